@@ -1,0 +1,90 @@
+# tngc - build, test, demo, install.  `make help` lists the targets.
+#
+#   make               build build/tngc (dependencies installed when missing)
+#   make check         every test; SANITIZE=1 builds and tests with ASan+UBSan
+#   make demo          lint, scan and analyse the examples
+#   make bench         the lint/scan throughput benchmark against ast.parse
+#   make install PREFIX=/usr/local
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+SANITIZE ?=
+ifeq ($(SANITIZE),1)
+BUILD    ?= build/san
+SANFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT       = -O1
+else
+BUILD    ?= build
+SANFLAGS  =
+OPT       = -O2
+endif
+
+TSPY      = build/tree-sitter-python
+WARN      = -std=c11 -Wall -Wextra -Wpedantic -Werror
+CFLAGS   ?= $(OPT) -g
+ALLFLAGS  = $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -D_POSIX_C_SOURCE=200809L
+LDLIBS    = -ltree-sitter -lpthread -lm
+
+SRCS      = support/support.c frontend/source.c frontend/ast.c frontend/value.c \
+            frontend/alias.c frontend/scan.c frontend/scan_out.c frontend/diag.c \
+            frontend/hostlog.c planner/lint.c
+OBJS      = $(SRCS:%.c=$(BUILD)/obj/%.o)
+TSOBJS    = $(BUILD)/obj/ts/parser.o $(BUILD)/obj/ts/scanner.o
+UNIT      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+TNGC      = $(BUILD)/tngc
+
+.PHONY: all deps check unit golden demo bench install clean help
+all: $(TNGC)
+
+# Dependencies: Debian packages and tree-sitter-python from npm.
+DEPSTAMP = build/.deps-ok
+$(DEPSTAMP): scripts/deps.sh
+	@sh scripts/deps.sh build
+	@touch $@
+deps: $(DEPSTAMP)
+$(TSPY)/src/parser.c: | $(DEPSTAMP)
+
+$(TNGC): $(BUILD)/obj/tngc.o $(OBJS) $(TSOBJS)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c | $(DEPSTAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -c -o $@ $<
+
+# The grammar is generated code: built without our warnings.
+$(BUILD)/obj/ts/%.o: $(TSPY)/src/%.c | $(DEPSTAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -w -I$(TSPY)/src -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(OBJS) $(TSOBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -o $@ $< $(OBJS) $(TSOBJS) $(LDLIBS) -lcmocka
+
+unit: $(UNIT)
+	@set -e; for t in $(UNIT); do echo "== $$t"; $$t; done
+
+golden: $(TNGC)
+	@sh tests/golden/run.sh $(TNGC)
+
+check: $(TNGC) $(UNIT)
+	@sh tests/check.sh $(TNGC) $(UNIT)
+
+demo: $(TNGC)
+	@sh examples/demo.sh $(TNGC)
+
+bench: $(TNGC)
+	@bash bench/lint_throughput/run.sh $(TNGC)
+
+install: $(TNGC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/tngc
+	install -m 755 $(TNGC) $(DESTDIR)$(PREFIX)/bin/tngc
+	install -m 644 docs/tngc.1 $(DESTDIR)$(PREFIX)/share/man/man1/tngc.1
+	install -m 644 docs/rules.md $(DESTDIR)$(PREFIX)/share/doc/tngc/rules.md
+
+clean:
+	rm -rf build/obj build/san build/tests build/tngc
+
+help:
+	@sed -n '1,8p' Makefile
+
+-include $(OBJS:.o=.d) $(BUILD)/obj/tngc.d

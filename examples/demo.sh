@@ -1,0 +1,22 @@
+#!/bin/sh
+# make demo: lint and scan every example, then analyse the recompile log.
+set -eu
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")"
+echo "== tngc lint examples/*/*.py"
+"$tngc" lint */*.py && echo "no findings: every example lints clean"
+echo
+echo "== tngc scan examples/multi_stream/model.py"
+"$tngc" scan multi_stream/model.py
+echo
+echo "== tngc lint on a broken copy of the multi-stream example (reduce-overhead + npu_wait_tensor)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sed 's/config.debug.graph_dump.type = "pbtxt"/config.mode = "reduce-overhead"/' multi_stream/model.py > "$tmp/model.py"
+(cd "$tmp" && "$tngc" lint model.py) || echo "(exit status $?: errors found, as expected)"
+echo
+echo "== tngc recompiles examples/recompile/host.log"
+"$tngc" recompiles recompile/host.log -o "$tmp/recompile_op_list.txt"
+echo
+echo "recompile_op_list.txt:"
+head -8 "$tmp/recompile_op_list.txt"

@@ -1,0 +1,465 @@
+/*
+ * ast.c - parsing with tree-sitter-python and flattening the tree into an
+ * array of Nodes linked by index, so that later passes navigate in O(1)
+ * and never recurse over tree-sitter's structures.
+ *
+ * Large files are parsed in parallel: a linear pre-lexer finds top-level
+ * statement boundaries (outside brackets, strings and continuations, not
+ * before else/elif/except/finally or after a decorator), each chunk is
+ * parsed and flattened on its own thread, and the chunks are stitched under
+ * one module node. If any chunk has a syntax error the whole file is parsed
+ * again in one piece, so diagnostics never depend on the split.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "frontend.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <tree_sitter/api.h>
+#include <unistd.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+/* Bracket nesting deeper than this is refused before parsing: CPython
+ * itself refuses more than 200, and libtree-sitter 0.20 crashes freeing
+ * trees of ~100k nested brackets. */
+#define MAX_BRACKET_DEPTH 1000
+/* CPU time the parser may spend: error recovery on binary garbage is slow
+ * (~6 s/MB); real code parses at ~4 MB/s, well inside 3 s + 0.5 s/MB. */
+#define PARSE_BUDGET_US(bytes) (3000000ull + (uint64_t)(bytes) / 2u)
+
+/* Files below this size are parsed on the calling thread. */
+#define PARALLEL_MIN_BYTES (256u * 1024)
+#define MAX_CHUNKS 8
+
+/* ---- symbol and field tables ---- */
+
+typedef struct Tables {
+    uint16_t *kind_of_symbol;   /* TSSymbol -> NodeKind */
+    uint8_t *field_of_id;       /* TSFieldId -> FieldId */
+    uint32_t nsymbols, nfields;
+} Tables;
+
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static Tables tables;           /* immutable after tables__init */
+
+static const char *const kind_names[NK__count] = {
+    [NK_other] = "",
+#define X(k) [NK_##k] = #k,
+    NODE_KINDS(X)
+#undef X
+};
+
+static const char *const field_names[F__count] = {
+    [F_none] = "",
+#define X(f) [F_##f] = #f,
+    NODE_FIELDS(X)
+#undef X
+};
+
+static void tables__init(void)
+{
+    const TSLanguage *lang = tree_sitter_python();
+    tables.nsymbols = ts_language_symbol_count(lang);
+    tables.kind_of_symbol = xcalloc(tables.nsymbols, sizeof *tables.kind_of_symbol);
+    for (uint32_t s = 0; s < tables.nsymbols; s++) {
+        if (ts_language_symbol_type(lang, (TSSymbol)s) != TSSymbolTypeRegular)
+            continue;
+        const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+        for (int k = 1; k < NK__count; k++)
+            if (strcmp(name, kind_names[k]) == 0)
+                tables.kind_of_symbol[s] = (uint16_t)k;
+    }
+    tables.nfields = ts_language_field_count(lang) + 1;
+    tables.field_of_id = xcalloc(tables.nfields, 1);
+    for (uint32_t f = 1; f < tables.nfields; f++) {
+        const char *name = ts_language_field_name_for_id(lang, (TSFieldId)f);
+        for (int k = 1; name && k < F__count; k++)
+            if (strcmp(name, field_names[k]) == 0)
+                tables.field_of_id[f] = (uint8_t)k;
+    }
+}
+
+/* ---- flattening ---- */
+
+typedef struct NodeArray {
+    Node *v;
+    uint32_t n, cap;
+} NodeArray;
+
+static int32_t nodes__push(NodeArray *a, Node nd)
+{
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 1024;
+        a->v = xrealloc(a->v, (size_t)a->cap * sizeof *a->v);
+    }
+    a->v[a->n] = nd;
+    return (int32_t)a->n++;
+}
+
+/* Appends the nodes of tree to out, offsetting bytes by base and lines by
+ * line_base. Iterative: depth is bounded only by memory. */
+static void ast__flatten(TSTree *tree, uint32_t base, uint32_t line_base, NodeArray *out)
+{
+    TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+    VEC(int32_t) last = {0};   /* last child linked so far, per depth */
+    VEC(int32_t) stack = {0};  /* node index per depth */
+    for (;;) {
+        TSNode tn = ts_tree_cursor_current_node(&cur);
+        TSSymbol sym = ts_node_symbol(tn);
+        Node nd = {0};
+        nd.symbol = sym;
+        if (sym == (TSSymbol)-1) {
+            nd.kind = NK_ERROR;
+            nd.flags |= NODE_ERROR;
+        } else if (sym < tables.nsymbols) {
+            nd.kind = tables.kind_of_symbol[sym];
+        }
+        if (ts_node_is_named(tn))
+            nd.flags |= NODE_NAMED;
+        if (ts_node_is_missing(tn))
+            nd.flags |= NODE_MISSING;
+        TSFieldId fid = ts_tree_cursor_current_field_id(&cur);
+        nd.field = fid < tables.nfields ? tables.field_of_id[fid] : 0;
+        nd.start = ts_node_start_byte(tn) + base;
+        nd.end = ts_node_end_byte(tn) + base;
+        nd.line = ts_node_start_point(tn).row + 1 + line_base;
+        nd.first = nd.next = -1;
+        nd.parent = stack.n ? stack.v[stack.n - 1] : -1;
+        int32_t idx = nodes__push(out, nd);
+        if (stack.n) {
+            int32_t prev = last.v[stack.n - 1];
+            if (prev < 0)
+                out->v[stack.v[stack.n - 1]].first = idx;
+            else
+                out->v[prev].next = idx;
+            last.v[stack.n - 1] = idx;
+        }
+        if (ts_tree_cursor_goto_first_child(&cur)) {
+            VEC_PUSH(stack, idx);
+            VEC_PUSH(last, -1);
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+            if (!ts_tree_cursor_goto_parent(&cur))
+                goto done;
+            stack.n--;
+            last.n--;
+        }
+    }
+done:
+    ts_tree_cursor_delete(&cur);
+    VEC_FREE(stack);
+    VEC_FREE(last);
+}
+
+/* ---- pre-lexer for chunk boundaries ---- */
+
+static int ast__is_ident(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || (unsigned char)c >= 0x80;
+}
+
+/* True when the line at p begins with keyword kw as a whole word. */
+static int ast__line_starts_with(const char *p, const char *end, const char *kw)
+{
+    size_t n = strlen(kw);
+    return (size_t)(end - p) > n && memcmp(p, kw, n) == 0 && !ast__is_ident(p[n]);
+}
+
+/* A line start at which a new top-level statement may begin. */
+static int ast__can_split_at(const char *p, const char *end)
+{
+    char c = *p;
+    if (c == ' ' || c == '\t' || c == '#' || c == '\n' || c == '\r' || c == '\f' || c == '@')
+        return 0;
+    return !ast__line_starts_with(p, end, "else") && !ast__line_starts_with(p, end, "elif") &&
+           !ast__line_starts_with(p, end, "except") && !ast__line_starts_with(p, end, "finally");
+}
+
+/* Fills cuts[1..k-1] with split offsets near len*i/k; returns the number of
+ * chunks actually found (cuts[0] = 0, cuts[nchunks] = len). Sets *too_deep
+ * to 1 + the offset of the first bracket nested deeper than allowed. */
+static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts, uint32_t *too_deep)
+{
+    int found = 1;
+    cuts[0] = 0;
+    int depth = 0;
+    char quote = 0;            /* open string quote, or 0 */
+    int triple = 0;
+    int after_decorator = 0;   /* the last top-level line was a decorator */
+    int line_is_decorator = text[0] == '@';
+    const char *end = text + len;
+    for (uint32_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (quote) {
+            if (c == '\\') {
+                i++;
+            } else if (c == quote) {
+                if (!triple)
+                    quote = 0;
+                else if (i + 2 < len && text[i + 1] == quote && text[i + 2] == quote)
+                    quote = 0, i += 2;
+            } else if (c == '\n' && !triple) {
+                quote = 0;    /* unterminated: a syntax error, caught later */
+            }
+            continue;
+        }
+        switch (c) {
+        case '#':
+            while (i + 1 < len && text[i + 1] != '\n')
+                i++;
+            break;
+        case '\'': case '"':
+            quote = c;
+            triple = i + 2 < len && text[i + 1] == c && text[i + 2] == c;
+            if (triple)
+                i += 2;
+            break;
+        case '(': case '[': case '{':
+            if (++depth > MAX_BRACKET_DEPTH && !*too_deep)
+                *too_deep = i + 1;
+            break;
+        case ')': case ']': case '}': if (depth > 0) depth--; break;
+        case '\\':
+            if (i + 1 < len && text[i + 1] == '\n')
+                i++;
+            else if (i + 2 < len && text[i + 1] == '\r' && text[i + 2] == '\n')
+                i += 2;
+            break;
+        case '\n':
+            if (depth || i + 1 >= len)
+                break;
+            if (text[i + 1] != ' ' && text[i + 1] != '\t' && text[i + 1] != '\n' &&
+                text[i + 1] != '\r' && text[i + 1] != '#') {
+                after_decorator = line_is_decorator;
+                line_is_decorator = text[i + 1] == '@';
+            }
+            if (found < k && i + 1 >= (uint64_t)len * (uint64_t)found / (uint64_t)k &&
+                !after_decorator && ast__can_split_at(text + i + 1, end) &&
+                !line_is_decorator)
+                cuts[found++] = i + 1;
+            break;
+        default:
+            break;
+        }
+    }
+    cuts[found] = len;
+    return found;
+}
+
+/* ---- parsing ---- */
+
+typedef struct Chunk {
+    const Source *src;
+    uint64_t budget_us;   /* parser time limit */
+    uint32_t start, end;
+    NodeArray nodes;
+    int has_error;
+    int failed;
+} Chunk;
+
+static void *ast__parse_chunk(void *arg)
+{
+    Chunk *ch = arg;
+    TSParser *parser = ts_parser_new();
+    if (!parser || !ts_parser_set_language(parser, tree_sitter_python())) {
+        ch->failed = 1;
+        if (parser)
+            ts_parser_delete(parser);
+        return NULL;
+    }
+    ts_parser_set_timeout_micros(parser, ch->budget_us);
+    TSTree *tree = ts_parser_parse_string(parser, NULL, ch->src->text + ch->start,
+                                          ch->end - ch->start);
+    if (!tree) {
+        ch->failed = 1;
+    } else {
+        ch->has_error = ts_node_has_error(ts_tree_root_node(tree));
+        ast__flatten(tree, ch->start, source_line(ch->src, ch->start) - 1, &ch->nodes);
+        ts_tree_delete(tree);
+    }
+    ts_parser_delete(parser);
+    return NULL;
+}
+
+/* Stitches the chunks' module children under one module node. */
+static void ast__merge(Ast *self, Chunk *chunks, int n)
+{
+    uint32_t total = 1;
+    for (int c = 0; c < n; c++)
+        total += chunks[c].nodes.n - 1;
+    Node *out = xmalloc((size_t)total * sizeof *out);
+    out[0] = (Node){.kind = NK_module, .flags = NODE_NAMED, .start = 0,
+                    .end = self->src->len, .line = 1, .parent = -1, .first = -1, .next = -1};
+    uint32_t base = 1;
+    int32_t prev_top = -1;
+    for (int c = 0; c < n; c++) {
+        Node *in = chunks[c].nodes.v;
+        uint32_t cn = chunks[c].nodes.n;
+#define MAP(i) ((i) < 0 ? -1 : (i) == 0 ? 0 : (int32_t)(base + (uint32_t)(i) - 1))
+        for (uint32_t j = 1; j < cn; j++) {
+            Node nd = in[j];
+            nd.parent = MAP(nd.parent);
+            nd.first = MAP(nd.first);
+            nd.next = MAP(nd.next);
+            out[base + j - 1] = nd;
+        }
+        for (int32_t t = in[0].first; t >= 0; t = in[t].next) {
+            if (prev_top < 0)
+                out[0].first = MAP(t);
+            else
+                out[prev_top].next = MAP(t);
+            prev_top = MAP(t);
+        }
+#undef MAP
+        base += cn - 1;
+    }
+    self->nodes = out;
+    self->n = total;
+}
+
+static uint64_t ast__now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* A tree of one module and one ERROR node at offset: the file is reported
+ * as one syntax error (TNG001) with reason why, and nothing else is analysed. */
+static int ast__refuse(Ast *self, uint32_t offset, const char *why)
+{
+    const Source *src = self->src;
+    self->nodes = xmalloc(2 * sizeof *self->nodes);
+    self->nodes[0] = (Node){.kind = NK_module, .flags = NODE_NAMED, .start = 0, .end = src->len,
+                            .line = 1, .parent = -1, .first = 1, .next = -1};
+    self->nodes[1] = (Node){.kind = NK_ERROR, .symbol = (uint16_t)-1, .flags = NODE_NAMED | NODE_ERROR,
+                            .start = offset, .end = offset < src->len ? offset + 1 : offset,
+                            .line = source_line(src, offset), .parent = 0, .first = -1, .next = -1};
+    self->n = 2;
+    self->has_error = 1;
+    self->refused = why;
+    return 0;
+}
+
+int ast_parse(Ast *self, const Source *src)
+{
+    pthread_once(&tables_once, tables__init);
+    memset(self, 0, sizeof *self);
+    self->src = src;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int k = ncpu > MAX_CHUNKS ? MAX_CHUNKS : ncpu < 1 ? 1 : (int)ncpu;
+    uint32_t cuts[MAX_CHUNKS + 1], too_deep = 0;
+    if (src->len < PARALLEL_MIN_BYTES)
+        k = 1;
+    int n = ast__find_cuts(src->text, src->len, k, cuts, &too_deep);
+    if (too_deep)
+        return ast__refuse(self, too_deep - 1, "brackets nested more than 1000 deep (CPython allows 200)");
+    if (n == 1)
+        cuts[0] = 0, cuts[1] = src->len;
+    Chunk chunks[MAX_CHUNKS];
+    pthread_t threads[MAX_CHUNKS];
+    int started[MAX_CHUNKS] = {0};
+    uint64_t budget = PARSE_BUDGET_US(src->len), t0 = ast__now_us();
+    for (int c = 0; c < n; c++)
+        chunks[c] = (Chunk){.src = src, .budget_us = budget, .start = cuts[c], .end = cuts[c + 1]};
+    for (int c = 1; c < n; c++)
+        started[c] = pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
+    ast__parse_chunk(&chunks[0]);
+    int failed = chunks[0].failed, has_error = chunks[0].has_error;
+    for (int c = 1; c < n; c++) {
+        if (started[c])
+            pthread_join(threads[c], NULL);
+        else
+            ast__parse_chunk(&chunks[c]);
+        failed |= chunks[c].failed;
+        has_error |= chunks[c].has_error;
+    }
+    if (n > 1 && has_error && !failed) {
+        /* Reparse whole: errors are reported exactly as a single parse would. */
+        for (int c = 0; c < n; c++)
+            free(chunks[c].nodes.v);
+        /* what is left of one budget: damaged input is not given two */
+        uint64_t spent = ast__now_us() - t0;
+        chunks[0] = (Chunk){.src = src, .budget_us = spent + 1000000 < budget ? budget - spent : 1000000,
+                            .start = 0, .end = src->len};
+        n = 1;
+        ast__parse_chunk(&chunks[0]);
+        failed = chunks[0].failed;
+        has_error = chunks[0].has_error;
+    }
+    if (failed) {
+        for (int c = 0; c < n; c++)
+            free(chunks[c].nodes.v);
+        return ast__refuse(self, 0, "the parser gave up on this file (too damaged to analyse: is it Python?)");
+    }
+    self->has_error = has_error;
+    if (n == 1) {
+        self->nodes = chunks[0].nodes.v;
+        self->n = chunks[0].nodes.n;
+    } else {
+        ast__merge(self, chunks, n);
+        for (int c = 0; c < n; c++)
+            free(chunks[c].nodes.v);
+    }
+    return 0;
+}
+
+void ast_free(Ast *self)
+{
+    free(self->nodes);
+    memset(self, 0, sizeof *self);
+}
+
+/* ---- navigation ---- */
+
+int32_t ast_field(const Ast *self, int32_t n, FieldId f)
+{
+    if (n < 0)
+        return -1;
+    for (int32_t c = self->nodes[n].first; c >= 0; c = self->nodes[c].next)
+        if (self->nodes[c].field == f)
+            return c;
+    return -1;
+}
+
+int32_t ast_named_child(const Ast *self, int32_t n, int i)
+{
+    if (n < 0)
+        return -1;
+    for (int32_t c = self->nodes[n].first; c >= 0; c = self->nodes[c].next)
+        if ((self->nodes[c].flags & NODE_NAMED) && self->nodes[c].kind != NK_comment && i-- == 0)
+            return c;
+    return -1;
+}
+
+const char *ast_text(const Ast *self, int32_t n, size_t *len)
+{
+    *len = self->nodes[n].end - self->nodes[n].start;
+    return self->src->text + self->nodes[n].start;
+}
+
+int ast_text_is(const Ast *self, int32_t n, const char *s)
+{
+    size_t len;
+    const char *t = ast_text(self, n, &len);
+    return strlen(s) == len && memcmp(t, s, len) == 0;
+}
+
+uint32_t ast_col(const Ast *self, int32_t n)
+{
+    const Node *nd = &self->nodes[n];
+    return nd->start - self->src->line_start[nd->line - 1] + 1;
+}
+
+const char *ast_symbol_name(const Ast *self, int32_t n)
+{
+    TSSymbol s = self->nodes[n].symbol;
+    if (s == (TSSymbol)-1)
+        return "ERROR";
+    return ts_language_symbol_name(tree_sitter_python(), s);
+}

@@ -1,0 +1,1195 @@
+/*
+ * scan.c - the annotation scanner. One walk over a file, in program order,
+ * finds every TorchAir annotation (resolved through the file's imports, or
+ * unresolved when only the final name matches), the with-scopes enclosing
+ * it, its function, and its arguments; and it records the module facts
+ * lint rules need: CompilerConfig objects and their fields, backends,
+ * torch.compile / cache_compile calls, example tensors and the calls that
+ * pass them to compiled code.
+ *
+ * The walk is an abstract interpretation in miniature: each function has a
+ * frame mapping names (and dotted names such as self.config) to abstract
+ * values. Module-level code runs first, then function bodies (which see the
+ * final state of enclosing frames), so with-scopes never leak into a def.
+ */
+#define _GNU_SOURCE   /* memmem */
+#include "frontend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Statement/expression nesting deeper than this is reported (TNG002) and
+ * skipped; CPython itself refuses far shallower code (its limit is ~200). */
+#define SCAN_MAX_DEPTH 1000
+/* Syntax errors reported per file before the rest are summarised. */
+#define SCAN_MAX_SYNTAX 20
+
+const char *const ann_kind_name[ANN__count] = {
+#define X(k) #k,
+    ANN_KINDS(X)
+#undef X
+};
+
+/* Canonical callee paths of the annotations (after prefix normalisation). */
+static const struct { const char *path; AnnKind kind; } ann_paths[] = {
+    {"torchair.scope.super_kernel", ANN_super_kernel},
+    {"torchair.scope.npu_stream_switch", ANN_npu_stream_switch},
+    {"torchair.ops.npu_stream_switch", ANN_npu_stream_switch},
+    {"torchair.ops.NpuStreamSwitch", ANN_npu_stream_switch},
+    {"torchair.scope.npu_wait_tensor", ANN_npu_wait_tensor},
+    {"torchair.ops.npu_wait_tensor", ANN_npu_wait_tensor},
+    {"torchair.scope.limit_core_num", ANN_limit_core_num},
+    {"torchair.inference.set_dim_gears", ANN_set_dim_gears},
+    {"torch._dynamo.mark_static", ANN_mark_static},
+    {"torchair.inference.cache_compile", ANN_cache_compile},
+    {"torchair.CompilerConfig", ANN_compiler_config},
+    {"torchair.configs.compiler_config.CompilerConfig", ANN_compiler_config},
+    {"torchair.get_npu_backend", ANN_get_npu_backend},
+    {"torch.compile", ANN_torch_compile},
+};
+
+/* Final names that make a call a candidate (reported resolved: false when
+ * the callee does not resolve). torch.compile's "compile" is too common
+ * (re.compile) to be a candidate. */
+static const struct { const char *name; AnnKind kind; } ann_names[] = {
+    {"super_kernel", ANN_super_kernel},
+    {"npu_stream_switch", ANN_npu_stream_switch},
+    {"NpuStreamSwitch", ANN_npu_stream_switch},
+    {"npu_wait_tensor", ANN_npu_wait_tensor},
+    {"limit_core_num", ANN_limit_core_num},
+    {"set_dim_gears", ANN_set_dim_gears},
+    {"mark_static", ANN_mark_static},
+    {"cache_compile", ANN_cache_compile},
+    {"CompilerConfig", ANN_compiler_config},
+    {"get_npu_backend", ANN_get_npu_backend},
+};
+
+/* Parameter names, for reporting positional arguments by name. */
+static const char *const ann_params[ANN__count][4] = {
+    [ANN_super_kernel] = {"scope", "options"},
+    [ANN_npu_stream_switch] = {"stream_tag", "stream_priority"},
+    [ANN_npu_wait_tensor] = {"self", "dependency"},
+    [ANN_limit_core_num] = {"op_aicore_num", "op_vectorcore_num"},
+    [ANN_set_dim_gears] = {"t", "dim_gears"},
+    [ANN_mark_static] = {"t", "index"},
+    [ANN_cache_compile] = {"func"},
+    [ANN_get_npu_backend] = {"compiler_config", "custom_decompositions"},
+    [ANN_torch_compile] = {"model"},
+};
+
+/* Strips the prefixes under which TorchAir is also shipped. */
+static const char *scan__normalise(const char *path, char *buf, size_t cap)
+{
+    static const struct { const char *from, *to; } prefixes[] = {
+        {"torch.npu.npugraph_ex.", "torchair."},
+        {"torch_npu.dynamo.torchair.", "torchair."},
+        {"torch_npu.npu.npugraph_ex.", "torchair."},
+    };
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+        size_t n = strlen(prefixes[i].from);
+        if (strncmp(path, prefixes[i].from, n) == 0) {
+            snprintf(buf, cap, "%s%s", prefixes[i].to, path + n);
+            return buf;
+        }
+    }
+    return path;
+}
+
+static int scan__ann_kind_of_path(const char *path)
+{
+    char buf[512];
+    path = scan__normalise(path, buf, sizeof buf);
+    for (size_t i = 0; i < sizeof ann_paths / sizeof *ann_paths; i++)
+        if (strcmp(path, ann_paths[i].path) == 0)
+            return (int)ann_paths[i].kind;
+    return -1;
+}
+
+static int scan__ann_kind_of_name(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof ann_names / sizeof *ann_names; i++)
+        if (strlen(ann_names[i].name) == len && memcmp(ann_names[i].name, name, len) == 0)
+            return (int)ann_names[i].kind;
+    return -1;
+}
+
+/* ---- abstract values ---- */
+
+typedef enum ValKind {
+    VAL_UNKNOWN,
+    VAL_CONFIG,     /* idx: Config */
+    VAL_BACKEND,    /* idx: Config, CONFIG_DEFAULT or CONFIG_UNKNOWN */
+    VAL_COMPILED,   /* idx: Compile */
+    VAL_TENSOR,     /* idx: Tensor */
+    VAL_INSTANCE,   /* idx: Class */
+    VAL_SCOPE,      /* idx: Annotation opening a with-scope */
+    VAL_FUNCTION,   /* idx: Function (a def, or obj.method of a known class) */
+} ValKind;
+
+typedef struct Val {
+    ValKind kind;
+    int idx;
+    int cond;       /* only on one branch of a conditional expression */
+} Val;
+
+static const Val UNKNOWN = {VAL_UNKNOWN, 0, 0};
+
+typedef struct Frame Frame;
+struct Frame {
+    StrMap vars;    /* name or dotted name -> Val* */
+    Frame *parent;
+    int is_function;  /* a def's locals: they shadow imports */
+    int is_class;     /* a class body: invisible to its methods */
+};
+
+typedef struct Pending {
+    int func;
+    Frame *parent;
+} Pending;
+
+typedef struct Scanner {
+    ScanFile *sf;
+    const Ast *ast;
+    Arena *arena;
+    AliasTable *aliases;
+    ConstTable *consts;
+    StrMap classes;          /* class name -> Class index + 1 */
+    StrMap methods;          /* "Class.method" -> Function index + 1 */
+    StrMap *self_attrs;      /* per class: "self.x" -> Val*, shared by its methods */
+    VEC(Frame *) frames;     /* all frames, freed at the end */
+    Frame *frame;
+    int func, cls;
+    VEC(int) scopes;
+    VEC(uint8_t) scope_cond;
+    VEC(Pending) queue;
+    int depth;
+    int deep_reported;
+} Scanner;
+
+static Val scan__visit(Scanner *s, int32_t n);
+
+static char *scan__text(Scanner *s, int32_t n)
+{
+    size_t len;
+    const char *t = ast_text(s->ast, n, &len);
+    return arena_strndup(s->arena, t, len);
+}
+
+/* The lookup key of a name or a chain of attributes of names, or NULL. */
+static char *scan__key(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    int32_t m = n;
+    while (m >= 0 && ast->nodes[m].kind == NK_attribute)
+        m = ast_field(ast, m, F_object);
+    if (m < 0 || ast->nodes[m].kind != NK_identifier)
+        return NULL;
+    size_t len;
+    const char *t = ast_text(ast, n, &len);
+    char *out = arena_alloc(s->arena, len + 1);
+    size_t j = 0;
+    int in_comment = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = t[i];
+        if (c == '#')
+            in_comment = 1;
+        else if (c == '\n')
+            in_comment = 0;
+        if (!in_comment && c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\\')
+            out[j++] = c;
+    }
+    out[j] = 0;
+    return out;
+}
+
+static Frame *scan__frame_new(Scanner *s, Frame *parent)
+{
+    Frame *f = xcalloc(1, sizeof *f);
+    f->parent = parent;
+    VEC_PUSH(s->frames, f);
+    return f;
+}
+
+static void scan__bind(Scanner *s, const char *key, Val v)
+{
+    Val *slot = arena_alloc(s->arena, sizeof *slot);
+    *slot = v;
+    strmap_put(&s->frame->vars, key, slot);
+    if (s->cls >= 0 && !strncmp(key, "self.", 5) && v.kind != VAL_UNKNOWN)
+        strmap_put(&s->self_attrs[s->cls], key, slot);
+}
+
+static Val scan__lookup(Scanner *s, const char *key)
+{
+    for (Frame *f = s->frame; f; f = f->parent) {
+        Val *v = strmap_get(&f->vars, key);
+        if (v)
+            return *v;
+    }
+    if (s->cls >= 0 && !strncmp(key, "self.", 5)) {   /* set in another method */
+        Val *v = strmap_get(&s->self_attrs[s->cls], key);
+        if (v)
+            return *v;
+    }
+    return UNKNOWN;
+}
+
+/* True when name is a parameter or local variable of the current def
+ * (which shadows an import of the same name). */
+static int scan__is_local(Scanner *s, const char *name)
+{
+    return s->frame->is_function && strmap_get(&s->frame->vars, name) != NULL;
+}
+
+/* The leftmost name of an attribute chain, or NULL. */
+static char *scan__root_name(Scanner *s, int32_t n)
+{
+    while (n >= 0 && s->ast->nodes[n].kind == NK_attribute)
+        n = ast_field(s->ast, n, F_object);
+    return n >= 0 && s->ast->nodes[n].kind == NK_identifier ? scan__text(s, n) : NULL;
+}
+
+/* ---- pre-pass: classes, functions, suppressions, syntax errors ---- */
+
+static int32_t scan__enclosing_def(const Ast *ast, int32_t n, int *is_class)
+{
+    for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
+        if (ast->nodes[p].kind == NK_function_definition || ast->nodes[p].kind == NK_class_definition) {
+            *is_class = ast->nodes[p].kind == NK_class_definition;
+            return p;
+        }
+    }
+    return -1;
+}
+
+static const char *scan__qualname(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    int32_t name = ast_field(ast, n, F_name);
+    const char *own = name >= 0 ? scan__text(s, name) : "?";
+    int is_class;
+    int32_t outer = scan__enclosing_def(ast, n, &is_class);
+    if (outer < 0)
+        return own;
+    return arena_printf(s->arena, "%s.%s", scan__qualname(s, outer), own);
+}
+
+static void scan__suppression(Scanner *s, int32_t n)
+{
+    size_t len;
+    const char *t = ast_text(s->ast, n, &len);
+    static const char tag[] = "tngc: ignore[";
+    for (size_t i = 0; i + sizeof tag - 1 <= len; i++) {
+        if (memcmp(t + i, tag, sizeof tag - 1) != 0)
+            continue;
+        size_t j = i + sizeof tag - 1;
+        while (j < len && t[j] != ']') {
+            while (j < len && (t[j] == ' ' || t[j] == ','))
+                j++;
+            size_t k = j;
+            while (k < len && t[k] != ',' && t[k] != ']' && t[k] != ' ')
+                k++;
+            for (int r = 0; r < RULE__count; r++)
+                if (strlen(rule_info[r].id) == k - j && memcmp(rule_info[r].id, t + j, k - j) == 0)
+                    VEC_PUSH(s->sf->suppressions, ((Suppression){s->ast->nodes[n].line, (RuleId)r}));
+            j = k;
+        }
+        return;
+    }
+}
+
+static void scan__syntax_error(Scanner *s, int32_t n, int *count)
+{
+    const Ast *ast = s->ast;
+    if (++*count > SCAN_MAX_SYNTAX)
+        return;
+    if (ast->refused) {
+        diag_node(&s->sf->diags, ast, n, RULE_TNG001, "%s", ast->refused);
+        return;
+    }
+    if (*count == SCAN_MAX_SYNTAX) {
+        diag_node(&s->sf->diags, ast, n, RULE_TNG001, "too many syntax errors; the rest are not shown");
+        return;
+    }
+    if (ast->nodes[n].flags & NODE_MISSING) {
+        const char *sym = ast_symbol_name(ast, n);
+        if (strcmp(sym, "string_end") == 0)
+            diag_node(&s->sf->diags, ast, n, RULE_TNG001, "unterminated string");
+        else if (ast->nodes[n].flags & NODE_NAMED)
+            diag_node(&s->sf->diags, ast, n, RULE_TNG001, "expected %s", sym);
+        else
+            diag_node(&s->sf->diags, ast, n, RULE_TNG001, "expected '%s'", sym);
+        return;
+    }
+    size_t len;
+    const char *t = ast_text(ast, n, &len);
+    size_t show = 0;
+    while (show < len && show < 24 && t[show] != '\n' && t[show] != '\r' &&
+           (unsigned char)t[show] >= 0x20 && t[show] != 0x7f)
+        show++;
+    if (show == 0)
+        diag_node(&s->sf->diags, ast, n, RULE_TNG001, "invalid syntax");
+    else
+        diag_node(&s->sf->diags, ast, n, RULE_TNG001, "invalid syntax at '%.*s%s'", (int)show, t,
+                  show < len && t[show] != '\n' ? "..." : "");
+}
+
+static void scan__prepass(Scanner *s)
+{
+    const Ast *ast = s->ast;
+    ScanFile *sf = s->sf;
+    int syntax = 0;
+    for (uint32_t i = 0; i < ast->n; i++) {
+        const Node *nd = &ast->nodes[i];
+        int32_t n = (int32_t)i;
+        if (nd->kind == NK_comment) {
+            scan__suppression(s, n);
+        } else if ((nd->flags & (NODE_ERROR | NODE_MISSING)) &&
+                   !(nd->parent >= 0 && (ast->nodes[nd->parent].flags & NODE_ERROR))) {
+            scan__syntax_error(s, n, &syntax);
+        } else if (nd->kind == NK_class_definition) {
+            int32_t name = ast_field(ast, n, F_name);
+            if (name < 0)
+                continue;
+            Class c = {scan__text(s, name), n};
+            VEC_PUSH(sf->classes, c);
+            if (!strmap_get(&s->classes, c.name))
+                strmap_put(&s->classes, c.name, (void *)(intptr_t)sf->classes.n);
+        } else if (nd->kind == NK_function_definition) {
+            int32_t name = ast_field(ast, n, F_name);
+            Function f = {0};
+            f.node = n;
+            f.name = name >= 0 ? scan__text(s, name) : "?";
+            f.qualname = scan__qualname(s, n);
+            f.cls = -1;
+            int is_class;
+            int32_t outer = scan__enclosing_def(ast, n, &is_class);
+            if (outer >= 0 && is_class) {
+                for (size_t c = sf->classes.n; c-- > 0;)
+                    if (sf->classes.v[c].node == outer) {
+                        f.cls = (int)c;
+                        break;
+                    }
+            }
+            if (nd->parent >= 0 && ast->nodes[nd->parent].kind == NK_decorated_definition)
+                for (int32_t c = ast->nodes[nd->parent].first; c >= 0; c = ast->nodes[c].next)
+                    f.ndecorators += ast->nodes[c].kind == NK_decorator;
+            VEC_PUSH(sf->funcs, f);
+            if (f.cls >= 0)
+                strmap_put(&s->methods, arena_printf(s->arena, "%s.%s", sf->classes.v[f.cls].name, f.name),
+                           (void *)(intptr_t)sf->funcs.n);
+        }
+    }
+}
+
+/* The Function index of a function_definition node (functions are in node order). */
+static int scan__func_of_node(Scanner *s, int32_t n)
+{
+    size_t lo = 0, hi = s->sf->funcs.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->sf->funcs.v[mid].node < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->sf->funcs.n && s->sf->funcs.v[lo].node == n ? (int)lo : -1;
+}
+
+static int scan__method(Scanner *s, int cls, const char *name)
+{
+    if (cls < 0)
+        return -1;
+    char *key = arena_printf(s->arena, "%s.%s", s->sf->classes.v[cls].name, name);
+    return (int)(intptr_t)strmap_get(&s->methods, key) - 1;
+}
+
+/* ---- calls ---- */
+
+typedef struct CallArgs {
+    VEC(int32_t) pos;
+    VEC(int32_t) kw_name;
+    VEC(int32_t) kw_value;
+    VEC(Val) pos_val;
+    VEC(Val) kw_val;
+} CallArgs;
+
+static void scan__args(Scanner *s, int32_t args, CallArgs *ca)
+{
+    const Ast *ast = s->ast;
+    if (args < 0)
+        return;
+    if (ast->nodes[args].kind != NK_argument_list) {   /* f(x for x in y) */
+        scan__visit(s, args);
+        return;
+    }
+    for (int32_t c = ast->nodes[args].first; c >= 0; c = ast->nodes[c].next) {
+        const Node *cn = &ast->nodes[c];
+        if (!(cn->flags & NODE_NAMED) || cn->kind == NK_comment)
+            continue;
+        if (cn->kind == NK_keyword_argument) {
+            int32_t name = ast_field(ast, c, F_name), value = ast_field(ast, c, F_value);
+            Val v = value >= 0 ? scan__visit(s, value) : UNKNOWN;
+            if (name >= 0 && value >= 0) {
+                VEC_PUSH(ca->kw_name, name);
+                VEC_PUSH(ca->kw_value, value);
+                VEC_PUSH(ca->kw_val, v);
+            }
+        } else if (cn->kind == NK_list_splat || cn->kind == NK_dictionary_splat) {
+            scan__visit(s, c);
+        } else {
+            Val v = scan__visit(s, c);
+            VEC_PUSH(ca->pos, c);
+            VEC_PUSH(ca->pos_val, v);
+        }
+    }
+}
+
+static void scan__args_free(CallArgs *ca)
+{
+    VEC_FREE(ca->pos);
+    VEC_FREE(ca->kw_name);
+    VEC_FREE(ca->kw_value);
+    VEC_FREE(ca->pos_val);
+    VEC_FREE(ca->kw_val);
+}
+
+/* The node and abstract value of argument `name` at position pos (-1: keyword only). */
+static int32_t scan__arg(Scanner *s, const CallArgs *ca, int pos, const char *name, Val *val)
+{
+    for (size_t i = 0; i < ca->kw_name.n; i++)
+        if (ast_text_is(s->ast, ca->kw_name.v[i], name)) {
+            if (val)
+                *val = ca->kw_val.v[i];
+            return ca->kw_value.v[i];
+        }
+    if (pos >= 0 && (size_t)pos < ca->pos.n) {
+        if (val)
+            *val = ca->pos_val.v[pos];
+        return ca->pos.v[pos];
+    }
+    if (val)
+        *val = UNKNOWN;
+    return -1;
+}
+
+static Tri scan__tri(Scanner *s, int32_t n)
+{
+    if (n < 0)
+        return TRI_DEFAULT;
+    Value *v = value_of(s->ast, s->consts, n, s->arena);
+    if (v->kind == V_BOOL)
+        return v->i ? TRI_TRUE : TRI_FALSE;
+    if (v->kind == V_NONE)
+        return TRI_DEFAULT;
+    return TRI_UNKNOWN;
+}
+
+static int scan__new_annotation(Scanner *s, AnnKind kind, int resolved, int32_t node,
+                                const char *callee, const CallArgs *ca)
+{
+    Annotation a = {0};
+    a.kind = kind;
+    a.resolved = resolved;
+    a.node = node;
+    a.func = s->func;
+    a.cls = s->func < 0 ? s->cls : -1;
+    a.callee = callee;
+    if (ca) {
+        size_t n = ca->pos.n + ca->kw_name.n;
+        a.args = arena_alloc(s->arena, (n ? n : 1) * sizeof *a.args);
+        for (size_t i = 0; i < ca->pos.n; i++) {
+            /* an unresolved callee's signature is unknown: arg0, arg1, ... */
+            const char *pname = i < 4 && resolved ? ann_params[kind][i] : NULL;
+            a.args[a.nargs].name = pname ? pname : arena_printf(s->arena, "arg%zu", i);
+            a.args[a.nargs++].value = value_of(s->ast, s->consts, ca->pos.v[i], s->arena);
+        }
+        for (size_t i = 0; i < ca->kw_name.n; i++) {
+            a.args[a.nargs].name = scan__text(s, ca->kw_name.v[i]);
+            a.args[a.nargs++].value = value_of(s->ast, s->consts, ca->kw_value.v[i], s->arena);
+        }
+    }
+    a.nscopes = s->scopes.n;
+    if (a.nscopes) {
+        a.scopes = arena_alloc(s->arena, a.nscopes * sizeof *a.scopes);
+        a.scope_cond = arena_alloc(s->arena, a.nscopes);
+        memcpy(a.scopes, s->scopes.v, a.nscopes * sizeof *a.scopes);
+        memcpy(a.scope_cond, s->scope_cond.v, a.nscopes);
+    }
+    VEC_PUSH(s->sf->anns, a);
+    return (int)s->sf->anns.n - 1;
+}
+
+/* The tensor an argument names; a name not yet known becomes a tensor of
+ * unknown rank (a parameter, say), so later uses of it are the same tensor. */
+static int scan__tensor_arg(Scanner *s, int32_t n, Val v)
+{
+    if (v.kind == VAL_TENSOR)
+        return v.idx;
+    if (n < 0 || v.kind != VAL_UNKNOWN)
+        return -1;
+    char *key = scan__key(s, n);
+    if (!key)
+        return -1;
+    Tensor t = {n, -1};
+    VEC_PUSH(s->sf->tensors, t);
+    int idx = (int)s->sf->tensors.n - 1;
+    scan__bind(s, key, (Val){VAL_TENSOR, idx, 0});
+    return idx;
+}
+
+/* The function a compile target denotes: Model() / model -> Model.forward,
+ * obj.method / self.method -> Class.method, a def's name -> that def. */
+static int scan__compile_target(Scanner *s, int32_t n, Val v)
+{
+    if (v.kind == VAL_INSTANCE)
+        return scan__method(s, v.idx, "forward");
+    if (v.kind == VAL_FUNCTION)
+        return v.idx;
+    if (n >= 0 && s->ast->nodes[n].kind == NK_attribute) {
+        int32_t obj = ast_field(s->ast, n, F_object), attr = ast_field(s->ast, n, F_attribute);
+        if (obj >= 0 && attr >= 0 && ast_text_is(s->ast, obj, "self"))
+            return scan__method(s, s->cls, scan__text(s, attr));
+    }
+    return -1;
+}
+
+static Val scan__compile(Scanner *s, int ann, int is_cache, const CallArgs *ca)
+{
+    Compile c = {0};
+    c.ann = ann;
+    c.is_cache = is_cache;
+    c.func = -1;
+    Val target;
+    c.target = scan__arg(s, ca, 0, is_cache ? "func" : "model", &target);
+    c.func = scan__compile_target(s, c.target, target);
+    c.target_is_function = target.kind == VAL_FUNCTION;
+    c.dynamic = scan__tri(s, scan__arg(s, ca, -1, "dynamic", NULL));
+    c.fullgraph = scan__tri(s, scan__arg(s, ca, -1, "fullgraph", NULL));
+    if (is_cache) {
+        Val cfg;
+        int32_t cn = scan__arg(s, ca, -1, "config", &cfg);
+        c.torchair = 1;
+        c.config = cfg.kind == VAL_CONFIG ? cfg.idx
+                 : cn < 0 || s->ast->nodes[cn].kind == NK_none ? CONFIG_DEFAULT : CONFIG_UNKNOWN;
+    } else {
+        Val be;
+        int32_t bn = scan__arg(s, ca, -1, "backend", &be);
+        c.torchair = be.kind == VAL_BACKEND;
+        c.config = be.kind == VAL_BACKEND ? be.idx : CONFIG_UNKNOWN;
+        if (bn >= 0 && be.kind == VAL_UNKNOWN && s->ast->nodes[bn].kind != NK_string)
+            c.torchair = -1;   /* some backend we cannot see */
+    }
+    VEC_PUSH(s->sf->compiles, c);
+    return (Val){VAL_COMPILED, (int)s->sf->compiles.n - 1, 0};
+}
+
+static int scan__rank_of_size(Scanner *s, int32_t n)
+{
+    if (n < 0)
+        return -1;
+    Value *v = value_of(s->ast, s->consts, n, s->arena);
+    if (v->kind == V_TUPLE || v->kind == V_LIST)
+        return (int)v->nitems;
+    if (v->kind == V_INT)
+        return 1;
+    return -1;
+}
+
+/* torch.ones(2, 3) / torch.ones((2, 3)) / randint(lo, hi, (2, 3)) / full((2, 3), v) */
+static int scan__factory_rank(Scanner *s, const char *fn, const CallArgs *ca)
+{
+    int32_t size = scan__arg(s, ca, -1, "size", NULL);
+    if (size >= 0)
+        return scan__rank_of_size(s, size);
+    if (!strcmp(fn, "randint"))
+        return ca->pos.n ? scan__rank_of_size(s, ca->pos.v[ca->pos.n - 1]) : -1;
+    if (!strcmp(fn, "full"))
+        return ca->pos.n ? scan__rank_of_size(s, ca->pos.v[0]) : -1;
+    if (ca->pos.n == 1) {
+        Value *v = value_of(s->ast, s->consts, ca->pos.v[0], s->arena);
+        if (v->kind == V_TUPLE || v->kind == V_LIST)
+            return (int)v->nitems;
+    }
+    return ca->pos.n ? (int)ca->pos.n : -1;
+}
+
+static int scan__is_one_of(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(name, *list))
+            return 1;
+    return 0;
+}
+
+static const char *const tensor_factories[] = {"ones", "zeros", "randn", "rand", "empty", "full", "randint", NULL};
+static const char *const tensor_same_rank[] = {"npu", "cuda", "cpu", "to", "contiguous", "float", "half",
+                                               "bfloat16", "clone", "detach", "transpose", "permute",
+                                               "requires_grad_", NULL};
+static const char *const module_same[] = {"npu", "cuda", "cpu", "to", "eval", "train", "half", "float",
+                                          "bfloat16", "requires_grad_", NULL};
+static const char *const graph_breakers[] = {"item", "tolist", "numpy", NULL};
+
+static void scan__binding(Scanner *s, int compile, int cls, const char *method, int32_t call, const CallArgs *ca)
+{
+    Binding b = {0};
+    b.compile = compile;
+    b.cls = cls;
+    b.method = method;
+    b.node = call;
+    b.tensors = arena_alloc(s->arena, (ca->pos.n + ca->kw_val.n + 1) * sizeof *b.tensors);
+    for (size_t i = 0; i < ca->pos.n; i++) {
+        int t = scan__tensor_arg(s, ca->pos.v[i], ca->pos_val.v[i]);
+        if (t >= 0)
+            b.tensors[b.ntensors++] = t;
+    }
+    for (size_t i = 0; i < ca->kw_val.n; i++) {
+        int t = scan__tensor_arg(s, ca->kw_value.v[i], ca->kw_val.v[i]);
+        if (t >= 0)
+            b.tensors[b.ntensors++] = t;
+    }
+    VEC_PUSH(s->sf->bindings, b);
+}
+
+static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const char *callee, const CallArgs *ca)
+{
+    int ann = scan__new_annotation(s, kind, 1, call, callee, ca);
+    Val v;
+    switch (kind) {
+    case ANN_compiler_config: {
+        Config c = {0};
+        c.node = call;
+        VEC_PUSH(s->sf->configs, c);
+        return (Val){VAL_CONFIG, (int)s->sf->configs.n - 1, 0};
+    }
+    case ANN_get_npu_backend: {
+        int32_t n = scan__arg(s, ca, 0, "compiler_config", &v);
+        int cfg = v.kind == VAL_CONFIG ? v.idx
+                : n < 0 || s->ast->nodes[n].kind == NK_none ? CONFIG_DEFAULT : CONFIG_UNKNOWN;
+        return (Val){VAL_BACKEND, cfg, 0};
+    }
+    case ANN_torch_compile: return scan__compile(s, ann, 0, ca);
+    case ANN_cache_compile: return scan__compile(s, ann, 1, ca);
+    case ANN_set_dim_gears:
+    case ANN_mark_static: {
+        int32_t n = scan__arg(s, ca, 0, "t", &v);
+        TensorAnn ta = {ann, scan__tensor_arg(s, n, v)};
+        if (kind == ANN_set_dim_gears)
+            VEC_PUSH(s->sf->gears, ta);
+        else
+            VEC_PUSH(s->sf->marks, ta);
+        return UNKNOWN;
+    }
+    case ANN_super_kernel:
+    case ANN_npu_stream_switch:
+    case ANN_limit_core_num:
+        return (Val){VAL_SCOPE, ann, 0};
+    case ANN_npu_wait_tensor:
+        scan__arg(s, ca, 0, "self", &v);
+        return v;
+    default:
+        return UNKNOWN;
+    }
+}
+
+/* call: function(arguments) */
+static Val scan__call(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    int32_t fn = ast_field(ast, n, F_function);
+    int32_t args = ast_field(ast, n, F_arguments);
+    if (fn < 0)
+        return UNKNOWN;
+    Val recv = UNKNOWN;        /* the object of obj.method(...) */
+    int32_t attr = -1;
+    Val callee = UNKNOWN;
+    if (ast->nodes[fn].kind == NK_attribute) {
+        attr = ast_field(ast, fn, F_attribute);
+        int32_t obj = ast_field(ast, fn, F_object);
+        recv = obj >= 0 ? scan__visit(s, obj) : UNKNOWN;
+        char *key = scan__key(s, fn);
+        if (key)
+            callee = scan__lookup(s, key);
+    } else if (ast->nodes[fn].kind == NK_identifier) {
+        callee = scan__lookup(s, scan__text(s, fn));
+    } else {
+        callee = scan__visit(s, fn);
+    }
+    CallArgs ca = {0};
+    scan__args(s, args, &ca);
+    Val result = UNKNOWN;
+    char *root = scan__root_name(s, fn);
+    const char *path = root && scan__is_local(s, root) ? NULL : alias_resolve(s->aliases, ast, fn, s->arena);
+    int kind = path && callee.kind == VAL_UNKNOWN ? scan__ann_kind_of_path(path) : -1;
+    size_t flen = 0;
+    const char *final = attr >= 0 ? ast_text(ast, attr, &flen)
+                      : ast->nodes[fn].kind == NK_identifier ? ast_text(ast, fn, &flen) : NULL;
+    char *fname = final ? arena_strndup(s->arena, final, flen) : NULL;
+    if (kind >= 0) {
+        result = scan__annotation_call(s, (AnnKind)kind, n, path, &ca);
+    } else if (fname && scan__ann_kind_of_name(fname, flen) >= 0) {
+        scan__new_annotation(s, (AnnKind)scan__ann_kind_of_name(fname, flen), 0, n, scan__text(s, fn), &ca);
+    } else if (path && !strncmp(path, "torch.", 6) && scan__is_one_of(path + 6, tensor_factories)) {
+        Tensor t = {n, scan__factory_rank(s, path + 6, &ca)};
+        VEC_PUSH(s->sf->tensors, t);
+        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
+    } else if (path && !strcmp(path, "torch_npu.npu_format_cast") && ca.pos.n &&
+               ca.pos_val.v[0].kind == VAL_TENSOR) {
+        Tensor t = {n, s->sf->tensors.v[ca.pos_val.v[0].idx].rank};
+        VEC_PUSH(s->sf->tensors, t);
+        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
+    } else if (recv.kind == VAL_TENSOR && fname && scan__is_one_of(fname, tensor_same_rank)) {
+        Tensor t = {n, s->sf->tensors.v[recv.idx].rank};
+        VEC_PUSH(s->sf->tensors, t);
+        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
+    } else if (recv.kind == VAL_INSTANCE && fname && scan__is_one_of(fname, module_same)) {
+        result = recv;
+    } else if (callee.kind == VAL_COMPILED) {
+        scan__binding(s, callee.idx, -1, NULL, n, &ca);
+    } else if (callee.kind == VAL_UNKNOWN && ast->nodes[fn].kind == NK_identifier && !path &&
+               strmap_get(&s->classes, fname)) {
+        result = (Val){VAL_INSTANCE, (int)(intptr_t)strmap_get(&s->classes, fname) - 1, 0};
+    } else if (attr >= 0 && callee.kind == VAL_UNKNOWN) {
+        int32_t obj = ast_field(ast, fn, F_object);
+        int is_self = obj >= 0 && ast_text_is(ast, obj, "self") && s->cls >= 0;
+        int cls = is_self ? s->cls : recv.kind == VAL_INSTANCE ? recv.idx : -1;
+        if (cls >= 0)
+            scan__binding(s, -1, cls, fname, n, &ca);
+        if (is_self && s->func >= 0)
+            VEC_PUSH(s->sf->funcs.v[s->func].self_calls, fname);
+    }
+    /* calls that break a torch.compile graph */
+    if (s->func >= 0 && fname &&
+        ((ast->nodes[fn].kind == NK_identifier && !path && !strcmp(fname, "print") &&
+          callee.kind == VAL_UNKNOWN) ||
+         (attr >= 0 && scan__is_one_of(fname, graph_breakers)) ||
+         (path && !strcmp(path, "torch._dynamo.graph_break"))))
+        VEC_PUSH(s->sf->funcs.v[s->func].graph_breaks, n);
+    scan__args_free(&ca);
+    return result;
+}
+
+/* ---- statements ---- */
+
+static void scan__push_scope(Scanner *s, Val v)
+{
+    if (v.kind != VAL_SCOPE)
+        return;
+    s->sf->anns.v[v.idx].is_scope = 1;
+    VEC_PUSH(s->scopes, v.idx);
+    VEC_PUSH(s->scope_cond, (uint8_t)v.cond);
+}
+
+/* A with-item's value: a scope call, a variable holding one, a
+ * conditional expression with one on a branch, or a parenthesised tuple. */
+static void scan__with_value(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    NodeKind k = ast->nodes[n].kind;
+    if (k == NK_as_pattern) {
+        int32_t inner = ast_named_child(ast, n, 0);
+        if (inner >= 0)
+            scan__with_value(s, inner);
+        return;
+    }
+    if (k == NK_tuple || k == NK_parenthesized_expression) {
+        for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next)
+            if ((ast->nodes[c].flags & NODE_NAMED) && ast->nodes[c].kind != NK_comment)
+                scan__with_value(s, c);
+        return;
+    }
+    scan__push_scope(s, scan__visit(s, n));
+}
+
+/* with_statement: with with_item, ...: block */
+static void scan__with(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    size_t depth = s->scopes.n;
+    for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next) {
+        if (ast->nodes[c].kind == NK_with_clause) {
+            for (int32_t item = ast->nodes[c].first; item >= 0; item = ast->nodes[item].next) {
+                if (ast->nodes[item].kind != NK_with_item)
+                    continue;
+                int32_t value = ast_field(ast, item, F_value);
+                if (value >= 0)
+                    scan__with_value(s, value);
+            }
+        } else if (ast->nodes[c].field == F_body || ast->nodes[c].kind == NK_block) {
+            scan__visit(s, c);
+        }
+    }
+    s->scopes.n = s->scope_cond.n = depth;
+}
+
+/* Marks every name in an assignment target as unknown. */
+static void scan__unbind_targets(Scanner *s, int32_t n)
+{
+    char *key = scan__key(s, n);
+    if (key) {
+        scan__bind(s, key, UNKNOWN);
+        return;
+    }
+    for (int32_t c = s->ast->nodes[n].first; c >= 0; c = s->ast->nodes[c].next)
+        if (s->ast->nodes[c].flags & NODE_NAMED)
+            scan__unbind_targets(s, c);
+}
+
+/* `if __name__ == "__main__":` runs unconditionally for a script. */
+static int scan__is_main_guard(Scanner *s, int32_t n)
+{
+    int32_t cond = ast_field(s->ast, n, F_condition);
+    if (cond < 0)
+        return 0;
+    size_t len;
+    const char *t = ast_text(s->ast, cond, &len);
+    return memmem(t, len, "__name__", 8) && memmem(t, len, "__main__", 8);
+}
+
+/* True when statement n runs only on some paths of the code that made the
+ * object at origin: under an if (not the main guard), loop or try that
+ * does not also contain origin. */
+static int scan__conditional(Scanner *s, int32_t n, int32_t origin)
+{
+    const Ast *ast = s->ast;
+    for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
+        NodeKind k = ast->nodes[p].kind;
+        if (k == NK_function_definition || k == NK_class_definition || k == NK_module)
+            return 0;
+        if (!(k == NK_if_statement || k == NK_for_statement || k == NK_while_statement ||
+              k == NK_try_statement))
+            continue;
+        if (ast->nodes[origin].start >= ast->nodes[p].start && ast->nodes[origin].end <= ast->nodes[p].end)
+            return 0;
+        if (k != NK_if_statement || !scan__is_main_guard(s, p))
+            return 1;
+    }
+    return 0;
+}
+
+/* config.a.b = value, where config holds a CompilerConfig: a config_option. */
+static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t right)
+{
+    const Ast *ast = s->ast;
+    for (int32_t obj = ast_field(ast, left, F_object); obj >= 0 && ast->nodes[obj].kind != NK_other;
+         obj = ast_field(ast, obj, F_object)) {
+        char *key = scan__key(s, obj);
+        if (!key)
+            return;
+        Val v = scan__lookup(s, key);
+        if (v.kind == VAL_CONFIG) {
+            char *full = scan__key(s, left);
+            const char *path = full + strlen(key) + 1;
+            ConfigField f = {path, right >= 0 ? value_of(ast, s->consts, right, s->arena) : NULL, assign};
+            if (f.value && scan__conditional(s, assign, s->sf->configs.v[v.idx].node)) {
+                /* set on some paths only: its value is not known statically */
+                Value *cond = arena_alloc(s->arena, sizeof *cond);
+                *cond = *f.value;
+                cond->kind = V_EXPR;
+                cond->s = scan__text(s, right);
+                cond->len = strlen(cond->s);
+                f.value = cond;
+            }
+            VEC_PUSH(s->sf->configs.v[v.idx].fields, f);
+            int ann = scan__new_annotation(s, ANN_config_option, 1, assign, "CompilerConfig", NULL);
+            Annotation *a = &s->sf->anns.v[ann];
+            a->args = arena_alloc(s->arena, 2 * sizeof *a->args);
+            Value *fv = arena_alloc(s->arena, sizeof *fv);
+            fv->kind = V_STR;
+            fv->node = left;
+            fv->s = path;
+            fv->len = strlen(path);
+            a->args[0] = (Arg){"field", fv};
+            a->args[1] = (Arg){"value", f.value};
+            a->nargs = 2;
+            return;
+        }
+        if (ast->nodes[obj].kind != NK_attribute)
+            return;
+    }
+}
+
+/* assignment: left = right  |  left: type = right */
+static void scan__assignment(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    int32_t left = ast_field(ast, n, F_left), right = ast_field(ast, n, F_right);
+    Val v = right >= 0 ? scan__visit(s, right) : UNKNOWN;
+    if (left < 0)
+        return;
+    if (ast->nodes[left].kind == NK_attribute) {
+        int32_t obj = ast_field(ast, left, F_object);
+        if (obj >= 0 && ast->nodes[obj].kind != NK_identifier && ast->nodes[obj].kind != NK_attribute)
+            scan__visit(s, obj);
+        scan__config_field(s, n, left, right);
+    } else if (ast->nodes[left].kind != NK_identifier) {
+        scan__visit(s, left);   /* subscripts: x[f()] = ... */
+    }
+    char *key = scan__key(s, left);
+    if (key)
+        scan__bind(s, key, v);
+    else
+        scan__unbind_targets(s, left);
+}
+
+static void scan__def(Scanner *s, int32_t n)
+{
+    int f = scan__func_of_node(s, n);
+    if (f < 0)
+        return;
+    Pending p = {f, s->frame->is_class ? s->frame->parent : s->frame};
+    VEC_PUSH(s->queue, p);
+    /* default values are evaluated where the def is */
+    int32_t params = ast_field(s->ast, n, F_parameters);
+    if (params >= 0)
+        scan__visit(s, params);
+    scan__bind(s, s->sf->funcs.v[f].name, (Val){VAL_FUNCTION, f, 0});
+}
+
+/* decorated_definition: @decorator ... def/class */
+static void scan__decorated(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    int32_t def = ast_field(ast, n, F_definition);
+    int f = def >= 0 && ast->nodes[def].kind == NK_function_definition ? scan__func_of_node(s, def) : -1;
+    Val compiled = UNKNOWN;
+    for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next) {
+        if (ast->nodes[c].kind != NK_decorator)
+            continue;
+        int32_t expr = ast_named_child(ast, c, 0);
+        if (expr < 0)
+            continue;
+        Val v = scan__visit(s, expr);
+        if (v.kind == VAL_UNKNOWN && ast->nodes[expr].kind != NK_call) {
+            /* @torch.compile without arguments */
+            const char *path = alias_resolve(s->aliases, ast, expr, s->arena);
+            if (path && scan__ann_kind_of_path(path) == ANN_torch_compile) {
+                CallArgs none = {0};
+                int ann = scan__new_annotation(s, ANN_torch_compile, 1, expr, path, &none);
+                v = scan__compile(s, ann, 0, &none);
+            }
+        }
+        if (v.kind == VAL_COMPILED && f >= 0) {
+            s->sf->compiles.v[v.idx].func = f;
+            compiled = v;
+        }
+    }
+    if (def >= 0)
+        scan__visit(s, def);
+    if (compiled.kind == VAL_COMPILED)   /* calls of the name run the compiled code */
+        scan__bind(s, s->sf->funcs.v[f].name, compiled);
+}
+
+/* class_definition: body walked in place, methods queued with the class. */
+static void scan__class(Scanner *s, int32_t n)
+{
+    int saved = s->cls;
+    for (size_t c = 0; c < s->sf->classes.n; c++)
+        if (s->sf->classes.v[c].node == n)
+            s->cls = (int)c;
+    int32_t supers = ast_field(s->ast, n, F_superclasses);
+    if (supers >= 0)
+        scan__visit(s, supers);
+    int32_t body = ast_field(s->ast, n, F_body);
+    Frame *outer = s->frame;
+    s->frame = scan__frame_new(s, outer);
+    s->frame->is_class = 1;
+    if (body >= 0)
+        scan__visit(s, body);
+    s->frame = outer;
+    s->cls = saved;
+}
+
+static void scan__children(Scanner *s, int32_t n)
+{
+    for (int32_t c = s->ast->nodes[n].first; c >= 0; c = s->ast->nodes[c].next)
+        if ((s->ast->nodes[c].flags & NODE_NAMED) && s->ast->nodes[c].kind != NK_comment)
+            scan__visit(s, c);
+}
+
+static Val scan__visit(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    if (n < 0)
+        return UNKNOWN;
+    if (s->depth >= SCAN_MAX_DEPTH) {
+        if (!s->deep_reported)
+            diag_node(&s->sf->diags, ast, n, RULE_TNG002,
+                      "nesting deeper than %d levels; annotations inside are not analysed", SCAN_MAX_DEPTH);
+        s->deep_reported = 1;
+        return UNKNOWN;
+    }
+    s->depth++;
+    Val v = UNKNOWN;
+    switch ((NodeKind)ast->nodes[n].kind) {
+    case NK_call: v = scan__call(s, n); break;
+    case NK_identifier: v = scan__lookup(s, scan__text(s, n)); break;
+    case NK_attribute: {
+        char *key = scan__key(s, n);
+        if (key)
+            v = scan__lookup(s, key);
+        else
+            scan__visit(s, ast_field(ast, n, F_object));
+        if (v.kind == VAL_UNKNOWN && key) {
+            /* obj.method of a known class, as a compile target */
+            int32_t obj = ast_field(ast, n, F_object), attr = ast_field(ast, n, F_attribute);
+            char *okey = obj >= 0 ? scan__key(s, obj) : NULL;
+            Val o = okey ? scan__lookup(s, okey) : UNKNOWN;
+            if (o.kind == VAL_INSTANCE && attr >= 0) {
+                int m = scan__method(s, o.idx, scan__text(s, attr));
+                if (m >= 0)
+                    v = (Val){VAL_FUNCTION, m, 0};
+            }
+        }
+        break;
+    }
+    case NK_parenthesized_expression: {
+        int32_t inner = ast_named_child(ast, n, 0);
+        v = scan__visit(s, inner);
+        break;
+    }
+    case NK_conditional_expression: {
+        /* a if cond else b: a scope on either branch is a conditional scope */
+        Val branch[3] = {UNKNOWN, UNKNOWN, UNKNOWN};
+        int i = 0;
+        for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next)
+            if ((ast->nodes[c].flags & NODE_NAMED) && ast->nodes[c].kind != NK_comment) {
+                Val b = scan__visit(s, c);
+                if (i < 3)
+                    branch[i++] = b;
+            }
+        v = branch[0].kind == VAL_SCOPE ? branch[0] : branch[2];
+        if (v.kind == VAL_SCOPE)
+            v.cond = 1;
+        else
+            v = UNKNOWN;
+        break;
+    }
+    case NK_assignment: scan__assignment(s, n); break;
+    case NK_augmented_assignment: {
+        scan__visit(s, ast_field(ast, n, F_right));
+        int32_t left = ast_field(ast, n, F_left);
+        if (left >= 0)
+            scan__unbind_targets(s, left);
+        break;
+    }
+    case NK_with_statement: scan__with(s, n); break;
+    case NK_function_definition: scan__def(s, n); break;
+    case NK_decorated_definition: scan__decorated(s, n); break;
+    case NK_class_definition: scan__class(s, n); break;
+    case NK_import_statement:
+    case NK_import_from_statement:
+    case NK_comment:
+    case NK_string:
+    case NK_integer:
+    case NK_float:
+        break;
+    default: scan__children(s, n); break;
+    }
+    s->depth--;
+    return v;
+}
+
+/* Binds each parameter name as an unknown local. */
+static void scan__bind_params(Scanner *s, int32_t params)
+{
+    if (params < 0)
+        return;
+    for (int32_t c = s->ast->nodes[params].first; c >= 0; c = s->ast->nodes[c].next) {
+        int32_t name = c;
+        while (name >= 0 && s->ast->nodes[name].kind != NK_identifier)
+            name = s->ast->nodes[name].first;   /* default/typed/splat: the name comes first */
+        if (name >= 0 && s->ast->nodes[name].kind == NK_identifier)
+            scan__bind(s, scan__text(s, name), UNKNOWN);
+    }
+}
+
+/* Walks a queued def's parameters and body in a frame of its own. */
+static void scan__function(Scanner *s, const Pending *p)
+{
+    Function *f = &s->sf->funcs.v[p->func];
+    s->func = p->func;
+    s->cls = f->cls;
+    s->frame = scan__frame_new(s, p->parent);
+    s->frame->is_function = 1;
+    s->scopes.n = s->scope_cond.n = 0;
+    scan__bind_params(s, ast_field(s->ast, f->node, F_parameters));
+    int32_t body = ast_field(s->ast, f->node, F_body);
+    s->depth = 0;   /* a fresh C stack: each def is walked from the queue */
+    scan__visit(s, body);
+}
+
+int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen)
+{
+    memset(self, 0, sizeof *self);
+    if (source_load(&self->src, path, err, errlen) != 0)
+        return -1;
+    if (ast_parse(&self->ast, &self->src) != 0) {
+        snprintf(err, errlen, "%s: the parser failed on this file", path);
+        source_free(&self->src);
+        return -1;
+    }
+    Scanner s = {0};
+    s.sf = self;
+    s.ast = &self->ast;
+    s.arena = &self->arena;
+    s.aliases = alias_build(s.ast, s.arena);
+    s.consts = const_build(s.ast, s.arena);
+    s.func = s.cls = -1;
+    scan__prepass(&s);
+    s.self_attrs = xcalloc(self->classes.n + 1, sizeof *s.self_attrs);
+    s.frame = scan__frame_new(&s, NULL);
+    scan__visit(&s, 0);
+    for (size_t i = 0; i < s.queue.n; i++) {
+        Pending p = s.queue.v[i];
+        scan__function(&s, &p);
+    }
+    for (size_t i = 0; i < s.frames.n; i++) {
+        strmap_free(&s.frames.v[i]->vars);
+        free(s.frames.v[i]);
+    }
+    VEC_FREE(s.frames);
+    VEC_FREE(s.queue);
+    VEC_FREE(s.scopes);
+    VEC_FREE(s.scope_cond);
+    for (size_t i = 0; i < self->classes.n; i++)
+        strmap_free(&s.self_attrs[i]);
+    free(s.self_attrs);
+    strmap_free(&s.classes);
+    strmap_free(&s.methods);
+    alias_free(s.aliases);
+    const_free(s.consts);
+    return 0;
+}
+
+void scanfile_free(ScanFile *self)
+{
+    for (size_t i = 0; i < self->funcs.n; i++) {
+        VEC_FREE(self->funcs.v[i].graph_breaks);
+        VEC_FREE(self->funcs.v[i].self_calls);
+    }
+    for (size_t i = 0; i < self->configs.n; i++)
+        VEC_FREE(self->configs.v[i].fields);
+    VEC_FREE(self->anns);
+    VEC_FREE(self->funcs);
+    VEC_FREE(self->classes);
+    VEC_FREE(self->configs);
+    VEC_FREE(self->compiles);
+    VEC_FREE(self->tensors);
+    VEC_FREE(self->gears);
+    VEC_FREE(self->marks);
+    VEC_FREE(self->bindings);
+    VEC_FREE(self->suppressions);
+    diag_free(&self->diags);
+    ast_free(&self->ast);
+    source_free(&self->src);
+    arena_free(&self->arena);
+}
+
+const Value *ann_arg(const Annotation *self, const char *name)
+{
+    for (size_t i = 0; i < self->nargs; i++)
+        if (!strcmp(self->args[i].name, name))
+            return self->args[i].value;
+    return NULL;
+}

@@ -1,0 +1,790 @@
+/*
+ * lint.c - the rules of `tngc lint`. They read the facts the scanner
+ * recorded: annotations with their arguments and scopes, config objects
+ * and their fields, compile calls, example tensors and the calls that bind
+ * them to compiled functions. A rule that needs to know how a function is
+ * compiled stays silent when that is not known statically.
+ */
+#include "lint.h"
+#include "../frontend/diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- chips ---- */
+
+static const struct { const char *name; int super_kernel; } socs[] = {
+    {"Ascend910_9391", 1}, {"Ascend910_9392", 1}, {"Ascend910_9381", 1},
+    {"Ascend910_9382", 1}, {"Ascend910_9372", 1}, {"Ascend910_9362", 1},
+    {"Ascend910B1", 0}, {"Ascend910B2", 0}, {"Ascend910B3", 0}, {"Ascend910B4", 0},
+    {"Ascend910A", 0}, {"Ascend910B", 0}, {"Ascend310P3", 0}, {"Ascend310B1", 0},
+};
+
+int lint_soc_known(const char *soc, int *has_super_kernel)
+{
+    for (size_t i = 0; i < sizeof socs / sizeof *socs; i++)
+        if (!strcmp(socs[i].name, soc)) {
+            *has_super_kernel = socs[i].super_kernel;
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- config facts ---- */
+
+typedef struct Lint {
+    ScanFile *sf;
+    const Ast *ast;
+    const LintOptions *opt;
+    uint8_t *compiles_func;   /* [compile * nfuncs + func]: func runs in that compile */
+    size_t nfuncs;
+} Lint;
+
+#define REPORT(l, node, rule, ...) diag_node(&(l)->sf->diags, (l)->ast, (node), RULE_##rule, __VA_ARGS__)
+
+static const ConfigField *lint__field(const Lint *l, int cfg, const char *path)
+{
+    if (cfg < 0)
+        return NULL;
+    const Config *c = &l->sf->configs.v[cfg];
+    for (size_t i = c->fields.n; i-- > 0;)
+        if (!strcmp(c->fields.v[i].path, path))
+            return &c->fields.v[i];
+    return NULL;
+}
+
+/* The string a config field is set to: its default when unset, NULL when
+ * the config or the value is not known statically. */
+static const char *lint__config_str(const Lint *l, int cfg, const char *path, const char *dflt)
+{
+    if (cfg == CONFIG_UNKNOWN)
+        return NULL;
+    const ConfigField *f = lint__field(l, cfg, path);
+    if (!f)
+        return dflt;
+    return f->value && f->value->kind == V_STR ? f->value->s : NULL;
+}
+
+static const char *lint__mode(const Lint *l, int cfg)
+{
+    return lint__config_str(l, cfg, "mode", "max-autotune");
+}
+
+/* The mode of a compile through TorchAir, or NULL when unknown. */
+static const char *lint__compile_mode(const Lint *l, const Compile *c)
+{
+    return c->torchair == 1 ? lint__mode(l, c->config) : NULL;
+}
+
+static int lint__reduce_overhead(const Lint *l, const Compile *c)
+{
+    const char *m = lint__compile_mode(l, c);
+    return m && !strcmp(m, "reduce-overhead");
+}
+
+static int lint__dynamic_true(const Compile *c)
+{
+    return c->dynamic == TRI_TRUE || (c->is_cache && c->dynamic == TRI_DEFAULT);
+}
+
+/* Marks the functions each compile runs: its target and, transitively,
+ * the methods of the same class it calls through self. */
+static void lint__compiled_functions(Lint *l)
+{
+    ScanFile *sf = l->sf;
+    l->nfuncs = sf->funcs.n;
+    l->compiles_func = xcalloc(sf->compiles.n * l->nfuncs + 1, 1);
+    int *work = xmalloc((l->nfuncs + 1) * sizeof *work);
+    for (size_t c = 0; c < sf->compiles.n; c++) {
+        int f0 = sf->compiles.v[c].func;
+        if (f0 < 0)
+            continue;
+        uint8_t *mark = l->compiles_func + c * l->nfuncs;
+        size_t n = 0;
+        mark[f0] = 1;
+        work[n++] = f0;
+        while (n) {
+            const Function *f = &sf->funcs.v[work[--n]];
+            for (size_t i = 0; i < f->self_calls.n; i++)
+                for (size_t g = 0; g < sf->funcs.n; g++)
+                    if (!mark[g] && sf->funcs.v[g].cls == f->cls && f->cls >= 0 &&
+                        !strcmp(sf->funcs.v[g].name, f->self_calls.v[i])) {
+                        mark[g] = 1;
+                        work[n++] = (int)g;
+                    }
+        }
+    }
+    free(work);
+}
+
+static int lint__compiles(const Lint *l, size_t c, int func)
+{
+    return func >= 0 && l->compiles_func[c * l->nfuncs + (size_t)func];
+}
+
+/* ---- streams ---- */
+
+static void lint__stream_switch(Lint *l, const Annotation *a, int single_stream)
+{
+    if (single_stream)
+        REPORT(l, a->node, TNG101,
+               "npu_stream_switch conflicts with ge_config.enable_single_stream = True set in this file");
+    const Value *tag = ann_arg(a, "stream_tag");
+    if (tag && tag->kind != V_EXPR && tag->kind != V_STR)
+        REPORT(l, tag->node, TNG102, "stream tag must be a string");
+    const Value *prio = ann_arg(a, "stream_priority");
+    if (prio && prio->kind != V_EXPR && (prio->kind != V_INT || prio->i != 0))
+        REPORT(l, prio->node, TNG103, "stream priority is reserved: it must be 0");
+}
+
+static void lint__wait_tensor(Lint *l, const Annotation *a)
+{
+    for (size_t c = 0; c < l->sf->compiles.n; c++)
+        if (lint__compiles(l, c, a->func) && lint__reduce_overhead(l, &l->sf->compiles.v[c])) {
+            REPORT(l, a->node, TNG104, "npu_wait_tensor is not supported in reduce-overhead mode (%s is compiled in that mode at line %u)",
+                   l->sf->funcs.v[a->func].qualname, l->ast->nodes[l->sf->anns.v[l->sf->compiles.v[c].ann].node].line);
+            return;
+        }
+}
+
+/* ---- super kernels ---- */
+
+typedef struct SkOptions {
+    int valid;            /* parsed without error */
+    int stream_fusion;    /* -1 unset */
+    long aic, aiv;        /* 0 unset */
+} SkOptions;
+
+static int lint__is_uint(const char *s, size_t n, long *out)
+{
+    if (n == 0 || n > 9)
+        return 0;
+    long v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+static int lint__is_op_list(const char *s, size_t n)
+{
+    size_t item = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || s[i] == ',') {
+            if (item == 0)
+                return 0;
+            item = 0;
+        } else if ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_' ||
+                   (item > 0 && s[i] >= '0' && s[i] <= '9')) {
+            item++;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static const char *const sk_keys[] = {
+    "stream-fusion", "feed-sync-all", "strict-scope-check", "dcci-before-kernel-start",
+    "dcci-after-kernel-end", "dcci-disable-on-kernel", "debug-aic-num", "debug-aiv-num",
+};
+
+/* Checks one key=value item; returns 0 and reports when invalid. */
+static int lint__sk_item(Lint *l, int32_t node, const char *k, size_t kn, const char *v, size_t vn, SkOptions *o)
+{
+#define KEY(s) (kn == sizeof s - 1 && !memcmp(k, s, kn))
+#define VAL(s) (vn == sizeof s - 1 && !memcmp(v, s, vn))
+    long x;
+    if (KEY("stream-fusion") || KEY("feed-sync-all") || KEY("dcci-before-kernel-start") ||
+        KEY("dcci-after-kernel-end")) {
+        if (VAL("0") || VAL("1")) {
+            if (KEY("stream-fusion"))
+                o->stream_fusion = v[0] - '0';
+            return 1;
+        }
+        REPORT(l, node, TNG112, "super_kernel option '%.*s' takes 0 or 1, not '%.*s'", (int)kn, k, (int)vn, v);
+    } else if (KEY("strict-scope-check")) {
+        if (VAL("bypass") || VAL("abort"))
+            return 1;
+        REPORT(l, node, TNG112, "super_kernel option 'strict-scope-check' takes bypass or abort, not '%.*s'", (int)vn, v);
+    } else if (KEY("dcci-disable-on-kernel")) {
+        if (lint__is_op_list(v, vn))
+            return 1;
+        REPORT(l, node, TNG112, "super_kernel option 'dcci-disable-on-kernel' takes comma-separated op types, not '%.*s'", (int)vn, v);
+    } else if (KEY("debug-aic-num") || KEY("debug-aiv-num")) {
+        if (lint__is_uint(v, vn, &x) && x > 0) {
+            *(KEY("debug-aic-num") ? &o->aic : &o->aiv) = x;
+            return 1;
+        }
+        REPORT(l, node, TNG112, "super_kernel option '%.*s' takes a positive integer, not '%.*s'", (int)kn, k, (int)vn, v);
+    } else {
+        REPORT(l, node, TNG111, "unknown super_kernel option '%.*s' (known: stream-fusion, feed-sync-all, strict-scope-check, dcci-before-kernel-start, dcci-after-kernel-end, dcci-disable-on-kernel, debug-aic-num, debug-aiv-num)", (int)kn, k);
+    }
+    return 0;
+#undef KEY
+#undef VAL
+}
+
+/* options: "key=value:key=value" */
+static SkOptions lint__sk_options(Lint *l, const Annotation *a)
+{
+    SkOptions o = {1, -1, 0, 0};
+    const Value *opts = ann_arg(a, "options");
+    if (!opts || opts->kind == V_NONE)
+        return o;
+    if (opts->kind == V_EXPR) {
+        o.valid = 0;
+        return o;
+    }
+    if (opts->kind != V_STR) {
+        REPORT(l, opts->node, TNG110, "super_kernel options must be a string of key=value items joined by ':'");
+        o.valid = 0;
+        return o;
+    }
+    const char *s = opts->s, *end = s + opts->len;
+    const char *seen[sizeof sk_keys / sizeof *sk_keys] = {0};
+    size_t seen_len[sizeof sk_keys / sizeof *sk_keys] = {0};
+    if (opts->len == 0)
+        return o;
+    for (const char *item = s; item <= end;) {
+        const char *stop = memchr(item, ':', (size_t)(end - item));
+        if (!stop)
+            stop = end;
+        const char *eq = memchr(item, '=', (size_t)(stop - item));
+        if (stop == item) {
+            REPORT(l, opts->node, TNG110, "empty item in super_kernel options (items are key=value joined by ':')");
+            o.valid = 0;
+        } else if (!eq || eq == item || eq + 1 == stop) {
+            REPORT(l, opts->node, TNG110, "super_kernel option '%.*s' is not key=value", (int)(stop - item), item);
+            o.valid = 0;
+        } else {
+            size_t kn = (size_t)(eq - item);
+            int dup = 0;
+            for (size_t k = 0; k < sizeof sk_keys / sizeof *sk_keys; k++)
+                if (strlen(sk_keys[k]) == kn && !memcmp(sk_keys[k], item, kn)) {
+                    dup = seen[k] != NULL;
+                    seen[k] = item;
+                    seen_len[k] = kn;
+                }
+            if (dup) {
+                REPORT(l, opts->node, TNG110, "super_kernel option '%.*s' is given twice", (int)kn, item);
+                o.valid = 0;
+            } else if (!lint__sk_item(l, opts->node, item, kn, eq + 1, (size_t)(stop - eq - 1), &o)) {
+                o.valid = 0;
+            }
+        }
+        if (stop == end)
+            break;
+        item = stop + 1;
+    }
+    (void)seen_len;
+    if (o.aic && o.aiv && o.aiv != o.aic && o.aiv != 2 * o.aic)
+        REPORT(l, opts->node, TNG113, "debug-aic-num:debug-aiv-num is %ld:%ld; supported ratios are 1:0, 0:1, 1:1 and 1:2",
+               o.aic, o.aiv);
+    return o;
+}
+
+static void lint__super_kernel(Lint *l, const Annotation *a)
+{
+    lint__sk_options(l, a);
+    int has_sk;
+    if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && !has_sk)
+        REPORT(l, a->node, TNG117, "super kernels exist only on Atlas A3; --soc %s has none", l->opt->soc);
+    int dyn = 0, ro = 0;
+    for (size_t c = 0; c < l->sf->compiles.n; c++) {
+        const Compile *cp = &l->sf->compiles.v[c];
+        if (!lint__compiles(l, c, a->func) || cp->torchair != 1)
+            continue;
+        unsigned line = l->ast->nodes[l->sf->anns.v[cp->ann].node].line;
+        if (!dyn && lint__dynamic_true(cp)) {
+            REPORT(l, a->node, TNG114, "super_kernel needs a static graph, but %s is compiled with dynamic=True at line %u",
+                   l->sf->funcs.v[a->func].qualname, line);
+            dyn = 1;
+        }
+        if (!ro && lint__reduce_overhead(l, cp)) {
+            REPORT(l, a->node, TNG115, "super_kernel has no effect in reduce-overhead mode (%s is compiled in that mode at line %u)",
+                   l->sf->funcs.v[a->func].qualname, line);
+            ro = 1;
+        }
+    }
+}
+
+/* The text that identifies a scope name or stream tag ("" for none). */
+static const char *lint__name_of(const Value *v, Arena *arena)
+{
+    if (!v || v->kind == V_NONE)
+        return "";
+    if (v->kind == V_STR)
+        return arena_printf(arena, "s:%.*s", (int)v->len, v->s);
+    if (v->kind == V_EXPR)
+        return arena_printf(arena, "e:%s", v->s);
+    StrBuf sb = {0};
+    value_json(v, &sb);
+    const char *r = arena_printf(arena, "v:%s", sb.s);
+    sb_free(&sb);
+    return r;
+}
+
+/* More than two streams in a super kernel with stream-fusion=0. The same
+ * scope name is the same super kernel, across its with-blocks. */
+static void lint__sk_streams(Lint *l)
+{
+    ScanFile *sf = l->sf;
+    Arena *arena = &sf->arena;
+    StrMap groups = {0};   /* scope name -> VEC of stream names, as StrBuf list */
+    typedef struct Group { const char *streams[3]; int n; int fusion_off; } Group;
+    /* annotations in source order */
+    int *order = xmalloc((sf->anns.n + 1) * sizeof *order);
+    size_t n = 0;
+    for (size_t i = 0; i < sf->anns.n; i++)
+        if (sf->anns.v[i].resolved && sf->anns.v[i].is_scope &&
+            (sf->anns.v[i].kind == ANN_super_kernel || sf->anns.v[i].kind == ANN_npu_stream_switch))
+            order[n++] = (int)i;
+    for (size_t i = 1; i < n; i++)   /* insertion sort by position: few scopes */
+        for (size_t j = i; j > 0 && l->ast->nodes[sf->anns.v[order[j]].node].start <
+                                        l->ast->nodes[sf->anns.v[order[j - 1]].node].start; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (size_t k = 0; k < n; k++) {
+        const Annotation *a = &sf->anns.v[order[k]];
+        /* the innermost super kernel enclosing a, and the stream a runs on */
+        int sk = -1;
+        const char *stream = "";
+        if (a->kind == ANN_super_kernel) {
+            sk = order[k];
+            for (size_t s = 0; s < a->nscopes; s++)
+                if (sf->anns.v[a->scopes[s]].kind == ANN_npu_stream_switch)
+                    stream = lint__name_of(ann_arg(&sf->anns.v[a->scopes[s]], "stream_tag"), arena);
+        } else {
+            for (size_t s = a->nscopes; s-- > 0;)
+                if (sf->anns.v[a->scopes[s]].kind == ANN_super_kernel) {
+                    sk = a->scopes[s];
+                    break;
+                }
+            stream = lint__name_of(ann_arg(a, "stream_tag"), arena);
+        }
+        if (sk < 0)
+            continue;
+        const Value *scope = ann_arg(&sf->anns.v[sk], "scope");
+        const char *name = lint__name_of(scope, arena);
+        if (!*name)
+            continue;   /* super_kernel(None) clears the scope */
+        Group *g = strmap_get(&groups, name);
+        if (!g) {
+            g = arena_alloc(arena, sizeof *g);
+            strmap_put(&groups, name, g);
+        }
+        if (a->kind == ANN_super_kernel) {
+            const Value *o = ann_arg(a, "options");
+            if (o && o->kind == V_STR && (strstr(o->s, "stream-fusion=1")))
+                g->fusion_off = 1;
+        }
+        int known = 0;
+        for (int i = 0; i < g->n; i++)
+            known |= !strcmp(g->streams[i], stream);
+        if (known)
+            continue;
+        if (g->n < 2) {
+            g->streams[g->n++] = stream;
+        } else if (!g->fusion_off) {
+            REPORT(l, a->node, TNG116, "a third stream inside super kernel %s: with stream-fusion=0 (the default) a super kernel spans at most two streams",
+                   scope && scope->kind == V_STR ? arena_printf(arena, "'%.*s'", (int)scope->len, scope->s) : "scope");
+        }
+    }
+    free(order);
+    strmap_free(&groups);
+}
+
+/* ---- gears ---- */
+
+typedef struct GearDims {
+    int ndims;
+    int64_t dim[8];
+    const Value *values[8];   /* the list or tuple of each dim */
+} GearDims;
+
+/* Checks one set_dim_gears call on its own; fills dims when it is valid. */
+static int lint__gear_call(Lint *l, const Annotation *a, int rank, GearDims *dims)
+{
+    const Value *d = ann_arg(a, "dim_gears");
+    dims->ndims = 0;
+    if (!d || d->kind == V_EXPR)
+        return 0;
+    if (d->kind != V_DICT) {
+        REPORT(l, d->node, TNG123, "dim_gears must be a dict {dim: [values]}");
+        return 0;
+    }
+    int ok = 1;
+    for (size_t i = 0; i + 1 < d->nitems; i += 2) {
+        const Value *k = d->items[i], *v = d->items[i + 1];
+        if (k->kind == V_EXPR || v->kind == V_EXPR) {
+            ok = 0;
+            continue;
+        }
+        if (k->kind != V_INT) {
+            REPORT(l, k->node, TNG121, "gear dim must be an int");
+            ok = 0;
+        } else if (k->i < 0 || (rank >= 0 && k->i >= rank)) {
+            if (rank >= 0)
+                REPORT(l, k->node, TNG122, "gear dim %lld is out of range for a tensor of rank %d (valid: 0 to %d)",
+                       (long long)k->i, rank, rank - 1);
+            else
+                REPORT(l, k->node, TNG122, "gear dim %lld is negative; dims are 0 to rank-1", (long long)k->i);
+            ok = 0;
+        }
+        if (v->kind != V_LIST && v->kind != V_TUPLE) {
+            REPORT(l, v->node, TNG123, "gear values must be a list or tuple of ints");
+            ok = 0;
+            continue;
+        }
+        if (v->nitems < 2 || v->nitems > 100) {
+            REPORT(l, v->node, TNG126, "a dim takes 2 to 100 gear values, not %zu", v->nitems);
+            ok = 0;
+        }
+        for (size_t j = 0; j < v->nitems; j++) {
+            const Value *e = v->items[j];
+            if (e->kind == V_EXPR) {
+                ok = 0;
+            } else if (e->kind != V_INT) {
+                REPORT(l, e->node, TNG124, "gear value must be an int");
+                ok = 0;
+            } else if (e->i == 0) {
+                REPORT(l, e->node, TNG125, "gear value must not be 0");
+                ok = 0;
+            }
+        }
+        if (ok && dims->ndims < 8) {
+            dims->dim[dims->ndims] = k->i;
+            dims->values[dims->ndims++] = v;
+        }
+    }
+    return ok;
+}
+
+static size_t lint__distinct(const Value *list)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < list->nitems; i++) {
+        int dup = 0;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = list->items[j]->i == list->items[i]->i;
+        n += !dup;
+    }
+    return n;
+}
+
+/* Gear rules that need the compile: fullgraph, dynamic, mode, policy and
+ * the combined count over all geared inputs of compile c. */
+static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt, const GearDims *dims_of_ann)
+{
+    ScanFile *sf = l->sf;
+    const Compile *cp = &sf->compiles.v[c];
+    if (cp->torchair != 1)
+        return;
+    const char *mode = lint__compile_mode(l, cp);
+    const char *policy = lint__config_str(l, cp->config, "inference_config.dynamic_gears_merge_policy", "zip");
+    int last = -1;
+    size_t zip_len = 0, product = 1;
+    int zip_bad = 0, any = 0;
+    for (size_t g = 0; g < sf->gears.n; g++) {
+        int t = sf->gears.v[g].tensor, bound = 0;
+        for (size_t i = 0; i < nt && !bound; i++)
+            bound = tensors[i] == t;
+        if (!bound || t < 0)
+            continue;
+        const Annotation *a = &sf->anns.v[sf->gears.v[g].ann];
+        if (!cp->is_cache && cp->fullgraph != TRI_TRUE && cp->fullgraph != TRI_UNKNOWN)
+            REPORT(l, a->node, TNG131, "dim gears need fullgraph=True on the compile at line %u",
+                   l->ast->nodes[sf->anns.v[cp->ann].node].line);
+        if (cp->dynamic == TRI_FALSE)
+            REPORT(l, a->node, TNG132, "dim gears need a dynamic compile, but line %u compiles with dynamic=False",
+                   l->ast->nodes[sf->anns.v[cp->ann].node].line);
+        if (mode && !strcmp(mode, "reduce-overhead"))
+            REPORT(l, a->node, TNG133, "dim gears are not supported in reduce-overhead mode");
+        const GearDims *d = &dims_of_ann[g];
+        for (int i = 0; i < d->ndims; i++) {
+            size_t len = d->values[i]->nitems;
+            if (any && zip_len != len)
+                zip_bad = 1;
+            zip_len = len;
+            size_t distinct = lint__distinct(d->values[i]);
+            product = product > 1000 ? product : product * distinct;
+            any = 1;
+        }
+        if (last < 0 || l->ast->nodes[a->node].start > l->ast->nodes[sf->anns.v[sf->gears.v[last].ann].node].start)
+            last = (int)g;
+    }
+    if (!any || !policy || last < 0)
+        return;
+    int32_t at = sf->anns.v[sf->gears.v[last].ann].node;
+    if (!strcmp(policy, "zip") && zip_bad)
+        REPORT(l, at, TNG128, "the zip gear policy needs gear lists of equal length");
+    else if (!strcmp(policy, "product") && product > 100)
+        REPORT(l, at, TNG129, "the product of the gear lists gives %s%zu gears; at most 100 are allowed",
+               product > 1000 ? "more than " : "", product > 1000 ? (size_t)1000 : product);
+    else if (!strcmp(policy, "zip") && zip_len > 100)
+        REPORT(l, at, TNG129, "%zu gears; at most 100 are allowed", zip_len);
+    (void)mode;
+}
+
+static void lint__gears(Lint *l)
+{
+    ScanFile *sf = l->sf;
+    GearDims *dims = xcalloc(sf->gears.n + 1, sizeof *dims);
+    for (size_t g = 0; g < sf->gears.n; g++) {
+        const TensorAnn *ga = &sf->gears.v[g];
+        const Annotation *a = &sf->anns.v[ga->ann];
+        int rank = ga->tensor >= 0 ? sf->tensors.v[ga->tensor].rank : -1;
+        lint__gear_call(l, a, rank, &dims[g]);
+        if (ga->tensor < 0)
+            continue;
+        for (size_t h = 0; h < g; h++)
+            if (sf->gears.v[h].tensor == ga->tensor) {
+                const Value *x = ann_arg(&sf->anns.v[sf->gears.v[h].ann], "dim_gears"), *y = ann_arg(a, "dim_gears");
+                if (x && y && x->kind != V_EXPR && y->kind != V_EXPR && !value_equal(x, y))
+                    REPORT(l, a->node, TNG127, "this tensor already has different gears (set at line %u)",
+                           l->ast->nodes[sf->anns.v[sf->gears.v[h].ann].node].line);
+                break;
+            }
+        for (size_t m = 0; m < sf->marks.n; m++)
+            if (sf->marks.v[m].tensor == ga->tensor) {
+                REPORT(l, a->node, TNG134, "gears on a tensor that is marked static at line %u",
+                       l->ast->nodes[sf->anns.v[sf->marks.v[m].ann].node].line);
+                break;
+            }
+    }
+    /* per compile: the tensors bound to it by calls */
+    for (size_t c = 0; c < sf->compiles.n; c++) {
+        VEC(int) tensors = {0};
+        for (size_t b = 0; b < sf->bindings.n; b++) {
+            const Binding *bd = &sf->bindings.v[b];
+            int match = bd->compile == (int)c;
+            if (bd->compile < 0 && sf->compiles.v[c].func >= 0) {
+                const Function *f = &sf->funcs.v[sf->compiles.v[c].func];
+                match = f->cls == bd->cls && !strcmp(f->name, bd->method);
+            }
+            if (match)
+                for (size_t i = 0; i < bd->ntensors; i++)
+                    VEC_PUSH(tensors, bd->tensors[i]);
+        }
+        if (tensors.n) {
+            lint__compile_gears(l, c, tensors.v, tensors.n, dims);
+            const Compile *cp = &sf->compiles.v[c];
+            for (size_t m = 0; m < sf->marks.n; m++)
+                for (size_t i = 0; i < tensors.n; i++)
+                    if (tensors.v[i] == sf->marks.v[m].tensor && cp->dynamic == TRI_FALSE) {
+                        REPORT(l, sf->anns.v[sf->marks.v[m].ann].node, TNG140,
+                               "mark_static has no effect: this tensor goes to a dynamic=False compile (line %u)",
+                               l->ast->nodes[sf->anns.v[cp->ann].node].line);
+                        break;
+                    }
+        }
+        VEC_FREE(tensors);
+    }
+    free(dims);
+}
+
+/* ---- cache_compile ---- */
+
+static void lint__cache_compile(Lint *l, const Compile *c)
+{
+    ScanFile *sf = l->sf;
+    const Annotation *a = &sf->anns.v[c->ann];
+    int32_t t = c->target;
+    int self_attr = t >= 0 && l->ast->nodes[t].kind == NK_attribute &&
+                    ast_text_is(l->ast, ast_field(l->ast, t, F_object), "self");
+    /* a parameter or other unknown name may hold self.<method>: silent */
+    int unknown_name = t >= 0 && l->ast->nodes[t].kind == NK_identifier && !c->target_is_function;
+    if (t >= 0 && !self_attr && !unknown_name) {
+        REPORT(l, t, TNG150, "cache_compile takes a method of the module as self.<method>");
+        return;
+    }
+    if (c->fullgraph == TRI_FALSE)
+        REPORT(l, a->node, TNG152, "cache_compile needs the full graph; fullgraph=False is not allowed");
+    if (c->func < 0)
+        return;
+    const Function *f = &sf->funcs.v[c->func];
+    if (f->ndecorators)
+        REPORT(l, t, TNG151, "cache_compile of %s, which is decorated; the method must not be wrapped by a decorator",
+               f->qualname);
+    size_t ci = (size_t)(c - sf->compiles.v);
+    for (size_t g = 0; g < sf->funcs.n; g++) {
+        if (!lint__compiles(l, ci, (int)g) || !sf->funcs.v[g].graph_breaks.n)
+            continue;
+        int32_t brk = sf->funcs.v[g].graph_breaks.v[0];
+        size_t len;
+        const char *txt = ast_text(l->ast, ast_field(l->ast, brk, F_function), &len);
+        REPORT(l, a->node, TNG152, "cache_compile needs the full graph, but %.*s() at line %u in %s breaks it",
+               (int)(len > 40 ? 40 : len), txt, l->ast->nodes[brk].line, sf->funcs.v[g].qualname);
+        break;
+    }
+}
+
+/* ---- config fields ---- */
+
+static const char *const config_fields[] = {
+    "mode",
+    "experimental_config.aclgraph._aclnn_static_shape_kernel",
+    "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir",
+    "ge_config.enable_single_stream",
+    "inference_config.dynamic_gears_merge_policy",
+    "debug.graph_dump.type",
+};
+
+/* TorchAir's config sections. Fields inside them that tngc does not
+ * interpret are many (frozen_parameter, tiling_schedule_optimize, ...):
+ * they are accepted unless they look like a typo of a field tngc knows. */
+static const char *const config_sections[] = {
+    "debug", "dump_config", "export", "aoe_config", "fusion_config",
+    "experimental_config", "inference_config", "ge_config",
+};
+
+/* Edit distance of a and b, counting a swap of neighbours as one edit. */
+static size_t lint__distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64 || m > 64)
+        return 99;
+    size_t d[65][65];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* NULL when path is a field TorchAir may have; else the message. */
+static const char *lint__unknown_field(Arena *arena, const char *path)
+{
+    for (size_t k = 0; k < sizeof config_fields / sizeof *config_fields; k++)
+        if (!strcmp(path, config_fields[k]))
+            return NULL;
+    for (size_t k = 0; k < sizeof config_fields / sizeof *config_fields; k++)
+        if (lint__distance(path, config_fields[k]) <= 2)
+            return arena_printf(arena, "CompilerConfig has no field '%s'; did you mean '%s'?", path, config_fields[k]);
+    size_t top = strcspn(path, ".");
+    if (!path[top])
+        return arena_printf(arena, "CompilerConfig has no field '%s'", path);
+    for (size_t k = 0; k < sizeof config_sections / sizeof *config_sections; k++)
+        if (strlen(config_sections[k]) == top && !strncmp(path, config_sections[k], top))
+            return NULL;
+    return arena_printf(arena, "CompilerConfig has no section '%.*s' (sections: debug, dump_config, export, aoe_config, fusion_config, experimental_config, inference_config, ge_config)",
+                        (int)top, path);
+}
+
+static int lint__str_in(const Value *v, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v->len == strlen(list[i]) && !memcmp(v->s, list[i], v->len))
+            return 1;
+    return 0;
+}
+
+static void lint__config(Lint *l, int cfg)
+{
+    static const char *const modes[] = {"max-autotune", "reduce-overhead", "npugraph_ex"};
+    static const char *const dumps[] = {"txt", "pbtxt", "py"};
+    static const char *const policies[] = {"zip", "product"};
+    const Config *c = &l->sf->configs.v[cfg];
+    const char *mode = lint__mode(l, cfg);
+    int ro = mode && !strcmp(mode, "reduce-overhead");
+    for (size_t i = 0; i < c->fields.n; i++) {
+        const ConfigField *f = &c->fields.v[i];
+        const Value *v = f->value;
+        const char *unknown = lint__unknown_field(&l->sf->arena, f->path);
+        if (unknown) {
+            REPORT(l, f->node, TNG164, "%s", unknown);
+            continue;
+        }
+        if (!v || v->kind == V_EXPR)
+            continue;
+        if (!strcmp(f->path, "mode")) {
+            if (v->kind != V_STR || !lint__str_in(v, modes, 3))
+                REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex");
+        } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel")) {
+            if (v->kind == V_BOOL && v->i && mode && !ro)
+                REPORT(l, f->node, TNG160, "static kernel compilation works only in reduce-overhead mode (mode is %s)", mode);
+        } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir")) {
+            if (v->kind == V_STR) {
+                int bad = memchr(v->s, 0, v->len) != NULL;
+                for (size_t p = 0; p + 1 < v->len + 1 && !bad; p++)
+                    bad = (p == 0 || v->s[p - 1] == '/') && p + 2 <= v->len && v->s[p] == '.' &&
+                          v->s[p + 1] == '.' && (p + 2 == v->len || v->s[p + 2] == '/');
+                if (bad)
+                    REPORT(l, v->node, TNG161, "the static kernel build dir must not contain '..' or NUL");
+            }
+        } else if (!strcmp(f->path, "debug.graph_dump.type")) {
+            if (v->kind != V_STR || !lint__str_in(v, dumps, 3))
+                REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py");
+            else if (ro && !(v->len == 2 && !memcmp(v->s, "py", 2)))
+                REPORT(l, f->node, TNG163, "only graph_dump.type = \"py\" works in reduce-overhead mode");
+        } else if (!strcmp(f->path, "inference_config.dynamic_gears_merge_policy")) {
+            if (v->kind != V_STR || !lint__str_in(v, policies, 2))
+                REPORT(l, v->node, TNG130, "dynamic_gears_merge_policy must be \"zip\" or \"product\"");
+        }
+    }
+}
+
+/* ---- driver ---- */
+
+static int lint__suppressed(const ScanFile *sf, const Diag *d)
+{
+    for (size_t i = 0; i < sf->suppressions.n; i++)
+        if (sf->suppressions.v[i].line == d->line && sf->suppressions.v[i].rule == d->rule)
+            return 1;
+    return 0;
+}
+
+void lint_file(ScanFile *sf, const LintOptions *opt)
+{
+    Lint l = {sf, &sf->ast, opt, NULL, 0};
+    lint__compiled_functions(&l);
+    int single_stream = 0;
+    for (size_t c = 0; c < sf->configs.n; c++) {
+        const ConfigField *f = lint__field(&l, (int)c, "ge_config.enable_single_stream");
+        single_stream |= f && f->value && f->value->kind == V_BOOL && f->value->i;
+        lint__config(&l, (int)c);
+    }
+    for (size_t i = 0; i < sf->anns.n; i++) {
+        const Annotation *a = &sf->anns.v[i];
+        if (!a->resolved)
+            continue;
+        if (a->kind == ANN_npu_stream_switch)
+            lint__stream_switch(&l, a, single_stream);
+        else if (a->kind == ANN_npu_wait_tensor)
+            lint__wait_tensor(&l, a);
+        else if (a->kind == ANN_super_kernel)
+            lint__super_kernel(&l, a);
+    }
+    lint__sk_streams(&l);
+    lint__gears(&l);
+    for (size_t c = 0; c < sf->compiles.n; c++)
+        if (sf->compiles.v[c].is_cache)
+            lint__cache_compile(&l, &sf->compiles.v[c]);
+    size_t kept = 0;
+    for (size_t i = 0; i < sf->diags.n; i++) {
+        if (lint__suppressed(sf, &sf->diags.v[i]))
+            free(sf->diags.v[i].msg);
+        else
+            sf->diags.v[kept++] = sf->diags.v[i];
+    }
+    sf->diags.n = kept;
+    diag_sort(&sf->diags);
+    free(l.compiles_func);
+}

@@ -1,0 +1,330 @@
+/*
+ * support.c - allocation, arena, string builder and atomic file writes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "support.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Noreturn void tngc_bug(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tngc: internal error at %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        TNGC_BUG("out of memory (%zu bytes)", n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        TNGC_BUG("out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        TNGC_BUG("out of memory (%zu bytes)", n);
+    return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+/* ---- arena ---- */
+
+struct ArenaBlock {
+    ArenaBlock *next;
+    size_t used, cap;
+    _Alignas(max_align_t) unsigned char data[];
+};
+
+void *arena_alloc(Arena *self, size_t n)
+{
+    const size_t align = _Alignof(max_align_t);
+    n = (n + align - 1) & ~(align - 1);
+    ArenaBlock *b = self->head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > 64 * 1024 ? n : 64 * 1024;
+        b = xmalloc(sizeof *b + cap);
+        b->cap = cap;
+        b->used = 0;
+        b->next = self->head;
+        self->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *arena_strndup(Arena *self, const char *s, size_t n)
+{
+    char *d = arena_alloc(self, n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+char *arena_printf(Arena *self, const char *fmt, ...)
+{
+    StrBuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    char *d = arena_strndup(self, sb.s ? sb.s : "", sb.len);
+    sb_free(&sb);
+    return d;
+}
+
+void arena_free(Arena *self)
+{
+    while (self->head) {
+        ArenaBlock *next = self->head->next;
+        free(self->head);
+        self->head = next;
+    }
+}
+
+/* ---- string builder ---- */
+
+static void sb__reserve(StrBuf *self, size_t extra)
+{
+    if (self->len + extra + 1 <= self->cap)
+        return;
+    size_t cap = self->cap ? self->cap : 64;
+    while (cap < self->len + extra + 1)
+        cap *= 2;
+    self->s = xrealloc(self->s, cap);
+    self->cap = cap;
+}
+
+void sb_putn(StrBuf *self, const char *s, size_t n)
+{
+    sb__reserve(self, n);
+    memcpy(self->s + self->len, s, n);
+    self->len += n;
+    self->s[self->len] = 0;
+}
+
+void sb_puts(StrBuf *self, const char *s) { sb_putn(self, s, strlen(s)); }
+void sb_putc(StrBuf *self, char c) { sb_putn(self, &c, 1); }
+
+void sb_vprintf(StrBuf *self, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        TNGC_BUG("bad format %s", fmt);
+    sb__reserve(self, (size_t)n);
+    vsnprintf(self->s + self->len, (size_t)n + 1, fmt, ap);
+    self->len += (size_t)n;
+}
+
+void sb_printf(StrBuf *self, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(self, fmt, ap);
+    va_end(ap);
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 if invalid. */
+size_t utf8_valid_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    else if ((c & 0xE0) == 0xC0)
+        len = 2, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        len = 3, min = 0x800;
+    else if ((c & 0xF8) == 0xF0)
+        len = 4, min = 0x10000;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    unsigned cp = c & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+void sb_json_str(StrBuf *self, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    sb_putc(self, '"');
+    for (size_t i = 0; i < n;) {
+        unsigned c = p[i];
+        if (c == '"' || c == '\\') {
+            sb_putc(self, '\\');
+            sb_putc(self, (char)c);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            switch (c) {
+            case '\n': sb_puts(self, "\\n"); break;
+            case '\t': sb_puts(self, "\\t"); break;
+            case '\r': sb_puts(self, "\\r"); break;
+            default: sb_printf(self, "\\u%04x", c); break;
+            }
+            i++;
+        } else {
+            size_t len = utf8_valid_len(p + i, n - i);
+            if (len == 0) {
+                sb_puts(self, "\\ufffd");
+                i++;
+            } else {
+                sb_putn(self, s + i, len);
+                i += len;
+            }
+        }
+    }
+    sb_putc(self, '"');
+}
+
+void sb_free(StrBuf *self)
+{
+    free(self->s);
+    self->s = NULL;
+    self->len = self->cap = 0;
+}
+
+/* ---- atomic files ---- */
+
+int write_file_atomic(const char *path, const char *data, size_t n)
+{
+    size_t plen = strlen(path);
+    char *tmp = xmalloc(plen + 16);
+    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, data + off, n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            goto fail;
+        }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0 && errno != EINVAL)
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp, path) != 0)
+        goto fail;
+    free(tmp);
+    return 0;
+fail:;
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    free(tmp);
+    errno = e;
+    return -1;
+}
+
+/* ---- string map ---- */
+
+static uint64_t strmap__hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void strmap__grow(StrMap *self)
+{
+    StrMap bigger = {0};
+    bigger.cap = self->cap ? self->cap * 2 : 16;
+    bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
+    bigger.vals = xcalloc(bigger.cap, sizeof *bigger.vals);
+    for (size_t i = 0; i < self->cap; i++)
+        if (self->keys[i])
+            strmap_put(&bigger, self->keys[i], self->vals[i]);
+    free(self->keys);
+    free(self->vals);
+    *self = bigger;
+}
+
+void strmap_put(StrMap *self, const char *key, void *val)
+{
+    if (2 * (self->n + 1) > self->cap)
+        strmap__grow(self);
+    size_t mask = self->cap - 1;
+    for (size_t i = strmap__hash(key) & mask;; i = (i + 1) & mask) {
+        if (!self->keys[i]) {
+            self->keys[i] = key;
+            self->vals[i] = val;
+            self->n++;
+            return;
+        }
+        if (strcmp(self->keys[i], key) == 0) {
+            self->vals[i] = val;
+            return;
+        }
+    }
+}
+
+void *strmap_get(const StrMap *self, const char *key)
+{
+    if (!self->cap)
+        return NULL;
+    size_t mask = self->cap - 1;
+    for (size_t i = strmap__hash(key) & mask; self->keys[i]; i = (i + 1) & mask)
+        if (strcmp(self->keys[i], key) == 0)
+            return self->vals[i];
+    return NULL;
+}
+
+void strmap_free(StrMap *self)
+{
+    free(self->keys);
+    free(self->vals);
+    memset(self, 0, sizeof *self);
+}

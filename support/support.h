@@ -1,0 +1,107 @@
+/*
+ * support.h - the small pieces every layer of tngc uses: checked allocation,
+ * a bump arena (the compiler frees its memory once, at exit), growable
+ * arrays, a string builder, and JSON string escaping.
+ *
+ * Internal bugs abort with file and line (TNGC_BUG); user errors never do.
+ */
+#ifndef TNGC_SUPPORT_H
+#define TNGC_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- allocation ---------------------------------------------------- */
+
+/* Aborts with a message naming the call site (an internal bug, not a user error). */
+_Noreturn void tngc_bug(const char *file, int line, const char *fmt, ...);
+#define TNGC_BUG(...) tngc_bug(__FILE__, __LINE__, __VA_ARGS__)
+#define TNGC_ASSERT(c) ((c) ? (void)0 : tngc_bug(__FILE__, __LINE__, "assertion failed: %s", #c))
+
+/* malloc/calloc/realloc that abort on exhaustion (out of memory is fatal to the compiler). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Copies the n bytes at s into a new NUL-terminated string. */
+char *xstrndup(const char *s, size_t n);
+char *xstrdup(const char *s);
+
+/* ---- arena ---------------------------------------------------------- */
+
+typedef struct ArenaBlock ArenaBlock;
+/* A bump allocator: allocations live until arena_free. */
+typedef struct Arena {
+    ArenaBlock *head;
+} Arena;
+
+/* Returns n zeroed bytes aligned for any type, owned by the arena. */
+void *arena_alloc(Arena *self, size_t n);
+/* Copies n bytes of s into the arena as a NUL-terminated string. */
+char *arena_strndup(Arena *self, const char *s, size_t n);
+/* printf into a string owned by the arena. */
+char *arena_printf(Arena *self, const char *fmt, ...);
+/* Frees every block of the arena. */
+void arena_free(Arena *self);
+
+/* ---- growable arrays -------------------------------------------------- */
+
+/* VEC(T) is {T *v; size_t n, cap;}; VEC_PUSH grows it geometrically. */
+#define VEC(T) struct { T *v; size_t n, cap; }
+#define VEC_PUSH(vec, x) \
+    do { \
+        if ((vec).n == (vec).cap) { \
+            (vec).cap = (vec).cap ? 2 * (vec).cap : 8; \
+            (vec).v = xrealloc((vec).v, (vec).cap * sizeof *(vec).v); \
+        } \
+        (vec).v[(vec).n++] = (x); \
+    } while (0)
+#define VEC_FREE(vec) (free((vec).v), (vec).v = NULL, (vec).n = (vec).cap = 0)
+
+/* ---- string builder ------------------------------------------------- */
+
+/* A growable NUL-terminated byte string. */
+typedef struct StrBuf {
+    char *s;
+    size_t len, cap;
+} StrBuf;
+
+void sb_putn(StrBuf *self, const char *s, size_t n);
+void sb_puts(StrBuf *self, const char *s);
+void sb_putc(StrBuf *self, char c);
+void sb_printf(StrBuf *self, const char *fmt, ...);
+void sb_vprintf(StrBuf *self, const char *fmt, va_list ap);
+/* Appends s[0..n) as a JSON string literal (quotes included); bytes that are
+ * not valid UTF-8 become U+FFFD so the output is always valid JSON. */
+void sb_json_str(StrBuf *self, const char *s, size_t n);
+void sb_free(StrBuf *self);
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
+size_t utf8_valid_len(const unsigned char *s, size_t n);
+
+/* ---- output files ----------------------------------------------------- */
+
+/* Writes n bytes to path atomically: a temporary file in the same
+ * directory, then rename(). Returns 0, or -1 with errno set (nothing left). */
+int write_file_atomic(const char *path, const char *data, size_t n);
+
+
+
+/* ---- string map -------------------------------------------------------- */
+
+/* An open-addressing hash map from strings to pointers. Keys are not
+ * copied: they must outlive the map (arena strings). Iteration order is
+ * never used for output. */
+typedef struct StrMap {
+    const char **keys;
+    void **vals;
+    size_t cap, n;
+} StrMap;
+
+/* Sets key to val (replacing an earlier value). */
+void strmap_put(StrMap *self, const char *key, void *val);
+/* The value of key, or NULL. */
+void *strmap_get(const StrMap *self, const char *key);
+void strmap_free(StrMap *self);
+#endif

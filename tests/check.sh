@@ -1,0 +1,24 @@
+#!/bin/sh
+# Runs every test suite against one tngc binary and prints one summary line.
+# usage: tests/check.sh TNGC [UNIT_TEST_BINARY...]
+set -u
+tngc=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+passed=0 failed=0
+run() {   # name command...
+    name=$1
+    shift
+    echo "== $name"
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "!! $name failed"; fi
+}
+for t in "$@"; do
+    run "unit $(basename "$t")" "$t"
+done
+run golden sh "$here/golden/run.sh" "$tngc"
+run recompiles sh "$here/recompiles/run.sh" "$tngc"
+run robust bash "$here/robust/run.sh" "$tngc"
+run corpus sh "$here/corpus/run.sh" "$tngc"
+run examples sh "$here/examples.sh" "$tngc"
+echo "suites: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,22 @@
+import torch
+import torch_npu
+import torchair as tng
+from torchair.inference import cache_compile
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(64, 64)
+        # A method of a submodule, not of this class.
+        self.cached_proj = cache_compile(self.proj.forward, config=tng.CompilerConfig())  # expect: TNG150
+
+    def forward(self, x):
+        return self.cached_proj(x)
+
+    def step(self, x):
+        return torch.relu(x)
+
+
+model = Model().npu()
+cached_step = cache_compile(model.step, config=tng.CompilerConfig())  # expect: TNG150

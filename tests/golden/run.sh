@@ -1,0 +1,74 @@
+#!/bin/sh
+# Golden tests: tests/golden/lint/X.py -> X.err (the text of `tngc lint X.py`)
+# and tests/golden/scan/X.py -> X.json (`tngc scan --format json X.py`).
+# Paths are normalised by running from the script's folder.
+# A first line `# tngc-args: ...` passes options to tngc.
+# Lint scripts also carry `# expect: TNG123[,TNG124]` on each line where a
+# diagnostic is expected: the (line, rule) set of the output must equal the
+# markers' set, so a golden regenerated with UPDATE=1 cannot drift from them.
+#
+# usage: tests/golden/run.sh [TNGC]      UPDATE=1 rewrites the expected files
+set -u
+tngc=$(cd "$(dirname "${1:-build/tngc}")" && pwd)/$(basename "${1:-build/tngc}")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+check() {   # name expected actual
+    if [ "${UPDATE:-}" = 1 ]; then
+        cp "$3" "$2"
+    fi
+    if [ -f "$2" ] && diff -u "$2" "$3" >"$tmp/diff"; then
+        return 0
+    fi
+    echo "FAIL $1: output differs from $(basename "$2")"
+    [ -f "$2" ] && cat "$tmp/diff" | head -40
+    return 1
+}
+
+for py in "$here"/lint/*.py; do
+    name=lint/$(basename "$py")
+    base=${py%.py}
+    args=$(sed -n '1s/^# tngc-args: //p' "$py")
+    (cd "$here/lint" && "$tngc" lint $args "$(basename "$py")") >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    ok=1
+    check "$name" "$base.err" "$tmp/out" || ok=0
+    want=0
+    grep -q ': error: ' "$tmp/out" && want=1
+    if [ $status -ne $want ]; then
+        echo "FAIL $name: exit status $status, expected $want"; ok=0
+    fi
+    if [ -s "$tmp/err" ]; then
+        echo "FAIL $name: unexpected stderr:"; cat "$tmp/err"; ok=0
+    fi
+    # (line, rule) pairs: from the markers and from the output
+    awk '{ if (match($0, /# expect: *TNG[0-9]+(, *TNG[0-9]+)*/)) {
+              s = substr($0, RSTART, RLENGTH); sub(/# expect: */, "", s);
+              n = split(s, r, /, */); for (i = 1; i <= n; i++) print NR, r[i] } }' "$py" | sort -u >"$tmp/want"
+    sed -n 's/^[^:]*:\([0-9]*\):[0-9]*: [a-z]*: .*\[\(TNG[0-9]*\)\]$/\1 \2/p' "$tmp/out" | sort -u >"$tmp/got"
+    if ! cmp -s "$tmp/want" "$tmp/got"; then
+        echo "FAIL $name: diagnostics differ from the # expect markers (< expected, > reported):"
+        diff "$tmp/want" "$tmp/got" | grep '^[<>]'
+        ok=0
+    fi
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+
+for py in "$here"/scan/*.py; do
+    [ -f "$py" ] || continue
+    name=scan/$(basename "$py")
+    args=$(sed -n '1s/^# tngc-args: //p' "$py")
+    (cd "$here/scan" && "$tngc" scan --format json $args "$(basename "$py")") >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if check "$name" "${py%.py}.json" "$tmp/out" && [ $status -le 1 ]; then
+        pass=$((pass + 1))
+    else
+        [ $status -le 1 ] || echo "FAIL $name: exit status $status"
+        fail=$((fail + 1))
+    fi
+done
+
+echo "golden: $pass passed, $fail failed"
+[ $fail -eq 0 ]
