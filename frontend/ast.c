@@ -23,9 +23,10 @@
 const TSLanguage *tree_sitter_python(void);
 
 /* Bracket nesting deeper than this is refused before parsing: CPython
- * itself refuses more than 200, and libtree-sitter 0.20 crashes freeing
- * trees of ~100k nested brackets. */
-#define MAX_BRACKET_DEPTH 1000
+ * itself refuses more than 200, and libtree-sitter 0.20.7 crashes freeing
+ * the tree of 70k unclosed brackets (40k are fine). Up to this depth the
+ * file is parsed, and the scanner reports what it cannot follow (TNG002). */
+#define MAX_BRACKET_DEPTH 20000
 /* CPU time the parser may spend: error recovery on binary garbage is slow
  * (~6 s/MB); real code parses at ~4 MB/s, well inside 3 s + 0.5 s/MB. */
 #define PARSE_BUDGET_US(bytes) (3000000ull + (uint64_t)(bytes) / 2u)
@@ -84,6 +85,9 @@ static void tables__init(void)
 
 /* ---- flattening ---- */
 
+/* Children beyond which a node's children get no field ids. */
+#define WIDE_CHILDREN 64
+
 typedef struct NodeArray {
     Node *v;
     uint32_t n, cap;
@@ -106,6 +110,7 @@ static void ast__flatten(TSTree *tree, uint32_t base, uint32_t line_base, NodeAr
     TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
     VEC(int32_t) last = {0};   /* last child linked so far, per depth */
     VEC(int32_t) stack = {0};  /* node index per depth */
+    VEC(uint8_t) wide = {0};   /* per depth: the parent has too many children to ask for fields */
     for (;;) {
         TSNode tn = ts_tree_cursor_current_node(&cur);
         TSSymbol sym = ts_node_symbol(tn);
@@ -121,8 +126,13 @@ static void ast__flatten(TSTree *tree, uint32_t base, uint32_t line_base, NodeAr
             nd.flags |= NODE_NAMED;
         if (ts_node_is_missing(tn))
             nd.flags |= NODE_MISSING;
-        TSFieldId fid = ts_tree_cursor_current_field_id(&cur);
-        nd.field = fid < tables.nfields ? tables.field_of_id[fid] : 0;
+        /* ts_tree_cursor_current_field_id costs O(siblings): asking under a
+         * node of 1M children is quadratic. The nodes whose fields tngc
+         * reads are narrow, except imports. */
+        if (!(wide.n && wide.v[wide.n - 1])) {
+            TSFieldId fid = ts_tree_cursor_current_field_id(&cur);
+            nd.field = fid < tables.nfields ? tables.field_of_id[fid] : 0;
+        }
         nd.start = ts_node_start_byte(tn) + base;
         nd.end = ts_node_end_byte(tn) + base;
         nd.line = ts_node_start_point(tn).row + 1 + line_base;
@@ -140,6 +150,8 @@ static void ast__flatten(TSTree *tree, uint32_t base, uint32_t line_base, NodeAr
         if (ts_tree_cursor_goto_first_child(&cur)) {
             VEC_PUSH(stack, idx);
             VEC_PUSH(last, -1);
+            VEC_PUSH(wide, (uint8_t)(ts_node_child_count(tn) > WIDE_CHILDREN && nd.kind != NK_import_statement &&
+                                     nd.kind != NK_import_from_statement));
             continue;
         }
         while (!ts_tree_cursor_goto_next_sibling(&cur)) {
@@ -147,12 +159,14 @@ static void ast__flatten(TSTree *tree, uint32_t base, uint32_t line_base, NodeAr
                 goto done;
             stack.n--;
             last.n--;
+            wide.n--;
         }
     }
 done:
     ts_tree_cursor_delete(&cur);
     VEC_FREE(stack);
     VEC_FREE(last);
+    VEC_FREE(wide);
 }
 
 /* ---- pre-lexer for chunk boundaries ---- */
@@ -358,7 +372,7 @@ int ast_parse(Ast *self, const Source *src)
         k = 1;
     int n = ast__find_cuts(src->text, src->len, k, cuts, &too_deep);
     if (too_deep)
-        return ast__refuse(self, too_deep - 1, "brackets nested more than 1000 deep (CPython allows 200)");
+        return ast__refuse(self, too_deep - 1, "brackets nested more than 20000 deep (CPython allows 200)");
     if (n == 1)
         cuts[0] = 0, cuts[1] = src->len;
     Chunk chunks[MAX_CHUNKS];

@@ -12,6 +12,7 @@ for py in "$root"/examples/*/*.py; do
     else
         echo "FAIL lint $py:"; echo "$out"; fail=$((fail + 1))
     fi
+    case $py in */recompile/*) continue ;; esac   # the seed's log script: no annotations
     if "$tngc" scan --format json "$py" | grep -q '"resolved":true'; then
         pass=$((pass + 1))
     else

@@ -20,7 +20,8 @@
 #
 # Environment: JOBS (cases run in parallel, default: number of CPUs, at most
 # 4), ROBUST_KEEP=DIR (copy the inputs of failed cases into DIR),
-# ROBUST_TIMEOUT (seconds per run, default 20).
+# ROBUST_TIMEOUT (seconds per run, default 20), ROBUST_ONLY=REGEX (run only
+# the cases whose name matches).
 set -uo pipefail
 
 tngc=${1:-build/tngc}
@@ -292,6 +293,7 @@ check_case() {
 
 names=()
 while read -r name expect file; do
+    [[ $name =~ ${ROBUST_ONLY:-.} ]] || continue
     names+=("$name")
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
     check_case "$name" "$expect" "$file" < /dev/null &
