@@ -362,14 +362,18 @@ static int ast__refuse(Ast *self, uint32_t offset, const char *why)
 
 int ast_parse(Ast *self, const Source *src)
 {
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int k = ncpu > MAX_CHUNKS ? MAX_CHUNKS : ncpu < 1 ? 1 : (int)ncpu;
+    return ast_parse_chunks(self, src, src->len < PARALLEL_MIN_BYTES ? 1 : k);
+}
+
+int ast_parse_chunks(Ast *self, const Source *src, int k)
+{
     pthread_once(&tables_once, tables__init);
     memset(self, 0, sizeof *self);
     self->src = src;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int k = ncpu > MAX_CHUNKS ? MAX_CHUNKS : ncpu < 1 ? 1 : (int)ncpu;
+    k = k < 1 ? 1 : k > MAX_CHUNKS ? MAX_CHUNKS : k;
     uint32_t cuts[MAX_CHUNKS + 1], too_deep = 0;
-    if (src->len < PARALLEL_MIN_BYTES)
-        k = 1;
     int n = ast__find_cuts(src->text, src->len, k, cuts, &too_deep);
     if (too_deep)
         return ast__refuse(self, too_deep - 1, "brackets nested more than 20000 deep (CPython allows 200)");

@@ -116,6 +116,8 @@ typedef struct Ast {
  * parser could not be created. Input too deep or too damaged to parse gives
  * a tree of one ERROR node and self->refused says why. */
 int ast_parse(Ast *self, const Source *src);
+/* Parses src in at most k chunks on k threads (ast_parse picks k). */
+int ast_parse_chunks(Ast *self, const Source *src, int k);
 void ast_free(Ast *self);
 /* The first child of n with field f, or -1. */
 int32_t ast_field(const Ast *self, int32_t n, FieldId f);

@@ -111,7 +111,6 @@ if __name__ == "__main__":
     config = make_config()
     npu_backend = tng.get_npu_backend(compiler_config=config)
     x = torch.randn(4, 128, args.hidden_size, dtype=torch.float16).npu()
-    mark_static(x)
     compiled = torch.compile(model, backend=npu_backend, dynamic=False, fullgraph=True)
     with torch.no_grad():
         for step in range(3):
@@ -120,10 +119,15 @@ if __name__ == "__main__":
     config2 = CompilerConfig()
     config2.mode = "reduce-overhead"
     backend2 = torchair.get_npu_backend(compiler_config=config2)
-    decode = torch.compile(model.forward, backend=backend2, dynamic=True)
+    decode = torch.compile(model.forward, backend=backend2, dynamic=False)
+    print(decode(x).sum().item())
+    backend3 = tng.get_npu_backend(compiler_config=make_config())
     y = torch.randn(2, 1, args.hidden_size, dtype=torch.float16).npu()
+    mask = torch.ones(2, 1, dtype=torch.bool).npu()
+    mark_static(mask)
     set_dim_gears(y, dim_gears={{0: [1, 2, 4, 8]}})
-    print(decode(y).sum().item())
+    geared = torch.compile(model, backend=backend3, dynamic=True, fullgraph=True)
+    print(geared(y).sum().item())
 '''
 
 
@@ -238,7 +242,7 @@ class Gen:
         if c == 0:
             head = f"with tng.scope.npu_stream_switch('{r.randint(1, 3)}'):"
         elif c == 1:
-            head = f"with stream_switch(AUX_STREAM, {r.randint(0, 3)}):"
+            head = f"with stream_switch(AUX_STREAM, {r.choice(['0', 'stream_priority=0'])}):"
         elif c == 2:
             head = f"with torchair.scope.super_kernel('sk_{k}_{depth}', 'stream-fusion=1'):"
         elif c == 3:

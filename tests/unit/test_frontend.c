@@ -1,0 +1,331 @@
+/*
+ * test_frontend.c - unit tests of the frontend: source positions, the
+ * chunked parse, the alias table, argument values and the scope tree.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../frontend/frontend.h"
+
+/* Writes text to a fresh temporary file; returns its path (malloc'd). */
+static char *write_temp(const char *text, size_t len)
+{
+    char *path = strdup("/tmp/tngc-unit-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    return path;
+}
+
+typedef struct Parsed {
+    char *path;
+    Source src;
+    Ast ast;
+    Arena arena;
+} Parsed;
+
+static void parse(Parsed *p, const char *text)
+{
+    char err[256];
+    memset(p, 0, sizeof *p);
+    p->path = write_temp(text, strlen(text));
+    assert_int_equal(source_load(&p->src, p->path, err, sizeof err), 0);
+    assert_int_equal(ast_parse(&p->ast, &p->src), 0);
+}
+
+static void parsed_free(Parsed *p)
+{
+    ast_free(&p->ast);
+    source_free(&p->src);
+    arena_free(&p->arena);
+    unlink(p->path);
+    free(p->path);
+}
+
+/* The first node of kind k whose text is text, or -1. */
+static int32_t find(const Ast *ast, NodeKind k, const char *text)
+{
+    for (uint32_t i = 0; i < ast->n; i++)
+        if (ast->nodes[i].kind == k && ast_text_is(ast, (int32_t)i, text))
+            return (int32_t)i;
+    return -1;
+}
+
+/* ---- source ---- */
+
+static void test_source_positions(void **state)
+{
+    (void)state;
+    Parsed p;
+    parse(&p, "a = 1\r\n# \xe5\xa4\x9a\xe6\xb5\x81\nb = 'x'\n");
+    assert_int_equal(p.src.nlines, 4);
+    size_t len;
+    const char *l1 = source_line_text(&p.src, 1, &len);
+    assert_int_equal(len, 5);   /* the \r is not part of the line */
+    assert_memory_equal(l1, "a = 1", 5);
+    int32_t b = find(&p.ast, NK_identifier, "b");
+    assert_true(b >= 0);
+    assert_int_equal(p.ast.nodes[b].line, 3);
+    assert_int_equal(ast_col(&p.ast, b), 1);
+    int32_t s = find(&p.ast, NK_string, "'x'");
+    assert_int_equal(ast_col(&p.ast, s), 5);
+    assert_int_equal(source_line(&p.src, 0), 1);
+    assert_int_equal(source_col(&p.src, p.src.line_start[2] + 2), 3);
+    parsed_free(&p);
+}
+
+static void test_source_missing_file(void **state)
+{
+    (void)state;
+    Source s;
+    char err[256];
+    assert_int_equal(source_load(&s, "/nonexistent/x.py", err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/x.py"));
+    assert_int_equal(source_load(&s, "/tmp", err, sizeof err), -1);
+    assert_non_null(strstr(err, "directory"));
+}
+
+/* ---- chunked parse ---- */
+
+static void test_chunked_parse_equals_single(void **state)
+{
+    (void)state;
+    StrBuf sb = {0};
+    for (int i = 0; i < 3000; i++)
+        sb_printf(&sb,
+                  "@decorator\nclass M%d(torch.nn.Module):\n    def forward(self, x):\n"
+                  "        with tng.scope.npu_stream_switch('%d'):\n            return x + %d\n"
+                  "if x:\n    pass\nelse:\n    y = '''a\nb'''\n# comment %d\n",
+                  i, i, i, i);
+    char *path = write_temp(sb.s, sb.len);
+    Source src;
+    char err[256];
+    assert_int_equal(source_load(&src, path, err, sizeof err), 0);
+    Ast one, four;
+    assert_int_equal(ast_parse_chunks(&one, &src, 1), 0);
+    assert_int_equal(ast_parse_chunks(&four, &src, 4), 0);
+    assert_false(one.has_error);
+    assert_int_equal(one.n, four.n);
+    for (uint32_t i = 0; i < one.n; i++) {
+        const Node *a = &one.nodes[i], *b = &four.nodes[i];
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->start, b->start);
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->line, b->line);
+        assert_int_equal(a->parent, b->parent);
+        assert_int_equal(a->next, b->next);
+        if (i > 0 && a->parent != 0)   /* top-level nodes have no field either way */
+            assert_int_equal(a->field, b->field);
+    }
+    ast_free(&one);
+    ast_free(&four);
+    source_free(&src);
+    unlink(path);
+    free(path);
+    sb_free(&sb);
+}
+
+/* ---- aliases ---- */
+
+static const char alias_src[] =
+    "import torchair as tng\n"
+    "import torch._dynamo\n"
+    "from torchair.scope import npu_stream_switch as sw\n"
+    "from . import local\n"
+    "try:\n"
+    "    from torchair.ops import npu_wait_tensor\n"
+    "except ImportError:\n"
+    "    def npu_wait_tensor(a, b):\n"
+    "        return a\n"
+    "def f():\n"
+    "    from torchair.inference import set_dim_gears\n"
+    "from torchair.scope import super_kernel\n"
+    "def super_kernel(name):\n"
+    "    return None\n"
+    "tng.scope.super_kernel('a')\n"
+    "sw('1')\n"
+    "torch._dynamo.mark_static(x)\n"
+    "other.scope.super_kernel('b')\n";
+
+static void test_alias_table(void **state)
+{
+    (void)state;
+    Parsed p;
+    parse(&p, alias_src);
+    AliasTable *t = alias_build(&p.ast, &p.arena);
+    assert_string_equal(alias_lookup(t, "tng"), "torchair");
+    assert_string_equal(alias_lookup(t, "torch"), "torch");
+    assert_string_equal(alias_lookup(t, "sw"), "torchair.scope.npu_stream_switch");
+    assert_string_equal(alias_lookup(t, "set_dim_gears"), "torchair.inference.set_dim_gears");
+    /* the except-clause fallback def does not shadow the import */
+    assert_string_equal(alias_lookup(t, "npu_wait_tensor"), "torchair.ops.npu_wait_tensor");
+    /* a module-level def of the same name does */
+    assert_null(alias_lookup(t, "super_kernel"));
+    assert_null(alias_lookup(t, "local"));   /* relative imports are the project's own */
+    int32_t calls[4];
+    int nc = 0;
+    for (uint32_t i = 0; i < p.ast.n && nc < 4; i++)
+        if (p.ast.nodes[i].kind == NK_call && p.ast.nodes[i].parent >= 0 &&
+            p.ast.nodes[p.ast.nodes[i].parent].kind == NK_expression_statement)
+            calls[nc++] = ast_field(&p.ast, (int32_t)i, F_function);
+    assert_int_equal(nc, 4);
+    assert_string_equal(alias_resolve(t, &p.ast, calls[0], &p.arena), "torchair.scope.super_kernel");
+    assert_string_equal(alias_resolve(t, &p.ast, calls[1], &p.arena), "torchair.scope.npu_stream_switch");
+    assert_string_equal(alias_resolve(t, &p.ast, calls[2], &p.arena), "torch._dynamo.mark_static");
+    assert_null(alias_resolve(t, &p.ast, calls[3], &p.arena));
+    alias_free(t);
+    parsed_free(&p);
+}
+
+/* ---- values ---- */
+
+static Value *value_at(Parsed *p, ConstTable *consts, const char *name)
+{
+    for (uint32_t i = 0; i < p->ast.n; i++)
+        if (p->ast.nodes[i].kind == NK_keyword_argument) {
+            int32_t k = ast_field(&p->ast, (int32_t)i, F_name);
+            if (ast_text_is(&p->ast, k, name))
+                return value_of(&p->ast, consts, ast_field(&p->ast, (int32_t)i, F_value), &p->arena);
+        }
+    fail_msg("no argument %s", name);
+    return NULL;
+}
+
+static void test_values(void **state)
+{
+    (void)state;
+    Parsed p;
+    parse(&p,
+          "TAG = 'one'\nTWICE = 1\nTWICE = 2\nGEARS = {0: [2, 4]}\n"
+          "f(a=0x1F, b=-1_000, c=2.5e3, d='a\\tb\\x41\\u00e9', e=r'\\n', g=f'{x}', h='a' 'b',\n"
+          "  i=(1, [2, None], {'k': True}), j=TAG, k=TWICE, l=GEARS, m=x + 1, n=b'x', o=99999999999999999999)\n");
+    ConstTable *c = const_build(&p.ast, &p.arena);
+    Value *v = value_at(&p, c, "a");
+    assert_int_equal(v->kind, V_INT);
+    assert_int_equal(v->i, 31);
+    v = value_at(&p, c, "b");
+    assert_int_equal(v->kind, V_INT);
+    assert_int_equal(v->i, -1000);
+    v = value_at(&p, c, "c");
+    assert_int_equal(v->kind, V_FLOAT);
+    assert_true(v->f == 2500.0);
+    v = value_at(&p, c, "d");
+    assert_int_equal(v->kind, V_STR);
+    assert_int_equal(v->len, 6);
+    assert_memory_equal(v->s, "a\tbA\xc3\xa9", 6);
+    v = value_at(&p, c, "e");
+    assert_int_equal(v->kind, V_STR);
+    assert_string_equal(v->s, "\\n");
+    assert_int_equal(value_at(&p, c, "g")->kind, V_EXPR);
+    v = value_at(&p, c, "h");
+    assert_int_equal(v->kind, V_STR);
+    assert_string_equal(v->s, "ab");
+    v = value_at(&p, c, "i");
+    assert_int_equal(v->kind, V_TUPLE);
+    assert_int_equal(v->nitems, 3);
+    assert_int_equal(v->items[1]->kind, V_LIST);
+    assert_int_equal(v->items[1]->items[1]->kind, V_NONE);
+    assert_int_equal(v->items[2]->kind, V_DICT);
+    assert_int_equal(v->items[2]->items[1]->kind, V_BOOL);
+    v = value_at(&p, c, "j");   /* a module constant, located at its use */
+    assert_int_equal(v->kind, V_STR);
+    assert_string_equal(v->s, "one");
+    assert_true(ast_text_is(&p.ast, v->node, "TAG"));
+    assert_int_equal(value_at(&p, c, "k")->kind, V_EXPR);   /* assigned twice */
+    Value *gears = value_at(&p, c, "l");
+    assert_int_equal(gears->kind, V_DICT);
+    v = value_at(&p, c, "m");
+    assert_int_equal(v->kind, V_EXPR);
+    assert_string_equal(v->s, "x + 1");
+    assert_int_equal(value_at(&p, c, "n")->kind, V_EXPR);   /* bytes */
+    assert_int_equal(value_at(&p, c, "o")->kind, V_EXPR);   /* beyond int64 */
+    /* equality and JSON */
+    assert_true(value_equal(gears, value_at(&p, c, "l")));
+    assert_false(value_equal(gears, value_at(&p, c, "i")));
+    StrBuf sb = {0};
+    value_json(value_at(&p, c, "i"), &sb);
+    assert_string_equal(sb.s, "[1,[2,null],{\"k\":true}]");
+    sb_free(&sb);
+    const_free(c);
+    parsed_free(&p);
+}
+
+/* ---- scopes ---- */
+
+static const Annotation *ann_on_line(const ScanFile *sf, AnnKind k, uint32_t line)
+{
+    for (size_t i = 0; i < sf->anns.n; i++)
+        if (sf->anns.v[i].kind == k && sf->ast.nodes[sf->anns.v[i].node].line == line)
+            return &sf->anns.v[i];
+    fail_msg("no %s on line %u", ann_kind_name[k], line);
+    return NULL;
+}
+
+static void test_scope_tree(void **state)
+{
+    (void)state;
+    const char *text =
+        "import torchair as tng\n"                                                   /* 1 */
+        "from contextlib import nullcontext\n"                                       /* 2 */
+        "class M:\n"                                                                 /* 3 */
+        "    def forward(self, x, flag):\n"                                          /* 4 */
+        "        with tng.scope.super_kernel('sk'):\n"                               /* 5 */
+        "            with tng.scope.npu_stream_switch('1'), tng.scope.limit_core_num(1, 2):\n" /* 6 */
+        "                tng.scope.npu_wait_tensor(x, x)\n"                          /* 7 */
+        "                def inner():\n"                                             /* 8 */
+        "                    tng.scope.npu_wait_tensor(x, x)\n"                      /* 9 */
+        "        ctx = tng.scope.npu_stream_switch('2') if flag else nullcontext()\n" /* 10 */
+        "        with ctx:\n"                                                        /* 11 */
+        "            tng.scope.npu_wait_tensor(x, x)\n"                              /* 12 */
+        "def npu_stream_switch(tag):\n"                                              /* 13 */
+        "    return None\n"                                                          /* 14 */
+        "with npu_stream_switch('3'):\n"                                             /* 15 */
+        "    tng.scope.npu_wait_tensor(x, x)\n";                                     /* 16 */
+    char *path = write_temp(text, strlen(text));
+    ScanFile sf;
+    char err[256];
+    assert_int_equal(scanfile_load(&sf, path, err, sizeof err), 0);
+    const Annotation *a = ann_on_line(&sf, ANN_npu_wait_tensor, 7);
+    assert_int_equal(a->nscopes, 3);
+    assert_int_equal(sf.anns.v[a->scopes[0]].kind, ANN_super_kernel);
+    assert_int_equal(sf.anns.v[a->scopes[1]].kind, ANN_npu_stream_switch);
+    assert_int_equal(sf.anns.v[a->scopes[2]].kind, ANN_limit_core_num);
+    assert_string_equal(sf.funcs.v[a->func].qualname, "M.forward");
+    a = ann_on_line(&sf, ANN_npu_wait_tensor, 9);   /* a def does not inherit scopes */
+    assert_int_equal(a->nscopes, 0);
+    assert_string_equal(sf.funcs.v[a->func].qualname, "M.forward.inner");
+    a = ann_on_line(&sf, ANN_npu_wait_tensor, 12);   /* held in a variable, conditional */
+    assert_int_equal(a->nscopes, 1);
+    assert_int_equal(sf.anns.v[a->scopes[0]].kind, ANN_npu_stream_switch);
+    assert_int_equal(a->scope_cond[0], 1);
+    a = ann_on_line(&sf, ANN_npu_stream_switch, 15);   /* the project's own wrapper */
+    assert_false(a->resolved);
+    a = ann_on_line(&sf, ANN_npu_wait_tensor, 16);
+    assert_int_equal(a->nscopes, 0);
+    assert_int_equal(a->func, -1);
+    scanfile_free(&sf);
+    unlink(path);
+    free(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_source_positions),
+        cmocka_unit_test(test_source_missing_file),
+        cmocka_unit_test(test_chunked_parse_equals_single),
+        cmocka_unit_test(test_alias_table),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_scope_tree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
