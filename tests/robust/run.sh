@@ -136,6 +136,12 @@ case("token_soup_1mb", "syntax", " ".join(rng.choice(toks) for _ in range(MB // 
 case("deep_parens_100k", "any", "x = " + "(" * 100000 + "x" + ")" * 100000 + "\n")
 case("deep_lists_50k", "any", "x = " + "[" * 50000 + "]" * 50000 + "\n")
 case("deep_parens_unclosed_100k", "syntax", "x = " + "(" * 100000 + "x\n")
+# Right-nested prefix chains left unfinished, or after an earlier error:
+# tree-sitter's error recovery then holds one stack entry per level.
+case("deep_unary_unfinished_100k", "syntax", "x = " + "-" * 100000 + "\n")
+case("deep_not_after_error_100k", "syntax", "y = (\n" + "x = " + "not " * 100000 + "a\n")
+case("deep_ifexp_unfinished_70k", "syntax", "x = " + "a if b else " * 70000 + "\n")
+case("deep_lambda_unfinished_70k", "syntax", "x = " + "lambda: " * 70000 + "\n")
 # Nested with blocks need one more column of indentation per level, so the
 # file grows with the square of the depth: 4000 levels, one space each, is
 # already 8 MB.
