@@ -412,6 +412,7 @@ typedef struct CallArgs {
     VEC(int32_t) kw_value;
     VEC(Val) pos_val;
     VEC(Val) kw_val;
+    VEC(int32_t) splat;      /* *x and **x arguments */
 } CallArgs;
 
 static void scan__args(Scanner *s, int32_t args, CallArgs *ca)
@@ -437,6 +438,7 @@ static void scan__args(Scanner *s, int32_t args, CallArgs *ca)
             }
         } else if (cn->kind == NK_list_splat || cn->kind == NK_dictionary_splat) {
             scan__visit(s, c);
+            VEC_PUSH(ca->splat, c);
         } else {
             Val v = scan__visit(s, c);
             VEC_PUSH(ca->pos, c);
@@ -452,6 +454,7 @@ static void scan__args_free(CallArgs *ca)
     VEC_FREE(ca->kw_value);
     VEC_FREE(ca->pos_val);
     VEC_FREE(ca->kw_val);
+    VEC_FREE(ca->splat);
 }
 
 /* The node and abstract value of argument `name` at position pos (-1: keyword only). */
@@ -496,7 +499,7 @@ static int scan__new_annotation(Scanner *s, AnnKind kind, int resolved, int32_t 
     a.cls = s->func < 0 ? s->cls : -1;
     a.callee = callee;
     if (ca) {
-        size_t n = ca->pos.n + ca->kw_name.n;
+        size_t n = ca->pos.n + ca->kw_name.n + ca->splat.n;
         a.args = arena_alloc(s->arena, (n ? n : 1) * sizeof *a.args);
         for (size_t i = 0; i < ca->pos.n; i++) {
             /* an unresolved callee's signature is unknown: arg0, arg1, ... */
@@ -507,6 +510,11 @@ static int scan__new_annotation(Scanner *s, AnnKind kind, int resolved, int32_t 
         for (size_t i = 0; i < ca->kw_name.n; i++) {
             a.args[a.nargs].name = scan__text(s, ca->kw_name.v[i]);
             a.args[a.nargs++].value = value_of(s->ast, s->consts, ca->kw_value.v[i], s->arena);
+        }
+        for (size_t i = 0; i < ca->splat.n; i++) {   /* f(*x, **y): reported as "*", "**" */
+            int32_t sp = ca->splat.v[i], inner = ast_named_child(s->ast, sp, 0);
+            a.args[a.nargs].name = s->ast->nodes[sp].kind == NK_list_splat ? "*" : "**";
+            a.args[a.nargs++].value = value_of(s->ast, NULL, inner >= 0 ? inner : sp, s->arena);
         }
     }
     a.nscopes = s->scopes.n;
@@ -720,7 +728,8 @@ static Val scan__call(Scanner *s, int32_t n)
     Val result = UNKNOWN;
     char *root = scan__root_name(s, fn);
     const char *path = root && scan__is_local(s, root) ? NULL : alias_resolve(s->aliases, ast, fn, s->arena);
-    int kind = path && callee.kind == VAL_UNKNOWN ? scan__ann_kind_of_path(path) : -1;
+    int kind = path && (callee.kind == VAL_UNKNOWN || callee.kind == VAL_FUNCTION)
+             ? scan__ann_kind_of_path(path) : -1;
     size_t flen = 0;
     const char *final = attr >= 0 ? ast_text(ast, attr, &flen)
                       : ast->nodes[fn].kind == NK_identifier ? ast_text(ast, fn, &flen) : NULL;
@@ -893,7 +902,7 @@ static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t
             VEC_PUSH(s->sf->configs.v[v.idx].fields, f);
             int ann = scan__new_annotation(s, ANN_config_option, 1, assign, "CompilerConfig", NULL);
             Annotation *a = &s->sf->anns.v[ann];
-            a->args = arena_alloc(s->arena, 2 * sizeof *a->args);
+            a->args = arena_alloc(s->arena, 3 * sizeof *a->args);
             Value *fv = arena_alloc(s->arena, sizeof *fv);
             fv->kind = V_STR;
             fv->node = left;
@@ -901,7 +910,13 @@ static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t
             fv->len = strlen(path);
             a->args[0] = (Arg){"field", fv};
             a->args[1] = (Arg){"value", f.value};
-            a->nargs = 2;
+            Value *ov = arena_alloc(s->arena, sizeof *ov);
+            ov->kind = V_EXPR;
+            ov->node = obj;
+            ov->s = key;
+            ov->len = strlen(key);
+            a->args[2] = (Arg){"config", ov};
+            a->nargs = 3;
             return;
         }
         if (ast->nodes[obj].kind != NK_attribute)
@@ -1007,6 +1022,22 @@ static void scan__children(Scanner *s, int32_t n)
             scan__visit(s, c);
 }
 
+static void scan__bind_params(Scanner *s, int32_t params);
+
+/* lambda params: body -- runs when called: no enclosing scopes, own locals */
+static void scan__lambda(Scanner *s, int32_t n)
+{
+    size_t nscopes = s->scopes.n;
+    Frame *outer = s->frame;
+    s->frame = scan__frame_new(s, outer);
+    s->frame->is_function = 1;
+    scan__bind_params(s, ast_field(s->ast, n, F_parameters));
+    s->scopes.n = s->scope_cond.n = 0;
+    scan__visit(s, ast_field(s->ast, n, F_body));
+    s->scopes.n = s->scope_cond.n = nscopes;
+    s->frame = outer;
+}
+
 static Val scan__visit(Scanner *s, int32_t n)
 {
     const Ast *ast = s->ast;
@@ -1074,6 +1105,7 @@ static Val scan__visit(Scanner *s, int32_t n)
         break;
     }
     case NK_with_statement: scan__with(s, n); break;
+    case NK_lambda: scan__lambda(s, n); break;
     case NK_function_definition: scan__def(s, n); break;
     case NK_decorated_definition: scan__decorated(s, n); break;
     case NK_class_definition: scan__class(s, n); break;

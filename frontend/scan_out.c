@@ -56,6 +56,12 @@ static void scan__scope_json(const ScanFile *self, const Annotation *a, StrBuf *
             sb_puts(out, sc->kind == ANN_super_kernel ? ",\"name\":" : ",\"tag\":");
             value_json(name, out);
         }
+        if (sc->kind == ANN_limit_core_num) {
+            sb_puts(out, ",\"op_aicore_num\":");
+            value_json(ann_arg(sc, "op_aicore_num"), out);
+            sb_puts(out, ",\"op_vectorcore_num\":");
+            value_json(ann_arg(sc, "op_vectorcore_num"), out);
+        }
         sb_printf(out, ",\"line\":%u,\"col\":%u,\"conditional\":%s}", self->ast.nodes[sc->node].line,
                   ast_col(&self->ast, sc->node), a->scope_cond[i] ? "true" : "false");
     }

@@ -297,6 +297,35 @@ static Value *value__string(const Ast *ast, int32_t n, Arena *a)
 
 static Value *value__of(const Ast *ast, const ConstTable *consts, int32_t n, Arena *a, int depth);
 
+/* True when the identifier at n names a parameter or a variable assigned in
+ * the def or lambda around it: the module constant is then not what it is. */
+static int value__locally_bound(const Ast *ast, int32_t n)
+{
+    int32_t f = ast->nodes[n].parent;
+    while (f >= 0 && ast->nodes[f].kind != NK_function_definition && ast->nodes[f].kind != NK_lambda)
+        f = ast->nodes[f].parent;
+    if (f < 0)
+        return 0;
+    size_t len;
+    const char *name = ast_text(ast, n, &len);
+    /* nodes are in pre-order: f's descendants follow it */
+    for (uint32_t i = (uint32_t)f + 1; i < ast->n && ast->nodes[i].start < ast->nodes[f].end; i++) {
+        const Node *nd = &ast->nodes[i];
+        size_t l2;
+        const char *t = ast_text(ast, (int32_t)i, &l2);
+        if (nd->kind != NK_identifier || l2 != len || memcmp(t, name, len) != 0 || nd->parent < 0)
+            continue;
+        const Node *p = &ast->nodes[nd->parent];
+        if (nd->field == F_left || nd->field == F_name || p->kind == NK_parameters ||
+            p->kind == NK_pattern_list || (p->kind == NK_lambda && nd->field == F_parameters) ||
+            (p->kind == NK_other && p->parent >= 0 && ast->nodes[p->parent].kind == NK_parameters))
+            if (!(p->kind == NK_keyword_argument || p->kind == NK_function_definition ||
+                  p->kind == NK_class_definition))
+                return 1;
+    }
+    return 0;
+}
+
 static Value *value__seq(const Ast *ast, const ConstTable *consts, int32_t n, Arena *a,
                          int depth, ValueKind kind)
 {
@@ -395,7 +424,7 @@ static Value *value__of(const Ast *ast, const ConstTable *consts, int32_t n, Are
         memcpy(key, s, len);
         key[len] = 0;
         const ConstEntry *e = strmap_get(&consts->names, key);
-        if (e && e->rhs >= 0) {
+        if (e && e->rhs >= 0 && !value__locally_bound(ast, n)) {
             Value *v = value__of(ast, consts, e->rhs, a, depth + 1);
             if (v->kind != V_EXPR) {
                 /* reported where the argument is written; its items keep

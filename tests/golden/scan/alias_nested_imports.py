@@ -11,7 +11,7 @@
 #   55:11 compiler_config resolved fn=build_backend args() scopes[]
 #   56:5 config_option resolved fn=build_backend set(cfg.mode = "reduce-overhead") scopes[]
 #   57:12 get_npu_backend resolved fn=build_backend args(compiler_config=expr(cfg)) scopes[]
-#   62:5 set_dim_gears resolved fn=gears args(t=expr(t), dim_gears={0: [1, 2]}) scopes[]
+#   62:5 set_dim_gears resolved fn=gears args(t=expr(t), dim_gears={"0": [1, 2]}) scopes[]
 #   71:10 npu_stream_switch resolved fn=forward_streams args(stream_tag="3") scopes[]
 #   77:14 super_kernel resolved fn=Block.forward args(scope="blk") scopes[]
 #   78:18 npu_stream_switch resolved fn=Block.forward args(stream_tag="1") scopes[super_kernel "blk"@77:14]

@@ -2,13 +2,13 @@
 #
 # Module-level constants and non-literal arguments.  A name is replaced by its
 # value when it is bound exactly once at module level (anywhere outside defs
-# and classes, including inside a module-level if), by `NAME = <literal>` or
-# `NAME: T = <literal>`, and the function using it does not bind it itself.
-# Anything else is {"expr": "<exact source text>"}: names bound twice
-# (reassigned, or in both branches of an if), a name bound to another name,
-# tuple unpacking, names changed through `global`, containers holding names,
-# f-strings, attributes, operators, calls.  *args / **kwargs are reported under
-# the keys `*` and `**` with the expr of what is unpacked.
+# and classes, including inside a module-level if), by `NAME = <literal>`,
+# `NAME: T = <literal>` or `NAME = OTHER` with OTHER such a constant (ALIAS has
+# TAG's value), and the function using it does not bind it itself.  Anything
+# else is {"expr": "<exact source text>"}: names bound twice (reassigned, or in
+# both branches of an if), tuple unpacking, names changed through `global`,
+# containers holding names, f-strings, attributes, operators, calls.  *args /
+# **kwargs are reported under the keys `*` and `**` with the expr unpacked.
 #
 # Expected annotations of `tngc scan --format json`, in source order
 # (notation: README.md in this folder):
@@ -16,14 +16,14 @@
 #   69:14 super_kernel resolved fn=Model.forward args(scope="sk_const", options="stream-fusion=1") scopes[]
 #   70:14 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(RETAGGED)) scopes[]
 #   71:14 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(COND)) scopes[]
-#   72:14 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(ALIAS)) scopes[]
+#   72:14 npu_stream_switch resolved fn=Model.forward args(stream_tag="1") scopes[]
 #   73:14 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(A)) scopes[]
 #   74:14 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(COUNTER)) scopes[]
 #   75:14 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(f"{a}"), stream_priority=expr(b)) scopes[]
 #   76:14 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(cfg.tag), stream_priority=expr(cfg.priority + 1)) scopes[]
 #   77:15 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(a + b), stream_priority=expr(int("0"))) scopes[]
 #   78:15 npu_stream_switch resolved fn=Model.forward args(stream_tag=expr(self.TAG), stream_priority=expr([PRIORITY])) scopes[]
-#   79:9 set_dim_gears resolved fn=Model.forward args(t=expr(x), dim_gears={0: [2, 4]}) scopes[]
+#   79:9 set_dim_gears resolved fn=Model.forward args(t=expr(x), dim_gears={"0": [2, 4]}) scopes[]
 #   80:9 set_dim_gears resolved fn=Model.forward args(t=expr(y), dim_gears=expr({0: BATCHES})) scopes[]
 #   81:9 npu_wait_tensor resolved fn=Model.forward args(*=expr(pair)) scopes[]
 #   82:9 cache_compile resolved fn=Model.forward args(func=expr(self.forward), **=expr(opts)) scopes[]

@@ -7,8 +7,9 @@
 # are also seen from functions that do not bind that name themselves; a
 # `self.<attr>` is one in every method of its class.  A config_option reports the
 # object (`config`), the field path after it, and the value; its position is the
-# start of the assignment target; it is resolved when the CompilerConfig() call
-# that made the object is.  Unknown fields are still reported (lint judges them).
+# start of the assignment target.  Only a TorchAir (resolved) CompilerConfig()
+# makes a config object: the fields of another package's CompilerConfig()
+# object are not reported.  Unknown fields are still reported (lint judges them).
 #
 # Expected annotations of `tngc scan --format json`, in source order
 # (notation: README.md in this folder):
@@ -21,7 +22,6 @@
 #   53:1 config_option resolved fn=<module> set(config.ge_config.enable_single_stream = False) scopes[]
 #   54:1 config_option resolved fn=<module> set(config.no_such_field = 1) scopes[]
 #   58:13 compiler_config UNRESOLVED fn=<module> args() scopes[]
-#   59:1 config_option UNRESOLVED fn=<module> set(other_cfg.mode = "fast") scopes[]
 #   63:11 compiler_config resolved fn=make_backend args() scopes[]
 #   64:5 config_option resolved fn=make_backend set(cfg.ge_config.enable_single_stream = expr(single_stream)) scopes[]
 #   65:5 config_option resolved fn=make_backend set(config.mode = "max-autotune") scopes[]
@@ -32,9 +32,9 @@
 #
 # Notes:
 #   Not reported: line 55 (a read), line 57 (not a config object),
+#   line 59 (an option of a CompilerConfig that is not TorchAir's),
 #   line 79 (parameter `config` shadows the module-level object).
-#   Line 58: a CompilerConfig that is not TorchAir's, and line
-#   59 an option set on it: both reported with resolved false.
+#   Line 58: a CompilerConfig that is not TorchAir's: reported with resolved false.
 # Diagnostics: none.
 # ---- end of expectations ----
 

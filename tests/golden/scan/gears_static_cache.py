@@ -18,8 +18,8 @@
 #   68:1 config_option resolved fn=<module> set(config.inference_config.dynamic_gears_merge_policy = "zip") scopes[]
 #   69:15 get_npu_backend resolved fn=<module> args(compiler_config=expr(config)) scopes[]
 #   71:24 torch_compile resolved fn=<module> args(model=expr(model.compute_logits), dynamic=True, fullgraph=True, backend=expr(npu_backend)) scopes[]
-#   72:1 set_dim_gears resolved fn=<module> args(t=expr(input1), dim_gears={0: [2, 4]}) scopes[]
-#   73:1 set_dim_gears resolved fn=<module> args(t=expr(input2), dim_gears={0: [2, 4]}) scopes[]
+#   72:1 set_dim_gears resolved fn=<module> args(t=expr(input1), dim_gears={"0": [2, 4]}) scopes[]
+#   73:1 set_dim_gears resolved fn=<module> args(t=expr(input2), dim_gears={"0": [2, 4]}) scopes[]
 #
 # Notes:
 #   `config` in Whisper.__init__ is a local config object, so `config.mode = ...` there is a

@@ -16,7 +16,7 @@
 #   61:10 compiler_config resolved fn=<module> args() scopes[]
 #   62:1 config_option resolved fn=<module> set(CONFIG.mode = "max-autotune") scopes[]
 #   63:11 get_npu_backend resolved fn=<module> args(compiler_config=expr(CONFIG)) scopes[]
-#   66:1 set_dim_gears resolved fn=<module> args(t=expr(x), dim_gears={0: [2, 4]}) scopes[]
+#   66:1 set_dim_gears resolved fn=<module> args(t=expr(x), dim_gears={"0": [2, 4]}) scopes[]
 #   67:1 mark_static resolved fn=<module> args(t=expr(y)) scopes[]
 #   68:9 torch_compile resolved fn=<module> args(model=expr(Model()), backend=expr(backend), fullgraph=True, dynamic=True) scopes[]
 #

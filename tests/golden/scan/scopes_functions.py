@@ -2,10 +2,10 @@
 #
 # The `function` of an annotation: `<module>` at module level; otherwise the
 # dotted names of the enclosing classes and defs (`Outer.Inner.forward`;
-# a nested def is `top.inner`, without Python's `<locals>`); a lambda adds
-# `<lambda>`; comprehensions add nothing; code in a class body gets the class
-# name.  A def or lambda body starts with no scopes: the with-blocks around a
-# def do not apply to the calls inside it (they run when it is called).
+# a nested def is `top.inner`, without Python's `<locals>`); lambdas and
+# comprehensions add nothing; code in a class body gets the class name.  A def
+# or lambda body starts with no scopes: the with-blocks around a def or lambda
+# do not apply to the calls inside it (they run when it is called).
 #
 # Expected annotations of `tngc scan --format json`, in source order
 # (notation: README.md in this folder):
@@ -18,9 +18,9 @@
 #   54:24 npu_wait_tensor resolved fn=Outer.Inner.forward args(self=expr(x), dependency=expr(x)) scopes[super_kernel "inner"@53:18]
 #   57:14 npu_stream_switch resolved fn=Outer.forward args(stream_tag="outer") scopes[]
 #   59:24 npu_wait_tensor resolved fn=Outer.forward.helper args(self=expr(a), dependency=expr(y)) scopes[]
-#   60:28 npu_wait_tensor resolved fn=Outer.forward.<lambda> args(self=expr(a), dependency=expr(x)) scopes[]
+#   60:28 npu_wait_tensor resolved fn=Outer.forward args(self=expr(a), dependency=expr(x)) scopes[]
 #   61:40 npu_wait_tensor resolved fn=Outer.forward args(self=expr(x), dependency=expr(y)) scopes[npu_stream_switch "outer"@57:14]
-#   65:25 super_kernel resolved fn=Outer.build.<lambda> args(scope=expr("l%d" % i)) scopes[]
+#   65:25 super_kernel resolved fn=Outer.build args(scope=expr("l%d" % i)) scopes[]
 #   69:10 limit_core_num resolved fn=serve args(op_aicore_num=1, op_vectorcore_num=2) scopes[]
 #   70:16 npu_wait_tensor resolved fn=serve args(self=expr(x), dependency=expr(x)) scopes[limit_core_num(op_aicore_num=1, op_vectorcore_num=2)@69:10]
 #

@@ -4,25 +4,25 @@
 # resolved false: a project's own wrapper defs, names imported from other
 # packages, methods of unrelated objects, a torchair path that does not exist,
 # and a name that a function parameter or local assignment shadows.  For an
-# unresolved call the positional arguments are keyed by index ([0], [1], ...)
-# since its signature is unknown; keywords keep their names.
+# unresolved call the positional arguments are named arg0, arg1, ... (by
+# position) since its signature is unknown; keywords keep their names.
 # Only resolved scopes enter the `scopes` of the annotations inside them.
 #
 # Expected annotations of `tngc scan --format json`, in source order
 # (notation: README.md in this folder):
 #   44:12 npu_stream_switch resolved fn=npu_stream_switch args(stream_tag=expr(tag)) scopes[]
-#   57:14 npu_stream_switch UNRESOLVED fn=Layer.forward args([0]=expr(flag), [1]="1") scopes[]
+#   57:14 npu_stream_switch UNRESOLVED fn=Layer.forward args(arg0=expr(flag), arg1="1") scopes[]
 #   58:13 npu_wait_tensor resolved fn=Layer.forward args(self=expr(x), dependency=expr(y)) scopes[]
 #   59:14 super_kernel resolved fn=Layer.forward args(scope="outer") scopes[]
-#   60:13 npu_wait_tensor UNRESOLVED fn=Layer.forward args([0]=expr(flag), [1]=expr(x), [2]=expr(y)) scopes[super_kernel "outer"@59:14]
-#   61:18 super_kernel UNRESOLVED fn=Layer.forward args([0]="sk") scopes[super_kernel "outer"@59:14]
-#   63:14 npu_stream_switch UNRESOLVED fn=Layer.forward args([0]="2", stream_priority=1) scopes[]
-#   65:14 super_kernel UNRESOLVED fn=Layer.forward args([0]="sk2") scopes[]
-#   67:14 limit_core_num UNRESOLVED fn=Layer.forward args([0]=expr(stream)) scopes[]
-#   69:9 npu_stream_switch UNRESOLVED fn=Layer.forward args([0]="3") scopes[]
-#   70:9 cache_compile UNRESOLVED fn=Layer.forward args([0]=expr(self.forward)) scopes[]
-#   75:10 npu_stream_switch UNRESOLVED fn=scoped args([0]="4") scopes[]
-#   81:10 super_kernel UNRESOLVED fn=local_shadow args([0]="sk3") scopes[]
+#   60:13 npu_wait_tensor UNRESOLVED fn=Layer.forward args(arg0=expr(flag), arg1=expr(x), arg2=expr(y)) scopes[super_kernel "outer"@59:14]
+#   61:18 super_kernel UNRESOLVED fn=Layer.forward args(arg0="sk") scopes[super_kernel "outer"@59:14]
+#   63:14 npu_stream_switch UNRESOLVED fn=Layer.forward args(arg0="2", stream_priority=1) scopes[]
+#   65:14 super_kernel UNRESOLVED fn=Layer.forward args(arg0="sk2") scopes[]
+#   67:14 limit_core_num UNRESOLVED fn=Layer.forward args(arg0=expr(stream)) scopes[]
+#   69:9 npu_stream_switch UNRESOLVED fn=Layer.forward args(arg0="3") scopes[]
+#   70:9 cache_compile UNRESOLVED fn=Layer.forward args(arg0=expr(self.forward)) scopes[]
+#   75:10 npu_stream_switch UNRESOLVED fn=scoped args(arg0="4") scopes[]
+#   81:10 super_kernel UNRESOLVED fn=local_shadow args(arg0="sk3") scopes[]
 #
 # Notes:
 #   The body of the wrapper npu_stream_switch() holds a real, resolved annotation.
