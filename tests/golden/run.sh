@@ -37,6 +37,7 @@ for py in "$here"/lint/*.py; do
     check "$name" "$base.err" "$tmp/out" || ok=0
     want=0
     grep -q ': error: ' "$tmp/out" && want=1
+    case " $args " in *" --werror "*) grep -q ': warning: ' "$tmp/out" && want=1 ;; esac
     if [ $status -ne $want ]; then
         echo "FAIL $name: exit status $status, expected $want"; ok=0
     fi
@@ -68,6 +69,23 @@ for py in "$here"/scan/*.py; do
         [ $status -le 1 ] || echo "FAIL $name: exit status $status"
         fail=$((fail + 1))
     fi
+done
+
+# the JSON and SARIF formats of lint: formats/X.py -> X.json, X.sarif
+for py in "$here"/formats/*.py; do
+    [ -f "$py" ] || continue
+    for fmt in json sarif; do
+        name="formats/$(basename "$py") ($fmt)"
+        (cd "$here/formats" && "$tngc" lint --format $fmt "$(basename "$py")") >"$tmp/out" 2>"$tmp/err"
+        status=$?
+        if check "$name" "${py%.py}.$fmt" "$tmp/out" && [ $status -eq 1 ] &&
+           python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then
+            pass=$((pass + 1))
+        else
+            echo "FAIL $name: exit status $status, or not JSON"
+            fail=$((fail + 1))
+        fi
+    done
 done
 
 echo "golden: $pass passed, $fail failed"
