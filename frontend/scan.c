@@ -844,6 +844,17 @@ static void scan__unbind_targets(Scanner *s, int32_t n)
             scan__unbind_targets(s, c);
 }
 
+/* A V_STR or V_EXPR value of text, written at node. */
+static Value *scan__text_value(Scanner *s, ValueKind kind, int32_t node, const char *text)
+{
+    Value *v = arena_alloc(s->arena, sizeof *v);
+    v->kind = kind;
+    v->node = node;
+    v->s = text;
+    v->len = strlen(text);
+    return v;
+}
+
 /* `if __name__ == "__main__":` runs unconditionally for a script. */
 static int scan__is_main_guard(Scanner *s, int32_t n)
 {
@@ -890,32 +901,16 @@ static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t
             char *full = scan__key(s, left);
             const char *path = full + strlen(key) + 1;
             ConfigField f = {path, right >= 0 ? value_of(ast, s->consts, right, s->arena) : NULL, assign};
-            if (f.value && scan__conditional(s, assign, s->sf->configs.v[v.idx].node)) {
+            if (f.value && scan__conditional(s, assign, s->sf->configs.v[v.idx].node))
                 /* set on some paths only: its value is not known statically */
-                Value *cond = arena_alloc(s->arena, sizeof *cond);
-                *cond = *f.value;
-                cond->kind = V_EXPR;
-                cond->s = scan__text(s, right);
-                cond->len = strlen(cond->s);
-                f.value = cond;
-            }
+                f.value = scan__text_value(s, V_EXPR, right, scan__text(s, right));
             VEC_PUSH(s->sf->configs.v[v.idx].fields, f);
             int ann = scan__new_annotation(s, ANN_config_option, 1, assign, "CompilerConfig", NULL);
             Annotation *a = &s->sf->anns.v[ann];
             a->args = arena_alloc(s->arena, 3 * sizeof *a->args);
-            Value *fv = arena_alloc(s->arena, sizeof *fv);
-            fv->kind = V_STR;
-            fv->node = left;
-            fv->s = path;
-            fv->len = strlen(path);
-            a->args[0] = (Arg){"field", fv};
+            a->args[0] = (Arg){"field", scan__text_value(s, V_STR, left, path)};
             a->args[1] = (Arg){"value", f.value};
-            Value *ov = arena_alloc(s->arena, sizeof *ov);
-            ov->kind = V_EXPR;
-            ov->node = obj;
-            ov->s = key;
-            ov->len = strlen(key);
-            a->args[2] = (Arg){"config", ov};
+            a->args[2] = (Arg){"config", scan__text_value(s, V_EXPR, obj, key)};
             a->nargs = 3;
             return;
         }

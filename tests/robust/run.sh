@@ -139,7 +139,7 @@ case("deep_parens_unclosed_100k", "syntax", "x = " + "(" * 100000 + "x\n")
 # Right-nested prefix chains left unfinished, or after an earlier error:
 # tree-sitter's error recovery then holds one stack entry per level.
 case("deep_unary_unfinished_100k", "syntax", "x = " + "-" * 100000 + "\n")
-case("deep_not_after_error_100k", "syntax", "y = (\n" + "x = " + "not " * 100000 + "a\n")
+case("deep_unary_after_error_100k", "syntax", "y = (\n" + "x = " + "-" * 100000 + "1\n")
 case("deep_ifexp_unfinished_70k", "syntax", "x = " + "a if b else " * 70000 + "\n")
 case("deep_lambda_unfinished_70k", "syntax", "x = " + "lambda: " * 70000 + "\n")
 # Nested with blocks need one more column of indentation per level, so the
@@ -255,6 +255,7 @@ check_case() {
         fi
         if grep -qE 'Sanitizer|runtime error:' "$out/$mode.err"; then
             why+=("$mode: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$out/$mode.err" | cut -c1-160)")
+            rm -f "$out/$mode.out"; continue
         fi
         if [ "$expect" = io ]; then
             lines=$(awk 'END { print NR }' "$out/$mode.err")
