@@ -27,9 +27,15 @@ const TSLanguage *tree_sitter_python(void);
  * the tree of 70k unclosed brackets (40k are fine). Up to this depth the
  * file is parsed, and the scanner reports what it cannot follow (TNG002). */
 #define MAX_BRACKET_DEPTH 20000
-/* CPU time the parser may spend: error recovery on binary garbage is slow
- * (~6 s/MB); real code parses at ~4 MB/s, well inside 3 s + 0.5 s/MB. */
-#define PARSE_BUDGET_US(bytes) (3000000ull + (uint64_t)(bytes) / 2u)
+/* The same crash follows 65,533 unfinished prefix operators (- - - ...,
+ * not not ..., lambda: lambda: ..., a if b else a if b else ...): a logical
+ * line with more of them than this is refused too. */
+#define MAX_PREFIX_CHAIN 20000
+/* Time the parser may spend. Real code parses at ~4 MB/s (0.25 us/byte),
+ * eight times inside this even under sanitizers and load; binary garbage,
+ * whose error recovery costs ~6 s/MB, is refused before parsing (NUL bytes,
+ * invalid UTF-8), so only pathological text reaches the limit. */
+#define PARSE_BUDGET_US(bytes) (5000000ull + (uint64_t)(bytes) * 2u)
 
 /* Files below this size are parsed on the calling thread. */
 #define PARALLEL_MIN_BYTES (256u * 1024)
@@ -205,6 +211,8 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
     char quote = 0;            /* open string quote, or 0 */
     int triple = 0;
     int after_decorator = 0;   /* the last top-level line was a decorator */
+    int operand = 0;           /* the last token ends an operand (unary ops follow none) */
+    uint32_t prefix = 0, lambdas = 0, elses = 0;   /* per logical line */
     int line_is_decorator = text[0] == '@';
     const char *end = text + len;
     for (uint32_t i = 0; i < len; i++) {
@@ -222,12 +230,53 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
             }
             continue;
         }
+        if (ast__is_ident(c)) {   /* a word: keyword or operand */
+            uint32_t j = i;
+            while (j < len && ast__is_ident(text[j]))
+                j++;
+            if (j < len && (text[j] == '\'' || text[j] == '"') && j - i <= 3) {
+                i = j - 1;        /* a string prefix (r, b, f, rb, ...): the quote opens it next */
+                continue;
+            }
+            size_t w = j - i;
+#define WORD(s) (w == sizeof s - 1 && !memcmp(text + i, s, w))
+            if (WORD("not") || WORD("await")) {
+                prefix++;
+                operand = 0;
+            } else if (WORD("lambda")) {
+                lambdas++;
+                operand = 0;
+            } else if (WORD("else")) {
+                elses++;
+                operand = 0;
+            } else if (WORD("if") || WORD("and") || WORD("or") || WORD("in") || WORD("is")) {
+                operand = 0;
+            } else {
+                operand = 1;
+                prefix = 0;
+            }
+#undef WORD
+            if ((prefix > MAX_PREFIX_CHAIN || lambdas > MAX_PREFIX_CHAIN || elses > MAX_PREFIX_CHAIN) && !*too_deep)
+                *too_deep = i + 1;
+            i = j - 1;
+            continue;
+        }
+        if (c == '-' || c == '+' || c == '~') {
+            if (!operand && ++prefix > MAX_PREFIX_CHAIN && !*too_deep)
+                *too_deep = i + 1;
+            operand = 0;
+            continue;
+        }
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\\' && c != '#')
+            operand = c == ')' || c == ']' || c == '}';
         switch (c) {
         case '#':
             while (i + 1 < len && text[i + 1] != '\n')
                 i++;
             break;
         case '\'': case '"':
+            operand = 1;
+            prefix = 0;
             quote = c;
             triple = i + 2 < len && text[i + 1] == c && text[i + 2] == c;
             if (triple)
@@ -247,6 +296,7 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
         case '\n':
             if (depth || i + 1 >= len)
                 break;
+            prefix = lambdas = elses = 0;   /* a logical line ends */
             if (text[i + 1] != ' ' && text[i + 1] != '\t' && text[i + 1] != '\n' &&
                 text[i + 1] != '\r' && text[i + 1] != '#') {
                 after_decorator = line_is_decorator;
@@ -343,6 +393,39 @@ static uint64_t ast__now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* 1 + the offset of the first byte that is not UTF-8, or 0. A PEP 263
+ * coding line naming another encoding (latin-1, say) disables the check. */
+static uint32_t ast__invalid_utf8(const Source *src)
+{
+    for (uint32_t line = 1; line <= 2 && line <= src->nlines; line++) {
+        size_t len;
+        const char *t = source_line_text(src, line, &len);
+        const char *cookie = len ? memchr(t, '#', len) : NULL;
+        if (!cookie)
+            continue;
+        for (const char *p = cookie; p + 7 <= t + len; p++)
+            if (!memcmp(p, "coding", 6) && (p[6] == ':' || p[6] == '=')) {
+                const char *e = p + 7;
+                while (e < t + len && (*e == ' ' || *e == '\t'))
+                    e++;
+                if (strncmp(e, "utf-8", 5) && strncmp(e, "utf8", 4) && strncmp(e, "UTF-8", 5))
+                    return 0;
+            }
+    }
+    const unsigned char *p = (const unsigned char *)src->text;
+    for (uint32_t i = 0; i < src->len;) {
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = utf8_valid_len(p + i, src->len - i);
+        if (!n)
+            return i + 1;
+        i += (uint32_t)n;
+    }
+    return 0;
+}
+
 /* A tree of one module and one ERROR node at offset: the file is reported
  * as one syntax error (TNG001) with reason why, and nothing else is analysed. */
 static int ast__refuse(Ast *self, uint32_t offset, const char *why)
@@ -376,7 +459,14 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
     uint32_t cuts[MAX_CHUNKS + 1], too_deep = 0;
     int n = ast__find_cuts(src->text, src->len, k, cuts, &too_deep);
     if (too_deep)
-        return ast__refuse(self, too_deep - 1, "brackets nested more than 20000 deep (CPython allows 200)");
+        return ast__refuse(self, too_deep - 1, "nesting more than 20000 deep (brackets, unary operators, "
+                                               "lambdas or conditional expressions; CPython allows ~200)");
+    const char *nul = memchr(src->text, 0, src->len);
+    if (nul)
+        return ast__refuse(self, (uint32_t)(nul - src->text), "NUL byte in source (CPython refuses null bytes)");
+    uint32_t bad = ast__invalid_utf8(src);
+    if (bad)
+        return ast__refuse(self, bad - 1, "invalid UTF-8, and the file declares no other encoding");
     if (n == 1)
         cuts[0] = 0, cuts[1] = src->len;
     Chunk chunks[MAX_CHUNKS];
@@ -385,6 +475,8 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
     uint64_t budget = PARSE_BUDGET_US(src->len), t0 = ast__now_us();
     for (int c = 0; c < n; c++)
         chunks[c] = (Chunk){.src = src, .budget_us = budget, .start = cuts[c], .end = cuts[c + 1]};
+    if (src->len >= 3 && !memcmp(src->text, "\xef\xbb\xbf", 3) && chunks[0].end >= 3)
+        chunks[0].start = 3;   /* a UTF-8 byte-order mark, which Python skips */
     for (int c = 1; c < n; c++)
         started[c] = pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
     ast__parse_chunk(&chunks[0]);
@@ -404,7 +496,8 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
         /* what is left of one budget: damaged input is not given two */
         uint64_t spent = ast__now_us() - t0;
         chunks[0] = (Chunk){.src = src, .budget_us = spent + 1000000 < budget ? budget - spent : 1000000,
-                            .start = 0, .end = src->len};
+                            .start = src->len >= 3 && !memcmp(src->text, "\xef\xbb\xbf", 3) ? 3 : 0,
+                            .end = src->len};
         n = 1;
         ast__parse_chunk(&chunks[0]);
         failed = chunks[0].failed;
