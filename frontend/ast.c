@@ -190,11 +190,12 @@ static int ast__line_starts_with(const char *p, const char *end, const char *kw)
     return (size_t)(end - p) > n && memcmp(p, kw, n) == 0 && !ast__is_ident(p[n]);
 }
 
-/* A line start at which a new top-level statement may begin. */
+/* A line start at which a new top-level statement may begin (a decorator
+ * line may: the caller keeps it together with what it decorates). */
 static int ast__can_split_at(const char *p, const char *end)
 {
     char c = *p;
-    if (c == ' ' || c == '\t' || c == '#' || c == '\n' || c == '\r' || c == '\f' || c == '@')
+    if (c == ' ' || c == '\t' || c == '#' || c == '\n' || c == '\r' || c == '\f')
         return 0;
     return !ast__line_starts_with(p, end, "else") && !ast__line_starts_with(p, end, "elif") &&
            !ast__line_starts_with(p, end, "except") && !ast__line_starts_with(p, end, "finally");
@@ -303,8 +304,7 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
                 line_is_decorator = text[i + 1] == '@';
             }
             if (found < k && i + 1 >= (uint64_t)len * (uint64_t)found / (uint64_t)k &&
-                !after_decorator && ast__can_split_at(text + i + 1, end) &&
-                !line_is_decorator)
+                !after_decorator && ast__can_split_at(text + i + 1, end))
                 cuts[found++] = i + 1;
             break;
         default:
