@@ -94,6 +94,23 @@ static void tables__init(void)
 /* Children beyond which a node's children get no field ids. */
 #define WIDE_CHILDREN 64
 
+/* The node kinds whose children's fields tngc reads (ast_field and
+ * Node.field); asking the cursor for the others is wasted time. */
+static int ast__kind_has_fields(uint16_t kind)
+{
+    switch ((NodeKind)kind) {
+    case NK_call: case NK_attribute: case NK_assignment: case NK_augmented_assignment:
+    case NK_keyword_argument: case NK_with_item: case NK_with_statement: case NK_pair:
+    case NK_unary_operator: case NK_import_statement: case NK_import_from_statement:
+    case NK_aliased_import: case NK_function_definition: case NK_class_definition:
+    case NK_decorated_definition: case NK_if_statement: case NK_lambda: case NK_for_statement:
+    case NK_default_parameter: case NK_typed_default_parameter:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 typedef struct NodeArray {
     Node *v;
     uint32_t n, cap;
@@ -133,8 +150,8 @@ static void ast__flatten(TSTree *tree, uint32_t base, uint32_t line_base, NodeAr
         if (ts_node_is_missing(tn))
             nd.flags |= NODE_MISSING;
         /* ts_tree_cursor_current_field_id costs O(siblings): asking under a
-         * node of 1M children is quadratic. The nodes whose fields tngc
-         * reads are narrow, except imports. */
+         * node of 1M children is quadratic. Only kinds whose fields tngc
+         * reads are asked, and those are narrow, except imports. */
         if (!(wide.n && wide.v[wide.n - 1])) {
             TSFieldId fid = ts_tree_cursor_current_field_id(&cur);
             nd.field = fid < tables.nfields ? tables.field_of_id[fid] : 0;
@@ -156,8 +173,9 @@ static void ast__flatten(TSTree *tree, uint32_t base, uint32_t line_base, NodeAr
         if (ts_tree_cursor_goto_first_child(&cur)) {
             VEC_PUSH(stack, idx);
             VEC_PUSH(last, -1);
-            VEC_PUSH(wide, (uint8_t)(ts_node_child_count(tn) > WIDE_CHILDREN && nd.kind != NK_import_statement &&
-                                     nd.kind != NK_import_from_statement));
+            VEC_PUSH(wide, (uint8_t)(!ast__kind_has_fields(nd.kind) ||
+                                     (ts_node_child_count(tn) > WIDE_CHILDREN && nd.kind != NK_import_statement &&
+                                      nd.kind != NK_import_from_statement)));
             continue;
         }
         while (!ts_tree_cursor_goto_next_sibling(&cur)) {

@@ -59,7 +59,7 @@ const char *source_line_text(const Source *self, uint32_t line, size_t *len);
     X(while_statement) X(try_statement) X(except_clause) X(finally_clause) \
     X(comment) X(lambda) X(return_statement) X(pattern_list) \
     X(expression_list) X(list_splat) X(dictionary_splat) X(parameters) \
-    X(global_statement) X(ERROR)
+    X(default_parameter) X(typed_default_parameter) X(global_statement) X(ERROR)
 
 typedef enum NodeKind {
     NK_other,
