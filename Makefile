@@ -42,7 +42,8 @@ $(DEPSTAMP): scripts/deps.sh
 	@sh scripts/deps.sh build
 	@touch $@
 deps: $(DEPSTAMP)
-$(TSPY)/src/parser.c: | $(DEPSTAMP)
+$(TSPY)/src/parser.c $(TSPY)/src/scanner.c: | $(DEPSTAMP)
+	@test -f $@ || { echo "deps: $@ is missing: remove $(DEPSTAMP) and run make again" >&2; exit 1; }
 
 $(TNGC): $(BUILD)/obj/tngc.o $(OBJS) $(TSOBJS)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
