@@ -334,18 +334,42 @@ static void scan__syntax_error(Scanner *s, int32_t n, int *count)
                   show < len && t[show] != '\n' ? "..." : "");
 }
 
+/* Marks the error nodes to report: the innermost ones (an ERROR node of
+ * tree-sitter's recovery may wrap half a file; what is wrong lies in the
+ * error nodes inside it), the first on each line. */
+static uint8_t *scan__errors_to_report(const Ast *ast)
+{
+    if (!ast->has_error)
+        return NULL;
+    uint8_t *inner = xcalloc(ast->n, 1);   /* 1: has an error node below it */
+    for (uint32_t i = ast->n; i-- > 1;) {
+        const Node *nd = &ast->nodes[i];
+        if (nd->parent >= 0 && ((nd->flags & (NODE_ERROR | NODE_MISSING)) || inner[i]))
+            inner[nd->parent] = 1;
+    }
+    uint32_t last_line = 0;
+    for (uint32_t i = 0; i < ast->n; i++) {   /* pre-order: by position */
+        const Node *nd = &ast->nodes[i];
+        int report = (nd->flags & (NODE_ERROR | NODE_MISSING)) && !inner[i] && nd->line != last_line;
+        if (report)
+            last_line = nd->line;
+        inner[i] = (uint8_t)report;
+    }
+    return inner;
+}
+
 static void scan__prepass(Scanner *s)
 {
     const Ast *ast = s->ast;
     ScanFile *sf = s->sf;
     int syntax = 0;
+    uint8_t *report = scan__errors_to_report(ast);
     for (uint32_t i = 0; i < ast->n; i++) {
         const Node *nd = &ast->nodes[i];
         int32_t n = (int32_t)i;
         if (nd->kind == NK_comment) {
             scan__suppression(s, n);
-        } else if ((nd->flags & (NODE_ERROR | NODE_MISSING)) &&
-                   !(nd->parent >= 0 && (ast->nodes[nd->parent].flags & NODE_ERROR))) {
+        } else if (report && report[i]) {
             scan__syntax_error(s, n, &syntax);
         } else if (nd->kind == NK_class_definition) {
             int32_t name = ast_field(ast, n, F_name);
@@ -380,6 +404,7 @@ static void scan__prepass(Scanner *s)
                            (void *)(intptr_t)sf->funcs.n);
         }
     }
+    free(report);
 }
 
 /* The Function index of a function_definition node (functions are in node order). */
