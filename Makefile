@@ -77,8 +77,10 @@ bench: $(TNGC)
 	@bash bench/lint_throughput/run.sh $(TNGC)
 
 install: $(TNGC)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/tngc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/tngc \
+	    $(DESTDIR)$(PREFIX)/share/tngc
 	install -m 755 $(TNGC) $(DESTDIR)$(PREFIX)/bin/tngc
+	install -m 644 tngc.mk $(DESTDIR)$(PREFIX)/share/tngc/tngc.mk
 	install -m 644 docs/tngc.1 $(DESTDIR)$(PREFIX)/share/man/man1/tngc.1
 	install -m 644 docs/rules.md $(DESTDIR)$(PREFIX)/share/doc/tngc/rules.md
 

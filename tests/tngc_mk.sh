@@ -1,0 +1,26 @@
+#!/bin/sh
+# tngc.mk, the make rules for users: a clean script gets a stamp, a script
+# with findings fails the build and gets none, and a second run re-lints
+# nothing that did not change.
+set -u
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi; }
+mkdir -p "$tmp/models"
+cp "$root/examples/multi_stream/model.py" "$tmp/models/good.py"
+printf 'import torchair as tng\nwith tng.scope.npu_stream_switch(1):\n    pass\n' > "$tmp/models/bad.py"
+printf 'TNGC := %s\nTNGC_SOURCES := $(wildcard models/*.py)\ninclude %s/tngc.mk\n' "$tngc" "$root" > "$tmp/Makefile"
+make -C "$tmp" -k tngc-lint > "$tmp/out1" 2>&1
+t "findings fail the build" '[ $? -ne 0 ]'
+t "clean script stamped" '[ -f "$tmp/.tngc/models/good.lint" ]'
+t "script with findings not stamped" '[ ! -f "$tmp/.tngc/models/bad.lint" ]'
+t "the finding is shown" 'grep -q "bad.py:2:34: error: stream tag must be a string \[TNG102\]" "$tmp/out1"'
+printf 'import torchair as tng\nwith tng.scope.npu_stream_switch("1"):\n    pass\n' > "$tmp/models/bad.py"
+make -C "$tmp" tngc-lint > "$tmp/out2" 2>&1
+t "fixed script passes" '[ $? -eq 0 ] && [ -f "$tmp/.tngc/models/bad.lint" ]'
+t "unchanged script not re-linted" '! grep -q "good.py" "$tmp/out2"'
+echo "tngc.mk: $pass passed, $fail failed"
+[ $fail -eq 0 ]

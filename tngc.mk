@@ -1,0 +1,31 @@
+# tngc.mk - make rules for projects that check TorchAir scripts with tngc.
+#
+#   TNGC_SOURCES := $(wildcard models/*.py)
+#   include /usr/local/share/tngc/tngc.mk
+#   check: tngc-lint
+#
+# Each script gets a stamp under $(TNGC_STAMPS), so `make tngc-lint` re-lints
+# only the scripts that changed; a script with findings fails the build
+# (tngc exits 1) and keeps no stamp. `make -j` lints scripts in parallel.
+
+TNGC            ?= tngc
+TNGC_LINT_FLAGS ?=
+TNGC_STAMPS     ?= .tngc
+TNGC_SOURCES    ?=
+
+TNGC_LINT_STAMPS = $(patsubst %.py,$(TNGC_STAMPS)/%.lint,$(TNGC_SOURCES))
+
+.PHONY: tngc-lint tngc-scan tngc-clean
+tngc-lint: $(TNGC_LINT_STAMPS)
+
+$(TNGC_STAMPS)/%.lint: %.py
+	@mkdir -p $(dir $@)
+	$(TNGC) lint $(TNGC_LINT_FLAGS) $<
+	@touch $@
+
+# The annotations of every script as one JSON document.
+tngc-scan:
+	$(TNGC) scan --format json $(TNGC_SOURCES)
+
+tngc-clean:
+	rm -rf $(TNGC_STAMPS)
