@@ -102,7 +102,8 @@ typedef struct Cli {
     VEC(const char *) files;
 } Cli;
 
-/* Parses the options shared by scan and lint. */
+/* Parses the options shared by scan and lint: -1 to go on, else the exit
+ * status to end with (--help, usage errors). */
 static int parse_file_args(int argc, char **argv, const char *usage, const char *const *formats,
                            int allow_lint_opts, Cli *cli)
 {
@@ -115,7 +116,7 @@ static int parse_file_args(int argc, char **argv, const char *usage, const char 
             only_files = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
-            exit(EXIT_OK);
+            return EXIT_OK;
         } else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
             const char *v = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
             if (!v)

@@ -246,7 +246,6 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
     }
     const char *s = opts->s, *end = s + opts->len;
     const char *seen[sizeof sk_keys / sizeof *sk_keys] = {0};
-    size_t seen_len[sizeof sk_keys / sizeof *sk_keys] = {0};
     if (opts->len == 0)
         return o;
     for (const char *item = s; item <= end;) {
@@ -267,7 +266,6 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
                 if (strlen(sk_keys[k]) == kn && !memcmp(sk_keys[k], item, kn)) {
                     dup = seen[k] != NULL;
                     seen[k] = item;
-                    seen_len[k] = kn;
                 }
             if (dup) {
                 REPORT(l, opts->node, TNG110, "super_kernel option '%.*s' is given twice", (int)kn, item);
@@ -280,7 +278,6 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
             break;
         item = stop + 1;
     }
-    (void)seen_len;
     if (o.aic && o.aiv && o.aiv != o.aic && o.aiv != 2 * o.aic)
         REPORT(l, opts->node, TNG113, "debug-aic-num:debug-aiv-num is %ld:%ld; supported ratios are 1:0, 0:1, 1:1 and 1:2",
                o.aic, o.aiv);
@@ -312,6 +309,23 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
     }
 }
 
+/* True when the options string has the item key=value exactly. */
+static int lint__has_option(const Value *opts, const char *item)
+{
+    if (!opts || opts->kind != V_STR)
+        return 0;
+    size_t n = strlen(item);
+    for (const char *p = opts->s, *end = opts->s + opts->len; p < end;) {
+        const char *stop = memchr(p, ':', (size_t)(end - p));
+        if (!stop)
+            stop = end;
+        if ((size_t)(stop - p) == n && !memcmp(p, item, n))
+            return 1;
+        p = stop + 1;
+    }
+    return 0;
+}
+
 /* The text that identifies a scope name or stream tag ("" for none). */
 static const char *lint__name_of(const Value *v, Arena *arena)
 {
@@ -334,8 +348,9 @@ static void lint__sk_streams(Lint *l)
 {
     ScanFile *sf = l->sf;
     Arena *arena = &sf->arena;
-    StrMap groups = {0};   /* scope name -> VEC of stream names, as StrBuf list */
-    typedef struct Group { const char *streams[3]; int n; int fusion_off; } Group;
+    StrMap groups = {0};   /* scope name -> Group */
+    /* the first two streams of a super kernel; fusion_off: stream-fusion=1 lifts the limit */
+    typedef struct Group { const char *streams[2]; int n; int fusion_off; } Group;
     /* annotations in source order */
     int *order = xmalloc((sf->anns.n + 1) * sizeof *order);
     size_t n = 0;
@@ -380,8 +395,7 @@ static void lint__sk_streams(Lint *l)
             strmap_put(&groups, name, g);
         }
         if (a->kind == ANN_super_kernel) {
-            const Value *o = ann_arg(a, "options");
-            if (o && o->kind == V_STR && (strstr(o->s, "stream-fusion=1")))
+            if (lint__has_option(ann_arg(a, "options"), "stream-fusion=1"))
                 g->fusion_off = 1;
         }
         int known = 0;
@@ -529,7 +543,6 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
                product > 1000 ? "more than " : "", product > 1000 ? (size_t)1000 : product);
     else if (!strcmp(policy, "zip") && zip_len > 100)
         REPORT(l, at, TNG129, "%zu gears; at most 100 are allowed", zip_len);
-    (void)mode;
 }
 
 static void lint__gears(Lint *l)
