@@ -231,7 +231,11 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
     int triple = 0;
     int after_decorator = 0;   /* the last top-level line was a decorator */
     int operand = 0;           /* the last token ends an operand (unary ops follow none) */
-    uint32_t prefix = 0, lambdas = 0, elses = 0;   /* per logical line */
+    /* chains of prefix operators, lambdas and else-branches: they nest until
+     * a ',' ';' or closing bracket ends the expression (a lambda's
+     * parameter list does not: lambda a, b: lambda a, b: ... still nests) */
+    uint32_t prefix = 0, lambdas = 0, elses = 0;
+    int lambda_params = 0;     /* between `lambda` and its ':' */
     int line_is_decorator = text[0] == '@';
     const char *end = text + len;
     for (uint32_t i = 0; i < len; i++) {
@@ -264,6 +268,7 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
                 operand = 0;
             } else if (WORD("lambda")) {
                 lambdas++;
+                lambda_params = 1;
                 operand = 0;
             } else if (WORD("else")) {
                 elses++;
@@ -288,6 +293,10 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
         }
         if (c != ' ' && c != '\t' && c != '\r' && c != '\\' && c != '#')
             operand = c == ')' || c == ']' || c == '}';
+        if (c == ':')
+            lambda_params = 0;
+        if ((c == ',' && !lambda_params) || c == ';' || c == ')' || c == ']' || c == '}')
+            prefix = lambdas = elses = 0;
         switch (c) {
         case '#':
             while (i + 1 < len && text[i + 1] != '\n')
@@ -316,6 +325,7 @@ static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts,
             if (depth || i + 1 >= len)
                 break;
             prefix = lambdas = elses = 0;   /* a logical line ends */
+            lambda_params = 0;
             if (text[i + 1] != ' ' && text[i + 1] != '\t' && text[i + 1] != '\n' &&
                 text[i + 1] != '\r' && text[i + 1] != '#') {
                 after_decorator = line_is_decorator;
@@ -418,9 +428,12 @@ static uint32_t ast__invalid_utf8(const Source *src)
     for (uint32_t line = 1; line <= 2 && line <= src->nlines; line++) {
         size_t len;
         const char *t = source_line_text(src, line, &len);
-        const char *cookie = len ? memchr(t, '#', len) : NULL;
-        if (!cookie)
+        size_t lead = 0;   /* PEP 263: a comment line, '#' first */
+        while (lead < len && (t[lead] == ' ' || t[lead] == '\t' || t[lead] == '\f'))
+            lead++;
+        if (lead == len || t[lead] != '#')
             continue;
+        const char *cookie = t + lead;
         for (const char *p = cookie; p + 7 <= t + len; p++)
             if (!memcmp(p, "coding", 6) && (p[6] == ':' || p[6] == '=')) {
                 const char *e = p + 7;

@@ -20,6 +20,7 @@ static const char *const severity_name[] = {"note", "warning", "error"};
 void diag_node(DiagList *self, const Ast *ast, int32_t n, RuleId rule, const char *fmt, ...)
 {
     Diag d = {0};
+    TNGC_ASSERT(n >= 0 && (uint32_t)n < ast->n);
     const Node *nd = &ast->nodes[n];
     d.line = nd->line;
     d.col = ast_col(ast, n);

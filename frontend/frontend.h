@@ -151,6 +151,7 @@ struct Value {
     size_t len;
     Value **items;         /* V_TUPLE, V_LIST; V_DICT: key, value, key, ... */
     size_t nitems;
+    size_t size;           /* values in this tree, shared ones counted each time */
 };
 
 /* Structural equality of two literal values (V_EXPR is never equal). */

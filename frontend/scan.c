@@ -883,12 +883,12 @@ static Value *scan__text_value(Scanner *s, ValueKind kind, int32_t node, const c
 /* `if __name__ == "__main__":` runs unconditionally for a script. */
 static int scan__is_main_guard(Scanner *s, int32_t n)
 {
-    int32_t cond = ast_field(s->ast, n, F_condition);
+    int32_t cond = ast_named_child(s->ast, n, 0);   /* the condition comes first */
     if (cond < 0)
         return 0;
     size_t len;
     const char *t = ast_text(s->ast, cond, &len);
-    return memmem(t, len, "__name__", 8) && memmem(t, len, "__main__", 8);
+    return memmem(t, len, "__name__", 8) && memmem(t, len, "==", 2) && memmem(t, len, "__main__", 8);
 }
 
 /* True when statement n runs only on some paths of the code that made the
@@ -916,7 +916,9 @@ static int scan__conditional(Scanner *s, int32_t n, int32_t origin)
 static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t right)
 {
     const Ast *ast = s->ast;
-    for (int32_t obj = ast_field(ast, left, F_object); obj >= 0 && ast->nodes[obj].kind != NK_other;
+    int levels = 0;   /* config paths are short; long chains are not configs */
+    for (int32_t obj = ast_field(ast, left, F_object); obj >= 0 && ast->nodes[obj].kind != NK_other &&
+                                                       levels++ < 32;
          obj = ast_field(ast, obj, F_object)) {
         char *key = scan__key(s, obj);
         if (!key)
@@ -986,6 +988,9 @@ static void scan__decorated(Scanner *s, int32_t n)
 {
     const Ast *ast = s->ast;
     int32_t def = ast_field(ast, n, F_definition);
+    for (int32_t c = ast->nodes[n].first; c >= 0 && def < 0; c = ast->nodes[c].next)
+        if (ast->nodes[c].kind == NK_function_definition || ast->nodes[c].kind == NK_class_definition)
+            def = c;   /* past WIDE_CHILDREN decorators children carry no fields */
     int f = def >= 0 && ast->nodes[def].kind == NK_function_definition ? scan__func_of_node(s, def) : -1;
     Val compiled = UNKNOWN;
     for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next) {
@@ -1004,7 +1009,13 @@ static void scan__decorated(Scanner *s, int32_t n)
                 v = scan__compile(s, ann, 0, &none);
             }
         }
-        if (v.kind == VAL_COMPILED && f >= 0) {
+        if (v.kind == VAL_COMPILED && f >= 0 && !s->sf->compiles.v[v.idx].is_cache) {
+            if (s->sf->compiles.v[v.idx].func >= 0 && s->sf->compiles.v[v.idx].func != f) {
+                /* one compile object decorating several defs: one record each */
+                Compile copy = s->sf->compiles.v[v.idx];
+                VEC_PUSH(s->sf->compiles, copy);
+                v.idx = (int)s->sf->compiles.n - 1;
+            }
             s->sf->compiles.v[v.idx].func = f;
             compiled = v;
         }

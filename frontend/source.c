@@ -32,7 +32,12 @@ int source_load(Source *self, const char *path, char *err, size_t errlen)
         return -1;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fileno(f), &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        fclose(f);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: %s", path,
                  S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
         fclose(f);

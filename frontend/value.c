@@ -13,24 +13,43 @@
 
 /* Deeper literals than this are reported as expressions. */
 #define VALUE_MAX_DEPTH 200
+/* Larger literals too: constants built of constants (A1 = (A0, A0), ...)
+ * would otherwise grow exponentially. */
+#define VALUE_MAX_SIZE 100000
 
 struct ConstTable {
     StrMap names;    /* name -> ConstEntry */
+    StrMap locals;   /* "<def node>" -> StrMap of the names a def binds */
+    VEC(StrMap *) local_maps;
 };
 
 typedef struct ConstEntry {
-    int32_t rhs;     /* the assigned expression, -1 if assigned more than once */
+    int32_t rhs;     /* the assigned expression, -1 if not a constant */
+    Value *value;    /* its value, once computed */
 } ConstEntry;
 
-/* True when n is a statement executed at module level (not in a def/class). */
+/* 1 when n is a statement executed at module level (not in a def/class);
+ * 2 when it runs there only on some paths (under an if other than the main
+ * guard, a loop, a try or a with). */
 static int value__at_module_level(const Ast *ast, int32_t n)
 {
+    int conditional = 0;
     for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
         NodeKind k = ast->nodes[p].kind;
         if (k == NK_function_definition || k == NK_class_definition || k == NK_lambda)
             return 0;
+        if (k == NK_for_statement || k == NK_while_statement || k == NK_try_statement ||
+            k == NK_with_statement)
+            conditional = 1;
+        if (k == NK_if_statement) {
+            int32_t cond = ast_named_child(ast, p, 0);
+            size_t len;
+            const char *t = cond >= 0 ? ast_text(ast, cond, &len) : "";
+            if (cond < 0 || !(strstr(t, "__name__") && strstr(t, "==") && strstr(t, "__main__")))
+                conditional = 1;
+        }
     }
-    return 1;
+    return conditional ? 2 : 1;
 }
 
 static void const__bind(ConstTable *t, const Ast *ast, int32_t name, int32_t rhs, Arena *arena)
@@ -73,15 +92,22 @@ ConstTable *const_build(const Ast *ast, Arena *arena)
                     const__bind_targets(t, ast, c, arena);
             continue;
         }
+        if (nd->kind == NK_for_statement && value__at_module_level(ast, (int32_t)i)) {
+            int32_t target = ast_field(ast, (int32_t)i, F_left);
+            if (target >= 0)
+                const__bind_targets(t, ast, target, arena);
+            continue;
+        }
         if (nd->kind != NK_assignment && nd->kind != NK_augmented_assignment)
             continue;
-        if (!value__at_module_level(ast, (int32_t)i))
+        int level = value__at_module_level(ast, (int32_t)i);
+        if (!level)
             continue;
         int32_t left = ast_field(ast, (int32_t)i, F_left);
         int32_t right = ast_field(ast, (int32_t)i, F_right);
         if (left < 0)
             continue;
-        if (nd->kind == NK_assignment && ast->nodes[left].kind == NK_identifier && right >= 0 &&
+        if (level == 1 && nd->kind == NK_assignment && ast->nodes[left].kind == NK_identifier && right >= 0 &&
             ast->nodes[right].kind != NK_assignment)
             const__bind(t, ast, left, right, arena);
         else
@@ -95,6 +121,12 @@ void const_free(ConstTable *self)
     if (!self)
         return;
     strmap_free(&self->names);
+    for (size_t i = 0; i < self->local_maps.n; i++) {
+        strmap_free(self->local_maps.v[i]);
+        free(self->local_maps.v[i]);
+    }
+    VEC_FREE(self->local_maps);
+    strmap_free(&self->locals);
     free(self);
 }
 
@@ -105,6 +137,7 @@ static Value *value__new(Arena *a, ValueKind k, int32_t node)
     Value *v = arena_alloc(a, sizeof *v);
     v->kind = k;
     v->node = node;
+    v->size = 1;
     return v;
 }
 
@@ -299,31 +332,46 @@ static Value *value__of(const Ast *ast, const ConstTable *consts, int32_t n, Are
 
 /* True when the identifier at n names a parameter or a variable assigned in
  * the def or lambda around it: the module constant is then not what it is. */
-static int value__locally_bound(const Ast *ast, int32_t n)
+static int value__locally_bound(const Ast *ast, const ConstTable *consts, int32_t n, Arena *a)
 {
     int32_t f = ast->nodes[n].parent;
     while (f >= 0 && ast->nodes[f].kind != NK_function_definition && ast->nodes[f].kind != NK_lambda)
         f = ast->nodes[f].parent;
     if (f < 0)
         return 0;
-    size_t len;
-    const char *name = ast_text(ast, n, &len);
-    /* nodes are in pre-order: f's descendants follow it */
-    for (uint32_t i = (uint32_t)f + 1; i < ast->n && ast->nodes[i].start < ast->nodes[f].end; i++) {
-        const Node *nd = &ast->nodes[i];
-        size_t l2;
-        const char *t = ast_text(ast, (int32_t)i, &l2);
-        if (nd->kind != NK_identifier || l2 != len || memcmp(t, name, len) != 0 || nd->parent < 0)
-            continue;
-        const Node *p = &ast->nodes[nd->parent];
-        if (nd->field == F_left || nd->field == F_name || p->kind == NK_parameters ||
-            p->kind == NK_pattern_list || (p->kind == NK_lambda && nd->field == F_parameters) ||
-            (p->kind == NK_other && p->parent >= 0 && ast->nodes[p->parent].kind == NK_parameters))
-            if (!(p->kind == NK_keyword_argument || p->kind == NK_function_definition ||
-                  p->kind == NK_class_definition))
-                return 1;
+    ConstTable *t = (ConstTable *)consts;   /* the cache is not part of its meaning */
+    char key[16];
+    snprintf(key, sizeof key, "%d", (int)f);
+    StrMap *names = strmap_get(&t->locals, key);
+    if (!names) {   /* the names f binds, computed once per def */
+        names = xcalloc(1, sizeof *names);
+        VEC_PUSH(t->local_maps, names);
+        strmap_put(&t->locals, arena_strndup(a, key, strlen(key)), names);
+        /* nodes are in pre-order: f's descendants follow it */
+        for (uint32_t i = (uint32_t)f + 1; i < ast->n && ast->nodes[i].start < ast->nodes[f].end; i++) {
+            const Node *nd = &ast->nodes[i];
+            if (nd->kind != NK_identifier || nd->parent < 0)
+                continue;
+            const Node *p = &ast->nodes[nd->parent];
+            if ((nd->field == F_left || nd->field == F_name || p->kind == NK_parameters ||
+                 p->kind == NK_pattern_list || (p->kind == NK_lambda && nd->field == F_parameters) ||
+                 (p->kind == NK_other && p->parent >= 0 && ast->nodes[p->parent].kind == NK_parameters)) &&
+                !(p->kind == NK_keyword_argument || p->kind == NK_function_definition ||
+                  p->kind == NK_class_definition)) {
+                size_t len;
+                const char *s = ast_text(ast, (int32_t)i, &len);
+                strmap_put(names, arena_strndup(a, s, len), (void *)1);
+            }
+        }
     }
-    return 0;
+    size_t len;
+    const char *s = ast_text(ast, n, &len);
+    char name[256];
+    if (len >= sizeof name)
+        return 1;
+    memcpy(name, s, len);
+    name[len] = 0;
+    return strmap_get(names, name) != NULL;
 }
 
 static Value *value__seq(const Ast *ast, const ConstTable *consts, int32_t n, Arena *a,
@@ -349,7 +397,20 @@ static Value *value__seq(const Ast *ast, const ConstTable *consts, int32_t n, Ar
             VEC_PUSH(items, value__of(ast, consts, c, a, depth + 1));
         }
     }
+    size_t size = 1;
+    for (size_t i = 0; i < items.n; i++) {
+        if (!items.v[i]) {   /* a pair without key or value: broken syntax */
+            VEC_FREE(items);
+            return value__expr(ast, n, a);
+        }
+        size += items.v[i]->size;
+    }
+    if (size > VALUE_MAX_SIZE) {
+        VEC_FREE(items);
+        return value__expr(ast, n, a);
+    }
     Value *v = value__new(a, kind, n);
+    v->size = size;
     v->nitems = items.n;
     v->items = arena_alloc(a, (items.n ? items.n : 1) * sizeof *v->items);
     if (items.n)
@@ -423,9 +484,14 @@ static Value *value__of(const Ast *ast, const ConstTable *consts, int32_t n, Are
             break;
         memcpy(key, s, len);
         key[len] = 0;
-        const ConstEntry *e = strmap_get(&consts->names, key);
-        if (e && e->rhs >= 0 && !value__locally_bound(ast, n)) {
-            Value *v = value__of(ast, consts, e->rhs, a, depth + 1);
+        ConstEntry *e = strmap_get(&consts->names, key);
+        if (e && e->rhs >= 0 && !value__locally_bound(ast, consts, n, a)) {
+            if (!e->value) {
+                e->rhs = -1 - e->rhs;   /* in progress: A = B, B = A is not a constant */
+                e->value = value__of(ast, consts, -1 - e->rhs, a, depth + 1);
+                e->rhs = -1 - e->rhs;
+            }
+            Value *v = e->value;
             if (v->kind != V_EXPR) {
                 /* reported where the argument is written; its items keep
                  * the locations of the constant's definition */

@@ -65,9 +65,13 @@ static const char *lint__config_str(const Lint *l, int cfg, const char *path, co
     return f->value && f->value->kind == V_STR ? f->value->s : NULL;
 }
 
+/* The mode of a config; NULL when unknown or not a valid mode (TNG165). */
 static const char *lint__mode(const Lint *l, int cfg)
 {
-    return lint__config_str(l, cfg, "mode", "max-autotune");
+    const char *m = lint__config_str(l, cfg, "mode", "max-autotune");
+    if (m && strcmp(m, "max-autotune") && strcmp(m, "reduce-overhead") && strcmp(m, "npugraph_ex"))
+        return NULL;
+    return m;
 }
 
 /* The mode of a compile through TorchAir, or NULL when unknown. */
@@ -187,10 +191,6 @@ static int lint__is_op_list(const char *s, size_t n)
     return 1;
 }
 
-static const char *const sk_keys[] = {
-    "stream-fusion", "feed-sync-all", "strict-scope-check", "dcci-before-kernel-start",
-    "dcci-after-kernel-end", "dcci-disable-on-kernel", "debug-aic-num", "debug-aiv-num",
-};
 
 /* Checks one key=value item; returns 0 and reports when invalid. */
 static int lint__sk_item(Lint *l, int32_t node, const char *k, size_t kn, const char *v, size_t vn, SkOptions *o)
@@ -228,7 +228,36 @@ static int lint__sk_item(Lint *l, int32_t node, const char *k, size_t kn, const 
 #undef VAL
 }
 
-/* options: "key=value:key=value" */
+/* The first malformation of an options string, or NULL: items are
+ * key=value (neither empty, no second '=') joined by ':', keys unique. */
+static const char *lint__sk_malformed(const char *s, size_t n, Arena *arena)
+{
+    const char *end = s + n;
+    for (const char *item = s; item <= end;) {
+        const char *stop = memchr(item, ':', (size_t)(end - item));
+        if (!stop)
+            stop = end;
+        const char *eq = memchr(item, '=', (size_t)(stop - item));
+        if (stop == item)
+            return "an empty item (items are key=value joined by ':')";
+        if (!eq || eq == item || eq + 1 == stop || memchr(eq + 1, '=', (size_t)(stop - eq - 1)))
+            return arena_printf(arena, "'%.*s' is not key=value", (int)(stop - item), item);
+        for (const char *prev = s; prev < item;) {   /* a key given twice */
+            const char *pstop = memchr(prev, ':', (size_t)(end - prev));
+            const char *peq = memchr(prev, '=', (size_t)(pstop - prev));
+            if (peq - prev == eq - item && !memcmp(prev, item, (size_t)(eq - item)))
+                return arena_printf(arena, "option '%.*s' is given twice", (int)(eq - item), item);
+            prev = pstop + 1;
+        }
+        if (stop == end)
+            break;
+        item = stop + 1;
+    }
+    return NULL;
+}
+
+/* options: "key=value:key=value". A malformed string is reported once and
+ * not checked further. */
 static SkOptions lint__sk_options(Lint *l, const Annotation *a)
 {
     SkOptions o = {1, -1, 0, 0};
@@ -244,41 +273,25 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
         o.valid = 0;
         return o;
     }
-    const char *s = opts->s, *end = s + opts->len;
-    const char *seen[sizeof sk_keys / sizeof *sk_keys] = {0};
     if (opts->len == 0)
         return o;
-    for (const char *item = s; item <= end;) {
+    const char *bad = lint__sk_malformed(opts->s, opts->len, &l->sf->arena);
+    if (bad) {
+        REPORT(l, opts->node, TNG110, "malformed super_kernel options: %s", bad);
+        o.valid = 0;
+        return o;
+    }
+    const char *s = opts->s, *end = s + opts->len;
+    for (const char *item = s; item < end;) {
         const char *stop = memchr(item, ':', (size_t)(end - item));
         if (!stop)
             stop = end;
         const char *eq = memchr(item, '=', (size_t)(stop - item));
-        if (stop == item) {
-            REPORT(l, opts->node, TNG110, "empty item in super_kernel options (items are key=value joined by ':')");
+        if (!lint__sk_item(l, opts->node, item, (size_t)(eq - item), eq + 1, (size_t)(stop - eq - 1), &o))
             o.valid = 0;
-        } else if (!eq || eq == item || eq + 1 == stop) {
-            REPORT(l, opts->node, TNG110, "super_kernel option '%.*s' is not key=value", (int)(stop - item), item);
-            o.valid = 0;
-        } else {
-            size_t kn = (size_t)(eq - item);
-            int dup = 0;
-            for (size_t k = 0; k < sizeof sk_keys / sizeof *sk_keys; k++)
-                if (strlen(sk_keys[k]) == kn && !memcmp(sk_keys[k], item, kn)) {
-                    dup = seen[k] != NULL;
-                    seen[k] = item;
-                }
-            if (dup) {
-                REPORT(l, opts->node, TNG110, "super_kernel option '%.*s' is given twice", (int)kn, item);
-                o.valid = 0;
-            } else if (!lint__sk_item(l, opts->node, item, kn, eq + 1, (size_t)(stop - eq - 1), &o)) {
-                o.valid = 0;
-            }
-        }
-        if (stop == end)
-            break;
         item = stop + 1;
     }
-    if (o.aic && o.aiv && o.aiv != o.aic && o.aiv != 2 * o.aic)
+    if (o.valid && o.aic && o.aiv && o.aiv != o.aic && o.aiv != 2 * o.aic)
         REPORT(l, opts->node, TNG113, "debug-aic-num:debug-aiv-num is %ld:%ld; supported ratios are 1:0, 0:1, 1:1 and 1:2",
                o.aic, o.aiv);
     return o;
@@ -288,7 +301,9 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
 {
     lint__sk_options(l, a);
     int has_sk;
-    if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && !has_sk)
+    const Value *scope = ann_arg(a, "scope");
+    int clears = scope && (scope->kind == V_NONE || (scope->kind == V_STR && scope->len == 0));
+    if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && !has_sk && a->is_scope && !clears)
         REPORT(l, a->node, TNG117, "super kernels exist only on Atlas A3; --soc %s has none", l->opt->soc);
     int dyn = 0, ro = 0;
     for (size_t c = 0; c < l->sf->compiles.n; c++) {
@@ -417,6 +432,7 @@ static void lint__sk_streams(Lint *l)
 /* ---- gears ---- */
 
 typedef struct GearDims {
+    int valid;                /* no TNG121-126 error: counts for TNG127-129 */
     int ndims;
     int64_t dim[8];
     const Value *values[8];   /* the list or tuple of each dim */
@@ -521,7 +537,7 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
         if (mode && !strcmp(mode, "reduce-overhead"))
             REPORT(l, a->node, TNG133, "dim gears are not supported in reduce-overhead mode");
         const GearDims *d = &dims_of_ann[g];
-        for (int i = 0; i < d->ndims; i++) {
+        for (int i = 0; d->valid && i < d->ndims; i++) {
             size_t len = d->values[i]->nitems;
             if (any && zip_len != len)
                 zip_bad = 1;
@@ -553,11 +569,11 @@ static void lint__gears(Lint *l)
         const TensorAnn *ga = &sf->gears.v[g];
         const Annotation *a = &sf->anns.v[ga->ann];
         int rank = ga->tensor >= 0 ? sf->tensors.v[ga->tensor].rank : -1;
-        lint__gear_call(l, a, rank, &dims[g]);
+        dims[g].valid = lint__gear_call(l, a, rank, &dims[g]);
         if (ga->tensor < 0)
             continue;
         for (size_t h = 0; h < g; h++)
-            if (sf->gears.v[h].tensor == ga->tensor) {
+            if (sf->gears.v[h].tensor == ga->tensor && dims[h].valid && dims[g].valid) {
                 const Value *x = ann_arg(&sf->anns.v[sf->gears.v[h].ann], "dim_gears"), *y = ann_arg(a, "dim_gears");
                 if (x && y && x->kind != V_EXPR && y->kind != V_EXPR && !value_equal(x, y))
                     REPORT(l, a->node, TNG127, "this tensor already has different gears (set at line %u)",
@@ -590,7 +606,7 @@ static void lint__gears(Lint *l)
             const Compile *cp = &sf->compiles.v[c];
             for (size_t m = 0; m < sf->marks.n; m++)
                 for (size_t i = 0; i < tensors.n; i++)
-                    if (tensors.v[i] == sf->marks.v[m].tensor && cp->dynamic == TRI_FALSE) {
+                    if (tensors.v[i] == sf->marks.v[m].tensor && cp->dynamic == TRI_FALSE && cp->torchair == 1) {
                         REPORT(l, sf->anns.v[sf->marks.v[m].ann].node, TNG140,
                                "mark_static has no effect: this tensor goes to a dynamic=False compile (line %u)",
                                l->ast->nodes[sf->anns.v[cp->ann].node].line);
@@ -609,6 +625,10 @@ static void lint__cache_compile(Lint *l, const Compile *c)
     ScanFile *sf = l->sf;
     const Annotation *a = &sf->anns.v[c->ann];
     int32_t t = c->target;
+    if (t < 0) {   /* @cache_compile(...) on a def: not the form TorchAir supports */
+        REPORT(l, a->node, TNG150, "cache_compile takes a method of the module as self.<method>, not as a decorator");
+        return;
+    }
     int self_attr = t >= 0 && l->ast->nodes[t].kind == NK_attribute &&
                     ast_text_is(l->ast, ast_field(l->ast, t, F_object), "self");
     /* a parameter or other unknown name may hold self.<method>: silent */
@@ -731,7 +751,7 @@ static void lint__config(Lint *l, int cfg)
             if (v->kind != V_STR || !lint__str_in(v, modes, 3))
                 REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex");
         } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel")) {
-            if (v->kind == V_BOOL && v->i && mode && !ro)
+            if (v->kind == V_BOOL && v->i && mode && !strcmp(mode, "max-autotune"))
                 REPORT(l, f->node, TNG160, "static kernel compilation works only in reduce-overhead mode (mode is %s)", mode);
         } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir")) {
             if (v->kind == V_STR) {

@@ -186,6 +186,18 @@ case("tabs_spaces_mixed", "any",
      "def f(x):\n\tif x:\n\t    return 1\n  \telse:\n\t\treturn 2\n"
      "class C:\n    def g(self):\n\tpass\n")
 case("many_errors_100k", "syntax", ")\n" * 50000 + "def (:\n" * 50000)
+# Found in review: exponential constants, quadratic attribute chains and
+# locals lookups, and a big literal mistaken for deep nesting.
+case("nested_constants_40", "valid",
+     "import torchair as tng\nA0 = 1\n" + "".join(f"A{i} = (A{i-1}, A{i-1})\n" for i in range(1, 40))
+     + "tng.scope.super_kernel('s', A39)\n")
+case("config_attr_chain_100k", "valid",
+     "import torchair as tng\nx = tng.CompilerConfig()\nx" + ".a" * 100000 + " = 1\n")
+case("locals_20k_constant_uses", "valid",
+     "import torch\nimport torchair as tng\nN = 4\ndef f():\n"
+     + "".join(f"    x{i} = tng.scope.npu_stream_switch(N, N)\n" for i in range(20000)))
+case("big_literal_if_else", "valid",
+     "T = [\n" + "    (1 if x else i),\n" * 20001 + "]\n")
 case("many_annotations", "any",
      "import torchair as tng\n" + "".join(
          f"with tng.scope.npu_stream_switch('{i}'):\n    x = tng.scope.npu_wait_tensor(x, y)\n"
