@@ -170,8 +170,13 @@ const char *alias_resolve(const AliasTable *self, const Ast *ast, int32_t n, Are
     if (base) {
         sb_puts(&sb, base);
     } else if (self->star.n) {
-        /* from torchair.scope import * ; super_kernel(...) */
-        sb_printf(&sb, "%s.%s", self->star.v[0], root);
+        /* from torchair.scope import * ; super_kernel(...): a star import of
+         * torch or torchair wins over the others */
+        const char *module = self->star.v[0];
+        for (size_t i = 1; i < self->star.n; i++)
+            if (alias__rank(self->star.v[i]) > alias__rank(module))
+                module = self->star.v[i];
+        sb_printf(&sb, "%s.%s", module, root);
     } else {
         return NULL;
     }

@@ -1140,10 +1140,14 @@ static Val scan__visit(Scanner *s, int32_t n)
     case NK_function_definition: scan__def(s, n); break;
     case NK_decorated_definition: scan__decorated(s, n); break;
     case NK_class_definition: scan__class(s, n); break;
+    case NK_string:   /* f-strings: their interpolations are code */
+        for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next)
+            if (ast->nodes[c].kind == NK_interpolation)
+                scan__children(s, c);
+        break;
     case NK_import_statement:
     case NK_import_from_statement:
     case NK_comment:
-    case NK_string:
     case NK_integer:
     case NK_float:
         break;
