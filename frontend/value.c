@@ -4,6 +4,7 @@
  * of module-level constants (assigned once, to a literal). Everything else
  * is V_EXPR carrying its source text.
  */
+#define _GNU_SOURCE   /* memmem */
 #include "frontend.h"
 
 #include <errno.h>
@@ -33,23 +34,25 @@ typedef struct ConstEntry {
  * guard, a loop, a try or a with). */
 static int value__at_module_level(const Ast *ast, int32_t n)
 {
-    int conditional = 0;
     for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
         NodeKind k = ast->nodes[p].kind;
         if (k == NK_function_definition || k == NK_class_definition || k == NK_lambda)
             return 0;
+    }
+    for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
+        NodeKind k = ast->nodes[p].kind;
         if (k == NK_for_statement || k == NK_while_statement || k == NK_try_statement ||
             k == NK_with_statement)
-            conditional = 1;
+            return 2;
         if (k == NK_if_statement) {
             int32_t cond = ast_named_child(ast, p, 0);
-            size_t len;
+            size_t len = 0;
             const char *t = cond >= 0 ? ast_text(ast, cond, &len) : "";
-            if (cond < 0 || !(strstr(t, "__name__") && strstr(t, "==") && strstr(t, "__main__")))
-                conditional = 1;
+            if (!(memmem(t, len, "__name__", 8) && memmem(t, len, "==", 2) && memmem(t, len, "__main__", 8)))
+                return 2;
         }
     }
-    return conditional ? 2 : 1;
+    return 1;
 }
 
 static void const__bind(ConstTable *t, const Ast *ast, int32_t name, int32_t rhs, Arena *arena)

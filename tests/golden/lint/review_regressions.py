@@ -118,3 +118,12 @@ ng.experimental_config.aclgraph._aclnn_static_shape_kernel = True
 a = torch.ones(4, 2)
 tng.inference.set_dim_gears(a, {0: [0, 2]})  # expect: TNG125
 tng.inference.set_dim_gears(a, {0: [2, 4]})
+
+DEBUG = torch.npu.is_available()
+if DEBUG:
+    TAG2 = 5   # only on some paths: not a constant, whatever follows in the file
+with tng.scope.npu_stream_switch(TAG2):
+    pass
+
+if __name__ == "__main__":
+    pass
