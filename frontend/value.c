@@ -154,21 +154,30 @@ static Value *value__expr(const Ast *ast, int32_t n, Arena *a)
     return v;
 }
 
-/* integer: 10, 0x1F, 0o17, 0b101, 1_000 */
-static Value *value__int(const Ast *ast, int32_t n, Arena *a)
+/* Copies the number at n into buf without its '_' separators; returns
+ * the length, or 0 for an imaginary literal (3j) or one too long for buf. */
+static size_t value__number_text(const Ast *ast, int32_t n, char *buf, size_t cap)
 {
-    size_t len;
+    size_t len, j = 0;
     const char *s = ast_text(ast, n, &len);
-    char buf[80];
-    size_t j = 0;
     for (size_t i = 0; i < len; i++) {
         if (s[i] == '_')
             continue;
-        if (j + 1 >= sizeof buf || s[i] == 'j' || s[i] == 'J' || s[i] == 'l' || s[i] == 'L')
-            return value__expr(ast, n, a);
+        if (j + 1 >= cap || s[i] == 'j' || s[i] == 'J')
+            return 0;
         buf[j++] = s[i];
     }
     buf[j] = 0;
+    return j;
+}
+
+/* integer: 10, 0x1F, 0o17, 0b101, 1_000 */
+static Value *value__int(const Ast *ast, int32_t n, Arena *a)
+{
+    char buf[80];
+    size_t j = value__number_text(ast, n, buf, sizeof buf);
+    if (!j)
+        return value__expr(ast, n, a);
     int base = 10;
     const char *digits = buf;
     if (j > 1 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
@@ -189,18 +198,9 @@ static Value *value__int(const Ast *ast, int32_t n, Arena *a)
 
 static Value *value__float(const Ast *ast, int32_t n, Arena *a)
 {
-    size_t len;
-    const char *s = ast_text(ast, n, &len);
     char buf[128];
-    size_t j = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '_')
-            continue;
-        if (j + 1 >= sizeof buf || s[i] == 'j' || s[i] == 'J')
-            return value__expr(ast, n, a);
-        buf[j++] = s[i];
-    }
-    buf[j] = 0;
+    if (!value__number_text(ast, n, buf, sizeof buf))
+        return value__expr(ast, n, a);
     char *end;
     double d = strtod(buf, &end);
     if (*end || !isfinite(d))
