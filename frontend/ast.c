@@ -10,7 +10,7 @@
  * one module node. If any chunk has a syntax error the whole file is parsed
  * again in one piece, so diagnostics never depend on the split.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* memmem */
 #include "frontend.h"
 
 #include <pthread.h>
@@ -504,10 +504,12 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
     pthread_t threads[MAX_CHUNKS];
     int started[MAX_CHUNKS] = {0};
     uint64_t budget = PARSE_BUDGET_US(src->len), t0 = ast__now_us();
+    /* a UTF-8 byte-order mark, which Python skips */
+    uint32_t bom = src->len >= 3 && !memcmp(src->text, "\xef\xbb\xbf", 3) ? 3 : 0;
     for (int c = 0; c < n; c++)
         chunks[c] = (Chunk){.src = src, .budget_us = budget, .start = cuts[c], .end = cuts[c + 1]};
-    if (src->len >= 3 && !memcmp(src->text, "\xef\xbb\xbf", 3) && chunks[0].end >= 3)
-        chunks[0].start = 3;   /* a UTF-8 byte-order mark, which Python skips */
+    if (chunks[0].end >= bom)
+        chunks[0].start = bom;
     for (int c = 1; c < n; c++)
         started[c] = pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
     ast__parse_chunk(&chunks[0]);
@@ -527,8 +529,7 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
         /* what is left of one budget: damaged input is not given two */
         uint64_t spent = ast__now_us() - t0;
         chunks[0] = (Chunk){.src = src, .budget_us = spent + 1000000 < budget ? budget - spent : 1000000,
-                            .start = src->len >= 3 && !memcmp(src->text, "\xef\xbb\xbf", 3) ? 3 : 0,
-                            .end = src->len};
+                            .start = bom, .end = src->len};
         n = 1;
         ast__parse_chunk(&chunks[0]);
         failed = chunks[0].failed;
@@ -596,6 +597,16 @@ uint32_t ast_col(const Ast *self, int32_t n)
 {
     const Node *nd = &self->nodes[n];
     return nd->start - self->src->line_start[nd->line - 1] + 1;
+}
+
+int ast_is_main_guard(const Ast *self, int32_t n)
+{
+    int32_t cond = ast_named_child(self, n, 0);   /* the condition comes first */
+    if (cond < 0)
+        return 0;
+    size_t len;
+    const char *t = ast_text(self, cond, &len);
+    return memmem(t, len, "__name__", 8) && memmem(t, len, "==", 2) && memmem(t, len, "__main__", 8);
 }
 
 const char *ast_symbol_name(const Ast *self, int32_t n)

@@ -129,6 +129,9 @@ const char *ast_text(const Ast *self, int32_t n, size_t *len);
 uint32_t ast_col(const Ast *self, int32_t n);
 /* True when n's text equals s. */
 int ast_text_is(const Ast *self, int32_t n, const char *s);
+/* True when the if_statement n is `if __name__ == "__main__":`, which a
+ * script runs unconditionally. */
+int ast_is_main_guard(const Ast *self, int32_t n);
 /* Grammar name of n's symbol (for operator tokens such as "-"). */
 const char *ast_symbol_name(const Ast *self, int32_t n);
 

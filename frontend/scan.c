@@ -12,7 +12,6 @@
  * values. Module-level code runs first, then function bodies (which see the
  * final state of enclosing frames), so with-scopes never leak into a def.
  */
-#define _GNU_SOURCE   /* memmem */
 #include "frontend.h"
 
 #include <stdlib.h>
@@ -880,17 +879,6 @@ static Value *scan__text_value(Scanner *s, ValueKind kind, int32_t node, const c
     return v;
 }
 
-/* `if __name__ == "__main__":` runs unconditionally for a script. */
-static int scan__is_main_guard(Scanner *s, int32_t n)
-{
-    int32_t cond = ast_named_child(s->ast, n, 0);   /* the condition comes first */
-    if (cond < 0)
-        return 0;
-    size_t len;
-    const char *t = ast_text(s->ast, cond, &len);
-    return memmem(t, len, "__name__", 8) && memmem(t, len, "==", 2) && memmem(t, len, "__main__", 8);
-}
-
 /* True when statement n runs only on some paths of the code that made the
  * object at origin: under an if (not the main guard), loop or try that
  * does not also contain origin. */
@@ -906,7 +894,7 @@ static int scan__conditional(Scanner *s, int32_t n, int32_t origin)
             continue;
         if (ast->nodes[origin].start >= ast->nodes[p].start && ast->nodes[origin].end <= ast->nodes[p].end)
             return 0;
-        if (k != NK_if_statement || !scan__is_main_guard(s, p))
+        if (k != NK_if_statement || !ast_is_main_guard(ast, p))
             return 1;
     }
     return 0;

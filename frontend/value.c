@@ -4,7 +4,6 @@
  * of module-level constants (assigned once, to a literal). Everything else
  * is V_EXPR carrying its source text.
  */
-#define _GNU_SOURCE   /* memmem */
 #include "frontend.h"
 
 #include <errno.h>
@@ -44,13 +43,8 @@ static int value__at_module_level(const Ast *ast, int32_t n)
         if (k == NK_for_statement || k == NK_while_statement || k == NK_try_statement ||
             k == NK_with_statement)
             return 2;
-        if (k == NK_if_statement) {
-            int32_t cond = ast_named_child(ast, p, 0);
-            size_t len = 0;
-            const char *t = cond >= 0 ? ast_text(ast, cond, &len) : "";
-            if (!(memmem(t, len, "__name__", 8) && memmem(t, len, "==", 2) && memmem(t, len, "__main__", 8)))
-                return 2;
-        }
+        if (k == NK_if_statement && !ast_is_main_guard(ast, p))
+            return 2;
     }
     return 1;
 }

@@ -65,13 +65,16 @@ static const char *lint__config_str(const Lint *l, int cfg, const char *path, co
     return f->value && f->value->kind == V_STR ? f->value->s : NULL;
 }
 
+static const char *const modes[] = {"max-autotune", "reduce-overhead", "npugraph_ex"};
+
 /* The mode of a config; NULL when unknown or not a valid mode (TNG165). */
 static const char *lint__mode(const Lint *l, int cfg)
 {
     const char *m = lint__config_str(l, cfg, "mode", "max-autotune");
-    if (m && strcmp(m, "max-autotune") && strcmp(m, "reduce-overhead") && strcmp(m, "npugraph_ex"))
-        return NULL;
-    return m;
+    for (size_t i = 0; m && i < sizeof modes / sizeof *modes; i++)
+        if (!strcmp(m, modes[i]))
+            return m;
+    return NULL;
 }
 
 /* The mode of a compile through TorchAir, or NULL when unknown. */
@@ -228,30 +231,50 @@ static int lint__sk_item(Lint *l, int32_t node, const char *k, size_t kn, const 
 #undef VAL
 }
 
+/* The items of a super_kernel options string, split at ':'; empty items
+ * count ("a::b" has three, "" has one). */
+typedef struct Items {
+    const char *p, *end;
+    int done;
+} Items;
+
+static int lint__next_item(Items *it, const char **item, size_t *len)
+{
+    if (it->done)
+        return 0;
+    const char *stop = memchr(it->p, ':', (size_t)(it->end - it->p));
+    if (!stop) {
+        stop = it->end;
+        it->done = 1;
+    }
+    *item = it->p;
+    *len = (size_t)(stop - it->p);
+    it->p = stop + 1;
+    return 1;
+}
+
 /* The first malformation of an options string, or NULL: items are
  * key=value (neither empty, no second '=') joined by ':', keys unique. */
 static const char *lint__sk_malformed(const char *s, size_t n, Arena *arena)
 {
-    const char *end = s + n;
-    for (const char *item = s; item <= end;) {
-        const char *stop = memchr(item, ':', (size_t)(end - item));
-        if (!stop)
-            stop = end;
-        const char *eq = memchr(item, '=', (size_t)(stop - item));
-        if (stop == item)
+    Items it = {s, s + n, 0};
+    const char *item;
+    size_t len;
+    while (lint__next_item(&it, &item, &len)) {
+        const char *eq = memchr(item, '=', len), *stop = item + len;
+        if (len == 0)
             return "an empty item (items are key=value joined by ':')";
         if (!eq || eq == item || eq + 1 == stop || memchr(eq + 1, '=', (size_t)(stop - eq - 1)))
-            return arena_printf(arena, "'%.*s' is not key=value", (int)(stop - item), item);
-        for (const char *prev = s; prev < item;) {   /* a key given twice */
-            const char *pstop = memchr(prev, ':', (size_t)(end - prev));
-            const char *peq = memchr(prev, '=', (size_t)(pstop - prev));
+            return arena_printf(arena, "'%.*s' is not key=value", (int)len, item);
+        /* the items before this one, up to its ':': a key given twice */
+        Items before = {s, item > s ? item - 1 : s, item == s};
+        const char *prev;
+        size_t plen;
+        while (lint__next_item(&before, &prev, &plen)) {
+            const char *peq = memchr(prev, '=', plen);
             if (peq - prev == eq - item && !memcmp(prev, item, (size_t)(eq - item)))
                 return arena_printf(arena, "option '%.*s' is given twice", (int)(eq - item), item);
-            prev = pstop + 1;
         }
-        if (stop == end)
-            break;
-        item = stop + 1;
     }
     return NULL;
 }
@@ -281,15 +304,13 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
         o.valid = 0;
         return o;
     }
-    const char *s = opts->s, *end = s + opts->len;
-    for (const char *item = s; item < end;) {
-        const char *stop = memchr(item, ':', (size_t)(end - item));
-        if (!stop)
-            stop = end;
-        const char *eq = memchr(item, '=', (size_t)(stop - item));
-        if (!lint__sk_item(l, opts->node, item, (size_t)(eq - item), eq + 1, (size_t)(stop - eq - 1), &o))
+    Items it = {opts->s, opts->s + opts->len, 0};
+    const char *item;
+    size_t len;
+    while (lint__next_item(&it, &item, &len)) {   /* well formed: every item has one '=' */
+        const char *eq = memchr(item, '=', len);
+        if (!lint__sk_item(l, opts->node, item, (size_t)(eq - item), eq + 1, len - (size_t)(eq - item) - 1, &o))
             o.valid = 0;
-        item = stop + 1;
     }
     if (o.valid && o.aic && o.aiv && o.aiv != o.aic && o.aiv != 2 * o.aic)
         REPORT(l, opts->node, TNG113, "debug-aic-num:debug-aiv-num is %ld:%ld; supported ratios are 1:0, 0:1, 1:1 and 1:2",
@@ -329,15 +350,12 @@ static int lint__has_option(const Value *opts, const char *item)
 {
     if (!opts || opts->kind != V_STR)
         return 0;
-    size_t n = strlen(item);
-    for (const char *p = opts->s, *end = opts->s + opts->len; p < end;) {
-        const char *stop = memchr(p, ':', (size_t)(end - p));
-        if (!stop)
-            stop = end;
-        if ((size_t)(stop - p) == n && !memcmp(p, item, n))
+    Items it = {opts->s, opts->s + opts->len, 0};
+    const char *p;
+    size_t len, n = strlen(item);
+    while (lint__next_item(&it, &p, &len))
+        if (len == n && !memcmp(p, item, n))
             return 1;
-        p = stop + 1;
-    }
     return 0;
 }
 
@@ -731,7 +749,6 @@ static int lint__str_in(const Value *v, const char *const *list, size_t n)
 
 static void lint__config(Lint *l, int cfg)
 {
-    static const char *const modes[] = {"max-autotune", "reduce-overhead", "npugraph_ex"};
     static const char *const dumps[] = {"txt", "pbtxt", "py"};
     static const char *const policies[] = {"zip", "product"};
     const Config *c = &l->sf->configs.v[cfg];
