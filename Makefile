@@ -25,9 +25,8 @@ CFLAGS   ?= $(OPT) -g
 ALLFLAGS  = $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -D_POSIX_C_SOURCE=200809L
 LDLIBS    = -ltree-sitter -lpthread -lm
 
-SRCS      = support/support.c frontend/source.c frontend/ast.c frontend/value.c \
-            frontend/alias.c frontend/scan.c frontend/scan_out.c frontend/diag.c \
-            frontend/hostlog.c planner/lint.c
+# Every .c file of the layers is part of tngc (sorted: the link order is stable).
+SRCS      = $(sort $(wildcard support/*.c frontend/*.c planner/*.c codegen/*.c))
 OBJS      = $(SRCS:%.c=$(BUILD)/obj/%.o)
 TSOBJS    = $(BUILD)/obj/ts/parser.o $(BUILD)/obj/ts/scanner.o
 UNIT      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))

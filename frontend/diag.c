@@ -39,6 +39,24 @@ void diag_node(DiagList *self, const Ast *ast, int32_t n, RuleId rule, const cha
     VEC_PUSH(*self, d);
 }
 
+void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const char *fmt, ...)
+{
+    Diag d = {0};
+    d.line = line ? line : 1;
+    d.col = col ? col : 1;
+    d.end_line = d.line;
+    d.end_col = d.col + 1;
+    d.rule = rule;
+    d.severity = rule_info[rule].severity;
+    StrBuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    d.msg = sb.s;
+    VEC_PUSH(*self, d);
+}
+
 void diag_free(DiagList *self)
 {
     for (size_t i = 0; i < self->n; i++)

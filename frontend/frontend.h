@@ -195,6 +195,8 @@ typedef VEC(Diag) DiagList;
 
 /* Reports rule at node n of ast (severity from the rule table). */
 void diag_node(DiagList *self, const Ast *ast, int32_t n, RuleId rule, const char *fmt, ...);
+/* Reports rule at a 1-based line and column (a one-column span). */
+void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const char *fmt, ...);
 void diag_free(DiagList *self);
 
 /* ===================================================================== */

@@ -1,0 +1,425 @@
+/*
+ * graph.h - the op graph: what lowering produces from a compiled method and
+ * what the planner reads.
+ *
+ * A Graph is one compiled entry (a torch.compile'd model or method, or a
+ * cache_compile'd method). Its ops are in program order, which is a valid
+ * topological order. Each op produces one or more SSA values (Val) with a
+ * dtype, a layout format and a shape whose dims are symbolic expressions
+ * (DimId into Graph.dims): constants, symbols for dynamic input dims, and
+ * arithmetic on them. A gear binds every symbol to an int.
+ *
+ * Everything lives in the graph's arena and arrays; graph_free frees it.
+ */
+#ifndef TNGC_GRAPH_H
+#define TNGC_GRAPH_H
+
+#include "../support/support.h"
+
+#define GRAPH_MAX_DIMS 8      /* rank limit of a tensor */
+#define GRAPH_MAX_ATTRS 12    /* int attributes of one op */
+
+/* ===================================================================== */
+/* dtypes and formats                                                    */
+/* ===================================================================== */
+
+/* X(enum, torch name, ACL manifest name, bytes) */
+#define DTYPES(X) \
+    X(F32,  "float32",  "float",    4) \
+    X(F16,  "float16",  "float16",  2) \
+    X(BF16, "bfloat16", "bfloat16", 2) \
+    X(I8,   "int8",     "int8",     1) \
+    X(I32,  "int32",    "int32",    4) \
+    X(I64,  "int64",    "int64",    8) \
+    X(BOOL, "bool",     "bool",     1)
+
+typedef enum DType {
+    DT_UNKNOWN,
+#define X(e, name, acl, size) DT_##e,
+    DTYPES(X)
+#undef X
+    DT__count
+} DType;
+
+/* "float32", ...; "?" for DT_UNKNOWN. */
+const char *dtype_name(DType t);
+/* The ACL name used in manifests: "float", "float16", ... */
+const char *dtype_acl_name(DType t);
+/* Bytes of one element (0 for DT_UNKNOWN). */
+int dtype_size(DType t);
+/* Short name for dumps: "f32", "f16", "bf16", "i8", "i32", "i64", "b8". */
+const char *dtype_short(DType t);
+int dtype_is_float(DType t);
+/* DT_UNKNOWN when name is not a dtype. Accepts "float32", "float", "half",
+ * "float16", "bfloat16", "int8", "int32", "int", "int64", "long", "bool". */
+DType dtype_from_torch_name(const char *name);
+
+/* ACL layout formats (aclFormat values): ND is the default; torch_npu's
+ * npu_format_cast(t, 29) gives FRACTAL_NZ. */
+enum { FMT_NCHW = 0, FMT_NHWC = 1, FMT_ND = 2, FMT_NC1HWC0 = 3, FMT_FRACTAL_Z = 4,
+       FMT_FRACTAL_NZ = 29 };
+/* "ND", "FRACTAL_NZ", "NCHW", ... or "FORMAT_<n>". */
+const char *format_name(int fmt);
+
+/* ===================================================================== */
+/* Symbolic dims                                                         */
+/* ===================================================================== */
+
+/* An index into Graph.dims. Dims are hash-consed: the same expression has
+ * the same id, so two dims are provably equal when their ids are equal. */
+typedef int32_t DimId;
+
+typedef enum DimKind {
+    DIM_CONST,   /* c */
+    DIM_SYM,     /* symbol number c (index into Graph.syms) */
+    DIM_ADD,     /* a + b */
+    DIM_SUB,     /* a - b */
+    DIM_MUL,     /* a * b */
+    DIM_DIV,     /* a // b (floor) */
+    DIM_MIN,     /* min(a, b) */
+    DIM_MAX,     /* max(a, b) */
+} DimKind;
+
+typedef struct DimExpr {
+    DimKind kind;
+    int64_t c;
+    DimId a, b;
+} DimExpr;
+
+/* A dynamic input dim. */
+typedef struct Sym {
+    const char *name;      /* "s0", "s1", ... */
+    int input;             /* index into Graph.inputs */
+    int dim;               /* which dim of that input */
+    int64_t example;       /* its size in the example call */
+} Sym;
+
+/* ===================================================================== */
+/* Op kinds                                                              */
+/* ===================================================================== */
+
+enum {
+    OPF_ELEMWISE = 1 << 0,  /* output[i] depends on input[i] only (with broadcasting) */
+    OPF_ALIAS    = 1 << 1,  /* no kernel: the output shares input 0's storage */
+    OPF_INPLACE  = 1 << 2,  /* writes into input 0's storage; the output is its new version */
+    OPF_SOURCE   = 1 << 3,  /* no inputs: graph input or weight */
+    OPF_REDUCE   = 1 << 4,  /* reduces over the dims in its attributes */
+    OPF_CONTRACT = 1 << 5,  /* matrix product: contracts a dim of its inputs */
+    OPF_NOFUSE   = 1 << 6,  /* cannot be inside a super-kernel segment (docs/plan.md) */
+};
+
+/*
+ * X(enum, dump name, ACL op type, flags)
+ *
+ * Inputs and int attributes (attr[]) per kind; "-1" marks an absent
+ * optional input. fattr[] holds float attributes.
+ *   INPUT, WEIGHT      no inputs (graph_add_input / graph_add_weight)
+ *   FULL               no inputs; attr = dims (DimIds) of the shape; fattr[0] fill value; dtype
+ *   ADD SUB MUL DIV    in a[, b]; attr[0] = 0 tensor op tensor, 1 tensor op scalar
+ *                      (fattr[0]), 2 scalar (fattr[0]) op tensor; fattr[1] alpha
+ *                      (add/sub: a + alpha*b; 1 by default); attr[1] = 1 when the
+ *                      scalar was a Python int (keeps int tensors int)
+ *   POW                in x; fattr[0] exponent
+ *   NEG .. TANH        in x; GELU attr[0] = 1 for approximate="tanh"
+ *   CAST               in x; dtype = target
+ *   MM                 in a[m,k], b[k,n]
+ *   BMM                in a[b,m,k], b[b,k,n]
+ *   MATMUL             in a, b: torch.matmul (1-D operands, broadcast batch dims)
+ *   ADDMM              in bias, a, b; fattr[0] beta, fattr[1] alpha
+ *   LINEAR             in x[...,k], w[n,k], bias[n] or -1
+ *   RESHAPE            in x; attr = target dims as DimIds, at most one of them
+ *                      GRAPH_INFER (-1: inferred from the element count);
+ *                      graph_add_op replaces it by the inferred DimId (view,
+ *                      reshape, flatten, squeeze, unsqueeze all lower to it)
+ *   PERMUTE            in x; attr = permutation (transpose, t, permute)
+ *   CONTIGUOUS         in x
+ *   SLICE              in x; attr[0] dim (normalised), attr[1] start, attr[2] end,
+ *                      attr[3] step (> 0): Python's slice semantics, so start and
+ *                      end may be negative (from the end) or out of range
+ *                      (clamped); an omitted end is GRAPH_END. The output size is
+ *                      computed with those rules (symbolically on symbolic dims).
+ *   SELECT             in x; attr[0] dim (normalised), attr[1] index (< 0 counts
+ *                      from the end; out of range on a constant dim is an error);
+ *                      removes the dim
+ *   CAT, STACK         in x0..xn-1; attr[0] dim (normalised, >= 0)
+ *   SUM MEAN AMAX      in x; attr[0] keepdim, attr[1..nattr) dims (normalised); no
+ *                      dims = all dims
+ *   SOFTMAX LOG_SOFTMAX in x; attr[0] dim (normalised); dtype = result dtype or DT_UNKNOWN
+ *   LAYER_NORM         in x, w or -1, b or -1; attr[0] number of normalised trailing
+ *                      dims; fattr[0] eps
+ *   RMS_NORM           in x, gamma; fattr[0] eps; outputs y, rstd (float32)
+ *   EMBEDDING          in weight[v,h], ids (integer); output ids.shape + [h]
+ *   FORMAT_CAST        in x; attr[0] format
+ *   QUANT_MATMUL       in x1, x2, scale, offset, bias, pertoken_scale (-1 when
+ *                      absent); dtype = output dtype (int8 when absent)
+ *   DEQUANT_SWIGLU_QUANT in x, weight_scale, activation_scale, bias, quant_scale,
+ *                      quant_offset, group_index (-1 when absent); attr[0]
+ *                      activate_left, attr[1] quant_mode (0 static, 1 dynamic);
+ *                      outputs y (int8, last dim halved), scale (float32, x.shape[:-1])
+ *   SWIGLU             in x; attr[0] dim (normalised); that dim halved
+ *   COPY               in dst, src (broadcast to dst, cast to dst's dtype);
+ *                      output: dst's new version (same storage)
+ *   SLICE_STORE        in dst, src; attr[0..3] as SLICE: dst[slice] = src;
+ *                      output: dst's new version (same storage)
+ */
+#define GRAPH_END INT64_MAX
+#define GRAPH_INFER (-1)
+
+#define OP_KINDS(X) \
+    X(INPUT,       "input",       "Data",          OPF_SOURCE) \
+    X(WEIGHT,      "weight",      "Const",         OPF_SOURCE) \
+    X(FULL,        "full",        "Fill",          0) \
+    X(ADD,         "add",         "Add",           OPF_ELEMWISE) \
+    X(SUB,         "sub",         "Sub",           OPF_ELEMWISE) \
+    X(MUL,         "mul",         "Mul",           OPF_ELEMWISE) \
+    X(DIV,         "div",         "RealDiv",       OPF_ELEMWISE) \
+    X(POW,         "pow",         "Pows",          OPF_ELEMWISE) \
+    X(NEG,         "neg",         "Neg",           OPF_ELEMWISE) \
+    X(ABS,         "abs",         "Abs",           OPF_ELEMWISE) \
+    X(EXP,         "exp",         "Exp",           OPF_ELEMWISE) \
+    X(LOG,         "log",         "Log",           OPF_ELEMWISE) \
+    X(SQRT,        "sqrt",        "Sqrt",          OPF_ELEMWISE) \
+    X(RSQRT,       "rsqrt",       "Rsqrt",         OPF_ELEMWISE) \
+    X(RELU,        "relu",        "Relu",          OPF_ELEMWISE) \
+    X(GELU,        "gelu",        "Gelu",          OPF_ELEMWISE) \
+    X(SILU,        "silu",        "Swish",         OPF_ELEMWISE) \
+    X(SIGMOID,     "sigmoid",     "Sigmoid",       OPF_ELEMWISE) \
+    X(TANH,        "tanh",        "Tanh",          OPF_ELEMWISE) \
+    X(CAST,        "cast",        "Cast",          OPF_ELEMWISE) \
+    X(MM,          "mm",          "MatMulV2",      OPF_CONTRACT) \
+    X(BMM,         "bmm",         "BatchMatMulV2", OPF_CONTRACT) \
+    X(MATMUL,      "matmul",      "BatchMatMulV2", OPF_CONTRACT) \
+    X(ADDMM,       "addmm",       "MatMulV2",      OPF_CONTRACT) \
+    X(LINEAR,      "linear",      "MatMulV2",      OPF_CONTRACT) \
+    X(RESHAPE,     "reshape",     "Reshape",       OPF_ALIAS) \
+    X(PERMUTE,     "permute",     "Transpose",     0) \
+    X(CONTIGUOUS,  "contiguous",  "Identity",      OPF_ALIAS) \
+    X(SLICE,       "slice",       "StridedSlice",  0) \
+    X(SELECT,      "select",      "GatherV2",      0) \
+    X(CAT,         "cat",         "ConcatD",       0) \
+    X(STACK,       "stack",       "Pack",          0) \
+    X(SUM,         "sum",         "ReduceSum",     OPF_REDUCE) \
+    X(MEAN,        "mean",        "ReduceMean",    OPF_REDUCE) \
+    X(AMAX,        "amax",        "ReduceMax",     OPF_REDUCE) \
+    X(SOFTMAX,     "softmax",     "SoftmaxV2",     OPF_REDUCE) \
+    X(LOG_SOFTMAX, "log_softmax", "LogSoftmaxV2",  OPF_REDUCE) \
+    X(LAYER_NORM,  "layer_norm",  "LayerNorm",     OPF_REDUCE) \
+    X(RMS_NORM,    "rms_norm",    "RmsNorm",       OPF_REDUCE) \
+    X(EMBEDDING,   "embedding",   "GatherV2",      0) \
+    X(FORMAT_CAST, "format_cast", "TransData",     OPF_ALIAS | OPF_NOFUSE) \
+    X(QUANT_MATMUL, "quant_matmul", "QuantBatchMatmulV3", OPF_CONTRACT) \
+    X(DEQUANT_SWIGLU_QUANT, "dequant_swiglu_quant", "DequantSwigluQuant", 0) \
+    X(SWIGLU,      "swiglu",      "SwiGlu",        0) \
+    X(COPY,        "copy",        "ViewCopy",      OPF_INPLACE) \
+    X(SLICE_STORE, "slice_store", "ViewCopy",      OPF_INPLACE)
+
+typedef enum OpKind {
+#define X(e, name, acl, flags) OP_##e,
+    OP_KINDS(X)
+#undef X
+    OP__count
+} OpKind;
+
+typedef struct OpInfo {
+    const char *name;      /* dump name */
+    const char *acl;       /* ACL op type (manifests) */
+    unsigned flags;        /* OPF_* */
+} OpInfo;
+
+extern const OpInfo op_info[OP__count];
+
+/* ===================================================================== */
+/* Values and ops                                                        */
+/* ===================================================================== */
+
+/* One SSA value: an output of an op. */
+typedef struct Val {
+    int32_t op;            /* producer */
+    uint16_t idx;          /* which output of it */
+    uint8_t ndim;
+    uint8_t format;        /* FMT_* */
+    DType dtype;
+    DimId dims[GRAPH_MAX_DIMS];
+    const char *name;      /* the Python name it was bound to, or NULL */
+} Val;
+
+typedef struct Op {
+    OpKind kind;
+    uint32_t line, col;    /* where in the script (1-based) */
+    int32_t *in;           /* value ids; -1 for an absent optional input */
+    uint32_t nin;
+    int32_t out;           /* first output value id */
+    uint32_t nout;
+    int32_t *ctrl;         /* ops that must finish before this one: npu_wait_tensor,
+                            * and earlier readers of a buffer an in-place op writes */
+    uint32_t nctrl;
+    uint8_t *ctrl_explicit; /* per ctrl: 1 when it comes from npu_wait_tensor */
+    int64_t attr[GRAPH_MAX_ATTRS];
+    uint32_t nattr;
+    double fattr[2];
+    DType dtype;           /* target dtype (CAST, FULL, softmax, quant outputs) */
+    int stream;            /* index into Graph.streams (0: the default stream) */
+    int sk;                /* index into Graph.sks, or -1 outside any super kernel */
+} Op;
+
+/* ===================================================================== */
+/* The graph of one entry                                                */
+/* ===================================================================== */
+
+typedef struct GraphInput {
+    const char *name;      /* the parameter path: "x", "kv_cache[0]['attn']['key']" */
+    int32_t value;         /* its INPUT op's value */
+    int64_t example[GRAPH_MAX_DIMS];  /* shape in the example call */
+    int is_static;         /* mark_static */
+    int32_t final;         /* value written back at the end (in-place updates), or -1 */
+} GraphInput;
+
+typedef struct GraphWeight {
+    const char *name;      /* state_dict key: "blocks.0.attn_ln.weight" */
+    int32_t value;
+    int is_buffer;         /* register_buffer */
+    int32_t final;         /* value written back (in-place updates of a buffer), or -1 */
+} GraphWeight;
+
+typedef struct GraphOutput {
+    const char *name;      /* "out0", "out1", ... */
+    int32_t value;
+} GraphOutput;
+
+/* A stream: index 0 is the default stream (tag NULL). */
+typedef struct GraphStream {
+    const char *tag;
+    int64_t priority;
+    uint32_t line, col;    /* first npu_stream_switch with this tag */
+} GraphStream;
+
+/* A super-kernel scope: the same name is the same super kernel. */
+typedef struct GraphSk {
+    const char *name;
+    const char *options;   /* "key=value:key=value" as written */
+    uint32_t line, col;    /* first super_kernel with this name */
+} GraphSk;
+
+/* set_dim_gears(input, {dim: values}) for one dim. */
+typedef struct GearSpec {
+    int input;
+    int dim;
+    int64_t *values;
+    size_t nvalues;
+    int sym;               /* the symbol of that dim */
+    uint32_t line, col;    /* the set_dim_gears call */
+} GearSpec;
+
+typedef enum GearPolicy { GEAR_ZIP, GEAR_PRODUCT } GearPolicy;
+
+/* A shape check the lowering could not decide on symbolic dims: a and b
+ * must be equal (or, for DIMCHECK_BCAST, one of them 1). The planner
+ * evaluates it in every gear. */
+typedef enum DimCheckKind { DIMCHECK_EQ, DIMCHECK_BCAST } DimCheckKind;
+typedef struct DimCheck {
+    DimCheckKind kind;
+    DimId a, b;
+    int32_t op;
+    const char *what;      /* "dim 0 of the operands of add" */
+} DimCheck;
+
+/* Compile options of the entry, from torch.compile / cache_compile and the
+ * CompilerConfig. */
+typedef struct EntryConfig {
+    const char *mode;          /* "max-autotune", "reduce-overhead", "npugraph_ex" */
+    int dynamic;               /* -1 not given, 0, 1 */
+    int fullgraph;             /* -1 not given, 0, 1 */
+    int is_cache;              /* cache_compile */
+    int static_kernel;         /* _aclnn_static_shape_kernel */
+    const char *build_dir;     /* _aclnn_static_shape_kernel_build_dir, or NULL */
+    int single_stream;         /* ge_config.enable_single_stream */
+    GearPolicy policy;
+    const char *cache_dir;     /* cache_compile(cache_dir=), or NULL */
+} EntryConfig;
+
+typedef struct Graph {
+    const char *name;          /* "Model.forward" */
+    const char *file;          /* the script's path as given */
+    uint32_t line, col;        /* the compile call */
+    EntryConfig cfg;
+    Arena arena;
+    VEC(Op) ops;
+    VEC(Val) vals;
+    VEC(DimExpr) dims;
+    VEC(Sym) syms;
+    VEC(GraphInput) inputs;
+    VEC(GraphWeight) weights;
+    VEC(GraphOutput) outputs;
+    VEC(GraphStream) streams;  /* streams.v[0] is the default stream */
+    VEC(GraphSk) sks;
+    VEC(GearSpec) gears;
+    VEC(DimCheck) checks;
+    StrMap dim_index;          /* hash-consing of dims (internal) */
+} Graph;
+
+/* ---- building (graph.c) ---- */
+
+/* Initialises an empty graph with the default stream. */
+void graph_init(Graph *self, const char *name, const char *file);
+void graph_free(Graph *self);
+
+DimId graph_dim_const(Graph *self, int64_t c);
+/* A new symbol for dim `dim` of input `input`, named "s<n>". */
+DimId graph_dim_sym(Graph *self, int input, int dim, int64_t example);
+/* Arithmetic with constant folding and simplification (x+0, x*1, ...). */
+DimId graph_dim_add(Graph *self, DimId a, DimId b);
+DimId graph_dim_sub(Graph *self, DimId a, DimId b);
+DimId graph_dim_mul(Graph *self, DimId a, DimId b);
+DimId graph_dim_div(Graph *self, DimId a, DimId b);
+DimId graph_dim_min(Graph *self, DimId a, DimId b);
+DimId graph_dim_max(Graph *self, DimId a, DimId b);
+/* 1 and *c set when d is a constant. */
+int graph_dim_const_value(const Graph *self, DimId d, int64_t *c);
+/* Evaluates d with symbol values symval[0..nsyms) (INT64_MIN = unbound);
+ * returns 0, or -1 when it depends on an unbound symbol or divides by 0. */
+int graph_dim_eval(const Graph *self, DimId d, const int64_t *symval, int64_t *out);
+/* Appends d as text: "4", "s0", "s0*2", "(s0+1)//2", "max(s0,s1)". */
+void graph_dim_str(const Graph *self, DimId d, StrBuf *out);
+/* 1 when d's value depends on symbol sym. */
+int graph_dim_uses_sym(const Graph *self, DimId d, int sym);
+
+/* Adds a graph input (an INPUT op and its value); returns the value id. */
+int32_t graph_add_input(Graph *self, const char *name, DType dt, int format,
+                        int ndim, const DimId *dims, const int64_t *example,
+                        int is_static, uint32_t line, uint32_t col);
+/* Adds a weight (a WEIGHT op and its value; constant dims); returns the value id. */
+int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
+                         const int64_t *dims, int is_buffer);
+
+/* What lowering asks for: an op of `kind` on inputs in[0..nin). */
+typedef struct OpDesc {
+    OpKind kind;
+    const int32_t *in;
+    uint32_t nin;
+    const int64_t *attr;
+    uint32_t nattr;
+    double fattr[2];
+    DType dtype;
+    int stream, sk;
+    uint32_t line, col;
+} OpDesc;
+
+/*
+ * Adds an op, inferring its outputs' dtypes, formats and shapes (broadcasting,
+ * dtype promotion as PyTorch does). Returns the op id, or -1 with a one-line
+ * message in err when the operands' shapes or dtypes are invalid for the op
+ * (nothing is added then). Checks on symbolic dims that cannot be decided
+ * now are appended to self->checks.
+ */
+int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen);
+/* Adds c to op's control dependencies (once); explicit marks npu_wait_tensor. */
+void graph_add_ctrl(Graph *self, int32_t op, int32_t c, int explicit_wait);
+/* The stream with tag (created in order of first appearance); 0 for NULL. */
+int graph_stream(Graph *self, const char *tag, int64_t priority, uint32_t line, uint32_t col);
+/* The super-kernel scope called name (created on first use). */
+int graph_sk(Graph *self, const char *name, const char *options, uint32_t line, uint32_t col);
+
+/* Appends "f16[s0,1000]" (dtype short name and dims). */
+void graph_val_type_str(const Graph *self, int32_t v, StrBuf *out);
+
+#endif
