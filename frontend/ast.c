@@ -105,6 +105,11 @@ static int ast__kind_has_fields(uint16_t kind)
     case NK_aliased_import: case NK_function_definition: case NK_class_definition:
     case NK_decorated_definition: case NK_if_statement: case NK_lambda: case NK_for_statement:
     case NK_default_parameter: case NK_typed_default_parameter:
+    case NK_binary_operator: case NK_boolean_operator: case NK_not_operator:
+    case NK_comparison_operator: case NK_subscript: case NK_for_in_clause:
+    case NK_list_comprehension: case NK_dictionary_comprehension:
+    case NK_generator_expression: case NK_set_comprehension: case NK_while_statement:
+    case NK_named_expression: case NK_typed_parameter:
         return 1;
     default:
         return 0;

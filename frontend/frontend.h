@@ -59,7 +59,15 @@ const char *source_line_text(const Source *self, uint32_t line, size_t *len);
     X(while_statement) X(try_statement) X(except_clause) X(finally_clause) \
     X(comment) X(lambda) X(return_statement) X(pattern_list) \
     X(expression_list) X(list_splat) X(dictionary_splat) X(parameters) \
-    X(default_parameter) X(typed_default_parameter) X(global_statement) X(ERROR)
+    X(default_parameter) X(typed_default_parameter) X(global_statement) X(ERROR) \
+    X(binary_operator) X(comparison_operator) X(boolean_operator) X(not_operator) \
+    X(subscript) X(slice) X(list_comprehension) X(dictionary_comprehension) \
+    X(generator_expression) X(set_comprehension) X(for_in_clause) X(if_clause) \
+    X(pass_statement) X(break_statement) X(continue_statement) X(raise_statement) \
+    X(assert_statement) X(delete_statement) X(typed_parameter) X(list_splat_pattern) \
+    X(dictionary_splat_pattern) X(ellipsis) X(tuple_pattern) X(list_pattern) \
+    X(named_expression) X(nonlocal_statement) X(yield) X(await) X(keyword_separator) \
+    X(positional_separator) X(match_statement)
 
 typedef enum NodeKind {
     NK_other,
@@ -74,7 +82,7 @@ typedef enum NodeKind {
     X(name) X(value) X(left) X(right) X(function) X(arguments) X(object) \
     X(attribute) X(body) X(alias) X(module_name) X(condition) \
     X(consequence) X(alternative) X(key) X(operator) X(argument) \
-    X(parameters) X(definition) X(type) X(superclasses)
+    X(parameters) X(definition) X(type) X(superclasses) X(subscript) X(operators)
 
 typedef enum FieldId {
     F_none,
