@@ -1,7 +1,8 @@
 /*
  * tngc.c - the command line. Each command is one function that reads as
  * its pipeline; for this release: scan (parse -> scan annotations), lint
- * (parse -> scan -> rules -> report) and recompiles (host log analysis).
+ * (parse -> scan -> rules -> report), plan (parse -> scan -> rules ->
+ * interpret -> lower -> plan -> print) and recompiles (host log analysis).
  *
  * Exit status: 0 success / no errors, 1 errors found (lint; warnings too
  * with --werror), 2 usage or I/O error.
@@ -10,7 +11,9 @@
 #include "frontend/diag.h"
 #include "frontend/frontend.h"
 #include "frontend/hostlog.h"
+#include "frontend/interp.h"
 #include "planner/lint.h"
+#include "planner/plan.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -31,10 +34,34 @@ static const char usage_main[] =
     "commands:\n"
     "  scan        list the TorchAir annotations of Python files\n"
     "  lint        report misuse of the annotations (pre-commit checks)\n"
+    "  plan        interpret a model script, lower its compiled entries and print their plan\n"
     "  recompiles  find operators recompiled because of dynamic shapes, from a host log\n"
     "\n"
     "Run 'tngc COMMAND --help' for the options of a command.\n"
-    "Planning, code generation and bundles (plan, gen, build) are not in this release.\n";
+    "Code generation and bundles (gen, build) are not in this release.\n";
+
+static const char usage_plan[] =
+    "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest] FILE\n"
+    "\n"
+    "Runs the script's module-level code abstractly, lowers each compiled entry it\n"
+    "calls (torch.compile'd models and methods, cache_compile'd methods) to an op\n"
+    "graph, and plans it: gears, per-stream schedules with events, super-kernel\n"
+    "segments, a memory arena per gear, row independence of geared dims and the\n"
+    "static-kernel instances (docs/plan.md, docs/plan-format.md).\n"
+    "\n"
+    "  --entry NAME     plan only the entry NAME (e.g. Model.forward)\n"
+    "  --format text    a stable, diffable dump (default)\n"
+    "  --format json    {\"file\": ..., \"entries\": [...]}\n"
+    "  --format dot     Graphviz: one colour per stream, a cluster per segment\n"
+    "  -o FILE          write the plan to FILE (atomically) instead of stdout\n"
+    "  --manifest       also write the static-kernel op-info tree of entries in\n"
+    "                   reduce-overhead mode with _aclnn_static_shape_kernel = True,\n"
+    "                   under their build dir (relative to the script's folder;\n"
+    "                   default: the script's folder). SOURCE_DATE_EPOCH fixes the\n"
+    "                   timestamp and pid in its path.\n"
+    "\n"
+    "The annotation rules of 'tngc lint' run first. Diagnostics go to stderr in gcc's\n"
+    "format. Exit status: 0 planned, 1 errors in the script, 2 usage or I/O errors.\n";
 
 static const char usage_scan[] =
     "usage: tngc scan [--format text|json] FILE...\n"
@@ -252,6 +279,161 @@ static int cmd_lint(int argc, char **argv)
     return errors || (cli.werror && warnings) ? EXIT_FOUND : EXIT_OK;
 }
 
+/* The directory part of path ("." when none). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    if (slash == path)
+        return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+/* Writes the manifests of the entries that ask for static kernels. */
+static int plan_manifests(Plan *plans, size_t n, const char *script)
+{
+    int written = 0;
+    for (size_t i = 0; i < n; i++) {
+        const EntryConfig *c = &plans[i].g->cfg;
+        if (!c->static_kernel || !c->mode || strcmp(c->mode, "reduce-overhead") != 0)
+            continue;
+        char *dir = dir_of(script);
+        char *build = NULL;
+        if (!c->build_dir)
+            build = xstrdup(dir);
+        else if (c->build_dir[0] == '/')
+            build = xstrdup(c->build_dir);
+        else {
+            StrBuf sb = {0};
+            sb_printf(&sb, "%s/%s", dir, c->build_dir);
+            build = sb.s;
+        }
+        char err[512];
+        int rc = manifest_write(&plans[i], build, err, sizeof err);
+        free(dir);
+        free(build);
+        if (rc != 0) {
+            fprintf(stderr, "tngc: %s: %s\n", plans[i].g->name, err);
+            return -1;
+        }
+        written++;
+    }
+    if (!written)
+        fprintf(stderr, "tngc: no entry runs in reduce-overhead mode with _aclnn_static_shape_kernel = True: no manifest written\n");
+    return 0;
+}
+
+/* tngc plan: source -> parse -> scan -> lint rules -> interpret -> lower ->
+ * plan -> print */
+static int cmd_plan(int argc, char **argv)
+{
+    const char *format = "text", *entry = NULL, *file = NULL, *outpath = NULL;
+    int manifest = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_plan, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--format") || !strcmp(a, "--entry") || !strcmp(a, "-o")) {
+            if (!v)
+                return usage_error(usage_plan, "%s needs a value", a);
+            i++;
+            if (!strcmp(a, "--entry"))
+                entry = v;
+            else if (!strcmp(a, "-o"))
+                outpath = v;
+            else if (!strcmp(v, "text") || !strcmp(v, "json") || !strcmp(v, "dot"))
+                format = v;
+            else
+                return usage_error(usage_plan, "unknown format '%s'", v);
+        } else if (!strcmp(a, "--manifest")) {
+            manifest = 1;
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error(usage_plan, "unknown option '%s'", a);
+        } else if (file) {
+            return usage_error(usage_plan, "one script at a time ('%s' is extra)", a);
+        } else {
+            file = a;
+        }
+    }
+    if (!file)
+        return usage_error(usage_plan, "%sno input file", "");
+
+    ScanFile sf;
+    char err[512];
+    if (scanfile_load(&sf, file, err, sizeof err) != 0) {
+        fprintf(stderr, "tngc: %s\n", err);
+        return EXIT_USAGE;
+    }
+    LintOptions lopt = {NULL};
+    lint_file(&sf, &lopt);
+    int errors = 0;
+    for (size_t d = 0; d < sf.diags.n; d++)
+        errors |= sf.diags.v[d].severity == SEV_ERROR;
+    InterpResult ir = {0};
+    VEC(Plan) plans = {0};
+    if (!errors && interp_run(&sf, entry, &ir) != 0)
+        errors = 1;
+    for (size_t i = 0; !errors && i < ir.nentries; i++) {
+        Plan p;
+        if (plan_build(&p, ir.entries[i], &sf.diags) != 0)
+            errors = 1;
+        VEC_PUSH(plans, p);
+    }
+    diag_sort(&sf.diags);
+    StrBuf diags = {0};
+    for (size_t d = 0; d < sf.diags.n; d++)
+        diag_text(&sf.src, &sf.diags.v[d], &diags);
+    if (diags.len)
+        fputs(diags.s, stderr);
+    sb_free(&diags);
+
+    int status = errors ? EXIT_FOUND : EXIT_OK;
+    if (!errors) {
+        StrBuf out = {0};
+        if (!strcmp(format, "json")) {
+            sb_puts(&out, "{\"file\":");
+            sb_json_str(&out, file, strlen(file));
+            sb_puts(&out, ",\"entries\":[");
+            for (size_t i = 0; i < plans.n; i++) {
+                if (i)
+                    sb_puts(&out, ",\n");
+                plan_json(&plans.v[i], &out);
+            }
+            sb_puts(&out, "]}\n");
+        } else {
+            for (size_t i = 0; i < plans.n; i++) {
+                if (i)
+                    sb_puts(&out, "\n");
+                if (!strcmp(format, "dot"))
+                    plan_dot(&plans.v[i], &out);
+                else
+                    plan_text(&plans.v[i], &out);
+            }
+        }
+        if (outpath) {
+            if (write_file_atomic(outpath, out.s ? out.s : "", out.len) != 0) {
+                fprintf(stderr, "tngc: cannot write %s: %s\n", outpath, strerror(errno));
+                status = EXIT_USAGE;
+            }
+        } else if (write_out(&out) != 0) {
+            fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+            status = EXIT_USAGE;
+        }
+        sb_free(&out);
+        if (status == EXIT_OK && manifest && plan_manifests(plans.v, plans.n, file) != 0)
+            status = EXIT_USAGE;
+    }
+    for (size_t i = 0; i < plans.n; i++)
+        plan_free(&plans.v[i]);
+    VEC_FREE(plans);
+    interp_result_free(&ir);
+    scanfile_free(&sf);
+    return status;
+}
+
 static int parse_long(const char *s, long *out)
 {
     char *end;
@@ -324,6 +506,8 @@ int main(int argc, char **argv)
         return cmd_scan(argc - 1, argv + 1);
     if (!strcmp(cmd, "lint"))
         return cmd_lint(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plan"))
+        return cmd_plan(argc - 1, argv + 1);
     if (!strcmp(cmd, "recompiles"))
         return cmd_recompiles(argc - 1, argv + 1);
     return usage_error(usage_main, "unknown command '%s'", cmd);

@@ -3,6 +3,7 @@
 #   TNGC_SOURCES := $(wildcard models/*.py)
 #   include /usr/local/share/tngc/tngc.mk
 #   check: tngc-lint
+#   all: tngc-plan          # a .plan file next to each stamp
 #
 # Each script gets a stamp under $(TNGC_STAMPS), so `make tngc-lint` re-lints
 # only the scripts that changed; a script with findings fails the build
@@ -13,10 +14,20 @@ TNGC_LINT_FLAGS ?=
 TNGC_STAMPS     ?= .tngc
 TNGC_SOURCES    ?=
 
-TNGC_LINT_STAMPS = $(patsubst %.py,$(TNGC_STAMPS)/%.lint,$(TNGC_SOURCES))
+TNGC_PLAN_FLAGS ?=
 
-.PHONY: tngc-lint tngc-scan tngc-clean
+TNGC_LINT_STAMPS = $(patsubst %.py,$(TNGC_STAMPS)/%.lint,$(TNGC_SOURCES))
+TNGC_PLANS       = $(patsubst %.py,$(TNGC_STAMPS)/%.plan,$(TNGC_SOURCES))
+
+.PHONY: tngc-lint tngc-plan tngc-scan tngc-clean
 tngc-lint: $(TNGC_LINT_STAMPS)
+tngc-plan: $(TNGC_PLANS)
+
+# The plan of each script (tngc writes it atomically: a failed plan leaves
+# no file behind, so make retries it).
+$(TNGC_STAMPS)/%.plan: %.py
+	@mkdir -p $(dir $@)
+	$(TNGC) plan $(TNGC_PLAN_FLAGS) -o $@ $<
 
 $(TNGC_STAMPS)/%.lint: %.py
 	@mkdir -p $(dir $@)

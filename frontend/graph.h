@@ -419,6 +419,11 @@ int graph_stream(Graph *self, const char *tag, int64_t priority, uint32_t line, 
 /* The super-kernel scope called name (created on first use). */
 int graph_sk(Graph *self, const char *name, const char *options, uint32_t line, uint32_t col);
 
+/* The value whose storage v uses: follows OPF_ALIAS and OPF_INPLACE
+ * producers through their input 0 to the value that owns the storage (a
+ * graph input or weight, or an op's own buffer); v itself when v owns it. */
+int32_t graph_storage_root(const Graph *self, int32_t v);
+
 /* Appends "f16[s0,1000]" (dtype short name and dims). */
 void graph_val_type_str(const Graph *self, int32_t v, StrBuf *out);
 

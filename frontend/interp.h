@@ -213,6 +213,7 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
 typedef struct InterpResult {
     Graph **entries;       /* the compiled entries called by the script, in call order */
     size_t nentries;
+    Arena *arena;          /* the strings the entries point to */
 } InterpResult;
 
 /*

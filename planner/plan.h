@@ -63,8 +63,12 @@ typedef struct PlanMemory {
     int dynamic;           /* sizes depend on unbound symbols: no static arena */
     int64_t arena_bytes;   /* peak with reuse */
     int64_t naive_bytes;   /* sum of all buffers without reuse */
-    int64_t *offset;       /* per value: arena offset, or -1 */
-    int64_t *bytes;        /* per value: bytes of its buffer (0 for aliases) */
+    int64_t *offset;       /* per value: arena offset of its storage (a view or an
+                            * in-place op's output: its root buffer's), or -1
+                            * (inputs, weights and their views; dynamic gears) */
+    int64_t *bytes;        /* per value: bytes of its own buffer (0 for views and
+                            * OPF_INPLACE outputs; inputs and weights: their size;
+                            * -1 when unknown in this gear) */
     int32_t *inplace_of;   /* per value: value whose buffer it reuses in place, or -1 */
 } PlanMemory;
 
@@ -126,12 +130,24 @@ void plan_rowindep(Plan *self);
 /* kernels.c: static-kernel instances. */
 void plan_kernels(Plan *self);
 
+/* ---- helpers the passes share (plan.c) ---- */
+
+/* "input x" / "weight w" when v's storage belongs to the caller, else NULL. */
+const char *plan_caller_storage(Plan *self, int32_t v);
+/* Elements of value v in gear `gear`; -1 when a dim is unbound there. */
+int64_t plan_val_numel(const Plan *self, int gear, int32_t v);
+/* Bytes of value v in gear `gear` (elements x dtype size); -1 when unbound. */
+int64_t plan_val_bytes(const Plan *self, int gear, int32_t v);
+
 /* ---- output (plan_out.c) ---- */
 
 /* The stable text dump. */
 void plan_text(const Plan *self, StrBuf *out);
-/* JSON: one entry object (see docs/plan.md). */
+/* JSON: one entry object (see docs/plan-format.md). */
 void plan_json(const Plan *self, StrBuf *out);
+/* The attributes of op as a JSON object by name ({"dim":1,"keepdim":false});
+ * shared by the JSON plan and the manifests. */
+void plan_op_attrs_json(const Graph *g, int32_t op, StrBuf *out);
 /* Graphviz DOT of the op graph: a colour per stream, a cluster per segment. */
 void plan_dot(const Plan *self, StrBuf *out);
 

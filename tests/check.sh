@@ -20,6 +20,7 @@ run recompiles sh "$here/recompiles/run.sh" "$tngc"
 run robust bash "$here/robust/run.sh" "$tngc"
 run corpus sh "$here/corpus/run.sh" "$tngc"
 run examples sh "$here/examples.sh" "$tngc"
+run plan sh "$here/plan/run.sh" "$tngc"
 run tngc.mk sh "$here/tngc_mk.sh" "$tngc"
 echo "suites: $passed passed, $failed failed"
 [ $failed -eq 0 ]

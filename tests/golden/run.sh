@@ -1,11 +1,16 @@
 #!/bin/sh
 # Golden tests: tests/golden/lint/X.py -> X.err (the text of `tngc lint X.py`)
-# and tests/golden/scan/X.py -> X.json (`tngc scan --format json X.py`).
+# and tests/golden/scan/X.py -> X.json (`tngc scan --format json X.py`);
+# tests/golden/plan/X.py -> X.plan (`tngc plan X.py`: exit status 0, nothing
+# on stderr) and tests/golden/plan_err/X.py -> X.err (the diagnostics `tngc
+# plan X.py` writes to stderr, gcc style like lint's).
 # Paths are normalised by running from the script's folder.
 # A first line `# tngc-args: ...` passes options to tngc.
-# Lint scripts also carry `# expect: TNG123[,TNG124]` on each line where a
-# diagnostic is expected: the (line, rule) set of the output must equal the
-# markers' set, so a golden regenerated with UPDATE=1 cannot drift from them.
+# Lint and plan_err scripts also carry `# expect: TNG123[,TNG124]` on each
+# line where a diagnostic is expected: the (line, rule) set of the output
+# must equal the markers' set, so a golden regenerated with UPDATE=1 cannot
+# drift from them. Their exit status must be 1 when the output has an error
+# (or a warning with --werror), else 0.
 #
 # usage: tests/golden/run.sh [TNGC]      UPDATE=1 rewrites the expected files
 set -u
@@ -27,6 +32,27 @@ check() {   # name expected actual
     return 1
 }
 
+markers_match() {   # name script output: the # expect markers against the output
+    # (line, rule) pairs: from the markers and from the output
+    awk '{ if (match($0, /# expect: *TNG[0-9]+(, *TNG[0-9]+)*/)) {
+              s = substr($0, RSTART, RLENGTH); sub(/# expect: */, "", s);
+              n = split(s, r, /, */); for (i = 1; i <= n; i++) print NR, r[i] } }' "$2" | sort -u >"$tmp/want"
+    sed -n 's/^[^:]*:\([0-9]*\):[0-9]*: [a-z]*: .*\[\(TNG[0-9]*\)\]$/\1 \2/p' "$3" | sort -u >"$tmp/got"
+    if ! cmp -s "$tmp/want" "$tmp/got"; then
+        echo "FAIL $1: diagnostics differ from the # expect markers (< expected, > reported):"
+        diff "$tmp/want" "$tmp/got" | grep '^[<>]'
+        return 1
+    fi
+    return 0
+}
+
+want_status() {   # args output: 1 for an error, or a warning with --werror
+    want=0
+    grep -q ': error: ' "$2" && want=1
+    case " $1 " in *" --werror "*) grep -q ': warning: ' "$2" && want=1 ;; esac
+    echo $want
+}
+
 for py in "$here"/lint/*.py; do
     name=lint/$(basename "$py")
     base=${py%.py}
@@ -35,25 +61,14 @@ for py in "$here"/lint/*.py; do
     status=$?
     ok=1
     check "$name" "$base.err" "$tmp/out" || ok=0
-    want=0
-    grep -q ': error: ' "$tmp/out" && want=1
-    case " $args " in *" --werror "*) grep -q ': warning: ' "$tmp/out" && want=1 ;; esac
+    want=$(want_status "$args" "$tmp/out")
     if [ $status -ne $want ]; then
         echo "FAIL $name: exit status $status, expected $want"; ok=0
     fi
     if [ -s "$tmp/err" ]; then
         echo "FAIL $name: unexpected stderr:"; cat "$tmp/err"; ok=0
     fi
-    # (line, rule) pairs: from the markers and from the output
-    awk '{ if (match($0, /# expect: *TNG[0-9]+(, *TNG[0-9]+)*/)) {
-              s = substr($0, RSTART, RLENGTH); sub(/# expect: */, "", s);
-              n = split(s, r, /, */); for (i = 1; i <= n; i++) print NR, r[i] } }' "$py" | sort -u >"$tmp/want"
-    sed -n 's/^[^:]*:\([0-9]*\):[0-9]*: [a-z]*: .*\[\(TNG[0-9]*\)\]$/\1 \2/p' "$tmp/out" | sort -u >"$tmp/got"
-    if ! cmp -s "$tmp/want" "$tmp/got"; then
-        echo "FAIL $name: diagnostics differ from the # expect markers (< expected, > reported):"
-        diff "$tmp/want" "$tmp/got" | grep '^[<>]'
-        ok=0
-    fi
+    markers_match "$name" "$py" "$tmp/out" || ok=0
     if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 
@@ -86,6 +101,50 @@ for py in "$here"/formats/*.py; do
             fail=$((fail + 1))
         fi
     done
+done
+
+# tngc plan: plan/X.py -> X.plan; the plan must succeed without a diagnostic
+for py in "$here"/plan/*.py; do
+    [ -f "$py" ] || continue
+    name=plan/$(basename "$py")
+    args=$(sed -n '1s/^# tngc-args: //p' "$py")
+    (cd "$here/plan" && "$tngc" plan $args "$(basename "$py")") >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    ok=1
+    check "$name" "${py%.py}.plan" "$tmp/out" || ok=0
+    if [ $status -ne 0 ]; then
+        echo "FAIL $name: exit status $status, expected 0"; ok=0
+    fi
+    if [ -s "$tmp/err" ]; then
+        echo "FAIL $name: unexpected stderr:"; head -20 "$tmp/err"; ok=0
+    fi
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+
+# tngc plan on scripts with graph breaks, shape errors, ...: plan_err/X.py
+# -> X.err (the diagnostics, which tngc plan writes to stderr), checked
+# against the # expect markers like lint. With an error no plan is printed;
+# with warnings only (TNG210) the plan on stdout is not compared.
+for py in "$here"/plan_err/*.py; do
+    [ -f "$py" ] || continue
+    name=plan_err/$(basename "$py")
+    args=$(sed -n '1s/^# tngc-args: //p' "$py")
+    (cd "$here/plan_err" && "$tngc" plan $args "$(basename "$py")") >"$tmp/stdout" 2>"$tmp/out"
+    status=$?
+    ok=1
+    check "$name" "${py%.py}.err" "$tmp/out" || ok=0
+    want=$(want_status "$args" "$tmp/out")
+    if [ $status -ne $want ]; then
+        echo "FAIL $name: exit status $status, expected $want"; ok=0
+    fi
+    if [ $want = 1 ] && [ -s "$tmp/stdout" ]; then
+        echo "FAIL $name: a plan was printed despite errors"; ok=0
+    fi
+    if ! grep -q '# expect: *TNG' "$py"; then
+        echo "FAIL $name: no # expect marker"; ok=0
+    fi
+    markers_match "$name" "$py" "$tmp/out" || ok=0
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 
 echo "golden: $pass passed, $fail failed"

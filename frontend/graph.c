@@ -1,0 +1,2023 @@
+/*
+ * graph.c - the op graph that lowering builds and the planner reads.
+ *
+ * Three parts:
+ *   - the tables: dtypes, layout formats, op kinds (from the X-macros of
+ *     graph.h);
+ *   - symbolic dims, hash-consed so that the same expression has the same
+ *     id. Sums are kept in one canonical form (a linear combination of
+ *     "atoms" — symbols, products, quotients, min/max — with the atoms in
+ *     id order and the constant last), so a+b and b+a, (s0*8)//4 and s0*2,
+ *     s0-(s0-1) and 1 all meet. Each dim also carries an interval of its
+ *     possible values, which decides min/max where it can;
+ *   - graph_add_op: checks an op's operands and infers its outputs' dtypes,
+ *     formats and shapes as PyTorch does (broadcasting, type promotion,
+ *     matmul and view rules). A shape fact that cannot be decided on
+ *     symbols becomes a DimCheck that the planner evaluates in every gear.
+ *
+ * Symbols are sizes of dynamic input dims: they are taken to be >= 1 (gear
+ * values are positive sizes). That is what lets x[1:] on a symbolic dim s0
+ * have size s0-1 rather than max(s0-min(1,s0),0).
+ *
+ * Error messages come from user scripts: one line, lower case, starting
+ * with the op's name ("matmul: the inner dims differ: [2, 3] @ [4, 5]").
+ */
+#include "graph.h"
+
+#include <string.h>
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* ===================================================================== */
+/* Tables                                                                */
+/* ===================================================================== */
+
+const OpInfo op_info[OP__count] = {
+#define X(e, name, acl, flags) [OP_##e] = {name, acl, flags},
+    OP_KINDS(X)
+#undef X
+};
+
+typedef struct DTypeInfo {
+    const char *name, *acl;
+    int size;
+} DTypeInfo;
+
+static const DTypeInfo dtype_table[DT__count] = {
+    [DT_UNKNOWN] = {"?", "?", 0},
+#define X(e, name, acl, size) [DT_##e] = {name, acl, size},
+    DTYPES(X)
+#undef X
+};
+
+static const char *const dtype_shorts[DT__count] = {
+    [DT_UNKNOWN] = "?", [DT_F32] = "f32", [DT_F16] = "f16", [DT_BF16] = "bf16",
+    [DT_I8] = "i8", [DT_I32] = "i32", [DT_I64] = "i64", [DT_BOOL] = "b8",
+};
+
+static const DTypeInfo *dtype__info(DType t)
+{
+    return &dtype_table[(unsigned)t < DT__count ? t : DT_UNKNOWN];
+}
+
+const char *dtype_name(DType t) { return dtype__info(t)->name; }
+const char *dtype_acl_name(DType t) { return dtype__info(t)->acl; }
+int dtype_size(DType t) { return dtype__info(t)->size; }
+
+const char *dtype_short(DType t)
+{
+    return dtype_shorts[(unsigned)t < DT__count ? t : DT_UNKNOWN];
+}
+
+int dtype_is_float(DType t)
+{
+    return t == DT_F32 || t == DT_F16 || t == DT_BF16;
+}
+
+static int dtype__is_int(DType t)
+{
+    return t == DT_I8 || t == DT_I32 || t == DT_I64;
+}
+
+DType dtype_from_torch_name(const char *name)
+{
+    static const struct { const char *name; DType t; } names[] = {
+        {"float32", DT_F32}, {"float", DT_F32}, {"float16", DT_F16}, {"half", DT_F16},
+        {"bfloat16", DT_BF16}, {"int8", DT_I8}, {"int32", DT_I32}, {"int", DT_I32},
+        {"int64", DT_I64}, {"long", DT_I64}, {"bool", DT_BOOL},
+    };
+    if (!name)
+        return DT_UNKNOWN;
+    if (!strncmp(name, "torch.", 6))
+        name += 6;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i].name))
+            return names[i].t;
+    return DT_UNKNOWN;
+}
+
+const char *format_name(int fmt)
+{
+    static _Thread_local char other[32];
+    switch (fmt) {
+    case FMT_NCHW: return "NCHW";
+    case FMT_NHWC: return "NHWC";
+    case FMT_ND: return "ND";
+    case FMT_NC1HWC0: return "NC1HWC0";
+    case FMT_FRACTAL_Z: return "FRACTAL_Z";
+    case FMT_FRACTAL_NZ: return "FRACTAL_NZ";
+    default:
+        snprintf(other, sizeof other, "FORMAT_%d", fmt);
+        return other;
+    }
+}
+
+/* ===================================================================== */
+/* The graph                                                             */
+/* ===================================================================== */
+
+void graph_init(Graph *self, const char *name, const char *file)
+{
+    memset(self, 0, sizeof *self);
+    self->name = name ? arena_strndup(&self->arena, name, strlen(name)) : NULL;
+    self->file = file ? arena_strndup(&self->arena, file, strlen(file)) : NULL;
+    self->cfg.mode = "max-autotune";
+    self->cfg.dynamic = -1;
+    self->cfg.fullgraph = -1;
+    self->cfg.policy = GEAR_ZIP;
+    VEC_PUSH(self->streams, ((GraphStream){NULL, 0, 0, 0}));
+}
+
+void graph_free(Graph *self)
+{
+    VEC_FREE(self->ops);
+    VEC_FREE(self->vals);
+    VEC_FREE(self->dims);
+    VEC_FREE(self->syms);
+    VEC_FREE(self->inputs);
+    VEC_FREE(self->weights);
+    VEC_FREE(self->outputs);
+    VEC_FREE(self->streams);
+    VEC_FREE(self->sks);
+    VEC_FREE(self->gears);
+    VEC_FREE(self->checks);
+    strmap_free(&self->dim_index);
+    arena_free(&self->arena);
+}
+
+/* ===================================================================== */
+/* Integer helpers: wrapping, saturating and floor arithmetic            */
+/* ===================================================================== */
+
+/* Wrapping arithmetic: overflow is no undefined behaviour (dims that big
+ * are nonsense anyway). */
+static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static int64_t wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+
+/* a // b, rounding towards minus infinity (b != 0, not INT64_MIN // -1). */
+static int64_t floordiv(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+/* Interval ends: INT64_MIN is minus infinity, INT64_MAX plus infinity. */
+static int64_t sat_neg(int64_t x)
+{
+    return x == INT64_MAX ? INT64_MIN : x == INT64_MIN ? INT64_MAX : -x;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+/* Sum of two lower ends (minus infinity wins) and of two upper ends. */
+static int64_t lo_add(int64_t a, int64_t b)
+{
+    return a == INT64_MIN || b == INT64_MIN ? INT64_MIN : sat_add(a, b);
+}
+
+static int64_t hi_add(int64_t a, int64_t b)
+{
+    return a == INT64_MAX || b == INT64_MAX ? INT64_MAX : sat_add(a, b);
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    int neg = (a < 0) != (b < 0);
+    int64_t inf = neg ? INT64_MIN : INT64_MAX;
+    if (a == INT64_MIN || a == INT64_MAX || b == INT64_MIN || b == INT64_MAX)
+        return inf;
+    uint64_t ua = a < 0 ? -(uint64_t)a : (uint64_t)a;
+    uint64_t ub = b < 0 ? -(uint64_t)b : (uint64_t)b;
+    if (ua > (uint64_t)INT64_MAX / ub)
+        return inf;
+    int64_t p = (int64_t)(ua * ub);
+    return neg ? -p : p;
+}
+
+static int64_t inf_floordiv(int64_t a, int64_t c)
+{
+    return a == INT64_MIN || a == INT64_MAX ? a : floordiv(a, c);
+}
+
+/* ===================================================================== */
+/* Symbolic dims: the hash-consed table                                  */
+/* ===================================================================== */
+
+/* What dim_index maps an expression's key to (arena-allocated). */
+typedef struct DimInfo {
+    DimId id;
+    int64_t lo, hi;        /* the values it can take (INT64_MIN/MAX: unbounded) */
+} DimInfo;
+
+static int dim__key(char *buf, size_t n, DimKind k, int64_t c, DimId a, DimId b)
+{
+    return snprintf(buf, n, "%d:%lld:%d:%d", (int)k, (long long)c, (int)a, (int)b);
+}
+
+static const DimExpr *dim__expr(const Graph *g, DimId d)
+{
+    TNGC_ASSERT(d >= 0 && (size_t)d < g->dims.n);
+    return &g->dims.v[d];
+}
+
+static const DimInfo *dim__info(const Graph *g, DimId d)
+{
+    const DimExpr *e = dim__expr(g, d);
+    char key[96];
+    dim__key(key, sizeof key, e->kind, e->c, e->a, e->b);
+    const DimInfo *info = strmap_get(&g->dim_index, key);
+    TNGC_ASSERT(info && info->id == d);
+    return info;
+}
+
+static void dim__bounds_mul(const DimInfo *x, const DimInfo *y, int64_t *lo, int64_t *hi)
+{
+    if (y->lo == y->hi || x->lo == x->hi) {
+        const DimInfo *v = y->lo == y->hi ? x : y;
+        int64_t c = y->lo == y->hi ? y->lo : x->lo;
+        *lo = sat_mul(c >= 0 ? v->lo : v->hi, c);
+        *hi = sat_mul(c >= 0 ? v->hi : v->lo, c);
+    } else if (x->lo >= 0 && y->lo >= 0) {
+        *lo = sat_mul(x->lo, y->lo);
+        *hi = sat_mul(x->hi, y->hi);
+    }
+}
+
+static void dim__bounds_div(const DimInfo *x, const DimInfo *y, int64_t *lo, int64_t *hi)
+{
+    if (y->lo == y->hi && y->lo > 0) {
+        *lo = inf_floordiv(x->lo, y->lo);
+        *hi = inf_floordiv(x->hi, y->lo);
+    } else if (x->lo >= 0 && y->lo >= 1) {
+        *lo = 0;
+        *hi = x->hi;
+    }
+}
+
+/* The interval of a new expression, from its operands' intervals. */
+static void dim__bounds(const Graph *g, DimKind k, int64_t c, DimId a, DimId b,
+                        int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MIN;
+    *hi = INT64_MAX;
+    if (k == DIM_CONST) {
+        *lo = *hi = c;
+        return;
+    }
+    if (k == DIM_SYM) {
+        *lo = 1;
+        return;
+    }
+    const DimInfo *x = dim__info(g, a), *y = dim__info(g, b);
+    switch (k) {
+    case DIM_ADD: *lo = lo_add(x->lo, y->lo); *hi = hi_add(x->hi, y->hi); break;
+    case DIM_SUB: *lo = lo_add(x->lo, sat_neg(y->hi)); *hi = hi_add(x->hi, sat_neg(y->lo)); break;
+    case DIM_MUL: dim__bounds_mul(x, y, lo, hi); break;
+    case DIM_DIV: dim__bounds_div(x, y, lo, hi); break;
+    case DIM_MIN: *lo = MIN(x->lo, y->lo); *hi = MIN(x->hi, y->hi); break;
+    case DIM_MAX: *lo = MAX(x->lo, y->lo); *hi = MAX(x->hi, y->hi); break;
+    default: break;
+    }
+}
+
+/* The id of expression (k, c, a, b), added to the table the first time. */
+static DimId dim__intern(Graph *g, DimKind k, int64_t c, DimId a, DimId b)
+{
+    char key[96];
+    int n = dim__key(key, sizeof key, k, c, a, b);
+    DimInfo *info = strmap_get(&g->dim_index, key);
+    if (info)
+        return info->id;
+    info = arena_alloc(&g->arena, sizeof *info);
+    info->id = (DimId)g->dims.n;
+    dim__bounds(g, k, c, a, b, &info->lo, &info->hi);
+    VEC_PUSH(g->dims, ((DimExpr){k, c, a, b}));
+    strmap_put(&g->dim_index, arena_strndup(&g->arena, key, (size_t)n), info);
+    return info->id;
+}
+
+DimId graph_dim_const(Graph *self, int64_t c)
+{
+    return dim__intern(self, DIM_CONST, c, -1, -1);
+}
+
+int graph_dim_const_value(const Graph *self, DimId d, int64_t *c)
+{
+    const DimExpr *e = dim__expr(self, d);
+    if (e->kind != DIM_CONST)
+        return 0;
+    *c = e->c;
+    return 1;
+}
+
+static int dim__is(const Graph *g, DimId d, int64_t v)
+{
+    int64_t c;
+    return graph_dim_const_value(g, d, &c) && c == v;
+}
+
+DimId graph_dim_sym(Graph *self, int input, int dim, int64_t example)
+{
+    int64_t n = (int64_t)self->syms.n;
+    const char *name = arena_printf(&self->arena, "s%lld", (long long)n);
+    VEC_PUSH(self->syms, ((Sym){name, input, dim, example}));
+    return dim__intern(self, DIM_SYM, n, -1, -1);
+}
+
+/* An expression as written, operands of commutative kinds in canonical
+ * order: a constant last, otherwise the lower id first. */
+static DimId dim__raw(Graph *g, DimKind k, DimId a, DimId b)
+{
+    int commutes = k == DIM_ADD || k == DIM_MUL || k == DIM_MIN || k == DIM_MAX;
+    int64_t c;
+    if (commutes && (graph_dim_const_value(g, a, &c) ||
+                     (!graph_dim_const_value(g, b, &c) && a > b))) {
+        DimId t = a;
+        a = b;
+        b = t;
+    }
+    return dim__intern(g, k, 0, a, b);
+}
+
+/* ===================================================================== */
+/* Symbolic dims: linear forms (the canonical form of sums)              */
+/* ===================================================================== */
+
+#define LIN_TERMS 16
+
+/* k + sum(coef[i] * atom[i]), atoms in increasing id order, no zero coef. */
+typedef struct Lin {
+    int n;
+    DimId atom[LIN_TERMS];
+    int64_t coef[LIN_TERMS];
+    int64_t k;
+} Lin;
+
+/* Adds coef*atom; -1 when the form would have too many terms. */
+static int lin__term(Lin *l, DimId atom, int64_t coef)
+{
+    int i = 0;
+    while (i < l->n && l->atom[i] < atom)
+        i++;
+    if (i < l->n && l->atom[i] == atom) {
+        l->coef[i] = wadd(l->coef[i], coef);
+        if (l->coef[i] == 0) {
+            memmove(&l->atom[i], &l->atom[i + 1], (size_t)(l->n - i - 1) * sizeof l->atom[0]);
+            memmove(&l->coef[i], &l->coef[i + 1], (size_t)(l->n - i - 1) * sizeof l->coef[0]);
+            l->n--;
+        }
+        return 0;
+    }
+    if (l->n == LIN_TERMS)
+        return -1;
+    memmove(&l->atom[i + 1], &l->atom[i], (size_t)(l->n - i) * sizeof l->atom[0]);
+    memmove(&l->coef[i + 1], &l->coef[i], (size_t)(l->n - i) * sizeof l->coef[0]);
+    l->atom[i] = atom;
+    l->coef[i] = coef;
+    l->n++;
+    return 0;
+}
+
+/* Adds scale*d to l, looking through +, - and products with a constant.
+ * budget bounds the walk (shared subexpressions of fallback nodes). */
+static int lin__add(const Graph *g, Lin *l, DimId d, int64_t scale, int *budget)
+{
+    if (scale == 0)
+        return 0;
+    if (--*budget < 0)
+        return -1;
+    const DimExpr *e = dim__expr(g, d);
+    int64_t c;
+    switch (e->kind) {
+    case DIM_CONST:
+        l->k = wadd(l->k, wmul(scale, e->c));
+        return 0;
+    case DIM_ADD:
+    case DIM_SUB:
+        if (lin__add(g, l, e->a, scale, budget) < 0)
+            return -1;
+        return lin__add(g, l, e->b, e->kind == DIM_ADD ? scale : wmul(scale, -1), budget);
+    case DIM_MUL:
+        if (graph_dim_const_value(g, e->b, &c))
+            return lin__add(g, l, e->a, wmul(scale, c), budget);
+        if (graph_dim_const_value(g, e->a, &c))
+            return lin__add(g, l, e->b, wmul(scale, c), budget);
+        break;
+    default:
+        break;
+    }
+    return lin__term(l, d, scale);
+}
+
+/* l = a + sb*b; 0, or -1 when the form is too big. */
+static int lin__of(const Graph *g, Lin *l, DimId a, DimId b, int64_t sb)
+{
+    int budget = 64;
+    memset(l, 0, sizeof *l);
+    if (lin__add(g, l, a, 1, &budget) < 0)
+        return -1;
+    return b < 0 ? 0 : lin__add(g, l, b, sb, &budget);
+}
+
+static DimId lin__scaled(Graph *g, DimId atom, int64_t coef)
+{
+    return coef == 1 ? atom : dim__intern(g, DIM_MUL, 0, atom, graph_dim_const(g, coef));
+}
+
+/* The canonical expression of l: positive terms summed in atom order, then
+ * the negative terms subtracted, then the constant ("s0+s1*2-s2-1"; a
+ * positive constant leads when every term is negative: "5-s0"). */
+static DimId lin__build(Graph *g, const Lin *l)
+{
+    DimId e = -1;
+    int64_t k = l->k;
+    for (int i = 0; i < l->n; i++) {
+        if (l->coef[i] <= 0)
+            continue;
+        DimId t = lin__scaled(g, l->atom[i], l->coef[i]);
+        e = e < 0 ? t : dim__intern(g, DIM_ADD, 0, e, t);
+    }
+    if (e < 0 && k > 0) {
+        e = graph_dim_const(g, k);
+        k = 0;
+    }
+    for (int i = 0; i < l->n; i++) {
+        if (l->coef[i] >= 0)
+            continue;
+        if (e < 0)
+            e = lin__scaled(g, l->atom[i], l->coef[i]);
+        else
+            e = dim__intern(g, DIM_SUB, 0, e, lin__scaled(g, l->atom[i], wmul(l->coef[i], -1)));
+    }
+    if (e < 0)
+        return graph_dim_const(g, k);
+    if (k > 0)
+        return dim__intern(g, DIM_ADD, 0, e, graph_dim_const(g, k));
+    if (k < 0 && k != INT64_MIN)
+        return dim__intern(g, DIM_SUB, 0, e, graph_dim_const(g, -k));
+    if (k < 0)
+        return dim__intern(g, DIM_ADD, 0, e, graph_dim_const(g, k));
+    return e;
+}
+
+/* a + sb*b in canonical form (raw when the form is too big). */
+static DimId dim__linear(Graph *g, DimKind raw, DimId a, DimId b, int64_t sb)
+{
+    Lin l;
+    if (lin__of(g, &l, a, b, sb) == 0)
+        return lin__build(g, &l);
+    return dim__raw(g, raw, a, b);
+}
+
+/* 1 when a == b for every binding of the symbols, -1 when a != b for
+ * every binding, 0 when it depends on them. */
+static int dim__same(const Graph *g, DimId a, DimId b)
+{
+    if (a == b)
+        return 1;
+    Lin l;
+    if (lin__of(g, &l, a, b, -1) == 0 && l.n == 0)
+        return l.k == 0 ? 1 : -1;
+    const DimInfo *x = dim__info(g, a), *y = dim__info(g, b);
+    return x->hi < y->lo || y->hi < x->lo ? -1 : 0;
+}
+
+/* -1 when a <= b always, 1 when a >= b always, 0 when it depends. */
+static int dim__compare(const Graph *g, DimId a, DimId b)
+{
+    const DimInfo *x = dim__info(g, a), *y = dim__info(g, b);
+    if (x->hi <= y->lo)
+        return -1;
+    if (y->hi <= x->lo)
+        return 1;
+    Lin l;
+    if (lin__of(g, &l, a, b, -1) == 0 && l.n == 0)
+        return l.k <= 0 ? -1 : 1;
+    return 0;
+}
+
+/* 1 when d may be 1 in some gear. */
+static int dim__may_be_one(const Graph *g, DimId d)
+{
+    const DimInfo *x = dim__info(g, d);
+    return x->lo <= 1 && 1 <= x->hi;
+}
+
+/* ===================================================================== */
+/* Symbolic dims: arithmetic                                             */
+/* ===================================================================== */
+
+DimId graph_dim_add(Graph *self, DimId a, DimId b)
+{
+    int64_t x, y;
+    if (graph_dim_const_value(self, a, &x) && graph_dim_const_value(self, b, &y))
+        return graph_dim_const(self, wadd(x, y));
+    return dim__linear(self, DIM_ADD, a, b, 1);
+}
+
+DimId graph_dim_sub(Graph *self, DimId a, DimId b)
+{
+    int64_t x, y;
+    if (a == b)
+        return graph_dim_const(self, 0);
+    if (graph_dim_const_value(self, a, &x) && graph_dim_const_value(self, b, &y))
+        return graph_dim_const(self, wsub(x, y));
+    return dim__linear(self, DIM_SUB, a, b, -1);
+}
+
+/* d without its constant factor, which is multiplied into *f. */
+static DimId dim__unscale(const Graph *g, DimId d, int64_t *f)
+{
+    const DimExpr *e = dim__expr(g, d);
+    int64_t c;
+    if (e->kind == DIM_MUL && graph_dim_const_value(g, e->b, &c)) {
+        *f = wmul(*f, c);
+        return e->a;
+    }
+    return d;
+}
+
+DimId graph_dim_mul(Graph *self, DimId a, DimId b)
+{
+    int64_t x, y;
+    int ka = graph_dim_const_value(self, a, &x), kb = graph_dim_const_value(self, b, &y);
+    if (ka && kb)
+        return graph_dim_const(self, wmul(x, y));
+    if (ka) {
+        DimId t = a;
+        a = b;
+        b = t;
+        y = x;
+        kb = 1;
+    }
+    if (kb) {
+        if (y == 0 || y == 1)
+            return y ? a : b;
+        Lin l;
+        int budget = 64;
+        memset(&l, 0, sizeof l);
+        if (lin__add(self, &l, a, y, &budget) == 0)
+            return lin__build(self, &l);
+        return dim__raw(self, DIM_MUL, a, b);
+    }
+    /* two non-constants: the product of the bare atoms, times the factors */
+    int64_t f = 1;
+    a = dim__unscale(self, a, &f);
+    b = dim__unscale(self, b, &f);
+    DimId p = dim__raw(self, DIM_MUL, a, b);
+    return f == 1 ? p : graph_dim_mul(self, p, graph_dim_const(self, f));
+}
+
+/* a // c for a constant c != 0 when it simplifies; -1 otherwise. */
+static DimId dim__div_const(Graph *g, DimId a, int64_t c)
+{
+    DimExpr e = *dim__expr(g, a);   /* a copy: interning may move g->dims */
+    int64_t c1;
+    /* (x // c1) // c == x // (c1*c) for positive c1, c */
+    if (e.kind == DIM_DIV && graph_dim_const_value(g, e.b, &c1) && c1 > 0 && c > 0 &&
+        c1 <= INT64_MAX / c)
+        return graph_dim_div(g, e.a, graph_dim_const(g, c1 * c));
+    /* (c*L + k) // c == L + k // c */
+    Lin l;
+    if (lin__of(g, &l, a, -1, 0) < 0 || c == -1)
+        return -1;
+    for (int i = 0; i < l.n; i++) {
+        if (l.coef[i] % c != 0)
+            return -1;
+        l.coef[i] /= c;
+    }
+    l.k = floordiv(l.k, c);
+    return lin__build(g, &l);
+}
+
+DimId graph_dim_div(Graph *self, DimId a, DimId b)
+{
+    int64_t x, y;
+    if (graph_dim_const_value(self, b, &y) && y != 0) {
+        if (y == 1)
+            return a;
+        if (graph_dim_const_value(self, a, &x)) {
+            if (!(x == INT64_MIN && y == -1))
+                return graph_dim_const(self, floordiv(x, y));
+        } else {
+            DimId r = dim__div_const(self, a, y);
+            if (r >= 0)
+                return r;
+        }
+    } else if (a == b && dim__info(self, a)->lo >= 1) {
+        return graph_dim_const(self, 1);
+    }
+    return dim__raw(self, DIM_DIV, a, b);
+}
+
+static DimId dim__minmax(Graph *g, DimKind k, DimId a, DimId b)
+{
+    int64_t x, y;
+    if (a == b)
+        return a;
+    if (graph_dim_const_value(g, a, &x) && graph_dim_const_value(g, b, &y))
+        return graph_dim_const(g, k == DIM_MIN ? MIN(x, y) : MAX(x, y));
+    int cmp = dim__compare(g, a, b);
+    if (cmp)
+        return (k == DIM_MIN) == (cmp < 0) ? a : b;
+    return dim__raw(g, k, a, b);
+}
+
+DimId graph_dim_min(Graph *self, DimId a, DimId b)
+{
+    return dim__minmax(self, DIM_MIN, a, b);
+}
+
+DimId graph_dim_max(Graph *self, DimId a, DimId b)
+{
+    return dim__minmax(self, DIM_MAX, a, b);
+}
+
+/* ===================================================================== */
+/* Symbolic dims: evaluation and text                                    */
+/* ===================================================================== */
+
+int graph_dim_eval(const Graph *self, DimId d, const int64_t *symval, int64_t *out)
+{
+    const DimExpr *e = dim__expr(self, d);
+    int64_t x, y;
+    switch (e->kind) {
+    case DIM_CONST:
+        *out = e->c;
+        return 0;
+    case DIM_SYM:
+        if (!symval || symval[e->c] == INT64_MIN)
+            return -1;
+        *out = symval[e->c];
+        return 0;
+    default:
+        break;
+    }
+    if (graph_dim_eval(self, e->a, symval, &x) < 0 || graph_dim_eval(self, e->b, symval, &y) < 0)
+        return -1;
+    switch (e->kind) {
+    case DIM_ADD: *out = wadd(x, y); return 0;
+    case DIM_SUB: *out = wsub(x, y); return 0;
+    case DIM_MUL: *out = wmul(x, y); return 0;
+    case DIM_DIV:
+        if (y == 0 || (x == INT64_MIN && y == -1))
+            return -1;
+        *out = floordiv(x, y);
+        return 0;
+    case DIM_MIN: *out = MIN(x, y); return 0;
+    case DIM_MAX: *out = MAX(x, y); return 0;
+    default: return -1;
+    }
+}
+
+/* Binding strength of an expression's text: sums 1, products 2, atoms 3. */
+static int dim__prec(const Graph *g, DimId d)
+{
+    switch (dim__expr(g, d)->kind) {
+    case DIM_ADD: case DIM_SUB: return 1;
+    case DIM_MUL: case DIM_DIV: return 2;
+    default: return 3;
+    }
+}
+
+/* Appends operand d of an operator of strength p; right operands of equal
+ * strength are parenthesised too (a-(b+c), a//(b*c)). */
+static void dim__operand(const Graph *g, DimId d, int p, int right, StrBuf *out)
+{
+    int q = dim__prec(g, d);
+    int paren = q < p || (right && q == p);
+    if (paren)
+        sb_putc(out, '(');
+    graph_dim_str(g, d, out);
+    if (paren)
+        sb_putc(out, ')');
+}
+
+void graph_dim_str(const Graph *self, DimId d, StrBuf *out)
+{
+    const DimExpr *e = dim__expr(self, d);
+    static const char *const ops[] = {
+        [DIM_ADD] = "+", [DIM_SUB] = "-", [DIM_MUL] = "*", [DIM_DIV] = "//",
+    };
+    switch (e->kind) {
+    case DIM_CONST:
+        sb_printf(out, "%lld", (long long)e->c);
+        return;
+    case DIM_SYM:
+        sb_puts(out, self->syms.v[e->c].name);
+        return;
+    case DIM_MIN:
+    case DIM_MAX:
+        sb_puts(out, e->kind == DIM_MIN ? "min(" : "max(");
+        graph_dim_str(self, e->a, out);
+        sb_putc(out, ',');
+        graph_dim_str(self, e->b, out);
+        sb_putc(out, ')');
+        return;
+    default: {
+        int p = dim__prec(self, d);
+        dim__operand(self, e->a, p, 0, out);
+        sb_puts(out, ops[e->kind]);
+        dim__operand(self, e->b, p, 1, out);
+        return;
+    }
+    }
+}
+
+int graph_dim_uses_sym(const Graph *self, DimId d, int sym)
+{
+    const DimExpr *e = dim__expr(self, d);
+    switch (e->kind) {
+    case DIM_CONST: return 0;
+    case DIM_SYM: return e->c == sym;
+    default:
+        return graph_dim_uses_sym(self, e->a, sym) || graph_dim_uses_sym(self, e->b, sym);
+    }
+}
+
+/* ===================================================================== */
+/* Ops and values                                                        */
+/* ===================================================================== */
+
+/* Appends an op whose outputs are vals[0..nout); returns its id. */
+static int32_t graph__push_op(Graph *g, Op *op, Val *vals, uint32_t nout)
+{
+    int32_t id = (int32_t)g->ops.n;
+    op->out = (int32_t)g->vals.n;
+    op->nout = nout;
+    for (uint32_t i = 0; i < nout; i++) {
+        vals[i].op = id;
+        vals[i].idx = (uint16_t)i;
+        VEC_PUSH(g->vals, vals[i]);
+    }
+    VEC_PUSH(g->ops, *op);
+    return id;
+}
+
+/* A source op (INPUT or WEIGHT) producing one value; returns the value id. */
+static int32_t graph__source(Graph *g, OpKind kind, Val *v, uint32_t line, uint32_t col)
+{
+    Op op = {0};
+    op.kind = kind;
+    op.line = line;
+    op.col = col;
+    op.sk = -1;
+    graph__push_op(g, &op, v, 1);
+    return (int32_t)g->vals.n - 1;
+}
+
+int32_t graph_add_input(Graph *self, const char *name, DType dt, int format,
+                        int ndim, const DimId *dims, const int64_t *example,
+                        int is_static, uint32_t line, uint32_t col)
+{
+    if (ndim < 0 || ndim > GRAPH_MAX_DIMS)
+        return -1;
+    GraphInput in = {0};
+    in.name = name ? arena_strndup(&self->arena, name, strlen(name)) : NULL;
+    in.is_static = is_static;
+    in.final = -1;
+    Val v = {0};
+    v.ndim = (uint8_t)ndim;
+    v.format = (uint8_t)format;
+    v.dtype = dt;
+    v.name = in.name;
+    for (int i = 0; i < ndim; i++) {
+        TNGC_ASSERT(dims[i] >= 0 && (size_t)dims[i] < self->dims.n);
+        v.dims[i] = dims[i];
+        in.example[i] = example ? example[i] : 0;
+    }
+    in.value = graph__source(self, OP_INPUT, &v, line, col);
+    VEC_PUSH(self->inputs, in);
+    return in.value;
+}
+
+int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
+                         const int64_t *dims, int is_buffer)
+{
+    if (ndim < 0 || ndim > GRAPH_MAX_DIMS)
+        return -1;
+    GraphWeight w = {0};
+    w.name = name ? arena_strndup(&self->arena, name, strlen(name)) : NULL;
+    w.is_buffer = is_buffer;
+    w.final = -1;
+    Val v = {0};
+    v.ndim = (uint8_t)ndim;
+    v.format = FMT_ND;
+    v.dtype = dt;
+    for (int i = 0; i < ndim; i++)
+        v.dims[i] = graph_dim_const(self, dims[i]);
+    w.value = graph__source(self, OP_WEIGHT, &v, 0, 0);
+    VEC_PUSH(self->weights, w);
+    return w.value;
+}
+
+/* ===================================================================== */
+/* Inference: context and helpers                                        */
+/* ===================================================================== */
+
+/* A shape under construction (room for intermediate ranks past the limit). */
+typedef struct Shape {
+    int n;
+    DimId d[2 * GRAPH_MAX_DIMS];
+} Shape;
+
+/* The state of one graph_add_op call. */
+typedef struct Infer {
+    Graph *g;
+    const OpDesc *d;
+    const char *op;                  /* the op's name: first word of messages */
+    int64_t attr[GRAPH_MAX_ATTRS];   /* d->attr (RESHAPE replaces its -1) */
+    Val out[2];
+    uint32_t nout;
+    StrBuf text[3];                  /* shape texts for messages */
+    char *err;
+    size_t errlen;
+} Infer;
+
+/* Writes "<op>: <message>" to the caller's buffer; returns -1. */
+static int infer__fail(Infer *I, const char *fmt, ...)
+{
+    if (!I->err || !I->errlen)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(I->err, I->errlen, "%s: ", I->op);
+    if (n >= 0 && (size_t)n < I->errlen)
+        vsnprintf(I->err + n, I->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Input i, or NULL when it is absent (-1). */
+static const Val *infer__in(const Infer *I, uint32_t i)
+{
+    if (i >= I->d->nin || I->d->in[i] < 0)
+        return NULL;
+    return &I->g->vals.v[I->d->in[i]];
+}
+
+static Shape shape_of(const Val *v)
+{
+    Shape s = {0};
+    s.n = v->ndim;
+    memcpy(s.d, v->dims, (size_t)v->ndim * sizeof s.d[0]);
+    return s;
+}
+
+/* s as "(2, s0)" (paren) or "[2, s0]", in message slot `slot`. */
+static const char *infer__shape_text(Infer *I, int slot, const Shape *s, int paren)
+{
+    StrBuf *t = &I->text[slot];
+    t->len = 0;
+    sb_putc(t, paren ? '(' : '[');
+    for (int i = 0; i < s->n; i++) {
+        if (i)
+            sb_puts(t, ", ");
+        graph_dim_str(I->g, s->d[i], t);
+    }
+    sb_putc(t, paren ? ')' : ']');
+    return t->s;
+}
+
+static const char *infer__dim_text(Infer *I, int slot, DimId d)
+{
+    StrBuf *t = &I->text[slot];
+    t->len = 0;
+    graph_dim_str(I->g, d, t);
+    return t->s;
+}
+
+/* Records a check the planner evaluates in every gear. */
+static void infer__check(Infer *I, DimCheckKind k, DimId a, DimId b, const char *what)
+{
+    DimCheck c = {k, a, b, (int32_t)I->g->ops.n,
+                  arena_strndup(&I->g->arena, what, strlen(what))};
+    VEC_PUSH(I->g->checks, c);
+}
+
+/* a and b must be equal: 0 (with a check when only a gear can tell), or -1
+ * (no message) when they differ. */
+static int infer__equal(Infer *I, DimId a, DimId b, const char *what)
+{
+    int same = dim__same(I->g, a, b);
+    if (same < 0)
+        return -1;
+    if (same == 0)
+        infer__check(I, DIMCHECK_EQ, a, b, what);
+    return 0;
+}
+
+/* Adds an output value (format ND: graph_add_op adjusts it). */
+static int infer__out(Infer *I, DType dt, const Shape *s)
+{
+    if (s->n > GRAPH_MAX_DIMS)
+        return infer__fail(I, "the result would have %d dims (at most %d)", s->n, GRAPH_MAX_DIMS);
+    Val *v = &I->out[I->nout++];
+    memset(v, 0, sizeof *v);
+    v->dtype = dt;
+    v->format = FMT_ND;
+    v->ndim = (uint8_t)s->n;
+    memcpy(v->dims, s->d, (size_t)s->n * sizeof s->d[0]);
+    return 0;
+}
+
+/* dim (already normalised) must index a tensor of rank ndim. */
+static int infer__dim(Infer *I, int64_t dim, int ndim)
+{
+    if (dim < 0 || dim >= ndim)
+        return infer__fail(I, "dim %lld is out of range for a %d-d tensor", (long long)dim, ndim);
+    return 0;
+}
+
+/* attr i must be a DimId of the graph. */
+static int infer__dim_attr(Infer *I, uint32_t i)
+{
+    int64_t a = I->attr[i];
+    if (a < 0 || (uint64_t)a >= I->g->dims.n)
+        return infer__fail(I, "attribute %u is not a dim", i);
+    int64_t c;
+    if (graph_dim_const_value(I->g, (DimId)a, &c) && c < 0)
+        return infer__fail(I, "invalid negative size %lld", (long long)c);
+    return 0;
+}
+
+static DimId infer__numel(Infer *I, const Shape *s)
+{
+    DimId n = graph_dim_const(I->g, 1);
+    for (int i = 0; i < s->n; i++)
+        n = graph_dim_mul(I->g, n, s->d[i]);
+    return n;
+}
+
+/* d halved; it must be even. */
+static int infer__half(Infer *I, DimId d, int dim, DimId *half)
+{
+    int64_t c;
+    if (graph_dim_const_value(I->g, d, &c) && c % 2)
+        return infer__fail(I, "dim %d has odd size %lld: it must be even", dim, (long long)c);
+    DimId two = graph_dim_const(I->g, 2);
+    *half = graph_dim_div(I->g, d, two);
+    char what[96];
+    snprintf(what, sizeof what, "dim %d of the input of %s is even", dim, I->op);
+    return infer__equal(I, d, graph_dim_mul(I->g, *half, two), what);
+}
+
+/* ---- broadcasting ---- */
+
+/* One aligned pair of sizes: -1 when they can never broadcast. */
+static int infer__bcast_dim(Infer *I, DimId x, DimId y, int pos, DimId *out)
+{
+    Graph *g = I->g;
+    int same = dim__same(g, x, y);
+    if (same > 0 || dim__is(g, y, 1)) {
+        *out = x;
+        return 0;
+    }
+    if (dim__is(g, x, 1)) {
+        *out = y;
+        return 0;
+    }
+    if (same < 0 && !dim__may_be_one(g, x) && !dim__may_be_one(g, y))
+        return -1;
+    int64_t c;
+    if (graph_dim_const_value(g, x, &c))
+        *out = x;
+    else if (graph_dim_const_value(g, y, &c))
+        *out = y;
+    else
+        *out = graph_dim_max(g, x, y);
+    char what[96];
+    snprintf(what, sizeof what, "dim %d of the operands of %s", pos, I->op);
+    infer__check(I, DIMCHECK_BCAST, x, y, what);
+    return 0;
+}
+
+/* PyTorch broadcasting: right-aligned, a size 1 stretches. */
+static int infer__broadcast(Infer *I, const Shape *a, const Shape *b, Shape *out)
+{
+    int n = MAX(a->n, b->n);
+    out->n = n;
+    for (int i = 0; i < n; i++) {
+        int ia = i - (n - a->n), ib = i - (n - b->n);
+        if (ia < 0 || ib < 0) {
+            out->d[i] = ia < 0 ? b->d[ib] : a->d[ia];
+            continue;
+        }
+        if (infer__bcast_dim(I, a->d[ia], b->d[ib], i, &out->d[i]) < 0)
+            return infer__fail(I, "shapes %s and %s cannot be broadcast",
+                               infer__shape_text(I, 0, a, 1), infer__shape_text(I, 1, b, 1));
+    }
+    return 0;
+}
+
+/* src must broadcast to dst without changing dst (expand, copy_). */
+static int infer__expand(Infer *I, const Shape *src, const Shape *dst)
+{
+    int ok = src->n <= dst->n;
+    for (int i = 0; ok && i < src->n; i++) {
+        DimId s = src->d[i], d = dst->d[i + dst->n - src->n];
+        int same = dim__same(I->g, s, d);
+        if (same > 0 || dim__is(I->g, s, 1))
+            continue;
+        if (same < 0 && !dim__may_be_one(I->g, s)) {
+            ok = 0;
+            break;
+        }
+        char what[96];
+        snprintf(what, sizeof what, "dim %d of the source of %s", i, I->op);
+        infer__check(I, DIMCHECK_BCAST, s, d, what);
+    }
+    if (!ok)
+        return infer__fail(I, "the shape %s cannot be broadcast to %s",
+                           infer__shape_text(I, 0, src, 1), infer__shape_text(I, 1, dst, 1));
+    return 0;
+}
+
+/* ---- dtypes ---- */
+
+/* PyTorch's categories: bool < integer < floating point. */
+static int dtype__category(DType t)
+{
+    return t == DT_BOOL ? 0 : dtype__is_int(t) ? 1 : 2;
+}
+
+/* torch.promote_types on the dtypes this graph has. */
+static DType dtype__promote(DType a, DType b)
+{
+    if (a == b)
+        return a;
+    int ca = dtype__category(a), cb = dtype__category(b);
+    if (ca != cb)
+        return ca > cb ? a : b;
+    if (ca == 2)
+        return DT_F32;     /* f16 with bf16, or either with f32 */
+    return dtype_size(a) >= dtype_size(b) ? a : b;
+}
+
+/* The result dtype of a tensor-tensor op: a 0-d operand only counts when
+ * its category is higher (torch.result_type). */
+static DType dtype__result(const Val *a, const Val *b)
+{
+    if ((a->ndim == 0) == (b->ndim == 0))
+        return dtype__promote(a->dtype, b->dtype);
+    const Val *dimmed = a->ndim ? a : b, *zero = a->ndim ? b : a;
+    if (dtype__category(zero->dtype) > dtype__category(dimmed->dtype))
+        return zero->dtype;
+    return dimmed->dtype;
+}
+
+/* The result dtype of tensor op Python scalar: a float tensor keeps its
+ * dtype; a float scalar makes an integer tensor float32; an int scalar
+ * keeps an integer tensor's dtype (bool becomes int64). */
+static DType dtype__with_scalar(DType t, int int_scalar)
+{
+    if (dtype_is_float(t))
+        return t;
+    if (!int_scalar)
+        return DT_F32;
+    return t == DT_BOOL ? DT_I64 : t;
+}
+
+/* The two operands of a matrix product must have the same dtype. */
+static int infer__same_dtype(Infer *I, const Val *a, const Val *b)
+{
+    if (a->dtype != b->dtype)
+        return infer__fail(I, "expected both operands to have the same dtype, got %s and %s",
+                           dtype_name(a->dtype), dtype_name(b->dtype));
+    return 0;
+}
+
+static int infer__float_input(Infer *I, const Val *x)
+{
+    if (!dtype_is_float(x->dtype))
+        return infer__fail(I, "expected an input of a floating point dtype, got %s",
+                           dtype_name(x->dtype));
+    return 0;
+}
+
+/* ===================================================================== */
+/* Inference per op kind                                                 */
+/* ===================================================================== */
+
+/* torch.full(shape, value, dtype=...) and friends: attr = the shape's dims */
+static int infer_full(Infer *I)
+{
+    Shape s = {0};
+    s.n = (int)I->d->nattr;
+    for (uint32_t i = 0; i < I->d->nattr; i++) {
+        if (infer__dim_attr(I, i) < 0)
+            return -1;
+        s.d[i] = (DimId)I->attr[i];
+    }
+    return infer__out(I, I->d->dtype ? I->d->dtype : DT_F32, &s);
+}
+
+/* a + b, a - b, a * b, a / b; a + 2.0; 2.0 - a */
+static int infer_binary(Infer *I)
+{
+    int64_t mode = I->d->nattr > 0 ? I->attr[0] : 0;
+    int int_scalar = I->d->nattr > 1 && I->attr[1];
+    if (mode < 0 || mode > 2)
+        return infer__fail(I, "invalid operand mode %lld", (long long)mode);
+    if (I->d->nin != (mode ? 1u : 2u))
+        return infer__fail(I, "expected %d tensor operand(s), got %u", mode ? 1 : 2, I->d->nin);
+    const Val *a = infer__in(I, 0);
+    Shape s = shape_of(a);
+    DType dt;
+    if (mode == 0) {
+        const Val *b = infer__in(I, 1);
+        Shape sa = s, sb = shape_of(b);
+        if (I->d->kind == OP_SUB && a->dtype == DT_BOOL && b->dtype == DT_BOOL)
+            return infer__fail(I, "dtypes bool and bool: subtraction of two bool tensors "
+                               "is not supported");
+        if (infer__broadcast(I, &sa, &sb, &s) < 0)
+            return -1;
+        dt = dtype__result(a, b);
+    } else {
+        dt = dtype__with_scalar(a->dtype, int_scalar);
+    }
+    if (I->d->kind == OP_DIV && !dtype_is_float(dt))
+        dt = DT_F32;
+    return infer__out(I, dt, &s);
+}
+
+/* x ** 2.0: an integer tensor stays integer for a non-negative integral
+ * exponent and becomes float32 otherwise */
+static int infer_pow(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    double e = I->d->fattr[0];
+    DType dt = x->dtype;
+    if (!dtype_is_float(dt)) {
+        int integral = e > -9e18 && e < 9e18 && e == (double)(int64_t)e;
+        if (integral && e < 0)
+            return infer__fail(I, "dtype %s: integers to negative integer powers are not allowed",
+                               dtype_name(dt));
+        if (!integral)
+            dt = DT_F32;
+        else if (dt == DT_BOOL)
+            dt = DT_I64;
+    }
+    Shape s = shape_of(x);
+    return infer__out(I, dt, &s);
+}
+
+/* -x, abs(x), relu(x): the dtype stays */
+static int infer_same_dtype(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (I->d->kind == OP_NEG && x->dtype == DT_BOOL)
+        return infer__fail(I, "dtype bool: negation of a bool tensor is not supported");
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* exp(x), sigmoid(x), F.gelu(x), ...: integers become float32 */
+static int infer_float_unary(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    Shape s = shape_of(x);
+    return infer__out(I, dtype_is_float(x->dtype) ? x->dtype : DT_F32, &s);
+}
+
+/* x.to(dtype), x.float(), x.half() */
+static int infer_cast(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (I->d->dtype == DT_UNKNOWN)
+        return infer__fail(I, "no target dtype");
+    Shape s = shape_of(x);
+    return infer__out(I, I->d->dtype, &s);
+}
+
+/* The contracted dims ka (of a) and kb (of b) must be equal. */
+static int infer__contract(Infer *I, DimId ka, DimId kb, const Shape *a, const Shape *b)
+{
+    char what[96];
+    snprintf(what, sizeof what, "the inner dims of %s", I->op);
+    if (infer__equal(I, ka, kb, what) < 0)
+        return infer__fail(I, "the inner dims differ: %s @ %s",
+                           infer__shape_text(I, 0, a, 0), infer__shape_text(I, 1, b, 0));
+    return 0;
+}
+
+static int infer__rank(Infer *I, const Val *v, int lo, int hi, const char *what)
+{
+    if (v->ndim < lo || v->ndim > hi) {
+        if (lo == hi)
+            return infer__fail(I, "expected a %d-d %s, got %d-d", lo, what, v->ndim);
+        return infer__fail(I, "expected a %d-d to %d-d %s, got %d-d", lo, hi, what, v->ndim);
+    }
+    return 0;
+}
+
+/* torch.mm(a[m,k], b[k,n]) -> [m,n] */
+static int infer_mm(Infer *I)
+{
+    const Val *a = infer__in(I, 0), *b = infer__in(I, 1);
+    if (infer__rank(I, a, 2, 2, "first operand") < 0 ||
+        infer__rank(I, b, 2, 2, "second operand") < 0 || infer__same_dtype(I, a, b) < 0)
+        return -1;
+    Shape sa = shape_of(a), sb = shape_of(b);
+    if (infer__contract(I, sa.d[1], sb.d[0], &sa, &sb) < 0)
+        return -1;
+    Shape s = {2, {sa.d[0], sb.d[1]}};
+    return infer__out(I, a->dtype, &s);
+}
+
+/* torch.bmm(a[b,m,k], b[b,k,n]) -> [b,m,n] */
+static int infer_bmm(Infer *I)
+{
+    const Val *a = infer__in(I, 0), *b = infer__in(I, 1);
+    if (infer__rank(I, a, 3, 3, "first operand") < 0 ||
+        infer__rank(I, b, 3, 3, "second operand") < 0 || infer__same_dtype(I, a, b) < 0)
+        return -1;
+    Shape sa = shape_of(a), sb = shape_of(b);
+    if (infer__equal(I, sa.d[0], sb.d[0], "the batch dims of bmm") < 0)
+        return infer__fail(I, "the batch dims differ: %s @ %s",
+                           infer__shape_text(I, 0, &sa, 0), infer__shape_text(I, 1, &sb, 0));
+    if (infer__contract(I, sa.d[2], sb.d[1], &sa, &sb) < 0)
+        return -1;
+    Shape s = {3, {sa.d[0], sa.d[1], sb.d[2]}};
+    return infer__out(I, a->dtype, &s);
+}
+
+/* a @ b, torch.matmul(a, b): a 1-d a is a row [1,k] and a 1-d b a column
+ * [k,1] (that dim is then dropped); batch dims broadcast:
+ * [..., m, k] @ [..., k, n] -> [broadcast(...), m, n] */
+static int infer_matmul(Infer *I)
+{
+    const Val *a = infer__in(I, 0), *b = infer__in(I, 1);
+    if (a->ndim == 0 || b->ndim == 0)
+        return infer__fail(I, "both arguments to matmul need to be at least 1-d");
+    if (infer__same_dtype(I, a, b) < 0)
+        return -1;
+    Shape sa = shape_of(a), sb = shape_of(b);
+    DimId one = graph_dim_const(I->g, 1);
+    Shape ma = sa, mb = sb;   /* as matrices */
+    if (a->ndim == 1)
+        ma = (Shape){2, {one, sa.d[0]}};
+    if (b->ndim == 1)
+        mb = (Shape){2, {sb.d[0], one}};
+    if (infer__contract(I, ma.d[ma.n - 1], mb.d[mb.n - 2], &sa, &sb) < 0)
+        return -1;
+    Shape ba = {ma.n - 2, {0}}, bb = {mb.n - 2, {0}}, s;
+    memcpy(ba.d, ma.d, (size_t)ba.n * sizeof ba.d[0]);
+    memcpy(bb.d, mb.d, (size_t)bb.n * sizeof bb.d[0]);
+    if (infer__broadcast(I, &ba, &bb, &s) < 0)
+        return -1;
+    if (a->ndim > 1)
+        s.d[s.n++] = ma.d[ma.n - 2];
+    if (b->ndim > 1)
+        s.d[s.n++] = mb.d[mb.n - 1];
+    return infer__out(I, a->dtype, &s);
+}
+
+/* torch.addmm(bias, a[m,k], b[k,n]) -> [m,n]; bias broadcasts to [m,n] */
+static int infer_addmm(Infer *I)
+{
+    const Val *bias = infer__in(I, 0), *a = infer__in(I, 1), *b = infer__in(I, 2);
+    if (infer__rank(I, a, 2, 2, "first matrix") < 0 ||
+        infer__rank(I, b, 2, 2, "second matrix") < 0 ||
+        infer__same_dtype(I, a, b) < 0 || infer__same_dtype(I, bias, a) < 0)
+        return -1;
+    Shape sa = shape_of(a), sb = shape_of(b), sbias = shape_of(bias);
+    if (infer__contract(I, sa.d[1], sb.d[0], &sa, &sb) < 0)
+        return -1;
+    Shape s = {2, {sa.d[0], sb.d[1]}};
+    if (infer__expand(I, &sbias, &s) < 0)
+        return -1;
+    return infer__out(I, a->dtype, &s);
+}
+
+/* F.linear(x[..., k], w[n, k], bias[n]) -> [..., n] */
+static int infer_linear(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *w = infer__in(I, 1), *bias = infer__in(I, 2);
+    if (infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0 ||
+        infer__rank(I, w, 2, 2, "weight") < 0 || infer__same_dtype(I, x, w) < 0 ||
+        (bias && infer__same_dtype(I, bias, x) < 0))
+        return -1;
+    Shape sx = shape_of(x), sw = shape_of(w);
+    if (infer__contract(I, sx.d[sx.n - 1], sw.d[1], &sx, &sw) < 0)
+        return -1;
+    Shape s = sx;
+    s.d[s.n - 1] = sw.d[0];
+    if (bias) {
+        Shape sbias = shape_of(bias);
+        if (infer__expand(I, &sbias, &s) < 0)
+            return -1;
+    }
+    return infer__out(I, x->dtype, &s);
+}
+
+/* The target shape of a reshape as written, with -1 where it is inferred. */
+static const char *infer__target_text(Infer *I, int slot)
+{
+    StrBuf *t = &I->text[slot];
+    t->len = 0;
+    sb_putc(t, '[');
+    for (uint32_t i = 0; i < I->d->nattr; i++) {
+        if (i)
+            sb_puts(t, ", ");
+        if (I->d->attr[i] == GRAPH_INFER)
+            sb_puts(t, "-1");
+        else
+            graph_dim_str(I->g, (DimId)I->d->attr[i], t);
+    }
+    sb_putc(t, ']');
+    return t->s;
+}
+
+/* x.view(a, -1, b), x.reshape(...), flatten, squeeze, unsqueeze: the -1 is
+ * numel // (product of the others); element counts must agree */
+static int infer_reshape(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    Shape sx = shape_of(x), s = {0};
+    int inferred = -1;
+    DimId known = graph_dim_const(I->g, 1);
+    s.n = (int)I->d->nattr;
+    for (uint32_t i = 0; i < I->d->nattr; i++) {
+        if (I->attr[i] == GRAPH_INFER) {
+            if (inferred >= 0)
+                return infer__fail(I, "only one dimension can be inferred");
+            inferred = (int)i;
+            continue;
+        }
+        if (infer__dim_attr(I, i) < 0)
+            return -1;
+        s.d[i] = (DimId)I->attr[i];
+        known = graph_dim_mul(I->g, known, s.d[i]);
+    }
+    DimId numel = infer__numel(I, &sx), total = known;
+    if (inferred >= 0) {
+        if (dim__is(I->g, known, 0))
+            return infer__fail(I, "shape %s is invalid for input of size %s",
+                               infer__target_text(I, 0), infer__dim_text(I, 1, numel));
+        s.d[inferred] = graph_dim_div(I->g, numel, known);
+        I->attr[inferred] = s.d[inferred];
+        total = graph_dim_mul(I->g, s.d[inferred], known);
+    }
+    if (infer__equal(I, numel, total, "the element count of reshape") < 0)
+        return infer__fail(I, "shape %s is invalid for input of size %s",
+                           infer__target_text(I, 0), infer__dim_text(I, 1, numel));
+    return infer__out(I, x->dtype, &s);
+}
+
+/* x.permute(2, 0, 1), x.transpose(0, 1), x.t(): attr = the permutation */
+static int infer_permute(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (I->d->nattr != x->ndim)
+        return infer__fail(I, "the permutation has %u dims, the tensor %d", I->d->nattr, x->ndim);
+    Shape s = {x->ndim, {0}};
+    uint8_t seen[GRAPH_MAX_DIMS] = {0};
+    for (int i = 0; i < x->ndim; i++) {
+        int64_t p = I->attr[i];
+        if (p < 0 || p >= x->ndim || seen[p])
+            return infer__fail(I, "the dims are not a permutation of 0..%d", x->ndim - 1);
+        seen[p] = 1;
+        s.d[i] = x->dims[p];
+    }
+    return infer__out(I, x->dtype, &s);
+}
+
+/* x.contiguous(), and FORMAT_CAST's npu_format_cast(x, fmt): same type */
+static int infer_identity(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    Shape s = shape_of(x);
+    if (I->d->kind == OP_FORMAT_CAST && (I->attr[0] < 0 || I->attr[0] > 255))
+        return infer__fail(I, "invalid format %lld", (long long)I->attr[0]);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* One end of a slice on a dim of size n: a negative index counts from the
+ * end, and both are clamped to [0, n]. */
+static DimId slice__bound(Graph *g, DimId n, int64_t i)
+{
+    const int64_t big = (int64_t)1 << 62;
+    if (i == GRAPH_END || i >= big)
+        return n;
+    if (i < 0)
+        return graph_dim_max(g, graph_dim_add(g, n, graph_dim_const(g, MAX(i, -big))),
+                             graph_dim_const(g, 0));
+    return graph_dim_min(g, graph_dim_const(g, i), n);
+}
+
+/* len(range(n)[start:end:step]) */
+static DimId slice__len(Graph *g, DimId n, int64_t start, int64_t end, int64_t step)
+{
+    DimId s = slice__bound(g, n, start), e = slice__bound(g, n, end);
+    DimId len = graph_dim_max(g, graph_dim_sub(g, e, s), graph_dim_const(g, 0));
+    if (step == 1)
+        return len;
+    step = MIN(step, (int64_t)1 << 62);   /* as good as infinite, and no overflow */
+    return graph_dim_div(g, graph_dim_add(g, len, graph_dim_const(g, step - 1)),
+                         graph_dim_const(g, step));
+}
+
+/* The shape of x[..., start:end:step, ...] (attr[0..3]) into *s. */
+static int infer__slice_shape(Infer *I, const Val *x, Shape *s)
+{
+    if (infer__dim(I, I->attr[0], x->ndim) < 0)
+        return -1;
+    if (I->attr[3] <= 0)
+        return infer__fail(I, "slice step must be positive, got %lld", (long long)I->attr[3]);
+    *s = shape_of(x);
+    int dim = (int)I->attr[0];
+    s->d[dim] = slice__len(I->g, s->d[dim], I->attr[1], I->attr[2], I->attr[3]);
+    return 0;
+}
+
+/* x[:, start:end:step] */
+static int infer_slice(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    Shape s;
+    if (infer__slice_shape(I, x, &s) < 0)
+        return -1;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* x[:, i]: the dim goes away */
+static int infer_select(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    int64_t dim = I->attr[0], index = I->attr[1], n;
+    if (infer__dim(I, dim, x->ndim) < 0)
+        return -1;
+    if (graph_dim_const_value(I->g, x->dims[dim], &n) &&
+        (index >= n || (index < 0 && index < -n)))
+        return infer__fail(I, "index %lld is out of bounds for dim %lld with size %lld",
+                           (long long)index, (long long)dim, (long long)n);
+    Shape s = shape_of(x);
+    memmove(&s.d[dim], &s.d[dim + 1], (size_t)(s.n - dim - 1) * sizeof s.d[0]);
+    s.n--;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* The dtype all of an op's inputs promote to. */
+static DType infer__promote_all(const Infer *I)
+{
+    DType dt = infer__in(I, 0)->dtype;
+    for (uint32_t i = 1; i < I->d->nin; i++)
+        dt = dtype__promote(dt, infer__in(I, i)->dtype);
+    return dt;
+}
+
+/* torch.cat([x0, x1, ...], dim): same rank, equal sizes but along dim */
+static int infer_cat(Infer *I)
+{
+    const Val *x0 = infer__in(I, 0);
+    int64_t dim = I->attr[0];
+    if (x0->ndim == 0)
+        return infer__fail(I, "zero-dimensional tensors cannot be concatenated");
+    if (infer__dim(I, dim, x0->ndim) < 0)
+        return -1;
+    Shape s = shape_of(x0);
+    for (uint32_t k = 1; k < I->d->nin; k++) {
+        const Val *x = infer__in(I, k);
+        if (x->ndim != x0->ndim)
+            return infer__fail(I, "tensors must have the same number of dims: got %d and %d",
+                               x0->ndim, x->ndim);
+        for (int i = 0; i < s.n; i++) {
+            if (i == dim) {
+                s.d[i] = graph_dim_add(I->g, s.d[i], x->dims[i]);
+                continue;
+            }
+            char what[96];
+            snprintf(what, sizeof what, "dim %d of the inputs of cat", i);
+            if (infer__equal(I, x0->dims[i], x->dims[i], what) < 0)
+                return infer__fail(I, "sizes of tensors must match except in dim %lld "
+                                   "(got %s and %s in dim %d)", (long long)dim,
+                                   infer__dim_text(I, 0, x0->dims[i]),
+                                   infer__dim_text(I, 1, x->dims[i]), i);
+        }
+    }
+    return infer__out(I, infer__promote_all(I), &s);
+}
+
+/* torch.stack([x0, x1, ...], dim): equal shapes, a new dim of size n */
+static int infer_stack(Infer *I)
+{
+    const Val *x0 = infer__in(I, 0);
+    int64_t dim = I->attr[0];
+    if (dim < 0 || dim > x0->ndim)
+        return infer__fail(I, "dim %lld is out of range for stacking %d-d tensors",
+                           (long long)dim, x0->ndim);
+    Shape s0 = shape_of(x0);
+    for (uint32_t k = 1; k < I->d->nin; k++) {
+        const Val *x = infer__in(I, k);
+        Shape sx = shape_of(x);
+        int ok = x->ndim == x0->ndim;
+        for (int i = 0; ok && i < s0.n; i++) {
+            char what[96];
+            snprintf(what, sizeof what, "dim %d of the inputs of stack", i);
+            ok = infer__equal(I, s0.d[i], sx.d[i], what) == 0;
+        }
+        if (!ok)
+            return infer__fail(I, "expects each tensor to be equal size, but got %s at entry 0 "
+                               "and %s at entry %u", infer__shape_text(I, 0, &s0, 0),
+                               infer__shape_text(I, 1, &sx, 0), k);
+    }
+    Shape s = s0;
+    memmove(&s.d[dim + 1], &s.d[dim], (size_t)(s.n - dim) * sizeof s.d[0]);
+    s.d[dim] = graph_dim_const(I->g, (int64_t)I->d->nin);
+    s.n++;
+    return infer__out(I, infer__promote_all(I), &s);
+}
+
+/* The dtype of a sum/mean/amax of x. */
+static int infer__reduce_dtype(Infer *I, const Val *x, DType *dt)
+{
+    DType want = I->d->dtype;
+    switch (I->d->kind) {
+    case OP_SUM:
+        *dt = want ? want : dtype_is_float(x->dtype) ? x->dtype : DT_I64;
+        return 0;
+    case OP_MEAN:
+        *dt = want ? want : x->dtype;
+        if (!dtype_is_float(*dt))
+            return infer__fail(I, "could not infer the output dtype: the input dtype must be "
+                               "floating point, got %s", dtype_name(*dt));
+        return 0;
+    default:
+        *dt = x->dtype;
+        return 0;
+    }
+}
+
+/* x.sum(dim=(0, 2), keepdim=True), x.mean(-1), x.amax(): no dims = all */
+static int infer_reduce(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    int keepdim = I->d->nattr > 0 && I->attr[0];
+    uint8_t reduced[GRAPH_MAX_DIMS] = {0};
+    for (uint32_t i = 1; i < I->d->nattr; i++) {
+        int64_t dim = I->attr[i];
+        if (x->ndim == 0 && dim == 0)
+            continue;      /* torch accepts dim 0 (and -1) on a 0-d tensor */
+        if (infer__dim(I, dim, x->ndim) < 0)
+            return -1;
+        if (reduced[dim])
+            return infer__fail(I, "dim %lld appears multiple times in the list of dims",
+                               (long long)dim);
+        reduced[dim] = 1;
+    }
+    if (I->d->nattr <= 1)
+        memset(reduced, 1, sizeof reduced);
+    Shape s = {0};
+    DimId one = graph_dim_const(I->g, 1);
+    for (int i = 0; i < x->ndim; i++)
+        if (!reduced[i] || keepdim)
+            s.d[s.n++] = reduced[i] ? one : x->dims[i];
+    DType dt;
+    if (infer__reduce_dtype(I, x, &dt) < 0)
+        return -1;
+    return infer__out(I, dt, &s);
+}
+
+/* F.softmax(x, dim, dtype=None), F.log_softmax(...) */
+static int infer_softmax(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (!(x->ndim == 0 && I->attr[0] == 0) && infer__dim(I, I->attr[0], x->ndim) < 0)
+        return -1;
+    DType dt = I->d->dtype ? I->d->dtype : x->dtype;
+    if (!dtype_is_float(dt))
+        return infer__fail(I, "expected a floating point result dtype, got %s", dtype_name(dt));
+    Shape s = shape_of(x);
+    return infer__out(I, dt, &s);
+}
+
+/* param (a norm's weight, bias or gamma) must have the k trailing dims of x. */
+static int infer__norm_param(Infer *I, const Val *param, const Shape *sx, int k, const char *name)
+{
+    Shape sp = shape_of(param), trail = {k, {0}};
+    memcpy(trail.d, &sx->d[sx->n - k], (size_t)k * sizeof trail.d[0]);
+    int ok = sp.n == k;
+    for (int i = 0; ok && i < k; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "dim %d of the %s of %s", i, name, I->op);
+        ok = infer__equal(I, sp.d[i], trail.d[i], what) == 0;
+    }
+    if (!ok)
+        return infer__fail(I, "%s of shape %s does not match the normalised shape %s", name,
+                           infer__shape_text(I, 0, &sp, 0), infer__shape_text(I, 1, &trail, 0));
+    return 0;
+}
+
+/* F.layer_norm(x, x.shape[-k:], w, b, eps) */
+static int infer_layer_norm(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *w = infer__in(I, 1), *b = infer__in(I, 2);
+    int64_t k = I->attr[0];
+    if (infer__float_input(I, x) < 0)
+        return -1;
+    if (k < 1 || k > x->ndim)
+        return infer__fail(I, "cannot normalise %lld trailing dims of a %d-d tensor",
+                           (long long)k, x->ndim);
+    Shape s = shape_of(x);
+    if ((w && infer__norm_param(I, w, &s, (int)k, "weight") < 0) ||
+        (b && infer__norm_param(I, b, &s, (int)k, "bias") < 0))
+        return -1;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* y, rstd = torch_npu.npu_rms_norm(x, gamma, eps):
+ * rstd is float32 of shape x.shape[:-gamma.ndim] + [1] * gamma.ndim */
+static int infer_rms_norm(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *gamma = infer__in(I, 1);
+    if (infer__float_input(I, x) < 0)
+        return -1;
+    if (gamma->ndim < 1 || gamma->ndim > x->ndim)
+        return infer__fail(I, "a %d-d gamma cannot normalise a %d-d tensor", gamma->ndim, x->ndim);
+    Shape s = shape_of(x);
+    if (infer__norm_param(I, gamma, &s, gamma->ndim, "gamma") < 0 ||
+        infer__out(I, x->dtype, &s) < 0)
+        return -1;
+    for (int i = s.n - gamma->ndim; i < s.n; i++)
+        s.d[i] = graph_dim_const(I->g, 1);
+    return infer__out(I, DT_F32, &s);
+}
+
+/* nn.Embedding: weight[v, h][ids] -> ids.shape + [h] */
+static int infer_embedding(Infer *I)
+{
+    const Val *w = infer__in(I, 0), *ids = infer__in(I, 1);
+    if (infer__rank(I, w, 2, 2, "weight") < 0)
+        return -1;
+    if (!dtype__is_int(ids->dtype))
+        return infer__fail(I, "expected indices of an integer dtype, got %s",
+                           dtype_name(ids->dtype));
+    Shape s = shape_of(ids);
+    s.d[s.n++] = w->dims[1];
+    return infer__out(I, w->dtype, &s);
+}
+
+/* An optional 1-d parameter (scale, offset) of size 1 or n. */
+static int infer__vector_param(Infer *I, const Val *p, DimId n, const char *name)
+{
+    if (!p)
+        return 0;
+    if (p->ndim != 1)
+        return infer__fail(I, "%s must be 1-d, got %d-d", name, p->ndim);
+    if (dim__is(I->g, p->dims[0], 1) || dim__same(I->g, p->dims[0], n) >= 0)
+        return 0;
+    return infer__fail(I, "%s has size %s, expected 1 or %s", name,
+                       infer__dim_text(I, 0, p->dims[0]), infer__dim_text(I, 1, n));
+}
+
+/* torch_npu.npu_quant_matmul(x1[..., m, k], x2[..., k, n], scale, offset=,
+ * bias=, pertoken_scale=, output_dtype=) -> [broadcast(...), m, n].
+ * int32 operands hold 8 int4 values in their last dim: x1 [m, k//8],
+ * x2 [k, n//8]. */
+static int infer_quant_matmul(Infer *I)
+{
+    const Val *x1 = infer__in(I, 0), *x2 = infer__in(I, 1);
+    if (infer__rank(I, x1, 2, 6, "x1") < 0 || infer__rank(I, x2, 2, 6, "x2") < 0)
+        return -1;
+    int int8_or_32 = (x1->dtype == DT_I8 || x1->dtype == DT_I32) &&
+                     (x2->dtype == DT_I8 || x2->dtype == DT_I32);
+    if (!int8_or_32 || (x1->dtype == DT_I32 && x2->dtype != DT_I32))
+        return infer__fail(I, "expected int8 operands (or int32 holding int4), got dtypes %s and %s",
+                           dtype_name(x1->dtype), dtype_name(x2->dtype));
+    Shape s1 = shape_of(x1), s2 = shape_of(x2);
+    DimId eight = graph_dim_const(I->g, 8);
+    DimId k1 = s1.d[s1.n - 1], n = s2.d[s2.n - 1];
+    if (x1->dtype == DT_I32)
+        k1 = graph_dim_mul(I->g, k1, eight);
+    if (x2->dtype == DT_I32)
+        n = graph_dim_mul(I->g, n, eight);
+    if (infer__contract(I, k1, s2.d[s2.n - 2], &s1, &s2) < 0)
+        return -1;
+    Shape b1 = {s1.n - 2, {0}}, b2 = {s2.n - 2, {0}}, s;
+    memcpy(b1.d, s1.d, (size_t)b1.n * sizeof b1.d[0]);
+    memcpy(b2.d, s2.d, (size_t)b2.n * sizeof b2.d[0]);
+    if (infer__broadcast(I, &b1, &b2, &s) < 0 ||
+        infer__vector_param(I, infer__in(I, 2), n, "scale") < 0 ||
+        infer__vector_param(I, infer__in(I, 3), n, "offset") < 0)
+        return -1;
+    s.d[s.n++] = s1.d[s1.n - 2];
+    s.d[s.n++] = n;
+    return infer__out(I, I->d->dtype ? I->d->dtype : DT_I8, &s);
+}
+
+/* y, scale = torch_npu.npu_dequant_swiglu_quant(x[..., 2h], ...):
+ * y int8 [..., h], scale float32 [...] */
+static int infer_dequant_swiglu_quant(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0)
+        return -1;
+    for (uint32_t i = 0; i < I->d->nattr; i++)
+        if (I->attr[i] != 0 && I->attr[i] != 1)
+            return infer__fail(I, "%s must be 0 or 1, got %lld",
+                               i ? "quant_mode" : "activate_left", (long long)I->attr[i]);
+    Shape s = shape_of(x);
+    DimId half;
+    if (infer__half(I, s.d[s.n - 1], s.n - 1, &half) < 0)
+        return -1;
+    s.d[s.n - 1] = half;
+    if (infer__out(I, DT_I8, &s) < 0)
+        return -1;
+    s.n--;
+    return infer__out(I, DT_F32, &s);
+}
+
+/* torch_npu.npu_swiglu(x, dim): that dim halved */
+static int infer_swiglu(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    int64_t dim = I->attr[0];
+    if (infer__dim(I, dim, x->ndim) < 0 || infer__float_input(I, x) < 0)
+        return -1;
+    Shape s = shape_of(x);
+    if (infer__half(I, s.d[dim], (int)dim, &s.d[dim]) < 0)
+        return -1;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* dst.copy_(src): src broadcasts to dst; the result is dst's new version */
+static int infer_copy(Infer *I)
+{
+    const Val *dst = infer__in(I, 0), *src = infer__in(I, 1);
+    Shape sd = shape_of(dst), ss = shape_of(src);
+    if (infer__expand(I, &ss, &sd) < 0)
+        return -1;
+    return infer__out(I, dst->dtype, &sd);
+}
+
+/* dst[:, start:end] = src: src broadcasts to the slice */
+static int infer_slice_store(Infer *I)
+{
+    const Val *dst = infer__in(I, 0), *src = infer__in(I, 1);
+    Shape slice, ss = shape_of(src), sd = shape_of(dst);
+    if (infer__slice_shape(I, dst, &slice) < 0 || infer__expand(I, &ss, &slice) < 0)
+        return -1;
+    return infer__out(I, dst->dtype, &sd);
+}
+
+/* ===================================================================== */
+/* graph_add_op                                                          */
+/* ===================================================================== */
+
+/* How many inputs and int attributes a kind takes; inputs from index
+ * `optional` on may be absent (-1). */
+typedef struct Arity {
+    uint32_t min_in, max_in, min_attr, max_attr, optional;
+    int (*infer)(Infer *I);
+} Arity;
+
+#define ANY UINT32_MAX
+static const Arity arity[OP__count] = {
+    [OP_FULL] = {0, 0, 0, GRAPH_MAX_DIMS, ANY, infer_full},
+    [OP_ADD] = {1, 2, 0, 2, ANY, infer_binary},
+    [OP_SUB] = {1, 2, 0, 2, ANY, infer_binary},
+    [OP_MUL] = {1, 2, 0, 2, ANY, infer_binary},
+    [OP_DIV] = {1, 2, 0, 2, ANY, infer_binary},
+    [OP_POW] = {1, 1, 0, 0, ANY, infer_pow},
+    [OP_NEG] = {1, 1, 0, 0, ANY, infer_same_dtype},
+    [OP_ABS] = {1, 1, 0, 0, ANY, infer_same_dtype},
+    [OP_RELU] = {1, 1, 0, 0, ANY, infer_same_dtype},
+    [OP_EXP] = {1, 1, 0, 0, ANY, infer_float_unary},
+    [OP_LOG] = {1, 1, 0, 0, ANY, infer_float_unary},
+    [OP_SQRT] = {1, 1, 0, 0, ANY, infer_float_unary},
+    [OP_RSQRT] = {1, 1, 0, 0, ANY, infer_float_unary},
+    [OP_GELU] = {1, 1, 0, 1, ANY, infer_float_unary},
+    [OP_SILU] = {1, 1, 0, 0, ANY, infer_float_unary},
+    [OP_SIGMOID] = {1, 1, 0, 0, ANY, infer_float_unary},
+    [OP_TANH] = {1, 1, 0, 0, ANY, infer_float_unary},
+    [OP_CAST] = {1, 1, 0, 0, ANY, infer_cast},
+    [OP_MM] = {2, 2, 0, 0, ANY, infer_mm},
+    [OP_BMM] = {2, 2, 0, 0, ANY, infer_bmm},
+    [OP_MATMUL] = {2, 2, 0, 0, ANY, infer_matmul},
+    [OP_ADDMM] = {3, 3, 0, 0, ANY, infer_addmm},
+    [OP_LINEAR] = {2, 3, 0, 0, 2, infer_linear},
+    [OP_RESHAPE] = {1, 1, 0, GRAPH_MAX_ATTRS, ANY, infer_reshape},
+    [OP_PERMUTE] = {1, 1, 0, GRAPH_MAX_DIMS, ANY, infer_permute},
+    [OP_CONTIGUOUS] = {1, 1, 0, 0, ANY, infer_identity},
+    [OP_SLICE] = {1, 1, 4, 4, ANY, infer_slice},
+    [OP_SELECT] = {1, 1, 2, 2, ANY, infer_select},
+    [OP_CAT] = {1, ANY, 1, 1, ANY, infer_cat},
+    [OP_STACK] = {1, ANY, 1, 1, ANY, infer_stack},
+    [OP_SUM] = {1, 1, 0, GRAPH_MAX_DIMS + 1, ANY, infer_reduce},
+    [OP_MEAN] = {1, 1, 0, GRAPH_MAX_DIMS + 1, ANY, infer_reduce},
+    [OP_AMAX] = {1, 1, 0, GRAPH_MAX_DIMS + 1, ANY, infer_reduce},
+    [OP_SOFTMAX] = {1, 1, 1, 1, ANY, infer_softmax},
+    [OP_LOG_SOFTMAX] = {1, 1, 1, 1, ANY, infer_softmax},
+    [OP_LAYER_NORM] = {1, 3, 1, 1, 1, infer_layer_norm},
+    [OP_RMS_NORM] = {2, 2, 0, 0, ANY, infer_rms_norm},
+    [OP_EMBEDDING] = {2, 2, 0, 0, ANY, infer_embedding},
+    [OP_FORMAT_CAST] = {1, 1, 1, 1, ANY, infer_identity},
+    [OP_QUANT_MATMUL] = {3, 6, 0, 0, 3, infer_quant_matmul},
+    [OP_DEQUANT_SWIGLU_QUANT] = {1, 7, 0, 2, 1, infer_dequant_swiglu_quant},
+    [OP_SWIGLU] = {1, 1, 1, 1, ANY, infer_swiglu},
+    [OP_COPY] = {2, 2, 0, 0, ANY, infer_copy},
+    [OP_SLICE_STORE] = {2, 2, 4, 4, ANY, infer_slice_store},
+};
+
+static int infer__count(Infer *I, const char *what, uint32_t n, uint32_t lo, uint32_t hi)
+{
+    if (n >= lo && n <= hi)
+        return 0;
+    if (lo == hi)
+        return infer__fail(I, "expected %u %s, got %u", lo, what, n);
+    if (hi == ANY)
+        return infer__fail(I, "expected at least %u %s, got %u", lo, what, n);
+    return infer__fail(I, "expected %u to %u %s, got %u", lo, hi, what, n);
+}
+
+/* What every kind needs: its counts of inputs and attributes, valid value
+ * ids (-1 only for optional inputs) with known dtypes, a valid dtype,
+ * stream and super kernel. */
+static int infer__validate(Infer *I, const Arity *ar)
+{
+    const OpDesc *d = I->d;
+    if (infer__count(I, "inputs", d->nin, ar->min_in, ar->max_in) < 0 ||
+        infer__count(I, "attributes", d->nattr, ar->min_attr, ar->max_attr) < 0)
+        return -1;
+    for (uint32_t i = 0; i < d->nin; i++) {
+        int32_t v = d->in[i];
+        if (v == -1 && i >= ar->optional)
+            continue;
+        if (v < 0 || (size_t)v >= I->g->vals.n)
+            return infer__fail(I, "input %u is not a value", i);
+        if (I->g->vals.v[v].dtype == DT_UNKNOWN || (unsigned)I->g->vals.v[v].dtype >= DT__count)
+            return infer__fail(I, "input %u has an unknown dtype", i);
+    }
+    if ((unsigned)d->dtype >= DT__count)
+        return infer__fail(I, "invalid dtype %d", (int)d->dtype);
+    if (d->stream < 0 || (size_t)d->stream >= I->g->streams.n)
+        return infer__fail(I, "invalid stream %d", d->stream);
+    if (d->sk < -1 || (d->sk >= 0 && (size_t)d->sk >= I->g->sks.n))
+        return infer__fail(I, "invalid super kernel %d", d->sk);
+    if (d->nattr)
+        memcpy(I->attr, d->attr, d->nattr * sizeof I->attr[0]);
+    return 0;
+}
+
+/* Output formats: aliases and in-place writes keep input 0's layout,
+ * FORMAT_CAST sets it, everything else computes in ND. */
+static void infer__formats(Infer *I)
+{
+    for (uint32_t i = 0; i < I->nout; i++) {
+        if (op_info[I->d->kind].flags & (OPF_ALIAS | OPF_INPLACE))
+            I->out[i].format = infer__in(I, 0)->format;
+        if (I->d->kind == OP_FORMAT_CAST)
+            I->out[i].format = (uint8_t)I->attr[0];
+    }
+}
+
+static int32_t graph__op_from(Graph *g, Infer *I)
+{
+    const OpDesc *d = I->d;
+    Op op = {0};
+    op.kind = d->kind;
+    op.line = d->line;
+    op.col = d->col;
+    if (d->nin) {
+        op.in = arena_alloc(&g->arena, d->nin * sizeof *op.in);
+        memcpy(op.in, d->in, d->nin * sizeof *op.in);
+    }
+    op.nin = d->nin;
+    memcpy(op.attr, I->attr, sizeof op.attr);
+    op.nattr = d->nattr;
+    op.fattr[0] = d->fattr[0];
+    op.fattr[1] = d->fattr[1];
+    op.dtype = d->dtype;
+    op.stream = d->stream;
+    op.sk = d->sk;
+    return graph__push_op(g, &op, I->out, I->nout);
+}
+
+int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen)
+{
+    Infer I = {0};
+    I.g = self;
+    I.d = d;
+    I.err = err;
+    I.errlen = errlen;
+    I.op = (unsigned)d->kind < OP__count ? op_info[d->kind].name : "op";
+    size_t nchecks = self->checks.n;
+    int rc;
+    if ((unsigned)d->kind >= OP__count || !arity[d->kind].infer)
+        rc = infer__fail(&I, "not an op that graph_add_op adds");
+    else
+        rc = infer__validate(&I, &arity[d->kind]);
+    if (rc == 0)
+        rc = arity[d->kind].infer(&I);
+    for (int i = 0; i < 3; i++)
+        sb_free(&I.text[i]);
+    if (rc < 0) {
+        self->checks.n = nchecks;
+        return -1;
+    }
+    infer__formats(&I);
+    return graph__op_from(self, &I);
+}
+
+/* ===================================================================== */
+/* Control dependencies, streams, super kernels, text                    */
+/* ===================================================================== */
+
+void graph_add_ctrl(Graph *self, int32_t op, int32_t c, int explicit_wait)
+{
+    TNGC_ASSERT(op >= 0 && (size_t)op < self->ops.n && c >= 0 && c < op);
+    Op *o = &self->ops.v[op];
+    for (uint32_t i = 0; i < o->nctrl; i++) {
+        if (o->ctrl[i] == c) {
+            if (explicit_wait)
+                o->ctrl_explicit[i] = 1;
+            return;
+        }
+    }
+    /* arena arrays with power-of-two capacities: grow when full */
+    uint32_t n = o->nctrl;
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
+        uint32_t cap = n ? 2 * n : 4;
+        int32_t *ctrl = arena_alloc(&self->arena, cap * sizeof *ctrl);
+        uint8_t *expl = arena_alloc(&self->arena, cap);
+        if (n) {
+            memcpy(ctrl, o->ctrl, n * sizeof *ctrl);
+            memcpy(expl, o->ctrl_explicit, n);
+        }
+        o->ctrl = ctrl;
+        o->ctrl_explicit = expl;
+    }
+    o->ctrl[n] = c;
+    o->ctrl_explicit[n] = explicit_wait ? 1 : 0;
+    o->nctrl = n + 1;
+}
+
+int graph_stream(Graph *self, const char *tag, int64_t priority, uint32_t line, uint32_t col)
+{
+    if (!tag)
+        return 0;
+    for (size_t i = 1; i < self->streams.n; i++)
+        if (!strcmp(self->streams.v[i].tag, tag))
+            return (int)i;
+    GraphStream s = {arena_strndup(&self->arena, tag, strlen(tag)), priority, line, col};
+    VEC_PUSH(self->streams, s);
+    return (int)self->streams.n - 1;
+}
+
+int graph_sk(Graph *self, const char *name, const char *options, uint32_t line, uint32_t col)
+{
+    if (!name)
+        return -1;
+    for (size_t i = 0; i < self->sks.n; i++)
+        if (!strcmp(self->sks.v[i].name, name))
+            return (int)i;
+    GraphSk sk = {arena_strndup(&self->arena, name, strlen(name)),
+                  options ? arena_strndup(&self->arena, options, strlen(options)) : NULL,
+                  line, col};
+    VEC_PUSH(self->sks, sk);
+    return (int)self->sks.n - 1;
+}
+
+void graph_val_type_str(const Graph *self, int32_t v, StrBuf *out)
+{
+    if (v < 0 || (size_t)v >= self->vals.n) {
+        sb_puts(out, "?");
+        return;
+    }
+    const Val *val = &self->vals.v[v];
+    sb_puts(out, dtype_short(val->dtype));
+    sb_putc(out, '[');
+    for (int i = 0; i < val->ndim; i++) {
+        if (i)
+            sb_putc(out, ',');
+        graph_dim_str(self, val->dims[i], out);
+    }
+    sb_putc(out, ']');
+}
+
+int32_t graph_storage_root(const Graph *g, int32_t v)
+{
+    /* A chain of views is never longer than the ops before it. */
+    for (size_t steps = 0; steps <= g->ops.n; steps++) {
+        const Op *op = &g->ops.v[g->vals.v[v].op];
+        unsigned flags = op_info[op->kind].flags;
+        if (!(flags & (OPF_ALIAS | OPF_INPLACE)) || op->nin == 0 || op->in[0] < 0)
+            return v;
+        v = op->in[0];
+    }
+    TNGC_BUG("cycle of views at value %d", (int)v);
+}

@@ -1,0 +1,3164 @@
+/*
+ * interp.c - the module interpreter and the lowering of compiled methods.
+ *
+ * One abstract interpreter over the syntax tree serves two modes:
+ *
+ *  - host mode runs the script's module-level code (and the functions and
+ *    methods it calls) on abstract objects: numbers, strings, containers,
+ *    tensor specs (values of a scratch host graph with constant shapes),
+ *    instances of the script's classes and of torch.nn modules, config
+ *    objects and compiled entries. Whatever is not known is O_UNKNOWN and
+ *    host code goes on silently: a script may do anything around its model.
+ *
+ *  - trace mode runs a compiled entry's method body when host code calls
+ *    the entry. Tensors are values of the entry's Graph; operations append
+ *    ops (torchlib.c); Python-level values (ints, constructor flags, module
+ *    attributes) are evaluated and folded as Dynamo does. Anything that
+ *    cannot be lowered is a graph-break diagnostic (TNG2xx) at its location.
+ *
+ * Host tensors enter a trace through a memo: the first read of a host tensor
+ * while tracing gives a "shadow" tensor object of the entry graph (an input
+ * when it was passed as an argument, a weight when it is a parameter or a
+ * buffer of the compiled module). In-place updates change the shadow only,
+ * and are written back as the input's or weight's final value.
+ */
+#define _GNU_SOURCE   /* memmem */
+#include "interp.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Limits that keep any script from hanging or exhausting tngc. */
+#define INTERP_MAX_STEPS 2000000L   /* statements and loop iterations */
+#define INTERP_MAX_DEPTH 64         /* nested calls */
+#define INTERP_MAX_ITEMS 100000     /* elements of one container */
+
+/* ===================================================================== */
+/* State                                                                 */
+/* ===================================================================== */
+
+typedef struct Frame Frame;
+struct Frame {
+    StrMap vars;           /* name -> Obj* */
+    StrMap globals_decl;   /* names declared global (value: non-NULL) */
+    Frame *parent;         /* enclosing function scope, NULL for the module */
+};
+
+struct InterpFunc {
+    int32_t node;          /* function_definition or lambda */
+    const char *name;
+    const char *qualname;
+    InterpClass *cls;      /* defined in this class's body */
+    Frame *closure;
+    Obj **defaults;        /* per parameter, NULL when none */
+    size_t nparams;
+    int decorated;
+};
+
+struct InterpClass {
+    const char *name;
+    int32_t node;
+    InterpClass *base;     /* a script base class, or NULL */
+    const char *base_name; /* canonical name of a library base ("torch.nn.Module") */
+    AttrList attrs;        /* methods and class variables */
+};
+
+typedef struct CfgField {
+    const char *path;
+    Obj *value;
+    int32_t node;
+} ConfigFieldObj;
+
+struct ConfigObj {
+    VEC(ConfigFieldObj) fields;
+    int32_t node;
+};
+
+struct CompiledObj {
+    Obj *target;           /* module instance, bound method or function; NULL for
+                            * a decorator factory torch.compile(backend=...) */
+    ConfigObj *cfg;
+    int dynamic, fullgraph;  /* -1 not given */
+    int is_cache;
+    const char *cache_dir;
+    int32_t node;
+    Graph *graph;          /* the trace of the first call, or NULL */
+    Obj *ret;              /* the traced return value (entry objects) */
+    int traced;            /* traced (or tracing failed) */
+    int skipped;           /* --entry names another entry */
+    size_t nleaves;        /* tensor leaves of the first call's arguments */
+};
+
+typedef enum Flow { FLOW_NEXT, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE, FLOW_ABORT } Flow;
+
+typedef struct Shadow {
+    TensorObj *host;
+    Obj *obj;              /* the entry-graph tensor */
+    int32_t initial;       /* its value at the start of the trace */
+    int input;             /* GraphInput index, or -1 */
+    int weight;            /* GraphWeight index, or -1 */
+} Shadow;
+
+typedef struct WaitEdge {
+    int32_t value;         /* later users of this value ... */
+    int32_t waits_for;     /* ... wait for the producer of this one */
+} WaitEdge;
+
+struct Interp {
+    ScanFile *sf;
+    const Ast *ast;
+    Arena arena;           /* objects */
+    Graph host;
+    Graph *g;              /* current graph */
+    Frame *globals;
+    Obj *ret;              /* value of the last return */
+    long steps;
+    int depth;
+    int aborted;           /* a limit was hit: stop everything */
+    const char *only_entry;
+    VEC(Graph *) entries;
+    VEC(CompiledObj *) compiled;
+    /* trace state */
+    int tracing;
+    int stream, sk;
+    VEC(Shadow) shadows;
+    VEC(WaitEdge) waits;
+    StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
+    int nconst;
+    VEC(Frame *) frames;
+};
+
+/* ===================================================================== */
+/* Objects                                                               */
+/* ===================================================================== */
+
+Obj *obj_new(Interp *I, ObjKind kind)
+{
+    Obj *o = arena_alloc(&I->arena, sizeof *o);
+    o->kind = kind;
+    o->node = -1;
+    o->dim = -1;
+    return o;
+}
+
+Obj *obj_unknown(Interp *I, const char *why)
+{
+    Obj *o = obj_new(I, O_UNKNOWN);
+    o->s = why;
+    return o;
+}
+
+Obj *obj_none(Interp *I) { return obj_new(I, O_NONE); }
+
+Obj *obj_bool(Interp *I, int b)
+{
+    Obj *o = obj_new(I, O_BOOL);
+    o->i = b != 0;
+    return o;
+}
+
+Obj *obj_int(Interp *I, int64_t v)
+{
+    Obj *o = obj_new(I, O_INT);
+    o->i = v;
+    return o;
+}
+
+Obj *obj_float(Interp *I, double v)
+{
+    Obj *o = obj_new(I, O_FLOAT);
+    o->f = v;
+    return o;
+}
+
+Obj *obj_str(Interp *I, const char *s)
+{
+    Obj *o = obj_new(I, O_STR);
+    o->s = s;
+    o->len = strlen(s);
+    return o;
+}
+
+static void items_push(Interp *I, Obj *seq, Obj *x)
+{
+    if (seq->n == seq->cap) {
+        size_t cap = seq->cap ? 2 * seq->cap : 4;
+        Obj **items = arena_alloc(&I->arena, cap * sizeof *items);
+        if (seq->n)
+            memcpy(items, seq->items, seq->n * sizeof *items);
+        seq->items = items;
+        seq->cap = cap;
+    }
+    seq->items[seq->n++] = x;
+}
+
+Obj *obj_tuple(Interp *I, Obj **items, size_t n)
+{
+    Obj *o = obj_new(I, O_TUPLE);
+    for (size_t i = 0; i < n; i++)
+        items_push(I, o, items[i]);
+    return o;
+}
+
+static Obj *obj_seq(Interp *I, ObjKind kind)
+{
+    return obj_new(I, kind);
+}
+
+Obj *obj_tensor(Interp *I, int32_t v)
+{
+    Obj *o = obj_new(I, O_TENSOR);
+    o->t = arena_alloc(&I->arena, sizeof *o->t);
+    o->t->g = I->g;
+    o->t->value = v;
+    o->t->gears_node = -1;
+    return o;
+}
+
+Obj *obj_dim(Interp *I, DimId d)
+{
+    int64_t c;
+    if (graph_dim_const_value(I->g, d, &c))
+        return obj_int(I, c);
+    Obj *o = obj_new(I, O_DIM);
+    o->dim = d;
+    return o;
+}
+
+DimId obj_as_dim(Interp *I, const Obj *o)
+{
+    if (!o)
+        return -1;
+    if (o->kind == O_INT || o->kind == O_BOOL)
+        return graph_dim_const(I->g, o->i);
+    if (o->kind == O_DIM)
+        return o->dim;
+    return -1;
+}
+
+int obj_int_value(const Obj *o, int64_t *v)
+{
+    if (o && (o->kind == O_INT || o->kind == O_BOOL)) {
+        *v = o->i;
+        return 1;
+    }
+    return 0;
+}
+
+int obj_num_value(const Obj *o, double *v)
+{
+    if (o && (o->kind == O_INT || o->kind == O_BOOL)) {
+        *v = (double)o->i;
+        return 1;
+    }
+    if (o && o->kind == O_FLOAT) {
+        *v = o->f;
+        return 1;
+    }
+    return 0;
+}
+
+Obj *obj_getattr(const Obj *inst, const char *name)
+{
+    for (size_t i = inst->attrs.n; i-- > 0;)
+        if (strcmp(inst->attrs.names[i], name) == 0)
+            return inst->attrs.vals[i];
+    return NULL;
+}
+
+static void attrs_set(Arena *A, AttrList *l, const char *name, Obj *val)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->names[i], name) == 0) {
+            l->vals[i] = val;
+            return;
+        }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        const char **names = arena_alloc(A, cap * sizeof *names);
+        Obj **vals = arena_alloc(A, cap * sizeof *vals);
+        if (l->n) {
+            memcpy(names, l->names, l->n * sizeof *names);
+            memcpy(vals, l->vals, l->n * sizeof *vals);
+        }
+        l->names = names, l->vals = vals, l->cap = cap;
+    }
+    l->names[l->n] = arena_strndup(A, name, strlen(name));
+    l->vals[l->n++] = val;
+}
+
+void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val)
+{
+    attrs_set(&I->arena, &inst->attrs, name, val);
+}
+
+static int obj_is_str(const Obj *o, const char *s)
+{
+    return o && o->kind == O_STR && strcmp(o->s, s) == 0;
+}
+
+/* Python truthiness: 1 true, 0 false, -1 unknown. */
+static int obj_truth(Interp *I, const Obj *o)
+{
+    int64_t c;
+    switch (o->kind) {
+    case O_NONE: return 0;
+    case O_BOOL: case O_INT: return o->i != 0;
+    case O_FLOAT: return o->f != 0.0;
+    case O_STR: return o->len != 0;
+    case O_TUPLE: case O_LIST: case O_DICT: return o->n != 0;
+    case O_DIM: return graph_dim_const_value(I->g, o->dim, &c) ? c != 0 : -1;
+    case O_UNKNOWN: case O_TENSOR: return -1;
+    default: return 1;
+    }
+}
+
+/* Equality of two known Python values: 1, 0, or -1 unknown. */
+static int obj_eq(Interp *I, const Obj *a, const Obj *b)
+{
+    double x, y;
+    if (a->kind == O_UNKNOWN || b->kind == O_UNKNOWN || a->kind == O_TENSOR || b->kind == O_TENSOR)
+        return -1;
+    if (a->kind == O_DIM || b->kind == O_DIM) {
+        DimId da = obj_as_dim(I, a), db = obj_as_dim(I, b);
+        if (da < 0 || db < 0)
+            return 0;
+        return da == db ? 1 : -1;
+    }
+    if (obj_num_value(a, &x) && obj_num_value(b, &y))
+        return x == y;
+    if (a->kind != b->kind)
+        return a->kind == O_NONE || b->kind == O_NONE ? 0 : (a == b);
+    switch (a->kind) {
+    case O_NONE: case O_ELLIPSIS: return 1;
+    case O_STR: return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+    case O_DTYPE: return a->dtype == b->dtype;
+    case O_TUPLE: case O_LIST:
+        if (a->n != b->n)
+            return 0;
+        for (size_t i = 0; i < a->n; i++) {
+            int e = obj_eq(I, a->items[i], b->items[i]);
+            if (e != 1)
+                return e;
+        }
+        return 1;
+    case O_BUILTIN: return strcmp(a->s, b->s) == 0;
+    default: return a == b;
+    }
+}
+
+/* ===================================================================== */
+/* Diagnostics                                                           */
+/* ===================================================================== */
+
+static void interp_vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt, va_list ap)
+{
+    StrBuf sb = {0};
+    sb_vprintf(&sb, fmt, ap);
+    if (node < 0)
+        node = 0;
+    diag_node(&I->sf->diags, I->ast, node, rule, "%s", sb.s ? sb.s : "");
+    sb_free(&sb);
+}
+
+static void interp_diag(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    interp_vdiag(I, node, rule, fmt, ap);
+    va_end(ap);
+}
+
+Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
+{
+    if (I->tracing) {
+        va_list ap;
+        va_start(ap, fmt);
+        interp_vdiag(I, node, rule, fmt, ap);
+        va_end(ap);
+    }
+    return obj_unknown(I, NULL);
+}
+
+/* Stops the whole run at a limit (TNG212). */
+static void interp_limit(Interp *I, int32_t node, const char *what)
+{
+    if (!I->aborted)
+        interp_diag(I, node, RULE_TNG212, "%s; tngc stops interpreting the script here", what);
+    I->aborted = 1;
+}
+
+Graph *interp_graph(Interp *I) { return I->g; }
+int interp_tracing(const Interp *I) { return I->tracing; }
+const Ast *interp_ast(const Interp *I) { return I->ast; }
+Arena *interp_arena(Interp *I) { return &I->arena; }
+
+/* ===================================================================== */
+/* Frames                                                                */
+/* ===================================================================== */
+
+static Frame *frame_new(Frame *parent)
+{
+    Frame *f = xcalloc(1, sizeof *f);
+    f->parent = parent;
+    return f;
+}
+
+/* Frames live until the end of the run (closures may keep them). */
+static Frame *interp_frame_in(Interp *I, Frame *parent)
+{
+    Frame *f = frame_new(parent);
+    VEC_PUSH(I->frames, f);
+    return f;
+}
+#define interp_frame(parent) interp_frame_in(I, parent)
+
+static void frames_free(Interp *I)
+{
+    for (size_t i = 0; i < I->frames.n; i++) {
+        strmap_free(&I->frames.v[i]->vars);
+        strmap_free(&I->frames.v[i]->globals_decl);
+        free(I->frames.v[i]);
+    }
+    VEC_FREE(I->frames);
+}
+
+static Obj *frame_lookup(Interp *I, Frame *f, const char *name)
+{
+    for (; f; f = f->parent) {
+        Obj *o = strmap_get(&f->vars, name);
+        if (o)
+            return o;
+    }
+    return strmap_get(&I->globals->vars, name);
+}
+
+static void frame_assign(Interp *I, Frame *f, const char *name, Obj *val)
+{
+    if (strmap_get(&f->globals_decl, name))
+        f = I->globals;
+    strmap_put(&f->vars, arena_strndup(&I->arena, name, strlen(name)), val);
+}
+
+/* ===================================================================== */
+/* Canonical names of library objects                                    */
+/* ===================================================================== */
+
+/* Rewrites the other paths under which TorchAir ships to "torchair.". */
+static const char *canon(Interp *I, const char *path)
+{
+    static const struct { const char *from, *to; } rw[] = {
+        {"torch.npu.npugraph_ex.", "torchair."},
+        {"torch_npu.dynamo.torchair.", "torchair."},
+        {"torch_npu.npu.npugraph_ex.", "torchair."},
+        {"torchair.ops.", "torchair.scope."},
+        {"torchair.configs.compiler_config.", "torchair."},
+        {"torch.nn.modules.linear.", "torch.nn."},
+        {"torch.functional.", "torch."},
+    };
+    for (size_t i = 0; i < sizeof rw / sizeof *rw; i++) {
+        size_t n = strlen(rw[i].from);
+        if (strncmp(path, rw[i].from, n) == 0)
+            return arena_printf(&I->arena, "%s%s", rw[i].to, path + n);
+    }
+    if (strcmp(path, "torchair.scope.NpuStreamSwitch") == 0)
+        return "torchair.scope.npu_stream_switch";
+    return path;
+}
+
+static Obj *obj_builtin(Interp *I, const char *path)
+{
+    Obj *o = obj_new(I, O_BUILTIN);
+    o->s = canon(I, path);
+    return o;
+}
+
+/* ===================================================================== */
+/* Syntax helpers                                                        */
+/* ===================================================================== */
+
+static const Node *N(Interp *I, int32_t n) { return &I->ast->nodes[n]; }
+
+static const char *node_str(Interp *I, int32_t n)
+{
+    size_t len;
+    const char *s = ast_text(I->ast, n, &len);
+    return arena_strndup(&I->arena, s, len);
+}
+
+static int32_t child(Interp *I, int32_t n, int i) { return ast_named_child(I->ast, n, i); }
+
+/* Named children that are not comments. */
+#define FOR_CHILDREN(I, n, c) \
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) \
+        if ((N(I, c)->flags & NODE_NAMED) && N(I, c)->kind != NK_comment)
+
+/* ===================================================================== */
+/* Trace: shadows, weights, values                                       */
+/* ===================================================================== */
+
+static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int depth);
+
+static const char *ptr_key(Interp *I, const void *p)
+{
+    return arena_printf(&I->arena, "%p", p);
+}
+
+static Shadow *shadow_find(Interp *I, const TensorObj *host)
+{
+    for (size_t i = 0; i < I->shadows.n; i++)
+        if (I->shadows.v[i].host == host)
+            return &I->shadows.v[i];
+    return NULL;
+}
+
+/* The entry-graph tensor standing for host tensor t in this trace. */
+static Obj *shadow_of(Interp *I, Obj *t, int32_t node)
+{
+    Shadow *s = shadow_find(I, t->t);
+    if (s)
+        return s->obj;
+    Graph *hg = t->t->g;
+    const Val *hv = &hg->vals.v[t->t->value];
+    int64_t dims[GRAPH_MAX_DIMS];
+    for (int d = 0; d < hv->ndim; d++)
+        if (!graph_dim_const_value(hg, hv->dims[d], &dims[d]))
+            return NULL;
+    const char *name = strmap_get(&I->weight_names, ptr_key(I, t->t));
+    int is_buffer = t->t->is_buffer;
+    if (!name) {
+        name = arena_printf(&I->arena, "_const%d", I->nconst++);
+        is_buffer = 1;
+    }
+    int32_t v = graph_add_weight(I->g, name, hv->dtype, hv->ndim, dims, is_buffer);
+    I->g->vals.v[v].format = hv->format;
+    Obj *o = obj_tensor(I, v);
+    o->t->origin = t->t;
+    Shadow sh = {t->t, o, v, -1, (int)I->g->weights.n - 1};
+    VEC_PUSH(I->shadows, sh);
+    (void)node;
+    return o;
+}
+
+/* Host tensors read while tracing become entry-graph tensors. */
+static Obj *trace_in(Interp *I, Obj *o, int32_t node)
+{
+    if (!I->tracing || !o || o->kind != O_TENSOR || o->t->g == I->g)
+        return o;
+    Obj *s = shadow_of(I, o, node);
+    return s ? s : interp_break(I, node, RULE_TNG205, "tensor of unknown shape");
+}
+
+int32_t interp_val(Interp *I, Obj *t, int32_t node)
+{
+    if (!t || t->kind != O_TENSOR)
+        return -1;
+    if (t->t->g != I->g) {
+        if (!I->tracing)
+            return -1;
+        t = trace_in(I, t, node);
+        if (t->kind != O_TENSOR)
+            return -1;
+    }
+    return t->t->value;
+}
+
+/* An in-place write must wait for every earlier reader of the storage. */
+static void inplace_war(Interp *I, int32_t opid)
+{
+    Graph *g = I->g;
+    Op *op = &g->ops.v[opid];
+    int32_t root = graph_storage_root(g, op->in[0]);
+    for (int32_t o = 0; o < opid; o++) {
+        const Op *r = &g->ops.v[o];
+        if (op_info[r->kind].flags & OPF_SOURCE)
+            continue;
+        for (uint32_t k = 0; k < r->nin; k++)
+            if (r->in[k] >= 0 && graph_storage_root(g, r->in[k]) == root &&
+                !(k == 0 && (op_info[r->kind].flags & OPF_ALIAS))) {
+                graph_add_ctrl(g, opid, o, 0);
+                break;
+            }
+    }
+}
+
+int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
+{
+    char err[256];
+    d->stream = I->tracing ? I->stream : 0;
+    d->sk = I->tracing ? I->sk : -1;
+    int32_t nn = node >= 0 ? node : 0;
+    d->line = N(I, nn)->line;
+    d->col = ast_col(I->ast, nn);
+    for (uint32_t k = 0; k < d->nin; k++)
+        if (d->in[k] < -1 || d->in[k] >= (int32_t)I->g->vals.n)
+            return -1;
+    int32_t op = graph_add_op(I->g, d, err, sizeof err);
+    if (op < 0) {
+        if (I->tracing)
+            interp_diag(I, node, strstr(err, "dtype") ? RULE_TNG207 : RULE_TNG206, "%s", err);
+        return -1;
+    }
+    if (!I->tracing)
+        return op;
+    for (uint32_t k = 0; k < d->nin; k++)
+        for (size_t w = 0; w < I->waits.n; w++)
+            if (I->waits.v[w].value == d->in[k]) {
+                int32_t p = I->g->vals.v[I->waits.v[w].waits_for].op;
+                if (!(op_info[I->g->ops.v[p].kind].flags & OPF_SOURCE))
+                    graph_add_ctrl(I->g, op, p, 1);
+            }
+    if (op_info[d->kind].flags & OPF_INPLACE)
+        inplace_war(I, op);
+    return op;
+}
+
+/* ===================================================================== */
+/* Evaluation: forward declarations                                      */
+/* ===================================================================== */
+
+static Obj *eval(Interp *I, Frame *f, int32_t n);
+static Flow exec_block(Interp *I, Frame *f, int32_t n);
+static Flow exec_stmt(Interp *I, Frame *f, int32_t n);
+static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node);
+static int assign_target(Interp *I, Frame *f, int32_t target, Obj *val);
+static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a);
+
+static int step(Interp *I, int32_t node)
+{
+    if (I->aborted)
+        return 0;
+    if (++I->steps > INTERP_MAX_STEPS) {
+        interp_limit(I, node, "the script runs more than 2,000,000 statements");
+        return 0;
+    }
+    return 1;
+}
+
+/* ===================================================================== */
+/* Literals and containers                                               */
+/* ===================================================================== */
+
+static Obj *from_value(Interp *I, const Value *v)
+{
+    switch (v ? v->kind : V_EXPR) {
+    case V_NONE: return obj_none(I);
+    case V_BOOL: return obj_bool(I, (int)v->i);
+    case V_INT: return obj_int(I, v->i);
+    case V_FLOAT: return obj_float(I, v->f);
+    case V_STR: {
+        Obj *o = obj_new(I, O_STR);
+        o->s = v->s;
+        o->len = v->len;
+        return o;
+    }
+    default: return obj_unknown(I, "an f-string or a string tngc cannot decode");
+    }
+}
+
+/* Iterates a known iterable into a list of items; NULL when unknown. */
+static Obj *iter_items(Interp *I, Obj *o, int32_t node)
+{
+    Obj *out = obj_seq(I, O_LIST);
+    switch (o->kind) {
+    case O_TUPLE: case O_LIST:
+        for (size_t i = 0; i < o->n; i++)
+            items_push(I, out, trace_in(I, o->items[i], node));
+        return out;
+    case O_DICT:
+        for (size_t i = 0; i < o->n; i += 2)
+            items_push(I, out, o->items[i]);
+        return out;
+    case O_STR:
+        for (size_t i = 0; i < o->len; i++) {
+            char *s = arena_strndup(&I->arena, o->s + i, 1);
+            items_push(I, out, obj_str(I, s));
+        }
+        return out;
+    case O_RANGE: {
+        int64_t a = o->items[0]->i, b = o->items[1]->i, s = o->items[2]->i;
+        if (s == 0)
+            return NULL;
+        int64_t count = s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
+        if (count > INTERP_MAX_ITEMS) {
+            interp_limit(I, node, "a loop over more than 100,000 items");
+            return NULL;
+        }
+        for (int64_t k = 0; k < count; k++)
+            items_push(I, out, obj_int(I, a + k * s));
+        return out;
+    }
+    case O_INST:
+        if (o->s && (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0)) {
+            for (size_t i = 0; i < o->n; i++)
+                items_push(I, out, o->items[i]);
+            return out;
+        }
+        return NULL;
+    case O_TENSOR: {
+        int32_t v = interp_val(I, o, node);
+        int64_t n0;
+        if (v < 0 || I->g->vals.v[v].ndim == 0 ||
+            !graph_dim_const_value(I->g, I->g->vals.v[v].dims[0], &n0) || n0 > 1024)
+            return NULL;
+        for (int64_t k = 0; k < n0; k++) {
+            Obj *t = torchlib_subscript(I, o, obj_int(I, k), node);
+            items_push(I, out, t);
+        }
+        return out;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* dict lookup: the value index, or -1 (absent), -2 (undecidable). */
+static long dict_find(Interp *I, const Obj *d, const Obj *key)
+{
+    int undecided = 0;
+    for (size_t i = 0; i < d->n; i += 2) {
+        int e = obj_eq(I, d->items[i], key);
+        if (e == 1)
+            return (long)i + 1;
+        if (e < 0)
+            undecided = 1;
+    }
+    return undecided ? -2 : -1;
+}
+
+static void dict_set(Interp *I, Obj *d, Obj *key, Obj *val)
+{
+    long i = dict_find(I, d, key);
+    if (i >= 0) {
+        d->items[i] = val;
+        return;
+    }
+    items_push(I, d, key);
+    items_push(I, d, val);
+}
+
+/* ===================================================================== */
+/* Arithmetic on Python values                                           */
+/* ===================================================================== */
+
+static int64_t floordiv64(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+static Obj *dim_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
+{
+    DimId a = obj_as_dim(I, l), b = obj_as_dim(I, r);
+    if (a < 0 || b < 0)
+        return NULL;
+    Graph *g = I->g;
+    if (strcmp(op, "+") == 0) return obj_dim(I, graph_dim_add(g, a, b));
+    if (strcmp(op, "-") == 0) return obj_dim(I, graph_dim_sub(g, a, b));
+    if (strcmp(op, "*") == 0) return obj_dim(I, graph_dim_mul(g, a, b));
+    if (strcmp(op, "//") == 0) return obj_dim(I, graph_dim_div(g, a, b));
+    return interp_break(I, node, RULE_TNG204, "'%s' on a dynamic dimension", op);
+}
+
+static Obj *num_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
+{
+    int64_t x, y;
+    double a, b;
+    if (obj_int_value(l, &x) && obj_int_value(r, &y)) {
+        if (strcmp(op, "+") == 0) return obj_int(I, (int64_t)((uint64_t)x + (uint64_t)y));
+        if (strcmp(op, "-") == 0) return obj_int(I, (int64_t)((uint64_t)x - (uint64_t)y));
+        if (strcmp(op, "*") == 0) return obj_int(I, (int64_t)((uint64_t)x * (uint64_t)y));
+        if (strcmp(op, "&") == 0) return obj_int(I, x & y);
+        if (strcmp(op, "|") == 0) return obj_int(I, x | y);
+        if (strcmp(op, "^") == 0) return obj_int(I, x ^ y);
+        if (strcmp(op, "<<") == 0) return y >= 0 && y < 63 ? obj_int(I, (int64_t)((uint64_t)x << y)) : obj_unknown(I, NULL);
+        if (strcmp(op, ">>") == 0) return y >= 0 && y < 64 ? obj_int(I, x >> y) : obj_unknown(I, NULL);
+        if (strcmp(op, "//") == 0 || strcmp(op, "%") == 0) {
+            if (y == 0 || (x == INT64_MIN && y == -1))
+                return interp_break(I, node, RULE_TNG205, "integer division by zero");
+            int64_t q = floordiv64(x, y);
+            return strcmp(op, "//") == 0 ? obj_int(I, q) : obj_int(I, x - q * y);
+        }
+        if (strcmp(op, "**") == 0 && y >= 0) {
+            double p = pow((double)x, (double)y);
+            return fabs(p) < 9e18 ? obj_int(I, (int64_t)p) : obj_float(I, p);
+        }
+    }
+    if (!obj_num_value(l, &a) || !obj_num_value(r, &b))
+        return NULL;
+    if (strcmp(op, "+") == 0) return obj_float(I, a + b);
+    if (strcmp(op, "-") == 0) return obj_float(I, a - b);
+    if (strcmp(op, "*") == 0) return obj_float(I, a * b);
+    if (strcmp(op, "/") == 0)
+        return b == 0 ? interp_break(I, node, RULE_TNG205, "division by zero") : obj_float(I, a / b);
+    if (strcmp(op, "//") == 0)
+        return b == 0 ? interp_break(I, node, RULE_TNG205, "division by zero") : obj_float(I, floor(a / b));
+    if (strcmp(op, "%") == 0)
+        return b == 0 ? interp_break(I, node, RULE_TNG205, "division by zero") : obj_float(I, a - floor(a / b) * b);
+    if (strcmp(op, "**") == 0) return obj_float(I, pow(a, b));
+    return NULL;
+}
+
+static Obj *seq_concat(Interp *I, Obj *l, Obj *r)
+{
+    Obj *o = obj_seq(I, l->kind);
+    for (size_t i = 0; i < l->n; i++)
+        items_push(I, o, l->items[i]);
+    for (size_t i = 0; i < r->n; i++)
+        items_push(I, o, r->items[i]);
+    return o;
+}
+
+static Obj *binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
+{
+    if (l->kind == O_TENSOR || r->kind == O_TENSOR) {
+        l = trace_in(I, l, node), r = trace_in(I, r, node);
+        Obj *t = torchlib_binop(I, op, l, r, node);
+        return t ? t : interp_break(I, node, RULE_TNG203, "operator '%s' on a tensor", op);
+    }
+    if (l->kind == O_UNKNOWN || r->kind == O_UNKNOWN)
+        return obj_unknown(I, NULL);
+    if (l->kind == O_DIM || r->kind == O_DIM) {
+        Obj *d = dim_binop(I, op, l, r, node);
+        if (d)
+            return d;
+    }
+    Obj *x = num_binop(I, op, l, r, node);
+    if (x)
+        return x;
+    if (strcmp(op, "+") == 0 && l->kind == r->kind && (l->kind == O_TUPLE || l->kind == O_LIST))
+        return seq_concat(I, l, r);
+    if (strcmp(op, "+") == 0 && l->kind == O_STR && r->kind == O_STR)
+        return obj_str(I, arena_printf(&I->arena, "%s%s", l->s, r->s));
+    int64_t k;
+    if (strcmp(op, "*") == 0 && (l->kind == O_TUPLE || l->kind == O_LIST) && obj_int_value(r, &k)) {
+        if (k * (int64_t)l->n > INTERP_MAX_ITEMS) {
+            interp_limit(I, node, "a container of more than 100,000 items");
+            return obj_unknown(I, NULL);
+        }
+        Obj *o = obj_seq(I, l->kind);
+        for (int64_t j = 0; j < k; j++)
+            for (size_t i = 0; i < l->n; i++)
+                items_push(I, o, l->items[i]);
+        return o;
+    }
+    return interp_break(I, node, RULE_TNG203, "operator '%s' on these operands", op);
+}
+
+/* <, <=, >, >=, ==, !=, in, not in, is, is not */
+static Obj *compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
+{
+    if (strcmp(op, "is") == 0 || strcmp(op, "is not") == 0) {
+        int neg = op[2] == ' ';
+        int res;
+        if (l->kind == O_UNKNOWN || r->kind == O_UNKNOWN)
+            return obj_unknown(I, NULL);
+        if (l->kind == O_NONE || r->kind == O_NONE)
+            res = l->kind == r->kind;
+        else if (l->kind == O_BOOL && r->kind == O_BOOL)
+            res = l->i == r->i;
+        else
+            res = l == r || (l->kind == O_TENSOR && r->kind == O_TENSOR && l->t == r->t);
+        return obj_bool(I, neg ? !res : res);
+    }
+    if (strcmp(op, "in") == 0 || strcmp(op, "not in") == 0) {
+        int neg = op[0] == 'n';
+        if (r->kind == O_DICT) {
+            long i = dict_find(I, r, l);
+            return i == -2 ? obj_unknown(I, NULL) : obj_bool(I, neg ? i < 0 : i >= 0);
+        }
+        if (r->kind == O_TUPLE || r->kind == O_LIST) {
+            int unk = 0;
+            for (size_t i = 0; i < r->n; i++) {
+                int e = obj_eq(I, l, r->items[i]);
+                if (e == 1)
+                    return obj_bool(I, !neg);
+                unk |= e < 0;
+            }
+            return unk ? obj_unknown(I, NULL) : obj_bool(I, neg);
+        }
+        if (r->kind == O_STR && l->kind == O_STR)
+            return obj_bool(I, neg != (memmem(r->s, r->len, l->s, l->len) != NULL));
+        return obj_unknown(I, NULL);
+    }
+    if (l->kind == O_TENSOR || r->kind == O_TENSOR)
+        return interp_break(I, node, RULE_TNG204, "comparison of tensors: its result is only known at run time");
+    if (strcmp(op, "==") == 0 || strcmp(op, "!=") == 0) {
+        int e = obj_eq(I, l, r);
+        if (e < 0) {
+            if (l->kind == O_DIM || r->kind == O_DIM)
+                return interp_break(I, node, RULE_TNG204, "comparison on a dynamic dimension");
+            return obj_unknown(I, NULL);
+        }
+        return obj_bool(I, op[0] == '=' ? e : !e);
+    }
+    double a, b;
+    if (l->kind == O_DIM || r->kind == O_DIM) {
+        int64_t x, y;
+        DimId da = obj_as_dim(I, l), db = obj_as_dim(I, r);
+        if (da < 0 || db < 0 || !graph_dim_const_value(I->g, da, &x) || !graph_dim_const_value(I->g, db, &y))
+            return interp_break(I, node, RULE_TNG204, "comparison on a dynamic dimension");
+        a = (double)x, b = (double)y;
+    } else if (l->kind == O_STR && r->kind == O_STR) {
+        a = strcmp(l->s, r->s), b = 0;
+    } else if (!obj_num_value(l, &a) || !obj_num_value(r, &b)) {
+        return obj_unknown(I, NULL);
+    }
+    int res = strcmp(op, "<") == 0 ? a < b : strcmp(op, "<=") == 0 ? a <= b :
+              strcmp(op, ">") == 0 ? a > b : a >= b;
+    return obj_bool(I, res);
+}
+
+/* ===================================================================== */
+/* Config objects                                                        */
+/* ===================================================================== */
+
+/* The CompilerConfig fields tngc knows, with their defaults. */
+static const struct { const char *path; const char *def; } config_fields[] = {
+    {"mode", "max-autotune"},
+    {"experimental_config.aclgraph._aclnn_static_shape_kernel", NULL},
+    {"experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir", NULL},
+    {"ge_config.enable_single_stream", NULL},
+    {"inference_config.dynamic_gears_merge_policy", "zip"},
+    {"debug.graph_dump.type", NULL},
+};
+
+static Obj *config_get(Interp *I, Obj *c, const char *name)
+{
+    const char *path = c->s && *c->s ? arena_printf(&I->arena, "%s.%s", c->s, name) :
+                       arena_strndup(&I->arena, name, strlen(name));
+    for (size_t i = c->cfg->fields.n; i-- > 0;)
+        if (strcmp(c->cfg->fields.v[i].path, path) == 0)
+            return c->cfg->fields.v[i].value;
+    size_t plen = strlen(path);
+    for (size_t i = 0; i < sizeof config_fields / sizeof *config_fields; i++) {
+        if (strcmp(config_fields[i].path, path) == 0)
+            return config_fields[i].def ? obj_str(I, config_fields[i].def) :
+                   strstr(path, "_kernel") && !strstr(path, "dir") ? obj_bool(I, 0) :
+                   strstr(path, "single_stream") ? obj_bool(I, 0) : obj_none(I);
+        if (strncmp(config_fields[i].path, path, plen) == 0 && config_fields[i].path[plen] == '.') {
+            Obj *sub = obj_new(I, O_CONFIG);
+            sub->cfg = c->cfg;
+            sub->s = path;
+            return sub;
+        }
+    }
+    /* unknown fields are lint's TNG164; reading one gives an unknown */
+    Obj *sub = obj_new(I, O_CONFIG);
+    sub->cfg = c->cfg;
+    sub->s = path;
+    return sub;
+}
+
+static void config_set(Interp *I, Obj *c, const char *name, Obj *val, int32_t node)
+{
+    ConfigFieldObj f;
+    f.path = c->s && *c->s ? arena_printf(&I->arena, "%s.%s", c->s, name) : arena_strndup(&I->arena, name, strlen(name));
+    f.value = val;
+    f.node = node;
+    VEC_PUSH(c->cfg->fields, f);
+}
+
+static Obj *config_field(Interp *I, ConfigObj *cfg, const char *path)
+{
+    Obj root = {0};
+    root.kind = O_CONFIG;
+    root.cfg = cfg;
+    root.s = "";
+    const char *dot;
+    Obj *cur = &root;
+    char buf[256];
+    while ((dot = strchr(path, '.'))) {
+        size_t n = (size_t)(dot - path);
+        if (n >= sizeof buf)
+            return NULL;
+        memcpy(buf, path, n);
+        buf[n] = 0;
+        cur = config_get(I, cur, buf);
+        path = dot + 1;
+    }
+    return config_get(I, cur, path);
+}
+
+/* The entry's options from its compile call and config. */
+static EntryConfig entry_config(Interp *I, CompiledObj *c)
+{
+    EntryConfig e = {0};
+    e.mode = "max-autotune";
+    e.dynamic = c->dynamic;
+    e.fullgraph = c->fullgraph;
+    e.is_cache = c->is_cache;
+    e.cache_dir = c->cache_dir;
+    e.policy = GEAR_ZIP;
+    if (!c->cfg)
+        return e;
+    Obj *o = config_field(I, c->cfg, "mode");
+    if (o && o->kind == O_STR)
+        e.mode = o->s;
+    o = config_field(I, c->cfg, "experimental_config.aclgraph._aclnn_static_shape_kernel");
+    e.static_kernel = o && (o->kind == O_BOOL || o->kind == O_INT) && o->i != 0;
+    o = config_field(I, c->cfg, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir");
+    e.build_dir = o && o->kind == O_STR ? o->s : NULL;
+    o = config_field(I, c->cfg, "ge_config.enable_single_stream");
+    e.single_stream = o && (o->kind == O_BOOL || o->kind == O_INT) && o->i != 0;
+    o = config_field(I, c->cfg, "inference_config.dynamic_gears_merge_policy");
+    e.policy = obj_is_str(o, "product") ? GEAR_PRODUCT : GEAR_ZIP;
+    return e;
+}
+
+/* ===================================================================== */
+/* Calls: arguments                                                      */
+/* ===================================================================== */
+
+Obj *args_kw(const CallArgs *a, const char *name)
+{
+    for (size_t i = 0; i < a->nkw; i++)
+        if (strcmp(a->kwnames[i], name) == 0)
+            return a->kw[i];
+    return NULL;
+}
+
+Obj *args_get(const CallArgs *a, size_t pos, const char *name)
+{
+    if (pos < a->npos)
+        return a->pos[pos];
+    return name ? args_kw(a, name) : NULL;
+}
+
+typedef struct ArgBuf {
+    VEC(Obj *) pos;
+    VEC(const char *) kwnames;
+    VEC(Obj *) kw;
+} ArgBuf;
+
+static void argbuf_free(ArgBuf *b)
+{
+    VEC_FREE(b->pos);
+    VEC_FREE(b->kwnames);
+    VEC_FREE(b->kw);
+}
+
+/* Copies the buffers into the arena so that CallArgs outlive them. */
+static CallArgs argbuf_finish(Interp *I, ArgBuf *b, int32_t node)
+{
+    CallArgs a = {0};
+    a.node = node;
+    a.npos = b->pos.n;
+    a.nkw = b->kw.n;
+    a.pos = arena_alloc(&I->arena, (a.npos + 1) * sizeof *a.pos);
+    a.kw = arena_alloc(&I->arena, (a.nkw + 1) * sizeof *a.kw);
+    a.kwnames = arena_alloc(&I->arena, (a.nkw + 1) * sizeof *a.kwnames);
+    if (a.npos)
+        memcpy(a.pos, b->pos.v, a.npos * sizeof *a.pos);
+    if (a.nkw) {
+        memcpy(a.kw, b->kw.v, a.nkw * sizeof *a.kw);
+        memcpy(a.kwnames, b->kwnames.v, a.nkw * sizeof *a.kwnames);
+    }
+    argbuf_free(b);
+    return a;
+}
+
+/* (a, *b, k=v, **d) */
+static CallArgs eval_args(Interp *I, Frame *f, int32_t arglist, int32_t node)
+{
+    ArgBuf b = {0};
+    int star = 0;
+    if (arglist >= 0 && N(I, arglist)->kind == NK_generator_expression) {
+        VEC_PUSH(b.pos, eval(I, f, arglist));
+    } else if (arglist >= 0) {
+        FOR_CHILDREN(I, arglist, c) {
+            const Node *nd = N(I, c);
+            if (nd->kind == NK_keyword_argument) {
+                int32_t name = ast_field(I->ast, c, F_name), value = ast_field(I->ast, c, F_value);
+                if (name < 0 || value < 0)
+                    continue;
+                VEC_PUSH(b.kwnames, node_str(I, name));
+                VEC_PUSH(b.kw, eval(I, f, value));
+            } else if (nd->kind == NK_list_splat) {
+                Obj *o = eval(I, f, child(I, c, 0) >= 0 ? child(I, c, 0) : c);
+                Obj *items = iter_items(I, o, c);
+                if (!items) {
+                    star = 1;
+                    continue;
+                }
+                for (size_t i = 0; i < items->n; i++)
+                    VEC_PUSH(b.pos, items->items[i]);
+            } else if (nd->kind == NK_dictionary_splat) {
+                Obj *o = eval(I, f, child(I, c, 0));
+                if (o->kind != O_DICT) {
+                    star = 1;
+                    continue;
+                }
+                for (size_t i = 0; i + 1 < o->n; i += 2)
+                    if (o->items[i]->kind == O_STR) {
+                        VEC_PUSH(b.kwnames, o->items[i]->s);
+                        VEC_PUSH(b.kw, o->items[i + 1]);
+                    }
+            } else {
+                VEC_PUSH(b.pos, eval(I, f, c));
+            }
+        }
+    }
+    CallArgs a = argbuf_finish(I, &b, node);
+    a.has_star = star;
+    return a;
+}
+
+/* ===================================================================== */
+/* Calls: script functions                                               */
+/* ===================================================================== */
+
+/* The parameters node of a def or lambda. */
+static int32_t func_params(Interp *I, int32_t def)
+{
+    return ast_field(I->ast, def, F_parameters);
+}
+
+/* Name of a parameter node (identifier, typed, default, splats). */
+static const char *param_name(Interp *I, int32_t p, int *kind)
+{
+    /* kind: 0 normal, 1 *args, 2 **kwargs, 3 bare * or / */
+    *kind = 0;
+    switch ((NodeKind)N(I, p)->kind) {
+    case NK_identifier: return node_str(I, p);
+    case NK_typed_parameter: {
+        int32_t c = child(I, p, 0);
+        if (c >= 0 && N(I, c)->kind == NK_list_splat_pattern)
+            *kind = 1, c = child(I, c, 0);
+        else if (c >= 0 && N(I, c)->kind == NK_dictionary_splat_pattern)
+            *kind = 2, c = child(I, c, 0);
+        return c >= 0 ? node_str(I, c) : NULL;
+    }
+    case NK_default_parameter: case NK_typed_default_parameter: {
+        int32_t c = ast_field(I->ast, p, F_name);
+        return c >= 0 ? node_str(I, c) : NULL;
+    }
+    case NK_list_splat_pattern: *kind = 1; return child(I, p, 0) >= 0 ? node_str(I, child(I, p, 0)) : NULL;
+    case NK_dictionary_splat_pattern: *kind = 2; return child(I, p, 0) >= 0 ? node_str(I, child(I, p, 0)) : NULL;
+    default: *kind = 3; return NULL;
+    }
+}
+
+static InterpFunc *func_new(Interp *I, Frame *f, int32_t def, InterpClass *cls, const char *prefix)
+{
+    InterpFunc *fn = arena_alloc(&I->arena, sizeof *fn);
+    fn->node = def;
+    fn->cls = cls;
+    fn->closure = f;
+    int32_t name = ast_field(I->ast, def, F_name);
+    fn->name = name >= 0 ? node_str(I, name) : "<lambda>";
+    fn->qualname = prefix ? arena_printf(&I->arena, "%s.%s", prefix, fn->name) : fn->name;
+    int32_t ps = func_params(I, def);
+    size_t np = 0;
+    if (ps >= 0)
+        FOR_CHILDREN(I, ps, p) np++;
+    fn->nparams = np;
+    fn->defaults = arena_alloc(&I->arena, (np + 1) * sizeof *fn->defaults);
+    size_t i = 0;
+    if (ps >= 0)
+        FOR_CHILDREN(I, ps, p) {
+            int32_t v = ast_field(I->ast, p, F_value);
+            if ((N(I, p)->kind == NK_default_parameter || N(I, p)->kind == NK_typed_default_parameter) && v >= 0)
+                fn->defaults[i] = eval(I, f, v);
+            i++;
+        }
+    return fn;
+}
+
+/* Binds a call's arguments to fn's parameters in frame fr. */
+static void bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, CallArgs *a)
+{
+    int32_t ps = func_params(I, fn->node);
+    size_t pi = 0, ai = 0, idx = 0;
+    int kwonly = 0;
+    if (ps < 0)
+        return;
+    FOR_CHILDREN(I, ps, p) {
+        int kind;
+        const char *name = param_name(I, p, &kind);
+        Obj *val = NULL;
+        if (kind == 3) {
+            kwonly = 1;
+        } else if (kind == 1) {
+            Obj *rest = obj_seq(I, O_TUPLE);
+            for (; ai < a->npos; ai++)
+                items_push(I, rest, a->pos[ai]);
+            val = a->has_star ? obj_unknown(I, NULL) : rest;
+            kwonly = 1;
+        } else if (kind == 2) {
+            Obj *d = obj_seq(I, O_DICT);
+            for (size_t k = 0; k < a->nkw; k++) {
+                int used = 0;
+                int32_t q = ps;
+                FOR_CHILDREN(I, q, p2) {
+                    int k2;
+                    const char *n2 = param_name(I, p2, &k2);
+                    if (k2 == 0 && n2 && strcmp(n2, a->kwnames[k]) == 0)
+                        used = 1;
+                }
+                if (!used) {
+                    items_push(I, d, obj_str(I, a->kwnames[k]));
+                    items_push(I, d, a->kw[k]);
+                }
+            }
+            val = d;
+        } else if (pi == 0 && self_obj) {
+            val = self_obj;
+        } else {
+            if (!kwonly && ai < a->npos)
+                val = a->pos[ai++];
+            else if (name)
+                val = args_kw(a, name);
+            if (!val)
+                val = fn->defaults[idx] ? fn->defaults[idx] : obj_unknown(I, "a missing argument");
+        }
+        if (kind != 3)
+            pi++;
+        if (name && val)
+            frame_assign(I, fr, name, val);
+        idx++;
+    }
+}
+
+static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
+{
+    if (I->depth >= INTERP_MAX_DEPTH) {
+        interp_limit(I, a->node, "calls nested more than 64 deep (recursion?)");
+        return obj_unknown(I, NULL);
+    }
+    Frame *fr = interp_frame(fn->closure);
+    bind_params(I, fn, fr, self_obj, a);
+    I->depth++;
+    Obj *ret;
+    int32_t body = ast_field(I->ast, fn->node, F_body);
+    if (N(I, fn->node)->kind == NK_lambda) {
+        ret = body >= 0 ? eval(I, fr, body) : obj_none(I);
+    } else {
+        I->ret = NULL;
+        Flow fl = body >= 0 ? exec_block(I, fr, body) : FLOW_NEXT;
+        ret = fl == FLOW_RETURN && I->ret ? I->ret : fl == FLOW_ABORT ? obj_unknown(I, NULL) : obj_none(I);
+        I->ret = NULL;
+    }
+    I->depth--;
+    return ret;
+}
+
+static InterpFunc *class_method(InterpClass *cls, const char *name, InterpClass **owner)
+{
+    for (int guard = 0; cls && guard < 64; cls = cls->base, guard++)
+        for (size_t i = 0; i < cls->attrs.n; i++)
+            if (strcmp(cls->attrs.names[i], name) == 0 && cls->attrs.vals[i]->kind == O_FUNC) {
+                if (owner)
+                    *owner = cls;
+                return cls->attrs.vals[i]->func;
+            }
+    return NULL;
+}
+
+static Obj *class_attr(InterpClass *cls, const char *name)
+{
+    for (int guard = 0; cls && guard < 64; cls = cls->base, guard++)
+        for (size_t i = cls->attrs.n; i-- > 0;)
+            if (strcmp(cls->attrs.names[i], name) == 0)
+                return cls->attrs.vals[i];
+    return NULL;
+}
+
+static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
+{
+    Obj *inst = obj_new(I, O_INST);
+    inst->cls = cls;
+    inst->node = a->node;
+    InterpFunc *init = class_method(cls, "__init__", NULL);
+    if (init)
+        call_func(I, init, inst, a);
+    return inst;
+}
+
+/* ===================================================================== */
+/* Calls: TorchAir and torch entry points handled here                   */
+/* ===================================================================== */
+
+static Obj *make_scope(Interp *I, const char *kind, CallArgs *a)
+{
+    Obj *s = obj_new(I, O_SCOPE);
+    s->s = kind;
+    s->node = a->node;
+    Obj *x = strcmp(kind, "stream") == 0 ? args_get(a, 0, "stream_tag") : args_get(a, 0, "scope");
+    Obj *y = strcmp(kind, "stream") == 0 ? args_get(a, 1, "stream_priority") : args_get(a, 1, "options");
+    items_push(I, s, x ? x : obj_none(I));
+    items_push(I, s, y ? y : obj_none(I));
+    return s;
+}
+
+static int tri_arg(Interp *I, Obj *o)
+{
+    if (!o)
+        return -1;
+    int t = obj_truth(I, o);
+    return o->kind == O_NONE ? -1 : t;
+}
+
+static Obj *do_torch_compile(Interp *I, CallArgs *a)
+{
+    Obj *o = obj_new(I, O_COMPILED);
+    CompiledObj *c = arena_alloc(&I->arena, sizeof *c);
+    o->comp = c;
+    o->node = a->node;
+    Obj *model = args_get(a, 0, "model");
+    c->target = model && model->kind != O_NONE ? model : NULL;
+    c->dynamic = tri_arg(I, args_kw(a, "dynamic"));
+    c->fullgraph = tri_arg(I, args_kw(a, "fullgraph"));
+    Obj *backend = args_kw(a, "backend");
+    c->cfg = backend && backend->kind == O_BACKEND ? backend->cfg : NULL;
+    c->node = a->node;
+    VEC_PUSH(I->compiled, c);
+    return o;
+}
+
+static Obj *do_cache_compile(Interp *I, CallArgs *a)
+{
+    Obj *o = obj_new(I, O_COMPILED);
+    CompiledObj *c = arena_alloc(&I->arena, sizeof *c);
+    o->comp = c;
+    Obj *fn = args_get(a, 0, "func");
+    c->target = fn;
+    c->is_cache = 1;
+    c->dynamic = tri_arg(I, args_kw(a, "dynamic"));
+    if (c->dynamic < 0)
+        c->dynamic = 1;        /* cache_compile's default */
+    c->fullgraph = 1;
+    Obj *cfg = args_kw(a, "config");
+    c->cfg = cfg && cfg->kind == O_CONFIG ? cfg->cfg : NULL;
+    Obj *dir = args_kw(a, "cache_dir");
+    c->cache_dir = dir && dir->kind == O_STR ? dir->s : NULL;
+    c->node = a->node;
+    VEC_PUSH(I->compiled, c);
+    return o;
+}
+
+/* npu_wait_tensor(a, b): later users of a wait for b's producer. */
+static Obj *do_wait_tensor(Interp *I, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, "self"), *y = args_get(a, 1, "dependency");
+    if (!x || !y || x->kind != O_TENSOR || y->kind != O_TENSOR)
+        return x ? x : obj_unknown(I, NULL);
+    if (!I->tracing)
+        return x;
+    x = trace_in(I, x, a->node);
+    y = trace_in(I, y, a->node);
+    if (x->kind != O_TENSOR || y->kind != O_TENSOR)
+        return x;
+    WaitEdge w = {x->t->value, y->t->value};
+    VEC_PUSH(I->waits, w);
+    return x;
+}
+
+static Obj *call_builtin_here(Interp *I, const char *name, CallArgs *a, int *handled)
+{
+    *handled = 1;
+    if (strcmp(name, "torch.compile") == 0)
+        return do_torch_compile(I, a);
+    if (strcmp(name, "torchair.inference.cache_compile") == 0)
+        return do_cache_compile(I, a);
+    if (strcmp(name, "torchair.get_npu_backend") == 0 || strcmp(name, "torchair.npu_fx_compiler.get_npu_backend") == 0) {
+        Obj *o = obj_new(I, O_BACKEND);
+        Obj *cfg = args_get(a, 0, "compiler_config");
+        o->cfg = cfg && cfg->kind == O_CONFIG ? cfg->cfg : NULL;
+        return o;
+    }
+    if (strcmp(name, "torchair.CompilerConfig") == 0) {
+        Obj *o = obj_new(I, O_CONFIG);
+        o->cfg = arena_alloc(&I->arena, sizeof *o->cfg);
+        o->cfg->node = a->node;
+        o->s = "";
+        return o;
+    }
+    if (strcmp(name, "torchair.scope.npu_stream_switch") == 0)
+        return make_scope(I, "stream", a);
+    if (strcmp(name, "torchair.scope.super_kernel") == 0)
+        return make_scope(I, "super_kernel", a);
+    if (strcmp(name, "torchair.scope.limit_core_num") == 0 || strcmp(name, "torch.no_grad") == 0 ||
+        strcmp(name, "torch.inference_mode") == 0 || strcmp(name, "torch.enable_grad") == 0) {
+        Obj *s = obj_new(I, O_SCOPE);
+        s->s = "null";
+        return s;
+    }
+    if (strcmp(name, "torchair.scope.npu_wait_tensor") == 0)
+        return do_wait_tensor(I, a);
+    if (strcmp(name, "torchair.inference.set_dim_gears") == 0) {
+        Obj *t = args_get(a, 0, "t"), *d = args_get(a, 1, "dim_gears");
+        if (t && t->kind == O_TENSOR && d && d->kind == O_DICT && !I->tracing) {
+            t->t->gears = d;
+            t->t->gears_node = a->node;
+        }
+        return obj_none(I);
+    }
+    if (strcmp(name, "torch._dynamo.mark_static") == 0) {
+        Obj *t = args_get(a, 0, "t");
+        if (t && t->kind == O_TENSOR && !I->tracing)
+            t->t->marked_static = 1;
+        return obj_none(I);
+    }
+    if (strcmp(name, "isinstance") == 0 || strcmp(name, "hasattr") == 0 ||
+        strcmp(name, "callable") == 0 || strcmp(name, "id") == 0 || strcmp(name, "type") == 0)
+        return obj_unknown(I, NULL);
+    if (strcmp(name, "getattr") == 0) {
+        Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL), *d = args_get(a, 2, NULL);
+        if (o && n && n->kind == O_STR) {
+            Obj *r = getattr_obj(I, o, n->s, a->node);
+            if (r->kind != O_UNKNOWN || !d)
+                return r;
+        }
+        return d ? d : obj_unknown(I, NULL);
+    }
+    if (strcmp(name, "setattr") == 0) {
+        Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL), *v = args_get(a, 2, NULL);
+        if (o && n && v && n->kind == O_STR && o->kind == O_INST)
+            obj_setattr(I, o, n->s, v);
+        return obj_none(I);
+    }
+    *handled = 0;
+    return NULL;
+}
+
+/* ===================================================================== */
+/* Calls: methods of Python containers and modules                       */
+/* ===================================================================== */
+
+static int seq_index(const Obj *seq, Obj *key, size_t *out);
+
+static Obj *call_container_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (self->kind == O_LIST) {
+        if (strcmp(m, "append") == 0 && x) {
+            if (self->n >= INTERP_MAX_ITEMS) {
+                interp_limit(I, a->node, "a list of more than 100,000 items");
+                return obj_none(I);
+            }
+            items_push(I, self, x);
+            return obj_none(I);
+        }
+        if (strcmp(m, "extend") == 0 && x) {
+            Obj *it = iter_items(I, x, a->node);
+            if (it)
+                for (size_t i = 0; i < it->n && self->n < INTERP_MAX_ITEMS; i++)
+                    items_push(I, self, it->items[i]);
+            return obj_none(I);
+        }
+        if (strcmp(m, "pop") == 0 && self->n > 0) {
+            size_t at = self->n - 1;
+            if (x && !seq_index(self, x, &at))
+                return obj_unknown(I, NULL);
+            Obj *v = self->items[at];
+            memmove(&self->items[at], &self->items[at + 1], (self->n - 1 - at) * sizeof(Obj *));
+            self->n--;
+            return v;
+        }
+        if (strcmp(m, "insert") == 0 && x && args_get(a, 1, NULL)) {
+            int64_t at;
+            if (obj_int_value(x, &at)) {
+                items_push(I, self, args_get(a, 1, NULL));
+                if (at < 0)
+                    at += (int64_t)self->n - 1;
+                if (at < 0)
+                    at = 0;
+                if (at > (int64_t)self->n - 1)
+                    at = (int64_t)self->n - 1;
+                Obj *v = self->items[self->n - 1];
+                memmove(&self->items[at + 1], &self->items[at], ((size_t)self->n - 1 - (size_t)at) * sizeof(Obj *));
+                self->items[at] = v;
+            }
+            return obj_none(I);
+        }
+    }
+    if (self->kind == O_DICT) {
+        if (strcmp(m, "get") == 0 && x) {
+            long i = dict_find(I, self, x);
+            if (i >= 0)
+                return trace_in(I, self->items[i], a->node);
+            Obj *d = args_get(a, 1, "default");
+            return i == -1 ? (d ? d : obj_none(I)) : obj_unknown(I, NULL);
+        }
+        if (strcmp(m, "keys") == 0 || strcmp(m, "values") == 0 || strcmp(m, "items") == 0) {
+            Obj *out = obj_seq(I, O_LIST);
+            for (size_t i = 0; i + 1 < self->n; i += 2) {
+                if (m[0] == 'k')
+                    items_push(I, out, self->items[i]);
+                else if (m[0] == 'v')
+                    items_push(I, out, self->items[i + 1]);
+                else {
+                    Obj *pair[2] = {self->items[i], self->items[i + 1]};
+                    items_push(I, out, obj_tuple(I, pair, 2));
+                }
+            }
+            return out;
+        }
+        if (strcmp(m, "update") == 0 && x && x->kind == O_DICT) {
+            for (size_t i = 0; i + 1 < x->n; i += 2)
+                dict_set(I, self, x->items[i], x->items[i + 1]);
+            return obj_none(I);
+        }
+        if (strcmp(m, "setdefault") == 0 && x) {
+            long i = dict_find(I, self, x);
+            if (i >= 0)
+                return self->items[i];
+            Obj *d = args_get(a, 1, NULL);
+            dict_set(I, self, x, d ? d : obj_none(I));
+            return d ? d : obj_none(I);
+        }
+    }
+    return NULL;
+}
+
+/* register_buffer / register_parameter and the module methods that return
+ * the module itself in the compilable subset. */
+static Obj *call_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    if (strcmp(m, "register_buffer") == 0 || strcmp(m, "register_parameter") == 0) {
+        Obj *n = args_get(a, 0, "name"), *t = args_get(a, 1, m[9] == 'b' ? "tensor" : "param");
+        if (n && n->kind == O_STR && t) {
+            if (t->kind == O_TENSOR) {
+                if (m[9] == 'b')
+                    t->t->is_buffer = 1;
+                else
+                    t->t->is_param = 1;
+            }
+            obj_setattr(I, self, n->s, t);
+        }
+        return obj_none(I);
+    }
+    static const char *const same[] = {"npu", "cuda", "cpu", "eval", "train", "requires_grad_",
+                                       "to", "half", "float", "bfloat16", "double", "share_memory"};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (strcmp(m, same[i]) == 0) {
+            if (strcmp(m, "half") == 0 || strcmp(m, "float") == 0 || strcmp(m, "bfloat16") == 0 ||
+                strcmp(m, "to") == 0)
+                torchlib_call(I, m, self, a);   /* re-types parameters; returns the module */
+            return self;
+        }
+    return NULL;
+}
+
+/* ===================================================================== */
+/* Calls: dispatch                                                       */
+/* ===================================================================== */
+
+/* A method decorated with @torch.compile, read through an instance: one
+ * compiled entry per instance, bound to it. */
+static Obj *bind_compiled(Interp *I, Obj *inst, const char *name, Obj *fa)
+{
+    const char *key = arena_printf(&I->arena, "\x01%s", name);
+    Obj *memo = obj_getattr(inst, key);
+    if (memo)
+        return memo;
+    memo = obj_new(I, O_COMPILED);
+    memo->comp = arena_alloc(&I->arena, sizeof *memo->comp);
+    *memo->comp = *fa->comp;
+    Obj *b = obj_new(I, O_BOUND);
+    b->func = fa->comp->target->func;
+    b->self_obj = inst;
+    memo->comp->target = b;
+    VEC_PUSH(I->compiled, memo->comp);
+    fa->comp->skipped = 1;   /* the unbound one is not an entry of its own */
+    obj_setattr(I, inst, key, memo);
+    return memo;
+}
+
+static int is_unbound_compiled(const Obj *o)
+{
+    return o && o->kind == O_COMPILED && o->comp->target && o->comp->target->kind == O_FUNC &&
+           o->comp->target->func->cls;
+}
+
+Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
+{
+    if (I->aborted)
+        return obj_unknown(I, NULL);
+    switch (callee->kind) {
+    case O_FUNC:
+        return call_func(I, callee->func, NULL, a);
+    case O_BOUND:
+        return call_func(I, callee->func, callee->self_obj, a);
+    case O_CLASS:
+        return instantiate(I, callee->cls, a);
+    case O_INST:
+        if (callee->cls) {
+            Obj *fa = class_attr(callee->cls, "forward");
+            if (is_unbound_compiled(fa))
+                return call_compiled(I, bind_compiled(I, callee, "forward", fa)->comp, a);
+            InterpFunc *fwd = class_method(callee->cls, "forward", NULL);
+            if (!fwd)
+                fwd = class_method(callee->cls, "__call__", NULL);
+            if (fwd)
+                return call_func(I, fwd, callee, a);
+            return interp_break(I, a->node, RULE_TNG202, "instance of %s is not callable", callee->cls->name);
+        }
+        return torchlib_call_module(I, callee, a);
+    case O_COMPILED:
+        if (!callee->comp->target) {
+            /* @torch.compile(backend=...) applied to a def */
+            Obj *o = obj_new(I, O_COMPILED);
+            CompiledObj *c = arena_alloc(&I->arena, sizeof *c);
+            *c = *callee->comp;
+            c->target = args_get(a, 0, NULL);
+            o->comp = c;
+            VEC_PUSH(I->compiled, c);
+            return o;
+        }
+        return call_compiled(I, callee->comp, a);
+    case O_BUILTIN: {
+        int handled;
+        Obj *r = call_builtin_here(I, callee->s, a, &handled);
+        if (handled)
+            return r;
+        r = torchlib_call(I, callee->s, NULL, a);
+        if (r)
+            return r;
+        if (strncmp(callee->s, "super", 5) == 0)
+            return obj_none(I);
+        return interp_break(I, a->node, RULE_TNG202, "call of '%s', which tngc cannot lower", callee->s);
+    }
+    case O_METHOD: {
+        Obj *self = callee->self_obj;
+        Obj *r = NULL;
+        if (self->kind == O_LIST || self->kind == O_DICT)
+            r = call_container_method(I, callee->s, self, a);
+        else if (self->kind == O_INST)
+            r = call_module_method(I, callee->s, self, a);
+        if (!r && self->kind == O_TENSOR)
+            self = trace_in(I, self, a->node);
+        if (!r && (self->kind == O_TENSOR || self->kind == O_INST))
+            r = torchlib_call(I, callee->s, self, a);
+        if (r)
+            return r;
+        if (self->kind == O_TENSOR)
+            return interp_break(I, a->node, RULE_TNG203, "tensor method '%s' is not in the compilable subset", callee->s);
+        return interp_break(I, a->node, RULE_TNG202, "call of method '%s', which tngc cannot lower", callee->s);
+    }
+    case O_UNKNOWN:
+        return obj_unknown(I, NULL);
+    default:
+        return interp_break(I, a->node, RULE_TNG202, "call of an object that is not callable");
+    }
+}
+
+/* ===================================================================== */
+/* Attributes                                                            */
+/* ===================================================================== */
+
+static Obj *method_obj(Interp *I, const char *name, Obj *self)
+{
+    Obj *m = obj_new(I, O_METHOD);
+    m->s = arena_strndup(&I->arena, name, strlen(name));
+    m->self_obj = self;
+    return m;
+}
+
+static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
+{
+    Obj *r;
+    switch (o->kind) {
+    case O_INST:
+        if ((r = obj_getattr(o, name)))
+            return trace_in(I, r, node);
+        if (o->cls) {
+            InterpFunc *fn = class_method(o->cls, name, NULL);
+            if (fn) {
+                Obj *b = obj_new(I, O_BOUND);
+                b->func = fn;
+                b->self_obj = o;
+                return b;
+            }
+            if ((r = class_attr(o->cls, name)))
+                return is_unbound_compiled(r) ? bind_compiled(I, o, name, r) : r;
+        } else if ((r = torchlib_getattr(I, o, name, node))) {
+            return trace_in(I, r, node);
+        }
+        return method_obj(I, name, o);
+    case O_CLASS:
+        r = class_attr(o->cls, name);
+        return r ? r : obj_unknown(I, NULL);
+    case O_BUILTIN:
+        if (strcmp(o->s, "super") == 0) {
+            /* super().name: the base class's method, or a library no-op */
+            Obj *self = o->self_obj;
+            InterpClass *cls = o->cls;
+            InterpFunc *fn = cls && cls->base ? class_method(cls->base, name, NULL) : NULL;
+            if (fn && self) {
+                Obj *b = obj_new(I, O_BOUND);
+                b->func = fn;
+                b->self_obj = self;
+                return b;
+            }
+            return obj_builtin(I, arena_printf(&I->arena, "super.%s", name));
+        }
+        if ((r = torchlib_getattr(I, o, name, node)))
+            return r;
+        return obj_builtin(I, arena_printf(&I->arena, "%s.%s", o->s, name));
+    case O_TENSOR:
+        o = trace_in(I, o, node);
+        if (o->kind != O_TENSOR)
+            return o;
+        if ((r = torchlib_getattr(I, o, name, node)))
+            return r;
+        return method_obj(I, name, o);
+    case O_CONFIG:
+        return config_get(I, o, name);
+    case O_LIST: case O_DICT: case O_STR: case O_TUPLE:
+        return method_obj(I, name, o);
+    case O_COMPILED:
+        /* attributes of the compiled model are the model's */
+        if (o->comp->target)
+            return getattr_obj(I, o->comp->target, name, node);
+        return obj_unknown(I, NULL);
+    default:
+        return obj_unknown(I, NULL);
+    }
+}
+
+static void setattr_obj(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
+{
+    if (o->kind == O_INST) {
+        if (val->kind == O_TENSOR && I->tracing && val->t->g == I->g)
+            interp_break(I, node, RULE_TNG211, "assigning a tensor to the module attribute '%s' inside the compiled method", name);
+        else
+            obj_setattr(I, o, name, val);
+    } else if (o->kind == O_CONFIG) {
+        config_set(I, o, name, val, node);
+    } else if (o->kind == O_COMPILED && o->comp->target) {
+        setattr_obj(I, o->comp->target, name, val, node);
+    }
+}
+
+/* ===================================================================== */
+/* Subscripts                                                            */
+/* ===================================================================== */
+
+static Obj *eval_slice(Interp *I, Frame *f, int32_t n)
+{
+    /* slice: [start] ':' [stop] [':' [step]] */
+    Obj *s = obj_new(I, O_SLICE);
+    Obj *parts[3] = {obj_none(I), obj_none(I), obj_none(I)};
+    int k = 0;
+    for (int32_t c = N(I, n)->first; c >= 0 && k < 3; c = N(I, c)->next) {
+        if (!(N(I, c)->flags & NODE_NAMED)) {
+            if (ast_text_is(I->ast, c, ":"))
+                k++;
+            continue;
+        }
+        if (N(I, c)->kind != NK_comment)
+            parts[k] = eval(I, f, c);
+    }
+    for (int i = 0; i < 3; i++)
+        items_push(I, s, parts[i]);
+    return s;
+}
+
+static Obj *eval_index(Interp *I, Frame *f, int32_t sub)
+{
+    /* the subscript field(s): one index, or several making a tuple */
+    Obj *idx[GRAPH_MAX_DIMS * 2];
+    int n = 0;
+    for (int32_t c = N(I, sub)->first; c >= 0; c = N(I, c)->next)
+        if (N(I, c)->field == F_subscript && n < (int)(sizeof idx / sizeof *idx))
+            idx[n++] = N(I, c)->kind == NK_slice ? eval_slice(I, f, c) : eval(I, f, c);
+    if (n == 1)
+        return idx[0];
+    return obj_tuple(I, idx, (size_t)n);
+}
+
+static int seq_index(const Obj *seq, Obj *key, size_t *out)
+{
+    int64_t i;
+    if (!obj_int_value(key, &i))
+        return 0;
+    if (i < 0)
+        i += (int64_t)seq->n;
+    if (i < 0 || i >= (int64_t)seq->n)
+        return 0;
+    *out = (size_t)i;
+    return 1;
+}
+
+static Obj *seq_slice(Interp *I, Obj *seq, Obj *sl)
+{
+    int64_t n = (int64_t)seq->n, a = 0, b = n, st = 1;
+    if (sl->items[2]->kind != O_NONE && (!obj_int_value(sl->items[2], &st) || st == 0))
+        return obj_unknown(I, NULL);
+    if (st < 0)
+        a = n - 1, b = -n - 1;
+    if (sl->items[0]->kind != O_NONE && !obj_int_value(sl->items[0], &a))
+        return obj_unknown(I, NULL);
+    if (sl->items[1]->kind != O_NONE && !obj_int_value(sl->items[1], &b))
+        return obj_unknown(I, NULL);
+    if (a < 0) a += n;
+    if (b < 0) b += n;
+    Obj *o = obj_seq(I, seq->kind == O_INST ? O_LIST : seq->kind);
+    if (st > 0) {
+        if (a < 0) a = 0;
+        if (b > n) b = n;
+        for (int64_t i = a; i < b; i += st)
+            items_push(I, o, seq->items[i]);
+    } else {
+        if (a > n - 1) a = n - 1;
+        if (b < -1) b = -1;
+        for (int64_t i = a; i > b; i += st)
+            items_push(I, o, seq->items[i]);
+    }
+    if (seq->kind == O_INST) {
+        o->kind = O_INST;
+        o->s = seq->s;
+    }
+    return o;
+}
+
+static Obj *subscript_get(Interp *I, Obj *o, Obj *key, int32_t node)
+{
+    size_t i;
+    switch (o->kind) {
+    case O_TUPLE: case O_LIST:
+        if (key->kind == O_SLICE)
+            return seq_slice(I, o, key);
+        if (seq_index(o, key, &i))
+            return trace_in(I, o->items[i], node);
+        if (key->kind == O_INT)
+            return interp_break(I, node, RULE_TNG205, "index %lld is out of range", (long long)key->i);
+        return obj_unknown(I, NULL);
+    case O_INST:
+        if (!o->cls && o->s && (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0)) {
+            if (key->kind == O_SLICE)
+                return seq_slice(I, o, key);
+            if (seq_index(o, key, &i))
+                return o->items[i];
+        }
+        return interp_break(I, node, RULE_TNG205, "subscript of a module tngc cannot resolve");
+    case O_DICT: {
+        long j = dict_find(I, o, key);
+        if (j >= 0)
+            return trace_in(I, o->items[j], node);
+        if (j == -1 && I->tracing)
+            return interp_break(I, node, RULE_TNG205, "key not in the dict");
+        return obj_unknown(I, NULL);
+    }
+    case O_TENSOR:
+        o = trace_in(I, o, node);
+        if (o->kind != O_TENSOR)
+            return o;
+        return torchlib_subscript(I, o, key, node);
+    case O_STR: {
+        int64_t k;
+        if (obj_int_value(key, &k)) {
+            if (k < 0)
+                k += (int64_t)o->len;
+            if (k >= 0 && k < (int64_t)o->len)
+                return obj_str(I, arena_strndup(&I->arena, o->s + k, 1));
+        }
+        return obj_unknown(I, NULL);
+    }
+    case O_BUILTIN:
+        return o;   /* typing: Optional[dict] */
+    default:
+        return obj_unknown(I, NULL);
+    }
+}
+
+static void subscript_set(Interp *I, Obj *o, Obj *key, Obj *val, int32_t node)
+{
+    size_t i;
+    switch (o->kind) {
+    case O_LIST:
+        if (seq_index(o, key, &i))
+            o->items[i] = val;
+        break;
+    case O_DICT:
+        if (o->n >= 2 * INTERP_MAX_ITEMS) {
+            interp_limit(I, node, "a dict of more than 100,000 items");
+            break;
+        }
+        if (dict_find(I, o, key) != -2)
+            dict_set(I, o, key, val);
+        break;
+    case O_TENSOR: {
+        Obj *t = trace_in(I, o, node);
+        if (t->kind == O_TENSOR)
+            torchlib_store_subscript(I, t, key, trace_in(I, val, node), node);
+        break;
+    }
+    default:
+        if (I->tracing)
+            interp_break(I, node, RULE_TNG211, "assignment to a subscript of an object tngc cannot resolve");
+        break;
+    }
+}
+
+/* ===================================================================== */
+/* Expressions                                                           */
+/* ===================================================================== */
+
+static Obj *eval_identifier(Interp *I, Frame *f, int32_t n)
+{
+    const char *name = node_str(I, n);
+    Obj *o = frame_lookup(I, f, name);
+    if (o)
+        return trace_in(I, o, n);
+    static const char *const builtins[] = {
+        "len", "min", "max", "abs", "int", "float", "bool", "str", "range", "print",
+        "isinstance", "getattr", "setattr", "hasattr", "list", "tuple", "dict", "enumerate",
+        "zip", "sum", "round", "callable", "id", "type", "reversed", "sorted", "any", "all",
+        "super", "set", "map", "object", "Exception", "ValueError", "RuntimeError",
+        "NotImplementedError", "staticmethod", "classmethod", "property", "math"};
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+        if (strcmp(name, builtins[i]) == 0)
+            return obj_builtin(I, name);
+    if (strcmp(name, "__name__") == 0)
+        return obj_str(I, "__main__");
+    if (I->tracing)
+        return interp_break(I, n, RULE_TNG205, "name '%s' is not known at compile time", name);
+    return obj_unknown(I, NULL);
+}
+
+static const char *op_text(Interp *I, int32_t n)
+{
+    int32_t op = ast_field(I->ast, n, F_operator);
+    if (op < 0)
+        return "?";
+    return node_str(I, op);
+}
+
+/* a if c else b */
+static Obj *eval_conditional(Interp *I, Frame *f, int32_t n)
+{
+    int32_t a = child(I, n, 0), c = child(I, n, 1), b = child(I, n, 2);
+    if (a < 0 || c < 0 || b < 0)
+        return obj_unknown(I, NULL);
+    Obj *cond = eval(I, f, c);
+    int t = obj_truth(I, cond);
+    if (t < 0)
+        return cond->kind == O_TENSOR || cond->kind == O_DIM ?
+            interp_break(I, c, RULE_TNG204, "conditional expression on a value only known at run time") :
+            obj_unknown(I, NULL);
+    return eval(I, f, t ? a : b);
+}
+
+/* a < b <= c ... */
+static Obj *eval_comparison(Interp *I, Frame *f, int32_t n)
+{
+    int32_t operands[16];
+    const char *ops[16];
+    int no = 0, nops = 0;
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
+        if (N(I, c)->field == F_operators) {
+            if (nops < 16) {
+                const char *t = node_str(I, c);
+                if (nops > 0 && no == nops && (strcmp(t, "in") == 0 || strcmp(t, "not") == 0)) {
+                    /* "not" "in" and "is" "not" arrive as two tokens */
+                    ops[nops - 1] = arena_printf(&I->arena, "%s %s", ops[nops - 1], t);
+                } else {
+                    ops[nops++] = t;
+                }
+            }
+        } else if ((N(I, c)->flags & NODE_NAMED) && N(I, c)->kind != NK_comment && no < 16) {
+            operands[no++] = c;
+        }
+    }
+    if (no < 2 || nops != no - 1)
+        return obj_unknown(I, NULL);
+    Obj *l = eval(I, f, operands[0]);
+    Obj *res = obj_bool(I, 1);
+    for (int i = 0; i < nops; i++) {
+        Obj *r = eval(I, f, operands[i + 1]);
+        res = compare(I, ops[i], l, r, n);
+        if (obj_truth(I, res) != 1)
+            return res;
+        l = r;
+    }
+    return res;
+}
+
+static Obj *eval_boolean(Interp *I, Frame *f, int32_t n)
+{
+    int32_t l = ast_field(I->ast, n, F_left), r = ast_field(I->ast, n, F_right);
+    if (l < 0 || r < 0)
+        return obj_unknown(I, NULL);
+    const char *op = op_text(I, n);
+    Obj *a = eval(I, f, l);
+    int t = obj_truth(I, a);
+    if (t < 0) {
+        if (a->kind == O_TENSOR || a->kind == O_DIM)
+            return interp_break(I, n, RULE_TNG204, "'%s' on a value only known at run time", op);
+        return obj_unknown(I, NULL);
+    }
+    if (strcmp(op, "and") == 0)
+        return t ? eval(I, f, r) : a;
+    return t ? a : eval(I, f, r);
+}
+
+static Obj *eval_unary(Interp *I, Frame *f, int32_t n)
+{
+    int32_t arg = ast_field(I->ast, n, F_argument);
+    if (arg < 0)
+        return obj_unknown(I, NULL);
+    const char *op = op_text(I, n);
+    Obj *x = eval(I, f, arg);
+    if (x->kind == O_TENSOR) {
+        Obj *r = torchlib_unop(I, op, x, n);
+        return r ? r : interp_break(I, n, RULE_TNG203, "operator '%s' on a tensor", op);
+    }
+    if (strcmp(op, "+") == 0)
+        return x;
+    if (strcmp(op, "-") == 0) {
+        if (x->kind == O_INT) return obj_int(I, (int64_t)(0 - (uint64_t)x->i));
+        if (x->kind == O_BOOL) return obj_int(I, -x->i);
+        if (x->kind == O_FLOAT) return obj_float(I, -x->f);
+        if (x->kind == O_DIM) return obj_dim(I, graph_dim_sub(I->g, graph_dim_const(I->g, 0), x->dim));
+    }
+    if (strcmp(op, "~") == 0 && (x->kind == O_INT || x->kind == O_BOOL))
+        return obj_int(I, ~x->i);
+    return obj_unknown(I, NULL);
+}
+
+/* [body for x in it if c ...], (…), {k: v for …} */
+static void comprehension_loop(Interp *I, Frame *f, int32_t n, int32_t clause, Obj *out, int is_dict)
+{
+    if (I->aborted)
+        return;
+    while (clause >= 0 && !((N(I, clause)->flags & NODE_NAMED) &&
+           (N(I, clause)->kind == NK_for_in_clause || N(I, clause)->kind == NK_if_clause)))
+        clause = N(I, clause)->next;
+    int32_t body = ast_field(I->ast, n, F_body);
+    if (clause < 0) {
+        if (body < 0)
+            return;
+        if (out->n >= 2 * INTERP_MAX_ITEMS) {
+            interp_limit(I, n, "a comprehension of more than 100,000 items");
+            return;
+        }
+        if (is_dict) {
+            int32_t k = ast_field(I->ast, body, F_key), v = ast_field(I->ast, body, F_value);
+            if (k >= 0 && v >= 0) {
+                Obj *key = eval(I, f, k);
+                dict_set(I, out, key, eval(I, f, v));
+            }
+        } else {
+            items_push(I, out, eval(I, f, body));
+        }
+        return;
+    }
+    int32_t next = N(I, clause)->next;
+    if (N(I, clause)->kind == NK_if_clause) {
+        int32_t c = child(I, clause, 0);
+        Obj *cond = c >= 0 ? eval(I, f, c) : obj_unknown(I, NULL);
+        int t = obj_truth(I, cond);
+        if (t < 0) {
+            out->kind = O_UNKNOWN;
+            return;
+        }
+        if (t)
+            comprehension_loop(I, f, n, next, out, is_dict);
+        return;
+    }
+    int32_t left = ast_field(I->ast, clause, F_left), right = ast_field(I->ast, clause, F_right);
+    Obj *it = right >= 0 ? iter_items(I, eval(I, f, right), clause) : NULL;
+    if (!it || left < 0) {
+        out->kind = O_UNKNOWN;
+        return;
+    }
+    for (size_t i = 0; i < it->n && step(I, clause); i++) {
+        assign_target(I, f, left, it->items[i]);
+        comprehension_loop(I, f, n, next, out, is_dict);
+        if (out->kind == O_UNKNOWN)
+            return;
+    }
+}
+
+static Obj *eval_comprehension(Interp *I, Frame *f, int32_t n)
+{
+    int is_dict = N(I, n)->kind == NK_dictionary_comprehension;
+    Obj *out = obj_seq(I, is_dict ? O_DICT : N(I, n)->kind == NK_generator_expression ? O_TUPLE : O_LIST);
+    Frame *inner = interp_frame(f);
+    comprehension_loop(I, inner, n, N(I, n)->first, out, is_dict);
+    return out->kind == O_UNKNOWN ? obj_unknown(I, NULL) : out;
+}
+
+static Obj *eval_call(Interp *I, Frame *f, int32_t n)
+{
+    int32_t fn = ast_field(I->ast, n, F_function), args = ast_field(I->ast, n, F_arguments);
+    if (fn < 0)
+        return obj_unknown(I, NULL);
+    Obj *callee = eval(I, f, fn);
+    if (callee->kind == O_BUILTIN && strcmp(callee->s, "super") == 0) {
+        /* super() inside a method: remember the class and self */
+        Obj *s = obj_builtin(I, "super");
+        Frame *fr = f;
+        Obj *self = fr ? strmap_get(&fr->vars, "self") : NULL;
+        s->self_obj = self;
+        s->cls = NULL;
+        for (int32_t p = N(I, n)->parent; p >= 0; p = N(I, p)->parent)
+            if (N(I, p)->kind == NK_class_definition) {
+                int32_t cn = ast_field(I->ast, p, F_name);
+                Obj *c = cn >= 0 ? frame_lookup(I, I->globals, node_str(I, cn)) : NULL;
+                if (c && c->kind == O_CLASS)
+                    s->cls = c->cls;
+                else if (self && self->kind == O_INST)
+                    s->cls = self->cls;
+                break;
+            }
+        return s;
+    }
+    CallArgs a = eval_args(I, f, args, n);
+    return interp_call(I, callee, &a);
+}
+
+static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
+{
+    Obj *o = obj_seq(I, kind);
+    FOR_CHILDREN(I, n, c) {
+        if (o->n >= INTERP_MAX_ITEMS) {
+            interp_limit(I, c, "a literal of more than 100,000 items");
+            break;
+        }
+        if (N(I, c)->kind == NK_list_splat) {
+            Obj *it = iter_items(I, eval(I, f, child(I, c, 0)), c);
+            if (!it)
+                return obj_unknown(I, NULL);
+            for (size_t i = 0; i < it->n; i++)
+                items_push(I, o, it->items[i]);
+        } else if (kind == O_DICT && N(I, c)->kind == NK_pair) {
+            int32_t k = ast_field(I->ast, c, F_key), v = ast_field(I->ast, c, F_value);
+            if (k >= 0 && v >= 0) {
+                Obj *key = eval(I, f, k);
+                dict_set(I, o, key, eval(I, f, v));
+            }
+        } else if (kind == O_DICT && N(I, c)->kind == NK_dictionary_splat) {
+            Obj *d = eval(I, f, child(I, c, 0));
+            if (d->kind != O_DICT)
+                return obj_unknown(I, NULL);
+            for (size_t i = 0; i + 1 < d->n; i += 2)
+                dict_set(I, o, d->items[i], d->items[i + 1]);
+        } else if (kind != O_DICT) {
+            items_push(I, o, eval(I, f, c));
+        }
+    }
+    return o;
+}
+
+static Obj *eval(Interp *I, Frame *f, int32_t n)
+{
+    if (n < 0 || I->aborted)
+        return obj_unknown(I, NULL);
+    const Node *nd = N(I, n);
+    if (nd->flags & (NODE_ERROR | NODE_MISSING))
+        return obj_unknown(I, "a syntax error");
+    switch ((NodeKind)nd->kind) {
+    case NK_integer: case NK_float: case NK_string: case NK_concatenated_string:
+        return from_value(I, value_of(I->ast, NULL, n, &I->arena));
+    case NK_true: return obj_bool(I, 1);
+    case NK_false: return obj_bool(I, 0);
+    case NK_none: return obj_none(I);
+    case NK_ellipsis: return obj_new(I, O_ELLIPSIS);
+    case NK_identifier: return eval_identifier(I, f, n);
+    case NK_parenthesized_expression: return eval(I, f, child(I, n, 0));
+    case NK_tuple: case NK_expression_list: return eval_sequence(I, f, n, O_TUPLE);
+    case NK_list: return eval_sequence(I, f, n, O_LIST);
+    case NK_set: return eval_sequence(I, f, n, O_LIST);
+    case NK_dictionary: return eval_sequence(I, f, n, O_DICT);
+    case NK_attribute: {
+        int32_t obj = ast_field(I->ast, n, F_object), attr = ast_field(I->ast, n, F_attribute);
+        if (obj < 0 || attr < 0)
+            return obj_unknown(I, NULL);
+        Obj *o = eval(I, f, obj);
+        if (o->kind == O_UNKNOWN)
+            return o;
+        return getattr_obj(I, o, node_str(I, attr), n);
+    }
+    case NK_subscript: {
+        int32_t v = ast_field(I->ast, n, F_value);
+        Obj *o = eval(I, f, v);
+        Obj *key = eval_index(I, f, n);
+        if (o->kind == O_UNKNOWN)
+            return o;
+        return subscript_get(I, o, key, n);
+    }
+    case NK_call: return eval_call(I, f, n);
+    case NK_binary_operator: {
+        int32_t l = ast_field(I->ast, n, F_left), r = ast_field(I->ast, n, F_right);
+        Obj *a = eval(I, f, l), *b = eval(I, f, r);
+        return binop(I, op_text(I, n), a, b, n);
+    }
+    case NK_unary_operator: return eval_unary(I, f, n);
+    case NK_not_operator: {
+        Obj *x = eval(I, f, ast_field(I->ast, n, F_argument));
+        int t = obj_truth(I, x);
+        if (t < 0)
+            return x->kind == O_TENSOR || x->kind == O_DIM ?
+                interp_break(I, n, RULE_TNG204, "'not' on a value only known at run time") : obj_unknown(I, NULL);
+        return obj_bool(I, !t);
+    }
+    case NK_boolean_operator: return eval_boolean(I, f, n);
+    case NK_comparison_operator: return eval_comparison(I, f, n);
+    case NK_conditional_expression: return eval_conditional(I, f, n);
+    case NK_list_comprehension: case NK_generator_expression: case NK_dictionary_comprehension:
+    case NK_set_comprehension:
+        return eval_comprehension(I, f, n);
+    case NK_lambda: {
+        Obj *o = obj_new(I, O_FUNC);
+        o->func = func_new(I, f, n, NULL, NULL);
+        return o;
+    }
+    case NK_named_expression: {
+        Obj *v = eval(I, f, ast_field(I->ast, n, F_value));
+        assign_target(I, f, ast_field(I->ast, n, F_name), v);
+        return v;
+    }
+    case NK_keyword_argument: case NK_slice:
+        return obj_unknown(I, NULL);
+    default:
+        return interp_break(I, n, RULE_TNG203, "this expression is not in the compilable subset");
+    }
+}
+
+/* ===================================================================== */
+/* Assignment                                                            */
+/* ===================================================================== */
+
+/* Binds target (identifier, attribute, subscript, tuple/list pattern) to val.
+ * Returns 0, or -1 when the target cannot be assigned. */
+static int assign_target(Interp *I, Frame *f, int32_t target, Obj *val)
+{
+    if (target < 0)
+        return -1;
+    const Node *nd = N(I, target);
+    switch ((NodeKind)nd->kind) {
+    case NK_identifier:
+        if (I->tracing && val->kind == O_TENSOR && val->t->g == I->g) {
+            Val *v = &I->g->vals.v[val->t->value];
+            if (!v->name)
+                v->name = node_str(I, target);
+        }
+        frame_assign(I, f, node_str(I, target), val);
+        return 0;
+    case NK_parenthesized_expression:
+        return assign_target(I, f, child(I, target, 0), val);
+    case NK_attribute: {
+        Obj *o = eval(I, f, ast_field(I->ast, target, F_object));
+        int32_t attr = ast_field(I->ast, target, F_attribute);
+        if (attr >= 0)
+            setattr_obj(I, o, node_str(I, attr), val, target);
+        return 0;
+    }
+    case NK_subscript: {
+        Obj *o = eval(I, f, ast_field(I->ast, target, F_value));
+        Obj *key = eval_index(I, f, target);
+        subscript_set(I, o, key, val, target);
+        return 0;
+    }
+    case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple:
+    case NK_list: case NK_expression_list: {
+        Obj *it = iter_items(I, val, target);
+        size_t n = 0;
+        FOR_CHILDREN(I, target, c) n++;
+        if (!it || it->n != n) {
+            if (it && I->tracing)
+                interp_break(I, target, RULE_TNG205, "cannot unpack %zu values into %zu names", it->n, n);
+            FOR_CHILDREN(I, target, c) assign_target(I, f, c, obj_unknown(I, NULL));
+            return -1;
+        }
+        size_t i = 0;
+        FOR_CHILDREN(I, target, c) assign_target(I, f, c, it->items[i++]);
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+/* ===================================================================== */
+/* Statements                                                            */
+/* ===================================================================== */
+
+/* x = y = value  |  x: T = value  |  a, b = value */
+static Flow exec_assignment(Interp *I, Frame *f, int32_t n)
+{
+    int32_t right = ast_field(I->ast, n, F_right);
+    if (right < 0)
+        return FLOW_NEXT;   /* a bare annotation `x: int` */
+    Obj *val;
+    if (N(I, right)->kind == NK_assignment) {
+        exec_assignment(I, f, right);
+        int32_t inner = right;
+        while (N(I, inner)->kind == NK_assignment && ast_field(I->ast, inner, F_right) >= 0 &&
+               N(I, ast_field(I->ast, inner, F_right))->kind == NK_assignment)
+            inner = ast_field(I->ast, inner, F_right);
+        val = eval(I, f, ast_field(I->ast, inner, F_left));
+    } else {
+        val = eval(I, f, right);
+    }
+    assign_target(I, f, ast_field(I->ast, n, F_left), val);
+    return FLOW_NEXT;
+}
+
+/* x += y */
+static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
+{
+    int32_t left = ast_field(I->ast, n, F_left), right = ast_field(I->ast, n, F_right);
+    if (left < 0 || right < 0)
+        return FLOW_NEXT;
+    const char *op = op_text(I, n);
+    char bin[4] = {0};
+    size_t len = strlen(op);
+    if (len < 2 || len > 4)
+        return FLOW_NEXT;
+    memcpy(bin, op, len - 1);
+    Obj *cur = eval(I, f, left), *r = eval(I, f, right);
+    if (cur->kind == O_LIST && strcmp(bin, "+") == 0) {
+        Obj *it = iter_items(I, r, n);
+        if (it)
+            for (size_t i = 0; i < it->n; i++)
+                items_push(I, cur, it->items[i]);
+        return FLOW_NEXT;
+    }
+    assign_target(I, f, left, binop(I, bin, cur, r, n));
+    return FLOW_NEXT;
+}
+
+static Flow exec_if(Interp *I, Frame *f, int32_t n)
+{
+    if (ast_is_main_guard(I->ast, n)) {
+        int32_t body = ast_field(I->ast, n, F_consequence);
+        return body >= 0 ? exec_block(I, f, body) : FLOW_NEXT;
+    }
+    int32_t cond = ast_field(I->ast, n, F_condition);
+    size_t ndiag = I->sf->diags.n;
+    Obj *c = eval(I, f, cond);
+    int t = obj_truth(I, c);
+    if (t < 0) {
+        if (I->sf->diags.n > ndiag)
+            return FLOW_NEXT;   /* the condition's own diagnostic says why */
+        if (c->kind == O_TENSOR || c->kind == O_DIM)
+            interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
+        else if (I->tracing && c->kind == O_UNKNOWN)
+            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time");
+        return FLOW_NEXT;
+    }
+    if (t)
+        return exec_block(I, f, ast_field(I->ast, n, F_consequence));
+    for (int32_t c2 = N(I, n)->first; c2 >= 0; c2 = N(I, c2)->next) {
+        if (N(I, c2)->kind == NK_elif_clause) {
+            int32_t ec = ast_field(I->ast, c2, F_condition);
+            Obj *v = eval(I, f, ec);
+            int et = obj_truth(I, v);
+            if (et < 0) {
+                if (v->kind == O_TENSOR || v->kind == O_DIM)
+                    interp_break(I, ec, RULE_TNG204, "'elif' on a value only known at run time");
+                return FLOW_NEXT;
+            }
+            if (et)
+                return exec_block(I, f, ast_field(I->ast, c2, F_consequence));
+        } else if (N(I, c2)->kind == NK_else_clause) {
+            return exec_block(I, f, ast_field(I->ast, c2, F_body));
+        }
+    }
+    return FLOW_NEXT;
+}
+
+static Flow exec_for(Interp *I, Frame *f, int32_t n)
+{
+    int32_t left = ast_field(I->ast, n, F_left), right = ast_field(I->ast, n, F_right);
+    int32_t body = ast_field(I->ast, n, F_body);
+    size_t ndiag = I->sf->diags.n;
+    Obj *src = eval(I, f, right);
+    Obj *it = iter_items(I, src, right);
+    if (!it) {
+        if (I->sf->diags.n > ndiag)
+            return FLOW_NEXT;
+        if (src->kind == O_TENSOR || src->kind == O_DIM || (I->tracing && src->kind != O_UNKNOWN))
+            interp_break(I, right, RULE_TNG204, "'for' over a value whose length is only known at run time");
+        else if (I->tracing)
+            interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time");
+        return FLOW_NEXT;
+    }
+    for (size_t i = 0; i < it->n; i++) {
+        if (!step(I, n))
+            return FLOW_ABORT;
+        assign_target(I, f, left, it->items[i]);
+        Flow fl = exec_block(I, f, body);
+        if (fl == FLOW_BREAK)
+            return FLOW_NEXT;
+        if (fl == FLOW_RETURN || fl == FLOW_ABORT)
+            return fl;
+    }
+    int32_t alt = ast_field(I->ast, n, F_alternative);
+    return alt >= 0 ? exec_block(I, f, ast_field(I->ast, alt, F_body)) : FLOW_NEXT;
+}
+
+static Flow exec_while(Interp *I, Frame *f, int32_t n)
+{
+    if (I->tracing) {
+        interp_break(I, n, RULE_TNG201, "'while' loop in the compiled method (use 'for' over a constant range)");
+        return FLOW_NEXT;
+    }
+    int32_t cond = ast_field(I->ast, n, F_condition), body = ast_field(I->ast, n, F_body);
+    for (;;) {
+        if (!step(I, n))
+            return FLOW_ABORT;
+        int t = obj_truth(I, eval(I, f, cond));
+        if (t != 1)
+            return FLOW_NEXT;
+        Flow fl = exec_block(I, f, body);
+        if (fl == FLOW_BREAK)
+            return FLOW_NEXT;
+        if (fl == FLOW_RETURN || fl == FLOW_ABORT)
+            return fl;
+    }
+}
+
+/* Enters a with-item's scope; returns what to restore. */
+static void scope_enter(Interp *I, Obj *s, int32_t node)
+{
+    if (!I->tracing || s->kind != O_SCOPE || strcmp(s->s, "null") == 0)
+        return;
+    Obj *x = s->items[0], *y = s->items[1];
+    uint32_t line = N(I, node)->line, col = ast_col(I->ast, node);
+    if (strcmp(s->s, "stream") == 0) {
+        if (x->kind == O_STR) {
+            int64_t prio = 0;
+            obj_int_value(y, &prio);
+            I->stream = graph_stream(I->g, x->s, prio, line, col);
+        } else {
+            interp_break(I, node, RULE_TNG205, "the stream tag is not a string known at compile time");
+        }
+    } else {
+        if (x->kind == O_NONE || obj_is_str(x, ""))
+            I->sk = -1;
+        else if (x->kind == O_STR)
+            I->sk = graph_sk(I->g, x->s, y->kind == O_STR ? y->s : "", line, col);
+        else
+            interp_break(I, node, RULE_TNG205, "the super-kernel scope name is not known at compile time");
+    }
+}
+
+static Flow exec_with(Interp *I, Frame *f, int32_t n)
+{
+    int saved_stream = I->stream, saved_sk = I->sk;
+    int32_t clause = -1;
+    FOR_CHILDREN(I, n, c) if (N(I, c)->kind == NK_with_clause) clause = c;
+    if (clause >= 0)
+        FOR_CHILDREN(I, clause, item) {
+            if (N(I, item)->kind != NK_with_item)
+                continue;
+            int32_t v = ast_field(I->ast, item, F_value);
+            if (v < 0)
+                continue;
+            int32_t expr = v, target = -1;
+            if (N(I, v)->kind == NK_as_pattern) {
+                expr = child(I, v, 0);
+                int32_t alias = ast_field(I->ast, v, F_alias);
+                target = alias >= 0 ? child(I, alias, 0) : -1;
+                if (target < 0)
+                    target = alias;
+            }
+            Obj *s = eval(I, f, expr);
+            scope_enter(I, s, expr);
+            if (target >= 0)
+                assign_target(I, f, target, s->kind == O_SCOPE ? obj_unknown(I, NULL) : s);
+        }
+    Flow fl = exec_block(I, f, ast_field(I->ast, n, F_body));
+    I->stream = saved_stream;
+    I->sk = saved_sk;
+    return fl;
+}
+
+static void exec_import(Interp *I, Frame *f, int32_t n)
+{
+    int from = N(I, n)->kind == NK_import_from_statement;
+    const char *module = NULL;
+    if (from) {
+        int32_t m = ast_field(I->ast, n, F_module_name);
+        if (m < 0 || N(I, m)->kind == NK_relative_import)
+            return;
+        module = node_str(I, m);
+    }
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
+        if (N(I, c)->field != F_name)
+            continue;
+        int32_t name = c, alias = -1;
+        if (N(I, c)->kind == NK_aliased_import) {
+            name = ast_field(I->ast, c, F_name);
+            alias = ast_field(I->ast, c, F_alias);
+        }
+        if (name < 0)
+            continue;
+        const char *path = node_str(I, name);
+        const char *full = from ? arena_printf(&I->arena, "%s.%s", module, path) : path;
+        if (alias >= 0) {
+            frame_assign(I, f, node_str(I, alias), obj_builtin(I, full));
+        } else if (from) {
+            frame_assign(I, f, path, obj_builtin(I, full));
+        } else {
+            /* import a.b.c binds a */
+            const char *dot = strchr(path, '.');
+            const char *root = dot ? arena_strndup(&I->arena, path, (size_t)(dot - path)) : path;
+            frame_assign(I, f, root, obj_builtin(I, root));
+        }
+    }
+}
+
+/* decorators applied bottom-up; torch.compile makes an entry */
+static Obj *apply_decorators(Interp *I, Frame *f, int32_t decorated, Obj *fn)
+{
+    int32_t decs[32];
+    int nd = 0;
+    FOR_CHILDREN(I, decorated, c)
+        if (N(I, c)->kind == NK_decorator && nd < 32)
+            decs[nd++] = c;
+    for (int i = nd - 1; i >= 0; i--) {
+        Obj *d = eval(I, f, child(I, decs[i], 0));
+        if (d->kind == O_BUILTIN && strcmp(d->s, "torch.compile") == 0) {
+            CallArgs a = {0};
+            Obj *arg[1] = {fn};
+            a.pos = arg;
+            a.npos = 1;
+            a.node = decs[i];
+            fn = do_torch_compile(I, &a);
+        } else if (d->kind == O_COMPILED && !d->comp->target) {
+            CallArgs a = {0};
+            Obj *arg[1] = {fn};
+            a.pos = arg;
+            a.npos = 1;
+            a.node = decs[i];
+            fn = interp_call(I, d, &a);
+        }
+        /* other decorators (no_grad, staticmethod, wraps...) keep the function */
+    }
+    return fn;
+}
+
+static Flow exec_def(Interp *I, Frame *f, int32_t n, int32_t decorated, InterpClass *cls)
+{
+    int32_t name = ast_field(I->ast, n, F_name);
+    if (name < 0)
+        return FLOW_NEXT;
+    Obj *o = obj_new(I, O_FUNC);
+    o->func = func_new(I, f, n, cls, cls ? cls->name : NULL);
+    o->func->decorated = decorated >= 0;
+    if (decorated >= 0)
+        o = apply_decorators(I, f, decorated, o);
+    if (cls)
+        attrs_set(&I->arena, &cls->attrs, node_str(I, name), o);
+    else
+        frame_assign(I, f, node_str(I, name), o);
+    return FLOW_NEXT;
+}
+
+static Flow exec_class(Interp *I, Frame *f, int32_t n)
+{
+    int32_t name = ast_field(I->ast, n, F_name), body = ast_field(I->ast, n, F_body);
+    if (name < 0 || body < 0)
+        return FLOW_NEXT;
+    InterpClass *cls = arena_alloc(&I->arena, sizeof *cls);
+    cls->name = node_str(I, name);
+    cls->node = n;
+    int32_t sup = ast_field(I->ast, n, F_superclasses);
+    if (sup >= 0)
+        FOR_CHILDREN(I, sup, c) {
+            if (N(I, c)->kind == NK_keyword_argument)
+                continue;
+            Obj *b = eval(I, f, c);
+            if (b->kind == O_CLASS && !cls->base)
+                cls->base = b->cls;
+            else if (b->kind == O_BUILTIN && !cls->base_name)
+                cls->base_name = b->s;
+        }
+    /* the class body: defs become methods, assignments class variables */
+    Frame *cf = interp_frame(f);
+    FOR_CHILDREN(I, body, s) {
+        int32_t st = s, dec = -1;
+        if (N(I, s)->kind == NK_decorated_definition) {
+            dec = s;
+            st = ast_field(I->ast, s, F_definition);
+        }
+        if (st >= 0 && N(I, st)->kind == NK_function_definition)
+            exec_def(I, f, st, dec, cls);
+        else if (st >= 0)
+            exec_stmt(I, cf, st);
+    }
+    for (size_t i = 0; i < cf->vars.cap; i++)
+        if (cf->vars.keys && cf->vars.keys[i])
+            attrs_set(&I->arena, &cls->attrs, cf->vars.keys[i], cf->vars.vals[i]);
+    Obj *o = obj_new(I, O_CLASS);
+    o->cls = cls;
+    frame_assign(I, f, cls->name, o);
+    return FLOW_NEXT;
+}
+
+static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
+{
+    if (n < 0 || !step(I, n))
+        return I->aborted ? FLOW_ABORT : FLOW_NEXT;
+    const Node *nd = N(I, n);
+    if (nd->flags & (NODE_ERROR | NODE_MISSING))
+        return FLOW_NEXT;
+    switch ((NodeKind)nd->kind) {
+    case NK_expression_statement: {
+        FOR_CHILDREN(I, n, c) {
+            if (N(I, c)->kind == NK_assignment)
+                exec_assignment(I, f, c);
+            else if (N(I, c)->kind == NK_augmented_assignment)
+                exec_augassign(I, f, c);
+            else
+                eval(I, f, c);
+        }
+        return I->aborted ? FLOW_ABORT : FLOW_NEXT;
+    }
+    case NK_if_statement: return exec_if(I, f, n);
+    case NK_for_statement: return exec_for(I, f, n);
+    case NK_while_statement: return exec_while(I, f, n);
+    case NK_with_statement: return exec_with(I, f, n);
+    case NK_function_definition: return exec_def(I, f, n, -1, NULL);
+    case NK_decorated_definition: {
+        int32_t d = ast_field(I->ast, n, F_definition);
+        if (d >= 0 && N(I, d)->kind == NK_function_definition)
+            return exec_def(I, f, d, n, NULL);
+        if (d >= 0 && N(I, d)->kind == NK_class_definition)
+            return exec_class(I, f, d);
+        return FLOW_NEXT;
+    }
+    case NK_class_definition: return exec_class(I, f, n);
+    case NK_return_statement: {
+        int32_t v = child(I, n, 0);
+        I->ret = v >= 0 ? eval(I, f, v) : obj_none(I);
+        return I->aborted ? FLOW_ABORT : FLOW_RETURN;
+    }
+    case NK_import_statement: case NK_import_from_statement:
+        exec_import(I, f, n);
+        return FLOW_NEXT;
+    case NK_pass_statement: return FLOW_NEXT;
+    case NK_break_statement: return FLOW_BREAK;
+    case NK_continue_statement: return FLOW_CONTINUE;
+    case NK_global_statement: case NK_nonlocal_statement:
+        FOR_CHILDREN(I, n, c)
+            if (N(I, c)->kind == NK_identifier)
+                strmap_put(&f->globals_decl, node_str(I, c), (void *)1);
+        return FLOW_NEXT;
+    case NK_assert_statement: case NK_comment:
+        return FLOW_NEXT;
+    case NK_delete_statement:
+        if (I->tracing)
+            interp_break(I, n, RULE_TNG201, "'del' in the compiled method");
+        return FLOW_NEXT;
+    case NK_raise_statement:
+        if (I->tracing) {
+            interp_break(I, n, RULE_TNG201, "'raise' in the compiled method");
+            return FLOW_NEXT;
+        }
+        I->ret = obj_unknown(I, NULL);
+        return FLOW_RETURN;   /* host code that raises: its caller gets an unknown */
+    case NK_try_statement:
+        if (I->tracing) {
+            interp_break(I, n, RULE_TNG201, "'try' in the compiled method");
+            return FLOW_NEXT;
+        }
+        /* host code: the try body, then finally; handlers are not run */
+        FOR_CHILDREN(I, n, c) {
+            Flow fl = FLOW_NEXT;
+            if (c == ast_field(I->ast, n, F_body))
+                fl = exec_block(I, f, c);
+            else if (N(I, c)->kind == NK_finally_clause)
+                fl = exec_block(I, f, child(I, c, 0));
+            if (fl != FLOW_NEXT)
+                return fl;
+        }
+        return FLOW_NEXT;
+    default:
+        if (I->tracing)
+            interp_break(I, n, RULE_TNG201, "this statement cannot be lowered into the graph");
+        return FLOW_NEXT;
+    }
+}
+
+static Flow exec_block(Interp *I, Frame *f, int32_t n)
+{
+    if (n < 0)
+        return FLOW_NEXT;
+    if (N(I, n)->kind != NK_block && N(I, n)->kind != NK_module)
+        return exec_stmt(I, f, n);
+    FOR_CHILDREN(I, n, c) {
+        Flow fl = exec_stmt(I, f, c);
+        if (fl != FLOW_NEXT)
+            return fl;
+    }
+    return FLOW_NEXT;
+}
+
+/* ===================================================================== */
+/* Entries                                                               */
+/* ===================================================================== */
+
+/* state_dict keys of the parameters and buffers reachable from mod */
+static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int depth)
+{
+    if (!mod || mod->kind != O_INST || depth > 32)
+        return;
+    for (size_t i = 0; i < mod->attrs.n; i++) {
+        Obj *v = mod->attrs.vals[i];
+        const char *name = arena_printf(&I->arena, "%s%s", prefix, mod->attrs.names[i]);
+        if (v->kind == O_TENSOR) {
+            const char *key = ptr_key(I, v->t);
+            if (!strmap_get(&I->weight_names, key))
+                strmap_put(&I->weight_names, key, (void *)name);
+        } else if (v->kind == O_INST) {
+            weight_names_collect(I, v, arena_printf(&I->arena, "%s.", name), depth + 1);
+            for (size_t k = 0; k < v->n; k++)
+                weight_names_collect(I, v->items[k], arena_printf(&I->arena, "%s.%zu.", name, k), depth + 1);
+        }
+    }
+}
+
+typedef struct Leaf {
+    Obj *t;
+    const char *path;
+} Leaf;
+typedef VEC(Leaf) LeafList;
+
+/* The tensor leaves of an argument, with their paths: x, kv[0]['key'] */
+static void collect_leaves(Interp *I, Obj *o, const char *path, LeafList *out, int depth)
+{
+    if (!o || depth > 16 || out->n > 4096)
+        return;
+    if (o->kind == O_TENSOR) {
+        Leaf l = {o, path};
+        VEC_PUSH(*out, l);
+    } else if (o->kind == O_TUPLE || o->kind == O_LIST) {
+        for (size_t i = 0; i < o->n; i++)
+            collect_leaves(I, o->items[i], arena_printf(&I->arena, "%s[%zu]", path, i), out, depth + 1);
+    } else if (o->kind == O_DICT) {
+        for (size_t i = 0; i + 1 < o->n; i += 2) {
+            Obj *k = o->items[i];
+            const char *ks = k->kind == O_STR ? arena_printf(&I->arena, "'%s'", k->s) :
+                             k->kind == O_INT ? arena_printf(&I->arena, "%lld", (long long)k->i) : "?";
+            collect_leaves(I, o->items[i + 1], arena_printf(&I->arena, "%s[%s]", path, ks), out, depth + 1);
+        }
+    }
+}
+
+/* The method a compiled object runs, its self and its entry name. */
+static InterpFunc *entry_method(Interp *I, CompiledObj *c, Obj **self, const char **name)
+{
+    Obj *t = c->target;
+    *self = NULL;
+    if (!t)
+        return NULL;
+    if (t->kind == O_INST && t->cls) {
+        InterpFunc *fn = class_method(t->cls, "forward", NULL);
+        *self = t;
+        *name = arena_printf(&I->arena, "%s.forward", t->cls->name);
+        return fn;
+    }
+    if (t->kind == O_BOUND) {
+        *self = t->self_obj;
+        *name = t->func->qualname;
+        return t->func;
+    }
+    if (t->kind == O_FUNC) {
+        *name = t->func->qualname;
+        return t->func;
+    }
+    return NULL;
+}
+
+/* The parameter names of fn after self, for naming inputs. */
+static const char *param_at(Interp *I, InterpFunc *fn, size_t pos, int has_self)
+{
+    int32_t ps = func_params(I, fn->node);
+    size_t i = 0;
+    if (ps < 0)
+        return NULL;
+    FOR_CHILDREN(I, ps, p) {
+        int kind;
+        const char *name = param_name(I, p, &kind);
+        if (kind != 0)
+            break;
+        if (i == pos + (size_t)(has_self != 0))
+            return name;
+        i++;
+    }
+    return NULL;
+}
+
+/* Gear specs of an input from its set_dim_gears dict (lint checks them). */
+static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, LeafList *unused)
+{
+    (void)unused;
+    Obj *d = t->gears;
+    for (size_t i = 0; i + 1 < d->n; i += 2) {
+        int64_t dim;
+        Obj *vals = d->items[i + 1];
+        if (!obj_int_value(d->items[i], &dim) || dim < 0 || dim >= ndim ||
+            (vals->kind != O_LIST && vals->kind != O_TUPLE) || vals->n < 1)
+            continue;
+        GearSpec s = {0};
+        s.input = input;
+        s.dim = (int)dim;
+        s.values = arena_alloc(&g->arena, vals->n * sizeof *s.values);
+        int ok = 1;
+        for (size_t k = 0; k < vals->n; k++)
+            ok &= obj_int_value(vals->items[k], &s.values[k]) && s.values[k] > 0;
+        if (!ok)
+            continue;
+        s.nvalues = vals->n;
+        s.sym = -1;
+        s.line = N(I, t->gears_node)->line;
+        s.col = ast_col(I->ast, t->gears_node);
+        VEC_PUSH(g->gears, s);
+    }
+}
+
+/* Adds the inputs of the first call: symbols per the gear / dynamic rules. */
+static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int32_t node)
+{
+    int geared = 0;
+    for (size_t i = 0; i < leaves->n; i++)
+        geared |= leaves->v[i].t->t->gears != NULL;
+    uint32_t line = N(I, node)->line, col = ast_col(I->ast, node);
+    StrMap duck = {0};   /* example size -> symbol (dynamic=True without gears) */
+    for (size_t i = 0; i < leaves->n; i++) {
+        TensorObj *ht = leaves->v[i].t->t;
+        const Val *hv = &ht->g->vals.v[ht->value];
+        int64_t ex[GRAPH_MAX_DIMS];
+        DimId dims[GRAPH_MAX_DIMS];
+        for (int d = 0; d < hv->ndim; d++)
+            if (!graph_dim_const_value(ht->g, hv->dims[d], &ex[d]))
+                ex[d] = 1;
+        size_t first_gear = g->gears.n;
+        if (geared && ht->gears)
+            gears_of(I, g, (int)i, ht, hv->ndim, leaves);
+        for (int d = 0; d < hv->ndim; d++) {
+            DimId sym = -1;
+            if (geared) {
+                for (size_t k = first_gear; k < g->gears.n; k++)
+                    if (g->gears.v[k].dim == d) {
+                        sym = graph_dim_sym(g, (int)i, d, ex[d]);
+                        g->gears.v[k].sym = (int)g->syms.n - 1;
+                    }
+            } else if (dynamic == 1 && !ht->marked_static && ex[d] >= 2) {
+                char key[32];
+                snprintf(key, sizeof key, "%lld", (long long)ex[d]);
+                void *s = strmap_get(&duck, key);
+                if (s) {
+                    sym = (DimId)(intptr_t)s - 1;
+                } else {
+                    sym = graph_dim_sym(g, (int)i, d, ex[d]);
+                    strmap_put(&duck, arena_strndup(&I->arena, key, strlen(key)), (void *)(intptr_t)(sym + 1));
+                }
+            }
+            dims[d] = sym >= 0 ? sym : graph_dim_const(g, ex[d]);
+        }
+        int32_t v = graph_add_input(g, leaves->v[i].path, hv->dtype, hv->format, hv->ndim, dims, ex,
+                                    ht->marked_static, line, col);
+        Obj *o = obj_tensor(I, v);
+        o->t->origin = ht;
+        Shadow sh = {ht, o, v, (int)g->inputs.n - 1, -1};
+        VEC_PUSH(I->shadows, sh);
+    }
+    strmap_free(&duck);
+}
+
+/* The entry-graph outputs of a return value, flattened. */
+static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth)
+{
+    if (!r || depth > 16)
+        return;
+    if (r->kind == O_TENSOR) {
+        int32_t v = interp_val(I, r, node);
+        if (v >= 0) {
+            GraphOutput o = {arena_printf(&g->arena, "out%zu", g->outputs.n), v};
+            VEC_PUSH(g->outputs, o);
+        }
+    } else if (r->kind == O_TUPLE || r->kind == O_LIST) {
+        for (size_t i = 0; i < r->n; i++)
+            collect_outputs(I, g, r->items[i], node, depth + 1);
+    } else if (r->kind == O_DICT) {
+        for (size_t i = 0; i + 1 < r->n; i += 2)
+            collect_outputs(I, g, r->items[i + 1], node, depth + 1);
+    }
+}
+
+/* Host tensors shaped like the entry's outputs, with symbols bound from
+ * the call's leaves. */
+static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int depth)
+{
+    if (!r || depth > 16)
+        return obj_unknown(I, NULL);
+    if (r->kind == O_TENSOR && r->t->g == g) {
+        const Val *v = &g->vals.v[r->t->value];
+        DimId dims[GRAPH_MAX_DIMS];
+        int64_t x;
+        for (int d = 0; d < v->ndim; d++) {
+            if (graph_dim_eval(g, v->dims[d], symval, &x) < 0)
+                return obj_unknown(I, NULL);
+            dims[d] = graph_dim_const(&I->host, x);
+        }
+        int64_t attr[GRAPH_MAX_DIMS];
+        for (int d = 0; d < v->ndim; d++)
+            attr[d] = dims[d];
+        OpDesc od = {0};
+        od.kind = OP_FULL;
+        od.attr = attr;
+        od.nattr = v->ndim;
+        od.dtype = v->dtype;
+        Graph *saved = I->g;
+        int tr = I->tracing;
+        I->g = &I->host;
+        I->tracing = 0;
+        int32_t op = interp_op(I, &od, -1);
+        Obj *o = op >= 0 ? obj_tensor(I, I->host.ops.v[op].out) : obj_unknown(I, NULL);
+        I->g = saved;
+        I->tracing = tr;
+        return o;
+    }
+    if (r->kind == O_TUPLE || r->kind == O_LIST) {
+        Obj *o = obj_seq(I, r->kind);
+        for (size_t i = 0; i < r->n; i++)
+            items_push(I, o, host_result(I, g, r->items[i], symval, depth + 1));
+        return o;
+    }
+    if (r->kind == O_TENSOR)
+        return obj_unknown(I, NULL);
+    return r;
+}
+
+/* The trace of entry c with the arguments of its first call. */
+static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves)
+{
+    Obj *self;
+    const char *name = NULL;
+    InterpFunc *fn = entry_method(I, c, &self, &name);
+    if (!fn) {
+        interp_diag(I, c->node, RULE_TNG208, "the compiled object is not a module or a method of this script");
+        return;
+    }
+    for (size_t i = 0; i < I->entries.n; i++)
+        if (strcmp(I->entries.v[i]->name, name) == 0) {
+            name = arena_printf(&I->arena, "%s#%zu", name, I->entries.n + 1);
+            break;
+        }
+    if (I->only_entry && strcmp(I->only_entry, name) != 0) {
+        c->skipped = 1;
+        return;
+    }
+    Graph *g = xcalloc(1, sizeof *g);
+    graph_init(g, name, I->sf->src.path);
+    g->line = N(I, c->node)->line;
+    g->col = ast_col(I->ast, c->node);
+    g->cfg = entry_config(I, c);
+    VEC_PUSH(I->entries, g);
+    c->graph = g;
+
+    /* trace state */
+    Graph *saved_g = I->g;
+    int saved_depth = I->depth;
+    I->g = g;
+    I->tracing = 1;
+    I->stream = 0;
+    I->sk = -1;
+    I->shadows.n = 0;
+    I->waits.n = 0;
+    strmap_free(&I->weight_names);
+    memset(&I->weight_names, 0, sizeof I->weight_names);
+    weight_names_collect(I, self, "", 0);
+    bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
+
+    Obj *ret = call_func(I, fn, self, a);
+    if (!I->aborted) {
+        collect_outputs(I, g, ret, a->node, 0);
+        for (size_t i = 0; i < I->shadows.n; i++) {
+            Shadow *s = &I->shadows.v[i];
+            if (s->obj->t->value == s->initial)
+                continue;
+            if (s->input >= 0)
+                g->inputs.v[s->input].final = s->obj->t->value;
+            else if (s->weight >= 0)
+                g->weights.v[s->weight].final = s->obj->t->value;
+        }
+    }
+    c->ret = ret;
+    I->tracing = 0;
+    I->g = saved_g;
+    I->depth = saved_depth;
+    I->stream = 0;
+    I->sk = -1;
+}
+
+/* Is the call's shape one of the entry's gears (or its static shape)? */
+static int call_matches(Graph *g, LeafList *leaves, int64_t *symval)
+{
+    if (leaves->n != g->inputs.n)
+        return 0;
+    for (size_t s = 0; s < g->syms.n; s++)
+        symval[s] = INT64_MIN;
+    for (size_t i = 0; i < leaves->n; i++) {
+        TensorObj *ht = leaves->v[i].t->t;
+        const Val *hv = &ht->g->vals.v[ht->value];
+        const Val *ev = &g->vals.v[g->inputs.v[i].value];
+        if (hv->ndim != ev->ndim || hv->dtype != ev->dtype)
+            return 0;
+        for (int d = 0; d < hv->ndim; d++) {
+            int64_t x, c;
+            if (!graph_dim_const_value(ht->g, hv->dims[d], &x))
+                return 0;
+            if (graph_dim_const_value(g, ev->dims[d], &c)) {
+                if (c != x)
+                    return 0;
+            } else if (g->dims.v[ev->dims[d]].kind == DIM_SYM) {
+                symval[g->dims.v[ev->dims[d]].c] = x;
+            }
+        }
+    }
+    /* geared symbols must take the values of one gear */
+    if (!g->gears.n)
+        return 1;
+    if (g->cfg.policy == GEAR_PRODUCT) {
+        for (size_t k = 0; k < g->gears.n; k++) {
+            int found = 0;
+            for (size_t j = 0; j < g->gears.v[k].nvalues; j++)
+                found |= g->gears.v[k].values[j] == symval[g->gears.v[k].sym];
+            if (!found)
+                return 0;
+        }
+        return 1;
+    }
+    size_t n = g->gears.v[0].nvalues;
+    for (size_t j = 0; j < n; j++) {
+        int all = 1;
+        for (size_t k = 0; k < g->gears.n; k++)
+            all &= j < g->gears.v[k].nvalues && g->gears.v[k].values[j] == symval[g->gears.v[k].sym];
+        if (all)
+            return 1;
+    }
+    return 0;
+}
+
+static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
+{
+    if (I->tracing)
+        return interp_break(I, a->node, RULE_TNG202, "a compiled entry called from inside another compiled method");
+    LeafList leaves = {0};
+    for (size_t i = 0; i < a->npos; i++)
+        collect_leaves(I, a->pos[i], arena_printf(&I->arena, "arg%zu", i), &leaves, 0);
+    Obj *self;
+    const char *ename;
+    InterpFunc *fn = entry_method(I, c, &self, &ename);
+    if (fn) {
+        /* name leaves by parameter */
+        leaves.n = 0;
+        for (size_t i = 0; i < a->npos; i++) {
+            const char *p = param_at(I, fn, i, self != NULL);
+            collect_leaves(I, a->pos[i], p ? p : arena_printf(&I->arena, "arg%zu", i), &leaves, 0);
+        }
+        for (size_t i = 0; i < a->nkw; i++)
+            collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
+    }
+    Obj *result;
+    if (!c->traced) {
+        c->traced = 1;
+        trace_entry(I, c, a, &leaves);
+        c->nleaves = leaves.n;
+    }
+    if (!c->graph || I->aborted) {
+        VEC_FREE(leaves);
+        return obj_unknown(I, NULL);
+    }
+    Graph *g = c->graph;
+    int64_t *symval = arena_alloc(&I->arena, (g->syms.n + 1) * sizeof *symval);
+    if (!call_matches(g, &leaves, symval)) {
+        interp_diag(I, a->node, RULE_TNG210,
+                    "the shapes of this call of %s are in no gear of the plan: the bundle refuses them at run time", g->name);
+        result = obj_unknown(I, NULL);
+    } else {
+        result = host_result(I, g, c->ret, symval, 0);
+    }
+    VEC_FREE(leaves);
+    return result;
+}
+
+/* ===================================================================== */
+/* Running                                                               */
+/* ===================================================================== */
+
+int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
+{
+    Interp *I = xcalloc(1, sizeof *I);
+    I->sf = sf;
+    I->ast = &sf->ast;
+    I->only_entry = entry;
+    graph_init(&I->host, "<host>", sf->src.path);
+    I->g = &I->host;
+    I->sk = -1;
+    I->globals = interp_frame(NULL);
+    size_t ndiag = sf->diags.n;
+
+    exec_block(I, I->globals, 0);
+
+    /* compiled entries never called */
+    int any = 0;
+    for (size_t i = 0; i < I->compiled.n; i++) {
+        CompiledObj *c = I->compiled.v[i];
+        if (c->graph || c->skipped)
+            any = 1;
+    }
+    if (!I->aborted && !any) {
+        if (I->compiled.n == 0)
+            interp_diag(I, 0, RULE_TNG208, "no torch.compile or cache_compile call runs: nothing to plan");
+        else
+            for (size_t i = 0; i < I->compiled.n; i++)
+                if (I->compiled.v[i]->target)
+                    interp_diag(I, I->compiled.v[i]->node, RULE_TNG208,
+                                "this compiled entry is never called with example inputs: nothing to plan");
+    }
+    if (entry && !I->aborted) {
+        int found = 0;
+        for (size_t i = 0; i < I->entries.n; i++)
+            found |= strcmp(I->entries.v[i]->name, entry) == 0;
+        if (!found)
+            interp_diag(I, 0, RULE_TNG208, "no compiled entry named '%s' is called", entry);
+    }
+    int errors = 0;
+    for (size_t i = ndiag; i < sf->diags.n; i++)
+        errors |= sf->diags.v[i].severity == SEV_ERROR;
+
+    out->entries = I->entries.v;
+    out->nentries = I->entries.n;
+    memset(&I->entries, 0, sizeof I->entries);
+    graph_free(&I->host);
+    strmap_free(&I->weight_names);
+    VEC_FREE(I->compiled);
+    VEC_FREE(I->shadows);
+    VEC_FREE(I->waits);
+    frames_free(I);
+    out->arena = xmalloc(sizeof *out->arena);
+    *out->arena = I->arena;   /* names in the graphs point into it */
+    free(I);
+    return errors ? -1 : 0;
+}
+
+void interp_result_free(InterpResult *self)
+{
+    for (size_t i = 0; i < self->nentries; i++) {
+        graph_free(self->entries[i]);
+        free(self->entries[i]);
+    }
+    free(self->entries);
+    self->entries = NULL;
+    self->nentries = 0;
+    if (self->arena) {
+        arena_free(self->arena);
+        free(self->arena);
+        self->arena = NULL;
+    }
+}

@@ -1,0 +1,3169 @@
+/*
+ * torchlib.c - the torch library of the abstract interpreter.
+ *
+ * interp.c runs a script abstractly; whenever it meets a torch function
+ * (torch.*, torch.nn.functional.*, torch_npu.*), a tensor method, a Python
+ * builtin it does not handle itself, an nn module (construction or call),
+ * or an operator / subscript on a tensor, it comes here. Every tensor
+ * operation becomes an op of the current graph (interp_graph): the host
+ * graph in host mode (constant dims: it only computes shapes), the entry's
+ * graph while tracing a compiled method. Shape and dtype inference is
+ * graph.c's; this file maps the Python surface onto the op kinds of
+ * graph.h, following its input/attribute conventions.
+ *
+ * Rules: every Obj is checked for its kind before use. An unknown tensor
+ * operand gives an unknown result silently (it echoes an earlier
+ * diagnostic: no cascades); an unknown size, dim, index, slice bound or
+ * other value the plan needs is TNG205 where it is used (interp_break: a
+ * diagnostic while tracing, silent in host mode). Constructs outside the
+ * compilable subset are graph breaks with a TNG2xx rule; torchlib_call
+ * returns NULL only for names it does not know (the caller reports them).
+ *
+ * Layout: helpers; dtypes; tensor arguments; the lowering functions
+ * (lo_*: arithmetic, products, shapes, reductions and norms, torch_npu,
+ * in-place updates, casts and queries, creation); the name table `lib`;
+ * Python builtins; nn modules; the entry points; operators; subscripts.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+
+#define M_PI_VALUE 3.14159265358979323846
+#define NELEM(a) (sizeof(a) / sizeof *(a))
+
+/* ===================================================================== */
+/* Small helpers                                                         */
+/* ===================================================================== */
+
+static Graph *G(Interp *I) { return interp_graph(I); }
+static int is_tensor(const Obj *o) { return o && o->kind == O_TENSOR; }
+static int is_unknown(const Obj *o) { return o && o->kind == O_UNKNOWN; }
+static int is_none(const Obj *o) { return !o || o->kind == O_NONE; }
+static int is_seq(const Obj *o) { return o && (o->kind == O_TUPLE || o->kind == O_LIST); }
+static int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+/* 1 when o is unknown, or a tuple/list holding an unknown item. */
+static int has_unknown(const Obj *o)
+{
+    if (!o)
+        return 0;
+    if (o->kind == O_UNKNOWN)
+        return 1;
+    if (is_seq(o))
+        for (size_t i = 0; i < o->n; i++)
+            if (o->items[i] && o->items[i]->kind == O_UNKNOWN)
+                return 1;
+    return 0;
+}
+
+/* 1 when any argument of a call is (or holds) an unknown value. */
+static int args_unknown(const CallArgs *a)
+{
+    if (a->has_star)
+        return 1;
+    for (size_t i = 0; i < a->npos; i++)
+        if (has_unknown(a->pos[i]))
+            return 1;
+    for (size_t i = 0; i < a->nkw; i++)
+        if (has_unknown(a->kw[i]))
+            return 1;
+    return 0;
+}
+
+static Obj *unk(Interp *I) { return obj_unknown(I, NULL); }
+
+/* The Val of value id v in the current graph. */
+static const Val *val_at(Interp *I, int32_t v) { return &G(I)->vals.v[v]; }
+
+/* The rank of value v. */
+static int rank_of(Interp *I, int32_t v) { return val_at(I, v)->ndim; }
+
+/* Value id of tensor o in the current graph, or -1. */
+static int32_t tv(Interp *I, Obj *o, int32_t node)
+{
+    if (!is_tensor(o))
+        return -1;
+    int32_t v = interp_val(I, o, node);
+    if (v < 0 || (size_t)v >= G(I)->vals.n)
+        return -1;
+    return v;
+}
+
+/* Adds an op; returns its id or -1 (interp_op reported). */
+static int32_t emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
+                    uint32_t nattr, double f0, double f1, DType dt, int32_t node)
+{
+    OpDesc d;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    d.in = in;
+    d.nin = nin;
+    d.attr = attr;
+    d.nattr = nattr;
+    d.fattr[0] = f0;
+    d.fattr[1] = f1;
+    d.dtype = dt;
+    d.sk = -1;
+    return interp_op(I, &d, node);
+}
+
+/* Output k of op as a tensor object; unknown when op < 0. */
+static Obj *op_out(Interp *I, int32_t op, int k)
+{
+    if (op < 0)
+        return unk(I);
+    Graph *g = G(I);
+    return obj_tensor(I, g->ops.v[op].out + k);
+}
+
+/* emit + op_out for single-output ops. */
+static Obj *emit1(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
+                  uint32_t nattr, double f0, double f1, DType dt, int32_t node)
+{
+    return op_out(I, emit(I, kind, in, nin, attr, nattr, f0, f1, dt, node), 0);
+}
+
+/* A one-input op on value x. */
+static Obj *emit_x(Interp *I, OpKind kind, int32_t x, const int64_t *attr, uint32_t nattr,
+                   double f0, DType dt, int32_t node)
+{
+    return emit1(I, kind, &x, 1, attr, nattr, f0, 0, dt, node);
+}
+
+/* Normalises dim d for a rank-n tensor into *out (0 <= *out < n; a 0-d
+ * tensor accepts 0 and -1). Reports TNG206 when out of range. */
+static int norm_dim(Interp *I, int64_t d, int n, int32_t node, int64_t *out)
+{
+    int m = n > 0 ? n : 1;
+    if (d < -m || d >= m) {
+        interp_break(I, node, RULE_TNG206, "dimension %lld is out of range for a %d-d tensor",
+                     (long long)d, n);
+        return 0;
+    }
+    *out = d < 0 ? d + m : d;
+    return 1;
+}
+
+/* A constant int argument: 1 and *v; 0 after reporting TNG205 (silently
+ * for an unknown value). */
+static int const_int(Interp *I, const Obj *o, int32_t node, const char *what, int64_t *v)
+{
+    if (obj_int_value(o, v))
+        return 1;
+    if (o && o->kind == O_DIM) {
+        int64_t c;
+        if (graph_dim_const_value(G(I), o->dim, &c)) {
+            *v = c;
+            return 1;
+        }
+    }
+    if (is_unknown(o))
+        interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
+    else
+        interp_break(I, node, RULE_TNG205, "%s must be an int known at compile time", what);
+    return 0;
+}
+
+/* 1 when o is known (or absent); else TNG205 (a value the plan needs). */
+static int known(Interp *I, const Obj *o, int32_t node, const char *what)
+{
+    if (!has_unknown(o))
+        return 1;
+    interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
+    return 0;
+}
+
+/* A dim argument normalised for a rank-n tensor. */
+static int dim_arg(Interp *I, const Obj *o, int n, int32_t node, const char *what, int64_t *out)
+{
+    int64_t d;
+    return const_int(I, o, node, what, &d) && norm_dim(I, d, n, node, out);
+}
+
+/* A Python number (int, bool, float): 1, *v and *is_int. */
+static int py_number(const Obj *o, double *v, int *is_int)
+{
+    if (!o)
+        return 0;
+    if (o->kind == O_INT || o->kind == O_BOOL) {
+        *v = (double)o->i;
+        *is_int = 1;
+        return 1;
+    }
+    if (o->kind == O_FLOAT) {
+        *v = o->f;
+        *is_int = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* A bool argument (absent: def). */
+static int bool_arg(const Obj *o, int def)
+{
+    if (!o)
+        return def;
+    if (o->kind == O_BOOL || o->kind == O_INT)
+        return o->i != 0;
+    return def;
+}
+
+/* A float argument (absent or not a number: def). */
+static double float_arg(const Obj *o, double def)
+{
+    double v;
+    return obj_num_value(o, &v) ? v : def;
+}
+
+/* ===================================================================== */
+/* dtypes                                                                */
+/* ===================================================================== */
+
+/* The dtype o stands for: an O_DTYPE, or a builtin named "torch.float16"
+ * (also "torch.half", "torch.long", ...). DT_UNKNOWN otherwise. */
+static DType dtype_of_obj(const Obj *o)
+{
+    if (!o)
+        return DT_UNKNOWN;
+    if (o->kind == O_DTYPE)
+        return o->dtype;
+    if (o->kind == O_BUILTIN && o->s && strncmp(o->s, "torch.", 6) == 0 && !strchr(o->s + 6, '.'))
+        return dtype_from_torch_name(o->s + 6);
+    return DT_UNKNOWN;
+}
+
+static Obj *obj_dtype(Interp *I, DType dt)
+{
+    Obj *o = obj_new(I, O_DTYPE);
+    o->dtype = dt;
+    return o;
+}
+
+/* A dtype= argument: 1 with *dt (DT_UNKNOWN when absent or None); 0 after
+ * a diagnostic when it is not a dtype tngc knows. */
+static int dtype_arg(Interp *I, const Obj *o, int32_t node, DType *dt)
+{
+    *dt = DT_UNKNOWN;
+    if (is_none(o))
+        return 1;
+    *dt = dtype_of_obj(o);
+    if (*dt != DT_UNKNOWN)
+        return 1;
+    if (!known(I, o, node, "the dtype"))
+        return 0;
+    interp_break(I, node, RULE_TNG203, "dtype not supported (float32, float16, bfloat16, int8, "
+                     "int32, int64 and bool are)");
+    return 0;
+}
+
+/* CAST of tensor x to dt; x itself when it already has that dtype. */
+static Obj *cast_to(Interp *I, Obj *x, DType dt, int32_t node)
+{
+    int32_t v = tv(I, x, node);
+    if (v < 0)
+        return unk(I);
+    if (val_at(I, v)->dtype == dt)
+        return x;
+    return emit_x(I, OP_CAST, v, NULL, 0, 0, dt, node);
+}
+
+/* ===================================================================== */
+/* Tensor arguments                                                      */
+/* ===================================================================== */
+
+/* A lowering call: the tensor operand first (self of a method, or the
+ * first argument of the function form), then the other arguments. */
+typedef struct Call {
+    const char *name;      /* the name as written after the namespace: "add" */
+    const char *full;      /* for messages: "torch.add", "Tensor.add" */
+    CallArgs *a;           /* pos[0] is the tensor operand for the tensor forms */
+    int32_t node;
+    int method;            /* called as a tensor method */
+    int arg;               /* table argument (OpKind, flags) */
+} Call;
+
+/* Argument pos (counting the tensor operand as 0) or keyword name. */
+static Obj *ARG(const Call *c, size_t pos, const char *name)
+{
+    return args_get(c->a, pos, name);
+}
+
+/* The tensor operand: pos 0 or keyword input/self/tensor. */
+static Obj *ARG0(const Call *c)
+{
+    Obj *o = args_get(c->a, 0, "input");
+    if (!o)
+        o = args_kw(c->a, "self");
+    if (!o)
+        o = args_kw(c->a, "tensor");
+    return o;
+}
+
+/* The value of the tensor operand, or -1 after a diagnostic. */
+static int32_t X0(Interp *I, const Call *c)
+{
+    Obj *o = ARG0(c);
+    if (!is_tensor(o)) {
+        if (!is_unknown(o))
+            interp_break(I, c->node, RULE_TNG203, "%s expects a tensor operand", c->full);
+        return -1;
+    }
+    return tv(I, o, c->node);
+}
+
+/* The dims of value v into d (returns the rank). */
+static int dims_of(Interp *I, int32_t v, DimId *d)
+{
+    const Val *x = val_at(I, v);
+    for (int i = 0; i < x->ndim; i++)
+        d[i] = x->dims[i];
+    return x->ndim;
+}
+
+/* Tensors of a tuple/list argument (or of pos[from..] when seq is NULL)
+ * into vals; returns the count, or -1 after a diagnostic (silently when an
+ * item is unknown). */
+static int tensor_list(Interp *I, Obj *seq, int32_t node, const char *what, int32_t *vals, int max)
+{
+    if (!is_seq(seq)) {
+        if (!is_unknown(seq))
+            interp_break(I, node, RULE_TNG203, "%s expects a tuple or list of tensors", what);
+        return -1;
+    }
+    if ((int)seq->n > max) {
+        interp_break(I, node, RULE_TNG212, "%s of more than %d tensors", what, max);
+        return -1;
+    }
+    for (size_t i = 0; i < seq->n; i++) {
+        Obj *t = seq->items[i];
+        if (is_unknown(t))
+            return -1;
+        if (!is_tensor(t)) {
+            interp_break(I, node, RULE_TNG203, "%s expects tensors, item %zu is not one", what, i);
+            return -1;
+        }
+        if ((vals[i] = tv(I, t, node)) < 0)
+            return -1;
+    }
+    return (int)seq->n;
+}
+
+/* A size (one dim of a shape) into *d: an int or symbolic int; -1 gives
+ * GRAPH_INFER when allowed. 0 after a diagnostic. */
+static int size_item(Interp *I, const Obj *o, int32_t node, int allow_infer, int64_t *d)
+{
+    int64_t c;
+    if (!known(I, o, node, "a size"))
+        return 0;
+    if (allow_infer && obj_int_value(o, &c) && c == -1) {
+        *d = GRAPH_INFER;
+        return 1;
+    }
+    if (obj_int_value(o, &c) && c < 0) {
+        interp_break(I, node, RULE_TNG206, "invalid size %lld", (long long)c);
+        return 0;
+    }
+    DimId id = obj_as_dim(I, o);
+    if (id < 0) {
+        interp_break(I, node, RULE_TNG205, "a size must be an int (or a dim of a tensor)");
+        return 0;
+    }
+    *d = id;
+    return 1;
+}
+
+/* Sizes given as varargs pos[from..] or as one tuple/list there (or as the
+ * keyword kw). Returns the count, or -1 after a diagnostic. */
+static int sizes_arg(Interp *I, CallArgs *a, size_t from, const char *kw, int32_t node, int allow_infer,
+                     int64_t *out)
+{
+    Obj *const *items;
+    size_t n;
+    Obj *one = from < a->npos ? a->pos[from] : kw ? args_kw(a, kw) : NULL;
+    if (one && is_seq(one) && (from >= a->npos || a->npos == from + 1)) {
+        items = one->items;
+        n = one->n;
+    } else if (from < a->npos) {
+        items = a->pos + from;
+        n = a->npos - from;
+    } else {
+        items = NULL;
+        n = 0;
+    }
+    if (n > GRAPH_MAX_DIMS) {
+        interp_break(I, node, RULE_TNG206, "a shape of %zu dims (at most %d)", n, GRAPH_MAX_DIMS);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!size_item(I, items[i], node, allow_infer, &out[i]))
+            return -1;
+    return (int)n;
+}
+
+/* A RESHAPE of value x to dims d[0..n). */
+static Obj *reshape_to(Interp *I, int32_t x, const DimId *d, int n, int32_t node)
+{
+    int64_t attr[GRAPH_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        attr[i] = d[i];
+    return emit_x(I, OP_RESHAPE, x, attr, (uint32_t)n, 0, DT_UNKNOWN, node);
+}
+
+/* A PERMUTE of value x; no op for the identity permutation. */
+static Obj *permute_of(Interp *I, Obj *self, int32_t x, const int64_t *perm, int n, int32_t node)
+{
+    int ident = 1;
+    for (int i = 0; i < n; i++)
+        ident &= perm[i] == i;
+    if (ident && self)
+        return self;
+    return emit_x(I, OP_PERMUTE, x, perm, (uint32_t)n, 0, DT_UNKNOWN, node);
+}
+
+/* A SLICE of value x on dim (normalised). */
+static Obj *slice_of(Interp *I, int32_t x, int64_t dim, int64_t start, int64_t end, int64_t step, int32_t node)
+{
+    int64_t attr[4] = {dim, start, end, step};
+    return emit_x(I, OP_SLICE, x, attr, 4, 0, DT_UNKNOWN, node);
+}
+
+/* x with a size-1 dim inserted at position dim (0..rank). */
+static Obj *unsqueeze_at(Interp *I, int32_t x, int64_t dim, int32_t node)
+{
+    DimId d[GRAPH_MAX_DIMS + 1];
+    int n = dims_of(I, x, d);
+    if (n >= GRAPH_MAX_DIMS) {
+        interp_break(I, node, RULE_TNG206, "a tensor of more than %d dims", GRAPH_MAX_DIMS);
+        return unk(I);
+    }
+    memmove(&d[dim + 1], &d[dim], (size_t)(n - dim) * sizeof d[0]);
+    d[dim] = graph_dim_const(G(I), 1);
+    return reshape_to(I, x, d, n + 1, node);
+}
+
+/* The transpose of the last two dims (mT), or of a 2-d/1-d tensor (T, t()). */
+static Obj *transpose_last2(Interp *I, Obj *self, int32_t x, int32_t node)
+{
+    int n = rank_of(I, x);
+    if (n < 2)
+        return self;
+    int64_t perm[GRAPH_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        perm[i] = i;
+    perm[n - 2] = n - 1;
+    perm[n - 1] = n - 2;
+    return permute_of(I, self, x, perm, n, node);
+}
+
+/* ===================================================================== */
+/* Elementwise arithmetic                                                */
+/* ===================================================================== */
+
+/* A scalar operand of tensor arithmetic: a Python number, or a symbolic
+ * int that is constant. 1 and *v; 0 when o is not one (nothing reported);
+ * -1 after a diagnostic. */
+static int scalar_operand(Interp *I, const Obj *o, int32_t node, double *v, int *is_int)
+{
+    if (py_number(o, v, is_int))
+        return 1;
+    if (o && o->kind == O_DIM) {
+        int64_t c;
+        if (graph_dim_const_value(G(I), o->dim, &c)) {
+            *v = (double)c;
+            *is_int = 1;
+            return 1;
+        }
+        interp_break(I, node, RULE_TNG205, "a symbolic int (a dynamic dim) as a scalar operand of "
+                     "tensor arithmetic is not supported");
+        return -1;
+    }
+    return 0;
+}
+
+/* l op r for ADD SUB MUL DIV with at least one tensor operand; alpha
+ * scales r (add/sub). */
+static Obj *arith(Interp *I, OpKind kind, Obj *l, Obj *r, double alpha, int32_t node, const char *what)
+{
+    if (is_unknown(l) || is_unknown(r))
+        return unk(I);
+    double sv;
+    int si;
+    if (is_tensor(l) && is_tensor(r)) {
+        int32_t in[2] = {tv(I, l, node), tv(I, r, node)};
+        if (in[0] < 0 || in[1] < 0)
+            return unk(I);
+        int64_t attr[1] = {0};
+        return emit1(I, kind, in, 2, attr, 1, 0, alpha, DT_UNKNOWN, node);
+    }
+    int tl = is_tensor(l);
+    Obj *t = tl ? l : r, *sc = tl ? r : l;
+    if (!is_tensor(t))
+        return interp_break(I, node, RULE_TNG203, "%s without a tensor operand", what);
+    int k = scalar_operand(I, sc, node, &sv, &si);
+    if (k < 0)
+        return unk(I);
+    if (k == 0)
+        return interp_break(I, node, RULE_TNG203, "%s of a tensor and a non-number", what);
+    int32_t x = tv(I, t, node);
+    if (x < 0)
+        return unk(I);
+    int64_t attr[2] = {tl ? 1 : 2, si};
+    return emit1(I, kind, &x, 1, attr, 2, sv, alpha, DT_UNKNOWN, node);
+}
+
+/* torch.add(input, other, alpha=1) | x.add(other) | x.sub(...) | x.mul(other)
+ * | x.div(other) | torch.true_divide(input, other) */
+static Obj *lo_arith(Interp *I, Call *c)
+{
+    Obj *l = ARG0(c), *r = ARG(c, 1, "other");
+    if (!r)
+        return interp_break(I, c->node, RULE_TNG203, "%s needs two operands", c->full);
+    double alpha = 1;
+    Obj *al = args_kw(c->a, "alpha");
+    if (al && !obj_num_value(al, &alpha))
+        return interp_break(I, c->node, RULE_TNG205, "alpha must be a number known at compile time");
+    if (alpha != 1 && c->arg != OP_ADD && c->arg != OP_SUB)
+        return interp_break(I, c->node, RULE_TNG203, "alpha= of %s", c->full);
+    Obj *rm = args_kw(c->a, "rounding_mode");
+    if (rm && !is_none(rm))
+        return interp_break(I, c->node, RULE_TNG203, "%s with rounding_mode", c->full);
+    return arith(I, (OpKind)c->arg, l, r, alpha, c->node, c->full);
+}
+
+/* x ** e | torch.pow(x, e) | x.pow(e): a scalar exponent only */
+static Obj *pow_of(Interp *I, Obj *x, Obj *e, int32_t node)
+{
+    double ev;
+    int ei;
+    if (is_unknown(x) || is_unknown(e))
+        return unk(I);
+    if (!is_tensor(x))
+        return interp_break(I, node, RULE_TNG203, "a scalar raised to a tensor power");
+    int k = scalar_operand(I, e, node, &ev, &ei);
+    if (k < 0)
+        return unk(I);
+    if (k == 0)
+        return interp_break(I, node, RULE_TNG203, "pow with a tensor exponent");
+    int32_t v = tv(I, x, node);
+    if (v < 0)
+        return unk(I);
+    return emit_x(I, OP_POW, v, NULL, 0, ev, DT_UNKNOWN, node);
+}
+
+static Obj *lo_pow(Interp *I, Call *c)
+{
+    Obj *e = ARG(c, 1, "exponent");
+    if (!e)
+        return interp_break(I, c->node, RULE_TNG203, "pow needs an exponent");
+    return pow_of(I, ARG0(c), e, c->node);
+}
+
+/* torch.neg(x) | x.exp() | F.relu(x) | torch.sigmoid(x) | F.silu(x) | ... */
+static Obj *lo_unary(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    return emit_x(I, (OpKind)c->arg, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* F.gelu(input, approximate='none') */
+static Obj *lo_gelu(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *ap = ARG(c, 1, "approximate");
+    int64_t tanh_mode = 0;
+    if (!known(I, ap, c->node, "approximate="))
+        return unk(I);
+    if (ap && !is_none(ap)) {
+        if (ap->kind == O_STR && streq(ap->s, "tanh"))
+            tanh_mode = 1;
+        else if (!(ap->kind == O_STR && streq(ap->s, "none")))
+            return interp_break(I, c->node, RULE_TNG203, "gelu approximate= must be 'none' or 'tanh'");
+    }
+    return emit_x(I, OP_GELU, x, &tanh_mode, 1, 0, DT_UNKNOWN, c->node);
+}
+
+/* ===================================================================== */
+/* Matrix products                                                       */
+/* ===================================================================== */
+
+/* torch.mm(a, b) | torch.bmm(a, b) | torch.matmul(a, b) | a.mm(b) ... */
+static Obj *lo_mm(Interp *I, Call *c)
+{
+    Obj *b = ARG(c, 1, c->arg == OP_MATMUL ? "other" : "mat2");
+    int32_t in[2] = {X0(I, c), -1};
+    if (in[0] < 0)
+        return unk(I);
+    if (!is_tensor(b)) {
+        if (!is_unknown(b))
+            interp_break(I, c->node, RULE_TNG203, "%s expects two tensors", c->full);
+        return unk(I);
+    }
+    if ((in[1] = tv(I, b, c->node)) < 0)
+        return unk(I);
+    return emit1(I, (OpKind)c->arg, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch.addmm(input, mat1, mat2, *, beta=1, alpha=1) | bias.addmm(m1, m2) */
+static Obj *lo_addmm(Interp *I, Call *c)
+{
+    Obj *m1 = ARG(c, 1, "mat1"), *m2 = ARG(c, 2, "mat2");
+    int32_t in[3] = {X0(I, c), tv(I, m1, c->node), tv(I, m2, c->node)};
+    if (in[0] < 0)
+        return unk(I);
+    if (in[1] < 0 || in[2] < 0) {
+        if (!is_unknown(m1) && !is_unknown(m2))
+            interp_break(I, c->node, RULE_TNG203, "addmm expects three tensors");
+        return unk(I);
+    }
+    double beta = 1, alpha = 1;
+    Obj *b = args_kw(c->a, "beta"), *al = args_kw(c->a, "alpha");
+    if ((b && !obj_num_value(b, &beta)) || (al && !obj_num_value(al, &alpha)))
+        return interp_break(I, c->node, RULE_TNG205, "beta and alpha must be numbers known at compile time");
+    return emit1(I, OP_ADDMM, in, 3, NULL, 0, beta, alpha, DT_UNKNOWN, c->node);
+}
+
+/* F.linear(input, weight, bias=None) */
+static Obj *lo_linear(Interp *I, Call *c)
+{
+    Obj *w = ARG(c, 1, "weight"), *b = ARG(c, 2, "bias");
+    int32_t in[3] = {X0(I, c), tv(I, w, c->node), -1};
+    if (in[0] < 0)
+        return unk(I);
+    if (in[1] < 0) {
+        if (!is_unknown(w))
+            interp_break(I, c->node, RULE_TNG203, "linear expects a weight tensor");
+        return unk(I);
+    }
+    if (!is_none(b) && (in[2] = tv(I, b, c->node)) < 0) {
+        if (!is_unknown(b))
+            interp_break(I, c->node, RULE_TNG203, "linear expects a bias tensor or None");
+        return unk(I);
+    }
+    return emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* ===================================================================== */
+/* Shapes                                                                */
+/* ===================================================================== */
+
+/* x.view(*shape) | x.reshape(*shape) | x.view(shape) | torch.reshape(x, shape) */
+static Obj *lo_reshape(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *d1 = ARG(c, 1, "dtype");
+    if (c->a->npos == 2 && dtype_of_obj(d1) != DT_UNKNOWN)
+        return interp_break(I, c->node, RULE_TNG203, "view(dtype) reinterprets memory");
+    int64_t attr[GRAPH_MAX_DIMS];
+    int n = sizes_arg(I, c->a, 1, "shape", c->node, 1, attr);
+    if (n < 0)
+        return unk(I);
+    return emit_x(I, OP_RESHAPE, x, attr, (uint32_t)n, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.view_as(other) | x.reshape_as(other) */
+static Obj *lo_reshape_as(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c), o = tv(I, ARG(c, 1, "other"), c->node);
+    if (x < 0 || o < 0)
+        return unk(I);
+    DimId d[GRAPH_MAX_DIMS];
+    int n = dims_of(I, o, d);
+    return reshape_to(I, x, d, n, c->node);
+}
+
+/* x.transpose(dim0, dim1) | torch.transpose(x, dim0, dim1) | x.swapaxes(a, b) */
+static Obj *lo_transpose(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int n = rank_of(I, x);
+    int64_t d0, d1;
+    if (!dim_arg(I, ARG(c, 1, "dim0"), n, c->node, "a transpose dim", &d0) ||
+        !dim_arg(I, ARG(c, 2, "dim1"), n, c->node, "a transpose dim", &d1))
+        return unk(I);
+    if (n == 0)
+        return ARG0(c);
+    int64_t perm[GRAPH_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        perm[i] = i;
+    perm[d0] = d1;
+    perm[d1] = d0;
+    return permute_of(I, ARG0(c), x, perm, n, c->node);
+}
+
+/* x.permute(*dims) | x.permute(dims) | torch.permute(x, dims) */
+static Obj *lo_permute(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int n = rank_of(I, x);
+    Obj *const *items;
+    size_t cnt;
+    Obj *one = c->a->npos > 1 ? c->a->pos[1] : args_kw(c->a, "dims");
+    if (!known(I, one, c->node, "the permutation"))
+        return unk(I);
+    if (one && is_seq(one) && c->a->npos <= 2) {
+        items = one->items;
+        cnt = one->n;
+    } else {
+        items = c->a->npos > 1 ? c->a->pos + 1 : NULL;
+        cnt = c->a->npos > 1 ? c->a->npos - 1 : 0;
+    }
+    if ((int)cnt != n)
+        return interp_break(I, c->node, RULE_TNG206, "permute of a %d-d tensor with %zu dims", n, cnt);
+    int64_t perm[GRAPH_MAX_DIMS];
+    for (size_t i = 0; i < cnt; i++)
+        if (!dim_arg(I, items[i], n, c->node, "a permute dim", &perm[i]))
+            return unk(I);
+    return permute_of(I, ARG0(c), x, perm, n, c->node);
+}
+
+/* x.t() | torch.t(x): 0-d and 1-d tensors are returned as they are */
+static Obj *lo_t(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    if (rank_of(I, x) > 2)
+        return interp_break(I, c->node, RULE_TNG206, "t() expects a tensor of at most 2 dims");
+    return transpose_last2(I, ARG0(c), x, c->node);
+}
+
+/* x.contiguous() */
+static Obj *lo_contiguous(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    return emit_x(I, OP_CONTIGUOUS, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.unsqueeze(dim) | torch.unsqueeze(x, dim) */
+static Obj *lo_unsqueeze(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t d;
+    if (!dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x) + 1, c->node, "the unsqueeze dim", &d))
+        return unk(I);
+    return unsqueeze_at(I, x, d, c->node);
+}
+
+/* x.squeeze() | x.squeeze(dim) | x.squeeze((d0, d1)) | torch.squeeze(x, dim) */
+static Obj *lo_squeeze(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    DimId d[GRAPH_MAX_DIMS];
+    int n = dims_of(I, x, d);
+    uint8_t drop[GRAPH_MAX_DIMS] = {0};
+    Obj *dim = ARG(c, 1, "dim");
+    if (is_none(dim)) {
+        for (int i = 0; i < n; i++) {
+            int64_t v;
+            if (graph_dim_const_value(G(I), d[i], &v))
+                drop[i] = v == 1;
+            else
+                return interp_break(I, c->node, RULE_TNG205, "squeeze() of a tensor with a dynamic dim: "
+                                    "name the dims to squeeze");
+        }
+    } else {
+        Obj *const *items = is_seq(dim) ? dim->items : &dim;
+        size_t cnt = is_seq(dim) ? dim->n : 1;
+        for (size_t k = 0; k < cnt; k++) {
+            int64_t i, v;
+            if (!dim_arg(I, items[k], n, c->node, "the squeeze dim", &i))
+                return unk(I);
+            if (n == 0)
+                continue;
+            if (!graph_dim_const_value(G(I), d[i], &v))
+                return interp_break(I, c->node, RULE_TNG205, "squeeze of dim %lld, which is dynamic",
+                                    (long long)i);
+            drop[i] = v == 1;
+        }
+    }
+    int m = 0, any = 0;
+    for (int i = 0; i < n; i++) {
+        any |= drop[i];
+        if (!drop[i])
+            d[m++] = d[i];
+    }
+    if (!any)
+        return ARG0(c);
+    return reshape_to(I, x, d, m, c->node);
+}
+
+/* x.flatten(start_dim=0, end_dim=-1) | torch.flatten(x, ...) */
+static Obj *lo_flatten(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    DimId d[GRAPH_MAX_DIMS];
+    int n = dims_of(I, x, d);
+    Obj *so = ARG(c, 1, "start_dim"), *eo = ARG(c, 2, "end_dim");
+    int64_t s0 = 0, e0 = -1;
+    if ((so && !const_int(I, so, c->node, "start_dim", &s0)) || (eo && !const_int(I, eo, c->node, "end_dim", &e0)))
+        return unk(I);
+    if (n == 0) {
+        DimId one = graph_dim_const(G(I), 1);
+        return reshape_to(I, x, &one, 1, c->node);
+    }
+    int64_t s, e;
+    if (!norm_dim(I, s0, n, c->node, &s) || !norm_dim(I, e0, n, c->node, &e))
+        return unk(I);
+    if (s > e)
+        return interp_break(I, c->node, RULE_TNG206, "flatten: start_dim comes after end_dim");
+    if (s == e)
+        return ARG0(c);
+    DimId prod = d[s];
+    for (int64_t i = s + 1; i <= e; i++)
+        prod = graph_dim_mul(G(I), prod, d[i]);
+    DimId out[GRAPH_MAX_DIMS];
+    int m = 0;
+    for (int64_t i = 0; i < s; i++)
+        out[m++] = d[i];
+    out[m++] = prod;
+    for (int64_t i = e + 1; i < n; i++)
+        out[m++] = d[i];
+    return reshape_to(I, x, out, m, c->node);
+}
+
+/* x.narrow(dim, start, length) | torch.narrow(x, dim, start, length) */
+static Obj *lo_narrow(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t dim, start, len;
+    if (!dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim) ||
+        !const_int(I, ARG(c, 2, "start"), c->node, "the narrow start", &start) ||
+        !const_int(I, ARG(c, 3, "length"), c->node, "the narrow length", &len))
+        return unk(I);
+    if (rank_of(I, x) == 0)
+        return interp_break(I, c->node, RULE_TNG206, "narrow of a 0-d tensor");
+    if (len < 0)
+        return interp_break(I, c->node, RULE_TNG206, "narrow: negative length %lld", (long long)len);
+    int64_t end = start + len;
+    if (start < 0 && end >= 0)
+        end = end == 0 ? GRAPH_END : end;   /* from the end, up to the end */
+    return slice_of(I, x, dim, start, end, 1, c->node);
+}
+
+/* torch.cat(tensors, dim=0) | torch.concat | torch.concatenate | torch.stack(tensors, dim=0) */
+static Obj *lo_cat(Interp *I, Call *c)
+{
+    int32_t in[1024];
+    Obj *ts = args_get(c->a, 0, "tensors");
+    int n = tensor_list(I, ts, c->node, c->full, in, (int)NELEM(in));
+    if (n < 0)
+        return unk(I);
+    if (n == 0)
+        return interp_break(I, c->node, RULE_TNG206, "%s of an empty list", c->full);
+    Obj *dd = args_get(c->a, 1, "dim");
+    if (!dd)
+        dd = args_kw(c->a, "axis");
+    int64_t d0 = 0, dim;
+    if (dd && !const_int(I, dd, c->node, "the dim", &d0))
+        return unk(I);
+    int r = rank_of(I, in[0]) + (c->arg == OP_STACK);
+    if (!norm_dim(I, d0, r, c->node, &dim))
+        return unk(I);
+    return emit1(I, (OpKind)c->arg, in, (uint32_t)n, &dim, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.split(split_size_or_sections, dim=0) | torch.split(x, ...) |
+ * x.chunk(chunks, dim=0) | torch.chunk(x, chunks, dim=0) | x.unbind(dim=0) */
+static Obj *lo_split(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int kind = c->arg;   /* 0 split, 1 chunk, 2 unbind */
+    Obj *spec = kind == 2 ? NULL : ARG(c, 1, kind == 1 ? "chunks" : "split_size_or_sections");
+    if (kind == 0 && !spec)
+        spec = args_kw(c->a, "split_size");
+    Obj *dd = ARG(c, kind == 2 ? 1 : 2, "dim");
+    int n = rank_of(I, x);
+    int64_t dim = 0, size;
+    if (n == 0)
+        return interp_break(I, c->node, RULE_TNG206, "%s of a 0-d tensor", c->full);
+    if (dd && !dim_arg(I, dd, n, c->node, "the dim", &dim))
+        return unk(I);
+    int known = graph_dim_const_value(G(I), val_at(I, x)->dims[dim], &size);
+    int64_t len[256];
+    size_t cnt = 0;
+    if (kind == 0 && is_seq(spec)) {
+        if (spec->n > NELEM(len))
+            return interp_break(I, c->node, RULE_TNG212, "a split into more than %zu parts", NELEM(len));
+        int64_t total = 0;
+        for (size_t i = 0; i < spec->n; i++) {
+            if (!const_int(I, spec->items[i], c->node, "a split size", &len[i]))
+                return unk(I);
+            if (len[i] < 0)
+                return interp_break(I, c->node, RULE_TNG206, "negative split size");
+            total += len[i];
+        }
+        cnt = spec->n;
+        if (known && total != size)
+            return interp_break(I, c->node, RULE_TNG206, "split sizes sum to %lld, the dim has size %lld",
+                                (long long)total, (long long)size);
+    } else {
+        int64_t k = 1;
+        if (kind != 2 && !const_int(I, spec, c->node, kind ? "the number of chunks" : "the split size", &k))
+            return unk(I);
+        if (!known)
+            return interp_break(I, c->node, RULE_TNG205, "%s of a dynamic dim (give the sizes explicitly)",
+                                c->full);
+        if (k <= 0 && kind != 2)
+            return interp_break(I, c->node, RULE_TNG206, "%s must be positive", kind ? "chunks" : "split size");
+        int64_t part = kind == 0 ? k : kind == 1 ? (size + k - 1) / k : 1;
+        if (part == 0)
+            part = 1;
+        int64_t parts = size == 0 ? (kind == 2 ? 0 : 1) : (size + part - 1) / part;
+        if (parts > (int64_t)NELEM(len))
+            return interp_break(I, c->node, RULE_TNG212, "a split into more than %zu parts", NELEM(len));
+        for (int64_t p = 0; p < parts; p++)
+            len[cnt++] = part < size - p * part ? part : size - p * part;
+    }
+    Obj *out = obj_tuple(I, NULL, 0);
+    Obj **items = arena_alloc(interp_arena(I), (cnt + 1) * sizeof *items);
+    int64_t at = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        if (kind == 2) {
+            int64_t attr[2] = {dim, at};
+            items[i] = emit_x(I, OP_SELECT, x, attr, 2, 0, DT_UNKNOWN, c->node);
+        } else {
+            items[i] = slice_of(I, x, dim, at, at + len[i], 1, c->node);
+        }
+        at += len[i];
+    }
+    out->items = items;
+    out->n = out->cap = cnt;
+    return out;
+}
+
+/* ===================================================================== */
+/* Reductions, softmax, norms, embedding                                 */
+/* ===================================================================== */
+
+/* x.sum(dim=None, keepdim=False, dtype=None) | torch.mean(x, dim) |
+ * x.amax(dim=(), keepdim=False): dim an int, a tuple/list, or None (all) */
+static Obj *lo_reduce(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int n = rank_of(I, x);
+    Obj *dim = ARG(c, 1, "dim"), *kd = ARG(c, 2, "keepdim");
+    if (!dim)
+        dim = args_kw(c->a, "axis");
+    DType dt = DT_UNKNOWN;
+    if (c->arg != OP_AMAX && !dtype_arg(I, ARG(c, 3, "dtype"), c->node, &dt))
+        return unk(I);
+    if (dim && dtype_of_obj(dim) != DT_UNKNOWN) {   /* x.sum(torch.float32) */
+        dt = dtype_of_obj(dim);
+        dim = NULL;
+    }
+    int64_t attr[GRAPH_MAX_DIMS + 1];
+    uint32_t na = 1;
+    if (!known(I, kd, c->node, "keepdim="))
+        return unk(I);
+    attr[0] = bool_arg(kd, 0);
+    if (!is_none(dim)) {
+        Obj *const *items = is_seq(dim) ? dim->items : &dim;
+        size_t cnt = is_seq(dim) ? dim->n : 1;
+        if (cnt > GRAPH_MAX_DIMS)
+            return interp_break(I, c->node, RULE_TNG206, "too many reduction dims");
+        for (size_t k = 0; k < cnt; k++) {
+            int64_t d;
+            if (!const_int(I, items[k], c->node, "a reduction dim", &d))
+                return unk(I);
+            if (n == 0 && (d == 0 || d == -1)) {
+                attr[na++] = 0;
+                continue;
+            }
+            if (!norm_dim(I, d, n, c->node, &attr[na]))
+                return unk(I);
+            na++;
+        }
+        if (cnt == 0 && c->arg != OP_AMAX)   /* sum(dim=()) is every dim too */
+            na = 1;
+    }
+    return emit_x(I, (OpKind)c->arg, x, attr, na, 0, dt, c->node);
+}
+
+/* x.softmax(dim, dtype=None) | torch.softmax(x, dim) | F.softmax(x, dim=None,
+ * _stacklevel=3, dtype=None) | F.log_softmax(...) | x.log_softmax(dim) */
+static Obj *lo_softmax(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *dim = ARG(c, 1, "dim");
+    Obj *dto = args_kw(c->a, "dtype");
+    if (!dto)   /* F.softmax(input, dim, _stacklevel, dtype); the others (input, dim, dtype) */
+        dto = args_get(c->a, strncmp(c->full, "torch.nn.functional.", 20) == 0 ? 3 : 2, NULL);
+    DType dt;
+    if (!dtype_arg(I, dto, c->node, &dt))
+        return unk(I);
+    if (is_none(dim))
+        return interp_break(I, c->node, RULE_TNG205, "%s without dim= (the implicit dim is deprecated)",
+                            c->full);
+    int64_t d;
+    int n = rank_of(I, x);
+    if (!dim_arg(I, dim, n, c->node, "the softmax dim", &d))
+        return unk(I);
+    return emit_x(I, (OpKind)c->arg, x, &d, 1, 0, dt, c->node);
+}
+
+/* Value of an optional tensor argument: -1 when None/absent; -2 after a
+ * diagnostic (or when unknown). */
+static int32_t opt_tensor(Interp *I, Obj *o, int32_t node, const char *what)
+{
+    if (is_none(o))
+        return -1;
+    if (is_tensor(o)) {
+        int32_t v = tv(I, o, node);
+        return v >= 0 ? v : -2;
+    }
+    if (!is_unknown(o))
+        interp_break(I, node, RULE_TNG203, "%s must be a tensor or None", what);
+    return -2;
+}
+
+/* LAYER_NORM of x over its k trailing dims. */
+static Obj *layer_norm(Interp *I, int32_t x, int64_t k, int32_t w, int32_t b, double eps, int32_t node)
+{
+    int32_t in[3] = {x, w, b};
+    return emit1(I, OP_LAYER_NORM, in, 3, &k, 1, eps, 0, DT_UNKNOWN, node);
+}
+
+/* The number of dims of a normalized_shape (an int, or a tuple/list of ints). */
+static int norm_shape_rank(Interp *I, Obj *ns, int32_t node, int64_t *k)
+{
+    int64_t v;
+    if (is_seq(ns)) {
+        for (size_t i = 0; i < ns->n; i++)
+            if (!const_int(I, ns->items[i], node, "normalized_shape", &v))
+                return 0;
+        *k = (int64_t)ns->n;
+        return 1;
+    }
+    if (!const_int(I, ns, node, "normalized_shape", &v))
+        return 0;
+    *k = 1;
+    return 1;
+}
+
+/* F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) */
+static Obj *lo_layer_norm(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t k;
+    if (!norm_shape_rank(I, ARG(c, 1, "normalized_shape"), c->node, &k))
+        return unk(I);
+    int32_t w = opt_tensor(I, ARG(c, 2, "weight"), c->node, "weight");
+    int32_t b = opt_tensor(I, ARG(c, 3, "bias"), c->node, "bias");
+    if (w < -1 || b < -1 || !known(I, ARG(c, 4, "eps"), c->node, "eps"))
+        return unk(I);
+    return layer_norm(I, x, k, w, b, float_arg(ARG(c, 4, "eps"), 1e-5), c->node);
+}
+
+/* F.embedding(input, weight, padding_idx=None, ...) */
+static Obj *lo_embedding(Interp *I, Call *c)
+{
+    int32_t ids = X0(I, c);
+    Obj *w = ARG(c, 1, "weight");
+    if (ids < 0)
+        return unk(I);
+    int32_t in[2] = {tv(I, w, c->node), ids};
+    if (in[0] < 0) {
+        if (!is_unknown(w))
+            interp_break(I, c->node, RULE_TNG203, "embedding expects a weight tensor");
+        return unk(I);
+    }
+    Obj *mn = ARG(c, 3, "max_norm");
+    if (!is_none(mn))
+        return interp_break(I, c->node, RULE_TNG203, "embedding with max_norm (it renormalises the weight in place)");
+    return emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch_npu.npu_rms_norm(x, gamma, epsilon=1e-6) -> (y, rstd) */
+static Obj *lo_rms_norm(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    Obj *g = ARG(c, 1, "gamma");
+    if (x < 0)
+        return unk(I);
+    int32_t in[2] = {x, tv(I, g, c->node)};
+    if (in[1] < 0) {
+        if (!is_unknown(g))
+            interp_break(I, c->node, RULE_TNG203, "npu_rms_norm expects a gamma tensor");
+        return unk(I);
+    }
+    if (!known(I, ARG(c, 2, "epsilon"), c->node, "epsilon"))
+        return unk(I);
+    int32_t op = emit(I, OP_RMS_NORM, in, 2, NULL, 0, float_arg(ARG(c, 2, "epsilon"), 1e-6), 0,
+                      DT_UNKNOWN, c->node);
+    if (op < 0)
+        return unk(I);
+    Obj *items[2] = {op_out(I, op, 0), op_out(I, op, 1)};
+    return obj_tuple(I, items, 2);
+}
+
+/* ===================================================================== */
+/* torch_npu operators                                                   */
+/* ===================================================================== */
+
+/* torch_npu.npu_format_cast(input, acl_format) */
+static Obj *lo_format_cast(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t fmt;
+    if (!const_int(I, ARG(c, 1, "acl_format"), c->node, "the ACL format", &fmt))
+        return unk(I);
+    return emit_x(I, OP_FORMAT_CAST, x, &fmt, 1, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch_npu.npu_quant_matmul(x1, x2, scale, *, offset=None, pertoken_scale=None,
+ * bias=None, output_dtype=None) */
+static Obj *lo_quant_matmul(Interp *I, Call *c)
+{
+    int32_t x1 = X0(I, c);
+    if (x1 < 0)
+        return unk(I);
+    Obj *x2 = ARG(c, 1, "x2"), *scale = ARG(c, 2, "scale");
+    int32_t in[6] = {x1, tv(I, x2, c->node), tv(I, scale, c->node), -1, -1, -1};
+    if (in[1] < 0 || in[2] < 0) {
+        if (!has_unknown(x2) && !has_unknown(scale))
+            interp_break(I, c->node, RULE_TNG203, "npu_quant_matmul expects tensors x1, x2 and scale");
+        return unk(I);
+    }
+    static const char *const opt[3] = {"offset", "bias", "pertoken_scale"};
+    static const size_t pos[3] = {3, 5, 4};  /* positions in torch_npu's signature */
+    for (int k = 0; k < 3; k++)
+        if ((in[3 + k] = opt_tensor(I, ARG(c, pos[k], opt[k]), c->node, opt[k])) < -1)
+            return unk(I);
+    DType dt;
+    if (!dtype_arg(I, ARG(c, 6, "output_dtype"), c->node, &dt))
+        return unk(I);
+    return emit1(I, OP_QUANT_MATMUL, in, 6, NULL, 0, 0, 0, dt, c->node);
+}
+
+/* torch_npu.npu_dequant_swiglu_quant(x, weight_scale=None, activation_scale=None,
+ * bias=None, quant_scale=None, quant_offset=None, group_index=None,
+ * activate_left=False, quant_mode=0) -> (y, scale) */
+static Obj *lo_dequant_swiglu_quant(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    static const char *const opt[6] = {"weight_scale", "activation_scale", "bias", "quant_scale",
+                                       "quant_offset", "group_index"};
+    int32_t in[7] = {x, -1, -1, -1, -1, -1, -1};
+    for (int k = 0; k < 6; k++)
+        if ((in[1 + k] = opt_tensor(I, ARG(c, 1 + (size_t)k, opt[k]), c->node, opt[k])) < -1)
+            return unk(I);
+    if (!known(I, ARG(c, 7, "activate_left"), c->node, "activate_left") ||
+        !known(I, ARG(c, 8, "quant_mode"), c->node, "quant_mode"))
+        return unk(I);
+    int64_t attr[2] = {bool_arg(ARG(c, 7, "activate_left"), 0), 0};
+    Obj *qm = ARG(c, 8, "quant_mode");
+    if (qm && qm->kind == O_STR) {
+        if (streq(qm->s, "dynamic"))
+            attr[1] = 1;
+        else if (!streq(qm->s, "static"))
+            return interp_break(I, c->node, RULE_TNG203, "quant_mode must be 'static' or 'dynamic'");
+    } else if (qm && !const_int(I, qm, c->node, "quant_mode", &attr[1])) {
+        return unk(I);
+    }
+    int32_t op = emit(I, OP_DEQUANT_SWIGLU_QUANT, in, 7, attr, 2, 0, 0, DT_UNKNOWN, c->node);
+    if (op < 0)
+        return unk(I);
+    Obj *items[2] = {op_out(I, op, 0), op_out(I, op, 1)};
+    return obj_tuple(I, items, 2);
+}
+
+/* torch_npu.npu_swiglu(input, dim=-1) */
+static Obj *lo_swiglu(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t d0 = -1, d;
+    Obj *dim = ARG(c, 1, "dim");
+    if ((dim && !const_int(I, dim, c->node, "the swiglu dim", &d0)) ||
+        !norm_dim(I, d0, rank_of(I, x), c->node, &d))
+        return unk(I);
+    return emit_x(I, OP_SWIGLU, x, &d, 1, 0, DT_UNKNOWN, c->node);
+}
+
+/* ===================================================================== */
+/* In-place updates                                                      */
+/* ===================================================================== */
+
+/* 1 when value v may be updated in place: while tracing, its storage (through
+ * aliases and earlier in-place versions) must be a graph input or a buffer;
+ * else TNG211. Host tensors may always be updated. */
+static int inplace_target_ok(Interp *I, int32_t v, int32_t node, const char *what)
+{
+    if (!interp_tracing(I))
+        return 1;
+    Graph *g = G(I);
+    if (v >= 0 && (size_t)v < g->vals.n) {
+        v = graph_storage_root(g, v);
+        const Op *op = &g->ops.v[g->vals.v[v].op];
+        if (op->kind == OP_INPUT)
+            return 1;
+        if (op->kind == OP_WEIGHT) {
+            for (size_t w = 0; w < g->weights.n; w++)
+                if (g->weights.v[w].value == v && g->weights.v[w].is_buffer)
+                    return 1;
+            interp_break(I, node, RULE_TNG211, "%s into a parameter (only inputs and buffers can be "
+                         "updated in place)", what);
+            return 0;
+        }
+    }
+    interp_break(I, node, RULE_TNG211, "%s into the result of an op (only inputs and buffers can be "
+                 "updated in place)", what);
+    return 0;
+}
+
+/* ===================================================================== */
+/* Casts, identities, queries, in-place copy                             */
+/* ===================================================================== */
+
+/* x.to(dtype) | x.to(device) | x.to(device, dtype) | x.to(other) |
+ * x.to(dtype=..., device=..., non_blocking=...): a CAST only when the dtype
+ * changes. Devices (strings, torch.device, unknown values) are ignored. */
+static Obj *lo_to(Interp *I, Call *c)
+{
+    Obj *self = ARG0(c);
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    DType dt = DT_UNKNOWN;
+    for (size_t i = 1; i < c->a->npos; i++) {
+        Obj *o = c->a->pos[i];
+        if (dtype_of_obj(o) != DT_UNKNOWN) {
+            dt = dtype_of_obj(o);
+        } else if (is_tensor(o)) {
+            int32_t v = tv(I, o, c->node);
+            if (v < 0)
+                return unk(I);
+            dt = val_at(I, v)->dtype;
+        } else if (o->kind == O_BUILTIN && o->s && strncmp(o->s, "torch.", 6) == 0 &&
+                   (strstr(o->s, "float64") || strstr(o->s, "double") || strstr(o->s, "int16") ||
+                    strstr(o->s, "uint8") || strstr(o->s, "complex"))) {
+            return interp_break(I, c->node, RULE_TNG203, "dtype %s is not supported", o->s);
+        }
+    }
+    Obj *kd = args_kw(c->a, "dtype");
+    if (kd && !is_none(kd) && !dtype_arg(I, kd, c->node, &dt))
+        return unk(I);
+    if (dt == DT_UNKNOWN)
+        return self;
+    return cast_to(I, self, dt, c->node);
+}
+
+/* x.float() | x.half() | x.bfloat16() | x.int() | x.long() | x.bool() | x.char() */
+static Obj *lo_cast(Interp *I, Call *c)
+{
+    if (X0(I, c) < 0)
+        return unk(I);
+    return cast_to(I, ARG0(c), (DType)c->arg, c->node);
+}
+
+/* x.type_as(other) | x.type(dtype) */
+static Obj *lo_type_as(Interp *I, Call *c)
+{
+    Obj *o = ARG(c, 1, c->arg ? "dtype" : "other");
+    if (X0(I, c) < 0)
+        return unk(I);
+    DType dt = DT_UNKNOWN;
+    if (c->arg) {
+        if (!o)
+            return interp_break(I, c->node, RULE_TNG203, "x.type() without a dtype (it returns a string)");
+        if (!dtype_arg(I, o, c->node, &dt) || dt == DT_UNKNOWN)
+            return unk(I);
+    } else {
+        int32_t v = tv(I, o, c->node);
+        if (v < 0) {
+            if (!is_unknown(o))
+                interp_break(I, c->node, RULE_TNG203, "type_as expects a tensor");
+            return unk(I);
+        }
+        dt = val_at(I, v)->dtype;
+    }
+    return cast_to(I, ARG0(c), dt, c->node);
+}
+
+/* x.npu() | x.cuda() | x.cpu() | x.detach() | x.clone() | x.requires_grad_() |
+ * torch.clone(x) | torch.detach(x): the tensor itself */
+static Obj *lo_same(Interp *I, Call *c)
+{
+    Obj *x = ARG0(c);
+    if (X0(I, c) < 0)
+        return unk(I);
+    if (streq(c->name, "requires_grad_") && x->t)
+        x->t->requires_grad = bool_arg(ARG(c, 1, "requires_grad"), 1);
+    return x;
+}
+
+/* x.size() | x.size(dim) | x.dim() | x.ndimension() | x.numel() |
+ * x.nelement() | x.is_contiguous() | x.element_size() | x.is_floating_point() */
+static Obj *lo_query(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    DimId d[GRAPH_MAX_DIMS];
+    int n = dims_of(I, x, d);
+    const char *m = c->name;
+    if (streq(m, "size") || streq(m, "shape")) {
+        Obj *dim = ARG(c, 1, "dim");
+        if (!dim) {
+            Obj *items[GRAPH_MAX_DIMS];
+            for (int i = 0; i < n; i++)
+                items[i] = obj_dim(I, d[i]);
+            return obj_tuple(I, items, (size_t)n);
+        }
+        int64_t k;
+        if (!dim_arg(I, dim, n, c->node, "the size dim", &k))
+            return unk(I);
+        if (n == 0)
+            return interp_break(I, c->node, RULE_TNG206, "size(dim) of a 0-d tensor");
+        return obj_dim(I, d[k]);
+    }
+    if (streq(m, "dim") || streq(m, "ndimension"))
+        return obj_int(I, n);
+    if (streq(m, "numel") || streq(m, "nelement")) {
+        DimId p = graph_dim_const(G(I), 1);
+        for (int i = 0; i < n; i++)
+            p = graph_dim_mul(G(I), p, d[i]);
+        return obj_dim(I, p);
+    }
+    if (streq(m, "element_size"))
+        return obj_int(I, dtype_size(val_at(I, x)->dtype));
+    if (streq(m, "is_floating_point"))
+        return obj_bool(I, dtype_is_float(val_at(I, x)->dtype));
+    return obj_bool(I, 1);   /* is_contiguous: the graph has no strides */
+}
+
+/* dst.copy_(src, non_blocking=False): COPY; dst's object now holds the new
+ * version, and dst is returned. */
+static Obj *lo_copy(Interp *I, Call *c)
+{
+    Obj *dst = ARG0(c), *src = ARG(c, 1, "src");
+    int32_t in[2] = {X0(I, c), -1};
+    if (in[0] < 0)
+        return unk(I);
+    if (!is_tensor(src)) {
+        if (!is_unknown(src))
+            interp_break(I, c->node, RULE_TNG211, "copy_ from something that is not a tensor");
+        return unk(I);
+    }
+    if ((in[1] = tv(I, src, c->node)) < 0 || !inplace_target_ok(I, in[0], c->node, "copy_"))
+        return unk(I);
+    int32_t op = emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+    if (op < 0)
+        return unk(I);
+    dst->t->value = G(I)->ops.v[op].out;
+    return dst;
+}
+
+/* ===================================================================== */
+/* Tensor creation                                                       */
+/* ===================================================================== */
+
+enum { FILL_ZERO, FILL_ONE, FILL_FULL, FILL_RANDINT };
+
+/* A FULL op of shape d[0..n), fill and dtype. */
+static Obj *full_of(Interp *I, const int64_t *d, int n, double fill, DType dt, int32_t node)
+{
+    return emit1(I, OP_FULL, NULL, 0, d, (uint32_t)n, fill, 0, dt ? dt : DT_F32, node);
+}
+
+/* The dtype torch.full gives fill when no dtype= is given. */
+static DType fill_dtype(const Obj *fill)
+{
+    if (fill && fill->kind == O_BOOL)
+        return DT_BOOL;
+    if (fill && (fill->kind == O_INT || fill->kind == O_DIM))
+        return DT_I64;
+    return DT_F32;
+}
+
+/* A fill value: a number (a constant symbolic int too). */
+static int fill_value(Interp *I, const Obj *o, int32_t node, double *v)
+{
+    int is_int;
+    if (!known(I, o, node, "the fill value"))
+        return 0;
+    int k = o ? scalar_operand(I, o, node, v, &is_int) : 0;
+    if (k == 0)
+        interp_break(I, node, RULE_TNG203, "the fill value must be a number");
+    return k == 1;
+}
+
+/* torch.ones(*size, dtype=None) | torch.zeros | torch.empty | torch.randn |
+ * torch.rand | torch.full(size, fill_value, dtype=None) |
+ * torch.randint(low=0, high, size, dtype=torch.int64) */
+static Obj *lo_create(Interp *I, Call *c)
+{
+    int64_t d[GRAPH_MAX_DIMS];
+    int n;
+    double fill = c->arg == FILL_ONE ? 1 : 0;
+    DType dt;
+    if (!dtype_arg(I, args_kw(c->a, "dtype"), c->node, &dt))
+        return unk(I);
+    if (c->arg == FILL_FULL) {
+        Obj *fo = args_get(c->a, 1, "fill_value");
+        if (!fill_value(I, fo, c->node, &fill))
+            return unk(I);
+        Obj *size = args_get(c->a, 0, "size");
+        if (!size)
+            return interp_break(I, c->node, RULE_TNG203, "torch.full without a size");
+        CallArgs one = {0};
+        one.pos = &size;
+        one.npos = 1;
+        if ((n = sizes_arg(I, &one, 0, NULL, c->node, 0, d)) < 0)
+            return unk(I);
+        if (dt == DT_UNKNOWN)
+            dt = fill_dtype(fo);
+    } else if (c->arg == FILL_RANDINT) {
+        Obj *low = NULL, *size;
+        if (c->a->npos >= 3) {
+            low = c->a->pos[0];
+            size = c->a->pos[2];
+        } else if (c->a->npos == 2) {
+            size = c->a->pos[1];
+            low = args_kw(c->a, "low");
+        } else {
+            low = args_kw(c->a, "low");
+            size = args_kw(c->a, "size");
+        }
+        if (!size)
+            return interp_break(I, c->node, RULE_TNG203, "torch.randint without a size");
+        if (low && !fill_value(I, low, c->node, &fill))
+            return unk(I);
+        CallArgs one = {0};
+        one.pos = &size;
+        one.npos = 1;
+        if ((n = sizes_arg(I, &one, 0, NULL, c->node, 0, d)) < 0)
+            return unk(I);
+        if (dt == DT_UNKNOWN)
+            dt = DT_I64;
+    } else {
+        if ((n = sizes_arg(I, c->a, 0, "size", c->node, 0, d)) < 0)
+            return unk(I);
+    }
+    return full_of(I, d, n, fill, dt, c->node);
+}
+
+/* torch.ones_like(input, dtype=None) | zeros_like | empty_like | randn_like |
+ * rand_like | full_like(input, fill_value) | x.new_zeros(size) | x.new_ones |
+ * x.new_empty | x.new_full(size, fill_value): the dtype of input by default */
+static Obj *lo_create_like(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int is_new = strncmp(c->name, "new_", 4) == 0;
+    DType dt;
+    if (!dtype_arg(I, args_kw(c->a, "dtype"), c->node, &dt))
+        return unk(I);
+    if (dt == DT_UNKNOWN)
+        dt = val_at(I, x)->dtype;
+    double fill = c->arg == FILL_ONE ? 1 : 0;
+    if (c->arg == FILL_FULL && !fill_value(I, ARG(c, is_new ? 2 : 1, "fill_value"), c->node, &fill))
+        return unk(I);
+    int64_t d[GRAPH_MAX_DIMS];
+    int n;
+    if (is_new) {
+        Obj *size = ARG(c, 1, "size");
+        if (!size)
+            return interp_break(I, c->node, RULE_TNG203, "%s without a size", c->full);
+        if (c->arg == FILL_FULL) {
+            CallArgs one = {0};
+            one.pos = &size;
+            one.npos = 1;
+            n = sizes_arg(I, &one, 0, NULL, c->node, 0, d);
+        } else {
+            n = sizes_arg(I, c->a, 1, "size", c->node, 0, d);
+        }
+        if (n < 0)
+            return unk(I);
+    } else {
+        DimId dd[GRAPH_MAX_DIMS];
+        n = dims_of(I, x, dd);
+        for (int i = 0; i < n; i++)
+            d[i] = dd[i];
+    }
+    return full_of(I, d, n, fill, dt, c->node);
+}
+
+/* Shape and element statistics of nested lists for torch.tensor(data). */
+typedef struct TensorData {
+    int64_t dims[GRAPH_MAX_DIMS];
+    int ndim;
+    int any_float, all_bool, count;
+    double first;
+    int all_same;
+} TensorData;
+
+static int tensor_data(const Obj *o, int depth, TensorData *td)
+{
+    double v;
+    int is_int;
+    if (is_seq(o)) {
+        if (depth >= GRAPH_MAX_DIMS)
+            return 0;
+        if (td->count == 0 && depth == td->ndim)
+            td->dims[td->ndim++] = (int64_t)o->n;
+        else if (depth >= td->ndim || td->dims[depth] != (int64_t)o->n)
+            return 0;
+        for (size_t i = 0; i < o->n; i++)
+            if (!tensor_data(o->items[i], depth + 1, td))
+                return 0;
+        return 1;
+    }
+    if (!py_number(o, &v, &is_int) || depth != td->ndim)
+        return 0;
+    td->any_float |= !is_int;
+    td->all_bool &= o->kind == O_BOOL;
+    if (td->count++ == 0)
+        td->first = v;
+    else
+        td->all_same &= v == td->first;
+    return 1;
+}
+
+/* torch.tensor(data, dtype=None): a FULL of data's shape; exact only when
+ * every element is the same (else only in host mode, where values do not
+ * matter) */
+static Obj *lo_tensor(Interp *I, Call *c)
+{
+    Obj *data = args_get(c->a, 0, "data");
+    TensorData td;
+    memset(&td, 0, sizeof td);
+    td.all_bool = td.all_same = 1;
+    if (!known(I, data, c->node, "the data of torch.tensor"))
+        return unk(I);
+    if (!data || !tensor_data(data, 0, &td))
+        return interp_break(I, c->node, RULE_TNG203, "torch.tensor of data tngc cannot read");
+    if (!td.all_same && interp_tracing(I))
+        return interp_break(I, c->node, RULE_TNG203, "torch.tensor of distinct values inside a compiled method");
+    DType dt;
+    if (!dtype_arg(I, args_kw(c->a, "dtype"), c->node, &dt))
+        return unk(I);
+    if (dt == DT_UNKNOWN)
+        dt = td.any_float ? DT_F32 : td.all_bool && td.count ? DT_BOOL : DT_I64;
+    int64_t d[GRAPH_MAX_DIMS];
+    for (int i = 0; i < td.ndim; i++)
+        d[i] = graph_dim_const(G(I), td.dims[i]);
+    return full_of(I, d, td.ndim, td.count ? td.first : 0, dt, c->node);
+}
+
+/* ===================================================================== */
+/* The library table                                                     */
+/* ===================================================================== */
+
+/* Where a name is known: torch.X, torch.nn.functional.X, torch_npu.X, or
+ * as a tensor method. NOTENSOR: the function form takes no tensor operand
+ * (creation). */
+enum { NS_TORCH = 1, NS_F = 2, NS_NPU = 4, NS_METH = 8, NOTENSOR = 16 };
+#define NS_TM (NS_TORCH | NS_METH)
+#define NS_TFM (NS_TORCH | NS_F | NS_METH)
+
+typedef Obj *(*LowerFn)(Interp *I, Call *c);
+
+static const struct LibEntry {
+    const char *name;
+    unsigned ns;
+    LowerFn fn;
+    int arg;
+} lib[] = {
+    /* arithmetic */
+    {"add", NS_TM, lo_arith, OP_ADD},
+    {"sub", NS_TM, lo_arith, OP_SUB},
+    {"subtract", NS_TM, lo_arith, OP_SUB},
+    {"mul", NS_TM, lo_arith, OP_MUL},
+    {"multiply", NS_TM, lo_arith, OP_MUL},
+    {"div", NS_TM, lo_arith, OP_DIV},
+    {"divide", NS_TM, lo_arith, OP_DIV},
+    {"true_divide", NS_TM, lo_arith, OP_DIV},
+    {"pow", NS_TM, lo_pow, 0},
+    /* unary elementwise */
+    {"neg", NS_TM, lo_unary, OP_NEG},
+    {"negative", NS_TM, lo_unary, OP_NEG},
+    {"abs", NS_TM, lo_unary, OP_ABS},
+    {"exp", NS_TM, lo_unary, OP_EXP},
+    {"log", NS_TM, lo_unary, OP_LOG},
+    {"sqrt", NS_TM, lo_unary, OP_SQRT},
+    {"rsqrt", NS_TM, lo_unary, OP_RSQRT},
+    {"relu", NS_TFM, lo_unary, OP_RELU},
+    {"silu", NS_F, lo_unary, OP_SILU},
+    {"sigmoid", NS_TFM, lo_unary, OP_SIGMOID},
+    {"tanh", NS_TFM, lo_unary, OP_TANH},
+    {"gelu", NS_F, lo_gelu, 0},
+    /* matrix products */
+    {"mm", NS_TM, lo_mm, OP_MM},
+    {"bmm", NS_TM, lo_mm, OP_BMM},
+    {"matmul", NS_TM, lo_mm, OP_MATMUL},
+    {"addmm", NS_TM, lo_addmm, 0},
+    {"linear", NS_F, lo_linear, 0},
+    /* shapes */
+    {"view", NS_METH, lo_reshape, 0},
+    {"reshape", NS_TM, lo_reshape, 0},
+    {"view_as", NS_METH, lo_reshape_as, 0},
+    {"reshape_as", NS_METH, lo_reshape_as, 0},
+    {"transpose", NS_TM, lo_transpose, 0},
+    {"swapaxes", NS_TM, lo_transpose, 0},
+    {"swapdims", NS_TM, lo_transpose, 0},
+    {"permute", NS_TM, lo_permute, 0},
+    {"t", NS_TM, lo_t, 0},
+    {"contiguous", NS_METH, lo_contiguous, 0},
+    {"unsqueeze", NS_TM, lo_unsqueeze, 0},
+    {"squeeze", NS_TM, lo_squeeze, 0},
+    {"flatten", NS_TM, lo_flatten, 0},
+    {"narrow", NS_TM, lo_narrow, 0},
+    {"cat", NS_TORCH, lo_cat, OP_CAT},
+    {"concat", NS_TORCH, lo_cat, OP_CAT},
+    {"concatenate", NS_TORCH, lo_cat, OP_CAT},
+    {"stack", NS_TORCH, lo_cat, OP_STACK},
+    {"split", NS_TM, lo_split, 0},
+    {"chunk", NS_TM, lo_split, 1},
+    {"unbind", NS_TM, lo_split, 2},
+    /* reductions, softmax, norms */
+    {"sum", NS_TM, lo_reduce, OP_SUM},
+    {"mean", NS_TM, lo_reduce, OP_MEAN},
+    {"amax", NS_TM, lo_reduce, OP_AMAX},
+    {"softmax", NS_TFM, lo_softmax, OP_SOFTMAX},
+    {"log_softmax", NS_TFM, lo_softmax, OP_LOG_SOFTMAX},
+    {"layer_norm", NS_TORCH | NS_F, lo_layer_norm, 0},
+    {"embedding", NS_F, lo_embedding, 0},
+    /* torch_npu */
+    {"npu_rms_norm", NS_NPU, lo_rms_norm, 0},
+    {"npu_format_cast", NS_NPU, lo_format_cast, 0},
+    {"npu_quant_matmul", NS_NPU, lo_quant_matmul, 0},
+    {"npu_dequant_swiglu_quant", NS_NPU, lo_dequant_swiglu_quant, 0},
+    {"npu_swiglu", NS_NPU, lo_swiglu, 0},
+    /* casts, identities, queries */
+    {"to", NS_METH, lo_to, 0},
+    {"float", NS_METH, lo_cast, DT_F32},
+    {"half", NS_METH, lo_cast, DT_F16},
+    {"bfloat16", NS_METH, lo_cast, DT_BF16},
+    {"int", NS_METH, lo_cast, DT_I32},
+    {"long", NS_METH, lo_cast, DT_I64},
+    {"bool", NS_METH, lo_cast, DT_BOOL},
+    {"char", NS_METH, lo_cast, DT_I8},
+    {"type_as", NS_METH, lo_type_as, 0},
+    {"type", NS_METH, lo_type_as, 1},
+    {"npu", NS_METH, lo_same, 0},
+    {"cuda", NS_METH, lo_same, 0},
+    {"cpu", NS_METH, lo_same, 0},
+    {"detach", NS_TM, lo_same, 0},
+    {"clone", NS_TM, lo_same, 0},
+    {"requires_grad_", NS_METH, lo_same, 0},
+    {"size", NS_METH, lo_query, 0},
+    {"dim", NS_METH, lo_query, 0},
+    {"ndimension", NS_METH, lo_query, 0},
+    {"numel", NS_TM, lo_query, 0},
+    {"nelement", NS_METH, lo_query, 0},
+    {"element_size", NS_METH, lo_query, 0},
+    {"is_floating_point", NS_TM, lo_query, 0},
+    {"is_contiguous", NS_METH, lo_query, 0},
+    {"copy_", NS_METH, lo_copy, 0},
+    /* creation */
+    {"ones", NS_TORCH | NOTENSOR, lo_create, FILL_ONE},
+    {"zeros", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
+    {"empty", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
+    {"randn", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
+    {"rand", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
+    {"full", NS_TORCH | NOTENSOR, lo_create, FILL_FULL},
+    {"randint", NS_TORCH | NOTENSOR, lo_create, FILL_RANDINT},
+    {"tensor", NS_TORCH | NOTENSOR, lo_tensor, 0},
+    {"ones_like", NS_TORCH, lo_create_like, FILL_ONE},
+    {"zeros_like", NS_TORCH, lo_create_like, FILL_ZERO},
+    {"empty_like", NS_TORCH, lo_create_like, FILL_ZERO},
+    {"randn_like", NS_TORCH, lo_create_like, FILL_ZERO},
+    {"rand_like", NS_TORCH, lo_create_like, FILL_ZERO},
+    {"full_like", NS_TORCH, lo_create_like, FILL_FULL},
+    {"new_zeros", NS_METH, lo_create_like, FILL_ZERO},
+    {"new_ones", NS_METH, lo_create_like, FILL_ONE},
+    {"new_empty", NS_METH, lo_create_like, FILL_ZERO},
+    {"new_full", NS_METH, lo_create_like, FILL_FULL},
+};
+
+static const struct LibEntry *lib_find(const char *name, unsigned ns)
+{
+    for (size_t i = 0; i < NELEM(lib); i++)
+        if ((lib[i].ns & ns) && strcmp(lib[i].name, name) == 0)
+            return &lib[i];
+    return NULL;
+}
+
+/* Calls a library entry: methods get self as argument 0. */
+static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a)
+{
+    CallArgs sh = *a;
+    if (self) {
+        sh.npos = a->npos + 1;
+        sh.pos = arena_alloc(interp_arena(I), (sh.npos + 1) * sizeof *sh.pos);
+        sh.pos[0] = self;
+        for (size_t i = 0; i < a->npos; i++)
+            sh.pos[i + 1] = a->pos[i];
+    }
+    Call c;
+    c.name = e->name;
+    c.full = full;
+    c.a = &sh;
+    c.node = a->node;
+    c.method = self != NULL;
+    c.arg = e->arg;
+    /* an unknown tensor operand is the echo of an earlier diagnostic:
+     * silent; unknown sizes, dims and scalars are reported where used */
+    if (has_unknown(self) || (!(e->ns & NOTENSOR) && is_unknown(ARG0(&c))))
+        return unk(I);
+    if (a->has_star)
+        return interp_break(I, a->node, RULE_TNG205, "the arguments of %s (*args or **kwargs) are not known "
+                            "at compile time", full);
+    return e->fn(I, &c);
+}
+
+/* ===================================================================== */
+/* Python builtins                                                       */
+/* ===================================================================== */
+
+#define MAX_EXPAND 100000   /* items of one expanded iterable (the interpreter's limit) */
+
+/* A new tuple or list holding items[0..n) (copied). */
+static Obj *mk_seq(Interp *I, ObjKind kind, Obj *const *items, size_t n)
+{
+    Obj *o = obj_new(I, kind);
+    o->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *o->items);
+    for (size_t i = 0; i < n; i++)
+        o->items[i] = items[i];
+    o->n = o->cap = n;
+    return o;
+}
+
+static int is_module_seq(const Obj *o)
+{
+    return o && o->kind == O_INST && !o->cls && o->s &&
+           (streq(o->s, "torch.nn.ModuleList") || streq(o->s, "torch.nn.Sequential"));
+}
+
+/* The items of a known iterable as a list (ranges and strings expanded,
+ * dict keys); NULL when unknown or too large. */
+static Obj *iter_list(Interp *I, Obj *o)
+{
+    if (!o)
+        return NULL;
+    switch (o->kind) {
+    case O_TUPLE: case O_LIST:
+        return mk_seq(I, O_LIST, o->items, o->n);
+    case O_DICT: {
+        Obj *l = mk_seq(I, O_LIST, NULL, 0);
+        l->items = arena_alloc(interp_arena(I), (o->n / 2 + 1) * sizeof *l->items);
+        for (size_t i = 0; i + 1 < o->n; i += 2)
+            l->items[l->n++] = o->items[i];
+        l->cap = l->n;
+        return l;
+    }
+    case O_STR: {
+        Obj *l = mk_seq(I, O_LIST, NULL, 0);
+        if (o->len > MAX_EXPAND)
+            return NULL;
+        l->items = arena_alloc(interp_arena(I), (o->len + 1) * sizeof *l->items);
+        for (size_t i = 0; i < o->len; i++)
+            l->items[l->n++] = obj_str(I, arena_strndup(interp_arena(I), o->s + i, 1));
+        l->cap = l->n;
+        return l;
+    }
+    case O_RANGE: {
+        int64_t a, b, st;
+        if (o->n < 3 || !obj_int_value(o->items[0], &a) || !obj_int_value(o->items[1], &b) ||
+            !obj_int_value(o->items[2], &st) || st == 0)
+            return NULL;
+        double cnt = st > 0 ? (b > a ? ceil(((double)b - (double)a) / (double)st) : 0)
+                            : (a > b ? ceil(((double)a - (double)b) / -(double)st) : 0);
+        if (cnt > MAX_EXPAND)
+            return NULL;
+        size_t n = (size_t)cnt;
+        Obj *l = mk_seq(I, O_LIST, NULL, 0);
+        l->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *l->items);
+        for (size_t k = 0; k < n; k++)
+            l->items[k] = obj_int(I, a + (int64_t)k * st);
+        l->n = l->cap = n;
+        return l;
+    }
+    case O_INST:
+        return is_module_seq(o) ? mk_seq(I, O_LIST, o->items, o->n) : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* Arguments of a builtin as one iterable (f(it)) or as varargs (f(a, b, ...)). */
+static Obj *varargs_or_iter(Interp *I, CallArgs *a)
+{
+    if (a->npos == 1)
+        return iter_list(I, a->pos[0]);
+    return mk_seq(I, O_LIST, a->pos, a->npos);
+}
+
+/* min(a, b, ...) | min(iterable) | max(...): ints, floats, symbolic ints */
+static Obj *bi_minmax(Interp *I, CallArgs *a, int is_max)
+{
+    if (args_kw(a, "key"))
+        return unk(I);
+    Obj *l = varargs_or_iter(I, a);
+    if (!l || l->n == 0) {
+        Obj *d = args_kw(a, "default");
+        return d && l ? d : unk(I);
+    }
+    int any_dim = 0, all_int = 1;
+    for (size_t i = 0; i < l->n; i++) {
+        Obj *o = l->items[i];
+        if (!o || o->kind == O_UNKNOWN)
+            return unk(I);
+        if (is_tensor(o))
+            return interp_break(I, a->node, RULE_TNG204, "%s of tensors is only known at run time",
+                                is_max ? "max" : "min");
+        any_dim |= o->kind == O_DIM;
+        all_int &= o->kind == O_INT || o->kind == O_BOOL || o->kind == O_DIM;
+        if (!(o->kind == O_INT || o->kind == O_BOOL || o->kind == O_DIM || o->kind == O_FLOAT))
+            return unk(I);
+    }
+    if (any_dim) {
+        if (!all_int)
+            return interp_break(I, a->node, RULE_TNG205, "min/max of a dynamic dim and a float");
+        DimId r = obj_as_dim(I, l->items[0]);
+        for (size_t i = 1; i < l->n; i++) {
+            DimId d = obj_as_dim(I, l->items[i]);
+            r = is_max ? graph_dim_max(G(I), r, d) : graph_dim_min(G(I), r, d);
+        }
+        return obj_dim(I, r);
+    }
+    Obj *best = l->items[0];
+    double bv;
+    obj_num_value(best, &bv);
+    for (size_t i = 1; i < l->n; i++) {
+        double v;
+        obj_num_value(l->items[i], &v);
+        if (is_max ? v > bv : v < bv)
+            best = l->items[i], bv = v;
+    }
+    return best;
+}
+
+/* sum(iterable, start=0): numbers, symbolic ints, or tensors (added up) */
+static Obj *bi_sum(Interp *I, CallArgs *a)
+{
+    Obj *l = iter_list(I, args_get(a, 0, NULL));
+    Obj *acc = args_get(a, 1, "start");
+    if (!l)
+        return unk(I);
+    if (!acc)
+        acc = obj_int(I, 0);
+    for (size_t i = 0; i < l->n; i++) {
+        Obj *x = l->items[i];
+        int64_t z;
+        if (has_unknown(x) || is_unknown(acc))
+            return unk(I);
+        if (is_tensor(x) || is_tensor(acc)) {
+            if (!is_tensor(acc) && obj_int_value(acc, &z) && z == 0) {
+                acc = x;
+                continue;
+            }
+            acc = arith(I, OP_ADD, acc, x, 1, a->node, "sum");
+        } else if (acc->kind == O_DIM || x->kind == O_DIM) {
+            DimId p = obj_as_dim(I, acc), q = obj_as_dim(I, x);
+            if (p < 0 || q < 0)
+                return unk(I);
+            acc = obj_dim(I, graph_dim_add(G(I), p, q));
+        } else {
+            double u, v;
+            int64_t p, q;
+            if (obj_int_value(acc, &p) && obj_int_value(x, &q))
+                acc = obj_int(I, (int64_t)((uint64_t)p + (uint64_t)q));
+            else if (obj_num_value(acc, &u) && obj_num_value(x, &v))
+                acc = obj_float(I, u + v);
+            else
+                return unk(I);
+        }
+    }
+    return acc;
+}
+
+/* range(stop) | range(start, stop[, step]): constant ints only */
+static Obj *bi_range(Interp *I, CallArgs *a)
+{
+    int64_t v[3] = {0, 0, 1};
+    if (a->npos < 1 || a->npos > 3)
+        return unk(I);
+    for (size_t i = 0; i < a->npos; i++) {
+        Obj *o = a->pos[i];
+        int64_t x;
+        if (o->kind == O_DIM) {
+            if (!graph_dim_const_value(G(I), o->dim, &x))
+                return unk(I);   /* the loop over it reports */
+        } else if (!obj_int_value(o, &x)) {
+            return unk(I);
+        }
+        if (a->npos == 1)
+            v[1] = x;
+        else
+            v[i] = x;
+    }
+    if (v[2] == 0)
+        return interp_break(I, a->node, RULE_TNG205, "range() step must not be zero");
+    Obj *r = obj_new(I, O_RANGE);
+    Obj *items[3] = {obj_int(I, v[0]), obj_int(I, v[1]), obj_int(I, v[2])};
+    r->items = arena_alloc(interp_arena(I), 3 * sizeof *r->items);
+    memcpy(r->items, items, sizeof items);
+    r->n = r->cap = 3;
+    return r;
+}
+
+/* int(x) | float(x) | bool(x) | abs(x) | round(x, ndigits=None) */
+static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (!x)
+        return streq(f, "float") ? obj_float(I, 0) : streq(f, "bool") ? obj_bool(I, 0) : obj_int(I, 0);
+    if (is_unknown(x))
+        return unk(I);
+    if (is_tensor(x)) {
+        if (streq(f, "abs")) {
+            int32_t v = tv(I, x, a->node);
+            return v < 0 ? unk(I) : emit_x(I, OP_ABS, v, NULL, 0, 0, DT_UNKNOWN, a->node);
+        }
+        return interp_break(I, a->node, RULE_TNG204, "%s() of a tensor: its value is only known at run time", f);
+    }
+    if (x->kind == O_DIM) {
+        int64_t c;
+        if (!graph_dim_const_value(G(I), x->dim, &c)) {
+            if (streq(f, "int") || streq(f, "round"))
+                return x;
+            return interp_break(I, a->node, RULE_TNG205, "%s() of a dynamic dim", f);
+        }
+        x = obj_int(I, c);
+    }
+    double v;
+    int64_t iv;
+    if (streq(f, "bool")) {
+        if (obj_num_value(x, &v))
+            return obj_bool(I, v != 0);
+        if (x->kind == O_NONE)
+            return obj_bool(I, 0);
+        if (x->kind == O_STR || is_seq(x) || x->kind == O_DICT)
+            return obj_bool(I, (x->kind == O_STR ? x->len : x->n) != 0);
+        return obj_bool(I, 1);
+    }
+    if (x->kind == O_STR) {
+        char *end;
+        if (streq(f, "int")) {
+            long long p = strtoll(x->s, &end, 10);
+            return *end == 0 && end != x->s ? obj_int(I, p) : unk(I);
+        }
+        if (streq(f, "float")) {
+            double p = strtod(x->s, &end);
+            return *end == 0 && end != x->s ? obj_float(I, p) : unk(I);
+        }
+        return unk(I);
+    }
+    if (!obj_num_value(x, &v))
+        return unk(I);
+    int isint = obj_int_value(x, &iv);
+    if (streq(f, "int")) {
+        if (isint)
+            return obj_int(I, iv);
+        if (!(v > -9.2e18 && v < 9.2e18))
+            return unk(I);
+        return obj_int(I, (int64_t)v);
+    }
+    if (streq(f, "float"))
+        return obj_float(I, v);
+    if (streq(f, "abs"))
+        return isint ? obj_int(I, iv < 0 && iv != INT64_MIN ? -iv : iv) : obj_float(I, fabs(v));
+    /* round: half to even, as Python */
+    Obj *nd = args_get(a, 1, "ndigits");
+    if (is_none(nd)) {
+        if (isint)
+            return obj_int(I, iv);
+        double r = nearbyint(v);
+        if (!(r > -9.2e18 && r < 9.2e18))
+            return unk(I);
+        return obj_int(I, (int64_t)r);
+    }
+    int64_t k;
+    if (!obj_int_value(nd, &k) || k > 300 || k < -300)
+        return unk(I);
+    if (isint && k >= 0)
+        return obj_int(I, iv);
+    double p = pow(10.0, (double)k);
+    return obj_float(I, nearbyint(v * p) / p);
+}
+
+/* enumerate(iterable, start=0) */
+static Obj *bi_enumerate(Interp *I, CallArgs *a)
+{
+    Obj *l = iter_list(I, args_get(a, 0, "iterable"));
+    int64_t start = 0;
+    Obj *st = args_get(a, 1, "start");
+    if (!l || (st && !obj_int_value(st, &start)))
+        return unk(I);
+    for (size_t i = 0; i < l->n; i++) {
+        Obj *pair[2] = {obj_int(I, start + (int64_t)i), l->items[i]};
+        l->items[i] = obj_tuple(I, pair, 2);
+    }
+    return l;
+}
+
+/* zip(*iterables): up to the shortest */
+static Obj *bi_zip(Interp *I, CallArgs *a)
+{
+    if (a->has_star || a->npos > 64)
+        return unk(I);
+    Obj *ls[64];
+    size_t n = SIZE_MAX;
+    for (size_t k = 0; k < a->npos; k++) {
+        if (!(ls[k] = iter_list(I, a->pos[k])))
+            return unk(I);
+        if (ls[k]->n < n)
+            n = ls[k]->n;
+    }
+    if (a->npos == 0)
+        n = 0;
+    Obj *out = mk_seq(I, O_LIST, NULL, 0);
+    out->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *out->items);
+    for (size_t i = 0; i < n; i++) {
+        Obj *t[64];
+        for (size_t k = 0; k < a->npos; k++)
+            t[k] = ls[k]->items[i];
+        out->items[i] = obj_tuple(I, t, a->npos);
+    }
+    out->n = out->cap = n;
+    return out;
+}
+
+/* dict() | dict(mapping) | dict(pairs) | dict(k=v, ...) */
+static Obj *bi_dict(Interp *I, CallArgs *a)
+{
+    Obj *src = args_get(a, 0, NULL);
+    Obj *d = mk_seq(I, O_DICT, NULL, 0);
+    size_t cap = (src && (src->kind == O_DICT || is_seq(src)) ? src->n * 2 : 0) + a->nkw * 2 + 2;
+    d->items = arena_alloc(interp_arena(I), cap * sizeof *d->items);
+    d->cap = cap;
+    if (src) {
+        if (src->kind == O_DICT) {
+            for (size_t i = 0; i + 1 < src->n; i += 2) {
+                d->items[d->n++] = src->items[i];
+                d->items[d->n++] = src->items[i + 1];
+            }
+        } else if (is_seq(src)) {
+            for (size_t i = 0; i < src->n; i++) {
+                Obj *p = src->items[i];
+                if (!is_seq(p) || p->n != 2)
+                    return unk(I);
+                int dup = 0;
+                for (size_t j = 0; j < d->n; j += 2)
+                    if (d->items[j]->kind == p->items[0]->kind && d->items[j]->kind == O_STR &&
+                        streq(d->items[j]->s, p->items[0]->s)) {
+                        d->items[j + 1] = p->items[1];
+                        dup = 1;
+                    }
+                if (!dup) {
+                    d->items[d->n++] = p->items[0];
+                    d->items[d->n++] = p->items[1];
+                }
+            }
+        } else {
+            return unk(I);
+        }
+    }
+    for (size_t k = 0; k < a->nkw; k++) {
+        int dup = 0;
+        for (size_t j = 0; j < d->n; j += 2)
+            if (d->items[j]->kind == O_STR && streq(d->items[j]->s, a->kwnames[k])) {
+                d->items[j + 1] = a->kw[k];
+                dup = 1;
+            }
+        if (!dup) {
+            d->items[d->n++] = obj_str(I, a->kwnames[k]);
+            d->items[d->n++] = a->kw[k];
+        }
+    }
+    return d;
+}
+
+/* len(x): containers, strings, ranges, module lists; a tensor's dim 0 */
+static Obj *bi_len(Interp *I, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (!x || is_unknown(x))
+        return unk(I);
+    switch (x->kind) {
+    case O_TUPLE: case O_LIST:
+        return obj_int(I, (int64_t)x->n);
+    case O_DICT:
+        return obj_int(I, (int64_t)(x->n / 2));
+    case O_STR:
+        return obj_int(I, (int64_t)x->len);
+    case O_RANGE: {
+        Obj *l = iter_list(I, x);
+        return l ? obj_int(I, (int64_t)l->n) : unk(I);
+    }
+    case O_INST:
+        return is_module_seq(x) ? obj_int(I, (int64_t)x->n) : unk(I);
+    case O_TENSOR: {
+        int32_t v = tv(I, x, a->node);
+        if (v < 0)
+            return unk(I);
+        if (rank_of(I, v) == 0)
+            return interp_break(I, a->node, RULE_TNG206, "len() of a 0-d tensor");
+        return obj_dim(I, val_at(I, v)->dims[0]);
+    }
+    default:
+        return unk(I);
+    }
+}
+
+/* math.sqrt(x) | math.log(x[, base]) | math.exp | math.ceil | math.floor |
+ * math.pow | math.fabs | math.log2 | math.log10 | math.isqrt | math.prod */
+static Obj *bi_math(Interp *I, const char *f, CallArgs *a)
+{
+    double x, y = 0;
+    Obj *o = args_get(a, 0, NULL), *o2 = args_get(a, 1, NULL);
+    if (streq(f, "prod")) {
+        Obj *l = iter_list(I, o);
+        if (!l)
+            return unk(I);
+        int64_t p = 1, v;
+        for (size_t i = 0; i < l->n; i++) {
+            if (!obj_int_value(l->items[i], &v))
+                return unk(I);
+            p = (int64_t)((uint64_t)p * (uint64_t)v);
+        }
+        return obj_int(I, p);
+    }
+    if (!obj_num_value(o, &x) || (o2 && !obj_num_value(o2, &y)))
+        return unk(I);
+    if (streq(f, "sqrt"))
+        return x < 0 ? unk(I) : obj_float(I, sqrt(x));
+    if (streq(f, "isqrt")) {
+        int64_t v;
+        if (!obj_int_value(o, &v) || v < 0)
+            return unk(I);
+        int64_t r = (int64_t)sqrt((double)v);
+        while (r > 0 && r * r > v)
+            r--;
+        while ((r + 1) * (r + 1) <= v)
+            r++;
+        return obj_int(I, r);
+    }
+    if (streq(f, "log")) {
+        if (x <= 0 || (o2 && (y <= 0 || y == 1)))
+            return unk(I);
+        return obj_float(I, o2 ? log(x) / log(y) : log(x));
+    }
+    if (streq(f, "log2"))
+        return x <= 0 ? unk(I) : obj_float(I, log2(x));
+    if (streq(f, "log10"))
+        return x <= 0 ? unk(I) : obj_float(I, log10(x));
+    if (streq(f, "exp"))
+        return obj_float(I, exp(x));
+    if (streq(f, "fabs"))
+        return obj_float(I, fabs(x));
+    if (streq(f, "pow"))
+        return o2 ? obj_float(I, pow(x, y)) : unk(I);
+    if (streq(f, "ceil") || streq(f, "floor")) {
+        double r = f[0] == 'c' ? ceil(x) : floor(x);
+        return r > -9.2e18 && r < 9.2e18 ? obj_int(I, (int64_t)r) : unk(I);
+    }
+    if (streq(f, "sin"))
+        return obj_float(I, sin(x));
+    if (streq(f, "cos"))
+        return obj_float(I, cos(x));
+    if (streq(f, "tanh"))
+        return obj_float(I, tanh(x));
+    return NULL;
+}
+
+/* sorted(iterable, reverse=False): numbers or strings */
+static Obj *bi_sorted(Interp *I, CallArgs *a)
+{
+    Obj *l = iter_list(I, args_get(a, 0, "iterable"));
+    Obj *rev = args_kw(a, "reverse");
+    if (!l || args_kw(a, "key") || has_unknown(rev))
+        return unk(I);
+    int desc = bool_arg(rev, 0), strs = l->n > 0 && l->items[0]->kind == O_STR;
+    double v;
+    for (size_t i = 0; i < l->n; i++)
+        if (strs ? l->items[i]->kind != O_STR : !obj_num_value(l->items[i], &v))
+            return unk(I);
+    /* insertion sort: stable, as Python's */
+    for (size_t i = 1; i < l->n; i++) {
+        Obj *x = l->items[i];
+        size_t j = i;
+        while (j > 0) {
+            Obj *y = l->items[j - 1];
+            double p, q;
+            int cmp;
+            if (strs) {
+                cmp = strcmp(y->s, x->s);
+            } else {
+                obj_num_value(y, &p);
+                obj_num_value(x, &q);
+                cmp = p < q ? -1 : p > q;
+            }
+            if (desc ? cmp >= 0 : cmp <= 0)
+                break;
+            l->items[j] = y;
+            j--;
+        }
+        l->items[j] = x;
+    }
+    return l;
+}
+
+/* The builtins and host-side functions handled here; NULL when unknown. */
+static Obj *call_builtin(Interp *I, const char *name, CallArgs *a)
+{
+    if (streq(name, "len"))
+        return bi_len(I, a);
+    if (streq(name, "min") || streq(name, "max"))
+        return a->has_star ? unk(I) : bi_minmax(I, a, name[1] == 'a');
+    if (streq(name, "int") || streq(name, "float") || streq(name, "bool") || streq(name, "abs") ||
+        streq(name, "round"))
+        return bi_number(I, name, a);
+    if (streq(name, "range"))
+        return a->has_star ? unk(I) : bi_range(I, a);
+    if (streq(name, "print"))
+        return obj_none(I);
+    if (streq(name, "list") || streq(name, "tuple")) {
+        Obj *x = args_get(a, 0, NULL);
+        if (!x)
+            return mk_seq(I, name[0] == 'l' ? O_LIST : O_TUPLE, NULL, 0);
+        Obj *l = iter_list(I, x);
+        if (!l)
+            return unk(I);
+        l->kind = name[0] == 'l' ? O_LIST : O_TUPLE;
+        return l;
+    }
+    if (streq(name, "dict"))
+        return a->has_star ? unk(I) : bi_dict(I, a);
+    if (streq(name, "enumerate"))
+        return bi_enumerate(I, a);
+    if (streq(name, "zip"))
+        return bi_zip(I, a);
+    if (streq(name, "sum"))
+        return bi_sum(I, a);
+    if (streq(name, "reversed")) {
+        Obj *l = iter_list(I, args_get(a, 0, NULL));
+        if (!l)
+            return unk(I);
+        for (size_t i = 0; i < l->n / 2; i++) {
+            Obj *t = l->items[i];
+            l->items[i] = l->items[l->n - 1 - i];
+            l->items[l->n - 1 - i] = t;
+        }
+        return l;
+    }
+    if (streq(name, "sorted"))
+        return bi_sorted(I, a);
+    if (streq(name, "any") || streq(name, "all")) {
+        Obj *l = iter_list(I, args_get(a, 0, NULL));
+        if (!l)
+            return unk(I);
+        int is_any = name[1] == 'n', unknown = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            Obj *o = l->items[i];
+            double v;
+            int t;
+            if (obj_num_value(o, &v))
+                t = v != 0;
+            else if (o->kind == O_NONE)
+                t = 0;
+            else if (o->kind == O_STR || is_seq(o) || o->kind == O_DICT)
+                t = (o->kind == O_STR ? o->len : o->n) != 0;
+            else {
+                unknown = 1;
+                continue;
+            }
+            if (t == is_any)
+                return obj_bool(I, is_any);
+        }
+        return unknown ? unk(I) : obj_bool(I, !is_any);
+    }
+    if (strncmp(name, "math.", 5) == 0)
+        return bi_math(I, name + 5, a);
+    if (streq(name, "str")) {
+        Obj *x = args_get(a, 0, NULL);
+        if (!x)
+            return obj_str(I, "");
+        if (x->kind == O_STR)
+            return x;
+        if (x->kind == O_INT)
+            return obj_str(I, arena_printf(interp_arena(I), "%lld", (long long)x->i));
+        return unk(I);
+    }
+    /* host-side torch functions without an effect on the plan */
+    static const char *const noops[] = {
+        "torch.manual_seed", "torch.random.manual_seed", "torch.npu.manual_seed", "torch.cuda.manual_seed",
+        "torch.npu.manual_seed_all", "torch.npu.set_device", "torch.cuda.set_device", "torch.npu.synchronize",
+        "torch.cuda.synchronize", "torch.npu.empty_cache", "torch.set_printoptions", "torch.set_grad_enabled",
+        "torch.use_deterministic_algorithms", "torch.set_num_threads", "torch._dynamo.reset",
+        "torch.npu.set_compile_mode", "torch_npu.npu.set_compile_mode"};
+    for (size_t i = 0; i < NELEM(noops); i++)
+        if (streq(name, noops[i]))
+            return obj_none(I);
+    if (streq(name, "torch.device")) {
+        Obj *x = args_get(a, 0, "type");
+        return x && x->kind == O_STR ? x : obj_str(I, "npu");
+    }
+    if (streq(name, "torch.Size")) {
+        Obj *l = iter_list(I, args_get(a, 0, NULL));
+        if (!l)
+            return a->npos ? unk(I) : mk_seq(I, O_TUPLE, NULL, 0);
+        l->kind = O_TUPLE;
+        return l;
+    }
+    if (streq(name, "torch.is_tensor")) {
+        Obj *x = args_get(a, 0, "obj");
+        return !x || is_unknown(x) ? unk(I) : obj_bool(I, is_tensor(x));
+    }
+    return NULL;
+}
+
+/* ===================================================================== */
+/* nn modules                                                            */
+/* ===================================================================== */
+
+/* A parameter of constant shape d[0..n): a FULL host tensor marked is_param. */
+static Obj *param_new(Interp *I, const int64_t *d, int n, double fill, DType dt, int32_t node)
+{
+    int64_t dims[GRAPH_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        dims[i] = graph_dim_const(G(I), d[i]);
+    Obj *t = full_of(I, dims, n, fill, dt, node);
+    if (is_tensor(t)) {
+        t->t->is_param = 1;
+        t->t->requires_grad = 1;
+    }
+    return t;
+}
+
+static Obj *module_new(Interp *I, const char *cls, int32_t node)
+{
+    Obj *m = obj_new(I, O_INST);
+    m->s = cls;
+    m->node = node;
+    return m;
+}
+
+/* A positive constant int argument of a module constructor. */
+static int ctor_int(Interp *I, CallArgs *a, size_t pos, const char *name, int64_t *v)
+{
+    Obj *o = args_get(a, pos, name);
+    if (!o) {
+        interp_break(I, a->node, RULE_TNG205, "missing argument %s", name);
+        return 0;
+    }
+    if (!const_int(I, o, a->node, name, v))
+        return 0;
+    if (*v < 0) {
+        interp_break(I, a->node, RULE_TNG206, "%s must not be negative", name);
+        return 0;
+    }
+    return 1;
+}
+
+/* The module items of ModuleList(iterable) / Sequential(*mods). */
+static int module_items(Interp *I, Obj *m, Obj *const *items, size_t n)
+{
+    m->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *m->items);
+    m->cap = n + 1;
+    for (size_t i = 0; i < n; i++)
+        m->items[m->n++] = items[i];
+    return 1;
+}
+
+/* torch.nn.Linear(in_features, out_features, bias=True, dtype=None) |
+ * LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=True, bias=True) |
+ * Embedding(num_embeddings, embedding_dim, padding_idx=None) | ReLU() |
+ * GELU(approximate='none') | SiLU() | Sigmoid() | Tanh() | Softmax(dim=None) |
+ * LogSoftmax(dim=None) | Dropout(p=0.5) | Identity() | ModuleList(modules) |
+ * Sequential(*modules); NULL for other names */
+static Obj *module_construct(Interp *I, const char *name, CallArgs *a)
+{
+    static const char *const simple[] = {"ReLU", "SiLU", "Sigmoid", "Tanh", "Identity", "Dropout",
+                                         "GELU", "Softmax", "LogSoftmax"};
+    const char *cls = name + 9;   /* after "torch.nn." */
+    int known = streq(cls, "Linear") || streq(cls, "LayerNorm") || streq(cls, "Embedding") ||
+                streq(cls, "ModuleList") || streq(cls, "Sequential");
+    for (size_t i = 0; i < NELEM(simple); i++)
+        known |= streq(cls, simple[i]);
+    if (!known)
+        return NULL;
+    if (interp_tracing(I))
+        return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
+    if (a->has_star)
+        return unk(I);
+    Obj *m = module_new(I, arena_printf(interp_arena(I), "torch.nn.%s", cls), a->node);
+    DType dt;
+    if (!dtype_arg(I, args_kw(a, "dtype"), a->node, &dt))
+        return unk(I);
+    if (streq(cls, "Linear")) {
+        int64_t in, out;
+        if (!ctor_int(I, a, 0, "in_features", &in) || !ctor_int(I, a, 1, "out_features", &out))
+            return unk(I);
+        int64_t wd[2] = {out, in};
+        obj_setattr(I, m, "in_features", obj_int(I, in));
+        obj_setattr(I, m, "out_features", obj_int(I, out));
+        obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
+        Obj *b = args_get(a, 2, "bias");
+        obj_setattr(I, m, "bias", bool_arg(b, 1) ? param_new(I, &out, 1, 0, dt, a->node) : obj_none(I));
+    } else if (streq(cls, "LayerNorm")) {
+        Obj *ns = args_get(a, 0, "normalized_shape");
+        int64_t d[GRAPH_MAX_DIMS];
+        int n = 0;
+        Obj *const *items = is_seq(ns) ? ns->items : &ns;
+        size_t cnt = is_seq(ns) ? ns->n : 1;
+        if (!ns || cnt == 0 || cnt > GRAPH_MAX_DIMS)
+            return interp_break(I, a->node, RULE_TNG205, "LayerNorm needs a normalized_shape of 1 to %d dims",
+                                GRAPH_MAX_DIMS);
+        Obj *dims[GRAPH_MAX_DIMS];
+        for (size_t i = 0; i < cnt; i++) {
+            if (!const_int(I, items[i], a->node, "normalized_shape", &d[n]) || d[n] < 0)
+                return unk(I);
+            dims[n] = obj_int(I, d[n]);
+            n++;
+        }
+        Obj *eps = args_get(a, 1, "eps");
+        int affine = bool_arg(args_get(a, 2, "elementwise_affine"), 1);
+        int bias = bool_arg(args_get(a, 3, "bias"), 1);
+        obj_setattr(I, m, "normalized_shape", obj_tuple(I, dims, (size_t)n));
+        obj_setattr(I, m, "eps", obj_float(I, float_arg(eps, 1e-5)));
+        obj_setattr(I, m, "elementwise_affine", obj_bool(I, affine));
+        obj_setattr(I, m, "weight", affine ? param_new(I, d, n, 1, dt, a->node) : obj_none(I));
+        obj_setattr(I, m, "bias", affine && bias ? param_new(I, d, n, 0, dt, a->node) : obj_none(I));
+    } else if (streq(cls, "Embedding")) {
+        int64_t num, dim;
+        if (!ctor_int(I, a, 0, "num_embeddings", &num) || !ctor_int(I, a, 1, "embedding_dim", &dim))
+            return unk(I);
+        int64_t wd[2] = {num, dim};
+        Obj *pi = args_get(a, 2, "padding_idx");
+        obj_setattr(I, m, "num_embeddings", obj_int(I, num));
+        obj_setattr(I, m, "embedding_dim", obj_int(I, dim));
+        obj_setattr(I, m, "padding_idx", pi ? pi : obj_none(I));
+        obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
+    } else if (streq(cls, "GELU")) {
+        Obj *ap = args_get(a, 0, "approximate");
+        obj_setattr(I, m, "approximate", ap ? ap : obj_str(I, "none"));
+    } else if (streq(cls, "Softmax") || streq(cls, "LogSoftmax")) {
+        Obj *d = args_get(a, 0, "dim");
+        obj_setattr(I, m, "dim", d ? d : obj_none(I));
+    } else if (streq(cls, "Dropout")) {
+        Obj *p = args_get(a, 0, "p");
+        obj_setattr(I, m, "p", p ? p : obj_float(I, 0.5));
+    } else if (streq(cls, "ModuleList")) {
+        Obj *src = args_get(a, 0, "modules");
+        Obj *l = is_none(src) ? mk_seq(I, O_LIST, NULL, 0) : iter_list(I, src);
+        if (!l)
+            return unk(I);
+        module_items(I, m, l->items, l->n);
+    } else if (streq(cls, "Sequential")) {
+        if (a->npos == 1 && a->pos[0]->kind == O_DICT) {
+            Obj *d = a->pos[0];
+            for (size_t i = 0; i + 1 < d->n; i += 2)
+                if (d->items[i]->kind == O_STR)
+                    obj_setattr(I, m, d->items[i]->s, d->items[i + 1]);
+            Obj *vals[1024];
+            size_t n = 0;
+            for (size_t i = 0; i + 1 < d->n && n < NELEM(vals); i += 2)
+                vals[n++] = d->items[i + 1];
+            module_items(I, m, vals, n);
+        } else {
+            module_items(I, m, a->pos, a->npos);
+        }
+    }
+    return m;
+}
+
+/* Re-typing of a module's floating parameters and buffers (in place). */
+typedef struct Retype {
+    DType dt;
+    VEC(const void *) seen;
+} Retype;
+
+static int retype_seen(Retype *r, const void *p)
+{
+    for (size_t i = 0; i < r->seen.n; i++)
+        if (r->seen.v[i] == p)
+            return 1;
+    VEC_PUSH(r->seen, p);
+    return 0;
+}
+
+static void retype_obj(Interp *I, Obj *o, Retype *r, int depth, int32_t node)
+{
+    if (!o || depth > 32 || r->seen.n > 100000)
+        return;
+    if (o->kind == O_TENSOR) {
+        if (retype_seen(r, o->t) || o->t->g != G(I) || o->t->value < 0 ||
+            (size_t)o->t->value >= G(I)->vals.n)
+            return;
+        const Val *v = val_at(I, o->t->value);
+        if (!dtype_is_float(v->dtype) || v->dtype == r->dt)
+            return;
+        int32_t op = emit(I, OP_CAST, &o->t->value, 1, NULL, 0, 0, 0, r->dt, node);
+        if (op >= 0)
+            o->t->value = G(I)->ops.v[op].out;
+        return;
+    }
+    if (o->kind == O_INST) {
+        if (retype_seen(r, o))
+            return;
+        for (size_t i = 0; i < o->attrs.n; i++)
+            retype_obj(I, o->attrs.vals[i], r, depth + 1, node);
+        for (size_t i = 0; i < o->n; i++)
+            retype_obj(I, o->items[i], r, depth + 1, node);
+    } else if (is_seq(o) || o->kind == O_DICT) {
+        if (retype_seen(r, o))
+            return;
+        for (size_t i = 0; i < o->n; i++)
+            retype_obj(I, o->items[i], r, depth + 1, node);
+    }
+}
+
+/* module.half() | module.float() | module.bfloat16() | module.to(dtype) |
+ * module.to(device, dtype) | module.to(tensor) | module.to(dtype=...) */
+static Obj *module_retype(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    DType dt = streq(m, "half") ? DT_F16 : streq(m, "float") ? DT_F32 : streq(m, "bfloat16") ? DT_BF16 : DT_UNKNOWN;
+    if (streq(m, "to")) {
+        for (size_t i = 0; i < a->npos; i++) {
+            DType d = dtype_of_obj(a->pos[i]);
+            if (d != DT_UNKNOWN)
+                dt = d;
+            else if (is_tensor(a->pos[i]) && a->pos[i]->t->g == G(I) && a->pos[i]->t->value >= 0 &&
+                     (size_t)a->pos[i]->t->value < G(I)->vals.n)
+                dt = val_at(I, a->pos[i]->t->value)->dtype;
+        }
+        DType k = dtype_of_obj(args_kw(a, "dtype"));
+        if (k != DT_UNKNOWN)
+            dt = k;
+        if (dt != DT_UNKNOWN && !dtype_is_float(dt))
+            return interp_break(I, a->node, RULE_TNG203, "Module.to() only accepts floating point dtypes");
+    }
+    if (dt == DT_UNKNOWN)
+        return self;
+    if (interp_tracing(I))
+        return interp_break(I, a->node, RULE_TNG203, "re-typing a module inside the compiled method");
+    Retype r;
+    memset(&r, 0, sizeof r);
+    r.dt = dt;
+    retype_obj(I, self, &r, 0, a->node);
+    VEC_FREE(r.seen);
+    return self;
+}
+
+/* Methods of module instances that reach the library: re-typing, forward,
+ * and ModuleList's list methods. */
+static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    if (streq(m, "half") || streq(m, "float") || streq(m, "bfloat16") || streq(m, "to"))
+        return module_retype(I, m, self, a);
+    if (streq(m, "double"))
+        return interp_break(I, a->node, RULE_TNG203, "float64 parameters are not supported");
+    if (self->cls)
+        return NULL;
+    if (streq(m, "forward") || streq(m, "__call__"))
+        return torchlib_call_module(I, self, a);
+    if (is_module_seq(self) && (streq(m, "append") || streq(m, "extend") || streq(m, "insert"))) {
+        Obj *add = NULL;
+        int64_t at = (int64_t)self->n;
+        if (streq(m, "append")) {
+            add = mk_seq(I, O_LIST, a->pos, a->npos ? 1 : 0);
+        } else if (streq(m, "extend")) {
+            add = iter_list(I, args_get(a, 0, "modules"));
+        } else {
+            Obj *ix = args_get(a, 0, "index");
+            Obj *mod = args_get(a, 1, "module");
+            if (!obj_int_value(ix, &at) || !mod)
+                return unk(I);
+            if (at < 0)
+                at += (int64_t)self->n;
+            at = at < 0 ? 0 : at > (int64_t)self->n ? (int64_t)self->n : at;
+            add = mk_seq(I, O_LIST, &mod, 1);
+        }
+        if (!add)
+            return unk(I);
+        if (self->n + add->n > MAX_EXPAND)
+            return interp_break(I, a->node, RULE_TNG212, "a ModuleList of more than %d modules", MAX_EXPAND);
+        Obj **items = arena_alloc(interp_arena(I), (self->n + add->n + 1) * sizeof *items);
+        size_t k = 0;
+        for (int64_t i = 0; i < at; i++)
+            items[k++] = self->items[i];
+        for (size_t i = 0; i < add->n; i++)
+            items[k++] = add->items[i];
+        for (size_t i = (size_t)at; i < self->n; i++)
+            items[k++] = self->items[i];
+        self->items = items;
+        self->n = k;
+        self->cap = k + 1;
+        return streq(m, "insert") ? obj_none(I) : self;   /* append/extend return the ModuleList */
+    }
+    return NULL;
+}
+
+/* A parameter of a module for the forward: its value, -1 when None or
+ * absent, -2 after a diagnostic. */
+static int32_t module_param(Interp *I, Obj *inst, const char *name, int32_t node)
+{
+    Obj *p = obj_getattr(inst, name);
+    return opt_tensor(I, p, node, name);
+}
+
+Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
+{
+    if (!inst || inst->kind != O_INST || !inst->s)
+        return interp_break(I, a->node, RULE_TNG202, "call of a module tngc cannot resolve");
+    const char *cls = strncmp(inst->s, "torch.nn.", 9) == 0 ? inst->s + 9 : inst->s;
+    int32_t node = a->node;
+    if (streq(cls, "ModuleList"))
+        return interp_break(I, node, RULE_TNG203, "ModuleList is not callable");
+    if (streq(cls, "Sequential")) {
+        if (args_unknown(a))
+            return unk(I);
+        Obj *cur = NULL;
+        for (size_t i = 0; i < inst->n; i++) {
+            CallArgs one = *a;
+            if (i > 0) {
+                one.pos = &cur;
+                one.npos = 1;
+                one.nkw = 0;
+            }
+            cur = interp_call(I, inst->items[i], &one);
+            if (is_unknown(cur))
+                return cur;
+        }
+        if (!cur)   /* an empty Sequential is the identity */
+            cur = args_get(a, 0, "input");
+        return cur ? cur : unk(I);
+    }
+    Obj *x = args_get(a, 0, "input");
+    if (!x)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s called without an input", cls);
+    if (has_unknown(x) || a->has_star)
+        return unk(I);
+    if (streq(cls, "Identity") || streq(cls, "Dropout"))
+        return x;
+    int32_t v = tv(I, x, node);
+    if (v < 0) {
+        if (!is_tensor(x))
+            return interp_break(I, node, RULE_TNG203, "torch.nn.%s called on something that is not a tensor", cls);
+        return unk(I);
+    }
+    if (streq(cls, "Linear")) {
+        int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+        if (w < 0 || b < -1) {
+            if (w == -1)
+                interp_break(I, node, RULE_TNG205, "Linear without a weight");
+            return unk(I);
+        }
+        int32_t in[3] = {v, w, b};
+        return emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node);
+    }
+    if (streq(cls, "LayerNorm")) {
+        int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+        if (w < -1 || b < -1)
+            return unk(I);
+        Obj *ns = obj_getattr(inst, "normalized_shape");
+        int64_t k = is_seq(ns) ? (int64_t)ns->n : 1;
+        return layer_norm(I, v, k, w, b, float_arg(obj_getattr(inst, "eps"), 1e-5), node);
+    }
+    if (streq(cls, "Embedding")) {
+        int32_t in[2] = {module_param(I, inst, "weight", node), v};
+        if (in[0] < 0) {
+            if (in[0] == -1)
+                interp_break(I, node, RULE_TNG205, "Embedding without a weight");
+            return unk(I);
+        }
+        return emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
+    }
+    static const struct { const char *cls; OpKind k; } act[] = {
+        {"ReLU", OP_RELU}, {"SiLU", OP_SILU}, {"Sigmoid", OP_SIGMOID}, {"Tanh", OP_TANH}};
+    for (size_t i = 0; i < NELEM(act); i++)
+        if (streq(cls, act[i].cls))
+            return emit_x(I, act[i].k, v, NULL, 0, 0, DT_UNKNOWN, node);
+    if (streq(cls, "GELU")) {
+        Obj *ap = obj_getattr(inst, "approximate");
+        int64_t t = ap && ap->kind == O_STR && streq(ap->s, "tanh");
+        return emit_x(I, OP_GELU, v, &t, 1, 0, DT_UNKNOWN, node);
+    }
+    if (streq(cls, "Softmax") || streq(cls, "LogSoftmax")) {
+        Obj *d = obj_getattr(inst, "dim");
+        int64_t dim;
+        if (is_none(d))
+            return interp_break(I, node, RULE_TNG205, "torch.nn.%s without dim= (the implicit dim is deprecated)", cls);
+        if (!dim_arg(I, d, rank_of(I, v), node, "the softmax dim", &dim))
+            return unk(I);
+        return emit_x(I, cls[0] == 'S' ? OP_SOFTMAX : OP_LOG_SOFTMAX, v, &dim, 1, 0, DT_UNKNOWN, node);
+    }
+    return interp_break(I, node, RULE_TNG202, "call of %s, which tngc cannot lower", inst->s);
+}
+
+/* ===================================================================== */
+/* Entry points: calls and attributes                                    */
+/* ===================================================================== */
+
+/* Parameter creation: torch.nn.Parameter(data, requires_grad=True) */
+static Obj *make_parameter(Interp *I, CallArgs *a)
+{
+    Obj *t = args_get(a, 0, "data");
+    if (!t)
+        return interp_break(I, a->node, RULE_TNG203, "torch.nn.Parameter() without data");
+    if (!is_tensor(t))
+        return has_unknown(t) ? unk(I) : interp_break(I, a->node, RULE_TNG203, "torch.nn.Parameter of a non-tensor");
+    t->t->is_param = 1;
+    t->t->requires_grad = bool_arg(args_get(a, 1, "requires_grad"), 1);
+    return t;
+}
+
+Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
+{
+    if (!name || !a)
+        return NULL;
+    if (self_obj) {
+        if (self_obj->kind == O_UNKNOWN)
+            return unk(I);
+        if (self_obj->kind == O_INST)
+            return module_method(I, name, self_obj, a);
+        if (self_obj->kind != O_TENSOR)
+            return NULL;
+        const struct LibEntry *e = lib_find(name, NS_METH);
+        if (!e)
+            return NULL;
+        return lib_call(I, e, arena_printf(interp_arena(I), "Tensor.%s", name), self_obj, a);
+    }
+    Obj *r = call_builtin(I, name, a);
+    if (r)
+        return r;
+    unsigned ns;
+    const char *fn;
+    if (strncmp(name, "torch.nn.functional.", 20) == 0) {
+        ns = NS_F, fn = name + 20;
+        if (streq(fn, "dropout") || streq(fn, "dropout1d") || streq(fn, "dropout2d")) {
+            Obj *x = args_get(a, 0, "input");
+            return !x || has_unknown(x) ? unk(I) : x;
+        }
+    } else if (strncmp(name, "torch_npu.", 10) == 0) {
+        ns = NS_NPU, fn = name + 10;
+    } else if (strncmp(name, "torch.nn.", 9) == 0) {
+        if (streq(name, "torch.nn.Parameter") || streq(name, "torch.nn.parameter.Parameter"))
+            return make_parameter(I, a);
+        return module_construct(I, name, a);
+    } else if (strncmp(name, "torch.", 6) == 0) {
+        ns = NS_TORCH, fn = name + 6;
+    } else {
+        return NULL;
+    }
+    const struct LibEntry *e = lib_find(fn, ns);
+    if (!e)
+        return NULL;
+    return lib_call(I, e, name, NULL, a);
+}
+
+Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
+{
+    if (!obj || !name)
+        return NULL;
+    if (obj->kind == O_BUILTIN && obj->s) {
+        if (streq(obj->s, "torch")) {
+            DType dt = dtype_from_torch_name(name);
+            if (dt != DT_UNKNOWN)
+                return obj_dtype(I, dt);
+            if (streq(name, "pi"))
+                return obj_float(I, M_PI_VALUE);
+            if (streq(name, "inf"))
+                return obj_float(I, INFINITY);
+            return NULL;
+        }
+        if (streq(obj->s, "math")) {
+            if (streq(name, "pi"))
+                return obj_float(I, M_PI_VALUE);
+            if (streq(name, "e"))
+                return obj_float(I, exp(1.0));
+            if (streq(name, "tau"))
+                return obj_float(I, 2 * M_PI_VALUE);
+            if (streq(name, "inf"))
+                return obj_float(I, INFINITY);
+        }
+        return NULL;
+    }
+    if (obj->kind == O_TENSOR) {
+        int32_t v = tv(I, obj, node);
+        if (v < 0)
+            return unk(I);
+        const Val *x = val_at(I, v);
+        if (streq(name, "shape")) {
+            Obj *items[GRAPH_MAX_DIMS];
+            for (int i = 0; i < x->ndim; i++)
+                items[i] = obj_dim(I, x->dims[i]);
+            return obj_tuple(I, items, x->ndim);
+        }
+        if (streq(name, "dtype"))
+            return obj_dtype(I, x->dtype);
+        if (streq(name, "ndim"))
+            return obj_int(I, x->ndim);
+        if (streq(name, "T")) {   /* reverses all dims */
+            int n = x->ndim;
+            if (n < 2)
+                return obj;
+            int64_t perm[GRAPH_MAX_DIMS];
+            for (int i = 0; i < n; i++)
+                perm[i] = n - 1 - i;
+            return permute_of(I, obj, v, perm, n, node);
+        }
+        if (streq(name, "mT")) {
+            if (x->ndim < 2)
+                return interp_break(I, node, RULE_TNG206, "mT of a tensor of fewer than 2 dims");
+            return transpose_last2(I, obj, v, node);
+        }
+        if (streq(name, "data"))
+            return obj;
+        if (streq(name, "requires_grad"))
+            return obj_bool(I, obj->t->requires_grad || obj->t->is_param);
+        if (streq(name, "is_cuda") || streq(name, "is_npu") || streq(name, "device") || streq(name, "grad") ||
+            streq(name, "is_leaf"))
+            return unk(I);
+        if (streq(name, "itemsize"))
+            return obj_int(I, dtype_size(x->dtype));
+        return NULL;
+    }
+    if (obj->kind == O_INST && !obj->cls && obj->s) {
+        static const struct { const char *attr, *cls; int dim; } fromw[] = {
+            {"in_features", "torch.nn.Linear", 1}, {"out_features", "torch.nn.Linear", 0},
+            {"num_embeddings", "torch.nn.Embedding", 0}, {"embedding_dim", "torch.nn.Embedding", 1}};
+        for (size_t i = 0; i < NELEM(fromw); i++)
+            if (streq(name, fromw[i].attr) && streq(obj->s, fromw[i].cls)) {
+                Obj *w = obj_getattr(obj, "weight");
+                int32_t v = is_tensor(w) && w->t->g == G(I) ? w->t->value : -1;
+                if (v < 0 || (size_t)v >= G(I)->vals.n || val_at(I, v)->ndim != 2)
+                    return unk(I);
+                return obj_dim(I, val_at(I, v)->dims[fromw[i].dim]);
+            }
+        if (streq(name, "training"))
+            return obj_bool(I, 0);
+        return NULL;
+    }
+    return NULL;
+}
+
+/* ===================================================================== */
+/* Operators                                                             */
+/* ===================================================================== */
+
+/* l op r with a tensor operand: + - * / ** @ (and the scalar forms on
+ * either side); // % bit operators and comparisons are not lowered */
+Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
+{
+    if (!op || !l || !r || (!is_tensor(l) && !is_tensor(r)))
+        return NULL;
+    if (has_unknown(l) || has_unknown(r))
+        return unk(I);
+    static const struct { const char *op; OpKind k; } ar[] = {
+        {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV}};
+    for (size_t i = 0; i < NELEM(ar); i++)
+        if (streq(op, ar[i].op))
+            return arith(I, ar[i].k, l, r, 1, node, arena_printf(interp_arena(I), "operator '%s'", op));
+    if (streq(op, "**")) {
+        if (!is_tensor(l))
+            return interp_break(I, node, RULE_TNG203, "a scalar raised to a tensor power ('**' with a tensor exponent)");
+        return pow_of(I, l, r, node);
+    }
+    if (streq(op, "@")) {
+        if (!is_tensor(l) || !is_tensor(r))
+            return interp_break(I, node, RULE_TNG203, "operator '@' needs two tensors");
+        int32_t in[2] = {tv(I, l, node), tv(I, r, node)};
+        if (in[0] < 0 || in[1] < 0)
+            return unk(I);
+        return emit1(I, OP_MATMUL, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
+    }
+    static const char *const cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+    for (size_t i = 0; i < NELEM(cmp); i++)
+        if (streq(op, cmp[i]))
+            return interp_break(I, node, RULE_TNG204, "comparison of tensors is only known at run time");
+    return interp_break(I, node, RULE_TNG203, "operator '%s' on a tensor is not in the compilable subset", op);
+}
+
+/* -x | +x | ~x */
+Obj *torchlib_unop(Interp *I, const char *op, Obj *o, int32_t node)
+{
+    if (!op || !is_tensor(o))
+        return NULL;
+    if (streq(op, "+"))
+        return o;
+    if (streq(op, "-")) {
+        int32_t v = tv(I, o, node);
+        return v < 0 ? unk(I) : emit_x(I, OP_NEG, v, NULL, 0, 0, DT_UNKNOWN, node);
+    }
+    if (streq(op, "not"))
+        return interp_break(I, node, RULE_TNG204, "the truth of a tensor is only known at run time");
+    return interp_break(I, node, RULE_TNG203, "operator '%s' on a tensor is not in the compilable subset", op);
+}
+
+/* ===================================================================== */
+/* Subscripts                                                            */
+/* ===================================================================== */
+
+/* One index of a subscript, resolved. */
+typedef enum IxKind { IX_FULL, IX_INT, IX_SLICE, IX_NEW, IX_ELLIPSIS } IxKind;
+typedef struct Ix {
+    IxKind kind;
+    int64_t start, stop, step;   /* IX_INT: start is the index */
+} Ix;
+
+/* A slice bound: None (def), an int, or a constant symbolic int. 0 after a
+ * diagnostic. */
+static int slice_bound(Interp *I, const Obj *o, int64_t def, int32_t node, int64_t *v, RuleId rule)
+{
+    if (is_none(o)) {
+        *v = def;
+        return 1;
+    }
+    if (o->kind == O_UNKNOWN)
+        return 0;
+    if (obj_int_value(o, v) && o->kind != O_BOOL)
+        return 1;
+    if (o->kind == O_DIM) {
+        if (graph_dim_const_value(G(I), o->dim, v))
+            return 1;
+        interp_break(I, node, rule, "a slice bound that depends on a dynamic dim");
+        return 0;
+    }
+    interp_break(I, node, RULE_TNG203, "a slice bound that is not an int");
+    return 0;
+}
+
+/* Resolves index (an int, slice, None, Ellipsis or a tuple of them) for a
+ * tensor of rank n into ix (ellipsis expanded into full slices); returns the
+ * count, or -1 after a diagnostic. rule: the rule for non-constant bounds. */
+static int resolve_index(Interp *I, Obj *index, int n, int32_t node, RuleId rule, Ix *ix, int max)
+{
+    Obj *const *items = index->kind == O_TUPLE ? index->items : &index;
+    size_t cnt = index->kind == O_TUPLE ? index->n : 1;
+    int consumed = 0, ellipses = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        Obj *o = items[i];
+        if (o->kind == O_SLICE)
+            for (size_t k = 0; k < o->n; k++)
+                if (is_unknown(o->items[k])) {
+                    interp_break(I, node, rule, "a slice bound is not known at compile time");
+                    return -1;
+                }
+        if (is_unknown(o)) {
+            interp_break(I, node, rule, "a tensor index is not known at compile time");
+            return -1;
+        }
+        switch (o->kind) {
+        case O_INT: case O_DIM: case O_SLICE: consumed++; break;
+        case O_NONE: break;
+        case O_ELLIPSIS: ellipses++; break;
+        case O_TENSOR: case O_LIST: case O_BOOL: case O_TUPLE:
+            interp_break(I, node, rule == RULE_TNG211 ? RULE_TNG211 : RULE_TNG203,
+                         "indexing a tensor with a tensor, list or bool (advanced indexing) is not in the "
+                         "compilable subset");
+            return -1;
+        default:
+            interp_break(I, node, RULE_TNG203, "a tensor index tngc cannot lower");
+            return -1;
+        }
+    }
+    if (ellipses > 1) {
+        interp_break(I, node, RULE_TNG206, "an index can only have a single ellipsis");
+        return -1;
+    }
+    if (consumed > n) {
+        interp_break(I, node, RULE_TNG206, "too many indices for a tensor of dimension %d", n);
+        return -1;
+    }
+    int k = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        Obj *o = items[i];
+        if (o->kind == O_ELLIPSIS) {
+            for (int j = 0; j < n - consumed && k < max; j++)
+                ix[k++].kind = IX_FULL;
+            continue;
+        }
+        if (k >= max) {
+            interp_break(I, node, RULE_TNG206, "an index of too many parts");
+            return -1;
+        }
+        Ix *x = &ix[k++];
+        memset(x, 0, sizeof *x);
+        if (o->kind == O_NONE) {
+            x->kind = IX_NEW;
+        } else if (o->kind == O_INT || o->kind == O_DIM) {
+            x->kind = IX_INT;
+            if (!slice_bound(I, o, 0, node, &x->start, rule))
+                return -1;
+        } else {   /* O_SLICE */
+            if (o->n < 3) {
+                interp_break(I, node, RULE_TNG203, "a malformed slice");
+                return -1;
+            }
+            if (!slice_bound(I, o->items[0], 0, node, &x->start, rule) ||
+                !slice_bound(I, o->items[1], GRAPH_END, node, &x->stop, rule) ||
+                !slice_bound(I, o->items[2], 1, node, &x->step, rule))
+                return -1;
+            if (x->step <= 0) {
+                interp_break(I, node, RULE_TNG203, "a slice step must be positive (negative steps are "
+                             "not supported by torch)");
+                return -1;
+            }
+            x->kind = x->start == 0 && x->stop == GRAPH_END && x->step == 1 ? IX_FULL : IX_SLICE;
+        }
+    }
+    return k;
+}
+
+/* t[index] */
+Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
+{
+    if (!is_tensor(t) || !index)
+        return unk(I);
+    int32_t x = tv(I, t, node);
+    if (x < 0)
+        return unk(I);
+    Ix ix[2 * GRAPH_MAX_DIMS + 2];
+    int n = resolve_index(I, index, rank_of(I, x), node, RULE_TNG205, ix, (int)NELEM(ix));
+    if (n < 0)
+        return unk(I);
+    Obj *cur = t;
+    int64_t p = 0;   /* the dim of cur the next index applies to */
+    for (int i = 0; i < n; i++) {
+        switch (ix[i].kind) {
+        case IX_FULL:
+            p++;
+            break;
+        case IX_NEW:
+            cur = unsqueeze_at(I, x, p, node);
+            p++;
+            break;
+        case IX_INT: {
+            int64_t attr[2] = {p, ix[i].start};
+            cur = emit_x(I, OP_SELECT, x, attr, 2, 0, DT_UNKNOWN, node);
+            break;
+        }
+        case IX_SLICE:
+            cur = slice_of(I, x, p, ix[i].start, ix[i].stop, ix[i].step, node);
+            p++;
+            break;
+        case IX_ELLIPSIS:
+            break;
+        }
+        if (cur != t && (x = tv(I, cur, node)) < 0)
+            return unk(I);
+    }
+    return cur;
+}
+
+/* t[index] = v: one sliced or integer-indexed dim, the others full */
+int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node)
+{
+    if (!is_tensor(t) || !index || !v)
+        return -1;
+    if (is_unknown(v))
+        return -1;
+    int32_t dst = tv(I, t, node);
+    if (dst < 0 || !inplace_target_ok(I, dst, node, "slice assignment"))
+        return -1;
+    if (!is_tensor(v)) {
+        interp_break(I, node, RULE_TNG211, "assigning a Python scalar to a tensor slice is not supported "
+                     "(assign a tensor, e.g. torch.full_like of the slice)");
+        return -1;
+    }
+    int32_t src = tv(I, v, node);
+    if (src < 0)
+        return -1;
+    int r = rank_of(I, dst);
+    Ix ix[2 * GRAPH_MAX_DIMS + 2];
+    int n = resolve_index(I, index, r, node, RULE_TNG211, ix, (int)NELEM(ix));
+    if (n < 0)
+        return -1;
+    int which = -1, dim = 0;
+    for (int i = 0; i < n; i++) {
+        if (ix[i].kind == IX_NEW) {
+            interp_break(I, node, RULE_TNG211, "assignment through an index with None");
+            return -1;
+        }
+        if (ix[i].kind == IX_INT || ix[i].kind == IX_SLICE) {
+            if (which >= 0) {
+                interp_break(I, node, RULE_TNG211, "assignment to a subscript that indexes more than one dim "
+                             "(only one dim may be sliced or indexed)");
+                return -1;
+            }
+            which = i;
+            dim = i;   /* no None: index i applies to dim i */
+        }
+    }
+    int32_t op;
+    if (which < 0) {   /* t[:] = v, t[...] = v: the whole tensor */
+        int32_t in[2] = {dst, src};
+        op = emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
+    } else {
+        Ix *x = &ix[which];
+        int64_t attr[4] = {dim, x->start, x->stop, x->step};
+        if (x->kind == IX_INT) {
+            int64_t nsz;
+            if (graph_dim_const_value(G(I), val_at(I, dst)->dims[dim], &nsz) &&
+                (x->start >= nsz || x->start < -nsz)) {
+                interp_break(I, node, RULE_TNG206, "index %lld is out of bounds for dim %d with size %lld",
+                             (long long)x->start, dim, (long long)nsz);
+                return -1;
+            }
+            attr[2] = x->start == -1 ? GRAPH_END : x->start + 1;
+            attr[3] = 1;
+            /* the indexed shape lacks dim; src aligned to it from the right
+             * gets the size-1 dim back when it reaches that far */
+            int after = r - 1 - dim, sr = rank_of(I, src);
+            if (sr > after) {
+                Obj *s2 = unsqueeze_at(I, src, sr - after, node);
+                if ((src = tv(I, s2, node)) < 0)
+                    return -1;
+            }
+        }
+        int32_t in[2] = {dst, src};
+        op = emit(I, OP_SLICE_STORE, in, 2, attr, 4, 0, 0, DT_UNKNOWN, node);
+    }
+    if (op < 0)
+        return -1;
+    t->t->value = G(I)->ops.v[op].out;
+    return 0;
+}

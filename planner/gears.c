@@ -1,0 +1,314 @@
+/*
+ * gears.c - the gears of an entry: which assignments of its dynamic dims
+ * get a static plan, in a deterministic order.
+ *
+ * set_dim_gears gives each geared dim a list of sizes (Graph.gears, one
+ * GearSpec per dim). The merge policy combines them: zip takes the i-th
+ * value of every list for gear i (all lists must be equally long);
+ * product takes the cartesian product, in lexicographic order over
+ * (input position, dim), the first such dim varying slowest. Duplicate
+ * gears are dropped (the first occurrence keeps its place) and at most 100
+ * gears remain. Symbols no gear binds stay unbound (INT64_MIN): a graph
+ * without gears gets one gear, fully static when it has no symbols.
+ *
+ * The interpreter reports most problems of a single set_dim_gears call;
+ * this pass reports the problems of the combination (TNG128, TNG129), a
+ * list the interpreter let through (once per rule and line), and the shape
+ * checks lowering could not decide, evaluated in every gear (TNG209).
+ */
+#include "plan.h"
+
+#include <string.h>
+
+#define GEARS_MAX 100
+#define GEAR_VALUES_MIN 2
+#define GEAR_VALUES_MAX 100
+
+/* A list of candidate gears: rows of nspec values, one per kept spec. */
+typedef struct GearRows {
+    int64_t *v;
+    size_t n, cap, width;
+} GearRows;
+
+static void gears__row_push(GearRows *rows, const int64_t *row)
+{
+    if (rows->n == rows->cap) {
+        rows->cap = rows->cap ? 2 * rows->cap : 16;
+        rows->v = xrealloc(rows->v, rows->cap * rows->width * sizeof *rows->v);
+    }
+    memcpy(rows->v + rows->n * rows->width, row, rows->width * sizeof *row);
+    rows->n++;
+}
+
+static int gears__row_seen(const GearRows *rows, const int64_t *row)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        if (!memcmp(rows->v + i * rows->width, row, rows->width * sizeof *row))
+            return 1;
+    return 0;
+}
+
+/* "dim 0 of x" for messages. */
+static const char *gears__spec_name(Plan *self, const GearSpec *s)
+{
+    const Graph *g = self->g;
+    const char *in = s->input >= 0 && (size_t)s->input < g->inputs.n && g->inputs.v[s->input].name
+                         ? g->inputs.v[s->input].name : "?";
+    return arena_printf(&self->arena, "dim %d of %s", s->dim, in);
+}
+
+/* Reports rule unless the interpreter already reported it on that line. */
+static void gears__report_once(DiagList *diags, const GearSpec *s, RuleId rule,
+                               const char *msg)
+{
+    for (size_t i = 0; i < diags->n; i++)
+        if (diags->v[i].rule == rule && diags->v[i].line == s->line)
+            return;
+    diag_at(diags, s->line, s->col, rule, "%s", msg);
+}
+
+/* A spec that is invalid on its own: wrong number of values, a size <= 0. */
+static int gears__spec_valid(Plan *self, const GearSpec *s, DiagList *diags)
+{
+    const char *name = gears__spec_name(self, s);
+    if (s->nvalues < GEAR_VALUES_MIN || s->nvalues > GEAR_VALUES_MAX) {
+        gears__report_once(diags, s, RULE_TNG126,
+                           arena_printf(&self->arena, "set_dim_gears gives %zu values for %s; "
+                                        "between %d and %d are needed", s->nvalues, name,
+                                        GEAR_VALUES_MIN, GEAR_VALUES_MAX));
+        return 0;
+    }
+    for (size_t i = 0; i < s->nvalues; i++)
+        if (s->values[i] <= 0) {
+            gears__report_once(diags, s, RULE_TNG125,
+                               arena_printf(&self->arena, "gear value %lld for %s is not a "
+                                            "positive size", (long long)s->values[i], name));
+            return 0;
+        }
+    return 1;
+}
+
+/* The specs that bind a symbol, first spec of each symbol only (the
+ * interpreter reports a different dict on the same tensor); -1 when one
+ * is invalid. */
+static int gears__collect(Plan *self, DiagList *diags, const GearSpec **kept, size_t *nkept)
+{
+    const Graph *g = self->g;
+    int ok = 1;
+    *nkept = 0;
+    for (size_t i = 0; i < g->gears.n; i++) {
+        const GearSpec *s = &g->gears.v[i];
+        if (s->sym < 0 || (size_t)s->sym >= g->syms.n)
+            continue;  /* a static dim: the interpreter reported it */
+        int dup = 0;
+        for (size_t j = 0; j < *nkept; j++)
+            dup |= kept[j]->sym == s->sym;
+        if (dup)
+            continue;
+        ok &= gears__spec_valid(self, s, diags);
+        kept[(*nkept)++] = s;
+    }
+    return ok ? 0 : -1;
+}
+
+/* zip: gear i takes the i-th value of every list. */
+static int gears__zip(Plan *self, const GearSpec **specs, size_t n, GearRows *rows,
+                      DiagList *diags)
+{
+    int ok = 1;
+    for (size_t k = 1; k < n; k++)
+        if (specs[k]->nvalues != specs[0]->nvalues) {
+            diag_at(diags, specs[k]->line, specs[k]->col, RULE_TNG128,
+                    "with the zip merge policy every gear list needs the same length: "
+                    "%zu values for %s, %zu for %s", specs[k]->nvalues,
+                    gears__spec_name(self, specs[k]), specs[0]->nvalues,
+                    gears__spec_name(self, specs[0]));
+            ok = 0;
+        }
+    if (!ok)
+        return -1;
+    int64_t *row = xmalloc(n * sizeof *row);
+    for (size_t i = 0; i < specs[0]->nvalues; i++) {
+        for (size_t k = 0; k < n; k++)
+            row[k] = specs[k]->values[i];
+        if (!gears__row_seen(rows, row))
+            gears__row_push(rows, row);
+    }
+    free(row);
+    return 0;
+}
+
+static int gears__spec_before(const GearSpec *a, const GearSpec *b)
+{
+    return a->input != b->input ? a->input < b->input : a->dim < b->dim;
+}
+
+/* Distinct values of s in list order; returns their number. */
+static size_t gears__distinct(const GearSpec *s, int64_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nvalues; i++) {
+        size_t j = 0;
+        while (j < n && out[j] != s->values[i])
+            j++;
+        if (j == n)
+            out[n++] = s->values[i];
+    }
+    return n;
+}
+
+/* Sorts specs by (input, dim); insertion sort: stable, and n is tiny. */
+static void gears__sort(const GearSpec **specs, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && gears__spec_before(specs[j], specs[j - 1]); j--) {
+            const GearSpec *t = specs[j];
+            specs[j] = specs[j - 1];
+            specs[j - 1] = t;
+        }
+}
+
+/* Every combination of vals[k][0..count[k]), the last list fastest. */
+static void gears__enumerate(const int64_t *vals, const size_t *count, size_t n,
+                             size_t total, GearRows *rows)
+{
+    size_t *digit = xcalloc(n, sizeof *digit);
+    int64_t *row = xmalloc(n * sizeof *row);
+    for (size_t g = 0; g < total; g++) {
+        for (size_t k = 0; k < n; k++)
+            row[k] = vals[k * GEAR_VALUES_MAX + digit[k]];
+        gears__row_push(rows, row);
+        for (size_t k = n; k-- > 0 && ++digit[k] == count[k];)
+            digit[k] = 0;  /* odometer carry */
+    }
+    free(digit);
+    free(row);
+}
+
+/* product: the cartesian product over specs sorted by (input, dim), the
+ * first varying slowest; at most GEARS_MAX. */
+static int gears__product(const GearSpec **specs, size_t n, GearRows *rows, DiagList *diags)
+{
+    gears__sort(specs, n);
+    int64_t *vals = xmalloc(n * GEAR_VALUES_MAX * sizeof *vals);
+    size_t *count = xmalloc(n * sizeof *count), total = 1;
+    for (size_t k = 0; k < n; k++) {
+        count[k] = gears__distinct(specs[k], vals + k * GEAR_VALUES_MAX);
+        total = total > GEARS_MAX ? total : total * count[k];
+    }
+    int rc = 0;
+    if (total > GEARS_MAX) {
+        diag_at(diags, specs[0]->line, specs[0]->col, RULE_TNG129,
+                "the product merge policy gives more than %d gears; use fewer gear values "
+                "or the zip policy", GEARS_MAX);
+        rc = -1;
+    } else {
+        gears__enumerate(vals, count, n, total, rows);
+    }
+    free(vals);
+    free(count);
+    return rc;
+}
+
+static void gears__add(Plan *self, const GearSpec **specs, size_t nspecs, const int64_t *row)
+{
+    size_t nsyms = self->g->syms.n;
+    PlanGear pg = {arena_alloc(&self->arena, (nsyms + 1) * sizeof(int64_t))};
+    for (size_t s = 0; s < nsyms; s++)
+        pg.symval[s] = INT64_MIN;
+    for (size_t k = 0; k < nspecs; k++)
+        pg.symval[specs[k]->sym] = row[k];
+    VEC_PUSH(self->gears, pg);
+}
+
+/* Builds self->gears from g->gears; -1 after reporting an error. */
+static int gears__combine(Plan *self, DiagList *diags)
+{
+    const Graph *g = self->g;
+    const GearSpec **specs = xmalloc((g->gears.n + 1) * sizeof *specs);
+    size_t n;
+    int rc = gears__collect(self, diags, specs, &n);
+    GearRows rows = {.width = n};
+    if (rc == 0 && n > 0)
+        rc = g->cfg.policy == GEAR_PRODUCT ? gears__product(specs, n, &rows, diags)
+                                           : gears__zip(self, specs, n, &rows, diags);
+    if (rc == 0 && rows.n > GEARS_MAX) {
+        diag_at(diags, specs[0]->line, specs[0]->col, RULE_TNG129,
+                "%zu distinct gears; at most %d are allowed", rows.n, GEARS_MAX);
+        rc = -1;
+    }
+    if (rc == 0 && n == 0)
+        gears__add(self, specs, 0, NULL);
+    for (size_t i = 0; rc == 0 && i < rows.n; i++)
+        gears__add(self, specs, n, rows.v + i * n);
+    free(rows.v);
+    free(specs);
+    return rc;
+}
+
+/* "gear 1 (s0=4, s1=2)": the bound symbols of gear i. */
+static void gears__describe(const Plan *self, size_t i, StrBuf *out)
+{
+    const Graph *g = self->g;
+    const int64_t *sv = self->gears.v[i].symval;
+    sb_printf(out, "gear %zu", i);
+    const char *sep = " (";
+    for (size_t s = 0; s < g->syms.n; s++)
+        if (sv[s] != INT64_MIN) {
+            sb_printf(out, "%s%s=%lld", sep, g->syms.v[s].name ? g->syms.v[s].name : "?",
+                      (long long)sv[s]);
+            sep = ", ";
+        }
+    if (*sep == ',')
+        sb_putc(out, ')');
+}
+
+/* 1 when check c fails in gear i (a and b known and not compatible). */
+static int gears__check_fails(const Plan *self, const DimCheck *c, size_t i, int64_t *a, int64_t *b)
+{
+    const int64_t *sv = self->gears.v[i].symval;
+    if (graph_dim_eval(self->g, c->a, sv, a) < 0 || graph_dim_eval(self->g, c->b, sv, b) < 0)
+        return 0;  /* decided at run time */
+    if (*a == *b)
+        return 0;
+    return !(c->kind == DIMCHECK_BCAST && (*a == 1 || *b == 1));
+}
+
+/* One diagnostic per failing check: its first failing gear, and how many
+ * other gears fail it. */
+static int gears__check(Plan *self, const DimCheck *c, DiagList *diags)
+{
+    size_t first = 0, nfail = 0;
+    int64_t a0 = 0, b0 = 0;
+    for (size_t i = 0; i < self->gears.n; i++) {
+        int64_t a, b;
+        if (gears__check_fails(self, c, i, &a, &b) && nfail++ == 0)
+            first = i, a0 = a, b0 = b;
+    }
+    if (nfail == 0)
+        return 0;
+    const Graph *g = self->g;
+    uint32_t line = g->line, col = g->col;
+    if (c->op >= 0 && (size_t)c->op < g->ops.n)
+        line = g->ops.v[c->op].line, col = g->ops.v[c->op].col;
+    StrBuf sb = {0};
+    sb_puts(&sb, "in ");
+    gears__describe(self, first, &sb);
+    sb_printf(&sb, ": %s: %lld vs %lld", c->what ? c->what : "shape check",
+              (long long)a0, (long long)b0);
+    if (nfail > 1)
+        sb_printf(&sb, " (and in %zu more gear%s)", nfail - 1, nfail > 2 ? "s" : "");
+    diag_at(diags, line, col, RULE_TNG209, "%s", sb.s);
+    sb_free(&sb);
+    return -1;
+}
+
+int plan_gears(Plan *self, DiagList *diags)
+{
+    if (gears__combine(self, diags) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < self->g->checks.n; i++)
+        rc |= gears__check(self, &self->g->checks.v[i], diags);
+    return rc;
+}

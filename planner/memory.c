@@ -1,0 +1,343 @@
+/*
+ * memory.c - the memory plan of each gear: one arena per gear, in which
+ * every value that needs storage of its own gets an offset, and buffers
+ * whose lifetimes do not overlap share bytes.
+ *
+ * Storage: graph inputs and weights belong to the caller (outside the
+ * arena, offset -1). A view (OPF_ALIAS) shares the storage of its input 0
+ * and an in-place op (OPF_INPLACE) writes into it: both resolve to the
+ * root of their chain (graph_storage_root) and get no buffer (bytes 0,
+ * offset of their root). Every other op output is a buffer.
+ *
+ * Lifetime: a buffer is in use from its producer to the last op that reads
+ * it or any view of it; a graph output (or a value written back into an
+ * input at the end) stays in use to the end. Streams run concurrently, so
+ * "later in program order" is not "later in time": buffer B may take bytes
+ * of buffer A only when every op that uses A happens-before B's producer,
+ * that is, precedes it in the transitive closure of stream order and
+ * events (a bitset per unit). Units are the grain: buffers used inside one
+ * super-kernel segment never share bytes with each other.
+ *
+ * In place: an elementwise op may write its output into the buffer of one
+ * of its inputs when that buffer is not the caller's, has the same element
+ * count and element size, is not a graph output, and every other use of
+ * it happens-before the op. The output then joins the input's buffer
+ * (PlanMemory.inplace_of).
+ *
+ * Placement: buffers (in-place chains count as one) are placed in program
+ * order of their producers, each at the lowest 64-byte-aligned offset that
+ * does not overlap a buffer whose lifetime conflicts with it (first fit).
+ * naive_bytes is the sum of every buffer's 64-byte-aligned size. A gear in
+ * which a buffer's size depends on an unbound symbol has no static arena
+ * (dynamic = 1, arena_bytes = naive_bytes = -1, offsets -1).
+ */
+#include "plan.h"
+
+#define MEM_ALIGN 64
+
+typedef VEC(int32_t) OpList;
+
+/* What does not depend on the gear. */
+typedef struct MemInfo {
+    size_t words;          /* 64-bit words of one unit bitset */
+    uint64_t *hb;          /* per unit: the units that happen-before it */
+    int32_t *root;         /* per value: graph_storage_root */
+    char *is_buffer;       /* per value: owns an arena buffer */
+    char *to_end;          /* per root value: in use to the end of the run */
+    OpList *users;         /* per root value: its producer and every op reading it */
+} MemInfo;
+
+/* Buffers sharing bytes: one buffer and the outputs written into it in place. */
+typedef struct Slot {
+    int32_t first;         /* the value that opened it */
+    int64_t size;          /* bytes */
+    int to_end;
+    OpList users;
+    int64_t off;
+} Slot;
+
+typedef VEC(Slot) SlotList;
+
+static int64_t memory__align(int64_t n)
+{
+    return (n + MEM_ALIGN - 1) / MEM_ALIGN * MEM_ALIGN;
+}
+
+/* ---- happens-before ------------------------------------------------------- */
+
+static int memory__hb(const MemInfo *mi, int32_t a, int32_t b)
+{
+    return (mi->hb[(size_t)b * mi->words + (size_t)a / 64] >> (a % 64)) & 1;
+}
+
+static void memory__hb_add(MemInfo *mi, size_t u, size_t p)
+{
+    uint64_t *dst = mi->hb + u * mi->words;
+    const uint64_t *src = mi->hb + p * mi->words;
+    for (size_t w = 0; w < mi->words; w++)
+        dst[w] |= src[w];
+    dst[p / 64] |= (uint64_t)1 << (p % 64);
+}
+
+/* Transitive closure of stream order and events, in program order (every
+ * predecessor of a unit comes before it). */
+static void memory__closure(const Plan *self, MemInfo *mi)
+{
+    size_t n = self->units.n;
+    mi->words = (n + 63) / 64;
+    mi->hb = xcalloc(n * mi->words + 1, sizeof *mi->hb);
+    int32_t *last = xmalloc((self->streams.n + 1) * sizeof *last);  /* per stream */
+    for (size_t s = 0; s < self->streams.n; s++)
+        last[s] = -1;
+    for (size_t u = 0; u < n; u++) {
+        const PlanUnit *unit = &self->units.v[u];
+        if (last[unit->stream] >= 0)
+            memory__hb_add(mi, u, (size_t)last[unit->stream]);
+        last[unit->stream] = (int32_t)u;
+        for (size_t i = 0; i < unit->nwait; i++) {
+            size_t p = (size_t)self->events.v[unit->wait[i]].after;
+            TNGC_ASSERT(p < u);
+            memory__hb_add(mi, u, p);
+        }
+    }
+    free(last);
+}
+
+/* ---- uses ----------------------------------------------------------------- */
+
+static void memory__use(OpList *users, int32_t op)
+{
+    if (users->n == 0 || users->v[users->n - 1] != op)
+        VEC_PUSH(*users, op);
+}
+
+static void memory__mark_end(MemInfo *mi, const Graph *g, int32_t v)
+{
+    if (v >= 0 && (size_t)v < g->vals.n)
+        mi->to_end[mi->root[v]] = 1;
+}
+
+static void memory__info(const Plan *self, MemInfo *mi)
+{
+    const Graph *g = self->g;
+    size_t nv = g->vals.n;
+    memory__closure(self, mi);
+    mi->root = xmalloc((nv + 1) * sizeof *mi->root);
+    mi->is_buffer = xcalloc(nv + 1, 1);
+    mi->to_end = xcalloc(nv + 1, 1);
+    mi->users = xcalloc(nv + 1, sizeof *mi->users);
+    for (size_t v = 0; v < nv; v++) {
+        unsigned flags = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
+        mi->root[v] = graph_storage_root(g, (int32_t)v);
+        mi->is_buffer[v] = !(flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE));
+        if (mi->is_buffer[v])
+            memory__use(&mi->users[v], g->vals.v[v].op);
+    }
+    for (size_t o = 0; o < g->ops.n; o++)
+        for (uint32_t k = 0; k < g->ops.v[o].nin; k++)
+            if (g->ops.v[o].in[k] >= 0)
+                memory__use(&mi->users[mi->root[g->ops.v[o].in[k]]], (int32_t)o);
+    for (size_t i = 0; i < g->outputs.n; i++)
+        memory__mark_end(mi, g, g->outputs.v[i].value);
+    for (size_t i = 0; i < g->inputs.n; i++)
+        memory__mark_end(mi, g, g->inputs.v[i].final);
+    for (size_t i = 0; i < g->weights.n; i++)
+        memory__mark_end(mi, g, g->weights.v[i].final);
+}
+
+static void memory__info_free(const Graph *g, MemInfo *mi)
+{
+    for (size_t v = 0; v < g->vals.n; v++)
+        VEC_FREE(mi->users[v]);
+    free(mi->users);
+    free(mi->hb);
+    free(mi->root);
+    free(mi->is_buffer);
+    free(mi->to_end);
+}
+
+/* ---- slots ---------------------------------------------------------------- */
+
+/* 1 when every use of slot s other than op happens-before op's unit. */
+static int memory__last_use(const Plan *self, const MemInfo *mi, const Slot *s, int32_t op)
+{
+    int32_t u = self->unit_of_op[op];
+    for (size_t i = 0; i < s->users.n; i++) {
+        int32_t q = s->users.v[i];
+        if (q != op && !memory__hb(mi, self->unit_of_op[q], u))
+            return 0;
+    }
+    return 1;
+}
+
+/* The buffer (root value) that v, output of op, can be written into in
+ * place, or -1. */
+static int32_t memory__inplace_root(const Plan *self, const MemInfo *mi, int gear,
+                                    const SlotList *slots, const int32_t *slot_of, int32_t v)
+{
+    const Graph *g = self->g;
+    const Op *op = &g->ops.v[g->vals.v[v].op];
+    if (!(op_info[op->kind].flags & OPF_ELEMWISE) || op->nout != 1)
+        return -1;
+    int64_t numel = plan_val_numel(self, gear, v);
+    int esize = dtype_size(g->vals.v[v].dtype);
+    for (uint32_t k = 0; k < op->nin; k++) {
+        int32_t x = op->in[k];
+        if (x < 0 || !mi->is_buffer[mi->root[x]] || slot_of[mi->root[x]] < 0)
+            continue;
+        const Slot *s = &slots->v[slot_of[mi->root[x]]];
+        if (s->to_end || plan_val_numel(self, gear, x) != numel ||
+            dtype_size(g->vals.v[x].dtype) != esize || s->size != numel * esize)
+            continue;
+        if (memory__last_use(self, mi, s, g->vals.v[v].op))
+            return mi->root[x];
+    }
+    return -1;
+}
+
+static void memory__join(Slot *s, const MemInfo *mi, int32_t v)
+{
+    for (size_t i = 0; i < mi->users[v].n; i++)
+        memory__use(&s->users, mi->users[v].v[i]);
+    s->to_end |= mi->to_end[v];
+}
+
+/* Groups the buffers of one gear into slots (in-place chains share one). */
+static void memory__slots(const Plan *self, const MemInfo *mi, int gear, PlanMemory *m,
+                          SlotList *slots, int32_t *slot_of)
+{
+    const Graph *g = self->g;
+    for (size_t v = 0; v < g->vals.n; v++) {
+        slot_of[v] = -1;
+        if (!mi->is_buffer[v])
+            continue;
+        int32_t into = memory__inplace_root(self, mi, gear, slots, slot_of, (int32_t)v);
+        if (into >= 0) {
+            m->inplace_of[v] = into;
+            slot_of[v] = slot_of[into];
+        } else {
+            Slot fresh = {.first = (int32_t)v, .size = m->bytes[v]};
+            VEC_PUSH(*slots, fresh);
+            slot_of[v] = (int32_t)slots->n - 1;
+        }
+        memory__join(&slots->v[slot_of[v]], mi, (int32_t)v);
+    }
+}
+
+/* ---- placement ------------------------------------------------------------ */
+
+/* 1 when slot a is in use when slot b's first producer runs. */
+static int memory__conflict(const Plan *self, const MemInfo *mi, const Slot *a, const Slot *b)
+{
+    if (a->to_end)
+        return 1;
+    int32_t born = self->unit_of_op[self->g->vals.v[b->first].op];
+    for (size_t i = 0; i < a->users.n; i++)
+        if (!memory__hb(mi, self->unit_of_op[a->users.v[i]], born))
+            return 1;
+    return 0;
+}
+
+typedef struct Span {
+    int64_t lo, hi;
+} Span;
+
+static int memory__span_cmp(const void *x, const void *y)
+{
+    const Span *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return (a->hi > b->hi) - (a->hi < b->hi);
+}
+
+/* First fit: the lowest aligned offset where slot k overlaps no earlier
+ * slot in use at its birth. */
+static int64_t memory__place(const Plan *self, const MemInfo *mi, SlotList *slots, size_t k)
+{
+    Slot *s = &slots->v[k];
+    int64_t size = memory__align(s->size);
+    Span *busy = xmalloc((k + 1) * sizeof *busy);
+    size_t n = 0;
+    for (size_t i = 0; i < k; i++) {
+        const Slot *o = &slots->v[i];
+        if (memory__align(o->size) > 0 && memory__conflict(self, mi, o, s))
+            busy[n++] = (Span){o->off, o->off + memory__align(o->size)};
+    }
+    qsort(busy, n, sizeof *busy, memory__span_cmp);
+    int64_t off = 0;
+    for (size_t i = 0; i < n && size > 0; i++) {
+        if (busy[i].lo >= off + size)
+            break;
+        if (busy[i].hi > off)
+            off = busy[i].hi;
+    }
+    free(busy);
+    return size > 0 ? off : 0;
+}
+
+/* ---- one gear ------------------------------------------------------------- */
+
+static void memory__sizes(const Plan *self, const MemInfo *mi, int gear, PlanMemory *m)
+{
+    const Graph *g = self->g;
+    for (size_t v = 0; v < g->vals.n; v++) {
+        unsigned flags = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
+        m->offset[v] = -1;
+        m->inplace_of[v] = -1;
+        m->bytes[v] = flags & (OPF_ALIAS | OPF_INPLACE) ? 0 : plan_val_bytes(self, gear, (int32_t)v);
+        if (mi->is_buffer[v] && m->bytes[v] < 0)
+            m->dynamic = 1;
+    }
+}
+
+static void memory__offsets(const Plan *self, const MemInfo *mi, PlanMemory *m,
+                            SlotList *slots, const int32_t *slot_of)
+{
+    const Graph *g = self->g;
+    m->arena_bytes = m->naive_bytes = 0;
+    for (size_t k = 0; k < slots->n; k++) {
+        Slot *s = &slots->v[k];
+        s->off = memory__place(self, mi, slots, k);
+        if (s->off + memory__align(s->size) > m->arena_bytes)
+            m->arena_bytes = s->off + memory__align(s->size);
+    }
+    for (size_t v = 0; v < g->vals.n; v++) {
+        if (mi->is_buffer[v])
+            m->naive_bytes += memory__align(m->bytes[v]);
+        int32_t r = mi->root[v];
+        if (slot_of[r] >= 0)
+            m->offset[v] = slots->v[slot_of[r]].off;
+    }
+}
+
+static void memory__gear(Plan *self, const MemInfo *mi, int gear)
+{
+    size_t nv = self->g->vals.n;
+    PlanMemory m = {0};
+    m.offset = arena_alloc(&self->arena, (nv + 1) * sizeof *m.offset);
+    m.bytes = arena_alloc(&self->arena, (nv + 1) * sizeof *m.bytes);
+    m.inplace_of = arena_alloc(&self->arena, (nv + 1) * sizeof *m.inplace_of);
+    memory__sizes(self, mi, gear, &m);
+    if (m.dynamic) {
+        m.arena_bytes = m.naive_bytes = -1;
+    } else {
+        SlotList slots = {0};
+        int32_t *slot_of = xmalloc((nv + 1) * sizeof *slot_of);
+        memory__slots(self, mi, gear, &m, &slots, slot_of);
+        memory__offsets(self, mi, &m, &slots, slot_of);
+        for (size_t k = 0; k < slots.n; k++)
+            VEC_FREE(slots.v[k].users);
+        VEC_FREE(slots);
+        free(slot_of);
+    }
+    VEC_PUSH(self->mem, m);
+}
+
+void plan_memory(Plan *self)
+{
+    MemInfo mi = {0};
+    memory__info(self, &mi);
+    for (size_t gi = 0; gi < self->gears.n; gi++)
+        memory__gear(self, &mi, (int)gi);
+    memory__info_free(self->g, &mi);
+}

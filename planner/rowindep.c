@@ -1,0 +1,187 @@
+/*
+ * rowindep.c - row independence of each geared symbol: may the launcher
+ * pad a dim bound to that symbol up to a larger gear (`--pad`) and still
+ * return the right values in the valid rows of every output?
+ *
+ * Padding appends rows of garbage along every dim whose size uses the
+ * symbol. That is harmless as long as no op lets a row's result depend on
+ * another row of such a dim, or on a row's position. The ops that do
+ * (the first one found, in program order, is recorded with a reason):
+ *   - reductions over such a dim: sum, mean, amax, softmax, log_softmax
+ *     (their dims), layer_norm and rms_norm (the normalised trailing dims);
+ *   - matrix products contracting over it (k of mm, bmm, matmul, addmm,
+ *     linear, quant_matmul);
+ *   - cat, slice, select along it (positions move or read padding), and
+ *     swiglu / dequant_swiglu_quant splitting it in halves;
+ *   - embedding whose table's rows are such a dim;
+ *   - reshape that moves it out of its place as the outermost factor: it
+ *     stays safe only when exactly one input dim and one output dim use the
+ *     symbol, at the same index, behind identical leading dims (the padded
+ *     rows then stay a suffix); anything else counts as mixing, which is
+ *     conservative;
+ *   - copy / slice_store into a graph input or weight when the destination
+ *     or the source uses the symbol (padded rows would be written into
+ *     memory the caller keeps), and slice_store along such a dim.
+ * Elementwise ops, casts, permutes, views, stack and products along other
+ * dims keep rows independent.
+ */
+#include "plan.h"
+
+static const Val *rowindep__val(const Plan *self, int32_t v)
+{
+    return v >= 0 && (size_t)v < self->g->vals.n ? &self->g->vals.v[v] : NULL;
+}
+
+/* 1 when dim d of value v (negative d counts from the end) uses sym. */
+static int rowindep__dim_uses(const Plan *self, int32_t v, int64_t d, int sym)
+{
+    const Val *val = rowindep__val(self, v);
+    if (!val)
+        return 0;
+    if (d < 0)
+        d += val->ndim;
+    return d >= 0 && d < val->ndim && graph_dim_uses_sym(self->g, val->dims[d], sym);
+}
+
+/* 1 when any of the last `last` dims of v uses sym. */
+static int rowindep__tail_uses(const Plan *self, int32_t v, int64_t last, int sym)
+{
+    for (int64_t d = 1; d <= last; d++)
+        if (rowindep__dim_uses(self, v, -d, sym))
+            return 1;
+    return 0;
+}
+
+static int rowindep__any_uses(const Plan *self, int32_t v, int sym)
+{
+    const Val *val = rowindep__val(self, v);
+    return val && rowindep__tail_uses(self, v, val->ndim, sym);
+}
+
+static int rowindep__reduce(const Plan *self, const Op *op, int sym)
+{
+    int32_t x = op->in[0];
+    switch (op->kind) {
+    case OP_SUM: case OP_MEAN: case OP_AMAX:
+        if (op->nattr <= 1)
+            return rowindep__any_uses(self, x, sym);  /* all dims */
+        for (uint32_t i = 1; i < op->nattr; i++)
+            if (rowindep__dim_uses(self, x, op->attr[i], sym))
+                return 1;
+        return 0;
+    case OP_SOFTMAX: case OP_LOG_SOFTMAX:
+        return rowindep__dim_uses(self, x, op->attr[0], sym);
+    case OP_LAYER_NORM:
+        return rowindep__tail_uses(self, x, op->attr[0], sym);
+    case OP_RMS_NORM: {
+        const Val *gamma = op->nin > 1 ? rowindep__val(self, op->in[1]) : NULL;
+        return rowindep__tail_uses(self, x, gamma && gamma->ndim ? gamma->ndim : 1, sym);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* 1 when the contracted dim k of a matrix product uses sym. */
+static int rowindep__contract(const Plan *self, const Op *op, int sym)
+{
+    int32_t a = op->in[0], b = op->nin > 1 ? op->in[1] : -1;
+    if (op->kind == OP_ADDMM)
+        a = op->in[1], b = op->nin > 2 ? op->in[2] : -1;
+    const Val *bv = rowindep__val(self, b);
+    int64_t bk = -2;  /* k of b[..., k, n] */
+    if (op->kind == OP_LINEAR || (bv && bv->ndim == 1))
+        bk = -1;      /* w[n, k], or a 1-D operand */
+    return rowindep__dim_uses(self, a, -1, sym) || rowindep__dim_uses(self, b, bk, sym);
+}
+
+/* 1 when reshape x -> y keeps sym's rows a suffix of one dim at the same
+ * place behind the same leading dims (see the top of the file). */
+static int rowindep__reshape_keeps(const Plan *self, const Op *op, int sym)
+{
+    const Val *x = rowindep__val(self, op->in[0]), *y = &self->g->vals.v[op->out];
+    int ix = -1, iy = -1, nx = 0, ny = 0;
+    for (int d = 0; d < x->ndim; d++)
+        if (graph_dim_uses_sym(self->g, x->dims[d], sym))
+            ix = ix < 0 ? d : ix, nx++;
+    for (int d = 0; d < y->ndim; d++)
+        if (graph_dim_uses_sym(self->g, y->dims[d], sym))
+            iy = iy < 0 ? d : iy, ny++;
+    if (nx == 0 && ny == 0)
+        return 1;
+    if (nx != 1 || ny != 1 || ix != iy)
+        return 0;
+    for (int d = 0; d < ix; d++)
+        if (x->dims[d] != y->dims[d])
+            return 0;
+    return 1;
+}
+
+static const char *rowindep__store(Plan *self, const Op *op, int sym)
+{
+    int32_t dst = op->in[0], src = op->nin > 1 ? op->in[1] : -1;
+    if (op->kind == OP_SLICE_STORE && rowindep__dim_uses(self, dst, op->attr[0], sym))
+        return "slice_store writes along it";
+    const char *caller = plan_caller_storage(self, dst);
+    if (caller && (rowindep__any_uses(self, dst, sym) || rowindep__any_uses(self, src, sym)))
+        return arena_printf(&self->arena, "%s writes padded rows into %s",
+                            op_info[op->kind].name, caller);
+    return NULL;
+}
+
+/* Why op mixes rows of sym, or NULL. */
+static const char *rowindep__why(Plan *self, const Op *op, int sym)
+{
+    const char *name = op_info[op->kind].name;
+    if (op->nin == 0 || op->in[0] < 0)
+        return NULL;
+    if ((op_info[op->kind].flags & OPF_REDUCE) && rowindep__reduce(self, op, sym))
+        return arena_printf(&self->arena, "%s reduces over it", name);
+    if ((op_info[op->kind].flags & OPF_CONTRACT) && rowindep__contract(self, op, sym))
+        return arena_printf(&self->arena, "%s contracts over it", name);
+    switch (op->kind) {
+    case OP_CAT:
+        return rowindep__dim_uses(self, op->out, op->attr[0], sym) ? "cat concatenates along it" : NULL;
+    case OP_SLICE:
+        return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "slice slices along it" : NULL;
+    case OP_SELECT:
+        return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "select indexes along it" : NULL;
+    case OP_SWIGLU:
+        return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "swiglu splits it in halves" : NULL;
+    case OP_DEQUANT_SWIGLU_QUANT:
+        return rowindep__dim_uses(self, op->in[0], -1, sym) ? "dequant_swiglu_quant splits it in halves" : NULL;
+    case OP_EMBEDDING:
+        return rowindep__dim_uses(self, op->in[0], 0, sym) ? "embedding gathers along it" : NULL;
+    case OP_RESHAPE:
+        return rowindep__reshape_keeps(self, op, sym) ? NULL : "reshape merges it with another dim";
+    case OP_COPY: case OP_SLICE_STORE:
+        return rowindep__store(self, op, sym);
+    default:
+        return NULL;
+    }
+}
+
+static void rowindep__sym(Plan *self, int sym)
+{
+    PlanRowIndep r = {.sym = sym, .independent = 1, .op = -1};
+    for (size_t i = 0; i < self->g->ops.n && r.independent; i++) {
+        const char *why = rowindep__why(self, &self->g->ops.v[i], sym);
+        if (why)
+            r.independent = 0, r.op = (int32_t)i, r.why = why;
+    }
+    VEC_PUSH(self->rowindep, r);
+}
+
+void plan_rowindep(Plan *self)
+{
+    const Graph *g = self->g;
+    for (size_t i = 0; i < g->gears.n; i++) {
+        int sym = g->gears.v[i].sym, seen = 0;
+        if (sym < 0 || (size_t)sym >= g->syms.n)
+            continue;
+        for (size_t k = 0; k < self->rowindep.n; k++)
+            seen |= self->rowindep.v[k].sym == sym;
+        if (!seen)
+            rowindep__sym(self, sym);
+    }
+}

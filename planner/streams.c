@@ -1,0 +1,284 @@
+/*
+ * streams.c - what runs where and in which order: units, the schedule of
+ * each stream, and the events that order units across streams.
+ *
+ * A unit is a super-kernel segment or an op outside segments (graph inputs
+ * and weights run nothing and are no units; views are units without a
+ * kernel, so that every op has a place in the schedule). Units are in
+ * program order, a segment at its first op; each runs on one stream and a
+ * stream runs its units in that order.
+ *
+ * A unit depends on the producers of its ops' inputs and on its ops'
+ * control dependencies (npu_wait_tensor, earlier readers of a buffer an
+ * in-place op overwrites). A dependency on the same stream is implied by
+ * stream order. One on another stream needs an event (recorded after the
+ * producer, waited for before the consumer) unless it is already implied:
+ * every stream keeps a vector clock of how far it has synchronised with
+ * every other stream, and a dependency on the k-th unit of stream s is
+ * redundant for stream t when clock[t][s] >= k. A unit's dependencies are
+ * taken latest producer first, so that a wait which implies an earlier
+ * one (through the producer's own clock) makes that one redundant.
+ *
+ * Program order is a topological order, so the schedule cannot deadlock;
+ * a simulated run checks it anyway (a failure is a compiler bug).
+ */
+#include "plan.h"
+
+#include <string.h>
+
+/* A dependency of a unit: the unit it waits for. */
+typedef struct Dep {
+    int32_t unit;
+    int explicit_wait;
+} Dep;
+
+typedef VEC(Dep) DepList;
+
+/* Work arrays of the pass. */
+typedef struct StreamState {
+    int nstreams;
+    int32_t *pos;          /* per unit: 1-based position on its stream */
+    int32_t *clock;        /* nstreams x nstreams: clock[t][s] */
+    int32_t *snap;         /* per unit: its stream's clock after it */
+} StreamState;
+
+/* ---- units ---------------------------------------------------------- */
+
+static void streams__push_unit(Plan *self, int32_t op, int seg, int stream)
+{
+    PlanUnit u = {.op = op, .seg = seg, .stream = stream};
+    TNGC_ASSERT(stream >= 0 && (size_t)stream < self->g->streams.n);
+    VEC_PUSH(self->units, u);
+}
+
+/* One unit per segment (at its first op) and per other non-source op. */
+static void streams__units(Plan *self)
+{
+    const Graph *g = self->g;
+    int *seg_of = xmalloc((g->ops.n + 1) * sizeof *seg_of);
+    for (size_t i = 0; i < g->ops.n; i++)
+        seg_of[i] = -1;
+    for (size_t s = 0; s < self->segs.n; s++)
+        for (size_t k = 0; k < self->segs.v[s].nops; k++)
+            seg_of[self->segs.v[s].ops[k]] = (int)s;
+    self->unit_of_op = arena_alloc(&self->arena, (g->ops.n + 1) * sizeof *self->unit_of_op);
+    for (size_t i = 0; i < g->ops.n; i++) {
+        const Op *op = &g->ops.v[i];
+        int s = seg_of[i];
+        self->unit_of_op[i] = -1;
+        if (op_info[op->kind].flags & OPF_SOURCE)
+            continue;
+        if (s >= 0 && self->segs.v[s].ops[0] != (int32_t)i) {
+            self->unit_of_op[i] = self->unit_of_op[self->segs.v[s].ops[0]];
+            continue;
+        }
+        self->unit_of_op[i] = (int32_t)self->units.n;
+        if (s >= 0)
+            streams__push_unit(self, -1, s, self->segs.v[s].stream);
+        else
+            streams__push_unit(self, (int32_t)i, -1, op->stream);
+    }
+    free(seg_of);
+}
+
+/* ---- dependencies ----------------------------------------------------- */
+
+static void streams__dep_add(DepList *deps, int32_t unit, int explicit_wait)
+{
+    for (size_t i = 0; i < deps->n; i++)
+        if (deps->v[i].unit == unit) {
+            deps->v[i].explicit_wait |= explicit_wait;
+            return;
+        }
+    Dep d = {unit, explicit_wait};
+    VEC_PUSH(*deps, d);
+}
+
+/* The dependencies of op (in unit u) on other units. */
+static void streams__op_deps(const Plan *self, int32_t u, const Op *op, DepList *deps)
+{
+    const Graph *g = self->g;
+    for (uint32_t k = 0; k < op->nin; k++) {
+        if (op->in[k] < 0)
+            continue;
+        int32_t p = self->unit_of_op[g->vals.v[op->in[k]].op];
+        if (p >= 0 && p != u)
+            streams__dep_add(deps, p, 0);
+    }
+    for (uint32_t k = 0; k < op->nctrl; k++) {
+        int32_t p = self->unit_of_op[op->ctrl[k]];
+        if (p >= 0 && p != u)
+            streams__dep_add(deps, p, op->ctrl_explicit ? op->ctrl_explicit[k] : 0);
+    }
+}
+
+static int streams__dep_later(const void *a, const void *b)
+{
+    const Dep *x = a, *y = b;
+    return (x->unit < y->unit) - (x->unit > y->unit);
+}
+
+/* The dependencies of unit u, latest producer first. */
+static void streams__unit_deps(const Plan *self, int32_t u, DepList *deps)
+{
+    const PlanUnit *unit = &self->units.v[u];
+    deps->n = 0;
+    if (unit->seg < 0) {
+        streams__op_deps(self, u, &self->g->ops.v[unit->op], deps);
+    } else {
+        const PlanSegment *seg = &self->segs.v[unit->seg];
+        for (size_t k = 0; k < seg->nops; k++)
+            streams__op_deps(self, u, &self->g->ops.v[seg->ops[k]], deps);
+    }
+    for (size_t i = 0; i < deps->n; i++)
+        if (deps->v[i].unit > u)
+            TNGC_BUG("unit %d depends on the later unit %d", (int)u, (int)deps->v[i].unit);
+    if (deps->n > 1)
+        qsort(deps->v, deps->n, sizeof *deps->v, streams__dep_later);
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+static void streams__merge(StreamState *st, int t, const int32_t *snap)
+{
+    int32_t *clock = st->clock + (size_t)t * st->nstreams;
+    for (int s = 0; s < st->nstreams; s++)
+        if (snap[s] > clock[s])
+            clock[s] = snap[s];
+}
+
+/* Keeps in deps the dependencies of unit u that need an event, and merges
+ * what they imply into the clock of u's stream. */
+static void streams__needed(Plan *self, StreamState *st, int32_t u, DepList *deps)
+{
+    int t = self->units.v[u].stream;
+    size_t kept = 0;
+    for (size_t i = 0; i < deps->n; i++) {
+        int32_t p = deps->v[i].unit;
+        int s = self->units.v[p].stream;
+        if (s == t || st->clock[(size_t)t * st->nstreams + s] >= st->pos[p])
+            continue;  /* stream order, or implied by an earlier wait */
+        streams__merge(st, t, st->snap + (size_t)p * st->nstreams);
+        deps->v[kept++] = deps->v[i];
+    }
+    deps->n = kept;
+}
+
+static void streams__add_events(Plan *self, int32_t u, const DepList *deps)
+{
+    for (size_t i = deps->n; i-- > 0;) {  /* earliest producer first */
+        int32_t p = deps->v[i].unit;
+        PlanEvent e = {.from = self->units.v[p].stream, .to = self->units.v[u].stream,
+                       .after = p, .before = u, .explicit_wait = deps->v[i].explicit_wait};
+        VEC_PUSH(self->events, e);
+    }
+}
+
+/* Positions of units on their streams; the per-stream schedules. */
+static void streams__schedules(Plan *self, StreamState *st)
+{
+    size_t nstreams = self->g->streams.n;
+    for (size_t s = 0; s < nstreams; s++) {
+        PlanStream ps = {0};
+        VEC_PUSH(self->streams, ps);
+    }
+    for (size_t u = 0; u < self->units.n; u++)
+        st->pos[u] = (int32_t)++self->streams.v[self->units.v[u].stream].nunits;
+    for (size_t s = 0; s < nstreams; s++) {
+        PlanStream *ps = &self->streams.v[s];
+        ps->units = arena_alloc(&self->arena, (ps->nunits + 1) * sizeof *ps->units);
+        ps->nunits = 0;
+    }
+    for (size_t u = 0; u < self->units.n; u++) {
+        PlanStream *ps = &self->streams.v[self->units.v[u].stream];
+        ps->units[ps->nunits++] = (int32_t)u;
+    }
+}
+
+static void streams__events(Plan *self, StreamState *st)
+{
+    DepList deps = {0};
+    int n = st->nstreams;
+    for (size_t u = 0; u < self->units.n; u++) {
+        int t = self->units.v[u].stream;
+        streams__unit_deps(self, (int32_t)u, &deps);
+        streams__needed(self, st, (int32_t)u, &deps);
+        streams__add_events(self, (int32_t)u, &deps);
+        st->clock[(size_t)t * n + t] = st->pos[u];
+        memcpy(st->snap + u * n, st->clock + (size_t)t * n, n * sizeof *st->snap);
+    }
+    VEC_FREE(deps);
+}
+
+/* Fills every unit's wait and record lists from the events. */
+static void streams__attach_events(Plan *self)
+{
+    for (size_t e = 0; e < self->events.n; e++) {
+        self->units.v[self->events.v[e].before].nwait++;
+        self->units.v[self->events.v[e].after].nrecord++;
+    }
+    for (size_t u = 0; u < self->units.n; u++) {
+        PlanUnit *unit = &self->units.v[u];
+        unit->wait = arena_alloc(&self->arena, (unit->nwait + 1) * sizeof *unit->wait);
+        unit->record = arena_alloc(&self->arena, (unit->nrecord + 1) * sizeof *unit->record);
+        unit->nwait = unit->nrecord = 0;
+    }
+    for (size_t e = 0; e < self->events.n; e++) {
+        PlanUnit *before = &self->units.v[self->events.v[e].before];
+        PlanUnit *after = &self->units.v[self->events.v[e].after];
+        before->wait[before->nwait++] = (int32_t)e;
+        after->record[after->nrecord++] = (int32_t)e;
+    }
+}
+
+/* ---- deadlock check ----------------------------------------------------- */
+
+static int streams__ready(const Plan *self, int32_t u, const char *recorded)
+{
+    const PlanUnit *unit = &self->units.v[u];
+    for (size_t i = 0; i < unit->nwait; i++)
+        if (!recorded[unit->wait[i]])
+            return 0;
+    return 1;
+}
+
+/* Runs the streams as far as their events let them; 0 when all finish. */
+static int streams__simulate(const Plan *self)
+{
+    size_t nstreams = self->streams.n, done = 0;
+    size_t *next = xcalloc(nstreams + 1, sizeof *next);
+    char *recorded = xcalloc(self->events.n + 1, 1);
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (size_t s = 0; s < nstreams; s++) {
+            const PlanStream *ps = &self->streams.v[s];
+            while (next[s] < ps->nunits && streams__ready(self, ps->units[next[s]], recorded)) {
+                const PlanUnit *unit = &self->units.v[ps->units[next[s]++]];
+                for (size_t i = 0; i < unit->nrecord; i++)
+                    recorded[unit->record[i]] = 1;
+                done++;
+                progress = 1;
+            }
+        }
+    }
+    free(next);
+    free(recorded);
+    return done == self->units.n ? 0 : -1;
+}
+
+int plan_streams(Plan *self)
+{
+    streams__units(self);
+    StreamState st = {.nstreams = (int)self->g->streams.n};
+    size_t n = (size_t)st.nstreams;
+    st.pos = xcalloc(self->units.n + 1, sizeof *st.pos);
+    st.clock = xcalloc(n * n + 1, sizeof *st.clock);
+    st.snap = xcalloc(self->units.n * n + 1, sizeof *st.snap);
+    streams__schedules(self, &st);
+    streams__events(self, &st);
+    streams__attach_events(self);
+    free(st.pos);
+    free(st.clock);
+    free(st.snap);
+    return streams__simulate(self);
+}

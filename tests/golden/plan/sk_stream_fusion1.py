@@ -1,0 +1,37 @@
+# One super kernel whose ops run on three streams, with stream-fusion=1:
+# any number of streams inside one super kernel (seed 001), so the three
+# streams stay in one segment. Otherwise the same model as
+# sk_stream_fusion0.py (the third stream is switched to in a helper method
+# called inside the scope).
+import torch
+import torch_npu
+import torchair as tng
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def side(self, x, w):
+        with tng.scope.npu_stream_switch("2"):
+            return torch.mm(x, w)                 # stream "2": fused too
+
+    def forward(self, x, w1, w2, w3):
+        with tng.scope.super_kernel("sk", "stream-fusion=1"):
+            a = torch.mm(x, w1)                   # default stream
+            with tng.scope.npu_stream_switch("1"):
+                b = torch.mm(x, w2)               # stream "1"
+            c = self.side(x, w3)
+            d = a + b
+            e = d + c
+        return e
+
+
+config = tng.CompilerConfig()
+npu_backend = tng.get_npu_backend(compiler_config=config)
+model = torch.compile(Model(), backend=npu_backend, dynamic=False, fullgraph=True)
+x = torch.randn(16, 32).npu()
+w1 = torch.randn(32, 32).npu()
+w2 = torch.randn(32, 32).npu()
+w3 = torch.randn(32, 32).npu()
+print(model(x, w1, w2, w3).shape)

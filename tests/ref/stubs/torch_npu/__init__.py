@@ -1,0 +1,193 @@
+"""torch_npu stand-in for the tngc reference: CPU implementations of the
+torch_npu operators tngc compiles, following torch_npu's documentation.
+
+Computation is in float32 (float64 where int32 accumulation must be exact)
+and the result is cast to the documented output dtype, as on the NPU.
+"""
+import torch
+import torch.nn.functional as F
+
+import _tngc_ref
+
+_tngc_ref.install()
+
+__version__ = "0.0+tngc.ref"
+
+# aclFormat values used with npu_format_cast
+FORMAT_ND = 2
+FORMAT_NZ = 29
+
+
+def npu_format_cast(tensor, acl_format, *args, **kwargs):
+    """Changes the NPU storage layout (e.g. 29 = FRACTAL_NZ); the values,
+    shape and dtype stay the same, so on the CPU it is the identity."""
+    if not isinstance(acl_format, int):
+        raise TypeError("npu_format_cast: acl_format must be an int, got %r" % (acl_format,))
+    return tensor
+
+
+def get_npu_format(tensor):
+    return FORMAT_ND
+
+
+def npu_rms_norm(x, gamma, epsilon=1e-6):
+    """RMSNorm over the trailing gamma.dim() dims of x.
+
+    rstd = 1 / sqrt(mean(x^2) + epsilon), y = x * rstd * gamma.
+    Returns (y, rstd): y has x's dtype; rstd is float32 with shape
+    x.shape[:-gamma.dim()] + [1] * gamma.dim().
+    """
+    nd = gamma.dim()
+    if tuple(x.shape[x.dim() - nd:]) != tuple(gamma.shape):
+        raise RuntimeError("npu_rms_norm: gamma shape %s does not match the trailing dims of x %s"
+                           % (tuple(gamma.shape), tuple(x.shape)))
+    dims = tuple(range(x.dim() - nd, x.dim()))
+    xf = x.float()
+    rstd = torch.rsqrt(xf.pow(2).mean(dim=dims, keepdim=True) + epsilon)
+    y = (xf * rstd * gamma.float()).to(x.dtype)
+    return y, rstd
+
+
+def npu_swiglu(x, dim=-1):
+    """SwiGLU: x is split into halves A, B along dim; returns silu(A) * B."""
+    if x.shape[dim] % 2:
+        raise RuntimeError("npu_swiglu: dim %d of x has odd size %d" % (dim, x.shape[dim]))
+    a, b = x.float().chunk(2, dim=dim)
+    return (F.silu(a) * b).to(x.dtype)
+
+
+def _unpack_scale(scale):
+    # npu_trans_quant_param packs a float32 scale into the low 32 bits of an int64.
+    if scale.dtype == torch.int64:
+        return (scale & 0xFFFFFFFF).to(torch.int32).view(torch.float32)
+    return scale.float()
+
+
+def _int_matmul(x1, x2):
+    """The exact int32 accumulation of an int8 matmul, as float64.
+
+    float32 holds every partial sum exactly while k * max|x1| * max|x2| <
+    2^24 (the seed's int8 values in [-10, 10) with k = 7168 qualify), and
+    its matmul is faster; otherwise float64."""
+    k = x1.shape[-1]
+    bound = k * int(x1.to(torch.int32).abs().max()) * int(x2.to(torch.int32).abs().max()) if x1.numel() and x2.numel() else 0
+    acc_dtype = torch.float32 if bound < (1 << 24) else torch.float64
+    return torch.matmul(x1.to(acc_dtype), x2.to(acc_dtype)).double()
+
+
+def npu_quant_matmul(x1, x2, scale, *, offset=None, pertoken_scale=None, bias=None,
+                     output_dtype=None, **kwargs):
+    """Quantised matmul: x1 int8 [..., m, k] @ x2 int8 [..., k, n], int32
+    accumulation.
+
+    - int32 bias is added to the accumulator before dequantisation;
+    - output_dtype None / torch.int8: round((acc + bias) * scale + offset),
+      saturated to int8 (scale may be int64 from npu_trans_quant_param);
+    - torch.int32: the accumulator (+ bias);
+    - torch.float16 / torch.bfloat16: acc * scale [* pertoken_scale per row]
+      [+ bias when bias is a float type].
+    """
+    if x1.dtype != torch.int8 or x2.dtype != torch.int8:
+        raise RuntimeError("npu_quant_matmul: x1 and x2 must be int8, got %s and %s" % (x1.dtype, x2.dtype))
+    acc = _int_matmul(x1, x2)
+    float_bias = None
+    if bias is not None:
+        if bias.dtype == torch.int32:
+            acc = acc + bias.double()
+        else:
+            float_bias = bias.double()
+    out_dtype = torch.int8 if output_dtype is None else output_dtype
+    if out_dtype == torch.int32:
+        return acc.to(torch.int32)
+    s = _unpack_scale(scale).double()
+    if out_dtype == torch.int8:
+        y = acc * s
+        if offset is not None:
+            y = y + offset.double()
+        return torch.round(y).clamp(-128, 127).to(torch.int8)
+    y = acc * s
+    if pertoken_scale is not None:
+        y = y * pertoken_scale.double().unsqueeze(-1)
+    if float_bias is not None:
+        y = y + float_bias
+    return y.to(out_dtype)
+
+
+def _dequant_swiglu_quant_rows(x, weight_scale, activation_scale, bias, quant_scale,
+                               quant_offset, activate_left, quant_mode):
+    if x.dtype == torch.int32:
+        # dequantisation: weight (per column) and activation (per row) scales
+        acc = x.double()
+        if bias is not None and bias.dtype == torch.int32:
+            acc = acc + bias.double()
+        if weight_scale is not None:
+            acc = acc * weight_scale.double().reshape(-1)
+        if activation_scale is not None:
+            acc = acc * activation_scale.double().reshape(-1, 1)
+        if bias is not None and bias.dtype != torch.int32:
+            acc = acc + bias.double()
+        xf = acc.float()
+    else:
+        # float16 / bfloat16 input: nothing to dequantise
+        xf = x.float()
+        if bias is not None:
+            xf = xf + bias.float()
+    left, right = xf.chunk(2, dim=-1)
+    y = F.silu(left) * right if activate_left else left * F.silu(right)
+    if quant_scale is not None:
+        y = y * quant_scale.float().reshape(-1)
+    if quant_mode == 0:
+        if quant_offset is not None:
+            y = y + quant_offset.float().reshape(-1)
+        scale = torch.ones(y.shape[:-1], dtype=torch.float32)
+    else:
+        row_max = y.abs().amax(dim=-1, keepdim=True).clamp_min(1e-12)
+        y = y * (127.0 / row_max)
+        scale = (row_max / 127.0).squeeze(-1)
+    return torch.round(y).clamp(-128, 127).to(torch.int8), scale
+
+
+def npu_dequant_swiglu_quant(x, *, weight_scale=None, activation_scale=None, bias=None,
+                             quant_scale=None, quant_offset=None, group_index=None,
+                             activate_left=False, quant_mode=0, **kwargs):
+    """Dequantisation + SwiGLU + quantisation of x [T, 2H].
+
+    - int32 x: x * weight_scale (per column) * activation_scale (per row);
+      float16/bfloat16 x is used as it is;
+    - SwiGLU on the halves A | B of the last dim: A * silu(B), or
+      silu(A) * B with activate_left=True;
+    - y * quant_scale (smooth scale, when given), then quant_mode 0
+      (static): round(y + quant_offset); 1 (dynamic): per-row scale
+      127 / max|y|;
+    - returns (int8 [T, H], float32 scale [T]): the dequantisation scale
+      max|y| / 127 per row in dynamic mode, ones in static mode.
+    group_index (count mode) splits the rows into groups that use row g of
+    weight_scale, quant_scale and quant_offset.
+    """
+    if x.dim() < 2 or x.shape[-1] % 2:
+        raise RuntimeError("npu_dequant_swiglu_quant: x must be [T, 2H], got %s" % (tuple(x.shape),))
+    if quant_mode not in (0, 1):
+        raise RuntimeError("npu_dequant_swiglu_quant: quant_mode must be 0 or 1, got %r" % (quant_mode,))
+    lead = x.shape[:-1]
+    x2 = x.reshape(-1, x.shape[-1])
+    act = activation_scale.reshape(-1) if activation_scale is not None else None
+    if group_index is None:
+        # one group: the scales are [2H] / [1, 2H] and [H] / [1, H]
+        y, scale = _dequant_swiglu_quant_rows(x2, weight_scale, act, bias, quant_scale, quant_offset,
+                                              activate_left, quant_mode)
+    else:
+        ys, scales = [], []
+        begin = 0
+        for g, count in enumerate(group_index.reshape(-1).tolist()):
+            end = begin + int(count)
+            def pick(t):
+                return None if t is None else t.reshape(-1, t.shape[-1])[g]
+            y_g, s_g = _dequant_swiglu_quant_rows(
+                x2[begin:end], pick(weight_scale), None if act is None else act[begin:end], bias,
+                pick(quant_scale), pick(quant_offset), activate_left, quant_mode)
+            ys.append(y_g)
+            scales.append(s_g)
+            begin = end
+        y = torch.cat(ys) if ys else x2.new_zeros((0, x2.shape[-1] // 2), dtype=torch.int8)
+        scale = torch.cat(scales) if scales else torch.zeros(0)
+    return y.reshape(*lead, -1), scale.reshape(lead)

@@ -1,0 +1,1 @@
+from . import compiler_config  # noqa: F401

@@ -1,0 +1,1 @@
+from . import utils  # noqa: F401
