@@ -302,7 +302,7 @@ static int plan_manifests(Plan *plans, size_t n, const char *script)
         char *build = NULL;
         if (!c->build_dir)
             build = xstrdup(dir);
-        else if (c->build_dir[0] == '/')
+        else if (c->build_dir[0] == '/' || !strcmp(dir, "."))
             build = xstrdup(c->build_dir);
         else {
             StrBuf sb = {0};
@@ -413,7 +413,11 @@ static int cmd_plan(int argc, char **argv)
                     plan_text(&plans.v[i], &out);
             }
         }
-        if (outpath) {
+        if (manifest && plan_manifests(plans.v, plans.n, file) != 0)
+            status = EXIT_USAGE;
+        if (status != EXIT_OK) {
+            /* no plan file for make to take as up to date */
+        } else if (outpath) {
             if (write_file_atomic(outpath, out.s ? out.s : "", out.len) != 0) {
                 fprintf(stderr, "tngc: cannot write %s: %s\n", outpath, strerror(errno));
                 status = EXIT_USAGE;
@@ -423,8 +427,6 @@ static int cmd_plan(int argc, char **argv)
             status = EXIT_USAGE;
         }
         sb_free(&out);
-        if (status == EXIT_OK && manifest && plan_manifests(plans.v, plans.n, file) != 0)
-            status = EXIT_USAGE;
     }
     for (size_t i = 0; i < plans.n; i++)
         plan_free(&plans.v[i]);

@@ -2021,3 +2021,12 @@ int32_t graph_storage_root(const Graph *g, int32_t v)
     }
     TNGC_BUG("cycle of views at value %d", (int)v);
 }
+
+const char *graph_op_acl(const Graph *g, int32_t op)
+{
+    const Op *o = &g->ops.v[op];
+    if (o->kind == OP_MATMUL && o->nin == 2 && o->in[0] >= 0 && o->in[1] >= 0 &&
+        g->vals.v[o->in[0]].ndim <= 2 && g->vals.v[o->in[1]].ndim <= 2)
+        return "MatMulV2";
+    return op_info[o->kind].acl;
+}

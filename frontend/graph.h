@@ -424,6 +424,10 @@ int graph_sk(Graph *self, const char *name, const char *options, uint32_t line, 
  * graph input or weight, or an op's own buffer); v itself when v owns it. */
 int32_t graph_storage_root(const Graph *self, int32_t v);
 
+/* The ACL op type of op: op_info's, except that torch.matmul of operands
+ * of rank <= 2 is MatMulV2 (seed 000's manifest names), not BatchMatMulV2. */
+const char *graph_op_acl(const Graph *self, int32_t op);
+
 /* Appends "f16[s0,1000]" (dtype short name and dims). */
 void graph_val_type_str(const Graph *self, int32_t v, StrBuf *out);
 

@@ -34,6 +34,8 @@
 #define INTERP_MAX_STEPS 2000000L   /* statements and loop iterations */
 #define INTERP_MAX_DEPTH 64         /* nested calls */
 #define INTERP_MAX_ITEMS 100000     /* elements of one container */
+#define INTERP_MAX_NEST 1000        /* nested expressions and statements, as Python's
+                                     * recursion limit: keeps the C stack bounded */
 
 /* ===================================================================== */
 /* State                                                                 */
@@ -116,6 +118,7 @@ struct Interp {
     Obj *ret;              /* value of the last return */
     long steps;
     int depth;
+    int nest;              /* eval/exec nesting, all calls together */
     int aborted;           /* a limit was hit: stop everything */
     const char *only_entry;
     VEC(Graph *) entries;
@@ -128,6 +131,7 @@ struct Interp {
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
     int nconst;
     VEC(Frame *) frames;
+    VEC(ConfigObj *) configs;  /* their field lists are freed at the end */
 };
 
 /* ===================================================================== */
@@ -316,9 +320,18 @@ static int obj_truth(Interp *I, const Obj *o)
 }
 
 /* Equality of two known Python values: 1, 0, or -1 unknown. */
+static int obj_eq_depth(Interp *I, const Obj *a, const Obj *b, int depth);
+
 static int obj_eq(Interp *I, const Obj *a, const Obj *b)
 {
+    return obj_eq_depth(I, a, b, 0);
+}
+
+static int obj_eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
+{
     double x, y;
+    if (depth > 64)
+        return -1;   /* nested too deep (or a container that holds itself) */
     if (a->kind == O_UNKNOWN || b->kind == O_UNKNOWN || a->kind == O_TENSOR || b->kind == O_TENSOR)
         return -1;
     if (a->kind == O_DIM || b->kind == O_DIM) {
@@ -339,7 +352,7 @@ static int obj_eq(Interp *I, const Obj *a, const Obj *b)
         if (a->n != b->n)
             return 0;
         for (size_t i = 0; i < a->n; i++) {
-            int e = obj_eq(I, a->items[i], b->items[i]);
+            int e = obj_eq_depth(I, a->items[i], b->items[i], depth + 1);
             if (e != 1)
                 return e;
         }
@@ -1375,6 +1388,7 @@ static Obj *call_builtin_here(Interp *I, const char *name, CallArgs *a, int *han
         Obj *o = obj_new(I, O_CONFIG);
         o->cfg = arena_alloc(&I->arena, sizeof *o->cfg);
         o->cfg->node = a->node;
+        VEC_PUSH(I->configs, o->cfg);
         o->s = "";
         return o;
     }
@@ -2148,10 +2162,24 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
     return o;
 }
 
+static Obj *eval_node(Interp *I, Frame *f, int32_t n);
+
 static Obj *eval(Interp *I, Frame *f, int32_t n)
 {
     if (n < 0 || I->aborted)
         return obj_unknown(I, NULL);
+    if (I->nest >= INTERP_MAX_NEST) {
+        interp_limit(I, n, "expressions and statements nested more than 1000 deep");
+        return obj_unknown(I, NULL);
+    }
+    I->nest++;
+    Obj *o = eval_node(I, f, n);
+    I->nest--;
+    return o;
+}
+
+static Obj *eval_node(Interp *I, Frame *f, int32_t n)
+{
     const Node *nd = N(I, n);
     if (nd->flags & (NODE_ERROR | NODE_MISSING))
         return obj_unknown(I, "a syntax error");
@@ -2229,10 +2257,24 @@ static Obj *eval(Interp *I, Frame *f, int32_t n)
 
 /* Binds target (identifier, attribute, subscript, tuple/list pattern) to val.
  * Returns 0, or -1 when the target cannot be assigned. */
+static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val);
+
 static int assign_target(Interp *I, Frame *f, int32_t target, Obj *val)
 {
-    if (target < 0)
+    if (target < 0 || I->aborted)
         return -1;
+    if (I->nest >= INTERP_MAX_NEST) {
+        interp_limit(I, target, "expressions and statements nested more than 1000 deep");
+        return -1;
+    }
+    I->nest++;
+    int rc = assign_target_node(I, f, target, val);
+    I->nest--;
+    return rc;
+}
+
+static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
+{
     const Node *nd = N(I, target);
     switch ((NodeKind)nd->kind) {
     case NK_identifier:
@@ -2597,10 +2639,24 @@ static Flow exec_class(Interp *I, Frame *f, int32_t n)
     return FLOW_NEXT;
 }
 
+static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n);
+
 static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
 {
     if (n < 0 || !step(I, n))
         return I->aborted ? FLOW_ABORT : FLOW_NEXT;
+    if (I->nest >= INTERP_MAX_NEST) {
+        interp_limit(I, n, "expressions and statements nested more than 1000 deep");
+        return FLOW_ABORT;
+    }
+    I->nest++;
+    Flow fl = exec_stmt_node(I, f, n);
+    I->nest--;
+    return fl;
+}
+
+static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n)
+{
     const Node *nd = N(I, n);
     if (nd->flags & (NODE_ERROR | NODE_MISSING))
         return FLOW_NEXT;
@@ -3141,6 +3197,9 @@ int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
     VEC_FREE(I->shadows);
     VEC_FREE(I->waits);
     frames_free(I);
+    for (size_t i = 0; i < I->configs.n; i++)
+        VEC_FREE(I->configs.v[i]->fields);
+    VEC_FREE(I->configs);
     out->arena = xmalloc(sizeof *out->arena);
     *out->arena = I->arena;   /* names in the graphs point into it */
     free(I);

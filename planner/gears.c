@@ -303,10 +303,41 @@ static int gears__check(Plan *self, const DimCheck *c, DiagList *diags)
     return -1;
 }
 
+/* A symbol that a shape check equates with a constant is that constant
+ * (Dynamo specialises it the same way: a dynamic hidden size that meets a
+ * static weight is the weight's size). Binds such symbols left unbound in
+ * gear i, to a fixpoint; the checks then hold by construction. A symbol's
+ * example is at least 2 (sizes 0 and 1 are specialised when the input is
+ * bound), so a broadcast check against a constant c != 1 also means c. */
+static void gears__specialise(Plan *self, size_t i)
+{
+    const Graph *g = self->g;
+    int64_t *symval = self->gears.v[i].symval;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t k = 0; k < g->checks.n; k++) {
+            const DimCheck *c = &g->checks.v[k];
+            int64_t va, vb;
+            int ea = graph_dim_eval(g, c->a, symval, &va) == 0;
+            int eb = graph_dim_eval(g, c->b, symval, &vb) == 0;
+            if (ea == eb)
+                continue;
+            DimId unknown = ea ? c->b : c->a;
+            int64_t value = ea ? va : vb;
+            if (g->dims.v[unknown].kind != DIM_SYM || value < 2)
+                continue;
+            symval[g->dims.v[unknown].c] = value;
+            changed = 1;
+        }
+    }
+}
+
 int plan_gears(Plan *self, DiagList *diags)
 {
     if (gears__combine(self, diags) < 0)
         return -1;
+    for (size_t i = 0; i < self->gears.n; i++)
+        gears__specialise(self, i);
     int rc = 0;
     for (size_t i = 0; i < self->g->checks.n; i++)
         rc |= gears__check(self, &self->g->checks.v[i], diags);

@@ -991,7 +991,7 @@ static void json__op(const Graph *g, size_t o, StrBuf *out)
 {
     const Op *op = &g->ops.v[o];
     sb_printf(out, "{\"id\":%zu,\"kind\":\"%s\",\"acl\":\"%s\",\"inputs\":[", o, op_info[op->kind].name,
-              op_info[op->kind].acl);
+              graph_op_acl(g, (int32_t)o));
     for (uint32_t i = 0; i < op->nin; i++) {
         sb_puts(out, i ? "," : "");
         json__index(out, op->in[i]);
@@ -1178,7 +1178,7 @@ static void json__kernels(const Plan *p, StrBuf *out)
         sb_puts(out, "{\"key\":");
         plan__json_str(out, k->key);
         sb_printf(out, ",\"op\":%d,\"kind\":\"%s\",\"acl\":\"%s\",\"gear\":%d,\"count\":%d,\"selected\":",
-                  (int)k->op, op_info[k->kind].name, op_info[k->kind].acl, k->gear, k->count);
+                  (int)k->op, op_info[k->kind].name, graph_op_acl(p->g, k->op), k->gear, k->count);
         json__bool(out, k->selected);
         sb_putc(out, '}');
     }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Robustness tests: hostile and extreme inputs for tngc lint and tngc scan.
+# Robustness tests: hostile and extreme inputs for tngc lint, scan and plan.
 #
 #   tests/robust/run.sh [TNGC]        (default TNGC: build/tngc)
 #
 # Every input is generated into a temporary directory (deterministic: fixed
 # seeds) and run through `tngc lint` (text, json, sarif) and
-# `tngc scan --format json`, each under `timeout 20`, from an empty working
+# `tngc scan --format json` and `tngc plan` (which runs the module-level
+# code abstractly), each under `timeout 20`, from an empty working
 # directory. Asserted for every run:
 #   - exit status 0, 1 or 2 (never a timeout, a signal or another status),
 #     and no sanitizer report on stderr;
@@ -240,19 +241,20 @@ for path, kind in zip(sys.argv[1:], ("lint --format json", "scan --format json",
 PYCHECK
 
 # ----------------------------------------------------------------- cases ---
-# check_case NAME EXPECT FILE: runs the four commands, writes the verdict to
+# check_case NAME EXPECT FILE: runs the five commands, writes the verdict to
 # $T/res/NAME.
 check_case() {
     local name=$1 expect=$2 file=$3
     local cwd=$T/cwd/$name out=$T/out/$name why=() mode rc lines
     mkdir -p "$cwd" "$out"
-    for mode in lint lint-json lint-sarif scan-json; do
+    for mode in lint lint-json lint-sarif scan-json plan; do
         local -a args
         case $mode in
             lint)       args=(lint "$file") ;;
             lint-json)  args=(lint --format json "$file") ;;
             lint-sarif) args=(lint --format sarif "$file") ;;
             scan-json)  args=(scan --format json "$file") ;;
+            plan)       args=(plan "$file") ;;
         esac
         (cd "$cwd" && exec timeout -k 5 "$limit" "$tngc" "${args[@]}") \
             > "$out/$mode.out" 2> "$out/$mode.err" < /dev/null
