@@ -1,5 +1,6 @@
 #!/bin/sh
-# make demo: lint and scan every example, then analyse the recompile log.
+# make demo: lint and scan every example, plan the multi-stream seed and the
+# decoder, then analyse the recompile log.
 set -eu
 tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$(dirname "$0")"
@@ -14,6 +15,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sed 's/config.debug.graph_dump.type = "pbtxt"/config.mode = "reduce-overhead"/' multi_stream/model.py > "$tmp/model.py"
 (cd "$tmp" && "$tngc" lint model.py) || echo "(exit status $?: errors found, as expected)"
+echo
+echo "== tngc plan examples/multi_stream/model.py (seed 003: three streams, two events)"
+"$tngc" plan multi_stream/model.py
+echo
+echo "== tngc plan examples/decoder/model.py (the summary lines of the flagship decoder)"
+"$tngc" plan decoder/model.py | grep -E '^(entry|config|stream|super_kernel|gear [0-9]|  memory|  e[0-9]|  seg|  s[0-9] )'
 echo
 echo "== tngc recompiles examples/recompile/host.log"
 "$tngc" recompiles recompile/host.log -o "$tmp/recompile_op_list.txt"

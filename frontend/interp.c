@@ -2875,6 +2875,31 @@ static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, Lea
     }
 }
 
+/* Under zip, an earlier gear list equal to spec k's gives the same symbol
+ * in every gear: its symbol index, else -1. */
+static int zip_twin(const Graph *g, size_t k)
+{
+    if (g->cfg.policy != GEAR_ZIP)
+        return -1;
+    const GearSpec *s = &g->gears.v[k];
+    for (size_t j = 0; j < k; j++) {
+        const GearSpec *t = &g->gears.v[j];
+        if (t->sym >= 0 && t->nvalues == s->nvalues &&
+            memcmp(t->values, s->values, s->nvalues * sizeof *s->values) == 0)
+            return t->sym;
+    }
+    return -1;
+}
+
+/* The DimId of symbol number sym. */
+static DimId gear_sym_dim(Graph *g, int sym)
+{
+    for (size_t d = 0; d < g->dims.n; d++)
+        if (g->dims.v[d].kind == DIM_SYM && g->dims.v[d].c == sym)
+            return (DimId)d;
+    TNGC_BUG("symbol %d has no dim", sym);
+}
+
 /* Adds the inputs of the first call: symbols per the gear / dynamic rules. */
 static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int32_t node)
 {
@@ -2899,8 +2924,15 @@ static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int3
             if (geared) {
                 for (size_t k = first_gear; k < g->gears.n; k++)
                     if (g->gears.v[k].dim == d) {
-                        sym = graph_dim_sym(g, (int)i, d, ex[d]);
-                        g->gears.v[k].sym = (int)g->syms.n - 1;
+                        int same = zip_twin(g, k);
+                        if (same >= 0) {
+                            /* zip with the same list: equal in every gear */
+                            g->gears.v[k].sym = same;
+                            sym = gear_sym_dim(g, same);
+                        } else {
+                            sym = graph_dim_sym(g, (int)i, d, ex[d]);
+                            g->gears.v[k].sym = (int)g->syms.n - 1;
+                        }
                     }
             } else if (dynamic == 1 && !ht->marked_static && ex[d] >= 2) {
                 char key[32];
