@@ -384,6 +384,20 @@ static void interp_diag(Interp *I, int32_t node, RuleId rule, const char *fmt, .
     va_end(ap);
 }
 
+/* The reason of an unknown whose cause has been reported: values computed
+ * from it stay quiet (one diagnostic per cause, no cascades). */
+static const char UNKNOWN_REPORTED[] = "reported";
+
+static int unknown_reported(const Obj *o)
+{
+    return o->kind == O_UNKNOWN && o->s == UNKNOWN_REPORTED;
+}
+
+static Obj *obj_unknown_reported(Interp *I)
+{
+    return obj_unknown(I, UNKNOWN_REPORTED);
+}
+
 Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
 {
     if (I->tracing) {
@@ -391,8 +405,24 @@ Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
         va_start(ap, fmt);
         interp_vdiag(I, node, rule, fmt, ap);
         va_end(ap);
+        return obj_unknown_reported(I);
     }
     return obj_unknown(I, NULL);
+}
+
+/* While tracing, an unknown value that flows into the graph is an error
+ * (TNG205) the first time: nothing may be skipped silently. Returns 1 when
+ * o is unknown (reported now or before). */
+static int trace_need(Interp *I, Obj *o, int32_t node, const char *what)
+{
+    if (!o || o->kind != O_UNKNOWN)
+        return 0;
+    if (I->tracing && !unknown_reported(o)) {
+        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s", what,
+                    o->s ? ": " : "", o->s ? o->s : "");
+        o->s = UNKNOWN_REPORTED;
+    }
+    return 1;
 }
 
 /* Stops the whole run at a limit (TNG212). */
@@ -828,9 +858,19 @@ static Obj *seq_concat(Interp *I, Obj *l, Obj *r)
 
 static Obj *binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 {
+    if (I->tracing && (l->kind == O_UNKNOWN || r->kind == O_UNKNOWN) &&
+        (l->kind == O_TENSOR || r->kind == O_TENSOR || unknown_reported(l) || unknown_reported(r))) {
+        const char *what = arena_printf(&I->arena, "an operand of '%s'", op);
+        trace_need(I, l, node, what);
+        trace_need(I, r, node, what);
+        return obj_unknown_reported(I);
+    }
     if (l->kind == O_TENSOR || r->kind == O_TENSOR) {
         l = trace_in(I, l, node), r = trace_in(I, r, node);
+        size_t ndiag = I->sf->diags.n;
         Obj *t = torchlib_binop(I, op, l, r, node);
+        if (t && t->kind == O_UNKNOWN && I->tracing && I->sf->diags.n > ndiag)
+            t->s = UNKNOWN_REPORTED;
         return t ? t : interp_break(I, node, RULE_TNG203, "operator '%s' on a tensor", op);
     }
     if (l->kind == O_UNKNOWN || r->kind == O_UNKNOWN)
@@ -1590,6 +1630,39 @@ static int is_unbound_compiled(const Obj *o)
            o->comp->target->func->cls;
 }
 
+/* After a torch function or tensor method returned r while tracing: an
+ * unknown result must have a reported cause. When the library reported
+ * nothing (ndiag unchanged) and an argument was an unknown nobody reported,
+ * that argument is the cause: report it. */
+static Obj *trace_result(Interp *I, size_t ndiag, Obj *r, const char *name, Obj *self, CallArgs *a)
+{
+    if (!I->tracing || !r || r->kind != O_UNKNOWN || unknown_reported(r))
+        return r;
+    if (I->sf->diags.n == ndiag) {
+        Obj *cause = self && self->kind == O_UNKNOWN ? self : NULL;
+        const char *what = "the tensor";
+        for (size_t i = 0; !cause && i < a->npos + a->nkw; i++) {
+            Obj *o = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
+            if (o->kind == O_UNKNOWN && !unknown_reported(o)) {
+                cause = o;
+                what = i < a->npos ? arena_printf(&I->arena, "argument %zu of %s%s", i + 1, self ? "." : "", name)
+                                   : arena_printf(&I->arena, "argument '%s' of %s%s", a->kwnames[i - a->npos],
+                                                  self ? "." : "", name);
+            }
+        }
+        int reported_arg = self && unknown_reported(self);
+        for (size_t i = 0; i < a->npos + a->nkw; i++)
+            reported_arg |= unknown_reported(i < a->npos ? a->pos[i] : a->kw[i - a->npos]);
+        if (cause)
+            trace_need(I, cause, a->node, what);
+        else if (!reported_arg)   /* unknowns from reported causes stay quiet */
+            interp_diag(I, a->node, RULE_TNG205, "the result of %s%s is not known at compile time",
+                        self ? "." : "", name);
+    }
+    r->s = UNKNOWN_REPORTED;
+    return r;
+}
+
 Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
 {
     if (I->aborted)
@@ -1613,7 +1686,10 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
                 return call_func(I, fwd, callee, a);
             return interp_break(I, a->node, RULE_TNG202, "instance of %s is not callable", callee->cls->name);
         }
-        return torchlib_call_module(I, callee, a);
+        {
+            size_t ndiag = I->sf->diags.n;
+            return trace_result(I, ndiag, torchlib_call_module(I, callee, a), callee->s, NULL, a);
+        }
     case O_COMPILED:
         if (!callee->comp->target) {
             /* @torch.compile(backend=...) applied to a def */
@@ -1631,7 +1707,8 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
         Obj *r = call_builtin_here(I, callee->s, a, &handled);
         if (handled)
             return r;
-        r = torchlib_call(I, callee->s, NULL, a);
+        size_t ndiag = I->sf->diags.n;
+        r = trace_result(I, ndiag, torchlib_call(I, callee->s, NULL, a), callee->s, NULL, a);
         if (r)
             return r;
         if (strncmp(callee->s, "super", 5) == 0)
@@ -1647,8 +1724,12 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
             r = call_module_method(I, callee->s, self, a);
         if (!r && self->kind == O_TENSOR)
             self = trace_in(I, self, a->node);
-        if (!r && (self->kind == O_TENSOR || self->kind == O_INST))
+        if (!r && (self->kind == O_TENSOR || self->kind == O_INST)) {
+            size_t ndiag = I->sf->diags.n;
             r = torchlib_call(I, callee->s, self, a);
+            if (self->kind == O_TENSOR)
+                r = trace_result(I, ndiag, r, callee->s, self, a);
+        }
         if (r)
             return r;
         if (self->kind == O_TENSOR)
@@ -1864,7 +1945,14 @@ static Obj *subscript_get(Interp *I, Obj *o, Obj *key, int32_t node)
         o = trace_in(I, o, node);
         if (o->kind != O_TENSOR)
             return o;
-        return torchlib_subscript(I, o, key, node);
+        size_t ndiag = I->sf->diags.n;
+        Obj *r = torchlib_subscript(I, o, key, node);
+        if (r->kind == O_UNKNOWN && I->tracing) {
+            if (I->sf->diags.n == ndiag)
+                trace_need(I, key, node, "the index");
+            r->s = UNKNOWN_REPORTED;
+        }
+        return r;
     case O_STR: {
         int64_t k;
         if (obj_int_value(key, &k)) {
@@ -2962,6 +3050,10 @@ static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth
 {
     if (!r || depth > 16)
         return;
+    if (r->kind == O_UNKNOWN) {
+        trace_need(I, r, node, "a value the compiled method returns");
+        return;
+    }
     if (r->kind == O_TENSOR) {
         int32_t v = interp_val(I, r, node);
         if (v >= 0) {
@@ -3153,6 +3245,19 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
             collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
     }
     Obj *result;
+    if (!c->traced && fn) {
+        /* an example input tngc could not evaluate would leave the ops that
+         * use it out of the plan */
+        for (size_t i = 0; i < a->npos + a->nkw; i++) {
+            Obj *o = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
+            if (o->kind != O_UNKNOWN || unknown_reported(o))
+                continue;
+            const char *p = i < a->npos ? param_at(I, fn, i, self != NULL) : a->kwnames[i - a->npos];
+            interp_diag(I, a->node, RULE_TNG205, "argument '%s' of %s is not known at compile time%s%s",
+                        p ? p : "?", ename, o->s ? ": " : "", o->s ? o->s : "");
+            o->s = UNKNOWN_REPORTED;
+        }
+    }
     if (!c->traced) {
         c->traced = 1;
         trace_entry(I, c, a, &leaves);

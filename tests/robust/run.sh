@@ -6,7 +6,7 @@
 # Every input is generated into a temporary directory (deterministic: fixed
 # seeds) and run through `tngc lint` (text, json, sarif) and
 # `tngc scan --format json` and `tngc plan` (which runs the module-level
-# code abstractly), each under `timeout 20`, from an empty working
+# code abstractly), each under `timeout 60`, from an empty working
 # directory. Asserted for every run:
 #   - exit status 0, 1 or 2 (never a timeout, a signal or another status),
 #     and no sanitizer report on stderr;
@@ -21,12 +21,13 @@
 #
 # Environment: JOBS (cases run in parallel, default: number of CPUs, at most
 # 4), ROBUST_KEEP=DIR (copy the inputs of failed cases into DIR),
-# ROBUST_TIMEOUT (seconds per run, default 20), ROBUST_ONLY=REGEX (run only
-# the cases whose name matches).
+# ROBUST_TIMEOUT (seconds per run, default 60: the 5 MB inputs take about
+# 10 s each under AddressSanitizer, and two cases run at once on 2 cores),
+# ROBUST_ONLY=REGEX (run only the cases whose name matches).
 set -uo pipefail
 
 tngc=${1:-build/tngc}
-limit=${ROBUST_TIMEOUT:-20}
+limit=${ROBUST_TIMEOUT:-60}
 if [ -x /usr/bin/python3 ]; then py=/usr/bin/python3; else py=python3; fi
 
 if [ ! -x "$tngc" ] || [ -d "$tngc" ]; then
