@@ -383,6 +383,7 @@ static int cmd_plan(int argc, char **argv)
         VEC_PUSH(plans, p);
     }
     diag_sort(&sf.diags);
+    diag_dedup(&sf.diags);
     StrBuf diags = {0};
     for (size_t d = 0; d < sf.diags.n; d++)
         diag_text(&sf.src, &sf.diags.v[d], &diags);

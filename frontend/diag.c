@@ -57,6 +57,23 @@ void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const cha
     VEC_PUSH(*self, d);
 }
 
+void diag_dedup(DiagList *self)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < self->n; i++) {
+        const Diag *d = &self->v[i];
+        if (k > 0) {
+            const Diag *p = &self->v[k - 1];
+            if (p->line == d->line && p->col == d->col && p->rule == d->rule && !strcmp(p->msg, d->msg)) {
+                free(self->v[i].msg);
+                continue;
+            }
+        }
+        self->v[k++] = self->v[i];
+    }
+    self->n = k;
+}
+
 void diag_free(DiagList *self)
 {
     for (size_t i = 0; i < self->n; i++)

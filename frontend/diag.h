@@ -8,6 +8,9 @@
 
 /* Sorts by line, column, rule, message: the order every format uses. */
 void diag_sort(DiagList *self);
+/* Drops repeats of the same diagnostic (a line lowered many times, as the
+ * body of a layer in a loop, reports once); call after diag_sort. */
+void diag_dedup(DiagList *self);
 /* `path:line:col: severity: message [RULE]`, the source line and a caret. */
 void diag_text(const Source *src, const Diag *d, StrBuf *out);
 /* {path, line, col, end_line, end_col, severity, rule, message}. */

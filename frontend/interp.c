@@ -91,6 +91,7 @@ struct CompiledObj {
     int traced;            /* traced (or tracing failed) */
     int skipped;           /* --entry names another entry */
     size_t nleaves;        /* tensor leaves of the first call's arguments */
+    const char *name;      /* entry name, once called */
 };
 
 typedef enum Flow { FLOW_NEXT, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE, FLOW_ABORT } Flow;
@@ -1356,6 +1357,12 @@ static int tri_arg(Interp *I, Obj *o)
     return o->kind == O_NONE ? -1 : t;
 }
 
+/* A torch.nn module instance (nn.Sequential, nn.Linear, ...). */
+static int is_torch_module(const Obj *o)
+{
+    return o && o->kind == O_INST && !o->cls && o->s;
+}
+
 static Obj *do_torch_compile(Interp *I, CallArgs *a)
 {
     Obj *o = obj_new(I, O_COMPILED);
@@ -1363,6 +1370,9 @@ static Obj *do_torch_compile(Interp *I, CallArgs *a)
     o->comp = c;
     o->node = a->node;
     Obj *model = args_get(a, 0, "model");
+    if (model && model->kind == O_METHOD && is_torch_module(model->self_obj) &&
+        (!strcmp(model->s, "forward") || !strcmp(model->s, "__call__")))
+        model = model->self_obj;   /* torch.compile(seq.forward): the module's forward */
     c->target = model && model->kind != O_NONE ? model : NULL;
     c->dynamic = tri_arg(I, args_kw(a, "dynamic"));
     c->fullgraph = tri_arg(I, args_kw(a, "fullgraph"));
@@ -2656,15 +2666,19 @@ static Obj *apply_decorators(Interp *I, Frame *f, int32_t decorated, Obj *fn)
             a.npos = 1;
             a.node = decs[i];
             fn = do_torch_compile(I, &a);
-        } else if (d->kind == O_COMPILED && !d->comp->target) {
+        } else if ((d->kind == O_COMPILED && !d->comp->target) || d->kind == O_FUNC || d->kind == O_BOUND) {
+            /* a decorator factory's result, or the script's own decorator
+             * (registries, wrappers): called as Python does */
             CallArgs a = {0};
             Obj *arg[1] = {fn};
             a.pos = arg;
             a.npos = 1;
             a.node = decs[i];
-            fn = interp_call(I, d, &a);
+            Obj *r = interp_call(I, d, &a);
+            if (r->kind != O_UNKNOWN)
+                fn = r;
         }
-        /* other decorators (no_grad, staticmethod, wraps...) keep the function */
+        /* library decorators (no_grad, staticmethod, wraps...) keep the function */
     }
     return fn;
 }
@@ -2769,8 +2783,14 @@ static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n)
         int32_t d = ast_field(I->ast, n, F_definition);
         if (d >= 0 && N(I, d)->kind == NK_function_definition)
             return exec_def(I, f, d, n, NULL);
-        if (d >= 0 && N(I, d)->kind == NK_class_definition)
-            return exec_class(I, f, d);
+        if (d >= 0 && N(I, d)->kind == NK_class_definition) {
+            Flow fl = exec_class(I, f, d);
+            int32_t name = ast_field(I->ast, d, F_name);
+            Obj *cls = name >= 0 ? strmap_get(&f->vars, node_str(I, name)) : NULL;
+            if (cls)
+                frame_assign(I, f, node_str(I, name), apply_decorators(I, f, n, cls));
+            return fl;
+        }
         return FLOW_NEXT;
     }
     case NK_class_definition: return exec_class(I, f, n);
@@ -3119,8 +3139,18 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     Obj *self;
     const char *name = NULL;
     InterpFunc *fn = entry_method(I, c, &self, &name);
-    if (!fn) {
-        interp_diag(I, c->node, RULE_TNG208, "the compiled object is not a module or a method of this script");
+    int torch_module = !fn && is_torch_module(c->target);
+    if (torch_module) {
+        /* torch.compile(nn.Sequential(...)) and the like: the module's forward */
+        const char *dot = strrchr(c->target->s, '.');
+        self = c->target;
+        name = arena_printf(&I->arena, "%s.forward", dot ? dot + 1 : c->target->s);
+    } else if (!fn) {
+        if (!c->target || c->target->kind == O_UNKNOWN)
+            interp_diag(I, c->node, RULE_TNG208, "the compiled model is not known at compile time: "
+                        "tngc could not evaluate the expression that made it");
+        else
+            interp_diag(I, c->node, RULE_TNG208, "the compiled object is not a module or a method of this script");
         return;
     }
     for (size_t i = 0; i < I->entries.n; i++)
@@ -3128,6 +3158,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
             name = arena_printf(&I->arena, "%s#%zu", name, I->entries.n + 1);
             break;
         }
+    c->name = name;
     if (I->only_entry && strcmp(I->only_entry, name) != 0) {
         c->skipped = 1;
         return;
@@ -3154,7 +3185,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     weight_names_collect(I, self, "", 0);
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
 
-    Obj *ret = call_func(I, fn, self, a);
+    Obj *ret = torch_module ? torchlib_call_module(I, self, a) : call_func(I, fn, self, a);
     if (!I->aborted) {
         collect_outputs(I, g, ret, a->node, 0);
         for (size_t i = 0; i < I->shadows.n; i++) {
@@ -3234,27 +3265,29 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
     Obj *self;
     const char *ename;
     InterpFunc *fn = entry_method(I, c, &self, &ename);
-    if (fn) {
-        /* name leaves by parameter */
+    if (fn || is_torch_module(c->target)) {
+        /* name leaves by parameter ("input" for torch modules, as PyTorch) */
         leaves.n = 0;
         for (size_t i = 0; i < a->npos; i++) {
-            const char *p = param_at(I, fn, i, self != NULL);
+            const char *p = fn ? param_at(I, fn, i, self != NULL) : i == 0 ? "input" : NULL;
             collect_leaves(I, a->pos[i], p ? p : arena_printf(&I->arena, "arg%zu", i), &leaves, 0);
         }
         for (size_t i = 0; i < a->nkw; i++)
             collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
     }
     Obj *result;
-    if (!c->traced && fn) {
+    if (!c->traced && (fn || is_torch_module(c->target))) {
         /* an example input tngc could not evaluate would leave the ops that
          * use it out of the plan */
         for (size_t i = 0; i < a->npos + a->nkw; i++) {
             Obj *o = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
             if (o->kind != O_UNKNOWN || unknown_reported(o))
                 continue;
-            const char *p = i < a->npos ? param_at(I, fn, i, self != NULL) : a->kwnames[i - a->npos];
-            interp_diag(I, a->node, RULE_TNG205, "argument '%s' of %s is not known at compile time%s%s",
-                        p ? p : "?", ename, o->s ? ": " : "", o->s ? o->s : "");
+            const char *p = i >= a->npos ? a->kwnames[i - a->npos] : fn ? param_at(I, fn, i, self != NULL) : NULL;
+            if (!p)
+                p = arena_printf(&I->arena, "%zu", i + 1);
+            interp_diag(I, a->node, RULE_TNG205, "argument '%s' of the compiled entry is not known at compile time%s%s",
+                        p, o->s ? ": " : "", o->s ? o->s : "");
             o->s = UNKNOWN_REPORTED;
         }
     }
@@ -3310,7 +3343,7 @@ int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
             interp_diag(I, 0, RULE_TNG208, "no torch.compile or cache_compile call runs: nothing to plan");
         else
             for (size_t i = 0; i < I->compiled.n; i++)
-                if (I->compiled.v[i]->target)
+                if (I->compiled.v[i]->target && !I->compiled.v[i]->traced)
                     interp_diag(I, I->compiled.v[i]->node, RULE_TNG208,
                                 "this compiled entry is never called with example inputs: nothing to plan");
     }
@@ -3318,8 +3351,15 @@ int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
         int found = 0;
         for (size_t i = 0; i < I->entries.n; i++)
             found |= strcmp(I->entries.v[i]->name, entry) == 0;
-        if (!found)
-            interp_diag(I, 0, RULE_TNG208, "no compiled entry named '%s' is called", entry);
+        if (!found) {
+            StrBuf names = {0};
+            for (size_t i = 0; i < I->compiled.n; i++)
+                if (I->compiled.v[i]->name)
+                    sb_printf(&names, "%s%s", names.len ? ", " : "", I->compiled.v[i]->name);
+            interp_diag(I, 0, RULE_TNG208, "no compiled entry named '%s' is called; the script calls: %s",
+                        entry, names.len ? names.s : "none");
+            sb_free(&names);
+        }
     }
     int errors = 0;
     for (size_t i = ndiag; i < sf->diags.n; i++)

@@ -2214,39 +2214,69 @@ static Obj *bi_math(Interp *I, const char *f, CallArgs *a)
 }
 
 /* sorted(iterable, reverse=False): numbers or strings */
+/* Python's ordering of two known values: -1, 0, 1, or 2 when Python would
+ * refuse to compare them (or tngc cannot). Tuples and lists compare
+ * lexicographically. */
+static int py_compare(const Obj *a, const Obj *b, int depth)
+{
+    double p, q;
+    if (depth > 32)
+        return 2;
+    if (obj_num_value(a, &p) && obj_num_value(b, &q))
+        return p < q ? -1 : p > q;
+    if (a->kind == O_STR && b->kind == O_STR) {
+        int c = strcmp(a->s, b->s);
+        return c < 0 ? -1 : c > 0;
+    }
+    if ((a->kind == O_TUPLE || a->kind == O_LIST) && a->kind == b->kind) {
+        for (size_t i = 0; i < a->n && i < b->n; i++) {
+            int c = py_compare(a->items[i], b->items[i], depth + 1);
+            if (c != 0)
+                return c;
+        }
+        return a->n < b->n ? -1 : a->n > b->n;
+    }
+    return 2;
+}
+
+/* Stable merge sort of items[0..n) by py_compare; -1 when two items do
+ * not compare. */
+static int sort_items(Obj **items, Obj **tmp, size_t n, int desc)
+{
+    if (n < 2)
+        return 0;
+    size_t h = n / 2;
+    if (sort_items(items, tmp, h, desc) < 0 || sort_items(items + h, tmp, n - h, desc) < 0)
+        return -1;
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        int c = py_compare(items[j], items[i], 0);
+        if (c == 2)
+            return -1;
+        /* take from the right only when strictly before (stability) */
+        if (desc ? c > 0 : c < 0)
+            tmp[k++] = items[j++];
+        else
+            tmp[k++] = items[i++];
+    }
+    while (i < h)
+        tmp[k++] = items[i++];
+    while (j < n)
+        tmp[k++] = items[j++];
+    memcpy(items, tmp, n * sizeof *items);
+    return 0;
+}
+
+/* sorted(iterable, reverse=False) of numbers, strings, tuples of them */
 static Obj *bi_sorted(Interp *I, CallArgs *a)
 {
     Obj *l = iter_list(I, args_get(a, 0, "iterable"));
     Obj *rev = args_kw(a, "reverse");
     if (!l || args_kw(a, "key") || has_unknown(rev))
         return unk(I);
-    int desc = bool_arg(rev, 0), strs = l->n > 0 && l->items[0]->kind == O_STR;
-    double v;
-    for (size_t i = 0; i < l->n; i++)
-        if (strs ? l->items[i]->kind != O_STR : !obj_num_value(l->items[i], &v))
-            return unk(I);
-    /* insertion sort: stable, as Python's */
-    for (size_t i = 1; i < l->n; i++) {
-        Obj *x = l->items[i];
-        size_t j = i;
-        while (j > 0) {
-            Obj *y = l->items[j - 1];
-            double p, q;
-            int cmp;
-            if (strs) {
-                cmp = strcmp(y->s, x->s);
-            } else {
-                obj_num_value(y, &p);
-                obj_num_value(x, &q);
-                cmp = p < q ? -1 : p > q;
-            }
-            if (desc ? cmp >= 0 : cmp <= 0)
-                break;
-            l->items[j] = y;
-            j--;
-        }
-        l->items[j] = x;
-    }
+    Obj **tmp = arena_alloc(interp_arena(I), (l->n + 1) * sizeof *tmp);
+    if (sort_items(l->items, tmp, l->n, bool_arg(rev, 0)) < 0)
+        return unk(I);
     return l;
 }
 
