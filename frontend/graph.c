@@ -1813,6 +1813,7 @@ static const Arity arity[OP__count] = {
     [OP_RESHAPE] = {1, 1, 0, GRAPH_MAX_ATTRS, ANY, infer_reshape},
     [OP_PERMUTE] = {1, 1, 0, GRAPH_MAX_DIMS, ANY, infer_permute},
     [OP_CONTIGUOUS] = {1, 1, 0, 0, ANY, infer_identity},
+    [OP_CLONE] = {1, 1, 0, 0, ANY, infer_identity},
     [OP_SLICE] = {1, 1, 4, 4, ANY, infer_slice},
     [OP_SELECT] = {1, 1, 2, 2, ANY, infer_select},
     [OP_CAT] = {1, ANY, 1, 1, ANY, infer_cat},

@@ -133,6 +133,7 @@ enum {
  *                      reshape, flatten, squeeze, unsqueeze all lower to it)
  *   PERMUTE            in x; attr = permutation (transpose, t, permute)
  *   CONTIGUOUS         in x
+ *   CLONE              in x: a copy with storage of its own (x.clone())
  *   SLICE              in x; attr[0] dim (normalised), attr[1] start, attr[2] end,
  *                      attr[3] step (> 0): Python's slice semantics, so start and
  *                      end may be negative (from the end) or out of range
@@ -194,6 +195,7 @@ enum {
     X(RESHAPE,     "reshape",     "Reshape",       OPF_ALIAS) \
     X(PERMUTE,     "permute",     "Transpose",     0) \
     X(CONTIGUOUS,  "contiguous",  "Identity",      OPF_ALIAS) \
+    X(CLONE,       "clone",       "TensorMove",    0) \
     X(SLICE,       "slice",       "StridedSlice",  0) \
     X(SELECT,      "select",      "GatherV2",      0) \
     X(CAT,         "cat",         "ConcatD",       0) \

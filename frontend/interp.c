@@ -92,6 +92,7 @@ struct CompiledObj {
     int skipped;           /* --entry names another entry */
     size_t nleaves;        /* tensor leaves of the first call's arguments */
     const char *name;      /* entry name, once called */
+    CallArgs first;        /* the arguments of the first call */
 };
 
 typedef enum Flow { FLOW_NEXT, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE, FLOW_ABORT } Flow;
@@ -129,6 +130,7 @@ struct Interp {
     int stream, sk;
     VEC(Shadow) shadows;
     VEC(WaitEdge) waits;
+    VEC(int32_t) overwritten;  /* values an in-place op has replaced (their op ids follow) */
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
     int nconst;
     VEC(Frame *) frames;
@@ -628,6 +630,34 @@ static void inplace_war(Interp *I, int32_t opid)
     }
 }
 
+/* PyTorch views of a tensor see later in-place writes into it; the graph's
+ * view ops copy (or alias a version). Reading, after a write, a view taken
+ * before it would read stale data: TNG211 instead of a wrong plan. */
+static int stale_view(Interp *I, int32_t v, int32_t node)
+{
+    const Graph *g = I->g;
+    int views = 0;
+    for (size_t guard = 0; v >= 0 && guard <= g->ops.n; guard++) {
+        const Op *op = &g->ops.v[g->vals.v[v].op];
+        OpKind k = op->kind;
+        if (views)
+            for (size_t i = 0; i + 1 < I->overwritten.n; i += 2)
+                if (I->overwritten.v[i] == v) {
+                    const Op *w = &g->ops.v[I->overwritten.v[i + 1]];
+                    interp_diag(I, node, RULE_TNG211, "this reads a view taken before the in-place write "
+                                "at line %u, which PyTorch's view would see: take the view after the write",
+                                w->line);
+                    return 1;
+                }
+        if (k != OP_RESHAPE && k != OP_PERMUTE && k != OP_SLICE && k != OP_SELECT &&
+            k != OP_CONTIGUOUS && k != OP_FORMAT_CAST)
+            return 0;
+        views++;
+        v = op->in[0];
+    }
+    return 0;
+}
+
 int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
 {
     char err[256];
@@ -639,6 +669,10 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
     for (uint32_t k = 0; k < d->nin; k++)
         if (d->in[k] < -1 || d->in[k] >= (int32_t)I->g->vals.n)
             return -1;
+    if (I->tracing && I->overwritten.n)
+        for (uint32_t k = 0; k < d->nin; k++)
+            if (d->in[k] >= 0 && stale_view(I, d->in[k], node))
+                return -1;
     int32_t op = graph_add_op(I->g, d, err, sizeof err);
     if (op < 0) {
         if (I->tracing)
@@ -654,8 +688,11 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
                 if (!(op_info[I->g->ops.v[p].kind].flags & OPF_SOURCE))
                     graph_add_ctrl(I->g, op, p, 1);
             }
-    if (op_info[d->kind].flags & OPF_INPLACE)
+    if (op_info[d->kind].flags & OPF_INPLACE) {
         inplace_war(I, op);
+        VEC_PUSH(I->overwritten, d->in[0]);
+        VEC_PUSH(I->overwritten, op);
+    }
     return op;
 }
 
@@ -1038,6 +1075,21 @@ static Obj *config_field(Interp *I, ConfigObj *cfg, const char *path)
     return config_get(I, cur, path);
 }
 
+/* A config field set to a value tngc cannot evaluate changes the rules the
+ * plan follows (mode, static kernels, gear policy): TNG205 at the
+ * assignment rather than a silent default. */
+static void config_unknowns(Interp *I, ConfigObj *cfg)
+{
+    for (size_t i = 0; i < cfg->fields.n; i++) {
+        ConfigFieldObj *f = &cfg->fields.v[i];
+        if (f->value->kind == O_UNKNOWN && !unknown_reported(f->value)) {
+            interp_diag(I, f->node, RULE_TNG205, "the value of config field '%s' is not known at "
+                        "compile time: tngc would plan with the wrong options", f->path);
+            f->value->s = UNKNOWN_REPORTED;
+        }
+    }
+}
+
 /* The entry's options from its compile call and config. */
 static EntryConfig entry_config(Interp *I, CompiledObj *c)
 {
@@ -1050,6 +1102,7 @@ static EntryConfig entry_config(Interp *I, CompiledObj *c)
     e.policy = GEAR_ZIP;
     if (!c->cfg)
         return e;
+    config_unknowns(I, c->cfg);
     Obj *o = config_field(I, c->cfg, "mode");
     if (o && o->kind == O_STR)
         e.mode = o->s;
@@ -1349,10 +1402,15 @@ static Obj *make_scope(Interp *I, const char *kind, CallArgs *a)
     return s;
 }
 
-static int tri_arg(Interp *I, Obj *o)
+static int tri_arg(Interp *I, Obj *o, int32_t node)
 {
     if (!o)
         return -1;
+    if (o->kind == O_UNKNOWN && !unknown_reported(o)) {
+        interp_diag(I, node, RULE_TNG205,
+                    "a torch.compile flag (dynamic=, fullgraph=) is not known at compile time");
+        o->s = UNKNOWN_REPORTED;
+    }
     int t = obj_truth(I, o);
     return o->kind == O_NONE ? -1 : t;
 }
@@ -1374,8 +1432,8 @@ static Obj *do_torch_compile(Interp *I, CallArgs *a)
         (!strcmp(model->s, "forward") || !strcmp(model->s, "__call__")))
         model = model->self_obj;   /* torch.compile(seq.forward): the module's forward */
     c->target = model && model->kind != O_NONE ? model : NULL;
-    c->dynamic = tri_arg(I, args_kw(a, "dynamic"));
-    c->fullgraph = tri_arg(I, args_kw(a, "fullgraph"));
+    c->dynamic = tri_arg(I, args_kw(a, "dynamic"), a->node);
+    c->fullgraph = tri_arg(I, args_kw(a, "fullgraph"), a->node);
     Obj *backend = args_kw(a, "backend");
     c->cfg = backend && backend->kind == O_BACKEND ? backend->cfg : NULL;
     c->node = a->node;
@@ -1391,7 +1449,7 @@ static Obj *do_cache_compile(Interp *I, CallArgs *a)
     Obj *fn = args_get(a, 0, "func");
     c->target = fn;
     c->is_cache = 1;
-    c->dynamic = tri_arg(I, args_kw(a, "dynamic"));
+    c->dynamic = tri_arg(I, args_kw(a, "dynamic"), a->node);
     if (c->dynamic < 0)
         c->dynamic = 1;        /* cache_compile's default */
     c->fullgraph = 1;
@@ -1597,6 +1655,15 @@ static Obj *call_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         }
         return obj_none(I);
     }
+    if (strcmp(m, "add_module") == 0 || strcmp(m, "register_module") == 0) {
+        Obj *n = args_get(a, 0, "name"), *mod = args_get(a, 1, "module");
+        if (n && n->kind == O_STR && mod) {
+            obj_setattr(I, self, n->s, mod);
+            if (self->s && strcmp(self->s, "torch.nn.Sequential") == 0)
+                items_push(I, self, mod);
+        }
+        return obj_none(I);
+    }
     static const char *const same[] = {"npu", "cuda", "cpu", "eval", "train", "requires_grad_",
                                        "to", "half", "float", "bfloat16", "double", "share_memory"};
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
@@ -1686,6 +1753,9 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
         return instantiate(I, callee->cls, a);
     case O_INST:
         if (callee->cls) {
+            Obj *own = obj_getattr(callee, "forward");
+            if (own && own->kind == O_COMPILED)   /* model.forward = torch.compile(model.forward) */
+                return interp_call(I, own, a);
             Obj *fa = class_attr(callee->cls, "forward");
             if (is_unbound_compiled(fa))
                 return call_compiled(I, bind_compiled(I, callee, "forward", fa)->comp, a);
@@ -1747,6 +1817,10 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
         return interp_break(I, a->node, RULE_TNG202, "call of method '%s', which tngc cannot lower", callee->s);
     }
     case O_UNKNOWN:
+        if (I->tracing) {
+            trace_need(I, callee, a->node, "the function or module called here");
+            return obj_unknown_reported(I);
+        }
         return obj_unknown(I, NULL);
     default:
         return interp_break(I, a->node, RULE_TNG202, "call of an object that is not callable");
@@ -1756,6 +1830,21 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
 /* ===================================================================== */
 /* Attributes                                                            */
 /* ===================================================================== */
+
+/* The torch.nn.Module methods a script module may call on itself. */
+static int module_method_known(const char *name)
+{
+    static const char *const known[] = {
+        "register_buffer", "register_parameter", "add_module", "register_module", "npu", "cuda",
+        "cpu", "eval", "train", "requires_grad_", "to", "half", "float", "bfloat16", "double",
+        "share_memory", "forward", "parameters", "named_parameters", "buffers", "named_buffers",
+        "children", "named_children", "modules", "named_modules", "state_dict",
+        "load_state_dict", "apply", "zero_grad", "type"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(name, known[i]) == 0)
+            return 1;
+    return 0;
+}
 
 static Obj *method_obj(Interp *I, const char *name, Obj *self)
 {
@@ -1782,6 +1871,12 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
             }
             if ((r = class_attr(o->cls, name)))
                 return is_unbound_compiled(r) ? bind_compiled(I, o, name, r) : r;
+            if (!module_method_known(name)) {
+                if (I->tracing)
+                    return interp_break(I, node, RULE_TNG205, "'%s' object has no attribute '%s' that tngc "
+                                        "can see (set in __init__, or a method of the class)", o->cls->name, name);
+                return obj_unknown(I, NULL);
+            }
         } else if ((r = torchlib_getattr(I, o, name, node))) {
             return trace_in(I, r, node);
         }
@@ -1998,12 +2093,14 @@ static void subscript_set(Interp *I, Obj *o, Obj *key, Obj *val, int32_t node)
         break;
     case O_TENSOR: {
         Obj *t = trace_in(I, o, node);
+        if (trace_need(I, val, node, "the value stored"))
+            break;
         if (t->kind == O_TENSOR)
             torchlib_store_subscript(I, t, key, trace_in(I, val, node), node);
         break;
     }
     default:
-        if (I->tracing)
+        if (I->tracing && !unknown_reported(o))
             interp_break(I, node, RULE_TNG211, "assignment to a subscript of an object tngc cannot resolve");
         break;
     }
@@ -2463,7 +2560,13 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
                 items_push(I, cur, it->items[i]);
         return FLOW_NEXT;
     }
-    assign_target(I, f, left, binop(I, bin, cur, r, n));
+    Obj *res = binop(I, bin, cur, r, n);
+    if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g) {
+        /* x += y on a tensor is in place: every reference to x sees it */
+        cur->t->value = res->t->value;
+        res = cur;
+    }
+    assign_target(I, f, left, res);
     return FLOW_NEXT;
 }
 
@@ -2878,10 +2981,12 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
                 strmap_put(&I->weight_names, key, (void *)name);
         } else if (v->kind == O_INST) {
             weight_names_collect(I, v, arena_printf(&I->arena, "%s.", name), depth + 1);
-            for (size_t k = 0; k < v->n; k++)
-                weight_names_collect(I, v->items[k], arena_printf(&I->arena, "%s.%zu.", name, k), depth + 1);
         }
     }
+    /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too) */
+    if (!mod->cls)
+        for (size_t k = 0; k < mod->n; k++)
+            weight_names_collect(I, mod->items[k], arena_printf(&I->arena, "%s%zu.", prefix, k), depth + 1);
 }
 
 typedef struct Leaf {
@@ -3180,6 +3285,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     I->sk = -1;
     I->shadows.n = 0;
     I->waits.n = 0;
+    I->overwritten.n = 0;
     strmap_free(&I->weight_names);
     memset(&I->weight_names, 0, sizeof I->weight_names);
     weight_names_collect(I, self, "", 0);
@@ -3227,7 +3333,10 @@ static int call_matches(Graph *g, LeafList *leaves, int64_t *symval)
                 if (c != x)
                     return 0;
             } else if (g->dims.v[ev->dims[d]].kind == DIM_SYM) {
-                symval[g->dims.v[ev->dims[d]].c] = x;
+                int64_t *sv = &symval[g->dims.v[ev->dims[d]].c];
+                if (*sv != INT64_MIN && *sv != x)
+                    return 0;   /* one symbol (zip gears with one list), two sizes */
+                *sv = x;
             }
         }
     }
@@ -3253,6 +3362,33 @@ static int call_matches(Graph *g, LeafList *leaves, int64_t *symval)
             return 1;
     }
     return 0;
+}
+
+/* Python scalars the entry was traced with are constants of the plan: a
+ * later call with other values is not what the plan computes (TNG210). */
+static void scalar_args_changed(Interp *I, CompiledObj *c, InterpFunc *fn, int has_self, CallArgs *a)
+{
+    const CallArgs *f = &c->first;
+    for (size_t i = 0; i < f->npos + f->nkw; i++) {
+        Obj *was = i < f->npos ? f->pos[i] : f->kw[i - f->npos];
+        Obj *now = i < f->npos ? args_get(a, i, NULL) : args_kw(a, f->kwnames[i - f->npos]);
+        if (!now || (was->kind != O_INT && was->kind != O_FLOAT && was->kind != O_BOOL && was->kind != O_STR))
+            continue;
+        if (obj_eq(I, was, now) == 1)
+            continue;
+        const char *p = i >= f->npos ? f->kwnames[i - f->npos] : fn ? param_at(I, fn, i, has_self) : NULL;
+        StrBuf w = {0};
+        if (was->kind == O_FLOAT)
+            sb_printf(&w, "%g", was->f);
+        else if (was->kind == O_STR)
+            sb_printf(&w, "'%s'", was->s);
+        else
+            sb_printf(&w, "%lld", (long long)was->i);
+        interp_diag(I, a->node, RULE_TNG210, "argument '%s' of %s was %s when it was traced and this call "
+                    "passes another value: the plan is specialised to %s (pass a tensor to vary it)",
+                    p ? p : "?", c->graph->name, w.s, w.s);
+        sb_free(&w);
+    }
 }
 
 static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
@@ -3291,8 +3427,20 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
             o->s = UNKNOWN_REPORTED;
         }
     }
+    if (c->traced && c->graph)
+        scalar_args_changed(I, c, fn, self != NULL, a);
     if (!c->traced) {
         c->traced = 1;
+        c->first = *a;   /* copied: a caller may hold its arrays on the stack */
+        c->first.pos = arena_alloc(&I->arena, (a->npos + 1) * sizeof *a->pos);
+        c->first.kw = arena_alloc(&I->arena, (a->nkw + 1) * sizeof *a->kw);
+        c->first.kwnames = arena_alloc(&I->arena, (a->nkw + 1) * sizeof *a->kwnames);
+        if (a->npos)
+            memcpy(c->first.pos, a->pos, a->npos * sizeof *a->pos);
+        if (a->nkw) {
+            memcpy(c->first.kw, a->kw, a->nkw * sizeof *a->kw);
+            memcpy(c->first.kwnames, a->kwnames, a->nkw * sizeof *a->kwnames);
+        }
         trace_entry(I, c, a, &leaves);
         c->nleaves = leaves.n;
     }
@@ -3373,6 +3521,7 @@ int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
     VEC_FREE(I->compiled);
     VEC_FREE(I->shadows);
     VEC_FREE(I->waits);
+    VEC_FREE(I->overwritten);
     frames_free(I);
     for (size_t i = 0; i < I->configs.n; i++)
         VEC_FREE(I->configs.v[i]->fields);

@@ -563,13 +563,25 @@ static Obj *lo_pow(Interp *I, Call *c)
     return pow_of(I, ARG0(c), e, c->node);
 }
 
+/* F.relu(x, inplace=True) | nn.ReLU(inplace=True)(x): the result replaces
+ * x's value, so every reference to x sees it (as PyTorch's in-place op). */
+static Obj *inplace_result(Obj *x, Obj *r, const Obj *inplace)
+{
+    if (!inplace || !((inplace->kind == O_BOOL || inplace->kind == O_INT) && inplace->i) ||
+        !x || x->kind != O_TENSOR || !r || r->kind != O_TENSOR || x->t->g != r->t->g)
+        return r;
+    x->t->value = r->t->value;
+    return x;
+}
+
 /* torch.neg(x) | x.exp() | F.relu(x) | torch.sigmoid(x) | F.silu(x) | ... */
 static Obj *lo_unary(Interp *I, Call *c)
 {
     int32_t x = X0(I, c);
     if (x < 0)
         return unk(I);
-    return emit_x(I, (OpKind)c->arg, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+    Obj *r = emit_x(I, (OpKind)c->arg, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+    return inplace_result(ARG0(c), r, ARG(c, 1, "inplace"));
 }
 
 /* F.gelu(input, approximate='none') */
@@ -749,6 +761,18 @@ static Obj *lo_contiguous(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     return emit_x(I, OP_CONTIGUOUS, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.clone() | torch.clone(x): a copy, so that in-place writes into it
+ * leave x alone */
+static Obj *lo_clone(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    if (!interp_tracing(I))
+        return ARG0(c);   /* host tensors are shapes only */
+    return emit_x(I, OP_CLONE, x, NULL, 0, 0, DT_UNKNOWN, c->node);
 }
 
 /* x.unsqueeze(dim) | torch.unsqueeze(x, dim) */
@@ -1230,8 +1254,10 @@ static int inplace_target_ok(Interp *I, int32_t v, int32_t node, const char *wha
     if (!interp_tracing(I))
         return 1;
     Graph *g = G(I);
-    if (v >= 0 && (size_t)v < g->vals.n) {
-        v = graph_storage_root(g, v);
+    /* earlier in-place versions lead back to the tensor written; a view
+     * (view, reshape, contiguous, ...) would need PyTorch's write-through
+     * to its base, which tngc does not model */
+    for (size_t guard = 0; v >= 0 && (size_t)v < g->vals.n && guard <= g->ops.n; guard++) {
         const Op *op = &g->ops.v[g->vals.v[v].op];
         if (op->kind == OP_INPUT)
             return 1;
@@ -1243,6 +1269,14 @@ static int inplace_target_ok(Interp *I, int32_t v, int32_t node, const char *wha
                          "updated in place)", what);
             return 0;
         }
+        if (op_info[op->kind].flags & OPF_ALIAS) {
+            interp_break(I, node, RULE_TNG211, "%s into a view (%s) of a tensor: write into the input "
+                         "or buffer itself, e.g. cache[:, p:p + 1] = k", what, op_info[op->kind].name);
+            return 0;
+        }
+        if (!(op_info[op->kind].flags & OPF_INPLACE) || op->nin == 0)
+            break;
+        v = op->in[0];
     }
     interp_break(I, node, RULE_TNG211, "%s into the result of an op (only inputs and buffers can be "
                  "updated in place)", what);
@@ -1684,7 +1718,7 @@ static const struct LibEntry {
     {"cuda", NS_METH, lo_same, 0},
     {"cpu", NS_METH, lo_same, 0},
     {"detach", NS_TM, lo_same, 0},
-    {"clone", NS_TM, lo_same, 0},
+    {"clone", NS_TM, lo_clone, 0},
     {"requires_grad_", NS_METH, lo_same, 0},
     {"size", NS_METH, lo_query, 0},
     {"dim", NS_METH, lo_query, 0},
@@ -2464,6 +2498,9 @@ static Obj *module_construct(Interp *I, const char *name, CallArgs *a)
     if (a->has_star)
         return unk(I);
     Obj *m = module_new(I, arena_printf(interp_arena(I), "torch.nn.%s", cls), a->node);
+    Obj *inplace = args_get(a, 0, "inplace");
+    if (inplace && (streq(cls, "ReLU") || streq(cls, "SiLU") || streq(cls, "Sigmoid") || streq(cls, "Tanh")))
+        obj_setattr(I, m, "inplace", inplace);
     DType dt;
     if (!dtype_arg(I, args_kw(a, "dtype"), a->node, &dt))
         return unk(I);
@@ -2750,7 +2787,8 @@ Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
         {"ReLU", OP_RELU}, {"SiLU", OP_SILU}, {"Sigmoid", OP_SIGMOID}, {"Tanh", OP_TANH}};
     for (size_t i = 0; i < NELEM(act); i++)
         if (streq(cls, act[i].cls))
-            return emit_x(I, act[i].k, v, NULL, 0, 0, DT_UNKNOWN, node);
+            return inplace_result(x, emit_x(I, act[i].k, v, NULL, 0, 0, DT_UNKNOWN, node),
+                                  obj_getattr(inst, "inplace"));
     if (streq(cls, "GELU")) {
         Obj *ap = obj_getattr(inst, "approximate");
         int64_t t = ap && ap->kind == O_STR && streq(ap->s, "tanh");
