@@ -57,6 +57,7 @@ struct InterpFunc {
     Obj **defaults;        /* per parameter, NULL when none */
     size_t nparams;
     int decorated;
+    char binding;          /* 's' staticmethod, 'c' classmethod, 'p' property, 0 a method */
 };
 
 struct InterpClass {
@@ -1522,8 +1523,14 @@ static Obj *call_builtin_here(Interp *I, const char *name, CallArgs *a, int *han
     }
     if (strcmp(name, "torch._dynamo.mark_static") == 0) {
         Obj *t = args_get(a, 0, "t");
-        if (t && t->kind == O_TENSOR && !I->tracing)
-            t->t->marked_static = 1;
+        Obj *index = args_get(a, 1, "index");
+        int64_t d;
+        if (t && t->kind == O_TENSOR && !I->tracing) {
+            if (index && obj_int_value(index, &d) && d >= 0 && d < 31)
+                t->t->marked_static |= 1 << d;   /* mark_static(t, index): that dim */
+            else if (!index || index->kind == O_NONE)
+                t->t->marked_static = -1;         /* every dim */
+        }
         return obj_none(I);
     }
     if (strcmp(name, "isinstance") == 0 || strcmp(name, "hasattr") == 0 ||
@@ -1862,11 +1869,26 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         if ((r = obj_getattr(o, name)))
             return trace_in(I, r, node);
         if (o->cls) {
-            InterpFunc *fn = class_method(o->cls, name, NULL);
+            InterpClass *owner = NULL;
+            InterpFunc *fn = class_method(o->cls, name, &owner);
+            if (fn && fn->binding == 's') {
+                Obj *f = obj_new(I, O_FUNC);
+                f->func = fn;
+                return f;
+            }
+            if (fn && fn->binding == 'p') {   /* @property: its value */
+                CallArgs none = {0};
+                none.node = node;
+                return call_func(I, fn, o, &none);
+            }
             if (fn) {
                 Obj *b = obj_new(I, O_BOUND);
                 b->func = fn;
                 b->self_obj = o;
+                if (fn->binding == 'c') {
+                    b->self_obj = obj_new(I, O_CLASS);
+                    b->self_obj->cls = o->cls;
+                }
                 return b;
             }
             if ((r = class_attr(o->cls, name)))
@@ -2498,8 +2520,28 @@ static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
     case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple:
     case NK_list: case NK_expression_list: {
         Obj *it = iter_items(I, val, target);
-        size_t n = 0;
-        FOR_CHILDREN(I, target, c) n++;
+        size_t n = 0, star = (size_t)-1;
+        FOR_CHILDREN(I, target, c) {
+            if (N(I, c)->kind == NK_list_splat_pattern && star == (size_t)-1)
+                star = n;
+            n++;
+        }
+        if (it && star != (size_t)-1 && it->n + 1 >= n) {
+            /* a, *rest, z = items */
+            size_t i = 0, extra = it->n + 1 - n;
+            FOR_CHILDREN(I, target, c) {
+                if (i == star) {
+                    Obj *rest = obj_seq(I, O_LIST);
+                    for (size_t k = 0; k < extra; k++)
+                        items_push(I, rest, it->items[star + k]);
+                    assign_target(I, f, child(I, c, 0), rest);
+                } else {
+                    assign_target(I, f, c, it->items[i < star ? i : i + extra - 1]);
+                }
+                i++;
+            }
+            return 0;
+        }
         if (!it || it->n != n) {
             if (it && I->tracing)
                 interp_break(I, target, RULE_TNG205, "cannot unpack %zu values into %zu names", it->n, n);
@@ -2781,7 +2823,11 @@ static Obj *apply_decorators(Interp *I, Frame *f, int32_t decorated, Obj *fn)
             if (r->kind != O_UNKNOWN)
                 fn = r;
         }
-        /* library decorators (no_grad, staticmethod, wraps...) keep the function */
+        else if (d->kind == O_BUILTIN && fn->kind == O_FUNC &&
+                 (!strcmp(d->s, "staticmethod") || !strcmp(d->s, "classmethod") ||
+                  !strcmp(d->s, "property") || !strcmp(d->s, "functools.cached_property")))
+            fn->func->binding = d->s[0] == 'f' ? 'p' : d->s[0];
+        /* other library decorators (no_grad, wraps...) keep the function */
     }
     return fn;
 }
@@ -3147,7 +3193,7 @@ static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int3
                             g->gears.v[k].sym = (int)g->syms.n - 1;
                         }
                     }
-            } else if (dynamic == 1 && !ht->marked_static && ex[d] >= 2) {
+            } else if (dynamic == 1 && !(ht->marked_static & (1 << d)) && ex[d] >= 2) {
                 char key[32];
                 snprintf(key, sizeof key, "%lld", (long long)ex[d]);
                 void *s = strmap_get(&duck, key);
@@ -3161,7 +3207,10 @@ static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int3
             dims[d] = sym >= 0 ? sym : graph_dim_const(g, ex[d]);
         }
         int32_t v = graph_add_input(g, leaves->v[i].path, hv->dtype, hv->format, hv->ndim, dims, ex,
-                                    ht->marked_static, line, col);
+                                    ht->marked_static == -1 ||
+                                        (hv->ndim > 0 && (ht->marked_static & ((1 << hv->ndim) - 1)) ==
+                                                             (1 << hv->ndim) - 1),
+                                    line, col);
         Obj *o = obj_tensor(I, v);
         o->t->origin = ht;
         Shadow sh = {ht, o, v, (int)g->inputs.n - 1, -1};

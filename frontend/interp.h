@@ -106,7 +106,7 @@ struct TensorObj {
     /* set_dim_gears / mark_static on a host tensor */
     Obj *gears;            /* the dim_gears dict, or NULL */
     int32_t gears_node;
-    int marked_static;
+    int marked_static;     /* bit d: dim d static; -1: every dim (mark_static(t)) */
     TensorObj *origin;     /* host tensor this entry value came from (trace mode) */
 };
 
