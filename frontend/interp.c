@@ -1800,6 +1800,9 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
             return r;
         if (strncmp(callee->s, "super", 5) == 0)
             return obj_none(I);
+        if (strncmp(callee->s, "torch.", 6) == 0 || strncmp(callee->s, "torch_npu.", 10) == 0)
+            return interp_break(I, a->node, RULE_TNG203, "%s is not among the operators tngc "
+                                "compiles (docs/rules.md, TNG203)", callee->s);
         return interp_break(I, a->node, RULE_TNG202, "call of '%s', which tngc cannot lower", callee->s);
     }
     case O_METHOD: {
