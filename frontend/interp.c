@@ -1278,6 +1278,32 @@ static InterpFunc *func_new(Interp *I, Frame *f, int32_t def, InterpClass *cls, 
 }
 
 /* Binds a call's arguments to fn's parameters in frame fr. */
+/* While tracing, arguments that no parameter takes are Python's
+ * TypeError: reported rather than dropped. */
+static void bind_extra_args(Interp *I, InterpFunc *fn, int32_t ps, size_t used_pos, CallArgs *a)
+{
+    int has_varargs = 0, has_varkw = 0;
+    FOR_CHILDREN(I, ps, p) {
+        int kind;
+        param_name(I, p, &kind);
+        has_varargs |= kind == 1;
+        has_varkw |= kind == 2;
+    }
+    if (!has_varargs && used_pos < a->npos)
+        interp_diag(I, a->node, RULE_TNG205, "%s takes %zu positional arguments but this call passes %zu",
+                    fn->qualname, used_pos, a->npos);
+    for (size_t k = 0; !has_varkw && k < a->nkw; k++) {
+        int found = 0;
+        FOR_CHILDREN(I, ps, p) {
+            int kind;
+            const char *n = param_name(I, p, &kind);
+            found |= kind == 0 && n && strcmp(n, a->kwnames[k]) == 0;
+        }
+        if (!found)
+            interp_diag(I, a->node, RULE_TNG205, "%s has no parameter '%s'", fn->qualname, a->kwnames[k]);
+    }
+}
+
 static void bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, CallArgs *a)
 {
     int32_t ps = func_params(I, fn->node);
@@ -1321,8 +1347,15 @@ static void bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, Cal
                 val = a->pos[ai++];
             else if (name)
                 val = args_kw(a, name);
+            if (!val && fn->defaults[idx])
+                val = fn->defaults[idx];
+            if (!val && I->tracing && !a->has_star) {
+                interp_diag(I, a->node, RULE_TNG205, "missing argument '%s' in this call of %s",
+                            name ? name : "?", fn->qualname);
+                val = obj_unknown_reported(I);
+            }
             if (!val)
-                val = fn->defaults[idx] ? fn->defaults[idx] : obj_unknown(I, "a missing argument");
+                val = obj_unknown(I, "a missing argument");
         }
         if (kind != 3)
             pi++;
@@ -1330,6 +1363,8 @@ static void bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, Cal
             frame_assign(I, fr, name, val);
         idx++;
     }
+    if (I->tracing && !a->has_star)
+        bind_extra_args(I, fn, ps, ai, a);
 }
 
 static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
