@@ -17,6 +17,17 @@ const RuleInfo rule_info[RULE__count] = {
 
 static const char *const severity_name[] = {"note", "warning", "error"};
 
+/* Completes d with the rule and the formatted message and appends it. */
+static void diag__push(DiagList *self, Diag *d, RuleId rule, const char *fmt, va_list ap)
+{
+    d->rule = rule;
+    d->severity = rule_info[rule].severity;
+    StrBuf sb = {0};
+    sb_vprintf(&sb, fmt, ap);
+    d->msg = sb.s;
+    VEC_PUSH(*self, *d);
+}
+
 void diag_node(DiagList *self, const Ast *ast, int32_t n, RuleId rule, const char *fmt, ...)
 {
     Diag d = {0};
@@ -28,15 +39,10 @@ void diag_node(DiagList *self, const Ast *ast, int32_t n, RuleId rule, const cha
     d.end_col = nd->end > nd->start ? source_col(ast->src, nd->end - 1) + 1 : d.col + 1;
     if (d.end_line < d.line || (d.end_line == d.line && d.end_col <= d.col))
         d.end_line = d.line, d.end_col = d.col + 1;
-    d.rule = rule;
-    d.severity = rule_info[rule].severity;
-    StrBuf sb = {0};
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&sb, fmt, ap);
+    diag__push(self, &d, rule, fmt, ap);
     va_end(ap);
-    d.msg = sb.s;
-    VEC_PUSH(*self, d);
 }
 
 void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const char *fmt, ...)
@@ -46,15 +52,10 @@ void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const cha
     d.col = col ? col : 1;
     d.end_line = d.line;
     d.end_col = d.col + 1;
-    d.rule = rule;
-    d.severity = rule_info[rule].severity;
-    StrBuf sb = {0};
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&sb, fmt, ap);
+    diag__push(self, &d, rule, fmt, ap);
     va_end(ap);
-    d.msg = sb.s;
-    VEC_PUSH(*self, d);
 }
 
 void diag_dedup(DiagList *self)
