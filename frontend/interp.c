@@ -736,7 +736,7 @@ static Obj *from_value(Interp *I, const Value *v)
         o->len = v->len;
         return o;
     }
-    default: return obj_unknown(I, "an f-string or a string tngc cannot decode");
+    default: return obj_unknown(I, "a literal tngc cannot evaluate (an f-string, or a number out of range)");
     }
 }
 
