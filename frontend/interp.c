@@ -1985,6 +1985,12 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
 static void setattr_obj(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
 {
     if (o->kind == O_INST) {
+        Obj *old = obj_getattr(o, name);
+        if (I->tracing && old && old->kind == O_TENSOR && old->t->g != I->g && val->kind == O_TENSOR) {
+            Shadow *sh = shadow_find(I, old->t);
+            if (sh && sh->obj == val)
+                return;   /* self.buf += x: updated in place already */
+        }
         if (val->kind == O_TENSOR && I->tracing && val->t->g == I->g)
             interp_break(I, node, RULE_TNG211, "assigning a tensor to the module attribute '%s' inside the compiled method", name);
         else
