@@ -31,9 +31,17 @@ OBJS      = $(SRCS:%.c=$(BUILD)/obj/%.o)
 TSOBJS    = $(BUILD)/obj/ts/parser.o $(BUILD)/obj/ts/scanner.o
 UNIT      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 TNGC      = $(BUILD)/tngc
+# libtngcrt: the runtime that generated bundles link (runtime/*.c).
+RT_SRCS   = $(sort $(wildcard runtime/*.c))
+RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
 
 .PHONY: all deps check unit golden demo bench install clean help
-all: $(TNGC)
+all: $(TNGC) $(LIBRT)
+
+$(BUILD)/libtngcrt.a: $(RT_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 # Dependencies: Debian packages and tree-sitter-python from npm.
 DEPSTAMP = build/.deps-ok
@@ -56,9 +64,9 @@ $(BUILD)/obj/ts/%.o: $(TSPY)/src/%.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -w -I$(TSPY)/src -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(OBJS) $(TSOBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(OBJS) $(TSOBJS) $(LIBRT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLFLAGS) -o $@ $< $(OBJS) $(TSOBJS) $(LDLIBS) -lcmocka
+	$(CC) $(ALLFLAGS) -o $@ $< $(OBJS) $(TSOBJS) $(LIBRT) $(LDLIBS) -lcmocka
 
 unit: $(UNIT)
 	@set -e; for t in $(UNIT); do echo "== $$t"; $$t; done
@@ -66,7 +74,7 @@ unit: $(UNIT)
 golden: $(TNGC)
 	@sh tests/golden/run.sh $(TNGC)
 
-check: $(TNGC) $(UNIT)
+check: $(TNGC) $(LIBRT) $(UNIT)
 	@sh tests/check.sh $(TNGC) $(UNIT)
 
 demo: $(TNGC)
@@ -84,7 +92,7 @@ install: $(TNGC)
 	install -m 644 docs/rules.md $(DESTDIR)$(PREFIX)/share/doc/tngc/rules.md
 
 clean:
-	rm -rf build/obj build/san build/tests build/tngc
+	rm -rf build/obj build/san build/tests build/tngc build/libtngcrt.a
 
 help:
 	@sed -n '1,8p' Makefile
