@@ -2417,7 +2417,13 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
             for (size_t i = 0; i + 1 < d->n; i += 2)
                 dict_set(I, o, d->items[i], d->items[i + 1]);
         } else if (kind != O_DICT) {
-            items_push(I, o, eval(I, f, c));
+            Obj *x = eval(I, f, c);
+            int dup = 0;
+            if (N(I, n)->kind == NK_set)   /* {1, 2, 2}: a set keeps one of each */
+                for (size_t i = 0; i < o->n && !dup; i++)
+                    dup = obj_eq(I, o->items[i], x) == 1;
+            if (!dup)
+                items_push(I, o, x);
         }
     }
     return o;

@@ -2165,8 +2165,13 @@ static Obj *bi_len(Interp *I, CallArgs *a)
         return obj_int(I, (int64_t)x->n);
     case O_DICT:
         return obj_int(I, (int64_t)(x->n / 2));
-    case O_STR:
-        return obj_int(I, (int64_t)x->len);
+    case O_STR: {
+        /* code points, as Python counts: every byte but UTF-8 continuations */
+        int64_t n = 0;
+        for (size_t i = 0; i < x->len; i++)
+            n += ((unsigned char)x->s[i] & 0xC0) != 0x80;
+        return obj_int(I, n);
+    }
     case O_RANGE: {
         Obj *l = iter_list(I, x);
         return l ? obj_int(I, (int64_t)l->n) : unk(I);
