@@ -1190,6 +1190,11 @@ static int infer_float_unary(Infer *I)
 {
     const Val *x = infer__in(I, 0);
     Shape s = shape_of(x);
+    /* torch promotes integer inputs of exp, log, sqrt, rsqrt, sigmoid and
+     * tanh to float32; gelu and silu have no integer kernels */
+    if (!dtype_is_float(x->dtype) && (I->d->kind == OP_GELU || I->d->kind == OP_SILU))
+        return infer__fail(I, "dtype %s is not supported (torch has no integer kernel); "
+                           "cast with .float() first", dtype_name(x->dtype));
     return infer__out(I, dtype_is_float(x->dtype) ? x->dtype : DT_F32, &s);
 }
 
