@@ -1,0 +1,440 @@
+/*
+ * npy.c - reading and writing numpy .npy files (formats 1.0, 2.0, 3.0).
+ *
+ * The header dict is parsed here, strictly: exactly the keys 'descr',
+ * 'fortran_order' and 'shape'; little-endian C-order data of the dtypes
+ * libtngcrt knows; and the file must hold exactly header + data bytes.
+ * Writes go to "<path>.tmp.<pid>" renamed into place, so a failure never
+ * leaves a half-written file under path.
+ */
+#include "tngrt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The longest header accepted, in bytes. */
+#define NPY_MAX_HEADER 65536
+
+/* Formats "path: message" into err. */
+static void npy__fail(TngrtError *err, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (!err)
+        return;
+    n = snprintf(err->msg, sizeof err->msg, "%s: ", path);
+    if (n < 0 || (size_t)n >= sizeof err->msg)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+/* Reads the whole file at path into a malloc'd buffer. */
+static int npy__slurp(const char *path, unsigned char **buf, size_t *len,
+                      TngrtError *err)
+{
+    FILE *f = fopen(path, "rb");
+    long size;
+    if (!f) {
+        npy__fail(err, path, "cannot open for reading");
+        return -1;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0
+        || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        npy__fail(err, path, "cannot determine the file size");
+        return -1;
+    }
+    *buf = malloc(size ? (size_t)size : 1);
+    if (!*buf) {
+        fclose(f);
+        npy__fail(err, path, "out of memory reading %ld bytes", size);
+        return -1;
+    }
+    if (fread(*buf, 1, (size_t)size, f) != (size_t)size) {
+        fclose(f);
+        free(*buf);
+        *buf = NULL;
+        npy__fail(err, path, "read error");
+        return -1;
+    }
+    fclose(f);
+    *len = (size_t)size;
+    return 0;
+}
+
+/* A cursor over the header text. */
+typedef struct NpyParse {
+    const char *s;     /* header text */
+    size_t len;        /* its length */
+    size_t pos;        /* next character */
+    const char *path;  /* for messages */
+    TngrtError *err;
+} NpyParse;
+
+static void npy__skip_ws(NpyParse *p)
+{
+    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+        p->pos++;
+}
+
+/* Consumes c (after blanks) or fails. */
+static int npy__expect(NpyParse *p, char c)
+{
+    npy__skip_ws(p);
+    if (p->pos >= p->len || p->s[p->pos] != c) {
+        npy__fail(p->err, p->path, "header: expected '%c' at offset %zu", c, p->pos);
+        return -1;
+    }
+    p->pos++;
+    return 0;
+}
+
+/* string: '\'' chars '\'' | '"' chars '"' (printable ASCII, no escapes) */
+static int npy__string(NpyParse *p, char *out, size_t cap)
+{
+    char q;
+    size_t n = 0;
+    npy__skip_ws(p);
+    if (p->pos >= p->len || (p->s[p->pos] != '\'' && p->s[p->pos] != '"')) {
+        npy__fail(p->err, p->path, "header: expected a string at offset %zu", p->pos);
+        return -1;
+    }
+    q = p->s[p->pos++];
+    while (p->pos < p->len && p->s[p->pos] != q) {
+        unsigned char c = (unsigned char)p->s[p->pos];
+        if (c < 0x20 || c > 0x7e || c == '\\' || n + 1 >= cap) {
+            npy__fail(p->err, p->path, "header: bad or overlong string at offset %zu",
+                      p->pos);
+            return -1;
+        }
+        out[n++] = (char)c;
+        p->pos++;
+    }
+    if (p->pos >= p->len) {
+        npy__fail(p->err, p->path, "header: unterminated string");
+        return -1;
+    }
+    p->pos++;
+    out[n] = '\0';
+    return 0;
+}
+
+/* shape: '(' [ int { ',' int } [ ',' ] ] ')' -- a 1-tuple needs its comma */
+static int npy__shape(NpyParse *p, int *ndim, int64_t *shape)
+{
+    int n = 0, trailing_comma = 0;
+    if (npy__expect(p, '(') != 0)
+        return -1;
+    for (;;) {
+        npy__skip_ws(p);
+        if (p->pos < p->len && p->s[p->pos] == ')') {
+            p->pos++;
+            break;
+        }
+        if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9') {
+            npy__fail(p->err, p->path,
+                      "header: shape must be a tuple of non-negative integers (offset %zu)",
+                      p->pos);
+            return -1;
+        }
+        if (n == TNGRT_MAX_DIMS) {
+            npy__fail(p->err, p->path, "header: more than %d dimensions", TNGRT_MAX_DIMS);
+            return -1;
+        }
+        {
+            int64_t v = 0;
+            while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+                int d = p->s[p->pos++] - '0';
+                if (v > (INT64_MAX - d) / 10) {
+                    npy__fail(p->err, p->path, "header: shape dimension %d is too large", n);
+                    return -1;
+                }
+                v = v * 10 + d;
+            }
+            shape[n++] = v;
+        }
+        npy__skip_ws(p);
+        trailing_comma = 0;
+        if (p->pos < p->len && p->s[p->pos] == ',') {
+            p->pos++;
+            trailing_comma = 1;
+        } else if (p->pos >= p->len || p->s[p->pos] != ')') {
+            npy__fail(p->err, p->path, "header: expected ',' or ')' in shape at offset %zu",
+                      p->pos);
+            return -1;
+        }
+    }
+    if (n == 1 && !trailing_comma) {
+        npy__fail(p->err, p->path, "header: shape (n) lacks the comma of a tuple");
+        return -1;
+    }
+    *ndim = n;
+    return 0;
+}
+
+/* Maps a numpy descr to a dtype, or fails saying why. */
+static int npy__descr(NpyParse *p, const char *descr, TngrtDType *dtype)
+{
+    static const struct { const char *descr; TngrtDType dtype; } table[] = {
+        {"<f4", TNGRT_F32}, {"<f2", TNGRT_F16}, {"<i1", TNGRT_I8},
+        {"|i1", TNGRT_I8},  {"<i4", TNGRT_I32}, {"<i8", TNGRT_I64},
+        {"|b1", TNGRT_BOOL}, {"<b1", TNGRT_BOOL},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(descr, table[i].descr) == 0) {
+            *dtype = table[i].dtype;
+            return 0;
+        }
+    if (descr[0] == '>')
+        npy__fail(p->err, p->path, "big-endian dtype '%s' is not supported: "
+                  "save little-endian data", descr);
+    else if (strstr(descr, "bfloat16") || strcmp(descr, "<V2") == 0)
+        npy__fail(p->err, p->path, "dtype '%s': bfloat16 has no numpy descr "
+                  "and cannot be read from .npy", descr);
+    else
+        npy__fail(p->err, p->path, "unsupported dtype '%s' (expected one of "
+                  "<f4 <f2 <i1 |i1 <i4 <i8 |b1)", descr);
+    return -1;
+}
+
+/* dict: '{' { key ':' value ',' } [ key ':' value ] '}' blanks '\n'? */
+static int npy__header(NpyParse *p, TngrtDType *dtype, int *ndim, int64_t *shape)
+{
+    int have_descr = 0, have_fortran = 0, have_shape = 0;
+    char key[32], val[64];
+    if (npy__expect(p, '{') != 0)
+        return -1;
+    for (;;) {
+        npy__skip_ws(p);
+        if (p->pos < p->len && p->s[p->pos] == '}') {
+            p->pos++;
+            break;
+        }
+        if (npy__string(p, key, sizeof key) != 0 || npy__expect(p, ':') != 0)
+            return -1;
+        if (strcmp(key, "descr") == 0 && !have_descr) {
+            if (npy__string(p, val, sizeof val) != 0 || npy__descr(p, val, dtype) != 0)
+                return -1;
+            have_descr = 1;
+        } else if (strcmp(key, "fortran_order") == 0 && !have_fortran) {
+            npy__skip_ws(p);
+            if (p->len - p->pos >= 5 && memcmp(p->s + p->pos, "False", 5) == 0) {
+                p->pos += 5;
+            } else if (p->len - p->pos >= 4 && memcmp(p->s + p->pos, "True", 4) == 0) {
+                npy__fail(p->err, p->path, "Fortran order is not supported: "
+                          "save with np.ascontiguousarray");
+                return -1;
+            } else {
+                npy__fail(p->err, p->path, "header: fortran_order must be True or False");
+                return -1;
+            }
+            have_fortran = 1;
+        } else if (strcmp(key, "shape") == 0 && !have_shape) {
+            if (npy__shape(p, ndim, shape) != 0)
+                return -1;
+            have_shape = 1;
+        } else {
+            npy__fail(p->err, p->path, "header: unexpected or repeated key '%s'", key);
+            return -1;
+        }
+        npy__skip_ws(p);
+        if (p->pos < p->len && p->s[p->pos] == ',')
+            p->pos++;
+        else if (p->pos >= p->len || p->s[p->pos] != '}') {
+            npy__fail(p->err, p->path, "header: expected ',' or '}' at offset %zu", p->pos);
+            return -1;
+        }
+    }
+    if (!have_descr || !have_fortran || !have_shape) {
+        npy__fail(p->err, p->path, "header: missing key '%s'",
+                  !have_descr ? "descr" : !have_fortran ? "fortran_order" : "shape");
+        return -1;
+    }
+    npy__skip_ws(p);
+    if (p->pos < p->len && p->s[p->pos] == '\n')
+        p->pos++;
+    if (p->pos != p->len) {
+        npy__fail(p->err, p->path, "header: junk after the dict at offset %zu", p->pos);
+        return -1;
+    }
+    return 0;
+}
+
+int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0, pre, hlen, nbytes;
+    TngrtDType dtype = TNGRT_F32;
+    int ndim = 0;
+    int64_t shape[TNGRT_MAX_DIMS];
+    TngrtTensor *t;
+    NpyParse p;
+    char what[200];
+
+    *out = NULL;
+    if (npy__slurp(path, &buf, &len, err) != 0)
+        return -1;
+    if (len < 6 || memcmp(buf, "\x93NUMPY", 6) != 0) {
+        npy__fail(err, path, "not a .npy file (bad magic)");
+        goto fail;
+    }
+    if (len < 10) {
+        npy__fail(err, path, "truncated header (file has %zu bytes)", len);
+        goto fail;
+    }
+    if (buf[6] < 1 || buf[6] > 3 || buf[7] != 0) {
+        npy__fail(err, path, "unsupported .npy format version %u.%u", buf[6], buf[7]);
+        goto fail;
+    }
+    if (buf[6] == 1) {
+        pre = 10;
+        hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+    } else {
+        pre = 12;
+        if (len < pre) {
+            npy__fail(err, path, "truncated header (file has %zu bytes)", len);
+            goto fail;
+        }
+        hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16
+               | (size_t)buf[11] << 24;
+    }
+    if (hlen > NPY_MAX_HEADER) {
+        npy__fail(err, path, "header length %zu exceeds the limit of %d bytes",
+                  hlen, NPY_MAX_HEADER);
+        goto fail;
+    }
+    if (hlen > len - pre) {
+        npy__fail(err, path, "header length %zu runs past the end of the file "
+                  "(%zu bytes)", hlen, len);
+        goto fail;
+    }
+    p.s = (const char *)buf + pre;
+    p.len = hlen;
+    p.pos = 0;
+    p.path = path;
+    p.err = err;
+    if (npy__header(&p, &dtype, &ndim, shape) != 0)
+        goto fail;
+    snprintf(what, sizeof what, "%s", path);
+    if (tngrt_shape_nbytes(dtype, ndim, shape, &nbytes, what, err) != 0)
+        goto fail;
+    if (nbytes != len - pre - hlen) {
+        npy__fail(err, path, "%s: expected %zu bytes (header %zu + data %zu), "
+                  "the file has %zu", len - pre - hlen < nbytes ? "truncated data"
+                  : "trailing bytes", pre + hlen + nbytes, pre + hlen, nbytes, len);
+        goto fail;
+    }
+    t = tngrt_tensor_new(dtype, ndim, shape, err);
+    if (!t)
+        goto fail;
+    if (nbytes)
+        memcpy(t->data, buf + pre + hlen, nbytes);
+    free(buf);
+    *out = t;
+    return 0;
+fail:
+    free(buf);
+    return -1;
+}
+
+/* Returns the numpy descr of dtype, or NULL where numpy has none. */
+static const char *npy__descr_of(TngrtDType dtype)
+{
+    switch (dtype) {
+    case TNGRT_F32: return "<f4";
+    case TNGRT_F16: return "<f2";
+    case TNGRT_I8: return "|i1";
+    case TNGRT_I32: return "<i4";
+    case TNGRT_I64: return "<i8";
+    case TNGRT_BOOL: return "|b1";
+    default: return NULL;
+    }
+}
+
+/* Formats the v1.0 preamble + header padded as numpy pads it. */
+static size_t npy__format_header(const TngrtTensor *t, const char *descr, char *out,
+                                 size_t cap)
+{
+    char dict[512];
+    size_t n;
+    int k = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
+                     descr);
+    n = (size_t)k;
+    for (int i = 0; i < t->ndim; i++) {
+        k = snprintf(dict + n, sizeof dict - n, i ? ", %lld" : "%lld",
+                     (long long)t->shape[i]);
+        n += (size_t)k;
+    }
+    k = snprintf(dict + n, sizeof dict - n, "%s), }", t->ndim == 1 ? "," : "");
+    n += (size_t)k;
+    /* 10-byte preamble + dict + spaces + '\n' is a multiple of 64 */
+    {
+        size_t total = (10 + n + 1 + 63) / 64 * 64;
+        size_t hlen = total - 10;
+        if (total > cap)
+            return 0;
+        memcpy(out, "\x93NUMPY\x01\x00", 8);
+        out[8] = (char)(hlen & 0xff);
+        out[9] = (char)(hlen >> 8);
+        memcpy(out + 10, dict, n);
+        memset(out + 10 + n, ' ', total - 10 - n - 1);
+        out[total - 1] = '\n';
+        return total;
+    }
+}
+
+int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
+{
+    const char *descr = npy__descr_of(t->dtype);
+    char header[1024], tmp[4096];
+    size_t hsize, nbytes;
+    FILE *f;
+    int ok;
+
+    if (!descr) {
+        npy__fail(err, path, "cannot write dtype %s: it has no numpy dtype "
+                  "(convert bf16 to f32 first)", tngrt_dtype_name(t->dtype));
+        return -1;
+    }
+    if (tngrt_shape_nbytes(t->dtype, t->ndim, t->shape, &nbytes, path, err) != 0)
+        return -1;
+    if (nbytes != t->nbytes) {
+        npy__fail(err, path, "tensor holds %zu bytes, its shape needs %zu",
+                  t->nbytes, nbytes);
+        return -1;
+    }
+    hsize = npy__format_header(t, descr, header, sizeof header);
+    if (hsize == 0) {
+        npy__fail(err, path, "header too long");
+        return -1;
+    }
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid())
+        >= sizeof tmp) {
+        npy__fail(err, path, "path too long");
+        return -1;
+    }
+    f = fopen(tmp, "wb");
+    if (!f) {
+        npy__fail(err, path, "cannot open %s for writing", tmp);
+        return -1;
+    }
+    ok = fwrite(header, 1, hsize, f) == hsize
+         && (nbytes == 0 || fwrite(t->data, 1, nbytes, f) == nbytes);
+    ok = (fclose(f) == 0) && ok;
+    if (!ok) {
+        remove(tmp);
+        npy__fail(err, path, "write error on %s", tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        npy__fail(err, path, "cannot rename %s into place", tmp);
+        return -1;
+    }
+    return 0;
+}

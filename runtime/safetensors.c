@@ -1,0 +1,584 @@
+/*
+ * safetensors.c - reading safetensors files: an 8-byte little-endian header
+ * length N, N bytes of JSON describing each tensor, then the data buffer.
+ *
+ * The whole file is read into memory; tngrt_safetensors_find hands out
+ * non-owning views into those bytes. The JSON is parsed by a small strict
+ * parser of the fixed grammar below (depth is at most 3 by construction):
+ *   header   : '{' entry { ',' entry } '}'
+ *   entry    : "__metadata__" ':' '{' [ string ':' string { ',' ... } ] '}'
+ *            | string ':' '{' "dtype" ':' string ',' "shape" ':' '[' ints ']'
+ *                             ',' "data_offsets" ':' '[' int ',' int ']' '}'
+ * (tensor keys in any order). Duplicate keys, floats, negative numbers,
+ * unknown dtypes, offsets outside the buffer, sizes that do not match the
+ * shape, and overlapping tensors are all refused.
+ */
+#include "tngrt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The longest JSON header accepted, in bytes. */
+#define ST_MAX_HEADER (100u * 1024 * 1024)
+
+/* One tensor of the index. */
+typedef struct StEntry {
+    char *name;                        /* decoded UTF-8 name */
+    TngrtDType dtype;                  /* element type */
+    int ndim;                          /* dimensions */
+    int64_t shape[TNGRT_MAX_DIMS];     /* extents */
+    uint64_t begin, end;               /* byte range in the data buffer */
+} StEntry;
+
+struct TngrtSafetensors {
+    char *path;              /* for messages */
+    unsigned char *bytes;    /* the whole file */
+    size_t len;              /* its size */
+    size_t data_start;       /* 8 + N */
+    StEntry *entries;        /* tensors in file order */
+    int count;               /* number of entries */
+    int cap;                 /* allocated entries */
+};
+
+/* A cursor over the JSON text. */
+typedef struct StParse {
+    const char *s;
+    size_t len, pos;
+    const char *path;
+    TngrtError *err;
+} StParse;
+
+/* Formats "path: message" into err. */
+static void st__fail(TngrtError *err, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (!err)
+        return;
+    n = snprintf(err->msg, sizeof err->msg, "%s: ", path);
+    if (n < 0 || (size_t)n >= sizeof err->msg)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+static void st__ws(StParse *p)
+{
+    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'
+                               || p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+        p->pos++;
+}
+
+/* Consumes c (after blanks) or fails. */
+static int st__expect(StParse *p, char c)
+{
+    st__ws(p);
+    if (p->pos >= p->len || p->s[p->pos] != c) {
+        st__fail(p->err, p->path, "bad JSON header: expected '%c' at offset %zu",
+                 c, p->pos);
+        return -1;
+    }
+    p->pos++;
+    return 0;
+}
+
+/* Returns 1 and consumes c when it is next (after blanks). */
+static int st__accept(StParse *p, char c)
+{
+    st__ws(p);
+    if (p->pos < p->len && p->s[p->pos] == c) {
+        p->pos++;
+        return 1;
+    }
+    return 0;
+}
+
+static int st__hex4(StParse *p, unsigned *out)
+{
+    unsigned v = 0;
+    if (p->len - p->pos < 4)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        char c = p->s[p->pos++];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+        else return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Appends code point cp as UTF-8 to out (which has room). */
+static size_t st__utf8(char *out, unsigned cp)
+{
+    if (cp < 0x80) { out[0] = (char)cp; return 1; }
+    if (cp < 0x800) {
+        out[0] = (char)(0xc0 | cp >> 6); out[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xe0 | cp >> 12); out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        out[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    out[0] = (char)(0xf0 | cp >> 18); out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+    out[2] = (char)(0x80 | (cp >> 6 & 0x3f)); out[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* string: '"' { char | '\' escape } '"' -> malloc'd UTF-8 in *out */
+static int st__string(StParse *p, char **out)
+{
+    size_t start, n = 0;
+    char *buf;
+    st__ws(p);
+    if (p->pos >= p->len || p->s[p->pos] != '"') {
+        st__fail(p->err, p->path, "bad JSON header: expected a string at offset %zu",
+                 p->pos);
+        return -1;
+    }
+    start = ++p->pos;
+    /* decoded text is never longer than the escaped text */
+    while (p->pos < p->len && p->s[p->pos] != '"')
+        p->pos += p->s[p->pos] == '\\' ? 2 : 1;
+    if (p->pos >= p->len) {
+        st__fail(p->err, p->path, "bad JSON header: unterminated string");
+        return -1;
+    }
+    buf = malloc(p->pos - start + 1);
+    if (!buf) {
+        st__fail(p->err, p->path, "out of memory");
+        return -1;
+    }
+    p->pos = start;
+    while (p->s[p->pos] != '"') {
+        unsigned char c = (unsigned char)p->s[p->pos++];
+        if (c < 0x20)
+            goto bad;
+        if (c != '\\') {
+            buf[n++] = (char)c;
+            continue;
+        }
+        c = (unsigned char)p->s[p->pos++];
+        switch (c) {
+        case '"': case '\\': case '/': buf[n++] = (char)c; break;
+        case 'b': buf[n++] = '\b'; break;
+        case 'f': buf[n++] = '\f'; break;
+        case 'n': buf[n++] = '\n'; break;
+        case 'r': buf[n++] = '\r'; break;
+        case 't': buf[n++] = '\t'; break;
+        case 'u': {
+            unsigned cp, lo;
+            if (st__hex4(p, &cp) != 0)
+                goto bad;
+            if (cp >= 0xdc00 && cp <= 0xdfff)
+                goto bad;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+                if (p->len - p->pos < 6 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
+                    goto bad;
+                p->pos += 2;
+                if (st__hex4(p, &lo) != 0 || lo < 0xdc00 || lo > 0xdfff)
+                    goto bad;
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            }
+            if (cp == 0)
+                goto bad;   /* names are C strings */
+            n += st__utf8(buf + n, cp);
+            break;
+        }
+        default:
+            goto bad;
+        }
+    }
+    p->pos++;
+    buf[n] = '\0';
+    *out = buf;
+    return 0;
+bad:
+    free(buf);
+    st__fail(p->err, p->path, "bad JSON header: invalid string near offset %zu", p->pos);
+    return -1;
+}
+
+/* int: '0' | [1-9][0-9]* (no sign, fraction or exponent) */
+static int st__uint(StParse *p, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t start;
+    st__ws(p);
+    start = p->pos;
+    while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+        unsigned d = (unsigned)(p->s[p->pos++] - '0');
+        if (v > (UINT64_MAX - d) / 10) {
+            st__fail(p->err, p->path, "integer too large at offset %zu", start);
+            return -1;
+        }
+        v = v * 10 + d;
+    }
+    if (p->pos == start || (p->s[start] == '0' && p->pos - start > 1)) {
+        st__fail(p->err, p->path, "bad JSON header: expected a non-negative integer "
+                 "at offset %zu", start);
+        return -1;
+    }
+    if (p->pos < p->len && (p->s[p->pos] == '.' || p->s[p->pos] == 'e'
+                            || p->s[p->pos] == 'E')) {
+        st__fail(p->err, p->path, "floats are not allowed in shapes and offsets "
+                 "(offset %zu)", start);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Maps a safetensors dtype name to a dtype, or fails naming it. */
+static int st__dtype(StParse *p, const char *name, const char *tensor, TngrtDType *out)
+{
+    static const struct { const char *name; TngrtDType dtype; } table[] = {
+        {"F32", TNGRT_F32}, {"F16", TNGRT_F16}, {"BF16", TNGRT_BF16},
+        {"I8", TNGRT_I8}, {"I32", TNGRT_I32}, {"I64", TNGRT_I64}, {"BOOL", TNGRT_BOOL},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(name, table[i].name) == 0) {
+            *out = table[i].dtype;
+            return 0;
+        }
+    st__fail(p->err, p->path, "tensor '%s': unsupported dtype '%s'", tensor, name);
+    return -1;
+}
+
+/* metadata: '{' [ string ':' string { ',' string ':' string } ] '}' */
+static int st__metadata(StParse *p)
+{
+    char **keys = NULL;
+    int nkeys = 0, rc = -1;
+    if (st__expect(p, '{') != 0)
+        return -1;
+    if (st__accept(p, '}'))
+        return 0;
+    for (;;) {
+        char *key = NULL, *val = NULL, **grown;
+        if (st__string(p, &key) != 0)
+            goto done;
+        for (int i = 0; i < nkeys; i++)
+            if (strcmp(keys[i], key) == 0) {
+                st__fail(p->err, p->path, "duplicate metadata key '%s'", key);
+                free(key);
+                goto done;
+            }
+        grown = realloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
+        if (!grown) {
+            free(key);
+            st__fail(p->err, p->path, "out of memory");
+            goto done;
+        }
+        keys = grown;
+        keys[nkeys++] = key;
+        if (st__expect(p, ':') != 0 || st__string(p, &val) != 0)
+            goto done;
+        free(val);
+        if (st__accept(p, '}'))
+            break;
+        if (st__expect(p, ',') != 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    for (int i = 0; i < nkeys; i++)
+        free(keys[i]);
+    free(keys);
+    return rc;
+}
+
+/* tensor: '{' "dtype" ':' string ',' "shape" ':' '[' ints ']' ','
+ *             "data_offsets" ':' '[' int ',' int ']' '}' (any order) */
+static int st__tensor(StParse *p, StEntry *e)
+{
+    int have_dtype = 0, have_shape = 0, have_offsets = 0;
+    if (st__expect(p, '{') != 0)
+        return -1;
+    for (;;) {
+        char *key = NULL;
+        if (st__string(p, &key) != 0)
+            return -1;
+        if (st__expect(p, ':') != 0) {
+            free(key);
+            return -1;
+        }
+        if (strcmp(key, "dtype") == 0 && !have_dtype) {
+            char *name = NULL;
+            int rc = st__string(p, &name);
+            if (rc == 0)
+                rc = st__dtype(p, name, e->name, &e->dtype);
+            free(name);
+            have_dtype = 1;
+            if (rc != 0) { free(key); return -1; }
+        } else if (strcmp(key, "shape") == 0 && !have_shape) {
+            have_shape = 1;
+            if (st__expect(p, '[') != 0) { free(key); return -1; }
+            if (!st__accept(p, ']')) {
+                for (;;) {
+                    uint64_t v = 0;
+                    if (e->ndim == TNGRT_MAX_DIMS) {
+                        st__fail(p->err, p->path, "tensor '%s': more than %d dimensions",
+                                 e->name, TNGRT_MAX_DIMS);
+                        free(key);
+                        return -1;
+                    }
+                    if (st__uint(p, &v) != 0 || v > INT64_MAX) {
+                        if (v > INT64_MAX)
+                            st__fail(p->err, p->path, "tensor '%s': dimension too large",
+                                     e->name);
+                        free(key);
+                        return -1;
+                    }
+                    e->shape[e->ndim++] = (int64_t)v;
+                    if (st__accept(p, ']'))
+                        break;
+                    if (st__expect(p, ',') != 0) { free(key); return -1; }
+                }
+            }
+        } else if (strcmp(key, "data_offsets") == 0 && !have_offsets) {
+            have_offsets = 1;
+            if (st__expect(p, '[') != 0 || st__uint(p, &e->begin) != 0
+                || st__expect(p, ',') != 0 || st__uint(p, &e->end) != 0
+                || st__expect(p, ']') != 0) {
+                free(key);
+                return -1;
+            }
+        } else {
+            st__fail(p->err, p->path, "tensor '%s': unexpected or duplicate key '%s'",
+                     e->name, key);
+            free(key);
+            return -1;
+        }
+        free(key);
+        if (st__accept(p, '}'))
+            break;
+        if (st__expect(p, ',') != 0)
+            return -1;
+    }
+    if (!have_dtype || !have_shape || !have_offsets) {
+        st__fail(p->err, p->path, "tensor '%s': missing '%s'", e->name,
+                 !have_dtype ? "dtype" : !have_shape ? "shape" : "data_offsets");
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds a fresh entry named name (taking it) to self. */
+static StEntry *st__add(TngrtSafetensors *self, char *name, TngrtError *err)
+{
+    for (int i = 0; i < self->count; i++)
+        if (strcmp(self->entries[i].name, name) == 0) {
+            st__fail(err, self->path, "duplicate tensor name '%s'", name);
+            free(name);
+            return NULL;
+        }
+    if (self->count == self->cap) {
+        int cap = self->cap ? self->cap * 2 : 8;
+        StEntry *grown = realloc(self->entries, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            st__fail(err, self->path, "out of memory");
+            free(name);
+            return NULL;
+        }
+        self->entries = grown;
+        self->cap = cap;
+    }
+    memset(&self->entries[self->count], 0, sizeof self->entries[0]);
+    self->entries[self->count].name = name;
+    return &self->entries[self->count++];
+}
+
+/* Parses the header JSON of self into its entries. */
+static int st__header(TngrtSafetensors *self, StParse *p)
+{
+    int have_meta = 0;
+    if (st__expect(p, '{') != 0)
+        return -1;
+    if (!st__accept(p, '}')) {
+        for (;;) {
+            char *key = NULL;
+            if (st__string(p, &key) != 0)
+                return -1;
+            if (strcmp(key, "__metadata__") == 0) {
+                free(key);
+                if (have_meta) {
+                    st__fail(p->err, p->path, "duplicate key '__metadata__'");
+                    return -1;
+                }
+                have_meta = 1;
+                if (st__expect(p, ':') != 0 || st__metadata(p) != 0)
+                    return -1;
+            } else {
+                StEntry *e = st__add(self, key, p->err);
+                if (!e || st__expect(p, ':') != 0 || st__tensor(p, e) != 0)
+                    return -1;
+            }
+            if (st__accept(p, '}'))
+                break;
+            if (st__expect(p, ',') != 0)
+                return -1;
+        }
+    }
+    st__ws(p);
+    if (p->pos != p->len) {
+        st__fail(p->err, p->path, "bad JSON header: junk after the object at offset %zu",
+                 p->pos);
+        return -1;
+    }
+    return 0;
+}
+
+/* Checks every entry's range and size, and that no two ranges overlap. */
+static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
+{
+    uint64_t buflen = self->len - self->data_start;
+    for (int i = 0; i < self->count; i++) {
+        StEntry *e = &self->entries[i];
+        size_t nbytes;
+        char what[300];
+        if (e->begin > e->end || e->end > buflen) {
+            st__fail(err, self->path, "tensor '%s': data_offsets [%llu, %llu] outside "
+                     "the %llu-byte data buffer", e->name, (unsigned long long)e->begin,
+                     (unsigned long long)e->end, (unsigned long long)buflen);
+            return -1;
+        }
+        snprintf(what, sizeof what, "%s: tensor '%s'", self->path, e->name);
+        if (tngrt_shape_nbytes(e->dtype, e->ndim, e->shape, &nbytes, what, err) != 0)
+            return -1;
+        if (e->end - e->begin != nbytes) {
+            st__fail(err, self->path, "tensor '%s': data_offsets span %llu bytes, "
+                     "the shape and dtype need %zu", e->name,
+                     (unsigned long long)(e->end - e->begin), nbytes);
+            return -1;
+        }
+    }
+    /* overlap: quadratic, fine for the tensor counts of model files */
+    for (int i = 0; i < self->count; i++)
+        for (int j = i + 1; j < self->count; j++) {
+            StEntry *a = &self->entries[i], *b = &self->entries[j];
+            if (a->begin < a->end && b->begin < b->end
+                && a->begin < b->end && b->begin < a->end) {
+                st__fail(err, self->path, "tensors '%s' and '%s' overlap in the data "
+                         "buffer (overlapping tensors are refused)", a->name, b->name);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError *err)
+{
+    TngrtSafetensors *self;
+    FILE *f;
+    long size;
+    uint64_t n = 0;
+    StParse p;
+
+    *out = NULL;
+    self = calloc(1, sizeof *self);
+    if (!self || !(self->path = malloc(strlen(path) + 1))) {
+        free(self);
+        st__fail(err, path, "out of memory");
+        return -1;
+    }
+    strcpy(self->path, path);
+    f = fopen(path, "rb");
+    if (!f) {
+        st__fail(err, path, "cannot open for reading");
+        goto fail;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        st__fail(err, path, "cannot determine the file size");
+        goto fail;
+    }
+    self->bytes = malloc(size ? (size_t)size : 1);
+    if (!self->bytes || fread(self->bytes, 1, (size_t)size, f) != (size_t)size) {
+        fclose(f);
+        st__fail(err, path, self->bytes ? "read error" : "out of memory");
+        goto fail;
+    }
+    fclose(f);
+    self->len = (size_t)size;
+    if (self->len < 8) {
+        st__fail(err, path, "file of %zu bytes is too short for a safetensors header",
+                 self->len);
+        goto fail;
+    }
+    for (int i = 7; i >= 0; i--)
+        n = n << 8 | self->bytes[i];
+    if (n > ST_MAX_HEADER) {
+        st__fail(err, path, "header length %llu exceeds the limit of %u bytes",
+                 (unsigned long long)n, ST_MAX_HEADER);
+        goto fail;
+    }
+    if (n > self->len - 8) {
+        st__fail(err, path, "header length %llu runs past the end of the file "
+                 "(%zu bytes)", (unsigned long long)n, self->len);
+        goto fail;
+    }
+    self->data_start = 8 + (size_t)n;
+    p.s = (const char *)self->bytes + 8;
+    p.len = (size_t)n;
+    p.pos = 0;
+    p.path = self->path;
+    p.err = err;
+    if (st__header(self, &p) != 0 || st__check_ranges(self, err) != 0)
+        goto fail;
+    *out = self;
+    return 0;
+fail:
+    tngrt_safetensors_close(self);
+    return -1;
+}
+
+int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
+                           TngrtTensor *view_out, TngrtError *err)
+{
+    for (int i = 0; i < self->count; i++) {
+        const StEntry *e = &self->entries[i];
+        if (strcmp(e->name, name) != 0)
+            continue;
+        memset(view_out, 0, sizeof *view_out);
+        view_out->dtype = e->dtype;
+        view_out->ndim = e->ndim;
+        for (int d = 0; d < e->ndim; d++)
+            view_out->shape[d] = e->shape[d];
+        tngrt_tensor_set_strides(view_out);
+        view_out->data = self->bytes + self->data_start + e->begin;
+        view_out->nbytes = (size_t)(e->end - e->begin);
+        view_out->owns = 0;
+        return 0;
+    }
+    st__fail(err, self->path, "no tensor named '%s'", name);
+    return -1;
+}
+
+int tngrt_safetensors_count(const TngrtSafetensors *self)
+{
+    return self->count;
+}
+
+const char *tngrt_safetensors_name(const TngrtSafetensors *self, int i)
+{
+    return i >= 0 && i < self->count ? self->entries[i].name : NULL;
+}
+
+void tngrt_safetensors_close(TngrtSafetensors *self)
+{
+    if (!self)
+        return;
+    for (int i = 0; i < self->count; i++)
+        free(self->entries[i].name);
+    free(self->entries);
+    free(self->bytes);
+    free(self->path);
+    free(self);
+}

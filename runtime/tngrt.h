@@ -1,0 +1,106 @@
+/*
+ * tngrt.h - public interface of libtngcrt, the runtime that generated model
+ * bundles link: tensors, .npy files and safetensors files.
+ *
+ * Discipline (STYLE.md, after tree-sitter's lib/src): names are
+ * tngrt_<module>_<verb>, the object comes first, *_new / *_delete pair up,
+ * no function exits or prints, there is no mutable global state, and every
+ * fallible function returns 0 on success or -1 with a message in a
+ * TngrtError naming the file or object at fault.
+ */
+#ifndef TNGRT_H
+#define TNGRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most dimensions a tensor may have. */
+#define TNGRT_MAX_DIMS 8
+
+/* An error message filled by a failing call (always NUL-terminated). */
+typedef struct TngrtError {
+    char msg[256];   /* what went wrong, naming the file or object */
+} TngrtError;
+
+/* The element types of tensors. */
+typedef enum TngrtDType {
+    TNGRT_F32,    /* IEEE binary32 */
+    TNGRT_F16,    /* IEEE binary16 */
+    TNGRT_BF16,   /* bfloat16 (no numpy dtype) */
+    TNGRT_I8,     /* signed 8-bit integer */
+    TNGRT_I32,    /* signed 32-bit integer */
+    TNGRT_I64,    /* signed 64-bit integer */
+    TNGRT_BOOL,   /* one byte, 0 or 1 */
+    TNGRT_DTYPE_COUNT   /* number of dtypes, not a dtype */
+} TngrtDType;
+
+/* A dense C-order tensor; strides are in elements. */
+typedef struct TngrtTensor {
+    TngrtDType dtype;                  /* element type */
+    int ndim;                          /* 0 .. TNGRT_MAX_DIMS */
+    int64_t shape[TNGRT_MAX_DIMS];     /* extents, each >= 0 */
+    int64_t strides[TNGRT_MAX_DIMS];   /* element strides, C order */
+    void *data;                        /* nbytes of elements */
+    size_t nbytes;                     /* numel * dtype size */
+    int owns;                          /* 1 when tngrt_tensor_delete frees data */
+} TngrtTensor;
+
+/* Returns the size in bytes of one element of dtype (0 when invalid). */
+size_t tngrt_dtype_size(TngrtDType dtype);
+
+/* Returns the name of dtype ("f32", "bf16", ...; "?" when invalid). */
+const char *tngrt_dtype_name(TngrtDType dtype);
+
+/* Allocates a tensor with zeroed data; returns NULL and fills err when
+ * ndim or the shape is invalid, the size overflows, or memory runs out. */
+TngrtTensor *tngrt_tensor_new(TngrtDType dtype, int ndim,
+                              const int64_t *shape, TngrtError *err);
+
+/* Frees self and, when it owns them, its data; NULL is accepted. */
+void tngrt_tensor_delete(TngrtTensor *self);
+
+/* Returns the number of elements of self (1 for a 0-d tensor). */
+int64_t tngrt_tensor_numel(const TngrtTensor *self);
+
+/* Checks a shape and computes its byte size for dtype without overflow;
+ * returns 0, or -1 with a message (prefixed by what) in err. */
+int tngrt_shape_nbytes(TngrtDType dtype, int ndim, const int64_t *shape,
+                       size_t *nbytes_out, const char *what, TngrtError *err);
+
+/* Fills the C-order element strides of self from its shape. */
+void tngrt_tensor_set_strides(TngrtTensor *self);
+
+/* Reads a .npy file (format 1.0, 2.0 or 3.0, little-endian, C order)
+ * into a new tensor in *out; returns 0, or -1 with a message in err. */
+int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err);
+
+/* Writes t as a .npy file (format 1.0) atomically through a temporary
+ * file renamed into place; returns 0, or -1 with a message in err. */
+int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err);
+
+/* An open safetensors file: its bytes in memory and its tensor index. */
+typedef struct TngrtSafetensors TngrtSafetensors;
+
+/* Reads and validates the safetensors file at path into *out;
+ * returns 0, or -1 with a message in err. */
+int tngrt_safetensors_open(const char *path, TngrtSafetensors **out,
+                           TngrtError *err);
+
+/* Fills *view_out with a non-owning view of tensor name (its data points
+ * into self, valid until tngrt_safetensors_close); returns 0, or -1 with a
+ * message in err when there is no such tensor. The data may be unaligned
+ * (it starts at 8 + N + begin in the file): copy it before typed access. */
+int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
+                           TngrtTensor *view_out, TngrtError *err);
+
+/* Returns the number of tensors in self (the metadata entry excluded). */
+int tngrt_safetensors_count(const TngrtSafetensors *self);
+
+/* Returns the name of tensor i of self in file order, or NULL when i is
+ * out of range. */
+const char *tngrt_safetensors_name(const TngrtSafetensors *self, int i);
+
+/* Frees self and the file bytes every view points into; NULL is accepted. */
+void tngrt_safetensors_close(TngrtSafetensors *self);
+
+#endif

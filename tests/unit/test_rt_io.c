@@ -1,0 +1,423 @@
+/*
+ * test_rt_io.c - unit tests of libtngcrt's file IO: .npy round trips,
+ * numpy-made headers, safetensors files, and hostile files of both formats.
+ * Every failure case checks the return code and that the message names
+ * the file.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../runtime/tngrt.h"
+
+/* Writes bytes to a fresh temporary file; returns its path (malloc'd). */
+static char *write_temp(const void *bytes, size_t len)
+{
+    char *path = strdup("/tmp/tngrt-unit-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+    close(fd);
+    return path;
+}
+
+/* Builds a v1.0 .npy image: magic, header dict padded as numpy pads it, data. */
+static size_t npy_image(unsigned char *out, const char *dict, const void *data,
+                        size_t nbytes)
+{
+    size_t n = strlen(dict), total = (10 + n + 1 + 63) / 64 * 64;
+    memcpy(out, "\x93NUMPY\x01\x00", 8);
+    out[8] = (unsigned char)((total - 10) & 0xff);
+    out[9] = (unsigned char)((total - 10) >> 8);
+    memcpy(out + 10, dict, n);
+    memset(out + 10 + n, ' ', total - 11 - n);
+    out[total - 1] = '\n';
+    if (nbytes)
+        memcpy(out + total, data, nbytes);
+    return total + nbytes;
+}
+
+/* Asserts that reading the bytes as .npy fails, naming the file. */
+static void npy_rejects(const void *bytes, size_t len, const char *needle)
+{
+    char *path = write_temp(bytes, len);
+    TngrtTensor *t = (TngrtTensor *)1;
+    TngrtError err = {{0}};
+    assert_int_equal(tngrt_npy_read(path, &t, &err), -1);
+    assert_null(t);
+    assert_true(err.msg[0] != '\0');
+    assert_non_null(strstr(err.msg, path));
+    if (needle && !strstr(err.msg, needle))
+        fail_msg("message '%s' lacks '%s'", err.msg, needle);
+    unlink(path);
+    free(path);
+}
+
+static void test_dtype_and_tensor(void **state)
+{
+    TngrtError err = {{0}};
+    int64_t shape[2] = {2, 3}, bad[1] = {-1}, huge[2] = {INT64_MAX / 2, 4};
+    TngrtTensor *t;
+    (void)state;
+    assert_int_equal(tngrt_dtype_size(TNGRT_I64), 8);
+    assert_string_equal(tngrt_dtype_name(TNGRT_BF16), "bf16");
+    t = tngrt_tensor_new(TNGRT_F32, 2, shape, &err);
+    assert_non_null(t);
+    assert_int_equal(t->nbytes, 24);
+    assert_int_equal(t->strides[0], 3);
+    assert_int_equal(t->strides[1], 1);
+    assert_int_equal(tngrt_tensor_numel(t), 6);
+    tngrt_tensor_delete(t);
+    assert_null(tngrt_tensor_new(TNGRT_F32, 1, bad, &err));
+    assert_true(err.msg[0] != '\0');
+    assert_null(tngrt_tensor_new(TNGRT_F32, 2, huge, &err));
+    assert_null(tngrt_tensor_new(TNGRT_F32, 9, shape, &err));
+    t = tngrt_tensor_new(TNGRT_I8, 0, NULL, &err);
+    assert_non_null(t);
+    assert_int_equal(tngrt_tensor_numel(t), 1);
+    tngrt_tensor_delete(t);
+}
+
+/* Writes a tensor of dtype and shape with patterned bytes, reads it back. */
+static void round_trip(TngrtDType dtype, int ndim, const int64_t *shape)
+{
+    char path[64];
+    TngrtError err = {{0}};
+    TngrtTensor *t = tngrt_tensor_new(dtype, ndim, shape, &err), *back = NULL;
+    assert_non_null(t);
+    for (size_t i = 0; i < t->nbytes; i++)
+        ((unsigned char *)t->data)[i] = dtype == TNGRT_BOOL ? (unsigned char)(i & 1)
+                                                             : (unsigned char)(i * 7 + 1);
+    snprintf(path, sizeof path, "/tmp/tngrt-rt-%ld.npy", (long)getpid());
+    assert_int_equal(tngrt_npy_write(path, t, &err), 0);
+    if (tngrt_npy_read(path, &back, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(back->dtype, dtype);
+    assert_int_equal(back->ndim, ndim);
+    for (int i = 0; i < ndim; i++)
+        assert_int_equal(back->shape[i], shape[i]);
+    assert_int_equal(back->nbytes, t->nbytes);
+    assert_memory_equal(back->data, t->data, t->nbytes ? t->nbytes : 1);
+    /* the header is a multiple of 64 bytes ending in '\n' */
+    {
+        FILE *f = fopen(path, "rb");
+        unsigned char pre[10];
+        assert_int_equal(fread(pre, 1, 10, f), 10);
+        assert_int_equal((10 + pre[8] + pre[9] * 256) % 64, 0);
+        fclose(f);
+    }
+    unlink(path);
+    tngrt_tensor_delete(t);
+    tngrt_tensor_delete(back);
+}
+
+static void test_npy_round_trips(void **state)
+{
+    static const TngrtDType dtypes[] = {TNGRT_F32, TNGRT_F16, TNGRT_I8, TNGRT_I32,
+                                        TNGRT_I64, TNGRT_BOOL};
+    int64_t s23[2] = {2, 3}, s5[1] = {5}, s0[3] = {4, 0, 2}, s8[8] = {1, 2, 1, 2, 1, 2, 1, 2};
+    (void)state;
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
+        round_trip(dtypes[i], 2, s23);
+        round_trip(dtypes[i], 1, s5);
+        round_trip(dtypes[i], 0, NULL);
+        round_trip(dtypes[i], 3, s0);
+        round_trip(dtypes[i], 8, s8);
+    }
+}
+
+static void test_npy_bf16_refused(void **state)
+{
+    TngrtError err = {{0}};
+    int64_t s[1] = {2};
+    TngrtTensor *t = tngrt_tensor_new(TNGRT_BF16, 1, s, &err);
+    (void)state;
+    assert_int_equal(tngrt_npy_write("/tmp/tngrt-bf16.npy", t, &err), -1);
+    assert_non_null(strstr(err.msg, "/tmp/tngrt-bf16.npy"));
+    assert_non_null(strstr(err.msg, "numpy"));
+    assert_int_equal(access("/tmp/tngrt-bf16.npy", F_OK), -1);
+    tngrt_tensor_delete(t);
+}
+
+static void test_npy_numpy_made(void **state)
+{
+    unsigned char img[512];
+    float data[6] = {1, 2, 3, 4, 5, 6};
+    size_t len = npy_image(img, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+                           data, sizeof data);
+    char *path;
+    TngrtTensor *t = NULL;
+    TngrtError err = {{0}};
+    (void)state;
+    /* numpy's exact v1.0 preamble for this dict: header length 118 ('v') */
+    assert_memory_equal(img, "\x93NUMPY\x01\x00v\x00{'descr'", 17);
+    path = write_temp(img, len);
+    assert_int_equal(tngrt_npy_read(path, &t, &err), 0);
+    assert_int_equal(t->dtype, TNGRT_F32);
+    assert_int_equal(t->ndim, 2);
+    assert_memory_equal(t->data, data, sizeof data);
+    tngrt_tensor_delete(t);
+    unlink(path);
+    free(path);
+
+    /* v2.0: a u32 header length */
+    {
+        const char *dict = "{'descr': '|b1', 'fortran_order': False, 'shape': (5,), }";
+        size_t n = strlen(dict), total = (12 + n + 1 + 63) / 64 * 64;
+        unsigned char b[5] = {1, 0, 1, 1, 0};
+        memcpy(img, "\x93NUMPY\x02\x00", 8);
+        img[8] = (unsigned char)(total - 12);
+        img[9] = img[10] = img[11] = 0;
+        memcpy(img + 12, dict, n);
+        memset(img + 12 + n, ' ', total - 13 - n);
+        img[total - 1] = '\n';
+        memcpy(img + total, b, 5);
+        path = write_temp(img, total + 5);
+        assert_int_equal(tngrt_npy_read(path, &t, &err), 0);
+        assert_int_equal(t->dtype, TNGRT_BOOL);
+        assert_int_equal(t->shape[0], 5);
+        assert_memory_equal(t->data, b, 5);
+        tngrt_tensor_delete(t);
+        unlink(path);
+        free(path);
+        /* 3.0 with the same header */
+        img[6] = 3;
+        path = write_temp(img, total + 5);
+        assert_int_equal(tngrt_npy_read(path, &t, &err), 0);
+        tngrt_tensor_delete(t);
+        unlink(path);
+        free(path);
+    }
+    /* 0-d scalar, numpy's "()" */
+    {
+        int64_t v = 42;
+        len = npy_image(img, "{'descr': '<i8', 'fortran_order': False, 'shape': (), }",
+                        &v, 8);
+        path = write_temp(img, len);
+        assert_int_equal(tngrt_npy_read(path, &t, &err), 0);
+        assert_int_equal(t->ndim, 0);
+        assert_int_equal(*(int64_t *)t->data, 42);
+        tngrt_tensor_delete(t);
+        unlink(path);
+        free(path);
+    }
+}
+
+static void test_npy_hostile(void **state)
+{
+    unsigned char img[512];
+    float data[6] = {0};
+    size_t len;
+    (void)state;
+#define LIT(s) s, sizeof s - 1
+    npy_rejects(LIT("\x93NUMPX\x01\x00\x00\x00"), "magic");
+    npy_rejects(LIT("\x93NUMPY\x01"), "truncated header");
+    npy_rejects(LIT("\x93NUMPY\x02\x00\x01"), "truncated header");
+    npy_rejects(LIT("\x93NUMPY\x01\x00\xff\x00{"), "past the end");
+    npy_rejects(LIT("\x93NUMPY\x02\x00\x00\x00\x10\x00{"), "limit");
+    npy_rejects(LIT("\x93NUMPY\x09\x00\x00\x00"), "version");
+    len = npy_image(img, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
+                    data, sizeof data);
+    npy_rejects(img, len, "Fortran order is not supported");
+    len = npy_image(img, "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }",
+                    data, sizeof data);
+    npy_rejects(img, len, "big-endian");
+    len = npy_image(img, "{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }",
+                    data, 24);
+    npy_rejects(img, len, "<c8");
+    len = npy_image(img, "{'descr': '<f4', 'fortran_order': False, 'shape': (-2, 3), }",
+                    data, sizeof data);
+    npy_rejects(img, len, "shape");
+    len = npy_image(img, "{'descr': '<f4', 'fortran_order': False, "
+                    "'shape': (99999999999999999999,), }", data, sizeof data);
+    npy_rejects(img, len, "too large");
+    len = npy_image(img, "{'descr': '<i8', 'fortran_order': False, "
+                    "'shape': (4294967296, 4294967296, 16), }", data, sizeof data);
+    npy_rejects(img, len, "overflow");
+    len = npy_image(img, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+                    data, sizeof data);
+    npy_rejects(img, len - 1, "truncated");
+    img[len] = 0;
+    npy_rejects(img, len + 1, "trailing");
+    len = npy_image(img, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), \xc3\xa9}",
+                    data, sizeof data);
+    npy_rejects(img, len, "header");
+    len = npy_image(img, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), 'x': 1}",
+                    data, sizeof data);
+    npy_rejects(img, len, "key");
+    len = npy_image(img, "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
+                    "'shape': (2, 3), }", data, sizeof data);
+    npy_rejects(img, len, "repeated");
+    len = npy_image(img, "{'fortran_order': False, 'shape': (2, 3), }", data, sizeof data);
+    npy_rejects(img, len, "missing");
+    {
+        TngrtTensor *t = (TngrtTensor *)1;
+        TngrtError err = {{0}};
+        assert_int_equal(tngrt_npy_read("/nonexistent/x.npy", &t, &err), -1);
+        assert_non_null(strstr(err.msg, "/nonexistent/x.npy"));
+    }
+}
+
+/* Builds a safetensors image from JSON and a data buffer. */
+static size_t st_image(unsigned char *out, const char *json, const void *data, size_t n)
+{
+    uint64_t len = strlen(json);
+    for (int i = 0; i < 8; i++)
+        out[i] = (unsigned char)(len >> (8 * i));
+    memcpy(out + 8, json, len);
+    if (n)
+        memcpy(out + 8 + len, data, n);
+    return 8 + len + n;
+}
+
+/* Asserts that opening the bytes as safetensors fails, naming the file. */
+static void st_rejects(const void *bytes, size_t len, const char *needle)
+{
+    char *path = write_temp(bytes, len);
+    TngrtSafetensors *st = (TngrtSafetensors *)1;
+    TngrtError err = {{0}};
+    assert_int_equal(tngrt_safetensors_open(path, &st, &err), -1);
+    assert_null(st);
+    assert_true(err.msg[0] != '\0');
+    assert_non_null(strstr(err.msg, path));
+    if (needle && !strstr(err.msg, needle))
+        fail_msg("message '%s' lacks '%s'", err.msg, needle);
+    unlink(path);
+    free(path);
+}
+
+static void test_safetensors_valid(void **state)
+{
+    unsigned char img[1024], data[32];
+    float w[4] = {1.5f, -2, 3, 4};
+    int64_t b[2] = {7, -9};
+    const char *json = "{\"__metadata__\": {\"format\": \"pt\", \"k\\u00e9\": \"v\"}, "
+                       "\"w\\/eight\": {\"dtype\": \"F32\", \"shape\": [2, 2], "
+                       "\"data_offsets\": [0, 16]}, "
+                       "\"bias\": {\"shape\": [2], \"dtype\": \"I64\", "
+                       "\"data_offsets\": [16, 32]}}";
+    size_t len;
+    char *path;
+    TngrtSafetensors *st = NULL;
+    TngrtTensor v;
+    TngrtError err = {{0}};
+    (void)state;
+    memcpy(data, w, 16);
+    memcpy(data + 16, b, 16);
+    len = st_image(img, json, data, 32);
+    path = write_temp(img, len);
+    if (tngrt_safetensors_open(path, &st, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(tngrt_safetensors_count(st), 2);
+    assert_string_equal(tngrt_safetensors_name(st, 0), "w/eight");
+    assert_string_equal(tngrt_safetensors_name(st, 1), "bias");
+    assert_null(tngrt_safetensors_name(st, 2));
+    assert_int_equal(tngrt_safetensors_find(st, "w/eight", &v, &err), 0);
+    assert_int_equal(v.dtype, TNGRT_F32);
+    assert_int_equal(v.ndim, 2);
+    assert_int_equal(v.strides[0], 2);
+    assert_int_equal(v.owns, 0);
+    assert_memory_equal(v.data, w, 16);
+    assert_int_equal(tngrt_safetensors_find(st, "bias", &v, &err), 0);
+    {   /* views may be unaligned (the data buffer starts at 8 + N) */
+        int64_t got[2];
+        memcpy(got, v.data, sizeof got);
+        assert_int_equal(got[1], -9);
+    }
+    assert_int_equal(tngrt_safetensors_find(st, "nope", &v, &err), -1);
+    assert_non_null(strstr(err.msg, path));
+    tngrt_safetensors_close(st);
+    unlink(path);
+    free(path);
+}
+
+static void test_safetensors_hostile(void **state)
+{
+    unsigned char img[1024], data[64] = {0};
+    size_t len;
+    (void)state;
+    /* N beyond the file, N huge, file too short */
+    len = st_image(img, "{}", NULL, 0);
+    img[0] = 200;
+    st_rejects(img, len, "past the end");
+    img[0] = 0; img[7] = 0x10;
+    st_rejects(img, len, "limit");
+    st_rejects(LIT("\x02\x00"), "too short");
+    /* bad JSON */
+    len = st_image(img, "{\"a\": {\"dtype\": \"F32\",}", NULL, 0);
+    st_rejects(img, len, "JSON");
+    len = st_image(img, "{\"a\" {}}", NULL, 0);
+    st_rejects(img, len, "JSON");
+    len = st_image(img, "{\"a\\q\": {}}", NULL, 0);
+    st_rejects(img, len, "string");
+    len = st_image(img, "{} x", NULL, 0);
+    st_rejects(img, len, "junk");
+    len = st_image(img, "{\"a\": {\"dtype\": \"F32\", \"shape\": [1.5], "
+                   "\"data_offsets\": [0, 4]}}", data, 4);
+    st_rejects(img, len, "float");
+    len = st_image(img, "{\"a\": {\"dtype\": \"F32\", \"shape\": [-1], "
+                   "\"data_offsets\": [0, 4]}}", data, 4);
+    st_rejects(img, len, "integer");
+    /* offsets out of range, begin > end, size mismatch */
+    len = st_image(img, "{\"a\": {\"dtype\": \"F32\", \"shape\": [2], "
+                   "\"data_offsets\": [0, 8]}}", data, 4);
+    st_rejects(img, len, "outside");
+    len = st_image(img, "{\"a\": {\"dtype\": \"F32\", \"shape\": [0], "
+                   "\"data_offsets\": [4, 0]}}", data, 4);
+    st_rejects(img, len, "outside");
+    len = st_image(img, "{\"a\": {\"dtype\": \"F32\", \"shape\": [2], "
+                   "\"data_offsets\": [0, 4]}}", data, 8);
+    st_rejects(img, len, "need");
+    len = st_image(img, "{\"a\": {\"dtype\": \"I64\", \"shape\": [4294967296, 4294967296, 16], "
+                   "\"data_offsets\": [0, 4]}}", data, 8);
+    st_rejects(img, len, "overflow");
+    /* unknown dtype, duplicates, overlap, missing key */
+    len = st_image(img, "{\"a\": {\"dtype\": \"F8_E4M3\", \"shape\": [4], "
+                   "\"data_offsets\": [0, 4]}}", data, 4);
+    st_rejects(img, len, "F8_E4M3");
+    len = st_image(img, "{\"a\": {\"dtype\": \"I8\", \"shape\": [4], \"data_offsets\": [0, 4]}, "
+                   "\"a\": {\"dtype\": \"I8\", \"shape\": [4], \"data_offsets\": [4, 8]}}",
+                   data, 8);
+    st_rejects(img, len, "duplicate");
+    len = st_image(img, "{\"a\": {\"dtype\": \"I8\", \"dtype\": \"I8\", \"shape\": [4], "
+                   "\"data_offsets\": [0, 4]}}", data, 4);
+    st_rejects(img, len, "duplicate");
+    len = st_image(img, "{\"__metadata__\": {\"x\": \"1\", \"x\": \"2\"}}", NULL, 0);
+    st_rejects(img, len, "duplicate");
+    len = st_image(img, "{\"a\": {\"dtype\": \"I8\", \"shape\": [4], \"data_offsets\": [0, 4]}, "
+                   "\"b\": {\"dtype\": \"I8\", \"shape\": [4], \"data_offsets\": [2, 6]}}",
+                   data, 8);
+    st_rejects(img, len, "overlap");
+    len = st_image(img, "{\"a\": {\"dtype\": \"I8\", \"shape\": [4]}}", data, 4);
+    st_rejects(img, len, "missing");
+    len = st_image(img, "{\"__metadata__\": {\"x\": 1}}", NULL, 0);
+    st_rejects(img, len, "string");
+    {
+        TngrtSafetensors *st = (TngrtSafetensors *)1;
+        TngrtError err = {{0}};
+        assert_int_equal(tngrt_safetensors_open("/nonexistent/m.safetensors", &st, &err), -1);
+        assert_non_null(strstr(err.msg, "/nonexistent/m.safetensors"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dtype_and_tensor),
+        cmocka_unit_test(test_npy_round_trips),
+        cmocka_unit_test(test_npy_bf16_refused),
+        cmocka_unit_test(test_npy_numpy_made),
+        cmocka_unit_test(test_npy_hostile),
+        cmocka_unit_test(test_safetensors_valid),
+        cmocka_unit_test(test_safetensors_hostile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
