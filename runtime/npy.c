@@ -7,9 +7,8 @@
  * Writes go to "<path>.tmp.<pid>" renamed into place, so a failure never
  * leaves a half-written file under path.
  */
-#include "tngrt.h"
+#include "internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,55 +16,6 @@
 
 /* The longest header accepted, in bytes. */
 #define NPY_MAX_HEADER 65536
-
-/* Formats "path: message" into err. */
-static void npy__fail(TngrtError *err, const char *path, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    if (!err)
-        return;
-    n = snprintf(err->msg, sizeof err->msg, "%s: ", path);
-    if (n < 0 || (size_t)n >= sizeof err->msg)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
-    va_end(ap);
-}
-
-/* Reads the whole file at path into a malloc'd buffer. */
-static int npy__slurp(const char *path, unsigned char **buf, size_t *len,
-                      TngrtError *err)
-{
-    FILE *f = fopen(path, "rb");
-    long size;
-    if (!f) {
-        npy__fail(err, path, "cannot open for reading");
-        return -1;
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0
-        || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        npy__fail(err, path, "cannot determine the file size");
-        return -1;
-    }
-    *buf = malloc(size ? (size_t)size : 1);
-    if (!*buf) {
-        fclose(f);
-        npy__fail(err, path, "out of memory reading %ld bytes", size);
-        return -1;
-    }
-    if (fread(*buf, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        free(*buf);
-        *buf = NULL;
-        npy__fail(err, path, "read error");
-        return -1;
-    }
-    fclose(f);
-    *len = (size_t)size;
-    return 0;
-}
 
 /* A cursor over the header text. */
 typedef struct NpyParse {
@@ -87,7 +37,7 @@ static int npy__expect(NpyParse *p, char c)
 {
     npy__skip_ws(p);
     if (p->pos >= p->len || p->s[p->pos] != c) {
-        npy__fail(p->err, p->path, "header: expected '%c' at offset %zu", c, p->pos);
+        tngrt__fail(p->err, p->path, "header: expected '%c' at offset %zu", c, p->pos);
         return -1;
     }
     p->pos++;
@@ -101,14 +51,14 @@ static int npy__string(NpyParse *p, char *out, size_t cap)
     size_t n = 0;
     npy__skip_ws(p);
     if (p->pos >= p->len || (p->s[p->pos] != '\'' && p->s[p->pos] != '"')) {
-        npy__fail(p->err, p->path, "header: expected a string at offset %zu", p->pos);
+        tngrt__fail(p->err, p->path, "header: expected a string at offset %zu", p->pos);
         return -1;
     }
     q = p->s[p->pos++];
     while (p->pos < p->len && p->s[p->pos] != q) {
         unsigned char c = (unsigned char)p->s[p->pos];
         if (c < 0x20 || c > 0x7e || c == '\\' || n + 1 >= cap) {
-            npy__fail(p->err, p->path, "header: bad or overlong string at offset %zu",
+            tngrt__fail(p->err, p->path, "header: bad or overlong string at offset %zu",
                       p->pos);
             return -1;
         }
@@ -116,7 +66,7 @@ static int npy__string(NpyParse *p, char *out, size_t cap)
         p->pos++;
     }
     if (p->pos >= p->len) {
-        npy__fail(p->err, p->path, "header: unterminated string");
+        tngrt__fail(p->err, p->path, "header: unterminated string");
         return -1;
     }
     p->pos++;
@@ -137,13 +87,13 @@ static int npy__shape(NpyParse *p, int *ndim, int64_t *shape)
             break;
         }
         if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9') {
-            npy__fail(p->err, p->path,
+            tngrt__fail(p->err, p->path,
                       "header: shape must be a tuple of non-negative integers (offset %zu)",
                       p->pos);
             return -1;
         }
         if (n == TNGRT_MAX_DIMS) {
-            npy__fail(p->err, p->path, "header: more than %d dimensions", TNGRT_MAX_DIMS);
+            tngrt__fail(p->err, p->path, "header: more than %d dimensions", TNGRT_MAX_DIMS);
             return -1;
         }
         {
@@ -151,7 +101,7 @@ static int npy__shape(NpyParse *p, int *ndim, int64_t *shape)
             while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
                 int d = p->s[p->pos++] - '0';
                 if (v > (INT64_MAX - d) / 10) {
-                    npy__fail(p->err, p->path, "header: shape dimension %d is too large", n);
+                    tngrt__fail(p->err, p->path, "header: shape dimension %d is too large", n);
                     return -1;
                 }
                 v = v * 10 + d;
@@ -164,13 +114,13 @@ static int npy__shape(NpyParse *p, int *ndim, int64_t *shape)
             p->pos++;
             trailing_comma = 1;
         } else if (p->pos >= p->len || p->s[p->pos] != ')') {
-            npy__fail(p->err, p->path, "header: expected ',' or ')' in shape at offset %zu",
+            tngrt__fail(p->err, p->path, "header: expected ',' or ')' in shape at offset %zu",
                       p->pos);
             return -1;
         }
     }
     if (n == 1 && !trailing_comma) {
-        npy__fail(p->err, p->path, "header: shape (n) lacks the comma of a tuple");
+        tngrt__fail(p->err, p->path, "header: shape (n) lacks the comma of a tuple");
         return -1;
     }
     *ndim = n;
@@ -191,13 +141,13 @@ static int npy__descr(NpyParse *p, const char *descr, TngrtDType *dtype)
             return 0;
         }
     if (descr[0] == '>')
-        npy__fail(p->err, p->path, "big-endian dtype '%s' is not supported: "
+        tngrt__fail(p->err, p->path, "big-endian dtype '%s' is not supported: "
                   "save little-endian data", descr);
     else if (strstr(descr, "bfloat16") || strcmp(descr, "<V2") == 0)
-        npy__fail(p->err, p->path, "dtype '%s': bfloat16 has no numpy descr "
+        tngrt__fail(p->err, p->path, "dtype '%s': bfloat16 has no numpy descr "
                   "and cannot be read from .npy", descr);
     else
-        npy__fail(p->err, p->path, "unsupported dtype '%s' (expected one of "
+        tngrt__fail(p->err, p->path, "unsupported dtype '%s' (expected one of "
                   "<f4 <f2 <i1 |i1 <i4 <i8 |b1)", descr);
     return -1;
 }
@@ -226,11 +176,11 @@ static int npy__header(NpyParse *p, TngrtDType *dtype, int *ndim, int64_t *shape
             if (p->len - p->pos >= 5 && memcmp(p->s + p->pos, "False", 5) == 0) {
                 p->pos += 5;
             } else if (p->len - p->pos >= 4 && memcmp(p->s + p->pos, "True", 4) == 0) {
-                npy__fail(p->err, p->path, "Fortran order is not supported: "
+                tngrt__fail(p->err, p->path, "Fortran order is not supported: "
                           "save with np.ascontiguousarray");
                 return -1;
             } else {
-                npy__fail(p->err, p->path, "header: fortran_order must be True or False");
+                tngrt__fail(p->err, p->path, "header: fortran_order must be True or False");
                 return -1;
             }
             have_fortran = 1;
@@ -239,19 +189,19 @@ static int npy__header(NpyParse *p, TngrtDType *dtype, int *ndim, int64_t *shape
                 return -1;
             have_shape = 1;
         } else {
-            npy__fail(p->err, p->path, "header: unexpected or repeated key '%s'", key);
+            tngrt__fail(p->err, p->path, "header: unexpected or repeated key '%s'", key);
             return -1;
         }
         npy__skip_ws(p);
         if (p->pos < p->len && p->s[p->pos] == ',')
             p->pos++;
         else if (p->pos >= p->len || p->s[p->pos] != '}') {
-            npy__fail(p->err, p->path, "header: expected ',' or '}' at offset %zu", p->pos);
+            tngrt__fail(p->err, p->path, "header: expected ',' or '}' at offset %zu", p->pos);
             return -1;
         }
     }
     if (!have_descr || !have_fortran || !have_shape) {
-        npy__fail(p->err, p->path, "header: missing key '%s'",
+        tngrt__fail(p->err, p->path, "header: missing key '%s'",
                   !have_descr ? "descr" : !have_fortran ? "fortran_order" : "shape");
         return -1;
     }
@@ -259,7 +209,7 @@ static int npy__header(NpyParse *p, TngrtDType *dtype, int *ndim, int64_t *shape
     if (p->pos < p->len && p->s[p->pos] == '\n')
         p->pos++;
     if (p->pos != p->len) {
-        npy__fail(p->err, p->path, "header: junk after the dict at offset %zu", p->pos);
+        tngrt__fail(p->err, p->path, "header: junk after the dict at offset %zu", p->pos);
         return -1;
     }
     return 0;
@@ -277,18 +227,18 @@ int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
     char what[200];
 
     *out = NULL;
-    if (npy__slurp(path, &buf, &len, err) != 0)
+    if (tngrt__read_file(path, &buf, &len, err) != 0)
         return -1;
     if (len < 6 || memcmp(buf, "\x93NUMPY", 6) != 0) {
-        npy__fail(err, path, "not a .npy file (bad magic)");
+        tngrt__fail(err, path, "not a .npy file (bad magic)");
         goto fail;
     }
     if (len < 10) {
-        npy__fail(err, path, "truncated header (file has %zu bytes)", len);
+        tngrt__fail(err, path, "truncated header (file has %zu bytes)", len);
         goto fail;
     }
     if (buf[6] < 1 || buf[6] > 3 || buf[7] != 0) {
-        npy__fail(err, path, "unsupported .npy format version %u.%u", buf[6], buf[7]);
+        tngrt__fail(err, path, "unsupported .npy format version %u.%u", buf[6], buf[7]);
         goto fail;
     }
     if (buf[6] == 1) {
@@ -297,19 +247,19 @@ int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
     } else {
         pre = 12;
         if (len < pre) {
-            npy__fail(err, path, "truncated header (file has %zu bytes)", len);
+            tngrt__fail(err, path, "truncated header (file has %zu bytes)", len);
             goto fail;
         }
         hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16
                | (size_t)buf[11] << 24;
     }
     if (hlen > NPY_MAX_HEADER) {
-        npy__fail(err, path, "header length %zu exceeds the limit of %d bytes",
+        tngrt__fail(err, path, "header length %zu exceeds the limit of %d bytes",
                   hlen, NPY_MAX_HEADER);
         goto fail;
     }
     if (hlen > len - pre) {
-        npy__fail(err, path, "header length %zu runs past the end of the file "
+        tngrt__fail(err, path, "header length %zu runs past the end of the file "
                   "(%zu bytes)", hlen, len);
         goto fail;
     }
@@ -324,7 +274,7 @@ int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
     if (tngrt_shape_nbytes(dtype, ndim, shape, &nbytes, what, err) != 0)
         goto fail;
     if (nbytes != len - pre - hlen) {
-        npy__fail(err, path, "%s: expected %zu bytes (header %zu + data %zu), "
+        tngrt__fail(err, path, "%s: expected %zu bytes (header %zu + data %zu), "
                   "the file has %zu", len - pre - hlen < nbytes ? "truncated data"
                   : "trailing bytes", pre + hlen + nbytes, pre + hlen, nbytes, len);
         goto fail;
@@ -397,30 +347,30 @@ int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
     int ok;
 
     if (!descr) {
-        npy__fail(err, path, "cannot write dtype %s: it has no numpy dtype "
+        tngrt__fail(err, path, "cannot write dtype %s: it has no numpy dtype "
                   "(convert bf16 to f32 first)", tngrt_dtype_name(t->dtype));
         return -1;
     }
     if (tngrt_shape_nbytes(t->dtype, t->ndim, t->shape, &nbytes, path, err) != 0)
         return -1;
     if (nbytes != t->nbytes) {
-        npy__fail(err, path, "tensor holds %zu bytes, its shape needs %zu",
+        tngrt__fail(err, path, "tensor holds %zu bytes, its shape needs %zu",
                   t->nbytes, nbytes);
         return -1;
     }
     hsize = npy__format_header(t, descr, header, sizeof header);
     if (hsize == 0) {
-        npy__fail(err, path, "header too long");
+        tngrt__fail(err, path, "header too long");
         return -1;
     }
     if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid())
         >= sizeof tmp) {
-        npy__fail(err, path, "path too long");
+        tngrt__fail(err, path, "path too long");
         return -1;
     }
     f = fopen(tmp, "wb");
     if (!f) {
-        npy__fail(err, path, "cannot open %s for writing", tmp);
+        tngrt__fail(err, path, "cannot open %s for writing", tmp);
         return -1;
     }
     ok = fwrite(header, 1, hsize, f) == hsize
@@ -428,12 +378,12 @@ int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
     ok = (fclose(f) == 0) && ok;
     if (!ok) {
         remove(tmp);
-        npy__fail(err, path, "write error on %s", tmp);
+        tngrt__fail(err, path, "write error on %s", tmp);
         return -1;
     }
     if (rename(tmp, path) != 0) {
         remove(tmp);
-        npy__fail(err, path, "cannot rename %s into place", tmp);
+        tngrt__fail(err, path, "cannot rename %s into place", tmp);
         return -1;
     }
     return 0;

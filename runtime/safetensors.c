@@ -13,9 +13,8 @@
  * unknown dtypes, offsets outside the buffer, sizes that do not match the
  * shape, and overlapping tensors are all refused.
  */
-#include "tngrt.h"
+#include "internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,21 +49,6 @@ typedef struct StParse {
     TngrtError *err;
 } StParse;
 
-/* Formats "path: message" into err. */
-static void st__fail(TngrtError *err, const char *path, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    if (!err)
-        return;
-    n = snprintf(err->msg, sizeof err->msg, "%s: ", path);
-    if (n < 0 || (size_t)n >= sizeof err->msg)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
-    va_end(ap);
-}
-
 static void st__ws(StParse *p)
 {
     while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'
@@ -77,7 +61,7 @@ static int st__expect(StParse *p, char c)
 {
     st__ws(p);
     if (p->pos >= p->len || p->s[p->pos] != c) {
-        st__fail(p->err, p->path, "bad JSON header: expected '%c' at offset %zu",
+        tngrt__fail(p->err, p->path, "bad JSON header: expected '%c' at offset %zu",
                  c, p->pos);
         return -1;
     }
@@ -138,7 +122,7 @@ static int st__string(StParse *p, char **out)
     char *buf;
     st__ws(p);
     if (p->pos >= p->len || p->s[p->pos] != '"') {
-        st__fail(p->err, p->path, "bad JSON header: expected a string at offset %zu",
+        tngrt__fail(p->err, p->path, "bad JSON header: expected a string at offset %zu",
                  p->pos);
         return -1;
     }
@@ -147,12 +131,12 @@ static int st__string(StParse *p, char **out)
     while (p->pos < p->len && p->s[p->pos] != '"')
         p->pos += p->s[p->pos] == '\\' ? 2 : 1;
     if (p->pos >= p->len) {
-        st__fail(p->err, p->path, "bad JSON header: unterminated string");
+        tngrt__fail(p->err, p->path, "bad JSON header: unterminated string");
         return -1;
     }
     buf = malloc(p->pos - start + 1);
     if (!buf) {
-        st__fail(p->err, p->path, "out of memory");
+        tngrt__fail(p->err, p->path, "out of memory");
         return -1;
     }
     p->pos = start;
@@ -201,7 +185,7 @@ static int st__string(StParse *p, char **out)
     return 0;
 bad:
     free(buf);
-    st__fail(p->err, p->path, "bad JSON header: invalid string near offset %zu", p->pos);
+    tngrt__fail(p->err, p->path, "bad JSON header: invalid string near offset %zu", p->pos);
     return -1;
 }
 
@@ -215,19 +199,19 @@ static int st__uint(StParse *p, uint64_t *out)
     while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
         unsigned d = (unsigned)(p->s[p->pos++] - '0');
         if (v > (UINT64_MAX - d) / 10) {
-            st__fail(p->err, p->path, "integer too large at offset %zu", start);
+            tngrt__fail(p->err, p->path, "integer too large at offset %zu", start);
             return -1;
         }
         v = v * 10 + d;
     }
     if (p->pos == start || (p->s[start] == '0' && p->pos - start > 1)) {
-        st__fail(p->err, p->path, "bad JSON header: expected a non-negative integer "
+        tngrt__fail(p->err, p->path, "bad JSON header: expected a non-negative integer "
                  "at offset %zu", start);
         return -1;
     }
     if (p->pos < p->len && (p->s[p->pos] == '.' || p->s[p->pos] == 'e'
                             || p->s[p->pos] == 'E')) {
-        st__fail(p->err, p->path, "floats are not allowed in shapes and offsets "
+        tngrt__fail(p->err, p->path, "floats are not allowed in shapes and offsets "
                  "(offset %zu)", start);
         return -1;
     }
@@ -247,7 +231,7 @@ static int st__dtype(StParse *p, const char *name, const char *tensor, TngrtDTyp
             *out = table[i].dtype;
             return 0;
         }
-    st__fail(p->err, p->path, "tensor '%s': unsupported dtype '%s'", tensor, name);
+    tngrt__fail(p->err, p->path, "tensor '%s': unsupported dtype '%s'", tensor, name);
     return -1;
 }
 
@@ -266,14 +250,14 @@ static int st__metadata(StParse *p)
             goto done;
         for (int i = 0; i < nkeys; i++)
             if (strcmp(keys[i], key) == 0) {
-                st__fail(p->err, p->path, "duplicate metadata key '%s'", key);
+                tngrt__fail(p->err, p->path, "duplicate metadata key '%s'", key);
                 free(key);
                 goto done;
             }
         grown = realloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
         if (!grown) {
             free(key);
-            st__fail(p->err, p->path, "out of memory");
+            tngrt__fail(p->err, p->path, "out of memory");
             goto done;
         }
         keys = grown;
@@ -324,14 +308,14 @@ static int st__tensor(StParse *p, StEntry *e)
                 for (;;) {
                     uint64_t v = 0;
                     if (e->ndim == TNGRT_MAX_DIMS) {
-                        st__fail(p->err, p->path, "tensor '%s': more than %d dimensions",
+                        tngrt__fail(p->err, p->path, "tensor '%s': more than %d dimensions",
                                  e->name, TNGRT_MAX_DIMS);
                         free(key);
                         return -1;
                     }
                     if (st__uint(p, &v) != 0 || v > INT64_MAX) {
                         if (v > INT64_MAX)
-                            st__fail(p->err, p->path, "tensor '%s': dimension too large",
+                            tngrt__fail(p->err, p->path, "tensor '%s': dimension too large",
                                      e->name);
                         free(key);
                         return -1;
@@ -351,7 +335,7 @@ static int st__tensor(StParse *p, StEntry *e)
                 return -1;
             }
         } else {
-            st__fail(p->err, p->path, "tensor '%s': unexpected or duplicate key '%s'",
+            tngrt__fail(p->err, p->path, "tensor '%s': unexpected or duplicate key '%s'",
                      e->name, key);
             free(key);
             return -1;
@@ -363,7 +347,7 @@ static int st__tensor(StParse *p, StEntry *e)
             return -1;
     }
     if (!have_dtype || !have_shape || !have_offsets) {
-        st__fail(p->err, p->path, "tensor '%s': missing '%s'", e->name,
+        tngrt__fail(p->err, p->path, "tensor '%s': missing '%s'", e->name,
                  !have_dtype ? "dtype" : !have_shape ? "shape" : "data_offsets");
         return -1;
     }
@@ -375,7 +359,7 @@ static StEntry *st__add(TngrtSafetensors *self, char *name, TngrtError *err)
 {
     for (int i = 0; i < self->count; i++)
         if (strcmp(self->entries[i].name, name) == 0) {
-            st__fail(err, self->path, "duplicate tensor name '%s'", name);
+            tngrt__fail(err, self->path, "duplicate tensor name '%s'", name);
             free(name);
             return NULL;
         }
@@ -383,7 +367,7 @@ static StEntry *st__add(TngrtSafetensors *self, char *name, TngrtError *err)
         int cap = self->cap ? self->cap * 2 : 8;
         StEntry *grown = realloc(self->entries, (size_t)cap * sizeof *grown);
         if (!grown) {
-            st__fail(err, self->path, "out of memory");
+            tngrt__fail(err, self->path, "out of memory");
             free(name);
             return NULL;
         }
@@ -409,7 +393,7 @@ static int st__header(TngrtSafetensors *self, StParse *p)
             if (strcmp(key, "__metadata__") == 0) {
                 free(key);
                 if (have_meta) {
-                    st__fail(p->err, p->path, "duplicate key '__metadata__'");
+                    tngrt__fail(p->err, p->path, "duplicate key '__metadata__'");
                     return -1;
                 }
                 have_meta = 1;
@@ -428,7 +412,7 @@ static int st__header(TngrtSafetensors *self, StParse *p)
     }
     st__ws(p);
     if (p->pos != p->len) {
-        st__fail(p->err, p->path, "bad JSON header: junk after the object at offset %zu",
+        tngrt__fail(p->err, p->path, "bad JSON header: junk after the object at offset %zu",
                  p->pos);
         return -1;
     }
@@ -444,7 +428,7 @@ static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
         size_t nbytes;
         char what[300];
         if (e->begin > e->end || e->end > buflen) {
-            st__fail(err, self->path, "tensor '%s': data_offsets [%llu, %llu] outside "
+            tngrt__fail(err, self->path, "tensor '%s': data_offsets [%llu, %llu] outside "
                      "the %llu-byte data buffer", e->name, (unsigned long long)e->begin,
                      (unsigned long long)e->end, (unsigned long long)buflen);
             return -1;
@@ -453,7 +437,7 @@ static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
         if (tngrt_shape_nbytes(e->dtype, e->ndim, e->shape, &nbytes, what, err) != 0)
             return -1;
         if (e->end - e->begin != nbytes) {
-            st__fail(err, self->path, "tensor '%s': data_offsets span %llu bytes, "
+            tngrt__fail(err, self->path, "tensor '%s': data_offsets span %llu bytes, "
                      "the shape and dtype need %zu", e->name,
                      (unsigned long long)(e->end - e->begin), nbytes);
             return -1;
@@ -465,7 +449,7 @@ static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
             StEntry *a = &self->entries[i], *b = &self->entries[j];
             if (a->begin < a->end && b->begin < b->end
                 && a->begin < b->end && b->begin < a->end) {
-                st__fail(err, self->path, "tensors '%s' and '%s' overlap in the data "
+                tngrt__fail(err, self->path, "tensors '%s' and '%s' overlap in the data "
                          "buffer (overlapping tensors are refused)", a->name, b->name);
                 return -1;
             }
@@ -476,8 +460,6 @@ static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
 int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError *err)
 {
     TngrtSafetensors *self;
-    FILE *f;
-    long size;
     uint64_t n = 0;
     StParse p;
 
@@ -485,42 +467,26 @@ int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError 
     self = calloc(1, sizeof *self);
     if (!self || !(self->path = malloc(strlen(path) + 1))) {
         free(self);
-        st__fail(err, path, "out of memory");
+        tngrt__fail(err, path, "out of memory");
         return -1;
     }
     strcpy(self->path, path);
-    f = fopen(path, "rb");
-    if (!f) {
-        st__fail(err, path, "cannot open for reading");
+    if (tngrt__read_file(path, &self->bytes, &self->len, err) != 0)
         goto fail;
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        st__fail(err, path, "cannot determine the file size");
-        goto fail;
-    }
-    self->bytes = malloc(size ? (size_t)size : 1);
-    if (!self->bytes || fread(self->bytes, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        st__fail(err, path, self->bytes ? "read error" : "out of memory");
-        goto fail;
-    }
-    fclose(f);
-    self->len = (size_t)size;
     if (self->len < 8) {
-        st__fail(err, path, "file of %zu bytes is too short for a safetensors header",
+        tngrt__fail(err, path, "file of %zu bytes is too short for a safetensors header",
                  self->len);
         goto fail;
     }
     for (int i = 7; i >= 0; i--)
         n = n << 8 | self->bytes[i];
     if (n > ST_MAX_HEADER) {
-        st__fail(err, path, "header length %llu exceeds the limit of %u bytes",
+        tngrt__fail(err, path, "header length %llu exceeds the limit of %u bytes",
                  (unsigned long long)n, ST_MAX_HEADER);
         goto fail;
     }
     if (n > self->len - 8) {
-        st__fail(err, path, "header length %llu runs past the end of the file "
+        tngrt__fail(err, path, "header length %llu runs past the end of the file "
                  "(%zu bytes)", (unsigned long long)n, self->len);
         goto fail;
     }
@@ -557,7 +523,7 @@ int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
         view_out->owns = 0;
         return 0;
     }
-    st__fail(err, self->path, "no tensor named '%s'", name);
+    tngrt__fail(err, self->path, "no tensor named '%s'", name);
     return -1;
 }
 

@@ -2,22 +2,9 @@
  * tensor.c - dtypes and dense C-order tensors of libtngcrt: sizes, names,
  * allocation with overflow-checked byte counts, and deletion.
  */
-#include "tngrt.h"
+#include "internal.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-
-/* Formats a message into err (when err is not NULL). */
-static void tensor__fail(TngrtError *err, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
 
 size_t tngrt_dtype_size(TngrtDType dtype)
 {
@@ -53,23 +40,23 @@ int tngrt_shape_nbytes(TngrtDType dtype, int ndim, const int64_t *shape,
     size_t elem = tngrt_dtype_size(dtype);
     uint64_t total;
     if (elem == 0) {
-        tensor__fail(err, "%s: invalid dtype %d", what, (int)dtype);
+        tngrt__fail(err, NULL, "%s: invalid dtype %d", what, (int)dtype);
         return -1;
     }
     if (ndim < 0 || ndim > TNGRT_MAX_DIMS) {
-        tensor__fail(err, "%s: %d dimensions (at most %d are supported)",
+        tngrt__fail(err, NULL, "%s: %d dimensions (at most %d are supported)",
                      what, ndim, TNGRT_MAX_DIMS);
         return -1;
     }
     total = elem;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0) {
-            tensor__fail(err, "%s: dimension %d is negative (%lld)", what, i,
+            tngrt__fail(err, NULL, "%s: dimension %d is negative (%lld)", what, i,
                          (long long)shape[i]);
             return -1;
         }
         if (shape[i] != 0 && total > (uint64_t)SIZE_MAX / 2 / (uint64_t)shape[i]) {
-            tensor__fail(err, "%s: the byte size of the shape overflows", what);
+            tngrt__fail(err, NULL, "%s: the byte size of the shape overflows", what);
             return -1;
         }
         total *= (uint64_t)shape[i];
@@ -81,7 +68,7 @@ int tngrt_shape_nbytes(TngrtDType dtype, int ndim, const int64_t *shape,
             if (shape[i] == 0)
                 continue;
             if (check > (uint64_t)SIZE_MAX / 2 / (uint64_t)shape[i]) {
-                tensor__fail(err, "%s: the byte size of the shape overflows", what);
+                tngrt__fail(err, NULL, "%s: the byte size of the shape overflows", what);
                 return -1;
             }
             check *= (uint64_t)shape[i];
@@ -109,13 +96,13 @@ TngrtTensor *tngrt_tensor_new(TngrtDType dtype, int ndim,
         return NULL;
     self = calloc(1, sizeof *self);
     if (!self) {
-        tensor__fail(err, "tensor: out of memory");
+        tngrt__fail(err, NULL, "tensor: out of memory");
         return NULL;
     }
     self->data = calloc(nbytes ? nbytes : 1, 1);
     if (!self->data) {
         free(self);
-        tensor__fail(err, "tensor: out of memory allocating %zu bytes", nbytes);
+        tngrt__fail(err, NULL, "tensor: out of memory allocating %zu bytes", nbytes);
         return NULL;
     }
     self->dtype = dtype;
