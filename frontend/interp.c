@@ -1457,33 +1457,41 @@ static int is_torch_module(const Obj *o)
     return o && o->kind == O_INST && !o->cls && o->s;
 }
 
-static Obj *do_torch_compile(Interp *I, CallArgs *a)
+/* A new compiled entry (a copy of `from`'s options when not NULL) made at
+ * node, with its target; every one is listed in I->compiled. */
+static Obj *compiled_new(Interp *I, const CompiledObj *from, Obj *target, int32_t node)
 {
     Obj *o = obj_new(I, O_COMPILED);
     CompiledObj *c = arena_alloc(&I->arena, sizeof *c);
+    if (from)
+        *c = *from;
+    c->target = target;
+    c->node = from ? from->node : node;
     o->comp = c;
-    o->node = a->node;
+    o->node = node;
+    VEC_PUSH(I->compiled, c);
+    return o;
+}
+
+static Obj *do_torch_compile(Interp *I, CallArgs *a)
+{
     Obj *model = args_get(a, 0, "model");
     if (model && model->kind == O_METHOD && is_torch_module(model->self_obj) &&
         (!strcmp(model->s, "forward") || !strcmp(model->s, "__call__")))
         model = model->self_obj;   /* torch.compile(seq.forward): the module's forward */
-    c->target = model && model->kind != O_NONE ? model : NULL;
+    Obj *o = compiled_new(I, NULL, model && model->kind != O_NONE ? model : NULL, a->node);
+    CompiledObj *c = o->comp;
     c->dynamic = tri_arg(I, args_kw(a, "dynamic"), a->node);
     c->fullgraph = tri_arg(I, args_kw(a, "fullgraph"), a->node);
     Obj *backend = args_kw(a, "backend");
     c->cfg = backend && backend->kind == O_BACKEND ? backend->cfg : NULL;
-    c->node = a->node;
-    VEC_PUSH(I->compiled, c);
     return o;
 }
 
 static Obj *do_cache_compile(Interp *I, CallArgs *a)
 {
-    Obj *o = obj_new(I, O_COMPILED);
-    CompiledObj *c = arena_alloc(&I->arena, sizeof *c);
-    o->comp = c;
-    Obj *fn = args_get(a, 0, "func");
-    c->target = fn;
+    Obj *o = compiled_new(I, NULL, args_get(a, 0, "func"), a->node);
+    CompiledObj *c = o->comp;
     c->is_cache = 1;
     c->dynamic = tri_arg(I, args_kw(a, "dynamic"), a->node);
     if (c->dynamic < 0)
@@ -1493,8 +1501,6 @@ static Obj *do_cache_compile(Interp *I, CallArgs *a)
     c->cfg = cfg && cfg->kind == O_CONFIG ? cfg->cfg : NULL;
     Obj *dir = args_kw(a, "cache_dir");
     c->cache_dir = dir && dir->kind == O_STR ? dir->s : NULL;
-    c->node = a->node;
-    VEC_PUSH(I->compiled, c);
     return o;
 }
 
@@ -1730,14 +1736,10 @@ static Obj *bind_compiled(Interp *I, Obj *inst, const char *name, Obj *fa)
     Obj *memo = obj_getattr(inst, key);
     if (memo)
         return memo;
-    memo = obj_new(I, O_COMPILED);
-    memo->comp = arena_alloc(&I->arena, sizeof *memo->comp);
-    *memo->comp = *fa->comp;
     Obj *b = obj_new(I, O_BOUND);
     b->func = fa->comp->target->func;
     b->self_obj = inst;
-    memo->comp->target = b;
-    VEC_PUSH(I->compiled, memo->comp);
+    memo = compiled_new(I, fa->comp, b, fa->node);
     fa->comp->skipped = 1;   /* the unbound one is not an entry of its own */
     obj_setattr(I, inst, key, memo);
     return memo;
@@ -1815,13 +1817,7 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
     case O_COMPILED:
         if (!callee->comp->target) {
             /* @torch.compile(backend=...) applied to a def */
-            Obj *o = obj_new(I, O_COMPILED);
-            CompiledObj *c = arena_alloc(&I->arena, sizeof *c);
-            *c = *callee->comp;
-            c->target = args_get(a, 0, NULL);
-            o->comp = c;
-            VEC_PUSH(I->compiled, c);
-            return o;
+            return compiled_new(I, callee->comp, args_get(a, 0, NULL), a->node);
         }
         return call_compiled(I, callee->comp, a);
     case O_BUILTIN: {
