@@ -23,12 +23,18 @@ TSPY      = build/tree-sitter-python
 WARN      = -std=c11 -Wall -Wextra -Wpedantic -Werror
 CFLAGS   ?= $(OPT) -g
 ALLFLAGS  = $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -D_POSIX_C_SOURCE=200809L
-LDLIBS    = -ltree-sitter -lpthread -lm
+LLVM_DIR ?= /usr/lib/llvm-14
+LDLIBS    = -ltree-sitter -lclang-14 -lpthread -lm
+# What a program that links libtngcrt needs besides it (tngcrt.pc says the same).
+RTLIBS    = -lopenblas -lpthread -lm
 
 # Every .c file of the layers is part of tngc (sorted: the link order is stable).
 SRCS      = $(sort $(wildcard support/*.c frontend/*.c planner/*.c codegen/*.c))
 OBJS      = $(SRCS:%.c=$(BUILD)/obj/%.o)
 TSOBJS    = $(BUILD)/obj/ts/parser.o $(BUILD)/obj/ts/scanner.o
+# The templates of generated files, embedded in tngc (scripts/embed.sh).
+TEMPLATES = $(sort $(wildcard templates/*.c templates/*.h))
+TPLOBJ    = $(BUILD)/obj/templates_data.o
 UNIT      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 TNGC      = $(BUILD)/tngc
 # libtngcrt: the runtime that generated bundles link (runtime/*.c).
@@ -52,21 +58,31 @@ deps: $(DEPSTAMP)
 $(TSPY)/src/parser.c $(TSPY)/src/scanner.c: | $(DEPSTAMP)
 	@test -f $@ || { echo "deps: $@ is missing: remove $(DEPSTAMP) and run make again" >&2; exit 1; }
 
-$(TNGC): $(BUILD)/obj/tngc.o $(OBJS) $(TSOBJS)
+$(TNGC): $(BUILD)/obj/tngc.o $(OBJS) $(TPLOBJ) $(TSOBJS)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/templates_data.c: $(TEMPLATES) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh $(TEMPLATES) > $@.tmp && mv $@.tmp $@
+$(TPLOBJ): $(BUILD)/obj/templates_data.c
+	$(CC) $(CFLAGS) $(SANFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/%.o: %.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLFLAGS) -c -o $@ $<
+
+# libclang's headers; the clang driver links bundles with tngc's own sanitizers.
+$(BUILD)/obj/codegen/usercheck.o: ALLFLAGS += -I$(LLVM_DIR)/include
+$(BUILD)/obj/codegen/build.o: ALLFLAGS += -DTNGC_SANFLAGS='"$(SANFLAGS)"'
 
 # The grammar is generated code: built without our warnings.
 $(BUILD)/obj/ts/%.o: $(TSPY)/src/%.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -w -I$(TSPY)/src -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(OBJS) $(TSOBJS) $(LIBRT)
+$(BUILD)/tests/%: tests/unit/%.c $(OBJS) $(TPLOBJ) $(TSOBJS) $(LIBRT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLFLAGS) -o $@ $< $(OBJS) $(TSOBJS) $(LIBRT) $(LDLIBS) -lcmocka
+	$(CC) $(ALLFLAGS) -o $@ $< $(OBJS) $(TPLOBJ) $(TSOBJS) $(LIBRT) $(LDLIBS) $(RTLIBS) -lcmocka
 
 unit: $(UNIT)
 	@set -e; for t in $(UNIT); do echo "== $$t"; $$t; done
@@ -83,10 +99,18 @@ demo: $(TNGC)
 bench: $(TNGC)
 	@bash bench/lint_throughput/run.sh $(TNGC)
 
-install: $(TNGC)
+# The runtime headers bundles include (internal.h stays private).
+RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_kernels.h \
+             $(wildcard runtime/tngrt_kernel_impl.h)
+VERSION    = $(shell sed -n 's/^#define TNGC_VERSION "\(.*\)"/\1/p' tngc.c)
+
+install: $(TNGC) $(LIBRT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/tngc \
-	    $(DESTDIR)$(PREFIX)/share/tngc
+	    $(DESTDIR)$(PREFIX)/share/tngc $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tngc
 	install -m 755 $(TNGC) $(DESTDIR)$(PREFIX)/bin/tngc
+	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/libtngcrt.a
+	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/tngc/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt.pc
 	install -m 644 tngc.mk $(DESTDIR)$(PREFIX)/share/tngc/tngc.mk
 	install -m 644 docs/tngc.1 $(DESTDIR)$(PREFIX)/share/man/man1/tngc.1
 	install -m 644 docs/rules.md $(DESTDIR)$(PREFIX)/share/doc/tngc/rules.md

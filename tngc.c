@@ -1,8 +1,9 @@
 /*
  * tngc.c - the command line. Each command is one function that reads as
- * its pipeline; for this release: scan (parse -> scan annotations), lint
- * (parse -> scan -> rules -> report), plan (parse -> scan -> rules ->
- * interpret -> lower -> plan -> print) and recompiles (host log analysis).
+ * its pipeline: scan (parse -> scan annotations), lint (parse -> scan ->
+ * rules -> report), plan (parse -> scan -> rules -> interpret -> lower ->
+ * plan -> print), gen (... plan -> emit C from templates -> write), build
+ * (... emit -> compile with clang -> bundle) and recompiles (host logs).
  *
  * Exit status: 0 success / no errors, 1 errors found (lint; warnings too
  * with --werror), 2 usage or I/O error.
@@ -14,13 +15,17 @@
 #include "frontend/interp.h"
 #include "planner/lint.h"
 #include "planner/plan.h"
+#include "codegen/build.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifndef TNGC_VERSION
-#define TNGC_VERSION "0.1.0"
+#define TNGC_VERSION "0.2.0"
 #endif
 
 enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_USAGE = 2 };
@@ -35,10 +40,11 @@ static const char usage_main[] =
     "  scan        list the TorchAir annotations of Python files\n"
     "  lint        report misuse of the annotations (pre-commit checks)\n"
     "  plan        interpret a model script, lower its compiled entries and print their plan\n"
+    "  gen         generate the C sources of a model bundle (CPU target)\n"
+    "  build       generate and compile a bundle: lib<name>.a and a launcher\n"
     "  recompiles  find operators recompiled because of dynamic shapes, from a host log\n"
     "\n"
-    "Run 'tngc COMMAND --help' for the options of a command.\n"
-    "Code generation and bundles (gen, build) are not in this release.\n";
+    "Run 'tngc COMMAND --help' for the options of a command.\n";
 
 static const char usage_plan[] =
     "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest] FILE\n"
@@ -105,6 +111,48 @@ static const char usage_recompiles[] =
     "\n"
     "Reads the log as a stream: memory does not grow with its size.\n"
     "Exit status: 0 success, 2 usage or I/O errors.\n";
+
+static const char usage_gen[] =
+    "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu] [--no-line] [-MD] [-MF FILE]\n"
+    "                [--user-kernel OP]...\n"
+    "\n"
+    "Plans the script's compiled entries (as 'tngc plan') and writes, per entry, the C\n"
+    "sources of its bundle into DIR: <name>.h (the API), <name>.c (per gear, one\n"
+    "straight-line function per stream and one per super-kernel segment) and\n"
+    "<name>_launcher.c. <name> is the script's file name without .py, or, when the\n"
+    "script has several entries, <stem>_<Class>_<method>. Files are written atomically.\n"
+    "\n"
+    "  -o DIR            the output directory (created when missing)\n"
+    "  --entry NAME      only the entry NAME (e.g. Model.forward)\n"
+    "  --target cpu      the CPU target (the only one in this release)\n"
+    "  --no-line         no #line directives back to the script (golden tests)\n"
+    "  -MD               also write a make depfile DIR/<name>.d\n"
+    "  -MF FILE          write the depfile to FILE (implies -MD)\n"
+    "  --user-kernel OP  you supply the CPU kernel of op OP (e.g. add): tngc writes a\n"
+    "                    stub <name>_kernels_user.c with its exact signature\n"
+    "\n"
+    "Exit status: 0 written, 1 errors in the script, 2 usage or I/O errors.\n";
+
+static const char usage_build[] =
+    "usage: tngc build FILE -o DIR [-j N] [--cc CC] [--opt FLAGS] [--cache-dir DIR | --no-cache]\n"
+    "                  [--kernels FILE.c] [gen's options]\n"
+    "\n"
+    "Generates the bundle sources (as 'tngc gen') and compiles them: DIR/lib<name>.a\n"
+    "and DIR/<name>_launcher, linked against libtngcrt and OpenBLAS. Translation units\n"
+    "compile in parallel. Builds are cached: an unchanged script (same tngc, compiler\n"
+    "and options) is a cache hit that compiles nothing. Entries in reduce-overhead mode\n"
+    "with _aclnn_static_shape_kernel also get their static-kernel manifest tree.\n"
+    "\n"
+    "  -j N              compile N translation units at once (default: the CPUs)\n"
+    "  --cc CC           the C compiler (default clang)\n"
+    "  --opt FLAGS       its optimisation flags (default -O2)\n"
+    "  --cache-dir DIR   the cache (default: cache_compile's cache_dir, else .tngc_cache);\n"
+    "                    it must belong to you\n"
+    "  --no-cache        build without the cache\n"
+    "  --kernels FILE.c  the kernels of --user-kernel ops; their signatures are checked\n"
+    "                    with libclang before compiling\n"
+    "\n"
+    "Exit status: 0 built, 1 errors in the script or the build, 2 usage or I/O errors.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -290,8 +338,74 @@ static char *dir_of(const char *path)
     return xstrndup(path, (size_t)(slash - path));
 }
 
+static void print_diags(ScanFile *sf);
+
+/* A script taken through the pipeline up to the plans of its entries. */
+typedef struct Loaded {
+    ScanFile sf;
+    InterpResult ir;
+    VEC(Plan) plans;
+    int loaded;
+} Loaded;
+
+/*
+ * parse -> scan -> lint rules -> interpret -> lower -> plan. Diagnostics go
+ * to stderr; returns EXIT_OK, EXIT_FOUND (errors in the script) or
+ * EXIT_USAGE (the file cannot be read). loaded_free frees L in every case.
+ */
+static int load_plans(Loaded *L, const char *file, const char *entry)
+{
+    memset(L, 0, sizeof *L);
+    char err[512];
+    if (scanfile_load(&L->sf, file, err, sizeof err) != 0) {
+        fprintf(stderr, "tngc: %s\n", err);
+        return EXIT_USAGE;
+    }
+    L->loaded = 1;
+    LintOptions lopt = {NULL};
+    lint_file(&L->sf, &lopt);
+    int errors = 0;
+    for (size_t d = 0; d < L->sf.diags.n; d++)
+        errors |= L->sf.diags.v[d].severity == SEV_ERROR;
+    if (!errors && interp_run(&L->sf, entry, &L->ir) != 0)
+        errors = 1;
+    for (size_t i = 0; !errors && i < L->ir.nentries; i++) {
+        Plan p;
+        if (plan_build(&p, L->ir.entries[i], &L->sf.diags) != 0)
+            errors = 1;
+        VEC_PUSH(L->plans, p);
+    }
+    print_diags(&L->sf);
+    return errors ? EXIT_FOUND : EXIT_OK;
+}
+
+static void loaded_free(Loaded *L)
+{
+    for (size_t i = 0; i < L->plans.n; i++)
+        plan_free(&L->plans.v[i]);
+    VEC_FREE(L->plans);
+    if (L->loaded) {
+        interp_result_free(&L->ir);
+        scanfile_free(&L->sf);
+    }
+}
+
+/* Sorts, dedups and prints sf's diagnostics to stderr (then forgets them). */
+static void print_diags(ScanFile *sf)
+{
+    diag_sort(&sf->diags);
+    diag_dedup(&sf->diags);
+    StrBuf diags = {0};
+    for (size_t d = 0; d < sf->diags.n; d++)
+        diag_text(&sf->src, &sf->diags.v[d], &diags);
+    if (diags.len)
+        fputs(diags.s, stderr);
+    sb_free(&diags);
+    sf->diags.n = 0;
+}
+
 /* Writes the manifests of the entries that ask for static kernels. */
-static int plan_manifests(Plan *plans, size_t n, const char *script)
+static int plan_manifests(Plan *plans, size_t n, const char *script, int quiet)
 {
     int written = 0;
     for (size_t i = 0; i < n; i++) {
@@ -319,7 +433,7 @@ static int plan_manifests(Plan *plans, size_t n, const char *script)
         }
         written++;
     }
-    if (!written)
+    if (!written && !quiet)
         fprintf(stderr, "tngc: no entry runs in reduce-overhead mode with _aclnn_static_shape_kernel = True: no manifest written\n");
     return 0;
 }
@@ -361,60 +475,35 @@ static int cmd_plan(int argc, char **argv)
     if (!file)
         return usage_error(usage_plan, "%sno input file", "");
 
-    ScanFile sf;
-    char err[512];
-    if (scanfile_load(&sf, file, err, sizeof err) != 0) {
-        fprintf(stderr, "tngc: %s\n", err);
-        return EXIT_USAGE;
+    Loaded L;
+    int status = load_plans(&L, file, entry);
+    if (status != EXIT_OK) {
+        loaded_free(&L);
+        return status;
     }
-    LintOptions lopt = {NULL};
-    lint_file(&sf, &lopt);
-    int errors = 0;
-    for (size_t d = 0; d < sf.diags.n; d++)
-        errors |= sf.diags.v[d].severity == SEV_ERROR;
-    InterpResult ir = {0};
-    VEC(Plan) plans = {0};
-    if (!errors && interp_run(&sf, entry, &ir) != 0)
-        errors = 1;
-    for (size_t i = 0; !errors && i < ir.nentries; i++) {
-        Plan p;
-        if (plan_build(&p, ir.entries[i], &sf.diags) != 0)
-            errors = 1;
-        VEC_PUSH(plans, p);
-    }
-    diag_sort(&sf.diags);
-    diag_dedup(&sf.diags);
-    StrBuf diags = {0};
-    for (size_t d = 0; d < sf.diags.n; d++)
-        diag_text(&sf.src, &sf.diags.v[d], &diags);
-    if (diags.len)
-        fputs(diags.s, stderr);
-    sb_free(&diags);
-
-    int status = errors ? EXIT_FOUND : EXIT_OK;
-    if (!errors) {
+    {
         StrBuf out = {0};
         if (!strcmp(format, "json")) {
             sb_puts(&out, "{\"file\":");
             sb_json_str(&out, file, strlen(file));
             sb_puts(&out, ",\"entries\":[");
-            for (size_t i = 0; i < plans.n; i++) {
+            for (size_t i = 0; i < L.plans.n; i++) {
                 if (i)
                     sb_puts(&out, ",\n");
-                plan_json(&plans.v[i], &out);
+                plan_json(&L.plans.v[i], &out);
             }
             sb_puts(&out, "]}\n");
         } else {
-            for (size_t i = 0; i < plans.n; i++) {
+            for (size_t i = 0; i < L.plans.n; i++) {
                 if (i)
                     sb_puts(&out, "\n");
                 if (!strcmp(format, "dot"))
-                    plan_dot(&plans.v[i], &out);
+                    plan_dot(&L.plans.v[i], &out);
                 else
-                    plan_text(&plans.v[i], &out);
+                    plan_text(&L.plans.v[i], &out);
             }
         }
-        if (manifest && plan_manifests(plans.v, plans.n, file) != 0)
+        if (manifest && plan_manifests(L.plans.v, L.plans.n, file, 0) != 0)
             status = EXIT_USAGE;
         if (status != EXIT_OK) {
             /* no plan file for make to take as up to date */
@@ -429,11 +518,7 @@ static int cmd_plan(int argc, char **argv)
         }
         sb_free(&out);
     }
-    for (size_t i = 0; i < plans.n; i++)
-        plan_free(&plans.v[i]);
-    VEC_FREE(plans);
-    interp_result_free(&ir);
-    scanfile_free(&sf);
+    loaded_free(&L);
     return status;
 }
 
@@ -446,6 +531,316 @@ static int parse_long(const char *s, long *out)
         return -1;
     *out = v;
     return 0;
+}
+
+/* ---- gen and build ---------------------------------------------------------- */
+
+typedef struct GenArgs {
+    const char *file, *outdir, *entry, *depfile;
+    int md, no_line;
+    NameList user_ops;
+    /* build */
+    BuildOptions bo;
+    const char *cache_dir;
+} GenArgs;
+
+/* The bundle name of entry i: the script's stem (a C identifier), with
+ * _<Class>_<method> when the script has several entries. */
+static char *bundle_name(const char *script, const Plan *p, size_t nplans)
+{
+    const char *base = strrchr(script, '/');
+    base = base ? base + 1 : script;
+    size_t n = strlen(base);
+    if (n > 3 && !strcmp(base + n - 3, ".py"))
+        n -= 3;
+    StrBuf sb = {0};
+    if (n == 0 || (base[0] >= '0' && base[0] <= '9'))
+        sb_putc(&sb, '_');
+    sb_putn(&sb, base, n);
+    if (nplans > 1) {
+        sb_putc(&sb, '_');
+        sb_puts(&sb, p->g->name);
+    }
+    for (size_t i = 0; i < sb.len; i++) {
+        char c = sb.s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+            sb.s[i] = '_';
+    }
+    return sb.s;
+}
+
+/* Parses gen's options (and build's when build != 0). */
+static int gen_args(int argc, char **argv, int build, GenArgs *a)
+{
+    const char *usage = build ? usage_build : usage_gen;
+    memset(a, 0, sizeof *a);
+    a->bo.cc = "clang";
+    a->bo.opt = "-O2";
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a->bo.jobs = cpus > 0 ? (int)cpus : 1;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        static const char *const with_value[] = {"-o", "--entry", "--target", "-MF", "--user-kernel", "-j",
+                                                 "--cc", "--opt", "--cache-dir", "--kernels", NULL};
+        int takes = 0;
+        for (int k = 0; with_value[k]; k++)
+            takes |= !strcmp(o, with_value[k]);
+        int build_only = !strcmp(o, "-j") || !strcmp(o, "--cc") || !strcmp(o, "--opt") ||
+                         !strcmp(o, "--cache-dir") || !strcmp(o, "--kernels") || !strcmp(o, "--no-cache");
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            fputs(usage, stdout);
+            return -2;
+        } else if (build_only && !build) {
+            return usage_error(usage, "unknown option '%s' (it is build's)", o);
+        } else if (takes) {
+            if (!v)
+                return usage_error(usage, "%s needs a value", o);
+            i++;
+            if (!strcmp(o, "-o"))
+                a->outdir = v;
+            else if (!strcmp(o, "--entry"))
+                a->entry = v;
+            else if (!strcmp(o, "-MF"))
+                a->depfile = v, a->md = 1;
+            else if (!strcmp(o, "--user-kernel"))
+                VEC_PUSH(a->user_ops, v);
+            else if (!strcmp(o, "--cc"))
+                a->bo.cc = v;
+            else if (!strcmp(o, "--opt"))
+                a->bo.opt = v;
+            else if (!strcmp(o, "--cache-dir"))
+                a->cache_dir = v;
+            else if (!strcmp(o, "--kernels"))
+                a->bo.kernels = v;
+            else if (!strcmp(o, "-j")) {
+                long j;
+                if (parse_long(v, &j) != 0 || j < 1 || j > 256)
+                    return usage_error(usage, "-j takes a number of jobs from 1 to 256, not '%s'", v);
+                a->bo.jobs = (int)j;
+            } else if (strcmp(v, "cpu") != 0) {
+                if (!strcmp(v, "acl"))
+                    return usage_error(usage, "%s--target acl is not in this release (the CPU target is)", "");
+                return usage_error(usage, "unknown target '%s' (cpu)", v);
+            }
+        } else if (!strcmp(o, "-MD")) {
+            a->md = 1;
+        } else if (!strcmp(o, "--no-line")) {
+            a->no_line = 1;
+        } else if (!strcmp(o, "--no-cache")) {
+            a->bo.no_cache = 1;
+        } else if (o[0] == '-' && o[1]) {
+            return usage_error(usage, "unknown option '%s'", o);
+        } else if (a->file) {
+            return usage_error(usage, "one script at a time ('%s' is extra)", o);
+        } else {
+            a->file = o;
+        }
+    }
+    if (!a->file)
+        return usage_error(usage, "%sno input file", "");
+    if (!a->outdir)
+        return usage_error(usage, "%sno output directory (-o DIR)", "");
+    VEC_PUSH(a->user_ops, NULL);
+    a->user_ops.n--;
+    return 0;
+}
+
+/* Writes text to dir/name atomically; returns 0 or prints why. */
+static int write_in(const char *dir, const char *name, const StrBuf *text)
+{
+    StrBuf path = {0};
+    sb_printf(&path, "%s/%s", dir, name);
+    int rc = write_file_atomic(path.s, text->s ? text->s : "", text->len);
+    if (rc != 0)
+        fprintf(stderr, "tngc: cannot write %s: %s\n", path.s, strerror(errno));
+    sb_free(&path);
+    return rc;
+}
+
+/* The make depfile: every generated file depends on the script. */
+static int write_depfile(const GenArgs *a, const GenFiles *files, const char *first_name)
+{
+    StrBuf d = {0}, path = {0};
+    for (size_t i = 0; i < files->n; i++)
+        sb_printf(&d, "%s%s/%s", i ? " " : "", a->outdir, files->v[i].name);
+    sb_printf(&d, ": %s\n%s:\n", a->file, a->file);
+    if (a->depfile)
+        sb_puts(&path, a->depfile);
+    else
+        sb_printf(&path, "%s/%s.d", a->outdir, first_name);
+    int rc = write_file_atomic(path.s, d.s, d.len);
+    if (rc != 0)
+        fprintf(stderr, "tngc: cannot write %s: %s\n", path.s, strerror(errno));
+    sb_free(&d);
+    sb_free(&path);
+    return rc;
+}
+
+/* One entry's bundle: emitted into files; returns EXIT_OK or EXIT_FOUND. */
+static int gen_entry(Loaded *L, size_t i, const GenArgs *a, GenOptions *go, GenFiles *files)
+{
+    go->name = bundle_name(a->file, &L->plans.v[i], L->plans.n);
+    go->script = a->file;
+    go->version = TNGC_VERSION;
+    go->line_directives = !a->no_line;
+    go->user_ops = a->user_ops.v;
+    int rc = emit_cpu(&L->plans.v[i], go, files, &L->sf.diags);
+    print_diags(&L->sf);
+    return rc == 0 ? EXIT_OK : EXIT_FOUND;
+}
+
+static int ensure_dir(const char *dir)
+{
+    struct stat st;
+    if (fs_mkdirs(dir, 0) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tngc: cannot create the output directory %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* tngc gen: ... plan -> emit (templates) -> write */
+static int cmd_gen(int argc, char **argv)
+{
+    GenArgs a;
+    int st = gen_args(argc, argv, 0, &a);
+    if (st)
+        return VEC_FREE(a.user_ops), st == -2 ? EXIT_OK : st;
+    Loaded L;
+    int status = load_plans(&L, a.file, a.entry);
+    GenFiles files = {0};
+    char *first = NULL;
+    for (size_t i = 0; status == EXIT_OK && i < L.plans.n; i++) {
+        GenOptions go = {0};
+        status = gen_entry(&L, i, &a, &go, &files);
+        if (!first)
+            first = (char *)go.name;
+        else
+            free((char *)go.name);
+    }
+    if (status == EXIT_OK && ensure_dir(a.outdir) != 0)
+        status = EXIT_USAGE;
+    for (size_t i = 0; status == EXIT_OK && i < files.n; i++)
+        if (write_in(a.outdir, files.v[i].name, &files.v[i].text) != 0)
+            status = EXIT_USAGE;
+    if (status == EXIT_OK && plan_manifests(L.plans.v, L.plans.n, a.file, 1) != 0)
+        status = EXIT_USAGE;
+    if (status == EXIT_OK && a.md && first && write_depfile(&a, &files, first) != 0)
+        status = EXIT_USAGE;
+    free(first);
+    genfiles_free(&files);
+    loaded_free(&L);
+    VEC_FREE(a.user_ops);
+    return status;
+}
+
+/* The user kernels of one bundle: checked with libclang, or reported as
+ * missing (the stub is then written to DIR). */
+static int check_user_kernels(const Plan *p, const GenOptions *go, const GenArgs *a, const GenFiles *files,
+                              size_t first)
+{
+    NameList ops = {0}, fns = {0};
+    int rc = EXIT_OK;
+    if (emit_user_ops(p, go, &ops) == 0)
+        goto done;
+    if (!a->bo.kernels) {
+        for (size_t k = 0; k < ops.n; k++) {
+            for (size_t i = 0; i < p->g->ops.n; i++)
+                if (!strcmp(op_info[p->g->ops.v[i].kind].name, ops.v[k])) {
+                    fprintf(stderr, "%s:%u:%u: error: no CPU kernel for '%s' (--user-kernel): implement %s_user_%s\n",
+                            a->file, p->g->ops.v[i].line, p->g->ops.v[i].col, ops.v[k], go->name, ops.v[k]);
+                    break;
+                }
+        }
+        for (size_t i = first; i < files->n; i++)
+            if (strstr(files->v[i].name, "_kernels_user.c") && ensure_dir(a->outdir) == 0 &&
+                write_in(a->outdir, files->v[i].name, &files->v[i].text) == 0)
+                fprintf(stderr, "tngc: the stub with their signatures is %s/%s; pass your file with --kernels FILE.c\n",
+                        a->outdir, files->v[i].name);
+        rc = EXIT_FOUND;
+        goto done;
+    }
+    for (size_t k = 0; k < ops.n; k++) {
+        StrBuf f = {0};
+        sb_printf(&f, "%s_user_%s", go->name, ops.v[k]);
+        VEC_PUSH(fns, f.s);
+    }
+    char inc[4096], lib[4096];
+    StrBuf msgs = {0};
+    if (build_runtime_find(inc, lib, sizeof inc) != 0) {
+        fprintf(stderr, "tngc: cannot find libtngcrt's headers next to tngc\n");
+        rc = EXIT_USAGE;
+    } else if (usercheck_kernels(a->bo.kernels, inc, &fns, &msgs) != 0) {
+        fputs(msgs.s ? msgs.s : "", stderr);
+        rc = EXIT_FOUND;
+    }
+    sb_free(&msgs);
+    for (size_t k = 0; k < fns.n; k++)
+        free((char *)fns.v[k]);
+done:
+    VEC_FREE(ops);
+    VEC_FREE(fns);
+    return rc;
+}
+
+/* tngc build: ... plan -> emit -> compile (clang, parallel, cached) -> bundle */
+static int cmd_build(int argc, char **argv)
+{
+    GenArgs a;
+    int st = gen_args(argc, argv, 1, &a);
+    if (st)
+        return VEC_FREE(a.user_ops), st == -2 ? EXIT_OK : st;
+    if (a.bo.kernels && access(a.bo.kernels, R_OK) != 0) {
+        fprintf(stderr, "tngc: cannot read %s: %s\n", a.bo.kernels, strerror(errno));
+        VEC_FREE(a.user_ops);
+        return EXIT_USAGE;
+    }
+    Loaded L;
+    int status = load_plans(&L, a.file, a.entry);
+    if (status == EXIT_OK && ensure_dir(a.outdir) != 0)
+        status = EXIT_USAGE;
+    GenFiles all = {0};
+    for (size_t i = 0; status == EXIT_OK && i < L.plans.n; i++) {
+        GenOptions go = {0};
+        GenFiles files = {0};
+        status = gen_entry(&L, i, &a, &go, &files);
+        if (status == EXIT_OK)
+            status = check_user_kernels(&L.plans.v[i], &go, &a, &files, 0);
+        const char *cdir = a.cache_dir ? a.cache_dir
+                         : L.plans.v[i].g->cfg.cache_dir ? L.plans.v[i].g->cfg.cache_dir : ".tngc_cache";
+        char entry[4096] = "", err[1024];
+        BuildOptions bo = a.bo;
+        bo.cache_dir = cdir;
+        bo.outdir = a.outdir;
+        bo.entry_out = entry;
+        bo.entry_out_len = sizeof entry;
+        int hit = 0;
+        if (status == EXIT_OK && build_bundle(&L.plans.v[i], &go, &files, &bo, &hit, err, sizeof err) != 0) {
+            fprintf(stderr, "tngc: %s: %s\n", go.name, err);
+            status = EXIT_FOUND;
+        } else if (status == EXIT_OK && hit) {
+            printf("tngc: %s: cache hit (%s): nothing to compile\n", go.name, entry);
+        } else if (status == EXIT_OK) {
+            printf("tngc: %s: built %s/%s_launcher and %s/lib%s.a\n", go.name, a.outdir, go.name, a.outdir, go.name);
+        }
+        for (size_t k = 0; k < files.n; k++)
+            VEC_PUSH(all, files.v[k]);
+        VEC_FREE(files);
+        if (status == EXIT_OK && a.md && i + 1 == L.plans.n) {
+            char *first = bundle_name(a.file, &L.plans.v[0], L.plans.n);
+            if (write_depfile(&a, &all, first) != 0)
+                status = EXIT_USAGE;
+            free(first);
+        }
+        free((char *)go.name);
+    }
+    if (status == EXIT_OK && plan_manifests(L.plans.v, L.plans.n, a.file, 1) != 0)
+        status = EXIT_USAGE;
+    genfiles_free(&all);
+    loaded_free(&L);
+    VEC_FREE(a.user_ops);
+    return status;
 }
 
 /* tngc recompiles: host log -> per-iteration op lists -> suspects */
@@ -511,6 +906,10 @@ int main(int argc, char **argv)
         return cmd_lint(argc - 1, argv + 1);
     if (!strcmp(cmd, "plan"))
         return cmd_plan(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gen"))
+        return cmd_gen(argc - 1, argv + 1);
+    if (!strcmp(cmd, "build"))
+        return cmd_build(argc - 1, argv + 1);
     if (!strcmp(cmd, "recompiles"))
         return cmd_recompiles(argc - 1, argv + 1);
     return usage_error(usage_main, "unknown command '%s'", cmd);

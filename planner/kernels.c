@@ -103,7 +103,11 @@ void plan_kernels(Plan *self)
 {
     const Graph *g = self->g;
     KernelMaps km = {0};
+    self->kernel_of = arena_alloc(&self->arena, self->gears.n * sizeof *self->kernel_of);
     for (size_t gi = 0; gi < self->gears.n; gi++) {
+        int32_t *of = self->kernel_of[gi] = arena_alloc(&self->arena, (g->ops.n + 1) * sizeof *of);
+        for (size_t i = 0; i < g->ops.n; i++)
+            of[i] = -1;
         if (!kernels__gear_static(self, (int)gi))
             continue;
         for (size_t i = 0; i < g->ops.n; i++) {
@@ -112,10 +116,13 @@ void plan_kernels(Plan *self)
                 continue;
             kernels__signature(self, (int)gi, op, &km.sig);
             intptr_t k = (intptr_t)strmap_get(&km.by_sig, km.sig.s);
-            if (k > 0)
+            if (k > 0) {
                 self->kernels.v[k - 1].count++;
-            else
+            } else {
                 kernels__add(self, &km, (int)gi, (int32_t)i);
+                k = (intptr_t)self->kernels.n;
+            }
+            of[i] = (int32_t)(k - 1);
         }
     }
     strmap_free(&km.by_sig);

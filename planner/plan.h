@@ -102,6 +102,8 @@ typedef struct Plan {
     VEC(PlanMemory) mem;   /* per gear */
     VEC(PlanRowIndep) rowindep;  /* per geared symbol */
     VEC(StaticKernel) kernels;
+    int32_t **kernel_of;   /* per gear, per op: its StaticKernel, or -1 (dynamic
+                            * gears, sources) */
     Arena arena;
 } Plan;
 

@@ -86,6 +86,12 @@ size_t utf8_valid_len(const unsigned char *s, size_t n);
  * directory, then rename(). Returns 0, or -1 with errno set (nothing left). */
 int write_file_atomic(const char *path, const char *data, size_t n);
 
+/* rm -rf path (symlinks are removed, not followed). */
+void fs_rmtree(const char *path);
+/* mkdir -p path, new directories 0700 when priv, else 0755; returns 0 or
+ * -1 with errno. */
+int fs_mkdirs(const char *path, int priv);
+
 
 
 /* ---- string map -------------------------------------------------------- */

@@ -1,0 +1,551 @@
+/*
+ * build.c - from generated sources to a bundle: the clang driver and the
+ * build cache (DESIGN.md, "cache_compile").
+ *
+ * A build compiles the bundle's translation units in parallel (-j N, a
+ * ninja-style "[k/n] CC file" line on a terminal), archives lib<name>.a
+ * and links <name>_launcher against libtngcrt. It happens in a temporary
+ * directory; only a complete result is renamed into the cache and copied
+ * (atomically, file by file) into the output directory, so a failed build
+ * leaves nothing half-written there.
+ *
+ * Cache: <cache_dir>/<Class>_<static|dynamic>_<hash>/<rank dir>/<method>/,
+ * keyed by everything that changes the result: tngc's version, the
+ * target, the compiler and its flags, the script's content, the generated
+ * sources and the user's kernels. An entry is complete when its file
+ * "key" holds the full key; anything else found at that path is a broken
+ * entry, removed with a warning and rebuilt. The cache directory must
+ * belong to the current user, and builds of one entry take a lock
+ * (flock on <entry>.lock) so concurrent builds wait for each other.
+ */
+#define _GNU_SOURCE 1
+#include "build.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#ifndef TNGC_SANFLAGS
+#define TNGC_SANFLAGS ""
+#endif
+
+/* ---- small file helpers ---------------------------------------------------- */
+
+static int build__fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static char *build__path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = xmalloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static int build__read(const char *path, StrBuf *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_putn(out, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
+static int build__write(const char *path, const char *data, size_t n, int exec)
+{
+    if (write_file_atomic(path, data, n) != 0)
+        return -1;
+    return chmod(path, exec ? 0755 : 0644);
+}
+
+/* Copies src to dst atomically (temp + rename), keeping the exec bit. */
+static int build__copy(const char *src, const char *dst, int exec)
+{
+    StrBuf b = {0};
+    int rc = build__read(src, &b);
+    if (rc == 0)
+        rc = build__write(dst, b.s ? b.s : "", b.len, exec);
+    sb_free(&b);
+    return rc;
+}
+
+/* ---- the runtime tngc links bundles against -------------------------------- */
+
+static int build__exists(const char *dir, const char *name)
+{
+    char *p = build__path(dir, name);
+    int ok = access(p, R_OK) == 0;
+    free(p);
+    return ok;
+}
+
+int build_runtime_find(char *inc, char *lib, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    /* in the source tree: build/tngc or build/san/tngc, runtime/ beside build/ */
+    static const char *const src_inc[] = {"/../runtime", "/../../runtime"};
+    if (build__exists(exe, "libtngcrt.a"))
+        for (size_t i = 0; i < 2; i++) {
+            snprintf(inc, len, "%s%s", exe, src_inc[i]);
+            if (build__exists(inc, "tngrt_bundle.h")) {
+                snprintf(lib, len, "%s/libtngcrt.a", exe);
+                return 0;
+            }
+        }
+    /* installed: PREFIX/bin/tngc, PREFIX/lib/libtngcrt.a, PREFIX/include/tngc/ */
+    snprintf(inc, len, "%s/../include/tngc", exe);
+    snprintf(lib, len, "%s/../lib/libtngcrt.a", exe);
+    return build__exists(inc, "tngrt_bundle.h") && access(lib, R_OK) == 0 ? 0 : -1;
+}
+
+/* ---- processes --------------------------------------------------------------- */
+
+typedef VEC(char *) Argv;
+
+static void argv_push(Argv *a, const char *s)
+{
+    VEC_PUSH(*a, s ? xstrdup(s) : NULL);
+}
+
+/* Appends the words of a flag string ("-O2 -g"). */
+static void argv_words(Argv *a, const char *s)
+{
+    while (s && *s) {
+        while (*s == ' ')
+            s++;
+        const char *e = s;
+        while (*e && *e != ' ')
+            e++;
+        if (e > s) {
+            char *w = xstrndup(s, (size_t)(e - s));
+            VEC_PUSH(*a, w);
+        }
+        s = e;
+    }
+}
+
+static void argv_free(Argv *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i]);
+    VEC_FREE(*a);
+}
+
+static pid_t build__spawn(Argv *a)
+{
+    argv_push(a, NULL);
+    a->n--;
+    pid_t pid;
+    if (posix_spawnp(&pid, a->v[0], NULL, NULL, a->v, environ) != 0)
+        return -1;
+    return pid;
+}
+
+static int build__status_ok(int st)
+{
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* Runs the jobs (compiles) with at most jobs at once; returns 0 when all
+ * succeed. Progress goes to stderr on a terminal. */
+static int build__run_jobs(Argv *cmds, const char *const *labels, size_t n, int jobs,
+                           char *err, size_t errlen)
+{
+    int tty = isatty(2);
+    size_t next = 0, done = 0, running = 0;
+    int failed = 0;
+    pid_t *pids = xcalloc(n + 1, sizeof *pids);
+    while (done < n) {
+        while (!failed && next < n && running < (size_t)jobs) {
+            pids[next] = build__spawn(&cmds[next]);
+            if (pids[next] < 0) {
+                build__fail(err, errlen, "cannot run %s: %s", cmds[next].v[0], strerror(errno));
+                failed = 1;
+                done += n - next;
+                next = n;
+                break;
+            }
+            if (tty)
+                fprintf(stderr, "\r[%zu/%zu] CC %s\033[K", next + 1, n, labels[next]);
+            next++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        int st;
+        pid_t pid = wait(&st);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (pids[i] == pid) {
+                running--;
+                done++;
+                if (!build__status_ok(st) && !failed) {
+                    failed = 1;
+                    build__fail(err, errlen, "%s failed to compile %s", cmds[i].v[0], labels[i]);
+                }
+            }
+    }
+    if (tty)
+        fputs("\n", stderr);
+    free(pids);
+    return failed ? -1 : 0;
+}
+
+static int build__run1(Argv *cmd, const char *what, char *err, size_t errlen)
+{
+    pid_t pid = build__spawn(cmd);
+    if (pid < 0)
+        return build__fail(err, errlen, "cannot run %s: %s", cmd->v[0], strerror(errno));
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return build__fail(err, errlen, "%s: %s", what, strerror(errno));
+    return build__status_ok(st) ? 0 : build__fail(err, errlen, "%s failed (%s)", what, cmd->v[0]);
+}
+
+/* ---- compiling in a directory ------------------------------------------------- */
+
+static void build__cc_base(Argv *a, const BuildOptions *bo, const char *inc, const char *dir)
+{
+    argv_push(a, bo->cc);
+    argv_push(a, "-std=c11");
+    argv_words(a, bo->opt);
+    argv_words(a, TNGC_SANFLAGS);
+    argv_push(a, "-D_POSIX_C_SOURCE=200809L");
+    StrBuf f = {0};
+    sb_printf(&f, "-I%s", inc);
+    argv_push(a, f.s);
+    f.len = 0;
+    sb_printf(&f, "-I%s", dir);
+    argv_push(a, f.s);
+    sb_free(&f);
+}
+
+/* Compiles every TU of files (and the user's kernels) in dir, archives
+ * lib<name>.a and links <name>_launcher. */
+static int build__compile(const GenFiles *files, const char *name, const BuildOptions *bo,
+                          const char *dir, const char *inc, const char *lib, char *err, size_t errlen)
+{
+    size_t n = 0;
+    Argv cmds[8] = {{0}};
+    const char *labels[8];
+    char *objs[8];
+    const char *srcs[8];
+    for (size_t i = 0; i < files->n && n < 6; i++) {
+        const char *fn = files->v[i].name;
+        size_t l = strlen(fn);
+        if (l < 2 || strcmp(fn + l - 2, ".c") || strstr(fn, "_kernels_user.c"))
+            continue;
+        srcs[n] = fn;
+        labels[n++] = fn;
+    }
+    char *kern = NULL;
+    if (bo->kernels) {
+        kern = build__path(dir, "user_kernels.c");
+        if (build__copy(bo->kernels, kern, 0) != 0) {
+            free(kern);
+            return build__fail(err, errlen, "cannot read %s: %s", bo->kernels, strerror(errno));
+        }
+        srcs[n] = "user_kernels.c";
+        labels[n++] = bo->kernels;
+    }
+    free(kern);
+    for (size_t i = 0; i < n; i++) {
+        char *src = build__path(dir, srcs[i]);
+        objs[i] = xstrdup(src);
+        objs[i][strlen(objs[i]) - 1] = 'o';
+        build__cc_base(&cmds[i], bo, inc, dir);
+        argv_push(&cmds[i], "-c");
+        argv_push(&cmds[i], src);
+        argv_push(&cmds[i], "-o");
+        argv_push(&cmds[i], objs[i]);
+        free(src);
+    }
+    int rc = build__run_jobs(cmds, labels, n, bo->jobs > 0 ? bo->jobs : 1, err, errlen);
+    for (size_t i = 0; i < n; i++)
+        argv_free(&cmds[i]);
+
+    char libname[512], exe[512];
+    snprintf(libname, sizeof libname, "%s/lib%s.a", dir, name);
+    snprintf(exe, sizeof exe, "%s/%s_launcher", dir, name);
+    if (rc == 0) {  /* lib<name>.a: everything but the launcher's main */
+        Argv ar = {0};
+        argv_push(&ar, "ar");
+        argv_push(&ar, "rcsD");
+        argv_push(&ar, libname);
+        for (size_t i = 0; i < n; i++)
+            if (!strstr(objs[i], "_launcher.o"))
+                argv_push(&ar, objs[i]);
+        rc = build__run1(&ar, "ar", err, errlen);
+        argv_free(&ar);
+    }
+    if (rc == 0) {
+        Argv ld = {0};
+        argv_push(&ld, bo->cc);
+        argv_words(&ld, bo->opt);
+        argv_words(&ld, TNGC_SANFLAGS);
+        argv_push(&ld, "-o");
+        argv_push(&ld, exe);
+        for (size_t i = 0; i < n; i++)
+            if (strstr(objs[i], "_launcher.o"))
+                argv_push(&ld, objs[i]);
+        argv_push(&ld, libname);
+        argv_push(&ld, lib);
+        argv_words(&ld, "-lopenblas -lpthread -lm");
+        rc = build__run1(&ld, "linking the launcher", err, errlen);
+        argv_free(&ld);
+    }
+    for (size_t i = 0; i < n; i++) {
+        unlink(objs[i]);
+        free(objs[i]);
+    }
+    return rc;
+}
+
+/* ---- the cache ------------------------------------------------------------------ */
+
+static uint64_t build__fnv(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* The key: every input of the build, as text (stored in the entry). */
+static void build__key(const GenFiles *files, const GenOptions *go, const BuildOptions *bo,
+                       const StrBuf *script, StrBuf *key)
+{
+    sb_printf(key, "tngc %s\ntarget cpu\ncc %s\nopt %s\nsan %s\n", go->version, bo->cc, bo->opt ? bo->opt : "",
+              TNGC_SANFLAGS);
+    uint64_t h = build__fnv(1469598103934665603ull, script->s ? script->s : "", script->len);
+    sb_printf(key, "script %016llx %zu\n", (unsigned long long)h, script->len);
+    for (size_t i = 0; i < files->n; i++) {
+        const StrBuf *t = &files->v[i].text;
+        h = build__fnv(1469598103934665603ull, t->s ? t->s : "", t->len);
+        sb_printf(key, "file %s %016llx %zu\n", files->v[i].name, (unsigned long long)h, t->len);
+    }
+    if (bo->kernels) {
+        StrBuf k = {0};
+        build__read(bo->kernels, &k);
+        h = build__fnv(1469598103934665603ull, k.s ? k.s : "", k.len);
+        sb_printf(key, "kernels %016llx %zu\n", (unsigned long long)h, k.len);
+        sb_free(&k);
+    }
+}
+
+
+static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles *files, const char *name)
+{
+    StrBuf k = {0};
+    char *kp = build__path(entry, "key");
+    int ok = build__read(kp, &k) == 0 && k.len == key->len && !memcmp(k.s, key->s, key->len);
+    free(kp);
+    sb_free(&k);
+    char buf[512];
+    snprintf(buf, sizeof buf, "lib%s.a", name);
+    ok = ok && build__exists(entry, buf);
+    snprintf(buf, sizeof buf, "%s_launcher", name);
+    ok = ok && build__exists(entry, buf);
+    for (size_t i = 0; ok && i < files->n; i++)
+        ok = build__exists(entry, files->v[i].name);
+    return ok;
+}
+
+/* Copies the entry's products into outdir. */
+static int build__install(const char *entry, const GenFiles *files, const char *name, const char *outdir,
+                          char *err, size_t errlen)
+{
+    NameList names = {0};
+    for (size_t i = 0; i < files->n; i++)
+        VEC_PUSH(names, files->v[i].name);
+    char lib[512], exe[512];
+    snprintf(lib, sizeof lib, "lib%s.a", name);
+    snprintf(exe, sizeof exe, "%s_launcher", name);
+    VEC_PUSH(names, lib);
+    VEC_PUSH(names, exe);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < names.n; i++) {
+        char *s = build__path(entry, names.v[i]), *d = build__path(outdir, names.v[i]);
+        if (build__copy(s, d, i + 1 == names.n) != 0)
+            rc = build__fail(err, errlen, "cannot write %s: %s", d, strerror(errno));
+        free(s);
+        free(d);
+    }
+    VEC_FREE(names);
+    return rc;
+}
+
+static int build__check_owner(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return build__fail(err, errlen, "cache dir %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return build__fail(err, errlen, "cache dir %s is not a directory", dir);
+    if (st.st_uid != geteuid())
+        return build__fail(err, errlen, "cache dir %s belongs to another user (uid %u): refusing to use it",
+                           dir, (unsigned)st.st_uid);
+    return 0;
+}
+
+/* Builds into a fresh temporary directory under parent; returns its path. */
+static char *build__in_temp(const GenFiles *files, const char *name, const BuildOptions *bo, const char *parent,
+                            const StrBuf *key, char *err, size_t errlen)
+{
+    char inc[4096], lib[4096];
+    if (build_runtime_find(inc, lib, sizeof inc) != 0) {
+        build__fail(err, errlen, "cannot find libtngcrt.a and its headers next to tngc (build it with make, or install it)");
+        return NULL;
+    }
+    char *tmpl = build__path(parent, ".tngc-build-XXXXXX");
+    if (!mkdtemp(tmpl)) {
+        build__fail(err, errlen, "cannot create a build directory in %s: %s", parent, strerror(errno));
+        free(tmpl);
+        return NULL;
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < files->n; i++) {
+        char *p = build__path(tmpl, files->v[i].name);
+        if (build__write(p, files->v[i].text.s ? files->v[i].text.s : "", files->v[i].text.len, 0) != 0)
+            rc = build__fail(err, errlen, "cannot write %s: %s", p, strerror(errno));
+        free(p);
+    }
+    if (rc == 0)
+        rc = build__compile(files, name, bo, tmpl, inc, lib, err, errlen);
+    if (rc == 0) {
+        char *kp = build__path(tmpl, "key");
+        if (build__write(kp, key->s, key->len, 0) != 0)
+            rc = build__fail(err, errlen, "cannot write %s: %s", kp, strerror(errno));
+        free(kp);
+    }
+    if (rc != 0) {
+        fs_rmtree(tmpl);
+        free(tmpl);
+        return NULL;
+    }
+    return tmpl;
+}
+
+/* "<Class>_<static|dynamic>_<hash>/world1global_rank0tp_rank0pp_rank0/<method>" */
+static char *build__entry_rel(const Plan *p, const StrBuf *key)
+{
+    const char *dot = strrchr(p->g->name, '.');
+    size_t cl = dot ? (size_t)(dot - p->g->name) : strlen(p->g->name);
+    const char *method = dot ? dot + 1 : "forward";
+    uint64_t h = build__fnv(1469598103934665603ull, key->s, key->len);
+    StrBuf r = {0};
+    sb_putn(&r, p->g->name, cl);
+    sb_printf(&r, "_%s_%016llx/world1global_rank0tp_rank0pp_rank0/%s", p->g->cfg.dynamic == 1 ? "dynamic" : "static",
+              (unsigned long long)h, method);
+    for (size_t i = 0; i < r.len; i++)
+        if (!(r.s[i] == '/' || r.s[i] == '_' || r.s[i] == '-' || (r.s[i] >= '0' && r.s[i] <= '9') ||
+              (r.s[i] >= 'a' && r.s[i] <= 'z') || (r.s[i] >= 'A' && r.s[i] <= 'Z')))
+            r.s[i] = '_';
+    return r.s;
+}
+
+int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
+                 int *cache_hit, char *err, size_t errlen)
+{
+    *cache_hit = 0;
+    StrBuf script = {0}, key = {0};
+    if (build__read(go->script, &script) != 0) {
+        sb_free(&script);
+        return build__fail(err, errlen, "cannot read %s: %s", go->script, strerror(errno));
+    }
+    build__key(files, go, bo, &script, &key);
+    sb_free(&script);
+    int rc;
+    if (bo->no_cache) {
+        char *tmp = build__in_temp(files, go->name, bo, bo->outdir, &key, err, errlen);
+        rc = tmp ? build__install(tmp, files, go->name, bo->outdir, err, errlen) : -1;
+        if (tmp)
+            fs_rmtree(tmp);
+        free(tmp);
+        sb_free(&key);
+        return rc;
+    }
+    const char *cdir = bo->cache_dir;
+    if (fs_mkdirs(cdir, 1) != 0 && errno != EEXIST) {
+        sb_free(&key);
+        return build__fail(err, errlen, "cannot create cache dir %s: %s", cdir, strerror(errno));
+    }
+    if (build__check_owner(cdir, err, errlen) != 0) {
+        sb_free(&key);
+        return -1;
+    }
+    char *rel = build__entry_rel(p, &key);
+    char *entry = build__path(cdir, rel);
+    free(rel);
+    /* the lock: <entry>.lock beside the entry */
+    char *parent = xstrdup(entry);
+    *strrchr(parent, '/') = 0;
+    rc = fs_mkdirs(parent, 1);
+    size_t ll = strlen(entry) + 6;
+    char *lockp = xmalloc(ll);
+    snprintf(lockp, ll, "%s.lock", entry);
+    int lfd = rc == 0 ? open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+    if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
+        rc = build__fail(err, errlen, "cannot lock %s: %s", lockp, strerror(errno));
+    } else if (build__entry_ok(entry, &key, files, go->name)) {
+        *cache_hit = 1;
+        rc = build__install(entry, files, go->name, bo->outdir, err, errlen);
+    } else {
+        struct stat st;
+        if (lstat(entry, &st) == 0) {
+            fprintf(stderr, "tngc: warning: removing the broken cache entry %s\n", entry);
+            fs_rmtree(entry);
+        }
+        char *tmp = build__in_temp(files, go->name, bo, parent, &key, err, errlen);
+        if (!tmp)
+            rc = -1;
+        else if (rename(tmp, entry) != 0)
+            rc = build__fail(err, errlen, "cannot move the build into %s: %s", entry, strerror(errno));
+        else
+            rc = build__install(entry, files, go->name, bo->outdir, err, errlen);
+        if (tmp && rc != 0)
+            fs_rmtree(tmp);
+        free(tmp);
+    }
+    if (lfd >= 0)
+        close(lfd);
+    if (rc == 0 && bo->entry_out)
+        snprintf(bo->entry_out, bo->entry_out_len, "%s", entry);
+    free(lockp);
+    free(parent);
+    free(entry);
+    sb_free(&key);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/*
+ * build.h - the clang driver and the build cache (build.c), and the
+ * libclang check of user kernels (usercheck.c).
+ */
+#ifndef TNGC_BUILD_H
+#define TNGC_BUILD_H
+
+#include "codegen.h"
+
+typedef struct BuildOptions {
+    const char *cc;          /* the C compiler: "clang" */
+    const char *opt;         /* its optimisation flags: "-O2" */
+    int jobs;                /* translation units compiled at once */
+    const char *cache_dir;   /* the cache (ignored with no_cache) */
+    int no_cache;
+    const char *kernels;     /* the user's kernels (C file), or NULL */
+    const char *outdir;      /* where the bundle's files go */
+    char *entry_out;         /* filled with the cache entry's path, or NULL */
+    size_t entry_out_len;
+} BuildOptions;
+
+/*
+ * Builds p's bundle from its generated files: compiles, archives and links
+ * in a temporary directory (through the cache unless no_cache), then copies
+ * the sources, lib<name>.a and <name>_launcher into bo->outdir atomically.
+ * *cache_hit is 1 when nothing was compiled. Returns 0, or -1 with one line
+ * in err.
+ */
+int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
+                 int *cache_hit, char *err, size_t errlen);
+
+/* Finds the runtime's headers (inc) and libtngcrt.a (lib): beside tngc in
+ * the source tree, or under its install prefix; returns 0, or -1. */
+int build_runtime_find(char *inc, char *lib, size_t len);
+
+/*
+ * Checks with libclang that the C file `path` defines every function in
+ * fns with the type emit_user_kernel_type (headers from inc); returns 0,
+ * or -1 with one line per problem appended to msgs.
+ */
+int usercheck_kernels(const char *path, const char *inc, const NameList *fns, StrBuf *msgs);
+
+#endif

@@ -1,0 +1,159 @@
+/*
+ * tngrt_bundle.h - the generic half of a model bundle.
+ *
+ * `tngc gen` writes, for one compiled entry, a constant TngrtBundleDesc
+ * (the signature, the gears, and per gear one straight-line function per
+ * stream) plus thin named wrappers (<name>_create, ...) over the functions
+ * below, which do everything that does not depend on the model: weight
+ * loading, input checking, gear selection, memory, running the streams on
+ * the executor, and the outputs.
+ *
+ * Memory: one arena, allocated by tngrt_bundle_new with the largest static
+ * gear's size (64-byte aligned) and grown only for dynamic gears whose
+ * size is known at run time. Inputs are used in place (the caller's
+ * buffers: in-place updates of an input, e.g. a KV cache, write into
+ * them); weights and buffers live in storage the bundle owns.
+ *
+ * Errors: every fallible call returns 0, or -1 and keeps a one-line
+ * message readable with tngrt_bundle_last_error until the next call.
+ *
+ * Process-wide side effect: tngrt_bundle_new of a descriptor with more
+ * than one stream calls openblas_set_num_threads(1), so that streams, not
+ * BLAS threads, are the unit of parallelism. It applies to every BLAS call
+ * of the process from then on.
+ */
+#ifndef TNGRT_BUNDLE_H
+#define TNGRT_BUNDLE_H
+
+#include "tngrt.h"
+#include "tngrt_exec.h"
+
+/* A dim of a signature tensor: a constant (sym -1), a symbol, or (outputs
+ * only, sym -2) an expression of symbols, e.g. s0*2, whose value a run's
+ * output shape gives. */
+typedef struct TngrtDim {
+    int sym;              /* index into TngrtBundleDesc.syms, -1 or -2 */
+    int64_t value;        /* the constant (sym == -1) */
+} TngrtDim;
+
+/* An input, output or weight of the bundle. */
+typedef struct TngrtSigTensor {
+    const char *name;     /* input: parameter path; weight: state_dict key; output: "out0".. */
+    TngrtDType dtype;
+    int ndim;
+    const TngrtDim *dims; /* ndim entries (outputs: informational) */
+    int flags;            /* TNGRT_SIG_* */
+} TngrtSigTensor;
+
+enum {
+    TNGRT_SIG_UPDATED = 1,  /* input or buffer updated in place by a run */
+    TNGRT_SIG_BUFFER  = 2,  /* weight registered with register_buffer */
+};
+
+/* A dynamic dim: which input dim binds it, and whether padding it up to a
+ * larger gear leaves the valid rows of every output unchanged. */
+typedef struct TngrtSym {
+    const char *name;     /* "s0" */
+    int input, dim;
+    int pad_ok;           /* the planner proved it row-independent */
+} TngrtSym;
+
+/* What the generated stream functions read: TngrtBundle passes it as the
+ * executor's arg. */
+typedef struct TngrtRunCtx {
+    unsigned char *arena;
+    void *const *in;      /* input data, per TngrtBundleDesc.inputs */
+    void *const *w;       /* weight data, per TngrtBundleDesc.weights */
+    const int64_t *sym;   /* symbol values of this run */
+    const int64_t *off;   /* dynamic gears: arena offsets from gear.layout */
+} TngrtRunCtx;
+
+/* One gear. */
+typedef struct TngrtGear {
+    const int64_t *symval;    /* nsyms values; INT64_MIN: bound from the inputs */
+    int64_t arena_bytes;      /* static size, or -1: computed by layout */
+    /* Dynamic gears (arena_bytes == -1): fills off[0..noff) and *bytes from
+     * the symbol values; returns 0, or -1 when a size overflows. */
+    int (*layout)(const int64_t *sym, int64_t *off, int64_t *bytes);
+    int noff;
+    const TngrtStreamFn *streams;  /* nstreams functions */
+    /* Fills outs[0..noutputs): data, dtype, ndim, shape, strides, nbytes
+     * (owns 0: views of the arena, an input or a weight). */
+    void (*outputs)(const TngrtRunCtx *c, TngrtTensor *outs);
+} TngrtGear;
+
+typedef struct TngrtBundleDesc {
+    const char *name;         /* the bundle name: "model" */
+    const char *entry;        /* "Model.forward" */
+    const char *script;       /* the script path as given to tngc */
+    int ninputs;
+    const TngrtSigTensor *inputs;
+    int nweights;
+    const TngrtSigTensor *weights;
+    int noutputs;
+    const TngrtSigTensor *outputs;
+    int nsyms;
+    const TngrtSym *syms;
+    int ngears;
+    const TngrtGear *gears;
+    int nstreams;
+    const char *const *stream_names;  /* "default", "1", ... */
+    int nevents;
+} TngrtBundleDesc;
+
+typedef struct TngrtBundle TngrtBundle;
+
+/* Creates a bundle of desc (which must outlive it): the arena, the weight
+ * storage (zeroed until loaded) and the executor; returns 0, or -1 with a
+ * message in err (also when desc is malformed: a symbol bound by no input
+ * dim, a weight with a dynamic dim, a gear without streams, ...). With
+ * desc->nstreams > 1 it sets OpenBLAS to one thread (see above). */
+int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError *err);
+
+/* Loads every weight from the safetensors file at path: each must exist
+ * with its dtype and shape (extra tensors are ignored); returns 0, or -1
+ * (the weights keep their previous values then). */
+int tngrt_bundle_load_weights(TngrtBundle *self, const char *path);
+
+/* Runs the entry on inputs[0..ninputs) (dense C-order tensors of the
+ * signature's dtypes and ranks), choosing the gear whose shapes match;
+ * fills outputs[0..noutputs) with views valid until the next run or
+ * delete. Returns 0, or -1: wrong count, dtype or rank, a shape in no gear
+ * (the message lists the gears), or a kernel's error. */
+int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
+                     TngrtTensor *outputs, int noutputs);
+
+/* The gear the last successful run used (-1 before the first). */
+int tngrt_bundle_last_gear(const TngrtBundle *self);
+
+/* Index of the gear that inputs' shapes select, or -1 with a message
+ * listing the gears (no run). Gears are tried in order, the first match
+ * wins; a symbol a gear leaves unbound (INT64_MIN) takes the size of the
+ * first input dim that uses it, and later uses must agree. */
+int tngrt_bundle_select(TngrtBundle *self, const TngrtTensor *inputs, int ninputs);
+
+/* Checks what does not depend on the gear: the input count, each input's
+ * dtype and rank, its constant dims, that it is dense C-order (nbytes
+ * matching the shape, data non-NULL when nbytes > 0). Returns 0, or -1 with
+ * a message naming the input. tngrt_bundle_select and _run do the same
+ * checks first; a launcher calls this to tell a bad input from a shape in
+ * no gear (which --pad may fix). */
+int tngrt_bundle_check_inputs(TngrtBundle *self, const TngrtTensor *inputs, int ninputs);
+
+/* Writes "s0=4 s1=2" (the gear's symbol values, "s0=?" for a symbol the
+ * gear leaves unbound; "all static" when the entry has no symbols) into
+ * buf (NUL-terminated, truncated to len). */
+void tngrt_bundle_gear_str(const TngrtBundle *self, int gear, char *buf, size_t len);
+
+/* The descriptor (signature). */
+const TngrtBundleDesc *tngrt_bundle_desc(const TngrtBundle *self);
+
+/* Attaches a trace to the following runs (NULL detaches). */
+void tngrt_bundle_set_trace(TngrtBundle *self, TngrtTrace *trace);
+
+/* The message of the last failure ("" when none). */
+const char *tngrt_bundle_last_error(const TngrtBundle *self);
+
+void tngrt_bundle_delete(TngrtBundle *self);
+
+#endif

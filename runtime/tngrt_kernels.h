@@ -1,0 +1,198 @@
+/*
+ * tngrt_kernels.h - the CPU kernels of libtngcrt, one per operator family
+ * of DESIGN.md, called by generated bundle code.
+ *
+ * Conventions shared by every kernel:
+ * - Every tensor argument is a TngrtArg: a dense C-order buffer with a
+ *   dtype and a shape. Generated code never passes strided views: the
+ *   planner gives every value a contiguous buffer of its own, or the
+ *   buffer of the value it aliases (reshape, contiguous, format_cast).
+ * - `out` comes first. Its shape and dtype are the ones the planner
+ *   inferred; kernels trust them (the planner checked them) but never read
+ *   or write outside the buffers the shapes describe.
+ * - Inputs may have a dtype other than out's: each element is converted
+ *   to the compute type, computed, and rounded once to out's dtype. The
+ *   compute type is float (binary32) when out is a floating dtype (half
+ *   types compute in float and round per op, as PyTorch's CPU does) and
+ *   int64 when out is an integer or bool dtype (wrapping to out's width).
+ *   Float to integer conversion truncates toward zero, as torch's .to()
+ *   does; values out of range of the integer type are unspecified but
+ *   never undefined behaviour. Anything to bool is (x != 0).
+ * - Elementwise kernels allow out->data == an input's data when the two
+ *   have the same shape (in-place reuse by the memory planner).
+ * - Kernels never allocate on the heap except matmul's conversion buffers
+ *   for half and integer types (and return -1 only where documented).
+ * - Matmuls call CBLAS (OpenBLAS) for float32; half types convert to
+ *   float32, multiply, and round once; integer matmuls accumulate in int64.
+ *
+ * Two forms (issue 4): every kernel body is a static inline function in
+ * tngrt_kernel_impl.h named tngrt_impl_<kernel>, with the same parameters.
+ * kernels.c instantiates them as the generic functions below (shapes read
+ * at run time); generated code for static kernels includes the impl
+ * header and calls the inline bodies with shapes that are compile-time
+ * constants, so the compiler specialises the loops.
+ */
+#ifndef TNGRT_KERNELS_H
+#define TNGRT_KERNELS_H
+
+#include "tngrt.h"
+
+/* A dense C-order operand: ndim extents in shape (ndim 0 is a scalar with
+ * one element). */
+typedef struct TngrtArg {
+    void *data;
+    TngrtDType dtype;
+    int ndim;
+    const int64_t *shape;
+} TngrtArg;
+
+typedef enum TngrtUnaryOp {
+    TNGRT_UN_IDENTITY,   /* cast/copy: out = x converted to out's dtype */
+    TNGRT_UN_NEG,
+    TNGRT_UN_ABS,
+    TNGRT_UN_EXP,
+    TNGRT_UN_LOG,
+    TNGRT_UN_SQRT,
+    TNGRT_UN_RSQRT,
+    TNGRT_UN_RELU,
+    TNGRT_UN_GELU,       /* 0.5 x (1 + erf(x / sqrt 2)) */
+    TNGRT_UN_GELU_TANH,  /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    TNGRT_UN_SILU,       /* x * sigmoid(x) */
+    TNGRT_UN_SIGMOID,
+    TNGRT_UN_TANH,
+    TNGRT_UN_POW         /* x ** p */
+} TngrtUnaryOp;
+
+typedef enum TngrtBinaryOp {
+    TNGRT_BIN_ADD,       /* a + alpha * b */
+    TNGRT_BIN_SUB,       /* a - alpha * b */
+    TNGRT_BIN_MUL,       /* a * b */
+    TNGRT_BIN_DIV        /* a / b (float out: true division; integer out:
+                          * floor division, and x / 0 gives 0, never a trap) */
+} TngrtBinaryOp;
+
+typedef enum TngrtReduceOp {
+    TNGRT_RED_SUM,       /* float out: float accumulation; integer: int64 */
+    TNGRT_RED_MEAN,
+    TNGRT_RED_AMAX       /* float: NaN propagates as in torch.amax */
+} TngrtReduceOp;
+
+/* ---- elementwise ---- */
+
+/* out = op(x), same shape; p is POW's exponent (ignored otherwise). */
+void tngrt_kernel_unary(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op, double p);
+
+/* out = a op b with NumPy broadcasting: a and b have ranks <= out's and are
+ * right-aligned with it; each of their dims equals out's or is 1. */
+void tngrt_kernel_binary(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                         TngrtBinaryOp op, double alpha);
+
+/* out = x op s (scalar_first 0) or s op x (scalar_first 1), x of out's
+ * shape; for ADD/SUB alpha multiplies the second operand. */
+void tngrt_kernel_binary_scalar(const TngrtArg *out, const TngrtArg *x, double s,
+                                int scalar_first, TngrtBinaryOp op, double alpha);
+
+/* Every element of out = v (converted to out's dtype). */
+void tngrt_kernel_fill(const TngrtArg *out, double v);
+
+/* out = x broadcast to out's shape (as tngrt_kernel_binary broadcasts)
+ * and converted to out's dtype: clone, copy_, materialised expands. */
+void tngrt_kernel_copy(const TngrtArg *out, const TngrtArg *x);
+
+/* ---- contractions ---- */
+
+/* torch.matmul: 1-D operands are promoted and the added dim removed,
+ * batch dims broadcast; covers mm ([m,k]@[k,n]) and bmm. */
+void tngrt_kernel_matmul(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b);
+
+/* out[m,n] = beta * bias (broadcast to [m,n]) + alpha * (a[m,k] @ b[k,n]). */
+void tngrt_kernel_addmm(const TngrtArg *out, const TngrtArg *bias, const TngrtArg *a,
+                        const TngrtArg *b, double beta, double alpha);
+
+/* out[..., n] = x[..., k] @ w[n, k]^T (+ bias[n] when bias is not NULL). */
+void tngrt_kernel_linear(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                         const TngrtArg *bias);
+
+/* ---- data movement ---- */
+
+/* out = x.permute(perm) materialised; perm has x->ndim entries. */
+void tngrt_kernel_permute(const TngrtArg *out, const TngrtArg *x, const int64_t *perm);
+
+/* out = x[..., start:end:step, ...] along dim, with Python's slice rules:
+ * start and end may be negative (from the end) or out of range (clamped);
+ * end == INT64_MAX means "to the end"; step > 0. */
+void tngrt_kernel_slice(const TngrtArg *out, const TngrtArg *x, int dim,
+                        int64_t start, int64_t end, int64_t step);
+
+/* out = x.select(dim, index); index < 0 counts from the end. Returns 0, or
+ * -1 with a message in err when index is out of range. */
+int tngrt_kernel_select(const TngrtArg *out, const TngrtArg *x, int dim, int64_t index,
+                        TngrtError *err);
+
+/* dst[..., start:end:step, ...] = src along dim (slice rules as above);
+ * src is broadcast to the slice's shape and converted to dst's dtype. */
+void tngrt_kernel_slice_store(const TngrtArg *dst, const TngrtArg *src, int dim,
+                              int64_t start, int64_t end, int64_t step);
+
+/* out = torch.cat(xs[0..n), dim). stack is cat of operands whose shapes
+ * have a 1 inserted at dim (the generated code passes those shapes). */
+void tngrt_kernel_cat(const TngrtArg *out, const TngrtArg *const *xs, int n, int dim);
+
+/* ---- reductions and normalisations ---- */
+
+/* Reduces x over the dims whose bit is set in dims_mask (bit d = dim d of
+ * x). out has x's rank with those dims 1 (keepdim) or x's rank minus the
+ * number of reduced dims; the kernel tells them apart by out->ndim. */
+void tngrt_kernel_reduce(const TngrtArg *out, const TngrtArg *x, TngrtReduceOp op,
+                         uint32_t dims_mask);
+
+/* out = softmax(x, dim) or log_softmax (log != 0), computed in float with
+ * the maximum subtracted. */
+void tngrt_kernel_softmax(const TngrtArg *out, const TngrtArg *x, int dim, int log);
+
+/* Layer norm over the last nnorm dims of x; w and b (NULL when absent) have
+ * those dims' shape. Biased variance, eps inside the square root. */
+void tngrt_kernel_layer_norm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                             const TngrtArg *b, int nnorm, double eps);
+
+/* torch_npu.npu_rms_norm: over the last gamma->ndim dims of x,
+ * rstd = 1 / sqrt(mean(x^2) + eps) (float32, x's shape with those dims 1),
+ * y = x * rstd * gamma (x's dtype). */
+void tngrt_kernel_rms_norm(const TngrtArg *y, const TngrtArg *rstd, const TngrtArg *x,
+                           const TngrtArg *gamma, double eps);
+
+/* out[ids..., h] = weight[ids[...], h]. Returns 0, or -1 with a message in
+ * err when an id is negative or >= weight's rows. */
+int tngrt_kernel_embedding(const TngrtArg *out, const TngrtArg *weight, const TngrtArg *ids,
+                           TngrtError *err);
+
+/* ---- torch_npu fused operators (semantics of torch_npu's documentation) ---- */
+
+/* npu_quant_matmul(x1 int8 [..,m,k], x2 int8 [..,k,n], scale, offset, bias,
+ * pertoken_scale, output_dtype): int32 accumulation, + bias (int32), then
+ * for an int8 out: round-half-even(acc * scale + offset) saturated to
+ * int8; for a float16/bfloat16/float32 out: acc * scale * pertoken_scale
+ * (+ offset ignored). Absent operands are NULL. Returns 0, or -1 with a
+ * message in err for a combination torch_npu refuses. */
+int tngrt_kernel_quant_matmul(const TngrtArg *out, const TngrtArg *x1, const TngrtArg *x2,
+                              const TngrtArg *scale, const TngrtArg *offset,
+                              const TngrtArg *bias, const TngrtArg *pertoken_scale,
+                              TngrtError *err);
+
+/* npu_dequant_swiglu_quant: x (int32, or float types) dequantised by
+ * weight_scale and activation_scale when given, + bias, swiglu over the
+ * last dim (activate_left picks which half is activated), then quantised
+ * to int8 y with quant_scale/quant_offset (quant_mode 0: static, one scale;
+ * 1: dynamic, per row: scale_out = rowmax|v| / 127). Absent operands are
+ * NULL; group_index must be NULL here. Returns 0, or -1 with a message. */
+int tngrt_kernel_dequant_swiglu_quant(const TngrtArg *y, const TngrtArg *scale_out,
+                                      const TngrtArg *x, const TngrtArg *weight_scale,
+                                      const TngrtArg *activation_scale, const TngrtArg *bias,
+                                      const TngrtArg *quant_scale, const TngrtArg *quant_offset,
+                                      const TngrtArg *group_index, int activate_left,
+                                      int quant_mode, TngrtError *err);
+
+/* npu_swiglu(x, dim): x split in two halves a, b along dim; out = silu(a) * b. */
+void tngrt_kernel_swiglu(const TngrtArg *out, const TngrtArg *x, int dim);
+
+#endif

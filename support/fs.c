@@ -1,0 +1,57 @@
+/*
+ * fs.c - directory helpers of the build driver: mkdir -p and rm -rf.
+ * (Kept apart from the IR headers: <dirent.h> defines DT_UNKNOWN too.)
+ */
+#define _DEFAULT_SOURCE 1
+#include "support.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void fs_rmtree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            size_t n = strlen(path) + strlen(e->d_name) + 2;
+            char *c = xmalloc(n);
+            snprintf(c, n, "%s/%s", path, e->d_name);
+            fs_rmtree(c);
+            free(c);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+int fs_mkdirs(const char *path, int priv)
+{
+    mode_t mode = priv ? 0700 : 0755;
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, mode) != 0 && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    int rc = mkdir(p, mode) != 0 && errno != EEXIST ? -1 : 0;
+    free(p);
+    return rc;
+}

@@ -1,0 +1,52 @@
+/*@tngc:banner@*/
+/*
+ * The public API of one model bundle (template of <name>.h).
+ *
+ * tngc replaces every "tngc_template" in this file by the bundle's name and
+ * "TNGC_TEMPLATE" by its upper-case form, and the marker line
+ * "@tngc:io@" by the bundle's input and output index constants. The file
+ * compiles on its own as it is.
+ *
+ * Use: create a bundle (the arena is allocated and the stream workers are
+ * started once), load its weights from a safetensors file, then run it any
+ * number of times; the gear is chosen from the inputs' shapes. Errors are
+ * return codes (0 or -1) with a one-line message from _last_error (or in
+ * *err for _create); the bundle never prints or exits.
+ */
+#ifndef TNGC_TEMPLATE_BUNDLE_H
+#define TNGC_TEMPLATE_BUNDLE_H
+
+#include "tngrt_bundle.h"
+
+/* A bundle: an opaque handle. */
+typedef struct TngrtBundle tngc_template_t;
+
+/* Creates a bundle in *out; returns 0, or -1 with a message in err. */
+int tngc_template_create(tngc_template_t **out, TngrtError *err);
+
+/* Loads the weights (state_dict names) from a safetensors file; returns 0,
+ * or -1 (the previous weights are kept). */
+int tngc_template_load_weights(tngc_template_t *self, const char *path);
+
+/* Runs the model on inputs[0..ninputs) (in the signature's order); fills
+ * outputs[0..noutputs) with views valid until the next run. Inputs updated
+ * in place by the model (e.g. KV caches) are written through. Returns 0,
+ * or -1 (a shape in no gear, a wrong dtype or rank, a kernel error). */
+int tngc_template_run(tngc_template_t *self, const TngrtTensor *inputs, int ninputs,
+                      TngrtTensor *outputs, int noutputs);
+
+/* The signature: inputs, weights, outputs, symbols, gears, streams. */
+const TngrtBundleDesc *tngc_template_signature(const tngc_template_t *self);
+
+/* The same descriptor without a bundle. */
+const TngrtBundleDesc *tngc_template_desc(void);
+
+/* The message of the last failure of self ("" when none). */
+const char *tngc_template_last_error(const tngc_template_t *self);
+
+/* Stops the stream workers and frees everything; NULL is accepted. */
+void tngc_template_destroy(tngc_template_t *self);
+
+/*@tngc:io@*/
+
+#endif
