@@ -113,7 +113,7 @@ install: $(TNGC) $(LIBRT)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt.pc
 	install -m 644 tngc.mk $(DESTDIR)$(PREFIX)/share/tngc/tngc.mk
 	install -m 644 docs/tngc.1 $(DESTDIR)$(PREFIX)/share/man/man1/tngc.1
-	install -m 644 docs/rules.md $(DESTDIR)$(PREFIX)/share/doc/tngc/rules.md
+	install -m 644 docs/rules.md docs/plan.md docs/plan-format.md docs/bundles.md $(DESTDIR)$(PREFIX)/share/doc/tngc/
 
 clean:
 	rm -rf build/obj build/san build/tests build/tngc build/libtngcrt.a

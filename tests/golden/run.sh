@@ -3,7 +3,8 @@
 # and tests/golden/scan/X.py -> X.json (`tngc scan --format json X.py`);
 # tests/golden/plan/X.py -> X.plan (`tngc plan X.py`: exit status 0, nothing
 # on stderr) and tests/golden/plan_err/X.py -> X.err (the diagnostics `tngc
-# plan X.py` writes to stderr, gcc style like lint's).
+# plan X.py` writes to stderr, gcc style like lint's); tests/golden/gen/X.py
+# -> X.c (the bundle sources of `tngc gen --no-line X.py`).
 # Paths are normalised by running from the script's folder.
 # A first line `# tngc-args: ...` passes options to tngc.
 # Lint and plan_err scripts also carry `# expect: TNG123[,TNG124]` on each
@@ -144,6 +145,31 @@ for py in "$here"/plan_err/*.py; do
         echo "FAIL $name: no # expect marker"; ok=0
     fi
     markers_match "$name" "$py" "$tmp/out" || ok=0
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+
+# tngc gen: gen/X.py -> X.c, the bundle sources (<name>.c of every entry,
+# in name order) of `tngc gen --no-line`, which must also compile cleanly
+# (-Wall -Wextra -Werror) against the runtime's headers.
+rt=$(cd "$here/../../runtime" && pwd)
+for py in "$here"/gen/*.py; do
+    [ -f "$py" ] || continue
+    name=gen/$(basename "$py")
+    rm -rf "$tmp/gen"
+    (cd "$here/gen" && "$tngc" gen --no-line -o "$tmp/gen" "$(basename "$py")") >"$tmp/stdout" 2>"$tmp/err"
+    status=$?
+    ok=1
+    ls "$tmp/gen"/*.c 2>/dev/null | grep -v '_launcher.c$' | sort | xargs cat >"$tmp/out" 2>/dev/null
+    check "$name" "${py%.py}.c" "$tmp/out" || ok=0
+    if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
+        echo "FAIL $name: exit status $status:"; head -20 "$tmp/err"; ok=0
+    fi
+    for c in "$tmp/gen"/*.c; do
+        [ -f "$c" ] || continue
+        if ! ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$rt" -I"$tmp/gen" "$c" 2>"$tmp/cc"; then
+            echo "FAIL $name: $(basename "$c") does not compile:"; head -20 "$tmp/cc"; ok=0
+        fi
+    done
     if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 

@@ -1,0 +1,644 @@
+/*
+ * bundle.c - the generic half of a model bundle (tngrt_bundle.h): checks
+ * the generated descriptor once, owns the arena, the weight storage and
+ * the executor, loads weights from safetensors, checks the inputs of a
+ * run, selects the gear from their shapes, and runs the gear's stream
+ * functions on the executor.
+ *
+ * Nothing here prints or exits; every failure leaves a one-line message
+ * in the bundle (tngrt_bundle_last_error), or in a TngrtError for
+ * tngrt_bundle_new.
+ */
+#include "internal.h"
+#include "tngrt_bundle.h"
+
+#include <cblas.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Alignment of the arena and of every weight block, in bytes. */
+#define BUNDLE_ALIGN 64
+/* Room for a message; long gear lists are cut short with "...". */
+#define BUNDLE_MSG 1024
+/* The largest block allocated (keeps size arithmetic far from overflow). */
+#define BUNDLE_MAX_BYTES ((uint64_t)PTRDIFF_MAX / 2)
+
+struct TngrtBundle {
+    const TngrtBundleDesc *desc;
+    unsigned char *arena;     /* BUNDLE_ALIGN-aligned, arena_cap bytes */
+    size_t arena_cap;
+    void **w;                 /* nweights blocks, BUNDLE_ALIGN-aligned */
+    size_t *wbytes;           /* their sizes */
+    void **in;                /* input data of the current run */
+    int64_t *sym;             /* symbol values of the selected gear */
+    int64_t *off;             /* dynamic gears' arena offsets (max noff) */
+    TngrtExec *exec;
+    int last_gear;
+    char err[BUNDLE_MSG];     /* last failure, "" when the last call succeeded */
+};
+
+/* ---- messages ---- */
+
+/* A bounded string being appended to (always NUL-terminated). */
+typedef struct Msg {
+    char *buf;
+    size_t cap, len;
+} Msg;
+
+static void msg_add(Msg *m, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (m->cap == 0 || m->len + 1 >= m->cap)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(m->buf + m->len, m->cap - m->len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    m->len += (size_t)n;
+    if (m->len >= m->cap)
+        m->len = m->cap - 1;
+}
+
+/* Appends a shape as "[3,8]". */
+static void msg_shape(Msg *m, int ndim, const int64_t *shape)
+{
+    msg_add(m, "[");
+    for (int d = 0; d < ndim; d++)
+        msg_add(m, d ? ",%lld" : "%lld", (long long)shape[d]);
+    msg_add(m, "]");
+}
+
+/* Appends a signature shape as "[s0,4]" ("?" for an expression dim). */
+static void msg_sig_shape(Msg *m, const TngrtBundleDesc *desc, const TngrtSigTensor *t)
+{
+    msg_add(m, "[");
+    for (int d = 0; d < t->ndim; d++) {
+        const TngrtDim *dim = &t->dims[d];
+        if (d)
+            msg_add(m, ",");
+        if (dim->sym >= 0)
+            msg_add(m, "%s", desc->syms[dim->sym].name);
+        else if (dim->sym == -2)
+            msg_add(m, "?");
+        else
+            msg_add(m, "%lld", (long long)dim->value);
+    }
+    msg_add(m, "]");
+}
+
+/* Appends the symbol values of gear g ("s0=4 s1=?"; "all static"). */
+static void msg_gear(Msg *m, const TngrtBundleDesc *desc, int g)
+{
+    const int64_t *v = desc->gears[g].symval;
+    if (desc->nsyms == 0) {
+        msg_add(m, "all static");
+        return;
+    }
+    for (int s = 0; s < desc->nsyms; s++) {
+        msg_add(m, "%s%s=", s ? " " : "", desc->syms[s].name);
+        if (v[s] == INT64_MIN)
+            msg_add(m, "?");
+        else
+            msg_add(m, "%lld", (long long)v[s]);
+    }
+}
+
+/* Appends "s0=1, s0=2, ..." for every gear, cut short when out of room. */
+static void msg_gear_list(Msg *m, const TngrtBundleDesc *desc)
+{
+    for (int g = 0; g < desc->ngears; g++) {
+        if (m->len + 64 >= m->cap) {
+            msg_add(m, ", ... (%d more)", desc->ngears - g);
+            return;
+        }
+        msg_add(m, g ? ", " : "");
+        msg_gear(m, desc, g);
+    }
+}
+
+/* Replaces the bundle's message. */
+static void bundle__fail(TngrtBundle *self, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(self->err, sizeof self->err, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- the descriptor ---- */
+
+/* Checks one signature tensor; min_sym is -1 (inputs), -2 (outputs), or
+ * 0 for weights, whose dims must all be constants. */
+static int desc__tensor(const TngrtBundleDesc *d, const TngrtSigTensor *t, const char *kind,
+                        int min_sym, TngrtError *err)
+{
+    if (!t->name || t->ndim < 0 || t->ndim > TNGRT_MAX_DIMS || (t->ndim > 0 && !t->dims)
+        || tngrt_dtype_size(t->dtype) == 0) {
+        tngrt__fail(err, NULL, "bundle '%s': %s '%s': bad name, dtype or rank", d->name,
+                    kind, t->name ? t->name : "?");
+        return -1;
+    }
+    for (int k = 0; k < t->ndim; k++) {
+        const TngrtDim *dim = &t->dims[k];
+        int ok = min_sym == 0 ? dim->sym == -1 : dim->sym >= min_sym && dim->sym < d->nsyms;
+        if (!ok || (dim->sym == -1 && dim->value < 0)) {
+            tngrt__fail(err, NULL, "bundle '%s': %s '%s': bad dim %d", d->name, kind,
+                        t->name, k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Checks every tensor of a list of n. */
+static int desc__tensors(const TngrtBundleDesc *d, const TngrtSigTensor *ts, int n,
+                         const char *kind, int min_sym, TngrtError *err)
+{
+    if (n < 0 || (n > 0 && !ts)) {
+        tngrt__fail(err, NULL, "bundle '%s': bad %s list", d->name, kind);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (desc__tensor(d, &ts[i], kind, min_sym, err) != 0)
+            return -1;
+    return 0;
+}
+
+/* Checks that every symbol names an input dim that uses it. */
+static int desc__syms(const TngrtBundleDesc *d, TngrtError *err)
+{
+    if (d->nsyms < 0 || (d->nsyms > 0 && !d->syms)) {
+        tngrt__fail(err, NULL, "bundle '%s': bad symbol list", d->name);
+        return -1;
+    }
+    for (int s = 0; s < d->nsyms; s++) {
+        const TngrtSym *sym = &d->syms[s];
+        if (!sym->name || sym->input < 0 || sym->input >= d->ninputs || sym->dim < 0
+            || sym->dim >= d->inputs[sym->input].ndim
+            || d->inputs[sym->input].dims[sym->dim].sym != s) {
+            tngrt__fail(err, NULL, "bundle '%s': symbol %d is bound by no input dim",
+                        d->name, s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Checks one gear. */
+static int desc__gear(const TngrtBundleDesc *d, const TngrtGear *g, int i, TngrtError *err)
+{
+    int ok = (d->nsyms == 0 || g->symval) && g->streams && g->outputs && g->noff >= 0
+             && (g->arena_bytes >= 0 || (g->arena_bytes == -1 && g->layout))
+             && (uint64_t)(g->arena_bytes < 0 ? 0 : g->arena_bytes) <= BUNDLE_MAX_BYTES;
+    for (int s = 0; ok && s < d->nsyms; s++)
+        ok = g->symval[s] >= 0 || g->symval[s] == INT64_MIN;
+    for (int s = 0; ok && s < d->nstreams; s++)
+        ok = g->streams[s] != NULL;
+    if (!ok)
+        tngrt__fail(err, NULL, "bundle '%s': gear %d is malformed", d->name, i);
+    return ok ? 0 : -1;
+}
+
+/* Checks what the generic code relies on in a generated descriptor. */
+static int desc__check(const TngrtBundleDesc *d, TngrtError *err)
+{
+    if (!d || !d->name) {
+        tngrt__fail(err, NULL, "bundle: no descriptor");
+        return -1;
+    }
+    if (desc__tensors(d, d->inputs, d->ninputs, "input", -1, err) != 0
+        || desc__tensors(d, d->weights, d->nweights, "weight", 0, err) != 0
+        || desc__tensors(d, d->outputs, d->noutputs, "output", -2, err) != 0
+        || desc__syms(d, err) != 0)
+        return -1;
+    if (d->ngears < 1 || !d->gears || d->nstreams < 1 || d->nevents < 0) {
+        tngrt__fail(err, NULL, "bundle '%s': no gears, streams or bad event count", d->name);
+        return -1;
+    }
+    for (int g = 0; g < d->ngears; g++)
+        if (desc__gear(d, &d->gears[g], g, err) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- memory ---- */
+
+/* A BUNDLE_ALIGN-aligned block of at least bytes (and at least
+ * BUNDLE_ALIGN) bytes, rounded up to a multiple of BUNDLE_ALIGN, zeroed
+ * when zero is set; NULL when out of memory or too large. */
+static void *bundle__alloc(uint64_t bytes, size_t *cap_out, int zero)
+{
+    void *p = NULL;
+    size_t cap;
+    if (bytes > BUNDLE_MAX_BYTES)
+        return NULL;
+    cap = bytes < BUNDLE_ALIGN ? BUNDLE_ALIGN
+                               : (size_t)((bytes + BUNDLE_ALIGN - 1) / BUNDLE_ALIGN * BUNDLE_ALIGN);
+    if (posix_memalign(&p, BUNDLE_ALIGN, cap) != 0)
+        return NULL;
+    if (zero)
+        memset(p, 0, cap);
+    if (cap_out)
+        *cap_out = cap;
+    return p;
+}
+
+/* The byte size of a weight (its dims are constants, checked by desc__check). */
+static int bundle__weight_bytes(const TngrtSigTensor *w, size_t *out, TngrtError *err)
+{
+    int64_t shape[TNGRT_MAX_DIMS];
+    for (int k = 0; k < w->ndim; k++)
+        shape[k] = w->dims[k].value;
+    return tngrt_shape_nbytes(w->dtype, w->ndim, shape, out, w->name, err);
+}
+
+/* Allocates the arena (the largest static gear), the weight blocks and the
+ * per-run arrays. */
+static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int64_t arena = 0, noff = 1;
+    for (int g = 0; g < d->ngears; g++) {
+        if (d->gears[g].arena_bytes > arena)
+            arena = d->gears[g].arena_bytes;
+        if (d->gears[g].noff > noff)
+            noff = d->gears[g].noff;
+    }
+    self->arena = bundle__alloc((uint64_t)arena, &self->arena_cap, 0);
+    self->w = calloc((size_t)d->nweights + 1, sizeof *self->w);
+    self->wbytes = calloc((size_t)d->nweights + 1, sizeof *self->wbytes);
+    self->in = calloc((size_t)d->ninputs + 1, sizeof *self->in);
+    self->sym = calloc((size_t)d->nsyms + 1, sizeof *self->sym);
+    self->off = calloc((size_t)noff, sizeof *self->off);
+    if (!self->arena || !self->w || !self->wbytes || !self->in || !self->sym || !self->off) {
+        tngrt__fail(err, NULL, "bundle '%s': out of memory (arena of %lld bytes)", d->name,
+                    (long long)arena);
+        return -1;
+    }
+    for (int i = 0; i < d->nweights; i++) {
+        if (bundle__weight_bytes(&d->weights[i], &self->wbytes[i], err) != 0)
+            return -1;
+        self->w[i] = bundle__alloc(self->wbytes[i], NULL, 1);
+        if (!self->w[i]) {
+            tngrt__fail(err, NULL, "bundle '%s': out of memory for weight '%s' (%zu bytes)",
+                        d->name, d->weights[i].name, self->wbytes[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError *err)
+{
+    TngrtBundle *self;
+    *out = NULL;
+    if (desc__check(desc, err) != 0)
+        return -1;
+    self = calloc(1, sizeof *self);
+    if (!self) {
+        tngrt__fail(err, NULL, "bundle '%s': out of memory", desc->name);
+        return -1;
+    }
+    self->desc = desc;
+    self->last_gear = -1;
+    if (bundle__alloc_all(self, err) != 0
+        || tngrt_exec_new(&self->exec, desc->nstreams, desc->nevents, err) != 0) {
+        tngrt_bundle_delete(self);
+        return -1;
+    }
+    /* Streams are the unit of parallelism: one BLAS thread per caller. */
+    if (desc->nstreams > 1)
+        openblas_set_num_threads(1);
+    *out = self;
+    return 0;
+}
+
+void tngrt_bundle_delete(TngrtBundle *self)
+{
+    if (!self)
+        return;
+    tngrt_exec_delete(self->exec);
+    if (self->w)
+        for (int i = 0; i < self->desc->nweights; i++)
+            free(self->w[i]);
+    free(self->w);
+    free(self->wbytes);
+    free(self->in);
+    free(self->sym);
+    free(self->off);
+    free(self->arena);
+    free(self);
+}
+
+/* ---- weights ---- */
+
+/* Finds weight i in st and checks its dtype and shape; fills *view. */
+static int bundle__find_weight(TngrtBundle *self, const TngrtSafetensors *st,
+                               const char *path, int i, TngrtTensor *view)
+{
+    const TngrtSigTensor *w = &self->desc->weights[i];
+    char want[256], got[256];
+    Msg mw = {want, sizeof want, 0}, mg = {got, sizeof got, 0};
+    int same;
+    TngrtError e;
+    if (tngrt_safetensors_find(st, w->name, view, &e) != 0) {
+        bundle__fail(self, "%s: weight '%s' is missing", path, w->name);
+        return -1;
+    }
+    if (view->dtype != w->dtype) {
+        bundle__fail(self, "%s: weight '%s' has dtype %s, the model expects %s", path,
+                     w->name, tngrt_dtype_name(view->dtype), tngrt_dtype_name(w->dtype));
+        return -1;
+    }
+    same = view->ndim == w->ndim && view->nbytes == self->wbytes[i];
+    for (int k = 0; same && k < w->ndim; k++)
+        same = view->shape[k] == w->dims[k].value;
+    if (!same) {
+        msg_shape(&mg, view->ndim, view->shape);
+        msg_sig_shape(&mw, self->desc, w);
+        bundle__fail(self, "%s: weight '%s' has shape %s, the model expects %s", path,
+                     w->name, got, want);
+        return -1;
+    }
+    return 0;
+}
+
+int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
+{
+    const TngrtBundleDesc *d = self->desc;
+    TngrtSafetensors *st;
+    TngrtTensor *views;
+    TngrtError e;
+    int rc = -1;
+    self->err[0] = '\0';
+    if (!path) {
+        bundle__fail(self, "no weights file given");
+        return -1;
+    }
+    if (tngrt_safetensors_open(path, &st, &e) != 0) {
+        bundle__fail(self, "%s", e.msg);
+        return -1;
+    }
+    views = calloc((size_t)d->nweights + 1, sizeof *views);
+    if (!views) {
+        bundle__fail(self, "%s: out of memory", path);
+        goto out;
+    }
+    for (int i = 0; i < d->nweights; i++)
+        if (bundle__find_weight(self, st, path, i, &views[i]) != 0)
+            goto out;
+    /* every weight checked: only now change the stored values */
+    for (int i = 0; i < d->nweights; i++)
+        if (self->wbytes[i] > 0)
+            memcpy(self->w[i], views[i].data, self->wbytes[i]);
+    rc = 0;
+out:
+    free(views);
+    tngrt_safetensors_close(st);
+    return rc;
+}
+
+/* ---- inputs and gears ---- */
+
+/* Checks that t is dense C-order with nbytes matching its shape and data. */
+static int bundle__check_dense(TngrtBundle *self, const char *name, const TngrtTensor *t)
+{
+    size_t nbytes;
+    int64_t stride = 1;
+    TngrtError e;
+    if (tngrt_shape_nbytes(t->dtype, t->ndim, t->shape, &nbytes, "shape", &e) != 0) {
+        bundle__fail(self, "input '%s': %s", name, e.msg);
+        return -1;
+    }
+    if (t->nbytes != nbytes || (nbytes > 0 && !t->data)) {
+        bundle__fail(self, "input '%s': holds %zu bytes at %s, its shape needs %zu", name,
+                     t->nbytes, t->data ? "its data" : "NULL", nbytes);
+        return -1;
+    }
+    for (int k = t->ndim - 1; k >= 0 && nbytes > 0; k--) {
+        if (t->shape[k] > 1 && t->strides[k] != stride) {
+            bundle__fail(self, "input '%s': not C-contiguous (dim %d has stride %lld, "
+                         "expected %lld)", name, k, (long long)t->strides[k],
+                         (long long)stride);
+            return -1;
+        }
+        stride *= t->shape[k];
+    }
+    return 0;
+}
+
+/* Checks input i's dtype, rank, density and constant dims. */
+static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
+{
+    const TngrtSigTensor *s = &self->desc->inputs[i];
+    char want[256], got[256];
+    Msg mw = {want, sizeof want, 0}, mg = {got, sizeof got, 0};
+    msg_sig_shape(&mw, self->desc, s);
+    if (t->dtype != s->dtype) {
+        bundle__fail(self, "input '%s': dtype %s, expected %s", s->name,
+                     tngrt_dtype_name(t->dtype), tngrt_dtype_name(s->dtype));
+        return -1;
+    }
+    if (t->ndim != s->ndim) {
+        msg_shape(&mg, t->ndim < 0 || t->ndim > TNGRT_MAX_DIMS ? 0 : t->ndim, t->shape);
+        bundle__fail(self, "input '%s': %d dims %s, expected %d %s", s->name, t->ndim, got,
+                     s->ndim, want);
+        return -1;
+    }
+    if (bundle__check_dense(self, s->name, t) != 0)
+        return -1;
+    for (int k = 0; k < s->ndim; k++) {
+        if (s->dims[k].sym == -1 && t->shape[k] != s->dims[k].value) {
+            msg_shape(&mg, t->ndim, t->shape);
+            bundle__fail(self, "input '%s': shape %s, expected %s", s->name, got, want);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Checks the input count and every input. */
+static int bundle__check_inputs(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
+{
+    const TngrtBundleDesc *d = self->desc;
+    if (ninputs != d->ninputs || (ninputs > 0 && !inputs)) {
+        bundle__fail(self, "%s takes %d inputs, got %d", d->entry ? d->entry : d->name,
+                     d->ninputs, inputs ? ninputs : 0);
+        return -1;
+    }
+    for (int i = 0; i < ninputs; i++)
+        if (bundle__check_input(self, i, &inputs[i]) != 0)
+            return -1;
+    return 0;
+}
+
+/* Whether the (checked) inputs' shapes match gear g; fills vals[0..nsyms)
+ * with its symbol values, unbound ones taken from the inputs. */
+static int bundle__match(const TngrtBundleDesc *d, int g, const TngrtTensor *in, int64_t *vals)
+{
+    for (int s = 0; s < d->nsyms; s++)
+        vals[s] = d->gears[g].symval[s];
+    for (int i = 0; i < d->ninputs; i++) {
+        for (int k = 0; k < d->inputs[i].ndim; k++) {
+            int s = d->inputs[i].dims[k].sym;
+            if (s < 0)
+                continue;
+            if (vals[s] == INT64_MIN)
+                vals[s] = in[i].shape[k];
+            else if (vals[s] != in[i].shape[k])
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The message of inputs that match no gear. */
+static void bundle__no_gear(TngrtBundle *self, const TngrtTensor *in)
+{
+    const TngrtBundleDesc *d = self->desc;
+    Msg m = {self->err, sizeof self->err, 0};
+    int listed = 0;
+    msg_add(&m, "input shapes");
+    for (int i = 0; i < d->ninputs; i++) {
+        int dynamic = 0;
+        for (int k = 0; k < d->inputs[i].ndim; k++)
+            dynamic |= d->inputs[i].dims[k].sym >= 0;
+        if (!dynamic || m.len + 64 >= m.cap)
+            continue;
+        msg_add(&m, "%s %s=", listed++ ? "," : "", d->inputs[i].name);
+        msg_shape(&m, in[i].ndim, in[i].shape);
+    }
+    msg_add(&m, " match no gear; gears: ");
+    msg_gear_list(&m, d);
+}
+
+/* Checks the inputs and selects the first matching gear (symbol values in
+ * self->sym); returns its index or -1. */
+static int bundle__select(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
+{
+    const TngrtBundleDesc *d = self->desc;
+    if (bundle__check_inputs(self, inputs, ninputs) != 0)
+        return -1;
+    for (int g = 0; g < d->ngears; g++)
+        if (bundle__match(d, g, inputs, self->sym))
+            return g;
+    bundle__no_gear(self, inputs);
+    return -1;
+}
+
+int tngrt_bundle_check_inputs(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
+{
+    self->err[0] = '\0';
+    return bundle__check_inputs(self, inputs, ninputs);
+}
+
+int tngrt_bundle_select(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
+{
+    self->err[0] = '\0';
+    return bundle__select(self, inputs, ninputs);
+}
+
+/* ---- running ---- */
+
+/* Makes the arena large enough for gear g (self->sym set): dynamic gears
+ * compute their layout, and the arena grows when needed. */
+static int bundle__arena_for(TngrtBundle *self, int g)
+{
+    const TngrtGear *gear = &self->desc->gears[g];
+    int64_t bytes = 0;
+    unsigned char *grown;
+    size_t cap;
+    char gs[256];
+    Msg m = {gs, sizeof gs, 0};
+    if (gear->arena_bytes >= 0)
+        return 0;   /* the arena was sized for every static gear */
+    msg_gear(&m, self->desc, g);
+    if (gear->layout(self->sym, self->off, &bytes) != 0 || bytes < 0) {
+        bundle__fail(self, "gear %d (%s): the arena size overflows", g, gs);
+        return -1;
+    }
+    if ((uint64_t)bytes <= self->arena_cap)
+        return 0;
+    grown = bundle__alloc((uint64_t)bytes, &cap, 0);
+    if (!grown) {
+        bundle__fail(self, "gear %d (%s): out of memory growing the arena to %lld bytes", g,
+                     gs, (long long)bytes);
+        return -1;
+    }
+    free(self->arena);   /* contents live for one run only: nothing to copy */
+    self->arena = grown;
+    self->arena_cap = cap;
+    return 0;
+}
+
+int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
+                     TngrtTensor *outputs, int noutputs)
+{
+    const TngrtBundleDesc *d = self->desc;
+    TngrtRunCtx c;
+    TngrtError e = {{0}};
+    int g;
+    self->err[0] = '\0';
+    if (noutputs != d->noutputs || (noutputs > 0 && !outputs)) {
+        bundle__fail(self, "%s returns %d outputs, got room for %d",
+                     d->entry ? d->entry : d->name, d->noutputs, outputs ? noutputs : 0);
+        return -1;
+    }
+    g = bundle__select(self, inputs, ninputs);
+    if (g < 0 || bundle__arena_for(self, g) != 0)
+        return -1;
+    for (int i = 0; i < ninputs; i++)
+        self->in[i] = inputs[i].data;
+    c.arena = self->arena;
+    c.in = self->in;
+    c.w = self->w;
+    c.sym = self->sym;
+    c.off = self->off;
+    if (tngrt_exec_run(self->exec, d->gears[g].streams, &c, &e) != 0) {
+        bundle__fail(self, "%s", e.msg[0] ? e.msg : "a stream failed");
+        return -1;
+    }
+    if (noutputs > 0)
+        memset(outputs, 0, (size_t)noutputs * sizeof *outputs);
+    d->gears[g].outputs(&c, outputs);
+    self->last_gear = g;
+    return 0;
+}
+
+/* ---- accessors ---- */
+
+int tngrt_bundle_last_gear(const TngrtBundle *self)
+{
+    return self->last_gear;
+}
+
+void tngrt_bundle_gear_str(const TngrtBundle *self, int gear, char *buf, size_t len)
+{
+    Msg m = {buf, len, 0};
+    if (!buf || len == 0)
+        return;
+    buf[0] = '\0';
+    if (gear < 0 || gear >= self->desc->ngears)
+        msg_add(&m, "no gear %d", gear);
+    else
+        msg_gear(&m, self->desc, gear);
+}
+
+const TngrtBundleDesc *tngrt_bundle_desc(const TngrtBundle *self)
+{
+    return self->desc;
+}
+
+void tngrt_bundle_set_trace(TngrtBundle *self, TngrtTrace *trace)
+{
+    tngrt_exec_set_trace(self->exec, trace);
+}
+
+const char *tngrt_bundle_last_error(const TngrtBundle *self)
+{
+    return self->err;
+}

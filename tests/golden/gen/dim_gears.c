@@ -1,0 +1,217 @@
+/* generated from dim_gears.py by tngc 0.2.0, do not edit */
+/*
+ * One model bundle (template of <name>.c).
+ *
+ * tngc replaces every "dim_gears" by the bundle's name and the marker
+ * line "@tngc:body@" by the generated part: per gear, one straight-line
+ * function per stream (kernel calls, event records and waits), one function
+ * per super-kernel segment, the static kernels, the gear table and the
+ * descriptor dim_gears__desc. Standing alone, the file compiles with an
+ * empty descriptor in place of the body.
+ */
+#include "dim_gears.h"
+#include "tngrt_kernels.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TNGC_MAYBE_UNUSED __attribute__((unused))
+#else
+#define TNGC_MAYBE_UNUSED
+#endif
+
+/* Floor division and min/max of dims computed at run time. */
+TNGC_MAYBE_UNUSED static inline int64_t tngc__floordiv(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b) { return a < b ? a : b; }
+TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns
+ * -1 when a dim is negative or the size passes 2^62 (a layout's check). */
+TNGC_MAYBE_UNUSED static int tngc__size(int nd, const int64_t *dims, int64_t esize, int64_t *out)
+{
+    int64_t n = esize;
+    for (int d = 0; d < nd; d++) {
+        if (dims[d] < 0 || (dims[d] > 0 && n > (INT64_C(1) << 62) / dims[d]))
+            return -1;
+        n *= dims[d];
+    }
+    *out = n;
+    return 0;
+}
+
+/* Fills an output view: data, dtype, shape, C-order strides, nbytes. */
+TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType dtype, int nd,
+                                        const int64_t *dims)
+{
+    size_t n = tngrt_dtype_size(dtype);
+    t->dtype = dtype;
+    t->ndim = nd;
+    for (int d = 0; d < nd; d++) {
+        t->shape[d] = dims[d];
+        n *= (size_t)dims[d];
+    }
+    tngrt_tensor_set_strides(t);
+    t->data = data;
+    t->nbytes = n;
+    t->owns = 0;
+}
+
+/* A unit's trace slice: started when a trace is attached. */
+#define TNGC_UNIT_BEGIN() uint64_t tngc__t0 = tr ? tngrt_trace_now() : 0
+#define TNGC_UNIT_END(stream, name) \
+    do { if (tr) tngrt_trace_slice(tr, (stream), (name), tngc__t0, tngrt_trace_now()); } while (0)
+
+#define TNGC_GENERATED 1
+
+/* ==== gear 0 ==== */
+
+static int g0_s0(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    TngrtTrace *tr = tngrt_exec_trace(ex);
+    (void)stream;
+    (void)tr;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    {
+        TNGC_UNIT_BEGIN();
+        /* f32[s0,2] %2 = add */
+        tngrt_kernel_binary(&(TngrtArg){(A + 0), TNGRT_F32, 2, (const int64_t[]){2, 2}}, &(TngrtArg){c->in[0], TNGRT_F32, 2, (const int64_t[]){2, 2}}, &(TngrtArg){c->in[1], TNGRT_F32, 2, (const int64_t[]){2, 2}}, TNGRT_BIN_ADD, 1.0);
+        TNGC_UNIT_END(0, "add %2 (line 17)");
+    }
+    return 0;
+}
+
+static void g0_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
+{
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    tngc__out(&outs[0], (A + 0), TNGRT_F32, 2, (const int64_t[]){2, 2});
+}
+
+static const TngrtStreamFn g0_streams[] = {g0_s0};
+static const int64_t g0_symval[] = {2};
+
+/* ==== gear 1 ==== */
+
+static int g1_s0(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    TngrtTrace *tr = tngrt_exec_trace(ex);
+    (void)stream;
+    (void)tr;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    {
+        TNGC_UNIT_BEGIN();
+        /* f32[s0,2] %2 = add */
+        tngrt_kernel_binary(&(TngrtArg){(A + 0), TNGRT_F32, 2, (const int64_t[]){4, 2}}, &(TngrtArg){c->in[0], TNGRT_F32, 2, (const int64_t[]){4, 2}}, &(TngrtArg){c->in[1], TNGRT_F32, 2, (const int64_t[]){4, 2}}, TNGRT_BIN_ADD, 1.0);
+        TNGC_UNIT_END(0, "add %2 (line 17)");
+    }
+    return 0;
+}
+
+static void g1_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
+{
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    tngc__out(&outs[0], (A + 0), TNGRT_F32, 2, (const int64_t[]){4, 2});
+}
+
+static const TngrtStreamFn g1_streams[] = {g1_s0};
+static const int64_t g1_symval[] = {4};
+
+/* ==== signature ==== */
+static const TngrtDim in0_dims[] = {{0, 0}, {-1, 2}};
+static const TngrtDim in1_dims[] = {{0, 0}, {-1, 2}};
+static const TngrtSigTensor in_sig[] = {
+    {"x1", TNGRT_F32, 2, in0_dims, 0},
+    {"x2", TNGRT_F32, 2, in1_dims, 0},
+};
+static const TngrtDim out0_dims[] = {{0, 0}, {-1, 2}};
+static const TngrtSigTensor out_sig[] = {
+    {"out0", TNGRT_F32, 2, out0_dims, 0},
+};
+static const TngrtSym syms[] = {
+    {"s0", 0, 0, 1},
+};
+static const TngrtGear gears[] = {
+    {g0_symval, 64, NULL, 0, g0_streams, g0_outputs},
+    {g1_symval, 64, NULL, 0, g1_streams, g1_outputs},
+};
+static const char *const stream_names[] = {"default"};
+
+static const TngrtBundleDesc dim_gears__desc = {
+    .name = "dim_gears",
+    .entry = "Model.forward",
+    .script = "dim_gears.py",
+    .ninputs = 2, .inputs = in_sig,
+    .nweights = 0, .weights = NULL,
+    .noutputs = 1, .outputs = out_sig,
+    .nsyms = 1, .syms = syms,
+    .ngears = 2, .gears = gears,
+    .nstreams = 1, .stream_names = stream_names,
+    .nevents = 0,
+};
+
+
+#ifndef TNGC_GENERATED
+/* Standing alone: an entry with no inputs, outputs or gears. */
+static const TngrtBundleDesc dim_gears__desc = {
+    .name = "dim_gears", .entry = "", .script = "", .nstreams = 1,
+};
+#endif
+
+const TngrtBundleDesc *dim_gears_desc(void)
+{
+    return &dim_gears__desc;
+}
+
+int dim_gears_create(dim_gears_t **out, TngrtError *err)
+{
+    return tngrt_bundle_new(out, &dim_gears__desc, err);
+}
+
+int dim_gears_load_weights(dim_gears_t *self, const char *path)
+{
+    return tngrt_bundle_load_weights(self, path);
+}
+
+int dim_gears_run(dim_gears_t *self, const TngrtTensor *inputs, int ninputs,
+                      TngrtTensor *outputs, int noutputs)
+{
+    return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
+}
+
+const TngrtBundleDesc *dim_gears_signature(const dim_gears_t *self)
+{
+    return tngrt_bundle_desc(self);
+}
+
+const char *dim_gears_last_error(const dim_gears_t *self)
+{
+    return tngrt_bundle_last_error(self);
+}
+
+void dim_gears_destroy(dim_gears_t *self)
+{
+    tngrt_bundle_delete(self);
+}

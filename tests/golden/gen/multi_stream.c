@@ -1,0 +1,243 @@
+/* generated from multi_stream.py by tngc 0.2.0, do not edit */
+/*
+ * One model bundle (template of <name>.c).
+ *
+ * tngc replaces every "multi_stream" by the bundle's name and the marker
+ * line "@tngc:body@" by the generated part: per gear, one straight-line
+ * function per stream (kernel calls, event records and waits), one function
+ * per super-kernel segment, the static kernels, the gear table and the
+ * descriptor multi_stream__desc. Standing alone, the file compiles with an
+ * empty descriptor in place of the body.
+ */
+#include "multi_stream.h"
+#include "tngrt_kernels.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TNGC_MAYBE_UNUSED __attribute__((unused))
+#else
+#define TNGC_MAYBE_UNUSED
+#endif
+
+/* Floor division and min/max of dims computed at run time. */
+TNGC_MAYBE_UNUSED static inline int64_t tngc__floordiv(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b) { return a < b ? a : b; }
+TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns
+ * -1 when a dim is negative or the size passes 2^62 (a layout's check). */
+TNGC_MAYBE_UNUSED static int tngc__size(int nd, const int64_t *dims, int64_t esize, int64_t *out)
+{
+    int64_t n = esize;
+    for (int d = 0; d < nd; d++) {
+        if (dims[d] < 0 || (dims[d] > 0 && n > (INT64_C(1) << 62) / dims[d]))
+            return -1;
+        n *= dims[d];
+    }
+    *out = n;
+    return 0;
+}
+
+/* Fills an output view: data, dtype, shape, C-order strides, nbytes. */
+TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType dtype, int nd,
+                                        const int64_t *dims)
+{
+    size_t n = tngrt_dtype_size(dtype);
+    t->dtype = dtype;
+    t->ndim = nd;
+    for (int d = 0; d < nd; d++) {
+        t->shape[d] = dims[d];
+        n *= (size_t)dims[d];
+    }
+    tngrt_tensor_set_strides(t);
+    t->data = data;
+    t->nbytes = n;
+    t->owns = 0;
+}
+
+/* A unit's trace slice: started when a trace is attached. */
+#define TNGC_UNIT_BEGIN() uint64_t tngc__t0 = tr ? tngrt_trace_now() : 0
+#define TNGC_UNIT_END(stream, name) \
+    do { if (tr) tngrt_trace_slice(tr, (stream), (name), tngc__t0, tngrt_trace_now()); } while (0)
+
+#define TNGC_GENERATED 1
+
+/* ==== gear 0 ==== */
+
+static int g0_s0(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    TngrtTrace *tr = tngrt_exec_trace(ex);
+    (void)stream;
+    (void)tr;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    {
+        TNGC_UNIT_BEGIN();
+        /* f16[1000,1000] %4 = add */
+        tngrt_kernel_binary(&(TngrtArg){(A + 0), TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[0], TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[1], TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, TNGRT_BIN_ADD, 1.0);
+        TNGC_UNIT_END(0, "add %4 (line 24)");
+    }
+    tngrt_exec_record(ex, 0, 0);
+    {
+        TNGC_UNIT_BEGIN();
+        /* f16[1000,1000] %6 = mm */
+        tngrt_kernel_matmul(&(TngrtArg){(A + 4000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[2], TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[3], TNGRT_F16, 2, (const int64_t[]){1000, 1000}});
+        TNGC_UNIT_END(0, "mm %6 (line 30)");
+    }
+    return 0;
+}
+
+static int g0_s1(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    TngrtTrace *tr = tngrt_exec_trace(ex);
+    (void)stream;
+    (void)tr;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    if (tngrt_exec_wait(ex, 1, 0))
+        return -1;
+    {
+        TNGC_UNIT_BEGIN();
+        /* f16[1000,1000] %5 = mm */
+        tngrt_kernel_matmul(&(TngrtArg){(A + 2000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[2], TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[3], TNGRT_F16, 2, (const int64_t[]){1000, 1000}});
+        TNGC_UNIT_END(1, "mm %5 (line 29)");
+    }
+    tngrt_exec_record(ex, 1, 1);
+    return 0;
+}
+
+static int g0_s2(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    TngrtTrace *tr = tngrt_exec_trace(ex);
+    (void)stream;
+    (void)tr;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    if (tngrt_exec_wait(ex, 2, 1))
+        return -1;
+    {
+        TNGC_UNIT_BEGIN();
+        /* f16[1000,1000] %7 = add */
+        tngrt_kernel_binary(&(TngrtArg){(A + 6000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[2], TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, &(TngrtArg){c->in[3], TNGRT_F16, 2, (const int64_t[]){1000, 1000}}, TNGRT_BIN_ADD, 1.0);
+        TNGC_UNIT_END(2, "add %7 (line 35)");
+    }
+    return 0;
+}
+
+static void g0_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
+{
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    tngc__out(&outs[0], (A + 0), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+    tngc__out(&outs[1], (A + 2000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+    tngc__out(&outs[2], (A + 4000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+    tngc__out(&outs[3], (A + 6000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+}
+
+static const TngrtStreamFn g0_streams[] = {g0_s0, g0_s1, g0_s2};
+
+/* ==== signature ==== */
+static const TngrtDim in0_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim in1_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim in2_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim in3_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtSigTensor in_sig[] = {
+    {"in1", TNGRT_F16, 2, in0_dims, 0},
+    {"in2", TNGRT_F16, 2, in1_dims, 0},
+    {"in3", TNGRT_F16, 2, in2_dims, 0},
+    {"in4", TNGRT_F16, 2, in3_dims, 0},
+};
+static const TngrtDim out0_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim out1_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim out2_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim out3_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtSigTensor out_sig[] = {
+    {"out0", TNGRT_F16, 2, out0_dims, 0},
+    {"out1", TNGRT_F16, 2, out1_dims, 0},
+    {"out2", TNGRT_F16, 2, out2_dims, 0},
+    {"out3", TNGRT_F16, 2, out3_dims, 0},
+};
+static const TngrtGear gears[] = {
+    {NULL, 8000000, NULL, 0, g0_streams, g0_outputs},
+};
+static const char *const stream_names[] = {"default", "1", "2"};
+
+static const TngrtBundleDesc multi_stream__desc = {
+    .name = "multi_stream",
+    .entry = "Model.forward",
+    .script = "multi_stream.py",
+    .ninputs = 4, .inputs = in_sig,
+    .nweights = 0, .weights = NULL,
+    .noutputs = 4, .outputs = out_sig,
+    .nsyms = 0, .syms = NULL,
+    .ngears = 1, .gears = gears,
+    .nstreams = 3, .stream_names = stream_names,
+    .nevents = 2,
+};
+
+
+#ifndef TNGC_GENERATED
+/* Standing alone: an entry with no inputs, outputs or gears. */
+static const TngrtBundleDesc multi_stream__desc = {
+    .name = "multi_stream", .entry = "", .script = "", .nstreams = 1,
+};
+#endif
+
+const TngrtBundleDesc *multi_stream_desc(void)
+{
+    return &multi_stream__desc;
+}
+
+int multi_stream_create(multi_stream_t **out, TngrtError *err)
+{
+    return tngrt_bundle_new(out, &multi_stream__desc, err);
+}
+
+int multi_stream_load_weights(multi_stream_t *self, const char *path)
+{
+    return tngrt_bundle_load_weights(self, path);
+}
+
+int multi_stream_run(multi_stream_t *self, const TngrtTensor *inputs, int ninputs,
+                      TngrtTensor *outputs, int noutputs)
+{
+    return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
+}
+
+const TngrtBundleDesc *multi_stream_signature(const multi_stream_t *self)
+{
+    return tngrt_bundle_desc(self);
+}
+
+const char *multi_stream_last_error(const multi_stream_t *self)
+{
+    return tngrt_bundle_last_error(self);
+}
+
+void multi_stream_destroy(multi_stream_t *self)
+{
+    tngrt_bundle_delete(self);
+}

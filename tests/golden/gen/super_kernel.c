@@ -1,0 +1,405 @@
+/* generated from super_kernel.py by tngc 0.2.0, do not edit */
+/*
+ * One model bundle (template of <name>.c).
+ *
+ * tngc replaces every "super_kernel_ModelOrigin_forward" by the bundle's name and the marker
+ * line "@tngc:body@" by the generated part: per gear, one straight-line
+ * function per stream (kernel calls, event records and waits), one function
+ * per super-kernel segment, the static kernels, the gear table and the
+ * descriptor super_kernel_ModelOrigin_forward__desc. Standing alone, the file compiles with an
+ * empty descriptor in place of the body.
+ */
+#include "super_kernel_ModelOrigin_forward.h"
+#include "tngrt_kernels.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TNGC_MAYBE_UNUSED __attribute__((unused))
+#else
+#define TNGC_MAYBE_UNUSED
+#endif
+
+/* Floor division and min/max of dims computed at run time. */
+TNGC_MAYBE_UNUSED static inline int64_t tngc__floordiv(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b) { return a < b ? a : b; }
+TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns
+ * -1 when a dim is negative or the size passes 2^62 (a layout's check). */
+TNGC_MAYBE_UNUSED static int tngc__size(int nd, const int64_t *dims, int64_t esize, int64_t *out)
+{
+    int64_t n = esize;
+    for (int d = 0; d < nd; d++) {
+        if (dims[d] < 0 || (dims[d] > 0 && n > (INT64_C(1) << 62) / dims[d]))
+            return -1;
+        n *= dims[d];
+    }
+    *out = n;
+    return 0;
+}
+
+/* Fills an output view: data, dtype, shape, C-order strides, nbytes. */
+TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType dtype, int nd,
+                                        const int64_t *dims)
+{
+    size_t n = tngrt_dtype_size(dtype);
+    t->dtype = dtype;
+    t->ndim = nd;
+    for (int d = 0; d < nd; d++) {
+        t->shape[d] = dims[d];
+        n *= (size_t)dims[d];
+    }
+    tngrt_tensor_set_strides(t);
+    t->data = data;
+    t->nbytes = n;
+    t->owns = 0;
+}
+
+/* A unit's trace slice: started when a trace is attached. */
+#define TNGC_UNIT_BEGIN() uint64_t tngc__t0 = tr ? tngrt_trace_now() : 0
+#define TNGC_UNIT_END(stream, name) \
+    do { if (tr) tngrt_trace_slice(tr, (stream), (name), tngc__t0, tngrt_trace_now()); } while (0)
+
+#define TNGC_GENERATED 1
+
+/* ==== gear 0 ==== */
+
+static int g0_s0(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    TngrtTrace *tr = tngrt_exec_trace(ex);
+    (void)stream;
+    (void)tr;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    {
+        TNGC_UNIT_BEGIN();
+        /* bf16[864,4096] %5 = quant_matmul */
+        if (tngrt_kernel_quant_matmul(&(TngrtArg){(A + 0), TNGRT_BF16, 2, (const int64_t[]){864, 4096}}, &(TngrtArg){c->in[0], TNGRT_I8, 2, (const int64_t[]){864, 7168}}, &(TngrtArg){c->in[1], TNGRT_I8, 2, (const int64_t[]){7168, 4096}}, &(TngrtArg){c->in[2], TNGRT_F32, 1, (const int64_t[]){4096}}, NULL, NULL, &(TngrtArg){c->in[3], TNGRT_F32, 1, (const int64_t[]){864}}, err))
+        return -1;
+        TNGC_UNIT_END(0, "quant_matmul %5 (line 27)");
+    }
+    {
+        TNGC_UNIT_BEGIN();
+        /* i8[864,2048] %6 = dequant_swiglu_quant */
+        if (tngrt_kernel_dequant_swiglu_quant(&(TngrtArg){(A + 7077888), TNGRT_I8, 2, (const int64_t[]){864, 2048}}, &(TngrtArg){(A + 8847360), TNGRT_F32, 1, (const int64_t[]){864}}, &(TngrtArg){(A + 0), TNGRT_BF16, 2, (const int64_t[]){864, 4096}}, &(TngrtArg){c->in[4], TNGRT_F32, 2, (const int64_t[]){864, 4096}}, NULL, NULL, NULL, NULL, NULL, 0, 0, err))
+        return -1;
+        TNGC_UNIT_END(0, "dequant_swiglu_quant %6 (line 28)");
+    }
+    return 0;
+}
+
+static void g0_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
+{
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    tngc__out(&outs[0], (A + 7077888), TNGRT_I8, 2, (const int64_t[]){864, 2048});
+    tngc__out(&outs[1], (A + 8847360), TNGRT_F32, 1, (const int64_t[]){864});
+    tngc__out(&outs[2], (A + 0), TNGRT_BF16, 2, (const int64_t[]){864, 4096});
+}
+
+static const TngrtStreamFn g0_streams[] = {g0_s0};
+
+/* ==== signature ==== */
+static const TngrtDim in0_dims[] = {{-1, 864}, {-1, 7168}};
+static const TngrtDim in1_dims[] = {{-1, 7168}, {-1, 4096}};
+static const TngrtDim in2_dims[] = {{-1, 4096}};
+static const TngrtDim in3_dims[] = {{-1, 864}};
+static const TngrtDim in4_dims[] = {{-1, 864}, {-1, 4096}};
+static const TngrtSigTensor in_sig[] = {
+    {"x1", TNGRT_I8, 2, in0_dims, 0},
+    {"x2", TNGRT_I8, 2, in1_dims, 0},
+    {"scale", TNGRT_F32, 1, in2_dims, 0},
+    {"pertoken_scale", TNGRT_F32, 1, in3_dims, 0},
+    {"weight_scale", TNGRT_F32, 2, in4_dims, 0},
+};
+static const TngrtDim out0_dims[] = {{-1, 864}, {-1, 2048}};
+static const TngrtDim out1_dims[] = {{-1, 864}};
+static const TngrtDim out2_dims[] = {{-1, 864}, {-1, 4096}};
+static const TngrtSigTensor out_sig[] = {
+    {"out0", TNGRT_I8, 2, out0_dims, 0},
+    {"out1", TNGRT_F32, 1, out1_dims, 0},
+    {"out2", TNGRT_BF16, 2, out2_dims, 0},
+};
+static const TngrtGear gears[] = {
+    {NULL, 8850816, NULL, 0, g0_streams, g0_outputs},
+};
+static const char *const stream_names[] = {"default"};
+
+static const TngrtBundleDesc super_kernel_ModelOrigin_forward__desc = {
+    .name = "super_kernel_ModelOrigin_forward",
+    .entry = "ModelOrigin.forward",
+    .script = "super_kernel.py",
+    .ninputs = 5, .inputs = in_sig,
+    .nweights = 0, .weights = NULL,
+    .noutputs = 3, .outputs = out_sig,
+    .nsyms = 0, .syms = NULL,
+    .ngears = 1, .gears = gears,
+    .nstreams = 1, .stream_names = stream_names,
+    .nevents = 0,
+};
+
+
+#ifndef TNGC_GENERATED
+/* Standing alone: an entry with no inputs, outputs or gears. */
+static const TngrtBundleDesc super_kernel_ModelOrigin_forward__desc = {
+    .name = "super_kernel_ModelOrigin_forward", .entry = "", .script = "", .nstreams = 1,
+};
+#endif
+
+const TngrtBundleDesc *super_kernel_ModelOrigin_forward_desc(void)
+{
+    return &super_kernel_ModelOrigin_forward__desc;
+}
+
+int super_kernel_ModelOrigin_forward_create(super_kernel_ModelOrigin_forward_t **out, TngrtError *err)
+{
+    return tngrt_bundle_new(out, &super_kernel_ModelOrigin_forward__desc, err);
+}
+
+int super_kernel_ModelOrigin_forward_load_weights(super_kernel_ModelOrigin_forward_t *self, const char *path)
+{
+    return tngrt_bundle_load_weights(self, path);
+}
+
+int super_kernel_ModelOrigin_forward_run(super_kernel_ModelOrigin_forward_t *self, const TngrtTensor *inputs, int ninputs,
+                      TngrtTensor *outputs, int noutputs)
+{
+    return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
+}
+
+const TngrtBundleDesc *super_kernel_ModelOrigin_forward_signature(const super_kernel_ModelOrigin_forward_t *self)
+{
+    return tngrt_bundle_desc(self);
+}
+
+const char *super_kernel_ModelOrigin_forward_last_error(const super_kernel_ModelOrigin_forward_t *self)
+{
+    return tngrt_bundle_last_error(self);
+}
+
+void super_kernel_ModelOrigin_forward_destroy(super_kernel_ModelOrigin_forward_t *self)
+{
+    tngrt_bundle_delete(self);
+}
+/* generated from super_kernel.py by tngc 0.2.0, do not edit */
+/*
+ * One model bundle (template of <name>.c).
+ *
+ * tngc replaces every "super_kernel_ModelSuperKernel_forward" by the bundle's name and the marker
+ * line "@tngc:body@" by the generated part: per gear, one straight-line
+ * function per stream (kernel calls, event records and waits), one function
+ * per super-kernel segment, the static kernels, the gear table and the
+ * descriptor super_kernel_ModelSuperKernel_forward__desc. Standing alone, the file compiles with an
+ * empty descriptor in place of the body.
+ */
+#include "super_kernel_ModelSuperKernel_forward.h"
+#include "tngrt_kernels.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TNGC_MAYBE_UNUSED __attribute__((unused))
+#else
+#define TNGC_MAYBE_UNUSED
+#endif
+
+/* Floor division and min/max of dims computed at run time. */
+TNGC_MAYBE_UNUSED static inline int64_t tngc__floordiv(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b) { return a < b ? a : b; }
+TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns
+ * -1 when a dim is negative or the size passes 2^62 (a layout's check). */
+TNGC_MAYBE_UNUSED static int tngc__size(int nd, const int64_t *dims, int64_t esize, int64_t *out)
+{
+    int64_t n = esize;
+    for (int d = 0; d < nd; d++) {
+        if (dims[d] < 0 || (dims[d] > 0 && n > (INT64_C(1) << 62) / dims[d]))
+            return -1;
+        n *= dims[d];
+    }
+    *out = n;
+    return 0;
+}
+
+/* Fills an output view: data, dtype, shape, C-order strides, nbytes. */
+TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType dtype, int nd,
+                                        const int64_t *dims)
+{
+    size_t n = tngrt_dtype_size(dtype);
+    t->dtype = dtype;
+    t->ndim = nd;
+    for (int d = 0; d < nd; d++) {
+        t->shape[d] = dims[d];
+        n *= (size_t)dims[d];
+    }
+    tngrt_tensor_set_strides(t);
+    t->data = data;
+    t->nbytes = n;
+    t->owns = 0;
+}
+
+/* A unit's trace slice: started when a trace is attached. */
+#define TNGC_UNIT_BEGIN() uint64_t tngc__t0 = tr ? tngrt_trace_now() : 0
+#define TNGC_UNIT_END(stream, name) \
+    do { if (tr) tngrt_trace_slice(tr, (stream), (name), tngc__t0, tngrt_trace_now()); } while (0)
+
+#define TNGC_GENERATED 1
+
+/* ==== gear 0 ==== */
+
+/* super kernel "sp1", segment 0: 2 ops, ended by: end of scope */
+static int g0_seg0(const TngrtRunCtx *c, TngrtError *err)
+{
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    /* bf16[864,4096] %5 = quant_matmul */
+    if (tngrt_kernel_quant_matmul(&(TngrtArg){(A + 0), TNGRT_BF16, 2, (const int64_t[]){864, 4096}}, &(TngrtArg){c->in[0], TNGRT_I8, 2, (const int64_t[]){864, 7168}}, &(TngrtArg){c->in[1], TNGRT_I8, 2, (const int64_t[]){7168, 4096}}, &(TngrtArg){c->in[2], TNGRT_F32, 1, (const int64_t[]){4096}}, NULL, NULL, &(TngrtArg){c->in[3], TNGRT_F32, 1, (const int64_t[]){864}}, err))
+        return -1;
+    /* i8[864,2048] %6 = dequant_swiglu_quant */
+    if (tngrt_kernel_dequant_swiglu_quant(&(TngrtArg){(A + 7077888), TNGRT_I8, 2, (const int64_t[]){864, 2048}}, &(TngrtArg){(A + 8847360), TNGRT_F32, 1, (const int64_t[]){864}}, &(TngrtArg){(A + 0), TNGRT_BF16, 2, (const int64_t[]){864, 4096}}, &(TngrtArg){c->in[4], TNGRT_F32, 2, (const int64_t[]){864, 4096}}, NULL, NULL, NULL, NULL, NULL, 0, 0, err))
+        return -1;
+    return 0;
+}
+
+static int g0_s0(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    TngrtTrace *tr = tngrt_exec_trace(ex);
+    (void)stream;
+    (void)tr;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    (void)err;
+    {
+        TNGC_UNIT_BEGIN();
+        if (g0_seg0(c, err))
+            return -1;
+        TNGC_UNIT_END(0, "super_kernel sp1 #0");
+    }
+    return 0;
+}
+
+static void g0_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
+{
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    tngc__out(&outs[0], (A + 7077888), TNGRT_I8, 2, (const int64_t[]){864, 2048});
+    tngc__out(&outs[1], (A + 8847360), TNGRT_F32, 1, (const int64_t[]){864});
+    tngc__out(&outs[2], (A + 0), TNGRT_BF16, 2, (const int64_t[]){864, 4096});
+}
+
+static const TngrtStreamFn g0_streams[] = {g0_s0};
+
+/* ==== signature ==== */
+static const TngrtDim in0_dims[] = {{-1, 864}, {-1, 7168}};
+static const TngrtDim in1_dims[] = {{-1, 7168}, {-1, 4096}};
+static const TngrtDim in2_dims[] = {{-1, 4096}};
+static const TngrtDim in3_dims[] = {{-1, 864}};
+static const TngrtDim in4_dims[] = {{-1, 864}, {-1, 4096}};
+static const TngrtSigTensor in_sig[] = {
+    {"x1", TNGRT_I8, 2, in0_dims, 0},
+    {"x2", TNGRT_I8, 2, in1_dims, 0},
+    {"scale", TNGRT_F32, 1, in2_dims, 0},
+    {"pertoken_scale", TNGRT_F32, 1, in3_dims, 0},
+    {"weight_scale", TNGRT_F32, 2, in4_dims, 0},
+};
+static const TngrtDim out0_dims[] = {{-1, 864}, {-1, 2048}};
+static const TngrtDim out1_dims[] = {{-1, 864}};
+static const TngrtDim out2_dims[] = {{-1, 864}, {-1, 4096}};
+static const TngrtSigTensor out_sig[] = {
+    {"out0", TNGRT_I8, 2, out0_dims, 0},
+    {"out1", TNGRT_F32, 1, out1_dims, 0},
+    {"out2", TNGRT_BF16, 2, out2_dims, 0},
+};
+static const TngrtGear gears[] = {
+    {NULL, 8850816, NULL, 0, g0_streams, g0_outputs},
+};
+static const char *const stream_names[] = {"default"};
+
+static const TngrtBundleDesc super_kernel_ModelSuperKernel_forward__desc = {
+    .name = "super_kernel_ModelSuperKernel_forward",
+    .entry = "ModelSuperKernel.forward",
+    .script = "super_kernel.py",
+    .ninputs = 5, .inputs = in_sig,
+    .nweights = 0, .weights = NULL,
+    .noutputs = 3, .outputs = out_sig,
+    .nsyms = 0, .syms = NULL,
+    .ngears = 1, .gears = gears,
+    .nstreams = 1, .stream_names = stream_names,
+    .nevents = 0,
+};
+
+
+#ifndef TNGC_GENERATED
+/* Standing alone: an entry with no inputs, outputs or gears. */
+static const TngrtBundleDesc super_kernel_ModelSuperKernel_forward__desc = {
+    .name = "super_kernel_ModelSuperKernel_forward", .entry = "", .script = "", .nstreams = 1,
+};
+#endif
+
+const TngrtBundleDesc *super_kernel_ModelSuperKernel_forward_desc(void)
+{
+    return &super_kernel_ModelSuperKernel_forward__desc;
+}
+
+int super_kernel_ModelSuperKernel_forward_create(super_kernel_ModelSuperKernel_forward_t **out, TngrtError *err)
+{
+    return tngrt_bundle_new(out, &super_kernel_ModelSuperKernel_forward__desc, err);
+}
+
+int super_kernel_ModelSuperKernel_forward_load_weights(super_kernel_ModelSuperKernel_forward_t *self, const char *path)
+{
+    return tngrt_bundle_load_weights(self, path);
+}
+
+int super_kernel_ModelSuperKernel_forward_run(super_kernel_ModelSuperKernel_forward_t *self, const TngrtTensor *inputs, int ninputs,
+                      TngrtTensor *outputs, int noutputs)
+{
+    return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
+}
+
+const TngrtBundleDesc *super_kernel_ModelSuperKernel_forward_signature(const super_kernel_ModelSuperKernel_forward_t *self)
+{
+    return tngrt_bundle_desc(self);
+}
+
+const char *super_kernel_ModelSuperKernel_forward_last_error(const super_kernel_ModelSuperKernel_forward_t *self)
+{
+    return tngrt_bundle_last_error(self);
+}
+
+void super_kernel_ModelSuperKernel_forward_destroy(super_kernel_ModelSuperKernel_forward_t *self)
+{
+    tngrt_bundle_delete(self);
+}

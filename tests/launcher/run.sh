@@ -1,0 +1,206 @@
+#!/bin/sh
+# run.sh - end-to-end tests of templates/launcher.c, built standalone against
+# the hand-written bundle tests/launcher/fake_bundle.c and libtngcrt.
+#
+# usage: sh tests/launcher/run.sh BUILD_DIR     (build or build/san)
+#
+# Builds three launchers (static gears 1,2,4; plus a dynamic gear; s0 not
+# paddable), makes the data with mknpy.py (python3, standard library), and
+# checks: good runs with exact output values for each gear, the trace, --pad
+# with cropped outputs, the dynamic gear, and every bad input (exit status 2,
+# exactly one line on stderr, nothing left in the output directory). Outside
+# sanitizer builds, good runs also go through valgrind when it is installed.
+set -uf   # -f: no globbing of the unquoted argument lists (cache['k'])
+build=${1:?usage: sh tests/launcher/run.sh BUILD_DIR}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$root/tests/launcher
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+lib=$build/libtngcrt.a
+[ -f "$lib" ] || { echo "launcher: $lib is missing (make $lib first)" >&2; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-launcher.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+# DWARF 4: Debian 12's valgrind cannot read clang 14's DWARF 5
+flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -gdwarf-4"
+flags="$flags -I$root/runtime"
+case $build in
+*san) flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=undefined" ;;
+esac
+for v in launcher:-DFAKE_STATIC launcher_dyn:-DFAKE_DYNAMIC launcher_nopad:-DFAKE_NO_PAD; do
+    # shellcheck disable=SC2086  # $flags is a word list
+    ${CC:-cc} $flags "${v#*:}" -o "$tmp/${v%%:*}" "$root/templates/launcher.c" \
+        "$here/fake_bundle.c" "$lib" -lopenblas -lpthread -lm \
+        || { echo "launcher: build failed"; exit 1; }
+done
+data=$tmp/data
+mkdir "$data"
+python3 "$here/mknpy.py" make "$data" || { echo "launcher: mknpy.py failed"; exit 1; }
+
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL $1: $2"
+    sed 's/^/    | /' "$tmp/stderr" "$tmp/stdout" 2>/dev/null | head -20
+}
+
+# args N: the arguments of a run with s0 = N ($w: the weights file)
+w=$data/w.safetensors
+args() { echo "--weights $w --input x=$data/x$1.npy --input y=$data/y.npy"; }
+cache() { echo "--input=cache['k']=$data/c$1.npy"; }
+
+# same NAME FILE EXPECTED: the file holds exactly the expected values
+same() {
+    python3 "$here/mknpy.py" same "$2" "$3" >"$tmp/diff" 2>&1 && return 0
+    cp "$tmp/diff" "$tmp/stderr"
+    bad "$1" "$(basename "$2") differs"
+    return 1
+}
+
+# good NAME STDOUT_PATTERN PROG ARGS...: exit 0, nothing on stderr, the
+# pattern (grep -E) in stdout; the run's directory is $out
+good() {
+    name=$1 pat=$2 prog=$3
+    shift 3
+    out=$tmp/out.$passed.$failed
+    rm -rf "$out" && mkdir "$out"
+    "$tmp/$prog" --out-dir "$out" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    if [ $rc -ne 0 ]; then bad "$name" "exit $rc"; return 1; fi
+    if [ -s "$tmp/stderr" ]; then bad "$name" "stderr not empty"; return 1; fi
+    if ! grep -Eq "$pat" "$tmp/stdout"; then bad "$name" "stdout lacks /$pat/"; return 1; fi
+    return 0
+}
+
+# values NAME N RUNS: out0, out1, out2 and the cache of the last good run
+# (s0 = N, RUNS runs in all)
+values() {
+    for o in out0 out1 out2; do
+        same "$1" "$out/$o.npy" "$data/exp_${o}_$2.npy" || return 1
+    done
+    same "$1" "$out/cache__k__.npy" "$data/exp_cache$2_r$3.npy" && ok
+}
+
+# reject NAME STATUS NEEDLE PROG ARGS...: exit STATUS, one line on stderr
+# containing NEEDLE, and no file left in the output directory
+reject() {
+    name=$1 want=$2 needle=$3 prog=$4
+    shift 4
+    out=$tmp/rej
+    rm -rf "$out" && mkdir "$out"
+    "$tmp/$prog" --out-dir "$out" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    lines=$(wc -l <"$tmp/stderr")
+    if [ $rc -ne "$want" ]; then bad "$name" "exit $rc, expected $want"
+    elif [ "$lines" -ne 1 ]; then bad "$name" "$lines lines on stderr, expected 1"
+    elif ! grep -Fq -- "$needle" "$tmp/stderr"; then bad "$name" "stderr lacks '$needle'"
+    elif [ -n "$(ls -A "$out")" ]; then bad "$name" "files left: $(ls -A "$out")"
+    else ok; fi
+}
+
+# ---- good runs ----
+if "$tmp/launcher" --help >"$tmp/stdout" 2>"$tmp/stderr" && grep -Fq "x f32[s0,4]" "$tmp/stdout" \
+    && grep -Fq "s0=4" "$tmp/stdout" && grep -Fq "updated by every iteration" "$tmp/stdout"
+then ok; else bad help "--help"; fi
+# shellcheck disable=SC2046  # args/cache print word lists
+good "gear s0=1" '^gear 0: s0=1$' launcher $(args 1) $(cache 1) && values "gear s0=1" 1 11
+# shellcheck disable=SC2046
+good "gear s0=2 + trace" '^latency: p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ us over 10 runs$' \
+    launcher $(args 2) $(cache 2) --trace "$tmp/t.json" && values "gear s0=2" 2 11
+if grep -q '"thread_name"' "$tmp/t.json" 2>/dev/null; then ok; else bad trace "no thread_name"; fi
+# shellcheck disable=SC2046
+good "gear s0=4" '^wrote .*/cache__k__\.npy$' launcher $(args 4) $(cache 4) \
+    && values "gear s0=4" 4 11
+# shellcheck disable=SC2046
+good "warmup 1 iters 1" '^gear 1: s0=2$' launcher $(args 2) $(cache 2) --warmup 1 --iters=1 \
+    && values "updated once per run" 2 2
+# shellcheck disable=SC2046
+good "pad 3 -> 4" '^padded: x \[3,4\] -> \[4,4\]$' launcher $(args 3) $(cache 3) --pad \
+    && values "pad: cropped values" 3 11
+if grep -q '^gear 2: s0=4$' "$tmp/stdout"; then ok; else bad "pad: gear" "not gear 2"; fi
+# shellcheck disable=SC2046
+good "dynamic gear s0=5" '^gear 3: s0=\? \(bound: s0=5\)$' launcher_dyn $(args 5) $(cache 5) \
+    && values "dynamic gear s0=5" 5 11
+# shellcheck disable=SC2046
+good "dynamic: a static gear first" '^gear 1: s0=2$' launcher_dyn $(args 2) $(cache 2) \
+    && values "dyn s0=2" 2 11
+
+# ---- bad inputs: exit 2, one line ----
+# shellcheck disable=SC2046
+{
+reject "missing --input" 2 "missing --input cache['k']" launcher $(args 2)
+reject "unknown input" 2 "unknown input 'z'" launcher $(args 2) $(cache 2) --input "z=$data/y.npy"
+reject "duplicate input" 2 "input 'x' is given twice" launcher $(args 2) $(cache 2) \
+    --input "x=$data/x2.npy"
+reject "--input without =" 2 "expected NAME=FILE.npy" launcher $(args 2) $(cache 2) --input x
+reject "wrong dtype" 2 "input 'x': dtype f16, expected f32" launcher --weights "$w" \
+    --input "x=$data/x_f16.npy" --input "y=$data/y.npy" $(cache 2)
+reject "wrong rank" 2 "input 'x': 3 dims" launcher --weights "$w" \
+    --input "x=$data/x_rank3.npy" --input "y=$data/y.npy" $(cache 2)
+reject "shape in no gear" 2 "x=[3,4], cache['k']=[3,4] match no gear; gears: s0=1, s0=2, s0=4" \
+    launcher $(args 3) $(cache 3)
+reject "wrong constant dim" 2 "input 'y': shape [5], expected [4]" launcher --weights "$w" \
+    --input "x=$data/x2.npy" --input "y=$data/y5.npy" $(cache 2)
+reject "truncated .npy" 2 "trunc.npy: truncated" launcher --weights "$w" \
+    --input "x=$data/trunc.npy" --input "y=$data/y.npy" $(cache 2)
+reject "hostile .npy shape" 2 "hostile.npy" launcher --weights "$w" \
+    --input "x=$data/hostile.npy" --input "y=$data/y.npy" $(cache 2)
+reject "hostile .npy header" 2 "hostile2.npy: header" launcher --weights "$w" \
+    --input "x=$data/hostile2.npy" --input "y=$data/y.npy" $(cache 2)
+reject "missing .npy" 2 "nothere.npy" launcher --weights "$w" \
+    --input "x=$data/nothere.npy" --input "y=$data/y.npy" $(cache 2)
+reject "input is a directory" 2 "input 'x': $data is a directory" launcher --weights "$w" \
+    --input "x=$data" --input "y=$data/y.npy" $(cache 2)
+reject "missing weights" 2 "the model has 1 weight: pass --weights FILE.safetensors" launcher \
+    --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
+for f in "w_shape:weight 'w' has shape [2,2], the model expects [4]" \
+         "w_dtype:weight 'w' has dtype f16, the model expects f32" \
+         "w_missing:weight 'w' is missing" "w_garbage:w_garbage.safetensors: " \
+         "nothere:nothere.safetensors"; do
+    reject "weights ${f%%:*}" 2 "${f#*:}" launcher --weights "$data/${f%%:*}.safetensors" \
+        --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
+done
+for n in 0 -1 10x "" " 5" 99999999999; do
+    reject "--iters '$n'" 2 "--iters: '$n' is not an integer" launcher $(args 2) $(cache 2) \
+        --iters "$n"
+done
+reject "--warmup x" 2 "--warmup: 'x' is not an integer" launcher $(args 2) $(cache 2) --warmup x
+reject "--iters without value" 2 "--iters needs a value" launcher $(args 2) $(cache 2) --iters
+reject "unknown option" 2 "unknown option '--frob'" launcher $(args 2) $(cache 2) --frob
+reject "stray argument" 2 "unexpected argument 'extra'" launcher $(args 2) $(cache 2) extra
+reject "nonexistent out-dir" 2 "--out-dir '$tmp/nope': no such directory" launcher \
+    $(args 2) $(cache 2) --out-dir "$tmp/nope"
+reject "trace directory missing" 2 "--trace '$tmp/nope/t.json': no such directory" launcher \
+    $(args 2) $(cache 2) --trace "$tmp/nope/t.json"
+reject "pad: too large" 2 "(--pad: no gear is large enough)" launcher $(args 5) $(cache 5) --pad
+reject "pad: sizes disagree" 2 "input 'cache['k']' dim 0 is 2, but s0 is 3" launcher \
+    $(args 3) $(cache 2) --pad
+reject "pad: not row-independent" 2 \
+    "dim s0 (input 'x' dim 0) cannot be padded: the planner did not prove it row-independent" \
+    launcher_nopad $(args 3) $(cache 3) --pad
+reject "kernel failure: exit 1" 1 "fake kernel: y[0] is -1234" launcher --weights "$w" \
+    --input "x=$data/x2.npy" --input "y=$data/y_fail.npy" $(cache 2)
+}
+
+# ---- valgrind ----
+case $build in
+*san) ;;
+*)
+    if command -v valgrind >/dev/null 2>&1; then
+        for prog in launcher launcher_dyn; do
+            out=$tmp/vg && rm -rf "$out" && mkdir "$out"
+            # shellcheck disable=SC2046
+            if valgrind -q --error-exitcode=99 --leak-check=full "$tmp/$prog" --out-dir "$out" \
+                $(args 3) $(cache 3) --pad --trace "$out/t.json" --iters 3 \
+                >"$tmp/stdout" 2>"$tmp/stderr" && [ ! -s "$tmp/stderr" ]; then
+                ok
+            else
+                bad "valgrind $prog" "not clean"
+            fi
+        done
+    fi ;;
+esac
+
+echo "launcher: $passed passed, $failed failed"
+[ $failed -eq 0 ]
