@@ -1,0 +1,95 @@
+#!/bin/sh
+# tngc gen / tngc build: the files, the depfile, determinism, failures that
+# leave nothing behind, the cache (hit, broken entries, ownership, concurrent
+# builds) and user kernels checked with libclang.
+# usage: tests/build/run.sh TNGC
+set -u
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'chown -R "$(id -u)" "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+pass=0 fail=0
+t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi; }
+lines() { wc -l < "$1" | tr -d ' '; }
+
+cp "$root/examples/multi_stream/model.py" "$tmp/ms.py"
+cp "$here/chain.py" "$tmp/chain.py"
+
+# ---- gen ----
+(cd "$tmp" && "$tngc" gen ms.py -o g1 -MD) > "$tmp/o" 2>&1
+t "gen succeeds" '[ $? -eq 0 ] && [ ! -s "$tmp/o" ]'
+t "gen writes the three files" '[ -f "$tmp/g1/ms.h" ] && [ -f "$tmp/g1/ms.c" ] && [ -f "$tmp/g1/ms_launcher.c" ]'
+t "banner" 'head -1 "$tmp/g1/ms.c" | grep -q "generated from ms.py by tngc [0-9.]*, do not edit"'
+t "#line back to the script" 'grep -q "^#line 24 \"ms.py\"" "$tmp/g1/ms.c"'
+t "depfile" 'grep -q "^g1/ms.h g1/ms.c g1/ms_launcher.c: ms.py$" "$tmp/g1/ms.d"'
+(cd "$tmp" && "$tngc" gen ms.py -o g2 -MF deps.mk) > /dev/null 2>&1
+t "-MF" 'grep -q ": ms.py$" "$tmp/deps.mk" && [ ! -f "$tmp/g2/ms.d" ]'
+t "byte-identical sources" 'cmp -s "$tmp/g1/ms.c" "$tmp/g2/ms.c" && cmp -s "$tmp/g1/ms.h" "$tmp/g2/ms.h" && cmp -s "$tmp/g1/ms_launcher.c" "$tmp/g2/ms_launcher.c"'
+t "no temporary files left" '[ -z "$(ls -A "$tmp/g1" | grep -v "^ms\.[chd]$" | grep -v "^ms_launcher.c$")" ]'
+"$tngc" gen "$tmp/missing.py" -o "$tmp/g3" > "$tmp/o" 2>&1
+t "missing script: status 2, one line, nothing written" '[ $? -eq 2 ] && [ "$(lines "$tmp/o")" = 1 ] && [ ! -e "$tmp/g3" ]'
+printf 'import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x.nonzero()\nm = torch.compile(M())\nm(torch.ones(2))\n' > "$tmp/bad.py"
+"$tngc" gen "$tmp/bad.py" -o "$tmp/g4" > "$tmp/o" 2>&1
+t "script with a graph break: status 1, located, nothing written" '[ $? -eq 1 ] && grep -q "bad.py:4:" "$tmp/o" && [ ! -e "$tmp/g4" ]'
+"$tngc" gen "$tmp/ms.py" -o "$tmp/g5" --target acl > "$tmp/o" 2>&1
+t "--target acl refused" '[ $? -eq 2 ] && grep -q "acl" "$tmp/o" && [ ! -e "$tmp/g5" ]'
+"$tngc" gen "$tmp/ms.py" > "$tmp/o" 2>&1
+t "gen without -o: usage error" '[ $? -eq 2 ]'
+
+# ---- build and the cache ----
+cd "$tmp"
+"$tngc" build ms.py -o b1 --cache-dir cache > o1 2>&1
+t "build" '[ $? -eq 0 ] && grep -q "built b1/ms_launcher" o1 && [ -x b1/ms_launcher ] && [ -f b1/libms.a ]'
+t "cache layout" '[ -f cache/Model_static_*/world1global_rank0tp_rank0pp_rank0/forward/key ]'
+"$tngc" build ms.py -o b2 --cache-dir cache > o2 2>&1
+t "second build is a cache hit" '[ $? -eq 0 ] && grep -q "cache hit" o2 && cmp -s b1/ms.c b2/ms.c && cmp -s b1/ms_launcher b2/ms_launcher'
+entry=$(dirname cache/Model_static_*/world1global_rank0tp_rank0pp_rank0/forward/key)
+rm "$entry/libms.a"
+"$tngc" build ms.py -o b3 --cache-dir cache > o3 2>&1
+t "broken entry removed with a warning and rebuilt" '[ $? -eq 0 ] && grep -q "warning: removing the broken cache entry" o3 && grep -q "built" o3 && [ -f "$entry/libms.a" ]'
+echo garbage > "$entry/key"
+"$tngc" build ms.py -o b3 --cache-dir cache > o3 2>&1
+t "entry with a wrong key rebuilt" '[ $? -eq 0 ] && grep -q "warning: removing" o3'
+sed 's/in3, in4)/in4, in3)/' ms.py > ms2.py && mv ms2.py ms.py
+"$tngc" build ms.py -o b4 --cache-dir cache > o4 2>&1
+t "a changed script is a miss" '[ $? -eq 0 ] && grep -q "built" o4'
+if [ "$(id -u)" = 0 ] && chown 65534 cache 2>/dev/null; then
+    "$tngc" build ms.py -o b5 --cache-dir cache > o5 2>&1
+    t "cache of another user refused" '[ $? -ne 0 ] && grep -q "belongs to another user" o5 && [ ! -e b5/ms_launcher ]'
+    chown "$(id -u)" cache
+fi
+"$tngc" build ms.py -o b6 --cache-dir cache2 > o6a 2>&1 &
+"$tngc" build ms.py -o b7 --cache-dir cache2 > o6b 2>&1
+s2=$?
+wait $!
+s1=$?
+t "concurrent builds of one entry both succeed" '[ $s1 -eq 0 ] && [ $s2 -eq 0 ] && cmp -s b6/ms_launcher b7/ms_launcher'
+t "one of them compiled, the other hit" '[ "$(cat o6a o6b | grep -c "cache hit")" = 1 ]'
+"$tngc" build ms.py -o b8 --no-cache --cc false > o8 2>&1
+t "failed compile: status 1, nothing in the output dir" '[ $? -eq 1 ] && [ -z "$(ls -A b8)" ]'
+"$tngc" build ms.py -o b9 --no-cache -j 1 > o9 2>&1
+t "--no-cache -j 1" '[ $? -eq 0 ] && [ -x b9/ms_launcher ] && [ ! -e .tngc_cache ]'
+
+# ---- user kernels ----
+"$tngc" build chain.py -o u1 --no-cache --user-kernel add > ou1 2>&1
+t "missing user kernel: status 1, the op and its line named" '[ $? -eq 1 ] && grep -q "chain.py:8:17: error: no CPU kernel for .add." ou1'
+t "stub written" 'grep -q "^int chain_user_add(const TngrtArg \*outs, int nout, const TngrtArg \*ins, int nin," u1/chain_kernels_user.c'
+t "no launcher" '[ ! -e u1/chain_launcher ]'
+printf '#include "tngrt_kernels.h"\nint chain_user_add(const TngrtArg *outs, int nout, const TngrtArg *ins, int nin, const int64_t *attr, int nattr, const float *fattr, TngrtError *err) { return 0; }\n' > wrong.c
+"$tngc" build chain.py -o u2 --no-cache --user-kernel add --kernels wrong.c > ou2 2>&1
+t "wrong signature caught by libclang" '[ $? -eq 1 ] && grep -q "wrong.c:2: error: chain_user_add has type" ou2 && [ ! -e u2/chain_launcher ]'
+printf 'int chain_user_mul(void) { return 0; }\n' > none.c
+"$tngc" build chain.py -o u3 --no-cache --user-kernel add --kernels none.c > ou3 2>&1
+t "missing definition caught" '[ $? -eq 1 ] && grep -q "no definition of chain_user_add" ou3'
+cp "$here/user_add.c" good.c
+"$tngc" build chain.py -o u4 --no-cache --user-kernel add --kernels good.c > ou4 2>&1
+t "user kernels build" '[ $? -eq 0 ] && [ -x u4/chain_launcher ]'
+$py -c 'import numpy as np; np.save("x.npy", np.arange(6, dtype=np.float32)); np.save("y.npy", np.full(6, 2, np.float32))'
+mkdir -p ru
+u4/chain_launcher --input x=x.npy --input y=y.npy --out-dir ru --iters 1 > oru 2>&1
+t "user kernel runs" '[ $? -eq 0 ] && $py -c "import numpy as np,sys; o=np.load(\"ru/out0.npy\"); sys.exit(0 if (o == (np.arange(6)+2)*3+1).all() else 1)"'
+
+echo "build: $pass passed, $fail failed"
+[ $fail -eq 0 ]
