@@ -292,10 +292,12 @@ fail:
     return -1;
 }
 
-/* Returns the numpy descr of dtype, or NULL where numpy has none. */
+/* Returns the numpy descr of dtype, or NULL where numpy has none. bf16,
+ * which numpy lacks, is written as its uint16 bit patterns ('<u2'). */
 static const char *npy__descr_of(TngrtDType dtype)
 {
     switch (dtype) {
+    case TNGRT_BF16: return "<u2";
     case TNGRT_F32: return "<f4";
     case TNGRT_F16: return "<f2";
     case TNGRT_I8: return "|i1";

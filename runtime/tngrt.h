@@ -75,7 +75,9 @@ void tngrt_tensor_set_strides(TngrtTensor *self);
 int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err);
 
 /* Writes t as a .npy file (format 1.0) atomically through a temporary
- * file renamed into place; returns 0, or -1 with a message in err. */
+ * file renamed into place; returns 0, or -1 with a message in err. numpy
+ * has no bfloat16: a bf16 tensor is written as its uint16 bit patterns
+ * (descr '<u2'; (bits << 16) viewed as float32 gives the values). */
 int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err);
 
 /* An open safetensors file: its bytes in memory and its tensor index. */
