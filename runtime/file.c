@@ -1,12 +1,13 @@
 /*
- * file.c - what the .npy and safetensors readers share: error messages that
- * name the file, and reading a whole file into memory.
+ * file.c - what the readers and writers of libtngcrt share: error messages
+ * that name the file, reading a whole file, writing one atomically.
  */
 #include "internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 void tngrt__fail(TngrtError *err, const char *path, const char *fmt, ...)
 {
@@ -53,5 +54,33 @@ int tngrt__read_file(const char *path, unsigned char **buf, size_t *len, TngrtEr
     }
     fclose(f);
     *len = (size_t)size;
+    return 0;
+}
+
+int tngrt__write_atomic(const char *path, int (*put)(const void *ctx, FILE *f), const void *ctx,
+                        TngrtError *err)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+        tngrt__fail(err, path, "path too long");
+        return -1;
+    }
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        tngrt__fail(err, path, "cannot open %s for writing", tmp);
+        return -1;
+    }
+    int ok = put(ctx, f) == 0 && !ferror(f);
+    ok = (fclose(f) == 0) && ok;
+    if (!ok) {
+        remove(tmp);
+        tngrt__fail(err, path, "write error on %s", tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        tngrt__fail(err, path, "cannot rename %s into place", tmp);
+        return -1;
+    }
     return 0;
 }

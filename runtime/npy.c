@@ -340,17 +340,28 @@ static size_t npy__format_header(const TngrtTensor *t, const char *descr, char *
     }
 }
 
+typedef struct NpyWrite {
+    const char *header;
+    size_t hsize;
+    const void *data;
+    size_t nbytes;
+} NpyWrite;
+
+static int npy__put(const void *ctx, FILE *f)
+{
+    const NpyWrite *w = ctx;
+    return fwrite(w->header, 1, w->hsize, f) == w->hsize &&
+           (w->nbytes == 0 || fwrite(w->data, 1, w->nbytes, f) == w->nbytes) ? 0 : -1;
+}
+
 int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
 {
     const char *descr = npy__descr_of(t->dtype);
-    char header[1024], tmp[4096];
+    char header[1024];
     size_t hsize, nbytes;
-    FILE *f;
-    int ok;
 
     if (!descr) {
-        tngrt__fail(err, path, "cannot write dtype %s: it has no numpy dtype "
-                  "(convert bf16 to f32 first)", tngrt_dtype_name(t->dtype));
+        tngrt__fail(err, path, "cannot write dtype %s: it has no numpy dtype", tngrt_dtype_name(t->dtype));
         return -1;
     }
     if (tngrt_shape_nbytes(t->dtype, t->ndim, t->shape, &nbytes, path, err) != 0)
@@ -365,28 +376,6 @@ int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
         tngrt__fail(err, path, "header too long");
         return -1;
     }
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid())
-        >= sizeof tmp) {
-        tngrt__fail(err, path, "path too long");
-        return -1;
-    }
-    f = fopen(tmp, "wb");
-    if (!f) {
-        tngrt__fail(err, path, "cannot open %s for writing", tmp);
-        return -1;
-    }
-    ok = fwrite(header, 1, hsize, f) == hsize
-         && (nbytes == 0 || fwrite(t->data, 1, nbytes, f) == nbytes);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        remove(tmp);
-        tngrt__fail(err, path, "write error on %s", tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        tngrt__fail(err, path, "cannot rename %s into place", tmp);
-        return -1;
-    }
-    return 0;
+    NpyWrite w = {header, hsize, t->data, nbytes};
+    return tngrt__write_atomic(path, npy__put, &w, err);
 }

@@ -272,32 +272,20 @@ static int trace__put(const TngrtTrace *self, FILE *f, const char *const *names)
     return ferror(f) ? -1 : 0;
 }
 
+typedef struct TraceWrite {
+    const TngrtTrace *trace;
+    const char *const *names;
+} TraceWrite;
+
+static int trace__put_cb(const void *ctx, FILE *f)
+{
+    const TraceWrite *w = ctx;
+    return trace__put(w->trace, f, w->names);
+}
+
 int tngrt_trace_write(const TngrtTrace *self, const char *path,
                       const char *const *stream_names, TngrtError *err)
 {
-    char tmp[4096];
-    FILE *f;
-    int ok;
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
-        tngrt__fail(err, path, "path too long");
-        return -1;
-    }
-    f = fopen(tmp, "w");
-    if (!f) {
-        tngrt__fail(err, path, "cannot open %s for writing", tmp);
-        return -1;
-    }
-    ok = trace__put(self, f, stream_names) == 0;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        remove(tmp);
-        tngrt__fail(err, path, "write error on %s", tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        tngrt__fail(err, path, "cannot rename %s into place", tmp);
-        return -1;
-    }
-    return 0;
+    TraceWrite w = {self, stream_names};
+    return tngrt__write_atomic(path, trace__put_cb, &w, err);
 }
