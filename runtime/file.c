@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void tngrt__fail(TngrtError *err, const char *path, const char *fmt, ...)
@@ -32,6 +33,12 @@ int tngrt__read_file(const char *path, unsigned char **buf, size_t *len, TngrtEr
     *buf = NULL;
     if (!f) {
         tngrt__fail(err, path, "cannot open for reading");
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        tngrt__fail(err, path, "not a regular file");
         return -1;
     }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
