@@ -3,8 +3,8 @@
 # and tests/golden/scan/X.py -> X.json (`tngc scan --format json X.py`);
 # tests/golden/plan/X.py -> X.plan (`tngc plan X.py`: exit status 0, nothing
 # on stderr) and tests/golden/plan_err/X.py -> X.err (the diagnostics `tngc
-# plan X.py` writes to stderr, gcc style like lint's); tests/golden/gen/X.py
-# -> X.c (the bundle sources of `tngc gen --no-line X.py`).
+# plan X.py` writes to stderr, gcc style like lint's); tests/golden/gen/X.c
+# (the bundle sources of `tngc gen --no-line` on examples/X/model.py).
 # Paths are normalised by running from the script's folder.
 # A first line `# tngc-args: ...` passes options to tngc.
 # Lint and plan_err scripts also carry `# expect: TNG123[,TNG124]` on each
@@ -148,19 +148,20 @@ for py in "$here"/plan_err/*.py; do
     if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 
-# tngc gen: gen/X.py -> X.c, the bundle sources (<name>.c of every entry,
-# in name order) of `tngc gen --no-line`, which must also compile cleanly
-# (-Wall -Wextra -Werror) against the runtime's headers.
+# tngc gen: gen/X.c holds the bundle sources (<name>.c of every entry, in
+# name order) that `tngc gen --no-line model.py` writes in examples/X/; they
+# must also compile cleanly (-Wall -Wextra -Werror) against the runtime.
 rt=$(cd "$here/../../runtime" && pwd)
-for py in "$here"/gen/*.py; do
-    [ -f "$py" ] || continue
-    name=gen/$(basename "$py")
+for exp in "$here"/gen/*.c; do
+    [ -f "$exp" ] || continue
+    ex=$(basename "$exp" .c)
+    name=gen/$ex
     rm -rf "$tmp/gen"
-    (cd "$here/gen" && "$tngc" gen --no-line -o "$tmp/gen" "$(basename "$py")") >"$tmp/stdout" 2>"$tmp/err"
+    (cd "$here/../../examples/$ex" && "$tngc" gen --no-line -o "$tmp/gen" model.py) >"$tmp/stdout" 2>"$tmp/err"
     status=$?
     ok=1
     ls "$tmp/gen"/*.c 2>/dev/null | grep -v '_launcher.c$' | sort | xargs cat >"$tmp/out" 2>/dev/null
-    check "$name" "${py%.py}.c" "$tmp/out" || ok=0
+    check "$name" "$exp" "$tmp/out" || ok=0
     if [ $status -ne 0 ] || [ -s "$tmp/err" ]; then
         echo "FAIL $name: exit status $status:"; head -20 "$tmp/err"; ok=0
     fi

@@ -1,15 +1,15 @@
-/* generated from dim_gears.py by tngc 0.2.0, do not edit */
+/* generated from model.py by tngc 0.2.0, do not edit */
 /*
  * One model bundle (template of <name>.c).
  *
- * tngc replaces every "dim_gears" by the bundle's name and the marker
+ * tngc replaces every "model" by the bundle's name and the marker
  * line "@tngc:body@" by the generated part: per gear, one straight-line
  * function per stream (kernel calls, event records and waits), one function
  * per super-kernel segment, the static kernels, the gear table and the
- * descriptor dim_gears__desc. Standing alone, the file compiles with an
+ * descriptor model__desc. Standing alone, the file compiles with an
  * empty descriptor in place of the body.
  */
-#include "dim_gears.h"
+#include "model.h"
 #include "tngrt_kernels.h"
 
 #include <math.h>
@@ -159,10 +159,10 @@ static const TngrtGear gears[] = {
 };
 static const char *const stream_names[] = {"default"};
 
-static const TngrtBundleDesc dim_gears__desc = {
-    .name = "dim_gears",
+static const TngrtBundleDesc model__desc = {
+    .name = "model",
     .entry = "Model.forward",
-    .script = "dim_gears.py",
+    .script = "model.py",
     .ninputs = 2, .inputs = in_sig,
     .nweights = 0, .weights = NULL,
     .noutputs = 1, .outputs = out_sig,
@@ -175,43 +175,43 @@ static const TngrtBundleDesc dim_gears__desc = {
 
 #ifndef TNGC_GENERATED
 /* Standing alone: an entry with no inputs, outputs or gears. */
-static const TngrtBundleDesc dim_gears__desc = {
-    .name = "dim_gears", .entry = "", .script = "", .nstreams = 1,
+static const TngrtBundleDesc model__desc = {
+    .name = "model", .entry = "", .script = "", .nstreams = 1,
 };
 #endif
 
-const TngrtBundleDesc *dim_gears_desc(void)
+const TngrtBundleDesc *model_desc(void)
 {
-    return &dim_gears__desc;
+    return &model__desc;
 }
 
-int dim_gears_create(dim_gears_t **out, TngrtError *err)
+int model_create(model_t **out, TngrtError *err)
 {
-    return tngrt_bundle_new(out, &dim_gears__desc, err);
+    return tngrt_bundle_new(out, &model__desc, err);
 }
 
-int dim_gears_load_weights(dim_gears_t *self, const char *path)
+int model_load_weights(model_t *self, const char *path)
 {
     return tngrt_bundle_load_weights(self, path);
 }
 
-int dim_gears_run(dim_gears_t *self, const TngrtTensor *inputs, int ninputs,
+int model_run(model_t *self, const TngrtTensor *inputs, int ninputs,
                       TngrtTensor *outputs, int noutputs)
 {
     return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
 }
 
-const TngrtBundleDesc *dim_gears_signature(const dim_gears_t *self)
+const TngrtBundleDesc *model_signature(const model_t *self)
 {
     return tngrt_bundle_desc(self);
 }
 
-const char *dim_gears_last_error(const dim_gears_t *self)
+const char *model_last_error(const model_t *self)
 {
     return tngrt_bundle_last_error(self);
 }
 
-void dim_gears_destroy(dim_gears_t *self)
+void model_destroy(model_t *self)
 {
     tngrt_bundle_delete(self);
 }

@@ -1,15 +1,15 @@
-/* generated from multi_stream.py by tngc 0.2.0, do not edit */
+/* generated from model.py by tngc 0.2.0, do not edit */
 /*
  * One model bundle (template of <name>.c).
  *
- * tngc replaces every "multi_stream" by the bundle's name and the marker
+ * tngc replaces every "model" by the bundle's name and the marker
  * line "@tngc:body@" by the generated part: per gear, one straight-line
  * function per stream (kernel calls, event records and waits), one function
  * per super-kernel segment, the static kernels, the gear table and the
- * descriptor multi_stream__desc. Standing alone, the file compiles with an
+ * descriptor model__desc. Standing alone, the file compiles with an
  * empty descriptor in place of the body.
  */
-#include "multi_stream.h"
+#include "model.h"
 #include "tngrt_kernels.h"
 
 #include <math.h>
@@ -185,10 +185,10 @@ static const TngrtGear gears[] = {
 };
 static const char *const stream_names[] = {"default", "1", "2"};
 
-static const TngrtBundleDesc multi_stream__desc = {
-    .name = "multi_stream",
+static const TngrtBundleDesc model__desc = {
+    .name = "model",
     .entry = "Model.forward",
-    .script = "multi_stream.py",
+    .script = "model.py",
     .ninputs = 4, .inputs = in_sig,
     .nweights = 0, .weights = NULL,
     .noutputs = 4, .outputs = out_sig,
@@ -201,43 +201,43 @@ static const TngrtBundleDesc multi_stream__desc = {
 
 #ifndef TNGC_GENERATED
 /* Standing alone: an entry with no inputs, outputs or gears. */
-static const TngrtBundleDesc multi_stream__desc = {
-    .name = "multi_stream", .entry = "", .script = "", .nstreams = 1,
+static const TngrtBundleDesc model__desc = {
+    .name = "model", .entry = "", .script = "", .nstreams = 1,
 };
 #endif
 
-const TngrtBundleDesc *multi_stream_desc(void)
+const TngrtBundleDesc *model_desc(void)
 {
-    return &multi_stream__desc;
+    return &model__desc;
 }
 
-int multi_stream_create(multi_stream_t **out, TngrtError *err)
+int model_create(model_t **out, TngrtError *err)
 {
-    return tngrt_bundle_new(out, &multi_stream__desc, err);
+    return tngrt_bundle_new(out, &model__desc, err);
 }
 
-int multi_stream_load_weights(multi_stream_t *self, const char *path)
+int model_load_weights(model_t *self, const char *path)
 {
     return tngrt_bundle_load_weights(self, path);
 }
 
-int multi_stream_run(multi_stream_t *self, const TngrtTensor *inputs, int ninputs,
+int model_run(model_t *self, const TngrtTensor *inputs, int ninputs,
                       TngrtTensor *outputs, int noutputs)
 {
     return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
 }
 
-const TngrtBundleDesc *multi_stream_signature(const multi_stream_t *self)
+const TngrtBundleDesc *model_signature(const model_t *self)
 {
     return tngrt_bundle_desc(self);
 }
 
-const char *multi_stream_last_error(const multi_stream_t *self)
+const char *model_last_error(const model_t *self)
 {
     return tngrt_bundle_last_error(self);
 }
 
-void multi_stream_destroy(multi_stream_t *self)
+void model_destroy(model_t *self)
 {
     tngrt_bundle_delete(self);
 }

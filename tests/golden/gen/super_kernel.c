@@ -1,15 +1,15 @@
-/* generated from super_kernel.py by tngc 0.2.0, do not edit */
+/* generated from model.py by tngc 0.2.0, do not edit */
 /*
  * One model bundle (template of <name>.c).
  *
- * tngc replaces every "super_kernel_ModelOrigin_forward" by the bundle's name and the marker
+ * tngc replaces every "model_ModelOrigin_forward" by the bundle's name and the marker
  * line "@tngc:body@" by the generated part: per gear, one straight-line
  * function per stream (kernel calls, event records and waits), one function
  * per super-kernel segment, the static kernels, the gear table and the
- * descriptor super_kernel_ModelOrigin_forward__desc. Standing alone, the file compiles with an
+ * descriptor model_ModelOrigin_forward__desc. Standing alone, the file compiles with an
  * empty descriptor in place of the body.
  */
-#include "super_kernel_ModelOrigin_forward.h"
+#include "model_ModelOrigin_forward.h"
 #include "tngrt_kernels.h"
 
 #include <math.h>
@@ -140,10 +140,10 @@ static const TngrtGear gears[] = {
 };
 static const char *const stream_names[] = {"default"};
 
-static const TngrtBundleDesc super_kernel_ModelOrigin_forward__desc = {
-    .name = "super_kernel_ModelOrigin_forward",
+static const TngrtBundleDesc model_ModelOrigin_forward__desc = {
+    .name = "model_ModelOrigin_forward",
     .entry = "ModelOrigin.forward",
-    .script = "super_kernel.py",
+    .script = "model.py",
     .ninputs = 5, .inputs = in_sig,
     .nweights = 0, .weights = NULL,
     .noutputs = 3, .outputs = out_sig,
@@ -156,58 +156,58 @@ static const TngrtBundleDesc super_kernel_ModelOrigin_forward__desc = {
 
 #ifndef TNGC_GENERATED
 /* Standing alone: an entry with no inputs, outputs or gears. */
-static const TngrtBundleDesc super_kernel_ModelOrigin_forward__desc = {
-    .name = "super_kernel_ModelOrigin_forward", .entry = "", .script = "", .nstreams = 1,
+static const TngrtBundleDesc model_ModelOrigin_forward__desc = {
+    .name = "model_ModelOrigin_forward", .entry = "", .script = "", .nstreams = 1,
 };
 #endif
 
-const TngrtBundleDesc *super_kernel_ModelOrigin_forward_desc(void)
+const TngrtBundleDesc *model_ModelOrigin_forward_desc(void)
 {
-    return &super_kernel_ModelOrigin_forward__desc;
+    return &model_ModelOrigin_forward__desc;
 }
 
-int super_kernel_ModelOrigin_forward_create(super_kernel_ModelOrigin_forward_t **out, TngrtError *err)
+int model_ModelOrigin_forward_create(model_ModelOrigin_forward_t **out, TngrtError *err)
 {
-    return tngrt_bundle_new(out, &super_kernel_ModelOrigin_forward__desc, err);
+    return tngrt_bundle_new(out, &model_ModelOrigin_forward__desc, err);
 }
 
-int super_kernel_ModelOrigin_forward_load_weights(super_kernel_ModelOrigin_forward_t *self, const char *path)
+int model_ModelOrigin_forward_load_weights(model_ModelOrigin_forward_t *self, const char *path)
 {
     return tngrt_bundle_load_weights(self, path);
 }
 
-int super_kernel_ModelOrigin_forward_run(super_kernel_ModelOrigin_forward_t *self, const TngrtTensor *inputs, int ninputs,
+int model_ModelOrigin_forward_run(model_ModelOrigin_forward_t *self, const TngrtTensor *inputs, int ninputs,
                       TngrtTensor *outputs, int noutputs)
 {
     return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
 }
 
-const TngrtBundleDesc *super_kernel_ModelOrigin_forward_signature(const super_kernel_ModelOrigin_forward_t *self)
+const TngrtBundleDesc *model_ModelOrigin_forward_signature(const model_ModelOrigin_forward_t *self)
 {
     return tngrt_bundle_desc(self);
 }
 
-const char *super_kernel_ModelOrigin_forward_last_error(const super_kernel_ModelOrigin_forward_t *self)
+const char *model_ModelOrigin_forward_last_error(const model_ModelOrigin_forward_t *self)
 {
     return tngrt_bundle_last_error(self);
 }
 
-void super_kernel_ModelOrigin_forward_destroy(super_kernel_ModelOrigin_forward_t *self)
+void model_ModelOrigin_forward_destroy(model_ModelOrigin_forward_t *self)
 {
     tngrt_bundle_delete(self);
 }
-/* generated from super_kernel.py by tngc 0.2.0, do not edit */
+/* generated from model.py by tngc 0.2.0, do not edit */
 /*
  * One model bundle (template of <name>.c).
  *
- * tngc replaces every "super_kernel_ModelSuperKernel_forward" by the bundle's name and the marker
+ * tngc replaces every "model_ModelSuperKernel_forward" by the bundle's name and the marker
  * line "@tngc:body@" by the generated part: per gear, one straight-line
  * function per stream (kernel calls, event records and waits), one function
  * per super-kernel segment, the static kernels, the gear table and the
- * descriptor super_kernel_ModelSuperKernel_forward__desc. Standing alone, the file compiles with an
+ * descriptor model_ModelSuperKernel_forward__desc. Standing alone, the file compiles with an
  * empty descriptor in place of the body.
  */
-#include "super_kernel_ModelSuperKernel_forward.h"
+#include "model_ModelSuperKernel_forward.h"
 #include "tngrt_kernels.h"
 
 #include <math.h>
@@ -347,10 +347,10 @@ static const TngrtGear gears[] = {
 };
 static const char *const stream_names[] = {"default"};
 
-static const TngrtBundleDesc super_kernel_ModelSuperKernel_forward__desc = {
-    .name = "super_kernel_ModelSuperKernel_forward",
+static const TngrtBundleDesc model_ModelSuperKernel_forward__desc = {
+    .name = "model_ModelSuperKernel_forward",
     .entry = "ModelSuperKernel.forward",
-    .script = "super_kernel.py",
+    .script = "model.py",
     .ninputs = 5, .inputs = in_sig,
     .nweights = 0, .weights = NULL,
     .noutputs = 3, .outputs = out_sig,
@@ -363,43 +363,43 @@ static const TngrtBundleDesc super_kernel_ModelSuperKernel_forward__desc = {
 
 #ifndef TNGC_GENERATED
 /* Standing alone: an entry with no inputs, outputs or gears. */
-static const TngrtBundleDesc super_kernel_ModelSuperKernel_forward__desc = {
-    .name = "super_kernel_ModelSuperKernel_forward", .entry = "", .script = "", .nstreams = 1,
+static const TngrtBundleDesc model_ModelSuperKernel_forward__desc = {
+    .name = "model_ModelSuperKernel_forward", .entry = "", .script = "", .nstreams = 1,
 };
 #endif
 
-const TngrtBundleDesc *super_kernel_ModelSuperKernel_forward_desc(void)
+const TngrtBundleDesc *model_ModelSuperKernel_forward_desc(void)
 {
-    return &super_kernel_ModelSuperKernel_forward__desc;
+    return &model_ModelSuperKernel_forward__desc;
 }
 
-int super_kernel_ModelSuperKernel_forward_create(super_kernel_ModelSuperKernel_forward_t **out, TngrtError *err)
+int model_ModelSuperKernel_forward_create(model_ModelSuperKernel_forward_t **out, TngrtError *err)
 {
-    return tngrt_bundle_new(out, &super_kernel_ModelSuperKernel_forward__desc, err);
+    return tngrt_bundle_new(out, &model_ModelSuperKernel_forward__desc, err);
 }
 
-int super_kernel_ModelSuperKernel_forward_load_weights(super_kernel_ModelSuperKernel_forward_t *self, const char *path)
+int model_ModelSuperKernel_forward_load_weights(model_ModelSuperKernel_forward_t *self, const char *path)
 {
     return tngrt_bundle_load_weights(self, path);
 }
 
-int super_kernel_ModelSuperKernel_forward_run(super_kernel_ModelSuperKernel_forward_t *self, const TngrtTensor *inputs, int ninputs,
+int model_ModelSuperKernel_forward_run(model_ModelSuperKernel_forward_t *self, const TngrtTensor *inputs, int ninputs,
                       TngrtTensor *outputs, int noutputs)
 {
     return tngrt_bundle_run(self, inputs, ninputs, outputs, noutputs);
 }
 
-const TngrtBundleDesc *super_kernel_ModelSuperKernel_forward_signature(const super_kernel_ModelSuperKernel_forward_t *self)
+const TngrtBundleDesc *model_ModelSuperKernel_forward_signature(const model_ModelSuperKernel_forward_t *self)
 {
     return tngrt_bundle_desc(self);
 }
 
-const char *super_kernel_ModelSuperKernel_forward_last_error(const super_kernel_ModelSuperKernel_forward_t *self)
+const char *model_ModelSuperKernel_forward_last_error(const model_ModelSuperKernel_forward_t *self)
 {
     return tngrt_bundle_last_error(self);
 }
 
-void super_kernel_ModelSuperKernel_forward_destroy(super_kernel_ModelSuperKernel_forward_t *self)
+void model_ModelSuperKernel_forward_destroy(model_ModelSuperKernel_forward_t *self)
 {
     tngrt_bundle_delete(self);
 }
