@@ -93,7 +93,7 @@ golden: $(TNGC)
 check: $(TNGC) $(LIBRT) $(UNIT)
 	@sh tests/check.sh $(TNGC) $(UNIT)
 
-demo: $(TNGC)
+demo: $(TNGC) $(LIBRT)
 	@sh examples/demo.sh $(TNGC)
 
 bench: $(TNGC)

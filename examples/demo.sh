@@ -1,6 +1,9 @@
 #!/bin/sh
 # make demo: lint and scan every example, plan the multi-stream seed and the
-# decoder, then analyse the recompile log.
+# decoder, analyse the recompile log, then build the decoder into a bundle,
+# run its launcher on sample inputs made by PyTorch (python3-torch) and
+# compare its outputs with PyTorch's. Needs `make` (build/tngc and
+# build/libtngcrt.a) first.
 set -eu
 tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$(dirname "$0")"
@@ -27,3 +30,12 @@ echo "== tngc recompiles examples/recompile/host.log"
 echo
 echo "recompile_op_list.txt:"
 head -8 "$tmp/recompile_op_list.txt"
+echo
+echo "== tngc build examples/decoder/model.py: generate C, compile it with clang into a bundle"
+"$tngc" build decoder/model.py -o "$tmp/decoder" --cache-dir "$tmp/cache"
+ls "$tmp/decoder"
+echo
+echo "== the decoder's launcher on sample inputs from PyTorch (tests/ref/harness.py),"
+echo "   2 warm-up runs and 20 timed runs, then its outputs compared with PyTorch's"
+PYTHON=${PYTHON:-/usr/bin/python3} sh ../tests/e2e/run_sample.sh decoder/model.py "$tmp/decoder" \
+    "$tmp/sample" --warmup 2 --iters 20

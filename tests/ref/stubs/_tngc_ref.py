@@ -13,11 +13,33 @@ idempotent. It adds only what is missing:
 - torch.npu (torch_npu adds it on an NPU machine): is_available, device_count,
   current_device, set_device, synchronize, and npugraph_ex.scope /
   npugraph_ex.inference, which are torchair's scope and inference.
+
+Recording hook (tests/ref/harness.py): set_compile_hook(fn) makes the
+stand-in torch.compile and torchair.inference.cache_compile return
+fn(kind, target) instead of target, where kind is "torch.compile" or
+"cache_compile" and target the module, bound method or function compiled.
+Without a hook (the default) they return target itself.
 """
 import sys
 import types
 
 _installed = False
+_compile_hook = None
+
+
+def set_compile_hook(fn):
+    """Installs fn(kind, target) -> callable as the recording hook of the
+    stand-in torch.compile and cache_compile (None removes it)."""
+    global _compile_hook
+    _compile_hook = fn
+
+
+def compiled(kind, target):
+    """What a stand-in compile returns for target: the hook's wrapper, or
+    target itself when no hook is installed."""
+    if _compile_hook is None:
+        return target
+    return _compile_hook(kind, target)
 
 
 def _npu_tensor(self, device=None, non_blocking=False, **kwargs):
@@ -33,9 +55,9 @@ def _compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor",
     if model is None:
         # @torch.compile(...) with arguments
         def decorate(fn):
-            return fn
+            return compiled("torch.compile", fn)
         return decorate
-    return model
+    return compiled("torch.compile", model)
 
 
 def _make_dynamo():
