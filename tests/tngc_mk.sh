@@ -22,5 +22,17 @@ printf 'import torchair as tng\nwith tng.scope.npu_stream_switch("1"):\n    pass
 make -C "$tmp" tngc-lint > "$tmp/out2" 2>&1
 t "fixed script passes" '[ $? -eq 0 ] && [ -f "$tmp/.tngc/models/bad.lint" ]'
 t "unchanged script not re-linted" '! grep -q "good.py" "$tmp/out2"'
+# bundles: one line per model; rebuilt exactly when the script changes
+printf 'TNGC := %s\nTNGC_BUNDLES := models/good.py\nTNGC_BUILD_FLAGS := --cache-dir cache\ninclude %s/tngc.mk\n' "$tngc" "$root" > "$tmp/Makefile"
+make -C "$tmp" tngc-build > "$tmp/out3" 2>&1
+t "bundle built" '[ $? -eq 0 ] && [ -x "$tmp/tngc-out/models/good/good_launcher" ] && [ -f "$tmp/tngc-out/models/good.d" ]'
+make -C "$tmp" tngc-build > "$tmp/out4" 2>&1
+t "unchanged script: nothing to do" '! grep -q "tngc build" "$tmp/out4"'
+sleep 1 && touch "$tmp/models/good.py"
+make -C "$tmp" tngc-build > "$tmp/out5" 2>&1
+t "touched script: rebuilt from the cache" 'grep -q "cache hit" "$tmp/out5"'
+sleep 1 && echo "# a comment" >> "$tmp/models/good.py"
+make -C "$tmp" tngc-build > "$tmp/out6" 2>&1
+t "changed script: compiled again" 'grep -q "built" "$tmp/out6" && ! grep -q "cache hit" "$tmp/out6"' || cat "$tmp/out6"
 echo "tngc.mk: $pass passed, $fail failed"
 [ $fail -eq 0 ]
