@@ -121,4 +121,4 @@ clean:
 help:
 	@sed -n '1,8p' Makefile
 
--include $(OBJS:.o=.d) $(BUILD)/obj/tngc.d
+-include $(OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT:=.d) $(BUILD)/obj/tngc.d

@@ -142,7 +142,9 @@ void tngrt_kernel_cat(const TngrtArg *out, const TngrtArg *const *xs, int n, int
 
 /* Reduces x over the dims whose bit is set in dims_mask (bit d = dim d of
  * x). out has x's rank with those dims 1 (keepdim) or x's rank minus the
- * number of reduced dims; the kernel tells them apart by out->ndim. */
+ * number of reduced dims; the kernel tells them apart by out->ndim.
+ * Reducing no elements gives 0 (sum), NaN (mean), -inf (float amax) or 0
+ * (integer amax); an integer mean truncates. */
 void tngrt_kernel_reduce(const TngrtArg *out, const TngrtArg *x, TngrtReduceOp op,
                          uint32_t dims_mask);
 
@@ -168,23 +170,40 @@ int tngrt_kernel_embedding(const TngrtArg *out, const TngrtArg *weight, const Tn
 
 /* ---- torch_npu fused operators (semantics of torch_npu's documentation) ---- */
 
-/* npu_quant_matmul(x1 int8 [..,m,k], x2 int8 [..,k,n], scale, offset, bias,
- * pertoken_scale, output_dtype): int32 accumulation, + bias (int32), then
- * for an int8 out: round-half-even(acc * scale + offset) saturated to
- * int8; for a float16/bfloat16/float32 out: acc * scale * pertoken_scale
- * (+ offset ignored). Absent operands are NULL. Returns 0, or -1 with a
- * message in err for a combination torch_npu refuses. */
+/* npu_quant_matmul(x1 int8 [.., m, k], x2 int8 [.., k, n], scale, offset,
+ * bias, pertoken_scale, output_dtype) as tests/ref/stubs/torch_npu computes
+ * it: exact integer accumulation (batch dims broadcast), + bias when bias
+ * is int32, then
+ * - int8 out: round-half-even(acc * scale + offset) saturated to int8;
+ * - int32 out: the accumulator (scale may be NULL);
+ * - float16/bfloat16/float32 out: acc * scale [* pertoken_scale per row]
+ *   [+ bias when bias is a float type] (offset unused), in double, rounded
+ *   to float32 and then to out's dtype.
+ * scale may be int64 holding a float32 bit pattern in its low 32 bits
+ * (npu_trans_quant_param). scale, offset and bias broadcast to out's shape,
+ * pertoken_scale to out's shape without its last dim. Absent operands are
+ * NULL. Returns 0, or -1 with a message in err when x1 or x2 is not int8,
+ * out's dtype is none of the above, scale is missing or an operand does
+ * not broadcast. */
 int tngrt_kernel_quant_matmul(const TngrtArg *out, const TngrtArg *x1, const TngrtArg *x2,
                               const TngrtArg *scale, const TngrtArg *offset,
                               const TngrtArg *bias, const TngrtArg *pertoken_scale,
                               TngrtError *err);
 
-/* npu_dequant_swiglu_quant: x (int32, or float types) dequantised by
- * weight_scale and activation_scale when given, + bias, swiglu over the
- * last dim (activate_left picks which half is activated), then quantised
- * to int8 y with quant_scale/quant_offset (quant_mode 0: static, one scale;
- * 1: dynamic, per row: scale_out = rowmax|v| / 127). Absent operands are
- * NULL; group_index must be NULL here. Returns 0, or -1 with a message. */
+/* npu_dequant_swiglu_quant(x [.., 2H]) as tests/ref/stubs/torch_npu
+ * computes it, row by row: int32 x is dequantised in double as
+ * (x + int32 bias) * weight_scale (per column) * activation_scale (per row)
+ * (+ a float bias) and rounded to float; other x is float(x) + bias. Then
+ * swiglu over the halves A | B of the last dim: A * silu(B), or
+ * silu(A) * B when activate_left; times quant_scale (per column) when
+ * given. quant_mode 0 (static): y = round-half-even(v + quant_offset)
+ * saturated to int8, scale_out = 1; 1 (dynamic): per row
+ * m = max(rowmax|v|, 1e-12), y = round(v * (127 / m)) saturated,
+ * scale_out = m / 127 (float32, x's shape without the last dim; may be
+ * NULL). group_index (counts, or NULL) splits the rows into consecutive
+ * groups; group g uses row g of weight_scale, quant_scale and quant_offset.
+ * Absent operands are NULL. Returns 0, or -1 with a message for a bad
+ * shape, quant_mode or group counts. */
 int tngrt_kernel_dequant_swiglu_quant(const TngrtArg *y, const TngrtArg *scale_out,
                                       const TngrtArg *x, const TngrtArg *weight_scale,
                                       const TngrtArg *activation_scale, const TngrtArg *bias,

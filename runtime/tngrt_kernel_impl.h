@@ -1,0 +1,1764 @@
+/*
+ * tngrt_kernel_impl.h - the bodies of libtngcrt's CPU kernels as static
+ * inline functions: tngrt_impl_<kernel> takes exactly the parameters of
+ * tngrt_kernel_<kernel> (tngrt_kernels.h, the contract). kernels.c
+ * instantiates them with shapes read at run time; generated code includes
+ * this header and calls them with constant shapes so the compiler
+ * specialises the loops.
+ *
+ * Sections: dtype conversions and element access; the N-d walk (per-operand
+ * strides, 0 on broadcast dims, contiguous dims collapsed); elementwise;
+ * contractions (CBLAS); data movement; reductions and normalisations; the
+ * torch_npu fused operators (after tests/ref/stubs/torch_npu).
+ *
+ * Helpers are tngrt_impl__*. No globals, no printing; the heap is used only
+ * for matmul conversion scratch, and a failed malloc falls back to a
+ * direct loop. Fallible kernels write their message into err->msg.
+ */
+#ifndef TNGRT_KERNEL_IMPL_H
+#define TNGRT_KERNEL_IMPL_H
+
+#include "tngrt_kernels.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Kernel bodies and hot helpers: always inlined; `unused` keeps a unit that
+ * calls only some of them (or the header compiled alone) warning-free. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TNGRT_KINLINE static inline __attribute__((always_inline, unused))
+#else
+#define TNGRT_KINLINE static inline
+#endif
+
+#define TNGRT_IMPL__SQRT1_2 0.70710678118654752440f
+#define TNGRT_IMPL__SQRT2_PI 0.79788456080286535588f
+
+/* ===================== dtype conversions, element access ===================== */
+
+TNGRT_KINLINE float tngrt_impl__bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+TNGRT_KINLINE uint32_t tngrt_impl__f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* v / 2^s rounded to nearest, ties to even (1 <= s <= 31). */
+TNGRT_KINLINE uint32_t tngrt_impl__rne_shr(uint32_t v, unsigned s)
+{
+    uint32_t q = v >> s, rem = v & ((1u << s) - 1u), half = 1u << (s - 1u);
+    return q + (uint32_t)(rem > half || (rem == half && (q & 1u)));
+}
+
+/* IEEE binary16 -> binary32 (exact; NaN payloads kept). */
+TNGRT_KINLINE float tngrt_impl__f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0) {
+        float v = (float)man * 0x1p-24f; /* zero or subnormal, exact */
+        return sign ? -v : v;
+    }
+    if (exp == 31)
+        return tngrt_impl__bits_f32(sign | 0x7f800000u | (man << 13));
+    return tngrt_impl__bits_f32(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+/* binary32 -> binary16, round to nearest even; overflow gives inf, NaN a
+ * quiet NaN of the same sign. */
+TNGRT_KINLINE uint16_t tngrt_impl__f32_to_f16(float f)
+{
+    uint32_t x = tngrt_impl__f32_bits(f), ax = x & 0x7fffffffu;
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    if (ax > 0x7f800000u)
+        return (uint16_t)(sign | 0x7e00u);
+    if (ax >= 0x477ff000u) /* >= 65520: rounds to inf */
+        return (uint16_t)(sign | 0x7c00u);
+    if (ax >= 0x38800000u) /* normal half: rebias, drop 13 bits */
+        return (uint16_t)(sign | tngrt_impl__rne_shr(ax - 0x38000000u, 13));
+    if (ax < 0x33000000u) /* below 2^-25: zero */
+        return sign;
+    /* subnormal half: units of 2^-24 */
+    return (uint16_t)(sign | tngrt_impl__rne_shr((ax & 0x7fffffu) | 0x800000u,
+                                                 126u - (ax >> 23)));
+}
+
+TNGRT_KINLINE float tngrt_impl__bf16_to_f32(uint16_t h)
+{
+    return tngrt_impl__bits_f32((uint32_t)h << 16);
+}
+
+/* binary32 -> bfloat16, round to nearest even; NaN stays a quiet NaN. */
+TNGRT_KINLINE uint16_t tngrt_impl__f32_to_bf16(float f)
+{
+    uint32_t x = tngrt_impl__f32_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((x >> 16) | 0x40u);
+    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+static inline const char *tngrt_impl__dtype_name(TngrtDType dt)
+{
+    switch (dt) {
+    case TNGRT_F32: return "f32";
+    case TNGRT_F16: return "f16";
+    case TNGRT_BF16: return "bf16";
+    case TNGRT_I8: return "i8";
+    case TNGRT_I32: return "i32";
+    case TNGRT_I64: return "i64";
+    case TNGRT_BOOL: return "bool";
+    default: return "?";
+    }
+}
+
+TNGRT_KINLINE int tngrt_impl__is_float(TngrtDType dt)
+{
+    return dt == TNGRT_F32 || dt == TNGRT_F16 || dt == TNGRT_BF16;
+}
+
+TNGRT_KINLINE size_t tngrt_impl__esize(TngrtDType dt)
+{
+    switch (dt) {
+    case TNGRT_F32: case TNGRT_I32: return 4;
+    case TNGRT_F16: case TNGRT_BF16: return 2;
+    case TNGRT_I64: return 8;
+    default: return 1;
+    }
+}
+
+/* Two's complement reinterpretation of u without implementation-defined
+ * conversions (compiles to nothing). */
+TNGRT_KINLINE int64_t tngrt_impl__wrap(uint64_t u)
+{
+    return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+}
+
+/* Float -> int64 truncating toward zero; NaN gives 0, out of range clamps. */
+TNGRT_KINLINE int64_t tngrt_impl__f2i(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (v < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+
+/* Element i of a as float (the float compute type). */
+TNGRT_KINLINE float tngrt_impl__ldf(const TngrtArg *a, int64_t i)
+{
+    switch (a->dtype) {
+    case TNGRT_F32: return ((const float *)a->data)[i];
+    case TNGRT_F16: return tngrt_impl__f16_to_f32(((const uint16_t *)a->data)[i]);
+    case TNGRT_BF16: return tngrt_impl__bf16_to_f32(((const uint16_t *)a->data)[i]);
+    case TNGRT_I8: return (float)((const int8_t *)a->data)[i];
+    case TNGRT_I32: return (float)((const int32_t *)a->data)[i];
+    case TNGRT_I64: return (float)((const int64_t *)a->data)[i];
+    case TNGRT_BOOL: return ((const uint8_t *)a->data)[i] != 0;
+    default: return 0.0f;
+    }
+}
+
+/* Element i of a as int64 (the integer compute type). */
+TNGRT_KINLINE int64_t tngrt_impl__ldi(const TngrtArg *a, int64_t i)
+{
+    switch (a->dtype) {
+    case TNGRT_I8: return ((const int8_t *)a->data)[i];
+    case TNGRT_I32: return ((const int32_t *)a->data)[i];
+    case TNGRT_I64: return ((const int64_t *)a->data)[i];
+    case TNGRT_BOOL: return ((const uint8_t *)a->data)[i] != 0;
+    default: return tngrt_impl__f2i((double)tngrt_impl__ldf(a, i));
+    }
+}
+
+/* Element i of a as double (exact for every dtype but large int64). */
+TNGRT_KINLINE double tngrt_impl__ldd(const TngrtArg *a, int64_t i)
+{
+    if (tngrt_impl__is_float(a->dtype))
+        return (double)tngrt_impl__ldf(a, i);
+    return (double)tngrt_impl__ldi(a, i);
+}
+
+/* The low `bits` bits of v as a signed value (two's complement wrap). */
+TNGRT_KINLINE int64_t tngrt_impl__low(int64_t v, unsigned bits)
+{
+    uint64_t m = (1ull << bits) - 1u, u = (uint64_t)v & m;
+    return u > (m >> 1) ? (int64_t)u - (int64_t)m - 1 : (int64_t)u;
+}
+
+/* Stores int64 v as element i of a (wrapping to integer widths). */
+TNGRT_KINLINE void tngrt_impl__sti(const TngrtArg *a, int64_t i, int64_t v)
+{
+    switch (a->dtype) {
+    case TNGRT_F32: ((float *)a->data)[i] = (float)v; break;
+    case TNGRT_F16: ((uint16_t *)a->data)[i] = tngrt_impl__f32_to_f16((float)v); break;
+    case TNGRT_BF16: ((uint16_t *)a->data)[i] = tngrt_impl__f32_to_bf16((float)v); break;
+    case TNGRT_I8: ((int8_t *)a->data)[i] = (int8_t)tngrt_impl__low(v, 8); break;
+    case TNGRT_I32: ((int32_t *)a->data)[i] = (int32_t)tngrt_impl__low(v, 32); break;
+    case TNGRT_I64: ((int64_t *)a->data)[i] = v; break;
+    case TNGRT_BOOL: ((uint8_t *)a->data)[i] = v != 0; break;
+    default: break;
+    }
+}
+
+/* Stores float v as element i of a (rounded once; truncated for ints). */
+TNGRT_KINLINE void tngrt_impl__stf(const TngrtArg *a, int64_t i, float v)
+{
+    switch (a->dtype) {
+    case TNGRT_F32: ((float *)a->data)[i] = v; break;
+    case TNGRT_F16: ((uint16_t *)a->data)[i] = tngrt_impl__f32_to_f16(v); break;
+    case TNGRT_BF16: ((uint16_t *)a->data)[i] = tngrt_impl__f32_to_bf16(v); break;
+    case TNGRT_BOOL: ((uint8_t *)a->data)[i] = v != 0.0f; break;
+    default: tngrt_impl__sti(a, i, tngrt_impl__f2i((double)v)); break;
+    }
+}
+
+/* ===================== shapes and the N-d walk ===================== */
+
+TNGRT_KINLINE int64_t tngrt_impl__numel(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    return n;
+}
+
+TNGRT_KINLINE int tngrt_impl__rank_ok(const TngrtArg *a)
+{
+    return a->ndim >= 0 && a->ndim <= TNGRT_MAX_DIMS;
+}
+
+/* Normalises a possibly negative dim of a rank-nd tensor; -1 if invalid. */
+TNGRT_KINLINE int tngrt_impl__dim(int dim, int nd)
+{
+    if (dim < 0)
+        dim += nd;
+    return dim >= 0 && dim < nd ? dim : -1;
+}
+
+/* Element strides of a dense C-order operand of rank nda (extents sa)
+ * right-aligned with nd dims: dims it lacks or has as 1 get stride 0. */
+static inline void tngrt_impl__bstrides(int nda, const int64_t *sa, int nd, int64_t *st)
+{
+    int64_t s = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        int ad = d - (nd - nda);
+        if (ad < 0 || sa[ad] == 1) {
+            st[d] = 0;
+            continue;
+        }
+        st[d] = s;
+        s *= sa[ad];
+    }
+}
+
+/* An N-d walk over shape for up to 3 operands with element strides st. */
+typedef struct TngrtImplWalk {
+    int nd;
+    int nop;
+    int64_t shape[TNGRT_MAX_DIMS];
+    int64_t st[3][TNGRT_MAX_DIMS];
+} TngrtImplWalk;
+
+static inline int tngrt_impl__walk_mergeable(const TngrtImplWalk *w, int p, int d)
+{
+    for (int o = 0; o < w->nop; o++)
+        if (w->st[o][p] != w->st[o][d] * w->shape[d])
+            return 0;
+    return 1;
+}
+
+/* Drops extent-1 dims and merges dims contiguous for every operand; leaves
+ * at least one dim. Returns the element count (0: nothing to walk). */
+static inline int64_t tngrt_impl__walk_collapse(TngrtImplWalk *w)
+{
+    int n = 0;
+    int64_t total = 1;
+    for (int d = 0; d < w->nd; d++) {
+        total *= w->shape[d];
+        if (w->shape[d] == 1)
+            continue;
+        if (n > 0 && tngrt_impl__walk_mergeable(w, n - 1, d)) {
+            for (int o = 0; o < w->nop; o++)
+                w->st[o][n - 1] = w->st[o][d];
+            w->shape[n - 1] *= w->shape[d];
+            continue;
+        }
+        w->shape[n] = w->shape[d];
+        for (int o = 0; o < w->nop; o++)
+            w->st[o][n] = w->st[o][d];
+        n++;
+    }
+    if (n == 0) {
+        w->shape[0] = 1;
+        for (int o = 0; o < w->nop; o++)
+            w->st[o][0] = 0;
+        n = 1;
+    }
+    w->nd = n;
+    return total;
+}
+
+/* Steps the outer dims (all but the innermost) of w, updating the operand
+ * offsets off; returns 0 after the last row. */
+TNGRT_KINLINE int tngrt_impl__walk_next(const TngrtImplWalk *w, int64_t *idx, int64_t *off)
+{
+    for (int d = w->nd - 2; d >= 0; d--) {
+        for (int o = 0; o < w->nop; o++)
+            off[o] += w->st[o][d];
+        if (++idx[d] < w->shape[d])
+            return 1;
+        for (int o = 0; o < w->nop; o++)
+            off[o] -= w->st[o][d] * w->shape[d];
+        idx[d] = 0;
+    }
+    return 0;
+}
+
+/* Sets up a walk over out's shape with out and operands xs broadcast to it;
+ * returns the element count (0 also for invalid ranks). */
+static inline int64_t tngrt_impl__walk_bcast(TngrtImplWalk *w, const TngrtArg *out,
+                                             const TngrtArg *const *xs, int nx)
+{
+    if (!tngrt_impl__rank_ok(out))
+        return 0;
+    w->nd = out->ndim;
+    w->nop = nx + 1;
+    for (int d = 0; d < out->ndim; d++)
+        w->shape[d] = out->shape[d];
+    tngrt_impl__bstrides(out->ndim, out->shape, out->ndim, w->st[0]);
+    for (int o = 0; o < nx; o++) {
+        if (!tngrt_impl__rank_ok(xs[o]) || xs[o]->ndim > out->ndim)
+            return 0;
+        tngrt_impl__bstrides(xs[o]->ndim, xs[o]->shape, out->ndim, w->st[o + 1]);
+    }
+    return tngrt_impl__walk_collapse(w);
+}
+
+#define TNGRT_IMPL__COPY_AS(T)                                              \
+    for (int64_t i = 0; i < n; i++)                                         \
+        memcpy(d + (size_t)(i * ds) * sizeof(T), s + (size_t)(i * ss) * sizeof(T), sizeof(T))
+
+/* Copies n elements of es bytes with element strides ds and ss; the size is
+ * a constant in each loop so the copies compile to plain moves. */
+static inline void tngrt_impl__copy_strided(unsigned char *d, int64_t ds, const unsigned char *s,
+                                            int64_t ss, int64_t n, size_t es)
+{
+    switch (es) {
+    case 8: TNGRT_IMPL__COPY_AS(uint64_t); break;
+    case 4: TNGRT_IMPL__COPY_AS(uint32_t); break;
+    case 2: TNGRT_IMPL__COPY_AS(uint16_t); break;
+    default: TNGRT_IMPL__COPY_AS(uint8_t); break;
+    }
+}
+#undef TNGRT_IMPL__COPY_AS
+
+/* n elements from src (offset so, stride ss) to dst (do_, ds), converted to
+ * dst's dtype. */
+static inline void tngrt_impl__cvt_row(const TngrtArg *dst, int64_t do_, int64_t ds,
+                                       const TngrtArg *src, int64_t so, int64_t ss, int64_t n)
+{
+    if (dst->dtype == src->dtype) {
+        size_t es = tngrt_impl__esize(dst->dtype);
+        unsigned char *d = (unsigned char *)dst->data + (size_t)do_ * es;
+        const unsigned char *s = (const unsigned char *)src->data + (size_t)so * es;
+        if (ds == 1 && ss == 1) {
+            if (d != s)
+                memmove(d, s, (size_t)n * es);
+            return;
+        }
+        tngrt_impl__copy_strided(d, ds, s, ss, n, es);
+        return;
+    }
+    if (tngrt_impl__is_float(dst->dtype) || dst->dtype == TNGRT_BOOL) {
+        for (int64_t i = 0; i < n; i++)
+            tngrt_impl__stf(dst, do_ + i * ds, tngrt_impl__ldf(src, so + i * ss));
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        tngrt_impl__sti(dst, do_ + i * ds, tngrt_impl__ldi(src, so + i * ss));
+}
+
+/* Copies the nd-dim block `shape` from src (base so, strides sst) to dst
+ * (base do_, strides dst_st), converting dtypes: every data mover. */
+static inline void tngrt_impl__move(int nd, const int64_t *shape, const TngrtArg *dst,
+                                    int64_t do_, const int64_t *dst_st, const TngrtArg *src,
+                                    int64_t so, const int64_t *sst)
+{
+    TngrtImplWalk w;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {do_, so, 0};
+    if (nd < 0 || nd > TNGRT_MAX_DIMS)
+        return;
+    w.nd = nd;
+    w.nop = 2;
+    for (int d = 0; d < nd; d++) {
+        w.shape[d] = shape[d];
+        w.st[0][d] = dst_st[d];
+        w.st[1][d] = sst[d];
+    }
+    if (tngrt_impl__walk_collapse(&w) == 0)
+        return;
+    do {
+        tngrt_impl__cvt_row(dst, off[0], w.st[0][w.nd - 1], src, off[1], w.st[1][w.nd - 1],
+                            w.shape[w.nd - 1]);
+    } while (tngrt_impl__walk_next(&w, idx, off));
+}
+
+/* Writes a message into err (may be NULL); returns -1. */
+static inline int tngrt_impl__err(TngrtError *err, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err)
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ===================== elementwise ===================== */
+
+TNGRT_KINLINE float tngrt_impl__sigmoid(float x)
+{
+    float e;
+    if (x >= 0.0f)
+        return 1.0f / (1.0f + expf(-x));
+    e = expf(x);
+    return e / (1.0f + e);
+}
+
+TNGRT_KINLINE float tngrt_impl__silu(float x)
+{
+    return x / (1.0f + expf(-x));
+}
+
+TNGRT_KINLINE float tngrt_impl__gelu(float x)
+{
+    return 0.5f * x * (1.0f + erff(x * TNGRT_IMPL__SQRT1_2));
+}
+
+TNGRT_KINLINE float tngrt_impl__gelu_tanh(float x)
+{
+    float inner = TNGRT_IMPL__SQRT2_PI * (x + 0.044715f * x * x * x);
+    return 0.5f * x * (1.0f + tanhf(inner));
+}
+
+/* A unary op in the float compute type. */
+TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p)
+{
+    switch (op) {
+    case TNGRT_UN_NEG: return -x;
+    case TNGRT_UN_ABS: return fabsf(x);
+    case TNGRT_UN_EXP: return expf(x);
+    case TNGRT_UN_LOG: return logf(x);
+    case TNGRT_UN_SQRT: return sqrtf(x);
+    case TNGRT_UN_RSQRT: return 1.0f / sqrtf(x);
+    case TNGRT_UN_RELU: return x < 0.0f ? 0.0f : x;
+    case TNGRT_UN_GELU: return tngrt_impl__gelu(x);
+    case TNGRT_UN_GELU_TANH: return tngrt_impl__gelu_tanh(x);
+    case TNGRT_UN_SILU: return tngrt_impl__silu(x);
+    case TNGRT_UN_SIGMOID: return tngrt_impl__sigmoid(x);
+    case TNGRT_UN_TANH: return tanhf(x);
+    case TNGRT_UN_POW: return powf(x, p);
+    default: return x;
+    }
+}
+
+/* Whether op has an exact int64 form (POW: a non-negative integer p). */
+TNGRT_KINLINE int tngrt_impl__un_is_int(TngrtUnaryOp op, double p)
+{
+    if (op == TNGRT_UN_POW)
+        return p >= 0.0 && p < 9.0e18 && p == floor(p);
+    return op == TNGRT_UN_IDENTITY || op == TNGRT_UN_NEG || op == TNGRT_UN_ABS ||
+           op == TNGRT_UN_RELU;
+}
+
+/* A unary op in the int64 compute type, wrapping (see un_is_int). */
+TNGRT_KINLINE int64_t tngrt_impl__uni(TngrtUnaryOp op, int64_t x, double p)
+{
+    uint64_t r = 1, b = (uint64_t)x, e;
+    switch (op) {
+    case TNGRT_UN_NEG: return tngrt_impl__wrap(0u - (uint64_t)x);
+    case TNGRT_UN_ABS: return x < 0 ? tngrt_impl__wrap(0u - (uint64_t)x) : x;
+    case TNGRT_UN_RELU: return x < 0 ? 0 : x;
+    case TNGRT_UN_POW:
+        for (e = (uint64_t)p; e; e >>= 1, b *= b)
+            if (e & 1u)
+                r *= b;
+        return tngrt_impl__wrap(r);
+    default: return x;
+    }
+}
+
+/* The float32 elementwise loops run in blocks of 8 (read into a temporary,
+ * then stored) so GCC and clang vectorise them at -O2 without alias checks;
+ * exact in-place use (o == x) stays correct as a block is read before it
+ * is written. k_ is the element index inside LOAD and EXPR. */
+#define TNGRT_IMPL__LOOP(DECL, EXPR)                                   \
+    do {                                                               \
+        int64_t i_ = 0;                                                \
+        for (; i_ + 8 <= n; i_ += 8) {                                 \
+            float t_[8];                                               \
+            for (int j_ = 0; j_ < 8; j_++) {                           \
+                const int64_t k_ = i_ + j_;                            \
+                DECL;                                                  \
+                t_[j_] = (EXPR);                                       \
+            }                                                          \
+            for (int j_ = 0; j_ < 8; j_++)                             \
+                o[i_ + j_] = t_[j_];                                   \
+        }                                                              \
+        for (; i_ < n; i_++) {                                         \
+            const int64_t k_ = i_;                                     \
+            DECL;                                                      \
+            o[i_] = (EXPR);                                            \
+        }                                                              \
+    } while (0)
+
+#define TNGRT_IMPL__MAP(EXPR) TNGRT_IMPL__LOOP(const float v = x[k_], EXPR); break
+
+/* The float32 fast path: one loop per op, no per-element dispatch. */
+static inline void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, TngrtUnaryOp op,
+                                         float p)
+{
+    switch (op) {
+    case TNGRT_UN_NEG: TNGRT_IMPL__MAP(-v);
+    case TNGRT_UN_ABS: TNGRT_IMPL__MAP(fabsf(v));
+    case TNGRT_UN_EXP: TNGRT_IMPL__MAP(expf(v));
+    case TNGRT_UN_LOG: TNGRT_IMPL__MAP(logf(v));
+    case TNGRT_UN_SQRT: TNGRT_IMPL__MAP(sqrtf(v));
+    case TNGRT_UN_RSQRT: TNGRT_IMPL__MAP(1.0f / sqrtf(v));
+    case TNGRT_UN_RELU: TNGRT_IMPL__MAP(v < 0.0f ? 0.0f : v);
+    case TNGRT_UN_GELU: TNGRT_IMPL__MAP(tngrt_impl__gelu(v));
+    case TNGRT_UN_GELU_TANH: TNGRT_IMPL__MAP(tngrt_impl__gelu_tanh(v));
+    case TNGRT_UN_SILU: TNGRT_IMPL__MAP(tngrt_impl__silu(v));
+    case TNGRT_UN_SIGMOID: TNGRT_IMPL__MAP(tngrt_impl__sigmoid(v));
+    case TNGRT_UN_TANH: TNGRT_IMPL__MAP(tanhf(v));
+    case TNGRT_UN_POW: TNGRT_IMPL__MAP(powf(v, p));
+    default: TNGRT_IMPL__MAP(v);
+    }
+}
+#undef TNGRT_IMPL__MAP
+
+TNGRT_KINLINE void tngrt_impl_unary(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op,
+                                    double p)
+{
+    int64_t n;
+    if (!tngrt_impl__rank_ok(out) || (n = tngrt_impl__numel(out->ndim, out->shape)) <= 0)
+        return;
+    if (op == TNGRT_UN_IDENTITY && out->dtype == x->dtype) {
+        tngrt_impl__cvt_row(out, 0, 1, x, 0, 1, n);
+    } else if (out->dtype == TNGRT_F32 && x->dtype == TNGRT_F32) {
+        tngrt_impl__unary_f32((float *)out->data, (const float *)x->data, n, op, (float)p);
+    } else if (tngrt_impl__is_float(out->dtype) ||
+               (out->dtype == TNGRT_BOOL && op == TNGRT_UN_IDENTITY)) {
+        for (int64_t i = 0; i < n; i++)
+            tngrt_impl__stf(out, i, tngrt_impl__unf(op, tngrt_impl__ldf(x, i), (float)p));
+    } else if (tngrt_impl__un_is_int(op, p)) {
+        for (int64_t i = 0; i < n; i++)
+            tngrt_impl__sti(out, i, tngrt_impl__uni(op, tngrt_impl__ldi(x, i), p));
+    } else { /* a float-valued op into an integer out: computed, truncated */
+        for (int64_t i = 0; i < n; i++)
+            tngrt_impl__sti(out, i, tngrt_impl__f2i(tngrt_impl__unf(op, tngrt_impl__ldf(x, i),
+                                                                    (float)p)));
+    }
+}
+
+/* Floor division; x / 0 is 0 and INT64_MIN / -1 wraps. */
+TNGRT_KINLINE int64_t tngrt_impl__floordiv(int64_t a, int64_t b)
+{
+    int64_t q;
+    if (b == 0)
+        return 0;
+    if (b == -1)
+        return tngrt_impl__wrap(0u - (uint64_t)a);
+    q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+TNGRT_KINLINE float tngrt_impl__binf(TngrtBinaryOp op, float a, float b, float alpha)
+{
+    switch (op) {
+    case TNGRT_BIN_ADD: return a + alpha * b;
+    case TNGRT_BIN_SUB: return a - alpha * b;
+    case TNGRT_BIN_MUL: return a * b;
+    default: return a / b;
+    }
+}
+
+TNGRT_KINLINE int64_t tngrt_impl__bini(TngrtBinaryOp op, int64_t a, int64_t b, int64_t alpha)
+{
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    switch (op) {
+    case TNGRT_BIN_ADD: return tngrt_impl__wrap(ua + (uint64_t)alpha * ub);
+    case TNGRT_BIN_SUB: return tngrt_impl__wrap(ua - (uint64_t)alpha * ub);
+    case TNGRT_BIN_MUL: return tngrt_impl__wrap(ua * ub);
+    default: return tngrt_impl__floordiv(a, b);
+    }
+}
+
+/* One loop per stride pattern (0 = broadcast) so the common ones vectorise. */
+#define TNGRT_IMPL__ZIP(EXPR)                                                       \
+    do {                                                                            \
+        if (sa == 1 && sb == 1)                                                     \
+            TNGRT_IMPL__LOOP(const float x = a[k_]; const float y = b[k_], EXPR);   \
+        else if (sa == 1 && sb == 0)                                                \
+            TNGRT_IMPL__LOOP(const float x = a[k_]; const float y = b[0], EXPR);    \
+        else if (sa == 0 && sb == 1)                                                \
+            TNGRT_IMPL__LOOP(const float x = a[0]; const float y = b[k_], EXPR);    \
+        else                                                                        \
+            TNGRT_IMPL__LOOP(const float x = a[k_ * sa]; const float y = b[k_ * sb], EXPR); \
+    } while (0)
+
+static inline void tngrt_impl__binary_f32(float *o, const float *a, int64_t sa, const float *b,
+                                          int64_t sb, int64_t n, TngrtBinaryOp op, float alpha)
+{
+    switch (op) {
+    case TNGRT_BIN_ADD:
+        if (alpha == 1.0f)
+            TNGRT_IMPL__ZIP(x + y);
+        else
+            TNGRT_IMPL__ZIP(x + alpha * y);
+        break;
+    case TNGRT_BIN_SUB:
+        if (alpha == 1.0f)
+            TNGRT_IMPL__ZIP(x - y);
+        else
+            TNGRT_IMPL__ZIP(x - alpha * y);
+        break;
+    case TNGRT_BIN_MUL: TNGRT_IMPL__ZIP(x * y); break;
+    default: TNGRT_IMPL__ZIP(x / y); break;
+    }
+}
+#undef TNGRT_IMPL__ZIP
+#undef TNGRT_IMPL__LOOP
+
+/* One row of a binary op: n elements, out contiguous, a and b strided. */
+static inline void tngrt_impl__binary_row(const TngrtArg *out, int64_t oo, const TngrtArg *a,
+                                          int64_t ao, int64_t sa, const TngrtArg *b, int64_t bo,
+                                          int64_t sb, int64_t n, TngrtBinaryOp op, double alpha)
+{
+    if (out->dtype == TNGRT_F32 && a->dtype == TNGRT_F32 && b->dtype == TNGRT_F32) {
+        tngrt_impl__binary_f32((float *)out->data + oo, (const float *)a->data + ao, sa,
+                               (const float *)b->data + bo, sb, n, op, (float)alpha);
+    } else if (tngrt_impl__is_float(out->dtype)) {
+        for (int64_t i = 0; i < n; i++)
+            tngrt_impl__stf(out, oo + i,
+                            tngrt_impl__binf(op, tngrt_impl__ldf(a, ao + i * sa),
+                                             tngrt_impl__ldf(b, bo + i * sb), (float)alpha));
+    } else {
+        int64_t al = tngrt_impl__f2i(alpha);
+        for (int64_t i = 0; i < n; i++)
+            tngrt_impl__sti(out, oo + i,
+                            tngrt_impl__bini(op, tngrt_impl__ldi(a, ao + i * sa),
+                                             tngrt_impl__ldi(b, bo + i * sb), al));
+    }
+}
+
+TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                                     TngrtBinaryOp op, double alpha)
+{
+    TngrtImplWalk w;
+    const TngrtArg *xs[2] = {a, b};
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    if (tngrt_impl__walk_bcast(&w, out, xs, 2) == 0)
+        return;
+    do {
+        int in = w.nd - 1;
+        tngrt_impl__binary_row(out, off[0], a, off[1], w.st[1][in], b, off[2], w.st[2][in],
+                               w.shape[in], op, alpha);
+    } while (tngrt_impl__walk_next(&w, idx, off));
+}
+
+TNGRT_KINLINE void tngrt_impl_binary_scalar(const TngrtArg *out, const TngrtArg *x, double s,
+                                            int scalar_first, TngrtBinaryOp op, double alpha)
+{
+    float sf = (float)s;
+    int64_t si = tngrt_impl__f2i(s);
+    TngrtArg sa = {NULL, TNGRT_F32, 0, NULL};
+    if (tngrt_impl__is_float(out->dtype)) {
+        sa.data = &sf;
+    } else {
+        sa.data = &si;
+        sa.dtype = TNGRT_I64;
+    }
+    if (scalar_first)
+        tngrt_impl_binary(out, &sa, x, op, alpha);
+    else
+        tngrt_impl_binary(out, x, &sa, op, alpha);
+}
+
+TNGRT_KINLINE void tngrt_impl_fill(const TngrtArg *out, double v)
+{
+    int64_t n;
+    size_t es = tngrt_impl__esize(out->dtype);
+    if (!tngrt_impl__rank_ok(out) || (n = tngrt_impl__numel(out->ndim, out->shape)) <= 0)
+        return;
+    if (tngrt_impl__is_float(out->dtype))
+        tngrt_impl__stf(out, 0, (float)v);
+    else if (out->dtype == TNGRT_BOOL)
+        ((uint8_t *)out->data)[0] = v != 0.0;
+    else
+        tngrt_impl__sti(out, 0, tngrt_impl__f2i(v));
+    for (int64_t done = 1; done < n; done *= 2) /* replicate element 0 */
+        memcpy((unsigned char *)out->data + (size_t)done * es, out->data,
+               (size_t)(done < n - done ? done : n - done) * es);
+}
+
+TNGRT_KINLINE void tngrt_impl_copy(const TngrtArg *out, const TngrtArg *x)
+{
+    TngrtImplWalk w;
+    const TngrtArg *xs[1] = {x};
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    if (tngrt_impl__walk_bcast(&w, out, xs, 1) == 0)
+        return;
+    do {
+        int in = w.nd - 1;
+        tngrt_impl__cvt_row(out, off[0], 1, x, off[1], w.st[1][in], w.shape[in]);
+    } while (tngrt_impl__walk_next(&w, idx, off));
+}
+
+/* ===================== contractions ===================== */
+
+/* A batched out[b..., m, n] = alpha * a[b..., m, k] @ b[b..., k, n]
+ * (+ beta * bias): batch strides are in whole matrices. */
+typedef struct TngrtImplMM {
+    int64_t m, n, k;
+    int nb;                            /* batch rank */
+    int64_t bshape[TNGRT_MAX_DIMS];    /* batch extents (out's) */
+    int64_t ast[TNGRT_MAX_DIMS];
+    int64_t bst[TNGRT_MAX_DIMS];
+    int btrans;                        /* b stored as [n, k] */
+    const TngrtArg *bias;              /* bias[i * bias_sm + j * bias_sn], or NULL */
+    int64_t bias_sm, bias_sn;
+    double alpha, beta;
+} TngrtImplMM;
+
+/* The plan of torch.matmul(a, b) into out; -1 for unusable ranks. */
+static inline int tngrt_impl__mm_plan(TngrtImplMM *p, const TngrtArg *out, const TngrtArg *a,
+                                      const TngrtArg *b)
+{
+    int a1 = a->ndim == 1, b1 = b->ndim == 1;
+    memset(p, 0, sizeof *p);
+    if (!tngrt_impl__rank_ok(a) || !tngrt_impl__rank_ok(b) || !tngrt_impl__rank_ok(out) ||
+        a->ndim < 1 || b->ndim < 1)
+        return -1;
+    p->k = a->shape[a->ndim - 1];
+    p->m = a1 ? 1 : a->shape[a->ndim - 2];
+    p->n = b1 ? 1 : b->shape[b->ndim - 1];
+    p->nb = out->ndim - !a1 - !b1;
+    if (p->nb < 0 || p->nb < a->ndim - 2 || p->nb < b->ndim - 2)
+        return -1;
+    for (int d = 0; d < p->nb; d++)
+        p->bshape[d] = out->shape[d];
+    tngrt_impl__bstrides(a1 ? 0 : a->ndim - 2, a->shape, p->nb, p->ast);
+    tngrt_impl__bstrides(b1 ? 0 : b->ndim - 2, b->shape, p->nb, p->bst);
+    p->alpha = 1.0;
+    return 0;
+}
+
+/* Steps the batch index of p, updating the a and b matrix offsets. */
+TNGRT_KINLINE void tngrt_impl__mm_next(const TngrtImplMM *p, int64_t *idx, int64_t *ao,
+                                       int64_t *bo)
+{
+    for (int d = p->nb - 1; d >= 0; d--) {
+        *ao += p->ast[d];
+        *bo += p->bst[d];
+        if (++idx[d] < p->bshape[d])
+            return;
+        *ao -= p->ast[d] * p->bshape[d];
+        *bo -= p->bst[d] * p->bshape[d];
+        idx[d] = 0;
+    }
+}
+
+/* Folds the batch into m when b is shared by every batch and a's batches
+ * are consecutive (one large GEMM instead of many small ones). */
+static inline void tngrt_impl__mm_fold(TngrtImplMM *q)
+{
+    int64_t s = 1;
+    if (q->bias)
+        return;
+    for (int d = q->nb - 1; d >= 0; d--) {
+        if (q->bst[d] != 0 || (q->bshape[d] != 1 && q->ast[d] != s))
+            return;
+        s *= q->bshape[d];
+    }
+    if (q->m * s <= INT_MAX) {
+        q->m *= s;
+        q->nb = 0;
+    }
+}
+
+/* One output element of the direct loop (float or int64 compute). */
+static inline void tngrt_impl__mm_elem(const TngrtArg *out, int64_t o, const TngrtArg *a,
+                                       int64_t ar, const TngrtArg *b, int64_t bc, int64_t bks,
+                                       const TngrtImplMM *p, int64_t i, int64_t j)
+{
+    int has_bias = p->bias && p->beta != 0.0;
+    int64_t bi = i * p->bias_sm + j * p->bias_sn;
+    if (tngrt_impl__is_float(out->dtype)) {
+        float acc = 0.0f, v = 0.0f;
+        for (int64_t kk = 0; kk < p->k; kk++)
+            acc += tngrt_impl__ldf(a, ar + kk) * tngrt_impl__ldf(b, bc + kk * bks);
+        if (p->k > 0)
+            v = (float)p->alpha * acc;
+        if (has_bias)
+            v += (float)p->beta * tngrt_impl__ldf(p->bias, bi);
+        tngrt_impl__stf(out, o, v);
+    } else {
+        uint64_t acc = 0, v;
+        for (int64_t kk = 0; kk < p->k; kk++)
+            acc += (uint64_t)tngrt_impl__ldi(a, ar + kk) *
+                   (uint64_t)tngrt_impl__ldi(b, bc + kk * bks);
+        v = (uint64_t)tngrt_impl__f2i(p->alpha) * acc;
+        if (has_bias)
+            v += (uint64_t)tngrt_impl__f2i(p->beta) * (uint64_t)tngrt_impl__ldi(p->bias, bi);
+        tngrt_impl__sti(out, o, tngrt_impl__wrap(v));
+    }
+}
+
+/* The direct loop: integer matmuls, k == 0, and the fallback when scratch
+ * cannot be allocated. */
+static inline void tngrt_impl__mm_naive(const TngrtArg *out, const TngrtArg *a,
+                                        const TngrtArg *b, const TngrtImplMM *p)
+{
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, o = 0;
+    int64_t nbatch = tngrt_impl__numel(p->nb, p->bshape);
+    for (int64_t t = 0; t < nbatch; t++) {
+        for (int64_t i = 0; i < p->m; i++) {
+            for (int64_t j = 0; j < p->n; j++) {
+                int64_t bc = bo * p->k * p->n + (p->btrans ? j * p->k : j);
+                tngrt_impl__mm_elem(out, o++, a, (ao * p->m + i) * p->k, b, bc,
+                                    p->btrans ? 1 : p->n, p, i, j);
+            }
+        }
+        tngrt_impl__mm_next(p, idx, &ao, &bo);
+    }
+}
+
+/* Fills C with the bias for a GEMM's beta; returns the beta to use. */
+static inline float tngrt_impl__mm_prefill(float *c, const TngrtImplMM *q)
+{
+    if (!q->bias || q->beta == 0.0)
+        return 0.0f;
+    for (int64_t i = 0; i < q->m; i++)
+        for (int64_t j = 0; j < q->n; j++)
+            c[i * q->n + j] = tngrt_impl__ldf(q->bias, i * q->bias_sm + j * q->bias_sn);
+    return (float)q->beta;
+}
+
+/* The batched GEMMs of p on float (dbl 0: sgemm, bias applied) or double
+ * (dbl 1: dgemm, no bias) buffers; m, n, k > 0 and within int. */
+static inline void tngrt_impl__gemm_batched(const TngrtImplMM *p, int dbl, const void *a,
+                                            const void *b, void *c)
+{
+    TngrtImplMM q = *p;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, nbatch;
+    tngrt_impl__mm_fold(&q);
+    nbatch = tngrt_impl__numel(q.nb, q.bshape);
+    const int m = (int)q.m, n = (int)q.n, k = (int)q.k, ldb = q.btrans ? k : n;
+    const enum CBLAS_TRANSPOSE tb = q.btrans ? CblasTrans : CblasNoTrans;
+    for (int64_t t = 0; t < nbatch; t++) {
+        int64_t co = t * q.m * q.n, aoff = ao * q.m * q.k, boff = bo * q.k * q.n;
+        if (dbl) {
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, tb, m, n, k, q.alpha,
+                        (const double *)a + aoff, k, (const double *)b + boff, ldb, 0.0,
+                        (double *)c + co, n);
+        } else {
+            float *ct = (float *)c + co;
+            float beta = tngrt_impl__mm_prefill(ct, &q);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, tb, m, n, k, (float)q.alpha,
+                        (const float *)a + aoff, k, (const float *)b + boff, ldb, beta, ct, n);
+        }
+        tngrt_impl__mm_next(&q, idx, &ao, &bo);
+    }
+}
+
+/* malloc of n elements of size es, or NULL (also for n <= 0 or overflow). */
+static inline void *tngrt_impl__alloc(int64_t n, size_t es)
+{
+    if (n <= 0 || (uint64_t)n > SIZE_MAX / es)
+        return NULL;
+    return malloc((size_t)n * es);
+}
+
+/* A malloc'd float32 copy of x's n elements, or NULL. */
+static inline float *tngrt_impl__to_f32(const TngrtArg *x, int64_t n)
+{
+    float *f = (float *)tngrt_impl__alloc(n, sizeof(float));
+    for (int64_t i = 0; f && i < n; i++)
+        f[i] = tngrt_impl__ldf(x, i);
+    return f;
+}
+
+/* Runs plan p: float outs through sgemm (operands and out converted to
+ * float32 scratch where they are not float32), integer outs directly. */
+static inline void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                                      const TngrtImplMM *p)
+{
+    float *sa = NULL, *sb = NULL, *sc = NULL;
+    const float *fa, *fb;
+    float *fc;
+    int64_t nout = tngrt_impl__numel(p->nb, p->bshape) * p->m * p->n;
+    if (nout <= 0)
+        return;
+    if (!tngrt_impl__is_float(out->dtype) || p->k <= 0 || p->m > INT_MAX || p->n > INT_MAX ||
+        p->k > INT_MAX) {
+        tngrt_impl__mm_naive(out, a, b, p);
+        return;
+    }
+    fa = a->dtype == TNGRT_F32 ? (const float *)a->data
+                               : (sa = tngrt_impl__to_f32(a, tngrt_impl__numel(a->ndim, a->shape)));
+    fb = b->dtype == TNGRT_F32 ? (const float *)b->data
+                               : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
+    fc = out->dtype == TNGRT_F32 ? (float *)out->data
+                                  : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
+    if (fa && fb && fc) {
+        tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
+        for (int64_t i = 0; sc && i < nout; i++)
+            tngrt_impl__stf(out, i, sc[i]);
+    } else {
+        tngrt_impl__mm_naive(out, a, b, p);
+    }
+    free(sa);
+    free(sb);
+    free(sc);
+}
+
+TNGRT_KINLINE void tngrt_impl_matmul(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b)
+{
+    TngrtImplMM p;
+    if (tngrt_impl__mm_plan(&p, out, a, b) == 0)
+        tngrt_impl__mm_run(out, a, b, &p);
+}
+
+TNGRT_KINLINE void tngrt_impl_addmm(const TngrtArg *out, const TngrtArg *bias, const TngrtArg *a,
+                                    const TngrtArg *b, double beta, double alpha)
+{
+    TngrtImplMM p;
+    int64_t st[2];
+    if (out->ndim != 2 || a->ndim != 2 || b->ndim != 2)
+        return;
+    memset(&p, 0, sizeof p);
+    p.m = out->shape[0];
+    p.n = out->shape[1];
+    p.k = a->shape[1];
+    p.alpha = alpha;
+    p.beta = beta;
+    if (bias && tngrt_impl__rank_ok(bias) && bias->ndim <= 2) {
+        tngrt_impl__bstrides(bias->ndim, bias->shape, 2, st);
+        p.bias = bias;
+        p.bias_sm = st[0];
+        p.bias_sn = st[1];
+    }
+    tngrt_impl__mm_run(out, a, b, &p);
+}
+
+TNGRT_KINLINE void tngrt_impl_linear(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                     const TngrtArg *bias)
+{
+    TngrtImplMM p;
+    if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2)
+        return;
+    memset(&p, 0, sizeof p);
+    p.n = out->shape[out->ndim - 1];
+    p.m = tngrt_impl__numel(out->ndim - 1, out->shape);
+    p.k = w->shape[1];
+    p.btrans = 1;
+    p.alpha = 1.0;
+    p.beta = 1.0;
+    if (bias) {
+        p.bias = bias;
+        p.bias_sn = tngrt_impl__numel(bias->ndim, bias->shape) == 1 ? 0 : 1;
+    }
+    tngrt_impl__mm_run(out, x, w, &p);
+}
+
+/* ===================== data movement ===================== */
+
+TNGRT_KINLINE void tngrt_impl_permute(const TngrtArg *out, const TngrtArg *x, const int64_t *perm)
+{
+    int64_t xst[TNGRT_MAX_DIMS], ost[TNGRT_MAX_DIMS], sst[TNGRT_MAX_DIMS];
+    if (!tngrt_impl__rank_ok(x) || out->ndim != x->ndim)
+        return;
+    tngrt_impl__bstrides(x->ndim, x->shape, x->ndim, xst);
+    tngrt_impl__bstrides(out->ndim, out->shape, out->ndim, ost);
+    for (int d = 0; d < x->ndim; d++) {
+        int pd = tngrt_impl__dim((int)perm[d], x->ndim);
+        if (pd < 0)
+            return;
+        sst[d] = xst[pd];
+    }
+    tngrt_impl__move(out->ndim, out->shape, out, 0, ost, x, 0, sst);
+}
+
+/* Python slice rules on an extent len: normalises *start and returns the
+ * number of elements (0 for step < 1). */
+TNGRT_KINLINE int64_t tngrt_impl__slice_count(int64_t len, int64_t *start, int64_t end,
+                                              int64_t step)
+{
+    int64_t s = *start, e = end;
+    if (s < 0)
+        s = s + len < 0 ? 0 : s + len;
+    if (s > len)
+        s = len;
+    if (e == INT64_MAX || e > len)
+        e = len;
+    else if (e < 0)
+        e = e + len < 0 ? 0 : e + len;
+    *start = s;
+    if (step < 1 || e <= s)
+        return 0;
+    return (e - s - 1) / step + 1;
+}
+
+/* The strided view base[..., start::step, ...] of t along dim: sets shape
+ * (count along dim), strides and the base offset. */
+static inline void tngrt_impl__slice_view(const TngrtArg *t, int dim, int64_t start, int64_t step,
+                                          int64_t count, int64_t *shape, int64_t *st,
+                                          int64_t *base)
+{
+    tngrt_impl__bstrides(t->ndim, t->shape, t->ndim, st);
+    for (int d = 0; d < t->ndim; d++)
+        shape[d] = t->shape[d];
+    st[dim] = tngrt_impl__numel(t->ndim - dim - 1, t->shape + dim + 1);
+    *base = start * st[dim];
+    st[dim] *= step;
+    shape[dim] = count;
+}
+
+TNGRT_KINLINE void tngrt_impl_slice(const TngrtArg *out, const TngrtArg *x, int dim,
+                                    int64_t start, int64_t end, int64_t step)
+{
+    int64_t shape[TNGRT_MAX_DIMS], st[TNGRT_MAX_DIMS], ost[TNGRT_MAX_DIMS], base, count;
+    if (!tngrt_impl__rank_ok(x) || out->ndim != x->ndim ||
+        (dim = tngrt_impl__dim(dim, x->ndim)) < 0)
+        return;
+    count = tngrt_impl__slice_count(x->shape[dim], &start, end, step);
+    if (count > out->shape[dim])
+        count = out->shape[dim];
+    tngrt_impl__slice_view(x, dim, start, step, count, shape, st, &base);
+    tngrt_impl__bstrides(out->ndim, out->shape, out->ndim, ost);
+    tngrt_impl__move(x->ndim, shape, out, 0, ost, x, base, st);
+}
+
+TNGRT_KINLINE int tngrt_impl_select(const TngrtArg *out, const TngrtArg *x, int dim,
+                                    int64_t index, TngrtError *err)
+{
+    int64_t shape[TNGRT_MAX_DIMS], xst[TNGRT_MAX_DIMS], sst[TNGRT_MAX_DIMS];
+    int64_t ost[TNGRT_MAX_DIMS], len;
+    int nd = 0, d0 = dim;
+    if (!tngrt_impl__rank_ok(x) || (dim = tngrt_impl__dim(dim, x->ndim)) < 0)
+        return tngrt_impl__err(err, "select: dim %d out of range for a %d-d tensor", d0, x->ndim);
+    len = x->shape[dim];
+    if (index < -len || index >= len)
+        return tngrt_impl__err(err, "select: index %lld out of range for dim %d of size %lld",
+                               (long long)index, dim, (long long)len);
+    if (index < 0)
+        index += len;
+    tngrt_impl__bstrides(x->ndim, x->shape, x->ndim, xst);
+    for (int d = 0; d < x->ndim; d++) {
+        if (d == dim)
+            continue;
+        shape[nd] = x->shape[d];
+        sst[nd++] = xst[d];
+    }
+    tngrt_impl__bstrides(nd, shape, nd, ost);
+    tngrt_impl__move(nd, shape, out, 0, ost, x,
+                     index * tngrt_impl__numel(x->ndim - dim - 1, x->shape + dim + 1), sst);
+    return 0;
+}
+
+TNGRT_KINLINE void tngrt_impl_slice_store(const TngrtArg *dst, const TngrtArg *src, int dim,
+                                          int64_t start, int64_t end, int64_t step)
+{
+    int64_t shape[TNGRT_MAX_DIMS], st[TNGRT_MAX_DIMS], sst[TNGRT_MAX_DIMS], base, count;
+    if (!tngrt_impl__rank_ok(dst) || !tngrt_impl__rank_ok(src) || src->ndim > dst->ndim ||
+        (dim = tngrt_impl__dim(dim, dst->ndim)) < 0)
+        return;
+    count = tngrt_impl__slice_count(dst->shape[dim], &start, end, step);
+    tngrt_impl__slice_view(dst, dim, start, step, count, shape, st, &base);
+    tngrt_impl__bstrides(src->ndim, src->shape, dst->ndim, sst);
+    tngrt_impl__move(dst->ndim, shape, dst, base, st, src, 0, sst);
+}
+
+TNGRT_KINLINE void tngrt_impl_cat(const TngrtArg *out, const TngrtArg *const *xs, int n, int dim)
+{
+    int64_t shape[TNGRT_MAX_DIMS], ost[TNGRT_MAX_DIMS], xst[TNGRT_MAX_DIMS], at = 0;
+    if (!tngrt_impl__rank_ok(out) || (dim = tngrt_impl__dim(dim, out->ndim)) < 0)
+        return;
+    tngrt_impl__bstrides(out->ndim, out->shape, out->ndim, ost);
+    ost[dim] = tngrt_impl__numel(out->ndim - dim - 1, out->shape + dim + 1);
+    for (int i = 0; i < n; i++) {
+        const TngrtArg *x = xs[i];
+        int64_t ext;
+        /* empty operands add nothing (torch also skips legacy 1-D [0]) */
+        if (x->ndim != out->ndim || tngrt_impl__numel(x->ndim, x->shape) == 0)
+            continue;
+        ext = x->shape[dim];
+        if (at + ext > out->shape[dim])
+            return;
+        for (int d = 0; d < out->ndim; d++)
+            shape[d] = d == dim ? ext : out->shape[d];
+        tngrt_impl__bstrides(x->ndim, x->shape, x->ndim, xst);
+        tngrt_impl__move(out->ndim, shape, out, at * ost[dim], ost, x, 0, xst);
+        at += ext;
+    }
+}
+
+/* ===================== reductions and normalisations ===================== */
+
+/* Sum in float of n terms of a float32 row, mode 0: x, 1: x^2,
+ * 2: (x - c)^2; eight partial sums (vectorisable, smaller error). */
+static inline float tngrt_impl__sum_f32(const float *x, int64_t n, int mode, float c)
+{
+    float l[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s = 0.0f;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) {
+            float v = mode == 2 ? x[i + j] - c : x[i + j];
+            l[j] += mode ? v * v : v;
+        }
+    for (; i < n; i++) {
+        float v = mode == 2 ? x[i] - c : x[i];
+        s += mode ? v * v : v;
+    }
+    return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7])) + s;
+}
+
+/* The same sum over a strided row of any dtype. */
+static inline float tngrt_impl__sum_row(const TngrtArg *x, int64_t off, int64_t s, int64_t n,
+                                        int mode, float c)
+{
+    float acc = 0.0f;
+    if (x->dtype == TNGRT_F32 && s == 1)
+        return tngrt_impl__sum_f32((const float *)x->data + off, n, mode, c);
+    for (int64_t i = 0; i < n; i++) {
+        float v = tngrt_impl__ldf(x, off + i * s);
+        v = mode == 2 ? v - c : v;
+        acc += mode ? v * v : v;
+    }
+    return acc;
+}
+
+/* Float reduction of x over the walk r from base (count > 0 elements). */
+static inline float tngrt_impl__reduce_f(const TngrtArg *x, int64_t base,
+                                         const TngrtImplWalk *r, TngrtReduceOp op)
+{
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {base, 0, 0};
+    float acc = op == TNGRT_RED_AMAX ? -INFINITY : 0.0f;
+    do {
+        int64_t n = r->shape[r->nd - 1], s = r->st[0][r->nd - 1];
+        if (op != TNGRT_RED_AMAX) {
+            acc += tngrt_impl__sum_row(x, off[0], s, n, 0, 0.0f);
+            continue;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            float v = tngrt_impl__ldf(x, off[0] + i * s);
+            if (v > acc || v != v) /* NaN sticks: nothing compares above it */
+                acc = v;
+        }
+    } while (tngrt_impl__walk_next(r, idx, off));
+    return acc;
+}
+
+/* Int64 reduction (wrapping sum, max) of x over the walk r from base. */
+static inline int64_t tngrt_impl__reduce_i(const TngrtArg *x, int64_t base,
+                                           const TngrtImplWalk *r, TngrtReduceOp op)
+{
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {base, 0, 0};
+    uint64_t sum = 0;
+    int64_t mx = INT64_MIN;
+    do {
+        int64_t n = r->shape[r->nd - 1], s = r->st[0][r->nd - 1];
+        for (int64_t i = 0; i < n; i++) {
+            int64_t v = tngrt_impl__ldi(x, off[0] + i * s);
+            sum += (uint64_t)v;
+            mx = v > mx ? v : mx;
+        }
+    } while (tngrt_impl__walk_next(r, idx, off));
+    return op == TNGRT_RED_AMAX ? mx : tngrt_impl__wrap(sum);
+}
+
+/* Reduces one output element (count elements of x from base) into out[o]. */
+static inline void tngrt_impl__reduce_one(const TngrtArg *out, int64_t o, const TngrtArg *x,
+                                          int64_t base, const TngrtImplWalk *r, int64_t count,
+                                          TngrtReduceOp op)
+{
+    if (tngrt_impl__is_float(out->dtype)) {
+        float v = count ? tngrt_impl__reduce_f(x, base, r, op)
+                        : (op == TNGRT_RED_AMAX ? -INFINITY : 0.0f);
+        tngrt_impl__stf(out, o, op == TNGRT_RED_MEAN ? v / (float)count : v);
+    } else {
+        int64_t v = count ? tngrt_impl__reduce_i(x, base, r, op) : 0;
+        tngrt_impl__sti(out, o, op == TNGRT_RED_MEAN && count ? v / count : v);
+    }
+}
+
+TNGRT_KINLINE void tngrt_impl_reduce(const TngrtArg *out, const TngrtArg *x, TngrtReduceOp op,
+                                     uint32_t dims_mask)
+{
+    TngrtImplWalk keep, red;
+    int64_t xst[TNGRT_MAX_DIMS], idx[TNGRT_MAX_DIMS] = {0}, off[3] = {0, 0, 0}, t = 0, count;
+    if (!tngrt_impl__rank_ok(x))
+        return;
+    tngrt_impl__bstrides(x->ndim, x->shape, x->ndim, xst);
+    keep.nd = red.nd = 0;
+    keep.nop = red.nop = 1;
+    for (int d = 0; d < x->ndim; d++) {
+        TngrtImplWalk *w = (dims_mask >> d) & 1u ? &red : &keep;
+        w->shape[w->nd] = x->shape[d];
+        w->st[0][w->nd++] = xst[d];
+    }
+    count = tngrt_impl__walk_collapse(&red);
+    if (tngrt_impl__walk_collapse(&keep) == 0)
+        return;
+    do {
+        int64_t n = keep.shape[keep.nd - 1], s = keep.st[0][keep.nd - 1];
+        for (int64_t i = 0; i < n; i++)
+            tngrt_impl__reduce_one(out, t++, x, off[0] + i * s, &red, count, op);
+    } while (tngrt_impl__walk_next(&keep, idx, off));
+}
+
+/* Softmax or log-softmax of one line (len elements, stride s, from base). */
+static inline void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg *x, int64_t base,
+                                            int64_t s, int64_t len, int log)
+{
+    float mx = -INFINITY, sum = 0.0f, r;
+    for (int64_t j = 0; j < len; j++) {
+        float v = tngrt_impl__ldf(x, base + j * s);
+        if (v > mx || v != v)
+            mx = v;
+    }
+    if (out->dtype == TNGRT_F32 && !log) { /* exp once, stored, then scaled */
+        float *o = (float *)out->data + base;
+        for (int64_t j = 0; j < len; j++)
+            sum += o[j * s] = expf(tngrt_impl__ldf(x, base + j * s) - mx);
+        r = 1.0f / sum;
+        for (int64_t j = 0; j < len; j++)
+            o[j * s] *= r;
+        return;
+    }
+    for (int64_t j = 0; j < len; j++)
+        sum += expf(tngrt_impl__ldf(x, base + j * s) - mx);
+    r = log ? logf(sum) : 1.0f / sum;
+    for (int64_t j = 0; j < len; j++) {
+        float d = tngrt_impl__ldf(x, base + j * s) - mx;
+        tngrt_impl__stf(out, base + j * s, log ? d - r : expf(d) * r);
+    }
+}
+
+TNGRT_KINLINE void tngrt_impl_softmax(const TngrtArg *out, const TngrtArg *x, int dim, int log)
+{
+    int64_t outer = 1, len = 1, inner = 1;
+    if (!tngrt_impl__rank_ok(x))
+        return;
+    if (x->ndim > 0) {
+        if ((dim = tngrt_impl__dim(dim, x->ndim)) < 0)
+            return;
+        outer = tngrt_impl__numel(dim, x->shape);
+        len = x->shape[dim];
+        inner = tngrt_impl__numel(x->ndim - dim - 1, x->shape + dim + 1);
+    }
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++)
+            tngrt_impl__softmax_line(out, x, o * len * inner + i, inner, len, log);
+}
+
+TNGRT_KINLINE void tngrt_impl_layer_norm(const TngrtArg *out, const TngrtArg *x,
+                                         const TngrtArg *w, const TngrtArg *b, int nnorm,
+                                         double eps)
+{
+    int64_t n, rows;
+    if (!tngrt_impl__rank_ok(x) || nnorm < 0 || nnorm > x->ndim)
+        return;
+    n = tngrt_impl__numel(nnorm, x->shape + x->ndim - nnorm);
+    rows = tngrt_impl__numel(x->ndim - nnorm, x->shape);
+    if (n <= 0)
+        return;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * n;
+        float mean = tngrt_impl__sum_row(x, base, 1, n, 0, 0.0f) / (float)n;
+        float var = tngrt_impl__sum_row(x, base, 1, n, 2, mean) / (float)n;
+        float rstd = 1.0f / sqrtf(var + (float)eps);
+        for (int64_t j = 0; j < n; j++) {
+            float v = (tngrt_impl__ldf(x, base + j) - mean) * rstd;
+            if (w)
+                v *= tngrt_impl__ldf(w, j);
+            if (b)
+                v += tngrt_impl__ldf(b, j);
+            tngrt_impl__stf(out, base + j, v);
+        }
+    }
+}
+
+TNGRT_KINLINE void tngrt_impl_rms_norm(const TngrtArg *y, const TngrtArg *rstd, const TngrtArg *x,
+                                       const TngrtArg *gamma, double eps)
+{
+    int64_t n, rows;
+    if (!tngrt_impl__rank_ok(x) || gamma->ndim < 0 || gamma->ndim > x->ndim)
+        return;
+    n = tngrt_impl__numel(gamma->ndim, x->shape + x->ndim - gamma->ndim);
+    rows = tngrt_impl__numel(x->ndim - gamma->ndim, x->shape);
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * n;
+        /* rstd = rsqrt(mean(xf^2) + eps), each step in float */
+        float ms = tngrt_impl__sum_row(x, base, 1, n, 1, 0.0f) / (float)n;
+        float rs = 1.0f / sqrtf(ms + (float)eps);
+        if (rstd)
+            tngrt_impl__stf(rstd, r, rs);
+        for (int64_t j = 0; j < n; j++)
+            tngrt_impl__stf(y, base + j, tngrt_impl__ldf(x, base + j) * rs *
+                                             tngrt_impl__ldf(gamma, j));
+    }
+}
+
+TNGRT_KINLINE int tngrt_impl_embedding(const TngrtArg *out, const TngrtArg *weight,
+                                       const TngrtArg *ids, TngrtError *err)
+{
+    int64_t rows, h, nids;
+    if (!tngrt_impl__rank_ok(weight) || weight->ndim < 1 || !tngrt_impl__rank_ok(ids))
+        return tngrt_impl__err(err, "embedding: weight must have at least 1 dim, got %d",
+                               weight->ndim);
+    rows = weight->shape[0];
+    h = tngrt_impl__numel(weight->ndim - 1, weight->shape + 1);
+    nids = tngrt_impl__numel(ids->ndim, ids->shape);
+    for (int64_t i = 0; i < nids; i++) {
+        int64_t id = tngrt_impl__ldi(ids, i);
+        if (id < 0 || id >= rows)
+            return tngrt_impl__err(err, "embedding: id %lld out of range [0, %lld)",
+                                   (long long)id, (long long)rows);
+    }
+    for (int64_t i = 0; i < nids; i++)
+        tngrt_impl__cvt_row(out, i * h, 1, weight, tngrt_impl__ldi(ids, i) * h, 1, h);
+    return 0;
+}
+
+/* ===================== torch_npu fused operators ===================== */
+
+/* torch.round on double: round half to even (NaN and inf kept). */
+TNGRT_KINLINE double tngrt_impl__rne(double v)
+{
+    double r = floor(v), d = v - r;
+    if (d > 0.5 || (d == 0.5 && fmod(r, 2.0) != 0.0))
+        r += 1.0;
+    return r;
+}
+
+/* torch.round on float32. */
+TNGRT_KINLINE float tngrt_impl__rnef(float v)
+{
+    float r = floorf(v), d = v - r;
+    if (d > 0.5f || (d == 0.5f && fmodf(r, 2.0f) != 0.0f))
+        r += 1.0f;
+    return r;
+}
+
+/* .clamp(-128, 127).to(int8) of a rounded value; NaN gives 0. */
+TNGRT_KINLINE int8_t tngrt_impl__sat8(double v)
+{
+    if (v != v)
+        return 0;
+    return (int8_t)(v < -128.0 ? -128 : v > 127.0 ? 127 : (int)v);
+}
+
+TNGRT_KINLINE void tngrt_impl_swiglu(const TngrtArg *out, const TngrtArg *x, int dim)
+{
+    int64_t outer, len, inner, h;
+    if (!tngrt_impl__rank_ok(x) || (dim = tngrt_impl__dim(dim, x->ndim)) < 0)
+        return;
+    outer = tngrt_impl__numel(dim, x->shape);
+    len = x->shape[dim];
+    inner = tngrt_impl__numel(x->ndim - dim - 1, x->shape + dim + 1);
+    h = len / 2;
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t c = 0; c < h * inner; c++) { /* (column, inner) pairs */
+            int64_t ai = o * len * inner + c;
+            float a = tngrt_impl__ldf(x, ai), b = tngrt_impl__ldf(x, ai + h * inner);
+            tngrt_impl__stf(out, o * h * inner + c, tngrt_impl__silu(a) * b);
+        }
+    }
+}
+
+/* Whether v (right-aligned) broadcasts to the nd extents shape. */
+static inline int tngrt_impl__bcast_ok(const TngrtArg *v, int nd, const int64_t *shape)
+{
+    if (!tngrt_impl__rank_ok(v) || v->ndim > nd)
+        return 0;
+    for (int d = 0; d < v->ndim; d++) {
+        int64_t e = v->shape[d], o = shape[nd - v->ndim + d];
+        if (e != 1 && e != o)
+            return 0;
+    }
+    return 1;
+}
+
+/* The operands of a quantised matmul's epilogue, with their strides over
+ * out's dims: scale, offset, bias, pertoken_scale. */
+typedef struct TngrtImplQmm {
+    const TngrtArg *v[4];
+    int64_t st[4][TNGRT_MAX_DIMS];
+} TngrtImplQmm;
+
+#define TNGRT_IMPL__Q_SCALE 0
+#define TNGRT_IMPL__Q_OFFSET 1
+#define TNGRT_IMPL__Q_BIAS 2
+#define TNGRT_IMPL__Q_PERTOKEN 3
+
+static inline const char *tngrt_impl__qmm_name(int i)
+{
+    switch (i) {
+    case TNGRT_IMPL__Q_SCALE: return "scale";
+    case TNGRT_IMPL__Q_OFFSET: return "offset";
+    case TNGRT_IMPL__Q_BIAS: return "bias";
+    default: return "pertoken_scale";
+    }
+}
+
+/* Checks the epilogue operands against out and fills their strides. */
+static inline int tngrt_impl__qmm_setup(TngrtImplQmm *q, const TngrtArg *out, TngrtError *err)
+{
+    for (int i = 0; i < 4; i++) {
+        int nd = i == TNGRT_IMPL__Q_PERTOKEN ? out->ndim - 1 : out->ndim;
+        if (!q->v[i])
+            continue;
+        if (!tngrt_impl__bcast_ok(q->v[i], nd, out->shape))
+            return tngrt_impl__err(err, "quant_matmul: %s of %d dims does not broadcast to the "
+                                        "output", tngrt_impl__qmm_name(i), q->v[i]->ndim);
+        tngrt_impl__bstrides(q->v[i]->ndim, q->v[i]->shape, nd, q->st[i]);
+        if (i == TNGRT_IMPL__Q_PERTOKEN)
+            q->st[i][nd] = 0; /* unsqueeze(-1) */
+    }
+    return 0;
+}
+
+/* _unpack_scale: an int64 scale holds float32 bits in its low 32 bits. */
+TNGRT_KINLINE double tngrt_impl__qscale(const TngrtArg *s, int64_t i)
+{
+    if (s->dtype == TNGRT_I64) {
+        uint64_t u = (uint64_t)((const int64_t *)s->data)[i];
+        return (double)tngrt_impl__bits_f32((uint32_t)(u & 0xffffffffu));
+    }
+    return (double)tngrt_impl__ldf(s, i);
+}
+
+/* The epilogue of npu_quant_matmul for one element: acc (exact, as double)
+ * and the element offsets off[] of the four operands. */
+static inline void tngrt_impl__qmm_store(const TngrtArg *out, int64_t oi, double acc,
+                                         const TngrtImplQmm *q, const int64_t *off)
+{
+    const TngrtArg *bias = q->v[TNGRT_IMPL__Q_BIAS];
+    int int_bias = bias && bias->dtype == TNGRT_I32;
+    double y;
+    if (int_bias)
+        acc += tngrt_impl__ldd(bias, off[TNGRT_IMPL__Q_BIAS]);
+    if (out->dtype == TNGRT_I32) {
+        tngrt_impl__sti(out, oi, tngrt_impl__f2i(acc));
+        return;
+    }
+    y = acc * tngrt_impl__qscale(q->v[TNGRT_IMPL__Q_SCALE], off[TNGRT_IMPL__Q_SCALE]);
+    if (out->dtype == TNGRT_I8) {
+        if (q->v[TNGRT_IMPL__Q_OFFSET])
+            y += tngrt_impl__ldd(q->v[TNGRT_IMPL__Q_OFFSET], off[TNGRT_IMPL__Q_OFFSET]);
+        ((int8_t *)out->data)[oi] = tngrt_impl__sat8(tngrt_impl__rne(y));
+        return;
+    }
+    if (q->v[TNGRT_IMPL__Q_PERTOKEN])
+        y *= tngrt_impl__ldd(q->v[TNGRT_IMPL__Q_PERTOKEN], off[TNGRT_IMPL__Q_PERTOKEN]);
+    if (bias && !int_bias)
+        y += tngrt_impl__ldd(bias, off[TNGRT_IMPL__Q_BIAS]);
+    tngrt_impl__stf(out, oi, (float)y); /* double -> float -> out, as torch */
+}
+
+/* The exact int8 accumulators into a malloc'd double [batch, m, n] buffer
+ * through dgemm (exact while k * 128 * 128 < 2^53); NULL when out of
+ * memory. */
+static inline double *tngrt_impl__qmm_acc(const TngrtArg *x1, const TngrtArg *x2,
+                                          const TngrtImplMM *p, int64_t nout)
+{
+    int64_t n1 = tngrt_impl__numel(x1->ndim, x1->shape);
+    int64_t n2 = tngrt_impl__numel(x2->ndim, x2->shape);
+    double *a, *b, *c;
+    if (p->k <= 0 || p->k > INT_MAX || p->m > INT_MAX || p->n > INT_MAX)
+        return NULL;
+    a = (double *)tngrt_impl__alloc(n1, sizeof(double));
+    b = (double *)tngrt_impl__alloc(n2, sizeof(double));
+    c = (double *)tngrt_impl__alloc(nout, sizeof(double));
+    if (a && b && c) {
+        for (int64_t i = 0; i < n1; i++)
+            a[i] = ((const int8_t *)x1->data)[i];
+        for (int64_t i = 0; i < n2; i++)
+            b[i] = ((const int8_t *)x2->data)[i];
+        tngrt_impl__gemm_batched(p, 1, a, b, c);
+    } else {
+        free(c);
+        c = NULL;
+    }
+    free(a);
+    free(b);
+    return c;
+}
+
+/* The direct int accumulator of element (i, j) of batch (ao, bo). */
+static inline double tngrt_impl__qmm_dot(const TngrtArg *x1, const TngrtArg *x2,
+                                         const TngrtImplMM *p, int64_t ao, int64_t bo, int64_t i,
+                                         int64_t j)
+{
+    const int8_t *a = (const int8_t *)x1->data + (ao * p->m + i) * p->k;
+    const int8_t *b = (const int8_t *)x2->data + bo * p->k * p->n + j;
+    int64_t acc = 0;
+    for (int64_t kk = 0; kk < p->k; kk++)
+        acc += (int64_t)a[kk] * b[kk * p->n];
+    return (double)acc;
+}
+
+/* Runs the epilogue over every output element of plan p. */
+static inline void tngrt_impl__qmm_epilogue(const TngrtArg *out, const TngrtArg *x1,
+                                            const TngrtArg *x2, const TngrtImplMM *p,
+                                            const TngrtImplQmm *q, const double *acc)
+{
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, oi = 0, off[4];
+    int64_t nbatch = tngrt_impl__numel(p->nb, p->bshape);
+    int nd = out->ndim;
+    for (int64_t t = 0; t < nbatch; t++) {
+        int64_t boff[4] = {0, 0, 0, 0};
+        for (int v = 0; v < 4; v++)
+            for (int d = 0; q->v[v] && d < p->nb; d++)
+                boff[v] += idx[d] * q->st[v][d];
+        for (int64_t i = 0; i < p->m; i++) {
+            for (int64_t j = 0; j < p->n; j++, oi++) {
+                double a = acc ? acc[oi] : tngrt_impl__qmm_dot(x1, x2, p, ao, bo, i, j);
+                for (int v = 0; v < 4; v++)
+                    off[v] = q->v[v] ? boff[v] + i * q->st[v][nd - 2] + j * q->st[v][nd - 1] : 0;
+                tngrt_impl__qmm_store(out, oi, a, q, off);
+            }
+        }
+        tngrt_impl__mm_next(p, idx, &ao, &bo);
+    }
+}
+
+TNGRT_KINLINE int tngrt_impl_quant_matmul(const TngrtArg *out, const TngrtArg *x1,
+                                          const TngrtArg *x2, const TngrtArg *scale,
+                                          const TngrtArg *offset, const TngrtArg *bias,
+                                          const TngrtArg *pertoken_scale, TngrtError *err)
+{
+    TngrtImplMM p;
+    TngrtImplQmm q = {{scale, offset, bias, pertoken_scale}, {{0}}};
+    double *acc;
+    if (x1->dtype != TNGRT_I8 || x2->dtype != TNGRT_I8)
+        return tngrt_impl__err(err, "quant_matmul: x1 and x2 must be int8, got %s and %s",
+                               tngrt_impl__dtype_name(x1->dtype),
+                               tngrt_impl__dtype_name(x2->dtype));
+    if (out->dtype == TNGRT_I64 || out->dtype == TNGRT_BOOL)
+        return tngrt_impl__err(err, "quant_matmul: output dtype must be int8, int32, float16, "
+                                    "bfloat16 or float32, got %s",
+                               tngrt_impl__dtype_name(out->dtype));
+    if (!scale && out->dtype != TNGRT_I32)
+        return tngrt_impl__err(err, "quant_matmul: scale is required");
+    if (x1->ndim < 2 || x2->ndim < 2 || tngrt_impl__mm_plan(&p, out, x1, x2) != 0 ||
+        out->ndim != p.nb + 2)
+        return tngrt_impl__err(err, "quant_matmul: x1 [..., m, k] and x2 [..., k, n] must have "
+                                    "at least 2 dims and match the output's rank");
+    if (tngrt_impl__qmm_setup(&q, out, err) != 0)
+        return -1;
+    acc = tngrt_impl__qmm_acc(x1, x2, &p, tngrt_impl__numel(out->ndim, out->shape));
+    tngrt_impl__qmm_epilogue(out, x1, x2, &p, &q, acc);
+    free(acc);
+    return 0;
+}
+
+/* npu_dequant_swiglu_quant's operands viewed as rows [T, 2H]. */
+typedef struct TngrtImplDsq {
+    const TngrtArg *x, *ws, *act, *bias, *qs, *qo;
+    int64_t rows, h;
+    int64_t ws_len, qs_len, qo_len; /* per-group vector lengths (1 or full) */
+    int left, mode;
+} TngrtImplDsq;
+
+/* Element c of row g of a per-group vector (length len: 1 broadcasts). */
+TNGRT_KINLINE float tngrt_impl__dsq_vec(const TngrtArg *v, int64_t len, int64_t g, int64_t c)
+{
+    return tngrt_impl__ldf(v, g * len + (len == 1 ? 0 : c));
+}
+
+/* Column c of row r (group g) dequantised to float: the input of swiglu. */
+static inline float tngrt_impl__dsq_in(const TngrtImplDsq *d, int64_t r, int64_t g, int64_t c)
+{
+    int64_t i = r * 2 * d->h + c;
+    int64_t bi = d->bias && tngrt_impl__numel(d->bias->ndim, d->bias->shape) != 1 ? c : 0;
+    double acc;
+    if (d->x->dtype != TNGRT_I32) { /* float input: nothing to dequantise */
+        float v = tngrt_impl__ldf(d->x, i);
+        return d->bias ? v + tngrt_impl__ldf(d->bias, bi) : v;
+    }
+    acc = (double)tngrt_impl__ldi(d->x, i);
+    if (d->bias && d->bias->dtype == TNGRT_I32)
+        acc += tngrt_impl__ldd(d->bias, bi);
+    if (d->ws)
+        acc *= (double)tngrt_impl__dsq_vec(d->ws, d->ws_len, g, c);
+    if (d->act)
+        acc *= tngrt_impl__ldd(d->act, tngrt_impl__numel(d->act->ndim, d->act->shape) == 1 ? 0 : r);
+    if (d->bias && d->bias->dtype != TNGRT_I32)
+        acc += tngrt_impl__ldd(d->bias, bi);
+    return (float)acc;
+}
+
+/* The swiglu value of column j (< H) of row r, times the smooth scale. */
+static inline float tngrt_impl__dsq_y(const TngrtImplDsq *d, int64_t r, int64_t g, int64_t j)
+{
+    float a = tngrt_impl__dsq_in(d, r, g, j), b = tngrt_impl__dsq_in(d, r, g, j + d->h);
+    float y = d->left ? tngrt_impl__silu(a) * b : a * tngrt_impl__silu(b);
+    if (d->qs)
+        y *= tngrt_impl__dsq_vec(d->qs, d->qs_len, g, j);
+    return y;
+}
+
+/* Quantises row r (group g) into y; returns its dequantisation scale. */
+static inline float tngrt_impl__dsq_row(const TngrtImplDsq *d, const TngrtArg *y, int64_t r,
+                                        int64_t g)
+{
+    int8_t *o = (int8_t *)y->data + r * d->h;
+    float rm = -INFINITY, mult;
+    if (d->mode == 0) {
+        for (int64_t j = 0; j < d->h; j++) {
+            float v = tngrt_impl__dsq_y(d, r, g, j);
+            if (d->qo)
+                v += tngrt_impl__dsq_vec(d->qo, d->qo_len, g, j);
+            o[j] = tngrt_impl__sat8(tngrt_impl__rnef(v));
+        }
+        return 1.0f;
+    }
+    for (int64_t j = 0; j < d->h; j++) {
+        float v = fabsf(tngrt_impl__dsq_y(d, r, g, j));
+        if (v > rm || v != v)
+            rm = v;
+    }
+    if (rm < 1e-12f) /* clamp_min(1e-12); NaN stays */
+        rm = 1e-12f;
+    mult = (1.0f / rm) * 127.0f; /* 127.0 / t is t.reciprocal() * 127 in torch */
+    for (int64_t j = 0; j < d->h; j++)
+        o[j] = tngrt_impl__sat8(tngrt_impl__rnef(tngrt_impl__dsq_y(d, r, g, j) * mult));
+    return rm / 127.0f;
+}
+
+/* Sets *len to the per-group length of v (flat when not grouped) and checks
+ * it is 1 or full; 0 or -1. */
+static inline int tngrt_impl__dsq_len(const TngrtArg *v, const char *name, int grouped,
+                                      int64_t full, int64_t *len, TngrtError *err)
+{
+    if (!v)
+        return 0;
+    if (!tngrt_impl__rank_ok(v))
+        return tngrt_impl__err(err, "dequant_swiglu_quant: %s has %d dims", name, v->ndim);
+    *len = grouped && v->ndim > 0 ? v->shape[v->ndim - 1] : tngrt_impl__numel(v->ndim, v->shape);
+    if (*len != 1 && *len != full)
+        return tngrt_impl__err(err, "dequant_swiglu_quant: %s has %lld elements per row, "
+                                    "expected 1 or %lld", name, (long long)*len, (long long)full);
+    return 0;
+}
+
+/* Checks the operands of dequant_swiglu_quant and fills d; 0 or -1. */
+static inline int tngrt_impl__dsq_setup(TngrtImplDsq *d, const TngrtArg *y, const TngrtArg *x,
+                                        int grouped, TngrtError *err)
+{
+    int64_t blen = 0, alen = 0;
+    if (!tngrt_impl__rank_ok(x) || x->ndim < 2 || x->shape[x->ndim - 1] % 2)
+        return tngrt_impl__err(err, "dequant_swiglu_quant: x must be [T, 2H] (even last dim), "
+                                    "got %d dims", x->ndim);
+    if (d->mode != 0 && d->mode != 1)
+        return tngrt_impl__err(err, "dequant_swiglu_quant: quant_mode must be 0 or 1, got %d",
+                               d->mode);
+    if (y->dtype != TNGRT_I8)
+        return tngrt_impl__err(err, "dequant_swiglu_quant: y must be int8");
+    d->h = x->shape[x->ndim - 1] / 2;
+    d->rows = tngrt_impl__numel(x->ndim - 1, x->shape);
+    if (tngrt_impl__dsq_len(d->ws, "weight_scale", grouped, 2 * d->h, &d->ws_len, err) ||
+        tngrt_impl__dsq_len(d->qs, "quant_scale", grouped, d->h, &d->qs_len, err) ||
+        tngrt_impl__dsq_len(d->qo, "quant_offset", grouped, d->h, &d->qo_len, err) ||
+        tngrt_impl__dsq_len(d->bias, "bias", 0, 2 * d->h, &blen, err))
+        return -1;
+    if (d->act && ((alen = tngrt_impl__numel(d->act->ndim, d->act->shape)) != 1 && alen != d->rows))
+        return tngrt_impl__err(err, "dequant_swiglu_quant: activation_scale has %lld elements, "
+                                    "expected 1 or %lld", (long long)alen, (long long)d->rows);
+    return 0;
+}
+
+/* Whether row g exists in every per-group operand of d; 0 or -1. */
+static inline int tngrt_impl__dsq_group_ok(const TngrtImplDsq *d, int64_t g, TngrtError *err)
+{
+    const TngrtArg *v[3] = {d->ws, d->qs, d->qo};
+    int64_t len[3] = {d->ws_len, d->qs_len, d->qo_len};
+    for (int i = 0; i < 3; i++)
+        if (v[i] && len[i] > 0 && g >= tngrt_impl__numel(v[i]->ndim, v[i]->shape) / len[i])
+            return tngrt_impl__err(err, "dequant_swiglu_quant: group %lld has no row in a "
+                                        "per-group scale", (long long)g);
+    return 0;
+}
+
+/* Checks group_index: non-negative counts adding up to the rows. */
+static inline int tngrt_impl__dsq_groups_ok(const TngrtImplDsq *d, const TngrtArg *gi,
+                                            TngrtError *err)
+{
+    int64_t ng = tngrt_impl__numel(gi->ndim, gi->shape), total = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        int64_t c = tngrt_impl__ldi(gi, g);
+        if (c < 0 || c > d->rows - total)
+            return tngrt_impl__err(err, "dequant_swiglu_quant: group_index count %lld of group "
+                                        "%lld is negative or exceeds the %lld rows",
+                                   (long long)c, (long long)g, (long long)d->rows);
+        total += c;
+        if (c > 0 && tngrt_impl__dsq_group_ok(d, g, err) != 0)
+            return -1;
+    }
+    if (total != d->rows)
+        return tngrt_impl__err(err, "dequant_swiglu_quant: group_index counts add up to %lld, "
+                                    "x has %lld rows", (long long)total, (long long)d->rows);
+    return 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
+    const TngrtArg *y, const TngrtArg *scale_out, const TngrtArg *x, const TngrtArg *weight_scale,
+    const TngrtArg *activation_scale, const TngrtArg *bias, const TngrtArg *quant_scale,
+    const TngrtArg *quant_offset, const TngrtArg *group_index, int activate_left, int quant_mode,
+    TngrtError *err)
+{
+    TngrtImplDsq d = {x, weight_scale, activation_scale, bias, quant_scale, quant_offset,
+                      0, 0, 1, 1, 1, activate_left != 0, quant_mode};
+    int64_t g = 0, left_in_group = 0;
+    if (x->dtype != TNGRT_I32) { /* float input: the dequantisation scales are not used */
+        d.ws = NULL;
+        d.act = NULL;
+    }
+    if (tngrt_impl__dsq_setup(&d, y, x, group_index != NULL, err) != 0)
+        return -1;
+    if (group_index && tngrt_impl__dsq_groups_ok(&d, group_index, err) != 0)
+        return -1;
+    for (int64_t r = 0; r < d.rows; r++) {
+        float s;
+        if (group_index) { /* the group of row r: skip exhausted groups */
+            while (left_in_group == 0)
+                left_in_group = tngrt_impl__ldi(group_index, g++);
+            left_in_group--;
+        }
+        s = tngrt_impl__dsq_row(&d, y, r, group_index ? g - 1 : 0);
+        if (scale_out)
+            tngrt_impl__stf(scale_out, r, s);
+    }
+    return 0;
+}
+
+#endif
