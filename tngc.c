@@ -338,7 +338,7 @@ static char *dir_of(const char *path)
     return xstrndup(path, (size_t)(slash - path));
 }
 
-static void print_diags(ScanFile *sf);
+static void print_diags(ScanFile *sf, size_t *printed);
 
 /* A script taken through the pipeline up to the plans of its entries. */
 typedef struct Loaded {
@@ -346,6 +346,7 @@ typedef struct Loaded {
     InterpResult ir;
     VEC(Plan) plans;
     int loaded;
+    size_t printed;        /* diagnostics already printed */
 } Loaded;
 
 /*
@@ -375,7 +376,7 @@ static int load_plans(Loaded *L, const char *file, const char *entry)
             errors = 1;
         VEC_PUSH(L->plans, p);
     }
-    print_diags(&L->sf);
+    print_diags(&L->sf, &L->printed);
     return errors ? EXIT_FOUND : EXIT_OK;
 }
 
@@ -390,18 +391,21 @@ static void loaded_free(Loaded *L)
     }
 }
 
-/* Sorts, dedups and prints sf's diagnostics to stderr (then forgets them). */
-static void print_diags(ScanFile *sf)
+/* Sorts, dedups and prints the diagnostics of sf from *printed on to stderr;
+ * they stay in sf (which frees them), and *printed moves past them. */
+static void print_diags(ScanFile *sf, size_t *printed)
 {
-    diag_sort(&sf->diags);
-    diag_dedup(&sf->diags);
+    DiagList tail = {sf->diags.v + *printed, sf->diags.n - *printed, 0};
+    diag_sort(&tail);
+    diag_dedup(&tail);
+    sf->diags.n = *printed + tail.n;
     StrBuf diags = {0};
-    for (size_t d = 0; d < sf->diags.n; d++)
-        diag_text(&sf->src, &sf->diags.v[d], &diags);
+    for (size_t d = 0; d < tail.n; d++)
+        diag_text(&sf->src, &tail.v[d], &diags);
     if (diags.len)
         fputs(diags.s, stderr);
     sb_free(&diags);
-    sf->diags.n = 0;
+    *printed = sf->diags.n;
 }
 
 /* Writes the manifests of the entries that ask for static kernels. */
@@ -686,7 +690,7 @@ static int gen_entry(Loaded *L, size_t i, const GenArgs *a, GenOptions *go, GenF
     go->line_directives = !a->no_line;
     go->user_ops = a->user_ops.v;
     int rc = emit_cpu(&L->plans.v[i], go, files, &L->sf.diags);
-    print_diags(&L->sf);
+    print_diags(&L->sf, &L->printed);
     return rc == 0 ? EXIT_OK : EXIT_FOUND;
 }
 

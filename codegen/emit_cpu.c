@@ -100,7 +100,7 @@ static void e__error(Emit *E, const Op *op, const char *fmt, const char *arg)
     d.end_col = d.col;
     char buf[512];
     snprintf(buf, sizeof buf, fmt, arg);
-    d.msg = arena_strndup(&((Plan *)E->p)->arena, buf, strlen(buf));
+    d.msg = xstrdup(buf);
     VEC_PUSH(*E->diags, d);
     E->errors++;
 }
