@@ -3,7 +3,7 @@
 #   make               build build/tngc (dependencies installed when missing)
 #   make check         every test; SANITIZE=1 builds and tests with ASan+UBSan
 #   make demo          lint, scan and analyse the examples
-#   make bench         the lint/scan throughput benchmark against ast.parse
+#   make bench         lint/scan throughput vs ast.parse; bundle dispatch cost and stream speed-up
 #   make install PREFIX=/usr/local
 
 CC       ?= cc
@@ -96,8 +96,9 @@ check: $(TNGC) $(LIBRT) $(UNIT)
 demo: $(TNGC) $(LIBRT)
 	@sh examples/demo.sh $(TNGC)
 
-bench: $(TNGC)
+bench: $(TNGC) $(LIBRT)
 	@bash bench/lint_throughput/run.sh $(TNGC)
+	@sh bench/dispatch/run.sh $(TNGC)
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_kernels.h \
