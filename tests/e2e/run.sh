@@ -151,6 +151,14 @@ for script in "$root"/examples/*/*.py "$root"/tests/e2e/models/*.py; do
             bad "$rel: no static-kernel manifest (*.json under static_kernel_build/aclnn_static_shape_kernel_outputs/)"
             find "$w/src/static_kernel_build" | head -n 10 | sed 's/^/    /'
         fi
+        # one specialised kernel per distinct (op, dtypes, shapes) the plan selects
+        want=$("$tngc" plan "$src" | sed -n '/^static kernels:/,$p' | grep -c ' selected$')
+        got=$(grep -c '^static int tngc__sk[0-9]*(void \*const \*p' "$w/out/model.c")
+        if [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
+            ok "$rel: $got shape-specialised static kernels, one per distinct signature"
+        else
+            bad "$rel: $got static kernels compiled, the plan selects $want"
+        fi
     fi
     for ref in "$w"/ref/*/; do
         ref=${ref%/}
@@ -229,6 +237,33 @@ if [ -x "$launcher" ]; then
     fi
 else
     bad "examples/dim_gears: no launcher to test gears with"
+fi
+
+# ---- gears: the seed's two shapes run on one launcher, no rebuild ----
+
+# seed 002 calls the model at [2,2] and then [4,2]: one build serves both,
+# each run picks its gear, and the result is x1 + x2 (exact in float32).
+if [ -x "$launcher" ]; then
+    both=1
+    for shape in 2,2 4,2; do
+        d=$w/seed_$shape
+        mkdir -p "$d"
+        npy "$d/x1.npy" "$shape" float32
+        "$py" -c 'import sys, numpy as np; np.save(sys.argv[1], np.load(sys.argv[2])[::-1].copy())' "$d/x2.npy" "$d/x1.npy"
+        if ! "$launcher" --input "x1=$d/x1.npy" --input "x2=$d/x2.npy" --out-dir "$d" --warmup 0 --iters 1 \
+            >"$d/out.log" 2>&1 || ! "$py" -c 'import sys, numpy as np
+a, b, o = (np.load(sys.argv[1] + f) for f in ("/x1.npy", "/x2.npy", "/out0.npy"))
+sys.exit(0 if o.shape == a.shape and (o == a + b).all() else 1)' "$d"; then
+            both=0
+            show "$d/out.log"
+        fi
+        sed -n 's/^gear/    gear/p' "$d/out.log"
+    done
+    if [ $both = 1 ] && grep -q '^gear 0' "$w/seed_2,2/out.log" && grep -q '^gear 1' "$w/seed_4,2/out.log"; then
+        ok "examples/dim_gears: shapes [2,2] and [4,2] run on the same launcher (gears 0 and 1), results exact"
+    else
+        bad "examples/dim_gears: the seed's two shapes on one launcher"
+    fi
 fi
 
 # ---- pad: row-independent batch padded, reducing dim refused ----
