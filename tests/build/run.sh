@@ -91,5 +91,21 @@ mkdir -p ru
 u4/chain_launcher --input x=x.npy --input y=y.npy --out-dir ru --iters 1 > oru 2>&1
 t "user kernel runs" '[ $? -eq 0 ] && $py -c "import numpy as np,sys; o=np.load(\"ru/out0.npy\"); sys.exit(0 if (o == (np.arange(6)+2)*3+1).all() else 1)"'
 
+# ---- make install: tngc, libtngcrt, headers, pkg-config; a program on the API ----
+case $tngc in
+*/san/*) ;;   # the installed runtime is the plain build's
+*)
+    make -s -C "$root" install PREFIX="$tmp/prefix" > inst.log 2>&1
+    t "make install" '[ $? -eq 0 ] && [ -x prefix/bin/tngc ] && [ -f prefix/lib/libtngcrt.a ] && [ -f prefix/include/tngc/tngrt_bundle.h ] && [ -f prefix/share/tngc/tngc.mk ] && [ -f prefix/share/man/man1/tngc.1 ]'
+    prefix/bin/tngc build chain.py -o inst --no-cache > oi 2>&1
+    t "the installed tngc builds with the installed runtime" '[ $? -eq 0 ] && [ -x inst/chain_launcher ]'
+    flags=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs --static tngcrt)
+    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinst -o use_api "$here/use_api.c" inst/libchain.a $flags > ocu 2>&1
+    t "a program links the bundle with pkg-config" '[ $? -eq 0 ]' || cat ocu
+    ./use_api > oua 2>&1
+    t "and runs it through the API" '[ $? -eq 0 ] && grep -q "Model.forward: 2 inputs, 1 outputs, 1 gear(s): ok" oua' || cat oua
+    ;;
+esac
+
 echo "build: $pass passed, $fail failed"
 [ $fail -eq 0 ]
