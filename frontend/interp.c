@@ -34,6 +34,7 @@
 #define INTERP_MAX_STEPS 2000000L   /* statements and loop iterations */
 #define INTERP_MAX_DEPTH 64         /* nested calls */
 #define INTERP_MAX_ITEMS 100000     /* elements of one container */
+#define INTERP_MAX_STR (1u << 20)   /* bytes of one string built by + */
 #define INTERP_MAX_NEST 1000        /* nested expressions and statements, as Python's
                                      * recursion limit: keeps the C stack bounded */
 
@@ -922,13 +923,23 @@ static Obj *binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
     Obj *x = num_binop(I, op, l, r, node);
     if (x)
         return x;
-    if (strcmp(op, "+") == 0 && l->kind == r->kind && (l->kind == O_TUPLE || l->kind == O_LIST))
+    if (strcmp(op, "+") == 0 && l->kind == r->kind && (l->kind == O_TUPLE || l->kind == O_LIST)) {
+        if (l->n + r->n > INTERP_MAX_ITEMS) {
+            interp_limit(I, node, "a container of more than 100,000 items");
+            return obj_unknown(I, NULL);
+        }
         return seq_concat(I, l, r);
-    if (strcmp(op, "+") == 0 && l->kind == O_STR && r->kind == O_STR)
+    }
+    if (strcmp(op, "+") == 0 && l->kind == O_STR && r->kind == O_STR) {
+        if (strlen(l->s) + strlen(r->s) > INTERP_MAX_STR) {
+            interp_limit(I, node, "a string of more than 1 MiB");
+            return obj_unknown(I, NULL);
+        }
         return obj_str(I, arena_printf(&I->arena, "%s%s", l->s, r->s));
+    }
     int64_t k;
     if (strcmp(op, "*") == 0 && (l->kind == O_TUPLE || l->kind == O_LIST) && obj_int_value(r, &k)) {
-        if (k * (int64_t)l->n > INTERP_MAX_ITEMS) {
+        if (l->n && k > INTERP_MAX_ITEMS / (int64_t)l->n) {
             interp_limit(I, node, "a container of more than 100,000 items");
             return obj_unknown(I, NULL);
         }
@@ -3088,6 +3099,8 @@ typedef struct Leaf {
 typedef VEC(Leaf) LeafList;
 
 /* The tensor leaves of an argument, with their paths: x, kv[0]['key'] */
+static const char *py_repr_str(Interp *I, const char *s);
+
 static void collect_leaves(Interp *I, Obj *o, const char *path, LeafList *out, int depth)
 {
     if (!o || depth > 16 || out->n > 4096)
@@ -3101,11 +3114,38 @@ static void collect_leaves(Interp *I, Obj *o, const char *path, LeafList *out, i
     } else if (o->kind == O_DICT) {
         for (size_t i = 0; i + 1 < o->n; i += 2) {
             Obj *k = o->items[i];
-            const char *ks = k->kind == O_STR ? arena_printf(&I->arena, "'%s'", k->s) :
+            const char *ks = k->kind == O_STR ? py_repr_str(I, k->s) :
                              k->kind == O_INT ? arena_printf(&I->arena, "%lld", (long long)k->i) : "?";
             collect_leaves(I, o->items[i + 1], arena_printf(&I->arena, "%s[%s]", path, ks), out, depth + 1);
         }
     }
+}
+
+/* s as Python's repr() writes it ('a', "it's", 'k\\n'), so that input names
+ * are unambiguous and match what PyTorch-side tools print. */
+static const char *py_repr_str(Interp *I, const char *s)
+{
+    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    StrBuf b = {0};
+    sb_putc(&b, q);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '\\' || *c == (unsigned char)q)
+            sb_printf(&b, "\\%c", *c);
+        else if (*c == '\n')
+            sb_puts(&b, "\\n");
+        else if (*c == '\t')
+            sb_puts(&b, "\\t");
+        else if (*c == '\r')
+            sb_puts(&b, "\\r");
+        else if (*c < 32 || *c == 127)
+            sb_printf(&b, "\\x%02x", *c);
+        else
+            sb_putc(&b, (char)*c);
+    }
+    sb_putc(&b, q);
+    const char *r = arena_strndup(&I->arena, b.s, b.len);
+    sb_free(&b);
+    return r;
 }
 
 /* The method a compiled object runs, its self and its entry name. */
@@ -3276,6 +3316,8 @@ static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth
     }
     if (r->kind == O_TENSOR) {
         int32_t v = interp_val(I, r, node);
+        if (v >= 0 && stale_view(I, v, node))
+            return;   /* a returned view taken before an in-place write */
         if (v >= 0) {
             GraphOutput o = {arena_printf(&g->arena, "out%zu", g->outputs.n), v};
             VEC_PUSH(g->outputs, o);
