@@ -574,6 +574,33 @@ static char *bundle_name(const char *script, const Plan *p, size_t nplans)
     return sb.s;
 }
 
+/* Refuses bundle names that would shadow the runtime's headers (tngrt*.h)
+ * or that two entries share; returns EXIT_OK or prints why. */
+static int check_bundle_names(const Loaded *L, const char *file)
+{
+    int status = EXIT_OK;
+    for (size_t i = 0; i < L->plans.n && status == EXIT_OK; i++) {
+        char *n = bundle_name(file, &L->plans.v[i], L->plans.n);
+        if (!strncmp(n, "tngrt", 5)) {
+            fprintf(stderr, "tngc: the bundle name '%s' (from the script's file name) would shadow the runtime's "
+                            "headers (tngrt*.h): rename the script\n", n);
+            status = EXIT_USAGE;
+        }
+        for (size_t j = 0; j < i && status == EXIT_OK; j++) {
+            char *m = bundle_name(file, &L->plans.v[j], L->plans.n);
+            if (!strcmp(n, m)) {
+                const Graph *g = L->plans.v[i].g;
+                fprintf(stderr, "%s:%u:%u: error: entries %s and %s would both be the bundle '%s': rename one\n",
+                        file, g->line, g->col, L->plans.v[j].g->name, g->name, n);
+                status = EXIT_FOUND;
+            }
+            free(m);
+        }
+        free(n);
+    }
+    return status;
+}
+
 /* Parses gen's options (and build's when build != 0). */
 static int gen_args(int argc, char **argv, int build, GenArgs *a)
 {
@@ -646,6 +673,25 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
         return usage_error(usage, "%sno input file", "");
     if (!a->outdir)
         return usage_error(usage, "%sno output directory (-o DIR)", "");
+    for (size_t k = 0; k < a->user_ops.n; k++) {
+        int known = 0;
+        for (int op = 0; op < OP__count; op++)
+            known |= !strcmp(op_info[op].name, a->user_ops.v[k]) && !(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS));
+        if (!known) {
+            StrBuf ops = {0};
+            for (int op = 0; op < OP__count; op++)
+                if (!(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS)))
+                    sb_printf(&ops, "%s%s", ops.len ? " " : "", op_info[op].name);
+            fprintf(stderr, "tngc: --user-kernel: unknown op '%s'; ops with kernels: %s\n", a->user_ops.v[k], ops.s);
+            sb_free(&ops);
+            VEC_FREE(a->user_ops);
+            return EXIT_USAGE;
+        }
+    }
+    if (a->bo.kernels && a->user_ops.n == 0) {
+        VEC_FREE(a->user_ops);
+        return usage_error(usage, "%s--kernels needs --user-kernel OP for each op it implements", "");
+    }
     VEC_PUSH(a->user_ops, NULL);
     a->user_ops.n--;
     return 0;
@@ -663,13 +709,35 @@ static int write_in(const char *dir, const char *name, const StrBuf *text)
     return rc;
 }
 
+/* Appends path as make reads it in a rule: blanks, '#', ':' and
+ * backslashes escaped with a backslash, '$' doubled (as clang does). */
+static void make_path(StrBuf *d, const char *path)
+{
+    for (const char *c = path; *c; c++) {
+        if (*c == '$')
+            sb_putc(d, '$');
+        else if (*c == ' ' || *c == '\t' || *c == '#' || *c == ':' || *c == '\\')
+            sb_putc(d, '\\');
+        sb_putc(d, *c);
+    }
+}
+
 /* The make depfile: every generated file depends on the script. */
 static int write_depfile(const GenArgs *a, const GenFiles *files, const char *first_name)
 {
     StrBuf d = {0}, path = {0};
-    for (size_t i = 0; i < files->n; i++)
-        sb_printf(&d, "%s%s/%s", i ? " " : "", a->outdir, files->v[i].name);
-    sb_printf(&d, ": %s\n%s:\n", a->file, a->file);
+    for (size_t i = 0; i < files->n; i++) {
+        if (i)
+            sb_putc(&d, ' ');
+        make_path(&d, a->outdir);
+        sb_putc(&d, '/');
+        make_path(&d, files->v[i].name);
+    }
+    sb_puts(&d, ": ");
+    make_path(&d, a->file);
+    sb_puts(&d, "\n");
+    make_path(&d, a->file);
+    sb_puts(&d, ":\n");
     if (a->depfile)
         sb_puts(&path, a->depfile);
     else
@@ -698,6 +766,10 @@ static int gen_entry(Loaded *L, size_t i, const GenArgs *a, GenOptions *go, GenF
 static int ensure_dir(const char *dir)
 {
     struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tngc: the output directory %s is a file, not a directory\n", dir);
+        return -1;
+    }
     if (fs_mkdirs(dir, 0) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "tngc: cannot create the output directory %s: %s\n", dir, strerror(errno));
         return -1;
@@ -714,6 +786,8 @@ static int cmd_gen(int argc, char **argv)
         return VEC_FREE(a.user_ops), st == -2 ? EXIT_OK : st;
     Loaded L;
     int status = load_plans(&L, a.file, a.entry);
+    if (status == EXIT_OK)
+        status = check_bundle_names(&L, a.file);
     GenFiles files = {0};
     char *first = NULL;
     for (size_t i = 0; status == EXIT_OK && i < L.plans.n; i++) {
@@ -803,6 +877,8 @@ static int cmd_build(int argc, char **argv)
     }
     Loaded L;
     int status = load_plans(&L, a.file, a.entry);
+    if (status == EXIT_OK)
+        status = check_bundle_names(&L, a.file);
     if (status == EXIT_OK && ensure_dir(a.outdir) != 0)
         status = EXIT_USAGE;
     GenFiles all = {0};
@@ -821,9 +897,10 @@ static int cmd_build(int argc, char **argv)
         bo.entry_out = entry;
         bo.entry_out_len = sizeof entry;
         int hit = 0;
-        if (status == EXIT_OK && build_bundle(&L.plans.v[i], &go, &files, &bo, &hit, err, sizeof err) != 0) {
+        int brc = status == EXIT_OK ? build_bundle(&L.plans.v[i], &go, &files, &bo, &hit, err, sizeof err) : 0;
+        if (brc != 0) {
             fprintf(stderr, "tngc: %s: %s\n", go.name, err);
-            status = EXIT_FOUND;
+            status = brc == -2 ? EXIT_USAGE : EXIT_FOUND;
         } else if (status == EXIT_OK && hit) {
             printf("tngc: %s: cache hit (%s): nothing to compile\n", go.name, entry);
         } else if (status == EXIT_OK) {

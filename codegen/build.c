@@ -269,20 +269,14 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
         srcs[n] = fn;
         labels[n++] = fn;
     }
-    char *kern = NULL;
-    if (bo->kernels) {
-        kern = build__path(dir, "user_kernels.c");
-        if (build__copy(bo->kernels, kern, 0) != 0) {
-            free(kern);
-            return build__fail(err, errlen, "cannot read %s: %s", bo->kernels, strerror(errno));
-        }
-        srcs[n] = "user_kernels.c";
+    size_t ngen = n;
+    if (bo->kernels) {   /* compiled where it is, so diagnostics name the user's file */
+        srcs[n] = bo->kernels;
         labels[n++] = bo->kernels;
     }
-    free(kern);
     for (size_t i = 0; i < n; i++) {
-        char *src = build__path(dir, srcs[i]);
-        objs[i] = xstrdup(src);
+        char *src = i < ngen ? build__path(dir, srcs[i]) : xstrdup(srcs[i]);
+        objs[i] = i < ngen ? xstrdup(src) : build__path(dir, "user_kernels.c");
         objs[i][strlen(objs[i]) - 1] = 'o';
         build__cc_base(&cmds[i], bo, inc, dir);
         argv_push(&cmds[i], "-c");
@@ -366,6 +360,31 @@ static void build__key(const GenFiles *files, const GenOptions *go, const BuildO
 }
 
 
+/* "NAME SIZE HASH" of every product of a build in dir, one per line: what
+ * a cache hit checks before it copies them (a truncated or emptied file in
+ * the cache is a broken entry, not a hit). */
+static void build__products(const char *dir, const GenFiles *files, const char *name, StrBuf *out)
+{
+    NameList names = {0};
+    char lib[512], exe[512];
+    for (size_t i = 0; i < files->n; i++)
+        VEC_PUSH(names, files->v[i].name);
+    snprintf(lib, sizeof lib, "lib%s.a", name);
+    snprintf(exe, sizeof exe, "%s_launcher", name);
+    VEC_PUSH(names, lib);
+    VEC_PUSH(names, exe);
+    for (size_t i = 0; i < names.n; i++) {
+        StrBuf b = {0};
+        char *p = build__path(dir, names.v[i]);
+        int rc = build__read(p, &b);
+        uint64_t h = build__fnv(1469598103934665603ull, b.s ? b.s : "", b.len);
+        sb_printf(out, "%s %zu %016llx\n", names.v[i], rc == 0 ? b.len : (size_t)-1, (unsigned long long)h);
+        sb_free(&b);
+        free(p);
+    }
+    VEC_FREE(names);
+}
+
 static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles *files, const char *name)
 {
     StrBuf k = {0};
@@ -380,6 +399,16 @@ static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles 
     ok = ok && build__exists(entry, buf);
     for (size_t i = 0; ok && i < files->n; i++)
         ok = build__exists(entry, files->v[i].name);
+    if (ok) {
+        StrBuf want = {0}, got = {0};
+        char *pp = build__path(entry, "products");
+        ok = build__read(pp, &want) == 0;
+        build__products(entry, files, name, &got);
+        ok = ok && want.len == got.len && !memcmp(want.s, got.s, got.len);
+        free(pp);
+        sb_free(&want);
+        sb_free(&got);
+    }
     return ok;
 }
 
@@ -445,6 +474,15 @@ static char *build__in_temp(const GenFiles *files, const char *name, const Build
     if (rc == 0)
         rc = build__compile(files, name, bo, tmpl, inc, lib, err, errlen);
     if (rc == 0) {
+        StrBuf prod = {0};
+        build__products(tmpl, files, name, &prod);
+        char *pp = build__path(tmpl, "products");
+        if (build__write(pp, prod.s, prod.len, 0) != 0)
+            rc = build__fail(err, errlen, "cannot write %s: %s", pp, strerror(errno));
+        free(pp);
+        sb_free(&prod);
+    }
+    if (rc == 0) {
         char *kp = build__path(tmpl, "key");
         if (build__write(kp, key->s, key->len, 0) != 0)
             rc = build__fail(err, errlen, "cannot write %s: %s", kp, strerror(errno));
@@ -499,12 +537,13 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     }
     const char *cdir = bo->cache_dir;
     if (fs_mkdirs(cdir, 1) != 0 && errno != EEXIST) {
+        build__fail(err, errlen, "cannot create cache dir %s: %s", cdir, strerror(errno));
         sb_free(&key);
-        return build__fail(err, errlen, "cannot create cache dir %s: %s", cdir, strerror(errno));
+        return -2;
     }
     if (build__check_owner(cdir, err, errlen) != 0) {
         sb_free(&key);
-        return -1;
+        return -2;
     }
     char *rel = build__entry_rel(p, &key);
     char *entry = build__path(cdir, rel);
@@ -518,7 +557,8 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     snprintf(lockp, ll, "%s.lock", entry);
     int lfd = rc == 0 ? open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
     if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
-        rc = build__fail(err, errlen, "cannot lock %s: %s", lockp, strerror(errno));
+        build__fail(err, errlen, "cannot lock %s: %s", lockp, strerror(errno));
+        rc = -2;
     } else if (build__entry_ok(entry, &key, files, go->name)) {
         *cache_hit = 1;
         rc = build__install(entry, files, go->name, bo->outdir, err, errlen);

@@ -23,8 +23,9 @@ typedef struct BuildOptions {
  * Builds p's bundle from its generated files: compiles, archives and links
  * in a temporary directory (through the cache unless no_cache), then copies
  * the sources, lib<name>.a and <name>_launcher into bo->outdir atomically.
- * *cache_hit is 1 when nothing was compiled. Returns 0, or -1 with one line
- * in err.
+ * *cache_hit is 1 when nothing was compiled. Returns 0, or -1 (the build
+ * failed) or -2 (the cache cannot be used: I/O, ownership, locking) with
+ * one line in err.
  */
 int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
                  int *cache_hit, char *err, size_t errlen);

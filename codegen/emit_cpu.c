@@ -58,6 +58,8 @@ static const char *const dtype_enum[] = {
 
 /* ---- helpers ------------------------------------------------------------- */
 
+static void e__cstr(StrBuf *o, const char *s);
+
 static const char *e__dt(DType t)
 {
     return t > DT_UNKNOWN && t < DT__count ? dtype_enum[t] : "TNGRT_F32";
@@ -74,10 +76,9 @@ static size_t e__line(Emit *E)
 static void e__line_script(Emit *E, uint32_t line)
 {
     if (E->opt->line_directives && line > 0) {
-        sb_printf(E->o, "#line %u \"", line);
-        for (const char *s = E->opt->script; *s; s++)
-            sb_printf(E->o, (*s == '"' || *s == '\\') ? "\\%c" : "%c", *s);
-        sb_puts(E->o, "\"\n");
+        sb_printf(E->o, "#line %u ", line);
+        e__cstr(E->o, E->opt->script);
+        sb_puts(E->o, "\n");
     }
 }
 

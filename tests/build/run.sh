@@ -52,6 +52,12 @@ t "broken entry removed with a warning and rebuilt" '[ $? -eq 0 ] && grep -q "wa
 echo garbage > "$entry/key"
 "$tngc" build ms.py -o b3 --cache-dir cache > o3 2>&1
 t "entry with a wrong key rebuilt" '[ $? -eq 0 ] && grep -q "warning: removing" o3'
+: > "$entry/ms_launcher"
+"$tngc" build ms.py -o b3 --cache-dir cache > o3 2>&1
+t "an emptied product in the cache is a broken entry, not a hit" '[ $? -eq 0 ] && grep -q "warning: removing" o3 && [ -s b3/ms_launcher ]'
+touch cfile
+"$tngc" build ms.py -o b3 --cache-dir cfile > o3 2>&1
+t "a cache dir that is a file: status 2" '[ $? -eq 2 ] && grep -q "cfile" o3'
 sed 's/in3, in4)/in4, in3)/' ms.py > ms2.py && mv ms2.py ms.py
 "$tngc" build ms.py -o b4 --cache-dir cache > o4 2>&1
 t "a changed script is a miss" '[ $? -eq 0 ] && grep -q "built" o4'
@@ -71,6 +77,26 @@ t "one of them compiled, the other hit" '[ "$(cat o6a o6b | grep -c "cache hit")
 t "failed compile: status 1, nothing in the output dir" '[ $? -eq 1 ] && [ -z "$(ls -A b8)" ]'
 "$tngc" build ms.py -o b9 --no-cache -j 1 > o9 2>&1
 t "--no-cache -j 1" '[ $? -eq 0 ] && [ -x b9/ms_launcher ] && [ ! -e .tngc_cache ]'
+
+# ---- names ----
+"$tngc" gen ms.py -o n1 --user-kernel nosuchop > on1 2>&1
+t "unknown --user-kernel op: status 2, the ops listed" '[ $? -eq 2 ] && grep -q "unknown op .nosuchop.; ops with kernels: full add" on1'
+"$tngc" build ms.py -o n1 --kernels k.c > on1 2>&1
+t "--kernels without --user-kernel: status 2" '[ $? -eq 2 ]'
+cp ms.py tngrt_exec.py
+"$tngc" gen tngrt_exec.py -o n2 > on2 2>&1
+t "a bundle name that shadows the runtime's headers is refused" '[ $? -eq 2 ] && grep -q "shadow the runtime" on2 && [ ! -e n2 ]'
+cp "$here/collide.py" collide.py
+"$tngc" gen collide.py -o n3 > on3 2>&1
+t "two entries with one bundle name: located error" '[ $? -eq 1 ] && grep -q "collide.py:[0-9]*:[0-9]*: error: entries A_b.run and A.b_run would both be the bundle .collide_A_b_run." on3 && [ ! -e n3 ]'
+touch afile
+"$tngc" gen ms.py -o afile > on4 2>&1
+t "-o naming a file" '[ $? -eq 2 ] && grep -q "is a file, not a directory" on4'
+mkdir -p "sp ace#"
+cp ms.py "sp ace#/m.py"
+"$tngc" gen "sp ace#/m.py" -o "dep out" -MD > on5 2>&1
+printf '%s\n' 'dep\ out/m.h dep\ out/m.c dep\ out/m_launcher.c: sp\ ace\#/m.py' 'sp\ ace\#/m.py:' > dep.want
+t "depfile paths escaped for make" 'cmp -s dep.want "dep out/m.d"'
 
 # ---- user kernels ----
 "$tngc" build chain.py -o u1 --no-cache --user-kernel add > ou1 2>&1
