@@ -325,6 +325,41 @@ static int match_inputs(Launcher *L, const InputArg **which)
     return 0;
 }
 
+static char *result_path(const char *dir, const char *name);
+
+/* The file name of result k: outputs first, then the inputs updated in
+ * place; NULL for an input that is not written. */
+static const char *result_name(const TngrtBundleDesc *d, int k)
+{
+    if (k < d->noutputs)
+        return d->outputs[k].name;
+    k -= d->noutputs;
+    return (d->inputs[k].flags & TNGRT_SIG_UPDATED) ? d->inputs[k].name : NULL;
+}
+
+/* Refuses signatures in which two results would be written to the same
+ * file (names equal once sanitised, or an input named like an output). */
+static int check_result_names(const Launcher *L)
+{
+    const TngrtBundleDesc *d = L->desc;
+    int n = d->noutputs + d->ninputs, rc = 0;
+    for (int a = 0; a < n && rc == 0; a++) {
+        const char *na = result_name(d, a);
+        char *pa = na ? result_path("", na) : NULL;
+        for (int b = 0; pa && b < a && rc == 0; b++) {
+            const char *nb = result_name(d, b);
+            char *pb = nb ? result_path("", nb) : NULL;
+            if (pb && !strcmp(pa, pb))
+                rc = fail(L, EXIT_USAGE, "%s '%s' and %s '%s' would both be written as %s: rename one in the script",
+                          b < d->noutputs ? "output" : "input", nb, a < d->noutputs ? "output" : "input", na,
+                          pa + 1);
+            free(pb);
+        }
+        free(pa);
+    }
+    return rc;
+}
+
 /* Refuses signatures with bf16 inputs, which .npy cannot hold (bf16
  * outputs are written as their uint16 bit patterns, '<u2'). */
 static int check_npy_dtypes(const Launcher *L)
@@ -373,7 +408,9 @@ static int check_options(const Launcher *L)
         return fail(L, EXIT_USAGE, "--out-dir '%s': no such directory", L->a.out_dir);
     if ((rc = check_trace_dir(L)) != 0)
         return rc;
-    return check_npy_dtypes(L);
+    if (check_npy_dtypes(L) != 0)
+        return EXIT_USAGE;
+    return check_result_names(L);
 }
 
 /* ---- inputs and weights ---- */

@@ -98,6 +98,13 @@ cp ms.py "sp ace#/m.py"
 printf '%s\n' 'dep\ out/m.h dep\ out/m.c dep\ out/m_launcher.c: sp\ ace\#/m.py' 'sp\ ace\#/m.py:' > dep.want
 t "depfile paths escaped for make" 'cmp -s dep.want "dep out/m.d"'
 
+cp "$here/clash.py" clash.py
+"$tngc" build clash.py -o n6 --no-cache > on6 2>&1
+$py -c 'import numpy as np; np.save("z.npy", np.zeros((2, 4), np.float32)); np.save("x1.npy", np.ones((2, 1), np.float32))'
+mkdir -p rn6
+n6/clash_launcher --input out0=z.npy --input x=x1.npy --out-dir rn6 > on6 2>&1
+t "results that would share a file: the launcher refuses (status 2, one line)" '[ $? -eq 2 ] && [ "$(lines on6)" = 1 ] && grep -q "output .out0. and input .out0. would both be written as out0.npy" on6 && [ -z "$(ls -A rn6)" ]'
+
 # ---- user kernels ----
 "$tngc" build chain.py -o u1 --no-cache --user-kernel add > ou1 2>&1
 t "missing user kernel: status 1, the op and its line named" '[ $? -eq 1 ] && grep -q "chain.py:8:17: error: no CPU kernel for .add." ou1'
