@@ -458,7 +458,13 @@ static char *build__in_temp(const GenFiles *files, const char *name, const Build
         build__fail(err, errlen, "cannot find libtngcrt.a and its headers next to tngc (build it with make, or install it)");
         return NULL;
     }
-    char *tmpl = build__path(parent, ".tngc-build-XXXXXX");
+    /* named after this process, so that a later build can tell the
+     * leftovers of a killed one from a build in progress */
+    if (fs_sweep_dead(parent, ".tngc-build-") > 0)
+        fprintf(stderr, "tngc: warning: removed what a killed build left in %s\n", parent);
+    char tname[64];
+    snprintf(tname, sizeof tname, ".tngc-build-%ld-XXXXXX", (long)getpid());
+    char *tmpl = build__path(parent, tname);
     if (!mkdtemp(tmpl)) {
         build__fail(err, errlen, "cannot create a build directory in %s: %s", parent, strerror(errno));
         free(tmpl);

@@ -6,6 +6,7 @@
 #include "support.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,4 +55,32 @@ int fs_mkdirs(const char *path, int priv)
     int rc = mkdir(p, mode) != 0 && errno != EEXIST ? -1 : 0;
     free(p);
     return rc;
+}
+
+int fs_sweep_dead(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    size_t pl = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, pl) != 0)
+            continue;
+        char *end;
+        long pid = strtol(e->d_name + pl, &end, 10);
+        if (end == e->d_name + pl || *end != '-' || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;   /* its builder is alive (or not ours to judge) */
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *c = xmalloc(len);
+        snprintf(c, len, "%s/%s", dir, e->d_name);
+        fs_rmtree(c);
+        free(c);
+        n++;
+    }
+    closedir(d);
+    return n;
 }

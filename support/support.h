@@ -91,6 +91,9 @@ void fs_rmtree(const char *path);
 /* mkdir -p path, new directories 0700 when priv, else 0755; returns 0 or
  * -1 with errno. */
 int fs_mkdirs(const char *path, int priv);
+/* Removes the entries of dir named PREFIX<pid>-... whose process <pid> no
+ * longer exists (what a killed build left behind); returns how many. */
+int fs_sweep_dead(const char *dir, const char *prefix);
 
 
 

@@ -75,8 +75,10 @@ t "concurrent builds of one entry both succeed" '[ $s1 -eq 0 ] && [ $s2 -eq 0 ] 
 t "one of them compiled, the other hit" '[ "$(cat o6a o6b | grep -c "cache hit")" = 1 ]'
 "$tngc" build ms.py -o b8 --no-cache --cc false > o8 2>&1
 t "failed compile: status 1, nothing in the output dir" '[ $? -eq 1 ] && [ -z "$(ls -A b8)" ]'
+mkdir -p b9/.tngc-build-999999999-XyZ12 && touch b9/.tngc-build-999999999-XyZ12/model.o
 "$tngc" build ms.py -o b9 --no-cache -j 1 > o9 2>&1
 t "--no-cache -j 1" '[ $? -eq 0 ] && [ -x b9/ms_launcher ] && [ ! -e .tngc_cache ]'
+t "what a killed build left is swept" '[ ! -e b9/.tngc-build-999999999-XyZ12 ] && grep -q "removed what a killed build left" o9 && [ -z "$(ls -A b9 | grep tngc-build)" ]'
 
 # ---- names ----
 "$tngc" gen ms.py -o n1 --user-kernel nosuchop > on1 2>&1
