@@ -615,6 +615,13 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const with_value[] = {"-o", "--entry", "--target", "-MF", "--user-kernel", "-j",
                                                  "--cc", "--opt", "--cache-dir", "--kernels", NULL};
+        char jbuf[32];
+        if (!strncmp(o, "-j", 2) && o[2] && strlen(o) < sizeof jbuf) {   /* -jN */
+            snprintf(jbuf, sizeof jbuf, "%s", o + 2);
+            o = "-j";
+            v = jbuf;
+            i--;   /* the value is in this argument, not the next */
+        }
         int takes = 0;
         for (int k = 0; with_value[k]; k++)
             takes |= !strcmp(o, with_value[k]);
@@ -687,6 +694,10 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
             VEC_FREE(a->user_ops);
             return EXIT_USAGE;
         }
+    }
+    if (a->bo.no_cache && a->cache_dir) {
+        VEC_FREE(a->user_ops);
+        return usage_error(usage, "%s--cache-dir and --no-cache exclude each other", "");
     }
     if (a->bo.kernels && a->user_ops.n == 0) {
         VEC_FREE(a->user_ops);

@@ -56,6 +56,7 @@ typedef struct Args {
     int pad, help, version;
     InputArg *in;        /* nin entries (room for argc) */
     int nin;
+    unsigned given;      /* options seen, one bit each (given once at most) */
 } Args;
 
 /* Everything the launcher owns; freed by launcher_free. */
@@ -224,6 +225,13 @@ static int add_input(Launcher *L, const char *spec)
 static int apply_option(Launcher *L, const char *opt, const char *val)
 {
     Args *a = &L->a;
+    static const char *const once[] = {"--weights", "--out-dir", "--trace", "--warmup", "--iters"};
+    for (unsigned k = 0; k < sizeof once / sizeof *once; k++)
+        if (strcmp(opt, once[k]) == 0) {
+            if (a->given & (1u << k))
+                return fail(L, EXIT_USAGE, "%s given twice", opt);
+            a->given |= 1u << k;
+        }
     if (strcmp(opt, "--weights") == 0)
         a->weights = val;
     else if (strcmp(opt, "--out-dir") == 0)

@@ -107,6 +107,13 @@ mkdir -p rn6
 n6/clash_launcher --input out0=z.npy --input x=x1.npy --out-dir rn6 > on6 2>&1
 t "results that would share a file: the launcher refuses (status 2, one line)" '[ $? -eq 2 ] && [ "$(lines on6)" = 1 ] && grep -q "output .out0. and input .out0. would both be written as out0.npy" on6 && [ -z "$(ls -A rn6)" ]'
 
+"$tngc" build ms.py -o n7 --no-cache -j2 > on7 2>&1
+t "-jN in one argument" '[ $? -eq 0 ] && [ -x n7/ms_launcher ]'
+"$tngc" build ms.py -o n8 --no-cache --cache-dir c8 > on8 2>&1
+t "--cache-dir with --no-cache: usage error" '[ $? -eq 2 ] && [ ! -e n8 ]'
+n7/ms_launcher --iters 1 --iters 2 > on9 2>&1
+t "a launcher option given twice: status 2, one line" '[ $? -eq 2 ] && [ "$(lines on9)" = 1 ] && grep -q "given twice" on9'
+
 # ---- user kernels ----
 "$tngc" build chain.py -o u1 --no-cache --user-kernel add > ou1 2>&1
 t "missing user kernel: status 1, the op and its line named" '[ $? -eq 1 ] && grep -q "chain.py:8:17: error: no CPU kernel for .add." ou1'

@@ -89,7 +89,10 @@ reject() {
     shift 4
     out=$tmp/rej
     rm -rf "$out" && mkdir "$out"
-    "$tmp/$prog" --out-dir "$out" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    case " $* " in
+    *" --out-dir "*) "$tmp/$prog" "$@" >"$tmp/stdout" 2>"$tmp/stderr" ;;   # the case names its own
+    *) "$tmp/$prog" --out-dir "$out" "$@" >"$tmp/stdout" 2>"$tmp/stderr" ;;
+    esac
     rc=$?
     lines=$(wc -l <"$tmp/stderr")
     if [ $rc -ne "$want" ]; then bad "$name" "exit $rc, expected $want"
@@ -167,6 +170,7 @@ for n in 0 -1 10x "" " 5" 99999999999; do
 done
 reject "--warmup x" 2 "--warmup: 'x' is not an integer" launcher $(args 2) $(cache 2) --warmup x
 reject "--iters without value" 2 "--iters needs a value" launcher $(args 2) $(cache 2) --iters
+reject "option given twice" 2 "--iters given twice" launcher $(args 2) $(cache 2) --iters 1 --iters 2
 reject "unknown option" 2 "unknown option '--frob'" launcher $(args 2) $(cache 2) --frob
 reject "stray argument" 2 "unexpected argument 'extra'" launcher $(args 2) $(cache 2) extra
 reject "nonexistent out-dir" 2 "--out-dir '$tmp/nope': no such directory" launcher \
