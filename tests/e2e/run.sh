@@ -100,11 +100,16 @@ same_sources() {
     return $s_rc
 }
 
-# run_bundle LAUNCHER REFDIR OUTDIR LOG [launcher args]: launch.sh, --warmup 0 --iters 1
+# run_bundle LAUNCHER REFDIR OUTDIR LOG [launcher args]: launch.sh, --warmup 0 and
+# --iters 1 unless the args set --iters
 run_bundle() {
     r_l=$1 r_ref=$2 r_out=$3 r_log=$4
     shift 4
-    sh "$e2e/launch.sh" "$r_l" "$r_ref" "$r_out" --warmup 0 --iters 1 "$@" >"$r_log" 2>&1
+    case " $* " in
+    *" --iters "*) ;;
+    *) set -- --iters 1 "$@" ;;
+    esac
+    sh "$e2e/launch.sh" "$r_l" "$r_ref" "$r_out" --warmup 0 "$@" >"$r_log" 2>&1
 }
 
 # ---- every example: reference, build, run, compare, cache ----
