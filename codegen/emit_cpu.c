@@ -292,6 +292,41 @@ static void e__user_call(Emit *E, const Op *op)
     sb_puts(E->o, "}, err))\n        return -1;\n");
 }
 
+/* Opens the call "[if (]<pre><fn>(" with the operands spec names: "o0" is
+ * output 0, "i2" input 2 (NULL when absent); the caller appends further
+ * arguments and closes with e__close. */
+static void e__open(Emit *E, const Op *op, const char *pre, const char *fn, const char *spec, int fallible)
+{
+    sb_printf(E->o, "%s%s%s(", fallible ? "if (" : "", pre, fn);
+    for (const char *c = spec; c[0] && c[1]; c += 2) {
+        uint32_t k = (uint32_t)(c[1] - '0');
+        if (c != spec)
+            sb_puts(E->o, ", ");
+        if (c[0] == 'o')
+            e__arg(E, OUT(k));
+        else
+            e__arg(E, k < op->nin ? op->in[k] : -1, (int)(op->nout + k));
+    }
+}
+
+/* Closes a call e__open opened; a fallible one returns -1 on failure. */
+static void e__close(Emit *E, int fallible)
+{
+    sb_puts(E->o, fallible ? ", err))\n        return -1;\n" : ");\n");
+}
+
+/* ", <x as a double literal>" */
+static void e__comma_double(Emit *E, double x)
+{
+    sb_puts(E->o, ", ");
+    e__double(E, x);
+}
+
+static const char *e__reduce(OpKind k)
+{
+    return k == OP_SUM ? "TNGRT_RED_SUM" : k == OP_MEAN ? "TNGRT_RED_MEAN" : "TNGRT_RED_AMAX";
+}
+
 /* The kernel call of op (one statement, no trailing newline handling). */
 static void e__call(Emit *E, int32_t op_id, const char *pre)
 {
@@ -303,121 +338,63 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
     }
     switch (op->kind) {
     case OP_FULL:
-        sb_printf(o, "%sfill(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__double(E, op->fattr[0]);
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "fill", "o0", 0);
+        e__comma_double(E, op->fattr[0]);
+        break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
         if (op->attr[0] == 0) {
-            sb_printf(o, "%sbinary(", pre);
-            e__arg(E, OUT(0));
-            sb_puts(o, ", ");
-            e__arg(E, IN(0));
-            sb_puts(o, ", ");
-            e__arg(E, IN(1));
-            sb_printf(o, ", %s, ", e__binary(op->kind));
+            e__open(E, op, pre, "binary", "o0i0i1", 0);
+            sb_printf(o, ", %s", e__binary(op->kind));
         } else {
-            sb_printf(o, "%sbinary_scalar(", pre);
-            e__arg(E, OUT(0));
-            sb_puts(o, ", ");
-            e__arg(E, IN(0));
-            sb_puts(o, ", ");
-            e__double(E, op->fattr[0]);
-            sb_printf(o, ", %d, %s, ", op->attr[0] == 2, e__binary(op->kind));
+            e__open(E, op, pre, "binary_scalar", "o0i0", 0);
+            e__comma_double(E, op->fattr[0]);
+            sb_printf(o, ", %d, %s", op->attr[0] == 2, e__binary(op->kind));
         }
-        e__double(E, op->fattr[1]);
-        sb_puts(o, ");\n");
-        return;
+        e__comma_double(E, op->fattr[1]);
+        break;
     case OP_POW: case OP_NEG: case OP_ABS: case OP_EXP: case OP_LOG: case OP_SQRT:
     case OP_RSQRT: case OP_RELU: case OP_GELU: case OP_SILU: case OP_SIGMOID: case OP_TANH:
     case OP_CAST:
-        sb_printf(o, "%sunary(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_printf(o, ", %s, ", e__unary(op->kind, op));
-        e__double(E, op->kind == OP_POW ? op->fattr[0] : 0);
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "unary", "o0i0", 0);
+        sb_printf(o, ", %s", e__unary(op->kind, op));
+        e__comma_double(E, op->kind == OP_POW ? op->fattr[0] : 0);
+        break;
     case OP_MM: case OP_BMM: case OP_MATMUL:
-        sb_printf(o, "%smatmul(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(1));
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "matmul", "o0i0i1", 0);
+        break;
     case OP_ADDMM:
-        sb_printf(o, "%saddmm(", pre);
-        e__arg(E, OUT(0));
-        for (int k = 0; k < 3; k++) {
-            sb_puts(o, ", ");
-            e__arg(E, IN(k));
-        }
-        sb_puts(o, ", ");
-        e__double(E, op->fattr[0]);
-        sb_puts(o, ", ");
-        e__double(E, op->fattr[1]);
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "addmm", "o0i0i1i2", 0);
+        e__comma_double(E, op->fattr[0]);
+        e__comma_double(E, op->fattr[1]);
+        break;
     case OP_LINEAR:
-        sb_printf(o, "%slinear(", pre);
-        e__arg(E, OUT(0));
-        for (int k = 0; k < 3; k++) {
-            sb_puts(o, ", ");
-            e__arg(E, k < (int)op->nin ? op->in[k] : -1, (int)op->nout + k);
-        }
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "linear", "o0i0i1i2", 0);
+        break;
     case OP_PERMUTE:
-        sb_printf(o, "%spermute(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
+        e__open(E, op, pre, "permute", "o0i0", 0);
         sb_puts(o, ", (const int64_t[]){");
         for (uint32_t k = 0; k < op->nattr; k++)
             sb_printf(o, "%s%lld", k ? ", " : "", (long long)op->attr[k]);
-        sb_puts(o, op->nattr ? "});\n" : "0});\n");
-        return;
+        sb_puts(o, op->nattr ? "}" : "0}");
+        break;
     case OP_CLONE:
-        sb_printf(o, "%scopy(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "copy", "o0i0", 0);
+        break;
     case OP_COPY:
-        sb_printf(o, "%scopy(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(1));
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "copy", "o0i1", 0);
+        break;
     case OP_SLICE:
-        sb_printf(o, "%sslice(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
+        e__open(E, op, pre, "slice", "o0i0", 0);
         e__slice_args(E, op);
-        sb_puts(o, ");\n");
-        return;
+        break;
     case OP_SLICE_STORE:
-        sb_printf(o, "%sslice_store(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(1));
+        e__open(E, op, pre, "slice_store", "o0i1", 0);
         e__slice_args(E, op);
-        sb_puts(o, ");\n");
-        return;
+        break;
     case OP_SELECT:
-        sb_printf(o, "if (%sselect(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_printf(o, ", %d, %lld, err))\n        return -1;\n", (int)op->attr[0], (long long)op->attr[1]);
+        e__open(E, op, pre, "select", "o0i0", 1);
+        sb_printf(o, ", %d, %lld", (int)op->attr[0], (long long)op->attr[1]);
+        e__close(E, 1);
         return;
     case OP_CAT: case OP_STACK:
         sb_printf(o, "%scat(", pre);
@@ -444,85 +421,45 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
             mask = (1u << E->g->vals.v[op->in[0]].ndim) - 1;
         for (uint32_t k = 1; k < op->nattr; k++)
             mask |= 1u << op->attr[k];
-        sb_printf(o, "%sreduce(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_printf(o, ", %s, 0x%xu);\n",
-                  op->kind == OP_SUM ? "TNGRT_RED_SUM" : op->kind == OP_MEAN ? "TNGRT_RED_MEAN" : "TNGRT_RED_AMAX", mask);
-        return;
+        e__open(E, op, pre, "reduce", "o0i0", 0);
+        sb_printf(o, ", %s, 0x%xu", e__reduce(op->kind), mask);
+        break;
     }
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
-        sb_printf(o, "%ssoftmax(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_printf(o, ", %d, %d);\n", (int)op->attr[0], op->kind == OP_LOG_SOFTMAX);
-        return;
+        e__open(E, op, pre, "softmax", "o0i0", 0);
+        sb_printf(o, ", %d, %d", (int)op->attr[0], op->kind == OP_LOG_SOFTMAX);
+        break;
     case OP_LAYER_NORM:
-        sb_printf(o, "%slayer_norm(", pre);
-        e__arg(E, OUT(0));
-        for (int k = 0; k < 3; k++) {
-            sb_puts(o, ", ");
-            e__arg(E, k < (int)op->nin ? op->in[k] : -1, (int)op->nout + k);
-        }
-        sb_printf(o, ", %d, ", (int)op->attr[0]);
-        e__double(E, op->fattr[0]);
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "layer_norm", "o0i0i1i2", 0);
+        sb_printf(o, ", %d", (int)op->attr[0]);
+        e__comma_double(E, op->fattr[0]);
+        break;
     case OP_RMS_NORM:
-        sb_printf(o, "%srms_norm(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, OUT(1));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(1));
-        sb_puts(o, ", ");
-        e__double(E, op->fattr[0]);
-        sb_puts(o, ");\n");
-        return;
+        e__open(E, op, pre, "rms_norm", "o0o1i0i1", 0);
+        e__comma_double(E, op->fattr[0]);
+        break;
     case OP_EMBEDDING:
-        sb_printf(o, "if (%sembedding(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(1));
-        sb_puts(o, ", err))\n        return -1;\n");
+        e__open(E, op, pre, "embedding", "o0i0i1", 1);
+        e__close(E, 1);
         return;
     case OP_QUANT_MATMUL:
-        sb_printf(o, "if (%squant_matmul(", pre);
-        e__arg(E, OUT(0));
-        for (int k = 0; k < 6; k++) {
-            sb_puts(o, ", ");
-            e__arg(E, k < (int)op->nin ? op->in[k] : -1, (int)op->nout + k);
-        }
-        sb_puts(o, ", err))\n        return -1;\n");
+        e__open(E, op, pre, "quant_matmul", "o0i0i1i2i3i4i5", 1);
+        e__close(E, 1);
         return;
     case OP_DEQUANT_SWIGLU_QUANT:
-        sb_printf(o, "if (%sdequant_swiglu_quant(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, OUT(1));
-        for (int k = 0; k < 7; k++) {
-            sb_puts(o, ", ");
-            e__arg(E, k < (int)op->nin ? op->in[k] : -1, (int)op->nout + k);
-        }
-        sb_printf(o, ", %d, %d, err))\n        return -1;\n", (int)op->attr[0], (int)op->attr[1]);
+        e__open(E, op, pre, "dequant_swiglu_quant", "o0o1i0i1i2i3i4i5i6", 1);
+        sb_printf(o, ", %d, %d", (int)op->attr[0], (int)op->attr[1]);
+        e__close(E, 1);
         return;
     case OP_SWIGLU:
-        sb_printf(o, "%sswiglu(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", ");
-        e__arg(E, IN(0));
-        sb_printf(o, ", %d);\n", (int)op->attr[0]);
-        return;
+        e__open(E, op, pre, "swiglu", "o0i0", 0);
+        sb_printf(o, ", %d", (int)op->attr[0]);
+        break;
     case OP_INPUT: case OP_WEIGHT: case OP_RESHAPE: case OP_CONTIGUOUS: case OP_FORMAT_CAST:
     case OP__count:
         return;
     }
+    e__close(E, 0);
 }
 
 /* 1 when op runs code (sources and views do not). */
