@@ -674,6 +674,23 @@ TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, con
     TngrtImplWalk w;
     const TngrtArg *xs[2] = {a, b};
     int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    /* Fast path: float32 operands of out's very shape need no broadcast
+     * walk (the common elementwise op; its set-up dominated small ones). */
+    if (out->dtype == TNGRT_F32 && a->dtype == TNGRT_F32 && b->dtype == TNGRT_F32 &&
+        a->ndim == out->ndim && b->ndim == out->ndim && tngrt_impl__rank_ok(out)) {
+        int64_t n = 1;
+        int d = 0;
+        for (; d < out->ndim; d++) {
+            if (a->shape[d] != out->shape[d] || b->shape[d] != out->shape[d])
+                break;
+            n *= out->shape[d];
+        }
+        if (d == out->ndim) {
+            tngrt_impl__binary_f32((float *)out->data, (const float *)a->data, 1,
+                                   (const float *)b->data, 1, n, op, (float)alpha);
+            return;
+        }
+    }
     if (tngrt_impl__walk_bcast(&w, out, xs, 2) == 0)
         return;
     do {
