@@ -906,6 +906,12 @@ static inline float tngrt_impl__mm_prefill(float *c, const TngrtImplMM *q)
 {
     if (!q->bias || q->beta == 0.0)
         return 0.0f;
+    if (q->bias->dtype == TNGRT_F32 && q->bias_sm == 0 && q->bias_sn == 1) {
+        /* a row bias (Linear's): one row, copied down */
+        for (int64_t i = 0; i < q->m; i++)
+            memcpy(c + i * q->n, q->bias->data, (size_t)q->n * sizeof(float));
+        return (float)q->beta;
+    }
     for (int64_t i = 0; i < q->m; i++)
         for (int64_t j = 0; j < q->n; j++)
             c[i * q->n + j] = tngrt_impl__ldf(q->bias, i * q->bias_sm + j * q->bias_sn);
