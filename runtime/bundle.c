@@ -437,7 +437,7 @@ static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
     const TngrtSigTensor *s = &self->desc->inputs[i];
     char want[256], got[256];
     Msg mw = {want, sizeof want, 0}, mg = {got, sizeof got, 0};
-    msg_sig_shape(&mw, self->desc, s);
+    /* every run checks its inputs: messages are formatted only on failure */
     if (t->dtype != s->dtype) {
         bundle__fail(self, "input '%s': dtype %s, expected %s", s->name,
                      tngrt_dtype_name(t->dtype), tngrt_dtype_name(s->dtype));
@@ -445,6 +445,7 @@ static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
     }
     if (t->ndim != s->ndim) {
         msg_shape(&mg, t->ndim < 0 || t->ndim > TNGRT_MAX_DIMS ? 0 : t->ndim, t->shape);
+        msg_sig_shape(&mw, self->desc, s);
         bundle__fail(self, "input '%s': %d dims %s, expected %d %s", s->name, t->ndim, got,
                      s->ndim, want);
         return -1;
@@ -454,6 +455,7 @@ static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
     for (int k = 0; k < s->ndim; k++) {
         if (s->dims[k].sym == -1 && t->shape[k] != s->dims[k].value) {
             msg_shape(&mg, t->ndim, t->shape);
+            msg_sig_shape(&mw, self->desc, s);
             bundle__fail(self, "input '%s': shape %s, expected %s", s->name, got, want);
             return -1;
         }
