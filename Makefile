@@ -106,8 +106,7 @@ demo: $(TNGC) $(LIBRT)
 	@sh examples/demo.sh $(TNGC)
 
 bench: $(TNGC) $(LIBRT)
-	@bash bench/lint_throughput/run.sh $(TNGC)
-	@sh bench/dispatch/run.sh $(TNGC)
+	@sh bench/run.sh $(TNGC)
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_kernels.h \

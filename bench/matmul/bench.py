@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Large matmul-bound shapes (hidden 2048): bundle vs PyTorch eager, and
+GFLOP/s against the machine's measured peak.
+
+The peak is measured by bench/matmul/peak.c (compiled here with clang):
+every core runs independent fused multiply-adds on registers with the
+widest vector ISA the CPU has; it is the FMA throughput, an upper bound no
+real matmul reaches (loads, packing).
+
+PyTorch 1.13 here runs its CPU ops on torch.get_num_threads() threads (1 by
+default on this machine); the bundle's matmuls run on OpenBLAS's threads
+(all cores, since these bundles have one stream). So PyTorch is timed at
+its default and with torch.set_num_threads(cores), and the ratio is taken
+against the faster of the two.
+
+usage: /usr/bin/python3 bench/matmul/bench.py TNGC [OUT_DIR]
+"""
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import common as C    # noqa: E402
+from common import torch    # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HEAD = "import torch, torch_npu, torchair as tng\nimport torch.nn.functional as F\n"
+TAIL = "model = torch.compile(Model(), backend=tng.get_npu_backend(), fullgraph=True)\n"
+
+# (label, source, inputs, flops)
+CASES = [
+    ("linear [512, 2048] x [2048, 2048]",
+     "class Model(torch.nn.Module):\n"
+     "    def __init__(self):\n"
+     "        super().__init__()\n"
+     "        self.proj = torch.nn.Linear(2048, 2048, bias=False)\n"
+     "    def forward(self, x):\n"
+     "        return self.proj(x)\n",
+     [("x", (512, 2048))], 2 * 512 * 2048 * 2048),
+    ("MLP [128, 2048] -> 8192 (gelu) -> 2048",
+     "class Model(torch.nn.Module):\n"
+     "    def __init__(self):\n"
+     "        super().__init__()\n"
+     "        self.up = torch.nn.Linear(2048, 8192)\n"
+     "        self.down = torch.nn.Linear(8192, 2048)\n"
+     "    def forward(self, x):\n"
+     "        return self.down(F.gelu(self.up(x)))\n",
+     [("x", (128, 2048))], 2 * 2 * 128 * 2048 * 8192),
+    ("bmm [16, 256, 128] x [16, 128, 256] -> @ [16, 256, 128]",
+     "class Model(torch.nn.Module):\n"
+     "    def forward(self, q, k, v):\n"
+     "        return torch.matmul(torch.matmul(q, k), v)\n",
+     [("q", (16, 256, 128)), ("k", (16, 128, 256)), ("v", (16, 256, 128))],
+     2 * 16 * 256 * 128 * 256 * 2),
+]
+
+
+def main():
+    tngc = C.tngc_path()
+    outd = C.out_dir()
+    tmp = C.workdir()
+    cores = os.cpu_count() or 1
+    peak_exe = os.path.join(tmp, "peak")
+    subprocess.run(["clang", "-O2", "-pthread", "-o", peak_exe, os.path.join(HERE, "peak.c")],
+                   check=True)
+    peak_line = subprocess.run([peak_exe], stdout=subprocess.PIPE, text=True,
+                               check=True).stdout.strip()
+    peak = float(peak_line.split(":")[1].split()[0])
+    default_threads = torch.get_num_threads()
+    g = torch.Generator().manual_seed(0)
+    rows = []
+    for i, (label, body, shapes, flops) in enumerate(CASES):
+        inputs = [(n, torch.randn(s, generator=g)) for n, s in shapes]
+        call = "model(" + ", ".join("torch.randn%s" % (s,) for _, s in shapes) + ")\n"
+        src = HEAD + body + TAIL + call
+        script = os.path.join(tmp, "mm%d.py" % i)
+        with open(script, "w") as f:
+            f.write(src)
+        bdir = os.path.join(tmp, "b%d" % i)
+        C.build(tngc, script, bdir)
+        exe = C.launcher(bdir)
+        ns = {"__name__": "tngc_bench"}
+        torch.manual_seed(0)
+        exec(compile(HEAD + body + TAIL, script, "exec"), ns)
+        model = ns["model"].eval()
+        os.makedirs(os.path.join(tmp, "w%d" % i))
+        largs = C.save_inputs(os.path.join(tmp, "in%d" % i), inputs) + \
+            C.save_weights(os.path.join(tmp, "w%d" % i), model)
+        xs = [t for _, t in inputs]
+        with torch.no_grad():
+            ref = model(*xs)
+        out = os.path.join(tmp, "o%d" % i)
+
+        def eager(threads):
+            torch.set_num_threads(threads)
+            try:
+                return C.time_torch(lambda: model(*xs), 2, 15)
+            finally:
+                torch.set_num_threads(default_threads)
+
+        def measure():
+            return {"bundle": C.run_launcher(exe, largs, out, 2, 15),
+                    "eager_default": eager(default_threads),
+                    "eager_all": eager(cores)}
+        r = C.rounds(measure)
+        err = C.max_rel_err(ref, os.path.join(out, "out0.npy"))
+        if err > 1e-4:
+            C.die("%s: the bundle's result differs from PyTorch's (rel err %.2g)" % (label, err))
+        best = min(r["eager_default"], r["eager_all"])
+        gf = lambda us: flops / (us * 1e-6) / 1e9    # noqa: E731
+        rows.append([label, "%.2f" % (flops / 1e9), C.fmt_us(r["bundle"]),
+                     C.fmt_us(r["eager_default"]), C.fmt_us(r["eager_all"]),
+                     "**%.2f**" % (best / r["bundle"]),
+                     "%.0f (%.0f%%)" % (gf(r["bundle"]), 100 * gf(r["bundle"]) / peak),
+                     "%.0f" % gf(best), "%.1e" % err])
+    C.table("Large matmul-bound shapes (float32)",
+            ["", "GFLOP", "bundle", "eager, %d thread(s)" % default_threads,
+             "eager, %d threads" % cores, "ratio (faster eager / bundle)",
+             "bundle GFLOP/s (of peak)", "eager GFLOP/s", "max rel err"],
+            rows, os.path.join(outd, "tables.md"),
+            ["Measured peak: %s, from bench/matmul/peak.c (FMA throughput on registers, "
+             "every core). Medians of %d rounds of 15 calls. Target: ratio >= 0.95."
+             % (peak_line.split(": ", 1)[1], C.ROUNDS)])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Streams: a bundle built from a script with its npu_stream_switch scopes
+vs the same script with the scopes removed (one stream), on this machine's
+cores; PyTorch eager (which runs the ops in program order) for scale.
+
+  multi_stream   examples/multi_stream/model.py (seed 003): float16
+                 [1000, 1000] adds and mms on three streams
+  two-branch     bench/streams/two_branch.py: two independent towers of
+                 LayerNorm/Linear/GELU/Linear blocks, one per stream, at
+                 decode size (8 tokens, hidden 128, FFN 512: ops too small
+                 for OpenBLAS to split across threads), and the same at
+                 prefill size (64 tokens, hidden 256, FFN 1024)
+
+A one-stream bundle lets OpenBLAS use every core inside a matmul; a
+multi-stream bundle runs OpenBLAS on one thread and its streams on the
+cores, so the gain of streams is what intra-op threading leaves on the
+table. The multi_stream example is float16, which PyTorch 1.13 cannot
+multiply on the CPU (the stand-in computes in float32): no eager column.
+
+usage: /usr/bin/python3 bench/streams/bench.py TNGC [OUT_DIR]
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import common as C    # noqa: E402
+from common import torch    # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def one_stream(src):
+    """src with every stream scope and wait removed (an if True: block keeps
+    the indentation valid)."""
+    src = re.sub(r"(?m)^( *)with tng\.scope\.npu_stream_switch\(.*\):", r"\1if True:", src)
+    return re.sub(r"(?m)^( *)tng\.scope\.npu_wait_tensor\(.*\)", r"\1pass", src)
+
+
+def sized(src, **consts):
+    for k, v in consts.items():
+        src = re.sub(r"(?m)^%s = .*$" % k, "%s = %d" % (k, v), src)
+    return src
+
+
+def main():
+    tngc = C.tngc_path()
+    outd = C.out_dir()
+    tmp = C.workdir()
+    g = torch.Generator().manual_seed(0)
+    rows = []
+
+    def bench(label, src, name, inputs, model, iters, warmup):
+        paths = {}
+        for tag, s in (("streams", src), ("one", one_stream(src))):
+            path = os.path.join(tmp, "%s_%s.py" % (name, tag))
+            with open(path, "w") as f:
+                f.write(s)
+            C.build(tngc, path, os.path.join(tmp, name + tag))
+            paths[tag] = C.launcher(os.path.join(tmp, name + tag))
+        with open(os.path.join(tmp, name + "streams", "%s_streams.c" % name)) as f:
+            nstreams = len(set(re.findall(r"^static int g0_s(\d+)\(", f.read(), re.M)))
+        wd = os.path.join(tmp, "w_" + name)
+        os.makedirs(wd)
+        largs = C.save_inputs(os.path.join(tmp, "in_" + name), inputs)
+        if model is not None:
+            largs += C.save_weights(wd, model)
+        xs = [t for _, t in inputs]
+        out = os.path.join(tmp, "o_" + name)
+
+        def measure():
+            r = {"one": C.run_launcher(paths["one"], largs, out, warmup, iters),
+                 "streams": C.run_launcher(paths["streams"], largs, out, warmup, iters)}
+            if model is not None:
+                r["eager"] = C.time_torch(lambda: model(*xs), warmup, iters)
+            return r
+        r = C.rounds(measure)
+        if model is not None:
+            with torch.no_grad():
+                ref = model(*xs)
+            err = C.max_rel_err(ref, os.path.join(out, "out0.npy"))
+            if err > 1e-4:
+                C.die("%s: the bundle's result differs from PyTorch's (rel err %.2g)" % (label, err))
+        rows.append([label, C.fmt_us(r["one"]), "%s (%d)" % (C.fmt_us(r["streams"]), nstreams),
+                     "**%.2fx**" % (r["one"] / r["streams"]),
+                     C.fmt_us(r["eager"]) if "eager" in r else "-"])
+
+    with open(os.path.join(C.ROOT, "examples", "multi_stream", "model.py")) as f:
+        ms = f.read()
+    bench("multi_stream example (f16 [1000, 1000])", ms, "ms",
+          [("in%d" % i, torch.randn(1000, 1000, generator=g).half()) for i in range(1, 5)],
+          None, 10, 2)
+    with open(os.path.join(HERE, "two_branch.py")) as f:
+        tb = f.read()
+    for label, consts, iters in (
+            ("two-branch, decode size (8 x 128, FFN 512, 4 blocks)", {}, 1000),
+            ("two-branch, prefill size (64 x 256, FFN 1024, 3 blocks)",
+             {"TOKENS": 64, "HIDDEN": 256, "FFN": 1024, "LAYERS": 3}, 100)):
+        src = sized(tb, **consts)
+        ns = {"__name__": "tngc_bench"}
+        exec(compile(src, "two_branch.py", "exec"), ns)
+        torch.manual_seed(0)
+        model = ns["TwoBranch"]().eval()
+        x = torch.randn(ns["TOKENS"], ns["HIDDEN"], generator=g)
+        bench(label, src, "tb%d" % len(rows), [("x", x)], model, iters, 20)
+    C.table("Streams: the script's stream scopes vs none (%d cores)" % (os.cpu_count() or 0),
+            ["", "bundle, 1 stream", "bundle, streams (count)", "speed-up", "PyTorch eager"],
+            rows, os.path.join(outd, "tables.md"),
+            ["Medians of %d rounds. Target: two streams at least 1.6x faster than one on the "
+             "two-branch model." % C.ROUNDS])
+
+
+if __name__ == "__main__":
+    main()
