@@ -1352,6 +1352,19 @@ TNGRT_KINLINE void tngrt_impl_layer_norm(const TngrtArg *out, const TngrtArg *x,
         float mean = tngrt_impl__sum_row(x, base, 1, n, 0, 0.0f) / (float)n;
         float var = tngrt_impl__sum_row(x, base, 1, n, 2, mean) / (float)n;
         float rstd = 1.0f / sqrtf(var + (float)eps);
+        if (x->dtype == TNGRT_F32 && out->dtype == TNGRT_F32 && (!w || w->dtype == TNGRT_F32) &&
+            (!b || b->dtype == TNGRT_F32)) { /* the common case, vectorised */
+            const float *xr = (const float *)x->data + base;
+            float *o = (float *)out->data + base;
+            const float *wf = w ? (const float *)w->data : NULL;
+            const float *bf = b ? (const float *)b->data : NULL;
+            for (int64_t j = 0; j < n; j++) {
+                float v = (xr[j] - mean) * rstd;
+                v = wf ? v * wf[j] : v;
+                o[j] = bf ? v + bf[j] : v;
+            }
+            continue;
+        }
         for (int64_t j = 0; j < n; j++) {
             float v = (tngrt_impl__ldf(x, base + j) - mean) * rstd;
             if (w)
@@ -1378,6 +1391,13 @@ TNGRT_KINLINE void tngrt_impl_rms_norm(const TngrtArg *y, const TngrtArg *rstd, 
         float rs = 1.0f / sqrtf(ms + (float)eps);
         if (rstd)
             tngrt_impl__stf(rstd, r, rs);
+        if (x->dtype == TNGRT_F32 && y->dtype == TNGRT_F32 && gamma->dtype == TNGRT_F32) {
+            const float *xr = (const float *)x->data + base, *gf = gamma->data;
+            float *o = (float *)y->data + base;
+            for (int64_t j = 0; j < n; j++)
+                o[j] = xr[j] * rs * gf[j];
+            continue;
+        }
         for (int64_t j = 0; j < n; j++)
             tngrt_impl__stf(y, base + j, tngrt_impl__ldf(x, base + j) * rs *
                                              tngrt_impl__ldf(gamma, j));
