@@ -78,7 +78,7 @@ $(BUILD)/obj/%.o: %.c | $(DEPSTAMP)
 RTCC ?= clang
 $(BUILD)/obj/runtime/%.o: runtime/%.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
-	$(RTCC) $(ALLFLAGS) -gdwarf-4 -c -o $@ $<
+	$(RTCC) $(ALLFLAGS) -gdwarf-4 -ffp-contract=off -c -o $@ $<
 
 # libclang's headers; the clang driver links bundles with tngc's own sanitizers.
 $(BUILD)/obj/codegen/usercheck.o: ALLFLAGS += -I$(LLVM_DIR)/include

@@ -5,22 +5,49 @@
  */
 #include "tngrt_kernel_impl.h"
 
-void tngrt_kernel_unary(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op, double p)
-{
-    tngrt_impl_unary(out, x, op, p);
-}
+/* The compute-heavy kernels are compiled three times, for AVX-512, AVX2 and
+ * baseline x86-64, and the dynamic loader picks the widest the CPU has (an
+ * ifunc, resolved once): the library stays portable while its float loops
+ * vectorise 16 or 8 wide instead of 4. The Makefile turns FP contraction
+ * off for the runtime, so no clone forms an FMA and all round alike: results
+ * do not depend on the machine. (Clang 14's target_clones cannot be used:
+ * it leaves the dispatcher under a suffixed name other files cannot call.)
+ *
+ * TNGRT_ISA_KERNEL(RET, NAME, (PARAMS), BODY...) defines NAME that way;
+ * without x86-64 and GNU C, or with TNGRT_NO_ISA, a plain definition. */
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__)) && !defined(TNGRT_NO_ISA)
+#define TNGRT_ISA_KERNEL(ret, name, params, ...)                                        \
+    __attribute__((target("avx512f"))) static ret name##__avx512 params { __VA_ARGS__ } \
+    __attribute__((target("avx2"))) static ret name##__avx2 params { __VA_ARGS__ }      \
+    static ret name##__base params { __VA_ARGS__ }                                      \
+    __attribute__((used)) static __typeof__(name##__base) *name##__resolve(void)        \
+    {                                                                                   \
+        __builtin_cpu_init();                                                           \
+        if (__builtin_cpu_supports("avx512f"))                                          \
+            return name##__avx512;                                                      \
+        if (__builtin_cpu_supports("avx2"))                                             \
+            return name##__avx2;                                                        \
+        return name##__base;                                                            \
+    }                                                                                   \
+    ret name params __attribute__((ifunc(#name "__resolve")));
+#else
+#define TNGRT_ISA_KERNEL(ret, name, params, ...) \
+    ret name params { __VA_ARGS__ }
+#endif
 
-void tngrt_kernel_binary(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
-                         TngrtBinaryOp op, double alpha)
-{
-    tngrt_impl_binary(out, a, b, op, alpha);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_unary,
+                 (const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op, double p),
+                 tngrt_impl_unary(out, x, op, p);)
 
-void tngrt_kernel_binary_scalar(const TngrtArg *out, const TngrtArg *x, double s,
-                                int scalar_first, TngrtBinaryOp op, double alpha)
-{
-    tngrt_impl_binary_scalar(out, x, s, scalar_first, op, alpha);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_binary,
+                 (const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                 TngrtBinaryOp op, double alpha),
+                 tngrt_impl_binary(out, a, b, op, alpha);)
+
+TNGRT_ISA_KERNEL(void, tngrt_kernel_binary_scalar,
+                 (const TngrtArg *out, const TngrtArg *x, double s,
+                 int scalar_first, TngrtBinaryOp op, double alpha),
+                 tngrt_impl_binary_scalar(out, x, s, scalar_first, op, alpha);)
 
 void tngrt_kernel_fill(const TngrtArg *out, double v)
 {
@@ -32,22 +59,19 @@ void tngrt_kernel_copy(const TngrtArg *out, const TngrtArg *x)
     tngrt_impl_copy(out, x);
 }
 
-void tngrt_kernel_matmul(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b)
-{
-    tngrt_impl_matmul(out, a, b);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_matmul,
+                 (const TngrtArg *out, const TngrtArg *a, const TngrtArg *b),
+                 tngrt_impl_matmul(out, a, b);)
 
-void tngrt_kernel_addmm(const TngrtArg *out, const TngrtArg *bias, const TngrtArg *a,
-                        const TngrtArg *b, double beta, double alpha)
-{
-    tngrt_impl_addmm(out, bias, a, b, beta, alpha);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_addmm,
+                 (const TngrtArg *out, const TngrtArg *bias, const TngrtArg *a,
+                 const TngrtArg *b, double beta, double alpha),
+                 tngrt_impl_addmm(out, bias, a, b, beta, alpha);)
 
-void tngrt_kernel_linear(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
-                         const TngrtArg *bias)
-{
-    tngrt_impl_linear(out, x, w, bias);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_linear,
+                 (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                 const TngrtArg *bias),
+                 tngrt_impl_linear(out, x, w, bias);)
 
 void tngrt_kernel_permute(const TngrtArg *out, const TngrtArg *x, const int64_t *perm)
 {
@@ -77,28 +101,24 @@ void tngrt_kernel_cat(const TngrtArg *out, const TngrtArg *const *xs, int n, int
     tngrt_impl_cat(out, xs, n, dim);
 }
 
-void tngrt_kernel_reduce(const TngrtArg *out, const TngrtArg *x, TngrtReduceOp op,
-                         uint32_t dims_mask)
-{
-    tngrt_impl_reduce(out, x, op, dims_mask);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_reduce,
+                 (const TngrtArg *out, const TngrtArg *x, TngrtReduceOp op,
+                 uint32_t dims_mask),
+                 tngrt_impl_reduce(out, x, op, dims_mask);)
 
-void tngrt_kernel_softmax(const TngrtArg *out, const TngrtArg *x, int dim, int log)
-{
-    tngrt_impl_softmax(out, x, dim, log);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_softmax,
+                 (const TngrtArg *out, const TngrtArg *x, int dim, int log),
+                 tngrt_impl_softmax(out, x, dim, log);)
 
-void tngrt_kernel_layer_norm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
-                             const TngrtArg *b, int nnorm, double eps)
-{
-    tngrt_impl_layer_norm(out, x, w, b, nnorm, eps);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_layer_norm,
+                 (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                 const TngrtArg *b, int nnorm, double eps),
+                 tngrt_impl_layer_norm(out, x, w, b, nnorm, eps);)
 
-void tngrt_kernel_rms_norm(const TngrtArg *y, const TngrtArg *rstd, const TngrtArg *x,
-                           const TngrtArg *gamma, double eps)
-{
-    tngrt_impl_rms_norm(y, rstd, x, gamma, eps);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_rms_norm,
+                 (const TngrtArg *y, const TngrtArg *rstd, const TngrtArg *x,
+                 const TngrtArg *gamma, double eps),
+                 tngrt_impl_rms_norm(y, rstd, x, gamma, eps);)
 
 int tngrt_kernel_embedding(const TngrtArg *out, const TngrtArg *weight, const TngrtArg *ids,
                            TngrtError *err)
@@ -106,27 +126,26 @@ int tngrt_kernel_embedding(const TngrtArg *out, const TngrtArg *weight, const Tn
     return tngrt_impl_embedding(out, weight, ids, err);
 }
 
-int tngrt_kernel_quant_matmul(const TngrtArg *out, const TngrtArg *x1, const TngrtArg *x2,
-                              const TngrtArg *scale, const TngrtArg *offset,
-                              const TngrtArg *bias, const TngrtArg *pertoken_scale,
-                              TngrtError *err)
-{
-    return tngrt_impl_quant_matmul(out, x1, x2, scale, offset, bias, pertoken_scale, err);
-}
+TNGRT_ISA_KERNEL(int, tngrt_kernel_quant_matmul,
+                 (const TngrtArg *out, const TngrtArg *x1, const TngrtArg *x2,
+                 const TngrtArg *scale, const TngrtArg *offset,
+                 const TngrtArg *bias, const TngrtArg *pertoken_scale,
+                 TngrtError *err),
+                 return tngrt_impl_quant_matmul(out, x1, x2, scale, offset, bias,
+                                                pertoken_scale, err);)
 
-int tngrt_kernel_dequant_swiglu_quant(const TngrtArg *y, const TngrtArg *scale_out,
-                                      const TngrtArg *x, const TngrtArg *weight_scale,
-                                      const TngrtArg *activation_scale, const TngrtArg *bias,
-                                      const TngrtArg *quant_scale, const TngrtArg *quant_offset,
-                                      const TngrtArg *group_index, int activate_left,
-                                      int quant_mode, TngrtError *err)
-{
-    return tngrt_impl_dequant_swiglu_quant(y, scale_out, x, weight_scale, activation_scale, bias,
-                                           quant_scale, quant_offset, group_index, activate_left,
-                                           quant_mode, err);
-}
+TNGRT_ISA_KERNEL(int, tngrt_kernel_dequant_swiglu_quant,
+                 (const TngrtArg *y, const TngrtArg *scale_out,
+                 const TngrtArg *x, const TngrtArg *weight_scale,
+                 const TngrtArg *activation_scale, const TngrtArg *bias,
+                 const TngrtArg *quant_scale, const TngrtArg *quant_offset,
+                 const TngrtArg *group_index, int activate_left,
+                 int quant_mode, TngrtError *err),
+                 return tngrt_impl_dequant_swiglu_quant(y, scale_out, x, weight_scale,
+                                                        activation_scale, bias, quant_scale,
+                                                        quant_offset, group_index, activate_left,
+                                                        quant_mode, err);)
 
-void tngrt_kernel_swiglu(const TngrtArg *out, const TngrtArg *x, int dim)
-{
-    tngrt_impl_swiglu(out, x, dim);
-}
+TNGRT_ISA_KERNEL(void, tngrt_kernel_swiglu,
+                 (const TngrtArg *out, const TngrtArg *x, int dim),
+                 tngrt_impl_swiglu(out, x, dim);)

@@ -432,40 +432,45 @@ static inline int tngrt_impl__err(TngrtError *err, const char *fmt, ...)
 
 /* ===================== elementwise ===================== */
 
+TNGRT_KINLINE float tngrt_impl__exp(float y);
+
 TNGRT_KINLINE float tngrt_impl__sigmoid(float x)
 {
-    float e;
-    if (x >= 0.0f)
-        return 1.0f / (1.0f + expf(-x));
-    e = expf(x);
-    return e / (1.0f + e);
+    float e = tngrt_impl__exp(-fabsf(x));   /* never overflows */
+    return x >= 0.0f ? 1.0f / (1.0f + e) : e / (1.0f + e);
 }
 
 TNGRT_KINLINE float tngrt_impl__silu(float x)
 {
-    return x / (1.0f + expf(-x));
+    return x / (1.0f + tngrt_impl__exp(-x));
 }
 
-/* exp(y) for y <= 0, branch-free so that loops over it vectorise (libm's
- * expf is a call per element): y = n ln2 + r with |r| <= ln2/2 (n rounded
- * by the 1.5 * 2^23 trick, ln2 in two parts), a degree-7 Taylor polynomial
- * of e^r (truncation below 1e-8), 2^n built from its exponent bits.
- * Relative error below 3e-7; y below -87 gives e^-87, as good as 0. */
-TNGRT_KINLINE float tngrt_impl__exp_nonpos(float y)
+/* exp(y) for any float y, branch-free so that loops over it vectorise
+ * (libm's expf is a call per element): y = n ln2 + r with |r| <= ln2/2 (n
+ * rounded by the 1.5 * 2^23 trick, ln2 in two parts), a degree-7 Taylor
+ * polynomial of e^r (truncation below 1e-8), and 2^n as two factors built
+ * from exponent bits, so that overflow gives inf and underflow denormals or
+ * 0 as the product's rounding has them. Relative error 9.2e-8 at most,
+ * measured against double exp over every normal result; NaN stays NaN. */
+TNGRT_KINLINE float tngrt_impl__exp(float y)
 {
     const float round = 12582912.0f;
     union {
         float f;
         int32_t i;
-    } s;
-    float n, r, p;
-    y = fmaxf(y, -87.0f);
-    n = (y * 1.44269504f + round) - round;
-    r = (y - n * 0.693359375f) + n * 2.12194440e-4f;
+    } s1, s2;
+    float c = fminf(fmaxf(y, -104.0f), 89.0f), n, r, p;
+    int32_t ni, h;
+    n = (c * 1.44269504f + round) - round;
+    r = (c - n * 0.693359375f) + n * 2.12194440e-4f;
     p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 +
         r * (1.0f / 720 + r * (1.0f / 5040)))))));
-    s.i = ((int32_t)n + 127) * (1 << 23);
-    return p * s.f;
+    ni = (int32_t)n;
+    h = ni / 2;
+    s1.i = (h + 127) * (1 << 23);
+    s2.i = (ni - h + 127) * (1 << 23);
+    p = p * s1.f * s2.f;
+    return y != y ? y : p;
 }
 
 /* erf(x) by Abramowitz and Stegun's formula 7.1.26 (absolute error below
@@ -477,7 +482,7 @@ TNGRT_KINLINE float tngrt_impl__erf(float x)
     float t = 1.0f / (1.0f + 0.3275911f * a);
     float q = t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f +
               t * (-1.453152027f + t * 1.061405429f))));
-    return copysignf(1.0f - q * tngrt_impl__exp_nonpos(-a * a), x);
+    return copysignf(1.0f - q * tngrt_impl__exp(-a * a), x);
 }
 
 TNGRT_KINLINE float tngrt_impl__gelu(float x)
@@ -497,7 +502,7 @@ TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p)
     switch (op) {
     case TNGRT_UN_NEG: return -x;
     case TNGRT_UN_ABS: return fabsf(x);
-    case TNGRT_UN_EXP: return expf(x);
+    case TNGRT_UN_EXP: return tngrt_impl__exp(x);
     case TNGRT_UN_LOG: return logf(x);
     case TNGRT_UN_SQRT: return sqrtf(x);
     case TNGRT_UN_RSQRT: return 1.0f / sqrtf(x);
@@ -571,7 +576,7 @@ static inline void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, Tn
     switch (op) {
     case TNGRT_UN_NEG: TNGRT_IMPL__MAP(-v);
     case TNGRT_UN_ABS: TNGRT_IMPL__MAP(fabsf(v));
-    case TNGRT_UN_EXP: TNGRT_IMPL__MAP(expf(v));
+    case TNGRT_UN_EXP: TNGRT_IMPL__MAP(tngrt_impl__exp(v));
     case TNGRT_UN_LOG: TNGRT_IMPL__MAP(logf(v));
     case TNGRT_UN_SQRT: TNGRT_IMPL__MAP(sqrtf(v));
     case TNGRT_UN_RSQRT: TNGRT_IMPL__MAP(1.0f / sqrtf(v));
@@ -1296,6 +1301,27 @@ static inline void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg 
                                             int64_t s, int64_t len, int log)
 {
     float mx = -INFINITY, sum = 0.0f, r;
+    if (x->dtype == TNGRT_F32 && out->dtype == TNGRT_F32 && s == 1 && !log) {
+        /* contiguous float32 rows (softmax over the last dim): plain loops
+         * that vectorise; the sum keeps 8 partial sums in a fixed order */
+        const float *xr = (const float *)x->data + base;
+        float *o = (float *)out->data + base, l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        int64_t j = 0;
+        for (int64_t i = 0; i < len; i++)
+            mx = (xr[i] > mx || xr[i] != xr[i]) ? xr[i] : mx;
+        for (int64_t i = 0; i < len; i++)
+            o[i] = tngrt_impl__exp(xr[i] - mx);
+        for (; j + 8 <= len; j += 8)
+            for (int t = 0; t < 8; t++)
+                l[t] += o[j + t];
+        for (; j < len; j++)
+            sum += o[j];
+        sum += ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+        r = 1.0f / sum;
+        for (int64_t i = 0; i < len; i++)
+            o[i] *= r;
+        return;
+    }
     for (int64_t j = 0; j < len; j++) {
         float v = tngrt_impl__ldf(x, base + j * s);
         if (v > mx || v != v)
@@ -1304,18 +1330,18 @@ static inline void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg 
     if (out->dtype == TNGRT_F32 && !log) { /* exp once, stored, then scaled */
         float *o = (float *)out->data + base;
         for (int64_t j = 0; j < len; j++)
-            sum += o[j * s] = expf(tngrt_impl__ldf(x, base + j * s) - mx);
+            sum += o[j * s] = tngrt_impl__exp(tngrt_impl__ldf(x, base + j * s) - mx);
         r = 1.0f / sum;
         for (int64_t j = 0; j < len; j++)
             o[j * s] *= r;
         return;
     }
     for (int64_t j = 0; j < len; j++)
-        sum += expf(tngrt_impl__ldf(x, base + j * s) - mx);
+        sum += tngrt_impl__exp(tngrt_impl__ldf(x, base + j * s) - mx);
     r = log ? logf(sum) : 1.0f / sum;
     for (int64_t j = 0; j < len; j++) {
         float d = tngrt_impl__ldf(x, base + j * s) - mx;
-        tngrt_impl__stf(out, base + j * s, log ? d - r : expf(d) * r);
+        tngrt_impl__stf(out, base + j * s, log ? d - r : tngrt_impl__exp(d) * r);
     }
 }
 
