@@ -114,8 +114,8 @@ def main():
                      "%.0f (%.0f%%)" % (gf(r["bundle"]), 100 * gf(r["bundle"]) / peak),
                      "%.0f" % gf(best), "%.1e" % err])
     C.table("Large matmul-bound shapes (float32)",
-            ["", "GFLOP", "bundle", "eager, %d thread(s)" % default_threads,
-             "eager, %d threads" % cores, "ratio (faster eager / bundle)",
+            ["", "GFLOP", "bundle", "eager, torch threads %d" % default_threads,
+             "eager, torch threads %d" % cores, "ratio (faster eager / bundle)",
              "bundle GFLOP/s (of peak)", "eager GFLOP/s", "max rel err"],
             rows, os.path.join(outd, "tables.md"),
             ["Measured peak: %s, from bench/matmul/peak.c (FMA throughput on registers, "
