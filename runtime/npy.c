@@ -24,6 +24,7 @@ typedef struct NpyParse {
     size_t pos;        /* next character */
     const char *path;  /* for messages */
     TngrtError *err;
+    int bf16_bits;     /* read '<u2' as bfloat16 bit patterns, nothing else */
 } NpyParse;
 
 static void npy__skip_ws(NpyParse *p)
@@ -127,7 +128,9 @@ static int npy__shape(NpyParse *p, int *ndim, int64_t *shape)
     return 0;
 }
 
-/* Maps a numpy descr to a dtype, or fails saying why. */
+/* Maps a numpy descr to a dtype, or fails saying why. With bf16_bits set
+ * the one descr accepted is '<u2' (uint16 holding bfloat16 bit patterns:
+ * the form tngrt_npy_write gives bf16, since numpy has no bfloat16). */
 static int npy__descr(NpyParse *p, const char *descr, TngrtDType *dtype)
 {
     static const struct { const char *descr; TngrtDType dtype; } table[] = {
@@ -135,6 +138,15 @@ static int npy__descr(NpyParse *p, const char *descr, TngrtDType *dtype)
         {"|i1", TNGRT_I8},  {"<i4", TNGRT_I32}, {"<i8", TNGRT_I64},
         {"|b1", TNGRT_BOOL}, {"<b1", TNGRT_BOOL},
     };
+    if (p->bf16_bits) {
+        if (strcmp(descr, "<u2") == 0) {
+            *dtype = TNGRT_BF16;
+            return 0;
+        }
+        tngrt__fail(p->err, p->path, "dtype '%s': a bf16 tensor is read from a '<u2' .npy "
+                  "holding its bfloat16 bit patterns (uint16)", descr);
+        return -1;
+    }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(descr, table[i].descr) == 0) {
             *dtype = table[i].dtype;
@@ -144,8 +156,8 @@ static int npy__descr(NpyParse *p, const char *descr, TngrtDType *dtype)
         tngrt__fail(p->err, p->path, "big-endian dtype '%s' is not supported: "
                   "save little-endian data", descr);
     else if (strstr(descr, "bfloat16") || strcmp(descr, "<V2") == 0)
-        tngrt__fail(p->err, p->path, "dtype '%s': bfloat16 has no numpy descr "
-                  "and cannot be read from .npy", descr);
+        tngrt__fail(p->err, p->path, "dtype '%s': bfloat16 has no numpy descr; "
+                  "give a bf16 tensor as a '<u2' .npy of its bit patterns", descr);
     else
         tngrt__fail(p->err, p->path, "unsupported dtype '%s' (expected one of "
                   "<f4 <f2 <i1 |i1 <i4 <i8 |b1)", descr);
@@ -215,7 +227,7 @@ static int npy__header(NpyParse *p, TngrtDType *dtype, int *ndim, int64_t *shape
     return 0;
 }
 
-int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
+static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtError *err)
 {
     unsigned char *buf = NULL;
     size_t len = 0, pre, hlen, nbytes;
@@ -268,6 +280,7 @@ int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
     p.pos = 0;
     p.path = path;
     p.err = err;
+    p.bf16_bits = bf16_bits;
     if (npy__header(&p, &dtype, &ndim, shape) != 0)
         goto fail;
     snprintf(what, sizeof what, "%s", path);
@@ -290,6 +303,16 @@ int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
 fail:
     free(buf);
     return -1;
+}
+
+int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
+{
+    return npy__read(path, 0, out, err);
+}
+
+int tngrt_npy_read_bf16(const char *path, TngrtTensor **out, TngrtError *err)
+{
+    return npy__read(path, 1, out, err);
 }
 
 /* Returns the numpy descr of dtype, or NULL where numpy has none. bf16,

@@ -74,6 +74,12 @@ void tngrt_tensor_set_strides(TngrtTensor *self);
  * into a new tensor in *out; returns 0, or -1 with a message in err. */
 int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err);
 
+/* Reads a .npy file of dtype '<u2' holding bfloat16 bit patterns (what
+ * tngrt_npy_write writes for bf16: numpy has no bfloat16) into a new bf16
+ * tensor in *out; any other dtype is refused. Returns 0, or -1 with a
+ * message in err. */
+int tngrt_npy_read_bf16(const char *path, TngrtTensor **out, TngrtError *err);
+
 /* Writes t as a .npy file (format 1.0) atomically through a temporary
  * file renamed into place; returns 0, or -1 with a message in err. numpy
  * has no bfloat16: a bf16 tensor is written as its uint16 bit patterns

@@ -137,14 +137,15 @@ static void help_signature(const TngrtBundleDesc *d)
     for (int i = 0; i < d->ninputs; i++) {
         printf("  %s %s", d->inputs[i].name, tngrt_dtype_name(d->inputs[i].dtype));
         print_sig_shape(stdout, d, &d->inputs[i]);
-        printf("%s\n", d->inputs[i].flags & TNGRT_SIG_UPDATED ? "  (updated in place)" : "");
+        printf("%s%s\n", d->inputs[i].flags & TNGRT_SIG_UPDATED ? "  (updated in place)" : "",
+               d->inputs[i].dtype == TNGRT_BF16 ? "  (a '<u2' .npy of bfloat16 bits)" : "");
     }
     printf("weights: %d%s\n", d->nweights, d->nweights ? " (--weights FILE.safetensors)" : "");
     printf("outputs:\n");
     for (int i = 0; i < d->noutputs; i++) {
         printf("  %s %s", d->outputs[i].name, tngrt_dtype_name(d->outputs[i].dtype));
         print_sig_shape(stdout, d, &d->outputs[i]);
-        printf("\n");
+        printf("%s\n", d->outputs[i].dtype == TNGRT_BF16 ? "  (written as '<u2' bfloat16 bits)" : "");
     }
     printf("gears (the first whose sizes the inputs match runs):\n");
     for (int g = 0; g < d->ngears; g++) {
@@ -368,18 +369,6 @@ static int check_result_names(const Launcher *L)
     return rc;
 }
 
-/* Refuses signatures with bf16 inputs, which .npy cannot hold (bf16
- * outputs are written as their uint16 bit patterns, '<u2'). */
-static int check_npy_dtypes(const Launcher *L)
-{
-    const TngrtBundleDesc *d = L->desc;
-    for (int i = 0; i < d->ninputs; i++)
-        if (d->inputs[i].dtype == TNGRT_BF16)
-            return fail(L, EXIT_USAGE, "input '%s' is bf16, which .npy files cannot hold",
-                        d->inputs[i].name);
-    return 0;
-}
-
 /* Whether path is a directory. */
 static int is_dir(const char *path)
 {
@@ -416,8 +405,6 @@ static int check_options(const Launcher *L)
         return fail(L, EXIT_USAGE, "--out-dir '%s': no such directory", L->a.out_dir);
     if ((rc = check_trace_dir(L)) != 0)
         return rc;
-    if (check_npy_dtypes(L) != 0)
-        return EXIT_USAGE;
     return check_result_names(L);
 }
 
@@ -440,7 +427,9 @@ static int alloc_arrays(Launcher *L)
     return 0;
 }
 
-/* Reads every input's .npy file. */
+/* Reads every input's .npy file. numpy has no bfloat16: a bf16 input is
+ * read from a '<u2' .npy of its bit patterns (and only from one), the form
+ * in which bf16 outputs are written. */
 static int read_inputs(Launcher *L)
 {
     const TngrtBundleDesc *d = L->desc;
@@ -454,7 +443,9 @@ static int read_inputs(Launcher *L)
         if (is_dir(which[i]->path))
             rc = fail(L, EXIT_USAGE, "input '%s': %s is a directory", d->inputs[i].name,
                       which[i]->path);
-        else if (tngrt_npy_read(which[i]->path, &L->given[i], &err) != 0)
+        else if ((d->inputs[i].dtype == TNGRT_BF16
+                  ? tngrt_npy_read_bf16(which[i]->path, &L->given[i], &err)
+                  : tngrt_npy_read(which[i]->path, &L->given[i], &err)) != 0)
             rc = fail(L, EXIT_USAGE, "input '%s': %s", d->inputs[i].name, err.msg);
         else
             L->run_in[i] = *L->given[i];

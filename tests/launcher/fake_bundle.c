@@ -15,13 +15,15 @@
  * computes out0 = t * y. The arena holds t, out1 and out0, s0*16 bytes
  * each. Built with -DFAKE_DYNAMIC it has a fourth gear leaving s0 unbound
  * (any size), laid out at run time; with -DFAKE_NO_PAD the planner has
- * not proved s0 row-independent (--pad must refuse it).
+ * not proved s0 row-independent (--pad must refuse it); with -DFAKE_BF16
+ * y is bf16 (the launcher reads it from a '<u2' .npy of bfloat16 bits).
  *
  * A run whose y[0] is -1234 fails in stream 0 before recording e0 (a
  * stand-in for a kernel error), so the other stream's wait is aborted.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tngrt_bundle.h"
 
@@ -33,6 +35,24 @@ enum { NCOL = 4, ROW_BYTES = NCOL * 4 };
 #define FAKE_PAD_OK 0
 #else
 #define FAKE_PAD_OK 1
+#endif
+
+/* Element i of the input y as float. */
+#ifdef FAKE_BF16
+#define FAKE_Y_DTYPE TNGRT_BF16
+static float fake_y(const TngrtRunCtx *c, int64_t i)
+{
+    uint32_t u = (uint32_t)((const uint16_t *)c->in[1])[i] << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+#else
+#define FAKE_Y_DTYPE TNGRT_F32
+static float fake_y(const TngrtRunCtx *c, int64_t i)
+{
+    return ((const float *)c->in[1])[i];
+}
 #endif
 
 /* The three arena buffers of a run, wherever the gear put them. */
@@ -59,11 +79,11 @@ static void fake_slice(TngrtExec *exec, int stream, const char *name, uint64_t t
 
 static int fake_stream0(const TngrtRunCtx *c, FakeBufs b, TngrtExec *exec, TngrtError *err)
 {
-    const float *x = c->in[0], *y = c->in[1], *w = c->w[0];
+    const float *x = c->in[0], *w = c->w[0];
     float *cache = c->in[2];
     int64_t n = c->sym[0] * NCOL;
     uint64_t t0 = tngrt_trace_now();
-    if (y[0] == -1234.0f) {
+    if (fake_y(c, 0) == -1234.0f) {
         snprintf(err->msg, sizeof err->msg, "fake kernel: y[0] is -1234");
         return -1;
     }
@@ -82,7 +102,6 @@ static int fake_stream0(const TngrtRunCtx *c, FakeBufs b, TngrtExec *exec, Tngrt
 
 static int fake_stream1(const TngrtRunCtx *c, FakeBufs b, TngrtExec *exec, TngrtError *err)
 {
-    const float *y = c->in[1];
     int64_t n = c->sym[0] * NCOL;
     uint64_t t0;
     if (tngrt_exec_wait(exec, 1, 0) != 0) {
@@ -91,7 +110,7 @@ static int fake_stream1(const TngrtRunCtx *c, FakeBufs b, TngrtExec *exec, Tngrt
     }
     t0 = tngrt_trace_now();
     for (int64_t i = 0; i < n; i++)
-        b.out0[i] = b.t[i] * y[i % NCOL];
+        b.out0[i] = b.t[i] * fake_y(c, i % NCOL);
     fake_slice(exec, 1, "mul", t0);
     return 0;
 }
@@ -192,7 +211,7 @@ static const TngrtDim dims_4_s0[] = {{-1, NCOL}, {0, 0}};
 
 static const TngrtSigTensor inputs[] = {
     {"x", TNGRT_F32, 2, dims_s0_4, 0},
-    {"y", TNGRT_F32, 1, dims_4, 0},
+    {"y", FAKE_Y_DTYPE, 1, dims_4, 0},
     {"cache['k']", TNGRT_F32, 2, dims_s0_4, TNGRT_SIG_UPDATED},
 };
 static const TngrtSigTensor weights[] = {{"w", TNGRT_F32, 1, dims_4, 0}};

@@ -59,12 +59,22 @@ def cache0(n):
     return [1.0 + 0.5 * i for i in range(4 * n)]
 
 
+def bf16_npy(path, shape, values):
+    """values (exact in bfloat16) as a '<u2' .npy of their bit patterns."""
+    bits = [struct.unpack("<I", struct.pack("<f", v))[0] >> 16 for v in values]
+    with open(path, "wb") as f:
+        f.write(npy_bytes("<u2", shape, struct.pack("<%dH" % len(bits), *bits)))
+
+
 def make_inputs(d):
     for n in range(1, 6):
         f32_npy(os.path.join(d, "x%d.npy" % n), [n, 4], xs(n))
         f32_npy(os.path.join(d, "c%d.npy" % n), [n, 4], cache0(n))
     f32_npy(os.path.join(d, "y.npy"), [4], Y)
     f32_npy(os.path.join(d, "y_fail.npy"), [4], [-1234.0, 1.0, 1.0, 1.0])
+    bf16_npy(os.path.join(d, "y_bf16.npy"), [4], Y)      # Y is exact in bfloat16
+    with open(os.path.join(d, "y_i2.npy"), "wb") as f:    # int16: no bfloat16 either
+        f.write(npy_bytes("<i2", [4], b"\0\0" * 4))
     f32_npy(os.path.join(d, "y5.npy"), [5], Y + [5.0])
     f32_npy(os.path.join(d, "x_rank3.npy"), [2, 4, 1], xs(2))
     with open(os.path.join(d, "x_f16.npy"), "wb") as f:

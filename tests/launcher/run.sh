@@ -4,10 +4,11 @@
 #
 # usage: sh tests/launcher/run.sh BUILD_DIR     (build or build/san)
 #
-# Builds three launchers (static gears 1,2,4; plus a dynamic gear; s0 not
-# paddable), makes the data with mknpy.py (python3, standard library), and
-# checks: good runs with exact output values for each gear, the trace, --pad
-# with cropped outputs, the dynamic gear, and every bad input (exit status 2,
+# Builds four launchers (static gears 1,2,4; plus a dynamic gear; s0 not
+# paddable; y bf16), makes the data with mknpy.py (python3, standard
+# library), and checks: good runs with exact output values for each gear,
+# the trace, --pad with cropped outputs, the dynamic gear, a bf16 input read
+# from a '<u2' .npy of its bit patterns, and every bad input (exit status 2,
 # exactly one line on stderr, nothing left in the output directory). Outside
 # sanitizer builds, good runs also go through valgrind when it is installed.
 set -uf   # -f: no globbing of the unquoted argument lists (cache['k'])
@@ -28,7 +29,8 @@ flags="$flags -I$root/runtime"
 case $build in
 *san) flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=undefined" ;;
 esac
-for v in launcher:-DFAKE_STATIC launcher_dyn:-DFAKE_DYNAMIC launcher_nopad:-DFAKE_NO_PAD; do
+for v in launcher:-DFAKE_STATIC launcher_dyn:-DFAKE_DYNAMIC launcher_nopad:-DFAKE_NO_PAD \
+         launcher_bf16:-DFAKE_BF16; do
     # shellcheck disable=SC2086  # $flags is a word list
     ${CC:-cc} $flags "${v#*:}" -o "$tmp/${v%%:*}" "$root/templates/launcher.c" \
         "$here/fake_bundle.c" "$lib" -lopenblas -lpthread -lm \
@@ -129,6 +131,13 @@ good "dynamic gear s0=5" '^gear 3: s0=\? \(bound: s0=5\)$' launcher_dyn $(args 5
 good "dynamic: a static gear first" '^gear 1: s0=2$' launcher_dyn $(args 2) $(cache 2) \
     && values "dyn s0=2" 2 11
 
+# bf16 input: a '<u2' .npy of bfloat16 bit patterns (numpy has no bfloat16)
+if "$tmp/launcher_bf16" --help >"$tmp/stdout" 2>"$tmp/stderr" \
+    && grep -Fq "y bf16[4]  (a '<u2' .npy of bfloat16 bits)" "$tmp/stdout"
+then ok; else bad "bf16 help" "--help does not show y as a '<u2' bf16 input"; fi
+good "bf16 input from '<u2'" '^gear 1: s0=2$' launcher_bf16 --weights "$w" \
+    --input "x=$data/x2.npy" --input "y=$data/y_bf16.npy" $(cache 2) && values "bf16 y" 2 11
+
 # ---- bad inputs: exit 2, one line ----
 # shellcheck disable=SC2046
 {
@@ -139,6 +148,12 @@ reject "duplicate input" 2 "input 'x' is given twice" launcher $(args 2) $(cache
 reject "--input without =" 2 "expected NAME=FILE.npy" launcher $(args 2) $(cache 2) --input x
 reject "wrong dtype" 2 "input 'x': dtype f16, expected f32" launcher --weights "$w" \
     --input "x=$data/x_f16.npy" --input "y=$data/y.npy" $(cache 2)
+reject "bf16 input from '<f4'" 2 "input 'y': $data/y.npy: dtype '<f4': a bf16 tensor is read from a '<u2' .npy holding its bfloat16 bit patterns (uint16)" \
+    launcher_bf16 --weights "$w" --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
+reject "bf16 input from '<i2'" 2 "dtype '<i2': a bf16 tensor is read from a '<u2' .npy" \
+    launcher_bf16 --weights "$w" --input "x=$data/x2.npy" --input "y=$data/y_i2.npy" $(cache 2)
+reject "'<u2' for a float32 input" 2 "y_bf16.npy: unsupported dtype '<u2'" launcher --weights "$w" \
+    --input "x=$data/x2.npy" --input "y=$data/y_bf16.npy" $(cache 2)
 reject "wrong rank" 2 "input 'x': 3 dims" launcher --weights "$w" \
     --input "x=$data/x_rank3.npy" --input "y=$data/y.npy" $(cache 2)
 reject "shape in no gear" 2 "x=[3,4], cache['k']=[3,4] match no gear; gears: s0=1, s0=2, s0=4" \

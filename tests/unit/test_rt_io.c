@@ -134,7 +134,9 @@ static void test_npy_round_trips(void **state)
     }
 }
 
-/* bf16 is written as uint16 bit patterns ('<u2'), which read back refuses. */
+/* bf16 is written as uint16 bit patterns ('<u2'), which tngrt_npy_read
+ * refuses and tngrt_npy_read_bf16 reads back bit for bit; the latter
+ * refuses every other dtype. */
 static void test_npy_bf16_bits(void **state)
 {
     TngrtError err = {{0}};
@@ -159,8 +161,25 @@ static void test_npy_bf16_bits(void **state)
     assert_int_equal(buf[128] | buf[129] << 8, 0x3f80);
     assert_int_equal(buf[130] | buf[131] << 8, 0xc000);
     assert_int_equal(tngrt_npy_read(path, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "'<u2'"));
+    assert_int_equal(tngrt_npy_read_bf16(path, &back, &err), 0);
+    assert_int_equal(back->dtype, TNGRT_BF16);
+    assert_int_equal(back->ndim, 1);
+    assert_int_equal(back->shape[0], 2);
+    assert_memory_equal(back->data, t->data, 4);
+    tngrt_tensor_delete(back);
+    back = NULL;
+    /* a float32 .npy is no bf16 input */
+    TngrtTensor *f = tngrt_tensor_new(TNGRT_F32, 1, s, &err);
+    assert_non_null(f);
+    memset(f->data, 0, f->nbytes);
+    assert_int_equal(tngrt_npy_write(path, f, &err), 0);
+    assert_int_equal(tngrt_npy_read_bf16(path, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "dtype '<f4': a bf16 tensor is read from a '<u2' .npy"));
+    assert_null(back);
     free(buf);
     unlink(path);
+    tngrt_tensor_delete(f);
     tngrt_tensor_delete(t);
 }
 
