@@ -2660,11 +2660,9 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
         return FLOW_NEXT;
     }
     Obj *res = binop(I, bin, cur, r, n);
-    if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g) {
+    if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g)
         /* x += y on a tensor is in place: every reference to x sees it */
-        cur->t->value = res->t->value;
-        res = cur;
-    }
+        res = torchlib_augassign(I, cur, res, n);
     assign_target(I, f, left, res);
     return FLOW_NEXT;
 }

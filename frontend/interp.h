@@ -199,6 +199,9 @@ Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a);
 /* Applies a binary operator (+ - * / // % ** @ and comparisons) when an
  * operand is a tensor; NULL when neither is. op is the operator's text. */
 Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node);
+/* x op= y on a tensor x, res being x op y: updates x in place (see
+ * torchlib.c); returns the object that holds the new value. */
+Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node);
 /* Unary - + ~ on a tensor; NULL when o is not a tensor. */
 Obj *torchlib_unop(Interp *I, const char *op, Obj *o, int32_t node);
 /* t[index] where index is an int, slice, None, Ellipsis or a tuple of them. */

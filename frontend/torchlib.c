@@ -1426,6 +1426,44 @@ static Obj *lo_copy(Interp *I, Call *c)
     return dst;
 }
 
+/* x op= y on a tensor x whose new value res was computed: in place, as in
+ * PyTorch. When x is an input or a buffer (directly or through earlier
+ * in-place versions), the new value is copied into it (COPY, as
+ * x.copy_(res)), so the write reaches the caller's tensor like copy_ and
+ * slice assignment do; x op= y on a view of one, or on a parameter, is
+ * TNG211 as copy_ there is. Any other tensor (an op's result) just takes
+ * the new value. Returns the tensor object that now holds it. */
+Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
+{
+    Graph *g = G(I);
+    int32_t v = x->t->value;
+    int into_storage = 0;
+    if (interp_tracing(I)) {
+        for (size_t guard = 0; v >= 0 && (size_t)v < g->vals.n && guard <= g->ops.n; guard++) {
+            const Op *op = &g->ops.v[g->vals.v[v].op];
+            if (op->kind == OP_INPUT || op->kind == OP_WEIGHT || (op_info[op->kind].flags & OPF_ALIAS)) {
+                into_storage = 1;
+                break;
+            }
+            if (!(op_info[op->kind].flags & OPF_INPLACE) || op->nin == 0)
+                break;
+            v = op->in[0];
+        }
+    }
+    if (into_storage) {
+        int32_t in[2] = {x->t->value, res->t->value};
+        if (!inplace_target_ok(I, in[0], node, "an augmented assignment (+=, -=, ...)"))
+            return unk(I);
+        int32_t op = emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
+        if (op < 0)
+            return unk(I);
+        x->t->value = g->ops.v[op].out;
+        return x;
+    }
+    x->t->value = res->t->value;
+    return x;
+}
+
 /* ===================================================================== */
 /* Tensor creation                                                       */
 /* ===================================================================== */

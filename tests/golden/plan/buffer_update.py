@@ -1,5 +1,5 @@
-# self.buf += x on a registered buffer updates it in place: the buffer's final
-# value is written back (weight acc -> %2), and later reads see the new value.
+# self.buf += x on a registered buffer updates it in place: the sum is copied
+# into the buffer (weight acc -> %3), and later reads see the new value.
 import torch, torch_npu, torchair
 class M(torch.nn.Module):
     def __init__(self):
