@@ -3,7 +3,7 @@
 launcher can be run on and compared with.
 
 usage: python3 tests/ref/harness.py SCRIPT OUTDIR [--entry Class.method]
-                                    [--inputs DIR] [-- SCRIPT_ARG...]
+                                    [--inputs DIR] [--all-gears] [-- SCRIPT_ARG...]
 
 Runs SCRIPT under PyTorch with the stand-in torch_npu / torchair modules of
 tests/ref/stubs (as tests/ref/run_example.sh does, in a fresh temporary
@@ -24,22 +24,57 @@ several entries):
   expected/out<k>.npy      the outputs (the returned tensor, or the tensors
                            of returned tuples/lists/dicts flattened in order)
   expected/<name>.npy      the inputs the call changed in place, after it
+  inputs/dtypes.txt,       one line "<file>.npy <torch dtype>" per .npy file
+  expected/dtypes.txt      of the folder (float32, bfloat16, int64, ...)
+  fallbacks.txt            the ops of the call computed in float32 and
+                           rounded once (see below), one line each
   entry.txt                Class.method
 
-bfloat16 tensors have no .npy form: a bf16 output or updated input is left
-out with a message on stderr; an entry with a bf16 input is not written at
-all (a message says so).
+bfloat16 has no numpy dtype: a bfloat16 tensor is saved as a '<u2' .npy of
+its bit patterns (uint16; (bits << 16) viewed as float32 is the value), the
+form tngc's launcher reads for a bf16 input and writes for a bf16 output;
+dtypes.txt says "bfloat16" for such a file (tests/e2e/compare.py decodes it).
+
+Half precision: PyTorch 1.13's CPU has no float16 kernel for many ops
+(matmul, softmax, layer_norm, exp, ...), and some float16/bfloat16 kernels
+it has round intermediate values. For those ops the stand-ins compute in
+float32 on the operands' values and round once to the dtype (what tngc and
+later PyTorch versions do; tests/ref/stubs/_tngc_ref.py). Every such op of a
+recorded call is listed in fallbacks.txt ("OP DTYPE REASON COUNT", REASON
+no-kernel or rounds-differently) and in one line on stderr.
 
 --entry Class.method  record only that entry.
 --inputs DIR          replace the tensor arguments of the recorded call by
                       DIR/<name>.npy where such a file exists (e.g. a batch
                       outside the example's shapes); the expected outputs are
-                      PyTorch's on those inputs.
+                      PyTorch's on those inputs ('<u2' files replace bfloat16
+                      arguments bit for bit).
+--all-gears           also record every gear of an entry whose inputs carry
+                      torchair.inference.set_dim_gears, in tngc's order (zip:
+                      the k-th value of every list; product: the cartesian
+                      product, the first (input, dim) varying slowest;
+                      duplicates dropped), as OUTDIR/<bundle>/gear<k>/ with
+                      inputs/, inputs.txt, expected/, fallbacks.txt, a link
+                      weights.safetensors -> ../weights.safetensors and
+                      gear.txt ("gear <k>: NAME[dim]=size ..."); OUTDIR/
+                      <bundle>/gears.txt lists them all. The inputs of gear k
+                      are the recorded call's, cut or grown along each geared
+                      dim: cut to the first rows, or grown by appending copies
+                      of the recorded tensor, copy j rolled by j along its
+                      last other dim of size > 1 (along the geared dim when
+                      there is none), so that the added rows differ from the
+                      first ones (a kernel reading row i mod n would be
+                      caught) yet hold the same values (token ids stay valid).
+                      Each gear runs on copies of those inputs with the
+                      module's weights and buffers as they were before the
+                      recorded call; the script then goes on from the state
+                      the recorded call left.
 
 Exit status: the script's (0 when it ran to the end), 1 when it raised,
 2 for a usage error or when no compiled entry was called.
 """
 import inspect
+import itertools
 import json
 import os
 import re
@@ -153,6 +188,20 @@ def flatten_outputs(torch, v, acc):
     return acc
 
 
+def npy_array(torch, t):
+    """The numpy array a .npy of t holds: the values, or for bfloat16 the
+    '<u2' bit patterns."""
+    import numpy as np
+    t = t.detach().cpu().contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(np.dtype("<u2"))
+    return t.numpy()
+
+
+def dtype_name(torch, t):
+    return str(t.dtype).replace("torch.", "")
+
+
 def same(torch, a, b):
     """Bitwise-equal values (NaN equal to NaN)."""
     if a.shape != b.shape or a.dtype != b.dtype:
@@ -167,10 +216,13 @@ def same(torch, a, b):
 class Entry:
     """One compiled entry: where its calls go and what its first call did."""
 
-    def __init__(self, kind, cls, method, module, fn, sig):
+    def __init__(self, kind, cls, method, module, fn, sig, config=None):
         self.kind, self.cls, self.method = kind, cls, method
         self.module, self.fn, self.sig = module, fn, sig
+        self.config = config
         self.recorded = False
+        self.fallbacks = []     # [(op, dtype, reason)] of the recorded call
+        self.gears = []         # --all-gears: [Gear]
         self.inputs = None      # [(name, tensor before the call)]
         self.outputs = None     # [tensor]
         self.updated = None     # [(name, tensor after the call)]
@@ -181,14 +233,80 @@ class Entry:
         return "%s.%s" % (self.cls, self.method) if self.cls else self.method
 
 
+class Gear:
+    """One gear of an entry (--all-gears): its sizes and what PyTorch
+    computes at them."""
+
+    def __init__(self, index, sizes):
+        self.index = index
+        self.sizes = sizes      # [(input name, dim, size)]
+        self.inputs = None      # [(name, tensor before the call)]
+        self.outputs = None
+        self.updated = None
+        self.fallbacks = []
+
+
+def merge_policy(config):
+    """The CompilerConfig's dynamic_gears_merge_policy ("zip" by default)."""
+    inference = getattr(config, "inference_config", None)
+    return getattr(inference, "dynamic_gears_merge_policy", None) or "zip"
+
+
+def gear_table(flat, policy):
+    """The gears of a call whose tensors are flat [(name, tensor)], in tngc's
+    order: a list of [(name, dim, size)], one entry per geared dim."""
+    specs = []                 # (name, dim, values), by input position then dim
+    for name, t in flat:
+        dims = getattr(t, "_tngc_ref_dim_gears", None) or {}
+        for dim in sorted(dims):
+            specs.append((name, dim, list(dims[dim])))
+    if not specs:
+        return []
+    if policy == "product":
+        rows = itertools.product(*[values for _, _, values in specs])
+    else:
+        lengths = {len(values) for _, _, values in specs}
+        if len(lengths) != 1:
+            raise ValueError("zip gears need gear lists of one length, got %s"
+                             % ", ".join("%s[%d]: %d" % (n, d, len(v)) for n, d, v in specs))
+        rows = zip(*[values for _, _, values in specs])
+    seen, gears = set(), []
+    for row in rows:
+        if row in seen:
+            continue
+        seen.add(row)
+        gears.append([(name, dim, size) for (name, dim, _), size in zip(specs, row)])
+    return gears[:100]
+
+
+def regear(torch, t, sizes):
+    """t cut or grown along each geared dim to its size (see --all-gears)."""
+    for dim, n in sorted(sizes.items()):
+        cur = t.shape[dim]
+        if n <= cur:
+            t = t.narrow(dim, 0, n)
+            continue
+        if cur == 0:
+            shape = list(t.shape)
+            shape[dim] = n
+            t = t.new_zeros(shape)
+            continue
+        other = [d for d in range(t.dim()) if d not in sizes and t.shape[d] > 1]
+        roll_dim = other[-1] if other else dim
+        copies = [t] + [t.roll(j, roll_dim) for j in range(1, -(-n // cur))]
+        t = torch.cat(copies, dim).narrow(dim, 0, n)
+    return t.contiguous().clone()
+
+
 class Recorder:
-    def __init__(self, torch, only=None, replace_dir=None):
+    def __init__(self, torch, only=None, replace_dir=None, all_gears=False):
         self.torch = torch
         self.only = only
         self.replace_dir = replace_dir
+        self.all_gears = all_gears
         self.entries = {}       # key -> Entry, in order of compilation
 
-    def hook(self, kind, target):
+    def hook(self, kind, target, config=None):
         torch = self.torch
         if isinstance(target, torch.nn.Module):
             module, fn = target, target.forward
@@ -207,7 +325,7 @@ class Recorder:
             sig = inspect.signature(fn)
         except (TypeError, ValueError):
             sig = None
-        entry = Entry(kind, cls, method, module, fn, sig)
+        entry = Entry(kind, cls, method, module, fn, sig, config)
         entry = self.entries.setdefault(entry.key, entry)
         return self.wrap(entry, target)
 
@@ -240,7 +358,10 @@ class Recorder:
                 path = os.path.join(self.replace_dir, sanitise(name) + ".npy") if name else None
                 if path and os.path.exists(path):
                     log("input %s from %s" % (name, path))
-                    return torch.from_numpy(np.load(path))
+                    a = np.load(path)
+                    if v.dtype == torch.bfloat16 and a.dtype == np.uint16:
+                        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+                    return torch.from_numpy(a)
                 return v
             if isinstance(v, list):
                 return [sub(x) for x in v]
@@ -262,11 +383,72 @@ class Recorder:
         if entry.module is not None:
             entry.weights = [(k, v.detach().clone()) for k, v in entry.module.state_dict().items()
                              if isinstance(v, torch.Tensor)]
-        result = target(*args, **kwargs)
+        import _tngc_ref
+        _tngc_ref.start_fallback_log()
+        try:
+            result = target(*args, **kwargs)
+        finally:
+            entry.fallbacks = _tngc_ref.take_fallback_log()
         entry.outputs = [t.detach().clone() for t in flatten_outputs(torch, result, [])]
         entry.updated = [(name, t.detach().clone()) for (name, t), (_, before) in
                          zip(flat, entry.inputs) if not same(torch, t.detach(), before)]
+        if self.all_gears:
+            self.record_gears(entry, target, args, kwargs, flat)
         return result
+
+    def record_gears(self, entry, target, args, kwargs, flat):
+        """Runs target at every gear of the call (see --all-gears)."""
+        torch = self.torch
+        import _tngc_ref
+        table = gear_table(flat, merge_policy(entry.config))
+        if not table:
+            return
+        state = None
+        if entry.module is not None:
+            state = {k: v.detach().clone() for k, v in entry.module.state_dict().items()
+                     if isinstance(v, torch.Tensor)}
+        for index, sizes in enumerate(table):
+            per_input = {}
+            for name, dim, size in sizes:
+                per_input.setdefault(name, {})[dim] = size
+            new = {}
+            for name, t in entry.inputs:
+                new[name] = regear(torch, t, per_input[name]) if name in per_input else t.clone()
+            gear = Gear(index, sizes)
+            gear.inputs = [(name, new[name].clone()) for name, _ in entry.inputs]
+            by_id = {id(t): name for name, t in flat}
+
+            def sub(v):
+                if isinstance(v, torch.Tensor):
+                    name = by_id.get(id(v))
+                    return new[name] if name in new else v
+                if isinstance(v, list):
+                    return [sub(x) for x in v]
+                if isinstance(v, tuple):
+                    return tuple(sub(x) for x in v)
+                if isinstance(v, dict):
+                    return {k: sub(x) for k, x in v.items()}
+                return v
+
+            if entry.weights:
+                with torch.no_grad():
+                    live = entry.module.state_dict()
+                    for k, w in entry.weights:
+                        live[k].copy_(w)
+            _tngc_ref.start_fallback_log()
+            try:
+                result = target(*[sub(a) for a in args], **{k: sub(v) for k, v in kwargs.items()})
+            finally:
+                gear.fallbacks = _tngc_ref.take_fallback_log()
+            gear.outputs = [t.detach().clone() for t in flatten_outputs(torch, result, [])]
+            gear.updated = [(name, new[name].detach().clone()) for name, t0 in gear.inputs
+                            if not same(torch, new[name].detach(), t0)]
+            entry.gears.append(gear)
+        if state is not None:
+            with torch.no_grad():
+                live = entry.module.state_dict()
+                for k, v in state.items():
+                    live[k].copy_(v)
 
     # ---- writing ----
 
@@ -276,13 +458,43 @@ class Recorder:
         parts = [stem] + ([entry.cls] if entry.cls else []) + [entry.method]
         return "_".join(parts)
 
-    def save_npy(self, path, t, what):
+    def write_call(self, d, entry, inputs, outputs, updated, fallbacks, label):
+        """Writes one call (the recorded one, or a gear's) into folder d:
+        inputs/, inputs.txt, expected/, dtypes.txt files, fallbacks.txt."""
         import numpy as np
-        if t.dtype == self.torch.bfloat16:
-            log("%s: bfloat16 has no .npy form, left out" % what)
-            return False
-        np.save(path, t.detach().cpu().contiguous().numpy())
-        return True
+        torch = self.torch
+        os.makedirs(os.path.join(d, "inputs"))
+        os.makedirs(os.path.join(d, "expected"))
+        lines, in_dtypes, exp_dtypes = [], [], []
+        for n, t in inputs:
+            f = sanitise(n) + ".npy"
+            path = os.path.abspath(os.path.join(d, "inputs", f))
+            np.save(path, npy_array(torch, t))
+            in_dtypes.append("%s %s\n" % (f, dtype_name(torch, t)))
+            lines.append("%s=%s\n" % (n, path))
+        with open(os.path.join(d, "inputs.txt"), "w") as f:
+            f.writelines(lines)
+        results = [("out%d" % k, t) for k, t in enumerate(outputs)]
+        results += [(sanitise(n), t) for n, t in updated]
+        for n, t in results:
+            np.save(os.path.join(d, "expected", n + ".npy"), npy_array(torch, t))
+            exp_dtypes.append("%s.npy %s\n" % (n, dtype_name(torch, t)))
+        with open(os.path.join(d, "inputs", "dtypes.txt"), "w") as f:
+            f.writelines(in_dtypes)
+        with open(os.path.join(d, "expected", "dtypes.txt"), "w") as f:
+            f.writelines(exp_dtypes)
+        counts = {}
+        for rec in fallbacks:
+            counts[rec] = counts.get(rec, 0) + 1
+        with open(os.path.join(d, "fallbacks.txt"), "w") as f:
+            f.write("# ops computed in float32 and rounded once to their dtype, where PyTorch "
+                    "1.13's CPU kernel is missing (no-kernel) or rounds differently "
+                    "(rounds-differently): OP DTYPE REASON COUNT\n")
+            for (op, dt, why), n in counts.items():
+                f.write("%s %s %s %d\n" % (op, dt, why, n))
+        if counts:
+            log("%s: computed in float32 and rounded once: %s" % (label, ", ".join(
+                "%s %s (%s) x%d" % (op, dt, why, n) for (op, dt, why), n in counts.items())))
 
     def write(self, stem, outdir):
         written = 0
@@ -292,36 +504,36 @@ class Recorder:
                     log("%s: compiled but never called, nothing written" % entry.key)
                 continue
             name = self.bundle_name(stem, entry)
-            bf16 = [n for n, t in entry.inputs if t.dtype == self.torch.bfloat16]
-            if bf16:
-                log("%s: input %s is bfloat16, which .npy cannot hold: entry left out"
-                    % (entry.key, bf16[0]))
-                continue
             d = os.path.join(outdir, name)
             if os.path.isdir(d):
                 shutil.rmtree(d)
-            os.makedirs(os.path.join(d, "inputs"))
-            os.makedirs(os.path.join(d, "expected"))
-            lines = []
-            for n, t in entry.inputs:
-                path = os.path.abspath(os.path.join(d, "inputs", sanitise(n) + ".npy"))
-                self.save_npy(path, t, "%s input %s" % (entry.key, n))
-                lines.append("%s=%s\n" % (n, path))
-            with open(os.path.join(d, "inputs.txt"), "w") as f:
-                f.writelines(lines)
+            self.write_call(d, entry, entry.inputs, entry.outputs, entry.updated,
+                            entry.fallbacks, entry.key)
             if entry.weights:
                 write_safetensors(self.torch, os.path.join(d, "weights.safetensors"), entry.weights)
-            for k, t in enumerate(entry.outputs):
-                self.save_npy(os.path.join(d, "expected", "out%d.npy" % k), t,
-                              "%s output out%d" % (entry.key, k))
-            for n, t in entry.updated:
-                self.save_npy(os.path.join(d, "expected", sanitise(n) + ".npy"), t,
-                              "%s updated input %s" % (entry.key, n))
             with open(os.path.join(d, "entry.txt"), "w") as f:
                 f.write(entry.key + "\n")
-            print("harness: %s -> %s (%d inputs, %d weights, %d outputs, %d updated in place)"
+            table = []
+            for gear in entry.gears:
+                g = os.path.join(d, "gear%d" % gear.index)
+                desc = "gear %d: %s" % (gear.index, " ".join(
+                    "%s[%d]=%d" % (n, dim, size) for n, dim, size in gear.sizes))
+                self.write_call(g, entry, gear.inputs, gear.outputs, gear.updated,
+                                gear.fallbacks, "%s gear %d" % (entry.key, gear.index))
+                if entry.weights:
+                    os.symlink("../weights.safetensors", os.path.join(g, "weights.safetensors"))
+                with open(os.path.join(g, "gear.txt"), "w") as f:
+                    f.write(desc + "\n")
+                with open(os.path.join(g, "entry.txt"), "w") as f:
+                    f.write(entry.key + "\n")
+                table.append(desc + "\n")
+            if table:
+                with open(os.path.join(d, "gears.txt"), "w") as f:
+                    f.writelines(table)
+            print("harness: %s -> %s (%d inputs, %d weights, %d outputs, %d updated in place%s)"
                   % (entry.key, d, len(entry.inputs), len(entry.weights or []),
-                     len(entry.outputs), len(entry.updated)))
+                     len(entry.outputs), len(entry.updated),
+                     ", %d gears" % len(entry.gears) if entry.gears else ""))
             written += 1
         return written
 
@@ -345,7 +557,7 @@ class CompiledModule:
 
 
 def main(argv):
-    args, script_args, only, replace_dir = [], [], None, None
+    args, script_args, only, replace_dir, all_gears = [], [], None, None, False
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -359,7 +571,9 @@ def main(argv):
                 replace_dir = os.path.abspath(argv[i + 1])
             i += 2
             continue
-        if a.startswith("--entry="):
+        if a == "--all-gears":
+            all_gears = True
+        elif a.startswith("--entry="):
             only = a.split("=", 1)[1]
         elif a.startswith("--inputs="):
             replace_dir = os.path.abspath(a.split("=", 1)[1])
@@ -371,7 +585,7 @@ def main(argv):
         i += 1
     if len(args) != 2 or not os.path.isfile(args[0]):
         sys.stderr.write("usage: %s SCRIPT OUTDIR [--entry Class.method] [--inputs DIR] "
-                         "[-- SCRIPT_ARG...]\n" % os.path.basename(sys.argv[0]))
+                         "[--all-gears] [-- SCRIPT_ARG...]\n" % os.path.basename(sys.argv[0]))
         return 2
     script = os.path.abspath(args[0])
     outdir = os.path.abspath(args[1])
@@ -385,7 +599,7 @@ def main(argv):
     import torch
     if getattr(torch, "compile", None) is not _tngc_ref._compile:
         torch.compile = _tngc_ref._compile   # a real torch.compile would not call the hook
-    recorder = Recorder(torch, only, replace_dir)
+    recorder = Recorder(torch, only, replace_dir, all_gears)
     _tngc_ref.set_compile_hook(recorder.hook)
 
     os.makedirs(outdir, exist_ok=True)

@@ -37,4 +37,4 @@ def cache_compile(func, *, config=None, dynamic=True, cache_dir=None, global_ran
     if not inspect.ismethod(func) or not isinstance(func.__self__, torch.nn.Module):
         raise ValueError("cache_compile: only a method of an nn.Module instance can be cached, got %r"
                          % (func,))
-    return _tngc_ref.compiled("cache_compile", func)
+    return _tngc_ref.compiled("cache_compile", func, config)
