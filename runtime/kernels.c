@@ -14,13 +14,19 @@
  * it leaves the dispatcher under a suffixed name other files cannot call.)
  *
  * TNGRT_ISA_KERNEL(RET, NAME, (PARAMS), BODY...) defines NAME that way;
- * without x86-64 and GNU C, or with TNGRT_NO_ISA, a plain definition. */
+ * without x86-64 and GNU C, or with TNGRT_NO_ISA, a plain definition.
+ *
+ * The resolver runs while the dynamic loader relocates the program, before
+ * a sanitizer's runtime has set up its shadow memory: it must not be
+ * instrumented (an ASan check of __cpu_model there is a segfault before
+ * main, make check SANITIZE=1). */
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__)) && !defined(TNGRT_NO_ISA)
 #define TNGRT_ISA_KERNEL(ret, name, params, ...)                                        \
     __attribute__((target("avx512f"))) static ret name##__avx512 params { __VA_ARGS__ } \
     __attribute__((target("avx2"))) static ret name##__avx2 params { __VA_ARGS__ }      \
     static ret name##__base params { __VA_ARGS__ }                                      \
-    __attribute__((used)) static __typeof__(name##__base) *name##__resolve(void)        \
+    __attribute__((used, no_sanitize("address", "undefined")))                         \
+    static __typeof__(name##__base) *name##__resolve(void)                              \
     {                                                                                   \
         __builtin_cpu_init();                                                           \
         if (__builtin_cpu_supports("avx512f"))                                          \
