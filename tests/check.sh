@@ -24,6 +24,7 @@ run plan sh "$here/plan/run.sh" "$tngc"
 run tngc.mk sh "$here/tngc_mk.sh" "$tngc"
 run build sh "$here/build/run.sh" "$tngc"
 run e2e sh "$here/e2e/run.sh" "$tngc"
+run conform sh "$here/conform/run.sh" "$tngc"
 run launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
 echo "suites: $passed passed, $failed failed"
 [ $failed -eq 0 ]

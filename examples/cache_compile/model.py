@@ -31,3 +31,7 @@ if __name__ == "__main__":
         # next run of the program loads it.
         print(model(x, y))
         print(model(x, y))
+
+# Conformance (tests/e2e/compare.py): no float contraction (elementwise ops
+# only), so the outputs are compared at the default tolerances.
+# tolerance: default

@@ -164,3 +164,7 @@ if __name__ == "__main__":
         logits = model(tokens, attn_mask, k_caches, v_caches)
     print("batch 4 logits:", tuple(logits.shape))
     print("batch 4 first logits:", logits[0, 0, :4])
+
+# Conformance (tests/e2e/compare.py): the outputs come from float matmuls, so
+# they are compared at the matmul tolerances.
+# tolerance: matmul

@@ -36,3 +36,7 @@ print(model(input1, input2))
 print(model(torch.ones(2, 2).npu(), torch.ones(4, 2).npu()))
 print(model(torch.ones(4, 2).npu(), torch.ones(2, 2).npu()))
 print(model(torch.ones(4, 2).npu(), torch.ones(4, 2).npu()))
+
+# Conformance (tests/e2e/compare.py): the outputs come from float matmuls, so
+# they are compared at the matmul tolerances.
+# tolerance: matmul

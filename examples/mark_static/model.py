@@ -159,3 +159,7 @@ if __name__ == "__main__":
         tokens = torch.randint(0, N_VOCAB, (BATCH, 1)).npu()
         logits = decoder.compute_logits(tokens, xa)
         print(logits.shape)
+
+# Conformance (tests/e2e/compare.py): the outputs come from float matmuls, so
+# they are compared at the matmul tolerances.
+# tolerance: matmul

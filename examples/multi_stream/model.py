@@ -50,3 +50,7 @@ in3 = torch.randn(1000, 1000, dtype=torch.float16).npu()
 in4 = torch.randn(1000, 1000, dtype=torch.float16).npu()
 result = model(in1, in2, in3, in4)
 print(f"Result:\n{result}\n")
+
+# Conformance (tests/e2e/compare.py): the outputs come from float matmuls, so
+# they are compared at the matmul tolerances.
+# tolerance: matmul

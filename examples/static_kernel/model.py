@@ -46,3 +46,7 @@ if __name__ == "__main__":
     # and builds one kernel per shape; later runs with the same shapes use it.
     print(opt_model(x, weight, bias))
     print(opt_model(x, weight, bias))
+
+# Conformance (tests/e2e/compare.py): the outputs come from float matmuls, so
+# they are compared at the matmul tolerances.
+# tolerance: matmul

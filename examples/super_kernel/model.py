@@ -66,3 +66,8 @@ if __name__ == "__main__":
         print("Precision ====== Success!!!")
     else:
         print("Precision ====== Failed.")
+
+# Conformance (tests/e2e/compare.py): the int8 matmul accumulates exactly in
+# integers and the epilogues are elementwise, so the outputs are compared at
+# the default tolerances (the int8 results exactly).
+# tolerance: default

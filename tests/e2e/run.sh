@@ -6,13 +6,17 @@
 # For every script of examples/*/ and of tests/e2e/models/ (small focused
 # models: if_else.py, quant_swiglu.py, reduce_gears.py) that `tngc plan`
 # accepts (examples/recompile has no model), in a temporary folder:
-#   ref      tests/ref/harness.py records the first call of each compiled
-#            entry under PyTorch (inputs, weights, expected outputs and
-#            in-place updates)
+#   ref      tests/ref/harness.py --all-gears records the first call of each
+#            compiled entry under PyTorch (inputs, weights, expected outputs
+#            and in-place updates) and, for an entry with gears, every gear
+#            (gear<k>/: the recorded inputs cut or grown to the gear's shape)
 #   build    tngc build SCRIPT -o out --cache-dir cache
-#   run      each bundle's launcher on the recorded inputs (tests/e2e/launch.sh,
-#            --warmup 0 --iters 1), its outputs compared with PyTorch's by
-#            tests/e2e/compare.py (tolerances: the table at its top)
+#   run      each bundle's launcher on the recorded inputs and on every gear
+#            (tests/e2e/launch.sh, --warmup 0 --iters 1; at gear k the
+#            launcher must report gear k), its outputs compared with
+#            PyTorch's by tests/e2e/compare.py --script SCRIPT (the
+#            tolerances of the script's class, "# tolerance: matmul" or
+#            default: the table at the top of compare.py)
 #   cache    a second build of the same script is a cache hit and writes
 #            byte-identical sources
 #   no-cache two --no-cache builds into fresh folders write byte-identical
@@ -21,8 +25,7 @@
 # folder, and its manifest tree checked); then the focused checks:
 #   gears    examples/dim_gears: an input shape in no gear is refused
 #            (exit status 2, one line on stderr naming the gears)
-#   gears    examples/decoder at the other gears (batch 1, 4, 8) equals
-#            PyTorch at that batch (tests/ref/harness.py --inputs)
+#   gears    examples/dim_gears: the seed's two shapes on one launcher
 #   pad      examples/decoder at batch 3 (gears 1 2 4 8) with --pad equals
 #            PyTorch at batch 3; tests/e2e/models/reduce_gears.py (gears on a
 #            dim it reduces over) refuses --pad
@@ -100,6 +103,11 @@ same_sources() {
     return $s_rc
 }
 
+# class_of SCRIPT: the script's tolerance class (tests/e2e/compare.py).
+class_of() {
+    "$py" "$e2e/compare.py" --class-of "$1"
+}
+
 # run_bundle LAUNCHER REFDIR OUTDIR LOG [launcher args]: launch.sh, --warmup 0 and
 # --iters 1 unless the args set --iters
 run_bundle() {
@@ -126,8 +134,8 @@ for script in "$root"/examples/*/*.py "$root"/tests/e2e/models/*.py; do
         show "$w/plan.log" 3
         continue
     fi
-    if ! "$py" "$harness" "$script" "$w/ref" >"$w/harness.log" 2>&1; then
-        bad "$rel: PyTorch reference (tests/ref/harness.py)"
+    if ! "$py" "$harness" "$script" "$w/ref" --all-gears >"$w/harness.log" 2>&1; then
+        bad "$rel: PyTorch reference (tests/ref/harness.py --all-gears)"
         show "$w/harness.log"
         continue
     fi
@@ -178,12 +186,38 @@ for script in "$root"/examples/*/*.py "$root"/tests/e2e/models/*.py; do
             show "$w/run-$name.log"
             continue
         fi
-        if "$py" "$e2e/compare.py" "$ref/expected" "$w/run/$name" >"$w/cmp-$name.log" 2>&1; then
-            ok "$rel: bundle $name matches PyTorch"
+        if "$py" "$e2e/compare.py" --script "$script" "$ref/expected" "$w/run/$name" \
+            >"$w/cmp-$name.log" 2>&1; then
+            ok "$rel: bundle $name matches PyTorch (tolerance class $(class_of "$script"))"
         else
             bad "$rel: bundle $name differs from PyTorch"
         fi
         sed 's/^/  /' "$w/cmp-$name.log"
+        sed -n 's/^\([^#].*\)/  computed in float32 by the reference: \1/p' "$ref/fallbacks.txt"
+        # every gear (tests/ref/harness.py --all-gears): the launcher picks
+        # gear k for gear k's shapes and matches PyTorch at them
+        for g in "$ref"/gear*/; do
+            [ -d "$g" ] || continue
+            g=${g%/}
+            k=${g##*/gear}
+            desc=$(sed 's/^gear [0-9]*: //' "$g/gear.txt")
+            if ! run_bundle "$launcher" "$g" "$w/run/$name-gear$k" "$w/run-$name-gear$k.log"; then
+                bad "$rel: bundle $name gear $k ($desc): the launcher failed"
+                show "$w/run-$name-gear$k.log"
+                continue
+            fi
+            if ! grep -q "^gear $k:" "$w/run-$name-gear$k.log"; then
+                bad "$rel: bundle $name gear $k ($desc): the launcher ran $(grep '^gear' "$w/run-$name-gear$k.log")"
+                continue
+            fi
+            if "$py" "$e2e/compare.py" --script "$script" "$g/expected" "$w/run/$name-gear$k" \
+                >"$w/cmp-$name-gear$k.log" 2>&1; then
+                ok "$rel: bundle $name gear $k ($desc) matches PyTorch"
+            else
+                bad "$rel: bundle $name gear $k ($desc) differs from PyTorch"
+            fi
+            sed 's/^/  /' "$w/cmp-$name-gear$k.log"
+        done
     done
     # A second build of the unchanged script: a cache hit, the same sources.
     if ! build "$src" "$w/out2" --cache-dir "$w/cache" >"$w/build2.log" 2>&1; then
@@ -283,7 +317,7 @@ import numpy as np
 src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 os.makedirs(dst, exist_ok=True)
 rng = np.random.default_rng(n)
-for f in sorted(os.listdir(src)):
+for f in sorted(f for f in os.listdir(src) if f.endswith(".npy")):
     a = np.load(os.path.join(src, f))
     if a.ndim >= 1 and a.shape[0] == 2:
         while a.shape[0] < n:
@@ -296,7 +330,8 @@ EOF
 }
 
 # decoder_batch N [launcher args]: the decoder's bundle at batch N against
-# PyTorch at batch N (tests/ref/harness.py --inputs).
+# PyTorch at batch N (tests/ref/harness.py --inputs): with --pad, a batch in
+# no gear.
 decoder_batch() {
     d_n=$1
     shift
@@ -315,22 +350,17 @@ decoder_batch() {
         return 1
     fi
     sed -n 's/^\(gear\|padded\)/    \1/p' "$d_w/run.log"
-    if ! "$py" "$e2e/compare.py" "$d_w/ref/model/expected" "$d_w/run" >"$d_w/cmp.log" 2>&1; then
+    if ! "$py" "$e2e/compare.py" --script "$root/examples/decoder/model.py" \
+        "$d_w/ref/model/expected" "$d_w/run" >"$d_w/cmp.log" 2>&1; then
         sed 's/^/  /' "$d_w/cmp.log"
         return 1
     fi
     sed 's/^/  /' "$d_w/cmp.log"
 }
 
+# (the decoder's gears, batch 1, 2, 4 and 8, are checked above with the
+# other bundles' gears)
 if [ -x "$tmp/decoder/model/out/model_launcher" ] && [ -d "$tmp/decoder/model/ref/model/inputs" ]; then
-    for n in 1 4 8; do
-        if decoder_batch $n >"$tmp/batch.log"; then
-            ok "examples/decoder: gear batch $n matches PyTorch at batch $n"
-        else
-            bad "examples/decoder: gear batch $n"
-        fi
-        cat "$tmp/batch.log"
-    done
     if decoder_batch 3 --pad >"$tmp/batch.log" \
         && grep -q '^padded:' "$tmp/decoder/model/batch3/run.log"; then
         ok "examples/decoder: batch 3 padded to gear 4 (--pad) matches PyTorch at batch 3"
@@ -339,7 +369,7 @@ if [ -x "$tmp/decoder/model/out/model_launcher" ] && [ -d "$tmp/decoder/model/re
     fi
     cat "$tmp/batch.log"
 else
-    bad "examples/decoder: no decoder bundle or reference for the gear and --pad checks"
+    bad "examples/decoder: no decoder bundle or reference for the --pad check"
 fi
 
 rel=tests/e2e/models/reduce_gears.py

@@ -56,6 +56,6 @@ for f in sorted(os.listdir(d)):
         print("%s: %s %s %s" % (f, a.dtype, list(a.shape), np.array2string(a.ravel()[:6])))
 EOF
     echo "== compared with PyTorch (tests/e2e/compare.py)"
-    "$py" "$here/compare.py" "$ref/expected" "$ref/actual" || rc=1
+    "$py" "$here/compare.py" --script "$script" "$ref/expected" "$ref/actual" || rc=1
 done
 exit $rc

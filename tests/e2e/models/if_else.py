@@ -35,3 +35,7 @@ model = torch.compile(Model().npu(), backend=npu_backend, dynamic=False, fullgra
 x = torch.randn(4, 16).npu()
 with torch.no_grad():
     print(model(x))
+
+# Conformance (tests/e2e/compare.py): the outputs come from float matmuls, so
+# they are compared at the matmul tolerances.
+# tolerance: matmul

@@ -47,3 +47,8 @@ model_sk = torch.compile(ModelSuperKernel(), backend=npu_backend, dynamic=False)
 y_sk, s_sk = model_sk(x1, x2, scale, pertoken_scale, weight_scale)
 same = torch.equal(y_origin, y_sk) and torch.equal(s_origin, s_sk)
 print("Precision ====== Success!!!" if same else "Precision ====== Failed.")
+
+# Conformance (tests/e2e/compare.py): the int8 matmul accumulates exactly in
+# integers and the epilogues are elementwise, so the outputs are compared at
+# the default tolerances (the int8 results exactly).
+# tolerance: default

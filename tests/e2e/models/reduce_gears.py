@@ -22,3 +22,7 @@ model = torch.compile(Model().npu(), dynamic=True, fullgraph=True, backend=npu_b
 x = torch.randn(2, 8).npu()
 torchair.inference.set_dim_gears(x, dim_gears={0: [2, 4]})
 print(model(x))
+
+# Conformance (tests/e2e/compare.py): no float contraction (elementwise ops
+# only), so the outputs are compared at the default tolerances.
+# tolerance: default
