@@ -106,9 +106,17 @@ def save_weights(d, module):
 _LAT = re.compile(r"^latency: p50 ([0-9.]+) us")
 
 
+# PyTorch's OpenBLAS and OpenMP threads in this process keep spinning for
+# a while after a call (OpenBLAS: about 2^28 cycles); a launcher started in
+# that time shares its cores with them. Measured: the bmm case of
+# bench/matmul took 3.9 ms right after eager calls, 2.6 ms after a pause.
+SETTLE_S = 0.3
+
+
 def run_launcher(exe, args, out, warmup, iters, env=None):
     """Runs the launcher; returns its p50 in us (outputs written to out)."""
     os.makedirs(out, exist_ok=True)
+    time.sleep(SETTLE_S)
     r = subprocess.run([exe] + args + ["--out-dir", out, "--warmup", str(warmup),
                                        "--iters", str(iters)],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
