@@ -63,37 +63,42 @@ TNGRT_KINLINE uint32_t tngrt_impl__rne_shr(uint32_t v, unsigned s)
     return q + (uint32_t)(rem > half || (rem == half && (q & 1u)));
 }
 
-/* IEEE binary16 -> binary32 (exact; NaN payloads kept). */
+/* IEEE binary16 -> binary32 (exact; NaN payloads kept), with no branch so
+ * that loops over it vectorise (checked equal to the branching form for
+ * all 2^16 inputs). */
 TNGRT_KINLINE float tngrt_impl__f16_to_f32(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0) {
-        float v = (float)man * 0x1p-24f; /* zero or subnormal, exact */
-        return sign ? -v : v;
-    }
-    if (exp == 31)
-        return tngrt_impl__bits_f32(sign | 0x7f800000u | (man << 13));
-    return tngrt_impl__bits_f32(sign | ((exp + 112u) << 23) | (man << 13));
+    /* zero or subnormal: man units of 2^-24, exact in float */
+    uint32_t sub = tngrt_impl__f32_bits((float)man * 0x1p-24f) | sign;
+    uint32_t special = sign | 0x7f800000u | (man << 13);
+    uint32_t normal = sign | ((exp + 112u) << 23) | (man << 13);
+    return tngrt_impl__bits_f32(exp == 0 ? sub : exp == 31 ? special : normal);
 }
 
 /* binary32 -> binary16, round to nearest even; overflow gives inf, NaN a
- * quiet NaN of the same sign. */
+ * quiet NaN of the same sign. Every case is computed and one selected, with
+ * no branch, so that loops over it vectorise (checked equal to the
+ * branching form for all 2^32 inputs). */
 TNGRT_KINLINE uint16_t tngrt_impl__f32_to_f16(float f)
 {
     uint32_t x = tngrt_impl__f32_bits(f), ax = x & 0x7fffffffu;
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    if (ax > 0x7f800000u)
-        return (uint16_t)(sign | 0x7e00u);
-    if (ax >= 0x477ff000u) /* >= 65520: rounds to inf */
-        return (uint16_t)(sign | 0x7c00u);
-    if (ax >= 0x38800000u) /* normal half: rebias, drop 13 bits */
-        return (uint16_t)(sign | tngrt_impl__rne_shr(ax - 0x38000000u, 13));
-    if (ax < 0x33000000u) /* below 2^-25: zero */
-        return sign;
-    /* subnormal half: units of 2^-24 */
-    return (uint16_t)(sign | tngrt_impl__rne_shr((ax & 0x7fffffu) | 0x800000u,
-                                                 126u - (ax >> 23)));
+    uint32_t sign = (x >> 16) & 0x8000u;
+    /* a normal half: rebias, drop 13 bits, round to nearest even */
+    uint32_t nv = ax - 0x38000000u, nq = nv >> 13, nr = nv & 0x1fffu;
+    uint32_t normal = nq + (uint32_t)(nr > 0x1000u || (nr == 0x1000u && (nq & 1u)));
+    /* a subnormal half: units of 2^-24, the shift clamped to stay defined */
+    uint32_t sh = 126u - (ax >> 23), m = (ax & 0x7fffffu) | 0x800000u;
+    uint32_t shc = sh < 1u ? 1u : sh > 31u ? 31u : sh;
+    uint32_t sq = m >> shc, sr = m & ((1u << shc) - 1u), shalf = 1u << (shc - 1u);
+    uint32_t sub = sq + (uint32_t)(sr > shalf || (sr == shalf && (sq & 1u)));
+    uint32_t r = ax > 0x7f800000u   ? 0x7e00u
+                 : ax >= 0x477ff000u ? 0x7c00u  /* >= 65520: rounds to inf */
+                 : ax >= 0x38800000u ? normal
+                 : ax < 0x33000000u  ? 0u       /* below 2^-25: zero */
+                                     : sub;
+    return (uint16_t)(sign | r);
 }
 
 TNGRT_KINLINE float tngrt_impl__bf16_to_f32(uint16_t h)
@@ -543,6 +548,40 @@ TNGRT_KINLINE int64_t tngrt_impl__uni(TngrtUnaryOp op, int64_t x, double p)
     }
 }
 
+/* Half-precision (float16, bfloat16) elementwise ops on operands of the
+ * output's shape go by blocks: each block widened to float32, computed by
+ * the float32 loops, rounded back once per element. The results are those
+ * of the per-element path (the same float32 operations and one rounding),
+ * without its dtype switch per element. */
+#define TNGRT_IMPL__HBLOCK 256
+
+TNGRT_KINLINE int tngrt_impl__is_half(TngrtDType dt)
+{
+    return dt == TNGRT_F16 || dt == TNGRT_BF16;
+}
+
+TNGRT_KINLINE void tngrt_impl__widen(float *t, const TngrtArg *a, int64_t off, int64_t n)
+{
+    const uint16_t *h = (const uint16_t *)a->data + off;
+    if (a->dtype == TNGRT_F16)
+        for (int64_t i = 0; i < n; i++)
+            t[i] = tngrt_impl__f16_to_f32(h[i]);
+    else
+        for (int64_t i = 0; i < n; i++)
+            t[i] = tngrt_impl__bf16_to_f32(h[i]);
+}
+
+TNGRT_KINLINE void tngrt_impl__narrow(const TngrtArg *o, int64_t off, const float *t, int64_t n)
+{
+    uint16_t *h = (uint16_t *)o->data + off;
+    if (o->dtype == TNGRT_F16)
+        for (int64_t i = 0; i < n; i++)
+            h[i] = tngrt_impl__f32_to_f16(t[i]);
+    else
+        for (int64_t i = 0; i < n; i++)
+            h[i] = tngrt_impl__f32_to_bf16(t[i]);
+}
+
 /* The float32 elementwise loops run in blocks of 8 (read into a temporary,
  * then stored) so GCC and clang vectorise them at -O2 without alias checks;
  * exact in-place use (o == x) stays correct as a block is read before it
@@ -570,7 +609,7 @@ TNGRT_KINLINE int64_t tngrt_impl__uni(TngrtUnaryOp op, int64_t x, double p)
 #define TNGRT_IMPL__MAP(EXPR) TNGRT_IMPL__LOOP(const float v = x[k_], EXPR); break
 
 /* The float32 fast path: one loop per op, no per-element dispatch. */
-static inline void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, TngrtUnaryOp op,
+TNGRT_KINLINE void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, TngrtUnaryOp op,
                                          float p)
 {
     switch (op) {
@@ -602,6 +641,14 @@ TNGRT_KINLINE void tngrt_impl_unary(const TngrtArg *out, const TngrtArg *x, Tngr
         tngrt_impl__cvt_row(out, 0, 1, x, 0, 1, n);
     } else if (out->dtype == TNGRT_F32 && x->dtype == TNGRT_F32) {
         tngrt_impl__unary_f32((float *)out->data, (const float *)x->data, n, op, (float)p);
+    } else if (tngrt_impl__is_half(out->dtype) && x->dtype == out->dtype) {
+        float t[TNGRT_IMPL__HBLOCK];   /* by blocks, as tngrt_impl__binary_half */
+        for (int64_t i = 0; i < n; i += TNGRT_IMPL__HBLOCK) {
+            int64_t m = n - i < TNGRT_IMPL__HBLOCK ? n - i : TNGRT_IMPL__HBLOCK;
+            tngrt_impl__widen(t, x, i, m);
+            tngrt_impl__unary_f32(t, t, m, op, (float)p);
+            tngrt_impl__narrow(out, i, t, m);
+        }
     } else if (tngrt_impl__is_float(out->dtype) ||
                (out->dtype == TNGRT_BOOL && op == TNGRT_UN_IDENTITY)) {
         for (int64_t i = 0; i < n; i++)
@@ -662,7 +709,7 @@ TNGRT_KINLINE int64_t tngrt_impl__bini(TngrtBinaryOp op, int64_t a, int64_t b, i
             TNGRT_IMPL__LOOP(const float x = a[k_ * sa]; const float y = b[k_ * sb], EXPR); \
     } while (0)
 
-static inline void tngrt_impl__binary_f32(float *o, const float *a, int64_t sa, const float *b,
+TNGRT_KINLINE void tngrt_impl__binary_f32(float *o, const float *a, int64_t sa, const float *b,
                                           int64_t sb, int64_t n, TngrtBinaryOp op, float alpha)
 {
     switch (op) {
@@ -707,15 +754,33 @@ static inline void tngrt_impl__binary_row(const TngrtArg *out, int64_t oo, const
     }
 }
 
+/* n elements of out's shape and half dtype (both inputs the same), by
+ * blocks (see tngrt_impl__widen). */
+TNGRT_KINLINE void tngrt_impl__binary_half(const TngrtArg *out, const TngrtArg *a,
+                                           const TngrtArg *b, int64_t n, TngrtBinaryOp op,
+                                           float alpha)
+{
+    float ta[TNGRT_IMPL__HBLOCK], tb[TNGRT_IMPL__HBLOCK], to[TNGRT_IMPL__HBLOCK];
+    for (int64_t i = 0; i < n; i += TNGRT_IMPL__HBLOCK) {
+        int64_t m = n - i < TNGRT_IMPL__HBLOCK ? n - i : TNGRT_IMPL__HBLOCK;
+        tngrt_impl__widen(ta, a, i, m);
+        tngrt_impl__widen(tb, b, i, m);
+        tngrt_impl__binary_f32(to, ta, 1, tb, 1, m, op, alpha);
+        tngrt_impl__narrow(out, i, to, m);
+    }
+}
+
 TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
                                      TngrtBinaryOp op, double alpha)
 {
     TngrtImplWalk w;
     const TngrtArg *xs[2] = {a, b};
     int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
-    /* Fast path: float32 operands of out's very shape need no broadcast
-     * walk (the common elementwise op; its set-up dominated small ones). */
-    if (out->dtype == TNGRT_F32 && a->dtype == TNGRT_F32 && b->dtype == TNGRT_F32 &&
+    /* Fast path: float32 (or one half type) operands of out's very shape
+     * need no broadcast walk (the common elementwise op; its set-up
+     * dominated small ones). */
+    if (((out->dtype == TNGRT_F32) || tngrt_impl__is_half(out->dtype)) &&
+        a->dtype == out->dtype && b->dtype == out->dtype &&
         a->ndim == out->ndim && b->ndim == out->ndim && tngrt_impl__rank_ok(out)) {
         int64_t n = 1;
         int d = 0;
@@ -725,8 +790,11 @@ TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, con
             n *= out->shape[d];
         }
         if (d == out->ndim) {
-            tngrt_impl__binary_f32((float *)out->data, (const float *)a->data, 1,
-                                   (const float *)b->data, 1, n, op, (float)alpha);
+            if (out->dtype == TNGRT_F32)
+                tngrt_impl__binary_f32((float *)out->data, (const float *)a->data, 1,
+                                       (const float *)b->data, 1, n, op, (float)alpha);
+            else
+                tngrt_impl__binary_half(out, a, b, n, op, (float)alpha);
             return;
         }
     }
@@ -959,17 +1027,19 @@ static inline void *tngrt_impl__alloc(int64_t n, size_t es)
 }
 
 /* A malloc'd float32 copy of x's n elements, or NULL. */
-static inline float *tngrt_impl__to_f32(const TngrtArg *x, int64_t n)
+TNGRT_KINLINE float *tngrt_impl__to_f32(const TngrtArg *x, int64_t n)
 {
     float *f = (float *)tngrt_impl__alloc(n, sizeof(float));
-    for (int64_t i = 0; f && i < n; i++)
+    if (f && tngrt_impl__is_half(x->dtype))
+        tngrt_impl__widen(f, x, 0, n);
+    for (int64_t i = 0; f && !tngrt_impl__is_half(x->dtype) && i < n; i++)
         f[i] = tngrt_impl__ldf(x, i);
     return f;
 }
 
 /* Runs plan p: float outs through sgemm (operands and out converted to
  * float32 scratch where they are not float32), integer outs directly. */
-static inline void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
                                       const TngrtImplMM *p)
 {
     float *sa = NULL, *sb = NULL, *sc = NULL;
@@ -991,7 +1061,9 @@ static inline void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, co
                                   : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
     if (fa && fb && fc) {
         tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
-        for (int64_t i = 0; sc && i < nout; i++)
+        if (sc && tngrt_impl__is_half(out->dtype))
+            tngrt_impl__narrow(out, 0, sc, nout);
+        for (int64_t i = 0; sc && !tngrt_impl__is_half(out->dtype) && i < nout; i++)
             tngrt_impl__stf(out, i, sc[i]);
     } else {
         tngrt_impl__mm_naive(out, a, b, p);
@@ -1186,7 +1258,7 @@ TNGRT_KINLINE void tngrt_impl_cat(const TngrtArg *out, const TngrtArg *const *xs
 
 /* Sum in float of n terms of a float32 row, mode 0: x, 1: x^2,
  * 2: (x - c)^2; eight partial sums (vectorisable, smaller error). */
-static inline float tngrt_impl__sum_f32(const float *x, int64_t n, int mode, float c)
+TNGRT_KINLINE float tngrt_impl__sum_f32(const float *x, int64_t n, int mode, float c)
 {
     float l[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s = 0.0f;
     int64_t i = 0;
@@ -1297,7 +1369,7 @@ TNGRT_KINLINE void tngrt_impl_reduce(const TngrtArg *out, const TngrtArg *x, Tng
 }
 
 /* Softmax or log-softmax of one line (len elements, stride s, from base). */
-static inline void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg *x, int64_t base,
+TNGRT_KINLINE void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg *x, int64_t base,
                                             int64_t s, int64_t len, int log)
 {
     float mx = -INFINITY, sum = 0.0f, r;
