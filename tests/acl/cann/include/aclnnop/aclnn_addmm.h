@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_addmm.h - aclnnAddmm, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnAddmm.md
+ */
+#ifndef TNGC_TEST_ACLNN_ADDMM_H
+#define TNGC_TEST_ACLNN_ADDMM_H
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat1, const aclTensor *mat2, const aclScalar *beta, const aclScalar *alpha, aclTensor *out, int8_t cubeMathType,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnAddmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_dequant_swiglu_quant.h - aclnnDequantSwigluQuant, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnDequantSwigluQuant.md
+ */
+#ifndef TNGC_TEST_ACLNN_DEQUANT_SWIGLU_QUANT_H
+#define TNGC_TEST_ACLNN_DEQUANT_SWIGLU_QUANT_H
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnDequantSwigluQuantGetWorkspaceSize(const aclTensor *x, const aclTensor *weightScaleOptional, const aclTensor *activationScaleOptional, const aclTensor *biasOptional, const aclTensor *quantScaleOptional, const aclTensor *quantOffsetOptional, const aclTensor *groupIndexOptional, bool activateLeft, char *quantModeOptional, const aclTensor *yOut, const aclTensor *scaleOut,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnDequantSwigluQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_gelu_v2.h - aclnnGeluV2, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnGeluV2.md
+ */
+#ifndef TNGC_TEST_ACLNN_GELU_V2_H
+#define TNGC_TEST_ACLNN_GELU_V2_H
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor *x, int64_t approximate, aclTensor *y,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnGeluV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_rms_norm.h - aclnnRmsNorm, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnRmsNorm.md
+ */
+#ifndef TNGC_TEST_ACLNN_RMS_NORM_H
+#define TNGC_TEST_ACLNN_RMS_NORM_H
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnRmsNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_rsqrt.h - aclnnRsqrt, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnRsqrt.md
+ */
+#ifndef TNGC_TEST_ACLNN_RSQRT_H
+#define TNGC_TEST_ACLNN_RSQRT_H
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor *self, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnRsqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

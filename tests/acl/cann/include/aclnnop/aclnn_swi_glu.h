@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_swi_glu.h - aclnnSwiGlu, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnSwiGlu.md
+ */
+#ifndef TNGC_TEST_ACLNN_SWI_GLU_H
+#define TNGC_TEST_ACLNN_SWI_GLU_H
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnSwiGluGetWorkspaceSize(const aclTensor *x, int64_t dim, const aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnSwiGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
