@@ -42,7 +42,7 @@ RT_SRCS   = $(sort $(wildcard runtime/*.c))
 RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
 
-.PHONY: all deps check unit golden demo bench install clean help
+.PHONY: all deps check unit golden acl demo bench install clean help
 all: $(TNGC) $(LIBRT)
 
 $(BUILD)/libtngcrt.a: $(RT_OBJS)
@@ -98,6 +98,10 @@ unit: $(UNIT)
 
 golden: $(TNGC)
 	@sh tests/golden/run.sh $(TNGC)
+
+# The ACL target, compile-checked against tests/acl/cann (no NPU here).
+acl: $(TNGC) $(LIBRT)
+	@sh tests/acl/run.sh $(TNGC)
 
 check: $(TNGC) $(LIBRT) $(UNIT)
 	@sh tests/check.sh $(TNGC) $(UNIT)

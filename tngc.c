@@ -35,13 +35,14 @@ static const char usage_main[] =
     "\n"
     "tngc reads PyTorch scripts annotated for TorchAir (the Ascend NPU backend\n"
     "of torch.compile), checks and analyses their annotations, and compiles their\n"
-    "models into C bundles and launchers that run without Python (CPU target).\n"
+    "models into C bundles and launchers that run without Python, on a CPU or\n"
+    "(--target acl) against AscendCL for an Ascend NPU.\n"
     "\n"
     "commands:\n"
     "  scan        list the TorchAir annotations of Python files\n"
     "  lint        report misuse of the annotations (pre-commit checks)\n"
     "  plan        interpret a model script, lower its compiled entries and print their plan\n"
-    "  gen         generate the C sources of a model bundle (CPU target)\n"
+    "  gen         generate the C sources of a model bundle (--target cpu or acl)\n"
     "  build       generate and compile a bundle: lib<name>.a and a launcher\n"
     "  recompiles  find operators recompiled because of dynamic shapes, from a host log\n"
     "\n"
@@ -114,7 +115,7 @@ static const char usage_recompiles[] =
     "Exit status: 0 success, 2 usage or I/O errors.\n";
 
 static const char usage_gen[] =
-    "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu] [--no-line] [-MD] [-MF FILE]\n"
+    "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE]\n"
     "                [--user-kernel OP]...\n"
     "\n"
     "Plans the script's compiled entries (as 'tngc plan') and writes, per entry, the C\n"
@@ -125,7 +126,9 @@ static const char usage_gen[] =
     "\n"
     "  -o DIR            the output directory (created when missing)\n"
     "  --entry NAME      only the entry NAME (e.g. Model.forward)\n"
-    "  --target cpu      the CPU target (the only one in this release)\n"
+    "  --target cpu      C kernels on the CPU, libtngcrt's stream executor (default)\n"
+    "  --target acl      host code over AscendCL for an Ascend NPU: aclrt streams and\n"
+    "                    events, aclnn operators (docs/bundles.md, \"The ACL target\")\n"
     "  --no-line         no #line directives back to the script (golden tests)\n"
     "  -MD               also write a make depfile DIR/<name>.d\n"
     "  -MF FILE          write the depfile to FILE (implies -MD)\n"
@@ -136,7 +139,7 @@ static const char usage_gen[] =
 
 static const char usage_build[] =
     "usage: tngc build FILE -o DIR [-j N] [--cc CC] [--opt FLAGS] [--cache-dir DIR | --no-cache]\n"
-    "                  [--kernels FILE.c] [gen's options]\n"
+    "                  [--kernels FILE.c] [--acl-home DIR] [gen's options]\n"
     "\n"
     "Generates the bundle sources (as 'tngc gen') and compiles them: DIR/lib<name>.a\n"
     "and DIR/<name>_launcher, linked against libtngcrt and OpenBLAS. Translation units\n"
@@ -152,6 +155,9 @@ static const char usage_build[] =
     "  --no-cache        build without the cache\n"
     "  --kernels FILE.c  the kernels of --user-kernel ops; their signatures are checked\n"
     "                    with libclang before compiling\n"
+    "  --acl-home DIR    with --target acl: the CANN toolkit (default $ASCEND_TOOLKIT_HOME);\n"
+    "                    its include/ compiles lib<name>.a, and its lib64/libascendcl.so,\n"
+    "                    when present, links <name>_launcher\n"
     "\n"
     "Exit status: 0 built, 1 errors in the script or the build, 2 usage or I/O errors.\n";
 
@@ -544,6 +550,7 @@ typedef struct GenArgs {
     const char *file, *outdir, *entry, *depfile;
     int md, no_line;
     NameList user_ops;
+    const Target *target;
     /* build */
     BuildOptions bo;
     const char *cache_dir;
@@ -610,11 +617,12 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
     a->bo.opt = "-O2";
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     a->bo.jobs = cpus > 0 ? (int)cpus : 1;
+    a->target = target_find("cpu");
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const with_value[] = {"-o", "--entry", "--target", "-MF", "--user-kernel", "-j",
-                                                 "--cc", "--opt", "--cache-dir", "--kernels", NULL};
+                                                 "--cc", "--opt", "--cache-dir", "--kernels", "--acl-home", NULL};
         char jbuf[32];
         if (!strncmp(o, "-j", 2) && o[2] && strlen(o) < sizeof jbuf) {   /* -jN */
             snprintf(jbuf, sizeof jbuf, "%s", o + 2);
@@ -626,7 +634,8 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
         for (int k = 0; with_value[k]; k++)
             takes |= !strcmp(o, with_value[k]);
         int build_only = !strcmp(o, "-j") || !strcmp(o, "--cc") || !strcmp(o, "--opt") ||
-                         !strcmp(o, "--cache-dir") || !strcmp(o, "--kernels") || !strcmp(o, "--no-cache");
+                         !strcmp(o, "--cache-dir") || !strcmp(o, "--kernels") || !strcmp(o, "--no-cache") ||
+                         !strcmp(o, "--acl-home");
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             fputs(usage, stdout);
             return -2;
@@ -652,15 +661,15 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
                 a->cache_dir = v;
             else if (!strcmp(o, "--kernels"))
                 a->bo.kernels = v;
+            else if (!strcmp(o, "--acl-home"))
+                a->bo.acl_home = v;
             else if (!strcmp(o, "-j")) {
                 long j;
                 if (parse_long(v, &j) != 0 || j < 1 || j > 256)
                     return usage_error(usage, "-j takes a number of jobs from 1 to 256, not '%s'", v);
                 a->bo.jobs = (int)j;
-            } else if (strcmp(v, "cpu") != 0) {
-                if (!strcmp(v, "acl"))
-                    return usage_error(usage, "%s--target acl is not in this release (the CPU target is)", "");
-                return usage_error(usage, "unknown target '%s' (cpu)", v);
+            } else if (!(a->target = target_find(v))) {
+                return usage_error(usage, "unknown target '%s' (cpu, acl)", v);
             }
         } else if (!strcmp(o, "-MD")) {
             a->md = 1;
@@ -695,9 +704,14 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
             return EXIT_USAGE;
         }
     }
+    a->bo.target = a->target->name;
     if (a->bo.no_cache && a->cache_dir) {
         VEC_FREE(a->user_ops);
         return usage_error(usage, "%s--cache-dir and --no-cache exclude each other", "");
+    }
+    if (a->user_ops.n && !a->target->user_kernels) {
+        VEC_FREE(a->user_ops);
+        return usage_error(usage, "--user-kernel supplies CPU kernels: not with --target %s", a->target->name);
     }
     if (a->bo.kernels && a->user_ops.n == 0) {
         VEC_FREE(a->user_ops);
@@ -769,7 +783,7 @@ static int gen_entry(Loaded *L, size_t i, const GenArgs *a, GenOptions *go, GenF
     go->version = TNGC_VERSION;
     go->line_directives = !a->no_line;
     go->user_ops = a->user_ops.v;
-    int rc = emit_cpu(&L->plans.v[i], go, files, &L->sf.diags);
+    int rc = a->target->emit(&L->plans.v[i], go, files, &L->sf.diags);
     print_diags(&L->sf, &L->printed);
     return rc == 0 ? EXIT_OK : EXIT_FOUND;
 }
@@ -886,6 +900,12 @@ static int cmd_build(int argc, char **argv)
         VEC_FREE(a.user_ops);
         return EXIT_USAGE;
     }
+    char why[1024];
+    if (build_target_ready(&a.bo, why, sizeof why) != 0) {
+        fprintf(stderr, "tngc: %s\n", why);
+        VEC_FREE(a.user_ops);
+        return EXIT_USAGE;
+    }
     Loaded L;
     int status = load_plans(&L, a.file, a.entry);
     if (status == EXIT_OK)
@@ -914,6 +934,9 @@ static int cmd_build(int argc, char **argv)
             status = brc == -2 ? EXIT_USAGE : EXIT_FOUND;
         } else if (status == EXIT_OK && hit) {
             printf("tngc: %s: cache hit (%s): nothing to compile\n", go.name, entry);
+        } else if (status == EXIT_OK && !build_links_launcher(&bo)) {
+            printf("tngc: %s: built %s/lib%s.a; no launcher: %s/lib64/libascendcl.so is absent (link your program "
+                   "against CANN, docs/bundles.md)\n", go.name, a.outdir, go.name, bo.acl_home);
         } else if (status == EXIT_OK) {
             printf("tngc: %s: built %s/%s_launcher and %s/lib%s.a\n", go.name, a.outdir, go.name, a.outdir, go.name);
         }

@@ -17,6 +17,14 @@
  * entry, removed with a warning and rebuilt. The cache directory must
  * belong to the current user, and builds of one entry take a lock
  * (flock on <entry>.lock) so concurrent builds wait for each other.
+ *
+ * The ACL target (--target acl) compiles against CANN's headers
+ * ($ASCEND_TOOLKIT_HOME/include, or --acl-home) with -Wall -Werror, and
+ * links <name>_launcher against CANN's libascendcl, libnnopbase and
+ * libopapi (lib64/) only when they are there: with headers alone (the
+ * declarations tngc's tests use, or a toolkit without its libraries) the
+ * build ends with lib<name>.a, which a program links on a machine with
+ * CANN. Where CANN is not found at all, the build is refused.
  */
 #define _GNU_SOURCE 1
 #include "build.h"
@@ -85,6 +93,46 @@ static int build__copy(const char *src, const char *dst, int exec)
         rc = build__write(dst, b.s ? b.s : "", b.len, exec);
     sb_free(&b);
     return rc;
+}
+
+/* ---- the targets ------------------------------------------------------------- */
+
+static int build__acl(const BuildOptions *bo)
+{
+    return bo->target && !strcmp(bo->target, "acl");
+}
+
+int build_target_ready(BuildOptions *bo, char *why, size_t len)
+{
+    if (!build__acl(bo))
+        return 0;
+    const char *env = getenv("ASCEND_TOOLKIT_HOME");
+    const char *home = bo->acl_home ? bo->acl_home : env && *env ? env : NULL;
+    if (!home) {
+        snprintf(why, len, "--target acl needs CANN: set ASCEND_TOOLKIT_HOME (or pass --acl-home DIR) to the "
+                           "CANN toolkit whose include/acl/acl.h declares AscendCL");
+        return -1;
+    }
+    char *h = build__path(home, "include/acl/acl.h");
+    int ok = access(h, R_OK) == 0;
+    free(h);
+    if (!ok) {
+        snprintf(why, len, "--target acl: %s (%s) has no include/acl/acl.h: it is not a CANN toolkit", home,
+                 bo->acl_home ? "--acl-home" : "ASCEND_TOOLKIT_HOME");
+        return -1;
+    }
+    bo->acl_home = home;
+    return 0;
+}
+
+int build_links_launcher(const BuildOptions *bo)
+{
+    if (!build__acl(bo))
+        return 1;
+    char *lib = build__path(bo->acl_home, "lib64/libascendcl.so");
+    int ok = access(lib, R_OK) == 0;
+    free(lib);
+    return ok;
 }
 
 /* ---- the runtime tngc links bundles against -------------------------------- */
@@ -248,6 +296,13 @@ static void build__cc_base(Argv *a, const BuildOptions *bo, const char *inc, con
     f.len = 0;
     sb_printf(&f, "-I%s", dir);
     argv_push(a, f.s);
+    if (build__acl(bo)) {   /* AscendCL's headers, and no warning let through */
+        f.len = 0;
+        sb_printf(&f, "-I%s/include", bo->acl_home);
+        argv_push(a, f.s);
+        argv_push(a, "-Wall");
+        argv_push(a, "-Werror");
+    }
     sb_free(&f);
 }
 
@@ -261,10 +316,12 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
     const char *labels[8];
     char *objs[8];
     const char *srcs[8];
+    int link = build_links_launcher(bo);
     for (size_t i = 0; i < files->n && n < 6; i++) {
         const char *fn = files->v[i].name;
         size_t l = strlen(fn);
-        if (l < 2 || strcmp(fn + l - 2, ".c") || strstr(fn, "_kernels_user.c"))
+        if (l < 2 || strcmp(fn + l - 2, ".c") || strstr(fn, "_kernels_user.c") ||
+            (!link && strstr(fn, "_launcher.c")))
             continue;
         srcs[n] = fn;
         labels[n++] = fn;
@@ -303,7 +360,7 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
         rc = build__run1(&ar, "ar", err, errlen);
         argv_free(&ar);
     }
-    if (rc == 0) {
+    if (rc == 0 && link) {
         Argv ld = {0};
         argv_push(&ld, bo->cc);
         argv_words(&ld, bo->opt);
@@ -315,6 +372,16 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
                 argv_push(&ld, objs[i]);
         argv_push(&ld, libname);
         argv_push(&ld, lib);
+        if (build__acl(bo)) {   /* AscendCL, aclnn's operand types, aclnn's operators */
+            StrBuf f = {0};
+            sb_printf(&f, "-L%s/lib64", bo->acl_home);
+            argv_push(&ld, f.s);
+            f.len = 0;
+            sb_printf(&f, "-Wl,-rpath,%s/lib64", bo->acl_home);
+            argv_push(&ld, f.s);
+            sb_free(&f);
+            argv_words(&ld, "-lascendcl -lnnopbase -lopapi");
+        }
         argv_words(&ld, "-lopenblas -lpthread -lm");
         rc = build__run1(&ld, "linking the launcher", err, errlen);
         argv_free(&ld);
@@ -341,8 +408,10 @@ static uint64_t build__fnv(uint64_t h, const char *s, size_t n)
 static void build__key(const GenFiles *files, const GenOptions *go, const BuildOptions *bo,
                        const StrBuf *script, StrBuf *key)
 {
-    sb_printf(key, "tngc %s\ntarget cpu\ncc %s\nopt %s\nsan %s\n", go->version, bo->cc, bo->opt ? bo->opt : "",
-              TNGC_SANFLAGS);
+    sb_printf(key, "tngc %s\ntarget %s\ncc %s\nopt %s\nsan %s\n", go->version, bo->target ? bo->target : "cpu",
+              bo->cc, bo->opt ? bo->opt : "", TNGC_SANFLAGS);
+    if (build__acl(bo))
+        sb_printf(key, "acl %s\nlauncher %d\n", bo->acl_home, build_links_launcher(bo));
     uint64_t h = build__fnv(1469598103934665603ull, script->s ? script->s : "", script->len);
     sb_printf(key, "script %016llx %zu\n", (unsigned long long)h, script->len);
     for (size_t i = 0; i < files->n; i++) {
@@ -363,7 +432,7 @@ static void build__key(const GenFiles *files, const GenOptions *go, const BuildO
 /* "NAME SIZE HASH" of every product of a build in dir, one per line: what
  * a cache hit checks before it copies them (a truncated or emptied file in
  * the cache is a broken entry, not a hit). */
-static void build__products(const char *dir, const GenFiles *files, const char *name, StrBuf *out)
+static void build__products(const char *dir, const GenFiles *files, const char *name, int link, StrBuf *out)
 {
     NameList names = {0};
     char lib[512], exe[512];
@@ -372,7 +441,8 @@ static void build__products(const char *dir, const GenFiles *files, const char *
     snprintf(lib, sizeof lib, "lib%s.a", name);
     snprintf(exe, sizeof exe, "%s_launcher", name);
     VEC_PUSH(names, lib);
-    VEC_PUSH(names, exe);
+    if (link)
+        VEC_PUSH(names, exe);
     for (size_t i = 0; i < names.n; i++) {
         StrBuf b = {0};
         char *p = build__path(dir, names.v[i]);
@@ -385,7 +455,7 @@ static void build__products(const char *dir, const GenFiles *files, const char *
     VEC_FREE(names);
 }
 
-static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles *files, const char *name)
+static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles *files, const char *name, int link)
 {
     StrBuf k = {0};
     char *kp = build__path(entry, "key");
@@ -396,14 +466,14 @@ static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles 
     snprintf(buf, sizeof buf, "lib%s.a", name);
     ok = ok && build__exists(entry, buf);
     snprintf(buf, sizeof buf, "%s_launcher", name);
-    ok = ok && build__exists(entry, buf);
+    ok = ok && (!link || build__exists(entry, buf));
     for (size_t i = 0; ok && i < files->n; i++)
         ok = build__exists(entry, files->v[i].name);
     if (ok) {
         StrBuf want = {0}, got = {0};
         char *pp = build__path(entry, "products");
         ok = build__read(pp, &want) == 0;
-        build__products(entry, files, name, &got);
+        build__products(entry, files, name, link, &got);
         ok = ok && want.len == got.len && !memcmp(want.s, got.s, got.len);
         free(pp);
         sb_free(&want);
@@ -413,8 +483,8 @@ static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles 
 }
 
 /* Copies the entry's products into outdir. */
-static int build__install(const char *entry, const GenFiles *files, const char *name, const char *outdir,
-                          char *err, size_t errlen)
+static int build__install(const char *entry, const GenFiles *files, const char *name, int link,
+                          const char *outdir, char *err, size_t errlen)
 {
     NameList names = {0};
     for (size_t i = 0; i < files->n; i++)
@@ -423,11 +493,12 @@ static int build__install(const char *entry, const GenFiles *files, const char *
     snprintf(lib, sizeof lib, "lib%s.a", name);
     snprintf(exe, sizeof exe, "%s_launcher", name);
     VEC_PUSH(names, lib);
-    VEC_PUSH(names, exe);
+    if (link)
+        VEC_PUSH(names, exe);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < names.n; i++) {
         char *s = build__path(entry, names.v[i]), *d = build__path(outdir, names.v[i]);
-        if (build__copy(s, d, i + 1 == names.n) != 0)
+        if (build__copy(s, d, link && i + 1 == names.n) != 0)
             rc = build__fail(err, errlen, "cannot write %s: %s", d, strerror(errno));
         free(s);
         free(d);
@@ -481,7 +552,7 @@ static char *build__in_temp(const GenFiles *files, const char *name, const Build
         rc = build__compile(files, name, bo, tmpl, inc, lib, err, errlen);
     if (rc == 0) {
         StrBuf prod = {0};
-        build__products(tmpl, files, name, &prod);
+        build__products(tmpl, files, name, build_links_launcher(bo), &prod);
         char *pp = build__path(tmpl, "products");
         if (build__write(pp, prod.s, prod.len, 0) != 0)
             rc = build__fail(err, errlen, "cannot write %s: %s", pp, strerror(errno));
@@ -531,10 +602,10 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     }
     build__key(files, go, bo, &script, &key);
     sb_free(&script);
-    int rc;
+    int rc, link = build_links_launcher(bo);
     if (bo->no_cache) {
         char *tmp = build__in_temp(files, go->name, bo, bo->outdir, &key, err, errlen);
-        rc = tmp ? build__install(tmp, files, go->name, bo->outdir, err, errlen) : -1;
+        rc = tmp ? build__install(tmp, files, go->name, link, bo->outdir, err, errlen) : -1;
         if (tmp)
             fs_rmtree(tmp);
         free(tmp);
@@ -565,9 +636,9 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
         build__fail(err, errlen, "cannot lock %s: %s", lockp, strerror(errno));
         rc = -2;
-    } else if (build__entry_ok(entry, &key, files, go->name)) {
+    } else if (build__entry_ok(entry, &key, files, go->name, link)) {
         *cache_hit = 1;
-        rc = build__install(entry, files, go->name, bo->outdir, err, errlen);
+        rc = build__install(entry, files, go->name, link, bo->outdir, err, errlen);
     } else {
         struct stat st;
         if (lstat(entry, &st) == 0) {
@@ -580,7 +651,7 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
         else if (rename(tmp, entry) != 0)
             rc = build__fail(err, errlen, "cannot move the build into %s: %s", entry, strerror(errno));
         else
-            rc = build__install(entry, files, go->name, bo->outdir, err, errlen);
+            rc = build__install(entry, files, go->name, link, bo->outdir, err, errlen);
         if (tmp && rc != 0)
             fs_rmtree(tmp);
         free(tmp);

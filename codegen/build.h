@@ -15,6 +15,8 @@ typedef struct BuildOptions {
     int no_cache;
     const char *kernels;     /* the user's kernels (C file), or NULL */
     const char *outdir;      /* where the bundle's files go */
+    const char *target;      /* "cpu" or "acl" (Target.name) */
+    const char *acl_home;    /* acl: the CANN toolkit (build_target_ready sets it) */
     char *entry_out;         /* filled with the cache entry's path, or NULL */
     size_t entry_out_len;
 } BuildOptions;
@@ -29,6 +31,15 @@ typedef struct BuildOptions {
  */
 int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
                  int *cache_hit, char *err, size_t errlen);
+
+/* Checks that the target can be built here: for acl, finds CANN through
+ * --acl-home (bo->acl_home) or $ASCEND_TOOLKIT_HOME and records it in
+ * bo->acl_home. Returns 0, or -1 with one line in why. */
+int build_target_ready(BuildOptions *bo, char *why, size_t len);
+
+/* Whether a build of bo links <name>_launcher: always for cpu; for acl
+ * when CANN's lib64/libascendcl.so is there (else lib<name>.a only). */
+int build_links_launcher(const BuildOptions *bo);
 
 /* Finds the runtime's headers (inc) and libtngcrt.a (lib): beside tngc in
  * the source tree, or under its install prefix; returns 0, or -1. */

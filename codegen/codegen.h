@@ -2,10 +2,13 @@
  * codegen.h - from plans to C sources (the emitters), and from sources to
  * a bundle (the clang driver and the build cache).
  *
- * Emitters are one per target (emit_cpu.c; the ACL target comes later).
- * They fill a GenFiles with the text of every file of a bundle; writing
- * them (atomically) is the caller's job, so a failing generation leaves
- * nothing behind.
+ * Emitters are one per target, siblings behind the Target interface below:
+ * emit_cpu.c (C kernels and libtngcrt's stream executor) and emit_acl.c
+ * (AscendCL for an Ascend NPU), both over the helpers of emit.c. They fill
+ * a GenFiles with the text of every file of a bundle; writing them
+ * (atomically) is the caller's job, so a failing generation leaves nothing
+ * behind. Nothing target-specific is in the plan: the planner knows no
+ * target.
  */
 #ifndef TNGC_CODEGEN_H
 #define TNGC_CODEGEN_H
@@ -32,6 +35,26 @@ typedef struct GenOptions {
 /* Appends the files of p's bundle for the CPU target to out; returns 0, or
  * -1 with diagnostics in diags (an op the CPU target cannot emit). */
 int emit_cpu(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diags);
+
+/* The same for the ACL target: -1 with a diagnostic at each op that no
+ * aclnn operator computes (acl_ops.c). */
+int emit_acl(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diags);
+
+/* ---- targets ---- */
+
+/* A code generation target: what tngc gen and build need to know of it. */
+typedef struct Target {
+    const char *name;          /* "cpu", "acl" (--target) */
+    const char *what;          /* "CPU", "Ascend NPU (AscendCL)" */
+    /* Emits p's bundle (see emit_cpu). */
+    int (*emit)(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diags);
+    int user_kernels;          /* --user-kernel is possible */
+} Target;
+
+/* The target called name, or NULL. */
+const Target *target_find(const char *name);
+/* "cpu, acl": the names, for messages. */
+const char *target_names(void);
 
 typedef VEC(const char *) NameList;
 

@@ -1,0 +1,40 @@
+/*
+ * acl_ops.h - the ACL target's table from ops to aclnn operators
+ * (acl_ops.c), read by emit_acl.c.
+ */
+#ifndef TNGC_ACL_OPS_H
+#define TNGC_ACL_OPS_H
+
+#include "../frontend/graph.h"
+
+/* Which form of an op kind a row maps (binary ops with a scalar operand,
+ * linear with or without a bias, ...). */
+typedef enum AclVariant {
+    ACL_V_PLAIN,        /* the op as it is; tensor op tensor */
+    ACL_V_TENSOR_SCALAR,/* tensor op scalar; linear with a bias */
+    ACL_V_SCALAR_TENSOR,/* scalar op tensor */
+    ACL_V_OTHER,        /* a form no aclnn operator computes (never in the table) */
+} AclVariant;
+
+/* One row: op kind and variant -> the aclnn operator that computes it and
+ * its arguments before (workspaceSize, executor), as a spec of
+ * space-separated tokens (acl_ops.c documents them). */
+typedef struct AclOp {
+    OpKind kind;
+    AclVariant variant;
+    const char *fn;        /* "aclnnAdd" */
+    const char *header;    /* "aclnnop/aclnn_add.h" */
+    const char *args;      /* "i0 i1 f1 o0" */
+} AclOp;
+
+/* The variant of op that the table is looked up with; *why names a form
+ * that has no row ("a scalar divided by a tensor"), or is NULL. */
+AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why);
+
+/* The row of (kind, variant), or NULL: the op has no aclnn mapping. */
+const AclOp *acl_op_find(OpKind kind, AclVariant variant);
+
+/* The aclDataType enumerator of t: "ACL_FLOAT16", ... */
+const char *acl_dtype(DType t);
+
+#endif

@@ -1,0 +1,558 @@
+/*
+ * emit.c - the parts of code generation every target shares (emit.h):
+ * operands as C expressions of the plan (dims, shapes, pointers into the
+ * arena), #line bookkeeping, the per-gear layout and outputs functions,
+ * the signature tables and descriptor, and the template splices.
+ *
+ * The text these functions write is the CPU target's, unchanged since it
+ * was first written (tests/golden/gen holds it); the ACL target writes the
+ * same text where it means the same thing.
+ */
+#include "emit.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const dtype_enum[] = {
+    "TNGRT_F32",
+#define X(e, name, acl, size) "TNGRT_" #e,
+    DTYPES(X)
+#undef X
+};
+
+const char *emit_dtype_enum(DType t)
+{
+    return t > DT_UNKNOWN && t < DT__count ? dtype_enum[t] : "TNGRT_F32";
+}
+
+/* ---- targets --------------------------------------------------------------- */
+
+static const Target targets[] = {
+    {"cpu", "CPU", emit_cpu, 1},
+    {"acl", "Ascend NPU (AscendCL)", emit_acl, 0},
+};
+
+const Target *target_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (!strcmp(targets[i].name, name))
+            return &targets[i];
+    return NULL;
+}
+
+const char *target_names(void)
+{
+    return "cpu, acl";
+}
+
+/* ---- state ------------------------------------------------------------------ */
+
+void emit_init(Emit *E, const Plan *p, const GenOptions *opt, DiagList *diags)
+{
+    memset(E, 0, sizeof *E);
+    E->p = p;
+    E->g = p->g;
+    E->opt = opt;
+    E->diags = diags;
+    size_t nv = p->g->vals.n + 1;
+    E->slot = xmalloc(nv * sizeof *E->slot);
+    E->input_of = xmalloc(nv * sizeof *E->input_of);
+    E->weight_of = xmalloc(nv * sizeof *E->weight_of);
+    for (size_t v = 0; v < nv; v++)
+        E->slot[v] = E->input_of[v] = E->weight_of[v] = -1;
+    for (size_t i = 0; i < p->g->inputs.n; i++)
+        E->input_of[p->g->inputs.v[i].value] = (int32_t)i;
+    for (size_t i = 0; i < p->g->weights.n; i++)
+        E->weight_of[p->g->weights.v[i].value] = (int32_t)i;
+    for (const char *const *u = opt->user_ops; u && *u; u++)
+        for (int k = 0; k < OP__count; k++)
+            if (!strcmp(op_info[k].name, *u) && !(op_info[k].flags & (OPF_SOURCE | OPF_ALIAS)))
+                E->user[k] = 1;
+}
+
+void emit_fini(Emit *E)
+{
+    free(E->slot);
+    free(E->input_of);
+    free(E->weight_of);
+}
+
+void emit_error(Emit *E, const Op *op, const char *fmt, const char *arg)
+{
+    Diag d = {0};
+    d.severity = SEV_ERROR;
+    d.rule = RULE_TNG203;
+    d.line = op ? op->line : E->g->line;
+    d.col = op ? op->col : E->g->col;
+    d.end_line = d.line;
+    d.end_col = d.col;
+    char buf[512];
+    snprintf(buf, sizeof buf, fmt, arg);
+    d.msg = xstrdup(buf);
+    VEC_PUSH(*E->diags, d);
+    E->errors++;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+void emit_cstr(StrBuf *o, const char *s)
+{
+    sb_putc(o, '"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            sb_printf(o, "\\%c", ch);
+        else if (ch < 32 || ch >= 127)
+            sb_printf(o, "\\%03o", ch);
+        else
+            sb_putc(o, (char)ch);
+    }
+    sb_putc(o, '"');
+}
+
+void emit_banner(const GenOptions *opt, StrBuf *o)
+{
+    sb_puts(o, "/* generated from ");
+    for (const char *s = opt->script; *s; s++)
+        sb_putc(o, (*s == '*' && s[1] == '/') ? '_' : *s);
+    sb_printf(o, " by tngc %s, do not edit */", opt->version);
+}
+
+/* The current line number of E->o (1-based line of the next char). */
+static size_t emit__line(Emit *E)
+{
+    for (; E->nl_pos < E->o->len; E->nl_pos++)
+        E->nl += E->o->s[E->nl_pos] == '\n';
+    return E->nl + 1;
+}
+
+void emit_line_script(Emit *E, uint32_t line)
+{
+    if (E->opt->line_directives && line > 0) {
+        sb_printf(E->o, "#line %u ", line);
+        emit_cstr(E->o, E->opt->script);
+        sb_puts(E->o, "\n");
+    }
+}
+
+void emit_line_back(Emit *E)
+{
+    if (E->opt->line_directives) {
+        size_t n = emit__line(E);
+        sb_printf(E->o, "#line %zu \"%s\"\n", n + 1, E->cfile);
+    }
+}
+
+void emit_double(Emit *E, double x)
+{
+    if (isnan(x)) {
+        sb_puts(E->o, "NAN");
+        return;
+    }
+    if (isinf(x)) {
+        sb_puts(E->o, x < 0 ? "-INFINITY" : "INFINITY");
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", x);
+    sb_puts(E->o, buf);
+    if (!strpbrk(buf, ".eE"))
+        sb_puts(E->o, ".0");
+}
+
+/* ---- operands ---------------------------------------------------------------- */
+
+void emit_dim(Emit *E, DimId d)
+{
+    int64_t c;
+    if (graph_dim_eval(E->g, d, E->symval, &c) == 0) {
+        sb_printf(E->o, "%lld", (long long)c);
+        return;
+    }
+    const DimExpr *x = &E->g->dims.v[d];
+    static const char *const fn[] = {[DIM_DIV] = "tngc__floordiv", [DIM_MIN] = "tngc__min",
+                                     [DIM_MAX] = "tngc__max"};
+    static const char *const op[] = {[DIM_ADD] = " + ", [DIM_SUB] = " - ", [DIM_MUL] = " * "};
+    switch (x->kind) {
+    case DIM_CONST:
+        sb_printf(E->o, "%lld", (long long)x->c);
+        break;
+    case DIM_SYM:
+        sb_printf(E->o, "S[%lld]", (long long)x->c);
+        break;
+    case DIM_ADD: case DIM_SUB: case DIM_MUL:
+        sb_putc(E->o, '(');
+        emit_dim(E, x->a);
+        sb_puts(E->o, op[x->kind]);
+        emit_dim(E, x->b);
+        sb_putc(E->o, ')');
+        break;
+    case DIM_DIV: case DIM_MIN: case DIM_MAX:
+        sb_printf(E->o, "%s(", fn[x->kind]);
+        emit_dim(E, x->a);
+        sb_puts(E->o, ", ");
+        emit_dim(E, x->b);
+        sb_putc(E->o, ')');
+        break;
+    }
+}
+
+void emit_shape(Emit *E, int32_t v, int insert_at)
+{
+    const Val *val = &E->g->vals.v[v];
+    int nd = val->ndim + (insert_at >= 0);
+    if (nd == 0) {
+        sb_puts(E->o, "NULL");
+        return;
+    }
+    sb_puts(E->o, "(const int64_t[]){");
+    for (int d = 0, k = 0; d < nd; d++) {
+        if (d)
+            sb_puts(E->o, ", ");
+        if (d == insert_at)
+            sb_puts(E->o, "1");
+        else
+            emit_dim(E, val->dims[k++]);
+    }
+    sb_putc(E->o, '}');
+}
+
+void emit_ptr(Emit *E, int32_t v, int pos)
+{
+    if (E->kptr) {
+        sb_printf(E->o, "p[%d]", pos);
+        return;
+    }
+    int32_t r = graph_storage_root(E->g, v);
+    if (E->input_of[r] >= 0)
+        sb_printf(E->o, "c->in[%d]", E->input_of[r]);
+    else if (E->weight_of[r] >= 0)
+        sb_printf(E->o, "c->w[%d]", E->weight_of[r]);
+    else if (E->dyn)
+        sb_printf(E->o, "(A + c->off[%d])", E->slot[r]);
+    else
+        sb_printf(E->o, "(A + %lld)", (long long)E->p->mem.v[E->gear].offset[v]);
+}
+
+int emit_has_kernel(const Emit *E, int32_t op_id)
+{
+    return !(op_info[E->g->ops.v[op_id].kind].flags & (OPF_SOURCE | OPF_ALIAS));
+}
+
+int emit_static_kernel(const Emit *E, int32_t op_id)
+{
+    const Plan *p = E->p;
+    if (!p->g->cfg.static_kernel || !p->g->cfg.mode || strcmp(p->g->cfg.mode, "reduce-overhead") ||
+        E->user[p->g->ops.v[op_id].kind])
+        return -1;
+    int k = p->kernel_of[E->gear][op_id];
+    return k >= 0 && p->kernels.v[k].selected ? k : -1;
+}
+
+/* ---- per gear ------------------------------------------------------------------ */
+
+void emit_gear_begin(Emit *E, int gi)
+{
+    E->gear = gi;
+    E->symval = E->p->gears.v[gi].symval;
+    E->dyn = E->p->mem.v[gi].dynamic;
+}
+
+void emit_layout(Emit *E)
+{
+    const Graph *g = E->g;
+    E->nslot = 0;
+    for (size_t v = 0; v < g->vals.n; v++) {
+        unsigned fl = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
+        E->slot[v] = fl & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE) ? -1 : E->nslot++;
+    }
+    sb_printf(E->o, "\nstatic int g%d_layout(const int64_t *S, int64_t *off, int64_t *bytes)\n{\n"
+                    "    int64_t at = 0, n;\n    (void)S;\n", E->gear);
+    for (size_t v = 0; v < g->vals.n; v++) {
+        if (E->slot[v] < 0)
+            continue;
+        const Val *val = &g->vals.v[v];
+        sb_printf(E->o, "    if (tngc__size(%d, ", val->ndim);
+        emit_shape(E, (int32_t)v, -1);
+        sb_printf(E->o, ", %d, &n))\n        return -1;\n    off[%d] = at;\n    at += (n + 63) & ~(int64_t)63;\n",
+                  dtype_size(val->dtype), E->slot[v]);
+    }
+    sb_puts(E->o, "    *bytes = at;\n    return 0;\n}\n");
+}
+
+void emit_outputs(Emit *E)
+{
+    const Graph *g = E->g;
+    sb_printf(E->o, "\nstatic void g%d_outputs(const TngrtRunCtx *c, TngrtTensor *outs)\n{\n", E->gear);
+    sb_puts(E->o, "    unsigned char *A = c->arena;\n    const int64_t *S = c->sym;\n    (void)A;\n    (void)S;\n");
+    for (size_t i = 0; i < g->outputs.n; i++) {
+        int32_t v = g->outputs.v[i].value;
+        sb_printf(E->o, "    tngc__out(&outs[%zu], ", i);
+        emit_ptr(E, v, 0);
+        sb_printf(E->o, ", %s, %d, ", emit_dtype_enum(g->vals.v[v].dtype), g->vals.v[v].ndim);
+        emit_shape(E, v, -1);
+        sb_puts(E->o, ");\n");
+    }
+    sb_puts(E->o, "}\n");
+}
+
+void emit_gear_tables(Emit *E, const char *stream_fn)
+{
+    const Plan *p = E->p;
+    int gi = E->gear;
+    sb_printf(E->o, "\nstatic const TngrtStreamFn g%d_streams[] = {", gi);
+    for (size_t s = 0; s < p->streams.n; s++) {
+        if (stream_fn)
+            sb_printf(E->o, "%s%s", s ? ", " : "", stream_fn);
+        else
+            sb_printf(E->o, "%sg%d_s%zu", s ? ", " : "", gi, s);
+    }
+    sb_puts(E->o, "};\n");
+    if (E->g->syms.n) {
+        sb_printf(E->o, "static const int64_t g%d_symval[] = {", gi);
+        for (size_t k = 0; k < E->g->syms.n; k++) {
+            if (k)
+                sb_puts(E->o, ", ");
+            if (E->symval[k] == INT64_MIN)
+                sb_puts(E->o, "INT64_MIN");
+            else
+                sb_printf(E->o, "%lld", (long long)E->symval[k]);
+        }
+        sb_puts(E->o, "};\n");
+    }
+}
+
+/* ---- signature and descriptor --------------------------------------------- */
+
+static void emit__dims_table(Emit *E, const char *tab, int32_t v)
+{
+    const Val *val = &E->g->vals.v[v];
+    sb_printf(E->o, "static const TngrtDim %s[] = {", tab);
+    for (int d = 0; d < val->ndim; d++) {
+        const DimExpr *x = &E->g->dims.v[val->dims[d]];
+        if (d)
+            sb_puts(E->o, ", ");
+        if (x->kind == DIM_CONST)
+            sb_printf(E->o, "{-1, %lld}", (long long)x->c);
+        else if (x->kind == DIM_SYM)
+            sb_printf(E->o, "{%lld, 0}", (long long)x->c);
+        else
+            sb_puts(E->o, "{-2, 0}");
+    }
+    sb_puts(E->o, val->ndim ? "};\n" : "{-1, 0}};\n");
+}
+
+static void emit__sig(Emit *E, const char *what, size_t n, int32_t (*value)(const Graph *, size_t),
+                      const char *(*name)(const Graph *, size_t), int (*flags)(const Graph *, size_t))
+{
+    for (size_t i = 0; i < n; i++) {
+        char tab[64];
+        snprintf(tab, sizeof tab, "%s%zu_dims", what, i);
+        emit__dims_table(E, tab, value(E->g, i));
+    }
+    if (n == 0)
+        return;
+    sb_printf(E->o, "static const TngrtSigTensor %s_sig[] = {\n", what);
+    for (size_t i = 0; i < n; i++) {
+        const Val *val = &E->g->vals.v[value(E->g, i)];
+        sb_puts(E->o, "    {");
+        emit_cstr(E->o, name(E->g, i));
+        sb_printf(E->o, ", %s, %d, %s%zu_dims, %d},\n", emit_dtype_enum(val->dtype), val->ndim, what, i,
+                  flags(E->g, i));
+    }
+    sb_puts(E->o, "};\n");
+}
+
+static int32_t in_value(const Graph *g, size_t i) { return g->inputs.v[i].value; }
+static const char *in_name(const Graph *g, size_t i) { return g->inputs.v[i].name; }
+static int in_flags(const Graph *g, size_t i)
+{
+    return g->inputs.v[i].final >= 0 && g->inputs.v[i].final != g->inputs.v[i].value ? 1 : 0;
+}
+static int32_t w_value(const Graph *g, size_t i) { return g->weights.v[i].value; }
+static const char *w_name(const Graph *g, size_t i) { return g->weights.v[i].name; }
+static int w_flags(const Graph *g, size_t i)
+{
+    const GraphWeight *w = &g->weights.v[i];
+    return (w->final >= 0 && w->final != w->value ? 1 : 0) | (w->is_buffer ? 2 : 0);
+}
+static int32_t out_value(const Graph *g, size_t i) { return g->outputs.v[i].value; }
+static const char *out_name(const Graph *g, size_t i) { return g->outputs.v[i].name; }
+static int out_flags(const Graph *g, size_t i) { (void)g; (void)i; return 0; }
+
+static int emit__pad_ok(const Plan *p, size_t sym)
+{
+    for (size_t i = 0; i < p->rowindep.n; i++)
+        if (p->rowindep.v[i].sym == (int)sym)
+            return p->rowindep.v[i].independent;
+    return 0;
+}
+
+void emit_desc(Emit *E)
+{
+    const Plan *p = E->p;
+    const Graph *g = E->g;
+    StrBuf *o = E->o;
+    sb_puts(o, "\n/* ==== signature ==== */\n");
+    emit__sig(E, "in", g->inputs.n, in_value, in_name, in_flags);
+    emit__sig(E, "w", g->weights.n, w_value, w_name, w_flags);
+    emit__sig(E, "out", g->outputs.n, out_value, out_name, out_flags);
+    if (g->syms.n) {
+        sb_puts(o, "static const TngrtSym syms[] = {\n");
+        for (size_t k = 0; k < g->syms.n; k++)
+            sb_printf(o, "    {\"%s\", %d, %d, %d},\n", g->syms.v[k].name, g->syms.v[k].input, g->syms.v[k].dim,
+                      emit__pad_ok(p, k));
+        sb_puts(o, "};\n");
+    }
+    sb_puts(o, "static const TngrtGear gears[] = {\n");
+    for (size_t gi = 0; gi < p->gears.n; gi++) {
+        const PlanMemory *m = &p->mem.v[gi];
+        if (g->syms.n)
+            sb_printf(o, "    {g%zu_symval, ", gi);
+        else
+            sb_puts(o, "    {NULL, ");
+        if (m->dynamic)
+            sb_printf(o, "-1, g%zu_layout, %d, ", gi, E->nslot);
+        else
+            sb_printf(o, "%lld, NULL, 0, ", (long long)m->arena_bytes);
+        sb_printf(o, "g%zu_streams, g%zu_outputs},\n", gi, gi);
+    }
+    sb_puts(o, "};\nstatic const char *const stream_names[] = {");
+    for (size_t s = 0; s < g->streams.n; s++) {
+        sb_puts(o, s ? ", " : "");
+        emit_cstr(o, g->streams.v[s].tag ? g->streams.v[s].tag : "default");
+    }
+    sb_puts(o, "};\n\nstatic const TngrtBundleDesc tngc_template__desc = {\n");
+    sb_printf(o, "    .name = \"%s\",\n    .entry = ", E->opt->name);
+    emit_cstr(o, g->name);
+    sb_puts(o, ",\n    .script = ");
+    emit_cstr(o, E->opt->script);
+    sb_printf(o, ",\n    .ninputs = %zu, .inputs = %s,\n", g->inputs.n, g->inputs.n ? "in_sig" : "NULL");
+    sb_printf(o, "    .nweights = %zu, .weights = %s,\n", g->weights.n, g->weights.n ? "w_sig" : "NULL");
+    sb_printf(o, "    .noutputs = %zu, .outputs = %s,\n", g->outputs.n, g->outputs.n ? "out_sig" : "NULL");
+    sb_printf(o, "    .nsyms = %zu, .syms = %s,\n", g->syms.n, g->syms.n ? "syms" : "NULL");
+    sb_printf(o, "    .ngears = %zu, .gears = gears,\n", p->gears.n);
+    sb_printf(o, "    .nstreams = %zu, .stream_names = stream_names,\n", p->streams.n);
+    sb_printf(o, "    .nevents = %zu,\n};\n", p->events.n);
+}
+
+/* ---- files ----------------------------------------------------------------- */
+
+/* An error when value v (an input or buffer, what) ends as final, a value
+ * with storage of its own. */
+static void emit__writeback(Emit *E, const char *what, const char *name, int32_t v, int32_t final,
+                            const char *target)
+{
+    char fmt[160];
+    if (final < 0 || graph_storage_root(E->g, final) == v)
+        return;
+    snprintf(fmt, sizeof fmt, "%s '%%s' is reassigned, not updated in place: the %s target cannot write it back", what,
+             target);
+    emit_error(E, NULL, fmt, name);
+}
+
+int emit_check_writeback(Emit *E, const char *target)
+{
+    const Graph *g = E->g;
+    for (size_t i = 0; i < g->inputs.n; i++)
+        emit__writeback(E, "input", g->inputs.v[i].name, g->inputs.v[i].value, g->inputs.v[i].final, target);
+    for (size_t i = 0; i < g->weights.n; i++)
+        emit__writeback(E, "buffer", g->weights.v[i].name, g->weights.v[i].value, g->weights.v[i].final, target);
+    return E->errors ? -1 : 0;
+}
+
+GenFile *emit_file(GenFiles *out, const char *name, const char *suffix, int is_tu)
+{
+    GenFile f = {0};
+    size_t n = strlen(name) + strlen(suffix) + 1;
+    f.name = xmalloc(n);
+    snprintf(f.name, n, "%s%s", name, suffix);
+    f.is_tu = is_tu;
+    VEC_PUSH(*out, f);
+    return &out->v[out->n - 1];
+}
+
+const char *emit_splice(void *ctx, const char *key)
+{
+    EmitSplice *sc = ctx;
+    Emit *E = sc->E;
+    sc->text.len = 0;
+    if (sc->text.s)
+        sc->text.s[0] = 0;
+    if (!strcmp(key, "banner")) {
+        emit_banner(E->opt, &sc->text);
+    } else if (!strcmp(key, "body")) {
+        /* the body is emitted into E->o directly; see emit_bundle_c */
+        sb_puts(&sc->text, "@BODY@");
+    } else if (!strcmp(key, "io")) {
+        const Graph *g = E->g;
+        char *up = xstrdup(E->opt->name);
+        for (char *c = up; *c; c++)
+            if (*c >= 'a' && *c <= 'z')
+                *c = (char)(*c - 'a' + 'A');
+        sb_printf(&sc->text, "/* inputs, in the order run takes them:\n");
+        for (size_t i = 0; i < g->inputs.n; i++) {
+            sb_printf(&sc->text, " *   %zu  ", i);
+            for (const char *s = g->inputs.v[i].name; *s; s++)
+                sb_putc(&sc->text, (*s == '*' && s[1] == '/') ? '_' : *s);
+            sb_puts(&sc->text, " ");
+            graph_val_type_str(g, g->inputs.v[i].value, &sc->text);
+            sb_puts(&sc->text, "\n");
+        }
+        sb_printf(&sc->text, " * outputs:\n");
+        for (size_t i = 0; i < g->outputs.n; i++) {
+            sb_printf(&sc->text, " *   %zu  %s ", i, g->outputs.v[i].name);
+            graph_val_type_str(g, g->outputs.v[i].value, &sc->text);
+            sb_puts(&sc->text, "\n");
+        }
+        sb_printf(&sc->text, " */\n#define %s_NUM_INPUTS %zu\n#define %s_NUM_OUTPUTS %zu\n#define %s_NUM_WEIGHTS %zu",
+                  up, g->inputs.n, up, g->outputs.n, up, g->weights.n);
+        free(up);
+    } else if (!strcmp(key, "prologue")) {
+        emit_banner(E->opt, &sc->text);
+        sb_printf(&sc->text, "\n#include \"%s.h\"\n#define TNGC_BUNDLE_DESC() %s_desc()", E->opt->name, E->opt->name);
+    }
+    return sc->text.s ? sc->text.s : "";
+}
+
+void genfiles_free(GenFiles *self)
+{
+    for (size_t i = 0; i < self->n; i++) {
+        free(self->v[i].name);
+        sb_free(&self->v[i].text);
+    }
+    VEC_FREE(*self);
+}
+
+void emit_bundle_c(Emit *E, const char *tpl, const char *(*splice)(void *ctx, const char *key),
+                   void (*body)(Emit *E, StrBuf *o), GenFiles *out)
+{
+    const char *name = E->opt->name;
+    EmitSplice sc = {E, {0}};
+    /* <name>.c: the template with the body spliced in; #line needs the
+     * final line numbers, so the body is emitted in place. */
+    GenFile *c = emit_file(out, name, ".c", 1);
+    StrBuf whole = {0};
+    template_expand(template_text(tpl), name, splice, &sc, &whole);
+    char *mark = strstr(whole.s, "@BODY@");
+    size_t head = (size_t)(mark - whole.s);
+    sb_putn(&c->text, whole.s, head);
+    E->cfile = c->name;
+    E->nl_pos = 0;
+    E->nl = 0;
+    body(E, &c->text);
+    /* the body's generated identifiers use the template's names */
+    StrBuf fixed = {0};
+    template_expand(c->text.s + head, name, NULL, NULL, &fixed);
+    c->text.len = head;
+    sb_putn(&c->text, fixed.s, fixed.len);
+    E->nl_pos = E->nl = 0;
+    if (E->opt->line_directives) {
+        E->o = &c->text;
+        emit_line_back(E);
+    }
+    sb_puts(&c->text, mark + strlen("@BODY@"));
+    sb_free(&fixed);
+    sb_free(&whole);
+    sb_free(&sc.text);
+}

@@ -1,0 +1,716 @@
+/*
+ * emit_acl.c - the ACL target: a plan becomes <name>.h (the CPU target's
+ * API, its handle a struct of this target), <name>.c (templates/
+ * bundle_acl.c with the generated body) and <name>_launcher.c (templates/
+ * launcher_acl.c), host code over AscendCL for an Ascend NPU.
+ *
+ * The same plan as the CPU target, read through emit.c: the same gears,
+ * streams, events, segments and arena offsets. The body holds, per gear:
+ *   - gN_launch: every unit of the plan in one issue order (a topological
+ *     order of the streams' schedules: an event is recorded before it is
+ *     waited for), each op as one aclnn operator on its unit's stream
+ *     (TNGC_ACLNN: aclnnXxxGetWorkspaceSize, then aclnnXxx), the plan's
+ *     event records and waits (TNGC_RECORD/TNGC_WAIT: aclrtRecordEvent,
+ *     aclrtStreamWaitEvent) exactly where the plan puts them, super-kernel
+ *     segments between TNGC_SUPER_KERNEL_BEGIN/END with their scope and
+ *     options as written (seed 001), each op's static kernel (seed 000) in
+ *     a comment;
+ *   - gN_build: the descriptors gN_launch uses, aclTensor (views where the
+ *     op reads a slice, a select or a transposed weight), aclScalar,
+ *     aclIntArray, aclTensorList, built once per gear over the gear's
+ *     device arena (planner offsets) and the weights' device blocks;
+ *   - gN_layout (dynamic gears) and gN_outputs, as the CPU target writes
+ *     them: the device and the host side of a run place buffers and output
+ *     views alike;
+ * then the stream table (tag, priority), the gear table, and the signature
+ * and descriptor (emit.c, shared with the CPU target).
+ *
+ * Which aclnn operator computes an op is acl_ops.c's table; an op it has
+ * no row for is an error at the op's location, naming it.
+ */
+#include "emit.h"
+#include "acl_ops.h"
+
+#include <string.h>
+
+typedef struct Acl {
+    StrBuf build;              /* the gear's descriptor statements */
+    StrBuf scratch;
+    Arena keys;                /* keys of index */
+    StrMap index;              /* "t<expr>" -> 1 + descriptor index, per gear */
+    int n[4];                  /* tensors, scalars, int arrays, lists */
+    int32_t *order;            /* units in issue order */
+    size_t norder;
+    NameList headers;          /* the aclnnop headers used, in first-use order */
+} Acl;
+
+enum { D_TENSOR, D_SCALAR, D_ARRAY, D_LIST };
+static const char *const desc_slot[] = {"t", "sc", "ia", "tl"};
+static const char *const desc_call[] = {"aclCreateTensor", "aclCreateScalar", "aclCreateIntArray",
+                                        "aclCreateTensorList"};
+
+/* ---- the issue order ---------------------------------------------------------- */
+
+/* Every unit once, each stream's in its order, a unit only after the
+ * records of the events it waits for: one host thread issues them all. */
+static void acl__issue_order(Emit *E, Acl *A)
+{
+    const Plan *p = E->p;
+    size_t *pos = xcalloc(p->streams.n + 1, sizeof *pos);
+    unsigned char *rec = xcalloc(p->events.n + 1, 1);
+    A->order = xmalloc((p->units.n + 1) * sizeof *A->order);
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (size_t s = 0; s < p->streams.n; s++) {
+            const PlanStream *ps = &p->streams.v[s];
+            while (pos[s] < ps->nunits) {
+                const PlanUnit *u = &p->units.v[ps->units[pos[s]]];
+                int ready = 1;
+                for (size_t w = 0; w < u->nwait; w++)
+                    ready &= rec[u->wait[w]];
+                if (!ready)
+                    break;
+                A->order[A->norder++] = ps->units[pos[s]++];
+                for (size_t r = 0; r < u->nrecord; r++)
+                    rec[u->record[r]] = 1;
+                progress = 1;
+            }
+        }
+    }
+    for (size_t s = 0; s < p->streams.n; s++)
+        if (pos[s] < p->streams.v[s].nunits) {
+            fprintf(stderr, "%s:%d: internal error: the plan's events deadlock\n", __FILE__, __LINE__);
+            abort();
+        }
+    free(pos);
+    free(rec);
+}
+
+/* ---- the op table ------------------------------------------------------------- */
+
+/* The row of op, or NULL after an error naming it. */
+static const AclOp *acl__row(Emit *E, const Op *op, int report)
+{
+    const char *why;
+    AclVariant v = acl_op_variant(E->g, op, &why);
+    const AclOp *row = v == ACL_V_OTHER ? NULL : acl_op_find(op->kind, v);
+    if (!row && report) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "no aclnn operator for '%s'%s%s%s on the ACL target (the op table is "
+                                  "codegen/acl_ops.c); --target cpu runs it",
+                 op_info[op->kind].name, why ? " (" : "", why ? why : "", why ? ")" : "");
+        emit_error(E, op, "%s", msg);
+    }
+    return row;
+}
+
+/* Checks every op once and collects the headers of the rows used. */
+static void acl__rows(Emit *E, Acl *A)
+{
+    for (size_t i = 0; i < E->g->ops.n; i++) {
+        if (!emit_has_kernel(E, (int32_t)i))
+            continue;
+        const AclOp *row = acl__row(E, &E->g->ops.v[i], 1);
+        int seen = 0;
+        for (size_t h = 0; row && h < A->headers.n; h++)
+            seen |= !strcmp(A->headers.v[h], row->header);
+        if (row && !seen)
+            VEC_PUSH(A->headers, row->header);
+    }
+}
+
+/* ---- descriptors ---------------------------------------------------------------- */
+
+/* The descriptor of kind created by expr (deduplicated within the gear):
+ * its statement goes to the build function, "G->t[k]" to E->o. */
+static void acl__desc(Emit *E, int kind, const char *expr, const char *where)
+{
+    Acl *A = E->target;
+    StrBuf key = {0};
+    sb_printf(&key, "%d%s", kind, expr);
+    intptr_t k = (intptr_t)strmap_get(&A->index, key.s) - 1;
+    if (k < 0) {
+        k = A->n[kind]++;
+        strmap_put(&A->index, arena_strndup(&A->keys, key.s, key.len), (void *)(k + 1));
+        sb_printf(&A->build, "    TNGC_NEW(G->%s[%d], %s, \"%s\", %s);\n", desc_slot[kind], (int)k, expr,
+                  desc_call[kind], where);
+    }
+    sb_printf(E->o, "G->%s[%d]", desc_slot[kind], (int)k);
+    sb_free(&key);
+}
+
+/* Runs fn with E->o pointed at a fresh scratch buffer; returns its text
+ * (valid until the next call). */
+static const char *acl__render(Emit *E, void (*fn)(Emit *E, const Op *op, int32_t v, int arg), const Op *op,
+                               int32_t v, int arg)
+{
+    Acl *A = E->target;
+    StrBuf *save = E->o;
+    A->scratch.len = 0;
+    E->o = &A->scratch;
+    fn(E, op, v, arg);
+    sb_putc(E->o, '\0');
+    A->scratch.len--;
+    E->o = save;
+    return A->scratch.s;
+}
+
+/* d as an int when it is a constant in the gear. */
+static int acl__const(Emit *E, DimId d, int64_t *c)
+{
+    return graph_dim_eval(E->g, d, E->symval, c) == 0;
+}
+
+/* The product of val's dims [from, to) but skip, folded when constant. */
+static void acl__prod(Emit *E, const Val *val, int from, int to, int skip, int64_t times)
+{
+    int64_t c = times, x;
+    int all = 1, n = 0;
+    for (int d = from; d < to; d++)
+        if (d != skip) {
+            all &= acl__const(E, val->dims[d], &x);
+            c *= all ? x : 1;
+        }
+    if (all) {
+        sb_printf(E->o, "%lld", (long long)c);
+        return;
+    }
+    sb_putc(E->o, '(');
+    for (int d = from; d < to; d++)
+        if (d != skip) {
+            sb_puts(E->o, n++ ? " * " : "");
+            emit_dim(E, val->dims[d]);
+        }
+    if (times != 1)
+        sb_printf(E->o, " * %lld", (long long)times);
+    sb_putc(E->o, ')');
+}
+
+/* "(const int64_t[]){...}" of val's dims with dim `at` replaced by the text
+ * repl (NULL: dropped; at -1: none). */
+static void acl__dims(Emit *E, const Val *val, int at, const char *repl)
+{
+    sb_puts(E->o, "(const int64_t[]){");
+    for (int d = 0, n = 0; d < val->ndim; d++) {
+        if (d == at && !repl)
+            continue;
+        sb_puts(E->o, n++ ? ", " : "");
+        if (d == at)
+            sb_puts(E->o, repl);
+        else
+            emit_dim(E, val->dims[d]);
+    }
+    sb_puts(E->o, val->ndim - (at >= 0 && !repl) > 0 ? "}" : "0}");
+}
+
+/* C-order strides of val, dim `at` times mul (mul 0: dim dropped). */
+static void acl__strides(Emit *E, const Val *val, int at, int64_t mul)
+{
+    sb_puts(E->o, "(const int64_t[]){");
+    for (int d = 0, n = 0; d < val->ndim; d++) {
+        if (d == at && mul == 0)
+            continue;
+        sb_puts(E->o, n++ ? ", " : "");
+        acl__prod(E, val, d + 1, val->ndim, -1, d == at ? mul : 1);
+    }
+    sb_puts(E->o, val->ndim - (at >= 0 && mul == 0) > 0 ? "}" : "0}");
+}
+
+/* Python's normalised slice start of attr[1] on a dim of size n. */
+static int64_t acl__slice_start(int64_t n, int64_t start)
+{
+    if (start < 0)
+        start += n;
+    return start < 0 ? 0 : start > n ? n : start;
+}
+
+/* The plain tensor of value v (arg >= 0: with a 1 inserted at dim arg). */
+static void acl__tensor_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)op;
+    const Val *val = &E->g->vals.v[v];
+    sb_printf(E->o, "tngc__tensor(%d, ", val->ndim + (arg >= 0));
+    emit_shape(E, v, arg);
+    sb_printf(E->o, ", NULL, 0, %s, 0, NULL, ", acl_dtype(val->dtype));
+    emit_ptr(E, v, 0);
+    sb_putc(E->o, ')');
+}
+
+/* Value v (an operand of op) viewed as a matrix: [rows, last dim]. */
+static void acl__matrix_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)op;
+    (void)arg;
+    const Val *val = &E->g->vals.v[v];
+    sb_puts(E->o, "tngc__tensor(2, (const int64_t[]){");
+    acl__prod(E, val, 0, val->ndim - 1, -1, 1);
+    sb_puts(E->o, ", ");
+    if (val->ndim)
+        emit_dim(E, val->dims[val->ndim - 1]);
+    else
+        sb_puts(E->o, "1");
+    sb_printf(E->o, "}, NULL, 0, %s, 0, NULL, ", acl_dtype(val->dtype));
+    emit_ptr(E, v, 0);
+    sb_putc(E->o, ')');
+}
+
+/* A weight [n, k] viewed transposed: [k, n], strides {1, k}. */
+static void acl__transposed_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)op;
+    (void)arg;
+    const Val *val = &E->g->vals.v[v];
+    sb_puts(E->o, "tngc__tensor(2, (const int64_t[]){");
+    emit_dim(E, val->dims[1]);
+    sb_puts(E->o, ", ");
+    emit_dim(E, val->dims[0]);
+    sb_puts(E->o, "}, (const int64_t[]){1, ");
+    emit_dim(E, val->dims[1]);
+    sb_printf(E->o, "}, 0, %s, 2, ", acl_dtype(val->dtype));
+    emit_shape(E, v, -1);
+    sb_puts(E->o, ", ");
+    emit_ptr(E, v, 0);
+    sb_putc(E->o, ')');
+}
+
+/* The offset (elements) of index `first` of dim `dim` of val: constant, or
+ * helper(size, first) * stride. */
+static void acl__offset(Emit *E, const Val *val, int dim, int64_t first, const char *helper)
+{
+    int64_t n;
+    if (acl__const(E, val->dims[dim], &n)) {
+        int64_t i = !strcmp(helper, "tngc__index") ? (first < 0 ? first + n : first) : acl__slice_start(n, first);
+        if (i == 0) {
+            sb_puts(E->o, "0");
+            return;
+        }
+        acl__prod(E, val, dim + 1, val->ndim, -1, i);
+        return;
+    }
+    sb_printf(E->o, "%s(", helper);
+    emit_dim(E, val->dims[dim]);
+    sb_printf(E->o, ", %lld) * ", (long long)first);
+    acl__prod(E, val, dim + 1, val->ndim, -1, 1);
+}
+
+/* The slice attr[0..3] of op's input 0: viewed with the output's dims
+ * (arg 0, SLICE) or with the slice length in place (arg 1, SLICE_STORE). */
+static void acl__slice_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    const Val *src = &E->g->vals.v[v];
+    int dim = (int)op->attr[0];
+    int64_t start = op->attr[1], end = op->attr[2], step = op->attr[3], n;
+    StrBuf len = {0};
+    sb_printf(E->o, "tngc__tensor(%d, ", src->ndim);
+    if (arg == 0) {
+        emit_shape(E, op->out, -1);
+    } else {
+        StrBuf *save = E->o;
+        E->o = &len;
+        if (acl__const(E, src->dims[dim], &n)) {
+            int64_t s = acl__slice_start(n, start), e = end == GRAPH_END ? n : acl__slice_start(n, end);
+            sb_printf(&len, "%lld", (long long)(e > s ? (e - s + step - 1) / step : 0));
+        } else {
+            sb_puts(&len, "tngc__slice_len(");
+            emit_dim(E, src->dims[dim]);
+            if (end == GRAPH_END)
+                sb_printf(&len, ", %lld, INT64_MAX, %lld)", (long long)start, (long long)step);
+            else
+                sb_printf(&len, ", %lld, %lld, %lld)", (long long)start, (long long)end, (long long)step);
+        }
+        E->o = save;
+        acl__dims(E, src, dim, len.s);
+    }
+    sb_puts(E->o, ", ");
+    acl__strides(E, src, dim, step);
+    sb_puts(E->o, ", ");
+    acl__offset(E, src, dim, start, "tngc__slice_start");
+    sb_printf(E->o, ", %s, %d, ", acl_dtype(src->dtype), src->ndim);
+    emit_shape(E, v, -1);
+    sb_puts(E->o, ", ");
+    emit_ptr(E, v, 0);
+    sb_putc(E->o, ')');
+    sb_free(&len);
+}
+
+/* Index attr[1] of dim attr[0] of op's input 0 (the dim dropped). */
+static void acl__select_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)arg;
+    const Val *src = &E->g->vals.v[v];
+    int dim = (int)op->attr[0];
+    sb_printf(E->o, "tngc__tensor(%d, ", src->ndim - 1);
+    acl__dims(E, src, dim, NULL);
+    sb_puts(E->o, ", ");
+    acl__strides(E, src, dim, 0);
+    sb_puts(E->o, ", ");
+    acl__offset(E, src, dim, op->attr[1], "tngc__index");
+    sb_printf(E->o, ", %s, %d, ", acl_dtype(src->dtype), src->ndim);
+    emit_shape(E, v, -1);
+    sb_puts(E->o, ", ");
+    emit_ptr(E, v, 0);
+    sb_putc(E->o, ')');
+}
+
+/* An aclScalar of x: int64 for an integral value on an integer result. */
+static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)v;
+    double x = arg < 0 ? 1.0 : op->fattr[arg];
+    DType t = E->g->vals.v[op->out].dtype;
+    if (arg >= 0 && !dtype_is_float(t) && x == (double)(int64_t)x) {
+        sb_printf(E->o, "tngc__scalar_i(%lld)", (long long)(int64_t)x);
+        return;
+    }
+    sb_puts(E->o, "tngc__scalar_f(");
+    emit_double(E, x);
+    sb_putc(E->o, ')');
+}
+
+/* An aclIntArray: arg 'r' reduced dims, 'p' permutation, 'n' normalized shape. */
+static void acl__array_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    const Val *in = &E->g->vals.v[v];
+    int n = 0;
+    sb_puts(E->o, "aclCreateIntArray((const int64_t[]){");
+    if (arg == 'r' && op->nattr <= 1) {
+        for (int d = 0; d < in->ndim; d++)
+            sb_printf(E->o, "%s%d", n++ ? ", " : "", d);
+    } else if (arg == 'r' || arg == 'p') {
+        for (uint32_t k = arg == 'r' ? 1 : 0; k < op->nattr; k++)
+            sb_printf(E->o, "%s%lld", n++ ? ", " : "", (long long)op->attr[k]);
+    } else {
+        for (int d = in->ndim - (int)op->attr[0]; d < in->ndim; d++) {
+            sb_puts(E->o, n++ ? ", " : "");
+            emit_dim(E, in->dims[d]);
+        }
+    }
+    sb_printf(E->o, "%s}, %d)", n ? "" : "0", n);
+}
+
+/* ---- launch ----------------------------------------------------------------------- */
+
+/* "model.py:24:22: add %4" as a C string. */
+static void acl__where(Emit *E, const Op *op, StrBuf *w)
+{
+    StrBuf t = {0};
+    sb_printf(&t, "%s:%u:%u: %s %%%d", E->opt->script, op->line, op->col, op_info[op->kind].name, op->out);
+    emit_cstr(w, t.s);
+    sb_free(&t);
+}
+
+/* One argument of op's aclnn call. */
+static void acl__arg(Emit *E, const Op *op, const char *tok, size_t n, const char *where)
+{
+    char t[8];
+    snprintf(t, sizeof t, "%.*s", (int)(n < 7 ? n : 7), tok);
+    int k = t[1] >= '0' && t[1] <= '9' ? t[1] - '0' : -1;
+    if (t[0] == 'i' && k >= 0) {
+        if ((uint32_t)k >= op->nin || op->in[k] < 0)
+            sb_puts(E->o, "NULL");
+        else
+            acl__desc(E, D_TENSOR, acl__render(E, acl__tensor_expr, op, op->in[k], -1), where);
+    } else if (t[0] == 'o' && k >= 0) {
+        acl__desc(E, D_TENSOR, acl__render(E, acl__tensor_expr, op, op->out + k, -1), where);
+    } else if (t[0] == 'f' && k >= 0) {
+        acl__desc(E, D_SCALAR, acl__render(E, acl__scalar_expr, op, -1, k), where);
+    } else if (!strcmp(t, "one")) {
+        acl__desc(E, D_SCALAR, acl__render(E, acl__scalar_expr, op, -1, -1), where);
+    } else if (!strcmp(t, "F0")) {
+        emit_double(E, op->fattr[0]);
+    } else if (t[0] == 'a' && k >= 0) {
+        sb_printf(E->o, "%lld", (long long)op->attr[k]);
+    } else if (t[0] == 'b' && k >= 0) {
+        sb_puts(E->o, op->attr[k] ? "true" : "false");
+    } else if (!strcmp(t, "gelu")) {
+        sb_puts(E->o, op->nattr > 0 && op->attr[0] == 1 ? "1" : "0");
+    } else if (!strcmp(t, "dt")) {
+        sb_puts(E->o, acl_dtype(E->g->vals.v[op->out].dtype));
+    } else if (!strcmp(t, "cm")) {
+        sb_puts(E->o, "0");
+    } else if (!strcmp(t, "rd") || !strcmp(t, "pd") || !strcmp(t, "ns")) {
+        acl__desc(E, D_ARRAY, acl__render(E, acl__array_expr, op, op->in[0], t[0]), where);
+    } else if (!strcmp(t, "x2") || !strcmp(t, "y2")) {
+        acl__desc(E, D_TENSOR, acl__render(E, acl__matrix_expr, op, t[0] == 'x' ? op->in[0] : op->out, 0), where);
+    } else if (!strcmp(t, "wt")) {
+        acl__desc(E, D_TENSOR, acl__render(E, acl__transposed_expr, op, op->in[1], 0), where);
+    } else if (!strcmp(t, "sv") || !strcmp(t, "dv")) {
+        acl__desc(E, D_TENSOR, acl__render(E, acl__slice_expr, op, op->in[0], t[0] == 'd'), where);
+    } else if (!strcmp(t, "xv")) {
+        acl__desc(E, D_TENSOR, acl__render(E, acl__select_expr, op, op->in[0], 0), where);
+    } else if (!strcmp(t, "qm")) {
+        sb_puts(E->o, op->attr[1] == 1 ? "\"dynamic\"" : "\"static\"");
+    } else if (!strcmp(t, "nil")) {
+        sb_puts(E->o, "NULL");
+    } else if (!strcmp(t, "false")) {
+        sb_puts(E->o, "false");
+    } else if (!strcmp(t, "list")) {
+        Acl *A = E->target;
+        int k2 = A->n[D_LIST]++;
+        sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k2, op->nin);
+        for (uint32_t j = 0; j < op->nin; j++)
+            sb_printf(&A->build, "%s\n        %s", j ? "," : "",
+                      acl__render(E, acl__tensor_expr, op, op->in[j], op->kind == OP_STACK ? (int)op->attr[0] : -1));
+        sb_printf(&A->build, "}, %s))\n        return -1;\n", where);
+        sb_printf(E->o, "G->tl[%d]", k2);
+    } else {
+        fprintf(stderr, "%s:%d: internal error: acl_ops.c token '%s'\n", __FILE__, __LINE__, t);
+        abort();
+    }
+}
+
+/* The aclnn call of op on stream s. */
+static void acl__op(Emit *E, int32_t op_id, int s)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    const AclOp *row = acl__row(E, op, 0);
+    StrBuf where = {0};
+    acl__where(E, op, &where);
+    sb_printf(E->o, "    /* stream %d: ", s);
+    graph_val_type_str(E->g, op->out, E->o);
+    sb_printf(E->o, " %%%d = %s", op->out, op_info[op->kind].name);
+    int k = emit_static_kernel(E, op_id);
+    if (k >= 0)
+        sb_printf(E->o, "; static kernel %s", E->p->kernels.v[k].key);
+    sb_puts(E->o, " */\n");
+    if (!row) {   /* reported by acl__rows: no code */
+        sb_free(&where);
+        return;
+    }
+    emit_line_script(E, op->line);
+    sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %s", row->fn, s, where.s);
+    for (const char *a = row->args; *a;) {
+        size_t n = strcspn(a, " ");
+        sb_puts(E->o, ", ");
+        acl__arg(E, op, a, n, where.s);
+        a += n;
+        a += *a == ' ';
+    }
+    sb_puts(E->o, ");\n");
+    emit_line_back(E);
+    sb_free(&where);
+}
+
+/* Where a unit's events are: its op's location, or its segment's first op's. */
+static void acl__unit_where(Emit *E, const PlanUnit *u, StrBuf *w)
+{
+    int32_t op = u->seg >= 0 ? E->p->segs.v[u->seg].ops[0] : u->op;
+    acl__where(E, &E->g->ops.v[op], w);
+}
+
+static void acl__unit(Emit *E, int32_t ui)
+{
+    const Plan *p = E->p;
+    const PlanUnit *u = &p->units.v[ui];
+    StrBuf where = {0};
+    acl__unit_where(E, u, &where);
+    for (size_t w = 0; w < u->nwait; w++) {
+        const PlanEvent *ev = &p->events.v[u->wait[w]];
+        sb_printf(E->o, "    TNGC_WAIT(%d, %d, %s);   /* e%d: stream %d waits for stream %d%s */\n", u->wait[w],
+                  u->stream, where.s, u->wait[w], ev->to, ev->from, ev->explicit_wait ? " (npu_wait_tensor)" : "");
+    }
+    if (u->seg >= 0) {
+        const PlanSegment *sg = &p->segs.v[u->seg];
+        const GraphSk *sk = &E->g->sks.v[sg->sk];
+        sb_puts(E->o, "    TNGC_SUPER_KERNEL_BEGIN(");
+        emit_cstr(E->o, sk->name);
+        sb_puts(E->o, ", ");
+        emit_cstr(E->o, sk->options ? sk->options : "");
+        sb_printf(E->o, ", %d);   /* %zu ops; ended by: %s */\n", u->seg, sg->nops, sg->split);
+        for (size_t i = 0; i < sg->nops; i++)
+            if (emit_has_kernel(E, sg->ops[i]))
+                acl__op(E, sg->ops[i], u->stream);
+        sb_puts(E->o, "    TNGC_SUPER_KERNEL_END(");
+        emit_cstr(E->o, sk->name);
+        sb_printf(E->o, ", %d);\n", u->seg);
+    } else if (emit_has_kernel(E, u->op)) {
+        acl__op(E, u->op, u->stream);
+    }
+    for (size_t r = 0; r < u->nrecord; r++) {
+        const PlanEvent *ev = &p->events.v[u->record[r]];
+        sb_printf(E->o, "    TNGC_RECORD(%d, %d, %s);   /* e%d: stream %d -> stream %d */\n", u->record[r],
+                  u->stream, where.s, u->record[r], ev->from, ev->to);
+    }
+    sb_free(&where);
+}
+
+/* ---- per gear ----------------------------------------------------------------------- */
+
+static void acl__gear(Emit *E, Acl *A, int gi)
+{
+    const Plan *p = E->p;
+    emit_gear_begin(E, gi);
+    A->build.len = 0;
+    strmap_free(&A->index);
+    arena_free(&A->keys);
+    memset(A->n, 0, sizeof A->n);
+    sb_printf(E->o, "\n/* ==== gear %d ==== */\n", gi);
+    if (E->dyn)
+        emit_layout(E);
+    sb_printf(E->o, "\n/* The gear's units in issue order, each on its stream. */\n"
+                    "static int g%d_launch(tngc_template_t *self, TngcAclGear *G)\n{\n"
+                    "    (void)self;\n    (void)G;\n", gi);
+    for (size_t i = 0; i < A->norder; i++)
+        acl__unit(E, A->order[i]);
+    sb_puts(E->o, "    return 0;\n}\n");
+    sb_printf(E->o, "\n/* The descriptors of g%d_launch, over the gear's device addresses. */\n"
+                    "static int g%d_build(tngc_template_t *self, TngcAclGear *G)\n{\n"
+                    "    const TngrtRunCtx *c = &G->dev;\n    unsigned char *A = c->arena;\n"
+                    "    const int64_t *S = c->sym;\n    (void)self;\n    (void)A;\n    (void)S;\n", gi, gi);
+    sb_putn(E->o, A->build.s ? A->build.s : "", A->build.len);
+    sb_puts(E->o, "    return 0;\n}\n");
+    emit_outputs(E);
+    emit_gear_tables(E, "tngc__on_device");
+    (void)p;
+}
+
+/* The tables after the gears: streams, gears, returned weights. */
+static void acl__tables(Emit *E, const int (*counts)[4])
+{
+    const Plan *p = E->p;
+    const Graph *g = E->g;
+    int capture = g->cfg.mode && !strcmp(g->cfg.mode, "reduce-overhead");
+    sb_puts(E->o, "\n/* ==== streams: one aclrtStream each, with its priority ==== */\n"
+                  "static const TngcAclStream tngc__streams[] = {\n");
+    for (size_t s = 0; s < g->streams.n; s++) {
+        int64_t pr = g->streams.v[s].priority;
+        sb_puts(E->o, "    {");
+        emit_cstr(E->o, g->streams.v[s].tag ? g->streams.v[s].tag : "default");
+        sb_printf(E->o, ", %lld},\n", (long long)(pr < 0 ? 0 : pr > 7 ? 7 : pr));
+    }
+    sb_puts(E->o, "};\n\n/* ==== gears: descriptors, capture (reduce-overhead), code ==== */\n"
+                  "static const TngcAclGearCode tngc__gears[] = {\n");
+    for (size_t gi = 0; gi < p->gears.n; gi++)
+        sb_printf(E->o, "    {%d, %d, %d, %d, %d, g%zu_build, g%zu_launch},\n", counts[gi][0], counts[gi][1],
+                  counts[gi][2], counts[gi][3], capture && !p->mem.v[gi].dynamic, gi, gi);
+    sb_puts(E->o, "};\n\n/* weights an output returns: a host copy is kept */\n"
+                  "static const signed char tngc__weight_returned[] = {");
+    for (size_t w = 0; w < g->weights.n; w++) {
+        int ret = 0;
+        for (size_t o = 0; o < g->outputs.n; o++)
+            ret |= graph_storage_root(g, g->outputs.v[o].value) == g->weights.v[w].value;
+        sb_printf(E->o, "%d, ", ret);
+    }
+    sb_puts(E->o, "0};\n");
+}
+
+/* What the body's opening comment says about static kernels and segments. */
+static void acl__preamble(Emit *E, Acl *A)
+{
+    const Plan *p = E->p;
+    const EntryConfig *c = &E->g->cfg;
+    sb_puts(E->o, "#define TNGC_GENERATED 1\n");
+    for (size_t h = 0; h < A->headers.n; h++)
+        sb_printf(E->o, "#include \"%s\"\n", A->headers.v[h]);
+    if (c->static_kernel && c->mode && !strcmp(c->mode, "reduce-overhead")) {
+        int n = 0;
+        for (size_t k = 0; k < p->kernels.n; k++)
+            n += p->kernels.v[k].selected;
+        sb_printf(E->o, "\n/* Static kernels (seed 000): %d operator shapes, listed in the op-info manifest tree\n"
+                        " * that tngc writes under %s/aclnn_static_shape_kernel_outputs/; once the\n"
+                        " * static kernel package compiled from it is installed, the aclnn operators below\n"
+                        " * run those kernels for these shapes. Each op names its kernel. */\n",
+                  n, c->build_dir ? c->build_dir : "the script's folder");
+    }
+    if (p->segs.n)
+        sb_printf(E->o, "\n/* Super kernels (seed 001): %zu segment(s), each between TNGC_SUPER_KERNEL_BEGIN\n"
+                        " * (scope, options as written) and TNGC_SUPER_KERNEL_END. */\n",
+                  p->segs.n);
+}
+
+static void acl__body(Emit *E, StrBuf *body)
+{
+    Acl *A = E->target;
+    E->o = body;
+    acl__preamble(E, A);
+    int(*counts)[4] = xcalloc(E->p->gears.n + 1, sizeof *counts);
+    for (size_t gi = 0; gi < E->p->gears.n; gi++) {
+        acl__gear(E, A, (int)gi);
+        memcpy(counts[gi], A->n, sizeof A->n);
+    }
+    acl__tables(E, (const int(*)[4])counts);
+    emit_desc(E);
+    free(counts);
+}
+
+/* The dim helpers of templates/bundle.c, for the "helpers" splice. */
+static void acl__helpers(StrBuf *out)
+{
+    const char *t = template_text("bundle.c");
+    const char *a = t ? strstr(t, "/* Floor division") : NULL;
+    const char *b = a ? strstr(a, "/* A unit's trace slice") : NULL;
+    if (!b) {
+        fprintf(stderr, "%s:%d: internal error: templates/bundle.c has no dim helpers\n", __FILE__, __LINE__);
+        abort();
+    }
+    sb_puts(out, "/* The dim helpers of templates/bundle.c. */\n");
+    sb_putn(out, a, (size_t)(b - a));
+    while (out->len && out->s[out->len - 1] == '\n')
+        out->len--;
+    out->s[out->len] = 0;
+}
+
+static const char *acl__splice(void *ctx, const char *key)
+{
+    EmitSplice *sc = ctx;
+    if (strcmp(key, "helpers") != 0)
+        return emit_splice(ctx, key);
+    sc->text.len = 0;
+    acl__helpers(&sc->text);
+    return sc->text.s;
+}
+
+/* <name>.h: the CPU target's header with this target's handle. */
+static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
+{
+    const char *name = E->opt->name;
+    GenFile *h = emit_file(out, name, ".h", 0);
+    StrBuf old = {0}, new = {0};
+    template_expand(template_text("tngc_template.h"), name, emit_splice, sc, &h->text);
+    sb_printf(&old, "typedef struct TngrtBundle %s_t;", name);
+    sb_printf(&new, "typedef struct %s_acl %s_t;   /* the Ascend NPU bundle */", name, name);
+    char *at = strstr(h->text.s, old.s);
+    if (!at) {
+        fprintf(stderr, "%s:%d: internal error: tngc_template.h has no handle typedef\n", __FILE__, __LINE__);
+        abort();
+    }
+    StrBuf t = {0};
+    sb_putn(&t, h->text.s, (size_t)(at - h->text.s));
+    sb_puts(&t, new.s);
+    sb_puts(&t, at + old.len);
+    sb_free(&h->text);
+    h->text = t;
+    sb_free(&old);
+    sb_free(&new);
+}
+
+int emit_acl(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diags)
+{
+    Emit E;
+    Acl A = {0};
+    emit_init(&E, p, opt, diags);
+    E.target = &A;
+    if (emit_check_writeback(&E, "ACL") == 0)
+        acl__rows(&E, &A);
+    if (E.errors) {
+        emit_fini(&E);
+        VEC_FREE(A.headers);
+        return -1;
+    }
+    acl__issue_order(&E, &A);
+    EmitSplice sc = {&E, {0}};
+    const char *name = opt->name;
+    acl__header(&E, &sc, out);
+    emit_bundle_c(&E, "bundle_acl.c", acl__splice, acl__body, out);
+    GenFile *l = emit_file(out, name, "_launcher.c", 0);
+    template_expand(template_text("launcher_acl.c"), name, emit_splice, &sc, &l->text);
+    sb_free(&sc.text);
+    sb_free(&A.build);
+    sb_free(&A.scratch);
+    strmap_free(&A.index);
+    arena_free(&A.keys);
+    free(A.order);
+    VEC_FREE(A.headers);
+    emit_fini(&E);
+    return E.errors ? -1 : 0;
+}

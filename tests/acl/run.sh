@@ -1,0 +1,265 @@
+#!/bin/sh
+# The ACL target (--target acl). No NPU and no CANN are here, so the
+# generated code is compiled against tests/acl/cann/include (declarations of
+# the AscendCL functions and types it uses, written from CANN's public
+# documentation) and run against tests/acl/mock (a stand-in runtime that
+# logs the calls that order work). It has not run on hardware.
+#
+#   1. every example builds with `tngc build --target acl` against the
+#      declarations: lib<name>.a, warning-free (-Wall -Werror), and one line
+#      saying no launcher is linked (no libascendcl); every generated file
+#      also compiles with -Wextra -Wpedantic;
+#   2. every conformance model (every op family) generates and compiles,
+#      but for the ops with no aclnn operator, which fail naming the op;
+#   3. golden ACL sources of the multi-stream and super-kernel examples
+#      (tests/golden/acl/X.c: `tngc gen --target acl --no-line`), checked
+#      for one aclrtStream per stream tag, event records and waits at the
+#      planned edges, and one arena per gear (also on the dim_gears example);
+#   4. without CANN, --target acl fails with one line and exit status 2;
+#      an op with no aclnn operator (unmapped.py) fails naming it;
+#   5. against the mock runtime: launchers link and run (streams with their
+#      priorities, events recorded before they are waited for, copies only at
+#      the boundary, reduce-overhead captured once and replayed, weights
+#      copied once, every resource released), and an AscendCL failure gives
+#      one line naming the call and the op's place in the script.
+#
+# usage: tests/acl/run.sh TNGC        UPDATE=1 rewrites tests/golden/acl/
+set -u
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cann=$here/cann
+golden=$root/tests/golden/acl
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+pass=0 fail=0
+t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi; }
+lines() { wc -l < "$1" | tr -d ' '; }
+cc=${CC:-clang}
+strict="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I$root/runtime -I$cann/include"
+
+# A copy of a script's folder, with the build dirs its scripts name.
+stage() {   # dir name -> $tmp/name
+    rm -rf "$tmp/$2"
+    cp -r "$1" "$tmp/$2"
+    mkdir -p "$tmp/$2/static_kernel_build"
+}
+
+# Compiles every generated .c of dir with the strict flags.
+compiles() {   # dir
+    for c in "$1"/*.c; do
+        $cc $strict -I"$1" "$c" 2>"$tmp/cc" || { head -10 "$tmp/cc"; return 1; }
+    done
+}
+
+# ---- 1. every example builds against the declarations ----
+for py in "$root"/examples/*/*.py; do
+    case $py in */recompile/*) continue ;; esac
+    ex=$(basename "$(dirname "$py")")_$(basename "$py" .py)
+    stage "$(dirname "$py")" "$ex"
+    (cd "$tmp/$ex" && ASCEND_TOOLKIT_HOME=$cann "$tngc" build --target acl --no-cache -o out "$(basename "$py")") \
+        >"$tmp/o" 2>"$tmp/e"
+    rc=$?
+    t "build $ex: status 0, lib<name>.a, no launcher, said in one line per bundle" \
+      '[ $rc -eq 0 ] && ls "$tmp/$ex/out"/lib*.a >/dev/null 2>&1 && ! ls "$tmp/$ex/out"/*_launcher >/dev/null 2>&1 &&
+       [ "$(grep -c "libascendcl.so is absent" "$tmp/o")" = "$(ls "$tmp/$ex/out"/lib*.a | wc -l | tr -d " ")" ]'
+    t "build $ex: warning-free" '[ ! -s "$tmp/e" ] || { cat "$tmp/e"; false; }'
+    t "build $ex: -Wextra -Wpedantic" 'compiles "$tmp/$ex/out"'
+done
+
+# the templates compile on their own (the header with the ACL handle)
+mkdir -p "$tmp/tpl"
+sed 's/^typedef struct TngrtBundle tngc_template_t;/typedef struct tngc_template_acl tngc_template_t;/' \
+    "$root/templates/tngc_template.h" >"$tmp/tpl/tngc_template.h"
+cp "$root/templates/bundle_acl.c" "$root/templates/launcher_acl.c" "$tmp/tpl/"
+t "templates/bundle_acl.c and launcher_acl.c compile on their own" \
+  '$cc $strict "$tmp/tpl/bundle_acl.c" 2>"$tmp/cc" && $cc $strict "$tmp/tpl/launcher_acl.c" 2>>"$tmp/cc" || { head "$tmp/cc"; false; }'
+
+# ---- 2. the conformance models: every op family ----
+for py in "$root"/tests/conform/models/*.py; do
+    m=conform_$(basename "$py" .py)
+    stage "$(dirname "$py")" "$m"
+    (cd "$tmp/$m" && "$tngc" gen --target acl -o out "$(basename "$py")") >"$tmp/o" 2>&1
+    rc=$?
+    case $m in
+    conform_binary)   # 3.0 / (y.abs() + 1.0): a scalar divided by a tensor
+        t "$m: the unmapped div is named at its line" \
+          '[ $rc -eq 1 ] && grep -q "binary.py:22:25: error: no aclnn operator for .div." "$tmp/o" && [ ! -e "$tmp/$m/out" ]' ;;
+    *)
+        t "$m: generates" '[ $rc -eq 0 ] || { head -5 "$tmp/o"; false; }'
+        t "$m: compiles" 'compiles "$tmp/$m/out"' ;;
+    esac
+done
+
+# ---- 3. golden sources, and the plan's streams, events and arenas in them ----
+for ex in multi_stream super_kernel; do
+    rm -rf "$tmp/gen"
+    (cd "$root/examples/$ex" && "$tngc" gen --target acl --no-line -o "$tmp/gen" model.py) >"$tmp/o" 2>&1
+    rc=$?
+    ls "$tmp/gen"/*.c | grep -v '_launcher.c$' | sort | xargs cat >"$tmp/$ex.c"
+    [ "${UPDATE:-}" = 1 ] && mkdir -p "$golden" && cp "$tmp/$ex.c" "$golden/$ex.c"
+    t "golden $ex" '[ $rc -eq 0 ] && diff -u "$golden/$ex.c" "$tmp/$ex.c" >"$tmp/d" || { head -40 "$tmp/d"; false; }'
+done
+
+# plan.awk prints, from `tngc plan` text: S <stream> <tag>, E <event> <from>
+# <after op> <to> <before op>, G <gear> <arena bytes>.
+cat >"$tmp/plan.awk" <<'EOF'
+/^stream [0-9]+ default/ { print "S", $2, "default" }
+/^stream [0-9]+ tag / { tag = $4; gsub(/"/, "", tag); print "S", $2, tag }
+/^  e[0-9]+: stream / { e = $1; sub(/^e/, "", e); sub(/:$/, "", e); print "E", e, $3, $5, $8, $10 }
+/^gear [0-9]+:/ { g = $2; sub(/:$/, "", g) }
+/^  memory: arena / { print "G", g, $3 }
+EOF
+# gen.awk prints the same from the generated source: S from tngc__streams[],
+# E from the TNGC_RECORD/TNGC_WAIT lines and the ops next to them (the op a
+# record follows on its stream, the op a wait precedes on its stream), G
+# from the gears[] rows (arena bytes; -1 for a dynamic gear).
+cat >"$tmp/gen.awk" <<'EOF'
+function opname(line,   w) { w = line; sub(/^[^"]*"[^"]*: /, "", w); sub(/".*/, "", w); sub(/^[a-z_]+ /, "", w); return w }
+/^static const TngcAclStream tngc__streams\[\] = \{$/ { ins = 1; s = 0; next }
+ins && /^\};/ { ins = 0 }
+ins { tag = $0; sub(/^ *\{"/, "", tag); sub(/".*/, "", tag); print "S", s++, tag }
+/^    TNGC_ACLNN\(/ { split($0, a, /, */); st = a[2]; last[st] = opname($0)
+                 for (k in pend) if (pend[k] == st) { print "W", k, st, opname($0); delete pend[k] } }
+/^    TNGC_RECORD\(/ { split($0, a, /[(, ]+/); print "R", a[3], a[4], last[a[4]] }
+/^    TNGC_WAIT\(/ { split($0, a, /[(, ]+/); pend[a[3]] = a[4] }
+/^static const TngrtGear gears\[\] = \{$/ { ing = 1; g = 0; next }
+ing && /^\};/ { ing = 0 }
+ing { split($0, a, /, */); print "G", g++, a[2] }
+EOF
+check_plan() {   # example script -> its plan against its generated source
+    d=$(dirname "$1")
+    rm -rf "$tmp/chk"
+    (cd "$d" && "$tngc" plan "$(basename "$1")") 2>/dev/null | awk -f "$tmp/plan.awk" >"$tmp/plan.txt"
+    (cd "$d" && "$tngc" gen --target acl --no-line -o "$tmp/chk" "$(basename "$1")") >/dev/null 2>&1
+    awk -f "$tmp/gen.awk" "$tmp/chk"/*.c | grep -v _launcher >"$tmp/gen.txt"
+}
+check_plan "$root/examples/multi_stream/model.py"
+t "multi_stream: one aclrtStream per stream tag, in order" \
+  '[ "$(grep "^S" "$tmp/plan.txt")" = "$(grep "^S" "$tmp/gen.txt")" ] && [ "$(grep -c "^S" "$tmp/gen.txt")" = 3 ]'
+t "multi_stream: each event recorded on its stream right after its op" \
+  '[ "$(grep "^E" "$tmp/plan.txt" | awk "{print \"R\", \$2, \$3, \$4}")" = "$(grep "^R" "$tmp/gen.txt")" ]'
+t "multi_stream: each event waited on its stream right before its op" \
+  '[ "$(grep "^E" "$tmp/plan.txt" | awk "{print \"W\", \$2, \$5, \$6}")" = "$(grep "^W" "$tmp/gen.txt")" ]'
+t "multi_stream: as many records and waits as planned events" \
+  '[ "$(grep -c "^    TNGC_RECORD(" "$tmp/chk/model.c")" = 2 ] && [ "$(grep -c "^    TNGC_WAIT(" "$tmp/chk/model.c")" = 2 ]'
+t "multi_stream: one arena per gear, of the planned size" '[ "$(grep "^G" "$tmp/plan.txt")" = "$(grep "^G" "$tmp/gen.txt")" ]'
+check_plan "$root/examples/dim_gears/model.py"
+t "dim_gears: one arena per gear, of the planned sizes" \
+  '[ "$(grep "^G" "$tmp/plan.txt")" = "$(grep "^G" "$tmp/gen.txt")" ] && [ "$(grep -c "^G" "$tmp/gen.txt")" -gt 1 ] &&
+   [ "$(grep -c "g[0-9]*_build, g[0-9]*_launch}" "$tmp/chk/model.c")" = "$(grep -c "^G" "$tmp/gen.txt")" ]'
+t "super_kernel: the segment's scope and options, as written" \
+  'grep -q "TNGC_SUPER_KERNEL_BEGIN(\"sp1\", \"\", 0);" "$golden/super_kernel.c" && grep -q "TNGC_SUPER_KERNEL_END(\"sp1\", 0);" "$golden/super_kernel.c"'
+
+# ---- 4. refusals ----
+cp "$root/examples/multi_stream/model.py" "$tmp/ms.py"
+(cd "$tmp" && env -u ASCEND_TOOLKIT_HOME "$tngc" build --target acl -o nocann ms.py) >"$tmp/o" 2>"$tmp/e"
+t "no CANN: status 2, one line naming ASCEND_TOOLKIT_HOME, nothing written" \
+  '[ $? -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ] && grep -q "ASCEND_TOOLKIT_HOME" "$tmp/e" && [ ! -e "$tmp/nocann" ]'
+(cd "$tmp" && ASCEND_TOOLKIT_HOME=$tmp/none "$tngc" build --target acl -o nocann ms.py) >"$tmp/o" 2>"$tmp/e"
+t "ASCEND_TOOLKIT_HOME not a toolkit: status 2, one line" '[ $? -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] && [ ! -e "$tmp/nocann" ]'
+(cd "$tmp" && ASCEND_TOOLKIT_HOME=$tmp/none "$tngc" build --target acl --acl-home "$cann" --no-cache -o acl ms.py) \
+    >/dev/null 2>&1
+t "--acl-home wins over ASCEND_TOOLKIT_HOME" '[ $? -eq 0 ] && [ -f "$tmp/acl/libms.a" ]'
+(cd "$tmp" && env -u ASCEND_TOOLKIT_HOME "$tngc" gen --target acl -o gen ms.py) >/dev/null 2>&1
+t "gen --target acl needs no CANN (it only writes sources)" '[ $? -eq 0 ] && [ -f "$tmp/gen/ms.c" ] && [ -f "$tmp/gen/ms.h" ]'
+t "the ACL header: the CPU API, its own handle" \
+  'grep -q "^typedef struct ms_acl ms_t;" "$tmp/gen/ms.h" && grep -q "^int ms_run(ms_t \*self, const TngrtTensor \*inputs" "$tmp/gen/ms.h"'
+cp "$here/unmapped.py" "$tmp/unmapped.py"
+(cd "$tmp" && "$tngc" gen --target acl -o unm unmapped.py) >"$tmp/o" 2>&1
+t "unmapped op: status 1, the op named at its place, nothing written" \
+  '[ $? -eq 1 ] && grep -q "^unmapped.py:15:16: error: no aclnn operator for .div. (a scalar divided by a tensor" "$tmp/o" && [ ! -e "$tmp/unm" ]'
+(cd "$tmp" && "$tngc" gen --target cpu -o unm unmapped.py) >/dev/null 2>&1
+t "unmapped op: the CPU target builds it" '[ $? -eq 0 ]'
+(cd "$tmp" && "$tngc" gen --target acl --user-kernel add -o uk ms.py) >"$tmp/o" 2>&1
+t "--user-kernel with --target acl: status 2" '[ $? -eq 2 ] && grep -q "CPU kernels" "$tmp/o"'
+(cd "$tmp" && "$tngc" gen --target npu -o x ms.py) >"$tmp/o" 2>&1
+t "unknown target: status 2, the targets listed" '[ $? -eq 2 ] && grep -q "(cpu, acl)" "$tmp/o"'
+
+# ---- 5. against the mock runtime ----
+fake=$tmp/fakecann
+mkdir -p "$fake/lib64"
+ln -s "$cann/include" "$fake/include"
+awk '/GetWorkspaceSize\(/ { match($0, /aclnn[A-Za-z0-9]+GetWorkspaceSize/); name = substr($0, RSTART, RLENGTH - 16); print; next }
+     /aclOpExecutor \*\*executor\);/ { sub(/\);$/, ") { return mock_ws(\"" name "\", workspaceSize, executor); }"); print; next }
+     /^aclnnStatus aclnn[A-Za-z0-9]+\(void \*workspace/ { match($0, / aclnn[A-Za-z0-9]+\(/); n = substr($0, RSTART + 1, RLENGTH - 2)
+         sub(/\);$/, ") { return mock_run(\"" n "\", workspace, workspaceSize, executor, stream); }"); print }' \
+    "$cann"/include/aclnnop/*.h >"$tmp/ops.c"
+{ echo '#include "aclnn/acl_meta.h"'; for h in "$cann"/include/aclnnop/*.h; do echo "#include \"aclnnop/$(basename "$h")\""; done
+  echo 'aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **executor);'
+  echo 'aclnnStatus mock_run(const char *op, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);'
+  cat "$tmp/ops.c"; } >"$tmp/acl_mock_ops.c"
+$cc -std=c11 -Wall -Werror -fPIC -shared -I"$cann/include" -o "$fake/lib64/libascendcl.so" \
+    "$here/mock/acl_mock.c" "$tmp/acl_mock_ops.c" 2>"$tmp/e"
+t "the mock runtime builds" '[ $? -eq 0 ] || { head "$tmp/e"; false; }'
+echo 'void tngc_mock_empty(void);' >"$tmp/empty.c"
+$cc -fPIC -shared -o "$fake/lib64/libnnopbase.so" "$tmp/empty.c" && cp "$fake/lib64/libnnopbase.so" "$fake/lib64/libopapi.so"
+
+mk() { /usr/bin/python3 "$here/data.py" "$@" || python3 "$here/data.py" "$@"; }
+run_mock() {   # dir launcher args... -> $tmp/log, $tmp/o, $tmp/e; status in rc
+    rm -f "$tmp/log"
+    (cd "$1" && shift && TNGC_ACL_MOCK_LOG=$tmp/log "$@") >"$tmp/o" 2>"$tmp/e"
+    rc=$?
+}
+
+# multi_stream: three streams, two events, four inputs and outputs
+stage "$root/examples/multi_stream" ms
+(cd "$tmp/ms" && ASCEND_TOOLKIT_HOME=$fake "$tngc" build --target acl --no-cache -o out model.py) >"$tmp/o" 2>&1
+t "mock: the launcher links against libascendcl" '[ $? -eq 0 ] && [ -x "$tmp/ms/out/model_launcher" ] && grep -q "built out/model_launcher" "$tmp/o"'
+for i in 1 2 3 4; do mk npy "$tmp/ms/in$i.npy" '<f2' 1000 1000; done
+mkdir -p "$tmp/ms/res"
+run_mock "$tmp/ms" ./out/model_launcher --input in1=in1.npy --input in2=in2.npy --input in3=in3.npy --input in4=in4.npy \
+    --out-dir res --warmup 1 --iters 2
+t "mock multi_stream: runs, writes four outputs" '[ $rc -eq 0 ] && [ "$(ls "$tmp/ms/res" | wc -l | tr -d " ")" = 4 ] || cat "$tmp/e"'
+t "mock multi_stream: one stream per tag, priority 0" '[ "$(grep -c "^stream [0-2] priority 0$" "$tmp/log")" = 3 ]'
+t "mock multi_stream: each op on its stream (3 runs)" \
+  '[ "$(grep -c "^op aclnnAdd s0$" "$tmp/log")" = 3 ] && [ "$(grep -c "^op aclnnMm s1$" "$tmp/log")" = 3 ] &&
+   [ "$(grep -c "^op aclnnMm s0$" "$tmp/log")" = 3 ] && [ "$(grep -c "^op aclnnAdd s2$" "$tmp/log")" = 3 ]'
+t "mock multi_stream: every wait after its record (plan events e0, e1)" \
+  'awk "/^record e[01] /{r[\$2]++} /^wait e[01] /{if (r[\$2] <= w[\$2]++) bad = 1} END {exit bad}" "$tmp/log" &&
+   [ "$(grep -c "^record e0 s0$" "$tmp/log")" = 3 ] && [ "$(grep -c "^wait e0 s1$" "$tmp/log")" = 3 ] &&
+   [ "$(grep -c "^record e1 s1$" "$tmp/log")" = 3 ] && [ "$(grep -c "^wait e1 s2$" "$tmp/log")" = 3 ]'
+t "mock multi_stream: copies only at the boundary: 4 in, 4 out per run" \
+  '[ "$(grep -c "^h2d 2000000$" "$tmp/log")" = 12 ] && [ "$(grep -c "^d2h 2000000$" "$tmp/log")" = 12 ] && ! grep -q "^copy" "$tmp/log"'
+t "mock multi_stream: no capture outside reduce-overhead" '! grep -q "capture\|replay" "$tmp/log"'
+t "mock multi_stream: every stream, event, context, block and descriptor released" 'grep -q "^live 0 0 0 0 0$" "$tmp/log"'
+run_mock "$tmp/ms" env TNGC_ACL_MOCK_FAIL=aclnnMm ./out/model_launcher --input in1=in1.npy --input in2=in2.npy \
+    --input in3=in3.npy --input in4=in4.npy --out-dir res
+t "mock: a failing operator: status 1, one line naming the call, the op and its place" \
+  '[ $rc -eq 1 ] && [ "$(lines "$tmp/e")" = 1 ] &&
+   grep -q "model.py:30:15: mm %6: aclnnMm failed: error 507001: mock: injected failure" "$tmp/e" && grep -q "^live 0 0 0 0 0$" "$tmp/log"'
+run_mock "$tmp/ms" env TNGC_ACL_MOCK_FAIL=aclrtCreateStreamWithConfig ./out/model_launcher --input in1=in1.npy \
+    --input in2=in2.npy --input in3=in3.npy --input in4=in4.npy
+t "mock: a failing set-up call: status 1, the call and the entry named, nothing left" \
+  '[ $rc -eq 1 ] && grep -q "model.py: Model.forward: aclrtCreateStreamWithConfig failed: error 507001" "$tmp/e" &&
+   grep -q "^live 0 0 0 0 0$" "$tmp/log"'
+
+# static_kernel: reduce-overhead, captured once and replayed
+stage "$root/examples/static_kernel" sk
+(cd "$tmp/sk" && ASCEND_TOOLKIT_HOME=$fake "$tngc" build --target acl --no-cache -o out model.py) >"$tmp/o" 2>&1
+mk npy "$tmp/sk/x.npy" '<f4' 1 2048
+mk npy "$tmp/sk/w.npy" '<f4' 2048 256
+mk npy "$tmp/sk/b.npy" '<f4' 256
+run_mock "$tmp/sk" ./out/model_launcher --input x=x.npy --input weight=w.npy --input bias=b.npy --warmup 1 --iters 3
+t "mock reduce-overhead: runs" '[ $rc -eq 0 ] || cat "$tmp/e"'
+t "mock reduce-overhead: one eager run, one capture, then replays" \
+  '[ "$(grep -c "^capture begin s0$" "$tmp/log")" = 1 ] && [ "$(grep -c "^capture end$" "$tmp/log")" = 1 ] &&
+   [ "$(grep -c "^replay s0$" "$tmp/log")" = 3 ] && [ "$(grep -c "^op aclnnMatmul s0$" "$tmp/log")" = 1 ] &&
+   [ "$(grep -c "^op aclnnMatmul s0 capture$" "$tmp/log")" = 1 ] && ! grep -q "^misuse" "$tmp/log"'
+t "mock reduce-overhead: everything released" 'grep -q "^live 0 0 0 0 0$" "$tmp/log"'
+t "static kernels: each op names its kernel" 'grep -q "static kernel MatMulV2_float_ND_1_2048_0" "$tmp/sk/out/model.c"'
+
+# weights: copied to the device once, at load
+mkdir -p "$tmp/w" && cp "$here/weights.py" "$tmp/w/"
+(cd "$tmp/w" && ASCEND_TOOLKIT_HOME=$fake "$tngc" build --target acl --no-cache -o out weights.py) >"$tmp/o" 2>&1
+mk npy "$tmp/w/x.npy" '<f4' 2 8
+mk st "$tmp/w/w.safetensors" fc.weight=4,8 fc.bias=4
+run_mock "$tmp/w" ./out/weights_launcher --weights w.safetensors --input x=x.npy --warmup 0 --iters 2
+t "mock weights: loaded once (2 copies), then 1 input and 1 output per run" \
+  '[ $rc -eq 0 ] && [ "$(grep -c "^h2d" "$tmp/log")" = 4 ] && [ "$(grep -c "^d2h" "$tmp/log")" = 2 ] &&
+   grep -q "^op aclnnAddmm s0$" "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log" || cat "$tmp/e"'
+run_mock "$tmp/w" ./out/weights_launcher --input x=x.npy
+t "mock weights: a model with weights needs --weights (status 2)" '[ $rc -eq 2 ]'
+
+echo "acl: $pass passed, $fail failed"
+[ $fail -eq 0 ]

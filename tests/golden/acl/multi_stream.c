@@ -1,0 +1,1016 @@
+/* generated from model.py by tngc 0.2.0, do not edit */
+/*
+ * One model bundle on an Ascend NPU (template of <name>.c for
+ * `tngc gen --target acl`).
+ *
+ * The same API as the CPU target's (<name>.h, templates/model.h):
+ * host tensors in and out, the gear chosen from the input shapes. Under
+ * it, AscendCL:
+ *
+ *   create        aclInit (once per process; a repeated call is fine),
+ *                 aclrtSetDevice, aclrtCreateContext; one aclrtStream per
+ *                 plan stream, created with the stream's recorded priority;
+ *                 one aclrtEvent per plan event (plus a fork event and one
+ *                 join event per extra stream); per gear one device arena
+ *                 (the planner's offsets, then the gear's inputs), allocated
+ *                 once, and the gear's aclTensor/aclScalar/aclIntArray/
+ *                 aclTensorList descriptors, built once (gears whose sizes
+ *                 depend on an unbound symbol: at their first run, and
+ *                 again when the symbols change); the weights' device blocks.
+ *   load_weights  safetensors (libtngcrt) -> device (aclrtMemcpy), once.
+ *   run           libtngcrt checks the inputs and selects the gear (the
+ *                 same messages as the CPU target); the inputs are copied to
+ *                 the gear's device buffers; the gear's launch function
+ *                 issues every op on its stream (aclnnXxxGetWorkspaceSize,
+ *                 then aclnnXxx) with the plan's event records and waits; in
+ *                 reduce-overhead mode a static gear's launch is captured
+ *                 once into a model run instance (aclmdlRICaptureBegin/End)
+ *                 and replayed (aclmdlRIExecuteAsync) from then on; stream 0
+ *                 is synchronised; the outputs (and inputs updated in place)
+ *                 are copied back to host memory the bundle owns.
+ *   destroy       everything above, in reverse; aclrtResetDevice. aclFinalize
+ *                 is left to the program: other bundles or libraries of the
+ *                 process may still use AscendCL.
+ *
+ * Every AscendCL call is checked; a failure gives the bundle's last error
+ * "<script>:<line>:<col>: <op> %<value>: <call> failed: error <code>: <the
+ * runtime's own message>" (the script location of the op, or of the
+ * compiled entry for calls that belong to no op).
+ *
+ * tngc replaces "model" by the bundle's name, the marker line
+ * "@tngc:helpers@" by the dim helpers of templates/bundle.c (one source for
+ * both targets) and "@tngc:body@" by the generated part: per gear the
+ * descriptor-building and launch functions, the layout and outputs
+ * functions, then the stream table, the gear table and the descriptor.
+ * Standing alone, the file compiles (against AscendCL's headers) with an
+ * empty entry in place of the body.
+ */
+#include "model.h"
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define TNGC_MAYBE_UNUSED __attribute__((unused))
+#else
+#define TNGC_MAYBE_UNUSED
+#endif
+
+/* The dim helpers of templates/bundle.c. */
+/* Floor division and min/max of dims computed at run time. */
+TNGC_MAYBE_UNUSED static inline int64_t tngc__floordiv(int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b) { return a < b ? a : b; }
+TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns
+ * -1 when a dim is negative or the size passes 2^62 (a layout's check). */
+TNGC_MAYBE_UNUSED static int tngc__size(int nd, const int64_t *dims, int64_t esize, int64_t *out)
+{
+    int64_t n = esize;
+    for (int d = 0; d < nd; d++) {
+        if (dims[d] < 0 || (dims[d] > 0 && n > (INT64_C(1) << 62) / dims[d]))
+            return -1;
+        n *= dims[d];
+    }
+    *out = n;
+    return 0;
+}
+
+/* Fills an output view: data, dtype, shape, C-order strides, nbytes. */
+TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType dtype, int nd,
+                                        const int64_t *dims)
+{
+    size_t n = tngrt_dtype_size(dtype);
+    t->dtype = dtype;
+    t->ndim = nd;
+    for (int d = 0; d < nd; d++) {
+        t->shape[d] = dims[d];
+        n *= (size_t)dims[d];
+    }
+    tngrt_tensor_set_strides(t);
+    t->data = data;
+    t->nbytes = n;
+    t->owns = 0;
+}
+
+/* ---- the device side of a gear --------------------------------------------- */
+
+/* What the generated body says about a gear. */
+typedef struct TngcAclGear TngcAclGear;
+typedef struct TngcAclGearCode {
+    int ntensors, nscalars, narrays, nlists;   /* its descriptors */
+    int capture;               /* reduce-overhead, static: captured once and replayed */
+    /* Creates the gear's descriptors over its device addresses (G->dev). */
+    int (*build)(model_t *self, TngcAclGear *G);
+    /* Issues the gear's ops, events and waits on the streams. */
+    int (*launch)(model_t *self, TngcAclGear *G);
+} TngcAclGearCode;
+
+/* A plan stream: its tag and the priority its aclrtStream is created with. */
+typedef struct TngcAclStream {
+    const char *tag;
+    uint32_t priority;
+} TngcAclStream;
+
+/* A gear's device state. */
+struct TngcAclGear {
+    unsigned char *arena;      /* device: the planner's offsets, then the inputs */
+    int64_t arena_cap;         /* bytes allocated */
+    int64_t arena_bytes;       /* of which the planner's part */
+    TngrtRunCtx dev;           /* device addresses the descriptors use */
+    void **in;                 /* device input buffers (inside the arena) */
+    int64_t *sym;              /* symbol values the descriptors were built for */
+    int64_t *off;              /* dynamic gears: buffer offsets (layout) */
+    aclTensor **t;
+    aclScalar **sc;
+    aclIntArray **ia;
+    aclTensorList **tl;
+    int built;
+    void **ws;                 /* per stream: the aclnn workspace */
+    uint64_t *ws_cap;
+    aclmdlRI ri;               /* the captured run (reduce-overhead) */
+    int capturing, captured;
+};
+
+struct model_acl {
+    const TngrtBundleDesc *desc;
+    TngrtBundleDesc check_desc;    /* the signature without weights or arenas */
+    TngrtGear *check_gears;
+    TngrtBundle *check;            /* libtngcrt: input checks, gear selection */
+    int32_t device;
+    int device_set;
+    aclrtContext ctx;
+    aclrtStream *stream;           /* per plan stream */
+    aclrtEvent *event;             /* per plan event */
+    aclrtEvent fork;               /* stream 0's start, waited by the others */
+    aclrtEvent *join;              /* stream s's end, waited by stream 0 */
+    void **w;                      /* weights on the device */
+    void **w_host;                 /* host copies of weights an output returns */
+    TngcAclGear *gear;
+    unsigned char *host;           /* host arena: outputs come back here */
+    int64_t host_cap;
+    void **in;                     /* the run's host inputs */
+    TngrtTensor *dev_out;          /* scratch: output views of device memory */
+    char err[1024];
+};
+
+/* ---- errors ------------------------------------------------------------------- */
+
+static int tngc__fail(model_t *self, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(self->err, sizeof self->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A failed AscendCL call: its name, where (script:line:col: op, or NULL for
+ * the entry), the code and the runtime's own last message. */
+static int tngc__acl_fail(model_t *self, int rc, const char *call, const char *where)
+{
+    const char *m = aclGetRecentErrMsg();
+    return tngc__fail(self, "%s%s%s: %s failed: error %d%s%s", where ? where : self->desc->script,
+                      where ? "" : ": ", where ? "" : self->desc->entry, call, rc,
+                      m && *m ? ": " : "", m && *m ? m : "");
+}
+
+#define TNGC_CHECK(call, name, where)                                   \
+    do {                                                                \
+        int tngc__rc = (int)(call);                                     \
+        if (tngc__rc != 0)                                              \
+            return tngc__acl_fail(self, tngc__rc, (name), (where));     \
+    } while (0)
+
+/* A descriptor that the creating call returned as NULL. */
+#define TNGC_NEW(slot, expr, name, where)                               \
+    do {                                                                \
+        if (!((slot) = (expr)))                                         \
+            return tngc__acl_fail(self, -1, (name), (where));           \
+    } while (0)
+
+/* ---- what the launch functions call ----------------------------------------- */
+
+/* G's workspace on stream s, grown to bytes: the stream is synchronised
+ * first (the old block may be in use); never during a capture. */
+TNGC_MAYBE_UNUSED static int tngc__workspace(model_t *self, TngcAclGear *G, int s, uint64_t bytes,
+                                             void **out, const char *where)
+{
+    *out = G->ws[s];
+    if (bytes <= G->ws_cap[s])
+        return 0;
+    if (G->capturing || G->captured)
+        return tngc__fail(self, "%s: a workspace grew while its gear was captured", where);
+    TNGC_CHECK(aclrtSynchronizeStream(self->stream[s]), "aclrtSynchronizeStream", where);
+    if (G->ws[s])
+        TNGC_CHECK(aclrtFree(G->ws[s]), "aclrtFree", where);
+    G->ws[s] = NULL;
+    G->ws_cap[s] = 0;
+    TNGC_CHECK(aclrtMalloc(&G->ws[s], (size_t)bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", where);
+    G->ws_cap[s] = bytes;
+    *out = G->ws[s];
+    return 0;
+}
+
+/* One aclnn operator on stream s: the two-phase call. */
+#define TNGC_ACLNN(fn, s, where, ...)                                               \
+    do {                                                                            \
+        uint64_t tngc__ws = 0;                                                      \
+        aclOpExecutor *tngc__ex = NULL;                                             \
+        void *tngc__wp = NULL;                                                      \
+        TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),         \
+                   #fn "GetWorkspaceSize", (where));                                \
+        if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0)       \
+            return -1;                                                              \
+        TNGC_CHECK(fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s]), #fn, (where)); \
+    } while (0)
+
+/* Plan event e: recorded on stream s after a unit, waited on stream s before one. */
+#define TNGC_RECORD(e, s, where) \
+    TNGC_CHECK(aclrtRecordEvent(self->event[e], self->stream[s]), "aclrtRecordEvent", (where))
+#define TNGC_WAIT(e, s, where) \
+    TNGC_CHECK(aclrtStreamWaitEvent(self->stream[s], self->event[e]), "aclrtStreamWaitEvent", (where))
+
+/* Super-kernel segment boundaries (seed 001): scope name, options as
+ * written ("key=value:key=value"). aclnn has no public call that fuses
+ * kernels already launched; the segment's ops are issued back to back on
+ * its stream, and inside a captured run they are one model run instance. */
+#define TNGC_SUPER_KERNEL_BEGIN(scope, options, segment) ((void)0)
+#define TNGC_SUPER_KERNEL_END(scope, segment) ((void)0)
+
+/* An aclTensor over data: view dims[0..nd) with strides (NULL: C order)
+ * starting offset elements into storage sdims[0..snd) (NULL: the view's
+ * dims). aclnn operands are described ND: the bundle's tensors are dense
+ * C-order host tensors, and a planned FRACTAL_NZ layout (npu_format_cast)
+ * is a layout choice the ACL target leaves out. */
+TNGC_MAYBE_UNUSED static aclTensor *tngc__tensor(int nd, const int64_t *dims, const int64_t *strides,
+                                                 int64_t offset, aclDataType dt, int snd, const int64_t *sdims,
+                                                 void *data)
+{
+    int64_t st[TNGRT_MAX_DIMS + 1];
+    if (!strides) {
+        int64_t n = 1;
+        for (int d = nd - 1; d >= 0; d--) {
+            st[d] = n;
+            n *= dims[d];
+        }
+        strides = st;
+    }
+    if (!sdims) {
+        sdims = dims;
+        snd = nd;
+    }
+    return aclCreateTensor(dims, (uint64_t)nd, dt, strides, offset, ACL_FORMAT_ND, sdims, (uint64_t)snd, data);
+}
+
+TNGC_MAYBE_UNUSED static aclScalar *tngc__scalar_f(double v)
+{
+    return aclCreateScalar(&v, ACL_DOUBLE);   /* the value is copied */
+}
+
+TNGC_MAYBE_UNUSED static aclScalar *tngc__scalar_i(int64_t v)
+{
+    return aclCreateScalar(&v, ACL_INT64);
+}
+
+/* Python's slice start for a dim of size n (start/end as written, end may
+ * be INT64_MAX), as tngrt_kernel_slice computes it. */
+TNGC_MAYBE_UNUSED static int64_t tngc__slice_start(int64_t n, int64_t start)
+{
+    if (start < 0)
+        start += n;
+    return start < 0 ? 0 : start > n ? n : start;
+}
+
+/* The length of the slice [start:end:step] of a dim of size n. */
+TNGC_MAYBE_UNUSED static int64_t tngc__slice_len(int64_t n, int64_t start, int64_t end, int64_t step)
+{
+    int64_t s = tngc__slice_start(n, start), e = end == INT64_MAX ? n : tngc__slice_start(n, end);
+    return e > s && step > 0 ? (e - s + step - 1) / step : 0;
+}
+
+/* An index of a dim of size n, counted from the end when negative. */
+TNGC_MAYBE_UNUSED static int64_t tngc__index(int64_t n, int64_t i)
+{
+    return i < 0 ? i + n : i;
+}
+
+/* The product of dims[0..nd). */
+TNGC_MAYBE_UNUSED static int64_t tngc__prod(int nd, const int64_t *dims)
+{
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++)
+        n *= dims[d];
+    return n;
+}
+
+/* A tensor list of l[0..n) (it owns them), in *out; when a tensor or the
+ * list could not be created, the others are destroyed. */
+TNGC_MAYBE_UNUSED static int tngc__list(model_t *self, aclTensorList **out, int n, const aclTensor **l,
+                                        const char *where)
+{
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= l[i] != NULL;
+    if (ok && (*out = aclCreateTensorList(l, (uint64_t)n)) != NULL)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (l[i])
+            (void)aclDestroyTensor(l[i]);
+    return tngc__acl_fail(self, -1, ok ? "aclCreateTensorList" : "aclCreateTensor", where);
+}
+
+/* Host stand-ins for the descriptor's stream functions: an ACL bundle runs
+ * through model_run, never through libtngcrt's CPU executor. */
+TNGC_MAYBE_UNUSED static int tngc__on_device(void *arg, TngrtExec *ex, int stream, TngrtError *err)
+{
+    (void)arg;
+    (void)ex;
+    (void)stream;
+    snprintf(err->msg, sizeof err->msg, "model is an Ascend NPU bundle: run it with model_run");
+    return -1;
+}
+
+#define TNGC_GENERATED 1
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_mm.h"
+
+/* ==== gear 0 ==== */
+
+/* The gear's units in issue order, each on its stream. */
+static int g0_launch(model_t *self, TngcAclGear *G)
+{
+    (void)self;
+    (void)G;
+    /* stream 0: f16[1000,1000] %4 = add */
+    TNGC_ACLNN(aclnnAdd, 0, "model.py:24:22: add %4", G->t[0], G->t[1], G->sc[0], G->t[2]);
+    TNGC_RECORD(0, 0, "model.py:24:22: add %4");   /* e0: stream 0 -> stream 1 */
+    /* stream 0: f16[1000,1000] %6 = mm */
+    TNGC_ACLNN(aclnnMm, 0, "model.py:30:15: mm %6", G->t[3], G->t[4], G->t[5], 0);
+    TNGC_WAIT(0, 1, "model.py:29:25: mm %5");   /* e0: stream 1 waits for stream 0 (npu_wait_tensor) */
+    /* stream 1: f16[1000,1000] %5 = mm */
+    TNGC_ACLNN(aclnnMm, 1, "model.py:29:25: mm %5", G->t[3], G->t[4], G->t[6], 0);
+    TNGC_RECORD(1, 1, "model.py:29:25: mm %5");   /* e1: stream 1 -> stream 2 */
+    TNGC_WAIT(1, 2, "model.py:35:20: add %7");   /* e1: stream 2 waits for stream 1 (npu_wait_tensor) */
+    /* stream 2: f16[1000,1000] %7 = add */
+    TNGC_ACLNN(aclnnAdd, 2, "model.py:35:20: add %7", G->t[3], G->t[4], G->sc[0], G->t[7]);
+    return 0;
+}
+
+/* The descriptors of g0_launch, over the gear's device addresses. */
+static int g0_build(model_t *self, TngcAclGear *G)
+{
+    const TngrtRunCtx *c = &G->dev;
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)self;
+    (void)A;
+    (void)S;
+    TNGC_NEW(G->t[0], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, c->in[0]), "aclCreateTensor", "model.py:24:22: add %4");
+    TNGC_NEW(G->t[1], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, c->in[1]), "aclCreateTensor", "model.py:24:22: add %4");
+    TNGC_NEW(G->sc[0], tngc__scalar_f(1.0), "aclCreateScalar", "model.py:24:22: add %4");
+    TNGC_NEW(G->t[2], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, (A + 0)), "aclCreateTensor", "model.py:24:22: add %4");
+    TNGC_NEW(G->t[3], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, c->in[2]), "aclCreateTensor", "model.py:30:15: mm %6");
+    TNGC_NEW(G->t[4], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, c->in[3]), "aclCreateTensor", "model.py:30:15: mm %6");
+    TNGC_NEW(G->t[5], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, (A + 4000000)), "aclCreateTensor", "model.py:30:15: mm %6");
+    TNGC_NEW(G->t[6], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, (A + 2000000)), "aclCreateTensor", "model.py:29:25: mm %5");
+    TNGC_NEW(G->t[7], tngc__tensor(2, (const int64_t[]){1000, 1000}, NULL, 0, ACL_FLOAT16, 0, NULL, (A + 6000000)), "aclCreateTensor", "model.py:35:20: add %7");
+    return 0;
+}
+
+static void g0_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
+{
+    unsigned char *A = c->arena;
+    const int64_t *S = c->sym;
+    (void)A;
+    (void)S;
+    tngc__out(&outs[0], (A + 0), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+    tngc__out(&outs[1], (A + 2000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+    tngc__out(&outs[2], (A + 4000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+    tngc__out(&outs[3], (A + 6000000), TNGRT_F16, 2, (const int64_t[]){1000, 1000});
+}
+
+static const TngrtStreamFn g0_streams[] = {tngc__on_device, tngc__on_device, tngc__on_device};
+
+/* ==== streams: one aclrtStream each, with its priority ==== */
+static const TngcAclStream tngc__streams[] = {
+    {"default", 0},
+    {"1", 0},
+    {"2", 0},
+};
+
+/* ==== gears: descriptors, capture (reduce-overhead), code ==== */
+static const TngcAclGearCode tngc__gears[] = {
+    {8, 1, 0, 0, 0, g0_build, g0_launch},
+};
+
+/* weights an output returns: a host copy is kept */
+static const signed char tngc__weight_returned[] = {0};
+
+/* ==== signature ==== */
+static const TngrtDim in0_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim in1_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim in2_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim in3_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtSigTensor in_sig[] = {
+    {"in1", TNGRT_F16, 2, in0_dims, 0},
+    {"in2", TNGRT_F16, 2, in1_dims, 0},
+    {"in3", TNGRT_F16, 2, in2_dims, 0},
+    {"in4", TNGRT_F16, 2, in3_dims, 0},
+};
+static const TngrtDim out0_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim out1_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim out2_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtDim out3_dims[] = {{-1, 1000}, {-1, 1000}};
+static const TngrtSigTensor out_sig[] = {
+    {"out0", TNGRT_F16, 2, out0_dims, 0},
+    {"out1", TNGRT_F16, 2, out1_dims, 0},
+    {"out2", TNGRT_F16, 2, out2_dims, 0},
+    {"out3", TNGRT_F16, 2, out3_dims, 0},
+};
+static const TngrtGear gears[] = {
+    {NULL, 8000000, NULL, 0, g0_streams, g0_outputs},
+};
+static const char *const stream_names[] = {"default", "1", "2"};
+
+static const TngrtBundleDesc model__desc = {
+    .name = "model",
+    .entry = "Model.forward",
+    .script = "model.py",
+    .ninputs = 4, .inputs = in_sig,
+    .nweights = 0, .weights = NULL,
+    .noutputs = 4, .outputs = out_sig,
+    .nsyms = 0, .syms = NULL,
+    .ngears = 1, .gears = gears,
+    .nstreams = 3, .stream_names = stream_names,
+    .nevents = 2,
+};
+
+
+#ifndef TNGC_GENERATED
+/* Standing alone: an entry with no inputs, outputs or weights and one
+ * empty static gear on one stream. */
+static void tngc__no_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
+{
+    (void)c;
+    (void)outs;
+}
+static int tngc__no_launch(model_t *self, TngcAclGear *G)
+{
+    (void)self;
+    (void)G;
+    return 0;
+}
+static const TngrtStreamFn g0_streams[] = {tngc__on_device};
+static const TngrtGear gears[] = {{NULL, 0, NULL, 0, g0_streams, tngc__no_outputs}};
+static const TngcAclStream tngc__streams[] = {{"default", 0}};
+static const TngcAclGearCode tngc__gears[] = {{0, 0, 0, 0, 0, tngc__no_launch, tngc__no_launch}};
+static const signed char tngc__weight_returned[] = {0};
+static const TngrtBundleDesc model__desc = {
+    .name = "model", .entry = "", .script = "", .ngears = 1, .gears = gears, .nstreams = 1,
+};
+#endif
+
+/* ---- set-up and teardown ------------------------------------------------------ */
+
+/* 0, or 1 with a device id from ASCEND_DEVICE_ID (the variable CANN's own
+ * tools read), 0 when unset. */
+static int tngc__device_id(model_t *self, int32_t *out)
+{
+    const char *s = getenv("ASCEND_DEVICE_ID");
+    char *end;
+    long v;
+    *out = 0;
+    if (!s || !*s)
+        return 0;
+    v = strtol(s, &end, 10);
+    if (*end || v < 0 || v > 1024)
+        return tngc__fail(self, "ASCEND_DEVICE_ID='%s' is not a device number", s);
+    *out = (int32_t)v;
+    return 0;
+}
+
+/* Frees G's descriptors (they are rebuilt for new symbol values). */
+static void tngc__gear_unbuild(TngcAclGear *G, const TngcAclGearCode *code)
+{
+    for (int i = 0; G->t && i < code->ntensors; i++)
+        if (G->t[i])
+            (void)aclDestroyTensor(G->t[i]), G->t[i] = NULL;
+    for (int i = 0; G->sc && i < code->nscalars; i++)
+        if (G->sc[i])
+            (void)aclDestroyScalar(G->sc[i]), G->sc[i] = NULL;
+    for (int i = 0; G->ia && i < code->narrays; i++)
+        if (G->ia[i])
+            (void)aclDestroyIntArray(G->ia[i]), G->ia[i] = NULL;
+    for (int i = 0; G->tl && i < code->nlists; i++)
+        if (G->tl[i])
+            (void)aclDestroyTensorList(G->tl[i]), G->tl[i] = NULL;
+    G->built = 0;
+}
+
+/* Teardown: every resource still held, in reverse order of creation. Calls
+ * that fail here cannot be reported (destroy returns nothing) and do not
+ * stop the rest. */
+static void tngc__teardown(model_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    if (self->device_set && self->ctx)
+        (void)aclrtSetCurrentContext(self->ctx);
+    for (int g = 0; self->gear && g < d->ngears; g++) {
+        TngcAclGear *G = &self->gear[g];
+        if (G->captured)
+            (void)aclmdlRIDestroy(G->ri);
+        tngc__gear_unbuild(G, &tngc__gears[g]);
+        for (int s = 0; G->ws && s < d->nstreams; s++)
+            if (G->ws[s])
+                (void)aclrtFree(G->ws[s]);
+        if (G->arena)
+            (void)aclrtFree(G->arena);
+        free(G->t);
+        free(G->sc);
+        free(G->ia);
+        free(G->tl);
+        free(G->ws);
+        free(G->ws_cap);
+        free(G->in);
+        free(G->sym);
+        free(G->off);
+    }
+    for (int i = 0; self->w && i < d->nweights; i++)
+        if (self->w[i])
+            (void)aclrtFree(self->w[i]);
+    for (int e = 0; self->event && e < d->nevents; e++)
+        if (self->event[e])
+            (void)aclrtDestroyEvent(self->event[e]);
+    for (int s = 1; self->join && s < d->nstreams; s++)
+        if (self->join[s])
+            (void)aclrtDestroyEvent(self->join[s]);
+    if (self->fork)
+        (void)aclrtDestroyEvent(self->fork);
+    for (int s = 0; self->stream && s < d->nstreams; s++)
+        if (self->stream[s])
+            (void)aclrtDestroyStream(self->stream[s]);
+    if (self->ctx)
+        (void)aclrtDestroyContext(self->ctx);
+    if (self->device_set)
+        (void)aclrtResetDevice(self->device);
+    tngrt_bundle_delete(self->check);
+    for (int i = 0; self->w_host && i < d->nweights; i++)
+        free(self->w_host[i]);
+    free(self->w_host);
+    free(self->w);
+    free(self->event);
+    free(self->join);
+    free(self->stream);
+    free(self->gear);
+    free(self->host);
+    free(self->in);
+    free(self->dev_out);
+    free(self->check_gears);
+}
+
+/* The libtngcrt bundle that checks inputs and selects gears: the signature
+ * with no weights, no arena and one host stream. */
+static int tngc__check_new(model_t *self, TngrtError *err)
+{
+    const TngrtBundleDesc *d = self->desc;
+    self->check_gears = calloc((size_t)d->ngears, sizeof *self->check_gears);
+    if (!self->check_gears)
+        return tngc__fail(self, "%s: out of memory", d->name);
+    for (int g = 0; g < d->ngears; g++) {
+        self->check_gears[g] = d->gears[g];
+        self->check_gears[g].arena_bytes = 0;
+        self->check_gears[g].layout = NULL;
+        self->check_gears[g].noff = 0;
+    }
+    self->check_desc = *d;
+    self->check_desc.nweights = 0;
+    self->check_desc.weights = NULL;
+    self->check_desc.gears = self->check_gears;
+    self->check_desc.nstreams = 1;
+    self->check_desc.nevents = 0;
+    if (tngrt_bundle_new(&self->check, &self->check_desc, err) != 0)
+        return tngc__fail(self, "%s", err->msg);
+    return 0;
+}
+
+/* Allocates the arrays of self and of its gears. */
+static int tngc__alloc(model_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    size_t ns = (size_t)d->nstreams, nw = (size_t)d->nweights + 1, ni = (size_t)d->ninputs + 1;
+    int ok;
+    self->stream = calloc(ns, sizeof *self->stream);
+    self->event = calloc((size_t)d->nevents + 1, sizeof *self->event);
+    self->join = calloc(ns, sizeof *self->join);
+    self->w = calloc(nw, sizeof *self->w);
+    self->w_host = calloc(nw, sizeof *self->w_host);
+    self->gear = calloc((size_t)d->ngears, sizeof *self->gear);
+    self->in = calloc(ni, sizeof *self->in);
+    self->dev_out = calloc((size_t)d->noutputs + 1, sizeof *self->dev_out);
+    ok = self->stream && self->event && self->join && self->w && self->w_host && self->gear && self->in &&
+         self->dev_out;
+    for (int g = 0; ok && g < d->ngears; g++) {
+        TngcAclGear *G = &self->gear[g];
+        const TngcAclGearCode *code = &tngc__gears[g];
+        int noff = d->gears[g].noff > 0 ? d->gears[g].noff : 1;
+        G->t = calloc((size_t)code->ntensors + 1, sizeof *G->t);
+        G->sc = calloc((size_t)code->nscalars + 1, sizeof *G->sc);
+        G->ia = calloc((size_t)code->narrays + 1, sizeof *G->ia);
+        G->tl = calloc((size_t)code->nlists + 1, sizeof *G->tl);
+        G->ws = calloc(ns, sizeof *G->ws);
+        G->ws_cap = calloc(ns, sizeof *G->ws_cap);
+        G->in = calloc(ni, sizeof *G->in);
+        G->sym = calloc((size_t)d->nsyms + 1, sizeof *G->sym);
+        G->off = calloc((size_t)noff, sizeof *G->off);
+        ok = G->t && G->sc && G->ia && G->tl && G->ws && G->ws_cap && G->in && G->sym && G->off;
+        G->dev.in = G->in;
+        G->dev.w = self->w;
+        G->dev.sym = G->sym;
+        G->dev.off = G->off;
+    }
+    return ok ? 0 : tngc__fail(self, "%s: out of memory", d->name);
+}
+
+/* Bytes of a signature tensor with the symbol values sym. */
+static int64_t tngc__sig_bytes(const TngrtSigTensor *t, const int64_t *sym)
+{
+    int64_t n = (int64_t)tngrt_dtype_size(t->dtype);
+    for (int k = 0; k < t->ndim; k++)
+        n *= t->dims[k].sym >= 0 ? sym[t->dims[k].sym] : t->dims[k].value;
+    return n;
+}
+
+/* Makes G's arena hold its planner part (bytes) and its inputs with the
+ * symbol values sym, and points G->in at them; grows it when needed. */
+static int tngc__gear_arena(model_t *self, TngcAclGear *G, int64_t bytes, const int64_t *sym)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int64_t need = (bytes + 63) & ~(int64_t)63, at = need;
+    for (int i = 0; i < d->ninputs; i++)
+        need += (tngc__sig_bytes(&d->inputs[i], sym) + 63) & ~(int64_t)63;
+    if (need < 64)
+        need = 64;
+    if (need > G->arena_cap) {
+        void *p = NULL;
+        if (G->arena)
+            TNGC_CHECK(aclrtFree(G->arena), "aclrtFree", NULL);
+        G->arena = NULL;
+        G->arena_cap = 0;
+        TNGC_CHECK(aclrtMalloc(&p, (size_t)need, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc", NULL);
+        G->arena = p;
+        G->arena_cap = need;
+    }
+    G->arena_bytes = bytes;
+    G->dev.arena = G->arena;
+    for (int i = 0; i < d->ninputs; i++) {
+        G->in[i] = G->arena + at;
+        at += (tngc__sig_bytes(&d->inputs[i], sym) + 63) & ~(int64_t)63;
+    }
+    return 0;
+}
+
+/* Allocates every static gear's arena and builds its descriptors. */
+static int tngc__gears_new(model_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    for (int g = 0; g < d->ngears; g++) {
+        TngcAclGear *G = &self->gear[g];
+        const TngrtGear *gear = &d->gears[g];
+        if (gear->arena_bytes < 0)
+            continue;   /* dynamic: placed at its first run */
+        for (int s = 0; s < d->nsyms; s++)
+            G->sym[s] = gear->symval[s];
+        if (tngc__gear_arena(self, G, gear->arena_bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
+            return -1;
+        G->built = 1;
+    }
+    return 0;
+}
+
+/* Device blocks of the weights, and host copies of those an output returns. */
+static int tngc__weights_new(model_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    for (int i = 0; i < d->nweights; i++) {
+        int64_t n = tngc__sig_bytes(&d->weights[i], NULL);
+        TNGC_CHECK(aclrtMalloc(&self->w[i], (size_t)(n > 0 ? n : 64), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc",
+                   NULL);
+        TNGC_CHECK(aclrtMemset(self->w[i], (size_t)(n > 0 ? n : 64), 0, (size_t)(n > 0 ? n : 64)), "aclrtMemset",
+                   NULL);
+        if (tngc__weight_returned[i] && !(self->w_host[i] = calloc(1, (size_t)n + 1)))
+            return tngc__fail(self, "%s: out of memory", d->name);
+    }
+    return 0;
+}
+
+/* The device, the context, the streams (with their priorities), the events. */
+static int tngc__device_new(model_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int rc = aclInit(NULL);
+    if (rc != 0 && rc != ACL_ERROR_REPEAT_INITIALIZE)
+        return tngc__acl_fail(self, rc, "aclInit", NULL);
+    if (tngc__device_id(self, &self->device) != 0)
+        return -1;
+    TNGC_CHECK(aclrtSetDevice(self->device), "aclrtSetDevice", NULL);
+    self->device_set = 1;
+    TNGC_CHECK(aclrtCreateContext(&self->ctx, self->device), "aclrtCreateContext", NULL);
+    for (int s = 0; s < d->nstreams; s++)
+        TNGC_CHECK(aclrtCreateStreamWithConfig(&self->stream[s], tngc__streams[s].priority, 0),
+                   "aclrtCreateStreamWithConfig", NULL);
+    for (int e = 0; e < d->nevents; e++)
+        TNGC_CHECK(aclrtCreateEvent(&self->event[e]), "aclrtCreateEvent", NULL);
+    TNGC_CHECK(aclrtCreateEvent(&self->fork), "aclrtCreateEvent", NULL);
+    for (int s = 1; s < d->nstreams; s++)
+        TNGC_CHECK(aclrtCreateEvent(&self->join[s]), "aclrtCreateEvent", NULL);
+    return 0;
+}
+
+int model_create(model_t **out, TngrtError *err)
+{
+    model_t *self = calloc(1, sizeof *self);
+    *out = NULL;
+    if (!self) {
+        snprintf(err->msg, sizeof err->msg, "model: out of memory");
+        return -1;
+    }
+    self->desc = &model__desc;
+    if (tngc__alloc(self) != 0 || tngc__check_new(self, err) != 0 || tngc__device_new(self) != 0 ||
+        tngc__weights_new(self) != 0 || tngc__gears_new(self) != 0) {
+        snprintf(err->msg, sizeof err->msg, "%s", self->err);
+        tngc__teardown(self);
+        free(self);
+        return -1;
+    }
+    *out = self;
+    return 0;
+}
+
+void model_destroy(model_t *self)
+{
+    if (!self)
+        return;
+    tngc__teardown(self);
+    free(self);
+}
+
+/* ---- weights ------------------------------------------------------------------ */
+
+int model_load_weights(model_t *self, const char *path)
+{
+    const TngrtBundleDesc *d = self->desc;
+    TngrtSafetensors *st = NULL;
+    TngrtTensor *views;
+    TngrtError e;
+    int rc = -1;
+    self->err[0] = '\0';
+    if (!path)
+        return tngc__fail(self, "no weights file given");
+    TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
+    if (tngrt_safetensors_open(path, &st, &e) != 0)
+        return tngc__fail(self, "%s", e.msg);
+    views = calloc((size_t)d->nweights + 1, sizeof *views);
+    if (!views) {
+        tngc__fail(self, "%s: out of memory", path);
+        goto out;
+    }
+    for (int i = 0; i < d->nweights; i++) {
+        const TngrtSigTensor *w = &d->weights[i];
+        int same;
+        if (tngrt_safetensors_find(st, w->name, &views[i], &e) != 0) {
+            tngc__fail(self, "%s: weight '%s' is missing", path, w->name);
+            goto out;
+        }
+        same = views[i].dtype == w->dtype && views[i].ndim == w->ndim &&
+               (int64_t)views[i].nbytes == tngc__sig_bytes(w, NULL);
+        for (int k = 0; same && k < w->ndim; k++)
+            same = views[i].shape[k] == w->dims[k].value;
+        if (!same) {
+            tngc__fail(self, "%s: weight '%s' has another dtype or shape than the model's (%s, %d dims)", path,
+                       w->name, tngrt_dtype_name(w->dtype), w->ndim);
+            goto out;
+        }
+    }
+    /* every weight checked: only now change the device copies */
+    for (int i = 0; i < d->nweights; i++) {
+        if (views[i].nbytes == 0)
+            continue;
+        rc = aclrtMemcpy(self->w[i], views[i].nbytes, views[i].data, views[i].nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
+        if (rc != 0) {
+            tngc__acl_fail(self, rc, "aclrtMemcpy", NULL);
+            rc = -1;
+            goto out;
+        }
+        if (self->w_host[i])
+            memcpy(self->w_host[i], views[i].data, views[i].nbytes);
+    }
+    rc = 0;
+out:
+    free(views);
+    tngrt_safetensors_close(st);
+    return rc;
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+/* Dynamic gears: places the buffers for the run's symbols, grows the arena
+ * and (re)builds the descriptors when the symbols changed. */
+static int tngc__gear_prepare(model_t *self, int g, const int64_t *sym)
+{
+    const TngrtBundleDesc *d = self->desc;
+    const TngrtGear *gear = &d->gears[g];
+    TngcAclGear *G = &self->gear[g];
+    int64_t bytes = 0;
+    int same = G->built;
+    if (gear->arena_bytes >= 0)
+        return 0;
+    for (int s = 0; same && s < d->nsyms; s++)
+        same = G->sym[s] == sym[s];
+    if (same)
+        return 0;
+    tngc__gear_unbuild(G, &tngc__gears[g]);
+    for (int s = 0; s < d->nsyms; s++)
+        G->sym[s] = sym[s];
+    if (gear->layout(G->sym, G->off, &bytes) != 0 || bytes < 0)
+        return tngc__fail(self, "%s: gear %d: the arena size overflows", d->name, g);
+    if (tngc__gear_arena(self, G, bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
+        return -1;
+    G->built = 1;
+    return 0;
+}
+
+/* The symbol values of the inputs in gear g. */
+static void tngc__symbols(const TngrtBundleDesc *d, int g, const TngrtTensor *inputs, int64_t *sym)
+{
+    for (int s = 0; s < d->nsyms; s++) {
+        sym[s] = d->gears[g].symval[s];
+        if (sym[s] == INT64_MIN)
+            sym[s] = inputs[d->syms[s].input].shape[d->syms[s].dim];
+    }
+}
+
+/* Stream 0 forks to the other streams at the start of a launch and joins
+ * them at its end (what a capture on stream 0 needs to take them in). */
+static int tngc__fork(model_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    if (d->nstreams < 2)
+        return 0;
+    TNGC_CHECK(aclrtRecordEvent(self->fork, self->stream[0]), "aclrtRecordEvent", NULL);
+    for (int s = 1; s < d->nstreams; s++)
+        TNGC_CHECK(aclrtStreamWaitEvent(self->stream[s], self->fork), "aclrtStreamWaitEvent", NULL);
+    return 0;
+}
+
+static int tngc__join(model_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    for (int s = 1; s < d->nstreams; s++) {
+        TNGC_CHECK(aclrtRecordEvent(self->join[s], self->stream[s]), "aclrtRecordEvent", NULL);
+        TNGC_CHECK(aclrtStreamWaitEvent(self->stream[0], self->join[s]), "aclrtStreamWaitEvent", NULL);
+    }
+    return 0;
+}
+
+static int tngc__launch(model_t *self, int g)
+{
+    return tngc__fork(self) != 0 || tngc__gears[g].launch(self, &self->gear[g]) != 0 || tngc__join(self) != 0
+               ? -1
+               : 0;
+}
+
+/* Runs gear g on the device: eagerly, or (reduce-overhead, static gears)
+ * eagerly once, then captured once and replayed. */
+static int tngc__execute(model_t *self, int g)
+{
+    TngcAclGear *G = &self->gear[g];
+    if (G->captured) {
+        TNGC_CHECK(aclmdlRIExecuteAsync(G->ri, self->stream[0]), "aclmdlRIExecuteAsync", NULL);
+        return 0;
+    }
+    if (tngc__launch(self, g) != 0)
+        return -1;
+    if (!tngc__gears[g].capture)
+        return 0;
+    /* the eager run sized the workspaces: capture the same launch */
+    TNGC_CHECK(aclrtSynchronizeStream(self->stream[0]), "aclrtSynchronizeStream", NULL);
+    /* thread-local: other threads of the program may go on copying */
+    TNGC_CHECK(aclmdlRICaptureBegin(self->stream[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), "aclmdlRICaptureBegin",
+               NULL);
+    G->capturing = 1;
+    if (tngc__launch(self, g) != 0) {
+        aclmdlRI ri = NULL;
+        G->capturing = 0;
+        (void)aclmdlRICaptureEnd(self->stream[0], &ri);
+        if (ri)
+            (void)aclmdlRIDestroy(ri);
+        return -1;
+    }
+    G->capturing = 0;
+    TNGC_CHECK(aclmdlRICaptureEnd(self->stream[0], &G->ri), "aclmdlRICaptureEnd", NULL);
+    G->captured = 1;
+    return 0;
+}
+
+/* The host arena, grown to bytes. */
+static int tngc__host_arena(model_t *self, int64_t bytes)
+{
+    unsigned char *p;
+    if (bytes <= self->host_cap)
+        return 0;
+    p = malloc((size_t)bytes);
+    if (!p)
+        return tngc__fail(self, "%s: out of memory for %lld bytes of outputs", self->desc->name, (long long)bytes);
+    free(self->host);
+    self->host = p;
+    self->host_cap = bytes;
+    return 0;
+}
+
+/* Copies the outputs, and the inputs updated in place, back to the host. */
+static int tngc__fetch(model_t *self, int g, const int64_t *sym, TngrtTensor *outputs)
+{
+    const TngrtBundleDesc *d = self->desc;
+    TngcAclGear *G = &self->gear[g];
+    TngrtRunCtx host = {self->host, self->in, self->w_host, sym, G->off};
+    if (tngc__host_arena(self, G->arena_bytes > 0 ? G->arena_bytes : 64) != 0)
+        return -1;
+    host.arena = self->host;
+    memset(outputs, 0, (size_t)d->noutputs * sizeof *outputs);
+    d->gears[g].outputs(&G->dev, self->dev_out);
+    d->gears[g].outputs(&host, outputs);
+    for (int i = 0; i < d->noutputs; i++)
+        if (outputs[i].nbytes > 0)
+            TNGC_CHECK(aclrtMemcpy(outputs[i].data, outputs[i].nbytes, self->dev_out[i].data, outputs[i].nbytes,
+                                   ACL_MEMCPY_DEVICE_TO_HOST),
+                       "aclrtMemcpy", NULL);
+    for (int i = 0; i < d->ninputs; i++) {
+        size_t n = (size_t)tngc__sig_bytes(&d->inputs[i], sym);
+        if ((d->inputs[i].flags & TNGRT_SIG_UPDATED) && n > 0)
+            TNGC_CHECK(aclrtMemcpy(self->in[i], n, G->in[i], n, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy", NULL);
+    }
+    return 0;
+}
+
+int model_run(model_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor *outputs,
+                      int noutputs)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int64_t sym[64];
+    int g;
+    self->err[0] = '\0';
+    if (noutputs != d->noutputs || (noutputs > 0 && !outputs))
+        return tngc__fail(self, "%s returns %d outputs, got room for %d", d->entry, d->noutputs,
+                          outputs ? noutputs : 0);
+    if (d->nsyms > 64)
+        return tngc__fail(self, "%s: more than 64 symbols", d->name);
+    g = tngrt_bundle_select(self->check, inputs, ninputs);
+    if (g < 0)
+        return tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+    TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
+    tngc__symbols(d, g, inputs, sym);
+    if (tngc__gear_prepare(self, g, sym) != 0)
+        return -1;
+    for (int i = 0; i < ninputs; i++) {
+        self->in[i] = inputs[i].data;
+        if (inputs[i].nbytes > 0)
+            TNGC_CHECK(aclrtMemcpy(self->gear[g].in[i], inputs[i].nbytes, inputs[i].data, inputs[i].nbytes,
+                                   ACL_MEMCPY_HOST_TO_DEVICE),
+                       "aclrtMemcpy", NULL);
+    }
+    if (tngc__execute(self, g) != 0)
+        return -1;
+    TNGC_CHECK(aclrtSynchronizeStream(self->stream[0]), "aclrtSynchronizeStream", NULL);
+    return tngc__fetch(self, g, sym, outputs);
+}
+
+/* ---- the signature ------------------------------------------------------------ */
+
+const TngrtBundleDesc *model_desc(void)
+{
+    return &model__desc;
+}
+
+const TngrtBundleDesc *model_signature(const model_t *self)
+{
+    return self->desc;
+}
+
+const char *model_last_error(const model_t *self)
+{
+    return self->err;
+}
