@@ -538,7 +538,6 @@ static void acl__unit(Emit *E, int32_t ui)
 
 static void acl__gear(Emit *E, Acl *A, int gi)
 {
-    const Plan *p = E->p;
     emit_gear_begin(E, gi);
     A->build.len = 0;
     strmap_free(&A->index);
@@ -561,7 +560,6 @@ static void acl__gear(Emit *E, Acl *A, int gi)
     sb_puts(E->o, "    return 0;\n}\n");
     emit_outputs(E);
     emit_gear_tables(E, "tngc__on_device");
-    (void)p;
 }
 
 /* The tables after the gears: streams, gears, returned weights. */
@@ -607,10 +605,12 @@ static void acl__preamble(Emit *E, Acl *A)
         for (size_t k = 0; k < p->kernels.n; k++)
             n += p->kernels.v[k].selected;
         sb_printf(E->o, "\n/* Static kernels (seed 000): %d operator shapes, listed in the op-info manifest tree\n"
-                        " * that tngc writes under %s/aclnn_static_shape_kernel_outputs/; once the\n"
-                        " * static kernel package compiled from it is installed, the aclnn operators below\n"
-                        " * run those kernels for these shapes. Each op names its kernel. */\n",
-                  n, c->build_dir ? c->build_dir : "the script's folder");
+                        " * that tngc writes under ", n);
+        for (const char *d = c->build_dir ? c->build_dir : "the script's folder"; *d; d++)
+            sb_putc(E->o, (*d == '*' && d[1] == '/') || *d == '\n' ? '_' : *d);   /* stays a comment */
+        sb_puts(E->o, "/aclnn_static_shape_kernel_outputs/; once the\n"
+                      " * static kernel package compiled from it is installed, the aclnn operators below\n"
+                      " * run those kernels for these shapes. Each op names its kernel. */\n");
     }
     if (p->segs.n)
         sb_printf(E->o, "\n/* Super kernels (seed 001): %zu segment(s), each between TNGC_SUPER_KERNEL_BEGIN\n"
