@@ -86,13 +86,11 @@ TNGRT_KINLINE uint16_t tngrt_impl__f32_to_f16(float f)
     uint32_t x = tngrt_impl__f32_bits(f), ax = x & 0x7fffffffu;
     uint32_t sign = (x >> 16) & 0x8000u;
     /* a normal half: rebias, drop 13 bits, round to nearest even */
-    uint32_t nv = ax - 0x38000000u, nq = nv >> 13, nr = nv & 0x1fffu;
-    uint32_t normal = nq + (uint32_t)(nr > 0x1000u || (nr == 0x1000u && (nq & 1u)));
+    uint32_t normal = tngrt_impl__rne_shr(ax - 0x38000000u, 13);
     /* a subnormal half: units of 2^-24, the shift clamped to stay defined */
-    uint32_t sh = 126u - (ax >> 23), m = (ax & 0x7fffffu) | 0x800000u;
-    uint32_t shc = sh < 1u ? 1u : sh > 31u ? 31u : sh;
-    uint32_t sq = m >> shc, sr = m & ((1u << shc) - 1u), shalf = 1u << (shc - 1u);
-    uint32_t sub = sq + (uint32_t)(sr > shalf || (sr == shalf && (sq & 1u)));
+    uint32_t sh = 126u - (ax >> 23);
+    uint32_t sub = tngrt_impl__rne_shr((ax & 0x7fffffu) | 0x800000u,
+                                       sh < 1u ? 1u : sh > 31u ? 31u : sh);
     uint32_t r = ax > 0x7f800000u   ? 0x7e00u
                  : ax >= 0x477ff000u ? 0x7c00u  /* >= 65520: rounds to inf */
                  : ax >= 0x38800000u ? normal
