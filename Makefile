@@ -5,6 +5,7 @@
 #   make demo          lint, scan and analyse the examples
 #   make bench         lint/scan throughput vs ast.parse; bundle dispatch cost and stream speed-up
 #   make install PREFIX=/usr/local
+#   make fuzz          libFuzzer over parse..emit for FUZZ_TIME seconds (default 600); not in check
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -42,7 +43,7 @@ RT_SRCS   = $(sort $(wildcard runtime/*.c))
 RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
 
-.PHONY: all deps check unit golden acl demo bench install clean help
+.PHONY: all deps check unit golden acl demo bench install clean help fuzz
 all: $(TNGC) $(LIBRT)
 
 $(BUILD)/libtngcrt.a: $(RT_OBJS)
@@ -132,6 +133,44 @@ clean:
 	rm -rf build/obj build/san build/tests build/tngc build/libtngcrt.a
 
 help:
-	@sed -n '1,8p' Makefile
+	@sed -n '1,9p' Makefile
 
 -include $(OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT:=.d) $(BUILD)/obj/tngc.d
+
+# ---- fuzzing (tests/fuzz/README.md) ------------------------------------------
+# `make fuzz` builds build/fuzz/fuzz_pipeline (every layer source and the
+# grammar compiled again by clang with libFuzzer, ASan and UBSan) and runs it
+# for FUZZ_TIME seconds on FUZZ_JOBS workers (tests/fuzz/run.sh); it fails
+# when a worker finds a crash, a leak, a hang or a memory blow-up.
+FUZZ_TIME   ?= 600
+FUZZ_JOBS   ?= 2
+FUZZ_CC     ?= clang
+FUZZ_DIR     = build/fuzz
+FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -Wpedantic -O1 -g -gdwarf-4 $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+               -D_POSIX_C_SOURCE=200809L -MMD -MP
+FUZZ_OBJS    = $(SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_TSOBJS  = $(FUZZ_DIR)/obj/ts/parser.o $(FUZZ_DIR)/obj/ts/scanner.o
+FUZZ_BIN     = $(FUZZ_DIR)/fuzz_pipeline
+
+$(FUZZ_DIR)/obj/%.o: %.c | $(DEPSTAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_DIR)/obj/codegen/usercheck.o: FUZZ_CFLAGS += -I$(LLVM_DIR)/include
+$(FUZZ_DIR)/obj/codegen/build.o: FUZZ_CFLAGS += -DTNGC_SANFLAGS='""'
+$(FUZZ_DIR)/obj/ts/%.o: $(TSPY)/src/%.c | $(DEPSTAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -w -I$(TSPY)/src -c -o $@ $<
+$(FUZZ_DIR)/obj/templates_data.o: $(BUILD)/obj/templates_data.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -O1 -c -o $@ $<
+$(FUZZ_DIR)/libtngc.a: $(FUZZ_OBJS) $(FUZZ_TSOBJS) $(FUZZ_DIR)/obj/templates_data.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(FUZZ_BIN): $(FUZZ_DIR)/obj/tests/fuzz/fuzz_pipeline.o $(FUZZ_DIR)/libtngc.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) -lcjson
+
+fuzz: $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(FUZZ_BIN) $(FUZZ_TIME) $(FUZZ_JOBS)
+
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/fuzz_pipeline.d

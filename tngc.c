@@ -16,6 +16,7 @@
 #include "planner/lint.h"
 #include "planner/plan.h"
 #include "codegen/build.h"
+#include "codegen/cesc.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -67,6 +68,9 @@ static const char usage_plan[] =
     "                   under their build dir (relative to the script's folder;\n"
     "                   default: the script's folder). SOURCE_DATE_EPOCH fixes the\n"
     "                   timestamp and pid in its path.\n"
+    "  --max-memory MB  the interpreter's memory budget (default 512)\n"
+    "  --max-time SECONDS  its time budget (default 10); a script that needs more is\n"
+    "                   stopped with one TNG212 error at the statement running then\n"
     "\n"
     "The annotation rules of 'tngc lint' run first. Diagnostics go to stderr in gcc's\n"
     "format. Exit status: 0 planned, 1 errors in the script, 2 usage or I/O errors.\n";
@@ -134,6 +138,8 @@ static const char usage_gen[] =
     "  -MF FILE          write the depfile to FILE (implies -MD)\n"
     "  --user-kernel OP  you supply the CPU kernel of op OP (e.g. add): tngc writes a\n"
     "                    stub <name>_kernels_user.c with its exact signature\n"
+    "  --max-memory MB   the interpreter's memory budget (default 512)\n"
+    "  --max-time SECONDS  its time budget (default 10), as 'tngc plan'\n"
     "\n"
     "Exit status: 0 written, 1 errors in the script, 2 usage or I/O errors.\n";
 
@@ -334,17 +340,6 @@ static int cmd_lint(int argc, char **argv)
     return errors || (cli.werror && warnings) ? EXIT_FOUND : EXIT_OK;
 }
 
-/* The directory part of path ("." when none). */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return xstrdup(".");
-    if (slash == path)
-        return xstrdup("/");
-    return xstrndup(path, (size_t)(slash - path));
-}
-
 static void print_diags(ScanFile *sf, size_t *printed);
 
 /* A script taken through the pipeline up to the plans of its entries. */
@@ -361,7 +356,27 @@ typedef struct Loaded {
  * to stderr; returns EXIT_OK, EXIT_FOUND (errors in the script) or
  * EXIT_USAGE (the file cannot be read). loaded_free frees L in every case.
  */
-static int load_plans(Loaded *L, const char *file, const char *entry)
+/* --max-memory MB / --max-time SECONDS into lim: -1, or EXIT_USAGE after
+ * saying why. */
+static int limit_option(const char *usage, const char *opt, const char *v, InterpLimits *lim)
+{
+    char *end;
+    errno = 0;
+    if (!strcmp(opt, "--max-memory")) {
+        long mb = strtol(v, &end, 10);
+        if (errno || end == v || *end || mb < 1 || mb > 1048576)
+            return usage_error(usage, "--max-memory takes megabytes from 1 to 1048576, not '%s'", v);
+        lim->max_mb = (size_t)mb;
+    } else {
+        double sec = strtod(v, &end);
+        if (errno || end == v || *end || !(sec > 0 && sec <= 1e6))
+            return usage_error(usage, "--max-time takes seconds (more than 0, at most 1e6), not '%s'", v);
+        lim->max_seconds = sec;
+    }
+    return -1;
+}
+
+static int load_plans(Loaded *L, const char *file, const char *entry, const InterpLimits *lim)
 {
     memset(L, 0, sizeof *L);
     char err[512];
@@ -375,7 +390,7 @@ static int load_plans(Loaded *L, const char *file, const char *entry)
     int errors = 0;
     for (size_t d = 0; d < L->sf.diags.n; d++)
         errors |= L->sf.diags.v[d].severity == SEV_ERROR;
-    if (!errors && interp_run(&L->sf, entry, &L->ir) != 0)
+    if (!errors && interp_run_limited(&L->sf, entry, lim, &L->ir) != 0)
         errors = 1;
     for (size_t i = 0; !errors && i < L->ir.nentries; i++) {
         Plan p;
@@ -402,6 +417,8 @@ static void loaded_free(Loaded *L)
  * they stay in sf (which frees them), and *printed moves past them. */
 static void print_diags(ScanFile *sf, size_t *printed)
 {
+    if (sf->diags.n == *printed)
+        return;    /* nothing new (and diags.v may still be NULL) */
     DiagList tail = {sf->diags.v + *printed, sf->diags.n - *printed, 0};
     diag_sort(&tail);
     diag_dedup(&tail);
@@ -423,7 +440,7 @@ static int plan_manifests(Plan *plans, size_t n, const char *script, int quiet)
         const EntryConfig *c = &plans[i].g->cfg;
         if (!c->static_kernel || !c->mode || strcmp(c->mode, "reduce-overhead") != 0)
             continue;
-        char *dir = dir_of(script);
+        char *dir = path_dir(script);
         char *build = NULL;
         if (!c->build_dir)
             build = xstrdup(dir);
@@ -455,6 +472,7 @@ static int cmd_plan(int argc, char **argv)
 {
     const char *format = "text", *entry = NULL, *file = NULL, *outpath = NULL;
     int manifest = 0;
+    InterpLimits lim = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -475,6 +493,13 @@ static int cmd_plan(int argc, char **argv)
                 return usage_error(usage_plan, "unknown format '%s'", v);
         } else if (!strcmp(a, "--manifest")) {
             manifest = 1;
+        } else if (!strcmp(a, "--max-memory") || !strcmp(a, "--max-time")) {
+            if (!v)
+                return usage_error(usage_plan, "%s needs a value", a);
+            i++;
+            int st = limit_option(usage_plan, a, v, &lim);
+            if (st >= 0)
+                return st;
         } else if (a[0] == '-' && a[1]) {
             return usage_error(usage_plan, "unknown option '%s'", a);
         } else if (file) {
@@ -487,7 +512,7 @@ static int cmd_plan(int argc, char **argv)
         return usage_error(usage_plan, "%sno input file", "");
 
     Loaded L;
-    int status = load_plans(&L, file, entry);
+    int status = load_plans(&L, file, entry, &lim);
     if (status != EXIT_OK) {
         loaded_free(&L);
         return status;
@@ -554,6 +579,7 @@ typedef struct GenArgs {
     /* build */
     BuildOptions bo;
     const char *cache_dir;
+    InterpLimits limits;
 } GenArgs;
 
 /* The bundle name of entry i: the script's stem (a C identifier), with
@@ -565,19 +591,14 @@ static char *bundle_name(const char *script, const Plan *p, size_t nplans)
     size_t n = strlen(base);
     if (n > 3 && !strcmp(base + n - 3, ".py"))
         n -= 3;
-    StrBuf sb = {0};
-    if (n == 0 || (base[0] >= '0' && base[0] <= '9'))
-        sb_putc(&sb, '_');
-    sb_putn(&sb, base, n);
+    StrBuf raw = {0}, sb = {0};
+    sb_putn(&raw, base, n);
     if (nplans > 1) {
-        sb_putc(&sb, '_');
-        sb_puts(&sb, p->g->name);
+        sb_putc(&raw, '_');
+        sb_puts(&raw, p->g->name);
     }
-    for (size_t i = 0; i < sb.len; i++) {
-        char c = sb.s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
-            sb.s[i] = '_';
-    }
+    cesc_ident(&sb, raw.s ? raw.s : "");
+    sb_free(&raw);
     return sb.s;
 }
 
@@ -622,7 +643,8 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const with_value[] = {"-o", "--entry", "--target", "-MF", "--user-kernel", "-j",
-                                                 "--cc", "--opt", "--cache-dir", "--kernels", "--acl-home", NULL};
+                                                 "--cc", "--opt", "--cache-dir", "--kernels", "--acl-home",
+                                                 "--max-memory", "--max-time", NULL};
         char jbuf[32];
         if (!strncmp(o, "-j", 2) && o[2] && strlen(o) < sizeof jbuf) {   /* -jN */
             snprintf(jbuf, sizeof jbuf, "%s", o + 2);
@@ -663,6 +685,11 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
                 a->bo.kernels = v;
             else if (!strcmp(o, "--acl-home"))
                 a->bo.acl_home = v;
+            else if (!strcmp(o, "--max-memory") || !strcmp(o, "--max-time")) {
+                int st = limit_option(usage, o, v, &a->limits);
+                if (st >= 0)
+                    return st;
+            }
             else if (!strcmp(o, "-j")) {
                 long j;
                 if (parse_long(v, &j) != 0 || j < 1 || j > 256)
@@ -722,6 +749,26 @@ static int gen_args(int argc, char **argv, int build, GenArgs *a)
     return 0;
 }
 
+/* Stages text as name in out; returns 0 or prints why. */
+static int stage_in(OutSet *out, const char *name, const StrBuf *text)
+{
+    int rc = outset_add(out, name, text->s ? text->s : "", text->len, 0);
+    if (rc != 0)
+        fprintf(stderr, "tngc: cannot write %s/%s: %s\n", out->dir, name, strerror(errno));
+    return rc;
+}
+
+/* Commits out; returns 0 or prints why. */
+static int commit_out(OutSet *out)
+{
+    const char *failed;
+    int rc = outset_commit(out, &failed);
+    if (rc != 0)
+        fprintf(stderr, "tngc: cannot write %s/%s: %s\n", out->dir, failed ? failed : "(the commit journal)",
+                strerror(errno));
+    return rc;
+}
+
 /* Writes text to dir/name atomically; returns 0 or prints why. */
 static int write_in(const char *dir, const char *name, const StrBuf *text)
 {
@@ -734,17 +781,78 @@ static int write_in(const char *dir, const char *name, const StrBuf *text)
     return rc;
 }
 
-/* Appends path as make reads it in a rule: blanks, '#', ':' and
- * backslashes escaped with a backslash, '$' doubled (as clang does). */
+/*
+ * Why make cannot name path in a depfile rule, or NULL when it can. Found
+ * by feeding every byte through GNU make 4.3 (tests/security/t_depfile.sh):
+ * control bytes end the line or the word (a newline, or a CR that make
+ * reads as one, starts a new rule or variable assignment: injection), and
+ * these have no escape: ';' starts a recipe, '=' an assignment, '$' is
+ * expanded again under .SECONDEXPANSION, '%' makes a pattern rule, '|' an
+ * order-only list, '*' '?' '[' are globs; a leading '~' is a home
+ * directory; a trailing blank, backslash, '&' (grouped targets) or ')'
+ * (an archive member) changes the word.
+ */
+static const char *make_unsafe(const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)path[i];
+        if (c < 0x20 || c == 0x7f)
+            return c == '\n' ? "a newline" : c == '\r' ? "a carriage return" : c == '\t' ? "a tab" : "a control character";
+        if (strchr(";=$%|*?[", c))
+            return c == ';' ? "';'" : c == '=' ? "'='" : c == '$' ? "'$'" : c == '%' ? "'%'" : c == '|' ? "'|'"
+                 : "a wildcard ('*', '?' or '[')";
+    }
+    if (n == 0)
+        return "an empty path";
+    if (path[0] == '~')
+        return "a leading '~'";
+    if (strchr(" \\&)", path[n - 1]))
+        return "a trailing ' ', '\\', '&' or ')'";
+    return NULL;
+}
+
+/* Appends path as make reads it in a rule (make_unsafe(path) is NULL): a
+ * blank, '#' or ':' escaped with a backslash, and the backslashes right
+ * before one doubled, as GNU make unescapes them. */
 static void make_path(StrBuf *d, const char *path)
 {
+    if (make_unsafe(path))
+        TNGC_BUG("make_path: '%s' was not checked", path);
     for (const char *c = path; *c; c++) {
-        if (*c == '$')
-            sb_putc(d, '$');
-        else if (*c == ' ' || *c == '\t' || *c == '#' || *c == ':' || *c == '\\')
+        if (*c == '\\') {
+            size_t run = strspn(c, "\\");
+            int special = c[run] == ' ' || c[run] == '#' || c[run] == ':';
+            for (size_t k = 0; k < run * (special ? 2 : 1); k++)
+                sb_putc(d, '\\');
+            c += run - 1;
+            continue;
+        }
+        if (*c == ' ' || *c == '#' || *c == ':')
             sb_putc(d, '\\');
         sb_putc(d, *c);
     }
+}
+
+/* Refuses (one line) paths that a depfile cannot name; 0 when all can. */
+static int check_make_paths(const char *outdir, const char *file)
+{
+    const char *paths[2] = {outdir, file};
+    for (int i = 0; i < 2; i++) {
+        StrBuf word = {0};
+        sb_printf(&word, i == 0 ? "%s/x.c" : "%s", paths[i]);   /* as it appears in a rule */
+        const char *why = make_unsafe(word.s);
+        sb_free(&word);
+        if (why) {
+            StrBuf shown = {0};
+            sb_json_str(&shown, paths[i], strlen(paths[i]));
+            fprintf(stderr, "tngc: -MD/-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MD\n",
+                    shown.s, why);
+            sb_free(&shown);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* The make depfile: every generated file depends on the script. */
@@ -752,11 +860,12 @@ static int write_depfile(const GenArgs *a, const GenFiles *files, const char *fi
 {
     StrBuf d = {0}, path = {0};
     for (size_t i = 0; i < files->n; i++) {
+        StrBuf word = {0};
+        sb_printf(&word, "%s/%s", a->outdir, files->v[i].name);
         if (i)
             sb_putc(&d, ' ');
-        make_path(&d, a->outdir);
-        sb_putc(&d, '/');
-        make_path(&d, files->v[i].name);
+        make_path(&d, word.s);
+        sb_free(&word);
     }
     sb_puts(&d, ": ");
     make_path(&d, a->file);
@@ -809,8 +918,10 @@ static int cmd_gen(int argc, char **argv)
     int st = gen_args(argc, argv, 0, &a);
     if (st)
         return VEC_FREE(a.user_ops), st == -2 ? EXIT_OK : st;
+    if (a.md && check_make_paths(a.outdir, a.file) != 0)
+        return VEC_FREE(a.user_ops), EXIT_USAGE;
     Loaded L;
-    int status = load_plans(&L, a.file, a.entry);
+    int status = load_plans(&L, a.file, a.entry, &a.limits);
     if (status == EXIT_OK)
         status = check_bundle_names(&L, a.file);
     GenFiles files = {0};
@@ -825,9 +936,16 @@ static int cmd_gen(int argc, char **argv)
     }
     if (status == EXIT_OK && ensure_dir(a.outdir) != 0)
         status = EXIT_USAGE;
-    for (size_t i = 0; status == EXIT_OK && i < files.n; i++)
-        if (write_in(a.outdir, files.v[i].name, &files.v[i].text) != 0)
+    if (status == EXIT_OK) {   /* the bundles' files: all or nothing */
+        OutSet out;
+        outset_begin(&out, a.outdir);
+        for (size_t i = 0; status == EXIT_OK && i < files.n; i++)
+            if (stage_in(&out, files.v[i].name, &files.v[i].text) != 0)
+                status = EXIT_USAGE;
+        if (status == EXIT_OK && commit_out(&out) != 0)
             status = EXIT_USAGE;
+        outset_free(&out);
+    }
     if (status == EXIT_OK && plan_manifests(L.plans.v, L.plans.n, a.file, 1) != 0)
         status = EXIT_USAGE;
     if (status == EXIT_OK && a.md && first && write_depfile(&a, &files, first) != 0)
@@ -888,6 +1006,12 @@ done:
     return rc;
 }
 
+/* The cache of entry p: --cache-dir, else cache_compile's cache_dir, else .tngc_cache. */
+static const char *cache_dir_of(const GenArgs *a, const Plan *p)
+{
+    return a->cache_dir ? a->cache_dir : p->g->cfg.cache_dir ? p->g->cfg.cache_dir : ".tngc_cache";
+}
+
 /* tngc build: ... plan -> emit -> compile (clang, parallel, cached) -> bundle */
 static int cmd_build(int argc, char **argv)
 {
@@ -906,12 +1030,24 @@ static int cmd_build(int argc, char **argv)
         VEC_FREE(a.user_ops);
         return EXIT_USAGE;
     }
+    if (a.md && check_make_paths(a.outdir, a.file) != 0)
+        return VEC_FREE(a.user_ops), EXIT_USAGE;
     Loaded L;
-    int status = load_plans(&L, a.file, a.entry);
+    int status = load_plans(&L, a.file, a.entry, &a.limits);
     if (status == EXIT_OK)
         status = check_bundle_names(&L, a.file);
+    for (size_t i = 0; status == EXIT_OK && !a.bo.no_cache && i < L.plans.n; i++) {   /* before creating anything */
+        char err[1024];
+        if (build_cache_check(cache_dir_of(&a, &L.plans.v[i]), !a.cache_dir, err, sizeof err) != 0) {
+            fprintf(stderr, "tngc: %s\n", err);
+            status = EXIT_USAGE;
+        }
+    }
     if (status == EXIT_OK && ensure_dir(a.outdir) != 0)
         status = EXIT_USAGE;
+    OutSet out = {0};
+    if (status == EXIT_OK)
+        outset_begin(&out, a.outdir);
     GenFiles all = {0};
     for (size_t i = 0; status == EXIT_OK && i < L.plans.n; i++) {
         GenOptions go = {0};
@@ -919,12 +1055,12 @@ static int cmd_build(int argc, char **argv)
         status = gen_entry(&L, i, &a, &go, &files);
         if (status == EXIT_OK)
             status = check_user_kernels(&L.plans.v[i], &go, &a, &files, 0);
-        const char *cdir = a.cache_dir ? a.cache_dir
-                         : L.plans.v[i].g->cfg.cache_dir ? L.plans.v[i].g->cfg.cache_dir : ".tngc_cache";
         char entry[4096] = "", err[1024];
         BuildOptions bo = a.bo;
-        bo.cache_dir = cdir;
+        bo.cache_dir = cache_dir_of(&a, &L.plans.v[i]);
+        bo.cache_dir_from_script = !a.cache_dir;
         bo.outdir = a.outdir;
+        bo.out = &out;
         bo.entry_out = entry;
         bo.entry_out_len = sizeof entry;
         int hit = 0;
@@ -943,13 +1079,17 @@ static int cmd_build(int argc, char **argv)
         for (size_t k = 0; k < files.n; k++)
             VEC_PUSH(all, files.v[k]);
         VEC_FREE(files);
-        if (status == EXIT_OK && a.md && i + 1 == L.plans.n) {
-            char *first = bundle_name(a.file, &L.plans.v[0], L.plans.n);
-            if (write_depfile(&a, &all, first) != 0)
-                status = EXIT_USAGE;
-            free(first);
-        }
         free((char *)go.name);
+    }
+    if (status == EXIT_OK && commit_out(&out) != 0)   /* every bundle at once */
+        status = EXIT_USAGE;
+    if (out.dir)
+        outset_free(&out);
+    if (status == EXIT_OK && a.md && L.plans.n) {
+        char *first = bundle_name(a.file, &L.plans.v[0], L.plans.n);
+        if (write_depfile(&a, &all, first) != 0)
+            status = EXIT_USAGE;
+        free(first);
     }
     if (status == EXIT_OK && plan_manifests(L.plans.v, L.plans.n, a.file, 1) != 0)
         status = EXIT_USAGE;

@@ -29,6 +29,10 @@ TNGC_BUILD_FLAGS ?=
 TNGC_BUNDLES    ?=
 TNGC_OUT        ?= tngc-out
 
+# A file name as one shell word: recipes quote every path they pass, so a
+# script named "x;rm${IFS}-rf${IFS}~;.py" is a file name, not a command.
+tngc_q = '$(subst ','\'',$1)'
+
 TNGC_LINT_STAMPS = $(patsubst %.py,$(TNGC_STAMPS)/%.lint,$(TNGC_SOURCES))
 TNGC_PLANS       = $(patsubst %.py,$(TNGC_STAMPS)/%.plan,$(TNGC_SOURCES))
 
@@ -39,9 +43,9 @@ tngc-build: $(TNGC_BUNDLE_STAMPS)
 
 # One bundle per script in $(TNGC_OUT)/<script path without .py>/.
 $(TNGC_OUT)/%.built: %.py
-	@mkdir -p $(TNGC_OUT)/$*
-	$(TNGC) build $(TNGC_BUILD_FLAGS) -o $(TNGC_OUT)/$* -MF $(TNGC_OUT)/$*.d $<
-	@touch $@
+	@mkdir -p $(call tngc_q,$(TNGC_OUT)/$*)
+	$(TNGC) build $(TNGC_BUILD_FLAGS) -o $(call tngc_q,$(TNGC_OUT)/$*) -MF $(call tngc_q,$(TNGC_OUT)/$*.d) $(call tngc_q,$<)
+	@touch $(call tngc_q,$@)
 -include $(TNGC_BUNDLE_STAMPS:.built=.d)
 tngc-lint: $(TNGC_LINT_STAMPS)
 tngc-plan: $(TNGC_PLANS)
@@ -49,17 +53,17 @@ tngc-plan: $(TNGC_PLANS)
 # The plan of each script (tngc writes it atomically: a failed plan leaves
 # no file behind, so make retries it).
 $(TNGC_STAMPS)/%.plan: %.py
-	@mkdir -p $(dir $@)
-	$(TNGC) plan $(TNGC_PLAN_FLAGS) -o $@ $<
+	@mkdir -p $(call tngc_q,$(dir $@))
+	$(TNGC) plan $(TNGC_PLAN_FLAGS) -o $(call tngc_q,$@) $(call tngc_q,$<)
 
 $(TNGC_STAMPS)/%.lint: %.py
-	@mkdir -p $(dir $@)
-	$(TNGC) lint $(TNGC_LINT_FLAGS) $<
-	@touch $@
+	@mkdir -p $(call tngc_q,$(dir $@))
+	$(TNGC) lint $(TNGC_LINT_FLAGS) $(call tngc_q,$<)
+	@touch $(call tngc_q,$@)
 
 # The annotations of every script as one JSON document.
 tngc-scan:
-	$(TNGC) scan --format json $(TNGC_SOURCES)
+	$(TNGC) scan --format json $(foreach f,$(TNGC_SOURCES),$(call tngc_q,$f))
 
 tngc-clean:
-	rm -rf $(TNGC_STAMPS) $(TNGC_OUT)
+	rm -rf $(call tngc_q,$(TNGC_STAMPS)) $(call tngc_q,$(TNGC_OUT))

@@ -5,9 +5,10 @@
  * A build compiles the bundle's translation units in parallel (-j N, a
  * ninja-style "[k/n] CC file" line on a terminal), archives lib<name>.a
  * and links <name>_launcher against libtngcrt. It happens in a temporary
- * directory; only a complete result is renamed into the cache and copied
- * (atomically, file by file) into the output directory, so a failed build
- * leaves nothing half-written there.
+ * directory; only a complete result is renamed into the cache and staged
+ * in the output set (bo->out), which the caller commits all at once
+ * (support/out.c): a failed or killed build leaves the output directory
+ * with the previous bundle or the new one, never a mix.
  *
  * Cache: <cache_dir>/<Class>_<static|dynamic>_<hash>/<rank dir>/<method>/,
  * keyed by everything that changes the result: tngc's version, the
@@ -46,6 +47,8 @@ extern char **environ;
 
 /* ---- small file helpers ---------------------------------------------------- */
 
+static int build__check_owner(const char *dir, char *err, size_t errlen);
+
 static int build__fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -79,18 +82,16 @@ static int build__read(const char *path, StrBuf *out)
 
 static int build__write(const char *path, const char *data, size_t n, int exec)
 {
-    if (write_file_atomic(path, data, n) != 0)
-        return -1;
-    return chmod(path, exec ? 0755 : 0644);
+    return write_file_mode(path, data, n, exec);
 }
 
-/* Copies src to dst atomically (temp + rename), keeping the exec bit. */
-static int build__copy(const char *src, const char *dst, int exec)
+/* Stages a copy of src as name in the output set (an executable when exec). */
+static int build__copy(const char *src, OutSet *out, const char *name, int exec)
 {
     StrBuf b = {0};
     int rc = build__read(src, &b);
     if (rc == 0)
-        rc = build__write(dst, b.s ? b.s : "", b.len, exec);
+        rc = outset_add(out, name, b.s ? b.s : "", b.len, exec);
     sb_free(&b);
     return rc;
 }
@@ -482,9 +483,10 @@ static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles 
     return ok;
 }
 
-/* Copies the entry's products into outdir. */
+/* Stages the entry's products in the output set (committed by the caller,
+ * all at once). */
 static int build__install(const char *entry, const GenFiles *files, const char *name, int link,
-                          const char *outdir, char *err, size_t errlen)
+                          OutSet *out, char *err, size_t errlen)
 {
     NameList names = {0};
     for (size_t i = 0; i < files->n; i++)
@@ -497,14 +499,25 @@ static int build__install(const char *entry, const GenFiles *files, const char *
         VEC_PUSH(names, exe);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < names.n; i++) {
-        char *s = build__path(entry, names.v[i]), *d = build__path(outdir, names.v[i]);
-        if (build__copy(s, d, link && i + 1 == names.n) != 0)
+        char *s = build__path(entry, names.v[i]), *d = build__path(out->dir, names.v[i]);
+        if (build__copy(s, out, names.v[i], link && i + 1 == names.n) != 0)
             rc = build__fail(err, errlen, "cannot write %s: %s", d, strerror(errno));
         free(s);
         free(d);
     }
     VEC_FREE(names);
     return rc;
+}
+
+int build_cache_check(const char *dir, int from_script, char *err, size_t errlen)
+{
+    if (from_script && dir[0] != '/' && path_escapes(dir, strlen(dir)))
+        return build__fail(err, errlen, "the script's cache_dir '%s' has a '..' component: it must stay below the "
+                           "working directory, or be absolute [TNG153]", dir);
+    struct stat st;
+    if (stat(dir, &st) != 0 && errno == ENOENT)
+        return 0;   /* created by the build */
+    return build__check_owner(dir, err, errlen);
 }
 
 static int build__check_owner(const char *dir, char *err, size_t errlen)
@@ -605,7 +618,7 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     int rc, link = build_links_launcher(bo);
     if (bo->no_cache) {
         char *tmp = build__in_temp(files, go->name, bo, bo->outdir, &key, err, errlen);
-        rc = tmp ? build__install(tmp, files, go->name, link, bo->outdir, err, errlen) : -1;
+        rc = tmp ? build__install(tmp, files, go->name, link, bo->out, err, errlen) : -1;
         if (tmp)
             fs_rmtree(tmp);
         free(tmp);
@@ -613,6 +626,10 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
         return rc;
     }
     const char *cdir = bo->cache_dir;
+    if (build_cache_check(cdir, bo->cache_dir_from_script, err, errlen) != 0) {
+        sb_free(&key);
+        return -2;
+    }
     if (fs_mkdirs(cdir, 1) != 0 && errno != EEXIST) {
         build__fail(err, errlen, "cannot create cache dir %s: %s", cdir, strerror(errno));
         sb_free(&key);
@@ -629,6 +646,8 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     char *parent = xstrdup(entry);
     *strrchr(parent, '/') = 0;
     rc = fs_mkdirs(parent, 1);
+    if (rc == 0)   /* what killed builds left, on a hit as on a miss */
+        fs_sweep_dead(parent, ".tngc-build-");
     size_t ll = strlen(entry) + 6;
     char *lockp = xmalloc(ll);
     snprintf(lockp, ll, "%s.lock", entry);
@@ -638,7 +657,7 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
         rc = -2;
     } else if (build__entry_ok(entry, &key, files, go->name, link)) {
         *cache_hit = 1;
-        rc = build__install(entry, files, go->name, link, bo->outdir, err, errlen);
+        rc = build__install(entry, files, go->name, link, bo->out, err, errlen);
     } else {
         struct stat st;
         if (lstat(entry, &st) == 0) {
@@ -651,7 +670,7 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
         else if (rename(tmp, entry) != 0)
             rc = build__fail(err, errlen, "cannot move the build into %s: %s", entry, strerror(errno));
         else
-            rc = build__install(entry, files, go->name, link, bo->outdir, err, errlen);
+            rc = build__install(entry, files, go->name, link, bo->out, err, errlen);
         if (tmp && rc != 0)
             fs_rmtree(tmp);
         free(tmp);

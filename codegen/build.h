@@ -12,9 +12,11 @@ typedef struct BuildOptions {
     const char *opt;         /* its optimisation flags: "-O2" */
     int jobs;                /* translation units compiled at once */
     const char *cache_dir;   /* the cache (ignored with no_cache) */
+    int cache_dir_from_script; /* cache_dir is cache_compile's: no '..' unless absolute */
     int no_cache;
     const char *kernels;     /* the user's kernels (C file), or NULL */
     const char *outdir;      /* where the bundle's files go */
+    OutSet *out;             /* the files of outdir, committed by the caller */
     const char *target;      /* "cpu" or "acl" (Target.name) */
     const char *acl_home;    /* acl: the CANN toolkit (build_target_ready sets it) */
     char *entry_out;         /* filled with the cache entry's path, or NULL */
@@ -23,14 +25,21 @@ typedef struct BuildOptions {
 
 /*
  * Builds p's bundle from its generated files: compiles, archives and links
- * in a temporary directory (through the cache unless no_cache), then copies
- * the sources, lib<name>.a and <name>_launcher into bo->outdir atomically.
+ * in a temporary directory (through the cache unless no_cache), then stages
+ * the sources, lib<name>.a and <name>_launcher in bo->out (the caller
+ * commits them with outset_commit, all or nothing).
  * *cache_hit is 1 when nothing was compiled. Returns 0, or -1 (the build
  * failed) or -2 (the cache cannot be used: I/O, ownership, locking) with
  * one line in err.
  */
 int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
                  int *cache_hit, char *err, size_t errlen);
+
+/* Checks a cache dir before anything is created: a script's (from_script)
+ * relative cache_dir must have no '..' component (TNG153), and an existing
+ * one must be a directory of the current user. Returns 0, or -1 with one
+ * line in err. */
+int build_cache_check(const char *dir, int from_script, char *err, size_t errlen);
 
 /* Checks that the target can be built here: for acl, finds CANN through
  * --acl-home (bo->acl_home) or $ASCEND_TOOLKIT_HOME and records it in

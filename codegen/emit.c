@@ -70,6 +70,15 @@ void emit_init(Emit *E, const Plan *p, const GenOptions *opt, DiagList *diags)
                 E->user[k] = 1;
 }
 
+GenOptions emit_options(const GenOptions *opt, StrBuf *name)
+{
+    GenOptions o = *opt;
+    name->len = 0;
+    cesc_ident(name, opt->name);
+    o.name = name->s;
+    return o;
+}
+
 void emit_fini(Emit *E)
 {
     free(E->slot);
@@ -95,27 +104,13 @@ void emit_error(Emit *E, const Op *op, const char *fmt, const char *arg)
 
 /* ---- text ------------------------------------------------------------------- */
 
-void emit_cstr(StrBuf *o, const char *s)
-{
-    sb_putc(o, '"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            sb_printf(o, "\\%c", ch);
-        else if (ch < 32 || ch >= 127)
-            sb_printf(o, "\\%03o", ch);
-        else
-            sb_putc(o, (char)ch);
-    }
-    sb_putc(o, '"');
-}
-
 void emit_banner(const GenOptions *opt, StrBuf *o)
 {
     sb_puts(o, "/* generated from ");
-    for (const char *s = opt->script; *s; s++)
-        sb_putc(o, (*s == '*' && s[1] == '/') ? '_' : *s);
-    sb_printf(o, " by tngc %s, do not edit */", opt->version);
+    cesc_comment(o, opt->script);
+    sb_puts(o, " by tngc ");
+    cesc_comment(o, opt->version);
+    sb_puts(o, ", do not edit */");
 }
 
 /* The current line number of E->o (1-based line of the next char). */
@@ -130,7 +125,7 @@ void emit_line_script(Emit *E, uint32_t line)
 {
     if (E->opt->line_directives && line > 0) {
         sb_printf(E->o, "#line %u ", line);
-        emit_cstr(E->o, E->opt->script);
+        cesc_string(E->o, E->opt->script);
         sb_puts(E->o, "\n");
     }
 }
@@ -139,7 +134,9 @@ void emit_line_back(Emit *E)
 {
     if (E->opt->line_directives) {
         size_t n = emit__line(E);
-        sb_printf(E->o, "#line %zu \"%s\"\n", n + 1, E->cfile);
+        sb_printf(E->o, "#line %zu ", n + 1);
+        cesc_string(E->o, E->cfile);
+        sb_putc(E->o, '\n');
     }
 }
 
@@ -162,17 +159,23 @@ void emit_double(Emit *E, double x)
 
 /* ---- operands ---------------------------------------------------------------- */
 
+/* Dims the gear leaves to run time are computed by the checked helpers of
+ * templates/bundle.c (tngc__add, ...): an overflow gives TNGC_DIM_BAD,
+ * which the gear's layout function refuses before any kernel runs. */
 void emit_dim(Emit *E, DimId d)
 {
     int64_t c;
-    if (graph_dim_eval(E->g, d, E->symval, &c) == 0) {
+    int rc = graph_dim_eval(E->g, d, E->symval, &c);
+    if (rc == 0) {
         sb_printf(E->o, "%lld", (long long)c);
         return;
     }
+    if (rc == -2)
+        TNGC_BUG("gear %d: a dim the planner accepted overflows", E->gear);
     const DimExpr *x = &E->g->dims.v[d];
-    static const char *const fn[] = {[DIM_DIV] = "tngc__floordiv", [DIM_MIN] = "tngc__min",
+    static const char *const fn[] = {[DIM_ADD] = "tngc__add", [DIM_SUB] = "tngc__sub", [DIM_MUL] = "tngc__mul",
+                                     [DIM_DIV] = "tngc__floordiv", [DIM_MIN] = "tngc__min",
                                      [DIM_MAX] = "tngc__max"};
-    static const char *const op[] = {[DIM_ADD] = " + ", [DIM_SUB] = " - ", [DIM_MUL] = " * "};
     switch (x->kind) {
     case DIM_CONST:
         sb_printf(E->o, "%lld", (long long)x->c);
@@ -180,14 +183,7 @@ void emit_dim(Emit *E, DimId d)
     case DIM_SYM:
         sb_printf(E->o, "S[%lld]", (long long)x->c);
         break;
-    case DIM_ADD: case DIM_SUB: case DIM_MUL:
-        sb_putc(E->o, '(');
-        emit_dim(E, x->a);
-        sb_puts(E->o, op[x->kind]);
-        emit_dim(E, x->b);
-        sb_putc(E->o, ')');
-        break;
-    case DIM_DIV: case DIM_MIN: case DIM_MAX:
+    case DIM_ADD: case DIM_SUB: case DIM_MUL: case DIM_DIV: case DIM_MIN: case DIM_MAX:
         sb_printf(E->o, "%s(", fn[x->kind]);
         emit_dim(E, x->a);
         sb_puts(E->o, ", ");
@@ -251,13 +247,38 @@ int emit_static_kernel(const Emit *E, int32_t op_id)
 
 /* ---- per gear ------------------------------------------------------------------ */
 
+int emit_runtime_dims(const Plan *p, int gi)
+{
+    for (size_t k = 0; k < p->g->syms.n; k++)
+        if (p->gears.v[gi].symval[k] == INT64_MIN)
+            return 1;
+    return 0;
+}
+
 void emit_gear_begin(Emit *E, int gi)
 {
     E->gear = gi;
     E->symval = E->p->gears.v[gi].symval;
     E->dyn = E->p->mem.v[gi].dynamic;
+    E->rtdims = emit_runtime_dims(E->p, gi);
 }
 
+/* 1 when every dim of value v is a constant of the gear. */
+static int emit__static_shape(const Emit *E, const Val *val)
+{
+    int64_t c;
+    for (int d = 0; d < val->ndim; d++)
+        if (graph_dim_eval(E->g, val->dims[d], E->symval, &c) != 0)
+            return 0;
+    return 1;
+}
+
+/* gN_layout checks the shape of every value of the gear that has a dim
+ * known at run time only (a view's and an input's too) against
+ * TNGRT_MAX_BYTES with tngc__size, and in dynamic gears places each
+ * buffer (tngc__place bounds the arena the same way); the planner checked
+ * the constant shapes. It runs before any kernel of the gear, and its -1
+ * makes the run return TNGRT_BAD_INPUT. */
 void emit_layout(Emit *E)
 {
     const Graph *g = E->g;
@@ -268,16 +289,23 @@ void emit_layout(Emit *E)
     }
     sb_printf(E->o, "\nstatic int g%d_layout(const int64_t *S, int64_t *off, int64_t *bytes)\n{\n"
                     "    int64_t at = 0, n;\n    (void)S;\n", E->gear);
+    if (!E->dyn)
+        sb_puts(E->o, "    (void)off;\n    (void)at;\n");
     for (size_t v = 0; v < g->vals.n; v++) {
-        if (E->slot[v] < 0)
-            continue;
         const Val *val = &g->vals.v[v];
+        int placed = E->dyn && E->slot[v] >= 0;
+        if (!placed && emit__static_shape(E, val))
+            continue;
         sb_printf(E->o, "    if (tngc__size(%d, ", val->ndim);
         emit_shape(E, (int32_t)v, -1);
-        sb_printf(E->o, ", %d, &n))\n        return -1;\n    off[%d] = at;\n    at += (n + 63) & ~(int64_t)63;\n",
-                  dtype_size(val->dtype), E->slot[v]);
+        sb_printf(E->o, ", %d, &n))\n        return -1;\n", dtype_size(val->dtype));
+        if (placed)
+            sb_printf(E->o, "    off[%d] = at;\n    if (tngc__place(&at, n))\n        return -1;\n", E->slot[v]);
     }
-    sb_puts(E->o, "    *bytes = at;\n    return 0;\n}\n");
+    if (E->dyn)
+        sb_puts(E->o, "    *bytes = at;\n    return 0;\n}\n");
+    else
+        sb_printf(E->o, "    *bytes = %lld;\n    return 0;\n}\n", (long long)E->p->mem.v[E->gear].arena_bytes);
 }
 
 void emit_outputs(Emit *E)
@@ -356,7 +384,7 @@ static void emit__sig(Emit *E, const char *what, size_t n, int32_t (*value)(cons
     for (size_t i = 0; i < n; i++) {
         const Val *val = &E->g->vals.v[value(E->g, i)];
         sb_puts(E->o, "    {");
-        emit_cstr(E->o, name(E->g, i));
+        cesc_string(E->o, name(E->g, i));
         sb_printf(E->o, ", %s, %d, %s%zu_dims, %d},\n", emit_dtype_enum(val->dtype), val->ndim, what, i,
                   flags(E->g, i));
     }
@@ -399,9 +427,11 @@ void emit_desc(Emit *E)
     emit__sig(E, "out", g->outputs.n, out_value, out_name, out_flags);
     if (g->syms.n) {
         sb_puts(o, "static const TngrtSym syms[] = {\n");
-        for (size_t k = 0; k < g->syms.n; k++)
-            sb_printf(o, "    {\"%s\", %d, %d, %d},\n", g->syms.v[k].name, g->syms.v[k].input, g->syms.v[k].dim,
-                      emit__pad_ok(p, k));
+        for (size_t k = 0; k < g->syms.n; k++) {
+            sb_puts(o, "    {");
+            cesc_string(o, g->syms.v[k].name);
+            sb_printf(o, ", %d, %d, %d},\n", g->syms.v[k].input, g->syms.v[k].dim, emit__pad_ok(p, k));
+        }
         sb_puts(o, "};\n");
     }
     sb_puts(o, "static const TngrtGear gears[] = {\n");
@@ -413,6 +443,8 @@ void emit_desc(Emit *E)
             sb_puts(o, "    {NULL, ");
         if (m->dynamic)
             sb_printf(o, "-1, g%zu_layout, %d, ", gi, E->nslot);
+        else if (emit_runtime_dims(p, (int)gi))
+            sb_printf(o, "-1, g%zu_layout, 0, ", gi);
         else
             sb_printf(o, "%lld, NULL, 0, ", (long long)m->arena_bytes);
         sb_printf(o, "g%zu_streams, g%zu_outputs},\n", gi, gi);
@@ -420,13 +452,14 @@ void emit_desc(Emit *E)
     sb_puts(o, "};\nstatic const char *const stream_names[] = {");
     for (size_t s = 0; s < g->streams.n; s++) {
         sb_puts(o, s ? ", " : "");
-        emit_cstr(o, g->streams.v[s].tag ? g->streams.v[s].tag : "default");
+        cesc_string(o, g->streams.v[s].tag ? g->streams.v[s].tag : "default");
     }
-    sb_puts(o, "};\n\nstatic const TngrtBundleDesc tngc_template__desc = {\n");
-    sb_printf(o, "    .name = \"%s\",\n    .entry = ", E->opt->name);
-    emit_cstr(o, g->name);
+    sb_printf(o, "};\n\nstatic const TngrtBundleDesc %s__desc = {\n    .name = ", E->opt->name);
+    cesc_string(o, E->opt->name);
+    sb_puts(o, ",\n    .entry = ");
+    cesc_string(o, g->name);
     sb_puts(o, ",\n    .script = ");
-    emit_cstr(o, E->opt->script);
+    cesc_string(o, E->opt->script);
     sb_printf(o, ",\n    .ninputs = %zu, .inputs = %s,\n", g->inputs.n, g->inputs.n ? "in_sig" : "NULL");
     sb_printf(o, "    .nweights = %zu, .weights = %s,\n", g->weights.n, g->weights.n ? "w_sig" : "NULL");
     sb_printf(o, "    .noutputs = %zu, .outputs = %s,\n", g->outputs.n, g->outputs.n ? "out_sig" : "NULL");
@@ -483,7 +516,7 @@ const char *emit_splice(void *ctx, const char *key)
         emit_banner(E->opt, &sc->text);
     } else if (!strcmp(key, "body")) {
         /* the body is emitted into E->o directly; see emit_bundle_c */
-        sb_puts(&sc->text, "@BODY@");
+        sb_puts(&sc->text, EMIT_BODY_MARK);
     } else if (!strcmp(key, "io")) {
         const Graph *g = E->g;
         char *up = xstrdup(E->opt->name);
@@ -493,15 +526,16 @@ const char *emit_splice(void *ctx, const char *key)
         sb_printf(&sc->text, "/* inputs, in the order run takes them:\n");
         for (size_t i = 0; i < g->inputs.n; i++) {
             sb_printf(&sc->text, " *   %zu  ", i);
-            for (const char *s = g->inputs.v[i].name; *s; s++)
-                sb_putc(&sc->text, (*s == '*' && s[1] == '/') ? '_' : *s);
+            cesc_comment(&sc->text, g->inputs.v[i].name);
             sb_puts(&sc->text, " ");
             graph_val_type_str(g, g->inputs.v[i].value, &sc->text);
             sb_puts(&sc->text, "\n");
         }
         sb_printf(&sc->text, " * outputs:\n");
         for (size_t i = 0; i < g->outputs.n; i++) {
-            sb_printf(&sc->text, " *   %zu  %s ", i, g->outputs.v[i].name);
+            sb_printf(&sc->text, " *   %zu  ", i);
+            cesc_comment(&sc->text, g->outputs.v[i].name);
+            sb_puts(&sc->text, " ");
             graph_val_type_str(g, g->outputs.v[i].value, &sc->text);
             sb_puts(&sc->text, "\n");
         }
@@ -534,25 +568,23 @@ void emit_bundle_c(Emit *E, const char *tpl, const char *(*splice)(void *ctx, co
     GenFile *c = emit_file(out, name, ".c", 1);
     StrBuf whole = {0};
     template_expand(template_text(tpl), name, splice, &sc, &whole);
-    char *mark = strstr(whole.s, "@BODY@");
+    char *mark = strstr(whole.s, EMIT_BODY_MARK);
+    if (!mark || strstr(mark + 1, EMIT_BODY_MARK))
+        TNGC_BUG("template %s: not one body marker", tpl);
     size_t head = (size_t)(mark - whole.s);
     sb_putn(&c->text, whole.s, head);
     E->cfile = c->name;
     E->nl_pos = 0;
     E->nl = 0;
+    /* the body names the bundle itself: script text in it is never
+     * rewritten by the template's name replacement */
     body(E, &c->text);
-    /* the body's generated identifiers use the template's names */
-    StrBuf fixed = {0};
-    template_expand(c->text.s + head, name, NULL, NULL, &fixed);
-    c->text.len = head;
-    sb_putn(&c->text, fixed.s, fixed.len);
     E->nl_pos = E->nl = 0;
     if (E->opt->line_directives) {
         E->o = &c->text;
         emit_line_back(E);
     }
-    sb_puts(&c->text, mark + strlen("@BODY@"));
-    sb_free(&fixed);
+    sb_puts(&c->text, mark + strlen(EMIT_BODY_MARK));
     sb_free(&whole);
     sb_free(&sc.text);
 }

@@ -12,6 +12,7 @@
 #define TNGC_EMIT_H
 
 #include "codegen.h"
+#include "cesc.h"
 
 typedef struct Emit {
     const Plan *p;
@@ -25,11 +26,13 @@ typedef struct Emit {
     int gear;
     const int64_t *symval;
     int dyn;                   /* the gear places buffers at run time */
+    int rtdims;                /* the gear has dims known at run time only */
     int32_t *slot;             /* dynamic gears: per value, its index in off[], or -1 */
     int nslot;
     int32_t *input_of;         /* per value: graph input index, or -1 */
     int32_t *weight_of;        /* per value: weight index, or -1 */
     int kptr;                  /* static-kernel mode: operand k is p[k] */
+    uint32_t line;             /* the script line of the op being emitted (0: none) */
     unsigned char user[OP__count];
     void *target;              /* the emitter's own state */
 } Emit;
@@ -40,13 +43,17 @@ const char *emit_dtype_enum(DType t);
 void emit_init(Emit *E, const Plan *p, const GenOptions *opt, DiagList *diags);
 void emit_fini(Emit *E);
 
+/* opt with its bundle name made a C identifier by cesc_ident (its text in
+ * *name, the caller's to free): what an emitter works with, whoever called
+ * it. The name tngc.c derives is one already, so nothing changes for it. */
+GenOptions emit_options(const GenOptions *opt, StrBuf *name);
+
 /* An error diagnostic (rule TNG203) at op's location (the entry's when
  * op is NULL); fmt takes one string. */
 void emit_error(Emit *E, const Op *op, const char *fmt, const char *arg);
 
-/* s as a C string literal. */
-void emit_cstr(StrBuf *o, const char *s);
-/* "/" "* generated from SCRIPT by tngc VERSION, do not edit *" "/" */
+/* "/" "* generated from SCRIPT by tngc VERSION, do not edit *" "/" (the
+ * script path through cesc_comment). */
 void emit_banner(const GenOptions *opt, StrBuf *o);
 
 /* #line LINE "script" (nothing with --no-line or line 0). */
@@ -71,9 +78,15 @@ int emit_has_kernel(const Emit *E, int32_t op_id);
  * _aclnn_static_shape_kernel, a selected signature), or -1. */
 int emit_static_kernel(const Emit *E, int32_t op_id);
 
-/* Sets E->gear, E->symval and E->dyn for gear gi. */
+/* 1 when gear gi of p leaves a symbol unbound: its dims are computed at
+ * run time from the input shapes, and it needs gN_layout. */
+int emit_runtime_dims(const Plan *p, int gi);
+/* Sets E->gear, E->symval, E->dyn and E->rtdims for gear gi. */
 void emit_gear_begin(Emit *E, int gi);
-/* Dynamic gears: gN_layout, which places every buffer at run time. */
+/* Gears with run-time dims (E->rtdims; every dynamic gear has them):
+ * gN_layout, run before the gear's kernels, which checks every shape
+ * known at run time only against TNGRT_MAX_BYTES and, in dynamic gears,
+ * places every buffer. */
 void emit_layout(Emit *E);
 /* gN_outputs: the output views of a run. */
 void emit_outputs(Emit *E);
@@ -91,8 +104,10 @@ int emit_check_writeback(Emit *E, const char *target);
 /* A new generated file name + suffix in out. */
 GenFile *emit_file(GenFiles *out, const char *name, const char *suffix, int is_tu);
 
-/* The splices every template shares: banner, io, prologue ("body" is a
- * placeholder that emit_bundle_c replaces). */
+/* The splices every template shares: banner, io, prologue ("body" is
+ * EMIT_BODY_MARK, a placeholder that emit_bundle_c replaces: its control
+ * bytes cannot come out of cesc_*, so no script text can pose as it). */
+#define EMIT_BODY_MARK "\001tngc:body\001"
 const char *emit_splice(void *ctx, const char *key);
 typedef struct EmitSplice {
     Emit *E;

@@ -19,9 +19,9 @@
  *     op reads a slice, a select or a transposed weight), aclScalar,
  *     aclIntArray, aclTensorList, built once per gear over the gear's
  *     device arena (planner offsets) and the weights' device blocks;
- *   - gN_layout (dynamic gears) and gN_outputs, as the CPU target writes
- *     them: the device and the host side of a run place buffers and output
- *     views alike;
+ *   - gN_layout (gears with run-time dims: every shape checked, buffers
+ *     placed) and gN_outputs, as the CPU target writes them: the device
+ *     and the host side of a run place buffers and output views alike;
  * then the stream table (tag, priority), the gear table, and the signature
  * and descriptor (emit.c, shared with the CPU target).
  *
@@ -161,29 +161,34 @@ static int acl__const(Emit *E, DimId d, int64_t *c)
     return graph_dim_eval(E->g, d, E->symval, c) == 0;
 }
 
-/* The product of val's dims [from, to) but skip, folded when constant. */
+/* The product of val's dims [from, to) but skip, times `times`: folded
+ * when constant (the planner bounds val's size, and times is an index or
+ * step within the dim, so it cannot overflow), else tngc__mul calls. */
 static void acl__prod(Emit *E, const Val *val, int from, int to, int skip, int64_t times)
 {
     int64_t c = times, x;
-    int all = 1, n = 0;
+    int all = 1, nf = times != 1, n = 0;
     for (int d = from; d < to; d++)
         if (d != skip) {
             all &= acl__const(E, val->dims[d], &x);
-            c *= all ? x : 1;
+            if (all && graph_ckd_mul(&c, c, x))
+                TNGC_BUG("gear %d: a stride the planner accepted overflows", E->gear);
+            nf++;
         }
     if (all) {
         sb_printf(E->o, "%lld", (long long)c);
         return;
     }
-    sb_putc(E->o, '(');
+    for (int k = 1; k < nf; k++)
+        sb_puts(E->o, "tngc__mul(");
     for (int d = from; d < to; d++)
         if (d != skip) {
-            sb_puts(E->o, n++ ? " * " : "");
             emit_dim(E, val->dims[d]);
+            sb_puts(E->o, n++ ? ")" : "");
+            sb_puts(E->o, n < nf ? ", " : "");
         }
     if (times != 1)
-        sb_printf(E->o, " * %lld", (long long)times);
-    sb_putc(E->o, ')');
+        sb_printf(E->o, "%lld)", (long long)times);
 }
 
 /* "(const int64_t[]){...}" of val's dims with dim `at` replaced by the text
@@ -203,15 +208,29 @@ static void acl__dims(Emit *E, const Val *val, int at, const char *repl)
     sb_puts(E->o, val->ndim - (at >= 0 && !repl) > 0 ? "}" : "0}");
 }
 
-/* C-order strides of val, dim `at` times mul (mul 0: dim dropped). */
+/* C-order strides of val, dim `at` times mul (mul 0: dim dropped; mul is
+ * a slice step). A step past the dim's size leaves at most one element, so
+ * any stride does: it is capped at the size, and the stride stays within
+ * the tensor. */
 static void acl__strides(Emit *E, const Val *val, int at, int64_t mul)
 {
+    int64_t n;
     sb_puts(E->o, "(const int64_t[]){");
-    for (int d = 0, n = 0; d < val->ndim; d++) {
+    for (int d = 0, k = 0; d < val->ndim; d++) {
         if (d == at && mul == 0)
             continue;
-        sb_puts(E->o, n++ ? ", " : "");
-        acl__prod(E, val, d + 1, val->ndim, -1, d == at ? mul : 1);
+        sb_puts(E->o, k++ ? ", " : "");
+        if (d != at || mul == 1) {
+            acl__prod(E, val, d + 1, val->ndim, -1, 1);
+        } else if (acl__const(E, val->dims[d], &n)) {
+            acl__prod(E, val, d + 1, val->ndim, -1, mul < n ? mul : 1);
+        } else {
+            sb_puts(E->o, "tngc__mul(");
+            acl__prod(E, val, d + 1, val->ndim, -1, 1);
+            sb_printf(E->o, ", tngc__min(%lld, ", (long long)mul);
+            emit_dim(E, val->dims[d]);
+            sb_puts(E->o, "))");
+        }
     }
     sb_puts(E->o, val->ndim - (at >= 0 && mul == 0) > 0 ? "}" : "0}");
 }
@@ -287,10 +306,11 @@ static void acl__offset(Emit *E, const Val *val, int dim, int64_t first, const c
         acl__prod(E, val, dim + 1, val->ndim, -1, i);
         return;
     }
-    sb_printf(E->o, "%s(", helper);
+    sb_printf(E->o, "tngc__mul(%s(", helper);
     emit_dim(E, val->dims[dim]);
-    sb_printf(E->o, ", %lld) * ", (long long)first);
+    sb_printf(E->o, ", %lld), ", (long long)first);
     acl__prod(E, val, dim + 1, val->ndim, -1, 1);
+    sb_putc(E->o, ')');
 }
 
 /* The slice attr[0..3] of op's input 0: viewed with the output's dims
@@ -309,7 +329,7 @@ static void acl__slice_expr(Emit *E, const Op *op, int32_t v, int arg)
         E->o = &len;
         if (acl__const(E, src->dims[dim], &n)) {
             int64_t s = acl__slice_start(n, start), e = end == GRAPH_END ? n : acl__slice_start(n, end);
-            sb_printf(&len, "%lld", (long long)(e > s ? (e - s + step - 1) / step : 0));
+            sb_printf(&len, "%lld", (long long)(e > s ? (e - s - 1) / step + 1 : 0));
         } else {
             sb_puts(&len, "tngc__slice_len(");
             emit_dim(E, src->dims[dim]);
@@ -395,7 +415,7 @@ static void acl__where(Emit *E, const Op *op, StrBuf *w)
 {
     StrBuf t = {0};
     sb_printf(&t, "%s:%u:%u: %s %%%d", E->opt->script, op->line, op->col, op_info[op->kind].name, op->out);
-    emit_cstr(w, t.s);
+    cesc_string(w, t.s);
     sb_free(&t);
 }
 
@@ -470,8 +490,10 @@ static void acl__op(Emit *E, int32_t op_id, int s)
     graph_val_type_str(E->g, op->out, E->o);
     sb_printf(E->o, " %%%d = %s", op->out, op_info[op->kind].name);
     int k = emit_static_kernel(E, op_id);
-    if (k >= 0)
-        sb_printf(E->o, "; static kernel %s", E->p->kernels.v[k].key);
+    if (k >= 0) {
+        sb_puts(E->o, "; static kernel ");
+        cesc_comment(E->o, E->p->kernels.v[k].key);
+    }
     sb_puts(E->o, " */\n");
     if (!row) {   /* reported by acl__rows: no code */
         sb_free(&where);
@@ -513,15 +535,17 @@ static void acl__unit(Emit *E, int32_t ui)
         const PlanSegment *sg = &p->segs.v[u->seg];
         const GraphSk *sk = &E->g->sks.v[sg->sk];
         sb_puts(E->o, "    TNGC_SUPER_KERNEL_BEGIN(");
-        emit_cstr(E->o, sk->name);
+        cesc_string(E->o, sk->name);
         sb_puts(E->o, ", ");
-        emit_cstr(E->o, sk->options ? sk->options : "");
-        sb_printf(E->o, ", %d);   /* %zu ops; ended by: %s */\n", u->seg, sg->nops, sg->split);
+        cesc_string(E->o, sk->options ? sk->options : "");
+        sb_printf(E->o, ", %d);   /* %zu ops; ended by: ", u->seg, sg->nops);
+        cesc_comment(E->o, sg->split);
+        sb_puts(E->o, " */\n");
         for (size_t i = 0; i < sg->nops; i++)
             if (emit_has_kernel(E, sg->ops[i]))
                 acl__op(E, sg->ops[i], u->stream);
         sb_puts(E->o, "    TNGC_SUPER_KERNEL_END(");
-        emit_cstr(E->o, sk->name);
+        cesc_string(E->o, sk->name);
         sb_printf(E->o, ", %d);\n", u->seg);
     } else if (emit_has_kernel(E, u->op)) {
         acl__op(E, u->op, u->stream);
@@ -544,18 +568,18 @@ static void acl__gear(Emit *E, Acl *A, int gi)
     arena_free(&A->keys);
     memset(A->n, 0, sizeof A->n);
     sb_printf(E->o, "\n/* ==== gear %d ==== */\n", gi);
-    if (E->dyn)
+    if (E->dyn || E->rtdims)
         emit_layout(E);
     sb_printf(E->o, "\n/* The gear's units in issue order, each on its stream. */\n"
-                    "static int g%d_launch(tngc_template_t *self, TngcAclGear *G)\n{\n"
-                    "    (void)self;\n    (void)G;\n", gi);
+                    "static int g%d_launch(%s_t *self, TngcAclGear *G)\n{\n"
+                    "    (void)self;\n    (void)G;\n", gi, E->opt->name);
     for (size_t i = 0; i < A->norder; i++)
         acl__unit(E, A->order[i]);
     sb_puts(E->o, "    return 0;\n}\n");
     sb_printf(E->o, "\n/* The descriptors of g%d_launch, over the gear's device addresses. */\n"
-                    "static int g%d_build(tngc_template_t *self, TngcAclGear *G)\n{\n"
+                    "static int g%d_build(%s_t *self, TngcAclGear *G)\n{\n"
                     "    const TngrtRunCtx *c = &G->dev;\n    unsigned char *A = c->arena;\n"
-                    "    const int64_t *S = c->sym;\n    (void)self;\n    (void)A;\n    (void)S;\n", gi, gi);
+                    "    const int64_t *S = c->sym;\n    (void)self;\n    (void)A;\n    (void)S;\n", gi, gi, E->opt->name);
     sb_putn(E->o, A->build.s ? A->build.s : "", A->build.len);
     sb_puts(E->o, "    return 0;\n}\n");
     emit_outputs(E);
@@ -573,14 +597,14 @@ static void acl__tables(Emit *E, const int (*counts)[4])
     for (size_t s = 0; s < g->streams.n; s++) {
         int64_t pr = g->streams.v[s].priority;
         sb_puts(E->o, "    {");
-        emit_cstr(E->o, g->streams.v[s].tag ? g->streams.v[s].tag : "default");
+        cesc_string(E->o, g->streams.v[s].tag ? g->streams.v[s].tag : "default");
         sb_printf(E->o, ", %lld},\n", (long long)(pr < 0 ? 0 : pr > 7 ? 7 : pr));
     }
     sb_puts(E->o, "};\n\n/* ==== gears: descriptors, capture (reduce-overhead), code ==== */\n"
                   "static const TngcAclGearCode tngc__gears[] = {\n");
     for (size_t gi = 0; gi < p->gears.n; gi++)
         sb_printf(E->o, "    {%d, %d, %d, %d, %d, g%zu_build, g%zu_launch},\n", counts[gi][0], counts[gi][1],
-                  counts[gi][2], counts[gi][3], capture && !p->mem.v[gi].dynamic, gi, gi);
+                  counts[gi][2], counts[gi][3], capture && !emit_runtime_dims(p, (int)gi), gi, gi);
     sb_puts(E->o, "};\n\n/* weights an output returns: a host copy is kept */\n"
                   "static const signed char tngc__weight_returned[] = {");
     for (size_t w = 0; w < g->weights.n; w++) {
@@ -606,8 +630,7 @@ static void acl__preamble(Emit *E, Acl *A)
             n += p->kernels.v[k].selected;
         sb_printf(E->o, "\n/* Static kernels (seed 000): %d operator shapes, listed in the op-info manifest tree\n"
                         " * that tngc writes under ", n);
-        for (const char *d = c->build_dir ? c->build_dir : "the script's folder"; *d; d++)
-            sb_putc(E->o, (*d == '*' && d[1] == '/') || *d == '\n' ? '_' : *d);   /* stays a comment */
+        cesc_comment(E->o, c->build_dir ? c->build_dir : "the script's folder");
         sb_puts(E->o, "/aclnn_static_shape_kernel_outputs/; once the\n"
                       " * static kernel package compiled from it is installed, the aclnn operators below\n"
                       " * run those kernels for these shapes. Each op names its kernel. */\n");
@@ -637,7 +660,7 @@ static void acl__body(Emit *E, StrBuf *body)
 static void acl__helpers(StrBuf *out)
 {
     const char *t = template_text("bundle.c");
-    const char *a = t ? strstr(t, "/* Floor division") : NULL;
+    const char *a = t ? strstr(t, "/* Dims computed at run time") : NULL;
     const char *b = a ? strstr(a, "/* A unit's trace slice") : NULL;
     if (!b) {
         fprintf(stderr, "%s:%d: internal error: templates/bundle.c has no dim helpers\n", __FILE__, __LINE__);
@@ -684,10 +707,13 @@ static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
     sb_free(&new);
 }
 
-int emit_acl(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diags)
+int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *diags)
 {
     Emit E;
     Acl A = {0};
+    StrBuf ident = {0};
+    GenOptions o = emit_options(given, &ident);
+    const GenOptions *opt = &o;
     emit_init(&E, p, opt, diags);
     E.target = &A;
     if (emit_check_writeback(&E, "ACL") == 0)
@@ -695,6 +721,7 @@ int emit_acl(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diag
     if (E.errors) {
         emit_fini(&E);
         VEC_FREE(A.headers);
+        sb_free(&ident);
         return -1;
     }
     acl__issue_order(&E, &A);
@@ -711,6 +738,7 @@ int emit_acl(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diag
     arena_free(&A.keys);
     free(A.order);
     VEC_FREE(A.headers);
+    sb_free(&ident);
     emit_fini(&E);
     return E.errors ? -1 : 0;
 }

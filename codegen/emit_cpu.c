@@ -88,6 +88,17 @@ static void e__slice_args(Emit *E, const Op *op)
     sb_printf(E->o, ", %lld", (long long)op->attr[3]);
 }
 
+/* The end of a fallible call: "return -1;" inside a static kernel (shared
+ * by ops on several lines), else "return tngc__fail(err, LINE);", which puts
+ * the op's script line in front of the kernel's message. */
+static void e__fail_return(Emit *E)
+{
+    if (E->kptr || E->line == 0)
+        sb_puts(E->o, "        return -1;\n");
+    else
+        sb_printf(E->o, "        return tngc__fail(err, %u);\n", E->line);
+}
+
 /* A user kernel's call: outputs, inputs, int and float attributes. */
 static void e__user_call(Emit *E, const Op *op)
 {
@@ -119,7 +130,8 @@ static void e__user_call(Emit *E, const Op *op)
     emit_double(E, op->fattr[0]);
     sb_puts(E->o, ", ");
     emit_double(E, op->fattr[1]);
-    sb_puts(E->o, "}, err))\n        return -1;\n");
+    sb_puts(E->o, "}, err))\n");
+    e__fail_return(E);
 }
 
 /* Opens the call "[if (]<pre><fn>(" with the operands spec names: "o0" is
@@ -142,7 +154,9 @@ static void e__open(Emit *E, const Op *op, const char *pre, const char *fn, cons
 /* Closes a call e__open opened; a fallible one returns -1 on failure. */
 static void e__close(Emit *E, int fallible)
 {
-    sb_puts(E->o, fallible ? ", err))\n        return -1;\n" : ");\n");
+    sb_puts(E->o, fallible ? ", err))\n" : ");\n");
+    if (fallible)
+        e__fail_return(E);
 }
 
 /* ", <x as a double literal>" */
@@ -301,6 +315,7 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
     sb_printf(E->o, " %%%d = %s */\n", op->out, op_info[op->kind].name);
     emit_line_script(E, op->line);
     sb_puts(E->o, indent);
+    E->line = op->line;
     int k = emit_static_kernel(E, op_id);
     if (k >= 0) {
         sb_printf(E->o, "if (tngc__sk%d((void *const[]){", k);
@@ -316,10 +331,12 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
             else
                 emit_ptr(E, op->in[j], 0);
         }
-        sb_puts(E->o, "}, err))\n        return -1;\n");
+        sb_puts(E->o, "}, err))\n");
+        e__fail_return(E);
     } else {
         e__call(E, op_id, "tngrt_kernel_");
     }
+    E->line = 0;
     emit_line_back(E);
 }
 
@@ -335,8 +352,11 @@ static void e__fn_prologue(Emit *E)
 static void e__segment(Emit *E, int seg)
 {
     const PlanSegment *s = &E->p->segs.v[seg];
-    sb_printf(E->o, "\n/* super kernel \"%s\", segment %d: %zu ops, ended by: %s */\n",
-              E->g->sks.v[s->sk].name, seg, s->nops, s->split);
+    sb_puts(E->o, "\n/* super kernel \"");
+    cesc_comment(E->o, E->g->sks.v[s->sk].name);
+    sb_printf(E->o, "\", segment %d: %zu ops, ended by: ", seg, s->nops);
+    cesc_comment(E->o, s->split);
+    sb_puts(E->o, " */\n");
     sb_printf(E->o, "static int g%d_seg%d(const TngrtRunCtx *c, TngrtError *err)\n{\n", E->gear, seg);
     e__fn_prologue(E);
     for (size_t i = 0; i < s->nops; i++)
@@ -350,10 +370,10 @@ static void e__unit_name(Emit *E, const PlanUnit *u)
 {
     if (u->seg >= 0) {
         const PlanSegment *s = &E->p->segs.v[u->seg];
-        sb_puts(E->o, "\"super_kernel ");
-        for (const char *c = E->g->sks.v[s->sk].name; *c; c++)
-            sb_printf(E->o, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 32 ? "?" : "%c"), *c);
-        sb_printf(E->o, " #%d\"", u->seg);
+        StrBuf t = {0};
+        sb_printf(&t, "super_kernel %s #%d", E->g->sks.v[s->sk].name, u->seg);
+        cesc_string(E->o, t.s);
+        sb_free(&t);
     } else {
         const Op *op = &E->g->ops.v[u->op];
         sb_printf(E->o, "\"%s %%%d (line %u)\"", op_info[op->kind].name, op->out, op->line);
@@ -395,7 +415,7 @@ static void e__gear(Emit *E, int gi)
     const Plan *p = E->p;
     emit_gear_begin(E, gi);
     sb_printf(E->o, "\n/* ==== gear %d ==== */\n", gi);
-    if (E->dyn)
+    if (E->dyn || E->rtdims)
         emit_layout(E);
     for (size_t s = 0; s < p->segs.n; s++)
         e__segment(E, (int)s);
@@ -421,8 +441,10 @@ static void e__static_kernels(Emit *E)
                           "#include \"tngrt_kernel_impl.h\"\n");
         E->symval = p->gears.v[sk->gear].symval;
         E->kptr = 1;
-        sb_printf(E->o, "\n/* %s: %d instance(s) */\nstatic int tngc__sk%zu(void *const *p, TngrtError *err)\n{\n"
-                        "    (void)err;\n    ", sk->key, sk->count, k);
+        sb_puts(E->o, "\n/* ");
+        cesc_comment(E->o, sk->key);
+        sb_printf(E->o, ": %d instance(s) */\nstatic int tngc__sk%zu(void *const *p, TngrtError *err)\n{\n"
+                        "    (void)err;\n    ", sk->count, k);
         e__call(E, sk->op, "tngrt_impl_");
         sb_puts(E->o, "    return 0;\n}\n");
         E->kptr = 0;
@@ -500,12 +522,16 @@ int emit_user_ops(const Plan *p, const GenOptions *opt, NameList *names)
     return n;
 }
 
-int emit_cpu(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diags)
+int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *diags)
 {
     Emit E;
+    StrBuf ident = {0};
+    GenOptions o = emit_options(given, &ident);
+    const GenOptions *opt = &o;
     emit_init(&E, p, opt, diags);
     if (emit_check_writeback(&E, "CPU") != 0) {
         emit_fini(&E);
+        sb_free(&ident);
         return -1;
     }
     EmitSplice sc = {&E, {0}};
@@ -527,6 +553,7 @@ int emit_cpu(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diag
         }
     }
     sb_free(&sc.text);
+    sb_free(&ident);
     emit_fini(&E);
     return E.errors ? -1 : 0;
 }

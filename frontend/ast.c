@@ -390,8 +390,11 @@ static void ast__merge(Ast *self, Chunk *chunks, int n)
     for (int c = 0; c < n; c++)
         total += chunks[c].nodes.n - 1;
     Node *out = xmalloc((size_t)total * sizeof *out);
-    out[0] = (Node){.kind = NK_module, .flags = NODE_NAMED, .start = 0,
-                    .end = self->src->len, .line = 1, .parent = -1, .first = -1, .next = -1};
+    /* the module node as a whole parse makes it: the first chunk's root
+     * (its symbol, and its start past a byte-order mark) to the last's end */
+    out[0] = chunks[0].nodes.v[0];
+    out[0].end = chunks[n - 1].nodes.v[0].end;
+    out[0].parent = out[0].first = out[0].next = -1;
     uint32_t base = 1;
     int32_t prev_top = -1;
     for (int c = 0; c < n; c++) {

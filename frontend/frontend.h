@@ -29,6 +29,10 @@ typedef struct Source {
 
 /* Reads path into self; on failure returns -1 with a one-line reason in err. */
 int source_load(Source *self, const char *path, char *err, size_t errlen);
+/* Makes self a copy of text[0..len) named path, as if read from that file
+ * (the fuzz target and tests parse in memory); -1 with a reason in err when
+ * len is over SOURCE_MAX_BYTES. */
+int source_from_text(Source *self, const char *path, const char *text, size_t len, char *err, size_t errlen);
 /* Frees what source_load allocated. */
 void source_free(Source *self);
 /* 1-based line of a byte offset. */
@@ -344,6 +348,10 @@ typedef struct ScanFile {
 /* Loads, parses and scans path. Returns 0, or -1 with a reason in err
  * (I/O errors only; syntax errors are diagnostics). */
 int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen);
+/* The same for the text[0..len) named path, read from memory (no file is
+ * opened). */
+int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, char *err,
+                       size_t errlen);
 void scanfile_free(ScanFile *self);
 /* Writes the annotations of self as a JSON object {"path":...}. */
 void scan_json(const ScanFile *self, StrBuf *out);

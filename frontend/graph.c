@@ -15,6 +15,12 @@
  *     matmul and view rules). A shape fact that cannot be decided on
  *     symbols becomes a DimCheck that the planner evaluates in every gear.
  *
+ * Sizes never wrap: every constant, coefficient and evaluation goes
+ * through graph_ckd_*, an overflow gives the sticky overflow marker, and
+ * graph_add_op / graph_add_input / graph_add_weight refuse values that
+ * break the size invariant of graph.h (GRAPH_MAX_BYTES) or ops during which
+ * an overflow happened. The planner checks the same invariant per gear.
+ *
  * Symbols are sizes of dynamic input dims: they are taken to be >= 1 (gear
  * values are positive sizes). That is what lets x[1:] on a symbolic dim s0
  * have size s0-1 rather than max(s0-min(1,s0),0).
@@ -147,14 +153,43 @@ void graph_free(Graph *self)
 }
 
 /* ===================================================================== */
-/* Integer helpers: wrapping, saturating and floor arithmetic            */
+/* Integer helpers: checked, saturating and floor arithmetic             */
 /* ===================================================================== */
 
-/* Wrapping arithmetic: overflow is no undefined behaviour (dims that big
- * are nonsense anyway). */
-static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
-static int64_t wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+int graph_ckd_add(int64_t *r, int64_t a, int64_t b) { return __builtin_add_overflow(a, b, r); }
+int graph_ckd_sub(int64_t *r, int64_t a, int64_t b) { return __builtin_sub_overflow(a, b, r); }
+int graph_ckd_mul(int64_t *r, int64_t a, int64_t b) { return __builtin_mul_overflow(a, b, r); }
+
+int graph_size_check(int ndim, const int64_t *dims, int esize, int64_t *bytes)
+{
+    int64_t extent = esize > 0 ? esize : 1, numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (dims[i] < 0 || dims[i] > GRAPH_MAX_BYTES)
+            return -1;
+        /* extent and the dim are <= GRAPH_MAX_BYTES: a checked product suffices */
+        if (graph_ckd_mul(&extent, extent, dims[i] > 1 ? dims[i] : 1) || extent > GRAPH_MAX_BYTES)
+            return -1;
+        numel *= dims[i];   /* <= extent */
+    }
+    if (bytes)
+        *bytes = numel * (esize > 0 ? esize : 1);
+    return 0;
+}
+
+/* a op b into *r; on overflow, counts it in *ovf (left alone otherwise). */
+static int64_t ckd_add_or(int64_t a, int64_t b, int *ovf)
+{
+    int64_t r = 0;
+    *ovf |= graph_ckd_add(&r, a, b);
+    return r;
+}
+
+static int64_t ckd_mul_or(int64_t a, int64_t b, int *ovf)
+{
+    int64_t r = 0;
+    *ovf |= graph_ckd_mul(&r, a, b);
+    return r;
+}
 
 /* a // b, rounding towards minus infinity (b != 0, not INT64_MIN // -1). */
 static int64_t floordiv(int64_t a, int64_t b)
@@ -314,6 +349,24 @@ DimId graph_dim_const(Graph *self, int64_t c)
     return dim__intern(self, DIM_CONST, c, -1, -1);
 }
 
+DimId graph_dim_overflow(Graph *self)
+{
+    self->overflows++;
+    return dim__intern(self, DIM_SYM, -1, -1, -1);
+}
+
+int graph_dim_is_overflow(const Graph *self, DimId d)
+{
+    const DimExpr *e = dim__expr(self, d);
+    return e->kind == DIM_SYM && e->c < 0;
+}
+
+/* 1 when either operand is the overflow marker. */
+static int dim__overflowed(const Graph *g, DimId a, DimId b)
+{
+    return graph_dim_is_overflow(g, a) || graph_dim_is_overflow(g, b);
+}
+
 int graph_dim_const_value(const Graph *self, DimId d, int64_t *c)
 {
     const DimExpr *e = dim__expr(self, d);
@@ -358,12 +411,14 @@ static DimId dim__raw(Graph *g, DimKind k, DimId a, DimId b)
 
 #define LIN_TERMS 16
 
-/* k + sum(coef[i] * atom[i]), atoms in increasing id order, no zero coef. */
+/* k + sum(coef[i] * atom[i]), atoms in increasing id order, no zero coef;
+ * ovf set when a coefficient or k overflowed (the form is then invalid). */
 typedef struct Lin {
     int n;
     DimId atom[LIN_TERMS];
     int64_t coef[LIN_TERMS];
     int64_t k;
+    int ovf;
 } Lin;
 
 /* Adds coef*atom; -1 when the form would have too many terms. */
@@ -373,7 +428,7 @@ static int lin__term(Lin *l, DimId atom, int64_t coef)
     while (i < l->n && l->atom[i] < atom)
         i++;
     if (i < l->n && l->atom[i] == atom) {
-        l->coef[i] = wadd(l->coef[i], coef);
+        l->coef[i] = ckd_add_or(l->coef[i], coef, &l->ovf);
         if (l->coef[i] == 0) {
             memmove(&l->atom[i], &l->atom[i + 1], (size_t)(l->n - i - 1) * sizeof l->atom[0]);
             memmove(&l->coef[i], &l->coef[i + 1], (size_t)(l->n - i - 1) * sizeof l->coef[0]);
@@ -403,18 +458,19 @@ static int lin__add(const Graph *g, Lin *l, DimId d, int64_t scale, int *budget)
     int64_t c;
     switch (e->kind) {
     case DIM_CONST:
-        l->k = wadd(l->k, wmul(scale, e->c));
+        l->k = ckd_add_or(l->k, ckd_mul_or(scale, e->c, &l->ovf), &l->ovf);
         return 0;
     case DIM_ADD:
     case DIM_SUB:
         if (lin__add(g, l, e->a, scale, budget) < 0)
             return -1;
-        return lin__add(g, l, e->b, e->kind == DIM_ADD ? scale : wmul(scale, -1), budget);
+        return lin__add(g, l, e->b, e->kind == DIM_ADD ? scale : ckd_mul_or(scale, -1, &l->ovf),
+                        budget);
     case DIM_MUL:
         if (graph_dim_const_value(g, e->b, &c))
-            return lin__add(g, l, e->a, wmul(scale, c), budget);
+            return lin__add(g, l, e->a, ckd_mul_or(scale, c, &l->ovf), budget);
         if (graph_dim_const_value(g, e->a, &c))
-            return lin__add(g, l, e->b, wmul(scale, c), budget);
+            return lin__add(g, l, e->b, ckd_mul_or(scale, c, &l->ovf), budget);
         break;
     default:
         break;
@@ -439,11 +495,17 @@ static DimId lin__scaled(Graph *g, DimId atom, int64_t coef)
 
 /* The canonical expression of l: positive terms summed in atom order, then
  * the negative terms subtracted, then the constant ("s0+s1*2-s2-1"; a
- * positive constant leads when every term is negative: "5-s0"). */
+ * positive constant leads when every term is negative: "5-s0"); the
+ * overflow marker when l overflowed. */
 static DimId lin__build(Graph *g, const Lin *l)
 {
     DimId e = -1;
-    int64_t k = l->k;
+    int64_t k = l->k, neg;
+    if (l->ovf)
+        return graph_dim_overflow(g);
+    for (int i = 0; i < l->n; i++)
+        if (l->coef[i] == INT64_MIN)
+            return graph_dim_overflow(g);   /* its negation does not fit */
     for (int i = 0; i < l->n; i++) {
         if (l->coef[i] <= 0)
             continue;
@@ -460,14 +522,14 @@ static DimId lin__build(Graph *g, const Lin *l)
         if (e < 0)
             e = lin__scaled(g, l->atom[i], l->coef[i]);
         else
-            e = dim__intern(g, DIM_SUB, 0, e, lin__scaled(g, l->atom[i], wmul(l->coef[i], -1)));
+            e = dim__intern(g, DIM_SUB, 0, e, lin__scaled(g, l->atom[i], -l->coef[i]));
     }
     if (e < 0)
         return graph_dim_const(g, k);
     if (k > 0)
         return dim__intern(g, DIM_ADD, 0, e, graph_dim_const(g, k));
-    if (k < 0 && k != INT64_MIN)
-        return dim__intern(g, DIM_SUB, 0, e, graph_dim_const(g, -k));
+    if (k < 0 && !graph_ckd_sub(&neg, 0, k))
+        return dim__intern(g, DIM_SUB, 0, e, graph_dim_const(g, neg));
     if (k < 0)
         return dim__intern(g, DIM_ADD, 0, e, graph_dim_const(g, k));
     return e;
@@ -489,7 +551,7 @@ static int dim__same(const Graph *g, DimId a, DimId b)
     if (a == b)
         return 1;
     Lin l;
-    if (lin__of(g, &l, a, b, -1) == 0 && l.n == 0)
+    if (lin__of(g, &l, a, b, -1) == 0 && !l.ovf && l.n == 0)
         return l.k == 0 ? 1 : -1;
     const DimInfo *x = dim__info(g, a), *y = dim__info(g, b);
     return x->hi < y->lo || y->hi < x->lo ? -1 : 0;
@@ -504,7 +566,7 @@ static int dim__compare(const Graph *g, DimId a, DimId b)
     if (y->hi <= x->lo)
         return 1;
     Lin l;
-    if (lin__of(g, &l, a, b, -1) == 0 && l.n == 0)
+    if (lin__of(g, &l, a, b, -1) == 0 && !l.ovf && l.n == 0)
         return l.k <= 0 ? -1 : 1;
     return 0;
 }
@@ -520,31 +582,43 @@ static int dim__may_be_one(const Graph *g, DimId d)
 /* Symbolic dims: arithmetic                                             */
 /* ===================================================================== */
 
+/* The constant *r, or the overflow marker when computing it overflowed
+ * (r by address: read after the call that sets it). */
+static DimId dim__folded(Graph *g, int overflowed, const int64_t *r)
+{
+    return overflowed ? graph_dim_overflow(g) : graph_dim_const(g, *r);
+}
+
 DimId graph_dim_add(Graph *self, DimId a, DimId b)
 {
-    int64_t x, y;
+    int64_t x, y, r;
+    if (dim__overflowed(self, a, b))
+        return graph_dim_overflow(self);
     if (graph_dim_const_value(self, a, &x) && graph_dim_const_value(self, b, &y))
-        return graph_dim_const(self, wadd(x, y));
+        return dim__folded(self, graph_ckd_add(&r, x, y), &r);
     return dim__linear(self, DIM_ADD, a, b, 1);
 }
 
 DimId graph_dim_sub(Graph *self, DimId a, DimId b)
 {
-    int64_t x, y;
+    int64_t x, y, r;
+    if (dim__overflowed(self, a, b))
+        return graph_dim_overflow(self);
     if (a == b)
         return graph_dim_const(self, 0);
     if (graph_dim_const_value(self, a, &x) && graph_dim_const_value(self, b, &y))
-        return graph_dim_const(self, wsub(x, y));
+        return dim__folded(self, graph_ckd_sub(&r, x, y), &r);
     return dim__linear(self, DIM_SUB, a, b, -1);
 }
 
-/* d without its constant factor, which is multiplied into *f. */
-static DimId dim__unscale(const Graph *g, DimId d, int64_t *f)
+/* d without its constant factor, which is multiplied into *f (*ovf set
+ * when that overflows). */
+static DimId dim__unscale(const Graph *g, DimId d, int64_t *f, int *ovf)
 {
     const DimExpr *e = dim__expr(g, d);
     int64_t c;
     if (e->kind == DIM_MUL && graph_dim_const_value(g, e->b, &c)) {
-        *f = wmul(*f, c);
+        *f = ckd_mul_or(*f, c, ovf);
         return e->a;
     }
     return d;
@@ -552,10 +626,12 @@ static DimId dim__unscale(const Graph *g, DimId d, int64_t *f)
 
 DimId graph_dim_mul(Graph *self, DimId a, DimId b)
 {
-    int64_t x, y;
+    int64_t x, y, r;
+    if (dim__overflowed(self, a, b))
+        return graph_dim_overflow(self);
     int ka = graph_dim_const_value(self, a, &x), kb = graph_dim_const_value(self, b, &y);
     if (ka && kb)
-        return graph_dim_const(self, wmul(x, y));
+        return dim__folded(self, graph_ckd_mul(&r, x, y), &r);
     if (ka) {
         DimId t = a;
         a = b;
@@ -575,8 +651,11 @@ DimId graph_dim_mul(Graph *self, DimId a, DimId b)
     }
     /* two non-constants: the product of the bare atoms, times the factors */
     int64_t f = 1;
-    a = dim__unscale(self, a, &f);
-    b = dim__unscale(self, b, &f);
+    int ovf = 0;
+    a = dim__unscale(self, a, &f, &ovf);
+    b = dim__unscale(self, b, &f, &ovf);
+    if (ovf)
+        return graph_dim_overflow(self);
     DimId p = dim__raw(self, DIM_MUL, a, b);
     return f == 1 ? p : graph_dim_mul(self, p, graph_dim_const(self, f));
 }
@@ -592,7 +671,7 @@ static DimId dim__div_const(Graph *g, DimId a, int64_t c)
         return graph_dim_div(g, e.a, graph_dim_const(g, c1 * c));
     /* (c*L + k) // c == L + k // c */
     Lin l;
-    if (lin__of(g, &l, a, -1, 0) < 0 || c == -1)
+    if (lin__of(g, &l, a, -1, 0) < 0 || l.ovf || c == -1)
         return -1;
     for (int i = 0; i < l.n; i++) {
         if (l.coef[i] % c != 0)
@@ -606,12 +685,15 @@ static DimId dim__div_const(Graph *g, DimId a, int64_t c)
 DimId graph_dim_div(Graph *self, DimId a, DimId b)
 {
     int64_t x, y;
-    if (graph_dim_const_value(self, b, &y) && y != 0) {
+    if (dim__overflowed(self, a, b) || (graph_dim_const_value(self, b, &y) && y == 0))
+        return graph_dim_overflow(self);   /* a // 0 is no size either */
+    if (graph_dim_const_value(self, b, &y)) {
         if (y == 1)
             return a;
         if (graph_dim_const_value(self, a, &x)) {
-            if (!(x == INT64_MIN && y == -1))
-                return graph_dim_const(self, floordiv(x, y));
+            if (x == INT64_MIN && y == -1)
+                return graph_dim_overflow(self);
+            return graph_dim_const(self, floordiv(x, y));
         } else {
             DimId r = dim__div_const(self, a, y);
             if (r >= 0)
@@ -626,6 +708,8 @@ DimId graph_dim_div(Graph *self, DimId a, DimId b)
 static DimId dim__minmax(Graph *g, DimKind k, DimId a, DimId b)
 {
     int64_t x, y;
+    if (dim__overflowed(g, a, b))
+        return graph_dim_overflow(g);
     if (a == b)
         return a;
     if (graph_dim_const_value(g, a, &x) && graph_dim_const_value(g, b, &y))
@@ -653,12 +737,14 @@ DimId graph_dim_max(Graph *self, DimId a, DimId b)
 int graph_dim_eval(const Graph *self, DimId d, const int64_t *symval, int64_t *out)
 {
     const DimExpr *e = dim__expr(self, d);
-    int64_t x, y;
+    int64_t x = 0, y = 0;
     switch (e->kind) {
     case DIM_CONST:
         *out = e->c;
         return 0;
     case DIM_SYM:
+        if (e->c < 0)
+            return -2;     /* the overflow marker */
         if (!symval || symval[e->c] == INT64_MIN)
             return -1;
         *out = symval[e->c];
@@ -666,15 +752,17 @@ int graph_dim_eval(const Graph *self, DimId d, const int64_t *symval, int64_t *o
     default:
         break;
     }
-    if (graph_dim_eval(self, e->a, symval, &x) < 0 || graph_dim_eval(self, e->b, symval, &y) < 0)
-        return -1;
+    /* both operands, so that an overflow anywhere wins over an unbound symbol */
+    int ra = graph_dim_eval(self, e->a, symval, &x), rb = graph_dim_eval(self, e->b, symval, &y);
+    if (ra < 0 || rb < 0)
+        return ra == -2 || rb == -2 ? -2 : -1;
     switch (e->kind) {
-    case DIM_ADD: *out = wadd(x, y); return 0;
-    case DIM_SUB: *out = wsub(x, y); return 0;
-    case DIM_MUL: *out = wmul(x, y); return 0;
+    case DIM_ADD: return graph_ckd_add(out, x, y) ? -2 : 0;
+    case DIM_SUB: return graph_ckd_sub(out, x, y) ? -2 : 0;
+    case DIM_MUL: return graph_ckd_mul(out, x, y) ? -2 : 0;
     case DIM_DIV:
         if (y == 0 || (x == INT64_MIN && y == -1))
-            return -1;
+            return -2;
         *out = floordiv(x, y);
         return 0;
     case DIM_MIN: *out = MIN(x, y); return 0;
@@ -717,7 +805,7 @@ void graph_dim_str(const Graph *self, DimId d, StrBuf *out)
         sb_printf(out, "%lld", (long long)e->c);
         return;
     case DIM_SYM:
-        sb_puts(out, self->syms.v[e->c].name);
+        sb_puts(out, e->c < 0 ? "<overflow>" : self->syms.v[e->c].name);
         return;
     case DIM_MIN:
     case DIM_MAX:
@@ -746,6 +834,30 @@ int graph_dim_uses_sym(const Graph *self, DimId d, int sym)
     default:
         return graph_dim_uses_sym(self, e->a, sym) || graph_dim_uses_sym(self, e->b, sym);
     }
+}
+
+/* ===================================================================== */
+/* The size invariant                                                    */
+/* ===================================================================== */
+
+/* Why dims[0..ndim) of esize-byte elements break the size invariant in
+ * every binding of the symbols (a constant, or the lower end of a symbolic
+ * dim's interval, too big or negative; the overflow marker), or NULL when
+ * they may not. */
+static const char *graph__size_problem(const Graph *g, int ndim, const DimId *dims, int esize)
+{
+    int64_t lo[GRAPH_MAX_DIMS];
+    for (int i = 0; i < ndim; i++) {
+        if (graph_dim_is_overflow(g, dims[i]))
+            return "overflows 64-bit arithmetic";
+        const DimInfo *info = dim__info(g, dims[i]);
+        if (info->hi < 0)
+            return "has a negative size";
+        lo[i] = MAX(info->lo, 0);
+    }
+    if (graph_size_check(ndim, lo, esize, NULL) < 0)
+        return "is larger than 2^48 bytes, the most tngc plans for one tensor";
+    return NULL;
 }
 
 /* ===================================================================== */
@@ -785,6 +897,10 @@ int32_t graph_add_input(Graph *self, const char *name, DType dt, int format,
 {
     if (ndim < 0 || ndim > GRAPH_MAX_DIMS)
         return -1;
+    for (int i = 0; i < ndim; i++)
+        TNGC_ASSERT(dims[i] >= 0 && (size_t)dims[i] < self->dims.n);
+    if (graph__size_problem(self, ndim, dims, dtype_size(dt)))
+        return -1;
     GraphInput in = {0};
     in.name = name ? arena_strndup(&self->arena, name, strlen(name)) : NULL;
     in.is_static = is_static;
@@ -795,7 +911,6 @@ int32_t graph_add_input(Graph *self, const char *name, DType dt, int format,
     v.dtype = dt;
     v.name = in.name;
     for (int i = 0; i < ndim; i++) {
-        TNGC_ASSERT(dims[i] >= 0 && (size_t)dims[i] < self->dims.n);
         v.dims[i] = dims[i];
         in.example[i] = example ? example[i] : 0;
     }
@@ -807,7 +922,7 @@ int32_t graph_add_input(Graph *self, const char *name, DType dt, int format,
 int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
                          const int64_t *dims, int is_buffer)
 {
-    if (ndim < 0 || ndim > GRAPH_MAX_DIMS)
+    if (ndim < 0 || ndim > GRAPH_MAX_DIMS || graph_size_check(ndim, dims, dtype_size(dt), NULL) < 0)
         return -1;
     GraphWeight w = {0};
     w.name = name ? arena_strndup(&self->arena, name, strlen(name)) : NULL;
@@ -949,6 +1064,8 @@ static int infer__dim_attr(Infer *I, uint32_t i)
     if (a < 0 || (uint64_t)a >= I->g->dims.n)
         return infer__fail(I, "attribute %u is not a dim", i);
     int64_t c;
+    if (graph_dim_is_overflow(I->g, (DimId)a))
+        return infer__fail(I, "a requested size overflows 64-bit arithmetic");
     if (graph_dim_const_value(I->g, (DimId)a, &c) && c < 0)
         return infer__fail(I, "invalid negative size %lld", (long long)c);
     return 0;
@@ -1913,6 +2030,24 @@ static int32_t graph__op_from(Graph *g, Infer *I)
     return graph__push_op(g, &op, I->out, I->nout);
 }
 
+/* Every output must keep the size invariant, and no size computed on the
+ * way may have overflowed (overflows counted since `before`). */
+static int infer__sizes(Infer *I, uint64_t before)
+{
+    for (uint32_t i = 0; i < I->nout; i++) {
+        const Val *v = &I->out[i];
+        const char *why = graph__size_problem(I->g, v->ndim, v->dims, dtype_size(v->dtype));
+        if (why) {
+            Shape s = shape_of(v);
+            return infer__fail(I, "the result %s%s %s", dtype_short(v->dtype),
+                               infer__shape_text(I, 0, &s, 0), why);
+        }
+    }
+    if (I->g->overflows != before)
+        return infer__fail(I, "its size arithmetic overflows 64-bit integers");
+    return 0;
+}
+
 int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen)
 {
     Infer I = {0};
@@ -1922,6 +2057,7 @@ int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen)
     I.errlen = errlen;
     I.op = (unsigned)d->kind < OP__count ? op_info[d->kind].name : "op";
     size_t nchecks = self->checks.n;
+    uint64_t overflows = self->overflows;
     int rc;
     if ((unsigned)d->kind >= OP__count || !arity[d->kind].infer)
         rc = infer__fail(&I, "not an op that graph_add_op adds");
@@ -1929,6 +2065,8 @@ int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen)
         rc = infer__validate(&I, &arity[d->kind]);
     if (rc == 0)
         rc = arity[d->kind].infer(&I);
+    if (rc == 0)
+        rc = infer__sizes(&I, overflows);
     for (int i = 0; i < 3; i++)
         sb_free(&I.text[i]);
     if (rc < 0) {

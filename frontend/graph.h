@@ -19,6 +19,37 @@
 #define GRAPH_MAX_DIMS 8      /* rank limit of a tensor */
 #define GRAPH_MAX_ATTRS 12    /* int attributes of one op */
 
+/*
+ * The size limit every tensor of every graph obeys (the "size invariant",
+ * enforced where values are added: graph_add_op, graph_add_input,
+ * graph_add_weight, and per gear by the planner): each dim is in
+ * [0, GRAPH_MAX_BYTES], and the product of its dims, each counted as at
+ * least 1, times the element size is at most GRAPH_MAX_BYTES. 2^48 bytes
+ * (256 TiB) is far past any device's or host's memory, and small enough
+ * that nothing computed from sizes downstream can overflow int64: a
+ * stride, an element index, a product of an index and a stride, a byte
+ * offset within a tensor are all below 2^48; a sum of two sizes is below
+ * 2^49. The planner bounds each arena (and so every offset in it) the same
+ * way (planner/memory.c).
+ */
+#define GRAPH_MAX_BYTES ((int64_t)1 << 48)
+
+/* ===================================================================== */
+/* Checked int64 arithmetic                                              */
+/* ===================================================================== */
+
+/* C23's ckd_add/ckd_sub/ckd_mul for int64_t: *r = a op b; returns 1 when
+ * the exact result does not fit (*r is then the wrapped value, never to be
+ * used), else 0. Every size computation of the compiler goes through them. */
+int graph_ckd_add(int64_t *r, int64_t a, int64_t b);
+int graph_ckd_sub(int64_t *r, int64_t a, int64_t b);
+int graph_ckd_mul(int64_t *r, int64_t a, int64_t b);
+
+/* Checks dims[0..ndim) of esize-byte elements against the size invariant;
+ * returns 0 with the tensor's bytes (elements x esize) in *bytes (NULL
+ * allowed), or -1 when a dim is negative or the tensor passes the limit. */
+int graph_size_check(int ndim, const int64_t *dims, int esize, int64_t *bytes);
+
 /* ===================================================================== */
 /* dtypes and formats                                                    */
 /* ===================================================================== */
@@ -66,12 +97,18 @@ const char *format_name(int fmt);
 /* ===================================================================== */
 
 /* An index into Graph.dims. Dims are hash-consed: the same expression has
- * the same id, so two dims are provably equal when their ids are equal. */
+ * the same id, so two dims are provably equal when their ids are equal.
+ *
+ * Arithmetic whose result does not fit int64 (a constant or a coefficient
+ * that overflows, a division by the constant 0) gives the overflow marker
+ * (graph_dim_overflow), and so does any arithmetic on it: it is sticky, so
+ * no wrapped value ever stands for a size. It is no constant, no valid
+ * attribute, and graph_add_op refuses every op that meets it. */
 typedef int32_t DimId;
 
 typedef enum DimKind {
     DIM_CONST,   /* c */
-    DIM_SYM,     /* symbol number c (index into Graph.syms) */
+    DIM_SYM,     /* symbol number c (index into Graph.syms); c == -1: the overflow marker */
     DIM_ADD,     /* a + b */
     DIM_SUB,     /* a - b */
     DIM_MUL,     /* a * b */
@@ -357,6 +394,8 @@ typedef struct Graph {
     VEC(GearSpec) gears;
     VEC(DimCheck) checks;
     StrMap dim_index;          /* hash-consing of dims (internal) */
+    uint64_t overflows;        /* times dim arithmetic overflowed (graph_add_op
+                                * refuses an op during which it grows) */
 } Graph;
 
 /* ---- building (graph.c) ---- */
@@ -368,7 +407,13 @@ void graph_free(Graph *self);
 DimId graph_dim_const(Graph *self, int64_t c);
 /* A new symbol for dim `dim` of input `input`, named "s<n>". */
 DimId graph_dim_sym(Graph *self, int input, int dim, int64_t example);
-/* Arithmetic with constant folding and simplification (x+0, x*1, ...). */
+/* The overflow marker (see DimId); counts an overflow. */
+DimId graph_dim_overflow(Graph *self);
+/* 1 when d is the overflow marker. */
+int graph_dim_is_overflow(const Graph *self, DimId d);
+/* Arithmetic with constant folding and simplification (x+0, x*1, ...),
+ * overflow-checked: the overflow marker when a result or coefficient does
+ * not fit int64, or an operand is the marker. */
 DimId graph_dim_add(Graph *self, DimId a, DimId b);
 DimId graph_dim_sub(Graph *self, DimId a, DimId b);
 DimId graph_dim_mul(Graph *self, DimId a, DimId b);
@@ -377,19 +422,25 @@ DimId graph_dim_min(Graph *self, DimId a, DimId b);
 DimId graph_dim_max(Graph *self, DimId a, DimId b);
 /* 1 and *c set when d is a constant. */
 int graph_dim_const_value(const Graph *self, DimId d, int64_t *c);
-/* Evaluates d with symbol values symval[0..nsyms) (INT64_MIN = unbound);
- * returns 0, or -1 when it depends on an unbound symbol or divides by 0. */
+/* Evaluates d with symbol values symval[0..nsyms) (INT64_MIN = unbound),
+ * overflow-checked; returns 0, -2 when a step overflows int64, divides by
+ * 0 or d holds the overflow marker, else -1 when it depends on an unbound
+ * symbol. */
 int graph_dim_eval(const Graph *self, DimId d, const int64_t *symval, int64_t *out);
 /* Appends d as text: "4", "s0", "s0*2", "(s0+1)//2", "max(s0,s1)". */
 void graph_dim_str(const Graph *self, DimId d, StrBuf *out);
 /* 1 when d's value depends on symbol sym. */
 int graph_dim_uses_sym(const Graph *self, DimId d, int sym);
 
-/* Adds a graph input (an INPUT op and its value); returns the value id. */
+/* Adds a graph input (an INPUT op and its value); returns the value id, or
+ * -1 (nothing added) when ndim is out of range or its constant dims break
+ * the size invariant. */
 int32_t graph_add_input(Graph *self, const char *name, DType dt, int format,
                         int ndim, const DimId *dims, const int64_t *example,
                         int is_static, uint32_t line, uint32_t col);
-/* Adds a weight (a WEIGHT op and its value; constant dims); returns the value id. */
+/* Adds a weight (a WEIGHT op and its value; constant dims); returns the
+ * value id, or -1 (nothing added) when ndim is out of range or the dims
+ * break the size invariant. */
 int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
                          const int64_t *dims, int is_buffer);
 
@@ -411,7 +462,10 @@ typedef struct OpDesc {
  * dtype promotion as PyTorch does). Returns the op id, or -1 with a one-line
  * message in err when the operands' shapes or dtypes are invalid for the op
  * (nothing is added then). Checks on symbolic dims that cannot be decided
- * now are appended to self->checks.
+ * now are appended to self->checks. An op whose size arithmetic overflows,
+ * whose attributes hold the overflow marker, or whose outputs break the
+ * size invariant (a constant dim, or a lower bound of a symbolic one, past
+ * GRAPH_MAX_BYTES) is refused the same way: no wrapped size enters a graph.
  */
 int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen);
 /* Adds c to op's control dependencies (once); explicit marks npu_wait_tensor. */

@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "hostlog.h"
+#include "../support/support.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -605,47 +606,36 @@ static const char *errstr(int e, const char *fallback)
     return e ? strerror(e) : fallback;
 }
 
-/* Creates "<dir>/.<base>.XXXXXX" next to path with O_EXCL (the umask applies
- * as for Python's open(path, 'w')).  Returns the fd, or -1 with errno. */
-static int make_temp(const char *path, char **tmp_out)
+/* Opens the log at path for reading: a regular file only (a device or a
+ * FIFO may never end; "-" reads one from stdin on purpose).  Returns the
+ * stream, or NULL after one message to err. */
+static FILE *open_log(const char *path, FILE *err)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = path + dirlen;
-    size_t need = strlen(path) + 16;
-    char *tmp = malloc(need);
-    if (!tmp) {
-        errno = ENOMEM;
-        return -1;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        fail(err, path, errstr(errno, "cannot open"));
+        return NULL;
     }
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32)
-                  ^ (uint64_t)(uintptr_t)tmp;
-    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    for (int attempt = 0; attempt < 100; attempt++) {
-        char suffix[7];
-        for (int i = 0; i < 6; i++) {
-            seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-            suffix[i] = digits[(seed >> 33) % 36];
-        }
-        suffix[6] = 0;
-        snprintf(tmp, need, "%.*s.%s.%s", (int)dirlen, path, base, suffix);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            *tmp_out = tmp;
-            return fd;
-        }
-        if (errno != EEXIST) {
-            int e = errno;
-            free(tmp);
-            errno = e;
-            return -1;
-        }
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = errstr(errno, "cannot stat");
+    else if (S_ISDIR(st.st_mode))
+        why = strerror(EISDIR);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file (a device, FIFO or socket may never end): to read it anyway, "
+              "give it on standard input as '-'";
+    int flags = why ? 0 : fcntl(fd, F_GETFL);
+    if (!why && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
+        why = errstr(errno, "cannot open");
+    FILE *in = why ? NULL : fdopen(fd, "rb");
+    if (!in) {
+        if (!why)
+            why = errstr(errno, "cannot open");
+        close(fd);
+        fail(err, path, why);
     }
-    free(tmp);
-    errno = EEXIST;
-    return -1;
+    return in;
 }
 
 int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *report, FILE *err)
@@ -668,11 +658,8 @@ int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *r
 
     /* the log */
     FILE *in = stdin;
-    if (strcmp(log_path, "-") != 0) {
-        in = fopen(log_path, "rb");
-        if (!in)
-            return fail(err, log_path, errstr(errno, "cannot open"));
-    }
+    if (strcmp(log_path, "-") != 0 && !(in = open_log(log_path, err)))
+        return 2;
     struct stat st;
     if (fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
         if (in != stdin)
@@ -682,7 +669,7 @@ int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *r
 
     Scan *s = calloc(1, sizeof *s);
     unsigned char *buf = malloc(CHUNK);
-    char *tmp = NULL;
+    OutFile list = {.fd = -1};
     int status = 0;
     if (!s || !buf || matcher_init(&s->split, opt.split_flag) < 0) {
         status = fail(err, shown, "out of memory");
@@ -702,38 +689,25 @@ int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *r
         s->boring[s->split.pat[0]] = 0;
     s->boring[s->flag.pat[0]] = 0;
 
-    /* the list file */
-    int have_mode = 0;
-    mode_t mode = 0;
+    /* the list file (support/out.c: a temporary renamed into place, or a
+     * device or FIFO written directly) */
     if (to_report) {
         s->out = report;
     } else {
-        size_t pl = strlen(opt.list_path);
-        if (pl == 0) {
+        if (!*opt.list_path) {
             status = fail(err, "''", "empty output path");
             goto done;
         }
-        struct stat ost;
-        if (opt.list_path[pl - 1] == '/'
-            || (stat(opt.list_path, &ost) == 0 && S_ISDIR(ost.st_mode))) {
-            status = fail(err, opt.list_path, strerror(EISDIR));
-            goto done;
-        }
-        if (stat(opt.list_path, &ost) == 0 && S_ISREG(ost.st_mode)) {
-            have_mode = 1;
-            mode = ost.st_mode & 07777;
-        }
-        int fd = make_temp(opt.list_path, &tmp);
-        if (fd < 0) {
+        if (outfile_open(&list, opt.list_path, 0) != 0) {
             status = fail(err, opt.list_path, errstr(errno, "cannot create"));
             goto done;
         }
-        if (have_mode)
-            (void)fchmod(fd, mode);
-        s->out = fdopen(fd, "wb");
+        int fd = dup(list.fd);
+        s->out = fd >= 0 ? fdopen(fd, "wb") : NULL;
         if (!s->out) {
             int e = errno;
-            close(fd);
+            if (fd >= 0)
+                close(fd);
             status = fail(err, opt.list_path, errstr(e, "cannot open"));
             goto done;
         }
@@ -792,12 +766,10 @@ int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *r
         status = fail(err, opt.list_path, errstr(e, "write error"));
         goto done;
     }
-    if (rename(tmp, opt.list_path) != 0) {
+    if (outfile_commit(&list) != 0) {
         status = fail(err, opt.list_path, errstr(errno, "cannot rename"));
         goto done;
     }
-    free(tmp);
-    tmp = NULL;
 
     /* the report */
     if (report) {
@@ -811,10 +783,8 @@ int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *r
 done:
     if (s && s->out && s->out != report)
         fclose(s->out);
-    if (tmp) {
-        unlink(tmp);
-        free(tmp);
-    }
+    if (list.fd >= 0 || list.tmp)
+        outfile_abort(&list);
     if (in != stdin)
         fclose(in);
     if (s) {

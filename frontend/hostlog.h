@@ -43,17 +43,21 @@
  *   - For each suspect, the report lists at most HOSTLOG_ITERS_MAX iterations
  *     it was compiled in, plus the total count.  Non-suspects keep no list.
  *
- * Output: the list file is written, as the log is read, to a temporary file
- * "DIR/.NAME.XXXXXX" next to list_path and renamed into place only on
- * success; on failure the temporary file is removed and an existing list
- * file is left untouched.  So the directory must be writable, and a symlink
- * at list_path is replaced, not written through.  A new list file gets mode
+ * Output: the list file is written, as the log is read, by the rule every
+ * tngc output follows (support/out.c): to a temporary ".tngc-tmp-<pid>-XXXXXX"
+ * next to list_path, renamed into place only on success (on failure it is
+ * removed and an existing list file is left untouched; a symlink at
+ * list_path is replaced, not written through); a FIFO or character device
+ * at list_path (/dev/null) is written directly, never replaced; a
+ * directory, block device or socket is refused.  A new list file gets mode
  * 0666 & ~umask (like Python's open(path, 'w')), an existing one keeps its
- * mode.  A
- * list_path of "-" writes the list to the `report` stream instead of a file
- * and suppresses the summary report, so that `tngc recompiles LOG -o -`
- * prints exactly the seed's file (use "./-" for a file named "-").  A
- * log_path of "-" reads standard input.
+ * mode.  A list_path of "-" writes the list to the `report` stream instead
+ * of a file and suppresses the summary report, so that `tngc recompiles LOG
+ * -o -` prints exactly the seed's file (use "./-" for a file named "-").
+ *
+ * Input: log_path must be a regular file (a device such as /dev/zero or a
+ * FIFO may never end: refused, exit 2); "-" reads standard input, whatever
+ * it is.
  *
  * Report, text:
  *   N iterations, M distinct ops; K compiled for the first time after

@@ -29,6 +29,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* Limits that keep any script from hanging or exhausting tngc. */
 #define INTERP_MAX_STEPS 2000000L   /* statements and loop iterations */
@@ -37,6 +38,14 @@
 #define INTERP_MAX_STR (1u << 20)   /* bytes of one string built by + */
 #define INTERP_MAX_NEST 1000        /* nested expressions and statements, as Python's
                                      * recursion limit: keeps the C stack bounded */
+/* The total budget (InterpLimits) bounds what these limits do not: every
+ * byte the interpreter allocates for objects, containers, strings, frames
+ * and graph growth is charged at its allocation (interp_alloc, frame_put,
+ * budget_graph); the clock is read every BUDGET_WORK_PER_CLOCK units of
+ * work (statements, loop iterations, comparisons). */
+#define BUDGET_WORK_PER_CLOCK 4096
+#define SMALL_INT_MIN (-16)          /* ints in [SMALL_INT_MIN, SMALL_INT_MAX) are shared */
+#define SMALL_INT_MAX 1024
 
 /* ===================================================================== */
 /* State                                                                 */
@@ -47,6 +56,7 @@ struct Frame {
     StrMap vars;           /* name -> Obj* */
     StrMap globals_decl;   /* names declared global (value: non-NULL) */
     Frame *parent;         /* enclosing function scope, NULL for the module */
+    int kept;              /* a closure refers to it: lives until the end of the run */
 };
 
 struct InterpFunc {
@@ -124,6 +134,8 @@ struct Interp {
     int depth;
     int nest;              /* eval/exec nesting, all calls together */
     int aborted;           /* a limit was hit: stop everything */
+    size_t skipped;        /* host code skipped that may change objects (skip_code) */
+    uint32_t cut_while;    /* the line of the first host 'while' ended on an unknown, or 0 */
     const char *only_entry;
     VEC(Graph *) entries;
     VEC(CompiledObj *) compiled;
@@ -135,43 +147,110 @@ struct Interp {
     VEC(int32_t) overwritten;  /* values an in-place op has replaced (their op ids follow) */
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
     int nconst;
-    VEC(Frame *) frames;
+    VEC(Frame *) frames;   /* the kept frames */
     VEC(ConfigObj *) configs;  /* their field lists are freed at the end */
+    /* the budget */
+    size_t bytes;          /* charged so far */
+    size_t max_bytes;
+    size_t host_graph_bytes, entry_graph_bytes;  /* graph growth charged */
+    double max_seconds;
+    struct timespec start;
+    size_t work;           /* units of work since the clock was last read */
+    int32_t at;            /* the statement being interpreted (where a stop is reported) */
+    /* shared immutable objects and strings: a statement run a million times
+     * allocates nothing for its names, literals, None, booleans, small ints */
+    const char **node_strs;    /* per AST node: its text, copied once */
+    Obj **literals;            /* per AST node: its literal's object */
+    Obj *none, *bools[2];
+    Obj *unknown;              /* the unknown of host code, reason NULL (see obj_unknown) */
+    Obj *no_kw[1];             /* the keyword arguments of calls without any */
+    const char *no_kwnames[1];
+    Obj *small_ints[SMALL_INT_MAX - SMALL_INT_MIN];
+    StrMap builtins;           /* canonical name -> O_BUILTIN */
 };
 
 /* ===================================================================== */
 /* Objects                                                               */
 /* ===================================================================== */
 
+static void budget_charge(Interp *I, size_t n);
+
+void *interp_alloc(Interp *I, size_t n)
+{
+    budget_charge(I, n);
+    return arena_alloc(&I->arena, n);
+}
+
+char *interp_strndup(Interp *I, const char *s, size_t n)
+{
+    budget_charge(I, n + 1);
+    return arena_strndup(&I->arena, s, n);
+}
+
+char *interp_printf(Interp *I, const char *fmt, ...)
+{
+    StrBuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    char *d = interp_strndup(I, sb.s ? sb.s : "", sb.len);
+    sb_free(&sb);
+    return d;
+}
+
 Obj *obj_new(Interp *I, ObjKind kind)
 {
-    Obj *o = arena_alloc(&I->arena, sizeof *o);
+    Obj *o = interp_alloc(I, sizeof *o);
     o->kind = kind;
     o->node = -1;
     o->dim = -1;
     return o;
 }
 
+/* Host code makes an unknown at every operation on one: those with no
+ * reason are one shared object, never marked (unknown_mark) and copied
+ * where a value is stored (obj_stored), so that what is marked is the
+ * stored value, as before the sharing. */
 Obj *obj_unknown(Interp *I, const char *why)
 {
+    if (!why && !I->tracing) {
+        if (!I->unknown)
+            I->unknown = obj_new(I, O_UNKNOWN);
+        return I->unknown;
+    }
     Obj *o = obj_new(I, O_UNKNOWN);
     o->s = why;
     return o;
 }
 
-Obj *obj_none(Interp *I) { return obj_new(I, O_NONE); }
+/* None, booleans and small ints are immutable: one object each. */
+Obj *obj_none(Interp *I)
+{
+    if (!I->none)
+        I->none = obj_new(I, O_NONE);
+    return I->none;
+}
 
 Obj *obj_bool(Interp *I, int b)
 {
-    Obj *o = obj_new(I, O_BOOL);
-    o->i = b != 0;
-    return o;
+    Obj **shared = &I->bools[b != 0];
+    if (!*shared) {
+        *shared = obj_new(I, O_BOOL);
+        (*shared)->i = b != 0;
+    }
+    return *shared;
 }
 
 Obj *obj_int(Interp *I, int64_t v)
 {
+    Obj **shared = v >= SMALL_INT_MIN && v < SMALL_INT_MAX ? &I->small_ints[v - SMALL_INT_MIN] : NULL;
+    if (shared && *shared)
+        return *shared;
     Obj *o = obj_new(I, O_INT);
     o->i = v;
+    if (shared)
+        *shared = o;
     return o;
 }
 
@@ -190,11 +269,18 @@ Obj *obj_str(Interp *I, const char *s)
     return o;
 }
 
+/* What a variable, attribute or container keeps of x: its own unknown. */
+static Obj *obj_stored(Interp *I, Obj *x)
+{
+    return x && x == I->unknown ? obj_new(I, O_UNKNOWN) : x;
+}
+
 static void items_push(Interp *I, Obj *seq, Obj *x)
 {
+    x = obj_stored(I, x);
     if (seq->n == seq->cap) {
         size_t cap = seq->cap ? 2 * seq->cap : 4;
-        Obj **items = arena_alloc(&I->arena, cap * sizeof *items);
+        Obj **items = interp_alloc(I, cap * sizeof *items);
         if (seq->n)
             memcpy(items, seq->items, seq->n * sizeof *items);
         seq->items = items;
@@ -219,7 +305,7 @@ static Obj *obj_seq(Interp *I, ObjKind kind)
 Obj *obj_tensor(Interp *I, int32_t v)
 {
     Obj *o = obj_new(I, O_TENSOR);
-    o->t = arena_alloc(&I->arena, sizeof *o->t);
+    o->t = interp_alloc(I, sizeof *o->t);
     o->t->g = I->g;
     o->t->value = v;
     o->t->gears_node = -1;
@@ -277,8 +363,12 @@ Obj *obj_getattr(const Obj *inst, const char *name)
     return NULL;
 }
 
-static void attrs_set(Arena *A, AttrList *l, const char *name, Obj *val)
+static void budget_work(Interp *I, size_t units);
+
+static void attrs_set(Interp *I, AttrList *l, const char *name, Obj *val)
 {
+    val = obj_stored(I, val);
+    budget_work(I, l->n);
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->names[i], name) == 0) {
             l->vals[i] = val;
@@ -286,21 +376,21 @@ static void attrs_set(Arena *A, AttrList *l, const char *name, Obj *val)
         }
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 8;
-        const char **names = arena_alloc(A, cap * sizeof *names);
-        Obj **vals = arena_alloc(A, cap * sizeof *vals);
+        const char **names = interp_alloc(I, cap * sizeof *names);
+        Obj **vals = interp_alloc(I, cap * sizeof *vals);
         if (l->n) {
             memcpy(names, l->names, l->n * sizeof *names);
             memcpy(vals, l->vals, l->n * sizeof *vals);
         }
         l->names = names, l->vals = vals, l->cap = cap;
     }
-    l->names[l->n] = arena_strndup(A, name, strlen(name));
+    l->names[l->n] = interp_strndup(I, name, strlen(name));
     l->vals[l->n++] = val;
 }
 
 void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val)
 {
-    attrs_set(&I->arena, &inst->attrs, name, val);
+    attrs_set(I, &inst->attrs, name, val);
 }
 
 static int obj_is_str(const Obj *o, const char *s)
@@ -345,6 +435,9 @@ static int obj_eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
             return 0;
         return da == db ? 1 : -1;
     }
+    int64_t p, q;
+    if (obj_int_value(a, &p) && obj_int_value(b, &q))
+        return p == q;   /* exact: 2**62 + 1 != 2**62 */
     if (obj_num_value(a, &x) && obj_num_value(b, &y))
         return x == y;
     if (a->kind != b->kind)
@@ -356,6 +449,7 @@ static int obj_eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
     case O_TUPLE: case O_LIST:
         if (a->n != b->n)
             return 0;
+        budget_work(I, a->n);
         for (size_t i = 0; i < a->n; i++) {
             int e = obj_eq_depth(I, a->items[i], b->items[i], depth + 1);
             if (e != 1)
@@ -373,6 +467,8 @@ static int obj_eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
 
 static void interp_vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt, va_list ap)
 {
+    if (I->aborted)
+        return;   /* after a stop (TNG212), what the unwinding finds is no news */
     StrBuf sb = {0};
     sb_vprintf(&sb, fmt, ap);
     if (node < 0)
@@ -398,9 +494,23 @@ static int unknown_reported(const Obj *o)
     return o->kind == O_UNKNOWN && o->s == UNKNOWN_REPORTED;
 }
 
-static Obj *obj_unknown_reported(Interp *I)
+/* o's cause has been reported: values computed from it stay quiet. */
+static void unknown_mark(Interp *I, Obj *o)
+{
+    if (o != I->unknown)
+        o->s = UNKNOWN_REPORTED;
+}
+
+Obj *obj_unknown_reported(Interp *I)
 {
     return obj_unknown(I, UNKNOWN_REPORTED);
+}
+
+/* The unknown result of an operation on x: reported when x was, so that
+ * -n, not n, n and m ... of a reported unknown stay quiet. */
+static Obj *unknown_from(Interp *I, const Obj *x)
+{
+    return x && unknown_reported(x) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
 }
 
 Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
@@ -425,7 +535,7 @@ static int trace_need(Interp *I, Obj *o, int32_t node, const char *what)
     if (I->tracing && !unknown_reported(o)) {
         interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s", what,
                     o->s ? ": " : "", o->s ? o->s : "");
-        o->s = UNKNOWN_REPORTED;
+        unknown_mark(I, o);
     }
     return 1;
 }
@@ -438,30 +548,127 @@ static void interp_limit(Interp *I, int32_t node, const char *what)
     I->aborted = 1;
 }
 
+/* ---- the budget ---- */
+
+static void budget_charge(Interp *I, size_t n)
+{
+    I->bytes += n;
+    if (I->bytes > I->max_bytes && !I->aborted) {
+        char what[200];
+        snprintf(what, sizeof what, "the script needs more than %zu MB of interpreter memory "
+                 "(raise the limit with --max-memory MB)", I->max_bytes >> 20);
+        interp_limit(I, I->at, what);
+    }
+}
+
+static void budget_uncharge(Interp *I, size_t n)
+{
+    I->bytes -= n < I->bytes ? n : I->bytes;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Counts units of work (a statement, a comparison, an element visited) and
+ * looks at the clock every BUDGET_WORK_PER_CLOCK of them. */
+static void budget_work(Interp *I, size_t units)
+{
+    I->work += units;
+    if (I->work < BUDGET_WORK_PER_CLOCK)
+        return;
+    I->work = 0;
+    if (!I->aborted && seconds_since(&I->start) > I->max_seconds) {
+        char what[200];
+        snprintf(what, sizeof what, "the script runs longer than %g s (raise the limit with --max-time SECONDS)",
+                 I->max_seconds);
+        interp_limit(I, I->at, what);
+    }
+}
+
+/* An upper bound of the heap memory of g's tables (its ops, values, dims,
+ * inputs ...), so that growth of a graph is charged like objects are. */
+static size_t graph_bytes(const Graph *g)
+{
+    return g->ops.cap * (sizeof(Op) + 8 * sizeof(int32_t)) + g->vals.cap * sizeof(Val) +
+           g->dims.cap * (sizeof(DimExpr) + 64) + g->syms.cap * sizeof(Sym) +
+           g->inputs.cap * sizeof(GraphInput) + g->weights.cap * sizeof(GraphWeight) +
+           g->outputs.cap * sizeof(GraphOutput) + g->streams.cap * sizeof(GraphStream) +
+           g->sks.cap * sizeof(GraphSk) + g->gears.cap * sizeof(GearSpec) + g->checks.cap * sizeof(DimCheck) +
+           g->dim_index.cap * (sizeof(const char *) + sizeof(void *));
+}
+
+/* Charges the growth of the current graph since the last call. */
+static void budget_graph(Interp *I)
+{
+    size_t *charged = I->g == &I->host ? &I->host_graph_bytes : &I->entry_graph_bytes;
+    size_t now = graph_bytes(I->g);
+    if (now > *charged) {
+        budget_charge(I, now - *charged);
+        *charged = now;
+    }
+}
+
 Graph *interp_graph(Interp *I) { return I->g; }
 int interp_tracing(const Interp *I) { return I->tracing; }
 const Ast *interp_ast(const Interp *I) { return I->ast; }
-Arena *interp_arena(Interp *I) { return &I->arena; }
 
 /* ===================================================================== */
 /* Frames                                                                */
 /* ===================================================================== */
 
-static Frame *frame_new(Frame *parent)
+/*
+ * A frame lives while its call (comprehension, class body) runs, unless a
+ * function or lambda defined in it keeps it as its closure: then it lives
+ * until the end of the run, with the frames around it. Memory therefore
+ * follows the call depth, not the number of calls.
+ */
+static size_t frame_bytes(const Frame *f)
+{
+    return sizeof *f + (f->vars.cap + f->globals_decl.cap) * (sizeof(const char *) + sizeof(void *));
+}
+
+static Frame *interp_frame_in(Interp *I, Frame *parent)
 {
     Frame *f = xcalloc(1, sizeof *f);
     f->parent = parent;
-    return f;
-}
-
-/* Frames live until the end of the run (closures may keep them). */
-static Frame *interp_frame_in(Interp *I, Frame *parent)
-{
-    Frame *f = frame_new(parent);
-    VEC_PUSH(I->frames, f);
+    budget_charge(I, frame_bytes(f));
     return f;
 }
 #define interp_frame(parent) interp_frame_in(I, parent)
+
+/* f (and the frames around it) outlive their calls: a closure refers to them. */
+static void frame_keep(Interp *I, Frame *f)
+{
+    for (; f && !f->kept; f = f->parent) {
+        f->kept = 1;
+        VEC_PUSH(I->frames, f);
+    }
+}
+
+/* The end of f's call: frees it unless kept. */
+static void frame_release(Interp *I, Frame *f)
+{
+    if (f->kept)
+        return;
+    budget_uncharge(I, frame_bytes(f));
+    strmap_free(&f->vars);
+    strmap_free(&f->globals_decl);
+    free(f);
+}
+
+/* Sets key in one of f's maps, charging its growth. */
+static void frame_put(Interp *I, Frame *f, StrMap *map, const char *key, void *val)
+{
+    size_t before = frame_bytes(f);
+    strmap_put(map, key, val);
+    size_t after = frame_bytes(f);
+    if (after > before)
+        budget_charge(I, after - before);
+}
 
 static void frames_free(Interp *I)
 {
@@ -483,11 +690,13 @@ static Obj *frame_lookup(Interp *I, Frame *f, const char *name)
     return strmap_get(&I->globals->vars, name);
 }
 
+/* Binds name (a string of the run: node_str, the arena) in f. */
 static void frame_assign(Interp *I, Frame *f, const char *name, Obj *val)
 {
     if (strmap_get(&f->globals_decl, name))
         f = I->globals;
-    strmap_put(&f->vars, arena_strndup(&I->arena, name, strlen(name)), val);
+    /* a host call's own frame is not seen by a trace: no copy needed */
+    frame_put(I, f, &f->vars, name, f->kept || I->tracing ? obj_stored(I, val) : val);
 }
 
 /* ===================================================================== */
@@ -509,18 +718,36 @@ static const char *canon(Interp *I, const char *path)
     for (size_t i = 0; i < sizeof rw / sizeof *rw; i++) {
         size_t n = strlen(rw[i].from);
         if (strncmp(path, rw[i].from, n) == 0)
-            return arena_printf(&I->arena, "%s%s", rw[i].to, path + n);
+            return interp_printf(I, "%s%s", rw[i].to, path + n);
     }
     if (strcmp(path, "torchair.scope.NpuStreamSwitch") == 0)
         return "torchair.scope.npu_stream_switch";
     return path;
 }
 
+/* The library object named path: one shared object per name (builtins are
+ * immutable; super() makes its own, see eval_call). */
 static Obj *obj_builtin(Interp *I, const char *path)
 {
-    Obj *o = obj_new(I, O_BUILTIN);
+    Obj *o = strmap_get(&I->builtins, path);
+    if (o)
+        return o;
+    path = interp_strndup(I, path, strlen(path));   /* it may be on the caller's stack */
+    o = obj_new(I, O_BUILTIN);
     o->s = canon(I, path);
+    size_t cap = I->builtins.cap;
+    strmap_put(&I->builtins, path, o);
+    budget_charge(I, (I->builtins.cap - cap) * (sizeof(const char *) + sizeof(void *)));
     return o;
+}
+
+/* The library object base.name, formatted without allocating when it exists. */
+static Obj *obj_builtin_attr(Interp *I, const char *base, const char *name)
+{
+    char buf[256];
+    if ((size_t)snprintf(buf, sizeof buf, "%s.%s", base, name) < sizeof buf)
+        return obj_builtin(I, buf);
+    return obj_builtin(I, interp_printf(I, "%s.%s", base, name));
 }
 
 /* ===================================================================== */
@@ -529,11 +756,14 @@ static Obj *obj_builtin(Interp *I, const char *path)
 
 static const Node *N(Interp *I, int32_t n) { return &I->ast->nodes[n]; }
 
+/* The text of node n (an identifier, an operator), copied once per node. */
 static const char *node_str(Interp *I, int32_t n)
 {
+    if (I->node_strs[n])
+        return I->node_strs[n];
     size_t len;
     const char *s = ast_text(I->ast, n, &len);
-    return arena_strndup(&I->arena, s, len);
+    return I->node_strs[n] = interp_strndup(I, s, len);
 }
 
 static int32_t child(Interp *I, int32_t n, int i) { return ast_named_child(I->ast, n, i); }
@@ -551,7 +781,7 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
 
 static const char *ptr_key(Interp *I, const void *p)
 {
-    return arena_printf(&I->arena, "%p", p);
+    return interp_printf(I, "%p", p);
 }
 
 static Shadow *shadow_find(Interp *I, const TensorObj *host)
@@ -577,16 +807,23 @@ static Obj *shadow_of(Interp *I, Obj *t, int32_t node)
     const char *name = strmap_get(&I->weight_names, ptr_key(I, t->t));
     int is_buffer = t->t->is_buffer;
     if (!name) {
-        name = arena_printf(&I->arena, "_const%d", I->nconst++);
+        name = interp_printf(I, "_const%d", I->nconst++);
         is_buffer = 1;
     }
     int32_t v = graph_add_weight(I->g, name, hv->dtype, hv->ndim, dims, is_buffer);
+    if (v < 0) {
+        /* the size invariant (host tensors obey it: only a bug gets here) */
+        interp_diag(I, node, RULE_TNG206, "the tensor %s is larger than 2^48 bytes, the most tngc plans "
+                    "for one tensor", name);
+        Shadow sh = {t->t, obj_unknown_reported(I), -1, -1, -1};
+        VEC_PUSH(I->shadows, sh);
+        return sh.obj;
+    }
     I->g->vals.v[v].format = hv->format;
     Obj *o = obj_tensor(I, v);
     o->t->origin = t->t;
     Shadow sh = {t->t, o, v, -1, (int)I->g->weights.n - 1};
     VEC_PUSH(I->shadows, sh);
-    (void)node;
     return o;
 }
 
@@ -676,9 +913,13 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
             if (d->in[k] >= 0 && stale_view(I, d->in[k], node))
                 return -1;
     int32_t op = graph_add_op(I->g, d, err, sizeof err);
+    budget_graph(I);
     if (op < 0) {
-        if (I->tracing)
-            interp_diag(I, node, strstr(err, "dtype") ? RULE_TNG207 : RULE_TNG206, "%s", err);
+        /* in host mode too: a module-level tensor past the size limit (or
+         * of shapes that do not fit) is the script's error, at its line,
+         * not a silent unknown that surfaces as "argument not known" at
+         * the call of the model */
+        interp_diag(I, node, strstr(err, "dtype") ? RULE_TNG207 : RULE_TNG206, "%s", err);
         return -1;
     }
     if (!I->tracing)
@@ -713,6 +954,10 @@ static int step(Interp *I, int32_t node)
 {
     if (I->aborted)
         return 0;
+    budget_work(I, 1);
+    budget_graph(I);
+    if (I->aborted)
+        return 0;
     if (++I->steps > INTERP_MAX_STEPS) {
         interp_limit(I, node, "the script runs more than 2,000,000 statements");
         return 0;
@@ -741,6 +986,34 @@ static Obj *from_value(Interp *I, const Value *v)
     }
 }
 
+/* A literal's object, made once per literal (numbers and strings are
+ * immutable); an unknown (f-string) is made anew, as it may be marked. */
+static Obj *eval_literal(Interp *I, int32_t n)
+{
+    if (I->literals[n])
+        return I->literals[n];
+    Obj *o = from_value(I, value_of(I->ast, NULL, n, &I->arena));
+    if (o->kind != O_UNKNOWN)
+        I->literals[n] = o;
+    return o;
+}
+
+/* The length of range(a, b, st) with st != 0, without overflow. */
+static uint64_t range_len(int64_t a, int64_t b, int64_t st)
+{
+    if (st > 0 ? b <= a : a <= b)
+        return 0;
+    uint64_t span = st > 0 ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
+    uint64_t by = st > 0 ? (uint64_t)st : 0 - (uint64_t)st;
+    return span / by + (span % by != 0);
+}
+
+/* Item k of range(a, _, st): in range, so exact in two's complement. */
+static int64_t range_at(int64_t a, int64_t st, uint64_t k)
+{
+    return (int64_t)((uint64_t)a + k * (uint64_t)st);
+}
+
 /* Iterates a known iterable into a list of items; NULL when unknown. */
 static Obj *iter_items(Interp *I, Obj *o, int32_t node)
 {
@@ -756,7 +1029,7 @@ static Obj *iter_items(Interp *I, Obj *o, int32_t node)
         return out;
     case O_STR:
         for (size_t i = 0; i < o->len; i++) {
-            char *s = arena_strndup(&I->arena, o->s + i, 1);
+            char *s = interp_strndup(I, o->s + i, 1);
             items_push(I, out, obj_str(I, s));
         }
         return out;
@@ -764,13 +1037,13 @@ static Obj *iter_items(Interp *I, Obj *o, int32_t node)
         int64_t a = o->items[0]->i, b = o->items[1]->i, s = o->items[2]->i;
         if (s == 0)
             return NULL;
-        int64_t count = s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
+        uint64_t count = range_len(a, b, s);
         if (count > INTERP_MAX_ITEMS) {
             interp_limit(I, node, "a loop over more than 100,000 items");
             return NULL;
         }
-        for (int64_t k = 0; k < count; k++)
-            items_push(I, out, obj_int(I, a + k * s));
+        for (uint64_t k = 0; k < count; k++)
+            items_push(I, out, obj_int(I, range_at(a, s, k)));
         return out;
     }
     case O_INST:
@@ -797,10 +1070,53 @@ static Obj *iter_items(Interp *I, Obj *o, int32_t node)
     }
 }
 
+/* iter_items without the copy for a host tuple or list, for callers that
+ * run no script code while they read the items (which could change them). */
+static Obj *iter_view(Interp *I, Obj *o, int32_t node)
+{
+    if (!I->tracing && (o->kind == O_TUPLE || o->kind == O_LIST))
+        return o;
+    return iter_items(I, o, node);
+}
+
+/* What a loop iterates: a range item by item (no list of its ints), a
+ * tuple as it is (it cannot change while the body runs), anything else
+ * as a copy of its items (iter_items). */
+typedef struct LoopIter {
+    Obj *items;            /* NULL for a range */
+    int64_t start, step;
+    size_t n;
+} LoopIter;
+
+static int loop_begin(Interp *I, Obj *o, int32_t node, LoopIter *it)
+{
+    memset(it, 0, sizeof *it);
+    if (o->kind == O_RANGE && o->items[2]->i != 0) {
+        uint64_t count = range_len(o->items[0]->i, o->items[1]->i, o->items[2]->i);
+        if (count > INTERP_MAX_ITEMS) {
+            interp_limit(I, node, "a loop over more than 100,000 items");
+            return 0;
+        }
+        it->start = o->items[0]->i;
+        it->step = o->items[2]->i;
+        it->n = (size_t)count;
+        return 1;
+    }
+    it->items = o->kind == O_TUPLE ? iter_view(I, o, node) : iter_items(I, o, node);
+    it->n = it->items ? it->items->n : 0;
+    return it->items != NULL;
+}
+
+static Obj *loop_item(Interp *I, const LoopIter *it, size_t k)
+{
+    return it->items ? it->items->items[k] : obj_int(I, range_at(it->start, it->step, k));
+}
+
 /* dict lookup: the value index, or -1 (absent), -2 (undecidable). */
 static long dict_find(Interp *I, const Obj *d, const Obj *key)
 {
     int undecided = 0;
+    budget_work(I, d->n / 2);
     for (size_t i = 0; i < d->n; i += 2) {
         int e = obj_eq(I, d->items[i], key);
         if (e == 1)
@@ -815,23 +1131,140 @@ static void dict_set(Interp *I, Obj *d, Obj *key, Obj *val)
 {
     long i = dict_find(I, d, key);
     if (i >= 0) {
-        d->items[i] = val;
+        d->items[i] = obj_stored(I, val);
         return;
     }
     items_push(I, d, key);
     items_push(I, d, val);
 }
 
+/* A list or dict changed in a way tngc cannot follow (list.extend of an
+ * unknown, l[i] = v with i unknown, d.pop(k) with k undecidable, a method
+ * tngc does not model ...) holds what nobody knows: it becomes an unknown
+ * in place, so that every reference sees it (len(l) is then unknown, and
+ * a loop on it stops as on any unknown) instead of keeping its old items,
+ * a wrong value. While tracing, what it became unknown from is reported
+ * (TNG205, once) at node, and the container is marked reported. */
+static void obj_forget(Interp *I, Obj *o, Obj *cause, int32_t node, const char *what)
+{
+    int reported = 0;
+    if (I->tracing) {
+        if (cause && cause->kind == O_UNKNOWN)
+            trace_need(I, cause, node, what);
+        else
+            interp_diag(I, node, RULE_TNG205, "%s: the container's contents are not known after it", what);
+        reported = 1;
+    }
+    o->kind = O_UNKNOWN;
+    o->items = NULL;
+    o->n = o->cap = 0;
+    o->s = reported ? UNKNOWN_REPORTED : NULL;
+}
+
 /* ===================================================================== */
 /* Arithmetic on Python values                                           */
 /* ===================================================================== */
 
+/* Python ints are unbounded; tngc's are int64. An int result that does not
+ * fit is not wrapped (that would fold a wrong size into the plan, e.g.
+ * 2**62 * 4 + 16 as 16) but becomes an unknown. The rule is TNG205 (a
+ * value the plan needs is not known), not TNG206: at the arithmetic the
+ * value is a Python int, not yet a shape. An op that then takes it as a
+ * size gets an unknown already reported and stays quiet, so the overflow
+ * is one diagnostic, at the expression. In host mode, as for every value
+ * tngc cannot evaluate, nothing is reported there (a module-level 2**64
+ * mask is valid Python); the unknown carries the reason to where the plan
+ * needs the value (an argument of the compiled entry). */
+static const char INT_OVERFLOW_WHY[] = "the result of this int arithmetic does not fit in 64 bits";
+
+Obj *obj_int_checked(Interp *I, int overflow, int64_t v, int32_t node)
+{
+    if (!overflow)
+        return obj_int(I, v);
+    if (I->tracing)
+        return interp_break(I, node, RULE_TNG205, "%s (Python's ints are unbounded): "
+                            "its value is not known at compile time", INT_OVERFLOW_WHY);
+    return obj_unknown(I, INT_OVERFLOW_WHY);
+}
+
+/* Python's a // b and a % b (floored) for b != 0 and not (a, b) =
+ * (INT64_MIN, -1), the one quotient that overflows. */
 static int64_t floordiv64(int64_t a, int64_t b)
 {
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0)))
-        q--;
+        q--;   /* |b| >= 2 here, so |q| <= 2^62: no overflow */
     return q;
+}
+
+static int64_t floormod64(int64_t a, int64_t b)
+{
+    int64_t r = a % b;
+    if (r != 0 && (r < 0) != (b < 0))
+        r += b;   /* opposite signs: no overflow */
+    return r;
+}
+
+/* x << y for y >= 0; 1 on overflow. */
+static int shl64(int64_t *r, int64_t x, int64_t y)
+{
+    if (x == 0 || y == 0) {
+        *r = x;
+        return 0;
+    }
+    if (y >= 63) {
+        *r = INT64_MIN;
+        return !(x == -1 && y == 63);
+    }
+    return graph_ckd_mul(r, x, (int64_t)1 << y);
+}
+
+/* x ** y for y >= 0, exact (square and multiply); 1 on overflow. When a
+ * square overflows with bits of y left, the result (|x| >= 2) would too. */
+static int pow64(int64_t *r, int64_t x, int64_t y)
+{
+    int64_t acc = 1, base = x;
+    while (y > 0) {
+        if ((y & 1) && graph_ckd_mul(&acc, acc, base))
+            return 1;
+        y >>= 1;
+        if (y > 0 && graph_ckd_mul(&base, base, base))
+            return 1;
+    }
+    *r = acc;
+    return 0;
+}
+
+/* An int op of Python on x and y into *r: 0, 1 on overflow, -1 when op is
+ * not one on ints ('/', negative powers: floats), -2 for a Python error
+ * (*why says which). */
+static int int_op(const char *op, int64_t x, int64_t y, int64_t *r, const char **why)
+{
+    if (strcmp(op, "+") == 0) return graph_ckd_add(r, x, y);
+    if (strcmp(op, "-") == 0) return graph_ckd_sub(r, x, y);
+    if (strcmp(op, "*") == 0) return graph_ckd_mul(r, x, y);
+    if (strcmp(op, "&") == 0) return *r = x & y, 0;
+    if (strcmp(op, "|") == 0) return *r = x | y, 0;
+    if (strcmp(op, "^") == 0) return *r = x ^ y, 0;
+    if (strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0) {
+        if (y < 0)
+            return *why = "negative shift count", -2;
+        if (op[0] == '<')
+            return shl64(r, x, y);
+        *r = y >= 63 ? (x < 0 ? -1 : 0) : x >> y;   /* floor, as Python */
+        return 0;
+    }
+    if (strcmp(op, "//") == 0 || strcmp(op, "%") == 0) {
+        if (y == 0)
+            return *why = "integer division by zero", -2;
+        if (y == -1)   /* INT64_MIN // -1 is 2^63 */
+            return op[0] == '%' ? (*r = 0, 0) : graph_ckd_sub(r, 0, x);
+        *r = op[0] == '%' ? floormod64(x, y) : floordiv64(x, y);
+        return 0;
+    }
+    if (strcmp(op, "**") == 0 && y >= 0)
+        return pow64(r, x, y);
+    return -1;
 }
 
 static Obj *dim_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
@@ -852,24 +1285,13 @@ static Obj *num_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
     int64_t x, y;
     double a, b;
     if (obj_int_value(l, &x) && obj_int_value(r, &y)) {
-        if (strcmp(op, "+") == 0) return obj_int(I, (int64_t)((uint64_t)x + (uint64_t)y));
-        if (strcmp(op, "-") == 0) return obj_int(I, (int64_t)((uint64_t)x - (uint64_t)y));
-        if (strcmp(op, "*") == 0) return obj_int(I, (int64_t)((uint64_t)x * (uint64_t)y));
-        if (strcmp(op, "&") == 0) return obj_int(I, x & y);
-        if (strcmp(op, "|") == 0) return obj_int(I, x | y);
-        if (strcmp(op, "^") == 0) return obj_int(I, x ^ y);
-        if (strcmp(op, "<<") == 0) return y >= 0 && y < 63 ? obj_int(I, (int64_t)((uint64_t)x << y)) : obj_unknown(I, NULL);
-        if (strcmp(op, ">>") == 0) return y >= 0 && y < 64 ? obj_int(I, x >> y) : obj_unknown(I, NULL);
-        if (strcmp(op, "//") == 0 || strcmp(op, "%") == 0) {
-            if (y == 0 || (x == INT64_MIN && y == -1))
-                return interp_break(I, node, RULE_TNG205, "integer division by zero");
-            int64_t q = floordiv64(x, y);
-            return strcmp(op, "//") == 0 ? obj_int(I, q) : obj_int(I, x - q * y);
-        }
-        if (strcmp(op, "**") == 0 && y >= 0) {
-            double p = pow((double)x, (double)y);
-            return fabs(p) < 9e18 ? obj_int(I, (int64_t)p) : obj_float(I, p);
-        }
+        int64_t v = 0;
+        const char *why = NULL;
+        int k = int_op(op, x, y, &v, &why);
+        if (k == -2)
+            return interp_break(I, node, RULE_TNG205, "%s", why);
+        if (k >= 0)
+            return obj_int_checked(I, k, v, node);
     }
     if (!obj_num_value(l, &a) || !obj_num_value(r, &b))
         return NULL;
@@ -900,7 +1322,7 @@ static Obj *binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 {
     if (I->tracing && (l->kind == O_UNKNOWN || r->kind == O_UNKNOWN) &&
         (l->kind == O_TENSOR || r->kind == O_TENSOR || unknown_reported(l) || unknown_reported(r))) {
-        const char *what = arena_printf(&I->arena, "an operand of '%s'", op);
+        const char *what = interp_printf(I, "an operand of '%s'", op);
         trace_need(I, l, node, what);
         trace_need(I, r, node, what);
         return obj_unknown_reported(I);
@@ -910,11 +1332,11 @@ static Obj *binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         size_t ndiag = I->sf->diags.n;
         Obj *t = torchlib_binop(I, op, l, r, node);
         if (t && t->kind == O_UNKNOWN && I->tracing && I->sf->diags.n > ndiag)
-            t->s = UNKNOWN_REPORTED;
+            unknown_mark(I, t);
         return t ? t : interp_break(I, node, RULE_TNG203, "operator '%s' on a tensor", op);
     }
     if (l->kind == O_UNKNOWN || r->kind == O_UNKNOWN)
-        return obj_unknown(I, NULL);
+        return unknown_reported(l) || unknown_reported(r) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
     if (l->kind == O_DIM || r->kind == O_DIM) {
         Obj *d = dim_binop(I, op, l, r, node);
         if (d)
@@ -935,7 +1357,7 @@ static Obj *binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
             interp_limit(I, node, "a string of more than 1 MiB");
             return obj_unknown(I, NULL);
         }
-        return obj_str(I, arena_printf(&I->arena, "%s%s", l->s, r->s));
+        return obj_str(I, interp_printf(I, "%s%s", l->s, r->s));
     }
     int64_t k;
     if (strcmp(op, "*") == 0 && (l->kind == O_TUPLE || l->kind == O_LIST) && obj_int_value(r, &k)) {
@@ -955,6 +1377,8 @@ static Obj *binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 /* <, <=, >, >=, ==, !=, in, not in, is, is not */
 static Obj *compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 {
+    if (unknown_reported(l) || unknown_reported(r))
+        return obj_unknown_reported(I);
     if (strcmp(op, "is") == 0 || strcmp(op, "is not") == 0) {
         int neg = op[2] == ' ';
         int res;
@@ -1000,7 +1424,11 @@ static Obj *compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         return obj_bool(I, op[0] == '=' ? e : !e);
     }
     double a, b;
-    if (l->kind == O_DIM || r->kind == O_DIM) {
+    int64_t p, q;
+    if (obj_int_value(l, &p) && obj_int_value(r, &q)) {   /* exact: no double above 2^53 */
+        a = p < q ? -1 : p > q;
+        b = 0;
+    } else if (l->kind == O_DIM || r->kind == O_DIM) {
         int64_t x, y;
         DimId da = obj_as_dim(I, l), db = obj_as_dim(I, r);
         if (da < 0 || db < 0 || !graph_dim_const_value(I->g, da, &x) || !graph_dim_const_value(I->g, db, &y))
@@ -1032,8 +1460,8 @@ static const struct { const char *path; const char *def; } config_fields[] = {
 
 static Obj *config_get(Interp *I, Obj *c, const char *name)
 {
-    const char *path = c->s && *c->s ? arena_printf(&I->arena, "%s.%s", c->s, name) :
-                       arena_strndup(&I->arena, name, strlen(name));
+    const char *path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) :
+                       interp_strndup(I, name, strlen(name));
     for (size_t i = c->cfg->fields.n; i-- > 0;)
         if (strcmp(c->cfg->fields.v[i].path, path) == 0)
             return c->cfg->fields.v[i].value;
@@ -1060,7 +1488,7 @@ static Obj *config_get(Interp *I, Obj *c, const char *name)
 static void config_set(Interp *I, Obj *c, const char *name, Obj *val, int32_t node)
 {
     ConfigFieldObj f;
-    f.path = c->s && *c->s ? arena_printf(&I->arena, "%s.%s", c->s, name) : arena_strndup(&I->arena, name, strlen(name));
+    f.path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) : interp_strndup(I, name, strlen(name));
     f.value = val;
     f.node = node;
     VEC_PUSH(c->cfg->fields, f);
@@ -1097,7 +1525,7 @@ static void config_unknowns(Interp *I, ConfigObj *cfg)
         if (f->value->kind == O_UNKNOWN && !unknown_reported(f->value)) {
             interp_diag(I, f->node, RULE_TNG205, "the value of config field '%s' is not known at "
                         "compile time: tngc would plan with the wrong options", f->path);
-            f->value->s = UNKNOWN_REPORTED;
+            unknown_mark(I, f->value);
         }
     }
 }
@@ -1168,9 +1596,9 @@ static CallArgs argbuf_finish(Interp *I, ArgBuf *b, int32_t node)
     a.node = node;
     a.npos = b->pos.n;
     a.nkw = b->kw.n;
-    a.pos = arena_alloc(&I->arena, (a.npos + 1) * sizeof *a.pos);
-    a.kw = arena_alloc(&I->arena, (a.nkw + 1) * sizeof *a.kw);
-    a.kwnames = arena_alloc(&I->arena, (a.nkw + 1) * sizeof *a.kwnames);
+    a.pos = interp_alloc(I, (a.npos + 1) * sizeof *a.pos);
+    a.kw = a.nkw ? interp_alloc(I, (a.nkw + 1) * sizeof *a.kw) : I->no_kw;
+    a.kwnames = a.nkw ? interp_alloc(I, (a.nkw + 1) * sizeof *a.kwnames) : I->no_kwnames;
     if (a.npos)
         memcpy(a.pos, b->pos.v, a.npos * sizeof *a.pos);
     if (a.nkw) {
@@ -1199,7 +1627,7 @@ static CallArgs eval_args(Interp *I, Frame *f, int32_t arglist, int32_t node)
                 VEC_PUSH(b.kw, eval(I, f, value));
             } else if (nd->kind == NK_list_splat) {
                 Obj *o = eval(I, f, child(I, c, 0) >= 0 ? child(I, c, 0) : c);
-                Obj *items = iter_items(I, o, c);
+                Obj *items = iter_view(I, o, c);
                 if (!items) {
                     star = 1;
                     continue;
@@ -1264,19 +1692,20 @@ static const char *param_name(Interp *I, int32_t p, int *kind)
 
 static InterpFunc *func_new(Interp *I, Frame *f, int32_t def, InterpClass *cls, const char *prefix)
 {
-    InterpFunc *fn = arena_alloc(&I->arena, sizeof *fn);
+    InterpFunc *fn = interp_alloc(I, sizeof *fn);
     fn->node = def;
     fn->cls = cls;
     fn->closure = f;
+    frame_keep(I, f);
     int32_t name = ast_field(I->ast, def, F_name);
     fn->name = name >= 0 ? node_str(I, name) : "<lambda>";
-    fn->qualname = prefix ? arena_printf(&I->arena, "%s.%s", prefix, fn->name) : fn->name;
+    fn->qualname = prefix ? interp_printf(I, "%s.%s", prefix, fn->name) : fn->name;
     int32_t ps = func_params(I, def);
     size_t np = 0;
     if (ps >= 0)
         FOR_CHILDREN(I, ps, p) np++;
     fn->nparams = np;
-    fn->defaults = arena_alloc(&I->arena, (np + 1) * sizeof *fn->defaults);
+    fn->defaults = interp_alloc(I, (np + 1) * sizeof *fn->defaults);
     size_t i = 0;
     if (ps >= 0)
         FOR_CHILDREN(I, ps, p) {
@@ -1398,6 +1827,7 @@ static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
         I->ret = NULL;
     }
     I->depth--;
+    frame_release(I, fr);
     return ret;
 }
 
@@ -1456,7 +1886,7 @@ static int tri_arg(Interp *I, Obj *o, int32_t node)
     if (o->kind == O_UNKNOWN && !unknown_reported(o)) {
         interp_diag(I, node, RULE_TNG205,
                     "a torch.compile flag (dynamic=, fullgraph=) is not known at compile time");
-        o->s = UNKNOWN_REPORTED;
+        unknown_mark(I, o);
     }
     int t = obj_truth(I, o);
     return o->kind == O_NONE ? -1 : t;
@@ -1473,7 +1903,7 @@ static int is_torch_module(const Obj *o)
 static Obj *compiled_new(Interp *I, const CompiledObj *from, Obj *target, int32_t node)
 {
     Obj *o = obj_new(I, O_COMPILED);
-    CompiledObj *c = arena_alloc(&I->arena, sizeof *c);
+    CompiledObj *c = interp_alloc(I, sizeof *c);
     if (from)
         *c = *from;
     c->target = target;
@@ -1547,7 +1977,7 @@ static Obj *call_builtin_here(Interp *I, const char *name, CallArgs *a, int *han
     }
     if (strcmp(name, "torchair.CompilerConfig") == 0) {
         Obj *o = obj_new(I, O_CONFIG);
-        o->cfg = arena_alloc(&I->arena, sizeof *o->cfg);
+        o->cfg = interp_alloc(I, sizeof *o->cfg);
         o->cfg->node = a->node;
         VEC_PUSH(I->configs, o->cfg);
         o->s = "";
@@ -1613,88 +2043,197 @@ static Obj *call_builtin_here(Interp *I, const char *name, CallArgs *a, int *han
 
 static int seq_index(const Obj *seq, Obj *key, size_t *out);
 
-static Obj *call_container_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+/* list.remove(x): 1 removed, 0 when tngc cannot tell which item is x. */
+static int list_remove(Interp *I, Obj *self, Obj *x)
+{
+    for (size_t i = 0; i < self->n; i++) {
+        int e = obj_eq(I, self->items[i], x);
+        if (e < 0)
+            return 0;
+        if (e == 1) {
+            memmove(&self->items[i], &self->items[i + 1], (self->n - 1 - i) * sizeof(Obj *));
+            self->n--;
+            return 1;
+        }
+    }
+    return 0;   /* ValueError in Python */
+}
+
+static Obj *call_list_method(Interp *I, const char *m, Obj *self, CallArgs *a)
 {
     Obj *x = args_get(a, 0, NULL);
-    if (self->kind == O_LIST) {
-        if (strcmp(m, "append") == 0 && x) {
-            if (self->n >= INTERP_MAX_ITEMS) {
-                interp_limit(I, a->node, "a list of more than 100,000 items");
-                return obj_none(I);
-            }
-            items_push(I, self, x);
+    if (strcmp(m, "append") == 0 && x) {
+        if (self->n >= INTERP_MAX_ITEMS) {
+            interp_limit(I, a->node, "a list of more than 100,000 items");
             return obj_none(I);
         }
-        if (strcmp(m, "extend") == 0 && x) {
-            Obj *it = iter_items(I, x, a->node);
-            if (it)
-                for (size_t i = 0; i < it->n && self->n < INTERP_MAX_ITEMS; i++)
-                    items_push(I, self, it->items[i]);
-            return obj_none(I);
-        }
-        if (strcmp(m, "pop") == 0 && self->n > 0) {
-            size_t at = self->n - 1;
-            if (x && !seq_index(self, x, &at))
-                return obj_unknown(I, NULL);
-            Obj *v = self->items[at];
-            memmove(&self->items[at], &self->items[at + 1], (self->n - 1 - at) * sizeof(Obj *));
-            self->n--;
-            return v;
-        }
-        if (strcmp(m, "insert") == 0 && x && args_get(a, 1, NULL)) {
-            int64_t at;
-            if (obj_int_value(x, &at)) {
-                items_push(I, self, args_get(a, 1, NULL));
-                if (at < 0)
-                    at += (int64_t)self->n - 1;
-                if (at < 0)
-                    at = 0;
-                if (at > (int64_t)self->n - 1)
-                    at = (int64_t)self->n - 1;
-                Obj *v = self->items[self->n - 1];
-                memmove(&self->items[at + 1], &self->items[at], ((size_t)self->n - 1 - (size_t)at) * sizeof(Obj *));
-                self->items[at] = v;
-            }
-            return obj_none(I);
-        }
+        items_push(I, self, x);
+        return obj_none(I);
     }
-    if (self->kind == O_DICT) {
-        if (strcmp(m, "get") == 0 && x) {
-            long i = dict_find(I, self, x);
-            if (i >= 0)
-                return trace_in(I, self->items[i], a->node);
-            Obj *d = args_get(a, 1, "default");
-            return i == -1 ? (d ? d : obj_none(I)) : obj_unknown(I, NULL);
-        }
-        if (strcmp(m, "keys") == 0 || strcmp(m, "values") == 0 || strcmp(m, "items") == 0) {
-            Obj *out = obj_seq(I, O_LIST);
-            for (size_t i = 0; i + 1 < self->n; i += 2) {
-                if (m[0] == 'k')
-                    items_push(I, out, self->items[i]);
-                else if (m[0] == 'v')
-                    items_push(I, out, self->items[i + 1]);
-                else {
-                    Obj *pair[2] = {self->items[i], self->items[i + 1]};
-                    items_push(I, out, obj_tuple(I, pair, 2));
-                }
-            }
-            return out;
-        }
-        if (strcmp(m, "update") == 0 && x && x->kind == O_DICT) {
-            for (size_t i = 0; i + 1 < x->n; i += 2)
-                dict_set(I, self, x->items[i], x->items[i + 1]);
+    if (strcmp(m, "extend") == 0 && x) {
+        Obj *it = iter_items(I, x, a->node);
+        if (!it) {
+            obj_forget(I, self, x, a->node, "the argument of list.extend");
             return obj_none(I);
         }
-        if (strcmp(m, "setdefault") == 0 && x) {
-            long i = dict_find(I, self, x);
-            if (i >= 0)
-                return self->items[i];
-            Obj *d = args_get(a, 1, NULL);
-            dict_set(I, self, x, d ? d : obj_none(I));
-            return d ? d : obj_none(I);
+        if (self->n + it->n > INTERP_MAX_ITEMS) {
+            interp_limit(I, a->node, "a list of more than 100,000 items");
+            return obj_none(I);
         }
+        for (size_t i = 0; i < it->n; i++)
+            items_push(I, self, it->items[i]);
+        return obj_none(I);
+    }
+    if (strcmp(m, "pop") == 0) {
+        size_t at = self->n - 1;
+        if (self->n == 0 || (x && !seq_index(self, x, &at))) {
+            obj_forget(I, self, x, a->node, "the index of list.pop");
+            return obj_unknown(I, NULL);
+        }
+        Obj *v = self->items[at];
+        memmove(&self->items[at], &self->items[at + 1], (self->n - 1 - at) * sizeof(Obj *));
+        self->n--;
+        return v;
+    }
+    if (strcmp(m, "insert") == 0 && x && args_get(a, 1, NULL)) {
+        int64_t at;
+        if (!obj_int_value(x, &at)) {
+            obj_forget(I, self, x, a->node, "the index of list.insert");
+            return obj_none(I);
+        }
+        if (self->n >= INTERP_MAX_ITEMS) {
+            interp_limit(I, a->node, "a list of more than 100,000 items");
+            return obj_none(I);
+        }
+        items_push(I, self, args_get(a, 1, NULL));
+        int64_t last = (int64_t)self->n - 1;   /* the old length */
+        if (at < 0)
+            at = at < -last ? 0 : at + last;
+        if (at > last)
+            at = last;
+        Obj *v = self->items[last];
+        memmove(&self->items[at + 1], &self->items[at], (size_t)(last - at) * sizeof(Obj *));
+        self->items[at] = v;
+        return obj_none(I);
+    }
+    if (strcmp(m, "remove") == 0 && x) {
+        if (!list_remove(I, self, x))
+            obj_forget(I, self, x, a->node, "the argument of list.remove");
+        return obj_none(I);
+    }
+    if (strcmp(m, "clear") == 0 && !x) {
+        self->n = 0;
+        return obj_none(I);
+    }
+    if (strcmp(m, "reverse") == 0 && !x) {
+        for (size_t i = 0; i < self->n / 2; i++) {
+            Obj *t = self->items[i];
+            self->items[i] = self->items[self->n - 1 - i];
+            self->items[self->n - 1 - i] = t;
+        }
+        return obj_none(I);
     }
     return NULL;
+}
+
+/* dict.update(mapping, **kw) with a dict or keywords; 0 otherwise. */
+static int dict_update(Interp *I, Obj *self, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if ((x && x->kind != O_DICT) || a->npos > 1 || a->has_star)
+        return 0;
+    if (x && self->n + x->n > 2 * INTERP_MAX_ITEMS) {
+        interp_limit(I, a->node, "a dict of more than 100,000 items");
+        return 1;
+    }
+    for (size_t i = 0; x && i + 1 < x->n; i += 2)
+        if (dict_find(I, self, x->items[i]) == -2)
+            return 0;
+    for (size_t i = 0; x && i + 1 < x->n; i += 2)
+        dict_set(I, self, x->items[i], x->items[i + 1]);
+    for (size_t i = 0; i < a->nkw; i++)
+        dict_set(I, self, obj_str(I, a->kwnames[i]), a->kw[i]);
+    return 1;
+}
+
+static Obj *call_dict_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (strcmp(m, "get") == 0 && x) {
+        long i = dict_find(I, self, x);
+        if (i >= 0)
+            return trace_in(I, self->items[i], a->node);
+        Obj *d = args_get(a, 1, "default");
+        return i == -1 ? (d ? d : obj_none(I)) : obj_unknown(I, NULL);
+    }
+    if (strcmp(m, "keys") == 0 || strcmp(m, "values") == 0 || strcmp(m, "items") == 0) {
+        Obj *out = obj_seq(I, O_LIST);
+        for (size_t i = 0; i + 1 < self->n; i += 2) {
+            if (m[0] == 'k')
+                items_push(I, out, self->items[i]);
+            else if (m[0] == 'v')
+                items_push(I, out, self->items[i + 1]);
+            else {
+                Obj *pair[2] = {self->items[i], self->items[i + 1]};
+                items_push(I, out, obj_tuple(I, pair, 2));
+            }
+        }
+        return out;
+    }
+    if (strcmp(m, "update") == 0) {
+        if (!dict_update(I, self, a))
+            obj_forget(I, self, x, a->node, "the argument of dict.update");
+        return obj_none(I);
+    }
+    if ((strcmp(m, "setdefault") == 0 || strcmp(m, "pop") == 0) && x) {
+        long i = dict_find(I, self, x);
+        Obj *d = args_get(a, 1, NULL);
+        if (i == -2) {   /* tngc cannot tell whether the key is there */
+            obj_forget(I, self, x, a->node, interp_printf(I, "the key of dict.%s", m));
+            return obj_unknown(I, NULL);
+        }
+        if (m[0] == 'p') {
+            if (i < 0)
+                return d ? d : obj_unknown(I, NULL);   /* KeyError without a default */
+            Obj *v = self->items[i];
+            memmove(&self->items[i - 1], &self->items[i + 1], (self->n - 1 - (size_t)i) * sizeof(Obj *));
+            self->n -= 2;
+            return v;
+        }
+        if (i >= 0)
+            return self->items[i];
+        dict_set(I, self, x, d ? d : obj_none(I));
+        return d ? d : obj_none(I);
+    }
+    if (strcmp(m, "clear") == 0 && !x) {
+        self->n = 0;
+        return obj_none(I);
+    }
+    return NULL;
+}
+
+/* The methods of list and dict that change the container: one tngc does
+ * not model (or cannot apply) leaves it unknown (obj_forget). */
+static int container_mutator(const char *m)
+{
+    static const char *const names[] = {
+        "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
+        "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(m, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static Obj *call_container_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    Obj *r = self->kind == O_LIST ? call_list_method(I, m, self, a) : call_dict_method(I, m, self, a);
+    if (!r && container_mutator(m)) {
+        obj_forget(I, self, NULL, a->node, interp_printf(I, "%s.%s as called here is not among what tngc "
+                   "evaluates", self->kind == O_LIST ? "list" : "dict", m));
+        return I->tracing ? obj_unknown_reported(I) : obj_unknown(I, NULL);
+    }
+    return r;
 }
 
 /* register_buffer / register_parameter and the module methods that return
@@ -1743,7 +2282,7 @@ static Obj *call_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
  * compiled entry per instance, bound to it. */
 static Obj *bind_compiled(Interp *I, Obj *inst, const char *name, Obj *fa)
 {
-    const char *key = arena_printf(&I->arena, "\x01%s", name);
+    const char *key = interp_printf(I, "\x01%s", name);
     Obj *memo = obj_getattr(inst, key);
     if (memo)
         return memo;
@@ -1766,10 +2305,36 @@ static int is_unbound_compiled(const Obj *o)
  * unknown result must have a reported cause. When the library reported
  * nothing (ndiag unchanged) and an argument was an unknown nobody reported,
  * that argument is the cause: report it. */
+/* 1 when o is, or a tuple, list or dict holds, an unknown already reported. */
+static int holds_reported(const Obj *o, int depth)
+{
+    if (!o || depth > 8)
+        return 0;
+    if (unknown_reported(o))
+        return 1;
+    if (o->kind == O_TUPLE || o->kind == O_LIST || o->kind == O_DICT)
+        for (size_t i = 0; i < o->n; i++)
+            if (holds_reported(o->items[i], depth + 1))
+                return 1;
+    return 0;
+}
+
+int obj_reported(const Obj *o) { return holds_reported(o, 0); }
+
+static int args_reported(const Obj *self, const CallArgs *a)
+{
+    int reported = self && unknown_reported(self);
+    for (size_t i = 0; i < a->npos + a->nkw; i++)   /* torch.cat([y, y]) with y reported */
+        reported |= holds_reported(i < a->npos ? a->pos[i] : a->kw[i - a->npos], 0);
+    return reported;
+}
+
 static Obj *trace_result(Interp *I, size_t ndiag, Obj *r, const char *name, Obj *self, CallArgs *a)
 {
-    if (!I->tracing || !r || r->kind != O_UNKNOWN || unknown_reported(r))
+    if (!r || r->kind != O_UNKNOWN || unknown_reported(r))
         return r;
+    if (!I->tracing)   /* host code: an unknown made from a reported one stays quiet too */
+        return args_reported(self, a) ? obj_unknown_reported(I) : r;
     if (I->sf->diags.n == ndiag) {
         Obj *cause = self && self->kind == O_UNKNOWN ? self : NULL;
         const char *what = "the tensor";
@@ -1777,21 +2342,19 @@ static Obj *trace_result(Interp *I, size_t ndiag, Obj *r, const char *name, Obj 
             Obj *o = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
             if (o->kind == O_UNKNOWN && !unknown_reported(o)) {
                 cause = o;
-                what = i < a->npos ? arena_printf(&I->arena, "argument %zu of %s%s", i + 1, self ? "." : "", name)
-                                   : arena_printf(&I->arena, "argument '%s' of %s%s", a->kwnames[i - a->npos],
+                what = i < a->npos ? interp_printf(I, "argument %zu of %s%s", i + 1, self ? "." : "", name)
+                                   : interp_printf(I, "argument '%s' of %s%s", a->kwnames[i - a->npos],
                                                   self ? "." : "", name);
             }
         }
-        int reported_arg = self && unknown_reported(self);
-        for (size_t i = 0; i < a->npos + a->nkw; i++)
-            reported_arg |= unknown_reported(i < a->npos ? a->pos[i] : a->kw[i - a->npos]);
+        int reported_arg = args_reported(self, a);
         if (cause)
             trace_need(I, cause, a->node, what);
         else if (!reported_arg)   /* unknowns from reported causes stay quiet */
             interp_diag(I, a->node, RULE_TNG205, "the result of %s%s is not known at compile time",
                         self ? "." : "", name);
     }
-    r->s = UNKNOWN_REPORTED;
+    unknown_mark(I, r);
     return r;
 }
 
@@ -1850,6 +2413,11 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
     case O_METHOD: {
         Obj *self = callee->self_obj;
         Obj *r = NULL;
+        if (self->kind == O_UNKNOWN) {   /* a container forgotten since the method was looked up */
+            if (I->tracing)
+                trace_need(I, self, a->node, "the object whose method is called here");
+            return unknown_reported(self) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
+        }
         if (self->kind == O_LIST || self->kind == O_DICT)
             r = call_container_method(I, callee->s, self, a);
         else if (self->kind == O_INST)
@@ -1873,7 +2441,7 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
             trace_need(I, callee, a->node, "the function or module called here");
             return obj_unknown_reported(I);
         }
-        return obj_unknown(I, NULL);
+        return unknown_reported(callee) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
     default:
         return interp_break(I, a->node, RULE_TNG202, "call of an object that is not callable");
     }
@@ -1901,7 +2469,7 @@ static int module_method_known(const char *name)
 static Obj *method_obj(Interp *I, const char *name, Obj *self)
 {
     Obj *m = obj_new(I, O_METHOD);
-    m->s = arena_strndup(&I->arena, name, strlen(name));
+    m->s = name;   /* node_str or a string object: lives as long as the run */
     m->self_obj = self;
     return m;
 }
@@ -1963,11 +2531,11 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
                 b->self_obj = self;
                 return b;
             }
-            return obj_builtin(I, arena_printf(&I->arena, "super.%s", name));
+            return obj_builtin_attr(I, "super", name);
         }
         if ((r = torchlib_getattr(I, o, name, node)))
             return r;
-        return obj_builtin(I, arena_printf(&I->arena, "%s.%s", o->s, name));
+        return obj_builtin_attr(I, o->s, name);
     case O_TENSOR:
         o = trace_in(I, o, node);
         if (o->kind != O_TENSOR)
@@ -2076,13 +2644,19 @@ static Obj *seq_slice(Interp *I, Obj *seq, Obj *sl)
     if (st > 0) {
         if (a < 0) a = 0;
         if (b > n) b = n;
-        for (int64_t i = a; i < b; i += st)
+        for (int64_t i = a; i < b;) {
             items_push(I, o, seq->items[i]);
+            if (graph_ckd_add(&i, i, st))
+                break;   /* l[1::2**63-1]: past the end */
+        }
     } else {
         if (a > n - 1) a = n - 1;
         if (b < -1) b = -1;
-        for (int64_t i = a; i > b; i += st)
+        for (int64_t i = a; i > b;) {
             items_push(I, o, seq->items[i]);
+            if (graph_ckd_add(&i, i, st))
+                break;
+        }
     }
     if (seq->kind == O_INST) {
         o->kind = O_INST;
@@ -2128,7 +2702,7 @@ static Obj *subscript_get(Interp *I, Obj *o, Obj *key, int32_t node)
         if (r->kind == O_UNKNOWN && I->tracing) {
             if (I->sf->diags.n == ndiag)
                 trace_need(I, key, node, "the index");
-            r->s = UNKNOWN_REPORTED;
+            unknown_mark(I, r);
         }
         return r;
     case O_STR: {
@@ -2137,7 +2711,7 @@ static Obj *subscript_get(Interp *I, Obj *o, Obj *key, int32_t node)
             if (k < 0)
                 k += (int64_t)o->len;
             if (k >= 0 && k < (int64_t)o->len)
-                return obj_str(I, arena_strndup(&I->arena, o->s + k, 1));
+                return obj_str(I, interp_strndup(I, o->s + k, 1));
         }
         return obj_unknown(I, NULL);
     }
@@ -2154,7 +2728,9 @@ static void subscript_set(Interp *I, Obj *o, Obj *key, Obj *val, int32_t node)
     switch (o->kind) {
     case O_LIST:
         if (seq_index(o, key, &i))
-            o->items[i] = val;
+            o->items[i] = obj_stored(I, val);
+        else   /* an unknown index or a slice: which items changed is not known */
+            obj_forget(I, o, key, node, "the index of this list assignment");
         break;
     case O_DICT:
         if (o->n >= 2 * INTERP_MAX_ITEMS) {
@@ -2163,6 +2739,8 @@ static void subscript_set(Interp *I, Obj *o, Obj *key, Obj *val, int32_t node)
         }
         if (dict_find(I, o, key) != -2)
             dict_set(I, o, key, val);
+        else
+            obj_forget(I, o, key, node, "the key of this dict assignment");
         break;
     case O_TENSOR: {
         Obj *t = trace_in(I, o, node);
@@ -2224,7 +2802,7 @@ static Obj *eval_conditional(Interp *I, Frame *f, int32_t n)
     if (t < 0)
         return cond->kind == O_TENSOR || cond->kind == O_DIM ?
             interp_break(I, c, RULE_TNG204, "conditional expression on a value only known at run time") :
-            obj_unknown(I, NULL);
+            unknown_from(I, cond);
     return eval(I, f, t ? a : b);
 }
 
@@ -2240,7 +2818,7 @@ static Obj *eval_comparison(Interp *I, Frame *f, int32_t n)
                 const char *t = node_str(I, c);
                 if (nops > 0 && no == nops && (strcmp(t, "in") == 0 || strcmp(t, "not") == 0)) {
                     /* "not" "in" and "is" "not" arrive as two tokens */
-                    ops[nops - 1] = arena_printf(&I->arena, "%s %s", ops[nops - 1], t);
+                    ops[nops - 1] = interp_printf(I, "%s %s", ops[nops - 1], t);
                 } else {
                     ops[nops++] = t;
                 }
@@ -2274,7 +2852,7 @@ static Obj *eval_boolean(Interp *I, Frame *f, int32_t n)
     if (t < 0) {
         if (a->kind == O_TENSOR || a->kind == O_DIM)
             return interp_break(I, n, RULE_TNG204, "'%s' on a value only known at run time", op);
-        return obj_unknown(I, NULL);
+        return unknown_from(I, a);
     }
     if (strcmp(op, "and") == 0)
         return t ? eval(I, f, r) : a;
@@ -2295,14 +2873,18 @@ static Obj *eval_unary(Interp *I, Frame *f, int32_t n)
     if (strcmp(op, "+") == 0)
         return x;
     if (strcmp(op, "-") == 0) {
-        if (x->kind == O_INT) return obj_int(I, (int64_t)(0 - (uint64_t)x->i));
+        int64_t r = 0;
+        if (x->kind == O_INT) {
+            int ovf = graph_ckd_sub(&r, 0, x->i);
+            return obj_int_checked(I, ovf, r, n);
+        }
         if (x->kind == O_BOOL) return obj_int(I, -x->i);
         if (x->kind == O_FLOAT) return obj_float(I, -x->f);
         if (x->kind == O_DIM) return obj_dim(I, graph_dim_sub(I->g, graph_dim_const(I->g, 0), x->dim));
     }
     if (strcmp(op, "~") == 0 && (x->kind == O_INT || x->kind == O_BOOL))
         return obj_int(I, ~x->i);
-    return obj_unknown(I, NULL);
+    return unknown_from(I, x);
 }
 
 /* [body for x in it if c ...], (…), {k: v for …} */
@@ -2346,13 +2928,13 @@ static void comprehension_loop(Interp *I, Frame *f, int32_t n, int32_t clause, O
         return;
     }
     int32_t left = ast_field(I->ast, clause, F_left), right = ast_field(I->ast, clause, F_right);
-    Obj *it = right >= 0 ? iter_items(I, eval(I, f, right), clause) : NULL;
-    if (!it || left < 0) {
+    LoopIter it;
+    if (right < 0 || !loop_begin(I, eval(I, f, right), clause, &it) || left < 0) {
         out->kind = O_UNKNOWN;
         return;
     }
-    for (size_t i = 0; i < it->n && step(I, clause); i++) {
-        assign_target(I, f, left, it->items[i]);
+    for (size_t i = 0; i < it.n && step(I, clause); i++) {
+        assign_target(I, f, left, loop_item(I, &it, i));
         comprehension_loop(I, f, n, next, out, is_dict);
         if (out->kind == O_UNKNOWN)
             return;
@@ -2365,6 +2947,7 @@ static Obj *eval_comprehension(Interp *I, Frame *f, int32_t n)
     Obj *out = obj_seq(I, is_dict ? O_DICT : N(I, n)->kind == NK_generator_expression ? O_TUPLE : O_LIST);
     Frame *inner = interp_frame(f);
     comprehension_loop(I, inner, n, N(I, n)->first, out, is_dict);
+    frame_release(I, inner);
     return out->kind == O_UNKNOWN ? obj_unknown(I, NULL) : out;
 }
 
@@ -2376,7 +2959,8 @@ static Obj *eval_call(Interp *I, Frame *f, int32_t n)
     Obj *callee = eval(I, f, fn);
     if (callee->kind == O_BUILTIN && strcmp(callee->s, "super") == 0) {
         /* super() inside a method: remember the class and self */
-        Obj *s = obj_builtin(I, "super");
+        Obj *s = obj_new(I, O_BUILTIN);
+        s->s = "super";
         Frame *fr = f;
         Obj *self = fr ? strmap_get(&fr->vars, "self") : NULL;
         s->self_obj = self;
@@ -2406,7 +2990,7 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
             break;
         }
         if (N(I, c)->kind == NK_list_splat) {
-            Obj *it = iter_items(I, eval(I, f, child(I, c, 0)), c);
+            Obj *it = iter_view(I, eval(I, f, child(I, c, 0)), c);
             if (!it)
                 return obj_unknown(I, NULL);
             for (size_t i = 0; i < it->n; i++)
@@ -2426,9 +3010,11 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
         } else if (kind != O_DICT) {
             Obj *x = eval(I, f, c);
             int dup = 0;
-            if (N(I, n)->kind == NK_set)   /* {1, 2, 2}: a set keeps one of each */
+            if (N(I, n)->kind == NK_set) {   /* {1, 2, 2}: a set keeps one of each */
+                budget_work(I, o->n);
                 for (size_t i = 0; i < o->n && !dup; i++)
                     dup = obj_eq(I, o->items[i], x) == 1;
+            }
             if (!dup)
                 items_push(I, o, x);
         }
@@ -2459,7 +3045,7 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
         return obj_unknown(I, "a syntax error");
     switch ((NodeKind)nd->kind) {
     case NK_integer: case NK_float: case NK_string: case NK_concatenated_string:
-        return from_value(I, value_of(I->ast, NULL, n, &I->arena));
+        return eval_literal(I, n);
     case NK_true: return obj_bool(I, 1);
     case NK_false: return obj_bool(I, 0);
     case NK_none: return obj_none(I);
@@ -2499,7 +3085,7 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
         int t = obj_truth(I, x);
         if (t < 0)
             return x->kind == O_TENSOR || x->kind == O_DIM ?
-                interp_break(I, n, RULE_TNG204, "'not' on a value only known at run time") : obj_unknown(I, NULL);
+                interp_break(I, n, RULE_TNG204, "'not' on a value only known at run time") : unknown_from(I, x);
         return obj_bool(I, !t);
     }
     case NK_boolean_operator: return eval_boolean(I, f, n);
@@ -2576,7 +3162,7 @@ static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
     }
     case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple:
     case NK_list: case NK_expression_list: {
-        Obj *it = iter_items(I, val, target);
+        Obj *it = iter_view(I, val, target);
         size_t n = 0, star = (size_t)-1;
         FOR_CHILDREN(I, target, c) {
             if (N(I, c)->kind == NK_list_splat_pattern && star == (size_t)-1)
@@ -2667,6 +3253,112 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
     return FLOW_NEXT;
 }
 
+/* ---- code host mode does not run ----
+ *
+ * Host code skips what it cannot decide: the body of a 'for' over an
+ * unknown, the branches of an 'if' on one, the rest of a 'while' whose
+ * condition is unknown. Skipping is not doing nothing: what the code would
+ * have changed is not known after it. So (1) the names it binds become
+ * unknown, and (2) when it may change an object (a store into an attribute
+ * or a subscript, 'del', a call of a list or dict mutator), I->skipped
+ * counts it: a 'while' whose body skipped such code ends as a 'while' on
+ * an unknown condition does, for its condition may read what changed
+ * (tests/corpus/deepseek_moe.py's `while len(finished) < 4:` ran 2,000,000
+ * statements because the loop that appends the sampled tokens was skipped).
+ * Calls are not counted: print() in a skipped branch is common and harmless. */
+
+static int skip_target(Interp *I, Frame *f, int32_t t)
+{
+    if (t < 0)
+        return 0;
+    switch ((NodeKind)N(I, t)->kind) {
+    case NK_identifier:
+        frame_assign(I, f, node_str(I, t), obj_unknown(I, NULL));
+        return 0;
+    case NK_attribute: case NK_subscript:
+        return 1;
+    case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple: case NK_list:
+    case NK_expression_list: case NK_parenthesized_expression: case NK_list_splat_pattern: {
+        int found = 0;
+        FOR_CHILDREN(I, t, c) found |= skip_target(I, f, c);
+        return found;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Makes the names code n binds unknown; 1 when it may change an object. */
+static int skip_scan(Interp *I, Frame *f, int32_t n, int depth)
+{
+    if (n < 0 || depth > INTERP_MAX_NEST)
+        return 0;
+    int found = 0;
+    switch ((NodeKind)N(I, n)->kind) {
+    case NK_function_definition: case NK_class_definition: case NK_lambda:
+    case NK_list_comprehension: case NK_generator_expression: case NK_dictionary_comprehension:
+    case NK_set_comprehension:
+        return 0;   /* not run there, or names of their own */
+    case NK_assignment: case NK_augmented_assignment: case NK_for_statement:
+        found = skip_target(I, f, ast_field(I->ast, n, F_left));
+        break;
+    case NK_named_expression:
+        found = skip_target(I, f, ast_field(I->ast, n, F_name));
+        break;
+    case NK_delete_statement:
+        found = 1;
+        break;
+    case NK_call: {
+        int32_t fn = ast_field(I->ast, n, F_function);
+        int32_t attr = fn >= 0 && N(I, fn)->kind == NK_attribute ? ast_field(I->ast, fn, F_attribute) : -1;
+        found = attr >= 0 && container_mutator(node_str(I, attr));
+        break;
+    }
+    default:
+        break;
+    }
+    FOR_CHILDREN(I, n, c) found |= skip_scan(I, f, c, depth + 1);
+    return found;
+}
+
+/* Host code skips n (a block, or a clause of an 'if'). */
+static void skip_code(Interp *I, Frame *f, int32_t n)
+{
+    if (!I->tracing && !I->aborted && skip_scan(I, f, n, 0))
+        I->skipped++;
+}
+
+/* del x | del l[i] | del d[k] | del a, b (host code) */
+static void exec_del(Interp *I, Frame *f, int32_t t)
+{
+    switch ((NodeKind)N(I, t)->kind) {
+    case NK_identifier:
+        frame_assign(I, f, node_str(I, t), obj_unknown(I, NULL));   /* a NameError after it */
+        return;
+    case NK_expression_list: case NK_tuple: case NK_list: case NK_parenthesized_expression:
+        FOR_CHILDREN(I, t, c) exec_del(I, f, c);
+        return;
+    case NK_subscript: {
+        Obj *o = eval(I, f, ast_field(I->ast, t, F_value));
+        Obj *key = eval_index(I, f, t);
+        size_t i;
+        long j;
+        if (o->kind == O_LIST && seq_index(o, key, &i)) {
+            memmove(&o->items[i], &o->items[i + 1], (o->n - 1 - i) * sizeof(Obj *));
+            o->n--;
+        } else if (o->kind == O_DICT && (j = dict_find(I, o, key)) >= 0) {
+            memmove(&o->items[j - 1], &o->items[j + 1], (o->n - 1 - (size_t)j) * sizeof(Obj *));
+            o->n -= 2;
+        } else if (o->kind == O_LIST || o->kind == O_DICT) {
+            obj_forget(I, o, key, t, "the index of 'del'");
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
 static Flow exec_if(Interp *I, Frame *f, int32_t n)
 {
     if (ast_is_main_guard(I->ast, n)) {
@@ -2679,11 +3371,14 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
     int t = obj_truth(I, c);
     if (t < 0) {
         if (I->sf->diags.n > ndiag)
-            return FLOW_NEXT;   /* the condition's own diagnostic says why */
-        if (c->kind == O_TENSOR || c->kind == O_DIM)
+            ;   /* the condition's own diagnostic says why */
+        else if (c->kind == O_TENSOR || c->kind == O_DIM)
             interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
         else if (I->tracing && c->kind == O_UNKNOWN)
             interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time");
+        FOR_CHILDREN(I, n, c2)
+            if (c2 != cond)
+                skip_code(I, f, c2);
         return FLOW_NEXT;
     }
     if (t)
@@ -2696,6 +3391,8 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
             if (et < 0) {
                 if (v->kind == O_TENSOR || v->kind == O_DIM)
                     interp_break(I, ec, RULE_TNG204, "'elif' on a value only known at run time");
+                for (int32_t c3 = c2; c3 >= 0; c3 = N(I, c3)->next)
+                    skip_code(I, f, c3);
                 return FLOW_NEXT;
             }
             if (et)
@@ -2713,8 +3410,9 @@ static Flow exec_for(Interp *I, Frame *f, int32_t n)
     int32_t body = ast_field(I->ast, n, F_body);
     size_t ndiag = I->sf->diags.n;
     Obj *src = eval(I, f, right);
-    Obj *it = iter_items(I, src, right);
-    if (!it) {
+    LoopIter it;
+    if (!loop_begin(I, src, right, &it)) {
+        skip_code(I, f, n);   /* the target and the body */
         if (I->sf->diags.n > ndiag)
             return FLOW_NEXT;
         if (src->kind == O_TENSOR || src->kind == O_DIM || (I->tracing && src->kind != O_UNKNOWN))
@@ -2723,10 +3421,10 @@ static Flow exec_for(Interp *I, Frame *f, int32_t n)
             interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time");
         return FLOW_NEXT;
     }
-    for (size_t i = 0; i < it->n; i++) {
+    for (size_t i = 0; i < it.n; i++) {
         if (!step(I, n))
             return FLOW_ABORT;
-        assign_target(I, f, left, it->items[i]);
+        assign_target(I, f, left, loop_item(I, &it, i));
         Flow fl = exec_block(I, f, body);
         if (fl == FLOW_BREAK)
             return FLOW_NEXT;
@@ -2744,13 +3442,25 @@ static Flow exec_while(Interp *I, Frame *f, int32_t n)
         return FLOW_NEXT;
     }
     int32_t cond = ast_field(I->ast, n, F_condition), body = ast_field(I->ast, n, F_body);
+    int tainted = 0;   /* the last iteration's body skipped code that may change objects */
     for (;;) {
         if (!step(I, n))
             return FLOW_ABORT;
         int t = obj_truth(I, eval(I, f, cond));
-        if (t != 1)
+        if (t < 0 || (t == 1 && tainted)) {
+            /* an unknown condition, or one that may read what skipped code
+             * changed: the iterations left are skipped */
+            skip_code(I, f, body);
+            I->skipped += tainted;
+            if (!I->cut_while)
+                I->cut_while = N(I, n)->line;
             return FLOW_NEXT;
+        }
+        if (t == 0)
+            return FLOW_NEXT;
+        size_t skipped = I->skipped;
         Flow fl = exec_block(I, f, body);
+        tainted = I->skipped != skipped;
         if (fl == FLOW_BREAK)
             return FLOW_NEXT;
         if (fl == FLOW_RETURN || fl == FLOW_ABORT)
@@ -2835,7 +3545,7 @@ static void exec_import(Interp *I, Frame *f, int32_t n)
         if (name < 0)
             continue;
         const char *path = node_str(I, name);
-        const char *full = from ? arena_printf(&I->arena, "%s.%s", module, path) : path;
+        const char *full = from ? interp_printf(I, "%s.%s", module, path) : path;
         if (alias >= 0) {
             frame_assign(I, f, node_str(I, alias), obj_builtin(I, full));
         } else if (from) {
@@ -2843,7 +3553,7 @@ static void exec_import(Interp *I, Frame *f, int32_t n)
         } else {
             /* import a.b.c binds a */
             const char *dot = strchr(path, '.');
-            const char *root = dot ? arena_strndup(&I->arena, path, (size_t)(dot - path)) : path;
+            const char *root = dot ? interp_strndup(I, path, (size_t)(dot - path)) : path;
             frame_assign(I, f, root, obj_builtin(I, root));
         }
     }
@@ -2898,7 +3608,7 @@ static Flow exec_def(Interp *I, Frame *f, int32_t n, int32_t decorated, InterpCl
     if (decorated >= 0)
         o = apply_decorators(I, f, decorated, o);
     if (cls)
-        attrs_set(&I->arena, &cls->attrs, node_str(I, name), o);
+        attrs_set(I, &cls->attrs, node_str(I, name), o);
     else
         frame_assign(I, f, node_str(I, name), o);
     return FLOW_NEXT;
@@ -2909,7 +3619,7 @@ static Flow exec_class(Interp *I, Frame *f, int32_t n)
     int32_t name = ast_field(I->ast, n, F_name), body = ast_field(I->ast, n, F_body);
     if (name < 0 || body < 0)
         return FLOW_NEXT;
-    InterpClass *cls = arena_alloc(&I->arena, sizeof *cls);
+    InterpClass *cls = interp_alloc(I, sizeof *cls);
     cls->name = node_str(I, name);
     cls->node = n;
     int32_t sup = ast_field(I->ast, n, F_superclasses);
@@ -2938,7 +3648,8 @@ static Flow exec_class(Interp *I, Frame *f, int32_t n)
     }
     for (size_t i = 0; i < cf->vars.cap; i++)
         if (cf->vars.keys && cf->vars.keys[i])
-            attrs_set(&I->arena, &cls->attrs, cf->vars.keys[i], cf->vars.vals[i]);
+            attrs_set(I, &cls->attrs, cf->vars.keys[i], cf->vars.vals[i]);
+    frame_release(I, cf);
     Obj *o = obj_new(I, O_CLASS);
     o->cls = cls;
     frame_assign(I, f, cls->name, o);
@@ -2949,7 +3660,11 @@ static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n);
 
 static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
 {
-    if (n < 0 || !step(I, n))
+    if (n < 0)
+        return FLOW_NEXT;
+    int32_t caller_at = I->at;
+    I->at = n;
+    if (!step(I, n))
         return I->aborted ? FLOW_ABORT : FLOW_NEXT;
     if (I->nest >= INTERP_MAX_NEST) {
         interp_limit(I, n, "expressions and statements nested more than 1000 deep");
@@ -2958,6 +3673,7 @@ static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
     I->nest++;
     Flow fl = exec_stmt_node(I, f, n);
     I->nest--;
+    I->at = caller_at;
     return fl;
 }
 
@@ -3012,13 +3728,15 @@ static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n)
     case NK_global_statement: case NK_nonlocal_statement:
         FOR_CHILDREN(I, n, c)
             if (N(I, c)->kind == NK_identifier)
-                strmap_put(&f->globals_decl, node_str(I, c), (void *)1);
+                frame_put(I, f, &f->globals_decl, node_str(I, c), (void *)1);
         return FLOW_NEXT;
     case NK_assert_statement: case NK_comment:
         return FLOW_NEXT;
     case NK_delete_statement:
         if (I->tracing)
             interp_break(I, n, RULE_TNG201, "'del' in the compiled method");
+        else
+            FOR_CHILDREN(I, n, c) exec_del(I, f, c);
         return FLOW_NEXT;
     case NK_raise_statement:
         if (I->tracing) {
@@ -3075,19 +3793,19 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
         return;
     for (size_t i = 0; i < mod->attrs.n; i++) {
         Obj *v = mod->attrs.vals[i];
-        const char *name = arena_printf(&I->arena, "%s%s", prefix, mod->attrs.names[i]);
+        const char *name = interp_printf(I, "%s%s", prefix, mod->attrs.names[i]);
         if (v->kind == O_TENSOR) {
             const char *key = ptr_key(I, v->t);
             if (!strmap_get(&I->weight_names, key))
                 strmap_put(&I->weight_names, key, (void *)name);
         } else if (v->kind == O_INST) {
-            weight_names_collect(I, v, arena_printf(&I->arena, "%s.", name), depth + 1);
+            weight_names_collect(I, v, interp_printf(I, "%s.", name), depth + 1);
         }
     }
     /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too) */
     if (!mod->cls)
         for (size_t k = 0; k < mod->n; k++)
-            weight_names_collect(I, mod->items[k], arena_printf(&I->arena, "%s%zu.", prefix, k), depth + 1);
+            weight_names_collect(I, mod->items[k], interp_printf(I, "%s%zu.", prefix, k), depth + 1);
 }
 
 typedef struct Leaf {
@@ -3108,13 +3826,13 @@ static void collect_leaves(Interp *I, Obj *o, const char *path, LeafList *out, i
         VEC_PUSH(*out, l);
     } else if (o->kind == O_TUPLE || o->kind == O_LIST) {
         for (size_t i = 0; i < o->n; i++)
-            collect_leaves(I, o->items[i], arena_printf(&I->arena, "%s[%zu]", path, i), out, depth + 1);
+            collect_leaves(I, o->items[i], interp_printf(I, "%s[%zu]", path, i), out, depth + 1);
     } else if (o->kind == O_DICT) {
         for (size_t i = 0; i + 1 < o->n; i += 2) {
             Obj *k = o->items[i];
             const char *ks = k->kind == O_STR ? py_repr_str(I, k->s) :
-                             k->kind == O_INT ? arena_printf(&I->arena, "%lld", (long long)k->i) : "?";
-            collect_leaves(I, o->items[i + 1], arena_printf(&I->arena, "%s[%s]", path, ks), out, depth + 1);
+                             k->kind == O_INT ? interp_printf(I, "%lld", (long long)k->i) : "?";
+            collect_leaves(I, o->items[i + 1], interp_printf(I, "%s[%s]", path, ks), out, depth + 1);
         }
     }
 }
@@ -3141,7 +3859,7 @@ static const char *py_repr_str(Interp *I, const char *s)
             sb_putc(&b, (char)*c);
     }
     sb_putc(&b, q);
-    const char *r = arena_strndup(&I->arena, b.s, b.len);
+    const char *r = interp_strndup(I, b.s, b.len);
     sb_free(&b);
     return r;
 }
@@ -3156,7 +3874,7 @@ static InterpFunc *entry_method(Interp *I, CompiledObj *c, Obj **self, const cha
     if (t->kind == O_INST && t->cls) {
         InterpFunc *fn = class_method(t->cls, "forward", NULL);
         *self = t;
-        *name = arena_printf(&I->arena, "%s.forward", t->cls->name);
+        *name = interp_printf(I, "%s.forward", t->cls->name);
         return fn;
     }
     if (t->kind == O_BOUND) {
@@ -3285,7 +4003,7 @@ static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int3
                     sym = (DimId)(intptr_t)s - 1;
                 } else {
                     sym = graph_dim_sym(g, (int)i, d, ex[d]);
-                    strmap_put(&duck, arena_strndup(&I->arena, key, strlen(key)), (void *)(intptr_t)(sym + 1));
+                    strmap_put(&duck, interp_strndup(I, key, strlen(key)), (void *)(intptr_t)(sym + 1));
                 }
             }
             dims[d] = sym >= 0 ? sym : graph_dim_const(g, ex[d]);
@@ -3295,6 +4013,13 @@ static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int3
                                         (hv->ndim > 0 && (ht->marked_static & ((1 << hv->ndim) - 1)) ==
                                                              (1 << hv->ndim) - 1),
                                     line, col);
+        if (v < 0) {   /* an example or gear size past the size invariant */
+            interp_diag(I, node, RULE_TNG206, "input '%s' of the compiled entry is larger than 2^48 bytes "
+                        "(in a gear or as given), the most tngc plans for one tensor", leaves->v[i].path);
+            Shadow sh = {ht, obj_unknown_reported(I), -1, -1, -1};
+            VEC_PUSH(I->shadows, sh);
+            continue;
+        }
         Obj *o = obj_tensor(I, v);
         o->t->origin = ht;
         Shadow sh = {ht, o, v, (int)g->inputs.n - 1, -1};
@@ -3384,7 +4109,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
         /* torch.compile(nn.Sequential(...)) and the like: the module's forward */
         const char *dot = strrchr(c->target->s, '.');
         self = c->target;
-        name = arena_printf(&I->arena, "%s.forward", dot ? dot + 1 : c->target->s);
+        name = interp_printf(I, "%s.forward", dot ? dot + 1 : c->target->s);
     } else if (!fn) {
         if (!c->target || c->target->kind == O_UNKNOWN)
             interp_diag(I, c->node, RULE_TNG208, "the compiled model is not known at compile time: "
@@ -3395,7 +4120,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     }
     for (size_t i = 0; i < I->entries.n; i++)
         if (strcmp(I->entries.v[i]->name, name) == 0) {
-            name = arena_printf(&I->arena, "%s#%zu", name, I->entries.n + 1);
+            name = interp_printf(I, "%s#%zu", name, I->entries.n + 1);
             break;
         }
     c->name = name;
@@ -3415,6 +4140,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     Graph *saved_g = I->g;
     int saved_depth = I->depth;
     I->g = g;
+    I->entry_graph_bytes = 0;
     I->tracing = 1;
     I->stream = 0;
     I->sk = -1;
@@ -3431,7 +4157,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
         collect_outputs(I, g, ret, a->node, 0);
         for (size_t i = 0; i < I->shadows.n; i++) {
             Shadow *s = &I->shadows.v[i];
-            if (s->obj->t->value == s->initial)
+            if (s->obj->kind != O_TENSOR || s->obj->t->value == s->initial)
                 continue;
             if (s->input >= 0)
                 g->inputs.v[s->input].final = s->obj->t->value;
@@ -3532,7 +4258,7 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
         return interp_break(I, a->node, RULE_TNG202, "a compiled entry called from inside another compiled method");
     LeafList leaves = {0};
     for (size_t i = 0; i < a->npos; i++)
-        collect_leaves(I, a->pos[i], arena_printf(&I->arena, "arg%zu", i), &leaves, 0);
+        collect_leaves(I, a->pos[i], interp_printf(I, "arg%zu", i), &leaves, 0);
     Obj *self;
     const char *ename;
     InterpFunc *fn = entry_method(I, c, &self, &ename);
@@ -3541,7 +4267,7 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
         leaves.n = 0;
         for (size_t i = 0; i < a->npos; i++) {
             const char *p = fn ? param_at(I, fn, i, self != NULL) : i == 0 ? "input" : NULL;
-            collect_leaves(I, a->pos[i], p ? p : arena_printf(&I->arena, "arg%zu", i), &leaves, 0);
+            collect_leaves(I, a->pos[i], p ? p : interp_printf(I, "arg%zu", i), &leaves, 0);
         }
         for (size_t i = 0; i < a->nkw; i++)
             collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
@@ -3556,10 +4282,13 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
                 continue;
             const char *p = i >= a->npos ? a->kwnames[i - a->npos] : fn ? param_at(I, fn, i, self != NULL) : NULL;
             if (!p)
-                p = arena_printf(&I->arena, "%zu", i + 1);
+                p = interp_printf(I, "%zu", i + 1);
             interp_diag(I, a->node, RULE_TNG205, "argument '%s' of the compiled entry is not known at compile time%s%s",
                         p, o->s ? ": " : "", o->s ? o->s : "");
-            o->s = UNKNOWN_REPORTED;
+            if (o == I->unknown)   /* the shared unknown is never marked: the trace gets its own */
+                *(i < a->npos ? &a->pos[i] : &a->kw[i - a->npos]) = obj_unknown_reported(I);
+            else
+                unknown_mark(I, o);
         }
     }
     if (c->traced && c->graph)
@@ -3567,9 +4296,9 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
     if (!c->traced) {
         c->traced = 1;
         c->first = *a;   /* copied: a caller may hold its arrays on the stack */
-        c->first.pos = arena_alloc(&I->arena, (a->npos + 1) * sizeof *a->pos);
-        c->first.kw = arena_alloc(&I->arena, (a->nkw + 1) * sizeof *a->kw);
-        c->first.kwnames = arena_alloc(&I->arena, (a->nkw + 1) * sizeof *a->kwnames);
+        c->first.pos = interp_alloc(I, (a->npos + 1) * sizeof *a->pos);
+        c->first.kw = interp_alloc(I, (a->nkw + 1) * sizeof *a->kw);
+        c->first.kwnames = interp_alloc(I, (a->nkw + 1) * sizeof *a->kwnames);
         if (a->npos)
             memcpy(c->first.pos, a->pos, a->npos * sizeof *a->pos);
         if (a->nkw) {
@@ -3584,8 +4313,13 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
         return obj_unknown(I, NULL);
     }
     Graph *g = c->graph;
-    int64_t *symval = arena_alloc(&I->arena, (g->syms.n + 1) * sizeof *symval);
-    if (!call_matches(g, &leaves, symval)) {
+    int64_t *symval = interp_alloc(I, (g->syms.n + 1) * sizeof *symval);
+    int reported_arg = 0;   /* an argument whose error was reported: no TNG210 on top */
+    for (size_t i = 0; i < a->npos + a->nkw; i++)
+        reported_arg |= holds_reported(i < a->npos ? a->pos[i] : a->kw[i - a->npos], 0);
+    if (reported_arg) {
+        result = obj_unknown_reported(I);
+    } else if (!call_matches(g, &leaves, symval)) {
         interp_diag(I, a->node, RULE_TNG210,
                     "the shapes of this call of %s are in no gear of the plan: the bundle refuses them at run time", g->name);
         result = obj_unknown(I, NULL);
@@ -3602,14 +4336,28 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
 
 int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
 {
+    return interp_run_limited(sf, entry, NULL, out);
+}
+
+int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limits, InterpResult *out)
+{
     Interp *I = xcalloc(1, sizeof *I);
     I->sf = sf;
     I->ast = &sf->ast;
     I->only_entry = entry;
+    size_t mb = limits && limits->max_mb ? limits->max_mb : INTERP_DEFAULT_MAX_MB;
+    I->max_bytes = mb > SIZE_MAX >> 20 ? SIZE_MAX : mb << 20;
+    I->max_seconds = limits && limits->max_seconds > 0 ? limits->max_seconds : INTERP_DEFAULT_MAX_SECONDS;
+    clock_gettime(CLOCK_MONOTONIC, &I->start);
+    size_t nnodes = I->ast->n ? I->ast->n : 1;
+    I->node_strs = xcalloc(nnodes, sizeof *I->node_strs);
+    I->literals = xcalloc(nnodes, sizeof *I->literals);
+    budget_charge(I, nnodes * (sizeof *I->node_strs + sizeof *I->literals));
     graph_init(&I->host, "<host>", sf->src.path);
     I->g = &I->host;
     I->sk = -1;
     I->globals = interp_frame(NULL);
+    frame_keep(I, I->globals);
     size_t ndiag = sf->diags.n;
 
     exec_block(I, I->globals, 0);
@@ -3622,13 +4370,17 @@ int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
             any = 1;
     }
     if (!I->aborted && !any) {
+        /* the likely cause, when host code stopped a loop it could not follow */
+        const char *cut = I->cut_while ? interp_printf(I, " (the 'while' loop at line %u stopped early: its "
+                                                       "condition depends on what tngc cannot evaluate)",
+                                                       I->cut_while) : "";
         if (I->compiled.n == 0)
-            interp_diag(I, 0, RULE_TNG208, "no torch.compile or cache_compile call runs: nothing to plan");
+            interp_diag(I, 0, RULE_TNG208, "no torch.compile or cache_compile call runs: nothing to plan%s", cut);
         else
             for (size_t i = 0; i < I->compiled.n; i++)
                 if (I->compiled.v[i]->target && !I->compiled.v[i]->traced)
                     interp_diag(I, I->compiled.v[i]->node, RULE_TNG208,
-                                "this compiled entry is never called with example inputs: nothing to plan");
+                                "this compiled entry is never called with example inputs: nothing to plan%s", cut);
     }
     if (entry && !I->aborted) {
         int found = 0;
@@ -3658,6 +4410,9 @@ int interp_run(ScanFile *sf, const char *entry, InterpResult *out)
     VEC_FREE(I->waits);
     VEC_FREE(I->overwritten);
     frames_free(I);
+    strmap_free(&I->builtins);
+    free(I->node_strs);
+    free(I->literals);
     for (size_t i = 0; i < I->configs.n; i++)
         VEC_FREE(I->configs.v[i]->fields);
     VEC_FREE(I->configs);

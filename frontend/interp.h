@@ -137,6 +137,11 @@ typedef struct Interp Interp;
 
 Obj *obj_new(Interp *I, ObjKind kind);
 Obj *obj_unknown(Interp *I, const char *why);
+/* An unknown whose cause has been reported: what is computed from it
+ * stays quiet (one diagnostic per cause). */
+Obj *obj_unknown_reported(Interp *I);
+/* 1 when o is such an unknown, or a tuple, list or dict holds one. */
+int obj_reported(const Obj *o);
 Obj *obj_none(Interp *I);
 Obj *obj_bool(Interp *I, int b);
 Obj *obj_int(Interp *I, int64_t v);
@@ -153,6 +158,11 @@ DimId obj_as_dim(Interp *I, const Obj *o);
 int obj_int_value(const Obj *o, int64_t *v);
 /* 1 and *v when o is an int or float. */
 int obj_num_value(const Obj *o, double *v);
+/* The result of an int operation: v, or when overflow is set (the exact
+ * result does not fit in int64, which Python's unbounded ints allow) an
+ * unknown: TNG205 at node in trace mode, silently (with the reason) in
+ * host mode. Every int computation on script values goes through it. */
+Obj *obj_int_checked(Interp *I, int overflow, int64_t v, int32_t node);
 /* Instance attribute lookup (NULL when absent) and assignment. */
 Obj *obj_getattr(const Obj *inst, const char *name);
 void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val);
@@ -167,8 +177,8 @@ int interp_tracing(const Interp *I);
 int32_t interp_val(Interp *I, Obj *t, int32_t node);
 /* Adds an op to the current graph at node's location, with the current
  * stream and super-kernel scope and the tensors' pending waits as control
- * dependencies. On a shape or dtype error reports TNG206/TNG207 in trace
- * mode (silently in host mode) and returns -1. Returns the op id. */
+ * dependencies. On a shape or dtype error reports TNG206/TNG207 (in host
+ * mode too) and returns -1. Returns the op id. */
 int32_t interp_op(Interp *I, OpDesc *d, int32_t node);
 /* An unknown result for an unsupported construct at node: in trace mode
  * a graph-break diagnostic (rule), in host mode silently. */
@@ -178,7 +188,12 @@ Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...);
 Obj *interp_call(Interp *I, Obj *callee, CallArgs *a);
 /* The AST and source of the script. */
 const Ast *interp_ast(const Interp *I);
-Arena *interp_arena(Interp *I);
+/* n zeroed bytes, a copy of s[0..n) and a printf, owned by the run and
+ * charged to its memory budget (every object, container and string of the
+ * interpreter is allocated through these). */
+void *interp_alloc(Interp *I, size_t n);
+char *interp_strndup(Interp *I, const char *s, size_t n);
+char *interp_printf(Interp *I, const char *fmt, ...);
 
 /* ---- the torch library (torchlib.c) ---- */
 
@@ -227,5 +242,19 @@ typedef struct InterpResult {
  */
 int interp_run(ScanFile *sf, const char *entry, InterpResult *out);
 void interp_result_free(InterpResult *self);
+
+/* The budget of one run. A script that needs more is stopped with one
+ * TNG212 at the statement being interpreted (exit 1), so that no script can
+ * exhaust the memory or the time of the machine that plans it. */
+#define INTERP_DEFAULT_MAX_MB 512        /* tngc plan/gen/build --max-memory MB */
+#define INTERP_DEFAULT_MAX_SECONDS 10    /* --max-time SECONDS */
+typedef struct InterpLimits {
+    size_t max_mb;         /* MiB of interpreter memory: objects, containers,
+                            * strings, call frames, graph growth; 0: default */
+    double max_seconds;    /* wall-clock seconds of interpretation; 0: default */
+} InterpLimits;
+
+/* interp_run under limits (NULL: the defaults). */
+int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limits, InterpResult *out);
 
 #endif

@@ -1174,13 +1174,30 @@ static void scan__function(Scanner *s, const Pending *p)
     scan__visit(s, body);
 }
 
+static int scan__file(ScanFile *self, char *err, size_t errlen);
+
 int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen)
 {
     memset(self, 0, sizeof *self);
     if (source_load(&self->src, path, err, errlen) != 0)
         return -1;
+    return scan__file(self, err, errlen);
+}
+
+int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, char *err,
+                       size_t errlen)
+{
+    memset(self, 0, sizeof *self);
+    if (source_from_text(&self->src, path, text, len, err, errlen) != 0)
+        return -1;
+    return scan__file(self, err, errlen);
+}
+
+/* Parses and scans self->src (loaded); frees it when the parser fails. */
+static int scan__file(ScanFile *self, char *err, size_t errlen)
+{
     if (ast_parse(&self->ast, &self->src) != 0) {
-        snprintf(err, errlen, "%s: the parser failed on this file", path);
+        snprintf(err, errlen, "%s: the parser failed on this file", self->src.path);
         source_free(&self->src);
         return -1;
     }

@@ -78,6 +78,23 @@ int source_load(Source *self, const char *path, char *err, size_t errlen)
     return 0;
 }
 
+int source_from_text(Source *self, const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    memset(self, 0, sizeof *self);
+    if (len > SOURCE_MAX_BYTES) {
+        snprintf(err, errlen, "%s: file too large (%zu bytes; the limit is %u)", path, len, SOURCE_MAX_BYTES);
+        return -1;
+    }
+    self->path = xstrdup(path);
+    self->text = xmalloc(len + 1);
+    if (len)
+        memcpy(self->text, text, len);
+    self->text[len] = 0;
+    self->len = (uint32_t)len;
+    source__index_lines(self);
+    return 0;
+}
+
 void source_free(Source *self)
 {
     free(self->path);

@@ -24,6 +24,7 @@
  * in-place updates, casts and queries, creation); the name table `lib`;
  * Python builtins; nn modules; the entry points; operators; subscripts.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -77,6 +78,9 @@ static int args_unknown(const CallArgs *a)
 
 static Obj *unk(Interp *I) { return obj_unknown(I, NULL); }
 
+/* ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b. */
+static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
 /* The Val of value id v in the current graph. */
 static const Val *val_at(Interp *I, int32_t v) { return &G(I)->vals.v[v]; }
 
@@ -112,11 +116,12 @@ static int32_t emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, con
     return interp_op(I, &d, node);
 }
 
-/* Output k of op as a tensor object; unknown when op < 0. */
+/* Output k of op as a tensor object; when op < 0 (interp_op has reported
+ * why) an unknown already reported, so that its uses stay quiet. */
 static Obj *op_out(Interp *I, int32_t op, int k)
 {
     if (op < 0)
-        return unk(I);
+        return obj_unknown_reported(I);
     Graph *g = G(I);
     return obj_tensor(I, g->ops.v[op].out + k);
 }
@@ -162,7 +167,9 @@ static int const_int(Interp *I, const Obj *o, int32_t node, const char *what, in
             return 1;
         }
     }
-    if (is_unknown(o))
+    if (obj_reported(o))
+        ;   /* its cause has been reported */
+    else if (is_unknown(o))
         interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
     else
         interp_break(I, node, RULE_TNG205, "%s must be an int known at compile time", what);
@@ -174,7 +181,8 @@ static int known(Interp *I, const Obj *o, int32_t node, const char *what)
 {
     if (!has_unknown(o))
         return 1;
-    interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
+    if (!obj_reported(o))   /* else its cause has been reported */
+        interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
     return 0;
 }
 
@@ -883,7 +891,10 @@ static Obj *lo_narrow(Interp *I, Call *c)
         return interp_break(I, c->node, RULE_TNG206, "narrow of a 0-d tensor");
     if (len < 0)
         return interp_break(I, c->node, RULE_TNG206, "narrow: negative length %lld", (long long)len);
-    int64_t end = start + len;
+    int64_t end;
+    if (graph_ckd_add(&end, start, len))
+        return interp_break(I, c->node, RULE_TNG206, "narrow: start %lld + length %lld overflows 64-bit "
+                            "arithmetic", (long long)start, (long long)len);
     if (start < 0 && end >= 0)
         end = end == 0 ? GRAPH_END : end;   /* from the end, up to the end */
     return slice_of(I, x, dim, start, end, 1, c->node);
@@ -941,7 +952,8 @@ static Obj *lo_split(Interp *I, Call *c)
                 return unk(I);
             if (len[i] < 0)
                 return interp_break(I, c->node, RULE_TNG206, "negative split size");
-            total += len[i];
+            if (graph_ckd_add(&total, total, len[i]))   /* then at and at + len[i] below fit too */
+                return interp_break(I, c->node, RULE_TNG206, "split sizes whose sum overflows 64-bit arithmetic");
         }
         cnt = spec->n;
         if (known && total != size)
@@ -956,17 +968,18 @@ static Obj *lo_split(Interp *I, Call *c)
                                 c->full);
         if (k <= 0 && kind != 2)
             return interp_break(I, c->node, RULE_TNG206, "%s must be positive", kind ? "chunks" : "split size");
-        int64_t part = kind == 0 ? k : kind == 1 ? (size + k - 1) / k : 1;
+        /* size is a constant dim: 0 <= size <= GRAPH_MAX_BYTES; k may be any positive int */
+        int64_t part = kind == 0 ? k : kind == 1 ? ceil_div(size, k) : 1;
         if (part == 0)
             part = 1;
-        int64_t parts = size == 0 ? (kind == 2 ? 0 : 1) : (size + part - 1) / part;
+        int64_t parts = size == 0 ? (kind == 2 ? 0 : 1) : ceil_div(size, part);
         if (parts > (int64_t)NELEM(len))
             return interp_break(I, c->node, RULE_TNG212, "a split into more than %zu parts", NELEM(len));
         for (int64_t p = 0; p < parts; p++)
             len[cnt++] = part < size - p * part ? part : size - p * part;
     }
     Obj *out = obj_tuple(I, NULL, 0);
-    Obj **items = arena_alloc(interp_arena(I), (cnt + 1) * sizeof *items);
+    Obj **items = interp_alloc(I, (cnt + 1) * sizeof *items);
     int64_t at = 0;
     for (size_t i = 0; i < cnt; i++) {
         if (kind == 2) {
@@ -1148,7 +1161,7 @@ static Obj *lo_rms_norm(Interp *I, Call *c)
     int32_t op = emit(I, OP_RMS_NORM, in, 2, NULL, 0, float_arg(ARG(c, 2, "epsilon"), 1e-6), 0,
                       DT_UNKNOWN, c->node);
     if (op < 0)
-        return unk(I);
+        return obj_unknown_reported(I);   /* interp_op reported */
     Obj *items[2] = {op_out(I, op, 0), op_out(I, op, 1)};
     return obj_tuple(I, items, 2);
 }
@@ -1223,7 +1236,7 @@ static Obj *lo_dequant_swiglu_quant(Interp *I, Call *c)
     }
     int32_t op = emit(I, OP_DEQUANT_SWIGLU_QUANT, in, 7, attr, 2, 0, 0, DT_UNKNOWN, c->node);
     if (op < 0)
-        return unk(I);
+        return obj_unknown_reported(I);   /* interp_op reported */
     Obj *items[2] = {op_out(I, op, 0), op_out(I, op, 1)};
     return obj_tuple(I, items, 2);
 }
@@ -1421,7 +1434,7 @@ static Obj *lo_copy(Interp *I, Call *c)
         return unk(I);
     int32_t op = emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
     if (op < 0)
-        return unk(I);
+        return obj_unknown_reported(I);   /* interp_op reported */
     dst->t->value = G(I)->ops.v[op].out;
     return dst;
 }
@@ -1456,7 +1469,7 @@ Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
             return unk(I);
         int32_t op = emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
         if (op < 0)
-            return unk(I);
+            return obj_unknown_reported(I);   /* interp_op reported */
         x->t->value = g->ops.v[op].out;
         return x;
     }
@@ -1595,11 +1608,15 @@ static Obj *lo_create_like(Interp *I, Call *c)
     return full_of(I, d, n, fill, dt, c->node);
 }
 
-/* Shape and element statistics of nested lists for torch.tensor(data). */
+/* Shape and element statistics of nested lists for torch.tensor(data).
+ * [[0] * 100000] * 100000 is 10^10 elements in a few objects: the count is
+ * bounded so that reading it stays fast. */
+#define TENSOR_DATA_MAX (1L << 24)
 typedef struct TensorData {
     int64_t dims[GRAPH_MAX_DIMS];
     int ndim;
-    int any_float, all_bool, count;
+    int any_float, all_bool;
+    int64_t count;         /* elements visited (a shared inner list counts each time) */
     double first;
     int all_same;
 } TensorData;
@@ -1620,7 +1637,7 @@ static int tensor_data(const Obj *o, int depth, TensorData *td)
                 return 0;
         return 1;
     }
-    if (!py_number(o, &v, &is_int) || depth != td->ndim)
+    if (!py_number(o, &v, &is_int) || depth != td->ndim || td->count >= TENSOR_DATA_MAX)
         return 0;
     td->any_float |= !is_int;
     td->all_bool &= o->kind == O_BOOL;
@@ -1802,7 +1819,7 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     CallArgs sh = *a;
     if (self) {
         sh.npos = a->npos + 1;
-        sh.pos = arena_alloc(interp_arena(I), (sh.npos + 1) * sizeof *sh.pos);
+        sh.pos = interp_alloc(I, (sh.npos + 1) * sizeof *sh.pos);
         sh.pos[0] = self;
         for (size_t i = 0; i < a->npos; i++)
             sh.pos[i + 1] = a->pos[i];
@@ -1834,7 +1851,7 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
 static Obj *mk_seq(Interp *I, ObjKind kind, Obj *const *items, size_t n)
 {
     Obj *o = obj_new(I, kind);
-    o->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *o->items);
+    o->items = interp_alloc(I, (n + 1) * sizeof *o->items);
     for (size_t i = 0; i < n; i++)
         o->items[i] = items[i];
     o->n = o->cap = n;
@@ -1858,7 +1875,7 @@ static Obj *iter_list(Interp *I, Obj *o)
         return mk_seq(I, O_LIST, o->items, o->n);
     case O_DICT: {
         Obj *l = mk_seq(I, O_LIST, NULL, 0);
-        l->items = arena_alloc(interp_arena(I), (o->n / 2 + 1) * sizeof *l->items);
+        l->items = interp_alloc(I, (o->n / 2 + 1) * sizeof *l->items);
         for (size_t i = 0; i + 1 < o->n; i += 2)
             l->items[l->n++] = o->items[i];
         l->cap = l->n;
@@ -1868,9 +1885,9 @@ static Obj *iter_list(Interp *I, Obj *o)
         Obj *l = mk_seq(I, O_LIST, NULL, 0);
         if (o->len > MAX_EXPAND)
             return NULL;
-        l->items = arena_alloc(interp_arena(I), (o->len + 1) * sizeof *l->items);
+        l->items = interp_alloc(I, (o->len + 1) * sizeof *l->items);
         for (size_t i = 0; i < o->len; i++)
-            l->items[l->n++] = obj_str(I, arena_strndup(interp_arena(I), o->s + i, 1));
+            l->items[l->n++] = obj_str(I, interp_strndup(I, o->s + i, 1));
         l->cap = l->n;
         return l;
     }
@@ -1885,9 +1902,9 @@ static Obj *iter_list(Interp *I, Obj *o)
             return NULL;
         size_t n = (size_t)cnt;
         Obj *l = mk_seq(I, O_LIST, NULL, 0);
-        l->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *l->items);
-        for (size_t k = 0; k < n; k++)
-            l->items[k] = obj_int(I, a + (int64_t)k * st);
+        l->items = interp_alloc(I, (n + 1) * sizeof *l->items);
+        for (size_t k = 0; k < n; k++)   /* in the range: exact in two's complement */
+            l->items[k] = obj_int(I, (int64_t)((uint64_t)a + (uint64_t)k * (uint64_t)st));
         l->n = l->cap = n;
         return l;
     }
@@ -1979,8 +1996,13 @@ static Obj *bi_sum(Interp *I, CallArgs *a)
         } else {
             double u, v;
             int64_t p, q;
-            if (obj_int_value(acc, &p) && obj_int_value(x, &q))
-                acc = obj_int(I, (int64_t)((uint64_t)p + (uint64_t)q));
+            if (obj_int_value(acc, &p) && obj_int_value(x, &q)) {
+                int64_t t;
+                int ovf = graph_ckd_add(&t, p, q);
+                acc = obj_int_checked(I, ovf, t, a->node);
+                if (is_unknown(acc))
+                    return acc;
+            }
             else if (obj_num_value(acc, &u) && obj_num_value(x, &v))
                 acc = obj_float(I, u + v);
             else
@@ -2014,7 +2036,7 @@ static Obj *bi_range(Interp *I, CallArgs *a)
         return interp_break(I, a->node, RULE_TNG205, "range() step must not be zero");
     Obj *r = obj_new(I, O_RANGE);
     Obj *items[3] = {obj_int(I, v[0]), obj_int(I, v[1]), obj_int(I, v[2])};
-    r->items = arena_alloc(interp_arena(I), 3 * sizeof *r->items);
+    r->items = interp_alloc(I, 3 * sizeof *r->items);
     memcpy(r->items, items, sizeof items);
     r->n = r->cap = 3;
     return r;
@@ -2058,8 +2080,11 @@ static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
     if (x->kind == O_STR) {
         char *end;
         if (streq(f, "int")) {
+            errno = 0;
             long long p = strtoll(x->s, &end, 10);
-            return *end == 0 && end != x->s ? obj_int(I, p) : unk(I);
+            if (*end != 0 || end == x->s)
+                return unk(I);
+            return obj_int_checked(I, errno == ERANGE, p, a->node);
         }
         if (streq(f, "float")) {
             double p = strtod(x->s, &end);
@@ -2080,7 +2105,8 @@ static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
     if (streq(f, "float"))
         return obj_float(I, v);
     if (streq(f, "abs"))
-        return isint ? obj_int(I, iv < 0 && iv != INT64_MIN ? -iv : iv) : obj_float(I, fabs(v));
+        return isint ? obj_int_checked(I, iv == INT64_MIN, iv < 0 && iv != INT64_MIN ? -iv : iv, a->node)
+                     : obj_float(I, fabs(v));
     /* round: half to even, as Python */
     Obj *nd = args_get(a, 1, "ndigits");
     if (is_none(nd)) {
@@ -2108,6 +2134,9 @@ static Obj *bi_enumerate(Interp *I, CallArgs *a)
     Obj *st = args_get(a, 1, "start");
     if (!l || (st && !obj_int_value(st, &start)))
         return unk(I);
+    int64_t last;
+    if (graph_ckd_add(&last, start, (int64_t)l->n))
+        return obj_int_checked(I, 1, 0, a->node);
     for (size_t i = 0; i < l->n; i++) {
         Obj *pair[2] = {obj_int(I, start + (int64_t)i), l->items[i]};
         l->items[i] = obj_tuple(I, pair, 2);
@@ -2131,7 +2160,7 @@ static Obj *bi_zip(Interp *I, CallArgs *a)
     if (a->npos == 0)
         n = 0;
     Obj *out = mk_seq(I, O_LIST, NULL, 0);
-    out->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *out->items);
+    out->items = interp_alloc(I, (n + 1) * sizeof *out->items);
     for (size_t i = 0; i < n; i++) {
         Obj *t[64];
         for (size_t k = 0; k < a->npos; k++)
@@ -2148,7 +2177,7 @@ static Obj *bi_dict(Interp *I, CallArgs *a)
     Obj *src = args_get(a, 0, NULL);
     Obj *d = mk_seq(I, O_DICT, NULL, 0);
     size_t cap = (src && (src->kind == O_DICT || is_seq(src)) ? src->n * 2 : 0) + a->nkw * 2 + 2;
-    d->items = arena_alloc(interp_arena(I), cap * sizeof *d->items);
+    d->items = interp_alloc(I, cap * sizeof *d->items);
     d->cap = cap;
     if (src) {
         if (src->kind == O_DICT) {
@@ -2240,12 +2269,13 @@ static Obj *bi_math(Interp *I, const char *f, CallArgs *a)
         if (!l)
             return unk(I);
         int64_t p = 1, v;
+        int ovf = 0;
         for (size_t i = 0; i < l->n; i++) {
             if (!obj_int_value(l->items[i], &v))
                 return unk(I);
-            p = (int64_t)((uint64_t)p * (uint64_t)v);
+            ovf |= graph_ckd_mul(&p, p, v);
         }
-        return obj_int(I, p);
+        return obj_int_checked(I, ovf, p, a->node);
     }
     if (!obj_num_value(o, &x) || (o2 && !obj_num_value(o2, &y)))
         return unk(I);
@@ -2255,10 +2285,12 @@ static Obj *bi_math(Interp *I, const char *f, CallArgs *a)
         int64_t v;
         if (!obj_int_value(o, &v) || v < 0)
             return unk(I);
-        int64_t r = (int64_t)sqrt((double)v);
+        int64_t r = (int64_t)sqrt((double)v), sq;
+        if (r > 3037000499)   /* the isqrt of INT64_MAX: r * r fits */
+            r = 3037000499;
         while (r > 0 && r * r > v)
             r--;
-        while ((r + 1) * (r + 1) <= v)
+        while (r < 3037000499 && !graph_ckd_mul(&sq, r + 1, r + 1) && sq <= v)
             r++;
         return obj_int(I, r);
     }
@@ -2351,7 +2383,7 @@ static Obj *bi_sorted(Interp *I, CallArgs *a)
     Obj *rev = args_kw(a, "reverse");
     if (!l || args_kw(a, "key") || has_unknown(rev))
         return unk(I);
-    Obj **tmp = arena_alloc(interp_arena(I), (l->n + 1) * sizeof *tmp);
+    Obj **tmp = interp_alloc(I, (l->n + 1) * sizeof *tmp);
     if (sort_items(l->items, tmp, l->n, bool_arg(rev, 0)) < 0)
         return unk(I);
     return l;
@@ -2435,7 +2467,7 @@ static Obj *call_builtin(Interp *I, const char *name, CallArgs *a)
         if (x->kind == O_STR)
             return x;
         if (x->kind == O_INT)
-            return obj_str(I, arena_printf(interp_arena(I), "%lld", (long long)x->i));
+            return obj_str(I, interp_printf(I, "%lld", (long long)x->i));
         return unk(I);
     }
     /* host-side torch functions without an effect on the plan */
@@ -2512,7 +2544,7 @@ static int ctor_int(Interp *I, CallArgs *a, size_t pos, const char *name, int64_
 /* The module items of ModuleList(iterable) / Sequential(*mods). */
 static int module_items(Interp *I, Obj *m, Obj *const *items, size_t n)
 {
-    m->items = arena_alloc(interp_arena(I), (n + 1) * sizeof *m->items);
+    m->items = interp_alloc(I, (n + 1) * sizeof *m->items);
     m->cap = n + 1;
     for (size_t i = 0; i < n; i++)
         m->items[m->n++] = items[i];
@@ -2540,7 +2572,7 @@ static Obj *module_construct(Interp *I, const char *name, CallArgs *a)
         return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
     if (a->has_star)
         return unk(I);
-    Obj *m = module_new(I, arena_printf(interp_arena(I), "torch.nn.%s", cls), a->node);
+    Obj *m = module_new(I, interp_printf(I, "torch.nn.%s", cls), a->node);
     Obj *inplace = args_get(a, 0, "inplace");
     if (inplace && (streq(cls, "ReLU") || streq(cls, "SiLU") || streq(cls, "Sigmoid") || streq(cls, "Tanh")))
         obj_setattr(I, m, "inplace", inplace);
@@ -2735,7 +2767,7 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
             return unk(I);
         if (self->n + add->n > MAX_EXPAND)
             return interp_break(I, a->node, RULE_TNG212, "a ModuleList of more than %d modules", MAX_EXPAND);
-        Obj **items = arena_alloc(interp_arena(I), (self->n + add->n + 1) * sizeof *items);
+        Obj **items = interp_alloc(I, (self->n + add->n + 1) * sizeof *items);
         size_t k = 0;
         for (int64_t i = 0; i < at; i++)
             items[k++] = self->items[i];
@@ -2880,7 +2912,7 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
         const struct LibEntry *e = lib_find(name, NS_METH);
         if (!e)
             return NULL;
-        return lib_call(I, e, arena_printf(interp_arena(I), "Tensor.%s", name), self_obj, a);
+        return lib_call(I, e, interp_printf(I, "Tensor.%s", name), self_obj, a);
     }
     Obj *r = call_builtin(I, name, a);
     if (r)
@@ -3012,7 +3044,7 @@ Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV}};
     for (size_t i = 0; i < NELEM(ar); i++)
         if (streq(op, ar[i].op))
-            return arith(I, ar[i].k, l, r, 1, node, arena_printf(interp_arena(I), "operator '%s'", op));
+            return arith(I, ar[i].k, l, r, 1, node, interp_printf(I, "operator '%s'", op));
     if (streq(op, "**")) {
         if (!is_tensor(l))
             return interp_break(I, node, RULE_TNG203, "a scalar raised to a tensor power ('**' with a tensor exponent)");
@@ -3095,11 +3127,13 @@ static int resolve_index(Interp *I, Obj *index, int n, int32_t node, RuleId rule
         if (o->kind == O_SLICE)
             for (size_t k = 0; k < o->n; k++)
                 if (is_unknown(o->items[k])) {
-                    interp_break(I, node, rule, "a slice bound is not known at compile time");
+                    if (!obj_reported(o->items[k]))
+                        interp_break(I, node, rule, "a slice bound is not known at compile time");
                     return -1;
                 }
         if (is_unknown(o)) {
-            interp_break(I, node, rule, "a tensor index is not known at compile time");
+            if (!obj_reported(o))
+                interp_break(I, node, rule, "a tensor index is not known at compile time");
             return -1;
         }
         switch (o->kind) {
@@ -3257,6 +3291,11 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
                 (x->start >= nsz || x->start < -nsz)) {
                 interp_break(I, node, RULE_TNG206, "index %lld is out of bounds for dim %d with size %lld",
                              (long long)x->start, dim, (long long)nsz);
+                return -1;
+            }
+            if (x->start == INT64_MAX) {   /* past every dim; start + 1 would overflow */
+                interp_break(I, node, RULE_TNG206, "index %lld is out of bounds for dim %d",
+                             (long long)x->start, dim);
                 return -1;
             }
             attr[2] = x->start == -1 ? GRAPH_END : x->start + 1;

@@ -15,6 +15,15 @@
  * this pass reports the problems of the combination (TNG128, TNG129), a
  * list the interpreter let through (once per rule and line), and the shape
  * checks lowering could not decide, evaluated in every gear (TNG209).
+ *
+ * It also carries graph.h's size invariant into every gear: a gear value
+ * past GRAPH_MAX_BYTES is refused at its set_dim_gears call, and every
+ * value's dims are evaluated (overflow-checked) in every gear; a dim that
+ * overflows or is negative, or a tensor past GRAPH_MAX_BYTES, is TNG209 at
+ * the op that makes it (once per op, and only where none of the op's
+ * inputs already failed). The later passes and the code generators can
+ * then compute sizes, offsets and arena sums of bound gears without
+ * overflow.
  */
 #include "plan.h"
 
@@ -78,13 +87,21 @@ static int gears__spec_valid(Plan *self, const GearSpec *s, DiagList *diags)
                                         GEAR_VALUES_MIN, GEAR_VALUES_MAX));
         return 0;
     }
-    for (size_t i = 0; i < s->nvalues; i++)
+    for (size_t i = 0; i < s->nvalues; i++) {
         if (s->values[i] <= 0) {
             gears__report_once(diags, s, RULE_TNG125,
                                arena_printf(&self->arena, "gear value %lld for %s is not a "
                                             "positive size", (long long)s->values[i], name));
             return 0;
         }
+        if (s->values[i] > GRAPH_MAX_BYTES) {
+            gears__report_once(diags, s, RULE_TNG209,
+                               arena_printf(&self->arena, "gear value %lld for %s is larger "
+                                            "than 2^48, the largest size tngc plans",
+                                            (long long)s->values[i], name));
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -263,11 +280,15 @@ static void gears__describe(const Plan *self, size_t i, StrBuf *out)
         sb_putc(out, ')');
 }
 
-/* 1 when check c fails in gear i (a and b known and not compatible). */
+/* 1 when check c fails in gear i (a and b known and not compatible), 2
+ * when a side overflows int64 there. */
 static int gears__check_fails(const Plan *self, const DimCheck *c, size_t i, int64_t *a, int64_t *b)
 {
     const int64_t *sv = self->gears.v[i].symval;
-    if (graph_dim_eval(self->g, c->a, sv, a) < 0 || graph_dim_eval(self->g, c->b, sv, b) < 0)
+    int ra = graph_dim_eval(self->g, c->a, sv, a), rb = graph_dim_eval(self->g, c->b, sv, b);
+    if (ra == -2 || rb == -2)
+        return 2;
+    if (ra < 0 || rb < 0)
         return 0;  /* decided at run time */
     if (*a == *b)
         return 0;
@@ -280,10 +301,12 @@ static int gears__check(Plan *self, const DimCheck *c, DiagList *diags)
 {
     size_t first = 0, nfail = 0;
     int64_t a0 = 0, b0 = 0;
+    int how = 0;
     for (size_t i = 0; i < self->gears.n; i++) {
-        int64_t a, b;
-        if (gears__check_fails(self, c, i, &a, &b) && nfail++ == 0)
-            first = i, a0 = a, b0 = b;
+        int64_t a = 0, b = 0;
+        int f = gears__check_fails(self, c, i, &a, &b);
+        if (f && nfail++ == 0)
+            first = i, a0 = a, b0 = b, how = f;
     }
     if (nfail == 0)
         return 0;
@@ -294,8 +317,11 @@ static int gears__check(Plan *self, const DimCheck *c, DiagList *diags)
     StrBuf sb = {0};
     sb_puts(&sb, "in ");
     gears__describe(self, first, &sb);
-    sb_printf(&sb, ": %s: %lld vs %lld", c->what ? c->what : "shape check",
-              (long long)a0, (long long)b0);
+    if (how == 2)
+        sb_printf(&sb, ": %s: a size overflows 64-bit arithmetic", c->what ? c->what : "shape check");
+    else
+        sb_printf(&sb, ": %s: %lld vs %lld", c->what ? c->what : "shape check",
+                  (long long)a0, (long long)b0);
     if (nfail > 1)
         sb_printf(&sb, " (and in %zu more gear%s)", nfail - 1, nfail > 2 ? "s" : "");
     diag_at(diags, line, col, RULE_TNG209, "%s", sb.s);
@@ -332,13 +358,92 @@ static void gears__specialise(Plan *self, size_t i)
     }
 }
 
+/* Why value v breaks the size invariant in gear i, or NULL; the
+ * evaluated dims (unbound ones as 1) in dims. */
+static const char *gears__size_problem(Plan *self, size_t i, int32_t v, int64_t *dims)
+{
+    const Graph *g = self->g;
+    const Val *val = &g->vals.v[v];
+    for (int d = 0; d < val->ndim; d++) {
+        int rc = graph_dim_eval(g, val->dims[d], self->gears.v[i].symval, &dims[d]);
+        if (rc == -2)
+            return arena_printf(&self->arena, "dim %d overflows 64-bit arithmetic", d);
+        if (rc < 0)
+            dims[d] = 1;   /* known at run time */
+        else if (dims[d] < 0)
+            return arena_printf(&self->arena, "dim %d is negative (%lld)", d, (long long)dims[d]);
+    }
+    if (graph_size_check(val->ndim, dims, dtype_size(val->dtype), NULL) < 0)
+        return "it is larger than 2^48 bytes, the most tngc plans for one tensor";
+    return NULL;
+}
+
+/* "input x" / "the result of reshape" and its type, for messages. */
+static void gears__val_text(const Plan *self, int32_t v, StrBuf *out)
+{
+    const Graph *g = self->g;
+    const Op *op = &g->ops.v[g->vals.v[v].op];
+    if (op->kind == OP_INPUT || op->kind == OP_WEIGHT)
+        sb_printf(out, "%s %s ", op->kind == OP_INPUT ? "input" : "weight",
+                  g->vals.v[v].name ? g->vals.v[v].name : "?");
+    else
+        sb_printf(out, "the result of %s ", op_info[op->kind].name);
+    graph_val_type_str(g, v, out);
+}
+
+/* The size invariant of graph.h in every gear: one TNG209 per op with an
+ * output that breaks it, unless an input of the op already broke it. */
+static int gears__sizes(Plan *self, DiagList *diags)
+{
+    const Graph *g = self->g;
+    char *bad = xcalloc(g->vals.n + 1, 1);
+    int64_t dims[GRAPH_MAX_DIMS];
+    int rc = 0;
+    for (size_t o = 0; o < g->ops.n; o++) {
+        const Op *op = &g->ops.v[o];
+        int inherited = 0;   /* an input failed, or an earlier output was reported */
+        for (uint32_t k = 0; k < op->nin; k++)
+            inherited |= op->in[k] >= 0 && bad[op->in[k]];
+        for (uint32_t k = 0; k < op->nout; k++) {
+            int32_t v = op->out + (int32_t)k;
+            size_t first = 0, nfail = 0;
+            const char *why = NULL;
+            for (size_t i = 0; i < self->gears.n; i++) {
+                const char *w = gears__size_problem(self, i, v, dims);
+                if (w && nfail++ == 0)
+                    first = i, why = w;
+            }
+            if (!nfail)
+                continue;
+            bad[v] = 1;
+            rc = -1;
+            if (inherited)
+                continue;
+            StrBuf sb = {0};
+            sb_puts(&sb, "in ");
+            gears__describe(self, first, &sb);
+            sb_puts(&sb, ": ");
+            gears__val_text(self, v, &sb);
+            sb_printf(&sb, ": %s", why);
+            if (nfail > 1)
+                sb_printf(&sb, " (and in %zu more gear%s)", nfail - 1, nfail > 2 ? "s" : "");
+            diag_at(diags, op->line ? op->line : g->line, op->line ? op->col : g->col, RULE_TNG209,
+                    "%s", sb.s);
+            sb_free(&sb);
+            inherited = 1;   /* one diagnostic per op */
+        }
+    }
+    free(bad);
+    return rc;
+}
+
 int plan_gears(Plan *self, DiagList *diags)
 {
     if (gears__combine(self, diags) < 0)
         return -1;
     for (size_t i = 0; i < self->gears.n; i++)
         gears__specialise(self, i);
-    int rc = 0;
+    int rc = gears__sizes(self, diags);
     for (size_t i = 0; i < self->g->checks.n; i++)
         rc |= gears__check(self, &self->g->checks.v[i], diags);
     return rc;

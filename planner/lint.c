@@ -657,6 +657,10 @@ static void lint__cache_compile(Lint *l, const Compile *c)
     }
     if (c->fullgraph == TRI_FALSE)
         REPORT(l, a->node, TNG152, "cache_compile needs the full graph; fullgraph=False is not allowed");
+    const Value *dir = ann_arg(a, "cache_dir");
+    if (dir && dir->kind == V_STR && (dir->len == 0 || dir->s[0] != '/' || memchr(dir->s, 0, dir->len)) &&
+        path_escapes(dir->s, dir->len))
+        REPORT(l, dir->node, TNG153, "cache_dir must not contain a '..' component or NUL (an absolute path may)");
     if (c->func < 0)
         return;
     const Function *f = &sf->funcs.v[c->func];
@@ -771,14 +775,8 @@ static void lint__config(Lint *l, int cfg)
             if (v->kind == V_BOOL && v->i && mode && !strcmp(mode, "max-autotune"))
                 REPORT(l, f->node, TNG160, "static kernel compilation works only in reduce-overhead mode (mode is %s)", mode);
         } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir")) {
-            if (v->kind == V_STR) {
-                int bad = memchr(v->s, 0, v->len) != NULL;
-                for (size_t p = 0; p + 1 < v->len + 1 && !bad; p++)
-                    bad = (p == 0 || v->s[p - 1] == '/') && p + 2 <= v->len && v->s[p] == '.' &&
-                          v->s[p + 1] == '.' && (p + 2 == v->len || v->s[p + 2] == '/');
-                if (bad)
-                    REPORT(l, v->node, TNG161, "the static kernel build dir must not contain '..' or NUL");
-            }
+            if (v->kind == V_STR && path_escapes(v->s, v->len))
+                REPORT(l, v->node, TNG161, "the static kernel build dir must not contain '..' or NUL");
         } else if (!strcmp(f->path, "debug.graph_dump.type")) {
             if (v->kind != V_STR || !lint__str_in(v, dumps, 3))
                 REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py");

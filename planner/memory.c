@@ -30,6 +30,12 @@
  * naive_bytes is the sum of every buffer's 64-byte-aligned size. A gear in
  * which a buffer's size depends on an unbound symbol has no static arena
  * (dynamic = 1, arena_bytes = naive_bytes = -1, offsets -1).
+ *
+ * Sizes: plan_gears has checked every value of every gear against the size
+ * invariant (graph.h), so one buffer is at most GRAPH_MAX_BYTES. Sums of
+ * them are still checked: an arena past GRAPH_MAX_BYTES (and so every
+ * offset and end in it) is TNG209 at the op whose buffer does not fit,
+ * and naive_bytes is added with overflow checks too.
  */
 #include "plan.h"
 
@@ -58,8 +64,10 @@ typedef struct Slot {
 
 typedef VEC(Slot) SlotList;
 
+/* n rounded up to MEM_ALIGN; n is a buffer's bytes, <= GRAPH_MAX_BYTES. */
 static int64_t memory__align(int64_t n)
 {
+    TNGC_ASSERT(n <= GRAPH_MAX_BYTES);
     return (n + MEM_ALIGN - 1) / MEM_ALIGN * MEM_ALIGN;
 }
 
@@ -290,28 +298,54 @@ static void memory__sizes(const Plan *self, const MemInfo *mi, int gear, PlanMem
     }
 }
 
-static void memory__offsets(const Plan *self, const MemInfo *mi, PlanMemory *m,
-                            SlotList *slots, const int32_t *slot_of)
+/* Reports that value v's buffer does not fit the arena of gear gi. */
+static void memory__too_big(const Plan *self, int gi, int32_t v, const char *what, DiagList *diags)
+{
+    const Graph *g = self->g;
+    const Op *op = &g->ops.v[g->vals.v[v].op];
+    StrBuf sb = {0};
+    sb_printf(&sb, "in gear %d: the %s would pass 2^48 bytes, the most tngc plans, "
+                   "with the buffer of the result of %s ", gi, what, op_info[op->kind].name);
+    graph_val_type_str(g, v, &sb);
+    diag_at(diags, op->line ? op->line : g->line, op->line ? op->col : g->col, RULE_TNG209,
+            "%s", sb.s);
+    sb_free(&sb);
+}
+
+/* Places the slots; -1 after reporting an arena past GRAPH_MAX_BYTES
+ * (every offset and end placed before stays <= GRAPH_MAX_BYTES). */
+static int memory__offsets(const Plan *self, const MemInfo *mi, int gi, PlanMemory *m,
+                           SlotList *slots, const int32_t *slot_of, DiagList *diags)
 {
     const Graph *g = self->g;
     m->arena_bytes = m->naive_bytes = 0;
     for (size_t k = 0; k < slots->n; k++) {
         Slot *s = &slots->v[k];
+        int64_t end;
         s->off = memory__place(self, mi, slots, k);
-        if (s->off + memory__align(s->size) > m->arena_bytes)
-            m->arena_bytes = s->off + memory__align(s->size);
+        if (graph_ckd_add(&end, s->off, memory__align(s->size)) || end > GRAPH_MAX_BYTES) {
+            memory__too_big(self, gi, s->first, "memory arena", diags);
+            return -1;
+        }
+        if (end > m->arena_bytes)
+            m->arena_bytes = end;
     }
     for (size_t v = 0; v < g->vals.n; v++) {
-        if (mi->is_buffer[v])
-            m->naive_bytes += memory__align(m->bytes[v]);
+        if (mi->is_buffer[v] &&
+            graph_ckd_add(&m->naive_bytes, m->naive_bytes, memory__align(m->bytes[v]))) {
+            memory__too_big(self, gi, (int32_t)v, "sum of the buffers", diags);
+            return -1;
+        }
         int32_t r = mi->root[v];
         if (slot_of[r] >= 0)
             m->offset[v] = slots->v[slot_of[r]].off;
     }
+    return 0;
 }
 
-static void memory__gear(Plan *self, const MemInfo *mi, int gear)
+static int memory__gear(Plan *self, const MemInfo *mi, int gear, DiagList *diags)
 {
+    int rc = 0;
     size_t nv = self->g->vals.n;
     PlanMemory m = {0};
     m.offset = arena_alloc(&self->arena, (nv + 1) * sizeof *m.offset);
@@ -324,20 +358,23 @@ static void memory__gear(Plan *self, const MemInfo *mi, int gear)
         SlotList slots = {0};
         int32_t *slot_of = xmalloc((nv + 1) * sizeof *slot_of);
         memory__slots(self, mi, gear, &m, &slots, slot_of);
-        memory__offsets(self, mi, &m, &slots, slot_of);
+        rc = memory__offsets(self, mi, gear, &m, &slots, slot_of, diags);
         for (size_t k = 0; k < slots.n; k++)
             VEC_FREE(slots.v[k].users);
         VEC_FREE(slots);
         free(slot_of);
     }
     VEC_PUSH(self->mem, m);
+    return rc;
 }
 
-void plan_memory(Plan *self)
+int plan_memory(Plan *self, DiagList *diags)
 {
     MemInfo mi = {0};
+    int rc = 0;
     memory__info(self, &mi);
     for (size_t gi = 0; gi < self->gears.n; gi++)
-        memory__gear(self, &mi, (int)gi);
+        rc |= memory__gear(self, &mi, (int)gi, diags);
     memory__info_free(self->g, &mi);
+    return rc;
 }

@@ -27,7 +27,8 @@ int plan_build(Plan *self, Graph *g, DiagList *diags)
     plan_segments(self, diags);
     if (plan_streams(self) < 0)
         TNGC_BUG("the stream schedule of %s deadlocks", g->name ? g->name : "?");
-    plan_memory(self);
+    if (plan_memory(self, diags) < 0)
+        return -1;
     plan_rowindep(self);
     plan_kernels(self);
     return 0;
@@ -56,17 +57,22 @@ int64_t plan_val_numel(const Plan *self, int gear, int32_t v)
         int64_t x;
         if (graph_dim_eval(g, val->dims[d], self->gears.v[gear].symval, &x) < 0 || x < 0)
             return -1;
-        if (x != 0 && n > INT64_MAX / 8 / x)
-            return -1;  /* no arena can hold it: treated as unknown */
-        n *= x;
+        /* plan_gears checked the size invariant: a bug if this overflows */
+        if (graph_ckd_mul(&n, n, x) || n > GRAPH_MAX_BYTES)
+            TNGC_BUG("value %d of %s is past the size limit in gear %d", (int)v,
+                     g->name ? g->name : "?", gear);
     }
     return n;
 }
 
 int64_t plan_val_bytes(const Plan *self, int gear, int32_t v)
 {
-    int64_t n = plan_val_numel(self, gear, v);
-    return n < 0 ? -1 : n * dtype_size(self->g->vals.v[v].dtype);
+    int64_t n = plan_val_numel(self, gear, v), bytes;
+    if (n < 0)
+        return -1;
+    if (graph_ckd_mul(&bytes, n, dtype_size(self->g->vals.v[v].dtype)) || bytes > GRAPH_MAX_BYTES)
+        TNGC_BUG("value %d is past the size limit in gear %d", (int)v, gear);
+    return bytes;
 }
 
 const char *plan_caller_storage(Plan *self, int32_t v)

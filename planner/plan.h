@@ -125,8 +125,9 @@ void plan_segments(Plan *self, DiagList *diags);
 /* streams.c: units, per-stream schedules, events without redundant waits;
  * returns -1 (a bug) if the simulated run deadlocks. */
 int plan_streams(Plan *self);
-/* memory.c: the arena of each gear. */
-void plan_memory(Plan *self);
+/* memory.c: the arena of each gear; -1 after reporting an arena past
+ * GRAPH_MAX_BYTES. */
+int plan_memory(Plan *self, DiagList *diags);
 /* rowindep.c: row independence of each geared symbol. */
 void plan_rowindep(Plan *self);
 /* kernels.c: static-kernel instances. */

@@ -35,6 +35,8 @@ struct TngrtBundle {
     int64_t *sym;             /* symbol values of the selected gear */
     int64_t *off;             /* dynamic gears' arena offsets (max noff) */
     TngrtExec *exec;
+    char **unused;            /* tensors of the last weights file no weight uses (one block) */
+    int nunused;
     int last_gear;
     char err[BUNDLE_MSG];     /* last failure, "" when the last call succeeded */
 };
@@ -331,6 +333,7 @@ void tngrt_bundle_delete(TngrtBundle *self)
     free(self->sym);
     free(self->off);
     free(self->arena);
+    free(self->unused);
     free(self);
 }
 
@@ -367,6 +370,50 @@ static int bundle__find_weight(TngrtBundle *self, const TngrtSafetensors *st,
     return 0;
 }
 
+/* Whether name is the name of a weight of d. */
+static int bundle__is_weight(const TngrtBundleDesc *d, const char *name)
+{
+    for (int i = 0; i < d->nweights; i++)
+        if (strcmp(d->weights[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Replaces self->unused with the tensors of st that are no weight (file
+ * order), in one block: the pointers, then the names. */
+static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, const char *path)
+{
+    int n = 0, count = tngrt_safetensors_count(st);
+    size_t bytes = 0;
+    char **list, *at;
+    for (int i = 0; i < count; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        if (!bundle__is_weight(self->desc, name)) {
+            n++;
+            bytes += strlen(name) + 1;
+        }
+    }
+    list = malloc((size_t)n * sizeof *list + bytes + 1);
+    if (!list) {
+        bundle__fail(self, "%s: out of memory", path);
+        return -1;
+    }
+    at = (char *)(list + n);
+    n = 0;
+    for (int i = 0; i < count; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        if (bundle__is_weight(self->desc, name))
+            continue;
+        list[n++] = at;
+        strcpy(at, name);
+        at += strlen(name) + 1;
+    }
+    free(self->unused);
+    self->unused = list;
+    self->nunused = n;
+    return 0;
+}
+
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
 {
     const TngrtBundleDesc *d = self->desc;
@@ -391,6 +438,8 @@ int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
     for (int i = 0; i < d->nweights; i++)
         if (bundle__find_weight(self, st, path, i, &views[i]) != 0)
             goto out;
+    if (bundle__note_unused(self, st, path) != 0)
+        goto out;
     /* every weight checked: only now change the stored values */
     for (int i = 0; i < d->nweights; i++)
         if (self->wbytes[i] > 0)
@@ -431,7 +480,31 @@ static int bundle__check_dense(TngrtBundle *self, const char *name, const TngrtT
     return 0;
 }
 
-/* Checks input i's dtype, rank, density and constant dims. */
+/* Checks t's shape against TNGRT_MAX_BYTES: every dim at most that, and
+ * the product of the dims, each counted as at least 1, times the element
+ * size too (the compiler's limit: an empty tensor cannot hide a huge dim,
+ * and no size the generated code computes from it overflows). */
+static int bundle__check_size(TngrtBundle *self, const char *name, const TngrtTensor *t)
+{
+    int64_t bound = (int64_t)tngrt_dtype_size(t->dtype);
+    char got[256];
+    Msg mg = {got, sizeof got, 0};
+    for (int k = 0; k < t->ndim; k++) {
+        int64_t n = t->shape[k] > 1 ? t->shape[k] : 1;
+        if (t->shape[k] < 0 || bound > TNGRT_MAX_BYTES / n) {
+            msg_shape(&mg, t->ndim, t->shape);
+            bundle__fail(self, "input '%s': shape %s %s", name, got,
+                         t->shape[k] < 0 ? "has a negative dim"
+                                         : "passes 2^48 bytes (a 0 dim counting as 1), the most a "
+                                           "bundle handles");
+            return -1;
+        }
+        bound *= n;
+    }
+    return 0;
+}
+
+/* Checks input i's dtype, rank, size, density and constant dims. */
 static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
 {
     const TngrtSigTensor *s = &self->desc->inputs[i];
@@ -450,7 +523,7 @@ static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
                      s->ndim, want);
         return -1;
     }
-    if (bundle__check_dense(self, s->name, t) != 0)
+    if (bundle__check_size(self, s->name, t) != 0 || bundle__check_dense(self, s->name, t) != 0)
         return -1;
     for (int k = 0; k < s->ndim; k++) {
         if (s->dims[k].sym == -1 && t->shape[k] != s->dims[k].value) {
@@ -463,18 +536,19 @@ static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
     return 0;
 }
 
-/* Checks the input count and every input. */
+/* Checks the input count (TNGRT_FAILED: the caller's mistake) and every
+ * input (TNGRT_BAD_INPUT). */
 static int bundle__check_inputs(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
 {
     const TngrtBundleDesc *d = self->desc;
     if (ninputs != d->ninputs || (ninputs > 0 && !inputs)) {
         bundle__fail(self, "%s takes %d inputs, got %d", d->entry ? d->entry : d->name,
                      d->ninputs, inputs ? ninputs : 0);
-        return -1;
+        return TNGRT_FAILED;
     }
     for (int i = 0; i < ninputs; i++)
         if (bundle__check_input(self, i, &inputs[i]) != 0)
-            return -1;
+            return TNGRT_BAD_INPUT;
     return 0;
 }
 
@@ -519,35 +593,40 @@ static void bundle__no_gear(TngrtBundle *self, const TngrtTensor *in)
 }
 
 /* Checks the inputs and selects the first matching gear (symbol values in
- * self->sym); returns its index or -1. */
+ * self->sym); returns its index, or TNGRT_FAILED or TNGRT_BAD_INPUT. */
 static int bundle__select(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
 {
     const TngrtBundleDesc *d = self->desc;
-    if (bundle__check_inputs(self, inputs, ninputs) != 0)
-        return -1;
+    int rc = bundle__check_inputs(self, inputs, ninputs);
+    if (rc != 0)
+        return rc;
     for (int g = 0; g < d->ngears; g++)
         if (bundle__match(d, g, inputs, self->sym))
             return g;
     bundle__no_gear(self, inputs);
-    return -1;
+    return TNGRT_BAD_INPUT;
 }
 
 int tngrt_bundle_check_inputs(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
 {
     self->err[0] = '\0';
-    return bundle__check_inputs(self, inputs, ninputs);
+    return bundle__check_inputs(self, inputs, ninputs) != 0 ? -1 : 0;
 }
 
 int tngrt_bundle_select(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
 {
+    int g;
     self->err[0] = '\0';
-    return bundle__select(self, inputs, ninputs);
+    g = bundle__select(self, inputs, ninputs);
+    return g < 0 ? -1 : g;
 }
 
 /* ---- running ---- */
 
-/* Makes the arena large enough for gear g (self->sym set): dynamic gears
- * compute their layout, and the arena grows when needed. */
+/* Makes the arena large enough for gear g (self->sym set): gears with
+ * run-time dims check every shape and place their buffers (layout), and
+ * the arena grows when needed. Returns 0, TNGRT_BAD_INPUT or
+ * TNGRT_FAILED. */
 static int bundle__arena_for(TngrtBundle *self, int g)
 {
     const TngrtGear *gear = &self->desc->gears[g];
@@ -560,8 +639,13 @@ static int bundle__arena_for(TngrtBundle *self, int g)
         return 0;   /* the arena was sized for every static gear */
     msg_gear(&m, self->desc, g);
     if (gear->layout(self->sym, self->off, &bytes) != 0 || bytes < 0) {
-        bundle__fail(self, "gear %d (%s): the arena size overflows", g, gs);
-        return -1;
+        msg_add(&m, ", bound:");
+        for (int k = 0; k < self->desc->nsyms; k++)
+            if (gear->symval[k] == INT64_MIN)
+                msg_add(&m, " %s=%lld", self->desc->syms[k].name, (long long)self->sym[k]);
+        bundle__fail(self, "gear %d (%s): the input shapes make a tensor or the arena larger than 2^48 "
+                     "bytes, the most a bundle handles", g, gs);
+        return TNGRT_BAD_INPUT;
     }
     if ((uint64_t)bytes <= self->arena_cap)
         return 0;
@@ -569,7 +653,7 @@ static int bundle__arena_for(TngrtBundle *self, int g)
     if (!grown) {
         bundle__fail(self, "gear %d (%s): out of memory growing the arena to %lld bytes", g,
                      gs, (long long)bytes);
-        return -1;
+        return TNGRT_FAILED;
     }
     free(self->arena);   /* contents live for one run only: nothing to copy */
     self->arena = grown;
@@ -582,17 +666,19 @@ int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
 {
     const TngrtBundleDesc *d = self->desc;
     TngrtRunCtx c;
-    TngrtError e = {{0}};
-    int g;
+    TngrtError e = {{0}, TNGRT_ERR_FAILURE};
+    int g, rc;
     self->err[0] = '\0';
     if (noutputs != d->noutputs || (noutputs > 0 && !outputs)) {
         bundle__fail(self, "%s returns %d outputs, got room for %d",
                      d->entry ? d->entry : d->name, d->noutputs, outputs ? noutputs : 0);
-        return -1;
+        return TNGRT_FAILED;
     }
     g = bundle__select(self, inputs, ninputs);
-    if (g < 0 || bundle__arena_for(self, g) != 0)
-        return -1;
+    if (g < 0)
+        return g;
+    if ((rc = bundle__arena_for(self, g)) != 0)
+        return rc;
     for (int i = 0; i < ninputs; i++)
         self->in[i] = inputs[i].data;
     c.arena = self->arena;
@@ -602,7 +688,7 @@ int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
     c.off = self->off;
     if (tngrt_exec_run(self->exec, d->gears[g].streams, &c, &e) != 0) {
         bundle__fail(self, "%s", e.msg[0] ? e.msg : "a stream failed");
-        return -1;
+        return e.kind == TNGRT_ERR_BAD_INPUT ? TNGRT_BAD_INPUT : TNGRT_FAILED;
     }
     if (noutputs > 0)
         memset(outputs, 0, (size_t)noutputs * sizeof *outputs);
@@ -638,6 +724,16 @@ const TngrtBundleDesc *tngrt_bundle_desc(const TngrtBundle *self)
 void tngrt_bundle_set_trace(TngrtBundle *self, TngrtTrace *trace)
 {
     tngrt_exec_set_trace(self->exec, trace);
+}
+
+int tngrt_bundle_unused_count(const TngrtBundle *self)
+{
+    return self->nunused;
+}
+
+const char *tngrt_bundle_unused_name(const TngrtBundle *self, int i)
+{
+    return i >= 0 && i < self->nunused ? self->unused[i] : NULL;
 }
 
 const char *tngrt_bundle_last_error(const TngrtBundle *self)

@@ -187,6 +187,7 @@ static void exec__run_stream(TngrtExec *self, int s, uint64_t g)
     TngrtError *err = &self->errs[s];
     uint_fast64_t prev;
     err->msg[0] = '\0';
+    err->kind = TNGRT_ERR_FAILURE;
     if (self->fns[s](self->arg, self, s, err) == 0)
         return;
     prev = atomic_load(&self->abort_gen);
@@ -285,6 +286,8 @@ int tngrt_exec_run(TngrtExec *self, const TngrtStreamFn *fns, void *arg, TngrtEr
         tngrt__fail(err, NULL, "%s", self->errs[s].msg);
     else
         tngrt__fail(err, NULL, "stream %d failed", s);
+    if (err)
+        err->kind = self->errs[s].kind;
     return -1;
 }
 

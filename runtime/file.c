@@ -1,12 +1,15 @@
 /*
  * file.c - what the readers and writers of libtngcrt share: error messages
- * that name the file, reading a whole file, writing one atomically.
+ * that name the file (or, for generated code, the script's line), reading a
+ * whole file, writing one atomically.
  */
 #include "internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +19,7 @@ void tngrt__fail(TngrtError *err, const char *path, const char *fmt, ...)
     int n = 0;
     if (!err)
         return;
+    err->kind = TNGRT_ERR_FAILURE;
     if (path) {
         n = snprintf(err->msg, sizeof err->msg, "%s: ", path);
         if (n < 0 || (size_t)n >= sizeof err->msg)
@@ -24,6 +28,17 @@ void tngrt__fail(TngrtError *err, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
     va_end(ap);
+}
+
+int tngrt_error_at(TngrtError *err, const char *file, unsigned line)
+{
+    char msg[sizeof err->msg];
+    if (!err)
+        return TNGRT_FAILED;
+    memcpy(msg, err->msg, sizeof msg);
+    msg[sizeof msg - 1] = '\0';
+    snprintf(err->msg, sizeof err->msg, "%s:%u: %s", file ? file : "?", line, msg);
+    return TNGRT_FAILED;
 }
 
 int tngrt__read_file(const char *path, unsigned char **buf, size_t *len, TngrtError *err)
@@ -77,11 +92,14 @@ int tngrt__write_atomic(const char *path, int (*put)(const void *ctx, FILE *f), 
         tngrt__fail(err, path, "cannot open %s for writing", tmp);
         return -1;
     }
+    errno = 0;
     int ok = put(ctx, f) == 0 && !ferror(f);
+    int saved = errno;
     ok = (fclose(f) == 0) && ok;
     if (!ok) {
+        saved = saved ? saved : errno;
         remove(tmp);
-        tngrt__fail(err, path, "write error on %s", tmp);
+        tngrt__fail(err, path, "write error%s%s", saved ? ": " : "", saved ? strerror(saved) : "");
         return -1;
     }
     if (rename(tmp, path) != 0) {

@@ -11,7 +11,10 @@
  *                             ',' "data_offsets" ':' '[' int ',' int ']' '}'
  * (tensor keys in any order). Duplicate keys, floats, negative numbers,
  * unknown dtypes, offsets outside the buffer, sizes that do not match the
- * shape, and overlapping tensors are all refused.
+ * shape, and overlapping tensors are all refused. As the format requires,
+ * the tensors cover the data buffer exactly: bytes after the last tensor's
+ * data, or between two tensors, are refused too (a file that hides
+ * something else after its weights, or a truncated index).
  */
 #include "internal.h"
 
@@ -419,7 +422,35 @@ static int st__header(TngrtSafetensors *self, StParse *p)
     return 0;
 }
 
-/* Checks every entry's range and size, and that no two ranges overlap. */
+/* Checks that the (in-range, disjoint) tensors cover the data buffer
+ * exactly: no byte after the last one's data, none between two. */
+static int st__check_covered(const TngrtSafetensors *self, TngrtError *err)
+{
+    uint64_t buflen = self->len - self->data_start, last = 0, used = 0;
+    for (int i = 0; i < self->count; i++) {
+        const StEntry *e = &self->entries[i];
+        used += e->end - e->begin;   /* disjoint ranges inside buflen: no overflow */
+        if (e->end > last)
+            last = e->end;
+    }
+    if (last < buflen) {
+        tngrt__fail(err, self->path, "%llu trailing bytes after the last tensor's data (the "
+                    "data buffer has %llu bytes, the tensors end at %llu)",
+                    (unsigned long long)(buflen - last), (unsigned long long)buflen,
+                    (unsigned long long)last);
+        return -1;
+    }
+    if (used < buflen) {
+        tngrt__fail(err, self->path, "%llu bytes of the data buffer belong to no tensor "
+                    "(holes between tensors are refused)",
+                    (unsigned long long)(buflen - used));
+        return -1;
+    }
+    return 0;
+}
+
+/* Checks every entry's range and size, that no two ranges overlap, and
+ * that together they cover the data buffer. */
 static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
 {
     uint64_t buflen = self->len - self->data_start;
@@ -454,7 +485,7 @@ static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
                 return -1;
             }
         }
-    return 0;
+    return st__check_covered(self, err);
 }
 
 int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError *err)

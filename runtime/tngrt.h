@@ -17,10 +17,37 @@
 /* The most dimensions a tensor may have. */
 #define TNGRT_MAX_DIMS 8
 
+/* The most bytes of one tensor a bundle handles (2^48, the compiler's
+ * limit, frontend/graph.h): every dim is at most this, and so is the
+ * product of the dims, each counted as at least 1 (an empty tensor cannot
+ * hide a huge dim), times the element size. Below it, nothing computed
+ * from sizes (a stride, an index times a stride, a sum of two sizes)
+ * overflows int64. */
+#define TNGRT_MAX_BYTES ((int64_t)1 << 48)
+
+/* What a failing call found at fault. */
+typedef enum TngrtErrorKind {
+    TNGRT_ERR_FAILURE,     /* the runtime or a kernel failed (out of memory, an I/O error, ...) */
+    TNGRT_ERR_BAD_INPUT,   /* the data given is invalid, e.g. an embedding id out of range */
+} TngrtErrorKind;
+
 /* An error message filled by a failing call (always NUL-terminated). */
 typedef struct TngrtError {
-    char msg[256];   /* what went wrong, naming the file or object */
+    char msg[256];         /* what went wrong, naming the file or object */
+    TngrtErrorKind kind;   /* set with msg */
 } TngrtError;
+
+/* The status of a call that tells bad input from a failure
+ * (tngrt_bundle_run): 0, TNGRT_FAILED or TNGRT_BAD_INPUT. */
+enum {
+    TNGRT_FAILED = -1,      /* TNGRT_ERR_FAILURE */
+    TNGRT_BAD_INPUT = -2,   /* TNGRT_ERR_BAD_INPUT */
+};
+
+/* Prefixes err's message with the location of the failing operation,
+ * "<file>:<line>: " (its kind is kept; err may be NULL); returns
+ * TNGRT_FAILED, for generated code to return. */
+int tngrt_error_at(TngrtError *err, const char *file, unsigned line);
 
 /* The element types of tensors. */
 typedef enum TngrtDType {
@@ -89,8 +116,10 @@ int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err);
 /* An open safetensors file: its bytes in memory and its tensor index. */
 typedef struct TngrtSafetensors TngrtSafetensors;
 
-/* Reads and validates the safetensors file at path into *out;
- * returns 0, or -1 with a message in err. */
+/* Reads and validates the safetensors file at path into *out; returns 0,
+ * or -1 with a message in err. As the format requires, the tensors must
+ * cover the data buffer exactly: trailing bytes after the last tensor's
+ * data and bytes no tensor uses are refused, as are overlaps. */
 int tngrt_safetensors_open(const char *path, TngrtSafetensors **out,
                            TngrtError *err);
 

@@ -14,8 +14,9 @@
  * buffers: in-place updates of an input, e.g. a KV cache, write into
  * them); weights and buffers live in storage the bundle owns.
  *
- * Errors: every fallible call returns 0, or -1 and keeps a one-line
- * message readable with tngrt_bundle_last_error until the next call.
+ * Errors: every fallible call returns 0, or -1 (tngrt_bundle_run: -1 or
+ * -2, TNGRT_FAILED or TNGRT_BAD_INPUT) and keeps a one-line message
+ * readable with tngrt_bundle_last_error until the next call.
  *
  * Process-wide side effect: tngrt_bundle_new of a descriptor with more
  * than one stream calls openblas_set_num_threads(1), so that streams, not
@@ -72,8 +73,12 @@ typedef struct TngrtRunCtx {
 typedef struct TngrtGear {
     const int64_t *symval;    /* nsyms values; INT64_MIN: bound from the inputs */
     int64_t arena_bytes;      /* static size, or -1: computed by layout */
-    /* Dynamic gears (arena_bytes == -1): fills off[0..noff) and *bytes from
-     * the symbol values; returns 0, or -1 when a size overflows. */
+    /* Gears with dims known at run time only (a symbol bound from the
+     * inputs; arena_bytes == -1), called before the gear's streams: checks
+     * every such shape (each tensor within TNGRT_MAX_BYTES, no dim
+     * overflowing) and fills off[0..noff) and *bytes (the arena, also
+     * within TNGRT_MAX_BYTES) from the symbol values; returns 0, or -1
+     * when a check fails (the run returns TNGRT_BAD_INPUT). */
     int (*layout)(const int64_t *sym, int64_t *off, int64_t *bytes);
     int noff;
     const TngrtStreamFn *streams;  /* nstreams functions */
@@ -111,15 +116,29 @@ typedef struct TngrtBundle TngrtBundle;
 int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError *err);
 
 /* Loads every weight from the safetensors file at path: each must exist
- * with its dtype and shape (extra tensors are ignored); returns 0, or -1
- * (the weights keep their previous values then). */
+ * with its dtype and shape; returns 0, or -1 (the weights keep their
+ * previous values then). Tensors of the file that are no weight are not
+ * loaded: tngrt_bundle_unused_count and _name list them. */
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path);
+
+/* The number of tensors in the file of the last successful
+ * tngrt_bundle_load_weights that are no weight of the model (0 before). */
+int tngrt_bundle_unused_count(const TngrtBundle *self);
+
+/* The name of unused tensor i (file order), valid until the next
+ * successful load or delete; NULL when i is out of range. */
+const char *tngrt_bundle_unused_name(const TngrtBundle *self, int i);
 
 /* Runs the entry on inputs[0..ninputs) (dense C-order tensors of the
  * signature's dtypes and ranks), choosing the gear whose shapes match;
  * fills outputs[0..noutputs) with views valid until the next run or
- * delete. Returns 0, or -1: wrong count, dtype or rank, a shape in no gear
- * (the message lists the gears), or a kernel's error. */
+ * delete. Returns 0; TNGRT_BAD_INPUT (-2) when the inputs are at fault: a
+ * wrong dtype or rank, a shape in no gear (the message lists the gears),
+ * an input or a tensor the run would compute past TNGRT_MAX_BYTES (2^48
+ * bytes, counting 0 dims as 1), or values a kernel refuses (an embedding
+ * id out of range; the message starts with the op's "script:line: " where
+ * the generated code passes it); TNGRT_FAILED (-1) for the rest: a wrong
+ * count of inputs or outputs, out of memory, a kernel's failure. */
 int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
                      TngrtTensor *outputs, int noutputs);
 

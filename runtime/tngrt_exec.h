@@ -28,8 +28,9 @@
 typedef struct TngrtExec TngrtExec;
 typedef struct TngrtTrace TngrtTrace;
 
-/* One stream's work for one run: returns 0, or -1 with a message in err
- * (err is private to the stream for the run). */
+/* One stream's work for one run: returns 0, or -1 with a message and a
+ * kind in err (err is private to the stream for the run; its kind starts
+ * as TNGRT_ERR_FAILURE). */
 typedef int (*TngrtStreamFn)(void *arg, TngrtExec *exec, int stream, TngrtError *err);
 
 /* Creates an executor for nstreams streams (1 .. 64) and nevents events
@@ -38,10 +39,11 @@ typedef int (*TngrtStreamFn)(void *arg, TngrtExec *exec, int stream, TngrtError 
 int tngrt_exec_new(TngrtExec **out, int nstreams, int nevents, TngrtError *err);
 
 /* Runs fns[s](arg, self, s, ...) for every stream s concurrently and
- * returns when all have finished: 0, or -1 with the message of the stream
- * that failed first in time (streams failing after it, typically because
- * their waits returned -1, are not reported; an empty message becomes
- * "stream N failed"). Calls on one executor must not overlap. */
+ * returns when all have finished: 0, or -1 with the message and kind of
+ * the stream that failed first in time (streams failing after it,
+ * typically because their waits returned -1, are not reported; an empty
+ * message becomes "stream N failed"). Calls on one executor must not
+ * overlap. */
 int tngrt_exec_run(TngrtExec *self, const TngrtStreamFn *fns, void *arg, TngrtError *err);
 
 /* Records event e of the current run (called from the stream that owns

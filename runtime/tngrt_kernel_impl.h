@@ -421,12 +421,28 @@ static inline void tngrt_impl__move(int nd, const int64_t *shape, const TngrtArg
     } while (tngrt_impl__walk_next(&w, idx, off));
 }
 
-/* Writes a message into err (may be NULL); returns -1. */
+/* Writes a message into err (may be NULL) for a kernel's failure; returns -1. */
 static inline int tngrt_impl__err(TngrtError *err, const char *fmt, ...)
 {
     va_list ap;
     if (!err)
         return -1;
+    err->kind = TNGRT_ERR_FAILURE;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The same for invalid values in the data (an embedding id out of range):
+ * the kind TNGRT_ERR_BAD_INPUT, which a bundle run reports as
+ * TNGRT_BAD_INPUT; returns -1. */
+static inline int tngrt_impl__bad_input(TngrtError *err, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err)
+        return -1;
+    err->kind = TNGRT_ERR_BAD_INPUT;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
@@ -1159,7 +1175,11 @@ TNGRT_KINLINE int64_t tngrt_impl__slice_count(int64_t len, int64_t *start, int64
 }
 
 /* The strided view base[..., start::step, ...] of t along dim: sets shape
- * (count along dim), strides and the base offset. */
+ * (count along dim), strides and the base offset. start is at most the
+ * dim's size, so the base is within the tensor; a view of one element or
+ * none takes step 1 (the step may be any positive int64), and with two or
+ * more the step is below the dim's size, so the stride stays within the
+ * tensor too (its size is bounded: TNGRT_MAX_BYTES). */
 static inline void tngrt_impl__slice_view(const TngrtArg *t, int dim, int64_t start, int64_t step,
                                           int64_t count, int64_t *shape, int64_t *st,
                                           int64_t *base)
@@ -1169,7 +1189,7 @@ static inline void tngrt_impl__slice_view(const TngrtArg *t, int dim, int64_t st
         shape[d] = t->shape[d];
     st[dim] = tngrt_impl__numel(t->ndim - dim - 1, t->shape + dim + 1);
     *base = start * st[dim];
-    st[dim] *= step;
+    st[dim] *= count > 1 ? step : 1;
     shape[dim] = count;
 }
 
@@ -1513,8 +1533,8 @@ TNGRT_KINLINE int tngrt_impl_embedding(const TngrtArg *out, const TngrtArg *weig
     for (int64_t i = 0; i < nids; i++) {
         int64_t id = tngrt_impl__ldi(ids, i);
         if (id < 0 || id >= rows)
-            return tngrt_impl__err(err, "embedding: id %lld out of range [0, %lld)",
-                                   (long long)id, (long long)rows);
+            return tngrt_impl__bad_input(err, "embedding: id %lld out of range [0, %lld)",
+                                         (long long)id, (long long)rows);
     }
     for (int64_t i = 0; i < nids; i++)
         tngrt_impl__cvt_row(out, i * h, 1, weight, tngrt_impl__ldi(ids, i) * h, 1, h);
@@ -1877,8 +1897,8 @@ static inline int tngrt_impl__dsq_group_ok(const TngrtImplDsq *d, int64_t g, Tng
     int64_t len[3] = {d->ws_len, d->qs_len, d->qo_len};
     for (int i = 0; i < 3; i++)
         if (v[i] && len[i] > 0 && g >= tngrt_impl__numel(v[i]->ndim, v[i]->shape) / len[i])
-            return tngrt_impl__err(err, "dequant_swiglu_quant: group %lld has no row in a "
-                                        "per-group scale", (long long)g);
+            return tngrt_impl__bad_input(err, "dequant_swiglu_quant: group %lld has no row "
+                                              "in a per-group scale", (long long)g);
     return 0;
 }
 
@@ -1890,16 +1910,18 @@ static inline int tngrt_impl__dsq_groups_ok(const TngrtImplDsq *d, const TngrtAr
     for (int64_t g = 0; g < ng; g++) {
         int64_t c = tngrt_impl__ldi(gi, g);
         if (c < 0 || c > d->rows - total)
-            return tngrt_impl__err(err, "dequant_swiglu_quant: group_index count %lld of group "
-                                        "%lld is negative or exceeds the %lld rows",
-                                   (long long)c, (long long)g, (long long)d->rows);
+            return tngrt_impl__bad_input(err, "dequant_swiglu_quant: group_index count %lld "
+                                              "of group %lld is negative or exceeds the %lld "
+                                              "rows", (long long)c, (long long)g,
+                                         (long long)d->rows);
         total += c;
         if (c > 0 && tngrt_impl__dsq_group_ok(d, g, err) != 0)
             return -1;
     }
     if (total != d->rows)
-        return tngrt_impl__err(err, "dequant_swiglu_quant: group_index counts add up to %lld, "
-                                    "x has %lld rows", (long long)total, (long long)d->rows);
+        return tngrt_impl__bad_input(err, "dequant_swiglu_quant: group_index counts add up "
+                                          "to %lld, x has %lld rows", (long long)total,
+                                     (long long)d->rows);
     return 0;
 }
 

@@ -22,6 +22,9 @@
  *   have the same shape (in-place reuse by the memory planner).
  * - Kernels never allocate on the heap except matmul's conversion buffers
  *   for half and integer types (and return -1 only where documented).
+ * - A kernel that fails sets err->kind: TNGRT_ERR_BAD_INPUT when values in
+ *   the data are invalid for the op (an embedding id, group counts), which
+ *   tngrt_bundle_run reports as TNGRT_BAD_INPUT; TNGRT_ERR_FAILURE else.
  * - Matmuls call CBLAS (OpenBLAS) for float32; half types convert to
  *   float32, multiply, and round once; integer matmuls accumulate in int64.
  *
@@ -164,7 +167,7 @@ void tngrt_kernel_rms_norm(const TngrtArg *y, const TngrtArg *rstd, const TngrtA
                            const TngrtArg *gamma, double eps);
 
 /* out[ids..., h] = weight[ids[...], h]. Returns 0, or -1 with a message in
- * err when an id is negative or >= weight's rows. */
+ * err (kind TNGRT_ERR_BAD_INPUT) when an id is negative or >= weight's rows. */
 int tngrt_kernel_embedding(const TngrtArg *out, const TngrtArg *weight, const TngrtArg *ids,
                            TngrtError *err);
 
@@ -203,7 +206,7 @@ int tngrt_kernel_quant_matmul(const TngrtArg *out, const TngrtArg *x1, const Tng
  * NULL). group_index (counts, or NULL) splits the rows into consecutive
  * groups; group g uses row g of weight_scale, quant_scale and quant_offset.
  * Absent operands are NULL. Returns 0, or -1 with a message for a bad
- * shape, quant_mode or group counts. */
+ * shape, quant_mode or group counts (kind TNGRT_ERR_BAD_INPUT). */
 int tngrt_kernel_dequant_swiglu_quant(const TngrtArg *y, const TngrtArg *scale_out,
                                       const TngrtArg *x, const TngrtArg *weight_scale,
                                       const TngrtArg *activation_scale, const TngrtArg *bias,

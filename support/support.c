@@ -1,5 +1,5 @@
 /*
- * support.c - allocation, arena, string builder and atomic file writes.
+ * support.c - allocation, arena, string builder and path checks (outputs: out.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "support.h"
@@ -223,49 +223,16 @@ void sb_free(StrBuf *self)
     self->len = self->cap = 0;
 }
 
-/* ---- atomic files ---- */
+/* ---- paths ---- */
 
-int write_file_atomic(const char *path, const char *data, size_t n)
+int path_escapes(const char *s, size_t n)
 {
-    size_t plen = strlen(path);
-    char *tmp = xmalloc(plen + 16);
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return -1;
-    }
-    size_t off = 0;
-    while (off < n) {
-        ssize_t w = write(fd, data + off, n - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            goto fail;
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) != 0 && errno != EINVAL)
-        goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0)
-        goto fail;
-    free(tmp);
+    if (memchr(s, 0, n))
+        return 1;
+    for (size_t p = 0; p + 2 <= n; p++)
+        if ((p == 0 || s[p - 1] == '/') && s[p] == '.' && s[p + 1] == '.' && (p + 2 == n || s[p + 2] == '/'))
+            return 1;
     return 0;
-fail:;
-    int e = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    free(tmp);
-    errno = e;
-    return -1;
 }
 
 /* ---- string map ---- */

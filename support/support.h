@@ -27,6 +27,9 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Copies the n bytes at s into a new NUL-terminated string. */
 char *xstrndup(const char *s, size_t n);
+/* The directory part of path, allocated: "." when it has none, "/" for
+ * a file at the root. */
+char *path_dir(const char *path);
 char *xstrdup(const char *s);
 
 /* ---- arena ---------------------------------------------------------- */
@@ -82,9 +85,68 @@ size_t utf8_valid_len(const unsigned char *s, size_t n);
 
 /* ---- output files ----------------------------------------------------- */
 
-/* Writes n bytes to path atomically: a temporary file in the same
- * directory, then rename(). Returns 0, or -1 with errno set (nothing left). */
+/*
+ * Every file tngc writes goes through one rule (support/out.c):
+ *   - path absent or a regular file: written to ".tngc-tmp-<pid>-XXXXXX" in
+ *     its directory and renamed over path when complete; a new file gets
+ *     0666 & ~umask (0777 & ~umask when exec), a replaced one keeps its
+ *     permission bits;
+ *   - a FIFO or a character device (/dev/null): written directly, never
+ *     replaced;
+ *   - a directory (EISDIR), a block device or a socket (ENOTSUP): refused.
+ */
+typedef struct OutFile {
+    int fd;
+    int direct;      /* a device or FIFO written in place */
+    char *tmp;       /* the temporary renamed over path, or NULL */
+    char *path;
+} OutFile;
+
+/* Opens path for writing by the rule above; 0, or -1 with errno. */
+int outfile_open(OutFile *self, const char *path, int exec);
+/* Writes all n bytes; 0, or -1 with errno (then call outfile_abort). */
+int outfile_write(OutFile *self, const void *data, size_t n);
+/* Closes and renames into place; 0, or -1 with errno (nothing left behind). */
+int outfile_commit(OutFile *self);
+/* Closes and removes the temporary; path is untouched. */
+void outfile_abort(OutFile *self);
+
+/* Writes n bytes to path by the rule above (a non-executable file).
+ * Returns 0, or -1 with errno set (nothing left). */
 int write_file_atomic(const char *path, const char *data, size_t n);
+/* The same, for an executable when exec. */
+int write_file_mode(const char *path, const char *data, size_t n, int exec);
+
+/* Files of one directory written all or nothing: outset_add writes each to
+ * its temporary, outset_commit renames them all behind a journal that a
+ * later outdir_recover finishes if this process dies midway. */
+typedef struct OutSetFile {
+    char *name;
+    char *data;      /* kept for a device or FIFO, written at commit */
+    size_t n;
+    OutFile out;
+} OutSetFile;
+typedef struct OutSet {
+    char *dir;
+    VEC(OutSetFile) files;
+} OutSet;
+
+/* Starts a set in dir (after outdir_recover(dir)). */
+void outset_begin(OutSet *self, const char *dir);
+/* Stages dir/name (a plain name, added once); 0, or -1 with errno. */
+int outset_add(OutSet *self, const char *name, const char *data, size_t n, int exec);
+/* Puts every staged file in place; 0, or -1 with errno and *failed naming
+ * the file that could not be put in place. */
+int outset_commit(OutSet *self, const char **failed);
+/* Removes what was staged and not committed; frees the set. */
+void outset_free(OutSet *self);
+/* In dir, finishes the commits of dead tngc processes and removes their
+ * temporaries; returns how many entries it handled. */
+int outdir_recover(const char *dir);
+
+/* Whether the path s[0..n) has a ".." component or a NUL byte (a path a
+ * script may name only inside where it points). */
+int path_escapes(const char *s, size_t n);
 
 /* rm -rf path (symlinks are removed, not followed). */
 void fs_rmtree(const char *path);

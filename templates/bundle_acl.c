@@ -64,6 +64,9 @@
 #endif
 
 /*@tngc:helpers@*/
+#ifndef TNGC_DIM_BAD   /* standing alone: the helpers are not spliced in */
+#define TNGC_DIM_BAD INT64_MIN
+#endif
 
 /* ---- the device side of a gear --------------------------------------------- */
 
@@ -123,6 +126,8 @@ struct tngc_template_acl {
     int64_t host_cap;
     void **in;                     /* the run's host inputs */
     TngrtTensor *dev_out;          /* scratch: output views of device memory */
+    char **unused;                 /* tensors of the weights file that are no weight */
+    int nunused;
     char err[1024];
 };
 
@@ -219,7 +224,16 @@ TNGC_MAYBE_UNUSED static aclTensor *tngc__tensor(int nd, const int64_t *dims, co
                                                  int64_t offset, aclDataType dt, int snd, const int64_t *sdims,
                                                  void *data)
 {
-    int64_t st[TNGRT_MAX_DIMS + 1];
+    int64_t st[TNGRT_MAX_DIMS + 1], bound = 1;
+    /* a dim, stride or offset computed at run time that is TNGC_DIM_BAD or
+     * out of range (an index past its dim): no descriptor, no address */
+    if (nd < 0 || nd > TNGRT_MAX_DIMS || offset < 0)
+        return NULL;
+    for (int d = 0; d < nd; d++) {
+        if (dims[d] < 0 || (dims[d] > 1 && bound > TNGRT_MAX_BYTES / dims[d]) || (strides && strides[d] < 0))
+            return NULL;
+        bound *= dims[d] > 1 ? dims[d] : 1;
+    }
     if (!strides) {
         int64_t n = 1;
         for (int d = nd - 1; d >= 0; d--) {
@@ -249,6 +263,8 @@ TNGC_MAYBE_UNUSED static aclScalar *tngc__scalar_i(int64_t v)
  * be INT64_MAX), as tngrt_kernel_slice computes it. */
 TNGC_MAYBE_UNUSED static int64_t tngc__slice_start(int64_t n, int64_t start)
 {
+    if (n == TNGC_DIM_BAD)
+        return TNGC_DIM_BAD;
     if (start < 0)
         start += n;
     return start < 0 ? 0 : start > n ? n : start;
@@ -258,22 +274,18 @@ TNGC_MAYBE_UNUSED static int64_t tngc__slice_start(int64_t n, int64_t start)
 TNGC_MAYBE_UNUSED static int64_t tngc__slice_len(int64_t n, int64_t start, int64_t end, int64_t step)
 {
     int64_t s = tngc__slice_start(n, start), e = end == INT64_MAX ? n : tngc__slice_start(n, end);
-    return e > s && step > 0 ? (e - s + step - 1) / step : 0;
+    if (n == TNGC_DIM_BAD)
+        return TNGC_DIM_BAD;
+    return e > s && step > 0 ? (e - s - 1) / step + 1 : 0;
 }
 
-/* An index of a dim of size n, counted from the end when negative. */
+/* An index of a dim of size n, counted from the end when negative;
+ * TNGC_DIM_BAD when out of range, which tngc__tensor refuses. */
 TNGC_MAYBE_UNUSED static int64_t tngc__index(int64_t n, int64_t i)
 {
+    if (n == TNGC_DIM_BAD || i < -n || i >= n)
+        return TNGC_DIM_BAD;
     return i < 0 ? i + n : i;
-}
-
-/* The product of dims[0..nd). */
-TNGC_MAYBE_UNUSED static int64_t tngc__prod(int nd, const int64_t *dims)
-{
-    int64_t n = 1;
-    for (int d = 0; d < nd; d++)
-        n *= dims[d];
-    return n;
 }
 
 /* A tensor list of l[0..n) (it owns them), in *out; when a tensor or the
@@ -610,10 +622,60 @@ void tngc_template_destroy(tngc_template_t *self)
     if (!self)
         return;
     tngc__teardown(self);
+    free(self->unused);
     free(self);
 }
 
 /* ---- weights ------------------------------------------------------------------ */
+
+/* Whether name is a weight of d. */
+static int tngc__is_weight(const TngrtBundleDesc *d, const char *name)
+{
+    for (int i = 0; i < d->nweights; i++)
+        if (!strcmp(d->weights[i].name, name))
+            return 1;
+    return 0;
+}
+
+/* Lists the tensors of st that are no weight (one block: the pointers,
+ * then the names), replacing the previous list. */
+static int tngc__note_unused(tngc_template_t *self, const TngrtSafetensors *st, const char *path)
+{
+    int n = 0, count = tngrt_safetensors_count(st);
+    size_t bytes = 0;
+    char **list, *at;
+    for (int i = 0; i < count; i++)
+        if (!tngc__is_weight(self->desc, tngrt_safetensors_name(st, i))) {
+            n++;
+            bytes += strlen(tngrt_safetensors_name(st, i)) + 1;
+        }
+    if (!(list = malloc((size_t)n * sizeof *list + bytes + 1)))
+        return tngc__fail(self, "%s: out of memory", path);
+    at = (char *)(list + n);
+    n = 0;
+    for (int i = 0; i < count; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        if (tngc__is_weight(self->desc, name))
+            continue;
+        list[n++] = at;
+        memcpy(at, name, strlen(name) + 1);
+        at += strlen(name) + 1;
+    }
+    free(self->unused);
+    self->unused = list;
+    self->nunused = n;
+    return 0;
+}
+
+int tngc_template_unused_count(const tngc_template_t *self)
+{
+    return self->nunused;
+}
+
+const char *tngc_template_unused_name(const tngc_template_t *self, int i)
+{
+    return i >= 0 && i < self->nunused ? self->unused[i] : NULL;
+}
 
 int tngc_template_load_weights(tngc_template_t *self, const char *path)
 {
@@ -650,6 +712,8 @@ int tngc_template_load_weights(tngc_template_t *self, const char *path)
             goto out;
         }
     }
+    if (tngc__note_unused(self, st, path) != 0)
+        goto out;
     /* every weight checked: only now change the device copies */
     for (int i = 0; i < d->nweights; i++) {
         if (views[i].nbytes == 0)
@@ -672,8 +736,11 @@ out:
 
 /* ---- running ------------------------------------------------------------------ */
 
-/* Dynamic gears: places the buffers for the run's symbols, grows the arena
- * and (re)builds the descriptors when the symbols changed. */
+/* Gears with run-time dims (an unbound symbol): checks every shape and
+ * places the buffers for the run's symbols (gN_layout), grows the arena
+ * and (re)builds the descriptors when the symbols changed. Returns 0,
+ * TNGRT_BAD_INPUT when the input shapes make a tensor or the arena pass
+ * TNGRT_MAX_BYTES, or -1. */
 static int tngc__gear_prepare(tngc_template_t *self, int g, const int64_t *sym)
 {
     const TngrtBundleDesc *d = self->desc;
@@ -690,8 +757,11 @@ static int tngc__gear_prepare(tngc_template_t *self, int g, const int64_t *sym)
     tngc__gear_unbuild(G, &tngc__gears[g]);
     for (int s = 0; s < d->nsyms; s++)
         G->sym[s] = sym[s];
-    if (gear->layout(G->sym, G->off, &bytes) != 0 || bytes < 0)
-        return tngc__fail(self, "%s: gear %d: the arena size overflows", d->name, g);
+    if (gear->layout(G->sym, G->off, &bytes) != 0 || bytes < 0) {
+        tngc__fail(self, "%s: gear %d: the input shapes make a tensor or the arena larger than 2^48 bytes, "
+                   "the most a bundle handles", d->name, g);
+        return TNGRT_BAD_INPUT;
+    }
     if (tngc__gear_arena(self, G, bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
         return -1;
     G->built = 1;
@@ -816,7 +886,7 @@ int tngc_template_run(tngc_template_t *self, const TngrtTensor *inputs, int ninp
 {
     const TngrtBundleDesc *d = self->desc;
     int64_t sym[64];
-    int g;
+    int g, rc;
     self->err[0] = '\0';
     if (noutputs != d->noutputs || (noutputs > 0 && !outputs))
         return tngc__fail(self, "%s returns %d outputs, got room for %d", d->entry, d->noutputs,
@@ -824,12 +894,14 @@ int tngc_template_run(tngc_template_t *self, const TngrtTensor *inputs, int ninp
     if (d->nsyms > 64)
         return tngc__fail(self, "%s: more than 64 symbols", d->name);
     g = tngrt_bundle_select(self->check, inputs, ninputs);
-    if (g < 0)
-        return tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+    if (g < 0) {   /* a dtype, rank or shape in no gear: the inputs are at fault */
+        tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+        return TNGRT_BAD_INPUT;
+    }
     TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
     tngc__symbols(d, g, inputs, sym);
-    if (tngc__gear_prepare(self, g, sym) != 0)
-        return -1;
+    if ((rc = tngc__gear_prepare(self, g, sym)) != 0)
+        return rc;
     for (int i = 0; i < ninputs; i++) {
         self->in[i] = inputs[i].data;
         if (inputs[i].nbytes > 0)

@@ -7,6 +7,11 @@
  *
  *   <name>_launcher [--weights W.safetensors] --input NAME=F.npy ...
  *                   [--out-dir D] [--warmup N] [--iters N] [--trace T.json] [--pad]
+ *                   [--strict]
+ *
+ * The files are all or nothing: each is written under a temporary name
+ * first, and only when every one (and stdout) was written are they renamed
+ * into place; on a failure (a full disk) every temporary file is removed.
  *
  * This is a template (templates/README.md): `tngc gen` replaces the
  * prologue marker line below with a banner, #include "<name>.h" and
@@ -15,7 +20,9 @@
  * uses only the generic API of libtngcrt (tngrt_bundle.h).
  *
  * Exit status: 0 success, 1 a runtime failure (a kernel's error, out of
- * memory), 2 bad usage or bad input (one line on stderr: "<prog>: ...").
+ * memory), 2 bad usage, bad input (also values a kernel refuses, e.g. an
+ * embedding id out of range) or an output that cannot be written, stdout
+ * included (one line on stderr: "<prog>: ...").
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -29,12 +36,14 @@ const TngrtBundleDesc *tngc_template_desc(void);   /* the standalone build's des
 #endif
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Exit statuses. */
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
@@ -53,7 +62,7 @@ typedef struct InputArg {
 typedef struct Args {
     const char *weights, *out_dir, *trace;
     long warmup, iters;
-    int pad, help, version;
+    int pad, strict, help, version;
     InputArg *in;        /* nin entries (room for argc) */
     int nin;
     unsigned given;      /* options seen, one bit each (given once at most) */
@@ -74,24 +83,42 @@ typedef struct Launcher {
     double *lat_us;         /* the timed runs' latencies */
     TngrtTrace *trace;
     int gear;
+    int made_out_dir;       /* --out-dir did not exist: created, removed again on failure */
+    char **tmp, **dst;      /* the files written: temporary name, final name */
+    int nfiles, nrenamed;   /* tmp[nrenamed..nfiles) still to rename (or remove) */
 } Launcher;
 
 /* ---- messages ---- */
 
-/* Prints "<prog>: <message>" as one line on stderr (control characters
- * from file contents become '?') and returns status. */
-static int fail(const Launcher *L, int status, const char *fmt, ...)
+/* Prints "<prog>: <kind><message>" as one line on stderr (control
+ * characters from file contents become '?'). */
+static void say(const Launcher *L, const char *kind, const char *fmt, va_list ap)
 {
     char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     for (char *p = msg; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';
-    fprintf(stderr, "%s: %s\n", L->prog, msg);
+    fprintf(stderr, "%s: %s%s\n", L->prog, kind, msg);
+}
+
+/* Reports an error as one line on stderr and returns status. */
+static int fail(const Launcher *L, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(L, "", fmt, ap);
+    va_end(ap);
     return status;
+}
+
+/* Prints one warning line on stderr. */
+static void warn(const Launcher *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(L, "warning: ", fmt, ap);
+    va_end(ap);
 }
 
 /* Writes a signature shape: "[s0,4]" ("?" for a dim computed from symbols). */
@@ -128,7 +155,7 @@ static const char *shape_str(char *buf, size_t len, int ndim, const int64_t *sha
 static void usage_line(FILE *f, const char *prog)
 {
     fprintf(f, "usage: %s [--weights W.safetensors] --input NAME=F.npy ... [--out-dir D]\n"
-               "       [--warmup N] [--iters N] [--trace T.json] [--pad]\n", prog);
+               "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict]\n", prog);
 }
 
 static void help_signature(const TngrtBundleDesc *d)
@@ -176,20 +203,26 @@ static void help(const Launcher *L)
     printf("\noptions:\n"
            "  --weights FILE     the weights (safetensors), required when the model has any\n"
            "  --input NAME=FILE  input NAME from a .npy file (split at the first '=')\n"
-           "  --out-dir DIR      where the .npy results go (default .; must exist)\n"
+           "  --out-dir DIR      where the .npy results go (default .; created when missing,\n"
+           "                     its parent must exist)\n"
            "  --warmup N         untimed runs first (default 1)\n"
            "  --iters N          timed runs (default 10, at least 1)\n"
            "  --trace FILE       a Chrome trace (JSON) of the last timed run\n"
            "  --pad              inputs whose shapes are in no gear are padded with zeros up to\n"
            "                     the smallest gear that holds them (only symbols the planner\n"
            "                     proved row-independent), and the outputs cropped back\n"
+           "  --strict           refuse a weights file holding tensors the model does not\n"
+           "                     use (default: one warning naming them)\n"
            "  --help, --version\n"
            "\nWrites every output of the last run as DIR/<output>.npy, and every input\n"
            "updated in place as DIR/<input>.npy with characters outside [A-Za-z0-9_.-]\n"
            "replaced by '_' (kv_cache[0]['attn']['key'] -> kv_cache_0___attn____key__.npy).\n"
            "Inputs updated in place, e.g. KV caches, are updated by every iteration,\n"
-           "warm-up included.\n"
-           "Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.\n");
+           "warm-up included. The files appear all together once every one is written\n"
+           "(none on a failure).\n"
+           "Exit status: 0 success, 1 runtime failure, 2 bad usage, bad input (also values\n"
+           "a kernel refuses, e.g. an embedding id out of range) or an output that cannot\n"
+           "be written.\n");
 }
 
 /* ---- the command line ---- */
@@ -271,6 +304,7 @@ static int parse_arg(Launcher *L, int argc, char **argv, int *i)
     opt[n] = '\0';
     if (!takes_value(opt)) {
         int *flag = strcmp(opt, "--pad") == 0 ? &L->a.pad
+                    : strcmp(opt, "--strict") == 0 ? &L->a.strict
                     : strcmp(opt, "--help") == 0 ? &L->a.help
                     : strcmp(opt, "--version") == 0 ? &L->a.version : NULL;
         if (!flag || eq)
@@ -394,18 +428,30 @@ static int check_trace_dir(const Launcher *L)
     return ok ? 0 : fail(L, EXIT_USAGE, "--trace '%s': no such directory", L->a.trace);
 }
 
+/* Creates --out-dir when it is missing (one level: its parent must exist;
+ * mode 0777 & ~umask); main removes it again when the run fails. */
+static int make_out_dir(Launcher *L)
+{
+    struct stat st;
+    const char *dir = L->a.out_dir;
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ? 0 : fail(L, EXIT_USAGE, "--out-dir '%s': not a directory", dir);
+    if (errno != ENOENT || mkdir(dir, 0777) != 0)
+        return fail(L, EXIT_USAGE, "--out-dir '%s': cannot create it: %s", dir, strerror(errno));
+    L->made_out_dir = 1;
+    return 0;
+}
+
 /* Checks the options that do not depend on the files. */
-static int check_options(const Launcher *L)
+static int check_options(Launcher *L)
 {
     int nw = L->desc->nweights, rc;
     if (nw > 0 && !L->a.weights)
         return fail(L, EXIT_USAGE, "the model has %d weight%s: pass --weights FILE.safetensors",
                     nw, nw == 1 ? "" : "s");
-    if (!is_dir(L->a.out_dir))
-        return fail(L, EXIT_USAGE, "--out-dir '%s': no such directory", L->a.out_dir);
-    if ((rc = check_trace_dir(L)) != 0)
+    if ((rc = check_trace_dir(L)) != 0 || (rc = check_result_names(L)) != 0)
         return rc;
-    return check_result_names(L);
+    return make_out_dir(L);   /* last: nothing is created when an option is refused */
 }
 
 /* ---- inputs and weights ---- */
@@ -421,8 +467,10 @@ static int alloc_arrays(Launcher *L)
     L->real = calloc((size_t)d->nsyms + 1, sizeof *L->real);
     L->is_padded = calloc((size_t)d->nsyms + 1, sizeof *L->is_padded);
     L->lat_us = calloc((size_t)L->a.iters, sizeof *L->lat_us);
+    L->tmp = calloc((size_t)d->noutputs + (size_t)d->ninputs + 1, sizeof *L->tmp);
+    L->dst = calloc((size_t)d->noutputs + (size_t)d->ninputs + 1, sizeof *L->dst);
     if (!L->given || !L->padded || !L->run_in || !L->outs || !L->real || !L->is_padded
-        || !L->lat_us)
+        || !L->lat_us || !L->tmp || !L->dst)
         return fail(L, EXIT_RUNTIME, "out of memory");
     return 0;
 }
@@ -454,6 +502,30 @@ static int read_inputs(Launcher *L)
     return rc;
 }
 
+/* Tensors of the weights file that the model does not use: one warning
+ * line naming the first few, or with --strict an error. */
+static int check_unused(const Launcher *L)
+{
+    enum { SHOWN = 3 };
+    int n = tngrt_bundle_unused_count(L->bundle);
+    char names[1024];
+    size_t len = 0;
+    if (n == 0)
+        return 0;
+    names[0] = '\0';
+    for (int i = 0; i < n && i < SHOWN && len < sizeof names; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s'", i ? ", " : "",
+                                tngrt_bundle_unused_name(L->bundle, i));
+    if (n > SHOWN && len < sizeof names)
+        snprintf(names + len, sizeof names - len, " and %d more", n - SHOWN);
+    if (L->a.strict)
+        return fail(L, EXIT_USAGE, "%s: %d tensor%s the model does not use (--strict): %s",
+                    L->a.weights, n, n == 1 ? "" : "s", names);
+    warn(L, "%s: %d tensor%s the model does not use, ignored: %s", L->a.weights, n,
+         n == 1 ? "" : "s", names);
+    return 0;
+}
+
 /* Creates the bundle and loads the weights. */
 static int open_bundle(Launcher *L)
 {
@@ -464,7 +536,7 @@ static int open_bundle(Launcher *L)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
     if (L->a.weights && tngrt_bundle_load_weights(L->bundle, L->a.weights) != 0)
         return fail(L, EXIT_USAGE, "%s", tngrt_bundle_last_error(L->bundle));
-    return 0;
+    return L->a.weights ? check_unused(L) : 0;
 }
 
 /* ---- padding ---- */
@@ -711,11 +783,15 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* One run; values a kernel refuses (an embedding id out of range) are bad
+ * input (exit 2), any other failure a runtime one (exit 1). */
 static int run_once(Launcher *L)
 {
-    if (tngrt_bundle_run(L->bundle, L->run_in, L->desc->ninputs, L->outs,
-                         L->desc->noutputs) != 0)
-        return fail(L, EXIT_RUNTIME, "%s", tngrt_bundle_last_error(L->bundle));
+    int rc = tngrt_bundle_run(L->bundle, L->run_in, L->desc->ninputs, L->outs,
+                              L->desc->noutputs);
+    if (rc != 0)
+        return fail(L, rc == TNGRT_BAD_INPUT ? EXIT_USAGE : EXIT_RUNTIME, "%s",
+                    tngrt_bundle_last_error(L->bundle));
     return 0;
 }
 
@@ -725,16 +801,17 @@ static int run_all(Launcher *L)
     TngrtError err;
     if (L->a.trace && tngrt_trace_new(&L->trace, L->desc->nstreams, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
+    int rc;
     for (long i = 0; i < L->a.warmup; i++)
-        if (run_once(L) != 0)
-            return EXIT_RUNTIME;
+        if ((rc = run_once(L)) != 0)
+            return rc;
     for (long i = 0; i < L->a.iters; i++) {
         double t0;
         if (i == L->a.iters - 1 && L->trace)
             tngrt_bundle_set_trace(L->bundle, L->trace);
         t0 = now_us();
-        if (run_once(L) != 0)
-            return EXIT_RUNTIME;
+        if ((rc = run_once(L)) != 0)
+            return rc;
         L->lat_us[i] = now_us() - t0;
     }
     tngrt_bundle_set_trace(L->bundle, NULL);
@@ -781,23 +858,39 @@ static char *result_path(const char *dir, const char *name)
     return path;
 }
 
-/* Writes the region shape of t (cropped, made dense) as <dir>/<name>.npy. */
-static int write_result(const Launcher *L, const char *name, const TngrtTensor *t,
+/* Adds a file to write: dst, its final path (malloc'd, owned from now
+ * on), and a temporary name beside it, "<dst>.tmp.<pid>", which is
+ * returned (NULL: out of memory). launcher_free removes every temporary
+ * file not renamed into place. */
+static const char *add_file(Launcher *L, char *dst)
+{
+    size_t n = dst ? strlen(dst) + 32 : 0;
+    char *tmp = dst ? malloc(n) : NULL;
+    if (!tmp) {
+        free(dst);
+        return NULL;
+    }
+    snprintf(tmp, n, "%s.tmp.%ld", dst, (long)getpid());
+    L->dst[L->nfiles] = dst;
+    L->tmp[L->nfiles++] = tmp;
+    return tmp;
+}
+
+/* Writes the region shape of t (cropped, made dense) under the temporary
+ * name of <dir>/<name>.npy. */
+static int write_result(Launcher *L, const char *name, const TngrtTensor *t,
                         const int64_t *shape)
 {
     TngrtTensor *dense = NULL;
     TngrtError err;
-    char *path = result_path(L->a.out_dir, name);
+    const char *tmp = add_file(L, result_path(L->a.out_dir, name));
     int rc;
-    if (!path)
+    if (!tmp)
         return fail(L, EXIT_RUNTIME, "out of memory");
     rc = dense_copy(L, t, shape, &dense);
-    if (rc == 0 && tngrt_npy_write(path, dense, &err) != 0)
-        rc = fail(L, EXIT_USAGE, "%s", err.msg);
-    if (rc == 0)
-        printf("wrote %s\n", path);
+    if (rc == 0 && tngrt_npy_write(tmp, dense, &err) != 0)
+        rc = fail(L, EXIT_USAGE, "%s (no output was written)", err.msg);
     tngrt_tensor_delete(dense);
-    free(path);
     return rc;
 }
 
@@ -815,7 +908,7 @@ static int check_output(const Launcher *L, int o)
 }
 
 /* Writes output o, cropping the dims of padded symbols. */
-static int write_output(const Launcher *L, int o)
+static int write_output(Launcher *L, int o)
 {
     const TngrtSigTensor *s = &L->desc->outputs[o];
     const TngrtTensor *t = &L->outs[o];
@@ -831,12 +924,42 @@ static int write_output(const Launcher *L, int o)
     return write_result(L, s->name, t, shape);
 }
 
+/* Flushes stdout: 0, or exit status 2 with one line on stderr. */
+static int flush_stdout(const Launcher *L)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return fail(L, EXIT_USAGE, "stdout: write error%s%s", errno ? ": " : "",
+                    errno ? strerror(errno) : "");
+    return 0;
+}
+
+/* Prints a "wrote PATH" line per file written and, once stdout took them,
+ * renames every file into place. */
+static int install_files(Launcher *L)
+{
+    int rc;
+    for (int k = 0; k < L->nfiles; k++)
+        printf("wrote %s\n", L->dst[k]);
+    if ((rc = flush_stdout(L)) != 0)
+        return rc;
+    for (; L->nrenamed < L->nfiles; L->nrenamed++) {
+        const char *tmp = L->tmp[L->nrenamed], *dst = L->dst[L->nrenamed];
+        if (rename(tmp, dst) != 0)
+            return fail(L, EXIT_USAGE, "%s: cannot rename %s into place: %s", dst, tmp,
+                        strerror(errno));
+    }
+    return 0;
+}
+
 /* Writes the outputs of the last run and the inputs it updated in place
- * (their valid rows when padded), then the trace. */
+ * (their valid rows when padded), then the trace, each under a temporary
+ * name; once all of them and stdout were written, renames them into place. */
 static int write_results(Launcher *L)
 {
     const TngrtBundleDesc *d = L->desc;
     TngrtError err;
+    const char *tmp;
     int rc;
     for (int o = 0; o < d->noutputs; o++)
         if ((rc = write_output(L, o)) != 0)
@@ -845,12 +968,16 @@ static int write_results(Launcher *L)
         if ((d->inputs[i].flags & TNGRT_SIG_UPDATED)
             && (rc = write_result(L, d->inputs[i].name, &L->run_in[i], L->given[i]->shape)) != 0)
             return rc;
-    if (!L->trace)
-        return 0;
-    if (tngrt_trace_write(L->trace, L->a.trace, d->stream_names, &err) != 0)
-        return fail(L, EXIT_USAGE, "%s", err.msg);
-    printf("wrote %s\n", L->a.trace);
-    return 0;
+    if (L->trace) {
+        char *dst = malloc(strlen(L->a.trace) + 1);
+        if (dst)
+            strcpy(dst, L->a.trace);
+        if (!(tmp = add_file(L, dst)))
+            return fail(L, EXIT_RUNTIME, "out of memory");
+        if (tngrt_trace_write(L->trace, tmp, d->stream_names, &err) != 0)
+            return fail(L, EXIT_USAGE, "%s (no output was written)", err.msg);
+    }
+    return install_files(L);
 }
 
 /* ---- main ---- */
@@ -870,6 +997,14 @@ static void launcher_free(Launcher *L)
     free(L->is_padded);
     free(L->lat_us);
     free(L->a.in);
+    for (int k = 0; k < L->nfiles; k++) {
+        if (k >= L->nrenamed)
+            remove(L->tmp[k]);   /* a failure: nothing is left behind */
+        free(L->tmp[k]);
+        free(L->dst[k]);
+    }
+    free(L->tmp);
+    free(L->dst);
     tngrt_trace_delete(L->trace);
     tngrt_bundle_delete(L->bundle);
 }
@@ -903,10 +1038,19 @@ int main(int argc, char **argv)
     Launcher L;
     const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
     int rc;
+#ifdef SIGXFSZ
+    signal(SIGXFSZ, SIG_IGN);   /* past a file size limit, a write fails (EFBIG) and is reported */
+#endif
     memset(&L, 0, sizeof L);
     L.prog = slash ? slash + 1 : argc > 0 ? argv[0] : "launcher";
     L.desc = TNGC_BUNDLE_DESC();
     rc = launcher_main(&L, argc, argv);
+    if (rc == 0)
+        rc = flush_stdout(&L);   /* --help, --version */
     launcher_free(&L);
+    if (rc != 0 && L.made_out_dir)
+        rmdir(L.a.out_dir);      /* empty: every temporary file is removed */
+    if (fclose(stdout) != 0 && rc == 0)
+        rc = fail(&L, EXIT_USAGE, "stdout: %s", strerror(errno));
     return rc;
 }

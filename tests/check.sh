@@ -27,5 +27,6 @@ run acl sh "$here/acl/run.sh" "$tngc"
 run e2e sh "$here/e2e/run.sh" "$tngc"
 run conform sh "$here/conform/run.sh" "$tngc"
 run launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
+run security sh "$here/security/run.sh" "$(dirname "$tngc")"
 echo "suites: $passed passed, $failed failed"
 [ $failed -eq 0 ]

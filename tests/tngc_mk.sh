@@ -34,5 +34,12 @@ t "touched script: rebuilt from the cache" 'grep -q "cache hit" "$tmp/out5"'
 sleep 1 && echo "# a comment" >> "$tmp/models/good.py"
 make -C "$tmp" tngc-build > "$tmp/out6" 2>&1
 t "changed script: compiled again" 'grep -q "built" "$tmp/out6" && ! grep -q "cache hit" "$tmp/out6"' || cat "$tmp/out6"
+# a script whose name is shell syntax is a file name to the recipes, not a command
+rm -rf "$tmp/models" "$tmp/.tngc" && mkdir -p "$tmp/models"
+cp "$root/examples/multi_stream/model.py" "$tmp/models/x\`>PWNED\`'q'.py"
+printf 'TNGC := %s\nTNGC_SOURCES := $(wildcard models/*.py)\ninclude %s/tngc.mk\n' "$tngc" "$root" > "$tmp/Makefile"
+make -C "$tmp" tngc-lint tngc-plan tngc-scan > "$tmp/out7" 2>&1
+t "a script named x\`>PWNED\`'q'.py: linted and planned, no command run" \
+    '[ $? -eq 0 ] && [ ! -e "$tmp/PWNED" ] && [ -f "$tmp/.tngc/models/x\`>PWNED\`'"'q'"'.plan" ]' || cat "$tmp/out7"
 echo "tngc.mk: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -260,6 +260,42 @@ t "mock weights: loaded once (2 copies), then 1 input and 1 output per run" \
    grep -q "^op aclnnAddmm s0$" "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log" || cat "$tmp/e"'
 run_mock "$tmp/w" ./out/weights_launcher --input x=x.npy
 t "mock weights: a model with weights needs --weights (status 2)" '[ $rc -eq 2 ]'
+mk st "$tmp/w/extra.safetensors" fc.weight=4,8 head.bias=2 fc.bias=4
+run_mock "$tmp/w" ./out/weights_launcher --weights extra.safetensors --input x=x.npy --warmup 0 --iters 1
+t "mock weights: a tensor the model does not use: one warning line, status 0" \
+  '[ $rc -eq 0 ] && [ "$(lines "$tmp/e")" = 1 ] &&
+   grep -q "warning: extra.safetensors: 1 tensor the model does not use, ignored: .head.bias.$" "$tmp/e"'
+run_mock "$tmp/w" ./out/weights_launcher --weights extra.safetensors --input x=x.npy --strict
+t "mock weights: --strict refuses it (status 2, one line, nothing released late)" \
+  '[ $rc -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] && grep -q "(--strict): .head.bias.$" "$tmp/e" &&
+   grep -q "^live 0 0 0 0 0$" "$tmp/log"'
+
+# run-time dims (dynamic=True, no gears): shapes checked before any op
+mkdir -p "$tmp/dy"
+cat >"$tmp/dy/model.py" <<'EOF'
+import torch
+import torchair
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return torch.cat([x, x, x, x, x, x, x, x]) + 1
+
+
+config = torchair.CompilerConfig()
+backend = torchair.get_npu_backend(compiler_config=config)
+model = torch.compile(Model(), backend=backend, dynamic=True, fullgraph=True)
+model(torch.ones(2, 8))
+EOF
+(cd "$tmp/dy" && ASCEND_TOOLKIT_HOME=$fake "$tngc" build --target acl --no-cache -o out model.py) >"$tmp/o" 2>&1
+mk npy "$tmp/dy/x.npy" '<f4' 3 5
+mk npy "$tmp/dy/big.npy" '<f4' 35184372088832 0
+run_mock "$tmp/dy" ./out/model_launcher --input x=x.npy --warmup 0 --iters 2
+t "mock run-time dims: runs" '[ $rc -eq 0 ] && grep -q "^op aclnnCat s0$" "$tmp/log" || cat "$tmp/e"'
+run_mock "$tmp/dy" ./out/model_launcher --input x=big.npy --warmup 0 --iters 1
+t "mock run-time dims: x [2^45,0] makes a [2^48,0] tensor past 2^48 bytes: status 2, one line, no op" \
+  '[ $rc -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] && grep -q "larger than 2^48 bytes" "$tmp/e" &&
+   ! grep -q "^op " "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log" || cat "$tmp/e"'
 
 echo "acl: $pass passed, $fail failed"
 [ $fail -eq 0 ]

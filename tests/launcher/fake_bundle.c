@@ -19,7 +19,9 @@
  * y is bf16 (the launcher reads it from a '<u2' .npy of bfloat16 bits).
  *
  * A run whose y[0] is -1234 fails in stream 0 before recording e0 (a
- * stand-in for a kernel error), so the other stream's wait is aborted.
+ * stand-in for a kernel error), so the other stream's wait is aborted; one
+ * whose y[0] is -4321 fails the same way with bad input (a stand-in for an
+ * embedding id out of range at line 7 of fake.py).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,6 +88,11 @@ static int fake_stream0(const TngrtRunCtx *c, FakeBufs b, TngrtExec *exec, Tngrt
     if (fake_y(c, 0) == -1234.0f) {
         snprintf(err->msg, sizeof err->msg, "fake kernel: y[0] is -1234");
         return -1;
+    }
+    if (fake_y(c, 0) == -4321.0f) {
+        snprintf(err->msg, sizeof err->msg, "fake embedding: id -4321 out of range");
+        err->kind = TNGRT_ERR_BAD_INPUT;
+        return tngrt_error_at(err, "fake.py", 7);
     }
     for (int64_t i = 0; i < n; i++)
         b.t[i] = x[i] + w[i % NCOL];

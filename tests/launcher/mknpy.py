@@ -72,6 +72,7 @@ def make_inputs(d):
         f32_npy(os.path.join(d, "c%d.npy" % n), [n, 4], cache0(n))
     f32_npy(os.path.join(d, "y.npy"), [4], Y)
     f32_npy(os.path.join(d, "y_fail.npy"), [4], [-1234.0, 1.0, 1.0, 1.0])
+    f32_npy(os.path.join(d, "y_bad.npy"), [4], [-4321.0, 1.0, 1.0, 1.0])
     bf16_npy(os.path.join(d, "y_bf16.npy"), [4], Y)      # Y is exact in bfloat16
     with open(os.path.join(d, "y_i2.npy"), "wb") as f:    # int16: no bfloat16 either
         f.write(npy_bytes("<i2", [4], b"\0\0" * 4))
@@ -93,8 +94,13 @@ def make_hostile(d):
 
 def make_weights(d):
     w = struct.pack("<4f", *W)
-    safetensors(os.path.join(d, "w.safetensors"),
+    safetensors(os.path.join(d, "w.safetensors"), [("w", "F32", [4], w)])
+    safetensors(os.path.join(d, "w_unused.safetensors"),
                 [("unused", "F32", [1], struct.pack("<f", 9.0)), ("w", "F32", [4], w)])
+    with open(os.path.join(d, "w.safetensors"), "rb") as f:
+        whole = f.read()
+    with open(os.path.join(d, "w_trailing.safetensors"), "wb") as f:
+        f.write(whole + b"\0" * 4)
     safetensors(os.path.join(d, "w_shape.safetensors"), [("w", "F32", [2, 2], w)])
     safetensors(os.path.join(d, "w_dtype.safetensors"), [("w", "F16", [4], b"\0" * 8)])
     safetensors(os.path.join(d, "w_missing.safetensors"), [("v", "F32", [4], w)])

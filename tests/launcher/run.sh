@@ -84,16 +84,19 @@ values() {
     same "$1" "$out/cache__k__.npy" "$data/exp_cache$2_r$3.npy" && ok
 }
 
-# reject NAME STATUS NEEDLE PROG ARGS...: exit STATUS, one line on stderr
-# containing NEEDLE, and no file left in the output directory
+# reject NAME STATUS NEEDLE PROG [--stdout-full] ARGS...: exit STATUS, one
+# line on stderr containing NEEDLE, and no file left in the output directory
+# (--stdout-full: stdout goes to /dev/full)
 reject() {
     name=$1 want=$2 needle=$3 prog=$4
     shift 4
     out=$tmp/rej
     rm -rf "$out" && mkdir "$out"
+    so=$tmp/stdout
+    if [ "${1:-}" = --stdout-full ]; then so=/dev/full; shift; fi   # stdout on a full device
     case " $* " in
-    *" --out-dir "*) "$tmp/$prog" "$@" >"$tmp/stdout" 2>"$tmp/stderr" ;;   # the case names its own
-    *) "$tmp/$prog" --out-dir "$out" "$@" >"$tmp/stdout" 2>"$tmp/stderr" ;;
+    *" --out-dir "*) "$tmp/$prog" "$@" >"$so" 2>"$tmp/stderr" ;;   # the case names its own
+    *) "$tmp/$prog" --out-dir "$out" "$@" >"$so" 2>"$tmp/stderr" ;;
     esac
     rc=$?
     lines=$(wc -l <"$tmp/stderr")
@@ -188,8 +191,11 @@ reject "--iters without value" 2 "--iters needs a value" launcher $(args 2) $(ca
 reject "option given twice" 2 "--iters given twice" launcher $(args 2) $(cache 2) --iters 1 --iters 2
 reject "unknown option" 2 "unknown option '--frob'" launcher $(args 2) $(cache 2) --frob
 reject "stray argument" 2 "unexpected argument 'extra'" launcher $(args 2) $(cache 2) extra
-reject "nonexistent out-dir" 2 "--out-dir '$tmp/nope': no such directory" launcher \
-    $(args 2) $(cache 2) --out-dir "$tmp/nope"
+reject "out-dir with a missing parent" 2 "--out-dir '$tmp/nope/deeper': cannot create it" \
+    launcher $(args 2) $(cache 2) --out-dir "$tmp/nope/deeper"
+[ ! -e "$tmp/nope" ] && ok || bad "out-dir with a missing parent" "$tmp/nope created"
+reject "out-dir is a file" 2 "--out-dir '$data/y.npy': not a directory" launcher \
+    $(args 2) $(cache 2) --out-dir "$data/y.npy"
 reject "trace directory missing" 2 "--trace '$tmp/nope/t.json': no such directory" launcher \
     $(args 2) $(cache 2) --trace "$tmp/nope/t.json"
 reject "pad: too large" 2 "(--pad: no gear is large enough)" launcher $(args 5) $(cache 5) --pad
@@ -200,7 +206,33 @@ reject "pad: not row-independent" 2 \
     launcher_nopad $(args 3) $(cache 3) --pad
 reject "kernel failure: exit 1" 1 "fake kernel: y[0] is -1234" launcher --weights "$w" \
     --input "x=$data/x2.npy" --input "y=$data/y_fail.npy" $(cache 2)
+reject "bad values in the input: exit 2" 2 "launcher: fake.py:7: fake embedding: id -4321" \
+    launcher --weights "$w" --input "x=$data/x2.npy" --input "y=$data/y_bad.npy" $(cache 2)
+reject "weights: trailing bytes" 2 "w_trailing.safetensors: 4 trailing bytes after the last tensor's data" \
+    launcher --weights "$data/w_trailing.safetensors" --input "x=$data/x2.npy" \
+    --input "y=$data/y.npy" $(cache 2)
+reject "weights: unused tensor with --strict" 2 \
+    "w_unused.safetensors: 1 tensor the model does not use (--strict): 'unused'" launcher --strict \
+    --weights "$data/w_unused.safetensors" --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
+reject "stdout on /dev/full" 2 "launcher: stdout: write error: No space left on device" \
+    launcher --stdout-full $(args 2) $(cache 2) --trace "$tmp/rej/t.json"
 }
+
+# an unused tensor in the weights: one warning line, the run goes on
+out=$tmp/unused && mkdir "$out"
+# shellcheck disable=SC2046
+"$tmp/launcher" --out-dir "$out" --weights "$data/w_unused.safetensors" --input "x=$data/x2.npy" \
+    --input "y=$data/y.npy" $(cache 2) >"$tmp/stdout" 2>"$tmp/stderr"
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && [ -f "$out/out0.npy" ] \
+    && grep -Fxq "launcher: warning: $data/w_unused.safetensors: 1 tensor the model does not use, ignored: 'unused'" "$tmp/stderr"
+then ok; else bad "weights: unused tensor" "not one warning line, or no output"; fi
+
+# a missing --out-dir is created (one level), with mode 0777 & ~umask
+# shellcheck disable=SC2046
+"$tmp/launcher" $(args 2) $(cache 2) --out-dir "$tmp/made" >"$tmp/stdout" 2>"$tmp/stderr"
+if [ $? -eq 0 ] && [ -f "$tmp/made/out0.npy" ] \
+    && [ "$(stat -c %a "$tmp/made")" = "$(printf '%o' $((0777 & ~$(umask))))" ]
+then ok; else bad "out-dir created" "missing, or its mode is not 0777 & ~umask"; fi
 
 # ---- valgrind ----
 case $build in

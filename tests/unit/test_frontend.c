@@ -134,6 +134,43 @@ static void test_chunked_parse_equals_single(void **state)
     sb_free(&sb);
 }
 
+/* Every field of every node, the module node too (its symbol, and its
+ * start past a byte-order mark), is the same whether the file is parsed in
+ * one piece or in chunks (found by tests/fuzz). */
+static void test_chunked_parse_module_node(void **state)
+{
+    (void)state;
+    StrBuf sb = {0};
+    sb_puts(&sb, "\xef\xbb\xbf");
+    for (int i = 0; i < 200; i++)
+        sb_printf(&sb, "def f%d(x):\r\n    return x * %d\r\n\r\n", i, i);
+    Source src;
+    char err[256];
+    assert_int_equal(source_from_text(&src, "bom.py", sb.s, sb.len, err, sizeof err), 0);
+    Ast one, four;
+    assert_int_equal(ast_parse_chunks(&one, &src, 1), 0);
+    assert_int_equal(ast_parse_chunks(&four, &src, 4), 0);
+    assert_int_equal(one.n, four.n);
+    assert_int_equal(one.nodes[0].start, 3);
+    for (uint32_t i = 0; i < one.n; i++) {
+        const Node *a = &one.nodes[i], *b = &four.nodes[i];
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->symbol, b->symbol);
+        assert_int_equal(a->field, b->field);
+        assert_int_equal(a->flags, b->flags);
+        assert_int_equal(a->start, b->start);
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->line, b->line);
+        assert_int_equal(a->parent, b->parent);
+        assert_int_equal(a->first, b->first);
+        assert_int_equal(a->next, b->next);
+    }
+    ast_free(&one);
+    ast_free(&four);
+    source_free(&src);
+    sb_free(&sb);
+}
+
 /* ---- aliases ---- */
 
 static const char alias_src[] =
@@ -317,15 +354,30 @@ static void test_scope_tree(void **state)
     free(path);
 }
 
+/* The rule of TNG153 and TNG161 (support.c path_escapes): a ".." component or a NUL. */
+static void test_path_escapes(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"..", "../x", "a/..", "a/../b", "/data/../etc", "a//../b"};
+    static const char *const good[] = {"", ".", "a", "..a", "a..", "a/..b/c", "...", "a/.../b", "/abs/x", ".tngc_cache"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_true(path_escapes(bad[i], strlen(bad[i])));
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        assert_false(path_escapes(good[i], strlen(good[i])));
+    assert_true(path_escapes("a\0b", 3));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_source_positions),
         cmocka_unit_test(test_source_missing_file),
         cmocka_unit_test(test_chunked_parse_equals_single),
+        cmocka_unit_test(test_chunked_parse_module_node),
         cmocka_unit_test(test_alias_table),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_scope_tree),
+        cmocka_unit_test(test_path_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -258,14 +258,101 @@ static void test_dims_eval(void **state)
     DimId q = graph_dim_div(g, graph_dim_sub(g, s0, C(t, 10)), C(t, 4));
     assert_int_equal(graph_dim_eval(g, q, symval, &v), 0);
     assert_int_equal(v, -2);
-    /* division by zero */
-    assert_int_equal(graph_dim_eval(g, graph_dim_div(g, s0, C(t, 0)), symval, &v), -1);
+    /* division by zero: no size (-2), like an overflow */
+    assert_int_equal(graph_dim_eval(g, graph_dim_div(g, s0, C(t, 0)), symval, &v), -2);
     assert_int_equal(graph_dim_eval(g, graph_dim_div(g, s2, graph_dim_sub(g, s0, C(t, 3))),
-                                    symval, &v), -1);
+                                    symval, &v), -2);
     /* constants need no binding */
     assert_int_equal(graph_dim_eval(g, C(t, 42), NULL, &v), 0);
     assert_int_equal(v, 42);
     assert_int_equal(graph_dim_eval(g, s0, NULL, &v), -1);
+    t_free(t);
+}
+
+/* graph_ckd_* and graph_size_check: the checked arithmetic every size
+ * computation uses, and the size invariant. */
+static void test_checked_arith(void **state)
+{
+    (void)state;
+    int64_t r = 0;
+    assert_false(graph_ckd_add(&r, INT64_MAX - 1, 1));
+    assert_true(r == INT64_MAX);
+    assert_true(graph_ckd_add(&r, INT64_MAX, 1));
+    assert_true(graph_ckd_add(&r, INT64_MIN, -1));
+    assert_false(graph_ckd_sub(&r, -1, INT64_MAX));
+    assert_true(r == INT64_MIN);
+    assert_true(graph_ckd_sub(&r, 0, INT64_MIN));
+    assert_false(graph_ckd_mul(&r, (int64_t)1 << 31, (int64_t)1 << 31));
+    assert_true(r == (int64_t)1 << 62);
+    assert_true(graph_ckd_mul(&r, (int64_t)1 << 62, 4));   /* the issue's reshape: 16 when wrapped */
+    assert_true(graph_ckd_mul(&r, INT64_MIN, -1));
+    int64_t bytes = 0;
+    assert_int_equal(graph_size_check(2, (int64_t[]){4, 4}, 4, &bytes), 0);
+    assert_int_equal(bytes, 64);
+    assert_int_equal(graph_size_check(0, NULL, 8, &bytes), 0);
+    assert_int_equal(bytes, 8);
+    assert_int_equal(graph_size_check(1, (int64_t[]){GRAPH_MAX_BYTES}, 1, &bytes), 0);
+    assert_true(bytes == GRAPH_MAX_BYTES);
+    assert_int_equal(graph_size_check(1, (int64_t[]){GRAPH_MAX_BYTES + 1}, 1, NULL), -1);
+    assert_int_equal(graph_size_check(1, (int64_t[]){GRAPH_MAX_BYTES}, 2, NULL), -1);
+    assert_int_equal(graph_size_check(2, (int64_t[]){(int64_t)1 << 62, 4}, 4, NULL), -1);
+    assert_int_equal(graph_size_check(1, (int64_t[]){-1}, 4, NULL), -1);
+    /* no elements, but its strides would pass the limit */
+    assert_int_equal(graph_size_check(3, (int64_t[]){0, (int64_t)1 << 30, (int64_t)1 << 30}, 1, NULL), -1);
+    assert_int_equal(graph_size_check(2, (int64_t[]){0, (int64_t)1 << 40}, 4, &bytes), 0);
+    assert_int_equal(bytes, 0);
+}
+
+/* Dim arithmetic that overflows gives the sticky overflow marker, never a
+ * wrapped size. */
+static void test_dims_overflow(void **state)
+{
+    (void)state;
+    T *t = t_new();
+    Graph *g = &t->g;
+    DimId s0 = t->s[0], s1 = t->s[1];
+    const int64_t big = (int64_t)1 << 62;
+    uint64_t before = g->overflows;
+    DimId ov = graph_dim_mul(g, C(t, big), C(t, 4));
+    assert_true(graph_dim_is_overflow(g, ov));
+    assert_true(g->overflows > before);
+    assert_int_equal(graph_dim_overflow(g), ov);   /* one marker */
+    assert_false(graph_dim_is_overflow(g, C(t, big)));
+    assert_false(graph_dim_is_overflow(g, s0));
+    int64_t c = 0;
+    assert_false(graph_dim_const_value(g, ov, &c));
+    /* sticky: nothing computed from it is a size again */
+    assert_int_equal(graph_dim_add(g, ov, C(t, 16)), ov);
+    assert_int_equal(graph_dim_sub(g, ov, ov), ov);
+    assert_int_equal(graph_dim_mul(g, ov, C(t, 0)), ov);
+    assert_int_equal(graph_dim_div(g, ov, ov), ov);
+    assert_int_equal(graph_dim_min(g, C(t, 1), ov), ov);
+    assert_int_equal(graph_dim_max(g, s0, ov), ov);
+    /* folding and canonical forms */
+    assert_int_equal(graph_dim_add(g, C(t, INT64_MAX), C(t, 1)), ov);
+    assert_int_equal(graph_dim_sub(g, C(t, INT64_MIN), C(t, 1)), ov);
+    assert_int_equal(graph_dim_div(g, C(t, INT64_MIN), C(t, -1)), ov);
+    assert_int_equal(graph_dim_div(g, s0, C(t, 0)), ov);
+    DimId s0big = graph_dim_mul(g, s0, C(t, big));
+    assert_false(graph_dim_is_overflow(g, s0big));
+    assert_int_equal(graph_dim_mul(g, s0big, C(t, 4)), ov);       /* coefficient 2^64 */
+    DimId s0half = graph_dim_mul(g, s0, C(t, big / 2));
+    assert_int_equal(graph_dim_add(g, s0half, s0half), s0big);
+    assert_int_equal(graph_dim_add(g, s0big, s0big), ov);          /* coefficient 2^63 */
+    assert_int_equal(graph_dim_add(g, graph_dim_add(g, s1, C(t, INT64_MAX)), C(t, 1)), ov);
+    assert_int_equal(graph_dim_mul(g, s0big, graph_dim_mul(g, s1, C(t, 4))), ov);
+    /* evaluation: -2 for an overflow, even next to an unbound symbol */
+    int64_t symval[3] = {big, INT64_MIN, 3}, v = 0;
+    assert_int_equal(graph_dim_eval(g, ov, symval, &v), -2);
+    assert_int_equal(graph_dim_eval(g, graph_dim_mul(g, s0, C(t, 4)), symval, &v), -2);
+    assert_int_equal(graph_dim_eval(g, graph_dim_add(g, s0, s0), symval, &v), -2);
+    assert_int_equal(graph_dim_eval(g, graph_dim_mul(g, s0, s0), symval, &v), -2);
+    assert_int_equal(graph_dim_eval(g, graph_dim_add(g, graph_dim_mul(g, s0, s0), s1), symval, &v), -2);
+    assert_int_equal(graph_dim_eval(g, graph_dim_add(g, s0, s1), symval, &v), -1);
+    assert_int_equal(graph_dim_eval(g, graph_dim_add(g, s0, C(t, big - 1)), symval, &v), 0);
+    assert_true(v == INT64_MAX);
+    assert_int_equal(graph_dim_eval(g, graph_dim_add(g, s0, C(t, big)), symval, &v), -2);
+    assert_dim(t, ov, "<overflow>");
     t_free(t);
 }
 
@@ -912,6 +999,74 @@ static void test_full(void **state)
 
 /* ---- errors and op fields ---- */
 
+/* graph_add_op, graph_add_input and graph_add_weight keep every value
+ * within the size invariant (GRAPH_MAX_BYTES), whatever wraps on the way. */
+static void test_size_invariant(void **state)
+{
+    (void)state;
+    T *t = t_new();
+    Graph *g = &t->g;
+    const int64_t big = (int64_t)1 << 62;
+    int32_t x = tensor(t, DT_F32, "4,4");
+    size_t nops = g->ops.n, nchecks = g->checks.n;
+    /* issue 12: x.reshape(2**62 + 4, 4) wrapped to 16 elements */
+    assert_int_equal(op(t, OP_RESHAPE, ARR32(x), ARR64(C(t, big + 4), C(t, 4)), 0), -1);
+    assert_string_equal(t->err, "reshape: the result f32[4611686018427387908, 4] is larger than "
+                                "2^48 bytes, the most tngc plans for one tensor");
+    /* each dim fits, the element count overflows on the way */
+    assert_int_equal(op(t, OP_RESHAPE, ARR32(x), ARR64(C(t, 1 << 30), C(t, (int64_t)1 << 40),
+                                                       C(t, (int64_t)1 << 40)), 0), -1);
+    assert_int_equal(op(t, OP_RESHAPE, ARR32(x), ARR64(GRAPH_INFER, C(t, big), C(t, 4)), 0), -1);
+    assert_int_equal(op(t, OP_FULL, NONE, ARR64(graph_dim_overflow(g)), DT_F32), -1);
+    assert_string_equal(t->err, "full: a requested size overflows 64-bit arithmetic");
+    assert_int_equal(op(t, OP_FULL, NONE, ARR64(C(t, GRAPH_MAX_BYTES / 4 + 1)), DT_F32), -1);
+    assert_int_equal(g->ops.n, nops);
+    assert_int_equal(g->checks.n, nchecks);
+    assert_true(op(t, OP_FULL, NONE, ARR64(C(t, GRAPH_MAX_BYTES / 4)), DT_F32) >= 0);
+    /* 62 doublings by cat: refused once past 2^48 bytes, never negative */
+    int32_t y = tensor(t, DT_I8, "2,4");
+    int doublings = 0;
+    for (; doublings < 62; doublings++) {
+        int32_t o = op(t, OP_CAT, ARR32(y, y), ARR64(0), 0);
+        if (o < 0)
+            break;
+        y = out(t, o);
+    }
+    assert_int_equal(doublings, 45);   /* i8[2^46, 4] is 2^48 bytes */
+    assert_string_equal(t->err, "cat: the result i8[140737488355328, 4] is larger than 2^48 bytes, "
+                                "the most tngc plans for one tensor");
+    /* symbolic dims: refused when even the smallest binding is too big */
+    int32_t s = tensor(t, DT_F32, "s0");
+    assert_int_equal(op(t, OP_RESHAPE, ARR32(s), ARR64(GRAPH_INFER, C(t, big)), 0), -1);
+    assert_true(op(t, OP_FULL, NONE, ARR64(graph_dim_mul(g, t->s[0], C(t, 1 << 20))), DT_F32) >= 0);
+    assert_int_equal(op(t, OP_FULL, NONE, ARR64(graph_dim_mul(g, t->s[0], C(t, big))), DT_F32), -1);
+    assert_string_equal(t->err, "full: the result f32[s0*4611686018427387904] is larger than 2^48 "
+                                "bytes, the most tngc plans for one tensor");
+    /* slices with huge bounds and steps stay within the input */
+    int32_t v = out(t, op(t, OP_SLICE, ARR32(x), ARR64(0, big, INT64_MAX - 1, 1), 0));
+    assert_type(t, v, "f32[0,4]");
+    v = out(t, op(t, OP_SLICE, ARR32(x), ARR64(1, INT64_MIN + 1, big, INT64_MAX), 0));
+    assert_type(t, v, "f32[4,1]");
+    v = out(t, op(t, OP_SLICE, ARR32(s), ARR64(0, -big, INT64_MAX - 1, big), 0));
+    int64_t n = 0, symval[3] = {10, 1, 1};
+    assert_int_equal(graph_dim_eval(g, g->vals.v[v].dims[0], symval, &n), 0);
+    assert_int_equal(n, 1);
+    symval[0] = GRAPH_MAX_BYTES;
+    assert_int_equal(graph_dim_eval(g, g->vals.v[v].dims[0], symval, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(op(t, OP_SELECT, ARR32(x), ARR64(0, big - 1), 0), -1);
+    assert_string_equal(t->err, "select: index 4611686018427387903 is out of bounds for dim 0 with size 4");
+    /* inputs and weights */
+    DimId huge[2] = {C(t, big + 4), C(t, 4)};
+    size_t nvals = g->vals.n;
+    assert_int_equal(graph_add_input(g, "h", DT_F32, FMT_ND, 2, huge, NULL, 0, 1, 1), -1);
+    assert_int_equal(graph_add_weight(g, "w", DT_F32, 2, (int64_t[]){big + 4, 4}, 0), -1);
+    assert_int_equal(graph_add_weight(g, "w", DT_F32, 1, (int64_t[]){-1}, 0), -1);
+    assert_int_equal(g->vals.n, nvals);
+    assert_true(graph_add_weight(g, "w", DT_F32, 1, (int64_t[]){GRAPH_MAX_BYTES / 4}, 0) >= 0);
+    t_free(t);
+}
+
 static void test_errors_leave_graph_unchanged(void **state)
 {
     (void)state;
@@ -1056,6 +1211,8 @@ int main(void)
         cmocka_unit_test(test_dims_hash_consing),
         cmocka_unit_test(test_dims_folding),
         cmocka_unit_test(test_dims_eval),
+        cmocka_unit_test(test_checked_arith),
+        cmocka_unit_test(test_dims_overflow),
         cmocka_unit_test(test_dims_str),
         cmocka_unit_test(test_dims_uses_sym),
         cmocka_unit_test(test_inputs_weights),
@@ -1075,6 +1232,7 @@ int main(void)
         cmocka_unit_test(test_quant_ops),
         cmocka_unit_test(test_copy_slice_store),
         cmocka_unit_test(test_full),
+        cmocka_unit_test(test_size_invariant),
         cmocka_unit_test(test_errors_leave_graph_unchanged),
         cmocka_unit_test(test_op_fields),
         cmocka_unit_test(test_ctrl_streams_sks),

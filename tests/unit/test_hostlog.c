@@ -2,8 +2,9 @@
  * test_hostlog.c - unit tests of frontend/hostlog.c (`tngc recompiles`).
  *
  * Standalone build:
- *   cc -std=c11 -Wall -Wextra -Wpedantic -Werror -Ifrontend \
- *      frontend/hostlog.c tests/unit/test_hostlog.c -lcmocka -o /tmp/t && /tmp/t
+ *   cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -Ifrontend \
+ *      frontend/hostlog.c support/out.c support/support.c support/fs.c \
+ *      tests/unit/test_hostlog.c -lcmocka -o /tmp/t && /tmp/t
  * Each test works in its own directory from mkdtemp() and removes it.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,6 +443,38 @@ static void test_failure_keeps_old_list(void **state)
     assert_dir_entries(fx, 2);
 }
 
+/* A log that is not a regular file (a FIFO with no writer would block,
+ * /dev/zero never ends) is refused at once; a FIFO as the list file is
+ * written through, never replaced. */
+static void test_non_regular_files(void **state)
+{
+    Fx *fx = *state;
+    snprintf(fx->log, sizeof fx->log, "%s/log.fifo", fx->dir);
+    assert_int_equal(mkfifo(fx->log, 0600), 0);
+    assert_int_equal(run(fx), 2);
+    assert_non_null(strstr(fx->err, "log.fifo: not a regular file"));
+    assert_int_equal(access(fx->list, F_OK), -1);
+    snprintf(fx->log, sizeof fx->log, "/dev/zero");
+    assert_int_equal(run(fx), 2);
+    assert_non_null(strstr(fx->err, "/dev/zero: not a regular file"));
+    /* the list file on a FIFO: O_RDWR keeps the FIFO open for writing without a reader */
+    snprintf(fx->log, sizeof fx->log, "%s/host.log", fx->dir);
+    write_text(fx->log, "To compile op: A\n");
+    snprintf(fx->list, sizeof fx->list, "%s/list.fifo", fx->dir);
+    fx->opt.list_path = fx->list;
+    assert_int_equal(mkfifo(fx->list, 0600), 0);
+    int keep = open(fx->list, O_RDWR);
+    assert_true(keep >= 0);
+    assert_int_equal(run(fx), 0);
+    char buf[64] = {0};
+    assert_int_equal(read(keep, buf, sizeof buf - 1), (ssize_t)strlen("iter: 0\nA\n"));
+    assert_string_equal(buf, "iter: 0\nA\n");
+    close(keep);
+    struct stat st;
+    assert_int_equal(lstat(fx->list, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+}
+
 static void test_list_to_report_stream(void **state)
 {
     Fx *fx = *state;
@@ -595,6 +629,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_odd_bytes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chunk_boundaries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_null_arguments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_non_regular_files, setup, teardown),
     };
     return cmocka_run_group_tests_name("hostlog", tests, NULL, NULL);
 }

@@ -378,6 +378,114 @@ static void test_gears_check_fails_in_one_gear(void **state)
     t_free(&t);
 }
 
+/* The size invariant per gear (graph.h): gear values past GRAPH_MAX_BYTES,
+ * dims that overflow or go negative, tensors past the limit, checks that
+ * overflow; reported once per op, not again on the ops that use it. */
+static void test_gear_sizes(void **state)
+{
+    (void)state;
+    T t = {0};
+    const int64_t big = (int64_t)1 << 62;
+    /* a gear of 2**62: refused where it is given */
+    two_dynamic_inputs(&t);
+    b_gears(&t.b, 0, 0, (int64_t[]){2, big}, 2, 3);
+    t_plan(&t);
+    assert_int_equal(t.rc, -1);
+    assert_int_equal(t.diags.n, 1);
+    assert_int_equal(t.diags.v[0].rule, RULE_TNG209);
+    assert_int_equal(t.diags.v[0].line, 3);
+    assert_string_equal(t.diags.v[0].msg, "gear value 4611686018427387904 for dim 0 of x is "
+                                          "larger than 2^48, the largest size tngc plans");
+    t_free(&t);
+
+    /* x[s0, 4] in a gear of 2**46: x itself is 2^50 bytes */
+    two_dynamic_inputs(&t);
+    int32_t y = b_like(&t.b, OP_RELU, 0);
+    b_output(&t.b, y);
+    b_gears(&t.b, 0, 0, (int64_t[]){2, (int64_t)1 << 46}, 2, 3);
+    t_plan(&t);
+    assert_int_equal(t.rc, -1);
+    assert_int_equal(t.diags.n, 1);   /* not again on relu */
+    assert_int_equal(t.diags.v[0].line, 1);
+    assert_string_equal(t.diags.v[0].msg, "in gear 1 (s0=70368744177664): input x f32[s0,4]: it is "
+                                          "larger than 2^48 bytes, the most tngc plans for one tensor");
+    t_free(&t);
+
+    /* [s0*2^40*2^20]: the dim overflows in gear 1 only; [s0-3] negative in gear 0 */
+    two_dynamic_inputs(&t);
+    Graph *g = &t.b.g;
+    DimId s0 = g->vals.v[0].dims[0];
+    DimId wide = graph_dim_mul(g, graph_dim_mul(g, s0, dc(&t.b, (int64_t)1 << 40)), s0);
+    int32_t a = b_op(&t.b, OP_FULL, (int32_t[]){-1}, 0, 1, &wide);
+    DimId neg = graph_dim_sub(g, s0, dc(&t.b, 3));
+    int32_t n = b_op(&t.b, OP_FULL, (int32_t[]){-1}, 0, 1, &neg);
+    int32_t sum = b_like(&t.b, OP_RELU, a);
+    b_output(&t.b, sum);
+    b_output(&t.b, n);
+    b_gears(&t.b, 0, 0, (int64_t[]){2, (int64_t)1 << 30}, 2, 3);
+    t_plan(&t);
+    assert_int_equal(t.rc, -1);
+    assert_int_equal(t.diags.n, 2);
+    assert_int_equal(t.diags.v[0].line, 10);
+    assert_string_equal(t.diags.v[0].msg, "in gear 1 (s0=1073741824): the result of full "
+                                          "f32[s0*s0*1099511627776]: dim 0 overflows 64-bit arithmetic");
+    assert_int_equal(t.diags.v[1].line, 11);
+    assert_string_equal(t.diags.v[1].msg, "in gear 0 (s0=2): the result of full f32[s0-3]: "
+                                          "dim 0 is negative (-1)");
+    t_free(&t);
+
+    /* a shape check whose side overflows in a gear */
+    two_dynamic_inputs(&t);
+    g = &t.b.g;
+    s0 = g->vals.v[0].dims[0];
+    sum = b_like2(&t.b, OP_ADD, 0, 1);
+    DimCheck c = {DIMCHECK_EQ, graph_dim_mul(g, graph_dim_mul(g, s0, s0), s0),
+                  g->vals.v[1].dims[0], op_of(&t.b, sum), "the element count of reshape"};
+    VEC_PUSH(g->checks, c);
+    b_gears(&t.b, 0, 0, (int64_t[]){2, (int64_t)1 << 22}, 2, 3);
+    b_gears(&t.b, 1, 0, (int64_t[]){8, 8}, 2, 4);
+    t_plan(&t);
+    assert_int_equal(t.rc, -1);
+    assert_int_equal(t.diags.n, 1);
+    assert_string_equal(t.diags.v[0].msg, "in gear 1 (s0=4194304, s1=8): the element count of "
+                                          "reshape: a size overflows 64-bit arithmetic");
+    t_free(&t);
+}
+
+/* Arena offsets and sums are checked: three live buffers of 2^47 bytes
+ * pass 2^48, reported at the op whose buffer does not fit. */
+static void test_memory_arena_limit(void **state)
+{
+    (void)state;
+    T t = {0};
+    B *b = &t.b;
+    b_init(b);
+    int32_t x = b_input(b, "x", 1, (int64_t[]){(int64_t)1 << 45});
+    int32_t a = b_like(b, OP_RELU, x), c = b_like(b, OP_EXP, x), d;
+    b_output(b, a);
+    b_output(b, c);
+    t_plan(&t);
+    assert_int_equal(t.rc, 0);
+    assert_true(t.p.mem.v[0].arena_bytes == (int64_t)1 << 48);
+    t_free(&t);
+
+    b_init(b);
+    x = b_input(b, "x", 1, (int64_t[]){(int64_t)1 << 45});
+    a = b_like(b, OP_RELU, x), c = b_like(b, OP_EXP, x), d = b_like(b, OP_NEG, x);
+    b_output(b, a);
+    b_output(b, c);
+    b_output(b, d);
+    t_plan(&t);
+    assert_int_equal(t.rc, -1);
+    assert_int_equal(t.diags.n, 1);
+    assert_int_equal(t.diags.v[0].rule, RULE_TNG209);
+    assert_int_equal(t.diags.v[0].line, op_at(b, d)->line);
+    assert_string_equal(t.diags.v[0].msg, "in gear 0: the memory arena would pass 2^48 bytes, the "
+                                          "most tngc plans, with the buffer of the result of neg "
+                                          "f32[35184372088832]");
+    t_free(&t);
+}
+
 /* ------------------------------------------------------------------------ */
 /* streams and events                                                        */
 /* ------------------------------------------------------------------------ */
@@ -830,6 +938,7 @@ int main(void)
         cmocka_unit_test(test_gears_invalid_value),
         cmocka_unit_test(test_gears_none),
         cmocka_unit_test(test_gears_check_fails_in_one_gear),
+        cmocka_unit_test(test_gear_sizes),
         cmocka_unit_test(test_streams_seed),
         cmocka_unit_test(test_streams_chain),
         cmocka_unit_test(test_streams_data_edge),
@@ -839,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_memory_inplace_chain),
         cmocka_unit_test(test_memory_reuse),
         cmocka_unit_test(test_memory_no_reuse_across_streams),
+        cmocka_unit_test(test_memory_arena_limit),
         cmocka_unit_test(test_rowindep),
         cmocka_unit_test(test_kernels_dedup),
     };

@@ -31,7 +31,8 @@
  * and in the dynamic variant a last gear leaving s0 unbound. Stream 0
  * writes tmp = a @ scale into the arena and records e0; stream 1 waits and
  * writes out = tmp + b. A NaN in b[0] makes stream 0 fail before it
- * records (stream 1's wait is then aborted). */
+ * records (stream 1's wait is then aborted); an infinite b[0] makes it
+ * fail the same way with bad input, located at a.py:7 (issue 12). */
 
 /* Arena offsets of tmp and out: static gears use sym, the dynamic one off. */
 static float *a_buf(const TngrtRunCtx *c, int which, int dynamic)
@@ -47,6 +48,11 @@ static int a_stream0(const TngrtRunCtx *c, TngrtExec *x, int dynamic, TngrtError
     if (c->sym[0] > 0 && isnan(b[0])) {
         snprintf(err->msg, sizeof err->msg, "model A: NaN in b");
         return -1;
+    }
+    if (c->sym[0] > 0 && isinf(b[0])) {
+        snprintf(err->msg, sizeof err->msg, "model A: inf in b");
+        err->kind = TNGRT_ERR_BAD_INPUT;
+        return tngrt_error_at(err, "a.py", 7);
     }
     for (int64_t i = 0; i < c->sym[0]; i++)
         tmp[i] = a[i * 3] * scale[0] + a[i * 3 + 1] * scale[1] + a[i * 3 + 2] * scale[2];
@@ -111,10 +117,12 @@ static void a_outputs_dyn(const TngrtRunCtx *c, TngrtTensor *outs)
     a_out_view(&outs[0], a_buf(c, 1, 1), c->sym[0]);
 }
 
-/* tmp and out, each s0 floats; the 64-byte gap checks that off is used. */
+/* tmp and out, each s0 floats; the 64-byte gap checks that off is used.
+ * Like a generated layout it refuses sizes past TNGRT_MAX_BYTES, here of
+ * a (never placed) tensor of s0 x 64 bytes. */
 static int a_layout(const int64_t *sym, int64_t *off, int64_t *bytes)
 {
-    if (sym[0] > INT64_MAX / 16)
+    if (sym[0] > TNGRT_MAX_BYTES / 64)
         return -1;
     off[0] = 64;
     off[1] = 64 + sym[0] * 4;
@@ -228,7 +236,7 @@ static const TngrtBundleDesc model_c = {"c", "C.forward", "c.py", 1, c_inputs, 0
 static TngrtBundle *bundle_ok(const TngrtBundleDesc *d)
 {
     TngrtBundle *b = NULL;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     if (tngrt_bundle_new(&b, d, &err) != 0)
         fail_msg("tngrt_bundle_new: %s", err.msg);
     assert_int_equal(tngrt_bundle_last_gear(b), -1);
@@ -352,7 +360,7 @@ static void test_no_gear_message(void **state)
     (void)state;
     assert_int_equal(tngrt_bundle_select(b, in, 2), -1);
     error_has(b, "input shapes a=[3,3], b=[3] match no gear; gears: s0=1, s0=2, s0=4");
-    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), -1);
+    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), TNGRT_BAD_INPUT);
     error_has(b, "gears: s0=1, s0=2, s0=4");
     assert_int_equal(tngrt_bundle_last_gear(b), -1);
     /* a and b disagree on s0 */
@@ -540,10 +548,55 @@ static void test_stream_failure(void **state)
     (void)state;
     load_scale(b, scale);
     run_a(b, 1, 0);
-    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), -1);
+    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), TNGRT_FAILED);
     error_has(b, "model A: NaN in b");
     assert_int_equal(tngrt_bundle_last_gear(b), 0);   /* the last successful run's */
     run_a(b, 2, 1);                                    /* the bundle still works */
+    bv[0] = INFINITY;                                  /* bad input: -2, located */
+    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), TNGRT_BAD_INPUT);
+    error_has(b, "a.py:7: model A: inf in b");
+    bv[0] = NAN;                                       /* the kind does not stick */
+    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), TNGRT_FAILED);
+    tngrt_bundle_delete(b);
+}
+
+/* Issue 12: tensors of the weights file that no weight uses are listed
+ * (the launcher warns, or refuses them with --strict). */
+static void test_unused_weights(void **state)
+{
+    TngrtBundleDesc d = model_a(0);
+    TngrtBundle *b = bundle_ok(&d);
+    static const float scale[3] = {1, 2, 3};
+    static const char json[] = "{\"extra\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+                               "\"scale\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[4,16]},"
+                               "\"more\":{\"dtype\":\"I8\",\"shape\":[],\"data_offsets\":[16,17]}}";
+    unsigned char len[8], data[17] = {0};
+    char *path = strdup("/tmp/tngrt-bundle-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "wb");
+    (void)state;
+    assert_non_null(f);
+    for (int i = 0; i < 8; i++)
+        len[i] = (unsigned char)((uint64_t)(sizeof json - 1) >> (8 * i));
+    memcpy(data + 4, scale, 12);
+    fwrite(len, 1, 8, f);
+    fwrite(json, 1, sizeof json - 1, f);
+    fwrite(data, 1, sizeof data, f);
+    fclose(f);
+    assert_int_equal(tngrt_bundle_unused_count(b), 0);
+    assert_null(tngrt_bundle_unused_name(b, 0));
+    if (tngrt_bundle_load_weights(b, path) != 0)
+        fail_msg("load: %s", tngrt_bundle_last_error(b));
+    assert_int_equal(tngrt_bundle_unused_count(b), 2);
+    assert_string_equal(tngrt_bundle_unused_name(b, 0), "extra");
+    assert_string_equal(tngrt_bundle_unused_name(b, 1), "more");
+    assert_null(tngrt_bundle_unused_name(b, 2));
+    assert_null(tngrt_bundle_unused_name(b, -1));
+    run_a(b, 2, 1);
+    load_scale(b, scale);   /* a file of just the weights: nothing unused */
+    assert_int_equal(tngrt_bundle_unused_count(b), 0);
+    unlink(path);
+    free(path);
     tngrt_bundle_delete(b);
 }
 
@@ -562,7 +615,7 @@ static void test_static_entry_in_place(void **state)
     tngrt_bundle_gear_str(b, 0, s, sizeof s);
     assert_string_equal(s, "all static");
     in[0] = view(TNGRT_I32, x, 1, 3, 0);
-    assert_int_equal(tngrt_bundle_run(b, in, 1, out, 1), -1);
+    assert_int_equal(tngrt_bundle_run(b, in, 1, out, 1), TNGRT_BAD_INPUT);
     error_has(b, "input 'x': shape [3], expected [2]");
     tngrt_bundle_delete(b);
 }
@@ -591,7 +644,7 @@ static void test_malformed_desc(void **state)
     TngrtGear gears[1] = {a_gears[0]};
     TngrtBundleDesc d = model_a(0);
     TngrtBundle *b = (TngrtBundle *)1;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     (void)state;
     assert_int_equal(tngrt_bundle_new(&b, NULL, &err), -1);
     assert_null(b);
@@ -630,14 +683,39 @@ static void test_layout_overflow(void **state)
     TngrtBundleDesc d = model_a(1);
     TngrtBundle *b = bundle_ok(&d);
     float dummy[1] = {0};
-    int64_t big = INT64_MAX / 16 + 1;   /* fits a size_t byte count, not the layout */
+    int64_t big = (int64_t)1 << 43;   /* inputs within 2^48 bytes, the layout's tensor not */
     TngrtTensor in[2] = {view(TNGRT_F32, dummy, 2, big, 3), view(TNGRT_F32, dummy, 1, big, 0)};
     TngrtTensor out[1];
     (void)state;
     /* the views are checked, never read: the layout fails first */
     assert_int_equal(tngrt_bundle_select(b, in, 2), 3);
-    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), -1);
-    error_has(b, "gear 3 (s0=?): the arena size overflows");
+    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), TNGRT_BAD_INPUT);
+    error_has(b, "gear 3 (s0=?, bound: s0=8796093022208): the input shapes make a tensor or the arena larger "
+                 "than 2^48 bytes");
+    tngrt_bundle_delete(b);
+}
+
+/* Inputs past TNGRT_MAX_BYTES are bad input, empty ones too (a 0 dim
+ * counts as 1): the generated code never computes with such dims. */
+static void test_input_past_max_bytes(void **state)
+{
+    TngrtBundleDesc d = model_a(1);
+    TngrtBundle *b = bundle_ok(&d);
+    float dummy[1] = {0};
+    int64_t over = ((int64_t)1 << 46) + 1;   /* a: 12 x over bytes; b: 4 x over */
+    TngrtTensor in[2] = {view(TNGRT_F32, dummy, 2, over, 3), view(TNGRT_F32, dummy, 1, over, 0)};
+    TngrtTensor empty[2] = {view(TNGRT_F32, dummy, 2, (int64_t)1 << 50, 3), view(TNGRT_F32, dummy, 1, 0, 0)};
+    TngrtTensor out[1];
+    (void)state;
+    assert_int_equal(tngrt_bundle_select(b, in, 2), -1);
+    error_has(b, "input 'a': shape [70368744177665,3] passes 2^48 bytes");
+    assert_int_equal(tngrt_bundle_run(b, in, 2, out, 1), TNGRT_BAD_INPUT);
+    error_has(b, "passes 2^48 bytes (a 0 dim counting as 1), the most a bundle handles");
+    empty[0].nbytes = 0;   /* [2^50, 3] is not empty: make it [2^50, 0] */
+    empty[0].shape[1] = 0;
+    tngrt_tensor_set_strides(&empty[0]);
+    assert_int_equal(tngrt_bundle_run(b, empty, 2, out, 1), TNGRT_BAD_INPUT);
+    error_has(b, "input 'a': shape [1125899906842624,0] passes 2^48 bytes");
     tngrt_bundle_delete(b);
 }
 
@@ -653,10 +731,12 @@ int main(void)
         cmocka_unit_test(test_weight_errors),
         cmocka_unit_test(test_weights_zero_until_loaded),
         cmocka_unit_test(test_stream_failure),
+        cmocka_unit_test(test_unused_weights),
         cmocka_unit_test(test_static_entry_in_place),
         cmocka_unit_test(test_many_runs),
         cmocka_unit_test(test_malformed_desc),
         cmocka_unit_test(test_layout_overflow),
+        cmocka_unit_test(test_input_past_max_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,7 +36,7 @@ static void sleep_us(long us)
 static TngrtExec *exec_new_ok(int nstreams, int nevents)
 {
     TngrtExec *x = NULL;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     if (tngrt_exec_new(&x, nstreams, nevents, &err) != 0)
         fail_msg("tngrt_exec_new(%d, %d): %s", nstreams, nevents, err.msg);
     return x;
@@ -77,7 +77,7 @@ static void run_chain(int nstreams, long delay_us)
         chain_stream, chain_stream, chain_stream, chain_stream,
         chain_stream, chain_stream, chain_stream, chain_stream};
     TngrtExec *x = exec_new_ok(nstreams, nstreams);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     Chain c;
     long want = 42;
     int s;
@@ -166,7 +166,7 @@ static void test_many_runs(void **state)
 {
     static const TngrtStreamFn fns[4] = {runs_s0, runs_s1, runs_s2, runs_s3};
     TngrtExec *x = exec_new_ok(4, 2);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     Runs r;
     long k;
     (void)state;
@@ -263,7 +263,7 @@ static int dag_stream(void *arg, TngrtExec *x, int s, TngrtError *err)
 static void run_dag_on(TngrtExec *x, Dag *dp, int runs)
 {
     TngrtStreamFn fns[64];
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     int k, u;
     for (k = 0; k < dp->nstreams; k++)
         fns[k] = dag_stream;
@@ -331,7 +331,7 @@ static int abort_stream(void *arg, TngrtExec *x, int s, TngrtError *err)
 static void abort_case(TngrtExec *x, int nstreams, int failer)
 {
     static const TngrtStreamFn fns[4] = {abort_stream, abort_stream, abort_stream, abort_stream};
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     char want[64];
     Abort a;
     a.failer = failer;
@@ -368,7 +368,7 @@ static void test_abort_no_message(void **state)
 {
     static const TngrtStreamFn fns[2] = {fail_silently, fail_silently};
     TngrtExec *x = exec_new_ok(2, 0);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     (void)state;
     assert_int_equal(tngrt_exec_run(x, fns, NULL, &err), -1);
     assert_string_equal(err.msg, "stream 1 failed");
@@ -392,7 +392,7 @@ static void test_single_stream(void **state)
 {
     static const TngrtStreamFn fns[1] = {count_stream};
     TngrtExec *x = exec_new_ok(1, 0);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     int n = 0;
     (void)state;
     assert_int_equal(tngrt_exec_run(x, fns, &n, &err), 0);
@@ -412,7 +412,7 @@ static void test_single_stream(void **state)
 static void new_rejects(int nstreams, int nevents, const char *needle)
 {
     TngrtExec *x = (TngrtExec *)&x;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     assert_int_equal(tngrt_exec_new(&x, nstreams, nevents, &err), -1);
     assert_null(x);
     if (!strstr(err.msg, needle))
@@ -422,7 +422,7 @@ static void new_rejects(int nstreams, int nevents, const char *needle)
 static void test_arguments(void **state)
 {
     TngrtTrace *t = (TngrtTrace *)&t;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     (void)state;
     new_rejects(0, 0, "0 streams");
     new_rejects(65, 0, "65 streams");
@@ -512,7 +512,7 @@ static void expect_in(const char *doc, const char *needle)
 static void write_ok(const TngrtTrace *t, const char *path)
 {
     static const char *const names[3] = {"stream 0 \"main\"", "s1", NULL};
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     char tmp[512];
     if (tngrt_trace_write(t, path, names, &err) != 0)
         fail_msg("tngrt_trace_write: %s", err.msg);
@@ -550,7 +550,7 @@ static void test_trace(void **state)
     char dir[] = "/tmp/tngrt-trace-XXXXXX", path[256], path2[256];
     TngrtExec *x = exec_new_ok(3, 3);
     TngrtTrace *t = NULL;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     char *doc, *doc2;
     (void)state;
     assert_non_null(mkdtemp(dir));
@@ -582,7 +582,7 @@ static void test_trace_write_fails(void **state)
 {
     const char *path = "/nonexistent-tngrt-dir/trace.json";
     TngrtTrace *t = NULL;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     char tmp[256];
     (void)state;
     assert_int_equal(tngrt_trace_new(&t, 2, &err), 0);
@@ -601,7 +601,7 @@ static void test_trace_growth(void **state)
 {
     char dir[] = "/tmp/tngrt-trace-XXXXXX", path[256];
     TngrtTrace *t = NULL;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     char *doc;
     int i;
     (void)state;
@@ -641,7 +641,7 @@ static void test_trace_stress(void **state)
     char dir[] = "/tmp/tngrt-trace-XXXXXX", path[256];
     TngrtExec *x = exec_new_ok(16, 200);
     TngrtTrace *t = NULL;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     Dag *d = malloc(sizeof *d);
     int u, deps = 0;
     char *doc;

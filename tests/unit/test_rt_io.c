@@ -50,7 +50,7 @@ static void npy_rejects(const void *bytes, size_t len, const char *needle)
 {
     char *path = write_temp(bytes, len);
     TngrtTensor *t = (TngrtTensor *)1;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     assert_int_equal(tngrt_npy_read(path, &t, &err), -1);
     assert_null(t);
     assert_true(err.msg[0] != '\0');
@@ -63,7 +63,7 @@ static void npy_rejects(const void *bytes, size_t len, const char *needle)
 
 static void test_dtype_and_tensor(void **state)
 {
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     int64_t shape[2] = {2, 3}, bad[1] = {-1}, huge[2] = {INT64_MAX / 2, 4};
     TngrtTensor *t;
     (void)state;
@@ -90,7 +90,7 @@ static void test_dtype_and_tensor(void **state)
 static void round_trip(TngrtDType dtype, int ndim, const int64_t *shape)
 {
     char path[64];
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     TngrtTensor *t = tngrt_tensor_new(dtype, ndim, shape, &err), *back = NULL;
     assert_non_null(t);
     for (size_t i = 0; i < t->nbytes; i++)
@@ -139,7 +139,7 @@ static void test_npy_round_trips(void **state)
  * refuses every other dtype. */
 static void test_npy_bf16_bits(void **state)
 {
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     int64_t s[1] = {2};
     TngrtTensor *t = tngrt_tensor_new(TNGRT_BF16, 1, s, &err), *back = NULL;
     (void)state;
@@ -191,7 +191,7 @@ static void test_npy_numpy_made(void **state)
                            data, sizeof data);
     char *path;
     TngrtTensor *t = NULL;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     (void)state;
     /* numpy's exact v1.0 preamble for this dict: header length 118 ('v') */
     assert_memory_equal(img, "\x93NUMPY\x01\x00v\x00{'descr'", 17);
@@ -296,7 +296,7 @@ static void test_npy_hostile(void **state)
     npy_rejects(img, len, "missing");
     {
         TngrtTensor *t = (TngrtTensor *)1;
-        TngrtError err = {{0}};
+        TngrtError err = {{0}, TNGRT_ERR_FAILURE};
         assert_int_equal(tngrt_npy_read("/nonexistent/x.npy", &t, &err), -1);
         assert_non_null(strstr(err.msg, "/nonexistent/x.npy"));
     }
@@ -319,7 +319,7 @@ static void st_rejects(const void *bytes, size_t len, const char *needle)
 {
     char *path = write_temp(bytes, len);
     TngrtSafetensors *st = (TngrtSafetensors *)1;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     assert_int_equal(tngrt_safetensors_open(path, &st, &err), -1);
     assert_null(st);
     assert_true(err.msg[0] != '\0');
@@ -344,7 +344,7 @@ static void test_safetensors_valid(void **state)
     char *path;
     TngrtSafetensors *st = NULL;
     TngrtTensor v;
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     (void)state;
     memcpy(data, w, 16);
     memcpy(data + 16, b, 16);
@@ -438,10 +438,40 @@ static void test_safetensors_hostile(void **state)
     st_rejects(img, len, "string");
     {
         TngrtSafetensors *st = (TngrtSafetensors *)1;
-        TngrtError err = {{0}};
+        TngrtError err = {{0}, TNGRT_ERR_FAILURE};
         assert_int_equal(tngrt_safetensors_open("/nonexistent/m.safetensors", &st, &err), -1);
         assert_non_null(strstr(err.msg, "/nonexistent/m.safetensors"));
     }
+}
+
+/* Issue 12: the tensors must cover the data buffer exactly, as the format
+ * requires: no trailing bytes, no holes. */
+static void test_safetensors_exact_cover(void **state)
+{
+    unsigned char img[1024], data[64] = {0};
+    const char *two = "{\"a\": {\"dtype\": \"I8\", \"shape\": [4], \"data_offsets\": [0, 4]}, "
+                      "\"b\": {\"dtype\": \"I8\", \"shape\": [0], \"data_offsets\": [4, 4]}}";
+    size_t len;
+    char *path;
+    TngrtSafetensors *st = NULL;
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    (void)state;
+    len = st_image(img, two, data, 4);   /* exact, with an empty tensor: accepted */
+    path = write_temp(img, len);
+    if (tngrt_safetensors_open(path, &st, &err) != 0)
+        fail_msg("%s", err.msg);
+    tngrt_safetensors_close(st);
+    unlink(path);
+    free(path);
+    len = st_image(img, two, data, 5);
+    st_rejects(img, len, "1 trailing bytes after the last tensor's data (the data buffer has 5 "
+               "bytes, the tensors end at 4)");
+    len = st_image(img, "{}", data, 8);
+    st_rejects(img, len, "8 trailing bytes");
+    len = st_image(img, "{\"a\": {\"dtype\": \"I8\", \"shape\": [2], \"data_offsets\": [0, 2]}, "
+                   "\"b\": {\"dtype\": \"I8\", \"shape\": [2], \"data_offsets\": [6, 8]}}",
+                   data, 8);
+    st_rejects(img, len, "4 bytes of the data buffer belong to no tensor");
 }
 
 int main(void)
@@ -454,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_npy_hostile),
         cmocka_unit_test(test_safetensors_valid),
         cmocka_unit_test(test_safetensors_hostile),
+        cmocka_unit_test(test_safetensors_exact_cover),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1012,7 +1012,9 @@ static void test_slice(void **state)
 {
     static const int64_t cs[][3] = {{0, INT64_MAX, 1}, {2, 9, 3}, {-5, -1, 1}, {-100, 100, 2},
                                     {10, 3, 1}, {13, INT64_MAX, 1}, {-3, INT64_MAX, 1},
-                                    {1, INT64_MAX, 5}, {-13, 13, 13}, {0, -100, 1}};
+                                    {1, INT64_MAX, 5}, {-13, 13, 13}, {0, -100, 1},
+                                    /* steps past any stride: one element, no overflow */
+                                    {0, INT64_MAX, (int64_t)1 << 62}, {5, INT64_MAX, INT64_MAX}};
     (void)state;
     for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
         for (int dim = 0; dim < 2; dim++) {
@@ -1039,7 +1041,7 @@ static void test_select(void **state)
 {
     TT *x = tt_seq(tt(TNGRT_F16, 3, 3, 4, 5), 1), *o = tt(TNGRT_F16, 2, 3, 5);
     TT *o0 = tt(TNGRT_F16, 2, 4, 5), *o2 = tt(TNGRT_F16, 2, 3, 4);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     double ref[20];
     (void)state;
     for (int idx = -4; idx < 4; idx++) {
@@ -1088,6 +1090,10 @@ static void test_slice_store(void **state)
         ref[i] = (i / 10 == 1 || i / 10 == 3) ? tt_get(row, i % 10) : tt_get(d, i);
     tngrt_kernel_slice_store(&d->a, &row->a, 0, 1, 4, 2);
     check(d, ref, 0, 0, "slice_store dim 0");
+    for (int i = 0; i < 40; i++) /* d[:, 2::2**62] = s: one column, the step never multiplied */
+        ref[i] = i % 10 == 2 ? tt_get(s, i / 10) : tt_get(d, i);
+    tngrt_kernel_slice_store(&d->a, &s->a, 1, 2, INT64_MAX, (int64_t)1 << 62);
+    check(d, ref, 0, 0, "slice_store step 2^62");
     tt_free(d), tt_free(s), tt_free(h), tt_free(sf), tt_free(row);
 }
 
@@ -1338,7 +1344,7 @@ static void test_embedding(void **state)
     TT *wh = tt_seq(tt(TNGRT_F16, 2, 64, 5), 2), *oh = tt(TNGRT_F16, 2, 4, 5);
     static const int64_t id[6] = {0, 63, 7, 7, 12, 1};
     static const int32_t id32[4] = {5, 0, 63, 2};
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     double ref[30];
     (void)state;
     memcpy(ids->a.data, id, sizeof id);
@@ -1358,6 +1364,10 @@ static void test_embedding(void **state)
     ((int64_t *)ids->a.data)[4] = 70;
     assert_int_equal(tngrt_kernel_embedding(&o->a, &w->a, &ids->a, &err), -1);
     assert_string_equal(err.msg, "embedding: id 70 out of range [0, 64)");
+    assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);   /* bad data, not a failure (issue 12) */
+    assert_int_equal(tngrt_error_at(&err, "m.py", 12), -1);
+    assert_string_equal(err.msg, "m.py:12: embedding: id 70 out of range [0, 64)");
+    assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);
     ((int64_t *)ids->a.data)[4] = -1;
     assert_int_equal(tngrt_kernel_embedding(&o->a, &w->a, &ids->a, &err), -1);
     assert_string_equal(err.msg, "embedding: id -1 out of range [0, 64)");
@@ -1440,7 +1450,7 @@ static void test_quant_matmul_int8(void **state)
     TT *x1 = tt_seq(tt(TNGRT_I8, 2, 3, 7), 1), *x2 = tt_seq(tt(TNGRT_I8, 2, 7, 5), 2);
     TT *o = tt(TNGRT_I8, 2, 3, 5), *s = tt_vals(TNGRT_F32, 5, sc), *b = tt_vals(TNGRT_I32, 5, bi);
     TT *of = tt_vals(TNGRT_F32, 1, off), *s64 = tt(TNGRT_I64, 1, 1), *o32 = tt(TNGRT_I32, 2, 3, 5);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     double ref[15];
     int ties = 0, sat = 0;
     float q = 0.25f;
@@ -1484,7 +1494,7 @@ static void qmm_float_case(TngrtDType od, int n1, const int64_t *s1, int n2, con
     TT *x1 = tt_seq(tt_shape(TNGRT_I8, n1, s1), 3), *x2 = tt_seq(tt_shape(TNGRT_I8, n2, s2), 4);
     TT *o = tt_shape(od, on, os), *s = tt_vals(TNGRT_BF16, per_channel ? n : 1, sc);
     TT *p = tt_seq(tt_shape(TNGRT_F32, on - 1, pts), 7), *b = tt_vals(TNGRT_F32, n, fb);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     double *ref = dbuf(tt_numel(o));
     for (int64_t i = 0; i < rows; i++)
         tt_set(p, i, pt[i % 6]);
@@ -1519,7 +1529,7 @@ static void test_quant_matmul_errors(void **state)
     TT *x1 = tt(TNGRT_F32, 2, 3, 7), *x2 = tt(TNGRT_I8, 2, 7, 4), *x8 = tt(TNGRT_I8, 2, 3, 7);
     TT *o = tt(TNGRT_I8, 2, 3, 4), *o64 = tt(TNGRT_I64, 2, 3, 4), *s = tt(TNGRT_F32, 1, 1);
     TT *bad = tt(TNGRT_F32, 1, 3);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     (void)state;
     assert_int_equal(tngrt_kernel_quant_matmul(&o->a, &x1->a, &x2->a, &s->a, NULL, NULL, NULL,
                                                &err), -1);
@@ -1609,7 +1619,7 @@ static void dsq_case(const DsqIn *in)
     int64_t h2 = in->x->shape[in->x->a.ndim - 1], rows = tt_numel(in->x) / h2, g = 0, left = 0;
     TT *y = tt(TNGRT_I8, 2, (int)rows, (int)(h2 / 2)), *s = tt(TNGRT_F32, 1, (int)rows);
     double *yref = dbuf(rows * h2 / 2), *sref = dbuf(rows);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     for (int64_t r = 0; r < rows; r++) {
         while (in->gi && left == 0)
             left = (int64_t)tt_get(in->gi, g++);
@@ -1663,7 +1673,7 @@ static void test_dequant_swiglu_quant(void **state)
     dsq_case(&d); /* saturates */
     /* errors: bad mode, group counts not adding up, odd last dim, bad scale length */
     TT *y = tt(TNGRT_I8, 2, 4, 4), *s = tt(TNGRT_F32, 1, 4);
-    TngrtError err = {{0}};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
     a.mode = 2;
     assert_int_equal(dsq_run(&a, y, s, &err), -1);
     assert_non_null(strstr(err.msg, "quant_mode"));

@@ -64,47 +64,93 @@
 #endif
 
 /* The dim helpers of templates/bundle.c. */
-/* Floor division and min/max of dims computed at run time. */
+/* Dims computed at run time (of symbols no gear binds, taken from the
+ * input shapes), in checked int64 arithmetic: a result that does not fit,
+ * a division by 0, or an operand already bad gives TNGC_DIM_BAD, which
+ * tngc__size refuses, so a wrapped dim never reaches a kernel. Dims the
+ * gear fixes are literals and never come here. */
+#define TNGC_DIM_BAD INT64_MIN
+
+TNGC_MAYBE_UNUSED static inline int64_t tngc__add(int64_t a, int64_t b)
+{
+    int64_t r;
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || __builtin_add_overflow(a, b, &r) ? TNGC_DIM_BAD : r;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__sub(int64_t a, int64_t b)
+{
+    int64_t r;
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || __builtin_sub_overflow(a, b, &r) ? TNGC_DIM_BAD : r;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || __builtin_mul_overflow(a, b, &r) ? TNGC_DIM_BAD : r;
+}
+/* Floor division (a // b). */
 TNGC_MAYBE_UNUSED static inline int64_t tngc__floordiv(int64_t a, int64_t b)
 {
-    if (b == 0)
-        return 0;
+    if (a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || b == 0)
+        return TNGC_DIM_BAD;
     int64_t q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b) { return a < b ? a : b; }
-TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b) { return a > b ? a : b; }
+TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b)
+{
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD ? TNGC_DIM_BAD : a < b ? a : b;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b)
+{
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD ? TNGC_DIM_BAD : a > b ? a : b;
+}
 
-/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns
- * -1 when a dim is negative or the size passes 2^62 (a layout's check). */
+/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns -1
+ * when a dim is negative (TNGC_DIM_BAD included) or the tensor breaks the
+ * size limit the planner keeps (TNGRT_MAX_BYTES, tngrt.h: the product of
+ * its dims, each counted as at least 1, times esize; an empty tensor
+ * cannot hide a huge dim). What a gear with run-time dims checks of every
+ * value before its kernels run. */
 TNGC_MAYBE_UNUSED static int tngc__size(int nd, const int64_t *dims, int64_t esize, int64_t *out)
 {
-    int64_t n = esize;
+    int64_t bound = esize, n = esize;
     for (int d = 0; d < nd; d++) {
-        if (dims[d] < 0 || (dims[d] > 0 && n > (INT64_C(1) << 62) / dims[d]))
+        if (dims[d] < 0 || (dims[d] > 1 && bound > TNGRT_MAX_BYTES / dims[d]))
             return -1;
+        bound *= dims[d] > 1 ? dims[d] : 1;
         n *= dims[d];
     }
     *out = n;
     return 0;
 }
 
-/* Fills an output view: data, dtype, shape, C-order strides, nbytes. */
+/* Places n bytes at *at, 64-byte aligned: returns -1 when the arena would
+ * pass TNGRT_MAX_BYTES (n and *at are at most that: the sum cannot wrap). */
+TNGC_MAYBE_UNUSED static int tngc__place(int64_t *at, int64_t n)
+{
+    *at += (n + 63) & ~(int64_t)63;
+    return *at > TNGRT_MAX_BYTES ? -1 : 0;
+}
+
+/* Fills an output view: data, dtype, shape, C-order strides, nbytes. The
+ * shape was checked (by the planner, or by the gear's layout function
+ * before the run), so its size is within TNGRT_MAX_BYTES. */
 TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType dtype, int nd,
                                         const int64_t *dims)
 {
-    size_t n = tngrt_dtype_size(dtype);
+    int64_t n = 0;
     t->dtype = dtype;
     t->ndim = nd;
-    for (int d = 0; d < nd; d++) {
+    for (int d = 0; d < nd; d++)
         t->shape[d] = dims[d];
-        n *= (size_t)dims[d];
-    }
+    if (tngc__size(nd, dims, (int64_t)tngrt_dtype_size(dtype), &n) != 0)
+        n = 0;   /* never: see above */
     tngrt_tensor_set_strides(t);
     t->data = data;
-    t->nbytes = n;
+    t->nbytes = (size_t)n;
     t->owns = 0;
 }
+#ifndef TNGC_DIM_BAD   /* standing alone: the helpers are not spliced in */
+#define TNGC_DIM_BAD INT64_MIN
+#endif
 
 /* ---- the device side of a gear --------------------------------------------- */
 
@@ -164,6 +210,8 @@ struct model_acl {
     int64_t host_cap;
     void **in;                     /* the run's host inputs */
     TngrtTensor *dev_out;          /* scratch: output views of device memory */
+    char **unused;                 /* tensors of the weights file that are no weight */
+    int nunused;
     char err[1024];
 };
 
@@ -260,7 +308,16 @@ TNGC_MAYBE_UNUSED static aclTensor *tngc__tensor(int nd, const int64_t *dims, co
                                                  int64_t offset, aclDataType dt, int snd, const int64_t *sdims,
                                                  void *data)
 {
-    int64_t st[TNGRT_MAX_DIMS + 1];
+    int64_t st[TNGRT_MAX_DIMS + 1], bound = 1;
+    /* a dim, stride or offset computed at run time that is TNGC_DIM_BAD or
+     * out of range (an index past its dim): no descriptor, no address */
+    if (nd < 0 || nd > TNGRT_MAX_DIMS || offset < 0)
+        return NULL;
+    for (int d = 0; d < nd; d++) {
+        if (dims[d] < 0 || (dims[d] > 1 && bound > TNGRT_MAX_BYTES / dims[d]) || (strides && strides[d] < 0))
+            return NULL;
+        bound *= dims[d] > 1 ? dims[d] : 1;
+    }
     if (!strides) {
         int64_t n = 1;
         for (int d = nd - 1; d >= 0; d--) {
@@ -290,6 +347,8 @@ TNGC_MAYBE_UNUSED static aclScalar *tngc__scalar_i(int64_t v)
  * be INT64_MAX), as tngrt_kernel_slice computes it. */
 TNGC_MAYBE_UNUSED static int64_t tngc__slice_start(int64_t n, int64_t start)
 {
+    if (n == TNGC_DIM_BAD)
+        return TNGC_DIM_BAD;
     if (start < 0)
         start += n;
     return start < 0 ? 0 : start > n ? n : start;
@@ -299,22 +358,18 @@ TNGC_MAYBE_UNUSED static int64_t tngc__slice_start(int64_t n, int64_t start)
 TNGC_MAYBE_UNUSED static int64_t tngc__slice_len(int64_t n, int64_t start, int64_t end, int64_t step)
 {
     int64_t s = tngc__slice_start(n, start), e = end == INT64_MAX ? n : tngc__slice_start(n, end);
-    return e > s && step > 0 ? (e - s + step - 1) / step : 0;
+    if (n == TNGC_DIM_BAD)
+        return TNGC_DIM_BAD;
+    return e > s && step > 0 ? (e - s - 1) / step + 1 : 0;
 }
 
-/* An index of a dim of size n, counted from the end when negative. */
+/* An index of a dim of size n, counted from the end when negative;
+ * TNGC_DIM_BAD when out of range, which tngc__tensor refuses. */
 TNGC_MAYBE_UNUSED static int64_t tngc__index(int64_t n, int64_t i)
 {
+    if (n == TNGC_DIM_BAD || i < -n || i >= n)
+        return TNGC_DIM_BAD;
     return i < 0 ? i + n : i;
-}
-
-/* The product of dims[0..nd). */
-TNGC_MAYBE_UNUSED static int64_t tngc__prod(int nd, const int64_t *dims)
-{
-    int64_t n = 1;
-    for (int d = 0; d < nd; d++)
-        n *= dims[d];
-    return n;
 }
 
 /* A tensor list of l[0..n) (it owns them), in *out; when a tensor or the
@@ -765,10 +820,60 @@ void model_destroy(model_t *self)
     if (!self)
         return;
     tngc__teardown(self);
+    free(self->unused);
     free(self);
 }
 
 /* ---- weights ------------------------------------------------------------------ */
+
+/* Whether name is a weight of d. */
+static int tngc__is_weight(const TngrtBundleDesc *d, const char *name)
+{
+    for (int i = 0; i < d->nweights; i++)
+        if (!strcmp(d->weights[i].name, name))
+            return 1;
+    return 0;
+}
+
+/* Lists the tensors of st that are no weight (one block: the pointers,
+ * then the names), replacing the previous list. */
+static int tngc__note_unused(model_t *self, const TngrtSafetensors *st, const char *path)
+{
+    int n = 0, count = tngrt_safetensors_count(st);
+    size_t bytes = 0;
+    char **list, *at;
+    for (int i = 0; i < count; i++)
+        if (!tngc__is_weight(self->desc, tngrt_safetensors_name(st, i))) {
+            n++;
+            bytes += strlen(tngrt_safetensors_name(st, i)) + 1;
+        }
+    if (!(list = malloc((size_t)n * sizeof *list + bytes + 1)))
+        return tngc__fail(self, "%s: out of memory", path);
+    at = (char *)(list + n);
+    n = 0;
+    for (int i = 0; i < count; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        if (tngc__is_weight(self->desc, name))
+            continue;
+        list[n++] = at;
+        memcpy(at, name, strlen(name) + 1);
+        at += strlen(name) + 1;
+    }
+    free(self->unused);
+    self->unused = list;
+    self->nunused = n;
+    return 0;
+}
+
+int model_unused_count(const model_t *self)
+{
+    return self->nunused;
+}
+
+const char *model_unused_name(const model_t *self, int i)
+{
+    return i >= 0 && i < self->nunused ? self->unused[i] : NULL;
+}
 
 int model_load_weights(model_t *self, const char *path)
 {
@@ -805,6 +910,8 @@ int model_load_weights(model_t *self, const char *path)
             goto out;
         }
     }
+    if (tngc__note_unused(self, st, path) != 0)
+        goto out;
     /* every weight checked: only now change the device copies */
     for (int i = 0; i < d->nweights; i++) {
         if (views[i].nbytes == 0)
@@ -827,8 +934,11 @@ out:
 
 /* ---- running ------------------------------------------------------------------ */
 
-/* Dynamic gears: places the buffers for the run's symbols, grows the arena
- * and (re)builds the descriptors when the symbols changed. */
+/* Gears with run-time dims (an unbound symbol): checks every shape and
+ * places the buffers for the run's symbols (gN_layout), grows the arena
+ * and (re)builds the descriptors when the symbols changed. Returns 0,
+ * TNGRT_BAD_INPUT when the input shapes make a tensor or the arena pass
+ * TNGRT_MAX_BYTES, or -1. */
 static int tngc__gear_prepare(model_t *self, int g, const int64_t *sym)
 {
     const TngrtBundleDesc *d = self->desc;
@@ -845,8 +955,11 @@ static int tngc__gear_prepare(model_t *self, int g, const int64_t *sym)
     tngc__gear_unbuild(G, &tngc__gears[g]);
     for (int s = 0; s < d->nsyms; s++)
         G->sym[s] = sym[s];
-    if (gear->layout(G->sym, G->off, &bytes) != 0 || bytes < 0)
-        return tngc__fail(self, "%s: gear %d: the arena size overflows", d->name, g);
+    if (gear->layout(G->sym, G->off, &bytes) != 0 || bytes < 0) {
+        tngc__fail(self, "%s: gear %d: the input shapes make a tensor or the arena larger than 2^48 bytes, "
+                   "the most a bundle handles", d->name, g);
+        return TNGRT_BAD_INPUT;
+    }
     if (tngc__gear_arena(self, G, bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
         return -1;
     G->built = 1;
@@ -971,7 +1084,7 @@ int model_run(model_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor
 {
     const TngrtBundleDesc *d = self->desc;
     int64_t sym[64];
-    int g;
+    int g, rc;
     self->err[0] = '\0';
     if (noutputs != d->noutputs || (noutputs > 0 && !outputs))
         return tngc__fail(self, "%s returns %d outputs, got room for %d", d->entry, d->noutputs,
@@ -979,12 +1092,14 @@ int model_run(model_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor
     if (d->nsyms > 64)
         return tngc__fail(self, "%s: more than 64 symbols", d->name);
     g = tngrt_bundle_select(self->check, inputs, ninputs);
-    if (g < 0)
-        return tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+    if (g < 0) {   /* a dtype, rank or shape in no gear: the inputs are at fault */
+        tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+        return TNGRT_BAD_INPUT;
+    }
     TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
     tngc__symbols(d, g, inputs, sym);
-    if (tngc__gear_prepare(self, g, sym) != 0)
-        return -1;
+    if ((rc = tngc__gear_prepare(self, g, sym)) != 0)
+        return rc;
     for (int i = 0; i < ninputs; i++) {
         self->in[i] = inputs[i].data;
         if (inputs[i].nbytes > 0)

@@ -22,45 +22,88 @@
 #define TNGC_MAYBE_UNUSED
 #endif
 
-/* Floor division and min/max of dims computed at run time. */
+/* Dims computed at run time (of symbols no gear binds, taken from the
+ * input shapes), in checked int64 arithmetic: a result that does not fit,
+ * a division by 0, or an operand already bad gives TNGC_DIM_BAD, which
+ * tngc__size refuses, so a wrapped dim never reaches a kernel. Dims the
+ * gear fixes are literals and never come here. */
+#define TNGC_DIM_BAD INT64_MIN
+
+TNGC_MAYBE_UNUSED static inline int64_t tngc__add(int64_t a, int64_t b)
+{
+    int64_t r;
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || __builtin_add_overflow(a, b, &r) ? TNGC_DIM_BAD : r;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__sub(int64_t a, int64_t b)
+{
+    int64_t r;
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || __builtin_sub_overflow(a, b, &r) ? TNGC_DIM_BAD : r;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || __builtin_mul_overflow(a, b, &r) ? TNGC_DIM_BAD : r;
+}
+/* Floor division (a // b). */
 TNGC_MAYBE_UNUSED static inline int64_t tngc__floordiv(int64_t a, int64_t b)
 {
-    if (b == 0)
-        return 0;
+    if (a == TNGC_DIM_BAD || b == TNGC_DIM_BAD || b == 0)
+        return TNGC_DIM_BAD;
     int64_t q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b) { return a < b ? a : b; }
-TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b) { return a > b ? a : b; }
+TNGC_MAYBE_UNUSED static inline int64_t tngc__min(int64_t a, int64_t b)
+{
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD ? TNGC_DIM_BAD : a < b ? a : b;
+}
+TNGC_MAYBE_UNUSED static inline int64_t tngc__max(int64_t a, int64_t b)
+{
+    return a == TNGC_DIM_BAD || b == TNGC_DIM_BAD ? TNGC_DIM_BAD : a > b ? a : b;
+}
 
-/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns
- * -1 when a dim is negative or the size passes 2^62 (a layout's check). */
+/* Bytes of a dims[0..nd) tensor of esize-byte elements in *out; returns -1
+ * when a dim is negative (TNGC_DIM_BAD included) or the tensor breaks the
+ * size limit the planner keeps (TNGRT_MAX_BYTES, tngrt.h: the product of
+ * its dims, each counted as at least 1, times esize; an empty tensor
+ * cannot hide a huge dim). What a gear with run-time dims checks of every
+ * value before its kernels run. */
 TNGC_MAYBE_UNUSED static int tngc__size(int nd, const int64_t *dims, int64_t esize, int64_t *out)
 {
-    int64_t n = esize;
+    int64_t bound = esize, n = esize;
     for (int d = 0; d < nd; d++) {
-        if (dims[d] < 0 || (dims[d] > 0 && n > (INT64_C(1) << 62) / dims[d]))
+        if (dims[d] < 0 || (dims[d] > 1 && bound > TNGRT_MAX_BYTES / dims[d]))
             return -1;
+        bound *= dims[d] > 1 ? dims[d] : 1;
         n *= dims[d];
     }
     *out = n;
     return 0;
 }
 
-/* Fills an output view: data, dtype, shape, C-order strides, nbytes. */
+/* Places n bytes at *at, 64-byte aligned: returns -1 when the arena would
+ * pass TNGRT_MAX_BYTES (n and *at are at most that: the sum cannot wrap). */
+TNGC_MAYBE_UNUSED static int tngc__place(int64_t *at, int64_t n)
+{
+    *at += (n + 63) & ~(int64_t)63;
+    return *at > TNGRT_MAX_BYTES ? -1 : 0;
+}
+
+/* Fills an output view: data, dtype, shape, C-order strides, nbytes. The
+ * shape was checked (by the planner, or by the gear's layout function
+ * before the run), so its size is within TNGRT_MAX_BYTES. */
 TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType dtype, int nd,
                                         const int64_t *dims)
 {
-    size_t n = tngrt_dtype_size(dtype);
+    int64_t n = 0;
     t->dtype = dtype;
     t->ndim = nd;
-    for (int d = 0; d < nd; d++) {
+    for (int d = 0; d < nd; d++)
         t->shape[d] = dims[d];
-        n *= (size_t)dims[d];
-    }
+    if (tngc__size(nd, dims, (int64_t)tngrt_dtype_size(dtype), &n) != 0)
+        n = 0;   /* never: see above */
     tngrt_tensor_set_strides(t);
     t->data = data;
-    t->nbytes = n;
+    t->nbytes = (size_t)n;
     t->owns = 0;
 }
 
@@ -68,6 +111,18 @@ TNGC_MAYBE_UNUSED static void tngc__out(TngrtTensor *t, void *data, TngrtDType d
 #define TNGC_UNIT_BEGIN() uint64_t tngc__t0 = tr ? tngrt_trace_now() : 0
 #define TNGC_UNIT_END(stream, name) \
     do { if (tr) tngrt_trace_slice(tr, (stream), (name), tngc__t0, tngrt_trace_now()); } while (0)
+
+/* The descriptor, defined by the body (or below, standing alone). */
+static const TngrtBundleDesc model__desc;
+
+/* The return of a stream or segment function whose kernel call at line
+ * `line` of the script failed: the kernel's message gets the location
+ * "<script>:<line>: " in front (its kind, bad input or a failure, is kept:
+ * an embedding id out of range makes the run return TNGRT_BAD_INPUT). */
+TNGC_MAYBE_UNUSED static int tngc__fail(TngrtError *err, unsigned line)
+{
+    return tngrt_error_at(err, model__desc.script, line);
+}
 
 #define TNGC_GENERATED 1
 
@@ -193,6 +248,16 @@ int model_create(model_t **out, TngrtError *err)
 int model_load_weights(model_t *self, const char *path)
 {
     return tngrt_bundle_load_weights(self, path);
+}
+
+int model_unused_count(const model_t *self)
+{
+    return tngrt_bundle_unused_count(self);
+}
+
+const char *model_unused_name(const model_t *self, int i)
+{
+    return tngrt_bundle_unused_name(self, i);
 }
 
 int model_run(model_t *self, const TngrtTensor *inputs, int ninputs,
