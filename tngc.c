@@ -50,7 +50,8 @@ static const char usage_main[] =
     "Run 'tngc COMMAND --help' for the options of a command.\n";
 
 static const char usage_plan[] =
-    "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest] FILE\n"
+    "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest]\n"
+    "                 [--max-memory MB] [--max-time SECONDS] FILE\n"
     "\n"
     "Runs the script's module-level code abstractly, lowers each compiled entry it\n"
     "calls (torch.compile'd models and methods, cache_compile'd methods) to an op\n"
@@ -120,6 +121,7 @@ static const char usage_recompiles[] =
 
 static const char usage_gen[] =
     "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE]\n"
+    "                [--max-memory MB] [--max-time SECONDS]\n"
     "                [--user-kernel OP]...\n"
     "\n"
     "Plans the script's compiled entries (as 'tngc plan') and writes, per entry, the C\n"
