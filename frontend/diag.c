@@ -117,10 +117,29 @@ static void diag__put_source(StrBuf *out, const char *s, size_t n)
     }
 }
 
+/* Appends s with every control byte, DEL and byte that is not UTF-8 shown
+ * as \xHH: a path or a message quotes script text, which must not reach a
+ * terminal as escape sequences (or fake a second diagnostic line). */
+static void diag__put_text(StrBuf *out, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = utf8_valid_len((const unsigned char *)s + i, n - i);
+        if (c < 0x20 || c == 0x7f || len == 0)
+            sb_printf(out, "\\x%02x", c);
+        else
+            sb_putn(out, s + i, len);
+        i += len ? len : 1;
+    }
+}
+
 void diag_text(const Source *src, const Diag *d, StrBuf *out)
 {
-    sb_printf(out, "%s:%u:%u: %s: %s [%s]\n", src->path, d->line, d->col,
-              severity_name[d->severity], d->msg, rule_info[d->rule].id);
+    diag__put_text(out, src->path);
+    sb_printf(out, ":%u:%u: %s: ", d->line, d->col, severity_name[d->severity]);
+    diag__put_text(out, d->msg);
+    sb_printf(out, " [%s]\n", rule_info[d->rule].id);
     size_t len;
     const char *line = source_line_text(src, d->line, &len);
     if (len > 1000)   /* a minified line: show the part around the column */
