@@ -41,6 +41,18 @@ typedef struct Lint {
 } Lint;
 
 #define REPORT(l, node, rule, ...) diag_node(&(l)->sf->diags, (l)->ast, (node), RULE_##rule, __VA_ARGS__)
+/* REPORT at a severity other than the rule's (TNG125: a gear value of 1
+ * is a warning, 0 an error); diag_node always appends. */
+#define REPORT_AS(sev, l, node, rule, ...) \
+    (REPORT(l, node, rule, __VA_ARGS__), (l)->sf->diags.v[(l)->sf->diags.n - 1].severity = (sev))
+
+/* The field a config path sets: `config.mode.value = "..."` sets `mode`
+ * (TorchAir's OptionValue; the same validating setter,
+ * _option_base.py:42-48). */
+static const char *lint__field_path(const char *path)
+{
+    return !strcmp(path, "mode.value") ? "mode" : path;
+}
 
 static const ConfigField *lint__field(const Lint *l, int cfg, const char *path)
 {
@@ -48,7 +60,7 @@ static const ConfigField *lint__field(const Lint *l, int cfg, const char *path)
         return NULL;
     const Config *c = &l->sf->configs.v[cfg];
     for (size_t i = c->fields.n; i-- > 0;)
-        if (!strcmp(c->fields.v[i].path, path))
+        if (!strcmp(lint__field_path(c->fields.v[i].path), path))
             return &c->fields.v[i];
     return NULL;
 }
@@ -139,9 +151,16 @@ static void lint__stream_switch(Lint *l, const Annotation *a, int single_stream)
     const Value *tag = ann_arg(a, "stream_tag");
     if (tag && tag->kind != V_EXPR && tag->kind != V_STR)
         REPORT(l, tag->node, TNG102, "stream tag must be a string");
+    /* TorchAir passes any priority through (scope/__init__.py:22-27);
+     * reduce-overhead replaces it by 0 (replace_stream_event.py:307). */
     const Value *prio = ann_arg(a, "stream_priority");
     if (prio && prio->kind != V_EXPR && (prio->kind != V_INT || prio->i != 0))
-        REPORT(l, prio->node, TNG103, "stream priority is reserved: it must be 0");
+        for (size_t c = 0; c < l->sf->compiles.n; c++)
+            if (lint__compiles(l, c, a->func) && lint__reduce_overhead(l, &l->sf->compiles.v[c])) {
+                REPORT(l, prio->node, TNG103, "stream priority has no effect: reduce-overhead mode (%s is compiled in that mode at line %u) fixes it to 0",
+                       l->sf->funcs.v[a->func].qualname, l->ast->nodes[l->sf->anns.v[l->sf->compiles.v[c].ann].node].line);
+                break;
+            }
 }
 
 static void lint__wait_tensor(Lint *l, const Annotation *a)
@@ -501,9 +520,14 @@ static int lint__gear_call(Lint *l, const Annotation *a, int rank, GearDims *dim
             } else if (e->kind != V_INT) {
                 REPORT(l, e->node, TNG124, "gear value must be an int");
                 ok = 0;
-            } else if (e->i == 0) {
-                REPORT(l, e->node, TNG125, "gear value must not be 0");
+            } else if (e->i <= 0) {   /* _gear_utils.py asserts every value > 0 */
+                if (e->i == 0)
+                    REPORT(l, e->node, TNG125, "gear value must not be 0");
+                else
+                    REPORT(l, e->node, TNG125, "gear value must be positive, not %lld", (long long)e->i);
                 ok = 0;
+            } else if (e->i == 1) {   /* accepted by _gear_utils.py:13-36; the docs forbid it */
+                REPORT_AS(SEV_WARNING, l, e->node, TNG125, "gear value 1: TorchAir accepts it, but its documentation allows only values above 1");
             }
         }
         if (ok && dims->ndims < 8) {
@@ -536,18 +560,31 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
         return;
     const char *mode = lint__compile_mode(l, cp);
     const char *policy = lint__config_str(l, cp->config, "inference_config.dynamic_gears_merge_policy", "zip");
-    int last = -1;
-    size_t zip_len = 0, product = 1;
-    int zip_bad = 0, any = 0;
+    /* the compile's set_dim_gears calls, in source order */
+    int *order = xmalloc((sf->gears.n + 1) * sizeof *order);
+    size_t n = 0;
     for (size_t g = 0; g < sf->gears.n; g++) {
         int t = sf->gears.v[g].tensor, bound = 0;
         for (size_t i = 0; i < nt && !bound; i++)
             bound = tensors[i] == t;
-        if (!bound || t < 0)
-            continue;
+        if (bound && t >= 0)
+            order[n++] = (int)g;
+    }
+    for (size_t i = 1; i < n; i++)   /* insertion sort by position: few calls */
+        for (size_t j = i; j > 0 && l->ast->nodes[sf->anns.v[sf->gears.v[order[j]].ann].node].start <
+                                        l->ast->nodes[sf->anns.v[sf->gears.v[order[j - 1]].ann].node].start; j--) {
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+        }
+    int last = -1, first = -1, differs = -1;   /* calls: the last; the first geared; the first whose length differs */
+    size_t zip_len = 0, diff_len = 0, product = 1;
+    int any = 0;
+    for (size_t k = 0; k < n; k++) {
+        int g = order[k];
         const Annotation *a = &sf->anns.v[sf->gears.v[g].ann];
         if (!cp->is_cache && cp->fullgraph != TRI_TRUE && cp->fullgraph != TRI_UNKNOWN)
-            REPORT(l, a->node, TNG131, "dim gears need fullgraph=True on the compile at line %u",
+            REPORT(l, a->node, TNG131, "dim gears without fullgraph=True on the compile at line %u: a graph break would split the geared inputs",
                    l->ast->nodes[sf->anns.v[cp->ann].node].line);
         if (cp->dynamic == TRI_FALSE)
             REPORT(l, a->node, TNG132, "dim gears need a dynamic compile, but line %u compiles with dynamic=False",
@@ -557,22 +594,34 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
         const GearDims *d = &dims_of_ann[g];
         for (int i = 0; d->valid && i < d->ndims; i++) {
             size_t len = d->values[i]->nitems;
-            if (any && zip_len != len)
-                zip_bad = 1;
-            zip_len = len;
+            if (!any) {
+                zip_len = len;
+                first = g;
+            } else if (differs < 0 && len != zip_len) {
+                differs = g;
+                diff_len = len;
+            }
             size_t distinct = lint__distinct(d->values[i]);
             product = product > 1000 ? product : product * distinct;
             any = 1;
         }
-        if (last < 0 || l->ast->nodes[a->node].start > l->ast->nodes[sf->anns.v[sf->gears.v[last].ann].node].start)
-            last = (int)g;
+        last = g;
     }
+    free(order);
     if (!any || !policy || last < 0)
         return;
     int32_t at = sf->anns.v[sf->gears.v[last].ann].node;
-    if (!strcmp(policy, "zip") && zip_bad)
-        REPORT(l, at, TNG128, "the zip gear policy needs gear lists of equal length");
-    else if (!strcmp(policy, "product") && product > 100)
+    if (!strcmp(policy, "zip") && differs >= 0) {
+        int32_t first_node = sf->anns.v[sf->gears.v[first].ann].node;
+        if (differs == first)
+            REPORT(l, sf->anns.v[sf->gears.v[differs].ann].node, TNG128,
+                   "the zip gear policy needs gear lists of equal length: this call has lists of %zu and %zu values",
+                   zip_len, diff_len);
+        else
+            REPORT(l, sf->anns.v[sf->gears.v[differs].ann].node, TNG128,
+                   "the zip gear policy needs gear lists of equal length: %zu values here, %zu in the first at line %u",
+                   diff_len, zip_len, l->ast->nodes[first_node].line);
+    } else if (!strcmp(policy, "product") && product > 100)
         REPORT(l, at, TNG129, "the product of the gear lists gives %s%zu gears; at most 100 are allowed",
                product > 1000 ? "more than " : "", product > 1000 ? (size_t)1000 : product);
     else if (!strcmp(policy, "zip") && zip_len > 100)
@@ -761,19 +810,20 @@ static void lint__config(Lint *l, int cfg)
     for (size_t i = 0; i < c->fields.n; i++) {
         const ConfigField *f = &c->fields.v[i];
         const Value *v = f->value;
-        const char *unknown = lint__unknown_field(&l->sf->arena, f->path);
+        const char *path = lint__field_path(f->path);
+        const char *unknown = lint__unknown_field(&l->sf->arena, path);
         if (unknown) {
             REPORT(l, f->node, TNG164, "%s", unknown);
             continue;
         }
         if (!v || v->kind == V_EXPR)
             continue;
-        if (!strcmp(f->path, "mode")) {
+        if (!strcmp(path, "mode")) {
             if (v->kind != V_STR || !lint__str_in(v, modes, 3))
                 REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex");
         } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel")) {
             if (v->kind == V_BOOL && v->i && mode && !strcmp(mode, "max-autotune"))
-                REPORT(l, f->node, TNG160, "static kernel compilation works only in reduce-overhead mode (mode is %s)", mode);
+                REPORT(l, f->node, TNG160, "static kernels work only in reduce-overhead mode: TorchAir warns and ignores this in %s mode", mode);
         } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir")) {
             if (v->kind == V_STR && path_escapes(v->s, v->len))
                 REPORT(l, v->node, TNG161, "the static kernel build dir must not contain '..' or NUL");
@@ -834,5 +884,6 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     }
     sf->diags.n = kept;
     diag_sort(&sf->diags);
+    diag_dedup(&sf->diags);   /* a gear list constant shared by two set_dim_gears calls: once */
     free(l.compiles_func);
 }

@@ -4,7 +4,7 @@ import torchair
 from torch._dynamo import mark_static
 from torchair.inference import set_dim_gears as gears
 
-BATCH_GEARS = [1, 2, 4, 8]
+BATCH_GEARS = [2, 4, 8, 16]
 
 
 class Model(torch.nn.Module):
@@ -25,7 +25,7 @@ class Decoder(torch.nn.Module):
         return x * 2
 
 def add_gears(t, dims):
-    torchair.inference.set_dim_gears(t, {3: [1, 2]})
+    torchair.inference.set_dim_gears(t, {3: [2, 4]})
     torchair.inference.set_dim_gears(t, dims)
 
 config = torchair.CompilerConfig()
@@ -34,7 +34,7 @@ npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model(), backend=npu_backend, dynamic=True, fullgraph=True)
 x, y, kv = torch.randn(8, 64).npu(), torch.randn(64, 32).npu(), torch.zeros((8, 32)).npu()
 gears(x, dim_gears={0: BATCH_GEARS})
-gears(x, dim_gears={0: [1, 2, 4, 8]})
+gears(x, dim_gears={0: [2, 4, 8, 16]})
 gears(y, {1: (32, 64, 128)})
 mark_static(kv)
 out = model(x, y, kv)

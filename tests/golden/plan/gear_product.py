@@ -25,7 +25,7 @@ model = torch.compile(Model().npu(), backend=npu_backend, dynamic=True, fullgrap
 a = torch.randn(4, 64).npu()
 b = torch.randn(8, 64).npu()
 w = torch.randn(64, 64).npu()
-torchair.inference.set_dim_gears(a, dim_gears={0: [1, 4, 16]})
+torchair.inference.set_dim_gears(a, dim_gears={0: [1, 4, 16]})  # tngc: ignore[TNG125] (batch 1 is a gear here)
 torchair.inference.set_dim_gears(b, dim_gears={0: [8, 32]})
 print(model(a, b, w).shape)
 # another combination of the gears: no recompilation

@@ -23,7 +23,7 @@ npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model().npu(), backend=npu_backend, dynamic=True, fullgraph=True)
 x = torch.randn(2, 32, 32).npu()
 mask = torch.ones(2, 32).npu()
-torchair.inference.set_dim_gears(x, dim_gears={0: [1, 2, 4], 1: [16, 32, 64]})
-torchair.inference.set_dim_gears(mask, dim_gears={0: [1, 2, 4], 1: [16, 32, 64]})
+torchair.inference.set_dim_gears(x, dim_gears={0: [1, 2, 4], 1: [16, 32, 64]})  # tngc: ignore[TNG125]
+torchair.inference.set_dim_gears(mask, dim_gears={0: [1, 2, 4], 1: [16, 32, 64]})  # tngc: ignore[TNG125]
 out = model(x, mask)
 print(out.shape)
