@@ -6,6 +6,7 @@
  * compiled stays silent when that is not known statically.
  */
 #include "lint.h"
+#include "lint_impl.h"
 #include "../frontend/diag.h"
 
 #include <stdlib.h>
@@ -32,72 +33,58 @@ int lint_soc_known(const char *soc, int *has_super_kernel)
 
 /* ---- config facts ---- */
 
-typedef struct Lint {
-    ScanFile *sf;
-    const Ast *ast;
-    const LintOptions *opt;
-    uint8_t *compiles_func;   /* [compile * nfuncs + func]: func runs in that compile */
-    size_t nfuncs;
-} Lint;
-
-#define REPORT(l, node, rule, ...) diag_node(&(l)->sf->diags, (l)->ast, (node), RULE_##rule, __VA_ARGS__)
-/* REPORT at a severity other than the rule's (TNG125: a gear value of 1
- * is a warning, 0 an error); diag_node always appends. */
-#define REPORT_AS(sev, l, node, rule, ...) \
-    (REPORT(l, node, rule, __VA_ARGS__), (l)->sf->diags.v[(l)->sf->diags.n - 1].severity = (sev))
-
 /* The field a config path sets: `config.mode.value = "..."` sets `mode`
  * (TorchAir's OptionValue; the same validating setter,
  * _option_base.py:42-48). */
-static const char *lint__field_path(const char *path)
+const char *lint_field_path(const char *path)
 {
     return !strcmp(path, "mode.value") ? "mode" : path;
 }
 
-static const ConfigField *lint__field(const Lint *l, int cfg, const char *path)
+const ConfigField *lint_field(const Lint *l, int cfg, const char *path)
 {
     if (cfg < 0)
         return NULL;
     const Config *c = &l->sf->configs.v[cfg];
     for (size_t i = c->fields.n; i-- > 0;)
-        if (!strcmp(lint__field_path(c->fields.v[i].path), path))
+        if (!strcmp(lint_field_path(c->fields.v[i].path), path))
             return &c->fields.v[i];
     return NULL;
 }
 
 /* The string a config field is set to: its default when unset, NULL when
  * the config or the value is not known statically. */
-static const char *lint__config_str(const Lint *l, int cfg, const char *path, const char *dflt)
+const char *lint_config_str(const Lint *l, int cfg, const char *path, const char *dflt)
 {
     if (cfg == CONFIG_UNKNOWN)
         return NULL;
-    const ConfigField *f = lint__field(l, cfg, path);
+    const ConfigField *f = lint_field(l, cfg, path);
     if (!f)
         return dflt;
     return f->value && f->value->kind == V_STR ? f->value->s : NULL;
 }
 
-static const char *const modes[] = {"max-autotune", "reduce-overhead", "npugraph_ex"};
+const char *const lint_modes[3] = {"max-autotune", "reduce-overhead", "npugraph_ex"};
 
 /* The mode of a config; NULL when unknown or not a valid mode (TNG165). */
-static const char *lint__mode(const Lint *l, int cfg)
+const char *lint_mode(const Lint *l, int cfg)
 {
-    const char *m = lint__config_str(l, cfg, "mode", "max-autotune");
-    for (size_t i = 0; m && i < sizeof modes / sizeof *modes; i++)
-        if (!strcmp(m, modes[i]))
+    const char *m = lint_config_str(l, cfg, "mode", "max-autotune");
+    for (size_t i = 0; m && i < 3; i++)
+        if (!strcmp(m, lint_modes[i]))
             return m;
     return NULL;
 }
 
 /* The mode of a compile through TorchAir, or NULL when unknown. */
-static const char *lint__compile_mode(const Lint *l, const Compile *c)
+const char *lint_compile_mode(const Lint *l, const Compile *c)
 {
-    return c->torchair == 1 ? lint__mode(l, c->config) : NULL;
+    return c->torchair == 1 ? lint_mode(l, c->config) : NULL;
 }
 
-static int lint__reduce_overhead(const Lint *l, const Compile *c)
+int lint_reduce_overhead(const Lint *l, const Compile *c)
 {
-    const char *m = lint__compile_mode(l, c);
+    const char *m = lint_compile_mode(l, c);
     return m && !strcmp(m, "reduce-overhead");
 }
 
@@ -136,7 +123,7 @@ static void lint__compiled_functions(Lint *l)
     free(work);
 }
 
-static int lint__compiles(const Lint *l, size_t c, int func)
+int lint_compiles(const Lint *l, size_t c, int func)
 {
     return func >= 0 && l->compiles_func[c * l->nfuncs + (size_t)func];
 }
@@ -156,7 +143,7 @@ static void lint__stream_switch(Lint *l, const Annotation *a, int single_stream)
     const Value *prio = ann_arg(a, "stream_priority");
     if (prio && prio->kind != V_EXPR && (prio->kind != V_INT || prio->i != 0))
         for (size_t c = 0; c < l->sf->compiles.n; c++)
-            if (lint__compiles(l, c, a->func) && lint__reduce_overhead(l, &l->sf->compiles.v[c])) {
+            if (lint_compiles(l, c, a->func) && lint_reduce_overhead(l, &l->sf->compiles.v[c])) {
                 REPORT(l, prio->node, TNG103, "stream priority has no effect: reduce-overhead mode (%s is compiled in that mode at line %u) fixes it to 0",
                        l->sf->funcs.v[a->func].qualname, l->ast->nodes[l->sf->anns.v[l->sf->compiles.v[c].ann].node].line);
                 break;
@@ -166,7 +153,7 @@ static void lint__stream_switch(Lint *l, const Annotation *a, int single_stream)
 static void lint__wait_tensor(Lint *l, const Annotation *a)
 {
     for (size_t c = 0; c < l->sf->compiles.n; c++)
-        if (lint__compiles(l, c, a->func) && lint__reduce_overhead(l, &l->sf->compiles.v[c])) {
+        if (lint_compiles(l, c, a->func) && lint_reduce_overhead(l, &l->sf->compiles.v[c])) {
             REPORT(l, a->node, TNG104, "npu_wait_tensor is not supported in reduce-overhead mode (%s is compiled in that mode at line %u)",
                    l->sf->funcs.v[a->func].qualname, l->ast->nodes[l->sf->anns.v[l->sf->compiles.v[c].ann].node].line);
             return;
@@ -348,7 +335,7 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
     int dyn = 0, ro = 0;
     for (size_t c = 0; c < l->sf->compiles.n; c++) {
         const Compile *cp = &l->sf->compiles.v[c];
-        if (!lint__compiles(l, c, a->func) || cp->torchair != 1)
+        if (!lint_compiles(l, c, a->func) || cp->torchair != 1)
             continue;
         unsigned line = l->ast->nodes[l->sf->anns.v[cp->ann].node].line;
         if (!dyn && lint__dynamic_true(cp)) {
@@ -356,7 +343,7 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
                    l->sf->funcs.v[a->func].qualname, line);
             dyn = 1;
         }
-        if (!ro && lint__reduce_overhead(l, cp)) {
+        if (!ro && lint_reduce_overhead(l, cp)) {
             REPORT(l, a->node, TNG115, "super_kernel has no effect in reduce-overhead mode (%s is compiled in that mode at line %u)",
                    l->sf->funcs.v[a->func].qualname, line);
             ro = 1;
@@ -558,8 +545,8 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
     const Compile *cp = &sf->compiles.v[c];
     if (cp->torchair != 1)
         return;
-    const char *mode = lint__compile_mode(l, cp);
-    const char *policy = lint__config_str(l, cp->config, "inference_config.dynamic_gears_merge_policy", "zip");
+    const char *mode = lint_compile_mode(l, cp);
+    const char *policy = lint_config_str(l, cp->config, "inference_config.dynamic_gears_merge_policy", "zip");
     /* the compile's set_dim_gears calls, in source order */
     int *order = xmalloc((sf->gears.n + 1) * sizeof *order);
     size_t n = 0;
@@ -685,160 +672,6 @@ static void lint__gears(Lint *l)
     free(dims);
 }
 
-/* ---- cache_compile ---- */
-
-static void lint__cache_compile(Lint *l, const Compile *c)
-{
-    ScanFile *sf = l->sf;
-    const Annotation *a = &sf->anns.v[c->ann];
-    int32_t t = c->target;
-    if (t < 0) {   /* @cache_compile(...) on a def: not the form TorchAir supports */
-        REPORT(l, a->node, TNG150, "cache_compile takes a method of the module as self.<method>, not as a decorator");
-        return;
-    }
-    int self_attr = t >= 0 && l->ast->nodes[t].kind == NK_attribute &&
-                    ast_text_is(l->ast, ast_field(l->ast, t, F_object), "self");
-    /* a parameter or other unknown name may hold self.<method>: silent */
-    int unknown_name = t >= 0 && l->ast->nodes[t].kind == NK_identifier && !c->target_is_function;
-    if (t >= 0 && !self_attr && !unknown_name) {
-        REPORT(l, t, TNG150, "cache_compile takes a method of the module as self.<method>");
-        return;
-    }
-    if (c->fullgraph == TRI_FALSE)
-        REPORT(l, a->node, TNG152, "cache_compile needs the full graph; fullgraph=False is not allowed");
-    const Value *dir = ann_arg(a, "cache_dir");
-    if (dir && dir->kind == V_STR && (dir->len == 0 || dir->s[0] != '/' || memchr(dir->s, 0, dir->len)) &&
-        path_escapes(dir->s, dir->len))
-        REPORT(l, dir->node, TNG153, "cache_dir must not contain a '..' component or NUL (an absolute path may)");
-    if (c->func < 0)
-        return;
-    const Function *f = &sf->funcs.v[c->func];
-    if (f->ndecorators)
-        REPORT(l, t, TNG151, "cache_compile of %s, which is decorated; the method must not be wrapped by a decorator",
-               f->qualname);
-    size_t ci = (size_t)(c - sf->compiles.v);
-    for (size_t g = 0; g < sf->funcs.n; g++) {
-        if (!lint__compiles(l, ci, (int)g) || !sf->funcs.v[g].graph_breaks.n)
-            continue;
-        int32_t brk = sf->funcs.v[g].graph_breaks.v[0];
-        size_t len;
-        const char *txt = ast_text(l->ast, ast_field(l->ast, brk, F_function), &len);
-        REPORT(l, a->node, TNG152, "cache_compile needs the full graph, but %.*s() at line %u in %s breaks it",
-               (int)(len > 40 ? 40 : len), txt, l->ast->nodes[brk].line, sf->funcs.v[g].qualname);
-        break;
-    }
-}
-
-/* ---- config fields ---- */
-
-static const char *const config_fields[] = {
-    "mode",
-    "experimental_config.aclgraph._aclnn_static_shape_kernel",
-    "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir",
-    "ge_config.enable_single_stream",
-    "inference_config.dynamic_gears_merge_policy",
-    "debug.graph_dump.type",
-};
-
-/* TorchAir's config sections. Fields inside them that tngc does not
- * interpret are many (frozen_parameter, tiling_schedule_optimize, ...):
- * they are accepted unless they look like a typo of a field tngc knows. */
-static const char *const config_sections[] = {
-    "debug", "dump_config", "export", "aoe_config", "fusion_config",
-    "experimental_config", "inference_config", "ge_config",
-};
-
-/* Edit distance of a and b, counting a swap of neighbours as one edit. */
-static size_t lint__distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 64 || m > 64)
-        return 99;
-    size_t d[65][65];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
-/* NULL when path is a field TorchAir may have; else the message. */
-static const char *lint__unknown_field(Arena *arena, const char *path)
-{
-    for (size_t k = 0; k < sizeof config_fields / sizeof *config_fields; k++)
-        if (!strcmp(path, config_fields[k]))
-            return NULL;
-    for (size_t k = 0; k < sizeof config_fields / sizeof *config_fields; k++)
-        if (lint__distance(path, config_fields[k]) <= 2)
-            return arena_printf(arena, "CompilerConfig has no field '%s'; did you mean '%s'?", path, config_fields[k]);
-    size_t top = strcspn(path, ".");
-    if (!path[top])
-        return arena_printf(arena, "CompilerConfig has no field '%s'", path);
-    for (size_t k = 0; k < sizeof config_sections / sizeof *config_sections; k++)
-        if (strlen(config_sections[k]) == top && !strncmp(path, config_sections[k], top))
-            return NULL;
-    return arena_printf(arena, "CompilerConfig has no section '%.*s' (sections: debug, dump_config, export, aoe_config, fusion_config, experimental_config, inference_config, ge_config)",
-                        (int)top, path);
-}
-
-static int lint__str_in(const Value *v, const char *const *list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v->len == strlen(list[i]) && !memcmp(v->s, list[i], v->len))
-            return 1;
-    return 0;
-}
-
-static void lint__config(Lint *l, int cfg)
-{
-    static const char *const dumps[] = {"txt", "pbtxt", "py"};
-    static const char *const policies[] = {"zip", "product"};
-    const Config *c = &l->sf->configs.v[cfg];
-    const char *mode = lint__mode(l, cfg);
-    int ro = mode && !strcmp(mode, "reduce-overhead");
-    for (size_t i = 0; i < c->fields.n; i++) {
-        const ConfigField *f = &c->fields.v[i];
-        const Value *v = f->value;
-        const char *path = lint__field_path(f->path);
-        const char *unknown = lint__unknown_field(&l->sf->arena, path);
-        if (unknown) {
-            REPORT(l, f->node, TNG164, "%s", unknown);
-            continue;
-        }
-        if (!v || v->kind == V_EXPR)
-            continue;
-        if (!strcmp(path, "mode")) {
-            if (v->kind != V_STR || !lint__str_in(v, modes, 3))
-                REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex");
-        } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel")) {
-            if (v->kind == V_BOOL && v->i && mode && !strcmp(mode, "max-autotune"))
-                REPORT(l, f->node, TNG160, "static kernels work only in reduce-overhead mode: TorchAir warns and ignores this in %s mode", mode);
-        } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir")) {
-            if (v->kind == V_STR && path_escapes(v->s, v->len))
-                REPORT(l, v->node, TNG161, "the static kernel build dir must not contain '..' or NUL");
-        } else if (!strcmp(f->path, "debug.graph_dump.type")) {
-            if (v->kind != V_STR || !lint__str_in(v, dumps, 3))
-                REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py");
-            else if (ro && !(v->len == 2 && !memcmp(v->s, "py", 2)))
-                REPORT(l, f->node, TNG163, "only graph_dump.type = \"py\" works in reduce-overhead mode");
-        } else if (!strcmp(f->path, "inference_config.dynamic_gears_merge_policy")) {
-            if (v->kind != V_STR || !lint__str_in(v, policies, 2))
-                REPORT(l, v->node, TNG130, "dynamic_gears_merge_policy must be \"zip\" or \"product\"");
-        }
-    }
-}
-
 /* ---- driver ---- */
 
 static int lint__suppressed(const ScanFile *sf, const Diag *d)
@@ -855,9 +688,9 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     lint__compiled_functions(&l);
     int single_stream = 0;
     for (size_t c = 0; c < sf->configs.n; c++) {
-        const ConfigField *f = lint__field(&l, (int)c, "ge_config.enable_single_stream");
+        const ConfigField *f = lint_field(&l, (int)c, "ge_config.enable_single_stream");
         single_stream |= f && f->value && f->value->kind == V_BOOL && f->value->i;
-        lint__config(&l, (int)c);
+        lint_config(&l, (int)c);
     }
     for (size_t i = 0; i < sf->anns.n; i++) {
         const Annotation *a = &sf->anns.v[i];
@@ -874,7 +707,7 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     lint__gears(&l);
     for (size_t c = 0; c < sf->compiles.n; c++)
         if (sf->compiles.v[c].is_cache)
-            lint__cache_compile(&l, &sf->compiles.v[c]);
+            lint_cache_compile(&l, &sf->compiles.v[c]);
     size_t kept = 0;
     for (size_t i = 0; i < sf->diags.n; i++) {
         if (lint__suppressed(sf, &sf->diags.v[i]))
