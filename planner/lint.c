@@ -162,131 +162,218 @@ static void lint__wait_tensor(Lint *l, const Annotation *a)
 
 /* ---- super kernels ---- */
 
+/*
+ * The options string of super_kernel(scope, options) is never read by
+ * TorchAir (scope/__init__.py:30-37); in max-autotune mode GE hands it to
+ * CANN's super-kernel option parser (asc_op_compile_base,
+ * super_kernel_option_parse.py, parse_super_kernel_options), whose rules
+ * these follow:
+ *  - leading and trailing '"' are stripped; items are split at ':', each
+ *    item stripped of white space, and empty items dropped;
+ *  - an item without '=' is logged as a warning and skipped;
+ *  - key and value are split at the first '=' and stripped; an empty key
+ *    or value, a key given twice, and a key without a parser raise;
+ *  - each key's parser checks its value (the table below).
+ * In reduce-overhead and npugraph_ex mode the whole scope is ignored
+ * (graph_pass.py:774), which TNG115 reports; the options are not checked.
+ */
+
+typedef enum SkCheck {
+    SK_ENUM,      /* one of the listed words */
+    SK_NONEMPTY,  /* any value (already non-empty) */
+    SK_ALIGN,     /* digits: 0 or a power of two >= 2 */
+    SK_SPLIT,     /* digits: 1 to 64 */
+    SK_BLOCKS,    /* digits: any non-negative number */
+} SkCheck;
+
+static const struct SkKey {
+    const char *key;
+    SkCheck check;
+    const char *values;   /* SK_ENUM: the accepted words, space-separated */
+} sk_keys[] = {
+    {"func-align", SK_ALIGN, NULL},
+    {"preload-code", SK_ENUM, "max none per-func"},
+    {"early-start", SK_ENUM, "0 1 2"},
+    {"stream-fusion", SK_ENUM, "0 1"},
+    {"debug-dcci-all", SK_ENUM, "0 1"},
+    {"debug-sync-all", SK_ENUM, "0 1"},
+    {"feed-sync-all", SK_ENUM, "0 1"},
+    {"profiling", SK_ENUM, "0 1"},
+    {"compile-options", SK_NONEMPTY, NULL},
+    {"strict-scope-check", SK_NONEMPTY, NULL},
+    {"dcci-before-kernel-start", SK_NONEMPTY, NULL},
+    {"dcci-after-kernel-end", SK_NONEMPTY, NULL},
+    {"dcci-disable-on-kernel", SK_NONEMPTY, NULL},
+    {"split-mode", SK_SPLIT, NULL},
+    {"debug-aic-num", SK_BLOCKS, NULL},
+    {"debug-aiv-num", SK_BLOCKS, NULL},
+};
+
 typedef struct SkOptions {
-    int valid;            /* parsed without error */
+    int valid;            /* CANN's parser accepts it */
     int stream_fusion;    /* -1 unset */
     long aic, aiv;        /* 0 unset */
 } SkOptions;
 
-static int lint__is_uint(const char *s, size_t n, long *out)
+/* A span of the options string. */
+typedef struct Span {
+    const char *p;
+    size_t n;
+} Span;
+
+static int lint__space(char c)
 {
-    if (n == 0 || n > 9)
-        return 0;
-    long v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return 1;
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static int lint__is_op_list(const char *s, size_t n)
+static Span lint__strip(Span s)
 {
-    size_t item = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i == n || s[i] == ',') {
-            if (item == 0)
-                return 0;
-            item = 0;
-        } else if ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_' ||
-                   (item > 0 && s[i] >= '0' && s[i] <= '9')) {
-            item++;
-        } else {
-            return 0;
-        }
-    }
-    return 1;
+    while (s.n && lint__space(s.p[0]))
+        s.p++, s.n--;
+    while (s.n && lint__space(s.p[s.n - 1]))
+        s.n--;
+    return s;
 }
 
-
-/* Checks one key=value item; returns 0 and reports when invalid. */
-static int lint__sk_item(Lint *l, int32_t node, const char *k, size_t kn, const char *v, size_t vn, SkOptions *o)
+static int lint__span_is(Span s, const char *word, size_t wn)
 {
-#define KEY(s) (kn == sizeof s - 1 && !memcmp(k, s, kn))
-#define VAL(s) (vn == sizeof s - 1 && !memcmp(v, s, vn))
-    long x;
-    if (KEY("stream-fusion") || KEY("feed-sync-all") || KEY("dcci-before-kernel-start") ||
-        KEY("dcci-after-kernel-end")) {
-        if (VAL("0") || VAL("1")) {
-            if (KEY("stream-fusion"))
-                o->stream_fusion = v[0] - '0';
+    return s.n == wn && !memcmp(s.p, word, wn);
+}
+
+/* The non-empty stripped items of an options string, in order. */
+typedef struct SkItems {
+    const char *p, *end;
+} SkItems;
+
+static SkItems lint__sk_items(const char *s, size_t n)
+{
+    SkItems it = {s, s + n};
+    while (it.p < it.end && *it.p == '"')
+        it.p++;
+    while (it.end > it.p && it.end[-1] == '"')
+        it.end--;
+    return it;
+}
+
+static int lint__sk_next(SkItems *it, Span *item)
+{
+    while (it->p < it->end) {
+        const char *stop = memchr(it->p, ':', (size_t)(it->end - it->p));
+        if (!stop)
+            stop = it->end;
+        *item = lint__strip((Span){it->p, (size_t)(stop - it->p)});
+        it->p = stop < it->end ? stop + 1 : stop;
+        if (item->n)
             return 1;
-        }
-        REPORT(l, node, TNG112, "super_kernel option '%.*s' takes 0 or 1, not '%.*s'", (int)kn, k, (int)vn, v);
-    } else if (KEY("strict-scope-check")) {
-        if (VAL("bypass") || VAL("abort"))
-            return 1;
-        REPORT(l, node, TNG112, "super_kernel option 'strict-scope-check' takes bypass or abort, not '%.*s'", (int)vn, v);
-    } else if (KEY("dcci-disable-on-kernel")) {
-        if (lint__is_op_list(v, vn))
-            return 1;
-        REPORT(l, node, TNG112, "super_kernel option 'dcci-disable-on-kernel' takes comma-separated op types, not '%.*s'", (int)vn, v);
-    } else if (KEY("debug-aic-num") || KEY("debug-aiv-num")) {
-        if (lint__is_uint(v, vn, &x) && x > 0) {
-            *(KEY("debug-aic-num") ? &o->aic : &o->aiv) = x;
-            return 1;
-        }
-        REPORT(l, node, TNG112, "super_kernel option '%.*s' takes a positive integer, not '%.*s'", (int)kn, k, (int)vn, v);
-    } else {
-        REPORT(l, node, TNG111, "unknown super_kernel option '%.*s' (known: stream-fusion, feed-sync-all, strict-scope-check, dcci-before-kernel-start, dcci-after-kernel-end, dcci-disable-on-kernel, debug-aic-num, debug-aiv-num)", (int)kn, k);
     }
     return 0;
-#undef KEY
-#undef VAL
 }
 
-/* The items of a super_kernel options string, split at ':'; empty items
- * count ("a::b" has three, "" has one). */
-typedef struct Items {
-    const char *p, *end;
-    int done;
-} Items;
-
-static int lint__next_item(Items *it, const char **item, size_t *len)
+/* Splits a stripped item at its first '=' into stripped key and value;
+ * 0 when it has no '='. */
+static int lint__sk_split(Span item, Span *key, Span *value)
 {
-    if (it->done)
+    const char *eq = memchr(item.p, '=', item.n);
+    if (!eq)
         return 0;
-    const char *stop = memchr(it->p, ':', (size_t)(it->end - it->p));
-    if (!stop) {
-        stop = it->end;
-        it->done = 1;
-    }
-    *item = it->p;
-    *len = (size_t)(stop - it->p);
-    it->p = stop + 1;
+    *key = lint__strip((Span){item.p, (size_t)(eq - item.p)});
+    *value = lint__strip((Span){eq + 1, item.n - (size_t)(eq - item.p) - 1});
     return 1;
 }
 
-/* The first malformation of an options string, or NULL: items are
- * key=value (neither empty, no second '=') joined by ':', keys unique. */
-static const char *lint__sk_malformed(const char *s, size_t n, Arena *arena)
+/* Python's str.isdigit() over ASCII, and the number (saturated). */
+static int lint__digits(Span v, long *out)
 {
-    Items it = {s, s + n, 0};
-    const char *item;
-    size_t len;
-    while (lint__next_item(&it, &item, &len)) {
-        const char *eq = memchr(item, '=', len), *stop = item + len;
-        if (len == 0)
-            return "an empty item (items are key=value joined by ':')";
-        if (!eq || eq == item || eq + 1 == stop || memchr(eq + 1, '=', (size_t)(stop - eq - 1)))
-            return arena_printf(arena, "'%.*s' is not key=value", (int)len, item);
-        /* the items before this one, up to its ':': a key given twice */
-        Items before = {s, item > s ? item - 1 : s, item == s};
-        const char *prev;
-        size_t plen;
-        while (lint__next_item(&before, &prev, &plen)) {
-            const char *peq = memchr(prev, '=', plen);
-            if (peq - prev == eq - item && !memcmp(prev, item, (size_t)(eq - item)))
-                return arena_printf(arena, "option '%.*s' is given twice", (int)(eq - item), item);
-        }
+    long x = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        if (v.p[i] < '0' || v.p[i] > '9')
+            return 0;
+        x = x > 100000000 ? x : x * 10 + (v.p[i] - '0');
     }
-    return NULL;
+    *out = x;
+    return v.n > 0;
 }
 
-/* options: "key=value:key=value". A malformed string is reported once and
- * not checked further. */
+/* True when value is one of the space-separated words. */
+static int lint__in_words(Span v, const char *words)
+{
+    for (const char *w = words; *w;) {
+        size_t wn = strcspn(w, " ");
+        if (lint__span_is(v, w, wn))
+            return 1;
+        w += wn + (w[wn] == ' ');
+    }
+    return 0;
+}
+
+/* "a b c" as "a, b or c". */
+static const char *lint__or_list(const char *words, Arena *arena)
+{
+    StrBuf sb = {0};
+    size_t n = strlen(words);
+    const char *last = strrchr(words, ' ');
+    for (size_t i = 0; i < n; i++) {
+        if (words + i == last)
+            sb_puts(&sb, " or ");
+        else if (words[i] == ' ')
+            sb_puts(&sb, ", ");
+        else
+            sb_putc(&sb, words[i]);
+    }
+    const char *r = arena_strndup(arena, sb.s ? sb.s : "", sb.len);
+    sb_free(&sb);
+    return r;
+}
+
+/* Checks one key's value; returns 0 and reports when CANN rejects it. */
+static int lint__sk_value(Lint *l, int32_t node, const struct SkKey *k, Span v, SkOptions *o)
+{
+    long x = 0;
+    switch (k->check) {
+    case SK_ENUM:
+        if (lint__in_words(v, k->values)) {
+            if (!strcmp(k->key, "stream-fusion"))
+                o->stream_fusion = v.p[0] - '0';
+            return 1;
+        }
+        REPORT(l, node, TNG112, "super_kernel option '%s' takes %s, not '%.*s'", k->key,
+               lint__or_list(k->values, &l->sf->arena), (int)v.n, v.p);
+        return 0;
+    case SK_NONEMPTY:
+        /* CANN takes any value; the documentation lists two */
+        if (!strcmp(k->key, "strict-scope-check") && !lint__in_words(v, "bypass abort"))
+            REPORT_AS(SEV_WARNING, l, node, TNG112,
+                      "super_kernel option 'strict-scope-check' is documented as bypass or abort, not '%.*s'", (int)v.n, v.p);
+        return 1;
+    case SK_ALIGN:
+        if (lint__digits(v, &x) && x != 1 && (x & (x - 1)) == 0)
+            return 1;
+        REPORT(l, node, TNG112, "super_kernel option 'func-align' takes 0 or a power of two from 2 up, not '%.*s'", (int)v.n, v.p);
+        return 0;
+    case SK_SPLIT:
+        if (lint__digits(v, &x) && x >= 1 && x <= 64)
+            return 1;
+        REPORT(l, node, TNG112, "super_kernel option 'split-mode' takes a number from 1 to 64, not '%.*s'", (int)v.n, v.p);
+        return 0;
+    case SK_BLOCKS:
+        if (lint__digits(v, &x)) {
+            *(!strcmp(k->key, "debug-aic-num") ? &o->aic : &o->aiv) = x;
+            return 1;
+        }
+        REPORT(l, node, TNG112, "super_kernel option '%s' takes a non-negative integer, not '%.*s'", k->key, (int)v.n, v.p);
+        return 0;
+    }
+    return 0;
+}
+
+static const char *lint__sk_known(void)
+{
+    return "func-align, preload-code, early-start, stream-fusion, debug-dcci-all, debug-sync-all, feed-sync-all, "
+           "profiling, compile-options, strict-scope-check, dcci-before-kernel-start, dcci-after-kernel-end, "
+           "dcci-disable-on-kernel, split-mode, debug-aic-num, debug-aiv-num";
+}
+
+/* options: "key=value:key=value", checked as CANN's parser does. */
 static SkOptions lint__sk_options(Lint *l, const Annotation *a)
 {
     SkOptions o = {1, -1, 0, 0};
@@ -297,36 +384,74 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
         o.valid = 0;
         return o;
     }
-    if (opts->kind != V_STR) {
+    if (opts->kind != V_STR) {   /* scope/__init__.py:30-37 stores it; GE expects a string */
         REPORT(l, opts->node, TNG110, "super_kernel options must be a string of key=value items joined by ':'");
         o.valid = 0;
         return o;
     }
-    if (opts->len == 0)
-        return o;
-    const char *bad = lint__sk_malformed(opts->s, opts->len, &l->sf->arena);
-    if (bad) {
-        REPORT(l, opts->node, TNG110, "malformed super_kernel options: %s", bad);
-        o.valid = 0;
-        return o;
-    }
-    Items it = {opts->s, opts->s + opts->len, 0};
-    const char *item;
-    size_t len;
-    while (lint__next_item(&it, &item, &len)) {   /* well formed: every item has one '=' */
-        const char *eq = memchr(item, '=', len);
-        if (!lint__sk_item(l, opts->node, item, (size_t)(eq - item), eq + 1, len - (size_t)(eq - item) - 1, &o))
+    SkItems it = lint__sk_items(opts->s, opts->len);
+    Span item, key, value;
+    while (lint__sk_next(&it, &item)) {
+        if (!lint__sk_split(item, &key, &value)) {
+            REPORT_AS(SEV_WARNING, l, opts->node, TNG110,
+                      "super_kernel option '%.*s' is not key=value: CANN warns and ignores it", (int)item.n, item.p);
+            continue;
+        }
+        if (!key.n || !value.n) {
+            REPORT(l, opts->node, TNG110, "super_kernel option '%.*s' has no %s", (int)item.n, item.p, key.n ? "value" : "key");
             o.valid = 0;
+            continue;
+        }
+        /* a key given twice: compare with the well-formed items before */
+        SkItems before = lint__sk_items(opts->s, (size_t)(item.p - opts->s));
+        Span prev, pk, pv;
+        int twice = 0;
+        while (!twice && lint__sk_next(&before, &prev))
+            twice = lint__sk_split(prev, &pk, &pv) && pv.n && pk.n == key.n && !memcmp(pk.p, key.p, key.n);
+        if (twice) {
+            REPORT(l, opts->node, TNG110, "super_kernel option '%.*s' is given twice", (int)key.n, key.p);
+            o.valid = 0;
+            continue;
+        }
+        const struct SkKey *k = NULL;
+        for (size_t i = 0; i < sizeof sk_keys / sizeof *sk_keys && !k; i++)
+            if (lint__span_is(key, sk_keys[i].key, strlen(sk_keys[i].key)))
+                k = &sk_keys[i];
+        if (!k) {
+            REPORT(l, opts->node, TNG111, "unknown super_kernel option '%.*s' (known: %s)", (int)key.n, key.p, lint__sk_known());
+            o.valid = 0;
+        } else if (!lint__sk_value(l, opts->node, k, value, &o)) {
+            o.valid = 0;
+        }
     }
+    /* super_kernel_op_infos.py, update_superkernel_blockdim_by_debug_options */
     if (o.valid && o.aic && o.aiv && o.aiv != o.aic && o.aiv != 2 * o.aic)
         REPORT(l, opts->node, TNG113, "debug-aic-num:debug-aiv-num is %ld:%ld; supported ratios are 1:0, 0:1, 1:1 and 1:2",
                o.aic, o.aiv);
     return o;
 }
 
+/* True when every compile that runs the annotation's function is known
+ * to be in reduce-overhead or npugraph_ex mode, where the scope is
+ * ignored (and at least one compile runs it). */
+static int lint__sk_ignored(const Lint *l, const Annotation *a)
+{
+    int any = 0;
+    for (size_t c = 0; c < l->sf->compiles.n; c++) {
+        if (!lint_compiles(l, c, a->func))
+            continue;
+        const char *m = lint_compile_mode(l, &l->sf->compiles.v[c]);
+        if (!m || !strcmp(m, "max-autotune"))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 static void lint__super_kernel(Lint *l, const Annotation *a)
 {
-    lint__sk_options(l, a);
+    if (!lint__sk_ignored(l, a))
+        lint__sk_options(l, a);
     int has_sk;
     const Value *scope = ann_arg(a, "scope");
     int clears = scope && (scope->kind == V_NONE || (scope->kind == V_STR && scope->len == 0));
@@ -351,17 +476,16 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
     }
 }
 
-/* True when the options string has the item key=value exactly. */
-static int lint__has_option(const Value *opts, const char *item)
+/* True when the options string sets key to value, as CANN reads it. */
+static int lint__has_option(const Value *opts, const char *key, const char *value)
 {
     if (!opts || opts->kind != V_STR)
         return 0;
-    Items it = {opts->s, opts->s + opts->len, 0};
-    const char *p;
-    size_t len, n = strlen(item);
-    while (lint__next_item(&it, &p, &len))
-        if (len == n && !memcmp(p, item, n))
-            return 1;
+    SkItems it = lint__sk_items(opts->s, opts->len);
+    Span item, k, v;
+    while (lint__sk_next(&it, &item))
+        if (lint__sk_split(item, &k, &v) && lint__span_is(k, key, strlen(key)))
+            return lint__span_is(v, value, strlen(value));
     return 0;
 }
 
@@ -434,7 +558,7 @@ static void lint__sk_streams(Lint *l)
             strmap_put(&groups, name, g);
         }
         if (a->kind == ANN_super_kernel) {
-            if (lint__has_option(ann_arg(a, "options"), "stream-fusion=1"))
+            if (lint__has_option(ann_arg(a, "options"), "stream-fusion", "1"))
                 g->fusion_off = 1;
         }
         int known = 0;

@@ -3,10 +3,10 @@ import torch_npu
 import torchair as tng
 
 
-# debug-aic-num and debug-aiv-num are positive integers.
+# debug-aic-num and debug-aiv-num are non-negative integers (0: not set).
 class Model(torch.nn.Module):
     def forward(self, x, w):
-        with tng.scope.super_kernel("sk1", "debug-aic-num=0"):  # expect: TNG112
+        with tng.scope.super_kernel("sk1", "debug-aic-num=0"):
             y = torch.mm(x, w)
         with tng.scope.super_kernel("sk2", "debug-aiv-num=-4"):  # expect: TNG112
             y = torch.relu(y)

@@ -4,7 +4,8 @@ import torchair as tng
 from torchair.configs.compiler_config import CompilerConfig
 
 
-# strict-scope-check takes bypass or abort (lower case).
+# CANN's parser takes any non-empty strict-scope-check; the documentation
+# lists bypass and abort: another value is a warning.
 class Model(torch.nn.Module):
     def forward(self, x, w):
         with tng.scope.super_kernel("sk1", "strict-scope-check=warn"):  # expect: TNG112

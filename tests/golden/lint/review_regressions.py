@@ -107,7 +107,7 @@ def second(x):
 @functools.lru_cache()
 @functools.lru_cache()
 def many_decorators(x):
-    with tng.scope.super_kernel("sk", "stream-fusion=1=1"):  # expect: TNG110
+    with tng.scope.super_kernel("sk", "stream-fusion=1=1"):  # expect: TNG112
         return x
 
 
