@@ -628,16 +628,17 @@ static int lint__gear_call(Lint *l, const Annotation *a, int rank, GearDims *dim
             const Value *e = v->items[j];
             if (e->kind == V_EXPR) {
                 ok = 0;
-            } else if (e->kind != V_INT) {
+            } else if (e->kind != V_INT && e->kind != V_BOOL) {   /* bool is an int to isinstance */
                 REPORT(l, e->node, TNG124, "gear value must be an int");
                 ok = 0;
-            } else if (e->i <= 0) {   /* _gear_utils.py asserts every value > 0 */
-                if (e->i == 0)
-                    REPORT(l, e->node, TNG125, "gear value must not be 0");
-                else
-                    REPORT(l, e->node, TNG125, "gear value must be positive, not %lld", (long long)e->i);
+            } else if (e->i == 0) {   /* _gear_utils.py:31-33 raises on 0 */
+                REPORT(l, e->node, TNG125, "gear value must not be 0");
                 ok = 0;
-            } else if (e->i == 1) {   /* accepted by _gear_utils.py:13-36; the docs forbid it */
+            } else if (e->i < 0) {    /* accepted by _gear_utils.py:13-41; no dim matches it */
+                REPORT_AS(SEV_WARNING, l, e->node, TNG125,
+                          "gear value %lld: TorchAir accepts it, but no tensor dim is negative and its documentation allows only values above 1",
+                          (long long)e->i);
+            } else if (e->i == 1) {   /* accepted by _gear_utils.py:13-41; the docs forbid it */
                 REPORT_AS(SEV_WARNING, l, e->node, TNG125, "gear value 1: TorchAir accepts it, but its documentation allows only values above 1");
             }
         }
