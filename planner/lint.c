@@ -17,7 +17,8 @@
 static const struct { const char *name; int super_kernel; } socs[] = {
     {"Ascend910_9391", 1}, {"Ascend910_9392", 1}, {"Ascend910_9381", 1},
     {"Ascend910_9382", 1}, {"Ascend910_9372", 1}, {"Ascend910_9362", 1},
-    {"Ascend910B1", 0}, {"Ascend910B2", 0}, {"Ascend910B3", 0}, {"Ascend910B4", 0},
+    /* Atlas A2: super kernels from TorchAir fced8842's docs */
+    {"Ascend910B1", 1}, {"Ascend910B2", 1}, {"Ascend910B3", 1}, {"Ascend910B4", 1},
     {"Ascend910A", 0}, {"Ascend910B", 0}, {"Ascend310P3", 0}, {"Ascend310B1", 0},
 };
 
@@ -137,7 +138,8 @@ static void lint__stream_switch(Lint *l, const Annotation *a, int single_stream)
                "npu_stream_switch conflicts with ge_config.enable_single_stream = True set in this file");
     const Value *tag = ann_arg(a, "stream_tag");
     if (tag && tag->kind != V_EXPR && tag->kind != V_STR)
-        REPORT(l, tag->node, TNG102, "stream tag must be a string");
+        /* _scope_attr.py:43 stores str(value): any value works; the docs ask for a string */
+        REPORT(l, tag->node, TNG102, "stream tag is not a string: TorchAir converts it with str(), and its documentation asks for a string");
     /* TorchAir passes any priority through (scope/__init__.py:22-27);
      * reduce-overhead replaces it by 0 (replace_stream_event.py:307). */
     const Value *prio = ann_arg(a, "stream_priority");
@@ -456,7 +458,7 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
     const Value *scope = ann_arg(a, "scope");
     int clears = scope && (scope->kind == V_NONE || (scope->kind == V_STR && scope->len == 0));
     if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && !has_sk && a->is_scope && !clears)
-        REPORT(l, a->node, TNG117, "super kernels exist only on Atlas A3; --soc %s has none", l->opt->soc);
+        REPORT(l, a->node, TNG117, "super kernels exist only on Atlas A3 and A2; --soc %s has none, and the scope has no effect there", l->opt->soc);
     int dyn = 0, ro = 0;
     for (size_t c = 0; c < l->sf->compiles.n; c++) {
         const Compile *cp = &l->sf->compiles.v[c];
@@ -464,7 +466,7 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
             continue;
         unsigned line = l->ast->nodes[l->sf->anns.v[cp->ann].node].line;
         if (!dyn && lint__dynamic_true(cp)) {
-            REPORT(l, a->node, TNG114, "super_kernel needs a static graph, but %s is compiled with dynamic=True at line %u",
+            REPORT(l, a->node, TNG114, "super_kernel has no effect in a dynamic graph (TorchAir's documentation: static graphs only), and %s is compiled with dynamic=True at line %u",
                    l->sf->funcs.v[a->func].qualname, line);
             dyn = 1;
         }

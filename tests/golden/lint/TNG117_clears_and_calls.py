@@ -1,4 +1,4 @@
-# tngc-args: --soc Ascend910B2
+# tngc-args: --soc Ascend310P3
 # TNG117 is for with-items that open a super kernel: super_kernel(None) and
 # super_kernel("") only clear an outer scope, and a bare call opens none.
 import torch
