@@ -704,7 +704,7 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
             REPORT(l, a->node, TNG132, "dim gears need a dynamic compile, but line %u compiles with dynamic=False",
                    l->ast->nodes[sf->anns.v[cp->ann].node].line);
         if (mode && !strcmp(mode, "reduce-overhead"))
-            REPORT(l, a->node, TNG133, "dim gears are not supported in reduce-overhead mode");
+            REPORT(l, a->node, TNG133, "dim gears have no effect in reduce-overhead mode: only the GE graph of max-autotune reads them (TorchAir warns that set_dim_gears may not take effect)");
         const GearDims *d = &dims_of_ann[g];
         for (int i = 0; d->valid && i < d->ndims; i++) {
             size_t len = d->values[i]->nitems;
