@@ -90,9 +90,9 @@ static const char usage_scan[] =
     "Exit status: 0, or 1 if a file has syntax errors, 2 on usage or I/O errors.\n";
 
 static const char usage_lint[] =
-    "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--werror] FILE...\n"
+    "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--torchair VERSION] [--werror] FILE...\n"
     "\n"
-    "Reports misuse of TorchAir annotations (rules TNG001-TNG165, see docs/rules.md).\n"
+    "Reports misuse of TorchAir annotations (rules TNG001-TNG171, see docs/rules.md).\n"
     "A '# tngc: ignore[TNG123]' comment suppresses a rule on its line.\n"
     "\n"
     "  --format text    gcc-style diagnostics with the source line (default)\n"
@@ -100,6 +100,9 @@ static const char usage_lint[] =
     "                   severity, rule, message}\n"
     "  --format sarif   SARIF 2.1.0, for code-scanning tools\n"
     "  --soc NAME       the target chip, e.g. Ascend910_9391 (Atlas A3) or Ascend910B1\n"
+    "  --torchair VERSION  the TorchAir commit whose CompilerConfig fields are checked:\n"
+    "                   fced8842 (the default, also 'newest') or 770a4d54, or a longer\n"
+    "                   prefix of the commit\n"
     "  --werror         warnings make the exit status 1\n"
     "\n"
     "Exit status: 0 no errors, 1 errors (or warnings with --werror), 2 usage or I/O errors.\n";
@@ -188,6 +191,7 @@ static int write_out(const StrBuf *out)
 typedef struct Cli {
     const char *format;
     const char *soc;
+    int torchair;          /* lint_torchair_version's index */
     int werror;
     VEC(const char *) files;
 } Cli;
@@ -225,6 +229,16 @@ static int parse_file_args(int argc, char **argv, const char *usage, const char 
             if (!lint_soc_known(v, &has_sk))
                 return usage_error(usage, "unknown --soc '%s' (e.g. Ascend910_9391, Ascend910B1, Ascend310P3)", v);
             cli->soc = v;
+        } else if (allow_lint_opts && (!strcmp(a, "--torchair") || !strncmp(a, "--torchair=", 11))) {
+            const char *v = a[10] == '=' ? a + 11 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v)
+                return usage_error(usage, "%s needs a value", a);
+            cli->torchair = lint_torchair_version(v);
+            if (cli->torchair < 0) {
+                char msg[640];
+                snprintf(msg, sizeof msg, "unknown --torchair '%.80s' (known: %s)", v, lint_torchair_versions());
+                return usage_error(usage, "%s", msg);
+            }
         } else if (allow_lint_opts && !strcmp(a, "--werror")) {
             cli->werror = 1;
         } else {
@@ -290,7 +304,7 @@ static int cmd_lint(int argc, char **argv)
     int rc = parse_file_args(argc, argv, usage_lint, formats, 1, &cli);
     if (rc >= 0)
         return rc;
-    LintOptions opt = {cli.soc};
+    LintOptions opt = {cli.soc, cli.torchair};
     int json = !strcmp(cli.format, "json"), sarif = !strcmp(cli.format, "sarif");
     size_t errors = 0, warnings = 0, reported = 0;
     int io_error = 0;
@@ -387,7 +401,7 @@ static int load_plans(Loaded *L, const char *file, const char *entry, const Inte
         return EXIT_USAGE;
     }
     L->loaded = 1;
-    LintOptions lopt = {NULL};
+    LintOptions lopt = {NULL, 0};   /* the newest TorchAir */
     lint_file(&L->sf, &lopt);
     int errors = 0;
     for (size_t d = 0; d < L->sf.diags.n; d++)

@@ -24,6 +24,7 @@
  */
 #define _GNU_SOURCE   /* memmem */
 #include "interp.h"
+#include "torchair_schema.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -1448,71 +1449,98 @@ static Obj *compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 /* Config objects                                                        */
 /* ===================================================================== */
 
-/* The CompilerConfig fields tngc knows, with their defaults. */
-static const struct { const char *path; const char *def; } config_fields[] = {
-    {"mode", "max-autotune"},
-    {"experimental_config.aclgraph._aclnn_static_shape_kernel", NULL},
-    {"experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir", NULL},
-    {"ge_config.enable_single_stream", NULL},
-    {"inference_config.dynamic_gears_merge_policy", "zip"},
-    {"debug.graph_dump.type", NULL},
-};
+/* What a script reads and sets on a CompilerConfig follows TorchAir's
+ * schema (data/torchair/, the newest commit): sections and option objects
+ * are sub-objects, `cfg.x.value` reads option x as OptionValue.value does
+ * and `cfg.x.value = v` sets x (the same setter, _option_base.py:42-48),
+ * and a field never set has its TorchAir default. */
 
-static Obj *config_get(Interp *I, Obj *c, const char *name)
+/* The schema row of path in the newest TorchAir, or NULL. */
+static const TorchairField *config_schema(const char *path)
 {
-    const char *path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) :
-                       interp_strndup(I, name, strlen(name));
-    for (size_t i = c->cfg->fields.n; i-- > 0;)
-        if (strcmp(c->cfg->fields.v[i].path, path) == 0)
-            return c->cfg->fields.v[i].value;
-    size_t plen = strlen(path);
-    for (size_t i = 0; i < sizeof config_fields / sizeof *config_fields; i++) {
-        if (strcmp(config_fields[i].path, path) == 0)
-            return config_fields[i].def ? obj_str(I, config_fields[i].def) :
-                   strstr(path, "_kernel") && !strstr(path, "dir") ? obj_bool(I, 0) :
-                   strstr(path, "single_stream") ? obj_bool(I, 0) : obj_none(I);
-        if (strncmp(config_fields[i].path, path, plen) == 0 && config_fields[i].path[plen] == '.') {
-            Obj *sub = obj_new(I, O_CONFIG);
-            sub->cfg = c->cfg;
-            sub->s = path;
-            return sub;
-        }
+    for (size_t i = 0; i < torchair_nfields; i++)
+        if ((torchair_fields[i].versions & 1u) && strcmp(torchair_fields[i].path, path) == 0)
+            return &torchair_fields[i];
+    return NULL;
+}
+
+/* An OptionValue (or a subclass): an object with a .value. */
+static int config_is_option(const TorchairField *f)
+{
+    return f && f->kind != TK_SECTION && f->kind != TK_PLAIN && f->kind != TK_PROPERTY && f->kind != TK_NPUGRAPHEX;
+}
+
+static Obj *config_literal(Interp *I, const TorchairLit *t)
+{
+    switch (t->kind) {
+    case TL_BOOL: return obj_bool(I, (int)t->i);
+    case TL_INT: return obj_int(I, t->i);
+    case TL_STR: return obj_str(I, t->s);
+    case TL_NONE: break;
     }
-    /* unknown fields are lint's TNG164; reading one gives an unknown */
+    return obj_none(I);
+}
+
+/* The value of field path: its last assignment, else TorchAir's default;
+ * NULL for a path the schema does not have and no assignment sets. */
+static Obj *config_field(Interp *I, ConfigObj *cfg, const char *path)
+{
+    for (size_t i = cfg->fields.n; i-- > 0;)
+        if (strcmp(cfg->fields.v[i].path, path) == 0)
+            return cfg->fields.v[i].value;
+    const TorchairField *f = config_schema(path);
+    return f && f->kind != TK_SECTION ? config_literal(I, &f->dflt) : NULL;
+}
+
+/* OptionValue.value: None, "1" for True, "0" for False, else str(v);
+ * IntListValue, DictOptionValue and CallableValue return v itself. */
+static Obj *config_option_value(Interp *I, const TorchairField *f, Obj *v)
+{
+    if (!v || f->kind == TK_INT_LIST || f->kind == TK_DICT || f->kind == TK_CALLABLE)
+        return v ? v : obj_unknown(I, NULL);
+    switch (v->kind) {
+    case O_NONE: case O_STR: return v;
+    case O_BOOL: return obj_str(I, v->i ? "1" : "0");
+    case O_INT: return obj_str(I, interp_printf(I, "%lld", (long long)v->i));
+    default: return obj_unknown(I, NULL);
+    }
+}
+
+static Obj *config_sub(Interp *I, ConfigObj *cfg, const char *path)
+{
     Obj *sub = obj_new(I, O_CONFIG);
-    sub->cfg = c->cfg;
+    sub->cfg = cfg;
     sub->s = path;
     return sub;
 }
 
+/* cfg.<prefix>.name */
+static Obj *config_get(Interp *I, Obj *c, const char *name)
+{
+    const char *path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) :
+                       interp_strndup(I, name, strlen(name));
+    const TorchairField *owner = c->s && *c->s ? config_schema(c->s) : NULL;
+    if (config_is_option(owner) && strcmp(name, "value") == 0)
+        return config_option_value(I, owner, config_field(I, c->cfg, c->s));
+    const TorchairField *f = config_schema(path);
+    if (f && (f->kind == TK_SECTION || config_is_option(f)))
+        return config_sub(I, c->cfg, path);
+    Obj *v = config_field(I, c->cfg, path);
+    /* unknown fields are lint's TNG164; reading one gives a sub-object */
+    return v ? v : config_sub(I, c->cfg, path);
+}
+
+/* cfg.<prefix>.name = val; `x.value = v` is recorded as `x = v`. */
 static void config_set(Interp *I, Obj *c, const char *name, Obj *val, int32_t node)
 {
     ConfigFieldObj f;
-    f.path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) : interp_strndup(I, name, strlen(name));
+    if (c->s && *c->s && strcmp(name, "value") == 0 && config_is_option(config_schema(c->s)))
+        f.path = c->s;
+    else
+        f.path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) : interp_strndup(I, name, strlen(name));
     f.value = val;
     f.node = node;
     VEC_PUSH(c->cfg->fields, f);
-}
-
-static Obj *config_field(Interp *I, ConfigObj *cfg, const char *path)
-{
-    Obj root = {0};
-    root.kind = O_CONFIG;
-    root.cfg = cfg;
-    root.s = "";
-    const char *dot;
-    Obj *cur = &root;
-    char buf[256];
-    while ((dot = strchr(path, '.'))) {
-        size_t n = (size_t)(dot - path);
-        if (n >= sizeof buf)
-            return NULL;
-        memcpy(buf, path, n);
-        buf[n] = 0;
-        cur = config_get(I, cur, buf);
-        path = dot + 1;
-    }
-    return config_get(I, cur, path);
 }
 
 /* A config field set to a value tngc cannot evaluate changes the rules the

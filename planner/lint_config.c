@@ -2,118 +2,446 @@
  * lint_config.c - the CompilerConfig rules of `tngc lint`: every field a
  * script sets must exist in TorchAir's config classes and hold a value
  * their setters accept.
+ *
+ * What TorchAir has is data, not code: data/torchair/ holds the schema of
+ * each TorchAir commit tngc knows, and the build turns it into the table
+ * torchair_fields[] (scripts/config_schema.sh). An assignment
+ * `config.a.b.c = v` walks the table of the commit being linted
+ * (--torchair) one name at a time:
+ *
+ *   - a name the section does not have: TNG164, an error where the
+ *     section's __setattr__ raises ValueError (NpuBaseConfig,
+ *     _option_base.py:221-226), a warning where it stores any name and
+ *     never reads it (export, aclgraph_config, npugraphex_config);
+ *   - a section assigned whole: fine, except aclgraph_config and
+ *     npugraphex_config, which are not CompilerConfig options (ValueError);
+ *   - an option (`x = v`, or `x.value = v`, the same setter,
+ *     _option_base.py:42-48): a literal the setter refuses is TNG166, as
+ *     strictly as Python decides it (`1 in [True, False]` is true). mode,
+ *     debug.graph_dump.type and dynamic_gears_merge_policy keep their own
+ *     rules (TNG165, TNG162, TNG130); values computed at run time are not
+ *     judged.
  */
 #include "lint_impl.h"
+#include "torchair_schema.h"
 
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* ---- config fields ---- */
+/* ---- TorchAir versions ---- */
 
-static const char *const config_fields[] = {
-    "mode",
-    "experimental_config.aclgraph._aclnn_static_shape_kernel",
-    "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir",
-    "ge_config.enable_single_stream",
-    "inference_config.dynamic_gears_merge_policy",
-    "debug.graph_dump.type",
-};
-
-/* TorchAir's config sections. Fields inside them that tngc does not
- * interpret are many (frozen_parameter, tiling_schedule_optimize, ...):
- * they are accepted unless they look like a typo of a field tngc knows. */
-static const char *const config_sections[] = {
-    "debug", "dump_config", "export", "aoe_config", "fusion_config",
-    "experimental_config", "inference_config", "ge_config",
-};
-
-/* Edit distance of a and b, counting a swap of neighbours as one edit. */
-static size_t lint__distance(const char *a, const char *b)
+int lint_torchair_version(const char *name)
 {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 64 || m > 64)
-        return 99;
-    size_t d[65][65];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
+    if (!strcmp(name, "newest"))
+        return 0;
+    size_t n = strlen(name);
+    int found = -1;
+    for (size_t v = 0; v < torchair_nversions; v++) {
+        const TorchairVersion *tv = &torchair_versions[v];
+        if (!strcmp(name, tv->name) || (n >= 7 && n <= 40 && !strncmp(name, tv->commit, n))) {
+            if (found >= 0)
+                return -1;   /* a prefix of two commits */
+            found = (int)v;
         }
-    return d[n][m];
+    }
+    return found;
 }
 
-/* NULL when path is a field TorchAir may have; else the message. */
-static const char *lint__unknown_field(Arena *arena, const char *path)
+const char *lint_torchair_versions(void)
 {
-    for (size_t k = 0; k < sizeof config_fields / sizeof *config_fields; k++)
-        if (!strcmp(path, config_fields[k]))
-            return NULL;
-    for (size_t k = 0; k < sizeof config_fields / sizeof *config_fields; k++)
-        if (lint__distance(path, config_fields[k]) <= 2)
-            return arena_printf(arena, "CompilerConfig has no field '%s'; did you mean '%s'?", path, config_fields[k]);
-    size_t top = strcspn(path, ".");
-    if (!path[top])
-        return arena_printf(arena, "CompilerConfig has no field '%s'", path);
-    for (size_t k = 0; k < sizeof config_sections / sizeof *config_sections; k++)
-        if (strlen(config_sections[k]) == top && !strncmp(path, config_sections[k], top))
-            return NULL;
-    return arena_printf(arena, "CompilerConfig has no section '%.*s' (sections: debug, dump_config, export, aoe_config, fusion_config, experimental_config, inference_config, ge_config)",
-                        (int)top, path);
+    static char buf[512];
+    size_t at = 0;
+    for (size_t v = 0; v < torchair_nversions && at < sizeof buf; v++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s (%s%s)", v ? ", " : "", torchair_versions[v].name,
+                               torchair_versions[v].date, v ? "" : ", the default");
+    return buf;
 }
 
-static int lint__str_in(const Value *v, const char *const *list, size_t n)
+/* ---- the schema ---- */
+
+/* The row of the first len bytes of path in a version of mask, or NULL. */
+static const TorchairField *config__row(const char *path, size_t len, unsigned mask)
+{
+    for (size_t i = 0; i < torchair_nfields; i++) {
+        const TorchairField *f = &torchair_fields[i];
+        if ((f->versions & mask) && !strncmp(f->path, path, len) && f->path[len] == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/* An OptionValue or a subclass: an object with a validating .value setter. */
+static int config__is_option(const TorchairField *f)
+{
+    return f->kind != TK_SECTION && f->kind != TK_PLAIN && f->kind != TK_PROPERTY && f->kind != TK_NPUGRAPHEX;
+}
+
+/* Edit distance of a and b, counting a swap of neighbours as one edit;
+ * 99 for names too long to be typos of each other. */
+static size_t config__distance(const char *a, const char *b)
+{
+    enum { MAX = 128 };
+    size_t n = strlen(a), m = strlen(b);
+    if (n > MAX || m > MAX)
+        return 99;
+    size_t rows[3][MAX + 1], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= m; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
+        }
+        size_t *t = prev2;
+        prev2 = prev, prev = cur, cur = t;
+    }
+    return prev[m];
+}
+
+/* The field of the version mask closest to path or, failing that, to its
+ * first len bytes (at most 2 edits), or NULL. */
+static const char *config__suggest(Arena *arena, const char *path, size_t len, unsigned mask)
+{
+    char *head = arena_printf(arena, "%.*s", (int)len, path);
+    const char *best = NULL;
+    size_t best_score = 6;   /* 2 * edits, + 1 when only the head is close */
+    for (size_t i = 1; i < torchair_nfields; i++) {
+        const TorchairField *f = &torchair_fields[i];
+        if (!(f->versions & mask))
+            continue;
+        size_t full = 2 * config__distance(path, f->path), part = 2 * config__distance(head, f->path) + 1;
+        size_t score = full < part ? full : part;
+        if (score < best_score)
+            best = f->path, best_score = score;
+    }
+    return best;
+}
+
+/* ---- literals as Python sees them ---- */
+
+/* Python's `t == v` for a schema literal and a script literal. */
+static int config__lit_equal(const TorchairLit *t, const Value *v)
+{
+    switch (t->kind) {
+    case TL_NONE:
+        return v->kind == V_NONE;
+    case TL_STR:
+        return v->kind == V_STR && v->len == strlen(t->s) && !memcmp(v->s, t->s, v->len);
+    case TL_BOOL:
+    case TL_INT:   /* True == 1 == 1.0 */
+        return ((v->kind == V_BOOL || v->kind == V_INT) && v->i == t->i) ||
+               (v->kind == V_FLOAT && v->f == (double)t->i);
+    }
+    return 0;
+}
+
+static const char *config__lit_text(Arena *arena, const TorchairLit *t)
+{
+    switch (t->kind) {
+    case TL_NONE: return "None";
+    case TL_BOOL: return t->i ? "True" : "False";
+    case TL_INT: return arena_printf(arena, "%lld", t->i);
+    case TL_STR: return arena_printf(arena, "'%s'", t->s);
+    }
+    return "?";
+}
+
+/* A script literal as a message shows it. */
+static const char *config__value_text(Arena *arena, const Value *v)
+{
+    switch (v->kind) {
+    case V_NONE: return "None";
+    case V_BOOL: return v->i ? "True" : "False";
+    case V_INT: return arena_printf(arena, "%lld", (long long)v->i);
+    case V_FLOAT: return arena_printf(arena, "%g", v->f);
+    case V_STR: return v->len > 40 ? arena_printf(arena, "'%.37s...'", v->s) : arena_printf(arena, "'%.*s'", (int)v->len, v->s);
+    case V_TUPLE: return "a tuple";
+    case V_LIST: return "a list";
+    case V_DICT: return "a dict";
+    case V_EXPR: break;
+    }
+    return "this value";
+}
+
+static int config__is_int(const Value *v)
+{
+    return v->kind == V_INT || v->kind == V_BOOL;   /* isinstance(True, int) */
+}
+
+/* re.match(regex, s) for a str without NUL or non-ASCII bytes (where
+ * Python's \d and POSIX's [0-9] could differ): 1 match, 0 no match, -1
+ * not decided. */
+static int config__regex_match(const TorchairField *f, const Value *v)
+{
+    for (size_t i = 0; i < v->len; i++)
+        if (v->s[i] == 0 || (unsigned char)v->s[i] >= 0x80)
+            return -1;
+    regex_t re;
+    if (regcomp(&re, f->regex, REG_EXTENDED | REG_NOSUB) != 0)
+        return -1;
+    int ok = regexec(&re, v->s, 0, NULL, 0) == 0;
+    if (!ok && v->len && v->s[v->len - 1] == '\n') {   /* Python's $ also matches before a final newline */
+        char *s = strndup(v->s, v->len - 1);
+        ok = s && regexec(&re, s, 0, NULL, 0) == 0;
+        free(s);
+    }
+    regfree(&re);
+    return ok;
+}
+
+/* Why the setter of option f refuses the literal v, or NULL when it takes
+ * it (or it depends on the file system). */
+static const char *config__refusal(Arena *arena, const TorchairField *f, const char *shown, const Value *v)
+{
+    const char *val = config__value_text(arena, v);
+    switch (f->kind) {
+    case TK_OPTION: {
+        if (!f->has_allowed)
+            return NULL;
+        StrBuf list = {0};
+        for (size_t i = 0; i < f->nallowed; i++) {
+            if (config__lit_equal(&f->allowed[i], v)) {
+                sb_free(&list);
+                return NULL;
+            }
+            sb_printf(&list, "%s%s", i ? ", " : "", config__lit_text(arena, &f->allowed[i]));
+        }
+        const char *msg = arena_printf(arena, "%s accepts only %s: TorchAir raises ValueError for %s", shown,
+                                       list.s ? list.s : "nothing", val);
+        sb_free(&list);
+        return msg;
+    }
+    case TK_INT_RANGE:
+        if (!config__is_int(v))
+            return arena_printf(arena, "%s takes an int: TorchAir raises ValueError for %s", shown, val);
+        if (v->i < f->min || v->i > f->max)
+            return arena_printf(arena, "%s takes an int in [%lld, %lld]: TorchAir raises ValueError for %s", shown,
+                                f->min, f->max, val);
+        return NULL;
+    case TK_INT_LIST:
+        if (v->kind == V_NONE)
+            return NULL;
+        if (v->kind == V_LIST || v->kind == V_TUPLE) {
+            for (size_t i = 0; i < v->nitems; i++)
+                if (v->items[i]->kind != V_EXPR && !config__is_int(v->items[i]))
+                    return arena_printf(arena, "%s takes a list of ints: TorchAir raises TypeError for the item %s", shown,
+                                        config__value_text(arena, v->items[i]));
+            return NULL;
+        }
+        return arena_printf(arena, "%s takes a list of ints or None: TorchAir raises TypeError for %s", shown, val);
+    case TK_STR:
+        return v->kind == V_NONE || v->kind == V_STR ? NULL :
+               arena_printf(arena, "%s takes a str or None: TorchAir raises TypeError for %s", shown, val);
+    case TK_DICT:
+        return v->kind == V_NONE || v->kind == V_DICT ? NULL :
+               arena_printf(arena, "%s takes a dict or None: TorchAir raises TypeError for %s", shown, val);
+    case TK_CALLABLE:   /* no literal is callable */
+        return v->kind == V_NONE ? NULL :
+               arena_printf(arena, "%s takes a callable or None: TorchAir raises TypeError for %s", shown, val);
+    case TK_DIR:
+        return v->kind != V_NONE ? NULL :
+               arena_printf(arena, "%s takes an existing directory: TorchAir raises FileNotFoundError for None", shown);
+    case TK_JSON_FILE:
+        return v->kind != V_STR || v->len ? NULL :
+               arena_printf(arena, "%s takes the path of a .json file: TorchAir raises ValueError for ''", shown);
+    case TK_REGEX:
+        if (v->kind != V_STR)
+            return arena_printf(arena, "%s takes a str matching %s: re.match raises TypeError for %s", shown, f->regex_py, val);
+        return config__regex_match(f, v) == 0 ?
+               arena_printf(arena, "%s must match %s: TorchAir raises ValueError for %s", shown, f->regex_py, val) : NULL;
+    case TK_PROPERTY:   /* its setter: self._path.value = os.path.realpath(value) */
+        return v->kind == V_STR ? NULL :
+               arena_printf(arena, "%s takes a path: os.path.realpath raises TypeError for %s", shown, val);
+    case TK_SECTION: case TK_FILE: case TK_PLAIN: case TK_NPUGRAPHEX:
+        break;
+    }
+    return NULL;
+}
+
+/* ---- the rules ---- */
+
+typedef struct ConfigCheck {
+    Lint *l;
+    const ConfigField *f;
+    const char *mode;        /* the config's mode, NULL when unknown */
+    int version;             /* index into torchair_versions */
+    int cfg;                 /* index into the file's configs */
+} ConfigCheck;
+
+/* True when config cfg reaches only cache_compile calls (and at least one):
+ * TorchAir bypasses the static kernel build dir there. */
+static int config__only_cache_compile(const Lint *l, int cfg)
+{
+    int any = 0;
+    for (size_t c = 0; c < l->sf->compiles.n; c++) {
+        const Compile *cp = &l->sf->compiles.v[c];
+        if (cp->config != cfg)
+            continue;
+        if (!cp->is_cache)
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+static int config__str_in(const Value *v, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (v->len == strlen(list[i]) && !memcmp(v->s, list[i], v->len))
+        if (v->kind == V_STR && v->len == strlen(list[i]) && !memcmp(v->s, list[i], v->len))
             return 1;
     return 0;
 }
 
-void lint_config(Lint *l, int cfg)
+/* The value rules of option row, set through a validating setter. */
+static void config__value(ConfigCheck *k, const TorchairField *row)
 {
     static const char *const dumps[] = {"txt", "pbtxt", "py"};
     static const char *const policies[] = {"zip", "product"};
-    const Config *c = &l->sf->configs.v[cfg];
-    const char *mode = lint_mode(l, cfg);
-    int ro = mode && !strcmp(mode, "reduce-overhead");
-    for (size_t i = 0; i < c->fields.n; i++) {
-        const ConfigField *f = &c->fields.v[i];
-        const Value *v = f->value;
-        const char *path = lint_field_path(f->path);
-        const char *unknown = lint__unknown_field(&l->sf->arena, path);
-        if (unknown) {
-            REPORT(l, f->node, TNG164, "%s", unknown);
-            continue;
-        }
-        if (!v || v->kind == V_EXPR)
-            continue;
-        if (!strcmp(path, "mode")) {
-            if (v->kind != V_STR || !lint__str_in(v, lint_modes, 3))
-                REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex");
-        } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel")) {
-            if (v->kind == V_BOOL && v->i && mode && !strcmp(mode, "max-autotune"))
-                REPORT(l, f->node, TNG160, "static kernels work only in reduce-overhead mode: TorchAir warns and ignores this in %s mode", mode);
-        } else if (!strcmp(f->path, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir")) {
-            if (v->kind == V_STR && path_escapes(v->s, v->len))
-                REPORT(l, v->node, TNG161, "the static kernel build dir must not contain '..' or NUL");
-        } else if (!strcmp(f->path, "debug.graph_dump.type")) {
-            if (v->kind != V_STR || !lint__str_in(v, dumps, 3))
-                REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py");
-            else if (ro && !(v->len == 2 && !memcmp(v->s, "py", 2)))
-                REPORT(l, f->node, TNG163, "only graph_dump.type = \"py\" works in reduce-overhead mode");
-        } else if (!strcmp(f->path, "inference_config.dynamic_gears_merge_policy")) {
-            if (v->kind != V_STR || !lint__str_in(v, policies, 2))
-                REPORT(l, v->node, TNG130, "dynamic_gears_merge_policy must be \"zip\" or \"product\"");
-        }
+    Lint *l = k->l;
+    const ConfigField *f = k->f;
+    const Value *v = f->value;
+    const char *path = row->path;
+    if (!v || v->kind == V_EXPR)
+        return;
+    if (!strcmp(path, "mode")) {
+        if (!config__str_in(v, lint_modes, 3))
+            REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex");
+        return;
+    }
+    if (!strcmp(path, "debug.graph_dump.type")) {
+        if (!config__str_in(v, dumps, 3))
+            REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py");
+        else if (k->mode && !strcmp(k->mode, "reduce-overhead") && !(v->len == 2 && !memcmp(v->s, "py", 2)))
+            REPORT(l, f->node, TNG163, "only graph_dump.type = \"py\" works in reduce-overhead mode");
+        return;
+    }
+    if (!strcmp(path, "inference_config.dynamic_gears_merge_policy")) {
+        if (!config__str_in(v, policies, 2))
+            REPORT(l, v->node, TNG130, "dynamic_gears_merge_policy must be \"zip\" or \"product\"");
+        return;
+    }
+    const char *refusal = config__refusal(&l->sf->arena, row, f->path, v);
+    if (refusal) {
+        REPORT(l, v->node, TNG166, "%s", refusal);
+        return;
+    }
+    if (!strcmp(path, "experimental_config.aclgraph._aclnn_static_shape_kernel")) {
+        if (v->kind == V_BOOL && v->i && k->mode && !strcmp(k->mode, "max-autotune"))
+            REPORT(l, f->node, TNG160, "static kernels work only in reduce-overhead mode: TorchAir warns and ignores "
+                   "this in %s mode", k->mode);
+    } else if (!strcmp(path, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir")) {
+        /* static_kernel.py:603-608 checks the dir where it is used; under
+         * cache_compile it is bypassed (static_kernel.py:43-48) */
+        if (v->kind == V_STR && path_escapes(v->s, v->len) && !config__only_cache_compile(l, k->cfg))
+            REPORT(l, v->node, TNG161, "the static kernel build dir must not contain '..' or NUL");
     }
 }
 
+/* A name section sec does not have, in path's first len bytes. */
+static void config__unknown(ConfigCheck *k, const TorchairField *sec, size_t len)
+{
+    Lint *l = k->l;
+    Arena *arena = &l->sf->arena;
+    const char *path = k->f->path;
+    const TorchairVersion *tv = &torchair_versions[k->version];
+    int other = -1;
+    for (size_t v = 0; v < torchair_nversions && other < 0; v++)
+        if ((int)v != k->version && config__row(path, len, 1u << v))
+            other = (int)v;
+    const char *known = other >= 0 ? arena_printf(arena, " (TorchAir %s has it)", torchair_versions[other].name) : "";
+    if (sec->accepts_unknown) {
+        const char *hint = config__suggest(arena, path, len, 1u << k->version);
+        const char *why = !strcmp(sec->path, "npugraphex_config") ?
+            arena_printf(arena, "'%.*s' is not an npugraph_ex option, and TorchAir never reads npugraphex_config's attributes",
+                         (int)len, path) :
+            arena_printf(arena, "'%.*s' is not a field of %s (%.*s), which stores any attribute name and never reads this one",
+                         (int)len, path, sec->path, (int)strcspn(sec->cls, " "), sec->cls);
+        REPORT_AS(SEV_WARNING, l, k->f->node, TNG164, "%s%s%s%s%s", why, known, hint ? "; did you mean '" : "", hint ? hint : "",
+                  hint ? "'?" : "");
+        return;
+    }
+    if (other >= 0) {
+        REPORT(l, k->f->node, TNG164,
+               "TorchAir %s (%s) has no field '%.*s': setting it raises ValueError there (TorchAir %s has it)",
+               tv->name, tv->date, (int)len, path, torchair_versions[other].name);
+        return;
+    }
+    const char *hint = config__suggest(arena, path, len, 1u << k->version);
+    if (hint) {
+        REPORT(l, k->f->node, TNG164, "CompilerConfig has no field '%s'; did you mean '%s'?", path, hint);
+    } else if (sec == &torchair_fields[0] && path[len]) {
+        StrBuf names = {0};
+        for (size_t i = 1; i < torchair_nfields; i++)
+            if (torchair_fields[i].kind == TK_SECTION && !strchr(torchair_fields[i].path, '.') &&
+                (torchair_fields[i].versions & (1u << k->version)) && torchair_fields[i].assign == TA_CHECKED)
+                sb_printf(&names, "%s%s", names.len ? ", " : "", torchair_fields[i].path);
+        REPORT(l, k->f->node, TNG164, "CompilerConfig has no section '%.*s' (sections: %s)", (int)len, path,
+               names.s ? names.s : "");
+        sb_free(&names);
+    } else {
+        REPORT(l, k->f->node, TNG164, "CompilerConfig has no field '%s'", path);
+    }
+}
+
+/* config.<path> = value: walks the schema one name at a time. */
+static void config__assignment(ConfigCheck *k)
+{
+    Lint *l = k->l;
+    const char *path = k->f->path;
+    unsigned mask = 1u << k->version;
+    const TorchairField *sec = &torchair_fields[0];
+    size_t at = 0;
+    for (;;) {
+        size_t end = at + strcspn(path + at, ".");
+        const TorchairField *row = config__row(path, end, mask);
+        if (!row) {
+            config__unknown(k, sec, end);
+            return;
+        }
+        if (row->kind == TK_SECTION && path[end]) {
+            sec = row;
+            at = end + 1;
+            continue;
+        }
+        const char *rest = path[end] ? path + end + 1 : NULL;
+        if (row->kind == TK_SECTION) {
+            if (row->assign == TA_RAISES)
+                REPORT(l, k->f->node, TNG164, "'%s' is not one of CompilerConfig's options: assigning it raises "
+                       "ValueError; set its attributes instead", path);
+        } else if (row->kind == TK_NPUGRAPHEX) {
+            REPORT_AS(SEV_WARNING, l, k->f->node, TNG164, "setting %s has no effect: TorchAir reads npugraph_ex options only from "
+                      "torch.compile(..., options={\"%s\": ...}), which sets %s", row->path, row->path + at, row->target);
+        } else if (!rest) {
+            if (row->assign == TA_CHECKED)
+                config__value(k, row);
+        } else if (config__is_option(row) && !strcmp(rest, "value")) {
+            config__value(k, row);   /* the same setter, even in export */
+        } else if (config__is_option(row)) {
+            REPORT_AS(SEV_WARNING, l, k->f->node, TNG164,
+                      "%s is an option object: TorchAir never reads its attribute '%s'; did you mean '%s.value'?",
+                      row->path, rest, row->path);
+        }
+        return;
+    }
+}
+
+void lint_config(Lint *l, int cfg)
+{
+    const Config *c = &l->sf->configs.v[cfg];
+    ConfigCheck k = {l, NULL, lint_mode(l, cfg), l->opt ? l->opt->torchair : 0, cfg};
+    if (k.version < 0 || (size_t)k.version >= torchair_nversions)
+        k.version = 0;
+    for (size_t i = 0; i < c->fields.n; i++) {
+        k.f = &c->fields.v[i];
+        config__assignment(&k);
+    }
+}
