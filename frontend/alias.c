@@ -5,6 +5,10 @@
  * name is such a binding. A module-level def or class of the same name
  * shadows the import (the project's own wrapper wins), which makes the
  * name unresolved.
+ *
+ * It also knows which TorchAir names exist: the torchair.ops stream API
+ * that moved to torchair.scope, and the scope functions that
+ * torch.npu.npugraph_ex and the npugraph_ex package do not export.
  */
 #include "frontend.h"
 
@@ -12,8 +16,67 @@
 
 struct AliasTable {
     StrMap names;           /* local name -> dotted path; "" when shadowed */
+    StrMap guarded;         /* local name -> non-NULL: its import is in a try catching ImportError */
     VEC(const char *) star; /* modules imported with `from M import *` */
 };
+
+/* ---- what exists ---- */
+
+/* torchair.ops lost its stream API in March 2025 (python/torchair/ops/
+ * __init__.py at fced8842 and 770a4d54 has none of these names). */
+static const struct { const char *path, *replacement; } api_removed[] = {
+    {"torchair.ops.npu_stream_switch", "torchair.scope.npu_stream_switch"},
+    {"torchair.ops.NpuStreamSwitch", "torchair.scope.npu_stream_switch"},
+    {"torchair.ops.npu_wait_tensor", "torchair.scope.npu_wait_tensor"},
+};
+
+/* Annotation functions a package does not have. torch.npu.npugraph_ex
+ * (torch_npu/npu/npugraph_ex/__init__.py) exports compile_fx,
+ * register_replacement, inference.cache_compile / readable_cache and
+ * scope.limit_core_num / deterministic; the npugraph_ex package
+ * (npugraph_ex/npugraph_ex/{scope,inference}/__init__.py at fced8842)
+ * has CompilerConfig, get_npu_backend, inference.cache_compile and
+ * scope.limit_core_num. */
+static const char *const api_missing[] = {
+    "torch.npu.npugraph_ex.scope.super_kernel", "torch.npu.npugraph_ex.scope.npu_stream_switch",
+    "torch.npu.npugraph_ex.scope.npu_wait_tensor", "torch.npu.npugraph_ex.scope.op_never_timeout",
+    "torch.npu.npugraph_ex.CompilerConfig", "torch.npu.npugraph_ex.get_npu_backend",
+    "torch.npu.npugraph_ex.inference.set_dim_gears",
+    "npugraph_ex.scope.super_kernel", "npugraph_ex.scope.npu_stream_switch",
+    "npugraph_ex.scope.npu_wait_tensor", "npugraph_ex.scope.op_never_timeout",
+    "npugraph_ex.inference.set_dim_gears",
+};
+
+const char *alias_normalise(const char *path, char *buf, size_t cap)
+{
+    static const struct { const char *from, *to; } prefixes[] = {
+        {"torch_npu.dynamo.torchair.", "torchair."},     /* torch_npu ships TorchAir there */
+        {"torch_npu.dynamo.npugraph_ex.", "npugraph_ex."},
+        {"torch_npu.npu.", "torch.npu."},                /* torch_npu installs it as torch.npu */
+    };
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+        size_t n = strlen(prefixes[i].from);
+        if (strncmp(path, prefixes[i].from, n) == 0) {
+            snprintf(buf, cap, "%s%s", prefixes[i].to, path + n);
+            return buf;
+        }
+    }
+    return path;
+}
+
+ApiStatus alias_api_status(const char *path, const char **replacement)
+{
+    for (size_t i = 0; i < sizeof api_removed / sizeof *api_removed; i++)
+        if (!strcmp(path, api_removed[i].path)) {
+            if (replacement)
+                *replacement = api_removed[i].replacement;
+            return API_REMOVED;
+        }
+    for (size_t i = 0; i < sizeof api_missing / sizeof *api_missing; i++)
+        if (!strcmp(path, api_missing[i]))
+            return API_NOT_EXPORTED;
+    return API_OK;
+}
 
 static char *alias__text(const Ast *ast, int32_t n, Arena *arena)
 {
@@ -30,19 +93,85 @@ static char *alias__text(const Ast *ast, int32_t n, Arena *arena)
 }
 
 /* Prefers paths rooted at torch or torchair when a name is imported twice
- * (try: import torchair as tng / except: from x import torchair as tng). */
+ * (try: import torchair as tng / except: from x import torchair as tng),
+ * and of those a name that exists (try: from torchair.ops import
+ * npu_stream_switch / except ImportError: from torchair.scope import ...). */
 static int alias__rank(const char *path)
 {
-    return strncmp(path, "torchair", 8) == 0 || strncmp(path, "torch", 5) == 0 ||
-           strncmp(path, "torch_npu", 9) == 0;
+    if (strncmp(path, "torch", 5) != 0 && strncmp(path, "npugraph_ex", 11) != 0)
+        return 0;
+    char buf[512];
+    return alias_api_status(alias_normalise(path, buf, sizeof buf), NULL) == API_OK ? 2 : 1;
 }
 
-static void alias__bind(AliasTable *t, const char *local, const char *path)
+/* The final name of an exception class expression (ImportError,
+ * builtins.ImportError), compared with each of the NUL-separated names. */
+static int alias__exc_is(const Ast *ast, int32_t e, const char *names)
+{
+    if (ast->nodes[e].kind == NK_attribute)
+        e = ast_field(ast, e, F_attribute);
+    if (e < 0 || ast->nodes[e].kind != NK_identifier)
+        return 0;
+    for (const char *n = names; *n; n += strlen(n) + 1)
+        if (ast_text_is(ast, e, n))
+            return 1;
+    return ast_text_is(ast, e, "Exception") || ast_text_is(ast, e, "BaseException");
+}
+
+int alias_handler_catches(const Ast *ast, int32_t clause, const char *names)
+{
+    for (int32_t c = ast->nodes[clause].first; c >= 0; c = ast->nodes[c].next) {
+        const Node *cn = &ast->nodes[c];
+        if (!(cn->flags & NODE_NAMED) || cn->kind == NK_comment)
+            continue;
+        if (cn->kind == NK_block)
+            return 1;   /* a bare except: */
+        int32_t e = c;
+        if (cn->kind == NK_as_pattern)
+            e = ast_named_child(ast, c, 0);
+        while (e >= 0 && ast->nodes[e].kind == NK_parenthesized_expression)
+            e = ast_named_child(ast, e, 0);
+        if (e >= 0 && ast->nodes[e].kind == NK_tuple) {
+            for (int32_t i = ast->nodes[e].first; i >= 0; i = ast->nodes[i].next)
+                if ((ast->nodes[i].flags & NODE_NAMED) && alias__exc_is(ast, i, names))
+                    return 1;
+            return 0;
+        }
+        return e >= 0 && alias__exc_is(ast, e, names);
+    }
+    return 1;
+}
+
+int32_t alias_try_body(const Ast *ast, int32_t try_statement)
+{
+    return ast_field(ast, try_statement, F_body);
+}
+
+/* True when n lies in the body of a try with a handler catching
+ * ImportError (or ModuleNotFoundError, Exception, BaseException, all). */
+static int alias__in_guarded_try(const Ast *ast, int32_t n)
+{
+    for (int32_t c = n, p = ast->nodes[n].parent; p >= 0; c = p, p = ast->nodes[p].parent) {
+        NodeKind k = ast->nodes[p].kind;
+        if (k == NK_function_definition || k == NK_class_definition)
+            return 0;
+        if (k != NK_try_statement || c != alias_try_body(ast, p))
+            continue;
+        for (int32_t h = ast->nodes[p].first; h >= 0; h = ast->nodes[h].next)
+            if (ast->nodes[h].kind == NK_except_clause &&
+                alias_handler_catches(ast, h, "ImportError\0ModuleNotFoundError\0"))
+                return 1;
+    }
+    return 0;
+}
+
+static void alias__bind(AliasTable *t, const Ast *ast, int32_t import, const char *local, const char *path)
 {
     const char *old = strmap_get(&t->names, local);
     if (old && (!*old || alias__rank(old) >= alias__rank(path)))
         return;
     strmap_put(&t->names, local, (void *)path);
+    strmap_put(&t->guarded, local, alias__in_guarded_try(ast, import) ? (void *)"" : NULL);
 }
 
 /* import a.b.c  |  import a.b as x */
@@ -54,12 +183,12 @@ static void alias__import(AliasTable *t, const Ast *ast, int32_t n, Arena *arena
         if (ast->nodes[c].kind == NK_aliased_import) {
             int32_t name = ast_field(ast, c, F_name), alias = ast_field(ast, c, F_alias);
             if (name >= 0 && alias >= 0)
-                alias__bind(t, alias__text(ast, alias, arena), alias__text(ast, name, arena));
+                alias__bind(t, ast, n, alias__text(ast, alias, arena), alias__text(ast, name, arena));
         } else if (ast->nodes[c].kind == NK_dotted_name) {
             char *path = alias__text(ast, c, arena);
             char *dot = strchr(path, '.');
             char *root = dot ? arena_strndup(arena, path, (size_t)(dot - path)) : path;
-            alias__bind(t, root, root);
+            alias__bind(t, ast, n, root, root);
         }
     }
 }
@@ -85,7 +214,7 @@ static void alias__import_from(AliasTable *t, const Ast *ast, int32_t n, Arena *
         }
         if (name < 0 || alias < 0)
             continue;
-        alias__bind(t, alias__text(ast, alias, arena),
+        alias__bind(t, ast, n, alias__text(ast, alias, arena),
                     arena_printf(arena, "%s.%s", module, alias__text(ast, name, arena)));
     }
 }
@@ -130,6 +259,7 @@ void alias_free(AliasTable *self)
     if (!self)
         return;
     strmap_free(&self->names);
+    strmap_free(&self->guarded);
     VEC_FREE(self->star);
     free(self);
 }
@@ -138,6 +268,11 @@ const char *alias_lookup(const AliasTable *self, const char *local)
 {
     const char *p = strmap_get(&self->names, local);
     return p && *p ? p : NULL;
+}
+
+int alias_guarded(const AliasTable *self, const char *local)
+{
+    return strmap_get(&self->guarded, local) != NULL;
 }
 
 /* Attribute chains deeper than this are not resolved. */

@@ -110,6 +110,7 @@ static int ast__kind_has_fields(uint16_t kind)
     case NK_list_comprehension: case NK_dictionary_comprehension:
     case NK_generator_expression: case NK_set_comprehension: case NK_while_statement:
     case NK_named_expression: case NK_typed_parameter: case NK_elif_clause: case NK_else_clause:
+    case NK_try_statement:
         return 1;
     default:
         return 0;

@@ -218,7 +218,8 @@ void diag_free(DiagList *self);
 #define ANN_KINDS(X) \
     X(super_kernel) X(npu_stream_switch) X(npu_wait_tensor) \
     X(limit_core_num) X(set_dim_gears) X(mark_static) X(cache_compile) \
-    X(compiler_config) X(config_option) X(get_npu_backend) X(torch_compile)
+    X(compiler_config) X(config_option) X(get_npu_backend) X(torch_compile) \
+    X(op_never_timeout)
 
 typedef enum AnnKind {
 #define X(k) ANN_##k,
@@ -228,6 +229,13 @@ typedef enum AnnKind {
 } AnnKind;
 
 extern const char *const ann_kind_name[ANN__count];
+
+/* Whether the function a callee names exists in the package it names. */
+typedef enum ApiStatus {
+    API_OK,            /* exists (or not a TorchAir name) */
+    API_REMOVED,       /* torchair.ops.npu_stream_switch & co., moved to torchair.scope in March 2025 */
+    API_NOT_EXPORTED,  /* torch.npu.npugraph_ex / npugraph_ex lack it (super_kernel, ...) */
+} ApiStatus;
 
 typedef struct Arg {
     const char *name;      /* parameter name, or "argN" past the signature */
@@ -247,6 +255,12 @@ typedef struct Annotation {
     uint8_t *scope_cond;   /* scopes[i] entered through a conditional expression */
     size_t nscopes;
     int is_scope;          /* used as a with-item (directly or via a variable) */
+    /* A callee that names a TorchAir function which does not exist: the
+     * call is reported unresolved (it raises AttributeError, so it opens
+     * no scope and no other rule reads it). */
+    ApiStatus api;
+    const char *api_path;  /* the canonical name it resolves to */
+    int api_guarded;       /* only a fallback: handled by an except, or behind hasattr() */
 } Annotation;
 
 /* The value of the argument called name, or NULL. */
@@ -266,9 +280,16 @@ typedef struct Function {
     VEC(const char *) self_calls;  /* names m of self.m(...) calls */
 } Function;
 
+/* Three-valued flags of compile calls. */
+typedef enum Tri { TRI_DEFAULT, TRI_FALSE, TRI_TRUE, TRI_UNKNOWN } Tri;
+
 typedef struct Class {
     const char *name;
+    const char *qualname;  /* "Outer.Inner", "test_a.Model" */
     int32_t node;
+    Tri module;            /* derives from torch.nn.Module: TRI_TRUE, TRI_FALSE (provably
+                            * not: its bases are object or such classes of this file),
+                            * TRI_UNKNOWN (a base tngc cannot see) */
 } Class;
 
 typedef struct ConfigField {
@@ -280,10 +301,12 @@ typedef struct ConfigField {
 typedef struct Config {
     int32_t node;          /* the CompilerConfig() call */
     VEC(ConfigField) fields;
+    /* The npugraph_ex package's own CompilerConfig (its fields are not
+     * TorchAir's and are not recorded; its mode is always npugraph_ex, held
+     * as a field "mode" set at node), also made up for the compiles of
+     * torch.npu.npugraph_ex.inference.cache_compile, which force that mode. */
+    int npugraph_ex;
 } Config;
-
-/* Three-valued flags of compile calls. */
-typedef enum Tri { TRI_DEFAULT, TRI_FALSE, TRI_TRUE, TRI_UNKNOWN } Tri;
 
 enum { CONFIG_DEFAULT = -1, CONFIG_UNKNOWN = -2 };
 
@@ -296,6 +319,11 @@ typedef struct Compile {
     int func;              /* compiled function, -1 if unknown */
     int32_t target;        /* node of the compiled object expression, -1 */
     int target_is_function; /* the target names a def of this file */
+    /* cache_compile: what the target provably is when it is not a bound
+     * method of a torch.nn.Module ("a lambda", "the plain function f", ...),
+     * else NULL */
+    const char *not_module_method;
+    int decorator;         /* cache_compile: a bare @cache_compile on a def */
 } Compile;
 
 typedef struct Tensor {
@@ -369,6 +397,21 @@ void alias_free(AliasTable *self);
 const char *alias_resolve(const AliasTable *self, const Ast *ast, int32_t n, Arena *arena);
 /* The local name bound to a canonical module path, for tests. */
 const char *alias_lookup(const AliasTable *self, const char *local);
+/* True when the except_clause catches one of names (NUL-separated, ending
+ * in an empty name), Exception, BaseException, or everything (bare). */
+int alias_handler_catches(const Ast *ast, int32_t clause, const char *names);
+/* The body (block) of a try_statement, or -1. */
+int32_t alias_try_body(const Ast *ast, int32_t try_statement);
+/* True when the import that binds local sits in a try whose handlers
+ * catch ImportError (a fallback follows when the import fails). */
+int alias_guarded(const AliasTable *self, const char *local);
+/* Rewrites the names under which TorchAir and npugraph_ex are also
+ * shipped (torch_npu.dynamo.torchair., torch_npu.npu.) to torchair.,
+ * npugraph_ex., torch.npu.; returns path or buf. */
+const char *alias_normalise(const char *path, char *buf, size_t cap);
+/* Whether the canonical (normalised) path names a function its package
+ * has; for API_REMOVED *replacement is the new name. */
+ApiStatus alias_api_status(const char *path, const char **replacement);
 
 /* ---- values (value.c) ---- */
 

@@ -29,15 +29,14 @@ const char *const ann_kind_name[ANN__count] = {
 #undef X
 };
 
-/* Canonical callee paths of the annotations (after prefix normalisation). */
+/* Canonical callee paths of the annotations (after alias_normalise).
+ * torchair.ops.npu_stream_switch & co. are gone (alias_api_status). */
 static const struct { const char *path; AnnKind kind; } ann_paths[] = {
     {"torchair.scope.super_kernel", ANN_super_kernel},
     {"torchair.scope.npu_stream_switch", ANN_npu_stream_switch},
-    {"torchair.ops.npu_stream_switch", ANN_npu_stream_switch},
-    {"torchair.ops.NpuStreamSwitch", ANN_npu_stream_switch},
     {"torchair.scope.npu_wait_tensor", ANN_npu_wait_tensor},
-    {"torchair.ops.npu_wait_tensor", ANN_npu_wait_tensor},
     {"torchair.scope.limit_core_num", ANN_limit_core_num},
+    {"torchair.scope.op_never_timeout", ANN_op_never_timeout},
     {"torchair.inference.set_dim_gears", ANN_set_dim_gears},
     {"torch._dynamo.mark_static", ANN_mark_static},
     {"torchair.inference.cache_compile", ANN_cache_compile},
@@ -45,6 +44,15 @@ static const struct { const char *path; AnnKind kind; } ann_paths[] = {
     {"torchair.configs.compiler_config.CompilerConfig", ANN_compiler_config},
     {"torchair.get_npu_backend", ANN_get_npu_backend},
     {"torch.compile", ANN_torch_compile},
+    /* torch_npu's torch.npu.npugraph_ex (mode npugraph_ex) */
+    {"torch.npu.npugraph_ex.scope.limit_core_num", ANN_limit_core_num},
+    {"torch.npu.npugraph_ex.inference.cache_compile", ANN_cache_compile},
+    /* the npugraph_ex package (`import npugraph_ex as nge`) */
+    {"npugraph_ex.scope.limit_core_num", ANN_limit_core_num},
+    {"npugraph_ex.inference.cache_compile", ANN_cache_compile},
+    {"npugraph_ex.CompilerConfig", ANN_compiler_config},
+    {"npugraph_ex.configs.compiler_config.CompilerConfig", ANN_compiler_config},
+    {"npugraph_ex.get_npu_backend", ANN_get_npu_backend},
 };
 
 /* Final names that make a call a candidate (reported resolved: false when
@@ -61,12 +69,13 @@ static const struct { const char *name; AnnKind kind; } ann_names[] = {
     {"cache_compile", ANN_cache_compile},
     {"CompilerConfig", ANN_compiler_config},
     {"get_npu_backend", ANN_get_npu_backend},
+    {"op_never_timeout", ANN_op_never_timeout},
 };
 
 /* Parameter names, for reporting positional arguments by name. */
 static const char *const ann_params[ANN__count][4] = {
     [ANN_super_kernel] = {"scope", "options"},
-    [ANN_npu_stream_switch] = {"stream_tag", "stream_priority"},
+    [ANN_npu_stream_switch] = {"stream_tag", "stream_priority", "enable_inner_parallel"},
     [ANN_npu_wait_tensor] = {"self", "dependency"},
     [ANN_limit_core_num] = {"op_aicore_num", "op_vectorcore_num"},
     [ANN_set_dim_gears] = {"t", "dim_gears"},
@@ -74,30 +83,13 @@ static const char *const ann_params[ANN__count][4] = {
     [ANN_cache_compile] = {"func"},
     [ANN_get_npu_backend] = {"compiler_config", "custom_decompositions"},
     [ANN_torch_compile] = {"model"},
+    [ANN_op_never_timeout] = {"enable"},
 };
-
-/* Strips the prefixes under which TorchAir is also shipped. */
-static const char *scan__normalise(const char *path, char *buf, size_t cap)
-{
-    static const struct { const char *from, *to; } prefixes[] = {
-        {"torch.npu.npugraph_ex.", "torchair."},
-        {"torch_npu.dynamo.torchair.", "torchair."},
-        {"torch_npu.npu.npugraph_ex.", "torchair."},
-    };
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
-        size_t n = strlen(prefixes[i].from);
-        if (strncmp(path, prefixes[i].from, n) == 0) {
-            snprintf(buf, cap, "%s%s", prefixes[i].to, path + n);
-            return buf;
-        }
-    }
-    return path;
-}
 
 static int scan__ann_kind_of_path(const char *path)
 {
     char buf[512];
-    path = scan__normalise(path, buf, sizeof buf);
+    path = alias_normalise(path, buf, sizeof buf);
     for (size_t i = 0; i < sizeof ann_paths / sizeof *ann_paths; i++)
         if (strcmp(path, ann_paths[i].path) == 0)
             return (int)ann_paths[i].kind;
@@ -122,7 +114,9 @@ typedef enum ValKind {
     VAL_TENSOR,     /* idx: Tensor */
     VAL_INSTANCE,   /* idx: Class */
     VAL_SCOPE,      /* idx: Annotation opening a with-scope */
-    VAL_FUNCTION,   /* idx: Function (a def, or obj.method of a known class) */
+    VAL_FUNCTION,   /* idx: Function (the name a def binds: a plain function) */
+    VAL_METHOD,     /* idx: Function (obj.method of an instance of a class of this file) */
+    VAL_CLASS,      /* idx: Class (the name a class statement binds) */
 } ValKind;
 
 typedef struct Val {
@@ -152,8 +146,7 @@ typedef struct Scanner {
     Arena *arena;
     AliasTable *aliases;
     ConstTable *consts;
-    StrMap classes;          /* class name -> Class index + 1 */
-    StrMap methods;          /* "Class.method" -> Function index + 1 */
+    StrMap methods;          /* "<class index>.method" -> Function index + 1 */
     StrMap *self_attrs;      /* per class: "self.x" -> Val*, shared by its methods */
     VEC(Frame *) frames;     /* all frames, freed at the end */
     Frame *frame;
@@ -233,11 +226,15 @@ static Val scan__lookup(Scanner *s, const char *key)
     return UNKNOWN;
 }
 
-/* True when name is a parameter or local variable of the current def
- * (which shadows an import of the same name). */
+/* True when name is a parameter, local variable, def or class of the
+ * current def or of a def enclosing it (which shadows an import of the
+ * same name). */
 static int scan__is_local(Scanner *s, const char *name)
 {
-    return s->frame->is_function && strmap_get(&s->frame->vars, name) != NULL;
+    for (Frame *f = s->frame; f; f = f->parent)
+        if (f->is_function && strmap_get(&f->vars, name))
+            return 1;
+    return 0;
 }
 
 /* The leftmost name of an attribute chain, or NULL. */
@@ -246,6 +243,17 @@ static char *scan__root_name(Scanner *s, int32_t n)
     while (n >= 0 && s->ast->nodes[n].kind == NK_attribute)
         n = ast_field(s->ast, n, F_object);
     return n >= 0 && s->ast->nodes[n].kind == NK_identifier ? scan__text(s, n) : NULL;
+}
+
+/* A V_STR or V_EXPR value of text, written at node. */
+static Value *scan__text_value(Scanner *s, ValueKind kind, int32_t node, const char *text)
+{
+    Value *v = arena_alloc(s->arena, sizeof *v);
+    v->kind = kind;
+    v->node = node;
+    v->s = text;
+    v->len = strlen(text);
+    return v;
 }
 
 /* ---- pre-pass: classes, functions, suppressions, syntax errors ---- */
@@ -374,10 +382,8 @@ static void scan__prepass(Scanner *s)
             int32_t name = ast_field(ast, n, F_name);
             if (name < 0)
                 continue;
-            Class c = {scan__text(s, name), n};
+            Class c = {scan__text(s, name), scan__qualname(s, n), n, TRI_UNKNOWN};
             VEC_PUSH(sf->classes, c);
-            if (!strmap_get(&s->classes, c.name))
-                strmap_put(&s->classes, c.name, (void *)(intptr_t)sf->classes.n);
         } else if (nd->kind == NK_function_definition) {
             int32_t name = ast_field(ast, n, F_name);
             Function f = {0};
@@ -398,8 +404,8 @@ static void scan__prepass(Scanner *s)
                 for (int32_t c = ast->nodes[nd->parent].first; c >= 0; c = ast->nodes[c].next)
                     f.ndecorators += ast->nodes[c].kind == NK_decorator;
             VEC_PUSH(sf->funcs, f);
-            if (f.cls >= 0)
-                strmap_put(&s->methods, arena_printf(s->arena, "%s.%s", sf->classes.v[f.cls].name, f.name),
+            if (f.cls >= 0)   /* a class defining a name twice: the last def wins */
+                strmap_put(&s->methods, arena_printf(s->arena, "%d.%s", f.cls, f.name),
                            (void *)(intptr_t)sf->funcs.n);
         }
     }
@@ -424,7 +430,10 @@ static int scan__method(Scanner *s, int cls, const char *name)
 {
     if (cls < 0)
         return -1;
-    char *key = arena_printf(s->arena, "%s.%s", s->sf->classes.v[cls].name, name);
+    char key[64 + 256];
+    if (strlen(name) > 256)
+        return -1;
+    snprintf(key, sizeof key, "%d.%s", cls, name);
     return (int)(intptr_t)strmap_get(&s->methods, key) - 1;
 }
 
@@ -520,7 +529,7 @@ static int scan__new_annotation(Scanner *s, AnnKind kind, int resolved, int32_t 
     a.resolved = resolved;
     a.node = node;
     a.func = s->func;
-    a.cls = s->func < 0 ? s->cls : -1;
+    a.cls = s->func < 0 || s->frame->is_class ? s->cls : -1;   /* in a class body */
     a.callee = callee;
     if (ca) {
         size_t n = ca->pos.n + ca->kw_name.n + ca->splat.n;
@@ -576,7 +585,7 @@ static int scan__compile_target(Scanner *s, int32_t n, Val v)
 {
     if (v.kind == VAL_INSTANCE)
         return scan__method(s, v.idx, "forward");
-    if (v.kind == VAL_FUNCTION)
+    if (v.kind == VAL_FUNCTION || v.kind == VAL_METHOD)
         return v.idx;
     if (n >= 0 && s->ast->nodes[n].kind == NK_attribute) {
         int32_t obj = ast_field(s->ast, n, F_object), attr = ast_field(s->ast, n, F_attribute);
@@ -584,6 +593,74 @@ static int scan__compile_target(Scanner *s, int32_t n, Val v)
             return scan__method(s, s->cls, scan__text(s, attr));
     }
     return -1;
+}
+
+/* What a cache_compile target provably is when it is not a bound method
+ * of a torch.nn.Module (TorchAir checks both, _cache_compiler.py:612-616),
+ * or NULL when it may be one (self.m, model.forward, a parameter, a call). */
+static const char *scan__not_module_method(Scanner *s, int32_t t, Val v)
+{
+    const Ast *ast = s->ast;
+    while (t >= 0 && ast->nodes[t].kind == NK_parenthesized_expression)
+        t = ast_named_child(ast, t, 0);
+    if (t < 0)
+        return NULL;
+    if (ast->nodes[t].kind == NK_lambda)
+        return "a lambda";
+    if (ast->nodes[t].kind == NK_call) {
+        const char *p = alias_resolve(s->aliases, ast, ast_field(ast, t, F_function), s->arena);
+        return p && !strcmp(p, "functools.partial") ? "a functools.partial object" : NULL;
+    }
+    if (v.kind == VAL_FUNCTION && !s->sf->funcs.v[v.idx].ndecorators)
+        return arena_printf(s->arena, "the plain function %s", s->sf->funcs.v[v.idx].qualname);
+    if (v.kind == VAL_METHOD) {
+        int cls = s->sf->funcs.v[v.idx].cls;
+        if (cls >= 0 && s->sf->classes.v[cls].module == TRI_FALSE)
+            return arena_printf(s->arena, "a method of %s, which does not derive from torch.nn.Module",
+                                s->sf->classes.v[cls].qualname);
+    }
+    return NULL;
+}
+
+/* The CompilerConfig of the npugraph_ex package, or the one that
+ * torch.npu.npugraph_ex.inference.cache_compile makes: mode npugraph_ex. */
+static int scan__npugraph_ex_config(Scanner *s, int32_t call)
+{
+    Config c = {0};
+    c.node = call;
+    c.npugraph_ex = 1;
+    Value *mode = scan__text_value(s, V_STR, call, "npugraph_ex");
+    ConfigField f = {"mode", mode, call};
+    VEC_PUSH(c.fields, f);
+    VEC_PUSH(s->sf->configs, c);
+    return (int)s->sf->configs.n - 1;
+}
+
+/* The config of a compile from its config= (cache_compile) or a backend
+ * (get_npu_backend's compiler_config=, cache_compile's backend=):
+ * package is "torchair", "npugraph_ex" (whose default config has mode
+ * npugraph_ex) or "torch.npu.npugraph_ex" (which forces that mode). */
+static int scan__config_of(Scanner *s, int32_t call, const char *package, int32_t n, Val v)
+{
+    if (!strcmp(package, "torch.npu.npugraph_ex"))
+        return scan__npugraph_ex_config(s, call);
+    if (v.kind == VAL_CONFIG)
+        return v.idx;
+    if (n >= 0 && s->ast->nodes[n].kind != NK_none)
+        return CONFIG_UNKNOWN;
+    return !strcmp(package, "npugraph_ex") ? scan__npugraph_ex_config(s, call) : CONFIG_DEFAULT;
+}
+
+/* The package of a canonical callee: torchair, npugraph_ex or torch.npu.npugraph_ex. */
+static const char *scan__package(const char *callee)
+{
+    char buf[512];
+    const char *p = alias_normalise(callee, buf, sizeof buf);
+    if (!strncmp(p, "npugraph_ex.", 12))
+        return "npugraph_ex";
+    if (!strncmp(p, "torch.npu.npugraph_ex.", 22))
+        return "torch.npu.npugraph_ex";
+    return "torchair";
 }
 
 static Val scan__compile(Scanner *s, int ann, int is_cache, const CallArgs *ca)
@@ -596,14 +673,21 @@ static Val scan__compile(Scanner *s, int ann, int is_cache, const CallArgs *ca)
     c.target = scan__arg(s, ca, 0, is_cache ? "func" : "model", &target);
     c.func = scan__compile_target(s, c.target, target);
     c.target_is_function = target.kind == VAL_FUNCTION;
+    if (is_cache)
+        c.not_module_method = scan__not_module_method(s, c.target, target);
     c.dynamic = scan__tri(s, scan__arg(s, ca, -1, "dynamic", NULL));
     c.fullgraph = scan__tri(s, scan__arg(s, ca, -1, "fullgraph", NULL));
     if (is_cache) {
-        Val cfg;
+        const Annotation *a = &s->sf->anns.v[ann];
+        Val cfg, be;
         int32_t cn = scan__arg(s, ca, -1, "config", &cfg);
+        int32_t bn = scan__arg(s, ca, -1, "backend", &be);
         c.torchair = 1;
-        c.config = cfg.kind == VAL_CONFIG ? cfg.idx
-                 : cn < 0 || s->ast->nodes[cn].kind == NK_none ? CONFIG_DEFAULT : CONFIG_UNKNOWN;
+        if ((cn < 0 || s->ast->nodes[cn].kind == NK_none) && bn >= 0 && s->ast->nodes[bn].kind != NK_none)
+            /* config taken from the backend (_cache_compiler.py:609-610) */
+            c.config = be.kind == VAL_BACKEND ? be.idx : CONFIG_UNKNOWN;
+        else
+            c.config = scan__config_of(s, a->node, scan__package(a->callee), cn, cfg);
     } else {
         Val be;
         int32_t bn = scan__arg(s, ca, -1, "backend", &be);
@@ -689,6 +773,8 @@ static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const c
     Val v;
     switch (kind) {
     case ANN_compiler_config: {
+        if (!strcmp(scan__package(callee), "npugraph_ex"))
+            return (Val){VAL_CONFIG, scan__npugraph_ex_config(s, call), 0};
         Config c = {0};
         c.node = call;
         VEC_PUSH(s->sf->configs, c);
@@ -696,9 +782,7 @@ static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const c
     }
     case ANN_get_npu_backend: {
         int32_t n = scan__arg(s, ca, 0, "compiler_config", &v);
-        int cfg = v.kind == VAL_CONFIG ? v.idx
-                : n < 0 || s->ast->nodes[n].kind == NK_none ? CONFIG_DEFAULT : CONFIG_UNKNOWN;
-        return (Val){VAL_BACKEND, cfg, 0};
+        return (Val){VAL_BACKEND, scan__config_of(s, call, scan__package(callee), n, v), 0};
     }
     case ANN_torch_compile: return scan__compile(s, ann, 0, ca);
     case ANN_cache_compile: return scan__compile(s, ann, 1, ca);
@@ -722,6 +806,91 @@ static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const c
     default:
         return UNKNOWN;
     }
+}
+
+/* ---- names that TorchAir does not have ---- */
+
+/* True when the subtree at root names path: a call or attribute chain
+ * that resolves to it, or `from M import name` of it. */
+static int scan__uses_path(Scanner *s, int32_t root, const char *path)
+{
+    const Ast *ast = s->ast;
+    char buf[512];
+    for (int32_t i = root; i < (int32_t)ast->n && (i == root || ast->nodes[i].parent >= root); i++) {
+        NodeKind k = ast->nodes[i].kind;
+        if (k == NK_attribute || (k == NK_identifier && ast->nodes[ast->nodes[i].parent].kind != NK_attribute)) {
+            const char *p = alias_resolve(s->aliases, ast, i, s->arena);
+            if (p && !strcmp(alias_normalise(p, buf, sizeof buf), path))
+                return 1;
+        } else if (k == NK_import_from_statement) {
+            int32_t mod = ast_field(ast, i, F_module_name);
+            if (mod < 0 || ast->nodes[mod].kind != NK_dotted_name)
+                continue;
+            char *m = scan__text(s, mod);
+            for (int32_t c = ast->nodes[i].first; m && c >= 0; c = ast->nodes[c].next) {
+                int32_t name = ast->nodes[c].kind == NK_aliased_import ? ast_field(ast, c, F_name) : c;
+                if (ast->nodes[c].field != F_name || name < 0)
+                    continue;
+                const char *full = arena_printf(s->arena, "%s.%s", m, scan__text(s, name));
+                if (!strcmp(alias_normalise(full, buf, sizeof buf), path))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* True when the subtree at n calls hasattr() or getattr(). */
+static int scan__probes_attr(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    for (int32_t i = n; n >= 0 && i < (int32_t)ast->n && (i == n || ast->nodes[i].parent >= n); i++)
+        if (ast->nodes[i].kind == NK_call) {
+            int32_t f = ast_field(ast, i, F_function);
+            if (f >= 0 && (ast_text_is(ast, f, "hasattr") || ast_text_is(ast, f, "getattr")))
+                return 1;
+        }
+    return 0;
+}
+
+/* True when the call n of a name TorchAir lacks only runs as a fallback:
+ * its import sits in a try catching ImportError; it is in the body of a
+ * try catching AttributeError; it is in a handler (ImportError,
+ * AttributeError, Exception, bare) of a try whose body uses the current
+ * name (replacement; any body when there is none); or it is behind a
+ * hasattr()/getattr() test. */
+static int scan__api_guarded(Scanner *s, int32_t n, const char *root, const char *replacement)
+{
+    const Ast *ast = s->ast;
+    static const char catches[] = "ImportError\0ModuleNotFoundError\0AttributeError\0";
+    if (root && alias_guarded(s->aliases, root))
+        return 1;
+    for (int32_t c = n, p = ast->nodes[n].parent; p >= 0; c = p, p = ast->nodes[p].parent) {
+        NodeKind k = ast->nodes[p].kind;
+        if (k == NK_function_definition || k == NK_class_definition)
+            return 0;
+        if (k == NK_try_statement && c == alias_try_body(ast, p)) {
+            for (int32_t h = ast->nodes[p].first; h >= 0; h = ast->nodes[h].next)
+                if (ast->nodes[h].kind == NK_except_clause && alias_handler_catches(ast, h, "AttributeError\0"))
+                    return 1;
+        } else if (k == NK_except_clause && alias_handler_catches(ast, p, catches)) {
+            int32_t try_body = alias_try_body(ast, ast->nodes[p].parent);
+            if (!replacement || (try_body >= 0 && scan__uses_path(s, try_body, replacement)))
+                return 1;
+        } else if ((k == NK_if_statement || k == NK_elif_clause || k == NK_while_statement) &&
+                   scan__probes_attr(s, ast_field(ast, p, F_condition))) {
+            return 1;
+        } else if (k == NK_conditional_expression && scan__probes_attr(s, ast_named_child(ast, p, 1))) {
+            return 1;
+        } else if (k == NK_boolean_operator && scan__probes_attr(s, ast_field(ast, p, F_left))) {
+            return 1;
+        }
+        if (k == NK_else_clause && ast->nodes[p].parent >= 0 &&
+            ast->nodes[ast->nodes[p].parent].kind == NK_if_statement &&
+            scan__probes_attr(s, ast_field(ast, ast->nodes[p].parent, F_condition)))
+            return 1;
+    }
+    return 0;
 }
 
 /* call: function(arguments) */
@@ -754,14 +923,29 @@ static Val scan__call(Scanner *s, int32_t n)
     const char *path = root && scan__is_local(s, root) ? NULL : alias_resolve(s->aliases, ast, fn, s->arena);
     int kind = path && (callee.kind == VAL_UNKNOWN || callee.kind == VAL_FUNCTION)
              ? scan__ann_kind_of_path(path) : -1;
+    char nbuf[512];
+    const char *replacement = NULL;
+    const char *norm = kind < 0 && path && (callee.kind == VAL_UNKNOWN || callee.kind == VAL_FUNCTION)
+                     ? alias_normalise(path, nbuf, sizeof nbuf) : NULL;
+    ApiStatus api = norm ? alias_api_status(norm, &replacement) : API_OK;
     size_t flen = 0;
     const char *final = attr >= 0 ? ast_text(ast, attr, &flen)
                       : ast->nodes[fn].kind == NK_identifier ? ast_text(ast, fn, &flen) : NULL;
-    char *fname = final ? arena_strndup(s->arena, final, flen) : NULL;
+    const char *fname = final ? arena_strndup(s->arena, final, flen) : NULL;
+    if (api != API_OK) {   /* wait(x, y) after `from torchair.ops import npu_wait_tensor as wait` */
+        fname = arena_strndup(s->arena, strrchr(norm, '.') + 1, strlen(strrchr(norm, '.') + 1));
+        flen = strlen(fname);
+    }
     if (kind >= 0) {
         result = scan__annotation_call(s, (AnnKind)kind, n, path, &ca);
     } else if (fname && scan__ann_kind_of_name(fname, flen) >= 0) {
-        scan__new_annotation(s, (AnnKind)scan__ann_kind_of_name(fname, flen), 0, n, scan__text(s, fn), &ca);
+        int ann = scan__new_annotation(s, (AnnKind)scan__ann_kind_of_name(fname, flen), 0, n, scan__text(s, fn), &ca);
+        if (api != API_OK) {   /* it raises: unresolved, but lint reports it (TNG170, TNG171) */
+            Annotation *a = &s->sf->anns.v[ann];
+            a->api = api;
+            a->api_path = arena_strndup(s->arena, norm, strlen(norm));
+            a->api_guarded = scan__api_guarded(s, n, root, replacement);
+        }
     } else if (path && !strncmp(path, "torch.", 6) && scan__is_one_of(path + 6, tensor_factories)) {
         Tensor t = {n, scan__factory_rank(s, path + 6, &ca)};
         VEC_PUSH(s->sf->tensors, t);
@@ -779,9 +963,8 @@ static Val scan__call(Scanner *s, int32_t n)
         result = recv;
     } else if (callee.kind == VAL_COMPILED) {
         scan__binding(s, callee.idx, -1, NULL, n, &ca);
-    } else if (callee.kind == VAL_UNKNOWN && ast->nodes[fn].kind == NK_identifier && !path &&
-               strmap_get(&s->classes, fname)) {
-        result = (Val){VAL_INSTANCE, (int)(intptr_t)strmap_get(&s->classes, fname) - 1, 0};
+    } else if (callee.kind == VAL_CLASS) {   /* Model(): the class the name is bound to here */
+        result = (Val){VAL_INSTANCE, callee.idx, 0};
     } else if (attr >= 0 && callee.kind == VAL_UNKNOWN) {
         int32_t obj = ast_field(ast, fn, F_object);
         int is_self = obj >= 0 && ast_text_is(ast, obj, "self") && s->cls >= 0;
@@ -868,17 +1051,6 @@ static void scan__unbind_targets(Scanner *s, int32_t n)
             scan__unbind_targets(s, c);
 }
 
-/* A V_STR or V_EXPR value of text, written at node. */
-static Value *scan__text_value(Scanner *s, ValueKind kind, int32_t node, const char *text)
-{
-    Value *v = arena_alloc(s->arena, sizeof *v);
-    v->kind = kind;
-    v->node = node;
-    v->s = text;
-    v->len = strlen(text);
-    return v;
-}
-
 /* True when statement n runs only on some paths of the code that made the
  * object at origin: under an if (not the main guard), loop or try that
  * does not also contain origin. */
@@ -912,6 +1084,8 @@ static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t
         if (!key)
             return;
         Val v = scan__lookup(s, key);
+        if (v.kind == VAL_CONFIG && s->sf->configs.v[v.idx].npugraph_ex)
+            return;   /* the npugraph_ex package's own fields */
         if (v.kind == VAL_CONFIG) {
             char *full = scan__key(s, left);
             const char *path = full + strlen(key) + 1;
@@ -989,12 +1163,15 @@ static void scan__decorated(Scanner *s, int32_t n)
             continue;
         Val v = scan__visit(s, expr);
         if (v.kind == VAL_UNKNOWN && ast->nodes[expr].kind != NK_call) {
-            /* @torch.compile without arguments */
+            /* @torch.compile, @cache_compile without arguments */
             const char *path = alias_resolve(s->aliases, ast, expr, s->arena);
-            if (path && scan__ann_kind_of_path(path) == ANN_torch_compile) {
+            int kind = path ? scan__ann_kind_of_path(path) : -1;
+            if (kind == ANN_torch_compile || (kind == ANN_cache_compile && f >= 0)) {
                 CallArgs none = {0};
-                int ann = scan__new_annotation(s, ANN_torch_compile, 1, expr, path, &none);
-                v = scan__compile(s, ann, 0, &none);
+                int ann = scan__new_annotation(s, (AnnKind)kind, 1, expr, path, &none);
+                v = scan__compile(s, ann, kind == ANN_cache_compile, &none);
+                /* @cache_compile: called with the plain function */
+                s->sf->compiles.v[v.idx].decorator = kind == ANN_cache_compile;
             }
         }
         if (v.kind == VAL_COMPILED && f >= 0 && !s->sf->compiles.v[v.idx].is_cache) {
@@ -1014,16 +1191,64 @@ static void scan__decorated(Scanner *s, int32_t n)
         scan__bind(s, s->sf->funcs.v[f].name, compiled);
 }
 
-/* class_definition: body walked in place, methods queued with the class. */
+/* Whether one base class expression derives from torch.nn.Module. */
+static Tri scan__base_module(Scanner *s, int32_t base)
+{
+    const Ast *ast = s->ast;
+    NodeKind k = ast->nodes[base].kind;
+    if (k == NK_keyword_argument) {   /* metaclass=...: anything may follow */
+        scan__visit(s, ast_field(ast, base, F_value));
+        return TRI_UNKNOWN;
+    }
+    Val v = scan__visit(s, base);
+    if (v.kind == VAL_CLASS)
+        return s->sf->classes.v[v.idx].module;
+    if (k != NK_identifier && k != NK_attribute)
+        return TRI_UNKNOWN;
+    char *root = scan__root_name(s, base);
+    const char *path = root && scan__is_local(s, root) ? NULL : alias_resolve(s->aliases, ast, base, s->arena);
+    if (path && (!strcmp(path, "torch.nn.Module") || !strcmp(path, "torch.nn.modules.module.Module")))
+        return TRI_TRUE;
+    if (!path && v.kind == VAL_UNKNOWN && k == NK_identifier && ast_text_is(ast, base, "object"))
+        return TRI_FALSE;
+    return TRI_UNKNOWN;
+}
+
+/* Whether class n derives from torch.nn.Module, from its bases: one that
+ * does makes it one; one tngc cannot see leaves it unknown; none, object
+ * or classes of this file that provably are not make it provably not. */
+static Tri scan__class_module(Scanner *s, int32_t n)
+{
+    int32_t supers = ast_field(s->ast, n, F_superclasses);
+    Tri t = TRI_FALSE;
+    if (supers < 0)
+        return t;
+    for (int32_t c = s->ast->nodes[supers].first; c >= 0; c = s->ast->nodes[c].next) {
+        if (!(s->ast->nodes[c].flags & NODE_NAMED) || s->ast->nodes[c].kind == NK_comment)
+            continue;
+        Tri b = s->ast->nodes[c].kind == NK_list_splat || s->ast->nodes[c].kind == NK_dictionary_splat
+              ? (scan__visit(s, c), TRI_UNKNOWN) : scan__base_module(s, c);
+        if (b == TRI_TRUE || t == TRI_TRUE)
+            t = TRI_TRUE;
+        else if (b == TRI_UNKNOWN)
+            t = TRI_UNKNOWN;
+    }
+    return t;
+}
+
+/* class_definition: bases, then the body walked in place (methods queued
+ * with the class); then the name is bound where the class statement is,
+ * like any assignment: a class defined in a def is that def's. */
 static void scan__class(Scanner *s, int32_t n)
 {
-    int saved = s->cls;
-    for (size_t c = 0; c < s->sf->classes.n; c++)
+    int saved = s->cls, cls = -1;
+    for (size_t c = 0; c < s->sf->classes.n && cls < 0; c++)
         if (s->sf->classes.v[c].node == n)
-            s->cls = (int)c;
-    int32_t supers = ast_field(s->ast, n, F_superclasses);
-    if (supers >= 0)
-        scan__visit(s, supers);
+            cls = (int)c;
+    if (cls < 0)
+        return;
+    s->sf->classes.v[cls].module = scan__class_module(s, n);
+    s->cls = cls;
     int32_t body = ast_field(s->ast, n, F_body);
     Frame *outer = s->frame;
     s->frame = scan__frame_new(s, outer);
@@ -1032,6 +1257,7 @@ static void scan__class(Scanner *s, int32_t n)
         scan__visit(s, body);
     s->frame = outer;
     s->cls = saved;
+    scan__bind(s, s->sf->classes.v[cls].name, (Val){VAL_CLASS, cls, 0});
 }
 
 static void scan__children(Scanner *s, int32_t n)
@@ -1076,19 +1302,21 @@ static Val scan__visit(Scanner *s, int32_t n)
     case NK_identifier: v = scan__lookup(s, scan__text(s, n)); break;
     case NK_attribute: {
         char *key = scan__key(s, n);
+        Val o = UNKNOWN;   /* the object, when it is not a name: Helper().run */
         if (key)
             v = scan__lookup(s, key);
         else
-            scan__visit(s, ast_field(ast, n, F_object));
-        if (v.kind == VAL_UNKNOWN && key) {
+            o = scan__visit(s, ast_field(ast, n, F_object));
+        if (v.kind == VAL_UNKNOWN) {
             /* obj.method of a known class, as a compile target */
             int32_t obj = ast_field(ast, n, F_object), attr = ast_field(ast, n, F_attribute);
-            char *okey = obj >= 0 ? scan__key(s, obj) : NULL;
-            Val o = okey ? scan__lookup(s, okey) : UNKNOWN;
+            char *okey = key && obj >= 0 ? scan__key(s, obj) : NULL;
+            if (okey)
+                o = scan__lookup(s, okey);
             if (o.kind == VAL_INSTANCE && attr >= 0) {
                 int m = scan__method(s, o.idx, scan__text(s, attr));
                 if (m >= 0)
-                    v = (Val){VAL_FUNCTION, m, 0};
+                    v = (Val){VAL_METHOD, m, 0};
             }
         }
         break;
@@ -1227,7 +1455,6 @@ static int scan__file(ScanFile *self, char *err, size_t errlen)
     for (size_t i = 0; i < self->classes.n; i++)
         strmap_free(&s.self_attrs[i]);
     free(s.self_attrs);
-    strmap_free(&s.classes);
     strmap_free(&s.methods);
     alias_free(s.aliases);
     const_free(s.consts);

@@ -37,9 +37,9 @@ static int *scan__order(const ScanFile *self)
 
 static const char *scan__function_name(const ScanFile *self, const Annotation *a)
 {
-    if (a->func >= 0)
-        return self->funcs.v[a->func].qualname;
-    return a->cls >= 0 ? self->classes.v[a->cls].name : "<module>";
+    if (a->cls >= 0)   /* a class body, also of a class defined in a def */
+        return self->classes.v[a->cls].qualname;
+    return a->func >= 0 ? self->funcs.v[a->func].qualname : "<module>";
 }
 
 static void scan__scope_json(const ScanFile *self, const Annotation *a, StrBuf *out)

@@ -42,13 +42,22 @@ const char *lint_field_path(const char *path)
     return !strcmp(path, "mode.value") ? "mode" : path;
 }
 
+/* True when assigning to set sets the option at path: the path itself or
+ * its OptionValue's .value (the same validating setter,
+ * _option_base.py:42-48). */
+static int lint__same_field(const char *set, const char *path)
+{
+    size_t n = strlen(path);
+    return !strncmp(set, path, n) && (set[n] == 0 || !strcmp(set + n, ".value"));
+}
+
 const ConfigField *lint_field(const Lint *l, int cfg, const char *path)
 {
     if (cfg < 0)
         return NULL;
     const Config *c = &l->sf->configs.v[cfg];
     for (size_t i = c->fields.n; i-- > 0;)
-        if (!strcmp(lint_field_path(c->fields.v[i].path), path))
+        if (lint__same_field(c->fields.v[i].path, path))
             return &c->fields.v[i];
     return NULL;
 }
@@ -465,14 +474,17 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
         if (!lint_compiles(l, c, a->func) || cp->torchair != 1)
             continue;
         unsigned line = l->ast->nodes[l->sf->anns.v[cp->ann].node].line;
-        if (!dyn && lint__dynamic_true(cp)) {
+        /* graph_pass.py:774: reduce-overhead and npugraph_ex drop the scope */
+        const char *mode = lint_compile_mode(l, cp);
+        int ignored = mode && strcmp(mode, "max-autotune") != 0;
+        if (!dyn && !ignored && lint__dynamic_true(cp)) {
             REPORT(l, a->node, TNG114, "super_kernel has no effect in a dynamic graph (TorchAir's documentation: static graphs only), and %s is compiled with dynamic=True at line %u",
                    l->sf->funcs.v[a->func].qualname, line);
             dyn = 1;
         }
-        if (!ro && lint_reduce_overhead(l, cp)) {
-            REPORT(l, a->node, TNG115, "super_kernel has no effect in reduce-overhead mode (%s is compiled in that mode at line %u)",
-                   l->sf->funcs.v[a->func].qualname, line);
+        if (!ro && ignored) {
+            REPORT(l, a->node, TNG115, "super_kernel has no effect in %s mode (%s is compiled in that mode at line %u)",
+                   mode, l->sf->funcs.v[a->func].qualname, line);
             ro = 1;
         }
     }
@@ -835,6 +847,7 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     for (size_t c = 0; c < sf->compiles.n; c++)
         if (sf->compiles.v[c].is_cache)
             lint_cache_compile(&l, &sf->compiles.v[c]);
+    lint_api(&l);
     size_t kept = 0;
     for (size_t i = 0; i < sf->diags.n; i++) {
         if (lint__suppressed(sf, &sf->diags.v[i]))

@@ -48,5 +48,6 @@ int lint_compiles(const Lint *l, size_t c, int func);
 void lint_config(Lint *l, int cfg);
 /* lint_api.c: the rules on one cache_compile call. */
 void lint_cache_compile(Lint *l, const Compile *c);
+void lint_api(Lint *l);
 
 #endif

@@ -8,11 +8,11 @@ import torchair
 # (tests/st/torchair_scope_st.py:58-60). Only reduce-overhead ignores it.
 class Model(torch.nn.Module):
     def forward(self, x, w1, w2):
-        with torchair.ops.npu_stream_switch("1", 1):
+        with torchair.scope.npu_stream_switch("1", 1):
             a = torch.mm(x, w1)
-        with torchair.ops.npu_stream_switch("2", stream_priority=-1):
+        with torchair.scope.npu_stream_switch("2", stream_priority=-1):
             b = torch.mm(x, w2)
-        with torchair.ops.npu_stream_switch("3", stream_priority=0):
+        with torchair.scope.npu_stream_switch("3", stream_priority=0):
             c = torch.add(a, b)
         return c
 

@@ -1,23 +1,24 @@
 # tngc scan golden: alias_legacy_ops.py
 #
 # The older torchair.ops spellings: torchair.ops.npu_stream_switch,
-# torchair.ops.NpuStreamSwitch (a class used as a context manager) and
-# torchair.ops.npu_wait_tensor, through several import forms.  NpuStreamSwitch
-# is reported with kind npu_stream_switch and the same argument names.
+# torchair.ops.NpuStreamSwitch and torchair.ops.npu_wait_tensor, through
+# several import forms.  TorchAir moved them to torchair.scope in March 2025;
+# python/torchair/ops/__init__.py (fced8842 and 770a4d54) has none of them,
+# so each call is reported UNRESOLVED (arguments named argN), with the kind
+# of the name it resolves to (`wait` is npu_wait_tensor, `ops_switch`
+# npu_stream_switch), and opens no scope.  `tngc lint` reports TNG170 there.
 #
 # Expected annotations of `tngc scan --format json`, in source order
 # (notation: README.md in this folder):
-#   34:14 npu_stream_switch resolved fn=Model.forward args(stream_tag="1") scopes[]
-#   35:13 npu_wait_tensor resolved fn=Model.forward args(self=expr(a), dependency=expr(c)) scopes[npu_stream_switch "1"@34:14]
-#   37:14 npu_stream_switch resolved fn=Model.forward args(stream_tag="2", stream_priority=0) scopes[]
-#   39:14 npu_stream_switch resolved fn=Model.forward args(stream_tag="3", stream_priority=0) scopes[]
-#   40:13 npu_wait_tensor resolved fn=Model.forward args(self=expr(d), dependency=expr(e)) scopes[npu_stream_switch "3"@39:14]
-#   41:14 npu_stream_switch resolved fn=Model.forward args(stream_tag="4") scopes[]
-#   42:13 npu_wait_tensor resolved fn=Model.forward args(self=expr(d), dependency=expr(c)) scopes[npu_stream_switch "4"@41:14]
-#   43:18 npu_stream_switch resolved fn=Model.forward args(stream_tag="5") scopes[npu_stream_switch "4"@41:14]
+#   35:14 npu_stream_switch UNRESOLVED fn=Model.forward args(arg0="1") scopes[]
+#   36:13 npu_wait_tensor UNRESOLVED fn=Model.forward args(arg0=expr(a), arg1=expr(c)) scopes[]
+#   38:14 npu_stream_switch UNRESOLVED fn=Model.forward args(arg0="2", arg1=0) scopes[]
+#   40:14 npu_stream_switch UNRESOLVED fn=Model.forward args(arg0="3", stream_priority=0) scopes[]
+#   41:13 npu_wait_tensor UNRESOLVED fn=Model.forward args(arg0=expr(d), arg1=expr(e)) scopes[]
+#   42:14 npu_stream_switch UNRESOLVED fn=Model.forward args(arg0="4") scopes[]
+#   43:13 npu_wait_tensor UNRESOLVED fn=Model.forward args(arg0=expr(d), arg1=expr(c)) scopes[]
+#   44:18 npu_stream_switch UNRESOLVED fn=Model.forward args(arg0="5") scopes[]
 #
-# Notes:
-#   All resolved; nested stream scopes come out outermost first.
 # Diagnostics: none.
 # ---- end of expectations ----
 

@@ -15,12 +15,12 @@
 #   71:10 npu_stream_switch resolved fn=forward_streams args(stream_tag="3") scopes[]
 #   77:14 super_kernel resolved fn=Block.forward args(scope="blk") scopes[]
 #   78:18 npu_stream_switch resolved fn=Block.forward args(stream_tag="1") scopes[super_kernel "blk"@77:14]
-#   79:17 npu_wait_tensor resolved fn=Block.forward args(self=expr(x), dependency=expr(y)) scopes[super_kernel "blk"@77:14 > npu_stream_switch "1"@78:18]
+#   79:17 npu_wait_tensor UNRESOLVED fn=Block.forward args(arg0=expr(x), arg1=expr(y)) scopes[super_kernel "blk"@77:14 > npu_stream_switch "1"@78:18]
 #   84:12 compiler_config resolved fn=make_config args() scopes[]
 #
 # Notes:
-#   `npu_wait_tensor` is both imported from torchair.ops and defined as a fallback in the
-#   except branch: the import wins (resolved true).
+#   `npu_wait_tensor` is imported from torchair.ops, which lost it in March 2025
+#   (ops/__init__.py), with a fallback def in the except branch: UNRESOLVED.
 #   `tscope` is imported inside setup_streams() only; forward_streams() still resolves it
 #   (file-wide, as DESIGN.md says, although Python itself would raise NameError there).
 #   `CompilerConfig` is imported only under `if TYPE_CHECKING:`; the call in make_config() is resolved.
