@@ -11,14 +11,14 @@ pass=0 fail=0
 t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); return 1; fi; }
 mkdir -p "$tmp/models"
 cp "$root/examples/multi_stream/model.py" "$tmp/models/good.py"
-printf 'import torchair as tng\nwith tng.scope.npu_stream_switch(1):\n    pass\n' > "$tmp/models/bad.py"
+printf 'import torchair as tng\nwith tng.scope.super_kernel("sk", "stream-fusion=2"):\n    pass\n' > "$tmp/models/bad.py"
 printf 'TNGC := %s\nTNGC_SOURCES := $(wildcard models/*.py)\ninclude %s/tngc.mk\n' "$tngc" "$root" > "$tmp/Makefile"
 make -C "$tmp" -k tngc-lint > "$tmp/out1" 2>&1
 t "findings fail the build" '[ $? -ne 0 ]'
 t "clean script stamped" '[ -f "$tmp/.tngc/models/good.lint" ]'
 t "script with findings not stamped" '[ ! -f "$tmp/.tngc/models/bad.lint" ]'
-t "the finding is shown" 'grep -q "bad.py:2:34: error: stream tag must be a string \[TNG102\]" "$tmp/out1"'
-printf 'import torchair as tng\nwith tng.scope.npu_stream_switch("1"):\n    pass\n' > "$tmp/models/bad.py"
+t "the finding is shown" 'grep -q "bad.py:2:35: error: super_kernel option .stream-fusion. takes 0 or 1, not .2. \[TNG112\]" "$tmp/out1"'
+printf 'import torchair as tng\nwith tng.scope.super_kernel("sk", "stream-fusion=1"):\n    pass\n' > "$tmp/models/bad.py"
 make -C "$tmp" tngc-lint > "$tmp/out2" 2>&1
 t "fixed script passes" '[ $? -eq 0 ] && [ -f "$tmp/.tngc/models/bad.lint" ]'
 t "unchanged script not re-linted" '! grep -q "good.py" "$tmp/out2"'
@@ -68,10 +68,10 @@ sleep 1 && echo "# a comment" >> "$tmp/models/decoder.py" && rm -f "$launcher"
 make -C "$tmp" TNGC="$tngc" all check > "$tmp/out11" 2>&1
 t "README recipe: changed script compiled again" \
     '[ $? -eq 0 ] && [ -x "$launcher" ] && grep -q "decoder: built" "$tmp/out11" && ! grep -q "cache hit" "$tmp/out11"' || cat "$tmp/out11"
-printf 'import torchair as tng\nwith tng.scope.npu_stream_switch(1):\n    pass\n' > "$tmp/models/bad.py"
+printf 'import torchair as tng\nwith tng.scope.super_kernel("sk", "stream-fusion=2"):\n    pass\n' > "$tmp/models/bad.py"
 make -C "$tmp" TNGC="$tngc" -k check > "$tmp/out12" 2>&1
 t "README recipe: a script with findings fails check, unstamped" \
-    '[ $? -ne 0 ] && [ ! -f "$tmp/.tngc/models/bad.lint" ] && grep -q "TNG102" "$tmp/out12" && ! grep -q "decoder\.py" "$tmp/out12"' || cat "$tmp/out12"
+    '[ $? -ne 0 ] && [ ! -f "$tmp/.tngc/models/bad.lint" ] && grep -q "TNG112" "$tmp/out12" && ! grep -q "decoder\.py" "$tmp/out12"' || cat "$tmp/out12"
 rm -f "$tmp/models/bad.py"
 # the variables may be set anywhere: TNGC_OUT, TNGC_STAMPS and the lists after the include
 printf 'include %s/tngc.mk\nall: tngc-build tngc-lint\nTNGC := %s\nTNGC_SOURCES = $(wildcard models/*.py)\nTNGC_BUNDLES := models/good.py\nTNGC_OUT := late-out\nTNGC_STAMPS := late-stamps\n' "$root" "$tngc" > "$tmp/Makefile"
