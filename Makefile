@@ -83,7 +83,7 @@ $(BUILD)/gen/torchair_schema.c: scripts/config_schema.sh $(SCHEMA_DATA)
 $(SCHEMAOBJ): $(BUILD)/gen/torchair_schema.c $(SCHEMA_H)
 	$(CC) $(ALLFLAGS) -c -o $@ $<
 # the sources that include the generated header
-$(BUILD)/obj/planner/lint_config.o $(BUILD)/obj/frontend/interp.o: $(SCHEMA_H)
+$(BUILD)/obj/planner/lint.o $(BUILD)/obj/planner/lint_config.o $(BUILD)/obj/planner/lint_api.o $(BUILD)/obj/frontend/interp.o: $(SCHEMA_H)
 
 $(BUILD)/obj/%.o: %.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
@@ -189,7 +189,7 @@ $(FUZZ_DIR)/obj/templates_data.o: $(BUILD)/obj/templates_data.c
 $(FUZZ_DIR)/obj/torchair_schema.o: $(BUILD)/gen/torchair_schema.c $(SCHEMA_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
-$(FUZZ_DIR)/obj/planner/lint_config.o $(FUZZ_DIR)/obj/frontend/interp.o: $(SCHEMA_H)
+$(FUZZ_DIR)/obj/planner/lint.o $(FUZZ_DIR)/obj/planner/lint_config.o $(FUZZ_DIR)/obj/planner/lint_api.o $(FUZZ_DIR)/obj/frontend/interp.o: $(SCHEMA_H)
 $(FUZZ_DIR)/libtngc.a: $(FUZZ_OBJS) $(FUZZ_TSOBJS) $(FUZZ_DIR)/obj/templates_data.o $(FUZZ_DIR)/obj/torchair_schema.o
 	@rm -f $@
 	$(AR) rcs $@ $^

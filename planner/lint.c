@@ -7,6 +7,7 @@
  */
 #include "lint.h"
 #include "lint_impl.h"
+#include "torchair_schema.h"
 #include "../frontend/diag.h"
 
 #include <stdlib.h>
@@ -17,8 +18,9 @@
 static const struct { const char *name; int super_kernel; } socs[] = {
     {"Ascend910_9391", 1}, {"Ascend910_9392", 1}, {"Ascend910_9381", 1},
     {"Ascend910_9382", 1}, {"Ascend910_9372", 1}, {"Ascend910_9362", 1},
-    /* Atlas A2: super kernels from TorchAir fced8842's docs */
-    {"Ascend910B1", 1}, {"Ascend910B2", 1}, {"Ascend910B3", 1}, {"Ascend910B4", 1},
+    /* Atlas A2 (2): super kernels from TorchAir fced8842's docs on; the
+     * docs of older commits (--torchair 770a4d54) list Atlas A3 only */
+    {"Ascend910B1", 2}, {"Ascend910B2", 2}, {"Ascend910B3", 2}, {"Ascend910B4", 2},
     {"Ascend910A", 0}, {"Ascend910B", 0}, {"Ascend310P3", 0}, {"Ascend310B1", 0},
 };
 
@@ -466,8 +468,13 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
     int has_sk;
     const Value *scope = ann_arg(a, "scope");
     int clears = scope && (scope->kind == V_NONE || (scope->kind == V_STR && scope->len == 0));
-    if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && !has_sk && a->is_scope && !clears)
-        REPORT(l, a->node, TNG117, "super kernels exist only on Atlas A3 and A2; --soc %s has none, and the scope has no effect there", l->opt->soc);
+    if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && a->is_scope && !clears) {
+        if (!has_sk)
+            REPORT(l, a->node, TNG117, "super kernels exist only on Atlas A3 and A2; --soc %s has none, and the scope has no effect there", l->opt->soc);
+        else if (has_sk == 2 && l->opt->torchair > 0)
+            REPORT(l, a->node, TNG117, "TorchAir %s documents super kernels on Atlas A3 only; --soc %s is an Atlas A2 chip (documented from fced8842 on)",
+                   (size_t)l->opt->torchair < torchair_nversions ? torchair_versions[l->opt->torchair].name : "?", l->opt->soc);
+    }
     int dyn = 0, ro = 0;
     for (size_t c = 0; c < l->sf->compiles.n; c++) {
         const Compile *cp = &l->sf->compiles.v[c];

@@ -12,7 +12,8 @@ typedef struct LintOptions {
 } LintOptions;
 
 /* 1 when soc names a chip tngc knows; *has_super_kernel says whether it
- * runs super kernels (only Atlas A3 does). */
+ * runs super kernels: 0 no, 1 Atlas A3, 2 Atlas A2 (from TorchAir
+ * fced8842's documentation on). */
 int lint_soc_known(const char *soc, int *has_super_kernel);
 /* The index of the TorchAir commit named by name (a short name such as
  * fced8842, a prefix of at least 7 hex digits of its commit, or "newest"),

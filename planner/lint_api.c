@@ -7,6 +7,7 @@
  * a hasattr() test) is not reported.
  */
 #include "lint_impl.h"
+#include "torchair_schema.h"
 
 #include <string.h>
 
@@ -86,7 +87,19 @@ static int lint__truthy(const Value *v)
 static void lint__inner_parallel(Lint *l, const Annotation *a)
 {
     const Value *v = ann_arg(a, "enable_inner_parallel");
-    if (!v || v->kind == V_EXPR || v->kind == V_BOOL || !lint__truthy(v))
+    if (!v)
+        return;
+    /* scope/__init__.py:22 at 770a4d54: npu_stream_switch(stream_tag,
+     * stream_priority=0) has no third parameter */
+    int version = l->opt ? l->opt->torchair : 0;
+    if (version > 0 && (size_t)version < torchair_nversions &&
+        !strcmp(torchair_versions[version].name, "770a4d54")) {
+        REPORT_AS(SEV_ERROR, l, v->node, TNG106,
+                  "TorchAir %s's npu_stream_switch has no enable_inner_parallel parameter: the call raises TypeError",
+                  torchair_versions[version].name);
+        return;
+    }
+    if (v->kind == V_EXPR || v->kind == V_BOOL || !lint__truthy(v))
         return;
     if (v->kind == V_STR && ((v->len == 4 && !memcmp(v->s, "True", 4)) || (v->len == 5 && !memcmp(v->s, "False", 5))))
         return;
