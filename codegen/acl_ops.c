@@ -3,7 +3,8 @@
  * one table from op kinds (frontend/graph.h) to CANN's single-operator API.
  *
  * A row maps an op kind, in one of its forms (AclVariant), to an aclnn
- * function and its arguments; emit_acl.c calls it in two phases,
+ * operator (a row of acl_fns[], which also holds the C declarations the
+ * bundle makes of it) and its arguments; emit_acl.c calls it in two phases,
  * fnGetWorkspaceSize(args..., &workspaceSize, &executor) then fn(workspace,
  * workspaceSize, executor, stream). An op whose (kind, form) has no row is a
  * build error that names it: nothing is silently skipped.
@@ -41,58 +42,153 @@
 
 #include <stddef.h>
 
+/* ---- the aclnn functions ------------------------------------------------------ */
+
+/* Every aclnn operator the op table uses, keyed by its name. Its
+ * GetWorkspaceSize parameters (before workspaceSize, executor) are CANN
+ * 8.1.RC1's, copied type for type, const for const, in CANN's order, from
+ * the header named (CANN's aclnnop/ headers are C++, so the bundle declares
+ * what it calls itself; tests/acl/real_cann.sh compiles these declarations
+ * against CANN's headers in C++, where any difference is an error). CS:
+ * the launch's stream is declared `const aclrtStream`. UNARY, BINARY,
+ * BINARY_ALPHA and MATMUL spell the parameter lists CANN shares between
+ * operators. */
+enum {
+    F_ABS, F_ADD, F_ADDMM, F_ADDS, F_AMAX, F_BATCH_MATMUL, F_CAST, F_CAT, F_DEQUANT_SWIGLU_QUANT, F_DIV, F_DIVS,
+    F_EMBEDDING, F_EXP, F_GELU_V2, F_INPLACE_COPY, F_INPLACE_FILL_SCALAR, F_LAYER_NORM, F_LOG, F_LOG_SOFTMAX,
+    F_MATMUL, F_MEAN, F_MM, F_MUL, F_MULS, F_NEG, F_PERMUTE, F_POW_TENSOR_SCALAR, F_QUANT_MATMUL_V4, F_REDUCE_SUM,
+    F_RELU, F_RMS_NORM, F_RSQRT, F_RSUBS, F_SIGMOID, F_SILU, F_SOFTMAX, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU,
+    F_TANH, F_COUNT
+};
+
 #define H(x) "aclnnop/aclnn_" x ".h"
+#define CS 1
+#define UNARY "const aclTensor *self, aclTensor *out"
+#define BINARY_ALPHA(other) "const aclTensor *self, const " other " *other, const aclScalar *alpha, aclTensor *out"
+#define BINARY(other) "const aclTensor *self, const " other " *other, aclTensor *out"
+#define MATMUL "const aclTensor *self, const aclTensor *mat2, aclTensor *out, int8_t cubeMathType"
+
+static const AclFn acl_fns[F_COUNT] = {
+    [F_ABS] = {"aclnnAbs", H("abs"), UNARY, CS},
+    [F_ADD] = {"aclnnAdd", H("add"), BINARY_ALPHA("aclTensor"), 0},
+    [F_ADDMM] = {"aclnnAddmm", H("addmm"),
+                 "const aclTensor *self, const aclTensor *mat1, const aclTensor *mat2, const aclScalar *beta, "
+                 "const aclScalar *alpha, aclTensor *out, int8_t cubeMathType", CS},
+    [F_ADDS] = {"aclnnAdds", H("add"), BINARY_ALPHA("aclScalar"), 0},
+    [F_AMAX] = {"aclnnAmax", H("amax"),
+                "const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out", 0},
+    [F_BATCH_MATMUL] = {"aclnnBatchMatMul", H("batch_matmul"), MATMUL, 0},
+    [F_CAST] = {"aclnnCast", H("cast"), "const aclTensor *self, const aclDataType dtype, aclTensor *out", 0},
+    [F_CAT] = {"aclnnCat", H("cat"), "const aclTensorList *tensors, int64_t dim, aclTensor *out", CS},
+    [F_DEQUANT_SWIGLU_QUANT] = {"aclnnDequantSwigluQuant", H("dequant_swiglu_quant"),
+                                "const aclTensor *x, const aclTensor *weightScaleOptional, "
+                                "const aclTensor *activationScaleOptional, const aclTensor *biasOptional, "
+                                "const aclTensor *quantScaleOptional, const aclTensor *quantOffsetOptional, "
+                                "const aclTensor *groupIndexOptional, bool activateLeft, char *quantModeOptional, "
+                                "const aclTensor *yOut, const aclTensor *scaleOut", 0},
+    [F_DIV] = {"aclnnDiv", H("div"), BINARY("aclTensor"), 0},
+    [F_DIVS] = {"aclnnDivs", H("div"), BINARY("aclScalar"), 0},
+    [F_EMBEDDING] = {"aclnnEmbedding", H("embedding"),
+                     "const aclTensor *weight, const aclTensor *indices, const aclTensor *out", CS},
+    [F_EXP] = {"aclnnExp", H("exp"), UNARY, 0},
+    [F_GELU_V2] = {"aclnnGeluV2", H("gelu_v2"), "const aclTensor *x, int64_t approximate, aclTensor *y", CS},
+    [F_INPLACE_COPY] = {"aclnnInplaceCopy", H("copy"), "aclTensor *selfRef, const aclTensor *src", CS},
+    [F_INPLACE_FILL_SCALAR] = {"aclnnInplaceFillScalar", H("fill_scalar"),
+                               "aclTensor *selfRef, const aclScalar *value", 0},
+    [F_LAYER_NORM] = {"aclnnLayerNorm", H("layer_norm"),
+                      "const aclTensor *input, const aclIntArray *normalizedShape, const aclTensor *weightOptional, "
+                      "const aclTensor *biasOptional, double eps, aclTensor *out, aclTensor *meanOutOptional, "
+                      "aclTensor *rstdOutOptional", 0},
+    [F_LOG] = {"aclnnLog", H("log"), UNARY, 0},
+    [F_LOG_SOFTMAX] = {"aclnnLogSoftmax", H("logsoftmax"),
+                       "const aclTensor *self, int64_t dim, aclTensor *out", 0},
+    [F_MATMUL] = {"aclnnMatmul", H("matmul"), MATMUL, 0},
+    [F_MEAN] = {"aclnnMean", H("mean"),
+                "const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype, aclTensor *out", 0},
+    [F_MM] = {"aclnnMm", H("mm"), MATMUL, 0},
+    [F_MUL] = {"aclnnMul", H("mul"), BINARY("aclTensor"), 0},
+    [F_MULS] = {"aclnnMuls", H("mul"), BINARY("aclScalar"), 0},
+    [F_NEG] = {"aclnnNeg", H("neg"), UNARY, CS},
+    [F_PERMUTE] = {"aclnnPermute", H("permute"), "const aclTensor *self, const aclIntArray *dims, aclTensor *out", CS},
+    [F_POW_TENSOR_SCALAR] = {"aclnnPowTensorScalar", H("pow"),
+                             "const aclTensor *self, const aclScalar *exponent, const aclTensor *out", CS},
+    [F_QUANT_MATMUL_V4] = {"aclnnQuantMatmulV4", H("quant_matmul_v4"),
+                           "const aclTensor *x1, const aclTensor *x2, const aclTensor *scale, const aclTensor *offset, "
+                           "const aclTensor *pertokenScaleOptional, const aclTensor *bias, bool transposeX1, "
+                           "bool transposeX2, const aclTensor *out", 0},
+    [F_REDUCE_SUM] = {"aclnnReduceSum", H("reduce_sum"),
+                      "const aclTensor *self, const aclIntArray *dims, bool keepDims, aclDataType dtype, "
+                      "aclTensor *out", 0},
+    [F_RELU] = {"aclnnRelu", H("relu"), "const aclTensor *self, const aclTensor *out", CS},
+    [F_RMS_NORM] = {"aclnnRmsNorm", H("rms_norm"),
+                    "const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, "
+                    "const aclTensor *rstdOut", 0},
+    [F_RSQRT] = {"aclnnRsqrt", H("rsqrt"), UNARY, 0},
+    [F_RSUBS] = {"aclnnRsubs", H("rsub"), BINARY_ALPHA("aclScalar"), 0},
+    [F_SIGMOID] = {"aclnnSigmoid", H("sigmoid"), UNARY, CS},
+    [F_SILU] = {"aclnnSilu", H("silu"), UNARY, 0},
+    [F_SOFTMAX] = {"aclnnSoftmax", H("softmax"), "const aclTensor *self, int64_t dim, aclTensor *out", 0},
+    [F_SQRT] = {"aclnnSqrt", H("sqrt"), UNARY, 0},
+    [F_STACK] = {"aclnnStack", H("stack"), "const aclTensorList *tensors, int64_t dim, aclTensor *out", CS},
+    [F_SUB] = {"aclnnSub", H("sub"), BINARY_ALPHA("aclTensor"), 0},
+    [F_SUBS] = {"aclnnSubs", H("sub"), BINARY_ALPHA("aclScalar"), 0},
+    [F_SWI_GLU] = {"aclnnSwiGlu", H("swi_glu"), "const aclTensor *x, int64_t dim, const aclTensor *out", 0},
+    [F_TANH] = {"aclnnTanh", H("tanh"), UNARY, CS},
+};
+
+/* ---- the op table --------------------------------------------------------------- */
+
+#define F(x) (&acl_fns[F_##x])
 
 static const AclOp acl_ops[] = {
-    {OP_FULL, ACL_V_PLAIN, "aclnnInplaceFillScalar", H("fill_scalar"), "o0 f0"},
-    {OP_ADD, ACL_V_PLAIN, "aclnnAdd", H("add"), "i0 i1 f1 o0"},
-    {OP_ADD, ACL_V_TENSOR_SCALAR, "aclnnAdds", H("add"), "i0 f0 f1 o0"},
-    {OP_SUB, ACL_V_PLAIN, "aclnnSub", H("sub"), "i0 i1 f1 o0"},
-    {OP_SUB, ACL_V_TENSOR_SCALAR, "aclnnSubs", H("sub"), "i0 f0 f1 o0"},
-    {OP_SUB, ACL_V_SCALAR_TENSOR, "aclnnRsubs", H("rsub"), "i0 f0 f1 o0"},
-    {OP_MUL, ACL_V_PLAIN, "aclnnMul", H("mul"), "i0 i1 o0"},
-    {OP_MUL, ACL_V_TENSOR_SCALAR, "aclnnMuls", H("mul"), "i0 f0 o0"},
-    {OP_DIV, ACL_V_PLAIN, "aclnnDiv", H("div"), "i0 i1 o0"},
-    {OP_DIV, ACL_V_TENSOR_SCALAR, "aclnnDivs", H("div"), "i0 f0 o0"},
-    {OP_POW, ACL_V_PLAIN, "aclnnPowTensorScalar", H("pow"), "i0 f0 o0"},
-    {OP_NEG, ACL_V_PLAIN, "aclnnNeg", H("neg"), "i0 o0"},
-    {OP_ABS, ACL_V_PLAIN, "aclnnAbs", H("abs"), "i0 o0"},
-    {OP_EXP, ACL_V_PLAIN, "aclnnExp", H("exp"), "i0 o0"},
-    {OP_LOG, ACL_V_PLAIN, "aclnnLog", H("log"), "i0 o0"},
-    {OP_SQRT, ACL_V_PLAIN, "aclnnSqrt", H("sqrt"), "i0 o0"},
-    {OP_RSQRT, ACL_V_PLAIN, "aclnnRsqrt", H("rsqrt"), "i0 o0"},
-    {OP_RELU, ACL_V_PLAIN, "aclnnRelu", H("relu"), "i0 o0"},
-    {OP_GELU, ACL_V_PLAIN, "aclnnGeluV2", H("gelu_v2"), "i0 gelu o0"},
-    {OP_SILU, ACL_V_PLAIN, "aclnnSilu", H("silu"), "i0 o0"},
-    {OP_SIGMOID, ACL_V_PLAIN, "aclnnSigmoid", H("sigmoid"), "i0 o0"},
-    {OP_TANH, ACL_V_PLAIN, "aclnnTanh", H("tanh"), "i0 o0"},
-    {OP_CAST, ACL_V_PLAIN, "aclnnCast", H("cast"), "i0 dt o0"},
-    {OP_MM, ACL_V_PLAIN, "aclnnMm", H("mm"), "i0 i1 o0 cm"},
-    {OP_BMM, ACL_V_PLAIN, "aclnnBatchMatMul", H("batch_matmul"), "i0 i1 o0 cm"},
-    {OP_MATMUL, ACL_V_PLAIN, "aclnnMatmul", H("matmul"), "i0 i1 o0 cm"},
-    {OP_ADDMM, ACL_V_PLAIN, "aclnnAddmm", H("addmm"), "i0 i1 i2 f0 f1 o0 cm"},
-    {OP_LINEAR, ACL_V_PLAIN, "aclnnMm", H("mm"), "x2 wt y2 cm"},
-    {OP_LINEAR, ACL_V_TENSOR_SCALAR, "aclnnAddmm", H("addmm"), "i2 x2 wt one one y2 cm"},
-    {OP_PERMUTE, ACL_V_PLAIN, "aclnnPermute", H("permute"), "i0 pd o0"},
-    {OP_CLONE, ACL_V_PLAIN, "aclnnInplaceCopy", H("copy"), "o0 i0"},
-    {OP_SLICE, ACL_V_PLAIN, "aclnnInplaceCopy", H("copy"), "o0 sv"},
-    {OP_SELECT, ACL_V_PLAIN, "aclnnInplaceCopy", H("copy"), "o0 xv"},
-    {OP_CAT, ACL_V_PLAIN, "aclnnCat", H("cat"), "list a0 o0"},
-    {OP_STACK, ACL_V_PLAIN, "aclnnStack", H("stack"), "list a0 o0"},
-    {OP_SUM, ACL_V_PLAIN, "aclnnReduceSum", H("reduce_sum"), "i0 rd b0 dt o0"},
-    {OP_MEAN, ACL_V_PLAIN, "aclnnMean", H("mean"), "i0 rd b0 dt o0"},
-    {OP_AMAX, ACL_V_PLAIN, "aclnnAmax", H("amax"), "i0 rd b0 o0"},
-    {OP_SOFTMAX, ACL_V_PLAIN, "aclnnSoftmax", H("softmax"), "i0 a0 o0"},
-    {OP_LOG_SOFTMAX, ACL_V_PLAIN, "aclnnLogSoftmax", H("logsoftmax"), "i0 a0 o0"},
-    {OP_LAYER_NORM, ACL_V_PLAIN, "aclnnLayerNorm", H("layer_norm"), "i0 ns i1 i2 F0 o0 nil nil"},
-    {OP_RMS_NORM, ACL_V_PLAIN, "aclnnRmsNorm", H("rms_norm"), "i0 i1 F0 o0 o1"},
-    {OP_EMBEDDING, ACL_V_PLAIN, "aclnnEmbedding", H("embedding"), "i0 i1 o0"},
-    {OP_QUANT_MATMUL, ACL_V_PLAIN, "aclnnQuantMatmulV4", H("quant_matmul_v4"), "i0 i1 i2 i3 i5 i4 false false o0"},
-    {OP_DEQUANT_SWIGLU_QUANT, ACL_V_PLAIN, "aclnnDequantSwigluQuant", H("dequant_swiglu_quant"),
-     "i0 i1 i2 i3 i4 i5 i6 b0 qm o0 o1"},
-    {OP_SWIGLU, ACL_V_PLAIN, "aclnnSwiGlu", H("swi_glu"), "i0 a0 o0"},
-    {OP_COPY, ACL_V_PLAIN, "aclnnInplaceCopy", H("copy"), "o0 i1"},
-    {OP_SLICE_STORE, ACL_V_PLAIN, "aclnnInplaceCopy", H("copy"), "dv i1"},
+    {OP_FULL, ACL_V_PLAIN, F(INPLACE_FILL_SCALAR), "o0 f0"},
+    {OP_ADD, ACL_V_PLAIN, F(ADD), "i0 i1 f1 o0"},
+    {OP_ADD, ACL_V_TENSOR_SCALAR, F(ADDS), "i0 f0 f1 o0"},
+    {OP_SUB, ACL_V_PLAIN, F(SUB), "i0 i1 f1 o0"},
+    {OP_SUB, ACL_V_TENSOR_SCALAR, F(SUBS), "i0 f0 f1 o0"},
+    {OP_SUB, ACL_V_SCALAR_TENSOR, F(RSUBS), "i0 f0 f1 o0"},
+    {OP_MUL, ACL_V_PLAIN, F(MUL), "i0 i1 o0"},
+    {OP_MUL, ACL_V_TENSOR_SCALAR, F(MULS), "i0 f0 o0"},
+    {OP_DIV, ACL_V_PLAIN, F(DIV), "i0 i1 o0"},
+    {OP_DIV, ACL_V_TENSOR_SCALAR, F(DIVS), "i0 f0 o0"},
+    {OP_POW, ACL_V_PLAIN, F(POW_TENSOR_SCALAR), "i0 f0 o0"},
+    {OP_NEG, ACL_V_PLAIN, F(NEG), "i0 o0"},
+    {OP_ABS, ACL_V_PLAIN, F(ABS), "i0 o0"},
+    {OP_EXP, ACL_V_PLAIN, F(EXP), "i0 o0"},
+    {OP_LOG, ACL_V_PLAIN, F(LOG), "i0 o0"},
+    {OP_SQRT, ACL_V_PLAIN, F(SQRT), "i0 o0"},
+    {OP_RSQRT, ACL_V_PLAIN, F(RSQRT), "i0 o0"},
+    {OP_RELU, ACL_V_PLAIN, F(RELU), "i0 o0"},
+    {OP_GELU, ACL_V_PLAIN, F(GELU_V2), "i0 gelu o0"},
+    {OP_SILU, ACL_V_PLAIN, F(SILU), "i0 o0"},
+    {OP_SIGMOID, ACL_V_PLAIN, F(SIGMOID), "i0 o0"},
+    {OP_TANH, ACL_V_PLAIN, F(TANH), "i0 o0"},
+    {OP_CAST, ACL_V_PLAIN, F(CAST), "i0 dt o0"},
+    {OP_MM, ACL_V_PLAIN, F(MM), "i0 i1 o0 cm"},
+    {OP_BMM, ACL_V_PLAIN, F(BATCH_MATMUL), "i0 i1 o0 cm"},
+    {OP_MATMUL, ACL_V_PLAIN, F(MATMUL), "i0 i1 o0 cm"},
+    {OP_ADDMM, ACL_V_PLAIN, F(ADDMM), "i0 i1 i2 f0 f1 o0 cm"},
+    {OP_LINEAR, ACL_V_PLAIN, F(MM), "x2 wt y2 cm"},
+    {OP_LINEAR, ACL_V_TENSOR_SCALAR, F(ADDMM), "i2 x2 wt one one y2 cm"},
+    {OP_PERMUTE, ACL_V_PLAIN, F(PERMUTE), "i0 pd o0"},
+    {OP_CLONE, ACL_V_PLAIN, F(INPLACE_COPY), "o0 i0"},
+    {OP_SLICE, ACL_V_PLAIN, F(INPLACE_COPY), "o0 sv"},
+    {OP_SELECT, ACL_V_PLAIN, F(INPLACE_COPY), "o0 xv"},
+    {OP_CAT, ACL_V_PLAIN, F(CAT), "list a0 o0"},
+    {OP_STACK, ACL_V_PLAIN, F(STACK), "list a0 o0"},
+    {OP_SUM, ACL_V_PLAIN, F(REDUCE_SUM), "i0 rd b0 dt o0"},
+    {OP_MEAN, ACL_V_PLAIN, F(MEAN), "i0 rd b0 dt o0"},
+    {OP_AMAX, ACL_V_PLAIN, F(AMAX), "i0 rd b0 o0"},
+    {OP_SOFTMAX, ACL_V_PLAIN, F(SOFTMAX), "i0 a0 o0"},
+    {OP_LOG_SOFTMAX, ACL_V_PLAIN, F(LOG_SOFTMAX), "i0 a0 o0"},
+    {OP_LAYER_NORM, ACL_V_PLAIN, F(LAYER_NORM), "i0 ns i1 i2 F0 o0 nil nil"},
+    {OP_RMS_NORM, ACL_V_PLAIN, F(RMS_NORM), "i0 i1 F0 o0 o1"},
+    {OP_EMBEDDING, ACL_V_PLAIN, F(EMBEDDING), "i0 i1 o0"},
+    {OP_QUANT_MATMUL, ACL_V_PLAIN, F(QUANT_MATMUL_V4), "i0 i1 i2 i3 i5 i4 false false o0"},
+    {OP_DEQUANT_SWIGLU_QUANT, ACL_V_PLAIN, F(DEQUANT_SWIGLU_QUANT), "i0 i1 i2 i3 i4 i5 i6 b0 qm o0 o1"},
+    {OP_SWIGLU, ACL_V_PLAIN, F(SWI_GLU), "i0 a0 o0"},
+    {OP_COPY, ACL_V_PLAIN, F(INPLACE_COPY), "o0 i1"},
+    {OP_SLICE_STORE, ACL_V_PLAIN, F(INPLACE_COPY), "dv i1"},
 };
 
 AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
@@ -131,6 +227,14 @@ const AclOp *acl_op_find(OpKind kind, AclVariant variant)
         if (acl_ops[i].kind == kind && acl_ops[i].variant == variant)
             return &acl_ops[i];
     return NULL;
+}
+
+int acl_fn_nparams(const AclFn *fn)
+{
+    int n = 1;
+    for (const char *c = fn->params; *c; c++)
+        n += *c == ',';
+    return n;
 }
 
 const char *acl_dtype(DType t)

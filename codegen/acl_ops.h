@@ -16,14 +16,28 @@ typedef enum AclVariant {
     ACL_V_OTHER,        /* a form no aclnn operator computes (never in the table) */
 } AclVariant;
 
+/* One aclnn operator: its two functions, declared by the bundle itself
+ * exactly as CANN 8.1.RC1's aclnnop/ header declares them (those headers
+ * are C++; docs/bundles.md, "Declarations"):
+ *   aclnnStatus <name>GetWorkspaceSize(<params>, uint64_t *workspaceSize,
+ *                                      aclOpExecutor **executor);
+ *   aclnnStatus <name>(void *workspace, uint64_t workspaceSize,
+ *                      aclOpExecutor *executor, [const] aclrtStream stream); */
+typedef struct AclFn {
+    const char *name;      /* "aclnnAdd" */
+    const char *header;    /* "aclnnop/aclnn_add.h": where CANN declares it */
+    const char *params;    /* the GetWorkspaceSize parameters before workspaceSize, CANN's types and order */
+    int const_stream;      /* CANN declares the launch's stream `const aclrtStream` */
+} AclFn;
+
 /* One row: op kind and variant -> the aclnn operator that computes it and
  * its arguments before (workspaceSize, executor), as a spec of
- * space-separated tokens (acl_ops.c documents them). */
+ * space-separated tokens (acl_ops.c documents them), one per parameter of
+ * fn->params. */
 typedef struct AclOp {
     OpKind kind;
     AclVariant variant;
-    const char *fn;        /* "aclnnAdd" */
-    const char *header;    /* "aclnnop/aclnn_add.h" */
+    const AclFn *fn;
     const char *args;      /* "i0 i1 f1 o0" */
 } AclOp;
 
@@ -33,6 +47,10 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why);
 
 /* The row of (kind, variant), or NULL: the op has no aclnn mapping. */
 const AclOp *acl_op_find(OpKind kind, AclVariant variant);
+
+/* The number of parameters in fn->params (each row's args has one token per
+ * parameter). */
+int acl_fn_nparams(const AclFn *fn);
 
 /* The aclDataType enumerator of t: "ACL_FLOAT16", ... */
 const char *acl_dtype(DType t);

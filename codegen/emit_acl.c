@@ -26,7 +26,10 @@
  * and descriptor (emit.c, shared with the CPU target).
  *
  * Which aclnn operator computes an op is acl_ops.c's table; an op it has
- * no row for is an error at the op's location, naming it.
+ * no row for is an error at the op's location, naming it. The body opens
+ * with the C declarations of the aclnn operators it calls, from the same
+ * table: CANN's aclnnop/ headers are C++ and the bundle is C (the
+ * template declares aclnn's operand types and their constructors).
  */
 #include "emit.h"
 #include "acl_ops.h"
@@ -41,7 +44,7 @@ typedef struct Acl {
     int n[4];                  /* tensors, scalars, int arrays, lists */
     int32_t *order;            /* units in issue order */
     size_t norder;
-    NameList headers;          /* the aclnnop headers used, in first-use order */
+    VEC(const AclFn *) fns;    /* the aclnn operators called, in first-use order */
 } Acl;
 
 enum { D_TENSOR, D_SCALAR, D_ARRAY, D_LIST };
@@ -104,18 +107,34 @@ static const AclOp *acl__row(Emit *E, const Op *op, int report)
     return row;
 }
 
-/* Checks every op once and collects the headers of the rows used. */
+/* The number of argument tokens of row. */
+static int acl__nargs(const AclOp *row)
+{
+    int n = 0;
+    for (const char *a = row->args; *a; n++) {
+        a += strcspn(a, " ");
+        a += *a == ' ';
+    }
+    return n;
+}
+
+/* Checks every op once and collects the aclnn operators of the rows used. */
 static void acl__rows(Emit *E, Acl *A)
 {
     for (size_t i = 0; i < E->g->ops.n; i++) {
         if (!emit_has_kernel(E, (int32_t)i))
             continue;
         const AclOp *row = acl__row(E, &E->g->ops.v[i], 1);
+        if (!row)
+            continue;
+        if (acl__nargs(row) != acl_fn_nparams(row->fn))
+            TNGC_BUG("acl_ops.c: %s has %d parameters, its row '%s' %d tokens", row->fn->name,
+                     acl_fn_nparams(row->fn), row->args, acl__nargs(row));
         int seen = 0;
-        for (size_t h = 0; row && h < A->headers.n; h++)
-            seen |= !strcmp(A->headers.v[h], row->header);
-        if (row && !seen)
-            VEC_PUSH(A->headers, row->header);
+        for (size_t f = 0; f < A->fns.n; f++)
+            seen |= A->fns.v[f] == row->fn;
+        if (!seen)
+            VEC_PUSH(A->fns, row->fn);
     }
 }
 
@@ -500,7 +519,7 @@ static void acl__op(Emit *E, int32_t op_id, int s)
         return;
     }
     emit_line_script(E, op->line);
-    sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %s", row->fn, s, where.s);
+    sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %s", row->fn->name, s, where.s);
     for (const char *a = row->args; *a;) {
         size_t n = strcspn(a, " ");
         sb_puts(E->o, ", ");
@@ -616,14 +635,54 @@ static void acl__tables(Emit *E, const int (*counts)[4])
     sb_puts(E->o, "0};\n");
 }
 
+/* "aclnnStatus <name>(<params>);", wrapped at a parameter before 100
+ * columns. */
+static void acl__prototype(StrBuf *o, const char *name, const char *params)
+{
+    size_t start = o->len;
+    sb_printf(o, "aclnnStatus %s(", name);
+    for (const char *p = params; *p;) {
+        size_t n = strcspn(p, ",");
+        if (o->len - start + n + 2 > 100 && p != params) {
+            sb_puts(o, "\n   ");
+            start = o->len - 3;
+        }
+        sb_printf(o, "%s%.*s%s", p == params ? "" : " ", (int)n, p, p[n] ? "," : ");\n");
+        p += n;
+        p += *p == ',';
+        p += *p == ' ';
+    }
+}
+
+/* The declarations of the aclnn operators the bundle calls, CANN's own
+ * (acl_ops.c): CANN's aclnnop/ headers are C++, the bundle is C. */
+static void acl__declarations(Emit *E, Acl *A)
+{
+    sb_puts(E->o, "\n/* ---- aclnn operators: CANN 8.1.RC1's declarations (its aclnnop/ headers are C++) ---- */\n");
+    for (size_t f = 0; f < A->fns.n; f++) {
+        const AclFn *fn = A->fns.v[f];
+        sb_printf(E->o, "/* %s */\n", fn->header);
+        StrBuf name = {0}, params = {0};
+        sb_printf(&name, "%sGetWorkspaceSize", fn->name);
+        sb_printf(&params, "%s, uint64_t *workspaceSize, aclOpExecutor **executor", fn->params);
+        acl__prototype(E->o, name.s, params.s);
+        params.len = 0;
+        sb_printf(&params, "void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, %saclrtStream stream",
+                  fn->const_stream ? "const " : "");
+        acl__prototype(E->o, fn->name, params.s);
+        sb_free(&name);
+        sb_free(&params);
+    }
+    sb_puts(E->o, "/* ---- end of aclnn operators ---- */\n");
+}
+
 /* What the body's opening comment says about static kernels and segments. */
 static void acl__preamble(Emit *E, Acl *A)
 {
     const Plan *p = E->p;
     const EntryConfig *c = &E->g->cfg;
     sb_puts(E->o, "#define TNGC_GENERATED 1\n");
-    for (size_t h = 0; h < A->headers.n; h++)
-        sb_printf(E->o, "#include \"%s\"\n", A->headers.v[h]);
+    acl__declarations(E, A);
     if (c->static_kernel && c->mode && !strcmp(c->mode, "reduce-overhead")) {
         int n = 0;
         for (size_t k = 0; k < p->kernels.n; k++)
@@ -720,7 +779,7 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
         acl__rows(&E, &A);
     if (E.errors) {
         emit_fini(&E);
-        VEC_FREE(A.headers);
+        VEC_FREE(A.fns);
         sb_free(&ident);
         return -1;
     }
@@ -737,7 +796,7 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     strmap_free(&A.index);
     arena_free(&A.keys);
     free(A.order);
-    VEC_FREE(A.headers);
+    VEC_FREE(A.fns);
     sb_free(&ident);
     emit_fini(&E);
     return E.errors ? -1 : 0;

@@ -19,7 +19,8 @@
  * every file under a temporary name and renames them all into place only
  * once every one and stdout were written (none is left on a failure), and
  * warns of tensors of the weights file the model does not use (--strict:
- * refuses them).
+ * refuses them). It prints the warning <name>_create gives in err on
+ * success (a chip that cannot capture: reduce-overhead runs eagerly).
  *
  * Exit status: 0 success, 1 a failure on the device, 2 bad usage, bad
  * input or an output that cannot be written (one line on stderr:
@@ -293,8 +294,11 @@ static int acl_main(AclLauncher *L, int argc, char **argv)
         return rc;
     if (!(L->us = calloc((size_t)L->iters, sizeof *L->us)))
         return acl_fail(L, ACL_EXIT_DEVICE, "out of memory");
+    err.msg[0] = '\0';
     if (tngc_template_create(&L->b, &err) != 0)
         return acl_fail(L, ACL_EXIT_DEVICE, "%s", err.msg);
+    if (err.msg[0])   /* the bundle's warning: a chip that cannot capture runs reduce-overhead eagerly */
+        fprintf(stderr, "%s: warning: %s\n", L->prog, err.msg);
     if (L->weights && tngc_template_load_weights(L->b, L->weights) != 0)
         return acl_fail(L, ACL_EXIT_USAGE, "%s", tngc_template_last_error(L->b));
     if ((L->weights && (rc = acl_unused(L)) != 0) || (rc = acl_runs(L)) != 0)

@@ -22,7 +22,9 @@
 /* A bundle: an opaque handle. */
 typedef struct TngrtBundle tngc_template_t;
 
-/* Creates a bundle in *out; returns 0, or -1 with a message in err. */
+/* Creates a bundle in *out; returns 0, or -1 with a message in err. On
+ * success err->msg is "" or, for an ACL bundle, one warning line (a chip
+ * that cannot capture runs reduce-overhead gears eagerly). */
 int tngc_template_create(tngc_template_t **out, TngrtError *err);
 
 /* Loads the weights (state_dict names) from a safetensors file; returns 0,

@@ -2,15 +2,20 @@
 # The ACL target (--target acl). No NPU and no CANN are here, so the
 # generated code is compiled against tests/acl/cann/include (declarations of
 # the AscendCL functions and types it uses, written from CANN's public
-# documentation) and run against tests/acl/mock (a stand-in runtime that
-# logs the calls that order work). It has not run on hardware.
+# documentation; acl/ is C, aclnn/ and aclnnop/ are C++ only, as CANN's
+# are) and run against tests/acl/mock (a stand-in runtime that logs the
+# calls that order work). It has not run on hardware; tests/acl/real_cann.sh
+# compiles the same sources against CANN's real headers where a copy is.
 #
 #   1. every example builds with `tngc build --target acl` against the
 #      declarations: lib<name>.a, warning-free (-Wall -Werror), and one line
 #      saying no launcher is linked (no libascendcl); every generated file
 #      also compiles with -Wextra -Wpedantic;
-#   2. every conformance model (every op family) generates and compiles,
-#      but for the ops with no aclnn operator, which fail naming the op;
+#   2. every conformance model (every op family) builds the same way, but
+#      for the ops with no aclnn operator, which fail naming the op; the
+#      aclnn headers do not compile as C, and the aclnn declarations the
+#      bundles make themselves (the template's, the operators') compile in
+#      C++ after the headers, so they are the headers' (a changed one fails);
 #   3. golden ACL sources of the multi-stream and super-kernel examples
 #      (tests/golden/acl/X.c: `tngc gen --target acl --no-line`), checked
 #      for one aclrtStream per stream tag, event records and waits at the
@@ -36,7 +41,9 @@ pass=0 fail=0
 t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi; }
 lines() { wc -l < "$1" | tr -d ' '; }
 cc=${CC:-clang}
+cxx=${CXX:-clang++}
 strict="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I$root/runtime -I$cann/include"
+. "$here/decls.sh"
 
 # A copy of a script's folder, with the build dirs its scripts name.
 stage() {   # dir name -> $tmp/name
@@ -79,17 +86,53 @@ t "templates/bundle_acl.c and launcher_acl.c compile on their own" \
 for py in "$root"/tests/conform/models/*.py; do
     m=conform_$(basename "$py" .py)
     stage "$(dirname "$py")" "$m"
-    (cd "$tmp/$m" && "$tngc" gen --target acl -o out "$(basename "$py")") >"$tmp/o" 2>&1
+    (cd "$tmp/$m" && ASCEND_TOOLKIT_HOME=$cann "$tngc" build --target acl --no-cache -o out "$(basename "$py")") \
+        >"$tmp/o" 2>&1
     rc=$?
     case $m in
     conform_binary)   # 3.0 / (y.abs() + 1.0): a scalar divided by a tensor
         t "$m: the unmapped div is named at its line" \
-          '[ $rc -eq 1 ] && grep -q "binary.py:22:25: error: no aclnn operator for .div." "$tmp/o" && [ ! -e "$tmp/$m/out" ]' ;;
+          '[ $rc -eq 1 ] && grep -q "binary.py:22:25: error: no aclnn operator for .div." "$tmp/o" &&
+           [ -z "$(ls "$tmp/$m/out" 2>/dev/null)" ]' ;;
     *)
-        t "$m: generates" '[ $rc -eq 0 ] || { head -5 "$tmp/o"; false; }'
-        t "$m: compiles" 'compiles "$tmp/$m/out"' ;;
+        t "$m: builds as tngc build does (-Wall -Werror)" \
+          '[ $rc -eq 0 ] && ls "$tmp/$m/out"/lib*.a >/dev/null 2>&1 || { head -5 "$tmp/o"; false; }'
+        t "$m: -Wextra -Wpedantic" 'compiles "$tmp/$m/out"' ;;
     esac
 done
+
+# rsub.py: aclnnRsubs, the one operator of the table no other model reaches
+mkdir -p "$tmp/rsub" && cp "$here/rsub.py" "$tmp/rsub/"
+(cd "$tmp/rsub" && ASCEND_TOOLKIT_HOME=$cann "$tngc" build --target acl --no-cache -o out rsub.py) >"$tmp/o" 2>&1
+t "a scalar minus a tensor builds (aclnnRsubs)" '[ $? -eq 0 ] && grep -q "TNGC_ACLNN(aclnnRsubs" "$tmp/rsub/out/rsub.c"'
+
+# CANN's aclnn headers are C++: so are the stand-ins (acl/ is C)
+ccfail=0 cxxfail=0
+for h in "$cann"/include/aclnn/*.h "$cann"/include/aclnnop/*.h; do
+    rel=${h#"$cann/include/"}
+    printf '#include "%s"\n' "$rel" >"$tmp/inc.c"
+    $cc -std=c11 -fsyntax-only -I"$cann/include" "$tmp/inc.c" 2>/dev/null && { echo "  C compiles $rel"; ccfail=1; }
+    cp "$tmp/inc.c" "$tmp/inc.cpp"
+    $cxx -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/inc.cpp" 2>"$tmp/cc" || { head -3 "$tmp/cc"; cxxfail=1; }
+done
+t "the aclnn stand-ins do not compile as C, as CANN's do not" '[ $ccfail -eq 0 ]'
+t "the aclnn stand-ins compile as C++" '[ $cxxfail -eq 0 ]'
+printf '#include "acl/acl.h"\n' >"$tmp/inc.c"
+t "acl/acl.h is C" '$cc $strict "$tmp/inc.c"'
+t "no generated source includes an aclnn header" \
+  '! grep -l "^#include \"aclnn" "$tmp"/*/out/*.c "$root/templates/bundle_acl.c"'
+
+# the bundles' own aclnn declarations are the headers': one C++ unit with both
+srcs=$(ls "$tmp"/*/out/*.c | grep -v '_launcher\.c$')
+decls_unit "$tmp/agree.cpp" "$root/templates/bundle_acl.c" $srcs
+t "the bundles' aclnn declarations agree with the stand-ins (C++, -Werror)" \
+  '$cxx -std=c++11 -Wall -Werror -fsyntax-only -I"$cann/include" "$tmp/agree.cpp" 2>"$tmp/cc" || { head "$tmp/cc"; false; }'
+t "every stand-in operator is declared by some bundle (the check covers them all)" \
+  '[ "$(decls_names $srcs)" = "$(sed -n "s/^aclnnStatus \(aclnn[A-Za-z0-9]*\)(void \*workspace.*/\1/p" "$cann"/include/aclnnop/*.h | sort -u)" ]'
+sed 's/^aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor \*self, const aclTensor \*other,$/aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, aclTensor *other,/' \
+    "$tmp/agree.cpp" >"$tmp/differ.cpp"
+t "a declaration that differs (one const dropped) fails that unit" \
+  '! cmp -s "$tmp/agree.cpp" "$tmp/differ.cpp" && ! $cxx -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/differ.cpp" 2>/dev/null'
 
 # ---- 3. golden sources, and the plan's streams, events and arenas in them ----
 for ex in multi_stream super_kernel; do
@@ -178,22 +221,8 @@ t "unknown target: status 2, the targets listed" '[ $? -eq 2 ] && grep -q "(cpu,
 
 # ---- 5. against the mock runtime ----
 fake=$tmp/fakecann
-mkdir -p "$fake/lib64"
-ln -s "$cann/include" "$fake/include"
-awk '/GetWorkspaceSize\(/ { match($0, /aclnn[A-Za-z0-9]+GetWorkspaceSize/); name = substr($0, RSTART, RLENGTH - 16); print; next }
-     /aclOpExecutor \*\*executor\);/ { sub(/\);$/, ") { return mock_ws(\"" name "\", workspaceSize, executor); }"); print; next }
-     /^aclnnStatus aclnn[A-Za-z0-9]+\(void \*workspace/ { match($0, / aclnn[A-Za-z0-9]+\(/); n = substr($0, RSTART + 1, RLENGTH - 2)
-         sub(/\);$/, ") { return mock_run(\"" n "\", workspace, workspaceSize, executor, stream); }"); print }' \
-    "$cann"/include/aclnnop/*.h >"$tmp/ops.c"
-{ echo '#include "aclnn/acl_meta.h"'; for h in "$cann"/include/aclnnop/*.h; do echo "#include \"aclnnop/$(basename "$h")\""; done
-  echo 'aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **executor);'
-  echo 'aclnnStatus mock_run(const char *op, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);'
-  cat "$tmp/ops.c"; } >"$tmp/acl_mock_ops.c"
-$cc -std=c11 -Wall -Werror -fPIC -shared -I"$cann/include" -o "$fake/lib64/libascendcl.so" \
-    "$here/mock/acl_mock.c" "$tmp/acl_mock_ops.c" 2>"$tmp/e"
+sh "$here/mock/build.sh" "$fake" >"$tmp/e" 2>&1
 t "the mock runtime builds" '[ $? -eq 0 ] || { head "$tmp/e"; false; }'
-echo 'void tngc_mock_empty(void);' >"$tmp/empty.c"
-$cc -fPIC -shared -o "$fake/lib64/libnnopbase.so" "$tmp/empty.c" && cp "$fake/lib64/libnnopbase.so" "$fake/lib64/libopapi.so"
 
 mk() { /usr/bin/python3 "$here/data.py" "$@" || python3 "$here/data.py" "$@"; }
 run_mock() {   # dir launcher args... -> $tmp/log, $tmp/o, $tmp/e; status in rc

@@ -1,51 +1,75 @@
 /*
- * acl_mock.c - a stand-in for AscendCL, so that tests/acl/run.sh can link
- * and run bundles built with --target acl where there is no NPU: device
- * memory is host memory, copies are memcpy, operators do nothing (their
- * outputs keep what the memory held), and every call that orders work is
- * written to the file $TNGC_ACL_MOCK_LOG, one line each:
+ * acl_mock.c - a stand-in for AscendCL, so that tests/acl can link and run
+ * bundles built with --target acl where there is no NPU: device memory is
+ * host memory, copies are memcpy, operators do nothing (their outputs keep
+ * what the memory held), and every call that orders work is written to the
+ * file $TNGC_ACL_MOCK_LOG, one line each:
  *
  *   stream <id> priority <p>        aclrtCreateStreamWithConfig
+ *   event e<id> [sync]              aclrtCreateEvent[ExWithFlag] (sync: ACL_EVENT_SYNC)
  *   record e<id> s<id> / wait e<id> s<id>
  *   op <aclnnXxx> s<id> [capture]   an operator issued (while capturing)
  *   h2d <bytes> / d2h <bytes>       aclrtMemcpy
  *   capture begin s<id> / capture end / replay s<id>
  *   sync s<id>
+ *   destroy s<id> / destroy e<id>   aclrtDestroyStream, aclrtDestroyEvent
+ *   fail <call> <n>                 the injected failure
+ *   misuse <what>                   something AscendCL forbids or that races
  *   live <streams> <events> <contexts> <blocks> <descriptors>   at exit
  *
- * $TNGC_ACL_MOCK_FAIL=<call> makes the first call of that name fail with
- * error 507001 ("mock: injected failure"). It checks what AscendCL forbids:
- * a synchronous copy or a synchronisation during a capture, a workspace
- * smaller than asked for, an executor used twice.
+ * Environment:
+ *   TNGC_ACL_MOCK_FAIL=<call>[:<n>][,...]  the n-th call (default the
+ *       first) of that name fails: error 507001 ("mock: injected failure"),
+ *       NULL for the descriptor constructors and aclrtGetSocName. Any
+ *       AscendCL or aclnn call can fail.
+ *   TNGC_ACL_MOCK_CALLS=<file>  every call's name is appended to it, one a
+ *       line (what a test loops over to fail each call of a good run).
+ *   TNGC_ACL_MOCK_SOC=<name>  what aclrtGetSocName returns (default
+ *       Ascend910B1; empty: NULL).
+ *
+ * It checks what AscendCL forbids or what would race on a device, and logs
+ * "misuse" for it: a synchronous copy, a synchronisation or an allocation
+ * during a capture; an event recorded in a capture that was not created
+ * with ACL_EVENT_SYNC; a wait for an event never recorded; a stream, event,
+ * context or model run instance used after its destroy (they are kept as
+ * tombstones to tell); device memory used or freed after its free; a
+ * synchronous copy while a stream still has queued work; a free of memory
+ * that descriptors point into, or of a workspace, while work that may use
+ * it is queued; a stream destroyed with queued work; a workspace smaller
+ * than asked for; an executor used twice or never run nor destroyed. Work
+ * is tracked per stream (tasks issued, tasks known done): synchronising a
+ * stream completes its tasks and, through the events it waited for, those
+ * of the streams it waited on. Tasks issued while capturing are kept in
+ * the capture and are not queued.
  *
  * The operator functions are generated from tests/acl/cann/include/aclnnop
- * by tests/acl/run.sh (acl_mock_ops.c).
+ * by tests/acl/run.sh (acl_mock_ops.c): they call mock_ws and mock_run.
+ * This file is C and includes only acl/acl.h (CANN's aclnn headers are C++);
+ * it declares the aclnn types as the bundles do.
  */
 #include "acl/acl.h"
-#include "aclnn/acl_meta.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct MockObj {
-    int id;
-} MockObj;
+typedef struct aclOpExecutor aclOpExecutor;
+typedef struct aclTensor aclTensor;
+typedef struct aclScalar aclScalar;
+typedef struct aclIntArray aclIntArray;
+typedef struct aclTensorList aclTensorList;
+typedef int32_t aclnnStatus;
 
-static FILE *mock_log_file;
-static int live_streams, live_events, live_ctx, live_blocks, live_desc;
-static int n_streams, n_events, initialised, capturing = -1;
+enum { INJECTED = 507001, MISUSE = 507899, BAD_ARG = 100000 };
+
+/* ---- the log, failures, misuse ---- */
+
+static FILE *mock_log_file, *mock_calls_file;
+static int calls_opened;
 static char recent[256];
-static int failed;
 
-static void mock_report(void)
-{
-    if (mock_log_file) {
-        fprintf(mock_log_file, "live %d %d %d %d %d\n", live_streams, live_events, live_ctx, live_blocks, live_desc);
-        fclose(mock_log_file);
-    }
-}
+static void mock_report(void);
 
 static void mock_log(const char *fmt, ...)
 {
@@ -63,36 +87,215 @@ static void mock_log(const char *fmt, ...)
     fflush(mock_log_file);
 }
 
-/* 507001 when call is the one to fail (once). */
-static int mock_fail(const char *call)
+/* Every call starts here: its name goes to $TNGC_ACL_MOCK_CALLS; returns
+ * 507001 when it is a call $TNGC_ACL_MOCK_FAIL names ("<call>[:<n>]", or
+ * several, comma-separated): the n-th of that name (default the first). */
+static int mock_call(const char *call)
 {
+    enum { MAX_FAILS = 8 };
+    static long seen[MAX_FAILS];
     const char *f = getenv("TNGC_ACL_MOCK_FAIL");
-    if (failed || !f || strcmp(f, call) != 0)
-        return 0;
-    failed = 1;
-    snprintf(recent, sizeof recent, "mock: injected failure");
-    return 507001;
+    if (!calls_opened) {
+        const char *p = getenv("TNGC_ACL_MOCK_CALLS");
+        calls_opened = 1;
+        if (p)
+            mock_calls_file = fopen(p, "a");
+    }
+    if (mock_calls_file) {
+        fprintf(mock_calls_file, "%s\n", call);
+        fflush(mock_calls_file);
+    }
+    for (int k = 0; f && *f && k < MAX_FAILS; k++) {
+        size_t n = strcspn(f, ":,");
+        long nth = f[n] == ':' ? strtol(f + n + 1, NULL, 10) : 1;
+        if (strlen(call) == n && !strncmp(f, call, n) && ++seen[k] == nth) {
+            snprintf(recent, sizeof recent, "mock: injected failure");
+            mock_log("fail %s %ld", call, nth);
+            return INJECTED;
+        }
+        f += strcspn(f, ",");
+        f += *f == ',';
+    }
+    return 0;
 }
 
-static int mock_misuse(const char *what)
+static int mock_misuse(const char *fmt, ...)
 {
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     snprintf(recent, sizeof recent, "mock: %s", what);
     mock_log("misuse %s", what);
-    return 507899;
+    return MISUSE;
 }
 
-static int sid(aclrtStream s)
+/* ---- objects: contexts, streams, events, model run instances ---- */
+
+enum { K_CONTEXT, K_STREAM, K_EVENT, K_RI, K_KINDS };
+static const char *const kind_name[K_KINDS] = {"context", "stream", "event", "model run instance"};
+static const char kind_letter[K_KINDS] = {'c', 's', 'e', 'r'};
+
+typedef struct MockWait {
+    long at;           /* the waiting stream's task */
+    int other;         /* ... waits for this stream's task oseq */
+    long oseq;
+} MockWait;
+
+typedef struct MockObj {
+    int kind, id, alive;
+    unsigned flags;    /* events: their creation flags */
+    long issued, done; /* streams: tasks queued, tasks known complete */
+    MockWait *waits;
+    int nwaits, capwaits;
+    int recorded, rec_stream;   /* events: the last record */
+    long rec_seq;
+} MockObj;
+
+/* Every object ever created, destroyed ones too (tombstones). */
+static MockObj **objs;
+static int nobjs, capobjs, n_made[K_KINDS], n_live[K_KINDS];
+static int capturing = -1;   /* the stream a capture began on */
+static int live_blocks, live_desc, live_exec;
+
+static MockObj *obj_new(int kind)
 {
-    return s ? ((MockObj *)s)->id : -1;
+    MockObj *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    if (nobjs == capobjs) {
+        MockObj **grown = realloc(objs, (size_t)(capobjs ? 2 * capobjs : 64) * sizeof *objs);
+        if (!grown) {
+            free(o);
+            return NULL;
+        }
+        objs = grown;
+        capobjs = capobjs ? 2 * capobjs : 64;
+    }
+    objs[nobjs++] = o;
+    o->kind = kind;
+    o->id = n_made[kind]++;
+    o->alive = 1;
+    n_live[kind]++;
+    return o;
 }
+
+/* The live object p of that kind, or NULL after logging the misuse. */
+static MockObj *obj_get(const void *p, int kind, const char *call)
+{
+    for (int i = 0; i < nobjs; i++)
+        if (objs[i] == p) {
+            MockObj *o = objs[i];
+            if (o->kind != kind)
+                mock_misuse("%s: a %s passed as a %s", call, kind_name[o->kind], kind_name[kind]);
+            else if (!o->alive)
+                mock_misuse("%s: %s %c%d used after its destroy", call, kind_name[kind], kind_letter[kind], o->id);
+            else
+                return o;
+            return NULL;
+        }
+    mock_misuse("%s: an unknown %s", call, kind_name[kind]);
+    return NULL;
+}
+
+static MockObj *stream_by_id(int id)
+{
+    for (int i = 0; i < nobjs; i++)
+        if (objs[i]->kind == K_STREAM && objs[i]->id == id)
+            return objs[i];
+    return NULL;
+}
+
+static void obj_destroy(MockObj *o)
+{
+    o->alive = 0;
+    n_live[o->kind]--;
+}
+
+/* Stream s has run its tasks up to upto, and so the tasks it waited for. */
+static void complete(MockObj *s, long upto)
+{
+    if (!s || upto <= s->done)
+        return;
+    s->done = upto;
+    for (int i = 0; i < s->nwaits; i++)
+        if (s->waits[i].at <= upto)
+            complete(stream_by_id(s->waits[i].other), s->waits[i].oseq);
+}
+
+/* A task queued on s (none while capturing: the capture keeps it). */
+static long issue(MockObj *s)
+{
+    return capturing >= 0 ? 0 : ++s->issued;
+}
+
+/* A live stream with queued work, or NULL. */
+static MockObj *busy_stream(void)
+{
+    for (int i = 0; i < nobjs; i++)
+        if (objs[i]->kind == K_STREAM && objs[i]->alive && objs[i]->done < objs[i]->issued)
+            return objs[i];
+    return NULL;
+}
+
+/* ---- device memory ---- */
+
+typedef struct MockBlock {
+    char *p;
+    size_t size;
+    int id, alive;
+    int shared;        /* descriptors point into it: any stream may use it */
+    int ws_stream;     /* the stream it was last a workspace of, or -1 */
+    long ws_seq;
+} MockBlock;
+
+static MockBlock *blocks;
+static int nblocks, capblocks;
+
+/* The block holding [p, p + n): the live one, else a freed one, else NULL. */
+static MockBlock *block_at(const void *p, size_t n)
+{
+    const char *c = p;
+    MockBlock *dead = NULL;
+    for (int i = nblocks - 1; i >= 0; i--) {
+        MockBlock *b = &blocks[i];
+        if (c < b->p || c + n > b->p + b->size)
+            continue;
+        if (b->alive)
+            return b;
+        if (!dead)
+            dead = b;
+    }
+    return dead;
+}
+
+/* Whether [p, p + n) is live device memory (else the misuse is logged). */
+static int device_ok(const void *p, size_t n, const char *call)
+{
+    MockBlock *b = block_at(p, n > 0 ? n : 1);
+    if (!b)
+        return mock_misuse("%s: an address outside device memory", call), 0;
+    if (!b->alive)
+        return mock_misuse("%s: block b%d used after its free", call, b->id), 0;
+    return 1;
+}
+
+/* ---- AscendCL ---- */
+
+static int initialised;
+static char soc_name[64];
 
 aclError aclInit(const char *configPath)
 {
     (void)configPath;
+    int rc = mock_call("aclInit");
+    if (rc)
+        return rc;
     if (initialised)
         return ACL_ERROR_REPEAT_INITIALIZE;
     initialised = 1;
-    return mock_fail("aclInit");
+    return 0;
 }
 
 const char *aclGetRecentErrMsg(void)
@@ -100,83 +303,135 @@ const char *aclGetRecentErrMsg(void)
     return recent;
 }
 
+const char *aclrtGetSocName(void)
+{
+    const char *s = getenv("TNGC_ACL_MOCK_SOC");
+    if (mock_call("aclrtGetSocName"))
+        return NULL;
+    if (s && !*s)
+        return NULL;
+    snprintf(soc_name, sizeof soc_name, "%s", s ? s : "Ascend910B1");
+    return soc_name;
+}
+
 aclError aclrtSetDevice(int32_t deviceId)
 {
     mock_log("device %d", deviceId);
-    return mock_fail("aclrtSetDevice");
+    return mock_call("aclrtSetDevice");
 }
 
 aclError aclrtResetDevice(int32_t deviceId)
 {
     mock_log("reset %d", deviceId);
-    return 0;
+    return mock_call("aclrtResetDevice");
 }
 
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
     (void)deviceId;
-    int rc = mock_fail("aclrtCreateContext");
+    int rc = mock_call("aclrtCreateContext");
     if (rc)
         return rc;
-    *context = calloc(1, sizeof(MockObj));
-    live_ctx++;
-    return 0;
+    *context = obj_new(K_CONTEXT);
+    return *context ? 0 : BAD_ARG;
 }
 
 aclError aclrtDestroyContext(aclrtContext context)
 {
-    free(context);
-    live_ctx--;
+    MockObj *o = obj_get(context, K_CONTEXT, "aclrtDestroyContext");
+    int rc = mock_call("aclrtDestroyContext");
+    if (!o)
+        return MISUSE;
+    if (rc)
+        return rc;
+    obj_destroy(o);
     return 0;
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context)
 {
-    return context ? mock_fail("aclrtSetCurrentContext") : 507000;
+    int rc = mock_call("aclrtSetCurrentContext");
+    if (!obj_get(context, K_CONTEXT, "aclrtSetCurrentContext"))
+        return MISUSE;
+    return rc;
 }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
     (void)flag;
-    int rc = mock_fail("aclrtCreateStreamWithConfig");
+    int rc = mock_call("aclrtCreateStreamWithConfig");
+    MockObj *o;
     if (rc)
         return rc;
-    MockObj *o = calloc(1, sizeof *o);
-    o->id = n_streams++;
+    if (!(o = obj_new(K_STREAM)))
+        return BAD_ARG;
     *stream = o;
-    live_streams++;
     mock_log("stream %d priority %u", o->id, priority);
     return 0;
 }
 
 aclError aclrtDestroyStream(aclrtStream stream)
 {
-    free(stream);
-    live_streams--;
+    MockObj *o = obj_get(stream, K_STREAM, "aclrtDestroyStream");
+    int rc = mock_call("aclrtDestroyStream");
+    if (!o)
+        return MISUSE;
+    if (rc)
+        return rc;
+    if (o->done < o->issued)
+        mock_misuse("aclrtDestroyStream: s%d destroyed with work queued (not synchronised)", o->id);
+    mock_log("destroy s%d", o->id);
+    obj_destroy(o);
     return 0;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream)
 {
+    MockObj *o = obj_get(stream, K_STREAM, "aclrtSynchronizeStream");
+    int rc = mock_call("aclrtSynchronizeStream");
+    if (!o)
+        return MISUSE;
     if (capturing >= 0)
         return mock_misuse("aclrtSynchronizeStream during a capture");
-    mock_log("sync s%d", sid(stream));
-    return mock_fail("aclrtSynchronizeStream");
+    mock_log("sync s%d", o->id);
+    complete(o, o->issued);   /* also when it fails: the stream's work has ended, in error */
+    return rc;
+}
+
+static aclError event_new(aclrtEvent *event, unsigned flags, const char *call)
+{
+    int rc = mock_call(call);
+    MockObj *o;
+    if (rc)
+        return rc;
+    if (!(o = obj_new(K_EVENT)))
+        return BAD_ARG;
+    o->flags = flags;
+    *event = o;
+    mock_log("event e%d%s", o->id, flags & ACL_EVENT_SYNC ? " sync" : "");
+    return 0;
 }
 
 aclError aclrtCreateEvent(aclrtEvent *event)
 {
-    MockObj *o = calloc(1, sizeof *o);
-    o->id = n_events++;
-    *event = o;
-    live_events++;
-    return 0;
+    return event_new(event, 0, "aclrtCreateEvent");
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    return event_new(event, flag, "aclrtCreateEventExWithFlag");
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event)
 {
-    free(event);
-    live_events--;
+    MockObj *o = obj_get(event, K_EVENT, "aclrtDestroyEvent");
+    int rc = mock_call("aclrtDestroyEvent");
+    if (!o)
+        return MISUSE;
+    if (rc)
+        return rc;
+    mock_log("destroy e%d", o->id);
+    obj_destroy(o);
     return 0;
 }
 
@@ -184,52 +439,123 @@ aclError aclrtDestroyEvent(aclrtEvent event)
  * events first, so e<k> in the log is the plan's event k. */
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
-    mock_log("record e%d s%d", ((MockObj *)event)->id, sid(stream));
-    return mock_fail("aclrtRecordEvent");
+    MockObj *e = obj_get(event, K_EVENT, "aclrtRecordEvent"), *s = obj_get(stream, K_STREAM, "aclrtRecordEvent");
+    int rc = mock_call("aclrtRecordEvent");
+    if (!e || !s)
+        return MISUSE;
+    if (rc)
+        return rc;
+    mock_log("record e%d s%d", e->id, s->id);
+    if (capturing >= 0 && !(e->flags & ACL_EVENT_SYNC))
+        mock_misuse("aclrtRecordEvent: e%d recorded in a capture was not created with ACL_EVENT_SYNC", e->id);
+    e->recorded = 1;
+    e->rec_stream = s->id;
+    e->rec_seq = capturing >= 0 ? 0 : issue(s);
+    return 0;
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
-    mock_log("wait e%d s%d", ((MockObj *)event)->id, sid(stream));
-    return mock_fail("aclrtStreamWaitEvent");
+    MockObj *e = obj_get(event, K_EVENT, "aclrtStreamWaitEvent"), *s = obj_get(stream, K_STREAM, "aclrtStreamWaitEvent");
+    int rc = mock_call("aclrtStreamWaitEvent");
+    long at;
+    if (!e || !s)
+        return MISUSE;
+    if (rc)
+        return rc;
+    mock_log("wait e%d s%d", e->id, s->id);
+    if (!e->recorded)
+        return mock_misuse("aclrtStreamWaitEvent: s%d waits for e%d, never recorded", s->id, e->id);
+    if ((at = issue(s)) == 0)
+        return 0;
+    if (s->nwaits == s->capwaits) {
+        MockWait *grown = realloc(s->waits, (size_t)(s->capwaits ? 2 * s->capwaits : 16) * sizeof *grown);
+        if (!grown)
+            return BAD_ARG;
+        s->waits = grown;
+        s->capwaits = s->capwaits ? 2 * s->capwaits : 16;
+    }
+    s->waits[s->nwaits++] = (MockWait){at, e->rec_stream, e->rec_seq};
+    return 0;
 }
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     (void)policy;
-    int rc = mock_fail("aclrtMalloc");
+    int rc = mock_call("aclrtMalloc");
+    void *p;
     if (rc)
         return rc;
     if (capturing >= 0)
         return mock_misuse("aclrtMalloc during a capture");
-    if (size == 0 || !(*devPtr = calloc(1, size)))
+    if (size == 0 || !(p = calloc(1, size)))
         return 207001;
+    if (nblocks == capblocks) {
+        MockBlock *grown = realloc(blocks, (size_t)(capblocks ? 2 * capblocks : 64) * sizeof *blocks);
+        if (!grown) {
+            free(p);
+            return 207001;
+        }
+        blocks = grown;
+        capblocks = capblocks ? 2 * capblocks : 64;
+    }
+    blocks[nblocks] = (MockBlock){p, size, nblocks, 1, 0, -1, 0};
+    nblocks++;
     live_blocks++;
+    *devPtr = p;
     return 0;
 }
 
 aclError aclrtFree(void *devPtr)
 {
-    free(devPtr);
+    int rc = mock_call("aclrtFree");
+    MockBlock *b = block_at(devPtr, 1);
+    MockObj *busy = busy_stream(), *ws;
+    if (!b || b->p != devPtr)
+        return mock_misuse("aclrtFree: not the start of a device block");
+    if (!b->alive)
+        return mock_misuse("aclrtFree: block b%d freed twice", b->id);
+    if (rc)
+        return rc;
+    if (b->shared && busy)
+        mock_misuse("aclrtFree: block b%d, which descriptors point into, freed while s%d has work queued", b->id,
+                    busy->id);
+    ws = b->ws_stream >= 0 ? stream_by_id(b->ws_stream) : NULL;
+    if (ws && ws->done < b->ws_seq)
+        mock_misuse("aclrtFree: block b%d, the workspace of work still queued on s%d, freed", b->id, ws->id);
+    free(b->p);
+    b->alive = 0;
     live_blocks--;
     return 0;
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
+    int rc = mock_call("aclrtMemset");
+    if (rc)
+        return rc;
     if (count > maxCount)
         return mock_misuse("aclrtMemset past maxCount");
+    if (!device_ok(devPtr, count, "aclrtMemset"))
+        return MISUSE;
     memset(devPtr, value, count);
     return 0;
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
 {
+    int rc = mock_call("aclrtMemcpy");
+    MockObj *busy = busy_stream();
     if (capturing >= 0)
         return mock_misuse("aclrtMemcpy during a capture");
     if (count > destMax)
         return mock_misuse("aclrtMemcpy past destMax");
-    int rc = mock_fail("aclrtMemcpy");
+    if ((kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE) && !device_ok(dst, count, "aclrtMemcpy"))
+        return MISUSE;
+    if ((kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE) && !device_ok(src, count, "aclrtMemcpy"))
+        return MISUSE;
+    if (busy)
+        mock_misuse("aclrtMemcpy: a synchronous copy while s%d has work queued", busy->id);
     if (rc)
         return rc;
     memcpy(dst, src, count);
@@ -241,33 +567,60 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 {
     (void)mode;
-    capturing = sid(stream);
+    MockObj *s = obj_get(stream, K_STREAM, "aclmdlRICaptureBegin");
+    int rc = mock_call("aclmdlRICaptureBegin");
+    if (!s)
+        return MISUSE;
+    if (rc)
+        return rc;
+    if (capturing >= 0)
+        return mock_misuse("aclmdlRICaptureBegin during a capture");
+    capturing = s->id;
     mock_log("capture begin s%d", capturing);
-    return mock_fail("aclmdlRICaptureBegin");
+    return 0;
 }
 
+/* Ends the capture also when it fails (and then returns no instance). */
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 {
-    if (sid(stream) != capturing)
+    MockObj *s = obj_get(stream, K_STREAM, "aclmdlRICaptureEnd"), *ri;
+    int rc = mock_call("aclmdlRICaptureEnd");
+    if (!s)
+        return MISUSE;
+    if (s->id != capturing)
         return mock_misuse("aclmdlRICaptureEnd on another stream");
     capturing = -1;
-    *modelRI = calloc(1, sizeof(MockObj));
-    live_desc++;
     mock_log("capture end");
-    return mock_fail("aclmdlRICaptureEnd");
+    if (rc)
+        return rc;
+    if (!(ri = obj_new(K_RI)))
+        return BAD_ARG;
+    *modelRI = ri;
+    return 0;
 }
 
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 {
-    (void)modelRI;
-    mock_log("replay s%d", sid(stream));
-    return mock_fail("aclmdlRIExecuteAsync");
+    MockObj *ri = obj_get(modelRI, K_RI, "aclmdlRIExecuteAsync"), *s = obj_get(stream, K_STREAM, "aclmdlRIExecuteAsync");
+    int rc = mock_call("aclmdlRIExecuteAsync");
+    if (!ri || !s)
+        return MISUSE;
+    if (rc)
+        return rc;
+    mock_log("replay s%d", s->id);
+    issue(s);
+    return 0;
 }
 
 aclError aclmdlRIDestroy(aclmdlRI modelRI)
 {
-    free(modelRI);
-    live_desc--;
+    MockObj *ri = obj_get(modelRI, K_RI, "aclmdlRIDestroy");
+    int rc = mock_call("aclmdlRIDestroy");
+    if (!ri)
+        return MISUSE;
+    if (rc)
+        return rc;
+    obj_destroy(ri);
     return 0;
 }
 
@@ -279,62 +632,108 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
 {
     (void)viewDims, (void)viewDimsNum, (void)dataType, (void)stride, (void)offset, (void)format;
     (void)storageDims, (void)storageDimsNum;
-    if (mock_fail("aclCreateTensor") || !tensorData || (viewDimsNum && !viewDims) || viewDimsNum > 8)
+    MockBlock *b;
+    void *t;
+    if (mock_call("aclCreateTensor") || !tensorData || (viewDimsNum && !viewDims) || viewDimsNum > 8)
+        return NULL;
+    if (!device_ok(tensorData, 1, "aclCreateTensor"))
+        return NULL;
+    b = block_at(tensorData, 1);
+    b->shared = 1;
+    if ((t = calloc(1, 8)))
+        live_desc++;
+    return t;
+}
+
+static void *desc_new(const char *call, int ok)
+{
+    void *d;
+    if (mock_call(call) || !ok || !(d = calloc(1, 8)))
         return NULL;
     live_desc++;
-    return calloc(1, 8);
+    return d;
 }
 
 aclScalar *aclCreateScalar(void *value, aclDataType dataType)
 {
     (void)dataType;
-    if (!value)
-        return NULL;
-    live_desc++;
-    return calloc(1, 8);
+    return desc_new("aclCreateScalar", value != NULL);
 }
 
 aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size)
 {
-    if (!value && size)
-        return NULL;
-    live_desc++;
-    return calloc(1, 8);
+    return desc_new("aclCreateIntArray", value || !size);
 }
+
+/* A tensor list owns its tensors: destroying it destroys them. */
+typedef struct MockList {
+    uint64_t n;
+    const aclTensor **t;
+} MockList;
 
 aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size)
 {
-    (void)value;
-    live_desc -= (int)size;   /* the list owns its tensors */
-    live_desc++;
-    return calloc(1, 8);
+    MockList *l;
+    if (mock_call("aclCreateTensorList") || (size && !value) || !(l = calloc(1, sizeof *l)))
+        return NULL;
+    if (size && !(l->t = calloc(size, sizeof *l->t))) {
+        free(l);
+        return NULL;
+    }
+    for (uint64_t i = 0; i < size; i++)
+        l->t[i] = value[i];
+    l->n = size;
+    live_desc -= (int)size - 1;
+    return (aclTensorList *)l;
+}
+
+/* A descriptor whose destroy failed stays the runtime's (reachable, so
+ * that a sanitizer's leak check blames no one). */
+static const void *kept[64];
+static int nkept;
+
+static aclnnStatus desc_destroy(const char *call, const void *d)
+{
+    int rc = mock_call(call);
+    if (rc) {
+        if (nkept < 64)
+            kept[nkept++] = d;
+        return rc;
+    }
+    free((void *)d);
+    live_desc--;
+    return 0;
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor *tensor)
 {
-    free((void *)tensor);
-    live_desc--;
-    return 0;
+    return desc_destroy("aclDestroyTensor", tensor);
 }
 
 aclnnStatus aclDestroyScalar(const aclScalar *scalar)
 {
-    free((void *)scalar);
-    live_desc--;
-    return 0;
+    return desc_destroy("aclDestroyScalar", scalar);
 }
 
 aclnnStatus aclDestroyIntArray(const aclIntArray *array)
 {
-    free((void *)array);
-    live_desc--;
-    return 0;
+    return desc_destroy("aclDestroyIntArray", array);
 }
 
 aclnnStatus aclDestroyTensorList(const aclTensorList *array)
 {
-    free((void *)array);
-    live_desc--;
+    MockList *l = (MockList *)array;
+    int rc = mock_call("aclDestroyTensorList");
+    if (rc) {
+        if (nkept < 64)
+            kept[nkept++] = array;
+        return rc;
+    }
+    live_desc--;   /* its tensors left the count when it took them */
+    for (uint64_t i = 0; i < l->n; i++)
+        free((void *)l->t[i]);
+    free(l->t);
+    free(l);
     return 0;
 }
 
@@ -348,31 +747,81 @@ typedef struct MockExec {
 aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **executor);
 aclnnStatus mock_run(const char *op, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                      aclrtStream stream);
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
 
 aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     char name[128];
     snprintf(name, sizeof name, "%sGetWorkspaceSize", op);
-    int rc = mock_fail(name);
+    int rc = mock_call(name);
     if (rc)
         return rc;
     MockExec *e = calloc(1, sizeof *e);
+    if (!e)
+        return BAD_ARG;
     e->op = op;
     e->ws = strlen(op) * 64;   /* some workspace, op-dependent */
     *workspaceSize = e->ws;
     *executor = (aclOpExecutor *)e;
+    live_exec++;
     return 0;
 }
 
+/* The operator's second phase: the executor is spent, also when it fails. */
 aclnnStatus mock_run(const char *op, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                      aclrtStream stream)
 {
     MockExec *e = (MockExec *)executor;
+    MockObj *s = obj_get(stream, K_STREAM, op);
+    MockBlock *b;
+    uint64_t asked;
+    int rc = mock_call(op);
     if (!e || strcmp(e->op, op) != 0)
         return mock_misuse("an executor of another operator");
-    if (workspaceSize < e->ws || (e->ws && !workspace))
-        return mock_misuse("a workspace smaller than asked for");
+    asked = e->ws;
     free(e);   /* one run per executor */
-    mock_log("op %s s%d%s", op, sid(stream), capturing >= 0 ? " capture" : "");
-    return mock_fail(op);
+    live_exec--;
+    if (!s)
+        return MISUSE;
+    if (workspaceSize < asked || (asked && !workspace))
+        return mock_misuse("a workspace smaller than asked for");
+    if (workspace && !device_ok(workspace, workspaceSize, op))
+        return MISUSE;
+    if (rc)
+        return rc;
+    mock_log("op %s s%d%s", op, s->id, capturing >= 0 ? " capture" : "");
+    if (workspace && capturing < 0) {
+        b = block_at(workspace, workspaceSize);
+        b->ws_stream = s->id;
+        b->ws_seq = issue(s);
+    } else {
+        issue(s);
+    }
+    return 0;
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
+{
+    int rc = mock_call("aclDestroyAclOpExecutor");
+    if (rc)
+        return rc;
+    free(executor);
+    live_exec--;
+    return 0;
+}
+
+/* At exit: what was never released, and the executors never spent. */
+static void mock_report(void)
+{
+    if (!mock_log_file)
+        return;
+    if (live_exec)
+        mock_log("misuse %d executor%s neither run nor destroyed", live_exec, live_exec == 1 ? "" : "s");
+    fprintf(mock_log_file, "live %d %d %d %d %d\n", n_live[K_STREAM], n_live[K_EVENT], n_live[K_CONTEXT], live_blocks,
+            live_desc + n_live[K_RI]);
+    fclose(mock_log_file);
+    mock_log_file = NULL;
+    if (mock_calls_file)
+        fclose(mock_calls_file);
+    mock_calls_file = NULL;
 }

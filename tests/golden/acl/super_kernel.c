@@ -11,9 +11,14 @@
  *                 aclrtSetDevice, aclrtCreateContext; one aclrtStream per
  *                 plan stream, created with the stream's recorded priority;
  *                 one aclrtEvent per plan event (plus a fork event and one
- *                 join event per extra stream); per gear one device arena
- *                 (the planner's offsets, then the gear's inputs), allocated
- *                 once, and the gear's aclTensor/aclScalar/aclIntArray/
+ *                 join event per extra stream), ACL_EVENT_SYNC events
+ *                 (aclrtCreateEventExWithFlag) when a capture records them;
+ *                 a chip that cannot capture (aclrtGetSocName: Atlas
+ *                 training series, Atlas 200I/500 A2) runs reduce-overhead
+ *                 eagerly, said in one warning line in create's err; per
+ *                 gear one device arena (the planner's offsets, then the
+ *                 gear's inputs), allocated once, and the gear's
+ *                 aclTensor/aclScalar/aclIntArray/
  *                 aclTensorList descriptors, built once (gears whose sizes
  *                 depend on an unbound symbol: at their first run, and
  *                 again when the symbols change); the weights' device blocks.
@@ -27,8 +32,11 @@
  *                 once into a model run instance (aclmdlRICaptureBegin/End)
  *                 and replayed (aclmdlRIExecuteAsync) from then on; stream 0
  *                 is synchronised; the outputs (and inputs updated in place)
- *                 are copied back to host memory the bundle owns.
- *   destroy       everything above, in reverse; aclrtResetDevice. aclFinalize
+ *                 are copied back to host memory the bundle owns. After a
+ *                 failure every stream is synchronised: no work of a
+ *                 failed run overlaps the next run's copies or a free.
+ *   destroy       every stream synchronised, then everything above in
+ *                 reverse order of creation; aclrtResetDevice. aclFinalize
  *                 is left to the program: other bundles or libraries of the
  *                 process may still use AscendCL.
  *
@@ -48,14 +56,43 @@
 #include "model_ModelOrigin_forward.h"
 
 #include "acl/acl.h"
-#include "aclnn/acl_meta.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- aclnn: CANN 8.1.RC1's declarations ------------------------------------- */
+/* CANN's aclnn headers are C++ (aclnn/acl_meta.h includes <cstdint> and
+ * declares a constexpr; some aclnnop/ headers include <string>), and this
+ * file is C: it includes only acl/acl.h (C) and declares here the aclnn
+ * types and functions it uses, exactly as aclnn/acl_meta.h declares them
+ * (extern "C" there: the C symbols CANN's libraries export). The body
+ * declares the operators it calls the same way (codegen/acl_ops.c), and
+ * tests/acl/real_cann.sh checks both against CANN's headers in C++, where
+ * a declaration that differs is an error. */
+typedef struct aclOpExecutor aclOpExecutor;
+typedef struct aclTensor aclTensor;
+typedef struct aclScalar aclScalar;
+typedef struct aclIntArray aclIntArray;
+typedef struct aclTensorList aclTensorList;
+typedef int32_t aclnnStatus;
+
+aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t *stride,
+                           int64_t offset, aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
+                           void *tensorData);
+aclScalar *aclCreateScalar(void *value, aclDataType dataType);
+aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
+aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size);
+aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+aclnnStatus aclDestroyScalar(const aclScalar *scalar);
+aclnnStatus aclDestroyIntArray(const aclIntArray *array);
+aclnnStatus aclDestroyTensorList(const aclTensorList *array);
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+/* ---- end of aclnn declarations ---- */
 
 #if defined(__GNUC__)
 #define TNGC_MAYBE_UNUSED __attribute__((unused))
@@ -203,6 +240,10 @@ struct model_ModelOrigin_forward_acl {
     aclrtEvent *event;             /* per plan event */
     aclrtEvent fork;               /* stream 0's start, waited by the others */
     aclrtEvent *join;              /* stream s's end, waited by stream 0 */
+    int capture_ok;                /* the chip can capture (aclrtGetSocName) */
+    int sync_events;               /* events may be recorded in a capture: ACL_EVENT_SYNC */
+    int unsettled;                 /* a stream failed to synchronise after a failed run */
+    char warning[256];             /* create's warning ("" when none) */
     void **w;                      /* weights on the device */
     void **w_host;                 /* host copies of weights an output returns */
     TngcAclGear *gear;
@@ -273,6 +314,9 @@ TNGC_MAYBE_UNUSED static int tngc__workspace(model_ModelOrigin_forward_t *self, 
     return 0;
 }
 
+/* An executor the operator's second phase never took (its workspace could
+ * not be had) is released with aclDestroyAclOpExecutor (declared above). */
+
 /* One aclnn operator on stream s: the two-phase call. */
 #define TNGC_ACLNN(fn, s, where, ...)                                               \
     do {                                                                            \
@@ -281,8 +325,10 @@ TNGC_MAYBE_UNUSED static int tngc__workspace(model_ModelOrigin_forward_t *self, 
         void *tngc__wp = NULL;                                                      \
         TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),         \
                    #fn "GetWorkspaceSize", (where));                                \
-        if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0)       \
+        if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0) {     \
+            (void)aclDestroyAclOpExecutor(tngc__ex);                                \
             return -1;                                                              \
+        }                                                                           \
         TNGC_CHECK(fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s]), #fn, (where)); \
     } while (0)
 
@@ -400,8 +446,25 @@ TNGC_MAYBE_UNUSED static int tngc__on_device(void *arg, TngrtExec *ex, int strea
 }
 
 #define TNGC_GENERATED 1
-#include "aclnnop/aclnn_quant_matmul_v4.h"
-#include "aclnnop/aclnn_dequant_swiglu_quant.h"
+
+/* ---- aclnn operators: CANN 8.1.RC1's declarations (its aclnnop/ headers are C++) ---- */
+/* aclnnop/aclnn_quant_matmul_v4.h */
+aclnnStatus aclnnQuantMatmulV4GetWorkspaceSize(const aclTensor *x1, const aclTensor *x2,
+    const aclTensor *scale, const aclTensor *offset, const aclTensor *pertokenScaleOptional,
+    const aclTensor *bias, bool transposeX1, bool transposeX2, const aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnQuantMatmulV4(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+/* aclnnop/aclnn_dequant_swiglu_quant.h */
+aclnnStatus aclnnDequantSwigluQuantGetWorkspaceSize(const aclTensor *x,
+    const aclTensor *weightScaleOptional, const aclTensor *activationScaleOptional,
+    const aclTensor *biasOptional, const aclTensor *quantScaleOptional,
+    const aclTensor *quantOffsetOptional, const aclTensor *groupIndexOptional, bool activateLeft,
+    char *quantModeOptional, const aclTensor *yOut, const aclTensor *scaleOut,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnDequantSwigluQuant(void *workspace, uint64_t workspaceSize,
+    aclOpExecutor *executor, aclrtStream stream);
+/* ---- end of aclnn operators ---- */
 
 /* ==== gear 0 ==== */
 
@@ -564,22 +627,45 @@ static void tngc__gear_unbuild(TngcAclGear *G, const TngcAclGearCode *code)
     G->built = 0;
 }
 
-/* Teardown: every resource still held, in reverse order of creation. Calls
- * that fail here cannot be reported (destroy returns nothing) and do not
- * stop the rest. */
+/* Waits for every stream: after a failed run, work may still be queued on
+ * the streams the launch forked to, and neither the next run's synchronous
+ * copies nor a free may overlap it. A stream that fails to synchronise does
+ * not stop the others; it is tried again before the next run. Returns 0,
+ * or the first failure's code with its stream in *bad. */
+static int tngc__settle(model_ModelOrigin_forward_t *self, int *bad)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int first = 0;
+    self->unsettled = 0;
+    for (int s = 0; self->stream && s < d->nstreams; s++) {
+        int rc = self->stream[s] ? aclrtSynchronizeStream(self->stream[s]) : 0;
+        if (rc != 0 && !first) {
+            first = rc;
+            *bad = s;
+        }
+        self->unsettled |= rc != 0;
+    }
+    return first;
+}
+
+/* Teardown: the streams synchronised, then every resource still held, in
+ * reverse order of creation. Calls that fail here cannot be reported
+ * (destroy returns nothing) and do not stop the rest. */
 static void tngc__teardown(model_ModelOrigin_forward_t *self)
 {
     const TngrtBundleDesc *d = self->desc;
+    int bad;
     if (self->device_set && self->ctx)
         (void)aclrtSetCurrentContext(self->ctx);
-    for (int g = 0; self->gear && g < d->ngears; g++) {
+    (void)tngc__settle(self, &bad);
+    for (int g = d->ngears - 1; self->gear && g >= 0; g--) {
         TngcAclGear *G = &self->gear[g];
-        if (G->captured)
+        if (G->ri)
             (void)aclmdlRIDestroy(G->ri);
-        tngc__gear_unbuild(G, &tngc__gears[g]);
-        for (int s = 0; G->ws && s < d->nstreams; s++)
+        for (int s = d->nstreams - 1; G->ws && s >= 0; s--)
             if (G->ws[s])
                 (void)aclrtFree(G->ws[s]);
+        tngc__gear_unbuild(G, &tngc__gears[g]);
         if (G->arena)
             (void)aclrtFree(G->arena);
         free(G->t);
@@ -592,18 +678,18 @@ static void tngc__teardown(model_ModelOrigin_forward_t *self)
         free(G->sym);
         free(G->off);
     }
-    for (int i = 0; self->w && i < d->nweights; i++)
+    for (int i = d->nweights - 1; self->w && i >= 0; i--)
         if (self->w[i])
             (void)aclrtFree(self->w[i]);
-    for (int e = 0; self->event && e < d->nevents; e++)
-        if (self->event[e])
-            (void)aclrtDestroyEvent(self->event[e]);
-    for (int s = 1; self->join && s < d->nstreams; s++)
+    for (int s = d->nstreams - 1; self->join && s >= 1; s--)
         if (self->join[s])
             (void)aclrtDestroyEvent(self->join[s]);
     if (self->fork)
         (void)aclrtDestroyEvent(self->fork);
-    for (int s = 0; self->stream && s < d->nstreams; s++)
+    for (int e = d->nevents - 1; self->event && e >= 0; e--)
+        if (self->event[e])
+            (void)aclrtDestroyEvent(self->event[e]);
+    for (int s = d->nstreams - 1; self->stream && s >= 0; s--)
         if (self->stream[s])
             (void)aclrtDestroyStream(self->stream[s]);
     if (self->ctx)
@@ -760,6 +846,51 @@ static int tngc__weights_new(model_ModelOrigin_forward_t *self)
     return 0;
 }
 
+/* Chips that cannot capture a model run instance: aclmdlRICapture* is not
+ * supported on the Atlas training series (Ascend 910, the SoC names
+ * torch_npu lists for it) or on Atlas 200I/500 A2 (Ascend 310B). */
+static const char *const tngc__no_capture_socs[] = {
+    "Ascend910A", "Ascend910ProA", "Ascend910PremiumA", "Ascend910B", "Ascend910ProB",
+    "Ascend310B1", "Ascend310B2", "Ascend310B3", "Ascend310B4",
+};
+
+/* Whether reduce-overhead gears are captured: when the chip can (else they
+ * run eagerly, with the same results, and create says so in one warning
+ * line); events are then created capture-safe when a capture takes in
+ * more than one stream. */
+static void tngc__capture_check(model_ModelOrigin_forward_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    const char *soc;
+    int any = 0;
+    for (int g = 0; g < d->ngears; g++)
+        any |= tngc__gears[g].capture;
+    if (!any)
+        return;
+    self->capture_ok = 1;
+    soc = aclrtGetSocName();   /* NULL: unknown, captured as usual */
+    for (size_t i = 0; soc && i < sizeof tngc__no_capture_socs / sizeof *tngc__no_capture_socs; i++)
+        if (!strcmp(soc, tngc__no_capture_socs[i]))
+            self->capture_ok = 0;
+    if (!self->capture_ok)
+        snprintf(self->warning, sizeof self->warning,
+                 "%s: %s cannot capture model run instances (aclmdlRICapture*): reduce-overhead runs eagerly, "
+                 "with the same results",
+                 d->name, soc);
+    self->sync_events = self->capture_ok && d->nstreams > 1;
+}
+
+/* An event; one that may be recorded inside a capture is created with
+ * ACL_EVENT_SYNC, as CANN's cross-stream capture guide asks. */
+static int tngc__event_new(model_ModelOrigin_forward_t *self, aclrtEvent *e)
+{
+    if (self->sync_events)
+        TNGC_CHECK(aclrtCreateEventExWithFlag(e, ACL_EVENT_SYNC), "aclrtCreateEventExWithFlag", NULL);
+    else
+        TNGC_CHECK(aclrtCreateEvent(e), "aclrtCreateEvent", NULL);
+    return 0;
+}
+
 /* The device, the context, the streams (with their priorities), the events. */
 static int tngc__device_new(model_ModelOrigin_forward_t *self)
 {
@@ -772,14 +903,18 @@ static int tngc__device_new(model_ModelOrigin_forward_t *self)
     TNGC_CHECK(aclrtSetDevice(self->device), "aclrtSetDevice", NULL);
     self->device_set = 1;
     TNGC_CHECK(aclrtCreateContext(&self->ctx, self->device), "aclrtCreateContext", NULL);
+    tngc__capture_check(self);
     for (int s = 0; s < d->nstreams; s++)
         TNGC_CHECK(aclrtCreateStreamWithConfig(&self->stream[s], tngc__streams[s].priority, 0),
                    "aclrtCreateStreamWithConfig", NULL);
     for (int e = 0; e < d->nevents; e++)
-        TNGC_CHECK(aclrtCreateEvent(&self->event[e]), "aclrtCreateEvent", NULL);
-    TNGC_CHECK(aclrtCreateEvent(&self->fork), "aclrtCreateEvent", NULL);
+        if (tngc__event_new(self, &self->event[e]) != 0)
+            return -1;
+    if (tngc__event_new(self, &self->fork) != 0)
+        return -1;
     for (int s = 1; s < d->nstreams; s++)
-        TNGC_CHECK(aclrtCreateEvent(&self->join[s]), "aclrtCreateEvent", NULL);
+        if (tngc__event_new(self, &self->join[s]) != 0)
+            return -1;
     return 0;
 }
 
@@ -794,11 +929,12 @@ int model_ModelOrigin_forward_create(model_ModelOrigin_forward_t **out, TngrtErr
     self->desc = &model_ModelOrigin_forward__desc;
     if (tngc__alloc(self) != 0 || tngc__check_new(self, err) != 0 || tngc__device_new(self) != 0 ||
         tngc__weights_new(self) != 0 || tngc__gears_new(self) != 0) {
-        snprintf(err->msg, sizeof err->msg, "%s", self->err);
+        snprintf(err->msg, sizeof err->msg, "%.*s", (int)sizeof err->msg - 1, self->err);
         tngc__teardown(self);
         free(self);
         return -1;
     }
+    snprintf(err->msg, sizeof err->msg, "%s", self->warning);   /* "" or one warning line */
     *out = self;
     return 0;
 }
@@ -994,18 +1130,20 @@ static int tngc__launch(model_ModelOrigin_forward_t *self, int g)
                : 0;
 }
 
-/* Runs gear g on the device: eagerly, or (reduce-overhead, static gears)
- * eagerly once, then captured once and replayed. */
+/* Runs gear g on the device: eagerly, or (reduce-overhead, static gears,
+ * a chip that can capture) eagerly once, then captured once and replayed. */
 static int tngc__execute(model_ModelOrigin_forward_t *self, int g)
 {
     TngcAclGear *G = &self->gear[g];
+    aclmdlRI ri = NULL;
+    int rc, end;
     if (G->captured) {
         TNGC_CHECK(aclmdlRIExecuteAsync(G->ri, self->stream[0]), "aclmdlRIExecuteAsync", NULL);
         return 0;
     }
     if (tngc__launch(self, g) != 0)
         return -1;
-    if (!tngc__gears[g].capture)
+    if (!tngc__gears[g].capture || !self->capture_ok)
         return 0;
     /* the eager run sized the workspaces: capture the same launch */
     TNGC_CHECK(aclrtSynchronizeStream(self->stream[0]), "aclrtSynchronizeStream", NULL);
@@ -1013,16 +1151,15 @@ static int tngc__execute(model_ModelOrigin_forward_t *self, int g)
     TNGC_CHECK(aclmdlRICaptureBegin(self->stream[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), "aclmdlRICaptureBegin",
                NULL);
     G->capturing = 1;
-    if (tngc__launch(self, g) != 0) {
-        aclmdlRI ri = NULL;
-        G->capturing = 0;
-        (void)aclmdlRICaptureEnd(self->stream[0], &ri);
+    rc = tngc__launch(self, g);
+    G->capturing = 0;
+    end = aclmdlRICaptureEnd(self->stream[0], &ri);   /* also after a failed launch: the capture ends */
+    if (rc != 0 || end != 0) {
         if (ri)
             (void)aclmdlRIDestroy(ri);
-        return -1;
+        return rc != 0 ? -1 : tngc__acl_fail(self, end, "aclmdlRICaptureEnd", NULL);
     }
-    G->capturing = 0;
-    TNGC_CHECK(aclmdlRICaptureEnd(self->stream[0], &G->ri), "aclmdlRICaptureEnd", NULL);
+    G->ri = ri;
     G->captured = 1;
     return 0;
 }
@@ -1067,25 +1204,12 @@ static int tngc__fetch(model_ModelOrigin_forward_t *self, int g, const int64_t *
     return 0;
 }
 
-int model_ModelOrigin_forward_run(model_ModelOrigin_forward_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor *outputs,
-                      int noutputs)
+/* The device part of a run of gear g: the inputs in, the launch, the
+ * outputs out. */
+static int tngc__run_gear(model_ModelOrigin_forward_t *self, int g, const int64_t *sym, const TngrtTensor *inputs, int ninputs,
+                          TngrtTensor *outputs)
 {
-    const TngrtBundleDesc *d = self->desc;
-    int64_t sym[64];
-    int g, rc;
-    self->err[0] = '\0';
-    if (noutputs != d->noutputs || (noutputs > 0 && !outputs))
-        return tngc__fail(self, "%s returns %d outputs, got room for %d", d->entry, d->noutputs,
-                          outputs ? noutputs : 0);
-    if (d->nsyms > 64)
-        return tngc__fail(self, "%s: more than 64 symbols", d->name);
-    g = tngrt_bundle_select(self->check, inputs, ninputs);
-    if (g < 0) {   /* a dtype, rank or shape in no gear: the inputs are at fault */
-        tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
-        return TNGRT_BAD_INPUT;
-    }
-    TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
-    tngc__symbols(d, g, inputs, sym);
+    int rc;
     if ((rc = tngc__gear_prepare(self, g, sym)) != 0)
         return rc;
     for (int i = 0; i < ninputs; i++) {
@@ -1099,6 +1223,38 @@ int model_ModelOrigin_forward_run(model_ModelOrigin_forward_t *self, const Tngrt
         return -1;
     TNGC_CHECK(aclrtSynchronizeStream(self->stream[0]), "aclrtSynchronizeStream", NULL);
     return tngc__fetch(self, g, sym, outputs);
+}
+
+int model_ModelOrigin_forward_run(model_ModelOrigin_forward_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor *outputs,
+                      int noutputs)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int64_t sym[64];
+    int g, rc, src, bad = 0;
+    self->err[0] = '\0';
+    if (noutputs != d->noutputs || (noutputs > 0 && !outputs))
+        return tngc__fail(self, "%s returns %d outputs, got room for %d", d->entry, d->noutputs,
+                          outputs ? noutputs : 0);
+    if (d->nsyms > 64)
+        return tngc__fail(self, "%s: more than 64 symbols", d->name);
+    g = tngrt_bundle_select(self->check, inputs, ninputs);
+    if (g < 0) {   /* a dtype, rank or shape in no gear: the inputs are at fault */
+        tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+        return TNGRT_BAD_INPUT;
+    }
+    TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
+    /* a stream of an earlier failed run that did not synchronise: again */
+    if (self->unsettled && (src = tngc__settle(self, &bad)) != 0)
+        return tngc__acl_fail(self, src, "aclrtSynchronizeStream", NULL);
+    tngc__symbols(d, g, inputs, sym);
+    rc = tngc__run_gear(self, g, sym, inputs, ninputs, outputs);
+    /* a failed launch may have left work queued on other streams */
+    if (rc != 0 && (src = tngc__settle(self, &bad)) != 0) {
+        size_t n = strlen(self->err);
+        snprintf(self->err + n, sizeof self->err - n, " (then aclrtSynchronizeStream of stream %d failed: error %d)",
+                 bad, src);
+    }
+    return rc;
 }
 
 /* ---- the signature ------------------------------------------------------------ */
@@ -1130,9 +1286,14 @@ const char *model_ModelOrigin_forward_last_error(const model_ModelOrigin_forward
  *                 aclrtSetDevice, aclrtCreateContext; one aclrtStream per
  *                 plan stream, created with the stream's recorded priority;
  *                 one aclrtEvent per plan event (plus a fork event and one
- *                 join event per extra stream); per gear one device arena
- *                 (the planner's offsets, then the gear's inputs), allocated
- *                 once, and the gear's aclTensor/aclScalar/aclIntArray/
+ *                 join event per extra stream), ACL_EVENT_SYNC events
+ *                 (aclrtCreateEventExWithFlag) when a capture records them;
+ *                 a chip that cannot capture (aclrtGetSocName: Atlas
+ *                 training series, Atlas 200I/500 A2) runs reduce-overhead
+ *                 eagerly, said in one warning line in create's err; per
+ *                 gear one device arena (the planner's offsets, then the
+ *                 gear's inputs), allocated once, and the gear's
+ *                 aclTensor/aclScalar/aclIntArray/
  *                 aclTensorList descriptors, built once (gears whose sizes
  *                 depend on an unbound symbol: at their first run, and
  *                 again when the symbols change); the weights' device blocks.
@@ -1146,8 +1307,11 @@ const char *model_ModelOrigin_forward_last_error(const model_ModelOrigin_forward
  *                 once into a model run instance (aclmdlRICaptureBegin/End)
  *                 and replayed (aclmdlRIExecuteAsync) from then on; stream 0
  *                 is synchronised; the outputs (and inputs updated in place)
- *                 are copied back to host memory the bundle owns.
- *   destroy       everything above, in reverse; aclrtResetDevice. aclFinalize
+ *                 are copied back to host memory the bundle owns. After a
+ *                 failure every stream is synchronised: no work of a
+ *                 failed run overlaps the next run's copies or a free.
+ *   destroy       every stream synchronised, then everything above in
+ *                 reverse order of creation; aclrtResetDevice. aclFinalize
  *                 is left to the program: other bundles or libraries of the
  *                 process may still use AscendCL.
  *
@@ -1167,14 +1331,43 @@ const char *model_ModelOrigin_forward_last_error(const model_ModelOrigin_forward
 #include "model_ModelSuperKernel_forward.h"
 
 #include "acl/acl.h"
-#include "aclnn/acl_meta.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- aclnn: CANN 8.1.RC1's declarations ------------------------------------- */
+/* CANN's aclnn headers are C++ (aclnn/acl_meta.h includes <cstdint> and
+ * declares a constexpr; some aclnnop/ headers include <string>), and this
+ * file is C: it includes only acl/acl.h (C) and declares here the aclnn
+ * types and functions it uses, exactly as aclnn/acl_meta.h declares them
+ * (extern "C" there: the C symbols CANN's libraries export). The body
+ * declares the operators it calls the same way (codegen/acl_ops.c), and
+ * tests/acl/real_cann.sh checks both against CANN's headers in C++, where
+ * a declaration that differs is an error. */
+typedef struct aclOpExecutor aclOpExecutor;
+typedef struct aclTensor aclTensor;
+typedef struct aclScalar aclScalar;
+typedef struct aclIntArray aclIntArray;
+typedef struct aclTensorList aclTensorList;
+typedef int32_t aclnnStatus;
+
+aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t *stride,
+                           int64_t offset, aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
+                           void *tensorData);
+aclScalar *aclCreateScalar(void *value, aclDataType dataType);
+aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
+aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size);
+aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+aclnnStatus aclDestroyScalar(const aclScalar *scalar);
+aclnnStatus aclDestroyIntArray(const aclIntArray *array);
+aclnnStatus aclDestroyTensorList(const aclTensorList *array);
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+/* ---- end of aclnn declarations ---- */
 
 #if defined(__GNUC__)
 #define TNGC_MAYBE_UNUSED __attribute__((unused))
@@ -1322,6 +1515,10 @@ struct model_ModelSuperKernel_forward_acl {
     aclrtEvent *event;             /* per plan event */
     aclrtEvent fork;               /* stream 0's start, waited by the others */
     aclrtEvent *join;              /* stream s's end, waited by stream 0 */
+    int capture_ok;                /* the chip can capture (aclrtGetSocName) */
+    int sync_events;               /* events may be recorded in a capture: ACL_EVENT_SYNC */
+    int unsettled;                 /* a stream failed to synchronise after a failed run */
+    char warning[256];             /* create's warning ("" when none) */
     void **w;                      /* weights on the device */
     void **w_host;                 /* host copies of weights an output returns */
     TngcAclGear *gear;
@@ -1392,6 +1589,9 @@ TNGC_MAYBE_UNUSED static int tngc__workspace(model_ModelSuperKernel_forward_t *s
     return 0;
 }
 
+/* An executor the operator's second phase never took (its workspace could
+ * not be had) is released with aclDestroyAclOpExecutor (declared above). */
+
 /* One aclnn operator on stream s: the two-phase call. */
 #define TNGC_ACLNN(fn, s, where, ...)                                               \
     do {                                                                            \
@@ -1400,8 +1600,10 @@ TNGC_MAYBE_UNUSED static int tngc__workspace(model_ModelSuperKernel_forward_t *s
         void *tngc__wp = NULL;                                                      \
         TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),         \
                    #fn "GetWorkspaceSize", (where));                                \
-        if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0)       \
+        if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0) {     \
+            (void)aclDestroyAclOpExecutor(tngc__ex);                                \
             return -1;                                                              \
+        }                                                                           \
         TNGC_CHECK(fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s]), #fn, (where)); \
     } while (0)
 
@@ -1519,8 +1721,25 @@ TNGC_MAYBE_UNUSED static int tngc__on_device(void *arg, TngrtExec *ex, int strea
 }
 
 #define TNGC_GENERATED 1
-#include "aclnnop/aclnn_quant_matmul_v4.h"
-#include "aclnnop/aclnn_dequant_swiglu_quant.h"
+
+/* ---- aclnn operators: CANN 8.1.RC1's declarations (its aclnnop/ headers are C++) ---- */
+/* aclnnop/aclnn_quant_matmul_v4.h */
+aclnnStatus aclnnQuantMatmulV4GetWorkspaceSize(const aclTensor *x1, const aclTensor *x2,
+    const aclTensor *scale, const aclTensor *offset, const aclTensor *pertokenScaleOptional,
+    const aclTensor *bias, bool transposeX1, bool transposeX2, const aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnQuantMatmulV4(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+/* aclnnop/aclnn_dequant_swiglu_quant.h */
+aclnnStatus aclnnDequantSwigluQuantGetWorkspaceSize(const aclTensor *x,
+    const aclTensor *weightScaleOptional, const aclTensor *activationScaleOptional,
+    const aclTensor *biasOptional, const aclTensor *quantScaleOptional,
+    const aclTensor *quantOffsetOptional, const aclTensor *groupIndexOptional, bool activateLeft,
+    char *quantModeOptional, const aclTensor *yOut, const aclTensor *scaleOut,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnDequantSwigluQuant(void *workspace, uint64_t workspaceSize,
+    aclOpExecutor *executor, aclrtStream stream);
+/* ---- end of aclnn operators ---- */
 
 /* Super kernels (seed 001): 1 segment(s), each between TNGC_SUPER_KERNEL_BEGIN
  * (scope, options as written) and TNGC_SUPER_KERNEL_END. */
@@ -1688,22 +1907,45 @@ static void tngc__gear_unbuild(TngcAclGear *G, const TngcAclGearCode *code)
     G->built = 0;
 }
 
-/* Teardown: every resource still held, in reverse order of creation. Calls
- * that fail here cannot be reported (destroy returns nothing) and do not
- * stop the rest. */
+/* Waits for every stream: after a failed run, work may still be queued on
+ * the streams the launch forked to, and neither the next run's synchronous
+ * copies nor a free may overlap it. A stream that fails to synchronise does
+ * not stop the others; it is tried again before the next run. Returns 0,
+ * or the first failure's code with its stream in *bad. */
+static int tngc__settle(model_ModelSuperKernel_forward_t *self, int *bad)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int first = 0;
+    self->unsettled = 0;
+    for (int s = 0; self->stream && s < d->nstreams; s++) {
+        int rc = self->stream[s] ? aclrtSynchronizeStream(self->stream[s]) : 0;
+        if (rc != 0 && !first) {
+            first = rc;
+            *bad = s;
+        }
+        self->unsettled |= rc != 0;
+    }
+    return first;
+}
+
+/* Teardown: the streams synchronised, then every resource still held, in
+ * reverse order of creation. Calls that fail here cannot be reported
+ * (destroy returns nothing) and do not stop the rest. */
 static void tngc__teardown(model_ModelSuperKernel_forward_t *self)
 {
     const TngrtBundleDesc *d = self->desc;
+    int bad;
     if (self->device_set && self->ctx)
         (void)aclrtSetCurrentContext(self->ctx);
-    for (int g = 0; self->gear && g < d->ngears; g++) {
+    (void)tngc__settle(self, &bad);
+    for (int g = d->ngears - 1; self->gear && g >= 0; g--) {
         TngcAclGear *G = &self->gear[g];
-        if (G->captured)
+        if (G->ri)
             (void)aclmdlRIDestroy(G->ri);
-        tngc__gear_unbuild(G, &tngc__gears[g]);
-        for (int s = 0; G->ws && s < d->nstreams; s++)
+        for (int s = d->nstreams - 1; G->ws && s >= 0; s--)
             if (G->ws[s])
                 (void)aclrtFree(G->ws[s]);
+        tngc__gear_unbuild(G, &tngc__gears[g]);
         if (G->arena)
             (void)aclrtFree(G->arena);
         free(G->t);
@@ -1716,18 +1958,18 @@ static void tngc__teardown(model_ModelSuperKernel_forward_t *self)
         free(G->sym);
         free(G->off);
     }
-    for (int i = 0; self->w && i < d->nweights; i++)
+    for (int i = d->nweights - 1; self->w && i >= 0; i--)
         if (self->w[i])
             (void)aclrtFree(self->w[i]);
-    for (int e = 0; self->event && e < d->nevents; e++)
-        if (self->event[e])
-            (void)aclrtDestroyEvent(self->event[e]);
-    for (int s = 1; self->join && s < d->nstreams; s++)
+    for (int s = d->nstreams - 1; self->join && s >= 1; s--)
         if (self->join[s])
             (void)aclrtDestroyEvent(self->join[s]);
     if (self->fork)
         (void)aclrtDestroyEvent(self->fork);
-    for (int s = 0; self->stream && s < d->nstreams; s++)
+    for (int e = d->nevents - 1; self->event && e >= 0; e--)
+        if (self->event[e])
+            (void)aclrtDestroyEvent(self->event[e]);
+    for (int s = d->nstreams - 1; self->stream && s >= 0; s--)
         if (self->stream[s])
             (void)aclrtDestroyStream(self->stream[s]);
     if (self->ctx)
@@ -1884,6 +2126,51 @@ static int tngc__weights_new(model_ModelSuperKernel_forward_t *self)
     return 0;
 }
 
+/* Chips that cannot capture a model run instance: aclmdlRICapture* is not
+ * supported on the Atlas training series (Ascend 910, the SoC names
+ * torch_npu lists for it) or on Atlas 200I/500 A2 (Ascend 310B). */
+static const char *const tngc__no_capture_socs[] = {
+    "Ascend910A", "Ascend910ProA", "Ascend910PremiumA", "Ascend910B", "Ascend910ProB",
+    "Ascend310B1", "Ascend310B2", "Ascend310B3", "Ascend310B4",
+};
+
+/* Whether reduce-overhead gears are captured: when the chip can (else they
+ * run eagerly, with the same results, and create says so in one warning
+ * line); events are then created capture-safe when a capture takes in
+ * more than one stream. */
+static void tngc__capture_check(model_ModelSuperKernel_forward_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    const char *soc;
+    int any = 0;
+    for (int g = 0; g < d->ngears; g++)
+        any |= tngc__gears[g].capture;
+    if (!any)
+        return;
+    self->capture_ok = 1;
+    soc = aclrtGetSocName();   /* NULL: unknown, captured as usual */
+    for (size_t i = 0; soc && i < sizeof tngc__no_capture_socs / sizeof *tngc__no_capture_socs; i++)
+        if (!strcmp(soc, tngc__no_capture_socs[i]))
+            self->capture_ok = 0;
+    if (!self->capture_ok)
+        snprintf(self->warning, sizeof self->warning,
+                 "%s: %s cannot capture model run instances (aclmdlRICapture*): reduce-overhead runs eagerly, "
+                 "with the same results",
+                 d->name, soc);
+    self->sync_events = self->capture_ok && d->nstreams > 1;
+}
+
+/* An event; one that may be recorded inside a capture is created with
+ * ACL_EVENT_SYNC, as CANN's cross-stream capture guide asks. */
+static int tngc__event_new(model_ModelSuperKernel_forward_t *self, aclrtEvent *e)
+{
+    if (self->sync_events)
+        TNGC_CHECK(aclrtCreateEventExWithFlag(e, ACL_EVENT_SYNC), "aclrtCreateEventExWithFlag", NULL);
+    else
+        TNGC_CHECK(aclrtCreateEvent(e), "aclrtCreateEvent", NULL);
+    return 0;
+}
+
 /* The device, the context, the streams (with their priorities), the events. */
 static int tngc__device_new(model_ModelSuperKernel_forward_t *self)
 {
@@ -1896,14 +2183,18 @@ static int tngc__device_new(model_ModelSuperKernel_forward_t *self)
     TNGC_CHECK(aclrtSetDevice(self->device), "aclrtSetDevice", NULL);
     self->device_set = 1;
     TNGC_CHECK(aclrtCreateContext(&self->ctx, self->device), "aclrtCreateContext", NULL);
+    tngc__capture_check(self);
     for (int s = 0; s < d->nstreams; s++)
         TNGC_CHECK(aclrtCreateStreamWithConfig(&self->stream[s], tngc__streams[s].priority, 0),
                    "aclrtCreateStreamWithConfig", NULL);
     for (int e = 0; e < d->nevents; e++)
-        TNGC_CHECK(aclrtCreateEvent(&self->event[e]), "aclrtCreateEvent", NULL);
-    TNGC_CHECK(aclrtCreateEvent(&self->fork), "aclrtCreateEvent", NULL);
+        if (tngc__event_new(self, &self->event[e]) != 0)
+            return -1;
+    if (tngc__event_new(self, &self->fork) != 0)
+        return -1;
     for (int s = 1; s < d->nstreams; s++)
-        TNGC_CHECK(aclrtCreateEvent(&self->join[s]), "aclrtCreateEvent", NULL);
+        if (tngc__event_new(self, &self->join[s]) != 0)
+            return -1;
     return 0;
 }
 
@@ -1918,11 +2209,12 @@ int model_ModelSuperKernel_forward_create(model_ModelSuperKernel_forward_t **out
     self->desc = &model_ModelSuperKernel_forward__desc;
     if (tngc__alloc(self) != 0 || tngc__check_new(self, err) != 0 || tngc__device_new(self) != 0 ||
         tngc__weights_new(self) != 0 || tngc__gears_new(self) != 0) {
-        snprintf(err->msg, sizeof err->msg, "%s", self->err);
+        snprintf(err->msg, sizeof err->msg, "%.*s", (int)sizeof err->msg - 1, self->err);
         tngc__teardown(self);
         free(self);
         return -1;
     }
+    snprintf(err->msg, sizeof err->msg, "%s", self->warning);   /* "" or one warning line */
     *out = self;
     return 0;
 }
@@ -2118,18 +2410,20 @@ static int tngc__launch(model_ModelSuperKernel_forward_t *self, int g)
                : 0;
 }
 
-/* Runs gear g on the device: eagerly, or (reduce-overhead, static gears)
- * eagerly once, then captured once and replayed. */
+/* Runs gear g on the device: eagerly, or (reduce-overhead, static gears,
+ * a chip that can capture) eagerly once, then captured once and replayed. */
 static int tngc__execute(model_ModelSuperKernel_forward_t *self, int g)
 {
     TngcAclGear *G = &self->gear[g];
+    aclmdlRI ri = NULL;
+    int rc, end;
     if (G->captured) {
         TNGC_CHECK(aclmdlRIExecuteAsync(G->ri, self->stream[0]), "aclmdlRIExecuteAsync", NULL);
         return 0;
     }
     if (tngc__launch(self, g) != 0)
         return -1;
-    if (!tngc__gears[g].capture)
+    if (!tngc__gears[g].capture || !self->capture_ok)
         return 0;
     /* the eager run sized the workspaces: capture the same launch */
     TNGC_CHECK(aclrtSynchronizeStream(self->stream[0]), "aclrtSynchronizeStream", NULL);
@@ -2137,16 +2431,15 @@ static int tngc__execute(model_ModelSuperKernel_forward_t *self, int g)
     TNGC_CHECK(aclmdlRICaptureBegin(self->stream[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), "aclmdlRICaptureBegin",
                NULL);
     G->capturing = 1;
-    if (tngc__launch(self, g) != 0) {
-        aclmdlRI ri = NULL;
-        G->capturing = 0;
-        (void)aclmdlRICaptureEnd(self->stream[0], &ri);
+    rc = tngc__launch(self, g);
+    G->capturing = 0;
+    end = aclmdlRICaptureEnd(self->stream[0], &ri);   /* also after a failed launch: the capture ends */
+    if (rc != 0 || end != 0) {
         if (ri)
             (void)aclmdlRIDestroy(ri);
-        return -1;
+        return rc != 0 ? -1 : tngc__acl_fail(self, end, "aclmdlRICaptureEnd", NULL);
     }
-    G->capturing = 0;
-    TNGC_CHECK(aclmdlRICaptureEnd(self->stream[0], &G->ri), "aclmdlRICaptureEnd", NULL);
+    G->ri = ri;
     G->captured = 1;
     return 0;
 }
@@ -2191,25 +2484,12 @@ static int tngc__fetch(model_ModelSuperKernel_forward_t *self, int g, const int6
     return 0;
 }
 
-int model_ModelSuperKernel_forward_run(model_ModelSuperKernel_forward_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor *outputs,
-                      int noutputs)
+/* The device part of a run of gear g: the inputs in, the launch, the
+ * outputs out. */
+static int tngc__run_gear(model_ModelSuperKernel_forward_t *self, int g, const int64_t *sym, const TngrtTensor *inputs, int ninputs,
+                          TngrtTensor *outputs)
 {
-    const TngrtBundleDesc *d = self->desc;
-    int64_t sym[64];
-    int g, rc;
-    self->err[0] = '\0';
-    if (noutputs != d->noutputs || (noutputs > 0 && !outputs))
-        return tngc__fail(self, "%s returns %d outputs, got room for %d", d->entry, d->noutputs,
-                          outputs ? noutputs : 0);
-    if (d->nsyms > 64)
-        return tngc__fail(self, "%s: more than 64 symbols", d->name);
-    g = tngrt_bundle_select(self->check, inputs, ninputs);
-    if (g < 0) {   /* a dtype, rank or shape in no gear: the inputs are at fault */
-        tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
-        return TNGRT_BAD_INPUT;
-    }
-    TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
-    tngc__symbols(d, g, inputs, sym);
+    int rc;
     if ((rc = tngc__gear_prepare(self, g, sym)) != 0)
         return rc;
     for (int i = 0; i < ninputs; i++) {
@@ -2223,6 +2503,38 @@ int model_ModelSuperKernel_forward_run(model_ModelSuperKernel_forward_t *self, c
         return -1;
     TNGC_CHECK(aclrtSynchronizeStream(self->stream[0]), "aclrtSynchronizeStream", NULL);
     return tngc__fetch(self, g, sym, outputs);
+}
+
+int model_ModelSuperKernel_forward_run(model_ModelSuperKernel_forward_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor *outputs,
+                      int noutputs)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int64_t sym[64];
+    int g, rc, src, bad = 0;
+    self->err[0] = '\0';
+    if (noutputs != d->noutputs || (noutputs > 0 && !outputs))
+        return tngc__fail(self, "%s returns %d outputs, got room for %d", d->entry, d->noutputs,
+                          outputs ? noutputs : 0);
+    if (d->nsyms > 64)
+        return tngc__fail(self, "%s: more than 64 symbols", d->name);
+    g = tngrt_bundle_select(self->check, inputs, ninputs);
+    if (g < 0) {   /* a dtype, rank or shape in no gear: the inputs are at fault */
+        tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+        return TNGRT_BAD_INPUT;
+    }
+    TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
+    /* a stream of an earlier failed run that did not synchronise: again */
+    if (self->unsettled && (src = tngc__settle(self, &bad)) != 0)
+        return tngc__acl_fail(self, src, "aclrtSynchronizeStream", NULL);
+    tngc__symbols(d, g, inputs, sym);
+    rc = tngc__run_gear(self, g, sym, inputs, ninputs, outputs);
+    /* a failed launch may have left work queued on other streams */
+    if (rc != 0 && (src = tngc__settle(self, &bad)) != 0) {
+        size_t n = strlen(self->err);
+        snprintf(self->err + n, sizeof self->err - n, " (then aclrtSynchronizeStream of stream %d failed: error %d)",
+                 bad, src);
+    }
+    return rc;
 }
 
 /* ---- the signature ------------------------------------------------------------ */

@@ -72,6 +72,10 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
 aclError aclrtDestroyContext(aclrtContext context);
 aclError aclrtSetCurrentContext(aclrtContext context);
 
+/* The chip ("aclrtGetSocName"): its SoC name, e.g. "Ascend910B1", or NULL
+ * when it cannot be read. */
+const char *aclrtGetSocName(void);
+
 /* Streams: aclrtCreateStreamWithConfig (aclcppdevg_03_0069: priority 0..7,
  * 0 highest; a flag outside the ACL_STREAM_* values is a plain stream),
  * aclrtDestroyStream, aclrtSynchronizeStream. */
@@ -90,6 +94,12 @@ aclError aclrtCreateEvent(aclrtEvent *event);
 aclError aclrtDestroyEvent(aclrtEvent event);
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/* Events recorded inside a capture ("aclrtCreateEventExWithFlag"; the
+ * cross-stream capture guide of "aclmdlRICaptureBegin" asks for
+ * ACL_EVENT_SYNC events, as torch_npu creates them). */
+#define ACL_EVENT_SYNC 0x00000001u
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
 
 /* Device memory ("aclrtMalloc", "aclrtMemcpy"): aclrtMalloc (aclrtMemMallocPolicy), aclrtFree,
  * aclrtMemset, aclrtMemcpy (aclrtMemcpyKind): synchronous copies. */

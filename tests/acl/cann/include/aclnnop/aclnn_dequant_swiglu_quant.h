@@ -1,12 +1,16 @@
 /*
  * aclnnop/aclnn_dequant_swiglu_quant.h - aclnnDequantSwigluQuant, as tngc's generated ACL code calls it
- * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ * (tngc's test declarations, not CANN's header; see acl/acl.h). C++ only,
+ * as CANN's aclnnop/ headers are: a C file that includes it does not
+ * compile (aclnn/acl_meta.h says why the bundles do not).
  *
  * From CANN's public aclnn API reference:
  *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnDequantSwigluQuant.md
  */
 #ifndef TNGC_TEST_ACLNN_DEQUANT_SWIGLU_QUANT_H
 #define TNGC_TEST_ACLNN_DEQUANT_SWIGLU_QUANT_H
+
+#include <cstdint>
 
 #include "aclnn/acl_meta.h"
 

@@ -1,12 +1,17 @@
 /*
  * aclnnop/aclnn_quant_matmul_v4.h - aclnnQuantMatmulV4, as tngc's generated ACL code calls it
- * (tngc's test declarations, not CANN's header; see acl/acl.h).
+ * (tngc's test declarations, not CANN's header; see acl/acl.h). C++ only,
+ * as CANN's aclnnop/ headers are: a C file that includes it does not
+ * compile (aclnn/acl_meta.h says why the bundles do not).
  *
  * From CANN's public aclnn API reference:
  *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnQuantMatmulV4.md
  */
 #ifndef TNGC_TEST_ACLNN_QUANT_MATMUL_V4_H
 #define TNGC_TEST_ACLNN_QUANT_MATMUL_V4_H
+
+#include <cstdint>
+#include <string>   /* as CANN's aclnn_quant_matmul_v4.h does */
 
 #include "aclnn/acl_meta.h"
 

@@ -1,0 +1,124 @@
+#!/bin/sh
+# The ACL target against CANN's real headers: a public dump of an installed
+# CANN 8.1.RC1 toolkit (github.com/leideng/CANN-8.1.RC1), read from a local
+# git snapshot and never copied into this repository.
+#
+#   sh tests/acl/real_cann.sh TNGC
+#
+# CANN_DUMP names the snapshot (a bare or ordinary git directory, or a
+# checked-out tree; default /work/.mirror/leideng+CANN-8.1.RC1/repo). Its
+# include/acl, include/aclnn and aclnnop/ (under opp/.../op_api/include in
+# the dump) are extracted into a temporary $ASCEND_TOOLKIT_HOME/include, and
+#   1. every example, every conformance model (but binary.py, whose div has
+#      no aclnn operator) and tests/acl/rsub.py builds with `tngc build
+#      --target acl --acl-home` against them (tngc's own flags: -std=c11 -O2
+#      -Wall -Werror ...), with clang and with gcc; there is no libascendcl
+#      to link, so each build ends with lib<name>.a;
+#   2. every generated source, launchers included, compiles with the same
+#      flags and -fsyntax-only, with clang and gcc;
+#   3. one C++ unit includes CANN's acl/acl.h, aclnn/acl_meta.h and the
+#      aclnnop/ header of every operator the bundles call, then the
+#      bundles' own declarations (templates/bundle_acl.c's and each
+#      bundle's) in extern "C": it compiles (clang++, g++) only if every
+#      declaration has CANN's types, const and order, and CANN declares it
+#      extern "C" too; the same unit with one const dropped must not.
+# With no snapshot (CI) it prints "real-cann: skipped (no dump)", exit 0.
+set -u
+tngc=${1:?usage: real_cann.sh TNGC}
+case $tngc in /*) ;; */*) tngc=$(pwd)/$tngc ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+dump=${CANN_DUMP:-/work/.mirror/leideng+CANN-8.1.RC1/repo}
+. "$here/decls.sh"
+
+# The dump's files, one path a line (git snapshot or plain tree).
+if [ -d "$dump" ] && git --git-dir="$dump" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+    list() { git --git-dir="$dump" ls-tree -r --name-only HEAD; }
+    extract() { git --git-dir="$dump" archive --format=tar HEAD -- "$@" 2>"$tmp/git.err" | tar -x -C "$tmp/x"; }
+elif [ -d "$dump" ]; then
+    list() { (cd "$dump" && find . -type f -o -type l | sed 's|^\./||'); }
+    extract() { (cd "$dump" && tar -cf - "$@") | tar -x -C "$tmp/x"; }
+else
+    echo "real-cann: skipped (no dump)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT INT TERM
+list >"$tmp/files" 2>/dev/null
+meta=$(grep '/include/aclnn/acl_meta\.h$' "$tmp/files" | head -1)
+add=$(grep '/include/aclnnop/aclnn_add\.h$' "$tmp/files" | head -1)
+if [ -z "$meta" ] || [ -z "$add" ]; then
+    echo "real-cann: skipped (no dump: $dump has no include/aclnn/acl_meta.h or aclnnop/aclnn_add.h)"
+    exit 0
+fi
+inc=${meta%/aclnn/acl_meta.h}
+ops=${add%/aclnn_add.h}
+mkdir -p "$tmp/x" "$tmp/cann/include"
+extract "$inc/acl" "$inc/aclnn" "$ops"
+want=$(grep -c -e "^$inc/acl/" -e "^$inc/aclnn/" -e "^$ops/" "$tmp/files")
+got=$(cd "$tmp/x" && find . -type f | wc -l | tr -d ' ')
+if [ "$got" != "$want" ]; then
+    echo "real-cann: extracted $got of the $want header files from $dump"
+    cat "$tmp/git.err" 2>/dev/null
+    exit 1
+fi
+mv "$tmp/x/$inc/acl" "$tmp/x/$inc/aclnn" "$tmp/cann/include/"
+mv "$tmp/x/$ops" "$tmp/cann/include/aclnnop"
+cann=$tmp/cann
+echo "real-cann: $dump: $(find "$cann/include" -name '*.h' | wc -l | tr -d ' ') headers ($inc/{acl,aclnn}, $ops)"
+
+pass=0 fail=0
+t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi; }
+# tngc build's flags for the ACL target (codegen/build.c, build__cc_base)
+flags="-std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I$root/runtime -I$cann/include -Wall -Werror"
+
+# ---- 1. every model builds against CANN's headers, with clang and gcc ----
+models=$(ls "$root"/examples/*/*.py "$root"/tests/conform/models/*.py "$here/rsub.py" |
+         grep -v -e '/recompile/' -e '/conform/models/binary\.py$')
+n=0
+for py in $models; do
+    d=$(dirname "$py")
+    m=$(basename "$d")_$(basename "$py" .py)
+    rm -rf "$tmp/$m"
+    cp -r "$d" "$tmp/$m" && mkdir -p "$tmp/$m/static_kernel_build"
+    for cc in clang gcc; do
+        (cd "$tmp/$m" && "$tngc" build --target acl --acl-home "$cann" --cc $cc --no-cache -o out.$cc "$(basename "$py")") \
+            >"$tmp/o" 2>&1
+        t "$m: tngc build --cc $cc" \
+          '[ $? -eq 0 ] && ls "$tmp/$m/out.$cc"/lib*.a >/dev/null 2>&1 || { grep -v "^ " "$tmp/o" | head -8; false; }'
+    done
+    # ---- 2. every generated source, launchers too, with the same flags ----
+    (cd "$tmp/$m" && "$tngc" gen --target acl -o src "$(basename "$py")") >"$tmp/o" 2>&1 || { cat "$tmp/o"; exit 1; }
+    for c in "$tmp/$m"/src/*.c; do
+        for cc in clang gcc; do
+            t "$(basename "$c") of $m: $cc -fsyntax-only" \
+              '$cc $flags -I"$tmp/$m/src" -fsyntax-only "$c" 2>"$tmp/cc" || { head -8 "$tmp/cc"; false; }'
+        done
+        n=$((n + 1))
+    done
+    mkdir -p "$tmp/srcs/$m" && cp "$tmp/$m"/src/*.c "$tmp/srcs/$m/"
+    rm -rf "$tmp/$m"
+done
+t "no generated source includes an aclnn header" '! grep -l "^#include \"aclnn" "$tmp"/srcs/*/*.c'
+
+# ---- 3. the bundles' own declarations are CANN's ----
+srcs=$(ls "$tmp"/srcs/*/*.c | grep -v '_launcher\.c$')
+decls_unit "$tmp/agree.cpp" "$root/templates/bundle_acl.c" $srcs
+for cxx in clang++ g++; do
+    t "$cxx: CANN's aclnn headers and tngc's declarations in one C++ unit" \
+      '$cxx -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/agree.cpp" 2>"$tmp/cc" || { head -12 "$tmp/cc"; false; }'
+done
+sed 's/^aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor \*self, const aclTensor \*other,$/aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, aclTensor *other,/' \
+    "$tmp/agree.cpp" >"$tmp/differ.cpp"
+t "the same unit with one const dropped fails" \
+  '! cmp -s "$tmp/agree.cpp" "$tmp/differ.cpp" && ! clang++ -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/differ.cpp" 2>/dev/null'
+table=$(grep -o '{"aclnn[A-Za-z0-9]*"' "$root/codegen/acl_ops.c" | tr -d '{"' | sort -u)
+echo "$table" >"$tmp/table"
+decls_names $srcs >"$tmp/called"
+t "the bundles call every operator of codegen/acl_ops.c" 'diff "$tmp/table" "$tmp/called"'
+
+echo "real-cann: $(echo "$models" | wc -l | tr -d ' ') models built with clang and gcc, $n sources compiled with each;" \
+     "$(decls_names $srcs | wc -l | tr -d ' ') aclnn operators ($(decls_headers $srcs | wc -l | tr -d ' ') aclnnop headers)" \
+     "and $(decls_meta "$root/templates/bundle_acl.c" | grep -c '^acl[A-Za-z]* \*\{0,1\}acl[A-Z][A-Za-z]*(') meta functions declared as CANN does"
+echo "real-cann: $pass passed, $fail failed"
+[ $fail -eq 0 ]
