@@ -190,13 +190,11 @@ char *interp_strndup(Interp *I, const char *s, size_t n)
 
 char *interp_printf(Interp *I, const char *fmt, ...)
 {
-    StrBuf sb = {0};
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&sb, fmt, ap);
+    char *d = arena_vprintf(&I->arena, fmt, ap);
     va_end(ap);
-    char *d = interp_strndup(I, sb.s ? sb.s : "", sb.len);
-    sb_free(&sb);
+    budget_charge(I, strlen(d) + 1);
     return d;
 }
 

@@ -89,15 +89,21 @@ char *arena_strndup(Arena *self, const char *s, size_t n)
     return d;
 }
 
-char *arena_printf(Arena *self, const char *fmt, ...)
+char *arena_vprintf(Arena *self, const char *fmt, va_list ap)
 {
     StrBuf sb = {0};
-    va_list ap;
-    va_start(ap, fmt);
     sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
     char *d = arena_strndup(self, sb.s ? sb.s : "", sb.len);
     sb_free(&sb);
+    return d;
+}
+
+char *arena_printf(Arena *self, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *d = arena_vprintf(self, fmt, ap);
+    va_end(ap);
     return d;
 }
 

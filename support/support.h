@@ -46,6 +46,7 @@ void *arena_alloc(Arena *self, size_t n);
 char *arena_strndup(Arena *self, const char *s, size_t n);
 /* printf into a string owned by the arena. */
 char *arena_printf(Arena *self, const char *fmt, ...);
+char *arena_vprintf(Arena *self, const char *fmt, va_list ap);
 /* Frees every block of the arena. */
 void arena_free(Arena *self);
 
