@@ -48,11 +48,20 @@ TNGC      = $(BUILD)/tngc
 RT_SRCS   = $(sort $(wildcard runtime/*.c))
 RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
+# libtngcrt_core: libtngcrt without the CPU kernels (kernels.c, the one file
+# that calls OpenBLAS): what ACL programs link (I/O, bundle checks, trace).
+RT_KERNEL_OBJS = $(BUILD)/obj/runtime/kernels.o
+RT_CORE_OBJS   = $(filter-out $(RT_KERNEL_OBJS),$(RT_OBJS))
+LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
 
 .PHONY: all deps check unit golden acl demo bench install clean help fuzz corpus
 all: $(TNGC) $(LIBRT)
 
-$(BUILD)/libtngcrt.a: $(RT_OBJS)
+# Built with libtngcrt.a (order-only), so whatever needs the one has both.
+$(BUILD)/libtngcrt.a: $(RT_OBJS) | $(LIBRT_CORE)
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/libtngcrt_core.a: $(RT_CORE_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -117,9 +126,13 @@ unit: $(UNIT)
 golden: $(TNGC)
 	@sh tests/golden/run.sh $(TNGC)
 
-# The ACL target, compile-checked against tests/acl/cann (no NPU here).
+# The ACL target, compile-checked against tests/acl/cann and, where a dump of
+# CANN 8.1.RC1's headers exists, against those; run against a mock (no NPU here).
 acl: $(TNGC) $(LIBRT)
 	@sh tests/acl/run.sh $(TNGC)
+	@sh tests/acl/mock_faults.sh $(TNGC)
+	@sh tests/acl/launcher_trace_pad.sh $(TNGC)
+	@sh tests/acl/real_cann.sh $(TNGC)
 
 check: $(TNGC) $(LIBRT) $(UNIT)
 	@sh tests/check.sh $(TNGC) $(UNIT)
@@ -145,14 +158,16 @@ install: $(TNGC) $(LIBRT)
 	    $(DESTDIR)$(PREFIX)/share/tngc $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tngc
 	install -m 755 $(TNGC) $(DESTDIR)$(PREFIX)/bin/tngc
 	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/libtngcrt.a
+	install -m 644 $(LIBRT_CORE) $(DESTDIR)$(PREFIX)/lib/libtngcrt_core.a
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/tngc/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt_core.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt_core.pc
 	install -m 644 tngc.mk $(DESTDIR)$(PREFIX)/share/tngc/tngc.mk
 	install -m 644 docs/tngc.1 $(DESTDIR)$(PREFIX)/share/man/man1/tngc.1
 	install -m 644 docs/rules.md docs/plan.md docs/plan-format.md docs/bundles.md $(DESTDIR)$(PREFIX)/share/doc/tngc/
 
 clean:
-	rm -rf build/obj build/gen build/san build/tests build/tngc build/libtngcrt.a
+	rm -rf build/obj build/gen build/san build/tests build/tngc build/libtngcrt.a build/libtngcrt_core.a
 
 help:
 	@sed -n '1,9p' Makefile

@@ -21,7 +21,8 @@
  *
  * The ACL target (--target acl) compiles against CANN's headers
  * ($ASCEND_TOOLKIT_HOME/include, or --acl-home) with -Wall -Werror, and
- * links <name>_launcher against CANN's libascendcl, libnnopbase and
+ * links <name>_launcher against libtngcrt_core (libtngcrt without the CPU
+ * kernels: no OpenBLAS) and CANN's libascendcl, libnnopbase and
  * libopapi (lib64/) only when they are there: with headers alone (the
  * declarations tngc's tests use, or a toolkit without its libraries) the
  * build ends with lib<name>.a, which a program links on a machine with
@@ -307,6 +308,16 @@ static void build__cc_base(Argv *a, const BuildOptions *bo, const char *inc, con
     sb_free(&f);
 }
 
+/* libtngcrt_core.a, beside lib (libtngcrt.a): the runtime without the CPU
+ * kernels, hence without OpenBLAS, which is what ACL programs link. */
+static char *build__runtime_core(const char *lib)
+{
+    const char *slash = strrchr(lib, '/');
+    StrBuf p = {0};
+    sb_printf(&p, "%.*slibtngcrt_core.a", slash ? (int)(slash - lib + 1) : 0, lib);
+    return p.s;
+}
+
 /* Compiles every TU of files (and the user's kernels) in dir, archives
  * lib<name>.a and links <name>_launcher. */
 static int build__compile(const GenFiles *files, const char *name, const BuildOptions *bo,
@@ -372,8 +383,10 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             if (strstr(objs[i], "_launcher.o"))
                 argv_push(&ld, objs[i]);
         argv_push(&ld, libname);
-        argv_push(&ld, lib);
-        if (build__acl(bo)) {   /* AscendCL, aclnn's operand types, aclnn's operators */
+        if (build__acl(bo)) {   /* libtngcrt without the CPU kernels, then AscendCL and aclnn */
+            char *core = build__runtime_core(lib);
+            argv_push(&ld, core);
+            free(core);
             StrBuf f = {0};
             sb_printf(&f, "-L%s/lib64", bo->acl_home);
             argv_push(&ld, f.s);
@@ -381,9 +394,11 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             sb_printf(&f, "-Wl,-rpath,%s/lib64", bo->acl_home);
             argv_push(&ld, f.s);
             sb_free(&f);
-            argv_words(&ld, "-lascendcl -lnnopbase -lopapi");
+            argv_words(&ld, "-lascendcl -lnnopbase -lopapi -lpthread -lm");
+        } else {
+            argv_push(&ld, lib);
+            argv_words(&ld, "-lopenblas -lpthread -lm");
         }
-        argv_words(&ld, "-lopenblas -lpthread -lm");
         rc = build__run1(&ld, "linking the launcher", err, errlen);
         argv_free(&ld);
     }

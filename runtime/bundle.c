@@ -12,11 +12,15 @@
 #include "internal.h"
 #include "tngrt_bundle.h"
 
-#include <cblas.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* OpenBLAS's thread count, declared weak: libtngcrt_core (this file without
+ * the CPU kernels) links with no BLAS, and there the symbol is NULL. Where
+ * the kernels are linked, so is OpenBLAS, and the call is made. */
+void openblas_set_num_threads(int num_threads) __attribute__((weak));
 
 /* Alignment of the arena and of every weight block, in bytes. */
 #define BUNDLE_ALIGN 64
@@ -313,7 +317,7 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
         return -1;
     }
     /* Streams are the unit of parallelism: one BLAS thread per caller. */
-    if (desc->nstreams > 1)
+    if (desc->nstreams > 1 && openblas_set_num_threads)
         openblas_set_num_threads(1);
     *out = self;
     return 0;

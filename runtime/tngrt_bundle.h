@@ -21,7 +21,8 @@
  * Process-wide side effect: tngrt_bundle_new of a descriptor with more
  * than one stream calls openblas_set_num_threads(1), so that streams, not
  * BLAS threads, are the unit of parallelism. It applies to every BLAS call
- * of the process from then on.
+ * of the process from then on. A program linked with libtngcrt_core (no
+ * CPU kernels, no OpenBLAS: ACL programs) has no such call.
  */
 #ifndef TNGRT_BUNDLE_H
 #define TNGRT_BUNDLE_H

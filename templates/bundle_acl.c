@@ -169,6 +169,10 @@ struct tngc_template_acl {
     TngrtTensor *dev_out;          /* scratch: output views of device memory */
     char **unused;                 /* tensors of the weights file that are no weight */
     int nunused;
+    TngrtTrace *trace;             /* _set_trace: the runs' host times go here (not owned) */
+    uint64_t *rec_t;               /* per plan event: the host time of its last record */
+    int *rec_s;                    /* ... and its stream */
+    char (*wait_name)[24];         /* per plan event: "wait eN", its waits' slice name */
     char err[1024];
 };
 
@@ -233,9 +237,45 @@ TNGC_MAYBE_UNUSED static int tngc__workspace(tngc_template_t *self, TngcAclGear 
 /* An executor the operator's second phase never took (its workspace could
  * not be had) is released with aclDestroyAclOpExecutor (declared above). */
 
-/* One aclnn operator on stream s: the two-phase call. */
+/* The trace (host clocks). One host thread issues every stream's work, so a
+ * slice is the time the host spent issuing an op (its two-phase call) or a
+ * wait on that op's stream; the device's own time shows in stream 0's
+ * synchronisation at the end of a run. */
+TNGC_MAYBE_UNUSED static uint64_t tngc__now(const tngc_template_t *self)
+{
+    return self->trace ? tngrt_trace_now() : 0;
+}
+
+/* A slice [t0, now) named name (a string that outlives the trace) on stream s. */
+TNGC_MAYBE_UNUSED static void tngc__slice(tngc_template_t *self, int s, const char *name, uint64_t t0)
+{
+    if (self->trace)
+        tngrt_trace_slice(self->trace, s, name, t0, tngrt_trace_now());
+}
+
+/* Plan event e was recorded on stream s: when, for the flow to its waits. */
+TNGC_MAYBE_UNUSED static void tngc__traced_record(tngc_template_t *self, int e, int s)
+{
+    if (self->trace) {
+        self->rec_t[e] = tngrt_trace_now();
+        self->rec_s[e] = s;
+    }
+}
+
+/* Stream s waited for plan event e from t0: a slice, and an arrow from the record. */
+TNGC_MAYBE_UNUSED static void tngc__traced_wait(tngc_template_t *self, int e, int s, uint64_t t0)
+{
+    if (self->trace) {
+        tngc__slice(self, s, self->wait_name[e], t0);
+        tngrt_trace_flow(self->trace, e, self->rec_s[e], self->rec_t[e], s, t0);
+    }
+}
+
+/* One aclnn operator on stream s: the two-phase call (a trace slice named
+ * by its place in the script). */
 #define TNGC_ACLNN(fn, s, where, ...)                                               \
     do {                                                                            \
+        uint64_t tngc__t0 = tngc__now(self);                                        \
         uint64_t tngc__ws = 0;                                                      \
         aclOpExecutor *tngc__ex = NULL;                                             \
         void *tngc__wp = NULL;                                                      \
@@ -246,13 +286,21 @@ TNGC_MAYBE_UNUSED static int tngc__workspace(tngc_template_t *self, TngcAclGear 
             return -1;                                                              \
         }                                                                           \
         TNGC_CHECK(fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s]), #fn, (where)); \
+        tngc__slice(self, (s), (where), tngc__t0);                                  \
     } while (0)
 
 /* Plan event e: recorded on stream s after a unit, waited on stream s before one. */
-#define TNGC_RECORD(e, s, where) \
-    TNGC_CHECK(aclrtRecordEvent(self->event[e], self->stream[s]), "aclrtRecordEvent", (where))
-#define TNGC_WAIT(e, s, where) \
-    TNGC_CHECK(aclrtStreamWaitEvent(self->stream[s], self->event[e]), "aclrtStreamWaitEvent", (where))
+#define TNGC_RECORD(e, s, where)                                                                    \
+    do {                                                                                            \
+        TNGC_CHECK(aclrtRecordEvent(self->event[e], self->stream[s]), "aclrtRecordEvent", (where)); \
+        tngc__traced_record(self, (e), (s));                                                        \
+    } while (0)
+#define TNGC_WAIT(e, s, where)                                                                              \
+    do {                                                                                                    \
+        uint64_t tngc__t0 = tngc__now(self);                                                                \
+        TNGC_CHECK(aclrtStreamWaitEvent(self->stream[s], self->event[e]), "aclrtStreamWaitEvent", (where)); \
+        tngc__traced_wait(self, (e), (s), tngc__t0);                                                        \
+    } while (0)
 
 /* Super-kernel segment boundaries (seed 001): scope name, options as
  * written ("key=value:key=value"). aclnn has no public call that fuses
@@ -506,6 +554,9 @@ static void tngc__teardown(tngc_template_t *self)
     free(self->in);
     free(self->dev_out);
     free(self->check_gears);
+    free(self->rec_t);
+    free(self->rec_s);
+    free(self->wait_name);
 }
 
 /* The libtngcrt bundle that checks inputs and selects gears: the signature
@@ -547,8 +598,13 @@ static int tngc__alloc(tngc_template_t *self)
     self->gear = calloc((size_t)d->ngears, sizeof *self->gear);
     self->in = calloc(ni, sizeof *self->in);
     self->dev_out = calloc((size_t)d->noutputs + 1, sizeof *self->dev_out);
+    self->rec_t = calloc((size_t)d->nevents + 1, sizeof *self->rec_t);
+    self->rec_s = calloc((size_t)d->nevents + 1, sizeof *self->rec_s);
+    self->wait_name = calloc((size_t)d->nevents + 1, sizeof *self->wait_name);
     ok = self->stream && self->event && self->join && self->w && self->w_host && self->gear && self->in &&
-         self->dev_out;
+         self->dev_out && self->rec_t && self->rec_s && self->wait_name;
+    for (int e = 0; ok && e < d->nevents; e++)
+        snprintf(self->wait_name[e], sizeof *self->wait_name, "wait e%d", e);
     for (int g = 0; ok && g < d->ngears; g++) {
         TngcAclGear *G = &self->gear[g];
         const TngcAclGearCode *code = &tngc__gears[g];
@@ -935,7 +991,9 @@ static int tngc__execute(tngc_template_t *self, int g)
     aclmdlRI ri = NULL;
     int rc, end;
     if (G->captured) {
+        uint64_t t0 = tngc__now(self);
         TNGC_CHECK(aclmdlRIExecuteAsync(G->ri, self->stream[0]), "aclmdlRIExecuteAsync", NULL);
+        tngc__slice(self, 0, "replay (aclmdlRIExecuteAsync)", t0);
         return 0;
     }
     if (tngc__launch(self, g) != 0)
@@ -1007,8 +1065,10 @@ static int tngc__run_gear(tngc_template_t *self, int g, const int64_t *sym, cons
                           TngrtTensor *outputs)
 {
     int rc;
+    uint64_t t0;
     if ((rc = tngc__gear_prepare(self, g, sym)) != 0)
         return rc;
+    t0 = tngc__now(self);
     for (int i = 0; i < ninputs; i++) {
         self->in[i] = inputs[i].data;
         if (inputs[i].nbytes > 0)
@@ -1016,10 +1076,16 @@ static int tngc__run_gear(tngc_template_t *self, int g, const int64_t *sym, cons
                                    ACL_MEMCPY_HOST_TO_DEVICE),
                        "aclrtMemcpy", NULL);
     }
+    tngc__slice(self, 0, "inputs to the device (aclrtMemcpy)", t0);
     if (tngc__execute(self, g) != 0)
         return -1;
+    t0 = tngc__now(self);
     TNGC_CHECK(aclrtSynchronizeStream(self->stream[0]), "aclrtSynchronizeStream", NULL);
-    return tngc__fetch(self, g, sym, outputs);
+    tngc__slice(self, 0, "synchronize (aclrtSynchronizeStream)", t0);
+    t0 = tngc__now(self);
+    rc = tngc__fetch(self, g, sym, outputs);
+    tngc__slice(self, 0, "outputs to the host (aclrtMemcpy)", t0);
+    return rc;
 }
 
 int tngc_template_run(tngc_template_t *self, const TngrtTensor *inputs, int ninputs, TngrtTensor *outputs,
@@ -1064,6 +1130,17 @@ const TngrtBundleDesc *tngc_template_desc(void)
 const TngrtBundleDesc *tngc_template_signature(const tngc_template_t *self)
 {
     return self->desc;
+}
+
+/* Attaches trace (NULL detaches) to the following runs; the bundle does not
+ * own it. Host clocks: per stream, each op's two-phase call (named by its
+ * place in the script) and each event wait (a flow arrow from its record);
+ * on stream 0 also the input copies, the replay of a captured run, the
+ * final synchronisation (where the device's time shows) and the output
+ * copies. The trace needs the signature's nstreams tracks. */
+void tngc_template_set_trace(tngc_template_t *self, TngrtTrace *trace)
+{
+    self->trace = trace;
 }
 
 const char *tngc_template_last_error(const tngc_template_t *self)
