@@ -131,6 +131,7 @@ golden: $(TNGC)
 acl: $(TNGC) $(LIBRT)
 	@sh tests/acl/run.sh $(TNGC)
 	@sh tests/acl/mock_faults.sh $(TNGC)
+	@sh tests/acl/nz_reuse.sh $(TNGC)
 	@sh tests/acl/launcher_trace_pad.sh $(TNGC)
 	@sh tests/acl/real_cann.sh $(TNGC)
 

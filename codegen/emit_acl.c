@@ -41,13 +41,14 @@ typedef struct Acl {
     StrBuf scratch;
     Arena keys;                /* keys of index */
     StrMap index;              /* "t<expr>" -> 1 + descriptor index, per gear */
-    int n[4];                  /* tensors, scalars, int arrays, lists */
+    int n[5];                  /* tensors, scalars, int arrays, lists; aclnn calls */
+    unsigned char *nz;         /* per weight: w0 when it is stored FRACTAL_NZ, else 0 */
     int32_t *order;            /* units in issue order */
     size_t norder;
     VEC(const AclFn *) fns;    /* the aclnn operators called, in first-use order */
 } Acl;
 
-enum { D_TENSOR, D_SCALAR, D_ARRAY, D_LIST };
+enum { D_TENSOR, D_SCALAR, D_ARRAY, D_LIST, D_CALLS };
 static const char *const desc_slot[] = {"t", "sc", "ia", "tl"};
 static const char *const desc_call[] = {"aclCreateTensor", "aclCreateScalar", "aclCreateIntArray",
                                         "aclCreateTensorList"};
@@ -136,6 +137,98 @@ static void acl__rows(Emit *E, Acl *A)
         if (!seen)
             VEC_PUSH(A->fns, row->fn);
     }
+}
+
+/* ---- FRACTAL_NZ weights ------------------------------------------------------------ */
+
+/* Whether every use of v (a FRACTAL_NZ cast of a weight) is a matmul's
+ * weight operand, where CANN's matmuls take FRACTAL_NZ: mm/bmm/matmul's
+ * mat2, addmm's mat2, linear's weight, npu_quant_matmul's x2. */
+static int acl__nz_uses_ok(const Graph *g, int32_t v)
+{
+    for (size_t i = 0; i < g->ops.n; i++) {
+        const Op *op = &g->ops.v[i];
+        for (uint32_t j = 0; j < op->nin; j++) {
+            if (op->in[j] != v)
+                continue;
+            int weight_operand = ((op->kind == OP_MM || op->kind == OP_BMM || op->kind == OP_MATMUL ||
+                                   op->kind == OP_LINEAR || op->kind == OP_QUANT_MATMUL) && j == 1) ||
+                                 (op->kind == OP_ADDMM && j == 2);
+            if (!weight_operand)
+                return 0;
+        }
+    }
+    for (size_t o = 0; o < g->outputs.n; o++)
+        if (g->outputs.v[o].value == v)
+            return 0;
+    return 1;
+}
+
+/* The weights stored FRACTAL_NZ on the device: those whose every use is
+ * npu_format_cast(w, 29) into a matmul's weight operand (so no ND reader
+ * of the same bytes remains) and that no output returns. load_weights
+ * lays them out as torch_npu's format cast would (templates/bundle_acl.c,
+ * tngc__nd_to_nz); their descriptors say ACL_FORMAT_FRACTAL_NZ with the
+ * NZ storage dims. A cast of an input or of an activation stays ND: its
+ * bytes arrive ND, and the cast launches nothing (the aliasing plan has
+ * no buffer for a second layout). */
+static void acl__nz_weights(Emit *E, Acl *A)
+{
+    const Graph *g = E->g;
+    A->nz = xcalloc(g->weights.n + 1, 1);
+    for (size_t w = 0; w < g->weights.n; w++) {
+        int32_t root = g->weights.v[w].value;
+        const Val *val = &g->vals.v[root];
+        int64_t c;
+        int ok = val->ndim >= 1 && dtype_size(val->dtype) > 0, uses = 0;
+        for (int d = 0; ok && d < val->ndim; d++)
+            ok = graph_dim_eval(g, val->dims[d], NULL, &c) == 0;
+        for (size_t i = 0; ok && i < g->ops.n; i++) {
+            const Op *op = &g->ops.v[i];
+            for (uint32_t j = 0; ok && j < op->nin; j++)
+                if (op->in[j] == root) {
+                    ok = op->kind == OP_FORMAT_CAST && op->attr[0] == FMT_FRACTAL_NZ && acl__nz_uses_ok(g, op->out);
+                    uses++;
+                }
+        }
+        for (size_t o = 0; ok && o < g->outputs.n; o++)
+            ok = graph_storage_root(g, g->outputs.v[o].value) != root;
+        A->nz[w] = (unsigned char)(ok && uses ? (dtype_size(val->dtype) == 1 ? 32 : 16) : 0);
+    }
+}
+
+/* w0 when value v is read FRACTAL_NZ (a cast of an NZ-stored weight), else 0. */
+static int acl__nz(Emit *E, int32_t v)
+{
+    const Graph *g = E->g;
+    Acl *A = E->target;
+    if (g->vals.v[v].format != FMT_FRACTAL_NZ)
+        return 0;
+    int32_t root = graph_storage_root(g, v);
+    for (size_t w = 0; w < g->weights.n; w++)
+        if (g->weights.v[w].value == root)
+            return A->nz[w];
+    return 0;
+}
+
+/* ", <n>, (const int64_t[]){...}" the FRACTAL_NZ storage dims of value v
+ * (its logical [..., h, w] -> [..., ceil(w/w0), ceil(h/16), 16, w0]). */
+static void acl__nz_storage(Emit *E, int32_t v, int w0)
+{
+    const Val *val = &E->g->vals.v[v];
+    int64_t h = 1, w = 1, c;
+    sb_printf(E->o, "%d, (const int64_t[]){", (val->ndim > 2 ? val->ndim - 2 : 0) + 4);
+    for (int d = 0; d < val->ndim; d++) {
+        if (graph_dim_eval(E->g, val->dims[d], NULL, &c) != 0)
+            TNGC_BUG("an NZ weight with a dim not constant");
+        if (d + 2 < val->ndim)
+            sb_printf(E->o, "%lld, ", (long long)c);
+        else if (d + 2 == val->ndim)
+            h = c;
+        else
+            w = c;
+    }
+    sb_printf(E->o, "%lld, %lld, 16, %d}", (long long)((w + w0 - 1) / w0), (long long)((h + 15) / 16), w0);
 }
 
 /* ---- descriptors ---------------------------------------------------------------- */
@@ -267,9 +360,15 @@ static void acl__tensor_expr(Emit *E, const Op *op, int32_t v, int arg)
 {
     (void)op;
     const Val *val = &E->g->vals.v[v];
-    sb_printf(E->o, "tngc__tensor(%d, ", val->ndim + (arg >= 0));
+    int w0 = arg < 0 ? acl__nz(E, v) : 0;
+    sb_printf(E->o, "tngc__tensor%s(%d, ", w0 ? "_nz" : "", val->ndim + (arg >= 0));
     emit_shape(E, v, arg);
-    sb_printf(E->o, ", NULL, 0, %s, 0, NULL, ", acl_dtype(val->dtype));
+    sb_printf(E->o, ", NULL, 0, %s, ", acl_dtype(val->dtype));
+    if (w0)
+        acl__nz_storage(E, v, w0);
+    else
+        sb_puts(E->o, "0, NULL");
+    sb_puts(E->o, ", ");
     emit_ptr(E, v, 0);
     sb_putc(E->o, ')');
 }
@@ -298,14 +397,20 @@ static void acl__transposed_expr(Emit *E, const Op *op, int32_t v, int arg)
     (void)op;
     (void)arg;
     const Val *val = &E->g->vals.v[v];
-    sb_puts(E->o, "tngc__tensor(2, (const int64_t[]){");
+    int w0 = acl__nz(E, v);
+    sb_printf(E->o, "tngc__tensor%s(2, (const int64_t[]){", w0 ? "_nz" : "");
     emit_dim(E, val->dims[1]);
     sb_puts(E->o, ", ");
     emit_dim(E, val->dims[0]);
     sb_puts(E->o, "}, (const int64_t[]){1, ");
     emit_dim(E, val->dims[1]);
-    sb_printf(E->o, "}, 0, %s, 2, ", acl_dtype(val->dtype));
-    emit_shape(E, v, -1);
+    sb_printf(E->o, "}, 0, %s, ", acl_dtype(val->dtype));
+    if (w0) {
+        acl__nz_storage(E, v, w0);
+    } else {
+        sb_puts(E->o, "2, ");
+        emit_shape(E, v, -1);
+    }
     sb_puts(E->o, ", ");
     emit_ptr(E, v, 0);
     sb_putc(E->o, ')');
@@ -519,7 +624,8 @@ static void acl__op(Emit *E, int32_t op_id, int s)
         return;
     }
     emit_line_script(E, op->line);
-    sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %s", row->fn->name, s, where.s);
+    Acl *A = E->target;
+    sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %d, %s", row->fn->name, s, A->n[D_CALLS]++, where.s);
     for (const char *a = row->args; *a;) {
         size_t n = strcspn(a, " ");
         sb_puts(E->o, ", ");
@@ -606,7 +712,7 @@ static void acl__gear(Emit *E, Acl *A, int gi)
 }
 
 /* The tables after the gears: streams, gears, returned weights. */
-static void acl__tables(Emit *E, const int (*counts)[4])
+static void acl__tables(Emit *E, const int (*counts)[5])
 {
     const Plan *p = E->p;
     const Graph *g = E->g;
@@ -621,9 +727,11 @@ static void acl__tables(Emit *E, const int (*counts)[4])
     }
     sb_puts(E->o, "};\n\n/* ==== gears: descriptors, capture (reduce-overhead), code ==== */\n"
                   "static const TngcAclGearCode tngc__gears[] = {\n");
-    for (size_t gi = 0; gi < p->gears.n; gi++)
-        sb_printf(E->o, "    {%d, %d, %d, %d, %d, g%zu_build, g%zu_launch},\n", counts[gi][0], counts[gi][1],
-                  counts[gi][2], counts[gi][3], capture && !emit_runtime_dims(p, (int)gi), gi, gi);
+    for (size_t gi = 0; gi < p->gears.n; gi++) {
+        int fixed = !emit_runtime_dims(p, (int)gi);
+        sb_printf(E->o, "    {%d, %d, %d, %d, %d, %d, %d, g%zu_build, g%zu_launch},\n", counts[gi][0], counts[gi][1],
+                  counts[gi][2], counts[gi][3], capture && fixed, counts[gi][4], !capture && fixed, gi, gi);
+    }
     sb_puts(E->o, "};\n\n/* weights an output returns: a host copy is kept */\n"
                   "static const signed char tngc__weight_returned[] = {");
     for (size_t w = 0; w < g->weights.n; w++) {
@@ -632,6 +740,10 @@ static void acl__tables(Emit *E, const int (*counts)[4])
             ret |= graph_storage_root(g, g->outputs.v[o].value) == g->weights.v[w].value;
         sb_printf(E->o, "%d, ", ret);
     }
+    sb_puts(E->o, "0};\n\n/* weights stored FRACTAL_NZ: the width of their blocks (0: ND) */\n"
+                  "static const unsigned char tngc__weight_nz[] = {");
+    for (size_t w = 0; w < g->weights.n; w++)
+        sb_printf(E->o, "%d, ", ((Acl *)E->target)->nz[w]);
     sb_puts(E->o, "0};\n");
 }
 
@@ -705,12 +817,12 @@ static void acl__body(Emit *E, StrBuf *body)
     Acl *A = E->target;
     E->o = body;
     acl__preamble(E, A);
-    int(*counts)[4] = xcalloc(E->p->gears.n + 1, sizeof *counts);
+    int(*counts)[5] = xcalloc(E->p->gears.n + 1, sizeof *counts);
     for (size_t gi = 0; gi < E->p->gears.n; gi++) {
         acl__gear(E, A, (int)gi);
         memcpy(counts[gi], A->n, sizeof A->n);
     }
-    acl__tables(E, (const int(*)[4])counts);
+    acl__tables(E, (const int(*)[5])counts);
     emit_desc(E);
     free(counts);
 }
@@ -784,6 +896,7 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
         return -1;
     }
     acl__issue_order(&E, &A);
+    acl__nz_weights(&E, &A);
     EmitSplice sc = {&E, {0}};
     const char *name = opt->name;
     acl__header(&E, &sc, out);
@@ -796,6 +909,7 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     strmap_free(&A.index);
     arena_free(&A.keys);
     free(A.order);
+    free(A.nz);
     VEC_FREE(A.fns);
     sb_free(&ident);
     emit_fini(&E);

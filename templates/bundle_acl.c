@@ -91,6 +91,7 @@ aclnnStatus aclDestroyTensor(const aclTensor *tensor);
 aclnnStatus aclDestroyScalar(const aclScalar *scalar);
 aclnnStatus aclDestroyIntArray(const aclIntArray *array);
 aclnnStatus aclDestroyTensorList(const aclTensorList *array);
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
 /* ---- end of aclnn declarations ---- */
 
@@ -112,6 +113,9 @@ typedef struct TngcAclGear TngcAclGear;
 typedef struct TngcAclGearCode {
     int ntensors, nscalars, narrays, nlists;   /* its descriptors */
     int capture;               /* reduce-overhead, static: captured once and replayed */
+    int nexec;                 /* its aclnn calls (TNGC_ACLNN's k: 0, 1, ...) */
+    int reuse;                 /* static, not captured: executors made repeatable at the
+                                * first run, launched again on later runs */
     /* Creates the gear's descriptors over its device addresses (G->dev). */
     int (*build)(tngc_template_t *self, TngcAclGear *G);
     /* Issues the gear's ops, events and waits on the streams. */
@@ -138,6 +142,8 @@ struct TngcAclGear {
     aclIntArray **ia;
     aclTensorList **tl;
     int built;
+    aclOpExecutor **ex;        /* reuse: per aclnn call its repeatable executor, or NULL */
+    uint64_t *ex_ws;           /* ... and the workspace size it asked for */
     void **ws;                 /* per stream: the aclnn workspace */
     uint64_t *ws_cap;
     aclmdlRI ri;               /* the captured run (reduce-overhead) */
@@ -235,7 +241,29 @@ TNGC_MAYBE_UNUSED static int tngc__workspace(tngc_template_t *self, TngcAclGear 
 }
 
 /* An executor the operator's second phase never took (its workspace could
- * not be had) is released with aclDestroyAclOpExecutor (declared above). */
+ * not be had), or a repeatable one whose launch failed, is released with
+ * aclDestroyAclOpExecutor, and its slot k of a reuse gear emptied. */
+TNGC_MAYBE_UNUSED static void tngc__drop(TngcAclGear *G, int k, aclOpExecutor *ex)
+{
+    (void)aclDestroyAclOpExecutor(ex);
+    if (G->ex)
+        G->ex[k] = NULL;
+}
+
+/* Call k of a reuse gear: its new executor made repeatable and kept in
+ * slot k with its workspace size; on failure it is released. */
+TNGC_MAYBE_UNUSED static int tngc__keep(tngc_template_t *self, TngcAclGear *G, int k, aclOpExecutor *ex,
+                                        uint64_t ws, const char *where)
+{
+    int rc = aclSetAclOpExecutorRepeatable(ex);
+    if (rc != 0) {
+        (void)aclDestroyAclOpExecutor(ex);
+        return tngc__acl_fail(self, rc, "aclSetAclOpExecutorRepeatable", where);
+    }
+    G->ex[k] = ex;
+    G->ex_ws[k] = ws;
+    return 0;
+}
 
 /* The trace (host clocks). One host thread issues every stream's work, so a
  * slice is the time the host spent issuing an op (its two-phase call) or a
@@ -272,20 +300,36 @@ TNGC_MAYBE_UNUSED static void tngc__traced_wait(tngc_template_t *self, int e, in
 }
 
 /* One aclnn operator on stream s: the two-phase call (a trace slice named
- * by its place in the script). */
-#define TNGC_ACLNN(fn, s, where, ...)                                               \
+ * by its place in the script). In a reuse gear (static, not captured) the
+ * executor of call k is made repeatable (aclSetAclOpExecutorRepeatable) the
+ * first time and launched again on later runs without a first phase: the
+ * gear's descriptors and device addresses never change. It is destroyed
+ * with the gear (tngc__gear_unbuild), or at once when its launch fails
+ * (the next run asks again). */
+#define TNGC_ACLNN(fn, s, k, where, ...)                                            \
     do {                                                                            \
         uint64_t tngc__t0 = tngc__now(self);                                        \
         uint64_t tngc__ws = 0;                                                      \
-        aclOpExecutor *tngc__ex = NULL;                                             \
+        aclOpExecutor *tngc__ex = G->ex ? G->ex[k] : NULL;                          \
         void *tngc__wp = NULL;                                                      \
-        TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),         \
-                   #fn "GetWorkspaceSize", (where));                                \
+        int tngc__rc;                                                               \
+        if (tngc__ex) {                                                             \
+            tngc__ws = G->ex_ws[k];                                                 \
+        } else {                                                                    \
+            TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),     \
+                       #fn "GetWorkspaceSize", (where));                            \
+            if (G->ex && tngc__keep(self, G, (k), tngc__ex, tngc__ws, (where)) != 0) \
+                return -1;                                                          \
+        }                                                                           \
         if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0) {     \
-            (void)aclDestroyAclOpExecutor(tngc__ex);                                \
+            tngc__drop(G, (k), tngc__ex);                                           \
             return -1;                                                              \
         }                                                                           \
-        TNGC_CHECK(fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s]), #fn, (where)); \
+        if ((tngc__rc = fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s])) != 0) {  \
+            if (G->ex)                                                              \
+                tngc__drop(G, (k), tngc__ex);                                       \
+            return tngc__acl_fail(self, tngc__rc, #fn, (where));                    \
+        }                                                                           \
         tngc__slice(self, (s), (where), tngc__t0);                                  \
     } while (0)
 
@@ -309,14 +353,11 @@ TNGC_MAYBE_UNUSED static void tngc__traced_wait(tngc_template_t *self, int e, in
 #define TNGC_SUPER_KERNEL_BEGIN(scope, options, segment) ((void)0)
 #define TNGC_SUPER_KERNEL_END(scope, segment) ((void)0)
 
-/* An aclTensor over data: view dims[0..nd) with strides (NULL: C order)
- * starting offset elements into storage sdims[0..snd) (NULL: the view's
- * dims). aclnn operands are described ND: the bundle's tensors are dense
- * C-order host tensors, and a planned FRACTAL_NZ layout (npu_format_cast)
- * is a layout choice the ACL target leaves out. */
-TNGC_MAYBE_UNUSED static aclTensor *tngc__tensor(int nd, const int64_t *dims, const int64_t *strides,
-                                                 int64_t offset, aclDataType dt, int snd, const int64_t *sdims,
-                                                 void *data)
+/* An aclTensor in format fmt over data: view dims[0..nd) with strides
+ * (NULL: C order) starting offset elements into storage sdims[0..snd)
+ * (NULL: the view's dims). */
+static aclTensor *tngc__tensor_as(aclFormat fmt, int nd, const int64_t *dims, const int64_t *strides,
+                                  int64_t offset, aclDataType dt, int snd, const int64_t *sdims, void *data)
 {
     int64_t st[TNGRT_MAX_DIMS + 1], bound = 1;
     /* a dim, stride or offset computed at run time that is TNGC_DIM_BAD or
@@ -340,7 +381,23 @@ TNGC_MAYBE_UNUSED static aclTensor *tngc__tensor(int nd, const int64_t *dims, co
         sdims = dims;
         snd = nd;
     }
-    return aclCreateTensor(dims, (uint64_t)nd, dt, strides, offset, ACL_FORMAT_ND, sdims, (uint64_t)snd, data);
+    return aclCreateTensor(dims, (uint64_t)nd, dt, strides, offset, fmt, sdims, (uint64_t)snd, data);
+}
+
+/* An ND aclTensor (tngc__tensor_as): the bundle's tensors are dense C-order. */
+TNGC_MAYBE_UNUSED static aclTensor *tngc__tensor(int nd, const int64_t *dims, const int64_t *strides, int64_t offset,
+                                                 aclDataType dt, int snd, const int64_t *sdims, void *data)
+{
+    return tngc__tensor_as(ACL_FORMAT_ND, nd, dims, strides, offset, dt, snd, sdims, data);
+}
+
+/* A weight stored FRACTAL_NZ (npu_format_cast(w, 29), tngc__nd_to_nz):
+ * the view is the logical ND tensor, the storage its NZ dims. */
+TNGC_MAYBE_UNUSED static aclTensor *tngc__tensor_nz(int nd, const int64_t *dims, const int64_t *strides,
+                                                    int64_t offset, aclDataType dt, int snd, const int64_t *sdims,
+                                                    void *data)
+{
+    return tngc__tensor_as(ACL_FORMAT_FRACTAL_NZ, nd, dims, strides, offset, dt, snd, sdims, data);
 }
 
 TNGC_MAYBE_UNUSED static aclScalar *tngc__scalar_f(double v)
@@ -428,8 +485,9 @@ static int tngc__no_launch(tngc_template_t *self, TngcAclGear *G)
 static const TngrtStreamFn g0_streams[] = {tngc__on_device};
 static const TngrtGear gears[] = {{NULL, 0, NULL, 0, g0_streams, tngc__no_outputs}};
 static const TngcAclStream tngc__streams[] = {{"default", 0}};
-static const TngcAclGearCode tngc__gears[] = {{0, 0, 0, 0, 0, tngc__no_launch, tngc__no_launch}};
+static const TngcAclGearCode tngc__gears[] = {{0, 0, 0, 0, 0, 0, 0, tngc__no_launch, tngc__no_launch}};
 static const signed char tngc__weight_returned[] = {0};
+static const unsigned char tngc__weight_nz[] = {0};
 static const TngrtBundleDesc tngc_template__desc = {
     .name = "tngc_template", .entry = "", .script = "", .ngears = 1, .gears = gears, .nstreams = 1,
 };
@@ -454,9 +512,13 @@ static int tngc__device_id(tngc_template_t *self, int32_t *out)
     return 0;
 }
 
-/* Frees G's descriptors (they are rebuilt for new symbol values). */
+/* Frees G's kept executors, then its descriptors (they are rebuilt for new
+ * symbol values). */
 static void tngc__gear_unbuild(TngcAclGear *G, const TngcAclGearCode *code)
 {
+    for (int k = code->nexec - 1; G->ex && k >= 0; k--)
+        if (G->ex[k])
+            (void)aclDestroyAclOpExecutor(G->ex[k]), G->ex[k] = NULL;
     for (int i = 0; G->t && i < code->ntensors; i++)
         if (G->t[i])
             (void)aclDestroyTensor(G->t[i]), G->t[i] = NULL;
@@ -517,6 +579,8 @@ static void tngc__teardown(tngc_template_t *self)
         free(G->sc);
         free(G->ia);
         free(G->tl);
+        free(G->ex);
+        free(G->ex_ws);
         free(G->ws);
         free(G->ws_cap);
         free(G->in);
@@ -619,6 +683,11 @@ static int tngc__alloc(tngc_template_t *self)
         G->sym = calloc((size_t)d->nsyms + 1, sizeof *G->sym);
         G->off = calloc((size_t)noff, sizeof *G->off);
         ok = G->t && G->sc && G->ia && G->tl && G->ws && G->ws_cap && G->in && G->sym && G->off;
+        if (ok && code->reuse) {
+            G->ex = calloc((size_t)code->nexec + 1, sizeof *G->ex);
+            G->ex_ws = calloc((size_t)code->nexec + 1, sizeof *G->ex_ws);
+            ok = G->ex && G->ex_ws;
+        }
         G->dev.in = G->in;
         G->dev.w = self->w;
         G->dev.sym = G->sym;
@@ -683,12 +752,59 @@ static int tngc__gears_new(tngc_template_t *self)
     return 0;
 }
 
+/* ---- FRACTAL_NZ weights ---- */
+
+/* A weight every use of which is npu_format_cast(w, 29) into a matmul's
+ * weight operand is stored on the device as torch_npu stores it, in
+ * FRACTAL_NZ: ND [..., h, w] -> [..., ceil(w/w0), ceil(h/16), 16, w0]
+ * (a 1-D [w] as [1, w]), zero padded, w0 = tngc__weight_nz[i] (16, or 32
+ * for 1-byte dtypes: CANN's cube is 32 bytes wide, GE's
+ * GetCubeSizeByDataType). The ND shape splits into times (the leading
+ * dims), h and w. */
+static void tngc__nz_split(const TngrtSigTensor *t, int64_t *times, int64_t *h, int64_t *w)
+{
+    *times = 1;
+    for (int k = 0; k + 2 < t->ndim; k++)
+        *times *= t->dims[k].value;
+    *h = t->ndim >= 2 ? t->dims[t->ndim - 2].value : 1;
+    *w = t->ndim >= 1 ? t->dims[t->ndim - 1].value : 1;
+}
+
+/* Bytes of weight t stored FRACTAL_NZ with blocks of w0 columns. */
+static int64_t tngc__nz_bytes(const TngrtSigTensor *t, int w0)
+{
+    int64_t times, h, w;
+    tngc__nz_split(t, &times, &h, &w);
+    return times * ((w + w0 - 1) / w0) * ((h + 15) / 16) * 16 * w0 * (int64_t)tngrt_dtype_size(t->dtype);
+}
+
+/* dst (tngc__nz_bytes, zeroed) = the ND data src of t in FRACTAL_NZ: element
+ * (i, j) of matrix m lands at block (j / w0, i / 16), row i % 16, column j % w0. */
+static void tngc__nd_to_nz(unsigned char *dst, const unsigned char *src, const TngrtSigTensor *t, int w0)
+{
+    int64_t times, h, w, es = (int64_t)tngrt_dtype_size(t->dtype);
+    tngc__nz_split(t, &times, &h, &w);
+    int64_t h1 = (h + 15) / 16, w1 = (w + w0 - 1) / w0, block = h1 * 16 * w0;
+    for (int64_t m = 0; m < times; m++)
+        for (int64_t i = 0; i < h; i++)
+            for (int64_t j = 0; j < w; j++)
+                memcpy(dst + ((m * w1 + j / w0) * block + i * w0 + j % w0) * es, src + ((m * h + i) * w + j) * es,
+                       (size_t)es);
+}
+
+/* Bytes of weight i on the device. */
+static int64_t tngc__weight_bytes(const TngrtBundleDesc *d, int i)
+{
+    const TngrtSigTensor *w = &d->weights[i];
+    return tngc__weight_nz[i] ? tngc__nz_bytes(w, tngc__weight_nz[i]) : tngc__sig_bytes(w, NULL);
+}
+
 /* Device blocks of the weights, and host copies of those an output returns. */
 static int tngc__weights_new(tngc_template_t *self)
 {
     const TngrtBundleDesc *d = self->desc;
     for (int i = 0; i < d->nweights; i++) {
-        int64_t n = tngc__sig_bytes(&d->weights[i], NULL);
+        int64_t n = tngc__weight_bytes(d, i);
         TNGC_CHECK(aclrtMalloc(&self->w[i], (size_t)(n > 0 ? n : 64), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc",
                    NULL);
         TNGC_CHECK(aclrtMemset(self->w[i], (size_t)(n > 0 ? n : 64), 0, (size_t)(n > 0 ? n : 64)), "aclrtMemset",
@@ -858,6 +974,7 @@ int tngc_template_load_weights(tngc_template_t *self, const char *path)
     TngrtSafetensors *st = NULL;
     TngrtTensor *views;
     TngrtError e;
+    unsigned char *nz = NULL;   /* a weight in FRACTAL_NZ */
     int rc = -1;
     self->err[0] = '\0';
     if (!path)
@@ -891,9 +1008,21 @@ int tngc_template_load_weights(tngc_template_t *self, const char *path)
         goto out;
     /* every weight checked: only now change the device copies */
     for (int i = 0; i < d->nweights; i++) {
-        if (views[i].nbytes == 0)
+        const void *data = views[i].data;
+        size_t n = views[i].nbytes;
+        if (n == 0)
             continue;
-        rc = aclrtMemcpy(self->w[i], views[i].nbytes, views[i].data, views[i].nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
+        if (tngc__weight_nz[i]) {   /* its FRACTAL_NZ layout, built on the host */
+            n = (size_t)tngc__weight_bytes(d, i);
+            free(nz);
+            if (!(nz = calloc(1, n))) {
+                tngc__fail(self, "%s: out of memory", path);
+                goto out;
+            }
+            tngc__nd_to_nz(nz, views[i].data, &d->weights[i], tngc__weight_nz[i]);
+            data = nz;
+        }
+        rc = aclrtMemcpy(self->w[i], n, data, n, ACL_MEMCPY_HOST_TO_DEVICE);
         if (rc != 0) {
             tngc__acl_fail(self, rc, "aclrtMemcpy", NULL);
             rc = -1;
@@ -904,6 +1033,7 @@ int tngc_template_load_weights(tngc_template_t *self, const char *path)
     }
     rc = 0;
 out:
+    free(nz);
     free(views);
     tngrt_safetensors_close(st);
     return rc;

@@ -13,8 +13,11 @@
  *   capture begin s<id> / capture end / replay s<id>
  *   sync s<id>
  *   destroy s<id> / destroy e<id>   aclrtDestroyStream, aclrtDestroyEvent
+ *   tensor nz view <d>x<d>.. storage <d>x<d>..   aclCreateTensor in FRACTAL_NZ (29)
+ *   repeatable <aclnnXxx>           aclSetAclOpExecutorRepeatable
  *   fail <call> <n>                 the injected failure
  *   misuse <what>                   something AscendCL forbids or that races
+ *   getws <aclnnXxx> <n>            at exit: its first phase was called n times
  *   live <streams> <events> <contexts> <blocks> <descriptors>   at exit
  *
  * Environment:
@@ -36,7 +39,10 @@
  * synchronous copy while a stream still has queued work; a free of memory
  * that descriptors point into, or of a workspace, while work that may use
  * it is queued; a stream destroyed with queued work; a workspace smaller
- * than asked for; an executor used twice or never run nor destroyed. Work
+ * than asked for; an executor used twice (unless made repeatable) or
+ * destroyed twice, or never run nor destroyed (a repeatable one: never
+ * destroyed); an FRACTAL_NZ tensor whose storage dims are not its view's
+ * NZ layout or pass the end of its block. Work
  * is tracked per stream (tasks issued, tasks known done): synchronising a
  * stream completes its tasks and, through the events it waited for, those
  * of the streams it waited on. Tasks issued while capturing are kept in
@@ -561,6 +567,20 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     memcpy(dst, src, count);
     mock_log("%s %zu", kind == ACL_MEMCPY_HOST_TO_DEVICE ? "h2d" : kind == ACL_MEMCPY_DEVICE_TO_HOST ? "d2h" : "copy",
              count);
+    /* TNGC_ACL_MOCK_H2D=file: every host-to-device copy appended as an
+     * 8-byte little-endian size and the bytes (tests read layouts back) */
+    const char *dump = getenv("TNGC_ACL_MOCK_H2D");
+    if (dump && *dump && kind == ACL_MEMCPY_HOST_TO_DEVICE) {
+        FILE *f = fopen(dump, "ab");
+        if (f) {
+            unsigned char len[8];
+            for (int k = 0; k < 8; k++)
+                len[k] = (unsigned char)((uint64_t)count >> (8 * k));
+            fwrite(len, 1, 8, f);
+            fwrite(src, 1, count, f);
+            fclose(f);
+        }
+    }
     return 0;
 }
 
@@ -626,17 +646,61 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI)
 
 /* ---- aclnn operands ---- */
 
+static size_t dtype_bytes(aclDataType t)
+{
+    switch (t) {
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+    case ACL_FLOAT16: case ACL_BF16: return 2;
+    case ACL_INT64: case ACL_DOUBLE: return 8;
+    default: return 4;
+    }
+}
+
+/* An FRACTAL_NZ tensor: logged; its storage dims must be the NZ layout of
+ * its view ([..., h, w] -> [..., ceil(w/w0), ceil(h/16), 16, w0], w0 = 32
+ * bytes' worth of 1-byte elements, else 16; of a transposed 2-D view, of
+ * the untransposed matrix) and lie within its block. */
+static int nz_ok(const int64_t *v, uint64_t nv, aclDataType dt, const int64_t *sd, uint64_t ns, void *data)
+{
+    char line[256];
+    size_t at = 0;
+    int64_t w0 = dtype_bytes(dt) == 1 ? 32 : 16, n = (int64_t)dtype_bytes(dt), h, w;
+    at += (size_t)snprintf(line + at, sizeof line - at, "tensor nz view");
+    for (uint64_t k = 0; k < nv && at < sizeof line; k++)
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s%lld", k ? "x" : " ", (long long)v[k]);
+    at += at < sizeof line ? (size_t)snprintf(line + at, sizeof line - at, " storage") : 0;
+    for (uint64_t k = 0; sd && k < ns && at < sizeof line; k++)
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s%lld", k ? "x" : " ", (long long)sd[k]);
+    mock_log("%s", line);
+    if (nv < 1 || !sd || ns != (nv > 2 ? nv - 2 : 0) + 4)
+        return mock_misuse("aclCreateTensor: FRACTAL_NZ storage of %llu dims for a view of %llu",
+                           (unsigned long long)ns, (unsigned long long)nv), 0;
+    h = nv >= 2 ? v[nv - 2] : 1;
+    w = v[nv - 1];
+    for (uint64_t k = 0; k < ns; k++)
+        n *= sd[k];
+    if (sd[ns - 1] != w0 || sd[ns - 2] != 16 ||
+        !((sd[ns - 4] == (w + w0 - 1) / w0 && sd[ns - 3] == (h + 15) / 16) ||
+          (nv == 2 && sd[ns - 4] == (h + w0 - 1) / w0 && sd[ns - 3] == (w + 15) / 16)))
+        return mock_misuse("aclCreateTensor: FRACTAL_NZ storage dims not the NZ layout of the view"), 0;
+    if (!device_ok(data, (size_t)n, "aclCreateTensor (FRACTAL_NZ storage)"))
+        return 0;
+    return 1;
+}
+
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
                            uint64_t storageDimsNum, void *tensorData)
 {
-    (void)viewDims, (void)viewDimsNum, (void)dataType, (void)stride, (void)offset, (void)format;
-    (void)storageDims, (void)storageDimsNum;
+    (void)stride, (void)offset;
     MockBlock *b;
     void *t;
     if (mock_call("aclCreateTensor") || !tensorData || (viewDimsNum && !viewDims) || viewDimsNum > 8)
         return NULL;
     if (!device_ok(tensorData, 1, "aclCreateTensor"))
+        return NULL;
+    if (format == ACL_FORMAT_FRACTAL_NZ &&
+        !nz_ok(viewDims, viewDimsNum, dataType, storageDims, storageDimsNum, tensorData))
         return NULL;
     b = block_at(tensorData, 1);
     b->shared = 1;
@@ -742,12 +806,46 @@ aclnnStatus aclDestroyTensorList(const aclTensorList *array)
 typedef struct MockExec {
     const char *op;
     uint64_t ws;
+    int repeatable, spent;
+    int kept;          /* its destroy failed: the runtime's, not a leak */
 } MockExec;
+
+/* Every executor ever made (spent ones kept, to tell a reuse), and each
+ * operator's first-phase calls. */
+static MockExec **execs;
+static int nexecs, capexecs;
+static struct { const char *op; int n; } getws[128];
+static int ngetws;
 
 aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **executor);
 aclnnStatus mock_run(const char *op, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                      aclrtStream stream);
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+
+static void count_getws(const char *op)
+{
+    int i = 0;
+    while (i < ngetws && strcmp(getws[i].op, op) != 0)
+        i++;
+    if (i == ngetws && ngetws < 128)
+        getws[ngetws++].op = op;
+    if (i < ngetws)
+        getws[i].n++;
+}
+
+/* The live executor p, or NULL after logging the misuse. */
+static MockExec *exec_get(const void *p, const char *call)
+{
+    for (int i = 0; i < nexecs; i++)
+        if (execs[i] == p) {
+            if (execs[i]->spent)
+                return mock_misuse("%s: an executor of %s used again after its run or destroy%s", call,
+                                   execs[i]->op, execs[i]->repeatable ? "" : " (not repeatable)"), NULL;
+            return execs[i];
+        }
+    mock_misuse("%s: an unknown executor", call);
+    return NULL;
+}
 
 aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
@@ -756,9 +854,20 @@ aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **exe
     int rc = mock_call(name);
     if (rc)
         return rc;
+    count_getws(op);
     MockExec *e = calloc(1, sizeof *e);
     if (!e)
         return BAD_ARG;
+    if (nexecs == capexecs) {
+        MockExec **grown = realloc(execs, (size_t)(capexecs ? 2 * capexecs : 64) * sizeof *execs);
+        if (!grown) {
+            free(e);
+            return BAD_ARG;
+        }
+        execs = grown;
+        capexecs = capexecs ? 2 * capexecs : 64;
+    }
+    execs[nexecs++] = e;
     e->op = op;
     e->ws = strlen(op) * 64;   /* some workspace, op-dependent */
     *workspaceSize = e->ws;
@@ -767,20 +876,38 @@ aclnnStatus mock_ws(const char *op, uint64_t *workspaceSize, aclOpExecutor **exe
     return 0;
 }
 
-/* The operator's second phase: the executor is spent, also when it fails. */
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
+{
+    MockExec *e = exec_get(executor, "aclSetAclOpExecutorRepeatable");
+    int rc = mock_call("aclSetAclOpExecutorRepeatable");
+    if (!e)
+        return MISUSE;
+    if (rc)
+        return rc;
+    e->repeatable = 1;
+    mock_log("repeatable %s", e->op);
+    return 0;
+}
+
+/* The operator's second phase: a plain executor is spent, also when it
+ * fails; a repeatable one stays until its destroy. */
 aclnnStatus mock_run(const char *op, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                      aclrtStream stream)
 {
-    MockExec *e = (MockExec *)executor;
+    MockExec *e = exec_get(executor, op);
     MockObj *s = obj_get(stream, K_STREAM, op);
     MockBlock *b;
     uint64_t asked;
     int rc = mock_call(op);
-    if (!e || strcmp(e->op, op) != 0)
+    if (!e)
+        return MISUSE;
+    if (strcmp(e->op, op) != 0)
         return mock_misuse("an executor of another operator");
     asked = e->ws;
-    free(e);   /* one run per executor */
-    live_exec--;
+    if (!e->repeatable) {
+        e->spent = 1;   /* one run per executor */
+        live_exec--;
+    }
     if (!s)
         return MISUSE;
     if (workspaceSize < asked || (asked && !workspace))
@@ -802,10 +929,15 @@ aclnnStatus mock_run(const char *op, void *workspace, uint64_t workspaceSize, ac
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
 {
+    MockExec *e = exec_get(executor, "aclDestroyAclOpExecutor");
     int rc = mock_call("aclDestroyAclOpExecutor");
-    if (rc)
+    if (!e)
+        return MISUSE;
+    if (rc) {
+        e->kept = 1;
         return rc;
-    free(executor);
+    }
+    e->spent = 1;
     live_exec--;
     return 0;
 }
@@ -815,8 +947,12 @@ static void mock_report(void)
 {
     if (!mock_log_file)
         return;
+    for (int i = 0; i < nexecs; i++)
+        live_exec -= !execs[i]->spent && execs[i]->kept;
     if (live_exec)
         mock_log("misuse %d executor%s neither run nor destroyed", live_exec, live_exec == 1 ? "" : "s");
+    for (int i = 0; i < ngetws; i++)
+        fprintf(mock_log_file, "getws %s %d\n", getws[i].op, getws[i].n);
     fprintf(mock_log_file, "live %d %d %d %d %d\n", n_live[K_STREAM], n_live[K_EVENT], n_live[K_CONTEXT], live_blocks,
             live_desc + n_live[K_RI]);
     fclose(mock_log_file);
@@ -824,4 +960,9 @@ static void mock_report(void)
     if (mock_calls_file)
         fclose(mock_calls_file);
     mock_calls_file = NULL;
+    for (int i = 0; i < nexecs; i++)
+        free(execs[i]);
+    free(execs);
+    execs = NULL;
+    nexecs = capexecs = 0;
 }

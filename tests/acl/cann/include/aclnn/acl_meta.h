@@ -20,6 +20,14 @@
  * aclCreateTensorList (the list owns its tensors: aclDestroyTensorList
  * destroys them), and their aclDestroy* counterparts (operatorlist_00025);
  * aclDestroyAclOpExecutor releases an executor that no second phase took.
+ * An executor is spent by its second phase unless aclSetAclOpExecutorRepeatable
+ * made it repeatable (the aclnn API reference's page of that name): then
+ * aclnnXxx may launch it again, on later runs, until aclDestroyAclOpExecutor
+ * releases it; the addresses it was made with stay in force (the
+ * aclSet*TensorAddr calls change them, and bundles do not need them: a
+ * static gear's addresses never move). An aclTensor in format
+ * ACL_FORMAT_FRACTAL_NZ has its logical ND shape as view dims and its NZ
+ * storage shape, [..., ceil(w/w0), ceil(h/16), 16, w0], as storage dims.
  * Every operator is two calls: aclnnXxxGetWorkspaceSize(..., uint64_t
  * *workspaceSize, aclOpExecutor **executor) and aclnnXxx(void *workspace,
  * uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream).
@@ -55,6 +63,7 @@ aclnnStatus aclDestroyTensor(const aclTensor *tensor);
 aclnnStatus aclDestroyScalar(const aclScalar *scalar);
 aclnnStatus aclDestroyIntArray(const aclIntArray *array);
 aclnnStatus aclDestroyTensorList(const aclTensorList *array);
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
 
 #ifdef __cplusplus
