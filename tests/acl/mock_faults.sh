@@ -21,20 +21,7 @@
 #
 # usage: tests/acl/mock_faults.sh TNGC
 set -u
-tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-librt=$(dirname "$tngc")/libtngcrt.a
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-pass=0 fail=0
-t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi; }
-lines() { wc -l < "$1" | tr -d ' '; }
-cc=${CC:-clang}
-fake=$tmp/fakecann
-sh "$here/mock/build.sh" "$fake" >"$tmp/e" 2>&1
-t "the mock runtime builds" '[ $? -eq 0 ] || { head "$tmp/e"; false; }'
-mk() { /usr/bin/python3 "$here/data.py" "$@" || python3 "$here/data.py" "$@"; }
+. "$(dirname "$0")/mocklib.sh"
 
 # ---- the models ----
 # ro: reduce-overhead on three streams (plan events at the cross-stream edges)
@@ -83,28 +70,13 @@ cp -r "$root/examples/static_kernel" "$tmp/sk" && mkdir -p "$tmp/sk/static_kerne
 mkdir -p "$tmp/wt" && cp "$here/weights.py" "$tmp/wt/model.py"
 mk st "$tmp/wt/w.safetensors" fc.weight=4,8 fc.bias=4
 
-san=
 for m in ro dy ms sk wt; do
-    (cd "$tmp/$m" && "$tngc" build --target acl --acl-home "$fake" --no-cache -o out model.py) >"$tmp/o" 2>&1
-    t "$m: builds with its launcher" '[ $? -eq 0 ] && [ -x "$tmp/$m/out/model_launcher" ] || { head -5 "$tmp/o"; false; }'
-    # a SANITIZE=1 tngc builds bundles with ASan and UBSan: so is the driver
-    nm "$tmp/$m/out/libmodel.a" 2>/dev/null | grep -q __asan_ && san="-fsanitize=address,undefined -fno-omit-frame-pointer"
-    $cc -std=c11 -g $san -DBUNDLE=model -DBUNDLE_H='"model.h"' -I"$tmp/$m/out" -I"$root/runtime" \
-        -o "$tmp/$m/driver" "$here/mock_driver.c" "$tmp/$m/out/libmodel.a" "$librt" -L"$fake/lib64" \
-        -Wl,-rpath,"$fake/lib64" -lascendcl -lopenblas -lpthread -lm 2>"$tmp/e"
-    t "$m: the driver links" '[ $? -eq 0 ] || { head -5 "$tmp/e"; false; }'
+    build_driver "$m" "builds with its launcher" '[ -x "$tmp/$m/out/model_launcher" ]'
 done
 [ -n "$san" ] && echo "mock_faults: bundles and driver under ASan and UBSan"
 export ASAN_OPTIONS=detect_leaks=1:exitcode=86 UBSAN_OPTIONS=halt_on_error=1:exitcode=86
 weights() { [ "$1" = wt ] && echo w.safetensors; }
 
-run_mock() {   # model env... command... -> $tmp/log, $tmp/o, $tmp/e; status in rc
-    d=$tmp/$1
-    shift
-    rm -f "$tmp/log" "$tmp/calls"
-    (cd "$d" && env TNGC_ACL_MOCK_LOG="$tmp/log" "$@") >"$tmp/o" 2>"$tmp/e"
-    rc=$?
-}
 
 # ---- a. capture-safe events, settled and reverse-ordered teardown ----
 mk npy "$tmp/ro/a.npy" '<f4' 8 8
