@@ -30,8 +30,11 @@ LDLIBS    = -ltree-sitter -lclang-14 -lpthread -lm
 # What a program that links libtngcrt needs besides it (tngcrt.pc says the same).
 RTLIBS    = -lopenblas -lpthread -lm
 
-# Every .c file of the layers is part of tngc (sorted: the link order is stable).
-SRCS      = $(sort $(wildcard support/*.c frontend/*.c planner/*.c codegen/*.c))
+# Every .c file of the stages is part of tngc (sorted: the link order is
+# stable). Each folder's README says what it owns and may include;
+# scripts/include_graph.sh checks that nothing points back up.
+STAGES    = support frontend/python frontend/diag frontend/lint frontend/lower ir hostlog planner codegen
+SRCS      = $(sort $(foreach d,$(STAGES),$(wildcard $(d)/*.c)))
 OBJS      = $(SRCS:%.c=$(BUILD)/obj/%.o)
 TSOBJS    = $(BUILD)/obj/ts/parser.o $(BUILD)/obj/ts/scanner.o
 # The templates of generated files, embedded in tngc (scripts/embed.sh).
@@ -91,8 +94,8 @@ $(BUILD)/gen/torchair_schema.c: scripts/config_schema.sh $(SCHEMA_DATA)
 	sh scripts/config_schema.sh table data/torchair > $@.tmp && mv $@.tmp $@
 $(SCHEMAOBJ): $(BUILD)/gen/torchair_schema.c $(SCHEMA_H)
 	$(CC) $(ALLFLAGS) -c -o $@ $<
-# the sources that include the generated header
-$(BUILD)/obj/planner/lint.o $(BUILD)/obj/planner/lint_config.o $(BUILD)/obj/planner/lint_api.o $(BUILD)/obj/frontend/interp.o: $(SCHEMA_H)
+# the generated header exists before any source that may include it is compiled
+$(OBJS) $(BUILD)/obj/tngc.o: | $(SCHEMA_H)
 
 $(BUILD)/obj/%.o: %.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
@@ -205,7 +208,7 @@ $(FUZZ_DIR)/obj/templates_data.o: $(BUILD)/obj/templates_data.c
 $(FUZZ_DIR)/obj/torchair_schema.o: $(BUILD)/gen/torchair_schema.c $(SCHEMA_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
-$(FUZZ_DIR)/obj/planner/lint.o $(FUZZ_DIR)/obj/planner/lint_config.o $(FUZZ_DIR)/obj/planner/lint_api.o $(FUZZ_DIR)/obj/frontend/interp.o: $(SCHEMA_H)
+$(FUZZ_OBJS): | $(SCHEMA_H)
 $(FUZZ_DIR)/libtngc.a: $(FUZZ_OBJS) $(FUZZ_TSOBJS) $(FUZZ_DIR)/obj/templates_data.o $(FUZZ_DIR)/obj/torchair_schema.o
 	@rm -f $@
 	$(AR) rcs $@ $^

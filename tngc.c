@@ -9,11 +9,11 @@
  * with --werror), 2 usage or I/O error.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "frontend/diag.h"
-#include "frontend/frontend.h"
-#include "frontend/hostlog.h"
-#include "frontend/interp.h"
-#include "planner/lint.h"
+#include "frontend/diag/diag.h"
+#include "frontend/lint/scan.h"
+#include "hostlog/hostlog.h"
+#include "frontend/lower/interp.h"
+#include "frontend/lint/lint.h"
 #include "planner/plan.h"
 #include "codegen/build.h"
 #include "codegen/cesc.h"

@@ -1,6 +1,6 @@
 /*
  * acl_ops.c - which aclnn operator computes each op on the ACL target: the
- * one table from op kinds (frontend/graph.h) to CANN's single-operator API.
+ * one table from op kinds (ir/graph.h) to CANN's single-operator API.
  *
  * A row maps an op kind, in one of its forms (AclVariant), to an aclnn
  * operator (a row of acl_fns[], which also holds the C declarations the

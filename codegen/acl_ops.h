@@ -5,7 +5,7 @@
 #ifndef TNGC_ACL_OPS_H
 #define TNGC_ACL_OPS_H
 
-#include "../frontend/graph.h"
+#include "../ir/graph.h"
 
 /* Which form of an op kind a row maps (binary ops with a scalar operand,
  * linear with or without a bias, ...). */

@@ -478,7 +478,7 @@ static void e__user_stub(Emit *E, StrBuf *o)
                  " * it to tngc build with --kernels FILE.c.\n *\n"
                  " * outs[0..nout) and ins[0..nin) are dense C-order operands (an absent optional\n"
                  " * input has ndim -1 and data NULL); attr and fattr are the op's int and float\n"
-                 " * attributes (frontend/graph.h documents them per op). Return 0, or -1 with a\n"
+                 " * attributes (ir/graph.h documents them per op). Return 0, or -1 with a\n"
                  " * message in err->msg.\n */\n#include \"tngrt_kernels.h\"\n", E->opt->name);
     for (int k = 0; k < OP__count; k++) {
         if (!E->user[k])

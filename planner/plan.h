@@ -13,8 +13,8 @@
 #ifndef TNGC_PLAN_H
 #define TNGC_PLAN_H
 
-#include "../frontend/frontend.h"
-#include "../frontend/graph.h"
+#include "../frontend/diag/diag.h"
+#include "../ir/graph.h"
 
 /* A fully or partly static assignment of the graph's symbols. */
 typedef struct PlanGear {

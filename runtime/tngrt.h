@@ -18,7 +18,7 @@
 #define TNGRT_MAX_DIMS 8
 
 /* The most bytes of one tensor a bundle handles (2^48, the compiler's
- * limit, frontend/graph.h): every dim is at most this, and so is the
+ * limit, ir/graph.h): every dim is at most this, and so is the
  * product of the dims, each counted as at least 1 (an empty tensor cannot
  * hide a huge dim), times the element size. Below it, nothing computed
  * from sizes (a stride, an index times a stride, a sum of two sizes)

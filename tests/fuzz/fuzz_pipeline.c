@@ -27,10 +27,10 @@
  * Build and run: `make fuzz` (tests/fuzz/README.md).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "../../frontend/diag.h"
-#include "../../frontend/frontend.h"
-#include "../../frontend/interp.h"
-#include "../../planner/lint.h"
+#include "../../frontend/diag/diag.h"
+#include "../../frontend/lint/scan.h"
+#include "../../frontend/lower/interp.h"
+#include "../../frontend/lint/lint.h"
 #include "../../planner/plan.h"
 #include "../../codegen/codegen.h"
 

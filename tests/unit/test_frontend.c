@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../frontend/frontend.h"
+#include "../../frontend/lint/scan.h"
 
 /* Writes text to a fresh temporary file; returns its path (malloc'd). */
 static char *write_temp(const char *text, size_t len)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../frontend/graph.h"
+#include "../../ir/graph.h"
 
 /* ---- fixture ---- */
 

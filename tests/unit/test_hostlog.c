@@ -1,9 +1,9 @@
 /*
- * test_hostlog.c - unit tests of frontend/hostlog.c (`tngc recompiles`).
+ * test_hostlog.c - unit tests of hostlog/hostlog.c (`tngc recompiles`).
  *
  * Standalone build:
  *   cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -Ifrontend \
- *      frontend/hostlog.c support/out.c support/support.c support/fs.c \
+ *      hostlog/hostlog.c support/out.c support/support.c support/fs.c \
  *      tests/unit/test_hostlog.c -lcmocka -o /tmp/t && /tmp/t
  * Each test works in its own directory from mkdtemp() and removes it.
  */
@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../frontend/hostlog.h"
+#include "../../hostlog/hostlog.h"
 
 /* ------------------------------------------------------------------------ */
 /* fixture                                                                   */

@@ -4,10 +4,10 @@
  *
  * The graphs and plans are built by hand (no lowering, no planner passes),
  * so that these tests pin the output formats on their own. Standalone
- * build, once frontend/graph.c exists:
+ * build, once ir/graph.c exists:
  *   cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
  *      tests/unit/test_plan_out.c planner/plan_out.c codegen/manifest.c \
- *      frontend/graph.c support/support.c -lcmocka -lm -o /tmp/t && /tmp/t
+ *      ir/graph.c support/support.c -lcmocka -lm -o /tmp/t && /tmp/t
  * The manifest tests work in their own directory from mkdtemp() and
  * remove it.
  */

@@ -11,8 +11,8 @@
  *   cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
  *      -fsanitize=address,undefined tests/unit/test_planner.c planner/plan.c \
  *      planner/gears.c planner/segments.c planner/streams.c planner/memory.c \
- *      planner/rowindep.c planner/kernels.c frontend/graph.c frontend/diag.c \
- *      frontend/source.c frontend/ast.c support/support.c ... -lcmocka -lm
+ *      planner/rowindep.c planner/kernels.c ir/graph.c frontend/diag/diag.c \
+ *      frontend/python/source.c frontend/python/ast.c support/support.c ... -lcmocka -lm
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>

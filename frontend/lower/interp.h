@@ -20,8 +20,8 @@
 #ifndef TNGC_INTERP_H
 #define TNGC_INTERP_H
 
-#include "frontend.h"
-#include "graph.h"
+#include "../lint/scan.h"
+#include "../../ir/graph.h"
 
 /* ===================================================================== */
 /* Objects                                                               */

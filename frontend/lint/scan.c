@@ -12,7 +12,7 @@
  * values. Module-level code runs first, then function bodies (which see the
  * final state of enclosing frames), so with-scopes never leak into a def.
  */
-#include "frontend.h"
+#include "scan.h"
 
 #include <stdlib.h>
 #include <string.h>

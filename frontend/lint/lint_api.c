@@ -6,7 +6,8 @@
  * does with the call; a name kept only as a fallback (an except handler,
  * a hasattr() test) is not reported.
  */
-#include "lint_impl.h"
+#include "lint.h"
+#include "lint_facts.h"
 #include "torchair_schema.h"
 
 #include <string.h>

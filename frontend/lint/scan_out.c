@@ -2,8 +2,8 @@
  * scan_out.c - `tngc scan` output: annotations in source order, as JSON
  * (the schema of DESIGN.md) or one text line each.
  */
-#include "frontend.h"
-#include "diag.h"
+#include "scan.h"
+#include "../diag/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

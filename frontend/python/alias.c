@@ -10,7 +10,7 @@
  * that moved to torchair.scope, and the scope functions that
  * torch.npu.npugraph_ex and the npugraph_ex package do not export.
  */
-#include "frontend.h"
+#include "python.h"
 
 #include <string.h>
 

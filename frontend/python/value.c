@@ -4,7 +4,7 @@
  * of module-level constants (assigned once, to a literal). Everything else
  * is V_EXPR carrying its source text.
  */
-#include "frontend.h"
+#include "python.h"
 
 #include <errno.h>
 #include <math.h>

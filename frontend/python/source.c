@@ -3,7 +3,7 @@
  * columns. Columns are 1-based byte columns, as tree-sitter counts them.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "frontend.h"
+#include "python.h"
 
 #include <errno.h>
 #include <stdlib.h>

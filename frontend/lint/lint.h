@@ -4,7 +4,7 @@
 #ifndef TNGC_LINT_H
 #define TNGC_LINT_H
 
-#include "../frontend/frontend.h"
+#include "scan.h"
 
 typedef struct LintOptions {
     const char *soc;       /* --soc NAME, or NULL */

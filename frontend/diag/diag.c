@@ -3,7 +3,6 @@
  * formats of `tngc lint`: gcc-style text with the source line and a caret,
  * a JSON list, and SARIF 2.1.0.
  */
-#include "frontend.h"
 #include "diag.h"
 
 #include <stdlib.h>

@@ -22,7 +22,8 @@
  *     rules (TNG165, TNG162, TNG130); values computed at run time are not
  *     judged.
  */
-#include "lint_impl.h"
+#include "lint.h"
+#include "lint_facts.h"
 #include "torchair_schema.h"
 
 #include <regex.h>

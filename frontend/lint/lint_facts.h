@@ -1,15 +1,19 @@
 /*
- * lint_impl.h - what the files of `tngc lint` share: the state of one run
+ * lint_facts.h - what the files of `tngc lint` share: the state of one run
  * over a file, the reporting macros, and the facts every rule asks (the
- * mode of a compile, the functions it runs). lint.c holds the driver and
- * the scope and gear rules, lint_config.c the CompilerConfig rules,
- * lint_api.c the rules on TorchAir's entry points and cache_compile.
+ * mode of a compile, the functions it runs; lint_facts.c), and the rule
+ * passes lint_file runs. lint.c holds the driver and the scope and gear
+ * rules, lint_config.c the CompilerConfig rules, lint_api.c the rules on
+ * TorchAir's entry points and cache_compile.
  */
-#ifndef TNGC_LINT_IMPL_H
-#define TNGC_LINT_IMPL_H
+#ifndef TNGC_LINT_FACTS_H
+#define TNGC_LINT_FACTS_H
 
-#include "lint.h"
-#include "../frontend/diag.h"
+#include "scan.h"
+#include "../diag/diag.h"
+
+/* lint.h's options, used here by pointer only */
+typedef struct LintOptions LintOptions;
 
 typedef struct Lint {
     ScanFile *sf;
@@ -43,6 +47,9 @@ int lint_reduce_overhead(const Lint *l, const Compile *c);
 /* True when compile c runs function func (its target or a method the
  * target calls through self). */
 int lint_compiles(const Lint *l, size_t c, int func);
+/* Marks the functions each compile runs (its target and, transitively, the
+ * methods of its class it calls through self); lint_compiles reads it. */
+void lint_compiled_functions(Lint *l);
 
 /* lint_config.c: the rules on one CompilerConfig's fields. */
 void lint_config(Lint *l, int cfg);

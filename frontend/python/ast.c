@@ -11,7 +11,7 @@
  * again in one piece, so diagnostics never depend on the split.
  */
 #define _GNU_SOURCE   /* memmem */
-#include "frontend.h"
+#include "python.h"
 
 #include <pthread.h>
 #include <stdlib.h>

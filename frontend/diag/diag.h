@@ -1,0 +1,63 @@
+/*
+ * diag.h - diagnostics: the rule table (rules.def), collecting located
+ * diagnostics, and writing them as gcc-style text, JSON objects, SARIF 2.1.0.
+ */
+#ifndef TNGC_DIAG_H
+#define TNGC_DIAG_H
+
+#include "../python/python.h"
+
+/* ===================================================================== */
+/* Diagnostics                                                           */
+/* ===================================================================== */
+
+typedef enum Severity { SEV_NOTE, SEV_WARNING, SEV_ERROR } Severity;
+
+typedef enum RuleId {
+#define RULE(id, sev, name, summary) RULE_##id,
+#include "rules.def"
+#undef RULE
+    RULE__count
+} RuleId;
+
+typedef struct RuleInfo {
+    const char *id;        /* "TNG123" */
+    Severity severity;
+    const char *name;
+    const char *summary;
+} RuleInfo;
+
+extern const RuleInfo rule_info[RULE__count];
+
+typedef struct Diag {
+    uint32_t line, col, end_line, end_col;  /* 1-based; end exclusive */
+    RuleId rule;
+    Severity severity;
+    char *msg;             /* owned */
+} Diag;
+
+typedef VEC(Diag) DiagList;
+
+/* Reports rule at node n of ast (severity from the rule table). */
+void diag_node(DiagList *self, const Ast *ast, int32_t n, RuleId rule, const char *fmt, ...);
+/* Reports rule at a 1-based line and column (a one-column span). */
+void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const char *fmt, ...);
+void diag_free(DiagList *self);
+
+/* Sorts by line, column, rule, message: the order every format uses. */
+void diag_sort(DiagList *self);
+/* Drops repeats of the same diagnostic (a line lowered many times, as the
+ * body of a layer in a loop, reports once); call after diag_sort. */
+void diag_dedup(DiagList *self);
+/* `path:line:col: severity: message [RULE]`, the source line and a caret. */
+void diag_text(const Source *src, const Diag *d, StrBuf *out);
+/* {path, line, col, end_line, end_col, severity, rule, message}. */
+void diag_json(const Source *src, const Diag *d, StrBuf *out);
+/* The SARIF log up to the results array, with the rule table. */
+void diag_sarif_begin(StrBuf *out, const char *version);
+/* One SARIF result; first is 1 for the first result of the log. */
+void diag_sarif(const Source *src, const Diag *d, int first, StrBuf *out);
+/* Closes the SARIF log. */
+void diag_sarif_end(StrBuf *out);
+
+#endif

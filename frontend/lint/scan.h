@@ -1,0 +1,183 @@
+/*
+ * scan.h - annotation scanning: the TorchAir annotations of one file and
+ * the module facts lint rules read (configs, compiles, example tensors and
+ * how they are bound).
+ *
+ * Memory of one file lives in its ScanFile's arena and arrays, freed by
+ * scanfile_free.
+ */
+#ifndef TNGC_SCAN_H
+#define TNGC_SCAN_H
+
+#include "../python/python.h"
+#include "../diag/diag.h"
+
+/* ===================================================================== */
+/* Annotations                                                           */
+/* ===================================================================== */
+
+#define ANN_KINDS(X) \
+    X(super_kernel) X(npu_stream_switch) X(npu_wait_tensor) \
+    X(limit_core_num) X(set_dim_gears) X(mark_static) X(cache_compile) \
+    X(compiler_config) X(config_option) X(get_npu_backend) X(torch_compile) \
+    X(op_never_timeout)
+
+typedef enum AnnKind {
+#define X(k) ANN_##k,
+    ANN_KINDS(X)
+#undef X
+    ANN__count
+} AnnKind;
+
+extern const char *const ann_kind_name[ANN__count];
+
+typedef struct Arg {
+    const char *name;      /* parameter name, or "argN" past the signature */
+    Value *value;
+} Arg;
+
+typedef struct Annotation {
+    AnnKind kind;
+    int resolved;          /* callee resolves to the TorchAir/torch name */
+    int32_t node;          /* the call (or assignment, decorator) */
+    int func;              /* index into ScanFile.funcs, -1 at module level */
+    int cls;               /* in a class body (outside its defs): the class, else -1 */
+    const char *callee;    /* canonical name, or the callee's source text */
+    Arg *args;
+    size_t nargs;
+    int *scopes;           /* enclosing scope annotations, outermost first */
+    uint8_t *scope_cond;   /* scopes[i] entered through a conditional expression */
+    size_t nscopes;
+    int is_scope;          /* used as a with-item (directly or via a variable) */
+    /* A callee that names a TorchAir function which does not exist: the
+     * call is reported unresolved (it raises AttributeError, so it opens
+     * no scope and no other rule reads it). */
+    ApiStatus api;
+    const char *api_path;  /* the canonical name it resolves to */
+    int api_guarded;       /* only a fallback: handled by an except, or behind hasattr() */
+} Annotation;
+
+/* The value of the argument called name, or NULL. */
+const Value *ann_arg(const Annotation *self, const char *name);
+
+/* ===================================================================== */
+/* Module facts                                                          */
+/* ===================================================================== */
+
+typedef struct Function {
+    const char *qualname;  /* "Class.method", "outer.inner", "f" */
+    const char *name;
+    int cls;               /* enclosing class index, -1 if none */
+    int32_t node;          /* function_definition */
+    int ndecorators;
+    VEC(int32_t) graph_breaks;     /* calls that break the graph */
+    VEC(const char *) self_calls;  /* names m of self.m(...) calls */
+} Function;
+
+/* Three-valued flags of compile calls. */
+typedef enum Tri { TRI_DEFAULT, TRI_FALSE, TRI_TRUE, TRI_UNKNOWN } Tri;
+
+typedef struct Class {
+    const char *name;
+    const char *qualname;  /* "Outer.Inner", "test_a.Model" */
+    int32_t node;
+    Tri module;            /* derives from torch.nn.Module: TRI_TRUE, TRI_FALSE (provably
+                            * not: its bases are object or such classes of this file),
+                            * TRI_UNKNOWN (a base tngc cannot see) */
+} Class;
+
+typedef struct ConfigField {
+    const char *path;      /* "mode", "ge_config.enable_single_stream" */
+    Value *value;
+    int32_t node;          /* the assignment */
+} ConfigField;
+
+typedef struct Config {
+    int32_t node;          /* the CompilerConfig() call */
+    VEC(ConfigField) fields;
+    /* The npugraph_ex package's own CompilerConfig (its fields are not
+     * TorchAir's and are not recorded; its mode is always npugraph_ex, held
+     * as a field "mode" set at node), also made up for the compiles of
+     * torch.npu.npugraph_ex.inference.cache_compile, which force that mode. */
+    int npugraph_ex;
+} Config;
+
+enum { CONFIG_DEFAULT = -1, CONFIG_UNKNOWN = -2 };
+
+typedef struct Compile {
+    int ann;               /* the torch_compile / cache_compile annotation */
+    int is_cache;          /* cache_compile */
+    int torchair;          /* backend is TorchAir's (get_npu_backend, cache_compile) */
+    int config;            /* Config index, CONFIG_DEFAULT or CONFIG_UNKNOWN */
+    Tri dynamic, fullgraph;
+    int func;              /* compiled function, -1 if unknown */
+    int32_t target;        /* node of the compiled object expression, -1 */
+    int target_is_function; /* the target names a def of this file */
+    /* cache_compile: what the target provably is when it is not a bound
+     * method of a torch.nn.Module ("a lambda", "the plain function f", ...),
+     * else NULL */
+    const char *not_module_method;
+    int decorator;         /* cache_compile: a bare @cache_compile on a def */
+} Compile;
+
+typedef struct Tensor {
+    int32_t node;          /* where it was made */
+    int rank;              /* -1 unknown */
+} Tensor;
+
+/* An annotation that applies to a tensor (set_dim_gears, mark_static). */
+typedef struct TensorAnn {
+    int ann;
+    int tensor;
+} TensorAnn;
+
+/* A call of a compiled object: its tensor arguments are example inputs.
+ * compile >= 0, or compile == -1 with cls/method naming a method call
+ * (self.m(...), obj.m(...)) matched against compiles by lint. */
+typedef struct Binding {
+    int compile;
+    int cls;
+    const char *method;
+    int32_t node;
+    int *tensors;
+    size_t ntensors;
+} Binding;
+
+/* A `# tngc: ignore[...]` comment. */
+typedef struct Suppression {
+    uint32_t line;
+    RuleId rule;
+} Suppression;
+
+/* Everything tngc knows of one file after scanning. */
+typedef struct ScanFile {
+    Source src;
+    Ast ast;
+    Arena arena;
+    DiagList diags;
+    VEC(Annotation) anns;
+    VEC(Function) funcs;
+    VEC(Class) classes;
+    VEC(Config) configs;
+    VEC(Compile) compiles;
+    VEC(Tensor) tensors;
+    VEC(TensorAnn) gears;
+    VEC(TensorAnn) marks;
+    VEC(Binding) bindings;
+    VEC(Suppression) suppressions;
+} ScanFile;
+
+/* Loads, parses and scans path. Returns 0, or -1 with a reason in err
+ * (I/O errors only; syntax errors are diagnostics). */
+int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen);
+/* The same for the text[0..len) named path, read from memory (no file is
+ * opened). */
+int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, char *err,
+                       size_t errlen);
+void scanfile_free(ScanFile *self);
+/* Writes the annotations of self as a JSON object {"path":...}. */
+void scan_json(const ScanFile *self, StrBuf *out);
+/* Writes one text line per annotation. */
+void scan_text(const ScanFile *self, StrBuf *out);
+
+#endif
