@@ -15,7 +15,7 @@ run() {   # name command...
 for t in "$@"; do
     run "unit $(basename "$t")" "$t"
 done
-run include-graph sh "$here/../scripts/include_graph.sh"
+run include-graph sh "$here/include_graph.sh"
 run golden sh "$here/golden/run.sh" "$tngc"
 run recompiles sh "$here/recompiles/run.sh" "$tngc"
 run robust bash "$here/robust/run.sh" "$tngc"
