@@ -1,9 +1,26 @@
 /*
- * tngc.c - the command line. Each command is one function that reads as
- * its pipeline: scan (parse -> scan annotations), lint (parse -> scan ->
- * rules -> report), plan (parse -> scan -> rules -> interpret -> lower ->
- * plan -> print), gen (... plan -> emit C from templates -> write), build
- * (... emit -> compile with clang -> bundle) and recompiles (host logs).
+ * tngc.c - the command line: a script goes through the stages
+ *
+ *     LOAD   read, parse (tree-sitter) and scan the TorchAir annotations
+ *     LINT   the annotation rules (docs/rules.md)
+ *     LOWER  run the module code, lower each compiled entry to an op graph
+ *     PLAN   gears, streams, segments, memory, static kernels
+ *     EMIT   the C sources of each entry's bundle
+ *     BUILD  compile them (clang, parallel, cached): lib<name>.a and a launcher
+ *
+ * and each command runs them up to its last stage (the commands[] table),
+ * then does something with what that stage made: scan lists the
+ * annotations (LOAD), lint reports (LINT), plan prints the plans (PLAN),
+ * gen writes the sources (EMIT), build the bundle (BUILD). recompiles is a
+ * separate tool on the same driver: it reads a host log, not a script.
+ * --dump=STAGE stops at a stage and prints its intermediate form instead.
+ *
+ * The whole-script stages (LOAD..PLAN) run once; EMIT and BUILD run per
+ * entry. Every located problem is a Diag of the script (frontend/diag):
+ * printed to stderr in gcc's format with its rule id, or reported in
+ * lint's --format. Lines without a location ("tngc: cannot write X") are
+ * plain. Options come from one table, options[]: which commands take each,
+ * how its value is stored, and its --help lines.
  *
  * Exit status: 0 success / no errors, 1 errors found (lint; warnings too
  * with --werror), 2 usage or I/O error.
@@ -22,6 +39,8 @@
 #include <unistd.h>
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,155 +50,99 @@
 
 enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_USAGE = 2 };
 
-static const char usage_main[] =
-    "usage: tngc [--version] [--help] COMMAND [ARGS]\n"
-    "\n"
-    "tngc reads PyTorch scripts annotated for TorchAir (the Ascend NPU backend\n"
-    "of torch.compile), checks and analyses their annotations, and compiles their\n"
-    "models into C bundles and launchers that run without Python, on a CPU or\n"
-    "(--target acl) against AscendCL for an Ascend NPU.\n"
-    "\n"
-    "commands:\n"
-    "  scan        list the TorchAir annotations of Python files\n"
-    "  lint        report misuse of the annotations (pre-commit checks)\n"
-    "  plan        interpret a model script, lower its compiled entries and print their plan\n"
-    "  gen         generate the C sources of a model bundle (--target cpu or acl)\n"
-    "  build       generate and compile a bundle: lib<name>.a and a launcher\n"
-    "  recompiles  find operators recompiled because of dynamic shapes, from a host log\n"
-    "\n"
-    "Run 'tngc COMMAND --help' for the options of a command.\n";
+/* The stages, in pipeline order (the functions stage_* below). */
+typedef enum Stage {
+    STAGE_NONE,    /* no script (recompiles) */
+    STAGE_LOAD,    /* read, parse, scan: ScanFile (--dump=ast, --dump=scan) */
+    STAGE_LINT,    /* the annotation rules: diagnostics */
+    STAGE_LOWER,   /* the entries' op graphs: InterpResult (--dump=graph) */
+    STAGE_PLAN,    /* a Plan per entry (--dump=plan) */
+    STAGE_EMIT,    /* per entry: the bundle's sources, GenFiles */
+    STAGE_BUILD,   /* per entry: lib<name>.a and the launcher, staged in -o DIR */
+} Stage;
 
-static const char usage_plan[] =
-    "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest]\n"
-    "                 [--max-memory MB] [--max-time SECONDS] FILE\n"
-    "\n"
-    "Runs the script's module-level code abstractly, lowers each compiled entry it\n"
-    "calls (torch.compile'd models and methods, cache_compile'd methods) to an op\n"
-    "graph, and plans it: gears, per-stream schedules with events, super-kernel\n"
-    "segments, a memory arena per gear, row independence of geared dims and the\n"
-    "static-kernel instances (docs/plan.md, docs/plan-format.md).\n"
-    "\n"
-    "  --entry NAME     plan only the entry NAME (e.g. Model.forward)\n"
-    "  --format text    a stable, diffable dump (default)\n"
-    "  --format json    {\"file\": ..., \"entries\": [...]}\n"
-    "  --format dot     Graphviz: one colour per stream, a cluster per segment\n"
-    "  -o FILE          write the plan to FILE (atomically) instead of stdout\n"
-    "  --manifest       also write the static-kernel op-info tree of entries in\n"
-    "                   reduce-overhead mode with _aclnn_static_shape_kernel = True,\n"
-    "                   under their build dir (relative to the script's folder;\n"
-    "                   default: the script's folder). SOURCE_DATE_EPOCH fixes the\n"
-    "                   timestamp and pid in its path.\n"
-    "  --max-memory MB  the interpreter's memory budget (default 512)\n"
-    "  --max-time SECONDS  its time budget (default 10); a script that needs more is\n"
-    "                   stopped with one TNG212 error at the statement running then\n"
-    "\n"
-    "The annotation rules of 'tngc lint' run first. Diagnostics go to stderr in gcc's\n"
-    "format. Exit status: 0 planned, 1 errors in the script, 2 usage or I/O errors.\n";
+typedef struct Command Command;
+typedef struct Dump Dump;
 
-static const char usage_scan[] =
-    "usage: tngc scan [--format text|json] FILE...\n"
-    "\n"
-    "Lists every TorchAir annotation of each FILE: super_kernel, npu_stream_switch,\n"
-    "npu_wait_tensor, limit_core_num, set_dim_gears, mark_static, cache_compile,\n"
-    "CompilerConfig() calls and field assignments, get_npu_backend, torch.compile.\n"
-    "Calls that only share an annotation's name are listed as unresolved.\n"
-    "\n"
-    "  --format text   one line per annotation (default)\n"
-    "  --format json   one JSON document {\"files\": [...]}\n"
-    "\n"
-    "Exit status: 0, or 1 if a file has syntax errors, 2 on usage or I/O errors.\n";
+/* A command line, parsed by the option table. */
+typedef struct Job {
+    const Command *cmd;
+    VEC(const char *) files;   /* the scripts (recompiles: the log) */
+    const char *format;        /* --format */
+    const Dump *dump;          /* --dump=STAGE, or NULL */
+    const char *soc;           /* lint: --soc */
+    int torchair;              /* lint: --torchair, lint_torchair_version's index */
+    int werror;
+    const char *entry;         /* --entry */
+    const char *out;           /* -o: plan's FILE, gen's and build's DIR, recompiles' list */
+    int manifest;              /* plan --manifest */
+    InterpLimits limits;       /* --max-memory, --max-time */
+    const Target *target;      /* gen, build: --target */
+    const char *depfile;       /* -MF */
+    int md, no_line;
+    NameList user_ops;         /* --user-kernel OP... (NULL-terminated after parsing) */
+    BuildOptions bo;           /* build: -j, --cc, --opt, --no-cache, --kernels, --acl-home */
+    const char *cache_dir;     /* build: --cache-dir */
+    HostlogOptions hostlog;    /* recompiles: --split-flag, --after */
+} Job;
 
-static const char usage_lint[] =
-    "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--torchair VERSION] [--werror] FILE...\n"
-    "\n"
-    "Reports misuse of TorchAir annotations (rules TNG001-TNG171, see docs/rules.md).\n"
-    "A '# tngc: ignore[TNG123]' comment suppresses a rule on its line.\n"
-    "\n"
-    "  --format text    gcc-style diagnostics with the source line (default)\n"
-    "  --format json    a JSON list of {path, line, col, end_line, end_col,\n"
-    "                   severity, rule, message}\n"
-    "  --format sarif   SARIF 2.1.0, for code-scanning tools\n"
-    "  --soc NAME       the target chip, e.g. Ascend910_9391 (Atlas A3) or Ascend910B1\n"
-    "  --torchair VERSION  the TorchAir commit whose CompilerConfig fields are checked:\n"
-    "                   fced8842 (the default, also 'newest') or 770a4d54, or a longer\n"
-    "                   prefix of the commit\n"
-    "  --werror         warnings make the exit status 1\n"
-    "\n"
-    "Exit status: 0 no errors, 1 errors (or warnings with --werror), 2 usage or I/O errors.\n";
+/* One script on its way through the stages: each stage reads what the
+ * ones before it left here. script_free frees it in every case. */
+typedef struct Script {
+    const Job *job;
+    const char *file;
+    ScanFile sf;           /* LOAD: source, tree, annotations; every stage's diagnostics */
+    int loaded;
+    InterpResult ir;       /* LOWER: the compiled entries' graphs */
+    VEC(Plan) plans;       /* PLAN: one per entry */
+    size_t printed;        /* diagnostics already printed */
+    GenFiles files;        /* EMIT: the files of every bundle, entry after entry */
+    char *first;           /* EMIT: the first bundle's name (the depfile's) */
+    OutSet out;            /* BUILD: the files of -o DIR, committed all at once */
+} Script;
 
-static const char usage_recompiles[] =
-    "usage: tngc recompiles LOG [--split-flag S] [--after N] [-o FILE] [--format text|json]\n"
-    "\n"
-    "Reads a host log with 'To compile op: NAME' lines and iteration markers, writes\n"
-    "the per-iteration list of compiled ops (recompile_op_list.txt format), and reports\n"
-    "the ops first compiled after iteration N as dynamic-shape suspects.\n"
-    "\n"
-    "  --split-flag S   iteration marker (default '=====iter')\n"
-    "  --after N        suspects are ops first compiled in an iteration > N (default 3)\n"
-    "  -o FILE          the list file (default recompile_op_list.txt)\n"
-    "  --format F       the report on stdout: text (default) or json\n"
-    "\n"
-    "Reads the log as a stream: memory does not grow with its size.\n"
-    "Exit status: 0 success, 2 usage or I/O errors.\n";
+/* The commands: an index into commands[], a bit in an option's mask. */
+enum { CMD_SCAN, CMD_LINT, CMD_PLAN, CMD_GEN, CMD_BUILD, CMD_RECOMPILES, CMD__count };
+#define FOR(c) (1u << CMD_##c)
 
-static const char usage_gen[] =
-    "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE]\n"
-    "                [--max-memory MB] [--max-time SECONDS]\n"
-    "                [--user-kernel OP]...\n"
-    "\n"
-    "Plans the script's compiled entries (as 'tngc plan') and writes, per entry, the C\n"
-    "sources of its bundle into DIR: <name>.h (the API), <name>.c (per gear, one\n"
-    "straight-line function per stream and one per super-kernel segment) and\n"
-    "<name>_launcher.c. <name> is the script's file name without .py, or, when the\n"
-    "script has several entries, <stem>_<Class>_<method>. Files are written atomically.\n"
-    "\n"
-    "  -o DIR            the output directory (created when missing)\n"
-    "  --entry NAME      only the entry NAME (e.g. Model.forward)\n"
-    "  --target cpu      C kernels on the CPU, libtngcrt's stream executor (default)\n"
-    "  --target acl      host code over AscendCL for an Ascend NPU: aclrt streams and\n"
-    "                    events, aclnn operators (docs/bundles.md, \"The ACL target\")\n"
-    "  --no-line         no #line directives back to the script (golden tests)\n"
-    "  -MD               also write a make depfile DIR/<name>.d\n"
-    "  -MF FILE          write the depfile to FILE (implies -MD)\n"
-    "  --user-kernel OP  you supply the CPU kernel of op OP (e.g. add): tngc writes a\n"
-    "                    stub <name>_kernels_user.c with its exact signature\n"
-    "  --max-memory MB   the interpreter's memory budget (default 512)\n"
-    "  --max-time SECONDS  its time budget (default 10), as 'tngc plan'\n"
-    "\n"
-    "Exit status: 0 written, 1 errors in the script, 2 usage or I/O errors.\n";
+typedef struct Option Option;
 
-static const char usage_build[] =
-    "usage: tngc build FILE -o DIR [-j N] [--cc CC] [--opt FLAGS] [--cache-dir DIR | --no-cache]\n"
-    "                  [--kernels FILE.c] [--acl-home DIR] [gen's options]\n"
-    "\n"
-    "Generates the bundle sources (as 'tngc gen') and compiles them: DIR/lib<name>.a\n"
-    "and DIR/<name>_launcher, linked against libtngcrt and OpenBLAS. Translation units\n"
-    "compile in parallel. Builds are cached: an unchanged script (same tngc, compiler\n"
-    "and options) is a cache hit that compiles nothing. Entries in reduce-overhead mode\n"
-    "with _aclnn_static_shape_kernel also get their static-kernel manifest tree.\n"
-    "\n"
-    "  -j N              compile N translation units at once (default: the CPUs)\n"
-    "  --cc CC           the C compiler (default clang)\n"
-    "  --opt FLAGS       its optimisation flags (default -O2)\n"
-    "  --cache-dir DIR   the cache (default: cache_compile's cache_dir, else .tngc_cache);\n"
-    "                    it must belong to you\n"
-    "  --no-cache        build without the cache\n"
-    "  --kernels FILE.c  the kernels of --user-kernel ops; their signatures are checked\n"
-    "                    with libclang before compiling\n"
-    "  --acl-home DIR    with --target acl: the CANN toolkit (default $ASCEND_TOOLKIT_HOME);\n"
-    "                    its include/ compiles lib<name>.a, and its lib64/libascendcl.so,\n"
-    "                    when present, links <name>_launcher\n"
-    "\n"
-    "Exit status: 0 built, 1 errors in the script or the build, 2 usage or I/O errors.\n";
+/* Stores an option's value in job: -1 to go on, or the exit status to end
+ * with after saying why. */
+typedef int OptionSet(Job *job, const Option *o, const char *value);
 
-static int usage_error(const char *usage, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "tngc: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%.*s", (int)strcspn(usage, "\n"), usage);
-    fputs("\n", stderr);
-    return EXIT_USAGE;
-}
+/*
+ * One option of one or more commands. help holds its --help lines: a line
+ * "LEFT\tTEXT" starts a row with LEFT in the option column, a line without
+ * a tab continues the row above (the first line's LEFT is "flag arg").
+ */
+struct Option {
+    const char *flag;      /* "--entry", "-o" */
+    const char *arg;       /* its value in help ("NAME"), or NULL: a flag */
+    unsigned cmds;         /* FOR(...) of the commands that take it (and list it in --help) */
+    OptionSet *set;
+    size_t field;          /* opt_store and opt_flag: the Job field */
+    int joined;            /* the value may follow the flag in one word: -j8 */
+    const char *help;
+};
+
+/* A command: the stage it runs up to and what it then does. */
+struct Command {
+    const char *name;
+    Stage last;
+    int (*run)(Job *job);
+    const char *summary;       /* its line in tngc --help */
+    const char *usage;         /* --help up to the options (the first line: the synopsis) */
+    const char *closing;       /* --help after the options */
+    int col;                   /* --help: the column where options' text starts */
+    const char *const *formats;  /* --format's values, NULL: none */
+    unsigned also;             /* takes these commands' options too (build: gen's) */
+    int many;                  /* FILE...: any number, and "--" ends the options */
+    const char *missing, *extra; /* no input; a second input ('%s') */
+    int (*check)(Job *job);    /* after parsing: the options together, or NULL */
+};
+
+static int usage_error(const Command *cmd, const char *fmt, ...);
 
 static int write_out(const StrBuf *out)
 {
@@ -188,102 +151,363 @@ static int write_out(const StrBuf *out)
     return fflush(stdout) == 0 ? 0 : -1;
 }
 
-typedef struct Cli {
-    const char *format;
-    const char *soc;
-    int torchair;          /* lint_torchair_version's index */
-    int werror;
-    VEC(const char *) files;
-} Cli;
-
-/* Parses the options shared by scan and lint: -1 to go on, else the exit
- * status to end with (--help, usage errors). */
-static int parse_file_args(int argc, char **argv, const char *usage, const char *const *formats,
-                           int allow_lint_opts, Cli *cli)
+static int script_has_errors(const Script *S)
 {
-    int only_files = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (only_files || a[0] != '-' || !strcmp(a, "-")) {
-            VEC_PUSH(cli->files, a);
-        } else if (!strcmp(a, "--")) {
-            only_files = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        } else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
-            const char *v = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v)
-                return usage_error(usage, "%s needs a value", a);
-            int ok = 0;
-            for (const char *const *f = formats; *f; f++)
-                ok |= !strcmp(*f, v);
-            if (!ok)
-                return usage_error(usage, "unknown format '%s'", v);
-            cli->format = v;
-        } else if (allow_lint_opts && (!strcmp(a, "--soc") || !strncmp(a, "--soc=", 6))) {
-            const char *v = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
-            int has_sk;
-            if (!v)
-                return usage_error(usage, "%s needs a value", a);
-            if (!lint_soc_known(v, &has_sk))
-                return usage_error(usage, "unknown --soc '%s' (e.g. Ascend910_9391, Ascend910B1, Ascend310P3)", v);
-            cli->soc = v;
-        } else if (allow_lint_opts && (!strcmp(a, "--torchair") || !strncmp(a, "--torchair=", 11))) {
-            const char *v = a[10] == '=' ? a + 11 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v)
-                return usage_error(usage, "%s needs a value", a);
-            cli->torchair = lint_torchair_version(v);
-            if (cli->torchair < 0) {
-                char msg[640];
-                snprintf(msg, sizeof msg, "unknown --torchair '%.80s' (known: %s)", v, lint_torchair_versions());
-                return usage_error(usage, "%s", msg);
-            }
-        } else if (allow_lint_opts && !strcmp(a, "--werror")) {
-            cli->werror = 1;
-        } else {
-            return usage_error(usage, "unknown option '%s'", a);
-        }
-    }
-    if (!cli->files.n)
-        return usage_error(usage, "%sno input files", "");
-    return -1;
+    for (size_t d = 0; d < S->sf.diags.n; d++)
+        if (S->sf.diags.v[d].severity == SEV_ERROR)
+            return 1;
+    return 0;
 }
 
-/* tngc scan: source -> parse -> scan -> report */
-static int cmd_scan(int argc, char **argv)
+/* Sorts, dedups and prints the diagnostics of S from S->printed on to
+ * stderr; they stay in S->sf (which frees them), and S->printed moves
+ * past them. */
+static void print_diags(Script *S)
 {
-    static const char *const formats[] = {"text", "json", NULL};
-    Cli cli = {.format = "text"};
-    int rc = parse_file_args(argc, argv, usage_scan, formats, 0, &cli);
-    if (rc >= 0)
-        return rc;
-    int json = !strcmp(cli.format, "json");
+    ScanFile *sf = &S->sf;
+    if (!S->loaded || sf->diags.n == S->printed)
+        return;    /* nothing new (and diags.v may still be NULL) */
+    DiagList tail = {sf->diags.v + S->printed, sf->diags.n - S->printed, 0};
+    diag_sort(&tail);
+    diag_dedup(&tail);
+    sf->diags.n = S->printed + tail.n;
+    StrBuf diags = {0};
+    for (size_t d = 0; d < tail.n; d++)
+        diag_text(&sf->src, &tail.v[d], &diags);
+    if (diags.len)
+        fputs(diags.s, stderr);
+    sb_free(&diags);
+    S->printed = sf->diags.n;
+}
+
+static void script_free(Script *S)
+{
+    for (size_t i = 0; i < S->plans.n; i++)
+        plan_free(&S->plans.v[i]);
+    VEC_FREE(S->plans);
+    if (S->loaded) {
+        interp_result_free(&S->ir);
+        scanfile_free(&S->sf);
+    }
+    genfiles_free(&S->files);
+    free(S->first);
+    if (S->out.dir)
+        outset_free(&S->out);
+}
+
+/* ===================================================================== */
+/* The whole-script stages: LOAD -> LINT -> LOWER -> PLAN                */
+/* ===================================================================== */
+
+/* LOAD: reads, parses and scans file (scanfile_load does the three);
+ * syntax errors are diagnostics, a file that cannot be read EXIT_USAGE. */
+static int stage_load(Script *S, const Job *job, const char *file)
+{
+    memset(S, 0, sizeof *S);
+    S->job = job;
+    S->file = file;
+    char err[512];
+    if (scanfile_load(&S->sf, file, err, sizeof err) != 0) {
+        fprintf(stderr, "tngc: %s\n", err);
+        return EXIT_USAGE;
+    }
+    S->loaded = 1;
+    return EXIT_OK;
+}
+
+/* LINT: the annotation rules (--soc, --torchair; the newest TorchAir
+ * unless lint's options say otherwise). EXIT_FOUND when the script has
+ * errors, the parser's included: the stages after it need a sound script. */
+static int stage_lint(Script *S)
+{
+    LintOptions opt = {S->job->soc, S->job->torchair};
+    lint_file(&S->sf, &opt);
+    return script_has_errors(S) ? EXIT_FOUND : EXIT_OK;
+}
+
+/* LOWER: runs the module-level code abstractly and lowers each compiled
+ * entry it calls (--entry: only that one) to an op graph. */
+static int stage_lower(Script *S)
+{
+    return interp_run_limited(&S->sf, S->job->entry, &S->job->limits, &S->ir) != 0 ? EXIT_FOUND : EXIT_OK;
+}
+
+/* PLAN: plans each entry's graph; stops at the first that fails. */
+static int stage_plan(Script *S)
+{
+    for (size_t i = 0; i < S->ir.nentries; i++) {
+        Plan p;
+        PlanOptions popt = {codegen_op_type};  /* static kernels are named as the manifests name them */
+        int rc = plan_build_with(&p, S->ir.entries[i], &popt, &S->sf.diags);
+        VEC_PUSH(S->plans, p);
+        if (rc != 0)
+            return EXIT_FOUND;
+    }
+    return EXIT_OK;
+}
+
+static int (*const whole_script_stage[])(Script *S) = {
+    [STAGE_LINT] = stage_lint,
+    [STAGE_LOWER] = stage_lower,
+    [STAGE_PLAN] = stage_plan,
+};
+
+/* Runs file through LOAD and the whole-script stages after it up to last
+ * (PLAN at most), stopping at the first that finds errors. Diagnostics stay
+ * in S->sf.diags for the caller to print or report. */
+static int script_run(Script *S, const Job *job, const char *file, Stage last)
+{
+    int status = stage_load(S, job, file);
+    for (Stage st = STAGE_LINT; status == EXIT_OK && st <= last && st <= STAGE_PLAN; st++)
+        status = whole_script_stage[st](S);
+    return status;
+}
+
+/* ===================================================================== */
+/* The per-entry stages: EMIT -> BUILD                                   */
+/* ===================================================================== */
+
+/* The bundle name of entry p: the script's stem (a C identifier), with
+ * _<Class>_<method> when the script has several entries. */
+static char *bundle_name(const char *script, const Plan *p, size_t nplans)
+{
+    const char *base = strrchr(script, '/');
+    base = base ? base + 1 : script;
+    size_t n = strlen(base);
+    if (n > 3 && !strcmp(base + n - 3, ".py"))
+        n -= 3;
+    StrBuf raw = {0}, sb = {0};
+    sb_putn(&raw, base, n);
+    if (nplans > 1) {
+        sb_putc(&raw, '_');
+        sb_puts(&raw, p->g->name);
+    }
+    cesc_ident(&sb, raw.s ? raw.s : "");
+    sb_free(&raw);
+    return sb.s;
+}
+
+/* Before EMIT: refuses bundle names that would shadow the runtime's
+ * headers (tngrt*.h, EXIT_USAGE) or that two entries share (TNG213). */
+static int bundle_names_check(Script *S)
+{
+    int status = EXIT_OK;
+    for (size_t i = 0; i < S->plans.n && status == EXIT_OK; i++) {
+        char *n = bundle_name(S->file, &S->plans.v[i], S->plans.n);
+        if (!strncmp(n, "tngrt", 5)) {
+            fprintf(stderr, "tngc: the bundle name '%s' (from the script's file name) would shadow the runtime's "
+                            "headers (tngrt*.h): rename the script\n", n);
+            status = EXIT_USAGE;
+        }
+        for (size_t j = 0; j < i && status == EXIT_OK; j++) {
+            char *m = bundle_name(S->file, &S->plans.v[j], S->plans.n);
+            if (!strcmp(n, m)) {
+                const Graph *g = S->plans.v[i].g;
+                diag_at(&S->sf.diags, g->line, g->col, RULE_TNG213,
+                        "entries %s and %s would both be the bundle '%s': rename one", S->plans.v[j].g->name,
+                        g->name, n);
+                status = EXIT_FOUND;
+            }
+            free(m);
+        }
+        free(n);
+    }
+    print_diags(S);
+    return status;
+}
+
+/* EMIT: entry i's bundle appended to S->files by the --target's emitter;
+ * go is filled (go->name is the caller's to free). */
+static int stage_emit(Script *S, size_t i, GenOptions *go)
+{
+    const Job *job = S->job;
+    go->name = bundle_name(S->file, &S->plans.v[i], S->plans.n);
+    go->script = S->file;
+    go->version = TNGC_VERSION;
+    go->line_directives = !job->no_line;
+    go->user_ops = job->user_ops.v;
+    int rc = job->target->emit(&S->plans.v[i], go, &S->files, &S->sf.diags);
+    print_diags(S);
+    return rc == 0 ? EXIT_OK : EXIT_FOUND;
+}
+
+static int ensure_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tngc: the output directory %s is a file, not a directory\n", dir);
+        return -1;
+    }
+    if (fs_mkdirs(dir, 0) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tngc: cannot create the output directory %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes text to dir/name atomically; returns 0 or prints why. */
+static int write_in(const char *dir, const char *name, const StrBuf *text)
+{
+    StrBuf path = {0};
+    sb_printf(&path, "%s/%s", dir, name);
+    int rc = write_file_atomic(path.s, text->s ? text->s : "", text->len);
+    if (rc != 0)
+        fprintf(stderr, "tngc: cannot write %s: %s\n", path.s, strerror(errno));
+    sb_free(&path);
+    return rc;
+}
+
+/* Without --kernels: a TNG214 error at the first use of each user-kernel
+ * op, and the stub with their signatures (S->files from `from` on)
+ * written to -o DIR for the user to fill. */
+static void user_kernels_missing(Script *S, size_t e, const GenOptions *go, const NameList *ops, size_t from)
+{
+    const Graph *g = S->plans.v[e].g;
+    const char *outdir = S->job->out;
+    for (size_t k = 0; k < ops->n; k++) {
+        for (size_t i = 0; i < g->ops.n; i++)
+            if (!strcmp(op_info[g->ops.v[i].kind].name, ops->v[k])) {
+                diag_at(&S->sf.diags, g->ops.v[i].line, g->ops.v[i].col, RULE_TNG214,
+                        "no CPU kernel for '%s' (--user-kernel): implement %s_user_%s", ops->v[k], go->name,
+                        ops->v[k]);
+                break;
+            }
+    }
+    print_diags(S);
+    for (size_t i = from; i < S->files.n; i++)
+        if (strstr(S->files.v[i].name, "_kernels_user.c") && ensure_dir(outdir) == 0 &&
+            write_in(outdir, S->files.v[i].name, &S->files.v[i].text) == 0)
+            fprintf(stderr, "tngc: the stub with their signatures is %s/%s; pass your file with --kernels FILE.c\n",
+                    outdir, S->files.v[i].name);
+}
+
+/* The user kernels of entry e's bundle: checked with libclang against
+ * --kernels, or reported missing. */
+static int user_kernels_check(Script *S, size_t e, const GenOptions *go, size_t from)
+{
+    const Job *job = S->job;
+    NameList ops = {0}, fns = {0};
+    int rc = EXIT_OK;
+    if (emit_user_ops(&S->plans.v[e], go, &ops) == 0)
+        goto done;
+    if (!job->bo.kernels) {
+        user_kernels_missing(S, e, go, &ops, from);
+        rc = EXIT_FOUND;
+        goto done;
+    }
+    for (size_t k = 0; k < ops.n; k++) {
+        StrBuf f = {0};
+        sb_printf(&f, "%s_user_%s", go->name, ops.v[k]);
+        VEC_PUSH(fns, f.s);
+    }
+    char inc[4096], lib[4096];
+    StrBuf msgs = {0};
+    if (build_runtime_find(inc, lib, sizeof inc) != 0) {
+        fprintf(stderr, "tngc: cannot find libtngcrt's headers next to tngc\n");
+        rc = EXIT_USAGE;
+    } else if (usercheck_kernels(job->bo.kernels, inc, &fns, &msgs) != 0) {
+        fputs(msgs.s ? msgs.s : "", stderr);
+        rc = EXIT_FOUND;
+    }
+    sb_free(&msgs);
+    for (size_t k = 0; k < fns.n; k++)
+        free((char *)fns.v[k]);
+done:
+    VEC_FREE(ops);
+    VEC_FREE(fns);
+    return rc;
+}
+
+/* The cache of entry p: --cache-dir, else cache_compile's cache_dir, else .tngc_cache. */
+static const char *cache_dir_of(const Job *job, const Plan *p)
+{
+    return job->cache_dir ? job->cache_dir : p->g->cfg.cache_dir ? p->g->cfg.cache_dir : ".tngc_cache";
+}
+
+/* BUILD: entry i's user kernels checked, its files (S->files from `from`
+ * on) compiled through the cache and staged in S->out, one line said. */
+static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
+{
+    const Job *job = S->job;
+    int status = user_kernels_check(S, i, go, from);
+    if (status != EXIT_OK)
+        return status;
+    char entry[4096] = "", err[1024];
+    BuildOptions bo = job->bo;
+    bo.cache_dir = cache_dir_of(job, &S->plans.v[i]);
+    bo.cache_dir_from_script = !job->cache_dir;
+    bo.outdir = job->out;
+    bo.out = &S->out;
+    bo.entry_out = entry;
+    bo.entry_out_len = sizeof entry;
+    GenFiles mine = {S->files.v + from, S->files.n - from, 0};
+    int hit = 0;
+    int rc = build_bundle(&S->plans.v[i], go, &mine, &bo, &hit, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "tngc: %s: %s\n", go->name, err);
+        return rc == -2 ? EXIT_USAGE : EXIT_FOUND;
+    }
+    if (hit)
+        printf("tngc: %s: cache hit (%s): nothing to compile\n", go->name, entry);
+    else if (!build_links_launcher(&bo))
+        printf("tngc: %s: built %s/lib%s.a; no launcher: %s/lib64/libascendcl.so is absent (link your program "
+               "against CANN, docs/bundles.md)\n", go->name, job->out, go->name, bo.acl_home);
+    else
+        printf("tngc: %s: built %s/%s_launcher and %s/lib%s.a\n", go->name, job->out, go->name, job->out, go->name);
+    return EXIT_OK;
+}
+
+/* EMIT, and BUILD when last is BUILD, for each entry in turn; stops at the
+ * first entry that fails. S->first keeps the first bundle's name. */
+static int script_run_entries(Script *S, Stage last)
+{
+    int status = EXIT_OK;
+    for (size_t i = 0; status == EXIT_OK && i < S->plans.n; i++) {
+        GenOptions go = {0};
+        size_t from = S->files.n;
+        status = stage_emit(S, i, &go);
+        if (status == EXIT_OK && last >= STAGE_BUILD)
+            status = stage_build(S, i, &go, from);
+        if (!S->first)
+            S->first = (char *)go.name;
+        else
+            free((char *)go.name);
+    }
+    return status;
+}
+/* ===================================================================== */
+/* What each command does with its last stage                            */
+/* ===================================================================== */
+
+/* tngc scan: each file through LOAD; its annotations (text or JSON) and
+ * syntax errors on stdout. */
+static int run_scan(Job *job)
+{
+    int json = !strcmp(job->format, "json");
     int status = EXIT_OK;
     StrBuf out = {0};
     if (json)
         sb_puts(&out, "{\"files\":[");
-    for (size_t i = 0; i < cli.files.n; i++) {
-        ScanFile sf;
-        char err[512];
-        if (scanfile_load(&sf, cli.files.v[i], err, sizeof err) != 0) {
-            fprintf(stderr, "tngc: %s\n", err);
+    for (size_t i = 0; i < job->files.n; i++) {
+        Script S;
+        if (script_run(&S, job, job->files.v[i], job->cmd->last) != EXIT_OK) {
             status = EXIT_USAGE;
+            script_free(&S);
             continue;
         }
-        diag_sort(&sf.diags);
-        if (sf.diags.n && status == EXIT_OK)
+        diag_sort(&S.sf.diags);
+        if (S.sf.diags.n && status == EXIT_OK)
             status = EXIT_FOUND;
         if (json) {
             if (i && out.len > 10)
                 sb_puts(&out, ",\n");
-            scan_json(&sf, &out);
+            scan_json(&S.sf, &out);
         } else {
-            scan_text(&sf, &out);
-            for (size_t d = 0; d < sf.diags.n; d++)
-                diag_text(&sf.src, &sf.diags.v[d], &out);
+            scan_text(&S.sf, &out);
+            for (size_t d = 0; d < S.sf.diags.n; d++)
+                diag_text(&S.sf.src, &S.sf.diags.v[d], &out);
         }
-        scanfile_free(&sf);
+        script_free(&S);
     }
     if (json)
         sb_puts(&out, "]}\n");
@@ -292,160 +516,34 @@ static int cmd_scan(int argc, char **argv)
         status = EXIT_USAGE;
     }
     sb_free(&out);
-    VEC_FREE(cli.files);
     return status;
 }
 
-/* tngc lint: source -> parse -> scan -> rules -> report */
-static int cmd_lint(int argc, char **argv)
+/* tngc lint: each file through LINT; every diagnostic in the --format
+ * report on stdout. */
+static int run_lint(Job *job)
 {
-    static const char *const formats[] = {"text", "json", "sarif", NULL};
-    Cli cli = {.format = "text"};
-    int rc = parse_file_args(argc, argv, usage_lint, formats, 1, &cli);
-    if (rc >= 0)
-        return rc;
-    LintOptions opt = {cli.soc, cli.torchair};
-    int json = !strcmp(cli.format, "json"), sarif = !strcmp(cli.format, "sarif");
-    size_t errors = 0, warnings = 0, reported = 0;
-    int io_error = 0;
+    DiagReport r;
     StrBuf out = {0};
-    if (json)
-        sb_puts(&out, "[");
-    if (sarif)
-        diag_sarif_begin(&out, TNGC_VERSION);
-    for (size_t i = 0; i < cli.files.n; i++) {
-        ScanFile sf;
-        char err[512];
-        if (scanfile_load(&sf, cli.files.v[i], err, sizeof err) != 0) {
-            fprintf(stderr, "tngc: %s\n", err);
+    int io_error = 0;
+    diag_report_begin(&r, diag_format(job->format), TNGC_VERSION, &out);
+    for (size_t i = 0; i < job->files.n; i++) {
+        Script S;
+        if (script_run(&S, job, job->files.v[i], job->cmd->last) == EXIT_USAGE)
             io_error = 1;
-            continue;
-        }
-        lint_file(&sf, &opt);
-        for (size_t d = 0; d < sf.diags.n; d++) {
-            const Diag *dg = &sf.diags.v[d];
-            errors += dg->severity == SEV_ERROR;
-            warnings += dg->severity == SEV_WARNING;
-            if (json) {
-                sb_puts(&out, reported ? ",\n " : "\n ");
-                diag_json(&sf.src, dg, &out);
-            } else if (sarif) {
-                diag_sarif(&sf.src, dg, reported == 0, &out);
-            } else {
-                diag_text(&sf.src, dg, &out);
-            }
-            reported++;
-        }
-        scanfile_free(&sf);
+        for (size_t d = 0; S.loaded && d < S.sf.diags.n; d++)
+            diag_report_add(&r, &S.sf.src, &S.sf.diags.v[d]);
+        script_free(&S);
     }
-    if (json)
-        sb_puts(&out, reported ? "\n]\n" : "]\n");
-    if (sarif)
-        diag_sarif_end(&out);
-    if (!json && !sarif && (errors || warnings))
-        sb_printf(&out, "%zu error%s, %zu warning%s\n", errors, errors == 1 ? "" : "s", warnings,
-                  warnings == 1 ? "" : "s");
+    diag_report_end(&r, 1);
     if (write_out(&out) != 0) {
         fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
         io_error = 1;
     }
     sb_free(&out);
-    VEC_FREE(cli.files);
     if (io_error)
         return EXIT_USAGE;
-    return errors || (cli.werror && warnings) ? EXIT_FOUND : EXIT_OK;
-}
-
-static void print_diags(ScanFile *sf, size_t *printed);
-
-/* A script taken through the pipeline up to the plans of its entries. */
-typedef struct Loaded {
-    ScanFile sf;
-    InterpResult ir;
-    VEC(Plan) plans;
-    int loaded;
-    size_t printed;        /* diagnostics already printed */
-} Loaded;
-
-/*
- * parse -> scan -> lint rules -> interpret -> lower -> plan. Diagnostics go
- * to stderr; returns EXIT_OK, EXIT_FOUND (errors in the script) or
- * EXIT_USAGE (the file cannot be read). loaded_free frees L in every case.
- */
-/* --max-memory MB / --max-time SECONDS into lim: -1, or EXIT_USAGE after
- * saying why. */
-static int limit_option(const char *usage, const char *opt, const char *v, InterpLimits *lim)
-{
-    char *end;
-    errno = 0;
-    if (!strcmp(opt, "--max-memory")) {
-        long mb = strtol(v, &end, 10);
-        if (errno || end == v || *end || mb < 1 || mb > 1048576)
-            return usage_error(usage, "--max-memory takes megabytes from 1 to 1048576, not '%s'", v);
-        lim->max_mb = (size_t)mb;
-    } else {
-        double sec = strtod(v, &end);
-        if (errno || end == v || *end || !(sec > 0 && sec <= 1e6))
-            return usage_error(usage, "--max-time takes seconds (more than 0, at most 1e6), not '%s'", v);
-        lim->max_seconds = sec;
-    }
-    return -1;
-}
-
-static int load_plans(Loaded *L, const char *file, const char *entry, const InterpLimits *lim)
-{
-    memset(L, 0, sizeof *L);
-    char err[512];
-    if (scanfile_load(&L->sf, file, err, sizeof err) != 0) {
-        fprintf(stderr, "tngc: %s\n", err);
-        return EXIT_USAGE;
-    }
-    L->loaded = 1;
-    LintOptions lopt = {NULL, 0};   /* the newest TorchAir */
-    lint_file(&L->sf, &lopt);
-    int errors = 0;
-    for (size_t d = 0; d < L->sf.diags.n; d++)
-        errors |= L->sf.diags.v[d].severity == SEV_ERROR;
-    if (!errors && interp_run_limited(&L->sf, entry, lim, &L->ir) != 0)
-        errors = 1;
-    for (size_t i = 0; !errors && i < L->ir.nentries; i++) {
-        Plan p;
-        if (plan_build(&p, L->ir.entries[i], &L->sf.diags) != 0)
-            errors = 1;
-        VEC_PUSH(L->plans, p);
-    }
-    print_diags(&L->sf, &L->printed);
-    return errors ? EXIT_FOUND : EXIT_OK;
-}
-
-static void loaded_free(Loaded *L)
-{
-    for (size_t i = 0; i < L->plans.n; i++)
-        plan_free(&L->plans.v[i]);
-    VEC_FREE(L->plans);
-    if (L->loaded) {
-        interp_result_free(&L->ir);
-        scanfile_free(&L->sf);
-    }
-}
-
-/* Sorts, dedups and prints the diagnostics of sf from *printed on to stderr;
- * they stay in sf (which frees them), and *printed moves past them. */
-static void print_diags(ScanFile *sf, size_t *printed)
-{
-    if (sf->diags.n == *printed)
-        return;    /* nothing new (and diags.v may still be NULL) */
-    DiagList tail = {sf->diags.v + *printed, sf->diags.n - *printed, 0};
-    diag_sort(&tail);
-    diag_dedup(&tail);
-    sf->diags.n = *printed + tail.n;
-    StrBuf diags = {0};
-    for (size_t d = 0; d < tail.n; d++)
-        diag_text(&sf->src, &tail.v[d], &diags);
-    if (diags.len)
-        fputs(diags.s, stderr);
-    sb_free(&diags);
-    *printed = sf->diags.n;
+    return r.errors || (job->werror && r.warnings) ? EXIT_FOUND : EXIT_OK;
 }
 
 /* Writes the manifests of the entries that ask for static kernels. */
@@ -482,287 +580,59 @@ static int plan_manifests(Plan *plans, size_t n, const char *script, int quiet)
     return 0;
 }
 
-/* tngc plan: source -> parse -> scan -> lint rules -> interpret -> lower ->
- * plan -> print */
-static int cmd_plan(int argc, char **argv)
+/* The plans of S in --format: the text dump, JSON or Graphviz. */
+static void plan_format(const Script *S, const char *format, StrBuf *out)
 {
-    const char *format = "text", *entry = NULL, *file = NULL, *outpath = NULL;
-    int manifest = 0;
-    InterpLimits lim = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_plan, stdout);
-            return EXIT_OK;
-        } else if (!strcmp(a, "--format") || !strcmp(a, "--entry") || !strcmp(a, "-o")) {
-            if (!v)
-                return usage_error(usage_plan, "%s needs a value", a);
-            i++;
-            if (!strcmp(a, "--entry"))
-                entry = v;
-            else if (!strcmp(a, "-o"))
-                outpath = v;
-            else if (!strcmp(v, "text") || !strcmp(v, "json") || !strcmp(v, "dot"))
-                format = v;
-            else
-                return usage_error(usage_plan, "unknown format '%s'", v);
-        } else if (!strcmp(a, "--manifest")) {
-            manifest = 1;
-        } else if (!strcmp(a, "--max-memory") || !strcmp(a, "--max-time")) {
-            if (!v)
-                return usage_error(usage_plan, "%s needs a value", a);
-            i++;
-            int st = limit_option(usage_plan, a, v, &lim);
-            if (st >= 0)
-                return st;
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error(usage_plan, "unknown option '%s'", a);
-        } else if (file) {
-            return usage_error(usage_plan, "one script at a time ('%s' is extra)", a);
-        } else {
-            file = a;
+    if (!strcmp(format, "json")) {
+        sb_puts(out, "{\"file\":");
+        sb_json_str(out, S->file, strlen(S->file));
+        sb_puts(out, ",\"entries\":[");
+        for (size_t i = 0; i < S->plans.n; i++) {
+            if (i)
+                sb_puts(out, ",\n");
+            plan_json(&S->plans.v[i], out);
         }
+        sb_puts(out, "]}\n");
+        return;
     }
-    if (!file)
-        return usage_error(usage_plan, "%sno input file", "");
+    for (size_t i = 0; i < S->plans.n; i++) {
+        if (i)
+            sb_puts(out, "\n");
+        if (!strcmp(format, "dot"))
+            plan_dot(&S->plans.v[i], out);
+        else
+            plan_text(&S->plans.v[i], out);
+    }
+}
 
-    Loaded L;
-    int status = load_plans(&L, file, entry, &lim);
+/* tngc plan: the script through PLAN; the plans on stdout or in -o FILE
+ * (none when something failed: make must not take it as up to date), and
+ * with --manifest the static-kernel manifests. */
+static int run_plan(Job *job)
+{
+    Script S;
+    int status = script_run(&S, job, job->files.v[0], job->cmd->last);
+    print_diags(&S);
     if (status != EXIT_OK) {
-        loaded_free(&L);
+        script_free(&S);
         return status;
     }
-    {
-        StrBuf out = {0};
-        if (!strcmp(format, "json")) {
-            sb_puts(&out, "{\"file\":");
-            sb_json_str(&out, file, strlen(file));
-            sb_puts(&out, ",\"entries\":[");
-            for (size_t i = 0; i < L.plans.n; i++) {
-                if (i)
-                    sb_puts(&out, ",\n");
-                plan_json(&L.plans.v[i], &out);
-            }
-            sb_puts(&out, "]}\n");
-        } else {
-            for (size_t i = 0; i < L.plans.n; i++) {
-                if (i)
-                    sb_puts(&out, "\n");
-                if (!strcmp(format, "dot"))
-                    plan_dot(&L.plans.v[i], &out);
-                else
-                    plan_text(&L.plans.v[i], &out);
-            }
-        }
-        if (manifest && plan_manifests(L.plans.v, L.plans.n, file, 0) != 0)
-            status = EXIT_USAGE;
-        if (status != EXIT_OK) {
-            /* no plan file for make to take as up to date */
-        } else if (outpath) {
-            if (write_file_atomic(outpath, out.s ? out.s : "", out.len) != 0) {
-                fprintf(stderr, "tngc: cannot write %s: %s\n", outpath, strerror(errno));
-                status = EXIT_USAGE;
-            }
-        } else if (write_out(&out) != 0) {
-            fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+    StrBuf out = {0};
+    plan_format(&S, job->format, &out);
+    if (job->manifest && plan_manifests(S.plans.v, S.plans.n, S.file, 0) != 0) {
+        status = EXIT_USAGE;
+    } else if (job->out) {
+        if (write_file_atomic(job->out, out.s ? out.s : "", out.len) != 0) {
+            fprintf(stderr, "tngc: cannot write %s: %s\n", job->out, strerror(errno));
             status = EXIT_USAGE;
         }
-        sb_free(&out);
+    } else if (write_out(&out) != 0) {
+        fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+        status = EXIT_USAGE;
     }
-    loaded_free(&L);
+    sb_free(&out);
+    script_free(&S);
     return status;
-}
-
-static int parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < 0)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* ---- gen and build ---------------------------------------------------------- */
-
-typedef struct GenArgs {
-    const char *file, *outdir, *entry, *depfile;
-    int md, no_line;
-    NameList user_ops;
-    const Target *target;
-    /* build */
-    BuildOptions bo;
-    const char *cache_dir;
-    InterpLimits limits;
-} GenArgs;
-
-/* The bundle name of entry i: the script's stem (a C identifier), with
- * _<Class>_<method> when the script has several entries. */
-static char *bundle_name(const char *script, const Plan *p, size_t nplans)
-{
-    const char *base = strrchr(script, '/');
-    base = base ? base + 1 : script;
-    size_t n = strlen(base);
-    if (n > 3 && !strcmp(base + n - 3, ".py"))
-        n -= 3;
-    StrBuf raw = {0}, sb = {0};
-    sb_putn(&raw, base, n);
-    if (nplans > 1) {
-        sb_putc(&raw, '_');
-        sb_puts(&raw, p->g->name);
-    }
-    cesc_ident(&sb, raw.s ? raw.s : "");
-    sb_free(&raw);
-    return sb.s;
-}
-
-/* Refuses bundle names that would shadow the runtime's headers (tngrt*.h)
- * or that two entries share; returns EXIT_OK or prints why. */
-static int check_bundle_names(const Loaded *L, const char *file)
-{
-    int status = EXIT_OK;
-    for (size_t i = 0; i < L->plans.n && status == EXIT_OK; i++) {
-        char *n = bundle_name(file, &L->plans.v[i], L->plans.n);
-        if (!strncmp(n, "tngrt", 5)) {
-            fprintf(stderr, "tngc: the bundle name '%s' (from the script's file name) would shadow the runtime's "
-                            "headers (tngrt*.h): rename the script\n", n);
-            status = EXIT_USAGE;
-        }
-        for (size_t j = 0; j < i && status == EXIT_OK; j++) {
-            char *m = bundle_name(file, &L->plans.v[j], L->plans.n);
-            if (!strcmp(n, m)) {
-                const Graph *g = L->plans.v[i].g;
-                fprintf(stderr, "%s:%u:%u: error: entries %s and %s would both be the bundle '%s': rename one\n",
-                        file, g->line, g->col, L->plans.v[j].g->name, g->name, n);
-                status = EXIT_FOUND;
-            }
-            free(m);
-        }
-        free(n);
-    }
-    return status;
-}
-
-/* Parses gen's options (and build's when build != 0). */
-static int gen_args(int argc, char **argv, int build, GenArgs *a)
-{
-    const char *usage = build ? usage_build : usage_gen;
-    memset(a, 0, sizeof *a);
-    a->bo.cc = "clang";
-    a->bo.opt = "-O2";
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    a->bo.jobs = cpus > 0 ? (int)cpus : 1;
-    a->target = target_find("cpu");
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        static const char *const with_value[] = {"-o", "--entry", "--target", "-MF", "--user-kernel", "-j",
-                                                 "--cc", "--opt", "--cache-dir", "--kernels", "--acl-home",
-                                                 "--max-memory", "--max-time", NULL};
-        char jbuf[32];
-        if (!strncmp(o, "-j", 2) && o[2] && strlen(o) < sizeof jbuf) {   /* -jN */
-            snprintf(jbuf, sizeof jbuf, "%s", o + 2);
-            o = "-j";
-            v = jbuf;
-            i--;   /* the value is in this argument, not the next */
-        }
-        int takes = 0;
-        for (int k = 0; with_value[k]; k++)
-            takes |= !strcmp(o, with_value[k]);
-        int build_only = !strcmp(o, "-j") || !strcmp(o, "--cc") || !strcmp(o, "--opt") ||
-                         !strcmp(o, "--cache-dir") || !strcmp(o, "--kernels") || !strcmp(o, "--no-cache") ||
-                         !strcmp(o, "--acl-home");
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            fputs(usage, stdout);
-            return -2;
-        } else if (build_only && !build) {
-            return usage_error(usage, "unknown option '%s' (it is build's)", o);
-        } else if (takes) {
-            if (!v)
-                return usage_error(usage, "%s needs a value", o);
-            i++;
-            if (!strcmp(o, "-o"))
-                a->outdir = v;
-            else if (!strcmp(o, "--entry"))
-                a->entry = v;
-            else if (!strcmp(o, "-MF"))
-                a->depfile = v, a->md = 1;
-            else if (!strcmp(o, "--user-kernel"))
-                VEC_PUSH(a->user_ops, v);
-            else if (!strcmp(o, "--cc"))
-                a->bo.cc = v;
-            else if (!strcmp(o, "--opt"))
-                a->bo.opt = v;
-            else if (!strcmp(o, "--cache-dir"))
-                a->cache_dir = v;
-            else if (!strcmp(o, "--kernels"))
-                a->bo.kernels = v;
-            else if (!strcmp(o, "--acl-home"))
-                a->bo.acl_home = v;
-            else if (!strcmp(o, "--max-memory") || !strcmp(o, "--max-time")) {
-                int st = limit_option(usage, o, v, &a->limits);
-                if (st >= 0)
-                    return st;
-            }
-            else if (!strcmp(o, "-j")) {
-                long j;
-                if (parse_long(v, &j) != 0 || j < 1 || j > 256)
-                    return usage_error(usage, "-j takes a number of jobs from 1 to 256, not '%s'", v);
-                a->bo.jobs = (int)j;
-            } else if (!(a->target = target_find(v))) {
-                return usage_error(usage, "unknown target '%s' (cpu, acl)", v);
-            }
-        } else if (!strcmp(o, "-MD")) {
-            a->md = 1;
-        } else if (!strcmp(o, "--no-line")) {
-            a->no_line = 1;
-        } else if (!strcmp(o, "--no-cache")) {
-            a->bo.no_cache = 1;
-        } else if (o[0] == '-' && o[1]) {
-            return usage_error(usage, "unknown option '%s'", o);
-        } else if (a->file) {
-            return usage_error(usage, "one script at a time ('%s' is extra)", o);
-        } else {
-            a->file = o;
-        }
-    }
-    if (!a->file)
-        return usage_error(usage, "%sno input file", "");
-    if (!a->outdir)
-        return usage_error(usage, "%sno output directory (-o DIR)", "");
-    for (size_t k = 0; k < a->user_ops.n; k++) {
-        int known = 0;
-        for (int op = 0; op < OP__count; op++)
-            known |= !strcmp(op_info[op].name, a->user_ops.v[k]) && !(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS));
-        if (!known) {
-            StrBuf ops = {0};
-            for (int op = 0; op < OP__count; op++)
-                if (!(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS)))
-                    sb_printf(&ops, "%s%s", ops.len ? " " : "", op_info[op].name);
-            fprintf(stderr, "tngc: --user-kernel: unknown op '%s'; ops with kernels: %s\n", a->user_ops.v[k], ops.s);
-            sb_free(&ops);
-            VEC_FREE(a->user_ops);
-            return EXIT_USAGE;
-        }
-    }
-    a->bo.target = a->target->name;
-    if (a->bo.no_cache && a->cache_dir) {
-        VEC_FREE(a->user_ops);
-        return usage_error(usage, "%s--cache-dir and --no-cache exclude each other", "");
-    }
-    if (a->user_ops.n && !a->target->user_kernels) {
-        VEC_FREE(a->user_ops);
-        return usage_error(usage, "--user-kernel supplies CPU kernels: not with --target %s", a->target->name);
-    }
-    if (a->bo.kernels && a->user_ops.n == 0) {
-        VEC_FREE(a->user_ops);
-        return usage_error(usage, "%s--kernels needs --user-kernel OP for each op it implements", "");
-    }
-    VEC_PUSH(a->user_ops, NULL);
-    a->user_ops.n--;
-    return 0;
 }
 
 /* Stages text as name in out; returns 0 or prints why. */
@@ -782,18 +652,6 @@ static int commit_out(OutSet *out)
     if (rc != 0)
         fprintf(stderr, "tngc: cannot write %s/%s: %s\n", out->dir, failed ? failed : "(the commit journal)",
                 strerror(errno));
-    return rc;
-}
-
-/* Writes text to dir/name atomically; returns 0 or prints why. */
-static int write_in(const char *dir, const char *name, const StrBuf *text)
-{
-    StrBuf path = {0};
-    sb_printf(&path, "%s/%s", dir, name);
-    int rc = write_file_atomic(path.s, text->s ? text->s : "", text->len);
-    if (rc != 0)
-        fprintf(stderr, "tngc: cannot write %s: %s\n", path.s, strerror(errno));
-    sb_free(&path);
     return rc;
 }
 
@@ -871,27 +729,29 @@ static int check_make_paths(const char *outdir, const char *file)
     return 0;
 }
 
-/* The make depfile: every generated file depends on the script. */
-static int write_depfile(const GenArgs *a, const GenFiles *files, const char *first_name)
+/* The make depfile of S (-MD, -MF): every generated file depends on the
+ * script. */
+static int write_depfile(const Script *S)
 {
     StrBuf d = {0}, path = {0};
-    for (size_t i = 0; i < files->n; i++) {
+    const Job *job = S->job;
+    for (size_t i = 0; i < S->files.n; i++) {
         StrBuf word = {0};
-        sb_printf(&word, "%s/%s", a->outdir, files->v[i].name);
+        sb_printf(&word, "%s/%s", job->out, S->files.v[i].name);
         if (i)
             sb_putc(&d, ' ');
         make_path(&d, word.s);
         sb_free(&word);
     }
     sb_puts(&d, ": ");
-    make_path(&d, a->file);
+    make_path(&d, S->file);
     sb_puts(&d, "\n");
-    make_path(&d, a->file);
+    make_path(&d, S->file);
     sb_puts(&d, ":\n");
-    if (a->depfile)
-        sb_puts(&path, a->depfile);
+    if (job->depfile)
+        sb_puts(&path, job->depfile);
     else
-        sb_printf(&path, "%s/%s.d", a->outdir, first_name);
+        sb_printf(&path, "%s/%s.d", job->out, S->first);
     int rc = write_file_atomic(path.s, d.s, d.len);
     if (rc != 0)
         fprintf(stderr, "tngc: cannot write %s: %s\n", path.s, strerror(errno));
@@ -900,289 +760,763 @@ static int write_depfile(const GenArgs *a, const GenFiles *files, const char *fi
     return rc;
 }
 
-/* One entry's bundle: emitted into files; returns EXIT_OK or EXIT_FOUND. */
-static int gen_entry(Loaded *L, size_t i, const GenArgs *a, GenOptions *go, GenFiles *files)
-{
-    go->name = bundle_name(a->file, &L->plans.v[i], L->plans.n);
-    go->script = a->file;
-    go->version = TNGC_VERSION;
-    go->line_directives = !a->no_line;
-    go->user_ops = a->user_ops.v;
-    int rc = a->target->emit(&L->plans.v[i], go, files, &L->sf.diags);
-    print_diags(&L->sf, &L->printed);
-    return rc == 0 ? EXIT_OK : EXIT_FOUND;
-}
 
-static int ensure_dir(const char *dir)
+/* Before gen or build reads the script: the options that need the file
+ * system (build: --kernels readable, the --target's toolkit; -MD: paths a
+ * depfile can name). */
+static int bundles_ready(Job *job)
 {
-    struct stat st;
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tngc: the output directory %s is a file, not a directory\n", dir);
-        return -1;
-    }
-    if (fs_mkdirs(dir, 0) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tngc: cannot create the output directory %s: %s\n", dir, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* tngc gen: ... plan -> emit (templates) -> write */
-static int cmd_gen(int argc, char **argv)
-{
-    GenArgs a;
-    int st = gen_args(argc, argv, 0, &a);
-    if (st)
-        return VEC_FREE(a.user_ops), st == -2 ? EXIT_OK : st;
-    if (a.md && check_make_paths(a.outdir, a.file) != 0)
-        return VEC_FREE(a.user_ops), EXIT_USAGE;
-    Loaded L;
-    int status = load_plans(&L, a.file, a.entry, &a.limits);
-    if (status == EXIT_OK)
-        status = check_bundle_names(&L, a.file);
-    GenFiles files = {0};
-    char *first = NULL;
-    for (size_t i = 0; status == EXIT_OK && i < L.plans.n; i++) {
-        GenOptions go = {0};
-        status = gen_entry(&L, i, &a, &go, &files);
-        if (!first)
-            first = (char *)go.name;
-        else
-            free((char *)go.name);
-    }
-    if (status == EXIT_OK && ensure_dir(a.outdir) != 0)
-        status = EXIT_USAGE;
-    if (status == EXIT_OK) {   /* the bundles' files: all or nothing */
-        OutSet out;
-        outset_begin(&out, a.outdir);
-        for (size_t i = 0; status == EXIT_OK && i < files.n; i++)
-            if (stage_in(&out, files.v[i].name, &files.v[i].text) != 0)
-                status = EXIT_USAGE;
-        if (status == EXIT_OK && commit_out(&out) != 0)
-            status = EXIT_USAGE;
-        outset_free(&out);
-    }
-    if (status == EXIT_OK && plan_manifests(L.plans.v, L.plans.n, a.file, 1) != 0)
-        status = EXIT_USAGE;
-    if (status == EXIT_OK && a.md && first && write_depfile(&a, &files, first) != 0)
-        status = EXIT_USAGE;
-    free(first);
-    genfiles_free(&files);
-    loaded_free(&L);
-    VEC_FREE(a.user_ops);
-    return status;
-}
-
-/* The user kernels of one bundle: checked with libclang, or reported as
- * missing (the stub is then written to DIR). */
-static int check_user_kernels(const Plan *p, const GenOptions *go, const GenArgs *a, const GenFiles *files,
-                              size_t first)
-{
-    NameList ops = {0}, fns = {0};
-    int rc = EXIT_OK;
-    if (emit_user_ops(p, go, &ops) == 0)
-        goto done;
-    if (!a->bo.kernels) {
-        for (size_t k = 0; k < ops.n; k++) {
-            for (size_t i = 0; i < p->g->ops.n; i++)
-                if (!strcmp(op_info[p->g->ops.v[i].kind].name, ops.v[k])) {
-                    fprintf(stderr, "%s:%u:%u: error: no CPU kernel for '%s' (--user-kernel): implement %s_user_%s\n",
-                            a->file, p->g->ops.v[i].line, p->g->ops.v[i].col, ops.v[k], go->name, ops.v[k]);
-                    break;
-                }
+    if (job->cmd->last == STAGE_BUILD) {
+        if (job->bo.kernels && access(job->bo.kernels, R_OK) != 0) {
+            fprintf(stderr, "tngc: cannot read %s: %s\n", job->bo.kernels, strerror(errno));
+            return EXIT_USAGE;
         }
-        for (size_t i = first; i < files->n; i++)
-            if (strstr(files->v[i].name, "_kernels_user.c") && ensure_dir(a->outdir) == 0 &&
-                write_in(a->outdir, files->v[i].name, &files->v[i].text) == 0)
-                fprintf(stderr, "tngc: the stub with their signatures is %s/%s; pass your file with --kernels FILE.c\n",
-                        a->outdir, files->v[i].name);
-        rc = EXIT_FOUND;
-        goto done;
+        char why[1024];
+        if (build_target_ready(&job->bo, why, sizeof why) != 0) {
+            fprintf(stderr, "tngc: %s\n", why);
+            return EXIT_USAGE;
+        }
     }
-    for (size_t k = 0; k < ops.n; k++) {
-        StrBuf f = {0};
-        sb_printf(&f, "%s_user_%s", go->name, ops.v[k]);
-        VEC_PUSH(fns, f.s);
-    }
-    char inc[4096], lib[4096];
-    StrBuf msgs = {0};
-    if (build_runtime_find(inc, lib, sizeof inc) != 0) {
-        fprintf(stderr, "tngc: cannot find libtngcrt's headers next to tngc\n");
-        rc = EXIT_USAGE;
-    } else if (usercheck_kernels(a->bo.kernels, inc, &fns, &msgs) != 0) {
-        fputs(msgs.s ? msgs.s : "", stderr);
-        rc = EXIT_FOUND;
-    }
-    sb_free(&msgs);
-    for (size_t k = 0; k < fns.n; k++)
-        free((char *)fns.v[k]);
-done:
-    VEC_FREE(ops);
-    VEC_FREE(fns);
-    return rc;
+    if (job->md && check_make_paths(job->out, job->files.v[0]) != 0)
+        return EXIT_USAGE;
+    return EXIT_OK;
 }
 
-/* The cache of entry p: --cache-dir, else cache_compile's cache_dir, else .tngc_cache. */
-static const char *cache_dir_of(const GenArgs *a, const Plan *p)
+/* Before BUILD creates anything: each entry's cache is usable, -o DIR
+ * exists, and its file set is open for build_bundle to stage into. */
+static int build_prepare(Script *S)
 {
-    return a->cache_dir ? a->cache_dir : p->g->cfg.cache_dir ? p->g->cfg.cache_dir : ".tngc_cache";
-}
-
-/* tngc build: ... plan -> emit -> compile (clang, parallel, cached) -> bundle */
-static int cmd_build(int argc, char **argv)
-{
-    GenArgs a;
-    int st = gen_args(argc, argv, 1, &a);
-    if (st)
-        return VEC_FREE(a.user_ops), st == -2 ? EXIT_OK : st;
-    if (a.bo.kernels && access(a.bo.kernels, R_OK) != 0) {
-        fprintf(stderr, "tngc: cannot read %s: %s\n", a.bo.kernels, strerror(errno));
-        VEC_FREE(a.user_ops);
-        return EXIT_USAGE;
-    }
-    char why[1024];
-    if (build_target_ready(&a.bo, why, sizeof why) != 0) {
-        fprintf(stderr, "tngc: %s\n", why);
-        VEC_FREE(a.user_ops);
-        return EXIT_USAGE;
-    }
-    if (a.md && check_make_paths(a.outdir, a.file) != 0)
-        return VEC_FREE(a.user_ops), EXIT_USAGE;
-    Loaded L;
-    int status = load_plans(&L, a.file, a.entry, &a.limits);
-    if (status == EXIT_OK)
-        status = check_bundle_names(&L, a.file);
-    for (size_t i = 0; status == EXIT_OK && !a.bo.no_cache && i < L.plans.n; i++) {   /* before creating anything */
+    const Job *job = S->job;
+    int status = EXIT_OK;
+    for (size_t i = 0; status == EXIT_OK && !job->bo.no_cache && i < S->plans.n; i++) {
         char err[1024];
-        if (build_cache_check(cache_dir_of(&a, &L.plans.v[i]), !a.cache_dir, err, sizeof err) != 0) {
+        if (build_cache_check(cache_dir_of(job, &S->plans.v[i]), !job->cache_dir, err, sizeof err) != 0) {
             fprintf(stderr, "tngc: %s\n", err);
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK && ensure_dir(a.outdir) != 0)
+    if (status == EXIT_OK && ensure_dir(job->out) != 0)
         status = EXIT_USAGE;
-    OutSet out = {0};
     if (status == EXIT_OK)
-        outset_begin(&out, a.outdir);
-    GenFiles all = {0};
-    for (size_t i = 0; status == EXIT_OK && i < L.plans.n; i++) {
-        GenOptions go = {0};
-        GenFiles files = {0};
-        status = gen_entry(&L, i, &a, &go, &files);
-        if (status == EXIT_OK)
-            status = check_user_kernels(&L.plans.v[i], &go, &a, &files, 0);
-        char entry[4096] = "", err[1024];
-        BuildOptions bo = a.bo;
-        bo.cache_dir = cache_dir_of(&a, &L.plans.v[i]);
-        bo.cache_dir_from_script = !a.cache_dir;
-        bo.outdir = a.outdir;
-        bo.out = &out;
-        bo.entry_out = entry;
-        bo.entry_out_len = sizeof entry;
-        int hit = 0;
-        int brc = status == EXIT_OK ? build_bundle(&L.plans.v[i], &go, &files, &bo, &hit, err, sizeof err) : 0;
-        if (brc != 0) {
-            fprintf(stderr, "tngc: %s: %s\n", go.name, err);
-            status = brc == -2 ? EXIT_USAGE : EXIT_FOUND;
-        } else if (status == EXIT_OK && hit) {
-            printf("tngc: %s: cache hit (%s): nothing to compile\n", go.name, entry);
-        } else if (status == EXIT_OK && !build_links_launcher(&bo)) {
-            printf("tngc: %s: built %s/lib%s.a; no launcher: %s/lib64/libascendcl.so is absent (link your program "
-                   "against CANN, docs/bundles.md)\n", go.name, a.outdir, go.name, bo.acl_home);
-        } else if (status == EXIT_OK) {
-            printf("tngc: %s: built %s/%s_launcher and %s/lib%s.a\n", go.name, a.outdir, go.name, a.outdir, go.name);
-        }
-        for (size_t k = 0; k < files.n; k++)
-            VEC_PUSH(all, files.v[k]);
-        VEC_FREE(files);
-        free((char *)go.name);
-    }
-    if (status == EXIT_OK && commit_out(&out) != 0)   /* every bundle at once */
-        status = EXIT_USAGE;
-    if (out.dir)
-        outset_free(&out);
-    if (status == EXIT_OK && a.md && L.plans.n) {
-        char *first = bundle_name(a.file, &L.plans.v[0], L.plans.n);
-        if (write_depfile(&a, &all, first) != 0)
-            status = EXIT_USAGE;
-        free(first);
-    }
-    if (status == EXIT_OK && plan_manifests(L.plans.v, L.plans.n, a.file, 1) != 0)
-        status = EXIT_USAGE;
-    genfiles_free(&all);
-    loaded_free(&L);
-    VEC_FREE(a.user_ops);
+        outset_begin(&S->out, job->out);
     return status;
 }
 
-/* tngc recompiles: host log -> per-iteration op lists -> suspects */
-static int cmd_recompiles(int argc, char **argv)
+/* After gen's EMIT: every bundle's sources staged in -o DIR (created now,
+ * when nothing failed). */
+static int gen_stage_files(Script *S)
 {
-    HostlogOptions opt;
-    hostlog_options_init(&opt);
-    const char *log = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_recompiles, stdout);
-            return EXIT_OK;
-        } else if (!strcmp(a, "--split-flag") || !strcmp(a, "--after") || !strcmp(a, "-o") ||
-                   !strcmp(a, "--format")) {
-            if (!v)
-                return usage_error(usage_recompiles, "%s needs a value", a);
-            i++;
-            if (!strcmp(a, "--split-flag")) {
-                if (!*v)
-                    return usage_error(usage_recompiles, "%s--split-flag must not be empty", "");
-                opt.split_flag = v;
-            } else if (!strcmp(a, "--after")) {
-                if (parse_long(v, &opt.after) != 0)
-                    return usage_error(usage_recompiles, "--after takes a non-negative integer, not '%s'", v);
-            } else if (!strcmp(a, "-o")) {
-                opt.list_path = v;
-            } else if (!strcmp(v, "json") || !strcmp(v, "text")) {
-                opt.json = !strcmp(v, "json");
-            } else {
-                return usage_error(usage_recompiles, "unknown format '%s'", v);
-            }
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error(usage_recompiles, "unknown option '%s'", a);
-        } else if (log) {
-            return usage_error(usage_recompiles, "one log at a time ('%s' is extra)", a);
-        } else {
-            log = a;
+    if (ensure_dir(S->job->out) != 0)
+        return EXIT_USAGE;
+    outset_begin(&S->out, S->job->out);
+    for (size_t i = 0; i < S->files.n; i++)
+        if (stage_in(&S->out, S->files.v[i].name, &S->files.v[i].text) != 0)
+            return EXIT_USAGE;
+    return EXIT_OK;
+}
+
+/* tngc gen and build: the script through PLAN, then EMIT (and BUILD) per
+ * entry; -o DIR gets every bundle's files at once (all or nothing), then
+ * the static-kernel manifests and the depfile. */
+static int run_bundles(Job *job)
+{
+    Stage last = job->cmd->last;
+    int status = bundles_ready(job);
+    if (status != EXIT_OK)
+        return status;
+    Script S;
+    status = script_run(&S, job, job->files.v[0], STAGE_PLAN);
+    print_diags(&S);
+    if (status == EXIT_OK)
+        status = bundle_names_check(&S);
+    if (status == EXIT_OK && last == STAGE_BUILD)
+        status = build_prepare(&S);
+    if (status == EXIT_OK)
+        status = script_run_entries(&S, last);
+    if (status == EXIT_OK && last == STAGE_EMIT)
+        status = gen_stage_files(&S);
+    if (status == EXIT_OK && commit_out(&S.out) != 0)
+        status = EXIT_USAGE;
+    int manifests_first = last == STAGE_EMIT;   /* gen's order; build writes the depfile first */
+    if (status == EXIT_OK && manifests_first && plan_manifests(S.plans.v, S.plans.n, S.file, 1) != 0)
+        status = EXIT_USAGE;
+    if (status == EXIT_OK && job->md && S.first && write_depfile(&S) != 0)
+        status = EXIT_USAGE;
+    if (status == EXIT_OK && !manifests_first && plan_manifests(S.plans.v, S.plans.n, S.file, 1) != 0)
+        status = EXIT_USAGE;
+    script_free(&S);
+    return status;
+}
+
+/* tngc recompiles: host log -> per-iteration op lists -> suspects. */
+static int run_recompiles(Job *job)
+{
+    HostlogOptions opt = job->hostlog;
+    if (job->out)
+        opt.list_path = job->out;
+    opt.json = !strcmp(job->format, "json");
+    return hostlog_recompiles(&opt, job->files.v[0], stdout, stderr);
+}
+
+/* ===================================================================== */
+/* --dump=STAGE: a stage's intermediate form                             */
+/* ===================================================================== */
+
+/* One node of the ast dump: "kind line:col", a leaf's text (its first 40
+ * bytes, as a JSON string), "missing" for a token the parser made up. */
+static void dump_ast_node(const Ast *ast, int32_t n, int depth, StrBuf *out)
+{
+    const Node *nd = &ast->nodes[n];
+    sb_printf(out, "%*s%s %u:%u", 2 * depth, "", ast_symbol_name(ast, n), nd->line, ast_col(ast, n));
+    if (nd->first < 0 && !(nd->flags & NODE_MISSING)) {
+        size_t len, cut;
+        const char *t = ast_text(ast, n, &len);
+        for (cut = len > 40 ? 40 : len; cut < len && cut > 0 && ((unsigned char)t[cut] & 0xC0) == 0x80; cut--)
+            ;
+        sb_putc(out, ' ');
+        sb_json_str(out, t, cut);
+        if (cut < len)
+            sb_puts(out, "...");
+    }
+    if (nd->flags & NODE_MISSING)
+        sb_puts(out, " missing");
+    sb_putc(out, '\n');
+}
+
+/* --dump=ast: the syntax tree, one named node a line, indented by depth
+ * (walked by the nodes' links: no recursion, however deep the tree). */
+static void dump_ast(const Script *S, StrBuf *out)
+{
+    const Ast *ast = &S->sf.ast;
+    int depth = 0;
+    for (int32_t n = ast->n ? 0 : -1; n >= 0;) {
+        if (ast->nodes[n].flags & NODE_NAMED)
+            dump_ast_node(ast, n, depth, out);
+        if (ast->nodes[n].first >= 0) {
+            n = ast->nodes[n].first;
+            depth++;
+            continue;
+        }
+        while (n >= 0 && ast->nodes[n].next < 0) {
+            n = ast->nodes[n].parent;
+            depth--;
+        }
+        if (n >= 0)
+            n = ast->nodes[n].next;
+    }
+}
+
+/* --dump=scan: the annotations, as tngc scan lists them. */
+static void dump_scan(const Script *S, StrBuf *out)
+{
+    scan_text(&S->sf, out);
+}
+
+/* --dump=graph: each entry's op graph as lowering made it (the graph part
+ * of its plan's text, before any planning). */
+static void dump_graph(const Script *S, StrBuf *out)
+{
+    for (size_t i = 0; i < S->ir.nentries; i++) {
+        if (i)
+            sb_puts(out, "\n");
+        plan_graph_text(S->ir.entries[i], out);
+    }
+}
+
+/* --dump=plan: the plans, as tngc plan prints them. */
+static void dump_plan(const Script *S, StrBuf *out)
+{
+    plan_format(S, "text", out);
+}
+
+/* The stages --dump can stop at: name, the stage it runs up to, printer. */
+struct Dump {
+    const char *name;
+    Stage stage;
+    void (*print)(const Script *S, StrBuf *out);
+};
+
+static const Dump dumps[] = {
+    {"ast", STAGE_LOAD, dump_ast},
+    {"scan", STAGE_LOAD, dump_scan},
+    {"graph", STAGE_LOWER, dump_graph},
+    {"plan", STAGE_PLAN, dump_plan},
+};
+
+/* Any command with --dump=STAGE: each file through the stages up to STAGE,
+ * their diagnostics on stderr and STAGE's form on stdout (when the stages
+ * got there). Exit status 1 when they found errors. */
+static int run_dump(Job *job)
+{
+    int status = EXIT_OK;
+    StrBuf out = {0};
+    for (size_t i = 0; i < job->files.n; i++) {
+        Script S;
+        int st = script_run(&S, job, job->files.v[i], job->dump->stage);
+        print_diags(&S);
+        if (S.loaded && (st == EXIT_OK || job->dump->stage == STAGE_LOAD))
+            job->dump->print(&S, &out);
+        if (st == EXIT_OK && S.loaded && script_has_errors(&S))
+            st = EXIT_FOUND;
+        if (st > status)
+            status = st;
+        script_free(&S);
+    }
+    if (write_out(&out) != 0) {
+        fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+        status = EXIT_USAGE;
+    }
+    sb_free(&out);
+    return status;
+}
+
+/* ===================================================================== */
+/* Options: how each stores its value                                    */
+/* ===================================================================== */
+
+typedef struct Option Option;
+
+/* Each returns -1 to go on, or the exit status to end with after saying why. */
+typedef int OptionSet(Job *job, const Option *o, const char *value);
+
+/* A string option: the value stored in the Job field at o->field. */
+static int opt_store(Job *job, const Option *o, const char *v)
+{
+    *(const char **)((char *)job + o->field) = v;
+    return -1;
+}
+
+/* A flag: the int Job field at o->field set to 1. */
+static int opt_flag(Job *job, const Option *o, const char *v)
+{
+    (void)v;
+    *(int *)((char *)job + o->field) = 1;
+    return -1;
+}
+
+/* --format: one of the command's formats. */
+static int opt_format(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    for (const char *const *f = job->cmd->formats; f && *f; f++)
+        if (!strcmp(*f, v)) {
+            job->format = v;
+            return -1;
+        }
+    return usage_error(job->cmd, "unknown format '%s'", v);
+}
+
+/* --dump=STAGE: a stage the command runs (a dump ends where it runs up to). */
+static int opt_dump(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    StrBuf known = {0};
+    for (size_t i = 0; i < sizeof dumps / sizeof *dumps; i++) {
+        if (dumps[i].stage > job->cmd->last)
+            continue;
+        if (!strcmp(dumps[i].name, v)) {
+            job->dump = &dumps[i];
+            sb_free(&known);
+            return -1;
+        }
+        sb_printf(&known, "%s%s", known.len ? ", " : "", dumps[i].name);
+    }
+    int st = usage_error(job->cmd, "unknown --dump stage '%s' (%s)", v, known.s);
+    sb_free(&known);
+    return st;
+}
+
+/* lint --soc NAME: a chip tngc knows. */
+static int opt_soc(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    int has_sk;
+    if (!lint_soc_known(v, &has_sk))
+        return usage_error(job->cmd, "unknown --soc '%s' (e.g. Ascend910_9391, Ascend910B1, Ascend310P3)", v);
+    job->soc = v;
+    return -1;
+}
+
+/* lint --torchair VERSION: a TorchAir commit whose config schema tngc has. */
+static int opt_torchair(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    job->torchair = lint_torchair_version(v);
+    if (job->torchair < 0)
+        return usage_error(job->cmd, "unknown --torchair '%.80s' (known: %s)", v, lint_torchair_versions());
+    return -1;
+}
+
+/* --max-memory MB, --max-time SECONDS: the interpreter's budgets. */
+static int opt_limit(Job *job, const Option *o, const char *v)
+{
+    char *end;
+    errno = 0;
+    if (!strcmp(o->flag, "--max-memory")) {
+        long mb = strtol(v, &end, 10);
+        if (errno || end == v || *end || mb < 1 || mb > 1048576)
+            return usage_error(job->cmd, "--max-memory takes megabytes from 1 to 1048576, not '%s'", v);
+        job->limits.max_mb = (size_t)mb;
+    } else {
+        double sec = strtod(v, &end);
+        if (errno || end == v || *end || !(sec > 0 && sec <= 1e6))
+            return usage_error(job->cmd, "--max-time takes seconds (more than 0, at most 1e6), not '%s'", v);
+        job->limits.max_seconds = sec;
+    }
+    return -1;
+}
+
+/* A non-negative decimal integer; 0, or -1 when s is not one. */
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* build -j N: 1 to 256 translation units at once. */
+static int opt_jobs(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    long j;
+    if (parse_long(v, &j) != 0 || j < 1 || j > 256)
+        return usage_error(job->cmd, "-j takes a number of jobs from 1 to 256, not '%s'", v);
+    job->bo.jobs = (int)j;
+    return -1;
+}
+
+static int opt_target(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    if (!(job->target = target_find(v)))
+        return usage_error(job->cmd, "unknown target '%s' (cpu, acl)", v);
+    return -1;
+}
+
+/* -MF FILE: the depfile's path; implies -MD. */
+static int opt_depfile(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    job->depfile = v;
+    job->md = 1;
+    return -1;
+}
+
+/* --user-kernel OP, repeatable (the ops are checked after parsing). */
+static int opt_user_kernel(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    VEC_PUSH(job->user_ops, v);
+    return -1;
+}
+
+static int opt_split_flag(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    if (!*v)
+        return usage_error(job->cmd, "--split-flag must not be empty");
+    job->hostlog.split_flag = v;
+    return -1;
+}
+
+static int opt_after(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    if (parse_long(v, &job->hostlog.after) != 0)
+        return usage_error(job->cmd, "--after takes a non-negative integer, not '%s'", v);
+    return -1;
+}
+
+/* ===================================================================== */
+/* The command and option tables                                         */
+/* ===================================================================== */
+
+#define STORE(f) opt_store, offsetof(Job, f), 0
+#define FLAG(f) opt_flag, offsetof(Job, f), 0
+#define SET(fn) fn, 0, 0
+
+/* In --help order: each command lists its rows in this order. */
+static const Option options[] = {
+    {"--entry", "NAME", FOR(PLAN), STORE(entry), "plan only the entry NAME (e.g. Model.forward)"},
+    {"--format", "FORMAT", FOR(PLAN), SET(opt_format),
+     "--format text\ta stable, diffable dump (default)\n"
+     "--format json\t{\"file\": ..., \"entries\": [...]}\n"
+     "--format dot\tGraphviz: one colour per stream, a cluster per segment"},
+    {"-o", "FILE", FOR(PLAN), STORE(out), "write the plan to FILE (atomically) instead of stdout"},
+    {"--manifest", NULL, FOR(PLAN), FLAG(manifest),
+     "also write the static-kernel op-info tree of entries in\n"
+     "reduce-overhead mode with _aclnn_static_shape_kernel = True,\n"
+     "under their build dir (relative to the script's folder;\n"
+     "default: the script's folder). SOURCE_DATE_EPOCH fixes the\n"
+     "timestamp and pid in its path."},
+    {"-o", "DIR", FOR(GEN), STORE(out), "the output directory (created when missing)"},
+    {"--entry", "NAME", FOR(GEN), STORE(entry), "only the entry NAME (e.g. Model.forward)"},
+    {"--target", "NAME", FOR(GEN), SET(opt_target),
+     "--target cpu\tC kernels on the CPU, libtngcrt's stream executor (default)\n"
+     "--target acl\thost code over AscendCL for an Ascend NPU: aclrt streams and\n"
+     "events, aclnn operators (docs/bundles.md, \"The ACL target\")"},
+    {"--no-line", NULL, FOR(GEN), FLAG(no_line), "no #line directives back to the script (golden tests)"},
+    {"-MD", NULL, FOR(GEN), FLAG(md), "also write a make depfile DIR/<name>.d"},
+    {"-MF", "FILE", FOR(GEN), SET(opt_depfile), "write the depfile to FILE (implies -MD)"},
+    {"--user-kernel", "OP", FOR(GEN), SET(opt_user_kernel),
+     "you supply the CPU kernel of op OP (e.g. add): tngc writes a\n"
+     "stub <name>_kernels_user.c with its exact signature"},
+    {"--max-memory", "MB", FOR(PLAN) | FOR(GEN), SET(opt_limit), "the interpreter's memory budget (default 512)"},
+    {"--max-time", "SECONDS", FOR(PLAN), SET(opt_limit),
+     "its time budget (default 10); a script that needs more is\n"
+     "stopped with one TNG212 error at the statement running then"},
+    {"--max-time", "SECONDS", FOR(GEN), SET(opt_limit), "its time budget (default 10), as 'tngc plan'"},
+    {"--dump", "STAGE", FOR(PLAN) | FOR(GEN), SET(opt_dump),
+     "--dump=STAGE\tprint the intermediate form of STAGE on stdout and stop:\n"
+     "ast (the syntax tree), scan (the annotations), graph (the\n"
+     "lowered op graphs) or plan; nothing else is written"},
+    {"-j", "N", FOR(BUILD), opt_jobs, 0, 1, "compile N translation units at once (default: the CPUs)"},
+    {"--cc", "CC", FOR(BUILD), STORE(bo.cc), "the C compiler (default clang)"},
+    {"--opt", "FLAGS", FOR(BUILD), STORE(bo.opt), "its optimisation flags (default -O2)"},
+    {"--cache-dir", "DIR", FOR(BUILD), STORE(cache_dir),
+     "the cache (default: cache_compile's cache_dir, else .tngc_cache);\n"
+     "it must belong to you"},
+    {"--no-cache", NULL, FOR(BUILD), FLAG(bo.no_cache), "build without the cache"},
+    {"--kernels", "FILE.c", FOR(BUILD), STORE(bo.kernels),
+     "the kernels of --user-kernel ops; their signatures are checked\n"
+     "with libclang before compiling"},
+    {"--acl-home", "DIR", FOR(BUILD), STORE(bo.acl_home),
+     "with --target acl: the CANN toolkit (default $ASCEND_TOOLKIT_HOME);\n"
+     "its include/ compiles lib<name>.a, and its lib64/libascendcl.so,\n"
+     "when present, links <name>_launcher"},
+    {"--format", "FORMAT", FOR(SCAN), SET(opt_format),
+     "--format text\tone line per annotation (default)\n"
+     "--format json\tone JSON document {\"files\": [...]}"},
+    {"--format", "FORMAT", FOR(LINT), SET(opt_format),
+     "--format text\tgcc-style diagnostics with the source line (default)\n"
+     "--format json\ta JSON list of {path, line, col, end_line, end_col,\n"
+     "severity, rule, message}\n"
+     "--format sarif\tSARIF 2.1.0, for code-scanning tools"},
+    {"--soc", "NAME", FOR(LINT), SET(opt_soc), "the target chip, e.g. Ascend910_9391 (Atlas A3) or Ascend910B1"},
+    {"--torchair", "VERSION", FOR(LINT), SET(opt_torchair),
+     "the TorchAir commit whose CompilerConfig fields are checked:\n"
+     "fced8842 (the default, also 'newest') or 770a4d54, or a longer\n"
+     "prefix of the commit"},
+    {"--werror", NULL, FOR(LINT), FLAG(werror), "warnings make the exit status 1"},
+    {"--dump", "STAGE", FOR(SCAN) | FOR(LINT), SET(opt_dump),
+     "--dump=STAGE\tprint the intermediate form of STAGE on stdout and stop:\n"
+     "ast (the syntax tree) or scan (the annotations)"},
+    {"--split-flag", "S", FOR(RECOMPILES), SET(opt_split_flag), "iteration marker (default '=====iter')"},
+    {"--after", "N", FOR(RECOMPILES), SET(opt_after),
+     "suspects are ops first compiled in an iteration > N (default 3)"},
+    {"-o", "FILE", FOR(RECOMPILES), STORE(out), "the list file (default recompile_op_list.txt)"},
+    {"--format", "F", FOR(RECOMPILES), SET(opt_format), "the report on stdout: text (default) or json"},
+};
+
+static int check_bundle_args(Job *job);
+
+static const char *const formats_scan[] = {"text", "json", NULL};
+static const char *const formats_lint[] = {"text", "json", "sarif", NULL};
+static const char *const formats_plan[] = {"text", "json", "dot", NULL};
+
+static const Command commands[CMD__count] = {
+    [CMD_SCAN] = {"scan", STAGE_LOAD, run_scan, "list the TorchAir annotations of Python files",
+        "usage: tngc scan [--format text|json] FILE...\n"
+        "\n"
+        "Lists every TorchAir annotation of each FILE: super_kernel, npu_stream_switch,\n"
+        "npu_wait_tensor, limit_core_num, set_dim_gears, mark_static, cache_compile,\n"
+        "CompilerConfig() calls and field assignments, get_npu_backend, torch.compile.\n"
+        "Calls that only share an annotation's name are listed as unresolved.\n"
+        "\n",
+        "Exit status: 0, or 1 if a file has syntax errors, 2 on usage or I/O errors.\n",
+        18, formats_scan, 0, 1, "no input files", NULL, NULL},
+    [CMD_LINT] = {"lint", STAGE_LINT, run_lint, "report misuse of the annotations (pre-commit checks)",
+        "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--torchair VERSION] [--werror] FILE...\n"
+        "\n"
+        "Reports misuse of TorchAir annotations (rules TNG001-TNG171, see docs/rules.md).\n"
+        "A '# tngc: ignore[TNG123]' comment suppresses a rule on its line.\n"
+        "\n",
+        "Exit status: 0 no errors, 1 errors (or warnings with --werror), 2 usage or I/O errors.\n",
+        19, formats_lint, 0, 1, "no input files", NULL, NULL},
+    [CMD_PLAN] = {"plan", STAGE_PLAN, run_plan,
+        "interpret a model script, lower its compiled entries and print their plan",
+        "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest]\n"
+        "                 [--max-memory MB] [--max-time SECONDS] FILE\n"
+        "\n"
+        "Runs the script's module-level code abstractly, lowers each compiled entry it\n"
+        "calls (torch.compile'd models and methods, cache_compile'd methods) to an op\n"
+        "graph, and plans it: gears, per-stream schedules with events, super-kernel\n"
+        "segments, a memory arena per gear, row independence of geared dims and the\n"
+        "static-kernel instances (docs/plan.md, docs/plan-format.md).\n"
+        "\n",
+        "The annotation rules of 'tngc lint' run first. Diagnostics go to stderr in gcc's\n"
+        "format. Exit status: 0 planned, 1 errors in the script, 2 usage or I/O errors.\n",
+        19, formats_plan, 0, 0, "no input file", "one script at a time ('%s' is extra)", NULL},
+    [CMD_GEN] = {"gen", STAGE_EMIT, run_bundles, "generate the C sources of a model bundle (--target cpu or acl)",
+        "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE]\n"
+        "                [--max-memory MB] [--max-time SECONDS]\n"
+        "                [--user-kernel OP]...\n"
+        "\n"
+        "Plans the script's compiled entries (as 'tngc plan') and writes, per entry, the C\n"
+        "sources of its bundle into DIR: <name>.h (the API), <name>.c (per gear, one\n"
+        "straight-line function per stream and one per super-kernel segment) and\n"
+        "<name>_launcher.c. <name> is the script's file name without .py, or, when the\n"
+        "script has several entries, <stem>_<Class>_<method>. Files are written atomically.\n"
+        "\n",
+        "Exit status: 0 written, 1 errors in the script, 2 usage or I/O errors.\n",
+        20, NULL, 0, 0, "no input file", "one script at a time ('%s' is extra)", check_bundle_args},
+    [CMD_BUILD] = {"build", STAGE_BUILD, run_bundles, "generate and compile a bundle: lib<name>.a and a launcher",
+        "usage: tngc build FILE -o DIR [-j N] [--cc CC] [--opt FLAGS] [--cache-dir DIR | --no-cache]\n"
+        "                  [--kernels FILE.c] [--acl-home DIR] [gen's options]\n"
+        "\n"
+        "Generates the bundle sources (as 'tngc gen') and compiles them: DIR/lib<name>.a\n"
+        "and DIR/<name>_launcher, linked against libtngcrt and OpenBLAS. Translation units\n"
+        "compile in parallel. Builds are cached: an unchanged script (same tngc, compiler\n"
+        "and options) is a cache hit that compiles nothing. Entries in reduce-overhead mode\n"
+        "with _aclnn_static_shape_kernel also get their static-kernel manifest tree.\n"
+        "\n",
+        "Exit status: 0 built, 1 errors in the script or the build, 2 usage or I/O errors.\n",
+        20, NULL, FOR(GEN), 0, "no input file", "one script at a time ('%s' is extra)", check_bundle_args},
+    [CMD_RECOMPILES] = {"recompiles", STAGE_NONE, run_recompiles,
+        "find operators recompiled because of dynamic shapes, from a host log",
+        "usage: tngc recompiles LOG [--split-flag S] [--after N] [-o FILE] [--format text|json]\n"
+        "\n"
+        "Reads a host log with 'To compile op: NAME' lines and iteration markers, writes\n"
+        "the per-iteration list of compiled ops (recompile_op_list.txt format), and reports\n"
+        "the ops first compiled after iteration N as dynamic-shape suspects.\n"
+        "\n",
+        "Reads the log as a stream: memory does not grow with its size.\n"
+        "Exit status: 0 success, 2 usage or I/O errors.\n",
+        19, formats_scan, 0, 0, "no log file", "one log at a time ('%s' is extra)", NULL},
+};
+
+static const char usage_main[] =
+    "usage: tngc [--version] [--help] COMMAND [ARGS]\n"
+    "\n"
+    "tngc reads PyTorch scripts annotated for TorchAir (the Ascend NPU backend\n"
+    "of torch.compile), checks and analyses their annotations, and compiles their\n"
+    "models into C bundles and launchers that run without Python, on a CPU or\n"
+    "(--target acl) against AscendCL for an Ascend NPU.\n"
+    "\n"
+    "commands:\n";
+
+/* ===================================================================== */
+/* Help and argument parsing, from the tables                            */
+/* ===================================================================== */
+
+/* "tngc: <message>" and the synopsis of cmd (NULL: tngc's own). */
+static int usage_error(const Command *cmd, const char *fmt, ...)
+{
+    const char *usage = cmd ? cmd->usage : usage_main;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tngc: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n%.*s", (int)strcspn(usage, "\n"), usage);
+    fputs("\n", stderr);
+    return EXIT_USAGE;
+}
+
+static void help_main(void)
+{
+    StrBuf s = {0};
+    sb_puts(&s, usage_main);
+    for (int c = 0; c < CMD__count; c++)
+        sb_printf(&s, "  %-12s%s\n", commands[c].name, commands[c].summary);
+    sb_puts(&s, "\nRun 'tngc COMMAND --help' for the options of a command.\n");
+    fputs(s.s, stdout);
+    sb_free(&s);
+}
+
+/* Appends o's help rows, their text from column col (or two blanks after a
+ * longer left part). */
+static void help_option(const Option *o, int col, StrBuf *s)
+{
+    for (const char *p = o->help; *p;) {
+        size_t n = strcspn(p, "\n");
+        const char *tab = memchr(p, '\t', n);
+        size_t start = s->len;
+        if (tab)
+            sb_printf(s, "  %.*s", (int)(tab - p), p);
+        else if (p == o->help && o->arg)
+            sb_printf(s, "  %s %s", o->flag, o->arg);
+        else if (p == o->help)
+            sb_printf(s, "  %s", o->flag);
+        size_t used = s->len - start;
+        sb_printf(s, "%*s", used + 2 > (size_t)col ? 2 : col - (int)used, "");
+        const char *text = tab ? tab + 1 : p;
+        sb_printf(s, "%.*s\n", (int)(n - (size_t)(text - p)), text);
+        p += n + (p[n] == '\n');
+    }
+}
+
+/* cmd --help: its synopsis and description, its options (the rows of
+ * options[] that name it, in order), and its closing lines. */
+static void help_command(const Command *cmd)
+{
+    StrBuf s = {0};
+    sb_puts(&s, cmd->usage);
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+        if (options[i].cmds & (1u << (cmd - commands)))
+            help_option(&options[i], cmd->col, &s);
+    sb_printf(&s, "\n%s", cmd->closing);
+    fputs(s.s, stdout);
+    sb_free(&s);
+}
+
+/* The row of flag that cmd takes, or NULL. */
+static const Option *option_find(const Command *cmd, const char *flag)
+{
+    unsigned mine = (1u << (cmd - commands)) | cmd->also;
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+        if ((options[i].cmds & mine) && !strcmp(options[i].flag, flag))
+            return &options[i];
+    return NULL;
+}
+
+/* A command that takes cmd's options and flag as well (gen's -j: build),
+ * for the message; or NULL. */
+static const Command *option_owner(const Command *cmd, const char *flag)
+{
+    for (int c = 0; c < CMD__count; c++)
+        if ((commands[c].also & (1u << (cmd - commands))) && option_find(&commands[c], flag))
+            return &commands[c];
+    return NULL;
+}
+
+/* The option argv[*i] (its value from "--flag=V", "-jV" or the next
+ * argument, which *i then moves past): -1 to go on, or an exit status. */
+static int args_option(Job *job, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *v = NULL;
+    char flag[32];
+    size_t n = strcspn(a, "=");
+    if (n >= sizeof flag)
+        return usage_error(job->cmd, "unknown option '%s'", a);
+    snprintf(flag, sizeof flag, "%.*s", (int)n, a);
+    if (a[n] == '=' && a[1] == '-')
+        v = a + n + 1;
+    for (size_t k = 0; k < sizeof options / sizeof *options; k++)
+        if (options[k].joined && a[1] != '-' && !strncmp(a, options[k].flag, strlen(options[k].flag)) &&
+            a[strlen(options[k].flag)]) {
+            snprintf(flag, sizeof flag, "%s", options[k].flag);
+            v = a + strlen(flag);
+        }
+    const Option *o = option_find(job->cmd, flag);
+    const Command *owner = o ? NULL : option_owner(job->cmd, flag);
+    if (owner)
+        return usage_error(job->cmd, "unknown option '%s' (it is %s's)", flag, owner->name);
+    if (!o || (v && !o->arg) || (a[n] == '=' && !v))
+        return usage_error(job->cmd, "unknown option '%s'", a);
+    if (o->arg && !v) {
+        if (*i + 1 >= argc)
+            return usage_error(job->cmd, "%s needs a value", a);
+        v = argv[++*i];
+    }
+    return o->set(job, o, v);
+}
+
+/* gen and build, after parsing: -o DIR (unless --dump), the user-kernel
+ * ops, and the options that exclude each other. */
+static int check_bundle_args(Job *job)
+{
+    if (!job->out && !job->dump)
+        return usage_error(job->cmd, "no output directory (-o DIR)");
+    for (size_t k = 0; k < job->user_ops.n; k++) {
+        int known = 0;
+        for (int op = 0; op < OP__count; op++)
+            known |= !strcmp(op_info[op].name, job->user_ops.v[k]) && !(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS));
+        if (!known) {
+            StrBuf ops = {0};
+            for (int op = 0; op < OP__count; op++)
+                if (!(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS)))
+                    sb_printf(&ops, "%s%s", ops.len ? " " : "", op_info[op].name);
+            fprintf(stderr, "tngc: --user-kernel: unknown op '%s'; ops with kernels: %s\n", job->user_ops.v[k],
+                    ops.s);
+            sb_free(&ops);
+            return EXIT_USAGE;
         }
     }
-    if (!log)
-        return usage_error(usage_recompiles, "%sno log file", "");
-    return hostlog_recompiles(&opt, log, stdout, stderr);
+    job->bo.target = job->target->name;
+    if (job->bo.no_cache && job->cache_dir)
+        return usage_error(job->cmd, "--cache-dir and --no-cache exclude each other");
+    if (job->user_ops.n && !job->target->user_kernels)
+        return usage_error(job->cmd, "--user-kernel supplies CPU kernels: not with --target %s", job->target->name);
+    if (job->bo.kernels && job->user_ops.n == 0)
+        return usage_error(job->cmd, "--kernels needs --user-kernel OP for each op it implements");
+    VEC_PUSH(job->user_ops, NULL);
+    job->user_ops.n--;
+    return -1;
+}
+
+/* Parses argv (argv[0] is the command's name) into job by the tables: -1
+ * to go on, or the exit status to end with (--help, usage errors). */
+static int args_parse(Job *job, int argc, char **argv)
+{
+    const Command *cmd = job->cmd;
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int st = -1;
+        if (only_files || a[0] != '-' || !strcmp(a, "-")) {
+            if (!cmd->many && job->files.n)
+                return usage_error(cmd, cmd->extra, a);
+            VEC_PUSH(job->files, a);
+        } else if (cmd->many && !strcmp(a, "--")) {
+            only_files = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help_command(cmd);
+            return EXIT_OK;
+        } else {
+            st = args_option(job, argc, argv, &i);
+        }
+        if (st >= 0)
+            return st;
+    }
+    if (!job->files.n)
+        return usage_error(cmd, "%s", cmd->missing);
+    return cmd->check ? cmd->check(job) : -1;
+}
+
+/* A Job for cmd with every option at its default. */
+static void job_init(Job *job, const Command *cmd)
+{
+    memset(job, 0, sizeof *job);
+    job->cmd = cmd;
+    job->format = "text";
+    job->bo.cc = "clang";
+    job->bo.opt = "-O2";
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    job->bo.jobs = cpus > 0 ? (int)cpus : 1;
+    job->target = target_find("cpu");
+    hostlog_options_init(&job->hostlog);
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error(usage_main, "%sno command given", "");
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        return usage_error(NULL, "no command given");
+    const char *name = argv[1];
+    if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
         printf("tngc %s (tree-sitter-python 0.23.6)\n", TNGC_VERSION);
         return EXIT_OK;
     }
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        fputs(usage_main, stdout);
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        help_main();
         return EXIT_OK;
     }
-    if (!strcmp(cmd, "scan"))
-        return cmd_scan(argc - 1, argv + 1);
-    if (!strcmp(cmd, "lint"))
-        return cmd_lint(argc - 1, argv + 1);
-    if (!strcmp(cmd, "plan"))
-        return cmd_plan(argc - 1, argv + 1);
-    if (!strcmp(cmd, "gen"))
-        return cmd_gen(argc - 1, argv + 1);
-    if (!strcmp(cmd, "build"))
-        return cmd_build(argc - 1, argv + 1);
-    if (!strcmp(cmd, "recompiles"))
-        return cmd_recompiles(argc - 1, argv + 1);
-    return usage_error(usage_main, "unknown command '%s'", cmd);
+    const Command *cmd = NULL;
+    for (int c = 0; c < CMD__count && !cmd; c++)
+        if (!strcmp(commands[c].name, name))
+            cmd = &commands[c];
+    if (!cmd)
+        return usage_error(NULL, "unknown command '%s'", name);
+    Job job;
+    job_init(&job, cmd);
+    int status = args_parse(&job, argc - 1, argv + 1);
+    if (status < 0)
+        status = job.dump ? run_dump(&job) : cmd->run(&job);
+    VEC_FREE(job.files);
+    VEC_FREE(job.user_ops);
+    return status;
 }

@@ -9,19 +9,17 @@
  * workspaceSize, executor, stream). An op whose (kind, form) has no row is a
  * build error that names it: nothing is silently skipped.
  *
- * Argument tokens (the operands' descriptors are built once per gear):
+ * Argument tokens (codegen/emit.h reads them, and the ones both targets
+ * share: =text a literal, aK attr[K] as an int64 literal, FK fattr[K] as
+ * a double literal; the operands' descriptors are built once per gear):
  *   iK    input K as an aclTensor (NULL when the optional input is absent)
  *   oK    output K as an aclTensor
  *   fK    fattr[K] as an aclScalar (int64 for an int scalar on an integer
  *         result, else double)
  *   one   the aclScalar 1 (linear's beta and alpha)
- *   F0    fattr[0] as a double literal (eps)
- *   aK    attr[K] as an int64 literal (dims)
  *   bK    attr[K] as a bool literal (keepdim, activate_left)
  *   gelu  approximate: 0 (erf) or 1 (tanh) from attr[0]
  *   dt    output 0's aclDataType
- *   cm    cubeMathType 0, KEEP_DTYPE: matmuls compute in their operands'
- *         dtype, as PyTorch does (no float32 down-conversion)
  *   rd    the reduced dims as an aclIntArray (all dims when none are given)
  *   pd    the permutation (attr) as an aclIntArray
  *   ns    layer_norm's normalized shape (input 0's last attr[0] dims)
@@ -32,13 +30,19 @@
  *   dv    input 0 (the destination) viewed through the slice
  *   xv    input 0 viewed at index attr[1] of dim attr[0]
  *   qm    the quant mode string ("static", "dynamic")
- *   nil   NULL;  false  the literal false
+ * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
+ * operands' dtype, as PyTorch does (no float32 down-conversion).
+ *
+ * The table is keyed by [OP_X][variant]; every kind has its plain row, or
+ * NONE (ACL_NONE: a source or view, no call), which tests/unit/test_ops.c
+ * checks for every kind of ir/ops.def.
  *
  * Slices, selects, slice stores, clones and copies are aclnnInplaceCopy
  * between strided views (aclTensor strides and offset, aclnn accepts
  * non-contiguous operands), not separate kernels of their own.
  */
 #include "acl_ops.h"
+#include "codegen.h"
 
 #include <stddef.h>
 
@@ -138,58 +142,104 @@ static const AclFn acl_fns[F_COUNT] = {
 
 /* ---- the op table --------------------------------------------------------------- */
 
-#define F(x) (&acl_fns[F_##x])
+#define ROW(k, v, f, args) [OP_##k][ACL_V_##v] = {OP_##k, ACL_V_##v, &acl_fns[F_##f], args}
+/* no aclnn call: sources and views, which need no code */
+#define NONE(k) [OP_##k][ACL_V_PLAIN] = {OP_##k, ACL_V_PLAIN, NULL, ACL_NONE}
 
-static const AclOp acl_ops[] = {
-    {OP_FULL, ACL_V_PLAIN, F(INPLACE_FILL_SCALAR), "o0 f0"},
-    {OP_ADD, ACL_V_PLAIN, F(ADD), "i0 i1 f1 o0"},
-    {OP_ADD, ACL_V_TENSOR_SCALAR, F(ADDS), "i0 f0 f1 o0"},
-    {OP_SUB, ACL_V_PLAIN, F(SUB), "i0 i1 f1 o0"},
-    {OP_SUB, ACL_V_TENSOR_SCALAR, F(SUBS), "i0 f0 f1 o0"},
-    {OP_SUB, ACL_V_SCALAR_TENSOR, F(RSUBS), "i0 f0 f1 o0"},
-    {OP_MUL, ACL_V_PLAIN, F(MUL), "i0 i1 o0"},
-    {OP_MUL, ACL_V_TENSOR_SCALAR, F(MULS), "i0 f0 o0"},
-    {OP_DIV, ACL_V_PLAIN, F(DIV), "i0 i1 o0"},
-    {OP_DIV, ACL_V_TENSOR_SCALAR, F(DIVS), "i0 f0 o0"},
-    {OP_POW, ACL_V_PLAIN, F(POW_TENSOR_SCALAR), "i0 f0 o0"},
-    {OP_NEG, ACL_V_PLAIN, F(NEG), "i0 o0"},
-    {OP_ABS, ACL_V_PLAIN, F(ABS), "i0 o0"},
-    {OP_EXP, ACL_V_PLAIN, F(EXP), "i0 o0"},
-    {OP_LOG, ACL_V_PLAIN, F(LOG), "i0 o0"},
-    {OP_SQRT, ACL_V_PLAIN, F(SQRT), "i0 o0"},
-    {OP_RSQRT, ACL_V_PLAIN, F(RSQRT), "i0 o0"},
-    {OP_RELU, ACL_V_PLAIN, F(RELU), "i0 o0"},
-    {OP_GELU, ACL_V_PLAIN, F(GELU_V2), "i0 gelu o0"},
-    {OP_SILU, ACL_V_PLAIN, F(SILU), "i0 o0"},
-    {OP_SIGMOID, ACL_V_PLAIN, F(SIGMOID), "i0 o0"},
-    {OP_TANH, ACL_V_PLAIN, F(TANH), "i0 o0"},
-    {OP_CAST, ACL_V_PLAIN, F(CAST), "i0 dt o0"},
-    {OP_MM, ACL_V_PLAIN, F(MM), "i0 i1 o0 cm"},
-    {OP_BMM, ACL_V_PLAIN, F(BATCH_MATMUL), "i0 i1 o0 cm"},
-    {OP_MATMUL, ACL_V_PLAIN, F(MATMUL), "i0 i1 o0 cm"},
-    {OP_ADDMM, ACL_V_PLAIN, F(ADDMM), "i0 i1 i2 f0 f1 o0 cm"},
-    {OP_LINEAR, ACL_V_PLAIN, F(MM), "x2 wt y2 cm"},
-    {OP_LINEAR, ACL_V_TENSOR_SCALAR, F(ADDMM), "i2 x2 wt one one y2 cm"},
-    {OP_PERMUTE, ACL_V_PLAIN, F(PERMUTE), "i0 pd o0"},
-    {OP_CLONE, ACL_V_PLAIN, F(INPLACE_COPY), "o0 i0"},
-    {OP_SLICE, ACL_V_PLAIN, F(INPLACE_COPY), "o0 sv"},
-    {OP_SELECT, ACL_V_PLAIN, F(INPLACE_COPY), "o0 xv"},
-    {OP_CAT, ACL_V_PLAIN, F(CAT), "list a0 o0"},
-    {OP_STACK, ACL_V_PLAIN, F(STACK), "list a0 o0"},
-    {OP_SUM, ACL_V_PLAIN, F(REDUCE_SUM), "i0 rd b0 dt o0"},
-    {OP_MEAN, ACL_V_PLAIN, F(MEAN), "i0 rd b0 dt o0"},
-    {OP_AMAX, ACL_V_PLAIN, F(AMAX), "i0 rd b0 o0"},
-    {OP_SOFTMAX, ACL_V_PLAIN, F(SOFTMAX), "i0 a0 o0"},
-    {OP_LOG_SOFTMAX, ACL_V_PLAIN, F(LOG_SOFTMAX), "i0 a0 o0"},
-    {OP_LAYER_NORM, ACL_V_PLAIN, F(LAYER_NORM), "i0 ns i1 i2 F0 o0 nil nil"},
-    {OP_RMS_NORM, ACL_V_PLAIN, F(RMS_NORM), "i0 i1 F0 o0 o1"},
-    {OP_EMBEDDING, ACL_V_PLAIN, F(EMBEDDING), "i0 i1 o0"},
-    {OP_QUANT_MATMUL, ACL_V_PLAIN, F(QUANT_MATMUL_V4), "i0 i1 i2 i3 i5 i4 false false o0"},
-    {OP_DEQUANT_SWIGLU_QUANT, ACL_V_PLAIN, F(DEQUANT_SWIGLU_QUANT), "i0 i1 i2 i3 i4 i5 i6 b0 qm o0 o1"},
-    {OP_SWIGLU, ACL_V_PLAIN, F(SWI_GLU), "i0 a0 o0"},
-    {OP_COPY, ACL_V_PLAIN, F(INPLACE_COPY), "o0 i1"},
-    {OP_SLICE_STORE, ACL_V_PLAIN, F(INPLACE_COPY), "dv i1"},
+static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
+    NONE(INPUT),
+    NONE(WEIGHT),
+    ROW(FULL, PLAIN, INPLACE_FILL_SCALAR, "o0 f0"),
+    ROW(ADD, PLAIN, ADD, "i0 i1 f1 o0"),
+    ROW(ADD, TENSOR_SCALAR, ADDS, "i0 f0 f1 o0"),
+    ROW(SUB, PLAIN, SUB, "i0 i1 f1 o0"),
+    ROW(SUB, TENSOR_SCALAR, SUBS, "i0 f0 f1 o0"),
+    ROW(SUB, SCALAR_TENSOR, RSUBS, "i0 f0 f1 o0"),
+    ROW(MUL, PLAIN, MUL, "i0 i1 o0"),
+    ROW(MUL, TENSOR_SCALAR, MULS, "i0 f0 o0"),
+    ROW(DIV, PLAIN, DIV, "i0 i1 o0"),
+    ROW(DIV, TENSOR_SCALAR, DIVS, "i0 f0 o0"),
+    ROW(POW, PLAIN, POW_TENSOR_SCALAR, "i0 f0 o0"),
+    ROW(NEG, PLAIN, NEG, "i0 o0"),
+    ROW(ABS, PLAIN, ABS, "i0 o0"),
+    ROW(EXP, PLAIN, EXP, "i0 o0"),
+    ROW(LOG, PLAIN, LOG, "i0 o0"),
+    ROW(SQRT, PLAIN, SQRT, "i0 o0"),
+    ROW(RSQRT, PLAIN, RSQRT, "i0 o0"),
+    ROW(RELU, PLAIN, RELU, "i0 o0"),
+    ROW(GELU, PLAIN, GELU_V2, "i0 gelu o0"),
+    ROW(SILU, PLAIN, SILU, "i0 o0"),
+    ROW(SIGMOID, PLAIN, SIGMOID, "i0 o0"),
+    ROW(TANH, PLAIN, TANH, "i0 o0"),
+    ROW(CAST, PLAIN, CAST, "i0 dt o0"),
+    ROW(MM, PLAIN, MM, "i0 i1 o0 =0"),
+    ROW(BMM, PLAIN, BATCH_MATMUL, "i0 i1 o0 =0"),
+    ROW(MATMUL, PLAIN, MATMUL, "i0 i1 o0 =0"),
+    ROW(ADDMM, PLAIN, ADDMM, "i0 i1 i2 f0 f1 o0 =0"),
+    ROW(LINEAR, PLAIN, MM, "x2 wt y2 =0"),
+    ROW(LINEAR, TENSOR_SCALAR, ADDMM, "i2 x2 wt one one y2 =0"),
+    NONE(RESHAPE),
+    ROW(PERMUTE, PLAIN, PERMUTE, "i0 pd o0"),
+    NONE(CONTIGUOUS),
+    ROW(CLONE, PLAIN, INPLACE_COPY, "o0 i0"),
+    ROW(SLICE, PLAIN, INPLACE_COPY, "o0 sv"),
+    ROW(SELECT, PLAIN, INPLACE_COPY, "o0 xv"),
+    ROW(CAT, PLAIN, CAT, "list a0 o0"),
+    ROW(STACK, PLAIN, STACK, "list a0 o0"),
+    ROW(SUM, PLAIN, REDUCE_SUM, "i0 rd b0 dt o0"),
+    ROW(MEAN, PLAIN, MEAN, "i0 rd b0 dt o0"),
+    ROW(AMAX, PLAIN, AMAX, "i0 rd b0 o0"),
+    ROW(SOFTMAX, PLAIN, SOFTMAX, "i0 a0 o0"),
+    ROW(LOG_SOFTMAX, PLAIN, LOG_SOFTMAX, "i0 a0 o0"),
+    ROW(LAYER_NORM, PLAIN, LAYER_NORM, "i0 ns i1 i2 F0 o0 =NULL =NULL"),
+    ROW(RMS_NORM, PLAIN, RMS_NORM, "i0 i1 F0 o0 o1"),
+    ROW(EMBEDDING, PLAIN, EMBEDDING, "i0 i1 o0"),
+    NONE(FORMAT_CAST),
+    ROW(QUANT_MATMUL, PLAIN, QUANT_MATMUL_V4, "i0 i1 i2 i3 i5 i4 =false =false o0"),
+    ROW(DEQUANT_SWIGLU_QUANT, PLAIN, DEQUANT_SWIGLU_QUANT, "i0 i1 i2 i3 i4 i5 i6 b0 qm o0 o1"),
+    ROW(SWIGLU, PLAIN, SWI_GLU, "i0 a0 o0"),
+    ROW(COPY, PLAIN, INPLACE_COPY, "o0 i1"),
+    ROW(SLICE_STORE, PLAIN, INPLACE_COPY, "dv i1"),
 };
+
+/* ---- op types ------------------------------------------------------------------- */
+
+/* The op type of each kind in seed 000's static-kernel manifests (and the
+ * plan's static-kernel keys), as GE names them. */
+static const char *const acl_op_types[OP__count] = {
+    [OP_INPUT] = "Data", [OP_WEIGHT] = "Const", [OP_FULL] = "Fill",
+    [OP_ADD] = "Add", [OP_SUB] = "Sub", [OP_MUL] = "Mul", [OP_DIV] = "RealDiv", [OP_POW] = "Pows",
+    [OP_NEG] = "Neg", [OP_ABS] = "Abs", [OP_EXP] = "Exp", [OP_LOG] = "Log", [OP_SQRT] = "Sqrt",
+    [OP_RSQRT] = "Rsqrt", [OP_RELU] = "Relu", [OP_GELU] = "Gelu", [OP_SILU] = "Swish",
+    [OP_SIGMOID] = "Sigmoid", [OP_TANH] = "Tanh", [OP_CAST] = "Cast",
+    [OP_MM] = "MatMulV2", [OP_BMM] = "BatchMatMulV2", [OP_MATMUL] = "BatchMatMulV2",
+    [OP_ADDMM] = "MatMulV2", [OP_LINEAR] = "MatMulV2",
+    [OP_RESHAPE] = "Reshape", [OP_PERMUTE] = "Transpose", [OP_CONTIGUOUS] = "Identity",
+    [OP_CLONE] = "TensorMove", [OP_SLICE] = "StridedSlice", [OP_SELECT] = "GatherV2",
+    [OP_CAT] = "ConcatD", [OP_STACK] = "Pack",
+    [OP_SUM] = "ReduceSum", [OP_MEAN] = "ReduceMean", [OP_AMAX] = "ReduceMax",
+    [OP_SOFTMAX] = "SoftmaxV2", [OP_LOG_SOFTMAX] = "LogSoftmaxV2", [OP_LAYER_NORM] = "LayerNorm",
+    [OP_RMS_NORM] = "RmsNorm", [OP_EMBEDDING] = "GatherV2", [OP_FORMAT_CAST] = "TransData",
+    [OP_QUANT_MATMUL] = "QuantBatchMatmulV3", [OP_DEQUANT_SWIGLU_QUANT] = "DequantSwigluQuant",
+    [OP_SWIGLU] = "SwiGlu", [OP_COPY] = "ViewCopy", [OP_SLICE_STORE] = "ViewCopy",
+};
+
+const char *acl_op_type_of_kind(OpKind kind)
+{
+    return (unsigned)kind < OP__count ? acl_op_types[kind] : NULL;
+}
+
+const char *codegen_op_type(const Graph *g, int32_t op)
+{
+    const Op *o = &g->ops.v[op];
+    if (o->kind == OP_MATMUL && o->nin == 2 && o->in[0] >= 0 && o->in[1] >= 0 &&
+        g->vals.v[o->in[0]].ndim <= 2 && g->vals.v[o->in[1]].ndim <= 2)
+        return "MatMulV2";
+    const char *t = acl_op_type_of_kind(o->kind);
+    if (!t)
+        TNGC_BUG("acl_ops.c: no op type for %s", op_info[o->kind].name);
+    return t;
+}
 
 AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
 {
@@ -223,10 +273,15 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
 
 const AclOp *acl_op_find(OpKind kind, AclVariant variant)
 {
-    for (size_t i = 0; i < sizeof acl_ops / sizeof acl_ops[0]; i++)
-        if (acl_ops[i].kind == kind && acl_ops[i].variant == variant)
-            return &acl_ops[i];
-    return NULL;
+    if ((unsigned)kind >= OP__count || (unsigned)variant >= ACL_V_OTHER)
+        return NULL;
+    const AclOp *row = &acl_ops[kind][variant];
+    return row->fn ? row : NULL;
+}
+
+int acl_op_has_row(OpKind kind)
+{
+    return (unsigned)kind < OP__count && acl_ops[kind][ACL_V_PLAIN].args != NULL;
 }
 
 int acl_fn_nparams(const AclFn *fn)

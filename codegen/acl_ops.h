@@ -1,6 +1,6 @@
 /*
  * acl_ops.h - the ACL target's table from ops to aclnn operators
- * (acl_ops.c), read by emit_acl.c.
+ * (acl_ops.c), read by emit_acl.c, and the op types of its manifests.
  */
 #ifndef TNGC_ACL_OPS_H
 #define TNGC_ACL_OPS_H
@@ -37,9 +37,12 @@ typedef struct AclFn {
 typedef struct AclOp {
     OpKind kind;
     AclVariant variant;
-    const AclFn *fn;
+    const AclFn *fn;       /* NULL in the ACL_NONE row of a source or view */
     const char *args;      /* "i0 i1 f1 o0" */
 } AclOp;
+
+/* The args of a kind's explicit "no aclnn call" row (sources and views). */
+#define ACL_NONE "-"
 
 /* The variant of op that the table is looked up with; *why names a form
  * that has no row ("a scalar divided by a tensor"), or is NULL. */
@@ -47,6 +50,14 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why);
 
 /* The row of (kind, variant), or NULL: the op has no aclnn mapping. */
 const AclOp *acl_op_find(OpKind kind, AclVariant variant);
+
+/* 1 when kind has its plain row in the table, or the explicit ACL_NONE
+ * (tests/unit/test_ops.c checks every kind). */
+int acl_op_has_row(OpKind kind);
+
+/* The op type of kind in seed 000's manifests ("MatMulV2"), or NULL when
+ * the table has none (a bug: test_ops.c checks every kind). */
+const char *acl_op_type_of_kind(OpKind kind);
 
 /* The number of parameters in fn->params (each row's args has one token per
  * parameter). */

@@ -8,7 +8,8 @@
  * a GenFiles with the text of every file of a bundle; writing them
  * (atomically) is the caller's job, so a failing generation leaves nothing
  * behind. Nothing target-specific is in the plan: the planner knows no
- * target.
+ * target, and takes the op names of its static-kernel keys from
+ * codegen_op_type through the driver.
  */
 #ifndef TNGC_CODEGEN_H
 #define TNGC_CODEGEN_H
@@ -66,6 +67,20 @@ int emit_user_ops(const Plan *p, const GenOptions *opt, NameList *names);
 extern const char emit_user_kernel_type[];
 
 void genfiles_free(GenFiles *self);
+
+/* ---- the target's op names in plans and manifests ---- */
+
+/* The op type of g's op `op` as seed 000's manifests name it ("MatMulV2";
+ * torch.matmul of operands of rank <= 2 is MatMulV2, not BatchMatMulV2):
+ * what the driver gives plan_build_with (PlanOptions.op_type) so that the
+ * plan's static-kernel keys are the manifests' file stems (acl_ops.c). */
+const char *codegen_op_type(const Graph *g, int32_t op);
+
+/* ---- static-kernel manifest (manifest.c) ---- */
+
+/* Writes seed 000's op-info tree under build_dir (see DESIGN.md); returns
+ * 0, or -1 with a one-line reason in err. */
+int manifest_write(const Plan *self, const char *build_dir, char *err, size_t errlen);
 
 /* ---- templates (the files of templates/, embedded by the Makefile) ---- */
 

@@ -86,22 +86,6 @@ void emit_fini(Emit *E)
     free(E->weight_of);
 }
 
-void emit_error(Emit *E, const Op *op, const char *fmt, const char *arg)
-{
-    Diag d = {0};
-    d.severity = SEV_ERROR;
-    d.rule = RULE_TNG203;
-    d.line = op ? op->line : E->g->line;
-    d.col = op ? op->col : E->g->col;
-    d.end_line = d.line;
-    d.end_col = d.col;
-    char buf[512];
-    snprintf(buf, sizeof buf, fmt, arg);
-    d.msg = xstrdup(buf);
-    VEC_PUSH(*E->diags, d);
-    E->errors++;
-}
-
 /* ---- text ------------------------------------------------------------------- */
 
 void emit_banner(const GenOptions *opt, StrBuf *o)
@@ -155,6 +139,63 @@ void emit_double(Emit *E, double x)
     sb_puts(E->o, buf);
     if (!strpbrk(buf, ".eE"))
         sb_puts(E->o, ".0");
+}
+
+/* ---- argument tokens ----------------------------------------------------------- */
+
+int emit_token_next(const char **at, EmitToken *t)
+{
+    const char *a = *at;
+    while (*a == ' ')
+        a++;
+    if (!*a)
+        return 0;
+    size_t n = strcspn(a, " ");
+    t->s = a;
+    t->n = n;
+    t->k = n >= 2 && a[1] >= '0' && a[1] <= '9' ? a[1] - '0' : -1;
+    *at = a + n;
+    return 1;
+}
+
+int emit_token_is(const EmitToken *t, const char *name)
+{
+    return strlen(name) == t->n && !strncmp(t->s, name, t->n);
+}
+
+int emit_token_count(const char *spec)
+{
+    EmitToken t;
+    int n = 0;
+    while (emit_token_next(&spec, &t))
+        n++;
+    return n;
+}
+
+/* The tokens both targets read the same way; 0 when t is not one. */
+static int emit__shared_token(Emit *E, const Op *op, const EmitToken *t)
+{
+    if (t->s[0] == '=') {
+        sb_putn(E->o, t->s + 1, t->n - 1);
+    } else if (t->s[0] == 'a' && t->k >= 0 && t->n == 2) {
+        sb_printf(E->o, "%lld", (long long)op->attr[t->k]);
+    } else if (t->s[0] == 'F' && t->k >= 0 && t->k < 2 && t->n == 2) {
+        emit_double(E, op->fattr[t->k]);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+void emit_args(Emit *E, const Op *op, const char *spec, int lead, EmitTokenFn target, void *ctx)
+{
+    EmitToken t;
+    for (int i = 0; emit_token_next(&spec, &t); i++) {
+        if (i || lead)
+            sb_puts(E->o, ", ");
+        if (!emit__shared_token(E, op, &t) && !target(E, op, &t, ctx))
+            TNGC_BUG("unknown argument token '%.*s' in '%s'", (int)t.n, t.s, spec);
+    }
 }
 
 /* ---- operands ---------------------------------------------------------------- */
@@ -476,12 +517,11 @@ void emit_desc(Emit *E)
 static void emit__writeback(Emit *E, const char *what, const char *name, int32_t v, int32_t final,
                             const char *target)
 {
-    char fmt[160];
     if (final < 0 || graph_storage_root(E->g, final) == v)
         return;
-    snprintf(fmt, sizeof fmt, "%s '%%s' is reassigned, not updated in place: the %s target cannot write it back", what,
-             target);
-    emit_error(E, NULL, fmt, name);
+    diag_at(E->diags, E->g->line, E->g->col, RULE_TNG203,
+            "%s '%s' is reassigned, not updated in place: the %s target cannot write it back", what, name, target);
+    E->errors++;
 }
 
 int emit_check_writeback(Emit *E, const char *target)

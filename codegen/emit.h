@@ -48,10 +48,6 @@ void emit_fini(Emit *E);
  * it. The name tngc.c derives is one already, so nothing changes for it. */
 GenOptions emit_options(const GenOptions *opt, StrBuf *name);
 
-/* An error diagnostic (rule TNG203) at op's location (the entry's when
- * op is NULL); fmt takes one string. */
-void emit_error(Emit *E, const Op *op, const char *fmt, const char *arg);
-
 /* "/" "* generated from SCRIPT by tngc VERSION, do not edit *" "/" (the
  * script path through cesc_comment). */
 void emit_banner(const GenOptions *opt, StrBuf *o);
@@ -71,6 +67,39 @@ void emit_shape(Emit *E, int32_t v, int insert_at);
 void emit_ptr(Emit *E, int32_t v, int pos);
 /* x as a C double literal (NAN and INFINITY from <math.h>). */
 void emit_double(Emit *E, double x);
+
+/*
+ * Argument tokens: the rows of both targets' op tables (emit_cpu.c's
+ * cpu_ops, acl_ops.c's acl_ops) spell the arguments of an op's call as
+ * space-separated tokens, read by emit_args. Tokens that mean the same on
+ * both targets are read here:
+ *   =text  the text itself (a literal: =NULL, =false, =TNGRT_UN_NEG, =0.0)
+ *   aK     attr[K] as an int64 literal
+ *   FK     fattr[K] as a double literal
+ * and the target reads the rest (iK, oK, list, rd, gelu, ...: each table's
+ * file documents its own).
+ */
+typedef struct EmitToken {
+    const char *s;             /* the token's text (not NUL-terminated) */
+    size_t n;                  /* its length */
+    int k;                     /* its digit K (the second char), or -1 */
+} EmitToken;
+/* Writes one target token of op; returns 0 when t is not one of its tokens. */
+typedef int (*EmitTokenFn)(Emit *E, const Op *op, const EmitToken *t, void *ctx);
+/* Reads the next token of *at into t and moves *at past it; 0 at the end. */
+int emit_token_next(const char **at, EmitToken *t);
+/* 1 when t is the token name. */
+int emit_token_is(const EmitToken *t, const char *name);
+/* The number of tokens in spec. */
+int emit_token_count(const char *spec);
+/* Writes op's arguments from spec, ", " between them (and before the first
+ * when lead): the shared tokens itself, the others through target(ctx); an
+ * unknown token is a bug of the table. */
+void emit_args(Emit *E, const Op *op, const char *spec, int lead, EmitTokenFn target, void *ctx);
+
+/* 1 when emit_cpu.c's table has kind's row (a kernel call, or NONE for a
+ * source or view); tests/unit/test_ops.c checks every kind. */
+int emit_cpu_has_row(OpKind kind);
 
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);

@@ -99,24 +99,13 @@ static const AclOp *acl__row(Emit *E, const Op *op, int report)
     AclVariant v = acl_op_variant(E->g, op, &why);
     const AclOp *row = v == ACL_V_OTHER ? NULL : acl_op_find(op->kind, v);
     if (!row && report) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "no aclnn operator for '%s'%s%s%s on the ACL target (the op table is "
-                                  "codegen/acl_ops.c); --target cpu runs it",
-                 op_info[op->kind].name, why ? " (" : "", why ? why : "", why ? ")" : "");
-        emit_error(E, op, "%s", msg);
+        diag_at(E->diags, op->line, op->col, RULE_TNG203,
+                "no aclnn operator for '%s'%s%s%s on the ACL target (the op table is "
+                "codegen/acl_ops.c); --target cpu runs it",
+                op_info[op->kind].name, why ? " (" : "", why ? why : "", why ? ")" : "");
+        E->errors++;
     }
     return row;
-}
-
-/* The number of argument tokens of row. */
-static int acl__nargs(const AclOp *row)
-{
-    int n = 0;
-    for (const char *a = row->args; *a; n++) {
-        a += strcspn(a, " ");
-        a += *a == ' ';
-    }
-    return n;
 }
 
 /* Checks every op once and collects the aclnn operators of the rows used. */
@@ -128,9 +117,9 @@ static void acl__rows(Emit *E, Acl *A)
         const AclOp *row = acl__row(E, &E->g->ops.v[i], 1);
         if (!row)
             continue;
-        if (acl__nargs(row) != acl_fn_nparams(row->fn))
+        if (emit_token_count(row->args) != acl_fn_nparams(row->fn))
             TNGC_BUG("acl_ops.c: %s has %d parameters, its row '%s' %d tokens", row->fn->name,
-                     acl_fn_nparams(row->fn), row->args, acl__nargs(row));
+                     acl_fn_nparams(row->fn), row->args, emit_token_count(row->args));
         int seen = 0;
         for (size_t f = 0; f < A->fns.n; f++)
             seen |= A->fns.v[f] == row->fn;
@@ -543,64 +532,60 @@ static void acl__where(Emit *E, const Op *op, StrBuf *w)
     sb_free(&t);
 }
 
-/* One argument of op's aclnn call. */
-static void acl__arg(Emit *E, const Op *op, const char *tok, size_t n, const char *where)
+/* "list": the inputs as an aclTensorList built once per gear (stack: each
+ * with a 1 inserted at its dim). */
+static void acl__list(Emit *E, const Op *op, const char *where)
 {
-    char t[8];
-    snprintf(t, sizeof t, "%.*s", (int)(n < 7 ? n : 7), tok);
-    int k = t[1] >= '0' && t[1] <= '9' ? t[1] - '0' : -1;
-    if (t[0] == 'i' && k >= 0) {
+    Acl *A = E->target;
+    int k = A->n[D_LIST]++;
+    sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k, op->nin);
+    for (uint32_t j = 0; j < op->nin; j++)
+        sb_printf(&A->build, "%s\n        %s", j ? "," : "",
+                  acl__render(E, acl__tensor_expr, op, op->in[j], op->kind == OP_STACK ? (int)op->attr[0] : -1));
+    sb_printf(&A->build, "}, %s))\n        return -1;\n", where);
+    sb_printf(E->o, "G->tl[%d]", k);
+}
+
+/* The ACL target's argument tokens (acl_ops.c documents them); where is
+ * the op's location as a C string. */
+static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
+{
+    int k = t->k;
+    if (t->s[0] == 'i' && k >= 0 && t->n == 2) {
         if ((uint32_t)k >= op->nin || op->in[k] < 0)
             sb_puts(E->o, "NULL");
         else
             acl__desc(E, D_TENSOR, acl__render(E, acl__tensor_expr, op, op->in[k], -1), where);
-    } else if (t[0] == 'o' && k >= 0) {
+    } else if (t->s[0] == 'o' && k >= 0 && t->n == 2) {
         acl__desc(E, D_TENSOR, acl__render(E, acl__tensor_expr, op, op->out + k, -1), where);
-    } else if (t[0] == 'f' && k >= 0) {
+    } else if (t->s[0] == 'f' && k >= 0 && t->n == 2) {
         acl__desc(E, D_SCALAR, acl__render(E, acl__scalar_expr, op, -1, k), where);
-    } else if (!strcmp(t, "one")) {
+    } else if (emit_token_is(t, "one")) {
         acl__desc(E, D_SCALAR, acl__render(E, acl__scalar_expr, op, -1, -1), where);
-    } else if (!strcmp(t, "F0")) {
-        emit_double(E, op->fattr[0]);
-    } else if (t[0] == 'a' && k >= 0) {
-        sb_printf(E->o, "%lld", (long long)op->attr[k]);
-    } else if (t[0] == 'b' && k >= 0) {
+    } else if (t->s[0] == 'b' && k >= 0 && t->n == 2) {
         sb_puts(E->o, op->attr[k] ? "true" : "false");
-    } else if (!strcmp(t, "gelu")) {
+    } else if (emit_token_is(t, "gelu")) {
         sb_puts(E->o, op->nattr > 0 && op->attr[0] == 1 ? "1" : "0");
-    } else if (!strcmp(t, "dt")) {
+    } else if (emit_token_is(t, "dt")) {
         sb_puts(E->o, acl_dtype(E->g->vals.v[op->out].dtype));
-    } else if (!strcmp(t, "cm")) {
-        sb_puts(E->o, "0");
-    } else if (!strcmp(t, "rd") || !strcmp(t, "pd") || !strcmp(t, "ns")) {
-        acl__desc(E, D_ARRAY, acl__render(E, acl__array_expr, op, op->in[0], t[0]), where);
-    } else if (!strcmp(t, "x2") || !strcmp(t, "y2")) {
-        acl__desc(E, D_TENSOR, acl__render(E, acl__matrix_expr, op, t[0] == 'x' ? op->in[0] : op->out, 0), where);
-    } else if (!strcmp(t, "wt")) {
+    } else if (emit_token_is(t, "rd") || emit_token_is(t, "pd") || emit_token_is(t, "ns")) {
+        acl__desc(E, D_ARRAY, acl__render(E, acl__array_expr, op, op->in[0], t->s[0]), where);
+    } else if (emit_token_is(t, "x2") || emit_token_is(t, "y2")) {
+        acl__desc(E, D_TENSOR, acl__render(E, acl__matrix_expr, op, t->s[0] == 'x' ? op->in[0] : op->out, 0), where);
+    } else if (emit_token_is(t, "wt")) {
         acl__desc(E, D_TENSOR, acl__render(E, acl__transposed_expr, op, op->in[1], 0), where);
-    } else if (!strcmp(t, "sv") || !strcmp(t, "dv")) {
-        acl__desc(E, D_TENSOR, acl__render(E, acl__slice_expr, op, op->in[0], t[0] == 'd'), where);
-    } else if (!strcmp(t, "xv")) {
+    } else if (emit_token_is(t, "sv") || emit_token_is(t, "dv")) {
+        acl__desc(E, D_TENSOR, acl__render(E, acl__slice_expr, op, op->in[0], t->s[0] == 'd'), where);
+    } else if (emit_token_is(t, "xv")) {
         acl__desc(E, D_TENSOR, acl__render(E, acl__select_expr, op, op->in[0], 0), where);
-    } else if (!strcmp(t, "qm")) {
+    } else if (emit_token_is(t, "qm")) {
         sb_puts(E->o, op->attr[1] == 1 ? "\"dynamic\"" : "\"static\"");
-    } else if (!strcmp(t, "nil")) {
-        sb_puts(E->o, "NULL");
-    } else if (!strcmp(t, "false")) {
-        sb_puts(E->o, "false");
-    } else if (!strcmp(t, "list")) {
-        Acl *A = E->target;
-        int k2 = A->n[D_LIST]++;
-        sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k2, op->nin);
-        for (uint32_t j = 0; j < op->nin; j++)
-            sb_printf(&A->build, "%s\n        %s", j ? "," : "",
-                      acl__render(E, acl__tensor_expr, op, op->in[j], op->kind == OP_STACK ? (int)op->attr[0] : -1));
-        sb_printf(&A->build, "}, %s))\n        return -1;\n", where);
-        sb_printf(E->o, "G->tl[%d]", k2);
+    } else if (emit_token_is(t, "list")) {
+        acl__list(E, op, where);
     } else {
-        fprintf(stderr, "%s:%d: internal error: acl_ops.c token '%s'\n", __FILE__, __LINE__, t);
-        abort();
+        return 0;
     }
+    return 1;
 }
 
 /* The aclnn call of op on stream s. */
@@ -626,13 +611,7 @@ static void acl__op(Emit *E, int32_t op_id, int s)
     emit_line_script(E, op->line);
     Acl *A = E->target;
     sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %d, %s", row->fn->name, s, A->n[D_CALLS]++, where.s);
-    for (const char *a = row->args; *a;) {
-        size_t n = strcspn(a, " ");
-        sb_puts(E->o, ", ");
-        acl__arg(E, op, a, n, where.s);
-        a += n;
-        a += *a == ' ';
-    }
+    emit_args(E, op, row->args, 1, acl__token, where.s);
     sb_puts(E->o, ");\n");
     emit_line_back(E);
     sb_free(&where);

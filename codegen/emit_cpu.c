@@ -16,6 +16,9 @@
  * bodies of tngrt_kernel_impl.h inlined), the signature tables and the
  * descriptor.
  *
+ * Each op's kernel call comes from its row of cpu_ops (keyed by op kind;
+ * argument tokens as in acl_ops.c, read by emit_args of emit.c).
+ *
  * Every operand is a TngrtArg literal: a pointer (an input's or weight's
  * buffer, or the arena at the offset the memory plan gave), the dtype, and
  * the shape as constants of the gear, or C expressions of the run's symbol
@@ -48,45 +51,6 @@ static void e__arg(Emit *E, int32_t v, int pos)
 /* Operand positions in static-kernel mode: outputs first, then inputs. */
 #define OUT(k) (int32_t)(op->out + (k)), (int)(k)
 #define IN(k) op->in[k], (int)(op->nout + (k))
-
-static const char *e__unary(OpKind k, const Op *op)
-{
-    switch (k) {
-    case OP_NEG: return "TNGRT_UN_NEG";
-    case OP_ABS: return "TNGRT_UN_ABS";
-    case OP_EXP: return "TNGRT_UN_EXP";
-    case OP_LOG: return "TNGRT_UN_LOG";
-    case OP_SQRT: return "TNGRT_UN_SQRT";
-    case OP_RSQRT: return "TNGRT_UN_RSQRT";
-    case OP_RELU: return "TNGRT_UN_RELU";
-    case OP_GELU: return op->nattr > 0 && op->attr[0] == 1 ? "TNGRT_UN_GELU_TANH" : "TNGRT_UN_GELU";
-    case OP_SILU: return "TNGRT_UN_SILU";
-    case OP_SIGMOID: return "TNGRT_UN_SIGMOID";
-    case OP_TANH: return "TNGRT_UN_TANH";
-    case OP_POW: return "TNGRT_UN_POW";
-    default: return "TNGRT_UN_IDENTITY";
-    }
-}
-
-static const char *e__binary(OpKind k)
-{
-    switch (k) {
-    case OP_ADD: return "TNGRT_BIN_ADD";
-    case OP_SUB: return "TNGRT_BIN_SUB";
-    case OP_MUL: return "TNGRT_BIN_MUL";
-    default: return "TNGRT_BIN_DIV";
-    }
-}
-
-static void e__slice_args(Emit *E, const Op *op)
-{
-    sb_printf(E->o, ", %d, %lld, ", (int)op->attr[0], (long long)op->attr[1]);
-    if (op->attr[2] == GRAPH_END)
-        sb_puts(E->o, "INT64_MAX");
-    else
-        sb_printf(E->o, "%lld", (long long)op->attr[2]);
-    sb_printf(E->o, ", %lld", (long long)op->attr[3]);
-}
 
 /* The end of a fallible call: "return -1;" inside a static kernel (shared
  * by ops on several lines), else "return tngc__fail(err, LINE);", which puts
@@ -134,176 +98,193 @@ static void e__user_call(Emit *E, const Op *op)
     e__fail_return(E);
 }
 
-/* Opens the call "[if (]<pre><fn>(" with the operands spec names: "o0" is
- * output 0, "i2" input 2 (NULL when absent); the caller appends further
- * arguments and closes with e__close. */
-static void e__open(Emit *E, const Op *op, const char *pre, const char *fn, const char *spec, int fallible)
+/* ---- the op table ---------------------------------------------------------- */
+
+/*
+ * One row per op kind: the libtngcrt kernel that computes it (called as
+ * tngrt_kernel_<fn>, or tngrt_impl_<fn> inside a static kernel) and its
+ * arguments as tokens (codegen/emit.h reads them; =text, aK and FK mean
+ * the same as on the ACL target):
+ *   oK    output K as a TngrtArg
+ *   iK    input K as a TngrtArg (NULL when the optional input is absent)
+ *   eK    attr[K] as an int64 literal, GRAPH_END as INT64_MAX (slice end)
+ *   left  1 when the scalar operand is on the left (attr[0] == 2), else 0
+ *   gelu  TNGRT_UN_GELU_TANH for approximate="tanh" (attr[0] == 1), else TNGRT_UN_GELU
+ *   pd    the permutation (attr) as an int64_t array
+ *   rd    the reduced dims as a bit mask (all dims when none are given)
+ *   list  the inputs as an array of TngrtArg pointers (stack: each with a 1
+ *         inserted at its dim)
+ *   nin   the number of inputs
+ * A fallible kernel returns nonzero with a message: its call is checked.
+ * NONE marks the kinds without code (sources and views); a kind with no
+ * row at all is a bug (tests/unit/test_ops.c checks every kind).
+ */
+typedef struct CpuOp {
+    const char *fn;        /* NULL for NONE */
+    const char *args;      /* CPU_NONE for NONE */
+    int fallible;
+} CpuOp;
+
+#define CPU_NONE "-"
+#define CALL(k, fn, args) [OP_##k] = {#fn, args, 0}
+#define FALLIBLE(k, fn, args) [OP_##k] = {#fn, args, 1}
+#define NONE(k) [OP_##k] = {NULL, CPU_NONE, 0}
+#define UNARY(k, un) CALL(k, unary, "o0 i0 =TNGRT_UN_" #un " =0.0")
+
+static const CpuOp cpu_ops[OP__count] = {
+    NONE(INPUT), NONE(WEIGHT),
+    CALL(FULL, fill, "o0 F0"),
+    CALL(ADD, binary, "o0 i0 i1 =TNGRT_BIN_ADD F1"),
+    CALL(SUB, binary, "o0 i0 i1 =TNGRT_BIN_SUB F1"),
+    CALL(MUL, binary, "o0 i0 i1 =TNGRT_BIN_MUL F1"),
+    CALL(DIV, binary, "o0 i0 i1 =TNGRT_BIN_DIV F1"),
+    CALL(POW, unary, "o0 i0 =TNGRT_UN_POW F0"),
+    UNARY(NEG, NEG), UNARY(ABS, ABS), UNARY(EXP, EXP), UNARY(LOG, LOG), UNARY(SQRT, SQRT),
+    UNARY(RSQRT, RSQRT), UNARY(RELU, RELU),
+    CALL(GELU, unary, "o0 i0 gelu =0.0"),
+    UNARY(SILU, SILU), UNARY(SIGMOID, SIGMOID), UNARY(TANH, TANH),
+    UNARY(CAST, IDENTITY),
+    CALL(MM, matmul, "o0 i0 i1"),
+    CALL(BMM, matmul, "o0 i0 i1"),
+    CALL(MATMUL, matmul, "o0 i0 i1"),
+    CALL(ADDMM, addmm, "o0 i0 i1 i2 F0 F1"),
+    CALL(LINEAR, linear, "o0 i0 i1 i2"),
+    NONE(RESHAPE),
+    CALL(PERMUTE, permute, "o0 i0 pd"),
+    NONE(CONTIGUOUS),
+    CALL(CLONE, copy, "o0 i0"),
+    CALL(SLICE, slice, "o0 i0 a0 a1 e2 a3"),
+    FALLIBLE(SELECT, select, "o0 i0 a0 a1"),
+    CALL(CAT, cat, "o0 list nin a0"),
+    CALL(STACK, cat, "o0 list nin a0"),
+    CALL(SUM, reduce, "o0 i0 =TNGRT_RED_SUM rd"),
+    CALL(MEAN, reduce, "o0 i0 =TNGRT_RED_MEAN rd"),
+    CALL(AMAX, reduce, "o0 i0 =TNGRT_RED_AMAX rd"),
+    CALL(SOFTMAX, softmax, "o0 i0 a0 =0"),
+    CALL(LOG_SOFTMAX, softmax, "o0 i0 a0 =1"),
+    CALL(LAYER_NORM, layer_norm, "o0 i0 i1 i2 a0 F0"),
+    CALL(RMS_NORM, rms_norm, "o0 o1 i0 i1 F0"),
+    FALLIBLE(EMBEDDING, embedding, "o0 i0 i1"),
+    NONE(FORMAT_CAST),
+    FALLIBLE(QUANT_MATMUL, quant_matmul, "o0 i0 i1 i2 i3 i4 i5"),
+    FALLIBLE(DEQUANT_SWIGLU_QUANT, dequant_swiglu_quant, "o0 o1 i0 i1 i2 i3 i4 i5 i6 a0 a1"),
+    CALL(SWIGLU, swiglu, "o0 i0 a0"),
+    CALL(COPY, copy, "o0 i1"),
+    CALL(SLICE_STORE, slice_store, "o0 i1 a0 a1 e2 a3"),
+};
+
+/* add/sub/mul/div with a scalar operand (attr[0] != 0). */
+static const CpuOp cpu_scalar_ops[OP__count] = {
+    CALL(ADD, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_ADD F1"),
+    CALL(SUB, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_SUB F1"),
+    CALL(MUL, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_MUL F1"),
+    CALL(DIV, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_DIV F1"),
+};
+
+int emit_cpu_has_row(OpKind kind)
 {
-    sb_printf(E->o, "%s%s%s(", fallible ? "if (" : "", pre, fn);
-    for (const char *c = spec; c[0] && c[1]; c += 2) {
-        uint32_t k = (uint32_t)(c[1] - '0');
-        if (c != spec)
+    return (unsigned)kind < OP__count && cpu_ops[kind].args != NULL;
+}
+
+/* The row of op (its scalar form for a binary op with a scalar operand). */
+static const CpuOp *e__row(const Op *op)
+{
+    const CpuOp *row = &cpu_ops[op->kind];
+    if (cpu_scalar_ops[op->kind].fn && op->nattr > 0 && op->attr[0] != 0)
+        row = &cpu_scalar_ops[op->kind];
+    if (!row->args)
+        TNGC_BUG("emit_cpu.c: no row for %s", op_info[op->kind].name);
+    return row;
+}
+
+/* "list": the inputs (stack: each with a 1 inserted at dim attr[0]). */
+static void e__list(Emit *E, const Op *op)
+{
+    sb_puts(E->o, "(const TngrtArg *const[]){");
+    for (uint32_t k = 0; k < op->nin; k++) {
+        if (k)
             sb_puts(E->o, ", ");
-        if (c[0] == 'o')
-            e__arg(E, OUT(k));
-        else
-            e__arg(E, k < op->nin ? op->in[k] : -1, (int)(op->nout + k));
+        if (op->kind != OP_STACK) {
+            e__arg(E, IN(k));
+            continue;
+        }
+        const Val *in = &E->g->vals.v[op->in[k]];
+        sb_puts(E->o, "&(TngrtArg){");
+        emit_ptr(E, op->in[k], (int)(op->nout + k));
+        sb_printf(E->o, ", %s, %d, ", emit_dtype_enum(in->dtype), in->ndim + 1);
+        emit_shape(E, op->in[k], (int)op->attr[0]);
+        sb_putc(E->o, '}');
     }
+    sb_putc(E->o, '}');
 }
 
-/* Closes a call e__open opened; a fallible one returns -1 on failure. */
-static void e__close(Emit *E, int fallible)
+/* "rd": the reduced dims of a sum/mean/amax as a bit mask. */
+static void e__reduced_mask(Emit *E, const Op *op)
 {
-    sb_puts(E->o, fallible ? ", err))\n" : ");\n");
-    if (fallible)
-        e__fail_return(E);
+    uint32_t mask = 0;
+    if (op->nattr <= 1)
+        mask = (1u << E->g->vals.v[op->in[0]].ndim) - 1;
+    for (uint32_t k = 1; k < op->nattr; k++)
+        mask |= 1u << op->attr[k];
+    sb_printf(E->o, "0x%xu", mask);
 }
 
-/* ", <x as a double literal>" */
-static void e__comma_double(Emit *E, double x)
+/* "pd": the permutation as an int64_t array literal. */
+static void e__perm(Emit *E, const Op *op)
 {
-    sb_puts(E->o, ", ");
-    emit_double(E, x);
+    sb_puts(E->o, "(const int64_t[]){");
+    for (uint32_t k = 0; k < op->nattr; k++)
+        sb_printf(E->o, "%s%lld", k ? ", " : "", (long long)op->attr[k]);
+    sb_puts(E->o, op->nattr ? "}" : "0}");
 }
 
-static const char *e__reduce(OpKind k)
+/* The CPU target's argument tokens (see the table). */
+static int e__token(Emit *E, const Op *op, const EmitToken *t, void *ctx)
 {
-    return k == OP_SUM ? "TNGRT_RED_SUM" : k == OP_MEAN ? "TNGRT_RED_MEAN" : "TNGRT_RED_AMAX";
+    (void)ctx;
+    int k = t->k;
+    if (t->s[0] == 'o' && k >= 0 && t->n == 2)
+        e__arg(E, OUT(k));
+    else if (t->s[0] == 'i' && k >= 0 && t->n == 2)
+        e__arg(E, (uint32_t)k < op->nin ? op->in[k] : -1, (int)(op->nout + (uint32_t)k));
+    else if (t->s[0] == 'e' && k >= 0 && t->n == 2 && op->attr[k] == GRAPH_END)
+        sb_puts(E->o, "INT64_MAX");
+    else if (t->s[0] == 'e' && k >= 0 && t->n == 2)
+        sb_printf(E->o, "%lld", (long long)op->attr[k]);
+    else if (emit_token_is(t, "left"))
+        sb_printf(E->o, "%d", op->attr[0] == 2);
+    else if (emit_token_is(t, "gelu"))
+        sb_puts(E->o, op->nattr > 0 && op->attr[0] == 1 ? "TNGRT_UN_GELU_TANH" : "TNGRT_UN_GELU");
+    else if (emit_token_is(t, "pd"))
+        e__perm(E, op);
+    else if (emit_token_is(t, "rd"))
+        e__reduced_mask(E, op);
+    else if (emit_token_is(t, "list"))
+        e__list(E, op);
+    else if (emit_token_is(t, "nin"))
+        sb_printf(E->o, "%u", op->nin);
+    else
+        return 0;
+    return 1;
 }
 
-/* The kernel call of op (one statement, no trailing newline handling). */
+/* The kernel call of op from its row: "<pre><fn>(args);", or for a
+ * fallible kernel "if (<pre><fn>(args, err))" and the failure's return. */
 static void e__call(Emit *E, int32_t op_id, const char *pre)
 {
     const Op *op = &E->g->ops.v[op_id];
-    StrBuf *o = E->o;
     if (E->user[op->kind]) {
         e__user_call(E, op);
         return;
     }
-    switch (op->kind) {
-    case OP_FULL:
-        e__open(E, op, pre, "fill", "o0", 0);
-        e__comma_double(E, op->fattr[0]);
-        break;
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
-        if (op->attr[0] == 0) {
-            e__open(E, op, pre, "binary", "o0i0i1", 0);
-            sb_printf(o, ", %s", e__binary(op->kind));
-        } else {
-            e__open(E, op, pre, "binary_scalar", "o0i0", 0);
-            e__comma_double(E, op->fattr[0]);
-            sb_printf(o, ", %d, %s", op->attr[0] == 2, e__binary(op->kind));
-        }
-        e__comma_double(E, op->fattr[1]);
-        break;
-    case OP_POW: case OP_NEG: case OP_ABS: case OP_EXP: case OP_LOG: case OP_SQRT:
-    case OP_RSQRT: case OP_RELU: case OP_GELU: case OP_SILU: case OP_SIGMOID: case OP_TANH:
-    case OP_CAST:
-        e__open(E, op, pre, "unary", "o0i0", 0);
-        sb_printf(o, ", %s", e__unary(op->kind, op));
-        e__comma_double(E, op->kind == OP_POW ? op->fattr[0] : 0);
-        break;
-    case OP_MM: case OP_BMM: case OP_MATMUL:
-        e__open(E, op, pre, "matmul", "o0i0i1", 0);
-        break;
-    case OP_ADDMM:
-        e__open(E, op, pre, "addmm", "o0i0i1i2", 0);
-        e__comma_double(E, op->fattr[0]);
-        e__comma_double(E, op->fattr[1]);
-        break;
-    case OP_LINEAR:
-        e__open(E, op, pre, "linear", "o0i0i1i2", 0);
-        break;
-    case OP_PERMUTE:
-        e__open(E, op, pre, "permute", "o0i0", 0);
-        sb_puts(o, ", (const int64_t[]){");
-        for (uint32_t k = 0; k < op->nattr; k++)
-            sb_printf(o, "%s%lld", k ? ", " : "", (long long)op->attr[k]);
-        sb_puts(o, op->nattr ? "}" : "0}");
-        break;
-    case OP_CLONE:
-        e__open(E, op, pre, "copy", "o0i0", 0);
-        break;
-    case OP_COPY:
-        e__open(E, op, pre, "copy", "o0i1", 0);
-        break;
-    case OP_SLICE:
-        e__open(E, op, pre, "slice", "o0i0", 0);
-        e__slice_args(E, op);
-        break;
-    case OP_SLICE_STORE:
-        e__open(E, op, pre, "slice_store", "o0i1", 0);
-        e__slice_args(E, op);
-        break;
-    case OP_SELECT:
-        e__open(E, op, pre, "select", "o0i0", 1);
-        sb_printf(o, ", %d, %lld", (int)op->attr[0], (long long)op->attr[1]);
-        e__close(E, 1);
+    const CpuOp *row = e__row(op);
+    if (!row->fn)
         return;
-    case OP_CAT: case OP_STACK:
-        sb_printf(o, "%scat(", pre);
-        e__arg(E, OUT(0));
-        sb_puts(o, ", (const TngrtArg *const[]){");
-        for (uint32_t k = 0; k < op->nin; k++) {
-            if (k)
-                sb_puts(o, ", ");
-            if (op->kind == OP_CAT) {
-                e__arg(E, IN(k));
-                continue;
-            }
-            sb_puts(o, "&(TngrtArg){");
-            emit_ptr(E, op->in[k], (int)(op->nout + k));
-            sb_printf(o, ", %s, %d, ", emit_dtype_enum(E->g->vals.v[op->in[k]].dtype), E->g->vals.v[op->in[k]].ndim + 1);
-            emit_shape(E, op->in[k], (int)op->attr[0]);
-            sb_putc(o, '}');
-        }
-        sb_printf(o, "}, %u, %d);\n", op->nin, (int)op->attr[0]);
-        return;
-    case OP_SUM: case OP_MEAN: case OP_AMAX: {
-        uint32_t mask = 0;
-        if (op->nattr <= 1)
-            mask = (1u << E->g->vals.v[op->in[0]].ndim) - 1;
-        for (uint32_t k = 1; k < op->nattr; k++)
-            mask |= 1u << op->attr[k];
-        e__open(E, op, pre, "reduce", "o0i0", 0);
-        sb_printf(o, ", %s, 0x%xu", e__reduce(op->kind), mask);
-        break;
-    }
-    case OP_SOFTMAX: case OP_LOG_SOFTMAX:
-        e__open(E, op, pre, "softmax", "o0i0", 0);
-        sb_printf(o, ", %d, %d", (int)op->attr[0], op->kind == OP_LOG_SOFTMAX);
-        break;
-    case OP_LAYER_NORM:
-        e__open(E, op, pre, "layer_norm", "o0i0i1i2", 0);
-        sb_printf(o, ", %d", (int)op->attr[0]);
-        e__comma_double(E, op->fattr[0]);
-        break;
-    case OP_RMS_NORM:
-        e__open(E, op, pre, "rms_norm", "o0o1i0i1", 0);
-        e__comma_double(E, op->fattr[0]);
-        break;
-    case OP_EMBEDDING:
-        e__open(E, op, pre, "embedding", "o0i0i1", 1);
-        e__close(E, 1);
-        return;
-    case OP_QUANT_MATMUL:
-        e__open(E, op, pre, "quant_matmul", "o0i0i1i2i3i4i5", 1);
-        e__close(E, 1);
-        return;
-    case OP_DEQUANT_SWIGLU_QUANT:
-        e__open(E, op, pre, "dequant_swiglu_quant", "o0o1i0i1i2i3i4i5i6", 1);
-        sb_printf(o, ", %d, %d", (int)op->attr[0], (int)op->attr[1]);
-        e__close(E, 1);
-        return;
-    case OP_SWIGLU:
-        e__open(E, op, pre, "swiglu", "o0i0", 0);
-        sb_printf(o, ", %d", (int)op->attr[0]);
-        break;
-    case OP_INPUT: case OP_WEIGHT: case OP_RESHAPE: case OP_CONTIGUOUS: case OP_FORMAT_CAST:
-    case OP__count:
-        return;
-    }
-    e__close(E, 0);
+    sb_printf(E->o, "%s%s%s(", row->fallible ? "if (" : "", pre, row->fn);
+    emit_args(E, op, row->args, 0, e__token, NULL);
+    sb_puts(E->o, row->fallible ? ", err))\n" : ");\n");
+    if (row->fallible)
+        e__fail_return(E);
 }
 
 /* One op's statement, with #line back to the script. */

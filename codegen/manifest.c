@@ -17,7 +17,7 @@
  * from it and pid is 0, so that the tree is reproducible.
  * docs/plan-format.md describes the tree and the JSON fields.
  */
-#include "../planner/plan.h"
+#include "codegen.h"
 
 #include <errno.h>
 #include <string.h>
@@ -180,7 +180,7 @@ static void manifest__kernel_json(const Plan *p, const StaticKernel *k, StrBuf *
     const Graph *g = p->g;
     const Op *op = &g->ops.v[k->op];
     const int64_t *symval = k->gear >= 0 && (size_t)k->gear < p->gears.n ? p->gears.v[k->gear].symval : NULL;
-    sb_printf(out, "{\n  \"op_type\":\"%s\",\n  \"op_name\":\"%s_%d\",\n  ", graph_op_acl(g, k->op),
+    sb_printf(out, "{\n  \"op_type\":\"%s\",\n  \"op_name\":\"%s_%d\",\n  ", codegen_op_type(g, k->op),
               op_info[op->kind].name, (int)k->op);
     manifest__tensors(g, op, symval, out);
     sb_puts(out, "  \"attrs\":");

@@ -638,161 +638,204 @@ static FILE *open_log(const char *path, FILE *err)
     return in;
 }
 
-int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *report, FILE *err)
-{
+/* One run of hostlog_recompiles: its options, its streams and what it has
+ * opened, so that each phase is a function and one cleanup frees them. */
+typedef struct Run {
     HostlogOptions opt;
-    hostlog_options_init(&opt);
+    const char *shown;     /* the log's name in messages */
+    int to_report;         /* the list goes to report ("-o -") */
+    FILE *in, *report, *err;
+    Scan *s;
+    unsigned char *buf;
+    OutFile list;
+} Run;
+
+/* The options with defaults for what self leaves out, and the log; returns
+ * 0, or the exit status after one message. */
+static int run_options(Run *r, const HostlogOptions *self, const char *log_path)
+{
+    hostlog_options_init(&r->opt);
     if (self) {
-        opt = *self;
-        if (!opt.split_flag)
-            opt.split_flag = "=====iter";
-        if (!opt.list_path)
-            opt.list_path = "recompile_op_list.txt";
+        r->opt = *self;
+        if (!r->opt.split_flag)
+            r->opt.split_flag = "=====iter";
+        if (!r->opt.list_path)
+            r->opt.list_path = "recompile_op_list.txt";
     }
     if (!log_path)
-        return fail(err, "(null)", "no log file given");
-    const char *shown = strcmp(log_path, "-") == 0 ? "<stdin>" : log_path;
-    int to_report = strcmp(opt.list_path, "-") == 0;
-    if (to_report && !report)
-        return fail(err, "-", "no output stream");
+        return fail(r->err, "(null)", "no log file given");
+    r->shown = strcmp(log_path, "-") == 0 ? "<stdin>" : log_path;
+    r->to_report = strcmp(r->opt.list_path, "-") == 0;
+    if (r->to_report && !r->report)
+        return fail(r->err, "-", "no output stream");
+    return 0;
+}
 
-    /* the log */
-    FILE *in = stdin;
-    if (strcmp(log_path, "-") != 0 && !(in = open_log(log_path, err)))
+/* The log: a regular file, or stdin for "-"; 0 or the exit status. */
+static int run_open_log(Run *r, const char *log_path)
+{
+    if (strcmp(log_path, "-") != 0 && !(r->in = open_log(log_path, r->err)))
         return 2;
     struct stat st;
-    if (fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (in != stdin)
-            fclose(in);
-        return fail(err, shown, strerror(EISDIR));
-    }
+    if (fstat(fileno(r->in), &st) == 0 && S_ISDIR(st.st_mode))
+        return fail(r->err, r->shown, strerror(EISDIR));
+    return 0;
+}
 
-    Scan *s = calloc(1, sizeof *s);
-    unsigned char *buf = malloc(CHUNK);
-    OutFile list = {.fd = -1};
-    int status = 0;
-    if (!s || !buf || matcher_init(&s->split, opt.split_flag) < 0) {
-        status = fail(err, shown, "out of memory");
-        goto done;
-    }
-    if (matcher_init(&s->flag, RECOMPILE_FLAG) < 0) {
-        status = fail(err, shown, "out of memory");
-        goto done;
-    }
-    s->opt = &opt;
-    s->log_path = shown;
-    s->err = err;
+/* The scanner's state: both matchers and the bytes that need no look. */
+static int run_scan_init(Run *r)
+{
+    Scan *s = r->s = calloc(1, sizeof *r->s);
+    r->buf = malloc(CHUNK);
+    if (!s || !r->buf || matcher_init(&s->split, r->opt.split_flag) < 0)
+        return fail(r->err, r->shown, "out of memory");
+    if (matcher_init(&s->flag, RECOMPILE_FLAG) < 0)
+        return fail(r->err, r->shown, "out of memory");
+    s->opt = &r->opt;
+    s->log_path = r->shown;
+    s->err = r->err;
     s->line_no = 1;
     for (int c = 0x21; c < 0x7f; c++)
         s->boring[c] = 1;
     if (s->split.len)
         s->boring[s->split.pat[0]] = 0;
     s->boring[s->flag.pat[0]] = 0;
+    return 0;
+}
 
-    /* the list file (support/out.c: a temporary renamed into place, or a
-     * device or FIFO written directly) */
-    if (to_report) {
-        s->out = report;
-    } else {
-        if (!*opt.list_path) {
-            status = fail(err, "''", "empty output path");
-            goto done;
-        }
-        if (outfile_open(&list, opt.list_path, 0) != 0) {
-            status = fail(err, opt.list_path, errstr(errno, "cannot create"));
-            goto done;
-        }
-        int fd = dup(list.fd);
-        s->out = fd >= 0 ? fdopen(fd, "wb") : NULL;
-        if (!s->out) {
-            int e = errno;
-            if (fd >= 0)
-                close(fd);
-            status = fail(err, opt.list_path, errstr(e, "cannot open"));
-            goto done;
-        }
+/* The list file (support/out.c: a temporary renamed into place, or a
+ * device or FIFO written directly), or the report stream for "-". */
+static int run_open_list(Run *r)
+{
+    if (r->to_report) {
+        r->s->out = r->report;
+        return 0;
     }
+    if (!*r->opt.list_path)
+        return fail(r->err, "''", "empty output path");
+    if (outfile_open(&r->list, r->opt.list_path, 0) != 0)
+        return fail(r->err, r->opt.list_path, errstr(errno, "cannot create"));
+    int fd = dup(r->list.fd);
+    r->s->out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!r->s->out) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return fail(r->err, r->opt.list_path, errstr(e, "cannot open"));
+    }
+    return 0;
+}
 
-    /* the pass */
+/* The pass: the log in CHUNK pieces through the scanner, the list written
+ * as it goes; 0 or the exit status. */
+static int run_pass(Run *r)
+{
+    Scan *s = r->s;
     line_reset(s);
     fputs("iter: 0\n", s->out);
     for (;;) {
         errno = 0;
-        size_t n = fread(buf, 1, CHUNK, in);
-        scan_bytes(s, buf, n);
-        if (s->oom) {
-            status = fail(err, shown, "out of memory");
-            goto done;
-        }
+        size_t n = fread(r->buf, 1, CHUNK, r->in);
+        scan_bytes(s, r->buf, n);
+        if (s->oom)
+            return fail(r->err, r->shown, "out of memory");
         if (ferror(s->out)) {
             errno = 0;
             fflush(s->out);
-            status = fail(err, to_report ? "-" : opt.list_path, errstr(errno, "write error"));
-            goto done;
+            return fail(r->err, r->to_report ? "-" : r->opt.list_path, errstr(errno, "write error"));
         }
         if (n < CHUNK) {
-            if (ferror(in)) {
-                status = fail(err, shown, errstr(errno, "read error"));
-                goto done;
-            }
-            if (feof(in))
+            if (ferror(r->in))
+                return fail(r->err, r->shown, errstr(errno, "read error"));
+            if (feof(r->in))
                 break;
         }
     }
     end_line(s); /* the text after the last line break is a line too */
     fputc('\n', s->out);
-    if (s->oom) {
-        status = fail(err, shown, "out of memory");
-        goto done;
-    }
+    if (s->oom)
+        return fail(r->err, r->shown, "out of memory");
+    return 0;
+}
 
-    /* finish the list file */
-    if (to_report) {
+/* Finishes the list: flushed (to the report stream) or closed and renamed
+ * into place; 0 or the exit status. *done is set when there is no report
+ * to write after it (the list was the report). */
+static int run_finish_list(Run *r, int *done)
+{
+    *done = r->to_report;
+    if (r->to_report) {
+        r->s->out = NULL;
         errno = 0;
-        if (fflush(report) != 0 || ferror(report))
-            status = fail(err, report == stdout ? "<stdout>" : "-", errstr(errno, "write error"));
-        s->out = NULL;
-        goto done;
+        if (fflush(r->report) != 0 || ferror(r->report))
+            return fail(r->err, r->report == stdout ? "<stdout>" : "-", errstr(errno, "write error"));
+        return 0;
     }
     errno = 0;
-    int bad = fflush(s->out) != 0 || ferror(s->out);
+    int bad = fflush(r->s->out) != 0 || ferror(r->s->out);
     int e = errno;
-    if (fclose(s->out) != 0 && !bad) {
+    if (fclose(r->s->out) != 0 && !bad) {
         bad = 1;
         e = errno;
     }
-    s->out = NULL;
-    if (bad) {
-        status = fail(err, opt.list_path, errstr(e, "write error"));
-        goto done;
-    }
-    if (outfile_commit(&list) != 0) {
-        status = fail(err, opt.list_path, errstr(errno, "cannot rename"));
-        goto done;
-    }
+    r->s->out = NULL;
+    if (bad)
+        return fail(r->err, r->opt.list_path, errstr(e, "write error"));
+    if (outfile_commit(&r->list) != 0)
+        return fail(r->err, r->opt.list_path, errstr(errno, "cannot rename"));
+    return 0;
+}
 
-    /* the report */
-    if (report) {
-        write_report(s, report);
-        errno = 0;
-        if (fflush(report) != 0 || ferror(report))
-            status = fail(err, report == stdout ? "<stdout>" : "<report>",
-                          errstr(errno, "write error"));
-    }
+/* The summary report, when there is a stream for it; 0 or the exit status. */
+static int run_report(Run *r)
+{
+    if (!r->report)
+        return 0;
+    write_report(r->s, r->report);
+    errno = 0;
+    if (fflush(r->report) != 0 || ferror(r->report))
+        return fail(r->err, r->report == stdout ? "<stdout>" : "<report>", errstr(errno, "write error"));
+    return 0;
+}
 
-done:
-    if (s && s->out && s->out != report)
+/* Closes and frees what the run opened, whichever phase it ended in. */
+static void run_free(Run *r)
+{
+    Scan *s = r->s;
+    if (s && s->out && s->out != r->report)
         fclose(s->out);
-    if (list.fd >= 0 || list.tmp)
-        outfile_abort(&list);
-    if (in != stdin)
-        fclose(in);
+    if (r->list.fd >= 0 || r->list.tmp)
+        outfile_abort(&r->list);
+    if (r->in && r->in != stdin)
+        fclose(r->in);
     if (s) {
         free(s->split.fail);
         free(s->flag.fail);
         optable_free(&s->ops);
         free(s);
     }
-    free(buf);
+    free(r->buf);
+}
+
+/* The phases in order: options, log, scanner, list file, pass, list
+ * finished, report; the first that fails ends the run with its status. */
+int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *report, FILE *err)
+{
+    Run r = {.in = stdin, .report = report, .err = err, .list = {.fd = -1}};
+    int status = run_options(&r, self, log_path), done = 0;
+    if (status)
+        return status;
+    status = run_open_log(&r, log_path);
+    if (!status)
+        status = run_scan_init(&r);
+    if (!status)
+        status = run_open_list(&r);
+    if (!status)
+        status = run_pass(&r);
+    if (!status)
+        status = run_finish_list(&r, &done);
+    if (!status && !done)
+        status = run_report(&r);
+    run_free(&r);
     return status;
 }

@@ -2,8 +2,8 @@
  * graph.c - the op graph that lowering builds and the planner reads.
  *
  * Three parts:
- *   - the tables: dtypes, layout formats, op kinds (from the X-macros of
- *     graph.h);
+ *   - the tables: dtypes, layout formats (X-macros of graph.h), op kinds
+ *     (ops.def: one row per kind, its shape rule an infer_<rule> below);
  *   - symbolic dims, hash-consed so that the same expression has the same
  *     id. Sums are kept in one canonical form (a linear combination of
  *     "atoms" — symbols, products, quotients, min/max — with the atoms in
@@ -40,9 +40,10 @@
 /* ===================================================================== */
 
 const OpInfo op_info[OP__count] = {
-#define X(e, name, acl, flags) [OP_##e] = {name, acl, flags},
-    OP_KINDS(X)
-#undef X
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, attrs) \
+    [OP_##e] = {name, flags, in_min, in_max, in_opt, attr_min, attr_max, attrs},
+#include "ops.def"
+#undef OP
 };
 
 typedef struct DTypeInfo {
@@ -1678,9 +1679,11 @@ static int infer__reduce_dtype(Infer *I, const Val *x, DType *dt)
             return infer__fail(I, "could not infer the output dtype: the input dtype must be "
                                "floating point, got %s", dtype_name(*dt));
         return 0;
-    default:
+    case OP_AMAX:
         *dt = x->dtype;
         return 0;
+    default:
+        TNGC_BUG("infer_reduce: %s is no reduction", I->op);
     }
 }
 
@@ -1900,61 +1903,15 @@ static int infer_slice_store(Infer *I)
 /* graph_add_op                                                          */
 /* ===================================================================== */
 
-/* How many inputs and int attributes a kind takes; inputs from index
- * `optional` on may be absent (-1). */
-typedef struct Arity {
-    uint32_t min_in, max_in, min_attr, max_attr, optional;
-    int (*infer)(Infer *I);
-} Arity;
-
-#define ANY UINT32_MAX
-static const Arity arity[OP__count] = {
-    [OP_FULL] = {0, 0, 0, GRAPH_MAX_DIMS, ANY, infer_full},
-    [OP_ADD] = {1, 2, 0, 2, ANY, infer_binary},
-    [OP_SUB] = {1, 2, 0, 2, ANY, infer_binary},
-    [OP_MUL] = {1, 2, 0, 2, ANY, infer_binary},
-    [OP_DIV] = {1, 2, 0, 2, ANY, infer_binary},
-    [OP_POW] = {1, 1, 0, 0, ANY, infer_pow},
-    [OP_NEG] = {1, 1, 0, 0, ANY, infer_same_dtype},
-    [OP_ABS] = {1, 1, 0, 0, ANY, infer_same_dtype},
-    [OP_RELU] = {1, 1, 0, 0, ANY, infer_same_dtype},
-    [OP_EXP] = {1, 1, 0, 0, ANY, infer_float_unary},
-    [OP_LOG] = {1, 1, 0, 0, ANY, infer_float_unary},
-    [OP_SQRT] = {1, 1, 0, 0, ANY, infer_float_unary},
-    [OP_RSQRT] = {1, 1, 0, 0, ANY, infer_float_unary},
-    [OP_GELU] = {1, 1, 0, 1, ANY, infer_float_unary},
-    [OP_SILU] = {1, 1, 0, 0, ANY, infer_float_unary},
-    [OP_SIGMOID] = {1, 1, 0, 0, ANY, infer_float_unary},
-    [OP_TANH] = {1, 1, 0, 0, ANY, infer_float_unary},
-    [OP_CAST] = {1, 1, 0, 0, ANY, infer_cast},
-    [OP_MM] = {2, 2, 0, 0, ANY, infer_mm},
-    [OP_BMM] = {2, 2, 0, 0, ANY, infer_bmm},
-    [OP_MATMUL] = {2, 2, 0, 0, ANY, infer_matmul},
-    [OP_ADDMM] = {3, 3, 0, 0, ANY, infer_addmm},
-    [OP_LINEAR] = {2, 3, 0, 0, 2, infer_linear},
-    [OP_RESHAPE] = {1, 1, 0, GRAPH_MAX_ATTRS, ANY, infer_reshape},
-    [OP_PERMUTE] = {1, 1, 0, GRAPH_MAX_DIMS, ANY, infer_permute},
-    [OP_CONTIGUOUS] = {1, 1, 0, 0, ANY, infer_identity},
-    [OP_CLONE] = {1, 1, 0, 0, ANY, infer_identity},
-    [OP_SLICE] = {1, 1, 4, 4, ANY, infer_slice},
-    [OP_SELECT] = {1, 1, 2, 2, ANY, infer_select},
-    [OP_CAT] = {1, ANY, 1, 1, ANY, infer_cat},
-    [OP_STACK] = {1, ANY, 1, 1, ANY, infer_stack},
-    [OP_SUM] = {1, 1, 0, GRAPH_MAX_DIMS + 1, ANY, infer_reduce},
-    [OP_MEAN] = {1, 1, 0, GRAPH_MAX_DIMS + 1, ANY, infer_reduce},
-    [OP_AMAX] = {1, 1, 0, GRAPH_MAX_DIMS + 1, ANY, infer_reduce},
-    [OP_SOFTMAX] = {1, 1, 1, 1, ANY, infer_softmax},
-    [OP_LOG_SOFTMAX] = {1, 1, 1, 1, ANY, infer_softmax},
-    [OP_LAYER_NORM] = {1, 3, 1, 1, 1, infer_layer_norm},
-    [OP_RMS_NORM] = {2, 2, 0, 0, ANY, infer_rms_norm},
-    [OP_EMBEDDING] = {2, 2, 0, 0, ANY, infer_embedding},
-    [OP_FORMAT_CAST] = {1, 1, 1, 1, ANY, infer_identity},
-    [OP_QUANT_MATMUL] = {3, 6, 0, 0, 3, infer_quant_matmul},
-    [OP_DEQUANT_SWIGLU_QUANT] = {1, 7, 0, 2, 1, infer_dequant_swiglu_quant},
-    [OP_SWIGLU] = {1, 1, 1, 1, ANY, infer_swiglu},
-    [OP_COPY] = {2, 2, 0, 0, ANY, infer_copy},
-    [OP_SLICE_STORE] = {2, 2, 4, 4, ANY, infer_slice_store},
+/* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op
+ * does not add the kind). */
+#define infer_none NULL
+static int (*const infer_rule[OP__count])(Infer *I) = {
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, attrs) [OP_##e] = infer_##rule,
+#include "ops.def"
+#undef OP
 };
+#undef infer_none
 
 static int infer__count(Infer *I, const char *what, uint32_t n, uint32_t lo, uint32_t hi)
 {
@@ -1962,7 +1919,7 @@ static int infer__count(Infer *I, const char *what, uint32_t n, uint32_t lo, uin
         return 0;
     if (lo == hi)
         return infer__fail(I, "expected %u %s, got %u", lo, what, n);
-    if (hi == ANY)
+    if (hi == OP_ANY)
         return infer__fail(I, "expected at least %u %s, got %u", lo, what, n);
     return infer__fail(I, "expected %u to %u %s, got %u", lo, hi, what, n);
 }
@@ -1970,15 +1927,15 @@ static int infer__count(Infer *I, const char *what, uint32_t n, uint32_t lo, uin
 /* What every kind needs: its counts of inputs and attributes, valid value
  * ids (-1 only for optional inputs) with known dtypes, a valid dtype,
  * stream and super kernel. */
-static int infer__validate(Infer *I, const Arity *ar)
+static int infer__validate(Infer *I, const OpInfo *info)
 {
     const OpDesc *d = I->d;
-    if (infer__count(I, "inputs", d->nin, ar->min_in, ar->max_in) < 0 ||
-        infer__count(I, "attributes", d->nattr, ar->min_attr, ar->max_attr) < 0)
+    if (infer__count(I, "inputs", d->nin, info->min_in, info->max_in) < 0 ||
+        infer__count(I, "attributes", d->nattr, info->min_attr, info->max_attr) < 0)
         return -1;
     for (uint32_t i = 0; i < d->nin; i++) {
         int32_t v = d->in[i];
-        if (v == -1 && i >= ar->optional)
+        if (v == -1 && i >= info->optional)
             continue;
         if (v < 0 || (size_t)v >= I->g->vals.n)
             return infer__fail(I, "input %u is not a value", i);
@@ -2048,6 +2005,11 @@ static int infer__sizes(Infer *I, uint64_t before)
     return 0;
 }
 
+int graph_op_has_rule(OpKind kind)
+{
+    return (unsigned)kind < OP__count && infer_rule[kind] != NULL;
+}
+
 int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen)
 {
     Infer I = {0};
@@ -2059,12 +2021,12 @@ int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen)
     size_t nchecks = self->checks.n;
     uint64_t overflows = self->overflows;
     int rc;
-    if ((unsigned)d->kind >= OP__count || !arity[d->kind].infer)
+    if ((unsigned)d->kind >= OP__count || !infer_rule[d->kind])
         rc = infer__fail(&I, "not an op that graph_add_op adds");
     else
-        rc = infer__validate(&I, &arity[d->kind]);
+        rc = infer__validate(&I, &op_info[d->kind]);
     if (rc == 0)
-        rc = arity[d->kind].infer(&I);
+        rc = infer_rule[d->kind](&I);
     if (rc == 0)
         rc = infer__sizes(&I, overflows);
     for (int i = 0; i < 3; i++)
@@ -2164,13 +2126,4 @@ int32_t graph_storage_root(const Graph *g, int32_t v)
         v = op->in[0];
     }
     TNGC_BUG("cycle of views at value %d", (int)v);
-}
-
-const char *graph_op_acl(const Graph *g, int32_t op)
-{
-    const Op *o = &g->ops.v[op];
-    if (o->kind == OP_MATMUL && o->nin == 2 && o->in[0] >= 0 && o->in[1] >= 0 &&
-        g->vals.v[o->in[0]].ndim <= 2 && g->vals.v[o->in[1]].ndim <= 2)
-        return "MatMulV2";
-    return op_info[o->kind].acl;
 }

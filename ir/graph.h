@@ -145,124 +145,27 @@ enum {
     OPF_NOFUSE   = 1 << 6,  /* cannot be inside a super-kernel segment (docs/plan.md) */
 };
 
-/*
- * X(enum, dump name, ACL op type, flags)
- *
- * Inputs and int attributes (attr[]) per kind; "-1" marks an absent
- * optional input. fattr[] holds float attributes.
- *   INPUT, WEIGHT      no inputs (graph_add_input / graph_add_weight)
- *   FULL               no inputs; attr = dims (DimIds) of the shape; fattr[0] fill value; dtype
- *   ADD SUB MUL DIV    in a[, b]; attr[0] = 0 tensor op tensor, 1 tensor op scalar
- *                      (fattr[0]), 2 scalar (fattr[0]) op tensor; fattr[1] alpha
- *                      (add/sub: a + alpha*b; 1 by default); attr[1] = 1 when the
- *                      scalar was a Python int (keeps int tensors int)
- *   POW                in x; fattr[0] exponent
- *   NEG .. TANH        in x; GELU attr[0] = 1 for approximate="tanh"
- *   CAST               in x; dtype = target
- *   MM                 in a[m,k], b[k,n]
- *   BMM                in a[b,m,k], b[b,k,n]
- *   MATMUL             in a, b: torch.matmul (1-D operands, broadcast batch dims)
- *   ADDMM              in bias, a, b; fattr[0] beta, fattr[1] alpha
- *   LINEAR             in x[...,k], w[n,k], bias[n] or -1
- *   RESHAPE            in x; attr = target dims as DimIds, at most one of them
- *                      GRAPH_INFER (-1: inferred from the element count);
- *                      graph_add_op replaces it by the inferred DimId (view,
- *                      reshape, flatten, squeeze, unsqueeze all lower to it)
- *   PERMUTE            in x; attr = permutation (transpose, t, permute)
- *   CONTIGUOUS         in x
- *   CLONE              in x: a copy with storage of its own (x.clone())
- *   SLICE              in x; attr[0] dim (normalised), attr[1] start, attr[2] end,
- *                      attr[3] step (> 0): Python's slice semantics, so start and
- *                      end may be negative (from the end) or out of range
- *                      (clamped); an omitted end is GRAPH_END. The output size is
- *                      computed with those rules (symbolically on symbolic dims).
- *   SELECT             in x; attr[0] dim (normalised), attr[1] index (< 0 counts
- *                      from the end; out of range on a constant dim is an error);
- *                      removes the dim
- *   CAT, STACK         in x0..xn-1; attr[0] dim (normalised, >= 0)
- *   SUM MEAN AMAX      in x; attr[0] keepdim, attr[1..nattr) dims (normalised); no
- *                      dims = all dims
- *   SOFTMAX LOG_SOFTMAX in x; attr[0] dim (normalised); dtype = result dtype or DT_UNKNOWN
- *   LAYER_NORM         in x, w or -1, b or -1; attr[0] number of normalised trailing
- *                      dims; fattr[0] eps
- *   RMS_NORM           in x, gamma; fattr[0] eps; outputs y, rstd (float32)
- *   EMBEDDING          in weight[v,h], ids (integer); output ids.shape + [h]
- *   FORMAT_CAST        in x; attr[0] format
- *   QUANT_MATMUL       in x1, x2, scale, offset, bias, pertoken_scale (-1 when
- *                      absent); dtype = output dtype (int8 when absent)
- *   DEQUANT_SWIGLU_QUANT in x, weight_scale, activation_scale, bias, quant_scale,
- *                      quant_offset, group_index (-1 when absent); attr[0]
- *                      activate_left, attr[1] quant_mode (0 static, 1 dynamic);
- *                      outputs y (int8, last dim halved), scale (float32, x.shape[:-1])
- *   SWIGLU             in x; attr[0] dim (normalised); that dim halved
- *   COPY               in dst, src (broadcast to dst, cast to dst's dtype);
- *                      output: dst's new version (same storage)
- *   SLICE_STORE        in dst, src; attr[0..3] as SLICE: dst[slice] = src;
- *                      output: dst's new version (same storage)
- */
-#define GRAPH_END INT64_MAX
-#define GRAPH_INFER (-1)
+#define GRAPH_END INT64_MAX   /* slice: an omitted end */
+#define GRAPH_INFER (-1)      /* reshape: the dim inferred from the element count */
+#define OP_ANY UINT32_MAX     /* ops.def: no limit / no optional input */
 
-#define OP_KINDS(X) \
-    X(INPUT,       "input",       "Data",          OPF_SOURCE) \
-    X(WEIGHT,      "weight",      "Const",         OPF_SOURCE) \
-    X(FULL,        "full",        "Fill",          0) \
-    X(ADD,         "add",         "Add",           OPF_ELEMWISE) \
-    X(SUB,         "sub",         "Sub",           OPF_ELEMWISE) \
-    X(MUL,         "mul",         "Mul",           OPF_ELEMWISE) \
-    X(DIV,         "div",         "RealDiv",       OPF_ELEMWISE) \
-    X(POW,         "pow",         "Pows",          OPF_ELEMWISE) \
-    X(NEG,         "neg",         "Neg",           OPF_ELEMWISE) \
-    X(ABS,         "abs",         "Abs",           OPF_ELEMWISE) \
-    X(EXP,         "exp",         "Exp",           OPF_ELEMWISE) \
-    X(LOG,         "log",         "Log",           OPF_ELEMWISE) \
-    X(SQRT,        "sqrt",        "Sqrt",          OPF_ELEMWISE) \
-    X(RSQRT,       "rsqrt",       "Rsqrt",         OPF_ELEMWISE) \
-    X(RELU,        "relu",        "Relu",          OPF_ELEMWISE) \
-    X(GELU,        "gelu",        "Gelu",          OPF_ELEMWISE) \
-    X(SILU,        "silu",        "Swish",         OPF_ELEMWISE) \
-    X(SIGMOID,     "sigmoid",     "Sigmoid",       OPF_ELEMWISE) \
-    X(TANH,        "tanh",        "Tanh",          OPF_ELEMWISE) \
-    X(CAST,        "cast",        "Cast",          OPF_ELEMWISE) \
-    X(MM,          "mm",          "MatMulV2",      OPF_CONTRACT) \
-    X(BMM,         "bmm",         "BatchMatMulV2", OPF_CONTRACT) \
-    X(MATMUL,      "matmul",      "BatchMatMulV2", OPF_CONTRACT) \
-    X(ADDMM,       "addmm",       "MatMulV2",      OPF_CONTRACT) \
-    X(LINEAR,      "linear",      "MatMulV2",      OPF_CONTRACT) \
-    X(RESHAPE,     "reshape",     "Reshape",       OPF_ALIAS) \
-    X(PERMUTE,     "permute",     "Transpose",     0) \
-    X(CONTIGUOUS,  "contiguous",  "Identity",      OPF_ALIAS) \
-    X(CLONE,       "clone",       "TensorMove",    0) \
-    X(SLICE,       "slice",       "StridedSlice",  0) \
-    X(SELECT,      "select",      "GatherV2",      0) \
-    X(CAT,         "cat",         "ConcatD",       0) \
-    X(STACK,       "stack",       "Pack",          0) \
-    X(SUM,         "sum",         "ReduceSum",     OPF_REDUCE) \
-    X(MEAN,        "mean",        "ReduceMean",    OPF_REDUCE) \
-    X(AMAX,        "amax",        "ReduceMax",     OPF_REDUCE) \
-    X(SOFTMAX,     "softmax",     "SoftmaxV2",     OPF_REDUCE) \
-    X(LOG_SOFTMAX, "log_softmax", "LogSoftmaxV2",  OPF_REDUCE) \
-    X(LAYER_NORM,  "layer_norm",  "LayerNorm",     OPF_REDUCE) \
-    X(RMS_NORM,    "rms_norm",    "RmsNorm",       OPF_REDUCE) \
-    X(EMBEDDING,   "embedding",   "GatherV2",      0) \
-    X(FORMAT_CAST, "format_cast", "TransData",     OPF_ALIAS | OPF_NOFUSE) \
-    X(QUANT_MATMUL, "quant_matmul", "QuantBatchMatmulV3", OPF_CONTRACT) \
-    X(DEQUANT_SWIGLU_QUANT, "dequant_swiglu_quant", "DequantSwigluQuant", 0) \
-    X(SWIGLU,      "swiglu",      "SwiGlu",        0) \
-    X(COPY,        "copy",        "ViewCopy",      OPF_INPLACE) \
-    X(SLICE_STORE, "slice_store", "ViewCopy",      OPF_INPLACE)
-
+/* The kinds, one row each in ops.def (what each kind's inputs, attr[],
+ * fattr[] and dtype hold is written there). */
 typedef enum OpKind {
-#define X(e, name, acl, flags) OP_##e,
-    OP_KINDS(X)
-#undef X
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, attrs) OP_##e,
+#include "ops.def"
+#undef OP
     OP__count
 } OpKind;
 
+/* A kind's row of ops.def, less its shape rule (private to graph.c). */
 typedef struct OpInfo {
     const char *name;      /* dump name */
-    const char *acl;       /* ACL op type (manifests) */
     unsigned flags;        /* OPF_* */
+    uint32_t min_in, max_in;     /* how many inputs (max OP_ANY: no limit) */
+    uint32_t optional;     /* inputs from this index on may be absent (-1); OP_ANY: none */
+    uint32_t min_attr, max_attr; /* how many int attributes */
+    const char *attrs;     /* what inputs, attr[], fattr[] and dtype hold */
 } OpInfo;
 
 extern const OpInfo op_info[OP__count];
@@ -468,6 +371,9 @@ typedef struct OpDesc {
  * GRAPH_MAX_BYTES) is refused the same way: no wrapped size enters a graph.
  */
 int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen);
+/* 1 when kind has a shape rule (ops.def), that is graph_add_op adds it;
+ * the sources (OPF_SOURCE) have none. */
+int graph_op_has_rule(OpKind kind);
 /* Adds c to op's control dependencies (once); explicit marks npu_wait_tensor. */
 void graph_add_ctrl(Graph *self, int32_t op, int32_t c, int explicit_wait);
 /* The stream with tag (created in order of first appearance); 0 for NULL. */
@@ -479,10 +385,6 @@ int graph_sk(Graph *self, const char *name, const char *options, uint32_t line, 
  * producers through their input 0 to the value that owns the storage (a
  * graph input or weight, or an op's own buffer); v itself when v owns it. */
 int32_t graph_storage_root(const Graph *self, int32_t v);
-
-/* The ACL op type of op: op_info's, except that torch.matmul of operands
- * of rank <= 2 is MatMulV2 (seed 000's manifest names), not BatchMatMulV2. */
-const char *graph_op_acl(const Graph *self, int32_t op);
 
 /* Appends "f16[s0,1000]" (dtype short name and dims). */
 void graph_val_type_str(const Graph *self, int32_t v, StrBuf *out);

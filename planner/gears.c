@@ -25,7 +25,7 @@
  * then compute sizes, offsets and arena sums of bound gears without
  * overflow.
  */
-#include "plan.h"
+#include "passes.h"
 
 #include <string.h>
 

@@ -12,11 +12,15 @@
  * A gear with an unbound dim has nothing static to compile and is skipped.
  *
  * The key is the manifest file stem of seed 000:
- * "<ACL op type>_<ACL dtype>_<format>_<dims joined by _>_<n>" of input 0
- * (of output 0 for ops without inputs), n counting earlier kernels with the
- * same stem. Views (OPF_ALIAS) are recorded but not selected: no kernel.
+ * "<op type>_<ACL dtype>_<format>_<dims joined by _>_<n>" of input 0 (of
+ * output 0 for ops without inputs), n counting earlier kernels with the
+ * same stem. The op type is the target's name for the op (Plan.op_type,
+ * given by the driver: codegen's names, where mm, addmm and linear are all
+ * MatMulV2 and so share stems); the planner itself names no target's op.
+ * Views (OPF_ALIAS) are recorded but not selected: no kernel.
  */
-#include "plan.h"
+#include "passes.h"
+#include "values.h"
 
 /* 1 when every value has a known shape in gear gi. */
 static int kernels__gear_static(const Plan *self, int gi)
@@ -59,13 +63,13 @@ static void kernels__signature(const Plan *self, int gi, const Op *op, StrBuf *s
             sb_printf(sb, "%lld,", (long long)op->attr[k]);
 }
 
-/* "MatMulV2_float_ND_1_2048" for op in gear gi. */
+/* "MatMulV2_float_ND_1_2048" for op in gear gi (op type from self->op_type). */
 static void kernels__stem(const Plan *self, int gi, const Op *op, StrBuf *sb)
 {
     int32_t v = op->nin > 0 && op->in[0] >= 0 ? op->in[0] : op->out;
     const Val *val = &self->g->vals.v[v];
     sb->len = 0;
-    sb_printf(sb, "%s_%s_%s", graph_op_acl(self->g, (int32_t)(op - self->g->ops.v)), dtype_acl_name(val->dtype),
+    sb_printf(sb, "%s_%s_%s", self->op_type(self->g, (int32_t)(op - self->g->ops.v)), dtype_acl_name(val->dtype),
               format_name(val->format));
     for (int d = 0; d < val->ndim; d++) {
         int64_t x = 0;

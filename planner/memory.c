@@ -37,7 +37,8 @@
  * offset and end in it) is TNG209 at the op whose buffer does not fit,
  * and naive_bytes is added with overflow checks too.
  */
-#include "plan.h"
+#include "passes.h"
+#include "values.h"
 
 #define MEM_ALIGN 64
 

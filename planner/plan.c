@@ -1,9 +1,9 @@
 /*
  * plan.c - plan_build: runs the planning passes over one Graph, in order,
- * and owns the Plan's memory; plus the small helpers every pass shares
- * (where a value's storage lives, how big a value is in a gear).
+ * and owns the Plan's memory. The helpers the passes share are values.c.
  *
- * The passes, one file each (docs/plan.md explains the algorithms):
+ * The passes, one file each (passes.h; docs/plan.md explains the
+ * algorithms):
  *   gears.c     which assignments of the dynamic dims get compiled
  *   segments.c  super-kernel segments
  *   streams.c   units, per-stream schedules, events
@@ -15,13 +15,26 @@
  * arrays of the Plan itself; plan_free releases both.
  */
 #include "plan.h"
+#include "passes.h"
 
 #include <string.h>
 
+/* Without a target's names: an op is named by its dump name. */
+static const char *plan__dump_name(const Graph *g, int32_t op)
+{
+    return op_info[g->ops.v[op].kind].name;
+}
+
 int plan_build(Plan *self, Graph *g, DiagList *diags)
+{
+    return plan_build_with(self, g, NULL, diags);
+}
+
+int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diags)
 {
     memset(self, 0, sizeof *self);
     self->g = g;
+    self->op_type = opt && opt->op_type ? opt->op_type : plan__dump_name;
     if (plan_gears(self, diags) < 0)
         return -1;
     plan_segments(self, diags);
@@ -46,44 +59,4 @@ void plan_free(Plan *self)
     VEC_FREE(self->kernels);
     arena_free(&self->arena);
     self->unit_of_op = NULL;
-}
-
-int64_t plan_val_numel(const Plan *self, int gear, int32_t v)
-{
-    const Graph *g = self->g;
-    const Val *val = &g->vals.v[v];
-    int64_t n = 1;
-    for (int d = 0; d < val->ndim; d++) {
-        int64_t x;
-        if (graph_dim_eval(g, val->dims[d], self->gears.v[gear].symval, &x) < 0 || x < 0)
-            return -1;
-        /* plan_gears checked the size invariant: a bug if this overflows */
-        if (graph_ckd_mul(&n, n, x) || n > GRAPH_MAX_BYTES)
-            TNGC_BUG("value %d of %s is past the size limit in gear %d", (int)v,
-                     g->name ? g->name : "?", gear);
-    }
-    return n;
-}
-
-int64_t plan_val_bytes(const Plan *self, int gear, int32_t v)
-{
-    int64_t n = plan_val_numel(self, gear, v), bytes;
-    if (n < 0)
-        return -1;
-    if (graph_ckd_mul(&bytes, n, dtype_size(self->g->vals.v[v].dtype)) || bytes > GRAPH_MAX_BYTES)
-        TNGC_BUG("value %d is past the size limit in gear %d", (int)v, gear);
-    return bytes;
-}
-
-const char *plan_caller_storage(Plan *self, int32_t v)
-{
-    const Graph *g = self->g;
-    int32_t root = graph_storage_root(g, v);
-    for (size_t i = 0; i < g->inputs.n; i++)
-        if (g->inputs.v[i].value == root)
-            return arena_printf(&self->arena, "input %s", g->inputs.v[i].name);
-    for (size_t i = 0; i < g->weights.n; i++)
-        if (g->weights.v[i].value == root)
-            return arena_printf(&self->arena, "weight %s", g->weights.v[i].name);
-    return NULL;
 }

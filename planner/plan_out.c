@@ -262,52 +262,95 @@ static void attrs__dtype(PlanAttrs *l, const Op *op)
         attrs__str(l, "dtype", dtype_name(op->dtype), 0);
 }
 
-/* The named attributes of op, by kind (graph.h documents attr[]/fattr[]). */
+static void attrs__none(PlanAttrs *l, const Op *op) { (void)l, (void)op; }
+
+static void attrs__full(PlanAttrs *l, const Op *op)
+{
+    attrs__list(l, "shape", PA_DIMS, op->attr, op->nattr);
+    attrs__add(l, "value", PA_FLOAT, 0, op->fattr[0]);
+    attrs__dtype(l, op);
+}
+
+static void attrs__pow(PlanAttrs *l, const Op *op) { attrs__add(l, "exponent", PA_FLOAT, 0, op->fattr[0]); }
+
+static void attrs__gelu(PlanAttrs *l, const Op *op)
+{
+    attrs__str(l, "approximate", plan__attr(op, 0) == 1 ? "tanh" : "none", 1);
+}
+
+static void attrs__addmm(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "beta", PA_FLOAT, 0, op->fattr[0]);
+    attrs__add(l, "alpha", PA_FLOAT, 0, op->fattr[1]);
+}
+
+static void attrs__shape(PlanAttrs *l, const Op *op) { attrs__list(l, "shape", PA_DIMS, op->attr, op->nattr); }
+static void attrs__perm(PlanAttrs *l, const Op *op) { attrs__list(l, "perm", PA_INTS, op->attr, op->nattr); }
+
+static void attrs__select(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "dim", PA_INT, plan__attr(op, 0), 0);
+    attrs__add(l, "index", PA_INT, plan__attr(op, 1), 0);
+}
+
+static void attrs__dim(PlanAttrs *l, const Op *op) { attrs__add(l, "dim", PA_INT, plan__attr(op, 0), 0); }
+
+static void attrs__softmax(PlanAttrs *l, const Op *op)
+{
+    attrs__dim(l, op);
+    attrs__dtype(l, op);
+}
+
+static void attrs__layer_norm(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "normalized_ndim", PA_INT, plan__attr(op, 0), 0);
+    attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]);
+}
+
+static void attrs__eps(PlanAttrs *l, const Op *op) { attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]); }
+
+static void attrs__format(PlanAttrs *l, const Op *op)
+{
+    attrs__str(l, "format", format_name((int)plan__attr(op, 0)), 1);
+}
+
+static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "activate_left", PA_BOOL, plan__attr(op, 0) != 0, 0);
+    attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
+}
+
+/* The named attributes of each kind (ops.def documents attr[]/fattr[]);
+ * attrs__none where a kind has none. A kind missing here is a bug. */
+static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
+    [OP_INPUT] = attrs__none, [OP_WEIGHT] = attrs__none, [OP_FULL] = attrs__full,
+    [OP_ADD] = attrs__binary, [OP_SUB] = attrs__binary, [OP_MUL] = attrs__binary, [OP_DIV] = attrs__binary,
+    [OP_POW] = attrs__pow, [OP_NEG] = attrs__none, [OP_ABS] = attrs__none, [OP_EXP] = attrs__none,
+    [OP_LOG] = attrs__none, [OP_SQRT] = attrs__none, [OP_RSQRT] = attrs__none, [OP_RELU] = attrs__none,
+    [OP_GELU] = attrs__gelu, [OP_SILU] = attrs__none, [OP_SIGMOID] = attrs__none, [OP_TANH] = attrs__none,
+    [OP_CAST] = attrs__dtype, [OP_MM] = attrs__none, [OP_BMM] = attrs__none, [OP_MATMUL] = attrs__none,
+    [OP_ADDMM] = attrs__addmm, [OP_LINEAR] = attrs__none, [OP_RESHAPE] = attrs__shape,
+    [OP_PERMUTE] = attrs__perm, [OP_CONTIGUOUS] = attrs__none, [OP_CLONE] = attrs__none,
+    [OP_SLICE] = attrs__slice, [OP_SELECT] = attrs__select, [OP_CAT] = attrs__dim, [OP_STACK] = attrs__dim,
+    [OP_SUM] = attrs__reduce, [OP_MEAN] = attrs__reduce, [OP_AMAX] = attrs__reduce,
+    [OP_SOFTMAX] = attrs__softmax, [OP_LOG_SOFTMAX] = attrs__softmax, [OP_LAYER_NORM] = attrs__layer_norm,
+    [OP_RMS_NORM] = attrs__eps, [OP_EMBEDDING] = attrs__none, [OP_FORMAT_CAST] = attrs__format,
+    [OP_QUANT_MATMUL] = attrs__dtype, [OP_DEQUANT_SWIGLU_QUANT] = attrs__dequant_swiglu_quant,
+    [OP_SWIGLU] = attrs__dim, [OP_COPY] = attrs__none, [OP_SLICE_STORE] = attrs__slice,
+};
+
+int plan_attrs_known(OpKind kind)
+{
+    return (unsigned)kind < OP__count && plan_attrs[kind] != NULL;
+}
+
+/* The named attributes of op, by kind. */
 static void plan__attrs(const Op *op, PlanAttrs *l)
 {
     l->n = 0;
-    if (plan__is_binary(op->kind)) {
-        attrs__binary(l, op);
-        return;
-    }
-    switch (op->kind) {
-    case OP_FULL:
-        attrs__list(l, "shape", PA_DIMS, op->attr, op->nattr);
-        attrs__add(l, "value", PA_FLOAT, 0, op->fattr[0]);
-        attrs__dtype(l, op);
-        break;
-    case OP_POW: attrs__add(l, "exponent", PA_FLOAT, 0, op->fattr[0]); break;
-    case OP_GELU: attrs__str(l, "approximate", plan__attr(op, 0) == 1 ? "tanh" : "none", 1); break;
-    case OP_CAST: case OP_QUANT_MATMUL: attrs__dtype(l, op); break;
-    case OP_ADDMM:
-        attrs__add(l, "beta", PA_FLOAT, 0, op->fattr[0]);
-        attrs__add(l, "alpha", PA_FLOAT, 0, op->fattr[1]);
-        break;
-    case OP_RESHAPE: attrs__list(l, "shape", PA_DIMS, op->attr, op->nattr); break;
-    case OP_PERMUTE: attrs__list(l, "perm", PA_INTS, op->attr, op->nattr); break;
-    case OP_SLICE: case OP_SLICE_STORE: attrs__slice(l, op); break;
-    case OP_SELECT:
-        attrs__add(l, "dim", PA_INT, plan__attr(op, 0), 0);
-        attrs__add(l, "index", PA_INT, plan__attr(op, 1), 0);
-        break;
-    case OP_CAT: case OP_STACK: case OP_SWIGLU: attrs__add(l, "dim", PA_INT, plan__attr(op, 0), 0); break;
-    case OP_SOFTMAX: case OP_LOG_SOFTMAX:
-        attrs__add(l, "dim", PA_INT, plan__attr(op, 0), 0);
-        attrs__dtype(l, op);
-        break;
-    case OP_SUM: case OP_MEAN: case OP_AMAX: attrs__reduce(l, op); break;
-    case OP_LAYER_NORM:
-        attrs__add(l, "normalized_ndim", PA_INT, plan__attr(op, 0), 0);
-        attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]);
-        break;
-    case OP_RMS_NORM: attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]); break;
-    case OP_FORMAT_CAST: attrs__str(l, "format", format_name((int)plan__attr(op, 0)), 1); break;
-    case OP_DEQUANT_SWIGLU_QUANT:
-        attrs__add(l, "activate_left", PA_BOOL, plan__attr(op, 0) != 0, 0);
-        attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
-        break;
-    default: break;
-    }
+    if (!plan_attrs_known(op->kind))
+        TNGC_BUG("plan_out.c: no attributes entry for op kind %d", (int)op->kind);
+    plan_attrs[op->kind](l, op);
 }
 
 static void plan__attr_value(const Graph *g, const PlanAttr *a, StrBuf *out, int json)
@@ -749,14 +792,18 @@ static void text__kernels(const Plan *p, StrBuf *out)
     }
 }
 
-void plan_text(const Plan *self, StrBuf *out)
+void plan_graph_text(const Graph *g, StrBuf *out)
 {
-    const Graph *g = self->g;
     text__header(g, out);
     text__symbols(g, out);
     text__inputs(g, out);
     text__streams_sks(g, out);
     text__graph(g, out);
+}
+
+void plan_text(const Plan *self, StrBuf *out)
+{
+    plan_graph_text(self->g, out);
     text__gears(self, out);
     text__events(self, out);
     text__segments(self, out);
@@ -987,11 +1034,12 @@ static void json__op_outputs(const Graph *g, const Op *op, StrBuf *out)
     sb_putc(out, ']');
 }
 
-static void json__op(const Graph *g, size_t o, StrBuf *out)
+static void json__op(const Plan *p, size_t o, StrBuf *out)
 {
+    const Graph *g = p->g;
     const Op *op = &g->ops.v[o];
     sb_printf(out, "{\"id\":%zu,\"kind\":\"%s\",\"acl\":\"%s\",\"inputs\":[", o, op_info[op->kind].name,
-              graph_op_acl(g, (int32_t)o));
+              p->op_type(g, (int32_t)o));
     for (uint32_t i = 0; i < op->nin; i++) {
         sb_puts(out, i ? "," : "");
         json__index(out, op->in[i]);
@@ -1017,7 +1065,7 @@ static void json__ops(const Plan *p, StrBuf *out)
     sb_puts(out, "\"ops\":[");
     for (size_t o = 0; o < g->ops.n; o++) {
         json__item(out, o);
-        json__op(g, o, out);
+        json__op(p, o, out);
     }
     sb_puts(out, "]");
 }
@@ -1178,7 +1226,7 @@ static void json__kernels(const Plan *p, StrBuf *out)
         sb_puts(out, "{\"key\":");
         plan__json_str(out, k->key);
         sb_printf(out, ",\"op\":%d,\"kind\":\"%s\",\"acl\":\"%s\",\"gear\":%d,\"count\":%d,\"selected\":",
-                  (int)k->op, op_info[k->kind].name, graph_op_acl(p->g, k->op), k->gear, k->count);
+                  (int)k->op, op_info[k->kind].name, p->op_type(p->g, k->op), k->gear, k->count);
         json__bool(out, k->selected);
         sb_putc(out, '}');
     }

@@ -23,9 +23,11 @@
  *     or the source uses the symbol (padded rows would be written into
  *     memory the caller keeps), and slice_store along such a dim.
  * Elementwise ops, casts, permutes, views, stack and products along other
- * dims keep rows independent.
+ * dims keep rows independent. The rule of each kind is a row of
+ * rowindep_rules[], keyed by the op kind: a kind without one is a bug
+ * (TNGC_BUG, and tests/unit/test_ops.c fails), never silently independent.
  */
-#include "plan.h"
+#include "passes.h"
 
 static const Val *rowindep__val(const Plan *self, int32_t v)
 {
@@ -58,32 +60,40 @@ static int rowindep__any_uses(const Plan *self, int32_t v, int sym)
     return val && rowindep__tail_uses(self, v, val->ndim, sym);
 }
 
-static int rowindep__reduce(const Plan *self, const Op *op, int sym)
+/* sum, mean, amax: the dims in attr[1..) (none: all dims). */
+static const char *rowindep__reduce_dims(Plan *self, const Op *op, int sym)
 {
     int32_t x = op->in[0];
-    switch (op->kind) {
-    case OP_SUM: case OP_MEAN: case OP_AMAX:
-        if (op->nattr <= 1)
-            return rowindep__any_uses(self, x, sym);  /* all dims */
-        for (uint32_t i = 1; i < op->nattr; i++)
-            if (rowindep__dim_uses(self, x, op->attr[i], sym))
-                return 1;
-        return 0;
-    case OP_SOFTMAX: case OP_LOG_SOFTMAX:
-        return rowindep__dim_uses(self, x, op->attr[0], sym);
-    case OP_LAYER_NORM:
-        return rowindep__tail_uses(self, x, op->attr[0], sym);
-    case OP_RMS_NORM: {
-        const Val *gamma = op->nin > 1 ? rowindep__val(self, op->in[1]) : NULL;
-        return rowindep__tail_uses(self, x, gamma && gamma->ndim ? gamma->ndim : 1, sym);
-    }
-    default:
-        return 0;
-    }
+    int mixes = op->nattr <= 1 && rowindep__any_uses(self, x, sym);
+    for (uint32_t i = 1; i < op->nattr && !mixes; i++)
+        mixes = rowindep__dim_uses(self, x, op->attr[i], sym);
+    return mixes ? arena_printf(&self->arena, "%s reduces over it", op_info[op->kind].name) : NULL;
+}
+
+/* softmax, log_softmax: the dim attr[0]. */
+static const char *rowindep__reduce_dim(Plan *self, const Op *op, int sym)
+{
+    if (!rowindep__dim_uses(self, op->in[0], op->attr[0], sym))
+        return NULL;
+    return arena_printf(&self->arena, "%s reduces over it", op_info[op->kind].name);
+}
+
+/* layer_norm: the last attr[0] dims. */
+static const char *rowindep__layer_norm(Plan *self, const Op *op, int sym)
+{
+    return rowindep__tail_uses(self, op->in[0], op->attr[0], sym) ? "layer_norm reduces over it" : NULL;
+}
+
+/* rms_norm: the last dims, as many as gamma has (at least one). */
+static const char *rowindep__rms_norm(Plan *self, const Op *op, int sym)
+{
+    const Val *gamma = op->nin > 1 ? rowindep__val(self, op->in[1]) : NULL;
+    int64_t last = gamma && gamma->ndim ? gamma->ndim : 1;
+    return rowindep__tail_uses(self, op->in[0], last, sym) ? "rms_norm reduces over it" : NULL;
 }
 
 /* 1 when the contracted dim k of a matrix product uses sym. */
-static int rowindep__contract(const Plan *self, const Op *op, int sym)
+static int rowindep__contracts(const Plan *self, const Op *op, int sym)
 {
     int32_t a = op->in[0], b = op->nin > 1 ? op->in[1] : -1;
     if (op->kind == OP_ADDMM)
@@ -147,36 +157,97 @@ static const char *rowindep__store(Plan *self, const Op *op, int sym)
     return NULL;
 }
 
+/* mm, bmm, matmul, addmm, linear, quant_matmul: the contracted dim. */
+static const char *rowindep__contract(Plan *self, const Op *op, int sym)
+{
+    if (!rowindep__contracts(self, op, sym))
+        return NULL;
+    return arena_printf(&self->arena, "%s contracts over it", op_info[op->kind].name);
+}
+
+static const char *rowindep__cat(Plan *self, const Op *op, int sym)
+{
+    return rowindep__dim_uses(self, op->out, op->attr[0], sym) ? "cat concatenates along it" : NULL;
+}
+
+static const char *rowindep__slice(Plan *self, const Op *op, int sym)
+{
+    return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "slice slices along it" : NULL;
+}
+
+static const char *rowindep__select(Plan *self, const Op *op, int sym)
+{
+    return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "select indexes along it" : NULL;
+}
+
+static const char *rowindep__swiglu(Plan *self, const Op *op, int sym)
+{
+    return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "swiglu splits it in halves" : NULL;
+}
+
+static const char *rowindep__dequant_swiglu_quant(Plan *self, const Op *op, int sym)
+{
+    return rowindep__dim_uses(self, op->in[0], -1, sym) ? "dequant_swiglu_quant splits it in halves" : NULL;
+}
+
+static const char *rowindep__embedding(Plan *self, const Op *op, int sym)
+{
+    return rowindep__dim_uses(self, op->in[0], 0, sym) ? "embedding gathers along it" : NULL;
+}
+
+static const char *rowindep__reshape(Plan *self, const Op *op, int sym)
+{
+    return rowindep__reshape_keeps(self, op, sym) ? NULL : "reshape merges it with another dim";
+}
+
+/* Elementwise ops, casts, permutes, views, stack, sources: rows stay. */
+static const char *rowindep__independent(Plan *self, const Op *op, int sym)
+{
+    (void)self, (void)op, (void)sym;
+    return NULL;
+}
+
+/* Each kind's rule: why an op of that kind mixes rows of sym, or NULL.
+ * Every kind has one, rowindep__independent included; a kind missing
+ * here is a bug, never "independent" by default. */
+static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, int sym) = {
+    [OP_INPUT] = rowindep__independent, [OP_WEIGHT] = rowindep__independent,
+    [OP_FULL] = rowindep__independent,
+    [OP_ADD] = rowindep__independent, [OP_SUB] = rowindep__independent, [OP_MUL] = rowindep__independent,
+    [OP_DIV] = rowindep__independent, [OP_POW] = rowindep__independent, [OP_NEG] = rowindep__independent,
+    [OP_ABS] = rowindep__independent, [OP_EXP] = rowindep__independent, [OP_LOG] = rowindep__independent,
+    [OP_SQRT] = rowindep__independent, [OP_RSQRT] = rowindep__independent, [OP_RELU] = rowindep__independent,
+    [OP_GELU] = rowindep__independent, [OP_SILU] = rowindep__independent,
+    [OP_SIGMOID] = rowindep__independent, [OP_TANH] = rowindep__independent,
+    [OP_CAST] = rowindep__independent,
+    [OP_MM] = rowindep__contract, [OP_BMM] = rowindep__contract, [OP_MATMUL] = rowindep__contract,
+    [OP_ADDMM] = rowindep__contract, [OP_LINEAR] = rowindep__contract,
+    [OP_RESHAPE] = rowindep__reshape, [OP_PERMUTE] = rowindep__independent,
+    [OP_CONTIGUOUS] = rowindep__independent, [OP_CLONE] = rowindep__independent,
+    [OP_SLICE] = rowindep__slice, [OP_SELECT] = rowindep__select, [OP_CAT] = rowindep__cat,
+    [OP_STACK] = rowindep__independent,
+    [OP_SUM] = rowindep__reduce_dims, [OP_MEAN] = rowindep__reduce_dims, [OP_AMAX] = rowindep__reduce_dims,
+    [OP_SOFTMAX] = rowindep__reduce_dim, [OP_LOG_SOFTMAX] = rowindep__reduce_dim,
+    [OP_LAYER_NORM] = rowindep__layer_norm, [OP_RMS_NORM] = rowindep__rms_norm,
+    [OP_EMBEDDING] = rowindep__embedding, [OP_FORMAT_CAST] = rowindep__independent,
+    [OP_QUANT_MATMUL] = rowindep__contract,
+    [OP_DEQUANT_SWIGLU_QUANT] = rowindep__dequant_swiglu_quant, [OP_SWIGLU] = rowindep__swiglu,
+    [OP_COPY] = rowindep__store, [OP_SLICE_STORE] = rowindep__store,
+};
+
+int plan_rowindep_has_rule(OpKind kind)
+{
+    return (unsigned)kind < OP__count && rowindep_rules[kind] != NULL;
+}
+
 /* Why op mixes rows of sym, or NULL. */
 static const char *rowindep__why(Plan *self, const Op *op, int sym)
 {
-    const char *name = op_info[op->kind].name;
+    if (!plan_rowindep_has_rule(op->kind))
+        TNGC_BUG("rowindep.c: no rule for op kind %d", (int)op->kind);
     if (op->nin == 0 || op->in[0] < 0)
         return NULL;
-    if ((op_info[op->kind].flags & OPF_REDUCE) && rowindep__reduce(self, op, sym))
-        return arena_printf(&self->arena, "%s reduces over it", name);
-    if ((op_info[op->kind].flags & OPF_CONTRACT) && rowindep__contract(self, op, sym))
-        return arena_printf(&self->arena, "%s contracts over it", name);
-    switch (op->kind) {
-    case OP_CAT:
-        return rowindep__dim_uses(self, op->out, op->attr[0], sym) ? "cat concatenates along it" : NULL;
-    case OP_SLICE:
-        return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "slice slices along it" : NULL;
-    case OP_SELECT:
-        return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "select indexes along it" : NULL;
-    case OP_SWIGLU:
-        return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "swiglu splits it in halves" : NULL;
-    case OP_DEQUANT_SWIGLU_QUANT:
-        return rowindep__dim_uses(self, op->in[0], -1, sym) ? "dequant_swiglu_quant splits it in halves" : NULL;
-    case OP_EMBEDDING:
-        return rowindep__dim_uses(self, op->in[0], 0, sym) ? "embedding gathers along it" : NULL;
-    case OP_RESHAPE:
-        return rowindep__reshape_keeps(self, op, sym) ? NULL : "reshape merges it with another dim";
-    case OP_COPY: case OP_SLICE_STORE:
-        return rowindep__store(self, op, sym);
-    default:
-        return NULL;
-    }
+    return rowindep_rules[op->kind](self, op, sym);
 }
 
 static void rowindep__sym(Plan *self, int sym)

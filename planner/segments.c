@@ -22,7 +22,8 @@
  * A segment runs on its first op's stream. PlanSegment.split says why each
  * segment ended.
  */
-#include "plan.h"
+#include "passes.h"
+#include "values.h"
 
 #include <ctype.h>
 #include <string.h>

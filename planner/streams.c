@@ -22,7 +22,7 @@
  * Program order is a topological order, so the schedule cannot deadlock;
  * a simulated run checks it anyway (a failure is a compiler bug).
  */
-#include "plan.h"
+#include "passes.h"
 
 #include <string.h>
 

@@ -1,7 +1,8 @@
 /*
  * diag.c - diagnostics: the rule table, recording, and the three output
- * formats of `tngc lint`: gcc-style text with the source line and a caret,
- * a JSON list, and SARIF 2.1.0.
+ * formats: gcc-style text with the source line and a caret, a JSON list,
+ * and SARIF 2.1.0. A DiagReport writes the diagnostics of a whole run in
+ * one of them (`tngc lint --format`, and text for the other commands).
  */
 #include "diag.h"
 
@@ -229,4 +230,44 @@ void diag_sarif(const Source *src, const Diag *d, int first, StrBuf *out)
 void diag_sarif_end(StrBuf *out)
 {
     sb_puts(out, "],\"columnKind\":\"utf16CodeUnits\"}]}\n");
+}
+
+DiagFormat diag_format(const char *name)
+{
+    return !strcmp(name, "json") ? DIAG_JSON : !strcmp(name, "sarif") ? DIAG_SARIF : DIAG_TEXT;
+}
+
+void diag_report_begin(DiagReport *self, DiagFormat format, const char *version, StrBuf *out)
+{
+    *self = (DiagReport){.format = format, .out = out};
+    if (format == DIAG_JSON)
+        sb_puts(out, "[");
+    else if (format == DIAG_SARIF)
+        diag_sarif_begin(out, version);
+}
+
+void diag_report_add(DiagReport *self, const Source *src, const Diag *d)
+{
+    self->errors += d->severity == SEV_ERROR;
+    self->warnings += d->severity == SEV_WARNING;
+    if (self->format == DIAG_JSON) {
+        sb_puts(self->out, self->reported ? ",\n " : "\n ");
+        diag_json(src, d, self->out);
+    } else if (self->format == DIAG_SARIF) {
+        diag_sarif(src, d, self->reported == 0, self->out);
+    } else {
+        diag_text(src, d, self->out);
+    }
+    self->reported++;
+}
+
+void diag_report_end(DiagReport *self, int summary)
+{
+    size_t e = self->errors, w = self->warnings;
+    if (self->format == DIAG_JSON)
+        sb_puts(self->out, self->reported ? "\n]\n" : "]\n");
+    else if (self->format == DIAG_SARIF)
+        diag_sarif_end(self->out);
+    else if (summary && (e || w))
+        sb_printf(self->out, "%zu error%s, %zu warning%s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
 }

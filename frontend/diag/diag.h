@@ -60,4 +60,27 @@ void diag_sarif(const Source *src, const Diag *d, int first, StrBuf *out);
 /* Closes the SARIF log. */
 void diag_sarif_end(StrBuf *out);
 
+/* ---- reports: the diagnostics of one run, in one format ---- */
+
+typedef enum DiagFormat { DIAG_TEXT, DIAG_JSON, DIAG_SARIF } DiagFormat;
+
+/* A report in the making: diagnostics of any number of files appended to
+ * out in one format, counted by severity. */
+typedef struct DiagReport {
+    DiagFormat format;
+    StrBuf *out;
+    size_t errors, warnings, reported;
+} DiagReport;
+
+/* The format called name ("text", "json", "sarif"); DIAG_TEXT for others. */
+DiagFormat diag_format(const char *name);
+/* Starts a report on out (JSON: the list opens; SARIF: the log up to its
+ * results, tool version `version`). */
+void diag_report_begin(DiagReport *self, DiagFormat format, const char *version, StrBuf *out);
+/* Appends d, a diagnostic of src, and counts it. */
+void diag_report_add(DiagReport *self, const Source *src, const Diag *d);
+/* Closes the report; text reports with errors or warnings end with the
+ * line "N errors, M warnings" when summary is set. */
+void diag_report_end(DiagReport *self, int summary);
+
 #endif

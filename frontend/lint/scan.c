@@ -29,30 +29,22 @@ const char *const ann_kind_name[ANN__count] = {
 #undef X
 };
 
-/* Canonical callee paths of the annotations (after alias_normalise).
- * torchair.ops.npu_stream_switch & co. are gone (alias_api_status). */
-static const struct { const char *path; AnnKind kind; } ann_paths[] = {
-    {"torchair.scope.super_kernel", ANN_super_kernel},
-    {"torchair.scope.npu_stream_switch", ANN_npu_stream_switch},
-    {"torchair.scope.npu_wait_tensor", ANN_npu_wait_tensor},
-    {"torchair.scope.limit_core_num", ANN_limit_core_num},
-    {"torchair.scope.op_never_timeout", ANN_op_never_timeout},
-    {"torchair.inference.set_dim_gears", ANN_set_dim_gears},
-    {"torch._dynamo.mark_static", ANN_mark_static},
-    {"torchair.inference.cache_compile", ANN_cache_compile},
-    {"torchair.CompilerConfig", ANN_compiler_config},
-    {"torchair.configs.compiler_config.CompilerConfig", ANN_compiler_config},
-    {"torchair.get_npu_backend", ANN_get_npu_backend},
-    {"torch.compile", ANN_torch_compile},
-    /* torch_npu's torch.npu.npugraph_ex (mode npugraph_ex) */
-    {"torch.npu.npugraph_ex.scope.limit_core_num", ANN_limit_core_num},
-    {"torch.npu.npugraph_ex.inference.cache_compile", ANN_cache_compile},
-    /* the npugraph_ex package (`import npugraph_ex as nge`) */
-    {"npugraph_ex.scope.limit_core_num", ANN_limit_core_num},
-    {"npugraph_ex.inference.cache_compile", ANN_cache_compile},
-    {"npugraph_ex.CompilerConfig", ANN_compiler_config},
-    {"npugraph_ex.configs.compiler_config.CompilerConfig", ANN_compiler_config},
-    {"npugraph_ex.get_npu_backend", ANN_get_npu_backend},
+/* The annotation each TorchAir entry point is (its canonical callee paths,
+ * after alias_normalise, are the ALIAS_SCAN rows of alias.c's table,
+ * shared with the lowering; torchair.ops.npu_stream_switch & co. are gone:
+ * alias_api_status). */
+static const AnnKind ann_of_api[TA__COUNT] = {
+    [TA_SUPER_KERNEL] = ANN_super_kernel,
+    [TA_NPU_STREAM_SWITCH] = ANN_npu_stream_switch,
+    [TA_NPU_WAIT_TENSOR] = ANN_npu_wait_tensor,
+    [TA_LIMIT_CORE_NUM] = ANN_limit_core_num,
+    [TA_OP_NEVER_TIMEOUT] = ANN_op_never_timeout,
+    [TA_SET_DIM_GEARS] = ANN_set_dim_gears,
+    [TA_MARK_STATIC] = ANN_mark_static,
+    [TA_CACHE_COMPILE] = ANN_cache_compile,
+    [TA_COMPILER_CONFIG] = ANN_compiler_config,
+    [TA_GET_NPU_BACKEND] = ANN_get_npu_backend,
+    [TA_TORCH_COMPILE] = ANN_torch_compile,
 };
 
 /* Final names that make a call a candidate (reported resolved: false when
@@ -89,11 +81,8 @@ static const char *const ann_params[ANN__count][4] = {
 static int scan__ann_kind_of_path(const char *path)
 {
     char buf[512];
-    path = alias_normalise(path, buf, sizeof buf);
-    for (size_t i = 0; i < sizeof ann_paths / sizeof *ann_paths; i++)
-        if (strcmp(path, ann_paths[i].path) == 0)
-            return (int)ann_paths[i].kind;
-    return -1;
+    int api = alias_torchair_api(alias_normalise(path, buf, sizeof buf), ALIAS_SCAN);
+    return api < 0 ? -1 : (int)ann_of_api[api];
 }
 
 static int scan__ann_kind_of_name(const char *name, size_t len)

@@ -1,15 +1,15 @@
 /*
  * torchlib.c - the torch library of the abstract interpreter.
  *
- * interp.c runs a script abstractly; whenever it meets a torch function
- * (torch.*, torch.nn.functional.*, torch_npu.*), a tensor method, a Python
- * builtin it does not handle itself, an nn module (construction or call),
- * or an operator / subscript on a tensor, it comes here. Every tensor
- * operation becomes an op of the current graph (interp_graph): the host
- * graph in host mode (constant dims: it only computes shapes), the entry's
- * graph while tracing a compiled method. Shape and dtype inference is
- * graph.c's; this file maps the Python surface onto the op kinds of
- * graph.h, following its input/attribute conventions.
+ * The evaluator (eval.c) comes here whenever it meets a torch function
+ * (torch.*, torch.nn.functional.*, torch_npu.*), a tensor method, an nn
+ * module (construction or call), or an operator / subscript on a tensor.
+ * Every tensor operation becomes an op of the current graph
+ * (interp_graph): the host graph in host mode (constant dims: it only
+ * computes shapes), the entry's graph while tracing a compiled method.
+ * Shape and dtype inference is graph.c's; this file maps the Python
+ * surface onto the op kinds of graph.h, following its input/attribute
+ * conventions.
  *
  * Rules: every Obj is checked for its kind before use. An unknown tensor
  * operand gives an unknown result silently (it echoes an earlier
@@ -21,8 +21,10 @@
  *
  * Layout: helpers; dtypes; tensor arguments; the lowering functions
  * (lo_*: arithmetic, products, shapes, reductions and norms, torch_npu,
- * in-place updates, casts and queries, creation); the name table `lib`;
- * Python builtins; nn modules; the entry points; operators; subscripts.
+ * in-place updates, casts and queries, creation), each under the Python
+ * signature it lowers; the name table `lib`; nn modules (the table
+ * `nn_modules`: class, constructor, forward); the entry points;
+ * operators; subscripts.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp.h"
+#include "torchlib.h"
 
 #define M_PI_VALUE 3.14159265358979323846
 #define NELEM(a) (sizeof(a) / sizeof *(a))
@@ -42,41 +44,6 @@
 /* ===================================================================== */
 
 static Graph *G(Interp *I) { return interp_graph(I); }
-static int is_tensor(const Obj *o) { return o && o->kind == O_TENSOR; }
-static int is_unknown(const Obj *o) { return o && o->kind == O_UNKNOWN; }
-static int is_none(const Obj *o) { return !o || o->kind == O_NONE; }
-static int is_seq(const Obj *o) { return o && (o->kind == O_TUPLE || o->kind == O_LIST); }
-static int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-
-/* 1 when o is unknown, or a tuple/list holding an unknown item. */
-static int has_unknown(const Obj *o)
-{
-    if (!o)
-        return 0;
-    if (o->kind == O_UNKNOWN)
-        return 1;
-    if (is_seq(o))
-        for (size_t i = 0; i < o->n; i++)
-            if (o->items[i] && o->items[i]->kind == O_UNKNOWN)
-                return 1;
-    return 0;
-}
-
-/* 1 when any argument of a call is (or holds) an unknown value. */
-static int args_unknown(const CallArgs *a)
-{
-    if (a->has_star)
-        return 1;
-    for (size_t i = 0; i < a->npos; i++)
-        if (has_unknown(a->pos[i]))
-            return 1;
-    for (size_t i = 0; i < a->nkw; i++)
-        if (has_unknown(a->kw[i]))
-            return 1;
-    return 0;
-}
-
-static Obj *unk(Interp *I) { return obj_unknown(I, NULL); }
 
 /* ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b. */
 static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -179,7 +146,7 @@ static int const_int(Interp *I, const Obj *o, int32_t node, const char *what, in
 /* 1 when o is known (or absent); else TNG205 (a value the plan needs). */
 static int known(Interp *I, const Obj *o, int32_t node, const char *what)
 {
-    if (!has_unknown(o))
+    if (!obj_has_unknown(o))
         return 1;
     if (!obj_reported(o))   /* else its cause has been reported */
         interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
@@ -209,16 +176,6 @@ static int py_number(const Obj *o, double *v, int *is_int)
         return 1;
     }
     return 0;
-}
-
-/* A bool argument (absent: def). */
-static int bool_arg(const Obj *o, int def)
-{
-    if (!o)
-        return def;
-    if (o->kind == O_BOOL || o->kind == O_INT)
-        return o->i != 0;
-    return def;
 }
 
 /* A float argument (absent or not a number: def). */
@@ -1021,7 +978,7 @@ static Obj *lo_reduce(Interp *I, Call *c)
     uint32_t na = 1;
     if (!known(I, kd, c->node, "keepdim="))
         return unk(I);
-    attr[0] = bool_arg(kd, 0);
+    attr[0] = obj_flag(kd, 0);
     if (!is_none(dim)) {
         Obj *const *items = is_seq(dim) ? dim->items : &dim;
         size_t cnt = is_seq(dim) ? dim->n : 1;
@@ -1192,7 +1149,7 @@ static Obj *lo_quant_matmul(Interp *I, Call *c)
     Obj *x2 = ARG(c, 1, "x2"), *scale = ARG(c, 2, "scale");
     int32_t in[6] = {x1, tv(I, x2, c->node), tv(I, scale, c->node), -1, -1, -1};
     if (in[1] < 0 || in[2] < 0) {
-        if (!has_unknown(x2) && !has_unknown(scale))
+        if (!obj_has_unknown(x2) && !obj_has_unknown(scale))
             interp_break(I, c->node, RULE_TNG203, "npu_quant_matmul expects tensors x1, x2 and scale");
         return unk(I);
     }
@@ -1224,7 +1181,7 @@ static Obj *lo_dequant_swiglu_quant(Interp *I, Call *c)
     if (!known(I, ARG(c, 7, "activate_left"), c->node, "activate_left") ||
         !known(I, ARG(c, 8, "quant_mode"), c->node, "quant_mode"))
         return unk(I);
-    int64_t attr[2] = {bool_arg(ARG(c, 7, "activate_left"), 0), 0};
+    int64_t attr[2] = {obj_flag(ARG(c, 7, "activate_left"), 0), 0};
     Obj *qm = ARG(c, 8, "quant_mode");
     if (qm && qm->kind == O_STR) {
         if (streq(qm->s, "dynamic"))
@@ -1373,7 +1330,7 @@ static Obj *lo_same(Interp *I, Call *c)
     if (X0(I, c) < 0)
         return unk(I);
     if (streq(c->name, "requires_grad_") && x->t)
-        x->t->requires_grad = bool_arg(ARG(c, 1, "requires_grad"), 1);
+        x->t->requires_grad = obj_flag(ARG(c, 1, "requires_grad"), 1);
     return x;
 }
 
@@ -1833,669 +1790,12 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     c.arg = e->arg;
     /* an unknown tensor operand is the echo of an earlier diagnostic:
      * silent; unknown sizes, dims and scalars are reported where used */
-    if (has_unknown(self) || (!(e->ns & NOTENSOR) && is_unknown(ARG0(&c))))
+    if (obj_has_unknown(self) || (!(e->ns & NOTENSOR) && is_unknown(ARG0(&c))))
         return unk(I);
     if (a->has_star)
         return interp_break(I, a->node, RULE_TNG205, "the arguments of %s (*args or **kwargs) are not known "
                             "at compile time", full);
     return e->fn(I, &c);
-}
-
-/* ===================================================================== */
-/* Python builtins                                                       */
-/* ===================================================================== */
-
-#define MAX_EXPAND 100000   /* items of one expanded iterable (the interpreter's limit) */
-
-/* A new tuple or list holding items[0..n) (copied). */
-static Obj *mk_seq(Interp *I, ObjKind kind, Obj *const *items, size_t n)
-{
-    Obj *o = obj_new(I, kind);
-    o->items = interp_alloc(I, (n + 1) * sizeof *o->items);
-    for (size_t i = 0; i < n; i++)
-        o->items[i] = items[i];
-    o->n = o->cap = n;
-    return o;
-}
-
-static int is_module_seq(const Obj *o)
-{
-    return o && o->kind == O_INST && !o->cls && o->s &&
-           (streq(o->s, "torch.nn.ModuleList") || streq(o->s, "torch.nn.Sequential"));
-}
-
-/* The items of a known iterable as a list (ranges and strings expanded,
- * dict keys); NULL when unknown or too large. */
-static Obj *iter_list(Interp *I, Obj *o)
-{
-    if (!o)
-        return NULL;
-    switch (o->kind) {
-    case O_TUPLE: case O_LIST:
-        return mk_seq(I, O_LIST, o->items, o->n);
-    case O_DICT: {
-        Obj *l = mk_seq(I, O_LIST, NULL, 0);
-        l->items = interp_alloc(I, (o->n / 2 + 1) * sizeof *l->items);
-        for (size_t i = 0; i + 1 < o->n; i += 2)
-            l->items[l->n++] = o->items[i];
-        l->cap = l->n;
-        return l;
-    }
-    case O_STR: {
-        Obj *l = mk_seq(I, O_LIST, NULL, 0);
-        if (o->len > MAX_EXPAND)
-            return NULL;
-        l->items = interp_alloc(I, (o->len + 1) * sizeof *l->items);
-        for (size_t i = 0; i < o->len; i++)
-            l->items[l->n++] = obj_str(I, interp_strndup(I, o->s + i, 1));
-        l->cap = l->n;
-        return l;
-    }
-    case O_RANGE: {
-        int64_t a, b, st;
-        if (o->n < 3 || !obj_int_value(o->items[0], &a) || !obj_int_value(o->items[1], &b) ||
-            !obj_int_value(o->items[2], &st) || st == 0)
-            return NULL;
-        double cnt = st > 0 ? (b > a ? ceil(((double)b - (double)a) / (double)st) : 0)
-                            : (a > b ? ceil(((double)a - (double)b) / -(double)st) : 0);
-        if (cnt > MAX_EXPAND)
-            return NULL;
-        size_t n = (size_t)cnt;
-        Obj *l = mk_seq(I, O_LIST, NULL, 0);
-        l->items = interp_alloc(I, (n + 1) * sizeof *l->items);
-        for (size_t k = 0; k < n; k++)   /* in the range: exact in two's complement */
-            l->items[k] = obj_int(I, (int64_t)((uint64_t)a + (uint64_t)k * (uint64_t)st));
-        l->n = l->cap = n;
-        return l;
-    }
-    case O_INST:
-        return is_module_seq(o) ? mk_seq(I, O_LIST, o->items, o->n) : NULL;
-    default:
-        return NULL;
-    }
-}
-
-/* Arguments of a builtin as one iterable (f(it)) or as varargs (f(a, b, ...)). */
-static Obj *varargs_or_iter(Interp *I, CallArgs *a)
-{
-    if (a->npos == 1)
-        return iter_list(I, a->pos[0]);
-    return mk_seq(I, O_LIST, a->pos, a->npos);
-}
-
-/* min(a, b, ...) | min(iterable) | max(...): ints, floats, symbolic ints */
-static Obj *bi_minmax(Interp *I, CallArgs *a, int is_max)
-{
-    if (args_kw(a, "key"))
-        return unk(I);
-    Obj *l = varargs_or_iter(I, a);
-    if (!l || l->n == 0) {
-        Obj *d = args_kw(a, "default");
-        return d && l ? d : unk(I);
-    }
-    int any_dim = 0, all_int = 1;
-    for (size_t i = 0; i < l->n; i++) {
-        Obj *o = l->items[i];
-        if (!o || o->kind == O_UNKNOWN)
-            return unk(I);
-        if (is_tensor(o))
-            return interp_break(I, a->node, RULE_TNG204, "%s of tensors is only known at run time",
-                                is_max ? "max" : "min");
-        any_dim |= o->kind == O_DIM;
-        all_int &= o->kind == O_INT || o->kind == O_BOOL || o->kind == O_DIM;
-        if (!(o->kind == O_INT || o->kind == O_BOOL || o->kind == O_DIM || o->kind == O_FLOAT))
-            return unk(I);
-    }
-    if (any_dim) {
-        if (!all_int)
-            return interp_break(I, a->node, RULE_TNG205, "min/max of a dynamic dim and a float");
-        DimId r = obj_as_dim(I, l->items[0]);
-        for (size_t i = 1; i < l->n; i++) {
-            DimId d = obj_as_dim(I, l->items[i]);
-            r = is_max ? graph_dim_max(G(I), r, d) : graph_dim_min(G(I), r, d);
-        }
-        return obj_dim(I, r);
-    }
-    Obj *best = l->items[0];
-    double bv;
-    obj_num_value(best, &bv);
-    for (size_t i = 1; i < l->n; i++) {
-        double v;
-        obj_num_value(l->items[i], &v);
-        if (is_max ? v > bv : v < bv)
-            best = l->items[i], bv = v;
-    }
-    return best;
-}
-
-/* sum(iterable, start=0): numbers, symbolic ints, or tensors (added up) */
-static Obj *bi_sum(Interp *I, CallArgs *a)
-{
-    Obj *l = iter_list(I, args_get(a, 0, NULL));
-    Obj *acc = args_get(a, 1, "start");
-    if (!l)
-        return unk(I);
-    if (!acc)
-        acc = obj_int(I, 0);
-    for (size_t i = 0; i < l->n; i++) {
-        Obj *x = l->items[i];
-        int64_t z;
-        if (has_unknown(x) || is_unknown(acc))
-            return unk(I);
-        if (is_tensor(x) || is_tensor(acc)) {
-            if (!is_tensor(acc) && obj_int_value(acc, &z) && z == 0) {
-                acc = x;
-                continue;
-            }
-            acc = arith(I, OP_ADD, acc, x, 1, a->node, "sum");
-        } else if (acc->kind == O_DIM || x->kind == O_DIM) {
-            DimId p = obj_as_dim(I, acc), q = obj_as_dim(I, x);
-            if (p < 0 || q < 0)
-                return unk(I);
-            acc = obj_dim(I, graph_dim_add(G(I), p, q));
-        } else {
-            double u, v;
-            int64_t p, q;
-            if (obj_int_value(acc, &p) && obj_int_value(x, &q)) {
-                int64_t t;
-                int ovf = graph_ckd_add(&t, p, q);
-                acc = obj_int_checked(I, ovf, t, a->node);
-                if (is_unknown(acc))
-                    return acc;
-            }
-            else if (obj_num_value(acc, &u) && obj_num_value(x, &v))
-                acc = obj_float(I, u + v);
-            else
-                return unk(I);
-        }
-    }
-    return acc;
-}
-
-/* range(stop) | range(start, stop[, step]): constant ints only */
-static Obj *bi_range(Interp *I, CallArgs *a)
-{
-    int64_t v[3] = {0, 0, 1};
-    if (a->npos < 1 || a->npos > 3)
-        return unk(I);
-    for (size_t i = 0; i < a->npos; i++) {
-        Obj *o = a->pos[i];
-        int64_t x;
-        if (o->kind == O_DIM) {
-            if (!graph_dim_const_value(G(I), o->dim, &x))
-                return unk(I);   /* the loop over it reports */
-        } else if (!obj_int_value(o, &x)) {
-            return unk(I);
-        }
-        if (a->npos == 1)
-            v[1] = x;
-        else
-            v[i] = x;
-    }
-    if (v[2] == 0)
-        return interp_break(I, a->node, RULE_TNG205, "range() step must not be zero");
-    Obj *r = obj_new(I, O_RANGE);
-    Obj *items[3] = {obj_int(I, v[0]), obj_int(I, v[1]), obj_int(I, v[2])};
-    r->items = interp_alloc(I, 3 * sizeof *r->items);
-    memcpy(r->items, items, sizeof items);
-    r->n = r->cap = 3;
-    return r;
-}
-
-/* int(x) | float(x) | bool(x) | abs(x) | round(x, ndigits=None) */
-static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
-{
-    Obj *x = args_get(a, 0, NULL);
-    if (!x)
-        return streq(f, "float") ? obj_float(I, 0) : streq(f, "bool") ? obj_bool(I, 0) : obj_int(I, 0);
-    if (is_unknown(x))
-        return unk(I);
-    if (is_tensor(x)) {
-        if (streq(f, "abs")) {
-            int32_t v = tv(I, x, a->node);
-            return v < 0 ? unk(I) : emit_x(I, OP_ABS, v, NULL, 0, 0, DT_UNKNOWN, a->node);
-        }
-        return interp_break(I, a->node, RULE_TNG204, "%s() of a tensor: its value is only known at run time", f);
-    }
-    if (x->kind == O_DIM) {
-        int64_t c;
-        if (!graph_dim_const_value(G(I), x->dim, &c)) {
-            if (streq(f, "int") || streq(f, "round"))
-                return x;
-            return interp_break(I, a->node, RULE_TNG205, "%s() of a dynamic dim", f);
-        }
-        x = obj_int(I, c);
-    }
-    double v;
-    int64_t iv;
-    if (streq(f, "bool")) {
-        if (obj_num_value(x, &v))
-            return obj_bool(I, v != 0);
-        if (x->kind == O_NONE)
-            return obj_bool(I, 0);
-        if (x->kind == O_STR || is_seq(x) || x->kind == O_DICT)
-            return obj_bool(I, (x->kind == O_STR ? x->len : x->n) != 0);
-        return obj_bool(I, 1);
-    }
-    if (x->kind == O_STR) {
-        char *end;
-        if (streq(f, "int")) {
-            errno = 0;
-            long long p = strtoll(x->s, &end, 10);
-            if (*end != 0 || end == x->s)
-                return unk(I);
-            return obj_int_checked(I, errno == ERANGE, p, a->node);
-        }
-        if (streq(f, "float")) {
-            double p = strtod(x->s, &end);
-            return *end == 0 && end != x->s ? obj_float(I, p) : unk(I);
-        }
-        return unk(I);
-    }
-    if (!obj_num_value(x, &v))
-        return unk(I);
-    int isint = obj_int_value(x, &iv);
-    if (streq(f, "int")) {
-        if (isint)
-            return obj_int(I, iv);
-        if (!(v > -9.2e18 && v < 9.2e18))
-            return unk(I);
-        return obj_int(I, (int64_t)v);
-    }
-    if (streq(f, "float"))
-        return obj_float(I, v);
-    if (streq(f, "abs"))
-        return isint ? obj_int_checked(I, iv == INT64_MIN, iv < 0 && iv != INT64_MIN ? -iv : iv, a->node)
-                     : obj_float(I, fabs(v));
-    /* round: half to even, as Python */
-    Obj *nd = args_get(a, 1, "ndigits");
-    if (is_none(nd)) {
-        if (isint)
-            return obj_int(I, iv);
-        double r = nearbyint(v);
-        if (!(r > -9.2e18 && r < 9.2e18))
-            return unk(I);
-        return obj_int(I, (int64_t)r);
-    }
-    int64_t k;
-    if (!obj_int_value(nd, &k) || k > 300 || k < -300)
-        return unk(I);
-    if (isint && k >= 0)
-        return obj_int(I, iv);
-    double p = pow(10.0, (double)k);
-    return obj_float(I, nearbyint(v * p) / p);
-}
-
-/* enumerate(iterable, start=0) */
-static Obj *bi_enumerate(Interp *I, CallArgs *a)
-{
-    Obj *l = iter_list(I, args_get(a, 0, "iterable"));
-    int64_t start = 0;
-    Obj *st = args_get(a, 1, "start");
-    if (!l || (st && !obj_int_value(st, &start)))
-        return unk(I);
-    int64_t last;
-    if (graph_ckd_add(&last, start, (int64_t)l->n))
-        return obj_int_checked(I, 1, 0, a->node);
-    for (size_t i = 0; i < l->n; i++) {
-        Obj *pair[2] = {obj_int(I, start + (int64_t)i), l->items[i]};
-        l->items[i] = obj_tuple(I, pair, 2);
-    }
-    return l;
-}
-
-/* zip(*iterables): up to the shortest */
-static Obj *bi_zip(Interp *I, CallArgs *a)
-{
-    if (a->has_star || a->npos > 64)
-        return unk(I);
-    Obj *ls[64];
-    size_t n = SIZE_MAX;
-    for (size_t k = 0; k < a->npos; k++) {
-        if (!(ls[k] = iter_list(I, a->pos[k])))
-            return unk(I);
-        if (ls[k]->n < n)
-            n = ls[k]->n;
-    }
-    if (a->npos == 0)
-        n = 0;
-    Obj *out = mk_seq(I, O_LIST, NULL, 0);
-    out->items = interp_alloc(I, (n + 1) * sizeof *out->items);
-    for (size_t i = 0; i < n; i++) {
-        Obj *t[64];
-        for (size_t k = 0; k < a->npos; k++)
-            t[k] = ls[k]->items[i];
-        out->items[i] = obj_tuple(I, t, a->npos);
-    }
-    out->n = out->cap = n;
-    return out;
-}
-
-/* dict() | dict(mapping) | dict(pairs) | dict(k=v, ...) */
-static Obj *bi_dict(Interp *I, CallArgs *a)
-{
-    Obj *src = args_get(a, 0, NULL);
-    Obj *d = mk_seq(I, O_DICT, NULL, 0);
-    size_t cap = (src && (src->kind == O_DICT || is_seq(src)) ? src->n * 2 : 0) + a->nkw * 2 + 2;
-    d->items = interp_alloc(I, cap * sizeof *d->items);
-    d->cap = cap;
-    if (src) {
-        if (src->kind == O_DICT) {
-            for (size_t i = 0; i + 1 < src->n; i += 2) {
-                d->items[d->n++] = src->items[i];
-                d->items[d->n++] = src->items[i + 1];
-            }
-        } else if (is_seq(src)) {
-            for (size_t i = 0; i < src->n; i++) {
-                Obj *p = src->items[i];
-                if (!is_seq(p) || p->n != 2)
-                    return unk(I);
-                int dup = 0;
-                for (size_t j = 0; j < d->n; j += 2)
-                    if (d->items[j]->kind == p->items[0]->kind && d->items[j]->kind == O_STR &&
-                        streq(d->items[j]->s, p->items[0]->s)) {
-                        d->items[j + 1] = p->items[1];
-                        dup = 1;
-                    }
-                if (!dup) {
-                    d->items[d->n++] = p->items[0];
-                    d->items[d->n++] = p->items[1];
-                }
-            }
-        } else {
-            return unk(I);
-        }
-    }
-    for (size_t k = 0; k < a->nkw; k++) {
-        int dup = 0;
-        for (size_t j = 0; j < d->n; j += 2)
-            if (d->items[j]->kind == O_STR && streq(d->items[j]->s, a->kwnames[k])) {
-                d->items[j + 1] = a->kw[k];
-                dup = 1;
-            }
-        if (!dup) {
-            d->items[d->n++] = obj_str(I, a->kwnames[k]);
-            d->items[d->n++] = a->kw[k];
-        }
-    }
-    return d;
-}
-
-/* len(x): containers, strings, ranges, module lists; a tensor's dim 0 */
-static Obj *bi_len(Interp *I, CallArgs *a)
-{
-    Obj *x = args_get(a, 0, NULL);
-    if (!x || is_unknown(x))
-        return unk(I);
-    switch (x->kind) {
-    case O_TUPLE: case O_LIST:
-        return obj_int(I, (int64_t)x->n);
-    case O_DICT:
-        return obj_int(I, (int64_t)(x->n / 2));
-    case O_STR: {
-        /* code points, as Python counts: every byte but UTF-8 continuations */
-        int64_t n = 0;
-        for (size_t i = 0; i < x->len; i++)
-            n += ((unsigned char)x->s[i] & 0xC0) != 0x80;
-        return obj_int(I, n);
-    }
-    case O_RANGE: {
-        Obj *l = iter_list(I, x);
-        return l ? obj_int(I, (int64_t)l->n) : unk(I);
-    }
-    case O_INST:
-        return is_module_seq(x) ? obj_int(I, (int64_t)x->n) : unk(I);
-    case O_TENSOR: {
-        int32_t v = tv(I, x, a->node);
-        if (v < 0)
-            return unk(I);
-        if (rank_of(I, v) == 0)
-            return interp_break(I, a->node, RULE_TNG206, "len() of a 0-d tensor");
-        return obj_dim(I, val_at(I, v)->dims[0]);
-    }
-    default:
-        return unk(I);
-    }
-}
-
-/* math.sqrt(x) | math.log(x[, base]) | math.exp | math.ceil | math.floor |
- * math.pow | math.fabs | math.log2 | math.log10 | math.isqrt | math.prod */
-static Obj *bi_math(Interp *I, const char *f, CallArgs *a)
-{
-    double x, y = 0;
-    Obj *o = args_get(a, 0, NULL), *o2 = args_get(a, 1, NULL);
-    if (streq(f, "prod")) {
-        Obj *l = iter_list(I, o);
-        if (!l)
-            return unk(I);
-        int64_t p = 1, v;
-        int ovf = 0;
-        for (size_t i = 0; i < l->n; i++) {
-            if (!obj_int_value(l->items[i], &v))
-                return unk(I);
-            ovf |= graph_ckd_mul(&p, p, v);
-        }
-        return obj_int_checked(I, ovf, p, a->node);
-    }
-    if (!obj_num_value(o, &x) || (o2 && !obj_num_value(o2, &y)))
-        return unk(I);
-    if (streq(f, "sqrt"))
-        return x < 0 ? unk(I) : obj_float(I, sqrt(x));
-    if (streq(f, "isqrt")) {
-        int64_t v;
-        if (!obj_int_value(o, &v) || v < 0)
-            return unk(I);
-        int64_t r = (int64_t)sqrt((double)v), sq;
-        if (r > 3037000499)   /* the isqrt of INT64_MAX: r * r fits */
-            r = 3037000499;
-        while (r > 0 && r * r > v)
-            r--;
-        while (r < 3037000499 && !graph_ckd_mul(&sq, r + 1, r + 1) && sq <= v)
-            r++;
-        return obj_int(I, r);
-    }
-    if (streq(f, "log")) {
-        if (x <= 0 || (o2 && (y <= 0 || y == 1)))
-            return unk(I);
-        return obj_float(I, o2 ? log(x) / log(y) : log(x));
-    }
-    if (streq(f, "log2"))
-        return x <= 0 ? unk(I) : obj_float(I, log2(x));
-    if (streq(f, "log10"))
-        return x <= 0 ? unk(I) : obj_float(I, log10(x));
-    if (streq(f, "exp"))
-        return obj_float(I, exp(x));
-    if (streq(f, "fabs"))
-        return obj_float(I, fabs(x));
-    if (streq(f, "pow"))
-        return o2 ? obj_float(I, pow(x, y)) : unk(I);
-    if (streq(f, "ceil") || streq(f, "floor")) {
-        double r = f[0] == 'c' ? ceil(x) : floor(x);
-        return r > -9.2e18 && r < 9.2e18 ? obj_int(I, (int64_t)r) : unk(I);
-    }
-    if (streq(f, "sin"))
-        return obj_float(I, sin(x));
-    if (streq(f, "cos"))
-        return obj_float(I, cos(x));
-    if (streq(f, "tanh"))
-        return obj_float(I, tanh(x));
-    return NULL;
-}
-
-/* sorted(iterable, reverse=False): numbers or strings */
-/* Python's ordering of two known values: -1, 0, 1, or 2 when Python would
- * refuse to compare them (or tngc cannot). Tuples and lists compare
- * lexicographically. */
-static int py_compare(const Obj *a, const Obj *b, int depth)
-{
-    double p, q;
-    if (depth > 32)
-        return 2;
-    if (obj_num_value(a, &p) && obj_num_value(b, &q))
-        return p < q ? -1 : p > q;
-    if (a->kind == O_STR && b->kind == O_STR) {
-        int c = strcmp(a->s, b->s);
-        return c < 0 ? -1 : c > 0;
-    }
-    if ((a->kind == O_TUPLE || a->kind == O_LIST) && a->kind == b->kind) {
-        for (size_t i = 0; i < a->n && i < b->n; i++) {
-            int c = py_compare(a->items[i], b->items[i], depth + 1);
-            if (c != 0)
-                return c;
-        }
-        return a->n < b->n ? -1 : a->n > b->n;
-    }
-    return 2;
-}
-
-/* Stable merge sort of items[0..n) by py_compare; -1 when two items do
- * not compare. */
-static int sort_items(Obj **items, Obj **tmp, size_t n, int desc)
-{
-    if (n < 2)
-        return 0;
-    size_t h = n / 2;
-    if (sort_items(items, tmp, h, desc) < 0 || sort_items(items + h, tmp, n - h, desc) < 0)
-        return -1;
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) {
-        int c = py_compare(items[j], items[i], 0);
-        if (c == 2)
-            return -1;
-        /* take from the right only when strictly before (stability) */
-        if (desc ? c > 0 : c < 0)
-            tmp[k++] = items[j++];
-        else
-            tmp[k++] = items[i++];
-    }
-    while (i < h)
-        tmp[k++] = items[i++];
-    while (j < n)
-        tmp[k++] = items[j++];
-    memcpy(items, tmp, n * sizeof *items);
-    return 0;
-}
-
-/* sorted(iterable, reverse=False) of numbers, strings, tuples of them */
-static Obj *bi_sorted(Interp *I, CallArgs *a)
-{
-    Obj *l = iter_list(I, args_get(a, 0, "iterable"));
-    Obj *rev = args_kw(a, "reverse");
-    if (!l || args_kw(a, "key") || has_unknown(rev))
-        return unk(I);
-    Obj **tmp = interp_alloc(I, (l->n + 1) * sizeof *tmp);
-    if (sort_items(l->items, tmp, l->n, bool_arg(rev, 0)) < 0)
-        return unk(I);
-    return l;
-}
-
-/* The builtins and host-side functions handled here; NULL when unknown. */
-static Obj *call_builtin(Interp *I, const char *name, CallArgs *a)
-{
-    if (streq(name, "len"))
-        return bi_len(I, a);
-    if (streq(name, "min") || streq(name, "max"))
-        return a->has_star ? unk(I) : bi_minmax(I, a, name[1] == 'a');
-    if (streq(name, "int") || streq(name, "float") || streq(name, "bool") || streq(name, "abs") ||
-        streq(name, "round"))
-        return bi_number(I, name, a);
-    if (streq(name, "range"))
-        return a->has_star ? unk(I) : bi_range(I, a);
-    if (streq(name, "print"))
-        return obj_none(I);
-    if (streq(name, "list") || streq(name, "tuple")) {
-        Obj *x = args_get(a, 0, NULL);
-        if (!x)
-            return mk_seq(I, name[0] == 'l' ? O_LIST : O_TUPLE, NULL, 0);
-        Obj *l = iter_list(I, x);
-        if (!l)
-            return unk(I);
-        l->kind = name[0] == 'l' ? O_LIST : O_TUPLE;
-        return l;
-    }
-    if (streq(name, "dict"))
-        return a->has_star ? unk(I) : bi_dict(I, a);
-    if (streq(name, "enumerate"))
-        return bi_enumerate(I, a);
-    if (streq(name, "zip"))
-        return bi_zip(I, a);
-    if (streq(name, "sum"))
-        return bi_sum(I, a);
-    if (streq(name, "reversed")) {
-        Obj *l = iter_list(I, args_get(a, 0, NULL));
-        if (!l)
-            return unk(I);
-        for (size_t i = 0; i < l->n / 2; i++) {
-            Obj *t = l->items[i];
-            l->items[i] = l->items[l->n - 1 - i];
-            l->items[l->n - 1 - i] = t;
-        }
-        return l;
-    }
-    if (streq(name, "sorted"))
-        return bi_sorted(I, a);
-    if (streq(name, "any") || streq(name, "all")) {
-        Obj *l = iter_list(I, args_get(a, 0, NULL));
-        if (!l)
-            return unk(I);
-        int is_any = name[1] == 'n', unknown = 0;
-        for (size_t i = 0; i < l->n; i++) {
-            Obj *o = l->items[i];
-            double v;
-            int t;
-            if (obj_num_value(o, &v))
-                t = v != 0;
-            else if (o->kind == O_NONE)
-                t = 0;
-            else if (o->kind == O_STR || is_seq(o) || o->kind == O_DICT)
-                t = (o->kind == O_STR ? o->len : o->n) != 0;
-            else {
-                unknown = 1;
-                continue;
-            }
-            if (t == is_any)
-                return obj_bool(I, is_any);
-        }
-        return unknown ? unk(I) : obj_bool(I, !is_any);
-    }
-    if (strncmp(name, "math.", 5) == 0)
-        return bi_math(I, name + 5, a);
-    if (streq(name, "str")) {
-        Obj *x = args_get(a, 0, NULL);
-        if (!x)
-            return obj_str(I, "");
-        if (x->kind == O_STR)
-            return x;
-        if (x->kind == O_INT)
-            return obj_str(I, interp_printf(I, "%lld", (long long)x->i));
-        return unk(I);
-    }
-    /* host-side torch functions without an effect on the plan */
-    static const char *const noops[] = {
-        "torch.manual_seed", "torch.random.manual_seed", "torch.npu.manual_seed", "torch.cuda.manual_seed",
-        "torch.npu.manual_seed_all", "torch.npu.set_device", "torch.cuda.set_device", "torch.npu.synchronize",
-        "torch.cuda.synchronize", "torch.npu.empty_cache", "torch.set_printoptions", "torch.set_grad_enabled",
-        "torch.use_deterministic_algorithms", "torch.set_num_threads", "torch._dynamo.reset",
-        "torch.npu.set_compile_mode", "torch_npu.npu.set_compile_mode"};
-    for (size_t i = 0; i < NELEM(noops); i++)
-        if (streq(name, noops[i]))
-            return obj_none(I);
-    if (streq(name, "torch.device")) {
-        Obj *x = args_get(a, 0, "type");
-        return x && x->kind == O_STR ? x : obj_str(I, "npu");
-    }
-    if (streq(name, "torch.Size")) {
-        Obj *l = iter_list(I, args_get(a, 0, NULL));
-        if (!l)
-            return a->npos ? unk(I) : mk_seq(I, O_TUPLE, NULL, 0);
-        l->kind = O_TUPLE;
-        return l;
-    }
-    if (streq(name, "torch.is_tensor")) {
-        Obj *x = args_get(a, 0, "obj");
-        return !x || is_unknown(x) ? unk(I) : obj_bool(I, is_tensor(x));
-    }
-    return NULL;
 }
 
 /* ===================================================================== */
@@ -2551,109 +1851,142 @@ static int module_items(Interp *I, Obj *m, Obj *const *items, size_t n)
     return 1;
 }
 
-/* torch.nn.Linear(in_features, out_features, bias=True, dtype=None) |
- * LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=True, bias=True) |
- * Embedding(num_embeddings, embedding_dim, padding_idx=None) | ReLU() |
- * GELU(approximate='none') | SiLU() | Sigmoid() | Tanh() | Softmax(dim=None) |
- * LogSoftmax(dim=None) | Dropout(p=0.5) | Identity() | ModuleList(modules) |
- * Sequential(*modules); NULL for other names */
-static Obj *module_construct(Interp *I, const char *name, CallArgs *a)
+/* One nn module class tngc knows: how it is built (host mode) and how its
+ * forward lowers (trace mode). */
+typedef struct NnModule NnModule;
+struct NnModule {
+    const char *cls;       /* after "torch.nn." */
+    unsigned flags;
+    /* sets m's attributes from the constructor's arguments (NULL: none);
+     * 0 when the module is not known (after a diagnostic) */
+    int (*init)(Interp *I, Obj *m, CallArgs *a, DType dt);
+    /* the forward on input x (value v), or, for NN_ARGS, on the call's
+     * arguments (x NULL, v -1); NULL for NN_IDENTITY */
+    Obj *(*forward)(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v);
+    OpKind op;             /* the op of an activation or softmax, else 0 */
+};
+
+enum {
+    NN_INPLACE = 1,        /* Module(inplace=False): the result replaces the input */
+    NN_IDENTITY = 2,       /* the forward returns its input */
+    NN_ARGS = 4,           /* the forward takes the call's arguments (containers) */
+};
+
+/* nn.Linear(in_features, out_features, bias=True, dtype=None) */
+static int nn_linear_init(Interp *I, Obj *m, CallArgs *a, DType dt)
 {
-    static const char *const simple[] = {"ReLU", "SiLU", "Sigmoid", "Tanh", "Identity", "Dropout",
-                                         "GELU", "Softmax", "LogSoftmax"};
-    const char *cls = name + 9;   /* after "torch.nn." */
-    int known = streq(cls, "Linear") || streq(cls, "LayerNorm") || streq(cls, "Embedding") ||
-                streq(cls, "ModuleList") || streq(cls, "Sequential");
-    for (size_t i = 0; i < NELEM(simple); i++)
-        known |= streq(cls, simple[i]);
-    if (!known)
-        return NULL;
-    if (interp_tracing(I))
-        return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
-    if (a->has_star)
-        return unk(I);
-    Obj *m = module_new(I, interp_printf(I, "torch.nn.%s", cls), a->node);
-    Obj *inplace = args_get(a, 0, "inplace");
-    if (inplace && (streq(cls, "ReLU") || streq(cls, "SiLU") || streq(cls, "Sigmoid") || streq(cls, "Tanh")))
-        obj_setattr(I, m, "inplace", inplace);
-    DType dt;
-    if (!dtype_arg(I, args_kw(a, "dtype"), a->node, &dt))
-        return unk(I);
-    if (streq(cls, "Linear")) {
-        int64_t in, out;
-        if (!ctor_int(I, a, 0, "in_features", &in) || !ctor_int(I, a, 1, "out_features", &out))
-            return unk(I);
-        int64_t wd[2] = {out, in};
-        obj_setattr(I, m, "in_features", obj_int(I, in));
-        obj_setattr(I, m, "out_features", obj_int(I, out));
-        obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
-        Obj *b = args_get(a, 2, "bias");
-        obj_setattr(I, m, "bias", bool_arg(b, 1) ? param_new(I, &out, 1, 0, dt, a->node) : obj_none(I));
-    } else if (streq(cls, "LayerNorm")) {
-        Obj *ns = args_get(a, 0, "normalized_shape");
-        int64_t d[GRAPH_MAX_DIMS];
-        int n = 0;
-        Obj *const *items = is_seq(ns) ? ns->items : &ns;
-        size_t cnt = is_seq(ns) ? ns->n : 1;
-        if (!ns || cnt == 0 || cnt > GRAPH_MAX_DIMS)
-            return interp_break(I, a->node, RULE_TNG205, "LayerNorm needs a normalized_shape of 1 to %d dims",
-                                GRAPH_MAX_DIMS);
-        Obj *dims[GRAPH_MAX_DIMS];
-        for (size_t i = 0; i < cnt; i++) {
-            if (!const_int(I, items[i], a->node, "normalized_shape", &d[n]) || d[n] < 0)
-                return unk(I);
-            dims[n] = obj_int(I, d[n]);
-            n++;
-        }
-        Obj *eps = args_get(a, 1, "eps");
-        int affine = bool_arg(args_get(a, 2, "elementwise_affine"), 1);
-        int bias = bool_arg(args_get(a, 3, "bias"), 1);
-        obj_setattr(I, m, "normalized_shape", obj_tuple(I, dims, (size_t)n));
-        obj_setattr(I, m, "eps", obj_float(I, float_arg(eps, 1e-5)));
-        obj_setattr(I, m, "elementwise_affine", obj_bool(I, affine));
-        obj_setattr(I, m, "weight", affine ? param_new(I, d, n, 1, dt, a->node) : obj_none(I));
-        obj_setattr(I, m, "bias", affine && bias ? param_new(I, d, n, 0, dt, a->node) : obj_none(I));
-    } else if (streq(cls, "Embedding")) {
-        int64_t num, dim;
-        if (!ctor_int(I, a, 0, "num_embeddings", &num) || !ctor_int(I, a, 1, "embedding_dim", &dim))
-            return unk(I);
-        int64_t wd[2] = {num, dim};
-        Obj *pi = args_get(a, 2, "padding_idx");
-        obj_setattr(I, m, "num_embeddings", obj_int(I, num));
-        obj_setattr(I, m, "embedding_dim", obj_int(I, dim));
-        obj_setattr(I, m, "padding_idx", pi ? pi : obj_none(I));
-        obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
-    } else if (streq(cls, "GELU")) {
-        Obj *ap = args_get(a, 0, "approximate");
-        obj_setattr(I, m, "approximate", ap ? ap : obj_str(I, "none"));
-    } else if (streq(cls, "Softmax") || streq(cls, "LogSoftmax")) {
-        Obj *d = args_get(a, 0, "dim");
-        obj_setattr(I, m, "dim", d ? d : obj_none(I));
-    } else if (streq(cls, "Dropout")) {
-        Obj *p = args_get(a, 0, "p");
-        obj_setattr(I, m, "p", p ? p : obj_float(I, 0.5));
-    } else if (streq(cls, "ModuleList")) {
-        Obj *src = args_get(a, 0, "modules");
-        Obj *l = is_none(src) ? mk_seq(I, O_LIST, NULL, 0) : iter_list(I, src);
-        if (!l)
-            return unk(I);
-        module_items(I, m, l->items, l->n);
-    } else if (streq(cls, "Sequential")) {
-        if (a->npos == 1 && a->pos[0]->kind == O_DICT) {
-            Obj *d = a->pos[0];
-            for (size_t i = 0; i + 1 < d->n; i += 2)
-                if (d->items[i]->kind == O_STR)
-                    obj_setattr(I, m, d->items[i]->s, d->items[i + 1]);
-            Obj *vals[1024];
-            size_t n = 0;
-            for (size_t i = 0; i + 1 < d->n && n < NELEM(vals); i += 2)
-                vals[n++] = d->items[i + 1];
-            module_items(I, m, vals, n);
-        } else {
-            module_items(I, m, a->pos, a->npos);
-        }
+    int64_t in, out;
+    if (!ctor_int(I, a, 0, "in_features", &in) || !ctor_int(I, a, 1, "out_features", &out))
+        return 0;
+    int64_t wd[2] = {out, in};
+    obj_setattr(I, m, "in_features", obj_int(I, in));
+    obj_setattr(I, m, "out_features", obj_int(I, out));
+    obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
+    Obj *b = args_get(a, 2, "bias");
+    obj_setattr(I, m, "bias", obj_flag(b, 1) ? param_new(I, &out, 1, 0, dt, a->node) : obj_none(I));
+    return 1;
+}
+
+/* nn.LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=True, bias=True) */
+static int nn_layer_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    Obj *ns = args_get(a, 0, "normalized_shape");
+    int64_t d[GRAPH_MAX_DIMS];
+    int n = 0;
+    Obj *const *items = is_seq(ns) ? ns->items : &ns;
+    size_t cnt = is_seq(ns) ? ns->n : 1;
+    if (!ns || cnt == 0 || cnt > GRAPH_MAX_DIMS) {
+        interp_break(I, a->node, RULE_TNG205, "LayerNorm needs a normalized_shape of 1 to %d dims",
+                     GRAPH_MAX_DIMS);
+        return 0;
     }
-    return m;
+    Obj *dims[GRAPH_MAX_DIMS];
+    for (size_t i = 0; i < cnt; i++) {
+        if (!const_int(I, items[i], a->node, "normalized_shape", &d[n]) || d[n] < 0)
+            return 0;
+        dims[n] = obj_int(I, d[n]);
+        n++;
+    }
+    Obj *eps = args_get(a, 1, "eps");
+    int affine = obj_flag(args_get(a, 2, "elementwise_affine"), 1);
+    int bias = obj_flag(args_get(a, 3, "bias"), 1);
+    obj_setattr(I, m, "normalized_shape", obj_tuple(I, dims, (size_t)n));
+    obj_setattr(I, m, "eps", obj_float(I, float_arg(eps, 1e-5)));
+    obj_setattr(I, m, "elementwise_affine", obj_bool(I, affine));
+    obj_setattr(I, m, "weight", affine ? param_new(I, d, n, 1, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine && bias ? param_new(I, d, n, 0, dt, a->node) : obj_none(I));
+    return 1;
+}
+
+/* nn.Embedding(num_embeddings, embedding_dim, padding_idx=None) */
+static int nn_embedding_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int64_t num, dim;
+    if (!ctor_int(I, a, 0, "num_embeddings", &num) || !ctor_int(I, a, 1, "embedding_dim", &dim))
+        return 0;
+    int64_t wd[2] = {num, dim};
+    Obj *pi = args_get(a, 2, "padding_idx");
+    obj_setattr(I, m, "num_embeddings", obj_int(I, num));
+    obj_setattr(I, m, "embedding_dim", obj_int(I, dim));
+    obj_setattr(I, m, "padding_idx", pi ? pi : obj_none(I));
+    obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
+    return 1;
+}
+
+/* nn.GELU(approximate='none') */
+static int nn_gelu_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *ap = args_get(a, 0, "approximate");
+    obj_setattr(I, m, "approximate", ap ? ap : obj_str(I, "none"));
+    return 1;
+}
+
+/* nn.Softmax(dim=None) | nn.LogSoftmax(dim=None) */
+static int nn_softmax_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *d = args_get(a, 0, "dim");
+    obj_setattr(I, m, "dim", d ? d : obj_none(I));
+    return 1;
+}
+
+/* nn.Dropout(p=0.5) */
+static int nn_dropout_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *p = args_get(a, 0, "p");
+    obj_setattr(I, m, "p", p ? p : obj_float(I, 0.5));
+    return 1;
+}
+
+/* nn.ModuleList(modules=None) */
+static int nn_module_list_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *src = args_get(a, 0, "modules");
+    Obj *l = is_none(src) ? obj_seq_of(I, O_LIST, NULL, 0) : obj_iter(I, src, a->node, ITER_EXPAND);
+    if (!l)
+        return 0;
+    return module_items(I, m, l->items, l->n);
+}
+
+/* nn.Sequential(*modules) | nn.Sequential(OrderedDict of named modules) */
+static int nn_sequential_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    if (a->npos == 1 && a->pos[0]->kind == O_DICT) {
+        Obj *d = a->pos[0];
+        for (size_t i = 0; i + 1 < d->n; i += 2)
+            if (d->items[i]->kind == O_STR)
+                obj_setattr(I, m, d->items[i]->s, d->items[i + 1]);
+        Obj *vals[1024];
+        size_t n = 0;
+        for (size_t i = 0; i + 1 < d->n && n < NELEM(vals); i += 2)
+            vals[n++] = d->items[i + 1];
+        return module_items(I, m, vals, n);
+    }
+    return module_items(I, m, a->pos, a->npos);
 }
 
 /* Re-typing of a module's floating parameters and buffers (in place). */
@@ -2746,13 +2079,13 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         return NULL;
     if (streq(m, "forward") || streq(m, "__call__"))
         return torchlib_call_module(I, self, a);
-    if (is_module_seq(self) && (streq(m, "append") || streq(m, "extend") || streq(m, "insert"))) {
+    if (obj_is_module_seq(self) && (streq(m, "append") || streq(m, "extend") || streq(m, "insert"))) {
         Obj *add = NULL;
         int64_t at = (int64_t)self->n;
         if (streq(m, "append")) {
-            add = mk_seq(I, O_LIST, a->pos, a->npos ? 1 : 0);
+            add = obj_seq_of(I, O_LIST, a->pos, a->npos ? 1 : 0);
         } else if (streq(m, "extend")) {
-            add = iter_list(I, args_get(a, 0, "modules"));
+            add = obj_iter(I, args_get(a, 0, "modules"), a->node, ITER_EXPAND);
         } else {
             Obj *ix = args_get(a, 0, "index");
             Obj *mod = args_get(a, 1, "module");
@@ -2761,12 +2094,12 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
             if (at < 0)
                 at += (int64_t)self->n;
             at = at < 0 ? 0 : at > (int64_t)self->n ? (int64_t)self->n : at;
-            add = mk_seq(I, O_LIST, &mod, 1);
+            add = obj_seq_of(I, O_LIST, &mod, 1);
         }
         if (!add)
             return unk(I);
-        if (self->n + add->n > MAX_EXPAND)
-            return interp_break(I, a->node, RULE_TNG212, "a ModuleList of more than %d modules", MAX_EXPAND);
+        if (self->n + add->n > INTERP_MAX_ITEMS)
+            return interp_break(I, a->node, RULE_TNG212, "a ModuleList of more than %d modules", INTERP_MAX_ITEMS);
         Obj **items = interp_alloc(I, (self->n + add->n + 1) * sizeof *items);
         size_t k = 0;
         for (int64_t i = 0; i < at; i++)
@@ -2783,6 +2116,59 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
     return NULL;
 }
 
+/* register_buffer / register_parameter and the module methods that return
+ * the module itself in the compilable subset. */
+Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    if (strcmp(m, "register_buffer") == 0 || strcmp(m, "register_parameter") == 0) {
+        Obj *n = args_get(a, 0, "name"), *t = args_get(a, 1, m[9] == 'b' ? "tensor" : "param");
+        if (n && n->kind == O_STR && t) {
+            if (t->kind == O_TENSOR) {
+                if (m[9] == 'b')
+                    t->t->is_buffer = 1;
+                else
+                    t->t->is_param = 1;
+            }
+            obj_setattr(I, self, n->s, t);
+        }
+        return obj_none(I);
+    }
+    if (strcmp(m, "add_module") == 0 || strcmp(m, "register_module") == 0) {
+        Obj *n = args_get(a, 0, "name"), *mod = args_get(a, 1, "module");
+        if (n && n->kind == O_STR && mod) {
+            obj_setattr(I, self, n->s, mod);
+            if (self->s && strcmp(self->s, "torch.nn.Sequential") == 0)
+                obj_push(I, self, mod);
+        }
+        return obj_none(I);
+    }
+    static const char *const same[] = {"npu", "cuda", "cpu", "eval", "train", "requires_grad_",
+                                       "to", "half", "float", "bfloat16", "double", "share_memory"};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (strcmp(m, same[i]) == 0) {
+            if (strcmp(m, "half") == 0 || strcmp(m, "float") == 0 || strcmp(m, "bfloat16") == 0 ||
+                strcmp(m, "to") == 0)
+                torchlib_call(I, m, self, a);   /* re-types parameters; returns the module */
+            return self;
+        }
+    return NULL;
+}
+
+/* The torch.nn.Module methods a script module may call on itself. */
+int torchlib_module_has_method(const char *name)
+{
+    static const char *const known[] = {
+        "register_buffer", "register_parameter", "add_module", "register_module", "npu", "cuda",
+        "cpu", "eval", "train", "requires_grad_", "to", "half", "float", "bfloat16", "double",
+        "share_memory", "forward", "parameters", "named_parameters", "buffers", "named_buffers",
+        "children", "named_children", "modules", "named_modules", "state_dict",
+        "load_state_dict", "apply", "zero_grad", "type"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(name, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* A parameter of a module for the forward: its value, -1 when None or
  * absent, -2 after a diagnostic. */
 static int32_t module_param(Interp *I, Obj *inst, const char *name, int32_t node)
@@ -2791,39 +2177,173 @@ static int32_t module_param(Interp *I, Obj *inst, const char *name, int32_t node
     return opt_tensor(I, p, node, name);
 }
 
+/* linear(input): F.linear with the module's weight and bias */
+static Obj *nn_linear(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+    if (w < 0 || b < -1) {
+        if (w == -1)
+            interp_break(I, node, RULE_TNG205, "Linear without a weight");
+        return unk(I);
+    }
+    int32_t in[3] = {v, w, b};
+    return emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node);
+}
+
+/* layer_norm(input): over the module's normalized_shape */
+static Obj *nn_layer_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+    if (w < -1 || b < -1)
+        return unk(I);
+    Obj *ns = obj_getattr(inst, "normalized_shape");
+    int64_t k = is_seq(ns) ? (int64_t)ns->n : 1;
+    return layer_norm(I, v, k, w, b, float_arg(obj_getattr(inst, "eps"), 1e-5), node);
+}
+
+/* embedding(input): rows of the module's weight */
+static Obj *nn_embedding(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int32_t in[2] = {module_param(I, inst, "weight", node), v};
+    if (in[0] < 0) {
+        if (in[0] == -1)
+            interp_break(I, node, RULE_TNG205, "Embedding without a weight");
+        return unk(I);
+    }
+    return emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
+}
+
+/* relu(input) | silu | sigmoid | tanh, in place when built with inplace=True */
+static Obj *nn_activation(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    return inplace_result(x, emit_x(I, m->op, v, NULL, 0, 0, DT_UNKNOWN, a->node), obj_getattr(inst, "inplace"));
+}
+
+/* gelu(input) with the module's approximate= */
+static Obj *nn_gelu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    Obj *ap = obj_getattr(inst, "approximate");
+    int64_t t = ap && ap->kind == O_STR && streq(ap->s, "tanh");
+    return emit_x(I, OP_GELU, v, &t, 1, 0, DT_UNKNOWN, a->node);
+}
+
+/* softmax(input) | log_softmax(input) over the module's dim */
+static Obj *nn_softmax(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    int32_t node = a->node;
+    Obj *d = obj_getattr(inst, "dim");
+    int64_t dim;
+    if (is_none(d))
+        return interp_break(I, node, RULE_TNG205, "torch.nn.%s without dim= (the implicit dim is deprecated)", m->cls);
+    if (!dim_arg(I, d, rank_of(I, v), node, "the softmax dim", &dim))
+        return unk(I);
+    return emit_x(I, m->op, v, &dim, 1, 0, DT_UNKNOWN, node);
+}
+
+/* ModuleList(...)(x): not callable */
+static Obj *nn_module_list(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)inst, (void)x, (void)v;
+    return interp_break(I, a->node, RULE_TNG203, "ModuleList is not callable");
+}
+
+/* Sequential(m1, m2, ...)(args): m2(m1(args)) ..., the identity when empty */
+static Obj *nn_sequential(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x, (void)v;
+    if (args_unknown(a))
+        return unk(I);
+    Obj *cur = NULL;
+    for (size_t i = 0; i < inst->n; i++) {
+        CallArgs one = *a;
+        if (i > 0) {
+            one.pos = &cur;
+            one.npos = 1;
+            one.nkw = 0;
+        }
+        cur = interp_call(I, inst->items[i], &one);
+        if (is_unknown(cur))
+            return cur;
+    }
+    if (!cur)   /* an empty Sequential is the identity */
+        cur = args_get(a, 0, "input");
+    return cur ? cur : unk(I);
+}
+
+/* The nn modules tngc knows; op: the op of an activation or softmax. */
+static const NnModule nn_modules[] = {
+    /* class        flags        constructor          forward          op */
+    {"Linear",      0,           nn_linear_init,      nn_linear,       0},
+    {"LayerNorm",   0,           nn_layer_norm_init,  nn_layer_norm,   0},
+    {"Embedding",   0,           nn_embedding_init,   nn_embedding,    0},
+    {"ReLU",        NN_INPLACE,  NULL,                nn_activation,   OP_RELU},
+    {"SiLU",        NN_INPLACE,  NULL,                nn_activation,   OP_SILU},
+    {"Sigmoid",     NN_INPLACE,  NULL,                nn_activation,   OP_SIGMOID},
+    {"Tanh",        NN_INPLACE,  NULL,                nn_activation,   OP_TANH},
+    {"GELU",        0,           nn_gelu_init,        nn_gelu,         0},
+    {"Softmax",     0,           nn_softmax_init,     nn_softmax,      OP_SOFTMAX},
+    {"LogSoftmax",  0,           nn_softmax_init,     nn_softmax,      OP_LOG_SOFTMAX},
+    {"Dropout",     NN_IDENTITY, nn_dropout_init,     NULL,            0},
+    {"Identity",    NN_IDENTITY, NULL,                NULL,            0},
+    {"ModuleList",  NN_ARGS,     nn_module_list_init, nn_module_list,  0},
+    {"Sequential",  NN_ARGS,     nn_sequential_init,  nn_sequential,   0},
+};
+
+/* The row of class cls (after "torch.nn."), or NULL. */
+static const NnModule *nn_find(const char *cls)
+{
+    for (size_t i = 0; i < NELEM(nn_modules); i++)
+        if (streq(cls, nn_modules[i].cls))
+            return &nn_modules[i];
+    return NULL;
+}
+
+/* torch.nn.X(...) for a class X of nn_modules; NULL for other names */
+static Obj *module_construct(Interp *I, const char *name, CallArgs *a)
+{
+    const char *cls = name + 9;   /* after "torch.nn." */
+    const NnModule *row = nn_find(cls);
+    if (!row)
+        return NULL;
+    if (interp_tracing(I))
+        return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
+    if (a->has_star)
+        return unk(I);
+    Obj *m = module_new(I, interp_printf(I, "torch.nn.%s", cls), a->node);
+    Obj *inplace = args_get(a, 0, "inplace");
+    if (inplace && (row->flags & NN_INPLACE))
+        obj_setattr(I, m, "inplace", inplace);
+    DType dt;
+    if (!dtype_arg(I, args_kw(a, "dtype"), a->node, &dt))
+        return unk(I);
+    if (row->init && !row->init(I, m, a, dt))
+        return unk(I);
+    return m;
+}
+
 Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
 {
     if (!inst || inst->kind != O_INST || !inst->s)
         return interp_break(I, a->node, RULE_TNG202, "call of a module tngc cannot resolve");
     const char *cls = strncmp(inst->s, "torch.nn.", 9) == 0 ? inst->s + 9 : inst->s;
+    const NnModule *row = nn_find(cls);
     int32_t node = a->node;
-    if (streq(cls, "ModuleList"))
-        return interp_break(I, node, RULE_TNG203, "ModuleList is not callable");
-    if (streq(cls, "Sequential")) {
-        if (args_unknown(a))
-            return unk(I);
-        Obj *cur = NULL;
-        for (size_t i = 0; i < inst->n; i++) {
-            CallArgs one = *a;
-            if (i > 0) {
-                one.pos = &cur;
-                one.npos = 1;
-                one.nkw = 0;
-            }
-            cur = interp_call(I, inst->items[i], &one);
-            if (is_unknown(cur))
-                return cur;
-        }
-        if (!cur)   /* an empty Sequential is the identity */
-            cur = args_get(a, 0, "input");
-        return cur ? cur : unk(I);
-    }
+    if (row && (row->flags & NN_ARGS))
+        return row->forward(I, row, inst, a, NULL, -1);
     Obj *x = args_get(a, 0, "input");
     if (!x)
         return interp_break(I, node, RULE_TNG203, "torch.nn.%s called without an input", cls);
-    if (has_unknown(x) || a->has_star)
+    if (obj_has_unknown(x) || a->has_star)
         return unk(I);
-    if (streq(cls, "Identity") || streq(cls, "Dropout"))
+    if (row && (row->flags & NN_IDENTITY))
         return x;
     int32_t v = tv(I, x, node);
     if (v < 0) {
@@ -2831,54 +2351,9 @@ Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
             return interp_break(I, node, RULE_TNG203, "torch.nn.%s called on something that is not a tensor", cls);
         return unk(I);
     }
-    if (streq(cls, "Linear")) {
-        int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
-        if (w < 0 || b < -1) {
-            if (w == -1)
-                interp_break(I, node, RULE_TNG205, "Linear without a weight");
-            return unk(I);
-        }
-        int32_t in[3] = {v, w, b};
-        return emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node);
-    }
-    if (streq(cls, "LayerNorm")) {
-        int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
-        if (w < -1 || b < -1)
-            return unk(I);
-        Obj *ns = obj_getattr(inst, "normalized_shape");
-        int64_t k = is_seq(ns) ? (int64_t)ns->n : 1;
-        return layer_norm(I, v, k, w, b, float_arg(obj_getattr(inst, "eps"), 1e-5), node);
-    }
-    if (streq(cls, "Embedding")) {
-        int32_t in[2] = {module_param(I, inst, "weight", node), v};
-        if (in[0] < 0) {
-            if (in[0] == -1)
-                interp_break(I, node, RULE_TNG205, "Embedding without a weight");
-            return unk(I);
-        }
-        return emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
-    }
-    static const struct { const char *cls; OpKind k; } act[] = {
-        {"ReLU", OP_RELU}, {"SiLU", OP_SILU}, {"Sigmoid", OP_SIGMOID}, {"Tanh", OP_TANH}};
-    for (size_t i = 0; i < NELEM(act); i++)
-        if (streq(cls, act[i].cls))
-            return inplace_result(x, emit_x(I, act[i].k, v, NULL, 0, 0, DT_UNKNOWN, node),
-                                  obj_getattr(inst, "inplace"));
-    if (streq(cls, "GELU")) {
-        Obj *ap = obj_getattr(inst, "approximate");
-        int64_t t = ap && ap->kind == O_STR && streq(ap->s, "tanh");
-        return emit_x(I, OP_GELU, v, &t, 1, 0, DT_UNKNOWN, node);
-    }
-    if (streq(cls, "Softmax") || streq(cls, "LogSoftmax")) {
-        Obj *d = obj_getattr(inst, "dim");
-        int64_t dim;
-        if (is_none(d))
-            return interp_break(I, node, RULE_TNG205, "torch.nn.%s without dim= (the implicit dim is deprecated)", cls);
-        if (!dim_arg(I, d, rank_of(I, v), node, "the softmax dim", &dim))
-            return unk(I);
-        return emit_x(I, cls[0] == 'S' ? OP_SOFTMAX : OP_LOG_SOFTMAX, v, &dim, 1, 0, DT_UNKNOWN, node);
-    }
-    return interp_break(I, node, RULE_TNG202, "call of %s, which tngc cannot lower", inst->s);
+    if (!row)
+        return interp_break(I, node, RULE_TNG202, "call of %s, which tngc cannot lower", inst->s);
+    return row->forward(I, row, inst, a, x, v);
 }
 
 /* ===================================================================== */
@@ -2892,9 +2367,9 @@ static Obj *make_parameter(Interp *I, CallArgs *a)
     if (!t)
         return interp_break(I, a->node, RULE_TNG203, "torch.nn.Parameter() without data");
     if (!is_tensor(t))
-        return has_unknown(t) ? unk(I) : interp_break(I, a->node, RULE_TNG203, "torch.nn.Parameter of a non-tensor");
+        return obj_has_unknown(t) ? unk(I) : interp_break(I, a->node, RULE_TNG203, "torch.nn.Parameter of a non-tensor");
     t->t->is_param = 1;
-    t->t->requires_grad = bool_arg(args_get(a, 1, "requires_grad"), 1);
+    t->t->requires_grad = obj_flag(args_get(a, 1, "requires_grad"), 1);
     return t;
 }
 
@@ -2914,16 +2389,13 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
             return NULL;
         return lib_call(I, e, interp_printf(I, "Tensor.%s", name), self_obj, a);
     }
-    Obj *r = call_builtin(I, name, a);
-    if (r)
-        return r;
     unsigned ns;
     const char *fn;
     if (strncmp(name, "torch.nn.functional.", 20) == 0) {
         ns = NS_F, fn = name + 20;
         if (streq(fn, "dropout") || streq(fn, "dropout1d") || streq(fn, "dropout2d")) {
             Obj *x = args_get(a, 0, "input");
-            return !x || has_unknown(x) ? unk(I) : x;
+            return !x || obj_has_unknown(x) ? unk(I) : x;
         }
     } else if (strncmp(name, "torch_npu.", 10) == 0) {
         ns = NS_NPU, fn = name + 10;
@@ -3038,7 +2510,7 @@ Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 {
     if (!op || !l || !r || (!is_tensor(l) && !is_tensor(r)))
         return NULL;
-    if (has_unknown(l) || has_unknown(r))
+    if (obj_has_unknown(l) || obj_has_unknown(r))
         return unk(I);
     static const struct { const char *op; OpKind k; } ar[] = {
         {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV}};
@@ -3063,6 +2535,17 @@ Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         if (streq(op, cmp[i]))
             return interp_break(I, node, RULE_TNG204, "comparison of tensors is only known at run time");
     return interp_break(I, node, RULE_TNG203, "operator '%s' on a tensor is not in the compilable subset", op);
+}
+
+Obj *torchlib_add(Interp *I, Obj *l, Obj *r, int32_t node, const char *what)
+{
+    return arith(I, OP_ADD, l, r, 1, node, what);
+}
+
+Obj *torchlib_abs(Interp *I, Obj *x, int32_t node)
+{
+    int32_t v = tv(I, x, node);
+    return v < 0 ? unk(I) : emit_x(I, OP_ABS, v, NULL, 0, 0, DT_UNKNOWN, node);
 }
 
 /* -x | +x | ~x */
@@ -3237,6 +2720,19 @@ Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
             return unk(I);
     }
     return cur;
+}
+
+Obj *torchlib_rows(Interp *I, Obj *t, int32_t node)
+{
+    Obj *rows = obj_seq(I, O_LIST);
+    int32_t v = interp_val(I, t, node);
+    int64_t n0;
+    if (v < 0 || G(I)->vals.v[v].ndim == 0 || !graph_dim_const_value(G(I), G(I)->vals.v[v].dims[0], &n0) ||
+        n0 > 1024)
+        return NULL;
+    for (int64_t k = 0; k < n0; k++)
+        obj_push(I, rows, torchlib_subscript(I, t, obj_int(I, k), node));
+    return rows;
 }
 
 /* t[index] = v: one sliced or integer-indexed dim, the others full */

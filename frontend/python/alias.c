@@ -6,9 +6,12 @@
  * shadows the import (the project's own wrapper wins), which makes the
  * name unresolved.
  *
- * It also knows which TorchAir names exist: the torchair.ops stream API
- * that moved to torchair.scope, and the scope functions that
- * torch.npu.npugraph_ex and the npugraph_ex package do not export.
+ * It also holds the one table of the import paths TorchAir is reached
+ * through and of its entry points by canonical name, which lint's scanner
+ * and the lowering's evaluator both read; and it knows which TorchAir
+ * names exist: the torchair.ops stream API that moved to torchair.scope,
+ * and the scope functions that torch.npu.npugraph_ex and the npugraph_ex
+ * package do not export.
  */
 #include "python.h"
 
@@ -47,21 +50,83 @@ static const char *const api_missing[] = {
     "npugraph_ex.inference.set_dim_gears",
 };
 
-const char *alias_normalise(const char *path, char *buf, size_t cap)
+/* The import paths TorchAir is reached through, and the name each stands
+ * for: a row whose from ends in '.' rewrites a prefix, any other row one
+ * whole name. ALIAS_SCAN rows are what every reader of imports normalises
+ * (alias_normalise: lint's scanner, the alias table's ranking); ALIAS_LOWER
+ * rows are the names the lowering folds into TorchAir's own before it runs
+ * a call (alias_rewrite), torch_npu's npugraph_ex flavour included. */
+static const struct { const char *from, *to; unsigned use; } import_paths[] = {
+    {"torch_npu.dynamo.torchair.", "torchair.", ALIAS_SCAN | ALIAS_LOWER},   /* torch_npu ships TorchAir there */
+    {"torch_npu.dynamo.npugraph_ex.", "npugraph_ex.", ALIAS_SCAN},
+    {"torch_npu.npu.npugraph_ex.", "torchair.", ALIAS_LOWER},
+    {"torch_npu.npu.", "torch.npu.", ALIAS_SCAN},                /* torch_npu installs it as torch.npu */
+    {"torch.npu.npugraph_ex.", "torchair.", ALIAS_LOWER},        /* TorchAir in npugraph_ex mode */
+    {"torchair.ops.", "torchair.scope.", ALIAS_LOWER},           /* moved in March 2025 (api_removed) */
+    {"torchair.configs.compiler_config.", "torchair.", ALIAS_LOWER},   /* re-exported as torchair.X */
+    {"torchair.scope.NpuStreamSwitch", "torchair.scope.npu_stream_switch", ALIAS_LOWER},
+};
+
+/* TorchAir's entry points by canonical name (after the rewrites above):
+ * ALIAS_SCAN rows are lint's annotations (scan.c), ALIAS_LOWER rows the
+ * calls the lowering runs (entry.c). The lowering does not model the
+ * npugraph_ex package (its default mode), nor op_never_timeout. */
+static const struct { const char *path; TorchairApi api; unsigned use; } torchair_apis[] = {
+    {"torchair.scope.super_kernel", TA_SUPER_KERNEL, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.scope.npu_stream_switch", TA_NPU_STREAM_SWITCH, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.scope.npu_wait_tensor", TA_NPU_WAIT_TENSOR, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.scope.limit_core_num", TA_LIMIT_CORE_NUM, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.scope.op_never_timeout", TA_OP_NEVER_TIMEOUT, ALIAS_SCAN},
+    {"torchair.inference.set_dim_gears", TA_SET_DIM_GEARS, ALIAS_SCAN | ALIAS_LOWER},
+    {"torch._dynamo.mark_static", TA_MARK_STATIC, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.inference.cache_compile", TA_CACHE_COMPILE, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.CompilerConfig", TA_COMPILER_CONFIG, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.configs.compiler_config.CompilerConfig", TA_COMPILER_CONFIG, ALIAS_SCAN},
+    {"torchair.get_npu_backend", TA_GET_NPU_BACKEND, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.npu_fx_compiler.get_npu_backend", TA_GET_NPU_BACKEND, ALIAS_LOWER},
+    {"torch.compile", TA_TORCH_COMPILE, ALIAS_SCAN | ALIAS_LOWER},
+    /* torch_npu's torch.npu.npugraph_ex (mode npugraph_ex) */
+    {"torch.npu.npugraph_ex.scope.limit_core_num", TA_LIMIT_CORE_NUM, ALIAS_SCAN},
+    {"torch.npu.npugraph_ex.inference.cache_compile", TA_CACHE_COMPILE, ALIAS_SCAN},
+    /* the npugraph_ex package (`import npugraph_ex as nge`) */
+    {"npugraph_ex.scope.limit_core_num", TA_LIMIT_CORE_NUM, ALIAS_SCAN},
+    {"npugraph_ex.inference.cache_compile", TA_CACHE_COMPILE, ALIAS_SCAN},
+    {"npugraph_ex.CompilerConfig", TA_COMPILER_CONFIG, ALIAS_SCAN},
+    {"npugraph_ex.configs.compiler_config.CompilerConfig", TA_COMPILER_CONFIG, ALIAS_SCAN},
+    {"npugraph_ex.get_npu_backend", TA_GET_NPU_BACKEND, ALIAS_SCAN},
+};
+
+const char *alias_rewrite(const char *path, unsigned use, size_t *len)
 {
-    static const struct { const char *from, *to; } prefixes[] = {
-        {"torch_npu.dynamo.torchair.", "torchair."},     /* torch_npu ships TorchAir there */
-        {"torch_npu.dynamo.npugraph_ex.", "npugraph_ex."},
-        {"torch_npu.npu.", "torch.npu."},                /* torch_npu installs it as torch.npu */
-    };
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
-        size_t n = strlen(prefixes[i].from);
-        if (strncmp(path, prefixes[i].from, n) == 0) {
-            snprintf(buf, cap, "%s%s", prefixes[i].to, path + n);
-            return buf;
+    for (size_t i = 0; i < sizeof import_paths / sizeof *import_paths; i++) {
+        if (!(import_paths[i].use & use))
+            continue;
+        size_t n = strlen(import_paths[i].from);
+        int prefix = n > 0 && import_paths[i].from[n - 1] == '.';
+        if (prefix ? strncmp(path, import_paths[i].from, n) == 0 : strcmp(path, import_paths[i].from) == 0) {
+            *len = n;
+            return import_paths[i].to;
         }
     }
-    return path;
+    return NULL;
+}
+
+const char *alias_normalise(const char *path, char *buf, size_t cap)
+{
+    size_t n;
+    const char *to = alias_rewrite(path, ALIAS_SCAN, &n);
+    if (!to)
+        return path;
+    snprintf(buf, cap, "%s%s", to, path + n);
+    return buf;
+}
+
+int alias_torchair_api(const char *path, unsigned use)
+{
+    for (size_t i = 0; i < sizeof torchair_apis / sizeof *torchair_apis; i++)
+        if ((torchair_apis[i].use & use) && strcmp(path, torchair_apis[i].path) == 0)
+            return (int)torchair_apis[i].api;
+    return -1;
 }
 
 ApiStatus alias_api_status(const char *path, const char **replacement)

@@ -225,128 +225,173 @@ static int ast__can_split_at(const char *p, const char *end)
            !ast__line_starts_with(p, end, "except") && !ast__line_starts_with(p, end, "finally");
 }
 
+/* The pre-lexer's state while ast__find_cuts walks the text. */
+typedef struct CutLexer {
+    const char *text, *end;
+    uint32_t len, i;           /* i: the byte being looked at */
+    int depth;                 /* open brackets */
+    char quote;                /* open string quote, or 0 */
+    int triple;
+    int after_decorator;       /* the last top-level line was a decorator */
+    int line_is_decorator;
+    int operand;               /* the last token ends an operand (unary ops follow none) */
+    /* chains of prefix operators, lambdas and else-branches: they nest until
+     * a ',' ';' or closing bracket ends the expression (a lambda's
+     * parameter list does not: lambda a, b: lambda a, b: ... still nests) */
+    uint32_t prefix, lambdas, elses;
+    int lambda_params;         /* between `lambda` and its ':' */
+    uint32_t *cuts, *too_deep;
+    int k, found;
+} CutLexer;
+
+/* Records the first place nested deeper than allowed (1 + its offset). */
+static void ast__cut_too_deep(CutLexer *L, uint32_t at)
+{
+    if (!*L->too_deep)
+        *L->too_deep = at + 1;
+}
+
+/* Inside a string: the byte at i escapes the next, closes the string, or
+ * (a newline in a one-line string) ends it unterminated. */
+static void ast__cut_in_string(CutLexer *L)
+{
+    char c = L->text[L->i];
+    if (c == '\\') {
+        L->i++;
+    } else if (c == L->quote) {
+        if (!L->triple)
+            L->quote = 0;
+        else if (L->i + 2 < L->len && L->text[L->i + 1] == L->quote && L->text[L->i + 2] == L->quote)
+            L->quote = 0, L->i += 2;
+    } else if (c == '\n' && !L->triple) {
+        L->quote = 0;    /* unterminated: a syntax error, caught later */
+    }
+}
+
+/* A word at i: a keyword that starts a chain, one that expects an
+ * operand, a string prefix, or an operand; i moves to its last byte. */
+static void ast__cut_word(CutLexer *L)
+{
+    const char *text = L->text;
+    uint32_t i = L->i, j = i;
+    while (j < L->len && ast__is_ident(text[j]))
+        j++;
+    if (j < L->len && (text[j] == '\'' || text[j] == '"') && j - i <= 3) {
+        L->i = j - 1;     /* a string prefix (r, b, f, rb, ...): the quote opens it next */
+        return;
+    }
+    size_t w = j - i;
+#define WORD(s) (w == sizeof s - 1 && !memcmp(text + i, s, w))
+    if (WORD("not") || WORD("await")) {
+        L->prefix++;
+        L->operand = 0;
+    } else if (WORD("lambda")) {
+        L->lambdas++;
+        L->lambda_params = 1;
+        L->operand = 0;
+    } else if (WORD("else")) {
+        L->elses++;
+        L->operand = 0;
+    } else if (WORD("if") || WORD("and") || WORD("or") || WORD("in") || WORD("is")) {
+        L->operand = 0;
+    } else {
+        L->operand = 1;
+        L->prefix = 0;
+    }
+#undef WORD
+    if (L->prefix > MAX_PREFIX_CHAIN || L->lambdas > MAX_PREFIX_CHAIN || L->elses > MAX_PREFIX_CHAIN)
+        ast__cut_too_deep(L, i);
+    L->i = j - 1;
+}
+
+/* A newline outside brackets ends a logical line: a cut goes here when the
+ * next chunk is due and the next line may start a top-level statement. */
+static void ast__cut_line_end(CutLexer *L)
+{
+    const char *text = L->text;
+    uint32_t i = L->i;
+    if (L->depth || i + 1 >= L->len)
+        return;
+    L->prefix = L->lambdas = L->elses = 0;   /* a logical line ends */
+    L->lambda_params = 0;
+    if (text[i + 1] != ' ' && text[i + 1] != '\t' && text[i + 1] != '\n' &&
+        text[i + 1] != '\r' && text[i + 1] != '#') {
+        L->after_decorator = L->line_is_decorator;
+        L->line_is_decorator = text[i + 1] == '@';
+    }
+    if (L->found < L->k && i + 1 >= (uint64_t)L->len * (uint64_t)L->found / (uint64_t)L->k &&
+        !L->after_decorator && ast__can_split_at(text + i + 1, L->end))
+        L->cuts[L->found++] = i + 1;
+}
+
+/* Any other byte at i: an operator, a bracket, a comment, a quote that
+ * opens a string, a line continuation or a line end. */
+static void ast__cut_punct(CutLexer *L, char c)
+{
+    const char *text = L->text;
+    if (c == '-' || c == '+' || c == '~') {
+        if (!L->operand && ++L->prefix > MAX_PREFIX_CHAIN)
+            ast__cut_too_deep(L, L->i);
+        L->operand = 0;
+        return;
+    }
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\\' && c != '#')
+        L->operand = c == ')' || c == ']' || c == '}';
+    if (c == ':')
+        L->lambda_params = 0;
+    if ((c == ',' && !L->lambda_params) || c == ';' || c == ')' || c == ']' || c == '}')
+        L->prefix = L->lambdas = L->elses = 0;
+    switch (c) {
+    case '#':
+        while (L->i + 1 < L->len && text[L->i + 1] != '\n')
+            L->i++;
+        break;
+    case '\'': case '"':
+        L->operand = 1;
+        L->prefix = 0;
+        L->quote = c;
+        L->triple = L->i + 2 < L->len && text[L->i + 1] == c && text[L->i + 2] == c;
+        if (L->triple)
+            L->i += 2;
+        break;
+    case '(': case '[': case '{':
+        if (++L->depth > MAX_BRACKET_DEPTH)
+            ast__cut_too_deep(L, L->i);
+        break;
+    case ')': case ']': case '}': if (L->depth > 0) L->depth--; break;
+    case '\\':
+        if (L->i + 1 < L->len && text[L->i + 1] == '\n')
+            L->i++;
+        else if (L->i + 2 < L->len && text[L->i + 1] == '\r' && text[L->i + 2] == '\n')
+            L->i += 2;
+        break;
+    case '\n':
+        ast__cut_line_end(L);
+        break;
+    default:
+        break;
+    }
+}
+
 /* Fills cuts[1..k-1] with split offsets near len*i/k; returns the number of
  * chunks actually found (cuts[0] = 0, cuts[nchunks] = len). Sets *too_deep
  * to 1 + the offset of the first bracket nested deeper than allowed. */
 static int ast__find_cuts(const char *text, uint32_t len, int k, uint32_t *cuts, uint32_t *too_deep)
 {
-    int found = 1;
+    CutLexer L = {.text = text, .end = text + len, .len = len, .cuts = cuts, .too_deep = too_deep,
+                  .k = k, .found = 1, .line_is_decorator = text[0] == '@'};
     cuts[0] = 0;
-    int depth = 0;
-    char quote = 0;            /* open string quote, or 0 */
-    int triple = 0;
-    int after_decorator = 0;   /* the last top-level line was a decorator */
-    int operand = 0;           /* the last token ends an operand (unary ops follow none) */
-    /* chains of prefix operators, lambdas and else-branches: they nest until
-     * a ',' ';' or closing bracket ends the expression (a lambda's
-     * parameter list does not: lambda a, b: lambda a, b: ... still nests) */
-    uint32_t prefix = 0, lambdas = 0, elses = 0;
-    int lambda_params = 0;     /* between `lambda` and its ':' */
-    int line_is_decorator = text[0] == '@';
-    const char *end = text + len;
-    for (uint32_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (quote) {
-            if (c == '\\') {
-                i++;
-            } else if (c == quote) {
-                if (!triple)
-                    quote = 0;
-                else if (i + 2 < len && text[i + 1] == quote && text[i + 2] == quote)
-                    quote = 0, i += 2;
-            } else if (c == '\n' && !triple) {
-                quote = 0;    /* unterminated: a syntax error, caught later */
-            }
-            continue;
-        }
-        if (ast__is_ident(c)) {   /* a word: keyword or operand */
-            uint32_t j = i;
-            while (j < len && ast__is_ident(text[j]))
-                j++;
-            if (j < len && (text[j] == '\'' || text[j] == '"') && j - i <= 3) {
-                i = j - 1;        /* a string prefix (r, b, f, rb, ...): the quote opens it next */
-                continue;
-            }
-            size_t w = j - i;
-#define WORD(s) (w == sizeof s - 1 && !memcmp(text + i, s, w))
-            if (WORD("not") || WORD("await")) {
-                prefix++;
-                operand = 0;
-            } else if (WORD("lambda")) {
-                lambdas++;
-                lambda_params = 1;
-                operand = 0;
-            } else if (WORD("else")) {
-                elses++;
-                operand = 0;
-            } else if (WORD("if") || WORD("and") || WORD("or") || WORD("in") || WORD("is")) {
-                operand = 0;
-            } else {
-                operand = 1;
-                prefix = 0;
-            }
-#undef WORD
-            if ((prefix > MAX_PREFIX_CHAIN || lambdas > MAX_PREFIX_CHAIN || elses > MAX_PREFIX_CHAIN) && !*too_deep)
-                *too_deep = i + 1;
-            i = j - 1;
-            continue;
-        }
-        if (c == '-' || c == '+' || c == '~') {
-            if (!operand && ++prefix > MAX_PREFIX_CHAIN && !*too_deep)
-                *too_deep = i + 1;
-            operand = 0;
-            continue;
-        }
-        if (c != ' ' && c != '\t' && c != '\r' && c != '\\' && c != '#')
-            operand = c == ')' || c == ']' || c == '}';
-        if (c == ':')
-            lambda_params = 0;
-        if ((c == ',' && !lambda_params) || c == ';' || c == ')' || c == ']' || c == '}')
-            prefix = lambdas = elses = 0;
-        switch (c) {
-        case '#':
-            while (i + 1 < len && text[i + 1] != '\n')
-                i++;
-            break;
-        case '\'': case '"':
-            operand = 1;
-            prefix = 0;
-            quote = c;
-            triple = i + 2 < len && text[i + 1] == c && text[i + 2] == c;
-            if (triple)
-                i += 2;
-            break;
-        case '(': case '[': case '{':
-            if (++depth > MAX_BRACKET_DEPTH && !*too_deep)
-                *too_deep = i + 1;
-            break;
-        case ')': case ']': case '}': if (depth > 0) depth--; break;
-        case '\\':
-            if (i + 1 < len && text[i + 1] == '\n')
-                i++;
-            else if (i + 2 < len && text[i + 1] == '\r' && text[i + 2] == '\n')
-                i += 2;
-            break;
-        case '\n':
-            if (depth || i + 1 >= len)
-                break;
-            prefix = lambdas = elses = 0;   /* a logical line ends */
-            lambda_params = 0;
-            if (text[i + 1] != ' ' && text[i + 1] != '\t' && text[i + 1] != '\n' &&
-                text[i + 1] != '\r' && text[i + 1] != '#') {
-                after_decorator = line_is_decorator;
-                line_is_decorator = text[i + 1] == '@';
-            }
-            if (found < k && i + 1 >= (uint64_t)len * (uint64_t)found / (uint64_t)k &&
-                !after_decorator && ast__can_split_at(text + i + 1, end))
-                cuts[found++] = i + 1;
-            break;
-        default:
-            break;
-        }
+    for (L.i = 0; L.i < len; L.i++) {
+        char c = text[L.i];
+        if (L.quote)
+            ast__cut_in_string(&L);
+        else if (ast__is_ident(c))
+            ast__cut_word(&L);
+        else
+            ast__cut_punct(&L, c);
     }
-    cuts[found] = len;
-    return found;
+    cuts[L.found] = len;
+    return L.found;
 }
 
 /* ---- parsing ---- */

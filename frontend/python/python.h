@@ -198,10 +198,37 @@ int32_t alias_try_body(const Ast *ast, int32_t try_statement);
 /* True when the import that binds local sits in a try whose handlers
  * catch ImportError (a fallback follows when the import fails). */
 int alias_guarded(const AliasTable *self, const char *local);
+/* Who reads a row of the TorchAir tables (alias.c). */
+enum {
+    ALIAS_SCAN = 1,    /* lint's scanner and every reader of imports */
+    ALIAS_LOWER = 2,   /* the lowering's evaluator */
+};
+/* TorchAir's entry points (and torch's, whose arguments TorchAir's rules read). */
+typedef enum TorchairApi {
+    TA_SUPER_KERNEL,       /* torchair.scope.super_kernel */
+    TA_NPU_STREAM_SWITCH,  /* torchair.scope.npu_stream_switch */
+    TA_NPU_WAIT_TENSOR,    /* torchair.scope.npu_wait_tensor */
+    TA_LIMIT_CORE_NUM,     /* torchair.scope.limit_core_num */
+    TA_OP_NEVER_TIMEOUT,   /* torchair.scope.op_never_timeout */
+    TA_SET_DIM_GEARS,      /* torchair.inference.set_dim_gears */
+    TA_MARK_STATIC,        /* torch._dynamo.mark_static */
+    TA_CACHE_COMPILE,      /* torchair.inference.cache_compile */
+    TA_COMPILER_CONFIG,    /* torchair.CompilerConfig */
+    TA_GET_NPU_BACKEND,    /* torchair.get_npu_backend */
+    TA_TORCH_COMPILE,      /* torch.compile */
+    TA__COUNT
+} TorchairApi;
+/* The rewrite of the table of TorchAir's import paths that applies to
+ * path for use (ALIAS_SCAN or ALIAS_LOWER): the replacement, with *len the
+ * length of the prefix of path it replaces (all of path for a whole name);
+ * NULL when none applies. */
+const char *alias_rewrite(const char *path, unsigned use, size_t *len);
 /* Rewrites the names under which TorchAir and npugraph_ex are also
  * shipped (torch_npu.dynamo.torchair., torch_npu.npu.) to torchair.,
- * npugraph_ex., torch.npu.; returns path or buf. */
+ * npugraph_ex., torch.npu. (the ALIAS_SCAN rewrites); returns path or buf. */
 const char *alias_normalise(const char *path, char *buf, size_t cap);
+/* The TorchairApi a canonical callee path names for use, or -1. */
+int alias_torchair_api(const char *path, unsigned use);
 /* Whether the canonical (normalised) path names a function its package
  * has; for API_REMOVED *replacement is the new name. */
 ApiStatus alias_api_status(const char *path, const char **replacement);

@@ -223,6 +223,40 @@ static void test_alias_table(void **state)
     parsed_free(&p);
 }
 
+/* The one table of TorchAir's names: each reader sees its own rows. */
+static void test_torchair_names(void **state)
+{
+    (void)state;
+    char buf[256];
+    size_t n;
+    /* imports: torch_npu ships TorchAir and installs torch.npu */
+    assert_string_equal(alias_normalise("torch_npu.dynamo.torchair.scope.super_kernel", buf, sizeof buf),
+                        "torchair.scope.super_kernel");
+    assert_string_equal(alias_normalise("torch_npu.npu.npugraph_ex.inference.cache_compile", buf, sizeof buf),
+                        "torch.npu.npugraph_ex.inference.cache_compile");
+    assert_string_equal(alias_normalise("torchair.ops.npu_wait_tensor", buf, sizeof buf),
+                        "torchair.ops.npu_wait_tensor");
+    /* the lowering folds the npugraph_ex flavour and the moved names into TorchAir's own */
+    assert_string_equal(alias_rewrite("torch.npu.npugraph_ex.inference.cache_compile", ALIAS_LOWER, &n),
+                        "torchair.");
+    assert_int_equal(n, strlen("torch.npu.npugraph_ex."));
+    assert_string_equal(alias_rewrite("torchair.scope.NpuStreamSwitch", ALIAS_LOWER, &n),
+                        "torchair.scope.npu_stream_switch");
+    assert_int_equal(n, strlen("torchair.scope.NpuStreamSwitch"));
+    assert_null(alias_rewrite("torchair.scope.NpuStreamSwitchX", ALIAS_LOWER, &n));
+    assert_null(alias_rewrite("torch.npu.npugraph_ex.scope.super_kernel", ALIAS_SCAN, &n));
+    /* entry points */
+    assert_int_equal(alias_torchair_api("torchair.inference.cache_compile", ALIAS_SCAN), TA_CACHE_COMPILE);
+    assert_int_equal(alias_torchair_api("torchair.inference.cache_compile", ALIAS_LOWER), TA_CACHE_COMPILE);
+    assert_int_equal(alias_torchair_api("npugraph_ex.CompilerConfig", ALIAS_SCAN), TA_COMPILER_CONFIG);
+    assert_int_equal(alias_torchair_api("npugraph_ex.CompilerConfig", ALIAS_LOWER), -1);
+    assert_int_equal(alias_torchair_api("torchair.npu_fx_compiler.get_npu_backend", ALIAS_LOWER),
+                     TA_GET_NPU_BACKEND);
+    assert_int_equal(alias_torchair_api("torchair.npu_fx_compiler.get_npu_backend", ALIAS_SCAN), -1);
+    assert_int_equal(alias_torchair_api("torch.compile", ALIAS_LOWER), TA_TORCH_COMPILE);
+    assert_int_equal(alias_torchair_api("torch.compiler", ALIAS_LOWER), -1);
+}
+
 /* ---- values ---- */
 
 static Value *value_at(Parsed *p, ConstTable *consts, const char *name)
@@ -375,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_chunked_parse_equals_single),
         cmocka_unit_test(test_chunked_parse_module_node),
         cmocka_unit_test(test_alias_table),
+        cmocka_unit_test(test_torchair_names),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_scope_tree),
         cmocka_unit_test(test_path_escapes),

@@ -132,7 +132,8 @@ static void test_tables(void **state)
     assert_string_equal(format_name(FMT_FRACTAL_NZ), "FRACTAL_NZ");
     assert_string_equal(format_name(7), "FORMAT_7");
     assert_string_equal(op_info[OP_MATMUL].name, "matmul");
-    assert_string_equal(op_info[OP_MATMUL].acl, "BatchMatMulV2");
+    assert_int_equal(op_info[OP_LINEAR].optional, 2);
+    assert_int_equal(op_info[OP_CAT].max_in, OP_ANY);
     assert_int_equal(op_info[OP_RESHAPE].flags, OPF_ALIAS);
     assert_int_equal(op_info[OP_FORMAT_CAST].flags, OPF_ALIAS | OPF_NOFUSE);
     assert_string_equal(op_info[OP_SLICE_STORE].name, "slice_store");

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../planner/plan.h"
+#include "../../codegen/codegen.h"
 
 /* ------------------------------------------------------------------------ */
 /* building graphs and plans by hand                                         */
@@ -195,6 +195,7 @@ static void build_plan(Plan *p, Graph *g)
 {
     memset(p, 0, sizeof *p);
     p->g = g;
+    p->op_type = codegen_op_type;
     VEC_PUSH(p->gears, ((PlanGear){arena_i64(p, (int64_t[]){2}, 1)}));
     VEC_PUSH(p->gears, ((PlanGear){arena_i64(p, (int64_t[]){4}, 1)}));
     VEC_PUSH(p->segs, ((PlanSegment){0, arena_ids(p, (int32_t[]){4, 5}, 2), 2, 1, "end of scope"}));
@@ -517,6 +518,7 @@ static void test_text_static_quoted(void **state)
     Plan p;
     memset(&p, 0, sizeof p);
     p.g = &g;
+    p.op_type = codegen_op_type;
     VEC_PUSH(p.gears, ((PlanGear){NULL}));
     StrBuf out = {0};
     plan_text(&p, &out);

@@ -23,7 +23,7 @@
 
 #include <string.h>
 
-#include "../../planner/plan.h"
+#include "../../codegen/codegen.h"
 
 /* ------------------------------------------------------------------------ */
 /* building graphs                                                           */
@@ -189,7 +189,8 @@ static void assert_schedule_sound(const T *t)
 
 static void t_plan(T *t)
 {
-    t->rc = plan_build(&t->p, &t->b.g, &t->diags);
+    PlanOptions opt = {codegen_op_type};   /* the keys tngc prints: manifest names */
+    t->rc = plan_build_with(&t->p, &t->b.g, &opt, &t->diags);
     if (t->rc == 0)
         assert_schedule_sound(t);
 }
@@ -928,6 +929,31 @@ static void test_kernels_dedup(void **state)
     t_free(&t);
 }
 
+/* Without a target's names (plan_build, no PlanOptions) the planner names
+ * no ACL operator: keys use the dump names, and mm and linear, one
+ * MatMulV2 stem with codegen's names, get stems of their own. */
+static void test_kernels_target_free(void **state)
+{
+    (void)state;
+    T t = {0};
+    B *b = &t.b;
+    b_init(b);
+    int32_t x = b_input(b, "x", 2, (int64_t[]){2, 8});
+    int32_t w = b_weight(b, "w", 2, (int64_t[]){8, 8});
+    int32_t y = b_matmul(b, OP_MM, x, w);
+    b_output(b, y), b_output(b, b_like(b, OP_EXP, y));
+    t.rc = plan_build(&t.p, &t.b.g, &t.diags);
+    assert_int_equal(t.rc, 0);
+    assert_int_equal(t.p.kernels.n, 2);
+    assert_string_equal(t.p.kernels.v[0].key, "mm_float_ND_2_8_0");
+    assert_string_equal(t.p.kernels.v[1].key, "exp_float_ND_2_8_0");
+    plan_free(&t.p);
+    PlanOptions opt = {codegen_op_type};
+    assert_int_equal(plan_build_with(&t.p, &t.b.g, &opt, &t.diags), 0);
+    assert_string_equal(t.p.kernels.v[0].key, "MatMulV2_float_ND_2_8_0");
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -951,6 +977,7 @@ int main(void)
         cmocka_unit_test(test_memory_arena_limit),
         cmocka_unit_test(test_rowindep),
         cmocka_unit_test(test_kernels_dedup),
+        cmocka_unit_test(test_kernels_target_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

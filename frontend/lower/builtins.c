@@ -1,0 +1,928 @@
+/*
+ * builtins.c - Python's builtins and the methods of lists and dicts, as
+ * the lowering evaluates them on known values (len, min, range, zip,
+ * sorted, getattr, list.append, dict.get ...), and the host-side torch
+ * functions that only return a value (torch.manual_seed, torch.device).
+ *
+ * A builtin is a row of the table `builtins`: its name, the function that
+ * evaluates it, and flags. What a builtin cannot evaluate is an unknown
+ * (silently: the evaluator reports an unknown where the plan needs it).
+ * Containers iterate through obj_iter (ITER_EXPAND), the one iterator of
+ * Python values; builtins_iter is Python's iter(): containers and tensors.
+ */
+#include "builtins.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NELEM(a) (sizeof(a) / sizeof *(a))
+
+Obj *builtins_iter(Interp *I, Obj *o, int32_t node)
+{
+    if (o->kind == O_TENSOR)
+        return torchlib_rows(I, o, node);
+    return obj_iter(I, o, node, ITER_LOOP);
+}
+
+/* ===================================================================== */
+/* Builtin functions                                                     */
+/* ===================================================================== */
+
+/* Arguments of a builtin as one iterable (f(it)) or as varargs (f(a, b, ...)). */
+static Obj *varargs_or_iter(Interp *I, CallArgs *a)
+{
+    if (a->npos == 1)
+        return obj_iter(I, a->pos[0], a->node, ITER_EXPAND);
+    return obj_seq_of(I, O_LIST, a->pos, a->npos);
+}
+
+/* min(a, b, ...) | min(iterable) | max(...): ints, floats, symbolic ints */
+static Obj *bi_minmax(Interp *I, const char *name, CallArgs *a)
+{
+    int is_max = name[1] == 'a';
+    if (args_kw(a, "key"))
+        return unk(I);
+    Obj *l = varargs_or_iter(I, a);
+    if (!l || l->n == 0) {
+        Obj *d = args_kw(a, "default");
+        return d && l ? d : unk(I);
+    }
+    int any_dim = 0, all_int = 1;
+    for (size_t i = 0; i < l->n; i++) {
+        Obj *o = l->items[i];
+        if (!o || o->kind == O_UNKNOWN)
+            return unk(I);
+        if (is_tensor(o))
+            return interp_break(I, a->node, RULE_TNG204, "%s of tensors is only known at run time",
+                                is_max ? "max" : "min");
+        any_dim |= o->kind == O_DIM;
+        all_int &= o->kind == O_INT || o->kind == O_BOOL || o->kind == O_DIM;
+        if (!(o->kind == O_INT || o->kind == O_BOOL || o->kind == O_DIM || o->kind == O_FLOAT))
+            return unk(I);
+    }
+    if (any_dim) {
+        if (!all_int)
+            return interp_break(I, a->node, RULE_TNG205, "min/max of a dynamic dim and a float");
+        DimId r = obj_as_dim(I, l->items[0]);
+        for (size_t i = 1; i < l->n; i++) {
+            DimId d = obj_as_dim(I, l->items[i]);
+            r = is_max ? graph_dim_max(interp_graph(I), r, d) : graph_dim_min(interp_graph(I), r, d);
+        }
+        return obj_dim(I, r);
+    }
+    Obj *best = l->items[0];
+    double bv;
+    obj_num_value(best, &bv);
+    for (size_t i = 1; i < l->n; i++) {
+        double v;
+        obj_num_value(l->items[i], &v);
+        if (is_max ? v > bv : v < bv)
+            best = l->items[i], bv = v;
+    }
+    return best;
+}
+
+/* sum(iterable, start=0): numbers, symbolic ints, or tensors (added up) */
+static Obj *bi_sum(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *l = obj_iter(I, args_get(a, 0, NULL), a->node, ITER_EXPAND);
+    Obj *acc = args_get(a, 1, "start");
+    if (!l)
+        return unk(I);
+    if (!acc)
+        acc = obj_int(I, 0);
+    for (size_t i = 0; i < l->n; i++) {
+        Obj *x = l->items[i];
+        int64_t z;
+        if (obj_has_unknown(x) || is_unknown(acc))
+            return unk(I);
+        if (is_tensor(x) || is_tensor(acc)) {
+            if (!is_tensor(acc) && obj_int_value(acc, &z) && z == 0) {
+                acc = x;
+                continue;
+            }
+            acc = torchlib_add(I, acc, x, a->node, "sum");
+        } else if (acc->kind == O_DIM || x->kind == O_DIM) {
+            DimId p = obj_as_dim(I, acc), q = obj_as_dim(I, x);
+            if (p < 0 || q < 0)
+                return unk(I);
+            acc = obj_dim(I, graph_dim_add(interp_graph(I), p, q));
+        } else {
+            double u, v;
+            int64_t p, q;
+            if (obj_int_value(acc, &p) && obj_int_value(x, &q)) {
+                int64_t t;
+                int ovf = graph_ckd_add(&t, p, q);
+                acc = obj_int_checked(I, ovf, t, a->node);
+                if (is_unknown(acc))
+                    return acc;
+            }
+            else if (obj_num_value(acc, &u) && obj_num_value(x, &v))
+                acc = obj_float(I, u + v);
+            else
+                return unk(I);
+        }
+    }
+    return acc;
+}
+
+/* range(stop) | range(start, stop[, step]): constant ints only */
+static Obj *bi_range(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    int64_t v[3] = {0, 0, 1};
+    if (a->npos < 1 || a->npos > 3)
+        return unk(I);
+    for (size_t i = 0; i < a->npos; i++) {
+        Obj *o = a->pos[i];
+        int64_t x;
+        if (o->kind == O_DIM) {
+            if (!graph_dim_const_value(interp_graph(I), o->dim, &x))
+                return unk(I);   /* the loop over it reports */
+        } else if (!obj_int_value(o, &x)) {
+            return unk(I);
+        }
+        if (a->npos == 1)
+            v[1] = x;
+        else
+            v[i] = x;
+    }
+    if (v[2] == 0)
+        return interp_break(I, a->node, RULE_TNG205, "range() step must not be zero");
+    Obj *r = obj_new(I, O_RANGE);
+    Obj *items[3] = {obj_int(I, v[0]), obj_int(I, v[1]), obj_int(I, v[2])};
+    r->items = interp_alloc(I, 3 * sizeof *r->items);
+    memcpy(r->items, items, sizeof items);
+    r->n = r->cap = 3;
+    return r;
+}
+
+/* int(x) | float(x) | bool(x) | abs(x) | round(x, ndigits=None) */
+static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (!x)
+        return streq(f, "float") ? obj_float(I, 0) : streq(f, "bool") ? obj_bool(I, 0) : obj_int(I, 0);
+    if (is_unknown(x))
+        return unk(I);
+    if (is_tensor(x)) {
+        if (streq(f, "abs")) {
+            return torchlib_abs(I, x, a->node);
+        }
+        return interp_break(I, a->node, RULE_TNG204, "%s() of a tensor: its value is only known at run time", f);
+    }
+    if (x->kind == O_DIM) {
+        int64_t c;
+        if (!graph_dim_const_value(interp_graph(I), x->dim, &c)) {
+            if (streq(f, "int") || streq(f, "round"))
+                return x;
+            return interp_break(I, a->node, RULE_TNG205, "%s() of a dynamic dim", f);
+        }
+        x = obj_int(I, c);
+    }
+    double v;
+    int64_t iv;
+    if (streq(f, "bool")) {
+        if (obj_num_value(x, &v))
+            return obj_bool(I, v != 0);
+        if (x->kind == O_NONE)
+            return obj_bool(I, 0);
+        if (x->kind == O_STR || is_seq(x) || x->kind == O_DICT)
+            return obj_bool(I, (x->kind == O_STR ? x->len : x->n) != 0);
+        return obj_bool(I, 1);
+    }
+    if (x->kind == O_STR) {
+        char *end;
+        if (streq(f, "int")) {
+            errno = 0;
+            long long p = strtoll(x->s, &end, 10);
+            if (*end != 0 || end == x->s)
+                return unk(I);
+            return obj_int_checked(I, errno == ERANGE, p, a->node);
+        }
+        if (streq(f, "float")) {
+            double p = strtod(x->s, &end);
+            return *end == 0 && end != x->s ? obj_float(I, p) : unk(I);
+        }
+        return unk(I);
+    }
+    if (!obj_num_value(x, &v))
+        return unk(I);
+    int isint = obj_int_value(x, &iv);
+    if (streq(f, "int")) {
+        if (isint)
+            return obj_int(I, iv);
+        if (!(v > -9.2e18 && v < 9.2e18))
+            return unk(I);
+        return obj_int(I, (int64_t)v);
+    }
+    if (streq(f, "float"))
+        return obj_float(I, v);
+    if (streq(f, "abs"))
+        return isint ? obj_int_checked(I, iv == INT64_MIN, iv < 0 && iv != INT64_MIN ? -iv : iv, a->node)
+                     : obj_float(I, fabs(v));
+    /* round: half to even, as Python */
+    Obj *nd = args_get(a, 1, "ndigits");
+    if (is_none(nd)) {
+        if (isint)
+            return obj_int(I, iv);
+        double r = nearbyint(v);
+        if (!(r > -9.2e18 && r < 9.2e18))
+            return unk(I);
+        return obj_int(I, (int64_t)r);
+    }
+    int64_t k;
+    if (!obj_int_value(nd, &k) || k > 300 || k < -300)
+        return unk(I);
+    if (isint && k >= 0)
+        return obj_int(I, iv);
+    double p = pow(10.0, (double)k);
+    return obj_float(I, nearbyint(v * p) / p);
+}
+
+/* enumerate(iterable, start=0) */
+static Obj *bi_enumerate(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *l = obj_iter(I, args_get(a, 0, "iterable"), a->node, ITER_EXPAND);
+    int64_t start = 0;
+    Obj *st = args_get(a, 1, "start");
+    if (!l || (st && !obj_int_value(st, &start)))
+        return unk(I);
+    int64_t last;
+    if (graph_ckd_add(&last, start, (int64_t)l->n))
+        return obj_int_checked(I, 1, 0, a->node);
+    for (size_t i = 0; i < l->n; i++) {
+        Obj *pair[2] = {obj_int(I, start + (int64_t)i), l->items[i]};
+        l->items[i] = obj_tuple(I, pair, 2);
+    }
+    return l;
+}
+
+/* zip(*iterables): up to the shortest */
+static Obj *bi_zip(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    if (a->has_star || a->npos > 64)
+        return unk(I);
+    Obj *ls[64];
+    size_t n = SIZE_MAX;
+    for (size_t k = 0; k < a->npos; k++) {
+        if (!(ls[k] = obj_iter(I, a->pos[k], a->node, ITER_EXPAND)))
+            return unk(I);
+        if (ls[k]->n < n)
+            n = ls[k]->n;
+    }
+    if (a->npos == 0)
+        n = 0;
+    Obj *out = obj_seq_of(I, O_LIST, NULL, 0);
+    out->items = interp_alloc(I, (n + 1) * sizeof *out->items);
+    for (size_t i = 0; i < n; i++) {
+        Obj *t[64];
+        for (size_t k = 0; k < a->npos; k++)
+            t[k] = ls[k]->items[i];
+        out->items[i] = obj_tuple(I, t, a->npos);
+    }
+    out->n = out->cap = n;
+    return out;
+}
+
+/* dict() | dict(mapping) | dict(pairs) | dict(k=v, ...) */
+static Obj *bi_dict(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *src = args_get(a, 0, NULL);
+    Obj *d = obj_seq_of(I, O_DICT, NULL, 0);
+    size_t cap = (src && (src->kind == O_DICT || is_seq(src)) ? src->n * 2 : 0) + a->nkw * 2 + 2;
+    d->items = interp_alloc(I, cap * sizeof *d->items);
+    d->cap = cap;
+    if (src) {
+        if (src->kind == O_DICT) {
+            for (size_t i = 0; i + 1 < src->n; i += 2) {
+                d->items[d->n++] = src->items[i];
+                d->items[d->n++] = src->items[i + 1];
+            }
+        } else if (is_seq(src)) {
+            for (size_t i = 0; i < src->n; i++) {
+                Obj *p = src->items[i];
+                if (!is_seq(p) || p->n != 2)
+                    return unk(I);
+                int dup = 0;
+                for (size_t j = 0; j < d->n; j += 2)
+                    if (d->items[j]->kind == p->items[0]->kind && d->items[j]->kind == O_STR &&
+                        streq(d->items[j]->s, p->items[0]->s)) {
+                        d->items[j + 1] = p->items[1];
+                        dup = 1;
+                    }
+                if (!dup) {
+                    d->items[d->n++] = p->items[0];
+                    d->items[d->n++] = p->items[1];
+                }
+            }
+        } else {
+            return unk(I);
+        }
+    }
+    for (size_t k = 0; k < a->nkw; k++) {
+        int dup = 0;
+        for (size_t j = 0; j < d->n; j += 2)
+            if (d->items[j]->kind == O_STR && streq(d->items[j]->s, a->kwnames[k])) {
+                d->items[j + 1] = a->kw[k];
+                dup = 1;
+            }
+        if (!dup) {
+            d->items[d->n++] = obj_str(I, a->kwnames[k]);
+            d->items[d->n++] = a->kw[k];
+        }
+    }
+    return d;
+}
+
+/* len(x): containers, strings, ranges, module lists; a tensor's dim 0 */
+static Obj *bi_len(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    if (!x || is_unknown(x))
+        return unk(I);
+    switch (x->kind) {
+    case O_TUPLE: case O_LIST:
+        return obj_int(I, (int64_t)x->n);
+    case O_DICT:
+        return obj_int(I, (int64_t)(x->n / 2));
+    case O_STR: {
+        /* code points, as Python counts: every byte but UTF-8 continuations */
+        int64_t n = 0;
+        for (size_t i = 0; i < x->len; i++)
+            n += ((unsigned char)x->s[i] & 0xC0) != 0x80;
+        return obj_int(I, n);
+    }
+    case O_RANGE: {
+        Obj *l = obj_iter(I, x, a->node, ITER_EXPAND);
+        return l ? obj_int(I, (int64_t)l->n) : unk(I);
+    }
+    case O_INST:
+        return obj_is_module_seq(x) ? obj_int(I, (int64_t)x->n) : unk(I);
+    case O_TENSOR: {
+        int32_t v = interp_val(I, x, a->node);
+        Graph *g = interp_graph(I);
+        if (v < 0 || (size_t)v >= g->vals.n)
+            return unk(I);
+        if (g->vals.v[v].ndim == 0)
+            return interp_break(I, a->node, RULE_TNG206, "len() of a 0-d tensor");
+        return obj_dim(I, g->vals.v[v].dims[0]);
+    }
+    default:
+        return unk(I);
+    }
+}
+
+/* math.sqrt(x) | math.log(x[, base]) | math.exp | math.ceil | math.floor |
+ * math.pow | math.fabs | math.log2 | math.log10 | math.isqrt | math.prod */
+static Obj *bi_math(Interp *I, const char *name, CallArgs *a)
+{
+    const char *f = name + 5;   /* after "math." */
+    double x, y = 0;
+    Obj *o = args_get(a, 0, NULL), *o2 = args_get(a, 1, NULL);
+    if (streq(f, "prod")) {
+        Obj *l = obj_iter(I, o, a->node, ITER_EXPAND);
+        if (!l)
+            return unk(I);
+        int64_t p = 1, v;
+        int ovf = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            if (!obj_int_value(l->items[i], &v))
+                return unk(I);
+            ovf |= graph_ckd_mul(&p, p, v);
+        }
+        return obj_int_checked(I, ovf, p, a->node);
+    }
+    if (!obj_num_value(o, &x) || (o2 && !obj_num_value(o2, &y)))
+        return unk(I);
+    if (streq(f, "sqrt"))
+        return x < 0 ? unk(I) : obj_float(I, sqrt(x));
+    if (streq(f, "isqrt")) {
+        int64_t v;
+        if (!obj_int_value(o, &v) || v < 0)
+            return unk(I);
+        int64_t r = (int64_t)sqrt((double)v), sq;
+        if (r > 3037000499)   /* the isqrt of INT64_MAX: r * r fits */
+            r = 3037000499;
+        while (r > 0 && r * r > v)
+            r--;
+        while (r < 3037000499 && !graph_ckd_mul(&sq, r + 1, r + 1) && sq <= v)
+            r++;
+        return obj_int(I, r);
+    }
+    if (streq(f, "log")) {
+        if (x <= 0 || (o2 && (y <= 0 || y == 1)))
+            return unk(I);
+        return obj_float(I, o2 ? log(x) / log(y) : log(x));
+    }
+    if (streq(f, "log2"))
+        return x <= 0 ? unk(I) : obj_float(I, log2(x));
+    if (streq(f, "log10"))
+        return x <= 0 ? unk(I) : obj_float(I, log10(x));
+    if (streq(f, "exp"))
+        return obj_float(I, exp(x));
+    if (streq(f, "fabs"))
+        return obj_float(I, fabs(x));
+    if (streq(f, "pow"))
+        return o2 ? obj_float(I, pow(x, y)) : unk(I);
+    if (streq(f, "ceil") || streq(f, "floor")) {
+        double r = f[0] == 'c' ? ceil(x) : floor(x);
+        return r > -9.2e18 && r < 9.2e18 ? obj_int(I, (int64_t)r) : unk(I);
+    }
+    if (streq(f, "sin"))
+        return obj_float(I, sin(x));
+    if (streq(f, "cos"))
+        return obj_float(I, cos(x));
+    if (streq(f, "tanh"))
+        return obj_float(I, tanh(x));
+    return NULL;
+}
+
+/* sorted(iterable, reverse=False): numbers or strings */
+/* Python's ordering of two known values: -1, 0, 1, or 2 when Python would
+ * refuse to compare them (or tngc cannot). Tuples and lists compare
+ * lexicographically. */
+static int py_compare(const Obj *a, const Obj *b, int depth)
+{
+    double p, q;
+    if (depth > 32)
+        return 2;
+    if (obj_num_value(a, &p) && obj_num_value(b, &q))
+        return p < q ? -1 : p > q;
+    if (a->kind == O_STR && b->kind == O_STR) {
+        int c = strcmp(a->s, b->s);
+        return c < 0 ? -1 : c > 0;
+    }
+    if ((a->kind == O_TUPLE || a->kind == O_LIST) && a->kind == b->kind) {
+        for (size_t i = 0; i < a->n && i < b->n; i++) {
+            int c = py_compare(a->items[i], b->items[i], depth + 1);
+            if (c != 0)
+                return c;
+        }
+        return a->n < b->n ? -1 : a->n > b->n;
+    }
+    return 2;
+}
+
+/* Stable merge sort of items[0..n) by py_compare; -1 when two items do
+ * not compare. */
+static int sort_items(Obj **items, Obj **tmp, size_t n, int desc)
+{
+    if (n < 2)
+        return 0;
+    size_t h = n / 2;
+    if (sort_items(items, tmp, h, desc) < 0 || sort_items(items + h, tmp, n - h, desc) < 0)
+        return -1;
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        int c = py_compare(items[j], items[i], 0);
+        if (c == 2)
+            return -1;
+        /* take from the right only when strictly before (stability) */
+        if (desc ? c > 0 : c < 0)
+            tmp[k++] = items[j++];
+        else
+            tmp[k++] = items[i++];
+    }
+    while (i < h)
+        tmp[k++] = items[i++];
+    while (j < n)
+        tmp[k++] = items[j++];
+    memcpy(items, tmp, n * sizeof *items);
+    return 0;
+}
+
+/* sorted(iterable, reverse=False) of numbers, strings, tuples of them */
+static Obj *bi_sorted(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *l = obj_iter(I, args_get(a, 0, "iterable"), a->node, ITER_EXPAND);
+    Obj *rev = args_kw(a, "reverse");
+    if (!l || args_kw(a, "key") || obj_has_unknown(rev))
+        return unk(I);
+    Obj **tmp = interp_alloc(I, (l->n + 1) * sizeof *tmp);
+    if (sort_items(l->items, tmp, l->n, obj_flag(rev, 0)) < 0)
+        return unk(I);
+    return l;
+}
+
+/* list(iterable=()) | tuple(iterable=()) */
+static Obj *bi_list(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (!x)
+        return obj_seq_of(I, name[0] == 'l' ? O_LIST : O_TUPLE, NULL, 0);
+    Obj *l = obj_iter(I, x, a->node, ITER_EXPAND);
+    if (!l)
+        return unk(I);
+    l->kind = name[0] == 'l' ? O_LIST : O_TUPLE;
+    return l;
+}
+
+/* reversed(seq) */
+static Obj *bi_reversed(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *l = obj_iter(I, args_get(a, 0, NULL), a->node, ITER_EXPAND);
+    if (!l)
+        return unk(I);
+    for (size_t i = 0; i < l->n / 2; i++) {
+        Obj *t = l->items[i];
+        l->items[i] = l->items[l->n - 1 - i];
+        l->items[l->n - 1 - i] = t;
+    }
+    return l;
+}
+
+/* any(iterable) | all(iterable) of numbers, None, strings, containers */
+static Obj *bi_any_all(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *l = obj_iter(I, args_get(a, 0, NULL), a->node, ITER_EXPAND);
+    if (!l)
+        return unk(I);
+    int is_any = name[1] == 'n', unknown = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        Obj *o = l->items[i];
+        double v;
+        int t;
+        if (obj_num_value(o, &v))
+            t = v != 0;
+        else if (o->kind == O_NONE)
+            t = 0;
+        else if (o->kind == O_STR || is_seq(o) || o->kind == O_DICT)
+            t = (o->kind == O_STR ? o->len : o->n) != 0;
+        else {
+            unknown = 1;
+            continue;
+        }
+        if (t == is_any)
+            return obj_bool(I, is_any);
+    }
+    return unknown ? unk(I) : obj_bool(I, !is_any);
+}
+
+/* str(object='') of a string or an int */
+static Obj *bi_str(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    if (!x)
+        return obj_str(I, "");
+    if (x->kind == O_STR)
+        return x;
+    if (x->kind == O_INT)
+        return obj_str(I, interp_printf(I, "%lld", (long long)x->i));
+    return unk(I);
+}
+
+/* print(...) and the host-side torch functions without an effect on the
+ * plan: None */
+static Obj *bi_none(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name, (void)a;
+    return obj_none(I);
+}
+
+/* torch.device(type): the device's name */
+static Obj *bi_device(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, "type");
+    return x && x->kind == O_STR ? x : obj_str(I, "npu");
+}
+
+/* torch.Size(sizes=()) */
+static Obj *bi_size(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *l = obj_iter(I, args_get(a, 0, NULL), a->node, ITER_EXPAND);
+    if (!l)
+        return a->npos ? unk(I) : obj_seq_of(I, O_TUPLE, NULL, 0);
+    l->kind = O_TUPLE;
+    return l;
+}
+
+/* torch.is_tensor(obj) */
+static Obj *bi_is_tensor(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, "obj");
+    return !x || is_unknown(x) ? unk(I) : obj_bool(I, is_tensor(x));
+}
+
+/* isinstance(o, t) | hasattr | callable | id | type: not evaluated */
+static Obj *bi_unknown(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name, (void)a;
+    return obj_unknown(I, NULL);
+}
+
+/* getattr(object, name[, default]) */
+static Obj *bi_getattr(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL), *d = args_get(a, 2, NULL);
+    if (o && n && n->kind == O_STR) {
+        Obj *r = interp_getattr(I, o, n->s, a->node);
+        if (r->kind != O_UNKNOWN || !d)
+            return r;
+    }
+    return d ? d : obj_unknown(I, NULL);
+}
+
+/* setattr(object, name, value) on an instance */
+static Obj *bi_setattr(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL), *v = args_get(a, 2, NULL);
+    if (o && n && v && n->kind == O_STR && o->kind == O_INST)
+        obj_setattr(I, o, n->s, v);
+    return obj_none(I);
+}
+
+enum {
+    BI_NOSTAR = 1,   /* *args or **kwargs of unknown contents: an unknown */
+    BI_RAW = 2,      /* introspection: its unknown result is not the library's
+                      * (builtins_call's *checked is 0) */
+};
+
+/* The builtins by name; "math." rows name a prefix. */
+static const struct Builtin {
+    const char *name;
+    Obj *(*fn)(Interp *I, const char *name, CallArgs *a);
+    unsigned flags;
+} builtins[] = {
+    {"len", bi_len, 0},
+    {"min", bi_minmax, BI_NOSTAR},
+    {"max", bi_minmax, BI_NOSTAR},
+    {"int", bi_number, 0},
+    {"float", bi_number, 0},
+    {"bool", bi_number, 0},
+    {"abs", bi_number, 0},
+    {"round", bi_number, 0},
+    {"range", bi_range, BI_NOSTAR},
+    {"print", bi_none, 0},
+    {"list", bi_list, 0},
+    {"tuple", bi_list, 0},
+    {"dict", bi_dict, BI_NOSTAR},
+    {"enumerate", bi_enumerate, 0},
+    {"zip", bi_zip, 0},
+    {"sum", bi_sum, 0},
+    {"reversed", bi_reversed, 0},
+    {"sorted", bi_sorted, 0},
+    {"any", bi_any_all, 0},
+    {"all", bi_any_all, 0},
+    {"math.", bi_math, 0},
+    {"str", bi_str, 0},
+    {"isinstance", bi_unknown, BI_RAW},
+    {"hasattr", bi_unknown, BI_RAW},
+    {"callable", bi_unknown, BI_RAW},
+    {"id", bi_unknown, BI_RAW},
+    {"type", bi_unknown, BI_RAW},
+    {"getattr", bi_getattr, BI_RAW},
+    {"setattr", bi_setattr, BI_RAW},
+    /* host-side torch functions */
+    {"torch.manual_seed", bi_none, 0},
+    {"torch.random.manual_seed", bi_none, 0},
+    {"torch.npu.manual_seed", bi_none, 0},
+    {"torch.cuda.manual_seed", bi_none, 0},
+    {"torch.npu.manual_seed_all", bi_none, 0},
+    {"torch.npu.set_device", bi_none, 0},
+    {"torch.cuda.set_device", bi_none, 0},
+    {"torch.npu.synchronize", bi_none, 0},
+    {"torch.cuda.synchronize", bi_none, 0},
+    {"torch.npu.empty_cache", bi_none, 0},
+    {"torch.set_printoptions", bi_none, 0},
+    {"torch.set_grad_enabled", bi_none, 0},
+    {"torch.use_deterministic_algorithms", bi_none, 0},
+    {"torch.set_num_threads", bi_none, 0},
+    {"torch._dynamo.reset", bi_none, 0},
+    {"torch.npu.set_compile_mode", bi_none, 0},
+    {"torch_npu.npu.set_compile_mode", bi_none, 0},
+    {"torch.device", bi_device, 0},
+    {"torch.Size", bi_size, 0},
+    {"torch.is_tensor", bi_is_tensor, 0},
+};
+
+Obj *builtins_call(Interp *I, const char *name, CallArgs *a, int *checked)
+{
+    *checked = 1;
+    for (size_t i = 0; i < NELEM(builtins); i++) {
+        const struct Builtin *b = &builtins[i];
+        size_t n = strlen(b->name);
+        if (b->name[n - 1] == '.' ? strncmp(name, b->name, n) != 0 : strcmp(name, b->name) != 0)
+            continue;
+        *checked = !(b->flags & BI_RAW);
+        if ((b->flags & BI_NOSTAR) && a->has_star)
+            return unk(I);
+        return b->fn(I, name, a);
+    }
+    return NULL;
+}
+
+/* ===================================================================== */
+/* Methods of lists and dicts                                            */
+/* ===================================================================== */
+
+/* list.remove(x): 1 removed, 0 when tngc cannot tell which item is x. */
+static int list_remove(Interp *I, Obj *self, Obj *x)
+{
+    for (size_t i = 0; i < self->n; i++) {
+        int e = obj_eq(I, self->items[i], x);
+        if (e < 0)
+            return 0;
+        if (e == 1) {
+            memmove(&self->items[i], &self->items[i + 1], (self->n - 1 - i) * sizeof(Obj *));
+            self->n--;
+            return 1;
+        }
+    }
+    return 0;   /* ValueError in Python */
+}
+
+static Obj *call_list_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (strcmp(m, "append") == 0 && x) {
+        if (self->n >= INTERP_MAX_ITEMS) {
+            interp_limit(I, a->node, "a list of more than 100,000 items");
+            return obj_none(I);
+        }
+        obj_push(I, self, x);
+        return obj_none(I);
+    }
+    if (strcmp(m, "extend") == 0 && x) {
+        Obj *it = builtins_iter(I, x, a->node);
+        if (!it) {
+            obj_forget(I, self, x, a->node, "the argument of list.extend");
+            return obj_none(I);
+        }
+        if (self->n + it->n > INTERP_MAX_ITEMS) {
+            interp_limit(I, a->node, "a list of more than 100,000 items");
+            return obj_none(I);
+        }
+        for (size_t i = 0; i < it->n; i++)
+            obj_push(I, self, it->items[i]);
+        return obj_none(I);
+    }
+    if (strcmp(m, "pop") == 0) {
+        size_t at = self->n - 1;
+        if (self->n == 0 || (x && !obj_seq_index(self, x, &at))) {
+            obj_forget(I, self, x, a->node, "the index of list.pop");
+            return obj_unknown(I, NULL);
+        }
+        Obj *v = self->items[at];
+        memmove(&self->items[at], &self->items[at + 1], (self->n - 1 - at) * sizeof(Obj *));
+        self->n--;
+        return v;
+    }
+    if (strcmp(m, "insert") == 0 && x && args_get(a, 1, NULL)) {
+        int64_t at;
+        if (!obj_int_value(x, &at)) {
+            obj_forget(I, self, x, a->node, "the index of list.insert");
+            return obj_none(I);
+        }
+        if (self->n >= INTERP_MAX_ITEMS) {
+            interp_limit(I, a->node, "a list of more than 100,000 items");
+            return obj_none(I);
+        }
+        obj_push(I, self, args_get(a, 1, NULL));
+        int64_t last = (int64_t)self->n - 1;   /* the old length */
+        if (at < 0)
+            at = at < -last ? 0 : at + last;
+        if (at > last)
+            at = last;
+        Obj *v = self->items[last];
+        memmove(&self->items[at + 1], &self->items[at], (size_t)(last - at) * sizeof(Obj *));
+        self->items[at] = v;
+        return obj_none(I);
+    }
+    if (strcmp(m, "remove") == 0 && x) {
+        if (!list_remove(I, self, x))
+            obj_forget(I, self, x, a->node, "the argument of list.remove");
+        return obj_none(I);
+    }
+    if (strcmp(m, "clear") == 0 && !x) {
+        self->n = 0;
+        return obj_none(I);
+    }
+    if (strcmp(m, "reverse") == 0 && !x) {
+        for (size_t i = 0; i < self->n / 2; i++) {
+            Obj *t = self->items[i];
+            self->items[i] = self->items[self->n - 1 - i];
+            self->items[self->n - 1 - i] = t;
+        }
+        return obj_none(I);
+    }
+    return NULL;
+}
+
+/* dict.update(mapping, **kw) with a dict or keywords; 0 otherwise. */
+static int dict_update(Interp *I, Obj *self, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if ((x && x->kind != O_DICT) || a->npos > 1 || a->has_star)
+        return 0;
+    if (x && self->n + x->n > 2 * INTERP_MAX_ITEMS) {
+        interp_limit(I, a->node, "a dict of more than 100,000 items");
+        return 1;
+    }
+    for (size_t i = 0; x && i + 1 < x->n; i += 2)
+        if (obj_dict_find(I, self, x->items[i]) == -2)
+            return 0;
+    for (size_t i = 0; x && i + 1 < x->n; i += 2)
+        obj_dict_set(I, self, x->items[i], x->items[i + 1]);
+    for (size_t i = 0; i < a->nkw; i++)
+        obj_dict_set(I, self, obj_str(I, a->kwnames[i]), a->kw[i]);
+    return 1;
+}
+
+static Obj *call_dict_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (strcmp(m, "get") == 0 && x) {
+        long i = obj_dict_find(I, self, x);
+        if (i >= 0)
+            return interp_trace_in(I, self->items[i], a->node);
+        Obj *d = args_get(a, 1, "default");
+        return i == -1 ? (d ? d : obj_none(I)) : obj_unknown(I, NULL);
+    }
+    if (strcmp(m, "keys") == 0 || strcmp(m, "values") == 0 || strcmp(m, "items") == 0) {
+        Obj *out = obj_seq(I, O_LIST);
+        for (size_t i = 0; i + 1 < self->n; i += 2) {
+            if (m[0] == 'k')
+                obj_push(I, out, self->items[i]);
+            else if (m[0] == 'v')
+                obj_push(I, out, self->items[i + 1]);
+            else {
+                Obj *pair[2] = {self->items[i], self->items[i + 1]};
+                obj_push(I, out, obj_tuple(I, pair, 2));
+            }
+        }
+        return out;
+    }
+    if (strcmp(m, "update") == 0) {
+        if (!dict_update(I, self, a))
+            obj_forget(I, self, x, a->node, "the argument of dict.update");
+        return obj_none(I);
+    }
+    if ((strcmp(m, "setdefault") == 0 || strcmp(m, "pop") == 0) && x) {
+        long i = obj_dict_find(I, self, x);
+        Obj *d = args_get(a, 1, NULL);
+        if (i == -2) {   /* tngc cannot tell whether the key is there */
+            obj_forget(I, self, x, a->node, interp_printf(I, "the key of dict.%s", m));
+            return obj_unknown(I, NULL);
+        }
+        if (m[0] == 'p') {
+            if (i < 0)
+                return d ? d : obj_unknown(I, NULL);   /* KeyError without a default */
+            Obj *v = self->items[i];
+            memmove(&self->items[i - 1], &self->items[i + 1], (self->n - 1 - (size_t)i) * sizeof(Obj *));
+            self->n -= 2;
+            return v;
+        }
+        if (i >= 0)
+            return self->items[i];
+        obj_dict_set(I, self, x, d ? d : obj_none(I));
+        return d ? d : obj_none(I);
+    }
+    if (strcmp(m, "clear") == 0 && !x) {
+        self->n = 0;
+        return obj_none(I);
+    }
+    return NULL;
+}
+
+/* The methods of list and dict that change the container: one tngc does
+ * not model (or cannot apply) leaves it unknown (obj_forget). */
+int builtins_container_mutator(const char *m)
+{
+    static const char *const names[] = {
+        "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
+        "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(m, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+Obj *builtins_container_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    Obj *r = self->kind == O_LIST ? call_list_method(I, m, self, a) : call_dict_method(I, m, self, a);
+    if (!r && builtins_container_mutator(m)) {
+        obj_forget(I, self, NULL, a->node, interp_printf(I, "%s.%s as called here is not among what tngc "
+                   "evaluates", self->kind == O_LIST ? "list" : "dict", m));
+        return I->tracing ? obj_unknown_reported(I) : obj_unknown(I, NULL);
+    }
+    return r;
+}
+

@@ -1,0 +1,1030 @@
+/*
+ * entry.c - TorchAir and torch entry points, and the compiled entries.
+ *
+ * Host code meets TorchAir through a few calls: torch.compile and
+ * cache_compile make compiled entries, CompilerConfig and get_npu_backend
+ * make config objects (whose fields follow TorchAir's schema), the scope
+ * functions make context managers, and npu_wait_tensor, set_dim_gears and
+ * mark_static annotate tensors. Which call is which comes from the one
+ * table of TorchAir's names (alias_torchair_api, frontend/python/alias.c).
+ *
+ * When host code calls a compiled entry the first time, its method is
+ * traced: the tensor leaves of the arguments become the entry graph's
+ * inputs (with symbols per the gear and dynamic rules), the evaluator runs
+ * the method in trace mode (interp_call), and what it returns becomes the
+ * outputs; host tensors updated in place get their final values. Later
+ * calls are checked against the plan (their shapes must be in a gear,
+ * their Python scalars unchanged) and return host tensors of the output
+ * shapes.
+ */
+#include "entry.h"
+#include "torchair_schema.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A CompilerConfig's fields as the script set them. */
+typedef struct ConfigFieldObj {
+    const char *path;
+    Obj *value;
+    int32_t node;
+} ConfigFieldObj;
+
+struct ConfigObj {
+    VEC(ConfigFieldObj) fields;
+    int32_t node;
+};
+
+/* ===================================================================== */
+/* Config objects                                                        */
+/* ===================================================================== */
+
+/* What a script reads and sets on a CompilerConfig follows TorchAir's
+ * schema (data/torchair/, the newest commit): sections and option objects
+ * are sub-objects, `cfg.x.value` reads option x as OptionValue.value does
+ * and `cfg.x.value = v` sets x (the same setter, _option_base.py:42-48),
+ * and a field never set has its TorchAir default. */
+
+/* The schema row of path in the newest TorchAir, or NULL. */
+static const TorchairField *config_schema(const char *path)
+{
+    for (size_t i = 0; i < torchair_nfields; i++)
+        if ((torchair_fields[i].versions & 1u) && strcmp(torchair_fields[i].path, path) == 0)
+            return &torchair_fields[i];
+    return NULL;
+}
+
+/* An OptionValue (or a subclass): an object with a .value. */
+static int config_is_option(const TorchairField *f)
+{
+    return f && f->kind != TK_SECTION && f->kind != TK_PLAIN && f->kind != TK_PROPERTY && f->kind != TK_NPUGRAPHEX;
+}
+
+static Obj *config_literal(Interp *I, const TorchairLit *t)
+{
+    switch (t->kind) {
+    case TL_BOOL: return obj_bool(I, (int)t->i);
+    case TL_INT: return obj_int(I, t->i);
+    case TL_STR: return obj_str(I, t->s);
+    case TL_NONE: break;
+    }
+    return obj_none(I);
+}
+
+/* The value of field path: its last assignment, else TorchAir's default;
+ * NULL for a path the schema does not have and no assignment sets. */
+static Obj *config_field(Interp *I, ConfigObj *cfg, const char *path)
+{
+    for (size_t i = cfg->fields.n; i-- > 0;)
+        if (strcmp(cfg->fields.v[i].path, path) == 0)
+            return cfg->fields.v[i].value;
+    const TorchairField *f = config_schema(path);
+    return f && f->kind != TK_SECTION ? config_literal(I, &f->dflt) : NULL;
+}
+
+/* OptionValue.value: None, "1" for True, "0" for False, else str(v);
+ * IntListValue, DictOptionValue and CallableValue return v itself. */
+static Obj *config_option_value(Interp *I, const TorchairField *f, Obj *v)
+{
+    if (!v || f->kind == TK_INT_LIST || f->kind == TK_DICT || f->kind == TK_CALLABLE)
+        return v ? v : obj_unknown(I, NULL);
+    switch (v->kind) {
+    case O_NONE: case O_STR: return v;
+    case O_BOOL: return obj_str(I, v->i ? "1" : "0");
+    case O_INT: return obj_str(I, interp_printf(I, "%lld", (long long)v->i));
+    default: return obj_unknown(I, NULL);
+    }
+}
+
+static Obj *config_sub(Interp *I, ConfigObj *cfg, const char *path)
+{
+    Obj *sub = obj_new(I, O_CONFIG);
+    sub->cfg = cfg;
+    sub->s = path;
+    return sub;
+}
+
+/* cfg.<prefix>.name */
+Obj *entry_config_get(Interp *I, Obj *c, const char *name)
+{
+    const char *path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) :
+                       interp_strndup(I, name, strlen(name));
+    const TorchairField *owner = c->s && *c->s ? config_schema(c->s) : NULL;
+    if (config_is_option(owner) && strcmp(name, "value") == 0)
+        return config_option_value(I, owner, config_field(I, c->cfg, c->s));
+    const TorchairField *f = config_schema(path);
+    if (f && (f->kind == TK_SECTION || config_is_option(f)))
+        return config_sub(I, c->cfg, path);
+    Obj *v = config_field(I, c->cfg, path);
+    /* unknown fields are lint's TNG164; reading one gives a sub-object */
+    return v ? v : config_sub(I, c->cfg, path);
+}
+
+/* cfg.<prefix>.name = val; `x.value = v` is recorded as `x = v`. */
+void entry_config_set(Interp *I, Obj *c, const char *name, Obj *val, int32_t node)
+{
+    ConfigFieldObj f;
+    if (c->s && *c->s && strcmp(name, "value") == 0 && config_is_option(config_schema(c->s)))
+        f.path = c->s;
+    else
+        f.path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) : interp_strndup(I, name, strlen(name));
+    f.value = val;
+    f.node = node;
+    VEC_PUSH(c->cfg->fields, f);
+}
+
+/* A config field set to a value tngc cannot evaluate changes the rules the
+ * plan follows (mode, static kernels, gear policy): TNG205 at the
+ * assignment rather than a silent default. */
+static void config_unknowns(Interp *I, ConfigObj *cfg)
+{
+    for (size_t i = 0; i < cfg->fields.n; i++) {
+        ConfigFieldObj *f = &cfg->fields.v[i];
+        if (f->value->kind == O_UNKNOWN && !obj_is_reported(f->value)) {
+            interp_diag(I, f->node, RULE_TNG205, "the value of config field '%s' is not known at "
+                        "compile time: tngc would plan with the wrong options", f->path);
+            obj_mark_reported(I, f->value);
+        }
+    }
+}
+
+/* The entry's options from its compile call and config. */
+static EntryConfig entry_config(Interp *I, CompiledObj *c)
+{
+    EntryConfig e = {0};
+    e.mode = "max-autotune";
+    e.dynamic = c->dynamic;
+    e.fullgraph = c->fullgraph;
+    e.is_cache = c->is_cache;
+    e.cache_dir = c->cache_dir;
+    e.policy = GEAR_ZIP;
+    if (!c->cfg)
+        return e;
+    config_unknowns(I, c->cfg);
+    Obj *o = config_field(I, c->cfg, "mode");
+    if (o && o->kind == O_STR)
+        e.mode = o->s;
+    o = config_field(I, c->cfg, "experimental_config.aclgraph._aclnn_static_shape_kernel");
+    e.static_kernel = o && (o->kind == O_BOOL || o->kind == O_INT) && o->i != 0;
+    o = config_field(I, c->cfg, "experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir");
+    e.build_dir = o && o->kind == O_STR ? o->s : NULL;
+    o = config_field(I, c->cfg, "ge_config.enable_single_stream");
+    e.single_stream = o && (o->kind == O_BOOL || o->kind == O_INT) && o->i != 0;
+    o = config_field(I, c->cfg, "inference_config.dynamic_gears_merge_policy");
+    e.policy = obj_is_str(o, "product") ? GEAR_PRODUCT : GEAR_ZIP;
+    return e;
+}
+
+/* ===================================================================== */
+/* TorchAir and torch entry points                                       */
+/* ===================================================================== */
+
+static Obj *make_scope(Interp *I, const char *kind, CallArgs *a)
+{
+    Obj *s = obj_new(I, O_SCOPE);
+    s->s = kind;
+    s->node = a->node;
+    Obj *x = strcmp(kind, "stream") == 0 ? args_get(a, 0, "stream_tag") : args_get(a, 0, "scope");
+    Obj *y = strcmp(kind, "stream") == 0 ? args_get(a, 1, "stream_priority") : args_get(a, 1, "options");
+    obj_push(I, s, x ? x : obj_none(I));
+    obj_push(I, s, y ? y : obj_none(I));
+    return s;
+}
+
+static int tri_arg(Interp *I, Obj *o, int32_t node)
+{
+    if (!o)
+        return -1;
+    if (o->kind == O_UNKNOWN && !obj_is_reported(o)) {
+        interp_diag(I, node, RULE_TNG205,
+                    "a torch.compile flag (dynamic=, fullgraph=) is not known at compile time");
+        obj_mark_reported(I, o);
+    }
+    int t = obj_truth(I, o);
+    return o->kind == O_NONE ? -1 : t;
+}
+
+/* A new compiled entry (a copy of `from`'s options when not NULL) made at
+ * node, with its target; every one is listed in I->compiled. */
+Obj *entry_compiled_new(Interp *I, const CompiledObj *from, Obj *target, int32_t node)
+{
+    Obj *o = obj_new(I, O_COMPILED);
+    CompiledObj *c = interp_alloc(I, sizeof *c);
+    if (from)
+        *c = *from;
+    c->target = target;
+    c->node = from ? from->node : node;
+    o->comp = c;
+    o->node = node;
+    VEC_PUSH(I->compiled, c);
+    return o;
+}
+
+Obj *entry_torch_compile(Interp *I, CallArgs *a)
+{
+    Obj *model = args_get(a, 0, "model");
+    if (model && model->kind == O_METHOD && obj_is_torch_module(model->self_obj) &&
+        (!strcmp(model->s, "forward") || !strcmp(model->s, "__call__")))
+        model = model->self_obj;   /* torch.compile(seq.forward): the module's forward */
+    Obj *o = entry_compiled_new(I, NULL, model && model->kind != O_NONE ? model : NULL, a->node);
+    CompiledObj *c = o->comp;
+    c->dynamic = tri_arg(I, args_kw(a, "dynamic"), a->node);
+    c->fullgraph = tri_arg(I, args_kw(a, "fullgraph"), a->node);
+    Obj *backend = args_kw(a, "backend");
+    c->cfg = backend && backend->kind == O_BACKEND ? backend->cfg : NULL;
+    return o;
+}
+
+static Obj *do_cache_compile(Interp *I, CallArgs *a)
+{
+    Obj *o = entry_compiled_new(I, NULL, args_get(a, 0, "func"), a->node);
+    CompiledObj *c = o->comp;
+    c->is_cache = 1;
+    c->dynamic = tri_arg(I, args_kw(a, "dynamic"), a->node);
+    if (c->dynamic < 0)
+        c->dynamic = 1;        /* cache_compile's default */
+    c->fullgraph = 1;
+    Obj *cfg = args_kw(a, "config");
+    c->cfg = cfg && cfg->kind == O_CONFIG ? cfg->cfg : NULL;
+    Obj *dir = args_kw(a, "cache_dir");
+    c->cache_dir = dir && dir->kind == O_STR ? dir->s : NULL;
+    return o;
+}
+
+/* npu_wait_tensor(a, b): later users of a wait for b's producer. */
+static Obj *do_wait_tensor(Interp *I, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, "self"), *y = args_get(a, 1, "dependency");
+    if (!x || !y || x->kind != O_TENSOR || y->kind != O_TENSOR)
+        return x ? x : obj_unknown(I, NULL);
+    if (!I->tracing)
+        return x;
+    x = interp_trace_in(I, x, a->node);
+    y = interp_trace_in(I, y, a->node);
+    if (x->kind != O_TENSOR || y->kind != O_TENSOR)
+        return x;
+    WaitEdge w = {x->t->value, y->t->value};
+    VEC_PUSH(I->waits, w);
+    return x;
+}
+
+/* torchair.get_npu_backend(compiler_config=None) */
+static Obj *entry__backend(Interp *I, CallArgs *a)
+{
+    Obj *o = obj_new(I, O_BACKEND);
+    Obj *cfg = args_get(a, 0, "compiler_config");
+    o->cfg = cfg && cfg->kind == O_CONFIG ? cfg->cfg : NULL;
+    return o;
+}
+
+/* torchair.CompilerConfig() */
+static Obj *entry__config(Interp *I, CallArgs *a)
+{
+    Obj *o = obj_new(I, O_CONFIG);
+    o->cfg = interp_alloc(I, sizeof *o->cfg);
+    o->cfg->node = a->node;
+    VEC_PUSH(I->configs, o->cfg);
+    o->s = "";
+    return o;
+}
+
+/* torchair.scope.npu_stream_switch(stream_tag, stream_priority=0) */
+static Obj *entry__stream(Interp *I, CallArgs *a)
+{
+    return make_scope(I, "stream", a);
+}
+
+/* torchair.scope.super_kernel(scope, options='') */
+static Obj *entry__super_kernel(Interp *I, CallArgs *a)
+{
+    return make_scope(I, "super_kernel", a);
+}
+
+/* torchair.scope.limit_core_num(...), torch.no_grad() and the like: no
+ * effect on the plan */
+static Obj *entry__null_scope(Interp *I, CallArgs *a)
+{
+    (void)a;
+    Obj *s = obj_new(I, O_SCOPE);
+    s->s = "null";
+    return s;
+}
+
+/* torchair.inference.set_dim_gears(t, dim_gears) on a host tensor */
+static Obj *entry__set_dim_gears(Interp *I, CallArgs *a)
+{
+    Obj *t = args_get(a, 0, "t"), *d = args_get(a, 1, "dim_gears");
+    if (t && t->kind == O_TENSOR && d && d->kind == O_DICT && !I->tracing) {
+        t->t->gears = d;
+        t->t->gears_node = a->node;
+    }
+    return obj_none(I);
+}
+
+/* torch._dynamo.mark_static(t, index=None) on a host tensor */
+static Obj *entry__mark_static(Interp *I, CallArgs *a)
+{
+    Obj *t = args_get(a, 0, "t");
+    Obj *index = args_get(a, 1, "index");
+    int64_t d;
+    if (t && t->kind == O_TENSOR && !I->tracing) {
+        if (index && obj_int_value(index, &d) && d >= 0 && d < 31)
+            t->t->marked_static |= 1 << d;   /* mark_static(t, index): that dim */
+        else if (!index || index->kind == O_NONE)
+            t->t->marked_static = -1;         /* every dim */
+    }
+    return obj_none(I);
+}
+
+/* What each TorchAir entry point does here; NULL: not modelled (the
+ * evaluator reports the call). */
+static Obj *(*const entry_apis[TA__COUNT])(Interp *I, CallArgs *a) = {
+    [TA_SUPER_KERNEL] = entry__super_kernel,
+    [TA_NPU_STREAM_SWITCH] = entry__stream,
+    [TA_NPU_WAIT_TENSOR] = do_wait_tensor,
+    [TA_LIMIT_CORE_NUM] = entry__null_scope,
+    [TA_OP_NEVER_TIMEOUT] = NULL,
+    [TA_SET_DIM_GEARS] = entry__set_dim_gears,
+    [TA_MARK_STATIC] = entry__mark_static,
+    [TA_CACHE_COMPILE] = do_cache_compile,
+    [TA_COMPILER_CONFIG] = entry__config,
+    [TA_GET_NPU_BACKEND] = entry__backend,
+    [TA_TORCH_COMPILE] = entry_torch_compile,
+};
+
+Obj *entry_call(Interp *I, const char *name, CallArgs *a)
+{
+    static const char *const null_scopes[] = {"torch.no_grad", "torch.inference_mode", "torch.enable_grad"};
+    int api = alias_torchair_api(name, ALIAS_LOWER);
+    if (api >= 0)
+        return entry_apis[api] ? entry_apis[api](I, a) : NULL;
+    for (size_t i = 0; i < sizeof null_scopes / sizeof *null_scopes; i++)
+        if (strcmp(name, null_scopes[i]) == 0)
+            return entry__null_scope(I, a);
+    return NULL;
+}
+
+/* A method decorated with @torch.compile, read through an instance: one
+ * compiled entry per instance, bound to it. */
+Obj *entry_bind_compiled(Interp *I, Obj *inst, const char *name, Obj *fa)
+{
+    const char *key = interp_printf(I, "\x01%s", name);
+    Obj *memo = obj_getattr(inst, key);
+    if (memo)
+        return memo;
+    Obj *b = obj_new(I, O_BOUND);
+    b->func = fa->comp->target->func;
+    b->self_obj = inst;
+    memo = entry_compiled_new(I, fa->comp, b, fa->node);
+    fa->comp->skipped = 1;   /* the unbound one is not an entry of its own */
+    obj_setattr(I, inst, key, memo);
+    return memo;
+}
+
+int entry_is_unbound_compiled(const Obj *o)
+{
+    return o && o->kind == O_COMPILED && o->comp->target && o->comp->target->kind == O_FUNC &&
+           o->comp->target->func->cls;
+}
+
+/* Enters a with-item's scope; returns what to restore. */
+void entry_scope_enter(Interp *I, Obj *s, int32_t node)
+{
+    if (!I->tracing || s->kind != O_SCOPE || strcmp(s->s, "null") == 0)
+        return;
+    Obj *x = s->items[0], *y = s->items[1];
+    uint32_t line = N(I, node)->line, col = ast_col(I->ast, node);
+    if (strcmp(s->s, "stream") == 0) {
+        if (x->kind == O_STR) {
+            int64_t prio = 0;
+            obj_int_value(y, &prio);
+            I->stream = graph_stream(I->g, x->s, prio, line, col);
+        } else {
+            interp_break(I, node, RULE_TNG205, "the stream tag is not a string known at compile time");
+        }
+    } else {
+        if (x->kind == O_NONE || obj_is_str(x, ""))
+            I->sk = -1;
+        else if (x->kind == O_STR)
+            I->sk = graph_sk(I->g, x->s, y->kind == O_STR ? y->s : "", line, col);
+        else
+            interp_break(I, node, RULE_TNG205, "the super-kernel scope name is not known at compile time");
+    }
+}
+
+/* ===================================================================== */
+/* Compiled entries                                                      */
+/* ===================================================================== */
+
+/* state_dict keys of the parameters and buffers reachable from mod */
+static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int depth)
+{
+    if (!mod || mod->kind != O_INST || depth > 32)
+        return;
+    for (size_t i = 0; i < mod->attrs.n; i++) {
+        Obj *v = mod->attrs.vals[i];
+        const char *name = interp_printf(I, "%s%s", prefix, mod->attrs.names[i]);
+        if (v->kind == O_TENSOR) {
+            const char *key = interp_ptr_key(I, v->t);
+            if (!strmap_get(&I->weight_names, key))
+                strmap_put(&I->weight_names, key, (void *)name);
+        } else if (v->kind == O_INST) {
+            weight_names_collect(I, v, interp_printf(I, "%s.", name), depth + 1);
+        }
+    }
+    /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too) */
+    if (!mod->cls)
+        for (size_t k = 0; k < mod->n; k++)
+            weight_names_collect(I, mod->items[k], interp_printf(I, "%s%zu.", prefix, k), depth + 1);
+}
+
+typedef struct Leaf {
+    Obj *t;
+    const char *path;
+} Leaf;
+typedef VEC(Leaf) LeafList;
+
+/* The tensor leaves of an argument, with their paths: x, kv[0]['key'] */
+static const char *py_repr_str(Interp *I, const char *s);
+
+static void collect_leaves(Interp *I, Obj *o, const char *path, LeafList *out, int depth)
+{
+    if (!o || depth > 16 || out->n > 4096)
+        return;
+    if (o->kind == O_TENSOR) {
+        Leaf l = {o, path};
+        VEC_PUSH(*out, l);
+    } else if (o->kind == O_TUPLE || o->kind == O_LIST) {
+        for (size_t i = 0; i < o->n; i++)
+            collect_leaves(I, o->items[i], interp_printf(I, "%s[%zu]", path, i), out, depth + 1);
+    } else if (o->kind == O_DICT) {
+        for (size_t i = 0; i + 1 < o->n; i += 2) {
+            Obj *k = o->items[i];
+            const char *ks = k->kind == O_STR ? py_repr_str(I, k->s) :
+                             k->kind == O_INT ? interp_printf(I, "%lld", (long long)k->i) : "?";
+            collect_leaves(I, o->items[i + 1], interp_printf(I, "%s[%s]", path, ks), out, depth + 1);
+        }
+    }
+}
+
+/* s as Python's repr() writes it ('a', "it's", 'k\\n'), so that input names
+ * are unambiguous and match what PyTorch-side tools print. */
+static const char *py_repr_str(Interp *I, const char *s)
+{
+    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    StrBuf b = {0};
+    sb_putc(&b, q);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '\\' || *c == (unsigned char)q)
+            sb_printf(&b, "\\%c", *c);
+        else if (*c == '\n')
+            sb_puts(&b, "\\n");
+        else if (*c == '\t')
+            sb_puts(&b, "\\t");
+        else if (*c == '\r')
+            sb_puts(&b, "\\r");
+        else if (*c < 32 || *c == 127)
+            sb_printf(&b, "\\x%02x", *c);
+        else
+            sb_putc(&b, (char)*c);
+    }
+    sb_putc(&b, q);
+    const char *r = interp_strndup(I, b.s, b.len);
+    sb_free(&b);
+    return r;
+}
+
+/* The method a compiled object runs, its self and its entry name. */
+static InterpFunc *entry_method(Interp *I, CompiledObj *c, Obj **self, const char **name)
+{
+    Obj *t = c->target;
+    *self = NULL;
+    if (!t)
+        return NULL;
+    if (t->kind == O_INST && t->cls) {
+        InterpFunc *fn = obj_class_method(t->cls, "forward", NULL);
+        *self = t;
+        *name = interp_printf(I, "%s.forward", t->cls->name);
+        return fn;
+    }
+    if (t->kind == O_BOUND) {
+        *self = t->self_obj;
+        *name = t->func->qualname;
+        return t->func;
+    }
+    if (t->kind == O_FUNC) {
+        *name = t->func->qualname;
+        return t->func;
+    }
+    return NULL;
+}
+
+/* The parameter names of fn after self, for naming inputs. */
+static const char *param_at(Interp *I, InterpFunc *fn, size_t pos, int has_self)
+{
+    int32_t ps = obj_func_params(I, fn->node);
+    size_t i = 0;
+    if (ps < 0)
+        return NULL;
+    FOR_CHILDREN(I, ps, p) {
+        int kind;
+        const char *name = obj_param_name(I, p, &kind);
+        if (kind != 0)
+            break;
+        if (i == pos + (size_t)(has_self != 0))
+            return name;
+        i++;
+    }
+    return NULL;
+}
+
+/* Gear specs of an input from its set_dim_gears dict (lint checks them). */
+static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, LeafList *unused)
+{
+    (void)unused;
+    Obj *d = t->gears;
+    for (size_t i = 0; i + 1 < d->n; i += 2) {
+        int64_t dim;
+        Obj *vals = d->items[i + 1];
+        if (!obj_int_value(d->items[i], &dim) || dim < 0 || dim >= ndim ||
+            (vals->kind != O_LIST && vals->kind != O_TUPLE) || vals->n < 1)
+            continue;
+        GearSpec s = {0};
+        s.input = input;
+        s.dim = (int)dim;
+        s.values = arena_alloc(&g->arena, vals->n * sizeof *s.values);
+        int ok = 1;
+        for (size_t k = 0; k < vals->n; k++)
+            ok &= obj_int_value(vals->items[k], &s.values[k]) && s.values[k] > 0;
+        if (!ok)
+            continue;
+        s.nvalues = vals->n;
+        s.sym = -1;
+        s.line = N(I, t->gears_node)->line;
+        s.col = ast_col(I->ast, t->gears_node);
+        VEC_PUSH(g->gears, s);
+    }
+}
+
+/* Under zip, an earlier gear list equal to spec k's gives the same symbol
+ * in every gear: its symbol index, else -1. */
+static int zip_twin(const Graph *g, size_t k)
+{
+    if (g->cfg.policy != GEAR_ZIP)
+        return -1;
+    const GearSpec *s = &g->gears.v[k];
+    for (size_t j = 0; j < k; j++) {
+        const GearSpec *t = &g->gears.v[j];
+        if (t->sym >= 0 && t->nvalues == s->nvalues &&
+            memcmp(t->values, s->values, s->nvalues * sizeof *s->values) == 0)
+            return t->sym;
+    }
+    return -1;
+}
+
+/* The DimId of symbol number sym. */
+static DimId gear_sym_dim(Graph *g, int sym)
+{
+    for (size_t d = 0; d < g->dims.n; d++)
+        if (g->dims.v[d].kind == DIM_SYM && g->dims.v[d].c == sym)
+            return (DimId)d;
+    TNGC_BUG("symbol %d has no dim", sym);
+}
+
+/* Adds the inputs of the first call: symbols per the gear / dynamic rules. */
+static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int32_t node)
+{
+    int geared = 0;
+    for (size_t i = 0; i < leaves->n; i++)
+        geared |= leaves->v[i].t->t->gears != NULL;
+    uint32_t line = N(I, node)->line, col = ast_col(I->ast, node);
+    StrMap duck = {0};   /* example size -> symbol (dynamic=True without gears) */
+    for (size_t i = 0; i < leaves->n; i++) {
+        TensorObj *ht = leaves->v[i].t->t;
+        const Val *hv = &ht->g->vals.v[ht->value];
+        int64_t ex[GRAPH_MAX_DIMS];
+        DimId dims[GRAPH_MAX_DIMS];
+        for (int d = 0; d < hv->ndim; d++)
+            if (!graph_dim_const_value(ht->g, hv->dims[d], &ex[d]))
+                ex[d] = 1;
+        size_t first_gear = g->gears.n;
+        if (geared && ht->gears)
+            gears_of(I, g, (int)i, ht, hv->ndim, leaves);
+        for (int d = 0; d < hv->ndim; d++) {
+            DimId sym = -1;
+            if (geared) {
+                for (size_t k = first_gear; k < g->gears.n; k++)
+                    if (g->gears.v[k].dim == d) {
+                        int same = zip_twin(g, k);
+                        if (same >= 0) {
+                            /* zip with the same list: equal in every gear */
+                            g->gears.v[k].sym = same;
+                            sym = gear_sym_dim(g, same);
+                        } else {
+                            sym = graph_dim_sym(g, (int)i, d, ex[d]);
+                            g->gears.v[k].sym = (int)g->syms.n - 1;
+                        }
+                    }
+            } else if (dynamic == 1 && !(ht->marked_static & (1 << d)) && ex[d] >= 2) {
+                char key[32];
+                snprintf(key, sizeof key, "%lld", (long long)ex[d]);
+                void *s = strmap_get(&duck, key);
+                if (s) {
+                    sym = (DimId)(intptr_t)s - 1;
+                } else {
+                    sym = graph_dim_sym(g, (int)i, d, ex[d]);
+                    strmap_put(&duck, interp_strndup(I, key, strlen(key)), (void *)(intptr_t)(sym + 1));
+                }
+            }
+            dims[d] = sym >= 0 ? sym : graph_dim_const(g, ex[d]);
+        }
+        int32_t v = graph_add_input(g, leaves->v[i].path, hv->dtype, hv->format, hv->ndim, dims, ex,
+                                    ht->marked_static == -1 ||
+                                        (hv->ndim > 0 && (ht->marked_static & ((1 << hv->ndim) - 1)) ==
+                                                             (1 << hv->ndim) - 1),
+                                    line, col);
+        if (v < 0) {   /* an example or gear size past the size invariant */
+            interp_diag(I, node, RULE_TNG206, "input '%s' of the compiled entry is larger than 2^48 bytes "
+                        "(in a gear or as given), the most tngc plans for one tensor", leaves->v[i].path);
+            Shadow sh = {ht, obj_unknown_reported(I), -1, -1, -1};
+            VEC_PUSH(I->shadows, sh);
+            continue;
+        }
+        Obj *o = obj_tensor(I, v);
+        o->t->origin = ht;
+        Shadow sh = {ht, o, v, (int)g->inputs.n - 1, -1};
+        VEC_PUSH(I->shadows, sh);
+    }
+    strmap_free(&duck);
+}
+
+/* The entry-graph outputs of a return value, flattened. */
+static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth)
+{
+    if (!r || depth > 16)
+        return;
+    if (r->kind == O_UNKNOWN) {
+        interp_need(I, r, node, "a value the compiled method returns");
+        return;
+    }
+    if (r->kind == O_TENSOR) {
+        int32_t v = interp_val(I, r, node);
+        if (v >= 0 && interp_stale_view(I, v, node))
+            return;   /* a returned view taken before an in-place write */
+        if (v >= 0) {
+            GraphOutput o = {arena_printf(&g->arena, "out%zu", g->outputs.n), v};
+            VEC_PUSH(g->outputs, o);
+        }
+    } else if (r->kind == O_TUPLE || r->kind == O_LIST) {
+        for (size_t i = 0; i < r->n; i++)
+            collect_outputs(I, g, r->items[i], node, depth + 1);
+    } else if (r->kind == O_DICT) {
+        for (size_t i = 0; i + 1 < r->n; i += 2)
+            collect_outputs(I, g, r->items[i + 1], node, depth + 1);
+    }
+}
+
+/* Host tensors shaped like the entry's outputs, with symbols bound from
+ * the call's leaves. */
+static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int depth)
+{
+    if (!r || depth > 16)
+        return obj_unknown(I, NULL);
+    if (r->kind == O_TENSOR && r->t->g == g) {
+        const Val *v = &g->vals.v[r->t->value];
+        DimId dims[GRAPH_MAX_DIMS];
+        int64_t x;
+        for (int d = 0; d < v->ndim; d++) {
+            if (graph_dim_eval(g, v->dims[d], symval, &x) < 0)
+                return obj_unknown(I, NULL);
+            dims[d] = graph_dim_const(&I->host, x);
+        }
+        int64_t attr[GRAPH_MAX_DIMS];
+        for (int d = 0; d < v->ndim; d++)
+            attr[d] = dims[d];
+        OpDesc od = {0};
+        od.kind = OP_FULL;
+        od.attr = attr;
+        od.nattr = v->ndim;
+        od.dtype = v->dtype;
+        Graph *saved = I->g;
+        int tr = I->tracing;
+        I->g = &I->host;
+        I->tracing = 0;
+        int32_t op = interp_op(I, &od, -1);
+        Obj *o = op >= 0 ? obj_tensor(I, I->host.ops.v[op].out) : obj_unknown(I, NULL);
+        I->g = saved;
+        I->tracing = tr;
+        return o;
+    }
+    if (r->kind == O_TUPLE || r->kind == O_LIST) {
+        Obj *o = obj_seq(I, r->kind);
+        for (size_t i = 0; i < r->n; i++)
+            obj_push(I, o, host_result(I, g, r->items[i], symval, depth + 1));
+        return o;
+    }
+    if (r->kind == O_TENSOR)
+        return obj_unknown(I, NULL);
+    return r;
+}
+
+/* Runs the method fn (bound to self when not NULL) through the evaluator. */
+static Obj *entry__run(Interp *I, InterpFunc *fn, Obj *self, CallArgs *a)
+{
+    Obj callee;
+    memset(&callee, 0, sizeof callee);
+    callee.kind = self ? O_BOUND : O_FUNC;
+    callee.func = fn;
+    callee.self_obj = self;
+    callee.node = -1;
+    callee.dim = -1;
+    return interp_call(I, &callee, a);
+}
+
+/* The trace of entry c with the arguments of its first call. */
+static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves)
+{
+    Obj *self;
+    const char *name = NULL;
+    InterpFunc *fn = entry_method(I, c, &self, &name);
+    int torch_module = !fn && obj_is_torch_module(c->target);
+    if (torch_module) {
+        /* torch.compile(nn.Sequential(...)) and the like: the module's forward */
+        const char *dot = strrchr(c->target->s, '.');
+        self = c->target;
+        name = interp_printf(I, "%s.forward", dot ? dot + 1 : c->target->s);
+    } else if (!fn) {
+        if (!c->target || c->target->kind == O_UNKNOWN)
+            interp_diag(I, c->node, RULE_TNG208, "the compiled model is not known at compile time: "
+                        "tngc could not evaluate the expression that made it");
+        else
+            interp_diag(I, c->node, RULE_TNG208, "the compiled object is not a module or a method of this script");
+        return;
+    }
+    for (size_t i = 0; i < I->entries.n; i++)
+        if (strcmp(I->entries.v[i]->name, name) == 0) {
+            name = interp_printf(I, "%s#%zu", name, I->entries.n + 1);
+            break;
+        }
+    c->name = name;
+    if (I->only_entry && strcmp(I->only_entry, name) != 0) {
+        c->skipped = 1;
+        return;
+    }
+    Graph *g = xcalloc(1, sizeof *g);
+    graph_init(g, name, I->sf->src.path);
+    g->line = N(I, c->node)->line;
+    g->col = ast_col(I->ast, c->node);
+    g->cfg = entry_config(I, c);
+    VEC_PUSH(I->entries, g);
+    c->graph = g;
+
+    /* trace state */
+    Graph *saved_g = I->g;
+    int saved_depth = I->depth;
+    I->g = g;
+    I->entry_graph_bytes = 0;
+    I->tracing = 1;
+    I->stream = 0;
+    I->sk = -1;
+    I->shadows.n = 0;
+    I->waits.n = 0;
+    I->overwritten.n = 0;
+    strmap_free(&I->weight_names);
+    memset(&I->weight_names, 0, sizeof I->weight_names);
+    weight_names_collect(I, self, "", 0);
+    bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
+
+    Obj *ret = torch_module ? torchlib_call_module(I, self, a) : entry__run(I, fn, self, a);
+    if (!I->aborted) {
+        collect_outputs(I, g, ret, a->node, 0);
+        for (size_t i = 0; i < I->shadows.n; i++) {
+            Shadow *s = &I->shadows.v[i];
+            if (s->obj->kind != O_TENSOR || s->obj->t->value == s->initial)
+                continue;
+            if (s->input >= 0)
+                g->inputs.v[s->input].final = s->obj->t->value;
+            else if (s->weight >= 0)
+                g->weights.v[s->weight].final = s->obj->t->value;
+        }
+    }
+    c->ret = ret;
+    I->tracing = 0;
+    I->g = saved_g;
+    I->depth = saved_depth;
+    I->stream = 0;
+    I->sk = -1;
+}
+
+/* Is the call's shape one of the entry's gears (or its static shape)? */
+static int call_matches(Graph *g, LeafList *leaves, int64_t *symval)
+{
+    if (leaves->n != g->inputs.n)
+        return 0;
+    for (size_t s = 0; s < g->syms.n; s++)
+        symval[s] = INT64_MIN;
+    for (size_t i = 0; i < leaves->n; i++) {
+        TensorObj *ht = leaves->v[i].t->t;
+        const Val *hv = &ht->g->vals.v[ht->value];
+        const Val *ev = &g->vals.v[g->inputs.v[i].value];
+        if (hv->ndim != ev->ndim || hv->dtype != ev->dtype)
+            return 0;
+        for (int d = 0; d < hv->ndim; d++) {
+            int64_t x, c;
+            if (!graph_dim_const_value(ht->g, hv->dims[d], &x))
+                return 0;
+            if (graph_dim_const_value(g, ev->dims[d], &c)) {
+                if (c != x)
+                    return 0;
+            } else if (g->dims.v[ev->dims[d]].kind == DIM_SYM) {
+                int64_t *sv = &symval[g->dims.v[ev->dims[d]].c];
+                if (*sv != INT64_MIN && *sv != x)
+                    return 0;   /* one symbol (zip gears with one list), two sizes */
+                *sv = x;
+            }
+        }
+    }
+    /* geared symbols must take the values of one gear */
+    if (!g->gears.n)
+        return 1;
+    if (g->cfg.policy == GEAR_PRODUCT) {
+        for (size_t k = 0; k < g->gears.n; k++) {
+            int found = 0;
+            for (size_t j = 0; j < g->gears.v[k].nvalues; j++)
+                found |= g->gears.v[k].values[j] == symval[g->gears.v[k].sym];
+            if (!found)
+                return 0;
+        }
+        return 1;
+    }
+    size_t n = g->gears.v[0].nvalues;
+    for (size_t j = 0; j < n; j++) {
+        int all = 1;
+        for (size_t k = 0; k < g->gears.n; k++)
+            all &= j < g->gears.v[k].nvalues && g->gears.v[k].values[j] == symval[g->gears.v[k].sym];
+        if (all)
+            return 1;
+    }
+    return 0;
+}
+
+/* Python scalars the entry was traced with are constants of the plan: a
+ * later call with other values is not what the plan computes (TNG210). */
+static void scalar_args_changed(Interp *I, CompiledObj *c, InterpFunc *fn, int has_self, CallArgs *a)
+{
+    const CallArgs *f = &c->first;
+    for (size_t i = 0; i < f->npos + f->nkw; i++) {
+        Obj *was = i < f->npos ? f->pos[i] : f->kw[i - f->npos];
+        Obj *now = i < f->npos ? args_get(a, i, NULL) : args_kw(a, f->kwnames[i - f->npos]);
+        if (!now || (was->kind != O_INT && was->kind != O_FLOAT && was->kind != O_BOOL && was->kind != O_STR))
+            continue;
+        if (obj_eq(I, was, now) == 1)
+            continue;
+        const char *p = i >= f->npos ? f->kwnames[i - f->npos] : fn ? param_at(I, fn, i, has_self) : NULL;
+        StrBuf w = {0};
+        if (was->kind == O_FLOAT)
+            sb_printf(&w, "%g", was->f);
+        else if (was->kind == O_STR)
+            sb_printf(&w, "'%s'", was->s);
+        else
+            sb_printf(&w, "%lld", (long long)was->i);
+        interp_diag(I, a->node, RULE_TNG210, "argument '%s' of %s was %s when it was traced and this call "
+                    "passes another value: the plan is specialised to %s (pass a tensor to vary it)",
+                    p ? p : "?", c->graph->name, w.s, w.s);
+        sb_free(&w);
+    }
+}
+
+static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
+{
+    if (I->tracing)
+        return interp_break(I, a->node, RULE_TNG202, "a compiled entry called from inside another compiled method");
+    LeafList leaves = {0};
+    for (size_t i = 0; i < a->npos; i++)
+        collect_leaves(I, a->pos[i], interp_printf(I, "arg%zu", i), &leaves, 0);
+    Obj *self;
+    const char *ename;
+    InterpFunc *fn = entry_method(I, c, &self, &ename);
+    if (fn || obj_is_torch_module(c->target)) {
+        /* name leaves by parameter ("input" for torch modules, as PyTorch) */
+        leaves.n = 0;
+        for (size_t i = 0; i < a->npos; i++) {
+            const char *p = fn ? param_at(I, fn, i, self != NULL) : i == 0 ? "input" : NULL;
+            collect_leaves(I, a->pos[i], p ? p : interp_printf(I, "arg%zu", i), &leaves, 0);
+        }
+        for (size_t i = 0; i < a->nkw; i++)
+            collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
+    }
+    Obj *result;
+    if (!c->traced && (fn || obj_is_torch_module(c->target))) {
+        /* an example input tngc could not evaluate would leave the ops that
+         * use it out of the plan */
+        for (size_t i = 0; i < a->npos + a->nkw; i++) {
+            Obj *o = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
+            if (o->kind != O_UNKNOWN || obj_is_reported(o))
+                continue;
+            const char *p = i >= a->npos ? a->kwnames[i - a->npos] : fn ? param_at(I, fn, i, self != NULL) : NULL;
+            if (!p)
+                p = interp_printf(I, "%zu", i + 1);
+            interp_diag(I, a->node, RULE_TNG205, "argument '%s' of the compiled entry is not known at compile time%s%s",
+                        p, o->s ? ": " : "", o->s ? o->s : "");
+            if (o == I->unknown)   /* the shared unknown is never marked: the trace gets its own */
+                *(i < a->npos ? &a->pos[i] : &a->kw[i - a->npos]) = obj_unknown_reported(I);
+            else
+                obj_mark_reported(I, o);
+        }
+    }
+    if (c->traced && c->graph)
+        scalar_args_changed(I, c, fn, self != NULL, a);
+    if (!c->traced) {
+        c->traced = 1;
+        c->first = *a;   /* copied: a caller may hold its arrays on the stack */
+        c->first.pos = interp_alloc(I, (a->npos + 1) * sizeof *a->pos);
+        c->first.kw = interp_alloc(I, (a->nkw + 1) * sizeof *a->kw);
+        c->first.kwnames = interp_alloc(I, (a->nkw + 1) * sizeof *a->kwnames);
+        if (a->npos)
+            memcpy(c->first.pos, a->pos, a->npos * sizeof *a->pos);
+        if (a->nkw) {
+            memcpy(c->first.kw, a->kw, a->nkw * sizeof *a->kw);
+            memcpy(c->first.kwnames, a->kwnames, a->nkw * sizeof *a->kwnames);
+        }
+        trace_entry(I, c, a, &leaves);
+        c->nleaves = leaves.n;
+    }
+    if (!c->graph || I->aborted) {
+        VEC_FREE(leaves);
+        return obj_unknown(I, NULL);
+    }
+    Graph *g = c->graph;
+    int64_t *symval = interp_alloc(I, (g->syms.n + 1) * sizeof *symval);
+    int reported_arg = 0;   /* an argument whose error was reported: no TNG210 on top */
+    for (size_t i = 0; i < a->npos + a->nkw; i++)
+        reported_arg |= obj_reported(i < a->npos ? a->pos[i] : a->kw[i - a->npos]);
+    if (reported_arg) {
+        result = obj_unknown_reported(I);
+    } else if (!call_matches(g, &leaves, symval)) {
+        interp_diag(I, a->node, RULE_TNG210,
+                    "the shapes of this call of %s are in no gear of the plan: the bundle refuses them at run time", g->name);
+        result = obj_unknown(I, NULL);
+    } else {
+        result = host_result(I, g, c->ret, symval, 0);
+    }
+    VEC_FREE(leaves);
+    return result;
+}
+
+
+Obj *entry_call_compiled(Interp *I, Obj *o, CallArgs *a)
+{
+    if (!o->comp->target) {
+        /* @torch.compile(backend=...) applied to a def */
+        return entry_compiled_new(I, o->comp, args_get(a, 0, NULL), a->node);
+    }
+    return call_compiled(I, o->comp, a);
+}
+
+void entry_finish(Interp *I, const char *entry)
+{
+    /* compiled entries never called */
+    int any = 0;
+    for (size_t i = 0; i < I->compiled.n; i++) {
+        CompiledObj *c = I->compiled.v[i];
+        if (c->graph || c->skipped)
+            any = 1;
+    }
+    if (!I->aborted && !any) {
+        /* the likely cause, when host code stopped a loop it could not follow */
+        const char *cut = I->cut_while ? interp_printf(I, " (the 'while' loop at line %u stopped early: its "
+                                                       "condition depends on what tngc cannot evaluate)",
+                                                       I->cut_while) : "";
+        if (I->compiled.n == 0)
+            interp_diag(I, 0, RULE_TNG208, "no torch.compile or cache_compile call runs: nothing to plan%s", cut);
+        else
+            for (size_t i = 0; i < I->compiled.n; i++)
+                if (I->compiled.v[i]->target && !I->compiled.v[i]->traced)
+                    interp_diag(I, I->compiled.v[i]->node, RULE_TNG208,
+                                "this compiled entry is never called with example inputs: nothing to plan%s", cut);
+    }
+    if (entry && !I->aborted) {
+        int found = 0;
+        for (size_t i = 0; i < I->entries.n; i++)
+            found |= strcmp(I->entries.v[i]->name, entry) == 0;
+        if (!found) {
+            StrBuf names = {0};
+            for (size_t i = 0; i < I->compiled.n; i++)
+                if (I->compiled.v[i]->name)
+                    sb_printf(&names, "%s%s", names.len ? ", " : "", I->compiled.v[i]->name);
+            interp_diag(I, 0, RULE_TNG208, "no compiled entry named '%s' is called; the script calls: %s",
+                        entry, names.len ? names.s : "none");
+            sb_free(&names);
+        }
+    }
+}
+
+void entry_free(Interp *I)
+{
+    VEC_FREE(I->compiled);
+    for (size_t i = 0; i < I->configs.n; i++)
+        VEC_FREE(I->configs.v[i]->fields);
+    VEC_FREE(I->configs);
+}

@@ -1,0 +1,1844 @@
+/*
+ * eval.c - the evaluator: Python's expressions and statements, run on the
+ * objects of obj.h.
+ *
+ * One abstract interpreter over the syntax tree serves two modes:
+ *
+ *  - host mode runs the script's module-level code (and the functions and
+ *    methods it calls) on abstract objects: numbers, strings, containers,
+ *    tensor specs (values of a scratch host graph with constant shapes),
+ *    instances of the script's classes and of torch.nn modules, config
+ *    objects and compiled entries. Whatever is not known is O_UNKNOWN and
+ *    host code goes on silently: a script may do anything around its model.
+ *
+ *  - trace mode runs a compiled entry's method body when host code calls
+ *    the entry (entry.c). Tensors are values of the entry's Graph;
+ *    operations append ops (torchlib.c); Python-level values (ints,
+ *    constructor flags, module attributes) are evaluated and folded as
+ *    Dynamo does. Anything that cannot be lowered is a graph-break
+ *    diagnostic (TNG2xx) at its location.
+ *
+ * Each eval_* / exec_* function has the Python construct it handles above
+ * it. Calls dispatch on what is called (eval_call_obj, installed as the
+ * run's interp_call): script functions and classes here, TorchAir entry
+ * points in entry.c, builtins in builtins.c, the torch library in
+ * torchlib.c; operators and subscripts of values are pyops.c's.
+ */
+#include "eval.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct Frame {
+    StrMap vars;           /* name -> Obj* */
+    StrMap globals_decl;   /* names declared global (value: non-NULL) */
+    Frame *parent;         /* enclosing function scope, NULL for the module */
+    int kept;              /* a closure refers to it: lives until the end of the run */
+};
+
+/* How a statement ends. */
+typedef enum Flow { FLOW_NEXT, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE, FLOW_ABORT } Flow;
+
+/* any expression: eval_node within the nesting limit */
+static Obj *eval(Interp *I, Frame *f, int32_t n);
+/* a block (or the module): its statements in order */
+static Flow exec_block(Interp *I, Frame *f, int32_t n);
+/* any statement: exec_stmt_node within the step and nesting limits */
+static Flow exec_stmt(Interp *I, Frame *f, int32_t n);
+/* obj.name: instance attributes, methods (bound, static, class, property),
+ * class attributes, super().name, library namespaces, tensor attributes,
+ * config fields, a compiled model's attributes (the interp_getattr of the
+ * layers below). */
+static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node);
+/* target = val for any target: assign_target_node within the nesting limit */
+static int assign_target(Interp *I, Frame *f, int32_t target, Obj *val);
+
+/* ===================================================================== */
+/* Frames                                                                */
+/* ===================================================================== */
+
+/*
+ * A frame lives while its call (comprehension, class body) runs, unless a
+ * function or lambda defined in it keeps it as its closure: then it lives
+ * until the end of the run, with the frames around it. Memory therefore
+ * follows the call depth, not the number of calls.
+ */
+static size_t frame_bytes(const Frame *f)
+{
+    return sizeof *f + (f->vars.cap + f->globals_decl.cap) * (sizeof(const char *) + sizeof(void *));
+}
+
+/* A new frame (a call, a comprehension, a class body) inside parent. */
+static Frame *interp_frame_in(Interp *I, Frame *parent)
+{
+    Frame *f = xcalloc(1, sizeof *f);
+    f->parent = parent;
+    interp_charge(I, frame_bytes(f));
+    return f;
+}
+#define interp_frame(parent) interp_frame_in(I, parent)
+
+/* f (and the frames around it) outlive their calls: a closure refers to them. */
+static void frame_keep(Interp *I, Frame *f)
+{
+    for (; f && !f->kept; f = f->parent) {
+        f->kept = 1;
+        VEC_PUSH(I->frames, f);
+    }
+}
+
+/* The end of f's call: frees it unless kept. */
+static void frame_release(Interp *I, Frame *f)
+{
+    if (f->kept)
+        return;
+    interp_uncharge(I, frame_bytes(f));
+    strmap_free(&f->vars);
+    strmap_free(&f->globals_decl);
+    free(f);
+}
+
+/* Sets key in one of f's maps, charging its growth. */
+static void frame_put(Interp *I, Frame *f, StrMap *map, const char *key, void *val)
+{
+    size_t before = frame_bytes(f);
+    strmap_put(map, key, val);
+    size_t after = frame_bytes(f);
+    if (after > before)
+        interp_charge(I, after - before);
+}
+
+/* Frees the kept frames at the end of the run. */
+static void frames_free(Interp *I)
+{
+    for (size_t i = 0; i < I->frames.n; i++) {
+        strmap_free(&I->frames.v[i]->vars);
+        strmap_free(&I->frames.v[i]->globals_decl);
+        free(I->frames.v[i]);
+    }
+    VEC_FREE(I->frames);
+}
+
+/* name: f's scopes outwards, then the module's (LEGB without builtins). */
+static Obj *frame_lookup(Interp *I, Frame *f, const char *name)
+{
+    for (; f; f = f->parent) {
+        Obj *o = strmap_get(&f->vars, name);
+        if (o)
+            return o;
+    }
+    return strmap_get(&I->globals->vars, name);
+}
+
+/* Binds name (a string of the run: node_str, the arena) in f. */
+static void frame_assign(Interp *I, Frame *f, const char *name, Obj *val)
+{
+    if (strmap_get(&f->globals_decl, name))
+        f = I->globals;
+    /* a host call's own frame is not seen by a trace: no copy needed */
+    frame_put(I, f, &f->vars, name, f->kept || I->tracing ? obj_stored(I, val) : val);
+}
+
+/* ===================================================================== */
+/* Steps                                                                 */
+/* ===================================================================== */
+
+/* One statement or loop iteration: counts it against INTERP_MAX_STEPS and
+ * the budget; 0 when the run stops. */
+static int step(Interp *I, int32_t node)
+{
+    if (I->aborted)
+        return 0;
+    interp_work(I, 1);
+    interp_charge_graph(I);
+    if (I->aborted)
+        return 0;
+    if (++I->steps > INTERP_MAX_STEPS) {
+        interp_limit(I, node, "the script runs more than 2,000,000 statements");
+        return 0;
+    }
+    return 1;
+}
+
+/* ===================================================================== */
+/* Literals and loops                                                    */
+/* ===================================================================== */
+
+/* The object of a literal's value (value.c). */
+static Obj *from_value(Interp *I, const Value *v)
+{
+    switch (v ? v->kind : V_EXPR) {
+    case V_NONE: return obj_none(I);
+    case V_BOOL: return obj_bool(I, (int)v->i);
+    case V_INT: return obj_int(I, v->i);
+    case V_FLOAT: return obj_float(I, v->f);
+    case V_STR: {
+        Obj *o = obj_new(I, O_STR);
+        o->s = v->s;
+        o->len = v->len;
+        return o;
+    }
+    default: return obj_unknown(I, "a literal tngc cannot evaluate (an f-string, or a number out of range)");
+    }
+}
+
+/* A literal's object, made once per literal (numbers and strings are
+ * immutable); an unknown (f-string) is made anew, as it may be marked. */
+static Obj *eval_literal(Interp *I, int32_t n)
+{
+    if (I->literals[n])
+        return I->literals[n];
+    Obj *o = from_value(I, value_of(I->ast, NULL, n, &I->arena));
+    if (o->kind != O_UNKNOWN)
+        I->literals[n] = o;
+    return o;
+}
+
+/* builtins_iter without the copy for a host tuple or list, for callers
+ * that run no script code while they read the items (which could change
+ * them). */
+static Obj *iter_view(Interp *I, Obj *o, int32_t node)
+{
+    if (!I->tracing && (o->kind == O_TUPLE || o->kind == O_LIST))
+        return o;
+    return builtins_iter(I, o, node);
+}
+
+/* What a loop iterates: a range item by item (no list of its ints), a
+ * tuple as it is (it cannot change while the body runs), anything else
+ * as a copy of its items (builtins_iter). */
+typedef struct LoopIter {
+    Obj *items;            /* NULL for a range */
+    int64_t start, step;
+    size_t n;
+} LoopIter;
+
+/* for x in o: what the loop iterates (0 when o is not known). */
+static int loop_begin(Interp *I, Obj *o, int32_t node, LoopIter *it)
+{
+    memset(it, 0, sizeof *it);
+    if (o->kind == O_RANGE && o->items[2]->i != 0) {
+        uint64_t count;
+        if (!obj_range(I, o, node, ITER_LOOP, &it->start, &it->step, &count))
+            return 0;
+        it->n = (size_t)count;
+        return 1;
+    }
+    it->items = o->kind == O_TUPLE ? iter_view(I, o, node) : builtins_iter(I, o, node);
+    it->n = it->items ? it->items->n : 0;
+    return it->items != NULL;
+}
+
+/* Item k of a loop begun by loop_begin. */
+static Obj *loop_item(Interp *I, const LoopIter *it, size_t k)
+{
+    return it->items ? it->items->items[k] : obj_int(I, obj_range_at(it->start, it->step, k));
+}
+
+/* ===================================================================== */
+/* Calls                                                                 */
+/* ===================================================================== */
+
+typedef struct ArgBuf {
+    VEC(Obj *) pos;
+    VEC(const char *) kwnames;
+    VEC(Obj *) kw;
+} ArgBuf;
+
+/* Frees an ArgBuf's buffers. */
+static void argbuf_free(ArgBuf *b)
+{
+    VEC_FREE(b->pos);
+    VEC_FREE(b->kwnames);
+    VEC_FREE(b->kw);
+}
+
+/* Copies the buffers into the arena so that CallArgs outlive them. */
+static CallArgs argbuf_finish(Interp *I, ArgBuf *b, int32_t node)
+{
+    CallArgs a = {0};
+    a.node = node;
+    a.npos = b->pos.n;
+    a.nkw = b->kw.n;
+    a.pos = interp_alloc(I, (a.npos + 1) * sizeof *a.pos);
+    a.kw = a.nkw ? interp_alloc(I, (a.nkw + 1) * sizeof *a.kw) : I->no_kw;
+    a.kwnames = a.nkw ? interp_alloc(I, (a.nkw + 1) * sizeof *a.kwnames) : I->no_kwnames;
+    if (a.npos)
+        memcpy(a.pos, b->pos.v, a.npos * sizeof *a.pos);
+    if (a.nkw) {
+        memcpy(a.kw, b->kw.v, a.nkw * sizeof *a.kw);
+        memcpy(a.kwnames, b->kwnames.v, a.nkw * sizeof *a.kwnames);
+    }
+    argbuf_free(b);
+    return a;
+}
+
+/* (a, *b, k=v, **d) */
+static CallArgs eval_args(Interp *I, Frame *f, int32_t arglist, int32_t node)
+{
+    ArgBuf b = {0};
+    int star = 0;
+    if (arglist >= 0 && N(I, arglist)->kind == NK_generator_expression) {
+        VEC_PUSH(b.pos, eval(I, f, arglist));
+    } else if (arglist >= 0) {
+        FOR_CHILDREN(I, arglist, c) {
+            const Node *nd = N(I, c);
+            if (nd->kind == NK_keyword_argument) {
+                int32_t name = ast_field(I->ast, c, F_name), value = ast_field(I->ast, c, F_value);
+                if (name < 0 || value < 0)
+                    continue;
+                VEC_PUSH(b.kwnames, interp_node_str(I, name));
+                VEC_PUSH(b.kw, eval(I, f, value));
+            } else if (nd->kind == NK_list_splat) {
+                Obj *o = eval(I, f, child(I, c, 0) >= 0 ? child(I, c, 0) : c);
+                Obj *items = iter_view(I, o, c);
+                if (!items) {
+                    star = 1;
+                    continue;
+                }
+                for (size_t i = 0; i < items->n; i++)
+                    VEC_PUSH(b.pos, items->items[i]);
+            } else if (nd->kind == NK_dictionary_splat) {
+                Obj *o = eval(I, f, child(I, c, 0));
+                if (o->kind != O_DICT) {
+                    star = 1;
+                    continue;
+                }
+                for (size_t i = 0; i + 1 < o->n; i += 2)
+                    if (o->items[i]->kind == O_STR) {
+                        VEC_PUSH(b.kwnames, o->items[i]->s);
+                        VEC_PUSH(b.kw, o->items[i + 1]);
+                    }
+            } else {
+                VEC_PUSH(b.pos, eval(I, f, c));
+            }
+        }
+    }
+    CallArgs a = argbuf_finish(I, &b, node);
+    a.has_star = star;
+    return a;
+}
+
+/* def name(params): body | lambda params: body -- the function object,
+ * with its default values evaluated now, as Python does. */
+static InterpFunc *func_new(Interp *I, Frame *f, int32_t def, InterpClass *cls, const char *prefix)
+{
+    InterpFunc *fn = interp_alloc(I, sizeof *fn);
+    fn->node = def;
+    fn->cls = cls;
+    fn->closure = f;
+    frame_keep(I, f);
+    int32_t name = ast_field(I->ast, def, F_name);
+    fn->name = name >= 0 ? interp_node_str(I, name) : "<lambda>";
+    fn->qualname = prefix ? interp_printf(I, "%s.%s", prefix, fn->name) : fn->name;
+    int32_t ps = obj_func_params(I, def);
+    size_t np = 0;
+    if (ps >= 0)
+        FOR_CHILDREN(I, ps, p) np++;
+    fn->nparams = np;
+    fn->defaults = interp_alloc(I, (np + 1) * sizeof *fn->defaults);
+    size_t i = 0;
+    if (ps >= 0)
+        FOR_CHILDREN(I, ps, p) {
+            int32_t v = ast_field(I->ast, p, F_value);
+            if ((N(I, p)->kind == NK_default_parameter || N(I, p)->kind == NK_typed_default_parameter) && v >= 0)
+                fn->defaults[i] = eval(I, f, v);
+            i++;
+        }
+    return fn;
+}
+
+/* Binds a call's arguments to fn's parameters in frame fr. */
+/* While tracing, arguments that no parameter takes are Python's
+ * TypeError: reported rather than dropped. */
+static void bind_extra_args(Interp *I, InterpFunc *fn, int32_t ps, size_t used_pos, CallArgs *a)
+{
+    int has_varargs = 0, has_varkw = 0;
+    FOR_CHILDREN(I, ps, p) {
+        int kind;
+        obj_param_name(I, p, &kind);
+        has_varargs |= kind == 1;
+        has_varkw |= kind == 2;
+    }
+    if (!has_varargs && used_pos < a->npos)
+        interp_diag(I, a->node, RULE_TNG205, "%s takes %zu positional arguments but this call passes %zu",
+                    fn->qualname, used_pos, a->npos);
+    for (size_t k = 0; !has_varkw && k < a->nkw; k++) {
+        int found = 0;
+        FOR_CHILDREN(I, ps, p) {
+            int kind;
+            const char *n = obj_param_name(I, p, &kind);
+            found |= kind == 0 && n && strcmp(n, a->kwnames[k]) == 0;
+        }
+        if (!found)
+            interp_diag(I, a->node, RULE_TNG205, "%s has no parameter '%s'", fn->qualname, a->kwnames[k]);
+    }
+}
+
+/* f(args) calling def f(a, b=1, *rest, k, **kw): binds the call's
+ * arguments to fn's parameters in frame fr (self_obj as the first). */
+static void bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, CallArgs *a)
+{
+    int32_t ps = obj_func_params(I, fn->node);
+    size_t pi = 0, ai = 0, idx = 0;
+    int kwonly = 0;
+    if (ps < 0)
+        return;
+    FOR_CHILDREN(I, ps, p) {
+        int kind;
+        const char *name = obj_param_name(I, p, &kind);
+        Obj *val = NULL;
+        if (kind == 3) {
+            kwonly = 1;
+        } else if (kind == 1) {
+            Obj *rest = obj_seq(I, O_TUPLE);
+            for (; ai < a->npos; ai++)
+                obj_push(I, rest, a->pos[ai]);
+            val = a->has_star ? obj_unknown(I, NULL) : rest;
+            kwonly = 1;
+        } else if (kind == 2) {
+            Obj *d = obj_seq(I, O_DICT);
+            for (size_t k = 0; k < a->nkw; k++) {
+                int used = 0;
+                int32_t q = ps;
+                FOR_CHILDREN(I, q, p2) {
+                    int k2;
+                    const char *n2 = obj_param_name(I, p2, &k2);
+                    if (k2 == 0 && n2 && strcmp(n2, a->kwnames[k]) == 0)
+                        used = 1;
+                }
+                if (!used) {
+                    obj_push(I, d, obj_str(I, a->kwnames[k]));
+                    obj_push(I, d, a->kw[k]);
+                }
+            }
+            val = d;
+        } else if (pi == 0 && self_obj) {
+            val = self_obj;
+        } else {
+            if (!kwonly && ai < a->npos)
+                val = a->pos[ai++];
+            else if (name)
+                val = args_kw(a, name);
+            if (!val && fn->defaults[idx])
+                val = fn->defaults[idx];
+            if (!val && I->tracing && !a->has_star) {
+                interp_diag(I, a->node, RULE_TNG205, "missing argument '%s' in this call of %s",
+                            name ? name : "?", fn->qualname);
+                val = obj_unknown_reported(I);
+            }
+            if (!val)
+                val = obj_unknown(I, "a missing argument");
+        }
+        if (kind != 3)
+            pi++;
+        if (name && val)
+            frame_assign(I, fr, name, val);
+        idx++;
+    }
+    if (I->tracing && !a->has_star)
+        bind_extra_args(I, fn, ps, ai, a);
+}
+
+/* f(args) for a def or lambda of the script: binds, runs the body, returns
+ * what its return statement gives (None without one). */
+static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
+{
+    if (I->depth >= INTERP_MAX_DEPTH) {
+        interp_limit(I, a->node, "calls nested more than 64 deep (recursion?)");
+        return obj_unknown(I, NULL);
+    }
+    Frame *fr = interp_frame(fn->closure);
+    bind_params(I, fn, fr, self_obj, a);
+    I->depth++;
+    Obj *ret;
+    int32_t body = ast_field(I->ast, fn->node, F_body);
+    if (N(I, fn->node)->kind == NK_lambda) {
+        ret = body >= 0 ? eval(I, fr, body) : obj_none(I);
+    } else {
+        I->ret = NULL;
+        Flow fl = body >= 0 ? exec_block(I, fr, body) : FLOW_NEXT;
+        ret = fl == FLOW_RETURN && I->ret ? I->ret : fl == FLOW_ABORT ? obj_unknown(I, NULL) : obj_none(I);
+        I->ret = NULL;
+    }
+    I->depth--;
+    frame_release(I, fr);
+    return ret;
+}
+
+/* C(args) for a class of the script: a new instance, C.__init__ run on it. */
+static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
+{
+    Obj *inst = obj_new(I, O_INST);
+    inst->cls = cls;
+    inst->node = a->node;
+    InterpFunc *init = obj_class_method(cls, "__init__", NULL);
+    if (init)
+        call_func(I, init, inst, a);
+    return inst;
+}
+
+/* 1 when self or an argument is (or holds) an unknown already reported. */
+static int args_reported(const Obj *self, const CallArgs *a)
+{
+    int reported = self && obj_is_reported(self);
+    for (size_t i = 0; i < a->npos + a->nkw; i++)   /* torch.cat([y, y]) with y reported */
+        reported |= obj_reported(i < a->npos ? a->pos[i] : a->kw[i - a->npos]);
+    return reported;
+}
+
+/* f(args) of the library returned r: while tracing, an unknown result must
+ * have a reported cause. When the library reported nothing (ndiag
+ * unchanged) and an argument was an unknown nobody reported, that argument
+ * is the cause: report it. */
+static Obj *trace_result(Interp *I, size_t ndiag, Obj *r, const char *name, Obj *self, CallArgs *a)
+{
+    if (!r || r->kind != O_UNKNOWN || obj_is_reported(r))
+        return r;
+    if (!I->tracing)   /* host code: an unknown made from a reported one stays quiet too */
+        return args_reported(self, a) ? obj_unknown_reported(I) : r;
+    if (I->sf->diags.n == ndiag) {
+        Obj *cause = self && self->kind == O_UNKNOWN ? self : NULL;
+        const char *what = "the tensor";
+        for (size_t i = 0; !cause && i < a->npos + a->nkw; i++) {
+            Obj *o = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
+            if (o->kind == O_UNKNOWN && !obj_is_reported(o)) {
+                cause = o;
+                what = i < a->npos ? interp_printf(I, "argument %zu of %s%s", i + 1, self ? "." : "", name)
+                                   : interp_printf(I, "argument '%s' of %s%s", a->kwnames[i - a->npos],
+                                                  self ? "." : "", name);
+            }
+        }
+        int reported_arg = args_reported(self, a);
+        if (cause)
+            interp_need(I, cause, a->node, what);
+        else if (!reported_arg)   /* unknowns from reported causes stay quiet */
+            interp_diag(I, a->node, RULE_TNG205, "the result of %s%s is not known at compile time",
+                        self ? "." : "", name);
+    }
+    obj_mark_reported(I, r);
+    return r;
+}
+
+static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a);
+
+/* inst(args): an instance of a script class (its forward or __call__, a
+ * compiled forward) or a torch nn module */
+static Obj *call_instance(Interp *I, Obj *callee, CallArgs *a)
+{
+    if (callee->cls) {
+        Obj *own = obj_getattr(callee, "forward");
+        if (own && own->kind == O_COMPILED)   /* model.forward = torch.compile(model.forward) */
+            return eval_call_obj(I, own, a);
+        Obj *fa = obj_class_attr(callee->cls, "forward");
+        if (entry_is_unbound_compiled(fa))
+            return entry_call_compiled(I, entry_bind_compiled(I, callee, "forward", fa), a);
+        InterpFunc *fwd = obj_class_method(callee->cls, "forward", NULL);
+        if (!fwd)
+            fwd = obj_class_method(callee->cls, "__call__", NULL);
+        if (fwd)
+            return call_func(I, fwd, callee, a);
+        return interp_break(I, a->node, RULE_TNG202, "instance of %s is not callable", callee->cls->name);
+    }
+    size_t ndiag = I->sf->diags.n;
+    return trace_result(I, ndiag, torchlib_call_module(I, callee, a), callee->s, NULL, a);
+}
+
+/* f(args) for a library callable: a TorchAir or torch entry point, a
+ * Python builtin, a torch function */
+static Obj *call_library(Interp *I, Obj *callee, CallArgs *a)
+{
+    Obj *r = entry_call(I, callee->s, a);
+    if (r)
+        return r;
+    size_t ndiag = I->sf->diags.n;
+    int checked;
+    r = builtins_call(I, callee->s, a, &checked);
+    if (!r)
+        r = torchlib_call(I, callee->s, NULL, a);
+    else if (!checked)
+        return r;
+    r = trace_result(I, ndiag, r, callee->s, NULL, a);
+    if (r)
+        return r;
+    if (strncmp(callee->s, "super", 5) == 0)
+        return obj_none(I);
+    if (strncmp(callee->s, "torch.", 6) == 0 || strncmp(callee->s, "torch_npu.", 10) == 0)
+        return interp_break(I, a->node, RULE_TNG203, "%s is not among the operators tngc "
+                            "compiles (docs/rules.md, TNG203)", callee->s);
+    return interp_break(I, a->node, RULE_TNG202, "call of '%s', which tngc cannot lower", callee->s);
+}
+
+/* obj.m(args) for a method of a list, dict, module or tensor */
+static Obj *call_method(Interp *I, Obj *callee, CallArgs *a)
+{
+    Obj *self = callee->self_obj;
+    Obj *r = NULL;
+    if (self->kind == O_UNKNOWN) {   /* a container forgotten since the method was looked up */
+        if (I->tracing)
+            interp_need(I, self, a->node, "the object whose method is called here");
+        return obj_is_reported(self) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
+    }
+    if (self->kind == O_LIST || self->kind == O_DICT)
+        r = builtins_container_method(I, callee->s, self, a);
+    else if (self->kind == O_INST)
+        r = torchlib_module_method(I, callee->s, self, a);
+    if (!r && self->kind == O_TENSOR)
+        self = interp_trace_in(I, self, a->node);
+    if (!r && (self->kind == O_TENSOR || self->kind == O_INST)) {
+        size_t ndiag = I->sf->diags.n;
+        r = torchlib_call(I, callee->s, self, a);
+        if (self->kind == O_TENSOR)
+            r = trace_result(I, ndiag, r, callee->s, self, a);
+    }
+    if (r)
+        return r;
+    if (self->kind == O_TENSOR)
+        return interp_break(I, a->node, RULE_TNG203, "tensor method '%s' is not in the compilable subset", callee->s);
+    return interp_break(I, a->node, RULE_TNG202, "call of method '%s', which tngc cannot lower", callee->s);
+}
+
+/* callee(args), callee evaluated: the dispatch on what is called (the
+ * interp_call of the layers below) */
+static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a)
+{
+    if (I->aborted)
+        return obj_unknown(I, NULL);
+    switch (callee->kind) {
+    case O_FUNC:
+        return call_func(I, callee->func, NULL, a);
+    case O_BOUND:
+        return call_func(I, callee->func, callee->self_obj, a);
+    case O_CLASS:
+        return instantiate(I, callee->cls, a);
+    case O_INST:
+        return call_instance(I, callee, a);
+    case O_COMPILED:
+        return entry_call_compiled(I, callee, a);
+    case O_BUILTIN:
+        return call_library(I, callee, a);
+    case O_METHOD:
+        return call_method(I, callee, a);
+    case O_UNKNOWN:
+        if (I->tracing) {
+            interp_need(I, callee, a->node, "the function or module called here");
+            return obj_unknown_reported(I);
+        }
+        return obj_is_reported(callee) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
+    default:
+        return interp_break(I, a->node, RULE_TNG202, "call of an object that is not callable");
+    }
+}
+
+/* ===================================================================== */
+/* Attributes                                                            */
+/* ===================================================================== */
+
+/* obj.name for a method of the library (tensor.view, list.append): the
+ * method bound to obj. */
+static Obj *method_obj(Interp *I, const char *name, Obj *self)
+{
+    Obj *m = obj_new(I, O_METHOD);
+    m->s = name;   /* node_str or a string object: lives as long as the run */
+    m->self_obj = self;
+    return m;
+}
+
+/* obj.name (see the prototype above) */
+static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
+{
+    Obj *r;
+    switch (o->kind) {
+    case O_INST:
+        if ((r = obj_getattr(o, name)))
+            return interp_trace_in(I, r, node);
+        if (o->cls) {
+            InterpClass *owner = NULL;
+            InterpFunc *fn = obj_class_method(o->cls, name, &owner);
+            if (fn && fn->binding == 's') {
+                Obj *f = obj_new(I, O_FUNC);
+                f->func = fn;
+                return f;
+            }
+            if (fn && fn->binding == 'p') {   /* @property: its value */
+                CallArgs none = {0};
+                none.node = node;
+                return call_func(I, fn, o, &none);
+            }
+            if (fn) {
+                Obj *b = obj_new(I, O_BOUND);
+                b->func = fn;
+                b->self_obj = o;
+                if (fn->binding == 'c') {
+                    b->self_obj = obj_new(I, O_CLASS);
+                    b->self_obj->cls = o->cls;
+                }
+                return b;
+            }
+            if ((r = obj_class_attr(o->cls, name)))
+                return entry_is_unbound_compiled(r) ? entry_bind_compiled(I, o, name, r) : r;
+            if (!torchlib_module_has_method(name)) {
+                if (I->tracing)
+                    return interp_break(I, node, RULE_TNG205, "'%s' object has no attribute '%s' that tngc "
+                                        "can see (set in __init__, or a method of the class)", o->cls->name, name);
+                return obj_unknown(I, NULL);
+            }
+        } else if ((r = torchlib_getattr(I, o, name, node))) {
+            return interp_trace_in(I, r, node);
+        }
+        return method_obj(I, name, o);
+    case O_CLASS:
+        r = obj_class_attr(o->cls, name);
+        return r ? r : obj_unknown(I, NULL);
+    case O_BUILTIN:
+        if (strcmp(o->s, "super") == 0) {
+            /* super().name: the base class's method, or a library no-op */
+            Obj *self = o->self_obj;
+            InterpClass *cls = o->cls;
+            InterpFunc *fn = cls && cls->base ? obj_class_method(cls->base, name, NULL) : NULL;
+            if (fn && self) {
+                Obj *b = obj_new(I, O_BOUND);
+                b->func = fn;
+                b->self_obj = self;
+                return b;
+            }
+            return obj_builtin_attr(I, "super", name);
+        }
+        if ((r = torchlib_getattr(I, o, name, node)))
+            return r;
+        return obj_builtin_attr(I, o->s, name);
+    case O_TENSOR:
+        o = interp_trace_in(I, o, node);
+        if (o->kind != O_TENSOR)
+            return o;
+        if ((r = torchlib_getattr(I, o, name, node)))
+            return r;
+        return method_obj(I, name, o);
+    case O_CONFIG:
+        return entry_config_get(I, o, name);
+    case O_LIST: case O_DICT: case O_STR: case O_TUPLE:
+        return method_obj(I, name, o);
+    case O_COMPILED:
+        /* attributes of the compiled model are the model's */
+        if (o->comp->target)
+            return getattr_obj(I, o->comp->target, name, node);
+        return obj_unknown(I, NULL);
+    default:
+        return obj_unknown(I, NULL);
+    }
+}
+
+/* obj.name = val on an instance, a config, a compiled model. */
+static void setattr_obj(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
+{
+    if (o->kind == O_INST) {
+        Obj *old = obj_getattr(o, name);
+        if (I->tracing && old && old->kind == O_TENSOR && old->t->g != I->g && val->kind == O_TENSOR) {
+            Shadow *sh = interp_shadow_find(I, old->t);
+            if (sh && sh->obj == val)
+                return;   /* self.buf += x: updated in place already */
+        }
+        if (val->kind == O_TENSOR && I->tracing && val->t->g == I->g)
+            interp_break(I, node, RULE_TNG211, "assigning a tensor to the module attribute '%s' inside the compiled method", name);
+        else
+            obj_setattr(I, o, name, val);
+    } else if (o->kind == O_CONFIG) {
+        entry_config_set(I, o, name, val, node);
+    } else if (o->kind == O_COMPILED && o->comp->target) {
+        setattr_obj(I, o->comp->target, name, val, node);
+    }
+}
+
+/* ===================================================================== */
+/* Subscripts                                                            */
+/* ===================================================================== */
+
+/* start:stop:step inside a subscript */
+static Obj *eval_slice(Interp *I, Frame *f, int32_t n)
+{
+    /* slice: [start] ':' [stop] [':' [step]] */
+    Obj *s = obj_new(I, O_SLICE);
+    Obj *parts[3] = {obj_none(I), obj_none(I), obj_none(I)};
+    int k = 0;
+    for (int32_t c = N(I, n)->first; c >= 0 && k < 3; c = N(I, c)->next) {
+        if (!(N(I, c)->flags & NODE_NAMED)) {
+            if (ast_text_is(I->ast, c, ":"))
+                k++;
+            continue;
+        }
+        if (N(I, c)->kind != NK_comment)
+            parts[k] = eval(I, f, c);
+    }
+    for (int i = 0; i < 3; i++)
+        obj_push(I, s, parts[i]);
+    return s;
+}
+
+/* the index of x[i] | x[i, j:k, ...] (several make a tuple) */
+static Obj *eval_index(Interp *I, Frame *f, int32_t sub)
+{
+    /* the subscript field(s): one index, or several making a tuple */
+    Obj *idx[GRAPH_MAX_DIMS * 2];
+    int n = 0;
+    for (int32_t c = N(I, sub)->first; c >= 0; c = N(I, c)->next)
+        if (N(I, c)->field == F_subscript && n < (int)(sizeof idx / sizeof *idx))
+            idx[n++] = N(I, c)->kind == NK_slice ? eval_slice(I, f, c) : eval(I, f, c);
+    if (n == 1)
+        return idx[0];
+    return obj_tuple(I, idx, (size_t)n);
+}
+
+/* ===================================================================== */
+/* Expressions                                                           */
+/* ===================================================================== */
+
+/* name: a variable, a Python builtin, __name__ */
+static Obj *eval_identifier(Interp *I, Frame *f, int32_t n)
+{
+    const char *name = interp_node_str(I, n);
+    Obj *o = frame_lookup(I, f, name);
+    if (o)
+        return interp_trace_in(I, o, n);
+    static const char *const builtins[] = {
+        "len", "min", "max", "abs", "int", "float", "bool", "str", "range", "print",
+        "isinstance", "getattr", "setattr", "hasattr", "list", "tuple", "dict", "enumerate",
+        "zip", "sum", "round", "callable", "id", "type", "reversed", "sorted", "any", "all",
+        "super", "set", "map", "object", "Exception", "ValueError", "RuntimeError",
+        "NotImplementedError", "staticmethod", "classmethod", "property", "math"};
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+        if (strcmp(name, builtins[i]) == 0)
+            return obj_builtin(I, name);
+    if (strcmp(name, "__name__") == 0)
+        return obj_str(I, "__main__");
+    if (I->tracing)
+        return interp_break(I, n, RULE_TNG205, "name '%s' is not known at compile time", name);
+    return obj_unknown(I, NULL);
+}
+
+/* The operator token of a unary, binary or boolean operator node. */
+static const char *op_text(Interp *I, int32_t n)
+{
+    int32_t op = ast_field(I->ast, n, F_operator);
+    if (op < 0)
+        return "?";
+    return interp_node_str(I, op);
+}
+
+/* a if c else b */
+static Obj *eval_conditional(Interp *I, Frame *f, int32_t n)
+{
+    int32_t a = child(I, n, 0), c = child(I, n, 1), b = child(I, n, 2);
+    if (a < 0 || c < 0 || b < 0)
+        return obj_unknown(I, NULL);
+    Obj *cond = eval(I, f, c);
+    int t = obj_truth(I, cond);
+    if (t < 0)
+        return cond->kind == O_TENSOR || cond->kind == O_DIM ?
+            interp_break(I, c, RULE_TNG204, "conditional expression on a value only known at run time") :
+            obj_unknown_from(I, cond);
+    return eval(I, f, t ? a : b);
+}
+
+/* a < b <= c ... */
+static Obj *eval_comparison(Interp *I, Frame *f, int32_t n)
+{
+    int32_t operands[16];
+    const char *ops[16];
+    int no = 0, nops = 0;
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
+        if (N(I, c)->field == F_operators) {
+            if (nops < 16) {
+                const char *t = interp_node_str(I, c);
+                if (nops > 0 && no == nops && (strcmp(t, "in") == 0 || strcmp(t, "not") == 0)) {
+                    /* "not" "in" and "is" "not" arrive as two tokens */
+                    ops[nops - 1] = interp_printf(I, "%s %s", ops[nops - 1], t);
+                } else {
+                    ops[nops++] = t;
+                }
+            }
+        } else if ((N(I, c)->flags & NODE_NAMED) && N(I, c)->kind != NK_comment && no < 16) {
+            operands[no++] = c;
+        }
+    }
+    if (no < 2 || nops != no - 1)
+        return obj_unknown(I, NULL);
+    Obj *l = eval(I, f, operands[0]);
+    Obj *res = obj_bool(I, 1);
+    for (int i = 0; i < nops; i++) {
+        Obj *r = eval(I, f, operands[i + 1]);
+        res = pyops_compare(I, ops[i], l, r, n);
+        if (obj_truth(I, res) != 1)
+            return res;
+        l = r;
+    }
+    return res;
+}
+
+/* a and b | a or b */
+static Obj *eval_boolean(Interp *I, Frame *f, int32_t n)
+{
+    int32_t l = ast_field(I->ast, n, F_left), r = ast_field(I->ast, n, F_right);
+    if (l < 0 || r < 0)
+        return obj_unknown(I, NULL);
+    const char *op = op_text(I, n);
+    Obj *a = eval(I, f, l);
+    int t = obj_truth(I, a);
+    if (t < 0) {
+        if (a->kind == O_TENSOR || a->kind == O_DIM)
+            return interp_break(I, n, RULE_TNG204, "'%s' on a value only known at run time", op);
+        return obj_unknown_from(I, a);
+    }
+    if (strcmp(op, "and") == 0)
+        return t ? eval(I, f, r) : a;
+    return t ? a : eval(I, f, r);
+}
+
+/* -x | +x | ~x */
+static Obj *eval_unary(Interp *I, Frame *f, int32_t n)
+{
+    int32_t arg = ast_field(I->ast, n, F_argument);
+    if (arg < 0)
+        return obj_unknown(I, NULL);
+    const char *op = op_text(I, n);
+    Obj *x = eval(I, f, arg);
+    if (x->kind == O_TENSOR) {
+        Obj *r = torchlib_unop(I, op, x, n);
+        return r ? r : interp_break(I, n, RULE_TNG203, "operator '%s' on a tensor", op);
+    }
+    if (strcmp(op, "+") == 0)
+        return x;
+    if (strcmp(op, "-") == 0) {
+        int64_t r = 0;
+        if (x->kind == O_INT) {
+            int ovf = graph_ckd_sub(&r, 0, x->i);
+            return obj_int_checked(I, ovf, r, n);
+        }
+        if (x->kind == O_BOOL) return obj_int(I, -x->i);
+        if (x->kind == O_FLOAT) return obj_float(I, -x->f);
+        if (x->kind == O_DIM) return obj_dim(I, graph_dim_sub(I->g, graph_dim_const(I->g, 0), x->dim));
+    }
+    if (strcmp(op, "~") == 0 && (x->kind == O_INT || x->kind == O_BOOL))
+        return obj_int(I, ~x->i);
+    return obj_unknown_from(I, x);
+}
+
+/* [body for x in it if c ...], (…), {k: v for …} */
+static void comprehension_loop(Interp *I, Frame *f, int32_t n, int32_t clause, Obj *out, int is_dict)
+{
+    if (I->aborted)
+        return;
+    while (clause >= 0 && !((N(I, clause)->flags & NODE_NAMED) &&
+           (N(I, clause)->kind == NK_for_in_clause || N(I, clause)->kind == NK_if_clause)))
+        clause = N(I, clause)->next;
+    int32_t body = ast_field(I->ast, n, F_body);
+    if (clause < 0) {
+        if (body < 0)
+            return;
+        if (out->n >= 2 * INTERP_MAX_ITEMS) {
+            interp_limit(I, n, "a comprehension of more than 100,000 items");
+            return;
+        }
+        if (is_dict) {
+            int32_t k = ast_field(I->ast, body, F_key), v = ast_field(I->ast, body, F_value);
+            if (k >= 0 && v >= 0) {
+                Obj *key = eval(I, f, k);
+                obj_dict_set(I, out, key, eval(I, f, v));
+            }
+        } else {
+            obj_push(I, out, eval(I, f, body));
+        }
+        return;
+    }
+    int32_t next = N(I, clause)->next;
+    if (N(I, clause)->kind == NK_if_clause) {
+        int32_t c = child(I, clause, 0);
+        Obj *cond = c >= 0 ? eval(I, f, c) : obj_unknown(I, NULL);
+        int t = obj_truth(I, cond);
+        if (t < 0) {
+            out->kind = O_UNKNOWN;
+            return;
+        }
+        if (t)
+            comprehension_loop(I, f, n, next, out, is_dict);
+        return;
+    }
+    int32_t left = ast_field(I->ast, clause, F_left), right = ast_field(I->ast, clause, F_right);
+    LoopIter it;
+    if (right < 0 || !loop_begin(I, eval(I, f, right), clause, &it) || left < 0) {
+        out->kind = O_UNKNOWN;
+        return;
+    }
+    for (size_t i = 0; i < it.n && step(I, clause); i++) {
+        assign_target(I, f, left, loop_item(I, &it, i));
+        comprehension_loop(I, f, n, next, out, is_dict);
+        if (out->kind == O_UNKNOWN)
+            return;
+    }
+}
+
+/* [e for x in it if c] | (e for ...) | {k: v for ...} | {e for ...} */
+static Obj *eval_comprehension(Interp *I, Frame *f, int32_t n)
+{
+    int is_dict = N(I, n)->kind == NK_dictionary_comprehension;
+    Obj *out = obj_seq(I, is_dict ? O_DICT : N(I, n)->kind == NK_generator_expression ? O_TUPLE : O_LIST);
+    Frame *inner = interp_frame(f);
+    comprehension_loop(I, inner, n, N(I, n)->first, out, is_dict);
+    frame_release(I, inner);
+    return out->kind == O_UNKNOWN ? obj_unknown(I, NULL) : out;
+}
+
+/* f(args) | super() */
+static Obj *eval_call(Interp *I, Frame *f, int32_t n)
+{
+    int32_t fn = ast_field(I->ast, n, F_function), args = ast_field(I->ast, n, F_arguments);
+    if (fn < 0)
+        return obj_unknown(I, NULL);
+    Obj *callee = eval(I, f, fn);
+    if (callee->kind == O_BUILTIN && strcmp(callee->s, "super") == 0) {
+        /* super() inside a method: remember the class and self */
+        Obj *s = obj_new(I, O_BUILTIN);
+        s->s = "super";
+        Frame *fr = f;
+        Obj *self = fr ? strmap_get(&fr->vars, "self") : NULL;
+        s->self_obj = self;
+        s->cls = NULL;
+        for (int32_t p = N(I, n)->parent; p >= 0; p = N(I, p)->parent)
+            if (N(I, p)->kind == NK_class_definition) {
+                int32_t cn = ast_field(I->ast, p, F_name);
+                Obj *c = cn >= 0 ? frame_lookup(I, I->globals, interp_node_str(I, cn)) : NULL;
+                if (c && c->kind == O_CLASS)
+                    s->cls = c->cls;
+                else if (self && self->kind == O_INST)
+                    s->cls = self->cls;
+                break;
+            }
+        return s;
+    }
+    CallArgs a = eval_args(I, f, args, n);
+    return eval_call_obj(I, callee, &a);
+}
+
+/* (a, b) | [a, *b] | {a, b} | {k: v, **d} */
+static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
+{
+    Obj *o = obj_seq(I, kind);
+    FOR_CHILDREN(I, n, c) {
+        if (o->n >= INTERP_MAX_ITEMS) {
+            interp_limit(I, c, "a literal of more than 100,000 items");
+            break;
+        }
+        if (N(I, c)->kind == NK_list_splat) {
+            Obj *it = iter_view(I, eval(I, f, child(I, c, 0)), c);
+            if (!it)
+                return obj_unknown(I, NULL);
+            for (size_t i = 0; i < it->n; i++)
+                obj_push(I, o, it->items[i]);
+        } else if (kind == O_DICT && N(I, c)->kind == NK_pair) {
+            int32_t k = ast_field(I->ast, c, F_key), v = ast_field(I->ast, c, F_value);
+            if (k >= 0 && v >= 0) {
+                Obj *key = eval(I, f, k);
+                obj_dict_set(I, o, key, eval(I, f, v));
+            }
+        } else if (kind == O_DICT && N(I, c)->kind == NK_dictionary_splat) {
+            Obj *d = eval(I, f, child(I, c, 0));
+            if (d->kind != O_DICT)
+                return obj_unknown(I, NULL);
+            for (size_t i = 0; i + 1 < d->n; i += 2)
+                obj_dict_set(I, o, d->items[i], d->items[i + 1]);
+        } else if (kind != O_DICT) {
+            Obj *x = eval(I, f, c);
+            int dup = 0;
+            if (N(I, n)->kind == NK_set) {   /* {1, 2, 2}: a set keeps one of each */
+                interp_work(I, o->n);
+                for (size_t i = 0; i < o->n && !dup; i++)
+                    dup = obj_eq(I, o->items[i], x) == 1;
+            }
+            if (!dup)
+                obj_push(I, o, x);
+        }
+    }
+    return o;
+}
+
+/* an expression: literals, names, attributes, subscripts, calls, operators,
+ * comprehensions, lambda, named expressions (x := v) */
+static Obj *eval_node(Interp *I, Frame *f, int32_t n);
+
+/* any expression: eval_node within the nesting limit */
+static Obj *eval(Interp *I, Frame *f, int32_t n)
+{
+    if (n < 0 || I->aborted)
+        return obj_unknown(I, NULL);
+    if (I->nest >= INTERP_MAX_NEST) {
+        interp_limit(I, n, "expressions and statements nested more than 1000 deep");
+        return obj_unknown(I, NULL);
+    }
+    I->nest++;
+    Obj *o = eval_node(I, f, n);
+    I->nest--;
+    return o;
+}
+
+/* an expression: literals, names, attributes, subscripts, calls, operators,
+ * comprehensions, lambda, named expressions (x := v) */
+static Obj *eval_node(Interp *I, Frame *f, int32_t n)
+{
+    const Node *nd = N(I, n);
+    if (nd->flags & (NODE_ERROR | NODE_MISSING))
+        return obj_unknown(I, "a syntax error");
+    switch ((NodeKind)nd->kind) {
+    case NK_integer: case NK_float: case NK_string: case NK_concatenated_string:
+        return eval_literal(I, n);
+    case NK_true: return obj_bool(I, 1);
+    case NK_false: return obj_bool(I, 0);
+    case NK_none: return obj_none(I);
+    case NK_ellipsis: return obj_new(I, O_ELLIPSIS);
+    case NK_identifier: return eval_identifier(I, f, n);
+    case NK_parenthesized_expression: return eval(I, f, child(I, n, 0));
+    case NK_tuple: case NK_expression_list: return eval_sequence(I, f, n, O_TUPLE);
+    case NK_list: return eval_sequence(I, f, n, O_LIST);
+    case NK_set: return eval_sequence(I, f, n, O_LIST);
+    case NK_dictionary: return eval_sequence(I, f, n, O_DICT);
+    case NK_attribute: {
+        int32_t obj = ast_field(I->ast, n, F_object), attr = ast_field(I->ast, n, F_attribute);
+        if (obj < 0 || attr < 0)
+            return obj_unknown(I, NULL);
+        Obj *o = eval(I, f, obj);
+        if (o->kind == O_UNKNOWN)
+            return o;
+        return getattr_obj(I, o, interp_node_str(I, attr), n);
+    }
+    case NK_subscript: {
+        int32_t v = ast_field(I->ast, n, F_value);
+        Obj *o = eval(I, f, v);
+        Obj *key = eval_index(I, f, n);
+        if (o->kind == O_UNKNOWN)
+            return o;
+        return pyops_subscript(I, o, key, n);
+    }
+    case NK_call: return eval_call(I, f, n);
+    case NK_binary_operator: {
+        int32_t l = ast_field(I->ast, n, F_left), r = ast_field(I->ast, n, F_right);
+        Obj *a = eval(I, f, l), *b = eval(I, f, r);
+        return pyops_binop(I, op_text(I, n), a, b, n);
+    }
+    case NK_unary_operator: return eval_unary(I, f, n);
+    case NK_not_operator: {
+        Obj *x = eval(I, f, ast_field(I->ast, n, F_argument));
+        int t = obj_truth(I, x);
+        if (t < 0)
+            return x->kind == O_TENSOR || x->kind == O_DIM ?
+                interp_break(I, n, RULE_TNG204, "'not' on a value only known at run time") : obj_unknown_from(I, x);
+        return obj_bool(I, !t);
+    }
+    case NK_boolean_operator: return eval_boolean(I, f, n);
+    case NK_comparison_operator: return eval_comparison(I, f, n);
+    case NK_conditional_expression: return eval_conditional(I, f, n);
+    case NK_list_comprehension: case NK_generator_expression: case NK_dictionary_comprehension:
+    case NK_set_comprehension:
+        return eval_comprehension(I, f, n);
+    case NK_lambda: {
+        Obj *o = obj_new(I, O_FUNC);
+        o->func = func_new(I, f, n, NULL, NULL);
+        return o;
+    }
+    case NK_named_expression: {
+        Obj *v = eval(I, f, ast_field(I->ast, n, F_value));
+        assign_target(I, f, ast_field(I->ast, n, F_name), v);
+        return v;
+    }
+    case NK_keyword_argument: case NK_slice:
+        return obj_unknown(I, NULL);
+    default:
+        return interp_break(I, n, RULE_TNG203, "this expression is not in the compilable subset");
+    }
+}
+
+/* ===================================================================== */
+/* Assignment                                                            */
+/* ===================================================================== */
+
+/* Binds target (identifier, attribute, subscript, tuple/list pattern) to val.
+ * Returns 0, or -1 when the target cannot be assigned. */
+static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val);
+
+/* target = val: assign_target_node within the nesting limit */
+static int assign_target(Interp *I, Frame *f, int32_t target, Obj *val)
+{
+    if (target < 0 || I->aborted)
+        return -1;
+    if (I->nest >= INTERP_MAX_NEST) {
+        interp_limit(I, target, "expressions and statements nested more than 1000 deep");
+        return -1;
+    }
+    I->nest++;
+    int rc = assign_target_node(I, f, target, val);
+    I->nest--;
+    return rc;
+}
+
+/* name = v | obj.attr = v | x[i] = v | (a, b) = v | a, *rest = v */
+static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
+{
+    const Node *nd = N(I, target);
+    switch ((NodeKind)nd->kind) {
+    case NK_identifier:
+        if (I->tracing && val->kind == O_TENSOR && val->t->g == I->g) {
+            Val *v = &I->g->vals.v[val->t->value];
+            if (!v->name)
+                v->name = interp_node_str(I, target);
+        }
+        frame_assign(I, f, interp_node_str(I, target), val);
+        return 0;
+    case NK_parenthesized_expression:
+        return assign_target(I, f, child(I, target, 0), val);
+    case NK_attribute: {
+        Obj *o = eval(I, f, ast_field(I->ast, target, F_object));
+        int32_t attr = ast_field(I->ast, target, F_attribute);
+        if (attr >= 0)
+            setattr_obj(I, o, interp_node_str(I, attr), val, target);
+        return 0;
+    }
+    case NK_subscript: {
+        Obj *o = eval(I, f, ast_field(I->ast, target, F_value));
+        Obj *key = eval_index(I, f, target);
+        pyops_store_subscript(I, o, key, val, target);
+        return 0;
+    }
+    case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple:
+    case NK_list: case NK_expression_list: {
+        Obj *it = iter_view(I, val, target);
+        size_t n = 0, star = (size_t)-1;
+        FOR_CHILDREN(I, target, c) {
+            if (N(I, c)->kind == NK_list_splat_pattern && star == (size_t)-1)
+                star = n;
+            n++;
+        }
+        if (it && star != (size_t)-1 && it->n + 1 >= n) {
+            /* a, *rest, z = items */
+            size_t i = 0, extra = it->n + 1 - n;
+            FOR_CHILDREN(I, target, c) {
+                if (i == star) {
+                    Obj *rest = obj_seq(I, O_LIST);
+                    for (size_t k = 0; k < extra; k++)
+                        obj_push(I, rest, it->items[star + k]);
+                    assign_target(I, f, child(I, c, 0), rest);
+                } else {
+                    assign_target(I, f, c, it->items[i < star ? i : i + extra - 1]);
+                }
+                i++;
+            }
+            return 0;
+        }
+        if (!it || it->n != n) {
+            if (it && I->tracing)
+                interp_break(I, target, RULE_TNG205, "cannot unpack %zu values into %zu names", it->n, n);
+            FOR_CHILDREN(I, target, c) assign_target(I, f, c, obj_unknown(I, NULL));
+            return -1;
+        }
+        size_t i = 0;
+        FOR_CHILDREN(I, target, c) assign_target(I, f, c, it->items[i++]);
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+/* ===================================================================== */
+/* Statements                                                            */
+/* ===================================================================== */
+
+/* x = y = value  |  x: T = value  |  a, b = value */
+static Flow exec_assignment(Interp *I, Frame *f, int32_t n)
+{
+    int32_t right = ast_field(I->ast, n, F_right);
+    if (right < 0)
+        return FLOW_NEXT;   /* a bare annotation `x: int` */
+    Obj *val;
+    if (N(I, right)->kind == NK_assignment) {
+        exec_assignment(I, f, right);
+        int32_t inner = right;
+        while (N(I, inner)->kind == NK_assignment && ast_field(I->ast, inner, F_right) >= 0 &&
+               N(I, ast_field(I->ast, inner, F_right))->kind == NK_assignment)
+            inner = ast_field(I->ast, inner, F_right);
+        val = eval(I, f, ast_field(I->ast, inner, F_left));
+    } else {
+        val = eval(I, f, right);
+    }
+    assign_target(I, f, ast_field(I->ast, n, F_left), val);
+    return FLOW_NEXT;
+}
+
+/* x += y */
+static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
+{
+    int32_t left = ast_field(I->ast, n, F_left), right = ast_field(I->ast, n, F_right);
+    if (left < 0 || right < 0)
+        return FLOW_NEXT;
+    const char *op = op_text(I, n);
+    char bin[4] = {0};
+    size_t len = strlen(op);
+    if (len < 2 || len > 4)
+        return FLOW_NEXT;
+    memcpy(bin, op, len - 1);
+    Obj *cur = eval(I, f, left), *r = eval(I, f, right);
+    if (cur->kind == O_LIST && strcmp(bin, "+") == 0) {
+        Obj *it = builtins_iter(I, r, n);
+        if (it)
+            for (size_t i = 0; i < it->n; i++)
+                obj_push(I, cur, it->items[i]);
+        return FLOW_NEXT;
+    }
+    Obj *res = pyops_binop(I, bin, cur, r, n);
+    if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g)
+        /* x += y on a tensor is in place: every reference to x sees it */
+        res = torchlib_augassign(I, cur, res, n);
+    assign_target(I, f, left, res);
+    return FLOW_NEXT;
+}
+
+/* ---- code host mode does not run ----
+ *
+ * Host code skips what it cannot decide: the body of a 'for' over an
+ * unknown, the branches of an 'if' on one, the rest of a 'while' whose
+ * condition is unknown. Skipping is not doing nothing: what the code would
+ * have changed is not known after it. So (1) the names it binds become
+ * unknown, and (2) when it may change an object (a store into an attribute
+ * or a subscript, 'del', a call of a list or dict mutator), I->skipped
+ * counts it: a 'while' whose body skipped such code ends as a 'while' on
+ * an unknown condition does, for its condition may read what changed
+ * (tests/corpus/deepseek_moe.py's `while len(finished) < 4:` ran 2,000,000
+ * statements because the loop that appends the sampled tokens was skipped).
+ * Calls are not counted: print() in a skipped branch is common and harmless. */
+
+static int skip_target(Interp *I, Frame *f, int32_t t)
+{
+    if (t < 0)
+        return 0;
+    switch ((NodeKind)N(I, t)->kind) {
+    case NK_identifier:
+        frame_assign(I, f, interp_node_str(I, t), obj_unknown(I, NULL));
+        return 0;
+    case NK_attribute: case NK_subscript:
+        return 1;
+    case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple: case NK_list:
+    case NK_expression_list: case NK_parenthesized_expression: case NK_list_splat_pattern: {
+        int found = 0;
+        FOR_CHILDREN(I, t, c) found |= skip_target(I, f, c);
+        return found;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Makes the names code n binds unknown; 1 when it may change an object. */
+static int skip_scan(Interp *I, Frame *f, int32_t n, int depth)
+{
+    if (n < 0 || depth > INTERP_MAX_NEST)
+        return 0;
+    int found = 0;
+    switch ((NodeKind)N(I, n)->kind) {
+    case NK_function_definition: case NK_class_definition: case NK_lambda:
+    case NK_list_comprehension: case NK_generator_expression: case NK_dictionary_comprehension:
+    case NK_set_comprehension:
+        return 0;   /* not run there, or names of their own */
+    case NK_assignment: case NK_augmented_assignment: case NK_for_statement:
+        found = skip_target(I, f, ast_field(I->ast, n, F_left));
+        break;
+    case NK_named_expression:
+        found = skip_target(I, f, ast_field(I->ast, n, F_name));
+        break;
+    case NK_delete_statement:
+        found = 1;
+        break;
+    case NK_call: {
+        int32_t fn = ast_field(I->ast, n, F_function);
+        int32_t attr = fn >= 0 && N(I, fn)->kind == NK_attribute ? ast_field(I->ast, fn, F_attribute) : -1;
+        found = attr >= 0 && builtins_container_mutator(interp_node_str(I, attr));
+        break;
+    }
+    default:
+        break;
+    }
+    FOR_CHILDREN(I, n, c) found |= skip_scan(I, f, c, depth + 1);
+    return found;
+}
+
+/* Host code skips n (a block, or a clause of an 'if'). */
+static void skip_code(Interp *I, Frame *f, int32_t n)
+{
+    if (!I->tracing && !I->aborted && skip_scan(I, f, n, 0))
+        I->skipped++;
+}
+
+/* del x | del l[i] | del d[k] | del a, b (host code) */
+static void exec_del(Interp *I, Frame *f, int32_t t)
+{
+    switch ((NodeKind)N(I, t)->kind) {
+    case NK_identifier:
+        frame_assign(I, f, interp_node_str(I, t), obj_unknown(I, NULL));   /* a NameError after it */
+        return;
+    case NK_expression_list: case NK_tuple: case NK_list: case NK_parenthesized_expression:
+        FOR_CHILDREN(I, t, c) exec_del(I, f, c);
+        return;
+    case NK_subscript: {
+        Obj *o = eval(I, f, ast_field(I->ast, t, F_value));
+        Obj *key = eval_index(I, f, t);
+        size_t i;
+        long j;
+        if (o->kind == O_LIST && obj_seq_index(o, key, &i)) {
+            memmove(&o->items[i], &o->items[i + 1], (o->n - 1 - i) * sizeof(Obj *));
+            o->n--;
+        } else if (o->kind == O_DICT && (j = obj_dict_find(I, o, key)) >= 0) {
+            memmove(&o->items[j - 1], &o->items[j + 1], (o->n - 1 - (size_t)j) * sizeof(Obj *));
+            o->n -= 2;
+        } else if (o->kind == O_LIST || o->kind == O_DICT) {
+            obj_forget(I, o, key, t, "the index of 'del'");
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* if c: ... elif c2: ... else: ... | if __name__ == "__main__": ... */
+static Flow exec_if(Interp *I, Frame *f, int32_t n)
+{
+    if (ast_is_main_guard(I->ast, n)) {
+        int32_t body = ast_field(I->ast, n, F_consequence);
+        return body >= 0 ? exec_block(I, f, body) : FLOW_NEXT;
+    }
+    int32_t cond = ast_field(I->ast, n, F_condition);
+    size_t ndiag = I->sf->diags.n;
+    Obj *c = eval(I, f, cond);
+    int t = obj_truth(I, c);
+    if (t < 0) {
+        if (I->sf->diags.n > ndiag)
+            ;   /* the condition's own diagnostic says why */
+        else if (c->kind == O_TENSOR || c->kind == O_DIM)
+            interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
+        else if (I->tracing && c->kind == O_UNKNOWN)
+            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time");
+        FOR_CHILDREN(I, n, c2)
+            if (c2 != cond)
+                skip_code(I, f, c2);
+        return FLOW_NEXT;
+    }
+    if (t)
+        return exec_block(I, f, ast_field(I->ast, n, F_consequence));
+    for (int32_t c2 = N(I, n)->first; c2 >= 0; c2 = N(I, c2)->next) {
+        if (N(I, c2)->kind == NK_elif_clause) {
+            int32_t ec = ast_field(I->ast, c2, F_condition);
+            Obj *v = eval(I, f, ec);
+            int et = obj_truth(I, v);
+            if (et < 0) {
+                if (v->kind == O_TENSOR || v->kind == O_DIM)
+                    interp_break(I, ec, RULE_TNG204, "'elif' on a value only known at run time");
+                for (int32_t c3 = c2; c3 >= 0; c3 = N(I, c3)->next)
+                    skip_code(I, f, c3);
+                return FLOW_NEXT;
+            }
+            if (et)
+                return exec_block(I, f, ast_field(I->ast, c2, F_consequence));
+        } else if (N(I, c2)->kind == NK_else_clause) {
+            return exec_block(I, f, ast_field(I->ast, c2, F_body));
+        }
+    }
+    return FLOW_NEXT;
+}
+
+/* for x in it: body else: alt */
+static Flow exec_for(Interp *I, Frame *f, int32_t n)
+{
+    int32_t left = ast_field(I->ast, n, F_left), right = ast_field(I->ast, n, F_right);
+    int32_t body = ast_field(I->ast, n, F_body);
+    size_t ndiag = I->sf->diags.n;
+    Obj *src = eval(I, f, right);
+    LoopIter it;
+    if (!loop_begin(I, src, right, &it)) {
+        skip_code(I, f, n);   /* the target and the body */
+        if (I->sf->diags.n > ndiag)
+            return FLOW_NEXT;
+        if (src->kind == O_TENSOR || src->kind == O_DIM || (I->tracing && src->kind != O_UNKNOWN))
+            interp_break(I, right, RULE_TNG204, "'for' over a value whose length is only known at run time");
+        else if (I->tracing)
+            interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time");
+        return FLOW_NEXT;
+    }
+    for (size_t i = 0; i < it.n; i++) {
+        if (!step(I, n))
+            return FLOW_ABORT;
+        assign_target(I, f, left, loop_item(I, &it, i));
+        Flow fl = exec_block(I, f, body);
+        if (fl == FLOW_BREAK)
+            return FLOW_NEXT;
+        if (fl == FLOW_RETURN || fl == FLOW_ABORT)
+            return fl;
+    }
+    int32_t alt = ast_field(I->ast, n, F_alternative);
+    return alt >= 0 ? exec_block(I, f, ast_field(I->ast, alt, F_body)) : FLOW_NEXT;
+}
+
+/* while c: body (host code only) */
+static Flow exec_while(Interp *I, Frame *f, int32_t n)
+{
+    if (I->tracing) {
+        interp_break(I, n, RULE_TNG201, "'while' loop in the compiled method (use 'for' over a constant range)");
+        return FLOW_NEXT;
+    }
+    int32_t cond = ast_field(I->ast, n, F_condition), body = ast_field(I->ast, n, F_body);
+    int tainted = 0;   /* the last iteration's body skipped code that may change objects */
+    for (;;) {
+        if (!step(I, n))
+            return FLOW_ABORT;
+        int t = obj_truth(I, eval(I, f, cond));
+        if (t < 0 || (t == 1 && tainted)) {
+            /* an unknown condition, or one that may read what skipped code
+             * changed: the iterations left are skipped */
+            skip_code(I, f, body);
+            I->skipped += tainted;
+            if (!I->cut_while)
+                I->cut_while = N(I, n)->line;
+            return FLOW_NEXT;
+        }
+        if (t == 0)
+            return FLOW_NEXT;
+        size_t skipped = I->skipped;
+        Flow fl = exec_block(I, f, body);
+        tainted = I->skipped != skipped;
+        if (fl == FLOW_BREAK)
+            return FLOW_NEXT;
+        if (fl == FLOW_RETURN || fl == FLOW_ABORT)
+            return fl;
+    }
+}
+
+/* with a as x, b: body (TorchAir scopes: entry_scope_enter) */
+static Flow exec_with(Interp *I, Frame *f, int32_t n)
+{
+    int saved_stream = I->stream, saved_sk = I->sk;
+    int32_t clause = -1;
+    FOR_CHILDREN(I, n, c) if (N(I, c)->kind == NK_with_clause) clause = c;
+    if (clause >= 0)
+        FOR_CHILDREN(I, clause, item) {
+            if (N(I, item)->kind != NK_with_item)
+                continue;
+            int32_t v = ast_field(I->ast, item, F_value);
+            if (v < 0)
+                continue;
+            int32_t expr = v, target = -1;
+            if (N(I, v)->kind == NK_as_pattern) {
+                expr = child(I, v, 0);
+                int32_t alias = ast_field(I->ast, v, F_alias);
+                target = alias >= 0 ? child(I, alias, 0) : -1;
+                if (target < 0)
+                    target = alias;
+            }
+            Obj *s = eval(I, f, expr);
+            entry_scope_enter(I, s, expr);
+            if (target >= 0)
+                assign_target(I, f, target, s->kind == O_SCOPE ? obj_unknown(I, NULL) : s);
+        }
+    Flow fl = exec_block(I, f, ast_field(I->ast, n, F_body));
+    I->stream = saved_stream;
+    I->sk = saved_sk;
+    return fl;
+}
+
+/* import a.b.c | import a.b as x | from a.b import c as d */
+static void exec_import(Interp *I, Frame *f, int32_t n)
+{
+    int from = N(I, n)->kind == NK_import_from_statement;
+    const char *module = NULL;
+    if (from) {
+        int32_t m = ast_field(I->ast, n, F_module_name);
+        if (m < 0 || N(I, m)->kind == NK_relative_import)
+            return;
+        module = interp_node_str(I, m);
+    }
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
+        if (N(I, c)->field != F_name)
+            continue;
+        int32_t name = c, alias = -1;
+        if (N(I, c)->kind == NK_aliased_import) {
+            name = ast_field(I->ast, c, F_name);
+            alias = ast_field(I->ast, c, F_alias);
+        }
+        if (name < 0)
+            continue;
+        const char *path = interp_node_str(I, name);
+        const char *full = from ? interp_printf(I, "%s.%s", module, path) : path;
+        if (alias >= 0) {
+            frame_assign(I, f, interp_node_str(I, alias), obj_builtin(I, full));
+        } else if (from) {
+            frame_assign(I, f, path, obj_builtin(I, full));
+        } else {
+            /* import a.b.c binds a */
+            const char *dot = strchr(path, '.');
+            const char *root = dot ? interp_strndup(I, path, (size_t)(dot - path)) : path;
+            frame_assign(I, f, root, obj_builtin(I, root));
+        }
+    }
+}
+
+/* decorators applied bottom-up; torch.compile makes an entry */
+static Obj *apply_decorators(Interp *I, Frame *f, int32_t decorated, Obj *fn)
+{
+    int32_t decs[32];
+    int nd = 0;
+    FOR_CHILDREN(I, decorated, c)
+        if (N(I, c)->kind == NK_decorator && nd < 32)
+            decs[nd++] = c;
+    for (int i = nd - 1; i >= 0; i--) {
+        Obj *d = eval(I, f, child(I, decs[i], 0));
+        if (d->kind == O_BUILTIN && strcmp(d->s, "torch.compile") == 0) {
+            CallArgs a = {0};
+            Obj *arg[1] = {fn};
+            a.pos = arg;
+            a.npos = 1;
+            a.node = decs[i];
+            fn = entry_torch_compile(I, &a);
+        } else if ((d->kind == O_COMPILED && !d->comp->target) || d->kind == O_FUNC || d->kind == O_BOUND) {
+            /* a decorator factory's result, or the script's own decorator
+             * (registries, wrappers): called as Python does */
+            CallArgs a = {0};
+            Obj *arg[1] = {fn};
+            a.pos = arg;
+            a.npos = 1;
+            a.node = decs[i];
+            Obj *r = eval_call_obj(I, d, &a);
+            if (r->kind != O_UNKNOWN)
+                fn = r;
+        }
+        else if (d->kind == O_BUILTIN && fn->kind == O_FUNC &&
+                 (!strcmp(d->s, "staticmethod") || !strcmp(d->s, "classmethod") ||
+                  !strcmp(d->s, "property") || !strcmp(d->s, "functools.cached_property")))
+            fn->func->binding = d->s[0] == 'f' ? 'p' : d->s[0];
+        /* other library decorators (no_grad, wraps...) keep the function */
+    }
+    return fn;
+}
+
+/* def name(params): body (in a class body: a method), with its decorators */
+static Flow exec_def(Interp *I, Frame *f, int32_t n, int32_t decorated, InterpClass *cls)
+{
+    int32_t name = ast_field(I->ast, n, F_name);
+    if (name < 0)
+        return FLOW_NEXT;
+    Obj *o = obj_new(I, O_FUNC);
+    o->func = func_new(I, f, n, cls, cls ? cls->name : NULL);
+    o->func->decorated = decorated >= 0;
+    if (decorated >= 0)
+        o = apply_decorators(I, f, decorated, o);
+    if (cls)
+        obj_attrs_set(I, &cls->attrs, interp_node_str(I, name), o);
+    else
+        frame_assign(I, f, interp_node_str(I, name), o);
+    return FLOW_NEXT;
+}
+
+/* class Name(Base, ...): body */
+static Flow exec_class(Interp *I, Frame *f, int32_t n)
+{
+    int32_t name = ast_field(I->ast, n, F_name), body = ast_field(I->ast, n, F_body);
+    if (name < 0 || body < 0)
+        return FLOW_NEXT;
+    InterpClass *cls = interp_alloc(I, sizeof *cls);
+    cls->name = interp_node_str(I, name);
+    cls->node = n;
+    int32_t sup = ast_field(I->ast, n, F_superclasses);
+    if (sup >= 0)
+        FOR_CHILDREN(I, sup, c) {
+            if (N(I, c)->kind == NK_keyword_argument)
+                continue;
+            Obj *b = eval(I, f, c);
+            if (b->kind == O_CLASS && !cls->base)
+                cls->base = b->cls;
+            else if (b->kind == O_BUILTIN && !cls->base_name)
+                cls->base_name = b->s;
+        }
+    /* the class body: defs become methods, assignments class variables */
+    Frame *cf = interp_frame(f);
+    FOR_CHILDREN(I, body, s) {
+        int32_t st = s, dec = -1;
+        if (N(I, s)->kind == NK_decorated_definition) {
+            dec = s;
+            st = ast_field(I->ast, s, F_definition);
+        }
+        if (st >= 0 && N(I, st)->kind == NK_function_definition)
+            exec_def(I, f, st, dec, cls);
+        else if (st >= 0)
+            exec_stmt(I, cf, st);
+    }
+    for (size_t i = 0; i < cf->vars.cap; i++)
+        if (cf->vars.keys && cf->vars.keys[i])
+            obj_attrs_set(I, &cls->attrs, cf->vars.keys[i], cf->vars.vals[i]);
+    frame_release(I, cf);
+    Obj *o = obj_new(I, O_CLASS);
+    o->cls = cls;
+    frame_assign(I, f, cls->name, o);
+    return FLOW_NEXT;
+}
+
+/* a statement: expression statements and assignments, if, for, while,
+ * with, def, class, return, import, pass, break, continue, global,
+ * nonlocal, assert, del, raise, try */
+static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n);
+
+/* any statement: exec_stmt_node within the step and nesting limits */
+static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
+{
+    if (n < 0)
+        return FLOW_NEXT;
+    int32_t caller_at = I->at;
+    I->at = n;
+    if (!step(I, n))
+        return I->aborted ? FLOW_ABORT : FLOW_NEXT;
+    if (I->nest >= INTERP_MAX_NEST) {
+        interp_limit(I, n, "expressions and statements nested more than 1000 deep");
+        return FLOW_ABORT;
+    }
+    I->nest++;
+    Flow fl = exec_stmt_node(I, f, n);
+    I->nest--;
+    I->at = caller_at;
+    return fl;
+}
+
+/* a statement: expression statements and assignments, if, for, while,
+ * with, def, class, return, import, pass, break, continue, global,
+ * nonlocal, assert, del, raise, try */
+static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n)
+{
+    const Node *nd = N(I, n);
+    if (nd->flags & (NODE_ERROR | NODE_MISSING))
+        return FLOW_NEXT;
+    switch ((NodeKind)nd->kind) {
+    case NK_expression_statement: {
+        FOR_CHILDREN(I, n, c) {
+            if (N(I, c)->kind == NK_assignment)
+                exec_assignment(I, f, c);
+            else if (N(I, c)->kind == NK_augmented_assignment)
+                exec_augassign(I, f, c);
+            else
+                eval(I, f, c);
+        }
+        return I->aborted ? FLOW_ABORT : FLOW_NEXT;
+    }
+    case NK_if_statement: return exec_if(I, f, n);
+    case NK_for_statement: return exec_for(I, f, n);
+    case NK_while_statement: return exec_while(I, f, n);
+    case NK_with_statement: return exec_with(I, f, n);
+    case NK_function_definition: return exec_def(I, f, n, -1, NULL);
+    case NK_decorated_definition: {
+        int32_t d = ast_field(I->ast, n, F_definition);
+        if (d >= 0 && N(I, d)->kind == NK_function_definition)
+            return exec_def(I, f, d, n, NULL);
+        if (d >= 0 && N(I, d)->kind == NK_class_definition) {
+            Flow fl = exec_class(I, f, d);
+            int32_t name = ast_field(I->ast, d, F_name);
+            Obj *cls = name >= 0 ? strmap_get(&f->vars, interp_node_str(I, name)) : NULL;
+            if (cls)
+                frame_assign(I, f, interp_node_str(I, name), apply_decorators(I, f, n, cls));
+            return fl;
+        }
+        return FLOW_NEXT;
+    }
+    case NK_class_definition: return exec_class(I, f, n);
+    case NK_return_statement: {
+        int32_t v = child(I, n, 0);
+        I->ret = v >= 0 ? eval(I, f, v) : obj_none(I);
+        return I->aborted ? FLOW_ABORT : FLOW_RETURN;
+    }
+    case NK_import_statement: case NK_import_from_statement:
+        exec_import(I, f, n);
+        return FLOW_NEXT;
+    case NK_pass_statement: return FLOW_NEXT;
+    case NK_break_statement: return FLOW_BREAK;
+    case NK_continue_statement: return FLOW_CONTINUE;
+    case NK_global_statement: case NK_nonlocal_statement:
+        FOR_CHILDREN(I, n, c)
+            if (N(I, c)->kind == NK_identifier)
+                frame_put(I, f, &f->globals_decl, interp_node_str(I, c), (void *)1);
+        return FLOW_NEXT;
+    case NK_assert_statement: case NK_comment:
+        return FLOW_NEXT;
+    case NK_delete_statement:
+        if (I->tracing)
+            interp_break(I, n, RULE_TNG201, "'del' in the compiled method");
+        else
+            FOR_CHILDREN(I, n, c) exec_del(I, f, c);
+        return FLOW_NEXT;
+    case NK_raise_statement:
+        if (I->tracing) {
+            interp_break(I, n, RULE_TNG201, "'raise' in the compiled method");
+            return FLOW_NEXT;
+        }
+        I->ret = obj_unknown(I, NULL);
+        return FLOW_RETURN;   /* host code that raises: its caller gets an unknown */
+    case NK_try_statement:
+        if (I->tracing) {
+            interp_break(I, n, RULE_TNG201, "'try' in the compiled method");
+            return FLOW_NEXT;
+        }
+        /* host code: the try body, then finally; handlers are not run */
+        FOR_CHILDREN(I, n, c) {
+            Flow fl = FLOW_NEXT;
+            if (c == ast_field(I->ast, n, F_body))
+                fl = exec_block(I, f, c);
+            else if (N(I, c)->kind == NK_finally_clause)
+                fl = exec_block(I, f, child(I, c, 0));
+            if (fl != FLOW_NEXT)
+                return fl;
+        }
+        return FLOW_NEXT;
+    default:
+        if (I->tracing)
+            interp_break(I, n, RULE_TNG201, "this statement cannot be lowered into the graph");
+        return FLOW_NEXT;
+    }
+}
+
+/* a block (or the module): its statements in order */
+static Flow exec_block(Interp *I, Frame *f, int32_t n)
+{
+    if (n < 0)
+        return FLOW_NEXT;
+    if (N(I, n)->kind != NK_block && N(I, n)->kind != NK_module)
+        return exec_stmt(I, f, n);
+    FOR_CHILDREN(I, n, c) {
+        Flow fl = exec_stmt(I, f, c);
+        if (fl != FLOW_NEXT)
+            return fl;
+    }
+    return FLOW_NEXT;
+}
+
+
+/* ===================================================================== */
+/* Running                                                               */
+/* ===================================================================== */
+
+/* Installs the hooks; the module frame lives to the end of the run. */
+void eval_init(Interp *I)
+{
+    I->call = eval_call_obj;
+    I->getattr = getattr_obj;
+    I->globals = interp_frame(NULL);
+    frame_keep(I, I->globals);
+}
+
+/* the module: its statements */
+void eval_module(Interp *I)
+{
+    exec_block(I, I->globals, 0);
+}
+
+/* Frees the kept frames. */
+void eval_free(Interp *I)
+{
+    frames_free(I);
+}

@@ -1,0 +1,1061 @@
+/*
+ * obj.c - the object model of the lowering stage (see obj.h): allocation
+ * and the budget, objects, diagnostics and reported unknowns, containers
+ * and THE iterator, library names, and the trace's view of tensors.
+ *
+ * Memory: every object, container and string is allocated in the run's
+ * arena through interp_alloc, which charges it to the budget (a TNG212 stop
+ * past --max-memory). Work (statements, comparisons, elements visited) is
+ * counted by interp_work, which reads the clock every BUDGET_WORK_PER_CLOCK
+ * units (a stop past --max-time).
+ *
+ * Unknowns: an unknown whose cause has been reported carries the reason
+ * UNKNOWN_REPORTED; what is computed from it stays quiet, so that each
+ * cause gives one diagnostic. Host code's unknowns without a reason are one
+ * shared object, never marked, copied where a value is stored.
+ *
+ * The trace: host tensors enter a trace through a memo. The first read of
+ * a host tensor while tracing gives a "shadow" tensor object of the entry
+ * graph (an input when it was passed as an argument, bound by entry.c; a
+ * weight when it is a parameter or a buffer of the compiled module; else a
+ * constant). In-place updates change the shadow only, and are written back
+ * as the input's or weight's final value.
+ */
+#include "obj.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The clock is read every BUDGET_WORK_PER_CLOCK units of work. */
+#define BUDGET_WORK_PER_CLOCK 4096
+
+/* ===================================================================== */
+/* Objects                                                               */
+/* ===================================================================== */
+
+void *interp_alloc(Interp *I, size_t n)
+{
+    interp_charge(I, n);
+    return arena_alloc(&I->arena, n);
+}
+
+char *interp_strndup(Interp *I, const char *s, size_t n)
+{
+    interp_charge(I, n + 1);
+    return arena_strndup(&I->arena, s, n);
+}
+
+char *interp_printf(Interp *I, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *d = arena_vprintf(&I->arena, fmt, ap);
+    va_end(ap);
+    interp_charge(I, strlen(d) + 1);
+    return d;
+}
+
+Obj *obj_new(Interp *I, ObjKind kind)
+{
+    Obj *o = interp_alloc(I, sizeof *o);
+    o->kind = kind;
+    o->node = -1;
+    o->dim = -1;
+    return o;
+}
+
+/* Host code makes an unknown at every operation on one: those with no
+ * reason are one shared object, never marked (unknown_mark) and copied
+ * where a value is stored (obj_stored), so that what is marked is the
+ * stored value, as before the sharing. */
+Obj *obj_unknown(Interp *I, const char *why)
+{
+    if (!why && !I->tracing) {
+        if (!I->unknown)
+            I->unknown = obj_new(I, O_UNKNOWN);
+        return I->unknown;
+    }
+    Obj *o = obj_new(I, O_UNKNOWN);
+    o->s = why;
+    return o;
+}
+
+/* None, booleans and small ints are immutable: one object each. */
+Obj *obj_none(Interp *I)
+{
+    if (!I->none)
+        I->none = obj_new(I, O_NONE);
+    return I->none;
+}
+
+Obj *obj_bool(Interp *I, int b)
+{
+    Obj **shared = &I->bools[b != 0];
+    if (!*shared) {
+        *shared = obj_new(I, O_BOOL);
+        (*shared)->i = b != 0;
+    }
+    return *shared;
+}
+
+Obj *obj_int(Interp *I, int64_t v)
+{
+    Obj **shared = v >= SMALL_INT_MIN && v < SMALL_INT_MAX ? &I->small_ints[v - SMALL_INT_MIN] : NULL;
+    if (shared && *shared)
+        return *shared;
+    Obj *o = obj_new(I, O_INT);
+    o->i = v;
+    if (shared)
+        *shared = o;
+    return o;
+}
+
+Obj *obj_float(Interp *I, double v)
+{
+    Obj *o = obj_new(I, O_FLOAT);
+    o->f = v;
+    return o;
+}
+
+Obj *obj_str(Interp *I, const char *s)
+{
+    Obj *o = obj_new(I, O_STR);
+    o->s = s;
+    o->len = strlen(s);
+    return o;
+}
+
+/* What a variable, attribute or container keeps of x: its own unknown. */
+Obj *obj_stored(Interp *I, Obj *x)
+{
+    return x && x == I->unknown ? obj_new(I, O_UNKNOWN) : x;
+}
+
+void obj_push(Interp *I, Obj *seq, Obj *x)
+{
+    x = obj_stored(I, x);
+    if (seq->n == seq->cap) {
+        size_t cap = seq->cap ? 2 * seq->cap : 4;
+        Obj **items = interp_alloc(I, cap * sizeof *items);
+        if (seq->n)
+            memcpy(items, seq->items, seq->n * sizeof *items);
+        seq->items = items;
+        seq->cap = cap;
+    }
+    seq->items[seq->n++] = x;
+}
+
+Obj *obj_tuple(Interp *I, Obj **items, size_t n)
+{
+    Obj *o = obj_new(I, O_TUPLE);
+    for (size_t i = 0; i < n; i++)
+        obj_push(I, o, items[i]);
+    return o;
+}
+
+Obj *obj_seq(Interp *I, ObjKind kind)
+{
+    return obj_new(I, kind);
+}
+
+Obj *obj_seq_of(Interp *I, ObjKind kind, Obj *const *items, size_t n)
+{
+    Obj *o = obj_new(I, kind);
+    o->items = interp_alloc(I, (n + 1) * sizeof *o->items);
+    for (size_t i = 0; i < n; i++)
+        o->items[i] = items[i];
+    o->n = o->cap = n;
+    return o;
+}
+
+Obj *obj_tensor(Interp *I, int32_t v)
+{
+    Obj *o = obj_new(I, O_TENSOR);
+    o->t = interp_alloc(I, sizeof *o->t);
+    o->t->g = I->g;
+    o->t->value = v;
+    o->t->gears_node = -1;
+    return o;
+}
+
+Obj *obj_dim(Interp *I, DimId d)
+{
+    int64_t c;
+    if (graph_dim_const_value(I->g, d, &c))
+        return obj_int(I, c);
+    Obj *o = obj_new(I, O_DIM);
+    o->dim = d;
+    return o;
+}
+
+DimId obj_as_dim(Interp *I, const Obj *o)
+{
+    if (!o)
+        return -1;
+    if (o->kind == O_INT || o->kind == O_BOOL)
+        return graph_dim_const(I->g, o->i);
+    if (o->kind == O_DIM)
+        return o->dim;
+    return -1;
+}
+
+int obj_int_value(const Obj *o, int64_t *v)
+{
+    if (o && (o->kind == O_INT || o->kind == O_BOOL)) {
+        *v = o->i;
+        return 1;
+    }
+    return 0;
+}
+
+int obj_num_value(const Obj *o, double *v)
+{
+    if (o && (o->kind == O_INT || o->kind == O_BOOL)) {
+        *v = (double)o->i;
+        return 1;
+    }
+    if (o && o->kind == O_FLOAT) {
+        *v = o->f;
+        return 1;
+    }
+    return 0;
+}
+
+Obj *obj_getattr(const Obj *inst, const char *name)
+{
+    for (size_t i = inst->attrs.n; i-- > 0;)
+        if (strcmp(inst->attrs.names[i], name) == 0)
+            return inst->attrs.vals[i];
+    return NULL;
+}
+
+void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val)
+{
+    val = obj_stored(I, val);
+    interp_work(I, l->n);
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->names[i], name) == 0) {
+            l->vals[i] = val;
+            return;
+        }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        const char **names = interp_alloc(I, cap * sizeof *names);
+        Obj **vals = interp_alloc(I, cap * sizeof *vals);
+        if (l->n) {
+            memcpy(names, l->names, l->n * sizeof *names);
+            memcpy(vals, l->vals, l->n * sizeof *vals);
+        }
+        l->names = names, l->vals = vals, l->cap = cap;
+    }
+    l->names[l->n] = interp_strndup(I, name, strlen(name));
+    l->vals[l->n++] = val;
+}
+
+void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val)
+{
+    obj_attrs_set(I, &inst->attrs, name, val);
+}
+
+int obj_flag(const Obj *o, int def)
+{
+    if (!o)
+        return def;
+    if (o->kind == O_BOOL || o->kind == O_INT)
+        return o->i != 0;
+    return def;
+}
+
+int obj_is_str(const Obj *o, const char *s)
+{
+    return o && o->kind == O_STR && strcmp(o->s, s) == 0;
+}
+
+/* Python truthiness: 1 true, 0 false, -1 unknown. */
+int obj_truth(Interp *I, const Obj *o)
+{
+    int64_t c;
+    switch (o->kind) {
+    case O_NONE: return 0;
+    case O_BOOL: case O_INT: return o->i != 0;
+    case O_FLOAT: return o->f != 0.0;
+    case O_STR: return o->len != 0;
+    case O_TUPLE: case O_LIST: case O_DICT: return o->n != 0;
+    case O_DIM: return graph_dim_const_value(I->g, o->dim, &c) ? c != 0 : -1;
+    case O_UNKNOWN: case O_TENSOR: return -1;
+    default: return 1;
+    }
+}
+
+/* Equality of two known Python values: 1, 0, or -1 unknown. */
+static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth);
+
+int obj_eq(Interp *I, const Obj *a, const Obj *b)
+{
+    return obj__eq_depth(I, a, b, 0);
+}
+
+static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
+{
+    double x, y;
+    if (depth > 64)
+        return -1;   /* nested too deep (or a container that holds itself) */
+    if (a->kind == O_UNKNOWN || b->kind == O_UNKNOWN || a->kind == O_TENSOR || b->kind == O_TENSOR)
+        return -1;
+    if (a->kind == O_DIM || b->kind == O_DIM) {
+        DimId da = obj_as_dim(I, a), db = obj_as_dim(I, b);
+        if (da < 0 || db < 0)
+            return 0;
+        return da == db ? 1 : -1;
+    }
+    int64_t p, q;
+    if (obj_int_value(a, &p) && obj_int_value(b, &q))
+        return p == q;   /* exact: 2**62 + 1 != 2**62 */
+    if (obj_num_value(a, &x) && obj_num_value(b, &y))
+        return x == y;
+    if (a->kind != b->kind)
+        return a->kind == O_NONE || b->kind == O_NONE ? 0 : (a == b);
+    switch (a->kind) {
+    case O_NONE: case O_ELLIPSIS: return 1;
+    case O_STR: return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+    case O_DTYPE: return a->dtype == b->dtype;
+    case O_TUPLE: case O_LIST:
+        if (a->n != b->n)
+            return 0;
+        interp_work(I, a->n);
+        for (size_t i = 0; i < a->n; i++) {
+            int e = obj__eq_depth(I, a->items[i], b->items[i], depth + 1);
+            if (e != 1)
+                return e;
+        }
+        return 1;
+    case O_BUILTIN: return strcmp(a->s, b->s) == 0;
+    default: return a == b;
+    }
+}
+
+int obj_is_torch_module(const Obj *o)
+{
+    return o && o->kind == O_INST && !o->cls && o->s;
+}
+
+int obj_is_module_seq(const Obj *o)
+{
+    return o && o->kind == O_INST && !o->cls && o->s &&
+           (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0);
+}
+
+/* ===================================================================== */
+/* Diagnostics                                                           */
+/* ===================================================================== */
+
+static void interp__vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt, va_list ap)
+{
+    if (I->aborted)
+        return;   /* after a stop (TNG212), what the unwinding finds is no news */
+    StrBuf sb = {0};
+    sb_vprintf(&sb, fmt, ap);
+    if (node < 0)
+        node = 0;
+    diag_node(&I->sf->diags, I->ast, node, rule, "%s", sb.s ? sb.s : "");
+    sb_free(&sb);
+}
+
+void interp_diag(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    interp__vdiag(I, node, rule, fmt, ap);
+    va_end(ap);
+}
+
+/* The reason of an unknown whose cause has been reported: values computed
+ * from it stay quiet (one diagnostic per cause, no cascades). */
+static const char UNKNOWN_REPORTED[] = "reported";
+
+int obj_is_reported(const Obj *o)
+{
+    return o->kind == O_UNKNOWN && o->s == UNKNOWN_REPORTED;
+}
+
+/* o's cause has been reported: values computed from it stay quiet. */
+void obj_mark_reported(Interp *I, Obj *o)
+{
+    if (o != I->unknown)
+        o->s = UNKNOWN_REPORTED;
+}
+
+Obj *obj_unknown_reported(Interp *I)
+{
+    return obj_unknown(I, UNKNOWN_REPORTED);
+}
+
+/* The unknown result of an operation on x: reported when x was, so that
+ * -n, not n, n and m ... of a reported unknown stay quiet. */
+Obj *obj_unknown_from(Interp *I, const Obj *x)
+{
+    return x && obj_is_reported(x) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
+}
+
+Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
+{
+    if (I->tracing) {
+        va_list ap;
+        va_start(ap, fmt);
+        interp__vdiag(I, node, rule, fmt, ap);
+        va_end(ap);
+        return obj_unknown_reported(I);
+    }
+    return obj_unknown(I, NULL);
+}
+
+/* While tracing, an unknown value that flows into the graph is an error
+ * (TNG205) the first time: nothing may be skipped silently. Returns 1 when
+ * o is unknown (reported now or before). */
+int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
+{
+    if (!o || o->kind != O_UNKNOWN)
+        return 0;
+    if (I->tracing && !obj_is_reported(o)) {
+        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s", what,
+                    o->s ? ": " : "", o->s ? o->s : "");
+        obj_mark_reported(I, o);
+    }
+    return 1;
+}
+
+/* Stops the whole run at a limit (TNG212). */
+void interp_limit(Interp *I, int32_t node, const char *what)
+{
+    if (!I->aborted)
+        interp_diag(I, node, RULE_TNG212, "%s; tngc stops interpreting the script here", what);
+    I->aborted = 1;
+}
+
+/* ---- the budget ---- */
+
+void interp_charge(Interp *I, size_t n)
+{
+    I->bytes += n;
+    if (I->bytes > I->max_bytes && !I->aborted) {
+        char what[200];
+        snprintf(what, sizeof what, "the script needs more than %zu MB of interpreter memory "
+                 "(raise the limit with --max-memory MB)", I->max_bytes >> 20);
+        interp_limit(I, I->at, what);
+    }
+}
+
+void interp_uncharge(Interp *I, size_t n)
+{
+    I->bytes -= n < I->bytes ? n : I->bytes;
+}
+
+static double obj__seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Counts units of work (a statement, a comparison, an element visited) and
+ * looks at the clock every BUDGET_WORK_PER_CLOCK of them. */
+void interp_work(Interp *I, size_t units)
+{
+    I->work += units;
+    if (I->work < BUDGET_WORK_PER_CLOCK)
+        return;
+    I->work = 0;
+    if (!I->aborted && obj__seconds_since(&I->start) > I->max_seconds) {
+        char what[200];
+        snprintf(what, sizeof what, "the script runs longer than %g s (raise the limit with --max-time SECONDS)",
+                 I->max_seconds);
+        interp_limit(I, I->at, what);
+    }
+}
+
+/* An upper bound of the heap memory of g's tables (its ops, values, dims,
+ * inputs ...), so that growth of a graph is charged like objects are. */
+static size_t obj__graph_bytes(const Graph *g)
+{
+    return g->ops.cap * (sizeof(Op) + 8 * sizeof(int32_t)) + g->vals.cap * sizeof(Val) +
+           g->dims.cap * (sizeof(DimExpr) + 64) + g->syms.cap * sizeof(Sym) +
+           g->inputs.cap * sizeof(GraphInput) + g->weights.cap * sizeof(GraphWeight) +
+           g->outputs.cap * sizeof(GraphOutput) + g->streams.cap * sizeof(GraphStream) +
+           g->sks.cap * sizeof(GraphSk) + g->gears.cap * sizeof(GearSpec) + g->checks.cap * sizeof(DimCheck) +
+           g->dim_index.cap * (sizeof(const char *) + sizeof(void *));
+}
+
+/* Charges the growth of the current graph since the last call. */
+void interp_charge_graph(Interp *I)
+{
+    size_t *charged = I->g == &I->host ? &I->host_graph_bytes : &I->entry_graph_bytes;
+    size_t now = obj__graph_bytes(I->g);
+    if (now > *charged) {
+        interp_charge(I, now - *charged);
+        *charged = now;
+    }
+}
+
+Graph *interp_graph(Interp *I) { return I->g; }
+int interp_tracing(const Interp *I) { return I->tracing; }
+const Ast *interp_ast(const Interp *I) { return I->ast; }
+
+/* Python ints are unbounded; tngc's are int64. An int result that does not
+ * fit is not wrapped (that would fold a wrong size into the plan, e.g.
+ * 2**62 * 4 + 16 as 16) but becomes an unknown. The rule is TNG205 (a
+ * value the plan needs is not known), not TNG206: at the arithmetic the
+ * value is a Python int, not yet a shape. An op that then takes it as a
+ * size gets an unknown already reported and stays quiet, so the overflow
+ * is one diagnostic, at the expression. In host mode, as for every value
+ * tngc cannot evaluate, nothing is reported there (a module-level 2**64
+ * mask is valid Python); the unknown carries the reason to where the plan
+ * needs the value (an argument of the compiled entry). */
+static const char INT_OVERFLOW_WHY[] = "the result of this int arithmetic does not fit in 64 bits";
+
+Obj *obj_int_checked(Interp *I, int overflow, int64_t v, int32_t node)
+{
+    if (!overflow)
+        return obj_int(I, v);
+    if (I->tracing)
+        return interp_break(I, node, RULE_TNG205, "%s (Python's ints are unbounded): "
+                            "its value is not known at compile time", INT_OVERFLOW_WHY);
+    return obj_unknown(I, INT_OVERFLOW_WHY);
+}
+
+
+/* ===================================================================== */
+/* Containers and iteration                                              */
+/* ===================================================================== */
+
+int obj_seq_index(const Obj *seq, Obj *key, size_t *out)
+{
+    int64_t i;
+    if (!obj_int_value(key, &i))
+        return 0;
+    if (i < 0)
+        i += (int64_t)seq->n;
+    if (i < 0 || i >= (int64_t)seq->n)
+        return 0;
+    *out = (size_t)i;
+    return 1;
+}
+
+/* dict lookup: the value index, or -1 (absent), -2 (undecidable). */
+long obj_dict_find(Interp *I, const Obj *d, const Obj *key)
+{
+    int undecided = 0;
+    interp_work(I, d->n / 2);
+    for (size_t i = 0; i < d->n; i += 2) {
+        int e = obj_eq(I, d->items[i], key);
+        if (e == 1)
+            return (long)i + 1;
+        if (e < 0)
+            undecided = 1;
+    }
+    return undecided ? -2 : -1;
+}
+
+void obj_dict_set(Interp *I, Obj *d, Obj *key, Obj *val)
+{
+    long i = obj_dict_find(I, d, key);
+    if (i >= 0) {
+        d->items[i] = obj_stored(I, val);
+        return;
+    }
+    obj_push(I, d, key);
+    obj_push(I, d, val);
+}
+
+/* A list or dict changed in a way tngc cannot follow (list.extend of an
+ * unknown, l[i] = v with i unknown, d.pop(k) with k undecidable, a method
+ * tngc does not model ...) holds what nobody knows: it becomes an unknown
+ * in place, so that every reference sees it (len(l) is then unknown, and
+ * a loop on it stops as on any unknown) instead of keeping its old items,
+ * a wrong value. While tracing, what it became unknown from is reported
+ * (TNG205, once) at node, and the container is marked reported. */
+void obj_forget(Interp *I, Obj *o, Obj *cause, int32_t node, const char *what)
+{
+    int reported = 0;
+    if (I->tracing) {
+        if (cause && cause->kind == O_UNKNOWN)
+            interp_need(I, cause, node, what);
+        else
+            interp_diag(I, node, RULE_TNG205, "%s: the container's contents are not known after it", what);
+        reported = 1;
+    }
+    o->kind = O_UNKNOWN;
+    o->items = NULL;
+    o->n = o->cap = 0;
+    o->s = reported ? UNKNOWN_REPORTED : NULL;
+}
+
+/* The length of range(a, b, st) with st != 0, without overflow. */
+static uint64_t obj__range_len(int64_t a, int64_t b, int64_t st)
+{
+    if (st > 0 ? b <= a : a <= b)
+        return 0;
+    uint64_t span = st > 0 ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
+    uint64_t by = st > 0 ? (uint64_t)st : 0 - (uint64_t)st;
+    return span / by + (span % by != 0);
+}
+
+/* Item k of range(a, _, st): in range, so exact in two's complement. */
+int64_t obj_range_at(int64_t a, int64_t st, uint64_t k)
+{
+    return (int64_t)((uint64_t)a + k * (uint64_t)st);
+}
+
+int obj_range(Interp *I, const Obj *r, int32_t node, IterMode mode, int64_t *start, int64_t *step,
+              uint64_t *count)
+{
+    int64_t stop;
+    if (r->n < 3 || !obj_int_value(r->items[0], start) || !obj_int_value(r->items[1], &stop) ||
+        !obj_int_value(r->items[2], step) || *step == 0)
+        return 0;
+    *count = obj__range_len(*start, stop, *step);
+    if (*count > INTERP_MAX_ITEMS) {
+        if (mode == ITER_LOOP)
+            interp_limit(I, node, "a loop over more than 100,000 items");
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * The lists obj_iter makes are charged to the budget as they always were,
+ * so that a budget stop falls where it did: a loop's list (ITER_LOOP) is
+ * made before o is looked at and grows as a list does (obj_push); a
+ * builtin's (ITER_EXPAND) is a copy of a tuple's or list's items, or an
+ * empty list whose items array is added once their number is known.
+ */
+
+/* Room for n items in l (an ITER_EXPAND list; a loop's grows). */
+static void obj__reserve(Interp *I, Obj *l, size_t n, IterMode mode)
+{
+    if (mode == ITER_LOOP)
+        return;
+    l->items = interp_alloc(I, (n + 1) * sizeof *l->items);
+    l->cap = n;
+}
+
+/* Appends x to l (reserved for ITER_EXPAND). */
+static void obj__add(Interp *I, Obj *l, Obj *x, IterMode mode)
+{
+    if (mode == ITER_LOOP)
+        obj_push(I, l, x);
+    else
+        l->items[l->n++] = x;
+}
+
+/* items[0..n) into l (NULL for ITER_EXPAND: a new copy); a loop reads
+ * them into the trace. */
+static Obj *obj__copy(Interp *I, Obj *l, Obj *const *items, size_t n, int32_t node)
+{
+    if (!l)
+        return obj_seq_of(I, O_LIST, items, n);
+    for (size_t i = 0; i < n; i++)
+        obj_push(I, l, interp_trace_in(I, items[i], node));
+    return l;
+}
+
+Obj *obj_iter(Interp *I, Obj *o, int32_t node, IterMode mode)
+{
+    if (!o)
+        return NULL;
+    Obj *l = mode == ITER_LOOP ? obj_seq(I, O_LIST) : NULL;
+    switch (o->kind) {
+    case O_TUPLE: case O_LIST:
+        return obj__copy(I, l, o->items, o->n, node);
+    case O_DICT:
+        if (!l)
+            l = obj_seq_of(I, O_LIST, NULL, 0);
+        obj__reserve(I, l, o->n / 2, mode);
+        for (size_t i = 0; i + 1 < o->n; i += 2)
+            obj__add(I, l, o->items[i], mode);
+        return l;
+    case O_STR:
+        if (!l)
+            l = obj_seq_of(I, O_LIST, NULL, 0);
+        if (mode == ITER_EXPAND && o->len > INTERP_MAX_ITEMS)
+            return NULL;
+        obj__reserve(I, l, o->len, mode);
+        for (size_t i = 0; i < o->len; i++)
+            obj__add(I, l, obj_str(I, interp_strndup(I, o->s + i, 1)), mode);
+        return l;
+    case O_RANGE: {
+        int64_t a, s;
+        uint64_t count;
+        if (!obj_range(I, o, node, mode, &a, &s, &count))
+            return NULL;
+        if (!l)
+            l = obj_seq_of(I, O_LIST, NULL, 0);
+        obj__reserve(I, l, (size_t)count, mode);
+        for (uint64_t k = 0; k < count; k++)
+            obj__add(I, l, obj_int(I, obj_range_at(a, s, k)), mode);
+        return l;
+    }
+    case O_INST:
+        return obj_is_module_seq(o) ? obj__copy(I, l, o->items, o->n, node) : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* ===================================================================== */
+/* Calls                                                                 */
+/* ===================================================================== */
+
+Obj *args_kw(const CallArgs *a, const char *name)
+{
+    for (size_t i = 0; i < a->nkw; i++)
+        if (strcmp(a->kwnames[i], name) == 0)
+            return a->kw[i];
+    return NULL;
+}
+
+Obj *args_get(const CallArgs *a, size_t pos, const char *name)
+{
+    if (pos < a->npos)
+        return a->pos[pos];
+    return name ? args_kw(a, name) : NULL;
+}
+
+/* 1 when o is, or a tuple, list or dict holds, an unknown already reported. */
+static int obj__holds_reported(const Obj *o, int depth)
+{
+    if (!o || depth > 8)
+        return 0;
+    if (obj_is_reported(o))
+        return 1;
+    if (o->kind == O_TUPLE || o->kind == O_LIST || o->kind == O_DICT)
+        for (size_t i = 0; i < o->n; i++)
+            if (obj__holds_reported(o->items[i], depth + 1))
+                return 1;
+    return 0;
+}
+
+int obj_reported(const Obj *o) { return obj__holds_reported(o, 0); }
+
+int obj_has_unknown(const Obj *o)
+{
+    if (!o)
+        return 0;
+    if (o->kind == O_UNKNOWN)
+        return 1;
+    if (o->kind == O_TUPLE || o->kind == O_LIST)
+        for (size_t i = 0; i < o->n; i++)
+            if (o->items[i] && o->items[i]->kind == O_UNKNOWN)
+                return 1;
+    return 0;
+}
+
+int args_unknown(const CallArgs *a)
+{
+    if (a->has_star)
+        return 1;
+    for (size_t i = 0; i < a->npos; i++)
+        if (obj_has_unknown(a->pos[i]))
+            return 1;
+    for (size_t i = 0; i < a->nkw; i++)
+        if (obj_has_unknown(a->kw[i]))
+            return 1;
+    return 0;
+}
+
+/* The evaluator's dispatch and attribute access, installed by eval_init:
+ * the layers below it call back through these. */
+
+Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
+{
+    return I->call(I, callee, a);
+}
+
+Obj *interp_getattr(Interp *I, Obj *o, const char *name, int32_t node)
+{
+    return I->getattr(I, o, name, node);
+}
+
+/* ===================================================================== */
+/* Script functions and classes                                          */
+/* ===================================================================== */
+
+/* The parameters node of a def or lambda. */
+int32_t obj_func_params(Interp *I, int32_t def)
+{
+    return ast_field(I->ast, def, F_parameters);
+}
+
+/* Name of a parameter node (identifier, typed, default, splats). */
+const char *obj_param_name(Interp *I, int32_t p, int *kind)
+{
+    /* kind: 0 normal, 1 *args, 2 **kwargs, 3 bare * or / */
+    *kind = 0;
+    switch ((NodeKind)N(I, p)->kind) {
+    case NK_identifier: return interp_node_str(I, p);
+    case NK_typed_parameter: {
+        int32_t c = child(I, p, 0);
+        if (c >= 0 && N(I, c)->kind == NK_list_splat_pattern)
+            *kind = 1, c = child(I, c, 0);
+        else if (c >= 0 && N(I, c)->kind == NK_dictionary_splat_pattern)
+            *kind = 2, c = child(I, c, 0);
+        return c >= 0 ? interp_node_str(I, c) : NULL;
+    }
+    case NK_default_parameter: case NK_typed_default_parameter: {
+        int32_t c = ast_field(I->ast, p, F_name);
+        return c >= 0 ? interp_node_str(I, c) : NULL;
+    }
+    case NK_list_splat_pattern: *kind = 1; return child(I, p, 0) >= 0 ? interp_node_str(I, child(I, p, 0)) : NULL;
+    case NK_dictionary_splat_pattern: *kind = 2; return child(I, p, 0) >= 0 ? interp_node_str(I, child(I, p, 0)) : NULL;
+    default: *kind = 3; return NULL;
+    }
+}
+
+InterpFunc *obj_class_method(InterpClass *cls, const char *name, InterpClass **owner)
+{
+    for (int guard = 0; cls && guard < 64; cls = cls->base, guard++)
+        for (size_t i = 0; i < cls->attrs.n; i++)
+            if (strcmp(cls->attrs.names[i], name) == 0 && cls->attrs.vals[i]->kind == O_FUNC) {
+                if (owner)
+                    *owner = cls;
+                return cls->attrs.vals[i]->func;
+            }
+    return NULL;
+}
+
+Obj *obj_class_attr(InterpClass *cls, const char *name)
+{
+    for (int guard = 0; cls && guard < 64; cls = cls->base, guard++)
+        for (size_t i = cls->attrs.n; i-- > 0;)
+            if (strcmp(cls->attrs.names[i], name) == 0)
+                return cls->attrs.vals[i];
+    return NULL;
+}
+
+/* ===================================================================== */
+/* Canonical names of library objects                                    */
+/* ===================================================================== */
+
+/* The canonical name of path: TorchAir's other import paths folded into
+ * its own (alias_rewrite's ALIAS_LOWER rows: torch.npu.npugraph_ex.X is
+ * torchair.X), and torch's modules that re-export its names. */
+static const char *obj__canon(Interp *I, const char *path)
+{
+    static const struct { const char *from, *to; } torch_rw[] = {
+        {"torch.nn.modules.linear.", "torch.nn."},
+        {"torch.functional.", "torch."},
+    };
+    size_t n;
+    const char *to = alias_rewrite(path, ALIAS_LOWER, &n);
+    if (to)
+        return path[n] ? interp_printf(I, "%s%s", to, path + n) : to;
+    for (size_t i = 0; i < sizeof torch_rw / sizeof *torch_rw; i++) {
+        n = strlen(torch_rw[i].from);
+        if (strncmp(path, torch_rw[i].from, n) == 0)
+            return interp_printf(I, "%s%s", torch_rw[i].to, path + n);
+    }
+    return path;
+}
+
+/* The library object named path: one shared object per name (builtins are
+ * immutable; super() makes its own, see eval_call). */
+Obj *obj_builtin(Interp *I, const char *path)
+{
+    Obj *o = strmap_get(&I->builtins, path);
+    if (o)
+        return o;
+    path = interp_strndup(I, path, strlen(path));   /* it may be on the caller's stack */
+    o = obj_new(I, O_BUILTIN);
+    o->s = obj__canon(I, path);
+    size_t cap = I->builtins.cap;
+    strmap_put(&I->builtins, path, o);
+    interp_charge(I, (I->builtins.cap - cap) * (sizeof(const char *) + sizeof(void *)));
+    return o;
+}
+
+/* The library object base.name, formatted without allocating when it exists. */
+Obj *obj_builtin_attr(Interp *I, const char *base, const char *name)
+{
+    char buf[256];
+    if ((size_t)snprintf(buf, sizeof buf, "%s.%s", base, name) < sizeof buf)
+        return obj_builtin(I, buf);
+    return obj_builtin(I, interp_printf(I, "%s.%s", base, name));
+}
+
+/* ===================================================================== */
+/* The syntax tree                                                       */
+/* ===================================================================== */
+
+/* The text of node n (an identifier, an operator), copied once per node. */
+const char *interp_node_str(Interp *I, int32_t n)
+{
+    if (I->node_strs[n])
+        return I->node_strs[n];
+    size_t len;
+    const char *s = ast_text(I->ast, n, &len);
+    return I->node_strs[n] = interp_strndup(I, s, len);
+}
+
+/* ===================================================================== */
+/* The trace: shadows, weights, values                                   */
+/* ===================================================================== */
+
+const char *interp_ptr_key(Interp *I, const void *p)
+{
+    return interp_printf(I, "%p", p);
+}
+
+Shadow *interp_shadow_find(Interp *I, const TensorObj *host)
+{
+    for (size_t i = 0; i < I->shadows.n; i++)
+        if (I->shadows.v[i].host == host)
+            return &I->shadows.v[i];
+    return NULL;
+}
+
+/* The entry-graph tensor standing for host tensor t in this trace. */
+static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
+{
+    Shadow *s = interp_shadow_find(I, t->t);
+    if (s)
+        return s->obj;
+    Graph *hg = t->t->g;
+    const Val *hv = &hg->vals.v[t->t->value];
+    int64_t dims[GRAPH_MAX_DIMS];
+    for (int d = 0; d < hv->ndim; d++)
+        if (!graph_dim_const_value(hg, hv->dims[d], &dims[d]))
+            return NULL;
+    const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, t->t));
+    int is_buffer = t->t->is_buffer;
+    if (!name) {
+        name = interp_printf(I, "_const%d", I->nconst++);
+        is_buffer = 1;
+    }
+    int32_t v = graph_add_weight(I->g, name, hv->dtype, hv->ndim, dims, is_buffer);
+    if (v < 0) {
+        /* the size invariant (host tensors obey it: only a bug gets here) */
+        interp_diag(I, node, RULE_TNG206, "the tensor %s is larger than 2^48 bytes, the most tngc plans "
+                    "for one tensor", name);
+        Shadow sh = {t->t, obj_unknown_reported(I), -1, -1, -1};
+        VEC_PUSH(I->shadows, sh);
+        return sh.obj;
+    }
+    I->g->vals.v[v].format = hv->format;
+    Obj *o = obj_tensor(I, v);
+    o->t->origin = t->t;
+    Shadow sh = {t->t, o, v, -1, (int)I->g->weights.n - 1};
+    VEC_PUSH(I->shadows, sh);
+    return o;
+}
+
+/* Host tensors read while tracing become entry-graph tensors. */
+Obj *interp_trace_in(Interp *I, Obj *o, int32_t node)
+{
+    if (!I->tracing || !o || o->kind != O_TENSOR || o->t->g == I->g)
+        return o;
+    Obj *s = interp__shadow_of(I, o, node);
+    return s ? s : interp_break(I, node, RULE_TNG205, "tensor of unknown shape");
+}
+
+int32_t interp_val(Interp *I, Obj *t, int32_t node)
+{
+    if (!t || t->kind != O_TENSOR)
+        return -1;
+    if (t->t->g != I->g) {
+        if (!I->tracing)
+            return -1;
+        t = interp_trace_in(I, t, node);
+        if (t->kind != O_TENSOR)
+            return -1;
+    }
+    return t->t->value;
+}
+
+/* An in-place write must wait for every earlier reader of the storage. */
+static void interp__inplace_war(Interp *I, int32_t opid)
+{
+    Graph *g = I->g;
+    Op *op = &g->ops.v[opid];
+    int32_t root = graph_storage_root(g, op->in[0]);
+    for (int32_t o = 0; o < opid; o++) {
+        const Op *r = &g->ops.v[o];
+        if (op_info[r->kind].flags & OPF_SOURCE)
+            continue;
+        for (uint32_t k = 0; k < r->nin; k++)
+            if (r->in[k] >= 0 && graph_storage_root(g, r->in[k]) == root &&
+                !(k == 0 && (op_info[r->kind].flags & OPF_ALIAS))) {
+                graph_add_ctrl(g, opid, o, 0);
+                break;
+            }
+    }
+}
+
+/* PyTorch views of a tensor see later in-place writes into it; the graph's
+ * view ops copy (or alias a version). Reading, after a write, a view taken
+ * before it would read stale data: TNG211 instead of a wrong plan. */
+int interp_stale_view(Interp *I, int32_t v, int32_t node)
+{
+    const Graph *g = I->g;
+    int views = 0;
+    for (size_t guard = 0; v >= 0 && guard <= g->ops.n; guard++) {
+        const Op *op = &g->ops.v[g->vals.v[v].op];
+        OpKind k = op->kind;
+        if (views)
+            for (size_t i = 0; i + 1 < I->overwritten.n; i += 2)
+                if (I->overwritten.v[i] == v) {
+                    const Op *w = &g->ops.v[I->overwritten.v[i + 1]];
+                    interp_diag(I, node, RULE_TNG211, "this reads a view taken before the in-place write "
+                                "at line %u, which PyTorch's view would see: take the view after the write",
+                                w->line);
+                    return 1;
+                }
+        if (k != OP_RESHAPE && k != OP_PERMUTE && k != OP_SLICE && k != OP_SELECT &&
+            k != OP_CONTIGUOUS && k != OP_FORMAT_CAST)
+            return 0;
+        views++;
+        v = op->in[0];
+    }
+    return 0;
+}
+
+int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
+{
+    char err[256];
+    d->stream = I->tracing ? I->stream : 0;
+    d->sk = I->tracing ? I->sk : -1;
+    int32_t nn = node >= 0 ? node : 0;
+    d->line = N(I, nn)->line;
+    d->col = ast_col(I->ast, nn);
+    for (uint32_t k = 0; k < d->nin; k++)
+        if (d->in[k] < -1 || d->in[k] >= (int32_t)I->g->vals.n)
+            return -1;
+    if (I->tracing && I->overwritten.n)
+        for (uint32_t k = 0; k < d->nin; k++)
+            if (d->in[k] >= 0 && interp_stale_view(I, d->in[k], node))
+                return -1;
+    int32_t op = graph_add_op(I->g, d, err, sizeof err);
+    interp_charge_graph(I);
+    if (op < 0) {
+        /* in host mode too: a module-level tensor past the size limit (or
+         * of shapes that do not fit) is the script's error, at its line,
+         * not a silent unknown that surfaces as "argument not known" at
+         * the call of the model */
+        interp_diag(I, node, strstr(err, "dtype") ? RULE_TNG207 : RULE_TNG206, "%s", err);
+        return -1;
+    }
+    if (!I->tracing)
+        return op;
+    for (uint32_t k = 0; k < d->nin; k++)
+        for (size_t w = 0; w < I->waits.n; w++)
+            if (I->waits.v[w].value == d->in[k]) {
+                int32_t p = I->g->vals.v[I->waits.v[w].waits_for].op;
+                if (!(op_info[I->g->ops.v[p].kind].flags & OPF_SOURCE))
+                    graph_add_ctrl(I->g, op, p, 1);
+            }
+    if (op_info[d->kind].flags & OPF_INPLACE) {
+        interp__inplace_war(I, op);
+        VEC_PUSH(I->overwritten, d->in[0]);
+        VEC_PUSH(I->overwritten, op);
+    }
+    return op;
+}

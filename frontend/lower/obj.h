@@ -1,0 +1,482 @@
+/*
+ * obj.h - the object model of the lowering stage: what every other file of
+ * frontend/lower/ works on.
+ *
+ * A run (Interp) interprets one script abstractly. Its values are Objs:
+ * ints, floats, strings, containers, tensor specs (values of a graph),
+ * instances of the script's classes and of torch.nn modules, config
+ * objects, compiled entries, unknowns. This header declares them, the run's
+ * state, the budget every allocation is charged to, the diagnostics and
+ * the "reported unknown" discipline, the trace's view of tensors (host
+ * tensors shadowed in the entry graph, ops added to the current graph),
+ * call arguments, and THE iterator of Python values (obj_iter).
+ *
+ * Layering (each file includes only the headers below it):
+ *   obj      the object model (this header)
+ *   torchlib the torch library: lib[], nn modules, tensor operators
+ *   pyops    Python's operators on values: arithmetic, comparison, subscripts
+ *   builtins Python's builtins and the methods of lists and dicts
+ *   entry    TorchAir and torch entry points: torch.compile, CompilerConfig,
+ *            scopes, compiled entries and their traces
+ *   eval     the evaluator: expressions and statements
+ *   interp   running a script (the stage's public header, interp.h)
+ * The layers below the evaluator call back into it through the two hooks
+ * the evaluator installs (interp_call, interp_getattr): a library function
+ * may call a Python callable (an nn.Sequential of script modules), and
+ * getattr() reads an attribute the way the evaluator does.
+ */
+#ifndef TNGC_LOWER_OBJ_H
+#define TNGC_LOWER_OBJ_H
+
+#include "../lint/scan.h"
+#include "../../ir/graph.h"
+
+#include <string.h>
+#include <time.h>
+
+/* Limits that keep any script from hanging or exhausting tngc. */
+#define INTERP_MAX_STEPS 2000000L   /* statements and loop iterations */
+#define INTERP_MAX_DEPTH 64         /* nested calls */
+#define INTERP_MAX_ITEMS 100000     /* elements of one container */
+#define INTERP_MAX_STR (1u << 20)   /* bytes of one string built by + */
+#define INTERP_MAX_NEST 1000        /* nested expressions and statements, as Python's
+                                     * recursion limit: keeps the C stack bounded */
+#define SMALL_INT_MIN (-16)          /* ints in [SMALL_INT_MIN, SMALL_INT_MAX) are shared */
+#define SMALL_INT_MAX 1024
+
+/* ===================================================================== */
+/* Objects                                                               */
+/* ===================================================================== */
+
+typedef enum ObjKind {
+    O_UNKNOWN,     /* not known at compile time; s: why (may be NULL) */
+    O_NONE,
+    O_BOOL,        /* i */
+    O_INT,         /* i */
+    O_FLOAT,       /* f */
+    O_STR,         /* s, len */
+    O_TUPLE,       /* items[0..n) */
+    O_LIST,        /* items[0..n) (mutable: shared by reference) */
+    O_DICT,        /* items: key, value, key, value, ... (insertion order) */
+    O_SLICE,       /* items[0..3): start, stop, step (O_NONE when omitted) */
+    O_ELLIPSIS,
+    O_DIM,         /* a symbolic int of the current graph: dim */
+    O_TENSOR,      /* t */
+    O_DTYPE,       /* dtype */
+    O_FUNC,        /* a def of the script: func */
+    O_BOUND,       /* a def bound to self_obj: func, self_obj */
+    O_CLASS,       /* a class of the script: cls */
+    O_INST,        /* an instance of a script class (cls) or of a torch class
+                    * (s: canonical class name, e.g. "torch.nn.Linear"); attrs */
+    O_BUILTIN,     /* a known callable or namespace by canonical name (s):
+                    * "torch.add", "torch.nn", "len", "torch.float16" ... */
+    O_METHOD,      /* a builtin method s bound to self_obj: tensor.view, list.append */
+    O_CONFIG,      /* a CompilerConfig (or a sub-object): cfg, s = field path prefix */
+    O_BACKEND,     /* get_npu_backend(...): cfg (may be NULL) */
+    O_COMPILED,    /* torch.compile / cache_compile result: comp */
+    O_SCOPE,       /* a context manager: s = "stream", "super_kernel", "null"; items
+                    * hold its arguments */
+    O_RANGE,       /* range(i, stop, step): items hold three O_INT */
+} ObjKind;
+
+typedef struct Obj Obj;
+typedef struct TensorObj TensorObj;
+typedef struct InterpFunc InterpFunc;
+typedef struct InterpClass InterpClass;
+typedef struct ConfigObj ConfigObj;       /* entry.c */
+typedef struct CompiledObj CompiledObj;   /* entry.h */
+typedef struct Frame Frame;               /* eval.c */
+typedef struct Interp Interp;
+
+/* Attributes of an instance, in assignment order (state_dict order). */
+typedef struct AttrList {
+    const char **names;
+    Obj **vals;
+    size_t n, cap;
+} AttrList;
+
+struct Obj {
+    ObjKind kind;
+    int64_t i;
+    double f;
+    const char *s;
+    size_t len;
+    Obj **items;
+    size_t n, cap;
+    DimId dim;
+    DType dtype;
+    TensorObj *t;
+    InterpFunc *func;
+    InterpClass *cls;
+    Obj *self_obj;
+    AttrList attrs;
+    ConfigObj *cfg;
+    CompiledObj *comp;
+    int32_t node;          /* where it was made, or -1 */
+};
+
+/* A tensor. Mutable: in-place updates and npu_wait_tensor change value and
+ * waits, and every reference to the object sees the change. */
+struct TensorObj {
+    Graph *g;              /* the graph its value belongs to (host or entry) */
+    int32_t value;         /* value id in g */
+    int32_t *waits;        /* npu_wait_tensor: values whose producers later
+                            * users of this tensor wait for */
+    size_t nwaits;
+    int is_param;          /* nn.Parameter (or a module's weight/bias) */
+    int is_buffer;         /* register_buffer */
+    int requires_grad;
+    /* set_dim_gears / mark_static on a host tensor */
+    Obj *gears;            /* the dim_gears dict, or NULL */
+    int32_t gears_node;
+    int marked_static;     /* bit d: dim d static; -1: every dim (mark_static(t)) */
+    TensorObj *origin;     /* host tensor this entry value came from (trace mode) */
+};
+
+/* A def or lambda of the script. */
+struct InterpFunc {
+    int32_t node;          /* function_definition or lambda */
+    const char *name;
+    const char *qualname;
+    InterpClass *cls;      /* defined in this class's body */
+    Frame *closure;
+    Obj **defaults;        /* per parameter, NULL when none */
+    size_t nparams;
+    int decorated;
+    char binding;          /* 's' staticmethod, 'c' classmethod, 'p' property, 0 a method */
+};
+
+/* A class of the script. */
+struct InterpClass {
+    const char *name;
+    int32_t node;
+    InterpClass *base;     /* a script base class, or NULL */
+    const char *base_name; /* canonical name of a library base ("torch.nn.Module") */
+    AttrList attrs;        /* methods and class variables */
+};
+
+/* ===================================================================== */
+/* Calls                                                                 */
+/* ===================================================================== */
+
+/* Arguments of a call, evaluated. */
+typedef struct CallArgs {
+    Obj **pos;
+    size_t npos;
+    const char **kwnames;
+    Obj **kw;
+    size_t nkw;
+    int32_t node;          /* the call node (for diagnostics) */
+    int has_star;          /* *args or **kwargs of unknown contents */
+} CallArgs;
+
+/* The argument at position pos or called name; NULL when absent. Marks
+ * nothing: callers check for unexpected extra arguments themselves. */
+Obj *args_get(const CallArgs *a, size_t pos, const char *name);
+/* The keyword argument called name, or NULL. */
+Obj *args_kw(const CallArgs *a, const char *name);
+/* 1 when any argument of a call is (or holds) an unknown value. */
+int args_unknown(const CallArgs *a);
+
+/* ===================================================================== */
+/* The run's state                                                       */
+/* ===================================================================== */
+
+/* A host tensor read while tracing, and the entry-graph tensor for it. */
+typedef struct Shadow {
+    TensorObj *host;
+    Obj *obj;              /* the entry-graph tensor */
+    int32_t initial;       /* its value at the start of the trace */
+    int input;             /* GraphInput index, or -1 */
+    int weight;            /* GraphWeight index, or -1 */
+} Shadow;
+
+/* npu_wait_tensor(a, b) while tracing. */
+typedef struct WaitEdge {
+    int32_t value;         /* later users of this value ... */
+    int32_t waits_for;     /* ... wait for the producer of this one */
+} WaitEdge;
+
+/* One run. The fields are grouped by the file that owns them; every file
+ * of the stage reads the trace state and the budget. */
+struct Interp {
+    ScanFile *sf;
+    const Ast *ast;
+    Arena arena;           /* objects */
+    Graph host;
+    Graph *g;              /* current graph */
+    /* the evaluator (eval.c) */
+    Obj *(*call)(Interp *I, Obj *callee, CallArgs *a);              /* interp_call */
+    Obj *(*getattr)(Interp *I, Obj *o, const char *name, int32_t node);  /* interp_getattr */
+    Frame *globals;
+    Obj *ret;              /* value of the last return */
+    long steps;
+    int depth;
+    int nest;              /* eval/exec nesting, all calls together */
+    size_t skipped;        /* host code skipped that may change objects (eval.c's skip_code) */
+    uint32_t cut_while;    /* the line of the first host 'while' ended on an unknown, or 0 */
+    VEC(Frame *) frames;   /* the kept frames */
+    /* compiled entries (entry.c) */
+    const char *only_entry;
+    VEC(Graph *) entries;
+    VEC(CompiledObj *) compiled;
+    VEC(ConfigObj *) configs;  /* their field lists are freed at the end */
+    /* trace state */
+    int tracing;
+    int stream, sk;
+    VEC(Shadow) shadows;
+    VEC(WaitEdge) waits;
+    VEC(int32_t) overwritten;  /* values an in-place op has replaced (their op ids follow) */
+    StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
+    int nconst;
+    /* the budget */
+    int aborted;           /* a limit was hit: stop everything */
+    size_t bytes;          /* charged so far */
+    size_t max_bytes;
+    size_t host_graph_bytes, entry_graph_bytes;  /* graph growth charged */
+    double max_seconds;
+    struct timespec start;
+    size_t work;           /* units of work since the clock was last read */
+    int32_t at;            /* the statement being interpreted (where a stop is reported) */
+    /* shared immutable objects and strings: a statement run a million times
+     * allocates nothing for its names, literals, None, booleans, small ints */
+    const char **node_strs;    /* per AST node: its text, copied once */
+    Obj **literals;            /* per AST node: its literal's object */
+    Obj *none, *bools[2];
+    Obj *unknown;              /* the unknown of host code, reason NULL (see obj_unknown) */
+    Obj *no_kw[1];             /* the keyword arguments of calls without any */
+    const char *no_kwnames[1];
+    Obj *small_ints[SMALL_INT_MAX - SMALL_INT_MIN];
+    StrMap builtins;           /* canonical name -> O_BUILTIN */
+};
+
+/* Calls a callable object (script function, bound method, class, module
+ * instance, builtin, compiled entry): the evaluator's dispatch. */
+Obj *interp_call(Interp *I, Obj *callee, CallArgs *a);
+/* o.name as the evaluator reads it (instances, classes, modules, tensors,
+ * configs, compiled entries). */
+Obj *interp_getattr(Interp *I, Obj *o, const char *name, int32_t node);
+
+/* ===================================================================== */
+/* Memory and the budget                                                 */
+/* ===================================================================== */
+
+/* n zeroed bytes, a copy of s[0..n) and a printf, owned by the run and
+ * charged to its memory budget (every object, container and string of the
+ * interpreter is allocated through these). */
+void *interp_alloc(Interp *I, size_t n);
+char *interp_strndup(Interp *I, const char *s, size_t n);
+char *interp_printf(Interp *I, const char *fmt, ...);
+/* Charges n bytes to the memory budget (a stop, TNG212, past it). */
+void interp_charge(Interp *I, size_t n);
+/* Gives back n bytes charged before (a frame freed). */
+void interp_uncharge(Interp *I, size_t n);
+/* Counts units of work (a statement, a comparison, an element visited) and
+ * reads the clock every few thousand of them (a stop past the time limit). */
+void interp_work(Interp *I, size_t units);
+/* Charges the growth of the current graph since the last call. */
+void interp_charge_graph(Interp *I);
+/* Stops the whole run at a limit (TNG212 at node). */
+void interp_limit(Interp *I, int32_t node, const char *what);
+
+/* ===================================================================== */
+/* Making and reading objects                                            */
+/* ===================================================================== */
+
+Obj *obj_new(Interp *I, ObjKind kind);
+/* An unknown; why (may be NULL) says why. Host code's unknowns without a
+ * reason are one shared object (see obj_stored). */
+Obj *obj_unknown(Interp *I, const char *why);
+/* An unknown whose cause has been reported: what is computed from it
+ * stays quiet (one diagnostic per cause). */
+Obj *obj_unknown_reported(Interp *I);
+/* 1 when o is an unknown whose cause has been reported. */
+int obj_is_reported(const Obj *o);
+/* o's cause has been reported: values computed from it stay quiet. */
+void obj_mark_reported(Interp *I, Obj *o);
+/* The unknown result of an operation on x: reported when x was, so that
+ * -n, not n, n and m ... of a reported unknown stay quiet. */
+Obj *obj_unknown_from(Interp *I, const Obj *x);
+/* 1 when o is such an unknown, or a tuple, list or dict holds one. */
+int obj_reported(const Obj *o);
+/* 1 when o is unknown, or a tuple/list holding an unknown item. */
+int obj_has_unknown(const Obj *o);
+Obj *obj_none(Interp *I);
+Obj *obj_bool(Interp *I, int b);
+Obj *obj_int(Interp *I, int64_t v);
+Obj *obj_float(Interp *I, double v);
+Obj *obj_str(Interp *I, const char *s);
+Obj *obj_tuple(Interp *I, Obj **items, size_t n);
+/* An empty tuple, list or dict. */
+Obj *obj_seq(Interp *I, ObjKind kind);
+/* A new tuple, list or dict holding items[0..n) (copied). */
+Obj *obj_seq_of(Interp *I, ObjKind kind, Obj *const *items, size_t n);
+/* What a variable, attribute or container keeps of x: its own unknown
+ * instead of the shared one. */
+Obj *obj_stored(Interp *I, Obj *x);
+/* Appends x to a tuple, list or dict (as stored). */
+void obj_push(Interp *I, Obj *seq, Obj *x);
+/* A tensor object for value v of the current graph. */
+Obj *obj_tensor(Interp *I, int32_t v);
+/* An int that may be symbolic: O_INT when d is constant, else O_DIM. */
+Obj *obj_dim(Interp *I, DimId d);
+/* d's DimId in the current graph when o is an O_INT or O_DIM; -1 otherwise. */
+DimId obj_as_dim(Interp *I, const Obj *o);
+/* 1 and *v when o is an int (or bool, or a constant O_DIM). */
+int obj_int_value(const Obj *o, int64_t *v);
+/* 1 and *v when o is an int or float. */
+int obj_num_value(const Obj *o, double *v);
+/* The result of an int operation: v, or when overflow is set (the exact
+ * result does not fit in int64, which Python's unbounded ints allow) an
+ * unknown: TNG205 at node in trace mode, silently (with the reason) in
+ * host mode. Every int computation on script values goes through it. */
+Obj *obj_int_checked(Interp *I, int overflow, int64_t v, int32_t node);
+/* A bool argument: o's truth when an int or bool, else (absent too) def. */
+int obj_flag(const Obj *o, int def);
+/* 1 when o is the string s. */
+int obj_is_str(const Obj *o, const char *s);
+/* Python truthiness: 1 true, 0 false, -1 unknown. */
+int obj_truth(Interp *I, const Obj *o);
+/* Equality of two known Python values: 1, 0, or -1 unknown. */
+int obj_eq(Interp *I, const Obj *a, const Obj *b);
+/* Instance attribute lookup (NULL when absent) and assignment. */
+Obj *obj_getattr(const Obj *inst, const char *name);
+void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val);
+/* Sets name in an attribute list (an instance's, a class's). */
+void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val);
+/* A torch.nn module instance (nn.Sequential, nn.Linear, ...). */
+int obj_is_torch_module(const Obj *o);
+/* An nn.ModuleList or nn.Sequential: a module that holds items. */
+int obj_is_module_seq(const Obj *o);
+
+/* Small predicates of the library code (a NULL o is none of them, but None). */
+static inline int is_tensor(const Obj *o) { return o && o->kind == O_TENSOR; }
+static inline int is_unknown(const Obj *o) { return o && o->kind == O_UNKNOWN; }
+static inline int is_none(const Obj *o) { return !o || o->kind == O_NONE; }
+static inline int is_seq(const Obj *o) { return o && (o->kind == O_TUPLE || o->kind == O_LIST); }
+static inline int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+/* The unknown of a value tngc does not evaluate (no reason given). */
+static inline Obj *unk(Interp *I) { return obj_unknown(I, NULL); }
+
+/* ---- containers ---- */
+
+/* Index key of a tuple or list (negative from the end): 1 and *out. */
+int obj_seq_index(const Obj *seq, Obj *key, size_t *out);
+/* dict lookup: the value index, or -1 (absent), -2 (undecidable). */
+long obj_dict_find(Interp *I, const Obj *d, const Obj *key);
+/* d[key] = val. */
+void obj_dict_set(Interp *I, Obj *d, Obj *key, Obj *val);
+/* A list or dict changed in a way tngc cannot follow becomes an unknown in
+ * place (every reference sees it); while tracing, what it became unknown
+ * from (cause, else the container) is reported at node (TNG205). */
+void obj_forget(Interp *I, Obj *o, Obj *cause, int32_t node, const char *what);
+/* Item k of range(a, _, st): in range, so exact in two's complement. */
+int64_t obj_range_at(int64_t a, int64_t st, uint64_t k);
+
+/* How obj_iter iterates. */
+typedef enum IterMode {
+    ITER_EXPAND,   /* a builtin's argument (list(x), sum(x), zip(...)): the items as
+                    * they are; NULL past INTERP_MAX_ITEMS (a string or a range) */
+    ITER_LOOP,     /* the evaluator's loops and unpacking: items read into the trace
+                    * (interp_trace_in) and stored; a range past INTERP_MAX_ITEMS
+                    * stops the run (TNG212); a string has any length (1 MiB at most) */
+} IterMode;
+
+/* The ints of range r: 1 with its start, step and count; 0 when its step
+ * is 0 or, per mode, it has too many (past INTERP_MAX_ITEMS: a loop's stop
+ * is TNG212 at node). */
+int obj_range(Interp *I, const Obj *r, int32_t node, IterMode mode, int64_t *start, int64_t *step,
+              uint64_t *count);
+/*
+ * THE iterator of Python values: the items of a known iterable as a new
+ * list (a tuple's or list's items, a dict's keys, a string's characters, a
+ * range's ints, an nn.ModuleList's or nn.Sequential's modules); NULL when
+ * o is not one of those (unknown, a tensor: see builtins_iter) or, per
+ * mode, too large.
+ */
+Obj *obj_iter(Interp *I, Obj *o, int32_t node, IterMode mode);
+
+/* ---- script functions and classes ---- */
+
+/* The parameters node of a def or lambda. */
+int32_t obj_func_params(Interp *I, int32_t def);
+/* Name of a parameter node (identifier, typed, default, splats); *kind:
+ * 0 normal, 1 *args, 2 **kwargs, 3 bare * or /. */
+const char *obj_param_name(Interp *I, int32_t p, int *kind);
+/* The method name of cls or a base (and the class that defines it). */
+InterpFunc *obj_class_method(InterpClass *cls, const char *name, InterpClass **owner);
+/* A class attribute (method or class variable) of cls or a base. */
+Obj *obj_class_attr(InterpClass *cls, const char *name);
+
+/* ===================================================================== */
+/* Library names                                                         */
+/* ===================================================================== */
+
+/* The library object named path (an import, a builtin's name): one shared
+ * object per name, its canonical name in s (TorchAir's paths folded, see
+ * alias_torchair_name). */
+Obj *obj_builtin(Interp *I, const char *path);
+/* The library object base.name. */
+Obj *obj_builtin_attr(Interp *I, const char *base, const char *name);
+
+/* ===================================================================== */
+/* The syntax tree                                                       */
+/* ===================================================================== */
+
+/* Node n of the script. */
+static inline const Node *N(const Interp *I, int32_t n) { return &I->ast->nodes[n]; }
+/* The i-th named child of n, or -1. */
+static inline int32_t child(const Interp *I, int32_t n, int i) { return ast_named_child(I->ast, n, i); }
+/* The text of node n (an identifier, an operator), copied once per node. */
+const char *interp_node_str(Interp *I, int32_t n);
+
+/* Named children that are not comments. */
+#define FOR_CHILDREN(I, n, c) \
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) \
+        if ((N(I, c)->flags & NODE_NAMED) && N(I, c)->kind != NK_comment)
+
+/* ===================================================================== */
+/* Diagnostics                                                           */
+/* ===================================================================== */
+
+/* A diagnostic at node (none after a stop). */
+void interp_diag(Interp *I, int32_t node, RuleId rule, const char *fmt, ...);
+/* An unknown result for an unsupported construct at node: in trace mode
+ * a graph-break diagnostic (rule), in host mode silently. */
+Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...);
+/* While tracing, an unknown value that flows into the graph is an error
+ * (TNG205) the first time: nothing may be skipped silently. Returns 1 when
+ * o is unknown (reported now or before). */
+int interp_need(Interp *I, Obj *o, int32_t node, const char *what);
+
+/* ===================================================================== */
+/* Graphs and the trace                                                  */
+/* ===================================================================== */
+
+/* The current graph (the host graph in host mode). */
+Graph *interp_graph(Interp *I);
+/* 1 while lowering a compiled method. */
+int interp_tracing(const Interp *I);
+/* The AST and source of the script. */
+const Ast *interp_ast(const Interp *I);
+/* The shadow of host tensor host in this trace, or NULL. */
+Shadow *interp_shadow_find(Interp *I, const TensorObj *host);
+/* Host tensors read while tracing become entry-graph tensors (weights,
+ * constants; inputs are bound by the entry). */
+Obj *interp_trace_in(Interp *I, Obj *o, int32_t node);
+/* The value id of tensor t in the current graph: entry inputs, weights
+ * (parameters and buffers, named by their state_dict key) and constants
+ * are mapped on first use. -1 (with a diagnostic) when impossible. */
+int32_t interp_val(Interp *I, Obj *t, int32_t node);
+/* Adds an op to the current graph at node's location, with the current
+ * stream and super-kernel scope and the tensors' pending waits as control
+ * dependencies. On a shape or dtype error reports TNG206/TNG207 (in host
+ * mode too) and returns -1. Returns the op id. */
+int32_t interp_op(Interp *I, OpDesc *d, int32_t node);
+/* 1 (after TNG211) when value v reads a view taken before an in-place
+ * write into its storage. */
+int interp_stale_view(Interp *I, int32_t v, int32_t node);
+/* The key under which weight names are kept: "%p" of p. */
+const char *interp_ptr_key(Interp *I, const void *p);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * plan_types.h - the Plan of one entry and its parts, as data: what the
+ * passes fill (passes.h), plan_out.c prints and the code generators read.
+ * plan.h is the planner's interface (plan_build and the printed forms).
+ *
+ * A schedule is made of units: a unit is one op, or one super-kernel
+ * segment (several ops dispatched at once). Units run on one stream each;
+ * the schedule of a stream lists its units in order, with the events it
+ * waits for before a unit and records after it. The unit order and events
+ * do not depend on the gear; shapes, memory and static kernels do.
+ */
+#ifndef TNGC_PLAN_TYPES_H
+#define TNGC_PLAN_TYPES_H
+
+#include "../ir/graph.h"
+
+/* The name a target gives op (g's op `op`): in static-kernel keys and the
+ * plan's "acl" fields. The planner knows no target: the driver passes the
+ * code generator's (codegen_op_type) in PlanOptions. */
+typedef const char *(*PlanOpType)(const Graph *g, int32_t op);
+
+/* What the planner takes from its caller. */
+typedef struct PlanOptions {
+    PlanOpType op_type;    /* NULL: ops are named by their dump names (op_info) */
+} PlanOptions;
+
+/* A fully or partly static assignment of the graph's symbols. */
+typedef struct PlanGear {
+    int64_t *symval;       /* per Graph.syms; INT64_MIN when unbound */
+} PlanGear;
+
+/* One super-kernel segment: ops of one scope, consecutive in program
+ * order, dispatched as one unit. */
+typedef struct PlanSegment {
+    int sk;                /* Graph.sks index */
+    int32_t *ops;
+    size_t nops;
+    int stream;            /* the stream it runs on (its first op's) */
+    const char *split;     /* why the segment ended, e.g. "format_cast cannot be fused",
+                            * "third stream", "end of scope"; never NULL */
+} PlanSegment;
+
+/* What runs: an op (op >= 0, seg == -1) or a segment (op == -1, seg >= 0). */
+typedef struct PlanUnit {
+    int32_t op;
+    int seg;
+    int stream;
+    int32_t *wait;         /* events waited for before the unit */
+    size_t nwait;
+    int32_t *record;       /* events recorded after the unit */
+    size_t nrecord;
+} PlanUnit;
+
+/* An event: recorded on stream `from` after unit `after`, waited for on
+ * stream `to` before unit `before`. */
+typedef struct PlanEvent {
+    int from, to;
+    int32_t after, before; /* PlanUnit indices */
+    int explicit_wait;     /* comes from an npu_wait_tensor */
+} PlanEvent;
+
+typedef struct PlanStream {
+    int32_t *units;        /* PlanUnit indices in execution order */
+    size_t nunits;
+} PlanStream;
+
+/* Memory of one gear: every value that needs storage of its own gets an
+ * offset in one arena; aliases share their source's storage; inputs and
+ * weights live outside the arena (offset -1). */
+typedef struct PlanMemory {
+    int dynamic;           /* sizes depend on unbound symbols: no static arena */
+    int64_t arena_bytes;   /* peak with reuse */
+    int64_t naive_bytes;   /* sum of all buffers without reuse */
+    int64_t *offset;       /* per value: arena offset of its storage (a view or an
+                            * in-place op's output: its root buffer's), or -1
+                            * (inputs, weights and their views; dynamic gears) */
+    int64_t *bytes;        /* per value: bytes of its own buffer (0 for views and
+                            * OPF_INPLACE outputs; inputs and weights: their size;
+                            * -1 when unknown in this gear) */
+    int32_t *inplace_of;   /* per value: value whose buffer it reuses in place, or -1 */
+} PlanMemory;
+
+/* Whether padding a geared symbol up to a larger gear leaves the valid rows
+ * of every output unchanged. */
+typedef struct PlanRowIndep {
+    int sym;
+    int independent;
+    int32_t op;            /* the first op that mixes rows, or -1 */
+    const char *why;       /* "sum reduces over it", or NULL */
+} PlanRowIndep;
+
+/* A distinct (op kind, dtypes, formats, shapes, attributes) across all
+ * gears: a static-kernel instance. */
+typedef struct StaticKernel {
+    const char *key;       /* "MatMulV2_float_ND_1_2048_0": manifest file stem, from
+                            * the target's op type (PlanOptions) */
+    int32_t op;            /* first op with this signature */
+    OpKind kind;
+    int gear;              /* first gear it occurs in */
+    int count;             /* op instances across gears with this signature */
+    int selected;          /* compiled as a static kernel (not an alias/view) */
+} StaticKernel;
+
+typedef struct Plan {
+    Graph *g;
+    VEC(PlanGear) gears;   /* at least one */
+    VEC(PlanSegment) segs;
+    VEC(PlanUnit) units;
+    VEC(PlanEvent) events;
+    VEC(PlanStream) streams;  /* per Graph.streams */
+    int32_t *unit_of_op;   /* per op: its unit */
+    VEC(PlanMemory) mem;   /* per gear */
+    VEC(PlanRowIndep) rowindep;  /* per geared symbol */
+    VEC(StaticKernel) kernels;
+    int32_t **kernel_of;   /* per gear, per op: its StaticKernel, or -1 (dynamic
+                            * gears, sources) */
+    PlanOpType op_type;    /* the target's op names (PlanOptions); never NULL */
+    Arena arena;
+} Plan;
+
+#endif
