@@ -26,6 +26,7 @@
  * with --werror), 2 usage or I/O error.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "frontend/python/python.h"
 #include "frontend/diag/diag.h"
 #include "frontend/lint/scan.h"
 #include "hostlog/hostlog.h"
@@ -237,7 +238,7 @@ static int stage_plan(Script *S)
 {
     for (size_t i = 0; i < S->ir.nentries; i++) {
         Plan p;
-        PlanOptions popt = {codegen_op_type};  /* static kernels are named as the manifests name them */
+        PlanOptions popt = {codegen_op_type, codegen_dtype_name};  /* static kernels are named as the manifests name them */
         int rc = plan_build_with(&p, S->ir.entries[i], &popt, &S->sf.diags);
         VEC_PUSH(S->plans, p);
         if (rc != 0)
@@ -381,8 +382,28 @@ static void user_kernels_missing(Script *S, size_t e, const GenOptions *go, cons
                     outdir, S->files.v[i].name);
 }
 
+/* Prints the TNG215 diagnostics of the user's kernel file against its own
+ * text (as the script's are printed against the script's). */
+static void print_file_diags(const char *path, DiagList *diags)
+{
+    Source src;
+    char err[256];
+    if (source_load(&src, path, err, sizeof err) != 0 && source_from_text(&src, path, "", 0, err, sizeof err) != 0) {
+        fprintf(stderr, "tngc: %s\n", err);
+        return;
+    }
+    diag_sort(diags);
+    diag_dedup(diags);
+    StrBuf out = {0};
+    for (size_t d = 0; d < diags->n; d++)
+        diag_text(&src, &diags->v[d], &out);
+    fputs(out.s ? out.s : "", stderr);
+    sb_free(&out);
+    source_free(&src);
+}
+
 /* The user kernels of entry e's bundle: checked with libclang against
- * --kernels, or reported missing. */
+ * --kernels (TNG215 in that file), or reported missing (TNG214). */
 static int user_kernels_check(Script *S, size_t e, const GenOptions *go, size_t from)
 {
     const Job *job = S->job;
@@ -401,15 +422,19 @@ static int user_kernels_check(Script *S, size_t e, const GenOptions *go, size_t 
         VEC_PUSH(fns, f.s);
     }
     char inc[4096], lib[4096];
-    StrBuf msgs = {0};
+    StrBuf why = {0};
+    DiagList kdiags = {0};
     if (build_runtime_find(inc, lib, sizeof inc) != 0) {
         fprintf(stderr, "tngc: cannot find libtngcrt's headers next to tngc\n");
         rc = EXIT_USAGE;
-    } else if (usercheck_kernels(job->bo.kernels, inc, &fns, &msgs) != 0) {
-        fputs(msgs.s ? msgs.s : "", stderr);
+    } else if (usercheck_kernels(job->bo.kernels, inc, &fns, &kdiags, &why) != 0) {
+        if (why.len)
+            fprintf(stderr, "tngc: %s\n", why.s);
+        print_file_diags(job->bo.kernels, &kdiags);
         rc = EXIT_FOUND;
     }
-    sb_free(&msgs);
+    diag_free(&kdiags);
+    sb_free(&why);
     for (size_t k = 0; k < fns.n; k++)
         free((char *)fns.v[k]);
 done:

@@ -241,6 +241,18 @@ const char *codegen_op_type(const Graph *g, int32_t op)
     return t;
 }
 
+/* The dtype names of seed 000's manifests (and the plan's static-kernel
+ * keys), as GE names them. */
+static const char *const acl_dtype_names[DT__count] = {
+    [DT_UNKNOWN] = "?", [DT_F32] = "float", [DT_F16] = "float16", [DT_BF16] = "bfloat16",
+    [DT_I8] = "int8", [DT_I32] = "int32", [DT_I64] = "int64", [DT_BOOL] = "bool",
+};
+
+const char *codegen_dtype_name(DType t)
+{
+    return acl_dtype_names[(unsigned)t < DT__count ? t : DT_UNKNOWN];
+}
+
 AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
 {
     *why = NULL;

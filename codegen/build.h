@@ -57,8 +57,10 @@ int build_runtime_find(char *inc, char *lib, size_t len);
 /*
  * Checks with libclang that the C file `path` defines every function in
  * fns with the type emit_user_kernel_type (headers from inc); returns 0,
- * or -1 with one line per problem appended to msgs.
+ * or -1 with a TNG215 diagnostic per problem (located in `path`) appended
+ * to diags, or, when libclang cannot read the file at all, a one-line
+ * reason in err.
  */
-int usercheck_kernels(const char *path, const char *inc, const NameList *fns, StrBuf *msgs);
+int usercheck_kernels(const char *path, const char *inc, const NameList *fns, DiagList *diags, StrBuf *err);
 
 #endif

@@ -75,6 +75,9 @@ void genfiles_free(GenFiles *self);
  * what the driver gives plan_build_with (PlanOptions.op_type) so that the
  * plan's static-kernel keys are the manifests' file stems (acl_ops.c). */
 const char *codegen_op_type(const Graph *g, int32_t op);
+/* The dtype as the manifests name it ("float" for float32, "?" when
+ * unknown): PlanOptions.dtype_name. */
+const char *codegen_dtype_name(DType t);
 
 /* ---- static-kernel manifest (manifest.c) ---- */
 

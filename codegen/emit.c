@@ -15,7 +15,7 @@
 
 static const char *const dtype_enum[] = {
     "TNGRT_F32",
-#define X(e, name, acl, size) "TNGRT_" #e,
+#define X(e, name, size) "TNGRT_" #e,
     DTYPES(X)
 #undef X
 };

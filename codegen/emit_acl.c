@@ -83,8 +83,7 @@ static void acl__issue_order(Emit *E, Acl *A)
     }
     for (size_t s = 0; s < p->streams.n; s++)
         if (pos[s] < p->streams.v[s].nunits) {
-            fprintf(stderr, "%s:%d: internal error: the plan's events deadlock\n", __FILE__, __LINE__);
-            abort();
+            TNGC_BUG("the plan's events deadlock");
         }
     free(pos);
     free(rec);
@@ -813,8 +812,7 @@ static void acl__helpers(StrBuf *out)
     const char *a = t ? strstr(t, "/* Dims computed at run time") : NULL;
     const char *b = a ? strstr(a, "/* A unit's trace slice") : NULL;
     if (!b) {
-        fprintf(stderr, "%s:%d: internal error: templates/bundle.c has no dim helpers\n", __FILE__, __LINE__);
-        abort();
+        TNGC_BUG("templates/bundle.c has no dim helpers");
     }
     sb_puts(out, "/* The dim helpers of templates/bundle.c. */\n");
     sb_putn(out, a, (size_t)(b - a));
@@ -844,8 +842,7 @@ static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
     sb_printf(&new, "typedef struct %s_acl %s_t;   /* the Ascend NPU bundle */", name, name);
     char *at = strstr(h->text.s, old.s);
     if (!at) {
-        fprintf(stderr, "%s:%d: internal error: tngc_template.h has no handle typedef\n", __FILE__, __LINE__);
-        abort();
+        TNGC_BUG("tngc_template.h has no handle typedef");
     }
     StrBuf t = {0};
     sb_putn(&t, h->text.s, (size_t)(at - h->text.s));

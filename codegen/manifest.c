@@ -144,7 +144,7 @@ static int manifest__mkdir(const char *path, char *err, size_t errlen)
 static void manifest__tensor(const Graph *g, int32_t v, const int64_t *symval, StrBuf *out)
 {
     const Val *val = &g->vals.v[v];
-    sb_printf(out, "{\"dtype\":\"%s\",\"format\":\"%s\",\"shape\":[", dtype_acl_name(val->dtype),
+    sb_printf(out, "{\"dtype\":\"%s\",\"format\":\"%s\",\"shape\":[", codegen_dtype_name(val->dtype),
               format_name(val->format));
     for (uint8_t d = 0; d < val->ndim; d++) {
         int64_t c;

@@ -67,8 +67,7 @@ void template_expand(const char *tpl, const char *bundle,
                      const char *(*splice)(void *ctx, const char *key), void *ctx, StrBuf *out)
 {
     if (!tpl) {
-        fprintf(stderr, "%s:%d: internal error: missing template\n", __FILE__, __LINE__);
-        abort();
+        TNGC_BUG("missing template");
     }
     char *upper = xstrdup(bundle);
     for (char *c = upper; *c; c++)

@@ -3,6 +3,8 @@
  * compiled into a bundle: every kernel the bundle calls must be defined
  * there with exactly the signature of the generated stub, so a mistake is
  * reported against the user's file, not as a link error or a crash.
+ * Each problem is a TNG215 diagnostic located in that file (the driver
+ * prints them against its text, as it prints the script's).
  */
 #include "build.h"
 
@@ -13,7 +15,7 @@ typedef struct UserCheck {
     const NameList *fns;
     int *found;          /* per fn: 0 missing, 1 defined right, 2 wrong type */
     char **types;        /* per fn: the wrong type's spelling */
-    unsigned *lines;     /* per fn: where it is */
+    unsigned *lines, *cols;  /* per fn: where it is */
 } UserCheck;
 
 static enum CXChildVisitResult usercheck__visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -29,9 +31,10 @@ static enum CXChildVisitResult usercheck__visit(CXCursor c, CXCursor parent, CXC
             continue;
         CXString ty = clang_getTypeSpelling(clang_getCursorType(c));
         const char *t = clang_getCString(ty);
-        unsigned line = 0;
-        clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+        unsigned line = 0, col = 0;
+        clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, &col, NULL);
         uc->lines[i] = line;
+        uc->cols[i] = col;
         if (!strcmp(t, emit_user_kernel_type)) {
             uc->found[i] = 1;
         } else {
@@ -45,8 +48,15 @@ static enum CXChildVisitResult usercheck__visit(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Continue;
 }
 
-/* Appends the file's errors (syntax, missing headers) to msgs; returns how many. */
-static int usercheck__diags(CXTranslationUnit tu, const char *path, StrBuf *msgs)
+/* A TNG215 error at line:col of the user's file (1:1 when it has no place). */
+static void usercheck__report(DiagList *diags, unsigned line, unsigned col, const char *fmt, const char *a,
+                              const char *b, const char *c)
+{
+    diag_at(diags, line ? line : 1, col ? col : 1, RULE_TNG215, fmt, a, b, c);
+}
+
+/* Appends the file's errors (syntax, missing headers) to diags; returns how many. */
+static int usercheck__diags(CXTranslationUnit tu, DiagList *diags)
 {
     int errors = 0;
     unsigned n = clang_getNumDiagnostics(tu);
@@ -56,7 +66,7 @@ static int usercheck__diags(CXTranslationUnit tu, const char *path, StrBuf *msgs
             unsigned line = 0, col = 0;
             clang_getSpellingLocation(clang_getDiagnosticLocation(d), NULL, &line, &col, NULL);
             CXString s = clang_getDiagnosticSpelling(d);
-            sb_printf(msgs, "%s:%u:%u: error: %s\n", path, line, col, clang_getCString(s));
+            usercheck__report(diags, line, col, "%s", clang_getCString(s), NULL, NULL);
             clang_disposeString(s);
             errors++;
         }
@@ -65,7 +75,7 @@ static int usercheck__diags(CXTranslationUnit tu, const char *path, StrBuf *msgs
     return errors;
 }
 
-int usercheck_kernels(const char *path, const char *inc, const NameList *fns, StrBuf *msgs)
+int usercheck_kernels(const char *path, const char *inc, const NameList *fns, DiagList *diags, StrBuf *err)
 {
     StrBuf incflag = {0};
     sb_printf(&incflag, "-I%s", inc);
@@ -75,27 +85,28 @@ int usercheck_kernels(const char *path, const char *inc, const NameList *fns, St
     enum CXErrorCode ec = clang_parseTranslationUnit2(idx, path, args, 3, NULL, 0, CXTranslationUnit_None, &tu);
     int rc = 0;
     if (ec != CXError_Success || !tu) {
-        sb_printf(msgs, "%s: libclang cannot parse it (error %d)\n", path, (int)ec);
+        sb_printf(err, "%s: libclang cannot parse it (error %d)", path, (int)ec);
         rc = -1;
-    } else if (usercheck__diags(tu, path, msgs) > 0) {
+    } else if (usercheck__diags(tu, diags) > 0) {
         rc = -1;
     } else {
         UserCheck uc = {fns, xcalloc(fns->n + 1, sizeof(int)), xcalloc(fns->n + 1, sizeof(char *)),
-                        xcalloc(fns->n + 1, sizeof(unsigned))};
+                        xcalloc(fns->n + 1, sizeof(unsigned)), xcalloc(fns->n + 1, sizeof(unsigned))};
         clang_visitChildren(clang_getTranslationUnitCursor(tu), usercheck__visit, &uc);
         for (size_t i = 0; i < fns->n; i++) {
             if (uc.found[i] == 0)
-                sb_printf(msgs, "%s: error: no definition of %s (the generated stub has its signature)\n", path,
-                          fns->v[i]);
+                usercheck__report(diags, 1, 1, "no definition of %s (the generated stub has its signature)",
+                                  fns->v[i], NULL, NULL);
             else if (uc.found[i] == 2)
-                sb_printf(msgs, "%s:%u: error: %s has type '%s', expected '%s'\n", path, uc.lines[i], fns->v[i],
-                          uc.types[i], emit_user_kernel_type);
+                usercheck__report(diags, uc.lines[i], uc.cols[i], "%s has type '%s', expected '%s'", fns->v[i],
+                                  uc.types[i], emit_user_kernel_type);
             rc |= uc.found[i] != 1 ? -1 : 0;
             free(uc.types[i]);
         }
         free(uc.found);
         free(uc.types);
         free(uc.lines);
+        free(uc.cols);
     }
     if (tu)
         clang_disposeTranslationUnit(tu);

@@ -47,13 +47,13 @@ const OpInfo op_info[OP__count] = {
 };
 
 typedef struct DTypeInfo {
-    const char *name, *acl;
+    const char *name;
     int size;
 } DTypeInfo;
 
 static const DTypeInfo dtype_table[DT__count] = {
-    [DT_UNKNOWN] = {"?", "?", 0},
-#define X(e, name, acl, size) [DT_##e] = {name, acl, size},
+    [DT_UNKNOWN] = {"?", 0},
+#define X(e, name, size) [DT_##e] = {name, size},
     DTYPES(X)
 #undef X
 };
@@ -69,7 +69,6 @@ static const DTypeInfo *dtype__info(DType t)
 }
 
 const char *dtype_name(DType t) { return dtype__info(t)->name; }
-const char *dtype_acl_name(DType t) { return dtype__info(t)->acl; }
 int dtype_size(DType t) { return dtype__info(t)->size; }
 
 const char *dtype_short(DType t)

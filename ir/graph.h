@@ -54,19 +54,19 @@ int graph_size_check(int ndim, const int64_t *dims, int esize, int64_t *bytes);
 /* dtypes and formats                                                    */
 /* ===================================================================== */
 
-/* X(enum, torch name, ACL manifest name, bytes) */
+/* X(enum, torch name, bytes) */
 #define DTYPES(X) \
-    X(F32,  "float32",  "float",    4) \
-    X(F16,  "float16",  "float16",  2) \
-    X(BF16, "bfloat16", "bfloat16", 2) \
-    X(I8,   "int8",     "int8",     1) \
-    X(I32,  "int32",    "int32",    4) \
-    X(I64,  "int64",    "int64",    8) \
-    X(BOOL, "bool",     "bool",     1)
+    X(F32,  "float32",  4) \
+    X(F16,  "float16",  2) \
+    X(BF16, "bfloat16", 2) \
+    X(I8,   "int8",     1) \
+    X(I32,  "int32",    4) \
+    X(I64,  "int64",    8) \
+    X(BOOL, "bool",     1)
 
 typedef enum DType {
     DT_UNKNOWN,
-#define X(e, name, acl, size) DT_##e,
+#define X(e, name, size) DT_##e,
     DTYPES(X)
 #undef X
     DT__count
@@ -74,8 +74,6 @@ typedef enum DType {
 
 /* "float32", ...; "?" for DT_UNKNOWN. */
 const char *dtype_name(DType t);
-/* The ACL name used in manifests: "float", "float16", ... */
-const char *dtype_acl_name(DType t);
 /* Bytes of one element (0 for DT_UNKNOWN). */
 int dtype_size(DType t);
 /* Short name for dumps: "f32", "f16", "bf16", "i8", "i32", "i64", "b8". */

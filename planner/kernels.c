@@ -69,7 +69,7 @@ static void kernels__stem(const Plan *self, int gi, const Op *op, StrBuf *sb)
     int32_t v = op->nin > 0 && op->in[0] >= 0 ? op->in[0] : op->out;
     const Val *val = &self->g->vals.v[v];
     sb->len = 0;
-    sb_printf(sb, "%s_%s_%s", self->op_type(self->g, (int32_t)(op - self->g->ops.v)), dtype_acl_name(val->dtype),
+    sb_printf(sb, "%s_%s_%s", self->op_type(self->g, (int32_t)(op - self->g->ops.v)), self->dtype_name(val->dtype),
               format_name(val->format));
     for (int d = 0; d < val->ndim; d++) {
         int64_t x = 0;

@@ -18,10 +18,13 @@
  * plan's "acl" fields. The planner knows no target: the driver passes the
  * code generator's (codegen_op_type) in PlanOptions. */
 typedef const char *(*PlanOpType)(const Graph *g, int32_t op);
+/* The name a target gives a dtype in static-kernel keys ("float"). */
+typedef const char *(*PlanDTypeName)(DType t);
 
 /* What the planner takes from its caller. */
 typedef struct PlanOptions {
     PlanOpType op_type;    /* NULL: ops are named by their dump names (op_info) */
+    PlanDTypeName dtype_name;  /* NULL: dtypes by their torch names (dtype_name) */
 } PlanOptions;
 
 /* A fully or partly static assignment of the graph's symbols. */
@@ -115,6 +118,7 @@ typedef struct Plan {
     int32_t **kernel_of;   /* per gear, per op: its StaticKernel, or -1 (dynamic
                             * gears, sources) */
     PlanOpType op_type;    /* the target's op names (PlanOptions); never NULL */
+    PlanDTypeName dtype_name;  /* the target's dtype names (PlanOptions); never NULL */
     Arena arena;
 } Plan;
 

@@ -114,7 +114,6 @@ static void test_tables(void **state)
     (void)state;
     assert_string_equal(dtype_name(DT_BF16), "bfloat16");
     assert_string_equal(dtype_name(DT_UNKNOWN), "?");
-    assert_string_equal(dtype_acl_name(DT_F32), "float");
     assert_int_equal(dtype_size(DT_I64), 8);
     assert_int_equal(dtype_size(DT_F16), 2);
     assert_int_equal(dtype_size(DT_UNKNOWN), 0);

@@ -49,6 +49,20 @@ static void test_every_kind_has_every_entry(void **state)
     sb_free(&missing);
 }
 
+/* Every dtype has the name the manifests and static-kernel keys use. */
+static void test_every_dtype_has_a_target_name(void **state)
+{
+    (void)state;
+    assert_string_equal(codegen_dtype_name(DT_F32), "float");
+    assert_string_equal(codegen_dtype_name(DT_BF16), "bfloat16");
+    assert_string_equal(codegen_dtype_name(DT_UNKNOWN), "?");
+    for (int t = DT_UNKNOWN + 1; t < DT__count; t++) {
+        const char *n = codegen_dtype_name((DType)t);
+        if (!n || !strcmp(n, "?"))
+            fail_msg("dtype %s has no name in codegen/acl_ops.c", dtype_name((DType)t));
+    }
+}
+
 /* Each ACL row has one token per parameter of its aclnn function. */
 static void test_acl_rows_match_their_functions(void **state)
 {
@@ -81,6 +95,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_kind_has_every_entry),
+        cmocka_unit_test(test_every_dtype_has_a_target_name),
         cmocka_unit_test(test_acl_rows_match_their_functions),
         cmocka_unit_test(test_names_unique),
     };

@@ -196,6 +196,7 @@ static void build_plan(Plan *p, Graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     p->op_type = codegen_op_type;
+    p->dtype_name = codegen_dtype_name;
     VEC_PUSH(p->gears, ((PlanGear){arena_i64(p, (int64_t[]){2}, 1)}));
     VEC_PUSH(p->gears, ((PlanGear){arena_i64(p, (int64_t[]){4}, 1)}));
     VEC_PUSH(p->segs, ((PlanSegment){0, arena_ids(p, (int32_t[]){4, 5}, 2), 2, 1, "end of scope"}));
@@ -519,6 +520,7 @@ static void test_text_static_quoted(void **state)
     memset(&p, 0, sizeof p);
     p.g = &g;
     p.op_type = codegen_op_type;
+    p.dtype_name = codegen_dtype_name;
     VEC_PUSH(p.gears, ((PlanGear){NULL}));
     StrBuf out = {0};
     plan_text(&p, &out);

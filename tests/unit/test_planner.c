@@ -189,7 +189,7 @@ static void assert_schedule_sound(const T *t)
 
 static void t_plan(T *t)
 {
-    PlanOptions opt = {codegen_op_type};   /* the keys tngc prints: manifest names */
+    PlanOptions opt = {codegen_op_type, codegen_dtype_name};   /* the keys tngc prints: manifest names */
     t->rc = plan_build_with(&t->p, &t->b.g, &opt, &t->diags);
     if (t->rc == 0)
         assert_schedule_sound(t);
@@ -930,8 +930,9 @@ static void test_kernels_dedup(void **state)
 }
 
 /* Without a target's names (plan_build, no PlanOptions) the planner names
- * no ACL operator: keys use the dump names, and mm and linear, one
- * MatMulV2 stem with codegen's names, get stems of their own. */
+ * no ACL operator or dtype: keys use the dump names and torch's dtype
+ * names, and mm and linear, one MatMulV2 stem with codegen's names, get
+ * stems of their own. */
 static void test_kernels_target_free(void **state)
 {
     (void)state;
@@ -945,10 +946,10 @@ static void test_kernels_target_free(void **state)
     t.rc = plan_build(&t.p, &t.b.g, &t.diags);
     assert_int_equal(t.rc, 0);
     assert_int_equal(t.p.kernels.n, 2);
-    assert_string_equal(t.p.kernels.v[0].key, "mm_float_ND_2_8_0");
-    assert_string_equal(t.p.kernels.v[1].key, "exp_float_ND_2_8_0");
+    assert_string_equal(t.p.kernels.v[0].key, "mm_float32_ND_2_8_0");
+    assert_string_equal(t.p.kernels.v[1].key, "exp_float32_ND_2_8_0");
     plan_free(&t.p);
-    PlanOptions opt = {codegen_op_type};
+    PlanOptions opt = {codegen_op_type, codegen_dtype_name};
     assert_int_equal(plan_build_with(&t.p, &t.b.g, &opt, &t.diags), 0);
     assert_string_equal(t.p.kernels.v[0].key, "MatMulV2_float_ND_2_8_0");
     t_free(&t);
