@@ -58,11 +58,12 @@
  * BINARY_ALPHA and MATMUL spell the parameter lists CANN shares between
  * operators. */
 enum {
-    F_ABS, F_ADD, F_ADDMM, F_ADDS, F_AMAX, F_BATCH_MATMUL, F_CAST, F_CAT, F_DEQUANT_SWIGLU_QUANT, F_DIV, F_DIVS,
-    F_EMBEDDING, F_EXP, F_GELU_V2, F_INPLACE_COPY, F_INPLACE_FILL_SCALAR, F_LAYER_NORM, F_LOG, F_LOG_SOFTMAX,
-    F_MATMUL, F_MEAN, F_MM, F_MUL, F_MULS, F_NEG, F_PERMUTE, F_POW_TENSOR_SCALAR, F_QUANT_MATMUL_V4, F_REDUCE_SUM,
-    F_RELU, F_RMS_NORM, F_RSQRT, F_RSUBS, F_SIGMOID, F_SILU, F_SOFTMAX, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU,
-    F_TANH, F_COUNT
+    F_ABS, F_ADD, F_ADDMM, F_ADDS, F_AMAX, F_BATCH_MATMUL, F_CAST, F_CAT, F_CEIL, F_CLAMP, F_CLAMP_MAX, F_CLAMP_MIN,
+    F_COS, F_DEQUANT_SWIGLU_QUANT, F_DIV, F_DIVS, F_EMBEDDING, F_ERF, F_EXP, F_EXPM1, F_FLOOR, F_GELU_V2,
+    F_HARDSWISH, F_INPLACE_COPY, F_INPLACE_FILL_SCALAR, F_LAYER_NORM, F_LEAKY_RELU, F_LOG, F_LOG1P, F_LOG_SOFTMAX,
+    F_MATMUL, F_MAXIMUM, F_MEAN, F_MINIMUM, F_MISH, F_MM, F_MUL, F_MULS, F_NEG, F_PERMUTE, F_POW_TENSOR_SCALAR,
+    F_QUANT_MATMUL_V4, F_RECIPROCAL, F_REDUCE_SUM, F_RELU, F_RMS_NORM, F_ROUND, F_RSQRT, F_RSUBS, F_SIGMOID, F_SIGN,
+    F_SILU, F_SIN, F_SOFTMAX, F_SOFTPLUS, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU, F_TANH, F_COUNT
 };
 
 #define H(x) "aclnnop/aclnn_" x ".h"
@@ -84,6 +85,15 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_BATCH_MATMUL] = {"aclnnBatchMatMul", H("batch_matmul"), MATMUL, 0},
     [F_CAST] = {"aclnnCast", H("cast"), "const aclTensor *self, const aclDataType dtype, aclTensor *out", 0},
     [F_CAT] = {"aclnnCat", H("cat"), "const aclTensorList *tensors, int64_t dim, aclTensor *out", CS},
+    [F_CEIL] = {"aclnnCeil", H("ceil"), UNARY, CS},
+    [F_CLAMP] = {"aclnnClamp", H("clamp"),
+                 "const aclTensor *self, const aclScalar *clipValueMin, const aclScalar *clipValueMax, "
+                 "aclTensor *out", CS},
+    [F_CLAMP_MAX] = {"aclnnClampMax", H("clamp"),
+                     "const aclTensor *self, const aclScalar *clipValueMax, aclTensor *out", 0},
+    [F_CLAMP_MIN] = {"aclnnClampMin", H("clamp"),
+                     "const aclTensor *self, const aclScalar *clipValueMin, aclTensor *out", CS},
+    [F_COS] = {"aclnnCos", H("cos"), UNARY, CS},
     [F_DEQUANT_SWIGLU_QUANT] = {"aclnnDequantSwigluQuant", H("dequant_swiglu_quant"),
                                 "const aclTensor *x, const aclTensor *weightScaleOptional, "
                                 "const aclTensor *activationScaleOptional, const aclTensor *biasOptional, "
@@ -94,8 +104,12 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_DIVS] = {"aclnnDivs", H("div"), BINARY("aclScalar"), 0},
     [F_EMBEDDING] = {"aclnnEmbedding", H("embedding"),
                      "const aclTensor *weight, const aclTensor *indices, const aclTensor *out", CS},
+    [F_ERF] = {"aclnnErf", H("erf"), UNARY, 0},
     [F_EXP] = {"aclnnExp", H("exp"), UNARY, 0},
+    [F_EXPM1] = {"aclnnExpm1", H("expm1"), UNARY, CS},
+    [F_FLOOR] = {"aclnnFloor", H("floor"), UNARY, 0},
     [F_GELU_V2] = {"aclnnGeluV2", H("gelu_v2"), "const aclTensor *x, int64_t approximate, aclTensor *y", CS},
+    [F_HARDSWISH] = {"aclnnHardswish", H("hardswish"), "const aclTensor *self, const aclTensor *out", CS},
     [F_INPLACE_COPY] = {"aclnnInplaceCopy", H("copy"), "aclTensor *selfRef, const aclTensor *src", CS},
     [F_INPLACE_FILL_SCALAR] = {"aclnnInplaceFillScalar", H("fill_scalar"),
                                "aclTensor *selfRef, const aclScalar *value", 0},
@@ -103,12 +117,18 @@ static const AclFn acl_fns[F_COUNT] = {
                       "const aclTensor *input, const aclIntArray *normalizedShape, const aclTensor *weightOptional, "
                       "const aclTensor *biasOptional, double eps, aclTensor *out, aclTensor *meanOutOptional, "
                       "aclTensor *rstdOutOptional", 0},
+    [F_LEAKY_RELU] = {"aclnnLeakyRelu", H("leaky_relu"),
+                      "const aclTensor *self, const aclScalar *negativeSlope, aclTensor *out", 0},
     [F_LOG] = {"aclnnLog", H("log"), UNARY, 0},
+    [F_LOG1P] = {"aclnnLog1p", H("log1p"), UNARY, 0},
     [F_LOG_SOFTMAX] = {"aclnnLogSoftmax", H("logsoftmax"),
                        "const aclTensor *self, int64_t dim, aclTensor *out", 0},
     [F_MATMUL] = {"aclnnMatmul", H("matmul"), MATMUL, 0},
+    [F_MAXIMUM] = {"aclnnMaximum", H("maximum"), BINARY("aclTensor"), 0},
     [F_MEAN] = {"aclnnMean", H("mean"),
                 "const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype, aclTensor *out", 0},
+    [F_MINIMUM] = {"aclnnMinimum", H("minimum"), BINARY("aclTensor"), 0},
+    [F_MISH] = {"aclnnMish", H("mish"), UNARY, 0},
     [F_MM] = {"aclnnMm", H("mm"), MATMUL, 0},
     [F_MUL] = {"aclnnMul", H("mul"), BINARY("aclTensor"), 0},
     [F_MULS] = {"aclnnMuls", H("mul"), BINARY("aclScalar"), 0},
@@ -120,6 +140,7 @@ static const AclFn acl_fns[F_COUNT] = {
                            "const aclTensor *x1, const aclTensor *x2, const aclTensor *scale, const aclTensor *offset, "
                            "const aclTensor *pertokenScaleOptional, const aclTensor *bias, bool transposeX1, "
                            "bool transposeX2, const aclTensor *out", 0},
+    [F_RECIPROCAL] = {"aclnnReciprocal", H("reciprocal"), UNARY, 0},
     [F_REDUCE_SUM] = {"aclnnReduceSum", H("reduce_sum"),
                       "const aclTensor *self, const aclIntArray *dims, bool keepDims, aclDataType dtype, "
                       "aclTensor *out", 0},
@@ -127,11 +148,16 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_RMS_NORM] = {"aclnnRmsNorm", H("rms_norm"),
                     "const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, "
                     "const aclTensor *rstdOut", 0},
+    [F_ROUND] = {"aclnnRound", H("round"), UNARY, CS},
     [F_RSQRT] = {"aclnnRsqrt", H("rsqrt"), UNARY, 0},
     [F_RSUBS] = {"aclnnRsubs", H("rsub"), BINARY_ALPHA("aclScalar"), 0},
     [F_SIGMOID] = {"aclnnSigmoid", H("sigmoid"), UNARY, CS},
+    [F_SIGN] = {"aclnnSign", H("sign"), UNARY, CS},
     [F_SILU] = {"aclnnSilu", H("silu"), UNARY, 0},
+    [F_SIN] = {"aclnnSin", H("sin"), UNARY, 0},
     [F_SOFTMAX] = {"aclnnSoftmax", H("softmax"), "const aclTensor *self, int64_t dim, aclTensor *out", 0},
+    [F_SOFTPLUS] = {"aclnnSoftplus", H("softplus"),
+                    "const aclTensor *self, const aclScalar *beta, const aclScalar *threshold, aclTensor *out", CS},
     [F_SQRT] = {"aclnnSqrt", H("sqrt"), UNARY, 0},
     [F_STACK] = {"aclnnStack", H("stack"), "const aclTensorList *tensors, int64_t dim, aclTensor *out", CS},
     [F_SUB] = {"aclnnSub", H("sub"), BINARY_ALPHA("aclTensor"), 0},
@@ -200,6 +226,26 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(SWIGLU, PLAIN, SWI_GLU, "i0 a0 o0"),
     ROW(COPY, PLAIN, INPLACE_COPY, "o0 i1"),
     ROW(SLICE_STORE, PLAIN, INPLACE_COPY, "dv i1"),
+    ROW(COS, PLAIN, COS, "i0 o0"),
+    ROW(SIN, PLAIN, SIN, "i0 o0"),
+    ROW(RECIPROCAL, PLAIN, RECIPROCAL, "i0 o0"),
+    ROW(SQUARE, PLAIN, MUL, "i0 i0 o0"),   /* CANN 8.1 has no aclnnSquare */
+    ROW(SIGN, PLAIN, SIGN, "i0 o0"),
+    ROW(FLOOR, PLAIN, FLOOR, "i0 o0"),
+    ROW(CEIL, PLAIN, CEIL, "i0 o0"),
+    ROW(ROUND, PLAIN, ROUND, "i0 o0"),
+    ROW(ERF, PLAIN, ERF, "i0 o0"),
+    ROW(LOG1P, PLAIN, LOG1P, "i0 o0"),
+    ROW(EXPM1, PLAIN, EXPM1, "i0 o0"),
+    ROW(SOFTPLUS, PLAIN, SOFTPLUS, "i0 f0 f1 o0"),
+    ROW(LEAKY_RELU, PLAIN, LEAKY_RELU, "i0 f0 o0"),
+    ROW(HARDSWISH, PLAIN, HARDSWISH, "i0 o0"),
+    ROW(MISH, PLAIN, MISH, "i0 o0"),
+    ROW(CLAMP, PLAIN, CLAMP, "i0 f0 f1 o0"),
+    ROW(CLAMP_MIN, PLAIN, CLAMP_MIN, "i0 f0 o0"),
+    ROW(CLAMP_MAX, PLAIN, CLAMP_MAX, "i0 f0 o0"),
+    ROW(MAXIMUM, PLAIN, MAXIMUM, "i0 i1 o0"),
+    ROW(MINIMUM, PLAIN, MINIMUM, "i0 i1 o0"),
 };
 
 /* ---- op types ------------------------------------------------------------------- */
@@ -222,6 +268,11 @@ static const char *const acl_op_types[OP__count] = {
     [OP_RMS_NORM] = "RmsNorm", [OP_EMBEDDING] = "GatherV2", [OP_FORMAT_CAST] = "TransData",
     [OP_QUANT_MATMUL] = "QuantBatchMatmulV3", [OP_DEQUANT_SWIGLU_QUANT] = "DequantSwigluQuant",
     [OP_SWIGLU] = "SwiGlu", [OP_COPY] = "ViewCopy", [OP_SLICE_STORE] = "ViewCopy",
+    [OP_COS] = "Cos", [OP_SIN] = "Sin", [OP_RECIPROCAL] = "Reciprocal", [OP_SQUARE] = "Square",
+    [OP_SIGN] = "Sign", [OP_FLOOR] = "Floor", [OP_CEIL] = "Ceil", [OP_ROUND] = "Round", [OP_ERF] = "Erf",
+    [OP_LOG1P] = "Log1p", [OP_EXPM1] = "Expm1", [OP_SOFTPLUS] = "SoftplusV2", [OP_LEAKY_RELU] = "LeakyRelu",
+    [OP_HARDSWISH] = "HardSwish", [OP_MISH] = "Mish", [OP_CLAMP] = "ClipByValue", [OP_CLAMP_MIN] = "Maximum",
+    [OP_CLAMP_MAX] = "Minimum", [OP_MAXIMUM] = "Maximum", [OP_MINIMUM] = "Minimum",
 };
 
 const char *acl_op_type_of_kind(OpKind kind)

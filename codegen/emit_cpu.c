@@ -171,6 +171,17 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(SWIGLU, swiglu, "o0 i0 a0"),
     CALL(COPY, copy, "o0 i1"),
     CALL(SLICE_STORE, slice_store, "o0 i1 a0 a1 e2 a3"),
+    UNARY(COS, COS), UNARY(SIN, SIN), UNARY(RECIPROCAL, RECIPROCAL), UNARY(SQUARE, SQUARE),
+    UNARY(SIGN, SIGN), UNARY(FLOOR, FLOOR), UNARY(CEIL, CEIL), UNARY(ROUND, ROUND),
+    UNARY(ERF, ERF), UNARY(LOG1P, LOG1P), UNARY(EXPM1, EXPM1),
+    CALL(SOFTPLUS, unary2, "o0 i0 =TNGRT_UN_SOFTPLUS F0 F1"),
+    CALL(LEAKY_RELU, unary, "o0 i0 =TNGRT_UN_LEAKY_RELU F0"),
+    UNARY(HARDSWISH, HARDSWISH), UNARY(MISH, MISH),
+    CALL(CLAMP, unary2, "o0 i0 =TNGRT_UN_CLAMP F0 F1"),
+    CALL(CLAMP_MIN, unary, "o0 i0 =TNGRT_UN_CLAMP_MIN F0"),
+    CALL(CLAMP_MAX, unary, "o0 i0 =TNGRT_UN_CLAMP_MAX F0"),
+    CALL(MAXIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MAX =1.0"),
+    CALL(MINIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MIN =1.0"),
 };
 
 /* add/sub/mul/div with a scalar operand (attr[0] != 0). */

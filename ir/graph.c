@@ -1271,6 +1271,14 @@ static int infer_binary(Infer *I)
     return infer__out(I, dt, &s);
 }
 
+/* clamp(x, min, max) with Python number bounds: promoted as x + bound */
+static int infer_clamp(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    Shape s = shape_of(x);
+    return infer__out(I, dtype__with_scalar(x->dtype, I->d->nattr > 0 && I->attr[0]), &s);
+}
+
 /* x ** 2.0: an integer tensor stays integer for a non-negative integral
  * exponent and becomes float32 otherwise */
 static int infer_pow(Infer *I)
@@ -1292,14 +1300,19 @@ static int infer_pow(Infer *I)
     return infer__out(I, dt, &s);
 }
 
-/* -x, abs(x), relu(x): the dtype stays */
+/* -x, abs(x), relu(x), sign(x), floor(x), ...: the dtype stays (but
+ * square(bool) is int64, as torch's) */
 static int infer_same_dtype(Infer *I)
 {
     const Val *x = infer__in(I, 0);
-    if (I->d->kind == OP_NEG && x->dtype == DT_BOOL)
+    OpKind k = I->d->kind;
+    if (k == OP_NEG && x->dtype == DT_BOOL)
         return infer__fail(I, "dtype bool: negation of a bool tensor is not supported");
+    if ((k == OP_FLOOR || k == OP_CEIL || k == OP_ROUND) && x->dtype == DT_BOOL)
+        return infer__fail(I, "dtype bool is not supported (torch has no bool kernel); "
+                           "cast with .int() first");
     Shape s = shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, k == OP_SQUARE && x->dtype == DT_BOOL ? DT_I64 : x->dtype, &s);
 }
 
 /* exp(x), sigmoid(x), F.gelu(x), ...: integers become float32 */
@@ -1307,9 +1320,13 @@ static int infer_float_unary(Infer *I)
 {
     const Val *x = infer__in(I, 0);
     Shape s = shape_of(x);
-    /* torch promotes integer inputs of exp, log, sqrt, rsqrt, sigmoid and
-     * tanh to float32; gelu and silu have no integer kernels */
-    if (!dtype_is_float(x->dtype) && (I->d->kind == OP_GELU || I->d->kind == OP_SILU))
+    /* torch promotes integer inputs of exp, log, sqrt, rsqrt, sigmoid,
+     * tanh, cos, sin, reciprocal, erf, log1p and expm1 to float32; gelu,
+     * silu, softplus, leaky_relu, hardswish and mish have no integer
+     * kernels */
+    OpKind k = I->d->kind;
+    if (!dtype_is_float(x->dtype) && (k == OP_GELU || k == OP_SILU || k == OP_SOFTPLUS ||
+                                      k == OP_LEAKY_RELU || k == OP_HARDSWISH || k == OP_MISH))
         return infer__fail(I, "dtype %s is not supported (torch has no integer kernel); "
                            "cast with .float() first", dtype_name(x->dtype));
     return infer__out(I, dtype_is_float(x->dtype) ? x->dtype : DT_F32, &s);

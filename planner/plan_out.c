@@ -273,6 +273,25 @@ static void attrs__full(PlanAttrs *l, const Op *op)
 
 static void attrs__pow(PlanAttrs *l, const Op *op) { attrs__add(l, "exponent", PA_FLOAT, 0, op->fattr[0]); }
 
+static void attrs__softplus(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "beta", PA_FLOAT, 0, op->fattr[0]);
+    attrs__add(l, "threshold", PA_FLOAT, 0, op->fattr[1]);
+}
+
+static void attrs__leaky_relu(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "negative_slope", PA_FLOAT, 0, op->fattr[0]);
+}
+
+static void attrs__clamp(PlanAttrs *l, const Op *op)
+{
+    if (op->kind != OP_CLAMP_MAX)
+        attrs__add(l, "min", PA_FLOAT, 0, op->fattr[0]);
+    if (op->kind != OP_CLAMP_MIN)
+        attrs__add(l, "max", PA_FLOAT, 0, op->fattr[op->kind == OP_CLAMP]);
+}
+
 static void attrs__gelu(PlanAttrs *l, const Op *op)
 {
     attrs__str(l, "approximate", plan__attr(op, 0) == 1 ? "tanh" : "none", 1);
@@ -337,6 +356,12 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_RMS_NORM] = attrs__eps, [OP_EMBEDDING] = attrs__none, [OP_FORMAT_CAST] = attrs__format,
     [OP_QUANT_MATMUL] = attrs__dtype, [OP_DEQUANT_SWIGLU_QUANT] = attrs__dequant_swiglu_quant,
     [OP_SWIGLU] = attrs__dim, [OP_COPY] = attrs__none, [OP_SLICE_STORE] = attrs__slice,
+    [OP_COS] = attrs__none, [OP_SIN] = attrs__none, [OP_RECIPROCAL] = attrs__none, [OP_SQUARE] = attrs__none,
+    [OP_SIGN] = attrs__none, [OP_FLOOR] = attrs__none, [OP_CEIL] = attrs__none, [OP_ROUND] = attrs__none,
+    [OP_ERF] = attrs__none, [OP_LOG1P] = attrs__none, [OP_EXPM1] = attrs__none,
+    [OP_SOFTPLUS] = attrs__softplus, [OP_LEAKY_RELU] = attrs__leaky_relu, [OP_HARDSWISH] = attrs__none,
+    [OP_MISH] = attrs__none, [OP_CLAMP] = attrs__clamp, [OP_CLAMP_MIN] = attrs__clamp,
+    [OP_CLAMP_MAX] = attrs__clamp, [OP_MAXIMUM] = attrs__none, [OP_MINIMUM] = attrs__none,
 };
 
 int plan_attrs_known(OpKind kind)

@@ -233,6 +233,15 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_QUANT_MATMUL] = rowindep__contract,
     [OP_DEQUANT_SWIGLU_QUANT] = rowindep__dequant_swiglu_quant, [OP_SWIGLU] = rowindep__swiglu,
     [OP_COPY] = rowindep__store, [OP_SLICE_STORE] = rowindep__store,
+    [OP_COS] = rowindep__independent, [OP_SIN] = rowindep__independent,
+    [OP_RECIPROCAL] = rowindep__independent, [OP_SQUARE] = rowindep__independent,
+    [OP_SIGN] = rowindep__independent, [OP_FLOOR] = rowindep__independent, [OP_CEIL] = rowindep__independent,
+    [OP_ROUND] = rowindep__independent, [OP_ERF] = rowindep__independent, [OP_LOG1P] = rowindep__independent,
+    [OP_EXPM1] = rowindep__independent, [OP_SOFTPLUS] = rowindep__independent,
+    [OP_LEAKY_RELU] = rowindep__independent, [OP_HARDSWISH] = rowindep__independent,
+    [OP_MISH] = rowindep__independent, [OP_CLAMP] = rowindep__independent,
+    [OP_CLAMP_MIN] = rowindep__independent, [OP_CLAMP_MAX] = rowindep__independent,
+    [OP_MAXIMUM] = rowindep__independent, [OP_MINIMUM] = rowindep__independent,
 };
 
 int plan_rowindep_has_rule(OpKind kind)

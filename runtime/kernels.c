@@ -45,6 +45,10 @@ TNGRT_ISA_KERNEL(void, tngrt_kernel_unary,
                  (const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op, double p),
                  tngrt_impl_unary(out, x, op, p);)
 
+TNGRT_ISA_KERNEL(void, tngrt_kernel_unary2,
+                 (const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op, double p, double q),
+                 tngrt_impl_unary2(out, x, op, p, q);)
+
 TNGRT_ISA_KERNEL(void, tngrt_kernel_binary,
                  (const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
                  TngrtBinaryOp op, double alpha),

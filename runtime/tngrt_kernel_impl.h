@@ -515,8 +515,44 @@ TNGRT_KINLINE float tngrt_impl__gelu_tanh(float x)
     return 0.5f * x * (1.0f + tanhf(inner));
 }
 
-/* A unary op in the float compute type. */
-TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p)
+/* sign(x): -1, 0 or 1; 0 for NaN, as torch.sign */
+TNGRT_KINLINE float tngrt_impl__sign(float x)
+{
+    return (float)((x > 0.0f) - (x < 0.0f));
+}
+
+/* softplus(x) with beta b and threshold t, as torch computes it: x where
+ * b x > t, else log1p(exp(b x)) / b */
+TNGRT_KINLINE float tngrt_impl__softplus(float x, float b, float t)
+{
+    float z = x * b;
+    return z > t ? x : log1pf(expf(z)) / b;
+}
+
+/* hardswish(x) = x * min(max(x + 3, 0), 6) / 6, in torch's order */
+TNGRT_KINLINE float tngrt_impl__hardswish(float x)
+{
+    return x * fminf(fmaxf(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+}
+
+/* mish(x) = x * tanh(softplus(x)), softplus without a threshold (torch's) */
+TNGRT_KINLINE float tngrt_impl__mish(float x)
+{
+    return x * tanhf(log1pf(expf(x)));
+}
+
+/* clamp(x, lo, hi) as torch: min(max(x, lo), hi) (hi when lo > hi); a NaN
+ * x stays NaN */
+TNGRT_KINLINE float tngrt_impl__clamp(float x, float lo, float hi)
+{
+    float t = x < lo ? lo : x;
+    return t > hi ? hi : t;
+}
+
+/* A unary op in the float compute type. round is rintf in the default
+ * rounding mode (to nearest, halves to even, as torch.round); erf is
+ * libm's erff here, more accurate than tngrt_impl__erf (GELU's). */
+TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p, float q)
 {
     switch (op) {
     case TNGRT_UN_NEG: return -x;
@@ -532,6 +568,24 @@ TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p)
     case TNGRT_UN_SIGMOID: return tngrt_impl__sigmoid(x);
     case TNGRT_UN_TANH: return tanhf(x);
     case TNGRT_UN_POW: return powf(x, p);
+    case TNGRT_UN_COS: return cosf(x);
+    case TNGRT_UN_SIN: return sinf(x);
+    case TNGRT_UN_RECIPROCAL: return 1.0f / x;
+    case TNGRT_UN_SQUARE: return x * x;
+    case TNGRT_UN_SIGN: return tngrt_impl__sign(x);
+    case TNGRT_UN_FLOOR: return floorf(x);
+    case TNGRT_UN_CEIL: return ceilf(x);
+    case TNGRT_UN_ROUND: return rintf(x);
+    case TNGRT_UN_ERF: return erff(x);
+    case TNGRT_UN_LOG1P: return log1pf(x);
+    case TNGRT_UN_EXPM1: return expm1f(x);
+    case TNGRT_UN_SOFTPLUS: return tngrt_impl__softplus(x, p, q);
+    case TNGRT_UN_LEAKY_RELU: return x > 0.0f ? x : x * p;
+    case TNGRT_UN_HARDSWISH: return tngrt_impl__hardswish(x);
+    case TNGRT_UN_MISH: return tngrt_impl__mish(x);
+    case TNGRT_UN_CLAMP: return tngrt_impl__clamp(x, p, q);
+    case TNGRT_UN_CLAMP_MIN: return x < p ? p : x;
+    case TNGRT_UN_CLAMP_MAX: return x > p ? p : x;
     default: return x;
     }
 }
@@ -542,17 +596,26 @@ TNGRT_KINLINE int tngrt_impl__un_is_int(TngrtUnaryOp op, double p)
     if (op == TNGRT_UN_POW)
         return p >= 0.0 && p < 9.0e18 && p == floor(p);
     return op == TNGRT_UN_IDENTITY || op == TNGRT_UN_NEG || op == TNGRT_UN_ABS ||
-           op == TNGRT_UN_RELU;
+           op == TNGRT_UN_RELU || op == TNGRT_UN_SQUARE || op == TNGRT_UN_SIGN ||
+           op == TNGRT_UN_FLOOR || op == TNGRT_UN_CEIL || op == TNGRT_UN_ROUND ||
+           op == TNGRT_UN_CLAMP || op == TNGRT_UN_CLAMP_MIN || op == TNGRT_UN_CLAMP_MAX;
 }
 
-/* A unary op in the int64 compute type, wrapping (see un_is_int). */
-TNGRT_KINLINE int64_t tngrt_impl__uni(TngrtUnaryOp op, int64_t x, double p)
+/* A unary op in the int64 compute type, wrapping (see un_is_int); the
+ * bounds of CLAMP (p, q) are integers. */
+TNGRT_KINLINE int64_t tngrt_impl__uni(TngrtUnaryOp op, int64_t x, double p, double q)
 {
     uint64_t r = 1, b = (uint64_t)x, e;
+    int64_t lo = tngrt_impl__f2i(p), hi = tngrt_impl__f2i(q);
     switch (op) {
     case TNGRT_UN_NEG: return tngrt_impl__wrap(0u - (uint64_t)x);
     case TNGRT_UN_ABS: return x < 0 ? tngrt_impl__wrap(0u - (uint64_t)x) : x;
     case TNGRT_UN_RELU: return x < 0 ? 0 : x;
+    case TNGRT_UN_SQUARE: return tngrt_impl__wrap(b * b);
+    case TNGRT_UN_SIGN: return (x > 0) - (x < 0);
+    case TNGRT_UN_CLAMP: x = x < lo ? lo : x; return x > hi ? hi : x;
+    case TNGRT_UN_CLAMP_MIN: return x < lo ? lo : x;
+    case TNGRT_UN_CLAMP_MAX: return x > lo ? lo : x;
     case TNGRT_UN_POW:
         for (e = (uint64_t)p; e; e >>= 1, b *= b)
             if (e & 1u)
@@ -624,7 +687,7 @@ TNGRT_KINLINE void tngrt_impl__narrow(const TngrtArg *o, int64_t off, const floa
 
 /* The float32 fast path: one loop per op, no per-element dispatch. */
 TNGRT_KINLINE void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, TngrtUnaryOp op,
-                                         float p)
+                                         float p, float q)
 {
     switch (op) {
     case TNGRT_UN_NEG: TNGRT_IMPL__MAP(-v);
@@ -640,13 +703,31 @@ TNGRT_KINLINE void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, Tn
     case TNGRT_UN_SIGMOID: TNGRT_IMPL__MAP(tngrt_impl__sigmoid(v));
     case TNGRT_UN_TANH: TNGRT_IMPL__MAP(tanhf(v));
     case TNGRT_UN_POW: TNGRT_IMPL__MAP(powf(v, p));
+    case TNGRT_UN_COS: TNGRT_IMPL__MAP(cosf(v));
+    case TNGRT_UN_SIN: TNGRT_IMPL__MAP(sinf(v));
+    case TNGRT_UN_RECIPROCAL: TNGRT_IMPL__MAP(1.0f / v);
+    case TNGRT_UN_SQUARE: TNGRT_IMPL__MAP(v * v);
+    case TNGRT_UN_SIGN: TNGRT_IMPL__MAP(tngrt_impl__sign(v));
+    case TNGRT_UN_FLOOR: TNGRT_IMPL__MAP(floorf(v));
+    case TNGRT_UN_CEIL: TNGRT_IMPL__MAP(ceilf(v));
+    case TNGRT_UN_ROUND: TNGRT_IMPL__MAP(rintf(v));
+    case TNGRT_UN_ERF: TNGRT_IMPL__MAP(erff(v));
+    case TNGRT_UN_LOG1P: TNGRT_IMPL__MAP(log1pf(v));
+    case TNGRT_UN_EXPM1: TNGRT_IMPL__MAP(expm1f(v));
+    case TNGRT_UN_SOFTPLUS: TNGRT_IMPL__MAP(tngrt_impl__softplus(v, p, q));
+    case TNGRT_UN_LEAKY_RELU: TNGRT_IMPL__MAP(v > 0.0f ? v : v * p);
+    case TNGRT_UN_HARDSWISH: TNGRT_IMPL__MAP(tngrt_impl__hardswish(v));
+    case TNGRT_UN_MISH: TNGRT_IMPL__MAP(tngrt_impl__mish(v));
+    case TNGRT_UN_CLAMP: TNGRT_IMPL__MAP(tngrt_impl__clamp(v, p, q));
+    case TNGRT_UN_CLAMP_MIN: TNGRT_IMPL__MAP(v < p ? p : v);
+    case TNGRT_UN_CLAMP_MAX: TNGRT_IMPL__MAP(v > p ? p : v);
     default: TNGRT_IMPL__MAP(v);
     }
 }
 #undef TNGRT_IMPL__MAP
 
-TNGRT_KINLINE void tngrt_impl_unary(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op,
-                                    double p)
+TNGRT_KINLINE void tngrt_impl_unary2(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op,
+                                     double p, double q)
 {
     int64_t n;
     if (!tngrt_impl__rank_ok(out) || (n = tngrt_impl__numel(out->ndim, out->shape)) <= 0)
@@ -654,27 +735,34 @@ TNGRT_KINLINE void tngrt_impl_unary(const TngrtArg *out, const TngrtArg *x, Tngr
     if (op == TNGRT_UN_IDENTITY && out->dtype == x->dtype) {
         tngrt_impl__cvt_row(out, 0, 1, x, 0, 1, n);
     } else if (out->dtype == TNGRT_F32 && x->dtype == TNGRT_F32) {
-        tngrt_impl__unary_f32((float *)out->data, (const float *)x->data, n, op, (float)p);
+        tngrt_impl__unary_f32((float *)out->data, (const float *)x->data, n, op, (float)p,
+                              (float)q);
     } else if (tngrt_impl__is_half(out->dtype) && x->dtype == out->dtype) {
         float t[TNGRT_IMPL__HBLOCK];   /* by blocks, as tngrt_impl__binary_half */
         for (int64_t i = 0; i < n; i += TNGRT_IMPL__HBLOCK) {
             int64_t m = n - i < TNGRT_IMPL__HBLOCK ? n - i : TNGRT_IMPL__HBLOCK;
             tngrt_impl__widen(t, x, i, m);
-            tngrt_impl__unary_f32(t, t, m, op, (float)p);
+            tngrt_impl__unary_f32(t, t, m, op, (float)p, (float)q);
             tngrt_impl__narrow(out, i, t, m);
         }
     } else if (tngrt_impl__is_float(out->dtype) ||
                (out->dtype == TNGRT_BOOL && op == TNGRT_UN_IDENTITY)) {
         for (int64_t i = 0; i < n; i++)
-            tngrt_impl__stf(out, i, tngrt_impl__unf(op, tngrt_impl__ldf(x, i), (float)p));
+            tngrt_impl__stf(out, i, tngrt_impl__unf(op, tngrt_impl__ldf(x, i), (float)p, (float)q));
     } else if (tngrt_impl__un_is_int(op, p)) {
         for (int64_t i = 0; i < n; i++)
-            tngrt_impl__sti(out, i, tngrt_impl__uni(op, tngrt_impl__ldi(x, i), p));
+            tngrt_impl__sti(out, i, tngrt_impl__uni(op, tngrt_impl__ldi(x, i), p, q));
     } else { /* a float-valued op into an integer out: computed, truncated */
         for (int64_t i = 0; i < n; i++)
             tngrt_impl__sti(out, i, tngrt_impl__f2i(tngrt_impl__unf(op, tngrt_impl__ldf(x, i),
-                                                                    (float)p)));
+                                                                    (float)p, (float)q)));
     }
+}
+
+TNGRT_KINLINE void tngrt_impl_unary(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op,
+                                    double p)
+{
+    tngrt_impl_unary2(out, x, op, p, 0.0);
 }
 
 /* Floor division; x / 0 is 0 and INT64_MIN / -1 wraps. */
@@ -695,6 +783,8 @@ TNGRT_KINLINE float tngrt_impl__binf(TngrtBinaryOp op, float a, float b, float a
     case TNGRT_BIN_ADD: return a + alpha * b;
     case TNGRT_BIN_SUB: return a - alpha * b;
     case TNGRT_BIN_MUL: return a * b;
+    case TNGRT_BIN_MAX: return a > b || a != a ? a : b;
+    case TNGRT_BIN_MIN: return a < b || a != a ? a : b;
     default: return a / b;
     }
 }
@@ -706,6 +796,8 @@ TNGRT_KINLINE int64_t tngrt_impl__bini(TngrtBinaryOp op, int64_t a, int64_t b, i
     case TNGRT_BIN_ADD: return tngrt_impl__wrap(ua + (uint64_t)alpha * ub);
     case TNGRT_BIN_SUB: return tngrt_impl__wrap(ua - (uint64_t)alpha * ub);
     case TNGRT_BIN_MUL: return tngrt_impl__wrap(ua * ub);
+    case TNGRT_BIN_MAX: return a > b ? a : b;
+    case TNGRT_BIN_MIN: return a < b ? a : b;
     default: return tngrt_impl__floordiv(a, b);
     }
 }
@@ -740,6 +832,8 @@ TNGRT_KINLINE void tngrt_impl__binary_f32(float *o, const float *a, int64_t sa, 
             TNGRT_IMPL__ZIP(x - alpha * y);
         break;
     case TNGRT_BIN_MUL: TNGRT_IMPL__ZIP(x * y); break;
+    case TNGRT_BIN_MAX: TNGRT_IMPL__ZIP(x > y || x != x ? x : y); break;
+    case TNGRT_BIN_MIN: TNGRT_IMPL__ZIP(x < y || x != x ? x : y); break;
     default: TNGRT_IMPL__ZIP(x / y); break;
     }
 }

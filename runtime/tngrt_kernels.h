@@ -63,15 +63,35 @@ typedef enum TngrtUnaryOp {
     TNGRT_UN_SILU,       /* x * sigmoid(x) */
     TNGRT_UN_SIGMOID,
     TNGRT_UN_TANH,
-    TNGRT_UN_POW         /* x ** p */
+    TNGRT_UN_POW,        /* x ** p */
+    TNGRT_UN_COS,
+    TNGRT_UN_SIN,
+    TNGRT_UN_RECIPROCAL, /* 1 / x */
+    TNGRT_UN_SQUARE,     /* x * x (integers wrap) */
+    TNGRT_UN_SIGN,       /* -1, 0 or 1 (NaN: 0) */
+    TNGRT_UN_FLOOR,
+    TNGRT_UN_CEIL,
+    TNGRT_UN_ROUND,      /* to the nearest integer, halves to even */
+    TNGRT_UN_ERF,
+    TNGRT_UN_LOG1P,      /* log(1 + x) */
+    TNGRT_UN_EXPM1,      /* exp(x) - 1 */
+    TNGRT_UN_SOFTPLUS,   /* x where p x > q, else log1p(exp(p x)) / p (p beta, q threshold) */
+    TNGRT_UN_LEAKY_RELU, /* x > 0 ? x : p x */
+    TNGRT_UN_HARDSWISH,  /* x * min(max(x + 3, 0), 6) / 6 */
+    TNGRT_UN_MISH,       /* x * tanh(log1p(exp(x))) */
+    TNGRT_UN_CLAMP,      /* min(max(x, p), q); NaN stays NaN */
+    TNGRT_UN_CLAMP_MIN,  /* max(x, p) */
+    TNGRT_UN_CLAMP_MAX   /* min(x, p) */
 } TngrtUnaryOp;
 
 typedef enum TngrtBinaryOp {
     TNGRT_BIN_ADD,       /* a + alpha * b */
     TNGRT_BIN_SUB,       /* a - alpha * b */
     TNGRT_BIN_MUL,       /* a * b */
-    TNGRT_BIN_DIV        /* a / b (float out: true division; integer out:
+    TNGRT_BIN_DIV,       /* a / b (float out: true division; integer out:
                           * floor division, and x / 0 gives 0, never a trap) */
+    TNGRT_BIN_MAX,       /* torch.maximum: NaN when either is NaN */
+    TNGRT_BIN_MIN        /* torch.minimum */
 } TngrtBinaryOp;
 
 typedef enum TngrtReduceOp {
@@ -82,8 +102,14 @@ typedef enum TngrtReduceOp {
 
 /* ---- elementwise ---- */
 
-/* out = op(x), same shape; p is POW's exponent (ignored otherwise). */
+/* out = op(x), same shape; p is POW's exponent, LEAKY_RELU's slope
+ * (ignored otherwise). */
 void tngrt_kernel_unary(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op, double p);
+
+/* The same with a second parameter q (SOFTPLUS: p beta, q threshold;
+ * CLAMP: p min, q max). */
+void tngrt_kernel_unary2(const TngrtArg *out, const TngrtArg *x, TngrtUnaryOp op, double p,
+                         double q);
 
 /* out = a op b with NumPy broadcasting: a and b have ranks <= out's and are
  * right-aligned with it; each of their dims equals out's or is 1. */

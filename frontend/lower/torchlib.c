@@ -549,6 +549,123 @@ static Obj *lo_unary(Interp *I, Call *c)
     return inplace_result(ARG0(c), r, ARG(c, 1, "inplace"));
 }
 
+/* torch.round(x, *, decimals=0) | x.round(): to the nearest integer, halves
+ * to even; other decimals are not compiled */
+static Obj *lo_round(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    int64_t d = 0;
+    Obj *dec = args_kw(c->a, "decimals");
+    if (x < 0)
+        return unk(I);
+    if (dec && !is_none(dec) && !const_int(I, dec, c->node, "round's decimals=", &d))
+        return unk(I);
+    if (d != 0)
+        return interp_break(I, c->node, RULE_TNG203, "round with decimals=%lld (only 0 is compiled)",
+                            (long long)d);
+    return emit_x(I, OP_ROUND, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* A number argument known at compile time: *v (def when absent); 0 after
+ * TNG205. */
+static int num_arg(Interp *I, const Obj *o, double def, int32_t node, const char *what, double *v)
+{
+    *v = def;
+    if (!o || obj_num_value(o, v))
+        return 1;
+    if (!obj_reported(o))
+        interp_break(I, node, RULE_TNG205, "%s must be a number known at compile time", what);
+    return 0;
+}
+
+/* softplus(x, beta, threshold) on value x */
+static Obj *softplus_of(Interp *I, int32_t x, const Obj *beta, const Obj *threshold, int32_t node)
+{
+    double b, t;
+    if (!num_arg(I, beta, 1.0, node, "softplus's beta", &b) ||
+        !num_arg(I, threshold, 20.0, node, "softplus's threshold", &t))
+        return unk(I);
+    if (b == 0)
+        return interp_break(I, node, RULE_TNG203, "softplus with beta=0");
+    return emit1(I, OP_SOFTPLUS, &x, 1, NULL, 0, b, t, DT_UNKNOWN, node);
+}
+
+/* F.softplus(input, beta=1, threshold=20) */
+static Obj *lo_softplus(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    return softplus_of(I, x, ARG(c, 1, "beta"), ARG(c, 2, "threshold"), c->node);
+}
+
+/* F.leaky_relu(input, negative_slope=0.01, inplace=False) */
+static Obj *lo_leaky_relu(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    double s;
+    if (x < 0 || !num_arg(I, ARG(c, 1, "negative_slope"), 0.01, c->node, "leaky_relu's negative_slope", &s))
+        return unk(I);
+    Obj *r = emit_x(I, OP_LEAKY_RELU, x, NULL, 0, s, DT_UNKNOWN, c->node);
+    return inplace_result(ARG0(c), r, ARG(c, 2, "inplace"));
+}
+
+/* A clamp bound: 0 absent (None), 1 a Python number (*v, *is_int), -1
+ * after a diagnostic */
+static int clamp_bound(Interp *I, const Obj *o, Call *c, double *v, int *is_int)
+{
+    if (is_none(o))
+        return 0;
+    if (py_number(o, v, is_int))
+        return 1;
+    if (is_tensor(o))
+        interp_break(I, c->node, RULE_TNG203, "%s with a tensor bound (only Python numbers are compiled)", c->full);
+    else if (!obj_reported(o))
+        interp_break(I, c->node, RULE_TNG205, "%s's bound must be a number known at compile time", c->full);
+    return -1;
+}
+
+/* torch.clamp(input, min=None, max=None) | torch.clip | x.clamp(...) |
+ * torch.clamp_min(input, min) | torch.clamp_max(input, max) */
+static Obj *lo_clamp(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    double lo = 0, hi = 0;
+    int lo_int = 1, hi_int = 1, has_lo = 0, has_hi = 0;
+    if (x < 0)
+        return unk(I);
+    if (c->arg != OP_CLAMP_MAX && (has_lo = clamp_bound(I, ARG(c, 1, "min"), c, &lo, &lo_int)) < 0)
+        return unk(I);
+    if (c->arg == OP_CLAMP && (has_hi = clamp_bound(I, ARG(c, 2, "max"), c, &hi, &hi_int)) < 0)
+        return unk(I);
+    if (c->arg == OP_CLAMP_MAX && (has_hi = clamp_bound(I, ARG(c, 1, "max"), c, &hi, &hi_int)) < 0)
+        return unk(I);
+    if (!has_lo && !has_hi)
+        return interp_break(I, c->node, RULE_TNG203, "%s needs a min or a max", c->full);
+    int64_t int_bounds = (!has_lo || lo_int) && (!has_hi || hi_int);
+    if (has_lo && has_hi)
+        return emit1(I, OP_CLAMP, &x, 1, &int_bounds, 1, lo, hi, DT_UNKNOWN, c->node);
+    return emit1(I, has_lo ? OP_CLAMP_MIN : OP_CLAMP_MAX, &x, 1, &int_bounds, 1, has_lo ? lo : hi, 0,
+                 DT_UNKNOWN, c->node);
+}
+
+/* torch.maximum(input, other) | x.minimum(other): two tensors */
+static Obj *lo_maximum(Interp *I, Call *c)
+{
+    Obj *b = ARG(c, 1, "other");
+    int32_t in[2] = {X0(I, c), -1};
+    if (in[0] < 0)
+        return unk(I);
+    if (!is_tensor(b)) {
+        if (!is_unknown(b))
+            interp_break(I, c->node, RULE_TNG203, "%s expects two tensors", c->full);
+        return unk(I);
+    }
+    if ((in[1] = tv(I, b, c->node)) < 0)
+        return unk(I);
+    return emit1(I, (OpKind)c->arg, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+}
+
 /* F.gelu(input, approximate='none') */
 static Obj *lo_gelu(Interp *I, Call *c)
 {
@@ -1673,6 +1790,27 @@ static const struct LibEntry {
     {"sigmoid", NS_TFM, lo_unary, OP_SIGMOID},
     {"tanh", NS_TFM, lo_unary, OP_TANH},
     {"gelu", NS_F, lo_gelu, 0},
+    {"cos", NS_TM, lo_unary, OP_COS},
+    {"sin", NS_TM, lo_unary, OP_SIN},
+    {"reciprocal", NS_TM, lo_unary, OP_RECIPROCAL},
+    {"square", NS_TM, lo_unary, OP_SQUARE},
+    {"sign", NS_TM, lo_unary, OP_SIGN},
+    {"floor", NS_TM, lo_unary, OP_FLOOR},
+    {"ceil", NS_TM, lo_unary, OP_CEIL},
+    {"round", NS_TM, lo_round, 0},
+    {"erf", NS_TM, lo_unary, OP_ERF},
+    {"log1p", NS_TM, lo_unary, OP_LOG1P},
+    {"expm1", NS_TM, lo_unary, OP_EXPM1},
+    {"softplus", NS_F, lo_softplus, 0},
+    {"leaky_relu", NS_F, lo_leaky_relu, 0},
+    {"hardswish", NS_F, lo_unary, OP_HARDSWISH},
+    {"mish", NS_F, lo_unary, OP_MISH},
+    {"clamp", NS_TM, lo_clamp, OP_CLAMP},
+    {"clip", NS_TM, lo_clamp, OP_CLAMP},
+    {"clamp_min", NS_TM, lo_clamp, OP_CLAMP_MIN},
+    {"clamp_max", NS_TM, lo_clamp, OP_CLAMP_MAX},
+    {"maximum", NS_TM, lo_maximum, OP_MAXIMUM},
+    {"minimum", NS_TM, lo_maximum, OP_MINIMUM},
     /* matrix products */
     {"mm", NS_TM, lo_mm, OP_MM},
     {"bmm", NS_TM, lo_mm, OP_BMM},
@@ -1939,6 +2077,27 @@ static int nn_gelu_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     (void)dt;
     Obj *ap = args_get(a, 0, "approximate");
     obj_setattr(I, m, "approximate", ap ? ap : obj_str(I, "none"));
+    return 1;
+}
+
+/* nn.Softplus(beta=1, threshold=20) */
+static int nn_softplus_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *b = args_get(a, 0, "beta"), *t = args_get(a, 1, "threshold");
+    obj_setattr(I, m, "beta", b ? b : obj_int(I, 1));
+    obj_setattr(I, m, "threshold", t ? t : obj_int(I, 20));
+    return 1;
+}
+
+/* nn.LeakyReLU(negative_slope=0.01, inplace=False) */
+static int nn_leaky_relu_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *s = args_get(a, 0, "negative_slope"), *ip = args_get(a, 1, "inplace");
+    obj_setattr(I, m, "negative_slope", s ? s : obj_float(I, 0.01));
+    if (ip)
+        obj_setattr(I, m, "inplace", ip);
     return 1;
 }
 
@@ -2234,6 +2393,25 @@ static Obj *nn_gelu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x
     return emit_x(I, OP_GELU, v, &t, 1, 0, DT_UNKNOWN, a->node);
 }
 
+/* softplus(input) with the module's beta and threshold */
+static Obj *nn_softplus(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    return softplus_of(I, v, obj_getattr(inst, "beta"), obj_getattr(inst, "threshold"), a->node);
+}
+
+/* leaky_relu(input) with the module's negative_slope, in place when built
+ * with inplace=True */
+static Obj *nn_leaky_relu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m;
+    double s;
+    if (!num_arg(I, obj_getattr(inst, "negative_slope"), 0.01, a->node, "LeakyReLU's negative_slope", &s))
+        return unk(I);
+    return inplace_result(x, emit_x(I, OP_LEAKY_RELU, v, NULL, 0, s, DT_UNKNOWN, a->node),
+                          obj_getattr(inst, "inplace"));
+}
+
 /* softmax(input) | log_softmax(input) over the module's dim */
 static Obj *nn_softmax(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
 {
@@ -2289,6 +2467,10 @@ static const NnModule nn_modules[] = {
     {"Sigmoid",     NN_INPLACE,  NULL,                nn_activation,   OP_SIGMOID},
     {"Tanh",        NN_INPLACE,  NULL,                nn_activation,   OP_TANH},
     {"GELU",        0,           nn_gelu_init,        nn_gelu,         0},
+    {"Hardswish",   NN_INPLACE,  NULL,                nn_activation,   OP_HARDSWISH},
+    {"Mish",        NN_INPLACE,  NULL,                nn_activation,   OP_MISH},
+    {"LeakyReLU",   0,           nn_leaky_relu_init,  nn_leaky_relu,   0},
+    {"Softplus",    0,           nn_softplus_init,    nn_softplus,     0},
     {"Softmax",     0,           nn_softmax_init,     nn_softmax,      OP_SOFTMAX},
     {"LogSoftmax",  0,           nn_softmax_init,     nn_softmax,      OP_LOG_SOFTMAX},
     {"Dropout",     NN_IDENTITY, nn_dropout_init,     NULL,            0},

@@ -542,6 +542,21 @@ static void test_promotion(void **state)
     assert_type(t, out(t, op(t, OP_GELU, ARR32(big), ARR64(1), 0)), "f16[4]");
     assert_int_equal(op(t, OP_NEG, ARR32(bl), NONE, 0), -1);
     assert_string_equal(t->err, "neg: dtype bool: negation of a bool tensor is not supported");
+    /* the math family: cos and erf promote integers, sign and floor keep
+     * them, square(bool) is int64, floor(bool) has no torch kernel */
+    assert_type(t, out(t, op(t, OP_COS, ARR32(l), NONE, 0)), "f32[3]");
+    assert_type(t, out(t, op(t, OP_ERF, ARR32(big), NONE, 0)), "f16[4]");
+    assert_type(t, out(t, op(t, OP_SIGN, ARR32(l), NONE, 0)), "i64[3]");
+    assert_type(t, out(t, op(t, OP_SIGN, ARR32(bl), NONE, 0)), "b8[3]");
+    assert_type(t, out(t, op(t, OP_FLOOR, ARR32(ints), NONE, 0)), "i32[4]");
+    assert_type(t, out(t, op(t, OP_SQUARE, ARR32(bl), NONE, 0)), "i64[3]");
+    assert_type(t, out(t, op(t, OP_CLAMP, ARR32(ints), ARR64(1), 0)), "i32[4]");
+    assert_type(t, out(t, op(t, OP_CLAMP_MIN, ARR32(ints), ARR64(0), 0)), "f32[4]");
+    assert_type(t, out(t, op(t, OP_CLAMP_MAX, ARR32(bl), ARR64(1), 0)), "i64[3]");
+    assert_type(t, out(t, op(t, OP_MAXIMUM, ARR32(ints, tensor(t, DT_I64, "1")), NONE, 0)), "i64[4]");
+    assert_int_equal(op(t, OP_ROUND, ARR32(bl), NONE, 0), -1);
+    assert_string_equal(t->err, "round: dtype bool is not supported (torch has no bool kernel); "
+                                "cast with .int() first");
     assert_type(t, out(t, op(t, OP_CAST, ARR32(l), NONE, DT_BF16)), "bf16[3]");
     assert_int_equal(op(t, OP_CAST, ARR32(l), NONE, DT_UNKNOWN), -1);
     /* pow: integral exponents keep integers */

@@ -456,13 +456,27 @@ static double un_ref(TngrtUnaryOp op, double x, double p)
     case TNGRT_UN_SIGMOID: return 1.0 / (1.0 + exp(-x));
     case TNGRT_UN_TANH: return tanh(x);
     case TNGRT_UN_POW: return pow(x, p);
+    case TNGRT_UN_COS: return cos(x);
+    case TNGRT_UN_SIN: return sin(x);
+    case TNGRT_UN_RECIPROCAL: return 1.0 / x;
+    case TNGRT_UN_SQUARE: return x * x;
+    case TNGRT_UN_SIGN: return (x > 0) - (x < 0);
+    case TNGRT_UN_FLOOR: return floor(x);
+    case TNGRT_UN_CEIL: return ceil(x);
+    case TNGRT_UN_ROUND: return nearbyint(x);
+    case TNGRT_UN_ERF: return erf(x);
+    case TNGRT_UN_LOG1P: return log1p(x);
+    case TNGRT_UN_EXPM1: return expm1(x);
+    case TNGRT_UN_LEAKY_RELU: return x > 0 ? x : x * p;
+    case TNGRT_UN_HARDSWISH: return x * fmin(fmax(x + 3, 0), 6) / 6;
+    case TNGRT_UN_MISH: return x * tanh(log1p(exp(x)));
     default: return x;
     }
 }
 
 static int un_positive(TngrtUnaryOp op)
 {
-    return op == TNGRT_UN_LOG || op == TNGRT_UN_SQRT || op == TNGRT_UN_RSQRT;
+    return op == TNGRT_UN_LOG || op == TNGRT_UN_SQRT || op == TNGRT_UN_RSQRT || op == TNGRT_UN_LOG1P;
 }
 
 /* Runs op on 13 values of x's dtype into out's dtype, also in place when
@@ -492,6 +506,67 @@ static void unary_case(TngrtDType xd, TngrtDType od, TngrtUnaryOp op, double p)
     tt_free(x), tt_free(o);
 }
 
+/* softplus (unary2): beta 2, threshold 5; x itself where 2x > 5 */
+static void test_unary_softplus(void **state)
+{
+    static const double xs[] = {-30, -1, 0, 0.5, 2.5, 2.6, 40};
+    TT *x = tt(TNGRT_F32, 1, 7), *o = tt(TNGRT_F32, 1, 7);
+    double ref[7];
+    (void)state;
+    for (int i = 0; i < 7; i++) {
+        tt_set(x, i, xs[i]);
+        ref[i] = 2 * xs[i] > 5 ? xs[i] : log1p(exp(2 * xs[i])) / 2;
+    }
+    tngrt_kernel_unary2(&o->a, &x->a, TNGRT_UN_SOFTPLUS, 2.0, 5.0);
+    check(o, ref, tol_of(TNGRT_F32), 1e-30, "softplus");
+    tt_free(x), tt_free(o);
+}
+
+/* clamp (unary2) and its one-bound forms keep NaN; min > max gives max;
+ * integers stay exact. maximum/minimum propagate NaN from either side. */
+static void test_clamp_maximum(void **state)
+{
+    static const double xs[] = {-5, -1.5, 0, 1, 2.5, 7, NAN};
+    TT *x = tt(TNGRT_F32, 1, 7), *o = tt(TNGRT_F32, 1, 7), *y = tt(TNGRT_F32, 1, 7);
+    TT *xi = tt(TNGRT_I64, 1, 7), *oi = tt(TNGRT_I64, 1, 7);
+    double ref[7];
+    (void)state;
+    for (int i = 0; i < 7; i++) {
+        tt_set(x, i, xs[i]);
+        tt_set(y, i, i == 2 ? NAN : 1.0);
+        tt_set(xi, i, i == 6 ? 100 : xs[i]);
+    }
+    tngrt_kernel_unary2(&o->a, &x->a, TNGRT_UN_CLAMP, -1.0, 2.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = isnan(xs[i]) ? NAN : fmin(fmax(xs[i], -1.0), 2.0);
+    check(o, ref, 0, 0, "clamp");
+    tngrt_kernel_unary2(&o->a, &x->a, TNGRT_UN_CLAMP, 3.0, 1.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = isnan(xs[i]) ? NAN : 1.0;
+    check(o, ref, 0, 0, "clamp, min > max");
+    tngrt_kernel_unary(&o->a, &x->a, TNGRT_UN_CLAMP_MIN, 0.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = isnan(xs[i]) ? NAN : fmax(xs[i], 0.0);
+    check(o, ref, 0, 0, "clamp_min");
+    tngrt_kernel_unary2(&oi->a, &xi->a, TNGRT_UN_CLAMP, -2.0, 3.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = fmin(fmax(tt_get(xi, i), -2.0), 3.0);
+    check(oi, ref, 0, 0, "clamp int64");
+    tngrt_kernel_binary(&o->a, &x->a, &y->a, TNGRT_BIN_MAX, 1.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = isnan(xs[i]) || i == 2 ? NAN : fmax(xs[i], 1.0);
+    check(o, ref, 0, 0, "maximum");
+    tngrt_kernel_binary(&o->a, &y->a, &x->a, TNGRT_BIN_MIN, 1.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = isnan(xs[i]) || i == 2 ? NAN : fmin(xs[i], 1.0);
+    check(o, ref, 0, 0, "minimum");
+    tngrt_kernel_binary(&oi->a, &xi->a, &xi->a, TNGRT_BIN_MIN, 1.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = tt_get(xi, i);
+    check(oi, ref, 0, 0, "minimum int64");
+    tt_free(x), tt_free(o), tt_free(y), tt_free(xi), tt_free(oi);
+}
+
 static void test_unary_float(void **state)
 {
     static const TngrtDType fl[] = {TNGRT_F32, TNGRT_F16, TNGRT_BF16};
@@ -508,6 +583,15 @@ static void test_unary_float(void **state)
     unary_case(TNGRT_F16, TNGRT_F32, TNGRT_UN_EXP, 0.0);
     unary_case(TNGRT_F32, TNGRT_BF16, TNGRT_UN_SILU, 0.0);
     unary_case(TNGRT_I32, TNGRT_F32, TNGRT_UN_SIGMOID, 0.0);
+    for (int op = TNGRT_UN_COS; op <= TNGRT_UN_MISH; op++)
+        for (int d = 0; d < 3 && op != TNGRT_UN_SOFTPLUS; d++)
+            unary_case(fl[d], fl[d], (TngrtUnaryOp)op, op == TNGRT_UN_LEAKY_RELU ? 0.2 : 0.0);
+    unary_case(TNGRT_I32, TNGRT_F32, TNGRT_UN_COS, 0.0);
+    /* the math family's integer forms keep the dtype (square wraps) */
+    unary_case(TNGRT_I32, TNGRT_I32, TNGRT_UN_SIGN, 0.0);
+    unary_case(TNGRT_I8, TNGRT_I8, TNGRT_UN_SQUARE, 0.0);
+    unary_case(TNGRT_I64, TNGRT_I64, TNGRT_UN_ROUND, 0.0);
+    unary_case(TNGRT_I32, TNGRT_I32, TNGRT_UN_FLOOR, 0.0);
 }
 
 /* Sigmoid and SiLU stay finite and exact at the extremes. */
@@ -1704,6 +1788,8 @@ int main(void)
         cmocka_unit_test(test_casts),
         cmocka_unit_test(test_cast_edges),
         cmocka_unit_test(test_unary_float),
+        cmocka_unit_test(test_unary_softplus),
+        cmocka_unit_test(test_clamp_maximum),
         cmocka_unit_test(test_unary_extremes),
         cmocka_unit_test(test_unary_int),
         cmocka_unit_test(test_binary_dtypes),

@@ -132,13 +132,17 @@ def _make_npu():
 _HALF_TORCH = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
                "pow", "neg", "negative", "abs", "exp", "log", "sqrt", "rsqrt", "relu",
                "sigmoid", "tanh", "mm", "bmm", "matmul", "addmm", "softmax", "log_softmax",
-               "layer_norm", "sum", "mean", "amax")
+               "layer_norm", "sum", "mean", "amax", "cos", "sin", "reciprocal", "square", "sign",
+               "floor", "ceil", "round", "erf", "log1p", "expm1", "clamp", "clip", "clamp_min",
+               "clamp_max", "maximum", "minimum")
 _HALF_FUNCTIONAL = ("linear", "silu", "gelu", "relu", "layer_norm", "softmax",
-                    "log_softmax", "sigmoid", "tanh")
+                    "log_softmax", "sigmoid", "tanh", "softplus", "leaky_relu", "hardswish", "mish")
 _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
                  "pow", "neg", "negative", "abs", "exp", "log", "sqrt", "rsqrt", "relu",
                  "sigmoid", "tanh", "mm", "bmm", "matmul", "addmm", "softmax", "log_softmax",
-                 "sum", "mean", "amax",
+                 "sum", "mean", "amax", "cos", "sin", "reciprocal", "square", "sign", "floor", "ceil",
+                 "round", "erf", "log1p", "expm1", "clamp", "clip", "clamp_min", "clamp_max",
+                 "maximum", "minimum",
                  "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                  "__truediv__", "__rtruediv__", "__div__", "__rdiv__", "__pow__", "__rpow__",
                  "__neg__", "__abs__", "__matmul__", "__rmatmul__")
