@@ -682,6 +682,55 @@ static DimId dim__div_const(Graph *g, DimId a, int64_t c)
     return lin__build(g, &l);
 }
 
+/* The factors of a product: its constant factor into *f (*ovf set when it
+ * overflows), its other factors (atoms: symbols, sums, quotients, ...) into
+ * atoms[0..*n). Returns -1 when there are more than `max`. */
+static int dim__factors(const Graph *g, DimId d, DimId *atoms, int *n, int max, int64_t *f, int *ovf)
+{
+    const DimExpr *e = dim__expr(g, d);
+    if (e->kind == DIM_CONST) {
+        *f = ckd_mul_or(*f, e->c, ovf);
+        return 0;
+    }
+    if (e->kind == DIM_MUL) {
+        DimId x = e->a, y = e->b;   /* copies: e is not touched again */
+        return dim__factors(g, x, atoms, n, max, f, ovf) < 0 ? -1 : dim__factors(g, y, atoms, n, max, f, ovf);
+    }
+    if (*n >= max)
+        return -1;
+    atoms[(*n)++] = d;
+    return 0;
+}
+
+/* a // b when the division is exact because b's factors are among a's:
+ * a = fa * A and b = fb * B (A, B products of atoms), B's atoms a part of
+ * A's, each of them provably >= 1, fb > 0 dividing fa. Then
+ * a // b == (fa / fb) * (A without B), with no remainder: a reshape's
+ * inferred dim, s0*512 // (s0*8), is 64. -1 when that does not hold. */
+static DimId dim__div_exact(Graph *g, DimId a, DimId b)
+{
+    enum { MAXF = 16 };
+    DimId fa_atoms[MAXF], fb_atoms[MAXF];
+    int na = 0, nb = 0, ovf = 0;
+    int64_t fa = 1, fb = 1;
+    if (dim__factors(g, a, fa_atoms, &na, MAXF, &fa, &ovf) < 0 ||
+        dim__factors(g, b, fb_atoms, &nb, MAXF, &fb, &ovf) < 0 || ovf || fb <= 0 || fa % fb != 0 || nb == 0)
+        return -1;
+    for (int j = 0; j < nb; j++) {
+        int found = -1;
+        for (int i = 0; i < na && found < 0; i++)
+            if (fa_atoms[i] == fb_atoms[j])
+                found = i;
+        if (found < 0 || dim__info(g, fb_atoms[j])->lo < 1)
+            return -1;
+        fa_atoms[found] = fa_atoms[--na];   /* removed; order does not matter to the product's value */
+    }
+    DimId r = graph_dim_const(g, fa / fb);
+    for (int i = 0; i < na; i++)
+        r = graph_dim_mul(g, r, fa_atoms[i]);
+    return r;
+}
+
 DimId graph_dim_div(Graph *self, DimId a, DimId b)
 {
     int64_t x, y;
@@ -701,6 +750,10 @@ DimId graph_dim_div(Graph *self, DimId a, DimId b)
         }
     } else if (a == b && dim__info(self, a)->lo >= 1) {
         return graph_dim_const(self, 1);
+    } else {
+        DimId r = dim__div_exact(self, a, b);
+        if (r >= 0)
+            return r;
     }
     return dim__raw(self, DIM_DIV, a, b);
 }

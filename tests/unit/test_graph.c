@@ -237,6 +237,36 @@ static void test_dims_folding(void **state)
     t_free(t);
 }
 
+/* a // b is exact when b's factors are among a's (issue 17: the dim a
+ * reshape infers for -1 behind a geared dim, s0*512 // (s0*8), is 64). */
+static void test_dims_exact_division(void **state)
+{
+    (void)state;
+    T *t = t_new();
+    Graph *g = &t->g;
+    DimId s0 = t->s[0], s1 = t->s[1], s2 = t->s[2];
+    DimId a = graph_dim_mul(g, s0, C(t, 512)), b = graph_dim_mul(g, s0, C(t, 8));
+    assert_int_equal(graph_dim_div(g, a, b), C(t, 64));
+    /* s0*s1*s2*12 // (s2*s0*4) == 3*s1, whatever the order of the factors */
+    DimId p = graph_dim_mul(g, graph_dim_mul(g, graph_dim_mul(g, s0, s1), s2), C(t, 12));
+    DimId q = graph_dim_mul(g, graph_dim_mul(g, s2, s0), C(t, 4));
+    assert_int_equal(graph_dim_div(g, p, q), graph_dim_mul(g, s1, C(t, 3)));
+    assert_int_equal(graph_dim_div(g, graph_dim_mul(g, s0, s1), s1), s0);
+    /* not exact, or not provably: left a quotient */
+    DimId r = graph_dim_div(g, graph_dim_mul(g, s0, C(t, 6)), graph_dim_mul(g, s0, C(t, 4)));
+    int64_t v, symval[3] = {5, 7, 9};
+    assert_int_equal(graph_dim_eval(g, r, symval, &v), 0);
+    assert_int_equal(v, 1);                       /* 30 // 20 */
+    assert_false(graph_dim_const_value(g, r, &v));
+    assert_false(graph_dim_const_value(g, graph_dim_div(g, graph_dim_mul(g, s0, C(t, 8)), s1), &v));
+    DimId m1 = graph_dim_sub(g, s0, C(t, 1));      /* may be 0: (s0-1)*s1 // (s0-1) stays */
+    DimId d = graph_dim_div(g, graph_dim_mul(g, m1, s1), m1);
+    assert_int_not_equal(d, s1);
+    symval[0] = 1;
+    assert_int_equal(graph_dim_eval(g, d, symval, &v), -2);   /* a // 0 */
+    t_free(t);
+}
+
 static void test_dims_eval(void **state)
 {
     (void)state;
@@ -1225,6 +1255,7 @@ int main(void)
         cmocka_unit_test(test_init),
         cmocka_unit_test(test_dims_hash_consing),
         cmocka_unit_test(test_dims_folding),
+        cmocka_unit_test(test_dims_exact_division),
         cmocka_unit_test(test_dims_eval),
         cmocka_unit_test(test_checked_arith),
         cmocka_unit_test(test_dims_overflow),
