@@ -649,10 +649,10 @@ static Obj *lo_clamp(Interp *I, Call *c)
                  DT_UNKNOWN, c->node);
 }
 
-/* torch.maximum(input, other) | x.minimum(other): two tensors */
-static Obj *lo_maximum(Interp *I, Call *c)
+/* The op c->arg of input 0 and the tensor argument 1 (called `name`). */
+static Obj *lo__two_tensors(Interp *I, Call *c, const char *name)
 {
-    Obj *b = ARG(c, 1, "other");
+    Obj *b = ARG(c, 1, name);
     int32_t in[2] = {X0(I, c), -1};
     if (in[0] < 0)
         return unk(I);
@@ -664,6 +664,12 @@ static Obj *lo_maximum(Interp *I, Call *c)
     if ((in[1] = tv(I, b, c->node)) < 0)
         return unk(I);
     return emit1(I, (OpKind)c->arg, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch.maximum(input, other) | x.minimum(other): two tensors */
+static Obj *lo_maximum(Interp *I, Call *c)
+{
+    return lo__two_tensors(I, c, "other");
 }
 
 /* F.gelu(input, approximate='none') */
@@ -692,18 +698,7 @@ static Obj *lo_gelu(Interp *I, Call *c)
 /* torch.mm(a, b) | torch.bmm(a, b) | torch.matmul(a, b) | a.mm(b) ... */
 static Obj *lo_mm(Interp *I, Call *c)
 {
-    Obj *b = ARG(c, 1, c->arg == OP_MATMUL ? "other" : "mat2");
-    int32_t in[2] = {X0(I, c), -1};
-    if (in[0] < 0)
-        return unk(I);
-    if (!is_tensor(b)) {
-        if (!is_unknown(b))
-            interp_break(I, c->node, RULE_TNG203, "%s expects two tensors", c->full);
-        return unk(I);
-    }
-    if ((in[1] = tv(I, b, c->node)) < 0)
-        return unk(I);
-    return emit1(I, (OpKind)c->arg, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+    return lo__two_tensors(I, c, c->arg == OP_MATMUL ? "other" : "mat2");
 }
 
 /* torch.addmm(input, mat1, mat2, *, beta=1, alpha=1) | bias.addmm(m1, m2) */
