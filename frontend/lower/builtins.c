@@ -626,17 +626,28 @@ static Obj *bi_unknown(Interp *I, const char *name, CallArgs *a)
     return obj_unknown(I, NULL);
 }
 
-/* getattr(object, name[, default]) */
+/* True when o provably has no attribute name: an instance of a script
+ * class without such an instance attribute, method or class attribute,
+ * and not a name nn.Module gives its subclasses. For anything else (an
+ * unknown object, a library object) tngc cannot tell. */
+static int bi__lacks_attr(Obj *o, const char *name)
+{
+    return o->kind == O_INST && o->cls && !obj_getattr(o, name) && !obj_class_method(o->cls, name, NULL) &&
+           !obj_class_attr(o->cls, name) && !torchlib_module_has_method(name);
+}
+
+/* getattr(object, name[, default]): the default only where the attribute
+ * provably does not exist; an attribute of an object tngc does not know
+ * (a transformers config, a SimpleNamespace) is unknown, not the default. */
 static Obj *bi_getattr(Interp *I, const char *name, CallArgs *a)
 {
     (void)name;
     Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL), *d = args_get(a, 2, NULL);
-    if (o && n && n->kind == O_STR) {
-        Obj *r = interp_getattr(I, o, n->s, a->node);
-        if (r->kind != O_UNKNOWN || !d)
-            return r;
-    }
-    return d ? d : obj_unknown(I, NULL);
+    if (!o || !n || n->kind != O_STR)
+        return obj_unknown(I, NULL);
+    if (d && bi__lacks_attr(o, n->s))
+        return d;   /* before the lookup, which reports a missing attribute while tracing */
+    return interp_getattr(I, o, n->s, a->node);
 }
 
 /* setattr(object, name, value) on an instance */
