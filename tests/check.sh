@@ -18,6 +18,7 @@ done
 run include-graph sh "$here/include_graph.sh"
 run golden sh "$here/golden/run.sh" "$tngc"
 run dump sh "$here/dump.sh" "$tngc"
+run fstrings sh "$here/fstrings.sh" "$tngc"
 run recompiles sh "$here/recompiles/run.sh" "$tngc"
 run robust bash "$here/robust/run.sh" "$tngc"
 run corpus sh "$here/corpus/run.sh" "$tngc"

@@ -11,6 +11,7 @@
  * Python values; builtins_iter is Python's iter(): containers and tensors.
  */
 #include "builtins.h"
+#include "pyformat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -570,18 +571,19 @@ static Obj *bi_any_all(Interp *I, const char *name, CallArgs *a)
     return unknown ? unk(I) : obj_bool(I, !is_any);
 }
 
-/* str(object='') of a string or an int */
+/* str(object='') | repr(object) | format(value, format_spec='') of a
+ * known None, bool, int, float or str (pyformat.c) */
 static Obj *bi_str(Interp *I, const char *name, CallArgs *a)
 {
-    (void)name;
-    Obj *x = args_get(a, 0, NULL);
+    Obj *x = args_get(a, 0, NULL), *spec = name[0] == 'f' ? args_get(a, 1, "format_spec") : NULL;
     if (!x)
-        return obj_str(I, "");
-    if (x->kind == O_STR)
+        return name[0] == 's' ? obj_str(I, "") : unk(I);
+    if (x->kind == O_STR && name[0] == 's')
         return x;
-    if (x->kind == O_INT)
-        return obj_str(I, interp_printf(I, "%lld", (long long)x->i));
-    return unk(I);
+    if (spec && spec->kind != O_STR)
+        return unk(I);
+    const char *t = pyformat_value(I, x, name[0] == 'r' ? 'r' : 0, spec ? spec->s : "");
+    return t ? obj_str(I, t) : unk(I);
 }
 
 /* print(...) and the host-side torch functions without an effect on the
@@ -694,6 +696,8 @@ static const struct Builtin {
     {"all", bi_any_all, 0},
     {"math.", bi_math, 0},
     {"str", bi_str, 0},
+    {"repr", bi_str, 0},
+    {"format", bi_str, 0},
     {"isinstance", bi_unknown, BI_RAW},
     {"hasattr", bi_unknown, BI_RAW},
     {"callable", bi_unknown, BI_RAW},

@@ -25,6 +25,7 @@
  * torchlib.c; operators and subscripts of values are pyops.c's.
  */
 #include "eval.h"
+#include "pyformat.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -192,6 +193,142 @@ static Obj *eval_literal(Interp *I, int32_t n)
     if (o->kind != O_UNKNOWN)
         I->literals[n] = o;
     return o;
+}
+
+/* ===================================================================== */
+/* f-strings                                                             */
+/* ===================================================================== */
+
+/* True when the string literal n is an f-string (its prefix has f or F). */
+static int fstring_is(Interp *I, int32_t n, int *raw)
+{
+    int32_t s = N(I, n)->first;
+    if (s < 0 || N(I, s)->kind != NK_string_start)
+        return 0;
+    size_t len;
+    const char *p = ast_text(I->ast, s, &len);
+    int f = 0;
+    *raw = 0;
+    for (size_t i = 0; i < len && p[i] != '"' && p[i] != '\''; i++) {
+        f |= p[i] == 'f' || p[i] == 'F';
+        *raw |= p[i] == 'r' || p[i] == 'R';
+    }
+    return f;
+}
+
+/* The literal text of an f-string part: {{ and }} are braces, escapes
+ * decoded unless raw. 0 for an escape tngc does not decode. */
+static int fstring_text(const char *s, size_t n, int raw, StrBuf *out)
+{
+    StrBuf t = {0};
+    for (size_t i = 0; i < n; i++) {
+        sb_putc(&t, s[i]);
+        if ((s[i] == '{' || s[i] == '}') && i + 1 < n && s[i + 1] == s[i])
+            i++;
+    }
+    int ok = 1;
+    if (raw)
+        sb_putn(out, t.s ? t.s : "", t.len);
+    else
+        ok = value_unescape(t.s ? t.s : "", t.len, out);
+    sb_free(&t);
+    return ok;
+}
+
+/* The spec of {x:spec}: its text after ':', with each nested {expr}
+ * replaced by str(expr). NULL when a nested value is not known. */
+static const char *fstring_spec(Interp *I, Frame *f, int32_t spec, Obj **unknown)
+{
+    const Node *sn = N(I, spec);
+    const char *src = I->ast->src->text;
+    uint32_t at = sn->start + 1;   /* after ':' */
+    StrBuf out = {0};
+    for (int32_t c = sn->first; c >= 0; c = N(I, c)->next) {
+        if (N(I, c)->start < at)
+            continue;   /* the ':' token */
+        if (!streq(ast_symbol_name(I->ast, c), "format_expression"))
+            continue;
+        sb_putn(&out, src + at, N(I, c)->start - at);
+        int32_t e = child(I, c, 0);
+        Obj *v = e >= 0 ? eval(I, f, e) : NULL;
+        const char *t = v ? pyformat_value(I, v, 0, "") : NULL;
+        if (!t) {
+            *unknown = v;
+            sb_free(&out);
+            return NULL;
+        }
+        sb_puts(&out, t);
+        at = N(I, c)->end;
+    }
+    if (sn->end > at)
+        sb_putn(&out, src + at, sn->end - at);
+    const char *r = interp_strndup(I, out.s ? out.s : "", out.len);
+    sb_free(&out);
+    return r;
+}
+
+/* One {expr!conv:spec} of an f-string, formatted into out; 0 when it is
+ * not known (*unknown: the unknown value, if that was the cause). */
+static int fstring_field(Interp *I, Frame *f, int32_t n, StrBuf *out, Obj **unknown)
+{
+    int32_t expr = -1, spec = -1;
+    int conv = 0;
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
+        const char *sym = ast_symbol_name(I->ast, c);
+        size_t len;
+        const char *t = ast_text(I->ast, c, &len);
+        if (streq(sym, "type_conversion"))
+            conv = len == 2 ? t[1] : '?';
+        else if (streq(sym, "format_specifier"))
+            spec = c;
+        else if (streq(sym, "="))
+            return 0;   /* f"{x=}": not done */
+        else if (expr < 0 && (N(I, c)->flags & NODE_NAMED))
+            expr = c;
+    }
+    if (expr < 0 || (conv && conv != 'r' && conv != 's'))
+        return 0;
+    Obj *v = eval(I, f, expr);
+    const char *sp = spec >= 0 ? fstring_spec(I, f, spec, unknown) : "";
+    if (!sp)
+        return 0;
+    const char *t = pyformat_value(I, v, conv, sp);
+    if (!t) {
+        *unknown = v;
+        return 0;
+    }
+    sb_puts(out, t);
+    return 1;
+}
+
+/* f"text {expr!conv:spec} ...": the string, when every field is known */
+static Obj *eval_fstring(Interp *I, Frame *f, int32_t n, int raw)
+{
+    StrBuf out = {0};
+    Obj *unknown = NULL;
+    int ok = 1;
+    for (int32_t c = N(I, n)->first; c >= 0 && ok; c = N(I, c)->next) {
+        size_t len;
+        const char *t;
+        switch ((NodeKind)N(I, c)->kind) {
+        case NK_string_start: case NK_string_end:
+            break;
+        case NK_string_content:
+            t = ast_text(I->ast, c, &len);
+            ok = fstring_text(t, len, raw, &out);
+            break;
+        case NK_interpolation:
+            ok = fstring_field(I, f, c, &out, &unknown);
+            break;
+        default:
+            ok = 0;
+        }
+    }
+    Obj *r = ok ? obj_str(I, interp_strndup(I, out.s ? out.s : "", out.len))
+                : unknown && is_unknown(unknown) ? obj_unknown_from(I, unknown)
+                : obj_unknown(I, "an f-string with a value tngc cannot format");
+    sb_free(&out);
+    return r;
 }
 
 /* builtins_iter without the copy for a host tuple or list, for callers
@@ -800,7 +937,7 @@ static Obj *eval_identifier(Interp *I, Frame *f, int32_t n)
     if (o)
         return interp_trace_in(I, o, n);
     static const char *const builtins[] = {
-        "len", "min", "max", "abs", "int", "float", "bool", "str", "range", "print",
+        "len", "min", "max", "abs", "int", "float", "bool", "str", "repr", "format", "range", "print",
         "isinstance", "getattr", "setattr", "hasattr", "list", "tuple", "dict", "enumerate",
         "zip", "sum", "round", "callable", "id", "type", "reversed", "sorted", "any", "all",
         "super", "set", "map", "object", "Exception", "ValueError", "RuntimeError",
@@ -1087,7 +1224,11 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
     if (nd->flags & (NODE_ERROR | NODE_MISSING))
         return obj_unknown(I, "a syntax error");
     switch ((NodeKind)nd->kind) {
-    case NK_integer: case NK_float: case NK_string: case NK_concatenated_string:
+    case NK_string: {
+        int raw;
+        return fstring_is(I, n, &raw) ? eval_fstring(I, f, n, raw) : eval_literal(I, n);
+    }
+    case NK_integer: case NK_float: case NK_concatenated_string:
         return eval_literal(I, n);
     case NK_true: return obj_bool(I, 1);
     case NK_false: return obj_bool(I, 0);

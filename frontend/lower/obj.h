@@ -15,6 +15,7 @@
  *   obj      the object model (this header)
  *   torchlib the torch library: lib[], nn modules, tensor operators
  *   pyops    Python's operators on values: arithmetic, comparison, subscripts
+ *   pyformat str(), repr(), format() and f-string fields of known values
  *   builtins Python's builtins and the methods of lists and dicts
  *   entry    TorchAir and torch entry points: torch.compile, CompilerConfig,
  *            scopes, compiled entries and their traces

@@ -241,5 +241,9 @@ ConstTable *const_build(const Ast *ast, Arena *arena);
 void const_free(ConstTable *self);
 /* The literal value of expression n (constants substituted), else V_EXPR. */
 Value *value_of(const Ast *ast, const ConstTable *consts, int32_t n, Arena *arena);
+/* Decodes the escapes of a non-raw string literal's body s[0..n) into out
+ * (UTF-8). Returns 0 for an escape that needs the Unicode database
+ * (\N{...}) or is malformed. */
+int value_unescape(const char *s, size_t n, StrBuf *out);
 
 #endif

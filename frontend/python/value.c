@@ -285,6 +285,11 @@ static int value__unescape(const char *s, size_t n, StrBuf *sb)
     return 1;
 }
 
+int value_unescape(const char *s, size_t n, StrBuf *out)
+{
+    return value__unescape(s, n, out);
+}
+
 /* string: a plain or raw str literal; f-strings and bytes are expressions. */
 static Value *value__string(const Ast *ast, int32_t n, Arena *a)
 {
