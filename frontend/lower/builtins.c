@@ -745,6 +745,221 @@ Obj *builtins_call(Interp *I, const char *name, CallArgs *a, int *checked)
 }
 
 /* ===================================================================== */
+/* Methods of str                                                        */
+/* ===================================================================== */
+
+/* A known str argument, or NULL. */
+static const Obj *str_arg(const CallArgs *a, size_t pos, const char *name)
+{
+    Obj *x = args_get(a, pos, name);
+    return x && x->kind == O_STR ? x : NULL;
+}
+
+/* fmt.format(*args, **kwargs): {} {0} {name}, !r !s, :spec; NULL for
+ * what tngc does not do ({0.attr}, {0[k]}, nested {} in a spec). */
+static Obj *str_format(Interp *I, const Obj *fmt, const CallArgs *a)
+{
+    if (a->has_star)
+        return NULL;
+    StrBuf out = {0};
+    size_t auto_ix = 0;
+    const char *s = fmt->s, *end = fmt->s + fmt->len;
+    int ok = 1;
+    while (s < end && ok) {
+        if ((*s == '{' || *s == '}') && s + 1 < end && s[1] == *s) {
+            sb_putc(&out, *s);
+            s += 2;
+            continue;
+        }
+        if (*s == '}') {
+            ok = 0;   /* ValueError: single '}' */
+            break;
+        }
+        if (*s != '{') {
+            sb_putc(&out, *s++);
+            continue;
+        }
+        const char *close = memchr(s, '}', (size_t)(end - s));
+        if (!close || memchr(s + 1, '{', (size_t)(close - s - 1))) {
+            ok = 0;
+            break;
+        }
+        /* field: name [!conv] [:spec] */
+        const char *f = s + 1, *colon = memchr(f, ':', (size_t)(close - f));
+        const char *fend = colon ? colon : close, *bang = memchr(f, '!', (size_t)(fend - f));
+        const char *nend = bang ? bang : fend;
+        int conv = bang ? (bang + 2 == fend ? bang[1] : '?') : 0;
+        char *name = interp_strndup(I, f, (size_t)(nend - f));
+        const char *spec = colon ? interp_strndup(I, colon + 1, (size_t)(close - colon - 1)) : "";
+        Obj *v = NULL;
+        if (!*name) {
+            v = auto_ix < a->npos ? a->pos[auto_ix] : NULL;
+            auto_ix++;
+        } else if (*name >= '0' && *name <= '9') {
+            char *e;
+            unsigned long k = strtoul(name, &e, 10);
+            v = !*e && k < a->npos ? a->pos[k] : NULL;
+        } else if (!strpbrk(name, ".[")) {
+            v = args_kw(a, name);
+        }
+        const char *t = v && (conv == 0 || conv == 'r' || conv == 's') ? pyformat_value(I, v, conv, spec) : NULL;
+        if (!t)
+            ok = 0;
+        else
+            sb_puts(&out, t);
+        s = close + 1;
+    }
+    Obj *r = ok ? obj_str(I, interp_strndup(I, out.s ? out.s : "", out.len)) : NULL;
+    sb_free(&out);
+    return r;
+}
+
+/* sep.join(iterable) of known strs */
+static Obj *str_join(Interp *I, const Obj *sep, CallArgs *a)
+{
+    Obj *l = obj_iter(I, args_get(a, 0, "iterable"), a->node, ITER_EXPAND);
+    if (!l)
+        return NULL;
+    StrBuf out = {0};
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i]->kind != O_STR) {
+            sb_free(&out);
+            return NULL;
+        }
+        if (i)
+            sb_putn(&out, sep->s, sep->len);
+        sb_putn(&out, l->items[i]->s, l->items[i]->len);
+    }
+    Obj *r = obj_str(I, interp_strndup(I, out.s ? out.s : "", out.len));
+    sb_free(&out);
+    return r;
+}
+
+/* s.split(sep=None, maxsplit=-1): on whitespace runs, or on sep */
+static Obj *str_split(Interp *I, const Obj *self, CallArgs *a)
+{
+    Obj *sepo = args_get(a, 0, "sep"), *mo = args_get(a, 1, "maxsplit");
+    if ((sepo && sepo->kind != O_STR && sepo->kind != O_NONE) || (mo && mo->kind != O_INT))
+        return NULL;
+    const Obj *sep = sepo && sepo->kind == O_STR ? sepo : NULL;
+    if (sep && sep->len == 0)
+        return NULL;   /* ValueError: empty separator */
+    int64_t max = mo ? mo->i : -1;
+    Obj *r = obj_seq_of(I, O_LIST, NULL, 0);
+    const char *s = self->s, *end = self->s + self->len;
+    if (!sep) {
+        while (s < end) {
+            while (s < end && strchr(" \t\n\r\f\v", *s))
+                s++;
+            if (s == end)
+                break;
+            const char *w = s;
+            if (max >= 0 && (int64_t)r->n == max) {
+                const char *e = end;
+                while (e > w && strchr(" \t\n\r\f\v", e[-1]))
+                    e--;
+                obj_push(I, r, obj_str(I, interp_strndup(I, w, (size_t)(e - w))));
+                break;
+            }
+            while (s < end && !strchr(" \t\n\r\f\v", *s))
+                s++;
+            obj_push(I, r, obj_str(I, interp_strndup(I, w, (size_t)(s - w))));
+        }
+        return r;
+    }
+    for (;;) {
+        const char *hit = NULL;
+        if (max < 0 || (int64_t)r->n < max)
+            for (const char *p = s; p + sep->len <= end; p++) {
+                interp_work(I, 1 + sep->len / 64);   /* a long text and separator: the time limit */
+                if (!memcmp(p, sep->s, sep->len)) {
+                    hit = p;
+                    break;
+                }
+            }
+        if (!hit) {
+            obj_push(I, r, obj_str(I, interp_strndup(I, s, (size_t)(end - s))));
+            return r;
+        }
+        obj_push(I, r, obj_str(I, interp_strndup(I, s, (size_t)(hit - s))));
+        s = hit + sep->len;
+    }
+}
+
+/* s.replace(old, new[, count]) */
+static Obj *str_replace(Interp *I, const Obj *self, CallArgs *a)
+{
+    const Obj *old = str_arg(a, 0, "old"), *new = str_arg(a, 1, "new");
+    Obj *co = args_get(a, 2, "count");
+    if (!old || !new || (co && co->kind != O_INT) || old->len == 0)
+        return NULL;   /* an empty old inserts between characters: not done */
+    int64_t count = co ? co->i : -1;
+    StrBuf out = {0};
+    const char *s = self->s, *end = self->s + self->len;
+    while (s < end) {
+        interp_work(I, 1 + old->len / 64);
+        if (count != 0 && s + old->len <= end && !memcmp(s, old->s, old->len)) {
+            sb_putn(&out, new->s, new->len);
+            s += old->len;
+            count--;
+        } else {
+            sb_putc(&out, *s++);
+        }
+    }
+    Obj *r = obj_str(I, interp_strndup(I, out.s ? out.s : "", out.len));
+    sb_free(&out);
+    return r;
+}
+
+/* s.strip([chars]) | lstrip | rstrip */
+static Obj *str_strip(Interp *I, const char *m, const Obj *self, CallArgs *a)
+{
+    Obj *co = args_get(a, 0, "chars");
+    if (co && co->kind != O_STR && co->kind != O_NONE)
+        return NULL;
+    const char *chars = co && co->kind == O_STR ? co->s : " \t\n\r\f\v";
+    size_t nchars = co && co->kind == O_STR ? co->len : 6;
+    const char *s = self->s, *e = self->s + self->len;
+    if (m[0] != 'r')
+        while (s < e && memchr(chars, *s, nchars))
+            s++;
+    if (m[0] != 'l')
+        while (e > s && memchr(chars, e[-1], nchars))
+            e--;
+    return obj_str(I, interp_strndup(I, s, (size_t)(e - s)));
+}
+
+Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    if (!strcmp(m, "format"))
+        return str_format(I, self, a);
+    if (!strcmp(m, "join"))
+        return str_join(I, self, a);
+    if (!strcmp(m, "split"))
+        return str_split(I, self, a);
+    if (!strcmp(m, "replace"))
+        return str_replace(I, self, a);
+    if (!strcmp(m, "strip") || !strcmp(m, "lstrip") || !strcmp(m, "rstrip"))
+        return str_strip(I, m, self, a);
+    if (!strcmp(m, "startswith") || !strcmp(m, "endswith")) {
+        const Obj *x = str_arg(a, 0, NULL);
+        if (!x || a->npos != 1)
+            return NULL;   /* a tuple of prefixes, start/end: not done */
+        int sw = m[0] == 's';
+        return obj_bool(I, x->len <= self->len &&
+                                !memcmp(self->s + (sw ? 0 : self->len - x->len), x->s, x->len));
+    }
+    if (!strcmp(m, "lower") || !strcmp(m, "upper")) {
+        char *t = interp_strndup(I, self->s, self->len);
+        for (size_t i = 0; i < self->len; i++)
+            if (m[0] == 'l' ? (t[i] >= 'A' && t[i] <= 'Z') : (t[i] >= 'a' && t[i] <= 'z'))
+                t[i] = (char)(t[i] ^ 0x20);   /* ASCII only, as names are */
+        return obj_str(I, t);
+    }
+    return NULL;
+}
+
+/* ===================================================================== */
 /* Methods of lists and dicts                                            */
 /* ===================================================================== */
 

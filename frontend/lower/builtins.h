@@ -14,6 +14,10 @@
 Obj *builtins_call(Interp *I, const char *name, CallArgs *a, int *checked);
 /* list.m(...) or dict.m(...) on self; NULL when m is not a method tngc
  * evaluates (a mutator it does not model leaves self unknown). */
+/* s.m(args) for str s: format, join, split, replace, strip, lstrip,
+ * rstrip, startswith, endswith, lower, upper of known strings; NULL when
+ * tngc does not evaluate it (the caller reports or goes on unknown). */
+Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *builtins_container_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 /* 1 when m is a method of list or dict that changes the container. */
 int builtins_container_mutator(const char *m);

@@ -718,6 +718,8 @@ static Obj *call_method(Interp *I, Obj *callee, CallArgs *a)
     }
     if (self->kind == O_LIST || self->kind == O_DICT)
         r = builtins_container_method(I, callee->s, self, a);
+    else if (self->kind == O_STR)
+        r = builtins_str_method(I, callee->s, self, a);
     else if (self->kind == O_INST)
         r = torchlib_module_method(I, callee->s, self, a);
     if (!r && self->kind == O_TENSOR)

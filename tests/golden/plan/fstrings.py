@@ -1,4 +1,4 @@
-# f-strings, str(), repr() and format() as Python 3 writes them: each NAMES
+# f-strings, str(), repr(), format() and str methods as Python 3 writes them: each NAMES
 # entry names one super-kernel scope (tests/fstrings.sh compares the plan's
 # scope names with python3's values of the same list).
 import torch
@@ -42,6 +42,13 @@ NAMES = [
     f"{-2.5}",
     str(1.5) + repr("q") + format(3, "03d") + format(2.5) + str(None),
     "%s" % "unused" if False else f"{'nested'}_{f'{2:>3}'}",
+    "l{}_{:02d}".format(3, 4),
+    "{a}-{0!r}".format("x", a=1),
+    "{:>5}|{}|{{}}".format(1.5, None),
+    "_".join(["a", "b"]) + "/" + "a.b.c".split(".")[2] + "/" + " a  b ".split()[1],
+    "a,b,c".split(",", 1)[1] + "abc".replace("b", "x") + "abab".replace("a", "", 1),
+    "  x ".strip() + "xxyx".rstrip("x") + "yxx".lstrip("y") + str("abc".startswith("ab")) + str("abc".endswith("x")),
+    "Model.Layer".lower() + "q".upper(),
 ]
 
 class Layer(nn.Module):
