@@ -163,21 +163,28 @@ static int script_has_errors(const Script *S)
 /* Sorts, dedups and prints the diagnostics of S from S->printed on to
  * stderr; they stay in S->sf (which frees them), and S->printed moves
  * past them. */
+/* Sorts and de-duplicates l (its n shrinks) and prints it to stderr in
+ * gcc's format against src's text. */
+static void print_diag_list(const Source *src, DiagList *l)
+{
+    diag_sort(l);
+    diag_dedup(l);
+    StrBuf out = {0};
+    for (size_t d = 0; d < l->n; d++)
+        diag_text(src, &l->v[d], &out);
+    if (out.len)
+        fputs(out.s, stderr);
+    sb_free(&out);
+}
+
 static void print_diags(Script *S)
 {
     ScanFile *sf = &S->sf;
     if (!S->loaded || sf->diags.n == S->printed)
         return;    /* nothing new (and diags.v may still be NULL) */
     DiagList tail = {sf->diags.v + S->printed, sf->diags.n - S->printed, 0};
-    diag_sort(&tail);
-    diag_dedup(&tail);
+    print_diag_list(&sf->src, &tail);
     sf->diags.n = S->printed + tail.n;
-    StrBuf diags = {0};
-    for (size_t d = 0; d < tail.n; d++)
-        diag_text(&sf->src, &tail.v[d], &diags);
-    if (diags.len)
-        fputs(diags.s, stderr);
-    sb_free(&diags);
     S->printed = sf->diags.n;
 }
 
@@ -392,13 +399,7 @@ static void print_file_diags(const char *path, DiagList *diags)
         fprintf(stderr, "tngc: %s\n", err);
         return;
     }
-    diag_sort(diags);
-    diag_dedup(diags);
-    StrBuf out = {0};
-    for (size_t d = 0; d < diags->n; d++)
-        diag_text(&src, &diags->v[d], &out);
-    fputs(out.s ? out.s : "", stderr);
-    sb_free(&out);
+    print_diag_list(&src, diags);
     source_free(&src);
 }
 

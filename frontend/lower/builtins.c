@@ -728,6 +728,21 @@ static const struct Builtin {
     {"torch.is_tensor", bi_is_tensor, 0},
 };
 
+int builtins_is_name(const char *name)
+{
+    /* builtins the evaluator and the entry points handle themselves */
+    static const char *const others[] = {
+        "super", "set", "map", "object", "Exception", "ValueError", "RuntimeError",
+        "NotImplementedError", "staticmethod", "classmethod", "property", "math"};
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+        if (!strchr(builtins[i].name, '.') && strcmp(name, builtins[i].name) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+        if (strcmp(name, others[i]) == 0)
+            return 1;
+    return 0;
+}
+
 Obj *builtins_call(Interp *I, const char *name, CallArgs *a, int *checked)
 {
     *checked = 1;

@@ -17,6 +17,10 @@ Obj *builtins_call(Interp *I, const char *name, CallArgs *a, int *checked);
 /* s.m(args) for str s: format, join, split, replace, strip, lstrip,
  * rstrip, startswith, endswith, lower, upper of known strings; NULL when
  * tngc does not evaluate it (the caller reports or goes on unknown). */
+/* True when name is one of Python's builtins tngc knows: a row of the
+ * builtins table (not a library name with a dot) or one the evaluator
+ * handles itself (super, object, the exceptions, math, ...). */
+int builtins_is_name(const char *name);
 Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *builtins_container_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 /* 1 when m is a method of list or dict that changes the container. */

@@ -938,15 +938,8 @@ static Obj *eval_identifier(Interp *I, Frame *f, int32_t n)
     Obj *o = frame_lookup(I, f, name);
     if (o)
         return interp_trace_in(I, o, n);
-    static const char *const builtins[] = {
-        "len", "min", "max", "abs", "int", "float", "bool", "str", "repr", "format", "range", "print",
-        "isinstance", "getattr", "setattr", "hasattr", "list", "tuple", "dict", "enumerate",
-        "zip", "sum", "round", "callable", "id", "type", "reversed", "sorted", "any", "all",
-        "super", "set", "map", "object", "Exception", "ValueError", "RuntimeError",
-        "NotImplementedError", "staticmethod", "classmethod", "property", "math"};
-    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
-        if (strcmp(name, builtins[i]) == 0)
-            return obj_builtin(I, name);
+    if (builtins_is_name(name))
+        return obj_builtin(I, name);
     if (strcmp(name, "__name__") == 0)
         return obj_str(I, "__main__");
     if (I->tracing)
