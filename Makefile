@@ -51,9 +51,9 @@ TNGC      = $(BUILD)/tngc
 RT_SRCS   = $(sort $(wildcard runtime/*.c))
 RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
-# libtngcrt_core: libtngcrt without the CPU kernels (kernels.c, the one file
+# libtngcrt_core: libtngcrt without the CPU kernels (kernels*.c, the files
 # that calls OpenBLAS): what ACL programs link (I/O, bundle checks, trace).
-RT_KERNEL_OBJS = $(BUILD)/obj/runtime/kernels.o
+RT_KERNEL_OBJS = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runtime/kernels*.c))
 RT_CORE_OBJS   = $(filter-out $(RT_KERNEL_OBJS),$(RT_OBJS))
 LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
 
@@ -154,7 +154,7 @@ bench: $(TNGC) $(LIBRT)
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_kernels.h \
-             $(wildcard runtime/tngrt_kernel_impl.h)
+             $(wildcard runtime/tngrt_kernel_impl.h runtime/tngrt_impl_*.h)
 VERSION    = $(shell sed -n 's/^#define TNGC_VERSION "\(.*\)"/\1/p' tngc.c)
 
 install: $(TNGC) $(LIBRT)

@@ -63,7 +63,15 @@ enum {
     F_HARDSWISH, F_INPLACE_COPY, F_INPLACE_FILL_SCALAR, F_LAYER_NORM, F_LEAKY_RELU, F_LOG, F_LOG1P, F_LOG_SOFTMAX,
     F_MATMUL, F_MAXIMUM, F_MEAN, F_MINIMUM, F_MISH, F_MM, F_MUL, F_MULS, F_NEG, F_PERMUTE, F_POW_TENSOR_SCALAR,
     F_QUANT_MATMUL_V4, F_RECIPROCAL, F_REDUCE_SUM, F_RELU, F_RMS_NORM, F_ROUND, F_RSQRT, F_RSUBS, F_SIGMOID, F_SIGN,
-    F_SILU, F_SIN, F_SOFTMAX, F_SOFTPLUS, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU, F_TANH, F_COUNT
+    F_SILU, F_SIN, F_SOFTMAX, F_SOFTPLUS, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU, F_TANH,
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
+    F_COUNT
 };
 
 #define H(x) "aclnnop/aclnn_" x ".h"
@@ -164,6 +172,13 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_SUBS] = {"aclnnSubs", H("sub"), BINARY_ALPHA("aclScalar"), 0},
     [F_SWI_GLU] = {"aclnnSwiGlu", H("swi_glu"), "const aclTensor *x, int64_t dim, const aclTensor *out", 0},
     [F_TANH] = {"aclnnTanh", H("tanh"), UNARY, CS},
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 };
 
 /* ---- the op table --------------------------------------------------------------- */
@@ -246,6 +261,13 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(CLAMP_MAX, PLAIN, CLAMP_MAX, "i0 f0 o0"),
     ROW(MAXIMUM, PLAIN, MAXIMUM, "i0 i1 o0"),
     ROW(MINIMUM, PLAIN, MINIMUM, "i0 i1 o0"),
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 };
 
 /* ---- op types ------------------------------------------------------------------- */
@@ -273,6 +295,13 @@ static const char *const acl_op_types[OP__count] = {
     [OP_LOG1P] = "Log1p", [OP_EXPM1] = "Expm1", [OP_SOFTPLUS] = "SoftplusV2", [OP_LEAKY_RELU] = "LeakyRelu",
     [OP_HARDSWISH] = "HardSwish", [OP_MISH] = "Mish", [OP_CLAMP] = "ClipByValue", [OP_CLAMP_MIN] = "Maximum",
     [OP_CLAMP_MAX] = "Minimum", [OP_MAXIMUM] = "Maximum", [OP_MINIMUM] = "Minimum",
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 };
 
 const char *acl_op_type_of_kind(OpKind kind)

@@ -182,6 +182,13 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(CLAMP_MAX, unary, "o0 i0 =TNGRT_UN_CLAMP_MAX F0"),
     CALL(MAXIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MAX =1.0"),
     CALL(MINIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MIN =1.0"),
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 };
 
 /* add/sub/mul/div with a scalar operand (attr[0] != 0). */

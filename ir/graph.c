@@ -1972,6 +1972,20 @@ static int infer_slice_store(Infer *I)
 /* graph_add_op                                                          */
 /* ===================================================================== */
 
+/* ---- shape rules: creation and constants ---- */
+
+/* ---- shape rules: shape ---- */
+
+/* ---- shape rules: comparison, selection, bool ---- */
+
+/* ---- shape rules: reductions, sorting, contractions ---- */
+
+/* ---- shape rules: indexing and scatter ---- */
+
+/* ---- shape rules: neural net ---- */
+
+/* ---- shape rules: torch_npu fused ops ---- */
+
 /* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op
  * does not add the kind). */
 #define infer_none NULL

@@ -2050,4 +2050,15 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
     return 0;
 }
 
+
+/* The kernel families in files of their own (tngrt_impl_<family>.h), each
+ * after the sections above, which they may use. */
+/* ---- creation and constants ---- */
+/* ---- shape ---- */
+/* ---- comparison, selection, bool ---- */
+/* ---- reductions, sorting, contractions ---- */
+/* ---- indexing and scatter ---- */
+/* ---- neural net ---- */
+/* ---- torch_npu fused ops ---- */
+
 #endif

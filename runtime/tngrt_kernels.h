@@ -81,7 +81,14 @@ typedef enum TngrtUnaryOp {
     TNGRT_UN_MISH,       /* x * tanh(log1p(exp(x))) */
     TNGRT_UN_CLAMP,      /* min(max(x, p), q); NaN stays NaN */
     TNGRT_UN_CLAMP_MIN,  /* max(x, p) */
-    TNGRT_UN_CLAMP_MAX   /* min(x, p) */
+    TNGRT_UN_CLAMP_MAX,  /* min(x, p) */
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 } TngrtUnaryOp;
 
 typedef enum TngrtBinaryOp {
@@ -91,13 +98,27 @@ typedef enum TngrtBinaryOp {
     TNGRT_BIN_DIV,       /* a / b (float out: true division; integer out:
                           * floor division, and x / 0 gives 0, never a trap) */
     TNGRT_BIN_MAX,       /* torch.maximum: NaN when either is NaN */
-    TNGRT_BIN_MIN        /* torch.minimum */
+    TNGRT_BIN_MIN,       /* torch.minimum */
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 } TngrtBinaryOp;
 
 typedef enum TngrtReduceOp {
     TNGRT_RED_SUM,       /* float out: float accumulation; integer: int64 */
     TNGRT_RED_MEAN,
-    TNGRT_RED_AMAX       /* float: NaN propagates as in torch.amax */
+    TNGRT_RED_AMAX,      /* float: NaN propagates as in torch.amax */
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 } TngrtReduceOp;
 
 /* ---- elementwise ---- */
@@ -242,5 +263,19 @@ int tngrt_kernel_dequant_swiglu_quant(const TngrtArg *y, const TngrtArg *scale_o
 
 /* npu_swiglu(x, dim): x split in two halves a, b along dim; out = silu(a) * b. */
 void tngrt_kernel_swiglu(const TngrtArg *out, const TngrtArg *x, int dim);
+
+/* ---- kernels: creation and constants ---- */
+
+/* ---- kernels: shape ---- */
+
+/* ---- kernels: comparison, selection, bool ---- */
+
+/* ---- kernels: reductions, sorting, contractions ---- */
+
+/* ---- kernels: indexing and scatter ---- */
+
+/* ---- kernels: neural net ---- */
+
+/* ---- kernels: torch_npu fused ops ---- */
 
 #endif

@@ -1743,6 +1743,20 @@ static Obj *lo_tensor(Interp *I, Call *c)
     return full_of(I, d, td.ndim, td.count ? td.first : 0, dt, c->node);
 }
 
+/* ---- lowerings: creation and constants ---- */
+
+/* ---- lowerings: shape ---- */
+
+/* ---- lowerings: comparison, selection, bool ---- */
+
+/* ---- lowerings: reductions, sorting, contractions ---- */
+
+/* ---- lowerings: indexing and scatter ---- */
+
+/* ---- lowerings: neural net ---- */
+
+/* ---- lowerings: torch_npu fused ops ---- */
+
 /* ===================================================================== */
 /* The library table                                                     */
 /* ===================================================================== */
@@ -1893,6 +1907,13 @@ static const struct LibEntry {
     {"new_ones", NS_METH, lo_create_like, FILL_ONE},
     {"new_empty", NS_METH, lo_create_like, FILL_ZERO},
     {"new_full", NS_METH, lo_create_like, FILL_FULL},
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 };
 
 static const struct LibEntry *lib_find(const char *name, unsigned ns)
@@ -2472,6 +2493,13 @@ static const NnModule nn_modules[] = {
     {"Identity",    NN_IDENTITY, NULL,                NULL,            0},
     {"ModuleList",  NN_ARGS,     nn_module_list_init, nn_module_list,  0},
     {"Sequential",  NN_ARGS,     nn_sequential_init,  nn_sequential,   0},
+    /* -- creation and constants -- */
+    /* -- shape -- */
+    /* -- comparison, selection, bool -- */
+    /* -- reductions, sorting, contractions -- */
+    /* -- indexing and scatter -- */
+    /* -- neural net -- */
+    /* -- torch_npu fused ops -- */
 };
 
 /* The row of class cls (after "torch.nn."), or NULL. */
