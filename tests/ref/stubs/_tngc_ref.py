@@ -134,9 +134,25 @@ _HALF_TORCH = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tr
                "sigmoid", "tanh", "mm", "bmm", "matmul", "addmm", "softmax", "log_softmax",
                "layer_norm", "sum", "mean", "amax", "cos", "sin", "reciprocal", "square", "sign",
                "floor", "ceil", "round", "erf", "log1p", "expm1", "clamp", "clip", "clamp_min",
-               "clamp_max", "maximum", "minimum")
+               "clamp_max", "maximum", "minimum",
+               # -- creation --
+               # -- shape --
+               # -- compare --
+               # -- reduce --
+               # -- index --
+               # -- nn --
+               # -- npu --
+               )
 _HALF_FUNCTIONAL = ("linear", "silu", "gelu", "relu", "layer_norm", "softmax",
-                    "log_softmax", "sigmoid", "tanh", "softplus", "leaky_relu", "hardswish", "mish")
+                    "log_softmax", "sigmoid", "tanh", "softplus", "leaky_relu", "hardswish", "mish",
+                    # -- creation --
+                    # -- shape --
+                    # -- compare --
+                    # -- reduce --
+                    # -- index --
+                    # -- nn --
+                    # -- npu --
+                    )
 _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
                  "pow", "neg", "negative", "abs", "exp", "log", "sqrt", "rsqrt", "relu",
                  "sigmoid", "tanh", "mm", "bmm", "matmul", "addmm", "softmax", "log_softmax",
@@ -145,7 +161,15 @@ _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "
                  "maximum", "minimum",
                  "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                  "__truediv__", "__rtruediv__", "__div__", "__rdiv__", "__pow__", "__rpow__",
-                 "__neg__", "__abs__", "__matmul__", "__rmatmul__")
+                 "__neg__", "__abs__", "__matmul__", "__rmatmul__",
+                 # -- creation --
+                 # -- shape --
+                 # -- compare --
+                 # -- reduce --
+                 # -- index --
+                 # -- nn --
+                 # -- npu --
+                 )
 
 # What the half-precision ops computed in float32 (see _half_op): a list of
 # (op, dtype, reason) appended to while recording is on (tests/ref/harness.py
