@@ -30,6 +30,8 @@
  *   dv    input 0 (the destination) viewed through the slice
  *   xv    input 0 viewed at index attr[1] of dim attr[0]
  *   qm    the quant mode string ("static", "dynamic")
+ *   aend  arange's end (start + length * step) as an aclScalar
+ *   shifts, sdims  roll's shifts and dims (its attribute pairs) as aclIntArrays
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
  *
@@ -65,7 +67,9 @@ enum {
     F_QUANT_MATMUL_V4, F_RECIPROCAL, F_REDUCE_SUM, F_RELU, F_RMS_NORM, F_ROUND, F_RSQRT, F_RSUBS, F_SIGMOID, F_SIGN,
     F_SILU, F_SIN, F_SOFTMAX, F_SOFTPLUS, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU, F_TANH,
     /* -- creation and constants -- */
+    F_ARANGE,
     /* -- shape -- */
+    F_TRIU, F_TRIL, F_FLIP, F_ROLL,
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -173,7 +177,14 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_SWI_GLU] = {"aclnnSwiGlu", H("swi_glu"), "const aclTensor *x, int64_t dim, const aclTensor *out", 0},
     [F_TANH] = {"aclnnTanh", H("tanh"), UNARY, CS},
     /* -- creation and constants -- */
+    [F_ARANGE] = {"aclnnArange", H("arange"),
+                  "const aclScalar *start, const aclScalar *end, const aclScalar *step, aclTensor *out", CS},
     /* -- shape -- */
+    [F_TRIU] = {"aclnnTriu", H("triu"), "const aclTensor *self, int64_t diagonal, aclTensor *out", 0},
+    [F_TRIL] = {"aclnnTril", H("tril"), "const aclTensor *self, int64_t diagonal, aclTensor *out", CS},
+    [F_FLIP] = {"aclnnFlip", H("flip"), "const aclTensor *self, const aclIntArray *dims, aclTensor *out", 0},
+    [F_ROLL] = {"aclnnRoll", H("roll"),
+                "const aclTensor *x, const aclIntArray *shifts, const aclIntArray *dims, aclTensor *out", 0},
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -262,7 +273,13 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(MAXIMUM, PLAIN, MAXIMUM, "i0 i1 o0"),
     ROW(MINIMUM, PLAIN, MINIMUM, "i0 i1 o0"),
     /* -- creation and constants -- */
+    ROW(ARANGE, PLAIN, ARANGE, "f0 aend f1 o0"),
     /* -- shape -- */
+    ROW(TRIU, PLAIN, TRIU, "i0 a0 o0"),
+    ROW(TRIL, PLAIN, TRIL, "i0 a0 o0"),
+    ROW(EXPAND, PLAIN, INPLACE_COPY, "o0 i0"),   /* aclnnInplaceCopy broadcasts src to selfRef */
+    ROW(FLIP, PLAIN, FLIP, "i0 pd o0"),
+    ROW(ROLL, PLAIN, ROLL, "i0 shifts sdims o0"),
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -296,7 +313,10 @@ static const char *const acl_op_types[OP__count] = {
     [OP_HARDSWISH] = "HardSwish", [OP_MISH] = "Mish", [OP_CLAMP] = "ClipByValue", [OP_CLAMP_MIN] = "Maximum",
     [OP_CLAMP_MAX] = "Minimum", [OP_MAXIMUM] = "Maximum", [OP_MINIMUM] = "Minimum",
     /* -- creation and constants -- */
+    [OP_ARANGE] = "Range",
     /* -- shape -- */
+    [OP_TRIU] = "Triu", [OP_TRIL] = "Tril", [OP_EXPAND] = "Expand", [OP_FLIP] = "ReverseV2",
+    [OP_ROLL] = "Roll",
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */

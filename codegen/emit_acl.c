@@ -499,6 +499,38 @@ static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
     sb_putc(E->o, ')');
 }
 
+/* arange's end, start + length * step, as an aclScalar (int64 on an
+ * integer result, else double); the length may be a symbol's expression. */
+static void acl__arange_end_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)v;
+    (void)arg;
+    if (!dtype_is_float(E->g->vals.v[op->out].dtype)) {
+        sb_printf(E->o, "tngc__scalar_i(%lld + (int64_t)(", (long long)(int64_t)op->fattr[0]);
+        emit_dim(E, (DimId)op->attr[0]);
+        sb_printf(E->o, ") * %lld)", (long long)(int64_t)op->fattr[1]);
+        return;
+    }
+    sb_puts(E->o, "tngc__scalar_f(");
+    emit_double(E, op->fattr[0]);
+    sb_puts(E->o, " + (double)(");
+    emit_dim(E, (DimId)op->attr[0]);
+    sb_puts(E->o, ") * ");
+    emit_double(E, op->fattr[1]);
+    sb_putc(E->o, ')');
+}
+
+/* roll's shifts (arg 's') or dims (arg 'd'): every other attribute. */
+static void acl__pairs_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)v;
+    int n = 0;
+    sb_puts(E->o, "aclCreateIntArray((const int64_t[]){");
+    for (uint32_t k = arg == 's' ? 0 : 1; k < op->nattr; k += 2)
+        sb_printf(E->o, "%s%lld", n++ ? ", " : "", (long long)op->attr[k]);
+    sb_printf(E->o, "%s}, %d)", n ? "" : "0", n);
+}
+
 /* An aclIntArray: arg 'r' reduced dims, 'p' permutation, 'n' normalized shape. */
 static void acl__array_expr(Emit *E, const Op *op, int32_t v, int arg)
 {
@@ -581,6 +613,10 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         sb_puts(E->o, op->attr[1] == 1 ? "\"dynamic\"" : "\"static\"");
     } else if (emit_token_is(t, "list")) {
         acl__list(E, op, where);
+    } else if (emit_token_is(t, "aend")) {
+        acl__desc(E, D_SCALAR, acl__render(E, acl__arange_end_expr, op, -1, 0), where);
+    } else if (emit_token_is(t, "shifts") || emit_token_is(t, "sdims")) {
+        acl__desc(E, D_ARRAY, acl__render(E, acl__pairs_expr, op, -1, t->s[0]), where);
     } else {
         return 0;
     }

@@ -115,6 +115,7 @@ static void e__user_call(Emit *E, const Op *op)
  *   list  the inputs as an array of TngrtArg pointers (stack: each with a 1
  *         inserted at its dim)
  *   nin   the number of inputs
+ *   na    the number of attributes (flip's dims, roll's shift/dim pairs)
  * A fallible kernel returns nonzero with a message: its call is checked.
  * NONE marks the kinds without code (sources and views); a kind with no
  * row at all is a bug (tests/unit/test_ops.c checks every kind).
@@ -183,7 +184,13 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(MAXIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MAX =1.0"),
     CALL(MINIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MIN =1.0"),
     /* -- creation and constants -- */
+    CALL(ARANGE, arange, "o0 F0 F1"),
     /* -- shape -- */
+    CALL(TRIU, tri, "o0 i0 a0 =0"),
+    CALL(TRIL, tri, "o0 i0 a0 =1"),
+    CALL(EXPAND, copy, "o0 i0"),
+    CALL(FLIP, flip, "o0 i0 pd na"),
+    CALL(ROLL, roll, "o0 i0 pd na"),
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -281,6 +288,8 @@ static int e__token(Emit *E, const Op *op, const EmitToken *t, void *ctx)
         e__list(E, op);
     else if (emit_token_is(t, "nin"))
         sb_printf(E->o, "%u", op->nin);
+    else if (emit_token_is(t, "na"))
+        sb_printf(E->o, "%u", op->nattr);
     else
         return 0;
     return 1;

@@ -1974,7 +1974,74 @@ static int infer_slice_store(Infer *I)
 
 /* ---- shape rules: creation and constants ---- */
 
+/* torch.arange(start, end, step): attr[0] the length (a DimId, symbolic
+ * when end is a geared dim); the dtype the lowering chose */
+static int infer_arange(Infer *I)
+{
+    if (infer__dim_attr(I, 0) < 0)
+        return -1;
+    Shape s = {1, {(DimId)I->attr[0]}};
+    double a = I->d->fattr[0], b = I->d->fattr[1];
+    if (a - a != 0 || b - b != 0)   /* inf or NaN */
+        return infer__fail(I, "start and step must be finite");
+    return infer__out(I, I->d->dtype ? I->d->dtype : DT_I64, &s);
+}
+
 /* ---- shape rules: shape ---- */
+
+/* x.triu(k), x.tril(k): at least 2-d; same type */
+static int infer_tri(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (x->ndim < 2)
+        return infer__fail(I, "expected a tensor of at least 2 dims, got %d", x->ndim);
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* x.expand(*sizes): attr = the target dims; x broadcasts to them */
+static int infer_expand(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    Shape sx = shape_of(x), s = {0};
+    s.n = (int)I->d->nattr;
+    for (uint32_t i = 0; i < I->d->nattr; i++) {
+        if (infer__dim_attr(I, i) < 0)
+            return -1;
+        s.d[i] = (DimId)I->attr[i];
+    }
+    if (infer__expand(I, &sx, &s) < 0)
+        return -1;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* x.flip(dims): attr = distinct dims of x */
+static int infer_flip(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    uint8_t seen[GRAPH_MAX_DIMS] = {0};
+    for (uint32_t i = 0; i < I->d->nattr; i++) {
+        if (infer__dim(I, I->attr[i], x->ndim) < 0)
+            return -1;
+        if (seen[I->attr[i]]++)
+            return infer__fail(I, "dim %lld appears more than once", (long long)I->attr[i]);
+    }
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* x.roll(shifts, dims): attr = (shift, dim) pairs */
+static int infer_roll(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (I->d->nattr % 2)
+        return infer__fail(I, "expected (shift, dim) pairs");
+    for (uint32_t i = 1; i < I->d->nattr; i += 2)
+        if (infer__dim(I, I->attr[i], x->ndim) < 0)
+            return -1;
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
 
 /* ---- shape rules: comparison, selection, bool ---- */
 

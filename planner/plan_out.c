@@ -333,6 +333,21 @@ static void attrs__format(PlanAttrs *l, const Op *op)
     attrs__str(l, "format", format_name((int)plan__attr(op, 0)), 1);
 }
 
+/* arange: its length, start, step and dtype */
+static void attrs__arange(PlanAttrs *l, const Op *op)
+{
+    attrs__list(l, "length", PA_DIMS, op->attr, 1);
+    attrs__add(l, "start", PA_FLOAT, 0, op->fattr[0]);
+    attrs__add(l, "step", PA_FLOAT, 0, op->fattr[1]);
+    attrs__dtype(l, op);
+}
+
+static void attrs__diagonal(PlanAttrs *l, const Op *op) { attrs__add(l, "diagonal", PA_INT, plan__attr(op, 0), 0); }
+static void attrs__dims(PlanAttrs *l, const Op *op) { attrs__list(l, "dims", PA_INTS, op->attr, op->nattr); }
+
+/* roll: its (shift, dim) pairs as one flat list */
+static void attrs__roll(PlanAttrs *l, const Op *op) { attrs__list(l, "shift_dim", PA_INTS, op->attr, op->nattr); }
+
 static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
 {
     attrs__add(l, "activate_left", PA_BOOL, plan__attr(op, 0) != 0, 0);
@@ -363,7 +378,10 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_MISH] = attrs__none, [OP_CLAMP] = attrs__clamp, [OP_CLAMP_MIN] = attrs__clamp,
     [OP_CLAMP_MAX] = attrs__clamp, [OP_MAXIMUM] = attrs__none, [OP_MINIMUM] = attrs__none,
     /* -- creation and constants -- */
+    [OP_ARANGE] = attrs__arange,
     /* -- shape -- */
+    [OP_TRIU] = attrs__diagonal, [OP_TRIL] = attrs__diagonal, [OP_EXPAND] = attrs__shape,
+    [OP_FLIP] = attrs__dims, [OP_ROLL] = attrs__roll,
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */

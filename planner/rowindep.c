@@ -195,6 +195,19 @@ static const char *rowindep__embedding(Plan *self, const Op *op, int sym)
     return rowindep__dim_uses(self, op->in[0], 0, sym) ? "embedding gathers along it" : NULL;
 }
 
+/* flip (attr = dims) and roll (attr = shift, dim pairs) along such a dim
+ * move the padded rows in front of valid ones. (triu, tril and arange
+ * depend on positions, but padding only appends, so the valid rows keep
+ * theirs: independent.) */
+static const char *rowindep__flip_roll(Plan *self, const Op *op, int sym)
+{
+    int roll = op->kind == OP_ROLL;
+    for (uint32_t i = (uint32_t)roll; i < op->nattr; i += 1u + (uint32_t)roll)
+        if (rowindep__dim_uses(self, op->in[0], op->attr[i], sym))
+            return roll ? "roll rotates along it" : "flip reverses it";
+    return NULL;
+}
+
 static const char *rowindep__reshape(Plan *self, const Op *op, int sym)
 {
     return rowindep__reshape_keeps(self, op, sym) ? NULL : "reshape merges it with another dim";
@@ -243,7 +256,10 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_CLAMP_MIN] = rowindep__independent, [OP_CLAMP_MAX] = rowindep__independent,
     [OP_MAXIMUM] = rowindep__independent, [OP_MINIMUM] = rowindep__independent,
     /* -- creation and constants -- */
+    [OP_ARANGE] = rowindep__independent,
     /* -- shape -- */
+    [OP_TRIU] = rowindep__independent, [OP_TRIL] = rowindep__independent,
+    [OP_EXPAND] = rowindep__independent, [OP_FLIP] = rowindep__flip_roll, [OP_ROLL] = rowindep__flip_roll,
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */

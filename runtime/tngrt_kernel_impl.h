@@ -2055,6 +2055,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
  * after the sections above, which they may use. */
 /* ---- creation and constants ---- */
 /* ---- shape ---- */
+#include "tngrt_impl_shape.h"
 /* ---- comparison, selection, bool ---- */
 /* ---- reductions, sorting, contractions ---- */
 /* ---- indexing and scatter ---- */

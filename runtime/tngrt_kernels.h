@@ -266,7 +266,20 @@ void tngrt_kernel_swiglu(const TngrtArg *out, const TngrtArg *x, int dim);
 
 /* ---- kernels: creation and constants ---- */
 
+/* out[i] = start + i*step (out is 1-d; integer dtypes truncate start and
+ * step first, as torch.arange). */
+void tngrt_kernel_arange(const TngrtArg *out, double start, double step);
+
 /* ---- kernels: shape ---- */
+
+/* out = x.triu(diagonal) (lower 0) or x.tril(diagonal) (lower 1) over the
+ * last two dims; out has x's shape and dtype. */
+void tngrt_kernel_tri(const TngrtArg *out, const TngrtArg *x, int64_t diagonal, int lower);
+/* out = x.flip(dims[0..n)); out has x's shape and dtype. */
+void tngrt_kernel_flip(const TngrtArg *out, const TngrtArg *x, const int64_t *dims, int n);
+/* out = x.roll(shifts, dims) from the pairs (shift, dim) in pairs[0..n)
+ * (n even); out has x's shape and dtype. */
+void tngrt_kernel_roll(const TngrtArg *out, const TngrtArg *x, const int64_t *pairs, int n);
 
 /* ---- kernels: comparison, selection, bool ---- */
 

@@ -1745,7 +1745,570 @@ static Obj *lo_tensor(Interp *I, Call *c)
 
 /* ---- lowerings: creation and constants ---- */
 
+/* One bound of torch.arange: 1 with *v (and *is_int) for a number known
+ * now, 2 with *d for a symbolic int (a dim of a geared input), 0 after a
+ * diagnostic naming `what`. */
+static int arange_bound(Interp *I, const Obj *o, int32_t node, const char *what, double *v, int *is_int,
+                        DimId *d)
+{
+    int64_t c;
+    if (!known(I, o, node, what))
+        return 0;
+    if (o->kind == O_DIM && !graph_dim_const_value(G(I), o->dim, &c)) {
+        *d = o->dim;
+        *is_int = 1;
+        return 2;
+    }
+    if (o->kind == O_DIM) {
+        *v = (double)c;
+        *is_int = 1;
+        return 1;
+    }
+    if (py_number(o, v, is_int))
+        return 1;
+    interp_break(I, node, RULE_TNG203, "torch.arange: %s must be a number", what);
+    return 0;
+}
+
+/* torch.arange(end) | torch.arange(start, end, step=1, dtype=None,
+ * device=...): int64 when start, end and step are ints, else float32 (or
+ * dtype). end may be a symbolic int (seq_len = x.shape[1]): the length is
+ * then a dim expression, and start and step must be ints known now. */
+static Obj *lo_arange(Interp *I, Call *c)
+{
+    CallArgs *a = c->a;
+    Obj *so = NULL, *eo = NULL, *po = args_kw(a, "step");
+    if (a->npos == 1) {
+        eo = a->pos[0];
+        so = args_kw(a, "start");
+    } else if (a->npos >= 2) {
+        so = a->pos[0];
+        eo = a->pos[1];
+        if (a->npos >= 3)
+            po = a->pos[2];
+        if (a->npos > 3)
+            return interp_break(I, c->node, RULE_TNG203, "torch.arange with more than 3 positional arguments");
+    } else {
+        so = args_kw(a, "start");
+        eo = args_kw(a, "end");
+    }
+    if (!eo)
+        return interp_break(I, c->node, RULE_TNG203, "torch.arange without an end");
+    double sv = 0, ev = 0, pv = 1;
+    int si = 1, ei = 1, pi = 1, sk = 1, ek, pk = 1;
+    DimId sd = -1, ed = -1, pd = -1;
+    if ((so && !is_none(so) && !(sk = arange_bound(I, so, c->node, "start", &sv, &si, &sd))) ||
+        !(ek = arange_bound(I, eo, c->node, "end", &ev, &ei, &ed)) ||
+        (po && !is_none(po) && !(pk = arange_bound(I, po, c->node, "step", &pv, &pi, &pd))))
+        return unk(I);
+    DType dt;
+    if (!dtype_arg(I, args_kw(a, "dtype"), c->node, &dt))
+        return unk(I);
+    int all_int = si && ei && pi;
+    if (dt == DT_UNKNOWN)
+        dt = all_int ? DT_I64 : DT_F32;
+    if (dt == DT_BOOL)
+        return interp_break(I, c->node, RULE_TNG203, "torch.arange: dtype torch.bool is not supported by torch");
+    Graph *g = G(I);
+    int64_t len;
+    if (sk == 2 || pk == 2)
+        return interp_break(I, c->node, RULE_TNG203, "torch.arange: a %s that depends on a dynamic dim (only "
+                            "end may)", sk == 2 ? "start" : "step");
+    if (pv == 0 || pv != pv)
+        return interp_break(I, c->node, RULE_TNG206, "torch.arange: step must be nonzero");
+    if (sv - sv != 0 || ev - ev != 0 || pv - pv != 0)
+        return interp_break(I, c->node, RULE_TNG206, "torch.arange: start, end and step must be finite");
+    if (ek == 2) {   /* symbolic end: an int start and step */
+        if (!all_int)
+            return interp_break(I, c->node, RULE_TNG203, "torch.arange: a float start or step with an end that "
+                                "depends on a dynamic dim");
+        int64_t s0 = (int64_t)sv, st = (int64_t)pv;
+        if (fabs(sv) > 4e18 || fabs(pv) > 4e18)
+            return interp_break(I, c->node, RULE_TNG206, "torch.arange: start or step out of range");
+        DimId span = st > 0 ? graph_dim_sub(g, ed, graph_dim_const(g, s0))
+                            : graph_dim_sub(g, graph_dim_const(g, s0), ed);
+        int64_t mag = st > 0 ? st : -st;
+        span = graph_dim_max(g, span, graph_dim_const(g, 0));
+        if (mag != 1)
+            span = graph_dim_div(g, graph_dim_add(g, span, graph_dim_const(g, mag - 1)), graph_dim_const(g, mag));
+        int64_t attr = span;
+        return emit1(I, OP_ARANGE, NULL, 0, &attr, 1, (double)s0, (double)st, dt, c->node);
+    }
+    if (all_int && fabs(sv) < 4e18 && fabs(ev) < 4e18 && fabs(pv) < 4e18) {
+        int64_t s0 = (int64_t)sv, e0 = (int64_t)ev, st = (int64_t)pv;
+        int64_t span = st > 0 ? e0 - s0 : s0 - e0, mag = st > 0 ? st : -st;
+        len = span <= 0 ? 0 : ceil_div(span, mag);
+    } else {
+        double n = ceil((ev - sv) / pv);
+        if (!(n < 4e18))
+            return interp_break(I, c->node, RULE_TNG206, "torch.arange: too many elements");
+        len = n > 0 ? (int64_t)n : 0;
+    }
+    int64_t attr = graph_dim_const(g, len);
+    return emit1(I, OP_ARANGE, NULL, 0, &attr, 1, sv, pv, dt, c->node);
+}
+
+/* The attributes of torch.finfo / torch.iinfo (an instance holding Python
+ * floats and ints, read at lowering time). */
+static Obj *info_obj(Interp *I, const char *cls, DType dt)
+{
+    Obj *o = obj_new(I, O_INST);
+    o->s = cls;
+    obj_setattr(I, o, "dtype", obj_dtype(I, dt));
+    obj_setattr(I, o, "bits", obj_int(I, dtype_size(dt) * 8));
+    return o;
+}
+
+/* torch.finfo(dtype=torch.float32): .min .max .eps .tiny .smallest_normal
+ * .resolution .bits | torch.iinfo(dtype): .min .max .bits */
+static Obj *lo_finfo(Interp *I, Call *c)
+{
+    Obj *d = args_get(c->a, 0, "type");
+    DType dt = DT_F32;
+    if (d && !is_none(d)) {
+        if (!known(I, d, c->node, "the dtype"))
+            return unk(I);
+        if (is_tensor(d)) {   /* torch.finfo(x) is an error in torch; x.dtype is meant */
+            return interp_break(I, c->node, RULE_TNG203, "%s expects a dtype (x.dtype), not a tensor", c->full);
+        }
+        dt = dtype_of_obj(d);
+    } else if (c->arg) {
+        return interp_break(I, c->node, RULE_TNG203, "torch.iinfo without a dtype");
+    }
+    static const struct { DType dt; double eps, max, tiny, res; } fl[] = {
+        {DT_F32, 1.1920928955078125e-07, 3.4028234663852886e+38, 1.1754943508222875e-38, 1e-06},
+        {DT_F16, 0.0009765625, 65504.0, 6.103515625e-05, 0.001},
+        {DT_BF16, 0.0078125, 3.3895313892515355e+38, 1.1754943508222875e-38, 0.01},
+    };
+    if (!c->arg) {
+        for (size_t i = 0; i < NELEM(fl); i++)
+            if (fl[i].dt == dt) {
+                Obj *o = info_obj(I, "torch.finfo", dt);
+                obj_setattr(I, o, "eps", obj_float(I, fl[i].eps));
+                obj_setattr(I, o, "max", obj_float(I, fl[i].max));
+                obj_setattr(I, o, "min", obj_float(I, -fl[i].max));
+                obj_setattr(I, o, "tiny", obj_float(I, fl[i].tiny));
+                obj_setattr(I, o, "smallest_normal", obj_float(I, fl[i].tiny));
+                obj_setattr(I, o, "resolution", obj_float(I, fl[i].res));
+                return o;
+            }
+        return interp_break(I, c->node, RULE_TNG203, "torch.finfo of a dtype tngc knows no float type for (float32, "
+                            "float16 and bfloat16 are)");
+    }
+    if (dt != DT_I8 && dt != DT_I32 && dt != DT_I64)
+        return interp_break(I, c->node, RULE_TNG203, "torch.iinfo of a dtype tngc knows no integer type for (int8, "
+                            "int32 and int64 are)");
+    int bits = dtype_size(dt) * 8;
+    int64_t mx = bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+    Obj *o = info_obj(I, "torch.iinfo", dt);
+    obj_setattr(I, o, "max", obj_int(I, mx));
+    obj_setattr(I, o, "min", obj_int(I, -mx - 1));
+    return o;
+}
+
 /* ---- lowerings: shape ---- */
+
+/* x.triu(diagonal=0) | torch.triu(x, diagonal=0) | x.tril | torch.tril */
+static Obj *lo_tri(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    int64_t k = 0;
+    if (x < 0)
+        return unk(I);
+    Obj *d = ARG(c, 1, "diagonal");
+    if (d && !const_int(I, d, c->node, "the diagonal", &k))
+        return unk(I);
+    return emit_x(I, (OpKind)c->arg, x, &k, 1, 0, DT_UNKNOWN, c->node);
+}
+
+/* An EXPAND of value x to dims d[0..n) (a materialised broadcast). */
+static Obj *expand_to(Interp *I, int32_t x, const DimId *d, int n, int32_t node)
+{
+    int64_t attr[GRAPH_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        attr[i] = d[i];
+    return emit_x(I, OP_EXPAND, x, attr, (uint32_t)n, 0, DT_UNKNOWN, node);
+}
+
+/* x.expand(*sizes) | x.expand(sizes): -1 keeps x's size there; new dims
+ * go in front. A copy, not a view: tngc materialises it (writes through
+ * an expanded view are an error in torch anyway). */
+static Obj *lo_expand(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t s[GRAPH_MAX_DIMS];
+    int n = sizes_arg(I, c->a, 1, "size", c->node, 1, s);
+    if (n < 0)
+        return unk(I);
+    DimId xd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
+    int r = dims_of(I, x, xd);
+    if (n < r)
+        return interp_break(I, c->node, RULE_TNG206, "expand: the number of sizes (%d) must be at least the "
+                            "tensor's rank (%d)", n, r);
+    for (int i = 0; i < n; i++) {
+        int j = i - (n - r);
+        if (s[i] != GRAPH_INFER) {
+            d[i] = (DimId)s[i];
+        } else if (j < 0) {
+            return interp_break(I, c->node, RULE_TNG206, "expand: -1 is not allowed for a new leading dim (%d)", i);
+        } else {
+            d[i] = xd[j];
+        }
+    }
+    return expand_to(I, x, d, n, c->node);
+}
+
+/* x.expand_as(other) */
+static Obj *lo_expand_as(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c), o = tv(I, ARG(c, 1, "other"), c->node);
+    if (x < 0)
+        return unk(I);
+    if (o < 0)
+        return is_unknown(ARG(c, 1, "other")) ? unk(I)
+                                                : interp_break(I, c->node, RULE_TNG203, "expand_as expects a tensor");
+    DimId d[GRAPH_MAX_DIMS];
+    int n = dims_of(I, o, d);
+    return expand_to(I, x, d, n, c->node);
+}
+
+/* x.repeat(*sizes): tiles x; as expand of x with a 1 in front of each
+ * repeated dim, then a reshape merging each repeat with its dim. */
+static Obj *lo_repeat(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t s[GRAPH_MAX_DIMS];
+    int n = sizes_arg(I, c->a, 1, "repeats", c->node, 0, s);
+    if (n < 0)
+        return unk(I);
+    Graph *g = G(I);
+    DimId xd[GRAPH_MAX_DIMS], pad[GRAPH_MAX_DIMS], mid[2 * GRAPH_MAX_DIMS], big[2 * GRAPH_MAX_DIMS],
+        out[GRAPH_MAX_DIMS];
+    int r = dims_of(I, x, xd);
+    if (n < r)
+        return interp_break(I, c->node, RULE_TNG206, "repeat: the number of repeats (%d) must be at least the "
+                            "tensor's rank (%d)", n, r);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int j = i - (n - r);
+        pad[i] = j < 0 ? graph_dim_const(g, 1) : xd[j];
+        out[i] = graph_dim_mul(g, pad[i], (DimId)s[i]);
+        int64_t one;
+        if (!(graph_dim_const_value(g, (DimId)s[i], &one) && one == 1)) {
+            mid[m] = graph_dim_const(g, 1);
+            big[m++] = (DimId)s[i];
+        }
+        mid[m] = pad[i];
+        big[m++] = pad[i];
+    }
+    if (m > GRAPH_MAX_DIMS)
+        return interp_break(I, c->node, RULE_TNG206, "repeat: more than %d dims once each repeated dim is split "
+                            "(tngc lowers repeat to expand)", GRAPH_MAX_DIMS);
+    if (m == r) {   /* nothing repeats: a copy */
+        Obj *v = reshape_to(I, x, pad, n, c->node);
+        int32_t xv = tv(I, v, c->node);
+        return xv < 0 ? unk(I) : emit_x(I, OP_CLONE, xv, NULL, 0, 0, DT_UNKNOWN, c->node);
+    }
+    int32_t v = tv(I, reshape_to(I, x, mid, m, c->node), c->node);
+    if (v < 0)
+        return unk(I);
+    if ((v = tv(I, expand_to(I, v, big, m, c->node), c->node)) < 0)
+        return unk(I);
+    return reshape_to(I, v, out, n, c->node);
+}
+
+/* x.repeat_interleave(repeats, dim=None) | torch.repeat_interleave: an int
+ * repeats (a tensor of repeats would give a data-dependent shape: TNG203);
+ * each element repeated along dim (x flattened when dim is None), as an
+ * expand of a new dim after it and a reshape merging the two. */
+static Obj *lo_repeat_interleave(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *ro = ARG(c, 1, "repeats");
+    if (is_tensor(ro))
+        return interp_break(I, c->node, RULE_TNG203, "repeat_interleave with a tensor of repeats (argument "
+                            "'repeats': an int is supported; a tensor gives a dynamic output shape)");
+    int64_t rs;
+    if (!ro)
+        return interp_break(I, c->node, RULE_TNG203, "repeat_interleave without 'repeats'");
+    if (!size_item(I, ro, c->node, 0, &rs))
+        return unk(I);
+    Obj *dd = ARG(c, 2, "dim");
+    Graph *g = G(I);
+    DimId d[GRAPH_MAX_DIMS + 1];
+    int n = dims_of(I, x, d);
+    int64_t dim = 0;
+    if (!dd || is_none(dd)) {   /* flattened */
+        DimId all = graph_dim_const(g, 1);
+        for (int i = 0; i < n; i++)
+            all = graph_dim_mul(g, all, d[i]);
+        int32_t v = tv(I, reshape_to(I, x, &all, 1, c->node), c->node);
+        if (v < 0)
+            return unk(I);
+        x = v;
+        n = dims_of(I, x, d);
+    } else if (!dim_arg(I, dd, n, c->node, "the dim", &dim)) {
+        return unk(I);
+    }
+    if (n == 0) {   /* a 0-d tensor with a dim: one element */
+        d[0] = graph_dim_const(g, 1);
+        n = 1;
+        int32_t v = tv(I, reshape_to(I, x, d, 1, c->node), c->node);
+        if (v < 0)
+            return unk(I);
+        x = v;
+    }
+    if (n >= GRAPH_MAX_DIMS)
+        return interp_break(I, c->node, RULE_TNG206, "repeat_interleave of a %d-d tensor (at most %d)", n,
+                            GRAPH_MAX_DIMS - 1);
+    DimId e[GRAPH_MAX_DIMS + 1], out[GRAPH_MAX_DIMS];
+    for (int i = 0, k = 0; i < n; i++) {
+        e[k++] = d[i];
+        out[i] = d[i];
+        if (i == dim) {
+            e[k++] = (DimId)rs;
+            out[i] = graph_dim_mul(g, d[i], (DimId)rs);
+        }
+    }
+    memmove(&d[dim + 2], &d[dim + 1], (size_t)(n - dim - 1) * sizeof d[0]);
+    d[dim + 1] = graph_dim_const(g, 1);
+    int32_t v = tv(I, reshape_to(I, x, d, n + 1, c->node), c->node);
+    if (v < 0 || (v = tv(I, expand_to(I, v, e, n + 1, c->node), c->node)) < 0)
+        return unk(I);
+    return reshape_to(I, v, out, n, c->node);
+}
+
+/* Dims given as one int, a tuple/list, or varargs pos[from..]; normalised
+ * for rank r into out. Returns the count, or -1 after a diagnostic. */
+static int dims_list(Interp *I, Call *c, size_t from, const char *kw, int r, int64_t *out, int max)
+{
+    Obj *one = ARG(c, from, kw);
+    Obj *const *items = &one;
+    size_t n = one ? 1 : 0;
+    if (one && is_seq(one)) {
+        items = one->items;
+        n = one->n;
+    } else if (c->a->npos > from + 1) {
+        items = c->a->pos + from;
+        n = c->a->npos - from;
+    }
+    if ((int)n > max) {
+        interp_break(I, c->node, RULE_TNG206, "%s: more than %d dims", c->full, max);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!dim_arg(I, items[i], r, c->node, "a dim", &out[i]))
+            return -1;
+    return (int)n;
+}
+
+/* x.flip(dims) | torch.flip(x, dims) | x.flip(0, 1) | fliplr (dim 1) |
+ * flipud (dim 0) */
+static Obj *lo_flip(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t dims[GRAPH_MAX_DIMS];
+    int n;
+    if (c->arg) {   /* fliplr: dim 1 (2-d at least), flipud: dim 0 */
+        dims[0] = c->arg == 1 ? 1 : 0;
+        if (rank_of(I, x) <= dims[0])
+            return interp_break(I, c->node, RULE_TNG206, "%s needs a tensor of at least %d dims", c->full,
+                                (int)dims[0] + 1);
+        n = 1;
+    } else if ((n = dims_list(I, c, 1, "dims", rank_of(I, x), dims, GRAPH_MAX_DIMS)) < 0) {
+        return unk(I);
+    }
+    return emit_x(I, OP_FLIP, x, dims, (uint32_t)n, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.roll(shifts, dims=None) | torch.roll: with no dims, x is rolled as
+ * flattened (and reshaped back) */
+static Obj *lo_roll(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *so = ARG(c, 1, "shifts"), *dd = ARG(c, 2, "dims");
+    if (!so)
+        return interp_break(I, c->node, RULE_TNG203, "roll without 'shifts'");
+    Obj *const *items = is_seq(so) ? so->items : &so;
+    size_t ns = is_seq(so) ? so->n : 1;
+    int64_t shifts[GRAPH_MAX_ATTRS / 2], dims[GRAPH_MAX_ATTRS / 2], attr[GRAPH_MAX_ATTRS];
+    if (ns > GRAPH_MAX_ATTRS / 2)
+        return interp_break(I, c->node, RULE_TNG206, "roll of more than %d dims", GRAPH_MAX_ATTRS / 2);
+    for (size_t i = 0; i < ns; i++)
+        if (!const_int(I, items[i], c->node, "a roll shift", &shifts[i]))
+            return unk(I);
+    if (!dd || is_none(dd)) {   /* flattened */
+        if (ns != 1)
+            return interp_break(I, c->node, RULE_TNG206, "roll: 'shifts' must be one int when 'dims' is None");
+        DimId d[GRAPH_MAX_DIMS], all = graph_dim_const(G(I), 1);
+        int n = dims_of(I, x, d);
+        for (int i = 0; i < n; i++)
+            all = graph_dim_mul(G(I), all, d[i]);
+        int32_t v = tv(I, reshape_to(I, x, &all, 1, c->node), c->node);
+        if (v < 0)
+            return unk(I);
+        attr[0] = shifts[0];
+        attr[1] = 0;
+        int32_t r = tv(I, emit_x(I, OP_ROLL, v, attr, 2, 0, DT_UNKNOWN, c->node), c->node);
+        return r < 0 ? unk(I) : reshape_to(I, r, d, n, c->node);
+    }
+    int nd = dims_list(I, c, 2, "dims", rank_of(I, x), dims, GRAPH_MAX_ATTRS / 2);
+    if (nd < 0)
+        return unk(I);
+    if ((size_t)nd != ns)
+        return interp_break(I, c->node, RULE_TNG206, "roll: 'shifts' and 'dims' must have the same length, got %zu "
+                            "and %d", ns, nd);
+    for (int i = 0; i < nd; i++) {
+        attr[2 * i] = shifts[i];
+        attr[2 * i + 1] = dims[i];
+    }
+    return emit_x(I, OP_ROLL, x, attr, (uint32_t)(2 * nd), 0, DT_UNKNOWN, c->node);
+}
+
+/* x.movedim(source, destination) | torch.movedim | moveaxis: a permute */
+static Obj *lo_movedim(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int r = rank_of(I, x);
+    int64_t src[GRAPH_MAX_DIMS], dst[GRAPH_MAX_DIMS], perm[GRAPH_MAX_DIMS];
+    Obj *so = ARG(c, 1, "source"), *doo = ARG(c, 2, "destination");
+    if (!so || !doo)
+        return interp_break(I, c->node, RULE_TNG203, "%s needs 'source' and 'destination'", c->full);
+    Obj *const *si = is_seq(so) ? so->items : &so, *const *di = is_seq(doo) ? doo->items : &doo;
+    size_t ns = is_seq(so) ? so->n : 1, nd = is_seq(doo) ? doo->n : 1;
+    if (ns != nd || (int)ns > r)
+        return interp_break(I, c->node, RULE_TNG206, "%s: 'source' and 'destination' must have the same number "
+                            "of dims, at most the rank", c->full);
+    uint8_t used_s[GRAPH_MAX_DIMS] = {0}, used_d[GRAPH_MAX_DIMS] = {0};
+    for (size_t i = 0; i < ns; i++) {
+        if (!dim_arg(I, si[i], r, c->node, "a source dim", &src[i]) ||
+            !dim_arg(I, di[i], r, c->node, "a destination dim", &dst[i]))
+            return unk(I);
+        if (used_s[src[i]]++ || used_d[dst[i]]++)
+            return interp_break(I, c->node, RULE_TNG206, "%s: repeated dim", c->full);
+    }
+    for (int i = 0; i < r; i++)
+        perm[i] = -1;
+    for (size_t i = 0; i < ns; i++)
+        perm[dst[i]] = src[i];
+    for (int i = 0, k = 0; i < r; i++) {   /* the other dims keep their order */
+        if (perm[i] >= 0)
+            continue;
+        while (used_s[k])
+            k++;
+        perm[i] = k++;
+    }
+    return permute_of(I, ARG0(c), x, perm, r, c->node);
+}
+
+/* x.unflatten(dim, sizes) | torch.unflatten: dim split into sizes (one
+ * may be -1) */
+static Obj *lo_unflatten(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t dim, s[GRAPH_MAX_DIMS];
+    DimId d[GRAPH_MAX_DIMS], out[2 * GRAPH_MAX_DIMS];
+    int r = dims_of(I, x, d);
+    if (!dim_arg(I, ARG(c, 1, "dim"), r, c->node, "the dim", &dim))
+        return unk(I);
+    Obj *so = ARG(c, 2, "sizes");
+    if (!so || !is_seq(so))
+        return interp_break(I, c->node, RULE_TNG203, "unflatten expects 'sizes' as a tuple or list");
+    CallArgs one = {0};
+    one.pos = &so;
+    one.npos = 1;
+    int n = sizes_arg(I, &one, 0, NULL, c->node, 1, s);
+    if (n < 0)
+        return unk(I);
+    if (n == 0 || r - 1 + n > GRAPH_MAX_DIMS)
+        return interp_break(I, c->node, RULE_TNG206, "unflatten into %d sizes", n);
+    int m = 0;
+    for (int i = 0; i < r; i++) {
+        if (i != dim) {
+            out[m++] = d[i];
+            continue;
+        }
+        for (int k = 0; k < n; k++)
+            out[m++] = (DimId)s[k];
+    }
+    return reshape_to(I, x, out, m, c->node);
+}
+
+/* F.pad(x, pad, mode="constant", value=0): pad holds (before, after)
+ * pairs from the last dim backwards; negative amounts crop. Lowered to
+ * slices and a cat with FULL blocks of value. */
+static Obj *lo_pad(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *po = ARG(c, 1, "pad"), *mo = ARG(c, 2, "mode"), *vo = ARG(c, 3, "value");
+    if (mo && !is_none(mo) && !(mo->kind == O_STR && streq(mo->s, "constant")))
+        return interp_break(I, c->node, RULE_TNG203, "F.pad: mode (argument 'mode') other than \"constant\" is not "
+                            "supported yet");
+    if (!po || !is_seq(po))
+        return interp_break(I, c->node, RULE_TNG203, "F.pad expects 'pad' as a tuple or list of ints");
+    int r = rank_of(I, x);
+    if (po->n % 2 || (int)(po->n / 2) > r)
+        return interp_break(I, c->node, RULE_TNG206, "F.pad: 'pad' must have an even length of at most twice the "
+                            "rank, got %zu", po->n);
+    double value = 0;
+    if (vo && !is_none(vo) && !fill_value(I, vo, c->node, &value))
+        return unk(I);
+    DType dt = val_at(I, x)->dtype;
+    Obj *cur = ARG0(c);
+    for (size_t p = 0; p < po->n / 2; p++) {
+        int64_t lo, hi, dim = r - 1 - (int64_t)p;
+        if (!const_int(I, po->items[2 * p], c->node, "a pad amount", &lo) ||
+            !const_int(I, po->items[2 * p + 1], c->node, "a pad amount", &hi))
+            return unk(I);
+        if (lo < -((int64_t)1 << 40) || hi < -((int64_t)1 << 40) || lo > ((int64_t)1 << 40) || hi > ((int64_t)1 << 40))
+            return interp_break(I, c->node, RULE_TNG206, "F.pad: a pad amount out of range");
+        if (lo < 0 || hi < 0) {
+            int32_t v = tv(I, cur, c->node);
+            if (v < 0)
+                return unk(I);
+            cur = slice_of(I, v, dim, lo < 0 ? -lo : 0, hi < 0 ? hi : GRAPH_END, 1, c->node);
+        }
+        if (lo <= 0 && hi <= 0)
+            continue;
+        int32_t in[3], k = 0, v = tv(I, cur, c->node);
+        if (v < 0)
+            return unk(I);
+        DimId d[GRAPH_MAX_DIMS];
+        int64_t fd[GRAPH_MAX_DIMS];
+        int n = dims_of(I, v, d);
+        for (int i = 0; i < n; i++)
+            fd[i] = d[i];
+        if (lo > 0) {
+            fd[dim] = graph_dim_const(G(I), lo);
+            if ((in[k++] = tv(I, full_of(I, fd, n, value, dt, c->node), c->node)) < 0)
+                return unk(I);
+        }
+        in[k++] = v;
+        if (hi > 0) {
+            fd[dim] = graph_dim_const(G(I), hi);
+            if ((in[k++] = tv(I, full_of(I, fd, n, value, dt, c->node), c->node)) < 0)
+                return unk(I);
+        }
+        cur = emit1(I, OP_CAT, in, (uint32_t)k, &dim, 1, 0, 0, DT_UNKNOWN, c->node);
+    }
+    return cur;
+}
 
 /* ---- lowerings: comparison, selection, bool ---- */
 
@@ -1908,7 +2471,24 @@ static const struct LibEntry {
     {"new_empty", NS_METH, lo_create_like, FILL_ZERO},
     {"new_full", NS_METH, lo_create_like, FILL_FULL},
     /* -- creation and constants -- */
+    {"arange", NS_TORCH | NOTENSOR, lo_arange, 0},
+    {"finfo", NS_TORCH | NOTENSOR, lo_finfo, 0},
+    {"iinfo", NS_TORCH | NOTENSOR, lo_finfo, 1},
     /* -- shape -- */
+    {"triu", NS_TM, lo_tri, OP_TRIU},
+    {"tril", NS_TM, lo_tri, OP_TRIL},
+    {"expand", NS_METH, lo_expand, 0},
+    {"expand_as", NS_METH, lo_expand_as, 0},
+    {"repeat", NS_METH, lo_repeat, 0},
+    {"repeat_interleave", NS_TM, lo_repeat_interleave, 0},
+    {"flip", NS_TM, lo_flip, 0},
+    {"fliplr", NS_TM, lo_flip, 1},
+    {"flipud", NS_TM, lo_flip, 2},
+    {"roll", NS_TM, lo_roll, 0},
+    {"movedim", NS_TM, lo_movedim, 0},
+    {"moveaxis", NS_TM, lo_movedim, 0},
+    {"unflatten", NS_TM, lo_unflatten, 0},
+    {"pad", NS_F, lo_pad, 0},
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
