@@ -31,6 +31,7 @@
  *   xv    input 0 viewed at index attr[1] of dim attr[0]
  *   qm    the quant mode string ("static", "dynamic")
  *   aend  arange's end (start + length * step) as an aclScalar
+ *   dK    attr[K] (a DimId) as an int64 expression of the gear's dims
  *   shifts, sdims  roll's shifts and dims (its attribute pairs) as aclIntArrays
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
@@ -69,7 +70,7 @@ enum {
     /* -- creation and constants -- */
     F_ARANGE,
     /* -- shape -- */
-    F_TRIU, F_TRIL, F_FLIP, F_ROLL,
+    F_TRIU, F_TRIL, F_FLIP, F_ROLL, F_SLICE,
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -185,6 +186,8 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_FLIP] = {"aclnnFlip", H("flip"), "const aclTensor *self, const aclIntArray *dims, aclTensor *out", 0},
     [F_ROLL] = {"aclnnRoll", H("roll"),
                 "const aclTensor *x, const aclIntArray *shifts, const aclIntArray *dims, aclTensor *out", 0},
+    [F_SLICE] = {"aclnnSlice", H("slice"),
+                 "const aclTensor *self, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor *out", 0},
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -280,6 +283,7 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(EXPAND, PLAIN, INPLACE_COPY, "o0 i0"),   /* aclnnInplaceCopy broadcasts src to selfRef */
     ROW(FLIP, PLAIN, FLIP, "i0 pd o0"),
     ROW(ROLL, PLAIN, ROLL, "i0 shifts sdims o0"),
+    ROW(SLICE_DYN, PLAIN, SLICE, "i0 a0 d1 d2 a3 o0"),
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -316,7 +320,7 @@ static const char *const acl_op_types[OP__count] = {
     [OP_ARANGE] = "Range",
     /* -- shape -- */
     [OP_TRIU] = "Triu", [OP_TRIL] = "Tril", [OP_EXPAND] = "Expand", [OP_FLIP] = "ReverseV2",
-    [OP_ROLL] = "Roll",
+    [OP_ROLL] = "Roll", [OP_SLICE_DYN] = "StridedSlice",
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */

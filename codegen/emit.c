@@ -181,6 +181,8 @@ static int emit__shared_token(Emit *E, const Op *op, const EmitToken *t)
         sb_printf(E->o, "%lld", (long long)op->attr[t->k]);
     } else if (t->s[0] == 'F' && t->k >= 0 && t->k < 2 && t->n == 2) {
         emit_double(E, op->fattr[t->k]);
+    } else if (t->s[0] == 'd' && t->k >= 0 && t->n == 2) {   /* a DimId attribute's value */
+        emit_dim(E, (DimId)op->attr[t->k]);
     } else {
         return 0;
     }

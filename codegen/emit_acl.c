@@ -490,12 +490,21 @@ static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
     (void)v;
     double x = arg < 0 ? 1.0 : op->fattr[arg];
     DType t = E->g->vals.v[op->out].dtype;
-    if (arg >= 0 && !dtype_is_float(t) && x == (double)(int64_t)x) {
-        sb_printf(E->o, "tngc__scalar_i(%lld)", (long long)(int64_t)x);
+    if (arg >= 0 && !dtype_is_float(t) && x >= -9223372036854775808.0 && x < 9223372036854775808.0 &&
+        x == (double)(int64_t)x) {
+        if ((int64_t)x == INT64_MIN)   /* no literal for it */
+            sb_puts(E->o, "tngc__scalar_i(INT64_MIN)");
+        else
+            sb_printf(E->o, "tngc__scalar_i(%lld)", (long long)(int64_t)x);
         return;
     }
     sb_puts(E->o, "tngc__scalar_f(");
-    emit_double(E, x);
+    if (x != x)   /* the bundle has no <math.h>: no NAN / INFINITY there */
+        sb_puts(E->o, "__builtin_nan(\"\")");
+    else if (x - x != 0)
+        sb_puts(E->o, x < 0 ? "-__builtin_inf()" : "__builtin_inf()");
+    else
+        emit_double(E, x);
     sb_putc(E->o, ')');
 }
 

@@ -116,6 +116,8 @@ static void e__user_call(Emit *E, const Op *op)
  *         inserted at its dim)
  *   nin   the number of inputs
  *   na    the number of attributes (flip's dims, roll's shift/dim pairs)
+ *   dK    attr[K] (a DimId) as the dim's value: a constant of the gear or
+ *         an expression of the run's symbol values (as the ACL target)
  * A fallible kernel returns nonzero with a message: its call is checked.
  * NONE marks the kinds without code (sources and views); a kind with no
  * row at all is a bug (tests/unit/test_ops.c checks every kind).
@@ -191,6 +193,7 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(EXPAND, copy, "o0 i0"),
     CALL(FLIP, flip, "o0 i0 pd na"),
     CALL(ROLL, roll, "o0 i0 pd na"),
+    CALL(SLICE_DYN, slice, "o0 i0 a0 d1 d2 a3"),
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */

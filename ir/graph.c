@@ -2030,6 +2030,27 @@ static int infer_flip(Infer *I)
     return infer__out(I, x->dtype, &s);
 }
 
+/* x[:, start:end:step] with start and end DimIds (>= 0), clamped to the
+ * dim's size n: len = ceil(max(min(end, n) - min(start, n), 0) / step) */
+static int infer_slice_dyn(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__dim(I, I->attr[0], x->ndim) < 0 || infer__dim_attr(I, 1) < 0 || infer__dim_attr(I, 2) < 0)
+        return -1;
+    if (I->attr[3] <= 0)
+        return infer__fail(I, "slice step must be positive, got %lld", (long long)I->attr[3]);
+    Graph *g = I->g;
+    Shape s = shape_of(x);
+    int dim = (int)I->attr[0];
+    DimId n = s.d[dim], st = graph_dim_min(g, (DimId)I->attr[1], n), en = graph_dim_min(g, (DimId)I->attr[2], n);
+    DimId len = graph_dim_max(g, graph_dim_sub(g, en, st), graph_dim_const(g, 0));
+    int64_t step = MIN(I->attr[3], (int64_t)1 << 62);
+    if (step > 1)
+        len = graph_dim_div(g, graph_dim_add(g, len, graph_dim_const(g, step - 1)), graph_dim_const(g, step));
+    s.d[dim] = len;
+    return infer__out(I, x->dtype, &s);
+}
+
 /* x.roll(shifts, dims): attr = (shift, dim) pairs */
 static int infer_roll(Infer *I)
 {

@@ -345,6 +345,15 @@ static void attrs__arange(PlanAttrs *l, const Op *op)
 static void attrs__diagonal(PlanAttrs *l, const Op *op) { attrs__add(l, "diagonal", PA_INT, plan__attr(op, 0), 0); }
 static void attrs__dims(PlanAttrs *l, const Op *op) { attrs__list(l, "dims", PA_INTS, op->attr, op->nattr); }
 
+/* slice_dyn: dim, the bounds as dims, step */
+static void attrs__slice_dyn(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "dim", PA_INT, plan__attr(op, 0), 0);
+    attrs__list(l, "start", PA_DIMS, op->attr + 1, 1);
+    attrs__list(l, "end", PA_DIMS, op->attr + 2, 1);
+    attrs__add(l, "step", PA_INT, plan__attr(op, 3), 0);
+}
+
 /* roll: its (shift, dim) pairs as one flat list */
 static void attrs__roll(PlanAttrs *l, const Op *op) { attrs__list(l, "shift_dim", PA_INTS, op->attr, op->nattr); }
 
@@ -381,7 +390,7 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_ARANGE] = attrs__arange,
     /* -- shape -- */
     [OP_TRIU] = attrs__diagonal, [OP_TRIL] = attrs__diagonal, [OP_EXPAND] = attrs__shape,
-    [OP_FLIP] = attrs__dims, [OP_ROLL] = attrs__roll,
+    [OP_FLIP] = attrs__dims, [OP_ROLL] = attrs__roll, [OP_SLICE_DYN] = attrs__slice_dyn,
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */

@@ -260,6 +260,7 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     /* -- shape -- */
     [OP_TRIU] = rowindep__independent, [OP_TRIL] = rowindep__independent,
     [OP_EXPAND] = rowindep__independent, [OP_FLIP] = rowindep__flip_roll, [OP_ROLL] = rowindep__flip_roll,
+    [OP_SLICE_DYN] = rowindep__slice,
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */

@@ -945,6 +945,8 @@ static Obj *lo_flatten(Interp *I, Call *c)
     return reshape_to(I, x, out, m, c->node);
 }
 
+static Obj *narrow_dyn(Interp *I, Call *c, int32_t x);
+
 /* x.narrow(dim, start, length) | torch.narrow(x, dim, start, length) */
 static Obj *lo_narrow(Interp *I, Call *c)
 {
@@ -952,6 +954,11 @@ static Obj *lo_narrow(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t dim, start, len;
+    Obj *so = ARG(c, 2, "start"), *lo = ARG(c, 3, "length");
+    int64_t sc, lc;
+    if ((so && so->kind == O_DIM && !graph_dim_const_value(G(I), so->dim, &sc)) ||
+        (lo && lo->kind == O_DIM && !graph_dim_const_value(G(I), lo->dim, &lc)))
+        return narrow_dyn(I, c, x);
     if (!dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim) ||
         !const_int(I, ARG(c, 2, "start"), c->node, "the narrow start", &start) ||
         !const_int(I, ARG(c, 3, "length"), c->node, "the narrow length", &len))
@@ -1907,6 +1914,48 @@ static Obj *lo_finfo(Interp *I, Call *c)
 }
 
 /* ---- lowerings: shape ---- */
+
+/* One bound of a slice on a dim of size n as a DimId in [0, n]: a symbolic
+ * int d (min(d, n)), or a Python int c (negative counts from the end),
+ * GRAPH_END for n. */
+static DimId dyn_bound(Interp *I, DimId n, DimId d, int64_t c)
+{
+    Graph *g = G(I);
+    if (d >= 0)
+        return graph_dim_min(g, d, n);
+    if (c == GRAPH_END || c >= (int64_t)1 << 62)
+        return n;
+    if (c < 0)
+        return graph_dim_max(g, graph_dim_add(g, n, graph_dim_const(g, c < -((int64_t)1 << 62) ? -((int64_t)1 << 62) : c)),
+                             graph_dim_const(g, 0));
+    return graph_dim_min(g, graph_dim_const(g, c), n);
+}
+
+/* x[..., start:end:step, ...] along dim (normalised) where a bound is a
+ * symbolic int (start_d / end_d >= 0; else the int start / end): a
+ * SLICE_DYN with both bounds clamped to the dim's size. */
+static Obj *slice_dyn_of(Interp *I, int32_t x, int64_t dim, DimId start_d, int64_t start, DimId end_d,
+                         int64_t end, int64_t step, int32_t node)
+{
+    DimId n = val_at(I, x)->dims[dim];
+    int64_t attr[4] = {dim, dyn_bound(I, n, start_d, start), dyn_bound(I, n, end_d, end), step};
+    return emit_x(I, OP_SLICE_DYN, x, attr, 4, 0, DT_UNKNOWN, node);
+}
+
+/* narrow where start or length is a symbolic int (a dim of a geared
+ * input): non-negative ints, the end start + length; a SLICE_DYN. */
+static Obj *narrow_dyn(Interp *I, Call *c, int32_t x)
+{
+    int64_t dim;
+    if (!dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim))
+        return unk(I);
+    int64_t s[2];
+    Obj *so = ARG(c, 2, "start"), *lo = ARG(c, 3, "length");
+    if (!so || !lo || !size_item(I, so, c->node, 0, &s[0]) || !size_item(I, lo, c->node, 0, &s[1]))
+        return unk(I);
+    DimId end = graph_dim_add(G(I), (DimId)s[0], (DimId)s[1]);
+    return slice_dyn_of(I, x, dim, (DimId)s[0], 0, end, 0, 1, c->node);
+}
 
 /* x.triu(diagonal=0) | torch.triu(x, diagonal=0) | x.tril | torch.tril */
 static Obj *lo_tri(Interp *I, Call *c)
@@ -3358,6 +3407,7 @@ typedef enum IxKind { IX_FULL, IX_INT, IX_SLICE, IX_NEW, IX_ELLIPSIS } IxKind;
 typedef struct Ix {
     IxKind kind;
     int64_t start, stop, step;   /* IX_INT: start is the index */
+    DimId dstart, dstop;         /* IX_SLICE: a symbolic bound (reads only), else -1 */
 } Ix;
 
 /* A slice bound: None (def), an int, or a constant symbolic int. 0 after a
@@ -3451,8 +3501,15 @@ static int resolve_index(Interp *I, Obj *index, int n, int32_t node, RuleId rule
                 interp_break(I, node, RULE_TNG203, "a malformed slice");
                 return -1;
             }
-            if (!slice_bound(I, o->items[0], 0, node, &x->start, rule) ||
-                !slice_bound(I, o->items[1], GRAPH_END, node, &x->stop, rule) ||
+            int64_t cv;
+            x->dstart = x->dstop = -1;
+            /* reads (rule TNG205) take a bound that is a dynamic dim: SLICE_DYN */
+            if (rule == RULE_TNG205 && o->items[0]->kind == O_DIM && !graph_dim_const_value(G(I), o->items[0]->dim, &cv))
+                x->dstart = o->items[0]->dim;
+            if (rule == RULE_TNG205 && o->items[1]->kind == O_DIM && !graph_dim_const_value(G(I), o->items[1]->dim, &cv))
+                x->dstop = o->items[1]->dim;
+            if ((x->dstart < 0 && !slice_bound(I, o->items[0], 0, node, &x->start, rule)) ||
+                (x->dstop < 0 && !slice_bound(I, o->items[1], GRAPH_END, node, &x->stop, rule)) ||
                 !slice_bound(I, o->items[2], 1, node, &x->step, rule))
                 return -1;
             if (x->step <= 0) {
@@ -3460,7 +3517,8 @@ static int resolve_index(Interp *I, Obj *index, int n, int32_t node, RuleId rule
                              "not supported by torch)");
                 return -1;
             }
-            x->kind = x->start == 0 && x->stop == GRAPH_END && x->step == 1 ? IX_FULL : IX_SLICE;
+            x->kind = x->start == 0 && x->stop == GRAPH_END && x->step == 1 && x->dstart < 0 && x->dstop < 0
+                          ? IX_FULL : IX_SLICE;
         }
     }
     return k;
@@ -3495,7 +3553,10 @@ Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
             break;
         }
         case IX_SLICE:
-            cur = slice_of(I, x, p, ix[i].start, ix[i].stop, ix[i].step, node);
+            if (ix[i].dstart >= 0 || ix[i].dstop >= 0)
+                cur = slice_dyn_of(I, x, p, ix[i].dstart, ix[i].start, ix[i].dstop, ix[i].stop, ix[i].step, node);
+            else
+                cur = slice_of(I, x, p, ix[i].start, ix[i].stop, ix[i].step, node);
             p++;
             break;
         case IX_ELLIPSIS:
