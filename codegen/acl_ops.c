@@ -30,7 +30,8 @@
  *   dv    input 0 (the destination) viewed through the slice
  *   xv    input 0 viewed at index attr[1] of dim attr[0]
  *   qm    the quant mode string ("static", "dynamic")
- *   aend  arange's end (start + length * step) as an aclScalar
+ *   astart, aend  arange's start (fattr[0] + the dim attr[1]) and end
+ *         (start + length * step) as aclScalars
  *   dK    attr[K] (a DimId) as an int64 expression of the gear's dims
  *   shifts, sdims  roll's shifts and dims (its attribute pairs) as aclIntArrays
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
@@ -276,7 +277,7 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(MAXIMUM, PLAIN, MAXIMUM, "i0 i1 o0"),
     ROW(MINIMUM, PLAIN, MINIMUM, "i0 i1 o0"),
     /* -- creation and constants -- */
-    ROW(ARANGE, PLAIN, ARANGE, "f0 aend f1 o0"),
+    ROW(ARANGE, PLAIN, ARANGE, "astart aend f1 o0"),
     /* -- shape -- */
     ROW(TRIU, PLAIN, TRIU, "i0 a0 o0"),
     ROW(TRIL, PLAIN, TRIL, "i0 a0 o0"),

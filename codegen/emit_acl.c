@@ -508,24 +508,32 @@ static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
     sb_putc(E->o, ')');
 }
 
-/* arange's end, start + length * step, as an aclScalar (int64 on an
- * integer result, else double); the length may be a symbol's expression. */
-static void acl__arange_end_expr(Emit *E, const Op *op, int32_t v, int arg)
+/* arange's start (arg 0: fattr[0] + attr[1]) or end (arg 1: start +
+ * attr[0] * step) as an aclScalar (int64 on an integer result, else
+ * double); attr[0] and attr[1] may be expressions of symbols. */
+static void acl__arange_expr(Emit *E, const Op *op, int32_t v, int arg)
 {
     (void)v;
-    (void)arg;
-    if (!dtype_is_float(E->g->vals.v[op->out].dtype)) {
+    int is_int = !dtype_is_float(E->g->vals.v[op->out].dtype);
+    if (is_int)
         sb_printf(E->o, "tngc__scalar_i(%lld + (int64_t)(", (long long)(int64_t)op->fattr[0]);
-        emit_dim(E, (DimId)op->attr[0]);
-        sb_printf(E->o, ") * %lld)", (long long)(int64_t)op->fattr[1]);
-        return;
+    else {
+        sb_puts(E->o, "tngc__scalar_f(");
+        emit_double(E, op->fattr[0]);
+        sb_puts(E->o, " + (double)(");
     }
-    sb_puts(E->o, "tngc__scalar_f(");
-    emit_double(E, op->fattr[0]);
-    sb_puts(E->o, " + (double)(");
-    emit_dim(E, (DimId)op->attr[0]);
-    sb_puts(E->o, ") * ");
-    emit_double(E, op->fattr[1]);
+    emit_dim(E, (DimId)op->attr[1]);
+    sb_putc(E->o, ')');
+    if (arg) {
+        sb_puts(E->o, is_int ? " + (int64_t)(" : " + (double)(");
+        emit_dim(E, (DimId)op->attr[0]);
+        if (is_int) {
+            sb_printf(E->o, ") * %lld", (long long)(int64_t)op->fattr[1]);
+        } else {
+            sb_puts(E->o, ") * ");
+            emit_double(E, op->fattr[1]);
+        }
+    }
     sb_putc(E->o, ')');
 }
 
@@ -622,8 +630,8 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         sb_puts(E->o, op->attr[1] == 1 ? "\"dynamic\"" : "\"static\"");
     } else if (emit_token_is(t, "list")) {
         acl__list(E, op, where);
-    } else if (emit_token_is(t, "aend")) {
-        acl__desc(E, D_SCALAR, acl__render(E, acl__arange_end_expr, op, -1, 0), where);
+    } else if (emit_token_is(t, "astart") || emit_token_is(t, "aend")) {
+        acl__desc(E, D_SCALAR, acl__render(E, acl__arange_expr, op, -1, t->s[1] == 'e'), where);
     } else if (emit_token_is(t, "shifts") || emit_token_is(t, "sdims")) {
         acl__desc(E, D_ARRAY, acl__render(E, acl__pairs_expr, op, -1, t->s[0]), where);
     } else {

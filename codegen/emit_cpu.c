@@ -186,7 +186,7 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(MAXIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MAX =1.0"),
     CALL(MINIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MIN =1.0"),
     /* -- creation and constants -- */
-    CALL(ARANGE, arange, "o0 F0 F1"),
+    CALL(ARANGE, arange, "o0 F0 d1 F1"),
     /* -- shape -- */
     CALL(TRIU, tri, "o0 i0 a0 =0"),
     CALL(TRIL, tri, "o0 i0 a0 =1"),

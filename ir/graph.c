@@ -1975,10 +1975,11 @@ static int infer_slice_store(Infer *I)
 /* ---- shape rules: creation and constants ---- */
 
 /* torch.arange(start, end, step): attr[0] the length (a DimId, symbolic
- * when end is a geared dim); the dtype the lowering chose */
+ * when end is a geared dim), attr[1] a symbolic part of start; the dtype
+ * the lowering chose */
 static int infer_arange(Infer *I)
 {
-    if (infer__dim_attr(I, 0) < 0)
+    if (infer__dim_attr(I, 0) < 0 || infer__dim_attr(I, 1) < 0)
         return -1;
     Shape s = {1, {(DimId)I->attr[0]}};
     double a = I->d->fattr[0], b = I->d->fattr[1];

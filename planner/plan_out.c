@@ -338,6 +338,7 @@ static void attrs__arange(PlanAttrs *l, const Op *op)
 {
     attrs__list(l, "length", PA_DIMS, op->attr, 1);
     attrs__add(l, "start", PA_FLOAT, 0, op->fattr[0]);
+    attrs__list(l, "start_dim", PA_DIMS, op->attr + 1, op->nattr > 1 ? 1 : 0);
     attrs__add(l, "step", PA_FLOAT, 0, op->fattr[1]);
     attrs__dtype(l, op);
 }

@@ -5,9 +5,9 @@
  */
 #include "tngrt_kernel_impl.h"
 
-void tngrt_kernel_arange(const TngrtArg *out, double start, double step)
+void tngrt_kernel_arange(const TngrtArg *out, double start, int64_t start_dim, double step)
 {
-    tngrt_impl_arange(out, start, step);
+    tngrt_impl_arange(out, start, start_dim, step);
 }
 
 void tngrt_kernel_tri(const TngrtArg *out, const TngrtArg *x, int64_t diagonal, int lower)

@@ -11,20 +11,20 @@
 #ifndef TNGRT_IMPL_SHAPE_H
 #define TNGRT_IMPL_SHAPE_H
 
-/* out[i] = start + i * step: in double for floating dtypes (rounded once
- * to out's dtype), in int64 with start and step truncated toward zero for
- * integer ones (as torch.arange with an integer dtype). */
-TNGRT_KINLINE void tngrt_impl_arange(const TngrtArg *out, double start, double step)
+/* out[i] = start + start_dim + i * step: in double for floating dtypes
+ * (rounded once to out's dtype), in int64 with start and step truncated
+ * toward zero for integer ones (as torch.arange with an integer dtype). */
+TNGRT_KINLINE void tngrt_impl_arange(const TngrtArg *out, double start, int64_t start_dim, double step)
 {
     int64_t n;
     if (!tngrt_impl__rank_ok(out) || (n = tngrt_impl__numel(out->ndim, out->shape)) <= 0)
         return;
     if (tngrt_impl__is_float(out->dtype)) {
         for (int64_t i = 0; i < n; i++)
-            tngrt_impl__stf(out, i, (float)(start + (double)i * step));
+            tngrt_impl__stf(out, i, (float)(start + (double)start_dim + (double)i * step));
         return;
     }
-    uint64_t s = (uint64_t)tngrt_impl__f2i(start), d = (uint64_t)tngrt_impl__f2i(step);
+    uint64_t s = (uint64_t)tngrt_impl__f2i(start) + (uint64_t)start_dim, d = (uint64_t)tngrt_impl__f2i(step);
     for (int64_t i = 0; i < n; i++)   /* unsigned: wraps, never undefined */
         tngrt_impl__sti(out, i, tngrt_impl__wrap(s + (uint64_t)i * d));
 }

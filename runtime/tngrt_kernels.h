@@ -266,9 +266,10 @@ void tngrt_kernel_swiglu(const TngrtArg *out, const TngrtArg *x, int dim);
 
 /* ---- kernels: creation and constants ---- */
 
-/* out[i] = start + i*step (out is 1-d; integer dtypes truncate start and
- * step first, as torch.arange). */
-void tngrt_kernel_arange(const TngrtArg *out, double start, double step);
+/* out[i] = start + start_dim + i*step (out is 1-d; integer dtypes truncate
+ * start and step first, as torch.arange; start_dim is the value of a
+ * symbolic part of the start). */
+void tngrt_kernel_arange(const TngrtArg *out, double start, int64_t start_dim, double step);
 
 /* ---- kernels: shape ---- */
 

@@ -1779,8 +1779,9 @@ static int arange_bound(Interp *I, const Obj *o, int32_t node, const char *what,
 
 /* torch.arange(end) | torch.arange(start, end, step=1, dtype=None,
  * device=...): int64 when start, end and step are ints, else float32 (or
- * dtype). end may be a symbolic int (seq_len = x.shape[1]): the length is
- * then a dim expression, and start and step must be ints known now. */
+ * dtype). start and end may be symbolic ints (seq_len = x.shape[1]:
+ * arange(seq_len), arange(past, past + seq_len)): the length is then a dim
+ * expression, and the step an int known now. */
 static Obj *lo_arange(Interp *I, Call *c)
 {
     CallArgs *a = c->a;
@@ -1818,28 +1819,27 @@ static Obj *lo_arange(Interp *I, Call *c)
         return interp_break(I, c->node, RULE_TNG203, "torch.arange: dtype torch.bool is not supported by torch");
     Graph *g = G(I);
     int64_t len;
-    if (sk == 2 || pk == 2)
-        return interp_break(I, c->node, RULE_TNG203, "torch.arange: a %s that depends on a dynamic dim (only "
-                            "end may)", sk == 2 ? "start" : "step");
+    if (pk == 2)
+        return interp_break(I, c->node, RULE_TNG203, "torch.arange: a step that depends on a dynamic dim");
     if (pv == 0 || pv != pv)
         return interp_break(I, c->node, RULE_TNG206, "torch.arange: step must be nonzero");
     if (sv - sv != 0 || ev - ev != 0 || pv - pv != 0)
         return interp_break(I, c->node, RULE_TNG206, "torch.arange: start, end and step must be finite");
-    if (ek == 2) {   /* symbolic end: an int start and step */
+    if (ek == 2 || sk == 2) {   /* a symbolic bound: ints, the constant ones >= 0 */
         if (!all_int)
-            return interp_break(I, c->node, RULE_TNG203, "torch.arange: a float start or step with an end that "
+            return interp_break(I, c->node, RULE_TNG203, "torch.arange: a float bound or step with a bound that "
                                 "depends on a dynamic dim");
-        int64_t s0 = (int64_t)sv, st = (int64_t)pv;
-        if (fabs(sv) > 4e18 || fabs(pv) > 4e18)
-            return interp_break(I, c->node, RULE_TNG206, "torch.arange: start or step out of range");
-        DimId span = st > 0 ? graph_dim_sub(g, ed, graph_dim_const(g, s0))
-                            : graph_dim_sub(g, graph_dim_const(g, s0), ed);
-        int64_t mag = st > 0 ? st : -st;
+        if ((sk == 1 && (sv < 0 || sv > 4e18)) || (ek == 1 && (ev < 0 || ev > 4e18)) || fabs(pv) > 4e18)
+            return interp_break(I, c->node, RULE_TNG203, "torch.arange: a negative bound with a bound that "
+                                "depends on a dynamic dim");
+        int64_t st = (int64_t)pv, mag = st > 0 ? st : -st;
+        DimId s0 = sk == 2 ? sd : graph_dim_const(g, (int64_t)sv), e0 = ek == 2 ? ed : graph_dim_const(g, (int64_t)ev);
+        DimId span = st > 0 ? graph_dim_sub(g, e0, s0) : graph_dim_sub(g, s0, e0);
         span = graph_dim_max(g, span, graph_dim_const(g, 0));
         if (mag != 1)
             span = graph_dim_div(g, graph_dim_add(g, span, graph_dim_const(g, mag - 1)), graph_dim_const(g, mag));
-        int64_t attr = span;
-        return emit1(I, OP_ARANGE, NULL, 0, &attr, 1, (double)s0, (double)st, dt, c->node);
+        int64_t attr[2] = {span, sk == 2 ? sd : graph_dim_const(g, 0)};
+        return emit1(I, OP_ARANGE, NULL, 0, attr, 2, sk == 2 ? 0 : sv, (double)st, dt, c->node);
     }
     if (all_int && fabs(sv) < 4e18 && fabs(ev) < 4e18 && fabs(pv) < 4e18) {
         int64_t s0 = (int64_t)sv, e0 = (int64_t)ev, st = (int64_t)pv;
@@ -1851,8 +1851,8 @@ static Obj *lo_arange(Interp *I, Call *c)
             return interp_break(I, c->node, RULE_TNG206, "torch.arange: too many elements");
         len = n > 0 ? (int64_t)n : 0;
     }
-    int64_t attr = graph_dim_const(g, len);
-    return emit1(I, OP_ARANGE, NULL, 0, &attr, 1, sv, pv, dt, c->node);
+    int64_t attr[2] = {graph_dim_const(g, len), graph_dim_const(g, 0)};
+    return emit1(I, OP_ARANGE, NULL, 0, attr, 2, sv, pv, dt, c->node);
 }
 
 /* The attributes of torch.finfo / torch.iinfo (an instance holding Python

@@ -31,17 +31,21 @@ static void test_arange_ints(void **state)
     (void)state;
     int64_t o[6], n6[1] = {6};
     TngrtArg a = t_arg(o, TNGRT_I64, 1, n6);
-    tngrt_kernel_arange(&a, 3, -2);
+    tngrt_kernel_arange(&a, 3, 0, -2);
     for (int i = 0; i < 6; i++)
         assert_int_equal(o[i], 3 - 2 * i);
     int32_t q[6];
     a = t_arg(q, TNGRT_I32, 1, n6);
-    tngrt_kernel_arange(&a, 1.9, 2.5);   /* integer dtype: start 1, step 2 (truncated) */
+    tngrt_kernel_arange(&a, 1.9, 0, 2.5);   /* integer dtype: start 1, step 2 (truncated) */
     for (int i = 0; i < 6; i++)
         assert_int_equal(q[i], 1 + 2 * i);
     int64_t n0[1] = {0};
     a = t_arg(NULL, TNGRT_I64, 1, n0);   /* empty: nothing touched */
-    tngrt_kernel_arange(&a, 0, 1);
+    tngrt_kernel_arange(&a, 0, 0, 1);
+    a = t_arg(o, TNGRT_I64, 1, n6);   /* a symbolic part of the start */
+    tngrt_kernel_arange(&a, -1, 10, 3);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(o[i], 9 + 3 * i);
 }
 
 static void test_arange_floats(void **state)
@@ -50,19 +54,19 @@ static void test_arange_floats(void **state)
     float f[8];
     int64_t n8[1] = {8};
     TngrtArg a = t_arg(f, TNGRT_F32, 1, n8);
-    tngrt_kernel_arange(&a, -1.5, 0.25);
+    tngrt_kernel_arange(&a, -1.5, 0, 0.25);
     for (int i = 0; i < 8; i++)
         assert_true(f[i] == (float)(-1.5 + 0.25 * i));
     uint16_t h[8];
     a = t_arg(h, TNGRT_F16, 1, n8);
-    tngrt_kernel_arange(&a, 0, 0.5);
+    tngrt_kernel_arange(&a, 0, 0, 0.5);
     assert_int_equal(h[0], 0x0000);   /* 0.0 */
     assert_int_equal(h[2], 0x3c00);   /* 1.0 */
     assert_int_equal(h[7], 0x4300);   /* 3.5 */
     a = t_arg(h, TNGRT_BF16, 1, n8);
-    tngrt_kernel_arange(&a, 1, 1);
-    assert_int_equal(h[0], 0x3f80);   /* 1.0 */
-    assert_int_equal(h[1], 0x4000);   /* 2.0 */
+    tngrt_kernel_arange(&a, 0.5, 1, 1);   /* 1.5, 2.5: start_dim adds */
+    assert_int_equal(h[0], 0x3fc0);   /* 1.5 */
+    assert_int_equal(h[1], 0x4020);   /* 2.5 */
 }
 
 /* ---------------- triu / tril ---------------- */

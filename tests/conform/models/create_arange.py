@@ -1,7 +1,7 @@
 # The creation family (issue 16): torch.arange with an end only, start and
 # end, a step (negative, not dividing the span), float bounds, dtype=, and an
-# end that is a geared dim (a graph op of symbolic length: arange(seq) with
-# seq = x.shape[1]); torch.finfo / torch.iinfo attributes as Python numbers;
+# bound that is a geared dim (a graph op of symbolic length: arange(seq) with
+# seq = x.shape[1], arange(past, past + seq), arange(seq, 0, -1)); torch.finfo / torch.iinfo attributes as Python numbers;
 # torch.full / full_like / zeros_like / ones_like / empty_like and new_empty
 # (their shapes only: the values are undefined) / new_zeros / new_ones /
 # new_full /
@@ -23,6 +23,10 @@ class Model(torch.nn.Module):
         outs.append(torch.arange(1, seq + 1, dtype=torch.int32))
         outs.append(torch.arange(0, seq * 2, 3))
         outs.append(torch.arange(7, seq, -1))
+        past = h.shape[1] - 2
+        outs.append(torch.arange(past, past + seq))
+        outs.append(torch.arange(seq, 0, -1))
+        outs.append(torch.arange(seq, 2 * seq, 2, dtype=torch.float32))
         outs.append(torch.arange(seq, dtype=torch.float32) * 0.5)
         outs.append(torch.arange(seq, device=x.device).to(x.dtype) + x)
         outs.append(torch.arange(10))
