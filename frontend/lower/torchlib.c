@@ -2297,18 +2297,63 @@ static Obj *lo_unflatten(Interp *I, Call *c)
     return reshape_to(I, x, out, m, c->node);
 }
 
+/* The block F.pad's mode puts before (hi 0) or after (hi 1) value x
+ * along dim (size n, constant or not), k wide: replicate (1) the edge
+ * expanded, reflect (2) the k next to the edge reversed, circular (3) the
+ * k at the other end. -1 after a diagnostic. */
+static int32_t pad_block(Interp *I, int32_t x, int64_t dim, int64_t k, int hi, int mode, int32_t node)
+{
+    int64_t n;
+    if (mode != 1 && graph_dim_const_value(G(I), val_at(I, x)->dims[dim], &n) && k > n - (mode == 2)) {
+        interp_break(I, node, RULE_TNG206, "F.pad: padding %lld is too large for a dim of size %lld (mode %s)",
+                     (long long)k, (long long)n, mode == 2 ? "reflect" : "circular");
+        return -1;
+    }
+    Obj *b;
+    if (mode == 1)
+        b = hi ? slice_of(I, x, dim, -1, GRAPH_END, 1, node) : slice_of(I, x, dim, 0, 1, 1, node);
+    else if (mode == 2)
+        b = hi ? slice_of(I, x, dim, -k - 1, -1, 1, node) : slice_of(I, x, dim, 1, k + 1, 1, node);
+    else
+        b = hi ? slice_of(I, x, dim, 0, k, 1, node) : slice_of(I, x, dim, -k, GRAPH_END, 1, node);
+    int32_t v = tv(I, b, node);
+    if (v < 0)
+        return -1;
+    if (mode == 2)
+        return tv(I, emit_x(I, OP_FLIP, v, &dim, 1, 0, DT_UNKNOWN, node), node);
+    if (mode == 1) {
+        DimId d[GRAPH_MAX_DIMS];
+        int r = dims_of(I, v, d);
+        d[dim] = graph_dim_const(G(I), k);
+        return tv(I, expand_to(I, v, d, r, node), node);
+    }
+    return v;
+}
+
 /* F.pad(x, pad, mode="constant", value=0): pad holds (before, after)
- * pairs from the last dim backwards; negative amounts crop. Lowered to
- * slices and a cat with FULL blocks of value. */
+ * pairs from the last dim backwards; negative amounts crop (constant
+ * mode). Lowered to slices and a cat with FULL blocks of value; modes
+ * "replicate" (the edge expanded), "reflect" (flipped slices) and
+ * "circular" (slices of the other end) likewise. */
 static Obj *lo_pad(Interp *I, Call *c)
 {
     int32_t x = X0(I, c);
     if (x < 0)
         return unk(I);
     Obj *po = ARG(c, 1, "pad"), *mo = ARG(c, 2, "mode"), *vo = ARG(c, 3, "value");
-    if (mo && !is_none(mo) && !(mo->kind == O_STR && streq(mo->s, "constant")))
-        return interp_break(I, c->node, RULE_TNG203, "F.pad: mode (argument 'mode') other than \"constant\" is not "
-                            "supported yet");
+    static const char *const modes[] = {"constant", "replicate", "reflect", "circular"};
+    int mode = -1;
+    for (int m = 0; m < 4 && mo && mo->kind == O_STR; m++)
+        if (streq(mo->s, modes[m]))
+            mode = m;
+    if (!mo || is_none(mo))
+        mode = 0;
+    if (mode < 0)
+        return interp_break(I, c->node, RULE_TNG203, "F.pad: mode (argument 'mode') must be \"constant\", "
+                            "\"replicate\", \"reflect\" or \"circular\"");
+    if (mode && vo && !is_none(vo))
+        return interp_break(I, c->node, RULE_TNG203, "F.pad: a 'value' with mode %s (torch allows it only for "
+                            "constant padding)", modes[mode]);
     if (!po || !is_seq(po))
         return interp_break(I, c->node, RULE_TNG203, "F.pad expects 'pad' as a tuple or list of ints");
     int r = rank_of(I, x);
@@ -2327,6 +2372,8 @@ static Obj *lo_pad(Interp *I, Call *c)
             return unk(I);
         if (lo < -((int64_t)1 << 40) || hi < -((int64_t)1 << 40) || lo > ((int64_t)1 << 40) || hi > ((int64_t)1 << 40))
             return interp_break(I, c->node, RULE_TNG206, "F.pad: a pad amount out of range");
+        if (mode && (lo < 0 || hi < 0))
+            return interp_break(I, c->node, RULE_TNG203, "F.pad: negative padding with mode %s", modes[mode]);
         if (lo < 0 || hi < 0) {
             int32_t v = tv(I, cur, c->node);
             if (v < 0)
@@ -2345,13 +2392,15 @@ static Obj *lo_pad(Interp *I, Call *c)
             fd[i] = d[i];
         if (lo > 0) {
             fd[dim] = graph_dim_const(G(I), lo);
-            if ((in[k++] = tv(I, full_of(I, fd, n, value, dt, c->node), c->node)) < 0)
+            in[k] = mode ? pad_block(I, v, dim, lo, 0, mode, c->node) : tv(I, full_of(I, fd, n, value, dt, c->node), c->node);
+            if (in[k++] < 0)
                 return unk(I);
         }
         in[k++] = v;
         if (hi > 0) {
             fd[dim] = graph_dim_const(G(I), hi);
-            if ((in[k++] = tv(I, full_of(I, fd, n, value, dt, c->node), c->node)) < 0)
+            in[k] = mode ? pad_block(I, v, dim, hi, 1, mode, c->node) : tv(I, full_of(I, fd, n, value, dt, c->node), c->node);
+            if (in[k++] < 0)
                 return unk(I);
         }
         cur = emit1(I, OP_CAT, in, (uint32_t)k, &dim, 1, 0, 0, DT_UNKNOWN, c->node);

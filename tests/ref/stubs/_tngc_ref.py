@@ -147,6 +147,7 @@ _HALF_FUNCTIONAL = ("linear", "silu", "gelu", "relu", "layer_norm", "softmax",
                     "log_softmax", "sigmoid", "tanh", "softplus", "leaky_relu", "hardswish", "mish",
                     # -- creation --
                     # -- shape --
+                    "pad",
                     # -- compare --
                     # -- reduce --
                     # -- index --
