@@ -61,6 +61,14 @@ static void kernels__signature(const Plan *self, int gi, const Op *op, StrBuf *s
     if (op->kind != OP_RESHAPE && op->kind != OP_FULL)
         for (uint32_t k = 0; k < op->nattr; k++)
             sb_printf(sb, "%lld,", (long long)op->attr[k]);
+    /* dims in attributes the shapes do not say (arange's start, slice_dyn's
+     * bounds): their values in this gear */
+    for (uint32_t k = op->kind == OP_ARANGE ? 1 : op->kind == OP_SLICE_DYN ? 1 : op->nattr;
+         k < op->nattr && k < (op->kind == OP_ARANGE ? 2u : 3u); k++) {
+        int64_t x = 0;
+        graph_dim_eval(self->g, (DimId)op->attr[k], self->gears.v[gi].symval, &x);
+        sb_printf(sb, "=%lld,", (long long)x);
+    }
 }
 
 /* "MatMulV2_float_ND_1_2048" for op in gear gi (op type from self->op_type). */
