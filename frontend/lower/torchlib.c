@@ -1979,16 +1979,17 @@ static Obj *expand_to(Interp *I, int32_t x, const DimId *d, int n, int32_t node)
     return emit_x(I, OP_EXPAND, x, attr, (uint32_t)n, 0, DT_UNKNOWN, node);
 }
 
-/* x.expand(*sizes) | x.expand(sizes): -1 keeps x's size there; new dims
- * go in front. A copy, not a view: tngc materialises it (writes through
- * an expanded view are an error in torch anyway). */
+/* x.expand(*sizes) | x.expand(sizes) | torch.broadcast_to(x, shape) |
+ * x.broadcast_to(shape): -1 keeps x's size there; new dims go in front. A
+ * copy, not a view: tngc materialises it (writes through an expanded view
+ * are an error in torch anyway). */
 static Obj *lo_expand(Interp *I, Call *c)
 {
     int32_t x = X0(I, c);
     if (x < 0)
         return unk(I);
     int64_t s[GRAPH_MAX_DIMS];
-    int n = sizes_arg(I, c->a, 1, "size", c->node, 1, s);
+    int n = sizes_arg(I, c->a, 1, c->arg ? "shape" : "size", c->node, 1, s);
     if (n < 0)
         return unk(I);
     DimId xd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
@@ -2577,6 +2578,7 @@ static const struct LibEntry {
     {"tril", NS_TM, lo_tri, OP_TRIL},
     {"expand", NS_METH, lo_expand, 0},
     {"expand_as", NS_METH, lo_expand_as, 0},
+    {"broadcast_to", NS_TM, lo_expand, 1},
     {"repeat", NS_METH, lo_repeat, 0},
     {"repeat_interleave", NS_TM, lo_repeat_interleave, 0},
     {"flip", NS_TM, lo_flip, 0},

@@ -1,5 +1,6 @@
 # The shape family's broadcasts and tilings (issue 16): Tensor.expand with
-# varargs, a tuple, -1 and new leading dims, expand_as, the GQA idiom
+# varargs, a tuple, -1 and new leading dims, expand_as, broadcast_to, the
+# GQA idiom
 # x[:, :, None, :, :].expand(b, h, n_rep, s, d).reshape(b, h * n_rep, s, d)
 # with s geared, Tensor.repeat (more repeats than dims, repeats of 1),
 # torch.repeat_interleave / Tensor.repeat_interleave with an int (dim given,
@@ -24,6 +25,8 @@ class Model(torch.nn.Module):
             outs.append(v.expand((2, 3, -1, 5)))
             outs.append(v.expand(-1, -1, 2))
             outs.append(v[0].expand_as(v.expand(3, s, 6)))
+            outs.append(torch.broadcast_to(v, (2, 3, s, 3)))
+            outs.append(v.broadcast_to((-1, s, 2)))
             outs.append(v.repeat(1, 2, 3))
             outs.append(v.repeat(2, 1, 1, 2))
             outs.append(v.repeat(1, 1, 1))
