@@ -196,15 +196,35 @@ static const char *rowindep__embedding(Plan *self, const Op *op, int sym)
 }
 
 /* flip (attr = dims) and roll (attr = shift, dim pairs) along such a dim
- * move the padded rows in front of valid ones. (triu, tril and arange
- * depend on positions, but padding only appends, so the valid rows keep
- * theirs: independent.) */
+ * move the padded rows in front of valid ones. (triu, tril and an arange
+ * of such a length depend on positions, but padding only appends, so the
+ * valid rows keep theirs: independent.) */
 static const char *rowindep__flip_roll(Plan *self, const Op *op, int sym)
 {
     int roll = op->kind == OP_ROLL;
     for (uint32_t i = (uint32_t)roll; i < op->nattr; i += 1u + (uint32_t)roll)
         if (rowindep__dim_uses(self, op->in[0], op->attr[i], sym))
             return roll ? "roll rotates along it" : "flip reverses it";
+    return NULL;
+}
+
+/* arange whose start uses the symbol (arange(past, past + n)): padding
+ * moves every value; a length that uses it only appends. */
+static const char *rowindep__arange(Plan *self, const Op *op, int sym)
+{
+    if (op->nattr > 1 && graph_dim_uses_sym(self->g, (DimId)op->attr[1], sym))
+        return "arange starts at it";
+    return NULL;
+}
+
+/* slice_dyn along such a dim, or starting at a bound that uses it (x[:, n:]
+ * moves with n); an end that uses it only lengthens the result. */
+static const char *rowindep__slice_dyn(Plan *self, const Op *op, int sym)
+{
+    if (rowindep__dim_uses(self, op->in[0], op->attr[0], sym))
+        return "slice slices along it";
+    if (graph_dim_uses_sym(self->g, (DimId)op->attr[1], sym))
+        return "slice starts at it";
     return NULL;
 }
 
@@ -256,11 +276,11 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_CLAMP_MIN] = rowindep__independent, [OP_CLAMP_MAX] = rowindep__independent,
     [OP_MAXIMUM] = rowindep__independent, [OP_MINIMUM] = rowindep__independent,
     /* -- creation and constants -- */
-    [OP_ARANGE] = rowindep__independent,
+    [OP_ARANGE] = rowindep__arange,
     /* -- shape -- */
     [OP_TRIU] = rowindep__independent, [OP_TRIL] = rowindep__independent,
     [OP_EXPAND] = rowindep__independent, [OP_FLIP] = rowindep__flip_roll, [OP_ROLL] = rowindep__flip_roll,
-    [OP_SLICE_DYN] = rowindep__slice,
+    [OP_SLICE_DYN] = rowindep__slice_dyn,
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
@@ -278,7 +298,7 @@ static const char *rowindep__why(Plan *self, const Op *op, int sym)
 {
     if (!plan_rowindep_has_rule(op->kind))
         TNGC_BUG("rowindep.c: no rule for op kind %d", (int)op->kind);
-    if (op->nin == 0 || op->in[0] < 0)
+    if ((op->nin == 0 || op->in[0] < 0) && op->kind != OP_ARANGE)   /* arange: its start may use it */
         return NULL;
     return rowindep_rules[op->kind](self, op, sym);
 }
