@@ -245,6 +245,27 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     /* -- creation and constants -- */
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
+    [OP_EQ] = rowindep__independent,
+    [OP_NE] = rowindep__independent,
+    [OP_LT] = rowindep__independent,
+    [OP_LE] = rowindep__independent,
+    [OP_GT] = rowindep__independent,
+    [OP_GE] = rowindep__independent,
+    [OP_LOGICAL_AND] = rowindep__independent,
+    [OP_LOGICAL_OR] = rowindep__independent,
+    [OP_LOGICAL_XOR] = rowindep__independent,
+    [OP_LOGICAL_NOT] = rowindep__independent,
+    [OP_BITWISE_AND] = rowindep__independent,
+    [OP_BITWISE_OR] = rowindep__independent,
+    [OP_BITWISE_XOR] = rowindep__independent,
+    [OP_BITWISE_NOT] = rowindep__independent,
+    [OP_ISNAN] = rowindep__independent,
+    [OP_ISINF] = rowindep__independent,
+    [OP_ISFINITE] = rowindep__independent,
+    [OP_WHERE] = rowindep__independent,
+    [OP_MASKED_FILL] = rowindep__store,
+    [OP_REDUCE_ANY] = rowindep__reduce_dims,
+    [OP_REDUCE_ALL] = rowindep__reduce_dims,
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */

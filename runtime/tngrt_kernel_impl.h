@@ -2056,6 +2056,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- creation and constants ---- */
 /* ---- shape ---- */
 /* ---- comparison, selection, bool ---- */
+#include "tngrt_impl_compare.h"
 /* ---- reductions, sorting, contractions ---- */
 /* ---- indexing and scatter ---- */
 /* ---- neural net ---- */
