@@ -73,6 +73,7 @@ enum {
     /* -- shape -- */
     F_TRIU, F_TRIL, F_FLIP, F_ROLL, F_SLICE,
     /* -- comparison, selection, bool -- */
+    F_EQ_TENSOR, F_EQ_SCALAR, F_NE_TENSOR, F_NE_SCALAR, F_GT_TENSOR, F_GT_SCALAR, F_GE_TENSOR, F_GE_SCALAR, F_LT_TENSOR, F_LT_SCALAR, F_LE_TENSOR, F_LE_SCALAR, F_LOGICAL_AND, F_LOGICAL_OR, F_LOGICAL_XOR, F_LOGICAL_NOT, F_BITWISE_AND_TENSOR, F_BITWISE_OR_TENSOR, F_BITWISE_XOR_TENSOR, F_BITWISE_NOT, F_IS_INF, F_IS_FINITE, F_S_WHERE, F_INPLACE_MASKED_FILL_SCALAR, F_ANY, F_ALL,
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
@@ -190,6 +191,58 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_SLICE] = {"aclnnSlice", H("slice"),
                  "const aclTensor *self, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor *out", 0},
     /* -- comparison, selection, bool -- */
+    [F_EQ_TENSOR] = {"aclnnEqTensor", H("eq_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_EQ_SCALAR] = {"aclnnEqScalar", H("eq_scalar"),
+        "const aclTensor *self, const aclScalar *other, aclTensor *out", CS},
+    [F_NE_TENSOR] = {"aclnnNeTensor", H("ne_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_NE_SCALAR] = {"aclnnNeScalar", H("ne_scalar"),
+        "const aclTensor *self, const aclScalar *other, aclTensor *out", CS},
+    [F_GT_TENSOR] = {"aclnnGtTensor", H("gt_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_GT_SCALAR] = {"aclnnGtScalar", H("gt_scalar"),
+        "const aclTensor *self, const aclScalar *other, aclTensor *out", 0},
+    [F_GE_TENSOR] = {"aclnnGeTensor", H("ge_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", CS},
+    [F_GE_SCALAR] = {"aclnnGeScalar", H("ge_scalar"),
+        "const aclTensor *self, const aclScalar *other, aclTensor *out", CS},
+    [F_LT_TENSOR] = {"aclnnLtTensor", H("lt_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_LT_SCALAR] = {"aclnnLtScalar", H("lt_scalar"),
+        "const aclTensor *self, const aclScalar *other, aclTensor *out", 0},
+    [F_LE_TENSOR] = {"aclnnLeTensor", H("le_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_LE_SCALAR] = {"aclnnLeScalar", H("le_scalar"),
+        "const aclTensor *self, const aclScalar *other, aclTensor *out", 0},
+    [F_LOGICAL_AND] = {"aclnnLogicalAnd", H("logical_and"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_LOGICAL_OR] = {"aclnnLogicalOr", H("logical_or"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_LOGICAL_XOR] = {"aclnnLogicalXor", H("logical_xor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_LOGICAL_NOT] = {"aclnnLogicalNot", H("logical_not"),
+        "const aclTensor *self, aclTensor *out", 0},
+    [F_BITWISE_AND_TENSOR] = {"aclnnBitwiseAndTensor", H("bitwise_and_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_BITWISE_OR_TENSOR] = {"aclnnBitwiseOrTensor", H("bitwise_or_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_BITWISE_XOR_TENSOR] = {"aclnnBitwiseXorTensor", H("bitwise_xor_tensor"),
+        "const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_BITWISE_NOT] = {"aclnnBitwiseNot", H("bitwise_not"),
+        "const aclTensor *self, aclTensor *out", 0},
+    [F_IS_INF] = {"aclnnIsInf", H("is_inf"),
+        "const aclTensor *x, const aclTensor *out", 0},
+    [F_IS_FINITE] = {"aclnnIsFinite", H("isfinite"),
+        "const aclTensor *self, aclTensor *out", 0},
+    [F_S_WHERE] = {"aclnnSWhere", H("s_where"),
+        "const aclTensor *condition, const aclTensor *self, const aclTensor *other, aclTensor *out", 0},
+    [F_INPLACE_MASKED_FILL_SCALAR] = {"aclnnInplaceMaskedFillScalar", H("masked_fill_scalar"),
+        "aclTensor *selfRef, const aclTensor *mask, const aclScalar *value", 0},
+    [F_ANY] = {"aclnnAny", H("any"),
+        "const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out", CS},
+    [F_ALL] = {"aclnnAll", H("all"),
+        "const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out", CS},
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
@@ -286,6 +339,33 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(ROLL, PLAIN, ROLL, "i0 shifts sdims o0"),
     ROW(SLICE_DYN, PLAIN, SLICE, "i0 a0 d1 d2 a3 o0"),
     /* -- comparison, selection, bool -- */
+    ROW(EQ, PLAIN, EQ_TENSOR, "i0 i1 o0"),
+    ROW(EQ, TENSOR_SCALAR, EQ_SCALAR, "i0 f0 o0"),
+    ROW(NE, PLAIN, NE_TENSOR, "i0 i1 o0"),
+    ROW(NE, TENSOR_SCALAR, NE_SCALAR, "i0 f0 o0"),
+    ROW(LT, PLAIN, LT_TENSOR, "i0 i1 o0"),
+    ROW(LT, TENSOR_SCALAR, LT_SCALAR, "i0 f0 o0"),
+    ROW(LE, PLAIN, LE_TENSOR, "i0 i1 o0"),
+    ROW(LE, TENSOR_SCALAR, LE_SCALAR, "i0 f0 o0"),
+    ROW(GT, PLAIN, GT_TENSOR, "i0 i1 o0"),
+    ROW(GT, TENSOR_SCALAR, GT_SCALAR, "i0 f0 o0"),
+    ROW(GE, PLAIN, GE_TENSOR, "i0 i1 o0"),
+    ROW(GE, TENSOR_SCALAR, GE_SCALAR, "i0 f0 o0"),
+    ROW(LOGICAL_AND, PLAIN, LOGICAL_AND, "i0 i1 o0"),
+    ROW(LOGICAL_OR, PLAIN, LOGICAL_OR, "i0 i1 o0"),
+    ROW(LOGICAL_XOR, PLAIN, LOGICAL_XOR, "i0 i1 o0"),
+    ROW(LOGICAL_NOT, PLAIN, LOGICAL_NOT, "i0 o0"),
+    ROW(BITWISE_AND, PLAIN, BITWISE_AND_TENSOR, "i0 i1 o0"),
+    ROW(BITWISE_OR, PLAIN, BITWISE_OR_TENSOR, "i0 i1 o0"),
+    ROW(BITWISE_XOR, PLAIN, BITWISE_XOR_TENSOR, "i0 i1 o0"),
+    ROW(BITWISE_NOT, PLAIN, BITWISE_NOT, "i0 o0"),
+    ROW(ISNAN, PLAIN, NE_TENSOR, "i0 i0 o0"),   /* CANN 8.1 has no aclnnIsNan: x != x */
+    ROW(ISINF, PLAIN, IS_INF, "i0 o0"),
+    ROW(ISFINITE, PLAIN, IS_FINITE, "i0 o0"),
+    ROW(WHERE, PLAIN, S_WHERE, "i0 i1 i2 o0"),
+    ROW(MASKED_FILL, PLAIN, INPLACE_MASKED_FILL_SCALAR, "o0 i1 f0"),
+    ROW(REDUCE_ANY, PLAIN, ANY, "i0 rd b0 o0"),
+    ROW(REDUCE_ALL, PLAIN, ALL, "i0 rd b0 o0"),
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
@@ -323,6 +403,7 @@ static const char *const acl_op_types[OP__count] = {
     [OP_TRIU] = "Triu", [OP_TRIL] = "Tril", [OP_EXPAND] = "Expand", [OP_FLIP] = "ReverseV2",
     [OP_ROLL] = "Roll", [OP_SLICE_DYN] = "StridedSlice",
     /* -- comparison, selection, bool -- */
+    [OP_EQ] = "Equal", [OP_NE] = "NotEqual", [OP_LT] = "Less", [OP_LE] = "LessEqual", [OP_GT] = "Greater", [OP_GE] = "GreaterEqual", [OP_LOGICAL_AND] = "LogicalAnd", [OP_LOGICAL_OR] = "LogicalOr", [OP_LOGICAL_XOR] = "NotEqual", [OP_LOGICAL_NOT] = "LogicalNot", [OP_BITWISE_AND] = "BitwiseAnd", [OP_BITWISE_OR] = "BitwiseOr", [OP_BITWISE_XOR] = "BitwiseXor", [OP_BITWISE_NOT] = "Invert", [OP_ISNAN] = "IsNan", [OP_ISINF] = "IsInf", [OP_ISFINITE] = "IsFinite", [OP_WHERE] = "Select", [OP_MASKED_FILL] = "MaskedFill", [OP_REDUCE_ANY] = "ReduceAny", [OP_REDUCE_ALL] = "ReduceAll",
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
@@ -377,6 +458,8 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         return ACL_V_OTHER;
     case OP_LINEAR:
         return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+        return op->nin > 1 && op->in[1] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
         if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
             *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";

@@ -195,6 +195,27 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(ROLL, roll, "o0 i0 pd na"),
     CALL(SLICE_DYN, slice, "o0 i0 a0 d1 d2 a3"),
     /* -- comparison, selection, bool -- */
+    CALL(EQ, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_EQ"),
+    CALL(NE, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_NE"),
+    CALL(LT, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_LT"),
+    CALL(LE, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_LE"),
+    CALL(GT, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_GT"),
+    CALL(GE, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_GE"),
+    CALL(LOGICAL_AND, logic, "o0 i0 i1 =TNGRT_LOGIC_AND"),
+    CALL(LOGICAL_OR, logic, "o0 i0 i1 =TNGRT_LOGIC_OR"),
+    CALL(LOGICAL_XOR, logic, "o0 i0 i1 =TNGRT_LOGIC_XOR"),
+    CALL(LOGICAL_NOT, logic, "o0 i0 =NULL =TNGRT_LOGIC_NOT"),
+    CALL(BITWISE_AND, logic, "o0 i0 i1 =TNGRT_BIT_AND"),
+    CALL(BITWISE_OR, logic, "o0 i0 i1 =TNGRT_BIT_OR"),
+    CALL(BITWISE_XOR, logic, "o0 i0 i1 =TNGRT_BIT_XOR"),
+    CALL(BITWISE_NOT, logic, "o0 i0 =NULL =TNGRT_BIT_NOT"),
+    CALL(ISNAN, fpclass, "o0 i0 =TNGRT_FP_ISNAN"),
+    CALL(ISINF, fpclass, "o0 i0 =TNGRT_FP_ISINF"),
+    CALL(ISFINITE, fpclass, "o0 i0 =TNGRT_FP_ISFINITE"),
+    CALL(WHERE, where, "o0 i0 i1 i2"),
+    CALL(MASKED_FILL, masked_fill, "o0 i1 F0"),
+    CALL(REDUCE_ANY, any_all, "o0 i0 rd =0"),
+    CALL(REDUCE_ALL, any_all, "o0 i0 rd =1"),
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */

@@ -2067,6 +2067,124 @@ static int infer_roll(Infer *I)
 
 /* ---- shape rules: comparison, selection, bool ---- */
 
+/* Broadcasts the shapes of inputs 0..n-1 (absent ones skipped) into *s. */
+static int infer__bcast_all(Infer *I, uint32_t n, Shape *s)
+{
+    int first = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const Val *v = infer__in(I, i);
+        if (!v)
+            continue;
+        Shape sv = shape_of(v), t;
+        if (first) {
+            *s = sv;
+            first = 0;
+            continue;
+        }
+        if (infer__broadcast(I, s, &sv, &t) < 0)
+            return -1;
+        *s = t;
+    }
+    return 0;
+}
+
+/* eq ne lt le gt ge: a tensor with a tensor (broadcast) or a Python scalar;
+ * bool out */
+static int infer_compare(Infer *I)
+{
+    Shape s;
+    if (infer__bcast_all(I, 2, &s) < 0)
+        return -1;
+    return infer__out(I, DT_BOOL, &s);
+}
+
+/* logical_and/or/xor/not: any dtypes, bool out */
+static int infer_logical(Infer *I)
+{
+    Shape s;
+    if (infer__bcast_all(I, I->d->nin, &s) < 0)
+        return -1;
+    return infer__out(I, DT_BOOL, &s);
+}
+
+/* & | ^ ~ on bool or integer tensors, promoted as add */
+static int infer_bitwise(Infer *I)
+{
+    Shape s;
+    DType dt = DT_UNKNOWN;
+    for (uint32_t i = 0; i < I->d->nin; i++) {
+        const Val *v = infer__in(I, i);
+        if (dtype_is_float(v->dtype))
+            return infer__fail(I, "dtype %s is not supported (torch's bitwise ops take bool and "
+                               "integer tensors)", dtype_name(v->dtype));
+    }
+    if (I->d->nin == 2)
+        dt = dtype__result(infer__in(I, 0), infer__in(I, 1));
+    else
+        dt = infer__in(I, 0)->dtype;
+    if (infer__bcast_all(I, I->d->nin, &s) < 0)
+        return -1;
+    return infer__out(I, dt, &s);
+}
+
+/* isnan isinf isfinite: bool of x's shape */
+static int infer_fpclass(Infer *I)
+{
+    Shape s = shape_of(infer__in(I, 0));
+    return infer__out(I, DT_BOOL, &s);
+}
+
+/* where(cond, a, b): cond bool; the three broadcast together */
+static int infer_where(Infer *I)
+{
+    const Val *c = infer__in(I, 0);
+    if (c->dtype != DT_BOOL)
+        return infer__fail(I, "expected the condition to be a bool tensor, got %s "
+                           "(compare it, e.g. cond != 0)", dtype_name(c->dtype));
+    Shape s;
+    if (infer__bcast_all(I, 3, &s) < 0)
+        return -1;
+    return infer__out(I, dtype__result(infer__in(I, 1), infer__in(I, 2)), &s);
+}
+
+/* dst.masked_fill_(mask, value): mask bool, broadcast to dst */
+static int infer_masked_fill(Infer *I)
+{
+    const Val *dst = infer__in(I, 0), *mask = infer__in(I, 1);
+    if (mask->dtype != DT_BOOL)
+        return infer__fail(I, "expected a bool mask, got %s", dtype_name(mask->dtype));
+    Shape sd = shape_of(dst), sm = shape_of(mask);
+    if (infer__expand(I, &sm, &sd) < 0)
+        return -1;
+    return infer__out(I, dst->dtype, &sd);
+}
+
+/* x.any(), x.all(dim, keepdim): as a reduction, bool out */
+static int infer_any_all(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    int keepdim = I->d->nattr > 0 && I->attr[0];
+    uint8_t reduced[GRAPH_MAX_DIMS] = {0};
+    for (uint32_t i = 1; i < I->d->nattr; i++) {
+        int64_t dim = I->attr[i];
+        if (x->ndim == 0 && dim == 0)
+            continue;
+        if (infer__dim(I, dim, x->ndim) < 0)
+            return -1;
+        if (reduced[dim])
+            return infer__fail(I, "dim %lld appears multiple times in the list of dims", (long long)dim);
+        reduced[dim] = 1;
+    }
+    if (I->d->nattr <= 1)
+        memset(reduced, 1, sizeof reduced);
+    Shape s = {0};
+    DimId one = graph_dim_const(I->g, 1);
+    for (int i = 0; i < x->ndim; i++)
+        if (!reduced[i] || keepdim)
+            s.d[s.n++] = reduced[i] ? one : x->dims[i];
+    return infer__out(I, DT_BOOL, &s);
+}
+
 /* ---- shape rules: reductions, sorting, contractions ---- */
 
 /* ---- shape rules: indexing and scatter ---- */

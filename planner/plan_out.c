@@ -364,6 +364,19 @@ static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
     attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
 }
 
+/* ---- attributes: comparison, selection, bool ---- */
+
+/* eq ... ge: the Python scalar operand when there is one (b absent). */
+static void attrs__compare(PlanAttrs *l, const Op *op)
+{
+    if (op->nin < 2 || op->in[1] < 0) {
+        attrs__add(l, "scalar", PA_FLOAT, plan__attr(op, 0) == 1, op->fattr[0]);
+        l->a[l->n - 1].in_text = 0;
+    }
+}
+
+static void attrs__masked_fill(PlanAttrs *l, const Op *op) { attrs__add(l, "value", PA_FLOAT, 0, op->fattr[0]); }
+
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);
  * attrs__none where a kind has none. A kind missing here is a bug. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
@@ -393,6 +406,27 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_TRIU] = attrs__diagonal, [OP_TRIL] = attrs__diagonal, [OP_EXPAND] = attrs__shape,
     [OP_FLIP] = attrs__dims, [OP_ROLL] = attrs__roll, [OP_SLICE_DYN] = attrs__slice_dyn,
     /* -- comparison, selection, bool -- */
+    [OP_EQ] = attrs__compare,
+    [OP_NE] = attrs__compare,
+    [OP_LT] = attrs__compare,
+    [OP_LE] = attrs__compare,
+    [OP_GT] = attrs__compare,
+    [OP_GE] = attrs__compare,
+    [OP_LOGICAL_AND] = attrs__none,
+    [OP_LOGICAL_OR] = attrs__none,
+    [OP_LOGICAL_XOR] = attrs__none,
+    [OP_LOGICAL_NOT] = attrs__none,
+    [OP_BITWISE_AND] = attrs__none,
+    [OP_BITWISE_OR] = attrs__none,
+    [OP_BITWISE_XOR] = attrs__none,
+    [OP_BITWISE_NOT] = attrs__none,
+    [OP_ISNAN] = attrs__none,
+    [OP_ISINF] = attrs__none,
+    [OP_ISFINITE] = attrs__none,
+    [OP_WHERE] = attrs__none,
+    [OP_MASKED_FILL] = attrs__masked_fill,
+    [OP_REDUCE_ANY] = attrs__reduce,
+    [OP_REDUCE_ALL] = attrs__reduce,
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */

@@ -2057,6 +2057,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- shape ---- */
 #include "tngrt_impl_shape.h"
 /* ---- comparison, selection, bool ---- */
+#include "tngrt_impl_compare.h"
 /* ---- reductions, sorting, contractions ---- */
 /* ---- indexing and scatter ---- */
 /* ---- neural net ---- */

@@ -284,6 +284,47 @@ void tngrt_kernel_roll(const TngrtArg *out, const TngrtArg *x, const int64_t *pa
 
 /* ---- kernels: comparison, selection, bool ---- */
 
+typedef enum TngrtCmpOp {
+    TNGRT_CMP_EQ, TNGRT_CMP_NE, TNGRT_CMP_LT, TNGRT_CMP_LE, TNGRT_CMP_GT, TNGRT_CMP_GE
+} TngrtCmpOp;
+
+typedef enum TngrtLogicOp {
+    TNGRT_LOGIC_AND, TNGRT_LOGIC_OR, TNGRT_LOGIC_XOR, /* of the truth values (x != 0) */
+    TNGRT_LOGIC_NOT,
+    TNGRT_BIT_AND, TNGRT_BIT_OR, TNGRT_BIT_XOR,       /* of the int64 values, wrapped to out */
+    TNGRT_BIT_NOT                                      /* ~x; not x for a bool out */
+} TngrtLogicOp;
+
+typedef enum TngrtFpClass { TNGRT_FP_ISNAN, TNGRT_FP_ISINF, TNGRT_FP_ISFINITE } TngrtFpClass;
+
+/* out (bool) = a op b, broadcast; b NULL: a op s, s a Python scalar (an
+ * int when s_is_int). Both are first converted to torch.result_type of
+ * the operands (a 0-d tensor or a scalar does not raise a dimensioned
+ * tensor's dtype within its category), as torch.eq etc. do. */
+void tngrt_kernel_compare(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b, double s,
+                          int s_is_int, TngrtCmpOp op);
+
+/* out = a op b (b NULL for the NOTs), broadcast: logical ops give bool;
+ * bitwise ops compute on int64 and wrap to out's dtype. */
+void tngrt_kernel_logic(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b, TngrtLogicOp op);
+
+/* out (bool, x's shape) = isnan/isinf/isfinite(x); integers are finite. */
+void tngrt_kernel_fpclass(const TngrtArg *out, const TngrtArg *x, TngrtFpClass op);
+
+/* out = cond ? a : b, the three broadcast to out, each element converted
+ * to out's dtype. */
+void tngrt_kernel_where(const TngrtArg *out, const TngrtArg *cond, const TngrtArg *a,
+                        const TngrtArg *b);
+
+/* In place: out's elements where mask (broadcast to out) is true become v
+ * (converted to out's dtype). */
+void tngrt_kernel_masked_fill(const TngrtArg *out, const TngrtArg *mask, double v);
+
+/* out (bool) = any (all == 0) or all of x != 0 over the dims in dims_mask
+ * (bit d: dim d of x); out has x's rank (keepdim) or lacks those dims.
+ * Over no elements: any is false, all is true. */
+void tngrt_kernel_any_all(const TngrtArg *out, const TngrtArg *x, uint32_t dims_mask, int all);
+
 /* ---- kernels: reductions, sorting, contractions ---- */
 
 /* ---- kernels: indexing and scatter ---- */

@@ -57,6 +57,7 @@
 
 #include "acl/acl.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

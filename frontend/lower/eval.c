@@ -999,6 +999,9 @@ static Obj *eval_comparison(Interp *I, Frame *f, int32_t n)
     for (int i = 0; i < nops; i++) {
         Obj *r = eval(I, f, operands[i + 1]);
         res = pyops_compare(I, ops[i], l, r, n);
+        if (i + 1 < nops && res->kind == O_TENSOR)   /* a < b < c asks the truth of a < b */
+            return interp_break(I, n, RULE_TNG204, "a chained comparison of tensors: the truth of a "
+                                "tensor is only known at run time");
         if (obj_truth(I, res) != 1)
             return res;
         l = r;

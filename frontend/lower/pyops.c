@@ -241,8 +241,8 @@ Obj *pyops_compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
             return obj_bool(I, neg != (memmem(r->s, r->len, l->s, l->len) != NULL));
         return obj_unknown(I, NULL);
     }
-    if (l->kind == O_TENSOR || r->kind == O_TENSOR)
-        return interp_break(I, node, RULE_TNG204, "comparison of tensors: its result is only known at run time");
+    if (l->kind == O_TENSOR || r->kind == O_TENSOR)   /* a bool tensor: a value (torchlib) */
+        return pyops_binop(I, op, l, r, node);
     if (strcmp(op, "==") == 0 || strcmp(op, "!=") == 0) {
         int e = obj_eq(I, l, r);
         if (e < 0) {

@@ -57,6 +57,7 @@
 
 #include "acl/acl.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -1542,6 +1543,7 @@ const char *model_ModelOrigin_forward_last_error(const model_ModelOrigin_forward
 
 #include "acl/acl.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,29 @@
+/*
+ * aclnnop/aclnn_logical_not.h - aclnnLogicalNot, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h). C++ only,
+ * as CANN's aclnnop/ headers are: a C file that includes it does not
+ * compile (aclnn/acl_meta.h says why the bundles do not).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1beta1/API/aolapi/context/aclnnLogicalNot%26aclnnInplaceLogicalNot.md
+ */
+#ifndef TNGC_TEST_ACLNN_LOGICAL_NOT_H
+#define TNGC_TEST_ACLNN_LOGICAL_NOT_H
+
+#include <cstdint>
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnLogicalNotGetWorkspaceSize(const aclTensor *self, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnLogicalNot(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

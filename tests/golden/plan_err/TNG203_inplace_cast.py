@@ -1,0 +1,18 @@
+import torch
+import torch_npu
+import torchair
+
+
+# An in-place op whose result PyTorch cannot cast to self's dtype (float into int64).
+class Model(torch.nn.Module):
+    def forward(self, x, i):
+        i.add_(0.5)  # expect: TNG203
+        return x
+
+
+config = torchair.CompilerConfig()
+npu_backend = torchair.get_npu_backend(compiler_config=config)
+model = torch.compile(Model().npu(), backend=npu_backend, dynamic=False, fullgraph=True)
+x = torch.randn(4, 16).npu()
+i = torch.randint(0, 3, (4, 16)).npu()
+print(model(x, i))
