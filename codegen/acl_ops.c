@@ -68,6 +68,7 @@ enum {
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
+    F_AMIN, F_ARGMAX, F_ARGMIN, F_ARGSORT, F_CUMSUM, F_MAX_DIM, F_MIN_DIM, F_PROD_DIM, F_SORT, F_TOPK,
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
@@ -176,6 +177,26 @@ static const AclFn acl_fns[F_COUNT] = {
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
+    [F_AMIN] = {"aclnnAmin", H("amin"),
+                "const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out", 0},
+    [F_ARGMAX] = {"aclnnArgMax", H("argmax"), "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out", 0},
+    [F_ARGMIN] = {"aclnnArgMin", H("argmin"), "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out", 0},
+    [F_ARGSORT] = {"aclnnArgsort", H("argsort"), "const aclTensor *self, int64_t dim, bool descending, aclTensor *out",
+                   0},
+    [F_CUMSUM] = {"aclnnCumsum", H("cumsum"), "const aclTensor *self, int64_t dim, aclDataType dtype, aclTensor *out",
+                  0},
+    [F_MAX_DIM] = {"aclnnMaxDim", H("max_dim"),
+                   "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out, aclTensor *indices", 0},
+    [F_MIN_DIM] = {"aclnnMinDim", H("min_dim"),
+                   "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out, aclTensor *indices", 0},
+    [F_PROD_DIM] = {"aclnnProdDim", H("prod"),
+                    "const aclTensor *self, int64_t dim, bool keepDim, const aclDataType dtype, aclTensor *out", 0},
+    [F_SORT] = {"aclnnSort", H("sort"),
+                "const aclTensor *self, bool stable, int64_t dim, bool descending, aclTensor *valuesOut, "
+                "aclTensor *indicesOut", CS},
+    [F_TOPK] = {"aclnnTopk", H("topk"),
+                "const aclTensor *self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor *valuesOut, "
+                "aclTensor *indicesOut", CS},
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
@@ -265,6 +286,16 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
+    ROW(AMIN, PLAIN, AMIN, "i0 rd b0 o0"),
+    ROW(PROD, PLAIN, PROD_DIM, "i0 a1 b0 dt o0"),   /* the lowering gives prod exactly one dim */
+    ROW(TOPK, PLAIN, TOPK, "i0 a1 a0 b2 =true o0 o1"),   /* sorted: aclnnTopk takes only true */
+    ROW(SORT, PLAIN, SORT, "i0 b2 a0 b1 o0 o1"),
+    ROW(ARGSORT, PLAIN, ARGSORT, "i0 a0 b1 o0"),
+    ROW(MAX_DIM, PLAIN, MAX_DIM, "i0 a0 b1 o0 o1"),
+    ROW(MIN_DIM, PLAIN, MIN_DIM, "i0 a0 b1 o0 o1"),
+    ROW(ARGMAX, PLAIN, ARGMAX, "i0 a0 b1 o0"),
+    ROW(ARGMIN, PLAIN, ARGMIN, "i0 a0 b1 o0"),
+    ROW(CUMSUM, PLAIN, CUMSUM, "i0 a0 dt o0"),
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
@@ -299,6 +330,9 @@ static const char *const acl_op_types[OP__count] = {
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
+    [OP_AMIN] = "ReduceMin", [OP_PROD] = "ReduceProd", [OP_TOPK] = "TopKV2", [OP_SORT] = "Sort",
+    [OP_ARGSORT] = "Sort", [OP_MAX_DIM] = "ArgMaxWithValue", [OP_MIN_DIM] = "ArgMinWithValue",
+    [OP_ARGMAX] = "ArgMaxV2", [OP_ARGMIN] = "ArgMin", [OP_CUMSUM] = "Cumsum",
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */

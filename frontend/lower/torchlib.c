@@ -1751,6 +1751,186 @@ static Obj *lo_tensor(Interp *I, Call *c)
 
 /* ---- lowerings: reductions, sorting, contractions ---- */
 
+/* The (values, indices) named tuple of op's two outputs (torch.return_types). */
+static Obj *values_indices(Interp *I, int32_t op)
+{
+    static const char *const names[2] = {"values", "indices"};
+    if (op < 0)
+        return obj_unknown_reported(I);   /* interp_op reported */
+    Obj *items[2] = {op_out(I, op, 0), op_out(I, op, 1)};
+    return obj_named_tuple(I, items, names, 2);
+}
+
+/* A bool argument known at compile time into *v (def when absent); 0 after
+ * a diagnostic. */
+static int flag_arg(Interp *I, const Obj *o, int32_t node, const char *what, int def, int64_t *v)
+{
+    if (!known(I, o, node, what))
+        return 0;
+    *v = obj_flag(o, def);
+    return 1;
+}
+
+/* A dim argument (def when absent or None) normalised for value x. */
+static int line_dim(Interp *I, const Obj *o, int32_t x, int32_t node, const char *what, int64_t def,
+                    int64_t *out)
+{
+    if (is_none(o))
+        return norm_dim(I, def, rank_of(I, x), node, out);
+    return dim_arg(I, o, rank_of(I, x), node, what, out);
+}
+
+/* value x flattened to one dim (a RESHAPE to [-1]). */
+static int32_t flat_of(Interp *I, int32_t x, int32_t node)
+{
+    int64_t infer = GRAPH_INFER;
+    Obj *f = emit_x(I, OP_RESHAPE, x, &infer, 1, 0, DT_UNKNOWN, node);
+    return tv(I, f, node);
+}
+
+/* torch.topk(input, k, dim=-1, largest=True, sorted=True) | x.topk(k, ...)
+ * -> (values, indices). sorted=False gives them sorted too (a valid answer:
+ * torch leaves the order unspecified). */
+static Obj *lo_topk(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *k = ARG(c, 1, "k");
+    if (!k)
+        return interp_break(I, c->node, RULE_TNG203, "%s without k", c->full);
+    int64_t attr[4];
+    if (!const_int(I, k, c->node, "topk's k", &attr[1]) ||
+        !line_dim(I, ARG(c, 2, "dim"), x, c->node, "topk's dim", -1, &attr[0]) ||
+        !flag_arg(I, ARG(c, 3, "largest"), c->node, "largest=", 1, &attr[2]) ||
+        !flag_arg(I, ARG(c, 4, "sorted"), c->node, "sorted=", 1, &attr[3]))
+        return unk(I);
+    return values_indices(I, emit(I, OP_TOPK, &x, 1, attr, 4, 0, 0, DT_UNKNOWN, c->node));
+}
+
+/* torch.sort(input, dim=-1, descending=False, stable=False) -> (values,
+ * indices) | torch.argsort(input, dim=-1, descending=False, stable=False):
+ * equal values keep their order whatever stable says (the order is total). */
+static Obj *lo_sort(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t attr[3];
+    if (!line_dim(I, ARG(c, 1, "dim"), x, c->node, "the sort dim", -1, &attr[0]) ||
+        !flag_arg(I, ARG(c, 2, "descending"), c->node, "descending=", 0, &attr[1]) ||
+        !flag_arg(I, args_kw(c->a, "stable"), c->node, "stable=", 0, &attr[2]))
+        return unk(I);
+    if (c->arg == OP_ARGSORT)
+        return emit1(I, OP_ARGSORT, &x, 1, attr, 2, 0, 0, DT_UNKNOWN, c->node);
+    return values_indices(I, emit(I, OP_SORT, &x, 1, attr, 3, 0, 0, DT_UNKNOWN, c->node));
+}
+
+/* torch.max(input) | torch.max(input, dim, keepdim=False) -> (values,
+ * indices) | torch.max(input, other) | the same for min; c->arg is OP_AMAX
+ * or OP_AMIN (the full reduction's kind). */
+static Obj *lo_max(Interp *I, Call *c)
+{
+    int is_min = c->arg == OP_AMIN;
+    Obj *dim = ARG(c, 1, "dim");
+    if (!dim)
+        dim = args_kw(c->a, "other");
+    if (is_tensor(dim)) {   /* torch.max(a, b): elementwise */
+        Call two = *c;
+        two.arg = is_min ? OP_MINIMUM : OP_MAXIMUM;
+        return lo__two_tensors(I, &two, args_kw(c->a, "other") ? "other" : "dim");
+    }
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t attr[2] = {0, 0};
+    if (is_none(dim)) {
+        if (ARG(c, 2, "keepdim"))
+            return interp_break(I, c->node, RULE_TNG203, "%s with keepdim= but no dim", c->full);
+        return emit_x(I, (OpKind)c->arg, x, attr, 1, 0, DT_UNKNOWN, c->node);
+    }
+    if (!dim_arg(I, dim, rank_of(I, x), c->node, "the reduction dim", &attr[0]) ||
+        !flag_arg(I, ARG(c, 2, "keepdim"), c->node, "keepdim=", 0, &attr[1]))
+        return unk(I);
+    return values_indices(I, emit(I, is_min ? OP_MIN_DIM : OP_MAX_DIM, &x, 1, attr, 2, 0, 0, DT_UNKNOWN,
+                                  c->node));
+}
+
+/* torch.argmax(input, dim=None, keepdim=False) | argmin: no dim = the
+ * flattened tensor (keepdim then gives every dim 1, as torch does). */
+static Obj *lo_argmax(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *dim = ARG(c, 1, "dim");
+    int64_t attr[2] = {0, 0}, keep;
+    if (!flag_arg(I, ARG(c, 2, "keepdim"), c->node, "keepdim=", 0, &keep))
+        return unk(I);
+    if (!is_none(dim)) {
+        attr[1] = keep;
+        if (!dim_arg(I, dim, rank_of(I, x), c->node, "the reduction dim", &attr[0]))
+            return unk(I);
+        return emit_x(I, (OpKind)c->arg, x, attr, 2, 0, DT_UNKNOWN, c->node);
+    }
+    int n = rank_of(I, x);
+    int32_t flat = flat_of(I, x, c->node);
+    if (flat < 0)
+        return unk(I);
+    Obj *r = emit_x(I, (OpKind)c->arg, flat, attr, 2, 0, DT_UNKNOWN, c->node);
+    int32_t rv = tv(I, r, c->node);
+    if (!keep || rv < 0 || n == 0)
+        return r;
+    DimId ones[GRAPH_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        ones[i] = graph_dim_const(G(I), 1);
+    return reshape_to(I, rv, ones, n, c->node);
+}
+
+/* torch.prod(input, dim, keepdim=False, dtype=None) | torch.prod(input,
+ * dtype=None): no dim = the flattened tensor's one dim (so the op always
+ * has exactly one, as aclnnProdDim takes). */
+static Obj *lo_prod(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *dim = ARG(c, 1, "dim");
+    DType dt;
+    int64_t attr[2] = {0, 0};
+    if (!dtype_arg(I, ARG(c, 3, "dtype"), c->node, &dt))
+        return unk(I);
+    if (dim && dtype_of_obj(dim) != DT_UNKNOWN) {   /* x.prod(torch.float32) */
+        dt = dtype_of_obj(dim);
+        dim = NULL;
+    }
+    if (is_none(dim)) {
+        if ((x = flat_of(I, x, c->node)) < 0)
+            return unk(I);
+    } else if (!dim_arg(I, dim, rank_of(I, x), c->node, "the prod dim", &attr[1]) ||
+               !flag_arg(I, ARG(c, 2, "keepdim"), c->node, "keepdim=", 0, &attr[0])) {
+        return unk(I);
+    }
+    return emit_x(I, OP_PROD, x, attr, 2, 0, dt, c->node);
+}
+
+/* torch.cumsum(input, dim, dtype=None) | x.cumsum(dim, dtype=None) */
+static Obj *lo_cumsum(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *dim = ARG(c, 1, "dim");
+    DType dt;
+    int64_t d;
+    if (!dim)
+        return interp_break(I, c->node, RULE_TNG203, "%s without dim", c->full);
+    if (!dim_arg(I, dim, rank_of(I, x), c->node, "the cumsum dim", &d) ||
+        !dtype_arg(I, ARG(c, 2, "dtype"), c->node, &dt))
+        return unk(I);
+    return emit_x(I, OP_CUMSUM, x, &d, 1, 0, dt, c->node);
+}
+
 /* ---- lowerings: indexing and scatter ---- */
 
 /* ---- lowerings: neural net ---- */
@@ -1911,6 +2091,16 @@ static const struct LibEntry {
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
+    {"topk", NS_TM, lo_topk, 0},
+    {"sort", NS_TM, lo_sort, OP_SORT},
+    {"argsort", NS_TM, lo_sort, OP_ARGSORT},
+    {"max", NS_TM, lo_max, OP_AMAX},
+    {"min", NS_TM, lo_max, OP_AMIN},
+    {"amin", NS_TM, lo_reduce, OP_AMIN},
+    {"argmax", NS_TM, lo_argmax, OP_ARGMAX},
+    {"argmin", NS_TM, lo_argmax, OP_ARGMIN},
+    {"prod", NS_TM, lo_prod, 0},
+    {"cumsum", NS_TM, lo_cumsum, 0},
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
