@@ -139,6 +139,7 @@ _HALF_TORCH = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tr
                # -- shape --
                # -- compare --
                # -- reduce --
+               "prod", "cumsum",
                # -- index --
                # -- nn --
                # -- npu --
@@ -166,6 +167,7 @@ _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "
                  # -- shape --
                  # -- compare --
                  # -- reduce --
+                 "prod", "cumsum",
                  # -- index --
                  # -- nn --
                  # -- npu --
