@@ -1931,6 +1931,205 @@ static Obj *lo_cumsum(Interp *I, Call *c)
     return emit_x(I, OP_CUMSUM, x, &d, 1, 0, dt, c->node);
 }
 
+/* The dims argument of var/std/norm into attr (attr[0] keepdim, then the
+ * dims; none: every dim) and *count the number of elements each result
+ * reduces, which must be the same in every gear. 0 after a diagnostic. */
+static int stat_dims(Interp *I, Call *c, int32_t x, Obj *dim, Obj *kd, int64_t *attr, uint32_t *na,
+                     int64_t *count)
+{
+    const Val *v = val_at(I, x);
+    uint8_t red[GRAPH_MAX_DIMS] = {0};
+    *na = 1;
+    if (!flag_arg(I, kd, c->node, "keepdim=", 0, &attr[0]))
+        return 0;
+    if (!is_none(dim)) {
+        Obj *const *items = is_seq(dim) ? dim->items : &dim;
+        size_t cnt = is_seq(dim) ? dim->n : 1;
+        if (cnt > GRAPH_MAX_DIMS) {
+            interp_break(I, c->node, RULE_TNG206, "too many reduction dims");
+            return 0;
+        }
+        for (size_t k = 0; k < cnt; k++) {
+            if (!dim_arg(I, items[k], v->ndim, c->node, "a reduction dim", &attr[*na]))
+                return 0;
+            red[v->ndim ? attr[*na] : 0] = 1;
+            (*na)++;
+        }
+    }
+    *count = 1;
+    for (int d = 0; d < v->ndim; d++) {
+        int64_t size;
+        if (*na > 1 && !red[d])
+            continue;
+        if (!graph_dim_const_value(G(I), v->dims[d], &size)) {
+            interp_break(I, c->node, RULE_TNG203, "%s over dim %d, whose size differs between gears "
+                         "(a reduction over a constant-size dim is supported)", c->full, d);
+            return 0;
+        }
+        *count *= size;
+    }
+    return 1;
+}
+
+/* x as a float32 tensor for a statistic of a half-precision x (computed in
+ * float32 and rounded once, as PyTorch's CPU does); x itself else. */
+static Obj *stat_input(Interp *I, Obj *x, DType dt, int32_t node)
+{
+    return dt == DT_F16 || dt == DT_BF16 ? cast_to(I, x, DT_F32, node) : x;
+}
+
+/* torch.var(input, dim=None, unbiased=True, keepdim=False) | torch.var(
+ * input, dim, *, correction=1, keepdim=False) | x.std(...): c->arg 1 for
+ * std. Lowered to mean, sub, mul, sum, div (and sqrt) in float32. */
+static Obj *lo_var(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *dim = ARG(c, 1, "dim"), *unb = ARG(c, 2, "unbiased"), *corr = args_kw(c->a, "correction");
+    if (dim && dim->kind == O_BOOL) {   /* torch.var(x, False): unbiased first */
+        unb = dim;
+        dim = NULL;
+    }
+    DType dt = val_at(I, x)->dtype;
+    if (!dtype_is_float(dt))
+        return interp_break(I, c->node, RULE_TNG203, "%s of a %s tensor (a floating point one is supported)",
+                            c->full, dtype_name(dt));
+    int64_t attr[GRAPH_MAX_DIMS + 1], count, cor;
+    uint32_t na;
+    if (!stat_dims(I, c, x, dim, ARG(c, 3, "keepdim"), attr, &na, &count))
+        return unk(I);
+    if (corr && !is_none(corr)) {
+        if (!const_int(I, corr, c->node, "correction=", &cor))
+            return unk(I);
+    } else {
+        if (!flag_arg(I, unb, c->node, "unbiased=", 1, &cor))
+            return unk(I);
+    }
+    Obj *xf = stat_input(I, ARG0(c), dt, c->node);
+    int32_t xv = tv(I, xf, c->node);
+    if (xv < 0)
+        return unk(I);
+    int64_t kattr[GRAPH_MAX_DIMS + 1];
+    memcpy(kattr, attr, na * sizeof kattr[0]);
+    kattr[0] = 1;
+    Obj *mean = emit_x(I, OP_MEAN, xv, kattr, na, 0, DT_UNKNOWN, c->node);
+    Obj *d = arith(I, OP_SUB, xf, mean, 1.0, c->node, c->full);
+    int32_t sq = tv(I, arith(I, OP_MUL, d, d, 1.0, c->node, c->full), c->node);
+    if (sq < 0)
+        return unk(I);
+    Obj *s = emit_x(I, OP_SUM, sq, attr, na, 0, DT_UNKNOWN, c->node);
+    double dof = count - cor > 0 ? (double)(count - cor) : 0.0;
+    Obj *r = arith(I, OP_DIV, s, obj_float(I, dof), 1.0, c->node, c->full);
+    if (c->arg == 1) {
+        int32_t rv = tv(I, r, c->node);
+        if (rv < 0)
+            return unk(I);
+        r = emit_x(I, OP_SQRT, rv, NULL, 0, 0, DT_UNKNOWN, c->node);
+    }
+    return is_tensor(r) ? cast_to(I, r, dt, c->node) : r;
+}
+
+/* The vector p-norm of tensor x (p 2, 1, inf or -inf) over attr's dims,
+ * in float32, as dtype out_dt; NULL after a diagnostic. */
+static Obj *vector_norm(Interp *I, Call *c, Obj *x, double p, const int64_t *attr, uint32_t na,
+                        DType out_dt)
+{
+    DType dt = is_tensor(x) ? val_at(I, tv(I, x, c->node))->dtype : DT_UNKNOWN;
+    Obj *xf = stat_input(I, x, dt, c->node);
+    int32_t xv = tv(I, xf, c->node), t;
+    if (xv < 0)
+        return NULL;
+    if (p == 2.0) {
+        t = tv(I, arith(I, OP_MUL, xf, xf, 1.0, c->node, c->full), c->node);
+        if (t < 0)
+            return NULL;
+        t = tv(I, emit_x(I, OP_SUM, t, attr, na, 0, DT_UNKNOWN, c->node), c->node);
+        if (t < 0)
+            return NULL;
+        xf = emit_x(I, OP_SQRT, t, NULL, 0, 0, DT_UNKNOWN, c->node);
+    } else {
+        t = tv(I, emit_x(I, OP_ABS, xv, NULL, 0, 0, DT_UNKNOWN, c->node), c->node);
+        if (t < 0)
+            return NULL;
+        OpKind k = p == 1.0 ? OP_SUM : p > 0 ? OP_AMAX : OP_AMIN;
+        xf = emit_x(I, k, t, attr, na, 0, DT_UNKNOWN, c->node);
+    }
+    return is_tensor(xf) ? cast_to(I, xf, out_dt, c->node) : NULL;
+}
+
+/* The order of a norm: a number or 'fro' (2 for vectors); 0 after a
+ * diagnostic naming it when it is not 1, 2, inf or -inf. */
+static int norm_order(Interp *I, Call *c, Obj *o, double *p)
+{
+    *p = 2.0;
+    if (is_none(o) || obj_is_str(o, "fro"))
+        return 1;
+    if (!known(I, o, c->node, "the norm's order"))
+        return 0;
+    double v;
+    int is_int;
+    if (py_number(o, &v, &is_int) && (v == 1.0 || v == 2.0 || isinf(v))) {
+        *p = v;
+        return 1;
+    }
+    interp_break(I, c->node, RULE_TNG203, "%s with p (ord) other than 1, 2, inf, -inf or 'fro' "
+                 "is not supported", c->full);
+    return 0;
+}
+
+/* torch.norm(input, p='fro', dim=None, keepdim=False, dtype=None) |
+ * x.norm(p, dim, keepdim) | torch.linalg.vector_norm(x, ord=2, dim=None,
+ * keepdim=False, dtype=None): vector norms, lowered to abs/mul, sum or
+ * amax/amin, sqrt in float32. */
+static Obj *lo_norm(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    DType dt = val_at(I, x)->dtype, want;
+    double p;
+    Obj *po = c->arg ? ARG(c, 1, "ord") : ARG(c, 1, "p");
+    if (!dtype_is_float(dt))
+        return interp_break(I, c->node, RULE_TNG203, "%s of a %s tensor (a floating point one is supported)",
+                            c->full, dtype_name(dt));
+    int64_t attr[GRAPH_MAX_DIMS + 1], count;
+    uint32_t na;
+    if (!norm_order(I, c, po, &p) || !dtype_arg(I, ARG(c, 4, "dtype"), c->node, &want) ||
+        !stat_dims(I, c, x, ARG(c, 2, "dim"), ARG(c, 3, "keepdim"), attr, &na, &count))
+        return unk(I);
+    Obj *r = vector_norm(I, c, ARG0(c), p, attr, na, want ? want : dt);
+    return r ? r : unk(I);
+}
+
+/* F.normalize(input, p=2.0, dim=1, eps=1e-12): x / norm(x, p, dim,
+ * keepdim=True).clamp_min(eps), the norm rounded to x's dtype first, as
+ * PyTorch computes it. */
+static Obj *lo_normalize(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    DType dt = val_at(I, x)->dtype;
+    double p;
+    Obj *dim = ARG(c, 2, "dim"), *eps = ARG(c, 3, "eps");
+    if (!dtype_is_float(dt))
+        return interp_break(I, c->node, RULE_TNG203, "%s of a %s tensor (a floating point one is supported)",
+                            c->full, dtype_name(dt));
+    if (!norm_order(I, c, ARG(c, 1, "p"), &p) || !known(I, eps, c->node, "eps"))
+        return unk(I);
+    int64_t attr[2] = {1, 1};
+    if (!line_dim(I, dim, x, c->node, "the normalize dim", 1, &attr[1]))
+        return unk(I);
+    Obj *n = vector_norm(I, c, ARG0(c), p, attr, 2, dt);
+    int32_t nv = n ? tv(I, n, c->node) : -1;
+    if (nv < 0)
+        return unk(I);
+    int64_t float_bound = 0;
+    Obj *den = emit_x(I, OP_CLAMP_MIN, nv, &float_bound, 1, float_arg(eps, 1e-12), DT_UNKNOWN, c->node);
+    return arith(I, OP_DIV, ARG0(c), den, 1.0, c->node, c->full);
+}
+
 /* ---- lowerings: indexing and scatter ---- */
 
 /* ---- lowerings: neural net ---- */
@@ -2101,6 +2300,11 @@ static const struct LibEntry {
     {"argmin", NS_TM, lo_argmax, OP_ARGMIN},
     {"prod", NS_TM, lo_prod, 0},
     {"cumsum", NS_TM, lo_cumsum, 0},
+    {"var", NS_TM, lo_var, 0},
+    {"std", NS_TM, lo_var, 1},
+    {"norm", NS_TM, lo_norm, 0},
+    {"linalg.vector_norm", NS_TORCH, lo_norm, 1},
+    {"normalize", NS_F, lo_normalize, 0},
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */

@@ -139,7 +139,7 @@ _HALF_TORCH = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tr
                # -- shape --
                # -- compare --
                # -- reduce --
-               "prod", "cumsum",
+               "prod", "cumsum", "var", "std", "norm",
                # -- index --
                # -- nn --
                # -- npu --
@@ -167,7 +167,7 @@ _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "
                  # -- shape --
                  # -- compare --
                  # -- reduce --
-                 "prod", "cumsum",
+                 "prod", "cumsum", "var", "std", "norm",
                  # -- index --
                  # -- nn --
                  # -- npu --
