@@ -139,7 +139,7 @@ _HALF_TORCH = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tr
                # -- shape --
                # -- compare --
                # -- reduce --
-               "prod", "cumsum", "var", "std", "norm",
+               "prod", "cumsum", "var", "std", "norm", "einsum", "outer", "baddbmm",
                # -- index --
                # -- nn --
                # -- npu --
