@@ -28,6 +28,13 @@ TNGRT_KINLINE int tngrt_impl__rank_cmp(const TngrtArg *x, int64_t a, int64_t b)
     return (ia > ib) - (ia < ib);
 }
 
+/* 1 when element i of x is a NaN. */
+TNGRT_KINLINE int tngrt_impl__is_nan(const TngrtArg *x, int64_t i)
+{
+    float v = tngrt_impl__is_float(x->dtype) ? tngrt_impl__ldf(x, i) : 0.0f;
+    return v != v;
+}
+
 /* The line of a sort-like kernel: element j of the line is x[base + j * st]. */
 typedef struct TngrtImplLine {
     const TngrtArg *x;
@@ -146,22 +153,19 @@ TNGRT_KINLINE void tngrt_impl_arg_reduce(const TngrtArg *values, const TngrtArg 
         return;
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
-            TngrtImplLine l = {x, o * len * inner + i, inner, !is_min};
-            int64_t best = 0;
+            int64_t base = o * len * inner + i, best = 0;
             for (int64_t j = 1; j < len; j++) {
                 /* a later position wins only when it ranks strictly first
-                 * (ties keep the first); NaN ranks first for min too */
-                int c = tngrt_impl__rank_cmp(x, l.base + j * inner, l.base + best * inner);
-                float vb = tngrt_impl__is_float(x->dtype) ? tngrt_impl__ldf(x, l.base + best * inner) : 0.0f;
-                if (vb != vb)
-                    break; /* the first NaN: nothing beats it */
-                float vj = tngrt_impl__is_float(x->dtype) ? tngrt_impl__ldf(x, l.base + j * inner) : 0.0f;
-                if (vj != vj || (is_min ? c < 0 : c > 0))
+                 * (ties keep the first); NaN ranks first for min too, and
+                 * once the best is a NaN nothing beats it */
+                int c = tngrt_impl__rank_cmp(x, base + j * inner, base + best * inner);
+                int nan = tngrt_impl__is_nan(x, base + j * inner) || tngrt_impl__is_nan(x, base + best * inner);
+                if (c != 0 && (is_min ? (c < 0) != nan : c > 0))
                     best = j;
             }
             tngrt_impl__sti(indices, o * inner + i, best);
             if (values && len > 0)
-                tngrt_impl__copy_elem(values, o * inner + i, x, l.base + best * inner);
+                tngrt_impl__copy_elem(values, o * inner + i, x, base + best * inner);
         }
 }
 
