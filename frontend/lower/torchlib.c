@@ -2371,6 +2371,12 @@ static Obj *lo_einsum(Interp *I, Call *c)
     if (nops < 1 || nops > EIN_MAX)
         return interp_break(I, c->node, RULE_TNG203, "einsum \"%s\" with %zu operands (1 to %d are supported)",
                             s, nops, EIN_MAX);
+    size_t nsub = 1;
+    for (const char *q = s; *q && q != arrow; q++)
+        nsub += *q == ',';
+    if (nsub != nops)
+        return interp_break(I, c->node, RULE_TNG203, "einsum \"%s\" has %zu operand subscripts for %zu operands",
+                            s, nsub, nops);
     EinTerm t[EIN_MAX];
     int ell = -1;
     const char *at = s, *end = arrow ? arrow : s + strlen(s);
