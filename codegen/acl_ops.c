@@ -75,6 +75,7 @@ enum {
     /* -- comparison, selection, bool -- */
     F_EQ_TENSOR, F_EQ_SCALAR, F_NE_TENSOR, F_NE_SCALAR, F_GT_TENSOR, F_GT_SCALAR, F_GE_TENSOR, F_GE_SCALAR, F_LT_TENSOR, F_LT_SCALAR, F_LE_TENSOR, F_LE_SCALAR, F_LOGICAL_AND, F_LOGICAL_OR, F_LOGICAL_XOR, F_LOGICAL_NOT, F_BITWISE_AND_TENSOR, F_BITWISE_OR_TENSOR, F_BITWISE_XOR_TENSOR, F_BITWISE_NOT, F_IS_INF, F_IS_FINITE, F_S_WHERE, F_INPLACE_MASKED_FILL_SCALAR, F_ANY, F_ALL,
     /* -- reductions, sorting, contractions -- */
+    F_AMIN, F_ARGMAX, F_ARGMIN, F_ARGSORT, F_CUMSUM, F_MAX_DIM, F_MIN_DIM, F_PROD_DIM, F_SORT, F_TOPK,
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
@@ -244,6 +245,26 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_ALL] = {"aclnnAll", H("all"),
         "const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out", CS},
     /* -- reductions, sorting, contractions -- */
+    [F_AMIN] = {"aclnnAmin", H("amin"),
+                "const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out", 0},
+    [F_ARGMAX] = {"aclnnArgMax", H("argmax"), "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out", 0},
+    [F_ARGMIN] = {"aclnnArgMin", H("argmin"), "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out", 0},
+    [F_ARGSORT] = {"aclnnArgsort", H("argsort"), "const aclTensor *self, int64_t dim, bool descending, aclTensor *out",
+                   0},
+    [F_CUMSUM] = {"aclnnCumsum", H("cumsum"), "const aclTensor *self, int64_t dim, aclDataType dtype, aclTensor *out",
+                  0},
+    [F_MAX_DIM] = {"aclnnMaxDim", H("max_dim"),
+                   "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out, aclTensor *indices", 0},
+    [F_MIN_DIM] = {"aclnnMinDim", H("min_dim"),
+                   "const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out, aclTensor *indices", 0},
+    [F_PROD_DIM] = {"aclnnProdDim", H("prod"),
+                    "const aclTensor *self, int64_t dim, bool keepDim, const aclDataType dtype, aclTensor *out", 0},
+    [F_SORT] = {"aclnnSort", H("sort"),
+                "const aclTensor *self, bool stable, int64_t dim, bool descending, aclTensor *valuesOut, "
+                "aclTensor *indicesOut", CS},
+    [F_TOPK] = {"aclnnTopk", H("topk"),
+                "const aclTensor *self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor *valuesOut, "
+                "aclTensor *indicesOut", CS},
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
@@ -367,6 +388,16 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(REDUCE_ANY, PLAIN, ANY, "i0 rd b0 o0"),
     ROW(REDUCE_ALL, PLAIN, ALL, "i0 rd b0 o0"),
     /* -- reductions, sorting, contractions -- */
+    ROW(AMIN, PLAIN, AMIN, "i0 rd b0 o0"),
+    ROW(PROD, PLAIN, PROD_DIM, "i0 a1 b0 dt o0"),   /* the lowering gives prod exactly one dim */
+    ROW(TOPK, PLAIN, TOPK, "i0 a1 a0 b2 =true o0 o1"),   /* sorted: aclnnTopk takes only true */
+    ROW(SORT, PLAIN, SORT, "i0 b2 a0 b1 o0 o1"),
+    ROW(ARGSORT, PLAIN, ARGSORT, "i0 a0 b1 o0"),
+    ROW(MAX_DIM, PLAIN, MAX_DIM, "i0 a0 b1 o0 o1"),
+    ROW(MIN_DIM, PLAIN, MIN_DIM, "i0 a0 b1 o0 o1"),
+    ROW(ARGMAX, PLAIN, ARGMAX, "i0 a0 b1 o0"),
+    ROW(ARGMIN, PLAIN, ARGMIN, "i0 a0 b1 o0"),
+    ROW(CUMSUM, PLAIN, CUMSUM, "i0 a0 dt o0"),
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
@@ -405,6 +436,9 @@ static const char *const acl_op_types[OP__count] = {
     /* -- comparison, selection, bool -- */
     [OP_EQ] = "Equal", [OP_NE] = "NotEqual", [OP_LT] = "Less", [OP_LE] = "LessEqual", [OP_GT] = "Greater", [OP_GE] = "GreaterEqual", [OP_LOGICAL_AND] = "LogicalAnd", [OP_LOGICAL_OR] = "LogicalOr", [OP_LOGICAL_XOR] = "NotEqual", [OP_LOGICAL_NOT] = "LogicalNot", [OP_BITWISE_AND] = "BitwiseAnd", [OP_BITWISE_OR] = "BitwiseOr", [OP_BITWISE_XOR] = "BitwiseXor", [OP_BITWISE_NOT] = "Invert", [OP_ISNAN] = "IsNan", [OP_ISINF] = "IsInf", [OP_ISFINITE] = "IsFinite", [OP_WHERE] = "Select", [OP_MASKED_FILL] = "MaskedFill", [OP_REDUCE_ANY] = "ReduceAny", [OP_REDUCE_ALL] = "ReduceAll",
     /* -- reductions, sorting, contractions -- */
+    [OP_AMIN] = "ReduceMin", [OP_PROD] = "ReduceProd", [OP_TOPK] = "TopKV2", [OP_SORT] = "Sort",
+    [OP_ARGSORT] = "Sort", [OP_MAX_DIM] = "ArgMaxWithValue", [OP_MIN_DIM] = "ArgMinWithValue",
+    [OP_ARGMAX] = "ArgMaxV2", [OP_ARGMIN] = "ArgMin", [OP_CUMSUM] = "Cumsum",
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */

@@ -217,6 +217,16 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(REDUCE_ANY, any_all, "o0 i0 rd =0"),
     CALL(REDUCE_ALL, any_all, "o0 i0 rd =1"),
     /* -- reductions, sorting, contractions -- */
+    CALL(AMIN, reduce, "o0 i0 =TNGRT_RED_AMIN rd"),
+    CALL(PROD, reduce, "o0 i0 =TNGRT_RED_PROD rd"),
+    CALL(TOPK, topk, "o0 o1 i0 a0 a2"),
+    CALL(SORT, topk, "o0 o1 i0 a0 a1"),
+    CALL(ARGSORT, topk, "=NULL o0 i0 a0 a1"),
+    CALL(MAX_DIM, arg_reduce, "o0 o1 i0 a0 =0"),
+    CALL(MIN_DIM, arg_reduce, "o0 o1 i0 a0 =1"),
+    CALL(ARGMAX, arg_reduce, "=NULL o0 i0 a0 =0"),
+    CALL(ARGMIN, arg_reduce, "=NULL o0 i0 a0 =1"),
+    CALL(CUMSUM, cumsum, "o0 i0 a0"),
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */

@@ -1748,8 +1748,11 @@ static int infer__reduce_dtype(Infer *I, const Val *x, DType *dt)
             return infer__fail(I, "could not infer the output dtype: the input dtype must be "
                                "floating point, got %s", dtype_name(*dt));
         return 0;
-    case OP_AMAX:
+    case OP_AMAX: case OP_AMIN:
         *dt = x->dtype;
+        return 0;
+    case OP_PROD:
+        *dt = want ? want : dtype_is_float(x->dtype) ? x->dtype : DT_I64;
         return 0;
     default:
         TNGC_BUG("infer_reduce: %s is no reduction", I->op);
@@ -2186,6 +2189,89 @@ static int infer_any_all(Infer *I)
 }
 
 /* ---- shape rules: reductions, sorting, contractions ---- */
+
+/* The dim attr[0] of a sort, topk or arg-reduction of x: normalised, and
+ * 0 (a line of one element) for a 0-d x. */
+static int infer__line_dim(Infer *I, const Val *x)
+{
+    if (x->ndim == 0 && I->attr[0] == 0)
+        return 0;
+    return infer__dim(I, I->attr[0], x->ndim);
+}
+
+/* torch.topk(x, k, dim, largest, sorted) -> (values, indices) */
+static int infer_topk(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    int64_t k = I->attr[1];
+    if (x->ndim == 0)
+        return infer__fail(I, "expected a tensor of at least 1 dim, got a 0-d one");
+    if (infer__line_dim(I, x) < 0)
+        return -1;
+    if (k < 0)
+        return infer__fail(I, "k (%lld) must not be negative", (long long)k);
+    Shape s = shape_of(x);
+    DimId size = s.d[I->attr[0]], kd = graph_dim_const(I->g, k);
+    int64_t c;
+    if (graph_dim_const_value(I->g, size, &c)) {
+        if (k > c)
+            return infer__fail(I, "k (%lld) is out of range for dim %lld of size %lld", (long long)k,
+                               (long long)I->attr[0], (long long)c);
+    } else {
+        /* k <= size in every gear: min(size, k) == k */
+        char what[96];
+        snprintf(what, sizeof what, "k of %s against dim %lld", I->op, (long long)I->attr[0]);
+        infer__check(I, DIMCHECK_EQ, graph_dim_min(I->g, size, kd), kd, what);
+    }
+    s.d[I->attr[0]] = kd;
+    if (infer__out(I, x->dtype, &s) < 0)
+        return -1;
+    return infer__out(I, DT_I64, &s);
+}
+
+/* torch.sort(x, dim, descending, stable) -> (values, indices); argsort */
+static int infer_sort(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__line_dim(I, x) < 0)
+        return -1;
+    Shape s = shape_of(x);
+    if (I->d->kind == OP_SORT && infer__out(I, x->dtype, &s) < 0)
+        return -1;
+    return infer__out(I, DT_I64, &s);
+}
+
+/* x.max(dim, keepdim) -> (values, indices), x.min(dim); argmax, argmin */
+static int infer_arg_reduce(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__line_dim(I, x) < 0)
+        return -1;
+    Shape s = shape_of(x);
+    if (x->ndim > 0) {
+        int dim = (int)I->attr[0];
+        if (I->attr[1]) {
+            s.d[dim] = graph_dim_const(I->g, 1);
+        } else {
+            memmove(&s.d[dim], &s.d[dim + 1], (size_t)(s.n - dim - 1) * sizeof s.d[0]);
+            s.n--;
+        }
+    }
+    if ((I->d->kind == OP_MAX_DIM || I->d->kind == OP_MIN_DIM) && infer__out(I, x->dtype, &s) < 0)
+        return -1;
+    return infer__out(I, DT_I64, &s);
+}
+
+/* torch.cumsum(x, dim, dtype=None) */
+static int infer_cumsum(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__line_dim(I, x) < 0)
+        return -1;
+    DType dt = I->d->dtype ? I->d->dtype : dtype_is_float(x->dtype) ? x->dtype : DT_I64;
+    Shape s = shape_of(x);
+    return infer__out(I, dt, &s);
+}
 
 /* ---- shape rules: indexing and scatter ---- */
 

@@ -377,6 +377,27 @@ static void attrs__compare(PlanAttrs *l, const Op *op)
 
 static void attrs__masked_fill(PlanAttrs *l, const Op *op) { attrs__add(l, "value", PA_FLOAT, 0, op->fattr[0]); }
 
+/* topk, sort, argsort, max/min along a dim, argmax/argmin, cumsum: the
+ * dim attr[0] and the rest as ops.def names them (the reductions, sorting
+ * and contractions family). */
+static void attrs__line(PlanAttrs *l, const Op *op)
+{
+    static const char *const topk[] = {"k", "largest", "sorted"}, *const sort[] = {"descending", "stable"},
+                             *const arg[] = {"keepdim"};
+    const char *const *names = op->kind == OP_TOPK ? topk
+                               : op->kind == OP_SORT || op->kind == OP_ARGSORT ? sort
+                               : arg;
+    attrs__add(l, "dim", PA_INT, plan__attr(op, 0), 0);
+    if (op->kind == OP_CUMSUM) {
+        attrs__dtype(l, op);
+        return;
+    }
+    for (uint32_t i = 1; i < op->nattr; i++) {
+        int k = op->kind == OP_TOPK && i == 1;   /* topk's k; the rest are flags */
+        attrs__add(l, names[i - 1], k ? PA_INT : PA_BOOL, k ? op->attr[i] : op->attr[i] != 0, 0);
+    }
+}
+
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);
  * attrs__none where a kind has none. A kind missing here is a bug. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
@@ -428,6 +449,10 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_REDUCE_ANY] = attrs__reduce,
     [OP_REDUCE_ALL] = attrs__reduce,
     /* -- reductions, sorting, contractions -- */
+    [OP_AMIN] = attrs__reduce, [OP_PROD] = attrs__reduce, [OP_TOPK] = attrs__line,
+    [OP_SORT] = attrs__line, [OP_ARGSORT] = attrs__line, [OP_MAX_DIM] = attrs__line,
+    [OP_MIN_DIM] = attrs__line, [OP_ARGMAX] = attrs__line, [OP_ARGMIN] = attrs__line,
+    [OP_CUMSUM] = attrs__line,
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */

@@ -304,6 +304,11 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_REDUCE_ANY] = rowindep__reduce_dims,
     [OP_REDUCE_ALL] = rowindep__reduce_dims,
     /* -- reductions, sorting, contractions -- */
+    [OP_AMIN] = rowindep__reduce_dims, [OP_PROD] = rowindep__reduce_dims,
+    [OP_TOPK] = rowindep__reduce_dim, [OP_SORT] = rowindep__reduce_dim, [OP_ARGSORT] = rowindep__reduce_dim,
+    [OP_MAX_DIM] = rowindep__reduce_dim, [OP_MIN_DIM] = rowindep__reduce_dim,
+    [OP_ARGMAX] = rowindep__reduce_dim, [OP_ARGMIN] = rowindep__reduce_dim,
+    [OP_CUMSUM] = rowindep__reduce_dim,   /* conservative: padding after the rows leaves them alone */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */

@@ -1406,17 +1406,22 @@ static inline float tngrt_impl__reduce_f(const TngrtArg *x, int64_t base,
                                          const TngrtImplWalk *r, TngrtReduceOp op)
 {
     int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {base, 0, 0};
-    float acc = op == TNGRT_RED_AMAX ? -INFINITY : 0.0f;
+    float acc = op == TNGRT_RED_AMAX   ? -INFINITY
+                : op == TNGRT_RED_AMIN ? INFINITY
+                : op == TNGRT_RED_PROD ? 1.0f
+                                       : 0.0f;
     do {
         int64_t n = r->shape[r->nd - 1], s = r->st[0][r->nd - 1];
-        if (op != TNGRT_RED_AMAX) {
+        if (op == TNGRT_RED_SUM || op == TNGRT_RED_MEAN) {
             acc += tngrt_impl__sum_row(x, off[0], s, n, 0, 0.0f);
             continue;
         }
         for (int64_t i = 0; i < n; i++) {
             float v = tngrt_impl__ldf(x, off[0] + i * s);
-            if (v > acc || v != v) /* NaN sticks: nothing compares above it */
-                acc = v;
+            if (op == TNGRT_RED_PROD)
+                acc *= v;
+            else if ((op == TNGRT_RED_AMIN ? v < acc : v > acc) || v != v)
+                acc = v; /* NaN sticks: nothing compares above (or below) it */
         }
     } while (tngrt_impl__walk_next(r, idx, off));
     return acc;
@@ -1427,17 +1432,22 @@ static inline int64_t tngrt_impl__reduce_i(const TngrtArg *x, int64_t base,
                                            const TngrtImplWalk *r, TngrtReduceOp op)
 {
     int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {base, 0, 0};
-    uint64_t sum = 0;
-    int64_t mx = INT64_MIN;
+    uint64_t sum = 0, prod = 1;
+    int64_t mx = INT64_MIN, mn = INT64_MAX;
     do {
         int64_t n = r->shape[r->nd - 1], s = r->st[0][r->nd - 1];
         for (int64_t i = 0; i < n; i++) {
             int64_t v = tngrt_impl__ldi(x, off[0] + i * s);
             sum += (uint64_t)v;
+            prod *= (uint64_t)v;
             mx = v > mx ? v : mx;
+            mn = v < mn ? v : mn;
         }
     } while (tngrt_impl__walk_next(r, idx, off));
-    return op == TNGRT_RED_AMAX ? mx : tngrt_impl__wrap(sum);
+    return op == TNGRT_RED_AMAX   ? mx
+           : op == TNGRT_RED_AMIN ? mn
+           : op == TNGRT_RED_PROD ? tngrt_impl__wrap(prod)
+                                  : tngrt_impl__wrap(sum);
 }
 
 /* Reduces one output element (count elements of x from base) into out[o]. */
@@ -1447,10 +1457,13 @@ static inline void tngrt_impl__reduce_one(const TngrtArg *out, int64_t o, const 
 {
     if (tngrt_impl__is_float(out->dtype)) {
         float v = count ? tngrt_impl__reduce_f(x, base, r, op)
-                        : (op == TNGRT_RED_AMAX ? -INFINITY : 0.0f);
+                        : (op == TNGRT_RED_AMAX   ? -INFINITY
+                           : op == TNGRT_RED_AMIN ? INFINITY
+                           : op == TNGRT_RED_PROD ? 1.0f
+                                                  : 0.0f);
         tngrt_impl__stf(out, o, op == TNGRT_RED_MEAN ? v / (float)count : v);
     } else {
-        int64_t v = count ? tngrt_impl__reduce_i(x, base, r, op) : 0;
+        int64_t v = count ? tngrt_impl__reduce_i(x, base, r, op) : op == TNGRT_RED_PROD;
         tngrt_impl__sti(out, o, op == TNGRT_RED_MEAN && count ? v / count : v);
     }
 }
@@ -2059,6 +2072,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- comparison, selection, bool ---- */
 #include "tngrt_impl_compare.h"
 /* ---- reductions, sorting, contractions ---- */
+#include "tngrt_impl_reduce.h"
 /* ---- indexing and scatter ---- */
 /* ---- neural net ---- */
 /* ---- torch_npu fused ops ---- */

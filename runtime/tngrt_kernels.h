@@ -116,6 +116,8 @@ typedef enum TngrtReduceOp {
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
+    TNGRT_RED_AMIN,      /* as AMAX: the smallest, NaN propagating */
+    TNGRT_RED_PROD,      /* float: float product; integer: int64, wrapping */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
@@ -326,6 +328,26 @@ void tngrt_kernel_masked_fill(const TngrtArg *out, const TngrtArg *mask, double 
 void tngrt_kernel_any_all(const TngrtArg *out, const TngrtArg *x, uint32_t dims_mask, int all);
 
 /* ---- kernels: reductions, sorting, contractions ---- */
+
+/* topk and sort along dim of x (NaN ranks above every number; equal values
+ * keep their index order, so the order is total): indices gets the first k
+ * positions of that order, descending when largest != 0 (ascending else),
+ * where k is indices->shape[dim]; values (NULL for argsort) gets x's
+ * elements at them. values and indices have x's shape but k at dim. */
+void tngrt_kernel_topk(const TngrtArg *values, const TngrtArg *indices, const TngrtArg *x, int dim,
+                       int largest);
+
+/* x.max(dim) / x.min(dim) (is_min): per line along dim, the index of the
+ * first NaN, else of the first largest (smallest) element, into indices
+ * (int64), and that element into values (NULL for argmax/argmin). The
+ * outputs have x's elements with dim removed (keepdim or not alike). */
+void tngrt_kernel_arg_reduce(const TngrtArg *values, const TngrtArg *indices, const TngrtArg *x,
+                             int dim, int is_min);
+
+/* Inclusive prefix sums of x along dim into out (x's shape): accumulated
+ * in float for a float out (each sum rounded to out's dtype as it is
+ * stored), in int64 wrapping for an integer out. */
+void tngrt_kernel_cumsum(const TngrtArg *out, const TngrtArg *x, int dim);
 
 /* ---- kernels: indexing and scatter ---- */
 

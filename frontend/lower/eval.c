@@ -855,7 +855,11 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         return method_obj(I, name, o);
     case O_CONFIG:
         return entry_config_get(I, o, name);
-    case O_LIST: case O_DICT: case O_STR: case O_TUPLE:
+    case O_TUPLE:
+        if ((r = obj_getattr(o, name)))   /* a named tuple's field */
+            return r;
+        return method_obj(I, name, o);
+    case O_LIST: case O_DICT: case O_STR:
         return method_obj(I, name, o);
     case O_COMPILED:
         /* attributes of the compiled model are the model's */

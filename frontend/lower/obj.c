@@ -154,6 +154,14 @@ Obj *obj_tuple(Interp *I, Obj **items, size_t n)
     return o;
 }
 
+Obj *obj_named_tuple(Interp *I, Obj **items, const char *const *names, size_t n)
+{
+    Obj *o = obj_tuple(I, items, n);
+    for (size_t i = 0; i < n; i++)
+        obj_attrs_set(I, &o->attrs, names[i], items[i]);
+    return o;
+}
+
 Obj *obj_seq(Interp *I, ObjKind kind)
 {
     return obj_new(I, kind);

@@ -308,6 +308,9 @@ Obj *obj_int(Interp *I, int64_t v);
 Obj *obj_float(Interp *I, double v);
 Obj *obj_str(Interp *I, const char *s);
 Obj *obj_tuple(Interp *I, Obj **items, size_t n);
+/* A named tuple (torch.return_types.topk, ...): a tuple of items whose
+ * fields are also attributes names[i] (its attrs; getattr reads them). */
+Obj *obj_named_tuple(Interp *I, Obj **items, const char *const *names, size_t n);
 /* An empty tuple, list or dict. */
 Obj *obj_seq(Interp *I, ObjKind kind);
 /* A new tuple, list or dict holding items[0..n) (copied). */

@@ -139,6 +139,7 @@ _HALF_TORCH = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tr
                # -- shape --
                # -- compare --
                # -- reduce --
+               "prod", "cumsum", "var", "std", "norm", "einsum", "outer", "baddbmm",
                # -- index --
                # -- nn --
                # -- npu --
@@ -167,6 +168,7 @@ _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "
                  # -- shape --
                  # -- compare --
                  # -- reduce --
+                 "prod", "cumsum", "var", "std", "norm",
                  # -- index --
                  # -- nn --
                  # -- npu --

@@ -1,0 +1,29 @@
+/*
+ * aclnnop/aclnn_prod.h - aclnnProdDim, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h). C++ only,
+ * as CANN's aclnnop/ headers are: a C file that includes it does not
+ * compile (aclnn/acl_meta.h says why the bundles do not).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha002/API/aolapi/context/aclnnProdDim.md
+ */
+#ifndef TNGC_TEST_ACLNN_PROD_H
+#define TNGC_TEST_ACLNN_PROD_H
+
+#include <cstdint>
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepDim, const aclDataType dtype, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnProdDim(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
