@@ -69,6 +69,8 @@ enum {
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
+    F_GATHER, F_INDEX, F_INDEX_ADD, F_INDEX_COPY, F_INDEX_PUT_IMPL, F_INDEX_SELECT, F_SCATTER, F_SCATTER_ADD,
+    F_SCATTER_VALUE,
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
     F_COUNT
@@ -177,6 +179,29 @@ static const AclFn acl_fns[F_COUNT] = {
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
+    [F_GATHER] = {"aclnnGather", H("gather"),
+                  "const aclTensor *self, const int64_t dim, const aclTensor *index, aclTensor *out", CS},
+    [F_INDEX] = {"aclnnIndex", H("index"), "const aclTensor *self, const aclTensorList *indices, aclTensor *out", CS},
+    [F_INDEX_ADD] = {"aclnnIndexAdd", H("index_add"),
+                     "const aclTensor *self, const int64_t dim, const aclTensor *index, const aclTensor *source, "
+                     "const aclScalar *alpha, aclTensor *out", 0},
+    [F_INDEX_COPY] = {"aclnnIndexCopy", H("index_copy"),
+                      "aclTensor *selfRef, int64_t dim, const aclTensor *index, const aclTensor *source, "
+                      "aclTensor *outRef", 0},
+    [F_INDEX_PUT_IMPL] = {"aclnnIndexPutImpl", H("index_put_impl"),
+                          "aclTensor *selfRef, const aclTensorList *indices, const aclTensor *values, "
+                          "const bool accumulate, const bool unsafe", 0},
+    [F_INDEX_SELECT] = {"aclnnIndexSelect", H("index_select"),
+                        "const aclTensor *self, int64_t dim, const aclTensor *index, aclTensor *out", CS},
+    [F_SCATTER] = {"aclnnScatter", H("scatter"),
+                   "const aclTensor *self, int64_t dim, const aclTensor *index, const aclTensor *src, int64_t reduce, "
+                   "aclTensor *out", CS},
+    [F_SCATTER_ADD] = {"aclnnScatterAdd", H("scatter_add"),
+                       "const aclTensor *self, int64_t dim, const aclTensor *index, const aclTensor *src, "
+                       "aclTensor *out", CS},
+    [F_SCATTER_VALUE] = {"aclnnScatterValue", H("scatter"),
+                         "const aclTensor *self, int64_t dim, const aclTensor *index, const aclScalar *value, "
+                         "int64_t reduce, aclTensor *out", CS},
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };
@@ -266,6 +291,15 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
+    ROW(INDEX_SELECT, PLAIN, INDEX_SELECT, "i0 a0 i1 o0"),
+    ROW(GATHER, PLAIN, GATHER, "i0 a0 i1 o0"),
+    ROW(INDEX, PLAIN, INDEX, "i0 l1 o0"),
+    ROW(INDEX_PUT, PLAIN, INDEX_PUT_IMPL, "o0 l2 i1 b1 =true"),   /* unsafe=true: CANN checks the indices */
+    ROW(SCATTER, PLAIN, SCATTER, "i0 a0 i1 i2 a1 o0"),
+    ROW(SCATTER, TENSOR_SCALAR, SCATTER_VALUE, "i0 a0 i1 f0 a1 o0"),
+    ROW(SCATTER_ADD, PLAIN, SCATTER_ADD, "i0 a0 i1 i2 o0"),
+    ROW(INDEX_ADD, PLAIN, INDEX_ADD, "i0 a0 i1 i2 f0 o0"),
+    ROW(INDEX_COPY, PLAIN, INDEX_COPY, "i0 a0 i1 i2 o0"),
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };
@@ -300,6 +334,9 @@ static const char *const acl_op_types[OP__count] = {
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
+    [OP_INDEX_SELECT] = "GatherV2", [OP_GATHER] = "GatherElements", [OP_INDEX] = "Index",
+    [OP_INDEX_PUT] = "IndexPutV2", [OP_SCATTER] = "ScatterElements", [OP_SCATTER_ADD] = "ScatterAddWithAxis",
+    [OP_INDEX_ADD] = "InplaceIndexAdd", [OP_INDEX_COPY] = "ScatterUpdate",
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };
@@ -352,6 +389,8 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         return ACL_V_OTHER;
     case OP_LINEAR:
         return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
+    case OP_SCATTER:   /* indexing and scatter: a scalar src is aclnnScatterValue */
+        return op->nin > 2 && op->in[2] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
         if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
             *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";

@@ -532,14 +532,14 @@ static void acl__where(Emit *E, const Op *op, StrBuf *w)
 }
 
 /* "list": the inputs as an aclTensorList built once per gear (stack: each
- * with a 1 inserted at its dim). */
-static void acl__list(Emit *E, const Op *op, const char *where)
+ * with a 1 inserted at its dim); "lK": the inputs from K on (indices). */
+static void acl__list(Emit *E, const Op *op, uint32_t from, const char *where)
 {
     Acl *A = E->target;
     int k = A->n[D_LIST]++;
-    sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k, op->nin);
-    for (uint32_t j = 0; j < op->nin; j++)
-        sb_printf(&A->build, "%s\n        %s", j ? "," : "",
+    sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k, op->nin - from);
+    for (uint32_t j = from; j < op->nin; j++)
+        sb_printf(&A->build, "%s\n        %s", j > from ? "," : "",
                   acl__render(E, acl__tensor_expr, op, op->in[j], op->kind == OP_STACK ? (int)op->attr[0] : -1));
     sb_printf(&A->build, "}, %s))\n        return -1;\n", where);
     sb_printf(E->o, "G->tl[%d]", k);
@@ -580,7 +580,9 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
     } else if (emit_token_is(t, "qm")) {
         sb_puts(E->o, op->attr[1] == 1 ? "\"dynamic\"" : "\"static\"");
     } else if (emit_token_is(t, "list")) {
-        acl__list(E, op, where);
+        acl__list(E, op, 0, where);
+    } else if (t->s[0] == 'l' && k >= 0 && t->n == 2) {
+        acl__list(E, op, (uint32_t)k, where);
     } else {
         return 0;
     }

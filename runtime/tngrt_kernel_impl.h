@@ -2058,6 +2058,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- comparison, selection, bool ---- */
 /* ---- reductions, sorting, contractions ---- */
 /* ---- indexing and scatter ---- */
+#include "tngrt_impl_index.h"
 /* ---- neural net ---- */
 /* ---- torch_npu fused ops ---- */
 
