@@ -293,8 +293,8 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     /* -- indexing and scatter -- */
     ROW(INDEX_SELECT, PLAIN, INDEX_SELECT, "i0 a0 i1 o0"),
     ROW(GATHER, PLAIN, GATHER, "i0 a0 i1 o0"),
-    ROW(INDEX, PLAIN, INDEX, "i0 l1 o0"),
-    ROW(INDEX_PUT, PLAIN, INDEX_PUT_IMPL, "o0 l2 i1 b1 =true"),   /* unsafe=true: CANN checks the indices */
+    ROW(INDEX, PLAIN, INDEX, "xm l1 ym"),
+    ROW(INDEX_PUT, PLAIN, INDEX_PUT_IMPL, "dm l2 vm b1 =true"),   /* unsafe=true: CANN checks the indices */
     ROW(SCATTER, PLAIN, SCATTER, "i0 a0 i1 i2 a1 o0"),
     ROW(SCATTER, TENSOR_SCALAR, SCATTER_VALUE, "i0 a0 i1 f0 a1 o0"),
     ROW(SCATTER_ADD, PLAIN, SCATTER_ADD, "i0 a0 i1 i2 o0"),
@@ -391,6 +391,16 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
     case OP_SCATTER:   /* indexing and scatter: a scalar src is aclnnScatterValue */
         return op->nin > 2 && op->in[2] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
+    case OP_INDEX_PUT: {   /* after leading ':' the values move with the indexed dims: all or none */
+        int nv = g->vals.v[op->in[1]].ndim, nd = g->vals.v[op->in[0]].ndim, k = (int)op->nin - 2, bn = 0;
+        for (uint32_t j = 2; j < op->nin; j++)
+            bn = g->vals.v[op->in[j]].ndim > bn ? g->vals.v[op->in[j]].ndim : bn;
+        if (op->attr[0] > 0 && nv > nd - (int)op->attr[0] - k && nv != nd - k + bn) {
+            *why = "index_put after leading ':' with values that broadcast over the leading dims";
+            return ACL_V_OTHER;
+        }
+        return ACL_V_PLAIN;
+    }
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
         if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
             *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";
