@@ -1769,18 +1769,18 @@ static int index_has_tensor(const Obj *index)
 /* An index tensor's value: integer (PyTorch: int64) tensors only; a bool
  * mask selects a data-dependent number of elements (TNG203). -1 after a
  * diagnostic. */
-static int32_t index_tensor(Interp *I, Obj *o, int32_t node, RuleId rule)
+static int32_t index_tensor(Interp *I, Obj *o, int32_t node)
 {
     int32_t v = tv(I, o, node);
     if (v < 0)
         return -1;
-    if (val_at(I, v)->dtype == DT_BOOL || val_at(I, v)->dtype == DT_I8) {
+    if (val_at(I, v)->dtype == DT_BOOL) {
         interp_break(I, node, RULE_TNG203, "indexing with a bool mask has a dynamic output shape (the number "
                      "of true elements is only known at run time)");
         return -1;
     }
     if (val_at(I, v)->dtype != DT_I64) {
-        interp_break(I, node, rule, "tensors used as indices must be int64 (torch.long), got %s",
+        interp_break(I, node, RULE_TNG207, "tensors used as indices must be int64 (torch.long), got %s",
                      dtype_name(val_at(I, v)->dtype));
         return -1;
     }
@@ -1820,7 +1820,7 @@ static int index_walk(Interp *I, int32_t *x, Obj *index, int32_t node, int store
         if (o->kind == O_ELLIPSIS) {
             p += n - consumed;
         } else if (is_tensor(o)) {
-            if (k >= GRAPH_MAX_DIMS || (ixv[k] = index_tensor(I, o, node, rule)) < 0)
+            if (k >= GRAPH_MAX_DIMS || (ixv[k] = index_tensor(I, o, node)) < 0)
                 return -1;
             pos[k++] = p++;
         } else if (o->kind == O_NONE) {
@@ -2113,7 +2113,7 @@ static Obj *lo_index_put(Interp *I, Call *c)
         return unk(I);
     }
     for (size_t j = 0; j < ix->n; j++)
-        if (is_unknown(ix->items[j]) || (ixv[j] = index_tensor(I, ix->items[j], c->node, RULE_TNG203)) < 0)
+        if (is_unknown(ix->items[j]) || (ixv[j] = index_tensor(I, ix->items[j], c->node)) < 0)
             return unk(I);
     if (!is_none(acc) && acc->kind != O_BOOL) {
         if (!is_unknown(acc))
