@@ -2112,9 +2112,15 @@ static Obj *lo_index_put(Interp *I, Call *c)
                          GRAPH_MAX_DIMS);
         return unk(I);
     }
-    for (size_t j = 0; j < ix->n; j++)
-        if (is_unknown(ix->items[j]) || (ixv[j] = index_tensor(I, ix->items[j], c->node)) < 0)
+    for (size_t j = 0; j < ix->n; j++) {
+        if (is_unknown(ix->items[j]))
             return unk(I);
+        if (!is_tensor(ix->items[j]))
+            return interp_break(I, c->node, RULE_TNG203, "%s: index %zu is not a tensor (None and other "
+                                "entries are not supported)", c->full, j);
+        if ((ixv[j] = index_tensor(I, ix->items[j], c->node)) < 0)
+            return unk(I);
+    }
     if (!is_none(acc) && acc->kind != O_BOOL) {
         if (!is_unknown(acc))
             interp_break(I, c->node, RULE_TNG203, "%s: accumulate must be True or False", c->full);

@@ -18,9 +18,8 @@
 extern "C" {
 #endif
 
-aclnnStatus aclnnIndexAddGetWorkspaceSize(const aclTensor *self, const int64_t dim, const aclTensor *index,
-    const aclTensor *source, const aclScalar *alpha, aclTensor *out, uint64_t *workspaceSize,
-    aclOpExecutor **executor);
+aclnnStatus aclnnIndexAddGetWorkspaceSize(const aclTensor *self, const int64_t dim, const aclTensor *index, const aclTensor *source, const aclScalar *alpha, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
 aclnnStatus aclnnIndexAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus

@@ -18,8 +18,8 @@
 extern "C" {
 #endif
 
-aclnnStatus aclnnIndexCopyGetWorkspaceSize(aclTensor *selfRef, int64_t dim, const aclTensor *index,
-    const aclTensor *source, aclTensor *outRef, uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnIndexCopyGetWorkspaceSize(aclTensor *selfRef, int64_t dim, const aclTensor *index, const aclTensor *source, aclTensor *outRef,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
 aclnnStatus aclnnIndexCopy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus

@@ -18,11 +18,9 @@
 extern "C" {
 #endif
 
-aclnnStatus aclnnIndexPutImplGetWorkspaceSize(aclTensor *selfRef, const aclTensorList *indices,
-    const aclTensor *values, const bool accumulate, const bool unsafe, uint64_t *workspaceSize,
-    aclOpExecutor **executor);
-aclnnStatus aclnnIndexPutImpl(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-    aclrtStream stream);
+aclnnStatus aclnnIndexPutImplGetWorkspaceSize(aclTensor *selfRef, const aclTensorList *indices, const aclTensor *values, const bool accumulate, const bool unsafe,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnIndexPutImpl(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }
