@@ -1753,17 +1753,52 @@ static Obj *lo_tensor(Interp *I, Call *c)
 
 /* ---- lowerings: indexing and scatter ---- */
 
-/* 1 when a subscript holds a tensor (advanced indexing). */
+/* 1 when a subscript holds a tensor or a list (advanced indexing). */
 static int index_has_tensor(const Obj *index)
 {
     if (!index)
         return 0;
     if (index->kind != O_TUPLE)
-        return is_tensor(index);
+        return is_tensor(index) || index->kind == O_LIST;
     for (size_t i = 0; i < index->n; i++)
-        if (is_tensor(index->items[i]))
+        if (is_tensor(index->items[i]) || index->items[i]->kind == O_LIST)
             return 1;
     return 0;
+}
+
+enum { INDEX_LIST_MAX = 256 };
+
+/* A list of Python ints in a subscript (x[[0, 2]]) as an int64 index
+ * tensor: the concatenation of one-element constants. -1 after a
+ * diagnostic. */
+static int32_t index_list(Interp *I, const Obj *l, int32_t node)
+{
+    int32_t parts[INDEX_LIST_MAX];
+    int64_t one = graph_dim_const(G(I), 1), dim0 = 0;
+    if (l->n == 0 || l->n > INDEX_LIST_MAX) {
+        interp_break(I, node, RULE_TNG203, "a list index of %zu items (1 to %d are supported)", l->n,
+                     INDEX_LIST_MAX);
+        return -1;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        const Obj *o = l->items[i];
+        if (is_unknown(o))
+            return -1;
+        if (o->kind == O_BOOL) {
+            interp_break(I, node, RULE_TNG203, "indexing with a list of bools (a mask) has a dynamic output "
+                         "shape (the number of true elements is only known at run time)");
+            return -1;
+        }
+        if (o->kind != O_INT) {
+            interp_break(I, node, RULE_TNG203, "a list index must hold Python ints (item %zu does not)", i);
+            return -1;
+        }
+        if ((parts[i] = tv(I, full_of(I, &one, 1, (double)o->i, DT_I64, node), node)) < 0)
+            return -1;
+    }
+    if (l->n == 1)
+        return parts[0];
+    return tv(I, emit1(I, OP_CAT, parts, (uint32_t)l->n, &dim0, 1, 0, 0, DT_UNKNOWN, node), node);
 }
 
 /* An index tensor's value: integer (PyTorch: int64) tensors only; a bool
@@ -1819,8 +1854,9 @@ static int index_walk(Interp *I, int32_t *x, Obj *index, int32_t node, int store
         int64_t c;
         if (o->kind == O_ELLIPSIS) {
             p += n - consumed;
-        } else if (is_tensor(o)) {
-            if (k >= GRAPH_MAX_DIMS || (ixv[k] = index_tensor(I, o, node)) < 0)
+        } else if (is_tensor(o) || o->kind == O_LIST) {
+            if (k >= GRAPH_MAX_DIMS ||
+                (ixv[k] = is_tensor(o) ? index_tensor(I, o, node) : index_list(I, o, node)) < 0)
                 return -1;
             pos[k++] = p++;
         } else if (o->kind == O_NONE) {

@@ -1,6 +1,7 @@
 # Indexing and scatter (issue 16): index_select (dims 0 and 1, int64 and
 # int32 indices, 0-d index), gather of the top-k logits' values, advanced
-# indexing x[idx] (2-d and negative indices), x[:, idx], x[i, j],
+# indexing x[idx] (2-d and negative indices), x[:, idx], x[i, j], lists
+# of ints (t[:, [2, 0], [-1, 3]], upd[[0, 5], 2] = 7.0),
 # x[i, :, j] (separated: the indexed dims first), with None and ints;
 # scatter (src, value, reduce add / multiply), scatter_add, index_add
 # (alpha), index_copy, F.one_hot; out-of-place and in place into an input
@@ -32,6 +33,7 @@ class Model(torch.nn.Module):
             outs.append(t.index_select(1, rows))
             outs.append(torch.index_select(t, 2, ids32))
             outs.append(t[:, ids])
+            outs.append(t[:, [2, 0], [-1, 3]])
             outs.append(t[:, ids, cols[0]])
             outs.append(t[0, :, cols])
             outs.append(t[:, None, rows[:2], 1:3])
@@ -53,6 +55,7 @@ class Model(torch.nn.Module):
         outs.append(tok.index_add(0, torch.cat((rows, rows)), upd[:8] * 0.5))
         upd.index_add_(0, rows, x[0, :4], alpha=3)
         upd.index_copy_(0, rows[1:3], x[1, :2])
+        upd[[0, 5], 2] = 7.0
         upd.scatter_(1, torch.zeros(V, 3, dtype=torch.long) + cols[:1], 1.5)
         acc.scatter_add_(1, top, logits[:, :2])
         self.hits.index_add_(0, rows, torch.ones(4, H))
