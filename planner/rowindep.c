@@ -235,7 +235,8 @@ static const char *rowindep__gather(Plan *self, const Op *op, int sym)
 
 /* index_put, scatter, scatter_add, index_add, index_copy: writes at
  * positions taken from the data. Conservative: any operand padded along
- * sym other than the destination's rows kept in place mixes. */
+ * sym mixes, but for scatter's rows that stay in place (see below) and
+ * index_put's destination rows kept in place. */
 static const char *rowindep__scatter(Plan *self, const Op *op, int sym)
 {
     const char *name = op_info[op->kind].name;
@@ -254,6 +255,24 @@ static const char *rowindep__scatter(Plan *self, const Op *op, int sym)
     }
     if (rowindep__dim_uses(self, op->in[0], op->attr[0], sym))
         return arena_printf(&self->arena, "%s writes along it", name);
+    if (op->kind == OP_SCATTER || op->kind == OP_SCATTER_ADD) {
+        /* element [.., i, ..] of index and src lands in row i of the
+         * output on every dim but dim: independent when all three are
+         * padded alike there and none along dim */
+        const Val *x = rowindep__val(self, op->in[0]);
+        for (uint32_t j = 1; j < op->nin; j++) {
+            if (op->in[j] < 0)
+                continue;
+            if (rowindep__dim_uses(self, op->in[j], op->attr[0], sym))
+                return arena_printf(&self->arena, "%s takes positions or values along dim %lld padded along it",
+                                    name, (long long)op->attr[0]);
+            for (int d = 0; x && d < x->ndim; d++)
+                if (d != op->attr[0] &&
+                    rowindep__dim_uses(self, op->in[j], d, sym) != rowindep__dim_uses(self, op->in[0], d, sym))
+                    return arena_printf(&self->arena, "%s pairs rows of tensors padded differently", name);
+        }
+        return NULL;
+    }
     for (uint32_t j = 1; j < op->nin; j++)
         if (op->in[j] >= 0 && rowindep__any_uses(self, op->in[j], sym))
             return arena_printf(&self->arena, "%s takes positions or values from a tensor padded along it", name);
