@@ -53,6 +53,8 @@ class Model(torch.nn.Module):
         outs.append(F.one_hot(rows, num_classes=16).float())
         tok = torch.zeros(V, H)                      # MoE combine: expert rows summed per token
         outs.append(tok.index_add(0, torch.cat((rows, rows)), upd[:8] * 0.5))
+        outs.append(torch.index_put(upd, (rows,), x[0, :4], accumulate=True))
+        outs.append(upd.index_put((rows, rows[:1] * 0 + 3), torch.tensor(9.0)))
         upd.index_add_(0, rows, x[0, :4], alpha=3)
         upd.index_copy_(0, rows[1:3], x[1, :2])
         upd[[0, 5], 2] = 7.0
