@@ -30,6 +30,9 @@
  *   dv    input 0 (the destination) viewed through the slice
  *   xv    input 0 viewed at index attr[1] of dim attr[0]
  *   qm    the quant mode string ("static", "dynamic")
+ *   lK    inputs K.. as an aclTensorList (the indices of index, index_put)
+ *   xm dm input 0 / output 0 viewed with the indexed dims attr[0].. first
+ *   ym vm output 0 / input 1 (values) viewed with the indices' dims first
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
  *
