@@ -34,6 +34,9 @@
  *         (start + length * step) as aclScalars
  *   dK    attr[K] (a DimId) as an int64 expression of the gear's dims
  *   shifts, sdims  roll's shifts and dims (its attribute pairs) as aclIntArrays
+ *   lK    inputs K.. as an aclTensorList (the indices of index, index_put)
+ *   xm dm input 0 / output 0 viewed with the indexed dims attr[0].. first
+ *   ym vm output 0 / input 1 (values) viewed with the indices' dims first
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
  *
@@ -77,6 +80,8 @@ enum {
     /* -- reductions, sorting, contractions -- */
     F_AMIN, F_ARGMAX, F_ARGMIN, F_ARGSORT, F_CUMSUM, F_MAX_DIM, F_MIN_DIM, F_PROD_DIM, F_SORT, F_TOPK,
     /* -- indexing and scatter -- */
+    F_GATHER, F_INDEX, F_INDEX_ADD, F_INDEX_COPY, F_INDEX_PUT_IMPL, F_INDEX_SELECT, F_SCATTER, F_SCATTER_ADD,
+    F_SCATTER_VALUE,
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
     F_COUNT
@@ -266,6 +271,29 @@ static const AclFn acl_fns[F_COUNT] = {
                 "const aclTensor *self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor *valuesOut, "
                 "aclTensor *indicesOut", CS},
     /* -- indexing and scatter -- */
+    [F_GATHER] = {"aclnnGather", H("gather"),
+                  "const aclTensor *self, const int64_t dim, const aclTensor *index, aclTensor *out", CS},
+    [F_INDEX] = {"aclnnIndex", H("index"), "const aclTensor *self, const aclTensorList *indices, aclTensor *out", CS},
+    [F_INDEX_ADD] = {"aclnnIndexAdd", H("index_add"),
+                     "const aclTensor *self, const int64_t dim, const aclTensor *index, const aclTensor *source, "
+                     "const aclScalar *alpha, aclTensor *out", 0},
+    [F_INDEX_COPY] = {"aclnnIndexCopy", H("index_copy"),
+                      "aclTensor *selfRef, int64_t dim, const aclTensor *index, const aclTensor *source, "
+                      "aclTensor *outRef", 0},
+    [F_INDEX_PUT_IMPL] = {"aclnnIndexPutImpl", H("index_put_impl"),
+                          "aclTensor *selfRef, const aclTensorList *indices, const aclTensor *values, "
+                          "const bool accumulate, const bool unsafe", 0},
+    [F_INDEX_SELECT] = {"aclnnIndexSelect", H("index_select"),
+                        "const aclTensor *self, int64_t dim, const aclTensor *index, aclTensor *out", CS},
+    [F_SCATTER] = {"aclnnScatter", H("scatter"),
+                   "const aclTensor *self, int64_t dim, const aclTensor *index, const aclTensor *src, int64_t reduce, "
+                   "aclTensor *out", CS},
+    [F_SCATTER_ADD] = {"aclnnScatterAdd", H("scatter_add"),
+                       "const aclTensor *self, int64_t dim, const aclTensor *index, const aclTensor *src, "
+                       "aclTensor *out", CS},
+    [F_SCATTER_VALUE] = {"aclnnScatterValue", H("scatter"),
+                         "const aclTensor *self, int64_t dim, const aclTensor *index, const aclScalar *value, "
+                         "int64_t reduce, aclTensor *out", CS},
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };
@@ -399,6 +427,15 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(ARGMIN, PLAIN, ARGMIN, "i0 a0 b1 o0"),
     ROW(CUMSUM, PLAIN, CUMSUM, "i0 a0 dt o0"),
     /* -- indexing and scatter -- */
+    ROW(INDEX_SELECT, PLAIN, INDEX_SELECT, "i0 a0 i1 o0"),
+    ROW(GATHER, PLAIN, GATHER, "i0 a0 i1 o0"),
+    ROW(INDEX, PLAIN, INDEX, "xm l1 ym"),
+    ROW(INDEX_PUT, PLAIN, INDEX_PUT_IMPL, "dm l2 vm b1 =true"),   /* unsafe=true: CANN checks the indices */
+    ROW(SCATTER, PLAIN, SCATTER, "i0 a0 i1 i2 a1 o0"),
+    ROW(SCATTER, TENSOR_SCALAR, SCATTER_VALUE, "i0 a0 i1 f0 a1 o0"),
+    ROW(SCATTER_ADD, PLAIN, SCATTER_ADD, "i0 a0 i1 i2 o0"),
+    ROW(INDEX_ADD, PLAIN, INDEX_ADD, "i0 a0 i1 i2 f0 o0"),
+    ROW(INDEX_COPY, PLAIN, INDEX_COPY, "i0 a0 i1 i2 o0"),
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };
@@ -440,6 +477,9 @@ static const char *const acl_op_types[OP__count] = {
     [OP_ARGSORT] = "Sort", [OP_MAX_DIM] = "ArgMaxWithValue", [OP_MIN_DIM] = "ArgMinWithValue",
     [OP_ARGMAX] = "ArgMaxV2", [OP_ARGMIN] = "ArgMin", [OP_CUMSUM] = "Cumsum",
     /* -- indexing and scatter -- */
+    [OP_INDEX_SELECT] = "GatherV2", [OP_GATHER] = "GatherElements", [OP_INDEX] = "Index",
+    [OP_INDEX_PUT] = "IndexPutV2", [OP_SCATTER] = "ScatterElements", [OP_SCATTER_ADD] = "ScatterAddWithAxis",
+    [OP_INDEX_ADD] = "InplaceIndexAdd", [OP_INDEX_COPY] = "ScatterUpdate",
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };
@@ -494,6 +534,18 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
     case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
         return op->nin > 1 && op->in[1] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
+    case OP_SCATTER:   /* indexing and scatter: a scalar src is aclnnScatterValue */
+        return op->nin > 2 && op->in[2] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
+    case OP_INDEX_PUT: {   /* after leading ':' the values move with the indexed dims: all or none */
+        int nv = g->vals.v[op->in[1]].ndim, nd = g->vals.v[op->in[0]].ndim, k = (int)op->nin - 2, bn = 0;
+        for (uint32_t j = 2; j < op->nin; j++)
+            bn = g->vals.v[op->in[j]].ndim > bn ? g->vals.v[op->in[j]].ndim : bn;
+        if (op->attr[0] > 0 && nv > nd - (int)op->attr[0] - k && nv != nd - k + bn) {
+            *why = "index_put after leading ':' with values that broadcast over the leading dims";
+            return ACL_V_OTHER;
+        }
+        return ACL_V_PLAIN;
+    }
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
         if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
             *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";

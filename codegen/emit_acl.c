@@ -484,6 +484,50 @@ static void acl__select_expr(Emit *E, const Op *op, int32_t v, int arg)
     sb_putc(E->o, ')');
 }
 
+/* Value v (an operand of an index / index_put at dim d = attr[0]) viewed
+ * with its dims d..d+arg-1 moved first, the others after them in order:
+ * strides of v's own C-order layout, so aclnnIndex / aclnnIndexPutImpl,
+ * which index leading dims, see the indexed dims first (indexing and
+ * scatter). */
+static void acl__moved_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    const Val *val = &E->g->vals.v[v];
+    int n = val->ndim, d = (int)op->attr[0], order[GRAPH_MAX_DIMS], m = 0;
+    for (int j = d; j < d + arg && j < n; j++)
+        order[m++] = j;
+    for (int j = 0; j < n; j++)
+        if (j < d || j >= d + arg)
+            order[m++] = j;
+    sb_printf(E->o, "tngc__tensor(%d, (const int64_t[]){", n);
+    for (int j = 0; j < n; j++) {
+        sb_puts(E->o, j ? ", " : "");
+        emit_dim(E, val->dims[order[j]]);
+    }
+    sb_puts(E->o, n ? "}, (const int64_t[]){" : "0}, (const int64_t[]){");
+    for (int j = 0; j < n; j++) {
+        sb_puts(E->o, j ? ", " : "");
+        acl__prod(E, val, order[j] + 1, n, -1, 1);
+    }
+    sb_printf(E->o, "%s}, 0, %s, %d, ", n ? "" : "0", acl_dtype(val->dtype), n);
+    emit_shape(E, v, -1);
+    sb_puts(E->o, ", ");
+    emit_ptr(E, v, 0);
+    sb_putc(E->o, ')');
+}
+
+/* How many dims an index (out) or index_put (values) moves first: the
+ * indices' broadcast rank; 0 for values that only cover the dims after the
+ * indexed ones (acl_op_variant refuses the other values). */
+static int acl__index_bn(const Graph *g, const Op *op, int values)
+{
+    int k = op->kind == OP_INDEX ? (int)op->nin - 1 : (int)op->nin - 2, bn = 0;
+    for (uint32_t j = op->nin - (uint32_t)k; j < op->nin; j++)
+        bn = g->vals.v[op->in[j]].ndim > bn ? g->vals.v[op->in[j]].ndim : bn;
+    if (values && g->vals.v[op->in[1]].ndim != g->vals.v[op->in[0]].ndim - k + bn)
+        return 0;
+    return bn;
+}
+
 /* An aclScalar of x: int64 for an integral value on an integer result. */
 static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
 {
@@ -581,14 +625,14 @@ static void acl__where(Emit *E, const Op *op, StrBuf *w)
 }
 
 /* "list": the inputs as an aclTensorList built once per gear (stack: each
- * with a 1 inserted at its dim). */
-static void acl__list(Emit *E, const Op *op, const char *where)
+ * with a 1 inserted at its dim); "lK": the inputs from K on (indices). */
+static void acl__list(Emit *E, const Op *op, uint32_t from, const char *where)
 {
     Acl *A = E->target;
     int k = A->n[D_LIST]++;
-    sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k, op->nin);
-    for (uint32_t j = 0; j < op->nin; j++)
-        sb_printf(&A->build, "%s\n        %s", j ? "," : "",
+    sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k, op->nin - from);
+    for (uint32_t j = from; j < op->nin; j++)
+        sb_printf(&A->build, "%s\n        %s", j > from ? "," : "",
                   acl__render(E, acl__tensor_expr, op, op->in[j], op->kind == OP_STACK ? (int)op->attr[0] : -1));
     sb_printf(&A->build, "}, %s))\n        return -1;\n", where);
     sb_printf(E->o, "G->tl[%d]", k);
@@ -626,6 +670,14 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         acl__desc(E, D_TENSOR, acl__render(E, acl__slice_expr, op, op->in[0], t->s[0] == 'd'), where);
     } else if (emit_token_is(t, "xv")) {
         acl__desc(E, D_TENSOR, acl__render(E, acl__select_expr, op, op->in[0], 0), where);
+    } else if (emit_token_is(t, "xm") || emit_token_is(t, "dm")) {   /* indexing and scatter */
+        int k = op->kind == OP_INDEX ? (int)op->nin - 1 : (int)op->nin - 2;
+        int32_t v = t->s[0] == 'x' ? op->in[0] : op->out;
+        acl__desc(E, D_TENSOR, acl__render(E, acl__moved_expr, op, v, k), where);
+    } else if (emit_token_is(t, "ym") || emit_token_is(t, "vm")) {
+        int32_t v = t->s[0] == 'y' ? op->out : op->in[1];
+        acl__desc(E, D_TENSOR, acl__render(E, acl__moved_expr, op, v, acl__index_bn(E->g, op, t->s[0] == 'v')),
+                  where);
     } else if (emit_token_is(t, "qm")) {
         sb_puts(E->o, op->attr[1] == 1 ? "\"dynamic\"" : "\"static\"");
     } else if (emit_token_is(t, "list")) {
@@ -634,6 +686,9 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         acl__desc(E, D_SCALAR, acl__render(E, acl__arange_expr, op, -1, t->s[1] == 'e'), where);
     } else if (emit_token_is(t, "shifts") || emit_token_is(t, "sdims")) {
         acl__desc(E, D_ARRAY, acl__render(E, acl__pairs_expr, op, -1, t->s[0]), where);
+        acl__list(E, op, 0, where);
+    } else if (t->s[0] == 'l' && k >= 0 && t->n == 2) {
+        acl__list(E, op, (uint32_t)k, where);
     } else {
         return 0;
     }

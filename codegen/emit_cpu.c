@@ -228,6 +228,14 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(ARGMIN, arg_reduce, "=NULL o0 i0 a0 =1"),
     CALL(CUMSUM, cumsum, "o0 i0 a0"),
     /* -- indexing and scatter -- */
+    FALLIBLE(INDEX_SELECT, index_select, "o0 i0 i1 a0"),
+    FALLIBLE(GATHER, gather, "o0 i0 i1 a0"),
+    FALLIBLE(INDEX, index, "o0 i0 l1 n1 a0"),
+    FALLIBLE(INDEX_PUT, index_put, "o0 i1 l2 n2 a0 a1"),
+    FALLIBLE(SCATTER, scatter, "o0 i0 i1 i2 F0 a0 a1"),
+    FALLIBLE(SCATTER_ADD, scatter, "o0 i0 i1 i2 =0.0 a0 =1"),
+    FALLIBLE(INDEX_ADD, index_update, "o0 i0 i1 i2 a0 =1 F0"),
+    FALLIBLE(INDEX_COPY, index_update, "o0 i0 i1 i2 a0 =0 =1.0"),
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };
@@ -256,12 +264,13 @@ static const CpuOp *e__row(const Op *op)
     return row;
 }
 
-/* "list": the inputs (stack: each with a 1 inserted at dim attr[0]). */
-static void e__list(Emit *E, const Op *op)
+/* "list": the inputs (stack: each with a 1 inserted at dim attr[0]); "lK":
+ * the inputs from K on (the indices of index / index_put). */
+static void e__list(Emit *E, const Op *op, uint32_t from)
 {
     sb_puts(E->o, "(const TngrtArg *const[]){");
-    for (uint32_t k = 0; k < op->nin; k++) {
-        if (k)
+    for (uint32_t k = from; k < op->nin; k++) {
+        if (k > from)
             sb_puts(E->o, ", ");
         if (op->kind != OP_STACK) {
             e__arg(E, IN(k));
@@ -319,11 +328,15 @@ static int e__token(Emit *E, const Op *op, const EmitToken *t, void *ctx)
     else if (emit_token_is(t, "rd"))
         e__reduced_mask(E, op);
     else if (emit_token_is(t, "list"))
-        e__list(E, op);
+        e__list(E, op, 0);
+    else if (t->s[0] == 'l' && k >= 0 && t->n == 2)
+        e__list(E, op, (uint32_t)k);
     else if (emit_token_is(t, "nin"))
         sb_printf(E->o, "%u", op->nin);
     else if (emit_token_is(t, "na"))
         sb_printf(E->o, "%u", op->nattr);
+    else if (t->s[0] == 'n' && k >= 0 && t->n == 2)
+        sb_printf(E->o, "%d", (int)op->nin - k);
     else
         return 0;
     return 1;

@@ -2275,6 +2275,156 @@ static int infer_cumsum(Infer *I)
 
 /* ---- shape rules: indexing and scatter ---- */
 
+/* An index operand: int64, or int32 where int32 is allowed. */
+static int infer__index_dtype(Infer *I, const Val *ix, int allow_i32, const char *what)
+{
+    if (ix->dtype == DT_I64 || (allow_i32 && ix->dtype == DT_I32))
+        return 0;
+    return infer__fail(I, "expected %s of dtype int64%s, got %s", what, allow_i32 ? " or int32" : "",
+                       dtype_name(ix->dtype));
+}
+
+/* Two dims that the op needs equal (checked per gear when symbolic). */
+static int infer__same_size(Infer *I, DimId a, DimId b, int dim, const char *what)
+{
+    if (infer__equal(I, a, b, what) < 0)
+        return infer__fail(I, "%s: size %s at dim %d, expected %s", what, infer__dim_text(I, 0, a), dim,
+                           infer__dim_text(I, 1, b));
+    return 0;
+}
+
+/* x.index_select(dim, index): dim becomes the index's length */
+static int infer_index_select(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *ix = infer__in(I, 1);
+    int64_t dim = I->attr[0];
+    if (infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0 || infer__dim(I, dim, x->ndim) < 0 ||
+        infer__rank(I, ix, 0, 1, "index") < 0 || infer__index_dtype(I, ix, 1, "an index") < 0)
+        return -1;
+    Shape s = shape_of(x);
+    s.d[dim] = ix->ndim ? ix->dims[0] : graph_dim_const(I->g, 1);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* x.gather(dim, index): index's shape, x's dtype */
+static int infer_gather(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *ix = infer__in(I, 1);
+    int64_t dim = I->attr[0];
+    if (infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0 || infer__dim(I, dim, x->ndim) < 0 ||
+        infer__index_dtype(I, ix, 0, "an index") < 0)
+        return -1;
+    if (ix->ndim != x->ndim)
+        return infer__fail(I, "index has %d dims, expected %d (the input's)", ix->ndim, x->ndim);
+    Shape s = shape_of(ix);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* The broadcast shape of inputs from..nin-1 (indices, int64) into *b. */
+static int infer__index_shape(Infer *I, uint32_t from, Shape *b)
+{
+    b->n = 0;
+    for (uint32_t k = from; k < I->d->nin; k++) {
+        const Val *ix = infer__in(I, k);
+        if (!ix)
+            return infer__fail(I, "index %u is absent", k - from);
+        if (infer__index_dtype(I, ix, 0, "tensors used as indices") < 0)
+            return -1;
+        Shape si = shape_of(ix), t;
+        if (infer__broadcast(I, b, &si, &t) < 0)
+            return -1;
+        *b = t;
+    }
+    return 0;
+}
+
+/* x of rank n indexed on k dims from d by indices of broadcast shape b:
+ * x.shape[:d] + b + x.shape[d+k:] into *s. */
+static int infer__indexed(Infer *I, const Val *x, int64_t d, int k, const Shape *b, Shape *s)
+{
+    if (d < 0 || k < 1 || d + k > x->ndim)
+        return infer__fail(I, "%d indices from dim %lld do not fit a %d-d tensor", k, (long long)d, x->ndim);
+    if (x->ndim - k + b->n > GRAPH_MAX_DIMS)
+        return infer__fail(I, "the result would have %d dims (at most %d)", x->ndim - k + b->n,
+                           GRAPH_MAX_DIMS);
+    s->n = 0;
+    for (int i = 0; i < d; i++)
+        s->d[s->n++] = x->dims[i];
+    for (int i = 0; i < b->n; i++)
+        s->d[s->n++] = b->d[i];
+    for (int i = (int)d + k; i < x->ndim; i++)
+        s->d[s->n++] = x->dims[i];
+    return 0;
+}
+
+/* x[..., i0, .., ik-1, ...]: advanced indexing of consecutive dims */
+static int infer_index(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    Shape b, s;
+    if (infer__index_shape(I, 1, &b) < 0 ||
+        infer__indexed(I, x, I->attr[0], (int)I->d->nin - 1, &b, &s) < 0)
+        return -1;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* dst[..., i0, .., ik-1, ...] = values: values broadcast to the indexed shape */
+static int infer_index_put(Infer *I)
+{
+    const Val *dst = infer__in(I, 0), *v = infer__in(I, 1);
+    Shape b, s, sv = shape_of(v), sd = shape_of(dst);
+    if (infer__index_shape(I, 2, &b) < 0 ||
+        infer__indexed(I, dst, I->attr[0], (int)I->d->nin - 2, &b, &s) < 0 ||
+        infer__expand(I, &sv, &s) < 0)
+        return -1;
+    return infer__out(I, dst->dtype, &sd);
+}
+
+/* self.scatter(dim, index, src or value), scatter_add: self's shape */
+static int infer_scatter(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *ix = infer__in(I, 1), *src = infer__in(I, 2);
+    int64_t dim = I->attr[0];
+    if (infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0 || infer__dim(I, dim, x->ndim) < 0 ||
+        infer__index_dtype(I, ix, 0, "an index") < 0)
+        return -1;
+    if (ix->ndim != x->ndim)
+        return infer__fail(I, "index has %d dims, expected %d (the input's)", ix->ndim, x->ndim);
+    if (src && src->ndim != x->ndim)
+        return infer__fail(I, "src has %d dims, expected %d (the input's)", src->ndim, x->ndim);
+    if (src && src->dtype != x->dtype)
+        return infer__fail(I, "expected src of the input's dtype %s, got %s", dtype_name(x->dtype),
+                           dtype_name(src->dtype));
+    if (I->d->kind == OP_SCATTER && (I->attr[1] < 0 || I->attr[1] > 2))
+        return infer__fail(I, "invalid reduce %lld", (long long)I->attr[1]);
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* self.index_add(dim, index, source, alpha), index_copy: self's shape */
+static int infer_index_update(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *ix = infer__in(I, 1), *src = infer__in(I, 2);
+    int64_t dim = I->attr[0];
+    if (infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0 || infer__dim(I, dim, x->ndim) < 0 ||
+        infer__rank(I, ix, 0, 1, "index") < 0 ||
+        infer__index_dtype(I, ix, I->d->kind == OP_INDEX_ADD, "an index") < 0)
+        return -1;
+    if (src->ndim != x->ndim)
+        return infer__fail(I, "source has %d dims, expected %d (the input's)", src->ndim, x->ndim);
+    if (src->dtype != x->dtype)
+        return infer__fail(I, "expected source of the input's dtype %s, got %s", dtype_name(x->dtype),
+                           dtype_name(src->dtype));
+    for (int d = 0; d < x->ndim; d++) {
+        DimId want = d == dim ? (ix->ndim ? ix->dims[0] : graph_dim_const(I->g, 1)) : x->dims[d];
+        if (infer__same_size(I, src->dims[d], want, d, "source") < 0)
+            return -1;
+    }
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
+
+
 /* ---- shape rules: neural net ---- */
 
 /* ---- shape rules: torch_npu fused ops ---- */

@@ -398,6 +398,28 @@ static void attrs__line(PlanAttrs *l, const Op *op)
     }
 }
 
+/* ---- attributes: indexing and scatter ---- */
+
+static void attrs__index(PlanAttrs *l, const Op *op)
+{
+    attrs__dim(l, op);
+    if (op->kind == OP_INDEX_PUT)
+        attrs__add(l, "accumulate", PA_BOOL, plan__attr(op, 1) != 0, 0);
+}
+
+static void attrs__scatter(PlanAttrs *l, const Op *op)
+{
+    static const char *const reduce[] = {"none", "add", "multiply"};
+    int64_t r = op->kind == OP_SCATTER_ADD ? 1 : plan__attr(op, 1);
+    attrs__dim(l, op);
+    if (op->kind == OP_SCATTER && (op->nin < 3 || op->in[2] < 0))
+        attrs__add(l, "value", PA_FLOAT, 0, op->fattr[0]);
+    if (op->kind == OP_SCATTER)
+        attrs__str(l, "reduce", reduce[r >= 0 && r <= 2 ? r : 0], 1);
+    if (op->kind == OP_INDEX_ADD)
+        attrs__add(l, "alpha", PA_FLOAT, 0, op->fattr[0]);
+}
+
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);
  * attrs__none where a kind has none. A kind missing here is a bug. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
@@ -454,6 +476,9 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_MIN_DIM] = attrs__line, [OP_ARGMAX] = attrs__line, [OP_ARGMIN] = attrs__line,
     [OP_CUMSUM] = attrs__line,
     /* -- indexing and scatter -- */
+    [OP_INDEX_SELECT] = attrs__dim, [OP_GATHER] = attrs__dim, [OP_INDEX] = attrs__index,
+    [OP_INDEX_PUT] = attrs__index, [OP_SCATTER] = attrs__scatter, [OP_SCATTER_ADD] = attrs__scatter,
+    [OP_INDEX_ADD] = attrs__scatter, [OP_INDEX_COPY] = attrs__scatter,
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };

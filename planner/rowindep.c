@@ -228,6 +228,90 @@ static const char *rowindep__slice_dyn(Plan *self, const Op *op, int sym)
     return NULL;
 }
 
+/* ---- rules: indexing and scatter ---- */
+
+/* 1 when any dim of v from..to-1 uses sym. */
+static int rowindep__range_uses(const Plan *self, int32_t v, int64_t from, int64_t to, int sym)
+{
+    for (int64_t d = from; d < to; d++)
+        if (rowindep__dim_uses(self, v, d, sym))
+            return 1;
+    return 0;
+}
+
+/* index_select, index: reading positions along dims that use sym;
+ * conservatively also advanced indices padded along it. */
+static const char *rowindep__index_read(Plan *self, const Op *op, int sym)
+{
+    int64_t k = op->kind == OP_INDEX ? (int64_t)op->nin - 1 : 1;
+    if (rowindep__range_uses(self, op->in[0], op->attr[0], op->attr[0] + k, sym))
+        return arena_printf(&self->arena, "%s gathers along it", op_info[op->kind].name);
+    for (uint32_t j = 1; op->kind == OP_INDEX && j < op->nin; j++)
+        if (rowindep__any_uses(self, op->in[j], sym))
+            return "index takes its positions from a tensor padded along it";
+    return NULL;
+}
+
+/* gather: along dim, or when index and input are not padded alike on the
+ * other dims (index row i reads input row i). */
+static const char *rowindep__gather(Plan *self, const Op *op, int sym)
+{
+    const Val *x = rowindep__val(self, op->in[0]);
+    if (rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ||
+        rowindep__dim_uses(self, op->in[1], op->attr[0], sym))
+        return "gather gathers along it";
+    for (int d = 0; x && d < x->ndim; d++)
+        if (rowindep__dim_uses(self, op->in[0], d, sym) != rowindep__dim_uses(self, op->in[1], d, sym))
+            return "gather pairs rows of its input and index padded differently";
+    return NULL;
+}
+
+/* index_put, scatter, scatter_add, index_add, index_copy: writes at
+ * positions taken from the data. Conservative: any operand padded along
+ * sym mixes, but for scatter's rows that stay in place (see below) and
+ * index_put's destination rows kept in place. */
+static const char *rowindep__scatter(Plan *self, const Op *op, int sym)
+{
+    const char *name = op_info[op->kind].name;
+    if (op->kind == OP_INDEX_PUT) {
+        int64_t k = (int64_t)op->nin - 2;
+        if (rowindep__range_uses(self, op->in[0], op->attr[0], op->attr[0] + k, sym))
+            return "index_put writes along it";
+        for (uint32_t j = 2; j < op->nin; j++)
+            if (rowindep__any_uses(self, op->in[j], sym))
+                return "index_put takes its positions from a tensor padded along it";
+        /* one 1-d index: the values keep the destination's rank and dims */
+        const Val *ix = rowindep__val(self, op->in[2]);
+        if (k == 1 && ix && ix->ndim == 1 && rowindep__rows_align(self, op->in[0], op->in[1], sym))
+            return NULL;
+        return rowindep__any_uses(self, op->in[1], sym) ? "index_put moves its rows to another dim" : NULL;
+    }
+    if (rowindep__dim_uses(self, op->in[0], op->attr[0], sym))
+        return arena_printf(&self->arena, "%s writes along it", name);
+    if (op->kind == OP_SCATTER || op->kind == OP_SCATTER_ADD) {
+        /* element [.., i, ..] of index and src lands in row i of the
+         * output on every dim but dim: independent when all three are
+         * padded alike there and none along dim */
+        const Val *x = rowindep__val(self, op->in[0]);
+        for (uint32_t j = 1; j < op->nin; j++) {
+            if (op->in[j] < 0)
+                continue;
+            if (rowindep__dim_uses(self, op->in[j], op->attr[0], sym))
+                return arena_printf(&self->arena, "%s takes positions or values along dim %lld padded along it",
+                                    name, (long long)op->attr[0]);
+            for (int d = 0; x && d < x->ndim; d++)
+                if (d != op->attr[0] &&
+                    rowindep__dim_uses(self, op->in[j], d, sym) != rowindep__dim_uses(self, op->in[0], d, sym))
+                    return arena_printf(&self->arena, "%s pairs rows of tensors padded differently", name);
+        }
+        return NULL;
+    }
+    for (uint32_t j = 1; j < op->nin; j++)
+        if (op->in[j] >= 0 && rowindep__any_uses(self, op->in[j], sym))
+            return arena_printf(&self->arena, "%s takes positions or values from a tensor padded along it", name);
+    return NULL;
+}
+
 static const char *rowindep__reshape(Plan *self, const Op *op, int sym)
 {
     return rowindep__reshape_keeps(self, op, sym) ? NULL : "reshape merges it with another dim";
@@ -310,6 +394,10 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_ARGMAX] = rowindep__reduce_dim, [OP_ARGMIN] = rowindep__reduce_dim,
     [OP_CUMSUM] = rowindep__reduce_dim,   /* conservative: padding after the rows leaves them alone */
     /* -- indexing and scatter -- */
+    [OP_INDEX_SELECT] = rowindep__index_read, [OP_GATHER] = rowindep__gather,
+    [OP_INDEX] = rowindep__index_read, [OP_INDEX_PUT] = rowindep__scatter,
+    [OP_SCATTER] = rowindep__scatter, [OP_SCATTER_ADD] = rowindep__scatter,
+    [OP_INDEX_ADD] = rowindep__scatter, [OP_INDEX_COPY] = rowindep__scatter,
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
 };

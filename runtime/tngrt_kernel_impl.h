@@ -2074,6 +2074,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- reductions, sorting, contractions ---- */
 #include "tngrt_impl_reduce.h"
 /* ---- indexing and scatter ---- */
+#include "tngrt_impl_index.h"
 /* ---- neural net ---- */
 /* ---- torch_npu fused ops ---- */
 

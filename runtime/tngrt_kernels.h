@@ -351,6 +351,44 @@ void tngrt_kernel_cumsum(const TngrtArg *out, const TngrtArg *x, int dim);
 
 /* ---- kernels: indexing and scatter ---- */
 
+/* The indexing kernels check every index against its dim first: one out of
+ * range returns -1 with a message in err (kind TNGRT_ERR_BAD_INPUT) and
+ * nothing read out of bounds, nothing written. Indices are int64 or int32. */
+
+/* out = x.index_select(dim, index): rows index[i] of dim (0 <= index < size). */
+int tngrt_kernel_index_select(const TngrtArg *out, const TngrtArg *x, const TngrtArg *index, int dim,
+                              TngrtError *err);
+
+/* out = x.gather(dim, index): out[..i..] = x[..index[..i..]..] at dim, the
+ * other coordinates the same (index's sizes must not exceed x's there). */
+int tngrt_kernel_gather(const TngrtArg *out, const TngrtArg *x, const TngrtArg *index, int dim,
+                        TngrtError *err);
+
+/* out = x[:, .., idx[0], .., idx[nidx-1], ...]: advanced indexing of the
+ * consecutive dims dim..dim+nidx-1 by indices broadcast together; out is
+ * x.shape[:dim] + the broadcast shape + x.shape[dim+nidx:]. Negative
+ * indices count from the end. */
+int tngrt_kernel_index(const TngrtArg *out, const TngrtArg *x, const TngrtArg *const *idx, int nidx, int dim,
+                       TngrtError *err);
+
+/* dst[:, .., idx[0], .., idx[nidx-1], ...] = values (+= when accumulate),
+ * in place; indices as tngrt_kernel_index, values broadcast to the indexed
+ * shape and converted to dst's dtype; duplicates accumulate in order. */
+int tngrt_kernel_index_put(const TngrtArg *dst, const TngrtArg *values, const TngrtArg *const *idx, int nidx,
+                           int dim, int accumulate, TngrtError *err);
+
+/* out = self.scatter(dim, index, src) (src NULL: the scalar value, in out's
+ * dtype); reduce 0 stores, 1 adds (scatter_add), 2 multiplies. index's sizes
+ * must not exceed src's, nor self's except at dim. */
+int tngrt_kernel_scatter(const TngrtArg *out, const TngrtArg *self, const TngrtArg *index, const TngrtArg *src,
+                         double value, int dim, int reduce, TngrtError *err);
+
+/* out = self.index_add(dim, index, src, alpha=alpha) (add != 0) or
+ * self.index_copy(dim, index, src); index 1-d (or 0-d), src's dim its length. */
+int tngrt_kernel_index_update(const TngrtArg *out, const TngrtArg *self, const TngrtArg *index,
+                              const TngrtArg *src, int dim, int add, double alpha, TngrtError *err);
+
+
 /* ---- kernels: neural net ---- */
 
 /* ---- kernels: torch_npu fused ops ---- */

@@ -4,15 +4,16 @@ import torchair
 
 
 # The cache position comes in as a tensor (as updated_kv_positions does in
-# seed 002's decoder): the write is a scatter at a position only known at
-# run time. tngc lowers slice assignment at constant positions only.
+# seed 002's decoder): k_cache[:, kv_position] = k lowers to index_put
+# (issue 16), but not together with a slice of the batch: the write would
+# go through a view, which tngc does not model.
 class Model(torch.nn.Module):
     def __init__(self):
         super().__init__()
 
     def forward(self, k, k_cache, kv_position):
         # k: [2, 1, 16], k_cache: [2, 8, 16], kv_position: int64 [1]
-        k_cache[:, kv_position] = k  # expect: TNG211
+        k_cache[:1, kv_position] = k[:1]  # expect: TNG211
         return k_cache.sum(dim=1)
 
 

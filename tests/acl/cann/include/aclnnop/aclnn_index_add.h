@@ -1,0 +1,29 @@
+/*
+ * aclnnop/aclnn_index_add.h - aclnnIndexAdd, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h). C++ only,
+ * as CANN's aclnnop/ headers are: a C file that includes it does not
+ * compile (aclnn/acl_meta.h says why the bundles do not).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1beta1/API/aolapi/context/aclnnIndexAdd.md
+ */
+#ifndef TNGC_TEST_ACLNN_INDEX_ADD_H
+#define TNGC_TEST_ACLNN_INDEX_ADD_H
+
+#include <cstdint>
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnIndexAddGetWorkspaceSize(const aclTensor *self, const int64_t dim, const aclTensor *index, const aclTensor *source, const aclScalar *alpha, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnIndexAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

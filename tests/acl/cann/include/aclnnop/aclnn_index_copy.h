@@ -1,0 +1,29 @@
+/*
+ * aclnnop/aclnn_index_copy.h - aclnnIndexCopy, as tngc's generated ACL code calls it
+ * (tngc's test declarations, not CANN's header; see acl/acl.h). C++ only,
+ * as CANN's aclnnop/ headers are: a C file that includes it does not
+ * compile (aclnn/acl_meta.h says why the bundles do not).
+ *
+ * From CANN's public aclnn API reference:
+ *   https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1beta1/API/aolapi/context/aclnnIndexCopy&aclnnInplaceIndexCopy.md
+ */
+#ifndef TNGC_TEST_ACLNN_INDEX_COPY_H
+#define TNGC_TEST_ACLNN_INDEX_COPY_H
+
+#include <cstdint>
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclnnStatus aclnnIndexCopyGetWorkspaceSize(aclTensor *selfRef, int64_t dim, const aclTensor *index, const aclTensor *source, aclTensor *outRef,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnIndexCopy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
