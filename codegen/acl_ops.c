@@ -301,6 +301,10 @@ static const char *const acl_op_types[OP__count] = {
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
+    [OP_SDPA] = "FusedInferAttentionScore", [OP_CONV] = "Conv2D", [OP_BATCH_NORM] = "BNInfer",
+    [OP_GROUP_NORM] = "GroupNorm", [OP_MAX_POOL2D] = "MaxPoolWithArgmaxV1", [OP_AVG_POOL2D] = "AvgPoolV2",
+    [OP_ADAPTIVE_AVG_POOL2D] = "AdaptiveAvgPool2d", [OP_ADAPTIVE_MAX_POOL2D] = "AdaptiveMaxPool2d",
+    [OP_INTERPOLATE] = "Resize",
     /* -- torch_npu fused ops -- */
 };
 

@@ -188,6 +188,15 @@ static const CpuOp cpu_ops[OP__count] = {
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
+    CALL(SDPA, sdpa, "o0 i0 i1 i2 i3 a0 a1 F0"),
+    CALL(CONV, conv, "o0 i0 i1 i2 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9"),
+    CALL(BATCH_NORM, batch_norm, "o0 i0 i1 i2 i3 i4 F0"),
+    CALL(GROUP_NORM, group_norm, "o0 i0 i1 i2 a0 F0"),
+    CALL(MAX_POOL2D, pool2d, "o0 i0 =1 a0 a1 a2 a3 a4 a5 =0"),
+    CALL(AVG_POOL2D, pool2d, "o0 i0 =0 a0 a1 a2 a3 a4 a5 a6"),
+    CALL(ADAPTIVE_AVG_POOL2D, adaptive_pool2d, "o0 i0 =0"),
+    CALL(ADAPTIVE_MAX_POOL2D, adaptive_pool2d, "o0 i0 =1"),
+    CALL(INTERPOLATE, interpolate, "o0 i0 a0 a1 F0 F1"),
     /* -- torch_npu fused ops -- */
 };
 

@@ -339,6 +339,55 @@ static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
     attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
 }
 
+static void attrs__sdpa(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "is_causal", PA_BOOL, plan__attr(op, 0) != 0, 0);
+    if (plan__attr(op, 1))
+        attrs__add(l, "scale", PA_FLOAT, 0, op->fattr[0]);
+}
+
+static void attrs__conv(PlanAttrs *l, const Op *op)
+{
+    int ns = (int)plan__attr(op, 0);
+    ns = ns < 1 ? 1 : ns > 2 ? 2 : ns;
+    attrs__list(l, "stride", PA_INTS, op->attr + 1, (size_t)ns);
+    attrs__list(l, "padding_before", PA_INTS, op->attr + 3, (size_t)ns);
+    attrs__list(l, "padding_after", PA_INTS, op->attr + 5, (size_t)ns);
+    attrs__list(l, "dilation", PA_INTS, op->attr + 7, (size_t)ns);
+    attrs__add(l, "groups", PA_INT, plan__attr(op, 9), 0);
+}
+
+static void attrs__group_norm(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "num_groups", PA_INT, plan__attr(op, 0), 0);
+    attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]);
+}
+
+static void attrs__pool2d(PlanAttrs *l, const Op *op)
+{
+    attrs__list(l, "kernel_size", PA_INTS, op->attr, 2);
+    attrs__list(l, "stride", PA_INTS, op->attr + 2, 2);
+    attrs__list(l, "padding", PA_INTS, op->attr + 4, 2);
+    if (op->kind == OP_AVG_POOL2D)
+        attrs__add(l, "count_include_pad", PA_BOOL, plan__attr(op, 6) != 0, 0);
+}
+
+static void attrs__output_size(PlanAttrs *l, const Op *op)
+{
+    attrs__list(l, "output_size", PA_INTS, op->attr, 2);
+}
+
+static void attrs__interpolate(PlanAttrs *l, const Op *op)
+{
+    attrs__str(l, "mode", plan__attr(op, 0) ? "bilinear" : "nearest", 1);
+    attrs__add(l, "align_corners", PA_BOOL, plan__attr(op, 1) != 0, 0);
+    attrs__list(l, "size", PA_INTS, op->attr + 2, 2);
+    if (op->fattr[0] > 0) {
+        attrs__add(l, "scale_h", PA_FLOAT, 0, op->fattr[0]);
+        attrs__add(l, "scale_w", PA_FLOAT, 0, op->fattr[1]);
+    }
+}
+
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);
  * attrs__none where a kind has none. A kind missing here is a bug. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
@@ -368,6 +417,10 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
+    [OP_SDPA] = attrs__sdpa, [OP_CONV] = attrs__conv, [OP_BATCH_NORM] = attrs__eps,
+    [OP_GROUP_NORM] = attrs__group_norm, [OP_MAX_POOL2D] = attrs__pool2d, [OP_AVG_POOL2D] = attrs__pool2d,
+    [OP_ADAPTIVE_AVG_POOL2D] = attrs__output_size, [OP_ADAPTIVE_MAX_POOL2D] = attrs__output_size,
+    [OP_INTERPOLATE] = attrs__interpolate,
     /* -- torch_npu fused ops -- */
 };
 

@@ -2059,6 +2059,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- reductions, sorting, contractions ---- */
 /* ---- indexing and scatter ---- */
 /* ---- neural net ---- */
+#include "tngrt_impl_nn.h"
 /* ---- torch_npu fused ops ---- */
 
 #endif

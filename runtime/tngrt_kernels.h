@@ -276,6 +276,57 @@ void tngrt_kernel_swiglu(const TngrtArg *out, const TngrtArg *x, int dim);
 
 /* ---- kernels: neural net ---- */
 
+/* F.scaled_dot_product_attention: out[..., L, Ev] = softmax(q k^T * scale
+ * + mask) v over the keys, in float (rounded once). k and v [..., S, E|Ev]
+ * and mask (NULL, bool: nonzero keeps; or float: added; broadcast to
+ * [..., L, S]) have leading dims right-aligned with q's, each equal or 1.
+ * is_causal keeps key j <= query i only (top-left). scale is 1/sqrt(E)
+ * unless has_scale. A query with no key left gives NaN, as PyTorch. */
+void tngrt_kernel_sdpa(const TngrtArg *out, const TngrtArg *q, const TngrtArg *k,
+                       const TngrtArg *v, const TngrtArg *mask, int is_causal, int has_scale,
+                       double scale);
+
+/* F.conv1d (ns 1: x[N, C, W], w[O, C/groups, KW]) or F.conv2d (ns 2:
+ * x[N, C, H, W], w[O, C/groups, KH, KW]), bias[O] or NULL; out's spatial
+ * size is the one the planner inferred from stride s*, padding before p*
+ * (after p*1: implied by out's size, positions outside x count 0) and
+ * dilation d*; accumulation in float. ns 1 ignores the h parameters. */
+void tngrt_kernel_conv(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                       const TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
+                       int64_t pw, int64_t ph1, int64_t pw1, int64_t dh, int64_t dw,
+                       int64_t groups);
+
+/* Inference batch norm of x[N, C, ...]: per channel c,
+ * a = weight[c] / sqrt(var[c] + eps), out = x * a + (bias[c] - mean[c] * a)
+ * (weight 1, bias 0 when NULL). */
+void tngrt_kernel_batch_norm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *mean,
+                             const TngrtArg *var, const TngrtArg *w, const TngrtArg *b,
+                             double eps);
+
+/* F.group_norm of x[N, C, ...]: each sample's C / groups consecutive
+ * channels normalised together (biased variance), then per channel
+ * weight and bias (NULL: 1 and 0). */
+void tngrt_kernel_group_norm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                             const TngrtArg *b, int64_t groups, double eps);
+
+/* F.max_pool2d (is_max) or F.avg_pool2d over the last two dims of x
+ * (3-d or 4-d), floor mode: kernel k*, stride s*, padding p* (max: padding
+ * never wins, NaN does; avg: divided by the window clipped to the padded
+ * input when count_include_pad, else by the real elements it covers). */
+void tngrt_kernel_pool2d(const TngrtArg *out, const TngrtArg *x, int is_max, int64_t kh,
+                         int64_t kw, int64_t sh, int64_t sw, int64_t ph, int64_t pw,
+                         int count_include_pad);
+
+/* F.adaptive_max_pool2d (is_max) / F.adaptive_avg_pool2d to out's last
+ * two sizes: output i covers [floor(i H / OH), ceil((i + 1) H / OH)). */
+void tngrt_kernel_adaptive_pool2d(const TngrtArg *out, const TngrtArg *x, int is_max);
+
+/* F.interpolate of x[N, C, H, W] to out's size: nearest (bilinear 0;
+ * source floor(dst * scale)) or bilinear (align_corners or half-pixel
+ * centres); scale per dim 1 / scale_* when given (> 0), else in / out. */
+void tngrt_kernel_interpolate(const TngrtArg *out, const TngrtArg *x, int bilinear,
+                              int align_corners, double scale_h, double scale_w);
+
 /* ---- kernels: torch_npu fused ops ---- */
 
 #endif
