@@ -2082,10 +2082,11 @@ static int infer_conv(Infer *I)
         int64_t k;
         if (!graph_dim_const_value(I->g, w->dims[2 + i], &k))
             return infer__fail(I, "the kernel size must be known at compile time");
-        int64_t span = I->attr[7 + i] * (k - 1) + 1;
-        if (I->attr[7 + i] < 1)
+        int j = i + 2 - ns;   /* the attribute slot: 1-d uses the w slots */
+        int64_t span = I->attr[7 + j] * (k - 1) + 1;
+        if (I->attr[7 + j] < 1)
             return infer__fail(I, "dilation must be positive");
-        if (infer__window(I, x->dims[2 + i], I->attr[3 + i] + I->attr[5 + i], span, I->attr[1 + i],
+        if (infer__window(I, x->dims[2 + i], I->attr[3 + j] + I->attr[5 + j], span, I->attr[1 + j],
                           &s.d[2 + i]) < 0)
             return -1;
     }

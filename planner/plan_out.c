@@ -350,10 +350,11 @@ static void attrs__conv(PlanAttrs *l, const Op *op)
 {
     int ns = (int)plan__attr(op, 0);
     ns = ns < 1 ? 1 : ns > 2 ? 2 : ns;
-    attrs__list(l, "stride", PA_INTS, op->attr + 1, (size_t)ns);
-    attrs__list(l, "padding_before", PA_INTS, op->attr + 3, (size_t)ns);
-    attrs__list(l, "padding_after", PA_INTS, op->attr + 5, (size_t)ns);
-    attrs__list(l, "dilation", PA_INTS, op->attr + 7, (size_t)ns);
+    int j = 2 - ns;   /* 1-d: the w slots */
+    attrs__list(l, "stride", PA_INTS, op->attr + 1 + j, (size_t)ns);
+    attrs__list(l, "padding_before", PA_INTS, op->attr + 3 + j, (size_t)ns);
+    attrs__list(l, "padding_after", PA_INTS, op->attr + 5 + j, (size_t)ns);
+    attrs__list(l, "dilation", PA_INTS, op->attr + 7 + j, (size_t)ns);
     attrs__add(l, "groups", PA_INT, plan__attr(op, 9), 0);
 }
 

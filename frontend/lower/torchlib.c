@@ -2865,6 +2865,253 @@ static Obj *nn_sequential(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, 
     return cur ? cur : unk(I);
 }
 
+/* ---- nn modules: neural net ---- */
+
+/* An int-or-tuple constructor argument as a tuple of n ints (def when
+ * absent); NULL after a diagnostic. */
+static Obj *nn_tuple_arg(Interp *I, CallArgs *a, size_t pos, const char *name, int n, int64_t def)
+{
+    int64_t v[2];
+    Obj *items[2];
+    if (!nn_ints(I, args_get(a, pos, name), n, def, a->node, name, v))
+        return NULL;
+    for (int i = 0; i < n; i++)
+        items[i] = obj_int(I, v[i]);
+    return obj_tuple(I, items, (size_t)n);
+}
+
+/* nn.Conv1d / nn.Conv2d(in_channels, out_channels, kernel_size, stride=1,
+ * padding=0, dilation=1, groups=1, bias=True, padding_mode='zeros') */
+static int nn_conv_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int ns = m->s[strlen(m->s) - 2] == '1' ? 1 : 2;
+    int64_t cin, cout, g = 1, k[2], wd[4];
+    Obj *pm = args_get(a, 8, "padding_mode"), *pad = args_get(a, 4, "padding");
+    Obj *ks = nn_tuple_arg(I, a, 2, "kernel_size", ns, 1), *st, *dil;
+    if (!ks || !ctor_int(I, a, 0, "in_channels", &cin) || !ctor_int(I, a, 1, "out_channels", &cout) ||
+        !(st = nn_tuple_arg(I, a, 3, "stride", ns, 1)) || !(dil = nn_tuple_arg(I, a, 5, "dilation", ns, 1)))
+        return 0;
+    if (args_get(a, 6, "groups") && !ctor_int(I, a, 6, "groups", &g))
+        return 0;
+    if (pm && !obj_is_str(pm, "zeros")) {
+        interp_break(I, a->node, RULE_TNG203, "torch.nn.Conv%dd with padding_mode other than 'zeros'", ns);
+        return 0;
+    }
+    if (g < 1 || cin % g || cout % g) {
+        interp_break(I, a->node, RULE_TNG206, "in_channels and out_channels must be divisible by groups");
+        return 0;
+    }
+    if (!pad || pad->kind != O_STR) {
+        if (!(pad = nn_tuple_arg(I, a, 4, "padding", ns, 0)))
+            return 0;
+    }
+    for (int i = 0; i < ns; i++)
+        obj_int_value(ks->items[i], &k[i]);
+    wd[0] = cout, wd[1] = cin / g, wd[2] = k[0], wd[3] = k[1];
+    obj_setattr(I, m, "in_channels", obj_int(I, cin));
+    obj_setattr(I, m, "out_channels", obj_int(I, cout));
+    obj_setattr(I, m, "kernel_size", ks);
+    obj_setattr(I, m, "stride", st);
+    obj_setattr(I, m, "padding", pad);
+    obj_setattr(I, m, "dilation", dil);
+    obj_setattr(I, m, "groups", obj_int(I, g));
+    obj_setattr(I, m, "padding_mode", obj_str(I, "zeros"));
+    obj_setattr(I, m, "weight", param_new(I, wd, ns + 2, 0, dt, a->node));
+    Obj *b = args_get(a, 7, "bias");
+    obj_setattr(I, m, "bias", obj_flag(b, 1) ? param_new(I, &cout, 1, 0, dt, a->node) : obj_none(I));
+    return 1;
+}
+
+/* conv(input) with the module's parameters and arguments */
+static Obj *nn_conv(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    int32_t node = a->node;
+    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+    if (w < 0 || b < -1) {
+        if (w == -1)
+            interp_break(I, node, RULE_TNG205, "torch.nn.%s without a weight", m->cls);
+        return unk(I);
+    }
+    return conv_of(I, v, w, b, m->cls[4] == '1' ? 1 : 2, obj_getattr(inst, "stride"),
+                   obj_getattr(inst, "padding"), obj_getattr(inst, "dilation"), obj_getattr(inst, "groups"),
+                   node);
+}
+
+/* A buffer of constant shape: a parameter-like host tensor marked a buffer. */
+static Obj *buffer_new(Interp *I, const int64_t *d, int n, double fill, DType dt, int32_t node)
+{
+    Obj *t = param_new(I, d, n, fill, dt, node);
+    if (is_tensor(t)) {
+        t->t->is_param = 0;
+        t->t->requires_grad = 0;
+        t->t->is_buffer = 1;
+    }
+    return t;
+}
+
+/* nn.BatchNorm1d / BatchNorm2d(num_features, eps=1e-5, momentum=0.1,
+ * affine=True, track_running_stats=True): compiled in inference form */
+static int nn_batch_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int64_t c;
+    if (!ctor_int(I, a, 0, "num_features", &c))
+        return 0;
+    int affine = obj_flag(args_get(a, 3, "affine"), 1), track = obj_flag(args_get(a, 4, "track_running_stats"), 1);
+    if (!track) {
+        interp_break(I, a->node, RULE_TNG203, "torch.nn.%s with track_running_stats=False (batch "
+                     "statistics; only inference with running statistics is compiled)", m->s + 9);
+        return 0;
+    }
+    obj_setattr(I, m, "num_features", obj_int(I, c));
+    obj_setattr(I, m, "eps", obj_float(I, float_arg(args_get(a, 1, "eps"), 1e-5)));
+    obj_setattr(I, m, "momentum", obj_float(I, float_arg(args_get(a, 2, "momentum"), 0.1)));
+    obj_setattr(I, m, "affine", obj_bool(I, affine));
+    obj_setattr(I, m, "track_running_stats", obj_bool(I, 1));
+    obj_setattr(I, m, "weight", affine ? param_new(I, &c, 1, 1, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine ? param_new(I, &c, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "running_mean", buffer_new(I, &c, 1, 0, dt, a->node));
+    obj_setattr(I, m, "running_var", buffer_new(I, &c, 1, 1, dt, a->node));
+    obj_setattr(I, m, "num_batches_tracked", buffer_new(I, NULL, 0, 0, DT_I64, a->node));
+    return 1;
+}
+
+/* batch_norm(input) with the running statistics (inference) */
+static Obj *nn_batch_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    int32_t node = a->node;
+    int32_t in[5] = {v, module_param(I, inst, "running_mean", node), module_param(I, inst, "running_var", node),
+                     module_param(I, inst, "weight", node), module_param(I, inst, "bias", node)};
+    if (in[1] < -1 || in[2] < -1 || in[3] < -1 || in[4] < -1)
+        return unk(I);
+    if (in[1] < 0 || in[2] < 0)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s without running statistics", m->cls);
+    int rank = rank_of(I, v), want = m->cls[9] == '1' ? 2 : 4;
+    if (rank != want && !(want == 2 && rank == 3))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s expects a %s input, got %d-d", m->cls,
+                            want == 2 ? "2-d or 3-d" : "4-d", rank);
+    return emit1(I, OP_BATCH_NORM, in, 5, NULL, 0, float_arg(obj_getattr(inst, "eps"), 1e-5), 0,
+                 DT_UNKNOWN, node);
+}
+
+/* nn.GroupNorm(num_groups, num_channels, eps=1e-5, affine=True) */
+static int nn_group_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int64_t g, c;
+    if (!ctor_int(I, a, 0, "num_groups", &g) || !ctor_int(I, a, 1, "num_channels", &c))
+        return 0;
+    if (g < 1 || c % g) {
+        interp_break(I, a->node, RULE_TNG206, "num_channels must be divisible by num_groups");
+        return 0;
+    }
+    int affine = obj_flag(args_get(a, 3, "affine"), 1);
+    obj_setattr(I, m, "num_groups", obj_int(I, g));
+    obj_setattr(I, m, "num_channels", obj_int(I, c));
+    obj_setattr(I, m, "eps", obj_float(I, float_arg(args_get(a, 2, "eps"), 1e-5)));
+    obj_setattr(I, m, "affine", obj_bool(I, affine));
+    obj_setattr(I, m, "weight", affine ? param_new(I, &c, 1, 1, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine ? param_new(I, &c, 1, 0, dt, a->node) : obj_none(I));
+    return 1;
+}
+
+/* group_norm(input) with the module's groups and parameters */
+static Obj *nn_group_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int64_t g = 1;
+    int32_t in[3] = {v, module_param(I, inst, "weight", node), module_param(I, inst, "bias", node)};
+    if (in[1] < -1 || in[2] < -1 || !const_int(I, obj_getattr(inst, "num_groups"), node, "num_groups", &g))
+        return unk(I);
+    return emit1(I, OP_GROUP_NORM, in, 3, &g, 1, float_arg(obj_getattr(inst, "eps"), 1e-5), 0, DT_UNKNOWN, node);
+}
+
+/* nn.MaxPool2d(kernel_size, stride=None, padding=0, dilation=1,
+ * return_indices=False, ceil_mode=False) | nn.AvgPool2d(kernel_size,
+ * stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+ * divisor_override=None): the arguments kept as given */
+static int nn_pool2d_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    int is_max = m->s[9] == 'M';
+    static const char *const max_names[] = {"kernel_size", "stride", "padding", "dilation",
+                                            "return_indices", "ceil_mode"};
+    static const char *const avg_names[] = {"kernel_size", "stride", "padding", "ceil_mode",
+                                            "count_include_pad", "divisor_override"};
+    const char *const *names = is_max ? max_names : avg_names;
+    if (!args_get(a, 0, "kernel_size")) {
+        interp_break(I, a->node, RULE_TNG205, "missing argument kernel_size");
+        return 0;
+    }
+    for (size_t i = 0; i < 6; i++) {
+        Obj *o = args_get(a, i, names[i]);
+        if (o)
+            obj_setattr(I, m, names[i], o);
+        else if (i == 1)
+            obj_setattr(I, m, names[i], args_get(a, 0, "kernel_size"));
+    }
+    return 1;
+}
+
+/* max_pool2d(input) | avg_pool2d(input) with the module's arguments */
+static Obj *nn_pool2d(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    return pool2d_of(I, m->op, v, obj_getattr(inst, "kernel_size"), obj_getattr(inst, "stride"),
+                     obj_getattr(inst, "padding"), obj_getattr(inst, "dilation"), obj_getattr(inst, "ceil_mode"),
+                     obj_getattr(inst, "count_include_pad"), obj_getattr(inst, "divisor_override"),
+                     obj_getattr(inst, "return_indices"), a->node);
+}
+
+/* nn.AdaptiveAvgPool2d(output_size) | nn.AdaptiveMaxPool2d(output_size,
+ * return_indices=False) */
+static int nn_adaptive_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *o = args_get(a, 0, "output_size"), *ri = args_get(a, 1, "return_indices");
+    if (!o) {
+        interp_break(I, a->node, RULE_TNG205, "missing argument output_size");
+        return 0;
+    }
+    obj_setattr(I, m, "output_size", o);
+    if (ri)
+        obj_setattr(I, m, "return_indices", ri);
+    return 1;
+}
+
+/* adaptive pooling of input to the module's output_size */
+static Obj *nn_adaptive(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    return adaptive_of(I, m->op, v, obj_getattr(inst, "output_size"), obj_getattr(inst, "return_indices"),
+                       a->node);
+}
+
+/* nn.Upsample(size=None, scale_factor=None, mode='nearest',
+ * align_corners=None, recompute_scale_factor=None) */
+static int nn_upsample_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)I, (void)dt;
+    static const char *const names[] = {"size", "scale_factor", "mode", "align_corners",
+                                        "recompute_scale_factor"};
+    for (size_t i = 0; i < NELEM(names); i++) {
+        Obj *o = args_get(a, i, names[i]);
+        if (o)
+            obj_setattr(I, m, names[i], o);
+    }
+    return 1;
+}
+
+/* interpolate(input) with the module's arguments */
+static Obj *nn_upsample(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    return interpolate_of(I, v, obj_getattr(inst, "size"), obj_getattr(inst, "scale_factor"),
+                          obj_getattr(inst, "mode"), obj_getattr(inst, "align_corners"),
+                          obj_getattr(inst, "recompute_scale_factor"), NULL, a->node);
+}
+
 /* The nn modules tngc knows; op: the op of an activation or softmax. */
 static const NnModule nn_modules[] = {
     /* class        flags        constructor          forward          op */
@@ -2892,6 +3139,16 @@ static const NnModule nn_modules[] = {
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
+    {"Conv1d",      0,           nn_conv_init,        nn_conv,         0},
+    {"Conv2d",      0,           nn_conv_init,        nn_conv,         0},
+    {"BatchNorm1d", 0,           nn_batch_norm_init,  nn_batch_norm,   0},
+    {"BatchNorm2d", 0,           nn_batch_norm_init,  nn_batch_norm,   0},
+    {"GroupNorm",   0,           nn_group_norm_init,  nn_group_norm,   0},
+    {"MaxPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_MAX_POOL2D},
+    {"AvgPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_AVG_POOL2D},
+    {"AdaptiveAvgPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_AVG_POOL2D},
+    {"AdaptiveMaxPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_MAX_POOL2D},
+    {"Upsample",    0,           nn_upsample_init,    nn_upsample,     0},
     /* -- torch_npu fused ops -- */
 };
 
