@@ -196,7 +196,8 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(AVG_POOL2D, pool2d, "o0 i0 =0 a0 a1 a2 a3 a4 a5 a6"),
     CALL(ADAPTIVE_AVG_POOL2D, adaptive_pool2d, "o0 i0 =0"),
     CALL(ADAPTIVE_MAX_POOL2D, adaptive_pool2d, "o0 i0 =1"),
-    CALL(INTERPOLATE, interpolate, "o0 i0 a0 a1 F0 F1"),
+    CALL(UPSAMPLE_NEAREST2D, interpolate, "o0 i0 =0 =0 F0 F1"),
+    CALL(UPSAMPLE_BILINEAR2D, interpolate, "o0 i0 =1 a1 F0 F1"),
     /* -- torch_npu fused ops -- */
 };
 

@@ -380,8 +380,8 @@ static void attrs__output_size(PlanAttrs *l, const Op *op)
 
 static void attrs__interpolate(PlanAttrs *l, const Op *op)
 {
-    attrs__str(l, "mode", plan__attr(op, 0) ? "bilinear" : "nearest", 1);
-    attrs__add(l, "align_corners", PA_BOOL, plan__attr(op, 1) != 0, 0);
+    if (op->kind == OP_UPSAMPLE_BILINEAR2D)
+        attrs__add(l, "align_corners", PA_BOOL, plan__attr(op, 1) != 0, 0);
     attrs__list(l, "size", PA_INTS, op->attr + 2, 2);
     if (op->fattr[0] > 0) {
         attrs__add(l, "scale_h", PA_FLOAT, 0, op->fattr[0]);
@@ -421,7 +421,7 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_SDPA] = attrs__sdpa, [OP_CONV] = attrs__conv, [OP_BATCH_NORM] = attrs__eps,
     [OP_GROUP_NORM] = attrs__group_norm, [OP_MAX_POOL2D] = attrs__pool2d, [OP_AVG_POOL2D] = attrs__pool2d,
     [OP_ADAPTIVE_AVG_POOL2D] = attrs__output_size, [OP_ADAPTIVE_MAX_POOL2D] = attrs__output_size,
-    [OP_INTERPOLATE] = attrs__interpolate,
+    [OP_UPSAMPLE_NEAREST2D] = attrs__interpolate, [OP_UPSAMPLE_BILINEAR2D] = attrs__interpolate,
     /* -- torch_npu fused ops -- */
 };
 

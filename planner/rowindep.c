@@ -289,7 +289,7 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_BATCH_NORM] = rowindep__independent, [OP_GROUP_NORM] = rowindep__per_sample,
     [OP_MAX_POOL2D] = rowindep__pool, [OP_AVG_POOL2D] = rowindep__pool,
     [OP_ADAPTIVE_AVG_POOL2D] = rowindep__pool, [OP_ADAPTIVE_MAX_POOL2D] = rowindep__pool,
-    [OP_INTERPOLATE] = rowindep__pool,
+    [OP_UPSAMPLE_NEAREST2D] = rowindep__pool, [OP_UPSAMPLE_BILINEAR2D] = rowindep__pool,
     /* -- torch_npu fused ops -- */
 };
 

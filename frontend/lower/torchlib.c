@@ -2052,7 +2052,7 @@ static Obj *lo_adaptive_pool2d(Interp *I, Call *c)
                        c->arg == OP_ADAPTIVE_MAX_POOL2D ? ARG(c, 2, "return_indices") : NULL, c->node);
 }
 
-/* INTERPOLATE of value x: size, scale_factor, mode, align_corners and
+/* UPSAMPLE_NEAREST2D or UPSAMPLE_BILINEAR2D of value x: size, scale_factor, mode, align_corners and
  * recompute_scale_factor as F.interpolate's. */
 static Obj *interpolate_of(Interp *I, int32_t x, Obj *size, Obj *scale, Obj *mode, Obj *align,
                            Obj *recompute, Obj *antialias, int32_t node)
@@ -2104,7 +2104,8 @@ static Obj *interpolate_of(Interp *I, int32_t x, Obj *size, Obj *scale, Obj *mod
     }
     if (rec)
         f[0] = f[1] = 0;
-    return emit1(I, OP_INTERPOLATE, &x, 1, attr, 4, f[0], f[1], DT_UNKNOWN, node);
+    return emit1(I, attr[0] ? OP_UPSAMPLE_BILINEAR2D : OP_UPSAMPLE_NEAREST2D, &x, 1, attr, 4, f[0], f[1],
+                 DT_UNKNOWN, node);
 }
 
 /* F.interpolate(input, size=None, scale_factor=None, mode='nearest',
