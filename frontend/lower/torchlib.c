@@ -3162,11 +3162,29 @@ static const NnModule *nn_find(const char *cls)
     return NULL;
 }
 
+/* 1 when torch.nn.<cls> names an nn module class tngc does not lower (an
+ * upper-case name, no dots, not one of the containers and bases the
+ * interpreter handles itself): constructing it gives a module that is
+ * refused, naming the class, where it is called. */
+static int nn_unsupported_class(const char *cls)
+{
+    static const char *const bases[] = {"Module", "ModuleDict", "ParameterList", "ParameterDict",
+                                        "Parameter", "Buffer"};
+    if (!cls || cls[0] < 'A' || cls[0] > 'Z' || strchr(cls, '.'))
+        return 0;
+    for (size_t i = 0; i < NELEM(bases); i++)
+        if (streq(cls, bases[i]))
+            return 0;
+    return 1;
+}
+
 /* torch.nn.X(...) for a class X of nn_modules; NULL for other names */
 static Obj *module_construct(Interp *I, const char *name, CallArgs *a)
 {
     const char *cls = name + 9;   /* after "torch.nn." */
     const NnModule *row = nn_find(cls);
+    if (!row && nn_unsupported_class(cls) && !interp_tracing(I))
+        return module_new(I, name, a->node);   /* refused where it is called */
     if (!row)
         return NULL;
     if (interp_tracing(I))
@@ -3192,6 +3210,9 @@ Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
     const char *cls = strncmp(inst->s, "torch.nn.", 9) == 0 ? inst->s + 9 : inst->s;
     const NnModule *row = nn_find(cls);
     int32_t node = a->node;
+    if (!row && cls != inst->s && nn_unsupported_class(cls))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s is not supported: tngc has no lowering for "
+                            "this nn module", cls);
     if (row && (row->flags & NN_ARGS))
         return row->forward(I, row, inst, a, NULL, -1);
     Obj *x = args_get(a, 0, "input");
