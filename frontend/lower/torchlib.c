@@ -3113,6 +3113,176 @@ static Obj *nn_upsample(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Ob
                           obj_getattr(inst, "recompute_scale_factor"), NULL, a->node);
 }
 
+/* nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True,
+ * add_bias_kv=False, add_zero_attn=False, kdim=None, vdim=None,
+ * batch_first=False): the packed in-projection (in_proj_weight,
+ * in_proj_bias) and out_proj, a Linear */
+static int nn_mha_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int64_t e, h, kd = -1, vd = -1;
+    if (!ctor_int(I, a, 0, "embed_dim", &e) || !ctor_int(I, a, 1, "num_heads", &h))
+        return 0;
+    Obj *ko = args_get(a, 6, "kdim"), *vo = args_get(a, 7, "vdim");
+    if ((ko && !is_none(ko) && !const_int(I, ko, a->node, "kdim", &kd)) ||
+        (vo && !is_none(vo) && !const_int(I, vo, a->node, "vdim", &vd)))
+        return 0;
+    if (h < 1 || e % h) {
+        interp_break(I, a->node, RULE_TNG206, "embed_dim must be divisible by num_heads");
+        return 0;
+    }
+    if ((kd >= 0 && kd != e) || (vd >= 0 && vd != e) || obj_flag(args_get(a, 4, "add_bias_kv"), 0) ||
+        obj_flag(args_get(a, 5, "add_zero_attn"), 0)) {
+        interp_break(I, a->node, RULE_TNG203, "torch.nn.MultiheadAttention with kdim/vdim other than "
+                     "embed_dim, add_bias_kv or add_zero_attn");
+        return 0;
+    }
+    int bias = obj_flag(args_get(a, 3, "bias"), 1);
+    int64_t wd[2] = {3 * e, e}, be = 3 * e;
+    obj_setattr(I, m, "embed_dim", obj_int(I, e));
+    obj_setattr(I, m, "num_heads", obj_int(I, h));
+    obj_setattr(I, m, "head_dim", obj_int(I, e / h));
+    obj_setattr(I, m, "dropout", obj_float(I, float_arg(args_get(a, 2, "dropout"), 0.0)));
+    obj_setattr(I, m, "batch_first", obj_bool(I, obj_flag(args_get(a, 8, "batch_first"), 0)));
+    obj_setattr(I, m, "in_proj_weight", param_new(I, wd, 2, 0, dt, a->node));
+    obj_setattr(I, m, "in_proj_bias", bias ? param_new(I, &be, 1, 0, dt, a->node) : obj_none(I));
+    Obj *out = module_new(I, "torch.nn.Linear", a->node);
+    int64_t od[2] = {e, e};
+    obj_setattr(I, out, "in_features", obj_int(I, e));
+    obj_setattr(I, out, "out_features", obj_int(I, e));
+    obj_setattr(I, out, "weight", param_new(I, od, 2, 0, dt, a->node));
+    obj_setattr(I, out, "bias", bias ? param_new(I, &e, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "out_proj", out);
+    return 1;
+}
+
+/* One input of attention projected and split in heads: x[B, T, E] ->
+ * linear with rows [part E, (part + 1) E) of the packed weight ->
+ * [B, H, T, hd]; -1 after a diagnostic. */
+static int32_t mha_heads(Interp *I, int32_t x, int32_t w, int32_t b, int part, int64_t e, int64_t h, int32_t node)
+{
+    int32_t in[3] = {x, tv(I, slice_of(I, w, 0, part * e, (part + 1) * e, 1, node), node), -1};
+    if (b >= 0)
+        in[2] = tv(I, slice_of(I, b, 0, part * e, (part + 1) * e, 1, node), node);
+    if (in[1] < 0 || (b >= 0 && in[2] < 0))
+        return -1;
+    int32_t y = tv(I, emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+    if (y < 0)
+        return -1;
+    const Val *yv = val_at(I, y);
+    DimId d[4] = {yv->dims[0], yv->dims[1], graph_dim_const(G(I), h), graph_dim_const(G(I), e / h)};
+    int32_t r = tv(I, reshape_to(I, y, d, 4, node), node);
+    int64_t perm[4] = {0, 2, 1, 3};
+    return r < 0 ? -1 : tv(I, permute_of(I, NULL, r, perm, 4, node), node);
+}
+
+/* A [L, B, E] input as [B, L, E] (batch_first=False); -1 after a diagnostic. */
+static int32_t mha_batch_first(Interp *I, Obj *o, int bf, int32_t node)
+{
+    int32_t v = tv(I, o, node);
+    if (v < 0 || bf)
+        return v;
+    int64_t perm[3] = {1, 0, 2};
+    return tv(I, permute_of(I, NULL, v, perm, 3, node), node);
+}
+
+/* MultiheadAttention(query, key, value, key_padding_mask=None,
+ * need_weights=True, attn_mask=None, average_attn_weights=True,
+ * is_causal=False): (output, weights averaged over the heads, or per head,
+ * or None) */
+static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x, (void)v;
+    int32_t node = a->node;
+    Obj *qo = args_get(a, 0, "query"), *ko = args_get(a, 1, "key"), *vo = args_get(a, 2, "value");
+    int need, avg, causal, bf = obj_flag(obj_getattr(inst, "batch_first"), 0);
+    int64_t e, h;
+    if (args_unknown(a))
+        return unk(I);
+    if (!is_tensor(qo) || !is_tensor(ko) || !is_tensor(vo))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention expects tensors query, key and value");
+    Obj *kpm = args_get(a, 3, "key_padding_mask");
+    if (kpm && !is_none(kpm))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with key_padding_mask (pass "
+                            "a float attn_mask instead)");
+    if (!nn_flag(I, args_get(a, 4, "need_weights"), 1, node, "need_weights", &need) ||
+        !nn_flag(I, args_get(a, 6, "average_attn_weights"), 1, node, "average_attn_weights", &avg) ||
+        !nn_flag(I, args_get(a, 7, "is_causal"), 0, node, "is_causal", &causal) ||
+        !const_int(I, obj_getattr(inst, "embed_dim"), node, "embed_dim", &e) ||
+        !const_int(I, obj_getattr(inst, "num_heads"), node, "num_heads", &h))
+        return unk(I);
+    if (causal)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with is_causal=True (pass "
+                            "the causal attn_mask)");
+    double drop = float_arg(obj_getattr(inst, "dropout"), 0.0);
+    (void)drop;   /* inference: no dropout */
+    int32_t mask = opt_tensor(I, args_get(a, 5, "attn_mask"), node, "attn_mask");
+    if (mask < -1)
+        return unk(I);
+    if (mask >= 0 && (val_at(I, mask)->dtype == DT_BOOL || val_at(I, mask)->ndim != 2))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s attn_mask (a 2-d "
+                            "float mask is compiled)", val_at(I, mask)->dtype == DT_BOOL ? "bool" : "3-d");
+    int32_t q = mha_batch_first(I, qo, bf, node), k = mha_batch_first(I, ko, bf, node),
+            vv = mha_batch_first(I, vo, bf, node);
+    if (q < 0 || k < 0 || vv < 0)
+        return unk(I);
+    if (rank_of(I, q) != 3 || rank_of(I, k) != 3 || rank_of(I, vv) != 3)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention of unbatched (2-d) inputs");
+    int32_t w = module_param(I, inst, "in_proj_weight", node), b = module_param(I, inst, "in_proj_bias", node);
+    Obj *out = obj_getattr(inst, "out_proj");
+    int32_t ow = out ? module_param(I, out, "weight", node) : -1, ob = out ? module_param(I, out, "bias", node) : -1;
+    if (w < 0 || b < -1 || ow < 0 || ob < -1)
+        return unk(I);
+    int32_t qh = mha_heads(I, q, w, b, 0, e, h, node), kh = mha_heads(I, k, w, b, 1, e, h, node),
+            vh = mha_heads(I, vv, w, b, 2, e, h, node);
+    if (qh < 0 || kh < 0 || vh < 0)
+        return unk(I);
+    int32_t att, weights = -1;
+    {
+        /* softmax(q / sqrt(hd) @ k^T + mask) @ v, step by step as PyTorch's
+         * multi_head_attention_forward (each step rounded alike; matmuls
+         * that the ACL target maps, which sdpa is not) */
+        int64_t one = 1, last = 3;
+        int32_t qs = tv(I, arith(I, OP_DIV, obj_tensor(I, qh), obj_float(I, sqrt((double)(e / h))), 1, node,
+                                 "scaling"), node);
+        int32_t kt = qs < 0 ? -1 : tv(I, transpose_last2(I, NULL, kh, node), node);
+        int32_t mm[2] = {qs, kt};
+        int32_t s = kt < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, mm, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+        if (s >= 0 && mask >= 0) {
+            int32_t ad[2] = {s, mask};
+            int64_t at = 0;
+            s = tv(I, emit1(I, OP_ADD, ad, 2, &at, 1, 0, 1, DT_UNKNOWN, node), node);
+        }
+        int32_t p = s < 0 ? -1 : tv(I, emit_x(I, OP_SOFTMAX, s, &last, 1, 0, DT_UNKNOWN, node), node);
+        int32_t pv[2] = {p, vh};
+        att = p < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, pv, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+        int64_t mattr[2] = {0, 1};
+        (void)one;
+        if (p < 0)
+            return unk(I);
+        weights = !need ? -1 : !avg ? p : tv(I, emit_x(I, OP_MEAN, p, mattr, 2, 0, DT_UNKNOWN, node), node);
+        if (need && weights < 0)
+            return unk(I);
+    }
+    if (att < 0)
+        return unk(I);
+    int64_t perm[4] = {0, 2, 1, 3};
+    int32_t t = tv(I, permute_of(I, NULL, att, perm, 4, node), node);
+    if (t < 0)
+        return unk(I);
+    const Val *tvv = val_at(I, t);
+    DimId d[3] = {tvv->dims[0], tvv->dims[1], graph_dim_const(G(I), e)};
+    int32_t in[3] = {tv(I, reshape_to(I, t, d, 3, node), node), ow, ob};
+    if (in[0] < 0)
+        return unk(I);
+    Obj *y = emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node);
+    if (!bf && is_tensor(y)) {
+        int64_t p3[3] = {1, 0, 2};
+        y = permute_of(I, NULL, tv(I, y, node), p3, 3, node);
+    }
+    Obj *items[2] = {y, weights >= 0 ? obj_tensor(I, weights) : obj_none(I)};
+    return obj_tuple(I, items, 2);
+}
+
 /* The nn modules tngc knows; op: the op of an activation or softmax. */
 static const NnModule nn_modules[] = {
     /* class        flags        constructor          forward          op */
@@ -3140,6 +3310,7 @@ static const NnModule nn_modules[] = {
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
+    {"MultiheadAttention", NN_ARGS, nn_mha_init,      nn_mha,          0},
     {"Conv1d",      0,           nn_conv_init,        nn_conv,         0},
     {"Conv2d",      0,           nn_conv_init,        nn_conv,         0},
     {"BatchNorm1d", 0,           nn_batch_norm_init,  nn_batch_norm,   0},
