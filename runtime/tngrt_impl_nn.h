@@ -9,9 +9,11 @@
  * "kernels: neural net".
  *
  * Every kernel computes in float and rounds once to out's dtype, as
- * PyTorch's CPU does for half types. None allocates: attention keeps a
- * fixed stack block of accumulators (value columns in chunks of
- * TNGRT_IMPL__SDPA_CHUNK, the scores recomputed per chunk).
+ * PyTorch's CPU does for half types. Only float32 convolution allocates
+ * (its unrolled input columns, for CBLAS; a failed malloc falls back to the
+ * direct loop); attention keeps a fixed stack block of accumulators (value
+ * columns in chunks of TNGRT_IMPL__SDPA_CHUNK, the scores recomputed per
+ * chunk).
  */
 #ifndef TNGRT_IMPL_NN_H
 #define TNGRT_IMPL_NN_H
@@ -133,6 +135,56 @@ TNGRT_KINLINE void tngrt_impl_sdpa(const TngrtArg *out, const TngrtArg *q, const
 
 /* ---- convolution ---- */
 
+/* float32 convolution as one matrix product per sample and group: the
+ * input windows unrolled into columns [Cg KH KW, OH OW] (zeros where the
+ * padding is), times the group's weights [O/groups, Cg KH KW] (CBLAS).
+ * 0 when the column scratch cannot be allocated (the caller loops). The
+ * spatial sizes are the 2-d ones (1-d: H = KH = OH = 1). */
+static inline int tngrt_impl__conv_gemm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                        const TngrtArg *bias, int64_t H, int64_t KH, int64_t OH,
+                                        int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t dh,
+                                        int64_t dw, int64_t groups)
+{
+    int64_t N = x->shape[0], C = x->shape[1], O = w->shape[0], Cg = w->shape[1];
+    int64_t W = x->shape[x->ndim - 1], KW = w->shape[w->ndim - 1], OW = out->shape[out->ndim - 1];
+    int64_t Og = O / groups, K = Cg * KH * KW, P = OH * OW;
+    const float *xf = (const float *)x->data, *wf = (const float *)w->data;
+    float *of = (float *)out->data, *col;
+    if (K <= 0 || P <= 0 || Og <= 0 || K > INT_MAX || P > INT_MAX || Og > INT_MAX ||
+        (uint64_t)K * (uint64_t)P > ((uint64_t)1 << 40) / sizeof(float))
+        return 0;
+    col = (float *)malloc((size_t)(K * P) * sizeof(float));
+    if (!col)
+        return 0;
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t g = 0; g < groups; g++) {
+            for (int64_t c = 0; c < Cg; c++)
+                for (int64_t kh = 0; kh < KH; kh++)
+                    for (int64_t kw = 0; kw < KW; kw++) {
+                        float *r = col + ((c * KH + kh) * KW + kw) * P;
+                        const float *xp = xf + (n * C + g * Cg + c) * H * W;
+                        for (int64_t oh = 0; oh < OH; oh++) {
+                            int64_t ih = oh * sh - ph + kh * dh;
+                            for (int64_t ow = 0; ow < OW; ow++) {
+                                int64_t iw = ow * sw - pw + kw * dw;
+                                r[oh * OW + ow] = ih >= 0 && ih < H && iw >= 0 && iw < W ? xp[ih * W + iw] : 0.0f;
+                            }
+                        }
+                    }
+            float *o = of + (n * O + g * Og) * P;
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)P, (int)K, 1.0f,
+                        wf + g * Og * K, (int)K, col, (int)P, 0.0f, o, (int)P);
+            if (bias)
+                for (int64_t oc = 0; oc < Og; oc++) {
+                    float b0 = ((const float *)bias->data)[g * Og + oc];
+                    for (int64_t p = 0; p < P; p++)
+                        o[oc * P + p] += b0;
+                }
+        }
+    free(col);
+    return 1;
+}
+
 TNGRT_KINLINE void tngrt_impl_conv(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                                    const TngrtArg *bias, int ns, int64_t sh, int64_t sw,
                                    int64_t ph, int64_t pw, int64_t ph1, int64_t pw1, int64_t dh,
@@ -149,6 +201,9 @@ TNGRT_KINLINE void tngrt_impl_conv(const TngrtArg *out, const TngrtArg *x, const
     if (ns == 1)
         sh = 1, ph = 0, dh = 1;
     int fast = x->dtype == TNGRT_F32 && w->dtype == TNGRT_F32;
+    if (fast && out->dtype == TNGRT_F32 && (!bias || bias->dtype == TNGRT_F32) &&
+        tngrt_impl__conv_gemm(out, x, w, bias, H, KH, OH, sh, sw, ph, pw, dh, dw, groups))
+        return;
     for (int64_t n = 0; n < N; n++)
         for (int64_t o = 0; o < O; o++) {
             int64_t g = o / Og;
