@@ -9,11 +9,11 @@
  * "kernels: neural net".
  *
  * Every kernel computes in float and rounds once to out's dtype, as
- * PyTorch's CPU does for half types. Only float32 convolution allocates
- * (its unrolled input columns, for CBLAS; a failed malloc falls back to the
- * direct loop); attention keeps a fixed stack block of accumulators (value
- * columns in chunks of TNGRT_IMPL__SDPA_CHUNK, the scores recomputed per
- * chunk).
+ * PyTorch's CPU does for half types. Only the float32 forms allocate:
+ * convolution its unrolled input columns, attention a [L, S] block of
+ * scores, both for CBLAS; a failed malloc falls back to the direct loops
+ * (attention's keeps a fixed stack block of accumulators: value columns in
+ * chunks of TNGRT_IMPL__SDPA_CHUNK, the scores recomputed per chunk).
  */
 #ifndef TNGRT_IMPL_NN_H
 #define TNGRT_IMPL_NN_H
@@ -62,6 +62,40 @@ TNGRT_KINLINE int tngrt_impl__sdpa_score(const TngrtArg *q, int64_t qo, const Tn
     return 1;
 }
 
+/* float32 attention of one (batch, head): scores = q k^T * scale through
+ * CBLAS into sc [L, S], masked, softmax by row, then out = p v (CBLAS). */
+static inline void tngrt_impl__sdpa_gemm(float *o, const float *q, const float *k, const float *v,
+                                         const TngrtArg *mask, int64_t mo, int64_t msl, int64_t mss,
+                                         int is_causal, float scale, int64_t L, int64_t S, int64_t E,
+                                         int64_t Ev, float *sc)
+{
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)L, (int)S, (int)E, scale, q, (int)E, k,
+                (int)E, 0.0f, sc, (int)S);
+    for (int64_t l = 0; l < L; l++) {
+        float *r = sc + l * S, mx = -INFINITY, sum = 0.0f;
+        for (int64_t j = 0; j < S; j++) {
+            int64_t mi = mo + l * msl + j * mss;
+            if ((is_causal && j > l) ||
+                (mask && mask->dtype == TNGRT_BOOL && !((const uint8_t *)mask->data)[mi]))
+                r[j] = -INFINITY;
+            else if (mask && mask->dtype != TNGRT_BOOL)
+                r[j] += tngrt_impl__ldf(mask, mi);
+            if (r[j] > mx || r[j] != r[j])
+                mx = r[j];
+        }
+        for (int64_t j = 0; j < S; j++) {
+            r[j] = r[j] == -INFINITY ? 0.0f : tngrt_impl__exp(r[j] - mx);
+            sum += r[j];
+        }
+        /* no key left: NaN, as PyTorch's softmax of all -inf gives */
+        float inv = sum > 0.0f ? 1.0f / sum : NAN;
+        for (int64_t j = 0; j < S; j++)
+            r[j] *= inv;
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)L, (int)Ev, (int)S, 1.0f, sc, (int)S, v,
+                (int)Ev, 0.0f, o, (int)Ev);
+}
+
 TNGRT_KINLINE void tngrt_impl_sdpa(const TngrtArg *out, const TngrtArg *q, const TngrtArg *k,
                                    const TngrtArg *v, const TngrtArg *mask, int is_causal,
                                    int has_scale, double scale)
@@ -81,7 +115,32 @@ TNGRT_KINLINE void tngrt_impl_sdpa(const TngrtArg *out, const TngrtArg *q, const
     if (mask)
         tngrt_impl__bcast_strides(mask, nd, mst);
     /* the key and value strides above count [S, E] rows as their last two
-     * dims; the leading-dim strides are what the batch walk uses */
+     * dims; the leading-dim strides are what the batch walk uses. float32
+     * (sizes within CBLAS's int): matrix products with a [L, S] scratch */
+    float *scr = NULL;
+    if (q->dtype == TNGRT_F32 && k->dtype == TNGRT_F32 && v->dtype == TNGRT_F32 && out->dtype == TNGRT_F32 &&
+        L > 0 && S > 0 && E > 0 && Ev > 0 && L <= INT_MAX && S <= INT_MAX && E <= INT_MAX && Ev <= INT_MAX &&
+        (uint64_t)L * (uint64_t)S <= ((uint64_t)1 << 36))
+        scr = (float *)malloc((size_t)(L * S) * sizeof(float));
+    for (int64_t b = 0; scr && b < batch; b++) {
+        int64_t rem = b, ko = 0, vo = 0, mo = 0;
+        for (int i = nb - 1; i >= 0; i--) {
+            int64_t ii = rem % q->shape[i];
+            rem /= q->shape[i];
+            ko += ii * kst[i];
+            vo += ii * vst[i];
+            if (mask)
+                mo += ii * mst[i];
+        }
+        tngrt_impl__sdpa_gemm((float *)out->data + b * L * Ev, (const float *)q->data + b * L * E,
+                              (const float *)k->data + ko, (const float *)v->data + vo, mask, mo,
+                              mask ? mst[nd - 2] : 0, mask ? mst[nd - 1] : 0, is_causal, sc, L, S, E, Ev,
+                              scr);
+    }
+    if (scr) {
+        free(scr);
+        return;
+    }
     for (int64_t b = 0; b < batch; b++) {
         int64_t rem = b, ko = 0, vo = 0, mo = 0;
         for (int i = nb - 1; i >= 0; i--) {
