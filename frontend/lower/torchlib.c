@@ -1862,9 +1862,18 @@ static Obj *conv_of(Interp *I, int32_t x, int32_t w, int32_t b, int ns, Obj *str
         if (st[i] < 1 || dil[i] < 1)
             return interp_break(I, node, RULE_TNG206, "stride and dilation must be positive");
     const Val *wv = val_at(I, w), *xv = val_at(I, x);
-    if (wv->ndim != ns + 2 || xv->ndim != ns + 2)
-        return interp_break(I, node, RULE_TNG203, "conv%dd expects a %d-d input and weight (batched), "
-                            "got %d-d and %d-d", ns, ns + 2, xv->ndim, wv->ndim);
+    if (wv->ndim != ns + 2 || (xv->ndim != ns + 2 && xv->ndim != ns + 1))
+        return interp_break(I, node, RULE_TNG206, "conv%dd expects a %d-d or %d-d input and a %d-d weight, "
+                            "got %d-d and %d-d", ns, ns + 1, ns + 2, ns + 2, xv->ndim, wv->ndim);
+    if (xv->ndim == ns + 1) {   /* unbatched: a batch of one, dropped after */
+        int32_t xb = tv(I, unsqueeze_at(I, x, 0, node), node);
+        int32_t y = xb < 0 ? -1 : tv(I, conv_of(I, xb, w, b, ns, stride, padding, dilation, groups, node), node);
+        if (y < 0)
+            return unk(I);
+        DimId d[GRAPH_MAX_DIMS];
+        int n = dims_of(I, y, d);
+        return reshape_to(I, y, d + 1, n - 1, node);
+    }
     attr[0] = ns;
     for (int i = 0; i < 2; i++) {
         attr[1 + i] = 1, attr[3 + i] = 0, attr[5 + i] = 0, attr[7 + i] = 1;

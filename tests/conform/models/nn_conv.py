@@ -1,7 +1,8 @@
 # tolerance: matmul
 # The neural net family's functional forms (issue 16): F.conv2d with
-# stride, int and tuple padding, padding="same" (odd kernel) and "valid", dilation, groups, with and without bias; F.conv1d; F.batch_norm
-# (training=False) with and without weight/bias; F.group_norm;
+# stride, int and tuple padding, padding="same" (odd kernel) and "valid",
+# dilation, groups, with and without bias, and unbatched; F.conv1d;
+# F.batch_norm (training=False) with and without weight/bias; F.group_norm;
 # F.max_pool2d / F.avg_pool2d (padding, count_include_pad both ways, stride
 # None); F.adaptive_avg_pool2d / F.adaptive_max_pool2d to sizes that do not
 # divide the input; F.interpolate nearest and bilinear (align_corners both)
@@ -42,6 +43,7 @@ class Model(torch.nn.Module):
             outs.append(F.conv2d(v, w4, padding="valid", dilation=(1, 2)))
             outs.append(F.conv2d(v, wg, b, padding=1, groups=2))
             outs.append(F.conv1d(s.to(dt), self.w1.to(dt), None, 2, 1))
+            outs.append(F.conv2d(v[0], w, b, padding=(0, 1)))
             outs.append(F.batch_norm(v, self.mean.to(dt), self.var.to(dt), self.gamma.to(dt),
                                      self.beta.to(dt), False, 0.1, 1e-3))
             outs.append(F.batch_norm(v, self.mean.to(dt), self.var.to(dt)))
