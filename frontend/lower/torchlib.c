@@ -2138,8 +2138,11 @@ static Obj *lo_dropout(Interp *I, Call *c)
     double p;
     if (X0(I, c) < 0)
         return unk(I);
+    Obj *tr = ARG(c, 2, "training");
+    if (!tr)   /* torch.dropout(input, p, train) */
+        tr = args_kw(c->a, "train");
     if (!num_arg(I, ARG(c, 1, "p"), 0.5, c->node, "p", &p) ||
-        !nn_flag(I, ARG(c, 2, "training"), 0, c->node, "training", &training))
+        !nn_flag(I, tr, 0, c->node, "training", &training))
         return unk(I);
     if (training && p != 0)
         return interp_break(I, c->node, RULE_TNG203, "%s with training=True (random; only inference, "
@@ -2308,7 +2311,7 @@ static const struct LibEntry {
     {"scaled_dot_product_attention", NS_F, lo_sdpa, 0},
     {"conv1d", NS_TORCH | NS_F, lo_conv, 1},
     {"conv2d", NS_TORCH | NS_F, lo_conv, 2},
-    {"batch_norm", NS_TORCH | NS_F, lo_batch_norm, 0},
+    {"batch_norm", NS_F, lo_batch_norm, 0},
     {"group_norm", NS_TORCH | NS_F, lo_group_norm, 0},
     {"max_pool2d", NS_TORCH | NS_F, lo_pool2d, OP_MAX_POOL2D},
     {"avg_pool2d", NS_F, lo_pool2d, OP_AVG_POOL2D},

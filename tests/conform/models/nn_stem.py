@@ -3,10 +3,11 @@
 # nn.BatchNorm2d (inference, running statistics set in __init__) -> nn.ReLU
 # -> nn.MaxPool2d -> nn.Conv2d (groups, padding="same") -> nn.GroupNorm ->
 # nn.AvgPool2d -> nn.AdaptiveAvgPool2d((1, 1)) and nn.AdaptiveMaxPool2d,
-# then nn.Conv1d over a [B, C, L] view with nn.BatchNorm1d; the state_dict
+# then nn.Conv1d over a [B, C, L] view with nn.BatchNorm1d; nn.Upsample
+# (bilinear by scale_factor, nearest to a size); the state_dict
 # (num_batches_tracked included) is the bundle's weights. Run in float32
-# and, in a second entry (HalfStem), in float16 (module.half()). The batch dim takes 2
-# or 4 (zip gears, every gear checked). (tests/conform/run.sh)
+# and, in a second entry (HalfStem), in float16 (module.half()). The batch
+# dim takes 2 or 4 (zip gears, every gear checked). (tests/conform/run.sh)
 import torch
 import torch_npu
 import torchair
@@ -35,6 +36,8 @@ class Stem(nn.Module):
         self.bn1d = nn.BatchNorm1d(8)
         self.bn1d.running_mean = torch.randn(8) * 0.1
         self.bn1d.running_var = torch.rand(8) + 0.5
+        self.up = nn.Upsample(scale_factor=2, mode="bilinear")
+        self.up2 = nn.Upsample(size=(5, 7))
 
     def forward(self, x):
         # x: [B, 3, 16, 16]
@@ -43,7 +46,7 @@ class Stem(nn.Module):
         a = self.avg(z)
         s = z.flatten(2)
         t = self.bn1d(self.conv1d(s))
-        return [y, z, a, self.gap(a).flatten(1), self.gmp(z), t]
+        return [y, z, a, self.gap(a).flatten(1), self.gmp(z), t, self.up(y), self.up2(z)]
 
 
 class HalfStem(nn.Module):
