@@ -484,42 +484,6 @@ static void acl__select_expr(Emit *E, const Op *op, int32_t v, int arg)
     sb_putc(E->o, ')');
 }
 
-/* An aclScalar of x: int64 for an integral value on an integer result. */
-static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
-{
-    (void)v;
-    double x = arg < 0 ? 1.0 : op->fattr[arg];
-    DType t = E->g->vals.v[op->out].dtype;
-    if (arg >= 0 && !dtype_is_float(t) && x == (double)(int64_t)x) {
-        sb_printf(E->o, "tngc__scalar_i(%lld)", (long long)(int64_t)x);
-        return;
-    }
-    sb_puts(E->o, "tngc__scalar_f(");
-    emit_double(E, x);
-    sb_putc(E->o, ')');
-}
-
-/* An aclIntArray: arg 'r' reduced dims, 'p' permutation, 'n' normalized shape. */
-static void acl__array_expr(Emit *E, const Op *op, int32_t v, int arg)
-{
-    const Val *in = &E->g->vals.v[v];
-    int n = 0;
-    sb_puts(E->o, "aclCreateIntArray((const int64_t[]){");
-    if (arg == 'r' && op->nattr <= 1) {
-        for (int d = 0; d < in->ndim; d++)
-            sb_printf(E->o, "%s%d", n++ ? ", " : "", d);
-    } else if (arg == 'r' || arg == 'p') {
-        for (uint32_t k = arg == 'r' ? 1 : 0; k < op->nattr; k++)
-            sb_printf(E->o, "%s%lld", n++ ? ", " : "", (long long)op->attr[k]);
-    } else {
-        for (int d = in->ndim - (int)op->attr[0]; d < in->ndim; d++) {
-            sb_puts(E->o, n++ ? ", " : "");
-            emit_dim(E, in->dims[d]);
-        }
-    }
-    sb_printf(E->o, "%s}, %d)", n ? "" : "0", n);
-}
-
 /* The neural net family's aclIntArrays, from attr[] (arg picks which): conv
  * 'S' stride, 'P' padding, 'D' dilation (the spatial slots in use), 'O'
  * output padding (zeros); pool 'k' attr[0..1] (kernel, adaptive output
@@ -574,6 +538,42 @@ static int acl__nn_token(Emit *E, const Op *op, const EmitToken *t, const char *
         return 0;
     }
     return 1;
+}
+
+/* An aclScalar of x: int64 for an integral value on an integer result. */
+static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)v;
+    double x = arg < 0 ? 1.0 : op->fattr[arg];
+    DType t = E->g->vals.v[op->out].dtype;
+    if (arg >= 0 && !dtype_is_float(t) && x == (double)(int64_t)x) {
+        sb_printf(E->o, "tngc__scalar_i(%lld)", (long long)(int64_t)x);
+        return;
+    }
+    sb_puts(E->o, "tngc__scalar_f(");
+    emit_double(E, x);
+    sb_putc(E->o, ')');
+}
+
+/* An aclIntArray: arg 'r' reduced dims, 'p' permutation, 'n' normalized shape. */
+static void acl__array_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    const Val *in = &E->g->vals.v[v];
+    int n = 0;
+    sb_puts(E->o, "aclCreateIntArray((const int64_t[]){");
+    if (arg == 'r' && op->nattr <= 1) {
+        for (int d = 0; d < in->ndim; d++)
+            sb_printf(E->o, "%s%d", n++ ? ", " : "", d);
+    } else if (arg == 'r' || arg == 'p') {
+        for (uint32_t k = arg == 'r' ? 1 : 0; k < op->nattr; k++)
+            sb_printf(E->o, "%s%lld", n++ ? ", " : "", (long long)op->attr[k]);
+    } else {
+        for (int d = in->ndim - (int)op->attr[0]; d < in->ndim; d++) {
+            sb_puts(E->o, n++ ? ", " : "");
+            emit_dim(E, in->dims[d]);
+        }
+    }
+    sb_printf(E->o, "%s}, %d)", n ? "" : "0", n);
 }
 
 /* ---- launch ----------------------------------------------------------------------- */

@@ -326,19 +326,6 @@ static void attrs__layer_norm(PlanAttrs *l, const Op *op)
     attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]);
 }
 
-static void attrs__eps(PlanAttrs *l, const Op *op) { attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]); }
-
-static void attrs__format(PlanAttrs *l, const Op *op)
-{
-    attrs__str(l, "format", format_name((int)plan__attr(op, 0)), 1);
-}
-
-static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
-{
-    attrs__add(l, "activate_left", PA_BOOL, plan__attr(op, 0) != 0, 0);
-    attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
-}
-
 static void attrs__sdpa(PlanAttrs *l, const Op *op)
 {
     attrs__add(l, "is_causal", PA_BOOL, plan__attr(op, 0) != 0, 0);
@@ -387,6 +374,19 @@ static void attrs__interpolate(PlanAttrs *l, const Op *op)
         attrs__add(l, "scale_h", PA_FLOAT, 0, op->fattr[0]);
         attrs__add(l, "scale_w", PA_FLOAT, 0, op->fattr[1]);
     }
+}
+
+static void attrs__eps(PlanAttrs *l, const Op *op) { attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]); }
+
+static void attrs__format(PlanAttrs *l, const Op *op)
+{
+    attrs__str(l, "format", format_name((int)plan__attr(op, 0)), 1);
+}
+
+static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "activate_left", PA_BOOL, plan__attr(op, 0) != 0, 0);
+    attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
 }
 
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);

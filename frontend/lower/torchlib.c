@@ -2758,126 +2758,6 @@ static int32_t module_param(Interp *I, Obj *inst, const char *name, int32_t node
     return opt_tensor(I, p, node, name);
 }
 
-/* linear(input): F.linear with the module's weight and bias */
-static Obj *nn_linear(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m, (void)x;
-    int32_t node = a->node;
-    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
-    if (w < 0 || b < -1) {
-        if (w == -1)
-            interp_break(I, node, RULE_TNG205, "Linear without a weight");
-        return unk(I);
-    }
-    int32_t in[3] = {v, w, b};
-    return emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node);
-}
-
-/* layer_norm(input): over the module's normalized_shape */
-static Obj *nn_layer_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m, (void)x;
-    int32_t node = a->node;
-    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
-    if (w < -1 || b < -1)
-        return unk(I);
-    Obj *ns = obj_getattr(inst, "normalized_shape");
-    int64_t k = is_seq(ns) ? (int64_t)ns->n : 1;
-    return layer_norm(I, v, k, w, b, float_arg(obj_getattr(inst, "eps"), 1e-5), node);
-}
-
-/* embedding(input): rows of the module's weight */
-static Obj *nn_embedding(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m, (void)x;
-    int32_t node = a->node;
-    int32_t in[2] = {module_param(I, inst, "weight", node), v};
-    if (in[0] < 0) {
-        if (in[0] == -1)
-            interp_break(I, node, RULE_TNG205, "Embedding without a weight");
-        return unk(I);
-    }
-    return emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
-}
-
-/* relu(input) | silu | sigmoid | tanh, in place when built with inplace=True */
-static Obj *nn_activation(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    return inplace_result(x, emit_x(I, m->op, v, NULL, 0, 0, DT_UNKNOWN, a->node), obj_getattr(inst, "inplace"));
-}
-
-/* gelu(input) with the module's approximate= */
-static Obj *nn_gelu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m, (void)x;
-    Obj *ap = obj_getattr(inst, "approximate");
-    int64_t t = ap && ap->kind == O_STR && streq(ap->s, "tanh");
-    return emit_x(I, OP_GELU, v, &t, 1, 0, DT_UNKNOWN, a->node);
-}
-
-/* softplus(input) with the module's beta and threshold */
-static Obj *nn_softplus(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m, (void)x;
-    return softplus_of(I, v, obj_getattr(inst, "beta"), obj_getattr(inst, "threshold"), a->node);
-}
-
-/* leaky_relu(input) with the module's negative_slope, in place when built
- * with inplace=True */
-static Obj *nn_leaky_relu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m;
-    double s;
-    if (!num_arg(I, obj_getattr(inst, "negative_slope"), 0.01, a->node, "LeakyReLU's negative_slope", &s))
-        return unk(I);
-    return inplace_result(x, emit_x(I, OP_LEAKY_RELU, v, NULL, 0, s, DT_UNKNOWN, a->node),
-                          obj_getattr(inst, "inplace"));
-}
-
-/* softmax(input) | log_softmax(input) over the module's dim */
-static Obj *nn_softmax(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)x;
-    int32_t node = a->node;
-    Obj *d = obj_getattr(inst, "dim");
-    int64_t dim;
-    if (is_none(d))
-        return interp_break(I, node, RULE_TNG205, "torch.nn.%s without dim= (the implicit dim is deprecated)", m->cls);
-    if (!dim_arg(I, d, rank_of(I, v), node, "the softmax dim", &dim))
-        return unk(I);
-    return emit_x(I, m->op, v, &dim, 1, 0, DT_UNKNOWN, node);
-}
-
-/* ModuleList(...)(x): not callable */
-static Obj *nn_module_list(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m, (void)inst, (void)x, (void)v;
-    return interp_break(I, a->node, RULE_TNG203, "ModuleList is not callable");
-}
-
-/* Sequential(m1, m2, ...)(args): m2(m1(args)) ..., the identity when empty */
-static Obj *nn_sequential(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
-{
-    (void)m, (void)x, (void)v;
-    if (args_unknown(a))
-        return unk(I);
-    Obj *cur = NULL;
-    for (size_t i = 0; i < inst->n; i++) {
-        CallArgs one = *a;
-        if (i > 0) {
-            one.pos = &cur;
-            one.npos = 1;
-            one.nkw = 0;
-        }
-        cur = interp_call(I, inst->items[i], &one);
-        if (is_unknown(cur))
-            return cur;
-    }
-    if (!cur)   /* an empty Sequential is the identity */
-        cur = args_get(a, 0, "input");
-    return cur ? cur : unk(I);
-}
-
 /* ---- nn modules: neural net ---- */
 
 /* An int-or-tuple constructor argument as a tuple of n ints (def when
@@ -3293,6 +3173,126 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
     }
     Obj *items[2] = {y, weights >= 0 ? obj_tensor(I, weights) : obj_none(I)};
     return obj_tuple(I, items, 2);
+}
+
+/* linear(input): F.linear with the module's weight and bias */
+static Obj *nn_linear(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+    if (w < 0 || b < -1) {
+        if (w == -1)
+            interp_break(I, node, RULE_TNG205, "Linear without a weight");
+        return unk(I);
+    }
+    int32_t in[3] = {v, w, b};
+    return emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node);
+}
+
+/* layer_norm(input): over the module's normalized_shape */
+static Obj *nn_layer_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+    if (w < -1 || b < -1)
+        return unk(I);
+    Obj *ns = obj_getattr(inst, "normalized_shape");
+    int64_t k = is_seq(ns) ? (int64_t)ns->n : 1;
+    return layer_norm(I, v, k, w, b, float_arg(obj_getattr(inst, "eps"), 1e-5), node);
+}
+
+/* embedding(input): rows of the module's weight */
+static Obj *nn_embedding(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int32_t in[2] = {module_param(I, inst, "weight", node), v};
+    if (in[0] < 0) {
+        if (in[0] == -1)
+            interp_break(I, node, RULE_TNG205, "Embedding without a weight");
+        return unk(I);
+    }
+    return emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
+}
+
+/* relu(input) | silu | sigmoid | tanh, in place when built with inplace=True */
+static Obj *nn_activation(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    return inplace_result(x, emit_x(I, m->op, v, NULL, 0, 0, DT_UNKNOWN, a->node), obj_getattr(inst, "inplace"));
+}
+
+/* gelu(input) with the module's approximate= */
+static Obj *nn_gelu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    Obj *ap = obj_getattr(inst, "approximate");
+    int64_t t = ap && ap->kind == O_STR && streq(ap->s, "tanh");
+    return emit_x(I, OP_GELU, v, &t, 1, 0, DT_UNKNOWN, a->node);
+}
+
+/* softplus(input) with the module's beta and threshold */
+static Obj *nn_softplus(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    return softplus_of(I, v, obj_getattr(inst, "beta"), obj_getattr(inst, "threshold"), a->node);
+}
+
+/* leaky_relu(input) with the module's negative_slope, in place when built
+ * with inplace=True */
+static Obj *nn_leaky_relu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m;
+    double s;
+    if (!num_arg(I, obj_getattr(inst, "negative_slope"), 0.01, a->node, "LeakyReLU's negative_slope", &s))
+        return unk(I);
+    return inplace_result(x, emit_x(I, OP_LEAKY_RELU, v, NULL, 0, s, DT_UNKNOWN, a->node),
+                          obj_getattr(inst, "inplace"));
+}
+
+/* softmax(input) | log_softmax(input) over the module's dim */
+static Obj *nn_softmax(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    int32_t node = a->node;
+    Obj *d = obj_getattr(inst, "dim");
+    int64_t dim;
+    if (is_none(d))
+        return interp_break(I, node, RULE_TNG205, "torch.nn.%s without dim= (the implicit dim is deprecated)", m->cls);
+    if (!dim_arg(I, d, rank_of(I, v), node, "the softmax dim", &dim))
+        return unk(I);
+    return emit_x(I, m->op, v, &dim, 1, 0, DT_UNKNOWN, node);
+}
+
+/* ModuleList(...)(x): not callable */
+static Obj *nn_module_list(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)inst, (void)x, (void)v;
+    return interp_break(I, a->node, RULE_TNG203, "ModuleList is not callable");
+}
+
+/* Sequential(m1, m2, ...)(args): m2(m1(args)) ..., the identity when empty */
+static Obj *nn_sequential(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x, (void)v;
+    if (args_unknown(a))
+        return unk(I);
+    Obj *cur = NULL;
+    for (size_t i = 0; i < inst->n; i++) {
+        CallArgs one = *a;
+        if (i > 0) {
+            one.pos = &cur;
+            one.npos = 1;
+            one.nkw = 0;
+        }
+        cur = interp_call(I, inst->items[i], &one);
+        if (is_unknown(cur))
+            return cur;
+    }
+    if (!cur)   /* an empty Sequential is the identity */
+        cur = args_get(a, 0, "input");
+    return cur ? cur : unk(I);
 }
 
 /* The nn modules tngc knows; op: the op of an activation or softmax. */
