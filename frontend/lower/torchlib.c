@@ -2697,6 +2697,24 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
     return NULL;
 }
 
+/* module.eval() / module.train(mode): the library modules whose forward
+ * depends on it (BatchNorm) record it as their training attribute. */
+static void nn_set_training(Interp *I, Obj *o, int training, int depth)
+{
+    if (!o || depth > 32)
+        return;
+    if (o->kind == O_INST) {
+        if (o->s && (streq(o->s, "torch.nn.BatchNorm1d") || streq(o->s, "torch.nn.BatchNorm2d")))
+            obj_setattr(I, o, "training", obj_bool(I, training));
+        for (size_t i = 0; i < o->attrs.n; i++)
+            if (o->attrs.vals[i] && (o->attrs.vals[i]->kind == O_INST || is_seq(o->attrs.vals[i])))
+                nn_set_training(I, o->attrs.vals[i], training, depth + 1);
+    }
+    if (o->kind == O_INST || is_seq(o))
+        for (size_t i = 0; i < o->n; i++)
+            nn_set_training(I, o->items[i], training, depth + 1);
+}
+
 /* register_buffer / register_parameter and the module methods that return
  * the module itself in the compilable subset. */
 Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
@@ -2723,6 +2741,8 @@ Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         }
         return obj_none(I);
     }
+    if (strcmp(m, "eval") == 0 || strcmp(m, "train") == 0)
+        nn_set_training(I, self, m[0] == 't' && obj_flag(args_get(a, 0, "mode"), 1), 0);
     static const char *const same[] = {"npu", "cuda", "cpu", "eval", "train", "requires_grad_",
                                        "to", "half", "float", "bfloat16", "double", "share_memory"};
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
@@ -2866,6 +2886,7 @@ static int nn_batch_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     obj_setattr(I, m, "running_mean", buffer_new(I, &c, 1, 0, dt, a->node));
     obj_setattr(I, m, "running_var", buffer_new(I, &c, 1, 1, dt, a->node));
     obj_setattr(I, m, "num_batches_tracked", buffer_new(I, NULL, 0, 0, DT_I64, a->node));
+    obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
     return 1;
 }
 
@@ -2880,6 +2901,9 @@ static Obj *nn_batch_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, 
         return unk(I);
     if (in[1] < 0 || in[2] < 0)
         return interp_break(I, node, RULE_TNG203, "torch.nn.%s without running statistics", m->cls);
+    if (obj_flag(obj_getattr(inst, "training"), 0))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s in training mode (batch statistics): call "
+                            ".eval() on the model (only inference is compiled)", m->cls);
     int rank = rank_of(I, v), want = m->cls[9] == '1' ? 2 : 4;
     if (rank != want && !(want == 2 && rank == 3))
         return interp_break(I, node, RULE_TNG203, "torch.nn.%s expects a %s input, got %d-d", m->cls,
