@@ -21,7 +21,9 @@
  * - Elementwise kernels allow out->data == an input's data when the two
  *   have the same shape (in-place reuse by the memory planner).
  * - Kernels never allocate on the heap except matmul's conversion buffers
- *   for half and integer types (and return -1 only where documented).
+ *   for half and integer types and the float32 scratch of conv and sdpa
+ *   (each falls back to a direct loop when malloc fails), and return -1
+ *   only where documented.
  * - A kernel that fails sets err->kind: TNGRT_ERR_BAD_INPUT when values in
  *   the data are invalid for the op (an embedding id, group counts), which
  *   tngrt_bundle_run reports as TNGRT_BAD_INPUT; TNGRT_ERR_FAILURE else.

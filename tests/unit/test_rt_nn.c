@@ -217,6 +217,63 @@ static void test_conv1d(void **state)
     t_close(out, want, N * O * 5, 1e-5);
 }
 
+/* bfloat16 of a float: its high half, rounded to nearest even (the values
+ * used here are exact or need no care about NaN). */
+static uint16_t t_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+static float t_from_bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The direct (non-CBLAS) loops: bfloat16 operands. */
+static void test_bf16_direct(void **state)
+{
+    (void)state;
+    enum { C = 2, H = 3, W = 3, O = 2, L = 4, S = 5, E = 3 };
+    float xf[C * H * W], wf[O * C * 2 * 2], of[O * 2 * 2], qf[L * E], kf[S * E], vf[S * E], af[L * E];
+    uint16_t x[C * H * W], w[O * C * 2 * 2], out[O * 2 * 2], q[L * E], k[S * E], v[S * E], a[L * E];
+    double want[O * 2 * 2], wa[L * E];
+    t_fill(xf, sizeof xf / sizeof *xf, 15);
+    t_fill(wf, sizeof wf / sizeof *wf, 16);
+    t_fill(qf, sizeof qf / sizeof *qf, 17);
+    t_fill(kf, sizeof kf / sizeof *kf, 18);
+    t_fill(vf, sizeof vf / sizeof *vf, 19);
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+        x[i] = t_bf16(xf[i]), xf[i] = t_from_bf16(x[i]);
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        w[i] = t_bf16(wf[i]), wf[i] = t_from_bf16(w[i]);
+    for (size_t i = 0; i < L * E; i++)
+        q[i] = t_bf16(qf[i]), qf[i] = t_from_bf16(q[i]);
+    for (size_t i = 0; i < S * E; i++) {
+        k[i] = t_bf16(kf[i]), kf[i] = t_from_bf16(k[i]);
+        v[i] = t_bf16(vf[i]), vf[i] = t_from_bf16(v[i]);
+    }
+    int64_t xs[4] = {1, C, H, W}, wsh[4] = {O, C, 2, 2}, os[4] = {1, O, 2, 2};
+    TngrtArg X = {x, TNGRT_BF16, 4, xs}, Wt = {w, TNGRT_BF16, 4, wsh}, Out = {out, TNGRT_BF16, 4, os};
+    tngrt_kernel_conv(&Out, &X, &Wt, NULL, 2, 1, 1, 0, 0, 0, 0, 1, 1, 1);
+    ref_conv(xf, wf, NULL, 1, C, H, W, O, 2, 2, 1, 1, 0, 0, 1, 1, 1, 2, 2, want);
+    for (int i = 0; i < O * 4; i++)
+        of[i] = t_from_bf16(out[i]);
+    t_close(of, want, O * 4, 1e-2);
+    int64_t qs[2] = {L, E}, ks[2] = {S, E};
+    TngrtArg Q = {q, TNGRT_BF16, 2, qs}, K = {k, TNGRT_BF16, 2, ks}, V = {v, TNGRT_BF16, 2, ks},
+             A = {a, TNGRT_BF16, 2, qs};
+    tngrt_kernel_sdpa(&A, &Q, &K, &V, NULL, 1, 0, 0.0);
+    ref_attn(qf, kf, vf, L, S, E, E, 1.0 / sqrt(3.0), 1, NULL, NULL, wa);
+    for (int i = 0; i < L * E; i++)
+        af[i] = t_from_bf16(a[i]);
+    t_close(af, wa, L * E, 1e-2);
+}
+
 /* ---------------- normalisation ---------------- */
 
 static void test_batch_norm(void **state)
@@ -353,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_half),
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv1d),
+        cmocka_unit_test(test_bf16_direct),
         cmocka_unit_test(test_batch_norm),
         cmocka_unit_test(test_group_norm),
         cmocka_unit_test(test_pool2d),
