@@ -37,6 +37,12 @@
  *   lK    inputs K.. as an aclTensorList (the indices of index, index_put)
  *   xm dm input 0 / output 0 viewed with the indexed dims attr[0].. first
  *   ym vm output 0 / input 1 (values) viewed with the indices' dims first
+ *   n:cs n:cp n:cd n:co   conv's stride, padding, dilation, output padding
+ *         (zeros) as aclIntArrays of its 1 or 2 spatial dims
+ *   n:k n:s n:p   attr[0..1], [2..3], [4..5] as aclIntArrays (pool kernel,
+ *         stride, padding; adaptive pool output size); n:p4 the padding as
+ *         begins then ends; n:1 {1, 1}; n:u attr[2..3] (upsample size)
+ *   n:N n:C n:HW  input 0's dim 0, dim 1, product of the others (int64)
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
  *
@@ -83,6 +89,8 @@ enum {
     F_GATHER, F_INDEX, F_INDEX_ADD, F_INDEX_COPY, F_INDEX_PUT_IMPL, F_INDEX_SELECT, F_SCATTER, F_SCATTER_ADD,
     F_SCATTER_VALUE,
     /* -- neural net -- */
+    F_CONVOLUTION, F_BATCH_NORM, F_GROUP_NORM, F_MAX_POOL, F_AVG_POOL2D, F_ADAPTIVE_AVG_POOL2D,
+    F_ADAPTIVE_MAX_POOL2D, F_UPSAMPLE_NEAREST2D_V2, F_UPSAMPLE_BILINEAR2D,
     /* -- torch_npu fused ops -- */
     F_COUNT
 };
@@ -295,6 +303,38 @@ static const AclFn acl_fns[F_COUNT] = {
                          "const aclTensor *self, int64_t dim, const aclTensor *index, const aclScalar *value, "
                          "int64_t reduce, aclTensor *out", CS},
     /* -- neural net -- */
+    [F_CONVOLUTION] = {"aclnnConvolution", H("convolution"),
+                       "const aclTensor *input, const aclTensor *weight, const aclTensor *bias, "
+                       "const aclIntArray *stride, const aclIntArray *padding, const aclIntArray *dilation, "
+                       "bool transposed, const aclIntArray *outputPadding, const int64_t groups, "
+                       "aclTensor *output, int8_t cubeMathType", 0},
+    [F_BATCH_NORM] = {"aclnnBatchNorm", H("batch_norm"),
+                      "const aclTensor *input, const aclTensor *weight, const aclTensor *bias, "
+                      "aclTensor *runningMean, aclTensor *runningVar, bool training, double momentum, "
+                      "double eps, aclTensor *output, aclTensor *saveMean, aclTensor *saveInvstd", 0},
+    [F_GROUP_NORM] = {"aclnnGroupNorm", H("group_norm"),
+                      "const aclTensor *self, const aclTensor *gamma, const aclTensor *beta, int64_t N, "
+                      "int64_t C, int64_t HxW, int64_t group, double eps, aclTensor *out, "
+                      "aclTensor *meanOut, aclTensor *rstdOut", 0},
+    [F_MAX_POOL] = {"aclnnMaxPool", H("max_pool"),
+                    "const aclTensor *self, const aclIntArray *kernelShape, const aclIntArray *strides, "
+                    "const int64_t autoPad, const aclIntArray *pads, const aclIntArray *dilations, "
+                    "const int64_t ceilMode, aclTensor *out", 0},
+    [F_AVG_POOL2D] = {"aclnnAvgPool2d", H("avgpool2d"),
+                      "const aclTensor *self, const aclIntArray *kernelSize, const aclIntArray *strides, "
+                      "const aclIntArray *paddings, const bool ceilMode, const bool countIncludePad, "
+                      "const int64_t divisorOverride, const int8_t cubeMathType, aclTensor *out", 0},
+    [F_ADAPTIVE_AVG_POOL2D] = {"aclnnAdaptiveAvgPool2d", H("adaptive_avg_pool2d"),
+                               "const aclTensor *self, const aclIntArray *outputSize, aclTensor *out", CS},
+    [F_ADAPTIVE_MAX_POOL2D] = {"aclnnAdaptiveMaxPool2d", H("adaptive_max_pool2d"),
+                               "const aclTensor *self, const aclIntArray *outputSize, aclTensor *outputOut, "
+                               "aclTensor *indicesOut", 0},
+    [F_UPSAMPLE_NEAREST2D_V2] = {"aclnnUpsampleNearest2dV2", H("upsample_nearest_2d_v2"),
+                                 "const aclTensor *self, const aclIntArray *outputSize, float scalesH, "
+                                 "float scalesW, aclTensor *out", 0},
+    [F_UPSAMPLE_BILINEAR2D] = {"aclnnUpsampleBilinear2d", H("upsample_bilinear_2d"),
+                               "const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners, "
+                               "const double scalesH, const double scalesW, aclTensor *out", 0},
     /* -- torch_npu fused ops -- */
 };
 
@@ -437,6 +477,16 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(INDEX_ADD, PLAIN, INDEX_ADD, "i0 a0 i1 i2 f0 o0"),
     ROW(INDEX_COPY, PLAIN, INDEX_COPY, "i0 a0 i1 i2 o0"),
     /* -- neural net -- */
+    NONE(SDPA),   /* refused by acl_op_variant: no aclnn operator (see there) */
+    ROW(CONV, PLAIN, CONVOLUTION, "i0 i1 i2 n:cs n:cp n:cd =false n:co a9 o0 =0"),
+    ROW(BATCH_NORM, PLAIN, BATCH_NORM, "i0 i3 i4 i1 i2 =false =0.1 F0 o0 =NULL =NULL"),
+    ROW(GROUP_NORM, PLAIN, GROUP_NORM, "i0 i1 i2 n:N n:C n:HW a0 F0 o0 =NULL =NULL"),
+    ROW(MAX_POOL2D, PLAIN, MAX_POOL, "i0 n:k n:s =0 n:p4 n:1 =0 o0"),
+    ROW(AVG_POOL2D, PLAIN, AVG_POOL2D, "i0 n:k n:s n:p =false b6 =0 =0 o0"),
+    ROW(ADAPTIVE_AVG_POOL2D, PLAIN, ADAPTIVE_AVG_POOL2D, "i0 n:k o0"),
+    ROW(ADAPTIVE_MAX_POOL2D, PLAIN, ADAPTIVE_MAX_POOL2D, "i0 n:k o0 =NULL"),
+    ROW(UPSAMPLE_NEAREST2D, PLAIN, UPSAMPLE_NEAREST2D_V2, "i0 n:u F0 F1 o0"),
+    ROW(UPSAMPLE_BILINEAR2D, PLAIN, UPSAMPLE_BILINEAR2D, "i0 n:u b1 F0 F1 o0"),
     /* -- torch_npu fused ops -- */
 };
 
@@ -481,6 +531,10 @@ static const char *const acl_op_types[OP__count] = {
     [OP_INDEX_PUT] = "IndexPutV2", [OP_SCATTER] = "ScatterElements", [OP_SCATTER_ADD] = "ScatterAddWithAxis",
     [OP_INDEX_ADD] = "InplaceIndexAdd", [OP_INDEX_COPY] = "ScatterUpdate",
     /* -- neural net -- */
+    [OP_SDPA] = "FusedInferAttentionScore", [OP_CONV] = "Conv2D", [OP_BATCH_NORM] = "BNInfer",
+    [OP_GROUP_NORM] = "GroupNorm", [OP_MAX_POOL2D] = "MaxPoolWithArgmaxV1", [OP_AVG_POOL2D] = "AvgPoolV2",
+    [OP_ADAPTIVE_AVG_POOL2D] = "AdaptiveAvgPool2d", [OP_ADAPTIVE_MAX_POOL2D] = "AdaptiveMaxPool2d",
+    [OP_UPSAMPLE_NEAREST2D] = "ResizeNearestNeighborV2", [OP_UPSAMPLE_BILINEAR2D] = "ResizeBilinearV2",
     /* -- torch_npu fused ops -- */
 };
 
@@ -511,6 +565,26 @@ static const char *const acl_dtype_names[DT__count] = {
 const char *codegen_dtype_name(DType t)
 {
     return acl_dtype_names[(unsigned)t < DT__count ? t : DT_UNKNOWN];
+}
+
+/* The neural net family's forms no aclnn operator computes: attention
+ * (CANN's fused attention operators take layouts and sequence-length lists
+ * of their own, not PyTorch's SDPA), and convolution padded unequally
+ * before and after (padding="same" with an even kernel). */
+static AclVariant acl_op_variant_nn(const Graph *g, const Op *op, const char **why)
+{
+    (void)g;
+    if (op->kind == OP_SDPA) {
+        *why = "scaled_dot_product_attention: no aclnn operator computes it as PyTorch defines it "
+               "(aclnnFusedInferAttentionScore takes layouts and sequence lengths of its own)";
+        return ACL_V_OTHER;
+    }
+    if (op->attr[3] != op->attr[5] || op->attr[4] != op->attr[6]) {
+        *why = "a convolution padded unequally before and after (padding=\"same\" with an even "
+               "kernel): aclnnConvolution pads both sides alike";
+        return ACL_V_OTHER;
+    }
+    return ACL_V_PLAIN;
 }
 
 AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
@@ -546,6 +620,8 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         }
         return ACL_V_PLAIN;
     }
+    case OP_SDPA: case OP_CONV:
+        return acl_op_variant_nn(g, op, why);
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
         if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
             *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";

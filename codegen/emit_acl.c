@@ -528,6 +528,62 @@ static int acl__index_bn(const Graph *g, const Op *op, int values)
     return bn;
 }
 
+/* The neural net family's aclIntArrays, from attr[] (arg picks which): conv
+ * 'S' stride, 'P' padding, 'D' dilation (the spatial slots in use), 'O'
+ * output padding (zeros); pool 'k' attr[0..1] (kernel, adaptive output
+ * size), 's' attr[2..3], 'p' attr[4..5], '4' attr[4..5] twice (begins, then
+ * ends), '1' {1, 1}; 'u' attr[2..3] (upsample output size). */
+static void acl__nn_array_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)v;
+    int64_t a[4];
+    int n = 2, ns = (int)op->attr[0] == 1 ? 1 : 2;
+    switch (arg) {
+    case 'S': case 'P': case 'D':
+        n = ns;
+        for (int i = 0; i < ns; i++)
+            a[i] = op->attr[(arg == 'S' ? 1 : arg == 'P' ? 3 : 7) + 2 - ns + i];
+        break;
+    case 'O': n = ns, a[0] = a[1] = 0; break;
+    case 'k': a[0] = op->attr[0], a[1] = op->attr[1]; break;
+    case 's': case 'u': a[0] = op->attr[2], a[1] = op->attr[3]; break;
+    case 'p': a[0] = op->attr[4], a[1] = op->attr[5]; break;
+    case '4': n = 4, a[0] = a[2] = op->attr[4], a[1] = a[3] = op->attr[5]; break;
+    default: a[0] = a[1] = 1; break;
+    }
+    sb_puts(E->o, "aclCreateIntArray((const int64_t[]){");
+    for (int i = 0; i < n; i++)
+        sb_printf(E->o, "%s%lld", i ? ", " : "", (long long)a[i]);
+    sb_printf(E->o, "}, %d)", n);
+}
+
+/* The neural net family's "n:" tokens (acl_ops.c documents them); 0 when
+ * t is not one. */
+static int acl__nn_token(Emit *E, const Op *op, const EmitToken *t, const char *where)
+{
+    static const struct { const char *name; int arg; } arrays[] = {
+        {"n:cs", 'S'}, {"n:cp", 'P'}, {"n:cd", 'D'}, {"n:co", 'O'}, {"n:k", 'k'}, {"n:s", 's'},
+        {"n:p", 'p'}, {"n:p4", '4'}, {"n:1", '1'}, {"n:u", 'u'}};
+    const Val *x = &E->g->vals.v[op->in[0]];
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+        if (emit_token_is(t, arrays[i].name)) {
+            acl__desc(E, D_ARRAY, acl__render(E, acl__nn_array_expr, op, op->in[0], arrays[i].arg), where);
+            return 1;
+        }
+    if (emit_token_is(t, "n:N") || emit_token_is(t, "n:C")) {
+        emit_dim(E, x->dims[t->s[2] == 'N' ? 0 : 1]);
+    } else if (emit_token_is(t, "n:HW")) {
+        sb_puts(E->o, "(int64_t)1");
+        for (int d = 2; d < x->ndim; d++) {
+            sb_puts(E->o, " * ");
+            emit_dim(E, x->dims[d]);
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* An aclScalar of x: int64 for an integral value on an integer result. */
 static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
 {
@@ -689,6 +745,8 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         acl__list(E, op, 0, where);
     } else if (t->s[0] == 'l' && k >= 0 && t->n == 2) {
         acl__list(E, op, (uint32_t)k, where);
+    } else if (t->n > 2 && t->s[0] == 'n' && t->s[1] == ':') {
+        return acl__nn_token(E, op, t, where);
     } else {
         return 0;
     }

@@ -237,6 +237,16 @@ static const CpuOp cpu_ops[OP__count] = {
     FALLIBLE(INDEX_ADD, index_update, "o0 i0 i1 i2 a0 =1 F0"),
     FALLIBLE(INDEX_COPY, index_update, "o0 i0 i1 i2 a0 =0 =1.0"),
     /* -- neural net -- */
+    CALL(SDPA, sdpa, "o0 i0 i1 i2 i3 a0 a1 F0"),
+    CALL(CONV, conv, "o0 i0 i1 i2 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9"),
+    CALL(BATCH_NORM, batch_norm, "o0 i0 i1 i2 i3 i4 F0"),
+    CALL(GROUP_NORM, group_norm, "o0 i0 i1 i2 a0 F0"),
+    CALL(MAX_POOL2D, pool2d, "o0 i0 =1 a0 a1 a2 a3 a4 a5 =0"),
+    CALL(AVG_POOL2D, pool2d, "o0 i0 =0 a0 a1 a2 a3 a4 a5 a6"),
+    CALL(ADAPTIVE_AVG_POOL2D, adaptive_pool2d, "o0 i0 =0"),
+    CALL(ADAPTIVE_MAX_POOL2D, adaptive_pool2d, "o0 i0 =1"),
+    CALL(UPSAMPLE_NEAREST2D, interpolate, "o0 i0 =0 =0 F0 F1"),
+    CALL(UPSAMPLE_BILINEAR2D, interpolate, "o0 i0 =1 a1 F0 F1"),
     /* -- torch_npu fused ops -- */
 };
 

@@ -2427,6 +2427,214 @@ static int infer_index_update(Infer *I)
 
 /* ---- shape rules: neural net ---- */
 
+/* q, k and v of scaled dot product attention must agree: k's and v's
+ * leading dims broadcast to q's, the feature dims match. */
+static int infer__sdpa_operands(Infer *I, const Val *q, const Val *k, const Val *v)
+{
+    if (infer__rank(I, q, 2, GRAPH_MAX_DIMS, "query") < 0 || infer__rank(I, k, 2, GRAPH_MAX_DIMS, "key") < 0 ||
+        infer__rank(I, v, 2, GRAPH_MAX_DIMS, "value") < 0 || infer__float_input(I, q) < 0)
+        return -1;
+    if (k->dtype != q->dtype || v->dtype != q->dtype)
+        return infer__fail(I, "expected query, key and value of one dtype, got %s, %s and %s",
+                           dtype_name(q->dtype), dtype_name(k->dtype), dtype_name(v->dtype));
+    Shape sq = shape_of(q), sk = shape_of(k), sv = shape_of(v);
+    if (infer__equal(I, sq.d[sq.n - 1], sk.d[sk.n - 1], "the feature dims of query and key") < 0)
+        return infer__fail(I, "query %s and key %s have different feature dims",
+                           infer__shape_text(I, 0, &sq, 1), infer__shape_text(I, 1, &sk, 1));
+    if (infer__equal(I, sk.d[sk.n - 2], sv.d[sv.n - 2], "the sequence dims of key and value") < 0)
+        return infer__fail(I, "key %s and value %s have different sequence lengths",
+                           infer__shape_text(I, 0, &sk, 1), infer__shape_text(I, 1, &sv, 1));
+    Shape qb = sq, kb = sk, vb = sv;
+    qb.n -= 2, kb.n -= 2, vb.n -= 2;
+    if (kb.n > qb.n || vb.n > qb.n)
+        return infer__fail(I, "key and value may not have more leading dims than query");
+    if (infer__expand(I, &kb, &qb) < 0 || infer__expand(I, &vb, &qb) < 0)
+        return -1;
+    return 0;
+}
+
+/* F.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale) */
+static int infer_sdpa(Infer *I)
+{
+    const Val *q = infer__in(I, 0), *k = infer__in(I, 1), *v = infer__in(I, 2), *m = infer__in(I, 3);
+    if (infer__sdpa_operands(I, q, k, v) < 0)
+        return -1;
+    Shape s = shape_of(q);
+    if (m) {
+        if (m->dtype != DT_BOOL && m->dtype != q->dtype)
+            return infer__fail(I, "expected a bool mask or one of the query's dtype %s, got %s",
+                               dtype_name(q->dtype), dtype_name(m->dtype));
+        if (I->attr[0])
+            return infer__fail(I, "a mask and is_causal=True together");
+        Shape scores = s, sm = shape_of(m);
+        scores.d[scores.n - 1] = k->dims[k->ndim - 2];
+        if (infer__expand(I, &sm, &scores) < 0)
+            return -1;
+    }
+    s.d[s.n - 1] = v->dims[v->ndim - 1];
+    return infer__out(I, q->dtype, &s);
+}
+
+/* One output size of a sliding window: (in + pad - span) / stride + 1,
+ * where span is the window's extent; at least 1. */
+static int infer__window(Infer *I, DimId in, int64_t pad, int64_t span, int64_t stride, DimId *out)
+{
+    int64_t c;
+    if (stride < 1 || span < 1 || pad < 0)
+        return infer__fail(I, "invalid window: extent %lld, stride %lld, padding %lld",
+                           (long long)span, (long long)stride, (long long)pad);
+    if (graph_dim_const_value(I->g, in, &c)) {
+        if (c + pad < span)
+            return infer__fail(I, "the input size %lld (padded: %lld) is smaller than the window "
+                               "(%lld)", (long long)c, (long long)(c + pad), (long long)span);
+        *out = graph_dim_const(I->g, (c + pad - span) / stride + 1);
+        return 0;
+    }
+    DimId d = graph_dim_add(I->g, in, graph_dim_const(I->g, pad - span));
+    d = graph_dim_div(I->g, d, graph_dim_const(I->g, stride));
+    *out = graph_dim_add(I->g, d, graph_dim_const(I->g, 1));
+    return 0;
+}
+
+/* F.conv1d / F.conv2d: x[N, C, *sp] * w[O, C/groups, *k] (+ bias[O]) */
+static int infer_conv(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *w = infer__in(I, 1), *b = infer__in(I, 2);
+    int ns = (int)I->attr[0];
+    int64_t groups = I->attr[9], c;
+    if (ns < 1 || ns > 2 || groups < 1)
+        return infer__fail(I, "invalid attributes");
+    if (infer__rank(I, x, ns + 2, ns + 2, "input") < 0 || infer__rank(I, w, ns + 2, ns + 2, "weight") < 0 ||
+        infer__float_input(I, x) < 0 || infer__same_dtype(I, x, w) < 0)
+        return -1;
+    DimId g = graph_dim_const(I->g, groups);
+    if (graph_dim_const_value(I->g, w->dims[0], &c) && c % groups)
+        return infer__fail(I, "%lld output channels cannot be split in %lld groups", (long long)c,
+                           (long long)groups);
+    if (infer__equal(I, x->dims[1], graph_dim_mul(I->g, w->dims[1], g), "the input channels of conv") < 0) {
+        Shape sx = shape_of(x), sw = shape_of(w);
+        return infer__fail(I, "input %s does not have weight %s's %lld x %s channels",
+                           infer__shape_text(I, 0, &sx, 1), infer__shape_text(I, 1, &sw, 1),
+                           (long long)groups, infer__dim_text(I, 2, w->dims[1]));
+    }
+    if (b && (b->ndim != 1 || infer__equal(I, b->dims[0], w->dims[0], "the bias of conv") < 0))
+        return infer__fail(I, "the bias must be 1-d with one element per output channel");
+    Shape s = shape_of(x);
+    s.d[1] = w->dims[0];
+    for (int i = 0; i < ns; i++) {
+        int64_t k;
+        if (!graph_dim_const_value(I->g, w->dims[2 + i], &k))
+            return infer__fail(I, "the kernel size must be known at compile time");
+        int j = i + 2 - ns;   /* the attribute slot: 1-d uses the w slots */
+        int64_t span = I->attr[7 + j] * (k - 1) + 1;
+        if (I->attr[7 + j] < 1)
+            return infer__fail(I, "dilation must be positive");
+        if (infer__window(I, x->dims[2 + i], I->attr[3 + j] + I->attr[5 + j], span, I->attr[1 + j],
+                          &s.d[2 + i]) < 0)
+            return -1;
+    }
+    return infer__out(I, x->dtype, &s);
+}
+
+/* A per-channel parameter of a norm (weight, bias, running stats): 1-d of
+ * C elements, a floating point dtype. */
+static int infer__channel_param(Infer *I, const Val *p, DimId ch, const char *name)
+{
+    if (!p)
+        return 0;
+    if (p->ndim != 1 || !dtype_is_float(p->dtype))
+        return infer__fail(I, "%s must be a 1-d floating point tensor", name);
+    char what[96];
+    snprintf(what, sizeof what, "the %s of %s", name, I->op);
+    if (infer__equal(I, p->dims[0], ch, what) < 0)
+        return infer__fail(I, "%s has %s elements, the input %s channels", name,
+                           infer__dim_text(I, 0, p->dims[0]), infer__dim_text(I, 1, ch));
+    return 0;
+}
+
+/* F.batch_norm(x, running_mean, running_var, weight, bias, False, _, eps) */
+static int infer_batch_norm(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    static const char *const names[] = {"", "running_mean", "running_var", "weight", "bias"};
+    if (infer__rank(I, x, 2, GRAPH_MAX_DIMS, "input") < 0 || infer__float_input(I, x) < 0)
+        return -1;
+    for (uint32_t i = 1; i < 5; i++)
+        if (infer__channel_param(I, infer__in(I, i), x->dims[1], names[i]) < 0)
+            return -1;
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* F.group_norm(x, groups, weight, bias, eps) */
+static int infer_group_norm(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    int64_t c, groups = I->attr[0];
+    if (infer__rank(I, x, 2, GRAPH_MAX_DIMS, "input") < 0 || infer__float_input(I, x) < 0)
+        return -1;
+    if (groups < 1)
+        return infer__fail(I, "num_groups must be positive");
+    if (!graph_dim_const_value(I->g, x->dims[1], &c))
+        return infer__fail(I, "the number of channels must be known at compile time");
+    if (c % groups)
+        return infer__fail(I, "%lld channels cannot be split in %lld groups", (long long)c,
+                           (long long)groups);
+    if (infer__channel_param(I, infer__in(I, 1), x->dims[1], "weight") < 0 ||
+        infer__channel_param(I, infer__in(I, 2), x->dims[1], "bias") < 0)
+        return -1;
+    Shape s = shape_of(x);
+    return infer__out(I, x->dtype, &s);
+}
+
+/* F.max_pool2d / F.avg_pool2d(x, kernel, stride, padding), floor mode */
+static int infer_pool2d(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__rank(I, x, 3, 4, "input") < 0 || infer__float_input(I, x) < 0)
+        return -1;
+    Shape s = shape_of(x);
+    for (int i = 0; i < 2; i++) {
+        if (I->attr[4 + i] < 0 || 2 * I->attr[4 + i] > I->attr[i])
+            return infer__fail(I, "padding %lld: it must be at most half the kernel size %lld",
+                               (long long)I->attr[4 + i], (long long)I->attr[i]);
+        if (infer__window(I, s.d[s.n - 2 + i], 2 * I->attr[4 + i], I->attr[i], I->attr[2 + i],
+                          &s.d[s.n - 2 + i]) < 0)
+            return -1;
+    }
+    return infer__out(I, x->dtype, &s);
+}
+
+/* F.adaptive_avg_pool2d / F.adaptive_max_pool2d(x, output_size) */
+static int infer_adaptive_pool2d(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__rank(I, x, 3, 4, "input") < 0 || infer__float_input(I, x) < 0)
+        return -1;
+    Shape s = shape_of(x);
+    for (int i = 0; i < 2; i++) {
+        if (I->attr[i] < 1)
+            return infer__fail(I, "output size %lld: it must be positive", (long long)I->attr[i]);
+        s.d[s.n - 2 + i] = graph_dim_const(I->g, I->attr[i]);
+    }
+    return infer__out(I, x->dtype, &s);
+}
+
+/* F.interpolate(x[N, C, H, W], size, scale_factor, mode, align_corners) */
+static int infer_interpolate(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__rank(I, x, 4, 4, "input") < 0 || infer__float_input(I, x) < 0)
+        return -1;
+    Shape s = shape_of(x);
+    for (int i = 0; i < 2; i++) {
+        if (I->attr[2 + i] < 1)
+            return infer__fail(I, "output size %lld: it must be positive", (long long)I->attr[2 + i]);
+        s.d[2 + i] = graph_dim_const(I->g, I->attr[2 + i]);
+    }
+    return infer__out(I, x->dtype, &s);
+}
+
 /* ---- shape rules: torch_npu fused ops ---- */
 
 /* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op

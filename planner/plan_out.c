@@ -326,6 +326,56 @@ static void attrs__layer_norm(PlanAttrs *l, const Op *op)
     attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]);
 }
 
+static void attrs__sdpa(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "is_causal", PA_BOOL, plan__attr(op, 0) != 0, 0);
+    if (plan__attr(op, 1))
+        attrs__add(l, "scale", PA_FLOAT, 0, op->fattr[0]);
+}
+
+static void attrs__conv(PlanAttrs *l, const Op *op)
+{
+    int ns = (int)plan__attr(op, 0);
+    ns = ns < 1 ? 1 : ns > 2 ? 2 : ns;
+    int j = 2 - ns;   /* 1-d: the w slots */
+    attrs__list(l, "stride", PA_INTS, op->attr + 1 + j, (size_t)ns);
+    attrs__list(l, "padding_before", PA_INTS, op->attr + 3 + j, (size_t)ns);
+    attrs__list(l, "padding_after", PA_INTS, op->attr + 5 + j, (size_t)ns);
+    attrs__list(l, "dilation", PA_INTS, op->attr + 7 + j, (size_t)ns);
+    attrs__add(l, "groups", PA_INT, plan__attr(op, 9), 0);
+}
+
+static void attrs__group_norm(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "num_groups", PA_INT, plan__attr(op, 0), 0);
+    attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]);
+}
+
+static void attrs__pool2d(PlanAttrs *l, const Op *op)
+{
+    attrs__list(l, "kernel_size", PA_INTS, op->attr, 2);
+    attrs__list(l, "stride", PA_INTS, op->attr + 2, 2);
+    attrs__list(l, "padding", PA_INTS, op->attr + 4, 2);
+    if (op->kind == OP_AVG_POOL2D)
+        attrs__add(l, "count_include_pad", PA_BOOL, plan__attr(op, 6) != 0, 0);
+}
+
+static void attrs__output_size(PlanAttrs *l, const Op *op)
+{
+    attrs__list(l, "output_size", PA_INTS, op->attr, 2);
+}
+
+static void attrs__interpolate(PlanAttrs *l, const Op *op)
+{
+    if (op->kind == OP_UPSAMPLE_BILINEAR2D)
+        attrs__add(l, "align_corners", PA_BOOL, plan__attr(op, 1) != 0, 0);
+    attrs__list(l, "size", PA_INTS, op->attr + 2, 2);
+    if (op->fattr[0] > 0) {
+        attrs__add(l, "scale_h", PA_FLOAT, 0, op->fattr[0]);
+        attrs__add(l, "scale_w", PA_FLOAT, 0, op->fattr[1]);
+    }
+}
+
 static void attrs__eps(PlanAttrs *l, const Op *op) { attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[0]); }
 
 static void attrs__format(PlanAttrs *l, const Op *op)
@@ -480,6 +530,10 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_INDEX_PUT] = attrs__index, [OP_SCATTER] = attrs__scatter, [OP_SCATTER_ADD] = attrs__scatter,
     [OP_INDEX_ADD] = attrs__scatter, [OP_INDEX_COPY] = attrs__scatter,
     /* -- neural net -- */
+    [OP_SDPA] = attrs__sdpa, [OP_CONV] = attrs__conv, [OP_BATCH_NORM] = attrs__eps,
+    [OP_GROUP_NORM] = attrs__group_norm, [OP_MAX_POOL2D] = attrs__pool2d, [OP_AVG_POOL2D] = attrs__pool2d,
+    [OP_ADAPTIVE_AVG_POOL2D] = attrs__output_size, [OP_ADAPTIVE_MAX_POOL2D] = attrs__output_size,
+    [OP_UPSAMPLE_NEAREST2D] = attrs__interpolate, [OP_UPSAMPLE_BILINEAR2D] = attrs__interpolate,
     /* -- torch_npu fused ops -- */
 };
 

@@ -84,6 +84,43 @@ static const char *rowindep__layer_norm(Plan *self, const Op *op, int sym)
     return rowindep__tail_uses(self, op->in[0], op->attr[0], sym) ? "layer_norm reduces over it" : NULL;
 }
 
+/* sdpa: each query row reads every key (dim -2 of k and v) and the
+ * feature dims are contracted; leading (batch, head) dims and the query
+ * dim stay row by row. */
+static const char *rowindep__sdpa(Plan *self, const Op *op, int sym)
+{
+    if (rowindep__dim_uses(self, op->in[1], -2, sym) || rowindep__dim_uses(self, op->in[2], -2, sym))
+        return "attention reads every key along it";
+    if (rowindep__dim_uses(self, op->in[0], -1, sym) || rowindep__dim_uses(self, op->in[1], -1, sym))
+        return "attention contracts it";
+    if (op->nin > 3 && op->in[3] >= 0 && rowindep__dim_uses(self, op->in[3], -1, sym))
+        return "attention reads every key along it";
+    return NULL;
+}
+
+/* conv, group_norm, pools, interpolate: each sample (dim 0) on its own;
+ * every other dim of input 0 is mixed (channels contracted or normalised
+ * together, windows across spatial positions). */
+static const char *rowindep__per_sample(Plan *self, const Op *op, int sym)
+{
+    const Val *x = rowindep__val(self, op->in[0]);
+    for (int d = 1; x && d < x->ndim; d++)
+        if (rowindep__dim_uses(self, op->in[0], d, sym))
+            return arena_printf(&self->arena, "%s mixes positions along it", op_info[op->kind].name);
+    if (op->kind == OP_CONV && rowindep__any_uses(self, op->in[1], sym))
+        return "conv contracts it";
+    return NULL;
+}
+
+/* max/avg/adaptive pools, upsampling: windows over the last two dims
+ * only; every other dim (samples, channels) row by row. */
+static const char *rowindep__pool(Plan *self, const Op *op, int sym)
+{
+    if (rowindep__tail_uses(self, op->in[0], 2, sym))
+        return arena_printf(&self->arena, "%s mixes positions along it", op_info[op->kind].name);
+    return NULL;
+}
+
 /* rms_norm: the last dims, as many as gamma has (at least one). */
 static const char *rowindep__rms_norm(Plan *self, const Op *op, int sym)
 {
@@ -399,6 +436,11 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_SCATTER] = rowindep__scatter, [OP_SCATTER_ADD] = rowindep__scatter,
     [OP_INDEX_ADD] = rowindep__scatter, [OP_INDEX_COPY] = rowindep__scatter,
     /* -- neural net -- */
+    [OP_SDPA] = rowindep__sdpa, [OP_CONV] = rowindep__per_sample,
+    [OP_BATCH_NORM] = rowindep__independent, [OP_GROUP_NORM] = rowindep__per_sample,
+    [OP_MAX_POOL2D] = rowindep__pool, [OP_AVG_POOL2D] = rowindep__pool,
+    [OP_ADAPTIVE_AVG_POOL2D] = rowindep__pool, [OP_ADAPTIVE_MAX_POOL2D] = rowindep__pool,
+    [OP_UPSAMPLE_NEAREST2D] = rowindep__pool, [OP_UPSAMPLE_BILINEAR2D] = rowindep__pool,
     /* -- torch_npu fused ops -- */
 };
 

@@ -2076,6 +2076,7 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- indexing and scatter ---- */
 #include "tngrt_impl_index.h"
 /* ---- neural net ---- */
+#include "tngrt_impl_nn.h"
 /* ---- torch_npu fused ops ---- */
 
 #endif

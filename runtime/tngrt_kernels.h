@@ -21,7 +21,9 @@
  * - Elementwise kernels allow out->data == an input's data when the two
  *   have the same shape (in-place reuse by the memory planner).
  * - Kernels never allocate on the heap except matmul's conversion buffers
- *   for half and integer types (and return -1 only where documented).
+ *   for half and integer types and the float32 scratch of conv and sdpa
+ *   (each falls back to a direct loop when malloc fails), and return -1
+ *   only where documented.
  * - A kernel that fails sets err->kind: TNGRT_ERR_BAD_INPUT when values in
  *   the data are invalid for the op (an embedding id, group counts), which
  *   tngrt_bundle_run reports as TNGRT_BAD_INPUT; TNGRT_ERR_FAILURE else.
@@ -390,6 +392,59 @@ int tngrt_kernel_index_update(const TngrtArg *out, const TngrtArg *self, const T
 
 
 /* ---- kernels: neural net ---- */
+
+/* F.scaled_dot_product_attention: out[..., L, Ev] = softmax(q k^T * scale
+ * + mask) v over the keys, in float (rounded once). k and v [..., S, E|Ev]
+ * and mask (NULL, bool: nonzero keeps; or float: added; broadcast to
+ * [..., L, S]) have leading dims right-aligned with q's, each equal or 1.
+ * is_causal keeps key j <= query i only (top-left). scale is 1/sqrt(E)
+ * unless has_scale. A query with no key left gives NaN, as PyTorch. */
+void tngrt_kernel_sdpa(const TngrtArg *out, const TngrtArg *q, const TngrtArg *k,
+                       const TngrtArg *v, const TngrtArg *mask, int is_causal, int has_scale,
+                       double scale);
+
+/* F.conv1d (ns 1: x[N, C, W], w[O, C/groups, KW]) or F.conv2d (ns 2:
+ * x[N, C, H, W], w[O, C/groups, KH, KW]), bias[O] or NULL; out's spatial
+ * size is the one the planner inferred from stride s*, padding before p*
+ * (after p*1: implied by out's size, positions outside x count 0) and
+ * dilation d*; accumulation in float (float32: unrolled windows times the
+ * weights through CBLAS, with a heap scratch of Cg*K*OH*OW floats; the
+ * direct loop when it cannot be allocated). ns 1 ignores the h parameters. */
+void tngrt_kernel_conv(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                       const TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
+                       int64_t pw, int64_t ph1, int64_t pw1, int64_t dh, int64_t dw,
+                       int64_t groups);
+
+/* Inference batch norm of x[N, C, ...]: per channel c,
+ * a = weight[c] / sqrt(var[c] + eps), out = x * a + (bias[c] - mean[c] * a)
+ * (weight 1, bias 0 when NULL). */
+void tngrt_kernel_batch_norm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *mean,
+                             const TngrtArg *var, const TngrtArg *w, const TngrtArg *b,
+                             double eps);
+
+/* F.group_norm of x[N, C, ...]: each sample's C / groups consecutive
+ * channels normalised together (biased variance), then per channel
+ * weight and bias (NULL: 1 and 0). */
+void tngrt_kernel_group_norm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                             const TngrtArg *b, int64_t groups, double eps);
+
+/* F.max_pool2d (is_max) or F.avg_pool2d over the last two dims of x
+ * (3-d or 4-d), floor mode: kernel k*, stride s*, padding p* (max: padding
+ * never wins, NaN does; avg: divided by the window clipped to the padded
+ * input when count_include_pad, else by the real elements it covers). */
+void tngrt_kernel_pool2d(const TngrtArg *out, const TngrtArg *x, int is_max, int64_t kh,
+                         int64_t kw, int64_t sh, int64_t sw, int64_t ph, int64_t pw,
+                         int count_include_pad);
+
+/* F.adaptive_max_pool2d (is_max) / F.adaptive_avg_pool2d to out's last
+ * two sizes: output i covers [floor(i H / OH), ceil((i + 1) H / OH)). */
+void tngrt_kernel_adaptive_pool2d(const TngrtArg *out, const TngrtArg *x, int is_max);
+
+/* F.interpolate of x[N, C, H, W] to out's size: nearest (bilinear 0;
+ * source floor(dst * scale)) or bilinear (align_corners or half-pixel
+ * centres); scale per dim 1 / scale_* when given (> 0), else in / out. */
+void tngrt_kernel_interpolate(const TngrtArg *out, const TngrtArg *x, int bilinear,
+                              int align_corners, double scale_h, double scale_w);
 
 /* ---- kernels: torch_npu fused ops ---- */
 

@@ -3920,6 +3920,401 @@ static Obj *lo_one_hot(Interp *I, Call *c)
 
 /* ---- lowerings: neural net ---- */
 
+/* A flag argument known at compile time (absent or None: def): 1 and *v;
+ * 0 after a diagnostic. */
+static int nn_flag(Interp *I, const Obj *o, int def, int32_t node, const char *what, int *v)
+{
+    *v = def;
+    if (!o || is_none(o))
+        return 1;
+    if (o->kind == O_BOOL || o->kind == O_INT) {
+        *v = o->i != 0;
+        return 1;
+    }
+    if (!obj_reported(o))
+        interp_break(I, node, RULE_TNG205, "%s must be a bool known at compile time", what);
+    return 0;
+}
+
+/* An int or a tuple/list of n ints (one int: repeated); absent or None:
+ * def. 1 and out[0..n); 0 after a diagnostic. */
+static int nn_ints(Interp *I, const Obj *o, int n, int64_t def, int32_t node, const char *what, int64_t *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = def;
+    if (!o || is_none(o))
+        return 1;
+    if (is_seq(o)) {
+        if (o->n == 0) /* stride=[] means the default */
+            return 1;
+        if (o->n != (size_t)n && o->n != 1) {
+            interp_break(I, node, RULE_TNG203, "%s must be an int or %d ints, got %zu", what, n, o->n);
+            return 0;
+        }
+        for (int i = 0; i < n; i++)
+            if (!const_int(I, o->items[o->n == 1 ? 0 : i], node, what, &out[i]))
+                return 0;
+        return 1;
+    }
+    if (!const_int(I, o, node, what, &out[0]))
+        return 0;
+    for (int i = 1; i < n; i++)
+        out[i] = out[0];
+    return 1;
+}
+
+/* F.scaled_dot_product_attention(query, key, value, attn_mask=None,
+ * dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False) */
+static Obj *lo_sdpa(Interp *I, Call *c)
+{
+    const char *fn = "scaled_dot_product_attention";
+    Obj *qo = ARG(c, 0, "query"), *ko = ARG(c, 1, "key"), *vo = ARG(c, 2, "value");
+    int32_t node = c->node;
+    if (is_unknown(ko) || is_unknown(vo))
+        return unk(I);
+    if (!is_tensor(qo) || !is_tensor(ko) || !is_tensor(vo))
+        return interp_break(I, node, RULE_TNG203, "%s expects tensors query, key and value", fn);
+    int32_t in[4] = {tv(I, qo, node), tv(I, ko, node), tv(I, vo, node), -1};
+    if (in[0] < 0 || in[1] < 0 || in[2] < 0)
+        return unk(I);
+    if ((in[3] = opt_tensor(I, ARG(c, 3, "attn_mask"), node, "attn_mask")) < -1)
+        return unk(I);
+    double p, scale = 0;
+    int causal, gqa;
+    Obj *so = ARG(c, 6, "scale");
+    if (!num_arg(I, ARG(c, 4, "dropout_p"), 0.0, node, "dropout_p", &p) ||
+        !nn_flag(I, ARG(c, 5, "is_causal"), 0, node, "is_causal", &causal) ||
+        !nn_flag(I, ARG(c, 7, "enable_gqa"), 0, node, "enable_gqa", &gqa) ||
+        (so && !is_none(so) && !num_arg(I, so, 0.0, node, "scale", &scale)))
+        return unk(I);
+    if (p != 0)
+        return interp_break(I, node, RULE_TNG203, "%s with dropout_p=%g (only 0: inference)", fn, p);
+    if (gqa)
+        return interp_break(I, node, RULE_TNG203, "%s with enable_gqa=True (grouped-query attention)", fn);
+    if (causal && in[3] >= 0)
+        return interp_break(I, node, RULE_TNG203, "%s with both attn_mask and is_causal=True", fn);
+    /* grouped-query attention: more query heads than key/value heads is
+     * not broadcasting, which is all PyTorch's SDPA does without enable_gqa */
+    const Val *q = val_at(I, in[0]);
+    for (int t = 1; t <= 2; t++) {
+        const Val *kv = val_at(I, in[t]);
+        int64_t hq, hk;
+        if (q->ndim >= 3 && kv->ndim >= 3 && graph_dim_const_value(G(I), q->dims[q->ndim - 3], &hq) &&
+            graph_dim_const_value(G(I), kv->dims[kv->ndim - 3], &hk) && hq != hk && hk != 1)
+            return interp_break(I, node, RULE_TNG203, "%s: %s has %lld heads and query %lld "
+                                "(grouped-query attention needs enable_gqa, not supported; repeat "
+                                "the %s heads)", fn, t == 1 ? "key" : "value", (long long)hk,
+                                (long long)hq, t == 1 ? "key" : "value");
+    }
+    int64_t attr[2] = {causal, so && !is_none(so)};
+    return emit1(I, OP_SDPA, in, 4, attr, 2, scale, 0, DT_UNKNOWN, node);
+}
+
+/* CONV of values x, w, b (-1) with the Python arguments stride, padding
+ * (ints, "same", "valid"), dilation, groups; ns spatial dims. */
+static Obj *conv_of(Interp *I, int32_t x, int32_t w, int32_t b, int ns, Obj *stride, Obj *padding,
+                    Obj *dilation, Obj *groups, int32_t node)
+{
+    int64_t st[2], pad[2], dil[2], g, attr[10];
+    if (!nn_ints(I, stride, ns, 1, node, "stride", st) || !nn_ints(I, dilation, ns, 1, node, "dilation", dil))
+        return unk(I);
+    g = 1;
+    if (groups && !is_none(groups) && !const_int(I, groups, node, "groups", &g))
+        return unk(I);
+    if (g < 1)
+        return interp_break(I, node, RULE_TNG206, "groups must be positive, got %lld", (long long)g);
+    for (int i = 0; i < ns; i++)
+        if (st[i] < 1 || dil[i] < 1)
+            return interp_break(I, node, RULE_TNG206, "stride and dilation must be positive");
+    const Val *wv = val_at(I, w), *xv = val_at(I, x);
+    if (wv->ndim != ns + 2 || (xv->ndim != ns + 2 && xv->ndim != ns + 1))
+        return interp_break(I, node, RULE_TNG206, "conv%dd expects a %d-d or %d-d input and a %d-d weight, "
+                            "got %d-d and %d-d", ns, ns + 1, ns + 2, ns + 2, xv->ndim, wv->ndim);
+    if (xv->ndim == ns + 1) {   /* unbatched: a batch of one, dropped after */
+        int32_t xb = tv(I, unsqueeze_at(I, x, 0, node), node);
+        int32_t y = xb < 0 ? -1 : tv(I, conv_of(I, xb, w, b, ns, stride, padding, dilation, groups, node), node);
+        if (y < 0)
+            return unk(I);
+        DimId d[GRAPH_MAX_DIMS];
+        int n = dims_of(I, y, d);
+        return reshape_to(I, y, d + 1, n - 1, node);
+    }
+    attr[0] = ns;
+    for (int i = 0; i < 2; i++) {
+        attr[1 + i] = 1, attr[3 + i] = 0, attr[5 + i] = 0, attr[7 + i] = 1;
+    }
+    if (padding && padding->kind == O_STR) {
+        int same = streq(padding->s, "same");
+        if (!same && !streq(padding->s, "valid"))
+            return interp_break(I, node, RULE_TNG203, "padding=\"%s\" (\"same\", \"valid\" or ints are)",
+                                padding->s);
+        for (int i = 0; i < ns && same; i++) {
+            int64_t k;
+            if (st[i] != 1)
+                return interp_break(I, node, RULE_TNG203, "padding=\"same\" with a stride other than 1");
+            if (!graph_dim_const_value(G(I), wv->dims[2 + i], &k))
+                return interp_break(I, node, RULE_TNG205, "the kernel size is not known at compile time");
+            int64_t total = dil[i] * (k - 1);
+            pad[i] = total / 2;
+            attr[(ns == 2 ? 3 : 4) + i] = pad[i];
+            attr[(ns == 2 ? 5 : 6) + i] = total - pad[i];
+        }
+    } else {
+        if (!nn_ints(I, padding, ns, 0, node, "padding", pad))
+            return unk(I);
+        for (int i = 0; i < ns; i++) {
+            if (pad[i] < 0)
+                return interp_break(I, node, RULE_TNG206, "negative padding");
+            attr[(ns == 2 ? 3 : 4) + i] = attr[(ns == 2 ? 5 : 6) + i] = pad[i];
+        }
+    }
+    for (int i = 0; i < ns; i++) {
+        attr[(ns == 2 ? 1 : 2) + i] = st[i];
+        attr[(ns == 2 ? 7 : 8) + i] = dil[i];
+    }
+    attr[9] = g;
+    int32_t in[3] = {x, w, b};
+    return emit1(I, OP_CONV, in, 3, attr, 10, 0, 0, DT_UNKNOWN, node);
+}
+
+/* F.conv1d / F.conv2d(input, weight, bias=None, stride=1, padding=0,
+ * dilation=1, groups=1) */
+static Obj *lo_conv(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    int32_t w = opt_tensor(I, ARG(c, 1, "weight"), c->node, "weight");
+    int32_t b = opt_tensor(I, ARG(c, 2, "bias"), c->node, "bias");
+    if (w == -1)
+        return interp_break(I, c->node, RULE_TNG203, "%s without a weight", c->full);
+    if (w < 0 || b < -1)
+        return unk(I);
+    return conv_of(I, x, w, b, c->arg, ARG(c, 3, "stride"), ARG(c, 4, "padding"), ARG(c, 5, "dilation"),
+                   ARG(c, 6, "groups"), c->node);
+}
+
+/* F.batch_norm(input, running_mean, running_var, weight=None, bias=None,
+ * training=False, momentum=0.1, eps=1e-5): the inference form */
+static Obj *lo_batch_norm(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    int training;
+    double eps;
+    if (x < 0)
+        return unk(I);
+    int32_t in[5] = {x, opt_tensor(I, ARG(c, 1, "running_mean"), c->node, "running_mean"),
+                     opt_tensor(I, ARG(c, 2, "running_var"), c->node, "running_var"),
+                     opt_tensor(I, ARG(c, 3, "weight"), c->node, "weight"),
+                     opt_tensor(I, ARG(c, 4, "bias"), c->node, "bias")};
+    if (in[1] < -1 || in[2] < -1 || in[3] < -1 || in[4] < -1 ||
+        !nn_flag(I, ARG(c, 5, "training"), 0, c->node, "training", &training) ||
+        !num_arg(I, ARG(c, 7, "eps"), 1e-5, c->node, "eps", &eps))
+        return unk(I);
+    if (training)
+        return interp_break(I, c->node, RULE_TNG203, "batch_norm with training=True (batch statistics; "
+                            "only inference is compiled)");
+    if (in[1] < 0 || in[2] < 0)
+        return interp_break(I, c->node, RULE_TNG203, "batch_norm without running_mean and running_var");
+    return emit1(I, OP_BATCH_NORM, in, 5, NULL, 0, eps, 0, DT_UNKNOWN, c->node);
+}
+
+/* F.group_norm(input, num_groups, weight=None, bias=None, eps=1e-5) */
+static Obj *lo_group_norm(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    int64_t g;
+    double eps;
+    if (x < 0 || !const_int(I, ARG(c, 1, "num_groups"), c->node, "num_groups", &g))
+        return unk(I);
+    int32_t in[3] = {x, opt_tensor(I, ARG(c, 2, "weight"), c->node, "weight"),
+                     opt_tensor(I, ARG(c, 3, "bias"), c->node, "bias")};
+    if (in[1] < -1 || in[2] < -1 || !num_arg(I, ARG(c, 4, "eps"), 1e-5, c->node, "eps", &eps))
+        return unk(I);
+    return emit1(I, OP_GROUP_NORM, in, 3, &g, 1, eps, 0, DT_UNKNOWN, c->node);
+}
+
+/* MAX_POOL2D or AVG_POOL2D of value x; the Python arguments as F's. */
+static Obj *pool2d_of(Interp *I, OpKind kind, int32_t x, Obj *kernel, Obj *stride, Obj *padding,
+                      Obj *dilation, Obj *ceil_mode, Obj *cip, Obj *divisor, Obj *indices, int32_t node)
+{
+    int64_t attr[7], dil[2];
+    int ceil, inc, ret;
+    const char *fn = kind == OP_MAX_POOL2D ? "max_pool2d" : "avg_pool2d";
+    if (!kernel)
+        return interp_break(I, node, RULE_TNG203, "%s without kernel_size", fn);
+    if (!nn_ints(I, kernel, 2, 1, node, "kernel_size", attr) ||
+        !nn_ints(I, stride, 2, 0, node, "stride", attr + 2) ||
+        !nn_ints(I, padding, 2, 0, node, "padding", attr + 4) ||
+        !nn_ints(I, dilation, 2, 1, node, "dilation", dil) ||
+        !nn_flag(I, ceil_mode, 0, node, "ceil_mode", &ceil) ||
+        !nn_flag(I, cip, 1, node, "count_include_pad", &inc) ||
+        !nn_flag(I, indices, 0, node, "return_indices", &ret))
+        return unk(I);
+    for (int i = 0; i < 2; i++)
+        if (attr[2 + i] == 0)
+            attr[2 + i] = attr[i];
+    attr[6] = inc;
+    if (ceil)
+        return interp_break(I, node, RULE_TNG203, "%s with ceil_mode=True (floor mode only)", fn);
+    if (dil[0] != 1 || dil[1] != 1)
+        return interp_break(I, node, RULE_TNG203, "%s with dilation other than 1", fn);
+    if (ret)
+        return interp_break(I, node, RULE_TNG203, "%s with return_indices=True", fn);
+    if (divisor && !is_none(divisor))
+        return interp_break(I, node, RULE_TNG203, "%s with divisor_override", fn);
+    for (int i = 0; i < 6; i++)
+        if (attr[i] < (i < 4 ? 1 : 0))
+            return interp_break(I, node, RULE_TNG206, "%s: kernel_size and stride must be positive, "
+                                "padding not negative", fn);
+    return emit_x(I, kind, x, attr, kind == OP_AVG_POOL2D ? 7 : 6, 0, DT_UNKNOWN, node);
+}
+
+/* F.max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1,
+ * ceil_mode=False, return_indices=False) | F.avg_pool2d(input, kernel_size,
+ * stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+ * divisor_override=None) */
+static Obj *lo_pool2d(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    if (c->arg == OP_MAX_POOL2D)
+        return pool2d_of(I, OP_MAX_POOL2D, x, ARG(c, 1, "kernel_size"), ARG(c, 2, "stride"),
+                         ARG(c, 3, "padding"), ARG(c, 4, "dilation"), ARG(c, 5, "ceil_mode"), NULL, NULL,
+                         ARG(c, 6, "return_indices"), c->node);
+    return pool2d_of(I, OP_AVG_POOL2D, x, ARG(c, 1, "kernel_size"), ARG(c, 2, "stride"),
+                     ARG(c, 3, "padding"), NULL, ARG(c, 4, "ceil_mode"), ARG(c, 5, "count_include_pad"),
+                     ARG(c, 6, "divisor_override"), NULL, c->node);
+}
+
+/* ADAPTIVE_*_POOL2D of value x to output_size (an int, or two, None
+ * keeping the input's size). */
+static Obj *adaptive_of(Interp *I, OpKind kind, int32_t x, Obj *size, Obj *indices, int32_t node)
+{
+    int64_t attr[2];
+    int ret;
+    const Val *xv = val_at(I, x);
+    if (!nn_flag(I, indices, 0, node, "return_indices", &ret))
+        return unk(I);
+    if (ret)
+        return interp_break(I, node, RULE_TNG203, "adaptive_max_pool2d with return_indices=True");
+    if (xv->ndim < 3 || xv->ndim > 4)
+        return interp_break(I, node, RULE_TNG203, "adaptive pooling of a %d-d tensor (3-d or 4-d are)", xv->ndim);
+    for (int i = 0; i < 2; i++) {
+        Obj *o = is_seq(size) && size->n == 2 ? size->items[i] : size;
+        if (is_seq(size) && size->n != 2)
+            return interp_break(I, node, RULE_TNG203, "output_size must be an int or two");
+        if (!o || is_none(o)) {
+            if (!graph_dim_const_value(G(I), xv->dims[xv->ndim - 2 + i], &attr[i]))
+                return interp_break(I, node, RULE_TNG205, "output_size None of a dynamic dim");
+        } else if (!const_int(I, o, node, "output_size", &attr[i])) {
+            return unk(I);
+        }
+    }
+    return emit_x(I, kind, x, attr, 2, 0, DT_UNKNOWN, node);
+}
+
+/* F.adaptive_avg_pool2d(input, output_size) | F.adaptive_max_pool2d(input,
+ * output_size, return_indices=False) */
+static Obj *lo_adaptive_pool2d(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    return adaptive_of(I, (OpKind)c->arg, x, ARG(c, 1, "output_size"),
+                       c->arg == OP_ADAPTIVE_MAX_POOL2D ? ARG(c, 2, "return_indices") : NULL, c->node);
+}
+
+/* UPSAMPLE_NEAREST2D or UPSAMPLE_BILINEAR2D of value x: size, scale_factor, mode, align_corners and
+ * recompute_scale_factor as F.interpolate's. */
+static Obj *interpolate_of(Interp *I, int32_t x, Obj *size, Obj *scale, Obj *mode, Obj *align,
+                           Obj *recompute, Obj *antialias, int32_t node)
+{
+    const Val *xv = val_at(I, x);
+    int64_t attr[4] = {0, 0, 0, 0};
+    double f[2] = {0, 0};
+    int ac, rec, aa;
+    if (xv->ndim != 4)
+        return interp_break(I, node, RULE_TNG203, "interpolate of a %d-d tensor (4-d is compiled)", xv->ndim);
+    if (!mode || is_none(mode) || obj_is_str(mode, "nearest"))
+        attr[0] = 0;
+    else if (obj_is_str(mode, "bilinear"))
+        attr[0] = 1;
+    else if (mode->kind == O_STR)
+        return interp_break(I, node, RULE_TNG203, "interpolate with mode=\"%s\" (nearest and bilinear "
+                            "are compiled)", mode->s);
+    else
+        return interp_break(I, node, RULE_TNG205, "interpolate's mode must be a known string");
+    if (!nn_flag(I, align, 0, node, "align_corners", &ac) ||
+        !nn_flag(I, recompute, 0, node, "recompute_scale_factor", &rec) ||
+        !nn_flag(I, antialias, 0, node, "antialias", &aa))
+        return unk(I);
+    if (align && !is_none(align) && attr[0] == 0)
+        return interp_break(I, node, RULE_TNG203, "interpolate: align_corners with mode=\"nearest\"");
+    if (aa)
+        return interp_break(I, node, RULE_TNG203, "interpolate with antialias=True");
+    attr[1] = ac;
+    int has_size = size && !is_none(size), has_scale = scale && !is_none(scale);
+    if (has_size == has_scale)
+        return interp_break(I, node, RULE_TNG203, "interpolate needs exactly one of size and scale_factor");
+    for (int i = 0; i < 2; i++) {
+        int64_t in;
+        if (has_size) {
+            if (!nn_ints(I, size, 2, 1, node, "size", attr + 2))
+                return unk(I);
+            break;
+        }
+        Obj *o = is_seq(scale) ? scale->items[scale->n == 2 ? i : 0] : scale;
+        if (is_seq(scale) && scale->n != 2 && scale->n != 1)
+            return interp_break(I, node, RULE_TNG203, "scale_factor must be a number or two");
+        if (!num_arg(I, o, 1.0, node, "scale_factor", &f[i]))
+            return unk(I);
+        if (f[i] <= 0)
+            return interp_break(I, node, RULE_TNG206, "scale_factor must be positive");
+        if (!graph_dim_const_value(G(I), xv->dims[2 + i], &in))
+            return interp_break(I, node, RULE_TNG205, "interpolate by scale_factor of a dynamic spatial dim");
+        attr[2 + i] = (int64_t)floor((double)in * f[i]);
+    }
+    if (rec)
+        f[0] = f[1] = 0;
+    return emit1(I, attr[0] ? OP_UPSAMPLE_BILINEAR2D : OP_UPSAMPLE_NEAREST2D, &x, 1, attr, 4, f[0], f[1],
+                 DT_UNKNOWN, node);
+}
+
+/* F.interpolate(input, size=None, scale_factor=None, mode='nearest',
+ * align_corners=None, recompute_scale_factor=None, antialias=False) */
+static Obj *lo_interpolate(Interp *I, Call *c)
+{
+    int32_t x = X0(I, c);
+    if (x < 0)
+        return unk(I);
+    return interpolate_of(I, x, ARG(c, 1, "size"), ARG(c, 2, "scale_factor"), ARG(c, 3, "mode"),
+                          ARG(c, 4, "align_corners"), ARG(c, 5, "recompute_scale_factor"),
+                          ARG(c, 6, "antialias"), c->node);
+}
+
+/* F.dropout(input, p=0.5, training=True, inplace=False) with training=
+ * given (torchlib_call takes the other forms as the identity): the
+ * identity in inference (training=False, or p=0) */
+static Obj *lo_dropout(Interp *I, Call *c)
+{
+    int training;
+    double p;
+    if (X0(I, c) < 0)
+        return unk(I);
+    Obj *tr = ARG(c, 2, "training");
+    if (!tr)   /* torch.dropout(input, p, train) */
+        tr = args_kw(c->a, "train");
+    if (!num_arg(I, ARG(c, 1, "p"), 0.5, c->node, "p", &p) ||
+        !nn_flag(I, tr, 0, c->node, "training", &training))
+        return unk(I);
+    if (training && p != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s with training=True (random; only inference, "
+                            "training=False, is compiled)", c->full);
+    return ARG0(c);
+}
+
 /* ---- lowerings: torch_npu fused ops ---- */
 
 /* ===================================================================== */
@@ -4156,6 +4551,17 @@ static const struct LibEntry {
     {"index_put_", NS_METH, lo_index_put, IX_INPLACE},
     {"one_hot", NS_F, lo_one_hot, 0},
     /* -- neural net -- */
+    {"scaled_dot_product_attention", NS_F, lo_sdpa, 0},
+    {"conv1d", NS_TORCH | NS_F, lo_conv, 1},
+    {"conv2d", NS_TORCH | NS_F, lo_conv, 2},
+    {"batch_norm", NS_F, lo_batch_norm, 0},
+    {"group_norm", NS_TORCH | NS_F, lo_group_norm, 0},
+    {"max_pool2d", NS_TORCH | NS_F, lo_pool2d, OP_MAX_POOL2D},
+    {"avg_pool2d", NS_F, lo_pool2d, OP_AVG_POOL2D},
+    {"adaptive_avg_pool2d", NS_F, lo_adaptive_pool2d, OP_ADAPTIVE_AVG_POOL2D},
+    {"adaptive_max_pool2d", NS_F, lo_adaptive_pool2d, OP_ADAPTIVE_MAX_POOL2D},
+    {"interpolate", NS_F, lo_interpolate, 0},
+    {"dropout", NS_TORCH | NS_F, lo_dropout, 0},
     /* -- torch_npu fused ops -- */
 };
 
@@ -4534,6 +4940,24 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
     return NULL;
 }
 
+/* module.eval() / module.train(mode): the library modules whose forward
+ * depends on it (BatchNorm) record it as their training attribute. */
+static void nn_set_training(Interp *I, Obj *o, int training, int depth)
+{
+    if (!o || depth > 32)
+        return;
+    if (o->kind == O_INST) {
+        if (o->s && (streq(o->s, "torch.nn.BatchNorm1d") || streq(o->s, "torch.nn.BatchNorm2d")))
+            obj_setattr(I, o, "training", obj_bool(I, training));
+        for (size_t i = 0; i < o->attrs.n; i++)
+            if (o->attrs.vals[i] && (o->attrs.vals[i]->kind == O_INST || is_seq(o->attrs.vals[i])))
+                nn_set_training(I, o->attrs.vals[i], training, depth + 1);
+    }
+    if (o->kind == O_INST || is_seq(o))
+        for (size_t i = 0; i < o->n; i++)
+            nn_set_training(I, o->items[i], training, depth + 1);
+}
+
 /* register_buffer / register_parameter and the module methods that return
  * the module itself in the compilable subset. */
 Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
@@ -4560,6 +4984,8 @@ Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         }
         return obj_none(I);
     }
+    if (strcmp(m, "eval") == 0 || strcmp(m, "train") == 0)
+        nn_set_training(I, self, m[0] == 't' && obj_flag(args_get(a, 0, "mode"), 1), 0);
     static const char *const same[] = {"npu", "cuda", "cpu", "eval", "train", "requires_grad_",
                                        "to", "half", "float", "bfloat16", "double", "share_memory"};
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
@@ -4593,6 +5019,427 @@ static int32_t module_param(Interp *I, Obj *inst, const char *name, int32_t node
 {
     Obj *p = obj_getattr(inst, name);
     return opt_tensor(I, p, node, name);
+}
+
+/* ---- nn modules: neural net ---- */
+
+/* An int-or-tuple constructor argument as a tuple of n ints (def when
+ * absent); NULL after a diagnostic. */
+static Obj *nn_tuple_arg(Interp *I, CallArgs *a, size_t pos, const char *name, int n, int64_t def)
+{
+    int64_t v[2];
+    Obj *items[2];
+    if (!nn_ints(I, args_get(a, pos, name), n, def, a->node, name, v))
+        return NULL;
+    for (int i = 0; i < n; i++)
+        items[i] = obj_int(I, v[i]);
+    return obj_tuple(I, items, (size_t)n);
+}
+
+/* nn.Conv1d / nn.Conv2d(in_channels, out_channels, kernel_size, stride=1,
+ * padding=0, dilation=1, groups=1, bias=True, padding_mode='zeros') */
+static int nn_conv_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int ns = m->s[strlen(m->s) - 2] == '1' ? 1 : 2;
+    int64_t cin, cout, g = 1, k[2], wd[4];
+    Obj *pm = args_get(a, 8, "padding_mode"), *pad = args_get(a, 4, "padding");
+    Obj *ks = nn_tuple_arg(I, a, 2, "kernel_size", ns, 1), *st, *dil;
+    if (!ks || !ctor_int(I, a, 0, "in_channels", &cin) || !ctor_int(I, a, 1, "out_channels", &cout) ||
+        !(st = nn_tuple_arg(I, a, 3, "stride", ns, 1)) || !(dil = nn_tuple_arg(I, a, 5, "dilation", ns, 1)))
+        return 0;
+    if (args_get(a, 6, "groups") && !ctor_int(I, a, 6, "groups", &g))
+        return 0;
+    if (pm && !obj_is_str(pm, "zeros")) {
+        interp_break(I, a->node, RULE_TNG203, "torch.nn.Conv%dd with padding_mode other than 'zeros'", ns);
+        return 0;
+    }
+    if (g < 1 || cin % g || cout % g) {
+        interp_break(I, a->node, RULE_TNG206, "in_channels and out_channels must be divisible by groups");
+        return 0;
+    }
+    if (!pad || pad->kind != O_STR) {
+        if (!(pad = nn_tuple_arg(I, a, 4, "padding", ns, 0)))
+            return 0;
+    }
+    for (int i = 0; i < ns; i++)
+        obj_int_value(ks->items[i], &k[i]);
+    wd[0] = cout, wd[1] = cin / g, wd[2] = k[0], wd[3] = k[1];
+    obj_setattr(I, m, "in_channels", obj_int(I, cin));
+    obj_setattr(I, m, "out_channels", obj_int(I, cout));
+    obj_setattr(I, m, "kernel_size", ks);
+    obj_setattr(I, m, "stride", st);
+    obj_setattr(I, m, "padding", pad);
+    obj_setattr(I, m, "dilation", dil);
+    obj_setattr(I, m, "groups", obj_int(I, g));
+    obj_setattr(I, m, "padding_mode", obj_str(I, "zeros"));
+    obj_setattr(I, m, "weight", param_new(I, wd, ns + 2, 0, dt, a->node));
+    Obj *b = args_get(a, 7, "bias");
+    obj_setattr(I, m, "bias", obj_flag(b, 1) ? param_new(I, &cout, 1, 0, dt, a->node) : obj_none(I));
+    return 1;
+}
+
+/* conv(input) with the module's parameters and arguments */
+static Obj *nn_conv(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    int32_t node = a->node;
+    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+    if (w < 0 || b < -1) {
+        if (w == -1)
+            interp_break(I, node, RULE_TNG205, "torch.nn.%s without a weight", m->cls);
+        return unk(I);
+    }
+    return conv_of(I, v, w, b, m->cls[4] == '1' ? 1 : 2, obj_getattr(inst, "stride"),
+                   obj_getattr(inst, "padding"), obj_getattr(inst, "dilation"), obj_getattr(inst, "groups"),
+                   node);
+}
+
+/* A buffer of constant shape: a parameter-like host tensor marked a buffer. */
+static Obj *buffer_new(Interp *I, const int64_t *d, int n, double fill, DType dt, int32_t node)
+{
+    Obj *t = param_new(I, d, n, fill, dt, node);
+    if (is_tensor(t)) {
+        t->t->is_param = 0;
+        t->t->requires_grad = 0;
+        t->t->is_buffer = 1;
+    }
+    return t;
+}
+
+/* nn.BatchNorm1d / BatchNorm2d(num_features, eps=1e-5, momentum=0.1,
+ * affine=True, track_running_stats=True): compiled in inference form */
+static int nn_batch_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int64_t c;
+    if (!ctor_int(I, a, 0, "num_features", &c))
+        return 0;
+    int affine = obj_flag(args_get(a, 3, "affine"), 1), track = obj_flag(args_get(a, 4, "track_running_stats"), 1);
+    if (!track) {
+        interp_break(I, a->node, RULE_TNG203, "torch.nn.%s with track_running_stats=False (batch "
+                     "statistics; only inference with running statistics is compiled)", m->s + 9);
+        return 0;
+    }
+    obj_setattr(I, m, "num_features", obj_int(I, c));
+    obj_setattr(I, m, "eps", obj_float(I, float_arg(args_get(a, 1, "eps"), 1e-5)));
+    obj_setattr(I, m, "momentum", obj_float(I, float_arg(args_get(a, 2, "momentum"), 0.1)));
+    obj_setattr(I, m, "affine", obj_bool(I, affine));
+    obj_setattr(I, m, "track_running_stats", obj_bool(I, 1));
+    obj_setattr(I, m, "weight", affine ? param_new(I, &c, 1, 1, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine ? param_new(I, &c, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "running_mean", buffer_new(I, &c, 1, 0, dt, a->node));
+    obj_setattr(I, m, "running_var", buffer_new(I, &c, 1, 1, dt, a->node));
+    obj_setattr(I, m, "num_batches_tracked", buffer_new(I, NULL, 0, 0, DT_I64, a->node));
+    obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
+    return 1;
+}
+
+/* batch_norm(input) with the running statistics (inference) */
+static Obj *nn_batch_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    int32_t node = a->node;
+    int32_t in[5] = {v, module_param(I, inst, "running_mean", node), module_param(I, inst, "running_var", node),
+                     module_param(I, inst, "weight", node), module_param(I, inst, "bias", node)};
+    if (in[1] < -1 || in[2] < -1 || in[3] < -1 || in[4] < -1)
+        return unk(I);
+    if (in[1] < 0 || in[2] < 0)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s without running statistics", m->cls);
+    if (obj_flag(obj_getattr(inst, "training"), 0))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s in training mode (batch statistics): call "
+                            ".eval() on the model (only inference is compiled)", m->cls);
+    int rank = rank_of(I, v), want = m->cls[9] == '1' ? 2 : 4;
+    if (rank != want && !(want == 2 && rank == 3))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s expects a %s input, got %d-d", m->cls,
+                            want == 2 ? "2-d or 3-d" : "4-d", rank);
+    return emit1(I, OP_BATCH_NORM, in, 5, NULL, 0, float_arg(obj_getattr(inst, "eps"), 1e-5), 0,
+                 DT_UNKNOWN, node);
+}
+
+/* nn.GroupNorm(num_groups, num_channels, eps=1e-5, affine=True) */
+static int nn_group_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int64_t g, c;
+    if (!ctor_int(I, a, 0, "num_groups", &g) || !ctor_int(I, a, 1, "num_channels", &c))
+        return 0;
+    if (g < 1 || c % g) {
+        interp_break(I, a->node, RULE_TNG206, "num_channels must be divisible by num_groups");
+        return 0;
+    }
+    int affine = obj_flag(args_get(a, 3, "affine"), 1);
+    obj_setattr(I, m, "num_groups", obj_int(I, g));
+    obj_setattr(I, m, "num_channels", obj_int(I, c));
+    obj_setattr(I, m, "eps", obj_float(I, float_arg(args_get(a, 2, "eps"), 1e-5)));
+    obj_setattr(I, m, "affine", obj_bool(I, affine));
+    obj_setattr(I, m, "weight", affine ? param_new(I, &c, 1, 1, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine ? param_new(I, &c, 1, 0, dt, a->node) : obj_none(I));
+    return 1;
+}
+
+/* group_norm(input) with the module's groups and parameters */
+static Obj *nn_group_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    int32_t node = a->node;
+    int64_t g = 1;
+    int32_t in[3] = {v, module_param(I, inst, "weight", node), module_param(I, inst, "bias", node)};
+    if (in[1] < -1 || in[2] < -1 || !const_int(I, obj_getattr(inst, "num_groups"), node, "num_groups", &g))
+        return unk(I);
+    return emit1(I, OP_GROUP_NORM, in, 3, &g, 1, float_arg(obj_getattr(inst, "eps"), 1e-5), 0, DT_UNKNOWN, node);
+}
+
+/* nn.MaxPool2d(kernel_size, stride=None, padding=0, dilation=1,
+ * return_indices=False, ceil_mode=False) | nn.AvgPool2d(kernel_size,
+ * stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+ * divisor_override=None): the arguments kept as given */
+static int nn_pool2d_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    int is_max = m->s[9] == 'M';
+    static const char *const max_names[] = {"kernel_size", "stride", "padding", "dilation",
+                                            "return_indices", "ceil_mode"};
+    static const char *const avg_names[] = {"kernel_size", "stride", "padding", "ceil_mode",
+                                            "count_include_pad", "divisor_override"};
+    const char *const *names = is_max ? max_names : avg_names;
+    if (!args_get(a, 0, "kernel_size")) {
+        interp_break(I, a->node, RULE_TNG205, "missing argument kernel_size");
+        return 0;
+    }
+    for (size_t i = 0; i < 6; i++) {
+        Obj *o = args_get(a, i, names[i]);
+        if (o)
+            obj_setattr(I, m, names[i], o);
+        else if (i == 1)
+            obj_setattr(I, m, names[i], args_get(a, 0, "kernel_size"));
+    }
+    return 1;
+}
+
+/* max_pool2d(input) | avg_pool2d(input) with the module's arguments */
+static Obj *nn_pool2d(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    return pool2d_of(I, m->op, v, obj_getattr(inst, "kernel_size"), obj_getattr(inst, "stride"),
+                     obj_getattr(inst, "padding"), obj_getattr(inst, "dilation"), obj_getattr(inst, "ceil_mode"),
+                     obj_getattr(inst, "count_include_pad"), obj_getattr(inst, "divisor_override"),
+                     obj_getattr(inst, "return_indices"), a->node);
+}
+
+/* nn.AdaptiveAvgPool2d(output_size) | nn.AdaptiveMaxPool2d(output_size,
+ * return_indices=False) */
+static int nn_adaptive_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *o = args_get(a, 0, "output_size"), *ri = args_get(a, 1, "return_indices");
+    if (!o) {
+        interp_break(I, a->node, RULE_TNG205, "missing argument output_size");
+        return 0;
+    }
+    obj_setattr(I, m, "output_size", o);
+    if (ri)
+        obj_setattr(I, m, "return_indices", ri);
+    return 1;
+}
+
+/* adaptive pooling of input to the module's output_size */
+static Obj *nn_adaptive(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)x;
+    return adaptive_of(I, m->op, v, obj_getattr(inst, "output_size"), obj_getattr(inst, "return_indices"),
+                       a->node);
+}
+
+/* nn.Upsample(size=None, scale_factor=None, mode='nearest',
+ * align_corners=None, recompute_scale_factor=None) */
+static int nn_upsample_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)I, (void)dt;
+    static const char *const names[] = {"size", "scale_factor", "mode", "align_corners",
+                                        "recompute_scale_factor"};
+    for (size_t i = 0; i < NELEM(names); i++) {
+        Obj *o = args_get(a, i, names[i]);
+        if (o)
+            obj_setattr(I, m, names[i], o);
+    }
+    return 1;
+}
+
+/* interpolate(input) with the module's arguments */
+static Obj *nn_upsample(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x;
+    return interpolate_of(I, v, obj_getattr(inst, "size"), obj_getattr(inst, "scale_factor"),
+                          obj_getattr(inst, "mode"), obj_getattr(inst, "align_corners"),
+                          obj_getattr(inst, "recompute_scale_factor"), NULL, a->node);
+}
+
+/* nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True,
+ * add_bias_kv=False, add_zero_attn=False, kdim=None, vdim=None,
+ * batch_first=False): the packed in-projection (in_proj_weight,
+ * in_proj_bias) and out_proj, a Linear */
+static int nn_mha_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    int64_t e, h, kd = -1, vd = -1;
+    if (!ctor_int(I, a, 0, "embed_dim", &e) || !ctor_int(I, a, 1, "num_heads", &h))
+        return 0;
+    Obj *ko = args_get(a, 6, "kdim"), *vo = args_get(a, 7, "vdim");
+    if ((ko && !is_none(ko) && !const_int(I, ko, a->node, "kdim", &kd)) ||
+        (vo && !is_none(vo) && !const_int(I, vo, a->node, "vdim", &vd)))
+        return 0;
+    if (h < 1 || e % h) {
+        interp_break(I, a->node, RULE_TNG206, "embed_dim must be divisible by num_heads");
+        return 0;
+    }
+    if ((kd >= 0 && kd != e) || (vd >= 0 && vd != e) || obj_flag(args_get(a, 4, "add_bias_kv"), 0) ||
+        obj_flag(args_get(a, 5, "add_zero_attn"), 0)) {
+        interp_break(I, a->node, RULE_TNG203, "torch.nn.MultiheadAttention with kdim/vdim other than "
+                     "embed_dim, add_bias_kv or add_zero_attn");
+        return 0;
+    }
+    int bias = obj_flag(args_get(a, 3, "bias"), 1);
+    int64_t wd[2] = {3 * e, e}, be = 3 * e;
+    obj_setattr(I, m, "embed_dim", obj_int(I, e));
+    obj_setattr(I, m, "num_heads", obj_int(I, h));
+    obj_setattr(I, m, "head_dim", obj_int(I, e / h));
+    obj_setattr(I, m, "dropout", obj_float(I, float_arg(args_get(a, 2, "dropout"), 0.0)));
+    obj_setattr(I, m, "batch_first", obj_bool(I, obj_flag(args_get(a, 8, "batch_first"), 0)));
+    obj_setattr(I, m, "in_proj_weight", param_new(I, wd, 2, 0, dt, a->node));
+    obj_setattr(I, m, "in_proj_bias", bias ? param_new(I, &be, 1, 0, dt, a->node) : obj_none(I));
+    Obj *out = module_new(I, "torch.nn.Linear", a->node);
+    int64_t od[2] = {e, e};
+    obj_setattr(I, out, "in_features", obj_int(I, e));
+    obj_setattr(I, out, "out_features", obj_int(I, e));
+    obj_setattr(I, out, "weight", param_new(I, od, 2, 0, dt, a->node));
+    obj_setattr(I, out, "bias", bias ? param_new(I, &e, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "out_proj", out);
+    return 1;
+}
+
+/* One input of attention projected and split in heads: x[B, T, E] ->
+ * linear with rows [part E, (part + 1) E) of the packed weight ->
+ * [B, H, T, hd]; -1 after a diagnostic. */
+static int32_t mha_heads(Interp *I, int32_t x, int32_t w, int32_t b, int part, int64_t e, int64_t h, int32_t node)
+{
+    int32_t in[3] = {x, tv(I, slice_of(I, w, 0, part * e, (part + 1) * e, 1, node), node), -1};
+    if (b >= 0)
+        in[2] = tv(I, slice_of(I, b, 0, part * e, (part + 1) * e, 1, node), node);
+    if (in[1] < 0 || (b >= 0 && in[2] < 0))
+        return -1;
+    int32_t y = tv(I, emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+    if (y < 0)
+        return -1;
+    const Val *yv = val_at(I, y);
+    DimId d[4] = {yv->dims[0], yv->dims[1], graph_dim_const(G(I), h), graph_dim_const(G(I), e / h)};
+    int32_t r = tv(I, reshape_to(I, y, d, 4, node), node);
+    int64_t perm[4] = {0, 2, 1, 3};
+    return r < 0 ? -1 : tv(I, permute_of(I, NULL, r, perm, 4, node), node);
+}
+
+/* A [L, B, E] input as [B, L, E] (batch_first=False); -1 after a diagnostic. */
+static int32_t mha_batch_first(Interp *I, Obj *o, int bf, int32_t node)
+{
+    int32_t v = tv(I, o, node);
+    if (v < 0 || bf)
+        return v;
+    int64_t perm[3] = {1, 0, 2};
+    return tv(I, permute_of(I, NULL, v, perm, 3, node), node);
+}
+
+/* MultiheadAttention(query, key, value, key_padding_mask=None,
+ * need_weights=True, attn_mask=None, average_attn_weights=True,
+ * is_causal=False): (output, weights averaged over the heads, or per head,
+ * or None) */
+static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)m, (void)x, (void)v;
+    int32_t node = a->node;
+    Obj *qo = args_get(a, 0, "query"), *ko = args_get(a, 1, "key"), *vo = args_get(a, 2, "value");
+    int need, avg, causal, bf = obj_flag(obj_getattr(inst, "batch_first"), 0);
+    int64_t e, h;
+    if (args_unknown(a))
+        return unk(I);
+    if (!is_tensor(qo) || !is_tensor(ko) || !is_tensor(vo))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention expects tensors query, key and value");
+    Obj *kpm = args_get(a, 3, "key_padding_mask");
+    if (kpm && !is_none(kpm))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with key_padding_mask (pass "
+                            "a float attn_mask instead)");
+    if (!nn_flag(I, args_get(a, 4, "need_weights"), 1, node, "need_weights", &need) ||
+        !nn_flag(I, args_get(a, 6, "average_attn_weights"), 1, node, "average_attn_weights", &avg) ||
+        !nn_flag(I, args_get(a, 7, "is_causal"), 0, node, "is_causal", &causal) ||
+        !const_int(I, obj_getattr(inst, "embed_dim"), node, "embed_dim", &e) ||
+        !const_int(I, obj_getattr(inst, "num_heads"), node, "num_heads", &h))
+        return unk(I);
+    if (causal)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with is_causal=True (pass "
+                            "the causal attn_mask)");
+    double drop = float_arg(obj_getattr(inst, "dropout"), 0.0);
+    (void)drop;   /* inference: no dropout */
+    int32_t mask = opt_tensor(I, args_get(a, 5, "attn_mask"), node, "attn_mask");
+    if (mask < -1)
+        return unk(I);
+    if (mask >= 0 && (val_at(I, mask)->dtype == DT_BOOL || val_at(I, mask)->ndim != 2))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s attn_mask (a 2-d "
+                            "float mask is compiled)", val_at(I, mask)->dtype == DT_BOOL ? "bool" : "3-d");
+    int32_t q = mha_batch_first(I, qo, bf, node), k = mha_batch_first(I, ko, bf, node),
+            vv = mha_batch_first(I, vo, bf, node);
+    if (q < 0 || k < 0 || vv < 0)
+        return unk(I);
+    if (rank_of(I, q) != 3 || rank_of(I, k) != 3 || rank_of(I, vv) != 3)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention of unbatched (2-d) inputs");
+    int32_t w = module_param(I, inst, "in_proj_weight", node), b = module_param(I, inst, "in_proj_bias", node);
+    Obj *out = obj_getattr(inst, "out_proj");
+    int32_t ow = out ? module_param(I, out, "weight", node) : -1, ob = out ? module_param(I, out, "bias", node) : -1;
+    if (w < 0 || b < -1 || ow < 0 || ob < -1)
+        return unk(I);
+    int32_t qh = mha_heads(I, q, w, b, 0, e, h, node), kh = mha_heads(I, k, w, b, 1, e, h, node),
+            vh = mha_heads(I, vv, w, b, 2, e, h, node);
+    if (qh < 0 || kh < 0 || vh < 0)
+        return unk(I);
+    int32_t att, weights = -1;
+    {
+        /* softmax(q / sqrt(hd) @ k^T + mask) @ v, step by step as PyTorch's
+         * multi_head_attention_forward (each step rounded alike; matmuls
+         * that the ACL target maps, which sdpa is not) */
+        int64_t one = 1, last = 3;
+        int32_t qs = tv(I, arith(I, OP_DIV, obj_tensor(I, qh), obj_float(I, sqrt((double)(e / h))), 1, node,
+                                 "scaling"), node);
+        int32_t kt = qs < 0 ? -1 : tv(I, transpose_last2(I, NULL, kh, node), node);
+        int32_t mm[2] = {qs, kt};
+        int32_t s = kt < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, mm, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+        if (s >= 0 && mask >= 0) {
+            int32_t ad[2] = {s, mask};
+            int64_t at = 0;
+            s = tv(I, emit1(I, OP_ADD, ad, 2, &at, 1, 0, 1, DT_UNKNOWN, node), node);
+        }
+        int32_t p = s < 0 ? -1 : tv(I, emit_x(I, OP_SOFTMAX, s, &last, 1, 0, DT_UNKNOWN, node), node);
+        int32_t pv[2] = {p, vh};
+        att = p < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, pv, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+        int64_t mattr[2] = {0, 1};
+        (void)one;
+        if (p < 0)
+            return unk(I);
+        weights = !need ? -1 : !avg ? p : tv(I, emit_x(I, OP_MEAN, p, mattr, 2, 0, DT_UNKNOWN, node), node);
+        if (need && weights < 0)
+            return unk(I);
+    }
+    if (att < 0)
+        return unk(I);
+    int64_t perm[4] = {0, 2, 1, 3};
+    int32_t t = tv(I, permute_of(I, NULL, att, perm, 4, node), node);
+    if (t < 0)
+        return unk(I);
+    const Val *tvv = val_at(I, t);
+    DimId d[3] = {tvv->dims[0], tvv->dims[1], graph_dim_const(G(I), e)};
+    int32_t in[3] = {tv(I, reshape_to(I, t, d, 3, node), node), ow, ob};
+    if (in[0] < 0)
+        return unk(I);
+    Obj *y = emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node);
+    if (!bf && is_tensor(y)) {
+        int64_t p3[3] = {1, 0, 2};
+        y = permute_of(I, NULL, tv(I, y, node), p3, 3, node);
+    }
+    Obj *items[2] = {y, weights >= 0 ? obj_tensor(I, weights) : obj_none(I)};
+    return obj_tuple(I, items, 2);
 }
 
 /* linear(input): F.linear with the module's weight and bias */
@@ -4742,6 +5589,17 @@ static const NnModule nn_modules[] = {
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
+    {"MultiheadAttention", NN_ARGS, nn_mha_init,      nn_mha,          0},
+    {"Conv1d",      0,           nn_conv_init,        nn_conv,         0},
+    {"Conv2d",      0,           nn_conv_init,        nn_conv,         0},
+    {"BatchNorm1d", 0,           nn_batch_norm_init,  nn_batch_norm,   0},
+    {"BatchNorm2d", 0,           nn_batch_norm_init,  nn_batch_norm,   0},
+    {"GroupNorm",   0,           nn_group_norm_init,  nn_group_norm,   0},
+    {"MaxPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_MAX_POOL2D},
+    {"AvgPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_AVG_POOL2D},
+    {"AdaptiveAvgPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_AVG_POOL2D},
+    {"AdaptiveMaxPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_MAX_POOL2D},
+    {"Upsample",    0,           nn_upsample_init,    nn_upsample,     0},
     /* -- torch_npu fused ops -- */
 };
 
@@ -4754,11 +5612,29 @@ static const NnModule *nn_find(const char *cls)
     return NULL;
 }
 
+/* 1 when torch.nn.<cls> names an nn module class tngc does not lower (an
+ * upper-case name, no dots, not one of the containers and bases the
+ * interpreter handles itself): constructing it gives a module that is
+ * refused, naming the class, where it is called. */
+static int nn_unsupported_class(const char *cls)
+{
+    static const char *const bases[] = {"Module", "ModuleDict", "ParameterList", "ParameterDict",
+                                        "Parameter", "Buffer"};
+    if (!cls || cls[0] < 'A' || cls[0] > 'Z' || strchr(cls, '.'))
+        return 0;
+    for (size_t i = 0; i < NELEM(bases); i++)
+        if (streq(cls, bases[i]))
+            return 0;
+    return 1;
+}
+
 /* torch.nn.X(...) for a class X of nn_modules; NULL for other names */
 static Obj *module_construct(Interp *I, const char *name, CallArgs *a)
 {
     const char *cls = name + 9;   /* after "torch.nn." */
     const NnModule *row = nn_find(cls);
+    if (!row && nn_unsupported_class(cls) && !interp_tracing(I))
+        return module_new(I, name, a->node);   /* refused where it is called */
     if (!row)
         return NULL;
     if (interp_tracing(I))
@@ -4784,6 +5660,9 @@ Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
     const char *cls = strncmp(inst->s, "torch.nn.", 9) == 0 ? inst->s + 9 : inst->s;
     const NnModule *row = nn_find(cls);
     int32_t node = a->node;
+    if (!row && cls != inst->s && nn_unsupported_class(cls))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s is not supported: tngc has no lowering for "
+                            "this nn module", cls);
     if (row && (row->flags & NN_ARGS))
         return row->forward(I, row, inst, a, NULL, -1);
     Obj *x = args_get(a, 0, "input");
@@ -4842,8 +5721,9 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
     if (strncmp(name, "torch.nn.functional.", 20) == 0) {
         ns = NS_F, fn = name + 20;
         if (streq(fn, "dropout") || streq(fn, "dropout1d") || streq(fn, "dropout2d")) {
-            Obj *x = args_get(a, 0, "input");
-            return !x || obj_has_unknown(x) ? unk(I) : x;
+            Obj *x = args_get(a, 0, "input"), *tr = args_get(a, 2, "training");
+            if (!streq(fn, "dropout") || !tr || tr->kind != O_BOOL || !tr->i)
+                return !x || obj_has_unknown(x) ? unk(I) : x;   /* inference: the identity */
         }
     } else if (strncmp(name, "torch_npu.", 10) == 0) {
         ns = NS_NPU, fn = name + 10;

@@ -153,6 +153,9 @@ _HALF_FUNCTIONAL = ("linear", "silu", "gelu", "relu", "layer_norm", "softmax",
                     # -- reduce --
                     # -- index --
                     # -- nn --
+                    "scaled_dot_product_attention", "conv1d", "conv2d", "batch_norm",
+                    "group_norm", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d",
+                    "adaptive_max_pool2d", "interpolate",
                     # -- npu --
                     )
 _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
@@ -300,6 +303,28 @@ def _half_fallback(torch, orig):
     return call
 
 
+def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    """F.scaled_dot_product_attention for PyTorch before 2.0, in plain
+    PyTorch: softmax(q k^T * scale + mask) v; a bool mask keeps True,
+    is_causal keeps key j <= query i (top-left); no dropout (inference)."""
+    import math
+    import torch
+    if dropout_p:
+        raise NotImplementedError("the stand-in scaled_dot_product_attention has no dropout")
+    L, S = query.size(-2), key.size(-2)
+    s = 1.0 / math.sqrt(query.size(-1)) if scale is None else scale
+    scores = torch.matmul(query, key.transpose(-2, -1)) * s
+    if is_causal:
+        keep = torch.ones(L, S, dtype=torch.bool).tril()
+        scores = scores.masked_fill(~keep, float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(~attn_mask, float("-inf"))
+        else:
+            scores = scores + attn_mask
+    return torch.matmul(torch.softmax(scores, dim=-1), value)
+
+
 def _install_half(torch):
     import torch.nn.functional as F
     for ns, names in ((torch, _HALF_TORCH), (F, _HALF_FUNCTIONAL), (torch.Tensor, _HALF_METHODS)):
@@ -317,6 +342,8 @@ def install():
 
     torch.Tensor.npu = _npu_tensor
     torch.nn.Module.npu = _npu_module
+    if not hasattr(torch.nn.functional, "scaled_dot_product_attention"):
+        torch.nn.functional.scaled_dot_product_attention = _sdpa
     _install_half(torch)
     if not hasattr(torch, "compile"):
         torch.compile = _compile

@@ -1,0 +1,421 @@
+/*
+ * test_rt_nn.c - unit tests of libtngcrt's neural net kernels
+ * (tngrt_kernels.h, "kernels: neural net") against reference loops in
+ * double written here: attention (default and given scale, causal, bool and
+ * float masks broadcast, a key/value head broadcast, a fully masked row),
+ * convolution (stride, padding, dilation, groups, bias, 1-d), inference
+ * batch norm, group norm, max/avg pooling (padding, count_include_pad),
+ * adaptive pooling, nearest and bilinear interpolation, and a float16
+ * operand for each family's dtype path.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/tngrt_kernels.h"
+
+/* A float32 TngrtArg over data with shape sh[0..n). */
+static TngrtArg t_f32(float *data, int n, const int64_t *sh)
+{
+    TngrtArg a = {data, TNGRT_F32, n, sh};
+    return a;
+}
+
+/* Deterministic pseudo-random floats in [-1, 1). */
+static void t_fill(float *p, size_t n, unsigned seed)
+{
+    uint32_t s = seed * 2654435761u + 1u;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 1664525u + 1013904223u;
+        p[i] = (float)((s >> 8) & 0xffff) / 32768.0f - 1.0f;
+    }
+}
+
+/* |got - want| <= tol * (1 + |want|) for n values, NaN matching NaN. */
+static void t_close(const float *got, const double *want, size_t n, double tol)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(want[i])) {
+            if (!isnan(got[i]))
+                fail_msg("element %zu: %g, expected NaN", i, (double)got[i]);
+            continue;
+        }
+        if (fabs((double)got[i] - want[i]) > tol * (1.0 + fabs(want[i])))
+            fail_msg("element %zu: %.9g, expected %.9g", i, (double)got[i], want[i]);
+    }
+}
+
+/* ---------------- attention ---------------- */
+
+/* Reference attention of one [L, E] x [S, E] head; keep(i, j) masks. */
+static void ref_attn(const float *q, const float *k, const float *v, int L, int S, int E, int Ev,
+                     double scale, int causal, const uint8_t *keep, const float *add, double *out)
+{
+    for (int i = 0; i < L; i++) {
+        double s[64], mx = -INFINITY, sum = 0;
+        int any = 0;
+        for (int j = 0; j < S; j++) {
+            double d = 0;
+            for (int e = 0; e < E; e++)
+                d += (double)q[i * E + e] * k[j * E + e];
+            s[j] = d * scale + (add ? add[i * S + j] : 0.0);
+            if ((causal && j > i) || (keep && !keep[i * S + j]))
+                s[j] = -INFINITY;
+            else
+                any = 1;
+            mx = s[j] > mx ? s[j] : mx;
+        }
+        for (int j = 0; j < S; j++)
+            sum += s[j] == -INFINITY ? 0 : exp(s[j] - mx);
+        for (int c = 0; c < Ev; c++) {
+            double acc = 0;
+            for (int j = 0; j < S; j++)
+                acc += s[j] == -INFINITY ? 0 : exp(s[j] - mx) * v[j * Ev + c];
+            out[i * Ev + c] = any ? acc / sum : NAN;
+        }
+    }
+}
+
+static void test_sdpa_plain_and_causal(void **state)
+{
+    (void)state;
+    enum { B = 2, L = 5, S = 7, E = 4, Ev = 3 };
+    float q[B * L * E], k[B * S * E], v[B * S * Ev], out[B * L * Ev];
+    double want[B * L * Ev];
+    int64_t qs[3] = {B, L, E}, ks[3] = {B, S, E}, vs[3] = {B, S, Ev}, os[3] = {B, L, Ev};
+    t_fill(q, sizeof q / sizeof *q, 1);
+    t_fill(k, sizeof k / sizeof *k, 2);
+    t_fill(v, sizeof v / sizeof *v, 3);
+    TngrtArg Q = t_f32(q, 3, qs), K = t_f32(k, 3, ks), V = t_f32(v, 3, vs), O = t_f32(out, 3, os);
+    for (int causal = 0; causal < 2; causal++) {
+        tngrt_kernel_sdpa(&O, &Q, &K, &V, NULL, causal, 0, 0.0);
+        for (int b = 0; b < B; b++)
+            ref_attn(q + b * L * E, k + b * S * E, v + b * S * Ev, L, S, E, Ev, 0.5, causal, NULL, NULL,
+                     want + b * L * Ev);
+        t_close(out, want, B * L * Ev, 1e-5);
+    }
+    tngrt_kernel_sdpa(&O, &Q, &K, &V, NULL, 0, 1, 0.3);
+    for (int b = 0; b < B; b++)
+        ref_attn(q + b * L * E, k + b * S * E, v + b * S * Ev, L, S, E, Ev, 0.3, 0, NULL, NULL, want + b * L * Ev);
+    t_close(out, want, B * L * Ev, 1e-5);
+}
+
+static void test_sdpa_masks_and_broadcast(void **state)
+{
+    (void)state;
+    enum { H = 3, L = 4, S = 5, E = 2 };
+    float q[H * L * E], k[S * E], v[S * E], add[L * S], out[H * L * E];
+    uint8_t keep[L * S];
+    double want[H * L * E];
+    int64_t qs[3] = {H, L, E}, ks[3] = {1, S, E}, ms[2] = {L, S}, os[3] = {H, L, E};
+    t_fill(q, sizeof q / sizeof *q, 4);
+    t_fill(k, sizeof k / sizeof *k, 5);
+    t_fill(v, sizeof v / sizeof *v, 6);
+    t_fill(add, sizeof add / sizeof *add, 7);
+    for (int i = 0; i < L * S; i++)
+        keep[i] = (uint8_t)((i * 7) % 3 != 0);
+    memset(keep + 2 * S, 0, S); /* row 2: nothing kept -> NaN */
+    TngrtArg Q = t_f32(q, 3, qs), K = t_f32(k, 3, ks), V = t_f32(v, 3, ks), O = t_f32(out, 3, os);
+    TngrtArg M = {keep, TNGRT_BOOL, 2, ms}, A = t_f32(add, 2, ms);
+    tngrt_kernel_sdpa(&O, &Q, &K, &V, &M, 0, 0, 0.0);
+    for (int h = 0; h < H; h++)
+        ref_attn(q + h * L * E, k, v, L, S, E, E, 1.0 / sqrt(2.0), 0, keep, NULL, want + h * L * E);
+    t_close(out, want, H * L * E, 1e-5);
+    tngrt_kernel_sdpa(&O, &Q, &K, &V, &A, 0, 0, 0.0);
+    for (int h = 0; h < H; h++)
+        ref_attn(q + h * L * E, k, v, L, S, E, E, 1.0 / sqrt(2.0), 0, NULL, add, want + h * L * E);
+    t_close(out, want, H * L * E, 1e-5);
+}
+
+static void test_sdpa_half(void **state)
+{
+    (void)state;
+    enum { L = 3, S = 3, E = 2 };
+    uint16_t q[L * E], k[S * E], v[S * E], out[L * E];
+    /* 1.0 in float16 is 0x3c00, 0.5 0x3800, 0 0 */
+    for (int i = 0; i < L * E; i++)
+        q[i] = k[i] = 0, v[i] = i % 2 ? 0x3c00 : 0x3800;
+    int64_t sh[2] = {L, E};
+    TngrtArg Q = {q, TNGRT_F16, 2, sh}, K = {k, TNGRT_F16, 2, sh}, V = {v, TNGRT_F16, 2, sh},
+             O = {out, TNGRT_F16, 2, sh};
+    tngrt_kernel_sdpa(&O, &Q, &K, &V, NULL, 1, 0, 0.0);
+    for (int i = 0; i < L * E; i++)   /* uniform weights over equal rows */
+        assert_int_equal(out[i], i % 2 ? 0x3c00 : 0x3800);
+}
+
+/* ---------------- convolution ---------------- */
+
+/* Reference 2-d convolution (1-d: H = KH = 1). */
+static void ref_conv(const float *x, const float *w, const float *b, int N, int C, int H, int W, int O, int KH,
+                     int KW, int sh, int sw, int ph, int pw, int dh, int dw, int g, int OH, int OW, double *out)
+{
+    int Cg = C / g, Og = O / g;
+    for (int n = 0; n < N; n++)
+        for (int o = 0; o < O; o++)
+            for (int oh = 0; oh < OH; oh++)
+                for (int ow = 0; ow < OW; ow++) {
+                    double acc = b ? b[o] : 0;
+                    for (int c = 0; c < Cg; c++)
+                        for (int i = 0; i < KH; i++)
+                            for (int j = 0; j < KW; j++) {
+                                int y = oh * sh - ph + i * dh, xx = ow * sw - pw + j * dw;
+                                if (y >= 0 && y < H && xx >= 0 && xx < W)
+                                    acc += (double)x[((n * C + (o / Og) * Cg + c) * H + y) * W + xx] *
+                                           w[((o * Cg + c) * KH + i) * KW + j];
+                            }
+                    out[((n * O + o) * OH + oh) * OW + ow] = acc;
+                }
+}
+
+static void test_conv2d(void **state)
+{
+    (void)state;
+    enum { N = 2, C = 4, H = 7, W = 6, O = 6, G = 2, KH = 3, KW = 2 };
+    float x[N * C * H * W], w[O * (C / G) * KH * KW], b[O], out[N * O * 7 * 6];
+    double want[N * O * 7 * 6];
+    t_fill(x, sizeof x / sizeof *x, 8);
+    t_fill(w, sizeof w / sizeof *w, 9);
+    t_fill(b, O, 10);
+    int64_t xs[4] = {N, C, H, W}, wsh[4] = {O, C / G, KH, KW}, bs[1] = {O};
+    TngrtArg X = t_f32(x, 4, xs), Wt = t_f32(w, 4, wsh), Bi = t_f32(b, 1, bs);
+    /* stride (2, 1), padding (1, 1), dilation (1, 2): OH = (7 + 2 - 3) / 2 + 1 = 4,
+     * OW = (6 + 2 - 3) / 1 + 1 = 6 */
+    int64_t os[4] = {N, O, 4, 6};
+    TngrtArg Out = t_f32(out, 4, os);
+    tngrt_kernel_conv(&Out, &X, &Wt, &Bi, 2, 2, 1, 1, 1, 1, 1, 1, 2, G);
+    ref_conv(x, w, b, N, C, H, W, O, KH, KW, 2, 1, 1, 1, 1, 2, G, 4, 6, want);
+    t_close(out, want, N * O * 4 * 6, 1e-5);
+    /* no bias, no padding */
+    int64_t os2[4] = {N, O, 5, 5};
+    TngrtArg Out2 = t_f32(out, 4, os2);
+    tngrt_kernel_conv(&Out2, &X, &Wt, NULL, 2, 1, 1, 0, 0, 0, 0, 1, 1, G);
+    ref_conv(x, w, NULL, N, C, H, W, O, KH, KW, 1, 1, 0, 0, 1, 1, G, 5, 5, want);
+    t_close(out, want, N * O * 5 * 5, 1e-5);
+}
+
+static void test_conv1d(void **state)
+{
+    (void)state;
+    enum { N = 2, C = 3, L = 9, O = 4, K = 3 };
+    float x[N * C * L], w[O * C * K], out[N * O * 5];
+    double want[N * O * 5];
+    t_fill(x, sizeof x / sizeof *x, 11);
+    t_fill(w, sizeof w / sizeof *w, 12);
+    int64_t xs[3] = {N, C, L}, wsh[3] = {O, C, K}, os[3] = {N, O, 5};
+    TngrtArg X = t_f32(x, 3, xs), Wt = t_f32(w, 3, wsh), Out = t_f32(out, 3, os);
+    /* stride 2, padding 1: (9 + 2 - 3) / 2 + 1 = 5; the h parameters are ignored */
+    tngrt_kernel_conv(&Out, &X, &Wt, NULL, 1, 7, 2, 7, 1, 7, 1, 7, 1, 1);
+    ref_conv(x, w, NULL, N, C, 1, L, O, 1, K, 1, 2, 0, 1, 1, 1, 1, 1, 5, want);
+    t_close(out, want, N * O * 5, 1e-5);
+}
+
+/* bfloat16 of a float: its high half, rounded to nearest even (the values
+ * used here are exact or need no care about NaN). */
+static uint16_t t_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+static float t_from_bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The direct (non-CBLAS) loops: bfloat16 operands. */
+static void test_bf16_direct(void **state)
+{
+    (void)state;
+    enum { C = 2, H = 3, W = 3, O = 2, L = 4, S = 5, E = 3 };
+    float xf[C * H * W], wf[O * C * 2 * 2], of[O * 2 * 2], qf[L * E], kf[S * E], vf[S * E], af[L * E];
+    uint16_t x[C * H * W], w[O * C * 2 * 2], out[O * 2 * 2], q[L * E], k[S * E], v[S * E], a[L * E];
+    double want[O * 2 * 2], wa[L * E];
+    t_fill(xf, sizeof xf / sizeof *xf, 15);
+    t_fill(wf, sizeof wf / sizeof *wf, 16);
+    t_fill(qf, sizeof qf / sizeof *qf, 17);
+    t_fill(kf, sizeof kf / sizeof *kf, 18);
+    t_fill(vf, sizeof vf / sizeof *vf, 19);
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+        x[i] = t_bf16(xf[i]), xf[i] = t_from_bf16(x[i]);
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        w[i] = t_bf16(wf[i]), wf[i] = t_from_bf16(w[i]);
+    for (size_t i = 0; i < L * E; i++)
+        q[i] = t_bf16(qf[i]), qf[i] = t_from_bf16(q[i]);
+    for (size_t i = 0; i < S * E; i++) {
+        k[i] = t_bf16(kf[i]), kf[i] = t_from_bf16(k[i]);
+        v[i] = t_bf16(vf[i]), vf[i] = t_from_bf16(v[i]);
+    }
+    int64_t xs[4] = {1, C, H, W}, wsh[4] = {O, C, 2, 2}, os[4] = {1, O, 2, 2};
+    TngrtArg X = {x, TNGRT_BF16, 4, xs}, Wt = {w, TNGRT_BF16, 4, wsh}, Out = {out, TNGRT_BF16, 4, os};
+    tngrt_kernel_conv(&Out, &X, &Wt, NULL, 2, 1, 1, 0, 0, 0, 0, 1, 1, 1);
+    ref_conv(xf, wf, NULL, 1, C, H, W, O, 2, 2, 1, 1, 0, 0, 1, 1, 1, 2, 2, want);
+    for (int i = 0; i < O * 4; i++)
+        of[i] = t_from_bf16(out[i]);
+    t_close(of, want, O * 4, 1e-2);
+    int64_t qs[2] = {L, E}, ks[2] = {S, E};
+    TngrtArg Q = {q, TNGRT_BF16, 2, qs}, K = {k, TNGRT_BF16, 2, ks}, V = {v, TNGRT_BF16, 2, ks},
+             A = {a, TNGRT_BF16, 2, qs};
+    tngrt_kernel_sdpa(&A, &Q, &K, &V, NULL, 1, 0, 0.0);
+    ref_attn(qf, kf, vf, L, S, E, E, 1.0 / sqrt(3.0), 1, NULL, NULL, wa);
+    for (int i = 0; i < L * E; i++)
+        af[i] = t_from_bf16(a[i]);
+    t_close(af, wa, L * E, 1e-2);
+}
+
+/* ---------------- normalisation ---------------- */
+
+static void test_batch_norm(void **state)
+{
+    (void)state;
+    enum { N = 2, C = 3, S = 5 };
+    float x[N * C * S], out[N * C * S], mean[C] = {0.5f, -1, 0}, var[C] = {1, 4, 0.25f}, w[C] = {2, 1, -1},
+                                         b[C] = {0, 1, 3};
+    double want[N * C * S];
+    t_fill(x, sizeof x / sizeof *x, 13);
+    int64_t xs[3] = {N, C, S}, cs[1] = {C};
+    TngrtArg X = t_f32(x, 3, xs), O = t_f32(out, 3, xs), M = t_f32(mean, 1, cs), V = t_f32(var, 1, cs),
+             Wt = t_f32(w, 1, cs), Bi = t_f32(b, 1, cs);
+    tngrt_kernel_batch_norm(&O, &X, &M, &V, &Wt, &Bi, 1e-3);
+    for (int i = 0; i < N * C * S; i++) {
+        int c = (i / S) % C;
+        want[i] = (x[i] - mean[c]) / sqrt(var[c] + 1e-3) * w[c] + b[c];
+    }
+    t_close(out, want, N * C * S, 1e-5);
+    tngrt_kernel_batch_norm(&O, &X, &M, &V, NULL, NULL, 1e-5);
+    for (int i = 0; i < N * C * S; i++) {
+        int c = (i / S) % C;
+        want[i] = (x[i] - mean[c]) / sqrt(var[c] + 1e-5);
+    }
+    t_close(out, want, N * C * S, 1e-5);
+}
+
+static void test_group_norm(void **state)
+{
+    (void)state;
+    enum { N = 2, C = 4, S = 6, G = 2 };
+    float x[N * C * S], out[N * C * S], w[C] = {1, 2, 3, 4}, b[C] = {0, -1, 1, 0};
+    double want[N * C * S];
+    t_fill(x, sizeof x / sizeof *x, 14);
+    int64_t xs[3] = {N, C, S}, cs[1] = {C};
+    TngrtArg X = t_f32(x, 3, xs), O = t_f32(out, 3, xs), Wt = t_f32(w, 1, cs), Bi = t_f32(b, 1, cs);
+    tngrt_kernel_group_norm(&O, &X, &Wt, &Bi, G, 1e-5);
+    for (int n = 0; n < N; n++)
+        for (int g = 0; g < G; g++) {
+            int base = (n * C + g * (C / G)) * S, len = (C / G) * S;
+            double m = 0, v = 0;
+            for (int i = 0; i < len; i++)
+                m += x[base + i];
+            m /= len;
+            for (int i = 0; i < len; i++)
+                v += (x[base + i] - m) * (x[base + i] - m);
+            v /= len;
+            for (int i = 0; i < len; i++) {
+                int c = g * (C / G) + i / S;
+                want[base + i] = (x[base + i] - m) / sqrt(v + 1e-5) * w[c] + b[c];
+            }
+        }
+    t_close(out, want, N * C * S, 1e-5);
+}
+
+/* ---------------- pooling ---------------- */
+
+static void test_pool2d(void **state)
+{
+    (void)state;
+    /* one 4x4 plane 0..15, kernel 3, stride 2, padding 1 -> 2x2 */
+    float x[16], out[4];
+    for (int i = 0; i < 16; i++)
+        x[i] = (float)i;
+    int64_t xs[3] = {1, 4, 4}, os[3] = {1, 2, 2};
+    TngrtArg X = t_f32(x, 3, xs), O = t_f32(out, 3, os);
+    tngrt_kernel_pool2d(&O, &X, 1, 3, 3, 2, 2, 1, 1, 0);
+    double mx[4] = {5, 7, 13, 15};
+    t_close(out, mx, 4, 0);
+    /* window (0,0) covers rows/cols -1..1: real elements 0, 1, 4, 5 */
+    tngrt_kernel_pool2d(&O, &X, 0, 3, 3, 2, 2, 1, 1, 1);
+    double inc[4] = {10.0 / 9, (1 + 2 + 3 + 5 + 6 + 7) / 9.0, (4 + 5 + 8 + 9 + 12 + 13) / 9.0,
+                     (5 + 6 + 7 + 9 + 10 + 11 + 13 + 14 + 15) / 9.0};
+    t_close(out, inc, 4, 1e-6);
+    tngrt_kernel_pool2d(&O, &X, 0, 3, 3, 2, 2, 1, 1, 0);
+    double exc[4] = {10.0 / 4, 24.0 / 6, 51.0 / 6, 90.0 / 9};
+    t_close(out, exc, 4, 1e-6);
+    /* NaN wins a max window */
+    x[5] = NAN;
+    tngrt_kernel_pool2d(&O, &X, 1, 3, 3, 2, 2, 1, 1, 0);
+    double nanw[4] = {NAN, NAN, NAN, 15};
+    t_close(out, nanw, 4, 0);
+}
+
+static void test_adaptive_pool2d(void **state)
+{
+    (void)state;
+    /* a 1x5 row to 3 outputs: windows [0,2), [1,4), [3,5) */
+    float x[5] = {1, 2, 3, 4, 5}, out[3];
+    int64_t xs[4] = {1, 1, 1, 5}, os[4] = {1, 1, 1, 3};
+    TngrtArg X = t_f32(x, 4, xs), O = t_f32(out, 4, os);
+    tngrt_kernel_adaptive_pool2d(&O, &X, 0);
+    double avg[3] = {1.5, 3, 4.5};
+    t_close(out, avg, 3, 1e-6);
+    tngrt_kernel_adaptive_pool2d(&O, &X, 1);
+    double mx[3] = {2, 4, 5};
+    t_close(out, mx, 3, 0);
+}
+
+/* ---------------- interpolation ---------------- */
+
+static void test_interpolate(void **state)
+{
+    (void)state;
+    float x[4] = {0, 1, 2, 3}, out[16];
+    int64_t xs[4] = {1, 1, 2, 2}, os[4] = {1, 1, 4, 4};
+    TngrtArg X = t_f32(x, 4, xs), O = t_f32(out, 4, os);
+    tngrt_kernel_interpolate(&O, &X, 0, 0, 0.0, 0.0);
+    double near[16] = {0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3};
+    t_close(out, near, 16, 0);
+    /* align_corners: the corners map to corners, steps of 1/3 */
+    tngrt_kernel_interpolate(&O, &X, 1, 1, 0.0, 0.0);
+    double ac[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            ac[i * 4 + j] = 2.0 * i / 3.0 + j / 3.0;
+    t_close(out, ac, 16, 1e-6);
+    /* half-pixel centres: source (dst + 0.5) / 2 - 0.5, clamped at 0 */
+    tngrt_kernel_interpolate(&O, &X, 1, 0, 0.0, 0.0);
+    double hp[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double sy = fmin(fmax((i + 0.5) / 2 - 0.5, 0), 1), sx = fmin(fmax((j + 0.5) / 2 - 0.5, 0), 1);
+            hp[i * 4 + j] = 2 * sy + sx;
+        }
+    t_close(out, hp, 16, 1e-6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sdpa_plain_and_causal),
+        cmocka_unit_test(test_sdpa_masks_and_broadcast),
+        cmocka_unit_test(test_sdpa_half),
+        cmocka_unit_test(test_conv2d),
+        cmocka_unit_test(test_conv1d),
+        cmocka_unit_test(test_bf16_direct),
+        cmocka_unit_test(test_batch_norm),
+        cmocka_unit_test(test_group_norm),
+        cmocka_unit_test(test_pool2d),
+        cmocka_unit_test(test_adaptive_pool2d),
+        cmocka_unit_test(test_interpolate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
