@@ -18,6 +18,7 @@
  * shapes.
  */
 #include "entry.h"
+#include "imports.h"
 #include "torchair_schema.h"
 
 #include <stdio.h>
@@ -520,7 +521,19 @@ static InterpFunc *entry_method(Interp *I, CompiledObj *c, Obj **self, const cha
 }
 
 /* The parameter names of fn after self, for naming inputs. */
+static const char *param_at_in(Interp *I, InterpFunc *fn, size_t pos, int has_self);
 static const char *param_at(Interp *I, InterpFunc *fn, size_t pos, int has_self)
+{
+    ImpSaved s;
+    int switched = imports_enter(I, fn->mod, &s);   /* fn's module's syntax tree */
+    const char *name = param_at_in(I, fn, pos, has_self);
+    if (switched)
+        imports_leave(I, &s);
+    return name;
+}
+
+/* param_at in fn's module */
+static const char *param_at_in(Interp *I, InterpFunc *fn, size_t pos, int has_self)
 {
     int32_t ps = obj_func_params(I, fn->node);
     size_t i = 0;

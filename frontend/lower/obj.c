@@ -359,6 +359,7 @@ static void interp__vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt,
     if (node < 0)
         node = 0;
     diag_node(&I->sf->diags, I->ast, node, rule, "%s", sb.s ? sb.s : "");
+    I->sf->diags.v[I->sf->diags.n - 1].src = I->src;   /* an imported module's code */
     sb_free(&sb);
 }
 
@@ -418,7 +419,7 @@ int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
     if (!o || o->kind != O_UNKNOWN)
         return 0;
     if (I->tracing && !obj_is_reported(o)) {
-        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s", what,
+        interp_diag(I, node, obj_is_external(o) ? RULE_TNG202 : RULE_TNG205, "%s is not known at compile time%s%s", what,
                     o->s ? ": " : "", o->s ? o->s : "");
         obj_mark_reported(I, o);
     }
