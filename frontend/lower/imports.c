@@ -203,16 +203,19 @@ typedef enum Found { FOUND_NONE, FOUND_MODULE, FOUND_PACKAGE, FOUND_NAMESPACE } 
 static Found imports__find_in(const char *dir, const char *comp, StrBuf *file, char *real)
 {
     struct stat st;
+    const char *sep = "/", *shown = dir;
+    if (strcmp(dir, ".") == 0)   /* the script's folder when it was named without one */
+        shown = sep = "";
     imports__sb_clear(file);
-    sb_printf(file, "%s/%s/__init__.py", dir, comp);
+    sb_printf(file, "%s%s%s/__init__.py", shown, sep, comp);
     if (imports__under(file->s, dir, real) && stat(real, &st) == 0 && S_ISREG(st.st_mode))
         return FOUND_PACKAGE;
     imports__sb_clear(file);
-    sb_printf(file, "%s/%s.py", dir, comp);
+    sb_printf(file, "%s%s%s.py", shown, sep, comp);
     if (imports__under(file->s, dir, real) && stat(real, &st) == 0 && S_ISREG(st.st_mode))
         return FOUND_MODULE;
     imports__sb_clear(file);
-    sb_printf(file, "%s/%s", dir, comp);
+    sb_printf(file, "%s%s%s", shown, sep, comp);
     if (imports__under(file->s, dir, real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode))
         return FOUND_NAMESPACE;
     return FOUND_NONE;
