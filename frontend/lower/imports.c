@@ -582,18 +582,21 @@ Obj *imports_call_external(Interp *I, const char *name, CallArgs *a)
     Imports *im = I->imports;
     if (!im)
         return NULL;
+    const char *e = NULL;   /* the longest external module name is from */
     for (size_t i = 0; i < im->external.n; i++) {
-        const char *e = im->external.v[i];
-        size_t n = strlen(e);
-        if (strncmp(name, e, n) != 0 || (name[n] != 0 && name[n] != '.'))
-            continue;
+        size_t n = strlen(im->external.v[i]);
+        if (strncmp(name, im->external.v[i], n) == 0 && (name[n] == 0 || name[n] == '.') &&
+            (!e || strlen(e) < n))
+            e = im->external.v[i];
+    }
+    if (e) {
         if (I->tracing) {
             interp_diag(I, a->node, RULE_TNG202, "call of '%s' from the external module '%s' (not found on the "
                         "search path: the script's folder, -I, TNGC_PATH), which tngc cannot lower", name, e);
             return obj_unknown_reported(I);
         }
-        return obj_unknown(I, interp_printf(I, OBJ_EXTERNAL_REASON "'%s' (not found on the search path): "
-                                            "the result of '%s'", e, name));
+        return obj_unknown(I, interp_printf(I, OBJ_EXTERNAL_REASON "'%s' (not found on the search path), "
+                                            "made by '%s'", e, name));
     }
     return NULL;
 }
