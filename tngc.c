@@ -80,6 +80,7 @@ typedef struct Job {
     InterpLimits limits;       /* --max-memory, --max-time */
     const Target *target;      /* gen, build: --target */
     const char *depfile;       /* -MF */
+    const char *dep_target;    /* -MT: one more target of the depfile's rule */
     int md, no_line;
     NameList user_ops;         /* --user-kernel OP... (NULL-terminated after parsing) */
     NameList import_dirs;      /* -I DIR...: where imports are looked for */
@@ -788,6 +789,10 @@ static int write_depfile(const Script *S)
         make_path(&d, word.s);
         sb_free(&word);
     }
+    if (job->dep_target) {
+        sb_putc(&d, ' ');
+        make_path(&d, job->dep_target);
+    }
     sb_puts(&d, ": ");
     make_path(&d, S->file);
     for (size_t i = 0; i < S->ir.nmodules; i++) {
@@ -832,6 +837,11 @@ static int bundles_ready(Job *job)
     }
     if (job->md && check_make_paths(job->out, job->files.v[0]) != 0)
         return EXIT_USAGE;
+    if (job->md && job->dep_target && make_unsafe(job->dep_target)) {
+        fprintf(stderr, "tngc: -MT: make cannot name that target in a depfile (it has %s)\n",
+                make_unsafe(job->dep_target));
+        return EXIT_USAGE;
+    }
     return EXIT_OK;
 }
 
@@ -1172,6 +1182,15 @@ static int opt_import_dir(Job *job, const Option *o, const char *v)
     return -1;
 }
 
+/* -MT TARGET: one more target of the depfile's rule (tngc.mk's stamp); implies -MD. */
+static int opt_dep_target(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    job->dep_target = v;
+    job->md = 1;
+    return -1;
+}
+
 /* --user-kernel OP, repeatable (the ops are checked after parsing). */
 static int opt_user_kernel(Job *job, const Option *o, const char *v)
 {
@@ -1228,6 +1247,8 @@ static const Option options[] = {
     {"--no-line", NULL, FOR(GEN), FLAG(no_line), "no #line directives back to the script (golden tests)"},
     {"-MD", NULL, FOR(GEN), FLAG(md), "also write a make depfile DIR/<name>.d"},
     {"-MF", "FILE", FOR(GEN), SET(opt_depfile), "write the depfile to FILE (implies -MD)"},
+    {"-MT", "TARGET", FOR(GEN), SET(opt_dep_target),
+     "TARGET is a target of the depfile's rule too (implies -MD)"},
     {"--user-kernel", "OP", FOR(GEN), SET(opt_user_kernel),
      "you supply the CPU kernel of op OP (e.g. add): tngc writes a\n"
      "stub <name>_kernels_user.c with its exact signature"},
@@ -1323,7 +1344,7 @@ static const Command commands[CMD__count] = {
         "format. Exit status: 0 planned, 1 errors in the script, 2 usage or I/O errors.\n",
         19, formats_plan, 0, 0, "no input file", "one script at a time ('%s' is extra)", NULL},
     [CMD_GEN] = {"gen", STAGE_EMIT, run_bundles, "generate the C sources of a model bundle (--target cpu or acl)",
-        "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE]\n"
+        "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE] [-MT TARGET]\n"
         "                [-I DIR]... [--max-memory MB] [--max-time SECONDS]\n"
         "                [--user-kernel OP]...\n"
         "\n"

@@ -12,8 +12,8 @@
 #   all: tngc-build
 #
 # `tngc build` writes a depfile beside each bundle's stamp, so make rebuilds
-# a bundle exactly when its script changes (and a rebuild of an unchanged
-# script is a cache hit in tngc's own cache).
+# a bundle exactly when its script or a module it imports changes (and a
+# rebuild of unchanged files is a cache hit in tngc's own cache).
 #
 # Each script gets a stamp under $(TNGC_STAMPS), so `make tngc-lint` re-lints
 # only the scripts that changed; a script with findings fails the build
@@ -66,7 +66,7 @@ tngc_no_depfile = $(strip $(foreach c,; = % | * ? [ $$,$(findstring $c,$1)))
 # One bundle per script in $(TNGC_OUT)/<script path without .py>/.
 %.built: $$(call tngc_script,$$(TNGC_OUT),$$@)
 	@mkdir -p $(call tngc_q,$(basename $@))
-	$(TNGC) build $(TNGC_BUILD_FLAGS) -o $(call tngc_q,$(basename $@)) $(if $(call tngc_no_depfile,$@ $<),,-MF $(call tngc_q,$(basename $@).d) )$(call tngc_q,$<)
+	$(TNGC) build $(TNGC_BUILD_FLAGS) -o $(call tngc_q,$(basename $@)) $(if $(call tngc_no_depfile,$@ $<),,-MF $(call tngc_q,$(basename $@).d) -MT $(call tngc_q,$@) )$(call tngc_q,$<)
 	@touch $(call tngc_q,$@)
 -include $(TNGC_BUNDLE_STAMPS:.built=.d)
 tngc-lint: $$(TNGC_LINT_STAMPS)

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Modules and imports (tests/imports/): a model whose class comes from a
+# package beside the script (its plan against a golden, its depfile listing
+# every file read, a build whose cache key and tngc.mk rule follow the
+# imported files, its bundle against PyTorch), an import cycle, modules
+# found through -I and TNGC_PATH, external modules (one TNG202 naming the
+# module and the name), errors in imported files (at their file:line:col),
+# relative imports beyond the top-level package, and module files that
+# leave their search-path folder (never read).
+# usage: tests/imports.sh TNGC        UPDATE=1 rewrites the goldens
+set -u
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+here=$root/tests/imports
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-imports.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; exit 1' INT TERM
+pass=0 fail=0
+t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); return 1; fi; }
+# golden NAME FILE: FILE equals tests/imports/NAME (UPDATE=1 writes it)
+golden() {
+    g_name=$1 g_file=$2
+    if [ "${UPDATE:-0}" = 1 ]; then cp "$g_file" "$here/$g_name"; fi
+    t "$g_name matches its golden" 'diff -u "$here/$g_name" "$g_file"' || true
+}
+cd "$here" || exit 2
+
+# the model: plan golden, with ops from pkg/layers.py, pkg/utils.py, pkg/model.py
+"$tngc" plan run_model.py > "$tmp/run_model.plan" 2> "$tmp/err"
+t "plan run_model.py" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]' || cat "$tmp/err"
+golden run_model.plan "$tmp/run_model.plan"
+
+# -MD: every file read
+"$tngc" gen run_model.py -o "$tmp/gen" -MD > /dev/null 2>&1
+t "gen -MD" '[ -f "$tmp/gen/run_model.d" ]'
+for f in run_model.py pkg/__init__.py pkg/layers.py pkg/utils.py pkg/model.py; do
+    t "depfile lists $f" 'head -n 1 "$tmp/gen/run_model.d" | tr " " "\n" | grep -qx "$f"'
+    t "depfile has a phony rule for $f" 'grep -qx "$f:" "$tmp/gen/run_model.d"'
+done
+
+# the cache key covers the imported files
+mkdir -p "$tmp/m" && cp -R run_model.py pkg "$tmp/m/"
+(cd "$tmp/m" && "$tngc" build run_model.py -o out --cache-dir cache) > "$tmp/b1" 2>&1
+t "build" '[ -x "$tmp/m/out/run_model_launcher" ]' || cat "$tmp/b1"
+(cd "$tmp/m" && "$tngc" build run_model.py -o out --cache-dir cache) > "$tmp/b2" 2>&1
+t "unchanged files: a cache hit" 'grep -q "cache hit" "$tmp/b2"'
+sed 's/torch.tanh(x) \* k/torch.sigmoid(x) * k/' pkg/utils.py > "$tmp/m/pkg/utils.py"
+(cd "$tmp/m" && "$tngc" build run_model.py -o out --cache-dir cache) > "$tmp/b3" 2>&1
+t "changed imported file: compiled again" 'grep -q "built" "$tmp/b3" && ! grep -q "cache hit" "$tmp/b3"'
+t "changed imported file: its op in the bundle" 'grep -q "sigmoid" "$tmp/m/out/run_model.c"'
+
+# tngc.mk: a bundle is rebuilt when a module it imports changes
+cp pkg/utils.py "$tmp/m/pkg/utils.py"
+printf 'TNGC := %s\nTNGC_BUNDLES := run_model.py\nTNGC_BUILD_FLAGS := --cache-dir cache\ninclude %s/tngc.mk\n' \
+    "$tngc" "$root" > "$tmp/m/Makefile"
+make -C "$tmp/m" tngc-build > "$tmp/mk1" 2>&1
+t "tngc.mk: bundle built" '[ $? -eq 0 ] && grep -qx "pkg/layers.py:" "$tmp/m/tngc-out/run_model.d"' || cat "$tmp/mk1"
+make -C "$tmp/m" tngc-build > "$tmp/mk2" 2>&1
+t "tngc.mk: nothing to do" '! grep -q "tngc build" "$tmp/mk2"'
+sleep 1 && echo "# changed" >> "$tmp/m/pkg/layers.py"
+make -C "$tmp/m" tngc-build > "$tmp/mk3" 2>&1
+t "tngc.mk: imported file changed: rebuilt" 'grep -q "tngc build" "$tmp/mk3"' || cat "$tmp/mk3"
+
+# an import cycle: each module sees the other, partially initialised
+"$tngc" plan cycle.py > "$tmp/cycle.plan" 2> "$tmp/err"
+t "import cycle plans" '[ $? -eq 0 ] && grep -q "relu" "$tmp/cycle.plan"' || cat "$tmp/err"
+
+# the search path: -I DIR, TNGC_PATH
+"$tngc" plan search.py > /dev/null 2> "$tmp/err"
+t "search.py without -I or TNGC_PATH: external modules" '[ $? -eq 1 ] && [ "$(grep -c "TNG202" "$tmp/err")" = 2 ]'
+t "external: names the module and the name" 'grep -q "call of .extra_mod.act. from the external module .extra_mod." "$tmp/err"'
+TNGC_PATH=/nonexistent:envdir "$tngc" plan -I extra search.py > "$tmp/search.plan" 2> "$tmp/err"
+t "-I and TNGC_PATH" '[ $? -eq 0 ] && grep -q "sigmoid" "$tmp/search.plan" && grep -q "tanh" "$tmp/search.plan"' || cat "$tmp/err"
+TNGC_PATH=envdir "$tngc" plan -Iextra search.py > /dev/null 2>&1
+t "-IDIR (one word)" '[ $? -eq 0 ]'
+TNGC_PATH=extra "$tngc" plan search.py > /dev/null 2> "$tmp/err"
+t "only the folders named" '[ $? -eq 1 ] && grep -q "external module .env_mod." "$tmp/err" && ! grep -q "external module .extra_mod." "$tmp/err"'
+
+# external modules: one TNG202 per use in the graph, naming module and name
+"$tngc" plan external.py > /dev/null 2> "$tmp/external.err"
+t "external.py fails" '[ $? -eq 1 ]'
+golden external.err "$tmp/external.err"
+
+# errors in imported files, relative imports
+"$tngc" plan syntax.py > /dev/null 2> "$tmp/err"
+t "syntax error in an imported file: at its file:line:col" '[ $? -eq 1 ] && grep -q "^bad/broken.py:5:1: error: .*\[TNG001\]" "$tmp/err"'
+"$tngc" plan beyond.py > /dev/null 2> "$tmp/err"
+t "relative import beyond the top-level package" '[ $? -eq 1 ] && grep -q "^pkg/beyond.py:2:1: error: attempted relative import beyond top-level package" "$tmp/err"'
+"$tngc" plan relmain.py > /dev/null 2> "$tmp/err"
+t "relative import in the script" '[ $? -eq 1 ] && grep -q "^relmain.py:2:1: error: attempted relative import with no known parent package" "$tmp/err"'
+
+# a module file that leaves its folder (a symlink out of it) is never read
+mkdir -p "$tmp/s/outside" "$tmp/s/in"
+printf 'import torch\ndef act(x):\n    return torch.relu(x)\n' > "$tmp/s/outside/evil.py"
+ln -s ../outside/evil.py "$tmp/s/in/evil.py"
+printf 'import torch\nimport torchair\nimport evil\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return evil.act(x)\nm = torch.compile(M(), backend=torchair.get_npu_backend(), dynamic=False, fullgraph=True)\nm(torch.randn(2, 2))\n' > "$tmp/s/in/run.py"
+"$tngc" plan "$tmp/s/in/run.py" > /dev/null 2> "$tmp/err"
+t "a symlink out of the search-path folder is not followed" '[ $? -eq 1 ] && grep -q "external module .evil." "$tmp/err"'
+"$tngc" gen "$tmp/s/in/run.py" -o "$tmp/s/gen" -MD > /dev/null 2>&1
+t "... and not in the depfile" '! grep -q "evil" "$tmp/s/gen/"*.d 2>/dev/null'
+
+# the bundle of the model imported from a sibling module against PyTorch
+if /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
+    sh "$root/tests/conform/run.sh" "$tngc" "$here/run_model.py" > "$tmp/conform" 2>&1
+    t "run_model.py matches PyTorch (tests/conform/run.sh)" '[ $? -eq 0 ]' || cat "$tmp/conform"
+fi
+
+echo "imports: $pass passed, $fail failed"
+[ $fail -eq 0 ]
