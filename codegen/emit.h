@@ -54,6 +54,8 @@ void emit_banner(const GenOptions *opt, StrBuf *o);
 
 /* #line LINE "script" (nothing with --no-line or line 0). */
 void emit_line_script(Emit *E, uint32_t line);
+/* The same for op's line, in the file it is in (a module the script imports). */
+void emit_line_op(Emit *E, const Op *op);
 /* #line back to the generated file's own next line. */
 void emit_line_back(Emit *E);
 

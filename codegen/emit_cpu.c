@@ -312,7 +312,7 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
     sb_printf(E->o, "%s/* ", indent);
     graph_val_type_str(E->g, op->out, E->o);
     sb_printf(E->o, " %%%d = %s */\n", op->out, op_info[op->kind].name);
-    emit_line_script(E, op->line);
+    emit_line_op(E, op);
     sb_puts(E->o, indent);
     E->line = op->line;
     int k = emit_static_kernel(E, op_id);

@@ -1027,6 +1027,7 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
     int32_t nn = node >= 0 ? node : 0;
     d->line = N(I, nn)->line;
     d->col = ast_col(I->ast, nn);
+    d->file = I->src ? I->src->path : NULL;   /* code of an imported module */
     for (uint32_t k = 0; k < d->nin; k++)
         if (d->in[k] < -1 || d->in[k] >= (int32_t)I->g->vals.n)
             return -1;
