@@ -356,8 +356,8 @@ static void interp__vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt,
         return;   /* after a stop (TNG212), what the unwinding finds is no news */
     StrBuf sb = {0};
     sb_vprintf(&sb, fmt, ap);
-    if (node < 0)
-        node = 0;
+    if (node < 0 || (uint32_t)node >= I->ast->n)
+        node = 0;   /* (a node of another module's tree is never read here) */
     diag_node(&I->sf->diags, I->ast, node, rule, "%s", sb.s ? sb.s : "");
     I->sf->diags.v[I->sf->diags.n - 1].src = I->src;   /* an imported module's code */
     sb_free(&sb);

@@ -130,6 +130,7 @@ struct TensorObj {
     /* set_dim_gears / mark_static on a host tensor */
     Obj *gears;            /* the dim_gears dict, or NULL */
     int32_t gears_node;
+    struct ImpModule *gears_mod;  /* the module gears_node is in (imports.h) */
     int marked_static;     /* bit d: dim d static; -1: every dim (mark_static(t)) */
     TensorObj *origin;     /* host tensor this entry value came from (trace mode) */
 };
