@@ -65,6 +65,10 @@ t "tngc.mk: imported file changed: rebuilt" 'grep -q "tngc build" "$tmp/mk3"' ||
 "$tngc" plan cycle.py > "$tmp/cycle.plan" 2> "$tmp/err"
 t "import cycle plans" '[ $? -eq 0 ] && grep -q "relu" "$tmp/cycle.plan"' || cat "$tmp/err"
 
+# the compile call, its config and the gears in a module, the call in the script
+"$tngc" plan factory.py > "$tmp/factory.plan" 2> "$tmp/err"
+t "compiled in a module" '[ $? -eq 0 ] && grep -q "^entry Model.forward  # pkg/factory.py:12:12" "$tmp/factory.plan" && grep -q "^config mode=reduce-overhead" "$tmp/factory.plan" && grep -q "values=\[2,4\]" "$tmp/factory.plan"' || cat "$tmp/err"
+
 # the search path: -I DIR, TNGC_PATH
 "$tngc" plan search.py > /dev/null 2> "$tmp/err"
 t "search.py without -I or TNGC_PATH: external modules" '[ $? -eq 1 ] && [ "$(grep -c "TNG202" "$tmp/err")" = 2 ]'
