@@ -33,6 +33,7 @@ typedef struct Emit {
     int32_t *weight_of;        /* per value: weight index, or -1 */
     int kptr;                  /* static-kernel mode: operand k is p[k] */
     uint32_t line;             /* the script line of the op being emitted (0: none) */
+    const char *line_file;     /* its file when not the script (a module it imports), else NULL */
     unsigned char user[OP__count];
     void *target;              /* the emitter's own state */
 } Emit;
