@@ -69,6 +69,10 @@ t "import cycle plans" '[ $? -eq 0 ] && grep -q "relu" "$tmp/cycle.plan"' || cat
 "$tngc" plan factory.py > "$tmp/factory.plan" 2> "$tmp/err"
 t "compiled in a module" '[ $? -eq 0 ] && grep -q "^entry Model.forward  # pkg/factory.py:12:12" "$tmp/factory.plan" && grep -q "^config mode=reduce-overhead" "$tmp/factory.plan" && grep -q "values=\[2,4\]" "$tmp/factory.plan"' || cat "$tmp/err"
 
+# from m import * with __all__; an imported module's __name__ and main guard
+"$tngc" plan star.py > "$tmp/star.plan" 2> "$tmp/err"
+t "star import, __name__" '[ $? -eq 0 ] && grep -q "relu %0  # helpers.py:10:12" "$tmp/star.plan"' || cat "$tmp/err"
+
 # the search path: -I DIR, TNGC_PATH
 "$tngc" plan search.py > /dev/null 2> "$tmp/err"
 t "search.py without -I or TNGC_PATH: external modules" '[ $? -eq 1 ] && [ "$(grep -c "TNG202" "$tmp/err")" = 2 ]'

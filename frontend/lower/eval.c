@@ -1552,6 +1552,8 @@ static void exec_del(Interp *I, Frame *f, int32_t t)
 static Flow exec_if(Interp *I, Frame *f, int32_t n)
 {
     if (ast_is_main_guard(I->ast, n)) {
+        if (imports_running_module(I))
+            return FLOW_NEXT;   /* an imported module's __name__ is its name */
         int32_t body = ast_field(I->ast, n, F_consequence);
         return body >= 0 ? exec_block(I, f, body) : FLOW_NEXT;
     }

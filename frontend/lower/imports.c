@@ -172,6 +172,11 @@ void imports_leave(Interp *I, const ImpSaved *s)
     I->at = s->at;
 }
 
+int imports_running_module(const Interp *I)
+{
+    return I->mod && I->mod->sf;
+}
+
 /* ---- finding a module's file ---- */
 
 /* 1 when path's real path lies under dir's (both resolved now). */

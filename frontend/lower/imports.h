@@ -88,6 +88,9 @@ void imports_finish(Interp *I, ScanFile ***files, size_t *n);
 int imports_enter(Interp *I, ImpModule *m, ImpSaved *s);
 void imports_leave(Interp *I, const ImpSaved *s);
 
+/* 1 while the run is in the code of a module the script imports. */
+int imports_running_module(const Interp *I);
+
 /* An import or from-import statement n, run in frame f of the current
  * module: modules found and run, names bound. */
 void imports_exec(Interp *I, void *f, int32_t n);
