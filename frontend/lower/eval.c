@@ -893,6 +893,8 @@ static void setattr_obj(Interp *I, Obj *o, const char *name, Obj *val, int32_t n
         entry_config_set(I, o, name, val, node);
     } else if (o->kind == O_COMPILED && o->comp->target) {
         setattr_obj(I, o->comp->target, name, val, node);
+    } else {
+        imports_setattr(I, o, name, val);   /* mod.name = val: a global of a module of the script */
     }
 }
 

@@ -582,6 +582,18 @@ Obj *imports_getattr(Interp *I, const Obj *o, const char *name, int32_t node)
     return obj_unknown(I, interp_printf(I, "module '%s' has no attribute '%s'", m->name, name));
 }
 
+int imports_setattr(Interp *I, const Obj *o, const char *name, Obj *val)
+{
+    Imports *im = I->imports;
+    if (!im || o->kind != O_BUILTIN || !o->s)
+        return 0;
+    ImpModule *m = strmap_get(&im->by_name, o->s);
+    if (!m || !m->globals)
+        return 0;
+    im->hooks.set(I, m->globals, name, val);
+    return 1;
+}
+
 Obj *imports_call_external(Interp *I, const char *name, CallArgs *a)
 {
     Imports *im = I->imports;

@@ -98,6 +98,8 @@ void imports_exec(Interp *I, void *f, int32_t n);
 /* mod.name when o is a module of the script's (o->s names it); NULL when
  * o is no such module. */
 Obj *imports_getattr(Interp *I, const Obj *o, const char *name, int32_t node);
+/* mod.name = val when o is a module of the script's: 1, else 0. */
+int imports_setattr(Interp *I, const Obj *o, const char *name, Obj *val);
 /* A call of a name of an external module: in a trace one TNG202 naming
  * the module and the name, else an unknown that says where it is from
  * (TNG202 if it reaches a graph); NULL when name is not external. */
