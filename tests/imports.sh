@@ -107,6 +107,21 @@ t "a symlink out of the search-path folder is not followed" '[ $? -eq 1 ] && gre
 "$tngc" gen "$tmp/s/in/run.py" -o "$tmp/s/gen" -MD > /dev/null 2>&1
 t "... and not in the depfile" '! grep -q "evil" "$tmp/s/gen/"*.d 2>/dev/null'
 
+# the limits: 256 modules a run, imports 64 deep (TNG212)
+mkdir -p "$tmp/lim1" "$tmp/lim2"
+i=0
+while [ $i -lt 300 ]; do
+    echo "X = $i" > "$tmp/lim1/m$i.py"
+    echo "import m$i" >> "$tmp/lim1/run.py"
+    echo "import n$((i + 1))" > "$tmp/lim2/n$i.py"
+    i=$((i + 1))
+done
+echo "import n0" > "$tmp/lim2/run.py"
+"$tngc" plan "$tmp/lim1/run.py" > /dev/null 2> "$tmp/err"
+t "at most 256 modules" '[ $? -eq 1 ] && grep -q "run.py:257:1: error: the script imports more than 256 modules.*\[TNG212\]" "$tmp/err"'
+"$tngc" plan "$tmp/lim2/run.py" > /dev/null 2> "$tmp/err"
+t "imports at most 64 deep" '[ $? -eq 1 ] && grep -q "n63.py:1:1: error: imports nested more than 64 deep.*\[TNG212\]" "$tmp/err"'
+
 # the bundle of the model imported from a sibling module against PyTorch
 if /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
     sh "$root/tests/conform/run.sh" "$tngc" "$here/run_model.py" > "$tmp/conform" 2>&1
