@@ -61,6 +61,12 @@ sleep 1 && echo "# changed" >> "$tmp/m/pkg/layers.py"
 make -C "$tmp/m" tngc-build > "$tmp/mk3" 2>&1
 t "tngc.mk: imported file changed: rebuilt" 'grep -q "tngc build" "$tmp/mk3"' || cat "$tmp/mk3"
 
+# a script inside a package: run as `python -m pkg.run_rel`, relative imports work
+"$tngc" gen pkg/run_rel.py -o "$tmp/rel" -MD > /dev/null 2> "$tmp/err"
+t "script in a package: relative imports" '[ $? -eq 0 ] && [ "$(head -n 1 "$tmp/rel/run_rel.d")" = "$tmp/rel/run_rel.h $tmp/rel/run_rel.c $tmp/rel/run_rel_launcher.c: pkg/run_rel.py pkg/__init__.py pkg/layers.py pkg/utils.py" ]' || { cat "$tmp/err"; head -n 1 "$tmp/rel/run_rel.d"; }
+(cd pkg && "$tngc" plan run_rel.py) > "$tmp/rel.plan" 2> "$tmp/err"
+t "... from the package's folder" '[ $? -eq 0 ] && grep -q "# ../pkg/layers.py:16:13" "$tmp/rel.plan"' || cat "$tmp/err"
+
 # an import cycle: each module sees the other, partially initialised
 "$tngc" plan cycle.py > "$tmp/cycle.plan" 2> "$tmp/err"
 t "import cycle plans" '[ $? -eq 0 ] && grep -q "relu" "$tmp/cycle.plan"' || cat "$tmp/err"

@@ -81,6 +81,66 @@ static void imports__add_dir(Imports *im, const char *dir, size_t len)
     VEC_PUSH(im->dirs, d);
 }
 
+/* The folder above dir, as a path: dir without its last component when
+ * it has one that is a name, else dir/.. ("." gives ".."). */
+static void imports__parent(StrBuf *dir)
+{
+    char *slash = strrchr(dir->s, '/');
+    const char *last = slash ? slash + 1 : dir->s;
+    if (strcmp(last, ".") == 0 && !slash) {
+        dir->s[0] = 0;
+        dir->len = 0;
+        sb_puts(dir, "..");
+    } else if (strcmp(last, ".") == 0 || strcmp(last, "..") == 0 || !*last) {
+        sb_puts(dir, "/..");
+    } else if (!slash) {
+        dir->s[0] = 0;
+        dir->len = 0;
+        sb_puts(dir, ".");
+    } else {
+        dir->len = slash == dir->s ? 1 : (size_t)(slash - dir->s);
+        dir->s[dir->len] = 0;
+    }
+}
+
+/* The package the script is in when its folder holds an __init__.py, as
+ * `python -m a.b.script` runs it: the folders with an __init__.py from its
+ * own outwards ("a.b"); NULL when it is in none. The folder above the
+ * top-level package goes on the search path (after the script's folder). */
+static const char *imports__script_package(Interp *I, Imports *im, const char *dir)
+{
+    char real[PATH_MAX];
+    if (!realpath(dir, real))
+        return NULL;
+    StrBuf up = {0};
+    sb_puts(&up, dir);
+    const char *pkg = NULL;
+    for (int level = 0; level < 64; level++) {
+        StrBuf init = {0};
+        struct stat st;
+        sb_printf(&init, "%s/__init__.py", real);
+        int is_pkg = stat(init.s, &st) == 0 && S_ISREG(st.st_mode);
+        sb_free(&init);
+        char *base = strrchr(real, '/');
+        if (!is_pkg || !base || !base[1])
+            break;
+        if (!imports__valid_name(base + 1)) {   /* not importable: no package */
+            pkg = NULL;
+            break;
+        }
+        pkg = pkg ? interp_printf(I, "%s.%s", base + 1, pkg) : interp_strndup(I, base + 1, strlen(base + 1));
+        if (base == real)
+            base[1] = 0;
+        else
+            *base = 0;
+        imports__parent(&up);
+    }
+    if (pkg)
+        imports__add_dir(im, up.s, up.len);
+    sb_free(&up);
+    return pkg;
+}
+
 void imports_init(Interp *I, const char *script_path, const char *const *dirs, size_t ndirs,
                   const ImportHooks *hooks, void *main_frame)
 {
@@ -92,6 +152,7 @@ void imports_init(Interp *I, const char *script_path, const char *const *dirs, s
         imports__add_dir(im, ".", 1);
     else
         imports__add_dir(im, script_path, slash == script_path ? 1 : (size_t)(slash - script_path));
+    const char *package = imports__script_package(I, im, im->dirs.v[0]);
     for (size_t i = 0; i < ndirs; i++)
         imports__add_dir(im, dirs[i], strlen(dirs[i]));
     const char *env = getenv("TNGC_PATH");
@@ -102,6 +163,7 @@ void imports_init(Interp *I, const char *script_path, const char *const *dirs, s
     }
     ImpModule *m = interp_alloc(I, sizeof *m);
     m->name = "__main__";
+    m->package = package;
     m->ast = I->ast;
     m->node_strs = I->node_strs;
     m->literals = I->literals;
@@ -366,6 +428,8 @@ static ImpModule *imports__module(Interp *I, const char *name, int32_t node)
         parent = imports__module(I, pname, node);
         if (!parent || !parent->dir || I->aborted)
             goto external;
+        if ((m = strmap_get(&im->by_name, name)))
+            return m;   /* the package's own code imported it */
         comp = dot + 1;
     }
     StrBuf file = {0};

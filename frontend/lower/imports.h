@@ -5,6 +5,9 @@
  * import system finds them along a search path: the script's folder, then
  * each -I DIR, then each folder of TNGC_PATH.
  *
+ * A script whose folder holds an __init__.py is run as a module of that
+ * package, as `python -m pkg.script` runs it (its relative imports work;
+ * the folder above the top-level package is searched after the script's).
  * Each module is read, parsed and run once per run (its module-level code,
  * in its own globals); an import cycle sees the partially run module, as
  * Python's does. The evaluator runs a module's code with the run switched
