@@ -128,6 +128,10 @@ t "at most 256 modules" '[ $? -eq 1 ] && grep -q "run.py:257:1: error: the scrip
 "$tngc" plan "$tmp/lim2/run.py" > /dev/null 2> "$tmp/err"
 t "imports at most 64 deep" '[ $? -eq 1 ] && grep -q "n63.py:1:1: error: imports nested more than 64 deep.*\[TNG212\]" "$tmp/err"'
 
+# the ACL target: an op's error location names its module
+(ASCEND_TOOLKIT_HOME=$root/tests/acl/cann "$tngc" build --target acl --no-cache -o "$tmp/acl" run_model.py) > /dev/null 2> "$tmp/err"
+t "--target acl builds (-Werror)" '[ $? -eq 0 ] && [ -f "$tmp/acl/librun_model.a" ] && grep -q "pkg/utils.py:9:12: tanh" "$tmp/acl/run_model.c"' || cat "$tmp/err"
+
 # the bundle of the model imported from a sibling module against PyTorch
 if /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
     sh "$root/tests/conform/run.sh" "$tngc" "$here/run_model.py" > "$tmp/conform" 2>&1
