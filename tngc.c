@@ -640,6 +640,59 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
     }
 }
 
+static const char *make_unsafe(const char *path);
+static void make_path(StrBuf *d, const char *path);
+
+/* plan -MF FILE: -o's file (and -MT's target) depend on the script and on
+ * every module it imports, each with an empty rule. 0, or -1 said. */
+static int write_plan_depfile(const Script *S)
+{
+    const Job *job = S->job;
+    if (!job->out && !job->dep_target) {
+        fprintf(stderr, "tngc: -MF: the depfile needs a target: -o FILE or -MT TARGET\n");
+        return -1;
+    }
+    const char *why = NULL, *bad = NULL;
+    for (size_t i = 0; i < S->ir.nmodules + 3 && !why; i++) {
+        bad = i == 0 ? job->out : i == 1 ? job->dep_target : i == 2 ? S->file : S->ir.modules[i - 3]->src.path;
+        why = bad ? make_unsafe(bad) : NULL;
+    }
+    if (why) {
+        StrBuf shown = {0};
+        sb_json_str(&shown, bad, strlen(bad));
+        fprintf(stderr, "tngc: -MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MF\n",
+                shown.s, why);
+        sb_free(&shown);
+        return -1;
+    }
+    StrBuf d = {0};
+    if (job->out)
+        make_path(&d, job->out);
+    if (job->dep_target) {
+        if (job->out)
+            sb_putc(&d, ' ');
+        make_path(&d, job->dep_target);
+    }
+    sb_puts(&d, ": ");
+    make_path(&d, S->file);
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        sb_putc(&d, ' ');
+        make_path(&d, S->ir.modules[i]->src.path);
+    }
+    sb_puts(&d, "\n");
+    make_path(&d, S->file);
+    sb_puts(&d, ":\n");
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        make_path(&d, S->ir.modules[i]->src.path);
+        sb_puts(&d, ":\n");
+    }
+    int rc = write_file_atomic(job->depfile, d.s, d.len);
+    if (rc != 0)
+        fprintf(stderr, "tngc: cannot write %s: %s\n", job->depfile, strerror(errno));
+    sb_free(&d);
+    return rc;
+}
+
 /* tngc plan: the script through PLAN; the plans on stdout or in -o FILE
  * (none when something failed: make must not take it as up to date), and
  * with --manifest the static-kernel manifests. */
@@ -665,6 +718,8 @@ static int run_plan(Job *job)
         fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
         status = EXIT_USAGE;
     }
+    if (status == EXIT_OK && job->depfile && write_plan_depfile(&S) != 0)
+        status = EXIT_USAGE;
     sb_free(&out);
     script_free(&S);
     return status;
@@ -1252,6 +1307,10 @@ static const Option options[] = {
     {"--user-kernel", "OP", FOR(GEN), SET(opt_user_kernel),
      "you supply the CPU kernel of op OP (e.g. add): tngc writes a\n"
      "stub <name>_kernels_user.c with its exact signature"},
+    {"-MF", "FILE", FOR(PLAN), SET(opt_depfile),
+     "also write a make depfile FILE: -o's file depends on the script\n"
+     "and on every module it imports"},
+    {"-MT", "TARGET", FOR(PLAN), SET(opt_dep_target), "TARGET is a target of that rule too"},
     {"-I", "DIR", FOR(PLAN) | FOR(GEN) | FOR(SCAN) | FOR(LINT), opt_import_dir, 0, 1,
      "look for the modules the script imports in DIR too\n"
      "(repeatable): after the script's folder, before TNGC_PATH's\n"
@@ -1332,7 +1391,8 @@ static const Command commands[CMD__count] = {
     [CMD_PLAN] = {"plan", STAGE_PLAN, run_plan,
         "interpret a model script, lower its compiled entries and print their plan",
         "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest]\n"
-        "                 [-I DIR]... [--max-memory MB] [--max-time SECONDS] FILE\n"
+        "                 [-MF FILE [-MT TARGET]] [-I DIR]...\n"
+        "                 [--max-memory MB] [--max-time SECONDS] FILE\n"
         "\n"
         "Runs the script's module-level code abstractly, lowers each compiled entry it\n"
         "calls (torch.compile'd models and methods, cache_compile'd methods) to an op\n"

@@ -67,6 +67,18 @@ t "script in a package: relative imports" '[ $? -eq 0 ] && [ "$(head -n 1 "$tmp/
 (cd pkg && "$tngc" plan run_rel.py) > "$tmp/rel.plan" 2> "$tmp/err"
 t "... from the package's folder" '[ $? -eq 0 ] && grep -q "# ../pkg/layers.py:16:13" "$tmp/rel.plan"' || cat "$tmp/err"
 
+# tngc.mk: a plan is remade when a module its script imports changes
+printf 'TNGC := %s\nTNGC_SOURCES := run_model.py\ninclude %s/tngc.mk\n' "$tngc" "$root" > "$tmp/m/Makefile"
+make -C "$tmp/m" tngc-plan > "$tmp/mk4" 2>&1
+t "tngc.mk: plan made" '[ $? -eq 0 ] && [ -f "$tmp/m/.tngc/run_model.plan" ] && grep -qx "pkg/utils.py:" "$tmp/m/.tngc/run_model.plan.d"' || cat "$tmp/mk4"
+make -C "$tmp/m" tngc-plan > "$tmp/mk5" 2>&1
+t "tngc.mk: plan up to date" '! grep -q "tngc plan" "$tmp/mk5"'
+sleep 1 && echo "# changed" >> "$tmp/m/pkg/utils.py"
+make -C "$tmp/m" tngc-plan > "$tmp/mk6" 2>&1
+t "tngc.mk: imported file changed: plan remade" 'grep -q "tngc plan" "$tmp/mk6"' || cat "$tmp/mk6"
+"$tngc" plan run_model.py -MF "$tmp/x.d" > /dev/null 2> "$tmp/err"
+t "plan -MF needs -o or -MT" '[ $? -eq 2 ] && grep -q "needs a target" "$tmp/err"'
+
 # an import cycle: each module sees the other, partially initialised
 "$tngc" plan cycle.py > "$tmp/cycle.plan" 2> "$tmp/err"
 t "import cycle plans" '[ $? -eq 0 ] && grep -q "relu" "$tmp/cycle.plan"' || cat "$tmp/err"
