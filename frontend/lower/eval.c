@@ -947,7 +947,7 @@ static Obj *eval_identifier(Interp *I, Frame *f, int32_t n)
     const char *name = interp_node_str(I, n);
     Obj *o = frame_lookup(I, f, name);
     if (o)
-        return interp_trace_in(I, o, n);
+        return imports_trace_value(I, interp_trace_in(I, o, n), n);   /* (an external name: unknown) */
     if (builtins_is_name(name))
         return obj_builtin(I, name);
     if (strcmp(name, "__name__") == 0)
@@ -1252,7 +1252,7 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
         Obj *o = eval(I, f, obj);
         if (o->kind == O_UNKNOWN)
             return o;
-        return getattr_obj(I, o, interp_node_str(I, attr), n);
+        return imports_trace_value(I, getattr_obj(I, o, interp_node_str(I, attr), n), n);
     }
     case NK_subscript: {
         int32_t v = ast_field(I->ast, n, F_value);

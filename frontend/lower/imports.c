@@ -646,6 +646,34 @@ Obj *imports_getattr(Interp *I, const Obj *o, const char *name, int32_t node)
     return obj_unknown(I, interp_printf(I, "module '%s' has no attribute '%s'", m->name, name));
 }
 
+/* The longest external module name is in, or NULL. */
+static const char *imports__external_of(const Imports *im, const char *name)
+{
+    const char *e = NULL;
+    for (size_t i = 0; i < im->external.n; i++) {
+        size_t n = strlen(im->external.v[i]);
+        if (strncmp(name, im->external.v[i], n) == 0 && (name[n] == 0 || name[n] == '.') &&
+            (!e || strlen(e) < n))
+            e = im->external.v[i];
+    }
+    return e;
+}
+
+Obj *imports_trace_value(Interp *I, Obj *o, int32_t node)
+{
+    Imports *im = I->imports;
+    if (!im || !I->tracing || o->kind != O_BUILTIN || !o->s || node < 0)
+        return o;
+    int32_t p = N(I, node)->parent;
+    if (p >= 0 && ((N(I, p)->kind == NK_attribute && ast_field(I->ast, p, F_object) == node) ||
+                   (N(I, p)->kind == NK_call && ast_field(I->ast, p, F_function) == node)))
+        return o;   /* x.attr or x(...): the attribute or the call says */
+    const char *e = imports__external_of(im, o->s);
+    if (!e)
+        return o;
+    return obj_unknown(I, interp_printf(I, OBJ_EXTERNAL_REASON "'%s' (not found on the search path): '%s'", e, o->s));
+}
+
 int imports_setattr(Interp *I, const Obj *o, const char *name, Obj *val)
 {
     Imports *im = I->imports;
@@ -663,13 +691,7 @@ Obj *imports_call_external(Interp *I, const char *name, CallArgs *a)
     Imports *im = I->imports;
     if (!im)
         return NULL;
-    const char *e = NULL;   /* the longest external module name is from */
-    for (size_t i = 0; i < im->external.n; i++) {
-        size_t n = strlen(im->external.v[i]);
-        if (strncmp(name, im->external.v[i], n) == 0 && (name[n] == 0 || name[n] == '.') &&
-            (!e || strlen(e) < n))
-            e = im->external.v[i];
-    }
+    const char *e = imports__external_of(im, name);
     if (e) {
         if (I->tracing) {
             interp_diag(I, a->node, RULE_TNG202, "call of '%s' from the external module '%s' (not found on the "

@@ -101,6 +101,11 @@ void imports_exec(Interp *I, void *f, int32_t n);
 /* mod.name when o is a module of the script's (o->s names it); NULL when
  * o is no such module. */
 Obj *imports_getattr(Interp *I, const Obj *o, const char *name, int32_t node);
+/* What the expression at node (an identifier or attribute read while
+ * tracing) gives when its value o is a name of an external module used as
+ * a value (not called, no attribute read of it): an unknown that says where
+ * it is from (one TNG202 where the graph needs it); else o. */
+Obj *imports_trace_value(Interp *I, Obj *o, int32_t node);
 /* mod.name = val when o is a module of the script's: 1, else 0. */
 int imports_setattr(Interp *I, const Obj *o, const char *name, Obj *val);
 /* A call of a name of an external module: in a trace one TNG202 naming
