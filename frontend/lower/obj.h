@@ -13,6 +13,7 @@
  *
  * Layering (each file includes only the headers below it):
  *   obj      the object model (this header)
+ *   imports  the modules the script imports: search path, loading, switching
  *   torchlib the torch library: lib[], nn modules, tensor operators
  *   pyops    Python's operators on values: arithmetic, comparison, subscripts
  *   pyformat str(), repr(), format() and f-string fields of known values
