@@ -80,8 +80,10 @@ typedef struct Job {
     InterpLimits limits;       /* --max-memory, --max-time */
     const Target *target;      /* gen, build: --target */
     const char *depfile;       /* -MF */
+    const char *dep_target;    /* -MT: one more target of the depfile's rule */
     int md, no_line;
     NameList user_ops;         /* --user-kernel OP... (NULL-terminated after parsing) */
+    NameList import_dirs;      /* -I DIR...: where imports are looked for */
     BuildOptions bo;           /* build: -j, --cc, --opt, --no-cache, --kernels, --acl-home */
     const char *cache_dir;     /* build: --cache-dir */
     HostlogOptions hostlog;    /* recompiles: --split-flag, --after */
@@ -466,9 +468,16 @@ static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
     bo.out = &S->out;
     bo.entry_out = entry;
     bo.entry_out_len = sizeof entry;
+    const char **mods = xcalloc(S->ir.nmodules + 1, sizeof *mods);
+    for (size_t k = 0; k < S->ir.nmodules; k++)
+        mods[k] = S->ir.modules[k]->src.path;
+    bo.modules = mods;
+    bo.nmodules = S->ir.nmodules;
     GenFiles mine = {S->files.v + from, S->files.n - from, 0};
     int hit = 0;
     int rc = build_bundle(&S->plans.v[i], go, &mine, &bo, &hit, err, sizeof err);
+    free(mods);
+    bo.modules = NULL;
     if (rc != 0) {
         fprintf(stderr, "tngc: %s: %s\n", go->name, err);
         return rc == -2 ? EXIT_USAGE : EXIT_FOUND;
@@ -631,6 +640,59 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
     }
 }
 
+static const char *make_unsafe(const char *path);
+static void make_path(StrBuf *d, const char *path);
+
+/* plan -MF FILE: -o's file (and -MT's target) depend on the script and on
+ * every module it imports, each with an empty rule. 0, or -1 said. */
+static int write_plan_depfile(const Script *S)
+{
+    const Job *job = S->job;
+    if (!job->out && !job->dep_target) {
+        fprintf(stderr, "tngc: -MF: the depfile needs a target: -o FILE or -MT TARGET\n");
+        return -1;
+    }
+    const char *why = NULL, *bad = NULL;
+    for (size_t i = 0; i < S->ir.nmodules + 3 && !why; i++) {
+        bad = i == 0 ? job->out : i == 1 ? job->dep_target : i == 2 ? S->file : S->ir.modules[i - 3]->src.path;
+        why = bad ? make_unsafe(bad) : NULL;
+    }
+    if (why) {
+        StrBuf shown = {0};
+        sb_json_str(&shown, bad, strlen(bad));
+        fprintf(stderr, "tngc: -MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MF\n",
+                shown.s, why);
+        sb_free(&shown);
+        return -1;
+    }
+    StrBuf d = {0};
+    if (job->out)
+        make_path(&d, job->out);
+    if (job->dep_target) {
+        if (job->out)
+            sb_putc(&d, ' ');
+        make_path(&d, job->dep_target);
+    }
+    sb_puts(&d, ": ");
+    make_path(&d, S->file);
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        sb_putc(&d, ' ');
+        make_path(&d, S->ir.modules[i]->src.path);
+    }
+    sb_puts(&d, "\n");
+    make_path(&d, S->file);
+    sb_puts(&d, ":\n");
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        make_path(&d, S->ir.modules[i]->src.path);
+        sb_puts(&d, ":\n");
+    }
+    int rc = write_file_atomic(job->depfile, d.s, d.len);
+    if (rc != 0)
+        fprintf(stderr, "tngc: cannot write %s: %s\n", job->depfile, strerror(errno));
+    sb_free(&d);
+    return rc;
+}
+
 /* tngc plan: the script through PLAN; the plans on stdout or in -o FILE
  * (none when something failed: make must not take it as up to date), and
  * with --manifest the static-kernel manifests. */
@@ -656,6 +718,8 @@ static int run_plan(Job *job)
         fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
         status = EXIT_USAGE;
     }
+    if (status == EXIT_OK && job->depfile && write_plan_depfile(&S) != 0)
+        status = EXIT_USAGE;
     sb_free(&out);
     script_free(&S);
     return status;
@@ -756,11 +820,22 @@ static int check_make_paths(const char *outdir, const char *file)
 }
 
 /* The make depfile of S (-MD, -MF): every generated file depends on the
- * script. */
+ * script and on every module it imports (a phony rule each, as gcc -MP
+ * writes, so that a module removed later does not stop make). */
 static int write_depfile(const Script *S)
 {
     StrBuf d = {0}, path = {0};
     const Job *job = S->job;
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        const char *why = make_unsafe(S->ir.modules[i]->src.path);
+        if (why) {
+            sb_json_str(&d, S->ir.modules[i]->src.path, strlen(S->ir.modules[i]->src.path));
+            fprintf(stderr, "tngc: -MD/-MF: make cannot name the imported module %s in a depfile (it has %s): "
+                    "rename it, or drop -MD\n", d.s, why);
+            sb_free(&d);
+            return -1;
+        }
+    }
     for (size_t i = 0; i < S->files.n; i++) {
         StrBuf word = {0};
         sb_printf(&word, "%s/%s", job->out, S->files.v[i].name);
@@ -769,11 +844,23 @@ static int write_depfile(const Script *S)
         make_path(&d, word.s);
         sb_free(&word);
     }
+    if (job->dep_target) {
+        sb_putc(&d, ' ');
+        make_path(&d, job->dep_target);
+    }
     sb_puts(&d, ": ");
     make_path(&d, S->file);
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        sb_putc(&d, ' ');
+        make_path(&d, S->ir.modules[i]->src.path);
+    }
     sb_puts(&d, "\n");
     make_path(&d, S->file);
     sb_puts(&d, ":\n");
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        make_path(&d, S->ir.modules[i]->src.path);
+        sb_puts(&d, ":\n");
+    }
     if (job->depfile)
         sb_puts(&path, job->depfile);
     else
@@ -805,6 +892,11 @@ static int bundles_ready(Job *job)
     }
     if (job->md && check_make_paths(job->out, job->files.v[0]) != 0)
         return EXIT_USAGE;
+    if (job->md && job->dep_target && make_unsafe(job->dep_target)) {
+        fprintf(stderr, "tngc: -MT: make cannot name that target in a depfile (it has %s)\n",
+                make_unsafe(job->dep_target));
+        return EXIT_USAGE;
+    }
     return EXIT_OK;
 }
 
@@ -1132,6 +1224,28 @@ static int opt_depfile(Job *job, const Option *o, const char *v)
     return -1;
 }
 
+/* -I DIR, repeatable: a folder of the modules the script imports, searched
+ * after the script's folder and before TNGC_PATH's. */
+static int opt_import_dir(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    if (!*v)
+        return usage_error(job->cmd, "-I takes a folder, not an empty string");
+    VEC_PUSH(job->import_dirs, v);
+    job->limits.path = job->import_dirs.v;
+    job->limits.npath = job->import_dirs.n;
+    return -1;
+}
+
+/* -MT TARGET: one more target of the depfile's rule (tngc.mk's stamp); implies -MD. */
+static int opt_dep_target(Job *job, const Option *o, const char *v)
+{
+    (void)o;
+    job->dep_target = v;
+    job->md = 1;
+    return -1;
+}
+
 /* --user-kernel OP, repeatable (the ops are checked after parsing). */
 static int opt_user_kernel(Job *job, const Option *o, const char *v)
 {
@@ -1188,9 +1302,19 @@ static const Option options[] = {
     {"--no-line", NULL, FOR(GEN), FLAG(no_line), "no #line directives back to the script (golden tests)"},
     {"-MD", NULL, FOR(GEN), FLAG(md), "also write a make depfile DIR/<name>.d"},
     {"-MF", "FILE", FOR(GEN), SET(opt_depfile), "write the depfile to FILE (implies -MD)"},
+    {"-MT", "TARGET", FOR(GEN), SET(opt_dep_target),
+     "TARGET is a target of the depfile's rule too (implies -MD)"},
     {"--user-kernel", "OP", FOR(GEN), SET(opt_user_kernel),
      "you supply the CPU kernel of op OP (e.g. add): tngc writes a\n"
      "stub <name>_kernels_user.c with its exact signature"},
+    {"-MF", "FILE", FOR(PLAN), SET(opt_depfile),
+     "also write a make depfile FILE: -o's file depends on the script\n"
+     "and on every module it imports"},
+    {"-MT", "TARGET", FOR(PLAN), SET(opt_dep_target), "TARGET is a target of that rule too"},
+    {"-I", "DIR", FOR(PLAN) | FOR(GEN) | FOR(SCAN) | FOR(LINT), opt_import_dir, 0, 1,
+     "look for the modules the script imports in DIR too\n"
+     "(repeatable): after the script's folder, before TNGC_PATH's\n"
+     "folders (colon-separated, as PYTHONPATH)"},
     {"--max-memory", "MB", FOR(PLAN) | FOR(GEN), SET(opt_limit), "the interpreter's memory budget (default 512)"},
     {"--max-time", "SECONDS", FOR(PLAN), SET(opt_limit),
      "its time budget (default 10); a script that needs more is\n"
@@ -1246,7 +1370,7 @@ static const char *const formats_plan[] = {"text", "json", "dot", NULL};
 
 static const Command commands[CMD__count] = {
     [CMD_SCAN] = {"scan", STAGE_LOAD, run_scan, "list the TorchAir annotations of Python files",
-        "usage: tngc scan [--format text|json] FILE...\n"
+        "usage: tngc scan [--format text|json] [-I DIR]... FILE...\n"
         "\n"
         "Lists every TorchAir annotation of each FILE: super_kernel, npu_stream_switch,\n"
         "npu_wait_tensor, limit_core_num, set_dim_gears, mark_static, cache_compile,\n"
@@ -1256,7 +1380,8 @@ static const Command commands[CMD__count] = {
         "Exit status: 0, or 1 if a file has syntax errors, 2 on usage or I/O errors.\n",
         18, formats_scan, 0, 1, "no input files", NULL, NULL},
     [CMD_LINT] = {"lint", STAGE_LINT, run_lint, "report misuse of the annotations (pre-commit checks)",
-        "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--torchair VERSION] [--werror] FILE...\n"
+        "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--torchair VERSION] [--werror]\n"
+        "                 [-I DIR]... FILE...\n"
         "\n"
         "Reports misuse of TorchAir annotations (rules TNG001-TNG171, see docs/rules.md).\n"
         "A '# tngc: ignore[TNG123]' comment suppresses a rule on its line.\n"
@@ -1266,6 +1391,7 @@ static const Command commands[CMD__count] = {
     [CMD_PLAN] = {"plan", STAGE_PLAN, run_plan,
         "interpret a model script, lower its compiled entries and print their plan",
         "usage: tngc plan [--entry NAME] [--format text|json|dot] [-o FILE] [--manifest]\n"
+        "                 [-MF FILE [-MT TARGET]] [-I DIR]...\n"
         "                 [--max-memory MB] [--max-time SECONDS] FILE\n"
         "\n"
         "Runs the script's module-level code abstractly, lowers each compiled entry it\n"
@@ -1278,8 +1404,8 @@ static const Command commands[CMD__count] = {
         "format. Exit status: 0 planned, 1 errors in the script, 2 usage or I/O errors.\n",
         19, formats_plan, 0, 0, "no input file", "one script at a time ('%s' is extra)", NULL},
     [CMD_GEN] = {"gen", STAGE_EMIT, run_bundles, "generate the C sources of a model bundle (--target cpu or acl)",
-        "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE]\n"
-        "                [--max-memory MB] [--max-time SECONDS]\n"
+        "usage: tngc gen FILE -o DIR [--entry NAME] [--target cpu|acl] [--no-line] [-MD] [-MF FILE] [-MT TARGET]\n"
+        "                [-I DIR]... [--max-memory MB] [--max-time SECONDS]\n"
         "                [--user-kernel OP]...\n"
         "\n"
         "Plans the script's compiled entries (as 'tngc plan') and writes, per entry, the C\n"
@@ -1544,5 +1670,6 @@ int main(int argc, char **argv)
         status = job.dump ? run_dump(&job) : cmd->run(&job);
     VEC_FREE(job.files);
     VEC_FREE(job.user_ops);
+    VEC_FREE(job.import_dirs);
     return status;
 }

@@ -12,8 +12,8 @@
 #   all: tngc-build
 #
 # `tngc build` writes a depfile beside each bundle's stamp, so make rebuilds
-# a bundle exactly when its script changes (and a rebuild of an unchanged
-# script is a cache hit in tngc's own cache).
+# a bundle exactly when its script or a module it imports changes (and a
+# rebuild of unchanged files is a cache hit in tngc's own cache).
 #
 # Each script gets a stamp under $(TNGC_STAMPS), so `make tngc-lint` re-lints
 # only the scripts that changed; a script with findings fails the build
@@ -35,8 +35,9 @@ TNGC_OUT        ?= tngc-out
 # yours after the include is expanded again too), and its rules are patterns
 # that recognise their files by $(TNGC_STAMPS) and $(TNGC_OUT) at build time.
 # A script name is never read as make syntax: "models/a;b.py" is one file.
-# The depfiles are read for the bundles listed before the include; the stamps
-# do not need them (a stamp depends on its script).
+# The depfiles (every module a script imports) are read for the bundles and
+# the plans of the scripts listed before the include; the lint stamps do not
+# need them (lint checks each script on its own).
 .SECONDEXPANSION:
 
 # A file name as one shell word: recipes quote every path they pass, so a
@@ -66,7 +67,7 @@ tngc_no_depfile = $(strip $(foreach c,; = % | * ? [ $$,$(findstring $c,$1)))
 # One bundle per script in $(TNGC_OUT)/<script path without .py>/.
 %.built: $$(call tngc_script,$$(TNGC_OUT),$$@)
 	@mkdir -p $(call tngc_q,$(basename $@))
-	$(TNGC) build $(TNGC_BUILD_FLAGS) -o $(call tngc_q,$(basename $@)) $(if $(call tngc_no_depfile,$@ $<),,-MF $(call tngc_q,$(basename $@).d) )$(call tngc_q,$<)
+	$(TNGC) build $(TNGC_BUILD_FLAGS) -o $(call tngc_q,$(basename $@)) $(if $(call tngc_no_depfile,$@ $<),,-MF $(call tngc_q,$(basename $@).d) -MT $(call tngc_q,$@) )$(call tngc_q,$<)
 	@touch $(call tngc_q,$@)
 -include $(TNGC_BUNDLE_STAMPS:.built=.d)
 tngc-lint: $$(TNGC_LINT_STAMPS)
@@ -76,7 +77,8 @@ tngc-plan: $$(TNGC_PLANS)
 # no file behind, so make retries it).
 %.plan: $$(call tngc_script,$$(TNGC_STAMPS),$$@)
 	@mkdir -p $(call tngc_q,$(dir $@))
-	$(TNGC) plan $(TNGC_PLAN_FLAGS) -o $(call tngc_q,$@) $(call tngc_q,$<)
+	$(TNGC) plan $(TNGC_PLAN_FLAGS) -o $(call tngc_q,$@) $(if $(call tngc_no_depfile,$@ $<),,-MF $(call tngc_q,$@.d) )$(call tngc_q,$<)
+-include $(TNGC_PLANS:=.d)
 
 %.lint: $$(call tngc_script,$$(TNGC_STAMPS),$$@)
 	@mkdir -p $(call tngc_q,$(dir $@))

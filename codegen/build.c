@@ -430,6 +430,14 @@ static void build__key(const GenFiles *files, const GenOptions *go, const BuildO
         sb_printf(key, "acl %s\nlauncher %d\n", bo->acl_home, build_links_launcher(bo));
     uint64_t h = build__fnv(1469598103934665603ull, script->s ? script->s : "", script->len);
     sb_printf(key, "script %016llx %zu\n", (unsigned long long)h, script->len);
+    for (size_t i = 0; i < bo->nmodules; i++) {   /* the modules it imports: path and contents */
+        StrBuf m = {0};
+        int rc = build__read(bo->modules[i], &m);
+        h = build__fnv(1469598103934665603ull, m.s ? m.s : "", m.len);
+        sb_printf(key, "module %zu %s %016llx %zu %d\n", strlen(bo->modules[i]), bo->modules[i],
+                  (unsigned long long)h, m.len, rc);
+        sb_free(&m);
+    }
     for (size_t i = 0; i < files->n; i++) {
         const StrBuf *t = &files->v[i].text;
         h = build__fnv(1469598103934665603ull, t->s ? t->s : "", t->len);

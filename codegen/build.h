@@ -21,6 +21,9 @@ typedef struct BuildOptions {
     const char *acl_home;    /* acl: the CANN toolkit (build_target_ready sets it) */
     char *entry_out;         /* filled with the cache entry's path, or NULL */
     size_t entry_out_len;
+    const char *const *modules;  /* the files the script imports (their contents are in
+                                  * the cache key, as the script's), or NULL */
+    size_t nmodules;
 } BuildOptions;
 
 /*

@@ -114,6 +114,17 @@ void emit_line_script(Emit *E, uint32_t line)
     }
 }
 
+void emit_line_op(Emit *E, const Op *op)
+{
+    if (!op->file) {
+        emit_line_script(E, op->line);
+    } else if (E->opt->line_directives && op->line > 0) {
+        sb_printf(E->o, "#line %u ", op->line);
+        cesc_string(E->o, op->file);
+        sb_puts(E->o, "\n");
+    }
+}
+
 void emit_line_back(Emit *E)
 {
     if (E->opt->line_directives) {

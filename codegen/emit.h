@@ -33,6 +33,7 @@ typedef struct Emit {
     int32_t *weight_of;        /* per value: weight index, or -1 */
     int kptr;                  /* static-kernel mode: operand k is p[k] */
     uint32_t line;             /* the script line of the op being emitted (0: none) */
+    const char *line_file;     /* its file when not the script (a module it imports), else NULL */
     unsigned char user[OP__count];
     void *target;              /* the emitter's own state */
 } Emit;
@@ -54,6 +55,8 @@ void emit_banner(const GenOptions *opt, StrBuf *o);
 
 /* #line LINE "script" (nothing with --no-line or line 0). */
 void emit_line_script(Emit *E, uint32_t line);
+/* The same for op's line, in the file it is in (a module the script imports). */
+void emit_line_op(Emit *E, const Op *op);
 /* #line back to the generated file's own next line. */
 void emit_line_back(Emit *E);
 

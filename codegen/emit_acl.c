@@ -675,7 +675,8 @@ static void acl__array_expr(Emit *E, const Op *op, int32_t v, int arg)
 static void acl__where(Emit *E, const Op *op, StrBuf *w)
 {
     StrBuf t = {0};
-    sb_printf(&t, "%s:%u:%u: %s %%%d", E->opt->script, op->line, op->col, op_info[op->kind].name, op->out);
+    sb_printf(&t, "%s:%u:%u: %s %%%d", op->file ? op->file : E->opt->script, op->line, op->col,
+              op_info[op->kind].name, op->out);
     cesc_string(w, t.s);
     sb_free(&t);
 }
@@ -773,7 +774,7 @@ static void acl__op(Emit *E, int32_t op_id, int s)
         sb_free(&where);
         return;
     }
-    emit_line_script(E, op->line);
+    emit_line_op(E, op);
     Acl *A = E->target;
     sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %d, %s", row->fn->name, s, A->n[D_CALLS]++, where.s);
     emit_args(E, op, row->args, 1, acl__token, where.s);

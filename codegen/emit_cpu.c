@@ -57,10 +57,15 @@ static void e__arg(Emit *E, int32_t v, int pos)
  * the op's script line in front of the kernel's message. */
 static void e__fail_return(Emit *E)
 {
-    if (E->kptr || E->line == 0)
+    if (E->kptr || E->line == 0) {
         sb_puts(E->o, "        return -1;\n");
-    else
+    } else if (E->line_file) {   /* an op of a module the script imports: its file */
+        sb_puts(E->o, "        return tngrt_error_at(err, ");
+        cesc_string(E->o, E->line_file);
+        sb_printf(E->o, ", %u);\n", E->line);
+    } else {
         sb_printf(E->o, "        return tngc__fail(err, %u);\n", E->line);
+    }
 }
 
 /* A user kernel's call: outputs, inputs, int and float attributes. */
@@ -378,9 +383,10 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
     sb_printf(E->o, "%s/* ", indent);
     graph_val_type_str(E->g, op->out, E->o);
     sb_printf(E->o, " %%%d = %s */\n", op->out, op_info[op->kind].name);
-    emit_line_script(E, op->line);
+    emit_line_op(E, op);
     sb_puts(E->o, indent);
     E->line = op->line;
+    E->line_file = op->file;
     int k = emit_static_kernel(E, op_id);
     if (k >= 0) {
         sb_printf(E->o, "if (tngc__sk%d((void *const[]){", k);
@@ -402,6 +408,7 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
         e__call(E, op_id, "tngrt_kernel_");
     }
     E->line = 0;
+    E->line_file = NULL;
     emit_line_back(E);
 }
 
@@ -441,7 +448,14 @@ static void e__unit_name(Emit *E, const PlanUnit *u)
         sb_free(&t);
     } else {
         const Op *op = &E->g->ops.v[u->op];
-        sb_printf(E->o, "\"%s %%%d (line %u)\"", op_info[op->kind].name, op->out, op->line);
+        if (op->file) {   /* an op of a module the script imports */
+            StrBuf t = {0};
+            sb_printf(&t, "%s %%%d (%s:%u)", op_info[op->kind].name, op->out, op->file, op->line);
+            cesc_string(E->o, t.s);
+            sb_free(&t);
+        } else {
+            sb_printf(E->o, "\"%s %%%d (line %u)\"", op_info[op->kind].name, op->out, op->line);
+        }
     }
 }
 

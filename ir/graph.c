@@ -2706,6 +2706,7 @@ static int32_t graph__op_from(Graph *g, Infer *I)
     op.kind = d->kind;
     op.line = d->line;
     op.col = d->col;
+    op.file = d->file ? arena_strndup(&g->arena, d->file, strlen(d->file)) : NULL;
     if (d->nin) {
         op.in = arena_alloc(&g->arena, d->nin * sizeof *op.in);
         memcpy(op.in, d->in, d->nin * sizeof *op.in);

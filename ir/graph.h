@@ -186,6 +186,8 @@ typedef struct Val {
 typedef struct Op {
     OpKind kind;
     uint32_t line, col;    /* where in the script (1-based) */
+    const char *file;      /* the file of line:col when not the script (a module it
+                            * imports), else NULL */
     int32_t *in;           /* value ids; -1 for an absent optional input */
     uint32_t nin;
     int32_t out;           /* first output value id */
@@ -356,6 +358,7 @@ typedef struct OpDesc {
     DType dtype;
     int stream, sk;
     uint32_t line, col;
+    const char *file;      /* the file of line:col when not the script, else NULL */
 } OpDesc;
 
 /*

@@ -776,7 +776,10 @@ static void text__op_notes(const Graph *g, const Op *op, StrBuf *out)
         if (i + 1 == op->nctrl)
             sb_putc(out, ';');
     }
-    sb_printf(out, " line %u:%u", op->line, op->col);
+    if (op->file)   /* code of a module the script imports */
+        sb_printf(out, " %s:%u:%u", op->file, op->line, op->col);
+    else
+        sb_printf(out, " line %u:%u", op->line, op->col);
 }
 
 static void text__graph(const Graph *g, StrBuf *out)
@@ -1252,6 +1255,10 @@ static void json__op(const Plan *p, size_t o, StrBuf *out)
     }
     sb_printf(out, "],\"stream\":%d,\"sk\":", op->stream);
     json__index(out, op->sk);
+    if (op->file) {
+        sb_puts(out, ",\"file\":");
+        plan__json_str(out, op->file);
+    }
     sb_printf(out, ",\"line\":%u,\"col\":%u,\"attrs\":", op->line, op->col);
     plan_op_attrs_json(g, (int32_t)o, out);
     sb_putc(out, '}');

@@ -65,7 +65,8 @@ void diag_dedup(DiagList *self)
         const Diag *d = &self->v[i];
         if (k > 0) {
             const Diag *p = &self->v[k - 1];
-            if (p->line == d->line && p->col == d->col && p->rule == d->rule && !strcmp(p->msg, d->msg)) {
+            if (p->src == d->src && p->line == d->line && p->col == d->col && p->rule == d->rule &&
+                !strcmp(p->msg, d->msg)) {
                 free(self->v[i].msg);
                 continue;
             }
@@ -85,6 +86,13 @@ void diag_free(DiagList *self)
 static int diag__cmp(const void *a, const void *b)
 {
     const Diag *x = a, *y = b;
+    if (x->src != y->src) {   /* the printed file's first, then the others by path */
+        if (!x->src || !y->src)
+            return !x->src ? -1 : 1;
+        int c = strcmp(x->src->path, y->src->path);
+        if (c)
+            return c;
+    }
     if (x->line != y->line)
         return x->line < y->line ? -1 : 1;
     if (x->col != y->col)
@@ -136,6 +144,8 @@ static void diag__put_text(StrBuf *out, const char *s)
 
 void diag_text(const Source *src, const Diag *d, StrBuf *out)
 {
+    if (d->src)
+        src = d->src;
     diag__put_text(out, src->path);
     sb_printf(out, ":%u:%u: %s: ", d->line, d->col, severity_name[d->severity]);
     diag__put_text(out, d->msg);
@@ -159,6 +169,8 @@ void diag_text(const Source *src, const Diag *d, StrBuf *out)
 
 void diag_json(const Source *src, const Diag *d, StrBuf *out)
 {
+    if (d->src)
+        src = d->src;
     sb_puts(out, "{\"path\":");
     sb_json_str(out, src->path, strlen(src->path));
     sb_printf(out, ",\"line\":%u,\"col\":%u,\"end_line\":%u,\"end_col\":%u,\"severity\":\"%s\",\"rule\":\"%s\",\"message\":",
@@ -204,6 +216,8 @@ static uint32_t diag__utf16_col(const Source *src, uint32_t line, uint32_t byte_
 
 void diag_sarif(const Source *src, const Diag *d, int first, StrBuf *out)
 {
+    if (d->src)
+        src = d->src;
     if (!first)
         sb_putc(out, ',');
     sb_printf(out, "{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\",\"message\":{\"text\":",

@@ -34,6 +34,8 @@ typedef struct Diag {
     RuleId rule;
     Severity severity;
     char *msg;             /* owned */
+    const Source *src;     /* the file it is in when not the one it is printed
+                            * with (a module the script imports), else NULL */
 } Diag;
 
 typedef VEC(Diag) DiagList;

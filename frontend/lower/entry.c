@@ -18,6 +18,7 @@
  * shapes.
  */
 #include "entry.h"
+#include "imports.h"
 #include "torchair_schema.h"
 
 #include <stdio.h>
@@ -28,6 +29,7 @@ typedef struct ConfigFieldObj {
     const char *path;
     Obj *value;
     int32_t node;
+    struct ImpModule *mod; /* the module node is in (imports.h) */
 } ConfigFieldObj;
 
 struct ConfigObj {
@@ -130,6 +132,7 @@ void entry_config_set(Interp *I, Obj *c, const char *name, Obj *val, int32_t nod
         f.path = c->s && *c->s ? interp_printf(I, "%s.%s", c->s, name) : interp_strndup(I, name, strlen(name));
     f.value = val;
     f.node = node;
+    f.mod = I->mod;
     VEC_PUSH(c->cfg->fields, f);
 }
 
@@ -141,8 +144,12 @@ static void config_unknowns(Interp *I, ConfigObj *cfg)
     for (size_t i = 0; i < cfg->fields.n; i++) {
         ConfigFieldObj *f = &cfg->fields.v[i];
         if (f->value->kind == O_UNKNOWN && !obj_is_reported(f->value)) {
+            ImpSaved s;
+            int switched = imports_enter(I, f->mod, &s);   /* set in another module */
             interp_diag(I, f->node, RULE_TNG205, "the value of config field '%s' is not known at "
                         "compile time: tngc would plan with the wrong options", f->path);
+            if (switched)
+                imports_leave(I, &s);
             obj_mark_reported(I, f->value);
         }
     }
@@ -214,6 +221,7 @@ Obj *entry_compiled_new(Interp *I, const CompiledObj *from, Obj *target, int32_t
         *c = *from;
     c->target = target;
     c->node = from ? from->node : node;
+    c->mod = from ? from->mod : I->mod;
     o->comp = c;
     o->node = node;
     VEC_PUSH(I->compiled, c);
@@ -317,6 +325,7 @@ static Obj *entry__set_dim_gears(Interp *I, CallArgs *a)
     if (t && t->kind == O_TENSOR && d && d->kind == O_DICT && !I->tracing) {
         t->t->gears = d;
         t->t->gears_node = a->node;
+        t->t->gears_mod = I->mod;
     }
     return obj_none(I);
 }
@@ -520,7 +529,19 @@ static InterpFunc *entry_method(Interp *I, CompiledObj *c, Obj **self, const cha
 }
 
 /* The parameter names of fn after self, for naming inputs. */
+static const char *param_at_in(Interp *I, InterpFunc *fn, size_t pos, int has_self);
 static const char *param_at(Interp *I, InterpFunc *fn, size_t pos, int has_self)
+{
+    ImpSaved s;
+    int switched = imports_enter(I, fn->mod, &s);   /* fn's module's syntax tree */
+    const char *name = param_at_in(I, fn, pos, has_self);
+    if (switched)
+        imports_leave(I, &s);
+    return name;
+}
+
+/* param_at in fn's module */
+static const char *param_at_in(Interp *I, InterpFunc *fn, size_t pos, int has_self)
 {
     int32_t ps = obj_func_params(I, fn->node);
     size_t i = 0;
@@ -560,8 +581,12 @@ static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, Lea
             continue;
         s.nvalues = vals->n;
         s.sym = -1;
+        ImpSaved in;
+        int switched = imports_enter(I, t->gears_mod, &in);   /* set in another module */
         s.line = N(I, t->gears_node)->line;
         s.col = ast_col(I->ast, t->gears_node);
+        if (switched)
+            imports_leave(I, &in);
         VEC_PUSH(g->gears, s);
     }
 }
@@ -754,11 +779,15 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
         self = c->target;
         name = interp_printf(I, "%s.forward", dot ? dot + 1 : c->target->s);
     } else if (!fn) {
+        ImpSaved s;
+        int switched = imports_enter(I, c->mod, &s);   /* compiled in another module */
         if (!c->target || c->target->kind == O_UNKNOWN)
             interp_diag(I, c->node, RULE_TNG208, "the compiled model is not known at compile time: "
                         "tngc could not evaluate the expression that made it");
         else
             interp_diag(I, c->node, RULE_TNG208, "the compiled object is not a module or a method of this script");
+        if (switched)
+            imports_leave(I, &s);
         return;
     }
     for (size_t i = 0; i < I->entries.n; i++)
@@ -772,9 +801,13 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
         return;
     }
     Graph *g = xcalloc(1, sizeof *g);
-    graph_init(g, name, I->sf->src.path);
+    ImpSaved at;
+    int switched = imports_enter(I, c->mod, &at);   /* where the compile call is */
+    graph_init(g, name, I->src ? I->src->path : I->sf->src.path);
     g->line = N(I, c->node)->line;
     g->col = ast_col(I->ast, c->node);
+    if (switched)
+        imports_leave(I, &at);
     g->cfg = entry_config(I, c);
     VEC_PUSH(I->entries, g);
     c->graph = g;
@@ -1001,9 +1034,14 @@ void entry_finish(Interp *I, const char *entry)
             interp_diag(I, 0, RULE_TNG208, "no torch.compile or cache_compile call runs: nothing to plan%s", cut);
         else
             for (size_t i = 0; i < I->compiled.n; i++)
-                if (I->compiled.v[i]->target && !I->compiled.v[i]->traced)
+                if (I->compiled.v[i]->target && !I->compiled.v[i]->traced) {
+                    ImpSaved s;
+                    int switched = imports_enter(I, I->compiled.v[i]->mod, &s);
                     interp_diag(I, I->compiled.v[i]->node, RULE_TNG208,
                                 "this compiled entry is never called with example inputs: nothing to plan%s", cut);
+                    if (switched)
+                        imports_leave(I, &s);
+                }
     }
     if (entry && !I->aborted) {
         int found = 0;

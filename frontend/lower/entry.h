@@ -20,6 +20,7 @@ struct CompiledObj {
     int is_cache;
     const char *cache_dir;
     int32_t node;
+    struct ImpModule *mod; /* the module node is in (imports.h), NULL: the script */
     Graph *graph;          /* the trace of the first call, or NULL */
     Obj *ret;              /* the traced return value (entry objects) */
     int traced;            /* traced (or tracing failed) */

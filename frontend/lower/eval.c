@@ -25,6 +25,7 @@
  * torchlib.c; operators and subscripts of values are pyops.c's.
  */
 #include "eval.h"
+#include "imports.h"
 #include "pyformat.h"
 
 #include <stdio.h>
@@ -464,6 +465,7 @@ static InterpFunc *func_new(Interp *I, Frame *f, int32_t def, InterpClass *cls, 
     fn->node = def;
     fn->cls = cls;
     fn->closure = f;
+    fn->mod = I->mod;
     frame_keep(I, f);
     int32_t name = ast_field(I->ast, def, F_name);
     fn->name = name >= 0 ? interp_node_str(I, name) : "<lambda>";
@@ -586,6 +588,8 @@ static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
         return obj_unknown(I, NULL);
     }
     Frame *fr = interp_frame(fn->closure);
+    ImpSaved in;
+    int switched = imports_enter(I, fn->mod, &in);   /* a def of another module: its code */
     bind_params(I, fn, fr, self_obj, a);
     I->depth++;
     Obj *ret;
@@ -599,6 +603,8 @@ static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
         I->ret = NULL;
     }
     I->depth--;
+    if (switched)
+        imports_leave(I, &in);
     frame_release(I, fr);
     return ret;
 }
@@ -686,7 +692,7 @@ static Obj *call_instance(Interp *I, Obj *callee, CallArgs *a)
 static Obj *call_library(Interp *I, Obj *callee, CallArgs *a)
 {
     Obj *r = entry_call(I, callee->s, a);
-    if (r)
+    if (r || (r = imports_call_external(I, callee->s, a)))
         return r;
     size_t ndiag = I->sf->diags.n;
     int checked;
@@ -843,6 +849,8 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
             }
             return obj_builtin_attr(I, "super", name);
         }
+        if ((r = imports_getattr(I, o, name, node)))   /* a module of the script */
+            return r;
         if ((r = torchlib_getattr(I, o, name, node)))
             return r;
         return obj_builtin_attr(I, o->s, name);
@@ -889,6 +897,8 @@ static void setattr_obj(Interp *I, Obj *o, const char *name, Obj *val, int32_t n
         entry_config_set(I, o, name, val, node);
     } else if (o->kind == O_COMPILED && o->comp->target) {
         setattr_obj(I, o->comp->target, name, val, node);
+    } else {
+        imports_setattr(I, o, name, val);   /* mod.name = val: a global of a module of the script */
     }
 }
 
@@ -941,7 +951,7 @@ static Obj *eval_identifier(Interp *I, Frame *f, int32_t n)
     const char *name = interp_node_str(I, n);
     Obj *o = frame_lookup(I, f, name);
     if (o)
-        return interp_trace_in(I, o, n);
+        return imports_trace_value(I, interp_trace_in(I, o, n), n);   /* (an external name: unknown) */
     if (builtins_is_name(name))
         return obj_builtin(I, name);
     if (strcmp(name, "__name__") == 0)
@@ -1249,7 +1259,7 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
         Obj *o = eval(I, f, obj);
         if (o->kind == O_UNKNOWN)
             return o;
-        return getattr_obj(I, o, interp_node_str(I, attr), n);
+        return imports_trace_value(I, getattr_obj(I, o, interp_node_str(I, attr), n), n);
     }
     case NK_subscript: {
         int32_t v = ast_field(I->ast, n, F_value);
@@ -1551,6 +1561,8 @@ static void exec_del(Interp *I, Frame *f, int32_t t)
 static Flow exec_if(Interp *I, Frame *f, int32_t n)
 {
     if (ast_is_main_guard(I->ast, n)) {
+        if (imports_running_module(I))
+            return FLOW_NEXT;   /* an imported module's __name__ is its name */
         int32_t body = ast_field(I->ast, n, F_consequence);
         return body >= 0 ? exec_block(I, f, body) : FLOW_NEXT;
     }
@@ -1691,40 +1703,11 @@ static Flow exec_with(Interp *I, Frame *f, int32_t n)
     return fl;
 }
 
-/* import a.b.c | import a.b as x | from a.b import c as d */
+/* import a.b.c | import a.b as x | from a.b import c as d | from .m import c
+ * (imports.c) */
 static void exec_import(Interp *I, Frame *f, int32_t n)
 {
-    int from = N(I, n)->kind == NK_import_from_statement;
-    const char *module = NULL;
-    if (from) {
-        int32_t m = ast_field(I->ast, n, F_module_name);
-        if (m < 0 || N(I, m)->kind == NK_relative_import)
-            return;
-        module = interp_node_str(I, m);
-    }
-    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
-        if (N(I, c)->field != F_name)
-            continue;
-        int32_t name = c, alias = -1;
-        if (N(I, c)->kind == NK_aliased_import) {
-            name = ast_field(I->ast, c, F_name);
-            alias = ast_field(I->ast, c, F_alias);
-        }
-        if (name < 0)
-            continue;
-        const char *path = interp_node_str(I, name);
-        const char *full = from ? interp_printf(I, "%s.%s", module, path) : path;
-        if (alias >= 0) {
-            frame_assign(I, f, interp_node_str(I, alias), obj_builtin(I, full));
-        } else if (from) {
-            frame_assign(I, f, path, obj_builtin(I, full));
-        } else {
-            /* import a.b.c binds a */
-            const char *dot = strchr(path, '.');
-            const char *root = dot ? interp_strndup(I, path, (size_t)(dot - path)) : path;
-            frame_assign(I, f, root, obj_builtin(I, root));
-        }
-    }
+    imports_exec(I, f, n);
 }
 
 /* decorators applied bottom-up; torch.compile makes an entry */
@@ -1965,6 +1948,47 @@ static Flow exec_block(Interp *I, Frame *f, int32_t n)
 /* Running                                                               */
 /* ===================================================================== */
 
+/* ---- the import machinery's hooks (imports.h) ---- */
+
+/* a new module frame, kept to the end of the run */
+static void *import_frame(Interp *I)
+{
+    Frame *f = interp_frame(NULL);
+    frame_keep(I, f);
+    return f;
+}
+
+/* a module's statements in its frame */
+static void import_run(Interp *I, void *frame)
+{
+    exec_block(I, frame, 0);
+}
+
+/* a module's global */
+static Obj *import_get(Interp *I, void *frame, const char *name)
+{
+    (void)I;
+    return strmap_get(&((Frame *)frame)->vars, name);
+}
+
+/* binds a name in a frame */
+static void import_set(Interp *I, void *frame, const char *name, Obj *v)
+{
+    frame_assign(I, frame, name, v);
+}
+
+/* each binding of a frame */
+static void import_each(Interp *I, void *frame, void (*fn)(Interp *I, void *ctx, const char *name, Obj *v), void *ctx)
+{
+    StrMap *m = &((Frame *)frame)->vars;
+    size_t cap = m->cap;
+    for (size_t i = 0; i < cap && i < m->cap; i++)
+        if (m->keys[i])
+            fn(I, ctx, m->keys[i], m->vals[i]);
+}
+
+static const ImportHooks import_hooks = {import_frame, import_run, import_get, import_set, import_each};
+
 /* Installs the hooks; the module frame lives to the end of the run. */
 void eval_init(Interp *I)
 {
@@ -1972,6 +1996,11 @@ void eval_init(Interp *I)
     I->getattr = getattr_obj;
     I->globals = interp_frame(NULL);
     frame_keep(I, I->globals);
+}
+
+const ImportHooks *eval_import_hooks(void)
+{
+    return &import_hooks;
 }
 
 /* the module: its statements */

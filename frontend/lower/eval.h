@@ -12,6 +12,8 @@
 /* Installs the evaluator's dispatch (interp_call, interp_getattr) and makes
  * the module's frame. */
 void eval_init(Interp *I);
+/* The evaluator's side of the import machinery (imports.h). */
+const struct ImportHooks *eval_import_hooks(void);
 /* Runs the script's module-level code (node 0, the module). */
 void eval_module(Interp *I);
 /* Frees the frames that outlived their calls. */

@@ -6,6 +6,7 @@
  */
 #include "interp.h"
 #include "eval.h"
+#include "imports.h"
 
 #include <string.h>
 #include <time.h>
@@ -33,6 +34,8 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     I->g = &I->host;
     I->sk = -1;
     eval_init(I);
+    imports_init(I, sf->src.path, limits ? limits->path : NULL, limits ? limits->npath : 0,
+                 eval_import_hooks(), I->globals);
     size_t ndiag = sf->diags.n;
 
     eval_module(I);
@@ -48,6 +51,7 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     graph_free(&I->host);
     strmap_free(&I->weight_names);
     entry_free(I);
+    imports_finish(I, &out->modules, &out->nmodules);
     VEC_FREE(I->shadows);
     VEC_FREE(I->waits);
     VEC_FREE(I->overwritten);
@@ -69,6 +73,13 @@ void interp_result_free(InterpResult *self)
     }
     free(self->entries);
     self->entries = NULL;
+    for (size_t i = 0; i < self->nmodules; i++) {
+        scanfile_free(self->modules[i]);
+        free(self->modules[i]);
+    }
+    free(self->modules);
+    self->modules = NULL;
+    self->nmodules = 0;
     self->nentries = 0;
     if (self->arena) {
         arena_free(self->arena);

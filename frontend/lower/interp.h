@@ -31,6 +31,9 @@ typedef struct InterpResult {
     Graph **entries;       /* the compiled entries called by the script, in call order */
     size_t nentries;
     Arena *arena;          /* the strings the entries point to */
+    ScanFile **modules;    /* the files the script imports, in import order: their
+                            * diagnostics point into them (depfiles, cache keys) */
+    size_t nmodules;
 } InterpResult;
 
 /*
@@ -51,6 +54,9 @@ typedef struct InterpLimits {
     size_t max_mb;         /* MiB of interpreter memory: objects, containers,
                             * strings, call frames, graph growth; 0: default */
     double max_seconds;    /* wall-clock seconds of interpretation; 0: default */
+    const char *const *path;  /* -I DIR...: where imports are looked for after the
+                               * script's folder (then TNGC_PATH's folders) */
+    size_t npath;
 } InterpLimits;
 
 /* interp_run under limits (NULL: the defaults). */

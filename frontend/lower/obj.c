@@ -364,9 +364,10 @@ static void interp__vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt,
         return;   /* after a stop (TNG212), what the unwinding finds is no news */
     StrBuf sb = {0};
     sb_vprintf(&sb, fmt, ap);
-    if (node < 0)
-        node = 0;
+    if (node < 0 || (uint32_t)node >= I->ast->n)
+        node = 0;   /* (a node of another module's tree is never read here) */
     diag_node(&I->sf->diags, I->ast, node, rule, "%s", sb.s ? sb.s : "");
+    I->sf->diags.v[I->sf->diags.n - 1].src = I->src;   /* an imported module's code */
     sb_free(&sb);
 }
 
@@ -426,7 +427,7 @@ int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
     if (!o || o->kind != O_UNKNOWN)
         return 0;
     if (I->tracing && !obj_is_reported(o)) {
-        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s", what,
+        interp_diag(I, node, obj_is_external(o) ? RULE_TNG202 : RULE_TNG205, "%s is not known at compile time%s%s", what,
                     o->s ? ": " : "", o->s ? o->s : "");
         obj_mark_reported(I, o);
     }
@@ -1034,6 +1035,7 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
     int32_t nn = node >= 0 ? node : 0;
     d->line = N(I, nn)->line;
     d->col = ast_col(I->ast, nn);
+    d->file = I->src ? I->src->path : NULL;   /* code of an imported module */
     for (uint32_t k = 0; k < d->nin; k++)
         if (d->in[k] < -1 || d->in[k] >= (int32_t)I->g->vals.n)
             return -1;

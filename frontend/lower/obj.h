@@ -13,6 +13,7 @@
  *
  * Layering (each file includes only the headers below it):
  *   obj      the object model (this header)
+ *   imports  the modules the script imports: search path, loading, switching
  *   torchlib the torch library: lib[], nn modules, tensor operators
  *   pyops    Python's operators on values: arithmetic, comparison, subscripts
  *   pyformat str(), repr(), format() and f-string fields of known values
@@ -130,6 +131,7 @@ struct TensorObj {
     /* set_dim_gears / mark_static on a host tensor */
     Obj *gears;            /* the dim_gears dict, or NULL */
     int32_t gears_node;
+    struct ImpModule *gears_mod;  /* the module gears_node is in (imports.h) */
     int marked_static;     /* bit d: dim d static; -1: every dim (mark_static(t)) */
     TensorObj *origin;     /* host tensor this entry value came from (trace mode) */
 };
@@ -145,6 +147,7 @@ struct InterpFunc {
     size_t nparams;
     int decorated;
     char binding;          /* 's' staticmethod, 'c' classmethod, 'p' property, 0 a method */
+    struct ImpModule *mod; /* the module whose code it is (imports.h); NULL: the script */
 };
 
 /* A class of the script. */
@@ -249,6 +252,11 @@ struct Interp {
     const char *no_kwnames[1];
     Obj *small_ints[SMALL_INT_MAX - SMALL_INT_MIN];
     StrMap builtins;           /* canonical name -> O_BUILTIN */
+    /* the modules the script imports (imports.c): the one being run; the
+     * file of its code when not the script (its diagnostics say so) */
+    struct Imports *imports;
+    struct ImpModule *mod;
+    const Source *src;
 };
 
 /* Calls a callable object (script function, bound method, class, module
@@ -359,6 +367,13 @@ static inline int is_unknown(const Obj *o) { return o && o->kind == O_UNKNOWN; }
 static inline int is_none(const Obj *o) { return !o || o->kind == O_NONE; }
 static inline int is_seq(const Obj *o) { return o && (o->kind == O_TUPLE || o->kind == O_LIST); }
 static inline int streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+/* The reason of an unknown made by a name of a module not found on the
+ * search path (imports.c): using it in a graph is TNG202, not TNG205. */
+#define OBJ_EXTERNAL_REASON "from the external module "
+static inline int obj_is_external(const Obj *o)
+{
+    return o && o->kind == O_UNKNOWN && o->s && strncmp(o->s, OBJ_EXTERNAL_REASON, sizeof OBJ_EXTERNAL_REASON - 1) == 0;
+}
 /* The unknown of a value tngc does not evaluate (no reason given). */
 static inline Obj *unk(Interp *I) { return obj_unknown(I, NULL); }
 

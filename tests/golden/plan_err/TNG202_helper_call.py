@@ -4,8 +4,8 @@ import torchair
 from model_utils import dump_activation
 
 
-# A function of another module of the project: tngc only sees this file and
-# cannot lower the call.
+# A function of a module found on no search path (an external module):
+# tngc cannot lower the call, and says which module it is from.
 class Model(torch.nn.Module):
     def __init__(self):
         super().__init__()
