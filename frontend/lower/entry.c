@@ -399,16 +399,20 @@ void entry_scope_enter(Interp *I, Obj *s, int32_t node)
             int64_t prio = 0;
             obj_int_value(y, &prio);
             I->stream = graph_stream(I->g, x->s, prio, line, col);
-        } else {
+        } else if (!(x->kind == O_UNKNOWN && obj_is_reported(x))) {
             interp_break(I, node, RULE_TNG205, "the stream tag is not a string known at compile time");
+            if (x->kind == O_UNKNOWN)
+                obj_mark_reported(I, x);
         }
     } else {
         if (x->kind == O_NONE || obj_is_str(x, ""))
             I->sk = -1;
         else if (x->kind == O_STR)
             I->sk = graph_sk(I->g, x->s, y->kind == O_STR ? y->s : "", line, col);
-        else
+        else if (!(x->kind == O_UNKNOWN && obj_is_reported(x)))
             interp_break(I, node, RULE_TNG205, "the super-kernel scope name is not known at compile time");
+        if (x->kind == O_UNKNOWN)
+            obj_mark_reported(I, x);
     }
 }
 

@@ -1206,7 +1206,19 @@ static Obj *eval(Interp *I, Frame *f, int32_t n)
         return obj_unknown(I, NULL);
     }
     I->nest++;
+    /* an unknown made here while an operand was unknown is computed from
+     * that operand: one cause, one diagnostic (obj_unknown_link) */
+    Obj *outer = I->unk_seen;
+    uint64_t made = I->unk_made;
+    I->unk_seen = NULL;
     Obj *o = eval_node(I, f, n);
+    if (o && o->kind == O_UNKNOWN) {
+        if (I->unk_seen && (o == I->unknown || (uint64_t)o->i > made))
+            o = obj_unknown_link(I, o, I->unk_seen);
+        I->unk_seen = outer ? outer : o;
+    } else {
+        I->unk_seen = outer;
+    }
     I->nest--;
     return o;
 }
@@ -1556,8 +1568,10 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
             ;   /* the condition's own diagnostic says why */
         else if (c->kind == O_TENSOR || c->kind == O_DIM)
             interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
-        else if (I->tracing && c->kind == O_UNKNOWN)
+        else if (I->tracing && c->kind == O_UNKNOWN && !obj_is_reported(c)) {
             interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time");
+            obj_mark_reported(I, c);
+        }
         FOR_CHILDREN(I, n, c2)
             if (c2 != cond)
                 skip_code(I, f, c2);
@@ -1600,8 +1614,10 @@ static Flow exec_for(Interp *I, Frame *f, int32_t n)
             return FLOW_NEXT;
         if (src->kind == O_TENSOR || src->kind == O_DIM || (I->tracing && src->kind != O_UNKNOWN))
             interp_break(I, right, RULE_TNG204, "'for' over a value whose length is only known at run time");
-        else if (I->tracing)
+        else if (I->tracing && !obj_is_reported(src)) {
             interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time");
+            obj_mark_reported(I, src);
+        }
         return FLOW_NEXT;
     }
     for (size_t i = 0; i < it.n; i++) {

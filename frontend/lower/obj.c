@@ -78,6 +78,8 @@ Obj *obj_unknown(Interp *I, const char *why)
     }
     Obj *o = obj_new(I, O_UNKNOWN);
     o->s = why;
+    o->i = (int64_t)++I->unk_made;
+    o->node = I->at;
     return o;
 }
 
@@ -129,7 +131,13 @@ Obj *obj_str(Interp *I, const char *s)
 /* What a variable, attribute or container keeps of x: its own unknown. */
 Obj *obj_stored(Interp *I, Obj *x)
 {
-    return x && x == I->unknown ? obj_new(I, O_UNKNOWN) : x;
+    if (x && x == I->unknown) {
+        Obj *o = obj_new(I, O_UNKNOWN);
+        o->i = (int64_t)++I->unk_made;
+        o->node = I->at;   /* where host code stores it: where it is made */
+        return o;
+    }
+    return x;
 }
 
 void obj_push(Interp *I, Obj *seq, Obj *x)
@@ -354,10 +362,18 @@ static void interp__vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt,
 {
     if (I->aborted)
         return;   /* after a stop (TNG212), what the unwinding finds is no news */
-    StrBuf sb = {0};
-    sb_vprintf(&sb, fmt, ap);
     if (node < 0)
         node = 0;
+    if (rule == RULE_TNG205) {
+        /* one unknown per line: a second one there (a value computed from
+         * the first, reached another way) is the same cause again */
+        const DiagList *dl = &I->sf->diags;
+        for (size_t k = dl->n, seen = 0; k > 0 && seen < 64; k--, seen++)
+            if (dl->v[k - 1].rule == RULE_TNG205 && dl->v[k - 1].line == N(I, node)->line)
+                return;
+    }
+    StrBuf sb = {0};
+    sb_vprintf(&sb, fmt, ap);
     diag_node(&I->sf->diags, I->ast, node, rule, "%s", sb.s ? sb.s : "");
     sb_free(&sb);
 }
@@ -376,14 +392,33 @@ static const char UNKNOWN_REPORTED[] = "reported";
 
 int obj_is_reported(const Obj *o)
 {
-    return o->kind == O_UNKNOWN && o->s == UNKNOWN_REPORTED;
+    return o->kind == O_UNKNOWN &&
+           (o->s == UNKNOWN_REPORTED || (o->origin && o->origin->s == UNKNOWN_REPORTED));
 }
 
-/* o's cause has been reported: values computed from it stay quiet. */
+/* o's cause has been reported: values computed from it stay quiet, and so
+ * does its root (the value it was computed from) and all computed from that. */
 void obj_mark_reported(Interp *I, Obj *o)
 {
     if (o != I->unknown)
         o->s = UNKNOWN_REPORTED;
+    if (o->origin && o->origin != I->unknown)
+        o->origin->s = UNKNOWN_REPORTED;
+}
+
+Obj *obj_unknown_link(Interp *I, Obj *r, Obj *cause)
+{
+    if (!r || !cause || r->kind != O_UNKNOWN || cause->kind != O_UNKNOWN)
+        return r;
+    Obj *root = cause->origin ? cause->origin : cause;
+    if (root == I->unknown || root == r || r->origin)
+        return r;
+    if (r == I->unknown)
+        return root;   /* host code: the cause itself stands for what is computed from it */
+    if (r->s == UNKNOWN_REPORTED && root->s != UNKNOWN_REPORTED)
+        return r;      /* reported on its own: its operand's cause is another one */
+    r->origin = root;
+    return r;
 }
 
 Obj *obj_unknown_reported(Interp *I)
@@ -418,8 +453,14 @@ int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
     if (!o || o->kind != O_UNKNOWN)
         return 0;
     if (I->tracing && !obj_is_reported(o)) {
-        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s", what,
-                    o->s ? ": " : "", o->s ? o->s : "");
+        /* where the value (or what it is computed from) was made, when
+         * that is another line: the place to look */
+        const Obj *root = o->origin ? o->origin : o;
+        const char *from = "";
+        if (root->node > 0 && node >= 0 && N(I, root->node)->line != N(I, node)->line)
+            from = interp_printf(I, " (it comes from line %u)", (unsigned)N(I, root->node)->line);
+        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s%s", what,
+                    o->s ? ": " : "", o->s ? o->s : "", from);
         obj_mark_reported(I, o);
     }
     return 1;

@@ -114,6 +114,8 @@ struct Obj {
     ConfigObj *cfg;
     CompiledObj *comp;
     int32_t node;          /* where it was made, or -1 */
+    Obj *origin;           /* O_UNKNOWN: the unknown it was computed from (a
+                            * root: its own origin is NULL), or NULL */
 };
 
 /* A tensor. Mutable: in-place updates and npu_wait_tensor change value and
@@ -216,6 +218,8 @@ struct Interp {
     int nest;              /* eval/exec nesting, all calls together */
     size_t skipped;        /* host code skipped that may change objects (eval.c's skip_code) */
     uint32_t cut_while;    /* the line of the first host 'while' ended on an unknown, or 0 */
+    Obj *unk_seen;         /* the first unknown an expression's operands gave (eval.c) */
+    uint64_t unk_made;     /* unknowns made so far: an unknown's i is its number */
     VEC(Frame *) frames;   /* the kept frames */
     /* compiled entries (entry.c) */
     const char *only_entry;
@@ -298,6 +302,11 @@ void obj_mark_reported(Interp *I, Obj *o);
 /* The unknown result of an operation on x: reported when x was, so that
  * -n, not n, n and m ... of a reported unknown stay quiet. */
 Obj *obj_unknown_from(Interp *I, const Obj *x);
+/* r, an unknown computed while cause (an unknown) was an operand: r made
+ * from cause's root, so that reporting one silences both (one diagnostic
+ * per cause). r itself when it already has a cause or is cause's root; the
+ * root when r is host code's shared unknown (nothing allocated). */
+Obj *obj_unknown_link(Interp *I, Obj *r, Obj *cause);
 /* 1 when o is such an unknown, or a tuple, list or dict holds one. */
 int obj_reported(const Obj *o);
 /* 1 when o is unknown, or a tuple/list holding an unknown item. */
