@@ -1196,6 +1196,24 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
  * comprehensions, lambda, named expressions (x := v) */
 static Obj *eval_node(Interp *I, Frame *f, int32_t n);
 
+/* l op r: "fmt % args" of a known str (pyformat_percent), else Python's
+ * operators on values (pyops_binop) */
+static Obj *eval_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t n)
+{
+    if (strcmp(op, "%") == 0 && l->kind == O_STR && r->kind != O_TENSOR && r->kind != O_UNKNOWN) {
+        for (size_t i = 0; (r->kind == O_TUPLE || r->kind == O_DICT) && i < r->n; i++)
+            if (r->items[i]->kind == O_UNKNOWN)   /* "%s_%d" % (name, n) with n unknown */
+                return obj_unknown_link(I, obj_unknown_from(I, r->items[i]), r->items[i]);
+        const char *t = pyformat_percent(I, l, r);
+        if (t)
+            return obj_str(I, t);
+        return interp_break(I, n, RULE_TNG203, "'%%' formatting of these values is not evaluated by tngc "
+                            "(it does %%s %%r %%a %%d %%i %%x %%X %%o %%e %%f %%g and %%%% of known numbers "
+                            "and strings, with flags, width and precision; Python may raise here)");
+    }
+    return pyops_binop(I, op, l, r, n);
+}
+
 /* any expression: eval_node within the nesting limit */
 static Obj *eval(Interp *I, Frame *f, int32_t n)
 {
@@ -1268,7 +1286,7 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
     case NK_binary_operator: {
         int32_t l = ast_field(I->ast, n, F_left), r = ast_field(I->ast, n, F_right);
         Obj *a = eval(I, f, l), *b = eval(I, f, r);
-        return pyops_binop(I, op_text(I, n), a, b, n);
+        return eval_binop(I, op_text(I, n), a, b, n);
     }
     case NK_unary_operator: return eval_unary(I, f, n);
     case NK_not_operator: {
@@ -1438,7 +1456,7 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
                 obj_push(I, cur, it->items[i]);
         return FLOW_NEXT;
     }
-    Obj *res = pyops_binop(I, bin, cur, r, n);
+    Obj *res = eval_binop(I, bin, cur, r, n);
     if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g)
         /* x += y on a tensor is in place: every reference to x sees it */
         res = torchlib_augassign(I, cur, res, n);
