@@ -33,6 +33,9 @@ Obj *builtins_iter(Interp *I, Obj *o, int32_t node)
 /* Builtin functions                                                     */
 /* ===================================================================== */
 
+static int py_compare(const Obj *a, const Obj *b, int depth);
+static Obj *bi__keyed(Interp *I, Obj *l, Obj *key, int32_t node);
+
 /* Arguments of a builtin as one iterable (f(it)) or as varargs (f(a, b, ...)). */
 static Obj *varargs_or_iter(Interp *I, CallArgs *a)
 {
@@ -45,12 +48,33 @@ static Obj *varargs_or_iter(Interp *I, CallArgs *a)
 static Obj *bi_minmax(Interp *I, const char *name, CallArgs *a)
 {
     int is_max = name[1] == 'a';
-    if (args_kw(a, "key"))
-        return unk(I);
+    Obj *key = args_kw(a, "key");
     Obj *l = varargs_or_iter(I, a);
     if (!l || l->n == 0) {
         Obj *d = args_kw(a, "default");
         return d && l ? d : unk(I);
+    }
+    if (is_unknown(key))
+        return unk(I);
+    if (!is_none(key) || (!obj_has_unknown(l) && l->n && l->items[0]->kind != O_DIM &&
+                          l->items[0]->kind != O_TENSOR && !obj_num_value(l->items[0], &(double){0}))) {
+        /* key=, or strs and tuples: the first best item by Python's ordering */
+        Obj *keyed = !is_none(key) ? bi__keyed(I, l, key, a->node) : NULL;
+        if (!is_none(key) && !keyed)
+            return unk(I);
+        size_t best = 0;
+        for (size_t i = 1; i < l->n; i++) {
+            Obj *p = keyed ? keyed->items[i]->items[0] : l->items[i];
+            Obj *q = keyed ? keyed->items[best]->items[0] : l->items[best];
+            if (!keyed && (p->kind == O_DIM || p->kind == O_TENSOR || p->kind == O_UNKNOWN))
+                return unk(I);
+            int c = py_compare(p, q, 0);
+            if (c == 2)
+                return unk(I);
+            if (is_max ? c > 0 : c < 0)
+                best = i;
+        }
+        return l->items[best];
     }
     int any_dim = 0, all_int = 1;
     for (size_t i = 0; i < l->n; i++) {
@@ -395,13 +419,34 @@ static Obj *bi_math(Interp *I, const char *name, CallArgs *a)
         if (!l)
             return unk(I);
         int64_t p = 1, v;
-        int ovf = 0;
+        int ovf = 0, is_float = 0;
+        double fp = 1, fv;
         for (size_t i = 0; i < l->n; i++) {
-            if (!obj_int_value(l->items[i], &v))
+            if (!obj_num_value(l->items[i], &fv))
                 return unk(I);
-            ovf |= graph_ckd_mul(&p, p, v);
+            is_float |= !obj_int_value(l->items[i], &v);
+            if (!is_float)
+                ovf |= graph_ckd_mul(&p, p, v);
+            fp *= fv;
         }
+        if (is_float)   /* a float item: the product of the items as Python's float math gives it */
+            return ovf ? unk(I) : obj_float(I, fp);
         return obj_int_checked(I, ovf, p, a->node);
+    }
+    if (streq(f, "gcd")) {   /* math.gcd(*integers) */
+        uint64_t g = 0;
+        for (size_t i = 0; i < a->npos; i++) {
+            int64_t v;
+            if (!obj_int_value(a->pos[i], &v) || a->has_star)
+                return unk(I);
+            uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+            while (m) {
+                uint64_t t = g % m;
+                g = m;
+                m = t;
+            }
+        }
+        return obj_int_checked(I, g > (uint64_t)INT64_MAX, (int64_t)g, a->node);
     }
     if (!obj_num_value(o, &x) || (o2 && !obj_num_value(o2, &y)))
         return unk(I);
@@ -435,6 +480,13 @@ static Obj *bi_math(Interp *I, const char *name, CallArgs *a)
         return obj_float(I, fabs(x));
     if (streq(f, "pow"))
         return o2 ? obj_float(I, pow(x, y)) : unk(I);
+    if (streq(f, "trunc") || ((streq(f, "ceil") || streq(f, "floor")) && obj_int_value(o, &(int64_t){0}))) {
+        int64_t v;
+        if (obj_int_value(o, &v))
+            return obj_int(I, v);
+        double r = trunc(x);
+        return r > -9.2e18 && r < 9.2e18 ? obj_int(I, (int64_t)r) : unk(I);
+    }
     if (streq(f, "ceil") || streq(f, "floor")) {
         double r = f[0] == 'c' ? ceil(x) : floor(x);
         return r > -9.2e18 && r < 9.2e18 ? obj_int(I, (int64_t)r) : unk(I);
@@ -474,18 +526,19 @@ static int py_compare(const Obj *a, const Obj *b, int depth)
     return 2;
 }
 
-/* Stable merge sort of items[0..n) by py_compare; -1 when two items do
- * not compare. */
-static int sort_items(Obj **items, Obj **tmp, size_t n, int desc)
+/* Stable merge sort of items[0..n) by py_compare (of their first items
+ * when keyed); -1 when two items do not compare. */
+static int sort_items(Obj **items, Obj **tmp, size_t n, int desc, int keyed)
 {
     if (n < 2)
         return 0;
     size_t h = n / 2;
-    if (sort_items(items, tmp, h, desc) < 0 || sort_items(items + h, tmp, n - h, desc) < 0)
+    if (sort_items(items, tmp, h, desc, keyed) < 0 || sort_items(items + h, tmp, n - h, desc, keyed) < 0)
         return -1;
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n) {
-        int c = py_compare(items[j], items[i], 0);
+        /* keyed: the items are (key, value) pairs compared by key */
+        int c = keyed ? py_compare(items[j]->items[0], items[i]->items[0], 0) : py_compare(items[j], items[i], 0);
         if (c == 2)
             return -1;
         /* take from the right only when strictly before (stability) */
@@ -502,17 +555,49 @@ static int sort_items(Obj **items, Obj **tmp, size_t n, int desc)
     return 0;
 }
 
-/* sorted(iterable, reverse=False) of numbers, strings, tuples of them */
+/* The (key(x), x) pairs of list l for a key function (a callable of the
+ * script or a builtin, called as Python does); NULL when a key is unknown. */
+static Obj *bi__keyed(Interp *I, Obj *l, Obj *key, int32_t node)
+{
+    Obj *out = obj_seq_of(I, O_LIST, NULL, 0);
+    out->items = interp_alloc(I, (l->n + 1) * sizeof *out->items);
+    for (size_t i = 0; i < l->n; i++) {
+        CallArgs ka = {0};
+        Obj *arg[1] = {l->items[i]};
+        ka.pos = arg;
+        ka.npos = 1;
+        ka.kwnames = I->no_kwnames;
+        ka.kw = I->no_kw;
+        ka.node = node;
+        Obj *k = interp_call(I, key, &ka);
+        if (!k || obj_has_unknown(k) || I->aborted)
+            return NULL;
+        Obj *pair[2] = {k, l->items[i]};
+        out->items[i] = obj_tuple(I, pair, 2);
+        out->n = i + 1;
+    }
+    out->cap = out->n;
+    return out;
+}
+
+/* sorted(iterable, /, *, key=None, reverse=False) of numbers, strings,
+ * tuples of them (or of what key gives for the items) */
 static Obj *bi_sorted(Interp *I, const char *name, CallArgs *a)
 {
     (void)name;
     Obj *l = obj_iter(I, args_get(a, 0, "iterable"), a->node, ITER_EXPAND);
-    Obj *rev = args_kw(a, "reverse");
-    if (!l || args_kw(a, "key") || obj_has_unknown(rev))
+    Obj *rev = args_kw(a, "reverse"), *key = args_kw(a, "key");
+    if (!l || obj_has_unknown(rev) || is_unknown(key))
         return unk(I);
-    Obj **tmp = interp_alloc(I, (l->n + 1) * sizeof *tmp);
-    if (sort_items(l->items, tmp, l->n, obj_flag(rev, 0)) < 0)
+    Obj *keyed = !is_none(key) ? bi__keyed(I, l, key, a->node) : NULL;
+    if (!is_none(key) && !keyed)
         return unk(I);
+    Obj *s = keyed ? keyed : l;
+    Obj **tmp = interp_alloc(I, (s->n + 1) * sizeof *tmp);
+    if (sort_items(s->items, tmp, s->n, obj_flag(rev, 0), keyed != NULL) < 0)
+        return unk(I);
+    for (size_t i = 0; keyed && i < s->n; i++)
+        l->items[i] = s->items[i]->items[1];
     return l;
 }
 
@@ -662,6 +747,181 @@ static Obj *bi_setattr(Interp *I, const char *name, CallArgs *a)
     return obj_none(I);
 }
 
+/* hasattr(object, name): an instance of a script class (its attributes,
+ * methods, class attributes), a module's attribute set on it; unknown where
+ * tngc cannot tell (library objects, names nn.Module gives its subclasses) */
+static Obj *bi_hasattr(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL);
+    if (!o || !n || n->kind != O_STR || o->kind != O_INST)
+        return unk(I);
+    if (obj_getattr(o, n->s) || (o->cls && (obj_class_method(o->cls, n->s, NULL) || obj_class_attr(o->cls, n->s))))
+        return obj_bool(I, 1);
+    return bi__lacks_attr(o, n->s) ? obj_bool(I, 0) : unk(I);
+}
+
+/* The Python type names isinstance() knows for values tngc holds. */
+static const char *const bi__type_names[] = {
+    "int", "float", "str", "bool", "tuple", "list", "dict", "set", "bytes", "complex", "range",
+    "torch.Tensor", "torch.nn.Parameter", "torch.dtype", "functools.partial", "types.SimpleNamespace"};
+
+/* 1 when name is a torch.nn module class (torch.nn.Linear, ...). */
+static int bi__nn_class(const char *name)
+{
+    return strncmp(name, "torch.nn.", 9) == 0 && name[9] >= 'A' && name[9] <= 'Z' && !strchr(name + 9, '.') &&
+           strcmp(name, "torch.nn.Parameter") != 0;
+}
+
+/* isinstance(x, c) for one class c: 1, 0, or -1 when tngc cannot tell. */
+static int bi__isinstance_one(const Obj *x, const Obj *c)
+{
+    if (x->kind == O_UNKNOWN || (c->kind != O_CLASS && c->kind != O_BUILTIN))
+        return -1;
+    if (c->kind == O_BUILTIN && strcmp(c->s, "object") == 0)
+        return 1;
+    if (x->kind == O_INST && x->cls) {   /* an instance of a script class */
+        const InterpClass *k = x->cls;
+        const char *lib = NULL;
+        for (int depth = 0; k && depth < 64; k = k->base, depth++) {
+            if (c->kind == O_CLASS && c->cls == k)
+                return 1;
+            if (!lib && k->base_name)
+                lib = k->base_name;
+        }
+        if (c->kind == O_CLASS)
+            return 0;
+        if (lib && (strcmp(lib, c->s) == 0 || (strcmp(c->s, "torch.nn.Module") == 0 && bi__nn_class(lib))))
+            return 1;
+        if (streq(x->cls->name, "SimpleNamespace") && !x->cls->node && streq(c->s, "types.SimpleNamespace"))
+            return 1;
+        if (lib && !bi__nn_class(lib))
+            return -1;   /* a library base: its own bases are not known here */
+    } else if (c->kind == O_CLASS) {
+        return 0;   /* nothing else is an instance of a script class */
+    } else {
+        const char *t = NULL;
+        switch (x->kind) {
+        case O_BOOL: t = streq(c->s, "int") ? "int" : "bool"; break;
+        case O_INT: case O_DIM: t = "int"; break;
+        case O_FLOAT: t = "float"; break;
+        case O_STR: t = "str"; break;
+        case O_TUPLE: t = streq(c->s, "torch.Size") ? NULL : "tuple"; break;
+        case O_LIST: t = "list"; break;
+        case O_DICT: t = "dict"; break;
+        case O_RANGE: t = "range"; break;
+        case O_DTYPE: t = "torch.dtype"; break;
+        case O_PARTIAL: t = "functools.partial"; break;
+        case O_TENSOR:
+            t = streq(c->s, "torch.nn.Parameter") ? (x->t->is_param ? "torch.nn.Parameter" : "torch.Tensor")
+                                                   : "torch.Tensor";
+            break;
+        case O_INST:   /* a torch.nn module */
+            if (streq(c->s, x->s) || streq(c->s, "torch.nn.Module"))
+                return 1;
+            return bi__nn_class(c->s) ? 0 : -1;
+        case O_NONE: case O_FUNC: case O_BOUND: case O_CLASS: case O_SLICE: case O_ELLIPSIS:
+            t = "";   /* none of the named types */
+            break;
+        default:
+            return -1;
+        }
+        if (!t)
+            return -1;
+        if (streq(c->s, t))
+            return 1;
+    }
+    for (size_t i = 0; i < NELEM(bi__type_names); i++)
+        if (streq(c->s, bi__type_names[i]))
+            return 0;
+    return bi__nn_class(c->s) ? 0 : -1;
+}
+
+/* isinstance(object, classinfo): classinfo a class of the script, a type
+ * tngc knows (int, float, str, bool, tuple, list, dict, torch.Tensor,
+ * nn.Module, nn.Linear ...) or a tuple of them */
+static Obj *bi_isinstance(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL), *c = args_get(a, 1, NULL);
+    if (!x || !c || a->npos != 2)
+        return unk(I);
+    int r = 0;
+    if (c->kind == O_TUPLE) {
+        for (size_t i = 0; i < c->n && r != 1; i++) {
+            int k = bi__isinstance_one(x, c->items[i]);
+            r = k == 1 ? 1 : k < 0 ? -1 : r;
+        }
+    } else {
+        r = bi__isinstance_one(x, c);
+    }
+    return r < 0 ? unk(I) : obj_bool(I, r);
+}
+
+/* callable(object) */
+static Obj *bi_callable(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    if (!x)
+        return unk(I);
+    switch (x->kind) {
+    case O_FUNC: case O_BOUND: case O_CLASS: case O_PARTIAL: case O_METHOD: case O_COMPILED:
+        return obj_bool(I, 1);
+    case O_NONE: case O_BOOL: case O_INT: case O_FLOAT: case O_STR: case O_TUPLE: case O_LIST: case O_DICT:
+    case O_DIM: case O_TENSOR: case O_DTYPE: case O_RANGE: case O_SLICE:
+        return obj_bool(I, 0);
+    case O_INST:
+        if (!x->cls)
+            return obj_bool(I, obj_is_torch_module(x));
+        if (obj_class_method(x->cls, "__call__", NULL) || obj_class_method(x->cls, "forward", NULL))
+            return obj_bool(I, 1);
+        return bi__lacks_attr(x, "__call__") ? obj_bool(I, 0) : unk(I);
+    default:
+        return unk(I);
+    }
+}
+
+/* functools.partial(func, /, *args, **keywords): a partial of a partial
+ * flattens, as Python's does */
+static Obj *bi_partial(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *fn = args_get(a, 0, NULL);
+    if (!fn || a->has_star || fn->kind == O_UNKNOWN)
+        return unk(I);
+    Obj *p = obj_new(I, O_PARTIAL);
+    Obj *inner = fn->kind == O_PARTIAL ? fn : NULL;
+    p->self_obj = inner ? inner->self_obj : fn;
+    p->node = a->node;
+    for (size_t i = 0; inner && i < inner->n; i++)
+        obj_push(I, p, inner->items[i]);
+    for (size_t i = 1; i < a->npos; i++)
+        obj_push(I, p, a->pos[i]);
+    for (size_t i = 0; inner && i < inner->attrs.n; i++)
+        obj_attrs_set(I, &p->attrs, inner->attrs.names[i], inner->attrs.vals[i]);
+    for (size_t i = 0; i < a->nkw; i++)
+        obj_attrs_set(I, &p->attrs, a->kwnames[i], a->kw[i]);
+    return p;
+}
+
+/* types.SimpleNamespace(**kwargs): an instance of a class of its own (no
+ * methods) holding the keywords as attributes */
+static Obj *bi_namespace(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    if (a->has_star || a->npos)
+        return unk(I);   /* **kw of unknown contents; a mapping (Python 3.13) */
+    InterpClass *cls = interp_alloc(I, sizeof *cls);
+    cls->name = "SimpleNamespace";
+    Obj *o = obj_new(I, O_INST);
+    o->cls = cls;
+    o->node = a->node;
+    for (size_t i = 0; i < a->nkw; i++)
+        obj_setattr(I, o, a->kwnames[i], a->kw[i]);
+    return o;
+}
+
 enum {
     BI_NOSTAR = 1,   /* *args or **kwargs of unknown contents: an unknown */
     BI_RAW = 2,      /* introspection: its unknown result is not the library's
@@ -698,9 +958,9 @@ static const struct Builtin {
     {"str", bi_str, 0},
     {"repr", bi_str, 0},
     {"format", bi_str, 0},
-    {"isinstance", bi_unknown, BI_RAW},
-    {"hasattr", bi_unknown, BI_RAW},
-    {"callable", bi_unknown, BI_RAW},
+    {"isinstance", bi_isinstance, BI_RAW},
+    {"hasattr", bi_hasattr, BI_RAW},
+    {"callable", bi_callable, BI_RAW},
     {"id", bi_unknown, BI_RAW},
     {"type", bi_unknown, BI_RAW},
     {"getattr", bi_getattr, BI_RAW},
@@ -726,6 +986,8 @@ static const struct Builtin {
     {"torch.device", bi_device, 0},
     {"torch.Size", bi_size, 0},
     {"torch.is_tensor", bi_is_tensor, 0},
+    {"functools.partial", bi_partial, 0},
+    {"types.SimpleNamespace", bi_namespace, 0},
 };
 
 int builtins_is_name(const char *name)

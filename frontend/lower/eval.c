@@ -737,6 +737,32 @@ static Obj *call_method(Interp *I, Obj *callee, CallArgs *a)
     return interp_break(I, a->node, RULE_TNG202, "call of method '%s', which tngc cannot lower", callee->s);
 }
 
+/* p(args) for p = functools.partial(func, *pargs, **pkw): func(*pargs,
+ * *args, **{**pkw, **kw}) */
+static Obj *call_partial(Interp *I, Obj *p, CallArgs *a)
+{
+    CallArgs m = *a;
+    m.npos = p->n + a->npos;
+    m.pos = interp_alloc(I, (m.npos + 1) * sizeof *m.pos);
+    for (size_t i = 0; i < m.npos; i++)
+        m.pos[i] = i < p->n ? p->items[i] : a->pos[i - p->n];
+    size_t cap = p->attrs.n + a->nkw + 1;
+    m.kwnames = interp_alloc(I, cap * sizeof *m.kwnames);
+    m.kw = interp_alloc(I, cap * sizeof *m.kw);
+    m.nkw = 0;
+    for (size_t i = 0; i < p->attrs.n; i++) {
+        Obj *v = args_kw(a, p->attrs.names[i]);
+        m.kwnames[m.nkw] = p->attrs.names[i];
+        m.kw[m.nkw++] = v ? v : p->attrs.vals[i];
+    }
+    for (size_t i = 0; i < a->nkw; i++)
+        if (!obj_getattr(p, a->kwnames[i])) {
+            m.kwnames[m.nkw] = a->kwnames[i];
+            m.kw[m.nkw++] = a->kw[i];
+        }
+    return eval_call_obj(I, p->self_obj, &m);
+}
+
 /* callee(args), callee evaluated: the dispatch on what is called (the
  * interp_call of the layers below) */
 static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a)
@@ -758,6 +784,8 @@ static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a)
         return call_library(I, callee, a);
     case O_METHOD:
         return call_method(I, callee, a);
+    case O_PARTIAL:
+        return call_partial(I, callee, a);
     case O_UNKNOWN:
         if (I->tracing) {
             interp_need(I, callee, a->node, "the function or module called here");
@@ -828,6 +856,12 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         return method_obj(I, name, o);
     case O_CLASS:
         r = obj_class_attr(o->cls, name);
+        if (r && r->kind == O_FUNC && r->func->binding == 'c') {   /* Cls.make: bound to the class */
+            Obj *b = obj_new(I, O_BOUND);
+            b->func = r->func;
+            b->self_obj = o;
+            return b;
+        }
         return r ? r : obj_unknown(I, NULL);
     case O_BUILTIN:
         if (strcmp(o->s, "super") == 0) {
@@ -857,6 +891,18 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         return entry_config_get(I, o, name);
     case O_LIST: case O_DICT: case O_STR: case O_TUPLE:
         return method_obj(I, name, o);
+    case O_PARTIAL:   /* partial.func, .args, .keywords */
+        if (strcmp(name, "func") == 0)
+            return o->self_obj;
+        if (strcmp(name, "args") == 0)
+            return obj_seq_of(I, O_TUPLE, o->items, o->n);
+        if (strcmp(name, "keywords") == 0) {
+            Obj *d = obj_seq(I, O_DICT);
+            for (size_t i = 0; i < o->attrs.n; i++)
+                obj_dict_set(I, d, obj_str(I, o->attrs.names[i]), o->attrs.vals[i]);
+            return d;
+        }
+        return obj_unknown(I, NULL);
     case O_COMPILED:
         /* attributes of the compiled model are the model's */
         if (o->comp->target)

@@ -23,6 +23,7 @@
  */
 #include "obj.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -906,8 +907,17 @@ Obj *obj_builtin(Interp *I, const char *path)
     if (o)
         return o;
     path = interp_strndup(I, path, strlen(path));   /* it may be on the caller's stack */
-    o = obj_new(I, O_BUILTIN);
-    o->s = obj__canon(I, path);
+    static const struct { const char *name; double v; } consts[] = {
+        {"math.pi", 3.141592653589793}, {"math.e", 2.718281828459045}, {"math.tau", 6.283185307179586},
+        {"math.inf", HUGE_VAL}, {"math.nan", NAN}};
+    o = NULL;
+    for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
+        if (strcmp(path, consts[i].name) == 0)   /* math's constants are floats */
+            o = obj_float(I, consts[i].v);
+    if (!o) {
+        o = obj_new(I, O_BUILTIN);
+        o->s = obj__canon(I, path);
+    }
     size_t cap = I->builtins.cap;
     strmap_put(&I->builtins, path, o);
     interp_charge(I, (I->builtins.cap - cap) * (sizeof(const char *) + sizeof(void *)));

@@ -78,6 +78,8 @@ typedef enum ObjKind {
     O_SCOPE,       /* a context manager: s = "stream", "super_kernel", "null"; items
                     * hold its arguments */
     O_RANGE,       /* range(i, stop, step): items hold three O_INT */
+    O_PARTIAL,     /* functools.partial(func, *args, **kw): self_obj the callable,
+                    * items[0..n) the arguments, attrs the keywords */
 } ObjKind;
 
 typedef struct Obj Obj;
@@ -156,6 +158,13 @@ struct InterpClass {
     InterpClass *base;     /* a script base class, or NULL */
     const char *base_name; /* canonical name of a library base ("torch.nn.Module") */
     AttrList attrs;        /* methods and class variables */
+    /* @dataclasses.dataclass: its fields, the bases' first (fields[0..nfields)),
+     * each one's default (NULL: none; a dataclasses.field() object: its
+     * default or default_factory); dataclass_init: the __init__ is generated */
+    const char **fields;
+    Obj **field_defaults;
+    size_t nfields;
+    int dataclass_init;
 };
 
 /* ===================================================================== */

@@ -1,14 +1,62 @@
 # The Python model code is written in, as Python evaluates it: each VALUES
 # entry is a str naming one super-kernel scope; tests/python_subset.sh runs
 # the part between the markers in python3 and compares.
-import torch
-import torch.nn as nn
 import torchair
 
 # --- python: begin
 import math
+import torch
+import torch.nn as nn
+
+import functools
+from functools import partial
+from types import SimpleNamespace
 
 name, n, x = "blk", 7, 2.5
+
+
+def act(a, b=2, *rest, scale=1, **kw):
+    return "act(%r,%r,%r,%r,%r)" % (a, b, rest, scale, sorted(kw.items()))
+
+
+class Base:
+    kind = "base"
+
+    def __init__(self, width, **kwargs):
+        self.width = width
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+
+    @property
+    def double(self):
+        return self.width * 2
+
+    @staticmethod
+    def tag(s):
+        return "<" + s + ">"
+
+    @classmethod
+    def make(cls, w):
+        return cls(w)
+
+
+class Child(Base):
+    kind = "child"
+
+
+class Other:
+    pass
+
+
+p1 = partial(act, 1, scale=3)
+p2 = functools.partial(p1, 5, extra=True)
+norm = partial(nn.LayerNorm, eps=1e-6)
+b = Base(4, heads=8, name="b")
+c = Child.make(3)
+setattr(c, "late", [1, 2])
+ns = SimpleNamespace(hidden=16, act="gelu")
+ns.layers = 2
+setattr(ns, "late", 1.5)
 
 VALUES = [
     # % formatting
@@ -25,6 +73,36 @@ VALUES = [
     "%i %u" % (-3, 4),
     "%a" % "q",
     "layer%d.attn" % 0 + "/" + "%.1f%%" % 12.34,
+    # functools.partial: positional then call's, keywords merged as Python
+    p1(2) + p1(b=4, scale=9, z=1) + p2() + p2(6, 7, extra=False),
+    repr(p2.args) + str(sorted(p2.keywords)) + str(p2.func is act),
+    str(norm(8).eps) + str(norm(8, eps=1e-5).eps) + str(norm(8).normalized_shape),
+    # hasattr, getattr with defaults, setattr on instances
+    str([hasattr(b, "heads"), hasattr(b, "missing"), hasattr(c, "late"), hasattr(c, "double"), hasattr(c, "tag")]),
+    str([getattr(b, "heads", 1), getattr(b, "kv_heads", 2), getattr(c, "late"), b.name, c.width, c.late]),
+    str([b.double, c.double, Base.tag("t"), c.tag("u"), b.kind, c.kind, Child.kind]),
+    # isinstance against classes, types and tuples of them
+    str([isinstance(c, Base), isinstance(b, Child), isinstance(c, (Other, Child)), isinstance(b, Other)]),
+    str([isinstance(1, int), isinstance(True, int), isinstance(True, bool), isinstance(1, bool), isinstance(1.0, int),
+         isinstance(1.0, float), isinstance("s", str), isinstance((1,), tuple), isinstance([1], (tuple, list)),
+         isinstance({}, dict), isinstance(None, int), isinstance(p1, partial), isinstance(ns, SimpleNamespace)]),
+    str([isinstance(norm(4), nn.Module), isinstance(norm(4), nn.LayerNorm), isinstance(norm(4), nn.Linear),
+         isinstance(torch.ones(2), torch.Tensor), isinstance(3, torch.Tensor), isinstance(b, nn.Module)]),
+    str([callable(act), callable(p1), callable(b), callable(Base), callable(3), callable(norm(4))]),
+    # SimpleNamespace
+    "%d %s %d %s %s" % (ns.hidden, ns.act, ns.layers, ns.late, getattr(ns, "nope", "dflt")),
+    # builtins on known values
+    str(list(enumerate("ab", start=3))) + str(list(zip([1, 2, 3], "ab", (7, 8, 9)))) + str(list(reversed([1, 2, 3]))),
+    str(sorted([3, 1, 2], reverse=True)) + str(sorted(["bb", "a", "ccc"], key=len)) + str(sorted([(1, "b"), (0, "z"), (1, "a")])),
+    str(sorted([-3, 1, -2], key=abs, reverse=True)) + str(sorted({"b": 1, "a": 2})) + str(sorted([1, 2, 3, 4], key=lambda v: v % 2)),
+    str([min(3, 1, 2), max([4, 9, 2]), min("bca"), max(["ab", "b"]), max([1, -5, 3], key=abs), min([], default=7),
+         max(2, 3.5), min((2, "a"), (1, "z")), max(["aa", "b", "cc"], key=len), min(3, 1, key=lambda v: -v)]),
+    str([sum([1, 2, 3]), sum([0.5, 0.25], 1), sum((1, 2), 10), any([0, "", None]), any([0, 3]), all([1, "x"]), all([])]),
+    # math on known numbers
+    str([math.sqrt(16), math.floor(2.7), math.ceil(2.1), math.floor(-2), math.log(math.e), math.log(8, 2), math.exp(0)]),
+    str([math.pow(2, 10), math.isqrt(17), math.log2(1024), math.gcd(12, 18), math.gcd(0, 5), math.prod([2, 3, 4])]),
+    str([math.prod([1.5, 2]), math.trunc(-2.7), math.cos(0), math.sin(0), math.pi, math.e, math.inf, -math.inf]),
+    str([round(math.pi, 3), math.fabs(-2), math.log10(1000), math.tau, round(2.5), round(3.5), abs(-3)]),
     # repr/str of containers
     str([1, 2.0, "x", None, True]) + repr((1,)) + str({"a": [1, (2, 3)]}) + repr(()),
 ]
