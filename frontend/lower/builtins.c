@@ -922,6 +922,104 @@ static Obj *bi_namespace(Interp *I, const char *name, CallArgs *a)
     return o;
 }
 
+/* dataclasses.field(*, default=..., default_factory=..., ...): the field's
+ * marker as a class attribute (a "dataclasses.Field" object holding them) */
+static Obj *bi_field(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    if (a->npos || a->has_star)
+        return unk(I);
+    Obj *o = obj_new(I, O_BUILTIN);
+    o->s = "dataclasses.Field";
+    o->node = a->node;
+    for (size_t i = 0; i < a->nkw; i++)
+        if (streq(a->kwnames[i], "default") || streq(a->kwnames[i], "default_factory"))
+            obj_setattr(I, o, a->kwnames[i], a->kw[i]);
+    return o;
+}
+
+/* Sets the dataclass fields of cls: its bases' (the nearest dataclass
+ * base), then the annotated names of its body (`name: T` or `name: T =
+ * default`, not ClassVar), a redefined name keeping its place. */
+static void bi__dataclass_fields(Interp *I, InterpClass *cls)
+{
+    const InterpClass *b = cls->base;
+    while (b && !b->fields)
+        b = b->base;
+    size_t cap = (b ? b->nfields : 0) + 8, n = 0;
+    const char **names = interp_alloc(I, cap * sizeof *names);
+    Obj **defs = interp_alloc(I, cap * sizeof *defs);
+    for (size_t i = 0; b && i < b->nfields; i++)
+        names[n] = b->fields[i], defs[n++] = b->field_defaults[i];
+    int32_t body = ast_field(I->ast, cls->node, F_body);
+    if (body >= 0)
+        FOR_CHILDREN(I, body, st) {
+            if (N(I, st)->kind != NK_expression_statement)
+                continue;
+            int32_t asg = child(I, st, 0);
+            if (asg < 0 || N(I, asg)->kind != NK_assignment)
+                continue;
+            int32_t left = ast_field(I->ast, asg, F_left), type = ast_field(I->ast, asg, F_type);
+            if (left < 0 || type < 0 || N(I, left)->kind != NK_identifier)
+                continue;
+            const char *t = interp_node_str(I, type);
+            if (strncmp(t, "ClassVar", 8) == 0 || strncmp(t, "typing.ClassVar", 15) == 0)
+                continue;
+            const char *fname = interp_node_str(I, left);
+            Obj *d = NULL;
+            if (ast_field(I->ast, asg, F_right) >= 0) {
+                for (size_t i = 0; i < cls->attrs.n; i++)
+                    if (streq(cls->attrs.names[i], fname))
+                        d = cls->attrs.vals[i];
+                if (d && d->kind == O_BUILTIN && streq(d->s, "dataclasses.Field") && obj_getattr(d, "default"))
+                    obj_attrs_set(I, &cls->attrs, fname, obj_getattr(d, "default"));   /* as Python sets it */
+            }
+            size_t at = n;
+            for (size_t i = 0; i < n; i++)
+                if (streq(names[i], fname))
+                    at = i;
+            if (at == n) {
+                if (n == cap) {
+                    const char **nn = interp_alloc(I, 2 * cap * sizeof *nn);
+                    Obj **nd = interp_alloc(I, 2 * cap * sizeof *nd);
+                    memcpy(nn, names, n * sizeof *nn);
+                    memcpy(nd, defs, n * sizeof *nd);
+                    names = nn, defs = nd, cap *= 2;
+                }
+                n++;
+            }
+            names[at] = fname;
+            defs[at] = d;
+        }
+    cls->fields = names;
+    cls->field_defaults = defs;
+    cls->nfields = n;
+}
+
+/* @dataclasses.dataclass | @dataclass(init=True, ...) on a class of the
+ * script: its fields, and a generated __init__ unless the class defines
+ * one (or init=False); dataclass(...) without the class is the decorator */
+static Obj *bi_dataclass(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *c = args_get(a, 0, NULL);
+    if (!c) {   /* @dataclass(frozen=True): a decorator taking the class */
+        Obj *p = obj_new(I, O_PARTIAL);
+        p->self_obj = obj_builtin(I, name);
+        for (size_t i = 0; i < a->nkw; i++)
+            obj_attrs_set(I, &p->attrs, a->kwnames[i], a->kw[i]);
+        return p;
+    }
+    if (c->kind != O_CLASS)
+        return unk(I);
+    InterpClass *cls = c->cls;
+    bi__dataclass_fields(I, cls);
+    int own_init = 0;
+    for (size_t i = 0; i < cls->attrs.n; i++)
+        own_init |= streq(cls->attrs.names[i], "__init__");
+    cls->dataclass_init = !own_init && obj_flag(args_kw(a, "init"), 1);
+    return c;
+}
+
 enum {
     BI_NOSTAR = 1,   /* *args or **kwargs of unknown contents: an unknown */
     BI_RAW = 2,      /* introspection: its unknown result is not the library's
@@ -988,6 +1086,8 @@ static const struct Builtin {
     {"torch.is_tensor", bi_is_tensor, 0},
     {"functools.partial", bi_partial, 0},
     {"types.SimpleNamespace", bi_namespace, 0},
+    {"dataclasses.dataclass", bi_dataclass, BI_NOSTAR},
+    {"dataclasses.field", bi_field, 0},
 };
 
 int builtins_is_name(const char *name)

@@ -603,13 +603,73 @@ static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
     return ret;
 }
 
-/* C(args) for a class of the script: a new instance, C.__init__ run on it. */
+static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a);
+
+/* The __init__ @dataclass generates for class dc, run on inst: the
+ * fields from the arguments (positional in field order, then keywords),
+ * else their defaults (default_factory called); then __post_init__. */
+static void dataclass_init(Interp *I, InterpClass *dc, Obj *inst, CallArgs *a)
+{
+    size_t ai = 0;
+    for (size_t i = 0; i < dc->nfields; i++) {
+        const char *name = dc->fields[i];
+        Obj *v = ai < a->npos ? a->pos[ai++] : args_kw(a, name), *d = dc->field_defaults[i];
+        if (!v && d && d->kind == O_BUILTIN && streq(d->s, "dataclasses.Field")) {
+            Obj *fac = obj_getattr(d, "default_factory");
+            v = obj_getattr(d, "default");
+            if (!v && fac) {
+                CallArgs none = {0};
+                none.kwnames = I->no_kwnames;
+                none.kw = I->no_kw;
+                none.node = a->node;
+                v = eval_call_obj(I, fac, &none);
+            }
+        } else if (!v) {
+            v = d;
+        }
+        if (!v && I->tracing && !a->has_star) {
+            interp_diag(I, a->node, RULE_TNG205, "missing argument '%s' in this call of %s", name, dc->name);
+            v = obj_unknown_reported(I);
+        }
+        obj_setattr(I, inst, name, v ? obj_stored(I, v) : obj_unknown(I, "a missing argument"));
+    }
+    if (I->tracing && !a->has_star) {
+        if (ai < a->npos)
+            interp_diag(I, a->node, RULE_TNG205, "%s takes %zu positional arguments but this call passes %zu",
+                        dc->name, dc->nfields, a->npos);
+        for (size_t k = 0; k < a->nkw; k++) {
+            int found = 0;
+            for (size_t i = 0; i < dc->nfields; i++)
+                found |= streq(dc->fields[i], a->kwnames[k]);
+            if (!found)
+                interp_diag(I, a->node, RULE_TNG205, "%s has no field '%s'", dc->name, a->kwnames[k]);
+        }
+    }
+    InterpFunc *post = obj_class_method(inst->cls, "__post_init__", NULL);
+    if (post) {
+        CallArgs none = {0};
+        none.kwnames = I->no_kwnames;
+        none.kw = I->no_kw;
+        none.node = a->node;
+        call_func(I, post, inst, &none);
+    }
+}
+
+/* C(args) for a class of the script: a new instance, C.__init__ run on it
+ * (the one @dataclass generated when that comes first in the bases). */
 static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
 {
     Obj *inst = obj_new(I, O_INST);
     inst->cls = cls;
     inst->node = a->node;
-    InterpFunc *init = obj_class_method(cls, "__init__", NULL);
+    InterpClass *owner = NULL;
+    InterpFunc *init = obj_class_method(cls, "__init__", &owner);
+    int depth = 0;
+    for (InterpClass *k = cls; k && k != owner && depth < 64; k = k->base, depth++)
+        if (k->dataclass_init) {
+            dataclass_init(I, k, inst, a);
+            return inst;
+        }
     if (init)
         call_func(I, init, inst, a);
     return inst;
@@ -1817,7 +1877,8 @@ static Obj *apply_decorators(Interp *I, Frame *f, int32_t decorated, Obj *fn)
             a.npos = 1;
             a.node = decs[i];
             fn = entry_torch_compile(I, &a);
-        } else if ((d->kind == O_COMPILED && !d->comp->target) || d->kind == O_FUNC || d->kind == O_BOUND) {
+        } else if ((d->kind == O_COMPILED && !d->comp->target) || d->kind == O_FUNC || d->kind == O_BOUND ||
+                   d->kind == O_PARTIAL || (d->kind == O_BUILTIN && strcmp(d->s, "dataclasses.dataclass") == 0)) {
             /* a decorator factory's result, or the script's own decorator
              * (registries, wrappers): called as Python does */
             CallArgs a = {0};

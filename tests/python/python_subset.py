@@ -48,6 +48,52 @@ class Other:
     pass
 
 
+import dataclasses
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Cfg:
+    hidden_size: int = 64
+    num_heads: int = 4
+    name: str = "cfg"
+    layers: list = field(default_factory=list)
+    eps: float = field(default=1e-6)
+    SCALE = 3
+
+
+@dataclasses.dataclass(frozen=False)
+class BigCfg(Cfg):
+    num_heads: int = 8
+    experts: int = 2
+
+    def __post_init__(self):
+        self.head_dim = self.hidden_size // self.num_heads
+
+
+@dataclass
+class Pair:
+    a: int
+    b: str = "b"
+
+
+class HFConfig:
+    model_type = "llama"
+
+    def __init__(self, hidden_size=32, num_attention_heads=4, rope_theta=10000.0, **kwargs):
+        self.hidden_size = hidden_size
+        self.num_attention_heads = num_attention_heads
+        self.rope_theta = rope_theta
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+
+cfg1 = Cfg()
+cfg2 = Cfg(128, name="x")
+cfg2.layers.append(1)
+big = BigCfg(hidden_size=256, experts=4)
+pair = Pair(1)
+hf = HFConfig(hidden_size=64, num_key_value_heads=2, tie=True)
 p1 = partial(act, 1, scale=3)
 p2 = functools.partial(p1, 5, extra=True)
 norm = partial(nn.LayerNorm, eps=1e-6)
@@ -89,6 +135,13 @@ VALUES = [
     str([isinstance(norm(4), nn.Module), isinstance(norm(4), nn.LayerNorm), isinstance(norm(4), nn.Linear),
          isinstance(torch.ones(2), torch.Tensor), isinstance(3, torch.Tensor), isinstance(b, nn.Module)]),
     str([callable(act), callable(p1), callable(b), callable(Base), callable(3), callable(norm(4))]),
+    # dataclasses and HF-style configs
+    str([cfg1.hidden_size, cfg1.num_heads, cfg1.name, cfg1.layers, cfg1.eps, cfg2.hidden_size, cfg2.name, cfg2.layers]),
+    str([big.hidden_size, big.num_heads, big.experts, big.head_dim, big.layers, big.SCALE, Cfg.SCALE, Cfg.eps]),
+    str([pair.a, pair.b, Pair(2, "c").b, Pair(b="d", a=3).a, isinstance(big, Cfg), Cfg.hidden_size]),
+    str([hf.hidden_size, hf.num_attention_heads, hf.rope_theta, hf.num_key_value_heads, hf.tie, hf.model_type]),
+    str([getattr(hf, "num_key_value_heads", 9), getattr(hf, "head_dim", hf.hidden_size // hf.num_attention_heads),
+         getattr(cfg1, "missing", None), hasattr(hf, "tie"), hasattr(hf, "nope")]),
     # SimpleNamespace
     "%d %s %d %s %s" % (ns.hidden, ns.act, ns.layers, ns.late, getattr(ns, "nope", "dflt")),
     # builtins on known values
