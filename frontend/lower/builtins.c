@@ -392,6 +392,8 @@ static Obj *bi_len(Interp *I, const char *name, CallArgs *a)
         return l ? obj_int(I, (int64_t)l->n) : unk(I);
     }
     case O_INST:
+        if (obj_is_module_dict(x))
+            return obj_int(I, (int64_t)x->attrs.n);
         return obj_is_module_seq(x) ? obj_int(I, (int64_t)x->n) : unk(I);
     case O_TENSOR: {
         int32_t v = interp_val(I, x, a->node);

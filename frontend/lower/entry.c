@@ -438,8 +438,16 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
     }
     /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too) */
     if (!mod->cls)
-        for (size_t k = 0; k < mod->n; k++)
-            weight_names_collect(I, mod->items[k], interp_printf(I, "%s%zu.", prefix, k), depth + 1);
+        for (size_t k = 0; k < mod->n; k++) {
+            Obj *v = mod->items[k];
+            if (v->kind == O_TENSOR) {   /* nn.ParameterList: "<prefix><k>" */
+                const char *key = interp_ptr_key(I, v->t);
+                if (!strmap_get(&I->weight_names, key))
+                    strmap_put(&I->weight_names, key, (void *)interp_printf(I, "%s%zu", prefix, k));
+            } else {
+                weight_names_collect(I, v, interp_printf(I, "%s%zu.", prefix, k), depth + 1);
+            }
+        }
 }
 
 typedef struct Leaf {

@@ -352,7 +352,13 @@ int obj_is_torch_module(const Obj *o)
 int obj_is_module_seq(const Obj *o)
 {
     return o && o->kind == O_INST && !o->cls && o->s &&
-           (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0);
+           (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0 ||
+            strcmp(o->s, "torch.nn.ParameterList") == 0);
+}
+
+int obj_is_module_dict(const Obj *o)
+{
+    return o && o->kind == O_INST && !o->cls && o->s && strcmp(o->s, "torch.nn.ModuleDict") == 0;
 }
 
 /* ===================================================================== */
@@ -738,6 +744,13 @@ Obj *obj_iter(Interp *I, Obj *o, int32_t node, IterMode mode)
         return l;
     }
     case O_INST:
+        if (obj_is_module_dict(o)) {   /* its keys */
+            if (!l)
+                l = obj_seq_of(I, O_LIST, NULL, 0);
+            for (size_t i = 0; i < o->attrs.n; i++)
+                obj_push(I, l, obj_str(I, o->attrs.names[i]));
+            return l;
+        }
         return obj_is_module_seq(o) ? obj__copy(I, l, o->items, o->n, node) : NULL;
     default:
         return NULL;

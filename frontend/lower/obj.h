@@ -365,8 +365,10 @@ void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val);
 void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val);
 /* A torch.nn module instance (nn.Sequential, nn.Linear, ...). */
 int obj_is_torch_module(const Obj *o);
-/* An nn.ModuleList or nn.Sequential: a module that holds items. */
+/* An nn.ModuleList, nn.Sequential or nn.ParameterList: a module that holds items. */
 int obj_is_module_seq(const Obj *o);
+/* An nn.ModuleDict: its modules are its attributes, in insertion order. */
+int obj_is_module_dict(const Obj *o);
 
 /* Small predicates of the library code (a NULL o is none of them, but None). */
 static inline int is_tensor(const Obj *o) { return o && o->kind == O_TENSOR; }

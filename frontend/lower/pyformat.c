@@ -133,6 +133,11 @@ static int pyformat__plain(const Obj *v, int conv, StrBuf *out)
     char buf[64];
     switch (v->kind) {
     case O_TUPLE: case O_LIST: case O_DICT: return pyformat__container(v, out, 0);
+    case O_DTYPE:   /* str(torch.float16) is 'torch.float16' (repr too) */
+        if (v->dtype == DT_UNKNOWN)
+            return 0;
+        sb_printf(out, "torch.%s", dtype_name(v->dtype));
+        return 1;
     case O_NONE: sb_puts(out, "None"); return 1;
     case O_BOOL: sb_puts(out, v->i ? "True" : "False"); return 1;
     case O_INT: sb_printf(out, "%lld", (long long)v->i); return 1;

@@ -156,6 +156,8 @@ VALUES = [
     str([math.pow(2, 10), math.isqrt(17), math.log2(1024), math.gcd(12, 18), math.gcd(0, 5), math.prod([2, 3, 4])]),
     str([math.prod([1.5, 2]), math.trunc(-2.7), math.cos(0), math.sin(0), math.pi, math.e, math.inf, -math.inf]),
     str([round(math.pi, 3), math.fabs(-2), math.log10(1000), math.tau, round(2.5), round(3.5), abs(-3)]),
+    # str subscripts, str of dtypes
+    "abcdef"[1:4] + "abcdef"[::-1] + "abcdef"[-1] + "abcdef"[::2] + "abcdef"[4:1:-1] + "ab"[5:] + "|" + str(torch.float16),
     # repr/str of containers
     str([1, 2.0, "x", None, True]) + repr((1,)) + str({"a": [1, (2, 3)]}) + repr(()),
 ]
