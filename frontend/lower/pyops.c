@@ -189,6 +189,20 @@ Obj *pyops_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         return obj_str(I, interp_printf(I, "%s%s", l->s, r->s));
     }
     int64_t k;
+    if (strcmp(op, "*") == 0 && (l->kind == O_STR || r->kind == O_STR) &&
+        obj_int_value(l->kind == O_STR ? r : l, &k)) {   /* "-" * 20, 2 * "ab" */
+        const Obj *t = l->kind == O_STR ? l : r;
+        if (k < 0)
+            k = 0;
+        if (t->len && (uint64_t)k > INTERP_MAX_STR / t->len) {
+            interp_limit(I, node, "a string of more than 1 MiB");
+            return obj_unknown(I, NULL);
+        }
+        char *out = interp_alloc(I, t->len * (size_t)k + 1);
+        for (int64_t j = 0; j < k; j++)
+            memcpy(out + (size_t)j * t->len, t->s, t->len);
+        return obj_str(I, out);
+    }
     if (strcmp(op, "*") == 0 && (l->kind == O_TUPLE || l->kind == O_LIST) && obj_int_value(r, &k)) {
         if (l->n && k > INTERP_MAX_ITEMS / (int64_t)l->n) {
             interp_limit(I, node, "a container of more than 100,000 items");

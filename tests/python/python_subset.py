@@ -158,6 +158,7 @@ VALUES = [
     str([round(math.pi, 3), math.fabs(-2), math.log10(1000), math.tau, round(2.5), round(3.5), abs(-3)]),
     # str subscripts, str of dtypes
     "abcdef"[1:4] + "abcdef"[::-1] + "abcdef"[-1] + "abcdef"[::2] + "abcdef"[4:1:-1] + "ab"[5:] + "|" + str(torch.float16),
+    "-" * 3 + 2 * "ab" + "x" * 0 + "y" * -2 + "%" * 2,
     # repr/str of containers
     str([1, 2.0, "x", None, True]) + repr((1,)) + str({"a": [1, (2, 3)]}) + repr(()),
 ]
