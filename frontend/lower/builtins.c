@@ -12,6 +12,7 @@
  */
 #include "builtins.h"
 #include "pyformat.h"
+#include "pyops.h"
 
 #include <errno.h>
 #include <math.h>
@@ -266,6 +267,11 @@ static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
         return unk(I);
     if (isint && k >= 0)
         return obj_int(I, iv);
+    if (k >= 0 && isfinite(v)) {   /* the exact value rounded half-even, as Python's round */
+        char buf[700];   /* %.300f of 1e308: 611 bytes */
+        snprintf(buf, sizeof buf, "%.*f", (int)(k > 300 ? 300 : k), v);
+        return obj_float(I, strtod(buf, NULL));
+    }
     double p = pow(10.0, (double)k);
     return obj_float(I, nearbyint(v * p) / p);
 }
@@ -452,6 +458,20 @@ static Obj *bi_math(Interp *I, const char *name, CallArgs *a)
     }
     if (!obj_num_value(o, &x) || (o2 && !obj_num_value(o2, &y)))
         return unk(I);
+    if (streq(f, "isfinite") || streq(f, "isinf") || streq(f, "isnan"))
+        return obj_bool(I, f[2] == 'f' ? isfinite(x) : f[2] == 'i' ? isinf(x) : isnan(x));
+    if (streq(f, "isclose")) {   /* isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0) */
+        double rel = 1e-9, abs_tol = 0;
+        Obj *r = args_kw(a, "rel_tol"), *t = args_kw(a, "abs_tol");
+        if (!o2 || (r && !obj_num_value(r, &rel)) || (t && !obj_num_value(t, &abs_tol)))
+            return unk(I);
+        if (x == y)
+            return obj_bool(I, 1);
+        if (isinf(x) || isinf(y))
+            return obj_bool(I, 0);
+        double d = fabs(x - y), m = fmax(fabs(x), fabs(y));
+        return obj_bool(I, d <= rel * m || d <= abs_tol);
+    }
     if (streq(f, "sqrt"))
         return x < 0 ? unk(I) : obj_float(I, sqrt(x));
     if (streq(f, "isqrt")) {
@@ -1022,6 +1042,143 @@ static Obj *bi_dataclass(Interp *I, const char *name, CallArgs *a)
     return c;
 }
 
+/* type(object): the class of a script instance, the library class of a
+ * torch module, the builtin type of a known value */
+static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    if (!x || a->npos != 1)
+        return unk(I);
+    const char *t = NULL;
+    switch (x->kind) {
+    case O_INST:
+        if (x->cls && x->cls->node) {
+            Obj *c = obj_new(I, O_CLASS);
+            c->cls = x->cls;
+            return c;
+        }
+        if (!x->cls)
+            return obj_builtin(I, x->s);
+        t = "types.SimpleNamespace";
+        break;
+    case O_NONE: t = "NoneType"; break;
+    case O_BOOL: t = "bool"; break;
+    case O_INT: case O_DIM: t = "int"; break;
+    case O_FLOAT: t = "float"; break;
+    case O_STR: t = "str"; break;
+    case O_TUPLE: t = "tuple"; break;
+    case O_LIST: t = "list"; break;
+    case O_DICT: t = "dict"; break;
+    case O_RANGE: t = "range"; break;
+    case O_TENSOR: t = x->t->is_param ? "torch.nn.Parameter" : "torch.Tensor"; break;
+    case O_DTYPE: t = "torch.dtype"; break;
+    case O_PARTIAL: t = "functools.partial"; break;
+    default: return unk(I);
+    }
+    return obj_builtin(I, t);
+}
+
+/* issubclass(cls, classinfo) of script classes and nn classes */
+static Obj *bi_issubclass(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *c = args_get(a, 0, NULL), *info = args_get(a, 1, NULL);
+    if (!c || !info || c->kind != O_CLASS)
+        return unk(I);
+    Obj inst = {0};   /* an instance of c stands for c: isinstance's rules */
+    inst.kind = O_INST;
+    inst.cls = c->cls;
+    int r = 0;
+    Obj *const *items = info->kind == O_TUPLE ? info->items : &info;
+    size_t n = info->kind == O_TUPLE ? info->n : 1;
+    for (size_t i = 0; i < n && r != 1; i++) {
+        int k = bi__isinstance_one(&inst, items[i]);
+        r = k == 1 ? 1 : k < 0 ? -1 : r;
+    }
+    return r < 0 ? unk(I) : obj_bool(I, r);
+}
+
+/* divmod(a, b) | pow(base, exp) of known ints and floats (Python's floor
+ * division and modulo: the evaluator's operators) */
+static Obj *bi_divmod_pow(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL), *y = args_get(a, 1, NULL);
+    if (!x || !y || a->npos != 2 || x->kind == O_TENSOR || y->kind == O_TENSOR)
+        return unk(I);
+    if (name[0] == 'p')
+        return pyops_binop(I, "**", x, y, a->node);
+    Obj *pair[2] = {pyops_binop(I, "//", x, y, a->node), pyops_binop(I, "%", x, y, a->node)};
+    if (is_unknown(pair[0]) || is_unknown(pair[1]))
+        return unk(I);
+    return obj_tuple(I, pair, 2);
+}
+
+/* chr(i) of ASCII | ord(c) of one ASCII character | hex/bin/oct(int) */
+static Obj *bi_chr_ord(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    int64_t v;
+    if (!x)
+        return unk(I);
+    if (streq(name, "ord"))
+        return x->kind == O_STR && x->len == 1 && (unsigned char)x->s[0] < 0x80 ? obj_int(I, (unsigned char)x->s[0])
+                                                                                : unk(I);
+    if (!obj_int_value(x, &v) || x->kind == O_BOOL)
+        return unk(I);
+    if (streq(name, "chr")) {
+        char c[2] = {(char)v, 0};
+        return v > 0 && v < 0x80 ? obj_str(I, interp_strndup(I, c, 1)) : unk(I);
+    }
+    const char *spec = name[0] == 'h' ? "#x" : name[0] == 'b' ? "#b" : "#o";
+    const char *t = pyformat_value(I, x, 0, spec);
+    return t ? obj_str(I, t) : unk(I);
+}
+
+/* map(func, *iterables) | filter(func or None, iterable): the items as a
+ * list (tngc's iterators are lists), func called as Python does */
+static Obj *bi_map_filter(Interp *I, const char *name, CallArgs *a)
+{
+    int is_map = name[0] == 'm';
+    Obj *fn = args_get(a, 0, NULL);
+    if (!fn || a->npos < 2 || a->has_star || a->npos > 17 || is_unknown(fn) || (!is_map && a->npos != 2))
+        return unk(I);
+    Obj *ls[16];
+    size_t n = SIZE_MAX;
+    for (size_t k = 1; k < a->npos; k++) {
+        if (!(ls[k - 1] = obj_iter(I, a->pos[k], a->node, ITER_EXPAND)))
+            return unk(I);
+        if (ls[k - 1]->n < n)
+            n = ls[k - 1]->n;
+    }
+    Obj *out = obj_seq_of(I, O_LIST, NULL, 0);
+    for (size_t i = 0; i < n && !I->aborted; i++) {
+        Obj *args[16];
+        for (size_t k = 0; k + 1 < a->npos; k++)
+            args[k] = ls[k]->items[i];
+        Obj *r = args[0];
+        if (!(!is_map && is_none(fn))) {
+            CallArgs ca = {0};
+            ca.pos = args;
+            ca.npos = a->npos - 1;
+            ca.kwnames = I->no_kwnames;
+            ca.kw = I->no_kw;
+            ca.node = a->node;
+            r = interp_call(I, fn, &ca);
+        }
+        if (is_map) {
+            obj_push(I, out, r);
+            continue;
+        }
+        int t = obj_truth(I, r);
+        if (t < 0)
+            return unk(I);
+        if (t)
+            obj_push(I, out, args[0]);
+    }
+    return out;
+}
+
 enum {
     BI_NOSTAR = 1,   /* *args or **kwargs of unknown contents: an unknown */
     BI_RAW = 2,      /* introspection: its unknown result is not the library's
@@ -1062,7 +1219,17 @@ static const struct Builtin {
     {"hasattr", bi_hasattr, BI_RAW},
     {"callable", bi_callable, BI_RAW},
     {"id", bi_unknown, BI_RAW},
-    {"type", bi_unknown, BI_RAW},
+    {"type", bi_type, BI_RAW},
+    {"issubclass", bi_issubclass, BI_RAW},
+    {"divmod", bi_divmod_pow, 0},
+    {"pow", bi_divmod_pow, 0},
+    {"chr", bi_chr_ord, 0},
+    {"ord", bi_chr_ord, 0},
+    {"hex", bi_chr_ord, 0},
+    {"bin", bi_chr_ord, 0},
+    {"oct", bi_chr_ord, 0},
+    {"map", bi_map_filter, 0},
+    {"filter", bi_map_filter, 0},
     {"getattr", bi_getattr, BI_RAW},
     {"setattr", bi_setattr, BI_RAW},
     /* host-side torch functions */
@@ -1308,6 +1475,155 @@ static Obj *str_strip(Interp *I, const char *m, const Obj *self, CallArgs *a)
     return obj_str(I, interp_strndup(I, s, (size_t)(e - s)));
 }
 
+/* 1 when every byte of s is ASCII (code points are bytes). */
+static int str__ascii(const Obj *s)
+{
+    for (size_t i = 0; i < s->len; i++)
+        if ((unsigned char)s->s[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
+/* The index of the first (last when rev) sub in s, or -1. */
+static long str__find(Interp *I, const Obj *s, const Obj *sub, int rev)
+{
+    if (sub->len > s->len)
+        return -1;
+    size_t last = s->len - sub->len;
+    for (size_t k = 0; k <= last; k++) {
+        size_t i = rev ? last - k : k;
+        interp_work(I, 1 + sub->len / 64);
+        if (!memcmp(s->s + i, sub->s, sub->len))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* The str methods on ASCII text: is*, count, find, rfind, index, zfill,
+ * ljust, rjust, center, partition, rpartition, rsplit, removeprefix,
+ * removesuffix, capitalize; NULL for what tngc does not do. */
+static Obj *str_more(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    if (!str__ascii(self))
+        return NULL;
+    if (!strncmp(m, "is", 2) && a->npos == 0) {
+        int ok = self->len > 0, lower = 0, upper = 0;
+        for (size_t i = 0; i < self->len; i++) {
+            char c = self->s[i];
+            int d = c >= '0' && c <= '9', al = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+            lower |= c >= 'a' && c <= 'z';
+            upper |= c >= 'A' && c <= 'Z';
+            if (streq(m, "isdigit") || streq(m, "isdecimal") || streq(m, "isnumeric"))
+                ok &= d;
+            else if (streq(m, "isalpha"))
+                ok &= al;
+            else if (streq(m, "isalnum"))
+                ok &= al || d;
+            else if (streq(m, "isspace"))
+                ok &= strchr(" \t\n\r\f\v", c) != NULL && c;
+            else if (!streq(m, "islower") && !streq(m, "isupper"))
+                return NULL;
+        }
+        if (streq(m, "islower"))
+            return obj_bool(I, lower && !upper);
+        if (streq(m, "isupper"))
+            return obj_bool(I, upper && !lower);
+        return obj_bool(I, ok);
+    }
+    const Obj *x = str_arg(a, 0, NULL);
+    if ((streq(m, "count") || streq(m, "find") || streq(m, "rfind") || streq(m, "index")) && x && a->npos == 1) {
+        if (streq(m, "count")) {
+            if (!x->len)
+                return obj_int(I, (int64_t)self->len + 1);
+            int64_t n = 0;
+            for (size_t i = 0; i + x->len <= self->len;) {
+                interp_work(I, 1 + x->len / 64);
+                if (!memcmp(self->s + i, x->s, x->len))
+                    n++, i += x->len;
+                else
+                    i++;
+            }
+            return obj_int(I, n);
+        }
+        long k = str__find(I, self, x, m[0] == 'r');
+        return k < 0 && m[0] == 'i' ? NULL : obj_int(I, k);   /* index: ValueError */
+    }
+    if ((streq(m, "zfill") || streq(m, "ljust") || streq(m, "rjust") || streq(m, "center")) && a->npos >= 1) {
+        int64_t w;
+        Obj *fo = args_get(a, 1, "fillchar");
+        if (!obj_int_value(a->pos[0], &w) || w > 4096 || (fo && (fo->kind != O_STR || fo->len != 1)))
+            return NULL;
+        size_t n = self->len, pad = w > (int64_t)n ? (size_t)w - n : 0;
+        char fill = fo ? fo->s[0] : m[0] == 'z' ? '0' : ' ';
+        size_t left = m[0] == 'l' ? 0 : m[0] == 'c' ? (pad / 2 + (pad & (size_t)w & 1)) : pad;
+        char *out = interp_alloc(I, n + pad + 1);
+        size_t k = 0;
+        int sign = m[0] == 'z' && n && (self->s[0] == '-' || self->s[0] == '+');
+        if (sign)
+            out[k++] = self->s[0];
+        for (size_t i = 0; i < left; i++)
+            out[k++] = fill;
+        memcpy(out + k, self->s + sign, n - (size_t)sign);
+        k += n - (size_t)sign;
+        for (size_t i = left; i < pad; i++)
+            out[k++] = fill;
+        out[k] = 0;
+        return obj_str(I, out);
+    }
+    if ((streq(m, "partition") || streq(m, "rpartition")) && x && x->len && a->npos == 1) {
+        long k = str__find(I, self, x, m[0] == 'r');
+        Obj *parts[3];
+        if (k < 0) {
+            Obj *e = obj_str(I, "");
+            parts[0] = m[0] == 'r' ? e : self, parts[1] = e, parts[2] = m[0] == 'r' ? self : e;
+        } else {
+            parts[0] = obj_str(I, interp_strndup(I, self->s, (size_t)k));
+            parts[1] = (Obj *)x;
+            parts[2] = obj_str(I, interp_strndup(I, self->s + k + x->len, self->len - (size_t)k - x->len));
+        }
+        return obj_tuple(I, parts, 3);
+    }
+    if (streq(m, "rsplit")) {   /* rsplit(sep, maxsplit): from the right */
+        Obj *mo = args_get(a, 1, "maxsplit");
+        x = str_arg(a, 0, "sep");
+        int64_t max = -1;
+        if (!x || !x->len || (mo && !obj_int_value(mo, &max)))
+            return NULL;
+        Obj *r = obj_seq_of(I, O_LIST, NULL, 0);
+        size_t end = self->len;
+        while (max < 0 || (int64_t)r->n < max) {
+            Obj head = *self;
+            head.len = end;
+            long k = str__find(I, &head, x, 1);
+            if (k < 0)
+                break;
+            obj_push(I, r, obj_str(I, interp_strndup(I, self->s + k + x->len, end - (size_t)k - x->len)));
+            end = (size_t)k;
+        }
+        obj_push(I, r, obj_str(I, interp_strndup(I, self->s, end)));
+        for (size_t i = 0; i < r->n / 2; i++) {
+            Obj *t = r->items[i];
+            r->items[i] = r->items[r->n - 1 - i];
+            r->items[r->n - 1 - i] = t;
+        }
+        return r;
+    }
+    if ((streq(m, "removeprefix") || streq(m, "removesuffix")) && x && a->npos == 1) {
+        int pre = m[6] == 'p';
+        if (x->len <= self->len && !memcmp(self->s + (pre ? 0 : self->len - x->len), x->s, x->len))
+            return obj_str(I, interp_strndup(I, self->s + (pre ? x->len : 0), self->len - x->len));
+        return self;
+    }
+    if (streq(m, "capitalize") && a->npos == 0) {
+        char *t = interp_strndup(I, self->s, self->len);
+        for (size_t i = 0; i < self->len; i++)
+            if (i == 0 ? (t[i] >= 'a' && t[i] <= 'z') : (t[i] >= 'A' && t[i] <= 'Z'))
+                t[i] = (char)(t[i] ^ 0x20);
+        return obj_str(I, t);
+    }
+    return NULL;
+}
+
 Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a)
 {
     if (!strcmp(m, "format"))
@@ -1335,7 +1651,7 @@ Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a)
                 t[i] = (char)(t[i] ^ 0x20);   /* ASCII only, as names are */
         return obj_str(I, t);
     }
-    return NULL;
+    return str_more(I, m, self, a);
 }
 
 /* ===================================================================== */

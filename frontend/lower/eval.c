@@ -875,6 +875,26 @@ static Obj *method_obj(Interp *I, const char *name, Obj *self)
 static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
 {
     Obj *r;
+    if (name[0] == '_' && name[1] == '_') {   /* obj.__class__, cls.__name__, fn.__name__ */
+        if (strcmp(name, "__class__") == 0 && o->kind == O_INST && o->cls && o->cls->node) {
+            r = obj_new(I, O_CLASS);
+            r->cls = o->cls;
+            return r;
+        }
+        if (strcmp(name, "__class__") == 0 && o->kind == O_INST && !o->cls)
+            return obj_builtin(I, o->s);
+        if (strcmp(name, "__name__") == 0 || strcmp(name, "__qualname__") == 0) {
+            int q = name[2] == 'q';
+            if (o->kind == O_CLASS)
+                return obj_str(I, o->cls->name);
+            if (o->kind == O_FUNC || o->kind == O_BOUND)
+                return obj_str(I, q ? o->func->qualname : o->func->name);
+            if (o->kind == O_BUILTIN && o->s) {
+                const char *dot = strrchr(o->s, '.');
+                return obj_str(I, dot ? dot + 1 : o->s);
+            }
+        }
+    }
     switch (o->kind) {
     case O_INST:
         if ((r = obj_getattr(o, name)))

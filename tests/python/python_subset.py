@@ -159,6 +159,18 @@ VALUES = [
     # str subscripts, str of dtypes
     "abcdef"[1:4] + "abcdef"[::-1] + "abcdef"[-1] + "abcdef"[::2] + "abcdef"[4:1:-1] + "ab"[5:] + "|" + str(torch.float16),
     "-" * 3 + 2 * "ab" + "x" * 0 + "y" * -2 + "%" * 2,
+    # type, __class__, __name__, more builtins and str methods
+    type(b).__name__ + c.__class__.__name__ + type(norm(4)).__name__ + act.__name__ + Base.__name__ + str(type(3) is int),
+    str([divmod(7, 2), divmod(-7, 2), pow(2, 5), chr(65), ord("a"), hex(255), bin(5), oct(8), hex(-1)]),
+    str([list(map(int, ["1", "2"])), list(map(lambda u, v: u + v, [1, 2], [10, 20, 30])), list(filter(None, [0, 1, 2]))]),
+    str([issubclass(Child, Base), issubclass(Base, Child), issubclass(Child, (Other, Base)), issubclass(Base, object)]),
+    str([math.isclose(0.1 + 0.2, 0.3), math.isfinite(1.0), math.isinf(math.inf), math.isnan(1.0)]),
+    str(["12".isdigit(), "a1".isalpha(), "a1".isalnum(), " ".isspace(), "ab".islower(), "AB".isupper(), "".isdigit()]),
+    str(["abcab".count("ab"), "abc".find("c"), "abca".rfind("a"), "abc".find("z"), "abc".index("b")]),
+    "7".zfill(3) + "-7".zfill(4) + "ab".rjust(4) + "ab".ljust(3, ".") + "|" + "ab".center(7) + "|" + "abc".center(6, "*"),
+    str(["a/b/c".rsplit("/", 1), "x.y".partition("."), "x.y.z".rpartition("."), "nope".partition("."), "a b c".rsplit(" ")]),
+    "model.layer".removeprefix("model.") + "w.bias".removesuffix(".bias") + "hello".capitalize(),
+    str([round(2.675, 2), round(1234.5, -2), round(0.5), round(-1.5), round(1e300, 2)]),
     # repr/str of containers
     str([1, 2.0, "x", None, True]) + repr((1,)) + str({"a": [1, (2, 3)]}) + repr(()),
 ]
