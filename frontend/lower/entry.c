@@ -400,7 +400,8 @@ void entry_scope_enter(Interp *I, Obj *s, int32_t node)
             obj_int_value(y, &prio);
             I->stream = graph_stream(I->g, x->s, prio, line, col);
         } else if (!(x->kind == O_UNKNOWN && obj_is_reported(x))) {
-            interp_break(I, node, RULE_TNG205, "the stream tag is not a string known at compile time");
+            interp_break(I, node, RULE_TNG205, "the stream tag is not a string known at compile time%s",
+                         interp_unknown_origin(I, x, node));
             if (x->kind == O_UNKNOWN)
                 obj_mark_reported(I, x);
         }
@@ -410,7 +411,8 @@ void entry_scope_enter(Interp *I, Obj *s, int32_t node)
         else if (x->kind == O_STR)
             I->sk = graph_sk(I->g, x->s, y->kind == O_STR ? y->s : "", line, col);
         else if (!(x->kind == O_UNKNOWN && obj_is_reported(x)))
-            interp_break(I, node, RULE_TNG205, "the super-kernel scope name is not known at compile time");
+            interp_break(I, node, RULE_TNG205, "the super-kernel scope name is not known at compile time%s",
+                         interp_unknown_origin(I, x, node));
         if (x->kind == O_UNKNOWN)
             obj_mark_reported(I, x);
     }

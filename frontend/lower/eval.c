@@ -1713,7 +1713,8 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
         else if (c->kind == O_TENSOR || c->kind == O_DIM)
             interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
         else if (I->tracing && c->kind == O_UNKNOWN && !obj_is_reported(c)) {
-            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time");
+            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time%s",
+                         interp_unknown_origin(I, c, cond));
             obj_mark_reported(I, c);
         }
         FOR_CHILDREN(I, n, c2)
@@ -1759,7 +1760,8 @@ static Flow exec_for(Interp *I, Frame *f, int32_t n)
         if (src->kind == O_TENSOR || src->kind == O_DIM || (I->tracing && src->kind != O_UNKNOWN))
             interp_break(I, right, RULE_TNG204, "'for' over a value whose length is only known at run time");
         else if (I->tracing && !obj_is_reported(src)) {
-            interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time");
+            interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time%s",
+                         interp_unknown_origin(I, src, right));
             obj_mark_reported(I, src);
         }
         return FLOW_NEXT;

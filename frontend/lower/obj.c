@@ -455,19 +455,23 @@ Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
 /* While tracing, an unknown value that flows into the graph is an error
  * (TNG205) the first time: nothing may be skipped silently. Returns 1 when
  * o is unknown (reported now or before). */
+const char *interp_unknown_origin(Interp *I, const Obj *o, int32_t node)
+{
+    if (!o || o->kind != O_UNKNOWN)
+        return "";
+    const Obj *root = o->origin ? o->origin : o;
+    if (root->node > 0 && node >= 0 && N(I, root->node)->line != N(I, node)->line)
+        return interp_printf(I, " (it comes from line %u)", (unsigned)N(I, root->node)->line);
+    return "";
+}
+
 int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
 {
     if (!o || o->kind != O_UNKNOWN)
         return 0;
     if (I->tracing && !obj_is_reported(o)) {
-        /* where the value (or what it is computed from) was made, when
-         * that is another line: the place to look */
-        const Obj *root = o->origin ? o->origin : o;
-        const char *from = "";
-        if (root->node > 0 && node >= 0 && N(I, root->node)->line != N(I, node)->line)
-            from = interp_printf(I, " (it comes from line %u)", (unsigned)N(I, root->node)->line);
         interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s%s", what,
-                    o->s ? ": " : "", o->s ? o->s : "", from);
+                    o->s ? ": " : "", o->s ? o->s : "", interp_unknown_origin(I, o, node));
         obj_mark_reported(I, o);
     }
     return 1;

@@ -469,6 +469,9 @@ Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...);
  * (TNG205) the first time: nothing may be skipped silently. Returns 1 when
  * o is unknown (reported now or before). */
 int interp_need(Interp *I, Obj *o, int32_t node, const char *what);
+/* " (it comes from line N)": where unknown o (or the value it was
+ * computed from) was made, when that is not node's line; else "". */
+const char *interp_unknown_origin(Interp *I, const Obj *o, int32_t node);
 
 /* ===================================================================== */
 /* Graphs and the trace                                                  */
