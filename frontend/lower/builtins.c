@@ -759,13 +759,14 @@ static Obj *bi_getattr(Interp *I, const char *name, CallArgs *a)
     return interp_getattr(I, o, n->s, a->node);
 }
 
-/* setattr(object, name, value) on an instance */
+/* setattr(object, name, value) as `object.name = value` (an instance, a
+ * config, a compiled model) */
 static Obj *bi_setattr(Interp *I, const char *name, CallArgs *a)
 {
     (void)name;
     Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL), *v = args_get(a, 2, NULL);
-    if (o && n && v && n->kind == O_STR && o->kind == O_INST)
-        obj_setattr(I, o, n->s, v);
+    if (o && n && v && n->kind == O_STR)
+        interp_setattr(I, o, n->s, obj_stored(I, v), a->node);
     return obj_none(I);
 }
 

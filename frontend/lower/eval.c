@@ -2126,6 +2126,7 @@ void eval_init(Interp *I)
 {
     I->call = eval_call_obj;
     I->getattr = getattr_obj;
+    I->setattr = setattr_obj;
     I->globals = interp_frame(NULL);
     frame_keep(I, I->globals);
 }

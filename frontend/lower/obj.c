@@ -835,6 +835,11 @@ Obj *interp_getattr(Interp *I, Obj *o, const char *name, int32_t node)
     return I->getattr(I, o, name, node);
 }
 
+void interp_setattr(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
+{
+    I->setattr(I, o, name, val, node);
+}
+
 /* ===================================================================== */
 /* Script functions and classes                                          */
 /* ===================================================================== */

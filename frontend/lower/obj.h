@@ -220,6 +220,7 @@ struct Interp {
     /* the evaluator (eval.c) */
     Obj *(*call)(Interp *I, Obj *callee, CallArgs *a);              /* interp_call */
     Obj *(*getattr)(Interp *I, Obj *o, const char *name, int32_t node);  /* interp_getattr */
+    void (*setattr)(Interp *I, Obj *o, const char *name, Obj *val, int32_t node);  /* interp_setattr */
     Frame *globals;
     Obj *ret;              /* value of the last return */
     long steps;
@@ -270,6 +271,9 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a);
 /* o.name as the evaluator reads it (instances, classes, modules, tensors,
  * configs, compiled entries). */
 Obj *interp_getattr(Interp *I, Obj *o, const char *name, int32_t node);
+/* o.name = val as the evaluator does it (instances, configs, compiled
+ * entries; nothing for other objects). */
+void interp_setattr(Interp *I, Obj *o, const char *name, Obj *val, int32_t node);
 
 /* ===================================================================== */
 /* Memory and the budget                                                 */
