@@ -1180,6 +1180,70 @@ static Obj *bi_map_filter(Interp *I, const char *name, CallArgs *a)
     return out;
 }
 
+/* dataclasses.asdict(obj): the fields of a dataclass instance as a dict,
+ * nested dataclasses, lists and tuples of them copied the same way */
+static Obj *bi__asdict(Interp *I, Obj *o, int depth)
+{
+    if (depth > 32)
+        return NULL;
+    if (o->kind == O_INST && o->cls && o->cls->fields) {
+        Obj *d = obj_seq(I, O_DICT);
+        for (size_t i = 0; i < o->cls->nfields; i++) {
+            Obj *v = obj_getattr(o, o->cls->fields[i]);
+            Obj *c = v ? bi__asdict(I, v, depth + 1) : NULL;
+            if (!c)
+                return NULL;
+            obj_dict_set(I, d, obj_str(I, o->cls->fields[i]), c);
+        }
+        return d;
+    }
+    if (o->kind == O_LIST || o->kind == O_TUPLE || o->kind == O_DICT) {
+        Obj *c = obj_seq(I, o->kind);
+        for (size_t i = 0; i < o->n; i++) {
+            Obj *x = bi__asdict(I, o->items[i], depth + 1);
+            if (!x)
+                return NULL;
+            obj_push(I, c, x);
+        }
+        return c;
+    }
+    return o;
+}
+
+/* dataclasses.asdict(obj) | dataclasses.replace(obj, **changes) |
+ * dataclasses.is_dataclass(obj) */
+static Obj *bi_dataclass_fn(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *o = args_get(a, 0, NULL);
+    const char *f = name + 12;   /* after "dataclasses." */
+    if (!o || o->kind == O_UNKNOWN)
+        return unk(I);
+    if (streq(f, "is_dataclass"))
+        return obj_bool(I, (o->kind == O_INST || o->kind == O_CLASS) && o->cls && o->cls->fields);
+    if (o->kind != O_INST || !o->cls || !o->cls->fields)
+        return unk(I);   /* TypeError in Python */
+    if (streq(f, "asdict")) {
+        Obj *d = bi__asdict(I, o, 0);
+        return d ? d : unk(I);
+    }
+    /* replace: a new instance from the fields, the changes over them */
+    CallArgs c = *a;
+    c.npos = 0;
+    c.nkw = o->cls->nfields;
+    c.kwnames = interp_alloc(I, (c.nkw + 1) * sizeof *c.kwnames);
+    c.kw = interp_alloc(I, (c.nkw + 1) * sizeof *c.kw);
+    for (size_t i = 0; i < c.nkw; i++) {
+        Obj *v = args_kw(a, o->cls->fields[i]);
+        c.kwnames[i] = o->cls->fields[i];
+        c.kw[i] = v ? v : obj_getattr(o, o->cls->fields[i]);
+        if (!c.kw[i])
+            return unk(I);
+    }
+    Obj *cls = obj_new(I, O_CLASS);
+    cls->cls = o->cls;
+    return interp_call(I, cls, &c);
+}
+
 enum {
     BI_NOSTAR = 1,   /* *args or **kwargs of unknown contents: an unknown */
     BI_RAW = 2,      /* introspection: its unknown result is not the library's
@@ -1258,6 +1322,10 @@ static const struct Builtin {
     {"types.SimpleNamespace", bi_namespace, 0},
     {"dataclasses.dataclass", bi_dataclass, BI_NOSTAR},
     {"dataclasses.field", bi_field, 0},
+    {"dataclasses.asdict", bi_dataclass_fn, 0},
+    {"dataclasses.replace", bi_dataclass_fn, BI_NOSTAR},
+    {"dataclasses.is_dataclass", bi_dataclass_fn, 0},
+    {"object.__setattr__", bi_setattr, 0},
 };
 
 int builtins_is_name(const char *name)

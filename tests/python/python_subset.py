@@ -142,6 +142,8 @@ VALUES = [
     str([hf.hidden_size, hf.num_attention_heads, hf.rope_theta, hf.num_key_value_heads, hf.tie, hf.model_type]),
     str([getattr(hf, "num_key_value_heads", 9), getattr(hf, "head_dim", hf.hidden_size // hf.num_attention_heads),
          getattr(cfg1, "missing", None), hasattr(hf, "tie"), hasattr(hf, "nope")]),
+    str([dataclasses.asdict(big), dataclasses.replace(cfg1, num_heads=2).num_heads, dataclasses.is_dataclass(cfg1),
+         dataclasses.is_dataclass(hf), dataclasses.replace(big, experts=1).head_dim]),
     # SimpleNamespace
     "%d %s %d %s %s" % (ns.hidden, ns.act, ns.layers, ns.late, getattr(ns, "nope", "dflt")),
     # builtins on known values
