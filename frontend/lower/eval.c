@@ -690,6 +690,9 @@ static int args_reported(const Obj *self, const CallArgs *a)
  * is the cause: report it. */
 static Obj *trace_result(Interp *I, size_t ndiag, Obj *r, const char *name, Obj *self, CallArgs *a)
 {
+    /* an argument the op reported as not known: its later uses stay quiet */
+    for (size_t i = 0; I->tracing && I->sf->diags.n > ndiag && i < a->npos + a->nkw; i++)
+        obj_mark_reported_since(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], ndiag);
     if (!r || r->kind != O_UNKNOWN || obj_is_reported(r))
         return r;
     if (!I->tracing)   /* host code: an unknown made from a reported one stays quiet too */

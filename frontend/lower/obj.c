@@ -413,6 +413,29 @@ void obj_mark_reported(Interp *I, Obj *o)
         o->origin->s = UNKNOWN_REPORTED;
 }
 
+/* Marks the unknowns o is or holds (two levels deep). */
+static void obj__mark_held(Interp *I, Obj *o, int depth)
+{
+    if (!o || depth > 2)
+        return;
+    if (o->kind == O_UNKNOWN)
+        obj_mark_reported(I, o);
+    else if (o->kind == O_TUPLE || o->kind == O_LIST || o->kind == O_SLICE)
+        for (size_t i = 0; i < o->n; i++)
+            obj__mark_held(I, o->items[i], depth + 1);
+}
+
+void obj_mark_reported_since(Interp *I, Obj *o, size_t ndiag)
+{
+    if (!I->tracing || !o)
+        return;
+    for (size_t k = ndiag; k < I->sf->diags.n; k++)
+        if (I->sf->diags.v[k].rule == RULE_TNG205) {
+            obj__mark_held(I, o, 0);
+            return;
+        }
+}
+
 Obj *obj_unknown_link(Interp *I, Obj *r, Obj *cause)
 {
     if (!r || !cause || r->kind != O_UNKNOWN || cause->kind != O_UNKNOWN)

@@ -320,6 +320,10 @@ Obj *obj_unknown_from(Interp *I, const Obj *x);
  * per cause). r itself when it already has a cause or is cause's root; the
  * root when r is host code's shared unknown (nothing allocated). */
 Obj *obj_unknown_link(Interp *I, Obj *r, Obj *cause);
+/* While tracing, when a diagnostic TNG205 was reported since there were
+ * ndiag (an op's argument not known: a size, a dim): the unknowns o is or
+ * holds are its cause, reported now, and later uses stay quiet. */
+void obj_mark_reported_since(Interp *I, Obj *o, size_t ndiag);
 /* 1 when o is such an unknown, or a tuple, list or dict holds one. */
 int obj_reported(const Obj *o);
 /* 1 when o is unknown, or a tuple/list holding an unknown item. */

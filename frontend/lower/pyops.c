@@ -424,6 +424,7 @@ Obj *pyops_subscript(Interp *I, Obj *o, Obj *key, int32_t node)
             return o;
         size_t ndiag = I->sf->diags.n;
         Obj *r = torchlib_subscript(I, o, key, node);
+        obj_mark_reported_since(I, key, ndiag);
         if (r->kind == O_UNKNOWN && I->tracing) {
             if (I->sf->diags.n == ndiag)
                 interp_need(I, key, node, "the index");

@@ -137,7 +137,7 @@ static int const_int(Interp *I, const Obj *o, int32_t node, const char *what, in
     if (obj_reported(o))
         ;   /* its cause has been reported */
     else if (is_unknown(o))
-        interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
+        interp_break(I, node, RULE_TNG205, "%s is not known at compile time%s", what, interp_unknown_origin(I, o, node));
     else
         interp_break(I, node, RULE_TNG205, "%s must be an int known at compile time", what);
     return 0;
@@ -149,7 +149,7 @@ static int known(Interp *I, const Obj *o, int32_t node, const char *what)
     if (!obj_has_unknown(o))
         return 1;
     if (!obj_reported(o))   /* else its cause has been reported */
-        interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
+        interp_break(I, node, RULE_TNG205, "%s is not known at compile time%s", what, interp_unknown_origin(I, o, node));
     return 0;
 }
 
@@ -2885,12 +2885,14 @@ static int resolve_index(Interp *I, Obj *index, int n, int32_t node, RuleId rule
             for (size_t k = 0; k < o->n; k++)
                 if (is_unknown(o->items[k])) {
                     if (!obj_reported(o->items[k]))
-                        interp_break(I, node, rule, "a slice bound is not known at compile time");
+                        interp_break(I, node, rule, "a slice bound is not known at compile time%s",
+                                     interp_unknown_origin(I, o->items[k], node));
                     return -1;
                 }
         if (is_unknown(o)) {
             if (!obj_reported(o))
-                interp_break(I, node, rule, "a tensor index is not known at compile time");
+                interp_break(I, node, rule, "a tensor index is not known at compile time%s",
+                             interp_unknown_origin(I, o, node));
             return -1;
         }
         switch (o->kind) {

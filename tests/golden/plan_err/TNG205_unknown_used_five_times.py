@@ -1,6 +1,7 @@
 # One unknown value (read from the environment when the script runs) used
-# five times, directly and through values computed from it: one error, at
-# its first use, naming the line it comes from; the other uses are silent.
+# again and again, directly and through values computed from it (operands,
+# sizes, dims, an index, a condition, a scope name): one error, at its first
+# use, naming the line it comes from; the other uses are silent.
 import os
 
 import torch
@@ -20,6 +21,7 @@ class Model(nn.Module):
         h = self.fc(x) * SCALE  # expect: TNG205
         h = h + SCALE
         h = h * (HALF + 1)
+        h = h.reshape(SCALE, -1).sum(dim=HALF) + torch.ones(SCALE)[HALF]
         if SCALE > 1:
             h = h - 1
         with torchair.scope.super_kernel(f"s{SCALE}", ""):
