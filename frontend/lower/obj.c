@@ -804,20 +804,26 @@ Obj *args_get(const CallArgs *a, size_t pos, const char *name)
 }
 
 /* 1 when o is, or a tuple, list or dict holds, an unknown already reported. */
-static int obj__holds_reported(const Obj *o, int depth)
+/* *visits bounds the items looked at: lists that share sublists
+ * ([[l] * 1000] * 1000) hold more items than memory. */
+static int obj__holds_reported(const Obj *o, int depth, size_t *visits)
 {
-    if (!o || depth > 8)
+    if (!o || depth > 8 || ++*visits > INTERP_MAX_ITEMS)
         return 0;
     if (obj_is_reported(o))
         return 1;
     if (o->kind == O_TUPLE || o->kind == O_LIST || o->kind == O_DICT)
         for (size_t i = 0; i < o->n; i++)
-            if (obj__holds_reported(o->items[i], depth + 1))
+            if (obj__holds_reported(o->items[i], depth + 1, visits))
                 return 1;
     return 0;
 }
 
-int obj_reported(const Obj *o) { return obj__holds_reported(o, 0); }
+int obj_reported(const Obj *o)
+{
+    size_t visits = 0;
+    return obj__holds_reported(o, 0, &visits);
+}
 
 int obj_has_unknown(const Obj *o)
 {

@@ -113,6 +113,8 @@ static int pyformat__container(const Obj *v, StrBuf *out, int depth)
     sb_putc(out, v->kind == O_LIST ? '[' : dict ? '{' : '(');
     for (size_t i = 0; i < v->n; i++) {
         const Obj *x = v->items[i];
+        if (out->len > INTERP_MAX_STR)
+            return 0;   /* shared sublists can make a repr of any size: refused past 1 MiB */
         if (i)
             sb_puts(out, dict && i % 2 ? ": " : ", ");
         int ok = x->kind == O_TUPLE || x->kind == O_LIST || x->kind == O_DICT ? pyformat__container(x, out, depth + 1)
@@ -404,6 +406,10 @@ const char *pyformat_percent(Interp *I, const Obj *fmt, const Obj *args)
     const char *s = fmt->s, *end = fmt->s + fmt->len;
     int ok = 1;
     while (s < end && ok) {
+        if (out.len > INTERP_MAX_STR) {
+            ok = 0;   /* many wide fields: refused past 1 MiB */
+            break;
+        }
         if (*s != '%') {
             sb_putc(&out, *s++);
             continue;
