@@ -1,7 +1,9 @@
 /*
  * builtins.c - Python's builtins and the methods of lists and dicts, as
  * the lowering evaluates them on known values (len, min, range, zip,
- * sorted, getattr, list.append, dict.get ...), and the host-side torch
+ * sorted, getattr, isinstance, list.append, dict.get, str methods ...),
+ * the library helpers model code is written with (functools.partial,
+ * dataclasses, types.SimpleNamespace, math), and the host-side torch
  * functions that only return a value (torch.manual_seed, torch.device).
  *
  * A builtin is a row of the table `builtins`: its name, the function that
