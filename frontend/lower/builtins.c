@@ -1,7 +1,9 @@
 /*
  * builtins.c - Python's builtins and the methods of lists and dicts, as
  * the lowering evaluates them on known values (len, min, range, zip,
- * sorted, getattr, list.append, dict.get ...), and the host-side torch
+ * sorted, getattr, isinstance, list.append, dict.get, str methods ...),
+ * the library helpers model code is written with (functools.partial,
+ * dataclasses, types.SimpleNamespace, math), and the host-side torch
  * functions that only return a value (torch.manual_seed, torch.device).
  *
  * A builtin is a row of the table `builtins`: its name, the function that
@@ -12,6 +14,7 @@
  */
 #include "builtins.h"
 #include "pyformat.h"
+#include "pyops.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,6 +36,9 @@ Obj *builtins_iter(Interp *I, Obj *o, int32_t node)
 /* Builtin functions                                                     */
 /* ===================================================================== */
 
+static int py_compare(const Obj *a, const Obj *b, int depth);
+static Obj *bi__keyed(Interp *I, Obj *l, Obj *key, int32_t node);
+
 /* Arguments of a builtin as one iterable (f(it)) or as varargs (f(a, b, ...)). */
 static Obj *varargs_or_iter(Interp *I, CallArgs *a)
 {
@@ -45,12 +51,33 @@ static Obj *varargs_or_iter(Interp *I, CallArgs *a)
 static Obj *bi_minmax(Interp *I, const char *name, CallArgs *a)
 {
     int is_max = name[1] == 'a';
-    if (args_kw(a, "key"))
-        return unk(I);
+    Obj *key = args_kw(a, "key");
     Obj *l = varargs_or_iter(I, a);
     if (!l || l->n == 0) {
         Obj *d = args_kw(a, "default");
         return d && l ? d : unk(I);
+    }
+    if (is_unknown(key))
+        return unk(I);
+    if (!is_none(key) || (!obj_has_unknown(l) && l->n && l->items[0]->kind != O_DIM &&
+                          l->items[0]->kind != O_TENSOR && !obj_num_value(l->items[0], &(double){0}))) {
+        /* key=, or strs and tuples: the first best item by Python's ordering */
+        Obj *keyed = !is_none(key) ? bi__keyed(I, l, key, a->node) : NULL;
+        if (!is_none(key) && !keyed)
+            return unk(I);
+        size_t best = 0;
+        for (size_t i = 1; i < l->n; i++) {
+            Obj *p = keyed ? keyed->items[i]->items[0] : l->items[i];
+            Obj *q = keyed ? keyed->items[best]->items[0] : l->items[best];
+            if (!keyed && (p->kind == O_DIM || p->kind == O_TENSOR || p->kind == O_UNKNOWN))
+                return unk(I);
+            int c = py_compare(p, q, 0);
+            if (c == 2)
+                return unk(I);
+            if (is_max ? c > 0 : c < 0)
+                best = i;
+        }
+        return l->items[best];
     }
     int any_dim = 0, all_int = 1;
     for (size_t i = 0; i < l->n; i++) {
@@ -242,6 +269,11 @@ static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
         return unk(I);
     if (isint && k >= 0)
         return obj_int(I, iv);
+    if (k >= 0 && isfinite(v)) {   /* the exact value rounded half-even, as Python's round */
+        char buf[700];   /* %.300f of 1e308: 611 bytes */
+        snprintf(buf, sizeof buf, "%.*f", (int)(k > 300 ? 300 : k), v);
+        return obj_float(I, strtod(buf, NULL));
+    }
     double p = pow(10.0, (double)k);
     return obj_float(I, nearbyint(v * p) / p);
 }
@@ -368,6 +400,8 @@ static Obj *bi_len(Interp *I, const char *name, CallArgs *a)
         return l ? obj_int(I, (int64_t)l->n) : unk(I);
     }
     case O_INST:
+        if (obj_is_module_dict(x))
+            return obj_int(I, (int64_t)x->attrs.n);
         return obj_is_module_seq(x) ? obj_int(I, (int64_t)x->n) : unk(I);
     case O_TENSOR: {
         int32_t v = interp_val(I, x, a->node);
@@ -395,16 +429,51 @@ static Obj *bi_math(Interp *I, const char *name, CallArgs *a)
         if (!l)
             return unk(I);
         int64_t p = 1, v;
-        int ovf = 0;
+        int ovf = 0, is_float = 0;
+        double fp = 1, fv;
         for (size_t i = 0; i < l->n; i++) {
-            if (!obj_int_value(l->items[i], &v))
+            if (!obj_num_value(l->items[i], &fv))
                 return unk(I);
-            ovf |= graph_ckd_mul(&p, p, v);
+            is_float |= !obj_int_value(l->items[i], &v);
+            if (!is_float)
+                ovf |= graph_ckd_mul(&p, p, v);
+            fp *= fv;
         }
+        if (is_float)   /* a float item: the product of the items as Python's float math gives it */
+            return ovf ? unk(I) : obj_float(I, fp);
         return obj_int_checked(I, ovf, p, a->node);
+    }
+    if (streq(f, "gcd")) {   /* math.gcd(*integers) */
+        uint64_t g = 0;
+        for (size_t i = 0; i < a->npos; i++) {
+            int64_t v;
+            if (!obj_int_value(a->pos[i], &v) || a->has_star)
+                return unk(I);
+            uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+            while (m) {
+                uint64_t t = g % m;
+                g = m;
+                m = t;
+            }
+        }
+        return obj_int_checked(I, g > (uint64_t)INT64_MAX, (int64_t)g, a->node);
     }
     if (!obj_num_value(o, &x) || (o2 && !obj_num_value(o2, &y)))
         return unk(I);
+    if (streq(f, "isfinite") || streq(f, "isinf") || streq(f, "isnan"))
+        return obj_bool(I, f[2] == 'f' ? isfinite(x) : f[2] == 'i' ? isinf(x) : isnan(x));
+    if (streq(f, "isclose")) {   /* isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0) */
+        double rel = 1e-9, abs_tol = 0;
+        Obj *r = args_kw(a, "rel_tol"), *t = args_kw(a, "abs_tol");
+        if (!o2 || (r && !obj_num_value(r, &rel)) || (t && !obj_num_value(t, &abs_tol)))
+            return unk(I);
+        if (x == y)
+            return obj_bool(I, 1);
+        if (isinf(x) || isinf(y))
+            return obj_bool(I, 0);
+        double d = fabs(x - y), m = fmax(fabs(x), fabs(y));
+        return obj_bool(I, d <= rel * m || d <= abs_tol);
+    }
     if (streq(f, "sqrt"))
         return x < 0 ? unk(I) : obj_float(I, sqrt(x));
     if (streq(f, "isqrt")) {
@@ -435,6 +504,13 @@ static Obj *bi_math(Interp *I, const char *name, CallArgs *a)
         return obj_float(I, fabs(x));
     if (streq(f, "pow"))
         return o2 ? obj_float(I, pow(x, y)) : unk(I);
+    if (streq(f, "trunc") || ((streq(f, "ceil") || streq(f, "floor")) && obj_int_value(o, &(int64_t){0}))) {
+        int64_t v;
+        if (obj_int_value(o, &v))
+            return obj_int(I, v);
+        double r = trunc(x);
+        return r > -9.2e18 && r < 9.2e18 ? obj_int(I, (int64_t)r) : unk(I);
+    }
     if (streq(f, "ceil") || streq(f, "floor")) {
         double r = f[0] == 'c' ? ceil(x) : floor(x);
         return r > -9.2e18 && r < 9.2e18 ? obj_int(I, (int64_t)r) : unk(I);
@@ -474,18 +550,19 @@ static int py_compare(const Obj *a, const Obj *b, int depth)
     return 2;
 }
 
-/* Stable merge sort of items[0..n) by py_compare; -1 when two items do
- * not compare. */
-static int sort_items(Obj **items, Obj **tmp, size_t n, int desc)
+/* Stable merge sort of items[0..n) by py_compare (of their first items
+ * when keyed); -1 when two items do not compare. */
+static int sort_items(Obj **items, Obj **tmp, size_t n, int desc, int keyed)
 {
     if (n < 2)
         return 0;
     size_t h = n / 2;
-    if (sort_items(items, tmp, h, desc) < 0 || sort_items(items + h, tmp, n - h, desc) < 0)
+    if (sort_items(items, tmp, h, desc, keyed) < 0 || sort_items(items + h, tmp, n - h, desc, keyed) < 0)
         return -1;
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n) {
-        int c = py_compare(items[j], items[i], 0);
+        /* keyed: the items are (key, value) pairs compared by key */
+        int c = keyed ? py_compare(items[j]->items[0], items[i]->items[0], 0) : py_compare(items[j], items[i], 0);
         if (c == 2)
             return -1;
         /* take from the right only when strictly before (stability) */
@@ -502,17 +579,49 @@ static int sort_items(Obj **items, Obj **tmp, size_t n, int desc)
     return 0;
 }
 
-/* sorted(iterable, reverse=False) of numbers, strings, tuples of them */
+/* The (key(x), x) pairs of list l for a key function (a callable of the
+ * script or a builtin, called as Python does); NULL when a key is unknown. */
+static Obj *bi__keyed(Interp *I, Obj *l, Obj *key, int32_t node)
+{
+    Obj *out = obj_seq_of(I, O_LIST, NULL, 0);
+    out->items = interp_alloc(I, (l->n + 1) * sizeof *out->items);
+    for (size_t i = 0; i < l->n; i++) {
+        CallArgs ka = {0};
+        Obj *arg[1] = {l->items[i]};
+        ka.pos = arg;
+        ka.npos = 1;
+        ka.kwnames = I->no_kwnames;
+        ka.kw = I->no_kw;
+        ka.node = node;
+        Obj *k = interp_call(I, key, &ka);
+        if (!k || obj_has_unknown(k) || I->aborted)
+            return NULL;
+        Obj *pair[2] = {k, l->items[i]};
+        out->items[i] = obj_tuple(I, pair, 2);
+        out->n = i + 1;
+    }
+    out->cap = out->n;
+    return out;
+}
+
+/* sorted(iterable, /, *, key=None, reverse=False) of numbers, strings,
+ * tuples of them (or of what key gives for the items) */
 static Obj *bi_sorted(Interp *I, const char *name, CallArgs *a)
 {
     (void)name;
     Obj *l = obj_iter(I, args_get(a, 0, "iterable"), a->node, ITER_EXPAND);
-    Obj *rev = args_kw(a, "reverse");
-    if (!l || args_kw(a, "key") || obj_has_unknown(rev))
+    Obj *rev = args_kw(a, "reverse"), *key = args_kw(a, "key");
+    if (!l || obj_has_unknown(rev) || is_unknown(key))
         return unk(I);
-    Obj **tmp = interp_alloc(I, (l->n + 1) * sizeof *tmp);
-    if (sort_items(l->items, tmp, l->n, obj_flag(rev, 0)) < 0)
+    Obj *keyed = !is_none(key) ? bi__keyed(I, l, key, a->node) : NULL;
+    if (!is_none(key) && !keyed)
         return unk(I);
+    Obj *s = keyed ? keyed : l;
+    Obj **tmp = interp_alloc(I, (s->n + 1) * sizeof *tmp);
+    if (sort_items(s->items, tmp, s->n, obj_flag(rev, 0), keyed != NULL) < 0)
+        return unk(I);
+    for (size_t i = 0; keyed && i < s->n; i++)
+        l->items[i] = s->items[i]->items[1];
     return l;
 }
 
@@ -652,14 +761,489 @@ static Obj *bi_getattr(Interp *I, const char *name, CallArgs *a)
     return interp_getattr(I, o, n->s, a->node);
 }
 
-/* setattr(object, name, value) on an instance */
+/* setattr(object, name, value) as `object.name = value` (an instance, a
+ * config, a compiled model) */
 static Obj *bi_setattr(Interp *I, const char *name, CallArgs *a)
 {
     (void)name;
     Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL), *v = args_get(a, 2, NULL);
-    if (o && n && v && n->kind == O_STR && o->kind == O_INST)
-        obj_setattr(I, o, n->s, v);
+    if (o && n && v && n->kind == O_STR)
+        interp_setattr(I, o, n->s, obj_stored(I, v), a->node);
     return obj_none(I);
+}
+
+/* hasattr(object, name): an instance of a script class (its attributes,
+ * methods, class attributes), a module's attribute set on it; unknown where
+ * tngc cannot tell (library objects, names nn.Module gives its subclasses) */
+static Obj *bi_hasattr(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL);
+    if (!o || !n || n->kind != O_STR || o->kind != O_INST)
+        return unk(I);
+    if (obj_getattr(o, n->s) || (o->cls && (obj_class_method(o->cls, n->s, NULL) || obj_class_attr(o->cls, n->s))))
+        return obj_bool(I, 1);
+    return bi__lacks_attr(o, n->s) ? obj_bool(I, 0) : unk(I);
+}
+
+/* The Python type names isinstance() knows for values tngc holds. */
+static const char *const bi__type_names[] = {
+    "int", "float", "str", "bool", "tuple", "list", "dict", "set", "bytes", "complex", "range",
+    "torch.Tensor", "torch.nn.Parameter", "torch.dtype", "functools.partial", "types.SimpleNamespace"};
+
+/* 1 when name is a torch.nn module class (torch.nn.Linear, ...). */
+static int bi__nn_class(const char *name)
+{
+    return strncmp(name, "torch.nn.", 9) == 0 && name[9] >= 'A' && name[9] <= 'Z' && !strchr(name + 9, '.') &&
+           strcmp(name, "torch.nn.Parameter") != 0;
+}
+
+/* isinstance(x, c) for one class c: 1, 0, or -1 when tngc cannot tell. */
+static int bi__isinstance_one(const Obj *x, const Obj *c)
+{
+    if (x->kind == O_UNKNOWN || (c->kind != O_CLASS && c->kind != O_BUILTIN))
+        return -1;
+    if (c->kind == O_BUILTIN && strcmp(c->s, "object") == 0)
+        return 1;
+    if (x->kind == O_INST && x->cls) {   /* an instance of a script class */
+        const InterpClass *k = x->cls;
+        const char *lib = NULL;
+        for (int depth = 0; k && depth < 64; k = k->base, depth++) {
+            if (c->kind == O_CLASS && c->cls == k)
+                return 1;
+            if (!lib && k->base_name)
+                lib = k->base_name;
+        }
+        if (c->kind == O_CLASS)
+            return 0;
+        if (lib && (strcmp(lib, c->s) == 0 || (strcmp(c->s, "torch.nn.Module") == 0 && bi__nn_class(lib))))
+            return 1;
+        if (streq(x->cls->name, "SimpleNamespace") && !x->cls->node && streq(c->s, "types.SimpleNamespace"))
+            return 1;
+        if (lib && !bi__nn_class(lib))
+            return -1;   /* a library base: its own bases are not known here */
+    } else if (c->kind == O_CLASS) {
+        return 0;   /* nothing else is an instance of a script class */
+    } else {
+        const char *t = NULL;
+        switch (x->kind) {
+        case O_BOOL: t = streq(c->s, "int") ? "int" : "bool"; break;
+        case O_INT: case O_DIM: t = "int"; break;
+        case O_FLOAT: t = "float"; break;
+        case O_STR: t = "str"; break;
+        case O_TUPLE: t = streq(c->s, "torch.Size") ? NULL : "tuple"; break;
+        case O_LIST: t = "list"; break;
+        case O_DICT: t = "dict"; break;
+        case O_RANGE: t = "range"; break;
+        case O_DTYPE: t = "torch.dtype"; break;
+        case O_PARTIAL: t = "functools.partial"; break;
+        case O_TENSOR:
+            t = streq(c->s, "torch.nn.Parameter") ? (x->t->is_param ? "torch.nn.Parameter" : "torch.Tensor")
+                                                   : "torch.Tensor";
+            break;
+        case O_INST:   /* a torch.nn module */
+            if (streq(c->s, x->s) || streq(c->s, "torch.nn.Module"))
+                return 1;
+            return bi__nn_class(c->s) ? 0 : -1;
+        case O_NONE: case O_FUNC: case O_BOUND: case O_CLASS: case O_SLICE: case O_ELLIPSIS:
+            t = "";   /* none of the named types */
+            break;
+        default:
+            return -1;
+        }
+        if (!t)
+            return -1;
+        if (streq(c->s, t))
+            return 1;
+    }
+    for (size_t i = 0; i < NELEM(bi__type_names); i++)
+        if (streq(c->s, bi__type_names[i]))
+            return 0;
+    return bi__nn_class(c->s) ? 0 : -1;
+}
+
+/* isinstance(object, classinfo): classinfo a class of the script, a type
+ * tngc knows (int, float, str, bool, tuple, list, dict, torch.Tensor,
+ * nn.Module, nn.Linear ...) or a tuple of them */
+static Obj *bi_isinstance(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL), *c = args_get(a, 1, NULL);
+    if (!x || !c || a->npos != 2)
+        return unk(I);
+    int r = 0;
+    if (c->kind == O_TUPLE) {
+        for (size_t i = 0; i < c->n && r != 1; i++) {
+            int k = bi__isinstance_one(x, c->items[i]);
+            r = k == 1 ? 1 : k < 0 ? -1 : r;
+        }
+    } else {
+        r = bi__isinstance_one(x, c);
+    }
+    return r < 0 ? unk(I) : obj_bool(I, r);
+}
+
+/* callable(object) */
+static Obj *bi_callable(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    if (!x)
+        return unk(I);
+    switch (x->kind) {
+    case O_FUNC: case O_BOUND: case O_CLASS: case O_PARTIAL: case O_METHOD: case O_COMPILED:
+        return obj_bool(I, 1);
+    case O_NONE: case O_BOOL: case O_INT: case O_FLOAT: case O_STR: case O_TUPLE: case O_LIST: case O_DICT:
+    case O_DIM: case O_TENSOR: case O_DTYPE: case O_RANGE: case O_SLICE:
+        return obj_bool(I, 0);
+    case O_INST:
+        if (!x->cls)
+            return obj_bool(I, obj_is_torch_module(x));
+        if (obj_class_method(x->cls, "__call__", NULL) || obj_class_method(x->cls, "forward", NULL))
+            return obj_bool(I, 1);
+        return bi__lacks_attr(x, "__call__") ? obj_bool(I, 0) : unk(I);
+    default:
+        return unk(I);
+    }
+}
+
+/* functools.partial(func, /, *args, **keywords): a partial of a partial
+ * flattens, as Python's does */
+static Obj *bi_partial(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *fn = args_get(a, 0, NULL);
+    if (!fn || a->has_star || fn->kind == O_UNKNOWN)
+        return unk(I);
+    Obj *p = obj_new(I, O_PARTIAL);
+    Obj *inner = fn->kind == O_PARTIAL ? fn : NULL;
+    p->self_obj = inner ? inner->self_obj : fn;
+    p->node = a->node;
+    for (size_t i = 0; inner && i < inner->n; i++)
+        obj_push(I, p, inner->items[i]);
+    for (size_t i = 1; i < a->npos; i++)
+        obj_push(I, p, a->pos[i]);
+    for (size_t i = 0; inner && i < inner->attrs.n; i++)
+        obj_attrs_set(I, &p->attrs, inner->attrs.names[i], inner->attrs.vals[i]);
+    for (size_t i = 0; i < a->nkw; i++)
+        obj_attrs_set(I, &p->attrs, a->kwnames[i], a->kw[i]);
+    return p;
+}
+
+/* types.SimpleNamespace(**kwargs): an instance of a class of its own (no
+ * methods) holding the keywords as attributes */
+static Obj *bi_namespace(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    if (a->has_star || a->npos)
+        return unk(I);   /* **kw of unknown contents; a mapping (Python 3.13) */
+    InterpClass *cls = interp_alloc(I, sizeof *cls);
+    cls->name = "SimpleNamespace";
+    Obj *o = obj_new(I, O_INST);
+    o->cls = cls;
+    o->node = a->node;
+    for (size_t i = 0; i < a->nkw; i++)
+        obj_setattr(I, o, a->kwnames[i], a->kw[i]);
+    return o;
+}
+
+/* dataclasses.field(*, default=..., default_factory=..., ...): the field's
+ * marker as a class attribute (a "dataclasses.Field" object holding them) */
+static Obj *bi_field(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    if (a->npos || a->has_star)
+        return unk(I);
+    Obj *o = obj_new(I, O_BUILTIN);
+    o->s = "dataclasses.Field";
+    o->node = a->node;
+    for (size_t i = 0; i < a->nkw; i++)
+        if (streq(a->kwnames[i], "default") || streq(a->kwnames[i], "default_factory"))
+            obj_setattr(I, o, a->kwnames[i], a->kw[i]);
+    return o;
+}
+
+/* Sets the dataclass fields of cls: its bases' (the nearest dataclass
+ * base), then the annotated names of its body (`name: T` or `name: T =
+ * default`, not ClassVar), a redefined name keeping its place. */
+static void bi__dataclass_fields(Interp *I, InterpClass *cls)
+{
+    const InterpClass *b = cls->base;
+    while (b && !b->fields)
+        b = b->base;
+    size_t cap = (b ? b->nfields : 0) + 8, n = 0;
+    const char **names = interp_alloc(I, cap * sizeof *names);
+    Obj **defs = interp_alloc(I, cap * sizeof *defs);
+    for (size_t i = 0; b && i < b->nfields; i++)
+        names[n] = b->fields[i], defs[n++] = b->field_defaults[i];
+    int32_t body = ast_field(I->ast, cls->node, F_body);
+    if (body >= 0)
+        FOR_CHILDREN(I, body, st) {
+            if (N(I, st)->kind != NK_expression_statement)
+                continue;
+            int32_t asg = child(I, st, 0);
+            if (asg < 0 || N(I, asg)->kind != NK_assignment)
+                continue;
+            int32_t left = ast_field(I->ast, asg, F_left), type = ast_field(I->ast, asg, F_type);
+            if (left < 0 || type < 0 || N(I, left)->kind != NK_identifier)
+                continue;
+            const char *t = interp_node_str(I, type);
+            if (strncmp(t, "ClassVar", 8) == 0 || strncmp(t, "typing.ClassVar", 15) == 0)
+                continue;
+            const char *fname = interp_node_str(I, left);
+            Obj *d = NULL;
+            if (ast_field(I->ast, asg, F_right) >= 0) {
+                for (size_t i = 0; i < cls->attrs.n; i++)
+                    if (streq(cls->attrs.names[i], fname))
+                        d = cls->attrs.vals[i];
+                if (d && d->kind == O_BUILTIN && streq(d->s, "dataclasses.Field") && obj_getattr(d, "default"))
+                    obj_attrs_set(I, &cls->attrs, fname, obj_getattr(d, "default"));   /* as Python sets it */
+            }
+            size_t at = n;
+            for (size_t i = 0; i < n; i++)
+                if (streq(names[i], fname))
+                    at = i;
+            if (at == n) {
+                if (n == cap) {
+                    const char **nn = interp_alloc(I, 2 * cap * sizeof *nn);
+                    Obj **nd = interp_alloc(I, 2 * cap * sizeof *nd);
+                    memcpy(nn, names, n * sizeof *nn);
+                    memcpy(nd, defs, n * sizeof *nd);
+                    names = nn, defs = nd, cap *= 2;
+                }
+                n++;
+            }
+            names[at] = fname;
+            defs[at] = d;
+        }
+    cls->fields = names;
+    cls->field_defaults = defs;
+    cls->nfields = n;
+}
+
+/* @dataclasses.dataclass | @dataclass(init=True, ...) on a class of the
+ * script: its fields, and a generated __init__ unless the class defines
+ * one (or init=False); dataclass(...) without the class is the decorator */
+static Obj *bi_dataclass(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *c = args_get(a, 0, NULL);
+    if (!c) {   /* @dataclass(frozen=True): a decorator taking the class */
+        Obj *p = obj_new(I, O_PARTIAL);
+        p->self_obj = obj_builtin(I, name);
+        for (size_t i = 0; i < a->nkw; i++)
+            obj_attrs_set(I, &p->attrs, a->kwnames[i], a->kw[i]);
+        return p;
+    }
+    if (c->kind != O_CLASS)
+        return unk(I);
+    InterpClass *cls = c->cls;
+    bi__dataclass_fields(I, cls);
+    int own_init = 0;
+    for (size_t i = 0; i < cls->attrs.n; i++)
+        own_init |= streq(cls->attrs.names[i], "__init__");
+    cls->dataclass_init = !own_init && obj_flag(args_kw(a, "init"), 1);
+    return c;
+}
+
+/* type(object): the class of a script instance, the library class of a
+ * torch module, the builtin type of a known value */
+static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    if (!x || a->npos != 1)
+        return unk(I);
+    const char *t = NULL;
+    switch (x->kind) {
+    case O_INST:
+        if (x->cls && x->cls->node) {
+            Obj *c = obj_new(I, O_CLASS);
+            c->cls = x->cls;
+            return c;
+        }
+        if (!x->cls)
+            return obj_builtin(I, x->s);
+        t = "types.SimpleNamespace";
+        break;
+    case O_NONE: t = "NoneType"; break;
+    case O_BOOL: t = "bool"; break;
+    case O_INT: case O_DIM: t = "int"; break;
+    case O_FLOAT: t = "float"; break;
+    case O_STR: t = "str"; break;
+    case O_TUPLE: t = "tuple"; break;
+    case O_LIST: t = "list"; break;
+    case O_DICT: t = "dict"; break;
+    case O_RANGE: t = "range"; break;
+    case O_TENSOR: t = x->t->is_param ? "torch.nn.Parameter" : "torch.Tensor"; break;
+    case O_DTYPE: t = "torch.dtype"; break;
+    case O_PARTIAL: t = "functools.partial"; break;
+    default: return unk(I);
+    }
+    return obj_builtin(I, t);
+}
+
+/* issubclass(cls, classinfo) of script classes and nn classes */
+static Obj *bi_issubclass(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *c = args_get(a, 0, NULL), *info = args_get(a, 1, NULL);
+    if (!c || !info || c->kind != O_CLASS)
+        return unk(I);
+    Obj inst = {0};   /* an instance of c stands for c: isinstance's rules */
+    inst.kind = O_INST;
+    inst.cls = c->cls;
+    int r = 0;
+    Obj *const *items = info->kind == O_TUPLE ? info->items : &info;
+    size_t n = info->kind == O_TUPLE ? info->n : 1;
+    for (size_t i = 0; i < n && r != 1; i++) {
+        int k = bi__isinstance_one(&inst, items[i]);
+        r = k == 1 ? 1 : k < 0 ? -1 : r;
+    }
+    return r < 0 ? unk(I) : obj_bool(I, r);
+}
+
+/* divmod(a, b) | pow(base, exp) of known ints and floats (Python's floor
+ * division and modulo: the evaluator's operators) */
+static Obj *bi_divmod_pow(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL), *y = args_get(a, 1, NULL);
+    if (!x || !y || a->npos != 2 || x->kind == O_TENSOR || y->kind == O_TENSOR)
+        return unk(I);
+    if (name[0] == 'p')
+        return pyops_binop(I, "**", x, y, a->node);
+    Obj *pair[2] = {pyops_binop(I, "//", x, y, a->node), pyops_binop(I, "%", x, y, a->node)};
+    if (is_unknown(pair[0]) || is_unknown(pair[1]))
+        return unk(I);
+    return obj_tuple(I, pair, 2);
+}
+
+/* chr(i) of ASCII | ord(c) of one ASCII character | hex/bin/oct(int) */
+static Obj *bi_chr_ord(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    int64_t v;
+    if (!x)
+        return unk(I);
+    if (streq(name, "ord"))
+        return x->kind == O_STR && x->len == 1 && (unsigned char)x->s[0] < 0x80 ? obj_int(I, (unsigned char)x->s[0])
+                                                                                : unk(I);
+    if (!obj_int_value(x, &v) || x->kind == O_BOOL)
+        return unk(I);
+    if (streq(name, "chr")) {
+        char c[2] = {(char)v, 0};
+        return v > 0 && v < 0x80 ? obj_str(I, interp_strndup(I, c, 1)) : unk(I);
+    }
+    const char *spec = name[0] == 'h' ? "#x" : name[0] == 'b' ? "#b" : "#o";
+    const char *t = pyformat_value(I, x, 0, spec);
+    return t ? obj_str(I, t) : unk(I);
+}
+
+/* map(func, *iterables) | filter(func or None, iterable): the items as a
+ * list (tngc's iterators are lists), func called as Python does */
+static Obj *bi_map_filter(Interp *I, const char *name, CallArgs *a)
+{
+    int is_map = name[0] == 'm';
+    Obj *fn = args_get(a, 0, NULL);
+    if (!fn || a->npos < 2 || a->has_star || a->npos > 17 || is_unknown(fn) || (!is_map && a->npos != 2))
+        return unk(I);
+    Obj *ls[16];
+    size_t n = SIZE_MAX;
+    for (size_t k = 1; k < a->npos; k++) {
+        if (!(ls[k - 1] = obj_iter(I, a->pos[k], a->node, ITER_EXPAND)))
+            return unk(I);
+        if (ls[k - 1]->n < n)
+            n = ls[k - 1]->n;
+    }
+    Obj *out = obj_seq_of(I, O_LIST, NULL, 0);
+    for (size_t i = 0; i < n && !I->aborted; i++) {
+        Obj *args[16];
+        for (size_t k = 0; k + 1 < a->npos; k++)
+            args[k] = ls[k]->items[i];
+        Obj *r = args[0];
+        if (!(!is_map && is_none(fn))) {
+            CallArgs ca = {0};
+            ca.pos = args;
+            ca.npos = a->npos - 1;
+            ca.kwnames = I->no_kwnames;
+            ca.kw = I->no_kw;
+            ca.node = a->node;
+            r = interp_call(I, fn, &ca);
+        }
+        if (is_map) {
+            obj_push(I, out, r);
+            continue;
+        }
+        int t = obj_truth(I, r);
+        if (t < 0)
+            return unk(I);
+        if (t)
+            obj_push(I, out, args[0]);
+    }
+    return out;
+}
+
+/* dataclasses.asdict(obj): the fields of a dataclass instance as a dict,
+ * nested dataclasses, lists and tuples of them copied the same way */
+static Obj *bi__asdict(Interp *I, Obj *o, int depth)
+{
+    if (depth > 32)
+        return NULL;
+    if (o->kind == O_INST && o->cls && o->cls->fields) {
+        Obj *d = obj_seq(I, O_DICT);
+        for (size_t i = 0; i < o->cls->nfields; i++) {
+            Obj *v = obj_getattr(o, o->cls->fields[i]);
+            Obj *c = v ? bi__asdict(I, v, depth + 1) : NULL;
+            if (!c)
+                return NULL;
+            obj_dict_set(I, d, obj_str(I, o->cls->fields[i]), c);
+        }
+        return d;
+    }
+    if (o->kind == O_LIST || o->kind == O_TUPLE || o->kind == O_DICT) {
+        Obj *c = obj_seq(I, o->kind);
+        for (size_t i = 0; i < o->n; i++) {
+            Obj *x = bi__asdict(I, o->items[i], depth + 1);
+            if (!x)
+                return NULL;
+            obj_push(I, c, x);
+        }
+        return c;
+    }
+    return o;
+}
+
+/* dataclasses.asdict(obj) | dataclasses.replace(obj, **changes) |
+ * dataclasses.is_dataclass(obj) */
+static Obj *bi_dataclass_fn(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *o = args_get(a, 0, NULL);
+    const char *f = name + 12;   /* after "dataclasses." */
+    if (!o || o->kind == O_UNKNOWN)
+        return unk(I);
+    if (streq(f, "is_dataclass"))
+        return obj_bool(I, (o->kind == O_INST || o->kind == O_CLASS) && o->cls && o->cls->fields);
+    if (o->kind != O_INST || !o->cls || !o->cls->fields)
+        return unk(I);   /* TypeError in Python */
+    if (streq(f, "asdict")) {
+        Obj *d = bi__asdict(I, o, 0);
+        return d ? d : unk(I);
+    }
+    /* replace: a new instance from the fields, the changes over them */
+    CallArgs c = *a;
+    c.npos = 0;
+    c.nkw = o->cls->nfields;
+    c.kwnames = interp_alloc(I, (c.nkw + 1) * sizeof *c.kwnames);
+    c.kw = interp_alloc(I, (c.nkw + 1) * sizeof *c.kw);
+    for (size_t i = 0; i < c.nkw; i++) {
+        Obj *v = args_kw(a, o->cls->fields[i]);
+        c.kwnames[i] = o->cls->fields[i];
+        c.kw[i] = v ? v : obj_getattr(o, o->cls->fields[i]);
+        if (!c.kw[i])
+            return unk(I);
+    }
+    Obj *cls = obj_new(I, O_CLASS);
+    cls->cls = o->cls;
+    return interp_call(I, cls, &c);
 }
 
 enum {
@@ -698,11 +1282,21 @@ static const struct Builtin {
     {"str", bi_str, 0},
     {"repr", bi_str, 0},
     {"format", bi_str, 0},
-    {"isinstance", bi_unknown, BI_RAW},
-    {"hasattr", bi_unknown, BI_RAW},
-    {"callable", bi_unknown, BI_RAW},
+    {"isinstance", bi_isinstance, BI_RAW},
+    {"hasattr", bi_hasattr, BI_RAW},
+    {"callable", bi_callable, BI_RAW},
     {"id", bi_unknown, BI_RAW},
-    {"type", bi_unknown, BI_RAW},
+    {"type", bi_type, BI_RAW},
+    {"issubclass", bi_issubclass, BI_RAW},
+    {"divmod", bi_divmod_pow, 0},
+    {"pow", bi_divmod_pow, 0},
+    {"chr", bi_chr_ord, 0},
+    {"ord", bi_chr_ord, 0},
+    {"hex", bi_chr_ord, 0},
+    {"bin", bi_chr_ord, 0},
+    {"oct", bi_chr_ord, 0},
+    {"map", bi_map_filter, 0},
+    {"filter", bi_map_filter, 0},
     {"getattr", bi_getattr, BI_RAW},
     {"setattr", bi_setattr, BI_RAW},
     /* host-side torch functions */
@@ -726,6 +1320,14 @@ static const struct Builtin {
     {"torch.device", bi_device, 0},
     {"torch.Size", bi_size, 0},
     {"torch.is_tensor", bi_is_tensor, 0},
+    {"functools.partial", bi_partial, 0},
+    {"types.SimpleNamespace", bi_namespace, 0},
+    {"dataclasses.dataclass", bi_dataclass, BI_NOSTAR},
+    {"dataclasses.field", bi_field, 0},
+    {"dataclasses.asdict", bi_dataclass_fn, 0},
+    {"dataclasses.replace", bi_dataclass_fn, BI_NOSTAR},
+    {"dataclasses.is_dataclass", bi_dataclass_fn, 0},
+    {"object.__setattr__", bi_setattr, 0},
 };
 
 int builtins_is_name(const char *name)
@@ -944,6 +1546,155 @@ static Obj *str_strip(Interp *I, const char *m, const Obj *self, CallArgs *a)
     return obj_str(I, interp_strndup(I, s, (size_t)(e - s)));
 }
 
+/* 1 when every byte of s is ASCII (code points are bytes). */
+static int str__ascii(const Obj *s)
+{
+    for (size_t i = 0; i < s->len; i++)
+        if ((unsigned char)s->s[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
+/* The index of the first (last when rev) sub in s, or -1. */
+static long str__find(Interp *I, const Obj *s, const Obj *sub, int rev)
+{
+    if (sub->len > s->len)
+        return -1;
+    size_t last = s->len - sub->len;
+    for (size_t k = 0; k <= last; k++) {
+        size_t i = rev ? last - k : k;
+        interp_work(I, 1 + sub->len / 64);
+        if (!memcmp(s->s + i, sub->s, sub->len))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* The str methods on ASCII text: is*, count, find, rfind, index, zfill,
+ * ljust, rjust, center, partition, rpartition, rsplit, removeprefix,
+ * removesuffix, capitalize; NULL for what tngc does not do. */
+static Obj *str_more(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    if (!str__ascii(self))
+        return NULL;
+    if (!strncmp(m, "is", 2) && a->npos == 0) {
+        int ok = self->len > 0, lower = 0, upper = 0;
+        for (size_t i = 0; i < self->len; i++) {
+            char c = self->s[i];
+            int d = c >= '0' && c <= '9', al = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+            lower |= c >= 'a' && c <= 'z';
+            upper |= c >= 'A' && c <= 'Z';
+            if (streq(m, "isdigit") || streq(m, "isdecimal") || streq(m, "isnumeric"))
+                ok &= d;
+            else if (streq(m, "isalpha"))
+                ok &= al;
+            else if (streq(m, "isalnum"))
+                ok &= al || d;
+            else if (streq(m, "isspace"))
+                ok &= strchr(" \t\n\r\f\v", c) != NULL && c;
+            else if (!streq(m, "islower") && !streq(m, "isupper"))
+                return NULL;
+        }
+        if (streq(m, "islower"))
+            return obj_bool(I, lower && !upper);
+        if (streq(m, "isupper"))
+            return obj_bool(I, upper && !lower);
+        return obj_bool(I, ok);
+    }
+    const Obj *x = str_arg(a, 0, NULL);
+    if ((streq(m, "count") || streq(m, "find") || streq(m, "rfind") || streq(m, "index")) && x && a->npos == 1) {
+        if (streq(m, "count")) {
+            if (!x->len)
+                return obj_int(I, (int64_t)self->len + 1);
+            int64_t n = 0;
+            for (size_t i = 0; i + x->len <= self->len;) {
+                interp_work(I, 1 + x->len / 64);
+                if (!memcmp(self->s + i, x->s, x->len))
+                    n++, i += x->len;
+                else
+                    i++;
+            }
+            return obj_int(I, n);
+        }
+        long k = str__find(I, self, x, m[0] == 'r');
+        return k < 0 && m[0] == 'i' ? NULL : obj_int(I, k);   /* index: ValueError */
+    }
+    if ((streq(m, "zfill") || streq(m, "ljust") || streq(m, "rjust") || streq(m, "center")) && a->npos >= 1) {
+        int64_t w;
+        Obj *fo = args_get(a, 1, "fillchar");
+        if (!obj_int_value(a->pos[0], &w) || w > 4096 || (fo && (fo->kind != O_STR || fo->len != 1)))
+            return NULL;
+        size_t n = self->len, pad = w > (int64_t)n ? (size_t)w - n : 0;
+        char fill = fo ? fo->s[0] : m[0] == 'z' ? '0' : ' ';
+        size_t left = m[0] == 'l' ? 0 : m[0] == 'c' ? (pad / 2 + (pad & (size_t)w & 1)) : pad;
+        char *out = interp_alloc(I, n + pad + 1);
+        size_t k = 0;
+        int sign = m[0] == 'z' && n && (self->s[0] == '-' || self->s[0] == '+');
+        if (sign)
+            out[k++] = self->s[0];
+        for (size_t i = 0; i < left; i++)
+            out[k++] = fill;
+        memcpy(out + k, self->s + sign, n - (size_t)sign);
+        k += n - (size_t)sign;
+        for (size_t i = left; i < pad; i++)
+            out[k++] = fill;
+        out[k] = 0;
+        return obj_str(I, out);
+    }
+    if ((streq(m, "partition") || streq(m, "rpartition")) && x && x->len && a->npos == 1) {
+        long k = str__find(I, self, x, m[0] == 'r');
+        Obj *parts[3];
+        if (k < 0) {
+            Obj *e = obj_str(I, "");
+            parts[0] = m[0] == 'r' ? e : self, parts[1] = e, parts[2] = m[0] == 'r' ? self : e;
+        } else {
+            parts[0] = obj_str(I, interp_strndup(I, self->s, (size_t)k));
+            parts[1] = (Obj *)x;
+            parts[2] = obj_str(I, interp_strndup(I, self->s + k + x->len, self->len - (size_t)k - x->len));
+        }
+        return obj_tuple(I, parts, 3);
+    }
+    if (streq(m, "rsplit")) {   /* rsplit(sep, maxsplit): from the right */
+        Obj *mo = args_get(a, 1, "maxsplit");
+        x = str_arg(a, 0, "sep");
+        int64_t max = -1;
+        if (!x || !x->len || (mo && !obj_int_value(mo, &max)))
+            return NULL;
+        Obj *r = obj_seq_of(I, O_LIST, NULL, 0);
+        size_t end = self->len;
+        while (max < 0 || (int64_t)r->n < max) {
+            Obj head = *self;
+            head.len = end;
+            long k = str__find(I, &head, x, 1);
+            if (k < 0)
+                break;
+            obj_push(I, r, obj_str(I, interp_strndup(I, self->s + k + x->len, end - (size_t)k - x->len)));
+            end = (size_t)k;
+        }
+        obj_push(I, r, obj_str(I, interp_strndup(I, self->s, end)));
+        for (size_t i = 0; i < r->n / 2; i++) {
+            Obj *t = r->items[i];
+            r->items[i] = r->items[r->n - 1 - i];
+            r->items[r->n - 1 - i] = t;
+        }
+        return r;
+    }
+    if ((streq(m, "removeprefix") || streq(m, "removesuffix")) && x && a->npos == 1) {
+        int pre = m[6] == 'p';
+        if (x->len <= self->len && !memcmp(self->s + (pre ? 0 : self->len - x->len), x->s, x->len))
+            return obj_str(I, interp_strndup(I, self->s + (pre ? x->len : 0), self->len - x->len));
+        return self;
+    }
+    if (streq(m, "capitalize") && a->npos == 0) {
+        char *t = interp_strndup(I, self->s, self->len);
+        for (size_t i = 0; i < self->len; i++)
+            if (i == 0 ? (t[i] >= 'a' && t[i] <= 'z') : (t[i] >= 'A' && t[i] <= 'Z'))
+                t[i] = (char)(t[i] ^ 0x20);
+        return obj_str(I, t);
+    }
+    return NULL;
+}
+
 Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a)
 {
     if (!strcmp(m, "format"))
@@ -971,7 +1722,7 @@ Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a)
                 t[i] = (char)(t[i] ^ 0x20);   /* ASCII only, as names are */
         return obj_str(I, t);
     }
-    return NULL;
+    return str_more(I, m, self, a);
 }
 
 /* ===================================================================== */

@@ -408,16 +408,22 @@ void entry_scope_enter(Interp *I, Obj *s, int32_t node)
             int64_t prio = 0;
             obj_int_value(y, &prio);
             I->stream = graph_stream(I->g, x->s, prio, line, col);
-        } else {
-            interp_break(I, node, RULE_TNG205, "the stream tag is not a string known at compile time");
+        } else if (!(x->kind == O_UNKNOWN && obj_is_reported(x))) {
+            interp_break(I, node, RULE_TNG205, "the stream tag is not a string known at compile time%s",
+                         interp_unknown_origin(I, x, node));
+            if (x->kind == O_UNKNOWN)
+                obj_mark_reported(I, x);
         }
     } else {
         if (x->kind == O_NONE || obj_is_str(x, ""))
             I->sk = -1;
         else if (x->kind == O_STR)
             I->sk = graph_sk(I->g, x->s, y->kind == O_STR ? y->s : "", line, col);
-        else
-            interp_break(I, node, RULE_TNG205, "the super-kernel scope name is not known at compile time");
+        else if (!(x->kind == O_UNKNOWN && obj_is_reported(x)))
+            interp_break(I, node, RULE_TNG205, "the super-kernel scope name is not known at compile time%s",
+                         interp_unknown_origin(I, x, node));
+        if (x->kind == O_UNKNOWN)
+            obj_mark_reported(I, x);
     }
 }
 
@@ -443,8 +449,16 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
     }
     /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too) */
     if (!mod->cls)
-        for (size_t k = 0; k < mod->n; k++)
-            weight_names_collect(I, mod->items[k], interp_printf(I, "%s%zu.", prefix, k), depth + 1);
+        for (size_t k = 0; k < mod->n; k++) {
+            Obj *v = mod->items[k];
+            if (v->kind == O_TENSOR) {   /* nn.ParameterList: "<prefix><k>" */
+                const char *key = interp_ptr_key(I, v->t);
+                if (!strmap_get(&I->weight_names, key))
+                    strmap_put(&I->weight_names, key, (void *)interp_printf(I, "%s%zu", prefix, k));
+            } else {
+                weight_names_collect(I, v, interp_printf(I, "%s%zu.", prefix, k), depth + 1);
+            }
+        }
 }
 
 typedef struct Leaf {

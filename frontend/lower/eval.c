@@ -609,13 +609,73 @@ static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
     return ret;
 }
 
-/* C(args) for a class of the script: a new instance, C.__init__ run on it. */
+static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a);
+
+/* The __init__ @dataclass generates for class dc, run on inst: the
+ * fields from the arguments (positional in field order, then keywords),
+ * else their defaults (default_factory called); then __post_init__. */
+static void dataclass_init(Interp *I, InterpClass *dc, Obj *inst, CallArgs *a)
+{
+    size_t ai = 0;
+    for (size_t i = 0; i < dc->nfields; i++) {
+        const char *name = dc->fields[i];
+        Obj *v = ai < a->npos ? a->pos[ai++] : args_kw(a, name), *d = dc->field_defaults[i];
+        if (!v && d && d->kind == O_BUILTIN && streq(d->s, "dataclasses.Field")) {
+            Obj *fac = obj_getattr(d, "default_factory");
+            v = obj_getattr(d, "default");
+            if (!v && fac) {
+                CallArgs none = {0};
+                none.kwnames = I->no_kwnames;
+                none.kw = I->no_kw;
+                none.node = a->node;
+                v = eval_call_obj(I, fac, &none);
+            }
+        } else if (!v) {
+            v = d;
+        }
+        if (!v && I->tracing && !a->has_star) {
+            interp_diag(I, a->node, RULE_TNG205, "missing argument '%s' in this call of %s", name, dc->name);
+            v = obj_unknown_reported(I);
+        }
+        obj_setattr(I, inst, name, v ? obj_stored(I, v) : obj_unknown(I, "a missing argument"));
+    }
+    if (I->tracing && !a->has_star) {
+        if (ai < a->npos)
+            interp_diag(I, a->node, RULE_TNG205, "%s takes %zu positional arguments but this call passes %zu",
+                        dc->name, dc->nfields, a->npos);
+        for (size_t k = 0; k < a->nkw; k++) {
+            int found = 0;
+            for (size_t i = 0; i < dc->nfields; i++)
+                found |= streq(dc->fields[i], a->kwnames[k]);
+            if (!found)
+                interp_diag(I, a->node, RULE_TNG205, "%s has no field '%s'", dc->name, a->kwnames[k]);
+        }
+    }
+    InterpFunc *post = obj_class_method(inst->cls, "__post_init__", NULL);
+    if (post) {
+        CallArgs none = {0};
+        none.kwnames = I->no_kwnames;
+        none.kw = I->no_kw;
+        none.node = a->node;
+        call_func(I, post, inst, &none);
+    }
+}
+
+/* C(args) for a class of the script: a new instance, C.__init__ run on it
+ * (the one @dataclass generated when that comes first in the bases). */
 static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
 {
     Obj *inst = obj_new(I, O_INST);
     inst->cls = cls;
     inst->node = a->node;
-    InterpFunc *init = obj_class_method(cls, "__init__", NULL);
+    InterpClass *owner = NULL;
+    InterpFunc *init = obj_class_method(cls, "__init__", &owner);
+    int depth = 0;
+    for (InterpClass *k = cls; k && k != owner && depth < 64; k = k->base, depth++)
+        if (k->dataclass_init) {
+            dataclass_init(I, k, inst, a);
+            return inst;
+        }
     if (init)
         call_func(I, init, inst, a);
     return inst;
@@ -636,6 +696,9 @@ static int args_reported(const Obj *self, const CallArgs *a)
  * is the cause: report it. */
 static Obj *trace_result(Interp *I, size_t ndiag, Obj *r, const char *name, Obj *self, CallArgs *a)
 {
+    /* an argument the op reported as not known: its later uses stay quiet */
+    for (size_t i = 0; I->tracing && I->sf->diags.n > ndiag && i < a->npos + a->nkw; i++)
+        obj_mark_reported_since(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], ndiag);
     if (!r || r->kind != O_UNKNOWN || obj_is_reported(r))
         return r;
     if (!I->tracing)   /* host code: an unknown made from a reported one stays quiet too */
@@ -743,6 +806,32 @@ static Obj *call_method(Interp *I, Obj *callee, CallArgs *a)
     return interp_break(I, a->node, RULE_TNG202, "call of method '%s', which tngc cannot lower", callee->s);
 }
 
+/* p(args) for p = functools.partial(func, *pargs, **pkw): func(*pargs,
+ * *args, **{**pkw, **kw}) */
+static Obj *call_partial(Interp *I, Obj *p, CallArgs *a)
+{
+    CallArgs m = *a;
+    m.npos = p->n + a->npos;
+    m.pos = interp_alloc(I, (m.npos + 1) * sizeof *m.pos);
+    for (size_t i = 0; i < m.npos; i++)
+        m.pos[i] = i < p->n ? p->items[i] : a->pos[i - p->n];
+    size_t cap = p->attrs.n + a->nkw + 1;
+    m.kwnames = interp_alloc(I, cap * sizeof *m.kwnames);
+    m.kw = interp_alloc(I, cap * sizeof *m.kw);
+    m.nkw = 0;
+    for (size_t i = 0; i < p->attrs.n; i++) {
+        Obj *v = args_kw(a, p->attrs.names[i]);
+        m.kwnames[m.nkw] = p->attrs.names[i];
+        m.kw[m.nkw++] = v ? v : p->attrs.vals[i];
+    }
+    for (size_t i = 0; i < a->nkw; i++)
+        if (!obj_getattr(p, a->kwnames[i])) {
+            m.kwnames[m.nkw] = a->kwnames[i];
+            m.kw[m.nkw++] = a->kw[i];
+        }
+    return eval_call_obj(I, p->self_obj, &m);
+}
+
 /* callee(args), callee evaluated: the dispatch on what is called (the
  * interp_call of the layers below) */
 static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a)
@@ -764,6 +853,8 @@ static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a)
         return call_library(I, callee, a);
     case O_METHOD:
         return call_method(I, callee, a);
+    case O_PARTIAL:
+        return call_partial(I, callee, a);
     case O_UNKNOWN:
         if (I->tracing) {
             interp_need(I, callee, a->node, "the function or module called here");
@@ -793,6 +884,26 @@ static Obj *method_obj(Interp *I, const char *name, Obj *self)
 static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
 {
     Obj *r;
+    if (name[0] == '_' && name[1] == '_') {   /* obj.__class__, cls.__name__, fn.__name__ */
+        if (strcmp(name, "__class__") == 0 && o->kind == O_INST && o->cls && o->cls->node) {
+            r = obj_new(I, O_CLASS);
+            r->cls = o->cls;
+            return r;
+        }
+        if (strcmp(name, "__class__") == 0 && o->kind == O_INST && !o->cls)
+            return obj_builtin(I, o->s);
+        if (strcmp(name, "__name__") == 0 || strcmp(name, "__qualname__") == 0) {
+            int q = name[2] == 'q';
+            if (o->kind == O_CLASS)
+                return obj_str(I, o->cls->name);
+            if (o->kind == O_FUNC || o->kind == O_BOUND)
+                return obj_str(I, q ? o->func->qualname : o->func->name);
+            if (o->kind == O_BUILTIN && o->s) {
+                const char *dot = strrchr(o->s, '.');
+                return obj_str(I, dot ? dot + 1 : o->s);
+            }
+        }
+    }
     switch (o->kind) {
     case O_INST:
         if ((r = obj_getattr(o, name)))
@@ -834,6 +945,12 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         return method_obj(I, name, o);
     case O_CLASS:
         r = obj_class_attr(o->cls, name);
+        if (r && r->kind == O_FUNC && r->func->binding == 'c') {   /* Cls.make: bound to the class */
+            Obj *b = obj_new(I, O_BOUND);
+            b->func = r->func;
+            b->self_obj = o;
+            return b;
+        }
         return r ? r : obj_unknown(I, NULL);
     case O_BUILTIN:
         if (strcmp(o->s, "super") == 0) {
@@ -869,6 +986,18 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         return method_obj(I, name, o);
     case O_LIST: case O_DICT: case O_STR:
         return method_obj(I, name, o);
+    case O_PARTIAL:   /* partial.func, .args, .keywords */
+        if (strcmp(name, "func") == 0)
+            return o->self_obj;
+        if (strcmp(name, "args") == 0)
+            return obj_seq_of(I, O_TUPLE, o->items, o->n);
+        if (strcmp(name, "keywords") == 0) {
+            Obj *d = obj_seq(I, O_DICT);
+            for (size_t i = 0; i < o->attrs.n; i++)
+                obj_dict_set(I, d, obj_str(I, o->attrs.names[i]), o->attrs.vals[i]);
+            return d;
+        }
+        return obj_unknown(I, NULL);
     case O_COMPILED:
         /* attributes of the compiled model are the model's */
         if (o->comp->target)
@@ -1213,6 +1342,24 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
  * comprehensions, lambda, named expressions (x := v) */
 static Obj *eval_node(Interp *I, Frame *f, int32_t n);
 
+/* l op r: "fmt % args" of a known str (pyformat_percent), else Python's
+ * operators on values (pyops_binop) */
+static Obj *eval_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t n)
+{
+    if (strcmp(op, "%") == 0 && l->kind == O_STR && r->kind != O_TENSOR && r->kind != O_UNKNOWN) {
+        for (size_t i = 0; (r->kind == O_TUPLE || r->kind == O_DICT) && i < r->n; i++)
+            if (r->items[i]->kind == O_UNKNOWN)   /* "%s_%d" % (name, n) with n unknown */
+                return obj_unknown_link(I, obj_unknown_from(I, r->items[i]), r->items[i]);
+        const char *t = pyformat_percent(I, l, r);
+        if (t)
+            return obj_str(I, t);
+        return interp_break(I, n, RULE_TNG203, "'%%' formatting of these values is not evaluated by tngc "
+                            "(it does %%s %%r %%a %%d %%i %%x %%X %%o %%e %%f %%g and %%%% of known numbers "
+                            "and strings, with flags, width and precision; Python may raise here)");
+    }
+    return pyops_binop(I, op, l, r, n);
+}
+
 /* any expression: eval_node within the nesting limit */
 static Obj *eval(Interp *I, Frame *f, int32_t n)
 {
@@ -1223,7 +1370,19 @@ static Obj *eval(Interp *I, Frame *f, int32_t n)
         return obj_unknown(I, NULL);
     }
     I->nest++;
+    /* an unknown made here while an operand was unknown is computed from
+     * that operand: one cause, one diagnostic (obj_unknown_link) */
+    Obj *outer = I->unk_seen;
+    uint64_t made = I->unk_made;
+    I->unk_seen = NULL;
     Obj *o = eval_node(I, f, n);
+    if (o && o->kind == O_UNKNOWN) {
+        if (I->unk_seen && (o == I->unknown || (uint64_t)o->i > made))
+            o = obj_unknown_link(I, o, I->unk_seen);
+        I->unk_seen = outer ? outer : o;
+    } else {
+        I->unk_seen = outer;
+    }
     I->nest--;
     return o;
 }
@@ -1273,7 +1432,7 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
     case NK_binary_operator: {
         int32_t l = ast_field(I->ast, n, F_left), r = ast_field(I->ast, n, F_right);
         Obj *a = eval(I, f, l), *b = eval(I, f, r);
-        return pyops_binop(I, op_text(I, n), a, b, n);
+        return eval_binop(I, op_text(I, n), a, b, n);
     }
     case NK_unary_operator: return eval_unary(I, f, n);
     case NK_not_operator: {
@@ -1443,7 +1602,7 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
                 obj_push(I, cur, it->items[i]);
         return FLOW_NEXT;
     }
-    Obj *res = pyops_binop(I, bin, cur, r, n);
+    Obj *res = eval_binop(I, bin, cur, r, n);
     if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g)
         /* x += y on a tensor is in place: every reference to x sees it */
         res = torchlib_augassign(I, cur, res, n);
@@ -1575,8 +1734,11 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
             ;   /* the condition's own diagnostic says why */
         else if (c->kind == O_TENSOR || c->kind == O_DIM)
             interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
-        else if (I->tracing && c->kind == O_UNKNOWN)
-            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time");
+        else if (I->tracing && c->kind == O_UNKNOWN && !obj_is_reported(c)) {
+            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time%s",
+                         interp_unknown_origin(I, c, cond));
+            obj_mark_reported(I, c);
+        }
         FOR_CHILDREN(I, n, c2)
             if (c2 != cond)
                 skip_code(I, f, c2);
@@ -1619,8 +1781,11 @@ static Flow exec_for(Interp *I, Frame *f, int32_t n)
             return FLOW_NEXT;
         if (src->kind == O_TENSOR || src->kind == O_DIM || (I->tracing && src->kind != O_UNKNOWN))
             interp_break(I, right, RULE_TNG204, "'for' over a value whose length is only known at run time");
-        else if (I->tracing)
-            interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time");
+        else if (I->tracing && !obj_is_reported(src)) {
+            interp_break(I, right, RULE_TNG205, "'for' over a value not known at compile time%s",
+                         interp_unknown_origin(I, src, right));
+            obj_mark_reported(I, src);
+        }
         return FLOW_NEXT;
     }
     for (size_t i = 0; i < it.n; i++) {
@@ -1727,7 +1892,8 @@ static Obj *apply_decorators(Interp *I, Frame *f, int32_t decorated, Obj *fn)
             a.npos = 1;
             a.node = decs[i];
             fn = entry_torch_compile(I, &a);
-        } else if ((d->kind == O_COMPILED && !d->comp->target) || d->kind == O_FUNC || d->kind == O_BOUND) {
+        } else if ((d->kind == O_COMPILED && !d->comp->target) || d->kind == O_FUNC || d->kind == O_BOUND ||
+                   d->kind == O_PARTIAL || (d->kind == O_BUILTIN && strcmp(d->s, "dataclasses.dataclass") == 0)) {
             /* a decorator factory's result, or the script's own decorator
              * (registries, wrappers): called as Python does */
             CallArgs a = {0};
@@ -1994,6 +2160,7 @@ void eval_init(Interp *I)
 {
     I->call = eval_call_obj;
     I->getattr = getattr_obj;
+    I->setattr = setattr_obj;
     I->globals = interp_frame(NULL);
     frame_keep(I, I->globals);
 }

@@ -23,6 +23,7 @@
  */
 #include "obj.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -78,6 +79,8 @@ Obj *obj_unknown(Interp *I, const char *why)
     }
     Obj *o = obj_new(I, O_UNKNOWN);
     o->s = why;
+    o->i = (int64_t)++I->unk_made;
+    o->node = I->at;
     return o;
 }
 
@@ -129,7 +132,13 @@ Obj *obj_str(Interp *I, const char *s)
 /* What a variable, attribute or container keeps of x: its own unknown. */
 Obj *obj_stored(Interp *I, Obj *x)
 {
-    return x && x == I->unknown ? obj_new(I, O_UNKNOWN) : x;
+    if (x && x == I->unknown) {
+        Obj *o = obj_new(I, O_UNKNOWN);
+        o->i = (int64_t)++I->unk_made;
+        o->node = I->at;   /* where host code stores it: where it is made */
+        return o;
+    }
+    return x;
 }
 
 void obj_push(Interp *I, Obj *seq, Obj *x)
@@ -351,7 +360,13 @@ int obj_is_torch_module(const Obj *o)
 int obj_is_module_seq(const Obj *o)
 {
     return o && o->kind == O_INST && !o->cls && o->s &&
-           (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0);
+           (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0 ||
+            strcmp(o->s, "torch.nn.ParameterList") == 0);
+}
+
+int obj_is_module_dict(const Obj *o)
+{
+    return o && o->kind == O_INST && !o->cls && o->s && strcmp(o->s, "torch.nn.ModuleDict") == 0;
 }
 
 /* ===================================================================== */
@@ -366,6 +381,18 @@ static void interp__vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt,
     sb_vprintf(&sb, fmt, ap);
     if (node < 0 || (uint32_t)node >= I->ast->n)
         node = 0;   /* (a node of another module's tree is never read here) */
+    if (node < 0)
+        node = 0;
+    if (rule == RULE_TNG205) {
+        /* one unknown per line: a second one there (a value computed from
+         * the first, reached another way) is the same cause again */
+        const DiagList *dl = &I->sf->diags;
+        for (size_t k = dl->n, seen = 0; k > 0 && seen < 64; k--, seen++)
+            if (dl->v[k - 1].rule == RULE_TNG205 && dl->v[k - 1].line == N(I, node)->line)
+                return;
+    }
+    StrBuf sb = {0};
+    sb_vprintf(&sb, fmt, ap);
     diag_node(&I->sf->diags, I->ast, node, rule, "%s", sb.s ? sb.s : "");
     I->sf->diags.v[I->sf->diags.n - 1].src = I->src;   /* an imported module's code */
     sb_free(&sb);
@@ -385,14 +412,56 @@ static const char UNKNOWN_REPORTED[] = "reported";
 
 int obj_is_reported(const Obj *o)
 {
-    return o->kind == O_UNKNOWN && o->s == UNKNOWN_REPORTED;
+    return o->kind == O_UNKNOWN &&
+           (o->s == UNKNOWN_REPORTED || (o->origin && o->origin->s == UNKNOWN_REPORTED));
 }
 
-/* o's cause has been reported: values computed from it stay quiet. */
+/* o's cause has been reported: values computed from it stay quiet, and so
+ * does its root (the value it was computed from) and all computed from that. */
 void obj_mark_reported(Interp *I, Obj *o)
 {
     if (o != I->unknown)
         o->s = UNKNOWN_REPORTED;
+    if (o->origin && o->origin != I->unknown)
+        o->origin->s = UNKNOWN_REPORTED;
+}
+
+/* Marks the unknowns o is or holds (two levels deep). */
+static void obj__mark_held(Interp *I, Obj *o, int depth)
+{
+    if (!o || depth > 2)
+        return;
+    if (o->kind == O_UNKNOWN)
+        obj_mark_reported(I, o);
+    else if (o->kind == O_TUPLE || o->kind == O_LIST || o->kind == O_SLICE)
+        for (size_t i = 0; i < o->n; i++)
+            obj__mark_held(I, o->items[i], depth + 1);
+}
+
+void obj_mark_reported_since(Interp *I, Obj *o, size_t ndiag)
+{
+    if (!I->tracing || !o)
+        return;
+    for (size_t k = ndiag; k < I->sf->diags.n; k++)
+        if (I->sf->diags.v[k].rule == RULE_TNG205) {
+            obj__mark_held(I, o, 0);
+            return;
+        }
+}
+
+Obj *obj_unknown_link(Interp *I, Obj *r, Obj *cause)
+{
+    if (!r || !cause || r->kind != O_UNKNOWN || cause->kind != O_UNKNOWN)
+        return r;
+    Obj *root = cause->origin ? cause->origin : cause;
+    if (root == I->unknown || root == r || r->origin)
+        return r;
+    if (r == I->unknown)
+        return root;   /* host code: the cause itself stands for what is computed from it */
+    if (r->s == UNKNOWN_REPORTED && root->s != UNKNOWN_REPORTED)
+        return r;      /* reported on its own: its operand's cause is another one */
+    r->origin = root;
+    return r;
 }
 
 Obj *obj_unknown_reported(Interp *I)
@@ -422,6 +491,16 @@ Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...)
 /* While tracing, an unknown value that flows into the graph is an error
  * (TNG205) the first time: nothing may be skipped silently. Returns 1 when
  * o is unknown (reported now or before). */
+const char *interp_unknown_origin(Interp *I, const Obj *o, int32_t node)
+{
+    if (!o || o->kind != O_UNKNOWN)
+        return "";
+    const Obj *root = o->origin ? o->origin : o;
+    if (root->node > 0 && node >= 0 && N(I, root->node)->line != N(I, node)->line)
+        return interp_printf(I, " (it comes from line %u)", (unsigned)N(I, root->node)->line);
+    return "";
+}
+
 int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
 {
     if (!o || o->kind != O_UNKNOWN)
@@ -429,6 +508,8 @@ int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
     if (I->tracing && !obj_is_reported(o)) {
         interp_diag(I, node, obj_is_external(o) ? RULE_TNG202 : RULE_TNG205, "%s is not known at compile time%s%s", what,
                     o->s ? ": " : "", o->s ? o->s : "");
+        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s%s", what,
+                    o->s ? ": " : "", o->s ? o->s : "", interp_unknown_origin(I, o, node));
         obj_mark_reported(I, o);
     }
     return 1;
@@ -705,6 +786,13 @@ Obj *obj_iter(Interp *I, Obj *o, int32_t node, IterMode mode)
         return l;
     }
     case O_INST:
+        if (obj_is_module_dict(o)) {   /* its keys */
+            if (!l)
+                l = obj_seq_of(I, O_LIST, NULL, 0);
+            for (size_t i = 0; i < o->attrs.n; i++)
+                obj_push(I, l, obj_str(I, o->attrs.names[i]));
+            return l;
+        }
         return obj_is_module_seq(o) ? obj__copy(I, l, o->items, o->n, node) : NULL;
     default:
         return NULL;
@@ -731,20 +819,26 @@ Obj *args_get(const CallArgs *a, size_t pos, const char *name)
 }
 
 /* 1 when o is, or a tuple, list or dict holds, an unknown already reported. */
-static int obj__holds_reported(const Obj *o, int depth)
+/* *visits bounds the items looked at: lists that share sublists
+ * ([[l] * 1000] * 1000) hold more items than memory. */
+static int obj__holds_reported(const Obj *o, int depth, size_t *visits)
 {
-    if (!o || depth > 8)
+    if (!o || depth > 8 || ++*visits > INTERP_MAX_ITEMS)
         return 0;
     if (obj_is_reported(o))
         return 1;
     if (o->kind == O_TUPLE || o->kind == O_LIST || o->kind == O_DICT)
         for (size_t i = 0; i < o->n; i++)
-            if (obj__holds_reported(o->items[i], depth + 1))
+            if (obj__holds_reported(o->items[i], depth + 1, visits))
                 return 1;
     return 0;
 }
 
-int obj_reported(const Obj *o) { return obj__holds_reported(o, 0); }
+int obj_reported(const Obj *o)
+{
+    size_t visits = 0;
+    return obj__holds_reported(o, 0, &visits);
+}
 
 int obj_has_unknown(const Obj *o)
 {
@@ -783,6 +877,11 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a)
 Obj *interp_getattr(Interp *I, Obj *o, const char *name, int32_t node)
 {
     return I->getattr(I, o, name, node);
+}
+
+void interp_setattr(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
+{
+    I->setattr(I, o, name, val, node);
 }
 
 /* ===================================================================== */
@@ -874,8 +973,17 @@ Obj *obj_builtin(Interp *I, const char *path)
     if (o)
         return o;
     path = interp_strndup(I, path, strlen(path));   /* it may be on the caller's stack */
-    o = obj_new(I, O_BUILTIN);
-    o->s = obj__canon(I, path);
+    static const struct { const char *name; double v; } consts[] = {
+        {"math.pi", 3.141592653589793}, {"math.e", 2.718281828459045}, {"math.tau", 6.283185307179586},
+        {"math.inf", HUGE_VAL}, {"math.nan", NAN}};
+    o = NULL;
+    for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
+        if (strcmp(path, consts[i].name) == 0)   /* math's constants are floats */
+            o = obj_float(I, consts[i].v);
+    if (!o) {
+        o = obj_new(I, O_BUILTIN);
+        o->s = obj__canon(I, path);
+    }
     size_t cap = I->builtins.cap;
     strmap_put(&I->builtins, path, o);
     interp_charge(I, (I->builtins.cap - cap) * (sizeof(const char *) + sizeof(void *)));

@@ -79,6 +79,8 @@ typedef enum ObjKind {
     O_SCOPE,       /* a context manager: s = "stream", "super_kernel", "null"; items
                     * hold its arguments */
     O_RANGE,       /* range(i, stop, step): items hold three O_INT */
+    O_PARTIAL,     /* functools.partial(func, *args, **kw): self_obj the callable,
+                    * items[0..n) the arguments, attrs the keywords */
 } ObjKind;
 
 typedef struct Obj Obj;
@@ -115,6 +117,8 @@ struct Obj {
     ConfigObj *cfg;
     CompiledObj *comp;
     int32_t node;          /* where it was made, or -1 */
+    Obj *origin;           /* O_UNKNOWN: the unknown it was computed from (a
+                            * root: its own origin is NULL), or NULL */
 };
 
 /* A tensor. Mutable: in-place updates and npu_wait_tensor change value and
@@ -157,6 +161,13 @@ struct InterpClass {
     InterpClass *base;     /* a script base class, or NULL */
     const char *base_name; /* canonical name of a library base ("torch.nn.Module") */
     AttrList attrs;        /* methods and class variables */
+    /* @dataclasses.dataclass: its fields, the bases' first (fields[0..nfields)),
+     * each one's default (NULL: none; a dataclasses.field() object: its
+     * default or default_factory); dataclass_init: the __init__ is generated */
+    const char **fields;
+    Obj **field_defaults;
+    size_t nfields;
+    int dataclass_init;
 };
 
 /* ===================================================================== */
@@ -212,6 +223,7 @@ struct Interp {
     /* the evaluator (eval.c) */
     Obj *(*call)(Interp *I, Obj *callee, CallArgs *a);              /* interp_call */
     Obj *(*getattr)(Interp *I, Obj *o, const char *name, int32_t node);  /* interp_getattr */
+    void (*setattr)(Interp *I, Obj *o, const char *name, Obj *val, int32_t node);  /* interp_setattr */
     Frame *globals;
     Obj *ret;              /* value of the last return */
     long steps;
@@ -219,6 +231,8 @@ struct Interp {
     int nest;              /* eval/exec nesting, all calls together */
     size_t skipped;        /* host code skipped that may change objects (eval.c's skip_code) */
     uint32_t cut_while;    /* the line of the first host 'while' ended on an unknown, or 0 */
+    Obj *unk_seen;         /* the first unknown an expression's operands gave (eval.c) */
+    uint64_t unk_made;     /* unknowns made so far: an unknown's i is its number */
     VEC(Frame *) frames;   /* the kept frames */
     /* compiled entries (entry.c) */
     const char *only_entry;
@@ -265,6 +279,9 @@ Obj *interp_call(Interp *I, Obj *callee, CallArgs *a);
 /* o.name as the evaluator reads it (instances, classes, modules, tensors,
  * configs, compiled entries). */
 Obj *interp_getattr(Interp *I, Obj *o, const char *name, int32_t node);
+/* o.name = val as the evaluator does it (instances, configs, compiled
+ * entries; nothing for other objects). */
+void interp_setattr(Interp *I, Obj *o, const char *name, Obj *val, int32_t node);
 
 /* ===================================================================== */
 /* Memory and the budget                                                 */
@@ -306,6 +323,15 @@ void obj_mark_reported(Interp *I, Obj *o);
 /* The unknown result of an operation on x: reported when x was, so that
  * -n, not n, n and m ... of a reported unknown stay quiet. */
 Obj *obj_unknown_from(Interp *I, const Obj *x);
+/* r, an unknown computed while cause (an unknown) was an operand: r made
+ * from cause's root, so that reporting one silences both (one diagnostic
+ * per cause). r itself when it already has a cause or is cause's root; the
+ * root when r is host code's shared unknown (nothing allocated). */
+Obj *obj_unknown_link(Interp *I, Obj *r, Obj *cause);
+/* While tracing, when a diagnostic TNG205 was reported since there were
+ * ndiag (an op's argument not known: a size, a dim): the unknowns o is or
+ * holds are its cause, reported now, and later uses stay quiet. */
+void obj_mark_reported_since(Interp *I, Obj *o, size_t ndiag);
 /* 1 when o is such an unknown, or a tuple, list or dict holds one. */
 int obj_reported(const Obj *o);
 /* 1 when o is unknown, or a tuple/list holding an unknown item. */
@@ -358,8 +384,10 @@ void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val);
 void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val);
 /* A torch.nn module instance (nn.Sequential, nn.Linear, ...). */
 int obj_is_torch_module(const Obj *o);
-/* An nn.ModuleList or nn.Sequential: a module that holds items. */
+/* An nn.ModuleList, nn.Sequential or nn.ParameterList: a module that holds items. */
 int obj_is_module_seq(const Obj *o);
+/* An nn.ModuleDict: its modules are its attributes, in insertion order. */
+int obj_is_module_dict(const Obj *o);
 
 /* Small predicates of the library code (a NULL o is none of them, but None). */
 static inline int is_tensor(const Obj *o) { return o && o->kind == O_TENSOR; }
@@ -467,6 +495,9 @@ Obj *interp_break(Interp *I, int32_t node, RuleId rule, const char *fmt, ...);
  * (TNG205) the first time: nothing may be skipped silently. Returns 1 when
  * o is unknown (reported now or before). */
 int interp_need(Interp *I, Obj *o, int32_t node, const char *what);
+/* " (it comes from line N)": where unknown o (or the value it was
+ * computed from) was made, when that is not node's line; else "". */
+const char *interp_unknown_origin(Interp *I, const Obj *o, int32_t node);
 
 /* ===================================================================== */
 /* Graphs and the trace                                                  */

@@ -101,11 +101,45 @@ static void pyformat__str_repr(const char *s, size_t n, StrBuf *out)
     sb_putc(out, q);
 }
 
-/* str(v) (repr when conv is 'r') into out; 0 when v is not a known scalar. */
+static int pyformat__plain(const Obj *v, int conv, StrBuf *out);
+
+/* repr of a tuple, list or dict of known values (their items' reprs), as
+ * str() writes it too; 0 when an item is not known. depth bounds nesting. */
+static int pyformat__container(const Obj *v, StrBuf *out, int depth)
+{
+    if (depth > 32)
+        return 0;
+    int dict = v->kind == O_DICT;
+    sb_putc(out, v->kind == O_LIST ? '[' : dict ? '{' : '(');
+    for (size_t i = 0; i < v->n; i++) {
+        const Obj *x = v->items[i];
+        if (out->len > INTERP_MAX_STR)
+            return 0;   /* shared sublists can make a repr of any size: refused past 1 MiB */
+        if (i)
+            sb_puts(out, dict && i % 2 ? ": " : ", ");
+        int ok = x->kind == O_TUPLE || x->kind == O_LIST || x->kind == O_DICT ? pyformat__container(x, out, depth + 1)
+                                                                              : pyformat__plain(x, 'r', out);
+        if (!ok)
+            return 0;
+    }
+    if (v->kind == O_TUPLE && v->n == 1)
+        sb_putc(out, ',');
+    sb_putc(out, v->kind == O_LIST ? ']' : dict ? '}' : ')');
+    return 1;
+}
+
+/* str(v) (repr when conv is 'r') into out; 0 when v is not a known scalar
+ * or container of them. */
 static int pyformat__plain(const Obj *v, int conv, StrBuf *out)
 {
     char buf[64];
     switch (v->kind) {
+    case O_TUPLE: case O_LIST: case O_DICT: return pyformat__container(v, out, 0);
+    case O_DTYPE:   /* str(torch.float16) is 'torch.float16' (repr too) */
+        if (v->dtype == DT_UNKNOWN)
+            return 0;
+        sb_printf(out, "torch.%s", dtype_name(v->dtype));
+        return 1;
     case O_NONE: sb_puts(out, "None"); return 1;
     case O_BOOL: sb_puts(out, v->i ? "True" : "False"); return 1;
     case O_INT: sb_printf(out, "%lld", (long long)v->i); return 1;
@@ -289,6 +323,155 @@ const char *pyformat_value(Interp *I, const Obj *v, int conv, const char *spec)
         Spec sp;
         ok = pyformat__spec(spec, &sp) && pyformat__spec_value(v, &sp, &out);
     }
+    const char *r = ok ? interp_strndup(I, out.s ? out.s : "", out.len) : NULL;
+    sb_free(&out);
+    return r;
+}
+
+/* One conversion of printf-style formatting: v by the flags, width,
+ * precision and type of "%<flags><width>.<prec><type>" into out; 0 when
+ * Python refuses (TypeError) or tngc does not do it. */
+static int pyformat__percent_one(Interp *I, const Obj *v, const char *flags, int width, int prec, char type,
+                                 StrBuf *out)
+{
+    int minus = strchr(flags, '-') != NULL, plus = strchr(flags, '+') != NULL;
+    int space = strchr(flags, ' ') != NULL, zero = strchr(flags, '0') != NULL && !minus;
+    int alt = strchr(flags, '#') != NULL;
+    char spec[64];
+    char w[16] = "", p[16] = "";
+    if (width > 0)
+        snprintf(w, sizeof w, "%d", width);
+    if (prec >= 0)
+        snprintf(p, sizeof p, ".%d", prec);
+    if (type == 's' || type == 'r' || type == 'a') {
+        /* str()/repr() of the value, right-aligned unless '-' */
+        const char *text = pyformat_value(I, v, type == 's' ? 's' : 'r', "");
+        int non_ascii = 0;
+        for (const char *c = text; text && *c; c++)
+            non_ascii |= (unsigned char)*c >= 0x80;
+        if (!text || (type == 'a' && non_ascii))
+            return 0;   /* ascii() of a non-ASCII text escapes it: not done */
+        Obj s = {.kind = O_STR, .s = text, .len = strlen(text)};
+        snprintf(spec, sizeof spec, "%c%s%s", minus ? '<' : '>', w, p);
+        const char *r = pyformat_value(I, &s, 0, spec);
+        if (!r)
+            return 0;
+        sb_puts(out, r);
+        return 1;
+    }
+    Obj num = *v;
+    if (v->kind == O_BOOL)
+        num.kind = O_INT;
+    if (num.kind != O_INT && num.kind != O_FLOAT)
+        return 0;   /* TypeError: a number is required */
+    if (strchr("diu", type)) {
+        if (num.kind == O_FLOAT) {   /* "%d" % 3.7 is '3': int() of it */
+            if (!(num.f > -9.2e18 && num.f < 9.2e18))
+                return 0;
+            num.kind = O_INT, num.i = (int64_t)num.f;
+        }
+        if (prec >= 0)
+            return 0;   /* "%.3d": minimum digits, not done */
+        type = 'd';
+    } else if (strchr("xXo", type)) {
+        if (num.kind != O_INT || prec >= 0)
+            return 0;   /* TypeError for a float; minimum digits not done */
+    } else if (strchr("eEfFgG", type)) {
+        if (num.kind == O_INT)
+            num.kind = O_FLOAT, num.f = (double)num.i;
+        if (alt && type != 'f' && type != 'F')
+            return 0;
+        if (prec < 0)
+            snprintf(p, sizeof p, ".6");
+    } else {
+        return 0;   /* %c and unknown types */
+    }
+    snprintf(spec, sizeof spec, "%s%s%s%s%s%s%c", minus ? "<" : "", plus ? "+" : space ? " " : "",
+             alt ? "#" : "", zero ? "0" : "", w, p, type);
+    const char *r = pyformat_value(I, &num, 0, spec);
+    if (!r)
+        return 0;
+    sb_puts(out, r);
+    return 1;
+}
+
+const char *pyformat_percent(Interp *I, const Obj *fmt, const Obj *args)
+{
+    const Obj *const *items = &args;
+    size_t n = 1, next = 0;
+    if (args->kind == O_TUPLE)
+        items = (const Obj *const *)args->items, n = args->n;
+    const Obj *map = args->kind == O_DICT ? args : NULL;
+    StrBuf out = {0};
+    const char *s = fmt->s, *end = fmt->s + fmt->len;
+    int ok = 1;
+    while (s < end && ok) {
+        if (out.len > INTERP_MAX_STR) {
+            ok = 0;   /* many wide fields: refused past 1 MiB */
+            break;
+        }
+        if (*s != '%') {
+            sb_putc(&out, *s++);
+            continue;
+        }
+        s++;
+        const Obj *v = NULL;
+        if (s < end && *s == '(') {   /* %(key)s of a dict */
+            const char *close = memchr(s, ')', (size_t)(end - s));
+            if (!map || !close) {
+                ok = 0;
+                break;
+            }
+            for (size_t i = 0; i + 1 < map->n; i += 2) {
+                const Obj *k = map->items[i];
+                if (k->kind == O_STR && k->len == (size_t)(close - s - 1) && !memcmp(k->s, s + 1, k->len))
+                    v = map->items[i + 1];
+            }
+            if (!v) {
+                ok = 0;   /* KeyError (or a key tngc does not see) */
+                break;
+            }
+            s = close + 1;
+        }
+        char flags[8];
+        size_t nf = 0;
+        while (s < end && strchr("-+ #0", *s) && *s) {
+            if (nf < sizeof flags - 1)
+                flags[nf++] = *s;
+            s++;
+        }
+        flags[nf] = 0;
+        int width = 0, prec = -1;
+        for (; s < end && *s >= '0' && *s <= '9'; s++)
+            if ((width = width * 10 + (*s - '0')) > PYFORMAT_MAX_WIDTH)
+                ok = 0;
+        if (s < end && *s == '.') {
+            s++;
+            for (prec = 0; s < end && *s >= '0' && *s <= '9'; s++)
+                if ((prec = prec * 10 + (*s - '0')) > 100)
+                    ok = 0;
+        }
+        if (!ok || s >= end || *s == '*') {
+            ok = 0;   /* '*' widths, a '%' at the end (ValueError) */
+            break;
+        }
+        char type = *s++;
+        if (type == '%' && !v && !nf && !width && prec < 0) {
+            sb_putc(&out, '%');
+            continue;
+        }
+        if (!v) {
+            if (map || next >= n) {
+                ok = 0;   /* not enough arguments */
+                break;
+            }
+            v = items[next++];
+        }
+        ok = pyformat__percent_one(I, v, flags, width, prec, type, &out);
+    }
+    /* TypeError: not all arguments converted (a dict is one argument) */
+    if (ok && !map && next != n)
+        ok = 0;
     const char *r = ok ? interp_strndup(I, out.s ? out.s : "", out.len) : NULL;
     sb_free(&out);
     return r;

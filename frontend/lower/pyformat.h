@@ -14,4 +14,11 @@
  * 's' or 0 for str(). Charged to the run's budget. */
 const char *pyformat_value(Interp *I, const Obj *v, int conv, const char *spec);
 
+/* The text of fmt % args (printf-style formatting of a known str by a
+ * tuple, one value, or a dict for %(key)s): conversions s r a d i u x X o
+ * e E f F g G and %%, flags -+ #0, width, precision; NULL where Python
+ * raises (too few or too many arguments, a wrong type) and for what tngc
+ * does not do (%c, '*' widths, "%.3d"). */
+const char *pyformat_percent(Interp *I, const Obj *fmt, const Obj *args);
+
 #endif

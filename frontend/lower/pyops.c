@@ -189,6 +189,20 @@ Obj *pyops_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         return obj_str(I, interp_printf(I, "%s%s", l->s, r->s));
     }
     int64_t k;
+    if (strcmp(op, "*") == 0 && (l->kind == O_STR || r->kind == O_STR) &&
+        obj_int_value(l->kind == O_STR ? r : l, &k)) {   /* "-" * 20, 2 * "ab" */
+        const Obj *t = l->kind == O_STR ? l : r;
+        if (k < 0)
+            k = 0;
+        if (t->len && (uint64_t)k > INTERP_MAX_STR / t->len) {
+            interp_limit(I, node, "a string of more than 1 MiB");
+            return obj_unknown(I, NULL);
+        }
+        char *out = interp_alloc(I, t->len * (size_t)k + 1);
+        for (int64_t j = 0; j < k; j++)
+            memcpy(out + (size_t)j * t->len, t->s, t->len);
+        return obj_str(I, out);
+    }
     if (strcmp(op, "*") == 0 && (l->kind == O_TUPLE || l->kind == O_LIST) && obj_int_value(r, &k)) {
         if (l->n && k > INTERP_MAX_ITEMS / (int64_t)l->n) {
             interp_limit(I, node, "a container of more than 100,000 items");
@@ -239,6 +253,8 @@ Obj *pyops_compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         }
         if (r->kind == O_STR && l->kind == O_STR)
             return obj_bool(I, neg != (memmem(r->s, r->len, l->s, l->len) != NULL));
+        if (obj_is_module_dict(r) && l->kind == O_STR)
+            return obj_bool(I, neg != (obj_getattr(r, l->s) != NULL));
         return obj_unknown(I, NULL);
     }
     if (l->kind == O_TENSOR || r->kind == O_TENSOR)   /* a bool tensor: a value (torchlib) */
@@ -315,10 +331,63 @@ static Obj *pyops__seq_slice(Interp *I, Obj *seq, Obj *sl)
     return o;
 }
 
+/* s[k] and s[a:b:c] of an ASCII str (code points are bytes); NULL for
+ * what is not done (non-ASCII text, an unknown index). */
+static Obj *pyops__str_subscript(Interp *I, Obj *s, Obj *key, int32_t node)
+{
+    for (size_t k = 0; k < s->len; k++)
+        if ((unsigned char)s->s[k] >= 0x80)
+            return NULL;
+    int64_t n = (int64_t)s->len, a = 0, b = n, st = 1, x;
+    if (key->kind != O_SLICE) {
+        if (!obj_int_value(key, &x))
+            return NULL;
+        if (x < -n || x >= n)
+            return interp_break(I, node, RULE_TNG205, "string index %lld is out of range", (long long)x);
+        return obj_str(I, interp_strndup(I, s->s + (x < 0 ? x + n : x), 1));
+    }
+    if (key->items[2]->kind != O_NONE && (!obj_int_value(key->items[2], &st) || st == 0))
+        return NULL;
+    if (st < 0)
+        a = n - 1, b = -n - 1;
+    if ((key->items[0]->kind != O_NONE && !obj_int_value(key->items[0], &a)) ||
+        (key->items[1]->kind != O_NONE && !obj_int_value(key->items[1], &b)))
+        return NULL;
+    if (a < 0) a += n;
+    if (b < 0) b += n;
+    char *out = interp_alloc(I, (size_t)n + 1);
+    size_t k = 0;
+    if (st > 0) {
+        if (a < 0) a = 0;
+        if (b > n) b = n;
+        for (int64_t i = a; i < b;) {
+            out[k++] = s->s[i];
+            if (graph_ckd_add(&i, i, st))
+                break;
+        }
+    } else {
+        if (a > n - 1) a = n - 1;
+        if (b < -1) b = -1;
+        for (int64_t i = a; i > b;) {
+            out[k++] = s->s[i];
+            if (graph_ckd_add(&i, i, st))
+                break;
+        }
+    }
+    out[k] = 0;
+    return obj_str(I, out);
+}
+
 Obj *pyops_subscript(Interp *I, Obj *o, Obj *key, int32_t node)
 {
     size_t i;
+    if (key->kind == O_UNKNOWN && o->kind != O_TENSOR)   /* computed from the key: its cause */
+        return obj_unknown_link(I, obj_unknown_from(I, key), key);
     switch (o->kind) {
+    case O_STR: {
+        Obj *r = pyops__str_subscript(I, o, key, node);
+        return r ? r : obj_unknown(I, NULL);
+    }
     case O_TUPLE: case O_LIST:
         if (key->kind == O_SLICE)
             return pyops__seq_slice(I, o, key);
@@ -328,7 +397,13 @@ Obj *pyops_subscript(Interp *I, Obj *o, Obj *key, int32_t node)
             return interp_break(I, node, RULE_TNG205, "index %lld is out of range", (long long)key->i);
         return obj_unknown(I, NULL);
     case O_INST:
-        if (!o->cls && o->s && (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0)) {
+        if (obj_is_module_dict(o) && key->kind == O_STR) {
+            Obj *m = obj_getattr(o, key->s);
+            if (m)
+                return m;
+            return interp_break(I, node, RULE_TNG205, "key '%s' is not in this nn.ModuleDict", key->s);
+        }
+        if (obj_is_module_seq(o)) {
             if (key->kind == O_SLICE)
                 return pyops__seq_slice(I, o, key);
             if (obj_seq_index(o, key, &i))
@@ -349,22 +424,13 @@ Obj *pyops_subscript(Interp *I, Obj *o, Obj *key, int32_t node)
             return o;
         size_t ndiag = I->sf->diags.n;
         Obj *r = torchlib_subscript(I, o, key, node);
+        obj_mark_reported_since(I, key, ndiag);
         if (r->kind == O_UNKNOWN && I->tracing) {
             if (I->sf->diags.n == ndiag)
                 interp_need(I, key, node, "the index");
             obj_mark_reported(I, r);
         }
         return r;
-    case O_STR: {
-        int64_t k;
-        if (obj_int_value(key, &k)) {
-            if (k < 0)
-                k += (int64_t)o->len;
-            if (k >= 0 && k < (int64_t)o->len)
-                return obj_str(I, interp_strndup(I, o->s + k, 1));
-        }
-        return obj_unknown(I, NULL);
-    }
     case O_BUILTIN:
         return o;   /* typing: Optional[dict] */
     default:
@@ -400,6 +466,16 @@ void pyops_store_subscript(Interp *I, Obj *o, Obj *key, Obj *val, int32_t node)
             torchlib_store_subscript(I, t, key, interp_trace_in(I, val, node), node);
         break;
     }
+    case O_INST:
+        if (obj_is_module_dict(o) && key->kind == O_STR && !I->tracing) {   /* self.blocks["k"] = m */
+            obj_setattr(I, o, key->s, val);
+            break;
+        }
+        if (obj_is_module_seq(o) && !I->tracing && obj_seq_index(o, key, &i)) {
+            o->items[i] = val;
+            break;
+        }
+        /* fall through */
     default:
         if (I->tracing && !obj_is_reported(o))
             interp_break(I, node, RULE_TNG211, "assignment to a subscript of an object tngc cannot resolve");

@@ -137,7 +137,7 @@ static int const_int(Interp *I, const Obj *o, int32_t node, const char *what, in
     if (obj_reported(o))
         ;   /* its cause has been reported */
     else if (is_unknown(o))
-        interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
+        interp_break(I, node, RULE_TNG205, "%s is not known at compile time%s", what, interp_unknown_origin(I, o, node));
     else
         interp_break(I, node, RULE_TNG205, "%s must be an int known at compile time", what);
     return 0;
@@ -149,7 +149,7 @@ static int known(Interp *I, const Obj *o, int32_t node, const char *what)
     if (!obj_has_unknown(o))
         return 1;
     if (!obj_reported(o))   /* else its cause has been reported */
-        interp_break(I, node, RULE_TNG205, "%s is not known at compile time", what);
+        interp_break(I, node, RULE_TNG205, "%s is not known at compile time%s", what, interp_unknown_origin(I, o, node));
     return 0;
 }
 
@@ -4937,6 +4937,24 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         self->cap = k + 1;
         return streq(m, "insert") ? obj_none(I) : self;   /* append/extend return the ModuleList */
     }
+    if (obj_is_module_dict(self) && (streq(m, "keys") || streq(m, "values") || streq(m, "items"))) {
+        Obj *out = obj_seq_of(I, O_LIST, NULL, 0);
+        for (size_t i = 0; i < self->attrs.n; i++) {
+            Obj *k = obj_str(I, self->attrs.names[i]), *v = self->attrs.vals[i];
+            Obj *pair[2] = {k, v};
+            obj_push(I, out, m[0] == 'k' ? k : m[0] == 'v' ? v : obj_tuple(I, pair, 2));
+        }
+        return out;
+    }
+    if (obj_is_module_dict(self) && streq(m, "update") && !interp_tracing(I)) {
+        Obj *d = args_get(a, 0, "modules");
+        if (!d || d->kind != O_DICT)
+            return unk(I);
+        for (size_t i = 0; i + 1 < d->n; i += 2)
+            if (d->items[i]->kind == O_STR)
+                obj_setattr(I, self, d->items[i]->s, d->items[i + 1]);
+        return obj_none(I);
+    }
     return NULL;
 }
 
@@ -5562,6 +5580,55 @@ static Obj *nn_sequential(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, 
     return cur ? cur : unk(I);
 }
 
+/* nn.ModuleDict(modules=None): a dict or (name, module) pairs; the
+ * modules are its attributes (state_dict names "<key>.") */
+static int nn_module_dict_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *src = args_get(a, 0, "modules");
+    if (is_none(src))
+        return 1;
+    if (src->kind == O_DICT) {
+        for (size_t i = 0; i + 1 < src->n; i += 2)
+            if (src->items[i]->kind == O_STR)
+                obj_setattr(I, m, src->items[i]->s, src->items[i + 1]);
+            else
+                return 0;
+        return 1;
+    }
+    Obj *l = obj_iter(I, src, a->node, ITER_EXPAND);
+    for (size_t i = 0; l && i < l->n; i++) {
+        Obj *p = l->items[i];
+        if (!is_seq(p) || p->n != 2 || p->items[0]->kind != O_STR)
+            return 0;
+        obj_setattr(I, m, p->items[0]->s, p->items[1]);
+    }
+    return l != NULL;
+}
+
+/* nn.ParameterList(values=None): its tensors are parameters */
+static int nn_parameter_list_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    (void)dt;
+    Obj *src = args_get(a, 0, "values");
+    Obj *l = is_none(src) ? obj_seq_of(I, O_LIST, NULL, 0) : obj_iter(I, src, a->node, ITER_EXPAND);
+    if (!l)
+        return 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!is_tensor(l->items[i]))
+            return 0;
+        l->items[i]->t->is_param = 1;
+    }
+    return module_items(I, m, l->items, l->n);
+}
+
+/* ModuleDict(...)(x), ParameterList(...)(x): not callable */
+static Obj *nn_container_call(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)inst, (void)x, (void)v;
+    return interp_break(I, a->node, RULE_TNG203, "%s is not callable", m->cls);
+}
+
 /* The nn modules tngc knows; op: the op of an activation or softmax. */
 static const NnModule nn_modules[] = {
     /* class        flags        constructor          forward          op */
@@ -5583,6 +5650,8 @@ static const NnModule nn_modules[] = {
     {"Identity",    NN_IDENTITY, NULL,                NULL,            0},
     {"ModuleList",  NN_ARGS,     nn_module_list_init, nn_module_list,  0},
     {"Sequential",  NN_ARGS,     nn_sequential_init,  nn_sequential,   0},
+    {"ModuleDict",  NN_ARGS,     nn_module_dict_init, nn_container_call, 0},
+    {"ParameterList", NN_ARGS,   nn_parameter_list_init, nn_container_call, 0},
     /* -- creation and constants -- */
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
@@ -5943,12 +6012,14 @@ static int resolve_index(Interp *I, Obj *index, int n, int32_t node, RuleId rule
             for (size_t k = 0; k < o->n; k++)
                 if (is_unknown(o->items[k])) {
                     if (!obj_reported(o->items[k]))
-                        interp_break(I, node, rule, "a slice bound is not known at compile time");
+                        interp_break(I, node, rule, "a slice bound is not known at compile time%s",
+                                     interp_unknown_origin(I, o->items[k], node));
                     return -1;
                 }
         if (is_unknown(o)) {
             if (!obj_reported(o))
-                interp_break(I, node, rule, "a tensor index is not known at compile time");
+                interp_break(I, node, rule, "a tensor index is not known at compile time%s",
+                             interp_unknown_origin(I, o, node));
             return -1;
         }
         switch (o->kind) {

@@ -1,12 +1,12 @@
-# getattr of an object tngc does not know (a SimpleNamespace here, a
-# transformers config in real code) is unknown, not its default: the scope
-# name that needs it is reported, not silently named "0".
-from types import SimpleNamespace
+# getattr of an object tngc does not know (a transformers config read from
+# a file) is unknown, not its default: the scope name that needs it is
+# reported, not silently named "0".
+from transformers import AutoConfig
 import torch
 import torch.nn as nn
 import torchair
 
-cfg = SimpleNamespace(layer=1)
+cfg = AutoConfig.from_pretrained("./model")
 
 
 class Block(nn.Module):
