@@ -477,6 +477,11 @@ static Obj *arith(Interp *I, OpKind kind, Obj *l, Obj *r, double alpha, int32_t 
     int32_t x = tv(I, t, node);
     if (x < 0)
         return unk(I);
+    /* 1 / t (the RoPE inv_freq idiom) is reciprocal(t): the same correctly
+     * rounded quotient, and an op the ACL target maps (no aclnn operator
+     * divides a scalar by a tensor) */
+    if (kind == OP_DIV && !tl && sv == 1.0)
+        return emit_x(I, OP_RECIPROCAL, x, NULL, 0, 0, DT_UNKNOWN, node);
     int64_t attr[2] = {tl ? 1 : 2, si};
     return emit1(I, kind, &x, 1, attr, 2, sv, alpha, DT_UNKNOWN, node);
 }
