@@ -77,6 +77,7 @@ enum {
     F_MATMUL, F_MAXIMUM, F_MEAN, F_MINIMUM, F_MISH, F_MM, F_MUL, F_MULS, F_NEG, F_PERMUTE, F_POW_TENSOR_SCALAR,
     F_QUANT_MATMUL_V4, F_RECIPROCAL, F_REDUCE_SUM, F_RELU, F_RMS_NORM, F_ROUND, F_RSQRT, F_RSUBS, F_SIGMOID, F_SIGN,
     F_SILU, F_SIN, F_SOFTMAX, F_SOFTPLUS, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU, F_TANH,
+    F_POW_TENSOR_TENSOR, F_POW_SCALAR_TENSOR,
     /* -- creation and constants -- */
     F_ARANGE,
     /* -- shape -- */
@@ -165,6 +166,10 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_PERMUTE] = {"aclnnPermute", H("permute"), "const aclTensor *self, const aclIntArray *dims, aclTensor *out", CS},
     [F_POW_TENSOR_SCALAR] = {"aclnnPowTensorScalar", H("pow"),
                              "const aclTensor *self, const aclScalar *exponent, const aclTensor *out", CS},
+    [F_POW_TENSOR_TENSOR] = {"aclnnPowTensorTensor", H("pow_tensor_tensor"),
+                             "const aclTensor *self, const aclTensor *exponent, aclTensor *out", 0},
+    [F_POW_SCALAR_TENSOR] = {"aclnnPowScalarTensor", H("pow"),
+                             "const aclScalar *self, const aclTensor *exponent, const aclTensor *out", 0},
     [F_QUANT_MATMUL_V4] = {"aclnnQuantMatmulV4", H("quant_matmul_v4"),
                            "const aclTensor *x1, const aclTensor *x2, const aclTensor *scale, const aclTensor *offset, "
                            "const aclTensor *pertokenScaleOptional, const aclTensor *bias, bool transposeX1, "
@@ -418,6 +423,8 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(CLAMP_MAX, PLAIN, CLAMP_MAX, "i0 f0 o0"),
     ROW(MAXIMUM, PLAIN, MAXIMUM, "i0 i1 o0"),
     ROW(MINIMUM, PLAIN, MINIMUM, "i0 i1 o0"),
+    ROW(POW_T, PLAIN, POW_TENSOR_TENSOR, "i0 i1 o0"),
+    ROW(POW_T, SCALAR_TENSOR, POW_SCALAR_TENSOR, "f0 i0 o0"),
     /* -- creation and constants -- */
     ROW(ARANGE, PLAIN, ARANGE, "astart aend f1 o0"),
     /* -- shape -- */
@@ -514,7 +521,7 @@ static const char *const acl_op_types[OP__count] = {
     [OP_SIGN] = "Sign", [OP_FLOOR] = "Floor", [OP_CEIL] = "Ceil", [OP_ROUND] = "Round", [OP_ERF] = "Erf",
     [OP_LOG1P] = "Log1p", [OP_EXPM1] = "Expm1", [OP_SOFTPLUS] = "SoftplusV2", [OP_LEAKY_RELU] = "LeakyRelu",
     [OP_HARDSWISH] = "HardSwish", [OP_MISH] = "Mish", [OP_CLAMP] = "ClipByValue", [OP_CLAMP_MIN] = "Maximum",
-    [OP_CLAMP_MAX] = "Minimum", [OP_MAXIMUM] = "Maximum", [OP_MINIMUM] = "Minimum",
+    [OP_CLAMP_MAX] = "Minimum", [OP_MAXIMUM] = "Maximum", [OP_MINIMUM] = "Minimum", [OP_POW_T] = "Pow",
     /* -- creation and constants -- */
     [OP_ARANGE] = "Range",
     /* -- shape -- */
@@ -604,6 +611,8 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         *why = op->kind == OP_DIV ? "a scalar divided by a tensor; aclnnDivs divides a tensor by a scalar"
                                   : "a scalar plus alpha times a tensor, alpha not 1";
         return ACL_V_OTHER;
+    case OP_POW_T:   /* tensor ** tensor, or scalar ** tensor */
+        return op->attr[0] == 0 ? ACL_V_PLAIN : ACL_V_SCALAR_TENSOR;
     case OP_LINEAR:
         return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
     case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:

@@ -190,6 +190,7 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(CLAMP_MAX, unary, "o0 i0 =TNGRT_UN_CLAMP_MAX F0"),
     CALL(MAXIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MAX =1.0"),
     CALL(MINIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MIN =1.0"),
+    CALL(POW_T, binary, "o0 i0 i1 =TNGRT_BIN_POW =1.0"),
     /* -- creation and constants -- */
     CALL(ARANGE, arange, "o0 F0 d1 F1"),
     /* -- shape -- */
@@ -261,6 +262,7 @@ static const CpuOp cpu_scalar_ops[OP__count] = {
     CALL(SUB, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_SUB F1"),
     CALL(MUL, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_MUL F1"),
     CALL(DIV, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_DIV F1"),
+    CALL(POW_T, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_POW =1.0"),
 };
 
 int emit_cpu_has_row(OpKind kind)

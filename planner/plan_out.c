@@ -493,6 +493,7 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_SOFTPLUS] = attrs__softplus, [OP_LEAKY_RELU] = attrs__leaky_relu, [OP_HARDSWISH] = attrs__none,
     [OP_MISH] = attrs__none, [OP_CLAMP] = attrs__clamp, [OP_CLAMP_MIN] = attrs__clamp,
     [OP_CLAMP_MAX] = attrs__clamp, [OP_MAXIMUM] = attrs__none, [OP_MINIMUM] = attrs__none,
+    [OP_POW_T] = attrs__binary,
     /* -- creation and constants -- */
     [OP_ARANGE] = attrs__arange,
     /* -- shape -- */

@@ -396,6 +396,7 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_MISH] = rowindep__independent, [OP_CLAMP] = rowindep__independent,
     [OP_CLAMP_MIN] = rowindep__independent, [OP_CLAMP_MAX] = rowindep__independent,
     [OP_MAXIMUM] = rowindep__independent, [OP_MINIMUM] = rowindep__independent,
+    [OP_POW_T] = rowindep__independent,
     /* -- creation and constants -- */
     [OP_ARANGE] = rowindep__arange,
     /* -- shape -- */

@@ -777,6 +777,19 @@ TNGRT_KINLINE int64_t tngrt_impl__floordiv(int64_t a, int64_t b)
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* a ** b in int64, wrapping as PyTorch's integer pow (square and multiply);
+ * b < 0: 1 / a truncated toward zero (1, -1 or 0; 0 ** negative is 0). */
+TNGRT_KINLINE int64_t tngrt_impl__powi(int64_t a, int64_t b)
+{
+    uint64_t r = 1, x = (uint64_t)a;
+    if (b < 0)
+        return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+    for (; b; b >>= 1, x *= x)
+        if (b & 1)
+            r *= x;
+    return tngrt_impl__wrap(r);
+}
+
 TNGRT_KINLINE float tngrt_impl__binf(TngrtBinaryOp op, float a, float b, float alpha)
 {
     switch (op) {
@@ -785,6 +798,7 @@ TNGRT_KINLINE float tngrt_impl__binf(TngrtBinaryOp op, float a, float b, float a
     case TNGRT_BIN_MUL: return a * b;
     case TNGRT_BIN_MAX: return a > b || a != a ? a : b;
     case TNGRT_BIN_MIN: return a < b || a != a ? a : b;
+    case TNGRT_BIN_POW: return powf(a, b);
     default: return a / b;
     }
 }
@@ -798,6 +812,7 @@ TNGRT_KINLINE int64_t tngrt_impl__bini(TngrtBinaryOp op, int64_t a, int64_t b, i
     case TNGRT_BIN_MUL: return tngrt_impl__wrap(ua * ub);
     case TNGRT_BIN_MAX: return a > b ? a : b;
     case TNGRT_BIN_MIN: return a < b ? a : b;
+    case TNGRT_BIN_POW: return tngrt_impl__powi(a, b);
     default: return tngrt_impl__floordiv(a, b);
     }
 }
@@ -834,6 +849,7 @@ TNGRT_KINLINE void tngrt_impl__binary_f32(float *o, const float *a, int64_t sa, 
     case TNGRT_BIN_MUL: TNGRT_IMPL__ZIP(x * y); break;
     case TNGRT_BIN_MAX: TNGRT_IMPL__ZIP(x > y || x != x ? x : y); break;
     case TNGRT_BIN_MIN: TNGRT_IMPL__ZIP(x < y || x != x ? x : y); break;
+    case TNGRT_BIN_POW: TNGRT_IMPL__ZIP(powf(x, y)); break;
     default: TNGRT_IMPL__ZIP(x / y); break;
     }
 }

@@ -101,6 +101,8 @@ typedef enum TngrtBinaryOp {
                           * floor division, and x / 0 gives 0, never a trap) */
     TNGRT_BIN_MAX,       /* torch.maximum: NaN when either is NaN */
     TNGRT_BIN_MIN,       /* torch.minimum */
+    TNGRT_BIN_POW,       /* a ** b (float: powf; integer: exact, wrapping; a negative
+                          * exponent gives 1 / a truncated: 0 but for 1 and -1) */
     /* -- creation and constants -- */
     /* -- shape -- */
     /* -- comparison, selection, bool -- */

@@ -477,6 +477,11 @@ static Obj *arith(Interp *I, OpKind kind, Obj *l, Obj *r, double alpha, int32_t 
     int32_t x = tv(I, t, node);
     if (x < 0)
         return unk(I);
+    /* 1 / t (the RoPE inv_freq idiom) is reciprocal(t): the same correctly
+     * rounded quotient, and an op the ACL target maps (no aclnn operator
+     * divides a scalar by a tensor) */
+    if (kind == OP_DIV && !tl && sv == 1.0)
+        return emit_x(I, OP_RECIPROCAL, x, NULL, 0, 0, DT_UNKNOWN, node);
     int64_t attr[2] = {tl ? 1 : 2, si};
     return emit1(I, kind, &x, 1, attr, 2, sv, alpha, DT_UNKNOWN, node);
 }
@@ -500,20 +505,23 @@ static Obj *lo_arith(Interp *I, Call *c)
     return arith(I, (OpKind)c->arg, l, r, alpha, c->node, c->full);
 }
 
-/* x ** e | torch.pow(x, e) | x.pow(e): a scalar exponent only */
+/* x ** e | torch.pow(x, e) | x.pow(e): pow for a number exponent, pow_tensor
+ * (a binary op) for a tensor one, whatever the base */
 static Obj *pow_of(Interp *I, Obj *x, Obj *e, int32_t node)
 {
     double ev;
     int ei;
     if (is_unknown(x) || is_unknown(e))
         return unk(I);
+    if (is_tensor(e))   /* a tensor exponent: pow_tensor, as a binary op */
+        return arith(I, OP_POW_T, x, e, 1, node, "pow");
     if (!is_tensor(x))
-        return interp_break(I, node, RULE_TNG203, "a scalar raised to a tensor power");
+        return interp_break(I, node, RULE_TNG203, "pow without a tensor operand");
     int k = scalar_operand(I, e, node, &ev, &ei);
     if (k < 0)
         return unk(I);
     if (k == 0)
-        return interp_break(I, node, RULE_TNG203, "pow with a tensor exponent");
+        return interp_break(I, node, RULE_TNG203, "pow with an exponent that is neither a number nor a tensor");
     int32_t v = tv(I, x, node);
     if (v < 0)
         return unk(I);
@@ -5914,11 +5922,8 @@ Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
     for (size_t i = 0; i < NELEM(ar); i++)
         if (streq(op, ar[i].op))
             return arith(I, ar[i].k, l, r, 1, node, interp_printf(I, "operator '%s'", op));
-    if (streq(op, "**")) {
-        if (!is_tensor(l))
-            return interp_break(I, node, RULE_TNG203, "a scalar raised to a tensor power ('**' with a tensor exponent)");
+    if (streq(op, "**"))
         return pow_of(I, l, r, node);
-    }
     if (streq(op, "@")) {
         if (!is_tensor(l) || !is_tensor(r))
             return interp_break(I, node, RULE_TNG203, "operator '@' needs two tensors");

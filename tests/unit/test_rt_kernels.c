@@ -564,6 +564,30 @@ static void test_clamp_maximum(void **state)
     for (int i = 0; i < 7; i++)
         ref[i] = tt_get(xi, i);
     check(oi, ref, 0, 0, "minimum int64");
+    tngrt_kernel_binary(&o->a, &x->a, &y->a, TNGRT_BIN_POW, 1.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = powf((float)xs[i], i == 2 ? NAN : 1.0f);
+    check(o, ref, 0, 0, "pow_tensor");
+    tngrt_kernel_binary_scalar(&o->a, &x->a, 2.0, 1, TNGRT_BIN_POW, 1.0);
+    for (int i = 0; i < 7; i++)
+        ref[i] = powf(2.0f, (float)xs[i]);
+    check(o, ref, 0, 0, "pow_tensor, scalar base");
+    {   /* integer powers: exact, wrapping; negative exponents truncate 1 / a */
+        static const int64_t base[] = {2, -3, 1, -1, 0, 5, 3};
+        static const int64_t ex[] = {10, 3, -4, -3, 0, -1, 41};
+        TT *a = tt(TNGRT_I64, 1, 7), *e = tt(TNGRT_I64, 1, 7), *r = tt(TNGRT_I64, 1, 7);
+        for (int i = 0; i < 7; i++)
+            ((int64_t *)a->a.data)[i] = base[i], ((int64_t *)e->a.data)[i] = ex[i];
+        tngrt_kernel_binary(&r->a, &a->a, &e->a, TNGRT_BIN_POW, 1.0);
+        static const int64_t want[] = {1024, -27, 1, -1, 1, 0, 0};
+        for (int i = 0; i < 6; i++)
+            assert_int_equal(((int64_t *)r->a.data)[i], want[i]);
+        uint64_t w = 1;   /* 3 ** 41 wraps as uint64 multiplication does */
+        for (int k = 0; k < 41; k++)
+            w *= 3u;
+        assert_int_equal(((int64_t *)r->a.data)[6], (int64_t)w);
+        tt_free(a), tt_free(e), tt_free(r);
+    }
     tt_free(x), tt_free(o), tt_free(y), tt_free(xi), tt_free(oi);
 }
 
