@@ -738,12 +738,11 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
     } else if (emit_token_is(t, "qm")) {
         sb_puts(E->o, op->attr[1] == 1 ? "\"dynamic\"" : "\"static\"");
     } else if (emit_token_is(t, "list")) {
-        acl__list(E, op, where);
+        acl__list(E, op, 0, where);
     } else if (emit_token_is(t, "astart") || emit_token_is(t, "aend")) {
         acl__desc(E, D_SCALAR, acl__render(E, acl__arange_expr, op, -1, t->s[1] == 'e'), where);
     } else if (emit_token_is(t, "shifts") || emit_token_is(t, "sdims")) {
         acl__desc(E, D_ARRAY, acl__render(E, acl__pairs_expr, op, -1, t->s[0]), where);
-        acl__list(E, op, 0, where);
     } else if (t->s[0] == 'l' && k >= 0 && t->n == 2) {
         acl__list(E, op, (uint32_t)k, where);
     } else if (t->n > 2 && t->s[0] == 'n' && t->s[1] == ':') {

@@ -377,18 +377,15 @@ static void interp__vdiag(Interp *I, int32_t node, RuleId rule, const char *fmt,
 {
     if (I->aborted)
         return;   /* after a stop (TNG212), what the unwinding finds is no news */
-    StrBuf sb = {0};
-    sb_vprintf(&sb, fmt, ap);
     if (node < 0 || (uint32_t)node >= I->ast->n)
         node = 0;   /* (a node of another module's tree is never read here) */
-    if (node < 0)
-        node = 0;
     if (rule == RULE_TNG205) {
         /* one unknown per line: a second one there (a value computed from
          * the first, reached another way) is the same cause again */
         const DiagList *dl = &I->sf->diags;
         for (size_t k = dl->n, seen = 0; k > 0 && seen < 64; k--, seen++)
-            if (dl->v[k - 1].rule == RULE_TNG205 && dl->v[k - 1].line == N(I, node)->line)
+            if (dl->v[k - 1].rule == RULE_TNG205 && dl->v[k - 1].src == I->src &&
+                dl->v[k - 1].line == N(I, node)->line)
                 return;
     }
     StrBuf sb = {0};
@@ -506,10 +503,8 @@ int interp_need(Interp *I, Obj *o, int32_t node, const char *what)
     if (!o || o->kind != O_UNKNOWN)
         return 0;
     if (I->tracing && !obj_is_reported(o)) {
-        interp_diag(I, node, obj_is_external(o) ? RULE_TNG202 : RULE_TNG205, "%s is not known at compile time%s%s", what,
-                    o->s ? ": " : "", o->s ? o->s : "");
-        interp_diag(I, node, RULE_TNG205, "%s is not known at compile time%s%s%s", what,
-                    o->s ? ": " : "", o->s ? o->s : "", interp_unknown_origin(I, o, node));
+        interp_diag(I, node, obj_is_external(o) ? RULE_TNG202 : RULE_TNG205, "%s is not known at compile time%s%s%s",
+                    what, o->s ? ": " : "", o->s ? o->s : "", interp_unknown_origin(I, o, node));
         obj_mark_reported(I, o);
     }
     return 1;
