@@ -71,6 +71,7 @@ enum {
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
+    F_ADD_RMS_NORM, F_ROTARY_POSITION_EMBEDDING, F_DYNAMIC_QUANT, F_MOE_GATING_TOP_K_SOFTMAX,
     F_COUNT
 };
 
@@ -179,6 +180,20 @@ static const AclFn acl_fns[F_COUNT] = {
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
+    [F_ADD_RMS_NORM] = {"aclnnAddRmsNorm", H("add_rms_norm"),
+                        "const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, "
+                        "const aclTensor *yOut, const aclTensor *rstdOut, const aclTensor *xOut", 0},
+    /* CANN 8.2 and later (not in 8.1.RC1: tests/acl/real_cann.sh cannot check it) */
+    [F_ROTARY_POSITION_EMBEDDING] = {"aclnnRotaryPositionEmbedding", H("rotary_position_embedding"),
+                                     "const aclTensor *x, const aclTensor *cos, const aclTensor *sin, "
+                                     "int64_t mode, aclTensor *out", 0},
+    [F_DYNAMIC_QUANT] = {"aclnnDynamicQuant", H("dynamic_quant"),
+                         "const aclTensor *x, const aclTensor *smoothScalesOptional, const aclTensor *yOut, "
+                         "const aclTensor *scaleOut", 0},
+    [F_MOE_GATING_TOP_K_SOFTMAX] = {"aclnnMoeGatingTopKSoftmax", H("moe_gating_top_k_softmax"),
+                                    "const aclTensor *x, const aclTensor *finishedOptional, int64_t k, "
+                                    "const aclTensor *yOut, const aclTensor *expertIdxOut, "
+                                    "const aclTensor *rowIdxOut", 0},
 };
 
 /* ---- the op table --------------------------------------------------------------- */
@@ -268,6 +283,10 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
+    ROW(ADD_RMS_NORM, PLAIN, ADD_RMS_NORM, "i0 i1 i2 F0 o0 o1 o2"),
+    ROW(ROTARY_MUL, PLAIN, ROTARY_POSITION_EMBEDDING, "i0 i1 i2 a0 o0"),
+    ROW(DYNAMIC_QUANT, PLAIN, DYNAMIC_QUANT, "i0 i1 o0 o1"),
+    ROW(MOE_GATING_TOP_K_SOFTMAX, PLAIN, MOE_GATING_TOP_K_SOFTMAX, "i0 i1 a0 o0 o1 o2"),
 };
 
 /* ---- op types ------------------------------------------------------------------- */
@@ -302,6 +321,8 @@ static const char *const acl_op_types[OP__count] = {
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
+    [OP_ADD_RMS_NORM] = "AddRmsNorm", [OP_ROTARY_MUL] = "RotaryMul", [OP_DYNAMIC_QUANT] = "DynamicQuant",
+    [OP_MOE_GATING_TOP_K_SOFTMAX] = "MoeGatingTopKSoftmax",
 };
 
 const char *acl_op_type_of_kind(OpKind kind)

@@ -1008,7 +1008,7 @@ typedef struct Infer {
     const OpDesc *d;
     const char *op;                  /* the op's name: first word of messages */
     int64_t attr[GRAPH_MAX_ATTRS];   /* d->attr (RESHAPE replaces its -1) */
-    Val out[2];
+    Val out[3];
     uint32_t nout;
     StrBuf text[3];                  /* shape texts for messages */
     char *err;
@@ -1985,6 +1985,123 @@ static int infer_slice_store(Infer *I)
 /* ---- shape rules: neural net ---- */
 
 /* ---- shape rules: torch_npu fused ops ---- */
+
+/* y, rstd, x = torch_npu.npu_add_rms_norm(x1, x2, gamma, eps): x1 and x2
+ * of one shape and dtype; y and x in that dtype, rstd as rms_norm's */
+static int infer_add_rms_norm(Infer *I)
+{
+    const Val *x1 = infer__in(I, 0), *x2 = infer__in(I, 1), *gamma = infer__in(I, 2);
+    if (infer__float_input(I, x1) < 0)
+        return -1;
+    if (x2->dtype != x1->dtype)
+        return infer__fail(I, "x1 and x2 must have the same dtype, got %s and %s",
+                           dtype_name(x1->dtype), dtype_name(x2->dtype));
+    Shape s = shape_of(x1), s2 = shape_of(x2);
+    int ok = s2.n == s.n;
+    for (int i = 0; ok && i < s.n; i++)
+        ok = infer__equal(I, s2.d[i], s.d[i], "a dim of x2 of add_rms_norm equals x1's") == 0;
+    if (!ok)
+        return infer__fail(I, "x1 %s and x2 %s must have the same shape",
+                           infer__shape_text(I, 0, &s, 0), infer__shape_text(I, 1, &s2, 0));
+    if (gamma->ndim < 1 || gamma->ndim > x1->ndim)
+        return infer__fail(I, "a %d-d gamma cannot normalise a %d-d tensor", gamma->ndim, x1->ndim);
+    if (infer__norm_param(I, gamma, &s, gamma->ndim, "gamma") < 0 ||
+        infer__out(I, x1->dtype, &s) < 0)
+        return -1;
+    Shape r = s;
+    for (int i = r.n - gamma->ndim; i < r.n; i++)
+        r.d[i] = graph_dim_const(I->g, 1);
+    if (infer__out(I, DT_F32, &r) < 0)
+        return -1;
+    return infer__out(I, x1->dtype, &s);
+}
+
+/* torch_npu.npu_rotary_mul(x, r1, r2, rotary_mode): r1, r2 broadcast to x,
+ * whose last dim is even; the result has x's shape and dtype */
+static int infer_rotary_mul(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__float_input(I, x) < 0 || infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0)
+        return -1;
+    if (I->attr[0] != 0 && I->attr[0] != 1)
+        return infer__fail(I, "rotary mode must be 0 (half) or 1 (interleave), got %lld",
+                           (long long)I->attr[0]);
+    Shape s = shape_of(x);
+    for (uint32_t k = 1; k < 3; k++) {
+        const Val *r = infer__in(I, k);
+        if (!dtype_is_float(r->dtype))
+            return infer__fail(I, "r%u must have a floating point dtype, got %s", k,
+                               dtype_name(r->dtype));
+        Shape sr = shape_of(r);
+        if (infer__expand(I, &sr, &s) < 0)
+            return -1;
+    }
+    DimId half;
+    if (infer__half(I, s.d[s.n - 1], s.n - 1, &half) < 0)
+        return -1;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* y, scale = torch_npu.npu_dynamic_quant(x, smooth_scales=): y int8 of x's
+ * shape, scale float32 of x.shape[:-1]; smooth_scales is [x.shape[-1]] */
+static int infer_dynamic_quant(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *sm = infer__in(I, 1);
+    if (infer__float_input(I, x) < 0 || infer__rank(I, x, 2, GRAPH_MAX_DIMS, "input") < 0)
+        return -1;
+    Shape s = shape_of(x);
+    if (sm) {
+        if (!dtype_is_float(sm->dtype))
+            return infer__fail(I, "smooth_scales must have a floating point dtype, got %s",
+                               dtype_name(sm->dtype));
+        if (sm->ndim != 1 || infer__equal(I, sm->dims[0], s.d[s.n - 1],
+                                          "smooth_scales of dynamic_quant matches x's last dim") < 0) {
+            Shape ss = shape_of(sm);
+            return infer__fail(I, "smooth_scales of shape %s must be [%s]",
+                               infer__shape_text(I, 0, &ss, 0), infer__dim_text(I, 1, s.d[s.n - 1]));
+        }
+    }
+    if (infer__out(I, DT_I8, &s) < 0)
+        return -1;
+    s.n--;
+    return infer__out(I, DT_F32, &s);
+}
+
+/* y, expert_idx, row_idx = torch_npu.npu_moe_gating_top_k_softmax(x[.., e],
+ * finished=[..] bool, k): each [.., k]; y in x's dtype, the others int32 */
+static int infer_moe_gating_top_k_softmax(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *fin = infer__in(I, 1);
+    if (infer__float_input(I, x) < 0 || infer__rank(I, x, 2, 3, "input") < 0)
+        return -1;
+    Shape s = shape_of(x);
+    int64_t e, k = I->attr[0];
+    if (k < 1 || k > 1024)
+        return infer__fail(I, "k must be in [1, 1024], got %lld", (long long)k);
+    DimId kd = graph_dim_const(I->g, k);
+    if (graph_dim_const_value(I->g, s.d[s.n - 1], &e)) {
+        if (k > e)
+            return infer__fail(I, "k = %lld is larger than the %lld experts", (long long)k, (long long)e);
+    } else {
+        infer__check(I, DIMCHECK_EQ, graph_dim_min(I->g, s.d[s.n - 1], kd), kd,
+                     "k of moe_gating_top_k_softmax is at most the number of experts");
+    }
+    if (fin) {
+        Shape sf = shape_of(fin), lead = s;
+        lead.n--;
+        int ok = fin->dtype == DT_BOOL && sf.n == lead.n;
+        for (int i = 0; ok && i < lead.n; i++)
+            ok = infer__equal(I, sf.d[i], lead.d[i], "a dim of finished of moe_gating_top_k_softmax") == 0;
+        if (!ok)
+            return infer__fail(I, "finished must be a bool tensor of shape %s, got %s %s",
+                               infer__shape_text(I, 0, &lead, 0), dtype_name(fin->dtype),
+                               infer__shape_text(I, 1, &sf, 0));
+    }
+    s.d[s.n - 1] = kd;
+    if (infer__out(I, x->dtype, &s) < 0 || infer__out(I, DT_I32, &s) < 0)
+        return -1;
+    return infer__out(I, DT_I32, &s);
+}
 
 /* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op
  * does not add the kind). */

@@ -339,6 +339,13 @@ static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
     attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
 }
 
+static void attrs__rotary_mul(PlanAttrs *l, const Op *op)
+{
+    attrs__str(l, "rotary_mode", plan__attr(op, 0) ? "interleave" : "half", 1);
+}
+
+static void attrs__k(PlanAttrs *l, const Op *op) { attrs__add(l, "k", PA_INT, plan__attr(op, 0), 0); }
+
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);
  * attrs__none where a kind has none. A kind missing here is a bug. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
@@ -369,6 +376,8 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
+    [OP_ADD_RMS_NORM] = attrs__eps, [OP_ROTARY_MUL] = attrs__rotary_mul, [OP_DYNAMIC_QUANT] = attrs__none,
+    [OP_MOE_GATING_TOP_K_SOFTMAX] = attrs__k,
 };
 
 int plan_attrs_known(OpKind kind)

@@ -190,6 +190,30 @@ static const char *rowindep__dequant_swiglu_quant(Plan *self, const Op *op, int 
     return rowindep__dim_uses(self, op->in[0], -1, sym) ? "dequant_swiglu_quant splits it in halves" : NULL;
 }
 
+/* add_rms_norm: the last dims, as many as gamma (input 2) has. */
+static const char *rowindep__add_rms_norm(Plan *self, const Op *op, int sym)
+{
+    const Val *gamma = op->nin > 2 ? rowindep__val(self, op->in[2]) : NULL;
+    int64_t last = gamma && gamma->ndim ? gamma->ndim : 1;
+    return rowindep__tail_uses(self, op->in[0], last, sym) ? "add_rms_norm reduces over it" : NULL;
+}
+
+/* rotary_mul (pairs elements of the last dim), dynamic_quant (a row
+ * maximum over the last dim): the last dim of input 0. */
+static const char *rowindep__npu_last_dim(Plan *self, const Op *op, int sym)
+{
+    if (!rowindep__dim_uses(self, op->in[0], -1, sym))
+        return NULL;
+    return arena_printf(&self->arena, "%s mixes its last dim", op_info[op->kind].name);
+}
+
+/* moe_gating_top_k_softmax: softmax and top-k over the experts, and
+ * row_idx holds the number of rows: any dim. */
+static const char *rowindep__moe_gating(Plan *self, const Op *op, int sym)
+{
+    return rowindep__any_uses(self, op->in[0], sym) ? "moe_gating_top_k_softmax numbers its rows" : NULL;
+}
+
 static const char *rowindep__embedding(Plan *self, const Op *op, int sym)
 {
     return rowindep__dim_uses(self, op->in[0], 0, sym) ? "embedding gathers along it" : NULL;
@@ -249,6 +273,8 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
+    [OP_ADD_RMS_NORM] = rowindep__add_rms_norm, [OP_ROTARY_MUL] = rowindep__npu_last_dim,
+    [OP_DYNAMIC_QUANT] = rowindep__npu_last_dim, [OP_MOE_GATING_TOP_K_SOFTMAX] = rowindep__moe_gating,
 };
 
 int plan_rowindep_has_rule(OpKind kind)

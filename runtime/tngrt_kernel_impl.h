@@ -2060,5 +2060,6 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- indexing and scatter ---- */
 /* ---- neural net ---- */
 /* ---- torch_npu fused ops ---- */
+#include "tngrt_impl_npu.h"
 
 #endif

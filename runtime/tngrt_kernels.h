@@ -278,4 +278,36 @@ void tngrt_kernel_swiglu(const TngrtArg *out, const TngrtArg *x, int dim);
 
 /* ---- kernels: torch_npu fused ops ---- */
 
+/* npu_add_rms_norm(x1, x2, gamma, eps) as tests/ref/stubs/torch_npu
+ * computes it: x = float(x1) + float(x2) (x_out: x rounded to its dtype;
+ * may be NULL); over the trailing gamma->ndim dims, rstd = 1 / sqrt(mean(x^2)
+ * + eps) (float32, one per row; may be NULL) and y = x * rstd * gamma, in
+ * float, rounded once. x1 and x2 have one shape. */
+void tngrt_kernel_add_rms_norm(const TngrtArg *y, const TngrtArg *rstd, const TngrtArg *x_out,
+                               const TngrtArg *x1, const TngrtArg *x2, const TngrtArg *gamma,
+                               double eps);
+
+/* npu_rotary_mul(x, r1, r2, mode): out = x * r1 + rotate(x) * r2 in float
+ * (r1, r2 broadcast to x, right-aligned), rotate over the last dim of even
+ * size D: mode 0 (half) (-x[D/2:], x[:D/2]), mode 1 (interleave) each pair
+ * (x[2i], x[2i+1]) -> (-x[2i+1], x[2i]). */
+void tngrt_kernel_rotary_mul(const TngrtArg *out, const TngrtArg *x, const TngrtArg *r1,
+                             const TngrtArg *r2, int mode);
+
+/* npu_dynamic_quant(x, smooth_scales): per row of the last dim, v = x
+ * [* smooth (per column)] in float, m = max|v|, scale = m / 127 (float32,
+ * one per row; may be NULL), y = round-half-even(v / scale) saturated to
+ * int8 (0 where scale is 0). */
+void tngrt_kernel_dynamic_quant(const TngrtArg *y, const TngrtArg *scale, const TngrtArg *x,
+                                const TngrtArg *smooth);
+
+/* npu_moe_gating_top_k_softmax(x [.., e], finished, k): per row r of R rows,
+ * p = softmax(x) in float; the k largest p in descending order (ties: the
+ * lower index first) into y (x's dtype) and their indices into expert_idx
+ * (e where finished[r] is true; finished may be NULL); row_idx[r, j] =
+ * j * R + r. */
+void tngrt_kernel_moe_gating_top_k_softmax(const TngrtArg *y, const TngrtArg *expert_idx,
+                                           const TngrtArg *row_idx, const TngrtArg *x,
+                                           const TngrtArg *finished, int k);
+
 #endif

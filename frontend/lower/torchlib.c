@@ -1757,6 +1757,194 @@ static Obj *lo_tensor(Interp *I, Call *c)
 
 /* ---- lowerings: torch_npu fused ops ---- */
 
+/* A required tensor argument of a torch_npu op: its value, or -1 after a
+ * diagnostic naming it (silent when it is unknown). */
+static int32_t npu_tensor_arg(Interp *I, const Call *c, size_t pos, const char *name)
+{
+    Obj *o = ARG(c, pos, name);
+    int32_t v = is_tensor(o) ? tv(I, o, c->node) : -1;
+    if (v < 0 && !obj_has_unknown(o))
+        interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, name);
+    return v;
+}
+
+/* The outputs 0..n-1 of op as a tuple. */
+static Obj *npu_outs(Interp *I, int32_t op, int n)
+{
+    if (op < 0)
+        return obj_unknown_reported(I);   /* interp_op reported */
+    Obj *items[3];
+    for (int k = 0; k < n; k++)
+        items[k] = op_out(I, op, k);
+    return obj_tuple(I, items, (size_t)n);
+}
+
+/* torch_npu.npu_add_rms_norm(x1, x2, gamma, epsilon=1e-6) -> (y, rstd, x) */
+static Obj *lo_add_rms_norm(Interp *I, Call *c)
+{
+    int32_t in[3] = {X0(I, c), -1, -1};
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "x2")) < 0 ||
+        (in[2] = npu_tensor_arg(I, c, 2, "gamma")) < 0)
+        return unk(I);
+    Obj *eps = ARG(c, 3, "epsilon");
+    double e;
+    if (!known(I, eps, c->node, "epsilon"))
+        return unk(I);
+    if (eps && !is_none(eps) && !obj_num_value(eps, &e))
+        return interp_break(I, c->node, RULE_TNG203, "npu_add_rms_norm: epsilon must be a number");
+    return npu_outs(I, emit(I, OP_ADD_RMS_NORM, in, 3, NULL, 0, float_arg(eps, 1e-6), 0,
+                            DT_UNKNOWN, c->node), 3);
+}
+
+/* A rotary mode argument: "half" (0, also when absent) or "interleave" (1);
+ * 0 after TNG203 naming `name` for anything else. */
+static int rotary_mode_arg(Interp *I, const Call *c, Obj *o, const char *name, int64_t *mode)
+{
+    *mode = 0;
+    if (!o || is_none(o))
+        return 1;
+    if (!known(I, o, c->node, name))
+        return 0;
+    if (o->kind == O_STR && streq(o->s, "half"))
+        return 1;
+    if (o->kind == O_STR && streq(o->s, "interleave")) {
+        *mode = 1;
+        return 1;
+    }
+    interp_break(I, c->node, RULE_TNG203, "%s: %s must be 'half' or 'interleave'", c->full, name);
+    return 0;
+}
+
+/* torch_npu.npu_rotary_mul(input, r1, r2, rotary_mode='half'):
+ * input * r1 + rotate(input) * r2 */
+static Obj *lo_rotary_mul(Interp *I, Call *c)
+{
+    int32_t in[3] = {X0(I, c), -1, -1};
+    int64_t mode;
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "r1")) < 0 ||
+        (in[2] = npu_tensor_arg(I, c, 2, "r2")) < 0 ||
+        !rotary_mode_arg(I, c, ARG(c, 3, "rotary_mode"), "rotary_mode", &mode))
+        return unk(I);
+    return emit1(I, OP_ROTARY_MUL, in, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch_npu.npu_apply_rotary_pos_emb(query, key, cos, sin, layout='BSH',
+ * rotary_mode='half') -> (query, key): both rotated in place (as
+ * rotary_mul with r1 = cos, r2 = sin; an input's storage is written like
+ * copy_), and returned. layout only says how cos and sin line up with the
+ * heads (they broadcast the same in every layout): BSH/BSND (1), SBH
+ * (2), BNSD (3), TND (4). */
+static Obj *lo_apply_rotary_pos_emb(Interp *I, Call *c)
+{
+    Obj *q = ARG0(c), *k = ARG(c, 1, "key");
+    if (!ARG0(c))
+        q = ARG(c, 0, "query");
+    int32_t qv = is_tensor(q) ? tv(I, q, c->node) : -1, kv = -1, cs = -1, sn = -1;
+    if (qv < 0) {
+        if (!obj_has_unknown(q))
+            interp_break(I, c->node, RULE_TNG203, "%s expects a tensor query", c->full);
+        return unk(I);
+    }
+    if ((kv = npu_tensor_arg(I, c, 1, "key")) < 0 || (cs = npu_tensor_arg(I, c, 2, "cos")) < 0 ||
+        (sn = npu_tensor_arg(I, c, 3, "sin")) < 0)
+        return unk(I);
+    Obj *lay = ARG(c, 4, "layout");
+    if (!known(I, lay, c->node, "layout"))
+        return unk(I);
+    int64_t li;
+    static const char *const layouts[] = {"BSH", "BSND", "SBH", "BNSD", "TND"};
+    int lay_ok = !lay || is_none(lay) || (obj_int_value(lay, &li) && li >= 1 && li <= 4);
+    for (size_t i = 0; !lay_ok && lay->kind == O_STR && i < NELEM(layouts); i++)
+        lay_ok = streq(lay->s, layouts[i]);
+    if (!lay_ok)
+        return interp_break(I, c->node, RULE_TNG203,
+                            "%s: layout must be 'BSH', 'BSND', 'SBH', 'BNSD', 'TND' or 1 to 4", c->full);
+    int64_t mode;
+    if (!rotary_mode_arg(I, c, ARG(c, 5, "rotary_mode"), "rotary_mode", &mode))
+        return unk(I);
+    int32_t inq[3] = {qv, cs, sn}, ink[3] = {kv, cs, sn};
+    Obj *rq = emit1(I, OP_ROTARY_MUL, inq, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+    Obj *rk = emit1(I, OP_ROTARY_MUL, ink, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+    if (!is_tensor(rq) || !is_tensor(rk))
+        return unk(I);
+    Obj *items[2] = {torchlib_augassign(I, q, rq, c->node), NULL};
+    if (!is_tensor(items[0]))
+        return unk(I);
+    items[1] = torchlib_augassign(I, k, rk, c->node);
+    if (!is_tensor(items[1]))
+        return unk(I);
+    return obj_tuple(I, items, 2);
+}
+
+/* torch_npu.npu_prefetch(input, dependency, max_size, offset=0): a hint
+ * that the NPU may start loading input's bytes into its L2 cache; it
+ * computes nothing, so it adds no op (the CPU has nothing to prefetch, and
+ * the ACL bundles leave the caching to CANN). The arguments are checked as
+ * torch_npu documents them. Returns None. */
+static Obj *lo_prefetch(Interp *I, Call *c)
+{
+    if (X0(I, c) < 0)
+        return unk(I);
+    Obj *dep = ARG(c, 1, "dependency");
+    if (dep && !is_none(dep) && !is_tensor(dep)) {
+        if (!obj_has_unknown(dep))
+            interp_break(I, c->node, RULE_TNG203, "%s: dependency must be a tensor or None", c->full);
+        return unk(I);
+    }
+    int64_t max_size, off = 0;
+    Obj *ms = ARG(c, 2, "max_size"), *of = ARG(c, 3, "offset");
+    if (!ms)
+        return interp_break(I, c->node, RULE_TNG203, "%s without max_size", c->full);
+    if (!const_int(I, ms, c->node, "max_size", &max_size) ||
+        (of && !const_int(I, of, c->node, "offset", &off)))
+        return unk(I);
+    if (max_size <= 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: max_size must be positive, got %lld",
+                            c->full, (long long)max_size);
+    if (off < 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: offset must not be negative, got %lld",
+                            c->full, (long long)off);
+    return obj_none(I);
+}
+
+/* torch_npu.npu_dynamic_quant(x, *, smooth_scales=None, group_index=None,
+ * dst_type=None) -> (y int8, scale float32): per-row symmetric int8
+ * quantisation. group_index and int4 output (dst_type=torch.quint4x2) are
+ * not compiled. */
+static Obj *lo_dynamic_quant(Interp *I, Call *c)
+{
+    int32_t in[2] = {X0(I, c), -1};
+    if (in[0] < 0 || (in[1] = opt_tensor(I, ARG(c, 1, "smooth_scales"), c->node, "smooth_scales")) < -1)
+        return unk(I);
+    Obj *gi = args_kw(c->a, "group_index"), *dt = args_kw(c->a, "dst_type");
+    if (gi && !is_none(gi))
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_index (MoE smooth-scale groups) is not "
+                            "supported", c->full);
+    if (!known(I, dt, c->node, "dst_type"))
+        return unk(I);
+    if (dt && !is_none(dt) && dtype_of_obj(dt) != DT_I8)
+        return interp_break(I, c->node, RULE_TNG203, "%s: dst_type must be torch.int8 (int4 output "
+                            "is not supported)", c->full);
+    return npu_outs(I, emit(I, OP_DYNAMIC_QUANT, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node), 2);
+}
+
+/* torch_npu.npu_moe_gating_top_k_softmax(x, finished=None, k=1) ->
+ * (y, expert_idx, row_idx) */
+static Obj *lo_moe_gating_top_k_softmax(Interp *I, Call *c)
+{
+    int32_t in[2] = {X0(I, c), -1};
+    if (in[0] < 0 || (in[1] = opt_tensor(I, ARG(c, 1, "finished"), c->node, "finished")) < -1)
+        return unk(I);
+    int64_t k = 1;
+    Obj *ko = ARG(c, 2, "k");
+    if (ko && !const_int(I, ko, c->node, "k", &k))
+        return unk(I);
+    if (k < 1 || k > 1024)
+        return interp_break(I, c->node, RULE_TNG203, "%s: k must be in [1, 1024], got %lld", c->full,
+                            (long long)k);
+    return npu_outs(I, emit(I, OP_MOE_GATING_TOP_K_SOFTMAX, in, 2, &k, 1, 0, 0, DT_UNKNOWN, c->node), 3);
+}
+
 /* ===================================================================== */
 /* The library table                                                     */
 /* ===================================================================== */
@@ -1914,6 +2102,12 @@ static const struct LibEntry {
     /* -- indexing and scatter -- */
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
+    {"npu_add_rms_norm", NS_NPU, lo_add_rms_norm, 0},
+    {"npu_rotary_mul", NS_NPU, lo_rotary_mul, 0},
+    {"npu_apply_rotary_pos_emb", NS_NPU, lo_apply_rotary_pos_emb, 0},
+    {"npu_prefetch", NS_NPU, lo_prefetch, 0},
+    {"npu_dynamic_quant", NS_NPU, lo_dynamic_quant, 0},
+    {"npu_moe_gating_top_k_softmax", NS_NPU, lo_moe_gating_top_k_softmax, 0},
 };
 
 static const struct LibEntry *lib_find(const char *name, unsigned ns)

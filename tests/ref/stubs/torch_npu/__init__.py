@@ -191,3 +191,112 @@ def npu_dequant_swiglu_quant(x, *, weight_scale=None, activation_scale=None, bia
         y = torch.cat(ys) if ys else x2.new_zeros((0, x2.shape[-1] // 2), dtype=torch.int8)
         scale = torch.cat(scales) if scales else torch.zeros(0)
     return y.reshape(*lead, -1), scale.reshape(lead)
+
+
+def npu_add_rms_norm(x1, x2, gamma, epsilon=1e-6):
+    """x = x1 + x2, then RMSNorm of x over the trailing gamma.dim() dims.
+
+    Returns (y, rstd, x): x1 and x2 have one shape and dtype; the sum is
+    taken in float32 and the norm uses that float sum (x is returned rounded
+    to x1's dtype); rstd = 1 / sqrt(mean(x^2) + epsilon), float32 with shape
+    x.shape[:-gamma.dim()] + [1] * gamma.dim(); y = x * rstd * gamma in x1's
+    dtype.
+    """
+    if x1.shape != x2.shape or x1.dtype != x2.dtype:
+        raise RuntimeError("npu_add_rms_norm: x1 %s %s and x2 %s %s differ"
+                           % (tuple(x1.shape), x1.dtype, tuple(x2.shape), x2.dtype))
+    nd = gamma.dim()
+    if tuple(x1.shape[x1.dim() - nd:]) != tuple(gamma.shape):
+        raise RuntimeError("npu_add_rms_norm: gamma shape %s does not match the trailing dims of x %s"
+                           % (tuple(gamma.shape), tuple(x1.shape)))
+    dims = tuple(range(x1.dim() - nd, x1.dim()))
+    xf = x1.float() + x2.float()
+    rstd = torch.rsqrt(xf.pow(2).mean(dim=dims, keepdim=True) + epsilon)
+    y = (xf * rstd * gamma.float()).to(x1.dtype)
+    return y, rstd, xf.to(x1.dtype)
+
+
+def _rotate(x, rotary_mode):
+    """rotate_half (-x[..., D/2:], x[..., :D/2]) for 'half'; for 'interleave'
+    each pair (x[2i], x[2i+1]) becomes (-x[2i+1], x[2i])."""
+    if x.shape[-1] % 2:
+        raise RuntimeError("rotary: the last dim of x has odd size %d" % x.shape[-1])
+    if rotary_mode == "half":
+        a, b = x.chunk(2, dim=-1)
+        return torch.cat((-b, a), dim=-1)
+    if rotary_mode == "interleave":
+        a, b = x[..., 0::2], x[..., 1::2]
+        return torch.stack((-b, a), dim=-1).reshape(x.shape)
+    raise RuntimeError("rotary_mode must be 'half' or 'interleave', got %r" % (rotary_mode,))
+
+
+def npu_rotary_mul(input, r1, r2, rotary_mode="half"):
+    """Rotary position embedding: input * r1 + rotate(input) * r2, r1 and r2
+    broadcast to input; computed in float32 and rounded once to input's
+    dtype (the shape is input's)."""
+    x = input.float()
+    y = x * r1.float() + _rotate(x, rotary_mode) * r2.float()
+    if y.shape != input.shape:
+        raise RuntimeError("npu_rotary_mul: r1/r2 do not broadcast to x %s" % (tuple(input.shape),))
+    return y.to(input.dtype)
+
+
+def npu_apply_rotary_pos_emb(query, key, cos, sin, layout="BSH", rotary_mode="half"):
+    """query and key rotated in place (q * cos + rotate_half(q) * sin, the
+    same for key, as npu_rotary_mul computes it) and returned. cos and sin
+    broadcast to both (layout BSH/BSND: [B, S, 1, D])."""
+    if layout not in ("BSH", "BSND", "SBH", "BNSD", "TND", 1, 2, 3, 4):
+        raise RuntimeError("npu_apply_rotary_pos_emb: unknown layout %r" % (layout,))
+    q = npu_rotary_mul(query, cos, sin, rotary_mode)
+    k = npu_rotary_mul(key, cos, sin, rotary_mode)
+    query.copy_(q)
+    key.copy_(k)
+    return query, key
+
+
+def npu_prefetch(input, dependency, max_size, offset=0):
+    """A hint to load input's bytes into the NPU's L2 cache: nothing to do on
+    the CPU. max_size must be positive, offset not negative."""
+    if max_size <= 0 or offset < 0:
+        raise RuntimeError("npu_prefetch: max_size must be > 0 and offset >= 0")
+    return None
+
+
+def npu_dynamic_quant(x, *, smooth_scales=None, group_index=None, dst_type=None):
+    """Per-row (last dim) symmetric int8 quantisation.
+
+    v = x [* smooth_scales] in float32; scale = max|v| / 127 per row
+    (float32, x.shape[:-1]); y = round(v / scale) (halves to even),
+    saturated to int8; y = 0 in a row whose scale is 0.
+    """
+    if group_index is not None or dst_type not in (None, torch.int8):
+        raise RuntimeError("npu_dynamic_quant: group_index and int4 output are not modelled")
+    v = x.float()
+    if smooth_scales is not None:
+        v = v * smooth_scales.float()
+    m = v.abs().amax(dim=-1, keepdim=True)
+    scale = m / 127.0
+    q = torch.where(scale > 0, torch.round(v / scale), torch.zeros_like(v))
+    return q.clamp(-128, 127).to(torch.int8), scale.squeeze(-1)
+
+
+def npu_moe_gating_top_k_softmax(x, finished=None, k=1):
+    """Softmax over the experts (last dim, float32), then its k largest values
+    in descending order (ties: the lower expert first).
+
+    Returns (y in x's dtype, expert_idx int32, row_idx int32), each
+    x.shape[:-1] + [k]; expert_idx is num_expert (x.shape[-1]) in rows
+    where finished is True; with R rows (x.shape[:-1] flattened),
+    row_idx[r, j] = j * R + r.
+    """
+    e = x.shape[-1]
+    if not 1 <= k <= min(e, 1024):
+        raise RuntimeError("npu_moe_gating_top_k_softmax: k = %d out of range" % k)
+    p = torch.softmax(x.float(), dim=-1)
+    vals, idx = torch.sort(p, dim=-1, descending=True, stable=True)
+    vals, idx = vals[..., :k], idx[..., :k]
+    if finished is not None:
+        idx = torch.where(finished.unsqueeze(-1), torch.full_like(idx, e), idx)
+    rows = p.numel() // e if e else 0
+    row_idx = (torch.arange(k).reshape(1, k) * rows + torch.arange(rows).reshape(rows, 1))
+    return vals.to(x.dtype), idx.to(torch.int32), row_idx.reshape(idx.shape).to(torch.int32)

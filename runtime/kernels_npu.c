@@ -1,0 +1,28 @@
+/*
+ * kernels_npu.c - the generic instantiations of the torch_npu fused-op
+ * kernels of tngrt_impl_npu.h (shapes read at run time), as kernels.c does
+ * for the others.
+ */
+#include "tngrt_kernel_impl.h"
+
+#include "kernels_isa.h"
+
+TNGRT_ISA_KERNEL(void, tngrt_kernel_add_rms_norm,
+                 (const TngrtArg *y, const TngrtArg *rstd, const TngrtArg *x_out,
+                 const TngrtArg *x1, const TngrtArg *x2, const TngrtArg *gamma, double eps),
+                 tngrt_impl_add_rms_norm(y, rstd, x_out, x1, x2, gamma, eps);)
+
+TNGRT_ISA_KERNEL(void, tngrt_kernel_rotary_mul,
+                 (const TngrtArg *out, const TngrtArg *x, const TngrtArg *r1,
+                 const TngrtArg *r2, int mode),
+                 tngrt_impl_rotary_mul(out, x, r1, r2, mode);)
+
+TNGRT_ISA_KERNEL(void, tngrt_kernel_dynamic_quant,
+                 (const TngrtArg *y, const TngrtArg *scale, const TngrtArg *x,
+                 const TngrtArg *smooth),
+                 tngrt_impl_dynamic_quant(y, scale, x, smooth);)
+
+TNGRT_ISA_KERNEL(void, tngrt_kernel_moe_gating_top_k_softmax,
+                 (const TngrtArg *y, const TngrtArg *expert_idx, const TngrtArg *row_idx,
+                 const TngrtArg *x, const TngrtArg *finished, int k),
+                 tngrt_impl_moe_gating_top_k_softmax(y, expert_idx, row_idx, x, finished, k);)
