@@ -30,6 +30,10 @@
  *   dv    input 0 (the destination) viewed through the slice
  *   xv    input 0 viewed at index attr[1] of dim attr[0]
  *   qm    the quant mode string ("static", "dynamic")
+ *   kl vl input 1 / 2 alone as an aclTensorList (an attention's key, value)
+ *   ly    an attention's input layout string from attr[0] ("BSH", "BSND", "BNSD")
+ *   aq ak an attention's listed query / key-value lengths as an aclIntArray
+ *         (attr[8] / attr[10] repeated attr[9] / attr[11] times), NULL if none
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
  *
@@ -72,6 +76,7 @@ enum {
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
     F_ADD_RMS_NORM, F_ROTARY_POSITION_EMBEDDING, F_DYNAMIC_QUANT, F_MOE_GATING_TOP_K_SOFTMAX,
+    F_FUSED_INFER_ATTENTION_SCORE,
     F_COUNT
 };
 
@@ -194,6 +199,17 @@ static const AclFn acl_fns[F_COUNT] = {
                                     "const aclTensor *x, const aclTensor *finishedOptional, int64_t k, "
                                     "const aclTensor *yOut, const aclTensor *expertIdxOut, "
                                     "const aclTensor *rowIdxOut", 0},
+    [F_FUSED_INFER_ATTENTION_SCORE] = {"aclnnFusedInferAttentionScore", H("fused_infer_attention_score"),
+        "const aclTensor *query, const aclTensorList *key, const aclTensorList *value, "
+        "const aclTensor *pseShift, const aclTensor *attenMask, const aclIntArray *actualSeqLengths, "
+        "const aclIntArray *actualSeqLengthsKv, const aclTensor *deqScale1, const aclTensor *quantScale1, "
+        "const aclTensor *deqScale2, const aclTensor *quantScale2, const aclTensor *quantOffset2, "
+        "const aclTensor *antiquantScale, const aclTensor *antiquantOffset, const aclTensor *blockTable, "
+        "const aclTensor *queryPaddingSize, const aclTensor *kvPaddingSize, int64_t numHeads, "
+        "double scaleValue, int64_t preTokens, int64_t nextTokens, char *inputLayout, "
+        "int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise, int64_t blockSize, "
+        "int64_t antiquantMode, bool softmaxLseFlag, const aclTensor *attentionOut, "
+        "const aclTensor *softmaxLse", CS},
 };
 
 /* ---- the op table --------------------------------------------------------------- */
@@ -287,6 +303,9 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(ROTARY_MUL, PLAIN, ROTARY_POSITION_EMBEDDING, "i0 i1 i2 a0 o0"),
     ROW(DYNAMIC_QUANT, PLAIN, DYNAMIC_QUANT, "i0 i1 o0 o1"),
     ROW(MOE_GATING_TOP_K_SOFTMAX, PLAIN, MOE_GATING_TOP_K_SOFTMAX, "i0 i1 a0 o0 o1 o2"),
+    ROW(FUSED_ATTENTION, PLAIN, FUSED_INFER_ATTENTION_SCORE,
+        "i0 kl vl =NULL i3 aq ak =NULL =NULL =NULL =NULL =NULL =NULL =NULL i4 =NULL =NULL a1 F0 a4 a5 ly a2 "
+        "a3 =0 a7 =0 b6 o0 o1"),
 };
 
 /* ---- op types ------------------------------------------------------------------- */
@@ -323,6 +342,7 @@ static const char *const acl_op_types[OP__count] = {
     /* -- torch_npu fused ops -- */
     [OP_ADD_RMS_NORM] = "AddRmsNorm", [OP_ROTARY_MUL] = "RotaryMul", [OP_DYNAMIC_QUANT] = "DynamicQuant",
     [OP_MOE_GATING_TOP_K_SOFTMAX] = "MoeGatingTopKSoftmax",
+    [OP_FUSED_ATTENTION] = "FusedInferAttentionScore",
 };
 
 const char *acl_op_type_of_kind(OpKind kind)
@@ -373,6 +393,13 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         return ACL_V_OTHER;
     case OP_LINEAR:
         return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
+    case OP_FUSED_ATTENTION:
+        if (op->nin > 5 && (op->in[5] >= 0 || (op->nin > 6 && op->in[6] >= 0))) {
+            *why = "actual sequence lengths given as tensors: aclnnFusedInferAttentionScore takes them "
+                   "as host int arrays (pass a list)";
+            return ACL_V_OTHER;
+        }
+        return ACL_V_PLAIN;
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
         if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
             *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";

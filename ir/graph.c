@@ -2103,6 +2103,140 @@ static int infer_moe_gating_top_k_softmax(Infer *I)
     return infer__out(I, DT_I32, &s);
 }
 
+/* The sizes a fused attention's operands agree on. */
+typedef struct InferAttn {
+    DimId b, sq, n, d, skv, nkv;
+} InferAttn;
+
+/* Dim i of v must equal want (what names it in messages). */
+static int infer__attn_dim(Infer *I, const Val *v, int i, DimId want, const char *name, const char *what)
+{
+    char text[96];
+    snprintf(text, sizeof text, "%s of %s of %s", what, name, I->op);
+    if (infer__equal(I, v->dims[i], want, text) == 0)
+        return 0;
+    return infer__fail(I, "%s of %s is %s, expected %s", what, name, infer__dim_text(I, 0, v->dims[i]),
+                       infer__dim_text(I, 1, want));
+}
+
+/* key/value of a fused attention: the layout of query, or paged blocks
+ * [blocks, block_size, kv_heads * d] / [blocks, kv_heads, block_size, d]
+ * with a block table [B, max_blocks]. */
+static int infer__attn_kv(Infer *I, const Val *kv, const char *name, InferAttn *A)
+{
+    int64_t layout = I->attr[0], bs = I->attr[7];
+    const Val *bt = infer__in(I, 4);
+    DimId hkv = graph_dim_mul(I->g, A->nkv, A->d);
+    if (kv->dtype != infer__in(I, 0)->dtype)
+        return infer__fail(I, "%s has dtype %s, query %s", name, dtype_name(kv->dtype),
+                           dtype_name(infer__in(I, 0)->dtype));
+    if (bt) {
+        DimId bsd = graph_dim_const(I->g, bs);
+        if (infer__rank(I, kv, 3, 4, name) < 0)
+            return -1;
+        if (kv->ndim == 3)
+            return infer__attn_dim(I, kv, 1, bsd, name, "the block size") ||
+                   infer__attn_dim(I, kv, 2, hkv, name, "the hidden size");
+        return infer__attn_dim(I, kv, 1, A->nkv, name, "the head count") ||
+               infer__attn_dim(I, kv, 2, bsd, name, "the block size") ||
+               infer__attn_dim(I, kv, 3, A->d, name, "the head size");
+    }
+    if (infer__rank(I, kv, layout == 0 ? 3 : 4, layout == 0 ? 3 : 4, name) < 0 ||
+        infer__attn_dim(I, kv, 0, A->b, name, "the batch size"))
+        return -1;
+    int sd = layout == 2 ? 2 : 1, nd = layout == 1 ? 2 : 1;
+    if (layout == 0 && infer__attn_dim(I, kv, 2, hkv, name, "the hidden size"))
+        return -1;
+    if (layout != 0 && (infer__attn_dim(I, kv, nd, A->nkv, name, "the head count") ||
+                        infer__attn_dim(I, kv, 3, A->d, name, "the head size")))
+        return -1;
+    if (A->skv < 0)
+        A->skv = kv->dims[sd];
+    return infer__attn_dim(I, kv, sd, A->skv, name, "the sequence length");
+}
+
+/* attention_out, softmax_lse = torch_npu.npu_fused_infer_attention_score(
+ * query, key, value, ...) and the prompt / incremental flash attentions
+ * (ops.def has the attributes) */
+static int infer_fused_attention(Infer *I)
+{
+    const Val *q = infer__in(I, 0), *k = infer__in(I, 1), *v = infer__in(I, 2);
+    const Val *mask = infer__in(I, 3), *bt = infer__in(I, 4);
+    int64_t layout = I->attr[0], n = I->attr[1], nkv = I->attr[2], mode = I->attr[3];
+    InferAttn A;
+    if (infer__float_input(I, q) < 0)
+        return -1;
+    if (layout < 0 || layout > 2 || n < 1 || nkv < 1 || n % nkv || (mode != 0 && mode != 3))
+        return infer__fail(I, "invalid attributes: layout %lld, %lld heads, %lld key/value heads, "
+                           "sparse mode %lld", (long long)layout, (long long)n, (long long)nkv,
+                           (long long)mode);
+    if (infer__rank(I, q, layout == 0 ? 3 : 4, layout == 0 ? 3 : 4, "query") < 0)
+        return -1;
+    A.b = q->dims[0];
+    A.n = graph_dim_const(I->g, n);
+    A.nkv = graph_dim_const(I->g, nkv);
+    A.skv = -1;
+    if (layout == 0) {
+        A.sq = q->dims[1];
+        A.d = graph_dim_div(I->g, q->dims[2], A.n);
+        if (infer__equal(I, graph_dim_mul(I->g, A.d, A.n), q->dims[2],
+                         "the hidden size of query of fused_attention is a multiple of num_heads") < 0)
+            return infer__fail(I, "the hidden size %s of query is not a multiple of num_heads = %lld",
+                               infer__dim_text(I, 0, q->dims[2]), (long long)n);
+    } else {
+        A.sq = q->dims[layout == 1 ? 1 : 2];
+        A.d = q->dims[3];
+        if (infer__attn_dim(I, q, layout == 1 ? 2 : 1, A.n, "query", "the head count"))
+            return -1;
+    }
+    if (bt) {
+        if (!dtype__is_int(bt->dtype) || bt->ndim != 2)
+            return infer__fail(I, "block_table must be a 2-d integer tensor, got %s %d-d",
+                               dtype_name(bt->dtype), bt->ndim);
+        if (I->attr[7] < 1)
+            return infer__fail(I, "a block table needs block_size > 0");
+        if (infer__attn_dim(I, bt, 0, A.b, "block_table", "the batch size"))
+            return -1;
+        A.skv = graph_dim_mul(I->g, bt->dims[1], graph_dim_const(I->g, I->attr[7]));
+    }
+    if (infer__attn_kv(I, k, "key", &A) || infer__attn_kv(I, v, "value", &A))
+        return -1;
+    for (uint32_t i = 5; i < 7; i++) {
+        const Val *len = infer__in(I, i);
+        if (len && (!dtype__is_int(len->dtype) || len->ndim != 1))
+            return infer__fail(I, "%s must be a 1-d integer tensor", i == 5 ? "actual_seq_lengths"
+                                                                             : "actual_seq_lengths_kv");
+    }
+    if (mask) {
+        if (mask->dtype != DT_BOOL && mask->dtype != DT_I8)
+            return infer__fail(I, "atten_mask must be bool or int8, got %s", dtype_name(mask->dtype));
+        if (infer__rank(I, mask, 2, 4, "atten_mask") < 0)
+            return -1;
+        if (mode == 0) {   /* sparse mode 3 builds its own mask */
+            int r = mask->ndim;
+            if (infer__attn_dim(I, mask, r - 2, A.sq, "atten_mask", "the query length") ||
+                infer__attn_dim(I, mask, r - 1, A.skv, "atten_mask", "the key/value length"))
+                return -1;
+            if (r >= 3 && !dim__is(I->g, mask->dims[0], 1) &&
+                infer__attn_dim(I, mask, 0, A.b, "atten_mask", "the batch size"))
+                return -1;
+            if (r == 4 && !dim__is(I->g, mask->dims[1], 1) &&
+                infer__attn_dim(I, mask, 1, A.n, "atten_mask", "the head count"))
+                return -1;
+        }
+    } else if (mode == 3) {
+        return infer__fail(I, "sparse_mode 3 needs an atten_mask");
+    }
+    Shape s = shape_of(q), l = {4, {A.b, A.n, A.sq, graph_dim_const(I->g, 1)}};
+    if (!I->attr[6]) {
+        l.n = 1;
+        l.d[0] = graph_dim_const(I->g, 1);
+    }
+    if (infer__out(I, q->dtype, &s) < 0)
+        return -1;
+    return infer__out(I, DT_F32, &l);
+}
+
 /* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op
  * does not add the kind). */
 #define infer_none NULL

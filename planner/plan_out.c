@@ -346,6 +346,25 @@ static void attrs__rotary_mul(PlanAttrs *l, const Op *op)
 
 static void attrs__k(PlanAttrs *l, const Op *op) { attrs__add(l, "k", PA_INT, plan__attr(op, 0), 0); }
 
+static void attrs__attention(PlanAttrs *l, const Op *op)
+{
+    static const char *const layouts[3] = {"BSH", "BSND", "BNSD"};
+    int64_t lay = plan__attr(op, 0);
+    attrs__str(l, "input_layout", lay >= 0 && lay < 3 ? layouts[lay] : "?", 1);
+    attrs__add(l, "num_heads", PA_INT, plan__attr(op, 1), 0);
+    attrs__add(l, "num_key_value_heads", PA_INT, plan__attr(op, 2), 0);
+    attrs__add(l, "sparse_mode", PA_INT, plan__attr(op, 3), 0);
+    attrs__add(l, "pre_tokens", PA_INT, plan__attr(op, 4), 0);
+    attrs__add(l, "next_tokens", PA_INT, plan__attr(op, 5), 0);
+    attrs__add(l, "softmax_lse_flag", PA_BOOL, plan__attr(op, 6) != 0, 0);
+    attrs__add(l, "block_size", PA_INT, plan__attr(op, 7), 0);
+    attrs__add(l, "actual_seq_length", PA_INT, plan__attr(op, 8), 0);
+    attrs__add(l, "actual_seq_length_count", PA_INT, plan__attr(op, 9), 0);
+    attrs__add(l, "actual_seq_length_kv", PA_INT, plan__attr(op, 10), 0);
+    attrs__add(l, "actual_seq_length_kv_count", PA_INT, plan__attr(op, 11), 0);
+    attrs__add(l, "scale", PA_FLOAT, 0, op->fattr[0]);
+}
+
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);
  * attrs__none where a kind has none. A kind missing here is a bug. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
@@ -377,7 +396,7 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     /* -- neural net -- */
     /* -- torch_npu fused ops -- */
     [OP_ADD_RMS_NORM] = attrs__eps, [OP_ROTARY_MUL] = attrs__rotary_mul, [OP_DYNAMIC_QUANT] = attrs__none,
-    [OP_MOE_GATING_TOP_K_SOFTMAX] = attrs__k,
+    [OP_MOE_GATING_TOP_K_SOFTMAX] = attrs__k, [OP_FUSED_ATTENTION] = attrs__attention,
 };
 
 int plan_attrs_known(OpKind kind)

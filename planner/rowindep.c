@@ -214,6 +214,16 @@ static const char *rowindep__moe_gating(Plan *self, const Op *op, int sym)
     return rowindep__any_uses(self, op->in[0], sym) ? "moe_gating_top_k_softmax numbers its rows" : NULL;
 }
 
+/* fused_attention: attends across the sequences, and its lengths, masks
+ * and block tables index the batch: any dim of any operand (conservative). */
+static const char *rowindep__attention(Plan *self, const Op *op, int sym)
+{
+    for (uint32_t i = 0; i < op->nin; i++)
+        if (op->in[i] >= 0 && rowindep__any_uses(self, op->in[i], sym))
+            return "fused_attention attends across it";
+    return NULL;
+}
+
 static const char *rowindep__embedding(Plan *self, const Op *op, int sym)
 {
     return rowindep__dim_uses(self, op->in[0], 0, sym) ? "embedding gathers along it" : NULL;
@@ -275,6 +285,7 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     /* -- torch_npu fused ops -- */
     [OP_ADD_RMS_NORM] = rowindep__add_rms_norm, [OP_ROTARY_MUL] = rowindep__npu_last_dim,
     [OP_DYNAMIC_QUANT] = rowindep__npu_last_dim, [OP_MOE_GATING_TOP_K_SOFTMAX] = rowindep__moe_gating,
+    [OP_FUSED_ATTENTION] = rowindep__attention,
 };
 
 int plan_rowindep_has_rule(OpKind kind)

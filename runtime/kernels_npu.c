@@ -26,3 +26,11 @@ TNGRT_ISA_KERNEL(void, tngrt_kernel_moe_gating_top_k_softmax,
                  (const TngrtArg *y, const TngrtArg *expert_idx, const TngrtArg *row_idx,
                  const TngrtArg *x, const TngrtArg *finished, int k),
                  tngrt_impl_moe_gating_top_k_softmax(y, expert_idx, row_idx, x, finished, k);)
+
+TNGRT_ISA_KERNEL(int, tngrt_kernel_fused_attention,
+                 (const TngrtArg *out, const TngrtArg *lse, const TngrtArg *q, const TngrtArg *k,
+                 const TngrtArg *v, const TngrtArg *mask, const TngrtArg *block_table,
+                 const TngrtArg *act_q, const TngrtArg *act_kv, const int64_t *attr, double scale,
+                 TngrtError *err),
+                 return tngrt_impl_fused_attention(out, lse, q, k, v, mask, block_table, act_q, act_kv,
+                                                   attr, scale, err);)

@@ -164,4 +164,171 @@ TNGRT_KINLINE void tngrt_impl_moe_gating_top_k_softmax(const TngrtArg *y, const 
     }
 }
 
+/* The sizes and attributes of one fused attention call. */
+typedef struct TngrtImplAttn {
+    int64_t layout, n, nkv, mode, pre, next, bsz;
+    int64_t b, sq, d, skv, group, nblk, maxblk;
+    const TngrtArg *k, *bt;
+} TngrtImplAttn;
+
+/* The element offset of (batch b, kv head kh, position j) of key/value
+ * (d = 0), through the block table when there is one. */
+TNGRT_KINLINE int64_t tngrt_impl__attn_kv(const TngrtImplAttn *A, int64_t b, int64_t kh, int64_t j)
+{
+    if (A->bt) {
+        int64_t blk = tngrt_impl__ldi(A->bt, b * A->maxblk + j / A->bsz), off = j % A->bsz;
+        if (A->k->ndim == 3)
+            return ((blk * A->bsz + off) * A->nkv + kh) * A->d;
+        return ((blk * A->nkv + kh) * A->bsz + off) * A->d;
+    }
+    if (A->layout == 2)
+        return ((b * A->nkv + kh) * A->skv + j) * A->d;
+    return ((b * A->skv + j) * A->nkv + kh) * A->d;
+}
+
+/* A per-batch length: the tensor's value, else the listed one (attr value
+ * >= 0), else full. -1 after a message when out of [0, full]. */
+static inline int64_t tngrt_impl__attn_len(const TngrtArg *t, int64_t listed, int64_t b, int64_t full,
+                                           const char *name, TngrtError *err)
+{
+    int64_t v = t ? tngrt_impl__ldi(t, b) : listed >= 0 ? listed : full;
+    if (v < 0 || v > full) {
+        tngrt_impl__bad_input(err, "fused_attention: %s[%lld] = %lld is outside [0, %lld]", name,
+                              (long long)b, (long long)v, (long long)full);
+        return -1;
+    }
+    return v;
+}
+
+/* Checks the shapes, the length counts and the block table. */
+static inline int tngrt_impl__attn_setup(TngrtImplAttn *A, const TngrtArg *q, const TngrtArg *k,
+                                         const TngrtArg *bt, const TngrtArg *act_q,
+                                         const TngrtArg *act_kv, const int64_t *attr, TngrtError *err)
+{
+    A->layout = attr[0], A->n = attr[1], A->nkv = attr[2], A->mode = attr[3];
+    A->pre = attr[4], A->next = attr[5], A->bsz = attr[7];
+    A->k = k, A->bt = bt;
+    if (A->layout < 0 || A->layout > 2 || A->n < 1 || A->nkv < 1 || A->n % A->nkv ||
+        q->ndim != (A->layout == 0 ? 3 : 4) || k->ndim < 3 || k->ndim > 4 || (bt && (bt->ndim != 2 || A->bsz < 1)))
+        return tngrt_impl__err(err, "fused_attention: inconsistent operands");
+    A->group = A->n / A->nkv;
+    A->b = q->shape[0];
+    A->sq = q->shape[A->layout == 2 ? 2 : 1];
+    A->d = A->layout == 0 ? q->shape[2] / A->n : q->shape[3];
+    if (bt) {
+        A->maxblk = bt->shape[1];
+        A->skv = A->maxblk * A->bsz;
+        A->nblk = k->shape[0];
+    } else {
+        A->skv = k->shape[A->layout == 2 ? 2 : 1];
+    }
+    if ((act_q ? tngrt_impl__numel(act_q->ndim, act_q->shape) : attr[9] ? attr[9] : A->b) != A->b ||
+        (act_kv ? tngrt_impl__numel(act_kv->ndim, act_kv->shape) : attr[11] ? attr[11] : A->b) != A->b)
+        return tngrt_impl__bad_input(err, "fused_attention: the actual sequence lengths must have one "
+                                     "value per batch (%lld)", (long long)A->b);
+    if (bt)
+        for (int64_t i = 0; i < A->b * A->maxblk; i++) {
+            int64_t blk = tngrt_impl__ldi(bt, i);
+            if (blk < 0 || blk >= A->nblk)
+                return tngrt_impl__bad_input(err, "fused_attention: block_table holds block %lld, "
+                                             "outside [0, %lld)", (long long)blk, (long long)A->nblk);
+        }
+    return 0;
+}
+
+/* 1 when query position i may not attend key position j of (b, h). */
+TNGRT_KINLINE int tngrt_impl__attn_masked(const TngrtImplAttn *A, const TngrtArg *mask, int64_t b, int64_t h,
+                                          int64_t i, int64_t j, int64_t lq, int64_t lkv)
+{
+    if (A->mode == 3)
+        return j > i + (lkv - lq);
+    if (!mask)
+        return 0;
+    if (j - i > A->next || i - j > A->pre)
+        return 1;
+    int r = mask->ndim;
+    const int64_t *ms = mask->shape;
+    int64_t plane = ms[r - 2] * ms[r - 1], off = i * ms[r - 1] + j;
+    if (r >= 3 && ms[0] != 1)
+        off += b * (r == 4 ? ms[1] : 1) * plane;
+    if (r == 4 && ms[1] != 1)
+        off += h * plane;
+    return tngrt_impl__ldi(mask, off) != 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_fused_attention(const TngrtArg *out, const TngrtArg *lse, const TngrtArg *q,
+                                             const TngrtArg *k, const TngrtArg *v, const TngrtArg *mask,
+                                             const TngrtArg *block_table, const TngrtArg *act_q,
+                                             const TngrtArg *act_kv, const int64_t *attr, double scale,
+                                             TngrtError *err)
+{
+    TngrtImplAttn A;
+    float *s, *acc;
+    if (tngrt_impl__attn_setup(&A, q, k, block_table, act_q, act_kv, attr, err) < 0)
+        return -1;
+    if (lse && !attr[6])
+        tngrt_impl__stf(lse, 0, 0.0f);
+    if (!(s = tngrt_impl__alloc(A.skv + A.d + 1, sizeof *s)))
+        return tngrt_impl__err(err, "fused_attention: out of memory for %lld scores", (long long)A.skv);
+    acc = s + A.skv;
+    for (int64_t b = 0; b < A.b; b++) {
+        int64_t lq = tngrt_impl__attn_len(act_q, attr[8], b, A.sq, "actual_seq_lengths", err);
+        int64_t lkv = tngrt_impl__attn_len(act_kv, attr[10], b, A.skv, "actual_seq_lengths_kv", err);
+        if (lq < 0 || lkv < 0) {
+            free(s);
+            return -1;
+        }
+        for (int64_t h = 0; h < A.n; h++) {
+            int64_t kh = h / A.group;
+            for (int64_t i = 0; i < A.sq; i++) {
+                int64_t qo = A.layout == 2 ? ((b * A.n + h) * A.sq + i) * A.d : ((b * A.sq + i) * A.n + h) * A.d;
+                float mx = -INFINITY, sum = 0.0f, r;
+                for (int64_t j = 0; j < lkv && i < lq; j++) {
+                    float dot = 0.0f;
+                    int64_t ko;
+                    if (tngrt_impl__attn_masked(&A, mask, b, h, i, j, lq, lkv)) {
+                        s[j] = -INFINITY;
+                        continue;
+                    }
+                    ko = tngrt_impl__attn_kv(&A, b, kh, j);
+                    for (int64_t d = 0; d < A.d; d++)
+                        dot += tngrt_impl__ldf(q, qo + d) * tngrt_impl__ldf(k, ko + d);
+                    s[j] = dot * (float)scale;
+                    mx = s[j] > mx ? s[j] : mx;
+                }
+                for (int64_t d = 0; d < A.d; d++)
+                    acc[d] = 0.0f;
+                if (i >= lq || mx == -INFINITY) { /* nothing to attend: zeros, lse +inf */
+                    for (int64_t d = 0; d < A.d; d++)
+                        tngrt_impl__stf(out, qo + d, 0.0f);
+                    if (lse && attr[6])
+                        tngrt_impl__stf(lse, (b * A.n + h) * A.sq + i, INFINITY);
+                    continue;
+                }
+                for (int64_t j = 0; j < lkv; j++)
+                    if (s[j] != -INFINITY)
+                        sum += s[j] = tngrt_impl__exp(s[j] - mx);
+                    else
+                        s[j] = 0.0f;
+                r = 1.0f / sum;
+                for (int64_t j = 0; j < lkv; j++) {
+                    float p = s[j] * r;
+                    int64_t vo;
+                    if (p == 0.0f)
+                        continue;
+                    vo = tngrt_impl__attn_kv(&A, b, kh, j);
+                    for (int64_t d = 0; d < A.d; d++)
+                        acc[d] += p * tngrt_impl__ldf(v, vo + d);
+                }
+                for (int64_t d = 0; d < A.d; d++)
+                    tngrt_impl__stf(out, qo + d, acc[d]);
+                if (lse && attr[6])
+                    tngrt_impl__stf(lse, (b * A.n + h) * A.sq + i, mx + logf(sum));
+            }
+        }
+    }
+    free(s);
+    return 0;
+}
+
 #endif

@@ -310,4 +310,29 @@ void tngrt_kernel_moe_gating_top_k_softmax(const TngrtArg *y, const TngrtArg *ex
                                            const TngrtArg *row_idx, const TngrtArg *x,
                                            const TngrtArg *finished, int k);
 
+/* npu_fused_infer_attention_score / npu_prompt_flash_attention /
+ * npu_incre_flash_attention as tests/ref/stubs/torch_npu computes them;
+ * attr as ops.def's FUSED_ATTENTION (layout BSH/BSND/BNSD, heads, key/value
+ * heads (GQA: head h reads key/value head h / (heads / kv heads)), sparse
+ * mode, pre/next tokens, lse flag, block size, listed lengths). Per batch b,
+ * head h and query row i < Lq (act_q, the listed length or all rows):
+ * scores s_j = (q_i . k_j) * scale in float over key rows j < Lkv (act_kv,
+ * listed or all), except masked ones: sparse mode 3 masks j > i + Lkv - Lq;
+ * mode 0 masks where atten_mask (2-4 d, [.., Sq, Skv], bool or int8,
+ * leading dims B or 1, N or 1) is nonzero and, with a mask, outside the
+ * band i - pre <= j <= i + next. out_i = softmax(s) @ v (float, rounded
+ * once), lse_i = max + log(sum exp(s - max)) (float32 [B, N, Sq, 1]; with
+ * the flag off lse is [1] and gets 0). Rows with nothing to attend (i >= Lq,
+ * or all masked): out 0, lse +inf. With block_table [B, blocks] key/value
+ * are [blocks, block_size, Nkv * D] or [blocks, Nkv, block_size, D] and
+ * row j of batch b is block block_table[b, j / block_size]. Allocates
+ * (Skv + D) floats of scratch. Returns 0, or -1 with a message (kind
+ * TNGRT_ERR_BAD_INPUT) for a length outside [0, S], a count of lengths
+ * other than B or a block index outside key's blocks. */
+int tngrt_kernel_fused_attention(const TngrtArg *out, const TngrtArg *lse, const TngrtArg *q,
+                                 const TngrtArg *k, const TngrtArg *v, const TngrtArg *mask,
+                                 const TngrtArg *block_table, const TngrtArg *act_q,
+                                 const TngrtArg *act_kv, const int64_t *attr, double scale,
+                                 TngrtError *err);
+
 #endif

@@ -1945,6 +1945,181 @@ static Obj *lo_moe_gating_top_k_softmax(Interp *I, Call *c)
     return npu_outs(I, emit(I, OP_MOE_GATING_TOP_K_SOFTMAX, in, 2, &k, 1, 0, 0, DT_UNKNOWN, c->node), 3);
 }
 
+/* The three attention entry points of torch_npu, one op (FUSED_ATTENTION):
+ * the keywords each takes, and which of them this lowering reads. */
+enum { ATTN_FIA, ATTN_IFA, ATTN_PFA };
+
+/* A lengths argument (per batch) of an attention: absent/None (1, input
+ * -1, attrs -1 and 0); a list or tuple of ints that are all equal (attrs:
+ * the value and the count; TNG203 for distinct values, which the op's
+ * attributes cannot hold: pass a tensor then); an int tensor (read at run
+ * time: its value id in *in). 0 after a diagnostic. */
+static int attn_lengths(Interp *I, const Call *c, Obj *o, const char *name, int32_t *in, int64_t *attr)
+{
+    *in = -1;
+    attr[0] = -1;
+    attr[1] = 0;
+    if (!o || is_none(o))
+        return 1;
+    if (!known(I, o, c->node, name))
+        return 0;
+    if (is_tensor(o))
+        return (*in = tv(I, o, c->node)) >= 0;
+    if (!is_seq(o) || o->n == 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: %s must be a list of ints or a tensor",
+                            c->full, name), 0;
+    for (size_t i = 0; i < o->n; i++) {
+        int64_t v;
+        if (!obj_int_value(o->items[i], &v) || v < 0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must hold ints >= 0", c->full, name), 0;
+        if (i && v != attr[0])
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s with different lengths per batch is "
+                                "supported as a tensor, not as a list", c->full, name), 0;
+        attr[0] = v;
+    }
+    attr[1] = (int64_t)o->n;
+    return 1;
+}
+
+/* An int keyword argument of an attention (def when absent). */
+static int attn_int(Interp *I, const Call *c, const char *name, int64_t def, int64_t *v)
+{
+    Obj *o = args_kw(c->a, name);
+    *v = def;
+    return !o || is_none(o) || const_int(I, o, c->node, name, v);
+}
+
+/* key/value: a tensor, or a list of one tensor (torch_npu's TensorList). */
+static int32_t attn_kv(Interp *I, const Call *c, size_t pos, const char *name)
+{
+    Obj *o = ARG(c, pos, name);
+    if (o && is_seq(o) && o->n == 1)
+        o = o->items[0];
+    else if (o && is_seq(o))
+        return interp_break(I, c->node, RULE_TNG203, "%s: %s as a list of %zu tensors (one is "
+                            "supported)", c->full, name, o->n), -1;
+    int32_t v = is_tensor(o) ? tv(I, o, c->node) : -1;
+    if (v < 0 && !obj_has_unknown(o))
+        interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, name);
+    return v;
+}
+
+/* torch_npu.npu_fused_infer_attention_score(query, key, value, *,
+ *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
+ *     block_table=None, num_heads=1, scale=1.0, pre_tokens=2147483647,
+ *     next_tokens=2147483647, input_layout="BSH", num_key_value_heads=0,
+ *     sparse_mode=0, inner_precise=0, block_size=0, antiquant_mode=0,
+ *     softmax_lse_flag=False, ...) -> (attention_out, softmax_lse)
+ * torch_npu.npu_incre_flash_attention(query, key, value, *, atten_mask=None,
+ *     actual_seq_lengths=None (key/value lengths), block_table=None,
+ *     num_heads=1, scale_value=1.0, input_layout="BSH",
+ *     num_key_value_heads=0, block_size=0, inner_precise=1, ...)
+ * torch_npu.npu_prompt_flash_attention(query, key, value, *,
+ *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
+ *     num_heads=1, scale_value=1.0, pre_tokens=2147473647, next_tokens=0,
+ *     input_layout="BSH", num_key_value_heads=0, sparse_mode=0, ...)
+ * Layouts BSH, BSND and BNSD; sparse modes 0 (atten_mask as given, True
+ * masked out, and the pre/next-token band when a mask is given) and 3
+ * (causal from the bottom right). Any other argument (quantisation, pse,
+ * padding, shared prefix, rope, TND) that is not None is TNG203 naming it. */
+static Obj *lo_attention(Interp *I, Call *c)
+{
+    static const char *const known_kw[] = {
+        "query", "key", "value", "atten_mask", "actual_seq_lengths", "actual_seq_lengths_kv",
+        "block_table", "num_heads", "scale", "scale_value", "pre_tokens", "next_tokens",
+        "input_layout", "num_key_value_heads", "sparse_mode", "inner_precise", "block_size",
+        "antiquant_mode", "softmax_lse_flag"};
+    int which = c->arg;
+    for (size_t i = 0; i < c->a->nkw; i++) {
+        size_t j = 0;
+        while (j < NELEM(known_kw) && !streq(c->a->kwnames[i], known_kw[j]))
+            j++;
+        int allowed = j < NELEM(known_kw);
+        if (allowed && which != ATTN_FIA && (streq(known_kw[j], "scale") || streq(known_kw[j], "softmax_lse_flag") ||
+                                             streq(known_kw[j], "antiquant_mode")))
+            allowed = 0;
+        if (allowed && which == ATTN_FIA && streq(known_kw[j], "scale_value"))
+            allowed = 0;
+        if (!allowed && !is_none(c->a->kw[i]))
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full,
+                                c->a->kwnames[i]);
+    }
+    if (c->a->npos > 3)
+        return interp_break(I, c->node, RULE_TNG203, "%s: arguments after value must be keywords", c->full);
+    int32_t in[7] = {-1, -1, -1, -1, -1, -1, -1};
+    int64_t attr[12] = {0};
+    Obj *q = ARG(c, 0, "query");
+    in[0] = is_tensor(q) ? tv(I, q, c->node) : -1;
+    if (in[0] < 0) {
+        if (!obj_has_unknown(q))
+            interp_break(I, c->node, RULE_TNG203, "%s expects a tensor query", c->full);
+        return unk(I);
+    }
+    if ((in[1] = attn_kv(I, c, 1, "key")) < 0 || (in[2] = attn_kv(I, c, 2, "value")) < 0 ||
+        (in[3] = opt_tensor(I, args_kw(c->a, "atten_mask"), c->node, "atten_mask")) < -1 ||
+        (in[4] = opt_tensor(I, args_kw(c->a, "block_table"), c->node, "block_table")) < -1)
+        return unk(I);
+    Obj *lay = args_kw(c->a, "input_layout");
+    if (!known(I, lay, c->node, "input_layout"))
+        return unk(I);
+    if (lay && !is_none(lay)) {
+        if (lay->kind == O_STR && streq(lay->s, "BSH"))
+            attr[0] = 0;
+        else if (lay->kind == O_STR && streq(lay->s, "BSND"))
+            attr[0] = 1;
+        else if (lay->kind == O_STR && streq(lay->s, "BNSD"))
+            attr[0] = 2;
+        else
+            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout must be 'BSH', 'BSND' or "
+                                "'BNSD'", c->full);
+    }
+    int64_t inner, anti;
+    if (!attn_int(I, c, "num_heads", 1, &attr[1]) || !attn_int(I, c, "num_key_value_heads", 0, &attr[2]) ||
+        !attn_int(I, c, "sparse_mode", 0, &attr[3]) ||
+        !attn_int(I, c, "pre_tokens", which == ATTN_PFA ? 2147473647 : 2147483647, &attr[4]) ||
+        !attn_int(I, c, "next_tokens", which == ATTN_PFA ? 0 : 2147483647, &attr[5]) ||
+        !attn_int(I, c, "block_size", 0, &attr[7]) ||
+        !attn_int(I, c, "inner_precise", which == ATTN_IFA ? 1 : 0, &inner) ||
+        !attn_int(I, c, "antiquant_mode", 0, &anti))
+        return unk(I);
+    if (attr[1] < 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: num_heads must be positive", c->full);
+    if (attr[2] == 0)
+        attr[2] = attr[1];
+    if (attr[2] < 1 || attr[1] % attr[2])
+        return interp_break(I, c->node, RULE_TNG203, "%s: num_key_value_heads must divide num_heads",
+                            c->full);
+    if (attr[3] != 0 && attr[3] != 3)
+        return interp_break(I, c->node, RULE_TNG203, "%s: sparse_mode %lld is not supported (0 and 3 "
+                            "are)", c->full, (long long)attr[3]);
+    if (inner < 0 || inner > 3)
+        return interp_break(I, c->node, RULE_TNG203, "%s: inner_precise must be 0 to 3", c->full);
+    if (anti != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: antiquant_mode is not supported", c->full);
+    if (in[4] >= 0 && attr[7] < 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: block_table needs block_size > 0", c->full);
+    Obj *flag = args_kw(c->a, "softmax_lse_flag");
+    if (!known(I, flag, c->node, "softmax_lse_flag"))
+        return unk(I);
+    attr[6] = which == ATTN_FIA && obj_flag(flag, 0);
+    Obj *sc = args_kw(c->a, which == ATTN_FIA ? "scale" : "scale_value");
+    double scale = 1.0;
+    if (!known(I, sc, c->node, "scale"))
+        return unk(I);
+    if (sc && !is_none(sc) && !obj_num_value(sc, &scale))
+        return interp_break(I, c->node, RULE_TNG203, "%s: the scale must be a number", c->full);
+    Obj *lq = args_kw(c->a, "actual_seq_lengths"), *lkv = args_kw(c->a, "actual_seq_lengths_kv");
+    if (which == ATTN_IFA) /* the incremental attention's lengths are key/value's */
+        lkv = lq, lq = NULL;
+    if (!attn_lengths(I, c, lq, which == ATTN_IFA ? "actual_seq_lengths_q" : "actual_seq_lengths", &in[5], &attr[8]) ||
+        !attn_lengths(I, c, lkv, which == ATTN_IFA ? "actual_seq_lengths" : "actual_seq_lengths_kv", &in[6], &attr[10]))
+        return unk(I);
+    int32_t op = emit(I, OP_FUSED_ATTENTION, in, 7, attr, 12, scale, 0, DT_UNKNOWN, c->node);
+    if (which == ATTN_FIA)
+        return npu_outs(I, op, 2);
+    return op_out(I, op, 0);
+}
+
 /* ===================================================================== */
 /* The library table                                                     */
 /* ===================================================================== */
@@ -2108,6 +2283,9 @@ static const struct LibEntry {
     {"npu_prefetch", NS_NPU, lo_prefetch, 0},
     {"npu_dynamic_quant", NS_NPU, lo_dynamic_quant, 0},
     {"npu_moe_gating_top_k_softmax", NS_NPU, lo_moe_gating_top_k_softmax, 0},
+    {"npu_fused_infer_attention_score", NS_NPU, lo_attention, ATTN_FIA},
+    {"npu_incre_flash_attention", NS_NPU, lo_attention, ATTN_IFA},
+    {"npu_prompt_flash_attention", NS_NPU, lo_attention, ATTN_PFA},
 };
 
 static const struct LibEntry *lib_find(const char *name, unsigned ns)

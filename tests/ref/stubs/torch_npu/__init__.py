@@ -300,3 +300,147 @@ def npu_moe_gating_top_k_softmax(x, finished=None, k=1):
     rows = p.numel() // e if e else 0
     row_idx = (torch.arange(k).reshape(1, k) * rows + torch.arange(rows).reshape(rows, 1))
     return vals.to(x.dtype), idx.to(torch.int32), row_idx.reshape(idx.shape).to(torch.int32)
+
+
+def _lengths(v, b, full):
+    """Length of batch b from a list/tuple or tensor of per-batch lengths
+    (None: full)."""
+    if v is None:
+        return full
+    n = int(v[b])
+    if not 0 <= n <= full:
+        raise RuntimeError("attention: actual length %d outside [0, %d]" % (n, full))
+    return n
+
+
+def _to_bnsd(t, layout, heads):
+    if layout == "BSH":
+        b, s, h = t.shape
+        return t.reshape(b, s, heads, h // heads).transpose(1, 2)
+    if layout == "BSND":
+        return t.transpose(1, 2)
+    if layout == "BNSD":
+        return t
+    raise RuntimeError("attention: layout %r is not modelled" % (layout,))
+
+
+def _attention(query, key, value, atten_mask, lq, lkv, block_table, num_heads, scale, pre_tokens,
+               next_tokens, layout, num_kv_heads, sparse_mode, block_size):
+    """The attention every torch_npu entry point below computes, in float32:
+    query, key and value as [B, N, S, D] (BSH is [B, S, N * D], BSND
+    [B, S, N, D]); query head h reads key/value head h // (N // N_kv)
+    (GQA). For batch b only the first lq[b] query rows and lkv[b] key rows
+    count (None: all). scores = (q @ k^T) * scale, masked out (-inf) where
+    sparse_mode 3: j > i + lkv - lq (causal from the bottom right);
+    sparse_mode 0: atten_mask (True / nonzero = masked; [Sq, Skv],
+    [B or 1, Sq, Skv] or [B or 1, N or 1, Sq, Skv]) and, with a mask, the
+    band j - i > next_tokens or i - j > pre_tokens. out = softmax(scores) @ v,
+    lse = log(sum(exp(scores))) per row (float32 [B, N, Sq, 1]). Rows with
+    nothing to attend (beyond lq, or all masked): out 0, lse +inf. With a
+    block_table [B, blocks], key/value are paged [blocks, block_size, N_kv *
+    D] or [blocks, N_kv, block_size, D], and key row j of batch b is row
+    j % block_size of block block_table[b, j // block_size]."""
+    n = num_heads
+    nkv = num_kv_heads or n
+    if n % nkv:
+        raise RuntimeError("attention: num_key_value_heads must divide num_heads")
+    q = _to_bnsd(query, layout, n).float()
+    bsz = q.shape[0]
+    if block_table is not None:
+        def paged(t):
+            if t.dim() == 3:
+                t = t.reshape(t.shape[0], t.shape[1], nkv, -1)
+            else:
+                t = t.transpose(1, 2)
+            g = t[block_table.long()]                 # [B, blocks, bs, nkv, D]
+            return g.reshape(bsz, -1, nkv, g.shape[-1]).transpose(1, 2).float()
+        k, v = paged(key), paged(value)
+    else:
+        k, v = _to_bnsd(key, layout, nkv).float(), _to_bnsd(value, layout, nkv).float()
+    sq, skv = q.shape[2], k.shape[2]
+    out = torch.zeros(q.shape, dtype=torch.float32)
+    lse = torch.full(q.shape[:3] + (1,), float("inf"), dtype=torch.float32)
+    mask = None
+    if atten_mask is not None and sparse_mode == 0:
+        mask = atten_mask
+        while mask.dim() < 4:
+            mask = mask.unsqueeze(0)
+    for b in range(bsz):
+        nq, nk = _lengths(lq, b, sq), _lengths(lkv, b, skv)
+        i = torch.arange(nq).reshape(-1, 1)
+        j = torch.arange(nk).reshape(1, -1)
+        for h in range(n):
+            kh = h // (n // nkv)
+            s = (q[b, h, :nq] @ k[b, kh, :nk].transpose(0, 1)) * scale
+            if sparse_mode == 3:
+                masked = j > i + (nk - nq)
+            elif mask is not None:
+                m = mask[b if mask.shape[0] > 1 else 0, h if mask.shape[1] > 1 else 0, :nq, :nk] != 0
+                masked = m | (j - i > next_tokens) | (i - j > pre_tokens)
+            else:
+                masked = torch.zeros(nq, nk, dtype=torch.bool)
+            s = s.masked_fill(masked, float("-inf"))
+            ok = ~masked.all(dim=1) if nk else torch.zeros(nq, dtype=torch.bool)
+            if not bool(ok.any()):
+                continue
+            p = torch.softmax(s[ok], dim=-1)
+            out[b, h, :nq][ok] = p @ v[b, kh, :nk]
+            mx = s[ok].max(dim=-1).values
+            lse[b, h, :nq, 0][ok] = mx + torch.log(torch.exp(s[ok] - mx.unsqueeze(-1)).sum(-1))
+    if layout == "BSH":
+        out = out.transpose(1, 2).reshape(query.shape)
+    elif layout == "BSND":
+        out = out.transpose(1, 2)
+    return out.to(query.dtype), lse
+
+
+def _one(t):
+    """key/value: a tensor or a list of one tensor."""
+    if isinstance(t, (list, tuple)):
+        if len(t) != 1:
+            raise RuntimeError("attention: key/value lists of %d tensors are not modelled" % len(t))
+        return t[0]
+    return t
+
+
+def _no_extras(name, kwargs):
+    for k, v in kwargs.items():
+        if v is not None:
+            raise RuntimeError("%s: argument %s is not modelled" % (name, k))
+
+
+def npu_fused_infer_attention_score(query, key, value, *, atten_mask=None, actual_seq_lengths=None,
+                                    actual_seq_lengths_kv=None, block_table=None, num_heads=1,
+                                    scale=1.0, pre_tokens=2147483647, next_tokens=2147483647,
+                                    input_layout="BSH", num_key_value_heads=0, sparse_mode=0,
+                                    inner_precise=0, block_size=0, antiquant_mode=0,
+                                    softmax_lse_flag=False, **kwargs):
+    """Fused inference attention (see _attention) -> (attention_out,
+    softmax_lse); without softmax_lse_flag softmax_lse is a [1] zero."""
+    _no_extras("npu_fused_infer_attention_score", kwargs)
+    out, lse = _attention(query, _one(key), _one(value), atten_mask, actual_seq_lengths,
+                          actual_seq_lengths_kv, block_table, num_heads, scale, pre_tokens,
+                          next_tokens, input_layout, num_key_value_heads, sparse_mode, block_size)
+    return out, (lse if softmax_lse_flag else torch.zeros(1))
+
+
+def npu_incre_flash_attention(query, key, value, *, atten_mask=None, actual_seq_lengths=None,
+                              block_table=None, num_heads=1, scale_value=1.0, input_layout="BSH",
+                              num_key_value_heads=0, block_size=0, inner_precise=1, **kwargs):
+    """Incremental (decode) attention: _attention with actual_seq_lengths as
+    the key/value lengths; returns attention_out."""
+    _no_extras("npu_incre_flash_attention", kwargs)
+    return _attention(query, _one(key), _one(value), atten_mask, None, actual_seq_lengths,
+                      block_table, num_heads, scale_value, 2147483647, 2147483647, input_layout,
+                      num_key_value_heads, 0, block_size)[0]
+
+
+def npu_prompt_flash_attention(query, key, value, *, atten_mask=None, actual_seq_lengths=None,
+                               num_heads=1, scale_value=1.0, pre_tokens=2147473647, next_tokens=0,
+                               input_layout="BSH", num_key_value_heads=0, actual_seq_lengths_kv=None,
+                               sparse_mode=0, **kwargs):
+    """Prompt (prefill) attention: _attention; returns attention_out."""
+    _no_extras("npu_prompt_flash_attention", kwargs)
+    return _attention(query, key, value, atten_mask, actual_seq_lengths, actual_seq_lengths_kv, None,
+                      num_heads, scale_value, pre_tokens, next_tokens, input_layout,
+                      num_key_value_heads, sparse_mode, 0)[0]
