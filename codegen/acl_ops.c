@@ -77,6 +77,7 @@ enum {
     /* -- torch_npu fused ops -- */
     F_ADD_RMS_NORM, F_ROTARY_POSITION_EMBEDDING, F_DYNAMIC_QUANT, F_MOE_GATING_TOP_K_SOFTMAX,
     F_FUSED_INFER_ATTENTION_SCORE,
+    F_INPLACE_SCATTER_UPDATE, F_SCATTER_ND_UPDATE,
     F_COUNT
 };
 
@@ -210,6 +211,11 @@ static const AclFn acl_fns[F_COUNT] = {
         "int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise, int64_t blockSize, "
         "int64_t antiquantMode, bool softmaxLseFlag, const aclTensor *attentionOut, "
         "const aclTensor *softmaxLse", CS},
+    [F_INPLACE_SCATTER_UPDATE] = {"aclnnInplaceScatterUpdate", H("scatter_update"),
+                                  "aclTensor *data, const aclTensor *indices, const aclTensor *updates, "
+                                  "int64_t axis", 0},
+    [F_SCATTER_ND_UPDATE] = {"aclnnScatterNdUpdate", H("scatter_nd_update"),
+                             "aclTensor *varRef, const aclTensor *indices, const aclTensor *updates", 0},
 };
 
 /* ---- the op table --------------------------------------------------------------- */
@@ -306,6 +312,8 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(FUSED_ATTENTION, PLAIN, FUSED_INFER_ATTENTION_SCORE,
         "i0 kl vl =NULL i3 aq ak =NULL =NULL =NULL =NULL =NULL =NULL =NULL i4 =NULL =NULL a1 F0 a4 a5 ly a2 "
         "a3 =0 a7 =0 b6 o0 o1"),
+    ROW(SCATTER_UPDATE, PLAIN, INPLACE_SCATTER_UPDATE, "o0 i1 i2 a0"),
+    ROW(SCATTER_ND_UPDATE, PLAIN, SCATTER_ND_UPDATE, "o0 i1 i2"),
 };
 
 /* ---- op types ------------------------------------------------------------------- */
@@ -343,6 +351,7 @@ static const char *const acl_op_types[OP__count] = {
     [OP_ADD_RMS_NORM] = "AddRmsNorm", [OP_ROTARY_MUL] = "RotaryMul", [OP_DYNAMIC_QUANT] = "DynamicQuant",
     [OP_MOE_GATING_TOP_K_SOFTMAX] = "MoeGatingTopKSoftmax",
     [OP_FUSED_ATTENTION] = "FusedInferAttentionScore",
+    [OP_SCATTER_UPDATE] = "Scatter", [OP_SCATTER_ND_UPDATE] = "ScatterNdUpdate",
 };
 
 const char *acl_op_type_of_kind(OpKind kind)

@@ -194,6 +194,8 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(DYNAMIC_QUANT, dynamic_quant, "o0 o1 i0 i1"),
     CALL(MOE_GATING_TOP_K_SOFTMAX, moe_gating_top_k_softmax, "o0 o1 o2 i0 i1 a0"),
     FALLIBLE(FUSED_ATTENTION, fused_attention, "o0 o1 i0 i1 i2 i3 i4 i5 i6 pd F0"),
+    FALLIBLE(SCATTER_UPDATE, scatter_update, "o0 i1 i2 a0"),
+    FALLIBLE(SCATTER_ND_UPDATE, scatter_nd_update, "o0 i1 i2"),
 };
 
 /* add/sub/mul/div with a scalar operand (attr[0] != 0). */

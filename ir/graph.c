@@ -2237,6 +2237,56 @@ static int infer_fused_attention(Infer *I)
     return infer__out(I, DT_F32, &l);
 }
 
+/* torch_npu.scatter_update_(data, indices, updates, axis): updates has
+ * data's rank, dtype and dims except along axis; indices one per row of
+ * dim 0 */
+static int infer_scatter_update(Infer *I)
+{
+    const Val *data = infer__in(I, 0), *idx = infer__in(I, 1), *up = infer__in(I, 2);
+    int64_t axis = I->attr[0];
+    if (infer__rank(I, data, 2, GRAPH_MAX_DIMS, "data") < 0)
+        return -1;
+    if (axis < 1 || axis >= data->ndim)
+        return infer__fail(I, "axis %lld must be one of dims 1..%d of data", (long long)axis, data->ndim - 1);
+    if (!dtype__is_int(idx->dtype) || idx->ndim != 1)
+        return infer__fail(I, "indices must be a 1-d integer tensor, got %s %d-d", dtype_name(idx->dtype),
+                           idx->ndim);
+    if (up->dtype != data->dtype || up->ndim != data->ndim)
+        return infer__fail(I, "updates (%s, %d-d) must have data's dtype and rank (%s, %d-d)",
+                           dtype_name(up->dtype), up->ndim, dtype_name(data->dtype), data->ndim);
+    if (infer__attn_dim(I, idx, 0, data->dims[0], "indices", "the size"))
+        return -1;
+    for (int d = 0; d < data->ndim; d++)
+        if (d != axis && infer__attn_dim(I, up, d, data->dims[d], "updates", "a dim"))
+            return -1;
+    Shape s = shape_of(data);
+    return infer__out(I, data->dtype, &s);
+}
+
+/* torch_npu.npu_scatter_nd_update_(var, indices [.., K], updates): updates
+ * is indices.shape[:-1] + var.shape[K:] in var's dtype */
+static int infer_scatter_nd_update(Infer *I)
+{
+    const Val *var = infer__in(I, 0), *idx = infer__in(I, 1), *up = infer__in(I, 2);
+    int64_t k;
+    if (!dtype__is_int(idx->dtype) || idx->ndim < 1)
+        return infer__fail(I, "indices must be an integer tensor of at least 1 dim, got %s %d-d",
+                           dtype_name(idx->dtype), idx->ndim);
+    if (!graph_dim_const_value(I->g, idx->dims[idx->ndim - 1], &k) || k < 1 || k > var->ndim)
+        return infer__fail(I, "the last dim of indices must be a constant in 1..%d", var->ndim);
+    if (up->dtype != var->dtype || up->ndim != idx->ndim - 1 + var->ndim - (int)k)
+        return infer__fail(I, "updates (%s, %d-d) must be %s of rank %d", dtype_name(up->dtype), up->ndim,
+                           dtype_name(var->dtype), idx->ndim - 1 + var->ndim - (int)k);
+    for (int d = 0; d < idx->ndim - 1; d++)
+        if (infer__attn_dim(I, up, d, idx->dims[d], "updates", "a dim"))
+            return -1;
+    for (int d = (int)k; d < var->ndim; d++)
+        if (infer__attn_dim(I, up, idx->ndim - 1 + d - (int)k, var->dims[d], "updates", "a dim"))
+            return -1;
+    Shape s = shape_of(var);
+    return infer__out(I, var->dtype, &s);
+}
+
 /* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op
  * does not add the kind). */
 #define infer_none NULL

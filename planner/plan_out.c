@@ -346,6 +346,8 @@ static void attrs__rotary_mul(PlanAttrs *l, const Op *op)
 
 static void attrs__k(PlanAttrs *l, const Op *op) { attrs__add(l, "k", PA_INT, plan__attr(op, 0), 0); }
 
+static void attrs__axis(PlanAttrs *l, const Op *op) { attrs__add(l, "axis", PA_INT, plan__attr(op, 0), 0); }
+
 static void attrs__attention(PlanAttrs *l, const Op *op)
 {
     static const char *const layouts[3] = {"BSH", "BSND", "BNSD"};
@@ -397,6 +399,7 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     /* -- torch_npu fused ops -- */
     [OP_ADD_RMS_NORM] = attrs__eps, [OP_ROTARY_MUL] = attrs__rotary_mul, [OP_DYNAMIC_QUANT] = attrs__none,
     [OP_MOE_GATING_TOP_K_SOFTMAX] = attrs__k, [OP_FUSED_ATTENTION] = attrs__attention,
+    [OP_SCATTER_UPDATE] = attrs__axis, [OP_SCATTER_ND_UPDATE] = attrs__none,
 };
 
 int plan_attrs_known(OpKind kind)

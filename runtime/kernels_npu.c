@@ -34,3 +34,15 @@ TNGRT_ISA_KERNEL(int, tngrt_kernel_fused_attention,
                  TngrtError *err),
                  return tngrt_impl_fused_attention(out, lse, q, k, v, mask, block_table, act_q, act_kv,
                                                    attr, scale, err);)
+
+int tngrt_kernel_scatter_update(const TngrtArg *data, const TngrtArg *indices, const TngrtArg *updates,
+                                int axis, TngrtError *err)
+{
+    return tngrt_impl_scatter_update(data, indices, updates, axis, err);
+}
+
+int tngrt_kernel_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices, const TngrtArg *updates,
+                                   TngrtError *err)
+{
+    return tngrt_impl_scatter_nd_update(var, indices, updates, err);
+}

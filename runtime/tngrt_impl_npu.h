@@ -331,4 +331,56 @@ TNGRT_KINLINE int tngrt_impl_fused_attention(const TngrtArg *out, const TngrtArg
     return 0;
 }
 
+TNGRT_KINLINE int tngrt_impl_scatter_update(const TngrtArg *data, const TngrtArg *indices,
+                                            const TngrtArg *updates, int axis, TngrtError *err)
+{
+    int64_t rows, outer, inner, len, span;
+    if (!tngrt_impl__rank_ok(data) || data->ndim < 2 || axis < 1 || axis >= data->ndim ||
+        updates->ndim != data->ndim)
+        return tngrt_impl__err(err, "scatter_update: bad axis %d for a %d-d data", axis, data->ndim);
+    rows = data->shape[0];
+    outer = tngrt_impl__numel(axis - 1, data->shape + 1);
+    inner = tngrt_impl__numel(data->ndim - axis - 1, data->shape + axis + 1);
+    span = data->shape[axis];
+    len = updates->shape[axis];
+    for (int64_t b = 0; b < rows; b++) {
+        int64_t p = tngrt_impl__ldi(indices, b);
+        if (p < 0 || len > span || p > span - len)
+            return tngrt_impl__bad_input(err, "scatter_update: indices[%lld] = %lld: %lld rows from there "
+                                         "do not fit in %lld", (long long)b, (long long)p, (long long)len,
+                                         (long long)span);
+    }
+    for (int64_t b = 0; b < rows; b++) {
+        int64_t p = tngrt_impl__ldi(indices, b);
+        for (int64_t o = 0; o < outer; o++)
+            tngrt_impl__cvt_row(data, ((b * outer + o) * span + p) * inner, 1, updates,
+                                (b * outer + o) * len * inner, 1, len * inner);
+    }
+    return 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices,
+                                               const TngrtArg *updates, TngrtError *err)
+{
+    int64_t k, n, slice;
+    if (!tngrt_impl__rank_ok(var) || !tngrt_impl__rank_ok(indices) || indices->ndim < 1 ||
+        (k = indices->shape[indices->ndim - 1]) < 1 || k > var->ndim)
+        return tngrt_impl__err(err, "scatter_nd_update: indices do not index var");
+    n = k ? tngrt_impl__numel(indices->ndim, indices->shape) / k : 0;
+    slice = tngrt_impl__numel(var->ndim - (int)k, var->shape + k);
+    for (int64_t i = 0; i < n * k; i++) {
+        int64_t v = tngrt_impl__ldi(indices, i), e = var->shape[i % k];
+        if (v < 0 || v >= e)
+            return tngrt_impl__bad_input(err, "scatter_nd_update: index %lld of dim %lld is outside [0, %lld)",
+                                         (long long)v, (long long)(i % k), (long long)e);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t off = 0;
+        for (int64_t j = 0; j < k; j++)
+            off = off * var->shape[j] + tngrt_impl__ldi(indices, i * k + j);
+        tngrt_impl__cvt_row(var, off * slice, 1, updates, i * slice, 1, slice);
+    }
+    return 0;
+}
+
 #endif

@@ -335,4 +335,20 @@ int tngrt_kernel_fused_attention(const TngrtArg *out, const TngrtArg *lse, const
                                  const TngrtArg *act_kv, const int64_t *attr, double scale,
                                  TngrtError *err);
 
+/* scatter_update_(data, indices, updates, axis), in place on data (the
+ * output, which shares data's storage): for every row b of dim 0,
+ * data[b, .., indices[b] + t, ..] = updates[b, .., t, ..] along axis (>= 1)
+ * for t < updates.shape[axis]; updates has data's other dims. Returns 0,
+ * or -1 with a message (kind TNGRT_ERR_BAD_INPUT, nothing written) when a
+ * position does not fit. */
+int tngrt_kernel_scatter_update(const TngrtArg *data, const TngrtArg *indices, const TngrtArg *updates,
+                                int axis, TngrtError *err);
+
+/* npu_scatter_nd_update_(var, indices [.., K], updates), in place on var:
+ * var[indices[i]] = updates[i] (slices of var's dims from K on), in order
+ * (a repeated index: the last write wins). Returns 0, or -1 with a message
+ * (kind TNGRT_ERR_BAD_INPUT, nothing written) for an index out of range. */
+int tngrt_kernel_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices, const TngrtArg *updates,
+                                   TngrtError *err);
+
 #endif

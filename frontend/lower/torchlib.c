@@ -2120,6 +2120,53 @@ static Obj *lo_attention(Interp *I, Call *c)
     return op_out(I, op, 0);
 }
 
+/* torch_npu.scatter_update_(data, indices, updates, axis) |
+ * torch_npu.npu_scatter_nd_update_(var, indices, updates): in place on an
+ * input or buffer (its storage is written, as copy_ writes it);
+ * torch_npu.scatter_update / npu_scatter_nd_update: the same on a copy.
+ * 2-d indices of scatter_update (which the documentation does not define)
+ * are TNG203. */
+static Obj *lo_scatter_update(Interp *I, Call *c)
+{
+    int nd = c->arg & 1, inplace = (c->arg & 2) != 0;
+    Obj *dst = ARG0(c);
+    if (!dst)
+        dst = ARG(c, 0, nd ? "var" : "data");
+    int32_t in[3] = {is_tensor(dst) ? tv(I, dst, c->node) : -1, -1, -1};
+    if (in[0] < 0) {
+        if (!obj_has_unknown(dst))
+            interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, nd ? "var" : "data");
+        return unk(I);
+    }
+    if ((in[1] = npu_tensor_arg(I, c, 1, "indices")) < 0 || (in[2] = npu_tensor_arg(I, c, 2, "updates")) < 0)
+        return unk(I);
+    int64_t axis = 0;
+    if (!nd) {
+        Obj *ax = ARG(c, 3, "axis");
+        if (!ax)
+            return interp_break(I, c->node, RULE_TNG203, "%s without an axis", c->full);
+        if (!dim_arg(I, ax, rank_of(I, in[0]), c->node, "axis", &axis))
+            return unk(I);
+        if (rank_of(I, in[1]) != 1)
+            return interp_break(I, c->node, RULE_TNG203, "%s: indices must be 1-d (one position per row "
+                                "of data's dim 0)", c->full);
+    }
+    if (inplace && !inplace_target_ok(I, in[0], c->node, c->full))
+        return unk(I);
+    if (!inplace) {
+        Obj *copy = emit_x(I, OP_CLONE, in[0], NULL, 0, 0, DT_UNKNOWN, c->node);
+        if (!is_tensor(copy) || (in[0] = tv(I, copy, c->node)) < 0)
+            return unk(I);
+        dst = copy;
+    }
+    int32_t op = emit(I, nd ? OP_SCATTER_ND_UPDATE : OP_SCATTER_UPDATE, in, 3, &axis, nd ? 0 : 1, 0, 0,
+                      DT_UNKNOWN, c->node);
+    if (op < 0)
+        return obj_unknown_reported(I);   /* interp_op reported */
+    dst->t->value = G(I)->ops.v[op].out;
+    return dst;
+}
+
 /* ===================================================================== */
 /* The library table                                                     */
 /* ===================================================================== */
@@ -2286,6 +2333,10 @@ static const struct LibEntry {
     {"npu_fused_infer_attention_score", NS_NPU, lo_attention, ATTN_FIA},
     {"npu_incre_flash_attention", NS_NPU, lo_attention, ATTN_IFA},
     {"npu_prompt_flash_attention", NS_NPU, lo_attention, ATTN_PFA},
+    {"scatter_update_", NS_NPU, lo_scatter_update, 2},
+    {"scatter_update", NS_NPU, lo_scatter_update, 0},
+    {"npu_scatter_nd_update_", NS_NPU, lo_scatter_update, 3},
+    {"npu_scatter_nd_update", NS_NPU, lo_scatter_update, 1},
 };
 
 static const struct LibEntry *lib_find(const char *name, unsigned ns)

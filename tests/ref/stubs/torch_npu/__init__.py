@@ -444,3 +444,46 @@ def npu_prompt_flash_attention(query, key, value, *, atten_mask=None, actual_seq
     return _attention(query, key, value, atten_mask, actual_seq_lengths, actual_seq_lengths_kv, None,
                       num_heads, scale_value, pre_tokens, next_tokens, input_layout,
                       num_key_value_heads, sparse_mode, 0)[0]
+
+
+def scatter_update_(data, indices, updates, axis):
+    """In place on data: for every row b of dim 0, the updates.shape[axis]
+    slices of updates[b] along axis replace data[b]'s from position
+    indices[b] on (a KV-cache write: data [B, .., S, ..], indices [B]).
+    Returns data."""
+    if indices.dim() != 1 or indices.shape[0] != data.shape[0]:
+        raise RuntimeError("scatter_update_: indices must be [data.shape[0]] (2-d indices are not modelled)")
+    ax = axis % data.dim()
+    if ax == 0:
+        raise RuntimeError("scatter_update_: axis 0 is the batch dim")
+    n = updates.shape[ax]
+    for b in range(data.shape[0]):
+        p = int(indices[b])
+        if p < 0 or p + n > data.shape[ax]:
+            raise RuntimeError("scatter_update_: indices[%d] = %d out of range" % (b, p))
+        data[b].narrow(ax - 1, p, n).copy_(updates[b])
+    return data
+
+
+def scatter_update(data, indices, updates, axis):
+    """scatter_update_ on a copy of data."""
+    return scatter_update_(data.clone(), indices, updates, axis)
+
+
+def npu_scatter_nd_update_(var, indices, updates):
+    """In place on var: var[tuple(indices[i])] = updates[i] for every index
+    tuple i of indices [.., K] (in order: the last write wins). Returns var."""
+    k = indices.shape[-1]
+    idx = indices.reshape(-1, k).tolist()
+    up = updates.reshape((len(idx),) + tuple(var.shape[k:]))
+    for i, t in enumerate(idx):
+        for j, v in enumerate(t):
+            if not 0 <= v < var.shape[j]:
+                raise RuntimeError("npu_scatter_nd_update_: index %d out of range" % v)
+        var[tuple(t)] = up[i]
+    return var
+
+
+def npu_scatter_nd_update(var, indices, updates):
+    """npu_scatter_nd_update_ on a copy of var."""
+    return npu_scatter_nd_update_(var.clone(), indices, updates)
