@@ -2023,8 +2023,8 @@ static int infer_rotary_mul(Infer *I)
     const Val *x = infer__in(I, 0);
     if (infer__float_input(I, x) < 0 || infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0)
         return -1;
-    if (I->attr[0] != 0 && I->attr[0] != 1)
-        return infer__fail(I, "rotary mode must be 0 (half) or 1 (interleave), got %lld",
+    if (I->attr[0] != 0 && I->attr[0] != 1 && I->attr[0] != 3)
+        return infer__fail(I, "rotary mode must be 0 (half), 1 (interleave) or 3 (interleave-half), got %lld",
                            (long long)I->attr[0]);
     Shape s = shape_of(x);
     for (uint32_t k = 1; k < 3; k++) {

@@ -341,7 +341,8 @@ static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
 
 static void attrs__rotary_mul(PlanAttrs *l, const Op *op)
 {
-    attrs__str(l, "rotary_mode", plan__attr(op, 0) ? "interleave" : "half", 1);
+    int64_t m = plan__attr(op, 0);
+    attrs__str(l, "rotary_mode", m == 3 ? "interleave_half" : m ? "interleave" : "half", 1);
 }
 
 static void attrs__k(PlanAttrs *l, const Op *op) { attrs__add(l, "k", PA_INT, plan__attr(op, 0), 0); }

@@ -75,9 +75,13 @@ TNGRT_KINLINE void tngrt_impl_rotary_mul(const TngrtArg *out, const TngrtArg *x,
             float rot;
             if (mode == 0) /* rotate_half: (-x[h:], x[:h]) */
                 rot = d < h ? -tngrt_impl__ldf(x, base + d + h) : tngrt_impl__ldf(x, base + d - h);
-            else           /* interleave: pairs (x0, x1) -> (-x1, x0) */
+            else if (mode == 1) /* interleave: pairs (x0, x1) -> (-x1, x0) */
                 rot = d % 2 == 0 ? -tngrt_impl__ldf(x, base + d + 1) : tngrt_impl__ldf(x, base + d - 1);
-            float a = tngrt_impl__ldf(x, base + d) * tngrt_impl__ldf(r1, o1 + d * s1[nd - 1]);
+            else           /* interleave-half: q = (x[0::2], x[1::2]), rotate_half(q) */
+                rot = d < h ? -tngrt_impl__ldf(x, base + 2 * d + 1) : tngrt_impl__ldf(x, base + 2 * (d - h));
+            float xv = mode == 3 ? tngrt_impl__ldf(x, base + (d < h ? 2 * d : 2 * (d - h) + 1))
+                                 : tngrt_impl__ldf(x, base + d);
+            float a = xv * tngrt_impl__ldf(r1, o1 + d * s1[nd - 1]);
             float b = rot * tngrt_impl__ldf(r2, o2 + d * s2[nd - 1]);
             tngrt_impl__stf(out, base + d, a + b);
         }

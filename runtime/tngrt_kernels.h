@@ -290,7 +290,9 @@ void tngrt_kernel_add_rms_norm(const TngrtArg *y, const TngrtArg *rstd, const Tn
 /* npu_rotary_mul(x, r1, r2, mode): out = x * r1 + rotate(x) * r2 in float
  * (r1, r2 broadcast to x, right-aligned), rotate over the last dim of even
  * size D: mode 0 (half) (-x[D/2:], x[:D/2]), mode 1 (interleave) each pair
- * (x[2i], x[2i+1]) -> (-x[2i+1], x[2i]). */
+ * (x[2i], x[2i+1]) -> (-x[2i+1], x[2i]); mode 3 (interleave-half,
+ * npu_interleave_rope) x is first de-interleaved into q = (x[0::2],
+ * x[1::2]), then q * r1 + rotate_half(q) * r2. */
 void tngrt_kernel_rotary_mul(const TngrtArg *out, const TngrtArg *x, const TngrtArg *r1,
                              const TngrtArg *r2, int mode);
 

@@ -1828,6 +1828,17 @@ static Obj *lo_rotary_mul(Interp *I, Call *c)
     return emit1(I, OP_ROTARY_MUL, in, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
 }
 
+/* torch_npu.npu_interleave_rope(x, cos, sin): x's last dim de-interleaved
+ * (even elements, then odd ones), then rotated as rotary_mul's half mode */
+static Obj *lo_interleave_rope(Interp *I, Call *c)
+{
+    int32_t in[3] = {X0(I, c), -1, -1};
+    int64_t mode = 3;
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "cos")) < 0 || (in[2] = npu_tensor_arg(I, c, 2, "sin")) < 0)
+        return unk(I);
+    return emit1(I, OP_ROTARY_MUL, in, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
 /* torch_npu.npu_apply_rotary_pos_emb(query, key, cos, sin, layout='BSH',
  * rotary_mode='half') -> (query, key): both rotated in place (as
  * rotary_mul with r1 = cos, r2 = sin; an input's storage is written like
@@ -2326,6 +2337,7 @@ static const struct LibEntry {
     /* -- torch_npu fused ops -- */
     {"npu_add_rms_norm", NS_NPU, lo_add_rms_norm, 0},
     {"npu_rotary_mul", NS_NPU, lo_rotary_mul, 0},
+    {"npu_interleave_rope", NS_NPU, lo_interleave_rope, 0},
     {"npu_apply_rotary_pos_emb", NS_NPU, lo_apply_rotary_pos_emb, 0},
     {"npu_prefetch", NS_NPU, lo_prefetch, 0},
     {"npu_dynamic_quant", NS_NPU, lo_dynamic_quant, 0},

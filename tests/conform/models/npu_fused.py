@@ -1,8 +1,8 @@
 # torch_npu fused operators of issue 16 as torch_npu documents them (the
 # reference is tests/ref/stubs/torch_npu): npu_add_rms_norm (y, rstd and
 # the sum x) on float32, float16 and bfloat16 with a 1-d and a 2-d gamma;
-# npu_rotary_mul in 'half' and 'interleave' mode with r1/r2 broadcast over
-# batch and heads; npu_apply_rotary_pos_emb rotating a query and a key
+# npu_rotary_mul in 'half' and 'interleave' mode and npu_interleave_rope,
+# with r1/r2 (cos/sin) broadcast over batch and heads; npu_apply_rotary_pos_emb rotating a query and a key
 # input in place (BSH layout, cos/sin [B, S, 1, D]) and two intermediate
 # tensors; npu_prefetch (a hint: no op); npu_dynamic_quant with and without
 # smooth_scales, a row of zeros included (int8 results exact); and
@@ -29,6 +29,7 @@ class Model(torch.nn.Module):
             c, s = r1.to(v.dtype), r2.to(v.dtype)
             outs.append(torch_npu.npu_rotary_mul(v, c, s))
             outs.append(torch_npu.npu_rotary_mul(v, c, s, rotary_mode="interleave"))
+            outs.append(torch_npu.npu_interleave_rope(v, c, s))
         torch_npu.npu_prefetch(k, None, 1024)
         qo, ko = torch_npu.npu_apply_rotary_pos_emb(q, k, cs, sn)
         outs += [qo * 1.0, ko + 0.0]

@@ -487,3 +487,13 @@ def npu_scatter_nd_update_(var, indices, updates):
 def npu_scatter_nd_update(var, indices, updates):
     """npu_scatter_nd_update_ on a copy of var."""
     return npu_scatter_nd_update_(var.clone(), indices, updates)
+
+
+def npu_interleave_rope(x, cos, sin):
+    """Rotary embedding of an interleaved x: q = x's last dim de-interleaved
+    (x[..., 0::2] then x[..., 1::2]), then q * cos + rotate_half(q) * sin
+    in float32 (cos, sin broadcast to x), rounded once to x's dtype."""
+    xf = x.float()
+    q = torch.cat((xf[..., 0::2], xf[..., 1::2]), dim=-1)
+    y = q * cos.float() + _rotate(q, "half") * sin.float()
+    return y.to(x.dtype)
