@@ -2178,6 +2178,120 @@ static Obj *lo_scatter_update(Interp *I, Call *c)
     return dst;
 }
 
+/* torch_npu.npu_grouped_matmul(x, weight, *, bias=None, group_list=None,
+ * split_item=0, group_type=None, group_list_type=0, output_dtype=None,
+ * ...) -> [y]: group i computes x_i @ weight_i (+ bias_i), as addmm / mm
+ * (float accumulation, rounded once). x is a list of G 2-d tensors, or of
+ * one whose rows group_list splits (a list of ints: cumulative ends with
+ * group_list_type 0, counts with 1; the split is known when compiling).
+ * split_item 0/1: G results; 2/3: one, the results concatenated by rows.
+ * Quantisation arguments, a tensor group_list, weights other than G 2-d
+ * tensors and output_dtype other than x's are TNG203 naming them. */
+static Obj *lo_grouped_matmul(Interp *I, Call *c)
+{
+    static const char *const ok_kw[] = {"x", "weight", "bias", "group_list", "split_item", "group_type",
+                                        "group_list_type", "output_dtype", "act_type"};
+    enum { GMAX = 128 };
+    int32_t xs[GMAX], ws[GMAX], bs[GMAX];
+    for (size_t i = 0; i < c->a->nkw; i++) {
+        size_t j = 0;
+        while (j < NELEM(ok_kw) && !streq(c->a->kwnames[i], ok_kw[j]))
+            j++;
+        if (j == NELEM(ok_kw) && !is_none(c->a->kw[i]) &&
+            !(is_seq(c->a->kw[i]) && c->a->kw[i]->n == 0))
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full,
+                                c->a->kwnames[i]);
+    }
+    int nx = tensor_list(I, ARG(c, 0, "x"), c->node, c->full, xs, GMAX);
+    int nw = nx < 0 ? -1 : tensor_list(I, ARG(c, 1, "weight"), c->node, c->full, ws, GMAX);
+    if (nx < 0 || nw < 0)
+        return unk(I);
+    Obj *bo = args_kw(c->a, "bias");
+    int nb = 0;
+    if (bo && !is_none(bo) && !(is_seq(bo) && bo->n == 0) &&
+        (nb = tensor_list(I, bo, c->node, c->full, bs, GMAX)) < 0)
+        return unk(I);
+    if (nw < 1 || (nx != 1 && nx != nw) || (nb && nb != nw))
+        return interp_break(I, c->node, RULE_TNG203, "%s: %d x, %d weight and %d bias tensors do not group "
+                            "(x: one or one per weight; bias: none or one per weight)", c->full, nx, nw, nb);
+    int64_t split, gtype, ltype, act;
+    if (!attn_int(I, c, "split_item", 0, &split) || !attn_int(I, c, "group_type", nx == 1 && nw > 1 ? 0 : -1, &gtype) ||
+        !attn_int(I, c, "group_list_type", 0, &ltype) || !attn_int(I, c, "act_type", 0, &act))
+        return unk(I);
+    if (split < 0 || split > 3)
+        return interp_break(I, c->node, RULE_TNG203, "%s: split_item must be 0 to 3", c->full);
+    if (act != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: act_type is not supported", c->full);
+    if (ltype != 0 && ltype != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_list_type must be 0 or 1", c->full);
+    DType odt, xdt = val_at(I, xs[0])->dtype;
+    if (!dtype_arg(I, args_kw(c->a, "output_dtype"), c->node, &odt))
+        return unk(I);
+    if (odt != DT_UNKNOWN && odt != xdt)
+        return interp_break(I, c->node, RULE_TNG203, "%s: output_dtype other than x's is not supported", c->full);
+    for (int i = 0; i < nw; i++) {
+        if (rank_of(I, ws[i]) != 2 || (i < nx && rank_of(I, xs[i]) != 2))
+            return interp_break(I, c->node, RULE_TNG203, "%s: x and weight must be 2-d tensors", c->full);
+        if (nb && val_at(I, bs[i])->dtype != xdt)
+            return interp_break(I, c->node, RULE_TNG203, "%s: a bias of another dtype than x is not supported",
+                                c->full);
+    }
+    int64_t start[GMAX], end[GMAX];
+    Obj *gl = args_kw(c->a, "group_list");
+    if (nx == 1 && nw > 1) {
+        int64_t rows, v, at = 0;
+        if (gtype != 0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: one x for %d weights needs group_type 0", c->full, nw);
+        if (!known(I, gl, c->node, "group_list"))
+            return unk(I);
+        if (!gl || !is_seq(gl))
+            return interp_break(I, c->node, RULE_TNG203, "%s: group_list must be a list of ints (a tensor "
+                                "group_list splits at run time, which is not supported)", c->full);
+        if ((int)gl->n != nw)
+            return interp_break(I, c->node, RULE_TNG203, "%s: group_list has %zu entries for %d weights",
+                                c->full, gl->n, nw);
+        if (!graph_dim_const_value(G(I), val_at(I, xs[0])->dims[0], &rows))
+            return interp_break(I, c->node, RULE_TNG203, "%s: group_list needs x's row count known when "
+                                "compiling", c->full);
+        for (int i = 0; i < nw; i++) {
+            if (!obj_int_value(gl->items[i], &v))
+                return interp_break(I, c->node, RULE_TNG203, "%s: group_list must hold ints", c->full);
+            start[i] = at;
+            end[i] = ltype ? at + v : v;
+            if (end[i] < start[i] || end[i] > rows || (ltype && v < 0))
+                return interp_break(I, c->node, RULE_TNG203, "%s: group_list entry %d (%lld) does not split "
+                                    "the %lld rows of x", c->full, i, (long long)v, (long long)rows);
+            at = end[i];
+        }
+    } else if (gl && !is_none(gl) && !(is_seq(gl) && gl->n == 0)) {
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_list with one x per weight", c->full);
+    }
+    Obj *items[GMAX];
+    int32_t ys[GMAX];
+    for (int i = 0; i < nw; i++) {
+        int32_t xi = nx == 1 ? xs[0] : xs[i];
+        if (nx == 1 && nw > 1) {
+            Obj *part = slice_of(I, xs[0], 0, start[i], end[i], 1, c->node);
+            if (!is_tensor(part) || (xi = tv(I, part, c->node)) < 0)
+                return unk(I);
+        }
+        int32_t in3[3] = {nb ? bs[i] : -1, xi, ws[i]};
+        Obj *y = nb ? emit1(I, OP_ADDMM, in3, 3, NULL, 0, 1.0, 1.0, DT_UNKNOWN, c->node)
+                    : emit1(I, OP_MM, in3 + 1, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+        if (!is_tensor(y) || (ys[i] = tv(I, y, c->node)) < 0)
+            return unk(I);
+        items[i] = y;
+    }
+    if (split >= 2 && nw > 1) {
+        int64_t dim0 = 0;
+        items[0] = emit1(I, OP_CAT, ys, (uint32_t)nw, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+        if (!is_tensor(items[0]))
+            return unk(I);
+        nw = 1;
+    }
+    return obj_seq_of(I, O_LIST, items, (size_t)nw);
+}
+
 /* ===================================================================== */
 /* The library table                                                     */
 /* ===================================================================== */
@@ -2345,6 +2459,7 @@ static const struct LibEntry {
     {"npu_fused_infer_attention_score", NS_NPU, lo_attention, ATTN_FIA},
     {"npu_incre_flash_attention", NS_NPU, lo_attention, ATTN_IFA},
     {"npu_prompt_flash_attention", NS_NPU, lo_attention, ATTN_PFA},
+    {"npu_grouped_matmul", NS_NPU, lo_grouped_matmul, 0},
     {"scatter_update_", NS_NPU, lo_scatter_update, 2},
     {"scatter_update", NS_NPU, lo_scatter_update, 0},
     {"npu_scatter_nd_update_", NS_NPU, lo_scatter_update, 3},

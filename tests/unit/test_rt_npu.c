@@ -1,7 +1,8 @@
 /*
  * test_rt_npu.c - unit tests of the torch_npu fused-op kernels of issue 16
  * (tngrt_kernels.h, "kernels: torch_npu fused ops"): add_rms_norm,
- * rotary_mul, dynamic_quant, moe_gating_top_k_softmax and fused_attention,
+ * rotary_mul, dynamic_quant, moe_gating_top_k_softmax, fused_attention,
+ * scatter_update and scatter_nd_update,
  * against reference loops written here in double from the formulas of
  * tests/ref/stubs/torch_npu, and their error returns (fused_attention's
  * lengths and block table are data: checked at run time).
@@ -251,6 +252,73 @@ static void test_attention_paged_and_mask(void **state)
         assert_true(isinf(lse[i]) && lse[i] > 0);
 }
 
+/* scatter_update along axis 1 of [2, 4, 3] with 2-row updates, and a
+ * position that does not fit (nothing written); scatter_nd_update of rows
+ * and a bad index. */
+static void test_scatter(void **state)
+{
+    (void)state;
+    float data[24], up[12], keep[24];
+    int64_t pos[2] = {2, 0}, sd[3] = {2, 4, 3}, su[3] = {2, 2, 3}, sp[1] = {2};
+    TngrtError err;
+    memset(&err, 0, sizeof err);
+    t_fill(data, 24, 14);
+    t_fill(up, 12, 15);
+    memcpy(keep, data, sizeof data);
+    TngrtArg ad = t_arg(data, TNGRT_F32, 3, sd), au = t_arg(up, TNGRT_F32, 3, su), ap = t_arg(pos, TNGRT_I64, 1, sp);
+    assert_int_equal(tngrt_kernel_scatter_update(&ad, &ap, &au, 1, &err), 0);
+    for (int b = 0; b < 2; b++)
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 3; c++) {
+                int t = r - (int)pos[b];
+                float want = t >= 0 && t < 2 ? up[(b * 2 + t) * 3 + c] : keep[(b * 4 + r) * 3 + c];
+                assert_true(data[(b * 4 + r) * 3 + c] == want);
+            }
+    memcpy(keep, data, sizeof data);
+    pos[1] = 3;
+    assert_int_equal(tngrt_kernel_scatter_update(&ad, &ap, &au, 1, &err), -1);
+    assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);
+    assert_memory_equal(data, keep, sizeof data);
+    /* nd: var [4, 3], indices [[2], [0], [2]] (the last write wins) */
+    float var[12], rows[9];
+    int32_t idx[3] = {2, 0, 2};
+    int64_t sv[2] = {4, 3}, si[2] = {3, 1}, sr[2] = {3, 3};
+    t_fill(var, 12, 16);
+    t_fill(rows, 9, 17);
+    memcpy(keep, var, sizeof var);
+    TngrtArg av = t_arg(var, TNGRT_F32, 2, sv), ai = t_arg(idx, TNGRT_I32, 2, si), ar = t_arg(rows, TNGRT_F32, 2, sr);
+    assert_int_equal(tngrt_kernel_scatter_nd_update(&av, &ai, &ar, &err), 0);
+    for (int c = 0; c < 3; c++) {
+        assert_true(var[0 * 3 + c] == rows[1 * 3 + c]);
+        assert_true(var[1 * 3 + c] == keep[1 * 3 + c]);
+        assert_true(var[2 * 3 + c] == rows[2 * 3 + c]);
+        assert_true(var[3 * 3 + c] == keep[3 * 3 + c]);
+    }
+    idx[1] = 4;
+    assert_int_equal(tngrt_kernel_scatter_nd_update(&av, &ai, &ar, &err), -1);
+    assert_non_null(strstr(err.msg, "index 4 of dim 0"));
+}
+
+/* rotary_mul's interleave-half mode (npu_interleave_rope) on [2, 4]. */
+static void test_interleave_rope(void **state)
+{
+    (void)state;
+    float x[8], c[4], s[4], out[8];
+    int64_t sx[2] = {2, 4}, sc[1] = {4};
+    t_fill(x, 8, 18);
+    t_fill(c, 4, 19);
+    t_fill(s, 4, 20);
+    TngrtArg ao = t_arg(out, TNGRT_F32, 2, sx), ax = t_arg(x, TNGRT_F32, 2, sx);
+    TngrtArg ac = t_arg(c, TNGRT_F32, 1, sc), as = t_arg(s, TNGRT_F32, 1, sc);
+    tngrt_kernel_rotary_mul(&ao, &ax, &ac, &as, 3);
+    for (int r = 0; r < 2; r++) {
+        const float *xr = x + r * 4;
+        double q[4] = {xr[0], xr[2], xr[1], xr[3]}, rot[4] = {-q[2], -q[3], q[0], q[1]};
+        for (int d = 0; d < 4; d++)
+            assert_true(fabs(out[r * 4 + d] - (q[d] * c[d] + rot[d] * s[d])) < 1e-6);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +328,8 @@ int main(void)
         cmocka_unit_test(test_moe_gating),
         cmocka_unit_test(test_attention_lengths),
         cmocka_unit_test(test_attention_paged_and_mask),
+        cmocka_unit_test(test_scatter),
+        cmocka_unit_test(test_interleave_rope),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

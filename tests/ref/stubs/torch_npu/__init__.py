@@ -497,3 +497,37 @@ def npu_interleave_rope(x, cos, sin):
     q = torch.cat((xf[..., 0::2], xf[..., 1::2]), dim=-1)
     y = q * cos.float() + _rotate(q, "half") * sin.float()
     return y.to(x.dtype)
+
+
+def npu_grouped_matmul(x, weight, *, bias=None, group_list=None, split_item=0, group_type=None,
+                       group_list_type=0, output_dtype=None, act_type=0, **kwargs):
+    """Grouped matmul: group i computes x_i @ weight_i (+ bias_i) in float32,
+    rounded once to x's dtype. x is one tensor per weight, or one tensor
+    whose rows group_list (ints: cumulative ends with group_list_type 0,
+    counts with 1) splits among the weights. split_item 0/1: a list of the
+    group results; 2/3: a list of one tensor, the results concatenated by
+    rows."""
+    for k, v in kwargs.items():
+        if v is not None and not (isinstance(v, (list, tuple)) and len(v) == 0):
+            raise RuntimeError("npu_grouped_matmul: argument %s is not modelled" % k)
+    if act_type:
+        raise RuntimeError("npu_grouped_matmul: act_type is not modelled")
+    if len(x) == 1 and len(weight) > 1:
+        ends, at = [], 0
+        for v in group_list:
+            at = at + int(v) if group_list_type == 1 else int(v)
+            ends.append(at)
+        starts = [0] + ends[:-1]
+        xs = [x[0][s:e] for s, e in zip(starts, ends)]
+    else:
+        xs = list(x)
+    bias = list(bias) if bias else [None] * len(weight)
+    ys = []
+    for xi, wi, bi in zip(xs, weight, bias):
+        y = xi.float() @ wi.float()
+        if bi is not None:
+            y = y + bi.float()
+        ys.append(y.to(output_dtype or xi.dtype))
+    if split_item in (2, 3):
+        return [torch.cat(ys, dim=0)]
+    return ys
