@@ -2015,6 +2015,18 @@ static int32_t attn_kv(Interp *I, const Call *c, size_t pos, const char *name)
     return v;
 }
 
+/* torch_npu.npu_moe_gating_top_k(x, k, *, bias=None, k_group=1,
+ * group_count=1, ...): not compiled. Its documentation gives the group
+ * selection, renorm / norm_type and eps steps as formula images whose
+ * details (where eps and routed_scaling_factor apply, the order of the
+ * group top-k) cannot be read exactly, so there is no reference to match. */
+static Obj *lo_moe_gating_top_k(Interp *I, Call *c)
+{
+    return interp_break(I, c->node, RULE_TNG203, "%s is not supported (its documentation does not define "
+                        "the grouped selection and normalisation exactly; npu_moe_gating_top_k_softmax is)",
+                        c->full);
+}
+
 /* torch_npu.npu_fused_infer_attention_score(query, key, value, *,
  *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
  *     block_table=None, num_heads=1, scale=1.0, pre_tokens=2147483647,
@@ -2456,6 +2468,7 @@ static const struct LibEntry {
     {"npu_prefetch", NS_NPU, lo_prefetch, 0},
     {"npu_dynamic_quant", NS_NPU, lo_dynamic_quant, 0},
     {"npu_moe_gating_top_k_softmax", NS_NPU, lo_moe_gating_top_k_softmax, 0},
+    {"npu_moe_gating_top_k", NS_NPU, lo_moe_gating_top_k, 0},
     {"npu_fused_infer_attention_score", NS_NPU, lo_attention, ATTN_FIA},
     {"npu_incre_flash_attention", NS_NPU, lo_attention, ATTN_IFA},
     {"npu_prompt_flash_attention", NS_NPU, lo_attention, ATTN_PFA},
