@@ -194,7 +194,7 @@ typedef struct PlanAttr {
     int in_text;  /* 0: the text dump shows it another way, or it is the default */
 } PlanAttr;
 
-enum { PLAN_MAX_ATTRS = 8 };
+enum { PLAN_MAX_ATTRS = 16 };
 
 typedef struct PlanAttrs {
     PlanAttr a[PLAN_MAX_ATTRS];
