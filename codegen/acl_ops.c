@@ -43,6 +43,10 @@
  *         stride, padding; adaptive pool output size); n:p4 the padding as
  *         begins then ends; n:1 {1, 1}; n:u attr[2..3] (upsample size)
  *   n:N n:C n:HW  input 0's dim 0, dim 1, product of the others (int64)
+ *   kl vl input 1 / 2 alone as an aclTensorList (an attention's key, value)
+ *   ly    an attention's input layout string from attr[0] ("BSH", "BSND", "BNSD")
+ *   aq ak an attention's listed query / key-value lengths as an aclIntArray
+ *         (attr[8] / attr[10] repeated attr[9] / attr[11] times), NULL if none
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
  *
@@ -93,6 +97,9 @@ enum {
     F_CONVOLUTION, F_BATCH_NORM, F_GROUP_NORM, F_MAX_POOL, F_AVG_POOL2D, F_ADAPTIVE_AVG_POOL2D,
     F_ADAPTIVE_MAX_POOL2D, F_UPSAMPLE_NEAREST2D_V2, F_UPSAMPLE_BILINEAR2D,
     /* -- torch_npu fused ops -- */
+    F_ADD_RMS_NORM, F_ROTARY_POSITION_EMBEDDING, F_DYNAMIC_QUANT, F_MOE_GATING_TOP_K_SOFTMAX,
+    F_FUSED_INFER_ATTENTION_SCORE,
+    F_INPLACE_SCATTER_UPDATE, F_SCATTER_ND_UPDATE,
     F_COUNT
 };
 
@@ -341,6 +348,36 @@ static const AclFn acl_fns[F_COUNT] = {
                                "const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners, "
                                "const double scalesH, const double scalesW, aclTensor *out", 0},
     /* -- torch_npu fused ops -- */
+    [F_ADD_RMS_NORM] = {"aclnnAddRmsNorm", H("add_rms_norm"),
+                        "const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, "
+                        "const aclTensor *yOut, const aclTensor *rstdOut, const aclTensor *xOut", 0},
+    /* CANN 8.2 and later (not in 8.1.RC1: tests/acl/real_cann.sh cannot check it) */
+    [F_ROTARY_POSITION_EMBEDDING] = {"aclnnRotaryPositionEmbedding", H("rotary_position_embedding"),
+                                     "const aclTensor *x, const aclTensor *cos, const aclTensor *sin, "
+                                     "int64_t mode, aclTensor *out", 0},
+    [F_DYNAMIC_QUANT] = {"aclnnDynamicQuant", H("dynamic_quant"),
+                         "const aclTensor *x, const aclTensor *smoothScalesOptional, const aclTensor *yOut, "
+                         "const aclTensor *scaleOut", 0},
+    [F_MOE_GATING_TOP_K_SOFTMAX] = {"aclnnMoeGatingTopKSoftmax", H("moe_gating_top_k_softmax"),
+                                    "const aclTensor *x, const aclTensor *finishedOptional, int64_t k, "
+                                    "const aclTensor *yOut, const aclTensor *expertIdxOut, "
+                                    "const aclTensor *rowIdxOut", 0},
+    [F_FUSED_INFER_ATTENTION_SCORE] = {"aclnnFusedInferAttentionScore", H("fused_infer_attention_score"),
+        "const aclTensor *query, const aclTensorList *key, const aclTensorList *value, "
+        "const aclTensor *pseShift, const aclTensor *attenMask, const aclIntArray *actualSeqLengths, "
+        "const aclIntArray *actualSeqLengthsKv, const aclTensor *deqScale1, const aclTensor *quantScale1, "
+        "const aclTensor *deqScale2, const aclTensor *quantScale2, const aclTensor *quantOffset2, "
+        "const aclTensor *antiquantScale, const aclTensor *antiquantOffset, const aclTensor *blockTable, "
+        "const aclTensor *queryPaddingSize, const aclTensor *kvPaddingSize, int64_t numHeads, "
+        "double scaleValue, int64_t preTokens, int64_t nextTokens, char *inputLayout, "
+        "int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise, int64_t blockSize, "
+        "int64_t antiquantMode, bool softmaxLseFlag, const aclTensor *attentionOut, "
+        "const aclTensor *softmaxLse", CS},
+    [F_INPLACE_SCATTER_UPDATE] = {"aclnnInplaceScatterUpdate", H("scatter_update"),
+                                  "aclTensor *data, const aclTensor *indices, const aclTensor *updates, "
+                                  "int64_t axis", 0},
+    [F_SCATTER_ND_UPDATE] = {"aclnnScatterNdUpdate", H("scatter_nd_update"),
+                             "aclTensor *varRef, const aclTensor *indices, const aclTensor *updates", 0},
 };
 
 /* ---- the op table --------------------------------------------------------------- */
@@ -495,6 +532,15 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(UPSAMPLE_NEAREST2D, PLAIN, UPSAMPLE_NEAREST2D_V2, "i0 n:u F0 F1 o0"),
     ROW(UPSAMPLE_BILINEAR2D, PLAIN, UPSAMPLE_BILINEAR2D, "i0 n:u b1 F0 F1 o0"),
     /* -- torch_npu fused ops -- */
+    ROW(ADD_RMS_NORM, PLAIN, ADD_RMS_NORM, "i0 i1 i2 F0 o0 o1 o2"),
+    ROW(ROTARY_MUL, PLAIN, ROTARY_POSITION_EMBEDDING, "i0 i1 i2 a0 o0"),
+    ROW(DYNAMIC_QUANT, PLAIN, DYNAMIC_QUANT, "i0 i1 o0 o1"),
+    ROW(MOE_GATING_TOP_K_SOFTMAX, PLAIN, MOE_GATING_TOP_K_SOFTMAX, "i0 i1 a0 o0 o1 o2"),
+    ROW(FUSED_ATTENTION, PLAIN, FUSED_INFER_ATTENTION_SCORE,
+        "i0 kl vl =NULL i3 aq ak =NULL =NULL =NULL =NULL =NULL =NULL =NULL i4 =NULL =NULL a1 F0 a4 a5 ly a2 "
+        "a3 =0 a7 =0 b6 o0 o1"),
+    ROW(SCATTER_UPDATE, PLAIN, INPLACE_SCATTER_UPDATE, "o0 i1 i2 a0"),
+    ROW(SCATTER_ND_UPDATE, PLAIN, SCATTER_ND_UPDATE, "o0 i1 i2"),
 };
 
 /* ---- op types ------------------------------------------------------------------- */
@@ -543,6 +589,10 @@ static const char *const acl_op_types[OP__count] = {
     [OP_ADAPTIVE_AVG_POOL2D] = "AdaptiveAvgPool2d", [OP_ADAPTIVE_MAX_POOL2D] = "AdaptiveMaxPool2d",
     [OP_UPSAMPLE_NEAREST2D] = "ResizeNearestNeighborV2", [OP_UPSAMPLE_BILINEAR2D] = "ResizeBilinearV2",
     /* -- torch_npu fused ops -- */
+    [OP_ADD_RMS_NORM] = "AddRmsNorm", [OP_ROTARY_MUL] = "RotaryMul", [OP_DYNAMIC_QUANT] = "DynamicQuant",
+    [OP_MOE_GATING_TOP_K_SOFTMAX] = "MoeGatingTopKSoftmax",
+    [OP_FUSED_ATTENTION] = "FusedInferAttentionScore",
+    [OP_SCATTER_UPDATE] = "Scatter", [OP_SCATTER_ND_UPDATE] = "ScatterNdUpdate",
 };
 
 const char *acl_op_type_of_kind(OpKind kind)
@@ -631,6 +681,13 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
     }
     case OP_SDPA: case OP_CONV:
         return acl_op_variant_nn(g, op, why);
+    case OP_FUSED_ATTENTION:
+        if (op->nin > 5 && (op->in[5] >= 0 || (op->nin > 6 && op->in[6] >= 0))) {
+            *why = "actual sequence lengths given as tensors: aclnnFusedInferAttentionScore takes them "
+                   "as host int arrays (pass a list)";
+            return ACL_V_OTHER;
+        }
+        return ACL_V_PLAIN;
     case OP_SOFTMAX: case OP_LOG_SOFTMAX:
         if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
             *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";

@@ -695,6 +695,35 @@ static void acl__list(Emit *E, const Op *op, uint32_t from, const char *where)
     sb_printf(E->o, "G->tl[%d]", k);
 }
 
+/* "kl", "vl": input k alone as an aclTensorList (the attentions' key and
+ * value lists). */
+static void acl__list1(Emit *E, const Op *op, uint32_t k, const char *where)
+{
+    Acl *A = E->target;
+    int n = A->n[D_LIST]++;
+    sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], 1, (const aclTensor *[]){\n        %s}, %s))\n"
+              "        return -1;\n", n, acl__render(E, acl__tensor_expr, op, op->in[k], -1), where);
+    sb_printf(E->o, "G->tl[%d]", n);
+}
+
+/* "aq", "ak": an attention's listed lengths (attr[a] repeated attr[a + 1]
+ * times) as an aclIntArray, or NULL when none were listed. */
+static void acl__lengths(Emit *E, const Op *op, int a, const char *where)
+{
+    StrBuf x = {0};
+    int64_t n = op->attr[a + 1];
+    if (n <= 0) {
+        sb_puts(E->o, "NULL");
+        return;
+    }
+    sb_puts(&x, "aclCreateIntArray((const int64_t[]){");
+    for (int64_t i = 0; i < n; i++)
+        sb_printf(&x, "%s%lld", i ? ", " : "", (long long)op->attr[a]);
+    sb_printf(&x, "}, %lld)", (long long)n);
+    acl__desc(E, D_ARRAY, x.s, where);
+    sb_free(&x);
+}
+
 /* The ACL target's argument tokens (acl_ops.c documents them); where is
  * the op's location as a C string. */
 static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
@@ -747,6 +776,13 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         acl__list(E, op, (uint32_t)k, where);
     } else if (t->n > 2 && t->s[0] == 'n' && t->s[1] == ':') {
         return acl__nn_token(E, op, t, where);
+        acl__list(E, op, where);
+    } else if (emit_token_is(t, "kl") || emit_token_is(t, "vl")) {
+        acl__list1(E, op, t->s[0] == 'k' ? 1 : 2, where);
+    } else if (emit_token_is(t, "ly")) {
+        sb_puts(E->o, op->attr[0] == 2 ? "\"BNSD\"" : op->attr[0] == 1 ? "\"BSND\"" : "\"BSH\"");
+    } else if (emit_token_is(t, "aq") || emit_token_is(t, "ak")) {
+        acl__lengths(E, op, t->s[1] == 'q' ? 8 : 10, where);
     } else {
         return 0;
     }

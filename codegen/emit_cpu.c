@@ -254,6 +254,13 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(UPSAMPLE_NEAREST2D, interpolate, "o0 i0 =0 =0 F0 F1"),
     CALL(UPSAMPLE_BILINEAR2D, interpolate, "o0 i0 =1 a1 F0 F1"),
     /* -- torch_npu fused ops -- */
+    CALL(ADD_RMS_NORM, add_rms_norm, "o0 o1 o2 i0 i1 i2 F0"),
+    CALL(ROTARY_MUL, rotary_mul, "o0 i0 i1 i2 a0"),
+    CALL(DYNAMIC_QUANT, dynamic_quant, "o0 o1 i0 i1"),
+    CALL(MOE_GATING_TOP_K_SOFTMAX, moe_gating_top_k_softmax, "o0 o1 o2 i0 i1 a0"),
+    FALLIBLE(FUSED_ATTENTION, fused_attention, "o0 o1 i0 i1 i2 i3 i4 i5 i6 pd F0"),
+    FALLIBLE(SCATTER_UPDATE, scatter_update, "o0 i1 i2 a0"),
+    FALLIBLE(SCATTER_ND_UPDATE, scatter_nd_update, "o0 i1 i2"),
 };
 
 /* add/sub/mul/div with a scalar operand (attr[0] != 0). */

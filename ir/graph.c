@@ -1008,7 +1008,7 @@ typedef struct Infer {
     const OpDesc *d;
     const char *op;                  /* the op's name: first word of messages */
     int64_t attr[GRAPH_MAX_ATTRS];   /* d->attr (RESHAPE replaces its -1) */
-    Val out[2];
+    Val out[3];
     uint32_t nout;
     StrBuf text[3];                  /* shape texts for messages */
     char *err;
@@ -2636,6 +2636,307 @@ static int infer_interpolate(Infer *I)
 }
 
 /* ---- shape rules: torch_npu fused ops ---- */
+
+/* y, rstd, x = torch_npu.npu_add_rms_norm(x1, x2, gamma, eps): x1 and x2
+ * of one shape and dtype; y and x in that dtype, rstd as rms_norm's */
+static int infer_add_rms_norm(Infer *I)
+{
+    const Val *x1 = infer__in(I, 0), *x2 = infer__in(I, 1), *gamma = infer__in(I, 2);
+    if (infer__float_input(I, x1) < 0)
+        return -1;
+    if (x2->dtype != x1->dtype)
+        return infer__fail(I, "x1 and x2 must have the same dtype, got %s and %s",
+                           dtype_name(x1->dtype), dtype_name(x2->dtype));
+    Shape s = shape_of(x1), s2 = shape_of(x2);
+    int ok = s2.n == s.n;
+    for (int i = 0; ok && i < s.n; i++)
+        ok = infer__equal(I, s2.d[i], s.d[i], "a dim of x2 of add_rms_norm equals x1's") == 0;
+    if (!ok)
+        return infer__fail(I, "x1 %s and x2 %s must have the same shape",
+                           infer__shape_text(I, 0, &s, 0), infer__shape_text(I, 1, &s2, 0));
+    if (gamma->ndim < 1 || gamma->ndim > x1->ndim)
+        return infer__fail(I, "a %d-d gamma cannot normalise a %d-d tensor", gamma->ndim, x1->ndim);
+    if (infer__norm_param(I, gamma, &s, gamma->ndim, "gamma") < 0 ||
+        infer__out(I, x1->dtype, &s) < 0)
+        return -1;
+    Shape r = s;
+    for (int i = r.n - gamma->ndim; i < r.n; i++)
+        r.d[i] = graph_dim_const(I->g, 1);
+    if (infer__out(I, DT_F32, &r) < 0)
+        return -1;
+    return infer__out(I, x1->dtype, &s);
+}
+
+/* torch_npu.npu_rotary_mul(x, r1, r2, rotary_mode): r1, r2 broadcast to x,
+ * whose last dim is even; the result has x's shape and dtype */
+static int infer_rotary_mul(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    if (infer__float_input(I, x) < 0 || infer__rank(I, x, 1, GRAPH_MAX_DIMS, "input") < 0)
+        return -1;
+    if (I->attr[0] != 0 && I->attr[0] != 1 && I->attr[0] != 3)
+        return infer__fail(I, "rotary mode must be 0 (half), 1 (interleave) or 3 (interleave-half), got %lld",
+                           (long long)I->attr[0]);
+    Shape s = shape_of(x);
+    for (uint32_t k = 1; k < 3; k++) {
+        const Val *r = infer__in(I, k);
+        if (!dtype_is_float(r->dtype))
+            return infer__fail(I, "r%u must have a floating point dtype, got %s", k,
+                               dtype_name(r->dtype));
+        Shape sr = shape_of(r);
+        if (infer__expand(I, &sr, &s) < 0)
+            return -1;
+    }
+    DimId half;
+    if (infer__half(I, s.d[s.n - 1], s.n - 1, &half) < 0)
+        return -1;
+    return infer__out(I, x->dtype, &s);
+}
+
+/* y, scale = torch_npu.npu_dynamic_quant(x, smooth_scales=): y int8 of x's
+ * shape, scale float32 of x.shape[:-1]; smooth_scales is [x.shape[-1]] */
+static int infer_dynamic_quant(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *sm = infer__in(I, 1);
+    if (infer__float_input(I, x) < 0 || infer__rank(I, x, 2, GRAPH_MAX_DIMS, "input") < 0)
+        return -1;
+    Shape s = shape_of(x);
+    if (sm) {
+        if (!dtype_is_float(sm->dtype))
+            return infer__fail(I, "smooth_scales must have a floating point dtype, got %s",
+                               dtype_name(sm->dtype));
+        if (sm->ndim != 1 || infer__equal(I, sm->dims[0], s.d[s.n - 1],
+                                          "smooth_scales of dynamic_quant matches x's last dim") < 0) {
+            Shape ss = shape_of(sm);
+            return infer__fail(I, "smooth_scales of shape %s must be [%s]",
+                               infer__shape_text(I, 0, &ss, 0), infer__dim_text(I, 1, s.d[s.n - 1]));
+        }
+    }
+    if (infer__out(I, DT_I8, &s) < 0)
+        return -1;
+    s.n--;
+    return infer__out(I, DT_F32, &s);
+}
+
+/* y, expert_idx, row_idx = torch_npu.npu_moe_gating_top_k_softmax(x[.., e],
+ * finished=[..] bool, k): each [.., k]; y in x's dtype, the others int32 */
+static int infer_moe_gating_top_k_softmax(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *fin = infer__in(I, 1);
+    if (infer__float_input(I, x) < 0 || infer__rank(I, x, 2, 3, "input") < 0)
+        return -1;
+    Shape s = shape_of(x);
+    int64_t e, k = I->attr[0];
+    if (k < 1 || k > 1024)
+        return infer__fail(I, "k must be in [1, 1024], got %lld", (long long)k);
+    DimId kd = graph_dim_const(I->g, k);
+    if (graph_dim_const_value(I->g, s.d[s.n - 1], &e)) {
+        if (k > e)
+            return infer__fail(I, "k = %lld is larger than the %lld experts", (long long)k, (long long)e);
+    } else {
+        infer__check(I, DIMCHECK_EQ, graph_dim_min(I->g, s.d[s.n - 1], kd), kd,
+                     "k of moe_gating_top_k_softmax is at most the number of experts");
+    }
+    if (fin) {
+        Shape sf = shape_of(fin), lead = s;
+        lead.n--;
+        int ok = fin->dtype == DT_BOOL && sf.n == lead.n;
+        for (int i = 0; ok && i < lead.n; i++)
+            ok = infer__equal(I, sf.d[i], lead.d[i], "a dim of finished of moe_gating_top_k_softmax") == 0;
+        if (!ok)
+            return infer__fail(I, "finished must be a bool tensor of shape %s, got %s %s",
+                               infer__shape_text(I, 0, &lead, 0), dtype_name(fin->dtype),
+                               infer__shape_text(I, 1, &sf, 0));
+    }
+    s.d[s.n - 1] = kd;
+    if (infer__out(I, x->dtype, &s) < 0 || infer__out(I, DT_I32, &s) < 0)
+        return -1;
+    return infer__out(I, DT_I32, &s);
+}
+
+/* The sizes a fused attention's operands agree on. */
+typedef struct InferAttn {
+    DimId b, sq, n, d, skv, nkv;
+} InferAttn;
+
+/* Dim i of v must equal want (what names it in messages). */
+static int infer__attn_dim(Infer *I, const Val *v, int i, DimId want, const char *name, const char *what)
+{
+    char text[96];
+    snprintf(text, sizeof text, "%s of %s of %s", what, name, I->op);
+    if (infer__equal(I, v->dims[i], want, text) == 0)
+        return 0;
+    return infer__fail(I, "%s of %s is %s, expected %s", what, name, infer__dim_text(I, 0, v->dims[i]),
+                       infer__dim_text(I, 1, want));
+}
+
+/* key/value of a fused attention: the layout of query, or paged blocks
+ * [blocks, block_size, kv_heads * d] / [blocks, kv_heads, block_size, d]
+ * with a block table [B, max_blocks]. */
+static int infer__attn_kv(Infer *I, const Val *kv, const char *name, InferAttn *A)
+{
+    int64_t layout = I->attr[0], bs = I->attr[7];
+    const Val *bt = infer__in(I, 4);
+    DimId hkv = graph_dim_mul(I->g, A->nkv, A->d);
+    if (kv->dtype != infer__in(I, 0)->dtype)
+        return infer__fail(I, "%s has dtype %s, query %s", name, dtype_name(kv->dtype),
+                           dtype_name(infer__in(I, 0)->dtype));
+    if (bt) {
+        DimId bsd = graph_dim_const(I->g, bs);
+        if (infer__rank(I, kv, 3, 4, name) < 0)
+            return -1;
+        if (kv->ndim == 3)
+            return infer__attn_dim(I, kv, 1, bsd, name, "the block size") ||
+                   infer__attn_dim(I, kv, 2, hkv, name, "the hidden size");
+        return infer__attn_dim(I, kv, 1, A->nkv, name, "the head count") ||
+               infer__attn_dim(I, kv, 2, bsd, name, "the block size") ||
+               infer__attn_dim(I, kv, 3, A->d, name, "the head size");
+    }
+    if (infer__rank(I, kv, layout == 0 ? 3 : 4, layout == 0 ? 3 : 4, name) < 0 ||
+        infer__attn_dim(I, kv, 0, A->b, name, "the batch size"))
+        return -1;
+    int sd = layout == 2 ? 2 : 1, nd = layout == 1 ? 2 : 1;
+    if (layout == 0 && infer__attn_dim(I, kv, 2, hkv, name, "the hidden size"))
+        return -1;
+    if (layout != 0 && (infer__attn_dim(I, kv, nd, A->nkv, name, "the head count") ||
+                        infer__attn_dim(I, kv, 3, A->d, name, "the head size")))
+        return -1;
+    if (A->skv < 0)
+        A->skv = kv->dims[sd];
+    return infer__attn_dim(I, kv, sd, A->skv, name, "the sequence length");
+}
+
+/* attention_out, softmax_lse = torch_npu.npu_fused_infer_attention_score(
+ * query, key, value, ...) and the prompt / incremental flash attentions
+ * (ops.def has the attributes) */
+static int infer_fused_attention(Infer *I)
+{
+    const Val *q = infer__in(I, 0), *k = infer__in(I, 1), *v = infer__in(I, 2);
+    const Val *mask = infer__in(I, 3), *bt = infer__in(I, 4);
+    int64_t layout = I->attr[0], n = I->attr[1], nkv = I->attr[2], mode = I->attr[3];
+    InferAttn A;
+    if (infer__float_input(I, q) < 0)
+        return -1;
+    if (layout < 0 || layout > 2 || n < 1 || nkv < 1 || n % nkv || (mode != 0 && mode != 3))
+        return infer__fail(I, "invalid attributes: layout %lld, %lld heads, %lld key/value heads, "
+                           "sparse mode %lld", (long long)layout, (long long)n, (long long)nkv,
+                           (long long)mode);
+    if (infer__rank(I, q, layout == 0 ? 3 : 4, layout == 0 ? 3 : 4, "query") < 0)
+        return -1;
+    A.b = q->dims[0];
+    A.n = graph_dim_const(I->g, n);
+    A.nkv = graph_dim_const(I->g, nkv);
+    A.skv = -1;
+    if (layout == 0) {
+        A.sq = q->dims[1];
+        A.d = graph_dim_div(I->g, q->dims[2], A.n);
+        if (infer__equal(I, graph_dim_mul(I->g, A.d, A.n), q->dims[2],
+                         "the hidden size of query of fused_attention is a multiple of num_heads") < 0)
+            return infer__fail(I, "the hidden size %s of query is not a multiple of num_heads = %lld",
+                               infer__dim_text(I, 0, q->dims[2]), (long long)n);
+    } else {
+        A.sq = q->dims[layout == 1 ? 1 : 2];
+        A.d = q->dims[3];
+        if (infer__attn_dim(I, q, layout == 1 ? 2 : 1, A.n, "query", "the head count"))
+            return -1;
+    }
+    if (bt) {
+        if (!dtype__is_int(bt->dtype) || bt->ndim != 2)
+            return infer__fail(I, "block_table must be a 2-d integer tensor, got %s %d-d",
+                               dtype_name(bt->dtype), bt->ndim);
+        if (I->attr[7] < 1)
+            return infer__fail(I, "a block table needs block_size > 0");
+        if (infer__attn_dim(I, bt, 0, A.b, "block_table", "the batch size"))
+            return -1;
+        A.skv = graph_dim_mul(I->g, bt->dims[1], graph_dim_const(I->g, I->attr[7]));
+    }
+    if (infer__attn_kv(I, k, "key", &A) || infer__attn_kv(I, v, "value", &A))
+        return -1;
+    for (uint32_t i = 5; i < 7; i++) {
+        const Val *len = infer__in(I, i);
+        if (len && (!dtype__is_int(len->dtype) || len->ndim != 1))
+            return infer__fail(I, "%s must be a 1-d integer tensor", i == 5 ? "actual_seq_lengths"
+                                                                             : "actual_seq_lengths_kv");
+    }
+    if (mask) {
+        if (mask->dtype != DT_BOOL && mask->dtype != DT_I8)
+            return infer__fail(I, "atten_mask must be bool or int8, got %s", dtype_name(mask->dtype));
+        if (infer__rank(I, mask, 2, 4, "atten_mask") < 0)
+            return -1;
+        if (mode == 0) {   /* sparse mode 3 builds its own mask */
+            int r = mask->ndim;
+            if (infer__attn_dim(I, mask, r - 2, A.sq, "atten_mask", "the query length") ||
+                infer__attn_dim(I, mask, r - 1, A.skv, "atten_mask", "the key/value length"))
+                return -1;
+            if (r >= 3 && !dim__is(I->g, mask->dims[0], 1) &&
+                infer__attn_dim(I, mask, 0, A.b, "atten_mask", "the batch size"))
+                return -1;
+            if (r == 4 && !dim__is(I->g, mask->dims[1], 1) &&
+                infer__attn_dim(I, mask, 1, A.n, "atten_mask", "the head count"))
+                return -1;
+        }
+    } else if (mode == 3) {
+        return infer__fail(I, "sparse_mode 3 needs an atten_mask");
+    }
+    Shape s = shape_of(q), l = {4, {A.b, A.n, A.sq, graph_dim_const(I->g, 1)}};
+    if (!I->attr[6]) {
+        l.n = 1;
+        l.d[0] = graph_dim_const(I->g, 1);
+    }
+    if (infer__out(I, q->dtype, &s) < 0)
+        return -1;
+    return infer__out(I, DT_F32, &l);
+}
+
+/* torch_npu.scatter_update_(data, indices, updates, axis): updates has
+ * data's rank, dtype and dims except along axis; indices one per row of
+ * dim 0 */
+static int infer_scatter_update(Infer *I)
+{
+    const Val *data = infer__in(I, 0), *idx = infer__in(I, 1), *up = infer__in(I, 2);
+    int64_t axis = I->attr[0];
+    if (infer__rank(I, data, 2, GRAPH_MAX_DIMS, "data") < 0)
+        return -1;
+    if (axis < 1 || axis >= data->ndim)
+        return infer__fail(I, "axis %lld must be one of dims 1..%d of data", (long long)axis, data->ndim - 1);
+    if (!dtype__is_int(idx->dtype) || idx->ndim != 1)
+        return infer__fail(I, "indices must be a 1-d integer tensor, got %s %d-d", dtype_name(idx->dtype),
+                           idx->ndim);
+    if (up->dtype != data->dtype || up->ndim != data->ndim)
+        return infer__fail(I, "updates (%s, %d-d) must have data's dtype and rank (%s, %d-d)",
+                           dtype_name(up->dtype), up->ndim, dtype_name(data->dtype), data->ndim);
+    if (infer__attn_dim(I, idx, 0, data->dims[0], "indices", "the size"))
+        return -1;
+    for (int d = 0; d < data->ndim; d++)
+        if (d != axis && infer__attn_dim(I, up, d, data->dims[d], "updates", "a dim"))
+            return -1;
+    Shape s = shape_of(data);
+    return infer__out(I, data->dtype, &s);
+}
+
+/* torch_npu.npu_scatter_nd_update_(var, indices [.., K], updates): updates
+ * is indices.shape[:-1] + var.shape[K:] in var's dtype */
+static int infer_scatter_nd_update(Infer *I)
+{
+    const Val *var = infer__in(I, 0), *idx = infer__in(I, 1), *up = infer__in(I, 2);
+    int64_t k;
+    if (!dtype__is_int(idx->dtype) || idx->ndim < 1)
+        return infer__fail(I, "indices must be an integer tensor of at least 1 dim, got %s %d-d",
+                           dtype_name(idx->dtype), idx->ndim);
+    if (!graph_dim_const_value(I->g, idx->dims[idx->ndim - 1], &k) || k < 1 || k > var->ndim)
+        return infer__fail(I, "the last dim of indices must be a constant in 1..%d", var->ndim);
+    if (up->dtype != var->dtype || up->ndim != idx->ndim - 1 + var->ndim - (int)k)
+        return infer__fail(I, "updates (%s, %d-d) must be %s of rank %d", dtype_name(up->dtype), up->ndim,
+                           dtype_name(var->dtype), idx->ndim - 1 + var->ndim - (int)k);
+    for (int d = 0; d < idx->ndim - 1; d++)
+        if (infer__attn_dim(I, up, d, idx->dims[d], "updates", "a dim"))
+            return -1;
+    for (int d = (int)k; d < var->ndim; d++)
+        if (infer__attn_dim(I, up, idx->ndim - 1 + d - (int)k, var->dims[d], "updates", "a dim"))
+            return -1;
+    Shape s = shape_of(var);
+    return infer__out(I, var->dtype, &s);
+}
 
 /* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op
  * does not add the kind). */

@@ -194,7 +194,7 @@ typedef struct PlanAttr {
     int in_text;  /* 0: the text dump shows it another way, or it is the default */
 } PlanAttr;
 
-enum { PLAN_MAX_ATTRS = 8 };
+enum { PLAN_MAX_ATTRS = 16 };
 
 typedef struct PlanAttrs {
     PlanAttr a[PLAN_MAX_ATTRS];
@@ -470,6 +470,35 @@ static void attrs__scatter(PlanAttrs *l, const Op *op)
         attrs__add(l, "alpha", PA_FLOAT, 0, op->fattr[0]);
 }
 
+static void attrs__rotary_mul(PlanAttrs *l, const Op *op)
+{
+    int64_t m = plan__attr(op, 0);
+    attrs__str(l, "rotary_mode", m == 3 ? "interleave_half" : m ? "interleave" : "half", 1);
+}
+
+static void attrs__k(PlanAttrs *l, const Op *op) { attrs__add(l, "k", PA_INT, plan__attr(op, 0), 0); }
+
+static void attrs__axis(PlanAttrs *l, const Op *op) { attrs__add(l, "axis", PA_INT, plan__attr(op, 0), 0); }
+
+static void attrs__attention(PlanAttrs *l, const Op *op)
+{
+    static const char *const layouts[3] = {"BSH", "BSND", "BNSD"};
+    int64_t lay = plan__attr(op, 0);
+    attrs__str(l, "input_layout", lay >= 0 && lay < 3 ? layouts[lay] : "?", 1);
+    attrs__add(l, "num_heads", PA_INT, plan__attr(op, 1), 0);
+    attrs__add(l, "num_key_value_heads", PA_INT, plan__attr(op, 2), 0);
+    attrs__add(l, "sparse_mode", PA_INT, plan__attr(op, 3), 0);
+    attrs__add(l, "pre_tokens", PA_INT, plan__attr(op, 4), 0);
+    attrs__add(l, "next_tokens", PA_INT, plan__attr(op, 5), 0);
+    attrs__add(l, "softmax_lse_flag", PA_BOOL, plan__attr(op, 6) != 0, 0);
+    attrs__add(l, "block_size", PA_INT, plan__attr(op, 7), 0);
+    attrs__add(l, "actual_seq_length", PA_INT, plan__attr(op, 8), 0);
+    attrs__add(l, "actual_seq_length_count", PA_INT, plan__attr(op, 9), 0);
+    attrs__add(l, "actual_seq_length_kv", PA_INT, plan__attr(op, 10), 0);
+    attrs__add(l, "actual_seq_length_kv_count", PA_INT, plan__attr(op, 11), 0);
+    attrs__add(l, "scale", PA_FLOAT, 0, op->fattr[0]);
+}
+
 /* The named attributes of each kind (ops.def documents attr[]/fattr[]);
  * attrs__none where a kind has none. A kind missing here is a bug. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
@@ -536,6 +565,9 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_ADAPTIVE_AVG_POOL2D] = attrs__output_size, [OP_ADAPTIVE_MAX_POOL2D] = attrs__output_size,
     [OP_UPSAMPLE_NEAREST2D] = attrs__interpolate, [OP_UPSAMPLE_BILINEAR2D] = attrs__interpolate,
     /* -- torch_npu fused ops -- */
+    [OP_ADD_RMS_NORM] = attrs__eps, [OP_ROTARY_MUL] = attrs__rotary_mul, [OP_DYNAMIC_QUANT] = attrs__none,
+    [OP_MOE_GATING_TOP_K_SOFTMAX] = attrs__k, [OP_FUSED_ATTENTION] = attrs__attention,
+    [OP_SCATTER_UPDATE] = attrs__axis, [OP_SCATTER_ND_UPDATE] = attrs__none,
 };
 
 int plan_attrs_known(OpKind kind)

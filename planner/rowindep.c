@@ -227,6 +227,52 @@ static const char *rowindep__dequant_swiglu_quant(Plan *self, const Op *op, int 
     return rowindep__dim_uses(self, op->in[0], -1, sym) ? "dequant_swiglu_quant splits it in halves" : NULL;
 }
 
+/* add_rms_norm: the last dims, as many as gamma (input 2) has. */
+static const char *rowindep__add_rms_norm(Plan *self, const Op *op, int sym)
+{
+    const Val *gamma = op->nin > 2 ? rowindep__val(self, op->in[2]) : NULL;
+    int64_t last = gamma && gamma->ndim ? gamma->ndim : 1;
+    return rowindep__tail_uses(self, op->in[0], last, sym) ? "add_rms_norm reduces over it" : NULL;
+}
+
+/* rotary_mul (pairs elements of the last dim), dynamic_quant (a row
+ * maximum over the last dim): the last dim of input 0. */
+static const char *rowindep__npu_last_dim(Plan *self, const Op *op, int sym)
+{
+    if (!rowindep__dim_uses(self, op->in[0], -1, sym))
+        return NULL;
+    return arena_printf(&self->arena, "%s mixes its last dim", op_info[op->kind].name);
+}
+
+/* moe_gating_top_k_softmax: softmax and top-k over the experts, and
+ * row_idx holds the number of rows: any dim. */
+static const char *rowindep__moe_gating(Plan *self, const Op *op, int sym)
+{
+    return rowindep__any_uses(self, op->in[0], sym) ? "moe_gating_top_k_softmax numbers its rows" : NULL;
+}
+
+/* scatter_update: writes along its axis; scatter_nd_update: indexes var's
+ * leading dims with data (conservative: any dim of any operand). */
+static const char *rowindep__scatter(Plan *self, const Op *op, int sym)
+{
+    if (op->kind == OP_SCATTER_UPDATE)
+        return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "scatter_update writes along it" : NULL;
+    for (uint32_t i = 0; i < op->nin; i++)
+        if (rowindep__any_uses(self, op->in[i], sym))
+            return "scatter_nd_update indexes it";
+    return NULL;
+}
+
+/* fused_attention: attends across the sequences, and its lengths, masks
+ * and block tables index the batch: any dim of any operand (conservative). */
+static const char *rowindep__attention(Plan *self, const Op *op, int sym)
+{
+    for (uint32_t i = 0; i < op->nin; i++)
+        if (op->in[i] >= 0 && rowindep__any_uses(self, op->in[i], sym))
+            return "fused_attention attends across it";
+    return NULL;
+}
+
 static const char *rowindep__embedding(Plan *self, const Op *op, int sym)
 {
     return rowindep__dim_uses(self, op->in[0], 0, sym) ? "embedding gathers along it" : NULL;
@@ -443,6 +489,10 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_ADAPTIVE_AVG_POOL2D] = rowindep__pool, [OP_ADAPTIVE_MAX_POOL2D] = rowindep__pool,
     [OP_UPSAMPLE_NEAREST2D] = rowindep__pool, [OP_UPSAMPLE_BILINEAR2D] = rowindep__pool,
     /* -- torch_npu fused ops -- */
+    [OP_ADD_RMS_NORM] = rowindep__add_rms_norm, [OP_ROTARY_MUL] = rowindep__npu_last_dim,
+    [OP_DYNAMIC_QUANT] = rowindep__npu_last_dim, [OP_MOE_GATING_TOP_K_SOFTMAX] = rowindep__moe_gating,
+    [OP_FUSED_ATTENTION] = rowindep__attention,
+    [OP_SCATTER_UPDATE] = rowindep__scatter, [OP_SCATTER_ND_UPDATE] = rowindep__scatter,
 };
 
 int plan_rowindep_has_rule(OpKind kind)

@@ -2094,5 +2094,6 @@ TNGRT_KINLINE int tngrt_impl_dequant_swiglu_quant(
 /* ---- neural net ---- */
 #include "tngrt_impl_nn.h"
 /* ---- torch_npu fused ops ---- */
+#include "tngrt_impl_npu.h"
 
 #endif

@@ -450,4 +450,79 @@ void tngrt_kernel_interpolate(const TngrtArg *out, const TngrtArg *x, int biline
 
 /* ---- kernels: torch_npu fused ops ---- */
 
+/* npu_add_rms_norm(x1, x2, gamma, eps) as tests/ref/stubs/torch_npu
+ * computes it: x = float(x1) + float(x2) (x_out: x rounded to its dtype;
+ * may be NULL); over the trailing gamma->ndim dims, rstd = 1 / sqrt(mean(x^2)
+ * + eps) (float32, one per row; may be NULL) and y = x * rstd * gamma, in
+ * float, rounded once. x1 and x2 have one shape. */
+void tngrt_kernel_add_rms_norm(const TngrtArg *y, const TngrtArg *rstd, const TngrtArg *x_out,
+                               const TngrtArg *x1, const TngrtArg *x2, const TngrtArg *gamma,
+                               double eps);
+
+/* npu_rotary_mul(x, r1, r2, mode): out = x * r1 + rotate(x) * r2 in float
+ * (r1, r2 broadcast to x, right-aligned), rotate over the last dim of even
+ * size D: mode 0 (half) (-x[D/2:], x[:D/2]), mode 1 (interleave) each pair
+ * (x[2i], x[2i+1]) -> (-x[2i+1], x[2i]); mode 3 (interleave-half,
+ * npu_interleave_rope) x is first de-interleaved into q = (x[0::2],
+ * x[1::2]), then q * r1 + rotate_half(q) * r2. */
+void tngrt_kernel_rotary_mul(const TngrtArg *out, const TngrtArg *x, const TngrtArg *r1,
+                             const TngrtArg *r2, int mode);
+
+/* npu_dynamic_quant(x, smooth_scales): per row of the last dim, v = x
+ * [* smooth (per column)] in float, m = max|v|, scale = m / 127 (float32,
+ * one per row; may be NULL), y = round-half-even(v / scale) saturated to
+ * int8 (0 where scale is 0). */
+void tngrt_kernel_dynamic_quant(const TngrtArg *y, const TngrtArg *scale, const TngrtArg *x,
+                                const TngrtArg *smooth);
+
+/* npu_moe_gating_top_k_softmax(x [.., e], finished, k): per row r of R rows,
+ * p = softmax(x) in float; the k largest p in descending order (ties: the
+ * lower index first) into y (x's dtype) and their indices into expert_idx
+ * (e where finished[r] is true; finished may be NULL); row_idx[r, j] =
+ * j * R + r. */
+void tngrt_kernel_moe_gating_top_k_softmax(const TngrtArg *y, const TngrtArg *expert_idx,
+                                           const TngrtArg *row_idx, const TngrtArg *x,
+                                           const TngrtArg *finished, int k);
+
+/* npu_fused_infer_attention_score / npu_prompt_flash_attention /
+ * npu_incre_flash_attention as tests/ref/stubs/torch_npu computes them;
+ * attr as ops.def's FUSED_ATTENTION (layout BSH/BSND/BNSD, heads, key/value
+ * heads (GQA: head h reads key/value head h / (heads / kv heads)), sparse
+ * mode, pre/next tokens, lse flag, block size, listed lengths). Per batch b,
+ * head h and query row i < Lq (act_q, the listed length or all rows):
+ * scores s_j = (q_i . k_j) * scale in float over key rows j < Lkv (act_kv,
+ * listed or all), except masked ones: sparse mode 3 masks j > i + Lkv - Lq;
+ * mode 0 masks where atten_mask (2-4 d, [.., Sq, Skv], bool or int8,
+ * leading dims B or 1, N or 1) is nonzero and, with a mask, outside the
+ * band i - pre <= j <= i + next. out_i = softmax(s) @ v (float, rounded
+ * once), lse_i = max + log(sum exp(s - max)) (float32 [B, N, Sq, 1]; with
+ * the flag off lse is [1] and gets 0). Rows with nothing to attend (i >= Lq,
+ * or all masked): out 0, lse +inf. With block_table [B, blocks] key/value
+ * are [blocks, block_size, Nkv * D] or [blocks, Nkv, block_size, D] and
+ * row j of batch b is block block_table[b, j / block_size]. Allocates
+ * (Skv + D) floats of scratch. Returns 0, or -1 with a message (kind
+ * TNGRT_ERR_BAD_INPUT) for a length outside [0, S], a count of lengths
+ * other than B or a block index outside key's blocks. */
+int tngrt_kernel_fused_attention(const TngrtArg *out, const TngrtArg *lse, const TngrtArg *q,
+                                 const TngrtArg *k, const TngrtArg *v, const TngrtArg *mask,
+                                 const TngrtArg *block_table, const TngrtArg *act_q,
+                                 const TngrtArg *act_kv, const int64_t *attr, double scale,
+                                 TngrtError *err);
+
+/* scatter_update_(data, indices, updates, axis), in place on data (the
+ * output, which shares data's storage): for every row b of dim 0,
+ * data[b, .., indices[b] + t, ..] = updates[b, .., t, ..] along axis (>= 1)
+ * for t < updates.shape[axis]; updates has data's other dims. Returns 0,
+ * or -1 with a message (kind TNGRT_ERR_BAD_INPUT, nothing written) when a
+ * position does not fit. */
+int tngrt_kernel_scatter_update(const TngrtArg *data, const TngrtArg *indices, const TngrtArg *updates,
+                                int axis, TngrtError *err);
+
+/* npu_scatter_nd_update_(var, indices [.., K], updates), in place on var:
+ * var[indices[i]] = updates[i] (slices of var's dims from K on), in order
+ * (a repeated index: the last write wins). Returns 0, or -1 with a message
+ * (kind TNGRT_ERR_BAD_INPUT, nothing written) for an index out of range. */
+int tngrt_kernel_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices, const TngrtArg *updates,
+                                   TngrtError *err);
+
 #endif

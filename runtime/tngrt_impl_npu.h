@@ -1,0 +1,390 @@
+/*
+ * tngrt_impl_npu.h - the inline bodies of the torch_npu fused-op kernels
+ * added for issue 16 (tngrt_kernels.h, "kernels: torch_npu fused ops", has
+ * their contracts): add_rms_norm, rotary_mul, dynamic_quant and
+ * moe_gating_top_k_softmax, each as tests/ref/stubs/torch_npu computes it
+ * from torch_npu's documentation. Included by tngrt_kernel_impl.h after its
+ * own sections, whose helpers (tngrt_impl__*) these use.
+ */
+#ifndef TNGRT_IMPL_NPU_H
+#define TNGRT_IMPL_NPU_H
+
+TNGRT_KINLINE void tngrt_impl_add_rms_norm(const TngrtArg *y, const TngrtArg *rstd,
+                                           const TngrtArg *x_out, const TngrtArg *x1,
+                                           const TngrtArg *x2, const TngrtArg *gamma, double eps)
+{
+    int64_t n, rows;
+    if (!tngrt_impl__rank_ok(x1) || gamma->ndim < 0 || gamma->ndim > x1->ndim)
+        return;
+    n = tngrt_impl__numel(gamma->ndim, x1->shape + x1->ndim - gamma->ndim);
+    rows = tngrt_impl__numel(x1->ndim - gamma->ndim, x1->shape);
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * n;
+        double sq = 0.0;
+        /* x = float(x1) + float(x2), rounded once to x_out; the norm uses
+         * the float sum; mean(x^2) accumulated in double, then in float */
+        for (int64_t j = 0; j < n; j++) {
+            float v = tngrt_impl__ldf(x1, base + j) + tngrt_impl__ldf(x2, base + j);
+            float v2 = v * v;
+            sq += (double)v2;
+            if (x_out)
+                tngrt_impl__stf(x_out, base + j, v);
+        }
+        float rs = 1.0f / sqrtf((float)sq / (float)n + (float)eps);
+        if (rstd)
+            tngrt_impl__stf(rstd, r, rs);
+        for (int64_t j = 0; j < n; j++) {
+            float v = tngrt_impl__ldf(x1, base + j) + tngrt_impl__ldf(x2, base + j);
+            tngrt_impl__stf(y, base + j, v * rs * tngrt_impl__ldf(gamma, j));
+        }
+    }
+}
+
+/* The element offset of the first element of row `row` of an operand with
+ * broadcast strides st (right-aligned with out's nd dims of extents
+ * shape), rows being out's elements with the last dim dropped. */
+static inline int64_t tngrt_impl__npu_row_off(int nd, const int64_t *shape, const int64_t *st,
+                                              int64_t row)
+{
+    int64_t off = 0;
+    for (int d = nd - 2; d >= 0; d--) {
+        off += (row % shape[d]) * st[d];
+        row /= shape[d];
+    }
+    return off;
+}
+
+TNGRT_KINLINE void tngrt_impl_rotary_mul(const TngrtArg *out, const TngrtArg *x, const TngrtArg *r1,
+                                         const TngrtArg *r2, int mode)
+{
+    int64_t s1[TNGRT_MAX_DIMS], s2[TNGRT_MAX_DIMS], len, h, rows;
+    int nd = x->ndim;
+    if (!tngrt_impl__rank_ok(x) || nd < 1 || !tngrt_impl__rank_ok(r1) || !tngrt_impl__rank_ok(r2) ||
+        r1->ndim > nd || r2->ndim > nd)
+        return;
+    tngrt_impl__bstrides(r1->ndim, r1->shape, nd, s1);
+    tngrt_impl__bstrides(r2->ndim, r2->shape, nd, s2);
+    len = x->shape[nd - 1];
+    h = len / 2;
+    rows = len ? tngrt_impl__numel(nd, x->shape) / len : 0;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * len;
+        int64_t o1 = tngrt_impl__npu_row_off(nd, x->shape, s1, r);
+        int64_t o2 = tngrt_impl__npu_row_off(nd, x->shape, s2, r);
+        for (int64_t d = 0; d < len; d++) {
+            float rot;
+            if (mode == 0) /* rotate_half: (-x[h:], x[:h]) */
+                rot = d < h ? -tngrt_impl__ldf(x, base + d + h) : tngrt_impl__ldf(x, base + d - h);
+            else if (mode == 1) /* interleave: pairs (x0, x1) -> (-x1, x0) */
+                rot = d % 2 == 0 ? -tngrt_impl__ldf(x, base + d + 1) : tngrt_impl__ldf(x, base + d - 1);
+            else           /* interleave-half: q = (x[0::2], x[1::2]), rotate_half(q) */
+                rot = d < h ? -tngrt_impl__ldf(x, base + 2 * d + 1) : tngrt_impl__ldf(x, base + 2 * (d - h));
+            float xv = mode == 3 ? tngrt_impl__ldf(x, base + (d < h ? 2 * d : 2 * (d - h) + 1))
+                                 : tngrt_impl__ldf(x, base + d);
+            float a = xv * tngrt_impl__ldf(r1, o1 + d * s1[nd - 1]);
+            float b = rot * tngrt_impl__ldf(r2, o2 + d * s2[nd - 1]);
+            tngrt_impl__stf(out, base + d, a + b);
+        }
+    }
+}
+
+TNGRT_KINLINE void tngrt_impl_dynamic_quant(const TngrtArg *y, const TngrtArg *scale,
+                                            const TngrtArg *x, const TngrtArg *smooth)
+{
+    int64_t len, rows;
+    if (!tngrt_impl__rank_ok(x) || x->ndim < 1)
+        return;
+    len = x->shape[x->ndim - 1];
+    rows = len ? tngrt_impl__numel(x->ndim, x->shape) / len : 0;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * len;
+        float m = 0.0f;
+        for (int64_t j = 0; j < len; j++) {
+            float v = tngrt_impl__ldf(x, base + j);
+            if (smooth)
+                v = v * tngrt_impl__ldf(smooth, j);
+            float a = fabsf(v);
+            m = (a > m || a != a) ? a : m;
+        }
+        float s = m / 127.0f;
+        if (scale)
+            tngrt_impl__stf(scale, r, s);
+        for (int64_t j = 0; j < len; j++) {
+            float v = tngrt_impl__ldf(x, base + j);
+            if (smooth)
+                v = v * tngrt_impl__ldf(smooth, j);
+            float q = s > 0.0f ? tngrt_impl__rnef(v / s) : 0.0f;
+            ((int8_t *)y->data)[base + j] = tngrt_impl__sat8((double)q);
+        }
+    }
+}
+
+/* softmax probability j of a row: exp(x_j - mx) * rcp, in float. */
+TNGRT_KINLINE float tngrt_impl__npu_prob(const TngrtArg *x, int64_t base, int64_t j, float mx, float rcp)
+{
+    return tngrt_impl__exp(tngrt_impl__ldf(x, base + j) - mx) * rcp;
+}
+
+TNGRT_KINLINE void tngrt_impl_moe_gating_top_k_softmax(const TngrtArg *y, const TngrtArg *expert_idx,
+                                                       const TngrtArg *row_idx, const TngrtArg *x,
+                                                       const TngrtArg *finished, int k)
+{
+    int64_t e, rows;
+    if (!tngrt_impl__rank_ok(x) || x->ndim < 1 || k < 1)
+        return;
+    e = x->shape[x->ndim - 1];
+    rows = e ? tngrt_impl__numel(x->ndim, x->shape) / e : 0;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * e;
+        float mx = -INFINITY, sum = 0.0f, rcp, prev = INFINITY;
+        int64_t prev_j = -1;
+        int done = finished && tngrt_impl__ldi(finished, r) != 0;
+        for (int64_t j = 0; j < e; j++) {
+            float v = tngrt_impl__ldf(x, base + j);
+            mx = (v > mx || v != v) ? v : mx;
+        }
+        for (int64_t j = 0; j < e; j++)
+            sum += tngrt_impl__exp(tngrt_impl__ldf(x, base + j) - mx);
+        rcp = 1.0f / sum;
+        /* pass t picks the largest probability ranked after the previous
+         * pick (ties: the lower expert first), as a stable descending sort */
+        for (int t = 0; t < k; t++) {
+            int64_t best = -1;
+            float bv = 0.0f;
+            for (int64_t j = 0; j < e; j++) {
+                float p = tngrt_impl__npu_prob(x, base, j, mx, rcp);
+                int after = prev_j < 0 || p < prev || (p == prev && j > prev_j);
+                if (after && (best < 0 || p > bv))
+                    best = j, bv = p;
+            }
+            if (best < 0) /* fewer experts than k, or NaNs: the rest stay 0 */
+                best = 0, bv = 0.0f;
+            prev = bv;
+            prev_j = best;
+            tngrt_impl__stf(y, r * k + t, bv);
+            tngrt_impl__sti(expert_idx, r * k + t, done ? e : best);
+            tngrt_impl__sti(row_idx, r * k + t, (int64_t)t * rows + r);
+        }
+    }
+}
+
+/* The sizes and attributes of one fused attention call. */
+typedef struct TngrtImplAttn {
+    int64_t layout, n, nkv, mode, pre, next, bsz;
+    int64_t b, sq, d, skv, group, nblk, maxblk;
+    const TngrtArg *k, *bt;
+} TngrtImplAttn;
+
+/* The element offset of (batch b, kv head kh, position j) of key/value
+ * (d = 0), through the block table when there is one. */
+TNGRT_KINLINE int64_t tngrt_impl__attn_kv(const TngrtImplAttn *A, int64_t b, int64_t kh, int64_t j)
+{
+    if (A->bt) {
+        int64_t blk = tngrt_impl__ldi(A->bt, b * A->maxblk + j / A->bsz), off = j % A->bsz;
+        if (A->k->ndim == 3)
+            return ((blk * A->bsz + off) * A->nkv + kh) * A->d;
+        return ((blk * A->nkv + kh) * A->bsz + off) * A->d;
+    }
+    if (A->layout == 2)
+        return ((b * A->nkv + kh) * A->skv + j) * A->d;
+    return ((b * A->skv + j) * A->nkv + kh) * A->d;
+}
+
+/* A per-batch length: the tensor's value, else the listed one (attr value
+ * >= 0), else full. -1 after a message when out of [0, full]. */
+static inline int64_t tngrt_impl__attn_len(const TngrtArg *t, int64_t listed, int64_t b, int64_t full,
+                                           const char *name, TngrtError *err)
+{
+    int64_t v = t ? tngrt_impl__ldi(t, b) : listed >= 0 ? listed : full;
+    if (v < 0 || v > full) {
+        tngrt_impl__bad_input(err, "fused_attention: %s[%lld] = %lld is outside [0, %lld]", name,
+                              (long long)b, (long long)v, (long long)full);
+        return -1;
+    }
+    return v;
+}
+
+/* Checks the shapes, the length counts and the block table. */
+static inline int tngrt_impl__attn_setup(TngrtImplAttn *A, const TngrtArg *q, const TngrtArg *k,
+                                         const TngrtArg *bt, const TngrtArg *act_q,
+                                         const TngrtArg *act_kv, const int64_t *attr, TngrtError *err)
+{
+    A->layout = attr[0], A->n = attr[1], A->nkv = attr[2], A->mode = attr[3];
+    A->pre = attr[4], A->next = attr[5], A->bsz = attr[7];
+    A->k = k, A->bt = bt;
+    if (A->layout < 0 || A->layout > 2 || A->n < 1 || A->nkv < 1 || A->n % A->nkv ||
+        q->ndim != (A->layout == 0 ? 3 : 4) || k->ndim < 3 || k->ndim > 4 || (bt && (bt->ndim != 2 || A->bsz < 1)))
+        return tngrt_impl__err(err, "fused_attention: inconsistent operands");
+    A->group = A->n / A->nkv;
+    A->b = q->shape[0];
+    A->sq = q->shape[A->layout == 2 ? 2 : 1];
+    A->d = A->layout == 0 ? q->shape[2] / A->n : q->shape[3];
+    if (bt) {
+        A->maxblk = bt->shape[1];
+        A->skv = A->maxblk * A->bsz;
+        A->nblk = k->shape[0];
+    } else {
+        A->skv = k->shape[A->layout == 2 ? 2 : 1];
+    }
+    if ((act_q ? tngrt_impl__numel(act_q->ndim, act_q->shape) : attr[9] ? attr[9] : A->b) != A->b ||
+        (act_kv ? tngrt_impl__numel(act_kv->ndim, act_kv->shape) : attr[11] ? attr[11] : A->b) != A->b)
+        return tngrt_impl__bad_input(err, "fused_attention: the actual sequence lengths must have one "
+                                     "value per batch (%lld)", (long long)A->b);
+    if (bt)
+        for (int64_t i = 0; i < A->b * A->maxblk; i++) {
+            int64_t blk = tngrt_impl__ldi(bt, i);
+            if (blk < 0 || blk >= A->nblk)
+                return tngrt_impl__bad_input(err, "fused_attention: block_table holds block %lld, "
+                                             "outside [0, %lld)", (long long)blk, (long long)A->nblk);
+        }
+    return 0;
+}
+
+/* 1 when query position i may not attend key position j of (b, h). */
+TNGRT_KINLINE int tngrt_impl__attn_masked(const TngrtImplAttn *A, const TngrtArg *mask, int64_t b, int64_t h,
+                                          int64_t i, int64_t j, int64_t lq, int64_t lkv)
+{
+    if (A->mode == 3)
+        return j > i + (lkv - lq);
+    if (!mask)
+        return 0;
+    if (j - i > A->next || i - j > A->pre)
+        return 1;
+    int r = mask->ndim;
+    const int64_t *ms = mask->shape;
+    int64_t plane = ms[r - 2] * ms[r - 1], off = i * ms[r - 1] + j;
+    if (r >= 3 && ms[0] != 1)
+        off += b * (r == 4 ? ms[1] : 1) * plane;
+    if (r == 4 && ms[1] != 1)
+        off += h * plane;
+    return tngrt_impl__ldi(mask, off) != 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_fused_attention(const TngrtArg *out, const TngrtArg *lse, const TngrtArg *q,
+                                             const TngrtArg *k, const TngrtArg *v, const TngrtArg *mask,
+                                             const TngrtArg *block_table, const TngrtArg *act_q,
+                                             const TngrtArg *act_kv, const int64_t *attr, double scale,
+                                             TngrtError *err)
+{
+    TngrtImplAttn A;
+    float *s, *acc;
+    if (tngrt_impl__attn_setup(&A, q, k, block_table, act_q, act_kv, attr, err) < 0)
+        return -1;
+    if (lse && !attr[6])
+        tngrt_impl__stf(lse, 0, 0.0f);
+    if (!(s = tngrt_impl__alloc(A.skv + A.d + 1, sizeof *s)))
+        return tngrt_impl__err(err, "fused_attention: out of memory for %lld scores", (long long)A.skv);
+    acc = s + A.skv;
+    for (int64_t b = 0; b < A.b; b++) {
+        int64_t lq = tngrt_impl__attn_len(act_q, attr[8], b, A.sq, "actual_seq_lengths", err);
+        int64_t lkv = tngrt_impl__attn_len(act_kv, attr[10], b, A.skv, "actual_seq_lengths_kv", err);
+        if (lq < 0 || lkv < 0) {
+            free(s);
+            return -1;
+        }
+        for (int64_t h = 0; h < A.n; h++) {
+            int64_t kh = h / A.group;
+            for (int64_t i = 0; i < A.sq; i++) {
+                int64_t qo = A.layout == 2 ? ((b * A.n + h) * A.sq + i) * A.d : ((b * A.sq + i) * A.n + h) * A.d;
+                float mx = -INFINITY, sum = 0.0f, r;
+                for (int64_t j = 0; j < lkv && i < lq; j++) {
+                    float dot = 0.0f;
+                    int64_t ko;
+                    if (tngrt_impl__attn_masked(&A, mask, b, h, i, j, lq, lkv)) {
+                        s[j] = -INFINITY;
+                        continue;
+                    }
+                    ko = tngrt_impl__attn_kv(&A, b, kh, j);
+                    for (int64_t d = 0; d < A.d; d++)
+                        dot += tngrt_impl__ldf(q, qo + d) * tngrt_impl__ldf(k, ko + d);
+                    s[j] = dot * (float)scale;
+                    mx = s[j] > mx ? s[j] : mx;
+                }
+                for (int64_t d = 0; d < A.d; d++)
+                    acc[d] = 0.0f;
+                if (i >= lq || mx == -INFINITY) { /* nothing to attend: zeros, lse +inf */
+                    for (int64_t d = 0; d < A.d; d++)
+                        tngrt_impl__stf(out, qo + d, 0.0f);
+                    if (lse && attr[6])
+                        tngrt_impl__stf(lse, (b * A.n + h) * A.sq + i, INFINITY);
+                    continue;
+                }
+                for (int64_t j = 0; j < lkv; j++)
+                    if (s[j] != -INFINITY)
+                        sum += s[j] = tngrt_impl__exp(s[j] - mx);
+                    else
+                        s[j] = 0.0f;
+                r = 1.0f / sum;
+                for (int64_t j = 0; j < lkv; j++) {
+                    float p = s[j] * r;
+                    int64_t vo;
+                    if (p == 0.0f)
+                        continue;
+                    vo = tngrt_impl__attn_kv(&A, b, kh, j);
+                    for (int64_t d = 0; d < A.d; d++)
+                        acc[d] += p * tngrt_impl__ldf(v, vo + d);
+                }
+                for (int64_t d = 0; d < A.d; d++)
+                    tngrt_impl__stf(out, qo + d, acc[d]);
+                if (lse && attr[6])
+                    tngrt_impl__stf(lse, (b * A.n + h) * A.sq + i, mx + logf(sum));
+            }
+        }
+    }
+    free(s);
+    return 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_scatter_update(const TngrtArg *data, const TngrtArg *indices,
+                                            const TngrtArg *updates, int axis, TngrtError *err)
+{
+    int64_t rows, outer, inner, len, span;
+    if (!tngrt_impl__rank_ok(data) || data->ndim < 2 || axis < 1 || axis >= data->ndim ||
+        updates->ndim != data->ndim)
+        return tngrt_impl__err(err, "scatter_update: bad axis %d for a %d-d data", axis, data->ndim);
+    rows = data->shape[0];
+    outer = tngrt_impl__numel(axis - 1, data->shape + 1);
+    inner = tngrt_impl__numel(data->ndim - axis - 1, data->shape + axis + 1);
+    span = data->shape[axis];
+    len = updates->shape[axis];
+    for (int64_t b = 0; b < rows; b++) {
+        int64_t p = tngrt_impl__ldi(indices, b);
+        if (p < 0 || len > span || p > span - len)
+            return tngrt_impl__bad_input(err, "scatter_update: indices[%lld] = %lld: %lld rows from there "
+                                         "do not fit in %lld", (long long)b, (long long)p, (long long)len,
+                                         (long long)span);
+    }
+    for (int64_t b = 0; b < rows; b++) {
+        int64_t p = tngrt_impl__ldi(indices, b);
+        for (int64_t o = 0; o < outer; o++)
+            tngrt_impl__cvt_row(data, ((b * outer + o) * span + p) * inner, 1, updates,
+                                (b * outer + o) * len * inner, 1, len * inner);
+    }
+    return 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices,
+                                               const TngrtArg *updates, TngrtError *err)
+{
+    int64_t k, n, slice;
+    if (!tngrt_impl__rank_ok(var) || !tngrt_impl__rank_ok(indices) || indices->ndim < 1 ||
+        (k = indices->shape[indices->ndim - 1]) < 1 || k > var->ndim)
+        return tngrt_impl__err(err, "scatter_nd_update: indices do not index var");
+    n = k ? tngrt_impl__numel(indices->ndim, indices->shape) / k : 0;
+    slice = tngrt_impl__numel(var->ndim - (int)k, var->shape + k);
+    for (int64_t i = 0; i < n * k; i++) {
+        int64_t v = tngrt_impl__ldi(indices, i), e = var->shape[i % k];
+        if (v < 0 || v >= e)
+            return tngrt_impl__bad_input(err, "scatter_nd_update: index %lld of dim %lld is outside [0, %lld)",
+                                         (long long)v, (long long)(i % k), (long long)e);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t off = 0;
+        for (int64_t j = 0; j < k; j++)
+            off = off * var->shape[j] + tngrt_impl__ldi(indices, i * k + j);
+        tngrt_impl__cvt_row(var, off * slice, 1, updates, i * slice, 1, slice);
+    }
+    return 0;
+}
+
+#endif
