@@ -776,7 +776,6 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         acl__list(E, op, (uint32_t)k, where);
     } else if (t->n > 2 && t->s[0] == 'n' && t->s[1] == ':') {
         return acl__nn_token(E, op, t, where);
-        acl__list(E, op, where);
     } else if (emit_token_is(t, "kl") || emit_token_is(t, "vl")) {
         acl__list1(E, op, t->s[0] == 'k' ? 1 : 2, where);
     } else if (emit_token_is(t, "ly")) {

@@ -253,7 +253,7 @@ static const char *rowindep__moe_gating(Plan *self, const Op *op, int sym)
 
 /* scatter_update: writes along its axis; scatter_nd_update: indexes var's
  * leading dims with data (conservative: any dim of any operand). */
-static const char *rowindep__scatter(Plan *self, const Op *op, int sym)
+static const char *rowindep__scatter_update(Plan *self, const Op *op, int sym)
 {
     if (op->kind == OP_SCATTER_UPDATE)
         return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "scatter_update writes along it" : NULL;
@@ -492,7 +492,7 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_ADD_RMS_NORM] = rowindep__add_rms_norm, [OP_ROTARY_MUL] = rowindep__npu_last_dim,
     [OP_DYNAMIC_QUANT] = rowindep__npu_last_dim, [OP_MOE_GATING_TOP_K_SOFTMAX] = rowindep__moe_gating,
     [OP_FUSED_ATTENTION] = rowindep__attention,
-    [OP_SCATTER_UPDATE] = rowindep__scatter, [OP_SCATTER_ND_UPDATE] = rowindep__scatter,
+    [OP_SCATTER_UPDATE] = rowindep__scatter_update, [OP_SCATTER_ND_UPDATE] = rowindep__scatter_update,
 };
 
 int plan_rowindep_has_rule(OpKind kind)
