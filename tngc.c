@@ -643,6 +643,26 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
 static const char *make_unsafe(const char *path);
 static void make_path(StrBuf *d, const char *path);
 
+/* The rest of a depfile after its targets: ": SCRIPT MODULE...", then an
+ * empty rule for each file read, so make does not fail when one is
+ * deleted or renamed. */
+static void depfile_prerequisites(StrBuf *d, const Script *S)
+{
+    sb_puts(d, ": ");
+    make_path(d, S->file);
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        sb_putc(d, ' ');
+        make_path(d, S->ir.modules[i]->src.path);
+    }
+    sb_puts(d, "\n");
+    make_path(d, S->file);
+    sb_puts(d, ":\n");
+    for (size_t i = 0; i < S->ir.nmodules; i++) {
+        make_path(d, S->ir.modules[i]->src.path);
+        sb_puts(d, ":\n");
+    }
+}
+
 /* plan -MF FILE: -o's file (and -MT's target) depend on the script and on
  * every module it imports, each with an empty rule. 0, or -1 said. */
 static int write_plan_depfile(const Script *S)
@@ -673,19 +693,7 @@ static int write_plan_depfile(const Script *S)
             sb_putc(&d, ' ');
         make_path(&d, job->dep_target);
     }
-    sb_puts(&d, ": ");
-    make_path(&d, S->file);
-    for (size_t i = 0; i < S->ir.nmodules; i++) {
-        sb_putc(&d, ' ');
-        make_path(&d, S->ir.modules[i]->src.path);
-    }
-    sb_puts(&d, "\n");
-    make_path(&d, S->file);
-    sb_puts(&d, ":\n");
-    for (size_t i = 0; i < S->ir.nmodules; i++) {
-        make_path(&d, S->ir.modules[i]->src.path);
-        sb_puts(&d, ":\n");
-    }
+    depfile_prerequisites(&d, S);
     int rc = write_file_atomic(job->depfile, d.s, d.len);
     if (rc != 0)
         fprintf(stderr, "tngc: cannot write %s: %s\n", job->depfile, strerror(errno));
@@ -848,19 +856,7 @@ static int write_depfile(const Script *S)
         sb_putc(&d, ' ');
         make_path(&d, job->dep_target);
     }
-    sb_puts(&d, ": ");
-    make_path(&d, S->file);
-    for (size_t i = 0; i < S->ir.nmodules; i++) {
-        sb_putc(&d, ' ');
-        make_path(&d, S->ir.modules[i]->src.path);
-    }
-    sb_puts(&d, "\n");
-    make_path(&d, S->file);
-    sb_puts(&d, ":\n");
-    for (size_t i = 0; i < S->ir.nmodules; i++) {
-        make_path(&d, S->ir.modules[i]->src.path);
-        sb_puts(&d, ":\n");
-    }
+    depfile_prerequisites(&d, S);
     if (job->depfile)
         sb_puts(&path, job->depfile);
     else
