@@ -23,6 +23,8 @@
 #            the dtype's tolerances of compare.py's TOLERANCES table
 # One check per (bundle, call): "ok   MODEL BUNDLE gear K: matches PyTorch".
 #
+# The models run JOBS at a time (default: as many as there are CPUs), their
+# lines printed in the order the models were given.
 # PYTHON selects the interpreter (default /usr/bin/python3, Debian's, with
 # python3-torch); KEEP=1 keeps the temporary folder. Prints
 # "conform: N passed, M failed"; exit status 1 when a check failed.
@@ -39,20 +41,13 @@ e2e=$root/tests/e2e
 py=${PYTHON:-/usr/bin/python3}
 harness=$root/tests/ref/harness.py
 
-if ! "$py" -c 'import torch, numpy' 2>/dev/null; then
+if [ -z "${CONFORM_ONE:-}" ] && ! "$py" -c 'import torch, numpy' 2>/dev/null; then
     echo "conform: $py cannot import torch and numpy (install python3-torch)" >&2
     echo "conform: 0 passed, 1 failed"
     exit 1
 fi
 [ $# -gt 0 ] || set -- "$here"/models/*.py
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-conform.XXXXXX") || exit 2
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "conform: keeping $tmp"
-else
-    trap 'rm -rf "$tmp"' EXIT
-    trap 'rm -rf "$tmp"; exit 1' INT TERM
-fi
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -82,7 +77,9 @@ check_call() {
     sed 's/^/  /' "$c_out.cmp"
 }
 
-for script in "$@"; do
+# run_one SCRIPT: every check of one model (its lines on stdout).
+run_one() {
+    script=$1
     script=$(cd "$(dirname "$script")" && pwd)/$(basename "$script")
     rel=${script#"$root"/}
     stem=$(basename "$script" .py)
@@ -92,7 +89,7 @@ for script in "$@"; do
     if ! "$py" "$harness" "$script" "$w/ref" --all-gears >"$w/harness.log" 2>&1; then
         bad "$rel: PyTorch reference (tests/ref/harness.py --all-gears)"
         show "$w/harness.log"
-        continue
+        return
     fi
     src=$rel
     if grep -q '_aclnn_static_shape_kernel_build_dir' "$script"; then
@@ -104,7 +101,7 @@ for script in "$@"; do
         >"$w/build.log" 2>&1; then
         bad "$rel: tngc build"
         show "$w/build.log"
-        continue
+        return
     fi
     echo "== $rel (tolerance class $cls)"
     for ref in "$w"/ref/*/; do
@@ -113,7 +110,7 @@ for script in "$@"; do
         launcher=$w/out/${name}_launcher
         if [ ! -x "$launcher" ]; then
             bad "$rel: bundle $name: no launcher (built: $(cd "$w/out" && ls -- *_launcher 2>/dev/null | tr '\n' ' '))"
-            continue
+            return
         fi
         sed -n 's/^\([^#].*\)/  fallback: \1/p' "$ref/fallbacks.txt"
         if [ -f "$ref/gears.txt" ]; then
@@ -127,6 +124,36 @@ for script in "$@"; do
             check_call "$script" "$rel" "$launcher" "$ref" "$w/run-$name" "$name"
         fi
     done
+}
+
+# The models run JOBS at a time (default: the CPUs), each in a worker (this
+# script again, with CONFORM_ONE set to the shared temporary folder) that
+# writes its lines and counts there; they are printed in the models' order.
+if [ -n "${CONFORM_ONE:-}" ]; then
+    tmp=$CONFORM_ONE
+    stem=$(basename "$1" .py)
+    run_one "$1" >"$tmp/$stem.lines" 2>&1
+    echo "$pass $fail" >"$tmp/$stem.count"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-conform.XXXXXX") || exit 2
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "conform: keeping $tmp"
+else
+    trap 'rm -rf "$tmp"' EXIT
+    trap 'rm -rf "$tmp"; exit 1' INT TERM
+fi
+jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+printf '%s\n' "$@" | CONFORM_ONE=$tmp xargs -d '\n' -P "$jobs" -n 1 sh "$here/run.sh" "$tngc"
+for script in "$@"; do
+    stem=$(basename "$script" .py)
+    if [ -f "$tmp/$stem.count" ]; then
+        cat "$tmp/$stem.lines"
+        read -r p f <"$tmp/$stem.count"
+        pass=$((pass + p)) fail=$((fail + f))
+    else
+        bad "$script: its worker did not finish"
+    fi
 done
 
 echo "conform: $pass passed, $fail failed"
