@@ -31,8 +31,8 @@ if ! "$py" "$root/tests/ref/harness.py" "$script" "$tmp/ref" >"$tmp/harness.log"
 elif ! (cd "$root" && "$tngc" build "$script" -o "$tmp/out") >"$tmp/build.log" 2>&1; then
     bad "tngc build"; tail -n 5 "$tmp/build.log"
 else
-    l=$tmp/out/const_rope_launcher
-    w=$(cd "$root" && "$tngc" plan "$script" | sed -n 's/^weight %[0-9]* \([^ ]*\) .*/\1/p' | tr '\n' ' ')
+    l=$tmp/out/const_rope_Model_forward_launcher
+    w=$(cd "$root" && "$tngc" plan "$script" | sed -n 's/^weight %[0-9]* \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' ')
     if [ "$w" = '"proj.weight" scale ' ] && "$l" --help | grep -q '^weights: 2 '; then
         ok "the weights are proj.weight and scale only"
     else
@@ -40,8 +40,8 @@ else
     fi
     # the recorded state_dict less 'scale', rewritten as safetensors
     mkdir -p "$tmp/noscale"
-    cp "$tmp/ref/const_rope/inputs.txt" "$tmp/noscale/" && cp -R "$tmp/ref/const_rope/inputs" "$tmp/noscale/"
-    "$py" - "$tmp/ref/const_rope/weights.safetensors" "$tmp/noscale/weights.safetensors" <<'PY'
+    cp "$tmp/ref/const_rope_Model_forward/inputs.txt" "$tmp/noscale/" && cp -R "$tmp/ref/const_rope_Model_forward/inputs" "$tmp/noscale/"
+    "$py" - "$tmp/ref/const_rope_Model_forward/weights.safetensors" "$tmp/noscale/weights.safetensors" <<'PY'
 import json, struct, sys
 src, dst = sys.argv[1], sys.argv[2]
 data = open(src, "rb").read()
@@ -60,7 +60,7 @@ h = json.dumps(out).encode()
 h += b" " * (-len(h) % 8)
 open(dst, "wb").write(struct.pack("<Q", len(h)) + h + blob)
 PY
-    sh "$root/tests/e2e/launch.sh" "$l" "$tmp/ref/const_rope" "$tmp/run" --warmup 0 --iters 1 \
+    sh "$root/tests/e2e/launch.sh" "$l" "$tmp/ref/const_rope_Model_forward" "$tmp/run" --warmup 0 --iters 1 \
         >"$tmp/run.log" 2>&1 && ok "the launcher runs on PyTorch's state_dict()" ||
         { bad "the launcher fails on PyTorch's state_dict()"; tail -n 5 "$tmp/run.log"; }
     sh "$root/tests/e2e/launch.sh" "$l" "$tmp/noscale" "$tmp/run2" --warmup 0 --iters 1 \

@@ -6,7 +6,9 @@
 # PyTorch's state_dict() has none of them, so the harness's weights file
 # lacks them: tngc evaluates them itself. The forward slices the caches to
 # the sequence length, which takes 4 or 8 (every gear checked), on float32
-# and bfloat16 activations; a persistent buffer (scale) stays a weight.
+# and bfloat16 activations, and by a second instance re-typed with
+# .bfloat16() (bfloat16 weights and constants); a persistent buffer (scale)
+# stays a weight.
 # (tests/conform/run.sh)
 import torch
 import torch.nn as nn
@@ -76,4 +78,20 @@ for t in (x, xb):
     torchair.inference.set_dim_gears(t, dim_gears={1: [4, 8]})
 with torch.no_grad():
     q, qb, out = model(x, xb)
+print(tuple(q.shape), tuple(qb.shape), tuple(out.shape))
+
+# the same model re-typed to bfloat16 (its parameters and buffers, the
+# constant ones included, as Module.bfloat16() does), on bfloat16 inputs
+class ModelBF16(Model):
+    def forward(self, x, xb):
+        return super().forward(x, xb)
+
+
+model_bf16 = torch.compile(ModelBF16().bfloat16().npu(), backend=npu_backend, dynamic=True, fullgraph=True)
+y = torch.randn(1, 8, HIDDEN).bfloat16().npu()
+yb = torch.randn(1, 8, HIDDEN).bfloat16().npu()
+for t in (y, yb):
+    torchair.inference.set_dim_gears(t, dim_gears={1: [4, 8]})
+with torch.no_grad():
+    q, qb, out = model_bf16(y, yb)
 print(tuple(q.shape), tuple(qb.shape), tuple(out.shape))
