@@ -756,6 +756,7 @@ static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int 
         I->tracing = 0;
         int32_t op = interp_op(I, &od, -1);
         Obj *o = op >= 0 ? obj_tensor(I, I->host.ops.v[op].out) : obj_unknown(I, NULL);
+        interp_host_inexact(I, o);   /* a spec of the result: its data is the bundle's */
         I->g = saved;
         I->tracing = tr;
         return o;
@@ -1023,6 +1024,8 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
     } else {
         result = host_result(I, g, c->ret, symval, 0);
     }
+    for (size_t i = 0; i < leaves.n; i++)   /* the entry may update them in place */
+        interp_host_inexact(I, leaves.v[i].t);
     VEC_FREE(leaves);
     return result;
 }
