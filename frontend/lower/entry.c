@@ -443,6 +443,8 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
             const char *key = interp_ptr_key(I, v->t);
             if (!strmap_get(&I->weight_names, key))
                 strmap_put(&I->weight_names, key, (void *)name);
+            if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent)))
+                VEC_PUSH(I->weight_vals, v->t->value);   /* not a constant (interp_trace_in) */
         } else if (v->kind == O_INST) {
             weight_names_collect(I, v, interp_printf(I, "%s.", name), depth + 1);
         }
@@ -455,6 +457,8 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
                 const char *key = interp_ptr_key(I, v->t);
                 if (!strmap_get(&I->weight_names, key))
                     strmap_put(&I->weight_names, key, (void *)interp_printf(I, "%s%zu", prefix, k));
+                if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent)))
+                    VEC_PUSH(I->weight_vals, v->t->value);
             } else {
                 weight_names_collect(I, v, interp_printf(I, "%s%zu.", prefix, k), depth + 1);
             }
@@ -752,6 +756,7 @@ static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int 
         I->tracing = 0;
         int32_t op = interp_op(I, &od, -1);
         Obj *o = op >= 0 ? obj_tensor(I, I->host.ops.v[op].out) : obj_unknown(I, NULL);
+        interp_host_inexact(I, o);   /* a spec of the result: its data is the bundle's */
         I->g = saved;
         I->tracing = tr;
         return o;
@@ -839,6 +844,8 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     I->overwritten.n = 0;
     strmap_free(&I->weight_names);
     memset(&I->weight_names, 0, sizeof I->weight_names);
+    I->weight_vals.n = 0;
+    interp_consts_begin(I);
     weight_names_collect(I, self, "", 0);
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
 
@@ -854,6 +861,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
             else if (s->weight >= 0)
                 g->weights.v[s->weight].final = s->obj->t->value;
         }
+        interp_consts_end(I, a->node);
     }
     c->ret = ret;
     I->tracing = 0;
@@ -1016,6 +1024,8 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
     } else {
         result = host_result(I, g, c->ret, symval, 0);
     }
+    for (size_t i = 0; i < leaves.n; i++)   /* the entry may update them in place */
+        interp_host_inexact(I, leaves.v[i].t);
     VEC_FREE(leaves);
     return result;
 }

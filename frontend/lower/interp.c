@@ -53,6 +53,9 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     entry_free(I);
     imports_finish(I, &out->modules, &out->nmodules);
     VEC_FREE(I->shadows);
+    VEC_FREE(I->host_inexact);
+    VEC_FREE(I->weight_vals);
+    free(I->const_map);
     VEC_FREE(I->waits);
     VEC_FREE(I->overwritten);
     eval_free(I);

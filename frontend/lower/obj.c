@@ -1025,6 +1025,187 @@ Shadow *interp_shadow_find(Interp *I, const TensorObj *host)
     return NULL;
 }
 
+/* ---- constant tensors ----
+ * A host tensor computed from constants only enters a trace as the host
+ * ops that compute it, replayed into the entry graph (run by the bundle
+ * with the graph's own kernels, on CPU and ACL alike), instead of as a
+ * weight the weights file must hold: PyTorch's state_dict has no
+ * non-persistent buffer, no plain tensor attribute and no module-level
+ * tensor. The host graph is in SSA order (an op's inputs come from earlier
+ * ops), so one backward sweep finds the ops a value needs. */
+
+static void interp__inplace_war(Interp *I, int32_t opid);
+
+/* The most bytes of constants one trace replays (TNG212 past it). */
+#define INTERP_MAX_CONST_BYTES ((uint64_t)64 << 20)
+
+void interp_host_inexact(Interp *I, const Obj *t)
+{
+    if (!I->tracing && t && t->kind == O_TENSOR && t->t->g == &I->host)
+        VEC_PUSH(I->host_inexact, t->t->value);
+}
+
+void interp_consts_begin(Interp *I)
+{
+    free(I->const_map);
+    I->const_map = NULL;
+    I->const_map_n = 0;
+    I->const_bytes = 0;
+}
+
+void interp_consts_end(Interp *I, int32_t node)
+{
+    for (size_t i = 0; i < I->shadows.n && !I->aborted; i++) {
+        const Shadow *s = &I->shadows.v[i];
+        if (s->input < 0 && s->weight < 0 && s->initial >= 0 && s->obj->kind == O_TENSOR &&
+            s->obj->t->value != s->initial) {
+            const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, s->host));
+            interp_diag(I, node, RULE_TNG211, "the tensor %s%s%s is computed from constants (tngc "
+                        "evaluates it in the bundle, it is not in the weights file) and this entry "
+                        "updates it in place: register it as a persistent buffer to keep its state",
+                        name ? "'" : "", name ? name : "made outside the compiled method", name ? "'" : "");
+        }
+    }
+    interp_consts_begin(I);
+}
+
+/* The DimId attribute a of host op kind k (host dims are constants) in the
+ * entry graph; other attributes are copied. */
+static int64_t interp__const_attr(Interp *I, OpKind k, uint32_t j, int64_t a)
+{
+    int is_dim = k == OP_FULL || k == OP_RESHAPE || k == OP_EXPAND || (k == OP_ARANGE && j < 2) ||
+                 (k == OP_SLICE_DYN && (j == 1 || j == 2));
+    int64_t c;
+    if (!is_dim || !graph_dim_const_value(&I->host, (DimId)a, &c))
+        return a;
+    return graph_dim_const(I->g, c);
+}
+
+/* Host value hv replayed into the entry graph when it is a constant: its
+ * entry value; -1 when it is not a constant (the caller makes a weight);
+ * -2 after a diagnostic naming name. */
+static int32_t interp__const_of(Interp *I, int32_t hv, const char *name, int32_t node)
+{
+    Graph *hg = &I->host;
+    if (hv < 0 || (size_t)hv >= hg->vals.n)
+        return -1;
+    size_t nv = hg->vals.n, no = hg->ops.n;
+    if (I->const_map_n < nv) {
+        int32_t *m = xmalloc((nv + 1) * sizeof *m);
+        for (size_t i = 0; i < nv; i++)
+            m[i] = i < I->const_map_n ? I->const_map[i] : -1;
+        free(I->const_map);
+        I->const_map = m;
+        I->const_map_n = nv;
+    }
+    if (I->const_map[hv] >= 0)
+        return I->const_map[hv];
+    char *bad = xcalloc(nv + 1, 1), *need = xcalloc(no + 1, 1);
+    for (size_t i = 0; i < I->host_inexact.n; i++)
+        if ((size_t)I->host_inexact.v[i] < nv)
+            bad[I->host_inexact.v[i]] = 1;
+    for (size_t i = 0; i < I->weight_vals.n; i++)
+        if ((size_t)I->weight_vals.v[i] < nv)
+            bad[I->weight_vals.v[i]] = 1;
+    int32_t last = hg->vals.v[hv].op, result = -1;
+    int ok = 1;
+    uint64_t bytes = 0;
+    need[last] = 1;
+    interp_work(I, (size_t)last + 1);
+    for (int32_t o = last; o >= 0 && ok; o--) {
+        if (!need[o])
+            continue;
+        const Op *op = &hg->ops.v[o];
+        if ((op_info[op->kind].flags & OPF_SOURCE) || !graph_op_has_rule(op->kind)) {
+            ok = 0;
+            break;
+        }
+        for (uint32_t k = 0; k < op->nout; k++) {
+            int32_t v = op->out + (int32_t)k;
+            if (bad[v])
+                ok = 0;
+            if (I->const_map[v] >= 0)
+                continue;
+            const Val *val = &hg->vals.v[v];
+            uint64_t n = (uint64_t)dtype_size(val->dtype);
+            for (int d = 0; d < val->ndim; d++) {
+                int64_t c;
+                if (!graph_dim_const_value(hg, val->dims[d], &c) || c < 0)
+                    ok = 0;
+                else if (c && n > INTERP_MAX_CONST_BYTES * 2 / (uint64_t)c)
+                    n = INTERP_MAX_CONST_BYTES * 2;
+                else
+                    n *= (uint64_t)c;
+            }
+            bytes += n;
+        }
+        for (uint32_t k = 0; k < op->nin && ok; k++) {
+            int32_t x = op->in[k];
+            if (x >= 0 && I->const_map[x] < 0)
+                need[hg->vals.v[x].op] = 1;
+        }
+    }
+    if (ok && I->const_bytes + bytes > INTERP_MAX_CONST_BYTES) {
+        interp_diag(I, node, RULE_TNG212, "the constant tensor %s needs %llu bytes of constants computed "
+                    "in the bundle, more than tngc allows per compiled entry (%llu): make it a persistent "
+                    "buffer the weights file provides", name, (unsigned long long)(I->const_bytes + bytes),
+                    (unsigned long long)INTERP_MAX_CONST_BYTES);
+        ok = 0;
+        result = -2;
+    }
+    for (int32_t o = 0; ok && o <= last; o++) {
+        if (!need[o])
+            continue;
+        const Op *op = &hg->ops.v[o];
+        if (I->const_map[op->out] >= 0)
+            continue;
+        int32_t in[64];
+        int64_t attr[GRAPH_MAX_ATTRS];
+        if (op->nin > sizeof in / sizeof *in) {
+            ok = 0;
+            break;
+        }
+        for (uint32_t k = 0; k < op->nin; k++)
+            in[k] = op->in[k] >= 0 ? I->const_map[op->in[k]] : -1;
+        for (uint32_t j = 0; j < op->nattr; j++)
+            attr[j] = interp__const_attr(I, op->kind, j, op->attr[j]);
+        OpDesc d = {0};
+        d.kind = op->kind;
+        d.in = in;
+        d.nin = op->nin;
+        d.attr = attr;
+        d.nattr = op->nattr;
+        d.fattr[0] = op->fattr[0];
+        d.fattr[1] = op->fattr[1];
+        d.dtype = op->dtype;
+        d.stream = 0;
+        d.sk = -1;
+        d.line = op->line;
+        d.col = op->col;
+        d.file = op->file;
+        char err[256];
+        int32_t id = graph_add_op(I->g, &d, err, sizeof err);
+        if (id < 0) {
+            interp_diag(I, node, RULE_TNG206, "the constant tensor %s: %s", name, err);
+            ok = 0;
+            result = -2;
+            break;
+        }
+        interp_charge_graph(I);
+        if (op_info[op->kind].flags & OPF_INPLACE)
+            interp__inplace_war(I, id);
+        for (uint32_t k = 0; k < op->nout; k++)
+            I->const_map[op->out + (int32_t)k] = I->g->ops.v[id].out + (int32_t)k;
+    }
+    if (ok) {
+        I->const_bytes += bytes;
+        result = I->const_map[hv];
+    }
+    free(bad);
+    free(need);
+    return result;
+}
+
 /* The entry-graph tensor standing for host tensor t in this trace. */
 static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
 {
@@ -1039,6 +1220,18 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
             return NULL;
     const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, t->t));
     int is_buffer = t->t->is_buffer;
+    if (!t->t->is_param && (!is_buffer || t->t->nonpersistent)) {
+        int32_t cv = interp__const_of(I, t->t->value, name ? interp_printf(I, "'%s'", name) :
+                                      "made outside the compiled method", node);
+        if (cv != -1) {
+            Obj *o = cv >= 0 ? obj_tensor(I, cv) : obj_unknown_reported(I);
+            if (cv >= 0)
+                o->t->origin = t->t;
+            Shadow sh = {t->t, o, cv, -1, -1};
+            VEC_PUSH(I->shadows, sh);
+            return o;
+        }
+    }
     if (!name) {
         name = interp_printf(I, "_const%d", I->nconst++);
         is_buffer = 1;

@@ -131,6 +131,7 @@ struct TensorObj {
     size_t nwaits;
     int is_param;          /* nn.Parameter (or a module's weight/bias) */
     int is_buffer;         /* register_buffer */
+    int nonpersistent;     /* register_buffer(..., persistent=False) */
     int requires_grad;
     /* set_dim_gears / mark_static on a host tensor */
     Obj *gears;            /* the dim_gears dict, or NULL */
@@ -247,6 +248,16 @@ struct Interp {
     VEC(int32_t) overwritten;  /* values an in-place op has replaced (their op ids follow) */
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
     int nconst;
+    /* constant tensors (obj.c, interp_trace_in): host values whose data
+     * tngc does not know (randn, empty, an unknown method on the tensor),
+     * the values of the parameters and persistent buffers of the traced
+     * module, and per host value the entry value a trace replayed it to
+     * (-1: not yet), with the bytes replayed so far */
+    VEC(int32_t) host_inexact;
+    VEC(int32_t) weight_vals;
+    int32_t *const_map;
+    size_t const_map_n;
+    uint64_t const_bytes;
     /* the budget */
     int aborted;           /* a limit was hit: stop everything */
     size_t bytes;          /* charged so far */
@@ -514,6 +525,17 @@ Shadow *interp_shadow_find(Interp *I, const TensorObj *host);
 /* Host tensors read while tracing become entry-graph tensors (weights,
  * constants; inputs are bound by the entry). */
 Obj *interp_trace_in(Interp *I, Obj *o, int32_t node);
+/* Constant tensors: a host tensor that is no parameter and no persistent
+ * buffer, computed by known ops from constants only (arange, full, pow,
+ * outer, cat, cos, triu, ...: no data tngc does not know, no parameter or
+ * persistent buffer of the traced module), enters a trace as the same ops
+ * replayed into the entry graph, not as a weight. interp_host_inexact marks
+ * t's current host value as data tngc does not know (host mode only);
+ * interp_consts_begin starts a trace; interp_consts_end ends it, reporting
+ * a constant the trace updated in place (TNG211) at node. */
+void interp_host_inexact(Interp *I, const Obj *t);
+void interp_consts_begin(Interp *I);
+void interp_consts_end(Interp *I, int32_t node);
 /* The value id of tensor t in the current graph: entry inputs, weights
  * (parameters and buffers, named by their state_dict key) and constants
  * are mapped on first use. -1 (with a diagnostic) when impossible. */

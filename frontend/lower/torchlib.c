@@ -1647,7 +1647,10 @@ static Obj *lo_create(Interp *I, Call *c)
         if ((n = sizes_arg(I, c->a, 0, "size", c->node, 0, d)) < 0)
             return unk(I);
     }
-    return full_of(I, d, n, fill, dt, c->node);
+    Obj *r = full_of(I, d, n, fill, dt, c->node);
+    if (c->arg == FILL_RANDINT || streq(c->name, "empty") || streq(c->name, "randn") || streq(c->name, "rand"))
+        interp_host_inexact(I, r);   /* a spec only: its data is not the FULL's */
+    return r;
 }
 
 /* torch.ones_like(input, dtype=None) | zeros_like | empty_like | randn_like |
@@ -1689,7 +1692,11 @@ static Obj *lo_create_like(Interp *I, Call *c)
         for (int i = 0; i < n; i++)
             d[i] = dd[i];
     }
-    return full_of(I, d, n, fill, dt, c->node);
+    Obj *r = full_of(I, d, n, fill, dt, c->node);
+    if (streq(c->name, "empty_like") || streq(c->name, "randn_like") || streq(c->name, "rand_like") ||
+        streq(c->name, "new_empty"))
+        interp_host_inexact(I, r);   /* a spec only: its data is not the FULL's */
+    return r;
 }
 
 /* Shape and element statistics of nested lists for torch.tensor(data).
@@ -1755,7 +1762,10 @@ static Obj *lo_tensor(Interp *I, Call *c)
     int64_t d[GRAPH_MAX_DIMS];
     for (int i = 0; i < td.ndim; i++)
         d[i] = graph_dim_const(G(I), td.dims[i]);
-    return full_of(I, d, td.ndim, td.count ? td.first : 0, dt, c->node);
+    Obj *r = full_of(I, d, td.ndim, td.count ? td.first : 0, dt, c->node);
+    if (!td.all_same)
+        interp_host_inexact(I, r);   /* host mode: the shape only */
+    return r;
 }
 
 /* ---- lowerings: creation and constants ---- */
@@ -5555,9 +5565,10 @@ Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         Obj *n = args_get(a, 0, "name"), *t = args_get(a, 1, m[9] == 'b' ? "tensor" : "param");
         if (n && n->kind == O_STR && t) {
             if (t->kind == O_TENSOR) {
-                if (m[9] == 'b')
+                if (m[9] == 'b') {
                     t->t->is_buffer = 1;
-                else
+                    t->t->nonpersistent = !obj_flag(args_get(a, 2, "persistent"), 1);
+                } else
                     t->t->is_param = 1;
             }
             obj_setattr(I, self, n->s, t);
@@ -6352,8 +6363,12 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
         if (self_obj->kind != O_TENSOR)
             return NULL;
         const struct LibEntry *e = lib_find(name, NS_METH);
-        if (!e)
-            return inplace_method(I, name, self_obj, a);
+        if (!e) {
+            Obj *r = inplace_method(I, name, self_obj, a);
+            if (!r)   /* a method tngc does not know may change the tensor's data */
+                interp_host_inexact(I, self_obj);
+            return r;
+        }
         return lib_call(I, e, interp_printf(I, "Tensor.%s", name), self_obj, a);
     }
     unsigned ns;
@@ -6368,6 +6383,9 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
     } else if (strncmp(name, "torch_npu.", 10) == 0) {
         ns = NS_NPU, fn = name + 10;
     } else if (strncmp(name, "torch.nn.", 9) == 0) {
+        if (strncmp(name, "torch.nn.init.", 14) == 0)   /* initialisers write data tngc does not know */
+            for (size_t i = 0; i < a->npos; i++)
+                interp_host_inexact(I, a->pos[i]);
         if (streq(name, "torch.nn.Parameter") || streq(name, "torch.nn.parameter.Parameter"))
             return make_parameter(I, a);
         return module_construct(I, name, a);
@@ -6377,8 +6395,11 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
         return NULL;
     }
     const struct LibEntry *e = lib_find(fn, ns);
-    if (!e)
+    if (!e) {
+        for (size_t i = 0; i < a->npos; i++)   /* it may write into its tensor arguments */
+            interp_host_inexact(I, a->pos[i]);
         return NULL;
+    }
     return lib_call(I, e, name, NULL, a);
 }
 

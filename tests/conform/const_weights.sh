@@ -1,0 +1,76 @@
+#!/bin/sh
+# Constant tensors and the weights file (issue 17), on
+# tests/conform/models/const_rope.py:
+#   - the plan has only the parameter and the persistent buffer as weights
+#     (proj.weight, scale; the launcher counts 2): the non-persistent buffers
+#     (inv_freq, cos_cached, sin_cached, causal_mask) and the module-level
+#     tensor are computed by the bundle;
+#   - PyTorch's state_dict() runs it (tests/conform/run.sh checks values);
+#   - a weights file without the persistent buffer 'scale' is refused:
+#     exit status 2 and "weight 'scale' is missing".
+#
+# usage: tests/conform/const_weights.sh TNGC
+# PYTHON selects the interpreter (default /usr/bin/python3, with torch).
+set -u
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TNGC" >&2
+    exit 2
+fi
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=${PYTHON:-/usr/bin/python3}
+script=$root/tests/conform/models/const_rope.py
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-constw.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+if ! "$py" "$root/tests/ref/harness.py" "$script" "$tmp/ref" >"$tmp/harness.log" 2>&1; then
+    bad "PyTorch reference (tests/ref/harness.py)"; tail -n 5 "$tmp/harness.log"
+elif ! (cd "$root" && "$tngc" build "$script" -o "$tmp/out") >"$tmp/build.log" 2>&1; then
+    bad "tngc build"; tail -n 5 "$tmp/build.log"
+else
+    l=$tmp/out/const_rope_Model_forward_launcher
+    w=$(cd "$root" && "$tngc" plan "$script" | sed -n 's/^weight %[0-9]* \([^ ]*\) .*/\1/p' | sort -u | tr '\n' ' ')
+    if [ "$w" = '"proj.weight" scale ' ] && "$l" --help | grep -q '^weights: 2 '; then
+        ok "the weights are proj.weight and scale only"
+    else
+        bad "the weights are: $w"
+    fi
+    # the recorded state_dict less 'scale', rewritten as safetensors
+    mkdir -p "$tmp/noscale"
+    cp "$tmp/ref/const_rope_Model_forward/inputs.txt" "$tmp/noscale/" && cp -R "$tmp/ref/const_rope_Model_forward/inputs" "$tmp/noscale/"
+    "$py" - "$tmp/ref/const_rope_Model_forward/weights.safetensors" "$tmp/noscale/weights.safetensors" <<'PY'
+import json, struct, sys
+src, dst = sys.argv[1], sys.argv[2]
+data = open(src, "rb").read()
+n = struct.unpack("<Q", data[:8])[0]
+head = json.loads(data[8:8 + n])
+body = data[8 + n:]
+assert "scale" in head, sorted(head)
+out, blob = {}, b""
+for k, v in head.items():
+    if k in ("scale", "__metadata__"):
+        continue
+    a, b = v["data_offsets"]
+    out[k] = dict(v, data_offsets=[len(blob), len(blob) + b - a])
+    blob += body[a:b]
+h = json.dumps(out).encode()
+h += b" " * (-len(h) % 8)
+open(dst, "wb").write(struct.pack("<Q", len(h)) + h + blob)
+PY
+    sh "$root/tests/e2e/launch.sh" "$l" "$tmp/ref/const_rope_Model_forward" "$tmp/run" --warmup 0 --iters 1 \
+        >"$tmp/run.log" 2>&1 && ok "the launcher runs on PyTorch's state_dict()" ||
+        { bad "the launcher fails on PyTorch's state_dict()"; tail -n 5 "$tmp/run.log"; }
+    sh "$root/tests/e2e/launch.sh" "$l" "$tmp/noscale" "$tmp/run2" --warmup 0 --iters 1 \
+        >"$tmp/run2.log" 2>&1
+    st=$?
+    if [ $st -eq 2 ] && grep -q "weight 'scale' is missing" "$tmp/run2.log"; then
+        ok "a weights file without the persistent buffer: exit 2, weight 'scale' is missing"
+    else
+        bad "a weights file without the persistent buffer: exit $st"; tail -n 5 "$tmp/run2.log"
+    fi
+fi
+echo "const-weights: $pass passed, $fail failed"
+[ $fail -eq 0 ]
