@@ -1045,6 +1045,68 @@ static Obj *bi_dataclass(Interp *I, const char *name, CallArgs *a)
     return c;
 }
 
+void builtins_namedtuple_class(Interp *I, InterpClass *cls)
+{
+    bi__dataclass_fields(I, cls);
+    cls->namedtuple = 1;
+}
+
+/* collections.namedtuple(typename, field_names, *, defaults=None): a class
+ * whose call makes a named tuple; field_names a list or tuple of strings,
+ * or one string of names separated by commas and/or spaces. */
+static Obj *bi_namedtuple(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *tn = args_get(a, 0, "typename"), *fn = args_get(a, 1, "field_names"), *dv = args_kw(a, "defaults");
+    if (a->has_star || !tn || tn->kind != O_STR || !fn || (dv && dv->kind != O_NONE && !is_seq(dv)))
+        return unk(I);
+    size_t cap = 8, n = 0;
+    const char **names = interp_alloc(I, cap * sizeof *names);
+    if (fn->kind == O_STR) {
+        const char *p = fn->s;
+        while (*p) {
+            while (*p == ' ' || *p == ',')
+                p++;
+            size_t len = 0;
+            while (p[len] && p[len] != ' ' && p[len] != ',')
+                len++;
+            if (!len)
+                break;
+            if (n == cap) {
+                const char **nn = interp_alloc(I, 2 * cap * sizeof *nn);
+                memcpy(nn, names, n * sizeof *nn);
+                names = nn, cap *= 2;
+            }
+            names[n++] = interp_printf(I, "%.*s", (int)len, p);
+            p += len;
+        }
+    } else if (is_seq(fn)) {
+        names = interp_alloc(I, (fn->n + 1) * sizeof *names);
+        for (size_t i = 0; i < fn->n; i++) {
+            if (fn->items[i]->kind != O_STR)
+                return unk(I);
+            names[n++] = fn->items[i]->s;
+        }
+    } else {
+        return unk(I);
+    }
+    Obj **defs = interp_alloc(I, (n + 1) * sizeof *defs);
+    size_t nd = dv && dv->kind != O_NONE ? dv->n : 0;
+    if (nd > n)
+        return unk(I);
+    for (size_t i = 0; i < nd; i++)
+        defs[n - nd + i] = dv->items[i];
+    InterpClass *cls = interp_alloc(I, sizeof *cls);
+    cls->name = tn->s;
+    cls->fields = names;
+    cls->field_defaults = defs;
+    cls->nfields = n;
+    cls->namedtuple = 1;
+    Obj *o = obj_new(I, O_CLASS);
+    o->cls = cls;
+    return o;
+}
+
 /* type(object): the class of a script instance, the library class of a
  * torch module, the builtin type of a known value */
 static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
@@ -1322,6 +1384,7 @@ static const struct Builtin {
     {"torch.is_tensor", bi_is_tensor, 0},
     {"functools.partial", bi_partial, 0},
     {"types.SimpleNamespace", bi_namespace, 0},
+    {"collections.namedtuple", bi_namedtuple, 0},
     {"dataclasses.dataclass", bi_dataclass, BI_NOSTAR},
     {"dataclasses.field", bi_field, 0},
     {"dataclasses.asdict", bi_dataclass_fn, 0},

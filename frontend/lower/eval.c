@@ -665,6 +665,18 @@ static void dataclass_init(Interp *I, InterpClass *dc, Obj *inst, CallArgs *a)
  * (the one @dataclass generated when that comes first in the bases). */
 static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
 {
+    if (cls->namedtuple) {   /* the fields as dataclass_init sets them, then a tuple of them */
+        Obj *tmp = obj_new(I, O_INST);
+        tmp->cls = cls;
+        tmp->node = a->node;
+        dataclass_init(I, cls, tmp, a);
+        Obj **items = interp_alloc(I, (cls->nfields + 1) * sizeof *items);
+        for (size_t i = 0; i < cls->nfields; i++)
+            items[i] = obj_getattr(tmp, cls->fields[i]);
+        Obj *t = obj_named_tuple(I, items, cls->fields, cls->nfields);
+        t->cls = cls;
+        return t;
+    }
     Obj *inst = obj_new(I, O_INST);
     inst->cls = cls;
     inst->node = a->node;
@@ -1969,6 +1981,9 @@ static Flow exec_class(Interp *I, Frame *f, int32_t n)
         if (cf->vars.keys && cf->vars.keys[i])
             obj_attrs_set(I, &cls->attrs, cf->vars.keys[i], cf->vars.vals[i]);
     frame_release(I, cf);
+    if (cls->base_name && (streq(cls->base_name, "typing.NamedTuple") ||
+                           streq(cls->base_name, "typing_extensions.NamedTuple")))
+        builtins_namedtuple_class(I, cls);
     Obj *o = obj_new(I, O_CLASS);
     o->cls = cls;
     frame_assign(I, f, cls->name, o);

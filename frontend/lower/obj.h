@@ -168,6 +168,9 @@ struct InterpClass {
     Obj **field_defaults;
     size_t nfields;
     int dataclass_init;
+    /* collections.namedtuple / typing.NamedTuple: calling it makes a tuple
+     * of the fields (named, the class in the tuple's cls) */
+    int namedtuple;
 };
 
 /* ===================================================================== */
