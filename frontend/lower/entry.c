@@ -740,7 +740,8 @@ static int output_key_ok(const char *key)
 /* One named output: value v of the returned dict, named tuple or
  * dataclass under key (None and non-tensors leave no output; a
  * container is refused, naming the key). */
-static void collect_named(Interp *I, Graph *g, const char *what, const char *key, Obj *v, int32_t node)
+static void collect_named(Interp *I, Graph *g, const char *what, const char *key, Obj *v, int32_t node,
+                          int32_t ret)
 {
     if (!v || v->kind == O_NONE)
         return;
@@ -750,13 +751,13 @@ static void collect_named(Interp *I, Graph *g, const char *what, const char *key
         for (const char *c = key; *c && k < 64; c++)
             shown[k++] = (*c >= 0x20 && *c < 0x7f && *c != '\'') ? *c : '?';
         shown[k] = '\0';
-        interp_diag(I, node, RULE_TNG203, "output key '%s%s' of the %s the compiled method returns: an output "
+        interp_diag(I, ret, RULE_TNG203, "output key '%s%s' of the %s the compiled method returns: an output "
                     "name must be 1 to 64 of [A-Za-z0-9_.-], not starting with '.' (it names the output's .npy "
                     "file)", shown, strlen(key) > 64 ? "..." : "", what);
         return;
     }
     if (v->kind == O_TUPLE || v->kind == O_LIST || v->kind == O_DICT || v->kind == O_INST) {
-        interp_diag(I, node, RULE_TNG203, "output '%s' of the %s the compiled method returns is a %s: a named "
+        interp_diag(I, ret, RULE_TNG203, "output '%s' of the %s the compiled method returns is a %s: a named "
                     "output must be a tensor", key, what,
                     v->kind == O_TUPLE ? "tuple" : v->kind == O_LIST ? "list" : v->kind == O_DICT ? "dict"
                                                                                              : "object");
@@ -773,7 +774,7 @@ static void collect_named(Interp *I, Graph *g, const char *what, const char *key
         return;
     for (size_t i = 0; i < g->outputs.n; i++)
         if (strcmp(g->outputs.v[i].name, key) == 0) {
-            interp_diag(I, node, RULE_TNG203, "output '%s' of the %s the compiled method returns is named twice",
+            interp_diag(I, ret, RULE_TNG203, "output '%s' of the %s the compiled method returns is named twice",
                         key, what);
             return;
         }
@@ -796,25 +797,26 @@ static const InterpClass *dataclass_of(const Obj *r)
 
 /* The entry-graph outputs of return value r: named by key when r is a
  * dict (string keys), a named tuple of the script or a dataclass instance;
- * otherwise flattened as out0, out1, ... */
-static void collect_top_outputs(Interp *I, Graph *g, Obj *r, int32_t node)
+ * otherwise flattened as out0, out1, ... Diagnostics at node (the call),
+ * those about keys at ret (the return statement, else the call). */
+static void collect_top_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int32_t ret)
 {
     const InterpClass *dc = r ? dataclass_of(r) : NULL;
     if (r && r->kind == O_DICT) {
         for (size_t i = 0; i + 1 < r->n; i += 2) {
             if (r->items[i]->kind != O_STR) {
-                interp_diag(I, node, RULE_TNG203, "key %zu of the dict the compiled method returns is not a "
+                interp_diag(I, ret, RULE_TNG203, "key %zu of the dict the compiled method returns is not a "
                             "string (a string names the output)", i / 2);
                 continue;
             }
-            collect_named(I, g, "dict", r->items[i]->s, r->items[i + 1], node);
+            collect_named(I, g, "dict", r->items[i]->s, r->items[i + 1], node, ret);
         }
     } else if (r && r->kind == O_TUPLE && r->cls && r->cls->namedtuple) {
         for (size_t i = 0; i < r->n && i < r->cls->nfields; i++)
-            collect_named(I, g, "named tuple", r->cls->fields[i], r->items[i], node);
+            collect_named(I, g, "named tuple", r->cls->fields[i], r->items[i], node, ret);
     } else if (dc) {
         for (size_t i = 0; i < dc->nfields; i++)
-            collect_named(I, g, "dataclass", dc->fields[i], obj_getattr(r, dc->fields[i]), node);
+            collect_named(I, g, "dataclass", dc->fields[i], obj_getattr(r, dc->fields[i]), node, ret);
     } else {
         collect_outputs(I, g, r, node, 0);
     }
@@ -939,9 +941,11 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     weight_names_collect(I, self, "", 0);
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
 
+    I->ret_node = -1;
     Obj *ret = torch_module ? torchlib_call_module(I, self, a) : entry__run(I, fn, self, a);
     if (!I->aborted) {
-        collect_top_outputs(I, g, ret, a->node);
+        collect_top_outputs(I, g, ret, a->node,
+                            fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
         for (size_t i = 0; i < I->shadows.n; i++) {
             Shadow *s = &I->shadows.v[i];
             if (s->obj->kind != O_TENSOR || s->obj->t->value == s->initial)

@@ -2058,6 +2058,7 @@ static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n)
     case NK_return_statement: {
         int32_t v = child(I, n, 0);
         I->ret = v >= 0 ? eval(I, f, v) : obj_none(I);
+        I->ret_node = n;
         return I->aborted ? FLOW_ABORT : FLOW_RETURN;
     }
     case NK_import_statement: case NK_import_from_statement:

@@ -229,6 +229,7 @@ struct Interp {
     void (*setattr)(Interp *I, Obj *o, const char *name, Obj *val, int32_t node);  /* interp_setattr */
     Frame *globals;
     Obj *ret;              /* value of the last return */
+    int32_t ret_node;      /* the last return statement run, or -1 */
     long steps;
     int depth;
     int nest;              /* eval/exec nesting, all calls together */
