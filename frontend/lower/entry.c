@@ -855,10 +855,34 @@ static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int 
         I->tracing = tr;
         return o;
     }
+    if (r->kind == O_TUPLE && r->cls && r->cls->namedtuple && r->n == r->cls->nfields) {
+        Obj **items = interp_alloc(I, (r->n + 1) * sizeof *items);
+        for (size_t i = 0; i < r->n; i++)
+            items[i] = host_result(I, g, r->items[i], symval, depth + 1);
+        Obj *o = obj_named_tuple(I, items, r->cls->fields, r->n);
+        o->cls = r->cls;
+        return o;
+    }
     if (r->kind == O_TUPLE || r->kind == O_LIST) {
         Obj *o = obj_seq(I, r->kind);
         for (size_t i = 0; i < r->n; i++)
             obj_push(I, o, host_result(I, g, r->items[i], symval, depth + 1));
+        return o;
+    }
+    if (r->kind == O_DICT) {   /* {"logits": ...}: the keys kept, the values as host tensors */
+        Obj *o = obj_seq(I, O_DICT);
+        for (size_t i = 0; i + 1 < r->n; i += 2) {
+            obj_push(I, o, r->items[i]);
+            obj_push(I, o, host_result(I, g, r->items[i + 1], symval, depth + 1));
+        }
+        return o;
+    }
+    if (dataclass_of(r)) {   /* a dataclass result: a copy, its attributes as host values */
+        Obj *o = obj_new(I, O_INST);
+        o->cls = r->cls;
+        o->node = r->node;
+        for (size_t i = 0; i < r->attrs.n; i++)
+            obj_setattr(I, o, r->attrs.names[i], host_result(I, g, r->attrs.vals[i], symval, depth + 1));
         return o;
     }
     if (r->kind == O_TENSOR)
