@@ -104,6 +104,21 @@ ns = SimpleNamespace(hidden=16, act="gelu")
 ns.layers = 2
 setattr(ns, "late", 1.5)
 
+import collections
+from typing import NamedTuple
+
+Pt = collections.namedtuple("Pt", "x, y z", defaults=[7])
+Sz = collections.namedtuple("Sz", ["h", "w"])
+
+
+class Span(NamedTuple):
+    start: int
+    stop: int = 10
+
+
+pt = Pt(1, z=3, y=2)
+sp = Span(4)
+
 VALUES = [
     # % formatting
     "%s_%d" % (name, n),
@@ -175,6 +190,9 @@ VALUES = [
     str([round(2.675, 2), round(1234.5, -2), round(0.5), round(-1.5), round(1e300, 2)]),
     # repr/str of containers
     str([1, 2.0, "x", None, True]) + repr((1,)) + str({"a": [1, (2, 3)]}) + repr(()),
+    # named tuples (collections.namedtuple, typing.NamedTuple)
+    str([pt.x, pt.y, pt.z, pt[0], pt[-1], len(pt), list(pt), pt == (1, 2, 3), isinstance(pt, tuple)]),
+    str([sp.start, sp.stop, sp[1], tuple(sp) == (4, 10), Sz(1, 2).w, Pt(0, 1).z, Span(stop=2, start=1)[0]]),
 ]
 # --- python: end
 
