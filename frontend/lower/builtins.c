@@ -822,6 +822,12 @@ static int bi__isinstance_one(const Obj *x, const Obj *c)
             return 1;
         if (lib && !bi__nn_class(lib))
             return -1;   /* a library base: its own bases are not known here */
+    } else if (c->kind == O_CLASS && x->kind == O_TUPLE && x->cls && x->cls->namedtuple) {
+        const InterpClass *k = x->cls;
+        for (int depth = 0; k && depth < 64; k = k->base, depth++)   /* a named tuple of the script */
+            if (c->cls == k)
+                return 1;
+        return 0;
     } else if (c->kind == O_CLASS) {
         return 0;   /* nothing else is an instance of a script class */
     } else {
@@ -1132,7 +1138,14 @@ static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
     case O_INT: case O_DIM: t = "int"; break;
     case O_FLOAT: t = "float"; break;
     case O_STR: t = "str"; break;
-    case O_TUPLE: t = "tuple"; break;
+    case O_TUPLE:
+        if (x->cls && x->cls->namedtuple) {   /* a named tuple: its class */
+            Obj *c = obj_new(I, O_CLASS);
+            c->cls = x->cls;
+            return c;
+        }
+        t = "tuple";
+        break;
     case O_LIST: t = "list"; break;
     case O_DICT: t = "dict"; break;
     case O_RANGE: t = "range"; break;

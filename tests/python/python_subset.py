@@ -193,6 +193,8 @@ VALUES = [
     # named tuples (collections.namedtuple, typing.NamedTuple)
     str([pt.x, pt.y, pt.z, pt[0], pt[-1], len(pt), list(pt), pt == (1, 2, 3), isinstance(pt, tuple)]),
     str([sp.start, sp.stop, sp[1], tuple(sp) == (4, 10), Sz(1, 2).w, Pt(0, 1).z, Span(stop=2, start=1)[0]]),
+    str([isinstance(pt, Pt), isinstance(sp, Span), isinstance(pt, Span), isinstance(sp, tuple), type(pt) == Pt,
+         type(sp).__name__]),
 ]
 # --- python: end
 
