@@ -1057,9 +1057,22 @@ void builtins_namedtuple_class(Interp *I, InterpClass *cls)
     cls->namedtuple = 1;
 }
 
+/* 1 when s (n bytes) is an ASCII identifier, as a field name must be. */
+static int bi__identifier(const char *s, size_t n)
+{
+    if (n == 0 || strlen(s) != n || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_'))
+            return 0;
+    return 1;
+}
+
 /* collections.namedtuple(typename, field_names, *, defaults=None): a class
  * whose call makes a named tuple; field_names a list or tuple of strings,
- * or one string of names separated by commas and/or spaces. */
+ * or one string of names separated by commas and/or spaces (ASCII
+ * identifiers; anything else is not known). */
 static Obj *bi_namedtuple(Interp *I, const char *name, CallArgs *a)
 {
     (void)name;
@@ -1070,6 +1083,8 @@ static Obj *bi_namedtuple(Interp *I, const char *name, CallArgs *a)
     const char **names = interp_alloc(I, cap * sizeof *names);
     if (fn->kind == O_STR) {
         const char *p = fn->s;
+        if (strlen(p) != fn->len)
+            return unk(I);
         while (*p) {
             while (*p == ' ' || *p == ',')
                 p++;
@@ -1084,12 +1099,14 @@ static Obj *bi_namedtuple(Interp *I, const char *name, CallArgs *a)
                 names = nn, cap *= 2;
             }
             names[n++] = interp_printf(I, "%.*s", (int)len, p);
+            if (!bi__identifier(names[n - 1], len))
+                return unk(I);
             p += len;
         }
     } else if (is_seq(fn)) {
         names = interp_alloc(I, (fn->n + 1) * sizeof *names);
         for (size_t i = 0; i < fn->n; i++) {
-            if (fn->items[i]->kind != O_STR)
+            if (fn->items[i]->kind != O_STR || !bi__identifier(fn->items[i]->s, fn->items[i]->len))
                 return unk(I);
             names[n++] = fn->items[i]->s;
         }

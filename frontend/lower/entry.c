@@ -723,11 +723,11 @@ static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth
     }
 }
 
-/* 1 when key may name an output: 1..64 of [A-Za-z0-9_.-], not starting
- * with '.' (a file name of its own, a C string with nothing to escape). */
-static int output_key_ok(const char *key)
+/* 1 when key (n bytes) may name an output: 1..64 of [A-Za-z0-9_.-], not
+ * starting with '.' (a file name of its own, a C string with nothing to
+ * escape); a NUL byte in it is refused too. */
+static int output_key_ok(const char *key, size_t n)
 {
-    size_t n = strlen(key);
     if (n == 0 || n > 64 || key[0] == '.')
         return 0;
     for (size_t i = 0; i < n; i++)
@@ -740,20 +740,20 @@ static int output_key_ok(const char *key)
 /* One named output: value v of the returned dict, named tuple or
  * dataclass under key (None and non-tensors leave no output; a
  * container is refused, naming the key). */
-static void collect_named(Interp *I, Graph *g, const char *what, const char *key, Obj *v, int32_t node,
-                          int32_t ret)
+static void collect_named(Interp *I, Graph *g, const char *what, const char *key, size_t len, Obj *v,
+                          int32_t node, int32_t ret)
 {
     if (!v || v->kind == O_NONE)
         return;
-    if (!output_key_ok(key)) {
+    if (!output_key_ok(key, len)) {
         char shown[72];
         size_t k = 0;
-        for (const char *c = key; *c && k < 64; c++)
-            shown[k++] = (*c >= 0x20 && *c < 0x7f && *c != '\'') ? *c : '?';
+        for (size_t i = 0; i < len && k < 64; i++)   /* printable ASCII shown, the rest as '?' */
+            shown[k++] = (key[i] >= 0x20 && key[i] < 0x7f && key[i] != '\'') ? key[i] : '?';
         shown[k] = '\0';
         interp_diag(I, ret, RULE_TNG203, "output key '%s%s' of the %s the compiled method returns: an output "
                     "name must be 1 to 64 of [A-Za-z0-9_.-], not starting with '.' (it names the output's .npy "
-                    "file)", shown, strlen(key) > 64 ? "..." : "", what);
+                    "file)", shown, len > 64 ? "..." : "", what);
         return;
     }
     if (v->kind == O_TUPLE || v->kind == O_LIST || v->kind == O_DICT || v->kind == O_INST) {
@@ -809,14 +809,16 @@ static void collect_top_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int32
                             "string (a string names the output)", i / 2);
                 continue;
             }
-            collect_named(I, g, "dict", r->items[i]->s, r->items[i + 1], node, ret);
+            collect_named(I, g, "dict", r->items[i]->s, r->items[i]->len, r->items[i + 1], node, ret);
         }
     } else if (r && r->kind == O_TUPLE && r->cls && r->cls->namedtuple) {
         for (size_t i = 0; i < r->n && i < r->cls->nfields; i++)
-            collect_named(I, g, "named tuple", r->cls->fields[i], r->items[i], node, ret);
+            collect_named(I, g, "named tuple", r->cls->fields[i], strlen(r->cls->fields[i]), r->items[i], node,
+                          ret);
     } else if (dc) {
         for (size_t i = 0; i < dc->nfields; i++)
-            collect_named(I, g, "dataclass", dc->fields[i], obj_getattr(r, dc->fields[i]), node, ret);
+            collect_named(I, g, "dataclass", dc->fields[i], strlen(dc->fields[i]), obj_getattr(r, dc->fields[i]),
+                          node, ret);
     } else {
         collect_outputs(I, g, r, node, 0);
     }

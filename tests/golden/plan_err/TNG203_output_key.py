@@ -14,7 +14,7 @@ class Model(torch.nn.Module):
         return {"pair": (x, x * 2), "map": {"k": x}, "none": None}  # expect: TNG203
 
     def keys(self, x):
-        return {1: x, "k" * 65: x}  # expect: TNG203
+        return {1: x, "k" * 65: x, "a\x00b": x, "a\nb": x, "ключ": x, "a/b": x, "": x}  # expect: TNG203
 
 
 config = torchair.CompilerConfig()
