@@ -995,6 +995,28 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
     case O_TUPLE:
         if ((r = obj_getattr(o, name)))   /* a named tuple's field */
             return r;
+        if (o->cls && o->cls->namedtuple) {   /* its _fields, its class's methods and attributes */
+            if (strcmp(name, "_fields") == 0) {
+                Obj *t = obj_seq(I, O_TUPLE);
+                for (size_t i = 0; i < o->cls->nfields; i++)
+                    obj_push(I, t, obj_str(I, o->cls->fields[i]));
+                return t;
+            }
+            InterpFunc *fn = obj_class_method(o->cls, name, NULL);
+            if (fn && fn->binding == 'p') {
+                CallArgs none = {0};
+                none.node = node;
+                return call_func(I, fn, o, &none);
+            }
+            if (fn && !fn->binding) {
+                Obj *b = obj_new(I, O_BOUND);
+                b->func = fn;
+                b->self_obj = o;
+                return b;
+            }
+            if (!fn && (r = obj_class_attr(o->cls, name)))
+                return r;
+        }
         return method_obj(I, name, o);
     case O_LIST: case O_DICT: case O_STR:
         return method_obj(I, name, o);

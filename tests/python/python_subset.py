@@ -115,6 +115,13 @@ class Span(NamedTuple):
     start: int
     stop: int = 10
 
+    def width(self, scale=1):
+        return (self.stop - self.start) * scale
+
+    @property
+    def mid(self):
+        return (self.start + self.stop) // 2
+
 
 pt = Pt(1, z=3, y=2)
 sp = Span(4)
@@ -195,6 +202,7 @@ VALUES = [
     str([sp.start, sp.stop, sp[1], tuple(sp) == (4, 10), Sz(1, 2).w, Pt(0, 1).z, Span(stop=2, start=1)[0]]),
     str([isinstance(pt, Pt), isinstance(sp, Span), isinstance(pt, Span), isinstance(sp, tuple), type(pt) == Pt,
          type(sp).__name__]),
+    str([pt._fields, sp._fields, sp.width(), sp.width(scale=2), sp.mid, Span(2, 4).mid]),
 ]
 # --- python: end
 
