@@ -3,8 +3,9 @@
  * the lowering evaluates them on known values (len, min, range, zip,
  * sorted, getattr, isinstance, list.append, dict.get, str methods ...),
  * the library helpers model code is written with (functools.partial,
- * dataclasses, types.SimpleNamespace, math), and the host-side torch
- * functions that only return a value (torch.manual_seed, torch.device).
+ * dataclasses, collections.namedtuple, types.SimpleNamespace, math), and
+ * the host-side torch functions that only return a value
+ * (torch.manual_seed, torch.device).
  *
  * A builtin is a row of the table `builtins`: its name, the function that
  * evaluates it, and flags. What a builtin cannot evaluate is an unknown
