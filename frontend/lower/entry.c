@@ -757,10 +757,10 @@ static void collect_named(Interp *I, Graph *g, const char *what, const char *key
         return;
     }
     if (v->kind == O_TUPLE || v->kind == O_LIST || v->kind == O_DICT || v->kind == O_INST) {
-        interp_diag(I, ret, RULE_TNG203, "output '%s' of the %s the compiled method returns is a %s: a named "
+        interp_diag(I, ret, RULE_TNG203, "output '%s' of the %s the compiled method returns is %s: a named "
                     "output must be a tensor", key, what,
-                    v->kind == O_TUPLE ? "tuple" : v->kind == O_LIST ? "list" : v->kind == O_DICT ? "dict"
-                                                                                             : "object");
+                    v->kind == O_TUPLE ? "a tuple" : v->kind == O_LIST ? "a list" : v->kind == O_DICT ? "a dict"
+                                                                                                 : "an object");
         return;
     }
     if (v->kind == O_UNKNOWN) {
