@@ -892,6 +892,15 @@ static Obj *method_obj(Interp *I, const char *name, Obj *self)
     return m;
 }
 
+/* The _fields of named tuple class cls: a tuple of the field names. */
+static Obj *namedtuple_fields(Interp *I, const InterpClass *cls)
+{
+    Obj *t = obj_seq(I, O_TUPLE);
+    for (size_t i = 0; i < cls->nfields; i++)
+        obj_push(I, t, obj_str(I, cls->fields[i]));
+    return t;
+}
+
 /* obj.name (see the prototype above) */
 static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
 {
@@ -956,6 +965,8 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         }
         return method_obj(I, name, o);
     case O_CLASS:
+        if (o->cls->namedtuple && strcmp(name, "_fields") == 0)
+            return namedtuple_fields(I, o->cls);
         r = obj_class_attr(o->cls, name);
         if (r && r->kind == O_FUNC && r->func->binding == 'c') {   /* Cls.make: bound to the class */
             Obj *b = obj_new(I, O_BOUND);
@@ -996,12 +1007,8 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         if ((r = obj_getattr(o, name)))   /* a named tuple's field */
             return r;
         if (o->cls && o->cls->namedtuple) {   /* its _fields, its class's methods and attributes */
-            if (strcmp(name, "_fields") == 0) {
-                Obj *t = obj_seq(I, O_TUPLE);
-                for (size_t i = 0; i < o->cls->nfields; i++)
-                    obj_push(I, t, obj_str(I, o->cls->fields[i]));
-                return t;
-            }
+            if (strcmp(name, "_fields") == 0)
+                return namedtuple_fields(I, o->cls);
             InterpFunc *fn = obj_class_method(o->cls, name, NULL);
             if (fn && fn->binding == 'p') {
                 CallArgs none = {0};
@@ -2004,8 +2011,14 @@ static Flow exec_class(Interp *I, Frame *f, int32_t n)
             obj_attrs_set(I, &cls->attrs, cf->vars.keys[i], cf->vars.vals[i]);
     frame_release(I, cf);
     if (cls->base_name && (streq(cls->base_name, "typing.NamedTuple") ||
-                           streq(cls->base_name, "typing_extensions.NamedTuple")))
+                           streq(cls->base_name, "typing_extensions.NamedTuple"))) {
         builtins_namedtuple_class(I, cls);
+    } else if (cls->base && cls->base->namedtuple) {   /* class B(Pair): the same fields, B's methods */
+        cls->fields = cls->base->fields;
+        cls->field_defaults = cls->base->field_defaults;
+        cls->nfields = cls->base->nfields;
+        cls->namedtuple = 1;
+    }
     Obj *o = obj_new(I, O_CLASS);
     o->cls = cls;
     frame_assign(I, f, cls->name, o);

@@ -123,6 +123,11 @@ class Span(NamedTuple):
         return (self.start + self.stop) // 2
 
 
+class Pt2(Pt):
+    def norm1(self):
+        return abs(self.x) + abs(self.y) + abs(self.z)
+
+
 pt = Pt(1, z=3, y=2)
 sp = Span(4)
 
@@ -202,6 +207,7 @@ VALUES = [
     str([sp.start, sp.stop, sp[1], tuple(sp) == (4, 10), Sz(1, 2).w, Pt(0, 1).z, Span(stop=2, start=1)[0]]),
     str([isinstance(pt, Pt), isinstance(sp, Span), isinstance(pt, Span), isinstance(sp, tuple), type(pt) == Pt,
          type(sp).__name__]),
+    str([Pt2(-1, 2).norm1(), Pt2(1, 2, 3).z, isinstance(Pt2(1, 2), Pt), isinstance(pt, Pt2), Pt2._fields]),
     str([pt._fields, sp._fields, sp.width(), sp.width(scale=2), sp.mid, Span(2, 4).mid]),
 ]
 # --- python: end
