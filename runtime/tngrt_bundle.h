@@ -40,7 +40,11 @@ typedef struct TngrtDim {
 
 /* An input, output or weight of the bundle. */
 typedef struct TngrtSigTensor {
-    const char *name;     /* input: parameter path; weight: state_dict key; output: "out0".. */
+    /* input: parameter path; weight: state_dict key; output: "out0",
+     * "out1", ... or, for an entry returning a dict, named tuple or
+     * dataclass, its key ("logits"; tngc allows 1..64 of [A-Za-z0-9_.-],
+     * not starting with '.') */
+    const char *name;
     TngrtDType dtype;
     int ndim;
     const TngrtDim *dims; /* ndim entries (outputs: informational) */

@@ -3,8 +3,10 @@
  * reads the inputs from .npy files and the weights from a safetensors
  * file, runs the entry on the Ascend NPU through the bundle's own API
  * (<name>_create, _load_weights, _run), prints the latency percentiles of
- * the timed runs and writes the outputs of the last run (and the inputs it
- * updated in place, as D/<input with [A-Za-z0-9_.-] kept>.npy) as .npy files.
+ * the timed runs and writes the outputs of the last run (as D/<output>.npy:
+ * out0, out1, ... or the keys of a returned dict, named tuple or dataclass)
+ * and the inputs it updated in place (as D/<input with [A-Za-z0-9_.-]
+ * kept>.npy); two results that would share a file are refused at the start.
  *
  *   <name>_launcher [--weights W.safetensors] --input NAME=F.npy ...
  *                   [--out-dir D] [--warmup N] [--iters N] [--trace T.json]
@@ -147,6 +149,11 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
             for (int k = 0; k < L->d->ninputs; k++)
                 printf("  %s %s, %d dims\n", L->d->inputs[k].name, tngrt_dtype_name(L->d->inputs[k].dtype),
                        L->d->inputs[k].ndim);
+            printf("outputs, written as D/<output>.npy (out0, out1, ... or the keys of a returned dict, named "
+                   "tuple or dataclass):\n");
+            for (int k = 0; k < L->d->noutputs; k++)
+                printf("  %s %s, %d dims\n", L->d->outputs[k].name, tngrt_dtype_name(L->d->outputs[k].dtype),
+                       L->d->outputs[k].ndim);
             printf("--trace T.json: host times of the last timed run (Chrome trace, one track per stream)\n"
                    "--pad: inputs in no gear are padded with zeros up to the smallest gear that holds them\n"
                    "       (only symbols proven row-independent), and the outputs cropped back\n");
@@ -587,6 +594,50 @@ static int acl_trace_dir(const AclLauncher *L)
     return 0;
 }
 
+/* The name result k is written under: outputs first, then the inputs
+ * updated in place; NULL for an input that is not written. */
+static const char *acl_result_name(const TngrtBundleDesc *d, int k)
+{
+    if (k < d->noutputs)
+        return d->outputs[k].name;
+    k -= d->noutputs;
+    return (d->inputs[k].flags & TNGRT_SIG_UPDATED) ? d->inputs[k].name : NULL;
+}
+
+/* Whether names a and b give the same file once their characters outside
+ * [A-Za-z0-9_.-] become '_' (as acl_write1 writes them). */
+static int acl_same_file(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int ka = (*a >= 'a' && *a <= 'z') || (*a >= 'A' && *a <= 'Z') || (*a >= '0' && *a <= '9') || *a == '_' ||
+                 *a == '.' || *a == '-';
+        int kb = (*b >= 'a' && *b <= 'z') || (*b >= 'A' && *b <= 'Z') || (*b >= '0' && *b <= '9') || *b == '_' ||
+                 *b == '.' || *b == '-';
+        if (!*a || !*b)
+            return !*a && !*b;
+        if ((ka ? *a : '_') != (kb ? *b : '_'))
+            return 0;
+    }
+}
+
+/* Refuses signatures in which two results would be written to the same
+ * file (an output named like an input updated in place, or two names equal
+ * once sanitised), as launcher.c does. */
+static int acl_check_names(const AclLauncher *L)
+{
+    const TngrtBundleDesc *d = L->d;
+    int n = d->noutputs + d->ninputs;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < a; b++) {
+            const char *na = acl_result_name(d, a), *nb = acl_result_name(d, b);
+            if (na && nb && acl_same_file(na, nb))
+                return acl_fail(L, ACL_EXIT_USAGE, "%s '%s' and %s '%s' would both be written to one .npy file: "
+                                "rename one in the script", b < d->noutputs ? "output" : "input", nb,
+                                a < d->noutputs ? "output" : "input", na);
+        }
+    return 0;
+}
+
 static int acl_main(AclLauncher *L, int argc, char **argv)
 {
     const TngrtBundleDesc *d = L->d;
@@ -600,8 +651,8 @@ static int acl_main(AclLauncher *L, int argc, char **argv)
     L->out = calloc((size_t)d->noutputs + 1, sizeof *L->out);
     if (!L->in || !L->padded || !L->run_in || !L->real || !L->is_padded || !L->out)
         return acl_fail(L, ACL_EXIT_DEVICE, "out of memory");
-    if ((rc = acl_args(L, argc, argv)) != 0 || L->help || (rc = acl_trace_dir(L)) != 0 ||
-        (rc = acl_out_dir(L)) != 0)
+    if ((rc = acl_args(L, argc, argv)) != 0 || L->help || (rc = acl_check_names(L)) != 0 ||
+        (rc = acl_trace_dir(L)) != 0 || (rc = acl_out_dir(L)) != 0)
         return rc;
     if (!(L->us = calloc((size_t)L->iters, sizeof *L->us)))
         return acl_fail(L, ACL_EXIT_DEVICE, "out of memory");

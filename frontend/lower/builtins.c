@@ -3,8 +3,9 @@
  * the lowering evaluates them on known values (len, min, range, zip,
  * sorted, getattr, isinstance, list.append, dict.get, str methods ...),
  * the library helpers model code is written with (functools.partial,
- * dataclasses, types.SimpleNamespace, math), and the host-side torch
- * functions that only return a value (torch.manual_seed, torch.device).
+ * dataclasses, collections.namedtuple, types.SimpleNamespace, math), and
+ * the host-side torch functions that only return a value
+ * (torch.manual_seed, torch.device).
  *
  * A builtin is a row of the table `builtins`: its name, the function that
  * evaluates it, and flags. What a builtin cannot evaluate is an unknown
@@ -822,6 +823,12 @@ static int bi__isinstance_one(const Obj *x, const Obj *c)
             return 1;
         if (lib && !bi__nn_class(lib))
             return -1;   /* a library base: its own bases are not known here */
+    } else if (c->kind == O_CLASS && x->kind == O_TUPLE && x->cls && x->cls->namedtuple) {
+        const InterpClass *k = x->cls;
+        for (int depth = 0; k && depth < 64; k = k->base, depth++)   /* a named tuple of the script */
+            if (c->cls == k)
+                return 1;
+        return 0;
     } else if (c->kind == O_CLASS) {
         return 0;   /* nothing else is an instance of a script class */
     } else {
@@ -1045,6 +1052,85 @@ static Obj *bi_dataclass(Interp *I, const char *name, CallArgs *a)
     return c;
 }
 
+void builtins_namedtuple_class(Interp *I, InterpClass *cls)
+{
+    bi__dataclass_fields(I, cls);
+    cls->namedtuple = 1;
+}
+
+/* 1 when s (n bytes) is an ASCII identifier, as a field name must be. */
+static int bi__identifier(const char *s, size_t n)
+{
+    if (n == 0 || strlen(s) != n || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+/* collections.namedtuple(typename, field_names, *, defaults=None): a class
+ * whose call makes a named tuple; field_names a list or tuple of strings,
+ * or one string of names separated by commas and/or spaces (ASCII
+ * identifiers; anything else is not known). */
+static Obj *bi_namedtuple(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *tn = args_get(a, 0, "typename"), *fn = args_get(a, 1, "field_names"), *dv = args_kw(a, "defaults");
+    if (a->has_star || !tn || tn->kind != O_STR || !fn || (dv && dv->kind != O_NONE && !is_seq(dv)))
+        return unk(I);
+    size_t cap = 8, n = 0;
+    const char **names = interp_alloc(I, cap * sizeof *names);
+    if (fn->kind == O_STR) {
+        const char *p = fn->s;
+        if (strlen(p) != fn->len)
+            return unk(I);
+        while (*p) {
+            while (*p == ' ' || *p == ',')
+                p++;
+            size_t len = 0;
+            while (p[len] && p[len] != ' ' && p[len] != ',')
+                len++;
+            if (!len)
+                break;
+            if (n == cap) {
+                const char **nn = interp_alloc(I, 2 * cap * sizeof *nn);
+                memcpy(nn, names, n * sizeof *nn);
+                names = nn, cap *= 2;
+            }
+            names[n++] = interp_printf(I, "%.*s", (int)len, p);
+            if (!bi__identifier(names[n - 1], len))
+                return unk(I);
+            p += len;
+        }
+    } else if (is_seq(fn)) {
+        names = interp_alloc(I, (fn->n + 1) * sizeof *names);
+        for (size_t i = 0; i < fn->n; i++) {
+            if (fn->items[i]->kind != O_STR || !bi__identifier(fn->items[i]->s, fn->items[i]->len))
+                return unk(I);
+            names[n++] = fn->items[i]->s;
+        }
+    } else {
+        return unk(I);
+    }
+    Obj **defs = interp_alloc(I, (n + 1) * sizeof *defs);
+    size_t nd = dv && dv->kind != O_NONE ? dv->n : 0;
+    if (nd > n)
+        return unk(I);
+    for (size_t i = 0; i < nd; i++)
+        defs[n - nd + i] = dv->items[i];
+    InterpClass *cls = interp_alloc(I, sizeof *cls);
+    cls->name = tn->s;
+    cls->fields = names;
+    cls->field_defaults = defs;
+    cls->nfields = n;
+    cls->namedtuple = 1;
+    Obj *o = obj_new(I, O_CLASS);
+    o->cls = cls;
+    return o;
+}
+
 /* type(object): the class of a script instance, the library class of a
  * torch module, the builtin type of a known value */
 static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
@@ -1070,7 +1156,14 @@ static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
     case O_INT: case O_DIM: t = "int"; break;
     case O_FLOAT: t = "float"; break;
     case O_STR: t = "str"; break;
-    case O_TUPLE: t = "tuple"; break;
+    case O_TUPLE:
+        if (x->cls && x->cls->namedtuple) {   /* a named tuple: its class */
+            Obj *c = obj_new(I, O_CLASS);
+            c->cls = x->cls;
+            return c;
+        }
+        t = "tuple";
+        break;
     case O_LIST: t = "list"; break;
     case O_DICT: t = "dict"; break;
     case O_RANGE: t = "range"; break;
@@ -1322,6 +1415,7 @@ static const struct Builtin {
     {"torch.is_tensor", bi_is_tensor, 0},
     {"functools.partial", bi_partial, 0},
     {"types.SimpleNamespace", bi_namespace, 0},
+    {"collections.namedtuple", bi_namedtuple, 0},
     {"dataclasses.dataclass", bi_dataclass, BI_NOSTAR},
     {"dataclasses.field", bi_field, 0},
     {"dataclasses.asdict", bi_dataclass_fn, 0},

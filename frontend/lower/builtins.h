@@ -21,6 +21,9 @@ Obj *builtins_call(Interp *I, const char *name, CallArgs *a, int *checked);
  * builtins table (not a library name with a dot) or one the evaluator
  * handles itself (super, object, the exceptions, math, ...). */
 int builtins_is_name(const char *name);
+/* class C(typing.NamedTuple) of the script: its annotated fields (as
+ * @dataclass's) and the named-tuple flag. */
+void builtins_namedtuple_class(Interp *I, InterpClass *cls);
 Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *builtins_container_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 /* 1 when m is a method of list or dict that changes the container. */

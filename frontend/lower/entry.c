@@ -727,6 +727,107 @@ static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth
     }
 }
 
+/* 1 when key (n bytes) may name an output: 1..64 of [A-Za-z0-9_.-], not
+ * starting with '.' (a file name of its own, a C string with nothing to
+ * escape); a NUL byte in it is refused too. */
+static int output_key_ok(const char *key, size_t n)
+{
+    if (n == 0 || n > 64 || key[0] == '.')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((key[i] >= 'a' && key[i] <= 'z') || (key[i] >= 'A' && key[i] <= 'Z') ||
+              (key[i] >= '0' && key[i] <= '9') || key[i] == '_' || key[i] == '.' || key[i] == '-'))
+            return 0;
+    return 1;
+}
+
+/* One named output: value v of the returned dict, named tuple or
+ * dataclass under key (None and non-tensors leave no output; a
+ * container is refused, naming the key). */
+static void collect_named(Interp *I, Graph *g, const char *what, const char *key, size_t len, Obj *v,
+                          int32_t node, int32_t ret)
+{
+    if (!v || v->kind == O_NONE)
+        return;
+    if (!output_key_ok(key, len)) {
+        char shown[72];
+        size_t k = 0;
+        for (size_t i = 0; i < len && k < 64; i++)   /* printable ASCII shown, the rest as '?' */
+            shown[k++] = (key[i] >= 0x20 && key[i] < 0x7f && key[i] != '\'') ? key[i] : '?';
+        shown[k] = '\0';
+        interp_diag(I, ret, RULE_TNG203, "output key '%s%s' of the %s the compiled method returns: an output "
+                    "name must be 1 to 64 of [A-Za-z0-9_.-], not starting with '.' (it names the output's .npy "
+                    "file)", shown, len > 64 ? "..." : "", what);
+        return;
+    }
+    if (v->kind == O_TUPLE || v->kind == O_LIST || v->kind == O_DICT || v->kind == O_INST) {
+        interp_diag(I, ret, RULE_TNG203, "output '%s' of the %s the compiled method returns is %s: a named "
+                    "output must be a tensor", key, what,
+                    v->kind == O_TUPLE ? "a tuple" : v->kind == O_LIST ? "a list" : v->kind == O_DICT ? "a dict"
+                                                                                                 : "an object");
+        return;
+    }
+    if (v->kind == O_UNKNOWN) {
+        interp_need(I, v, node, "a value the compiled method returns");
+        return;
+    }
+    if (v->kind != O_TENSOR)
+        return;
+    int32_t val = interp_val(I, v, node);
+    if (val < 0 || interp_stale_view(I, val, node))
+        return;
+    for (size_t i = 0; i < g->outputs.n; i++)
+        if (strcmp(g->outputs.v[i].name, key) == 0) {
+            interp_diag(I, ret, RULE_TNG203, "output '%s' of the %s the compiled method returns is named twice",
+                        key, what);
+            return;
+        }
+    GraphOutput o = {arena_printf(&g->arena, "%s", key), val};
+    VEC_PUSH(g->outputs, o);
+}
+
+/* The class of r when r is a dataclass instance of the script (its fields
+ * name the outputs), else NULL. */
+static const InterpClass *dataclass_of(const Obj *r)
+{
+    if (r->kind != O_INST || !r->cls)
+        return NULL;
+    const InterpClass *k = r->cls;
+    for (int depth = 0; k && depth < 64; k = k->base, depth++)
+        if (k->fields)
+            return k;
+    return NULL;
+}
+
+/* The entry-graph outputs of return value r: named by key when r is a
+ * dict (string keys), a named tuple of the script or a dataclass instance;
+ * otherwise flattened as out0, out1, ... Diagnostics at node (the call),
+ * those about keys at ret (the return statement, else the call). */
+static void collect_top_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int32_t ret)
+{
+    const InterpClass *dc = r ? dataclass_of(r) : NULL;
+    if (r && r->kind == O_DICT) {
+        for (size_t i = 0; i + 1 < r->n; i += 2) {
+            if (r->items[i]->kind != O_STR) {
+                interp_diag(I, ret, RULE_TNG203, "key %zu of the dict the compiled method returns is not a "
+                            "string (a string names the output)", i / 2);
+                continue;
+            }
+            collect_named(I, g, "dict", r->items[i]->s, r->items[i]->len, r->items[i + 1], node, ret);
+        }
+    } else if (r && r->kind == O_TUPLE && r->cls && r->cls->namedtuple) {
+        for (size_t i = 0; i < r->n && i < r->cls->nfields; i++)
+            collect_named(I, g, "named tuple", r->cls->fields[i], strlen(r->cls->fields[i]), r->items[i], node,
+                          ret);
+    } else if (dc) {
+        for (size_t i = 0; i < dc->nfields; i++)
+            collect_named(I, g, "dataclass", dc->fields[i], strlen(dc->fields[i]), obj_getattr(r, dc->fields[i]),
+                          node, ret);
+    } else {
+        collect_outputs(I, g, r, node, 0);
+    }
+}
+
 /* Host tensors shaped like the entry's outputs, with symbols bound from
  * the call's leaves. */
 static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int depth)
@@ -761,10 +862,34 @@ static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int 
         I->tracing = tr;
         return o;
     }
+    if (r->kind == O_TUPLE && r->cls && r->cls->namedtuple && r->n == r->cls->nfields) {
+        Obj **items = interp_alloc(I, (r->n + 1) * sizeof *items);
+        for (size_t i = 0; i < r->n; i++)
+            items[i] = host_result(I, g, r->items[i], symval, depth + 1);
+        Obj *o = obj_named_tuple(I, items, r->cls->fields, r->n);
+        o->cls = r->cls;
+        return o;
+    }
     if (r->kind == O_TUPLE || r->kind == O_LIST) {
         Obj *o = obj_seq(I, r->kind);
         for (size_t i = 0; i < r->n; i++)
             obj_push(I, o, host_result(I, g, r->items[i], symval, depth + 1));
+        return o;
+    }
+    if (r->kind == O_DICT) {   /* {"logits": ...}: the keys kept, the values as host tensors */
+        Obj *o = obj_seq(I, O_DICT);
+        for (size_t i = 0; i + 1 < r->n; i += 2) {
+            obj_push(I, o, r->items[i]);
+            obj_push(I, o, host_result(I, g, r->items[i + 1], symval, depth + 1));
+        }
+        return o;
+    }
+    if (dataclass_of(r)) {   /* a dataclass result: a copy, its attributes as host values */
+        Obj *o = obj_new(I, O_INST);
+        o->cls = r->cls;
+        o->node = r->node;
+        for (size_t i = 0; i < r->attrs.n; i++)
+            obj_setattr(I, o, r->attrs.names[i], host_result(I, g, r->attrs.vals[i], symval, depth + 1));
         return o;
     }
     if (r->kind == O_TENSOR)
@@ -849,9 +974,11 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     weight_names_collect(I, self, "", 0);
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
 
+    I->ret_node = -1;
     Obj *ret = torch_module ? torchlib_call_module(I, self, a) : entry__run(I, fn, self, a);
     if (!I->aborted) {
-        collect_outputs(I, g, ret, a->node, 0);
+        collect_top_outputs(I, g, ret, a->node,
+                            fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
         for (size_t i = 0; i < I->shadows.n; i++) {
             Shadow *s = &I->shadows.v[i];
             if (s->obj->kind != O_TENSOR || s->obj->t->value == s->initial)

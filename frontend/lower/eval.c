@@ -665,6 +665,18 @@ static void dataclass_init(Interp *I, InterpClass *dc, Obj *inst, CallArgs *a)
  * (the one @dataclass generated when that comes first in the bases). */
 static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
 {
+    if (cls->namedtuple) {   /* the fields as dataclass_init sets them, then a tuple of them */
+        Obj *tmp = obj_new(I, O_INST);
+        tmp->cls = cls;
+        tmp->node = a->node;
+        dataclass_init(I, cls, tmp, a);
+        Obj **items = interp_alloc(I, (cls->nfields + 1) * sizeof *items);
+        for (size_t i = 0; i < cls->nfields; i++)
+            items[i] = obj_getattr(tmp, cls->fields[i]);
+        Obj *t = obj_named_tuple(I, items, cls->fields, cls->nfields);
+        t->cls = cls;
+        return t;
+    }
     Obj *inst = obj_new(I, O_INST);
     inst->cls = cls;
     inst->node = a->node;
@@ -880,6 +892,15 @@ static Obj *method_obj(Interp *I, const char *name, Obj *self)
     return m;
 }
 
+/* The _fields of named tuple class cls: a tuple of the field names. */
+static Obj *namedtuple_fields(Interp *I, const InterpClass *cls)
+{
+    Obj *t = obj_seq(I, O_TUPLE);
+    for (size_t i = 0; i < cls->nfields; i++)
+        obj_push(I, t, obj_str(I, cls->fields[i]));
+    return t;
+}
+
 /* obj.name (see the prototype above) */
 static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
 {
@@ -944,6 +965,8 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
         }
         return method_obj(I, name, o);
     case O_CLASS:
+        if (o->cls->namedtuple && strcmp(name, "_fields") == 0)
+            return namedtuple_fields(I, o->cls);
         r = obj_class_attr(o->cls, name);
         if (r && r->kind == O_FUNC && r->func->binding == 'c') {   /* Cls.make: bound to the class */
             Obj *b = obj_new(I, O_BOUND);
@@ -983,6 +1006,24 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
     case O_TUPLE:
         if ((r = obj_getattr(o, name)))   /* a named tuple's field */
             return r;
+        if (o->cls && o->cls->namedtuple) {   /* its _fields, its class's methods and attributes */
+            if (strcmp(name, "_fields") == 0)
+                return namedtuple_fields(I, o->cls);
+            InterpFunc *fn = obj_class_method(o->cls, name, NULL);
+            if (fn && fn->binding == 'p') {
+                CallArgs none = {0};
+                none.node = node;
+                return call_func(I, fn, o, &none);
+            }
+            if (fn && !fn->binding) {
+                Obj *b = obj_new(I, O_BOUND);
+                b->func = fn;
+                b->self_obj = o;
+                return b;
+            }
+            if (!fn && (r = obj_class_attr(o->cls, name)))
+                return r;
+        }
         return method_obj(I, name, o);
     case O_LIST: case O_DICT: case O_STR:
         return method_obj(I, name, o);
@@ -1969,6 +2010,15 @@ static Flow exec_class(Interp *I, Frame *f, int32_t n)
         if (cf->vars.keys && cf->vars.keys[i])
             obj_attrs_set(I, &cls->attrs, cf->vars.keys[i], cf->vars.vals[i]);
     frame_release(I, cf);
+    if (cls->base_name && (streq(cls->base_name, "typing.NamedTuple") ||
+                           streq(cls->base_name, "typing_extensions.NamedTuple"))) {
+        builtins_namedtuple_class(I, cls);
+    } else if (cls->base && cls->base->namedtuple) {   /* class B(Pair): the same fields, B's methods */
+        cls->fields = cls->base->fields;
+        cls->field_defaults = cls->base->field_defaults;
+        cls->nfields = cls->base->nfields;
+        cls->namedtuple = 1;
+    }
     Obj *o = obj_new(I, O_CLASS);
     o->cls = cls;
     frame_assign(I, f, cls->name, o);
@@ -2043,6 +2093,7 @@ static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n)
     case NK_return_statement: {
         int32_t v = child(I, n, 0);
         I->ret = v >= 0 ? eval(I, f, v) : obj_none(I);
+        I->ret_node = n;
         return I->aborted ? FLOW_ABORT : FLOW_RETURN;
     }
     case NK_import_statement: case NK_import_from_statement:

@@ -348,6 +348,7 @@ static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
         }
         return 1;
     case O_BUILTIN: return strcmp(a->s, b->s) == 0;
+    case O_CLASS: return a->cls == b->cls;   /* type(x) == C makes a new class object */
     default: return a == b;
     }
 }

@@ -169,6 +169,9 @@ struct InterpClass {
     Obj **field_defaults;
     size_t nfields;
     int dataclass_init;
+    /* collections.namedtuple / typing.NamedTuple: calling it makes a tuple
+     * of the fields (named, the class in the tuple's cls) */
+    int namedtuple;
 };
 
 /* ===================================================================== */
@@ -227,6 +230,7 @@ struct Interp {
     void (*setattr)(Interp *I, Obj *o, const char *name, Obj *val, int32_t node);  /* interp_setattr */
     Frame *globals;
     Obj *ret;              /* value of the last return */
+    int32_t ret_node;      /* the last return statement run, or -1 */
     long steps;
     int depth;
     int nest;              /* eval/exec nesting, all calls together */

@@ -17,7 +17,9 @@
 #      statuses): padded up to the smallest gear that holds the inputs, the
 #      gear and the padded inputs printed, the outputs cropped back; no gear
 #      large enough, sizes that disagree, a dim not row-independent, and no
-#      --pad are exit status 2 with one line and nothing in --out-dir.
+#      --pad are exit status 2 with one line and nothing in --out-dir;
+#   4. named outputs (a returned dict): <key>.npy each, listed by --help; an
+#      output named like an input updated in place refused before any run.
 #
 # usage: tests/acl/launcher_trace_pad.sh TNGC
 set -u
@@ -183,6 +185,53 @@ t "pad: not row-independent: status 2, one line, nothing left" \
 run_mock "$tmp/np" ./out/model_launcher --out-dir res --input x=x3.npy
 t "no --pad, no paddable dim: the message does not suggest --pad" \
   '[ $rc -eq 2 ] && grep -q "match no gear; gears: s0=2, s0=4$" "$tmp/e" || cat "$tmp/e"'
+
+# ---- 4. named outputs ----
+# a returned dict names the outputs: res/<key>.npy; --help lists them; an
+# output named like an input updated in place is refused before any run
+mkdir -p "$tmp/no"
+cat >"$tmp/no/model.py" <<'EOF'
+import torch
+import torchair
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return {"logits": x * 2, "layer.0-norm": x + 1}
+
+
+class Clash(torch.nn.Module):
+    def forward(self, x, cache):
+        cache.add_(x)
+        return {"cache": x - 1}
+
+
+x = torch.ones(2, 4)
+cache = torch.zeros(2, 4)
+config = torchair.CompilerConfig()
+backend = torchair.get_npu_backend(compiler_config=config)
+model = torch.compile(Model(), fullgraph=True, backend=backend)
+clash = torch.compile(Clash(), fullgraph=True, backend=backend)
+model(x)
+clash(x, cache)
+EOF
+build "$tmp/no"
+t "named: builds" '[ $? -eq 0 ] || { cat "$tmp/o"; false; }'
+mk npy "$tmp/no/x.npy" '<f4' 2 4
+mkdir -p "$tmp/no/res" "$tmp/no/res2"
+run_mock "$tmp/no" ./out/model_Model_forward_launcher --out-dir res --input x=x.npy
+t "named: status 0; res holds logits.npy and layer.0-norm.npy only" \
+  '[ $rc -eq 0 ] && [ "$(ls -A "$tmp/no/res" | LC_ALL=C sort | tr "\n" " ")" = "layer.0-norm.npy logits.npy " ] ||
+   { ls -A "$tmp/no/res"; cat "$tmp/e"; false; }'
+run_mock "$tmp/no" ./out/model_Model_forward_launcher --help
+t "named: --help lists the outputs by name" \
+  '[ $rc -eq 0 ] && grep -q "^  logits f32, 2 dims$" "$tmp/o" && grep -q "^  layer.0-norm f32" "$tmp/o" ||
+   { cat "$tmp/o" "$tmp/e"; false; }'
+run_mock "$tmp/no" ./out/model_Clash_forward_launcher --out-dir res2 --input x=x.npy --input cache=x.npy
+t "named: an output named like an input updated in place: status 2, one line, before any run" \
+  '[ $rc -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] &&
+   grep -Fq "output '"'"'cache'"'"' and input '"'"'cache'"'"' would both be written to one .npy file" "$tmp/e" &&
+   [ -z "$(ls -A "$tmp/no/res2")" ] && [ ! -s "$tmp/log" ] || { cat "$tmp/e"; false; }'
 
 echo "acl launcher: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -16,7 +16,10 @@
  * each. Built with -DFAKE_DYNAMIC it has a fourth gear leaving s0 unbound
  * (any size), laid out at run time; with -DFAKE_NO_PAD the planner has
  * not proved s0 row-independent (--pad must refuse it); with -DFAKE_BF16
- * y is bf16 (the launcher reads it from a '<u2' .npy of bfloat16 bits).
+ * y is bf16 (the launcher reads it from a '<u2' .npy of bfloat16 bits);
+ * with -DFAKE_NAMED the outputs are named as for a returned dict:
+ * logits, layer.0-norm and ../up/evil (a hand-made name the launcher must
+ * keep inside --out-dir).
  *
  * A run whose y[0] is -1234 fails in stream 0 before recording e0 (a
  * stand-in for a kernel error), so the other stream's wait is aborted; one
@@ -222,11 +225,19 @@ static const TngrtSigTensor inputs[] = {
     {"cache['k']", TNGRT_F32, 2, dims_s0_4, TNGRT_SIG_UPDATED},
 };
 static const TngrtSigTensor weights[] = {{"w", TNGRT_F32, 1, dims_4, 0}};
+#ifdef FAKE_NAMED   /* as for a returned dict; the third a name tngc refuses, to be kept in --out-dir */
+static const TngrtSigTensor outputs[] = {
+    {"logits", TNGRT_F32, 2, dims_s0_4, 0},
+    {"layer.0-norm", TNGRT_F32, 2, dims_s0_4, 0},
+    {"../up/evil", TNGRT_F32, 2, dims_4_s0, 0},
+};
+#else
 static const TngrtSigTensor outputs[] = {
     {"out0", TNGRT_F32, 2, dims_s0_4, 0},
     {"out1", TNGRT_F32, 2, dims_s0_4, 0},
     {"out2", TNGRT_F32, 2, dims_4_s0, 0},
 };
+#endif
 static const TngrtSym syms[] = {{"s0", 0, 0, FAKE_PAD_OK}};
 
 static const TngrtStreamFn static_streams[] = {static_s0, static_s1};

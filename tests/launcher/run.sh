@@ -30,7 +30,7 @@ case $build in
 *san) flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=undefined" ;;
 esac
 for v in launcher:-DFAKE_STATIC launcher_dyn:-DFAKE_DYNAMIC launcher_nopad:-DFAKE_NO_PAD \
-         launcher_bf16:-DFAKE_BF16; do
+         launcher_bf16:-DFAKE_BF16 launcher_named:-DFAKE_NAMED; do
     # shellcheck disable=SC2086  # $flags is a word list
     ${CC:-cc} $flags "${v#*:}" -o "$tmp/${v%%:*}" "$root/templates/launcher.c" \
         "$here/fake_bundle.c" "$lib" -lopenblas -lpthread -lm \
@@ -233,6 +233,24 @@ then ok; else bad "weights: unused tensor" "not one warning line, or no output";
 if [ $? -eq 0 ] && [ -f "$tmp/made/out0.npy" ] \
     && [ "$(stat -c %a "$tmp/made")" = "$(printf '%o' $((0777 & ~$(umask))))" ]
 then ok; else bad "out-dir created" "missing, or its mode is not 0777 & ~umask"; fi
+
+# named outputs (a returned dict): <name>.npy each, same values as out<k>;
+# a name with '/' stays inside --out-dir ('/' -> '_'); --help lists them
+# shellcheck disable=SC2046
+if good "named outputs" "gear 1" launcher_named $(args 2) $(cache 2) \
+    && same "named logits" "$out/logits.npy" "$data/exp_out0_2.npy" \
+    && same "named layer.0-norm" "$out/layer.0-norm.npy" "$data/exp_out1_2.npy" \
+    && same "named ../up/evil" "$out/.._up_evil.npy" "$data/exp_out2_2.npy"; then
+    if [ "$(ls -A "$out" | LC_ALL=C sort | tr '\n' ' ')" = ".._up_evil.npy cache__k__.npy layer.0-norm.npy logits.npy " ] \
+        && [ ! -e "$tmp/up" ] && [ ! -e "$out/../up" ]; then
+        ok
+    else
+        bad "named outputs" "files: $(ls -A "$out" | tr '\n' ' ')"
+    fi
+fi
+if "$tmp/launcher_named" --help >"$tmp/stdout" 2>"$tmp/stderr" && grep -q "^  logits f32\[s0,4\]$" "$tmp/stdout" \
+    && grep -q "^  layer.0-norm f32" "$tmp/stdout" && grep -q "its keys: logits.npy" "$tmp/stdout"
+then ok; else bad "named outputs: --help" "does not list the names"; fi
 
 # ---- valgrind ----
 case $build in

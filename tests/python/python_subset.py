@@ -104,6 +104,33 @@ ns = SimpleNamespace(hidden=16, act="gelu")
 ns.layers = 2
 setattr(ns, "late", 1.5)
 
+import collections
+from typing import NamedTuple
+
+Pt = collections.namedtuple("Pt", "x, y z", defaults=[7])
+Sz = collections.namedtuple("Sz", ["h", "w"])
+
+
+class Span(NamedTuple):
+    start: int
+    stop: int = 10
+
+    def width(self, scale=1):
+        return (self.stop - self.start) * scale
+
+    @property
+    def mid(self):
+        return (self.start + self.stop) // 2
+
+
+class Pt2(Pt):
+    def norm1(self):
+        return abs(self.x) + abs(self.y) + abs(self.z)
+
+
+pt = Pt(1, z=3, y=2)
+sp = Span(4)
+
 VALUES = [
     # % formatting
     "%s_%d" % (name, n),
@@ -175,6 +202,13 @@ VALUES = [
     str([round(2.675, 2), round(1234.5, -2), round(0.5), round(-1.5), round(1e300, 2)]),
     # repr/str of containers
     str([1, 2.0, "x", None, True]) + repr((1,)) + str({"a": [1, (2, 3)]}) + repr(()),
+    # named tuples (collections.namedtuple, typing.NamedTuple)
+    str([pt.x, pt.y, pt.z, pt[0], pt[-1], len(pt), list(pt), pt == (1, 2, 3), isinstance(pt, tuple)]),
+    str([sp.start, sp.stop, sp[1], tuple(sp) == (4, 10), Sz(1, 2).w, Pt(0, 1).z, Span(stop=2, start=1)[0]]),
+    str([isinstance(pt, Pt), isinstance(sp, Span), isinstance(pt, Span), isinstance(sp, tuple), type(pt) == Pt,
+         type(sp).__name__]),
+    str([Pt2(-1, 2).norm1(), Pt2(1, 2, 3).z, isinstance(Pt2(1, 2), Pt), isinstance(pt, Pt2), Pt2._fields]),
+    str([pt._fields, sp._fields, sp.width(), sp.width(scale=2), sp.mid, Span(2, 4).mid]),
 ]
 # --- python: end
 

@@ -22,7 +22,9 @@ several entries):
   inputs.txt               one line NAME=/abs/path/inputs/<name>.npy each
   weights.safetensors      the module's state_dict, when it has any tensor
   expected/out<k>.npy      the outputs (the returned tensor, or the tensors
-                           of returned tuples/lists/dicts flattened in order)
+                           of returned tuples/lists flattened in order)
+  expected/<key>.npy       instead, the outputs of a returned dict, named
+                           tuple or dataclass, by key/field (tngc names them so)
   expected/<name>.npy      the inputs the call changed in place, after it
   inputs/dtypes.txt,       one line "<file>.npy <torch dtype>" per .npy file
   expected/dtypes.txt      of the folder (float32, bfloat16, int64, ...)
@@ -176,6 +178,25 @@ def flatten_args(torch, sig, args, kwargs):
     return out
 
 
+def named_outputs(torch, v):
+    """[(file stem, tensor)] of a forward's result as tngc names them: a
+    dict's string keys, a named tuple's fields or a dataclass's fields (in
+    order, None left out) for a dict, namedtuple or dataclass result
+    (HF-style ModelOutput included); out0, out1, ... of the flattened
+    tensors otherwise."""
+    import dataclasses
+    pairs = None
+    if isinstance(v, dict):
+        pairs = list(v.items())
+    elif isinstance(v, tuple) and hasattr(type(v), "_fields"):
+        pairs = list(zip(type(v)._fields, v))
+    elif dataclasses.is_dataclass(v) and not isinstance(v, type):
+        pairs = [(f.name, getattr(v, f.name)) for f in dataclasses.fields(v)]
+    if pairs is None:
+        return [("out%d" % k, t) for k, t in enumerate(flatten_outputs(torch, v, []))]
+    return [(str(k), t) for k, t in pairs if isinstance(t, torch.Tensor)]
+
+
 def flatten_outputs(torch, v, acc):
     if isinstance(v, torch.Tensor):
         acc.append(v)
@@ -224,7 +245,7 @@ class Entry:
         self.fallbacks = []     # [(op, dtype, reason)] of the recorded call
         self.gears = []         # --all-gears: [Gear]
         self.inputs = None      # [(name, tensor before the call)]
-        self.outputs = None     # [tensor]
+        self.outputs = None     # [(name, tensor)]
         self.updated = None     # [(name, tensor after the call)]
         self.weights = None     # [(name, tensor)]
 
@@ -389,7 +410,7 @@ class Recorder:
             result = target(*args, **kwargs)
         finally:
             entry.fallbacks = _tngc_ref.take_fallback_log()
-        entry.outputs = [t.detach().clone() for t in flatten_outputs(torch, result, [])]
+        entry.outputs = [(n, t.detach().clone()) for n, t in named_outputs(torch, result)]
         entry.updated = [(name, t.detach().clone()) for (name, t), (_, before) in
                          zip(flat, entry.inputs) if not same(torch, t.detach(), before)]
         if self.all_gears:
@@ -440,7 +461,7 @@ class Recorder:
                 result = target(*[sub(a) for a in args], **{k: sub(v) for k, v in kwargs.items()})
             finally:
                 gear.fallbacks = _tngc_ref.take_fallback_log()
-            gear.outputs = [t.detach().clone() for t in flatten_outputs(torch, result, [])]
+            gear.outputs = [(n, t.detach().clone()) for n, t in named_outputs(torch, result)]
             gear.updated = [(name, new[name].detach().clone()) for name, t0 in gear.inputs
                             if not same(torch, new[name].detach(), t0)]
             entry.gears.append(gear)
@@ -474,7 +495,7 @@ class Recorder:
             lines.append("%s=%s\n" % (n, path))
         with open(os.path.join(d, "inputs.txt"), "w") as f:
             f.writelines(lines)
-        results = [("out%d" % k, t) for k, t in enumerate(outputs)]
+        results = list(outputs)
         results += [(sanitise(n), t) for n, t in updated]
         for n, t in results:
             np.save(os.path.join(d, "expected", n + ".npy"), npy_array(torch, t))
