@@ -56,11 +56,11 @@ stage "$root/examples/multi_stream" ms
 printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s"\nexec %s "$@"\n' "$tmp/cc.log" "${CC:-clang}" >"$tmp/ccwrap"
 chmod +x "$tmp/ccwrap"
 build "$tmp/ms" --cc "$tmp/ccwrap"
-t "link: the launcher is built" '[ $? -eq 0 ] && [ -x "$tmp/ms/out/model_launcher" ] || cat "$tmp/o"'
+t "link: the launcher is built" '[ $? -eq 0 ] && [ -x "$tmp/ms/out/model_launcher" ] || { cat "$tmp/o"; false; }'
 grep -e '-o [^ ]*/model_launcher ' "$tmp/cc.log" >"$tmp/ld" 2>/dev/null
 t "link: one link line, with libtngcrt_core.a and -lascendcl, without -lopenblas or libtngcrt.a" \
   '[ "$(lines "$tmp/ld")" = 1 ] && grep -q "/libtngcrt_core\.a " "$tmp/ld" && grep -q -- "-lascendcl" "$tmp/ld" &&
-   ! grep -q -- "-lopenblas" "$tmp/ld" && ! grep -q "/libtngcrt\.a" "$tmp/ld" || cat "$tmp/ld"'
+   ! grep -q -- "-lopenblas" "$tmp/ld" && ! grep -q "/libtngcrt\.a" "$tmp/ld" || { cat "$tmp/ld"; false; }'
 t "link: no cblas_ symbol in the launcher (nm)" \
   'nm "$tmp/ms/out/model_launcher" >"$tmp/nm" && ! grep -q "cblas_" "$tmp/nm"'
 t "link: the launcher needs no libopenblas (readelf -d)" \
@@ -73,7 +73,7 @@ mkdir -p "$tmp/ms/res"
 # shellcheck disable=SC2086  # $ms_in is a word list
 run_mock "$tmp/ms" ./out/model_launcher $ms_in --out-dir res --warmup 1 --iters 3 --trace res/t.json
 t "trace: runs, status 0, nothing on stderr, says it wrote the trace" \
-  '[ $rc -eq 0 ] && [ ! -s "$tmp/e" ] && grep -q "^wrote res/t.json$" "$tmp/o" || cat "$tmp/e"'
+  '[ $rc -eq 0 ] && [ ! -s "$tmp/e" ] && grep -q "^wrote res/t.json$" "$tmp/o" || { cat "$tmp/e"; false; }'
 cat >"$tmp/check_trace.py" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -99,7 +99,7 @@ t "trace: valid JSON; three named tracks; ops on their streams; waits; copies an
   'python3 "$tmp/check_trace.py" "$tmp/ms/res/t.json" 3 "0 model.py:24:22: add %4" "1 model.py:29:25: mm %5" \
       "2 model.py:35:20: add %7" "1 wait e0" "2 wait e1" "0 inputs to the device (aclrtMemcpy)" \
       "0 synchronize (aclrtSynchronizeStream)" "0 outputs to the host (aclrtMemcpy)" >"$tmp/py" 2>&1 &&
-   [ "$(cat "$tmp/py")" = "9 2" ] || cat "$tmp/py"'
+   [ "$(cat "$tmp/py")" = "9 2" ] || { cat "$tmp/py"; false; }'
 t "trace: the last run only (each op once), everything released" \
   '[ "$(grep -c "\"name\":\"model.py:30:15: mm %6\"" "$tmp/ms/res/t.json")" = 1 ] && grep -q "^live 0 0 0 0 0$" "$tmp/log"'
 rm -rf "$tmp/ms/res" && mkdir "$tmp/ms/res"
@@ -123,18 +123,18 @@ mk npy "$tmp/sk/b.npy" '<f4' 256
 run_mock "$tmp/sk" ./out/model_launcher --input x=x.npy --input weight=w.npy --input bias=b.npy --iters 2 --trace t.json
 t "trace: reduce-overhead: the last run is one replay slice on stream 0, no op slice" \
   '[ $rc -eq 0 ] && python3 "$tmp/check_trace.py" "$tmp/sk/t.json" 1 "0 replay (aclmdlRIExecuteAsync)" >"$tmp/py" 2>&1 &&
-   ! grep -q "\"name\":\"model.py:" "$tmp/sk/t.json" || cat "$tmp/py" "$tmp/e"'
+   ! grep -q "\"name\":\"model.py:" "$tmp/sk/t.json" || { cat "$tmp/py" "$tmp/e"; false; }'
 
 # ---- 3. --pad, as tests/launcher/run.sh ----
 stage "$root/examples/dim_gears" dg
 build "$tmp/dg"
-t "pad: dim_gears builds" '[ $? -eq 0 ] || cat "$tmp/o"'
+t "pad: dim_gears builds" '[ $? -eq 0 ] || { cat "$tmp/o"; false; }'
 for n in 2 3 5; do mk npy "$tmp/dg/x$n.npy" '<f4' $n 2; done
 mkdir -p "$tmp/dg/res"
 run_mock "$tmp/dg" ./out/model_launcher --input x1=x3.npy --input x2=x3.npy --out-dir res --pad --trace res/t.json
 t "pad 3 -> 4: gear 1, both inputs padded, status 0, nothing on stderr" \
   '[ $rc -eq 0 ] && [ ! -s "$tmp/e" ] && grep -qx "gear 1: s0=4" "$tmp/o" && grep -qx "padded: x1 \[3,2\] -> \[4,2\]" "$tmp/o" &&
-   grep -qx "padded: x2 \[3,2\] -> \[4,2\]" "$tmp/o" || cat "$tmp/e" "$tmp/o"'
+   grep -qx "padded: x2 \[3,2\] -> \[4,2\]" "$tmp/o" || { cat "$tmp/e" "$tmp/o"; false; }'
 t "pad: the output cropped back to [3,2]; the run was [4,2] (32-byte copies)" \
   'head -c 128 "$tmp/dg/res/out0.npy" | grep -q "'"'"'shape'"'"': (3, 2)" && grep -q "^h2d 32$" "$tmp/log" &&
    grep -q "^d2h 32$" "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log"'
@@ -184,7 +184,7 @@ t "pad: not row-independent: status 2, one line, nothing left" \
    cat "$tmp/o" "$tmp/e"'
 run_mock "$tmp/np" ./out/model_launcher --out-dir res --input x=x3.npy
 t "no --pad, no paddable dim: the message does not suggest --pad" \
-  '[ $rc -eq 2 ] && grep -q "match no gear; gears: s0=2, s0=4$" "$tmp/e" || cat "$tmp/e"'
+  '[ $rc -eq 2 ] && grep -q "match no gear; gears: s0=2, s0=4$" "$tmp/e" || { cat "$tmp/e"; false; }'
 
 # ---- 4. named outputs ----
 # a returned dict names the outputs: res/<key>.npy; --help lists them; an

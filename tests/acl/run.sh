@@ -247,7 +247,7 @@ for i in 1 2 3 4; do mk npy "$tmp/ms/in$i.npy" '<f2' 1000 1000; done
 mkdir -p "$tmp/ms/res"
 run_mock "$tmp/ms" ./out/model_launcher --input in1=in1.npy --input in2=in2.npy --input in3=in3.npy --input in4=in4.npy \
     --out-dir res --warmup 1 --iters 2
-t "mock multi_stream: runs, writes four outputs" '[ $rc -eq 0 ] && [ "$(ls "$tmp/ms/res" | wc -l | tr -d " ")" = 4 ] || cat "$tmp/e"'
+t "mock multi_stream: runs, writes four outputs" '[ $rc -eq 0 ] && [ "$(ls "$tmp/ms/res" | wc -l | tr -d " ")" = 4 ] || { cat "$tmp/e"; false; }'
 t "mock multi_stream: one stream per tag, priority 0" '[ "$(grep -c "^stream [0-2] priority 0$" "$tmp/log")" = 3 ]'
 t "mock multi_stream: each op on its stream (3 runs)" \
   '[ "$(grep -c "^op aclnnAdd s0$" "$tmp/log")" = 3 ] && [ "$(grep -c "^op aclnnMm s1$" "$tmp/log")" = 3 ] &&
@@ -278,7 +278,7 @@ mk npy "$tmp/sk/x.npy" '<f4' 1 2048
 mk npy "$tmp/sk/w.npy" '<f4' 2048 256
 mk npy "$tmp/sk/b.npy" '<f4' 256
 run_mock "$tmp/sk" ./out/model_launcher --input x=x.npy --input weight=w.npy --input bias=b.npy --warmup 1 --iters 3
-t "mock reduce-overhead: runs" '[ $rc -eq 0 ] || cat "$tmp/e"'
+t "mock reduce-overhead: runs" '[ $rc -eq 0 ] || { cat "$tmp/e"; false; }'
 t "mock reduce-overhead: one eager run, one capture, then replays" \
   '[ "$(grep -c "^capture begin s0$" "$tmp/log")" = 1 ] && [ "$(grep -c "^capture end$" "$tmp/log")" = 1 ] &&
    [ "$(grep -c "^replay s0$" "$tmp/log")" = 3 ] && [ "$(grep -c "^op aclnnMatmul s0$" "$tmp/log")" = 1 ] &&
@@ -294,7 +294,7 @@ mk st "$tmp/w/w.safetensors" fc.weight=4,8 fc.bias=4
 run_mock "$tmp/w" ./out/weights_launcher --weights w.safetensors --input x=x.npy --warmup 0 --iters 2
 t "mock weights: loaded once (2 copies), then 1 input and 1 output per run" \
   '[ $rc -eq 0 ] && [ "$(grep -c "^h2d" "$tmp/log")" = 4 ] && [ "$(grep -c "^d2h" "$tmp/log")" = 2 ] &&
-   grep -q "^op aclnnAddmm s0$" "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log" || cat "$tmp/e"'
+   grep -q "^op aclnnAddmm s0$" "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log" || { cat "$tmp/e"; false; }'
 run_mock "$tmp/w" ./out/weights_launcher --input x=x.npy
 t "mock weights: a model with weights needs --weights (status 2)" '[ $rc -eq 2 ]'
 mk st "$tmp/w/extra.safetensors" fc.weight=4,8 head.bias=2 fc.bias=4
@@ -328,11 +328,11 @@ EOF
 mk npy "$tmp/dy/x.npy" '<f4' 3 5
 mk npy "$tmp/dy/big.npy" '<f4' 35184372088832 0
 run_mock "$tmp/dy" ./out/model_launcher --input x=x.npy --warmup 0 --iters 2
-t "mock run-time dims: runs" '[ $rc -eq 0 ] && grep -q "^op aclnnCat s0$" "$tmp/log" || cat "$tmp/e"'
+t "mock run-time dims: runs" '[ $rc -eq 0 ] && grep -q "^op aclnnCat s0$" "$tmp/log" || { cat "$tmp/e"; false; }'
 run_mock "$tmp/dy" ./out/model_launcher --input x=big.npy --warmup 0 --iters 1
 t "mock run-time dims: x [2^45,0] makes a [2^48,0] tensor past 2^48 bytes: status 2, one line, no op" \
   '[ $rc -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] && grep -q "larger than 2^48 bytes" "$tmp/e" &&
-   ! grep -q "^op " "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log" || cat "$tmp/e"'
+   ! grep -q "^op " "$tmp/log" && grep -q "^live 0 0 0 0 0$" "$tmp/log" || { cat "$tmp/e"; false; }'
 
 echo "acl: $pass passed, $fail failed"
 [ $fail -eq 0 ]
