@@ -334,6 +334,24 @@ def _install_half(torch):
                 setattr(ns, name, _half_fallback(torch, orig))
 
 
+def _install_baddbmm(torch):
+    """baddbmm with beta=0: PyTorch documents that input is then ignored
+    (its NaN and inf are not propagated); 1.13's CPU kernel can multiply an
+    uninitialised result buffer by 0 there, which gives a NaN now and then.
+    The stand-in computes alpha * (batch1 @ batch2) instead, as documented."""
+    orig_f, orig_m = torch.baddbmm, torch.Tensor.baddbmm
+
+    def fixed(orig):
+        def call(input, batch1, batch2, *, beta=1, alpha=1, **kw):
+            if beta == 0 and not kw:
+                r = torch.bmm(batch1, batch2)
+                return r if alpha == 1 else r * alpha
+            return orig(input, batch1, batch2, beta=beta, alpha=alpha, **kw)
+        return call
+    torch.baddbmm = fixed(orig_f)
+    torch.Tensor.baddbmm = fixed(orig_m)
+
+
 def install():
     global _installed
     if _installed:
@@ -344,6 +362,7 @@ def install():
     torch.nn.Module.npu = _npu_module
     if not hasattr(torch.nn.functional, "scaled_dot_product_attention"):
         torch.nn.functional.scaled_dot_product_attention = _sdpa
+    _install_baddbmm(torch)
     _install_half(torch)
     if not hasattr(torch, "compile"):
         torch.compile = _compile
