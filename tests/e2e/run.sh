@@ -3,9 +3,10 @@
 #
 # usage: tests/e2e/run.sh TNGC
 #
-# For every script of examples/*/ and of tests/e2e/models/ (small focused
-# models: if_else.py, quant_swiglu.py, reduce_gears.py) that `tngc plan`
-# accepts (examples/recompile has no model), in a temporary folder:
+# For every script of an example (the TNGC_BUNDLES of examples/*/Makefile)
+# and of tests/e2e/models/ (small focused models: if_else.py,
+# quant_swiglu.py, reduce_gears.py), in a temporary folder:
+#   plan     tngc plan accepts it
 #   ref      tests/ref/harness.py --all-gears records the first call of each
 #            compiled entry under PyTorch (inputs, weights, expected outputs
 #            and in-place updates) and, for an entry with gears, every gear
@@ -122,16 +123,25 @@ run_bundle() {
 
 # ---- every example: reference, build, run, compare, cache ----
 
-for script in "$root"/examples/*/*.py "$root"/tests/e2e/models/*.py; do
-    case $script in */recompile/*) continue ;; esac
+# An example's scripts are the TNGC_BUNDLES of its Makefile (its other .py
+# files are modules they import); each must plan. examples/recompile has no
+# model and no TNGC_BUNDLES.
+scripts=
+for mk in "$root"/examples/*/Makefile; do
+    d=$(dirname "$mk")
+    for s in $(sed -n 's/^TNGC_BUNDLES *:= *//p' "$mk"); do
+        scripts="$scripts $d/$s"
+    done
+done
+for script in $scripts "$root"/tests/e2e/models/*.py; do
     rel=${script#"$root"/}
     ex=$(basename "$(dirname "$script")")
     stem=$(basename "$script" .py)
     w=$tmp/$ex/$stem
     mkdir -p "$w"
     if ! "$tngc" plan "$script" >/dev/null 2>"$w/plan.log"; then
-        echo "skip $rel: tngc plan fails"
-        show "$w/plan.log" 3
+        bad "$rel: tngc plan"
+        show "$w/plan.log"
         continue
     fi
     if ! "$py" "$harness" "$script" "$w/ref" --all-gears >"$w/harness.log" 2>&1; then
