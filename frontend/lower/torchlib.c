@@ -1523,6 +1523,25 @@ static Obj *lo_copy(Interp *I, Call *c)
     return dst;
 }
 
+/* 1 when an in-place write into value v must reach a storage: while
+ * tracing, v (through earlier in-place versions) is an input, a weight or
+ * a view; 0 for an op's result, which just takes the new value. */
+static int inplace_into_storage(Interp *I, int32_t v)
+{
+    Graph *g = G(I);
+    if (!interp_tracing(I))
+        return 0;
+    for (size_t guard = 0; v >= 0 && (size_t)v < g->vals.n && guard <= g->ops.n; guard++) {
+        const Op *op = &g->ops.v[g->vals.v[v].op];
+        if (op->kind == OP_INPUT || op->kind == OP_WEIGHT || (op_info[op->kind].flags & OPF_ALIAS))
+            return 1;
+        if (!(op_info[op->kind].flags & OPF_INPLACE) || op->nin == 0)
+            return 0;
+        v = op->in[0];
+    }
+    return 0;
+}
+
 /* x op= y on a tensor x whose new value res was computed: in place, as in
  * PyTorch. When x is an input or a buffer (directly or through earlier
  * in-place versions), the new value is copied into it (COPY, as
@@ -1533,21 +1552,7 @@ static Obj *lo_copy(Interp *I, Call *c)
 Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
 {
     Graph *g = G(I);
-    int32_t v = x->t->value;
-    int into_storage = 0;
-    if (interp_tracing(I)) {
-        for (size_t guard = 0; v >= 0 && (size_t)v < g->vals.n && guard <= g->ops.n; guard++) {
-            const Op *op = &g->ops.v[g->vals.v[v].op];
-            if (op->kind == OP_INPUT || op->kind == OP_WEIGHT || (op_info[op->kind].flags & OPF_ALIAS)) {
-                into_storage = 1;
-                break;
-            }
-            if (!(op_info[op->kind].flags & OPF_INPLACE) || op->nin == 0)
-                break;
-            v = op->in[0];
-        }
-    }
-    if (into_storage) {
+    if (inplace_into_storage(I, x->t->value)) {
         int32_t in[2] = {x->t->value, res->t->value};
         if (!inplace_target_ok(I, in[0], node, "an augmented assignment (+=, -=, ...)"))
             return unk(I);
@@ -3748,11 +3753,19 @@ static int index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t 
 }
 
 /* The in-place form of an out-of-place result res: dst.copy_(res), the
- * write copy_ makes into an input or a buffer (TNG211 elsewhere). */
+ * write copy_ makes into an input or a buffer (TNG211 on a parameter or a
+ * view); an op's result (e.g. a zeros_like mask) just takes the new value,
+ * as x op= y does (torchlib_augassign). */
 static Obj *index_inplace(Interp *I, Obj *dst, Obj *res, int32_t node, const char *what)
 {
     int32_t in[2] = {tv(I, dst, node), tv(I, res, node)};
-    if (in[0] < 0 || in[1] < 0 || !inplace_target_ok(I, in[0], node, what))
+    if (in[0] < 0 || in[1] < 0)
+        return unk(I);
+    if (!inplace_into_storage(I, in[0])) {
+        dst->t->value = in[1];
+        return dst;
+    }
+    if (!inplace_target_ok(I, in[0], node, what))
         return unk(I);
     int32_t op = emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
     if (op < 0)
