@@ -308,8 +308,8 @@ static Obj *entry__super_kernel(Interp *I, CallArgs *a)
     return make_scope(I, "super_kernel", a);
 }
 
-/* torchair.scope.limit_core_num(...), torch.no_grad() and the like: no
- * effect on the plan */
+/* torchair.scope.limit_core_num(...), torch.no_grad(),
+ * contextlib.nullcontext() and the like: no effect on the plan */
 static Obj *entry__null_scope(Interp *I, CallArgs *a)
 {
     (void)a;
@@ -363,7 +363,11 @@ static Obj *(*const entry_apis[TA__COUNT])(Interp *I, CallArgs *a) = {
 
 Obj *entry_call(Interp *I, const char *name, CallArgs *a)
 {
-    static const char *const null_scopes[] = {"torch.no_grad", "torch.inference_mode", "torch.enable_grad"};
+    /* contextlib.nullcontext(): the disabled branch of the serving code's
+     * stream and super-kernel wrappers (`scope(...) if enabled else
+     * nullcontext()`) */
+    static const char *const null_scopes[] = {"torch.no_grad", "torch.inference_mode", "torch.enable_grad",
+                                              "contextlib.nullcontext"};
     int api = alias_torchair_api(name, ALIAS_LOWER);
     if (api >= 0)
         return entry_apis[api] ? entry_apis[api](I, a) : NULL;
