@@ -157,19 +157,21 @@ class DeepseekMoE(nn.Module):
             self.shared_experts = None
 
     def forward(self, hidden_states):
-        # hidden_states [num_tokens, hidden_size] (the serving code flattens batch and sequence)
-        identity = hidden_states
+        # hidden_states [num_tokens, hidden_size] (the serving code flattens
+        # batch and sequence) or [batch, seq_len, hidden_size]
+        orig_shape = hidden_states.shape
+        hidden_states = hidden_states.view(-1, orig_shape[-1])
         shared_output = None
         if self.shared_experts is not None:
             with npu_stream_switch("moe_shared", 0, enabled=self.multistream):
-                shared_output = self.shared_experts(identity)
+                shared_output = self.shared_experts(hidden_states)
         topk_idx, topk_weight = self.gate(hidden_states)
         routed_output = self.moe_infer(hidden_states, topk_idx, topk_weight)
-        if shared_output is None:
-            return routed_output
-        # the add runs on the main stream after the shared experts are done
-        routed_output = npu_wait_tensor(routed_output, shared_output, enabled=self.multistream)
-        return routed_output + shared_output
+        if shared_output is not None:
+            # the add runs on the main stream after the shared experts are done
+            routed_output = npu_wait_tensor(routed_output, shared_output, enabled=self.multistream)
+            routed_output = routed_output + shared_output
+        return routed_output.view(*orig_shape)
 
     def moe_infer(self, x, topk_idx, topk_weight):
         """Static-shape combine: a dense [num_tokens, n_routed_experts] weight

@@ -3,8 +3,9 @@
 # in 4 groups, the best 2 groups compete, a score-correction bias chooses
 # the experts but not their weights), top-2 weights renormalised and scaled
 # by routed_scaling_factor, one shared expert on stream "moe_shared". In
-# bfloat16, as DeepSeek-V3 is served (the router computes in float32). The
-# token count is geared (4, 8 or 16 tokens).
+# bfloat16, as DeepSeek-V3 is served (the router computes in float32). A
+# decode step of [batch, 1, hidden] (the block flattens the tokens); the
+# batch is geared (2, 4 or 8).
 import torch
 import torch_npu
 import torchair
@@ -30,9 +31,9 @@ compiler_config = torchair.CompilerConfig()
 npu_backend = torchair.get_npu_backend(compiler_config=compiler_config)
 model = torch.compile(model, backend=npu_backend, dynamic=True, fullgraph=True)
 
-hidden_states = torch.randn(8, config.hidden_size, dtype=torch.bfloat16).npu()
-# 档位: the token count takes 4, 8 or 16 (gears on dim 0)
-torchair.inference.set_dim_gears(hidden_states, dim_gears={0: [4, 8, 16]})
+hidden_states = torch.randn(4, 1, config.hidden_size, dtype=torch.bfloat16).npu()
+# 档位: the batch takes 2, 4 or 8 (gears on dim 0)
+torchair.inference.set_dim_gears(hidden_states, dim_gears={0: [2, 4, 8]})
 with torch.no_grad():
     out = model(hidden_states)
 print(tuple(out.shape))
