@@ -1542,6 +1542,19 @@ static int inplace_into_storage(Interp *I, int32_t v)
     return 0;
 }
 
+/* x, an op's result (no storage of the caller's), takes the new value v of
+ * an in-place write. Its old value is recorded as overwritten, so that a
+ * view of it taken before the write and read after is TNG211 (PyTorch's
+ * view would see the write; interp_stale_view), not stale data. */
+static void inplace_rebind(Interp *I, Obj *x, int32_t v)
+{
+    if (interp_tracing(I) && x->t->value >= 0 && v >= 0 && x->t->value != v) {
+        VEC_PUSH(I->overwritten, x->t->value);
+        VEC_PUSH(I->overwritten, G(I)->vals.v[v].op);
+    }
+    x->t->value = v;
+}
+
 /* x op= y on a tensor x whose new value res was computed: in place, as in
  * PyTorch. When x is an input or a buffer (directly or through earlier
  * in-place versions), the new value is copied into it (COPY, as
@@ -1562,7 +1575,7 @@ Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
         x->t->value = g->ops.v[op].out;
         return x;
     }
-    x->t->value = res->t->value;
+    inplace_rebind(I, x, res->t->value);
     return x;
 }
 
@@ -3762,7 +3775,7 @@ static Obj *index_inplace(Interp *I, Obj *dst, Obj *res, int32_t node, const cha
     if (in[0] < 0 || in[1] < 0)
         return unk(I);
     if (!inplace_into_storage(I, in[0])) {
-        dst->t->value = in[1];
+        inplace_rebind(I, dst, in[1]);
         return dst;
     }
     if (!inplace_target_ok(I, in[0], node, what))
