@@ -4,25 +4,42 @@
 # the pre-norm Block that joins them with residual adds.  The norm and the
 # activation are passed in as classes (norm_layer, act_layer) and built
 # here, so a model picks them once.
+import collections.abc
+
 import torch
 import torchair
 from torch import nn
 
 
+def to_2tuple(x):
+    """An int, or a pair of ints, as a pair."""
+    if isinstance(x, collections.abc.Iterable) and not isinstance(x, str):
+        return tuple(x)
+    return (x, x)
+
+
 class PatchEmbed(nn.Module):
     """Image [B, C, H, W] -> patch tokens [B, N, D], N = (H / p) * (W / p)."""
 
-    def __init__(self, img_size=16, patch_size=4, in_chans=3, embed_dim=32):
+    def __init__(self, img_size=16, patch_size=4, in_chans=3, embed_dim=32, norm_layer=None):
         super().__init__()
-        self.grid_size = (img_size // patch_size, img_size // patch_size)
+        self.img_size = to_2tuple(img_size)
+        self.patch_size = to_2tuple(patch_size)
+        self.grid_size = tuple(s // p for s, p in zip(self.img_size, self.patch_size))
         self.num_patches = self.grid_size[0] * self.grid_size[1]
         # One output pixel per patch: a convolution whose kernel and stride
         # are the patch size is a linear map of each flattened patch.
-        self.proj = nn.Conv2d(in_chans, embed_dim, kernel_size=patch_size, stride=patch_size)
+        self.proj = nn.Conv2d(in_chans, embed_dim, kernel_size=self.patch_size,
+                              stride=self.patch_size)
+        self.norm = norm_layer(embed_dim) if norm_layer else nn.Identity()
 
     def forward(self, x):
-        x = self.proj(x)                  # [B, D, H/p, W/p]
-        return x.flatten(2).transpose(1, 2)  # [B, N, D]
+        B, C, H, W = x.shape
+        assert H == self.img_size[0] and W == self.img_size[1], \
+            f"Input image size ({H}*{W}) doesn't match model ({self.img_size[0]}*{self.img_size[1]})."
+        x = self.proj(x)                     # [B, D, H/p, W/p]
+        x = x.flatten(2).transpose(1, 2)     # [B, N, D]
+        return self.norm(x)
 
 
 class Attention(nn.Module):
@@ -71,21 +88,35 @@ class Mlp(nn.Module):
         return self.drop2(self.fc2(x))
 
 
+class LayerScale(nn.Module):
+    """Scales each channel by a learned gamma (CaiT's LayerScale)."""
+
+    def __init__(self, dim, init_values=1e-5, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+        self.gamma = nn.Parameter(init_values * torch.ones(dim))
+
+    def forward(self, x):
+        return x.mul_(self.gamma) if self.inplace else x * self.gamma
+
+
 class Block(nn.Module):
     """Pre-norm transformer block: x + attn(norm1(x)), then x + mlp(norm2(x))."""
 
     def __init__(self, dim, num_heads, mlp_ratio=2.0, qkv_bias=True, drop=0.0,
-                 attn_drop=0.0, act_layer=nn.GELU, norm_layer=nn.LayerNorm):
+                 attn_drop=0.0, init_values=None, act_layer=nn.GELU, norm_layer=nn.LayerNorm):
         super().__init__()
         self.norm1 = norm_layer(dim)
         self.attn = Attention(dim, num_heads=num_heads, qkv_bias=qkv_bias,
                               attn_drop=attn_drop, proj_drop=drop)
+        self.ls1 = LayerScale(dim, init_values=init_values) if init_values else nn.Identity()
         # Stochastic depth only trains: an identity at inference.
         self.drop_path = nn.Identity()
         self.norm2 = norm_layer(dim)
         self.mlp = Mlp(dim, int(dim * mlp_ratio), act_layer=act_layer, drop=drop)
+        self.ls2 = LayerScale(dim, init_values=init_values) if init_values else nn.Identity()
 
     def forward(self, x):
-        x = x + self.drop_path(self.attn(self.norm1(x)))
-        x = x + self.drop_path(self.mlp(self.norm2(x)))
+        x = x + self.drop_path(self.ls1(self.attn(self.norm1(x))))
+        x = x + self.drop_path(self.ls2(self.mlp(self.norm2(x))))
         return x

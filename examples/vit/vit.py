@@ -13,7 +13,7 @@ from layers import Block, PatchEmbed
 class VisionTransformer(nn.Module):
     def __init__(self, img_size=16, patch_size=4, in_chans=3, num_classes=10,
                  embed_dim=32, depth=2, num_heads=2, mlp_ratio=2.0, qkv_bias=True,
-                 drop_rate=0.0, attn_drop_rate=0.0, global_pool="token",
+                 drop_rate=0.0, attn_drop_rate=0.0, init_values=None, global_pool="token",
                  norm_layer=None, act_layer=None):
         super().__init__()
         norm_layer = norm_layer or functools.partial(nn.LayerNorm, eps=1e-6)
@@ -27,7 +27,8 @@ class VisionTransformer(nn.Module):
         self.pos_drop = nn.Dropout(p=drop_rate)
         self.blocks = nn.Sequential(*[
             Block(embed_dim, num_heads, mlp_ratio, qkv_bias=qkv_bias, drop=drop_rate,
-                  attn_drop=attn_drop_rate, act_layer=act_layer, norm_layer=norm_layer)
+                  attn_drop=attn_drop_rate, init_values=init_values,
+                  act_layer=act_layer, norm_layer=norm_layer)
             for _ in range(depth)])
         # Class-token pooling normalises every token; mean pooling
         # normalises the pooled features instead (timm's fc_norm).
