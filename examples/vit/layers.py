@@ -7,6 +7,7 @@
 import collections.abc
 
 import torch
+import torch.nn.functional as F
 import torchair
 from torch import nn
 
@@ -43,14 +44,19 @@ class PatchEmbed(nn.Module):
 
 
 class Attention(nn.Module):
-    """Multi-head self-attention; qkv is one linear layer split by reshape."""
+    """Multi-head self-attention; qkv is one linear layer split by reshape.
+    fused_attn: F.scaled_dot_product_attention (timm's default on PyTorch 2;
+    tngc's CPU target runs it, its ACL target has no operator for it), else
+    the steps written out, in a super kernel."""
 
-    def __init__(self, dim, num_heads=2, qkv_bias=True, attn_drop=0.0, proj_drop=0.0):
+    def __init__(self, dim, num_heads=2, qkv_bias=True, attn_drop=0.0, proj_drop=0.0,
+                 fused_attn=False):
         super().__init__()
         assert dim % num_heads == 0, "dim should be divisible by num_heads"
         self.num_heads = num_heads
         self.head_dim = dim // num_heads
         self.scale = self.head_dim ** -0.5
+        self.fused_attn = fused_attn
         self.qkv = nn.Linear(dim, dim * 3, bias=qkv_bias)
         self.attn_drop = nn.Dropout(attn_drop)
         self.proj = nn.Linear(dim, dim)
@@ -60,13 +66,17 @@ class Attention(nn.Module):
         B, N, C = x.shape
         qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4)
         q, k, v = qkv.unbind(0)           # each [B, heads, N, head_dim]
-        # Scores, softmax and the weighted sum: static for each gear, so one
-        # super kernel on the NPU.
-        with torchair.scope.super_kernel("vit_attn"):
-            attn = (q * self.scale) @ k.transpose(-2, -1)
-            attn = attn.softmax(dim=-1)
-            attn = self.attn_drop(attn)
-            x = attn @ v
+        if self.fused_attn:
+            x = F.scaled_dot_product_attention(
+                q, k, v, dropout_p=self.attn_drop.p if self.training else 0.0)
+        else:
+            # Scores, softmax and the weighted sum: static for each gear, so
+            # one super kernel on the NPU.
+            with torchair.scope.super_kernel("vit_attn"):
+                attn = (q * self.scale) @ k.transpose(-2, -1)
+                attn = attn.softmax(dim=-1)
+                attn = self.attn_drop(attn)
+                x = attn @ v
         x = x.transpose(1, 2).reshape(B, N, C)
         x = self.proj(x)
         return self.proj_drop(x)
@@ -104,11 +114,12 @@ class Block(nn.Module):
     """Pre-norm transformer block: x + attn(norm1(x)), then x + mlp(norm2(x))."""
 
     def __init__(self, dim, num_heads, mlp_ratio=2.0, qkv_bias=True, drop=0.0,
-                 attn_drop=0.0, init_values=None, act_layer=nn.GELU, norm_layer=nn.LayerNorm):
+                 attn_drop=0.0, init_values=None, act_layer=nn.GELU, norm_layer=nn.LayerNorm,
+                 fused_attn=False):
         super().__init__()
         self.norm1 = norm_layer(dim)
         self.attn = Attention(dim, num_heads=num_heads, qkv_bias=qkv_bias,
-                              attn_drop=attn_drop, proj_drop=drop)
+                              attn_drop=attn_drop, proj_drop=drop, fused_attn=fused_attn)
         self.ls1 = LayerScale(dim, init_values=init_values) if init_values else nn.Identity()
         # Stochastic depth only trains: an identity at inference.
         self.drop_path = nn.Identity()

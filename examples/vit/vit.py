@@ -14,7 +14,7 @@ class VisionTransformer(nn.Module):
     def __init__(self, img_size=16, patch_size=4, in_chans=3, num_classes=10,
                  embed_dim=32, depth=2, num_heads=2, mlp_ratio=2.0, qkv_bias=True,
                  drop_rate=0.0, attn_drop_rate=0.0, init_values=None, global_pool="token",
-                 norm_layer=None, act_layer=None):
+                 norm_layer=None, act_layer=None, fused_attn=False):
         super().__init__()
         norm_layer = norm_layer or functools.partial(nn.LayerNorm, eps=1e-6)
         act_layer = act_layer or nn.GELU
@@ -28,7 +28,7 @@ class VisionTransformer(nn.Module):
         self.blocks = nn.Sequential(*[
             Block(embed_dim, num_heads, mlp_ratio, qkv_bias=qkv_bias, drop=drop_rate,
                   attn_drop=attn_drop_rate, init_values=init_values,
-                  act_layer=act_layer, norm_layer=norm_layer)
+                  act_layer=act_layer, norm_layer=norm_layer, fused_attn=fused_attn)
             for _ in range(depth)])
         # Class-token pooling normalises every token; mean pooling
         # normalises the pooled features instead (timm's fc_norm).
