@@ -954,6 +954,10 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
             }
             if ((r = obj_class_attr(o->cls, name)))
                 return entry_is_unbound_compiled(r) ? entry_bind_compiled(I, o, name, r) : r;
+            /* nn.Module.__init__ sets training; .eval() / .train(mode) set it
+             * on every submodule (torchlib's nn_set_training) */
+            if (strcmp(name, "training") == 0 && obj_is_script_module(o))
+                return obj_bool(I, 1);
             if (!torchlib_module_has_method(name)) {
                 if (I->tracing)
                     return interp_break(I, node, RULE_TNG205, "'%s' object has no attribute '%s' that tngc "

@@ -370,6 +370,17 @@ int obj_is_module_dict(const Obj *o)
     return o && o->kind == O_INST && !o->cls && o->s && strcmp(o->s, "torch.nn.ModuleDict") == 0;
 }
 
+int obj_is_script_module(const Obj *o)
+{
+    int depth = 0;
+    if (!o || o->kind != O_INST)
+        return 0;
+    for (const InterpClass *c = o->cls; c && depth < 64; c = c->base, depth++)
+        if (c->base_name && strncmp(c->base_name, "torch.nn.", 9) == 0)
+            return 1;
+    return 0;
+}
+
 /* ===================================================================== */
 /* Diagnostics                                                           */
 /* ===================================================================== */

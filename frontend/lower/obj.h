@@ -403,6 +403,9 @@ int obj_is_torch_module(const Obj *o);
 int obj_is_module_seq(const Obj *o);
 /* An nn.ModuleDict: its modules are its attributes, in insertion order. */
 int obj_is_module_dict(const Obj *o);
+/* An instance of a script class derived (directly or through script bases)
+ * from a torch.nn module class: nn.Module, nn.Linear, ... */
+int obj_is_script_module(const Obj *o);
 
 /* Small predicates of the library code (a NULL o is none of them, but None). */
 static inline int is_tensor(const Obj *o) { return o && o->kind == O_TENSOR; }

@@ -5565,14 +5565,17 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
     return NULL;
 }
 
-/* module.eval() / module.train(mode): the library modules whose forward
- * depends on it (BatchNorm) record it as their training attribute. */
+/* module.eval() / module.train(mode): the modules record it as their
+ * training attribute, as PyTorch's do: the library modules whose forward
+ * depends on it (BatchNorm) and the script's nn.Module subclasses (whose
+ * forward may test self.training). */
 static void nn_set_training(Interp *I, Obj *o, int training, int depth)
 {
     if (!o || depth > 32)
         return;
     if (o->kind == O_INST) {
-        if (o->s && (streq(o->s, "torch.nn.BatchNorm1d") || streq(o->s, "torch.nn.BatchNorm2d")))
+        if ((o->s && (streq(o->s, "torch.nn.BatchNorm1d") || streq(o->s, "torch.nn.BatchNorm2d"))) ||
+            obj_is_script_module(o))
             obj_setattr(I, o, "training", obj_bool(I, training));
         for (size_t i = 0; i < o->attrs.n; i++)
             if (o->attrs.vals[i] && (o->attrs.vals[i]->kind == O_INST || is_seq(o->attrs.vals[i])))
