@@ -1359,7 +1359,11 @@ static void json__streams(const Plan *p, StrBuf *out)
             sb_puts(out, k ? "," : "");
             json__unit(p, p->streams.v[s].units[k], out);
         }
-        sb_puts(out, "]}");
+        sb_puts(out, "]");
+        if (p->runs_on && s < p->g->streams.n)   /* the cost model (streams.c) */
+            sb_printf(out, ",\"runs_on\":%d,\"work_ns\":%lld", p->runs_on[s],
+                      (long long)p->work_ns[s]);
+        sb_puts(out, "}");
     }
     sb_puts(out, "]");
 }
