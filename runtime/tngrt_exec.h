@@ -9,8 +9,10 @@
  * by the runs that give its stream work. Events are counters: a run has a
  * generation number g; a record stores g in the event, a wait returns once
  * the event holds g. A waiter spins on a pause instruction for a bounded
- * time (50 us; TNGRT_SPIN_US=N in the environment of tngrt_exec_new sets N
- * microseconds, 0 .. 100000) and then sleeps on a condition variable;
+ * time (at most 50 us; TNGRT_SPIN_US=N in the environment of tngrt_exec_new
+ * sets N microseconds, 0 .. 100000; the budget shrinks while spins run out,
+ * as on an overloaded machine, and grows back while they pay off) and then
+ * sleeps on a condition variable;
  * there is no unbounded busy-wait. Workers are pinned to CPUs only when
  * TNGRT_PIN_THREADS=1 is in that environment.
  *
