@@ -21,8 +21,9 @@
  * briefly or sleeps, so with more streams than cores the thread it waits
  * for gets the core once it sleeps. The budget adapts between
  * EXEC_SPIN_MIN_NS and `spin_ns` (EXEC_SPIN_NS, or TNGRT_SPIN_US from the
- * environment): a spin that ran out halves it, a spin that saw its
- * condition come true grows it by a quarter. On an idle machine hand-offs
+ * environment): a spin for an event or for the join that ran out halves
+ * it, one that saw its condition come true grows it by a quarter (a worker
+ * waiting for the next run spins for the budget but does not change it). On an idle machine hand-offs
  * complete within the spin and it stays at spin_ns; on an overloaded one
  * the thread waited for is often not running at all, spins run out, and
  * pollers soon go to sleep at once instead of holding a core the other
@@ -144,8 +145,9 @@ static void exec__pause(void)
 /* Called after poll `poll` (0, 1, ...) of a loop found nothing: pauses
  * and returns 1 while the loop may keep spinning, 0 once it has spun for
  * the current budget (*end: the deadline, set at the first clock read) and
- * must sleep; running out halves the budget. */
-static int exec__spin(TngrtExec *self, unsigned poll, uint64_t *end)
+ * must sleep; running out halves the budget when adapt (not for a worker
+ * waiting for the next run: that gap is the caller's, not a sign of load). */
+static int exec__spin(TngrtExec *self, unsigned poll, uint64_t *end, int adapt)
 {
     if (self->spin_ns == 0)
         return 0;
@@ -154,6 +156,8 @@ static int exec__spin(TngrtExec *self, unsigned poll, uint64_t *end)
         if (poll == 0) {
             *end = t + atomic_load_explicit(&self->spin_cur, memory_order_relaxed);
         } else if (t >= *end) {
+            if (!adapt)
+                return 0;
             uint64_t cur = atomic_load_explicit(&self->spin_cur, memory_order_relaxed) / 2;
             uint64_t min = self->spin_ns < EXEC_SPIN_MIN_NS ? self->spin_ns : EXEC_SPIN_MIN_NS;
             atomic_store_explicit(&self->spin_cur, cur < min ? min : cur, memory_order_relaxed);
@@ -206,7 +210,7 @@ static void exec__block(TngrtExec *self, int e, uint64_t g)
             exec__spun(self, i);
             return;
         }
-        if (!exec__spin(self, i, &end))
+        if (!exec__spin(self, i, &end, 1))
             break;
     }
     atomic_fetch_add(&self->sleepers, 1);
@@ -284,11 +288,9 @@ static void exec__park(TngrtExec *self, ExecWorker *w, uint64_t seen)
 {
     uint64_t end = 0;
     for (unsigned i = 0;; i++) {
-        if (exec__called(self, w, seen)) {
-            exec__spun(self, i);
+        if (exec__called(self, w, seen))
             return;
-        }
-        if (!exec__spin(self, i, &end))
+        if (!exec__spin(self, i, &end, 0))
             break;
     }
     pthread_mutex_lock(&self->mu);
@@ -349,7 +351,7 @@ static void exec__join(TngrtExec *self)
             exec__spun(self, i);
             return;
         }
-        if (!exec__spin(self, i, &end))
+        if (!exec__spin(self, i, &end, 1))
             break;
     }
     pthread_mutex_lock(&self->mu);
