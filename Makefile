@@ -3,7 +3,8 @@
 #   make               build build/tngc (dependencies installed when missing)
 #   make check         every test; SANITIZE=1 builds and tests with ASan+UBSan
 #   make demo          lint, scan and analyse the examples
-#   make bench         lint/scan throughput vs ast.parse; bundle dispatch cost and stream speed-up
+#   make bench         lint/scan throughput vs ast.parse; bundles vs ONNX Runtime, eager, TorchScript
+#   make bench-deps    ONNX Runtime for make bench (npm, pinned in bench/package-lock.json)
 #   make install PREFIX=/usr/local
 #   make fuzz          libFuzzer over parse..emit for FUZZ_TIME seconds (default 600); not in check
 #   make corpus        lint real public TorchAir code against tests/corpus/verdicts.tsv (needs snapshots)
@@ -57,7 +58,7 @@ RT_KERNEL_OBJS = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runtime/kernels*.c))
 RT_CORE_OBJS   = $(filter-out $(RT_KERNEL_OBJS),$(RT_OBJS))
 LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
 
-.PHONY: all deps check unit golden acl demo bench install clean help fuzz corpus
+.PHONY: all deps check unit golden acl demo bench bench-deps install clean help fuzz corpus
 all: $(TNGC) $(LIBRT)
 
 # Built with libtngcrt.a (order-only), so whatever needs the one has both.
@@ -151,6 +152,13 @@ corpus: $(TNGC)
 
 bench: $(TNGC) $(LIBRT)
 	@sh bench/run.sh $(TNGC)
+
+# ONNX Runtime's CPU library, a contender in make bench: the npm package
+# onnxruntime-node at the version bench/package-lock.json pins, into
+# bench/node_modules (its install scripts are not run: only the library
+# it ships is used, through bench/ort/ort_bench.c).
+bench-deps:
+	cd bench && npm ci --ignore-scripts --no-audit --no-fund
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_kernels.h \

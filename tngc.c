@@ -82,6 +82,7 @@ typedef struct Job {
     const char *depfile;       /* -MF */
     const char *dep_target;    /* -MT: one more target of the depfile's rule */
     int md, no_line;
+    int streams_as_written;    /* plan, gen, build: no stream cost model */
     NameList user_ops;         /* --user-kernel OP... (NULL-terminated after parsing) */
     NameList import_dirs;      /* -I DIR...: where imports are looked for */
     BuildOptions bo;           /* build: -j, --cc, --opt, --no-cache, --kernels, --acl-home */
@@ -247,7 +248,11 @@ static int stage_plan(Script *S)
 {
     for (size_t i = 0; i < S->ir.nentries; i++) {
         Plan p;
-        PlanOptions popt = {codegen_op_type, codegen_dtype_name};  /* static kernels are named as the manifests name them */
+        PlanOptions popt = {codegen_op_type, codegen_dtype_name, 0};  /* static kernels are named as the manifests name them */
+        /* the CPU target (the default; tngc plan shows its plan) keeps
+         * branches too small for a thread hand-off on stream 0 */
+        if (strcmp(S->job->target->name, "cpu") == 0 && !S->job->streams_as_written)
+            popt.handoff_ns = PLAN_HANDOFF_NS;
         int rc = plan_build_with(&p, S->ir.entries[i], &popt, &S->sf.diags);
         VEC_PUSH(S->plans, p);
         if (rc != 0)
@@ -1296,6 +1301,10 @@ static const Option options[] = {
      "--target acl\thost code over AscendCL for an Ascend NPU: aclrt streams and\n"
      "events, aclnn operators (docs/bundles.md, \"The ACL target\")"},
     {"--no-line", NULL, FOR(GEN), FLAG(no_line), "no #line directives back to the script (golden tests)"},
+    {"--streams-as-written", NULL, FOR(PLAN) | FOR(GEN), FLAG(streams_as_written),
+     "every stream scope keeps its own thread on the CPU: no stream\n"
+     "cost model (by default a branch too small to pay for a thread\n"
+     "hand-off runs on the default stream; tngc plan reports it)"},
     {"-MD", NULL, FOR(GEN), FLAG(md), "also write a make depfile DIR/<name>.d"},
     {"-MF", "FILE", FOR(GEN), SET(opt_depfile), "write the depfile to FILE (implies -MD)"},
     {"-MT", "TARGET", FOR(GEN), SET(opt_dep_target),

@@ -6,16 +6,25 @@ Every benchmark measures, in one run and on the same inputs:
                no process start, no file IO)
   eager        the same nn.Module called from Python under torch.no_grad()
   torchscript  torch.jit.trace + torch.jit.freeze of the same module
+  ort          ONNX Runtime: the module exported with torch.onnx.export
+               (opset OPSET), run by bench/ort/ort_bench.c through ORT's C
+               API (1 intra-op thread, graph optimisation "all"), its p50
+               over --iters runs of OrtApi::Run; when ORT is installed
+               (make bench-deps)
 and prints a markdown table of medians with the ratios. The measurement is
 repeated ROUNDS times, alternating the contenders, and the median of the
 rounds' medians is reported, so that a burst of load on a shared machine
 hits one round of one contender, not the result.
 
 Runs under Debian's Python (/usr/bin/python3, python3-torch 1.13) with the
-stand-in torch_npu / torchair modules of tests/ref/stubs on sys.path.
+stand-in torch_npu / torchair modules of tests/ref/stubs on sys.path. The
+stand-ins also wrap many torch functions (half-precision fallbacks for the
+conformance references); those wrappers are removed here, so that eager's
+figure (and every reference) is PyTorch's own.
 """
 import atexit
 import os
+import platform
 import re
 import shutil
 import statistics
@@ -35,6 +44,26 @@ import _tngc_ref        # noqa: E402
 
 _tngc_ref.install()
 import harness          # noqa: E402  (write_safetensors)
+
+
+def _unwrap_torch():
+    """Puts back every torch function the stand-ins wrapped (those carry
+    _tngc_ref_orig); returns how many were unwrapped. The stand-ins' other
+    additions (Tensor.npu, torch.compile, torch_npu, torchair) stay."""
+    n = 0
+    for ns in (torch, torch.nn.functional, torch.Tensor):
+        for name, v in list(vars(ns).items()):
+            # a wrapper is a plain function carrying the original in its
+            # __dict__ (getattr would make torch.ops invent a namespace)
+            d = getattr(v, "__dict__", None)
+            orig = d.get("_tngc_ref_orig") if isinstance(d, dict) else None
+            if orig is not None:
+                setattr(ns, name, orig)
+                n += 1
+    return n
+
+
+UNWRAPPED = _unwrap_torch()
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 
@@ -113,14 +142,24 @@ _LAT = re.compile(r"^latency: p50 ([0-9.]+) us")
 SETTLE_S = 0.3
 
 
+# CPU seconds (user + sys) of the last run_launcher's process, per run
+# (process start and file IO included: compare launchers of one model).
+LAST_CPU_US = [0.0]
+
+
 def run_launcher(exe, args, out, warmup, iters, env=None):
     """Runs the launcher; returns its p50 in us (outputs written to out)."""
+    import resource
     os.makedirs(out, exist_ok=True)
     time.sleep(SETTLE_S)
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run([exe] + args + ["--out-dir", out, "--warmup", str(warmup),
                                        "--iters", str(iters)],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        env=env)
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU_US[0] = ((ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)) * 1e6 \
+        / (warmup + iters)
     if r.returncode != 0:
         die("%s failed (%d):\n%s" % (exe, r.returncode, r.stdout))
     for line in r.stdout.splitlines():
@@ -205,5 +244,171 @@ def machine():
                     break
     except OSError:
         pass
-    return "%s, %d cores, PyTorch %s (%d intra-op threads by default)" % (
-        model, os.cpu_count() or 0, torch.__version__, torch.get_num_threads())
+    return ("%s, %d cores, PyTorch %s (%d intra-op threads by default), ONNX Runtime %s, "
+            "one core's peak %.0f GFLOP/s" % (
+                model, os.cpu_count() or 0, torch.__version__, torch.get_num_threads(),
+                ort_version(), one_core_peak()))
+
+
+# ---- ONNX Runtime, FLOPs and the compute floor ----
+
+# torch.onnx.export's opset: 17 is the highest PyTorch 1.13 supports.
+OPSET = 17
+
+_ORT_EXE = []
+
+
+def ort_lib():
+    """libonnxruntime.so.1 of the npm package that make bench-deps installs
+    (bench/node_modules), or $ORT_LIB; None when neither exists."""
+    lib = os.environ.get("ORT_LIB")
+    if lib:
+        return lib if os.path.exists(lib) else None
+    arch = {"x86_64": "x64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+    lib = os.path.join(ROOT, "bench", "node_modules", "onnxruntime-node", "bin", "napi-v6",
+                       "linux", arch, "libonnxruntime.so.1")
+    return lib if os.path.exists(lib) else None
+
+
+def ort_harness():
+    """bench/ort/ort_bench.c compiled once per process (None without ORT)."""
+    if _ORT_EXE:
+        return _ORT_EXE[0]
+    exe = None
+    if ort_lib() is not None:
+        exe = os.path.join(workdir(), "ort_bench")
+        r = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-std=c11", "-o", exe,
+                            os.path.join(ROOT, "bench", "ort", "ort_bench.c"), "-ldl"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            die("cannot compile bench/ort/ort_bench.c:\n" + r.stdout)
+    else:
+        sys.stderr.write("bench: ONNX Runtime not installed (make bench-deps): no ORT column\n")
+    _ORT_EXE.append(exe)
+    return exe
+
+
+def export_onnx(module, args, path, input_names):
+    """torch.onnx.export of module on args (a tuple; tensors or lists of
+    tensors, flattened in order to input_names, the launcher's input names)
+    at opset OPSET, constants folded. The module runs once: pass copies of
+    anything it updates in place."""
+    with torch.no_grad():
+        torch.onnx.export(module.eval(), args, path, opset_version=OPSET,
+                          input_names=list(input_names), do_constant_folding=True)
+    return path
+
+
+def run_ort(onnx, args, out, warmup, iters):
+    """ORT's p50 in us over iters runs of the model (inputs: the launcher's
+    --input args); outputs written to out as out0.npy..., as a launcher does."""
+    return run_launcher(ort_harness(), ["--lib", ort_lib(), "--model", onnx] + args, out,
+                        warmup, iters)
+
+
+def matmul_flops(fn):
+    """FLOPs of the matrix products fn() runs (2 M N K per mm, addmm, bmm,
+    baddbmm, as PyTorch dispatches them), counted with a dispatch mode.
+    Elementwise work is left out: the floor it gives is a lower bound."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    aten = torch.ops.aten
+    total = [0]
+
+    class Count(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            pkt = getattr(func, "overloadpacket", None)
+            if pkt in (aten.mm, aten.addmm, aten.bmm, aten.baddbmm):
+                a = args[-2] if pkt in (aten.addmm, aten.baddbmm) else args[0]
+                k = a.shape[-1]
+                total[0] += 2 * out.numel() * k
+            return out
+    with torch.no_grad(), Count():
+        fn()
+    return total[0]
+
+
+_PEAK = []
+
+
+def one_core_peak():
+    """One core's measured float32 peak in GFLOP/s: bench/matmul/peak.c on
+    one thread (independent FMAs on registers). $BENCH_PEAK1_GFLOPS (set by
+    bench/run.sh, which measures it once per run) skips the measurement."""
+    if _PEAK:
+        return _PEAK[0]
+    env = os.environ.get("BENCH_PEAK1_GFLOPS")
+    if env:
+        _PEAK.append(float(env))
+        return _PEAK[0]
+    exe = os.path.join(workdir(), "peak")
+    subprocess.run(["clang", "-O2", "-pthread", "-o", exe,
+                    os.path.join(ROOT, "bench", "matmul", "peak.c")], check=True)
+    best = 0.0
+    for _ in range(3):      # the best of 3: load on a shared machine only lowers it
+        line = subprocess.run([exe, "1"], stdout=subprocess.PIPE, text=True, check=True).stdout
+        best = max(best, float(line.split(":")[1].split()[0]))
+    _PEAK.append(best)
+    return _PEAK[0]
+
+
+def floor_us(flops):
+    """The compute floor: flops at one core's measured peak, in us."""
+    return flops / (one_core_peak() * 1e3)
+
+
+def check_close(label, who, ref, path, tol=1e-4, tensor=None):
+    """Dies unless the output at path (or tensor) matches PyTorch's ref;
+    returns the max rel err."""
+    if tensor is not None:
+        e = ref.detach().double()
+        err = float((tensor.detach().double() - e).abs().max() / max(e.abs().max(), 1e-30))
+    else:
+        err = max_rel_err(ref, path)
+    if err > tol:
+        die("%s: %s's output differs from PyTorch's (rel err %.2g)" % (label, who, err))
+    return err
+
+
+CONTENDER_HEADER = ["", "tngc", "ORT", "PyTorch eager", "TorchScript", "ORT / tngc",
+                    "eager / tngc", "TorchScript / tngc", "floor (MFLOP)",
+                    "max rel err tngc / ORT / TS"]
+
+
+def contender_row(label, r, errs, flops):
+    """One row of CONTENDER_HEADER from medians r (tngc, ort, eager,
+    torchscript; ort may be missing) and errs (same keys)."""
+    def ratio(k):
+        return "%.2fx" % (r[k] / r["tngc"]) if k in r else "-"
+
+    def err(k):
+        return "%.0e" % errs[k] if k in errs else "-"
+    return [label, fmt_us(r["tngc"]), fmt_us(r["ort"]) if "ort" in r else "-",
+            fmt_us(r["eager"]), fmt_us(r["torchscript"]), ratio("ort"), ratio("eager"),
+            ratio("torchscript"), "%s (%.2f)" % (fmt_us(floor_us(flops)), flops / 1e6),
+            " / ".join(err(k) for k in ("tngc", "ort", "torchscript"))]
+
+
+def contender_notes():
+    return ["Medians of %d interleaved rounds. ORT: onnxruntime %s through its C API "
+            "(bench/ort/ort_bench.c), 1 intra-op thread, graph optimisation \"all\", model "
+            "exported with torch.onnx.export at opset %d. Eager: PyTorch's own functions (the "
+            "tests/ref stand-ins' %d torch wrappers removed), %d intra-op thread(s). Floor: "
+            "the matmul FLOPs at one core's measured peak (%.0f GFLOP/s, bench/matmul/peak.c "
+            "on one thread); a ratio above 1 means tngc is faster."
+            % (ROUNDS, ort_version(), OPSET, UNWRAPPED, torch.get_num_threads(),
+               one_core_peak())]
+
+
+def ort_version():
+    """The installed onnxruntime-node package's version."""
+    lib = ort_lib()
+    if lib is None:
+        return "(not installed)"
+    pkg = os.path.join(ROOT, "bench", "node_modules", "onnxruntime-node", "package.json")
+    try:
+        import json
+        with open(pkg) as f:
+            return json.load(f)["version"]
+    except (OSError, ValueError, KeyError):
+        return "(%s)" % lib

@@ -378,6 +378,11 @@ void emit_outputs(Emit *E)
     sb_puts(E->o, "}\n");
 }
 
+int emit_stream_idle(const Plan *p, size_t s)
+{
+    return s > 0 && s < p->streams.n && p->streams.v[s].nunits == 0;
+}
+
 void emit_gear_tables(Emit *E, const char *stream_fn)
 {
     const Plan *p = E->p;
@@ -386,6 +391,8 @@ void emit_gear_tables(Emit *E, const char *stream_fn)
     for (size_t s = 0; s < p->streams.n; s++) {
         if (stream_fn)
             sb_printf(E->o, "%s%s", s ? ", " : "", stream_fn);
+        else if (emit_stream_idle(p, s))
+            sb_printf(E->o, "%sNULL", s ? ", " : "");  /* no work: no hand-off (tngrt_exec_run) */
         else
             sb_printf(E->o, "%sg%d_s%zu", s ? ", " : "", gi, s);
     }

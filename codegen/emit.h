@@ -124,6 +124,9 @@ void emit_layout(Emit *E);
 void emit_outputs(Emit *E);
 /* gN_streams (the stream functions, "gN_sK", or stream_fn for every
  * stream when not NULL) and gN_symval. */
+/* Whether stream s (> 0) has no unit: its entry in a gear's table is NULL,
+ * so the executor gives its thread no hand-off, and it gets no function. */
+int emit_stream_idle(const Plan *p, size_t s);
 void emit_gear_tables(Emit *E, const char *stream_fn);
 
 /* The signature tables and the descriptor tngc_template__desc. */

@@ -508,7 +508,8 @@ static void e__gear(Emit *E, int gi)
     for (size_t s = 0; s < p->segs.n; s++)
         e__segment(E, (int)s);
     for (size_t s = 0; s < p->streams.n; s++)
-        e__stream(E, (int)s);
+        if (!emit_stream_idle(p, s))
+            e__stream(E, (int)s);
     emit_outputs(E);
     emit_gear_tables(E, NULL);
 }

@@ -36,6 +36,7 @@ int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diag
     self->g = g;
     self->op_type = opt && opt->op_type ? opt->op_type : plan__dump_name;
     self->dtype_name = opt && opt->dtype_name ? opt->dtype_name : dtype_name;
+    self->handoff_ns = opt ? opt->handoff_ns : 0;
     if (plan_gears(self, diags) < 0)
         return -1;
     plan_segments(self, diags);

@@ -960,6 +960,28 @@ static void text__gears(const Plan *p, StrBuf *out)
     }
 }
 
+/* The cost model's verdict per non-default stream (none with one stream
+ * or with the model off): "stream 1 "b": about 4.1 us of work at most: runs
+ * on stream 0 (a hand-off costs about 10 us)". */
+static void text__cost_model(const Plan *p, StrBuf *out)
+{
+    const Graph *g = p->g;
+    if (p->handoff_ns <= 0 || g->streams.n < 2 || !p->runs_on)
+        return;
+    sb_printf(out, "stream cost model (a thread hand-off costs about %.1f us):\n",
+              (double)p->handoff_ns / 1000.0);
+    for (size_t s = 1; s < g->streams.n; s++) {
+        sb_printf(out, "  stream %zu ", s);
+        plan__json_str(out, plan__str(g->streams.v[s].tag));
+        if (p->work_ns[s] < 0)
+            sb_puts(out, ": work unknown (dynamic shapes)");
+        else
+            sb_printf(out, ": about %.1f us of work at most", (double)p->work_ns[s] / 1000.0);
+        sb_puts(out, p->runs_on[s] == 0 ? ": runs on stream 0 (too small to pay for a hand-off)\n"
+                                        : ": own thread\n");
+    }
+}
+
 /* "e0: stream 0 after %4 -> stream 1 before seg 0 (explicit)" */
 static void text__events(const Plan *p, StrBuf *out)
 {
@@ -1039,6 +1061,7 @@ void plan_text(const Plan *self, StrBuf *out)
 {
     plan_graph_text(self->g, out);
     text__gears(self, out);
+    text__cost_model(self, out);
     text__events(self, out);
     text__segments(self, out);
     text__rowindep(self, out);
@@ -1336,7 +1359,11 @@ static void json__streams(const Plan *p, StrBuf *out)
             sb_puts(out, k ? "," : "");
             json__unit(p, p->streams.v[s].units[k], out);
         }
-        sb_puts(out, "]}");
+        sb_puts(out, "]");
+        if (p->runs_on && s < p->g->streams.n)   /* the cost model (streams.c) */
+            sb_printf(out, ",\"runs_on\":%d,\"work_ns\":%lld", p->runs_on[s],
+                      (long long)p->work_ns[s]);
+        sb_puts(out, "}");
     }
     sb_puts(out, "]");
 }

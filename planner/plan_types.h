@@ -25,7 +25,14 @@ typedef const char *(*PlanDTypeName)(DType t);
 typedef struct PlanOptions {
     PlanOpType op_type;    /* NULL: ops are named by their dump names (op_info) */
     PlanDTypeName dtype_name;  /* NULL: dtypes by their torch names (dtype_name) */
+    int64_t handoff_ns;    /* the stream cost model (streams.c): a non-default stream
+                            * whose estimated work is below this in every gear runs on
+                            * stream 0; 0 (the default): every stream keeps its thread */
 } PlanOptions;
+
+/* The CPU target's cost of handing work to another thread and back (ns):
+ * what tngc passes as PlanOptions.handoff_ns for the CPU target. */
+#define PLAN_HANDOFF_NS 10000
 
 /* A fully or partly static assignment of the graph's symbols. */
 typedef struct PlanGear {
@@ -111,6 +118,11 @@ typedef struct Plan {
     VEC(PlanUnit) units;
     VEC(PlanEvent) events;
     VEC(PlanStream) streams;  /* per Graph.streams */
+    int64_t handoff_ns;    /* PlanOptions.handoff_ns */
+    int *runs_on;          /* per Graph.streams: the stream its units run on (itself,
+                            * or 0 when the cost model keeps it on one thread) */
+    int64_t *work_ns;      /* per Graph.streams: estimated work of its ops in its
+                            * busiest gear (ns), -1 when a gear's shapes are unknown */
     int32_t *unit_of_op;   /* per op: its unit */
     VEC(PlanMemory) mem;   /* per gear */
     VEC(PlanRowIndep) rowindep;  /* per geared symbol */

@@ -21,9 +21,22 @@
  *
  * Program order is a topological order, so the schedule cannot deadlock;
  * a simulated run checks it anyway (a failure is a compiler bug).
+ *
+ * The cost model (on when Plan.handoff_ns > 0, as tngc sets it for the CPU
+ * target): handing a branch to another thread and back costs about
+ * handoff_ns, so a non-default stream whose estimated work is below that in
+ * every gear runs on stream 0 instead, in program order (which keeps every
+ * dependency), and its thread gets no work: a multi-stream bundle is then
+ * not slower than its one-stream version because of branches too small to
+ * pay. The estimate per op: STREAMS_OP_NS for the call, plus 2 M N K flops
+ * at STREAMS_MM_FLOPS_PER_NS for a matrix product, or its output's elements
+ * at STREAMS_ELEMS_PER_NS otherwise (small shapes on one core).
  */
 #include "passes.h"
+#include "values.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A dependency of a unit: the unit it waits for. */
@@ -42,12 +55,75 @@ typedef struct StreamState {
     int32_t *snap;         /* per unit: its stream's clock after it */
 } StreamState;
 
+/* The cost model's rates (see the file comment). */
+#define STREAMS_OP_NS 30
+#define STREAMS_MM_FLOPS_PER_NS 32
+#define STREAMS_ELEMS_PER_NS 4
+
+/* ---- the cost model --------------------------------------------------- */
+
+/* Estimated ns of op in gear gi, or -1 when a shape there is unknown. */
+static int64_t streams__op_ns(const Plan *self, int gi, const Op *op)
+{
+    const Graph *g = self->g;
+    int64_t n = op->nout ? plan_val_numel(self, gi, op->out) : 0, k = 1;
+    if (n < 0)
+        return -1;
+    if ((op_info[op->kind].flags & OPF_CONTRACT) && op->nin > 0) {
+        int32_t a = op->in[op->kind == OP_ADDMM && op->nin > 1 ? 1 : 0];
+        const Val *va = a >= 0 ? &g->vals.v[a] : NULL;
+        if (va && va->ndim > 0
+            && (graph_dim_eval(g, va->dims[va->ndim - 1], self->gears.v[gi].symval, &k) < 0 || k < 0))
+            return -1;
+        int64_t nk;
+        if (graph_ckd_mul(&nk, n, k) || nk > INT64_MAX / 4)
+            return INT64_MAX / 4;    /* far past any hand-off */
+        return STREAMS_OP_NS + 2 * nk / STREAMS_MM_FLOPS_PER_NS;
+    }
+    return STREAMS_OP_NS + n / STREAMS_ELEMS_PER_NS;
+}
+
+/* Fills runs_on and work_ns: each stream's work in its busiest gear, and
+ * stream 0 for a non-default stream below the hand-off cost. */
+static void streams__cost_model(Plan *self)
+{
+    const Graph *g = self->g;
+    size_t ns = g->streams.n;
+    int64_t *sum = xcalloc(ns + 1, sizeof *sum);
+    self->runs_on = arena_alloc(&self->arena, (ns + 1) * sizeof *self->runs_on);
+    self->work_ns = arena_alloc(&self->arena, (ns + 1) * sizeof *self->work_ns);
+    for (size_t s = 0; s < ns; s++) {
+        self->runs_on[s] = (int)s;
+        self->work_ns[s] = 0;
+    }
+    for (size_t gi = 0; gi < self->gears.n; gi++) {
+        memset(sum, 0, (ns + 1) * sizeof *sum);
+        for (size_t i = 0; i < g->ops.n; i++) {
+            const Op *op = &g->ops.v[i];
+            int s = op->stream;
+            if ((op_info[op->kind].flags & OPF_SOURCE) || s < 0 || (size_t)s >= ns || sum[s] < 0)
+                continue;
+            int64_t t = streams__op_ns(self, (int)gi, op);
+            sum[s] = t < 0 ? -1 : sum[s] > INT64_MAX / 4 - t ? INT64_MAX / 4 : sum[s] + t;
+        }
+        for (size_t s = 0; s < ns; s++)
+            if (self->work_ns[s] >= 0 && (sum[s] < 0 || sum[s] > self->work_ns[s]))
+                self->work_ns[s] = sum[s];
+    }
+    free(sum);
+    if (self->handoff_ns <= 0)
+        return;
+    for (size_t s = 1; s < ns; s++)
+        if (self->work_ns[s] >= 0 && self->work_ns[s] < self->handoff_ns)
+            self->runs_on[s] = 0;
+}
+
 /* ---- units ---------------------------------------------------------- */
 
 static void streams__push_unit(Plan *self, int32_t op, int seg, int stream)
 {
-    PlanUnit u = {.op = op, .seg = seg, .stream = stream};
     TNGC_ASSERT(stream >= 0 && (size_t)stream < self->g->streams.n);
+    PlanUnit u = {.op = op, .seg = seg, .stream = self->runs_on[stream]};
     VEC_PUSH(self->units, u);
 }
 
@@ -268,6 +344,7 @@ static int streams__simulate(const Plan *self)
 
 int plan_streams(Plan *self)
 {
+    streams__cost_model(self);
     streams__units(self);
     StreamState st = {.nstreams = (int)self->g->streams.n};
     size_t n = (size_t)st.nstreams;

@@ -194,6 +194,17 @@ static int desc__syms(const TngrtBundleDesc *d, TngrtError *err)
     return 0;
 }
 
+/* Whether a gear of d runs work on a stream other than 0 (a stream the
+ * plan left empty has NULL functions: it never runs beside stream 0). */
+static int bundle__parallel(const TngrtBundleDesc *d)
+{
+    for (int g = 0; g < d->ngears; g++)
+        for (int s = 1; s < d->nstreams; s++)
+            if (d->gears[g].streams[s])
+                return 1;
+    return 0;
+}
+
 /* Checks one gear. */
 static int desc__gear(const TngrtBundleDesc *d, const TngrtGear *g, int i, TngrtError *err)
 {
@@ -202,8 +213,9 @@ static int desc__gear(const TngrtBundleDesc *d, const TngrtGear *g, int i, Tngrt
              && (uint64_t)(g->arena_bytes < 0 ? 0 : g->arena_bytes) <= BUNDLE_MAX_BYTES;
     for (int s = 0; ok && s < d->nsyms; s++)
         ok = g->symval[s] >= 0 || g->symval[s] == INT64_MIN;
-    for (int s = 0; ok && s < d->nstreams; s++)
-        ok = g->streams[s] != NULL;
+    /* stream 0 always has a function; another stream's is NULL in a gear
+     * where the plan left it no work (tngrt_exec_run gives it no hand-off) */
+    ok = ok && d->nstreams > 0 && g->streams[0] != NULL;
     if (!ok)
         tngrt__fail(err, NULL, "bundle '%s': gear %d is malformed", d->name, i);
     return ok ? 0 : -1;
@@ -316,8 +328,9 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
         tngrt_bundle_delete(self);
         return -1;
     }
-    /* Streams are the unit of parallelism: one BLAS thread per caller. */
-    if (desc->nstreams > 1 && openblas_set_num_threads)
+    /* Streams are the unit of parallelism: one BLAS thread per caller,
+     * where some gear gives a stream other than 0 work. */
+    if (bundle__parallel(desc) && openblas_set_num_threads)
         openblas_set_num_threads(1);
     *out = self;
     return 0;

@@ -19,7 +19,8 @@
  * readable with tngrt_bundle_last_error until the next call.
  *
  * Process-wide side effect: tngrt_bundle_new of a descriptor with more
- * than one stream calls openblas_set_num_threads(1), so that streams, not
+ * than one stream (one that some gear gives work: a stream function that
+ * is not NULL) calls openblas_set_num_threads(1), so that streams, not
  * BLAS threads, are the unit of parallelism. It applies to every BLAS call
  * of the process from then on. A program linked with libtngcrt_core (no
  * CPU kernels, no OpenBLAS: ACL programs) has no such call.
@@ -86,7 +87,8 @@ typedef struct TngrtGear {
      * when a check fails (the run returns TNGRT_BAD_INPUT). */
     int (*layout)(const int64_t *sym, int64_t *off, int64_t *bytes);
     int noff;
-    const TngrtStreamFn *streams;  /* nstreams functions */
+    const TngrtStreamFn *streams;  /* nstreams functions; NULL for a stream
+                                    * s > 0 with no work in this gear */
     /* Fills outs[0..noutputs): data, dtype, ndim, shape, strides, nbytes
      * (owns 0: views of the arena, an input or a weight). */
     void (*outputs)(const TngrtRunCtx *c, TngrtTensor *outs);
@@ -116,8 +118,9 @@ typedef struct TngrtBundle TngrtBundle;
 /* Creates a bundle of desc (which must outlive it): the arena, the weight
  * storage (zeroed until loaded) and the executor; returns 0, or -1 with a
  * message in err (also when desc is malformed: a symbol bound by no input
- * dim, a weight with a dynamic dim, a gear without streams, ...). With
- * desc->nstreams > 1 it sets OpenBLAS to one thread (see above). */
+ * dim, a weight with a dynamic dim, a gear without a stream 0 function,
+ * ...). With work on more than one stream it sets OpenBLAS to one thread
+ * (see above). */
 int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError *err);
 
 /* Loads every weight from the safetensors file at path: each must exist

@@ -6,10 +6,15 @@
  * thread that calls tngrt_exec_run (it would otherwise sit idle waiting);
  * streams 1..n-1 each have one persistent worker thread, created by
  * tngrt_exec_new, parked on a condition variable between runs and woken
- * once per run. Events are counters: a run has a generation number g; a
- * record stores g in the event, a wait returns once the event holds g.
- * A waiter spins briefly (a bounded number of polls) and then sleeps on
- * the executor's condition variable; there is no unbounded busy-wait.
+ * by the runs that give its stream work. Events are counters: a run has a
+ * generation number g; a record stores g in the event, a wait returns once
+ * the event holds g. A waiter spins on a pause instruction for a bounded
+ * time (at most 50 us; TNGRT_SPIN_US=N in the environment of tngrt_exec_new
+ * sets N microseconds, 0 .. 100000; the budget shrinks while spins run out,
+ * as on an overloaded machine, and grows back while they pay off) and then
+ * sleeps on a condition variable;
+ * there is no unbounded busy-wait. Workers are pinned to CPUs only when
+ * TNGRT_PIN_THREADS=1 is in that environment.
  *
  * When a stream's function fails, the run is aborted: every wait of that
  * run returns -1 at once, so no stream waits for an event that will never
@@ -39,7 +44,8 @@ typedef int (*TngrtStreamFn)(void *arg, TngrtExec *exec, int stream, TngrtError 
 int tngrt_exec_new(TngrtExec **out, int nstreams, int nevents, TngrtError *err);
 
 /* Runs fns[s](arg, self, s, ...) for every stream s concurrently and
- * returns when all have finished: 0, or -1 with the message and kind of
+ * returns when all have finished (fns[s] == NULL: stream s has no work in
+ * this run and records no event; its worker is not woken): 0, or -1 with the message and kind of
  * the stream that failed first in time (streams failing after it,
  * typically because their waits returned -1, are not reported; an empty
  * message becomes "stream N failed"). Calls on one executor must not

@@ -344,7 +344,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         errors = 1;
     for (size_t i = 0; !errors && i < ir.nentries; i++) {
         Plan p;
-        if (plan_build_with(&p, ir.entries[i], &(PlanOptions){codegen_op_type, codegen_dtype_name}, &sf.diags) != 0)
+        if (plan_build_with(&p, ir.entries[i], &(PlanOptions){codegen_op_type, codegen_dtype_name, 0}, &sf.diags) != 0)
             errors = 1;
         VEC_PUSH(plans, p);
     }

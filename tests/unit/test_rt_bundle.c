@@ -640,7 +640,7 @@ static void test_malformed_desc(void **state)
     static const TngrtDim w_dyn[] = {{0, 0}};
     static const TngrtSigTensor w_bad[] = {{"w", TNGRT_F32, 1, w_dyn, 0}};
     static const int64_t negative[] = {-5};
-    static const TngrtStreamFn no_fn[] = {a_s0, NULL};
+    static const TngrtStreamFn no_fn[] = {NULL, a_s1};   /* stream 0 needs a function */
     TngrtGear gears[1] = {a_gears[0]};
     TngrtBundleDesc d = model_a(0);
     TngrtBundle *b = (TngrtBundle *)1;

@@ -1,3 +1,4 @@
+# tngc-args: --streams-as-written
 # Data edges between streams without any npu_wait_tensor: each one gets an
 # event automatically (record after the producer, wait before the consumer).
 # up is used twice on the default stream: the second use needs no new wait.

@@ -1,3 +1,4 @@
+# tngc-args: --streams-as-written
 # Nested scopes: the innermost npu_stream_switch wins and the same tag is the
 # same stream; super_kernel(None) clears the enclosing super kernel for its
 # body; a nested super_kernel replaces the outer one for its body; the same

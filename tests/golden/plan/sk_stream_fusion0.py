@@ -1,3 +1,4 @@
+# tngc-args: --streams-as-written
 # One super kernel whose ops run on three streams, with stream-fusion=0 (the
 # default): at most two streams per super kernel (seed 001), so the op that
 # brings in the third stream ends the segment. The third stream is switched

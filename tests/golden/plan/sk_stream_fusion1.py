@@ -1,3 +1,4 @@
+# tngc-args: --streams-as-written
 # One super kernel whose ops run on three streams, with stream-fusion=1:
 # any number of streams inside one super kernel (seed 001), so the three
 # streams stay in one segment. Otherwise the same model as

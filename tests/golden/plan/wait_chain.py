@@ -1,3 +1,4 @@
+# tngc-args: --streams-as-written
 # Explicit waits that chain across three streams. A runs on the default
 # stream; B on "1" waits for A; C on "2" waits for B; D on "2" also waits
 # for A, which stream "2" has already waited for through B: that event is
