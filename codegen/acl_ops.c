@@ -97,6 +97,7 @@ enum {
     F_CONVOLUTION, F_BATCH_NORM, F_GROUP_NORM, F_MAX_POOL, F_AVG_POOL2D, F_ADAPTIVE_AVG_POOL2D,
     F_ADAPTIVE_MAX_POOL2D, F_UPSAMPLE_NEAREST2D_V2, F_UPSAMPLE_BILINEAR2D,
     /* -- torch_npu fused ops -- */
+    F_MOE_GATING_TOP_K,
     F_ADD_RMS_NORM, F_ROTARY_POSITION_EMBEDDING, F_DYNAMIC_QUANT, F_MOE_GATING_TOP_K_SOFTMAX,
     F_FUSED_INFER_ATTENTION_SCORE,
     F_INPLACE_SCATTER_UPDATE, F_SCATTER_ND_UPDATE,
@@ -348,6 +349,12 @@ static const AclFn acl_fns[F_COUNT] = {
                                "const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners, "
                                "const double scalesH, const double scalesW, aclTensor *out", 0},
     /* -- torch_npu fused ops -- */
+    /* CANN 8.3 and later (not in 8.1.RC1: tests/acl/real_cann.sh cannot check it) */
+    [F_MOE_GATING_TOP_K] = {"aclnnMoeGatingTopK", H("moe_gating_top_k"),
+                            "const aclTensor *x, const aclTensor *biasOptional, int64_t k, int64_t kGroup, "
+                            "int64_t groupCount, int64_t groupSelectMode, int64_t renorm, int64_t normType, "
+                            "bool outFlag, double routedScalingFactor, double eps, const aclTensor *yOut, "
+                            "const aclTensor *expertIdxOut, const aclTensor *outOut", 0},
     [F_ADD_RMS_NORM] = {"aclnnAddRmsNorm", H("add_rms_norm"),
                         "const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, "
                         "const aclTensor *yOut, const aclTensor *rstdOut, const aclTensor *xOut", 0},
@@ -532,6 +539,7 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(UPSAMPLE_NEAREST2D, PLAIN, UPSAMPLE_NEAREST2D_V2, "i0 n:u F0 F1 o0"),
     ROW(UPSAMPLE_BILINEAR2D, PLAIN, UPSAMPLE_BILINEAR2D, "i0 n:u b1 F0 F1 o0"),
     /* -- torch_npu fused ops -- */
+    ROW(MOE_GATING_TOP_K, PLAIN, MOE_GATING_TOP_K, "i0 i1 a0 a1 a2 a3 =0 a4 b5 F0 F1 o0 o1 o2"),
     ROW(ADD_RMS_NORM, PLAIN, ADD_RMS_NORM, "i0 i1 i2 F0 o0 o1 o2"),
     ROW(ROTARY_MUL, PLAIN, ROTARY_POSITION_EMBEDDING, "i0 i1 i2 a0 o0"),
     ROW(DYNAMIC_QUANT, PLAIN, DYNAMIC_QUANT, "i0 i1 o0 o1"),
@@ -589,6 +597,7 @@ static const char *const acl_op_types[OP__count] = {
     [OP_ADAPTIVE_AVG_POOL2D] = "AdaptiveAvgPool2d", [OP_ADAPTIVE_MAX_POOL2D] = "AdaptiveMaxPool2d",
     [OP_UPSAMPLE_NEAREST2D] = "ResizeNearestNeighborV2", [OP_UPSAMPLE_BILINEAR2D] = "ResizeBilinearV2",
     /* -- torch_npu fused ops -- */
+    [OP_MOE_GATING_TOP_K] = "MoeGatingTopK",
     [OP_ADD_RMS_NORM] = "AddRmsNorm", [OP_ROTARY_MUL] = "RotaryMul", [OP_DYNAMIC_QUANT] = "DynamicQuant",
     [OP_MOE_GATING_TOP_K_SOFTMAX] = "MoeGatingTopKSoftmax",
     [OP_FUSED_ATTENTION] = "FusedInferAttentionScore",

@@ -450,6 +450,20 @@ void tngrt_kernel_interpolate(const TngrtArg *out, const TngrtArg *x, int biline
 
 /* ---- kernels: torch_npu fused ops ---- */
 
+/* npu_moe_gating_top_k(x [t, e], bias [e] (may be NULL)) as
+ * tests/ref/stubs/torch_npu computes it, in float: out [t, e] (float32) =
+ * sigmoid(x) (norm_type 1) or softmax(x) (0); sel = out + bias; with
+ * group_count (<= TNGRT_MOE_MAX_GROUPS) > 1 only the k_group best groups of
+ * e / group_count experts (score: max (group_select_mode 0) or sum of the
+ * two largest sel; ties: the lower group) compete; expert_idx [t, k]
+ * (int32) = the k largest sel, descending (ties: the lower expert); y [t,
+ * k] = out at expert_idx, / (row sum + eps) when norm_type is 1, times
+ * scale (routed_scaling_factor), rounded to y's dtype. */
+void tngrt_kernel_moe_gating_top_k(const TngrtArg *y, const TngrtArg *expert_idx, const TngrtArg *out,
+                                   const TngrtArg *x, const TngrtArg *bias, int k, int k_group,
+                                   int group_count, int group_select_mode, int norm_type, double scale,
+                                   double eps);
+
 /* npu_add_rms_norm(x1, x2, gamma, eps) as tests/ref/stubs/torch_npu
  * computes it: x = float(x1) + float(x2) (x_out: x rounded to its dtype;
  * may be NULL); over the trailing gamma->ndim dims, rstd = 1 / sqrt(mean(x^2)

@@ -4594,15 +4594,58 @@ static int32_t attn_kv(Interp *I, const Call *c, size_t pos, const char *name)
 }
 
 /* torch_npu.npu_moe_gating_top_k(x, k, *, bias=None, k_group=1,
- * group_count=1, ...): not compiled. Its documentation gives the group
- * selection, renorm / norm_type and eps steps as formula images whose
- * details (where eps and routed_scaling_factor apply, the order of the
- * group top-k) cannot be read exactly, so there is no reference to match. */
+ * group_count=1, group_select_mode=0, renorm=0, norm_type=1,
+ * out_flag=False, routed_scaling_factor=1.0, eps=1e-20) ->
+ * (y, expert_idx, out). renorm=1 (top-k, then normalise) is not compiled:
+ * the CANN releases that define the op document only renorm=0; any other
+ * value, or an unknown keyword, is TNG203 naming it. */
 static Obj *lo_moe_gating_top_k(Interp *I, Call *c)
 {
-    return interp_break(I, c->node, RULE_TNG203, "%s is not supported (its documentation does not define "
-                        "the grouped selection and normalisation exactly; npu_moe_gating_top_k_softmax is)",
-                        c->full);
+    static const char *const ints[] = {"k", "k_group", "group_count", "group_select_mode", "norm_type",
+                                       "out_flag", "renorm"};
+    static const int64_t defs[] = {-1, 1, 1, 0, 1, 0, 0};
+    static const char *const floats[] = {"routed_scaling_factor", "eps"};
+    for (size_t i = 0; i < c->a->nkw; i++) {
+        const char *n = c->a->kwnames[i];
+        int ok = streq(n, "x") || streq(n, "bias") || streq(n, "routed_scaling_factor") || streq(n, "eps");
+        for (size_t j = 0; j < NELEM(ints); j++)
+            ok |= streq(n, ints[j]);
+        if (!ok)
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full, n);
+    }
+    if (c->a->npos > 2)
+        return interp_break(I, c->node, RULE_TNG203, "%s: arguments after k must be keywords", c->full);
+    int32_t in[2] = {X0(I, c), -1};
+    if (in[0] < 0 || (in[1] = opt_tensor(I, args_kw(c->a, "bias"), c->node, "bias")) < -1)
+        return unk(I);
+    int64_t attr[7];
+    for (size_t j = 0; j < NELEM(ints); j++) {
+        Obj *o = j == 0 ? ARG(c, 1, "k") : args_kw(c->a, ints[j]);
+        attr[j] = defs[j];
+        if (j == 0 && !o)
+            return interp_break(I, c->node, RULE_TNG203, "%s: k is required", c->full);
+        if (o && !is_none(o) && !const_int(I, o, c->node, ints[j], &attr[j]))
+            return unk(I);
+    }
+    if (attr[6] != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: renorm = %lld is not supported (only 0: "
+                            "normalise, then top-k)", c->full, (long long)attr[6]);
+    if (attr[4] != 0 && attr[4] != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: norm_type = %lld is not supported (0 softmax, "
+                            "1 sigmoid)", c->full, (long long)attr[4]);
+    if (attr[3] != 0 && attr[3] != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_select_mode = %lld is not supported (0 "
+                            "max, 1 top-2 sum)", c->full, (long long)attr[3]);
+    attr[5] = attr[5] != 0;
+    double f[2] = {1.0, 1e-20};
+    for (int j = 0; j < 2; j++) {
+        Obj *o = args_kw(c->a, floats[j]);
+        if (!known(I, o, c->node, floats[j]))
+            return unk(I);
+        if (o && !is_none(o) && !obj_num_value(o, &f[j]))
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must be a number", c->full, floats[j]);
+    }
+    return npu_outs(I, emit(I, OP_MOE_GATING_TOP_K, in, 2, attr, 6, f[0], f[1], DT_UNKNOWN, c->node), 3);
 }
 
 /* torch_npu.npu_fused_infer_attention_score(query, key, value, *,

@@ -302,6 +302,53 @@ def npu_moe_gating_top_k_softmax(x, finished=None, k=1):
     return vals.to(x.dtype), idx.to(torch.int32), row_idx.reshape(idx.shape).to(torch.int32)
 
 
+def npu_moe_gating_top_k(x, k, *, bias=None, k_group=1, group_count=1, group_select_mode=0,
+                         renorm=0, norm_type=1, out_flag=False, routed_scaling_factor=1.0,
+                         eps=1e-20):
+    """MoE routing of x [tokens, experts], all in float32:
+    norm = sigmoid(x) (norm_type 1) or softmax(x, -1) (norm_type 0);
+    sel = norm + bias (bias [experts], optional); with group_count > 1 the
+    experts split into group_count equal groups scored by their maximum
+    (group_select_mode 0) or the sum of their two largest sel values (1),
+    and all but the k_group best groups (ties: the lower group) are set to
+    -inf; expert_idx = the k largest sel in descending order (ties: the
+    lower expert); y = norm at expert_idx, divided by (its row sum + eps)
+    when norm_type is 1 (sigmoid), then times routed_scaling_factor.
+
+    Returns (y in x's dtype, expert_idx int32, out = norm float32
+    [tokens, experts]; torch_npu fills out only with out_flag, this
+    stand-in always does). renorm must be 0 (normalise, then top-k).
+    """
+    if x.dim() != 2:
+        raise RuntimeError("npu_moe_gating_top_k: x must be 2-D")
+    if renorm != 0 or norm_type not in (0, 1) or group_select_mode not in (0, 1):
+        raise RuntimeError("npu_moe_gating_top_k: renorm 0, norm_type 0/1, group_select_mode 0/1")
+    t, e = x.shape
+    if group_count < 1 or e % group_count or not 1 <= k_group <= group_count:
+        raise RuntimeError("npu_moe_gating_top_k: bad group_count / k_group")
+    gsize = e // group_count
+    if not 1 <= k <= gsize * k_group:
+        raise RuntimeError("npu_moe_gating_top_k: k = %d out of range" % k)
+    xf = x.float()
+    norm = torch.sigmoid(xf) if norm_type == 1 else torch.softmax(xf, dim=-1)
+    sel = norm + bias.float() if bias is not None else norm
+    if group_count > 1:
+        g = sel.reshape(t, group_count, gsize)
+        if group_select_mode == 0:
+            score = g.amax(dim=-1)
+        else:
+            score = torch.sort(g, dim=-1, descending=True, stable=True)[0][..., :2].sum(dim=-1)
+        keep_idx = torch.sort(score, dim=-1, descending=True, stable=True)[1][:, :k_group]
+        keep = torch.zeros(t, group_count, dtype=torch.bool).scatter(1, keep_idx, True)
+        sel = torch.where(keep.unsqueeze(-1), g, torch.full_like(g, float("-inf"))).reshape(t, e)
+    idx = torch.sort(sel, dim=-1, descending=True, stable=True)[1][:, :k]
+    y = norm.gather(1, idx)
+    if norm_type == 1:
+        y = y / (y.sum(dim=-1, keepdim=True) + eps)
+    y = y * routed_scaling_factor
+    return y.to(x.dtype), idx.to(torch.int32), norm
+
+
 def _lengths(v, b, full):
     """Length of batch b from a list/tuple or tensor of per-batch lengths
     (None: full)."""
