@@ -3725,6 +3725,86 @@ static int index_put_into(Interp *I, Obj *t, int32_t dst, int32_t vals, const in
     return 0;
 }
 
+/* dst[index] = v where slices separate the indices (pos[0..k) not
+ * consecutive): as PyTorch does, ints (and 0-d index tensors) select first;
+ * then the broadcast dims of the tensor indices stay in place when no slice
+ * separates those, else they come first, followed by the sliced dims in
+ * order. Every dim from the first written one (dim 0 when they come
+ * first) to the last indexed one gets an index here, so that one index_put
+ * on consecutive dims writes the same elements: each ':' dim an arange of
+ * its size, all of them shaped to broadcast to that layout. ixv becomes the
+ * new indices (their count is returned, -1 after a diagnostic) and *d0 the
+ * first dim. */
+static int index_spread(Interp *I, int32_t dst, const int64_t *pos, int32_t *ixv, int k, int64_t *d0,
+                        int32_t node)
+{
+    DimId dd[GRAPH_MAX_DIMS];
+    int32_t at[GRAPH_MAX_DIMS];   /* per dim: its index among ixv, or -1 */
+    int n = dims_of(I, dst, dd), r = 0, first = -1, last = (int)pos[k - 1], adjacent = 1, prev = -1;
+    for (int d = 0; d < n; d++)
+        at[d] = -1;
+    for (int j = 0; j < k; j++) {
+        const Val *iv = val_at(I, ixv[j]);
+        if (iv->dtype == DT_BOOL) {
+            interp_break(I, node, RULE_TNG211, "assignment through a bool mask index separated from other "
+                         "indices by a slice");
+            return -1;
+        }
+        at[pos[j]] = j;
+        if (iv->ndim == 0)
+            continue;
+        r = iv->ndim > r ? iv->ndim : r;
+        if (first < 0)
+            first = (int)pos[j];
+        for (int d = prev + 1; prev >= 0 && d < pos[j]; d++)
+            adjacent &= at[d] >= 0;   /* only ints between two tensor indices */
+        prev = (int)pos[j];
+    }
+    *d0 = adjacent ? pos[0] : 0;
+    /* the layout: slice dims before the broadcast dims (`lead` of them),
+     * the broadcast dims (r), the other slice dims */
+    int lead = 0, nslice = 0;
+    for (int d = (int)*d0; d <= last; d++)
+        if (at[d] < 0) {
+            nslice++;
+            lead += adjacent && first >= 0 && d < first;
+        }
+    int rank = nslice + r;
+    if (rank > GRAPH_MAX_DIMS) {
+        interp_break(I, node, RULE_TNG211, "assignment through separated indices: the written view would "
+                     "have more than %d dims", GRAPH_MAX_DIMS);
+        return -1;
+    }
+    int32_t out[GRAPH_MAX_DIMS];
+    int m = 0, q = 0;
+    DimId one = graph_dim_const(G(I), 1), shp[GRAPH_MAX_DIMS];
+    for (int d = (int)*d0; d <= last; d++, m++) {
+        for (int i = 0; i < rank; i++)
+            shp[i] = one;
+        int32_t x;
+        if (at[d] < 0) {   /* a ':' dim: arange(size) at its place in the layout */
+            int qq = q < lead ? q : q + r;
+            int64_t attr[2] = {dd[d], graph_dim_const(G(I), 0)};
+            x = tv(I, emit1(I, OP_ARANGE, NULL, 0, attr, 2, 0, 1, DT_I64, node), node);
+            shp[qq] = dd[d];
+            q++;
+        } else if (val_at(I, ixv[at[d]])->ndim == 0) {
+            out[m] = ixv[at[d]];
+            continue;
+        } else {   /* a tensor index: its dims right-aligned in the broadcast dims */
+            DimId id[GRAPH_MAX_DIMS];
+            int ni = dims_of(I, ixv[at[d]], id);
+            x = ixv[at[d]];
+            for (int i = 0; i < ni; i++)
+                shp[lead + r - ni + i] = id[i];
+        }
+        if (x < 0 || (out[m] = tv(I, reshape_to(I, x, shp, rank, node), node)) < 0)
+            return -1;
+    }
+    memcpy(ixv, out, (size_t)m * sizeof out[0]);
+    return m;
+}
+
 /* t[index] = v with tensors in the index: index_put_ on the consecutive
  * indexed dims (ints beside them become 0-d indices). */
 static int index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node)
@@ -3736,14 +3816,15 @@ static int index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t 
     int k = index_walk(I, &x, index, node, 1, pos, ixv);
     if (k <= 0)
         return -1;
-    if (!index_adjacent(pos, k)) {
-        interp_break(I, node, RULE_TNG211, "assignment through tensor indices separated by a slice (their "
-                     "dims would move first)");
-        return -1;
-    }
     int32_t vals = index_values(I, dst, v, node);
     if (vals < 0)
         return -1;
+    if (!index_adjacent(pos, k)) {
+        int64_t d0;
+        if ((k = index_spread(I, dst, pos, ixv, k, &d0, node)) < 0)
+            return -1;
+        return index_put_into(I, t, dst, vals, ixv, k, d0, 0, node, "assignment through tensor indices");
+    }
     return index_put_into(I, t, dst, vals, ixv, k, pos[0], 0, node, "assignment through tensor indices");
 }
 
