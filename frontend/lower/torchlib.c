@@ -6068,6 +6068,46 @@ static int32_t mha_batch_first(Interp *I, Obj *o, int bf, int32_t node)
     return tv(I, permute_of(I, NULL, v, perm, 3, node), node);
 }
 
+/* The attention scores s [B, H, L, S] of MultiheadAttention with its
+ * masks, as PyTorch 1.13's multi_head_attention_forward merges them: a
+ * float attn_mask ([L, S], or [B * H, L, S]) is added; a bool one, and a
+ * bool key_padding_mask [B, S] (True: padding), set the scores they mark
+ * to -inf (PyTorch adds -inf there: the same for finite scores). -1 after
+ * a diagnostic. */
+static int32_t mha_mask(Interp *I, int32_t s, int32_t mask, int32_t kpm, int32_t node)
+{
+    DimId sd[4];
+    dims_of(I, s, sd);
+    if (mask >= 0 && val_at(I, mask)->ndim == 3) {   /* [B * H, L, S] -> [B, H, L, S] */
+        DimId md[4] = {sd[0], sd[1], val_at(I, mask)->dims[1], val_at(I, mask)->dims[2]};
+        mask = tv(I, reshape_to(I, mask, md, 4, node), node);
+    }
+    if (mask >= 0 && val_at(I, mask)->dtype != DT_BOOL) {
+        int32_t ad[2] = {s, mask};
+        int64_t at = 0;
+        s = tv(I, emit1(I, OP_ADD, ad, 2, &at, 1, 0, 1, DT_UNKNOWN, node), node);
+        mask = -1;
+    }
+    if (kpm >= 0) {   /* [B, S] -> [B, 1, 1, S] */
+        DimId one = graph_dim_const(G(I), 1);
+        DimId kd[4] = {val_at(I, kpm)->dims[0], one, one, val_at(I, kpm)->dims[1]};
+        kpm = tv(I, reshape_to(I, kpm, kd, 4, node), node);
+        if (kpm < 0)
+            return -1;
+        if (mask >= 0) {
+            int32_t lo[2] = {mask, kpm};
+            kpm = tv(I, emit1(I, OP_LOGICAL_OR, lo, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+        }
+        mask = kpm;
+    }
+    if (s < 0 || mask < 0)
+        return mask < -1 ? -1 : s;
+    int32_t w[3] = {mask, tv(I, full_of(I, NULL, 0, -INFINITY, val_at(I, s)->dtype, node), node), s};
+    if (w[1] < 0)
+        return -1;
+    return tv(I, emit1(I, OP_WHERE, w, 3, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+}
+
 /* MultiheadAttention(query, key, value, key_padding_mask=None,
  * need_weights=True, attn_mask=None, average_attn_weights=True,
  * is_causal=False): (output, weights averaged over the heads, or per head,
@@ -6083,10 +6123,13 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
         return unk(I);
     if (!is_tensor(qo) || !is_tensor(ko) || !is_tensor(vo))
         return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention expects tensors query, key and value");
-    Obj *kpm = args_get(a, 3, "key_padding_mask");
-    if (kpm && !is_none(kpm))
-        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with key_padding_mask (pass "
-                            "a float attn_mask instead)");
+    int32_t kpm = opt_tensor(I, args_get(a, 3, "key_padding_mask"), node, "key_padding_mask");
+    if (kpm < -1)
+        return unk(I);
+    if (kpm >= 0 && (val_at(I, kpm)->dtype != DT_BOOL || val_at(I, kpm)->ndim != 2))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s key_padding_mask (a "
+                            "2-d bool mask [batch, source length] is compiled)",
+                            val_at(I, kpm)->dtype != DT_BOOL ? "non-bool" : "non-2-d");
     if (!nn_flag(I, args_get(a, 4, "need_weights"), 1, node, "need_weights", &need) ||
         !nn_flag(I, args_get(a, 6, "average_attn_weights"), 1, node, "average_attn_weights", &avg) ||
         !nn_flag(I, args_get(a, 7, "is_causal"), 0, node, "is_causal", &causal) ||
@@ -6101,9 +6144,10 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
     int32_t mask = opt_tensor(I, args_get(a, 5, "attn_mask"), node, "attn_mask");
     if (mask < -1)
         return unk(I);
-    if (mask >= 0 && (val_at(I, mask)->dtype == DT_BOOL || val_at(I, mask)->ndim != 2))
-        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s attn_mask (a 2-d "
-                            "float mask is compiled)", val_at(I, mask)->dtype == DT_BOOL ? "bool" : "3-d");
+    if (mask >= 0 && ((val_at(I, mask)->dtype != DT_BOOL && !dtype_is_float(val_at(I, mask)->dtype)) ||
+                      val_at(I, mask)->ndim < 2 || val_at(I, mask)->ndim > 3))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s attn_mask (a 2-d or "
+                            "3-d float or bool mask is compiled)", dtype_name(val_at(I, mask)->dtype));
     int32_t q = mha_batch_first(I, qo, bf, node), k = mha_batch_first(I, ko, bf, node),
             vv = mha_batch_first(I, vo, bf, node);
     if (q < 0 || k < 0 || vv < 0)
@@ -6130,11 +6174,8 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
         int32_t kt = qs < 0 ? -1 : tv(I, transpose_last2(I, NULL, kh, node), node);
         int32_t mm[2] = {qs, kt};
         int32_t s = kt < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, mm, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
-        if (s >= 0 && mask >= 0) {
-            int32_t ad[2] = {s, mask};
-            int64_t at = 0;
-            s = tv(I, emit1(I, OP_ADD, ad, 2, &at, 1, 0, 1, DT_UNKNOWN, node), node);
-        }
+        if (s >= 0 && (mask >= 0 || kpm >= 0))
+            s = mha_mask(I, s, mask, kpm, node);
         int32_t p = s < 0 ? -1 : tv(I, emit_x(I, OP_SOFTMAX, s, &last, 1, 0, DT_UNKNOWN, node), node);
         int32_t pv[2] = {p, vh};
         att = p < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, pv, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
