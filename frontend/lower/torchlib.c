@@ -4172,6 +4172,24 @@ static Obj *conv_of(Interp *I, int32_t x, int32_t w, int32_t b, int ns, Obj *str
         attr[(ns == 2 ? 7 : 8) + i] = dil[i];
     }
     attr[9] = g;
+    /* padded more after than before (padding="same", an even kernel): the
+     * extra zeros are a block cat after x, the conv pads both sides alike
+     * (the same sums; aclnnConvolution takes only symmetric padding) */
+    for (int i = 0; i < 2; i++) {
+        int64_t extra = attr[5 + i] - attr[3 + i];
+        if (extra <= 0 || (ns == 1 && i == 0))
+            continue;
+        DimId d[GRAPH_MAX_DIMS];
+        int64_t fd[GRAPH_MAX_DIMS], dim = ns == 2 ? 2 + i : 2;
+        int n = dims_of(I, x, d);
+        for (int j = 0; j < n; j++)
+            fd[j] = d[j];
+        fd[dim] = graph_dim_const(G(I), extra);
+        int32_t cin[2] = {x, tv(I, full_of(I, fd, n, 0.0, val_at(I, x)->dtype, node), node)};
+        if (cin[1] < 0 || (x = tv(I, emit1(I, OP_CAT, cin, 2, &dim, 1, 0, 0, DT_UNKNOWN, node), node)) < 0)
+            return unk(I);
+        attr[5 + i] = attr[3 + i];
+    }
     int32_t in[3] = {x, w, b};
     return emit1(I, OP_CONV, in, 3, attr, 10, 0, 0, DT_UNKNOWN, node);
 }
