@@ -82,6 +82,7 @@ enum {
     F_QUANT_MATMUL_V4, F_RECIPROCAL, F_REDUCE_SUM, F_RELU, F_RMS_NORM, F_ROUND, F_RSQRT, F_RSUBS, F_SIGMOID, F_SIGN,
     F_SILU, F_SIN, F_SOFTMAX, F_SOFTPLUS, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU, F_TANH,
     F_POW_TENSOR_TENSOR, F_POW_SCALAR_TENSOR,
+    F_INPLACE_MULS,
     /* -- creation and constants -- */
     F_ARANGE,
     /* -- shape -- */
@@ -170,6 +171,7 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_MM] = {"aclnnMm", H("mm"), MATMUL, 0},
     [F_MUL] = {"aclnnMul", H("mul"), BINARY("aclTensor"), 0},
     [F_MULS] = {"aclnnMuls", H("mul"), BINARY("aclScalar"), 0},
+    [F_INPLACE_MULS] = {"aclnnInplaceMuls", H("mul"), "aclTensor *selfRef, const aclScalar *other", 0},
     [F_NEG] = {"aclnnNeg", H("neg"), UNARY, CS},
     [F_PERMUTE] = {"aclnnPermute", H("permute"), "const aclTensor *self, const aclIntArray *dims, aclTensor *out", CS},
     [F_POW_TENSOR_SCALAR] = {"aclnnPowTensorScalar", H("pow"),
@@ -389,9 +391,12 @@ static const AclFn acl_fns[F_COUNT] = {
 
 /* ---- the op table --------------------------------------------------------------- */
 
-#define ROW(k, v, f, args) [OP_##k][ACL_V_##v] = {OP_##k, ACL_V_##v, &acl_fns[F_##f], args}
+#define ROW(k, v, f, args) [OP_##k][ACL_V_##v] = {OP_##k, ACL_V_##v, &acl_fns[F_##f], args, NULL}
 /* no aclnn call: sources and views, which need no code */
-#define NONE(k) [OP_##k][ACL_V_PLAIN] = {OP_##k, ACL_V_PLAIN, NULL, ACL_NONE}
+#define NONE(k) [OP_##k][ACL_V_PLAIN] = {OP_##k, ACL_V_PLAIN, NULL, ACL_NONE, NULL}
+
+/* The second call of a scalar divided by a tensor (acl_ops' DIV row). */
+static const AclOp acl_div_scale = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_INPLACE_MULS], "o0 f0", NULL};
 
 static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     NONE(INPUT),
@@ -406,6 +411,8 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(MUL, TENSOR_SCALAR, MULS, "i0 f0 o0"),
     ROW(DIV, PLAIN, DIV, "i0 i1 o0"),
     ROW(DIV, TENSOR_SCALAR, DIVS, "i0 f0 o0"),
+    /* scalar / tensor: out = 1 / x, then out *= scalar (a float tensor) */
+    [OP_DIV][ACL_V_SCALAR_TENSOR] = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_RECIPROCAL], "i0 o0", &acl_div_scale},
     ROW(POW, PLAIN, POW_TENSOR_SCALAR, "i0 f0 o0"),
     ROW(NEG, PLAIN, NEG, "i0 o0"),
     ROW(ABS, PLAIN, ABS, "i0 o0"),
@@ -667,7 +674,11 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
             return ACL_V_TENSOR_SCALAR;
         if (op->kind == OP_SUB)
             return ACL_V_SCALAR_TENSOR;
-        *why = op->kind == OP_DIV ? "a scalar divided by a tensor; aclnnDivs divides a tensor by a scalar"
+        /* s / x: aclnnReciprocal, then aclnnInplaceMuls (x float, as out) */
+        if (op->kind == OP_DIV && g->vals.v[op->in[0]].dtype == g->vals.v[op->out].dtype)
+            return ACL_V_SCALAR_TENSOR;
+        *why = op->kind == OP_DIV ? "a scalar divided by an integer tensor; aclnnDivs divides a tensor by a "
+                                    "scalar"
                                   : "a scalar plus alpha times a tensor, alpha not 1";
         return ACL_V_OTHER;
     case OP_POW_T:   /* tensor ** tensor, or scalar ** tensor */
