@@ -649,7 +649,9 @@ static AclVariant acl_op_variant_nn(const Graph *g, const Op *op, const char **w
     (void)g;
     if (op->kind == OP_SDPA) {
         *why = "scaled_dot_product_attention: no aclnn operator computes it as PyTorch defines it "
-               "(aclnnFusedInferAttentionScore takes layouts and sequence lengths of its own)";
+               "(aclnnFusedInferAttentionScore takes float16/bfloat16 only, a bool mask of the opposite "
+               "sense and is_causal only as a mask tensor; use torch_npu.npu_fused_infer_attention_score, "
+               "or matmul and softmax)";
         return ACL_V_OTHER;
     }
     if (op->attr[3] != op->attr[5] || op->attr[4] != op->attr[6]) {
