@@ -2857,7 +2857,7 @@ static int infer_fused_attention(Infer *I)
     InferAttn A;
     if (infer__float_input(I, q) < 0)
         return -1;
-    if (layout < 0 || layout > 2 || n < 1 || nkv < 1 || n % nkv || (mode != 0 && mode != 3))
+    if (layout < 0 || layout > 2 || n < 1 || nkv < 1 || n % nkv || mode < 0 || mode > 4)
         return infer__fail(I, "invalid attributes: layout %lld, %lld heads, %lld key/value heads, "
                            "sparse mode %lld", (long long)layout, (long long)n, (long long)nkv,
                            (long long)mode);
@@ -2903,7 +2903,7 @@ static int infer_fused_attention(Infer *I)
             return infer__fail(I, "atten_mask must be bool or int8, got %s", dtype_name(mask->dtype));
         if (infer__rank(I, mask, 2, 4, "atten_mask") < 0)
             return -1;
-        if (mode == 0) {   /* sparse mode 3 builds its own mask */
+        if (mode <= 1) {   /* sparse modes 2 to 4 build their own mask */
             int r = mask->ndim;
             if (infer__attn_dim(I, mask, r - 2, A.sq, "atten_mask", "the query length") ||
                 infer__attn_dim(I, mask, r - 1, A.skv, "atten_mask", "the key/value length"))
@@ -2915,8 +2915,8 @@ static int infer_fused_attention(Infer *I)
                 infer__attn_dim(I, mask, 1, A.n, "atten_mask", "the head count"))
                 return -1;
         }
-    } else if (mode == 3) {
-        return infer__fail(I, "sparse_mode 3 needs an atten_mask");
+    } else if (mode != 0) {
+        return infer__fail(I, "sparse_mode %lld needs an atten_mask", (long long)mode);
     }
     Shape s = shape_of(q), l = {4, {A.b, A.n, A.sq, graph_dim_const(I->g, 1)}};
     if (!I->attr[6]) {

@@ -244,11 +244,15 @@ static inline int tngrt_impl__attn_setup(TngrtImplAttn *A, const TngrtArg *q, co
 TNGRT_KINLINE int tngrt_impl__attn_masked(const TngrtImplAttn *A, const TngrtArg *mask, int64_t b, int64_t h,
                                           int64_t i, int64_t j, int64_t lq, int64_t lkv)
 {
-    if (A->mode == 3)
+    if (A->mode == 2) /* leftUpCausal */
+        return j > i;
+    if (A->mode == 3) /* rightDownCausal */
         return j > i + (lkv - lq);
+    if (A->mode == 4) /* band: pre_tokens / next_tokens from the bottom-right corner */
+        return j - i - (lkv - lq) > A->next || i + (lkv - lq) - j > A->pre;
     if (!mask)
         return 0;
-    if (j - i > A->next || i - j > A->pre)
+    if (A->mode == 0 && (j - i > A->next || i - j > A->pre))
         return 1;
     int r = mask->ndim;
     const int64_t *ms = mask->shape;

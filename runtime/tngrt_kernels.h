@@ -505,10 +505,11 @@ void tngrt_kernel_moe_gating_top_k_softmax(const TngrtArg *y, const TngrtArg *ex
  * mode, pre/next tokens, lse flag, block size, listed lengths). Per batch b,
  * head h and query row i < Lq (act_q, the listed length or all rows):
  * scores s_j = (q_i . k_j) * scale in float over key rows j < Lkv (act_kv,
- * listed or all), except masked ones: sparse mode 3 masks j > i + Lkv - Lq;
- * mode 0 masks where atten_mask (2-4 d, [.., Sq, Skv], bool or int8,
- * leading dims B or 1, N or 1) is nonzero and, with a mask, outside the
- * band i - pre <= j <= i + next. out_i = softmax(s) @ v (float, rounded
+ * listed or all), except masked ones: sparse mode 2 masks j > i, 3 masks
+ * j > i + Lkv - Lq, 4 masks outside the band i + o - pre <= j <= i + o +
+ * next (o = Lkv - Lq); mode 0 masks where atten_mask (2-4 d, [.., Sq, Skv],
+ * bool or int8, leading dims B or 1, N or 1) is nonzero and, with a mask,
+ * outside the band i - pre <= j <= i + next; mode 1 where the mask is. out_i = softmax(s) @ v (float, rounded
  * once), lse_i = max + log(sum exp(s - max)) (float32 [B, N, Sq, 1]; with
  * the flag off lse is [1] and gets 0). Rows with nothing to attend (i >= Lq,
  * or all masked): out 0, lse +inf. With block_table [B, blocks] key/value

@@ -4832,8 +4832,8 @@ static Obj *lo_attention(Interp *I, Call *c)
     if (attr[2] < 1 || attr[1] % attr[2])
         return interp_break(I, c->node, RULE_TNG203, "%s: num_key_value_heads must divide num_heads",
                             c->full);
-    if (attr[3] != 0 && attr[3] != 3)
-        return interp_break(I, c->node, RULE_TNG203, "%s: sparse_mode %lld is not supported (0 and 3 "
+    if (attr[3] < 0 || attr[3] > 4)
+        return interp_break(I, c->node, RULE_TNG203, "%s: sparse_mode %lld is not supported (0 to 4 "
                             "are)", c->full, (long long)attr[3]);
     if (inner < 0 || inner > 3)
         return interp_break(I, c->node, RULE_TNG203, "%s: inner_precise must be 0 to 3", c->full);

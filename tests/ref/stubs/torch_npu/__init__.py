@@ -378,10 +378,13 @@ def _attention(query, key, value, atten_mask, lq, lkv, block_table, num_heads, s
     [B, S, N, D]); query head h reads key/value head h // (N // N_kv)
     (GQA). For batch b only the first lq[b] query rows and lkv[b] key rows
     count (None: all). scores = (q @ k^T) * scale, masked out (-inf) where
-    sparse_mode 3: j > i + lkv - lq (causal from the bottom right);
+    sparse_mode 2: j > i (causal from the top left); 3: j > i + lkv - lq
+    (causal from the bottom right); 4: the band from the bottom right,
+    j - i - (lkv - lq) > next_tokens or i + (lkv - lq) - j > pre_tokens
+    (modes 2 to 4 ignore the compressed atten_mask they are given);
     sparse_mode 0: atten_mask (True / nonzero = masked; [Sq, Skv],
     [B or 1, Sq, Skv] or [B or 1, N or 1, Sq, Skv]) and, with a mask, the
-    band j - i > next_tokens or i - j > pre_tokens. out = softmax(scores) @ v,
+    band j - i > next_tokens or i - j > pre_tokens; 1: atten_mask alone. out = softmax(scores) @ v,
     lse = log(sum(exp(scores))) per row (float32 [B, N, Sq, 1]). Rows with
     nothing to attend (beyond lq, or all masked): out 0, lse +inf. With a
     block_table [B, blocks], key/value are paged [blocks, block_size, N_kv *
@@ -408,7 +411,7 @@ def _attention(query, key, value, atten_mask, lq, lkv, block_table, num_heads, s
     out = torch.zeros(q.shape, dtype=torch.float32)
     lse = torch.full(q.shape[:3] + (1,), float("inf"), dtype=torch.float32)
     mask = None
-    if atten_mask is not None and sparse_mode == 0:
+    if atten_mask is not None and sparse_mode in (0, 1):
         mask = atten_mask
         while mask.dim() < 4:
             mask = mask.unsqueeze(0)
@@ -419,11 +422,17 @@ def _attention(query, key, value, atten_mask, lq, lkv, block_table, num_heads, s
         for h in range(n):
             kh = h // (n // nkv)
             s = (q[b, h, :nq] @ k[b, kh, :nk].transpose(0, 1)) * scale
-            if sparse_mode == 3:
+            if sparse_mode == 2:      # leftUpCausal
+                masked = j > i
+            elif sparse_mode == 3:    # rightDownCausal
                 masked = j > i + (nk - nq)
+            elif sparse_mode == 4:    # band, from the bottom-right corner
+                masked = (j - i - (nk - nq) > next_tokens) | (i + (nk - nq) - j > pre_tokens)
             elif mask is not None:
                 m = mask[b if mask.shape[0] > 1 else 0, h if mask.shape[1] > 1 else 0, :nq, :nk] != 0
-                masked = m | (j - i > next_tokens) | (i - j > pre_tokens)
+                if sparse_mode == 0:  # defaultMask: the mask and the pre/next band
+                    m = m | (j - i > next_tokens) | (i - j > pre_tokens)
+                masked = m
             else:
                 masked = torch.zeros(nq, nk, dtype=torch.bool)
             s = s.masked_fill(masked, float("-inf"))
