@@ -679,8 +679,8 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
         /* s / x: aclnnReciprocal, then aclnnInplaceMuls (x float, as out) */
         if (op->kind == OP_DIV && g->vals.v[op->in[0]].dtype == g->vals.v[op->out].dtype)
             return ACL_V_SCALAR_TENSOR;
-        *why = op->kind == OP_DIV ? "a scalar divided by an integer tensor; aclnnDivs divides a tensor by a "
-                                    "scalar"
+        *why = op->kind == OP_DIV ? "a scalar divided by a tensor of integers: aclnnReciprocal takes float "
+                                    "tensors"
                                   : "a scalar plus alpha times a tensor, alpha not 1";
         return ACL_V_OTHER;
     case OP_POW_T:   /* tensor ** tensor, or scalar ** tensor */
