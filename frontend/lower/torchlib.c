@@ -4747,6 +4747,111 @@ static Obj *lo_moe_gating_top_k(Interp *I, Call *c)
     return npu_outs(I, emit(I, OP_MOE_GATING_TOP_K, in, 2, attr, 6, f[0], f[1], DT_UNKNOWN, c->node), 3);
 }
 
+/* The cumulative lengths of a TND attention (a list of ints, each >= the
+ * one before) into end[0..*nb); 0 after a diagnostic. */
+static int attn_tnd_ends(Interp *I, const Call *c, Obj *o, const char *name, int64_t *end, int *nb)
+{
+    if (!o || is_none(o) || is_tensor(o) || !is_seq(o) || o->n == 0 || o->n > 256)
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' needs %s as a list of 1 to 256 "
+                            "cumulative lengths", c->full, name), 0;
+    if (!known(I, o, c->node, name))
+        return 0;
+    for (size_t i = 0; i < o->n; i++)
+        if (!obj_int_value(o->items[i], &end[i]) || end[i] < (i ? end[i - 1] : 0))
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must hold cumulative lengths (ints, each "
+                                "at least the one before, from 0)", c->full, name), 0;
+    *nb = (int)o->n;
+    return 1;
+}
+
+/* Rows [from, to) of a [T, N, D] operand as [1, to - from, N, D]. */
+static int32_t attn_tnd_rows(Interp *I, int32_t x, int64_t from, int64_t to, int32_t node)
+{
+    int32_t r = tv(I, slice_of(I, x, 0, from, to, 1, node), node);
+    if (r < 0)
+        return -1;
+    DimId d[4] = {graph_dim_const(G(I), 1), graph_dim_const(G(I), to - from), val_at(I, x)->dims[1],
+                  val_at(I, x)->dims[2]};
+    return tv(I, reshape_to(I, r, d, 4, node), node);
+}
+
+/* npu_fused_infer_attention_score with input_layout "TND": query [T, N, D],
+ * key/value [Tkv, Nkv, D], batch b the rows from the cumulative length
+ * before it to actual_seq_lengths[b] (actual_seq_lengths_kv[b]): one BSND
+ * attention per batch with a query (batches without one are skipped),
+ * their outputs cat along T, softmax_lse [T, N, 1] likewise. The atten_mask
+ * of sparse_mode 0 or 1 and block_table are TNG203. */
+static Obj *attn_tnd(Interp *I, Call *c, int32_t *in, int64_t *attr, double scale, Obj *lq, Obj *lkv)
+{
+    int64_t eq[256], ekv[256], tq, tkv, tv2;
+    int nq, nkv;
+    if (!attn_tnd_ends(I, c, lq, "actual_seq_lengths", eq, &nq) ||
+        !attn_tnd_ends(I, c, lkv, "actual_seq_lengths_kv", ekv, &nkv))
+        return unk(I);
+    if (nq != nkv)
+        return interp_break(I, c->node, RULE_TNG203, "%s: actual_seq_lengths and actual_seq_lengths_kv list "
+                            "%d and %d batches", c->full, nq, nkv);
+    if (in[4] >= 0 || (in[3] >= 0 && attr[3] <= 1))
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' with %s is not supported",
+                            c->full, in[4] >= 0 ? "block_table" : "an atten_mask of sparse_mode 0 or 1");
+    for (int j = 0; j < 3; j++)
+        if (rank_of(I, in[j]) != 3)
+            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' takes 3-d query, key and "
+                                "value", c->full);
+    if (!graph_dim_const_value(G(I), val_at(I, in[0])->dims[0], &tq) ||
+        !graph_dim_const_value(G(I), val_at(I, in[1])->dims[0], &tkv) ||
+        !graph_dim_const_value(G(I), val_at(I, in[2])->dims[0], &tv2) ||
+        tq != eq[nq - 1] || tkv != ekv[nq - 1] || tv2 != tkv)
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' needs constant T of query (the "
+                            "last actual_seq_lengths) and of key/value (the last actual_seq_lengths_kv)",
+                            c->full);
+    int32_t outs[256], lses[256], first_lse = -1;
+    int k = 0;
+    int64_t battr[12];
+    memcpy(battr, attr, sizeof battr);
+    battr[0] = 1;
+    battr[8] = battr[10] = -1;
+    battr[9] = battr[11] = 0;
+    for (int b = 0; b < nq; b++) {
+        int64_t q0 = b ? eq[b - 1] : 0, k0 = b ? ekv[b - 1] : 0;
+        if (eq[b] == q0)
+            continue;
+        if (ekv[b] == k0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: batch %d has queries but no keys", c->full, b);
+        int32_t bin[7] = {attn_tnd_rows(I, in[0], q0, eq[b], c->node), attn_tnd_rows(I, in[1], k0, ekv[b], c->node),
+                          attn_tnd_rows(I, in[2], k0, ekv[b], c->node), in[3], -1, -1, -1};
+        if (bin[0] < 0 || bin[1] < 0 || bin[2] < 0)
+            return unk(I);
+        int32_t op = emit(I, OP_FUSED_ATTENTION, bin, 7, battr, 12, scale, 0, DT_UNKNOWN, c->node);
+        if (op < 0)
+            return obj_unknown_reported(I);
+        const Op *o = &G(I)->ops.v[op];
+        int32_t y = o->out, l = o->out + 1;
+        DimId n = val_at(I, in[0])->dims[1], len = graph_dim_const(G(I), eq[b] - q0);
+        DimId od[3] = {len, n, val_at(I, in[0])->dims[2]};
+        if ((outs[k] = tv(I, reshape_to(I, y, od, 3, c->node), c->node)) < 0)
+            return unk(I);
+        if (first_lse < 0)
+            first_lse = l;
+        if (attr[6]) {   /* [1, N, len, 1] -> [len, N, 1] */
+            int64_t perm[4] = {0, 2, 1, 3};
+            DimId ld[3] = {len, n, graph_dim_const(G(I), 1)};
+            int32_t p = tv(I, permute_of(I, NULL, l, perm, 4, c->node), c->node);
+            if (p < 0 || (lses[k] = tv(I, reshape_to(I, p, ld, 3, c->node), c->node)) < 0)
+                return unk(I);
+        }
+        k++;
+    }
+    if (k == 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: every batch of the TND attention is empty", c->full);
+    int64_t dim0 = 0;
+    Obj *items[2];
+    items[0] = k == 1 ? obj_tensor(I, outs[0]) : emit1(I, OP_CAT, outs, (uint32_t)k, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+    items[1] = !attr[6] ? obj_tensor(I, first_lse)
+               : k == 1 ? obj_tensor(I, lses[0]) : emit1(I, OP_CAT, lses, (uint32_t)k, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+    return obj_tuple(I, items, 2);
+}
+
 /* torch_npu.npu_fused_infer_attention_score(query, key, value, *,
  *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
  *     block_table=None, num_heads=1, scale=1.0, pre_tokens=2147483647,
@@ -4761,10 +4866,12 @@ static Obj *lo_moe_gating_top_k(Interp *I, Call *c)
  *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
  *     num_heads=1, scale_value=1.0, pre_tokens=2147473647, next_tokens=0,
  *     input_layout="BSH", num_key_value_heads=0, sparse_mode=0, ...)
- * Layouts BSH, BSND and BNSD; sparse modes 0 (atten_mask as given, True
- * masked out, and the pre/next-token band when a mask is given) and 3
- * (causal from the bottom right). Any other argument (quantisation, pse,
- * padding, shared prefix, rope, TND) that is not None is TNG203 naming it. */
+ * Layouts BSH, BSND and BNSD (and TND for npu_fused_infer_attention_score:
+ * attn_tnd); sparse modes 0 (atten_mask as given, True masked out, and the
+ * pre/next-token band when a mask is given), 1 (the mask alone), 2 (causal
+ * from the top left), 3 (causal from the bottom right) and 4 (the band
+ * from the bottom right). Any other argument (quantisation, pse, padding,
+ * shared prefix, rope) that is not None is TNG203 naming it. */
 static Obj *lo_attention(Interp *I, Call *c)
 {
     static const char *const known_kw[] = {
@@ -4812,9 +4919,12 @@ static Obj *lo_attention(Interp *I, Call *c)
             attr[0] = 1;
         else if (lay->kind == O_STR && streq(lay->s, "BNSD"))
             attr[0] = 2;
+        else if (lay->kind == O_STR && streq(lay->s, "TND") && which == ATTN_FIA)
+            attr[0] = 3;   /* attn_tnd: one BSND attention per batch */
         else
-            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout must be 'BSH', 'BSND' or "
-                                "'BNSD'", c->full);
+            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout must be 'BSH', 'BSND', "
+                                "'BNSD'%s", c->full, which == ATTN_FIA ? " or 'TND'" : " or 'TND' (with "
+                                "npu_fused_infer_attention_score)");
     }
     int64_t inner, anti;
     if (!attn_int(I, c, "num_heads", 1, &attr[1]) || !attn_int(I, c, "num_key_value_heads", 0, &attr[2]) ||
@@ -4854,6 +4964,8 @@ static Obj *lo_attention(Interp *I, Call *c)
     Obj *lq = args_kw(c->a, "actual_seq_lengths"), *lkv = args_kw(c->a, "actual_seq_lengths_kv");
     if (which == ATTN_IFA) /* the incremental attention's lengths are key/value's */
         lkv = lq, lq = NULL;
+    if (attr[0] == 3)
+        return attn_tnd(I, c, in, attr, scale, lq, lkv);
     if (!attn_lengths(I, c, lq, which == ATTN_IFA ? "actual_seq_lengths_q" : "actual_seq_lengths", &in[5], &attr[8]) ||
         !attn_lengths(I, c, lkv, which == ATTN_IFA ? "actual_seq_lengths" : "actual_seq_lengths_kv", &in[6], &attr[10]))
         return unk(I);

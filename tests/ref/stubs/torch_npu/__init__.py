@@ -474,6 +474,23 @@ def npu_fused_infer_attention_score(query, key, value, *, atten_mask=None, actua
     """Fused inference attention (see _attention) -> (attention_out,
     softmax_lse); without softmax_lse_flag softmax_lse is a [1] zero."""
     _no_extras("npu_fused_infer_attention_score", kwargs)
+    if input_layout == "TND":
+        # query [T, N, D], key/value [Tkv, Nkv, D]; batch b is the rows from
+        # the cumulative length before it to actual_seq_lengths[b]
+        # (actual_seq_lengths_kv[b]); softmax_lse [T, N, 1]
+        outs, lses, q0, k0 = [], [], 0, 0
+        for qe, ke in zip(actual_seq_lengths, actual_seq_lengths_kv):
+            qe, ke = int(qe), int(ke)
+            if qe > q0:
+                o, l = _attention(query[q0:qe].unsqueeze(0), _one(key)[k0:ke].unsqueeze(0),
+                                  _one(value)[k0:ke].unsqueeze(0), atten_mask, None, None, None,
+                                  num_heads, scale, pre_tokens, next_tokens, "BSND",
+                                  num_key_value_heads, sparse_mode, block_size)
+                outs.append(o[0])
+                lses.append(l[0].transpose(0, 1).reshape(qe - q0, -1, 1))
+            q0, k0 = qe, ke
+        lse = torch.cat(lses) if softmax_lse_flag else torch.zeros(1)
+        return torch.cat(outs), lse
     out, lse = _attention(query, _one(key), _one(value), atten_mask, actual_seq_lengths,
                           actual_seq_lengths_kv, block_table, num_heads, scale, pre_tokens,
                           next_tokens, input_layout, num_key_value_heads, sparse_mode, block_size)
