@@ -82,6 +82,7 @@ enum {
     F_QUANT_MATMUL_V4, F_RECIPROCAL, F_REDUCE_SUM, F_RELU, F_RMS_NORM, F_ROUND, F_RSQRT, F_RSUBS, F_SIGMOID, F_SIGN,
     F_SILU, F_SIN, F_SOFTMAX, F_SOFTPLUS, F_SQRT, F_STACK, F_SUB, F_SUBS, F_SWI_GLU, F_TANH,
     F_POW_TENSOR_TENSOR, F_POW_SCALAR_TENSOR,
+    F_INPLACE_MULS,
     /* -- creation and constants -- */
     F_ARANGE,
     /* -- shape -- */
@@ -97,6 +98,7 @@ enum {
     F_CONVOLUTION, F_BATCH_NORM, F_GROUP_NORM, F_MAX_POOL, F_AVG_POOL2D, F_ADAPTIVE_AVG_POOL2D,
     F_ADAPTIVE_MAX_POOL2D, F_UPSAMPLE_NEAREST2D_V2, F_UPSAMPLE_BILINEAR2D,
     /* -- torch_npu fused ops -- */
+    F_MOE_GATING_TOP_K,
     F_ADD_RMS_NORM, F_ROTARY_POSITION_EMBEDDING, F_DYNAMIC_QUANT, F_MOE_GATING_TOP_K_SOFTMAX,
     F_FUSED_INFER_ATTENTION_SCORE,
     F_INPLACE_SCATTER_UPDATE, F_SCATTER_ND_UPDATE,
@@ -169,6 +171,7 @@ static const AclFn acl_fns[F_COUNT] = {
     [F_MM] = {"aclnnMm", H("mm"), MATMUL, 0},
     [F_MUL] = {"aclnnMul", H("mul"), BINARY("aclTensor"), 0},
     [F_MULS] = {"aclnnMuls", H("mul"), BINARY("aclScalar"), 0},
+    [F_INPLACE_MULS] = {"aclnnInplaceMuls", H("mul"), "aclTensor *selfRef, const aclScalar *other", 0},
     [F_NEG] = {"aclnnNeg", H("neg"), UNARY, CS},
     [F_PERMUTE] = {"aclnnPermute", H("permute"), "const aclTensor *self, const aclIntArray *dims, aclTensor *out", CS},
     [F_POW_TENSOR_SCALAR] = {"aclnnPowTensorScalar", H("pow"),
@@ -348,6 +351,12 @@ static const AclFn acl_fns[F_COUNT] = {
                                "const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners, "
                                "const double scalesH, const double scalesW, aclTensor *out", 0},
     /* -- torch_npu fused ops -- */
+    /* CANN 8.3 and later (not in 8.1.RC1: tests/acl/real_cann.sh cannot check it) */
+    [F_MOE_GATING_TOP_K] = {"aclnnMoeGatingTopK", H("moe_gating_top_k"),
+                            "const aclTensor *x, const aclTensor *biasOptional, int64_t k, int64_t kGroup, "
+                            "int64_t groupCount, int64_t groupSelectMode, int64_t renorm, int64_t normType, "
+                            "bool outFlag, double routedScalingFactor, double eps, const aclTensor *yOut, "
+                            "const aclTensor *expertIdxOut, const aclTensor *outOut", 0},
     [F_ADD_RMS_NORM] = {"aclnnAddRmsNorm", H("add_rms_norm"),
                         "const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, "
                         "const aclTensor *yOut, const aclTensor *rstdOut, const aclTensor *xOut", 0},
@@ -382,9 +391,12 @@ static const AclFn acl_fns[F_COUNT] = {
 
 /* ---- the op table --------------------------------------------------------------- */
 
-#define ROW(k, v, f, args) [OP_##k][ACL_V_##v] = {OP_##k, ACL_V_##v, &acl_fns[F_##f], args}
+#define ROW(k, v, f, args) [OP_##k][ACL_V_##v] = {OP_##k, ACL_V_##v, &acl_fns[F_##f], args, NULL}
 /* no aclnn call: sources and views, which need no code */
-#define NONE(k) [OP_##k][ACL_V_PLAIN] = {OP_##k, ACL_V_PLAIN, NULL, ACL_NONE}
+#define NONE(k) [OP_##k][ACL_V_PLAIN] = {OP_##k, ACL_V_PLAIN, NULL, ACL_NONE, NULL}
+
+/* The second call of a scalar divided by a tensor (acl_ops' DIV row). */
+static const AclOp acl_div_scale = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_INPLACE_MULS], "o0 f0", NULL};
 
 static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     NONE(INPUT),
@@ -399,6 +411,8 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(MUL, TENSOR_SCALAR, MULS, "i0 f0 o0"),
     ROW(DIV, PLAIN, DIV, "i0 i1 o0"),
     ROW(DIV, TENSOR_SCALAR, DIVS, "i0 f0 o0"),
+    /* scalar / tensor: out = 1 / x, then out *= scalar (a float tensor) */
+    [OP_DIV][ACL_V_SCALAR_TENSOR] = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_RECIPROCAL], "i0 o0", &acl_div_scale},
     ROW(POW, PLAIN, POW_TENSOR_SCALAR, "i0 f0 o0"),
     ROW(NEG, PLAIN, NEG, "i0 o0"),
     ROW(ABS, PLAIN, ABS, "i0 o0"),
@@ -532,6 +546,7 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
     ROW(UPSAMPLE_NEAREST2D, PLAIN, UPSAMPLE_NEAREST2D_V2, "i0 n:u F0 F1 o0"),
     ROW(UPSAMPLE_BILINEAR2D, PLAIN, UPSAMPLE_BILINEAR2D, "i0 n:u b1 F0 F1 o0"),
     /* -- torch_npu fused ops -- */
+    ROW(MOE_GATING_TOP_K, PLAIN, MOE_GATING_TOP_K, "i0 i1 a0 a1 a2 a3 =0 a4 b5 F0 F1 o0 o1 o2"),
     ROW(ADD_RMS_NORM, PLAIN, ADD_RMS_NORM, "i0 i1 i2 F0 o0 o1 o2"),
     ROW(ROTARY_MUL, PLAIN, ROTARY_POSITION_EMBEDDING, "i0 i1 i2 a0 o0"),
     ROW(DYNAMIC_QUANT, PLAIN, DYNAMIC_QUANT, "i0 i1 o0 o1"),
@@ -589,6 +604,7 @@ static const char *const acl_op_types[OP__count] = {
     [OP_ADAPTIVE_AVG_POOL2D] = "AdaptiveAvgPool2d", [OP_ADAPTIVE_MAX_POOL2D] = "AdaptiveMaxPool2d",
     [OP_UPSAMPLE_NEAREST2D] = "ResizeNearestNeighborV2", [OP_UPSAMPLE_BILINEAR2D] = "ResizeBilinearV2",
     /* -- torch_npu fused ops -- */
+    [OP_MOE_GATING_TOP_K] = "MoeGatingTopK",
     [OP_ADD_RMS_NORM] = "AddRmsNorm", [OP_ROTARY_MUL] = "RotaryMul", [OP_DYNAMIC_QUANT] = "DynamicQuant",
     [OP_MOE_GATING_TOP_K_SOFTMAX] = "MoeGatingTopKSoftmax",
     [OP_FUSED_ATTENTION] = "FusedInferAttentionScore",
@@ -633,7 +649,9 @@ static AclVariant acl_op_variant_nn(const Graph *g, const Op *op, const char **w
     (void)g;
     if (op->kind == OP_SDPA) {
         *why = "scaled_dot_product_attention: no aclnn operator computes it as PyTorch defines it "
-               "(aclnnFusedInferAttentionScore takes layouts and sequence lengths of its own)";
+               "(aclnnFusedInferAttentionScore takes float16/bfloat16 only, a bool mask of the opposite "
+               "sense and is_causal only as a mask tensor; use torch_npu.npu_fused_infer_attention_score, "
+               "or matmul and softmax)";
         return ACL_V_OTHER;
     }
     if (op->attr[3] != op->attr[5] || op->attr[4] != op->attr[6]) {
@@ -658,7 +676,11 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
             return ACL_V_TENSOR_SCALAR;
         if (op->kind == OP_SUB)
             return ACL_V_SCALAR_TENSOR;
-        *why = op->kind == OP_DIV ? "a scalar divided by a tensor; aclnnDivs divides a tensor by a scalar"
+        /* s / x: aclnnReciprocal, then aclnnInplaceMuls (x float, as out) */
+        if (op->kind == OP_DIV && g->vals.v[op->in[0]].dtype == g->vals.v[op->out].dtype)
+            return ACL_V_SCALAR_TENSOR;
+        *why = op->kind == OP_DIV ? "a scalar divided by a tensor of integers: aclnnReciprocal takes float "
+                                    "tensors"
                                   : "a scalar plus alpha times a tensor, alpha not 1";
         return ACL_V_OTHER;
     case OP_POW_T:   /* tensor ** tensor, or scalar ** tensor */

@@ -39,6 +39,8 @@ typedef struct AclOp {
     AclVariant variant;
     const AclFn *fn;       /* NULL in the ACL_NONE row of a source or view */
     const char *args;      /* "i0 i1 f1 o0" */
+    const struct AclOp *then;   /* a second call after fn (NULL: none), its
+                                 * tokens read the same op */
 } AclOp;
 
 /* The args of a kind's explicit "no aclnn call" row (sources and views). */

@@ -113,17 +113,16 @@ static void acl__rows(Emit *E, Acl *A)
     for (size_t i = 0; i < E->g->ops.n; i++) {
         if (!emit_has_kernel(E, (int32_t)i))
             continue;
-        const AclOp *row = acl__row(E, &E->g->ops.v[i], 1);
-        if (!row)
-            continue;
-        if (emit_token_count(row->args) != acl_fn_nparams(row->fn))
-            TNGC_BUG("acl_ops.c: %s has %d parameters, its row '%s' %d tokens", row->fn->name,
-                     acl_fn_nparams(row->fn), row->args, emit_token_count(row->args));
-        int seen = 0;
-        for (size_t f = 0; f < A->fns.n; f++)
-            seen |= A->fns.v[f] == row->fn;
-        if (!seen)
-            VEC_PUSH(A->fns, row->fn);
+        for (const AclOp *row = acl__row(E, &E->g->ops.v[i], 1); row; row = row->then) {
+            if (emit_token_count(row->args) != acl_fn_nparams(row->fn))
+                TNGC_BUG("acl_ops.c: %s has %d parameters, its row '%s' %d tokens", row->fn->name,
+                         acl_fn_nparams(row->fn), row->args, emit_token_count(row->args));
+            int seen = 0;
+            for (size_t f = 0; f < A->fns.n; f++)
+                seen |= A->fns.v[f] == row->fn;
+            if (!seen)
+                VEC_PUSH(A->fns, row->fn);
+        }
     }
 }
 
@@ -810,9 +809,11 @@ static void acl__op(Emit *E, int32_t op_id, int s)
     }
     emit_line_op(E, op);
     Acl *A = E->target;
-    sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %d, %s", row->fn->name, s, A->n[D_CALLS]++, where.s);
-    emit_args(E, op, row->args, 1, acl__token, where.s);
-    sb_puts(E->o, ");\n");
+    for (; row; row = row->then) {   /* a row's second call follows it */
+        sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %d, %s", row->fn->name, s, A->n[D_CALLS]++, where.s);
+        emit_args(E, op, row->args, 1, acl__token, where.s);
+        sb_puts(E->o, ");\n");
+    }
     emit_line_back(E);
     sb_free(&where);
 }

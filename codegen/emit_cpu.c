@@ -254,6 +254,7 @@ static const CpuOp cpu_ops[OP__count] = {
     CALL(UPSAMPLE_NEAREST2D, interpolate, "o0 i0 =0 =0 F0 F1"),
     CALL(UPSAMPLE_BILINEAR2D, interpolate, "o0 i0 =1 a1 F0 F1"),
     /* -- torch_npu fused ops -- */
+    CALL(MOE_GATING_TOP_K, moe_gating_top_k, "o0 o1 o2 i0 i1 a0 a1 a2 a3 a4 F0 F1"),
     CALL(ADD_RMS_NORM, add_rms_norm, "o0 o1 o2 i0 i1 i2 F0"),
     CALL(ROTARY_MUL, rotary_mul, "o0 i0 i1 i2 a0"),
     CALL(DYNAMIC_QUANT, dynamic_quant, "o0 o1 i0 i1"),

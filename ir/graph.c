@@ -2637,6 +2637,46 @@ static int infer_interpolate(Infer *I)
 
 /* ---- shape rules: torch_npu fused ops ---- */
 
+/* y, expert_idx, out = torch_npu.npu_moe_gating_top_k(x [t, e], k, bias [e],
+ * k_group, group_count, ...): a constant number of experts e that
+ * group_count divides, 1 <= k_group <= group_count, 1 <= k <= e /
+ * group_count * k_group; y [t, k] in x's dtype, expert_idx [t, k] int32,
+ * out [t, e] float32 */
+static int infer_moe_gating_top_k(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *bias = infer__in(I, 1);
+    const int64_t *a = I->attr;
+    int64_t e;
+    if (infer__float_input(I, x) < 0 || infer__rank(I, x, 2, 2, "input") < 0)
+        return -1;
+    Shape s = shape_of(x);
+    if (!graph_dim_const_value(I->g, s.d[1], &e))
+        return infer__fail(I, "the number of experts (x's last dim, %s) must be a constant",
+                           infer__dim_text(I, 0, s.d[1]));
+    if (a[2] < 1 || a[2] > 1024 || e % a[2] != 0)
+        return infer__fail(I, "group_count = %lld must divide the %lld experts (and be at most 1024)",
+                           (long long)a[2], (long long)e);
+    if (a[1] < 1 || a[1] > a[2])
+        return infer__fail(I, "k_group = %lld must be in [1, group_count = %lld]", (long long)a[1],
+                           (long long)a[2]);
+    if (a[0] < 1 || a[0] > e / a[2] * a[1])
+        return infer__fail(I, "k = %lld must be in [1, %lld] (experts / group_count * k_group)",
+                           (long long)a[0], (long long)(e / a[2] * a[1]));
+    if (a[3] < 0 || a[3] > 1 || a[4] < 0 || a[4] > 1)
+        return infer__fail(I, "group_select_mode and norm_type must be 0 or 1");
+    if (bias && (!dtype_is_float(bias->dtype) || bias->ndim != 1 ||
+                 infer__equal(I, bias->dims[0], s.d[1], "bias of moe_gating_top_k matches the experts") < 0)) {
+        Shape sb = shape_of(bias);
+        return infer__fail(I, "bias must be a floating point tensor of shape [%lld], got %s %s",
+                           (long long)e, dtype_name(bias->dtype), infer__shape_text(I, 0, &sb, 0));
+    }
+    Shape sk = s;
+    sk.d[1] = graph_dim_const(I->g, a[0]);
+    if (infer__out(I, x->dtype, &sk) < 0 || infer__out(I, DT_I32, &sk) < 0)
+        return -1;
+    return infer__out(I, DT_F32, &s);
+}
+
 /* y, rstd, x = torch_npu.npu_add_rms_norm(x1, x2, gamma, eps): x1 and x2
  * of one shape and dtype; y and x in that dtype, rstd as rms_norm's */
 static int infer_add_rms_norm(Infer *I)
@@ -2817,7 +2857,7 @@ static int infer_fused_attention(Infer *I)
     InferAttn A;
     if (infer__float_input(I, q) < 0)
         return -1;
-    if (layout < 0 || layout > 2 || n < 1 || nkv < 1 || n % nkv || (mode != 0 && mode != 3))
+    if (layout < 0 || layout > 2 || n < 1 || nkv < 1 || n % nkv || mode < 0 || mode > 4)
         return infer__fail(I, "invalid attributes: layout %lld, %lld heads, %lld key/value heads, "
                            "sparse mode %lld", (long long)layout, (long long)n, (long long)nkv,
                            (long long)mode);
@@ -2863,7 +2903,7 @@ static int infer_fused_attention(Infer *I)
             return infer__fail(I, "atten_mask must be bool or int8, got %s", dtype_name(mask->dtype));
         if (infer__rank(I, mask, 2, 4, "atten_mask") < 0)
             return -1;
-        if (mode == 0) {   /* sparse mode 3 builds its own mask */
+        if (mode <= 1) {   /* sparse modes 2 to 4 build their own mask */
             int r = mask->ndim;
             if (infer__attn_dim(I, mask, r - 2, A.sq, "atten_mask", "the query length") ||
                 infer__attn_dim(I, mask, r - 1, A.skv, "atten_mask", "the key/value length"))
@@ -2875,8 +2915,8 @@ static int infer_fused_attention(Infer *I)
                 infer__attn_dim(I, mask, 1, A.n, "atten_mask", "the head count"))
                 return -1;
         }
-    } else if (mode == 3) {
-        return infer__fail(I, "sparse_mode 3 needs an atten_mask");
+    } else if (mode != 0) {
+        return infer__fail(I, "sparse_mode %lld needs an atten_mask", (long long)mode);
     }
     Shape s = shape_of(q), l = {4, {A.b, A.n, A.sq, graph_dim_const(I->g, 1)}};
     if (!I->attr[6]) {

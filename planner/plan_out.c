@@ -478,6 +478,19 @@ static void attrs__rotary_mul(PlanAttrs *l, const Op *op)
 
 static void attrs__k(PlanAttrs *l, const Op *op) { attrs__add(l, "k", PA_INT, plan__attr(op, 0), 0); }
 
+/* npu_moe_gating_top_k: its keywords as the script spells them. */
+static void attrs__moe_gating(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "k", PA_INT, plan__attr(op, 0), 0);
+    attrs__add(l, "k_group", PA_INT, plan__attr(op, 1), 0);
+    attrs__add(l, "group_count", PA_INT, plan__attr(op, 2), 0);
+    attrs__add(l, "group_select_mode", PA_INT, plan__attr(op, 3), 0);
+    attrs__add(l, "norm_type", PA_INT, plan__attr(op, 4), 0);
+    attrs__add(l, "out_flag", PA_BOOL, plan__attr(op, 5) != 0, 0);
+    attrs__add(l, "routed_scaling_factor", PA_FLOAT, 0, op->fattr[0]);
+    attrs__add(l, "eps", PA_FLOAT, 0, op->fattr[1]);
+}
+
 static void attrs__axis(PlanAttrs *l, const Op *op) { attrs__add(l, "axis", PA_INT, plan__attr(op, 0), 0); }
 
 static void attrs__attention(PlanAttrs *l, const Op *op)
@@ -565,6 +578,7 @@ static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
     [OP_ADAPTIVE_AVG_POOL2D] = attrs__output_size, [OP_ADAPTIVE_MAX_POOL2D] = attrs__output_size,
     [OP_UPSAMPLE_NEAREST2D] = attrs__interpolate, [OP_UPSAMPLE_BILINEAR2D] = attrs__interpolate,
     /* -- torch_npu fused ops -- */
+    [OP_MOE_GATING_TOP_K] = attrs__moe_gating,
     [OP_ADD_RMS_NORM] = attrs__eps, [OP_ROTARY_MUL] = attrs__rotary_mul, [OP_DYNAMIC_QUANT] = attrs__none,
     [OP_MOE_GATING_TOP_K_SOFTMAX] = attrs__k, [OP_FUSED_ATTENTION] = attrs__attention,
     [OP_SCATTER_UPDATE] = attrs__axis, [OP_SCATTER_ND_UPDATE] = attrs__none,

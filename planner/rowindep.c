@@ -489,6 +489,7 @@ static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, 
     [OP_ADAPTIVE_AVG_POOL2D] = rowindep__pool, [OP_ADAPTIVE_MAX_POOL2D] = rowindep__pool,
     [OP_UPSAMPLE_NEAREST2D] = rowindep__pool, [OP_UPSAMPLE_BILINEAR2D] = rowindep__pool,
     /* -- torch_npu fused ops -- */
+    [OP_MOE_GATING_TOP_K] = rowindep__npu_last_dim,
     [OP_ADD_RMS_NORM] = rowindep__add_rms_norm, [OP_ROTARY_MUL] = rowindep__npu_last_dim,
     [OP_DYNAMIC_QUANT] = rowindep__npu_last_dim, [OP_MOE_GATING_TOP_K_SOFTMAX] = rowindep__moe_gating,
     [OP_FUSED_ATTENTION] = rowindep__attention,

@@ -46,3 +46,10 @@ int tngrt_kernel_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices,
 {
     return tngrt_impl_scatter_nd_update(var, indices, updates, err);
 }
+
+TNGRT_ISA_KERNEL(void, tngrt_kernel_moe_gating_top_k,
+                 (const TngrtArg *y, const TngrtArg *expert_idx, const TngrtArg *out, const TngrtArg *x,
+                 const TngrtArg *bias, int k, int k_group, int group_count, int group_select_mode,
+                 int norm_type, double scale, double eps),
+                 tngrt_impl_moe_gating_top_k(y, expert_idx, out, x, bias, k, k_group, group_count,
+                                             group_select_mode, norm_type, scale, eps);)

@@ -244,11 +244,15 @@ static inline int tngrt_impl__attn_setup(TngrtImplAttn *A, const TngrtArg *q, co
 TNGRT_KINLINE int tngrt_impl__attn_masked(const TngrtImplAttn *A, const TngrtArg *mask, int64_t b, int64_t h,
                                           int64_t i, int64_t j, int64_t lq, int64_t lkv)
 {
-    if (A->mode == 3)
+    if (A->mode == 2) /* leftUpCausal */
+        return j > i;
+    if (A->mode == 3) /* rightDownCausal */
         return j > i + (lkv - lq);
+    if (A->mode == 4) /* band: pre_tokens / next_tokens from the bottom-right corner */
+        return j - i - (lkv - lq) > A->next || i + (lkv - lq) - j > A->pre;
     if (!mask)
         return 0;
-    if (j - i > A->next || i - j > A->pre)
+    if (A->mode == 0 && (j - i > A->next || i - j > A->pre))
         return 1;
     int r = mask->ndim;
     const int64_t *ms = mask->shape;
@@ -385,6 +389,107 @@ TNGRT_KINLINE int tngrt_impl_scatter_nd_update(const TngrtArg *var, const TngrtA
         tngrt_impl__cvt_row(var, off * slice, 1, updates, i * slice, 1, slice);
     }
     return 0;
+}
+
+/* Most groups npu_moe_gating_top_k takes (graph.c checks it). */
+#define TNGRT_MOE_MAX_GROUPS 1024
+
+/* The selection value of expert j of a row of moe_gating_top_k: the
+ * normalised value (out, at base + j) plus bias[j]. */
+TNGRT_KINLINE float tngrt_impl__moe_sel(const TngrtArg *out, const TngrtArg *bias, int64_t base, int64_t j)
+{
+    float v = tngrt_impl__ldf(out, base + j);
+    return bias ? v + tngrt_impl__ldf(bias, j) : v;
+}
+
+/* The score of group g (experts g * gs .. + gs) of a row: the maximum sel
+ * (mode 0) or the sum of the two largest (mode 1; the one value of a group
+ * of one). */
+TNGRT_KINLINE float tngrt_impl__moe_group_score(const TngrtArg *out, const TngrtArg *bias, int64_t base,
+                                                int64_t g, int64_t gs, int mode)
+{
+    float a = -INFINITY, b = -INFINITY;
+    int na = 0, nb = 0;
+    for (int64_t j = g * gs; j < (g + 1) * gs; j++) {
+        float v = tngrt_impl__moe_sel(out, bias, base, j);
+        if (!na || v > a) {
+            if (na)
+                b = a, nb = 1;
+            a = v, na = 1;
+        } else if (!nb || v > b) {
+            b = v, nb = 1;
+        }
+    }
+    return mode == 0 || gs < 2 ? a : a + b;
+}
+
+TNGRT_KINLINE void tngrt_impl_moe_gating_top_k(const TngrtArg *y, const TngrtArg *expert_idx,
+                                               const TngrtArg *out, const TngrtArg *x, const TngrtArg *bias,
+                                               int k, int k_group, int group_count, int group_select_mode,
+                                               int norm_type, double scale, double eps)
+{
+    unsigned char keep[TNGRT_MOE_MAX_GROUPS];
+    int64_t e, rows, gs;
+    if (!tngrt_impl__rank_ok(x) || x->ndim != 2 || k < 1 || group_count < 1 ||
+        group_count > TNGRT_MOE_MAX_GROUPS)
+        return;
+    rows = x->shape[0];
+    e = x->shape[1];
+    gs = e / group_count;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * e, prev_j = -1;
+        float prev = INFINITY, sum = 0.0f;
+        if (norm_type == 0) {
+            float mx = -INFINITY, tot = 0.0f, rcp;
+            for (int64_t j = 0; j < e; j++) {
+                float v = tngrt_impl__ldf(x, base + j);
+                mx = (v > mx || v != v) ? v : mx;
+            }
+            for (int64_t j = 0; j < e; j++)
+                tot += tngrt_impl__exp(tngrt_impl__ldf(x, base + j) - mx);
+            rcp = 1.0f / tot;
+            for (int64_t j = 0; j < e; j++)
+                tngrt_impl__stf(out, base + j, tngrt_impl__npu_prob(x, base, j, mx, rcp));
+        } else {
+            for (int64_t j = 0; j < e; j++)
+                tngrt_impl__stf(out, base + j, tngrt_impl__sigmoid(tngrt_impl__ldf(x, base + j)));
+        }
+        /* group g is kept when fewer than k_group groups rank before it */
+        for (int64_t g = 0; g < group_count; g++) {
+            float sg = group_count > 1 ? tngrt_impl__moe_group_score(out, bias, base, g, gs, group_select_mode) : 0;
+            int64_t before = 0;
+            for (int64_t h = 0; group_count > 1 && h < group_count; h++) {
+                float sh = h == g ? sg : tngrt_impl__moe_group_score(out, bias, base, h, gs, group_select_mode);
+                before += sh > sg || (sh == sg && h < g);
+            }
+            keep[g] = before < k_group;
+        }
+        /* pass t picks the largest sel ranked after the previous pick
+         * (ties: the lower expert first), as a stable descending sort */
+        for (int t = 0; t < k; t++) {
+            int64_t best = -1;
+            float bv = 0.0f;
+            for (int64_t j = 0; j < e; j++) {
+                float p = keep[gs ? j / gs : 0] ? tngrt_impl__moe_sel(out, bias, base, j) : -INFINITY;
+                int after = prev_j < 0 || p < prev || (p == prev && j > prev_j);
+                if (after && (best < 0 || p > bv))
+                    best = j, bv = p;
+            }
+            if (best < 0) /* NaNs: the rest are expert 0 */
+                best = 0, bv = 0.0f;
+            prev = bv;
+            prev_j = best;
+            tngrt_impl__sti(expert_idx, r * k + t, best);
+            sum += tngrt_impl__ldf(out, base + best);
+        }
+        float den = sum + (float)eps;
+        for (int t = 0; t < k; t++) {
+            float v = tngrt_impl__ldf(out, base + tngrt_impl__ldi(expert_idx, r * k + t));
+            if (norm_type == 1)
+                v = v / den;
+            tngrt_impl__stf(y, r * k + t, v * (float)scale);
+        }
+    }
 }
 
 #endif

@@ -450,6 +450,20 @@ void tngrt_kernel_interpolate(const TngrtArg *out, const TngrtArg *x, int biline
 
 /* ---- kernels: torch_npu fused ops ---- */
 
+/* npu_moe_gating_top_k(x [t, e], bias [e] (may be NULL)) as
+ * tests/ref/stubs/torch_npu computes it, in float: out [t, e] (float32) =
+ * sigmoid(x) (norm_type 1) or softmax(x) (0); sel = out + bias; with
+ * group_count (<= TNGRT_MOE_MAX_GROUPS) > 1 only the k_group best groups of
+ * e / group_count experts (score: max (group_select_mode 0) or sum of the
+ * two largest sel; ties: the lower group) compete; expert_idx [t, k]
+ * (int32) = the k largest sel, descending (ties: the lower expert); y [t,
+ * k] = out at expert_idx, / (row sum + eps) when norm_type is 1, times
+ * scale (routed_scaling_factor), rounded to y's dtype. */
+void tngrt_kernel_moe_gating_top_k(const TngrtArg *y, const TngrtArg *expert_idx, const TngrtArg *out,
+                                   const TngrtArg *x, const TngrtArg *bias, int k, int k_group,
+                                   int group_count, int group_select_mode, int norm_type, double scale,
+                                   double eps);
+
 /* npu_add_rms_norm(x1, x2, gamma, eps) as tests/ref/stubs/torch_npu
  * computes it: x = float(x1) + float(x2) (x_out: x rounded to its dtype;
  * may be NULL); over the trailing gamma->ndim dims, rstd = 1 / sqrt(mean(x^2)
@@ -491,10 +505,11 @@ void tngrt_kernel_moe_gating_top_k_softmax(const TngrtArg *y, const TngrtArg *ex
  * mode, pre/next tokens, lse flag, block size, listed lengths). Per batch b,
  * head h and query row i < Lq (act_q, the listed length or all rows):
  * scores s_j = (q_i . k_j) * scale in float over key rows j < Lkv (act_kv,
- * listed or all), except masked ones: sparse mode 3 masks j > i + Lkv - Lq;
- * mode 0 masks where atten_mask (2-4 d, [.., Sq, Skv], bool or int8,
- * leading dims B or 1, N or 1) is nonzero and, with a mask, outside the
- * band i - pre <= j <= i + next. out_i = softmax(s) @ v (float, rounded
+ * listed or all), except masked ones: sparse mode 2 masks j > i, 3 masks
+ * j > i + Lkv - Lq, 4 masks outside the band i + o - pre <= j <= i + o +
+ * next (o = Lkv - Lq); mode 0 masks where atten_mask (2-4 d, [.., Sq, Skv],
+ * bool or int8, leading dims B or 1, N or 1) is nonzero and, with a mask,
+ * outside the band i - pre <= j <= i + next; mode 1 where the mask is. out_i = softmax(s) @ v (float, rounded
  * once), lse_i = max + log(sum exp(s - max)) (float32 [B, N, Sq, 1]; with
  * the flag off lse is [1] and gets 0). Rows with nothing to attend (i >= Lq,
  * or all masked): out 0, lse +inf. With block_table [B, blocks] key/value

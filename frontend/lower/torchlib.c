@@ -3743,6 +3743,86 @@ static int index_put_into(Interp *I, Obj *t, int32_t dst, int32_t vals, const in
     return 0;
 }
 
+/* dst[index] = v where slices separate the indices (pos[0..k) not
+ * consecutive): as PyTorch does, ints (and 0-d index tensors) select first;
+ * then the broadcast dims of the tensor indices stay in place when no slice
+ * separates those, else they come first, followed by the sliced dims in
+ * order. Every dim from the first written one (dim 0 when they come
+ * first) to the last indexed one gets an index here, so that one index_put
+ * on consecutive dims writes the same elements: each ':' dim an arange of
+ * its size, all of them shaped to broadcast to that layout. ixv becomes the
+ * new indices (their count is returned, -1 after a diagnostic) and *d0 the
+ * first dim. */
+static int index_spread(Interp *I, int32_t dst, const int64_t *pos, int32_t *ixv, int k, int64_t *d0,
+                        int32_t node)
+{
+    DimId dd[GRAPH_MAX_DIMS];
+    int32_t at[GRAPH_MAX_DIMS];   /* per dim: its index among ixv, or -1 */
+    int n = dims_of(I, dst, dd), r = 0, first = -1, last = (int)pos[k - 1], adjacent = 1, prev = -1;
+    for (int d = 0; d < n; d++)
+        at[d] = -1;
+    for (int j = 0; j < k; j++) {
+        const Val *iv = val_at(I, ixv[j]);
+        if (iv->dtype == DT_BOOL) {
+            interp_break(I, node, RULE_TNG211, "assignment through a bool mask index separated from other "
+                         "indices by a slice");
+            return -1;
+        }
+        at[pos[j]] = j;
+        if (iv->ndim == 0)
+            continue;
+        r = iv->ndim > r ? iv->ndim : r;
+        if (first < 0)
+            first = (int)pos[j];
+        for (int d = prev + 1; prev >= 0 && d < pos[j]; d++)
+            adjacent &= at[d] >= 0;   /* only ints between two tensor indices */
+        prev = (int)pos[j];
+    }
+    *d0 = adjacent ? pos[0] : 0;
+    /* the layout: slice dims before the broadcast dims (`lead` of them),
+     * the broadcast dims (r), the other slice dims */
+    int lead = 0, nslice = 0;
+    for (int d = (int)*d0; d <= last; d++)
+        if (at[d] < 0) {
+            nslice++;
+            lead += adjacent && first >= 0 && d < first;
+        }
+    int rank = nslice + r;
+    if (rank > GRAPH_MAX_DIMS) {
+        interp_break(I, node, RULE_TNG211, "assignment through separated indices: the written view would "
+                     "have more than %d dims", GRAPH_MAX_DIMS);
+        return -1;
+    }
+    int32_t out[GRAPH_MAX_DIMS];
+    int m = 0, q = 0;
+    DimId one = graph_dim_const(G(I), 1), shp[GRAPH_MAX_DIMS];
+    for (int d = (int)*d0; d <= last; d++, m++) {
+        for (int i = 0; i < rank; i++)
+            shp[i] = one;
+        int32_t x;
+        if (at[d] < 0) {   /* a ':' dim: arange(size) at its place in the layout */
+            int qq = q < lead ? q : q + r;
+            int64_t attr[2] = {dd[d], graph_dim_const(G(I), 0)};
+            x = tv(I, emit1(I, OP_ARANGE, NULL, 0, attr, 2, 0, 1, DT_I64, node), node);
+            shp[qq] = dd[d];
+            q++;
+        } else if (val_at(I, ixv[at[d]])->ndim == 0) {
+            out[m] = ixv[at[d]];
+            continue;
+        } else {   /* a tensor index: its dims right-aligned in the broadcast dims */
+            DimId id[GRAPH_MAX_DIMS];
+            int ni = dims_of(I, ixv[at[d]], id);
+            x = ixv[at[d]];
+            for (int i = 0; i < ni; i++)
+                shp[lead + r - ni + i] = id[i];
+        }
+        if (x < 0 || (out[m] = tv(I, reshape_to(I, x, shp, rank, node), node)) < 0)
+            return -1;
+    }
+    memcpy(ixv, out, (size_t)m * sizeof out[0]);
+    return m;
+}
+
 /* t[index] = v with tensors in the index: index_put_ on the consecutive
  * indexed dims (ints beside them become 0-d indices). */
 static int index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node)
@@ -3754,14 +3834,15 @@ static int index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t 
     int k = index_walk(I, &x, index, node, 1, pos, ixv);
     if (k <= 0)
         return -1;
-    if (!index_adjacent(pos, k)) {
-        interp_break(I, node, RULE_TNG211, "assignment through tensor indices separated by a slice (their "
-                     "dims would move first)");
-        return -1;
-    }
     int32_t vals = index_values(I, dst, v, node);
     if (vals < 0)
         return -1;
+    if (!index_adjacent(pos, k)) {
+        int64_t d0;
+        if ((k = index_spread(I, dst, pos, ixv, k, &d0, node)) < 0)
+            return -1;
+        return index_put_into(I, t, dst, vals, ixv, k, d0, 0, node, "assignment through tensor indices");
+    }
     return index_put_into(I, t, dst, vals, ixv, k, pos[0], 0, node, "assignment through tensor indices");
 }
 
@@ -4117,6 +4198,24 @@ static Obj *conv_of(Interp *I, int32_t x, int32_t w, int32_t b, int ns, Obj *str
         attr[(ns == 2 ? 7 : 8) + i] = dil[i];
     }
     attr[9] = g;
+    /* padded more after than before (padding="same", an even kernel): the
+     * extra zeros are a block cat after x, the conv pads both sides alike
+     * (the same sums; aclnnConvolution takes only symmetric padding) */
+    for (int i = 0; i < 2; i++) {
+        int64_t extra = attr[5 + i] - attr[3 + i];
+        if (extra <= 0 || (ns == 1 && i == 0))
+            continue;
+        DimId d[GRAPH_MAX_DIMS];
+        int64_t fd[GRAPH_MAX_DIMS], dim = ns == 2 ? 2 + i : 2;
+        int n = dims_of(I, x, d);
+        for (int j = 0; j < n; j++)
+            fd[j] = d[j];
+        fd[dim] = graph_dim_const(G(I), extra);
+        int32_t cin[2] = {x, tv(I, full_of(I, fd, n, 0.0, val_at(I, x)->dtype, node), node)};
+        if (cin[1] < 0 || (x = tv(I, emit1(I, OP_CAT, cin, 2, &dim, 1, 0, 0, DT_UNKNOWN, node), node)) < 0)
+            return unk(I);
+        attr[5 + i] = attr[3 + i];
+    }
     int32_t in[3] = {x, w, b};
     return emit1(I, OP_CONV, in, 3, attr, 10, 0, 0, DT_UNKNOWN, node);
 }
@@ -4620,15 +4719,163 @@ static int32_t attn_kv(Interp *I, const Call *c, size_t pos, const char *name)
 }
 
 /* torch_npu.npu_moe_gating_top_k(x, k, *, bias=None, k_group=1,
- * group_count=1, ...): not compiled. Its documentation gives the group
- * selection, renorm / norm_type and eps steps as formula images whose
- * details (where eps and routed_scaling_factor apply, the order of the
- * group top-k) cannot be read exactly, so there is no reference to match. */
+ * group_count=1, group_select_mode=0, renorm=0, norm_type=1,
+ * out_flag=False, routed_scaling_factor=1.0, eps=1e-20) ->
+ * (y, expert_idx, out). renorm=1 (top-k, then normalise) is not compiled:
+ * the CANN releases that define the op document only renorm=0; any other
+ * value, or an unknown keyword, is TNG203 naming it. */
 static Obj *lo_moe_gating_top_k(Interp *I, Call *c)
 {
-    return interp_break(I, c->node, RULE_TNG203, "%s is not supported (its documentation does not define "
-                        "the grouped selection and normalisation exactly; npu_moe_gating_top_k_softmax is)",
-                        c->full);
+    static const char *const ints[] = {"k", "k_group", "group_count", "group_select_mode", "norm_type",
+                                       "out_flag", "renorm"};
+    static const int64_t defs[] = {-1, 1, 1, 0, 1, 0, 0};
+    static const char *const floats[] = {"routed_scaling_factor", "eps"};
+    for (size_t i = 0; i < c->a->nkw; i++) {
+        const char *n = c->a->kwnames[i];
+        int ok = streq(n, "x") || streq(n, "bias") || streq(n, "routed_scaling_factor") || streq(n, "eps");
+        for (size_t j = 0; j < NELEM(ints); j++)
+            ok |= streq(n, ints[j]);
+        if (!ok)
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full, n);
+    }
+    if (c->a->npos > 2)
+        return interp_break(I, c->node, RULE_TNG203, "%s: arguments after k must be keywords", c->full);
+    int32_t in[2] = {X0(I, c), -1};
+    if (in[0] < 0 || (in[1] = opt_tensor(I, args_kw(c->a, "bias"), c->node, "bias")) < -1)
+        return unk(I);
+    int64_t attr[7];
+    for (size_t j = 0; j < NELEM(ints); j++) {
+        Obj *o = j == 0 ? ARG(c, 1, "k") : args_kw(c->a, ints[j]);
+        attr[j] = defs[j];
+        if (j == 0 && !o)
+            return interp_break(I, c->node, RULE_TNG203, "%s: k is required", c->full);
+        if (o && !is_none(o) && !const_int(I, o, c->node, ints[j], &attr[j]))
+            return unk(I);
+    }
+    if (attr[6] != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: renorm = %lld is not supported (only 0: "
+                            "normalise, then top-k)", c->full, (long long)attr[6]);
+    if (attr[4] != 0 && attr[4] != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: norm_type = %lld is not supported (0 softmax, "
+                            "1 sigmoid)", c->full, (long long)attr[4]);
+    if (attr[3] != 0 && attr[3] != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_select_mode = %lld is not supported (0 "
+                            "max, 1 top-2 sum)", c->full, (long long)attr[3]);
+    attr[5] = attr[5] != 0;
+    double f[2] = {1.0, 1e-20};
+    for (int j = 0; j < 2; j++) {
+        Obj *o = args_kw(c->a, floats[j]);
+        if (!known(I, o, c->node, floats[j]))
+            return unk(I);
+        if (o && !is_none(o) && !obj_num_value(o, &f[j]))
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must be a number", c->full, floats[j]);
+    }
+    return npu_outs(I, emit(I, OP_MOE_GATING_TOP_K, in, 2, attr, 6, f[0], f[1], DT_UNKNOWN, c->node), 3);
+}
+
+/* The cumulative lengths of a TND attention (a list of ints, each >= the
+ * one before) into end[0..*nb); 0 after a diagnostic. */
+static int attn_tnd_ends(Interp *I, const Call *c, Obj *o, const char *name, int64_t *end, int *nb)
+{
+    if (!o || is_none(o) || is_tensor(o) || !is_seq(o) || o->n == 0 || o->n > 256)
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' needs %s as a list of 1 to 256 "
+                            "cumulative lengths", c->full, name), 0;
+    if (!known(I, o, c->node, name))
+        return 0;
+    for (size_t i = 0; i < o->n; i++)
+        if (!obj_int_value(o->items[i], &end[i]) || end[i] < (i ? end[i - 1] : 0))
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must hold cumulative lengths (ints, each "
+                                "at least the one before, from 0)", c->full, name), 0;
+    *nb = (int)o->n;
+    return 1;
+}
+
+/* Rows [from, to) of a [T, N, D] operand as [1, to - from, N, D]. */
+static int32_t attn_tnd_rows(Interp *I, int32_t x, int64_t from, int64_t to, int32_t node)
+{
+    int32_t r = tv(I, slice_of(I, x, 0, from, to, 1, node), node);
+    if (r < 0)
+        return -1;
+    DimId d[4] = {graph_dim_const(G(I), 1), graph_dim_const(G(I), to - from), val_at(I, x)->dims[1],
+                  val_at(I, x)->dims[2]};
+    return tv(I, reshape_to(I, r, d, 4, node), node);
+}
+
+/* npu_fused_infer_attention_score with input_layout "TND": query [T, N, D],
+ * key/value [Tkv, Nkv, D], batch b the rows from the cumulative length
+ * before it to actual_seq_lengths[b] (actual_seq_lengths_kv[b]): one BSND
+ * attention per batch with a query (batches without one are skipped),
+ * their outputs cat along T, softmax_lse [T, N, 1] likewise. The atten_mask
+ * of sparse_mode 0 or 1 and block_table are TNG203. */
+static Obj *attn_tnd(Interp *I, Call *c, int32_t *in, int64_t *attr, double scale, Obj *lq, Obj *lkv)
+{
+    int64_t eq[256], ekv[256], tq, tkv, tv2;
+    int nq, nkv;
+    if (!attn_tnd_ends(I, c, lq, "actual_seq_lengths", eq, &nq) ||
+        !attn_tnd_ends(I, c, lkv, "actual_seq_lengths_kv", ekv, &nkv))
+        return unk(I);
+    if (nq != nkv)
+        return interp_break(I, c->node, RULE_TNG203, "%s: actual_seq_lengths and actual_seq_lengths_kv list "
+                            "%d and %d batches", c->full, nq, nkv);
+    if (in[4] >= 0 || (in[3] >= 0 && attr[3] <= 1))
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' with %s is not supported",
+                            c->full, in[4] >= 0 ? "block_table" : "an atten_mask of sparse_mode 0 or 1");
+    for (int j = 0; j < 3; j++)
+        if (rank_of(I, in[j]) != 3)
+            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' takes 3-d query, key and "
+                                "value", c->full);
+    if (!graph_dim_const_value(G(I), val_at(I, in[0])->dims[0], &tq) ||
+        !graph_dim_const_value(G(I), val_at(I, in[1])->dims[0], &tkv) ||
+        !graph_dim_const_value(G(I), val_at(I, in[2])->dims[0], &tv2) ||
+        tq != eq[nq - 1] || tkv != ekv[nq - 1] || tv2 != tkv)
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' needs constant T of query (the "
+                            "last actual_seq_lengths) and of key/value (the last actual_seq_lengths_kv)",
+                            c->full);
+    int32_t outs[256], lses[256], first_lse = -1;
+    int k = 0;
+    int64_t battr[12];
+    memcpy(battr, attr, sizeof battr);
+    battr[0] = 1;
+    battr[8] = battr[10] = -1;
+    battr[9] = battr[11] = 0;
+    for (int b = 0; b < nq; b++) {
+        int64_t q0 = b ? eq[b - 1] : 0, k0 = b ? ekv[b - 1] : 0;
+        if (eq[b] == q0)
+            continue;
+        if (ekv[b] == k0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: batch %d has queries but no keys", c->full, b);
+        int32_t bin[7] = {attn_tnd_rows(I, in[0], q0, eq[b], c->node), attn_tnd_rows(I, in[1], k0, ekv[b], c->node),
+                          attn_tnd_rows(I, in[2], k0, ekv[b], c->node), in[3], -1, -1, -1};
+        if (bin[0] < 0 || bin[1] < 0 || bin[2] < 0)
+            return unk(I);
+        int32_t op = emit(I, OP_FUSED_ATTENTION, bin, 7, battr, 12, scale, 0, DT_UNKNOWN, c->node);
+        if (op < 0)
+            return obj_unknown_reported(I);
+        const Op *o = &G(I)->ops.v[op];
+        int32_t y = o->out, l = o->out + 1;
+        DimId n = val_at(I, in[0])->dims[1], len = graph_dim_const(G(I), eq[b] - q0);
+        DimId od[3] = {len, n, val_at(I, in[0])->dims[2]};
+        if ((outs[k] = tv(I, reshape_to(I, y, od, 3, c->node), c->node)) < 0)
+            return unk(I);
+        if (first_lse < 0)
+            first_lse = l;
+        if (attr[6]) {   /* [1, N, len, 1] -> [len, N, 1] */
+            int64_t perm[4] = {0, 2, 1, 3};
+            DimId ld[3] = {len, n, graph_dim_const(G(I), 1)};
+            int32_t p = tv(I, permute_of(I, NULL, l, perm, 4, c->node), c->node);
+            if (p < 0 || (lses[k] = tv(I, reshape_to(I, p, ld, 3, c->node), c->node)) < 0)
+                return unk(I);
+        }
+        k++;
+    }
+    if (k == 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: every batch of the TND attention is empty", c->full);
+    int64_t dim0 = 0;
+    Obj *items[2];
+    items[0] = k == 1 ? obj_tensor(I, outs[0]) : emit1(I, OP_CAT, outs, (uint32_t)k, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+    items[1] = !attr[6] ? obj_tensor(I, first_lse)
+               : k == 1 ? obj_tensor(I, lses[0]) : emit1(I, OP_CAT, lses, (uint32_t)k, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+    return obj_tuple(I, items, 2);
 }
 
 /* torch_npu.npu_fused_infer_attention_score(query, key, value, *,
@@ -4645,10 +4892,12 @@ static Obj *lo_moe_gating_top_k(Interp *I, Call *c)
  *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
  *     num_heads=1, scale_value=1.0, pre_tokens=2147473647, next_tokens=0,
  *     input_layout="BSH", num_key_value_heads=0, sparse_mode=0, ...)
- * Layouts BSH, BSND and BNSD; sparse modes 0 (atten_mask as given, True
- * masked out, and the pre/next-token band when a mask is given) and 3
- * (causal from the bottom right). Any other argument (quantisation, pse,
- * padding, shared prefix, rope, TND) that is not None is TNG203 naming it. */
+ * Layouts BSH, BSND and BNSD (and TND for npu_fused_infer_attention_score:
+ * attn_tnd); sparse modes 0 (atten_mask as given, True masked out, and the
+ * pre/next-token band when a mask is given), 1 (the mask alone), 2 (causal
+ * from the top left), 3 (causal from the bottom right) and 4 (the band
+ * from the bottom right). Any other argument (quantisation, pse, padding,
+ * shared prefix, rope) that is not None is TNG203 naming it. */
 static Obj *lo_attention(Interp *I, Call *c)
 {
     static const char *const known_kw[] = {
@@ -4696,9 +4945,12 @@ static Obj *lo_attention(Interp *I, Call *c)
             attr[0] = 1;
         else if (lay->kind == O_STR && streq(lay->s, "BNSD"))
             attr[0] = 2;
+        else if (lay->kind == O_STR && streq(lay->s, "TND") && which == ATTN_FIA)
+            attr[0] = 3;   /* attn_tnd: one BSND attention per batch */
         else
-            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout must be 'BSH', 'BSND' or "
-                                "'BNSD'", c->full);
+            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout must be 'BSH', 'BSND', "
+                                "'BNSD'%s", c->full, which == ATTN_FIA ? " or 'TND'" : " or 'TND' (with "
+                                "npu_fused_infer_attention_score)");
     }
     int64_t inner, anti;
     if (!attn_int(I, c, "num_heads", 1, &attr[1]) || !attn_int(I, c, "num_key_value_heads", 0, &attr[2]) ||
@@ -4716,8 +4968,8 @@ static Obj *lo_attention(Interp *I, Call *c)
     if (attr[2] < 1 || attr[1] % attr[2])
         return interp_break(I, c->node, RULE_TNG203, "%s: num_key_value_heads must divide num_heads",
                             c->full);
-    if (attr[3] != 0 && attr[3] != 3)
-        return interp_break(I, c->node, RULE_TNG203, "%s: sparse_mode %lld is not supported (0 and 3 "
+    if (attr[3] < 0 || attr[3] > 4)
+        return interp_break(I, c->node, RULE_TNG203, "%s: sparse_mode %lld is not supported (0 to 4 "
                             "are)", c->full, (long long)attr[3]);
     if (inner < 0 || inner > 3)
         return interp_break(I, c->node, RULE_TNG203, "%s: inner_precise must be 0 to 3", c->full);
@@ -4738,6 +4990,8 @@ static Obj *lo_attention(Interp *I, Call *c)
     Obj *lq = args_kw(c->a, "actual_seq_lengths"), *lkv = args_kw(c->a, "actual_seq_lengths_kv");
     if (which == ATTN_IFA) /* the incremental attention's lengths are key/value's */
         lkv = lq, lq = NULL;
+    if (attr[0] == 3)
+        return attn_tnd(I, c, in, attr, scale, lq, lkv);
     if (!attn_lengths(I, c, lq, which == ATTN_IFA ? "actual_seq_lengths_q" : "actual_seq_lengths", &in[5], &attr[8]) ||
         !attn_lengths(I, c, lkv, which == ATTN_IFA ? "actual_seq_lengths" : "actual_seq_lengths_kv", &in[6], &attr[10]))
         return unk(I);
@@ -5973,6 +6227,46 @@ static int32_t mha_batch_first(Interp *I, Obj *o, int bf, int32_t node)
     return tv(I, permute_of(I, NULL, v, perm, 3, node), node);
 }
 
+/* The attention scores s [B, H, L, S] of MultiheadAttention with its
+ * masks, as PyTorch 1.13's multi_head_attention_forward merges them: a
+ * float attn_mask ([L, S], or [B * H, L, S]) is added; a bool one, and a
+ * bool key_padding_mask [B, S] (True: padding), set the scores they mark
+ * to -inf (PyTorch adds -inf there: the same for finite scores). -1 after
+ * a diagnostic. */
+static int32_t mha_mask(Interp *I, int32_t s, int32_t mask, int32_t kpm, int32_t node)
+{
+    DimId sd[4];
+    dims_of(I, s, sd);
+    if (mask >= 0 && val_at(I, mask)->ndim == 3) {   /* [B * H, L, S] -> [B, H, L, S] */
+        DimId md[4] = {sd[0], sd[1], val_at(I, mask)->dims[1], val_at(I, mask)->dims[2]};
+        mask = tv(I, reshape_to(I, mask, md, 4, node), node);
+    }
+    if (mask >= 0 && val_at(I, mask)->dtype != DT_BOOL) {
+        int32_t ad[2] = {s, mask};
+        int64_t at = 0;
+        s = tv(I, emit1(I, OP_ADD, ad, 2, &at, 1, 0, 1, DT_UNKNOWN, node), node);
+        mask = -1;
+    }
+    if (kpm >= 0) {   /* [B, S] -> [B, 1, 1, S] */
+        DimId one = graph_dim_const(G(I), 1);
+        DimId kd[4] = {val_at(I, kpm)->dims[0], one, one, val_at(I, kpm)->dims[1]};
+        kpm = tv(I, reshape_to(I, kpm, kd, 4, node), node);
+        if (kpm < 0)
+            return -1;
+        if (mask >= 0) {
+            int32_t lo[2] = {mask, kpm};
+            kpm = tv(I, emit1(I, OP_LOGICAL_OR, lo, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+        }
+        mask = kpm;
+    }
+    if (s < 0 || mask < 0)
+        return mask < -1 ? -1 : s;
+    int32_t w[3] = {mask, tv(I, full_of(I, NULL, 0, -INFINITY, val_at(I, s)->dtype, node), node), s};
+    if (w[1] < 0)
+        return -1;
+    return tv(I, emit1(I, OP_WHERE, w, 3, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
+}
+
 /* MultiheadAttention(query, key, value, key_padding_mask=None,
  * need_weights=True, attn_mask=None, average_attn_weights=True,
  * is_causal=False): (output, weights averaged over the heads, or per head,
@@ -5988,10 +6282,13 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
         return unk(I);
     if (!is_tensor(qo) || !is_tensor(ko) || !is_tensor(vo))
         return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention expects tensors query, key and value");
-    Obj *kpm = args_get(a, 3, "key_padding_mask");
-    if (kpm && !is_none(kpm))
-        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with key_padding_mask (pass "
-                            "a float attn_mask instead)");
+    int32_t kpm = opt_tensor(I, args_get(a, 3, "key_padding_mask"), node, "key_padding_mask");
+    if (kpm < -1)
+        return unk(I);
+    if (kpm >= 0 && (val_at(I, kpm)->dtype != DT_BOOL || val_at(I, kpm)->ndim != 2))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s key_padding_mask (a "
+                            "2-d bool mask [batch, source length] is compiled)",
+                            val_at(I, kpm)->dtype != DT_BOOL ? "non-bool" : "non-2-d");
     if (!nn_flag(I, args_get(a, 4, "need_weights"), 1, node, "need_weights", &need) ||
         !nn_flag(I, args_get(a, 6, "average_attn_weights"), 1, node, "average_attn_weights", &avg) ||
         !nn_flag(I, args_get(a, 7, "is_causal"), 0, node, "is_causal", &causal) ||
@@ -6006,9 +6303,10 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
     int32_t mask = opt_tensor(I, args_get(a, 5, "attn_mask"), node, "attn_mask");
     if (mask < -1)
         return unk(I);
-    if (mask >= 0 && (val_at(I, mask)->dtype == DT_BOOL || val_at(I, mask)->ndim != 2))
-        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s attn_mask (a 2-d "
-                            "float mask is compiled)", val_at(I, mask)->dtype == DT_BOOL ? "bool" : "3-d");
+    if (mask >= 0 && ((val_at(I, mask)->dtype != DT_BOOL && !dtype_is_float(val_at(I, mask)->dtype)) ||
+                      val_at(I, mask)->ndim < 2 || val_at(I, mask)->ndim > 3))
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with a %s attn_mask (a 2-d or "
+                            "3-d float or bool mask is compiled)", dtype_name(val_at(I, mask)->dtype));
     int32_t q = mha_batch_first(I, qo, bf, node), k = mha_batch_first(I, ko, bf, node),
             vv = mha_batch_first(I, vo, bf, node);
     if (q < 0 || k < 0 || vv < 0)
@@ -6035,11 +6333,8 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
         int32_t kt = qs < 0 ? -1 : tv(I, transpose_last2(I, NULL, kh, node), node);
         int32_t mm[2] = {qs, kt};
         int32_t s = kt < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, mm, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
-        if (s >= 0 && mask >= 0) {
-            int32_t ad[2] = {s, mask};
-            int64_t at = 0;
-            s = tv(I, emit1(I, OP_ADD, ad, 2, &at, 1, 0, 1, DT_UNKNOWN, node), node);
-        }
+        if (s >= 0 && (mask >= 0 || kpm >= 0))
+            s = mha_mask(I, s, mask, kpm, node);
         int32_t p = s < 0 ? -1 : tv(I, emit_x(I, OP_SOFTMAX, s, &last, 1, 0, DT_UNKNOWN, node), node);
         int32_t pv[2] = {p, vh};
         att = p < 0 ? -1 : tv(I, emit1(I, OP_MATMUL, pv, 2, NULL, 0, 0, 0, DT_UNKNOWN, node), node);

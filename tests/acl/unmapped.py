@@ -1,6 +1,6 @@
-# An op the ACL target has no aclnn operator for: a scalar divided by a
-# tensor (aclnnDivs divides a tensor by a scalar). `tngc gen --target acl`
-# must fail at line 15, naming 'div'; the CPU target builds it.
+# An op the ACL target has no aclnn operator for: a scalar divided by an int
+# tensor (a float one is aclnnReciprocal then aclnnInplaceMuls). `tngc gen
+# --target acl` must fail at line 15, naming 'div'; the CPU target builds it.
 import torch
 import torchair
 from torchair.configs.compiler_config import CompilerConfig
@@ -11,7 +11,7 @@ class Model(torch.nn.Module):
         super().__init__()
 
     def forward(self, x):
-        y = x * 2.0
+        y = (x * 2).int()
         return 3.0 / y, y + 1.0
 
 

@@ -1,8 +1,9 @@
 # tolerance: matmul
 # The neural net family (issue 16): F.conv2d and nn.Conv1d with
 # padding="same" and an even kernel, which pads one more element after
-# than before (PyTorch's rule); the ACL target refuses it, naming the conv
-# (aclnnConvolution pads both sides alike: tests/acl/run.sh). float32 and
+# than before (PyTorch's rule): the extra zeros are a block cat after the
+# input and the conv pads both sides alike (so aclnnConvolution, which
+# pads symmetrically, maps it: tests/acl/run.sh). float32 and
 # bfloat16; the batch dim takes 2 or 4 (zip gears, every gear checked).
 # (tests/conform/run.sh)
 import torch

@@ -12,9 +12,9 @@ class Model(torch.nn.Module):
     def forward(self, x, q, k, v, lens, idx):
         a = torch_npu.npu_dynamic_quant(x, dst_type=torch.quint4x2)  # expect: TNG203
         b = torch_npu.npu_rotary_mul(x, x, x, rotary_mode="quarter")  # expect: TNG203
-        m = torch_npu.npu_moe_gating_top_k(x, 2)  # expect: TNG203
+        m = torch_npu.npu_moe_gating_top_k(x, 2, renorm=1)  # expect: TNG203
         c = torch_npu.npu_fused_infer_attention_score(q, k, v, num_heads=2, input_layout="TND")  # expect: TNG203
-        d = torch_npu.npu_fused_infer_attention_score(q, k, v, num_heads=2, sparse_mode=2)  # expect: TNG203
+        d = torch_npu.npu_fused_infer_attention_score(q, k, v, num_heads=2, sparse_mode=5)  # expect: TNG203
         e = torch_npu.npu_fused_infer_attention_score(q, k, v, num_heads=2, pse_shift=x)  # expect: TNG203
         f = torch_npu.npu_fused_infer_attention_score(q, k, v, num_heads=2, actual_seq_lengths=[1, 2])  # expect: TNG203
         g = torch_npu.npu_grouped_matmul([x], [x, x], group_list=lens, group_type=0)  # expect: TNG203

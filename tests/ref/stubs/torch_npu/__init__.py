@@ -302,6 +302,53 @@ def npu_moe_gating_top_k_softmax(x, finished=None, k=1):
     return vals.to(x.dtype), idx.to(torch.int32), row_idx.reshape(idx.shape).to(torch.int32)
 
 
+def npu_moe_gating_top_k(x, k, *, bias=None, k_group=1, group_count=1, group_select_mode=0,
+                         renorm=0, norm_type=1, out_flag=False, routed_scaling_factor=1.0,
+                         eps=1e-20):
+    """MoE routing of x [tokens, experts], all in float32:
+    norm = sigmoid(x) (norm_type 1) or softmax(x, -1) (norm_type 0);
+    sel = norm + bias (bias [experts], optional); with group_count > 1 the
+    experts split into group_count equal groups scored by their maximum
+    (group_select_mode 0) or the sum of their two largest sel values (1),
+    and all but the k_group best groups (ties: the lower group) are set to
+    -inf; expert_idx = the k largest sel in descending order (ties: the
+    lower expert); y = norm at expert_idx, divided by (its row sum + eps)
+    when norm_type is 1 (sigmoid), then times routed_scaling_factor.
+
+    Returns (y in x's dtype, expert_idx int32, out = norm float32
+    [tokens, experts]; torch_npu fills out only with out_flag, this
+    stand-in always does). renorm must be 0 (normalise, then top-k).
+    """
+    if x.dim() != 2:
+        raise RuntimeError("npu_moe_gating_top_k: x must be 2-D")
+    if renorm != 0 or norm_type not in (0, 1) or group_select_mode not in (0, 1):
+        raise RuntimeError("npu_moe_gating_top_k: renorm 0, norm_type 0/1, group_select_mode 0/1")
+    t, e = x.shape
+    if group_count < 1 or e % group_count or not 1 <= k_group <= group_count:
+        raise RuntimeError("npu_moe_gating_top_k: bad group_count / k_group")
+    gsize = e // group_count
+    if not 1 <= k <= gsize * k_group:
+        raise RuntimeError("npu_moe_gating_top_k: k = %d out of range" % k)
+    xf = x.float()
+    norm = torch.sigmoid(xf) if norm_type == 1 else torch.softmax(xf, dim=-1)
+    sel = norm + bias.float() if bias is not None else norm
+    if group_count > 1:
+        g = sel.reshape(t, group_count, gsize)
+        if group_select_mode == 0:
+            score = g.amax(dim=-1)
+        else:
+            score = torch.sort(g, dim=-1, descending=True, stable=True)[0][..., :2].sum(dim=-1)
+        keep_idx = torch.sort(score, dim=-1, descending=True, stable=True)[1][:, :k_group]
+        keep = torch.zeros(t, group_count, dtype=torch.bool).scatter(1, keep_idx, True)
+        sel = torch.where(keep.unsqueeze(-1), g, torch.full_like(g, float("-inf"))).reshape(t, e)
+    idx = torch.sort(sel, dim=-1, descending=True, stable=True)[1][:, :k]
+    y = norm.gather(1, idx)
+    if norm_type == 1:
+        y = y / (y.sum(dim=-1, keepdim=True) + eps)
+    y = y * routed_scaling_factor
+    return y.to(x.dtype), idx.to(torch.int32), norm
+
+
 def _lengths(v, b, full):
     """Length of batch b from a list/tuple or tensor of per-batch lengths
     (None: full)."""
@@ -331,10 +378,13 @@ def _attention(query, key, value, atten_mask, lq, lkv, block_table, num_heads, s
     [B, S, N, D]); query head h reads key/value head h // (N // N_kv)
     (GQA). For batch b only the first lq[b] query rows and lkv[b] key rows
     count (None: all). scores = (q @ k^T) * scale, masked out (-inf) where
-    sparse_mode 3: j > i + lkv - lq (causal from the bottom right);
+    sparse_mode 2: j > i (causal from the top left); 3: j > i + lkv - lq
+    (causal from the bottom right); 4: the band from the bottom right,
+    j - i - (lkv - lq) > next_tokens or i + (lkv - lq) - j > pre_tokens
+    (modes 2 to 4 ignore the compressed atten_mask they are given);
     sparse_mode 0: atten_mask (True / nonzero = masked; [Sq, Skv],
     [B or 1, Sq, Skv] or [B or 1, N or 1, Sq, Skv]) and, with a mask, the
-    band j - i > next_tokens or i - j > pre_tokens. out = softmax(scores) @ v,
+    band j - i > next_tokens or i - j > pre_tokens; 1: atten_mask alone. out = softmax(scores) @ v,
     lse = log(sum(exp(scores))) per row (float32 [B, N, Sq, 1]). Rows with
     nothing to attend (beyond lq, or all masked): out 0, lse +inf. With a
     block_table [B, blocks], key/value are paged [blocks, block_size, N_kv *
@@ -361,7 +411,7 @@ def _attention(query, key, value, atten_mask, lq, lkv, block_table, num_heads, s
     out = torch.zeros(q.shape, dtype=torch.float32)
     lse = torch.full(q.shape[:3] + (1,), float("inf"), dtype=torch.float32)
     mask = None
-    if atten_mask is not None and sparse_mode == 0:
+    if atten_mask is not None and sparse_mode in (0, 1):
         mask = atten_mask
         while mask.dim() < 4:
             mask = mask.unsqueeze(0)
@@ -372,11 +422,17 @@ def _attention(query, key, value, atten_mask, lq, lkv, block_table, num_heads, s
         for h in range(n):
             kh = h // (n // nkv)
             s = (q[b, h, :nq] @ k[b, kh, :nk].transpose(0, 1)) * scale
-            if sparse_mode == 3:
+            if sparse_mode == 2:      # leftUpCausal
+                masked = j > i
+            elif sparse_mode == 3:    # rightDownCausal
                 masked = j > i + (nk - nq)
+            elif sparse_mode == 4:    # band, from the bottom-right corner
+                masked = (j - i - (nk - nq) > next_tokens) | (i + (nk - nq) - j > pre_tokens)
             elif mask is not None:
                 m = mask[b if mask.shape[0] > 1 else 0, h if mask.shape[1] > 1 else 0, :nq, :nk] != 0
-                masked = m | (j - i > next_tokens) | (i - j > pre_tokens)
+                if sparse_mode == 0:  # defaultMask: the mask and the pre/next band
+                    m = m | (j - i > next_tokens) | (i - j > pre_tokens)
+                masked = m
             else:
                 masked = torch.zeros(nq, nk, dtype=torch.bool)
             s = s.masked_fill(masked, float("-inf"))
@@ -418,6 +474,23 @@ def npu_fused_infer_attention_score(query, key, value, *, atten_mask=None, actua
     """Fused inference attention (see _attention) -> (attention_out,
     softmax_lse); without softmax_lse_flag softmax_lse is a [1] zero."""
     _no_extras("npu_fused_infer_attention_score", kwargs)
+    if input_layout == "TND":
+        # query [T, N, D], key/value [Tkv, Nkv, D]; batch b is the rows from
+        # the cumulative length before it to actual_seq_lengths[b]
+        # (actual_seq_lengths_kv[b]); softmax_lse [T, N, 1]
+        outs, lses, q0, k0 = [], [], 0, 0
+        for qe, ke in zip(actual_seq_lengths, actual_seq_lengths_kv):
+            qe, ke = int(qe), int(ke)
+            if qe > q0:
+                o, l = _attention(query[q0:qe].unsqueeze(0), _one(key)[k0:ke].unsqueeze(0),
+                                  _one(value)[k0:ke].unsqueeze(0), atten_mask, None, None, None,
+                                  num_heads, scale, pre_tokens, next_tokens, "BSND",
+                                  num_key_value_heads, sparse_mode, block_size)
+                outs.append(o[0])
+                lses.append(l[0].transpose(0, 1).reshape(qe - q0, -1, 1))
+            q0, k0 = qe, ke
+        lse = torch.cat(lses) if softmax_lse_flag else torch.zeros(1)
+        return torch.cat(outs), lse
     out, lse = _attention(query, _one(key), _one(value), atten_mask, actual_seq_lengths,
                           actual_seq_lengths_kv, block_table, num_heads, scale, pre_tokens,
                           next_tokens, input_layout, num_key_value_heads, sparse_mode, block_size)
