@@ -84,6 +84,7 @@ typedef struct Job {
     int md, no_line;
     NameList user_ops;         /* --user-kernel OP... (NULL-terminated after parsing) */
     NameList import_dirs;      /* -I DIR...: where imports are looked for */
+    ScanModules *modules;      /* the modules the scripts import, scanned once per run (lint's rules follow them) */
     BuildOptions bo;           /* build: -j, --cc, --opt, --no-cache, --kernels, --acl-home */
     const char *cache_dir;     /* build: --cache-dir */
     HostlogOptions hostlog;    /* recompiles: --split-flag, --after */
@@ -217,7 +218,7 @@ static int stage_load(Script *S, const Job *job, const char *file)
     S->job = job;
     S->file = file;
     char err[512];
-    if (scanfile_load(&S->sf, file, err, sizeof err) != 0) {
+    if (scanfile_load_with(&S->sf, file, job->modules, err, sizeof err) != 0) {
         fprintf(stderr, "tngc: %s\n", err);
         return EXIT_USAGE;
     }
@@ -1662,8 +1663,11 @@ int main(int argc, char **argv)
     Job job;
     job_init(&job, cmd);
     int status = args_parse(&job, argc - 1, argv + 1);
-    if (status < 0)
+    if (status < 0) {
+        job.modules = scanmods_new(job.import_dirs.v, job.import_dirs.n);
         status = job.dump ? run_dump(&job) : cmd->run(&job);
+        scanmods_free(job.modules);
+    }
     VEC_FREE(job.files);
     VEC_FREE(job.user_ops);
     VEC_FREE(job.import_dirs);
