@@ -5,6 +5,7 @@
  * The passes, one file each (passes.h; docs/plan.md explains the
  * algorithms):
  *   gears.c     which assignments of the dynamic dims get compiled
+ *   consts.c    the ops run once when the bundle is created (an option)
  *   segments.c  super-kernel segments
  *   streams.c   units, per-stream schedules, events
  *   memory.c    the arena of each gear
@@ -38,6 +39,8 @@ int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diag
     self->dtype_name = opt && opt->dtype_name ? opt->dtype_name : dtype_name;
     if (plan_gears(self, diags) < 0)
         return -1;
+    if (opt && opt->consts_at_create)
+        plan_consts(self);
     plan_segments(self, diags);
     if (plan_streams(self) < 0)
         TNGC_BUG("the stream schedule of %s deadlocks", g->name ? g->name : "?");

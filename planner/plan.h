@@ -21,6 +21,11 @@ int plan_build(Plan *self, Graph *g, DiagList *diags);
 int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diags);
 void plan_free(Plan *self);
 
+/* 1 when op is a constant: run once when the bundle is created (consts.c). */
+int plan_is_const(const Plan *self, int32_t op);
+/* 1 when value v's storage is a constant's buffer (the constant block). */
+int plan_const_storage(const Plan *self, int32_t v);
+
 /* ---- output (plan_out.c) ---- */
 
 /* The stable text dump. */

@@ -25,7 +25,13 @@ typedef const char *(*PlanDTypeName)(DType t);
 typedef struct PlanOptions {
     PlanOpType op_type;    /* NULL: ops are named by their dump names (op_info) */
     PlanDTypeName dtype_name;  /* NULL: dtypes by their torch names (dtype_name) */
+    int consts_at_create;  /* run constants once, when the bundle is created
+                            * (consts.c; the CPU target), not on every call */
 } PlanOptions;
+
+/* The most bytes of constants computed at create (consts.c); the
+ * lowering's own limit on the constants it replays is the same. */
+#define PLAN_MAX_CONST_BYTES ((int64_t)64 << 20)
 
 /* A fully or partly static assignment of the graph's symbols. */
 typedef struct PlanGear {
@@ -117,6 +123,11 @@ typedef struct Plan {
     VEC(StaticKernel) kernels;
     int32_t **kernel_of;   /* per gear, per op: its StaticKernel, or -1 (dynamic
                             * gears, sources) */
+    uint8_t *const_op;     /* per op: a constant, run once when the bundle is created and
+                            * in no unit (consts.c); NULL without consts_at_create */
+    int64_t *const_off;    /* per value: offset of its buffer in the constant block, or -1 */
+    int64_t const_bytes;   /* size of the constant block */
+    size_t nconst;         /* constant ops */
     PlanOpType op_type;    /* the target's op names (PlanOptions); never NULL */
     PlanDTypeName dtype_name;  /* the target's dtype names (PlanOptions); never NULL */
     Arena arena;
