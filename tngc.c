@@ -248,9 +248,10 @@ static int stage_plan(Script *S)
 {
     for (size_t i = 0; i < S->ir.nentries; i++) {
         Plan p;
+        PlanOptions popt = {codegen_op_type, codegen_dtype_name};  /* static kernels are named as the manifests name them */
         /* constants at create: the CPU target (ACL runs them in every call) */
-        PlanOptions popt = {codegen_op_type, codegen_dtype_name, S->job->target && !strcmp(S->job->target->name, "cpu")};  /* static kernels are named as the manifests name them */
-        int rc = plan_build_with(&p, S->ir.entries[i], &popt, &S->sf.diags);
+        int consts = S->job->target && !strcmp(S->job->target->name, "cpu");
+        int rc = plan_build_for(&p, S->ir.entries[i], &popt, consts, &S->sf.diags);
         VEC_PUSH(S->plans, p);
         if (rc != 0)
             return EXIT_FOUND;

@@ -1,6 +1,6 @@
 /*
  * consts.c - the constants of a plan: ops the bundle runs once, when it is
- * created, instead of on every call (PlanOptions.consts_at_create; the CPU
+ * created, instead of on every call (plan_build_for's consts_at_create; the CPU
  * target). They are the tensors a script computes from constants only
  * (RoPE inv_freq and cos/sin caches, causal masks, module-level tables:
  * the ops the lowering replays into the entry graph) and whatever the

@@ -33,13 +33,18 @@ int plan_build(Plan *self, Graph *g, DiagList *diags)
 
 int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diags)
 {
+    return plan_build_for(self, g, opt, 0, diags);
+}
+
+int plan_build_for(Plan *self, Graph *g, const PlanOptions *opt, int consts_at_create, DiagList *diags)
+{
     memset(self, 0, sizeof *self);
     self->g = g;
     self->op_type = opt && opt->op_type ? opt->op_type : plan__dump_name;
     self->dtype_name = opt && opt->dtype_name ? opt->dtype_name : dtype_name;
     if (plan_gears(self, diags) < 0)
         return -1;
-    if (opt && opt->consts_at_create)
+    if (consts_at_create)
         plan_consts(self);
     plan_segments(self, diags);
     if (plan_streams(self) < 0)

@@ -25,8 +25,6 @@ typedef const char *(*PlanDTypeName)(DType t);
 typedef struct PlanOptions {
     PlanOpType op_type;    /* NULL: ops are named by their dump names (op_info) */
     PlanDTypeName dtype_name;  /* NULL: dtypes by their torch names (dtype_name) */
-    int consts_at_create;  /* run constants once, when the bundle is created
-                            * (consts.c; the CPU target), not on every call */
 } PlanOptions;
 
 /* The most bytes of constants computed at create (consts.c); the
