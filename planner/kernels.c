@@ -20,6 +20,7 @@
  * Views (OPF_ALIAS) are recorded but not selected: no kernel.
  */
 #include "passes.h"
+#include "plan.h"
 #include "values.h"
 
 /* 1 when every value has a known shape in gear gi. */

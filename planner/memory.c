@@ -38,6 +38,7 @@
  * and naive_bytes is added with overflow checks too.
  */
 #include "passes.h"
+#include "plan.h"
 #include "values.h"
 
 #define MEM_ALIGN 64

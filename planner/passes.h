@@ -8,7 +8,7 @@
 #define TNGC_PASSES_H
 
 #include "../frontend/diag/diag.h"
-#include "plan.h"
+#include "plan_types.h"
 
 /* gears.c: validates g->gears and combines them (zip/product), dedup,
  * at most 100, deterministic order; evaluates g->checks per gear. */

@@ -23,6 +23,7 @@
  * segment ended.
  */
 #include "passes.h"
+#include "plan.h"
 #include "values.h"
 
 #include <ctype.h>

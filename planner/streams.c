@@ -23,6 +23,7 @@
  * a simulated run checks it anyway (a failure is a compiler bug).
  */
 #include "passes.h"
+#include "plan.h"
 
 #include <string.h>
 
