@@ -85,6 +85,7 @@ typedef struct Job {
     int streams_as_written;    /* plan, gen, build: no stream cost model */
     NameList user_ops;         /* --user-kernel OP... (NULL-terminated after parsing) */
     NameList import_dirs;      /* -I DIR...: where imports are looked for */
+    ScanModules *modules;      /* the modules the scripts import, scanned once per run (lint's rules follow them) */
     BuildOptions bo;           /* build: -j, --cc, --opt, --no-cache, --kernels, --acl-home */
     const char *cache_dir;     /* build: --cache-dir */
     HostlogOptions hostlog;    /* recompiles: --split-flag, --after */
@@ -218,7 +219,7 @@ static int stage_load(Script *S, const Job *job, const char *file)
     S->job = job;
     S->file = file;
     char err[512];
-    if (scanfile_load(&S->sf, file, err, sizeof err) != 0) {
+    if (scanfile_load_with(&S->sf, file, job->modules, err, sizeof err) != 0) {
         fprintf(stderr, "tngc: %s\n", err);
         return EXIT_USAGE;
     }
@@ -254,6 +255,10 @@ static int stage_plan(Script *S)
         if (strcmp(S->job->target->name, "cpu") == 0 && !S->job->streams_as_written)
             popt.handoff_ns = PLAN_HANDOFF_NS;
         int rc = plan_build_with(&p, S->ir.entries[i], &popt, &S->sf.diags);
+        PlanOptions popt = {codegen_op_type, codegen_dtype_name};  /* static kernels are named as the manifests name them */
+        /* constants at create: the CPU target (ACL runs them in every call) */
+        int consts = S->job->target && !strcmp(S->job->target->name, "cpu");
+        int rc = plan_build_for(&p, S->ir.entries[i], &popt, consts, &S->sf.diags);
         VEC_PUSH(S->plans, p);
         if (rc != 0)
             return EXIT_FOUND;
@@ -1671,8 +1676,11 @@ int main(int argc, char **argv)
     Job job;
     job_init(&job, cmd);
     int status = args_parse(&job, argc - 1, argv + 1);
-    if (status < 0)
+    if (status < 0) {
+        job.modules = scanmods_new(job.import_dirs.v, job.import_dirs.n);
         status = job.dump ? run_dump(&job) : cmd->run(&job);
+        scanmods_free(job.modules);
+    }
     VEC_FREE(job.files);
     VEC_FREE(job.user_ops);
     VEC_FREE(job.import_dirs);

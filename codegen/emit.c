@@ -274,7 +274,9 @@ void emit_ptr(Emit *E, int32_t v, int pos)
         return;
     }
     int32_t r = graph_storage_root(E->g, v);
-    if (E->input_of[r] >= 0)
+    if (plan_const_storage(E->p, r))   /* the constant block, computed at create */
+        sb_printf(E->o, "(tngc__K + %lld)", (long long)E->p->const_off[r]);
+    else if (E->input_of[r] >= 0)
         sb_printf(E->o, "c->in[%d]", E->input_of[r]);
     else if (E->weight_of[r] >= 0)
         sb_printf(E->o, "c->w[%d]", E->weight_of[r]);
@@ -339,7 +341,8 @@ void emit_layout(Emit *E)
     E->nslot = 0;
     for (size_t v = 0; v < g->vals.n; v++) {
         unsigned fl = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
-        E->slot[v] = fl & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE) ? -1 : E->nslot++;
+        E->slot[v] = fl & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE) || plan_is_const(E->p, g->vals.v[v].op) ? -1
+                                                                                                         : E->nslot++;
     }
     sb_printf(E->o, "\nstatic int g%d_layout(const int64_t *S, int64_t *off, int64_t *bytes)\n{\n"
                     "    int64_t at = 0, n;\n    (void)S;\n", E->gear);

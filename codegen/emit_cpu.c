@@ -541,6 +541,44 @@ static void e__static_kernels(Emit *E)
     }
 }
 
+/* ---- constants ------------------------------------------------------------ */
+
+/* The constants of the plan (Plan.const_op): their block tngc__K, the
+ * function that runs their ops in program order into it, and
+ * tngc__consts_once, which the template's create calls: the first create
+ * computes them, later ones (and concurrent ones, which wait) find them
+ * ready; a failure leaves them to the next create. Their dims are
+ * constants, the same in every gear. */
+static void e__consts(Emit *E)
+{
+    const Plan *p = E->p;
+    if (!p->nconst)
+        return;
+    emit_gear_begin(E, 0);
+    sb_printf(E->o, "\n/* ==== constants: %zu ops, computed once when the first bundle is created ==== */\n"
+                    "#include <stdatomic.h>\n\n"
+                    "static _Alignas(64) unsigned char tngc__K[%lld];\n"
+                    "static atomic_int tngc__K_state;   /* 0 to compute, 1 being computed, 2 ready */\n\n"
+                    "static int tngc__consts_run(TngrtError *err)\n{\n",
+              p->nconst, (long long)(p->const_bytes > 0 ? p->const_bytes : 1));
+    for (size_t i = 0; i < E->g->ops.n; i++)
+        if (plan_is_const(p, (int32_t)i) && emit_has_kernel(E, (int32_t)i))
+            e__op(E, (int32_t)i, "    ");
+    sb_puts(E->o, "    (void)err;\n    return 0;\n}\n\n"
+                  "#define TNGC_HAS_CONSTS 1\n"
+                  "static int tngc__consts_once(TngrtError *err)\n{\n"
+                  "    for (;;) {\n"
+                  "        int state = 0;\n"
+                  "        if (atomic_compare_exchange_strong(&tngc__K_state, &state, 1)) {\n"
+                  "            int rc = tngc__consts_run(err);\n"
+                  "            atomic_store(&tngc__K_state, rc == 0 ? 2 : 0);\n"
+                  "            return rc == 0 ? 0 : -1;\n"
+                  "        }\n"
+                  "        if (state == 2)\n"
+                  "            return 0;\n"
+                  "    }\n}\n");
+}
+
 /* The body: gears, static kernels, descriptor. */
 static void e__body(Emit *E, StrBuf *body)
 {
@@ -555,6 +593,7 @@ static void e__body(Emit *E, StrBuf *body)
                           E->opt->name, op_info[k].name);
     }
     e__static_kernels(E);
+    e__consts(E);
     for (size_t gi = 0; gi < E->p->gears.n; gi++)
         e__gear(E, (int)gi);
     emit_desc(E);

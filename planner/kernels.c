@@ -20,6 +20,7 @@
  * Views (OPF_ALIAS) are recorded but not selected: no kernel.
  */
 #include "passes.h"
+#include "plan.h"
 #include "values.h"
 
 /* 1 when every value has a known shape in gear gi. */
@@ -124,7 +125,7 @@ void plan_kernels(Plan *self)
             continue;
         for (size_t i = 0; i < g->ops.n; i++) {
             const Op *op = &g->ops.v[i];
-            if (op_info[op->kind].flags & OPF_SOURCE)
+            if ((op_info[op->kind].flags & OPF_SOURCE) || plan_is_const(self, (int32_t)i))
                 continue;
             kernels__signature(self, (int)gi, op, &km.sig);
             intptr_t k = (intptr_t)strmap_get(&km.by_sig, km.sig.s);

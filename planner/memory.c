@@ -38,6 +38,7 @@
  * and naive_bytes is added with overflow checks too.
  */
 #include "passes.h"
+#include "plan.h"
 #include "values.h"
 
 #define MEM_ALIGN 64
@@ -138,7 +139,8 @@ static void memory__info(const Plan *self, MemInfo *mi)
     for (size_t v = 0; v < nv; v++) {
         unsigned flags = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
         mi->root[v] = graph_storage_root(g, (int32_t)v);
-        mi->is_buffer[v] = !(flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE));
+        /* constants' buffers are the constant block's, outside the arena */
+        mi->is_buffer[v] = !(flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE)) && !plan_is_const(self, g->vals.v[v].op);
         if (mi->is_buffer[v])
             memory__use(&mi->users[v], g->vals.v[v].op);
     }

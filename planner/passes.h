@@ -13,6 +13,9 @@
 /* gears.c: validates g->gears and combines them (zip/product), dedup,
  * at most 100, deterministic order; evaluates g->checks per gear. */
 int plan_gears(Plan *self, DiagList *diags);
+/* consts.c: the ops run once at create (Plan.const_op, const_off,
+ * const_bytes); the later passes leave them out like sources. */
+void plan_consts(Plan *self);
 /* segments.c: super-kernel segments. */
 void plan_segments(Plan *self, DiagList *diags);
 /* streams.c: units, per-stream schedules, events without redundant waits;

@@ -5,6 +5,7 @@
  * The passes, one file each (passes.h; docs/plan.md explains the
  * algorithms):
  *   gears.c     which assignments of the dynamic dims get compiled
+ *   consts.c    the ops run once when the bundle is created (an option)
  *   segments.c  super-kernel segments
  *   streams.c   units, per-stream schedules, events
  *   memory.c    the arena of each gear
@@ -32,6 +33,11 @@ int plan_build(Plan *self, Graph *g, DiagList *diags)
 
 int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diags)
 {
+    return plan_build_for(self, g, opt, 0, diags);
+}
+
+int plan_build_for(Plan *self, Graph *g, const PlanOptions *opt, int consts_at_create, DiagList *diags)
+{
     memset(self, 0, sizeof *self);
     self->g = g;
     self->op_type = opt && opt->op_type ? opt->op_type : plan__dump_name;
@@ -39,6 +45,8 @@ int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diag
     self->handoff_ns = opt ? opt->handoff_ns : 0;
     if (plan_gears(self, diags) < 0)
         return -1;
+    if (consts_at_create)
+        plan_consts(self);
     plan_segments(self, diags);
     if (plan_streams(self) < 0)
         TNGC_BUG("the stream schedule of %s deadlocks", g->name ? g->name : "?");

@@ -19,7 +19,16 @@
 int plan_build(Plan *self, Graph *g, DiagList *diags);
 /* plan_build with the caller's options (opt NULL: the defaults). */
 int plan_build_with(Plan *self, Graph *g, const PlanOptions *opt, DiagList *diags);
+/* plan_build_with for a target that runs the constants once, when the
+ * bundle is created (consts_at_create: the CPU target; consts.c), rather
+ * than on every call. */
+int plan_build_for(Plan *self, Graph *g, const PlanOptions *opt, int consts_at_create, DiagList *diags);
 void plan_free(Plan *self);
+
+/* 1 when op is a constant: run once when the bundle is created (consts.c). */
+int plan_is_const(const Plan *self, int32_t op);
+/* 1 when value v's storage is a constant's buffer (the constant block). */
+int plan_const_storage(const Plan *self, int32_t v);
 
 /* ---- output (plan_out.c) ---- */
 

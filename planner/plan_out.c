@@ -996,6 +996,22 @@ static void text__cost_model(const Plan *p, StrBuf *out)
     }
 }
 
+/* "constants: computed once at create, 384 bytes: %1 %2 %16 %17" (ops in no
+ * gear's schedule: the bundle runs them when it is created; only when the
+ * plan has any) */
+static void text__consts(const Plan *p, StrBuf *out)
+{
+    if (!p->nconst)
+        return;
+    sb_printf(out, "constants: computed once at create, %lld bytes:", (long long)p->const_bytes);
+    for (size_t i = 0; i < p->g->ops.n; i++)
+        if (p->const_op[i]) {
+            sb_putc(out, ' ');
+            plan__op_ref(p->g, (int32_t)i, out);
+        }
+    sb_putc(out, '\n');
+}
+
 /* "e0: stream 0 after %4 -> stream 1 before seg 0 (explicit)" */
 static void text__events(const Plan *p, StrBuf *out)
 {
@@ -1076,6 +1092,7 @@ void plan_text(const Plan *self, StrBuf *out)
     plan_graph_text(self->g, out);
     text__gears(self, out);
     text__cost_model(self, out);
+    text__consts(self, out);
     text__events(self, out);
     text__segments(self, out);
     text__rowindep(self, out);
@@ -1518,6 +1535,24 @@ static void (*const json__sections[])(const Plan *, StrBuf *) = {
     json__streams, json__events, json__super_kernels, json__memory, json__rowindep, json__kernels,
 };
 
+/* "constants":{"bytes":384,"ops":[1,2,16,17],"offsets":{"4":0,...}}: the
+ * ops run once at create and where their buffers are in the constant
+ * block (only when the plan has any) */
+static void json__consts(const Plan *p, StrBuf *out)
+{
+    sb_printf(out, "\"constants\":{\"bytes\":%lld,\"ops\":[", (long long)p->const_bytes);
+    size_t n = 0;
+    for (size_t i = 0; i < p->g->ops.n; i++)
+        if (p->const_op[i])
+            sb_printf(out, n++ ? ",%zu" : "%zu", i);
+    sb_puts(out, "],\"offsets\":{");
+    n = 0;
+    for (size_t v = 0; v < p->g->vals.n; v++)
+        if (p->const_off[v] >= 0)
+            sb_printf(out, n++ ? ",\"%zu\":%lld" : "\"%zu\":%lld", v, (long long)p->const_off[v]);
+    sb_puts(out, "}}");
+}
+
 void plan_json(const Plan *self, StrBuf *out)
 {
     const Graph *g = self->g;
@@ -1529,6 +1564,10 @@ void plan_json(const Plan *self, StrBuf *out)
     for (size_t i = 0; i < sizeof json__sections / sizeof *json__sections; i++) {
         sb_puts(out, ",\n ");
         json__sections[i](self, out);
+    }
+    if (self->nconst) {
+        sb_puts(out, ",\n ");
+        json__consts(self, out);
     }
     sb_puts(out, "}\n");
 }

@@ -34,6 +34,10 @@ typedef struct PlanOptions {
  * what tngc passes as PlanOptions.handoff_ns for the CPU target. */
 #define PLAN_HANDOFF_NS 10000
 
+/* The most bytes of constants computed at create (consts.c); the
+ * lowering's own limit on the constants it replays is the same. */
+#define PLAN_MAX_CONST_BYTES ((int64_t)64 << 20)
+
 /* A fully or partly static assignment of the graph's symbols. */
 typedef struct PlanGear {
     int64_t *symval;       /* per Graph.syms; INT64_MIN when unbound */
@@ -129,6 +133,11 @@ typedef struct Plan {
     VEC(StaticKernel) kernels;
     int32_t **kernel_of;   /* per gear, per op: its StaticKernel, or -1 (dynamic
                             * gears, sources) */
+    uint8_t *const_op;     /* per op: a constant, run once when the bundle is created and
+                            * in no unit (consts.c); NULL without consts_at_create */
+    int64_t *const_off;    /* per value: offset of its buffer in the constant block, or -1 */
+    int64_t const_bytes;   /* size of the constant block */
+    size_t nconst;         /* constant ops */
     PlanOpType op_type;    /* the target's op names (PlanOptions); never NULL */
     PlanDTypeName dtype_name;  /* the target's dtype names (PlanOptions); never NULL */
     Arena arena;

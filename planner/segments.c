@@ -23,6 +23,7 @@
  * segment ended.
  */
 #include "passes.h"
+#include "plan.h"
 #include "values.h"
 
 #include <ctype.h>
@@ -128,8 +129,8 @@ void plan_segments(Plan *self, DiagList *diags)
     OpenSeg cur = {.sk = -1};
     for (size_t i = 0; i < g->ops.n; i++) {
         const Op *op = &g->ops.v[i];
-        if (op_info[op->kind].flags & OPF_SOURCE)
-            continue;
+        if ((op_info[op->kind].flags & OPF_SOURCE) || plan_is_const(self, (int32_t)i))
+            continue;   /* a constant runs at create, in no segment */
         TNGC_ASSERT(op->sk < (int)g->sks.n);
         if (op->sk != cur.sk)
             segments__close(self, &cur, "end of scope");

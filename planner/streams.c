@@ -34,6 +34,7 @@
  */
 #include "passes.h"
 #include "values.h"
+#include "plan.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -142,8 +143,8 @@ static void streams__units(Plan *self)
         const Op *op = &g->ops.v[i];
         int s = seg_of[i];
         self->unit_of_op[i] = -1;
-        if (op_info[op->kind].flags & OPF_SOURCE)
-            continue;
+        if ((op_info[op->kind].flags & OPF_SOURCE) || plan_is_const(self, (int32_t)i))
+            continue;   /* constants run at create: no unit, like sources */
         if (s >= 0 && self->segs.v[s].ops[0] != (int32_t)i) {
             self->unit_of_op[i] = self->unit_of_op[self->segs.v[s].ops[0]];
             continue;

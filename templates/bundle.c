@@ -126,6 +126,16 @@ TNGC_MAYBE_UNUSED static int tngc__fail(TngrtError *err, unsigned line)
 
 /*@tngc:body@*/
 
+#ifndef TNGC_HAS_CONSTS
+/* No constants (the body defines tngc__consts_once when the plan has ops
+ * computed once, at create, into the bundle's constant block). */
+static int tngc__consts_once(TngrtError *err)
+{
+    (void)err;
+    return 0;
+}
+#endif
+
 #ifndef TNGC_GENERATED
 /* Standing alone: an entry with no inputs, outputs or gears. */
 static const TngrtBundleDesc tngc_template__desc = {
@@ -133,13 +143,23 @@ static const TngrtBundleDesc tngc_template__desc = {
 };
 #endif
 
+/* The descriptor. The first call computes the constants too (a bundle
+ * made from it with the generic tngrt_bundle_new, as the launcher does,
+ * reads them); a failure there is reported by tngc_template_create. */
 const TngrtBundleDesc *tngc_template_desc(void)
 {
+    TngrtError err;
+    (void)tngc__consts_once(&err);
     return &tngc_template__desc;
 }
 
 int tngc_template_create(tngc_template_t **out, TngrtError *err)
 {
+    TngrtError local;
+    if (tngc__consts_once(err ? err : &local) != 0) {   /* the first create computes them */
+        *out = NULL;
+        return -1;
+    }
     return tngrt_bundle_new(out, &tngc_template__desc, err);
 }
 

@@ -41,11 +41,15 @@ static int lint__dynamic_true(const Compile *c)
 
 /* ---- streams ---- */
 
-static void lint__stream_switch(Lint *l, const Annotation *a, int single_stream)
+static void lint__stream_switch(Lint *l, const Annotation *a, const ConfigField *single_stream)
 {
-    if (single_stream)
+    if (single_stream && !single_stream->module)
         REPORT(l, a->node, TNG101,
                "npu_stream_switch conflicts with ge_config.enable_single_stream = True set in this file");
+    else if (single_stream)
+        REPORT(l, a->node, TNG101,
+               "npu_stream_switch conflicts with ge_config.enable_single_stream = True set at %s:%u, a config this file imports",
+               single_stream->module->src.path, single_stream->module->ast.nodes[single_stream->node].line);
     const Value *tag = ann_arg(a, "stream_tag");
     if (tag && tag->kind != V_EXPR && tag->kind != V_STR)
         /* _scope_attr.py:43 stores str(value): any value works; the docs ask for a string */
@@ -731,10 +735,11 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
 {
     Lint l = {sf, &sf->ast, opt, NULL, 0};
     lint_compiled_functions(&l);
-    int single_stream = 0;
+    const ConfigField *single_stream = NULL;   /* the first config's that sets it */
     for (size_t c = 0; c < sf->configs.n; c++) {
         const ConfigField *f = lint_field(&l, (int)c, "ge_config.enable_single_stream");
-        single_stream |= f && f->value && f->value->kind == V_BOOL && f->value->i;
+        if (!single_stream && f && f->value && f->value->kind == V_BOOL && f->value->i)
+            single_stream = f;
         lint_config(&l, (int)c);
     }
     for (size_t i = 0; i < sf->anns.n; i++) {

@@ -443,6 +443,8 @@ void lint_config(Lint *l, int cfg)
         k.version = 0;
     for (size_t i = 0; i < c->fields.n; i++) {
         k.f = &c->fields.v[i];
+        if (k.f->module)
+            continue;   /* set in an imported module: checked where it is, when that file is linted */
         config__assignment(&k);
     }
 }

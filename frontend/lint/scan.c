@@ -145,6 +145,8 @@ typedef struct Scanner {
     VEC(Pending) queue;
     int depth;
     int deep_reported;
+    ScanModules *mods;       /* the run's modules, NULL: imports are not followed */
+    StrMap imported;         /* "<module>:<config>" -> int*: its copy in this file */
 } Scanner;
 
 static Val scan__visit(Scanner *s, int32_t n);
@@ -619,7 +621,7 @@ static int scan__npugraph_ex_config(Scanner *s, int32_t call)
     c.node = call;
     c.npugraph_ex = 1;
     Value *mode = scan__text_value(s, V_STR, call, "npugraph_ex");
-    ConfigField f = {"mode", mode, call};
+    ConfigField f = {"mode", mode, call, NULL};
     VEC_PUSH(c.fields, f);
     VEC_PUSH(s->sf->configs, c);
     return (int)s->sf->configs.n - 1;
@@ -1053,7 +1055,8 @@ static int scan__conditional(Scanner *s, int32_t n, int32_t origin)
         if (!(k == NK_if_statement || k == NK_for_statement || k == NK_while_statement ||
               k == NK_try_statement))
             continue;
-        if (ast->nodes[origin].start >= ast->nodes[p].start && ast->nodes[origin].end <= ast->nodes[p].end)
+        if (origin >= 0 && ast->nodes[origin].start >= ast->nodes[p].start &&
+            ast->nodes[origin].end <= ast->nodes[p].end)
             return 0;
         if (k != NK_if_statement || !ast_is_main_guard(ast, p))
             return 1;
@@ -1078,7 +1081,7 @@ static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t
         if (v.kind == VAL_CONFIG) {
             char *full = scan__key(s, left);
             const char *path = full + strlen(key) + 1;
-            ConfigField f = {path, right >= 0 ? value_of(ast, s->consts, right, s->arena) : NULL, assign};
+            ConfigField f = {path, right >= 0 ? value_of(ast, s->consts, right, s->arena) : NULL, assign, NULL};
             if (f.value && scan__conditional(s, assign, s->sf->configs.v[v.idx].node))
                 /* set on some paths only: its value is not known statically */
                 f.value = scan__text_value(s, V_EXPR, right, scan__text(s, right));
@@ -1272,6 +1275,122 @@ static void scan__lambda(Scanner *s, int32_t n)
     s->frame = outer;
 }
 
+/* ---- imports of the run's modules ---- */
+
+/* Config idx of module m as a config of this file: copied once (its
+ * fields keep naming the module that set them); CONFIG_DEFAULT and
+ * CONFIG_UNKNOWN stay. */
+static int scan__import_config(Scanner *s, const ScanFile *m, int idx)
+{
+    if (idx < 0 || (size_t)idx >= m->configs.n)
+        return idx < 0 ? idx : CONFIG_UNKNOWN;
+    const char *key = arena_printf(s->arena, "%p:%d", (const void *)m, idx);
+    int *slot = strmap_get(&s->imported, key);
+    if (slot)
+        return *slot;
+    const Config *from = &m->configs.v[idx];
+    Config c = {0};
+    c.node = -1;
+    c.module = from->module ? from->module : m;
+    c.npugraph_ex = from->npugraph_ex;
+    for (size_t i = 0; i < from->fields.n; i++) {
+        ConfigField f = from->fields.v[i];
+        if (!f.module)
+            f.module = m;
+        VEC_PUSH(c.fields, f);
+    }
+    VEC_PUSH(s->sf->configs, c);
+    slot = arena_alloc(s->arena, sizeof *slot);
+    *slot = (int)s->sf->configs.n - 1;
+    strmap_put(&s->imported, key, slot);
+    return *slot;
+}
+
+/* Binds prefix + each config and backend module m exports ("mod." for
+ * `import mod`, "" for a star import). */
+static void scan__import_all(Scanner *s, const ScanFile *m, const char *prefix)
+{
+    for (size_t i = 0; i < m->exports.n; i++) {
+        const ScanExport *e = &m->exports.v[i];
+        if (!*prefix && e->name[0] == '_')
+            continue;
+        int cfg = scan__import_config(s, m, e->config);
+        scan__bind(s, arena_printf(s->arena, "%s%s", prefix, e->name), (Val){e->backend ? VAL_BACKEND : VAL_CONFIG, cfg, 0});
+    }
+}
+
+/* An import statement n: the configs and backends of the modules it names
+ * (found along the run's path, scanned once) bound as this file's. */
+static void scan__import(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    const char *path = s->sf->src.path;
+    if (ast->nodes[n].kind == NK_import_statement) {
+        for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next) {
+            if (ast->nodes[c].field != F_name)
+                continue;
+            int32_t name = c, alias = -1;
+            if (ast->nodes[c].kind == NK_aliased_import) {
+                name = ast_field(ast, c, F_name);
+                alias = ast_field(ast, c, F_alias);
+            }
+            if (name < 0)
+                continue;
+            char *mname = scan__text(s, name);
+            const ScanFile *m = mname ? scanmods_get(s->mods, path, mname, 0) : NULL;
+            if (m)
+                scan__import_all(s, m, arena_printf(s->arena, "%s.", alias >= 0 ? scan__text(s, alias) : mname));
+        }
+        return;
+    }
+    int32_t mn = ast_field(ast, n, F_module_name);
+    if (mn < 0)
+        return;
+    int level = 0;
+    const char *mname = NULL;
+    if (ast->nodes[mn].kind == NK_relative_import) {
+        const char *text = scan__text(s, mn);
+        level = (int)strspn(text, ".");
+        for (int32_t c = ast->nodes[mn].first; c >= 0; c = ast->nodes[c].next)
+            if (ast->nodes[c].kind == NK_dotted_name)
+                mname = scan__text(s, c);
+    } else {
+        mname = scan__text(s, mn);
+    }
+    const ScanFile *m = mname ? scanmods_get(s->mods, path, mname, level) : NULL;
+    for (int32_t c = ast->nodes[n].first; c >= 0; c = ast->nodes[c].next) {
+        if (ast->nodes[c].kind == NK_wildcard_import) {
+            if (m)
+                scan__import_all(s, m, "");
+            continue;
+        }
+        if (ast->nodes[c].field != F_name)
+            continue;
+        int32_t name = c, alias = -1;
+        if (ast->nodes[c].kind == NK_aliased_import) {
+            name = ast_field(ast, c, F_name);
+            alias = ast_field(ast, c, F_alias);
+        }
+        if (name < 0)
+            continue;
+        const char *nm = scan__text(s, name);
+        const char *bound = alias >= 0 ? scan__text(s, alias) : nm;
+        const ScanExport *e = NULL;
+        for (size_t i = 0; m && i < m->exports.n && !e; i++)
+            if (!strcmp(m->exports.v[i].name, nm))
+                e = &m->exports.v[i];
+        if (e) {
+            scan__bind(s, bound, (Val){e->backend ? VAL_BACKEND : VAL_CONFIG, scan__import_config(s, m, e->config), 0});
+            continue;
+        }
+        /* from pkg import mod, from . import mod: a submodule */
+        const char *sub = mname ? arena_printf(s->arena, "%s.%s", mname, nm) : nm;
+        const ScanFile *sm = scanmods_get(s->mods, path, sub, level);
+        if (sm)
+            scan__import_all(s, sm, arena_printf(s->arena, "%s.", bound));
+    }
+}
+
 static Val scan__visit(Scanner *s, int32_t n)
 {
     const Ast *ast = s->ast;
@@ -1352,6 +1471,9 @@ static Val scan__visit(Scanner *s, int32_t n)
         break;
     case NK_import_statement:
     case NK_import_from_statement:
+        if (s->mods)
+            scan__import(s, n);
+        break;
     case NK_comment:
     case NK_integer:
     case NK_float:
@@ -1391,14 +1513,19 @@ static void scan__function(Scanner *s, const Pending *p)
     scan__visit(s, body);
 }
 
-static int scan__file(ScanFile *self, char *err, size_t errlen);
+static int scan__file(ScanFile *self, ScanModules *mods, char *err, size_t errlen);
 
 int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen)
+{
+    return scanfile_load_with(self, path, NULL, err, errlen);
+}
+
+int scanfile_load_with(ScanFile *self, const char *path, ScanModules *mods, char *err, size_t errlen)
 {
     memset(self, 0, sizeof *self);
     if (source_load(&self->src, path, err, errlen) != 0)
         return -1;
-    return scan__file(self, err, errlen);
+    return scan__file(self, mods, err, errlen);
 }
 
 int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, char *err,
@@ -1407,11 +1534,25 @@ int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_
     memset(self, 0, sizeof *self);
     if (source_from_text(&self->src, path, text, len, err, errlen) != 0)
         return -1;
-    return scan__file(self, err, errlen);
+    return scan__file(self, NULL, err, errlen);
+}
+
+/* The module-level names of the file bound to configs and backends, for
+ * the files that import it (ScanFile.exports). */
+static void scan__exports(Scanner *s)
+{
+    const StrMap *vars = &s->frame->vars;
+    for (size_t i = 0; i < vars->cap; i++) {
+        const Val *v = vars->keys && vars->keys[i] ? vars->vals[i] : NULL;
+        if (!v || v->cond || strchr(vars->keys[i], '.') || (v->kind != VAL_CONFIG && v->kind != VAL_BACKEND))
+            continue;
+        ScanExport e = {vars->keys[i], v->kind == VAL_BACKEND, v->idx};
+        VEC_PUSH(s->sf->exports, e);
+    }
 }
 
 /* Parses and scans self->src (loaded); frees it when the parser fails. */
-static int scan__file(ScanFile *self, char *err, size_t errlen)
+static int scan__file(ScanFile *self, ScanModules *mods, char *err, size_t errlen)
 {
     if (ast_parse(&self->ast, &self->src) != 0) {
         snprintf(err, errlen, "%s: the parser failed on this file", self->src.path);
@@ -1425,10 +1566,12 @@ static int scan__file(ScanFile *self, char *err, size_t errlen)
     s.aliases = alias_build(s.ast, s.arena);
     s.consts = const_build(s.ast, s.arena);
     s.func = s.cls = -1;
+    s.mods = mods;
     scan__prepass(&s);
     s.self_attrs = xcalloc(self->classes.n + 1, sizeof *s.self_attrs);
     s.frame = scan__frame_new(&s, NULL);
     scan__visit(&s, 0);
+    scan__exports(&s);
     for (size_t i = 0; i < s.queue.n; i++) {
         Pending p = s.queue.v[i];
         scan__function(&s, &p);
@@ -1445,6 +1588,7 @@ static int scan__file(ScanFile *self, char *err, size_t errlen)
         strmap_free(&s.self_attrs[i]);
     free(s.self_attrs);
     strmap_free(&s.methods);
+    strmap_free(&s.imported);
     alias_free(s.aliases);
     const_free(s.consts);
     return 0;
@@ -1468,6 +1612,7 @@ void scanfile_free(ScanFile *self)
     VEC_FREE(self->marks);
     VEC_FREE(self->bindings);
     VEC_FREE(self->suppressions);
+    VEC_FREE(self->exports);
     diag_free(&self->diags);
     ast_free(&self->ast);
     source_free(&self->src);

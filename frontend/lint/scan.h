@@ -86,14 +86,18 @@ typedef struct Class {
                             * TRI_UNKNOWN (a base tngc cannot see) */
 } Class;
 
+typedef struct ScanFile ScanFile;
+
 typedef struct ConfigField {
     const char *path;      /* "mode", "ge_config.enable_single_stream" */
     Value *value;
-    int32_t node;          /* the assignment */
+    int32_t node;          /* the assignment (in module's tree when module is set) */
+    const ScanFile *module; /* the imported module whose code set it; NULL: this file */
 } ConfigField;
 
 typedef struct Config {
-    int32_t node;          /* the CompilerConfig() call */
+    int32_t node;          /* the CompilerConfig() call; -1 when made in an imported module */
+    const ScanFile *module; /* the imported module that made it (its fields name theirs); NULL: this file */
     VEC(ConfigField) fields;
     /* The npugraph_ex package's own CompilerConfig (its fields are not
      * TorchAir's and are not recorded; its mode is always npugraph_ex, held
@@ -149,8 +153,17 @@ typedef struct Suppression {
     RuleId rule;
 } Suppression;
 
+/* A module-level name of a file bound to a config or a backend: what a
+ * file that imports it sees (kind VAL_CONFIG or VAL_BACKEND of scan.c,
+ * config a Config index, CONFIG_DEFAULT or CONFIG_UNKNOWN). */
+typedef struct ScanExport {
+    const char *name;
+    int backend;           /* 1: a backend (get_npu_backend), 0: a CompilerConfig */
+    int config;
+} ScanExport;
+
 /* Everything tngc knows of one file after scanning. */
-typedef struct ScanFile {
+struct ScanFile {
     Source src;
     Ast ast;
     Arena arena;
@@ -165,7 +178,28 @@ typedef struct ScanFile {
     VEC(TensorAnn) marks;
     VEC(Binding) bindings;
     VEC(Suppression) suppressions;
-} ScanFile;
+    VEC(ScanExport) exports;
+};
+
+/* ===================================================================== */
+/* Modules (scan_modules.c)                                              */
+/* ===================================================================== */
+
+/* The modules of one run that scanned files import: found along a search
+ * path (the importing file's folder, then -I DIRs, then TNGC_PATH's), each
+ * read, parsed and scanned once per run, so that a config or backend made
+ * in one file is seen where another file uses it (docs/rules.md). */
+typedef struct ScanModules ScanModules;
+
+/* A run's modules with the -I folders dirs[0..ndirs) (copied) and
+ * TNGC_PATH's. */
+ScanModules *scanmods_new(const char *const *dirs, size_t ndirs);
+void scanmods_free(ScanModules *self);
+/* The scanned module name (dotted identifiers; level > 0: a relative
+ * import, level dots, found from the folder of importer) imported by the
+ * file importer; NULL when it is not found on the path (an external or
+ * library module), is being scanned (an import cycle) or cannot be read. */
+const ScanFile *scanmods_get(ScanModules *self, const char *importer, const char *name, int level);
 
 /* Loads, parses and scans path. Returns 0, or -1 with a reason in err
  * (I/O errors only; syntax errors are diagnostics). */
@@ -174,6 +208,9 @@ int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen);
  * opened). */
 int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, char *err,
                        size_t errlen);
+/* scanfile_load whose imports of modules found along mods' path (NULL:
+ * none) are followed (scanmods_get). */
+int scanfile_load_with(ScanFile *self, const char *path, ScanModules *mods, char *err, size_t errlen);
 void scanfile_free(ScanFile *self);
 /* Writes the annotations of self as a JSON object {"path":...}. */
 void scan_json(const ScanFile *self, StrBuf *out);

@@ -1,7 +1,8 @@
 /*
  * builtins.c - Python's builtins and the methods of lists and dicts, as
  * the lowering evaluates them on known values (len, min, range, zip,
- * sorted, getattr, isinstance, list.append, dict.get, str methods ...),
+ * sorted, getattr, isinstance, list.append, dict.get, str methods, set(),
+ * set.add, iter/next ...),
  * the library helpers model code is written with (functools.partial,
  * dataclasses, collections.namedtuple, types.SimpleNamespace, math), and
  * the host-side torch functions that only return a value
@@ -221,7 +222,7 @@ static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
             return obj_bool(I, v != 0);
         if (x->kind == O_NONE)
             return obj_bool(I, 0);
-        if (x->kind == O_STR || is_seq(x) || x->kind == O_DICT)
+        if (x->kind == O_STR || is_seq(x) || x->kind == O_DICT || x->kind == O_SET)
             return obj_bool(I, (x->kind == O_STR ? x->len : x->n) != 0);
         return obj_bool(I, 1);
     }
@@ -385,7 +386,7 @@ static Obj *bi_len(Interp *I, const char *name, CallArgs *a)
     if (!x || is_unknown(x))
         return unk(I);
     switch (x->kind) {
-    case O_TUPLE: case O_LIST:
+    case O_TUPLE: case O_LIST: case O_SET:
         return obj_int(I, (int64_t)x->n);
     case O_DICT:
         return obj_int(I, (int64_t)(x->n / 2));
@@ -639,6 +640,54 @@ static Obj *bi_list(Interp *I, const char *name, CallArgs *a)
     return l;
 }
 
+/* set(iterable=()): its distinct items */
+static Obj *bi_set(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    Obj *s = obj_seq(I, O_SET);
+    if (!x)
+        return s;
+    Obj *l = obj_iter(I, x, a->node, ITER_EXPAND);
+    if (!l)
+        return unk(I);
+    for (size_t i = 0; i < l->n; i++)
+        obj_set_add(I, s, l->items[i]);
+    return s;
+}
+
+/* iter(iterable): an iterator over its items (an iterator: itself) */
+static Obj *bi_iter(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *x = args_get(a, 0, NULL);
+    if (x && x->kind == O_ITER)
+        return x;
+    Obj *l = x && a->npos == 1 ? obj_iter(I, x, a->node, ITER_EXPAND) : NULL;
+    if (!l)
+        return unk(I);
+    Obj *it = obj_new(I, O_ITER);
+    it->self_obj = l;
+    it->i = 0;
+    return it;
+}
+
+/* next(iterator[, default]): its next item; default when it is used up
+ * (without one, Python raises StopIteration: an error here) */
+static Obj *bi_next(Interp *I, const char *name, CallArgs *a)
+{
+    (void)name;
+    Obj *it = args_get(a, 0, NULL), *dflt = args_get(a, 1, NULL);
+    if (!it || it->kind != O_ITER)
+        return unk(I);
+    Obj *l = it->self_obj;
+    if ((size_t)it->i < l->n)
+        return interp_trace_in(I, l->items[it->i++], a->node);
+    if (dflt)
+        return dflt;
+    return interp_break(I, a->node, RULE_TNG205, "next() of an iterator with no items left raises StopIteration");
+}
+
 /* reversed(seq) */
 static Obj *bi_reversed(Interp *I, const char *name, CallArgs *a)
 {
@@ -840,6 +889,7 @@ static int bi__isinstance_one(const Obj *x, const Obj *c)
         case O_STR: t = "str"; break;
         case O_TUPLE: t = streq(c->s, "torch.Size") ? NULL : "tuple"; break;
         case O_LIST: t = "list"; break;
+        case O_SET: t = "set"; break;
         case O_DICT: t = "dict"; break;
         case O_RANGE: t = "range"; break;
         case O_DTYPE: t = "torch.dtype"; break;
@@ -1165,6 +1215,7 @@ static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
         t = "tuple";
         break;
     case O_LIST: t = "list"; break;
+    case O_SET: t = "set"; break;
     case O_DICT: t = "dict"; break;
     case O_RANGE: t = "range"; break;
     case O_TENSOR: t = x->t->is_param ? "torch.nn.Parameter" : "torch.Tensor"; break;
@@ -1363,6 +1414,9 @@ static const struct Builtin {
     {"print", bi_none, 0},
     {"list", bi_list, 0},
     {"tuple", bi_list, 0},
+    {"set", bi_set, 0},
+    {"iter", bi_iter, 0},
+    {"next", bi_next, 0},
     {"dict", bi_dict, BI_NOSTAR},
     {"enumerate", bi_enumerate, 0},
     {"zip", bi_zip, 0},
@@ -1998,19 +2052,102 @@ int builtins_container_mutator(const char *m)
 {
     static const char *const names[] = {
         "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
-        "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__"};
+        "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__", "add", "discard"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(m, names[i]) == 0)
             return 1;
     return 0;
 }
 
+/* The methods of set: add, update, discard, remove, clear, copy, union,
+ * intersection, difference, issubset, issuperset (of known values). */
+static Obj *call_set_method(Interp *I, const char *m, Obj *self, CallArgs *a)
+{
+    Obj *x = args_get(a, 0, NULL);
+    if (strcmp(m, "add") == 0 && x && a->npos == 1) {
+        if (self->n >= INTERP_MAX_ITEMS) {
+            interp_limit(I, a->node, "a set of more than 100,000 items");
+            return obj_none(I);
+        }
+        obj_set_add(I, self, x);
+        return obj_none(I);
+    }
+    if ((strcmp(m, "discard") == 0 || strcmp(m, "remove") == 0) && x && a->npos == 1) {
+        for (size_t i = 0; i < self->n; i++) {
+            int e = obj_eq(I, self->items[i], x);
+            if (e < 0)
+                return NULL;
+            if (e == 1) {
+                memmove(&self->items[i], &self->items[i + 1], (self->n - 1 - i) * sizeof(Obj *));
+                self->n--;
+                return obj_none(I);
+            }
+        }
+        if (m[0] == 'r')
+            return interp_break(I, a->node, RULE_TNG205, "set.remove() of a value not in the set raises KeyError");
+        return obj_none(I);
+    }
+    if (strcmp(m, "clear") == 0 && a->npos == 0) {
+        self->n = 0;
+        return obj_none(I);
+    }
+    if (strcmp(m, "copy") == 0 && a->npos == 0) {
+        Obj *c = obj_seq_of(I, O_LIST, self->items, self->n);
+        c->kind = O_SET;
+        return c;
+    }
+    int update = strcmp(m, "update") == 0, un = strcmp(m, "union") == 0;
+    int inter = strcmp(m, "intersection") == 0, diff = strcmp(m, "difference") == 0;
+    int sub = strcmp(m, "issubset") == 0, super = strcmp(m, "issuperset") == 0;
+    if (!(update || un || inter || diff || sub || super) || a->nkw || (a->npos != 1 && !update && !un))
+        return NULL;
+    /* the other iterables' items */
+    Obj *other = obj_seq(I, O_SET);
+    for (size_t k = 0; k < a->npos; k++) {
+        Obj *l = obj_iter(I, a->pos[k], a->node, ITER_EXPAND);
+        if (!l)
+            return NULL;
+        for (size_t i = 0; i < l->n; i++)
+            obj_set_add(I, other, l->items[i]);
+    }
+    if (update || un) {
+        Obj *out = self;
+        if (un) {
+            out = obj_seq_of(I, O_LIST, self->items, self->n);
+            out->kind = O_SET;
+        }
+        for (size_t i = 0; i < other->n; i++)
+            obj_set_add(I, out, other->items[i]);
+        return update ? obj_none(I) : out;
+    }
+    Obj *in = sub ? other : self, *of = sub ? self : other;   /* every item of 'of' in 'in'? */
+    Obj *out = obj_seq(I, O_SET);
+    int all = 1;
+    for (size_t i = 0; i < (inter || diff ? self->n : of->n); i++) {
+        Obj *v = inter || diff ? self->items[i] : of->items[i];
+        Obj *where = inter || diff ? other : in;
+        int found = 0, unknown = 0;
+        for (size_t j = 0; j < where->n && !found; j++) {
+            int e = obj_eq(I, v, where->items[j]);
+            found = e == 1;
+            unknown |= e < 0;
+        }
+        if (!found && unknown)
+            return NULL;
+        if (inter ? found : diff ? !found : 0)
+            obj_push(I, out, v);
+        all &= found;
+    }
+    return inter || diff ? out : obj_bool(I, all);
+}
+
 Obj *builtins_container_method(Interp *I, const char *m, Obj *self, CallArgs *a)
 {
-    Obj *r = self->kind == O_LIST ? call_list_method(I, m, self, a) : call_dict_method(I, m, self, a);
+    Obj *r = self->kind == O_LIST ? call_list_method(I, m, self, a)
+           : self->kind == O_SET ? call_set_method(I, m, self, a) : call_dict_method(I, m, self, a);
     if (!r && builtins_container_mutator(m)) {
         obj_forget(I, self, NULL, a->node, interp_printf(I, "%s.%s as called here is not among what tngc "
-                   "evaluates", self->kind == O_LIST ? "list" : "dict", m));
+                   "evaluates", self->kind == O_LIST ? "list" : self->kind == O_SET ? "set" : "dict", m));
         return I->tracing ? obj_unknown_reported(I) : obj_unknown(I, NULL);
     }
     return r;

@@ -349,6 +349,8 @@ typedef struct LoopIter {
     Obj *items;            /* NULL for a range */
     int64_t start, step;
     size_t n;
+    Obj *iter;             /* an iterator (iter()): each item taken advances it, from base */
+    size_t base;
 } LoopIter;
 
 /* for x in o: what the loop iterates (0 when o is not known). */
@@ -362,6 +364,16 @@ static int loop_begin(Interp *I, Obj *o, int32_t node, LoopIter *it)
         it->n = (size_t)count;
         return 1;
     }
+    if (o->kind == O_ITER) {   /* what is left of it; a break leaves the rest */
+        Obj *src = o->self_obj;
+        it->iter = o;
+        it->base = (size_t)o->i < src->n ? (size_t)o->i : src->n;
+        it->items = obj_seq(I, O_LIST);
+        for (size_t k = it->base; k < src->n; k++)
+            obj_push(I, it->items, interp_trace_in(I, src->items[k], node));
+        it->n = it->items->n;
+        return 1;
+    }
     it->items = o->kind == O_TUPLE ? iter_view(I, o, node) : builtins_iter(I, o, node);
     it->n = it->items ? it->items->n : 0;
     return it->items != NULL;
@@ -370,6 +382,8 @@ static int loop_begin(Interp *I, Obj *o, int32_t node, LoopIter *it)
 /* Item k of a loop begun by loop_begin. */
 static Obj *loop_item(Interp *I, const LoopIter *it, size_t k)
 {
+    if (it->iter)
+        it->iter->i = (int64_t)(it->base + k + 1);
     return it->items ? it->items->items[k] : obj_int(I, obj_range_at(it->start, it->step, k));
 }
 
@@ -797,7 +811,7 @@ static Obj *call_method(Interp *I, Obj *callee, CallArgs *a)
             interp_need(I, self, a->node, "the object whose method is called here");
         return obj_is_reported(self) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
     }
-    if (self->kind == O_LIST || self->kind == O_DICT)
+    if (self->kind == O_LIST || self->kind == O_DICT || self->kind == O_SET)
         r = builtins_container_method(I, callee->s, self, a);
     else if (self->kind == O_STR)
         r = builtins_str_method(I, callee->s, self, a);
@@ -1029,7 +1043,7 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
                 return r;
         }
         return method_obj(I, name, o);
-    case O_LIST: case O_DICT: case O_STR:
+    case O_LIST: case O_DICT: case O_STR: case O_SET:
         return method_obj(I, name, o);
     case O_PARTIAL:   /* partial.func, .args, .keywords */
         if (strcmp(name, "func") == 0)
@@ -1267,6 +1281,8 @@ static void comprehension_loop(Interp *I, Frame *f, int32_t n, int32_t clause, O
                 Obj *key = eval(I, f, k);
                 obj_dict_set(I, out, key, eval(I, f, v));
             }
+        } else if (out->kind == O_SET) {
+            obj_set_add(I, out, eval(I, f, body));
         } else {
             obj_push(I, out, eval(I, f, body));
         }
@@ -1303,7 +1319,8 @@ static void comprehension_loop(Interp *I, Frame *f, int32_t n, int32_t clause, O
 static Obj *eval_comprehension(Interp *I, Frame *f, int32_t n)
 {
     int is_dict = N(I, n)->kind == NK_dictionary_comprehension;
-    Obj *out = obj_seq(I, is_dict ? O_DICT : N(I, n)->kind == NK_generator_expression ? O_TUPLE : O_LIST);
+    Obj *out = obj_seq(I, is_dict ? O_DICT : N(I, n)->kind == NK_generator_expression ? O_TUPLE
+                          : N(I, n)->kind == NK_set_comprehension ? O_SET : O_LIST);
     Frame *inner = interp_frame(f);
     comprehension_loop(I, inner, n, N(I, n)->first, out, is_dict);
     frame_release(I, inner);
@@ -1355,7 +1372,10 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
             if (!it)
                 return obj_unknown(I, NULL);
             for (size_t i = 0; i < it->n; i++)
-                obj_push(I, o, it->items[i]);
+                if (kind == O_SET)
+                    obj_set_add(I, o, it->items[i]);
+                else
+                    obj_push(I, o, it->items[i]);
         } else if (kind == O_DICT && N(I, c)->kind == NK_pair) {
             int32_t k = ast_field(I->ast, c, F_key), v = ast_field(I->ast, c, F_value);
             if (k >= 0 && v >= 0) {
@@ -1454,7 +1474,7 @@ static Obj *eval_node(Interp *I, Frame *f, int32_t n)
     case NK_parenthesized_expression: return eval(I, f, child(I, n, 0));
     case NK_tuple: case NK_expression_list: return eval_sequence(I, f, n, O_TUPLE);
     case NK_list: return eval_sequence(I, f, n, O_LIST);
-    case NK_set: return eval_sequence(I, f, n, O_LIST);
+    case NK_set: return eval_sequence(I, f, n, O_SET);
     case NK_dictionary: return eval_sequence(I, f, n, O_DICT);
     case NK_attribute: {
         int32_t obj = ast_field(I->ast, n, F_object), attr = ast_field(I->ast, n, F_attribute);

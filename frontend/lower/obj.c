@@ -298,7 +298,7 @@ int obj_truth(Interp *I, const Obj *o)
     case O_BOOL: case O_INT: return o->i != 0;
     case O_FLOAT: return o->f != 0.0;
     case O_STR: return o->len != 0;
-    case O_TUPLE: case O_LIST: case O_DICT: return o->n != 0;
+    case O_TUPLE: case O_LIST: case O_DICT: case O_SET: return o->n != 0;
     case O_DIM: return graph_dim_const_value(I->g, o->dim, &c) ? c != 0 : -1;
     case O_UNKNOWN: case O_TENSOR: return -1;
     default: return 1;
@@ -347,6 +347,21 @@ static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
                 return e;
         }
         return 1;
+    case O_SET:   /* the same values, in any order */
+        if (a->n != b->n)
+            return 0;
+        interp_work(I, a->n * b->n);
+        for (size_t i = 0; i < a->n; i++) {
+            int found = 0, unknown = 0;
+            for (size_t j = 0; j < b->n && !found; j++) {
+                int e = obj__eq_depth(I, a->items[i], b->items[j], depth + 1);
+                found = e == 1;
+                unknown |= e < 0;
+            }
+            if (!found)
+                return unknown ? -1 : 0;
+        }
+        return 1;
     case O_BUILTIN: return strcmp(a->s, b->s) == 0;
     case O_CLASS: return a->cls == b->cls;   /* type(x) == C makes a new class object */
     default: return a == b;
@@ -367,7 +382,8 @@ int obj_is_module_seq(const Obj *o)
 
 int obj_is_module_dict(const Obj *o)
 {
-    return o && o->kind == O_INST && !o->cls && o->s && strcmp(o->s, "torch.nn.ModuleDict") == 0;
+    return o && o->kind == O_INST && !o->cls && o->s &&
+           (strcmp(o->s, "torch.nn.ModuleDict") == 0 || strcmp(o->s, "torch.nn.ParameterDict") == 0);
 }
 
 int obj_is_script_module(const Obj *o)
@@ -756,14 +772,30 @@ static Obj *obj__copy(Interp *I, Obj *l, Obj *const *items, size_t n, int32_t no
     return l;
 }
 
+int obj_set_add(Interp *I, Obj *s, Obj *x)
+{
+    interp_work(I, s->n);
+    for (size_t i = 0; i < s->n; i++)
+        if (obj_eq(I, s->items[i], x) == 1)
+            return 0;
+    obj_push(I, s, x);
+    return 1;
+}
+
 Obj *obj_iter(Interp *I, Obj *o, int32_t node, IterMode mode)
 {
     if (!o)
         return NULL;
     Obj *l = mode == ITER_LOOP ? obj_seq(I, O_LIST) : NULL;
     switch (o->kind) {
-    case O_TUPLE: case O_LIST:
+    case O_TUPLE: case O_LIST: case O_SET:
         return obj__copy(I, l, o->items, o->n, node);
+    case O_ITER: {   /* what is left of it, which iterating uses up */
+        Obj *src = o->self_obj;
+        size_t from = (size_t)o->i < src->n ? (size_t)o->i : src->n;
+        o->i = (int64_t)src->n;
+        return obj__copy(I, l, src->items + from, src->n - from, node);
+    }
     case O_DICT:
         if (!l)
             l = obj_seq_of(I, O_LIST, NULL, 0);

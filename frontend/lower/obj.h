@@ -81,6 +81,9 @@ typedef enum ObjKind {
     O_RANGE,       /* range(i, stop, step): items hold three O_INT */
     O_PARTIAL,     /* functools.partial(func, *args, **kw): self_obj the callable,
                     * items[0..n) the arguments, attrs the keywords */
+    O_SET,         /* a set: items[0..n) distinct values in insertion order (mutable:
+                    * shared by reference; obj_set_add) */
+    O_ITER,        /* iter(x): self_obj the items (an O_LIST), i the next one's index */
 } ObjKind;
 
 typedef struct Obj Obj;
@@ -401,7 +404,8 @@ void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val);
 int obj_is_torch_module(const Obj *o);
 /* An nn.ModuleList, nn.Sequential or nn.ParameterList: a module that holds items. */
 int obj_is_module_seq(const Obj *o);
-/* An nn.ModuleDict: its modules are its attributes, in insertion order. */
+/* An nn.ModuleDict or nn.ParameterDict: its modules (parameters) are its
+ * attributes, in insertion order. */
 int obj_is_module_dict(const Obj *o);
 /* An instance of a script class derived (directly or through script bases)
  * from a torch.nn module class: nn.Module, nn.Linear, ... */
@@ -459,6 +463,8 @@ int obj_range(Interp *I, const Obj *r, int32_t node, IterMode mode, int64_t *sta
  * o is not one of those (unknown, a tensor: see builtins_iter) or, per
  * mode, too large.
  */
+/* Adds x to the set s unless it holds an equal value: 1 added, 0 not. */
+int obj_set_add(Interp *I, Obj *s, Obj *x);
 Obj *obj_iter(Interp *I, Obj *o, int32_t node, IterMode mode);
 
 /* ---- script functions and classes ---- */

@@ -110,21 +110,26 @@ static int pyformat__container(const Obj *v, StrBuf *out, int depth)
     if (depth > 32)
         return 0;
     int dict = v->kind == O_DICT;
-    sb_putc(out, v->kind == O_LIST ? '[' : dict ? '{' : '(');
+    if (v->kind == O_SET && v->n == 0) {
+        sb_puts(out, "set()");
+        return 1;
+    }
+    sb_putc(out, v->kind == O_LIST ? '[' : dict || v->kind == O_SET ? '{' : '(');
     for (size_t i = 0; i < v->n; i++) {
         const Obj *x = v->items[i];
         if (out->len > INTERP_MAX_STR)
             return 0;   /* shared sublists can make a repr of any size: refused past 1 MiB */
         if (i)
             sb_puts(out, dict && i % 2 ? ": " : ", ");
-        int ok = x->kind == O_TUPLE || x->kind == O_LIST || x->kind == O_DICT ? pyformat__container(x, out, depth + 1)
+        int ok = x->kind == O_TUPLE || x->kind == O_LIST || x->kind == O_DICT || x->kind == O_SET
+                     ? pyformat__container(x, out, depth + 1)
                                                                               : pyformat__plain(x, 'r', out);
         if (!ok)
             return 0;
     }
     if (v->kind == O_TUPLE && v->n == 1)
         sb_putc(out, ',');
-    sb_putc(out, v->kind == O_LIST ? ']' : dict ? '}' : ')');
+    sb_putc(out, v->kind == O_LIST ? ']' : dict || v->kind == O_SET ? '}' : ')');
     return 1;
 }
 
@@ -134,7 +139,7 @@ static int pyformat__plain(const Obj *v, int conv, StrBuf *out)
 {
     char buf[64];
     switch (v->kind) {
-    case O_TUPLE: case O_LIST: case O_DICT: return pyformat__container(v, out, 0);
+    case O_TUPLE: case O_LIST: case O_DICT: case O_SET: return pyformat__container(v, out, 0);
     case O_DTYPE:   /* str(torch.float16) is 'torch.float16' (repr too) */
         if (v->dtype == DT_UNKNOWN)
             return 0;

@@ -241,7 +241,7 @@ Obj *pyops_compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
             long i = obj_dict_find(I, r, l);
             return i == -2 ? obj_unknown(I, NULL) : obj_bool(I, neg ? i < 0 : i >= 0);
         }
-        if (r->kind == O_TUPLE || r->kind == O_LIST) {
+        if (r->kind == O_TUPLE || r->kind == O_LIST || r->kind == O_SET) {
             int unk = 0;
             for (size_t i = 0; i < r->n; i++) {
                 int e = obj_eq(I, l, r->items[i]);
@@ -469,6 +469,8 @@ void pyops_store_subscript(Interp *I, Obj *o, Obj *key, Obj *val, int32_t node)
     case O_INST:
         if (obj_is_module_dict(o) && key->kind == O_STR && !I->tracing) {   /* self.blocks["k"] = m */
             obj_setattr(I, o, key->s, val);
+            if (val->kind == O_TENSOR && !strcmp(o->s, "torch.nn.ParameterDict"))
+                val->t->is_param = 1;   /* a ParameterDict makes it a Parameter */
             break;
         }
         if (obj_is_module_seq(o) && !I->tracing && obj_seq_index(o, key, &i)) {

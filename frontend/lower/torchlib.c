@@ -5814,6 +5814,10 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         for (size_t i = 0; i + 1 < d->n; i += 2)
             if (d->items[i]->kind == O_STR)
                 obj_setattr(I, self, d->items[i]->s, d->items[i + 1]);
+        if (streq(self->s, "torch.nn.ParameterDict"))   /* its tensors become parameters */
+            for (size_t i = 0; i < self->attrs.n; i++)
+                if (is_tensor(self->attrs.vals[i]))
+                    self->attrs.vals[i]->t->is_param = 1;
         return obj_none(I);
     }
     return NULL;
@@ -6528,6 +6532,27 @@ static int nn_parameter_list_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     return module_items(I, m, l->items, l->n);
 }
 
+/* Marks the tensors of an nn.ParameterDict as its parameters (PyTorch
+ * wraps each in a Parameter); 0 when one of its values is no tensor. */
+static int nn_parameter_dict_mark(Obj *m)
+{
+    if (!m->s || !streq(m->s, "torch.nn.ParameterDict"))
+        return 1;
+    for (size_t i = 0; i < m->attrs.n; i++) {
+        if (!is_tensor(m->attrs.vals[i]))
+            return 0;
+        m->attrs.vals[i]->t->is_param = 1;
+    }
+    return 1;
+}
+
+/* nn.ParameterDict(parameters=None): a dict or (name, tensor) pairs; its
+ * tensors are parameters named "<key>" in the state_dict */
+static int nn_parameter_dict_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+{
+    return nn_module_dict_init(I, m, a, dt) && nn_parameter_dict_mark(m);
+}
+
 /* ModuleDict(...)(x), ParameterList(...)(x): not callable */
 static Obj *nn_container_call(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
 {
@@ -6558,6 +6583,7 @@ static const NnModule nn_modules[] = {
     {"Sequential",  NN_ARGS,     nn_sequential_init,  nn_sequential,   0},
     {"ModuleDict",  NN_ARGS,     nn_module_dict_init, nn_container_call, 0},
     {"ParameterList", NN_ARGS,   nn_parameter_list_init, nn_container_call, 0},
+    {"ParameterDict", NN_ARGS,   nn_parameter_dict_init, nn_container_call, 0},
     /* -- creation and constants -- */
     /* -- shape -- */
     /* -- comparison, selection, bool -- */

@@ -7,7 +7,11 @@
 #     tensor are computed by the bundle;
 #   - PyTorch's state_dict() runs it (tests/conform/run.sh checks values);
 #   - a weights file without the persistent buffer 'scale' is refused:
-#     exit status 2 and "weight 'scale' is missing".
+#     exit status 2 and "weight 'scale' is missing";
+#   - on the CPU target the constants are computed once, at create: the
+#     plan lists them, their kernels are only in tngc__consts_run, and five
+#     calls in one launcher process (warmup 2, iters 3) still match; the
+#     ACL target still generates them in its per-call launches.
 #
 # usage: tests/conform/const_weights.sh TNGC
 # PYTHON selects the interpreter (default /usr/bin/python3, with torch).
@@ -70,6 +74,33 @@ PY
         ok "a weights file without the persistent buffer: exit 2, weight 'scale' is missing"
     else
         bad "a weights file without the persistent buffer: exit $st"; tail -n 5 "$tmp/run2.log"
+    fi
+    # computed once, at create: the plan lists them, the per-call code has
+    # none of their kernels, several calls in one process all match
+    if (cd "$root" && "$tngc" plan "$script") | grep -q '^constants: computed once at create, [0-9]* bytes: %'; then
+        ok "the plan lists the constants computed at create"
+    else
+        bad "the plan lists no constants computed at create"
+    fi
+    (cd "$root" && "$tngc" gen "$script" -o "$tmp/gen" --no-line) >"$tmp/gen.log" 2>&1
+    c=$tmp/gen/const_rope_Model_forward.c
+    all=$(grep -c 'tngrt_kernel_arange\|TNGRT_UN_COS\|tngrt_kernel_tri(' "$c" 2>/dev/null)
+    once=$(sed -n '/^static int tngc__consts_run/,/^}/p' "$c" 2>/dev/null | grep -c 'tngrt_kernel_arange\|TNGRT_UN_COS\|tngrt_kernel_tri(')
+    if [ "${all:-0}" -gt 0 ] && [ "$all" = "$once" ]; then
+        ok "arange, cos and triu run only in tngc__consts_run ($once calls)"
+    else
+        bad "arange/cos/triu calls: $all in all, $once at create"
+    fi
+    sh "$root/tests/e2e/launch.sh" "$l" "$tmp/ref/const_rope_Model_forward" "$tmp/run3" --warmup 2 --iters 3 \
+        >"$tmp/run3.log" 2>&1 &&
+        "$py" "$root/tests/e2e/compare.py" --script "$script" "$tmp/ref/const_rope_Model_forward/expected" "$tmp/run3" \
+        >"$tmp/run3.cmp" 2>&1 && ok "five calls in one process: the last matches PyTorch" ||
+        { bad "five calls in one process"; tail -n 5 "$tmp/run3.log" "$tmp/run3.cmp"; }
+    if (cd "$root" && "$tngc" gen "$script" --target acl -o "$tmp/acl" --no-line) >"$tmp/acl.log" 2>&1 &&
+        grep -q 'aclnnArange' "$tmp/acl/const_rope_Model_forward.c"; then
+        ok "the ACL target still runs them in its per-call launches"
+    else
+        bad "the ACL target"; tail -n 5 "$tmp/acl.log"
     fi
 fi
 echo "const-weights: $pass passed, $fail failed"

@@ -210,6 +210,50 @@ VALUES = [
     str([Pt2(-1, 2).norm1(), Pt2(1, 2, 3).z, isinstance(Pt2(1, 2), Pt), isinstance(pt, Pt2), Pt2._fields]),
     str([pt._fields, sp._fields, sp.width(), sp.width(scale=2), sp.mid, Span(2, 4).mid]),
 ]
+# sets: literals, set(), add, discard, in, len, sorted, methods, comprehensions
+s1 = {3, 1, 2, 3}
+s1.add(5)
+s1.add(1)
+s1.discard(2)
+s1.discard(99)
+s2 = set([1, 2, 2, 4])
+s3 = set()
+s3.add("a")
+s4 = {x % 3 for x in range(10)}
+s5 = set("hello")
+s6 = {*[1, 1], *(2, 1)}
+s7 = s2.copy()
+s7.update([0], (9,))
+s7.remove(0)
+VALUES.extend([
+    str([sorted(s1), len(s1), 3 in s1, 2 in s1, 7 not in s1, sorted(s2), len(set()), str(set()), str(s3), sorted(s4)]),
+    str([sorted(s5), len(s5), sorted(s6), sorted(s7), len(s2), str({7}), repr({"x"}), {1, 2} == {2, 1}, {1} == {1, 2}]),
+    str([sorted(s2.union([9, 1])), sorted(s2.intersection((2, 4, 8))), sorted(s2.difference({1})),
+         {1, 2}.issubset([1, 2, 3]), {1, 5}.issuperset({5}), type(s2).__name__, isinstance(s2, set), bool(set()),
+         sorted(s2, reverse=True)]),
+    str([[v for v in sorted({"b", "a"})], max({4, 9, 2}), sum({1, 2, 2}), min(set([5, 3])), list(sorted(set((3, 3))))]),
+])
+# iter / next: on lists, tuples, ranges, zip, strings, dicts; with a default
+it = iter([10, 20, 30])
+a1 = next(it)
+a2 = next(it)
+rest = list(it)
+e1 = next(it, "done")
+itr = iter(range(2, 5))
+tz = iter(zip("ab", (1, 2)))
+tt = iter((7, 8))
+it2 = iter([1, 2, 3])
+first = next(it2)
+after = [v * 10 for v in it2]
+it3 = iter([4, 5, 6])
+for v in it3:
+    if v == 5:
+        break
+VALUES.extend([
+    str([a1, a2, rest, e1, next(itr), next(itr), next(itr), next(itr, None), next(tz), next(tz), next(tz, -1)]),
+    str([next(tt), list(tt), next(iter("xyz")), next(iter({"k": 1})), next(iter([]), 0), sorted(iter({3, 1}))]),
+    str([first, after, next(it2, "end"), iter(it2) is it2, next(iter(enumerate("q"))), list(it3)]),
+])
 # --- python: end
 
 

@@ -228,6 +228,16 @@ static const TngrtBundleDesc model__desc = {
 };
 
 
+#ifndef TNGC_HAS_CONSTS
+/* No constants (the body defines tngc__consts_once when the plan has ops
+ * computed once, at create, into the bundle's constant block). */
+static int tngc__consts_once(TngrtError *err)
+{
+    (void)err;
+    return 0;
+}
+#endif
+
 #ifndef TNGC_GENERATED
 /* Standing alone: an entry with no inputs, outputs or gears. */
 static const TngrtBundleDesc model__desc = {
@@ -235,13 +245,23 @@ static const TngrtBundleDesc model__desc = {
 };
 #endif
 
+/* The descriptor. The first call computes the constants too (a bundle
+ * made from it with the generic tngrt_bundle_new, as the launcher does,
+ * reads them); a failure there is reported by model_create. */
 const TngrtBundleDesc *model_desc(void)
 {
+    TngrtError err;
+    (void)tngc__consts_once(&err);
     return &model__desc;
 }
 
 int model_create(model_t **out, TngrtError *err)
 {
+    TngrtError local;
+    if (tngc__consts_once(err ? err : &local) != 0) {   /* the first create computes them */
+        *out = NULL;
+        return -1;
+    }
     return tngrt_bundle_new(out, &model__desc, err);
 }
 

@@ -1,0 +1,4 @@
+import torchair
+
+config = torchair.CompilerConfig()
+config.mode = "reduce-overhead"
