@@ -251,14 +251,12 @@ static int stage_plan(Script *S)
         Plan p;
         PlanOptions popt = {codegen_op_type, codegen_dtype_name, 0};  /* static kernels are named as the manifests name them */
         /* the CPU target (the default; tngc plan shows its plan) keeps
-         * branches too small for a thread hand-off on stream 0 */
-        if (strcmp(S->job->target->name, "cpu") == 0 && !S->job->streams_as_written)
+         * branches too small for a thread hand-off on stream 0, and
+         * computes constants once at create (ACL runs them in every call) */
+        int cpu = S->job->target && strcmp(S->job->target->name, "cpu") == 0;
+        if (cpu && !S->job->streams_as_written)
             popt.handoff_ns = PLAN_HANDOFF_NS;
-        int rc = plan_build_with(&p, S->ir.entries[i], &popt, &S->sf.diags);
-        PlanOptions popt = {codegen_op_type, codegen_dtype_name};  /* static kernels are named as the manifests name them */
-        /* constants at create: the CPU target (ACL runs them in every call) */
-        int consts = S->job->target && !strcmp(S->job->target->name, "cpu");
-        int rc = plan_build_for(&p, S->ir.entries[i], &popt, consts, &S->sf.diags);
+        int rc = plan_build_for(&p, S->ir.entries[i], &popt, cpu, &S->sf.diags);
         VEC_PUSH(S->plans, p);
         if (rc != 0)
             return EXIT_FOUND;

@@ -9,10 +9,11 @@
 # checked-out tree; default /work/.mirror/leideng+CANN-8.1.RC1/repo). Its
 # include/acl, include/aclnn and aclnnop/ (under opp/.../op_api/include in
 # the dump) are extracted into a temporary $ASCEND_TOOLKIT_HOME/include, and
-#   1. every example, every conformance model (but binary.py, whose div has
-#      no aclnn operator, and npu_rotary.py, whose aclnnRotaryPositionEmbedding
-#      is CANN 8.2's; nn_sdpa.py and nn_conv_same.py, whose sdpa and unequally
-#      padded conv have none) and tests/acl/rsub.py builds with `tngc build
+#   1. every example script (each Makefile's TNGC_BUNDLES), every
+#      conformance model (but npu_rotary.py, whose aclnnRotaryPositionEmbedding
+#      is CANN 8.2's, npu_moe_gating.py, whose aclnnMoeGatingTopK is CANN
+#      8.3's, and nn_sdpa.py, whose sdpa has no aclnn operator) and
+#      tests/acl/rsub.py builds with `tngc build
 #      --target acl --acl-home` against them (tngc's own flags: -std=c11 -O2
 #      -Wall -Werror ...), with clang and with gcc; there is no libascendcl
 #      to link, so each build ends with lib<name>.a;
@@ -75,9 +76,12 @@ t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail +
 flags="-std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I$root/runtime -I$cann/include -Wall -Werror"
 
 # ---- 1. every model builds against CANN's headers, with clang and gcc ----
-models=$(ls "$root"/examples/*/*.py "$root"/tests/conform/models/*.py "$here/rsub.py" |
-         grep -v -e '/recompile/' -e '/conform/models/binary\.py$' -e '/conform/models/npu_rotary\.py$' \
-         -e '/conform/models/nn_sdpa\.py$' -e '/conform/models/nn_conv_same\.py$')
+models=$(for mk in "$root"/examples/*/Makefile; do
+            for s in $(sed -n 's/^TNGC_BUNDLES *:= *//p' "$mk"); do echo "$(dirname "$mk")/$s"; done
+          done
+          ls "$root"/tests/conform/models/*.py "$here/rsub.py" |
+          grep -v -e '/conform/models/npu_rotary\.py$' -e '/conform/models/npu_moe_gating\.py$' \
+              -e '/conform/models/nn_sdpa\.py$')
 n=0
 for py in $models; do
     d=$(dirname "$py")
