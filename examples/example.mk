@@ -17,10 +17,11 @@ lint:
 scan:
 	$(TNGC) scan --format json $(SCRIPTS)
 
-# One plan per script, rebuilt when the script changes.
-plan: $(SCRIPTS:.py=.plan)
+# One plan per script (TNGC_BUNDLES; the other .py files are modules they
+# import), rebuilt when any .py file of the folder changes.
+plan: $(TNGC_BUNDLES:.py=.plan)
 
-%.plan: %.py
+%.plan: %.py $(SCRIPTS)
 	$(TNGC) plan -o $@ $<
 
 # PyTorch on the CPU with the stand-in torch_npu/torchair of tests/ref
