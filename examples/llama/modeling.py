@@ -20,14 +20,17 @@ import torch.nn.functional as F
 import torchair
 from torch import nn
 
+# transformers.activations.ACT2FN, for the activations LLaMA configs name
+ACT2FN = {"silu": nn.SiLU(), "gelu": nn.GELU()}
+
 
 class LlamaConfig:
     """The fields of transformers' LlamaConfig that the model reads."""
 
     def __init__(self, vocab_size=128, hidden_size=64, intermediate_size=128,
                  num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-                 max_position_embeddings=16, rms_norm_eps=1e-6, rope_theta=10000.0,
-                 tie_word_embeddings=True, num_slots=4):
+                 hidden_act="silu", max_position_embeddings=16, rms_norm_eps=1e-6,
+                 rope_theta=10000.0, tie_word_embeddings=True, num_slots=4):
         self.vocab_size = vocab_size
         self.hidden_size = hidden_size
         self.intermediate_size = intermediate_size
@@ -35,6 +38,7 @@ class LlamaConfig:
         self.num_attention_heads = num_attention_heads
         self.num_key_value_heads = num_key_value_heads
         self.head_dim = hidden_size // num_attention_heads
+        self.hidden_act = hidden_act
         self.max_position_embeddings = max_position_embeddings
         self.rms_norm_eps = rms_norm_eps
         self.rope_theta = rope_theta
@@ -105,9 +109,10 @@ class LlamaMLP(nn.Module):
         self.gate_proj = nn.Linear(config.hidden_size, config.intermediate_size, bias=False)
         self.up_proj = nn.Linear(config.hidden_size, config.intermediate_size, bias=False)
         self.down_proj = nn.Linear(config.intermediate_size, config.hidden_size, bias=False)
+        self.act_fn = ACT2FN[config.hidden_act]
 
     def forward(self, x):
-        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+        return self.down_proj(self.act_fn(self.gate_proj(x)) * self.up_proj(x))
 
 
 class LlamaAttention(nn.Module):
@@ -230,22 +235,26 @@ class LlamaForCausalLM(nn.Module):
     def prefill(self, input_ids, slot_ids, kv_caches):
         """input_ids [1, S] int64, slot_ids [1] int64 -> logits [1, S, vocab]"""
         seq_len = input_ids.shape[1]
+        dtype = self.lm_head.weight.dtype
         position_ids = torch.arange(seq_len, device=input_ids.device)[None, :]
         # Causal mask: a token attends to itself and the tokens before it.
-        causal_mask = torch.triu(torch.full((seq_len, seq_len), float("-inf"), device=input_ids.device),
-                                 diagonal=1)
+        min_dtype = torch.finfo(dtype).min
+        causal_mask = torch.full((seq_len, seq_len), fill_value=min_dtype, dtype=dtype, device=input_ids.device)
+        causal_mask = torch.triu(causal_mask, diagonal=1)
         hidden_states = self.model(input_ids, position_ids, causal_mask[None, None, :, :], kv_caches, slot_ids)
-        return self.lm_head(hidden_states)
+        return self.lm_head(hidden_states).float()
 
     def decode(self, input_ids, positions, slot_ids, kv_caches):
         """input_ids [B, 1], positions [B], slot_ids [B] int64 -> logits [B, 1, vocab]"""
         max_len = self.config.max_position_embeddings
+        dtype = self.lm_head.weight.dtype
         # Sequence b sees rows 0..positions[b] of its slot.
         past = torch.arange(max_len, device=input_ids.device)[None, :] > positions[:, None]
-        attention_mask = torch.zeros(past.shape, device=input_ids.device).masked_fill(past, float("-inf"))
+        attention_mask = torch.zeros(past.shape, dtype=dtype, device=input_ids.device)
+        attention_mask = attention_mask.masked_fill(past, torch.finfo(dtype).min)
         hidden_states = self.model(input_ids, positions[:, None], attention_mask[:, None, None, :],
                                    kv_caches, slot_ids, positions)
-        return self.lm_head(hidden_states)
+        return self.lm_head(hidden_states).float()
 
 
 def init_kv_caches(config, dtype=torch.float32):

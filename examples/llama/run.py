@@ -3,10 +3,12 @@
 # token for each of a batch of sequences, the batch geared), both compiled
 # with the TorchAir backend, sharing one static KV-cache pool.
 #
-#   prefill  input_ids [1, S] int64, S in PREFILL_GEARS; slot_ids [1]
+#   prefill  input_ids [1, S] int64, S in PREFILL_GEARS; slot_ids [1] int64
 #   decode   input_ids [B, 1], positions [B], slot_ids [B] int64, B in DECODE_GEARS
-#   both     kv_caches: per layer (key_cache, value_cache) float32
-#            [NUM_SLOTS, MAX_LEN, KV_HEADS, HEAD_DIM], mark_static, updated in place
+#   both     kv_caches: per layer (key_cache, value_cache) bfloat16
+#            [num_slots, max_position_embeddings, num_key_value_heads, head_dim],
+#            mark_static, updated in place
+#   out      float32 logits, [1, S, vocab] (prefill) or [B, 1, vocab] (decode)
 #
 # It prefills one prompt per slot, then runs decode steps for all of them.
 import torch
@@ -15,6 +17,7 @@ import torchair
 
 from modeling import LlamaConfig, LlamaForCausalLM, init_kv_caches
 
+DTYPE = torch.bfloat16       # weights, activations and the KV cache, as deployed
 PREFILL_GEARS = [4, 8]       # prompt lengths the prefill graph is built for
 DECODE_GEARS = [1, 2, 4]     # tngc: ignore[TNG125] (batch 1 is a real decode shape)
 DECODE_STEPS = 3
@@ -25,11 +28,11 @@ if __name__ == "__main__":
     config = LlamaConfig(vocab_size=128, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                          num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=16,
                          num_slots=4)
-    model = LlamaForCausalLM(config).npu().eval()
+    model = LlamaForCausalLM(config).to(DTYPE).npu().eval()
 
     # The KV-cache pool never changes shape: mark it static, so that only the
     # geared dims of the token inputs are dynamic.
-    kv_caches = init_kv_caches(config)
+    kv_caches = init_kv_caches(config, dtype=DTYPE)
     for key_cache, value_cache in kv_caches:
         torch._dynamo.mark_static(key_cache)
         torch._dynamo.mark_static(value_cache)
