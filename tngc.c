@@ -181,11 +181,24 @@ static void print_diag_list(const Source *src, DiagList *l)
     sb_free(&out);
 }
 
+/* Points the diagnostics at a module's op (diag_at_file: the planner's,
+ * the emitters') at that module's source. */
+static void script_diag_files(Script *S)
+{
+    for (size_t d = 0; d < S->sf.diags.n; d++) {
+        Diag *x = &S->sf.diags.v[d];
+        for (size_t k = 0; x->file && !x->src && k < S->ir.nmodules; k++)
+            if (!strcmp(S->ir.modules[k]->src.path, x->file))
+                x->src = &S->ir.modules[k]->src;
+    }
+}
+
 static void print_diags(Script *S)
 {
     ScanFile *sf = &S->sf;
     if (!S->loaded || sf->diags.n == S->printed)
         return;    /* nothing new (and diags.v may still be NULL) */
+    script_diag_files(S);
     DiagList tail = {sf->diags.v + S->printed, sf->diags.n - S->printed, 0};
     print_diag_list(&sf->src, &tail);
     sf->diags.n = S->printed + tail.n;
@@ -385,7 +398,7 @@ static void user_kernels_missing(Script *S, size_t e, const GenOptions *go, cons
     for (size_t k = 0; k < ops->n; k++) {
         for (size_t i = 0; i < g->ops.n; i++)
             if (!strcmp(op_info[g->ops.v[i].kind].name, ops->v[k])) {
-                diag_at(&S->sf.diags, g->ops.v[i].line, g->ops.v[i].col, RULE_TNG214,
+                diag_at_file(&S->sf.diags, g->ops.v[i].file, g->ops.v[i].line, g->ops.v[i].col, RULE_TNG214,
                         "no CPU kernel for '%s' (--user-kernel): implement %s_user_%s", ops->v[k], go->name,
                         ops->v[k]);
                 break;
@@ -574,6 +587,8 @@ static int run_lint(Job *job)
         Script S;
         if (script_run(&S, job, job->files.v[i], job->cmd->last) == EXIT_USAGE)
             io_error = 1;
+        if (S.loaded)
+            script_diag_files(&S);
         for (size_t d = 0; S.loaded && d < S.sf.diags.n; d++)
             diag_report_add(&r, &S.sf.src, &S.sf.diags.v[d]);
         script_free(&S);

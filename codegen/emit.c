@@ -513,6 +513,16 @@ void emit_desc(Emit *E)
             sb_printf(o, "%lld, NULL, 0, ", (long long)m->arena_bytes);
         sb_printf(o, "g%zu_streams, g%zu_outputs},\n", gi, gi);
     }
+    if (g->weight_aliases.n) {
+        sb_puts(o, "};\nstatic const TngrtWeightAlias w_alias[] = {\n");
+        for (size_t k = 0; k < g->weight_aliases.n; k++) {
+            sb_puts(o, "    {");
+            cesc_string(o, g->weight_aliases.v[k].name);
+            sb_printf(o, ", %d},  /* another key of ", (int)g->weight_aliases.v[k].weight);
+            cesc_comment(o, g->weights.v[g->weight_aliases.v[k].weight].name);
+            sb_puts(o, " */\n");
+        }
+    }
     sb_puts(o, "};\nstatic const char *const stream_names[] = {");
     for (size_t s = 0; s < g->streams.n; s++) {
         sb_puts(o, s ? ", " : "");
@@ -530,6 +540,8 @@ void emit_desc(Emit *E)
     sb_printf(o, "    .nsyms = %zu, .syms = %s,\n", g->syms.n, g->syms.n ? "syms" : "NULL");
     sb_printf(o, "    .ngears = %zu, .gears = gears,\n", p->gears.n);
     sb_printf(o, "    .nstreams = %zu, .stream_names = stream_names,\n", p->streams.n);
+    if (g->weight_aliases.n)
+        sb_printf(o, "    .naliases = %zu, .aliases = w_alias,\n", g->weight_aliases.n);
     sb_printf(o, "    .nevents = %zu,\n};\n", p->events.n);
 }
 

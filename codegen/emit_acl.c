@@ -98,7 +98,7 @@ static const AclOp *acl__row(Emit *E, const Op *op, int report)
     AclVariant v = acl_op_variant(E->g, op, &why);
     const AclOp *row = v == ACL_V_OTHER ? NULL : acl_op_find(op->kind, v);
     if (!row && report) {
-        diag_at(E->diags, op->line, op->col, RULE_TNG203,
+        diag_at_file(E->diags, op->file, op->line, op->col, RULE_TNG203,
                 "no aclnn operator for '%s'%s%s%s on the ACL target (the op table is "
                 "codegen/acl_ops.c); --target cpu runs it",
                 op_info[op->kind].name, why ? " (" : "", why ? why : "", why ? ")" : "");

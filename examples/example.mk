@@ -20,6 +20,9 @@ scan:
 # One plan per bundle script (TNGC_BUNDLES; the other .py files are modules
 # they import), rebuilt when any script of the folder changes.
 plan: $(TNGC_BUNDLES:.py=.plan)
+# One plan per script (TNGC_BUNDLES; the other .py files are modules they
+# import), rebuilt when any .py file of the folder changes.
+plan: $(TNGC_BUNDLES:.py=.plan)
 
 %.plan: %.py $(SCRIPTS)
 	$(TNGC) plan -o $@ $<

@@ -143,6 +143,7 @@ void graph_free(Graph *self)
     VEC_FREE(self->syms);
     VEC_FREE(self->inputs);
     VEC_FREE(self->weights);
+    VEC_FREE(self->weight_aliases);
     VEC_FREE(self->outputs);
     VEC_FREE(self->streams);
     VEC_FREE(self->sks);
@@ -990,6 +991,19 @@ int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
     w.value = graph__source(self, OP_WEIGHT, &v, 0, 0);
     VEC_PUSH(self->weights, w);
     return w.value;
+}
+
+void graph_add_weight_alias(Graph *self, int32_t w, const char *name)
+{
+    TNGC_ASSERT(w >= 0 && (size_t)w < self->weights.n);
+    for (size_t i = 0; i < self->weights.n; i++)
+        if (self->weights.v[i].name && strcmp(self->weights.v[i].name, name) == 0)
+            return;
+    for (size_t i = 0; i < self->weight_aliases.n; i++)
+        if (strcmp(self->weight_aliases.v[i].name, name) == 0)
+            return;
+    GraphWeightAlias a = {arena_strndup(&self->arena, name, strlen(name)), w};
+    VEC_PUSH(self->weight_aliases, a);
 }
 
 /* ===================================================================== */

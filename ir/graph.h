@@ -223,6 +223,13 @@ typedef struct GraphWeight {
     int32_t final;         /* value written back (in-place updates of a buffer), or -1 */
 } GraphWeight;
 
+/* Another state_dict key of a weight's tensor (tied parameters:
+ * "lm_head.weight" = "model.embed_tokens.weight"). */
+typedef struct GraphWeightAlias {
+    const char *name;
+    int32_t weight;        /* index into Graph.weights */
+} GraphWeightAlias;
+
 typedef struct GraphOutput {
     const char *name;      /* "out0", "out1", ... */
     int32_t value;
@@ -291,6 +298,7 @@ typedef struct Graph {
     VEC(Sym) syms;
     VEC(GraphInput) inputs;
     VEC(GraphWeight) weights;
+    VEC(GraphWeightAlias) weight_aliases;
     VEC(GraphOutput) outputs;
     VEC(GraphStream) streams;  /* streams.v[0] is the default stream */
     VEC(GraphSk) sks;
@@ -346,6 +354,9 @@ int32_t graph_add_input(Graph *self, const char *name, DType dt, int format,
  * break the size invariant. */
 int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
                          const int64_t *dims, int is_buffer);
+/* Records name as another state_dict key of weight index w (a tied
+ * parameter); a name already recorded, or a weight's own, is ignored. */
+void graph_add_weight_alias(Graph *self, int32_t w, const char *name);
 
 /* What lowering asks for: an op of `kind` on inputs in[0..nin). */
 typedef struct OpDesc {

@@ -427,8 +427,8 @@ static int gears__sizes(Plan *self, DiagList *diags)
             sb_printf(&sb, ": %s", why);
             if (nfail > 1)
                 sb_printf(&sb, " (and in %zu more gear%s)", nfail - 1, nfail > 2 ? "s" : "");
-            diag_at(diags, op->line ? op->line : g->line, op->line ? op->col : g->col, RULE_TNG209,
-                    "%s", sb.s);
+            diag_at_file(diags, op->line ? op->file : NULL, op->line ? op->line : g->line,
+                         op->line ? op->col : g->col, RULE_TNG209, "%s", sb.s);
             sb_free(&sb);
             inherited = 1;   /* one diagnostic per op */
         }

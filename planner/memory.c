@@ -310,8 +310,8 @@ static void memory__too_big(const Plan *self, int gi, int32_t v, const char *wha
     sb_printf(&sb, "in gear %d: the %s would pass 2^48 bytes, the most tngc plans, "
                    "with the buffer of the result of %s ", gi, what, op_info[op->kind].name);
     graph_val_type_str(g, v, &sb);
-    diag_at(diags, op->line ? op->line : g->line, op->line ? op->col : g->col, RULE_TNG209,
-            "%s", sb.s);
+    diag_at_file(diags, op->line ? op->file : NULL, op->line ? op->line : g->line,
+                 op->line ? op->col : g->col, RULE_TNG209, "%s", sb.s);
     sb_free(&sb);
 }
 

@@ -781,6 +781,13 @@ static void text__inputs(const Graph *g, StrBuf *out)
             sb_printf(out, " -> %%%d", (int)w->final);
         sb_putc(out, '\n');
     }
+    /* tied weights: another state_dict key of the same tensor */
+    for (size_t i = 0; i < g->weight_aliases.n; i++) {
+        const GraphWeightAlias *a = &g->weight_aliases.v[i];
+        sb_printf(out, "weight %%%d ", (int)g->weights.v[a->weight].value);
+        plan__name(out, a->name);
+        sb_puts(out, " tied\n");
+    }
 }
 
 static void text__streams_sks(const Graph *g, StrBuf *out)

@@ -233,6 +233,15 @@ static int desc__check(const TngrtBundleDesc *d, TngrtError *err)
         || desc__tensors(d, d->outputs, d->noutputs, "output", -2, err) != 0
         || desc__syms(d, err) != 0)
         return -1;
+    if (d->naliases < 0 || (d->naliases > 0 && !d->aliases)) {
+        tngrt__fail(err, NULL, "bundle '%s': bad weight aliases", d->name);
+        return -1;
+    }
+    for (int i = 0; i < d->naliases; i++)
+        if (!d->aliases[i].name || d->aliases[i].weight < 0 || d->aliases[i].weight >= d->nweights) {
+            tngrt__fail(err, NULL, "bundle '%s': weight alias %d is malformed", d->name, i);
+            return -1;
+        }
     if (d->ngears < 1 || !d->gears || d->nstreams < 1 || d->nevents < 0) {
         tngrt__fail(err, NULL, "bundle '%s': no gears, streams or bad event count", d->name);
         return -1;
@@ -365,7 +374,7 @@ static int bundle__find_weight(TngrtBundle *self, const TngrtSafetensors *st,
     Msg mw = {want, sizeof want, 0}, mg = {got, sizeof got, 0};
     int same;
     TngrtError e;
-    if (tngrt_safetensors_find(st, w->name, view, &e) != 0) {
+    if (tngrt_safetensors_find(st, tngrt_desc_weight_key(self->desc, st, i), view, &e) != 0) {
         bundle__fail(self, "%s: weight '%s' is missing", path, w->name);
         return -1;
     }
@@ -387,13 +396,34 @@ static int bundle__find_weight(TngrtBundle *self, const TngrtSafetensors *st,
     return 0;
 }
 
-/* Whether name is the name of a weight of d. */
-static int bundle__is_weight(const TngrtBundleDesc *d, const char *name)
+const char *tngrt_desc_weight_key(const TngrtBundleDesc *desc, const TngrtSafetensors *st, int i)
 {
-    for (int i = 0; i < d->nweights; i++)
-        if (strcmp(d->weights[i].name, name) == 0)
+    const char *own = desc->weights[i].name;
+    TngrtTensor view;
+    TngrtError e;
+    if (desc->naliases == 0 || tngrt_safetensors_find(st, own, &view, &e) == 0)
+        return own;
+    for (int k = 0; k < desc->naliases; k++)
+        if (desc->aliases[k].weight == i && tngrt_safetensors_find(st, desc->aliases[k].name, &view, &e) == 0)
+            return desc->aliases[k].name;
+    return own;
+}
+
+int tngrt_desc_is_weight_key(const TngrtBundleDesc *desc, const char *name)
+{
+    for (int i = 0; i < desc->nweights; i++)
+        if (strcmp(desc->weights[i].name, name) == 0)
+            return 1;
+    for (int k = 0; k < desc->naliases; k++)
+        if (strcmp(desc->aliases[k].name, name) == 0)
             return 1;
     return 0;
+}
+
+/* Whether name is the name of a weight of d (or an alias of one). */
+static int bundle__is_weight(const TngrtBundleDesc *d, const char *name)
+{
+    return tngrt_desc_is_weight_key(d, name);
 }
 
 /* Replaces self->unused with the tensors of st that are no weight (file

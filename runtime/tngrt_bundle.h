@@ -94,6 +94,15 @@ typedef struct TngrtGear {
     void (*outputs)(const TngrtRunCtx *c, TngrtTensor *outs);
 } TngrtGear;
 
+/* Another state_dict key of weight `weight` (an index into
+ * TngrtBundleDesc.weights): a parameter tied to another module's, such as
+ * "lm_head.weight" = "model.embed_tokens.weight". A weights file may hold
+ * the weight under either key (or both: then its own key is read). */
+typedef struct TngrtWeightAlias {
+    const char *name;
+    int weight;
+} TngrtWeightAlias;
+
 typedef struct TngrtBundleDesc {
     const char *name;         /* the bundle name: "model" */
     const char *entry;        /* "Model.forward" */
@@ -111,6 +120,9 @@ typedef struct TngrtBundleDesc {
     int nstreams;
     const char *const *stream_names;  /* "default", "1", ... */
     int nevents;
+    /* other state_dict keys of weights (tied parameters); 0 and NULL when none */
+    int naliases;
+    const TngrtWeightAlias *aliases;
 } TngrtBundleDesc;
 
 typedef struct TngrtBundle TngrtBundle;
@@ -128,6 +140,14 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
  * previous values then). Tensors of the file that are no weight are not
  * loaded: tngrt_bundle_unused_count and _name list them. */
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path);
+
+/* The key under which weights file st holds weight i of desc: its own
+ * name, else the first of its aliases that st holds, else its own name
+ * (for the message saying it is missing). */
+const char *tngrt_desc_weight_key(const TngrtBundleDesc *desc, const TngrtSafetensors *st, int i);
+
+/* Whether name is the state_dict key of a weight of desc or an alias of one. */
+int tngrt_desc_is_weight_key(const TngrtBundleDesc *desc, const char *name);
 
 /* The number of tensors in the file of the last successful
  * tngrt_bundle_load_weights that are no weight of the model (0 before). */

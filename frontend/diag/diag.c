@@ -58,6 +58,21 @@ void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const cha
     va_end(ap);
 }
 
+void diag_at_file(DiagList *self, const char *file, uint32_t line, uint32_t col, RuleId rule,
+                  const char *fmt, ...)
+{
+    Diag d = {0};
+    d.line = line ? line : 1;
+    d.col = col ? col : 1;
+    d.end_line = d.line;
+    d.end_col = d.col + 1;
+    d.file = file;
+    va_list ap;
+    va_start(ap, fmt);
+    diag__push(self, &d, rule, fmt, ap);
+    va_end(ap);
+}
+
 void diag_dedup(DiagList *self)
 {
     size_t k = 0;

@@ -36,6 +36,8 @@ typedef struct Diag {
     char *msg;             /* owned */
     const Source *src;     /* the file it is in when not the one it is printed
                             * with (a module the script imports), else NULL */
+    const char *file;      /* diag_at_file's path of that module (not owned), for
+                            * the caller to resolve to src; else NULL */
 } Diag;
 
 typedef VEC(Diag) DiagList;
@@ -44,6 +46,10 @@ typedef VEC(Diag) DiagList;
 void diag_node(DiagList *self, const Ast *ast, int32_t n, RuleId rule, const char *fmt, ...);
 /* Reports rule at a 1-based line and column (a one-column span). */
 void diag_at(DiagList *self, uint32_t line, uint32_t col, RuleId rule, const char *fmt, ...);
+/* The same at line:col of file, a module the script imports (an op's
+ * Op.file; NULL: the script itself); the caller sets src from file. */
+void diag_at_file(DiagList *self, const char *file, uint32_t line, uint32_t col, RuleId rule,
+                  const char *fmt, ...);
 void diag_free(DiagList *self);
 
 /* Sorts by line, column, rule, message: the order every format uses. */

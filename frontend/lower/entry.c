@@ -435,6 +435,16 @@ void entry_scope_enter(Interp *I, Obj *s, int32_t node)
 /* Compiled entries                                                      */
 /* ===================================================================== */
 
+/* Notes name as another state_dict key of the tensor of key (a tied
+ * parameter or persistent buffer, named first elsewhere). */
+static void weight_alias_note(Interp *I, const TensorObj *t, const char *key, const char *name)
+{
+    if (!t->is_param && (!t->is_buffer || t->nonpersistent))
+        return;
+    WeightAlias a = {key, name};
+    VEC_PUSH(I->weight_aliases, a);
+}
+
 /* state_dict keys of the parameters and buffers reachable from mod */
 static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int depth)
 {
@@ -447,20 +457,32 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
             const char *key = interp_ptr_key(I, v->t);
             if (!strmap_get(&I->weight_names, key))
                 strmap_put(&I->weight_names, key, (void *)name);
+            else
+                weight_alias_note(I, v->t, key, name);
             if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent)))
                 VEC_PUSH(I->weight_vals, v->t->value);   /* not a constant (interp_trace_in) */
         } else if (v->kind == O_INST) {
             weight_names_collect(I, v, interp_printf(I, "%s.", name), depth + 1);
         }
     }
-    /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too) */
+    /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too); an
+     * item that is also a named attribute (Sequential.add_module) has its
+     * key from the attribute only */
     if (!mod->cls)
         for (size_t k = 0; k < mod->n; k++) {
             Obj *v = mod->items[k];
+            int named = 0;
+            for (size_t i = 0; i < mod->attrs.n && !named; i++)
+                named = mod->attrs.vals[i] == v;
+            if (named)
+                continue;
             if (v->kind == O_TENSOR) {   /* nn.ParameterList: "<prefix><k>" */
                 const char *key = interp_ptr_key(I, v->t);
+                const char *name = interp_printf(I, "%s%zu", prefix, k);
                 if (!strmap_get(&I->weight_names, key))
-                    strmap_put(&I->weight_names, key, (void *)interp_printf(I, "%s%zu", prefix, k));
+                    strmap_put(&I->weight_names, key, (void *)name);
+                else
+                    weight_alias_note(I, v->t, key, name);
                 if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent)))
                     VEC_PUSH(I->weight_vals, v->t->value);
             } else {
@@ -974,6 +996,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     strmap_free(&I->weight_names);
     memset(&I->weight_names, 0, sizeof I->weight_names);
     I->weight_vals.n = 0;
+    I->weight_aliases.n = 0;
     interp_consts_begin(I);
     weight_names_collect(I, self, "", 0);
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);

@@ -1290,6 +1290,10 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
         return sh.obj;
     }
     I->g->vals.v[v].format = hv->format;
+    const char *key = interp_ptr_key(I, t->t);
+    for (size_t i = 0; i < I->weight_aliases.n; i++)
+        if (strcmp(I->weight_aliases.v[i].key, key) == 0)
+            graph_add_weight_alias(I->g, (int32_t)I->g->weights.n - 1, I->weight_aliases.v[i].name);
     Obj *o = obj_tensor(I, v);
     o->t->origin = t->t;
     Shadow sh = {t->t, o, v, -1, (int)I->g->weights.n - 1};

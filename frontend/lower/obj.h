@@ -213,6 +213,12 @@ typedef struct Shadow {
     int weight;            /* GraphWeight index, or -1 */
 } Shadow;
 
+/* Another state_dict key of a host tensor (Interp.weight_aliases). */
+typedef struct WeightAlias {
+    const char *key;       /* the tensor's "%p", as in Interp.weight_names */
+    const char *name;
+} WeightAlias;
+
 /* npu_wait_tensor(a, b) while tracing. */
 typedef struct WaitEdge {
     int32_t value;         /* later users of this value ... */
@@ -254,6 +260,9 @@ struct Interp {
     VEC(WaitEdge) waits;
     VEC(int32_t) overwritten;  /* values an in-place op has replaced (their op ids follow) */
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
+    /* the other state_dict keys of a parameter or persistent buffer reachable
+     * under two names (tied weights): key is its "%p" as in weight_names */
+    VEC(WeightAlias) weight_aliases;
     int nconst;
     /* constant tensors (obj.c, interp_trace_in): host values whose data
      * tngc does not know (randn, empty, an unknown method on the tensor),

@@ -1150,6 +1150,15 @@ static Obj *lo_softmax(Interp *I, Call *c)
     int n = rank_of(I, x);
     if (!dim_arg(I, dim, n, c->node, "the softmax dim", &d))
         return unk(I);
+    /* dtype=: "the input is cast to dtype before the operation" (PyTorch's
+     * documentation): a CAST, then the softmax in that dtype (ACL's
+     * aclnnSoftmax keeps its input's dtype) */
+    if (dt != DT_UNKNOWN && val_at(I, x)->dtype != dt) {
+        int32_t op = emit(I, OP_CAST, &x, 1, NULL, 0, 0, 0, dt, c->node);
+        if (op < 0)
+            return obj_unknown_reported(I);
+        x = G(I)->ops.v[op].out;
+    }
     return emit_x(I, (OpKind)c->arg, x, &d, 1, 0, dt, c->node);
 }
 

@@ -1126,13 +1126,10 @@ void model_ModelOrigin_forward_destroy(model_ModelOrigin_forward_t *self)
 
 /* ---- weights ------------------------------------------------------------------ */
 
-/* Whether name is a weight of d. */
+/* Whether name is a weight of d (or an alias of one). */
 static int tngc__is_weight(const TngrtBundleDesc *d, const char *name)
 {
-    for (int i = 0; i < d->nweights; i++)
-        if (!strcmp(d->weights[i].name, name))
-            return 1;
-    return 0;
+    return tngrt_desc_is_weight_key(d, name);
 }
 
 /* Lists the tensors of st that are no weight (one block: the pointers,
@@ -1197,7 +1194,7 @@ int model_ModelOrigin_forward_load_weights(model_ModelOrigin_forward_t *self, co
     for (int i = 0; i < d->nweights; i++) {
         const TngrtSigTensor *w = &d->weights[i];
         int same;
-        if (tngrt_safetensors_find(st, w->name, &views[i], &e) != 0) {
+        if (tngrt_safetensors_find(st, tngrt_desc_weight_key(d, st, i), &views[i], &e) != 0) {
             tngc__fail(self, "%s: weight '%s' is missing", path, w->name);
             goto out;
         }
@@ -2617,13 +2614,10 @@ void model_ModelSuperKernel_forward_destroy(model_ModelSuperKernel_forward_t *se
 
 /* ---- weights ------------------------------------------------------------------ */
 
-/* Whether name is a weight of d. */
+/* Whether name is a weight of d (or an alias of one). */
 static int tngc__is_weight(const TngrtBundleDesc *d, const char *name)
 {
-    for (int i = 0; i < d->nweights; i++)
-        if (!strcmp(d->weights[i].name, name))
-            return 1;
-    return 0;
+    return tngrt_desc_is_weight_key(d, name);
 }
 
 /* Lists the tensors of st that are no weight (one block: the pointers,
@@ -2688,7 +2682,7 @@ int model_ModelSuperKernel_forward_load_weights(model_ModelSuperKernel_forward_t
     for (int i = 0; i < d->nweights; i++) {
         const TngrtSigTensor *w = &d->weights[i];
         int same;
-        if (tngrt_safetensors_find(st, w->name, &views[i], &e) != 0) {
+        if (tngrt_safetensors_find(st, tngrt_desc_weight_key(d, st, i), &views[i], &e) != 0) {
             tngc__fail(self, "%s: weight '%s' is missing", path, w->name);
             goto out;
         }
