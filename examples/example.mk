@@ -18,10 +18,7 @@ scan:
 	$(TNGC) scan --format json $(SCRIPTS)
 
 # One plan per bundle script (TNGC_BUNDLES; the other .py files are modules
-# they import), rebuilt when any script of the folder changes.
-plan: $(TNGC_BUNDLES:.py=.plan)
-# One plan per script (TNGC_BUNDLES; the other .py files are modules they
-# import), rebuilt when any .py file of the folder changes.
+# they import), rebuilt when any .py file of the folder changes.
 plan: $(TNGC_BUNDLES:.py=.plan)
 
 %.plan: %.py $(SCRIPTS)
