@@ -1229,6 +1229,74 @@ static inline float tngrt_impl__mm_prefill(float *c, const TngrtImplMM *q)
     return (float)q->beta;
 }
 
+/* malloc of n elements of size es, or NULL (also for n <= 0 or overflow). */
+static inline void *tngrt_impl__alloc(int64_t n, size_t es)
+{
+    if (n <= 0 || (uint64_t)n > SIZE_MAX / es)
+        return NULL;
+    return malloc((size_t)n * es);
+}
+
+/* Whether libtngcrt's own GEMM (kernels_gemm.c) runs plan p when B must
+ * be packed by the call (B not prepacked at load): measured against
+ * OpenBLAS's sgemm on one core (tests/unit/test_rt_gemm.c's shapes and
+ * bench/matmul), packing B per call pays below 2^18 multiply-adds per
+ * matrix when A has 8 rows or more, or below 8192 for any m (where
+ * sgemm's per-call cost dominates); larger shapes keep sgemm, whose
+ * cache blocking wins there. */
+TNGRT_KINLINE int tngrt_impl__own_gemm_pays(const TngrtImplMM *p)
+{
+    double macs = (double)p->m * (double)p->n * (double)p->k;
+    return macs <= 8192.0 || (p->m >= 8 && macs <= 262144.0);
+}
+
+/* The batched GEMMs of p with libtngcrt's microkernels on float32 a, b, c
+ * (c dense [batch..., m, n]): B packed once per distinct batch matrix (a
+ * broadcast B once), A read in place; a float32 row bias with beta 1 and
+ * alpha 1 added in the kernel, any other bias, beta or alpha applied after.
+ * prepacked: B already packed (a weight packed at load: p has no batch),
+ * or NULL. Returns -1 (nothing written) when the packing scratch cannot be
+ * had. */
+static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, const TngrtArg *b,
+                                       float *c, const float *prepacked)
+{
+    TngrtImplMM q = *p;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, nbatch;
+    const float *rowbias = NULL;
+    float *bp;
+    int post;
+    tngrt_impl__mm_fold(&q);
+    nbatch = tngrt_impl__numel(q.nb, q.bshape);
+    bp = prepacked ? NULL : (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(q.n, q.k),
+                                                       sizeof(float));
+    if (!bp && !prepacked)
+        return -1;
+    if (q.bias && q.beta == 1.0 && q.alpha == 1.0 && q.bias->dtype == TNGRT_F32 &&
+        q.bias_sm == 0 && q.bias_sn == 1)
+        rowbias = (const float *)q.bias->data;
+    post = !rowbias && ((q.bias && q.beta != 0.0) || q.alpha != 1.0);
+    for (int64_t t = 0; t < nbatch; t++) {
+        float *ct = c + t * q.m * q.n;
+        if (!prepacked && bo != packed) {
+            tngrt_gemm_pack_b(bp, b, bo * q.k * q.n, q.btrans ? 1 : q.n, q.btrans ? q.k : 1,
+                              q.k, q.n);
+            packed = bo;
+        }
+        tngrt_gemm_f32(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, prepacked ? prepacked : bp, ct,
+                       q.n, rowbias);
+        for (int64_t i = 0; post && i < q.m; i++)
+            for (int64_t j = 0; j < q.n; j++) {
+                float v = (float)q.alpha * ct[i * q.n + j];
+                if (q.bias && q.beta != 0.0)
+                    v += (float)q.beta * tngrt_impl__ldf(q.bias, i * q.bias_sm + j * q.bias_sn);
+                ct[i * q.n + j] = v;
+            }
+        tngrt_impl__mm_next(&q, idx, &ao, &bo);
+    }
+    free(bp);
+    return 0;
+}
+
 /* The batched GEMMs of p on float (dbl 0: sgemm, bias applied) or double
  * (dbl 1: dgemm, no bias) buffers; m, n, k > 0 and within int. */
 static inline void tngrt_impl__gemm_batched(const TngrtImplMM *p, int dbl, const void *a,
@@ -1256,14 +1324,6 @@ static inline void tngrt_impl__gemm_batched(const TngrtImplMM *p, int dbl, const
     }
 }
 
-/* malloc of n elements of size es, or NULL (also for n <= 0 or overflow). */
-static inline void *tngrt_impl__alloc(int64_t n, size_t es)
-{
-    if (n <= 0 || (uint64_t)n > SIZE_MAX / es)
-        return NULL;
-    return malloc((size_t)n * es);
-}
-
 /* A malloc'd float32 copy of x's n elements, or NULL. */
 TNGRT_KINLINE float *tngrt_impl__to_f32(const TngrtArg *x, int64_t n)
 {
@@ -1277,12 +1337,13 @@ TNGRT_KINLINE float *tngrt_impl__to_f32(const TngrtArg *x, int64_t n)
 
 /* Runs plan p: float outs through sgemm (operands and out converted to
  * float32 scratch where they are not float32), integer outs directly. */
-TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
-                                      const TngrtImplMM *p)
+TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                                        const TngrtImplMM *p, const float *prepacked)
 {
     float *sa = NULL, *sb = NULL, *sc = NULL;
     const float *fa, *fb;
     float *fc;
+    int own;
     int64_t nout = tngrt_impl__numel(p->nb, p->bshape) * p->m * p->n;
     if (nout <= 0)
         return;
@@ -1293,12 +1354,18 @@ TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, co
     }
     fa = a->dtype == TNGRT_F32 ? (const float *)a->data
                                : (sa = tngrt_impl__to_f32(a, tngrt_impl__numel(a->ndim, a->shape)));
-    fb = b->dtype == TNGRT_F32 ? (const float *)b->data
-                               : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
     fc = out->dtype == TNGRT_F32 ? (float *)out->data
                                   : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
+    /* own GEMM: B packed (and widened) straight from its dtype */
+    own = fa && fc && tngrt_impl__is_float(b->dtype) &&
+          (prepacked || tngrt_impl__own_gemm_pays(p)) &&
+          tngrt_impl__gemm_own(p, fa, b, fc, prepacked) == 0;
+    fb = own || b->dtype == TNGRT_F32
+             ? (const float *)b->data
+             : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
     if (fa && fb && fc) {
-        tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
+        if (!own)
+            tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
         if (sc && tngrt_impl__is_half(out->dtype))
             tngrt_impl__narrow(out, 0, sc, nout);
         for (int64_t i = 0; sc && !tngrt_impl__is_half(out->dtype) && i < nout; i++)
@@ -1309,6 +1376,13 @@ TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, co
     free(sa);
     free(sb);
     free(sc);
+}
+
+/* Runs plan p with B packed by the call where that pays. */
+TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                                      const TngrtImplMM *p)
+{
+    tngrt_impl__mm_run_p(out, a, b, p, NULL);
 }
 
 TNGRT_KINLINE void tngrt_impl_matmul(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b)
@@ -1340,8 +1414,9 @@ TNGRT_KINLINE void tngrt_impl_addmm(const TngrtArg *out, const TngrtArg *bias, c
     tngrt_impl__mm_run(out, a, b, &p);
 }
 
-TNGRT_KINLINE void tngrt_impl_linear(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
-                                     const TngrtArg *bias)
+TNGRT_KINLINE void tngrt_impl_linear_packed(const TngrtArg *out, const TngrtArg *x,
+                                            const TngrtArg *w, const TngrtArg *bias,
+                                            const float *wp)
 {
     TngrtImplMM p;
     if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2)
@@ -1357,7 +1432,13 @@ TNGRT_KINLINE void tngrt_impl_linear(const TngrtArg *out, const TngrtArg *x, con
         p.bias = bias;
         p.bias_sn = tngrt_impl__numel(bias->ndim, bias->shape) == 1 ? 0 : 1;
     }
-    tngrt_impl__mm_run(out, x, w, &p);
+    tngrt_impl__mm_run_p(out, x, w, &p, wp);
+}
+
+TNGRT_KINLINE void tngrt_impl_linear(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                     const TngrtArg *bias)
+{
+    tngrt_impl_linear_packed(out, x, w, bias, NULL);
 }
 
 /* ===================== data movement ===================== */
