@@ -169,9 +169,35 @@ tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int
     __m512 c0[6], c1[6];
     __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xffffu : (1u << nc) - 1u);
     __mmask16 m1 = (__mmask16)(nc >= 32 ? 0xffffu : nc > 16 ? (1u << (nc - 16)) - 1u : 0u);
+    int64_t kk = 0;
     for (int i = 0; i < mr; i++)
         c0[i] = c1[i] = _mm512_setzero_ps();
-    for (int64_t kk = 0; kk < k; kk++) {
+    if (mr <= 2) {
+        /* one or two rows (a decode step's GEMV): four independent sums
+         * over k so that the FMA latency is hidden, added at the end */
+        __m512 d0[2][3], d1[2][3];
+        for (int i = 0; i < mr; i++)
+            for (int u = 0; u < 3; u++)
+                d0[i][u] = d1[i][u] = _mm512_setzero_ps();
+        for (; kk + 4 <= k; kk += 4) {
+            for (int i = 0; i < mr; i++) {
+                const float *ai = a + i * ars + kk * acs;
+                c0[i] = _mm512_fmadd_ps(_mm512_set1_ps(ai[0]), _mm512_loadu_ps(bp + kk * NR), c0[i]);
+                c1[i] = _mm512_fmadd_ps(_mm512_set1_ps(ai[0]), _mm512_loadu_ps(bp + kk * NR + 16), c1[i]);
+                for (int u = 0; u < 3; u++) {
+                    __m512 av = _mm512_set1_ps(ai[(u + 1) * acs]);
+                    const float *bu = bp + (kk + u + 1) * NR;
+                    d0[i][u] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bu), d0[i][u]);
+                    d1[i][u] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bu + 16), d1[i][u]);
+                }
+            }
+        }
+        for (int i = 0; i < mr; i++) {
+            c0[i] = _mm512_add_ps(_mm512_add_ps(c0[i], d0[i][0]), _mm512_add_ps(d0[i][1], d0[i][2]));
+            c1[i] = _mm512_add_ps(_mm512_add_ps(c1[i], d1[i][0]), _mm512_add_ps(d1[i][1], d1[i][2]));
+        }
+    }
+    for (; kk < k; kk++) {
         __m512 b0 = _mm512_loadu_ps(bp + kk * NR), b1 = _mm512_loadu_ps(bp + kk * NR + 16);
         for (int i = 0; i < mr; i++) {
             __m512 av = _mm512_set1_ps(a[i * ars + kk * acs]);

@@ -1238,16 +1238,16 @@ static inline void *tngrt_impl__alloc(int64_t n, size_t es)
 }
 
 /* Whether libtngcrt's own GEMM (kernels_gemm.c) runs plan p when B must
- * be packed by the call (B not prepacked at load): measured against
- * OpenBLAS's sgemm on one core (tests/unit/test_rt_gemm.c's shapes and
- * bench/matmul), packing B per call pays below 2^18 multiply-adds per
- * matrix when A has 8 rows or more, or below 8192 for any m (where
- * sgemm's per-call cost dominates); larger shapes keep sgemm, whose
- * cache blocking wins there. */
+ * be packed by the call (B not prepacked at load). Measured against
+ * OpenBLAS's sgemm on one core (microbenchmark and examples/decoder's
+ * trace): packing B per call pays for A of 8 rows or more up to 2^18
+ * multiply-adds per matrix; with fewer rows (attention's q @ k^T at
+ * decode, one row per head) packing costs more than the product, and
+ * larger shapes keep sgemm, whose cache blocking wins there. */
 TNGRT_KINLINE int tngrt_impl__own_gemm_pays(const TngrtImplMM *p)
 {
     double macs = (double)p->m * (double)p->n * (double)p->k;
-    return macs <= 8192.0 || (p->m >= 8 && macs <= 262144.0);
+    return p->m >= 8 && macs <= 262144.0;
 }
 
 /* The batched GEMMs of p with libtngcrt's microkernels on float32 a, b, c
