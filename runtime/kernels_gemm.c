@@ -137,7 +137,7 @@ TNGRT_GEMM_INLINE void tngrt_gemm__ukr_c(const int mr, int64_t k, const float *a
             c[i * ldc + j] = bias ? acc[i][j] + bias[j] : acc[i][j];
 }
 
-static void tngrt_gemm__run_c(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+TNGRT_GEMM_INLINE void tngrt_gemm__body_c(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
                               int64_t acs, const float *bp, float *c, int64_t ldc,
                               const float *bias)
 {
@@ -155,6 +155,21 @@ static void tngrt_gemm__run_c(int64_t m, int64_t n, int64_t k, const float *a, i
         }
     }
 }
+
+/* The drivers with A's column stride a constant 1 where it is (the
+ * common case: the kernel's address arithmetic folds), else general. */
+#define TNGRT_GEMM__RUN(isa, attr)                                                          \
+    attr static void tngrt_gemm__run_##isa(int64_t m, int64_t n, int64_t k, const float *a, \
+                                           int64_t ars, int64_t acs, const float *bp,      \
+                                           float *c, int64_t ldc, const float *bias)       \
+    {                                                                                       \
+        if (acs == 1)                                                                       \
+            tngrt_gemm__body_##isa(m, n, k, a, ars, 1, bp, c, ldc, bias);                   \
+        else                                                                                \
+            tngrt_gemm__body_##isa(m, n, k, a, ars, acs, bp, c, ldc, bias);                 \
+    }
+
+TNGRT_GEMM__RUN(c, )
 
 #if TNGRT_GEMM_X86
 
@@ -218,7 +233,7 @@ tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int
     }
 }
 
-TNGRT_GEMM__T512 static void tngrt_gemm__run_avx512(int64_t m, int64_t n, int64_t k,
+TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void tngrt_gemm__body_avx512(int64_t m, int64_t n, int64_t k,
                                                      const float *a, int64_t ars, int64_t acs,
                                                      const float *bp, float *c, int64_t ldc,
                                                      const float *bias)
@@ -239,6 +254,8 @@ TNGRT_GEMM__T512 static void tngrt_gemm__run_avx512(int64_t m, int64_t n, int64_
         }
     }
 }
+
+TNGRT_GEMM__RUN(avx512, TNGRT_GEMM__T512)
 
 /* ---- AVX2 + FMA: MR_ (<= 6) rows x 16 columns (half a panel) ---- */
 
@@ -279,7 +296,7 @@ tngrt_gemm__ukr_avx2(const int mr, int64_t k, const float *a, int64_t ars, int64
     }
 }
 
-TNGRT_GEMM__T256 static void tngrt_gemm__run_avx2(int64_t m, int64_t n, int64_t k,
+TNGRT_GEMM_INLINE TNGRT_GEMM__T256 void tngrt_gemm__body_avx2(int64_t m, int64_t n, int64_t k,
                                                  const float *a, int64_t ars, int64_t acs,
                                                  const float *bp, float *c, int64_t ldc,
                                                  const float *bias)
@@ -300,6 +317,8 @@ TNGRT_GEMM__T256 static void tngrt_gemm__run_avx2(int64_t m, int64_t n, int64_t 
         }
     }
 }
+
+TNGRT_GEMM__RUN(avx2, TNGRT_GEMM__T256)
 
 /* The widest path the CPU has (the resolver runs before sanitizers are set
  * up: not instrumented, see kernels_isa.h). */
