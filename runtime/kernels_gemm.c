@@ -51,14 +51,17 @@ void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, i
             /* B transposed (a Linear's weight [n, k]): each column is a
              * contiguous row of the weight, read in order */
             float *d = dst + p * k;
-            for (int64_t j = 0; j < w; j++) {
-                const float *s = (const float *)b->data + off + (p + j) * cs;
-                for (int64_t kk = 0; kk < k; kk++)
-                    d[kk * NR + j] = s[kk];
+            for (int64_t k0 = 0; k0 < k; k0 += 16) {   /* 16 x 32 tiles, in L1 */
+                int64_t kn = k - k0 < 16 ? k - k0 : 16;
+                for (int64_t j = 0; j < w; j++) {
+                    const float *s = (const float *)b->data + off + (p + j) * cs + k0;
+                    for (int64_t u = 0; u < kn; u++)
+                        d[(k0 + u) * NR + j] = s[u];
+                }
+                for (int64_t u = 0; u < kn; u++)
+                    for (int64_t j = w; j < NR; j++)
+                        d[(k0 + u) * NR + j] = 0.0f;
             }
-            for (int64_t kk = 0; kk < k; kk++)
-                for (int64_t j = w; j < NR; j++)
-                    d[kk * NR + j] = 0.0f;
             continue;
         }
         for (int64_t kk = 0; kk < k; kk++) {

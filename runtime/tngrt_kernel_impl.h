@@ -1240,14 +1240,16 @@ static inline void *tngrt_impl__alloc(int64_t n, size_t es)
 /* Whether libtngcrt's own GEMM (kernels_gemm.c) runs plan p when B must
  * be packed by the call (B not prepacked at load). Measured against
  * OpenBLAS's sgemm on one core (microbenchmark and examples/decoder's
- * trace): packing B per call pays for A of 8 rows or more up to 2^18
- * multiply-adds per matrix; with fewer rows (attention's q @ k^T at
- * decode, one row per head) packing costs more than the product, and
- * larger shapes keep sgemm, whose cache blocking wins there. */
+ * trace): packing B costs about as much as 8 to 16 rows of the product,
+ * so it pays for A of 64 rows or more at any size (up to [128, 2048] x
+ * [2048, 2048] measured: 12.7 ms vs sgemm's 14.1), and for 8 rows or more
+ * up to 2^18 multiply-adds (where sgemm's per-call cost shows); with fewer
+ * rows (attention's q @ k^T at decode, one row per head) packing costs
+ * more than the product and sgemm stays. */
 TNGRT_KINLINE int tngrt_impl__own_gemm_pays(const TngrtImplMM *p)
 {
     double macs = (double)p->m * (double)p->n * (double)p->k;
-    return p->m >= 8 && macs <= 262144.0;
+    return p->m >= 64 || (p->m >= 8 && macs <= 262144.0);
 }
 
 /* The batched GEMMs of p with libtngcrt's microkernels on float32 a, b, c
