@@ -8,12 +8,13 @@
  *
  * Sections: dtype conversions and element access; the N-d walk (per-operand
  * strides, 0 on broadcast dims, contiguous dims collapsed); elementwise;
- * contractions (CBLAS); data movement; reductions and normalisations; the
- * torch_npu fused operators (after tests/ref/stubs/torch_npu).
+ * contractions (kernels_gemm.c's microkernels; CBLAS for large shapes);
+ * data movement; reductions and normalisations; the torch_npu fused
+ * operators (after tests/ref/stubs/torch_npu).
  *
  * Helpers are tngrt_impl__*. No globals, no printing; the heap is used only
- * for matmul conversion scratch, and a failed malloc falls back to a
- * direct loop. Fallible kernels write their message into err->msg.
+ * for matmul conversion and packing scratch, and a failed malloc falls back
+ * to a direct loop. Fallible kernels write their message into err->msg.
  */
 #ifndef TNGRT_KERNEL_IMPL_H
 #define TNGRT_KERNEL_IMPL_H
