@@ -463,10 +463,20 @@ static int in_flags(const Graph *g, size_t i)
 }
 static int32_t w_value(const Graph *g, size_t i) { return g->weights.v[i].value; }
 static const char *w_name(const Graph *g, size_t i) { return g->weights.v[i].name; }
+/* TNGRT_SIG_PACK_LINEAR (4) when some Linear reads the weight itself as
+ * its W (emit_cpu.c calls tngrt_kernel_linear_packed there). */
+static int w_pack_flag(const Graph *g, int32_t v)
+{
+    for (size_t o = 0; o < g->ops.n; o++)
+        if (g->ops.v[o].kind == OP_LINEAR && g->ops.v[o].nin >= 2 && g->ops.v[o].in[1] == v)
+            return 4;
+    return 0;
+}
 static int w_flags(const Graph *g, size_t i)
 {
     const GraphWeight *w = &g->weights.v[i];
-    return (w->final >= 0 && w->final != w->value ? 1 : 0) | (w->is_buffer ? 2 : 0);
+    return (w->final >= 0 && w->final != w->value ? 1 : 0) | (w->is_buffer ? 2 : 0) |
+           w_pack_flag(g, w->value);
 }
 static int32_t out_value(const Graph *g, size_t i) { return g->outputs.v[i].value; }
 static const char *out_name(const Graph *g, size_t i) { return g->outputs.v[i].name; }

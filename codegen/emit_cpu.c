@@ -367,8 +367,21 @@ static int e__token(Emit *E, const Op *op, const EmitToken *t, void *ctx)
     return 1;
 }
 
+/* The weight index of a Linear's W when W is a weight itself (not a view
+ * of one: the descriptor marks it TNGRT_SIG_PACK_LINEAR and the bundle
+ * packs it at load, emit.c), else -1. */
+static int e__packed_weight(const Emit *E, const Op *op)
+{
+    if (op->kind != OP_LINEAR || E->kptr || op->nin < 2 || op->in[1] < 0 ||
+        graph_storage_root(E->g, op->in[1]) != op->in[1])
+        return -1;
+    return E->weight_of[op->in[1]];
+}
+
 /* The kernel call of op from its row: "<pre><fn>(args);", or for a
- * fallible kernel "if (<pre><fn>(args, err))" and the failure's return. */
+ * fallible kernel "if (<pre><fn>(args, err))" and the failure's return.
+ * A Linear whose W is a weight reads the packing the bundle made at load
+ * (issue 18): tngrt_kernel_linear_packed(args, c->wpack[w]). */
 static void e__call(Emit *E, int32_t op_id, const char *pre)
 {
     const Op *op = &E->g->ops.v[op_id];
@@ -379,6 +392,13 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
     const CpuOp *row = e__row(op);
     if (!row->fn)
         return;
+    int pw = strcmp(pre, "tngrt_kernel_") ? -1 : e__packed_weight(E, op);
+    if (pw >= 0) {
+        sb_printf(E->o, "%s%s_packed(", pre, row->fn);
+        emit_args(E, op, row->args, 0, e__token, NULL);
+        sb_printf(E->o, ", c->wpack[%d]);\n", pw);
+        return;
+    }
     sb_printf(E->o, "%s%s%s(", row->fallible ? "if (" : "", pre, row->fn);
     emit_args(E, op, row->args, 0, e__token, NULL);
     sb_puts(E->o, row->fallible ? ", err))\n" : ");\n");

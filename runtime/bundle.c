@@ -21,6 +21,11 @@
  * the CPU kernels) links with no BLAS, and there the symbol is NULL. Where
  * the kernels are linked, so is OpenBLAS, and the call is made. */
 void openblas_set_num_threads(int num_threads) __attribute__((weak));
+/* The GEMM's weight packing (kernels_gemm.c), weak for the same reason: a
+ * bundle with TNGRT_SIG_PACK_LINEAR weights calls tngrt_kernel_linear_packed,
+ * whose object defines it. */
+int64_t tngrt_gemm_pack_weight(float **dst, const void *w, TngrtDType dt, int64_t n, int64_t k)
+    __attribute__((weak));
 
 /* Alignment of the arena and of every weight block, in bytes. */
 #define BUNDLE_ALIGN 64
@@ -35,6 +40,7 @@ struct TngrtBundle {
     size_t arena_cap;
     void **w;                 /* nweights blocks, BUNDLE_ALIGN-aligned */
     size_t *wbytes;           /* their sizes */
+    float **wpack;            /* per weight: packed for the GEMM at load, or NULL */
     void **in;                /* input data of the current run */
     int64_t *sym;             /* symbol values of the selected gear */
     int64_t *off;             /* dynamic gears' arena offsets (max noff) */
@@ -298,10 +304,12 @@ static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
     self->arena = bundle__alloc((uint64_t)arena, &self->arena_cap, 0);
     self->w = calloc((size_t)d->nweights + 1, sizeof *self->w);
     self->wbytes = calloc((size_t)d->nweights + 1, sizeof *self->wbytes);
+    self->wpack = calloc((size_t)d->nweights + 1, sizeof *self->wpack);
     self->in = calloc((size_t)d->ninputs + 1, sizeof *self->in);
     self->sym = calloc((size_t)d->nsyms + 1, sizeof *self->sym);
     self->off = calloc((size_t)noff, sizeof *self->off);
-    if (!self->arena || !self->w || !self->wbytes || !self->in || !self->sym || !self->off) {
+    if (!self->arena || !self->w || !self->wbytes || !self->wpack || !self->in || !self->sym ||
+        !self->off) {
         tngrt__fail(err, NULL, "bundle '%s': out of memory (arena of %lld bytes)", d->name,
                     (long long)arena);
         return -1;
@@ -353,6 +361,10 @@ void tngrt_bundle_delete(TngrtBundle *self)
     if (self->w)
         for (int i = 0; i < self->desc->nweights; i++)
             free(self->w[i]);
+    if (self->wpack)
+        for (int i = 0; i < self->desc->nweights; i++)
+            free(self->wpack[i]);
+    free(self->wpack);
     free(self->w);
     free(self->wbytes);
     free(self->in);
@@ -461,6 +473,28 @@ static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, co
     return 0;
 }
 
+/* Packs the weights the descriptor marks TNGRT_SIG_PACK_LINEAR (2-D,
+ * float, never updated by a run) for the GEMM's microkernel, once per load
+ * (issue 18): a Linear then reads its weight with no per-call packing. A
+ * weight whose packing cannot be allocated stays unpacked (the kernel packs
+ * per call). */
+static void bundle__pack_weights(TngrtBundle *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    for (int i = 0; i < d->nweights; i++) {
+        const TngrtSigTensor *w = &d->weights[i];
+        free(self->wpack[i]);
+        self->wpack[i] = NULL;
+        if (!(w->flags & TNGRT_SIG_PACK_LINEAR) || (w->flags & TNGRT_SIG_UPDATED) ||
+            w->ndim != 2 || w->dims[0].sym != -1 || w->dims[1].sym != -1 ||
+            !tngrt_gemm_pack_weight)
+            continue;
+        if (tngrt_gemm_pack_weight(&self->wpack[i], self->w[i], w->dtype, w->dims[0].value,
+                                   w->dims[1].value) < 0)
+            self->wpack[i] = NULL;
+    }
+}
+
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
 {
     const TngrtBundleDesc *d = self->desc;
@@ -491,6 +525,7 @@ int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
     for (int i = 0; i < d->nweights; i++)
         if (self->wbytes[i] > 0)
             memcpy(self->w[i], views[i].data, self->wbytes[i]);
+    bundle__pack_weights(self);
     rc = 0;
 out:
     free(views);
@@ -733,6 +768,7 @@ int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
     c.w = self->w;
     c.sym = self->sym;
     c.off = self->off;
+    c.wpack = (const float *const *)self->wpack;
     if (tngrt_exec_run(self->exec, d->gears[g].streams, &c, &e) != 0) {
         bundle__fail(self, "%s", e.msg[0] ? e.msg : "a stream failed");
         return e.kind == TNGRT_ERR_BAD_INPUT ? TNGRT_BAD_INPUT : TNGRT_FAILED;

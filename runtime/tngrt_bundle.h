@@ -55,6 +55,7 @@ typedef struct TngrtSigTensor {
 enum {
     TNGRT_SIG_UPDATED = 1,  /* input or buffer updated in place by a run */
     TNGRT_SIG_BUFFER  = 2,  /* weight registered with register_buffer */
+    TNGRT_SIG_PACK_LINEAR = 4,  /* 2-D weight [n, k] read as a Linear's W: packed at load (issue 18) */
 };
 
 /* A dynamic dim: which input dim binds it, and whether padding it up to a
@@ -73,6 +74,7 @@ typedef struct TngrtRunCtx {
     void *const *w;       /* weight data, per TngrtBundleDesc.weights */
     const int64_t *sym;   /* symbol values of this run */
     const int64_t *off;   /* dynamic gears: arena offsets from gear.layout */
+    const float *const *wpack;  /* per weight: its TNGRT_SIG_PACK_LINEAR packing, or NULL */
 } TngrtRunCtx;
 
 /* One gear. */

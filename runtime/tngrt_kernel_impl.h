@@ -8,12 +8,13 @@
  *
  * Sections: dtype conversions and element access; the N-d walk (per-operand
  * strides, 0 on broadcast dims, contiguous dims collapsed); elementwise;
- * contractions (CBLAS); data movement; reductions and normalisations; the
- * torch_npu fused operators (after tests/ref/stubs/torch_npu).
+ * contractions (kernels_gemm.c's microkernels; CBLAS for large shapes);
+ * data movement; reductions and normalisations; the torch_npu fused
+ * operators (after tests/ref/stubs/torch_npu).
  *
  * Helpers are tngrt_impl__*. No globals, no printing; the heap is used only
- * for matmul conversion scratch, and a failed malloc falls back to a
- * direct loop. Fallible kernels write their message into err->msg.
+ * for matmul conversion and packing scratch, and a failed malloc falls back
+ * to a direct loop. Fallible kernels write their message into err->msg.
  */
 #ifndef TNGRT_KERNEL_IMPL_H
 #define TNGRT_KERNEL_IMPL_H
@@ -504,6 +505,58 @@ TNGRT_KINLINE float tngrt_impl__erf(float x)
     return copysignf(1.0f - q * tngrt_impl__exp(-a * a), x);
 }
 
+/* tanh(x), branch-free so that loops over it vectorise (libm's tanhf is a
+ * call per element): for |x| < 0.625 an odd polynomial x P(x^2) (P fitted
+ * by least squares on Chebyshev nodes, relative error 1.5e-10 in exact
+ * arithmetic), above 1 - 2 / (e^{2|x|} + 1) with the vectorised exp, sign
+ * restored; measured within 2e-7 relative of double tanh. NaN stays NaN;
+ * large |x| gives +-1 (e^{2|x|} overflows to inf). */
+TNGRT_KINLINE float tngrt_impl__tanh(float x)
+{
+    float a = fabsf(x), t = x * x;
+    float p = x * (0.9999999999f + t * (-0.3333332960f + t * (0.1333317997f +
+              t * (-0.05394439278f + t * (0.02169032684f + t * (-0.008155733864f +
+              t * 0.002125637814f))))));
+    float big = copysignf(1.0f - 2.0f / (tngrt_impl__exp(2.0f * a) + 1.0f), x);
+    return a < 0.625f ? p : x != x ? x : big;
+}
+
+/* erf(x) accurate to float32 (torch.erf's), branch-free: for |x| < 1 the
+ * odd polynomial x P(x^2) (fitted as tanh's, relative error 1.3e-9), above
+ * Abramowitz and Stegun's 7.1.26 (absolute error 1.5e-7 where erf >= 0.84,
+ * so relative 1.8e-7). */
+TNGRT_KINLINE float tngrt_impl__erf_acc(float x)
+{
+    float t = x * x;
+    float p = x * (1.128379166f + t * (-0.3761262557f + t * (0.1128358225f +
+              t * (-0.02685369110f + t * (0.005188098890f + t * (-0.0008008189324f +
+              t * 0.00007847259131f))))));
+    return fabsf(x) < 1.0f ? p : tngrt_impl__erf(x);
+}
+
+/* log(x), branch-free so that loops over it vectorise: x = 2^e m with m in
+ * [sqrt(1/2), sqrt(2)) from the exponent bits (subnormals scaled by 2^23
+ * first), log m = 2 atanh(f) with f = (m - 1) / (m + 1), |f| <= 0.172, by
+ * its odd series to f^11 (truncation 3e-10), e ln 2 added in two parts.
+ * Relative error within 2 float32 ulps; log(0) = -inf, log(x < 0) = NaN,
+ * log(inf) = inf, NaN stays NaN (as logf). */
+TNGRT_KINLINE float tngrt_impl__log(float x)
+{
+    int sub = x < 1.17549435e-38f;
+    float xs = sub ? x * 8388608.0f : x;
+    uint32_t u = tngrt_impl__f32_bits(xs);
+    int32_t e = (int32_t)((u >> 23) & 0xffu) - 127 - (sub ? 23 : 0);
+    float m = tngrt_impl__bits_f32((u & 0x7fffffu) | 0x3f800000u);
+    int hi = m > 1.41421356f;
+    float m2 = hi ? m * 0.5f : m, ef = (float)(e + hi);
+    float f = (m2 - 1.0f) / (m2 + 1.0f), f2 = f * f;
+    float s = f2 * (1.0f / 3 + f2 * (1.0f / 5 + f2 * (1.0f / 7 + f2 * (1.0f / 9 +
+              f2 * (1.0f / 11)))));
+    float r = ((2.0f * f + 2.0f * f * s) - ef * 2.12194440e-4f) + ef * 0.693359375f;
+    return x > 0.0f && x < INFINITY ? r : x == 0.0f ? -INFINITY : x == INFINITY ? x
+                                                        : x != x ? x : NAN;
+}
+
 TNGRT_KINLINE float tngrt_impl__gelu(float x)
 {
     return 0.5f * x * (1.0f + tngrt_impl__erf(x * TNGRT_IMPL__SQRT1_2));
@@ -512,7 +565,7 @@ TNGRT_KINLINE float tngrt_impl__gelu(float x)
 TNGRT_KINLINE float tngrt_impl__gelu_tanh(float x)
 {
     float inner = TNGRT_IMPL__SQRT2_PI * (x + 0.044715f * x * x * x);
-    return 0.5f * x * (1.0f + tanhf(inner));
+    return 0.5f * x * (1.0f + tngrt_impl__tanh(inner));
 }
 
 /* sign(x): -1, 0 or 1; 0 for NaN, as torch.sign */
@@ -551,14 +604,15 @@ TNGRT_KINLINE float tngrt_impl__clamp(float x, float lo, float hi)
 
 /* A unary op in the float compute type. round is rintf in the default
  * rounding mode (to nearest, halves to even, as torch.round); erf is
- * libm's erff here, more accurate than tngrt_impl__erf (GELU's). */
+ * tngrt_impl__erf_acc here, more accurate than tngrt_impl__erf (GELU's);
+ * tanh, log and exp are the vectorisable forms above. */
 TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p, float q)
 {
     switch (op) {
     case TNGRT_UN_NEG: return -x;
     case TNGRT_UN_ABS: return fabsf(x);
     case TNGRT_UN_EXP: return tngrt_impl__exp(x);
-    case TNGRT_UN_LOG: return logf(x);
+    case TNGRT_UN_LOG: return tngrt_impl__log(x);
     case TNGRT_UN_SQRT: return sqrtf(x);
     case TNGRT_UN_RSQRT: return 1.0f / sqrtf(x);
     case TNGRT_UN_RELU: return x < 0.0f ? 0.0f : x;
@@ -566,7 +620,7 @@ TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p, float q)
     case TNGRT_UN_GELU_TANH: return tngrt_impl__gelu_tanh(x);
     case TNGRT_UN_SILU: return tngrt_impl__silu(x);
     case TNGRT_UN_SIGMOID: return tngrt_impl__sigmoid(x);
-    case TNGRT_UN_TANH: return tanhf(x);
+    case TNGRT_UN_TANH: return tngrt_impl__tanh(x);
     case TNGRT_UN_POW: return powf(x, p);
     case TNGRT_UN_COS: return cosf(x);
     case TNGRT_UN_SIN: return sinf(x);
@@ -576,7 +630,7 @@ TNGRT_KINLINE float tngrt_impl__unf(TngrtUnaryOp op, float x, float p, float q)
     case TNGRT_UN_FLOOR: return floorf(x);
     case TNGRT_UN_CEIL: return ceilf(x);
     case TNGRT_UN_ROUND: return rintf(x);
-    case TNGRT_UN_ERF: return erff(x);
+    case TNGRT_UN_ERF: return tngrt_impl__erf_acc(x);
     case TNGRT_UN_LOG1P: return log1pf(x);
     case TNGRT_UN_EXPM1: return expm1f(x);
     case TNGRT_UN_SOFTPLUS: return tngrt_impl__softplus(x, p, q);
@@ -685,6 +739,50 @@ TNGRT_KINLINE void tngrt_impl__narrow(const TngrtArg *o, int64_t off, const floa
 
 #define TNGRT_IMPL__MAP(EXPR) TNGRT_IMPL__LOOP(const float v = x[k_], EXPR); break
 
+/* x ** p over n floats where p is an integer or a half-integer of
+ * magnitude at most 64 (tngrt_impl__pow_kind): multiplies (square and
+ * multiply, the same for every element, so the block loops vectorise),
+ * times sqrt(x) for the half, 1 / r for a negative p; 0.5 is sqrt, -0.5
+ * 1 / sqrt, 2 x * x, 3 x * x * x and -1 1 / x, as PyTorch's CPU pow
+ * computes them. At most a few float32 roundings from powf; for k != 0,
+ * (-inf or -0) ** (k + 0.5) is as +inf's or +0's and other negative x give
+ * NaN, as powf. */
+TNGRT_KINLINE void tngrt_impl__pow_f32(float *o, const float *x, int64_t n, float p)
+{
+    int neg = p < 0.0f, half = (float)(int)p != p;
+    int e = (int)(neg ? -p : p);
+    int64_t i = 0;
+    for (; i < n; i += 8) {
+        float b[8], r[8];
+        int m = n - i < 8 ? (int)(n - i) : 8;
+        for (int j = 0; j < 8; j++) {
+            b[j] = j < m ? x[i + j] : 1.0f;
+            b[j] = half && e && (b[j] == -INFINITY || b[j] == 0.0f) ? fabsf(b[j]) : b[j];
+            r[j] = half ? sqrtf(b[j]) : 1.0f;
+        }
+        for (int k = e; k; k >>= 1) {
+            if (k & 1)
+                for (int j = 0; j < 8; j++)
+                    r[j] *= b[j];
+            if (k > 1)
+                for (int j = 0; j < 8; j++)
+                    b[j] *= b[j];
+        }
+        if (neg)
+            for (int j = 0; j < 8; j++)
+                r[j] = 1.0f / r[j];
+        for (int j = 0; j < m; j++)
+            o[i + j] = r[j];
+    }
+}
+
+/* Whether tngrt_impl__pow_f32 computes x ** p: p an integer or a
+ * half-integer, |p| <= 64. */
+TNGRT_KINLINE int tngrt_impl__pow_kind(float p)
+{
+    return p >= -64.0f && p <= 64.0f && (p * 2.0f == (float)(int)(p * 2.0f));
+}
+
 /* The float32 fast path: one loop per op, no per-element dispatch. */
 TNGRT_KINLINE void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, TngrtUnaryOp op,
                                          float p, float q)
@@ -693,7 +791,7 @@ TNGRT_KINLINE void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, Tn
     case TNGRT_UN_NEG: TNGRT_IMPL__MAP(-v);
     case TNGRT_UN_ABS: TNGRT_IMPL__MAP(fabsf(v));
     case TNGRT_UN_EXP: TNGRT_IMPL__MAP(tngrt_impl__exp(v));
-    case TNGRT_UN_LOG: TNGRT_IMPL__MAP(logf(v));
+    case TNGRT_UN_LOG: TNGRT_IMPL__MAP(tngrt_impl__log(v));
     case TNGRT_UN_SQRT: TNGRT_IMPL__MAP(sqrtf(v));
     case TNGRT_UN_RSQRT: TNGRT_IMPL__MAP(1.0f / sqrtf(v));
     case TNGRT_UN_RELU: TNGRT_IMPL__MAP(v < 0.0f ? 0.0f : v);
@@ -701,8 +799,25 @@ TNGRT_KINLINE void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, Tn
     case TNGRT_UN_GELU_TANH: TNGRT_IMPL__MAP(tngrt_impl__gelu_tanh(v));
     case TNGRT_UN_SILU: TNGRT_IMPL__MAP(tngrt_impl__silu(v));
     case TNGRT_UN_SIGMOID: TNGRT_IMPL__MAP(tngrt_impl__sigmoid(v));
-    case TNGRT_UN_TANH: TNGRT_IMPL__MAP(tanhf(v));
-    case TNGRT_UN_POW: TNGRT_IMPL__MAP(powf(v, p));
+    case TNGRT_UN_TANH: TNGRT_IMPL__MAP(tngrt_impl__tanh(v));
+    case TNGRT_UN_POW:
+        if (p == 2.0f) {   /* (MAP ends in break) */
+            TNGRT_IMPL__MAP(v * v);
+        }
+        if (p == 3.0f) {
+            TNGRT_IMPL__MAP(v * v * v);
+        }
+        if (p == -1.0f) {
+            TNGRT_IMPL__MAP(1.0f / v);
+        }
+        if (p == -2.0f) {
+            TNGRT_IMPL__MAP(1.0f / (v * v));
+        }
+        if (tngrt_impl__pow_kind(p)) {
+            tngrt_impl__pow_f32(o, x, n, p);
+            break;
+        }
+        TNGRT_IMPL__MAP(powf(v, p));
     case TNGRT_UN_COS: TNGRT_IMPL__MAP(cosf(v));
     case TNGRT_UN_SIN: TNGRT_IMPL__MAP(sinf(v));
     case TNGRT_UN_RECIPROCAL: TNGRT_IMPL__MAP(1.0f / v);
@@ -711,7 +826,7 @@ TNGRT_KINLINE void tngrt_impl__unary_f32(float *o, const float *x, int64_t n, Tn
     case TNGRT_UN_FLOOR: TNGRT_IMPL__MAP(floorf(v));
     case TNGRT_UN_CEIL: TNGRT_IMPL__MAP(ceilf(v));
     case TNGRT_UN_ROUND: TNGRT_IMPL__MAP(rintf(v));
-    case TNGRT_UN_ERF: TNGRT_IMPL__MAP(erff(v));
+    case TNGRT_UN_ERF: TNGRT_IMPL__MAP(tngrt_impl__erf_acc(v));
     case TNGRT_UN_LOG1P: TNGRT_IMPL__MAP(log1pf(v));
     case TNGRT_UN_EXPM1: TNGRT_IMPL__MAP(expm1f(v));
     case TNGRT_UN_SOFTPLUS: TNGRT_IMPL__MAP(tngrt_impl__softplus(v, p, q));
@@ -1115,6 +1230,76 @@ static inline float tngrt_impl__mm_prefill(float *c, const TngrtImplMM *q)
     return (float)q->beta;
 }
 
+/* malloc of n elements of size es, or NULL (also for n <= 0 or overflow). */
+static inline void *tngrt_impl__alloc(int64_t n, size_t es)
+{
+    if (n <= 0 || (uint64_t)n > SIZE_MAX / es)
+        return NULL;
+    return malloc((size_t)n * es);
+}
+
+/* Whether libtngcrt's own GEMM (kernels_gemm.c) runs plan p when B must
+ * be packed by the call (B not prepacked at load). Measured against
+ * OpenBLAS's sgemm on one core (microbenchmark and examples/decoder's
+ * trace): packing B costs about as much as 8 to 16 rows of the product,
+ * so it pays for A of 64 rows or more at any size (up to [128, 2048] x
+ * [2048, 2048] measured: 12.7 ms vs sgemm's 14.1), and for 8 rows or more
+ * up to 2^18 multiply-adds (where sgemm's per-call cost shows); with fewer
+ * rows (attention's q @ k^T at decode, one row per head) packing costs
+ * more than the product and sgemm stays. */
+TNGRT_KINLINE int tngrt_impl__own_gemm_pays(const TngrtImplMM *p)
+{
+    double macs = (double)p->m * (double)p->n * (double)p->k;
+    return p->m >= 64 || (p->m >= 8 && macs <= 262144.0);
+}
+
+/* The batched GEMMs of p with libtngcrt's microkernels on float32 a, b, c
+ * (c dense [batch..., m, n]): B packed once per distinct batch matrix (a
+ * broadcast B once), A read in place; a float32 row bias with beta 1 and
+ * alpha 1 added in the kernel, any other bias, beta or alpha applied after.
+ * prepacked: B already packed (a weight packed at load: p has no batch),
+ * or NULL. Returns -1 (nothing written) when the packing scratch cannot be
+ * had. */
+static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, const TngrtArg *b,
+                                       float *c, const float *prepacked)
+{
+    TngrtImplMM q = *p;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, nbatch;
+    const float *rowbias = NULL;
+    float *bp;
+    int post;
+    tngrt_impl__mm_fold(&q);
+    nbatch = tngrt_impl__numel(q.nb, q.bshape);
+    bp = prepacked ? NULL : (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(q.n, q.k),
+                                                       sizeof(float));
+    if (!bp && !prepacked)
+        return -1;
+    if (q.bias && q.beta == 1.0 && q.alpha == 1.0 && q.bias->dtype == TNGRT_F32 &&
+        q.bias_sm == 0 && q.bias_sn == 1)
+        rowbias = (const float *)q.bias->data;
+    post = !rowbias && ((q.bias && q.beta != 0.0) || q.alpha != 1.0);
+    for (int64_t t = 0; t < nbatch; t++) {
+        float *ct = c + t * q.m * q.n;
+        if (!prepacked && bo != packed) {
+            tngrt_gemm_pack_b(bp, b, bo * q.k * q.n, q.btrans ? 1 : q.n, q.btrans ? q.k : 1,
+                              q.k, q.n);
+            packed = bo;
+        }
+        tngrt_gemm_f32(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, prepacked ? prepacked : bp, ct,
+                       q.n, rowbias);
+        for (int64_t i = 0; post && i < q.m; i++)
+            for (int64_t j = 0; j < q.n; j++) {
+                float v = (float)q.alpha * ct[i * q.n + j];
+                if (q.bias && q.beta != 0.0)
+                    v += (float)q.beta * tngrt_impl__ldf(q.bias, i * q.bias_sm + j * q.bias_sn);
+                ct[i * q.n + j] = v;
+            }
+        tngrt_impl__mm_next(&q, idx, &ao, &bo);
+    }
+    free(bp);
+    return 0;
+}
+
 /* The batched GEMMs of p on float (dbl 0: sgemm, bias applied) or double
  * (dbl 1: dgemm, no bias) buffers; m, n, k > 0 and within int. */
 static inline void tngrt_impl__gemm_batched(const TngrtImplMM *p, int dbl, const void *a,
@@ -1142,14 +1327,6 @@ static inline void tngrt_impl__gemm_batched(const TngrtImplMM *p, int dbl, const
     }
 }
 
-/* malloc of n elements of size es, or NULL (also for n <= 0 or overflow). */
-static inline void *tngrt_impl__alloc(int64_t n, size_t es)
-{
-    if (n <= 0 || (uint64_t)n > SIZE_MAX / es)
-        return NULL;
-    return malloc((size_t)n * es);
-}
-
 /* A malloc'd float32 copy of x's n elements, or NULL. */
 TNGRT_KINLINE float *tngrt_impl__to_f32(const TngrtArg *x, int64_t n)
 {
@@ -1163,12 +1340,13 @@ TNGRT_KINLINE float *tngrt_impl__to_f32(const TngrtArg *x, int64_t n)
 
 /* Runs plan p: float outs through sgemm (operands and out converted to
  * float32 scratch where they are not float32), integer outs directly. */
-TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
-                                      const TngrtImplMM *p)
+TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                                        const TngrtImplMM *p, const float *prepacked)
 {
     float *sa = NULL, *sb = NULL, *sc = NULL;
     const float *fa, *fb;
     float *fc;
+    int own;
     int64_t nout = tngrt_impl__numel(p->nb, p->bshape) * p->m * p->n;
     if (nout <= 0)
         return;
@@ -1179,12 +1357,18 @@ TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, co
     }
     fa = a->dtype == TNGRT_F32 ? (const float *)a->data
                                : (sa = tngrt_impl__to_f32(a, tngrt_impl__numel(a->ndim, a->shape)));
-    fb = b->dtype == TNGRT_F32 ? (const float *)b->data
-                               : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
     fc = out->dtype == TNGRT_F32 ? (float *)out->data
                                   : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
+    /* own GEMM: B packed (and widened) straight from its dtype */
+    own = fa && fc && tngrt_impl__is_float(b->dtype) &&
+          (prepacked || tngrt_impl__own_gemm_pays(p)) &&
+          tngrt_impl__gemm_own(p, fa, b, fc, prepacked) == 0;
+    fb = own || b->dtype == TNGRT_F32
+             ? (const float *)b->data
+             : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
     if (fa && fb && fc) {
-        tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
+        if (!own)
+            tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
         if (sc && tngrt_impl__is_half(out->dtype))
             tngrt_impl__narrow(out, 0, sc, nout);
         for (int64_t i = 0; sc && !tngrt_impl__is_half(out->dtype) && i < nout; i++)
@@ -1195,6 +1379,13 @@ TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, co
     free(sa);
     free(sb);
     free(sc);
+}
+
+/* Runs plan p with B packed by the call where that pays. */
+TNGRT_KINLINE void tngrt_impl__mm_run(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b,
+                                      const TngrtImplMM *p)
+{
+    tngrt_impl__mm_run_p(out, a, b, p, NULL);
 }
 
 TNGRT_KINLINE void tngrt_impl_matmul(const TngrtArg *out, const TngrtArg *a, const TngrtArg *b)
@@ -1226,8 +1417,9 @@ TNGRT_KINLINE void tngrt_impl_addmm(const TngrtArg *out, const TngrtArg *bias, c
     tngrt_impl__mm_run(out, a, b, &p);
 }
 
-TNGRT_KINLINE void tngrt_impl_linear(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
-                                     const TngrtArg *bias)
+TNGRT_KINLINE void tngrt_impl_linear_packed(const TngrtArg *out, const TngrtArg *x,
+                                            const TngrtArg *w, const TngrtArg *bias,
+                                            const float *wp)
 {
     TngrtImplMM p;
     if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2)
@@ -1243,7 +1435,13 @@ TNGRT_KINLINE void tngrt_impl_linear(const TngrtArg *out, const TngrtArg *x, con
         p.bias = bias;
         p.bias_sn = tngrt_impl__numel(bias->ndim, bias->shape) == 1 ? 0 : 1;
     }
-    tngrt_impl__mm_run(out, x, w, &p);
+    tngrt_impl__mm_run_p(out, x, w, &p, wp);
+}
+
+TNGRT_KINLINE void tngrt_impl_linear(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                     const TngrtArg *bias)
+{
+    tngrt_impl_linear_packed(out, x, w, bias, NULL);
 }
 
 /* ===================== data movement ===================== */
@@ -1509,14 +1707,91 @@ TNGRT_KINLINE void tngrt_impl_reduce(const TngrtArg *out, const TngrtArg *x, Tng
     } while (tngrt_impl__walk_next(&keep, idx, off));
 }
 
+/* Online softmax of one contiguous float32 row (log: log-softmax): one
+ * pass over chunks (at most 64 of them, each a multiple of 16 elements but
+ * the last): the chunk's max, the running max M raised to it (the 16 lane
+ * sums rescaled by e^{M_old - M}), e^{x - M} stored (softmax) and summed;
+ * then one normalising pass scaling each chunk by e^{M_chunk - M} / sum
+ * (1 / sum for the chunks after the last raise). A row that is all -inf
+ * is NaN, as PyTorch's; NaN anywhere makes the row NaN. */
+TNGRT_KINLINE void tngrt_impl__softmax_row_f32(float *o, const float *xr, int64_t len, int log)
+{
+    float cmax[64], l[16] = {0}, mx = -INFINITY, sum, r;
+    int64_t csize = (len + 63) / 64, nc;
+    csize = csize < 64 ? 64 : (csize + 15) / 16 * 16;
+    nc = (len + csize - 1) / csize;
+    for (int64_t c = 0; c < nc; c++) {
+        const float *xc = xr + c * csize;
+        int64_t n = len - c * csize < csize ? len - c * csize : csize, i = 0;
+        float cm = mx, m16[16];
+        for (int t = 0; t < 16; t++)
+            m16[t] = -INFINITY;
+        for (; i + 16 <= n; i += 16)
+            for (int t = 0; t < 16; t++)
+                m16[t] = (xc[i + t] > m16[t] || xc[i + t] != xc[i + t]) ? xc[i + t] : m16[t];
+        for (; i < n; i++)
+            cm = (xc[i] > cm || xc[i] != xc[i]) ? xc[i] : cm;
+        for (int t = 0; t < 16; t++)
+            cm = (m16[t] > cm || m16[t] != m16[t]) ? m16[t] : cm;
+        if (cm != mx) {   /* raised (or NaN): rescale the sums so far */
+            float f = mx == -INFINITY ? 0.0f : tngrt_impl__exp(mx - cm);
+            for (int t = 0; t < 16; t++)
+                l[t] *= f;
+            mx = cm;
+        }
+        cmax[c] = mx;
+        if (mx == -INFINITY) {   /* nothing but -inf so far: e^{x - M} is 0 */
+            if (!log)
+                memset(o + c * csize, 0, (size_t)n * sizeof(float));
+            continue;
+        }
+        i = 0;
+        if (log) {
+            for (; i + 16 <= n; i += 16)
+                for (int t = 0; t < 16; t++)
+                    l[t] += tngrt_impl__exp(xc[i + t] - mx);
+            for (; i < n; i++)
+                l[0] += tngrt_impl__exp(xc[i] - mx);
+        } else {
+            float *oc = o + c * csize;
+            for (; i + 16 <= n; i += 16)
+                for (int t = 0; t < 16; t++)
+                    l[t] += oc[i + t] = tngrt_impl__exp(xc[i + t] - mx);
+            for (; i < n; i++)
+                l[0] += oc[i] = tngrt_impl__exp(xc[i] - mx);
+        }
+    }
+    for (int t = 0; t < 8; t++)
+        l[t] += l[t + 8];
+    sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+    if (mx == -INFINITY)
+        sum = NAN;   /* e^{-inf - -inf}: every element NaN */
+    if (log) {
+        r = tngrt_impl__log(sum);
+        for (int64_t i = 0; i < len; i++)
+            o[i] = (xr[i] - mx) - r;
+        return;
+    }
+    r = 1.0f / sum;
+    for (int64_t c = 0; c < nc; c++) {
+        float *oc = o + c * csize;
+        int64_t n = len - c * csize < csize ? len - c * csize : csize;
+        float f = cmax[c] == mx ? r : tngrt_impl__exp(cmax[c] - mx) * r;
+        f = mx == -INFINITY || mx != mx ? NAN : f;
+        for (int64_t i = 0; i < n; i++)
+            oc[i] *= f;
+    }
+}
+
 /* Softmax or log-softmax of one line (len elements, stride s, from base). */
 TNGRT_KINLINE void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg *x, int64_t base,
                                             int64_t s, int64_t len, int log)
 {
     float mx = -INFINITY, sum = 0.0f, r;
-    if (x->dtype == TNGRT_F32 && out->dtype == TNGRT_F32 && s == 1 && !log) {
-        /* contiguous float32 rows (softmax over the last dim): plain loops
-         * that vectorise; the sum keeps 8 partial sums in a fixed order */
+    if (x->dtype == TNGRT_F32 && out->dtype == TNGRT_F32 && s == 1 && !log && len < 128) {
+        /* a short contiguous float32 row (attention's), in L1: max, e^{x -
+         * max} stored and summed (8 partial sums in a fixed order), scaled;
+         * measured faster than the online form below 128 */
         const float *xr = (const float *)x->data + base;
         float *o = (float *)out->data + base, l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         int64_t j = 0;
@@ -1535,6 +1810,11 @@ TNGRT_KINLINE void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg 
             o[i] *= r;
         return;
     }
+    if (x->dtype == TNGRT_F32 && out->dtype == TNGRT_F32 && s == 1) {
+        tngrt_impl__softmax_row_f32((float *)out->data + base, (const float *)x->data + base,
+                                    len, log);
+        return;
+    }
     for (int64_t j = 0; j < len; j++) {
         float v = tngrt_impl__ldf(x, base + j * s);
         if (v > mx || v != v)
@@ -1551,7 +1831,7 @@ TNGRT_KINLINE void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg 
     }
     for (int64_t j = 0; j < len; j++)
         sum += tngrt_impl__exp(tngrt_impl__ldf(x, base + j * s) - mx);
-    r = log ? logf(sum) : 1.0f / sum;
+    r = log ? tngrt_impl__log(sum) : 1.0f / sum;
     for (int64_t j = 0; j < len; j++) {
         float d = tngrt_impl__ldf(x, base + j * s) - mx;
         tngrt_impl__stf(out, base + j * s, log ? d - r : tngrt_impl__exp(d) * r);

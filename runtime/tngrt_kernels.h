@@ -540,4 +540,49 @@ int tngrt_kernel_scatter_update(const TngrtArg *data, const TngrtArg *indices, c
 int tngrt_kernel_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices, const TngrtArg *updates,
                                    TngrtError *err);
 
+/* ---- kernels: gemm (issue 18) ---- */
+
+/* The packed-B panel width of libtngcrt's own GEMM (kernels_gemm.c). */
+#define TNGRT_GEMM_NR 32
+
+/* The microkernel paths of tngrt_gemm_f32_isa. */
+typedef enum TngrtGemmIsa {
+    TNGRT_GEMM_PORTABLE,
+    TNGRT_GEMM_AVX2,      /* AVX2 + FMA */
+    TNGRT_GEMM_AVX512
+} TngrtGemmIsa;
+
+/* Floats of B [k, n] packed by tngrt_gemm_pack_b: n rounded up to 32, times k. */
+int64_t tngrt_gemm_packed_size(int64_t n, int64_t k);
+
+/* Packs B (element (kk, j) at b->data[off + kk * rs + j * cs]; float32,
+ * float16 or bfloat16, widened exactly) into dst, tngrt_gemm_packed_size
+ * floats: panels of 32 columns, each k rows of 32, zero padded. */
+void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
+                       int64_t k, int64_t n);
+
+/* c[i * ldc + j] = sum_kk a[i * ars + kk * acs] * B[kk, j] (+ bias[j] when
+ * bias is not NULL) for i < m, j < n, B packed by tngrt_gemm_pack_b; m, n,
+ * k >= 1. The widest microkernel the CPU has (chosen once, at load). */
+void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
+                    const float *bp, float *c, int64_t ldc, const float *bias);
+
+/* The same on the named path (the portable one where the CPU lacks it). */
+void tngrt_gemm_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
+                        int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
+                        const float *bias);
+
+/* Whether this CPU (and build) can run path isa. */
+int tngrt_gemm_isa_available(TngrtGemmIsa isa);
+
+/* A malloc'd packing (*dst, for tngrt_gemm_f32) of the Linear weight w
+ * [n, k] (float32/16, bfloat16) read as B = w^T; returns its size in
+ * floats, or -1 (*dst NULL) for another dtype or no memory. */
+int64_t tngrt_gemm_pack_weight(float **dst, const void *w, TngrtDType dt, int64_t n, int64_t k);
+
+/* tngrt_kernel_linear with w already packed by tngrt_gemm_pack_weight
+ * (wp; NULL: as tngrt_kernel_linear). */
+void tngrt_kernel_linear_packed(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                const TngrtArg *bias, const float *wp);
+
 #endif

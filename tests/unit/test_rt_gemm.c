@@ -1,0 +1,348 @@
+/*
+ * test_rt_gemm.c - unit tests of issue 18's CPU kernel work: pow with
+ * integer and half-integer exponents, the vectorised tanh / log / erf /
+ * exp of tngrt_kernel_unary, the online softmax and log-softmax, checked
+ * against double-precision references computed here with libm at the
+ * float32 conformance tolerance (|got - want| <= 1e-6 + 1e-5 |want|);
+ * and the GEMM microkernels against a naive double loop.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/tngrt_kernels.h"
+
+/* An operand over caller storage. */
+static TngrtArg t_arg(void *data, TngrtDType dt, int ndim, const int64_t *shape)
+{
+    TngrtArg a = {data, dt, ndim, shape};
+    return a;
+}
+
+/* Deterministic uniform floats in [lo, hi). */
+static float t_rand(uint32_t *s, float lo, float hi)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(*s >> 8) / 16777216.0f;
+}
+
+/* Whether got matches want at the float32 tolerance (NaN only with NaN,
+ * infinities equal). */
+static int t_close(float got, double want)
+{
+    if (isnan(want))
+        return isnan(got);
+    if (isinf(want))
+        return (double)got == want;
+    return fabs((double)got - want) <= 1e-6 + 1e-5 * fabs(want);
+}
+
+/* Checks n results of a unary op against ref(x, p); prints the first miss. */
+static void t_check_unary(TngrtUnaryOp op, double p, const float *x, int64_t n,
+                          double (*ref)(double, double))
+{
+    float *o = malloc((size_t)n * sizeof *o);
+    int64_t shape[1] = {n};
+    TngrtArg ao = t_arg(o, TNGRT_F32, 1, shape), ax = t_arg((void *)x, TNGRT_F32, 1, shape);
+    assert_non_null(o);
+    tngrt_kernel_unary(&ao, &ax, op, p);
+    for (int64_t i = 0; i < n; i++) {
+        double w = ref((double)x[i], p);
+        if (!t_close(o[i], w)) {
+            fprintf(stderr, "op %d p %g: x %.9g got %.9g want %.9g\n", (int)op, p, x[i], o[i], w);
+            fail();
+        }
+    }
+    free(o);
+}
+
+/* powf, but +-0.5 as sqrt and 1 / sqrt (PyTorch 1.13's CPU pow: sqrt(-0)
+ * is -0 and sqrt(-inf) NaN where powf gives +0 and +inf). */
+static double r_pow(double x, double p)
+{
+    if (p == 0.5)
+        return sqrt(x);
+    if (p == -0.5)
+        return 1.0 / sqrt(x);
+    return (double)powf((float)x, (float)p);
+}
+static double r_tanh(double x, double p) { (void)p; return tanh(x); }
+static double r_log(double x, double p) { (void)p; return log(x); }
+static double r_erf(double x, double p) { (void)p; return erf(x); }
+static double r_exp(double x, double p) { (void)p; return exp(x); }
+
+/* A spread of inputs: random over several magnitudes plus specials. */
+static int64_t t_inputs(float *x, int64_t cap, float lo, float hi)
+{
+    static const float sp[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 1e-30f, -1e-30f,
+                               1e-3f, -1e-3f, 7.5f, -7.5f, 30.0f, -30.0f};
+    uint32_t s = 12345u;
+    int64_t n = 0;
+    for (size_t i = 0; i < sizeof sp / sizeof sp[0] && n < cap; i++)
+        if (sp[i] >= lo && sp[i] < hi)
+            x[n++] = sp[i];
+    while (n < cap) {
+        float m = t_rand(&s, 0.0f, 1.0f);
+        float v = t_rand(&s, lo, hi);
+        x[n++] = m < 0.3f ? v * 1e-3f : v;
+    }
+    return n;
+}
+
+/* pow: every integer and half-integer exponent from -6 to 6, then 17 and
+ * -33 (square and multiply), over values that do not overflow, plus the
+ * specials (0, -0, inf, -inf, NaN) exponent by exponent. */
+static void test_pow_exponents(void **state)
+{
+    float x[203];
+    static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -2.0f, 1.0f};
+    (void)state;
+    int64_t n = t_inputs(x, 203, -3.0f, 3.0f);
+    for (int k = -12; k <= 12; k++)
+        t_check_unary(TNGRT_UN_POW, k * 0.5, x, n, r_pow);
+    t_inputs(x, 203, 0.5f, 1.5f);
+    t_check_unary(TNGRT_UN_POW, 17.0, x, n, r_pow);
+    t_check_unary(TNGRT_UN_POW, -33.0, x, n, r_pow);
+    t_check_unary(TNGRT_UN_POW, 2.5, x, n, r_pow);
+    for (int k = -7; k <= 7; k++)
+        t_check_unary(TNGRT_UN_POW, k * 0.5, sp, 7, r_pow);
+    t_check_unary(TNGRT_UN_POW, 1.3, x, n, r_pow);   /* not a kind: powf */
+}
+
+/* tanh, log, erf, exp over wide ranges and their specials. */
+static void test_math_vectorised(void **state)
+{
+    enum { N = 4001 };
+    static float x[N];
+    static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f,
+                               1e-40f, 3.4e38f, -3.4e38f, 0.625f, -0.625f};
+    (void)state;
+    t_inputs(x, N, -12.0f, 12.0f);
+    t_check_unary(TNGRT_UN_TANH, 0, x, N, r_tanh);
+    t_check_unary(TNGRT_UN_TANH, 0, sp, 12, r_tanh);
+    t_check_unary(TNGRT_UN_ERF, 0, x, N, r_erf);
+    t_check_unary(TNGRT_UN_ERF, 0, sp, 12, r_erf);
+    t_check_unary(TNGRT_UN_EXP, 0, x, N, r_exp);
+    t_inputs(x, N, 0.0f, 100.0f);
+    t_check_unary(TNGRT_UN_LOG, 0, x, N, r_log);
+    t_check_unary(TNGRT_UN_LOG, 0, sp, 12, r_log);
+    for (int i = 0; i < N; i++)   /* around 1, where log is small */
+        x[i] = 0.99f + 0.02f * (float)i / N;
+    t_check_unary(TNGRT_UN_LOG, 0, x, N, r_log);
+    for (int i = 0; i < N; i++)   /* subnormals and tiny normals */
+        x[i] = ldexpf(1.0f + (float)i / N, -140 + i % 30);
+    t_check_unary(TNGRT_UN_LOG, 0, x, N, r_log);
+}
+
+/* Softmax and log-softmax of rows of many lengths (chunked above 4096)
+ * against a double reference; rows with -inf (masked), all -inf and NaN. */
+static void test_softmax_online(void **state)
+{
+    static const int64_t lens[] = {1, 2, 7, 15, 16, 17, 63, 64, 65, 100, 1023, 4096, 4097, 9000};
+    uint32_t s = 7u;
+    (void)state;
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        int64_t len = lens[li], rows = 5, shape[2] = {rows, len};
+        float *x = malloc((size_t)(rows * len) * sizeof *x);
+        float *o = malloc((size_t)(rows * len) * sizeof *o);
+        assert_non_null(x);
+        assert_non_null(o);
+        for (int64_t i = 0; i < rows * len; i++)
+            x[i] = t_rand(&s, -20.0f, 20.0f);
+        for (int64_t j = 0; j < len; j++) {
+            x[1 * len + j] = j < len / 2 ? -INFINITY : x[1 * len + j];   /* masked front */
+            x[2 * len + j] = -INFINITY;
+            x[4 * len + j] = j % 3 ? x[4 * len + j] : -INFINITY;
+        }
+        x[3 * len + len / 2] = NAN;
+        for (int lg = 0; lg < 2; lg++) {
+            TngrtArg ao = t_arg(o, TNGRT_F32, 2, shape), ax = t_arg(x, TNGRT_F32, 2, shape);
+            tngrt_kernel_softmax(&ao, &ax, 1, lg);
+            for (int64_t r = 0; r < rows; r++) {
+                const float *xr = x + r * len;
+                double mx = -INFINITY, sum = 0.0;
+                int nan = 0;
+                for (int64_t j = 0; j < len; j++) {
+                    nan |= isnan(xr[j]);
+                    mx = xr[j] > mx ? xr[j] : mx;
+                }
+                for (int64_t j = 0; j < len; j++)
+                    sum += exp((double)xr[j] - mx);
+                for (int64_t j = 0; j < len; j++) {
+                    double d = (double)xr[j] - mx;
+                    double w = nan || mx == -INFINITY ? NAN : lg ? d - log(sum) : exp(d) / sum;
+                    if (!t_close(o[r * len + j], w)) {
+                        fprintf(stderr, "softmax len %lld row %lld log %d j %lld: %.9g vs %.9g\n",
+                                (long long)len, (long long)r, lg, (long long)j,
+                                o[r * len + j], w);
+                        fail();
+                    }
+                }
+            }
+        }
+        free(x);
+        free(o);
+    }
+}
+
+/* The microkernel paths against a naive double loop: every path this CPU
+ * runs, odd M, N, K from 1 to 67, A row-major or transposed (read through
+ * strides), B row-major or transposed when packed, with and without a row
+ * bias; C written with a leading dimension wider than N (the padding must
+ * stay untouched). */
+static void test_gemm_paths(void **state)
+{
+    static const int ms[] = {1, 2, 3, 4, 5, 6, 7, 8, 13, 17, 31, 67};
+    static const int ns[] = {1, 2, 5, 8, 15, 16, 17, 31, 32, 33, 47, 64, 67};
+    static const int ks[] = {1, 2, 3, 7, 16, 33, 67};
+    enum { MX = 67 };
+    static float a[MX * MX], b[MX * MX], bias[MX], c[MX * (MX + 3)], bp[3 * 32 * MX];
+    uint32_t s = 99u;
+    int checked = 0;
+    (void)state;
+    for (int i = 0; i < MX * MX; i++) {
+        a[i] = t_rand(&s, -1.0f, 1.0f);
+        b[i] = t_rand(&s, -1.0f, 1.0f);
+    }
+    for (int i = 0; i < MX; i++)
+        bias[i] = t_rand(&s, -1.0f, 1.0f);
+    for (int isa = TNGRT_GEMM_PORTABLE; isa <= TNGRT_GEMM_AVX512; isa++) {
+        if (!tngrt_gemm_isa_available((TngrtGemmIsa)isa)) {
+            fprintf(stderr, "gemm path %d: not on this CPU, skipped\n", isa);
+            continue;
+        }
+        for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+        for (int mode = 0; mode < 4; mode++) {
+            int m = ms[mi], n = ns[ni], k = ks[ki], ta = mode & 1, tb = (mode >> 1) & 1;
+            int64_t ars = ta ? 1 : k, acs = ta ? m : 1, brs = tb ? 1 : n, bcs = tb ? k : 1;
+            int64_t ldc = n + 3, shape[1] = {MX * MX};
+            const float *bi = (mode == 1 || mode == 2) ? bias : NULL;
+            TngrtArg ab = t_arg(b, TNGRT_F32, 1, shape);
+            assert_true(tngrt_gemm_packed_size(n, k) <= 3 * 32 * MX);
+            tngrt_gemm_pack_b(bp, &ab, 0, brs, bcs, k, n);
+            for (int i = 0; i < MX * (MX + 3); i++)
+                c[i] = 12345.0f;
+            tngrt_gemm_f32_isa((TngrtGemmIsa)isa, m, n, k, a, ars, acs, bp, c, ldc, bi);
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    double w = bi ? bi[j] : 0.0, sa = 0.0;
+                    for (int kk = 0; kk < k; kk++) {
+                        w += (double)a[i * ars + kk * acs] * b[kk * brs + j * bcs];
+                        sa += fabs((double)a[i * ars + kk * acs] * b[kk * brs + j * bcs]);
+                    }
+                    if (fabs(c[i * ldc + j] - w) > 1e-6 * (sa + 1.0)) {
+                        fprintf(stderr, "gemm path %d m %d n %d k %d mode %d (%d, %d): %.9g vs %.9g\n",
+                                isa, m, n, k, mode, i, j, c[i * ldc + j], w);
+                        fail();
+                    }
+                }
+                for (int j = n; j < ldc; j++)
+                    assert_true(c[i * ldc + j] == 12345.0f);
+            }
+            checked++;
+        }
+    }
+    assert_true(checked > 0);
+}
+
+/* Packing float16 and bfloat16 B widens exactly. */
+static void test_gemm_pack_half(void **state)
+{
+    uint16_t h[6] = {0x3c00u, 0xc000u, 0x0001u, 0x7c00u, 0x3555u, 0x8000u};   /* f16 */
+    uint16_t bf[6] = {0x3f80u, 0xc000u, 0x0001u, 0x7f80u, 0x3eaau, 0x8000u};  /* bf16 */
+    const float fh[6] = {1.0f, -2.0f, 0x1p-24f, INFINITY, 0x1.554p-2f, -0.0f};
+    float bp[32 * 2];
+    int64_t shape[1] = {6};
+    TngrtArg ah = t_arg(h, TNGRT_F16, 1, shape), ab = t_arg(bf, TNGRT_BF16, 1, shape);
+    (void)state;
+    tngrt_gemm_pack_b(bp, &ah, 0, 3, 1, 2, 3);
+    for (int kk = 0; kk < 2; kk++)
+        for (int j = 0; j < 3; j++)
+            assert_true(bp[kk * 32 + j] == fh[kk * 3 + j]);
+    assert_true(bp[3] == 0.0f && bp[32 + 31] == 0.0f);
+    tngrt_gemm_pack_b(bp, &ab, 0, 3, 1, 2, 3);
+    assert_true(bp[0] == 1.0f && bp[1] == -2.0f && bp[3 * 0 + 32] == INFINITY);
+    assert_true(bp[32 + 1] == 0x1.54p-2f);
+}
+
+/* A Linear through a weight packed as a bundle packs it at load
+ * (tngrt_gemm_pack_weight, tngrt_kernel_linear_packed) against a double
+ * reference, float32 and bfloat16 weights, with and without bias, small
+ * and large (OpenBLAS's range when unpacked); wp NULL is plain linear. */
+static void test_linear_packed(void **state)
+{
+    static const int shp[][3] = {{1, 5, 3}, {7, 33, 40}, {20, 64, 64}, {3, 70, 1}, {64, 96, 80}};
+    uint32_t s = 5u;
+    (void)state;
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int bf = 0; bf < 2; bf++)
+    for (int hb = 0; hb < 2; hb++)
+    for (int pk = 0; pk < 2; pk++) {
+        int m = shp[si][0], k = shp[si][1], n = shp[si][2];
+        float *x = malloc((size_t)m * k * sizeof *x), *w = malloc((size_t)n * k * sizeof *w);
+        float *b = malloc((size_t)n * sizeof *b), *o = malloc((size_t)m * n * sizeof *o);
+        uint16_t *wh = malloc((size_t)n * k * sizeof *wh);
+        float *wp = NULL;
+        int64_t xs[2] = {m, k}, ws[2] = {n, k}, bs[1] = {n}, os[2] = {m, n};
+        assert_true(x && w && b && o && wh);
+        for (int i = 0; i < m * k; i++)
+            x[i] = t_rand(&s, -1.0f, 1.0f);
+        for (int i = 0; i < n * k; i++) {
+            float v = t_rand(&s, -1.0f, 1.0f);
+            uint32_t u;
+            memcpy(&u, &v, sizeof u);
+            wh[i] = (uint16_t)(u >> 16);   /* truncated: exact in bfloat16 */
+            u = (uint32_t)wh[i] << 16;
+            memcpy(&w[i], &u, sizeof u);
+        }
+        for (int i = 0; i < n; i++)
+            b[i] = t_rand(&s, -1.0f, 1.0f);
+        TngrtArg ax = t_arg(x, TNGRT_F32, 2, xs), aw = t_arg(bf ? (void *)wh : (void *)w,
+                                                             bf ? TNGRT_BF16 : TNGRT_F32, 2, ws);
+        TngrtArg ab = t_arg(b, TNGRT_F32, 1, bs), ao = t_arg(o, TNGRT_F32, 2, os);
+        if (pk)
+            assert_true(tngrt_gemm_pack_weight(&wp, aw.data, aw.dtype, n, k) ==
+                        tngrt_gemm_packed_size(n, k));
+        tngrt_kernel_linear_packed(&ao, &ax, &aw, hb ? &ab : NULL, wp);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                double want = hb ? b[j] : 0.0;
+                for (int kk = 0; kk < k; kk++)
+                    want += (double)x[i * k + kk] * w[j * k + kk];
+                if (fabs(o[i * n + j] - want) > 1e-4 + 1e-4 * fabs(want)) {
+                    fprintf(stderr, "linear m %d k %d n %d bf %d bias %d packed %d: %g vs %g\n",
+                            m, k, n, bf, hb, pk, o[i * n + j], want);
+                    fail();
+                }
+            }
+        free(wp);
+        free(x);
+        free(w);
+        free(b);
+        free(o);
+        free(wh);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pow_exponents),
+        cmocka_unit_test(test_math_vectorised),
+        cmocka_unit_test(test_softmax_online),
+        cmocka_unit_test(test_gemm_paths),
+        cmocka_unit_test(test_gemm_pack_half),
+        cmocka_unit_test(test_linear_packed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
