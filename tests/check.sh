@@ -4,8 +4,9 @@
 #
 # The suites run CHECK_JOBS at a time (default: as many as there are CPUs),
 # each in a worker (this script again, with CHECK_ONE set) whose output goes
-# to a file; they start in the order of their cost (the first column below:
-# rough CPU seconds, the largest first, so that two workers end together).
+# to a file; they start in the order of their cost (the number after
+# `suite` below: rough CPU seconds, the largest first, so that the workers
+# end together; a new suite gets its own figure, from /usr/bin/time).
 # Each suite's output is printed in the order of the list below, "== NAME"
 # first and "!! NAME failed" after it when it failed, as soon as it and the
 # suites before it are done; then "suites: N passed, M failed".
@@ -31,23 +32,23 @@ suites() {
     suite   1 python-subset sh "$here/python_subset.sh" "$tngc"
     suite   4 recompiles sh "$here/recompiles/run.sh" "$tngc"
     suite  77 robust bash "$here/robust/run.sh" "$tngc"
-    suite   2 corpus sh "$here/corpus/run.sh" "$tngc"
+    suite  11 corpus sh "$here/corpus/run.sh" "$tngc"
     suite   4 corpus-real sh "$here/corpus/real.sh" "$tngc"
     suite   1 examples sh "$here/examples.sh" "$tngc"
     suite   3 plan sh "$here/plan/run.sh" "$tngc"
     suite   5 tngc.mk sh "$here/tngc_mk.sh" "$tngc"
     suite   8 build sh "$here/build/run.sh" "$tngc"
-    suite 120 acl sh "$here/acl/run.sh" "$tngc"
-    suite  10 acl-faults sh "$here/acl/mock_faults.sh" "$tngc"
-    suite  10 acl-nz-reuse sh "$here/acl/nz_reuse.sh" "$tngc"
-    suite  10 acl-launcher sh "$here/acl/launcher_trace_pad.sh" "$tngc"
-    suite 300 real-cann sh "$here/acl/real_cann.sh" "$tngc"
-    suite  60 e2e sh "$here/e2e/run.sh" "$tngc"
-    suite 100 conform sh "$here/conform/run.sh" "$tngc"
+    suite 106 acl sh "$here/acl/run.sh" "$tngc"
+    suite  15 acl-faults sh "$here/acl/mock_faults.sh" "$tngc"
+    suite   5 acl-nz-reuse sh "$here/acl/nz_reuse.sh" "$tngc"
+    suite   5 acl-launcher sh "$here/acl/launcher_trace_pad.sh" "$tngc"
+    suite 200 real-cann sh "$here/acl/real_cann.sh" "$tngc"
+    suite  50 e2e sh "$here/e2e/run.sh" "$tngc"
+    suite 110 conform sh "$here/conform/run.sh" "$tngc"
     suite   3 const-weights sh "$here/conform/const_weights.sh" "$tngc"
-    suite  10 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
-    suite  40 security sh "$here/security/run.sh" "$(dirname "$tngc")"
-    suite   3 pre-commit sh "$here/precommit.sh" "$(dirname "$tngc")"
+    suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
+    suite  33 security sh "$here/security/run.sh" "$(dirname "$tngc")"
+    suite   1 pre-commit sh "$here/precommit.sh" "$(dirname "$tngc")"
 }
 suite() {   # cost name command...
     s_n=$((s_n + 1))
