@@ -44,7 +44,7 @@ suites() {
     suite   5 acl-launcher sh "$here/acl/launcher_trace_pad.sh" "$tngc"
     suite 200 real-cann sh "$here/acl/real_cann.sh" "$tngc"
     suite  50 e2e sh "$here/e2e/run.sh" "$tngc"
-    suite 110 conform sh "$here/conform/run.sh" "$tngc"
+    suite  88 conform sh "$here/conform/run.sh" "$tngc"
     suite   3 const-weights sh "$here/conform/const_weights.sh" "$tngc"
     suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
     suite  33 security sh "$here/security/run.sh" "$(dirname "$tngc")"
