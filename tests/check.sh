@@ -1,16 +1,66 @@
 #!/bin/sh
 # Runs every test suite against one tngc binary and prints one summary line.
 # usage: tests/check.sh TNGC [UNIT_TEST_BINARY...]
+#
+# The suites run CHECK_JOBS at a time (default: as many as there are CPUs),
+# each in a worker (this script again, with CHECK_ONE set) whose output goes
+# to a file; they start in the order of their cost (the number after
+# `suite` below: rough CPU seconds, the largest first, so that the workers
+# end together; a new suite gets its own figure, from /usr/bin/time).
+# Each suite's output is printed in the order of the list below, "== NAME"
+# first and "!! NAME failed" after it when it failed, as soon as it and the
+# suites before it are done; then "suites: N passed, M failed".
 set -u
 tngc=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-passed=0 failed=0
-run() {   # name command...
-    name=$1
+
+# suites MODE: the list. MODE "order" prints "COST INDEX" for each suite,
+# "names" every name; "N" runs suite N into $tmp/N.log and then writes its
+# exit status to $tmp/N.rc.
+suites() {
+    s_mode=$1 s_n=0
     shift
-    echo "== $name"
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "!! $name failed"; fi
+    for t in "$@"; do
+        suite   1 "unit $(basename "$t")" "$t"
+    done
+    suite   3 include-graph sh "$here/include_graph.sh"
+    suite   7 golden sh "$here/golden/run.sh" "$tngc"
+    suite   1 dump sh "$here/dump.sh" "$tngc"
+    suite   1 fstrings sh "$here/fstrings.sh" "$tngc"
+    suite   7 imports sh "$here/imports.sh" "$tngc"
+    suite   1 python-subset sh "$here/python_subset.sh" "$tngc"
+    suite   4 recompiles sh "$here/recompiles/run.sh" "$tngc"
+    suite  77 robust bash "$here/robust/run.sh" "$tngc"
+    suite  11 corpus sh "$here/corpus/run.sh" "$tngc"
+    suite   4 corpus-real sh "$here/corpus/real.sh" "$tngc"
+    suite   1 examples sh "$here/examples.sh" "$tngc"
+    suite   3 plan sh "$here/plan/run.sh" "$tngc"
+    suite   5 tngc.mk sh "$here/tngc_mk.sh" "$tngc"
+    suite   8 build sh "$here/build/run.sh" "$tngc"
+    suite 106 acl sh "$here/acl/run.sh" "$tngc"
+    suite  15 acl-faults sh "$here/acl/mock_faults.sh" "$tngc"
+    suite   5 acl-nz-reuse sh "$here/acl/nz_reuse.sh" "$tngc"
+    suite   5 acl-launcher sh "$here/acl/launcher_trace_pad.sh" "$tngc"
+    suite 200 real-cann sh "$here/acl/real_cann.sh" "$tngc"
+    suite  50 e2e sh "$here/e2e/run.sh" "$tngc"
+    suite  88 conform sh "$here/conform/run.sh" "$tngc"
+    suite   3 const-weights sh "$here/conform/const_weights.sh" "$tngc"
+    suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
+    suite  33 security sh "$here/security/run.sh" "$(dirname "$tngc")"
+    suite   1 pre-commit sh "$here/precommit.sh" "$(dirname "$tngc")"
+}
+suite() {   # cost name command...
+    s_n=$((s_n + 1))
+    case $s_mode in
+    order) echo "$1 $s_n" ;;
+    names) printf '%s\n' "$2" ;;
+    "$s_n")
+        shift 2
+        "$@" >"$tmp/$s_n.log" 2>&1
+        echo $? >"$tmp/$s_n.rc.tmp" && mv "$tmp/$s_n.rc.tmp" "$tmp/$s_n.rc" ;;
+    esac
+    return 0
 }
 for t in "$@"; do
     run "unit $(basename "$t")" "$t"
@@ -41,5 +91,40 @@ run const-weights sh "$here/conform/const_weights.sh" "$tngc"
 run launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
 run security sh "$here/security/run.sh" "$(dirname "$tngc")"
 run pre-commit sh "$here/precommit.sh" "$(dirname "$tngc")"
+
+if [ -n "${CHECK_ONE:-}" ]; then
+    tmp=$CHECK_ONE
+    i=$1
+    shift
+    suites "$i" "$@"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-check.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; exit 1' INT TERM
+jobs=${CHECK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+suites names "$@" >"$tmp/names"
+suites order "$@" | sort -k1,1nr -k2,2n | cut -d' ' -f2 |
+    CHECK_ONE=$tmp xargs -P "$jobs" -I '{}' sh "$here/check.sh" "$tngc" '{}' "$@" &
+workers=$!
+
+passed=0 failed=0
+i=0
+while IFS= read -r name; do
+    i=$((i + 1))
+    while [ ! -f "$tmp/$i.rc" ] && kill -0 $workers 2>/dev/null; do
+        sleep 0.2 2>/dev/null || sleep 1
+    done
+    echo "== $name"
+    [ -f "$tmp/$i.log" ] && cat "$tmp/$i.log"
+    if [ -f "$tmp/$i.rc" ] && [ "$(cat "$tmp/$i.rc")" = 0 ]; then
+        passed=$((passed + 1))
+    else
+        [ -f "$tmp/$i.rc" ] || echo "!! $name: its worker did not finish"
+        failed=$((failed + 1))
+        echo "!! $name failed"
+    fi
+done <"$tmp/names"
+wait $workers
 echo "suites: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -24,7 +24,8 @@
 # One check per (bundle, call): "ok   MODEL BUNDLE gear K: matches PyTorch".
 #
 # The models run JOBS at a time (default: as many as there are CPUs), their
-# lines printed in the order the models were given.
+# lines printed in the order the models were given; their harness calls go
+# to one fork server (tests/ref/serve.sh: torch imported once).
 # PYTHON selects the interpreter (default /usr/bin/python3, Debian's, with
 # python3-torch); KEEP=1 keeps the temporary folder. Prints
 # "conform: N passed, M failed"; exit status 1 when a check failed.
@@ -137,14 +138,19 @@ if [ -n "${CONFORM_ONE:-}" ]; then
     exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-conform.XXXXXX") || exit 2
+. "$root/tests/ref/serve.sh"
 if [ "${KEEP:-0}" = 1 ]; then
     echo "conform: keeping $tmp"
+    trap 'harness_stop' EXIT
 else
-    trap 'rm -rf "$tmp"' EXIT
-    trap 'rm -rf "$tmp"; exit 1' INT TERM
+    trap 'harness_stop; rm -rf "$tmp"' EXIT
+    trap 'harness_stop; rm -rf "$tmp"; exit 1' INT TERM
 fi
+# the workers' harness calls go to one fork server (torch imported once)
+harness_serve "$tmp"
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 printf '%s\n' "$@" | CONFORM_ONE=$tmp xargs -d '\n' -P "$jobs" -n 1 sh "$here/run.sh" "$tngc"
+harness_stop
 for script in "$@"; do
     stem=$(basename "$script" .py)
     if [ -f "$tmp/$stem.count" ]; then

@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-import numpy as np
+np = None   # numpy, imported by main() unless it only prints a class (--class-of)
 
 # ---------------------------------------------------------------------------
 # The one place the tolerances are stated: class -> dtype -> (rtol, atol).
@@ -217,6 +217,8 @@ def main(argv):
     if len(argv) == 2 and argv[0] == "--class-of":
         print(class_of(argv[1]))
         return 0
+    global np
+    import numpy as np
     while argv and argv[0].startswith("--"):
         if argv[0] == "--bitwise":
             bitwise = True

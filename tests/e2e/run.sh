@@ -37,8 +37,9 @@
 #   trace    examples/multi_stream --trace: tracks default, 1, 2 and flow events
 #   streams  examples/multi_stream: more launches give bitwise-identical outputs
 #
-# PYTHON selects the interpreter (default /usr/bin/python3, Debian's, with
-# python3-torch); KEEP=1 keeps the temporary folder. Prints
+# The harness calls go to one fork server (tests/ref/serve.sh: torch
+# imported once). PYTHON selects the interpreter (default /usr/bin/python3,
+# Debian's, with python3-torch); KEEP=1 keeps the temporary folder. Prints
 # "e2e: N passed, M failed"; exit status 1 when a check failed.
 set -u
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -58,12 +59,16 @@ if ! "$py" -c 'import torch, numpy' 2>/dev/null; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-e2e.XXXXXX") || exit 2
+. "$root/tests/ref/serve.sh"
 if [ "${KEEP:-0}" = 1 ]; then
     echo "e2e: keeping $tmp"
+    trap 'harness_stop' EXIT
 else
-    trap 'rm -rf "$tmp"' EXIT
-    trap 'rm -rf "$tmp"; exit 1' INT TERM
+    trap 'harness_stop; rm -rf "$tmp"' EXIT
+    trap 'harness_stop; rm -rf "$tmp"; exit 1' INT TERM
 fi
+# the harness calls go to one fork server (torch imported once)
+harness_serve "$tmp"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }

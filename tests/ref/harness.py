@@ -4,6 +4,11 @@ launcher can be run on and compared with.
 
 usage: python3 tests/ref/harness.py SCRIPT OUTDIR [--entry Class.method]
                                     [--inputs DIR] [--all-gears] [-- SCRIPT_ARG...]
+       python3 tests/ref/harness.py --serve SOCKET
+
+With TNGC_HARNESS_SOCKET=SOCKET set, a call is run by the fork server at
+SOCKET (--serve; see serve() below): the same recording, without importing
+torch again.
 
 Runs SCRIPT under PyTorch with the stand-in torch_npu / torchair modules of
 tests/ref/stubs (as tests/ref/run_example.sh does, in a fresh temporary
@@ -657,5 +662,145 @@ def main(argv):
     return 0
 
 
+# ---------------------------------------------------------------------------
+# The fork server. Importing torch costs a second or more of CPU, more than
+# most recordings: a test suite that records many scripts starts one server
+# (--serve SOCKET) and sets TNGC_HARNESS_SOCKET=SOCKET for its harness
+# calls. The server binds SOCKET, imports the stand-ins and torch once, and
+# for each connection forks a child that takes the caller's stdin, stdout,
+# stderr, working directory, environment and arguments and runs main() as a
+# fresh process would (nothing has run in the server but the imports); the
+# caller exits with the child's status. A caller that cannot reach the
+# server (or whose call the server never took) runs main() itself, so
+# results never depend on the server.
+
+def serve(path):
+    """--serve SOCKET: the fork server; returns when its parent is gone."""
+    import signal
+    import socket
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(64)   # callers queue here while torch is imported
+    parent = os.getppid()
+    sys.path.insert(0, STUBS)
+    sys.dont_write_bytecode = True
+    import _tngc_ref
+    _tngc_ref.install()
+    import torch   # noqa: F401 (the import is what is shared)
+    import numpy   # noqa: F401
+    sys.path.remove(STUBS)
+    # SIGTERM (the suite is done): stop, and wait for the children, so that
+    # their CPU time is counted where the suite's is
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    srv.settimeout(2.0)
+    try:
+        while os.getppid() == parent:
+            reap(False)
+            try:
+                conn, _ = srv.accept()
+            except socket.timeout:
+                continue
+            sys.stdout.flush()
+            sys.stderr.flush()
+            if os.fork() == 0:
+                srv.close()
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                os._exit(serve_one(conn))
+            conn.close()
+    finally:
+        srv.close()
+        reap(True)
+    return 0
+
+
+def reap(block):
+    """Waits for the server's finished children (all of them when block)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
+        if pid == 0:
+            return
+
+
+def serve_one(conn):
+    """A forked child of the server: one caller's run of main()."""
+    import socket
+    status = 1
+    try:
+        conn.settimeout(None)
+        msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+        while not msg.endswith(b"\n"):
+            more = conn.recv(1 << 20)
+            if not more:
+                return 1
+            msg += more
+        req = json.loads(msg)
+        for k, fd in enumerate(fds):
+            os.dup2(fd, k)
+            os.close(fd)
+        os.chdir(req["cwd"])
+        os.environ.clear()
+        os.environ.update(req["env"])
+        sys.argv = [os.path.abspath(__file__)] + req["argv"]
+        try:
+            status = main(req["argv"])
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BaseException:
+            traceback.print_exc()
+            status = 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            pass
+        try:
+            conn.sendall(b"%d\n" % (status & 0xff))
+        except OSError:
+            pass
+    return status & 0xff
+
+
+def via_server(path, argv):
+    """The caller's side: main(argv) run by the server at path; None when
+    the server cannot be reached (the caller then runs main() itself)."""
+    import socket
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(path)
+        req = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}
+        socket.send_fds(conn, [json.dumps(req).encode() + b"\n"], [0, 1, 2])
+    except OSError:
+        conn.close()
+        return None
+    reply = b""
+    while True:
+        try:
+            more = conn.recv(64)
+        except OSError:
+            more = b""
+        if not more:
+            break
+        reply += more
+    conn.close()
+    if not reply:   # the server went away before its child took the call
+        return None
+    if not reply.endswith(b"\n"):
+        log("the server's child ended without a status (TNGC_HARNESS_SOCKET=%s)" % path)
+        return 1
+    return int(reply)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
+        sys.exit(serve(sys.argv[2]))
+    if os.environ.get("TNGC_HARNESS_SOCKET"):
+        st = via_server(os.environ["TNGC_HARNESS_SOCKET"], sys.argv[1:])
+        if st is not None:
+            sys.exit(st)
     sys.exit(main(sys.argv[1:]))
