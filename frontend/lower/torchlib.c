@@ -6233,6 +6233,7 @@ static int nn_mha_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     obj_setattr(I, m, "head_dim", obj_int(I, e / h));
     obj_setattr(I, m, "dropout", obj_float(I, float_arg(args_get(a, 2, "dropout"), 0.0)));
     obj_setattr(I, m, "batch_first", obj_bool(I, obj_flag(args_get(a, 8, "batch_first"), 0)));
+    obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
     obj_setattr(I, m, "in_proj_weight", param_new(I, wd, 2, 0, dt, a->node));
     obj_setattr(I, m, "in_proj_bias", bias ? param_new(I, &be, 1, 0, dt, a->node) : obj_none(I));
     Obj *out = module_new(I, "torch.nn.Linear", a->node);
@@ -6347,7 +6348,9 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
         return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with is_causal=True (pass "
                             "the causal attn_mask)");
     double drop = float_arg(obj_getattr(inst, "dropout"), 0.0);
-    (void)drop;   /* inference: no dropout */
+    if (drop != 0 && obj_flag(obj_getattr(inst, "training"), 0))   /* attention dropout: random */
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention(dropout=%g) in training "
+                            "mode (random): call .eval() on the model (only inference is compiled)", drop);
     int32_t mask = opt_tensor(I, args_get(a, 5, "attn_mask"), node, "attn_mask");
     if (mask < -1)
         return unk(I);

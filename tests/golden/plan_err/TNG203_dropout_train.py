@@ -8,14 +8,16 @@ from torch import nn
 # Dropout in training mode is random: tngc compiles inference only and
 # refuses it naming the argument. The functional forms default to
 # training=True (F.dropout, dropout1d/2d/3d; F.alpha_dropout to False); a
-# module (nn.Dropout, nn.Dropout2d, ...) trains until .eval(). p=0 or
-# training=False is the identity.
+# module (nn.Dropout, nn.Dropout2d, ..., nn.MultiheadAttention's attention
+# dropout) trains until .eval(). p=0 or training=False is the identity.
 class Model(nn.Module):
     def __init__(self):
         super().__init__()
         self.drop = nn.Dropout(0.1)
         self.drop2d = nn.Dropout2d(0.2)
         self.keep = nn.Dropout(0.0)
+        self.mha = nn.MultiheadAttention(8, 2, dropout=0.1, batch_first=True)
+        self.mha0 = nn.MultiheadAttention(8, 2, batch_first=True)
 
     def forward(self, x):
         a = F.dropout(x, 0.2)  # expect: TNG203
@@ -26,7 +28,9 @@ class Model(nn.Module):
         f = self.drop2d(x)  # expect: TNG203
         g = F.dropout(x, 0.3, False) + F.dropout(x, 0.0) + F.alpha_dropout(x, 0.5)
         h = F.dropout3d(x, 0.4, training=self.training and False) + self.keep(x)
-        return a, b, c, d, e, f, g, h
+        i = self.mha(x[0], x[0], x[0])  # expect: TNG203
+        j = self.mha0(x[0], x[0], x[0])[0]
+        return a, b, c, d, e, f, g, h, i, j
 
 
 config = torchair.CompilerConfig()
