@@ -1007,6 +1007,14 @@ void graph_add_weight_alias(Graph *self, int32_t w, const char *name)
     VEC_PUSH(self->weight_aliases, a);
 }
 
+void graph_truncate(Graph *self, size_t nops, size_t nvals)
+{
+    /* (the ops kept were made before the values dropped: none reads one) */
+    TNGC_ASSERT(nops <= self->ops.n && nvals <= self->vals.n);
+    self->ops.n = nops;
+    self->vals.n = nvals;
+}
+
 void graph_add_unread_key(Graph *self, const char *name)
 {
     const char *k = arena_strndup(&self->arena, name, strlen(name));

@@ -361,6 +361,11 @@ int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
 /* Records name as another state_dict key of weight index w (a tied
  * parameter); a name already recorded, or a weight's own, is ignored. */
 void graph_add_weight_alias(Graph *self, int32_t w, const char *name);
+/* Drops the ops from index nops on and the values from nvals on (what an
+ * expression whose result nothing uses added last: an assert tngc does not
+ * check): the counts of an earlier moment, so that no op kept reads a
+ * value dropped. Symbolic dims stay. */
+void graph_truncate(Graph *self, size_t nops, size_t nvals);
 /* Records name as a state_dict key the graph does not read (the caller
  * leaves out weights' names and aliases, and duplicates). */
 void graph_add_unread_key(Graph *self, const char *name);
