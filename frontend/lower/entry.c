@@ -986,11 +986,18 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
             imports_leave(I, &s);
         return;
     }
-    for (size_t i = 0; i < I->entries.n; i++)
-        if (strcmp(I->entries.v[i]->name, name) == 0) {
-            name = interp_printf(I, "%s#%zu", name, I->entries.n + 1);
-            break;
+    /* a second entry of that name (another instance of the class): #N, N
+     * its place among the entries named so far, those --entry skips
+     * included (so that --entry Block.forward#2 finds the same one) */
+    size_t named = 0;
+    int clash = 0;
+    for (size_t i = 0; i < I->compiled.n; i++)
+        if (I->compiled.v[i] != c && I->compiled.v[i]->name) {
+            named++;
+            clash |= strcmp(I->compiled.v[i]->name, name) == 0;
         }
+    if (clash)
+        name = interp_printf(I, "%s#%zu", name, named + 1);
     c->name = name;
     if (I->only_entry && strcmp(I->only_entry, name) != 0) {
         c->skipped = 1;
