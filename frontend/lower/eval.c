@@ -1608,9 +1608,13 @@ static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
             return 0;
         }
         if (!it || it->n != n) {
+            /* the names get an unknown: the value itself when it is one (an
+             * error already reported where it was made stays silent), a
+             * reported one after the error here */
+            Obj *u = val && val->kind == O_UNKNOWN ? val : obj_unknown(I, NULL);
             if (it && I->tracing)
-                interp_break(I, target, RULE_TNG205, "cannot unpack %zu values into %zu names", it->n, n);
-            FOR_CHILDREN(I, target, c) assign_target(I, f, c, obj_unknown(I, NULL));
+                u = interp_break(I, target, RULE_TNG205, "cannot unpack %zu values into %zu names", it->n, n);
+            FOR_CHILDREN(I, target, c) assign_target(I, f, c, u);
             return -1;
         }
         size_t i = 0;
