@@ -1838,10 +1838,13 @@ static Flow exec_assert(Interp *I, Frame *f, int32_t n)
     }
     if (t < 0) {
         if (I->tracing && I->sf->diags.n == ndiag && (dynamic || !obj_is_reported(c))) {
-            interp_diag(I, cond, RULE_TNG216, "this assert is not checked: its condition is only known at run "
-                        "time (%s), and the bundle has no run-time assert", c->kind == O_TENSOR ?
-                        "a tensor's values" : c->kind == O_DIM || dynamic ? "a dynamic dim" :
-                        "not known at compile time");
+            const char *why = c->kind == O_TENSOR ? "depends on a tensor's values, only known at run time"
+                              : c->kind == O_DIM ? "depends on a dynamic dim, only known at run time"
+                              : dynamic ? "depends on a value only known at run time (a tensor's values or "
+                                          "a dynamic dim)"
+                                        : "is not known at compile time";
+            interp_diag(I, cond, RULE_TNG216, "this assert is not checked: its condition %s, and the bundle "
+                        "has no run-time assert", why);
             I->sf->diags.v[I->sf->diags.n - 1].severity = SEV_WARNING;
         }
         return FLOW_NEXT;

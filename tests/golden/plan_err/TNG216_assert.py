@@ -9,8 +9,9 @@ from torch import nn
 # its message (AssertionError), and the method stops there (no knock-on
 # shape error below it); in host code (__init__) the script stops there, as
 # an uncaught AssertionError ends it (the entry after it is not traced). An
-# assert on a tensor's values cannot be checked by the bundle: a warning
-# says it is skipped. True ones pass silently.
+# assert on a tensor's values or on a dynamic dim (a geared batch) cannot be
+# checked by the bundle: a warning says it is skipped. True ones pass
+# silently.
 class PatchEmbed(nn.Module):
     def __init__(self, img_size=32, patch=8, dim=16, heads=4):
         super().__init__()
@@ -28,6 +29,13 @@ class PatchEmbed(nn.Module):
         return x.view(B, 99, -1)
 
 
+class Even(nn.Module):
+    def forward(self, x):
+        assert x.shape[0] % 2 == 0, "an even batch"  # expect: TNG216
+        assert x.shape[1] == 4
+        return x * 2
+
+
 class Heads(nn.Module):
     def __init__(self, dim, heads):
         super().__init__()
@@ -42,5 +50,9 @@ config = torchair.CompilerConfig()
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(PatchEmbed().eval().npu(), backend=npu_backend, dynamic=False, fullgraph=True)
 print(model(torch.randn(2, 3, 16, 16).npu()))
+even = torch.compile(Even().npu(), backend=npu_backend, dynamic=True, fullgraph=True)
+xe = torch.randn(2, 4).npu()
+torchair.inference.set_dim_gears(xe, dim_gears={0: [2, 4]})
+print(even(xe))
 heads = torch.compile(Heads(10, 4).npu(), backend=npu_backend, dynamic=False, fullgraph=True)
 print(heads(torch.randn(2, 10).npu()))
