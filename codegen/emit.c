@@ -533,6 +533,14 @@ void emit_desc(Emit *E)
             sb_puts(o, " */\n");
         }
     }
+    if (g->unread_keys.n) {
+        sb_puts(o, "};\nstatic const char *const unread_keys[] = {\n");
+        for (size_t k = 0; k < g->unread_keys.n; k++) {
+            sb_puts(o, "    ");
+            cesc_string(o, g->unread_keys.v[k]);
+            sb_puts(o, ",\n");
+        }
+    }
     sb_puts(o, "};\nstatic const char *const stream_names[] = {");
     for (size_t s = 0; s < g->streams.n; s++) {
         sb_puts(o, s ? ", " : "");
@@ -552,6 +560,8 @@ void emit_desc(Emit *E)
     sb_printf(o, "    .nstreams = %zu, .stream_names = stream_names,\n", p->streams.n);
     if (g->weight_aliases.n)
         sb_printf(o, "    .naliases = %zu, .aliases = w_alias,\n", g->weight_aliases.n);
+    if (g->unread_keys.n)
+        sb_printf(o, "    .nunread = %zu, .unread = unread_keys,\n", g->unread_keys.n);
     sb_printf(o, "    .nevents = %zu,\n};\n", p->events.n);
 }
 

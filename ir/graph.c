@@ -144,6 +144,7 @@ void graph_free(Graph *self)
     VEC_FREE(self->inputs);
     VEC_FREE(self->weights);
     VEC_FREE(self->weight_aliases);
+    VEC_FREE(self->unread_keys);
     VEC_FREE(self->outputs);
     VEC_FREE(self->streams);
     VEC_FREE(self->sks);
@@ -1004,6 +1005,20 @@ void graph_add_weight_alias(Graph *self, int32_t w, const char *name)
             return;
     GraphWeightAlias a = {arena_strndup(&self->arena, name, strlen(name)), w};
     VEC_PUSH(self->weight_aliases, a);
+}
+
+void graph_truncate(Graph *self, size_t nops, size_t nvals)
+{
+    /* (the ops kept were made before the values dropped: none reads one) */
+    TNGC_ASSERT(nops <= self->ops.n && nvals <= self->vals.n);
+    self->ops.n = nops;
+    self->vals.n = nvals;
+}
+
+void graph_add_unread_key(Graph *self, const char *name)
+{
+    const char *k = arena_strndup(&self->arena, name, strlen(name));
+    VEC_PUSH(self->unread_keys, k);
 }
 
 /* ===================================================================== */

@@ -299,6 +299,10 @@ typedef struct Graph {
     VEC(GraphInput) inputs;
     VEC(GraphWeight) weights;
     VEC(GraphWeightAlias) weight_aliases;
+    /* state_dict keys of the compiled module the graph never reads
+     * (BatchNorm's num_batches_tracked, parameters of a submodule forward
+     * does not call): a weights file may hold them */
+    VEC(const char *) unread_keys;
     VEC(GraphOutput) outputs;
     VEC(GraphStream) streams;  /* streams.v[0] is the default stream */
     VEC(GraphSk) sks;
@@ -357,6 +361,14 @@ int32_t graph_add_weight(Graph *self, const char *name, DType dt, int ndim,
 /* Records name as another state_dict key of weight index w (a tied
  * parameter); a name already recorded, or a weight's own, is ignored. */
 void graph_add_weight_alias(Graph *self, int32_t w, const char *name);
+/* Drops the ops from index nops on and the values from nvals on (what an
+ * expression whose result nothing uses added last: an assert tngc does not
+ * check): the counts of an earlier moment, so that no op kept reads a
+ * value dropped. Symbolic dims stay. */
+void graph_truncate(Graph *self, size_t nops, size_t nvals);
+/* Records name as a state_dict key the graph does not read (the caller
+ * leaves out weights' names and aliases, and duplicates). */
+void graph_add_unread_key(Graph *self, const char *name);
 
 /* What lowering asks for: an op of `kind` on inputs in[0..nin). */
 typedef struct OpDesc {

@@ -788,6 +788,12 @@ static void text__inputs(const Graph *g, StrBuf *out)
         plan__name(out, a->name);
         sb_puts(out, " tied\n");
     }
+    /* state_dict keys the graph never reads (a weights file may hold them) */
+    for (size_t i = 0; i < g->unread_keys.n; i++) {
+        sb_puts(out, "unread ");
+        plan__name(out, g->unread_keys.v[i]);
+        sb_putc(out, '\n');
+    }
 }
 
 static void text__streams_sks(const Graph *g, StrBuf *out)

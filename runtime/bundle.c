@@ -248,6 +248,15 @@ static int desc__check(const TngrtBundleDesc *d, TngrtError *err)
             tngrt__fail(err, NULL, "bundle '%s': weight alias %d is malformed", d->name, i);
             return -1;
         }
+    if (d->nunread < 0 || (d->nunread > 0 && !d->unread)) {
+        tngrt__fail(err, NULL, "bundle '%s': bad unread keys", d->name);
+        return -1;
+    }
+    for (int i = 0; i < d->nunread; i++)
+        if (!d->unread[i]) {
+            tngrt__fail(err, NULL, "bundle '%s': unread key %d is malformed", d->name, i);
+            return -1;
+        }
     if (d->ngears < 1 || !d->gears || d->nstreams < 1 || d->nevents < 0) {
         tngrt__fail(err, NULL, "bundle '%s': no gears, streams or bad event count", d->name);
         return -1;
@@ -432,10 +441,21 @@ int tngrt_desc_is_weight_key(const TngrtBundleDesc *desc, const char *name)
     return 0;
 }
 
-/* Whether name is the name of a weight of d (or an alias of one). */
+int tngrt_desc_is_state_key(const TngrtBundleDesc *desc, const char *name)
+{
+    if (tngrt_desc_is_weight_key(desc, name))
+        return 1;
+    for (int k = 0; k < desc->nunread; k++)
+        if (strcmp(desc->unread[k], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether name is a state_dict key of d's module (a weight, an alias of
+ * one, or a key the model never reads): not an unused tensor. */
 static int bundle__is_weight(const TngrtBundleDesc *d, const char *name)
 {
-    return tngrt_desc_is_weight_key(d, name);
+    return tngrt_desc_is_state_key(d, name);
 }
 
 /* Replaces self->unused with the tensors of st that are no weight (file

@@ -125,6 +125,12 @@ typedef struct TngrtBundleDesc {
     /* other state_dict keys of weights (tied parameters); 0 and NULL when none */
     int naliases;
     const TngrtWeightAlias *aliases;
+    /* state_dict keys of the module that the model never reads (BatchNorm's
+     * num_batches_tracked, parameters of a submodule forward does not call):
+     * a weights file may hold them; they are neither loaded nor unused
+     * tensors. 0 and NULL when none */
+    int nunread;
+    const char *const *unread;
 } TngrtBundleDesc;
 
 typedef struct TngrtBundle TngrtBundle;
@@ -150,6 +156,10 @@ const char *tngrt_desc_weight_key(const TngrtBundleDesc *desc, const TngrtSafete
 
 /* Whether name is the state_dict key of a weight of desc or an alias of one. */
 int tngrt_desc_is_weight_key(const TngrtBundleDesc *desc, const char *name);
+
+/* Whether name is a state_dict key of desc's module: a weight's key, an
+ * alias or an unread key (a weights file's tensor that is not unused). */
+int tngrt_desc_is_state_key(const TngrtBundleDesc *desc, const char *name);
 
 /* The number of tensors in the file of the last successful
  * tngrt_bundle_load_weights that are no weight of the model (0 before). */

@@ -332,6 +332,30 @@ static void scan__syntax_error(Scanner *s, int32_t n, int *count)
                   show < len && t[show] != '\n' ? "..." : "");
 }
 
+/* A keyword given twice in one call or class bases, `f(a=1, a=3)`: CPython
+ * refuses the file ("SyntaxError: keyword argument repeated"), so it is a
+ * syntax error (TNG001) at the second keyword. */
+static void scan__repeated_keywords(Scanner *s, int32_t args, int *count)
+{
+    const Ast *ast = s->ast;
+    StrMap seen = {0};
+    for (int32_t c = ast->nodes[args].first; c >= 0; c = ast->nodes[c].next) {
+        if (ast->nodes[c].kind != NK_keyword_argument)
+            continue;
+        int32_t name = ast_field(ast, c, F_name);
+        if (name < 0 || ast->nodes[name].kind != NK_identifier)
+            continue;
+        char *k = scan__text(s, name);
+        if (!strmap_get(&seen, k)) {
+            strmap_put(&seen, k, (void *)1);
+        } else if (++*count <= SCAN_MAX_SYNTAX) {
+            diag_node(&s->sf->diags, ast, c, RULE_TNG001, "keyword argument repeated: '%s' (CPython "
+                      "refuses the file: SyntaxError)", k);
+        }
+    }
+    strmap_free(&seen);
+}
+
 /* Marks the error nodes to report: the innermost ones (an ERROR node of
  * tree-sitter's recovery may wrap half a file; what is wrong lies in the
  * error nodes inside it), the first on each line. */
@@ -369,6 +393,8 @@ static void scan__prepass(Scanner *s)
             scan__suppression(s, n);
         } else if (report && report[i]) {
             scan__syntax_error(s, n, &syntax);
+        } else if (nd->kind == NK_argument_list) {
+            scan__repeated_keywords(s, n, &syntax);
         } else if (nd->kind == NK_class_definition) {
             int32_t name = ast_field(ast, n, F_name);
             if (name < 0)

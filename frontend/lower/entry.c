@@ -459,8 +459,10 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
                 strmap_put(&I->weight_names, key, (void *)name);
             else
                 weight_alias_note(I, v->t, key, name);
-            if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent)))
+            if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent))) {
                 VEC_PUSH(I->weight_vals, v->t->value);   /* not a constant (interp_trace_in) */
+                VEC_PUSH(I->state_keys, name);
+            }
         } else if (v->kind == O_INST) {
             weight_names_collect(I, v, interp_printf(I, "%s.", name), depth + 1);
         }
@@ -483,12 +485,36 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
                     strmap_put(&I->weight_names, key, (void *)name);
                 else
                     weight_alias_note(I, v->t, key, name);
-                if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent)))
+                if (v->t->g == &I->host && (v->t->is_param || (v->t->is_buffer && !v->t->nonpersistent))) {
                     VEC_PUSH(I->weight_vals, v->t->value);
+                    VEC_PUSH(I->state_keys, name);
+                }
             } else {
                 weight_names_collect(I, v, interp_printf(I, "%s%zu.", prefix, k), depth + 1);
             }
         }
+}
+
+/* The state_dict keys of the compiled module that no weight of g reads
+ * (by its name or a tied key) become g's unread keys: a weights file made
+ * by state_dict() holds them, and the bundle neither loads them nor calls
+ * them unused (BatchNorm's num_batches_tracked, an uncalled submodule). */
+static void unread_keys_note(Interp *I, Graph *g)
+{
+    StrMap known = {0};
+    for (size_t i = 0; i < g->weights.n; i++)
+        if (g->weights.v[i].name)
+            strmap_put(&known, g->weights.v[i].name, (void *)1);
+    for (size_t i = 0; i < g->weight_aliases.n; i++)
+        strmap_put(&known, g->weight_aliases.v[i].name, (void *)1);
+    for (size_t i = 0; i < I->state_keys.n; i++) {
+        const char *k = I->state_keys.v[i];
+        if (strmap_get(&known, k))
+            continue;
+        strmap_put(&known, k, (void *)1);
+        graph_add_unread_key(g, k);
+    }
+    strmap_free(&known);
 }
 
 typedef struct Leaf {
@@ -960,11 +986,18 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
             imports_leave(I, &s);
         return;
     }
-    for (size_t i = 0; i < I->entries.n; i++)
-        if (strcmp(I->entries.v[i]->name, name) == 0) {
-            name = interp_printf(I, "%s#%zu", name, I->entries.n + 1);
-            break;
+    /* a second entry of that name (another instance of the class): #N, N
+     * its place among the entries named so far, those --entry skips
+     * included (so that --entry Block.forward#2 finds the same one) */
+    size_t named = 0;
+    int clash = 0;
+    for (size_t i = 0; i < I->compiled.n; i++)
+        if (I->compiled.v[i] != c && I->compiled.v[i]->name) {
+            named++;
+            clash |= strcmp(I->compiled.v[i]->name, name) == 0;
         }
+    if (clash)
+        name = interp_printf(I, "%s#%zu", name, named + 1);
     c->name = name;
     if (I->only_entry && strcmp(I->only_entry, name) != 0) {
         c->skipped = 1;
@@ -997,6 +1030,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     memset(&I->weight_names, 0, sizeof I->weight_names);
     I->weight_vals.n = 0;
     I->weight_aliases.n = 0;
+    I->state_keys.n = 0;
     interp_consts_begin(I);
     weight_names_collect(I, self, "", 0);
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
@@ -1016,6 +1050,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
                 g->weights.v[s->weight].final = s->obj->t->value;
         }
         interp_consts_end(I, a->node);
+        unread_keys_note(I, g);
     }
     c->ret = ret;
     I->tracing = 0;

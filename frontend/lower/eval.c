@@ -1608,9 +1608,13 @@ static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
             return 0;
         }
         if (!it || it->n != n) {
+            /* the names get an unknown: the value itself when it is one (an
+             * error already reported where it was made stays silent), a
+             * reported one after the error here */
+            Obj *u = val && val->kind == O_UNKNOWN ? val : obj_unknown(I, NULL);
             if (it && I->tracing)
-                interp_break(I, target, RULE_TNG205, "cannot unpack %zu values into %zu names", it->n, n);
-            FOR_CHILDREN(I, target, c) assign_target(I, f, c, obj_unknown(I, NULL));
+                u = interp_break(I, target, RULE_TNG205, "cannot unpack %zu values into %zu names", it->n, n);
+            FOR_CHILDREN(I, target, c) assign_target(I, f, c, u);
             return -1;
         }
         size_t i = 0;
@@ -1779,6 +1783,92 @@ static void exec_del(Interp *I, Frame *f, int32_t t)
     default:
         return;
     }
+}
+
+/* assert cond[, msg]: evaluated as Python does (python without -O). A
+ * condition known at compile time (shapes, config values) that is false is
+ * an error at the assert with its message (TNG216, Python's
+ * AssertionError): in the compiled method, the method stops there (its
+ * result is a reported unknown: no knock-on errors); in host code the
+ * script stops, as an uncaught AssertionError ends it. One on a value only
+ * known at run time (a tensor's values, a dynamic dim) cannot be checked
+ * by the bundle: in the compiled method it is skipped with a TNG216
+ * warning (TorchDynamo would make it a run-time assert); host code skips
+ * it silently, as it does any condition it cannot decide. */
+static Flow exec_assert(Interp *I, Frame *f, int32_t n)
+{
+    int32_t cond = -1, msg = -1;
+    FOR_CHILDREN(I, n, c) {
+        if (!(N(I, c)->flags & NODE_NAMED) || N(I, c)->kind == NK_comment)
+            continue;
+        if (cond < 0)
+            cond = c;
+        else if (msg < 0)
+            msg = c;
+    }
+    if (cond < 0)
+        return FLOW_NEXT;
+    size_t ndiag = I->sf->diags.n;
+    Graph *g = I->g;
+    size_t nops = g->ops.n, nvals = g->vals.n, nw = g->weights.n, nsh = I->shadows.n;
+    size_t nwaits = I->waits.n, nover = I->overwritten.n;
+    Obj *c = eval(I, f, cond);
+    int t = obj_truth(I, c);
+    if (t == 1 || I->aborted)
+        return I->aborted ? FLOW_ABORT : FLOW_NEXT;
+    int dynamic = 0;   /* the condition's own errors are all TNG204: a dynamic dim's arithmetic */
+    if (t < 0 && I->tracing && I->sf->diags.n > ndiag) {
+        dynamic = 1;
+        for (size_t i = ndiag; i < I->sf->diags.n; i++)
+            dynamic &= I->sf->diags.v[i].rule == RULE_TNG204;
+        if (dynamic) {   /* not an error: the assert is skipped (the warning below) */
+            for (size_t i = ndiag; i < I->sf->diags.n; i++)
+                free(I->sf->diags.v[i].msg);
+            I->sf->diags.n = ndiag;
+        }
+    }
+    if (t < 0 && I->tracing && g == I->g && g->weights.n == nw && I->shadows.n == nsh &&
+        I->waits.n == nwaits && I->overwritten.n == nover) {
+        /* the condition's ops compute nothing the graph uses: drop them
+         * (constants it replayed are replayed again where used) */
+        for (size_t i = 0; i < I->const_map_n; i++)
+            if (I->const_map[i] >= (int32_t)nvals)
+                I->const_map[i] = -1;
+        graph_truncate(g, nops, nvals);
+    }
+    if (t < 0) {
+        if (I->tracing && I->sf->diags.n == ndiag && (dynamic || !obj_is_reported(c))) {
+            const char *why = c->kind == O_TENSOR ? "depends on a tensor's values, only known at run time"
+                              : c->kind == O_DIM ? "depends on a dynamic dim, only known at run time"
+                              : dynamic ? "depends on a value only known at run time (a tensor's values or "
+                                          "a dynamic dim)"
+                                        : "is not known at compile time";
+            interp_diag(I, cond, RULE_TNG216, "this assert is not checked: its condition %s, and the bundle "
+                        "has no run-time assert", why);
+            I->sf->diags.v[I->sf->diags.n - 1].severity = SEV_WARNING;
+        }
+        return FLOW_NEXT;
+    }
+    const char *text = NULL;
+    if (msg >= 0) {
+        Obj *m = eval(I, f, msg);
+        text = m->kind == O_STR ? m->s : pyformat_value(I, m, 0, "");
+    }
+    if (text)
+        interp_diag(I, n, RULE_TNG216, "assertion failed: %s", text);
+    else {
+        size_t len;
+        const char *src = ast_text(I->ast, cond, &len);
+        interp_diag(I, n, RULE_TNG216, "assertion failed: assert %.*s%s", len > 80 ? 77 : (int)len, src,
+                    len > 80 ? "..." : "");
+    }
+    if (!I->tracing) {   /* host code: the uncaught AssertionError ends the script */
+        I->aborted = 1;
+        return FLOW_ABORT;
+    }
+    I->ret = obj_unknown_reported(I);
+    I->ret_node = n;
+    return FLOW_RETURN;   /* AssertionError: the rest of the method does not run */
 }
 
 /* if c: ... elif c2: ... else: ... | if __name__ == "__main__": ... */
@@ -2131,7 +2221,8 @@ static Flow exec_stmt_node(Interp *I, Frame *f, int32_t n)
             if (N(I, c)->kind == NK_identifier)
                 frame_put(I, f, &f->globals_decl, interp_node_str(I, c), (void *)1);
         return FLOW_NEXT;
-    case NK_assert_statement: case NK_comment:
+    case NK_assert_statement: return exec_assert(I, f, n);
+    case NK_comment:
         return FLOW_NEXT;
     case NK_delete_statement:
         if (I->tracing)

@@ -56,6 +56,7 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     VEC_FREE(I->host_inexact);
     VEC_FREE(I->weight_vals);
     VEC_FREE(I->weight_aliases);
+    VEC_FREE(I->state_keys);
     free(I->const_map);
     VEC_FREE(I->waits);
     VEC_FREE(I->overwritten);

@@ -263,6 +263,10 @@ struct Interp {
     /* the other state_dict keys of a parameter or persistent buffer reachable
      * under two names (tied weights): key is its "%p" as in weight_names */
     VEC(WeightAlias) weight_aliases;
+    /* every state_dict key of the compiled module (parameters and
+     * persistent buffers, tied keys too): those no graph weight reads
+     * become Graph.unread_keys */
+    VEC(const char *) state_keys;
     int nconst;
     /* constant tensors (obj.c, interp_trace_in): host values whose data
      * tngc does not know (randn, empty, an unknown method on the tensor),

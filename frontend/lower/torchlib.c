@@ -4446,24 +4446,34 @@ static Obj *lo_interpolate(Interp *I, Call *c)
                           ARG(c, 6, "antialias"), c->node);
 }
 
-/* F.dropout(input, p=0.5, training=True, inplace=False) with training=
- * given (torchlib_call takes the other forms as the identity): the
- * identity in inference (training=False, or p=0) */
+/* F.dropout / dropout1d / dropout2d / dropout3d (input, p=0.5,
+ * training=True, inplace=False), F.alpha_dropout / feature_alpha_dropout
+ * (training=False by default) and torch.dropout / alpha_dropout /
+ * feature_dropout / feature_alpha_dropout (input, p, train): the identity
+ * in inference (training false, or p=0); in training mode it is random, so
+ * it is refused naming the argument (TNG203), also when training is the
+ * functional form's default (True, unlike nn.Dropout after .eval()). */
 static Obj *lo_dropout(Interp *I, Call *c)
 {
     int training;
     double p;
     if (X0(I, c) < 0)
         return unk(I);
-    Obj *tr = ARG(c, 2, "training");
-    if (!tr)   /* torch.dropout(input, p, train) */
-        tr = args_kw(c->a, "train");
+    int functional = strncmp(c->full, "torch.nn.functional.", 20) == 0;
+    int def = !(functional && strstr(c->full, "alpha_dropout"));
+    const char *arg = functional ? "training" : "train";   /* torch.dropout(input, p, train) */
+    Obj *tr = ARG(c, 2, arg);
     if (!num_arg(I, ARG(c, 1, "p"), 0.5, c->node, "p", &p) ||
-        !nn_flag(I, tr, 0, c->node, "training", &training))
+        !nn_flag(I, tr, def, c->node, arg, &training))
         return unk(I);
+    if (training && p != 0 && tr)
+        return interp_break(I, c->node, RULE_TNG203, "%s with %s=True (random; only inference, "
+                            "%s=False, is compiled)", c->full, arg, arg);
     if (training && p != 0)
-        return interp_break(I, c->node, RULE_TNG203, "%s with training=True (random; only inference, "
-                            "training=False, is compiled)", c->full);
+        return interp_break(I, c->node, RULE_TNG203, "%s: argument '%s' defaults to True (training "
+                            "mode), and with p=%g it is random; only inference is compiled: pass "
+                            "%s=False (or %s=self.training with the model in eval mode)",
+                            c->full, arg, p, arg, arg);
     return ARG0(c);
 }
 
@@ -5405,6 +5415,12 @@ static const struct LibEntry {
     {"index_put_", NS_METH, lo_index_put, IX_INPLACE},
     {"one_hot", NS_F, lo_one_hot, 0},
     /* -- neural net -- */
+    {"dropout1d", NS_F, lo_dropout, 0},
+    {"dropout2d", NS_F, lo_dropout, 0},
+    {"dropout3d", NS_F, lo_dropout, 0},
+    {"alpha_dropout", NS_TORCH | NS_F, lo_dropout, 0},
+    {"feature_alpha_dropout", NS_TORCH | NS_F, lo_dropout, 0},
+    {"feature_dropout", NS_TORCH, lo_dropout, 0},
     {"scaled_dot_product_attention", NS_F, lo_sdpa, 0},
     {"conv1d", NS_TORCH | NS_F, lo_conv, 1},
     {"conv2d", NS_TORCH | NS_F, lo_conv, 2},
@@ -5645,13 +5661,31 @@ static int nn_softmax_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     return 1;
 }
 
-/* nn.Dropout(p=0.5) */
+/* nn.Dropout / Dropout1d / Dropout2d / Dropout3d / AlphaDropout /
+ * FeatureAlphaDropout (p=0.5, inplace=False): in training mode, as built */
 static int nn_dropout_init(Interp *I, Obj *m, CallArgs *a, DType dt)
 {
     (void)dt;
     Obj *p = args_get(a, 0, "p");
     obj_setattr(I, m, "p", p ? p : obj_float(I, 0.5));
+    obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
     return 1;
+}
+
+/* A dropout module's forward: the identity in eval mode or with p=0; in
+ * training mode it is random (TNG203: call .eval()). */
+static Obj *nn_dropout(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    (void)v;
+    double p = 0.5;
+    Obj *po = obj_getattr(inst, "p");
+    if (po && !obj_num_value(po, &p))
+        return interp_break(I, a->node, RULE_TNG205, "torch.nn.%s's p must be a number known at compile "
+                            "time", m->cls);
+    if (p != 0 && obj_flag(obj_getattr(inst, "training"), 0))
+        return interp_break(I, a->node, RULE_TNG203, "torch.nn.%s(p=%g) in training mode (random): call "
+                            ".eval() on the model (only inference is compiled)", m->cls, p);
+    return x;
 }
 
 /* nn.ModuleList(modules=None) */
@@ -5834,15 +5868,16 @@ static Obj *module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
 
 /* module.eval() / module.train(mode): the modules record it as their
  * training attribute, as PyTorch's do: the library modules whose forward
- * depends on it (BatchNorm) and the script's nn.Module subclasses (whose
- * forward may test self.training). */
+ * depends on it (BatchNorm, the dropouts: those whose constructor set it)
+ * and the script's nn.Module subclasses (whose forward may test
+ * self.training). */
 static void nn_set_training(Interp *I, Obj *o, int training, int depth)
 {
     if (!o || depth > 32)
         return;
     if (o->kind == O_INST) {
         if ((o->s && (streq(o->s, "torch.nn.BatchNorm1d") || streq(o->s, "torch.nn.BatchNorm2d"))) ||
-            obj_is_script_module(o))
+            obj_is_script_module(o) || (o->s && obj_getattr(o, "training")))
             obj_setattr(I, o, "training", obj_bool(I, training));
         for (size_t i = 0; i < o->attrs.n; i++)
             if (o->attrs.vals[i] && (o->attrs.vals[i]->kind == O_INST || is_seq(o->attrs.vals[i])))
@@ -6198,6 +6233,7 @@ static int nn_mha_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     obj_setattr(I, m, "head_dim", obj_int(I, e / h));
     obj_setattr(I, m, "dropout", obj_float(I, float_arg(args_get(a, 2, "dropout"), 0.0)));
     obj_setattr(I, m, "batch_first", obj_bool(I, obj_flag(args_get(a, 8, "batch_first"), 0)));
+    obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
     obj_setattr(I, m, "in_proj_weight", param_new(I, wd, 2, 0, dt, a->node));
     obj_setattr(I, m, "in_proj_bias", bias ? param_new(I, &be, 1, 0, dt, a->node) : obj_none(I));
     Obj *out = module_new(I, "torch.nn.Linear", a->node);
@@ -6312,7 +6348,9 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
         return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with is_causal=True (pass "
                             "the causal attn_mask)");
     double drop = float_arg(obj_getattr(inst, "dropout"), 0.0);
-    (void)drop;   /* inference: no dropout */
+    if (drop != 0 && obj_flag(obj_getattr(inst, "training"), 0))   /* attention dropout: random */
+        return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention(dropout=%g) in training "
+                            "mode (random): call .eval() on the model (only inference is compiled)", drop);
     int32_t mask = opt_tensor(I, args_get(a, 5, "attn_mask"), node, "attn_mask");
     if (mask < -1)
         return unk(I);
@@ -6586,7 +6624,7 @@ static const NnModule nn_modules[] = {
     {"Softplus",    0,           nn_softplus_init,    nn_softplus,     0},
     {"Softmax",     0,           nn_softmax_init,     nn_softmax,      OP_SOFTMAX},
     {"LogSoftmax",  0,           nn_softmax_init,     nn_softmax,      OP_LOG_SOFTMAX},
-    {"Dropout",     NN_IDENTITY, nn_dropout_init,     NULL,            0},
+    {"Dropout",     0,           nn_dropout_init,     nn_dropout,      0},
     {"Identity",    NN_IDENTITY, NULL,                NULL,            0},
     {"ModuleList",  NN_ARGS,     nn_module_list_init, nn_module_list,  0},
     {"Sequential",  NN_ARGS,     nn_sequential_init,  nn_sequential,   0},
@@ -6599,6 +6637,11 @@ static const NnModule nn_modules[] = {
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
+    {"Dropout1d",   0,           nn_dropout_init,     nn_dropout,      0},
+    {"Dropout2d",   0,           nn_dropout_init,     nn_dropout,      0},
+    {"Dropout3d",   0,           nn_dropout_init,     nn_dropout,      0},
+    {"AlphaDropout", 0,          nn_dropout_init,     nn_dropout,      0},
+    {"FeatureAlphaDropout", 0,   nn_dropout_init,     nn_dropout,      0},
     {"MultiheadAttention", NN_ARGS, nn_mha_init,      nn_mha,          0},
     {"Conv1d",      0,           nn_conv_init,        nn_conv,         0},
     {"Conv2d",      0,           nn_conv_init,        nn_conv,         0},
@@ -6734,11 +6777,6 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
     const char *fn;
     if (strncmp(name, "torch.nn.functional.", 20) == 0) {
         ns = NS_F, fn = name + 20;
-        if (streq(fn, "dropout") || streq(fn, "dropout1d") || streq(fn, "dropout2d")) {
-            Obj *x = args_get(a, 0, "input"), *tr = args_get(a, 2, "training");
-            if (!streq(fn, "dropout") || !tr || tr->kind != O_BOOL || !tr->i)
-                return !x || obj_has_unknown(x) ? unk(I) : x;   /* inference: the identity */
-        }
     } else if (strncmp(name, "torch_npu.", 10) == 0) {
         ns = NS_NPU, fn = name + 10;
     } else if (strncmp(name, "torch.nn.", 9) == 0) {

@@ -6,6 +6,7 @@
  *            y f32[4]
  *            cache['k'] f32[s0,4]      (updated in place: cache += x)
  *   weight   w f32[4]
+ *   unread   bn.num_batches_tracked    (a state_dict key the model never reads)
  *   outputs  out0 = (x + w) * y        f32[s0,4]
  *            out1 = x * 2              f32[s0,4]
  *            out2 = (x + w).t()        f32[4,s0]   (a strided view of t)
@@ -254,11 +255,14 @@ static const TngrtGear gears[] = {
 
 static const char *const stream_names[] = {"default", "1"};
 
+/* state_dict keys the model never reads (a BatchNorm's training counter) */
+static const char *const unread[] = {"bn.num_batches_tracked"};
+
 static const TngrtBundleDesc desc = {
     "fake", "Fake.forward", "tests/launcher/fake_bundle.c",
     3, inputs, 1, weights, 3, outputs, 1, syms,
     (int)(sizeof gears / sizeof gears[0]), gears,
-    2, stream_names, 1, 0, NULL,
+    2, stream_names, 1, 0, NULL, 1, unread,
 };
 
 const TngrtBundleDesc *tngc_template_desc(void)

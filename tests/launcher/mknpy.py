@@ -97,6 +97,13 @@ def make_weights(d):
     safetensors(os.path.join(d, "w.safetensors"), [("w", "F32", [4], w)])
     safetensors(os.path.join(d, "w_unused.safetensors"),
                 [("unused", "F32", [1], struct.pack("<f", 9.0)), ("w", "F32", [4], w)])
+    # state_dict()'s file: the weight and a key the model never reads; with
+    # an unknown extra tensor; without the weight
+    nbt = ("bn.num_batches_tracked", "I64", [], struct.pack("<q", 0))
+    safetensors(os.path.join(d, "w_state.safetensors"), [nbt, ("w", "F32", [4], w)])
+    safetensors(os.path.join(d, "w_state_extra.safetensors"),
+                [nbt, ("w", "F32", [4], w), ("bn.running_men", "F32", [4], w)])
+    safetensors(os.path.join(d, "w_state_missing.safetensors"), [nbt])
     with open(os.path.join(d, "w.safetensors"), "rb") as f:
         whole = f.read()
     with open(os.path.join(d, "w_trailing.safetensors"), "wb") as f:

@@ -214,6 +214,12 @@ reject "weights: trailing bytes" 2 "w_trailing.safetensors: 4 trailing bytes aft
 reject "weights: unused tensor with --strict" 2 \
     "w_unused.safetensors: 1 tensor the model does not use (--strict): 'unused'" launcher --strict \
     --weights "$data/w_unused.safetensors" --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
+reject "weights: a key the model never reads does not stand for a weight" 2 \
+    "w_state_missing.safetensors: weight 'w' is missing" launcher --strict \
+    --weights "$data/w_state_missing.safetensors" --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
+reject "weights: unknown tensor beside unread keys with --strict" 2 \
+    "w_state_extra.safetensors: 1 tensor the model does not use (--strict): 'bn.running_men'" launcher --strict \
+    --weights "$data/w_state_extra.safetensors" --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
 reject "stdout on /dev/full" 2 "launcher: stdout: write error: No space left on device" \
     launcher --stdout-full $(args 2) $(cache 2) --trace "$tmp/rej/t.json"
 }
@@ -226,6 +232,13 @@ out=$tmp/unused && mkdir "$out"
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && [ -f "$out/out0.npy" ] \
     && grep -Fxq "launcher: warning: $data/w_unused.safetensors: 1 tensor the model does not use, ignored: 'unused'" "$tmp/stderr"
 then ok; else bad "weights: unused tensor" "not one warning line, or no output"; fi
+
+# state_dict()'s file with a key the model never reads (num_batches_tracked):
+# no warning, accepted by --strict, same output as without it
+# shellcheck disable=SC2046
+good "weights: unread state_dict key, --strict" "^gear 1: s0=2$" launcher --strict \
+    --weights "$data/w_state.safetensors" --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2) \
+    && same "weights: unread state_dict key" "$out/out0.npy" "$data/exp_out0_2.npy"
 
 # a missing --out-dir is created (one level), with mode 0777 & ~umask
 # shellcheck disable=SC2046

@@ -14,10 +14,12 @@ Runs SCRIPT under PyTorch with the stand-in torch_npu / torchair modules of
 tests/ref/stubs (as tests/ref/run_example.sh does, in a fresh temporary
 directory, with torch.manual_seed(0) first), and records the FIRST call of
 every compiled entry the script calls: a module or bound method given to
-torch.compile, or a method given to torchair.inference.cache_compile. For
-each entry it writes OUTDIR/<bundle>/, where <bundle> is tngc's bundle name
-(the script's stem, or <stem>_<Class>_<method> when the script compiles
-several entries):
+torch.compile, or a method given to torchair.inference.cache_compile. Each
+compile is its own entry, named as tngc names it: Class.method, and for a
+second instance of a class compiled too, Class.method#N (N its place among
+the entries in the order of their first calls). For each entry it writes
+OUTDIR/<bundle>/, where <bundle> is tngc's bundle name (the script's stem,
+or <stem>_<Class>_<method>[_N] when the script calls several entries):
 
   inputs/<name>.npy        every tensor argument of the call, saved before
                            the call; <name> is tngc's input name (parameter
@@ -35,7 +37,7 @@ several entries):
   expected/dtypes.txt      of the folder (float32, bfloat16, int64, ...)
   fallbacks.txt            the ops of the call computed in float32 and
                            rounded once (see below), one line each
-  entry.txt                Class.method
+  entry.txt                the entry's name: Class.method[#N]
 
 bfloat16 has no numpy dtype: a bfloat16 tensor is saved as a '<u2' .npy of
 its bit patterns (uint16; (bits << 16) viewed as float32 is the value), the
@@ -50,7 +52,7 @@ later PyTorch versions do; tests/ref/stubs/_tngc_ref.py). Every such op of a
 recorded call is listed in fallbacks.txt ("OP DTYPE REASON COUNT", REASON
 no-kernel or rounds-differently) and in one line on stderr.
 
---entry Class.method  record only that entry.
+--entry Class.method  record only that entry (Class.method#N: that instance).
 --inputs DIR          replace the tensor arguments of the recorded call by
                       DIR/<name>.npy where such a file exists (e.g. a batch
                       outside the example's shapes); the expected outputs are
@@ -253,6 +255,7 @@ class Entry:
         self.outputs = None     # [(name, tensor)]
         self.updated = None     # [(name, tensor after the call)]
         self.weights = None     # [(name, tensor)]
+        self.name = None        # tngc's entry name, given at the first call
 
     @property
     def key(self):
@@ -330,7 +333,8 @@ class Recorder:
         self.only = only
         self.replace_dir = replace_dir
         self.all_gears = all_gears
-        self.entries = {}       # key -> Entry, in order of compilation
+        self.entries = []       # [Entry], one per compile, in order of compilation
+        self.called = []        # [Entry] in order of their first call (tngc's order)
 
     def hook(self, kind, target, config=None):
         torch = self.torch
@@ -352,14 +356,27 @@ class Recorder:
         except (TypeError, ValueError):
             sig = None
         entry = Entry(kind, cls, method, module, fn, sig, config)
-        entry = self.entries.setdefault(entry.key, entry)
+        self.entries.append(entry)
         return self.wrap(entry, target)
+
+    def name_entry(self, entry):
+        """Names entry at its first call as tngc names its entries
+        (frontend/lower/entry.c): Class.method (or the function's name), and
+        when an entry called before has that name (a second instance of the
+        class, compiled too), Class.method#N, N its place in call order."""
+        name = entry.key
+        if any(e.name == name for e in self.called):
+            name = "%s#%d" % (name, len(self.called) + 1)
+        entry.name = name
+        self.called.append(entry)
 
     def wrap(self, entry, target):
         recorder = self
 
         def call(*args, **kwargs):
-            if entry.recorded or (recorder.only and entry.key != recorder.only):
+            if entry.name is None:
+                recorder.name_entry(entry)
+            if entry.recorded or (recorder.only and entry.name != recorder.only):
                 return target(*args, **kwargs)
             return recorder.record(entry, target, args, kwargs)
 
@@ -479,10 +496,13 @@ class Recorder:
     # ---- writing ----
 
     def bundle_name(self, stem, entry):
-        if len(self.entries) == 1:
-            return stem
-        parts = [stem] + ([entry.cls] if entry.cls else []) + [entry.method]
-        return "_".join(parts)
+        """tngc's bundle name (tngc.c bundle_name): the script's stem, with
+        _<entry name> when several entries are traced, as a C identifier
+        (Net.forward#2 -> <stem>_Net_forward_2)."""
+        traced = [e for e in self.called if e.recorded]
+        raw = stem if len(traced) == 1 else "%s_%s" % (stem, entry.name)
+        ident = re.sub(r"[^A-Za-z0-9_]", "_", raw)
+        return "_" + ident if not ident or ident[0].isdigit() else ident
 
     def write_call(self, d, entry, inputs, outputs, updated, fallbacks, label):
         """Writes one call (the recorded one, or a gear's) into folder d:
@@ -524,9 +544,9 @@ class Recorder:
 
     def write(self, stem, outdir):
         written = 0
-        for entry in self.entries.values():
+        for entry in self.entries:
             if not entry.recorded:
-                if not self.only or entry.key == self.only:
+                if entry.name is None and (not self.only or entry.key == self.only):
                     log("%s: compiled but never called, nothing written" % entry.key)
                 continue
             name = self.bundle_name(stem, entry)
@@ -534,30 +554,30 @@ class Recorder:
             if os.path.isdir(d):
                 shutil.rmtree(d)
             self.write_call(d, entry, entry.inputs, entry.outputs, entry.updated,
-                            entry.fallbacks, entry.key)
+                            entry.fallbacks, entry.name)
             if entry.weights:
                 write_safetensors(self.torch, os.path.join(d, "weights.safetensors"), entry.weights)
             with open(os.path.join(d, "entry.txt"), "w") as f:
-                f.write(entry.key + "\n")
+                f.write(entry.name + "\n")
             table = []
             for gear in entry.gears:
                 g = os.path.join(d, "gear%d" % gear.index)
                 desc = "gear %d: %s" % (gear.index, " ".join(
                     "%s[%d]=%d" % (n, dim, size) for n, dim, size in gear.sizes))
                 self.write_call(g, entry, gear.inputs, gear.outputs, gear.updated,
-                                gear.fallbacks, "%s gear %d" % (entry.key, gear.index))
+                                gear.fallbacks, "%s gear %d" % (entry.name, gear.index))
                 if entry.weights:
                     os.symlink("../weights.safetensors", os.path.join(g, "weights.safetensors"))
                 with open(os.path.join(g, "gear.txt"), "w") as f:
                     f.write(desc + "\n")
                 with open(os.path.join(g, "entry.txt"), "w") as f:
-                    f.write(entry.key + "\n")
+                    f.write(entry.name + "\n")
                 table.append(desc + "\n")
             if table:
                 with open(os.path.join(d, "gears.txt"), "w") as f:
                     f.writelines(table)
             print("harness: %s -> %s (%d inputs, %d weights, %d outputs, %d updated in place%s)"
-                  % (entry.key, d, len(entry.inputs), len(entry.weights or []),
+                  % (entry.name, d, len(entry.inputs), len(entry.weights or []),
                      len(entry.outputs), len(entry.updated),
                      ", %d gears" % len(entry.gears) if entry.gears else ""))
             written += 1
@@ -652,9 +672,9 @@ def main(argv):
     if status != 0:
         log("%s exited with status %s" % (args[0], status))
         return status
-    if only and only not in recorder.entries:
+    if only and only not in [e.name for e in recorder.called]:
         log("no compiled entry %s in %s (entries: %s)"
-            % (only, args[0], ", ".join(recorder.entries) or "none"))
+            % (only, args[0], ", ".join(e.name or e.key for e in recorder.entries) or "none"))
         return 2
     if written == 0:
         log("%s called no compiled entry" % args[0])

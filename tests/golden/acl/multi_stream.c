@@ -1132,10 +1132,11 @@ void model_destroy(model_t *self)
 
 /* ---- weights ------------------------------------------------------------------ */
 
-/* Whether name is a weight of d (or an alias of one). */
+/* Whether name is a weight of d (or an alias of one, or a state_dict key
+ * the model never reads): not an unused tensor. */
 static int tngc__is_weight(const TngrtBundleDesc *d, const char *name)
 {
-    return tngrt_desc_is_weight_key(d, name);
+    return tngrt_desc_is_state_key(d, name);
 }
 
 /* Lists the tensors of st that are no weight (one block: the pointers,
