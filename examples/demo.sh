@@ -1,9 +1,9 @@
 #!/bin/sh
 # make demo: lint and scan every example, plan the multi-stream seed and the
-# decoder, analyse the recompile log, then build the decoder into a bundle,
-# run its launcher on sample inputs made by PyTorch (python3-torch) and
-# compare its outputs with PyTorch's. Needs `make` (build/tngc and
-# build/libtngcrt.a) first.
+# decoder, analyse the recompile log, then build the decoder (and the LLaMA
+# example) into bundles, run their launchers on sample inputs made by
+# PyTorch (python3-torch) and compare their outputs with PyTorch's. Needs
+# `make` (build/tngc and build/libtngcrt.a) first.
 set -eu
 tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$(dirname "$0")"
@@ -39,3 +39,9 @@ echo "== the decoder's launcher on sample inputs from PyTorch (tests/ref/harness
 echo "   2 warm-up runs and 20 timed runs, then its outputs compared with PyTorch's"
 PYTHON=${PYTHON:-/usr/bin/python3} sh ../tests/e2e/run_sample.sh decoder/model.py "$tmp/decoder" \
     "$tmp/sample" --warmup 2 --iters 20
+echo
+echo "== examples/llama (modeling.py + run.py, HF-style): its prefill and decode bundles"
+echo "   over a static KV-cache pool, each launcher compared with PyTorch"
+"$tngc" build llama/run.py -o "$tmp/llama" --cache-dir "$tmp/cache"
+PYTHON=${PYTHON:-/usr/bin/python3} sh ../tests/e2e/run_sample.sh llama/run.py "$tmp/llama" \
+    "$tmp/llama_sample" --warmup 2 --iters 20
