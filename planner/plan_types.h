@@ -140,6 +140,8 @@ typedef struct Plan {
     size_t nconst;         /* constant ops */
     PlanOpType op_type;    /* the target's op names (PlanOptions); never NULL */
     PlanDTypeName dtype_name;  /* the target's dtype names (PlanOptions); never NULL */
+    int strided_views;     /* the CPU target: matmuls read permuted/expanded operands
+                            * in place (strided.h) */
     Arena arena;
 } Plan;
 
