@@ -58,6 +58,13 @@ int plan_mm_view(const Plan *self, int32_t v, int32_t *base, int *map)
 static int strided__base_final(const Graph *g, int32_t base)
 {
     int32_t r = graph_storage_root(g, base), last = -1;
+    /* the version base reads: through its views to the op that wrote it */
+    for (size_t steps = 0; steps <= g->ops.n; steps++) {
+        const Op *op = &g->ops.v[g->vals.v[base].op];
+        if (!(op_info[op->kind].flags & OPF_ALIAS) || op->nin == 0 || op->in[0] < 0)
+            break;
+        base = op->in[0];
+    }
     for (size_t o = 0; o < g->ops.n; o++) {
         const Op *op = &g->ops.v[o];
         if ((op_info[op->kind].flags & OPF_INPLACE) && graph_storage_root(g, op->out) == r)

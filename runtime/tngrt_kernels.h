@@ -6,7 +6,8 @@
  * - Every tensor argument is a TngrtArg: a dense C-order buffer with a
  *   dtype and a shape. Generated code never passes strided views: the
  *   planner gives every value a contiguous buffer of its own, or the
- *   buffer of the value it aliases (reshape, contiguous, format_cast).
+ *   buffer of the value it aliases (reshape, contiguous, format_cast);
+ *   tngrt_kernel_matmul_strided alone takes element strides beside them.
  * - `out` comes first. Its shape and dtype are the ones the planner
  *   inferred; kernels trust them (the planner checked them) but never read
  *   or write outside the buffers the shapes describe.
