@@ -412,8 +412,7 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
 /* ---- matmuls reading views in place (issue 18, planner/strided.h) ---- */
 
 /* The CPU emitter's own state (Emit.target): per op, 1 for a permute or
- * expand whose readers all read through it (no kernel call); NULL when
- * user kernels replace a matmul or view kind (they take dense operands). */
+ * expand whose readers all read through it (no kernel call, no buffer). */
 typedef struct CpuState {
     unsigned char *elided;
 } CpuState;
@@ -759,10 +758,9 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
         sb_free(&ident);
         return -1;
     }
-    CpuState cs = {NULL};
-    if (!E.user[OP_MM] && !E.user[OP_BMM] && !E.user[OP_MATMUL] && !E.user[OP_PERMUTE] &&
-        !E.user[OP_EXPAND])
-        cs.elided = plan_views_elided(p);
+    /* the copies the planner gave no buffer (tngc plans with dense_matmuls
+     * when a user kernel replaces a matmul) */
+    CpuState cs = {plan_views_elided(p)};
     E.target = &cs;
     EmitSplice sc = {&E, {0}};
     const char *name = opt->name;

@@ -137,11 +137,13 @@ static void memory__info(const Plan *self, MemInfo *mi)
     mi->is_buffer = xcalloc(nv + 1, 1);
     mi->to_end = xcalloc(nv + 1, 1);
     mi->users = xcalloc(nv + 1, sizeof *mi->users);
+    unsigned char *elided = plan_views_elided(self);   /* no buffer: nobody reads them */
     for (size_t v = 0; v < nv; v++) {
         unsigned flags = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
         mi->root[v] = graph_storage_root(g, (int32_t)v);
         /* constants' buffers are the constant block's, outside the arena */
         mi->is_buffer[v] = !(flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE)) && !plan_is_const(self, g->vals.v[v].op);
+        mi->is_buffer[v] &= !elided[g->vals.v[v].op];
         if (mi->is_buffer[v])
             memory__use(&mi->users[v], g->vals.v[v].op);
     }
@@ -162,6 +164,7 @@ static void memory__info(const Plan *self, MemInfo *mi)
             }
         }
     }
+    free(elided);
     for (size_t i = 0; i < g->outputs.n; i++)
         memory__mark_end(mi, g, g->outputs.v[i].value);
     for (size_t i = 0; i < g->inputs.n; i++)
