@@ -118,23 +118,19 @@ unsigned char *plan_views_elided(const Plan *self)
         if (r != (int32_t)v)
             keep[r] = 1;
     }
-    /* readers come after their producers: decide from the last op back */
+    /* readers come after their producers: decide from the last op back,
+     * counting each value's readers (2: one that needs the value itself) */
+    unsigned char *readers = xcalloc(nv + 1, 1);
     for (size_t o = nops; o-- > 0;) {
         const Op *op = &g->ops.v[o];
-        if (!strided__view_kind(op->kind) || op->nout != 1 || keep[op->out] ||
-            (self->const_op && self->const_op[o]))
-            continue;
-        int ok = 1, readers = 0;
-        for (size_t q = o + 1; ok && q < nops; q++) {
-            const Op *u = &g->ops.v[q];
-            for (uint32_t k = 0; k < u->nin; k++)
-                if (u->in[k] == op->out) {
-                    readers++;
-                    ok &= mm[q] || el[q];
-                }
-        }
-        el[o] = (unsigned char)(ok && readers > 0);
+        if (strided__view_kind(op->kind) && op->nout == 1 && !keep[op->out] &&
+            !(self->const_op && self->const_op[o]))
+            el[o] = readers[op->out] == 1;
+        for (uint32_t k = 0; k < op->nin; k++)
+            if (op->in[k] >= 0 && readers[op->in[k]] < 2)
+                readers[op->in[k]] = mm[o] || el[o] ? 1 : 2;
     }
+    free(readers);
     free(mm);
     free(keep);
     return el;
