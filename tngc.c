@@ -262,13 +262,19 @@ static int stage_plan(Script *S)
 {
     for (size_t i = 0; i < S->ir.nentries; i++) {
         Plan p;
-        PlanOptions popt = {codegen_op_type, codegen_dtype_name, 0};  /* static kernels are named as the manifests name them */
+        PlanOptions popt = {codegen_op_type, codegen_dtype_name, 0, 0};  /* static kernels are named as the manifests name them */
         /* the CPU target (the default; tngc plan shows its plan) keeps
          * branches too small for a thread hand-off on stream 0, and
          * computes constants once at create (ACL runs them in every call) */
         int cpu = S->job->target && strcmp(S->job->target->name, "cpu") == 0;
         if (cpu && !S->job->streams_as_written)
             popt.handoff_ns = PLAN_HANDOFF_NS;
+        /* user matmul kernels take dense operands: no strided views (issue 18) */
+        for (size_t u = 0; u < S->job->user_ops.n; u++)
+            if (S->job->user_ops.v[u] && (!strcmp(S->job->user_ops.v[u], "mm") ||
+                                          !strcmp(S->job->user_ops.v[u], "bmm") ||
+                                          !strcmp(S->job->user_ops.v[u], "matmul")))
+                popt.dense_matmuls = 1;
         int rc = plan_build_for(&p, S->ir.entries[i], &popt, cpu, &S->sf.diags);
         VEC_PUSH(S->plans, p);
         if (rc != 0)

@@ -26,6 +26,9 @@
  */
 #include "emit.h"
 
+#include "../planner/strided.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 const char emit_user_kernel_type[] =
@@ -406,10 +409,80 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
         e__fail_return(E);
 }
 
+/* ---- matmuls reading views in place (issue 18, planner/strided.h) ---- */
+
+/* The CPU emitter's own state (Emit.target): per op, 1 for a permute or
+ * expand whose readers all read through it (no kernel call, no buffer). */
+typedef struct CpuState {
+    unsigned char *elided;
+} CpuState;
+
+/* Whether op_id's copy is elided. */
+static int e__elided(const Emit *E, int32_t op_id)
+{
+    const CpuState *cs = E->target;
+    return cs && cs->elided && cs->elided[op_id];
+}
+
+/* Whether op_id is a matmul emitted through strides. */
+static int e__mm_strided(const Emit *E, int32_t op_id)
+{
+    const CpuState *cs = E->target;
+    return cs && cs->elided && !E->kptr && plan_mm_strided(E->p, op_id);
+}
+
+/* Operand v of a strided matmul: the TngrtArg of its shape over the storage
+ * of the value its views start from, then its element strides there. */
+static void e__strided_operand(Emit *E, int32_t v)
+{
+    const Val *val = &E->g->vals.v[v];
+    int32_t base;
+    int map[GRAPH_MAX_DIMS];
+    plan_mm_view(E->p, v, &base, map);
+    const Val *bv = &E->g->vals.v[base];
+    sb_puts(E->o, "&(TngrtArg){");
+    emit_ptr(E, base, 0);
+    sb_printf(E->o, ", %s, %d, ", emit_dtype_enum(bv->dtype), val->ndim);
+    emit_shape(E, v, -1);
+    sb_puts(E->o, "}, (const int64_t[]){");
+    for (int d = 0; d < val->ndim; d++) {
+        sb_puts(E->o, d ? ", " : "");
+        if (map[d] < 0) {
+            sb_putc(E->o, '0');
+            continue;
+        }
+        if (map[d] == bv->ndim - 1) {
+            sb_putc(E->o, '1');
+            continue;
+        }
+        sb_putc(E->o, '(');
+        for (int j = map[d] + 1; j < bv->ndim; j++) {
+            sb_puts(E->o, j > map[d] + 1 ? " * " : "");
+            emit_dim(E, bv->dims[j]);
+        }
+        sb_putc(E->o, ')');
+    }
+    sb_putc(E->o, '}');
+}
+
+/* A strided matmul's call (no copy of a permuted or expanded operand). */
+static void e__mm_strided_call(Emit *E, const Op *op)
+{
+    sb_puts(E->o, "tngrt_kernel_matmul_strided(");
+    e__arg(E, OUT(0));
+    sb_puts(E->o, ", ");
+    e__strided_operand(E, op->in[0]);
+    sb_puts(E->o, ", ");
+    e__strided_operand(E, op->in[1]);
+    sb_puts(E->o, ");\n");
+}
+
 /* One op's statement, with #line back to the script. */
 static void e__op(Emit *E, int32_t op_id, const char *indent)
 {
     const Op *op = &E->g->ops.v[op_id];
+    if (e__elided(E, op_id))
+        return;
     sb_printf(E->o, "%s/* ", indent);
     graph_val_type_str(E->g, op->out, E->o);
     sb_printf(E->o, " %%%d = %s */\n", op->out, op_info[op->kind].name);
@@ -434,6 +507,8 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
         }
         sb_puts(E->o, "}, err))\n");
         e__fail_return(E);
+    } else if (e__mm_strided(E, op_id)) {
+        e__mm_strided_call(E, op);
     } else {
         e__call(E, op_id, "tngrt_kernel_");
     }
@@ -462,7 +537,7 @@ static void e__segment(Emit *E, int seg)
     sb_printf(E->o, "static int g%d_seg%d(const TngrtRunCtx *c, TngrtError *err)\n{\n", E->gear, seg);
     e__fn_prologue(E);
     for (size_t i = 0; i < s->nops; i++)
-        if (emit_has_kernel(E, s->ops[i]))
+        if (emit_has_kernel(E, s->ops[i]) && !e__elided(E, s->ops[i]))
             e__op(E, s->ops[i], "    ");
     sb_puts(E->o, "    return 0;\n}\n");
 }
@@ -502,7 +577,7 @@ static void e__stream(Emit *E, int s)
         const PlanUnit *u = &p->units.v[ps->units[i]];
         for (size_t w = 0; w < u->nwait; w++)
             sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, u->wait[w]);
-        int runs = u->seg >= 0 || emit_has_kernel(E, u->op);
+        int runs = u->seg >= 0 || (emit_has_kernel(E, u->op) && !e__elided(E, u->op));
         if (runs) {
             sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
             if (u->seg >= 0)
@@ -683,6 +758,10 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
         sb_free(&ident);
         return -1;
     }
+    /* the copies the planner gave no buffer (tngc plans with dense_matmuls
+     * when a user kernel replaces a matmul) */
+    CpuState cs = {plan_views_elided(p)};
+    E.target = &cs;
     EmitSplice sc = {&E, {0}};
     const char *name = opt->name;
 
@@ -703,6 +782,8 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     }
     sb_free(&sc.text);
     sb_free(&ident);
+    free(cs.elided);
+    E.target = NULL;
     emit_fini(&E);
     return E.errors ? -1 : 0;
 }

@@ -39,6 +39,7 @@
  */
 #include "passes.h"
 #include "plan.h"
+#include "strided.h"
 #include "values.h"
 
 #define MEM_ALIGN 64
@@ -136,11 +137,13 @@ static void memory__info(const Plan *self, MemInfo *mi)
     mi->is_buffer = xcalloc(nv + 1, 1);
     mi->to_end = xcalloc(nv + 1, 1);
     mi->users = xcalloc(nv + 1, sizeof *mi->users);
+    unsigned char *elided = plan_views_elided(self);   /* no buffer: nobody reads them */
     for (size_t v = 0; v < nv; v++) {
         unsigned flags = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
         mi->root[v] = graph_storage_root(g, (int32_t)v);
         /* constants' buffers are the constant block's, outside the arena */
         mi->is_buffer[v] = !(flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE)) && !plan_is_const(self, g->vals.v[v].op);
+        mi->is_buffer[v] &= !elided[g->vals.v[v].op];
         if (mi->is_buffer[v])
             memory__use(&mi->users[v], g->vals.v[v].op);
     }
@@ -148,6 +151,20 @@ static void memory__info(const Plan *self, MemInfo *mi)
         for (uint32_t k = 0; k < g->ops.v[o].nin; k++)
             if (g->ops.v[o].in[k] >= 0)
                 memory__use(&mi->users[mi->root[g->ops.v[o].in[k]]], (int32_t)o);
+    /* a matmul reading a permute/expand chain in place (strided.h) uses
+     * the storage of every value of the chain */
+    for (size_t o = 0; o < g->ops.n; o++) {
+        if (!plan_mm_strided(self, (int32_t)o))
+            continue;
+        for (uint32_t k = 0; k < 2; k++) {
+            for (int32_t v = g->ops.v[o].in[k]; v >= 0;) {
+                const Op *p = &g->ops.v[g->vals.v[v].op];
+                memory__use(&mi->users[mi->root[v]], (int32_t)o);
+                v = (p->kind == OP_PERMUTE || p->kind == OP_EXPAND) && p->nin > 0 ? p->in[0] : -1;
+            }
+        }
+    }
+    free(elided);
     for (size_t i = 0; i < g->outputs.n; i++)
         memory__mark_end(mi, g, g->outputs.v[i].value);
     for (size_t i = 0; i < g->inputs.n; i++)

@@ -43,6 +43,7 @@ int plan_build_for(Plan *self, Graph *g, const PlanOptions *opt, int consts_at_c
     self->op_type = opt && opt->op_type ? opt->op_type : plan__dump_name;
     self->dtype_name = opt && opt->dtype_name ? opt->dtype_name : dtype_name;
     self->handoff_ns = opt ? opt->handoff_ns : 0;
+    self->strided_views = consts_at_create && !(opt && opt->dense_matmuls);
     if (plan_gears(self, diags) < 0)
         return -1;
     if (consts_at_create)

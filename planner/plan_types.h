@@ -28,6 +28,8 @@ typedef struct PlanOptions {
     int64_t handoff_ns;    /* the stream cost model (streams.c): a non-default stream
                             * whose estimated work is below this in every gear runs on
                             * stream 0; 0 (the default): every stream keeps its thread */
+    int dense_matmuls;     /* 1: matmuls read dense operands only (user kernels replace
+                            * them), no strided views on the CPU target (strided.h) */
 } PlanOptions;
 
 /* The CPU target's cost of handing work to another thread and back (ns):
@@ -140,6 +142,8 @@ typedef struct Plan {
     size_t nconst;         /* constant ops */
     PlanOpType op_type;    /* the target's op names (PlanOptions); never NULL */
     PlanDTypeName dtype_name;  /* the target's dtype names (PlanOptions); never NULL */
+    int strided_views;     /* the CPU target: matmuls read permuted/expanded operands
+                            * in place (strided.h) */
     Arena arena;
 } Plan;
 

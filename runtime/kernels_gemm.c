@@ -384,3 +384,347 @@ void tngrt_gemm_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const
 }
 
 #endif
+
+/* ---- small products with B unpacked: no packing, no library call ---- */
+
+/*
+ * c[i * ldc + j] = sum_kk a[i * ars + kk * acs] * b[kk * brs + j * bcs] for
+ * few rows (decode's one-row products, attention at batch 1), where
+ * packing B or a call into OpenBLAS costs more than the product. Three
+ * forms: B's rows contiguous (bcs 1: each C row accumulates rows of B,
+ * 64 and 16 columns in registers), B's columns contiguous with A's rows
+ * (brs 1, acs 1: dot products, four columns at a time, e.g. q @ k^T with
+ * k read in place), and any strides (scalar). Written with the compiler's
+ * vector extension, so one body compiles to AVX-512, AVX2 or SSE/NEON
+ * through the target of the function it is inlined into; without the
+ * extension, scalar loops.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define TNGRT_GEMM_VEC 1
+typedef float tngrt_gemm__v16 __attribute__((vector_size(64)));
+#define TNGRT_GEMM__LD(v, p) memcpy(&(v), (p), sizeof(v))
+#define TNGRT_GEMM__ST(p, v) memcpy((p), &(v), sizeof(v))
+#else
+#define TNGRT_GEMM_VEC 0
+#endif
+
+/* One C element by the scalar loop. */
+TNGRT_GEMM_INLINE float tngrt_gemm__dot_s(int64_t k, const float *a, int64_t acs, const float *b,
+                                          int64_t brs)
+{
+    float s = 0.0f;
+    for (int64_t kk = 0; kk < k; kk++)
+        s += a[kk * acs] * b[kk * brs];
+    return s;
+}
+
+TNGRT_GEMM_INLINE void tngrt_gemm__small_body(int64_t m, int64_t n, int64_t k, const float *a,
+                                              int64_t ars, int64_t acs, const float *b,
+                                              int64_t brs, int64_t bcs, float *c, int64_t ldc)
+{
+    for (int64_t i = 0; i < m; i++) {
+        const float *ai = a + i * ars;
+        float *ci = c + i * ldc;
+        int64_t j = 0;
+#if TNGRT_GEMM_VEC
+        if (bcs == 1) {
+            for (; j + 64 <= n; j += 64) {
+                tngrt_gemm__v16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, v0, v1, v2, v3;
+                for (int64_t kk = 0; kk < k; kk++) {
+                    const float *bk = b + kk * brs + j;
+                    float av = ai[kk * acs];
+                    TNGRT_GEMM__LD(v0, bk);
+                    TNGRT_GEMM__LD(v1, bk + 16);
+                    TNGRT_GEMM__LD(v2, bk + 32);
+                    TNGRT_GEMM__LD(v3, bk + 48);
+                    s0 += av * v0;
+                    s1 += av * v1;
+                    s2 += av * v2;
+                    s3 += av * v3;
+                }
+                TNGRT_GEMM__ST(ci + j, s0);
+                TNGRT_GEMM__ST(ci + j + 16, s1);
+                TNGRT_GEMM__ST(ci + j + 32, s2);
+                TNGRT_GEMM__ST(ci + j + 48, s3);
+            }
+            for (; j + 16 <= n; j += 16) {
+                tngrt_gemm__v16 s0 = {0}, v0;
+                for (int64_t kk = 0; kk < k; kk++) {
+                    TNGRT_GEMM__LD(v0, b + kk * brs + j);
+                    s0 += ai[kk * acs] * v0;
+                }
+                TNGRT_GEMM__ST(ci + j, s0);
+            }
+        } else if (brs == 1 && acs == 1 && k >= 16) {
+            int64_t k16 = k / 16 * 16;
+            for (; j + 4 <= n; j += 4) {
+                const float *b0 = b + j * bcs, *b1 = b0 + bcs, *b2 = b1 + bcs, *b3 = b2 + bcs;
+                tngrt_gemm__v16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, av, v;
+                float r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                for (int64_t kk = 0; kk < k16; kk += 16) {
+                    TNGRT_GEMM__LD(av, ai + kk);
+                    TNGRT_GEMM__LD(v, b0 + kk);
+                    s0 += av * v;
+                    TNGRT_GEMM__LD(v, b1 + kk);
+                    s1 += av * v;
+                    TNGRT_GEMM__LD(v, b2 + kk);
+                    s2 += av * v;
+                    TNGRT_GEMM__LD(v, b3 + kk);
+                    s3 += av * v;
+                }
+                for (int u = 0; u < 16; u++) {
+                    r[0] += s0[u];
+                    r[1] += s1[u];
+                    r[2] += s2[u];
+                    r[3] += s3[u];
+                }
+                for (int64_t kk = k16; kk < k; kk++) {
+                    r[0] += ai[kk] * b0[kk];
+                    r[1] += ai[kk] * b1[kk];
+                    r[2] += ai[kk] * b2[kk];
+                    r[3] += ai[kk] * b3[kk];
+                }
+                memcpy(ci + j, r, sizeof r);
+            }
+            for (; j < n; j++) {
+                const float *bj = b + j * bcs;
+                tngrt_gemm__v16 s0 = {0}, av, v;
+                float r = 0.0f;
+                for (int64_t kk = 0; kk < k16; kk += 16) {
+                    TNGRT_GEMM__LD(av, ai + kk);
+                    TNGRT_GEMM__LD(v, bj + kk);
+                    s0 += av * v;
+                }
+                for (int u = 0; u < 16; u++)
+                    r += s0[u];
+                for (int64_t kk = k16; kk < k; kk++)
+                    r += ai[kk] * bj[kk];
+                ci[j] = r;
+            }
+        }
+#endif
+        for (; j < n; j++)
+            ci[j] = tngrt_gemm__dot_s(k, ai, acs, b + j * bcs, brs);
+    }
+}
+
+static void tngrt_gemm__small_c(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                                int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
+                                int64_t ldc)
+{
+    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+}
+
+#if TNGRT_GEMM_X86
+
+TNGRT_GEMM__T512 static void tngrt_gemm__small_avx512(int64_t m, int64_t n, int64_t k,
+                                                      const float *a, int64_t ars, int64_t acs,
+                                                      const float *b, int64_t brs, int64_t bcs,
+                                                      float *c, int64_t ldc)
+{
+    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+}
+
+TNGRT_GEMM__T256 static void tngrt_gemm__small_avx2(int64_t m, int64_t n, int64_t k,
+                                                    const float *a, int64_t ars, int64_t acs,
+                                                    const float *b, int64_t brs, int64_t bcs,
+                                                    float *c, int64_t ldc)
+{
+    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+}
+
+__attribute__((used, no_sanitize("address", "undefined")))
+static __typeof__(tngrt_gemm__small_c) *tngrt_gemm_small_f32__resolve(void)
+{
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return tngrt_gemm__small_avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return tngrt_gemm__small_avx2;
+    return tngrt_gemm__small_c;
+}
+
+void tngrt_gemm_small_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                          int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
+                          int64_t ldc) __attribute__((ifunc("tngrt_gemm_small_f32__resolve")));
+
+void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
+                              int64_t ars, int64_t acs, const float *b, int64_t brs, int64_t bcs,
+                              float *c, int64_t ldc)
+{
+    if (isa == TNGRT_GEMM_AVX512 && tngrt_gemm_isa_available(isa))
+        tngrt_gemm__small_avx512(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    else if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(isa))
+        tngrt_gemm__small_avx2(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    else
+        tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+}
+
+#else
+
+void tngrt_gemm_small_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                          int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
+                          int64_t ldc)
+{
+    tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+}
+
+void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
+                              int64_t ars, int64_t acs, const float *b, int64_t brs, int64_t bcs,
+                              float *c, int64_t ldc)
+{
+    (void)isa;
+    tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+}
+
+#endif
+
+int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
+{
+    /* each row streams all of B: one or two rows always, up to 7 while B
+     * stays in L2 (256 KiB); packing pays from 8 rows */
+    return m >= 1 && m < 8 && (m <= 2 || n * k <= 65536);
+}
+
+/* ---- matmul through strides: views read in place ---- */
+
+/* A dense float32 copy of the strided operand x (nd dims, shape sh,
+ * element strides st), or NULL. */
+static float *tngrt_gemm__gather(const TngrtArg *x, const int64_t *st)
+{
+    int64_t n = tngrt_impl__numel(x->ndim, x->shape), idx[TNGRT_MAX_DIMS] = {0}, off = 0;
+    float *f = (float *)tngrt_impl__alloc(n, sizeof(float));
+    for (int64_t t = 0; f && t < n; t++) {
+        f[t] = tngrt_impl__ldf(x, off);
+        for (int d = x->ndim - 1; d >= 0; d--) {
+            off += st[d];
+            if (++idx[d] < x->shape[d])
+                break;
+            off -= st[d] * x->shape[d];
+            idx[d] = 0;
+        }
+    }
+    return f;
+}
+
+/* Batch strides of the strided operand x (rank xn, strides st) against
+ * nb batch dims of out: a missing or size-1 dim reads stride 0. */
+static void tngrt_gemm__batch_strides(const TngrtArg *x, const int64_t *st, int64_t nb,
+                                      int64_t *bst)
+{
+    for (int d = 0; d < nb; d++) {
+        int dx = d - (int)(nb - (x->ndim - 2));
+        bst[d] = dx < 0 || x->shape[dx] == 1 ? 0 : st[dx];
+    }
+}
+
+/* The direct loop over the operands in place (scratch could not be had). */
+static void tngrt_gemm__naive_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
+                                      const TngrtArg *b, const int64_t *bs)
+{
+    int64_t abst[TNGRT_MAX_DIMS], bbst[TNGRT_MAX_DIMS], idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0;
+    int64_t nb = out->ndim - 2, an = a->ndim, bn = b->ndim, o = 0;
+    int64_t m = a->shape[an - 2], k = a->shape[an - 1], n = b->shape[bn - 1];
+    tngrt_gemm__batch_strides(a, as, nb, abst);
+    tngrt_gemm__batch_strides(b, bs, nb, bbst);
+    for (int64_t t = tngrt_impl__numel((int)nb, out->shape); t > 0; t--) {
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                float s = 0.0f;
+                for (int64_t kk = 0; kk < k; kk++)
+                    s += tngrt_impl__ldf(a, ao + i * as[an - 2] + kk * as[an - 1]) *
+                         tngrt_impl__ldf(b, bo + kk * bs[bn - 2] + j * bs[bn - 1]);
+                tngrt_impl__stf(out, o++, s);
+            }
+        for (int d = (int)nb - 1; d >= 0; d--) {
+            ao += abst[d];
+            bo += bbst[d];
+            if (++idx[d] < out->shape[d])
+                break;
+            ao -= abst[d] * out->shape[d];
+            bo -= bbst[d] * out->shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
+                                 const TngrtArg *b, const int64_t *bs)
+{
+    const int64_t *as0 = as, *bs0 = bs;
+    int64_t abs_[TNGRT_MAX_DIMS], bbs[TNGRT_MAX_DIMS], dense_a[TNGRT_MAX_DIMS], dense_b[TNGRT_MAX_DIMS];
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, m, n, k, nb, nbatch, nout;
+    float *sa = NULL, *sb = NULL, *sc = NULL, *bp = NULL, *fc;
+    const float *fa, *fb;
+    int an = a->ndim, bn = b->ndim;
+    if (out->ndim < 2 || an < 2 || bn < 2 || out->ndim > TNGRT_MAX_DIMS || an > out->ndim ||
+        bn > out->ndim || !tngrt_impl__is_float(out->dtype) || !tngrt_impl__is_float(a->dtype) ||
+        !tngrt_impl__is_float(b->dtype))
+        return;
+    nb = out->ndim - 2;
+    m = a->shape[an - 2];
+    k = a->shape[an - 1];
+    n = b->shape[bn - 1];
+    nout = tngrt_impl__numel(out->ndim, out->shape);
+    if (nout <= 0)
+        return;
+    /* operands that are not float32 are widened into dense copies */
+    if (a->dtype != TNGRT_F32) {
+        if (!(sa = tngrt_gemm__gather(a, as)))
+            goto fail;
+        tngrt_impl__bstrides(an, a->shape, an, dense_a);
+        as = dense_a;
+    }
+    if (b->dtype != TNGRT_F32) {
+        if (!(sb = tngrt_gemm__gather(b, bs)))
+            goto fail;
+        tngrt_impl__bstrides(bn, b->shape, bn, dense_b);
+        bs = dense_b;
+    }
+    fa = sa ? sa : (const float *)a->data;
+    fb = sb ? sb : (const float *)b->data;
+    fc = out->dtype == TNGRT_F32 ? (float *)out->data
+                                 : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
+    if (!fc)
+        goto fail;
+    tngrt_gemm__batch_strides(a, as, nb, abs_);
+    tngrt_gemm__batch_strides(b, bs, nb, bbs);
+    nbatch = tngrt_impl__numel((int)nb, out->shape);
+    if (k > 0 && !tngrt_gemm_small_pays(m, n, k))
+        bp = (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(n, k), sizeof(float));
+    for (int64_t t = 0; t < nbatch; t++) {
+        float *ct = fc + t * m * n;
+        if (k == 0) {
+            memset(ct, 0, (size_t)(m * n) * sizeof(float));
+        } else if (bp) {
+            if (bo != packed) {
+                TngrtArg bf = {(void *)fb, TNGRT_F32, b->ndim, b->shape};
+                tngrt_gemm_pack_b(bp, &bf, bo, bs[bn - 2], bs[bn - 1], k, n);
+                packed = bo;
+            }
+            tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, n, NULL);
+        } else {
+            tngrt_gemm_small_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], fb + bo, bs[bn - 2],
+                                 bs[bn - 1], ct, n);
+        }
+        for (int d = (int)nb - 1; d >= 0; d--) {
+            ao += abs_[d];
+            bo += bbs[d];
+            if (++idx[d] < out->shape[d])
+                break;
+            ao -= abs_[d] * out->shape[d];
+            bo -= bbs[d] * out->shape[d];
+            idx[d] = 0;
+        }
+    }
+    if (sc)
+        tngrt_impl__narrow(out, 0, sc, nout);
+    goto done;
+fail:
+    tngrt_gemm__naive_strided(out, a, as0, b, bs0);
+done:
+    free(bp);
+    free(sa);
+    free(sb);
+    free(sc);
+}

@@ -1300,6 +1300,29 @@ static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, con
     return 0;
 }
 
+/* The batched products of p with few rows (tngrt_gemm_small_pays) on
+ * float32 a, b, c: B read in place, unpacked, no library call; bias, beta
+ * and alpha applied after. */
+static inline void tngrt_impl__gemm_small(const TngrtImplMM *p, const float *a, const float *b,
+                                          float *c)
+{
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, nbatch = tngrt_impl__numel(p->nb, p->bshape);
+    int post = (p->bias && p->beta != 0.0) || p->alpha != 1.0;
+    for (int64_t t = 0; t < nbatch; t++) {
+        float *ct = c + t * p->m * p->n;
+        tngrt_gemm_small_f32(p->m, p->n, p->k, a + ao * p->m * p->k, p->k, 1, b + bo * p->k * p->n,
+                             p->btrans ? 1 : p->n, p->btrans ? p->k : 1, ct, p->n);
+        for (int64_t i = 0; post && i < p->m; i++)
+            for (int64_t j = 0; j < p->n; j++) {
+                float v = (float)p->alpha * ct[i * p->n + j];
+                if (p->bias && p->beta != 0.0)
+                    v += (float)p->beta * tngrt_impl__ldf(p->bias, i * p->bias_sm + j * p->bias_sn);
+                ct[i * p->n + j] = v;
+            }
+        tngrt_impl__mm_next(p, idx, &ao, &bo);
+    }
+}
+
 /* The batched GEMMs of p on float (dbl 0: sgemm, bias applied) or double
  * (dbl 1: dgemm, no bias) buffers; m, n, k > 0 and within int. */
 static inline void tngrt_impl__gemm_batched(const TngrtImplMM *p, int dbl, const void *a,
@@ -1346,7 +1369,7 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
     float *sa = NULL, *sb = NULL, *sc = NULL;
     const float *fa, *fb;
     float *fc;
-    int own;
+    int own, small;
     int64_t nout = tngrt_impl__numel(p->nb, p->bshape) * p->m * p->n;
     if (nout <= 0)
         return;
@@ -1360,14 +1383,17 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
     fc = out->dtype == TNGRT_F32 ? (float *)out->data
                                   : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
     /* own GEMM: B packed (and widened) straight from its dtype */
-    own = fa && fc && tngrt_impl__is_float(b->dtype) &&
+    small = !prepacked && tngrt_gemm_small_pays(p->m, p->n, p->k);
+    own = !small && fa && fc && tngrt_impl__is_float(b->dtype) &&
           (prepacked || tngrt_impl__own_gemm_pays(p)) &&
           tngrt_impl__gemm_own(p, fa, b, fc, prepacked) == 0;
     fb = own || b->dtype == TNGRT_F32
              ? (const float *)b->data
              : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
     if (fa && fb && fc) {
-        if (!own)
+        if (small)
+            tngrt_impl__gemm_small(p, fa, fb, fc);
+        else if (!own)
             tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
         if (sc && tngrt_impl__is_half(out->dtype))
             tngrt_impl__narrow(out, 0, sc, nout);

@@ -6,7 +6,8 @@
  * - Every tensor argument is a TngrtArg: a dense C-order buffer with a
  *   dtype and a shape. Generated code never passes strided views: the
  *   planner gives every value a contiguous buffer of its own, or the
- *   buffer of the value it aliases (reshape, contiguous, format_cast).
+ *   buffer of the value it aliases (reshape, contiguous, format_cast);
+ *   tngrt_kernel_matmul_strided alone takes element strides beside them.
  * - `out` comes first. Its shape and dtype are the ones the planner
  *   inferred; kernels trust them (the planner checked them) but never read
  *   or write outside the buffers the shapes describe.
@@ -579,6 +580,33 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa);
  * [n, k] (float32/16, bfloat16) read as B = w^T; returns its size in
  * floats, or -1 (*dst NULL) for another dtype or no memory. */
 int64_t tngrt_gemm_pack_weight(float **dst, const void *w, TngrtDType dt, int64_t n, int64_t k);
+
+/* c[i * ldc + j] = sum_kk a[i * ars + kk * acs] * b[kk * brs + j * bcs] for
+ * i < m, j < n (B unpacked, any strides): the few-row products where
+ * packing B costs more than the product (tngrt_gemm_small_pays); the
+ * widest vector path the CPU has, chosen once at load. */
+void tngrt_gemm_small_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                          int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
+                          int64_t ldc);
+
+/* The same on the named path (the portable one where the CPU lacks it). */
+void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
+                              int64_t ars, int64_t acs, const float *b, int64_t brs, int64_t bcs,
+                              float *c, int64_t ldc);
+
+/* Whether an [m, k] x [k, n] product runs tngrt_gemm_small_f32 rather
+ * than packing B (fewer than 8 rows, B cached or one or two rows). */
+int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k);
+
+/* torch.matmul of float operands a [..., m, k] and b [..., k, n] (rank >= 2
+ * each, batch dims broadcast against out's [..., m, n]) read through
+ * element strides: the element at index idx of a is at a->data[sum_d
+ * idx[d] * as[d]] (likewise b with bs); any strides, 0 included, so
+ * transposed, permuted and broadcast views are read in place. Float32
+ * operands are not copied; float16/bfloat16 ones are widened once, and
+ * out is rounded once per element. */
+void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
+                                 const TngrtArg *b, const int64_t *bs);
 
 /* tngrt_kernel_linear with w already packed by tngrt_gemm_pack_weight
  * (wp; NULL: as tngrt_kernel_linear). */

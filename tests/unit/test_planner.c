@@ -189,7 +189,7 @@ static void assert_schedule_sound(const T *t)
 
 static void t_plan(T *t)
 {
-    PlanOptions opt = {codegen_op_type, codegen_dtype_name, 0};   /* the keys tngc prints: manifest names */
+    PlanOptions opt = {codegen_op_type, codegen_dtype_name, 0, 0};   /* the keys tngc prints: manifest names */
     t->rc = plan_build_with(&t->p, &t->b.g, &opt, &t->diags);
     if (t->rc == 0)
         assert_schedule_sound(t);
@@ -949,7 +949,7 @@ static void test_kernels_target_free(void **state)
     assert_string_equal(t.p.kernels.v[0].key, "mm_float32_ND_2_8_0");
     assert_string_equal(t.p.kernels.v[1].key, "exp_float32_ND_2_8_0");
     plan_free(&t.p);
-    PlanOptions opt = {codegen_op_type, codegen_dtype_name, 0};
+    PlanOptions opt = {codegen_op_type, codegen_dtype_name, 0, 0};
     assert_int_equal(plan_build_with(&t.p, &t.b.g, &opt, &t.diags), 0);
     assert_string_equal(t.p.kernels.v[0].key, "MatMulV2_float_ND_2_8_0");
     t_free(&t);
