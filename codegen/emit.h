@@ -104,6 +104,22 @@ void emit_args(Emit *E, const Op *op, const char *spec, int lead, EmitTokenFn ta
  * source or view); tests/unit/test_ops.c checks every kind. */
 int emit_cpu_has_row(OpKind kind);
 
+/* ---- pointwise fusion, CPU target (fuse.c) ---- */
+/* Sets up fusion (E->target holds its state; nothing with opt->no_fuse). */
+void fuse_init(Emit *E);
+void fuse_fini(Emit *E);
+/* The length (>= 2) of the fused group that starts at unit i of stream s
+ * in E's gear, its ops in ops[] (room for 32), or 0. */
+size_t fuse_units(const Emit *E, int s, size_t i, int32_t *ops);
+/* The same for a segment's ops from ops[0]: the group's length, or 0. */
+size_t fuse_seg_ops(const Emit *E, const int32_t *ops, size_t n);
+/* 1 when some gear has a group (sets E's gear). */
+int fuse_any(Emit *E);
+/* "fused mul %3 + silu %4 (line 9)": a group's trace name. */
+void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
+/* The group's loop nest, as a block indented by in. */
+void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
+
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);
 /* The static kernel op uses in E->gear (reduce-overhead with

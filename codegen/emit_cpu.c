@@ -461,9 +461,15 @@ static void e__segment(Emit *E, int seg)
     sb_puts(E->o, " */\n");
     sb_printf(E->o, "static int g%d_seg%d(const TngrtRunCtx *c, TngrtError *err)\n{\n", E->gear, seg);
     e__fn_prologue(E);
-    for (size_t i = 0; i < s->nops; i++)
-        if (emit_has_kernel(E, s->ops[i]))
+    for (size_t i = 0; i < s->nops; i++) {
+        size_t n = fuse_seg_ops(E, s->ops + i, s->nops - i);
+        if (n) {   /* a fused group (fuse.c) */
+            fuse_emit(E, s->ops + i, n, "    ");
+            i += n - 1;
+        } else if (emit_has_kernel(E, s->ops[i])) {
             e__op(E, s->ops[i], "    ");
+        }
+    }
     sb_puts(E->o, "    return 0;\n}\n");
 }
 
@@ -489,6 +495,28 @@ static void e__unit_name(Emit *E, const PlanUnit *u)
     }
 }
 
+/* A fused group of units i.. of stream s (fuse.c): the first unit's
+ * waits, one loop nest timed as one trace slice naming its ops, the last
+ * unit's records. */
+static void e__fused_unit(Emit *E, int s, size_t i, const int32_t *ops, size_t n)
+{
+    const Plan *p = E->p;
+    const PlanStream *ps = &p->streams.v[s];
+    const PlanUnit *first = &p->units.v[ps->units[i]], *last = &p->units.v[ps->units[i + n - 1]];
+    for (size_t w = 0; w < first->nwait; w++)
+        sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, first->wait[w]);
+    sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
+    fuse_emit(E, ops, n, "        ");
+    sb_printf(E->o, "        TNGC_UNIT_END(%d, ", s);
+    StrBuf t = {0};
+    fuse_name(E, ops, n, &t);
+    cesc_string(E->o, t.s);
+    sb_free(&t);
+    sb_puts(E->o, ");\n    }\n");
+    for (size_t r = 0; r < last->nrecord; r++)
+        sb_printf(E->o, "    tngrt_exec_record(ex, %d, %d);\n", s, last->record[r]);
+}
+
 static void e__stream(Emit *E, int s)
 {
     const Plan *p = E->p;
@@ -500,6 +528,13 @@ static void e__stream(Emit *E, int s)
     e__fn_prologue(E);
     for (size_t i = 0; i < ps->nunits; i++) {
         const PlanUnit *u = &p->units.v[ps->units[i]];
+        int32_t fops[32];
+        size_t nf = fuse_units(E, s, i, fops);
+        if (nf) {
+            e__fused_unit(E, s, i, fops, nf);
+            i += nf - 1;
+            continue;
+        }
         for (size_t w = 0; w < u->nwait; w++)
             sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, u->wait[w]);
         int runs = u->seg >= 0 || emit_has_kernel(E, u->op);
@@ -612,6 +647,9 @@ static void e__body(Emit *E, StrBuf *body)
                                 "    const int64_t *attr, int nattr, const double *fattr, TngrtError *err);\n",
                           E->opt->name, op_info[k].name);
     }
+    if (fuse_any(E))   /* fused loops (fuse.c) use its element helpers, contraction off */
+        sb_puts(body, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
+                      "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
     e__static_kernels(E);
     e__consts(E);
     for (size_t gi = 0; gi < E->p->gears.n; gi++)
@@ -678,7 +716,9 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     GenOptions o = emit_options(given, &ident);
     const GenOptions *opt = &o;
     emit_init(&E, p, opt, diags);
+    fuse_init(&E);
     if (emit_check_writeback(&E, "CPU") != 0) {
+        fuse_fini(&E);
         emit_fini(&E);
         sb_free(&ident);
         return -1;
@@ -703,6 +743,7 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     }
     sb_free(&sc.text);
     sb_free(&ident);
+    fuse_fini(&E);
     emit_fini(&E);
     return E.errors ? -1 : 0;
 }
