@@ -108,11 +108,21 @@ int emit_cpu_has_row(OpKind kind);
 /* Sets up fusion (E->target holds its state; nothing with opt->no_fuse). */
 void fuse_init(Emit *E);
 void fuse_fini(Emit *E);
-/* The length (>= 2) of the fused group that starts at unit i of stream s
- * in E's gear, its ops in ops[] (room for 32), or 0. */
-size_t fuse_units(const Emit *E, int s, size_t i, int32_t *ops);
-/* The same for a segment's ops from ops[0]: the group's length, or 0. */
-size_t fuse_seg_ops(const Emit *E, const int32_t *ops, size_t n);
+/* The fused groups of a sequence (a stream's units, a segment's ops) in
+ * E's gear: a group's members need not be adjacent; its loop runs where
+ * its last op (the sink) was, the other members' places run nothing. */
+typedef struct FuseSeq {
+    int32_t *at;           /* per position: -1 as before, -2 a member computed later,
+                            * else the offset in grp[] of the group whose sink is here */
+    int32_t *grp;          /* per group: its op count, then its op ids */
+    size_t ngrp, cap, ngroups;
+} FuseSeq;
+/* ops[k]: position k's op, or -1 (a segment: no group crosses it);
+ * stop[k]: no group goes past position k (it records events). */
+void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, FuseSeq *q);
+void fuse_seq_units(const Emit *E, int s, FuseSeq *q);
+void fuse_seq_segment(const Emit *E, int seg, FuseSeq *q);
+void fuse_seq_free(FuseSeq *q);
 /* 1 when some gear has a group (sets E's gear). */
 int fuse_any(Emit *E);
 /* "fused mul %3 + silu %4 (line 9)": a group's trace name. */

@@ -461,15 +461,15 @@ static void e__segment(Emit *E, int seg)
     sb_puts(E->o, " */\n");
     sb_printf(E->o, "static int g%d_seg%d(const TngrtRunCtx *c, TngrtError *err)\n{\n", E->gear, seg);
     e__fn_prologue(E);
+    FuseSeq q;
+    fuse_seq_segment(E, seg, &q);
     for (size_t i = 0; i < s->nops; i++) {
-        size_t n = fuse_seg_ops(E, s->ops + i, s->nops - i);
-        if (n) {   /* a fused group (fuse.c) */
-            fuse_emit(E, s->ops + i, n, "    ");
-            i += n - 1;
-        } else if (emit_has_kernel(E, s->ops[i])) {
+        if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
+            fuse_emit(E, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]], "    ");
+        else if (q.at[i] == -1 && emit_has_kernel(E, s->ops[i]))
             e__op(E, s->ops[i], "    ");
-        }
     }
+    fuse_seq_free(&q);
     sb_puts(E->o, "    return 0;\n}\n");
 }
 
@@ -495,16 +495,10 @@ static void e__unit_name(Emit *E, const PlanUnit *u)
     }
 }
 
-/* A fused group of units i.. of stream s (fuse.c): the first unit's
- * waits, one loop nest timed as one trace slice naming its ops, the last
- * unit's records. */
-static void e__fused_unit(Emit *E, int s, size_t i, const int32_t *ops, size_t n)
+/* A fused group of stream s (fuse.c), where its last op was: one loop
+ * nest timed as one trace slice naming its ops. */
+static void e__fused_unit(Emit *E, int s, const int32_t *ops, size_t n)
 {
-    const Plan *p = E->p;
-    const PlanStream *ps = &p->streams.v[s];
-    const PlanUnit *first = &p->units.v[ps->units[i]], *last = &p->units.v[ps->units[i + n - 1]];
-    for (size_t w = 0; w < first->nwait; w++)
-        sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, first->wait[w]);
     sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
     fuse_emit(E, ops, n, "        ");
     sb_printf(E->o, "        TNGC_UNIT_END(%d, ", s);
@@ -513,8 +507,6 @@ static void e__fused_unit(Emit *E, int s, size_t i, const int32_t *ops, size_t n
     cesc_string(E->o, t.s);
     sb_free(&t);
     sb_puts(E->o, ");\n    }\n");
-    for (size_t r = 0; r < last->nrecord; r++)
-        sb_printf(E->o, "    tngrt_exec_record(ex, %d, %d);\n", s, last->record[r]);
 }
 
 static void e__stream(Emit *E, int s)
@@ -526,18 +518,15 @@ static void e__stream(Emit *E, int s)
     sb_puts(E->o, "    const TngrtRunCtx *c = arg;\n    TngrtTrace *tr = tngrt_exec_trace(ex);\n"
                   "    (void)stream;\n    (void)tr;\n");
     e__fn_prologue(E);
+    FuseSeq q;
+    fuse_seq_units(E, s, &q);
     for (size_t i = 0; i < ps->nunits; i++) {
         const PlanUnit *u = &p->units.v[ps->units[i]];
-        int32_t fops[32];
-        size_t nf = fuse_units(E, s, i, fops);
-        if (nf) {
-            e__fused_unit(E, s, i, fops, nf);
-            i += nf - 1;
-            continue;
-        }
         for (size_t w = 0; w < u->nwait; w++)
             sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, u->wait[w]);
-        int runs = u->seg >= 0 || emit_has_kernel(E, u->op);
+        int runs = q.at[i] == -1 && (u->seg >= 0 || emit_has_kernel(E, u->op));
+        if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
+            e__fused_unit(E, s, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]]);
         if (runs) {
             sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
             if (u->seg >= 0)
@@ -551,6 +540,7 @@ static void e__stream(Emit *E, int s)
         for (size_t r = 0; r < u->nrecord; r++)
             sb_printf(E->o, "    tngrt_exec_record(ex, %d, %d);\n", s, u->record[r]);
     }
+    fuse_seq_free(&q);
     sb_puts(E->o, "    return 0;\n}\n");
 }
 

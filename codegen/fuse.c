@@ -199,9 +199,11 @@ static int fuse__range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
 
 /* 1 when ops[0..n) is a group: all members fusable (checked by the
  * caller), every intermediate read only inside it, every member of the
- * sink's element count, and no external input the sink's writes clobber
- * before the loop has read it. */
-static int fuse__valid(const Emit *E, const int32_t *ops, size_t n)
+ * sink's element count, no external input that the sink's writes clobber
+ * before the loop has read it, and none that an op between the members
+ * (between[0..nb), run before the group's loop now) overwrites. */
+static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_t *between,
+                       size_t nb)
 {
     const FuseState *f = E->target;
     const Graph *g = E->g;
@@ -209,7 +211,7 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n)
     int32_t sinkv = g->ops.v[ops[n - 1]].out;
     int snd = fuse__dims(E, sinkv, sd);
     int64_t total = fuse__numel(sd, snd);
-    int64_t olo = 0, ohi = 0;
+    int64_t olo = 0, ohi = 0, xlo[FUSE_MAX_INS], xhi[FUSE_MAX_INS];
     int orng = fuse__range(E, sinkv, &olo, &ohi);
     int nx = 0;
     if (orng < 0)
@@ -233,7 +235,7 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n)
             int32_t x = op->in[k];
             if (fuse__member(E, ops, j, x) >= 0)
                 continue;
-            if (++nx > FUSE_MAX_INS)
+            if (nx >= FUSE_MAX_INS)
                 return 0;
             int xnd = fuse__dims(E, x, d);
             if (xnd < 0 || xnd > snd)
@@ -241,79 +243,160 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n)
             for (int q = 0; q < xnd; q++)   /* broadcasts to the sink's shape */
                 if (d[q] != 1 && d[q] != sd[snd - xnd + q])
                     return 0;
-            int64_t xlo = 0, xhi = 0;
-            int xr = fuse__range(E, x, &xlo, &xhi);
+            int xr = fuse__range(E, x, &xlo[nx], &xhi[nx]);
             if (xr < 0)
                 return 0;
-            if (xr && orng && xlo < ohi && olo < xhi &&
-                !(xlo == olo && fuse__numel(d, xnd) == total &&
+            if (xr && orng && xlo[nx] < ohi && olo < xhi[nx] &&
+                !(xlo[nx] == olo && fuse__numel(d, xnd) == total &&
                   dtype_size(g->vals.v[x].dtype) == dtype_size(g->vals.v[sinkv].dtype)))
                 return 0;
+            if (xr)
+                nx++;
+        }
+    }
+    for (size_t i = 0; i < nb; i++) {   /* what the ops in between write */
+        const Op *op = &g->ops.v[between[i]];
+        if (!emit_has_kernel(E, between[i]))
+            continue;
+        for (uint32_t k = 0; k < op->nout; k++) {
+            int64_t lo = 0, hi = 0;
+            int r = fuse__range(E, op->out + (int32_t)k, &lo, &hi);
+            if (r < 0)
+                return 0;
+            for (int q = 0; r && q < nx; q++)
+                if (lo < xhi[q] && xlo[q] < hi)
+                    return 0;
         }
     }
     return 1;
 }
 
-/* The length of the group that starts ops[0] (at least 2), or 0. */
-static size_t fuse__group(const Emit *E, const int32_t *ops, size_t n)
+/* 1 when op op_id reads the output of one of ops[0..n). */
+static int fuse__reads(const Emit *E, const int32_t *ops, size_t n, int32_t op_id)
 {
-    size_t best = 0;
-    if (n > FUSE_MAX_OPS)
-        n = FUSE_MAX_OPS;
-    for (size_t m = 1; m <= n; m++) {
-        if (!fuse__op_ok(E, ops[m - 1]))
-            break;
-        if (m >= 2 && fuse__valid(E, ops, m))
-            best = m;
-    }
-    return best;
+    const Op *op = &E->g->ops.v[op_id];
+    for (uint32_t k = 0; k < op->nin; k++)
+        if (op->in[k] >= 0 && fuse__member(E, ops, n, op->in[k]) >= 0)
+            return 1;
+    return 0;
 }
 
-size_t fuse_units(const Emit *E, int s, size_t i, int32_t *ops)
+/* 1 when op may run between a group's members (before the group's loop
+ * rather than after its earlier members): not an in-place update, nothing
+ * ordered by control edges. */
+static int fuse__passable(const Emit *E, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    return !(op_info[op->kind].flags & OPF_INPLACE) && !op->nctrl;
+}
+
+/* The window after position i of a sequence: how many ops a group that
+ * starts at i may look at. */
+#define FUSE_WINDOW 64
+
+void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, FuseSeq *q)
+{
+    memset(q, 0, sizeof *q);
+    q->at = xmalloc((n + 1) * sizeof *q->at);
+    for (size_t i = 0; i < n; i++)
+        q->at[i] = -1;
+    if (!E->target)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (q->at[i] != -1 || ops[i] < 0 || !fuse__op_ok(E, ops[i]))
+            continue;
+        /* candidates: the fusable ops of the window that read an earlier
+         * candidate, in order; the rest of the window runs in between */
+        int32_t cand[FUSE_MAX_OPS], pos[FUSE_MAX_OPS], between[FUSE_WINDOW];
+        size_t nc = 0, nbt = 0, best = 0;
+        size_t nb_at[FUSE_MAX_OPS];
+        for (size_t k = i; k < n && k < i + FUSE_WINDOW && nc < FUSE_MAX_OPS; k++) {
+            if (ops[k] < 0 || q->at[k] != -1)
+                break;
+            if (fuse__op_ok(E, ops[k]) && (nc == 0 || fuse__reads(E, cand, nc, ops[k]))) {
+                nb_at[nc] = nbt;
+                pos[nc] = (int32_t)k;
+                cand[nc++] = ops[k];
+            } else if (fuse__passable(E, ops[k])) {
+                between[nbt++] = ops[k];
+            } else {
+                break;
+            }
+            if (stop[k])
+                break;
+        }
+        for (size_t m = 2; m <= nc; m++)
+            if (fuse__valid(E, cand, m, between, nb_at[m - 1]))
+                best = m;
+        if (!best)
+            continue;
+        if (q->ngrp + best + 1 > q->cap) {
+            q->cap = (q->ngrp + best + 1) * 2;
+            q->grp = xrealloc(q->grp, q->cap * sizeof *q->grp);
+        }
+        int32_t at = (int32_t)q->ngrp;
+        q->grp[q->ngrp++] = (int32_t)best;
+        for (size_t m = 0; m < best; m++) {
+            q->grp[q->ngrp++] = cand[m];
+            q->at[pos[m]] = -2;
+        }
+        q->at[pos[best - 1]] = at;
+        q->ngroups++;
+    }
+}
+
+void fuse_seq_free(FuseSeq *q)
+{
+    free(q->at);
+    free(q->grp);
+    memset(q, 0, sizeof *q);
+}
+
+void fuse_seq_units(const Emit *E, int s, FuseSeq *q)
 {
     const Plan *p = E->p;
     const PlanStream *ps = &p->streams.v[s];
-    size_t n = 0;
-    if (!E->target)
-        return 0;
-    for (size_t j = i; j < ps->nunits && n < FUSE_MAX_OPS; j++) {
+    int32_t *ops = xmalloc((ps->nunits + 1) * sizeof *ops);
+    uint8_t *stop = xcalloc(ps->nunits + 1, 1);
+    for (size_t j = 0; j < ps->nunits; j++) {
         const PlanUnit *u = &p->units.v[ps->units[j]];
-        if (u->seg >= 0 || (j > i && u->nwait) || !emit_has_kernel(E, u->op))
-            break;
-        ops[n++] = u->op;
-        if (u->nrecord)   /* events only after a group's last op */
-            break;
+        ops[j] = u->seg >= 0 ? -1 : u->op;
+        stop[j] = u->nrecord > 0;   /* events only after a group's last op */
     }
-    return fuse__group(E, ops, n);
+    fuse_seq(E, ops, stop, ps->nunits, q);
+    free(ops);
+    free(stop);
 }
 
-size_t fuse_seg_ops(const Emit *E, const int32_t *ops, size_t n)
+void fuse_seq_segment(const Emit *E, int seg, FuseSeq *q)
 {
-    size_t m = 0;
-    if (!E->target)
-        return 0;
-    while (m < n && m < FUSE_MAX_OPS && emit_has_kernel(E, ops[m]))
-        m++;
-    return fuse__group(E, ops, m);
+    const PlanSegment *sg = &E->p->segs.v[seg];
+    uint8_t *stop = xcalloc(sg->nops + 1, 1);
+    fuse_seq(E, sg->ops, stop, sg->nops, q);
+    free(stop);
 }
 
 int fuse_any(Emit *E)
 {
-    int32_t ops[FUSE_MAX_OPS];
+    FuseSeq q;
     if (!E->target)
         return 0;
     for (size_t gi = 0; gi < E->p->gears.n; gi++) {
         emit_gear_begin(E, (int)gi);
         for (size_t s = 0; s < E->p->segs.n; s++) {
-            const PlanSegment *sg = &E->p->segs.v[s];
-            for (size_t i = 0; i < sg->nops; i++)
-                if (fuse_seg_ops(E, sg->ops + i, sg->nops - i))
-                    return 1;
+            fuse_seq_segment(E, (int)s, &q);
+            size_t n = q.ngroups;
+            fuse_seq_free(&q);
+            if (n)
+                return 1;
         }
-        for (size_t s = 0; s < E->p->streams.n; s++)
-            for (size_t i = 0; i < E->p->streams.v[s].nunits; i++)
-                if (fuse_units(E, (int)s, i, ops))
-                    return 1;
+        for (size_t s = 0; s < E->p->streams.n; s++) {
+            fuse_seq_units(E, (int)s, &q);
+            size_t n = q.ngroups;
+            fuse_seq_free(&q);
+            if (n)
+                return 1;
+        }
     }
     return 0;
 }
