@@ -212,6 +212,7 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_
     int snd = fuse__dims(E, sinkv, sd);
     int64_t total = fuse__numel(sd, snd);
     int64_t olo = 0, ohi = 0, xlo[FUSE_MAX_INS], xhi[FUSE_MAX_INS];
+    int32_t xv[FUSE_MAX_INS];
     int orng = fuse__range(E, sinkv, &olo, &ohi);
     int nx = 0;
     if (orng < 0)
@@ -251,7 +252,7 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_
                   dtype_size(g->vals.v[x].dtype) == dtype_size(g->vals.v[sinkv].dtype)))
                 return 0;
             if (xr)
-                nx++;
+                xv[nx++] = x;
         }
     }
     for (size_t i = 0; i < nb; i++) {   /* what the ops in between write */
@@ -263,8 +264,8 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_
             int r = fuse__range(E, op->out + (int32_t)k, &lo, &hi);
             if (r < 0)
                 return 0;
-            for (int q = 0; r && q < nx; q++)
-                if (lo < xhi[q] && xlo[q] < hi)
+            for (int q = 0; r && q < nx; q++)   /* (its own output is written, not clobbered) */
+                if (lo < xhi[q] && xlo[q] < hi && xv[q] != op->out + (int32_t)k)
                     return 0;
         }
     }
