@@ -1,8 +1,11 @@
 /*
- * fuse.c - pointwise fusion on the CPU target (issue 18 item 2): a run of
- * elementwise ops, consecutive in one stream's schedule (or in one
- * super-kernel segment), whose intermediates nobody else reads, becomes
- * one generated loop over the output instead of one kernel call per op.
+ * fuse.c - pointwise fusion on the CPU target (issue 18 item 2): elementwise
+ * ops of one stream's schedule (or of one super-kernel segment), each
+ * reading the one before or another member, whose intermediates nobody
+ * else reads, become one generated loop over the output instead of one
+ * kernel call per op. The loop runs where the group's last op (the sink)
+ * was; ops that ran between the members (a matmul, a reduction) still run
+ * in their places, before it.
  *
  * What fuses: float32/float16/bfloat16 add, sub (alpha 1), mul, div,
  * maximum, minimum, pow (tensor and scalar forms, broadcasting inputs of
@@ -17,9 +20,11 @@
  *
  * A group is kept only where it is safe: every gear static (no run-time
  * dims or placement), no op of it a static kernel, a user kernel, or
- * ordered by control edges, and no external input that the memory plan
- * placed over the sink's buffer unless read element for element where
- * the sink writes. GenOptions.no_fuse (tngc gen/build --no-fuse) turns it
+ * ordered by control edges; no event recorded, segment or in-place op
+ * between the members; no external input that the memory plan placed
+ * over the sink's buffer (unless read element for element where the sink
+ * writes), nor where an op between the members writes (the plan let it
+ * reuse the memory of a value it thought dead). GenOptions.no_fuse (tngc gen/build --no-fuse) turns it
  * off. The stream's trace gets one slice per group, naming its ops.
  */
 #include "emit.h"

@@ -176,11 +176,39 @@ static void test_used_outside_breaks(void **state)
     f_free(&f);
 }
 
+/* Members need not be adjacent: a reduction that runs between silu and
+ * the mul reading both is computed first, the group where the mul was. */
+static void test_not_adjacent(void **state)
+{
+    (void)state;
+    F f;
+    f_init(&f);
+    int64_t xd[2] = {4, 8};
+    int32_t x = f_input(&f, "x", 2, xd);
+    int32_t a = f_op(&f, OP_SILU, x, -1);        /* %1 */
+    char err[200];
+    OpDesc sd = {.kind = OP_SUM, .in = &x, .nin = 1, .attr = (int64_t[]){1, 1}, .nattr = 2,
+                 .sk = -1, .line = 11, .col = 5};
+    int32_t sop = graph_add_op(&f.g, &sd, err, sizeof err);   /* %2 */
+    assert_true(sop >= 0);
+    f.line++;
+    int32_t b = f_op(&f, OP_MUL, a, f.g.ops.v[sop].out);   /* %3 */
+    f_output(&f, f_op(&f, OP_ADD, b, x));                   /* %4 */
+    const char *src = f_gen(&f, 0);
+    assert_int_equal(fused_slices(src), 1);
+    assert_non_null(strstr(src, "\"fused silu %1 + mul %3 + add %4 (line 13)\""));
+    const char *red = strstr(src, "tngrt_kernel_reduce(");
+    assert_non_null(red);
+    assert_true(red < strstr(src, "/* fused silu"));
+    f_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain_one_group),
         cmocka_unit_test(test_used_outside_breaks),
+        cmocka_unit_test(test_not_adjacent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
