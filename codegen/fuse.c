@@ -300,6 +300,159 @@ static int fuse__passable(const Emit *E, int32_t op_id)
  * starts at i may look at. */
 #define FUSE_WINDOW 64
 
+/* The position after `from` (within [from, end)) of the op that reads
+ * value v, when it is v's only reader, or -1. */
+static int fuse__reader(const Emit *E, const int32_t *ops, size_t from, size_t end, int32_t v)
+{
+    const FuseState *f = E->target;
+    if (f->uses[v] != 1)
+        return -1;
+    for (size_t k = from; k < end; k++) {
+        if (ops[k] < 0)
+            return -1;
+        const Op *op = &E->g->ops.v[ops[k]];
+        for (uint32_t j = 0; j < op->nin; j++)
+            if (op->in[j] == v)
+                return (int)k;
+    }
+    return -1;
+}
+
+/* 1 when op is float32 with a static shape and no control edges. */
+static int fuse__f32(const Emit *E, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    int64_t d[GRAPH_MAX_DIMS];
+    return E->g->vals.v[op->out].dtype == DT_F32 && !op->nctrl && !E->user[op->kind] &&
+           emit_static_kernel(E, op_id) < 0 && fuse__dims(E, op->out, d) >= 0;
+}
+
+/*
+ * A hand-written RMSNorm from position i, float32 (issue 18 item 2):
+ *   p = x ** 2 (or x * x, square(x)); m = p.mean(-1, keepdim=True);
+ *   a = m + eps; r = rsqrt(a); y = x * r; optionally z = y * w, w of shape
+ *   [D] (or [1.., D]);
+ * each intermediate read only by the next. One row loop computes it with
+ * the kernels' sum (tngrt_impl__sum_f32, its 8 lanes) and expressions, so
+ * the bits are the separate kernels'. Fills cand[] and pos[] (5 or 6 ops)
+ * and returns their count, or 0.
+ */
+static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
+                        const int32_t *at, int32_t *cand, int32_t *pos)
+{
+    const Graph *g = E->g;
+    size_t end = i;
+    while (end < n && end < i + FUSE_WINDOW && ops[end] >= 0 && at[end] == -1 &&
+           fuse__passable(E, ops[end])) {
+        if (stop[end++])
+            break;
+    }
+    const Op *p = &g->ops.v[ops[i]];
+    int sq = (p->kind == OP_POW && p->fattr[0] == 2.0) || p->kind == OP_SQUARE ||
+             (p->kind == OP_MUL && !fuse__scalar(p) && p->nin == 2 && p->in[0] == p->in[1]);
+    if (!sq || !fuse__f32(E, ops[i]))
+        return 0;
+    int32_t x = p->in[0];
+    const Val *xv = &g->vals.v[x];
+    if (xv->dtype != DT_F32 || xv->ndim < 1)
+        return 0;
+    static const OpKind chain[4] = {OP_MEAN, OP_ADD, OP_RSQRT, OP_MUL};
+    size_t k = i, m = 0;
+    cand[m] = ops[i];
+    pos[m++] = (int32_t)i;
+    for (int c = 0; c < 5; c++) {
+        int r = fuse__reader(E, ops, k + 1, end, g->ops.v[cand[m - 1]].out);
+        if (r < 0 || !fuse__f32(E, ops[r]))
+            break;
+        const Op *op = &g->ops.v[ops[r]];
+        if (c < 4 && op->kind != chain[c])
+            return 0;
+        if (c == 4 && (op->kind != OP_MUL || fuse__scalar(op)))
+            break;
+        k = (size_t)r;
+        cand[m] = ops[r];
+        pos[m++] = r;
+    }
+    if (m < 5)
+        return 0;
+    const Op *mean = &g->ops.v[cand[1]], *add = &g->ops.v[cand[2]], *y = &g->ops.v[cand[4]];
+    int last = xv->ndim - 1;
+    if (mean->nattr != 2 || !mean->attr[0] || (mean->attr[1] != last && mean->attr[1] != -1) ||
+        !fuse__scalar(add) || add->attr[0] != 1 || add->fattr[1] != 1.0 || y->nin != 2 ||
+        fuse__scalar(y))
+        return 0;
+    int32_t rv = g->ops.v[cand[3]].out;
+    if (!((y->in[0] == x && y->in[1] == rv) || (y->in[1] == x && y->in[0] == rv)))
+        return 0;
+    int64_t xd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
+    int xnd = fuse__dims(E, x, xd);
+    if (xnd < 1 || xd[xnd - 1] < 1 || fuse__dims(E, y->out, d) != xnd ||
+        fuse__numel(d, xnd) != fuse__numel(xd, xnd))
+        return 0;
+    if (m == 6) {   /* * w: w of the row's length, broadcast over the rows */
+        const Op *z = &g->ops.v[cand[5]];
+        int32_t w = z->in[0] == y->out ? z->in[1] : z->in[0];
+        int wnd = fuse__dims(E, w, d);
+        int ok = z->in[0] != z->in[1] && wnd >= 1 && wnd <= xnd && g->vals.v[w].dtype == DT_F32 &&
+                 d[wnd - 1] == xd[xnd - 1] && fuse__numel(d, wnd) == xd[xnd - 1];
+        int zd = fuse__dims(E, z->out, d);
+        if (!ok || zd != xnd || fuse__numel(d, zd) != fuse__numel(xd, xnd))
+            m = 5;
+    }
+    /* memory: the inputs (x, w) against the output and the ops in between */
+    int32_t sink = g->ops.v[cand[m - 1]].out, ins[2] = {x, -1};
+    if (m == 6) {
+        const Op *z = &g->ops.v[cand[5]];
+        ins[1] = z->in[0] == y->out ? z->in[1] : z->in[0];
+    }
+    int64_t olo = 0, ohi = 0;
+    int orng = fuse__range(E, sink, &olo, &ohi);
+    if (orng < 0)
+        return 0;
+    for (int q = 0; q < 2; q++) {
+        int64_t lo = 0, hi = 0;
+        int r = ins[q] < 0 ? 0 : fuse__range(E, ins[q], &lo, &hi);
+        if (r < 0)
+            return 0;
+        if (!r)
+            continue;
+        if (orng && lo < ohi && olo < hi && !(q == 0 && lo == olo))
+            return 0;   /* (x read row by row before its row of the output is written) */
+        for (size_t b = i + 1; b < (size_t)pos[m - 1]; b++) {
+            int between = 1;
+            for (size_t j = 0; j < m; j++)
+                between &= (int32_t)b != pos[j];
+            if (!between || !emit_has_kernel(E, ops[b]))
+                continue;
+            const Op *op = &g->ops.v[ops[b]];
+            for (uint32_t o = 0; o < op->nout; o++) {
+                int64_t blo = 0, bhi = 0;
+                int br = fuse__range(E, op->out + (int32_t)o, &blo, &bhi);
+                if (br < 0 || (br && blo < hi && lo < bhi && ins[q] != op->out + (int32_t)o))
+                    return 0;
+            }
+        }
+    }
+    return m;
+}
+
+/* Records the group cand[0..n) (at positions pos[]) in q. */
+static void fuse__take(FuseSeq *q, const int32_t *cand, const int32_t *pos, size_t n)
+{
+    if (q->ngrp + n + 1 > q->cap) {
+        q->cap = (q->ngrp + n + 1) * 2;
+        q->grp = xrealloc(q->grp, q->cap * sizeof *q->grp);
+    }
+    int32_t at = (int32_t)q->ngrp;
+    q->grp[q->ngrp++] = (int32_t)n;
+    for (size_t m = 0; m < n; m++) {
+        q->grp[q->ngrp++] = cand[m];
+        q->at[pos[m]] = -2;
+    }
+    q->at[pos[n - 1]] = at;
+    q->ngroups++;
+}
+
 void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, FuseSeq *q)
 {
     memset(q, 0, sizeof *q);
@@ -309,7 +462,15 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
     if (!E->target)
         return;
     for (size_t i = 0; i < n; i++) {
-        if (q->at[i] != -1 || ops[i] < 0 || !fuse__op_ok(E, ops[i]))
+        if (q->at[i] != -1 || ops[i] < 0)
+            continue;
+        int32_t rc[FUSE_MAX_OPS], rp[FUSE_MAX_OPS];
+        size_t nr = E->dyn || E->rtdims ? 0 : fuse__rms(E, ops, stop, n, i, q->at, rc, rp);
+        if (nr) {
+            fuse__take(q, rc, rp, nr);
+            continue;
+        }
+        if (!fuse__op_ok(E, ops[i]))
             continue;
         /* candidates: the fusable ops of the window that read an earlier
          * candidate, in order; the rest of the window runs in between */
@@ -334,20 +495,8 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
         for (size_t m = 2; m <= nc; m++)
             if (fuse__valid(E, cand, m, between, nb_at[m - 1]))
                 best = m;
-        if (!best)
-            continue;
-        if (q->ngrp + best + 1 > q->cap) {
-            q->cap = (q->ngrp + best + 1) * 2;
-            q->grp = xrealloc(q->grp, q->cap * sizeof *q->grp);
-        }
-        int32_t at = (int32_t)q->ngrp;
-        q->grp[q->ngrp++] = (int32_t)best;
-        for (size_t m = 0; m < best; m++) {
-            q->grp[q->ngrp++] = cand[m];
-            q->at[pos[m]] = -2;
-        }
-        q->at[pos[best - 1]] = at;
-        q->ngroups++;
+        if (best)
+            fuse__take(q, cand, pos, best);
     }
 }
 
@@ -549,9 +698,58 @@ static const char *fuse__ctype(DType t)
     return t == DT_F32 ? "float" : "uint16_t";
 }
 
+/* The row loop of an RMSNorm group (fuse__rms): per row of length D the
+ * kernels' sum of squares, their mean, + eps, rsqrt, then x * r (* w). */
+static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in)
+{
+    const Graph *g = E->g;
+    const Op *p = &g->ops.v[ops[0]], *add = &g->ops.v[ops[2]], *sink = &g->ops.v[ops[n - 1]];
+    int64_t xd[GRAPH_MAX_DIMS];
+    int xnd = fuse__dims(E, p->in[0], xd);
+    int64_t len = xd[xnd - 1], rows = fuse__numel(xd, xnd) / len;
+    StrBuf nm = {0};
+    fuse_name(E, ops, n, &nm);
+    sb_printf(E->o, "%s{   /* rms_norm row kernel: ", in);
+    cesc_comment(E->o, nm.s);
+    sb_puts(E->o, " */\n");
+    sb_free(&nm);
+    emit_line_op(E, sink);
+    sb_printf(E->o, "%s    const float *x = (const float *)", in);
+    emit_ptr(E, p->in[0], 0);
+    sb_puts(E->o, ";\n");
+    if (n == 6) {
+        const Op *z = &g->ops.v[ops[5]];
+        int32_t w = z->in[0] == g->ops.v[ops[4]].out ? z->in[1] : z->in[0];
+        sb_printf(E->o, "%s    const float *w = (const float *)", in);
+        emit_ptr(E, w, 0);
+        sb_puts(E->o, ";\n");
+    }
+    sb_printf(E->o, "%s    float *y = (float *)", in);
+    emit_ptr(E, sink->out, 0);
+    sb_puts(E->o, ";\n");
+    sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
+    sb_printf(E->o, "%s        const float *xr = x + i * %lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s        float m = 0.0f;\n", in);
+    sb_printf(E->o, "%s        m += tngrt_impl__sum_f32(xr, %lld, 1, 0.0f);\n", in, (long long)len);
+    sb_printf(E->o, "%s        m = m / (float)%lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s        const float a = m + ", in);
+    fuse__float_lit(E, add->fattr[0]);
+    sb_puts(E->o, ";\n");
+    sb_printf(E->o, "%s        const float r = 1.0f / sqrtf(a);\n", in);
+    sb_printf(E->o, "%s        for (int64_t j = 0; j < %lld; j++) {\n", in, (long long)len);
+    sb_printf(E->o, "%s            const float t = xr[j] * r;\n", in);
+    sb_printf(E->o, "%s            y[i * %lld + j] = %s;\n", in, (long long)len, n == 6 ? "t * w[j]" : "t");
+    sb_printf(E->o, "%s        }\n%s    }\n%s}\n", in, in, in);
+    emit_line_back(E);
+}
+
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
 {
     const Graph *g = E->g;
+    if (n >= 5 && g->ops.v[ops[1]].kind == OP_MEAN) {
+        fuse__emit_rms(E, ops, n, in);
+        return;
+    }
     const Op *sink = &g->ops.v[ops[n - 1]];
     int32_t ext[FUSE_MAX_INS];
     int next = 0;
