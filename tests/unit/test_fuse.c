@@ -203,12 +203,47 @@ static void test_not_adjacent(void **state)
     f_free(&f);
 }
 
+/* A hand-written RMSNorm, x * rsqrt(mean(x ** 2) + eps) * w, is one row
+ * kernel; read again after the rsqrt's multiply, it ends there. */
+static void test_rms_norm(void **state)
+{
+    (void)state;
+    for (int reread = 0; reread < 2; reread++) {
+        F f;
+        f_init(&f);
+        int64_t xd[2] = {4, 16}, wd[1] = {16};
+        int32_t x = f_input(&f, "x", 2, xd), w = f_input(&f, "w", 1, wd);
+        char err[200];
+        OpDesc pd = {.kind = OP_POW, .in = &x, .nin = 1, .fattr = {2.0, 0.0}, .sk = -1,
+                     .line = f.line++, .col = 5};
+        int32_t p = f.g.ops.v[graph_add_op(&f.g, &pd, err, sizeof err)].out;   /* %2 */
+        OpDesc md = {.kind = OP_MEAN, .in = &p, .nin = 1, .attr = (int64_t[]){1, 1}, .nattr = 2,
+                     .sk = -1, .line = f.line++, .col = 5};
+        int32_t m = f.g.ops.v[graph_add_op(&f.g, &md, err, sizeof err)].out;   /* %3 */
+        OpDesc ad = {.kind = OP_ADD, .in = &m, .nin = 1, .attr = (int64_t[]){1}, .nattr = 1,
+                     .fattr = {1e-6, 1.0}, .sk = -1, .line = f.line++, .col = 5};
+        int32_t a = f.g.ops.v[graph_add_op(&f.g, &ad, err, sizeof err)].out;   /* %4 */
+        int32_t r = f_op(&f, OP_RSQRT, a, -1);      /* %5 */
+        int32_t y = f_op(&f, OP_MUL, x, r);         /* %6 */
+        f_output(&f, f_op(&f, OP_MUL, y, w));       /* %7 */
+        if (reread)
+            f_output(&f, y);
+        const char *src = f_gen(&f, 0);
+        assert_non_null(strstr(src, "rms_norm row kernel"));
+        assert_non_null(strstr(src, reread ? "\"fused pow %2 + mean %3 + add %4 + rsqrt %5 + mul %6 (line 14)\""
+                                           : "\"fused pow %2 + mean %3 + add %4 + rsqrt %5 + mul %6 + mul %7 (line 15)\""));
+        assert_null(strstr(src, "tngrt_kernel_reduce("));
+        f_free(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain_one_group),
         cmocka_unit_test(test_used_outside_breaks),
         cmocka_unit_test(test_not_adjacent),
+        cmocka_unit_test(test_rms_norm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
