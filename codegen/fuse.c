@@ -26,6 +26,10 @@
  * writes), nor where an op between the members writes (the plan let it
  * reuse the memory of a value it thought dead). GenOptions.no_fuse (tngc gen/build --no-fuse) turns it
  * off. The stream's trace gets one slice per group, naming its ops.
+ *
+ * Row kernels: a hand-written float32 RMSNorm (fuse__rms) is one loop per
+ * row, with the reduction kernel's own sum (issue 18 item 2's second part;
+ * LayerNorm and softmax written by hand are not recognised yet).
  */
 #include "emit.h"
 
