@@ -30,9 +30,9 @@ for script in "$@"; do
     if ! "$py" "$root/tests/ref/harness.py" "$script" "$w/ref" --all-gears >"$w/harness.log" 2>&1; then
         fail=$((fail + 1)); echo "FAIL $stem: PyTorch reference"; continue
     fi
-    if ! (cd "$root" && "$tngc" build "$script" -o "$w/fused" && "$tngc" gen "$script" -o "$w/gen") \
+    if ! (cd "$root" && "$tngc" build "$script" -o "$w/fused" --no-cache && "$tngc" gen "$script" -o "$w/gen") \
         >"$w/build.log" 2>&1 ||
-        ! (cd "$root" && "$tngc" build "$script" -o "$w/plain" --no-fuse) >>"$w/build.log" 2>&1; then
+        ! (cd "$root" && "$tngc" build "$script" -o "$w/plain" --no-fuse --no-cache) >>"$w/build.log" 2>&1; then
         fail=$((fail + 1)); echo "FAIL $stem: tngc build"; tail -n 15 "$w/build.log"; continue
     fi
     if ! grep -q 'TNGC_UNIT_END([0-9]*, "fused \|/\* fused ' "$w"/gen/*.c; then
