@@ -82,6 +82,7 @@ typedef struct Job {
     const char *depfile;       /* -MF */
     const char *dep_target;    /* -MT: one more target of the depfile's rule */
     int md, no_line;
+    int no_fuse;               /* gen, build: --no-fuse */
     int streams_as_written;    /* plan, gen, build: no stream cost model */
     NameList user_ops;         /* --user-kernel OP... (NULL-terminated after parsing) */
     NameList import_dirs;      /* -I DIR...: where imports are looked for */
@@ -362,6 +363,7 @@ static int stage_emit(Script *S, size_t i, GenOptions *go)
     go->script = S->file;
     go->version = TNGC_VERSION;
     go->line_directives = !job->no_line;
+    go->no_fuse = job->no_fuse;
     go->user_ops = job->user_ops.v;
     int rc = job->target->emit(&S->plans.v[i], go, &S->files, &S->sf.diags);
     print_diags(S);
@@ -1325,6 +1327,10 @@ static const Option options[] = {
      "--target acl\thost code over AscendCL for an Ascend NPU: aclrt streams and\n"
      "events, aclnn operators (docs/bundles.md, \"The ACL target\")"},
     {"--no-line", NULL, FOR(GEN), FLAG(no_line), "no #line directives back to the script (golden tests)"},
+    {"--no-fuse", NULL, FOR(GEN), FLAG(no_fuse),
+     "CPU target: one kernel call per op, no pointwise fusion (by\n"
+     "default a chain of elementwise ops whose intermediates nothing\n"
+     "else reads is one generated loop; for debugging)"},
     {"--streams-as-written", NULL, FOR(PLAN) | FOR(GEN), FLAG(streams_as_written),
      "every stream scope keeps its own thread on the CPU: no stream\n"
      "cost model (by default a branch too small to pay for a thread\n"

@@ -31,6 +31,7 @@ typedef struct GenOptions {
     const char *version;       /* tngc's version (banner) */
     int line_directives;       /* #line back to the script (--no-line: 0) */
     const char *const *user_ops; /* op names whose kernel the user supplies (NULL-terminated) */
+    int no_fuse;               /* CPU target: no pointwise fusion (--no-fuse; codegen/fuse.c) */
 } GenOptions;
 
 /* Appends the files of p's bundle for the CPU target to out; returns 0, or

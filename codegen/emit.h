@@ -104,6 +104,32 @@ void emit_args(Emit *E, const Op *op, const char *spec, int lead, EmitTokenFn ta
  * source or view); tests/unit/test_ops.c checks every kind. */
 int emit_cpu_has_row(OpKind kind);
 
+/* ---- pointwise fusion, CPU target (fuse.c) ---- */
+/* Sets up fusion (E->target holds its state; nothing with opt->no_fuse). */
+void fuse_init(Emit *E);
+void fuse_fini(Emit *E);
+/* The fused groups of a sequence (a stream's units, a segment's ops) in
+ * E's gear: a group's members need not be adjacent; its loop runs where
+ * its last op (the sink) was, the other members' places run nothing. */
+typedef struct FuseSeq {
+    int32_t *at;           /* per position: -1 as before, -2 a member computed later,
+                            * else the offset in grp[] of the group whose sink is here */
+    int32_t *grp;          /* per group: its op count, then its op ids */
+    size_t ngrp, cap, ngroups;
+} FuseSeq;
+/* ops[k]: position k's op, or -1 (a segment: no group crosses it);
+ * stop[k]: no group goes past position k (it records events). */
+void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, FuseSeq *q);
+void fuse_seq_units(const Emit *E, int s, FuseSeq *q);
+void fuse_seq_segment(const Emit *E, int seg, FuseSeq *q);
+void fuse_seq_free(FuseSeq *q);
+/* 1 when some gear has a group (sets E's gear). */
+int fuse_any(Emit *E);
+/* "fused mul %3 + silu %4 (line 9)": a group's trace name. */
+void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
+/* The group's loop nest, as a block indented by in. */
+void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
+
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);
 /* The static kernel op uses in E->gear (reduce-overhead with

@@ -538,7 +538,15 @@ static void e__segment(Emit *E, int seg)
     e__fn_prologue(E);
     for (size_t i = 0; i < s->nops; i++)
         if (emit_has_kernel(E, s->ops[i]) && !e__elided(E, s->ops[i]))
+    FuseSeq q;
+    fuse_seq_segment(E, seg, &q);
+    for (size_t i = 0; i < s->nops; i++) {
+        if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
+            fuse_emit(E, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]], "    ");
+        else if (q.at[i] == -1 && emit_has_kernel(E, s->ops[i]))
             e__op(E, s->ops[i], "    ");
+    }
+    fuse_seq_free(&q);
     sb_puts(E->o, "    return 0;\n}\n");
 }
 
@@ -564,6 +572,20 @@ static void e__unit_name(Emit *E, const PlanUnit *u)
     }
 }
 
+/* A fused group of stream s (fuse.c), where its last op was: one loop
+ * nest timed as one trace slice naming its ops. */
+static void e__fused_unit(Emit *E, int s, const int32_t *ops, size_t n)
+{
+    sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
+    fuse_emit(E, ops, n, "        ");
+    sb_printf(E->o, "        TNGC_UNIT_END(%d, ", s);
+    StrBuf t = {0};
+    fuse_name(E, ops, n, &t);
+    cesc_string(E->o, t.s);
+    sb_free(&t);
+    sb_puts(E->o, ");\n    }\n");
+}
+
 static void e__stream(Emit *E, int s)
 {
     const Plan *p = E->p;
@@ -573,11 +595,16 @@ static void e__stream(Emit *E, int s)
     sb_puts(E->o, "    const TngrtRunCtx *c = arg;\n    TngrtTrace *tr = tngrt_exec_trace(ex);\n"
                   "    (void)stream;\n    (void)tr;\n");
     e__fn_prologue(E);
+    FuseSeq q;
+    fuse_seq_units(E, s, &q);
     for (size_t i = 0; i < ps->nunits; i++) {
         const PlanUnit *u = &p->units.v[ps->units[i]];
         for (size_t w = 0; w < u->nwait; w++)
             sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, u->wait[w]);
         int runs = u->seg >= 0 || (emit_has_kernel(E, u->op) && !e__elided(E, u->op));
+        int runs = q.at[i] == -1 && (u->seg >= 0 || emit_has_kernel(E, u->op));
+        if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
+            e__fused_unit(E, s, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]]);
         if (runs) {
             sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
             if (u->seg >= 0)
@@ -591,6 +618,7 @@ static void e__stream(Emit *E, int s)
         for (size_t r = 0; r < u->nrecord; r++)
             sb_printf(E->o, "    tngrt_exec_record(ex, %d, %d);\n", s, u->record[r]);
     }
+    fuse_seq_free(&q);
     sb_puts(E->o, "    return 0;\n}\n");
 }
 
@@ -687,6 +715,9 @@ static void e__body(Emit *E, StrBuf *body)
                                 "    const int64_t *attr, int nattr, const double *fattr, TngrtError *err);\n",
                           E->opt->name, op_info[k].name);
     }
+    if (fuse_any(E))   /* fused loops (fuse.c) use its element helpers, contraction off */
+        sb_puts(body, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
+                      "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
     e__static_kernels(E);
     e__consts(E);
     for (size_t gi = 0; gi < E->p->gears.n; gi++)
@@ -753,7 +784,9 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     GenOptions o = emit_options(given, &ident);
     const GenOptions *opt = &o;
     emit_init(&E, p, opt, diags);
+    fuse_init(&E);
     if (emit_check_writeback(&E, "CPU") != 0) {
+        fuse_fini(&E);
         emit_fini(&E);
         sb_free(&ident);
         return -1;
@@ -784,6 +817,7 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     sb_free(&ident);
     free(cs.elided);
     E.target = NULL;
+    fuse_fini(&E);
     emit_fini(&E);
     return E.errors ? -1 : 0;
 }

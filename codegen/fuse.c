@@ -1,0 +1,879 @@
+/*
+ * fuse.c - pointwise fusion on the CPU target (issue 18 item 2): elementwise
+ * ops of one stream's schedule (or of one super-kernel segment), each
+ * reading the one before or another member, whose intermediates nobody
+ * else reads, become one generated loop over the output instead of one
+ * kernel call per op. The loop runs where the group's last op (the sink)
+ * was; ops that ran between the members (a matmul, a reduction) still run
+ * in their places, before it.
+ *
+ * What fuses: float32/float16/bfloat16 add, sub (alpha 1), mul, div,
+ * maximum, minimum, pow (tensor and scalar forms, broadcasting inputs of
+ * static shape), the unary ops and activations of the unary kernel, casts
+ * between float types. Every member's output has the group's element
+ * count (its shape is the last op's, the sink, up to leading 1s): only the
+ * group's external inputs broadcast. Each member computes in float32 from
+ * the same expressions as tngrt_kernel_impl.h's kernels (tngrt_impl__unf,
+ * the pow forms of tngrt_impl__unary_f32) and a half result is rounded per
+ * op, so a fused group gives the bits of the separate kernels (FP
+ * contraction is off around the loops, as in libtngcrt).
+ *
+ * A group is kept only where it is safe: every gear static (no run-time
+ * dims or placement), no op of it a static kernel, a user kernel, or
+ * ordered by control edges; no event recorded, segment or in-place op
+ * between the members; no external input that the memory plan placed
+ * over the sink's buffer (unless read element for element where the sink
+ * writes), nor where an op between the members writes (the plan let it
+ * reuse the memory of a value it thought dead). GenOptions.no_fuse (tngc gen/build --no-fuse) turns it
+ * off. The stream's trace gets one slice per group, naming its ops.
+ *
+ * Row kernels: a hand-written float32 RMSNorm (fuse__rms) is one loop per
+ * row, with the reduction kernel's own sum (issue 18 item 2's second part;
+ * LayerNorm and softmax written by hand are not recognised yet).
+ */
+#include "emit.h"
+
+#include <string.h>
+
+/* The most ops in a group and the most external inputs it reads. */
+#define FUSE_MAX_OPS 32
+#define FUSE_MAX_INS 16
+
+typedef struct FuseState {
+    uint32_t *uses;        /* per value: readers (ops' inputs, graph outputs) */
+} FuseState;
+
+void fuse_init(Emit *E)
+{
+    E->target = NULL;
+    if (E->opt->no_fuse)
+        return;
+    FuseState *f = xcalloc(1, sizeof *f);
+    f->uses = xcalloc(E->g->vals.n + 1, sizeof *f->uses);
+    for (size_t i = 0; i < E->g->ops.n; i++) {
+        const Op *op = &E->g->ops.v[i];
+        for (uint32_t k = 0; k < op->nin; k++)
+            if (op->in[k] >= 0)
+                f->uses[op->in[k]]++;
+    }
+    for (size_t i = 0; i < E->g->outputs.n; i++)
+        f->uses[E->g->outputs.v[i].value]++;
+    E->target = f;
+}
+
+void fuse_fini(Emit *E)
+{
+    FuseState *f = E->target;
+    if (f) {
+        free(f->uses);
+        free(f);
+    }
+    E->target = NULL;
+}
+
+static int fuse__float(DType t)
+{
+    return t == DT_F32 || t == DT_F16 || t == DT_BF16;
+}
+
+/* Value v's dims in the gear (right-aligned into dims[GRAPH_MAX_DIMS]
+ * is the caller's business); its rank, or -1 when a dim is not a constant. */
+static int fuse__dims(const Emit *E, int32_t v, int64_t *dims)
+{
+    const Val *val = &E->g->vals.v[v];
+    for (int d = 0; d < val->ndim; d++)
+        if (graph_dim_eval(E->g, val->dims[d], E->symval, &dims[d]) != 0)
+            return -1;
+    return val->ndim;
+}
+
+static int64_t fuse__numel(const int64_t *dims, int nd)
+{
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++)
+        n *= dims[d];
+    return n;
+}
+
+/* The unary kernel's op of kind, or NULL when kind is not a unary row. */
+static const char *fuse__unop(const Op *op)
+{
+    switch (op->kind) {
+    case OP_NEG: return "TNGRT_UN_NEG";
+    case OP_ABS: return "TNGRT_UN_ABS";
+    case OP_EXP: return "TNGRT_UN_EXP";
+    case OP_LOG: return "TNGRT_UN_LOG";
+    case OP_SQRT: return "TNGRT_UN_SQRT";
+    case OP_RSQRT: return "TNGRT_UN_RSQRT";
+    case OP_RELU: return "TNGRT_UN_RELU";
+    case OP_GELU: return op->nattr > 0 && op->attr[0] == 1 ? "TNGRT_UN_GELU_TANH" : "TNGRT_UN_GELU";
+    case OP_SILU: return "TNGRT_UN_SILU";
+    case OP_SIGMOID: return "TNGRT_UN_SIGMOID";
+    case OP_TANH: return "TNGRT_UN_TANH";
+    case OP_CAST: return "TNGRT_UN_IDENTITY";
+    case OP_COS: return "TNGRT_UN_COS";
+    case OP_SIN: return "TNGRT_UN_SIN";
+    case OP_RECIPROCAL: return "TNGRT_UN_RECIPROCAL";
+    case OP_SQUARE: return "TNGRT_UN_SQUARE";
+    case OP_SIGN: return "TNGRT_UN_SIGN";
+    case OP_FLOOR: return "TNGRT_UN_FLOOR";
+    case OP_CEIL: return "TNGRT_UN_CEIL";
+    case OP_ROUND: return "TNGRT_UN_ROUND";
+    case OP_ERF: return "TNGRT_UN_ERF";
+    case OP_LOG1P: return "TNGRT_UN_LOG1P";
+    case OP_EXPM1: return "TNGRT_UN_EXPM1";
+    case OP_SOFTPLUS: return "TNGRT_UN_SOFTPLUS";
+    case OP_LEAKY_RELU: return "TNGRT_UN_LEAKY_RELU";
+    case OP_HARDSWISH: return "TNGRT_UN_HARDSWISH";
+    case OP_MISH: return "TNGRT_UN_MISH";
+    case OP_CLAMP: return "TNGRT_UN_CLAMP";
+    case OP_CLAMP_MIN: return "TNGRT_UN_CLAMP_MIN";
+    case OP_CLAMP_MAX: return "TNGRT_UN_CLAMP_MAX";
+    default: return NULL;
+    }
+}
+
+/* 1 when op is a binary op a group can compute (add and sub with alpha 1). */
+static int fuse__binary(const Op *op)
+{
+    switch (op->kind) {
+    case OP_ADD: case OP_SUB:
+        return op->fattr[1] == 1.0;   /* alpha: x + alpha * y only as x + y */
+    case OP_MUL: case OP_DIV: case OP_POW_T:
+        return 1;
+    case OP_MAXIMUM: case OP_MINIMUM:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* 1 when op (a binary kind) has a scalar operand (the kernel's scalar form). */
+static int fuse__scalar(const Op *op)
+{
+    return (op->kind == OP_ADD || op->kind == OP_SUB || op->kind == OP_MUL || op->kind == OP_DIV ||
+            op->kind == OP_POW_T) && op->nattr > 0 && op->attr[0] != 0;
+}
+
+/* The number of tensor inputs op reads in a group. */
+static uint32_t fuse__nin(const Op *op)
+{
+    if (fuse__unop(op) || op->kind == OP_POW)
+        return 1;
+    return fuse__scalar(op) ? 1 : 2;
+}
+
+/* 1 when op can be a member of a group in E's gear. */
+static int fuse__op_ok(const Emit *E, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    if (!E->target || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl || op->nout != 1 ||
+        emit_static_kernel(E, op_id) >= 0 || plan_is_const(E->p, op_id))
+        return 0;
+    if (!fuse__unop(op) && op->kind != OP_POW && !fuse__binary(op))
+        return 0;
+    uint32_t n = fuse__nin(op);
+    if (op->nin < n || !fuse__float(E->g->vals.v[op->out].dtype))
+        return 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (op->in[k] < 0 || !fuse__float(E->g->vals.v[op->in[k]].dtype))
+            return 0;
+    int64_t dims[GRAPH_MAX_DIMS];
+    return fuse__dims(E, op->out, dims) >= 0;
+}
+
+/* The index of value v among the outputs of ops[0..n), or -1. */
+static int fuse__member(const Emit *E, const int32_t *ops, size_t n, int32_t v)
+{
+    for (size_t j = 0; j < n; j++)
+        if (E->g->ops.v[ops[j]].out == v)
+            return (int)j;
+    return -1;
+}
+
+/* The arena byte range of value v's storage in the gear: 1, or 0 when it
+ * lives outside the arena (an input, a weight, a constant); -1 unknown. */
+static int fuse__range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
+{
+    int32_t r = graph_storage_root(E->g, v);
+    if (plan_const_storage(E->p, r) || E->input_of[r] >= 0 || E->weight_of[r] >= 0)
+        return 0;
+    const PlanMemory *m = &E->p->mem.v[E->gear];
+    if (m->offset[r] < 0 || m->bytes[r] < 0)
+        return -1;
+    *lo = m->offset[r];
+    *hi = m->offset[r] + m->bytes[r];
+    return 1;
+}
+
+/* 1 when ops[0..n) is a group: all members fusable (checked by the
+ * caller), every intermediate read only inside it, every member of the
+ * sink's element count, no external input that the sink's writes clobber
+ * before the loop has read it, and none that an op between the members
+ * (between[0..nb), run before the group's loop now) overwrites. */
+static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_t *between,
+                       size_t nb)
+{
+    const FuseState *f = E->target;
+    const Graph *g = E->g;
+    int64_t sd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
+    int32_t sinkv = g->ops.v[ops[n - 1]].out;
+    int snd = fuse__dims(E, sinkv, sd);
+    int64_t total = fuse__numel(sd, snd);
+    int64_t olo = 0, ohi = 0, xlo[FUSE_MAX_INS], xhi[FUSE_MAX_INS];
+    int32_t xv[FUSE_MAX_INS];
+    int orng = fuse__range(E, sinkv, &olo, &ohi);
+    int nx = 0;
+    if (orng < 0)
+        return 0;
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &g->ops.v[ops[j]];
+        int nd = fuse__dims(E, op->out, d);
+        if (nd < 0 || fuse__numel(d, nd) != total || nd > snd)
+            return 0;
+        if (j + 1 < n) {   /* an intermediate: every reader inside */
+            uint32_t inside = 0;
+            for (size_t i = j + 1; i < n; i++) {
+                const Op *c = &g->ops.v[ops[i]];
+                for (uint32_t k = 0; k < c->nin; k++)
+                    inside += c->in[k] == op->out;
+            }
+            if (inside != f->uses[op->out])
+                return 0;
+        }
+        for (uint32_t k = 0; k < fuse__nin(op); k++) {
+            int32_t x = op->in[k];
+            if (fuse__member(E, ops, j, x) >= 0)
+                continue;
+            if (nx >= FUSE_MAX_INS)
+                return 0;
+            int xnd = fuse__dims(E, x, d);
+            if (xnd < 0 || xnd > snd)
+                return 0;
+            for (int q = 0; q < xnd; q++)   /* broadcasts to the sink's shape */
+                if (d[q] != 1 && d[q] != sd[snd - xnd + q])
+                    return 0;
+            int xr = fuse__range(E, x, &xlo[nx], &xhi[nx]);
+            if (xr < 0)
+                return 0;
+            if (xr && orng && xlo[nx] < ohi && olo < xhi[nx] &&
+                !(xlo[nx] == olo && fuse__numel(d, xnd) == total &&
+                  dtype_size(g->vals.v[x].dtype) == dtype_size(g->vals.v[sinkv].dtype)))
+                return 0;
+            if (xr)
+                xv[nx++] = x;
+        }
+    }
+    for (size_t i = 0; i < nb; i++) {   /* what the ops in between write */
+        const Op *op = &g->ops.v[between[i]];
+        if (!emit_has_kernel(E, between[i]))
+            continue;
+        for (uint32_t k = 0; k < op->nout; k++) {
+            int64_t lo = 0, hi = 0;
+            int r = fuse__range(E, op->out + (int32_t)k, &lo, &hi);
+            if (r < 0)
+                return 0;
+            for (int q = 0; r && q < nx; q++)   /* (its own output is written, not clobbered) */
+                if (lo < xhi[q] && xlo[q] < hi && xv[q] != op->out + (int32_t)k)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when op op_id reads the output of one of ops[0..n). */
+static int fuse__reads(const Emit *E, const int32_t *ops, size_t n, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    for (uint32_t k = 0; k < op->nin; k++)
+        if (op->in[k] >= 0 && fuse__member(E, ops, n, op->in[k]) >= 0)
+            return 1;
+    return 0;
+}
+
+/* 1 when op may run between a group's members (before the group's loop
+ * rather than after its earlier members): not an in-place update, nothing
+ * ordered by control edges. */
+static int fuse__passable(const Emit *E, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    return !(op_info[op->kind].flags & OPF_INPLACE) && !op->nctrl;
+}
+
+/* The window after position i of a sequence: how many ops a group that
+ * starts at i may look at. */
+#define FUSE_WINDOW 64
+
+/* The position after `from` (within [from, end)) of the op that reads
+ * value v, when it is v's only reader, or -1. */
+static int fuse__reader(const Emit *E, const int32_t *ops, size_t from, size_t end, int32_t v)
+{
+    const FuseState *f = E->target;
+    if (f->uses[v] != 1)
+        return -1;
+    for (size_t k = from; k < end; k++) {
+        if (ops[k] < 0)
+            return -1;
+        const Op *op = &E->g->ops.v[ops[k]];
+        for (uint32_t j = 0; j < op->nin; j++)
+            if (op->in[j] == v)
+                return (int)k;
+    }
+    return -1;
+}
+
+/* 1 when op is float32 with a static shape and no control edges. */
+static int fuse__f32(const Emit *E, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    int64_t d[GRAPH_MAX_DIMS];
+    return E->g->vals.v[op->out].dtype == DT_F32 && !op->nctrl && !E->user[op->kind] &&
+           emit_static_kernel(E, op_id) < 0 && fuse__dims(E, op->out, d) >= 0;
+}
+
+/*
+ * A hand-written RMSNorm from position i, float32 (issue 18 item 2):
+ *   p = x ** 2 (or x * x, square(x)); m = p.mean(-1, keepdim=True);
+ *   a = m + eps; r = rsqrt(a); y = x * r; optionally z = y * w, w of shape
+ *   [D] (or [1.., D]);
+ * each intermediate read only by the next. One row loop computes it with
+ * the kernels' sum (tngrt_impl__sum_f32, its 8 lanes) and expressions, so
+ * the bits are the separate kernels'. Fills cand[] and pos[] (5 or 6 ops)
+ * and returns their count, or 0.
+ */
+static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
+                        const int32_t *at, int32_t *cand, int32_t *pos)
+{
+    const Graph *g = E->g;
+    size_t end = i;
+    while (end < n && end < i + FUSE_WINDOW && ops[end] >= 0 && at[end] == -1 &&
+           fuse__passable(E, ops[end])) {
+        if (stop[end++])
+            break;
+    }
+    const Op *p = &g->ops.v[ops[i]];
+    int sq = (p->kind == OP_POW && p->fattr[0] == 2.0) || p->kind == OP_SQUARE ||
+             (p->kind == OP_MUL && !fuse__scalar(p) && p->nin == 2 && p->in[0] == p->in[1]);
+    if (!sq || !fuse__f32(E, ops[i]))
+        return 0;
+    int32_t x = p->in[0];
+    const Val *xv = &g->vals.v[x];
+    if (xv->dtype != DT_F32 || xv->ndim < 1)
+        return 0;
+    static const OpKind chain[4] = {OP_MEAN, OP_ADD, OP_RSQRT, OP_MUL};
+    size_t k = i, m = 0;
+    cand[m] = ops[i];
+    pos[m++] = (int32_t)i;
+    for (int c = 0; c < 5; c++) {
+        int r = fuse__reader(E, ops, k + 1, end, g->ops.v[cand[m - 1]].out);
+        if (r < 0 || !fuse__f32(E, ops[r]))
+            break;
+        const Op *op = &g->ops.v[ops[r]];
+        if (c < 4 && op->kind != chain[c])
+            return 0;
+        if (c == 4 && (op->kind != OP_MUL || fuse__scalar(op)))
+            break;
+        k = (size_t)r;
+        cand[m] = ops[r];
+        pos[m++] = r;
+    }
+    if (m < 5)
+        return 0;
+    const Op *mean = &g->ops.v[cand[1]], *add = &g->ops.v[cand[2]], *y = &g->ops.v[cand[4]];
+    int last = xv->ndim - 1;
+    if (mean->nattr != 2 || !mean->attr[0] || (mean->attr[1] != last && mean->attr[1] != -1) ||
+        !fuse__scalar(add) || add->attr[0] != 1 || add->fattr[1] != 1.0 || y->nin != 2 ||
+        fuse__scalar(y))
+        return 0;
+    int32_t rv = g->ops.v[cand[3]].out;
+    if (!((y->in[0] == x && y->in[1] == rv) || (y->in[1] == x && y->in[0] == rv)))
+        return 0;
+    int64_t xd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
+    int xnd = fuse__dims(E, x, xd);
+    if (xnd < 1 || xd[xnd - 1] < 1 || fuse__dims(E, y->out, d) != xnd ||
+        fuse__numel(d, xnd) != fuse__numel(xd, xnd))
+        return 0;
+    if (m == 6) {   /* * w: w of the row's length, broadcast over the rows */
+        const Op *z = &g->ops.v[cand[5]];
+        int32_t w = z->in[0] == y->out ? z->in[1] : z->in[0];
+        int wnd = fuse__dims(E, w, d);
+        int ok = z->in[0] != z->in[1] && wnd >= 1 && wnd <= xnd && g->vals.v[w].dtype == DT_F32 &&
+                 d[wnd - 1] == xd[xnd - 1] && fuse__numel(d, wnd) == xd[xnd - 1];
+        int zd = fuse__dims(E, z->out, d);
+        if (!ok || zd != xnd || fuse__numel(d, zd) != fuse__numel(xd, xnd))
+            m = 5;
+    }
+    /* memory: the inputs (x, w) against the output and the ops in between */
+    int32_t sink = g->ops.v[cand[m - 1]].out, ins[2] = {x, -1};
+    if (m == 6) {
+        const Op *z = &g->ops.v[cand[5]];
+        ins[1] = z->in[0] == y->out ? z->in[1] : z->in[0];
+    }
+    int64_t olo = 0, ohi = 0;
+    int orng = fuse__range(E, sink, &olo, &ohi);
+    if (orng < 0)
+        return 0;
+    for (int q = 0; q < 2; q++) {
+        int64_t lo = 0, hi = 0;
+        int r = ins[q] < 0 ? 0 : fuse__range(E, ins[q], &lo, &hi);
+        if (r < 0)
+            return 0;
+        if (!r)
+            continue;
+        if (orng && lo < ohi && olo < hi && !(q == 0 && lo == olo))
+            return 0;   /* (x read row by row before its row of the output is written) */
+        for (size_t b = i + 1; b < (size_t)pos[m - 1]; b++) {
+            int between = 1;
+            for (size_t j = 0; j < m; j++)
+                between &= (int32_t)b != pos[j];
+            if (!between || !emit_has_kernel(E, ops[b]))
+                continue;
+            const Op *op = &g->ops.v[ops[b]];
+            for (uint32_t o = 0; o < op->nout; o++) {
+                int64_t blo = 0, bhi = 0;
+                int br = fuse__range(E, op->out + (int32_t)o, &blo, &bhi);
+                if (br < 0 || (br && blo < hi && lo < bhi && ins[q] != op->out + (int32_t)o))
+                    return 0;
+            }
+        }
+    }
+    return m;
+}
+
+/* Records the group cand[0..n) (at positions pos[]) in q. */
+static void fuse__take(FuseSeq *q, const int32_t *cand, const int32_t *pos, size_t n)
+{
+    if (q->ngrp + n + 1 > q->cap) {
+        q->cap = (q->ngrp + n + 1) * 2;
+        q->grp = xrealloc(q->grp, q->cap * sizeof *q->grp);
+    }
+    int32_t at = (int32_t)q->ngrp;
+    q->grp[q->ngrp++] = (int32_t)n;
+    for (size_t m = 0; m < n; m++) {
+        q->grp[q->ngrp++] = cand[m];
+        q->at[pos[m]] = -2;
+    }
+    q->at[pos[n - 1]] = at;
+    q->ngroups++;
+}
+
+void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, FuseSeq *q)
+{
+    memset(q, 0, sizeof *q);
+    q->at = xmalloc((n + 1) * sizeof *q->at);
+    for (size_t i = 0; i < n; i++)
+        q->at[i] = -1;
+    if (!E->target)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (q->at[i] != -1 || ops[i] < 0)
+            continue;
+        int32_t rc[FUSE_MAX_OPS], rp[FUSE_MAX_OPS];
+        size_t nr = E->dyn || E->rtdims ? 0 : fuse__rms(E, ops, stop, n, i, q->at, rc, rp);
+        if (nr) {
+            fuse__take(q, rc, rp, nr);
+            continue;
+        }
+        if (!fuse__op_ok(E, ops[i]))
+            continue;
+        /* candidates: the fusable ops of the window that read an earlier
+         * candidate, in order; the rest of the window runs in between */
+        int32_t cand[FUSE_MAX_OPS], pos[FUSE_MAX_OPS], between[FUSE_WINDOW];
+        size_t nc = 0, nbt = 0, best = 0;
+        size_t nb_at[FUSE_MAX_OPS];
+        for (size_t k = i; k < n && k < i + FUSE_WINDOW && nc < FUSE_MAX_OPS; k++) {
+            if (ops[k] < 0 || q->at[k] != -1)
+                break;
+            if (fuse__op_ok(E, ops[k]) && (nc == 0 || fuse__reads(E, cand, nc, ops[k]))) {
+                nb_at[nc] = nbt;
+                pos[nc] = (int32_t)k;
+                cand[nc++] = ops[k];
+            } else if (fuse__passable(E, ops[k])) {
+                between[nbt++] = ops[k];
+            } else {
+                break;
+            }
+            if (stop[k])
+                break;
+        }
+        for (size_t m = 2; m <= nc; m++)
+            if (fuse__valid(E, cand, m, between, nb_at[m - 1]))
+                best = m;
+        if (best)
+            fuse__take(q, cand, pos, best);
+    }
+}
+
+void fuse_seq_free(FuseSeq *q)
+{
+    free(q->at);
+    free(q->grp);
+    memset(q, 0, sizeof *q);
+}
+
+void fuse_seq_units(const Emit *E, int s, FuseSeq *q)
+{
+    const Plan *p = E->p;
+    const PlanStream *ps = &p->streams.v[s];
+    int32_t *ops = xmalloc((ps->nunits + 1) * sizeof *ops);
+    uint8_t *stop = xcalloc(ps->nunits + 1, 1);
+    for (size_t j = 0; j < ps->nunits; j++) {
+        const PlanUnit *u = &p->units.v[ps->units[j]];
+        ops[j] = u->seg >= 0 ? -1 : u->op;
+        stop[j] = u->nrecord > 0;   /* events only after a group's last op */
+    }
+    fuse_seq(E, ops, stop, ps->nunits, q);
+    free(ops);
+    free(stop);
+}
+
+void fuse_seq_segment(const Emit *E, int seg, FuseSeq *q)
+{
+    const PlanSegment *sg = &E->p->segs.v[seg];
+    uint8_t *stop = xcalloc(sg->nops + 1, 1);
+    fuse_seq(E, sg->ops, stop, sg->nops, q);
+    free(stop);
+}
+
+int fuse_any(Emit *E)
+{
+    FuseSeq q;
+    if (!E->target)
+        return 0;
+    for (size_t gi = 0; gi < E->p->gears.n; gi++) {
+        emit_gear_begin(E, (int)gi);
+        for (size_t s = 0; s < E->p->segs.n; s++) {
+            fuse_seq_segment(E, (int)s, &q);
+            size_t n = q.ngroups;
+            fuse_seq_free(&q);
+            if (n)
+                return 1;
+        }
+        for (size_t s = 0; s < E->p->streams.n; s++) {
+            fuse_seq_units(E, (int)s, &q);
+            size_t n = q.ngroups;
+            fuse_seq_free(&q);
+            if (n)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o)
+{
+    const Op *sink = &E->g->ops.v[ops[n - 1]];
+    sb_puts(o, "fused");
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &E->g->ops.v[ops[j]];
+        sb_printf(o, "%s%s %%%d", j ? " + " : " ", op_info[op->kind].name, op->out);
+    }
+    if (sink->file)
+        sb_printf(o, " (%s:%u)", sink->file, sink->line);
+    else
+        sb_printf(o, " (line %u)", sink->line);
+}
+
+/* "f16", "bf16" helpers of tngrt_kernel_impl.h for a half dtype. */
+static const char *fuse__half(DType t)
+{
+    return t == DT_F16 ? "f16" : "bf16";
+}
+
+/* Operand k of op as a C float expression: tJ for a member, aK for an
+ * external input (ext[] lists them in order). */
+static void fuse__operand(Emit *E, const int32_t *ops, size_t j, const int32_t *ext, int next,
+                          int32_t v)
+{
+    int m = fuse__member(E, ops, j, v);
+    if (m >= 0) {
+        sb_printf(E->o, "t%d", m);
+        return;
+    }
+    for (int k = 0; k < next; k++)
+        if (ext[k] == v) {
+            sb_printf(E->o, "a%d", k);
+            return;
+        }
+    TNGC_BUG("fused operand %%%d not found", v);
+}
+
+static void fuse__float_lit(Emit *E, double x)
+{
+    sb_puts(E->o, "(float)");
+    emit_double(E, x);
+}
+
+/* Member j's statement(s): "float tJ = ...;", rounded to its half dtype. */
+static void fuse__member_code(Emit *E, const int32_t *ops, size_t j, const int32_t *ext, int next,
+                              int last, const char *in)
+{
+    const Op *op = &E->g->ops.v[ops[j]];
+    const char *un = fuse__unop(op);
+    DType ot = E->g->vals.v[op->out].dtype;
+    sb_printf(E->o, "%sfloat t%zu;\n%s", in, j, in);
+    if (op->kind == OP_POW) {
+        double p = op->fattr[0];
+        float pf = (float)p;
+        int same = E->g->vals.v[op->in[0]].dtype == ot;   /* else the kernel's powf path */
+        int kind = pf >= -64.0f && pf <= 64.0f && pf * 2.0f == (float)(int)(pf * 2.0f);
+        sb_printf(E->o, "{\n%s    const float v = ", in);
+        fuse__operand(E, ops, j, ext, next, op->in[0]);
+        sb_printf(E->o, ";\n%s    ", in);
+        if (same && pf == 2.0f)
+            sb_printf(E->o, "t%zu = v * v;\n", j);
+        else if (same && pf == 3.0f)
+            sb_printf(E->o, "t%zu = v * v * v;\n", j);
+        else if (same && pf == -1.0f)
+            sb_printf(E->o, "t%zu = 1.0f / v;\n", j);
+        else if (same && pf == -2.0f)
+            sb_printf(E->o, "t%zu = 1.0f / (v * v);\n", j);
+        else if (same && kind) {   /* tngrt_impl__pow_f32, one element */
+            int neg = pf < 0.0f, half = (float)(int)pf != pf;
+            int e = (int)(neg ? -pf : pf);
+            sb_printf(E->o, "float b = v, r;\n");
+            if (half && e)
+                sb_printf(E->o, "%s    b = b == -INFINITY || b == 0.0f ? fabsf(b) : b;\n", in);
+            sb_printf(E->o, "%s    r = %s;\n", in, half ? "sqrtf(b)" : "1.0f");
+            for (int k = e; k; k >>= 1) {
+                if (k & 1)
+                    sb_printf(E->o, "%s    r *= b;\n", in);
+                if (k > 1)
+                    sb_printf(E->o, "%s    b *= b;\n", in);
+            }
+            sb_printf(E->o, "%s    t%zu = %sr;\n", in, j, neg ? "1.0f / " : "");
+        } else {
+            sb_printf(E->o, "t%zu = powf(v, ", j);
+            fuse__float_lit(E, p);
+            sb_puts(E->o, ");\n");
+        }
+        sb_printf(E->o, "%s}\n", in);
+    } else if (un) {
+        sb_printf(E->o, "t%zu = tngrt_impl__unf(%s, ", j, un);
+        fuse__operand(E, ops, j, ext, next, op->in[0]);
+        sb_puts(E->o, ", ");
+        fuse__float_lit(E, op->kind == OP_CAST ? 0.0 : op->fattr[0]);
+        sb_puts(E->o, ", ");
+        fuse__float_lit(E, op->kind == OP_SOFTPLUS || op->kind == OP_CLAMP ? op->fattr[1] : 0.0);
+        sb_puts(E->o, ");\n");
+    } else {
+        /* binary: x op y, the scalar (as the kernel's float) on its side */
+        StrBuf x = {0}, y = {0}, *keep = E->o;
+        E->o = &x;
+        fuse__operand(E, ops, j, ext, next, op->in[0]);
+        E->o = &y;
+        if (fuse__scalar(op))
+            fuse__float_lit(E, op->fattr[0]);
+        else
+            fuse__operand(E, ops, j, ext, next, op->in[1]);
+        E->o = keep;
+        if (fuse__scalar(op) && op->attr[0] == 2) {
+            StrBuf t = x;
+            x = y;
+            y = t;
+        }
+        sb_printf(E->o, "t%zu = ", j);
+        switch (op->kind) {
+        case OP_ADD: sb_printf(E->o, "%s + %s", x.s, y.s); break;
+        case OP_SUB: sb_printf(E->o, "%s - %s", x.s, y.s); break;
+        case OP_MUL: sb_printf(E->o, "%s * %s", x.s, y.s); break;
+        case OP_DIV: sb_printf(E->o, "%s / %s", x.s, y.s); break;
+        case OP_POW_T: sb_printf(E->o, "powf(%s, %s)", x.s, y.s); break;
+        case OP_MAXIMUM:
+            sb_printf(E->o, "%s > %s || %s != %s ? %s : %s", x.s, y.s, x.s, x.s, x.s, y.s);
+            break;
+        case OP_MINIMUM:
+            sb_printf(E->o, "%s < %s || %s != %s ? %s : %s", x.s, y.s, x.s, x.s, x.s, y.s);
+            break;
+        default: TNGC_BUG("fused binary kind %d", (int)op->kind);
+        }
+        sb_puts(E->o, ";\n");
+        sb_free(&x);
+        sb_free(&y);
+    }
+    if (!last && ot != DT_F32)   /* the separate kernel's store and load */
+        sb_printf(E->o, "%st%zu = tngrt_impl__%s_to_f32(tngrt_impl__f32_to_%s(t%zu));\n", in, j,
+                  fuse__half(ot), fuse__half(ot), j);
+}
+
+/* The C element type of a float dtype. */
+static const char *fuse__ctype(DType t)
+{
+    return t == DT_F32 ? "float" : "uint16_t";
+}
+
+/* The row loop of an RMSNorm group (fuse__rms): per row of length D the
+ * kernels' sum of squares, their mean, + eps, rsqrt, then x * r (* w). */
+static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in)
+{
+    const Graph *g = E->g;
+    const Op *p = &g->ops.v[ops[0]], *add = &g->ops.v[ops[2]], *sink = &g->ops.v[ops[n - 1]];
+    int64_t xd[GRAPH_MAX_DIMS];
+    int xnd = fuse__dims(E, p->in[0], xd);
+    int64_t len = xd[xnd - 1], rows = fuse__numel(xd, xnd) / len;
+    StrBuf nm = {0};
+    fuse_name(E, ops, n, &nm);
+    sb_printf(E->o, "%s{   /* rms_norm row kernel: ", in);
+    cesc_comment(E->o, nm.s);
+    sb_puts(E->o, " */\n");
+    sb_free(&nm);
+    emit_line_op(E, sink);
+    sb_printf(E->o, "%s    const float *x = (const float *)", in);
+    emit_ptr(E, p->in[0], 0);
+    sb_puts(E->o, ";\n");
+    if (n == 6) {
+        const Op *z = &g->ops.v[ops[5]];
+        int32_t w = z->in[0] == g->ops.v[ops[4]].out ? z->in[1] : z->in[0];
+        sb_printf(E->o, "%s    const float *w = (const float *)", in);
+        emit_ptr(E, w, 0);
+        sb_puts(E->o, ";\n");
+    }
+    sb_printf(E->o, "%s    float *y = (float *)", in);
+    emit_ptr(E, sink->out, 0);
+    sb_puts(E->o, ";\n");
+    sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
+    sb_printf(E->o, "%s        const float *xr = x + i * %lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s        float m = 0.0f;\n", in);
+    sb_printf(E->o, "%s        m += tngrt_impl__sum_f32(xr, %lld, 1, 0.0f);\n", in, (long long)len);
+    sb_printf(E->o, "%s        m = m / (float)%lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s        const float a = m + ", in);
+    fuse__float_lit(E, add->fattr[0]);
+    sb_puts(E->o, ";\n");
+    sb_printf(E->o, "%s        const float r = 1.0f / sqrtf(a);\n", in);
+    sb_printf(E->o, "%s        for (int64_t j = 0; j < %lld; j++) {\n", in, (long long)len);
+    sb_printf(E->o, "%s            const float t = xr[j] * r;\n", in);
+    sb_printf(E->o, "%s            y[i * %lld + j] = %s;\n", in, (long long)len, n == 6 ? "t * w[j]" : "t");
+    sb_printf(E->o, "%s        }\n%s    }\n%s}\n", in, in, in);
+    emit_line_back(E);
+}
+
+void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
+{
+    const Graph *g = E->g;
+    if (n >= 5 && g->ops.v[ops[1]].kind == OP_MEAN) {
+        fuse__emit_rms(E, ops, n, in);
+        return;
+    }
+    const Op *sink = &g->ops.v[ops[n - 1]];
+    int32_t ext[FUSE_MAX_INS];
+    int next = 0;
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &g->ops.v[ops[j]];
+        for (uint32_t k = 0; k < fuse__nin(op); k++) {
+            int32_t x = op->in[k];
+            int seen = fuse__member(E, ops, j, x) >= 0;
+            for (int q = 0; q < next && !seen; q++)
+                seen = ext[q] == x;
+            if (!seen) {
+                TNGC_ASSERT(next < FUSE_MAX_INS);
+                ext[next++] = x;
+            }
+        }
+    }
+    /* the loop nest: the sink's dims without 1s, merged where every input
+     * is read alike (contiguous, or broadcast) along both */
+    int64_t sd[GRAPH_MAX_DIMS], xd[GRAPH_MAX_DIMS];
+    int snd = fuse__dims(E, sink->out, sd);
+    int64_t st[FUSE_MAX_INS][GRAPH_MAX_DIMS];
+    for (int k = 0; k < next; k++) {
+        int xnd = fuse__dims(E, ext[k], xd);
+        int64_t s = 1;
+        for (int d = snd - 1; d >= 0; d--) {
+            int q = d - (snd - xnd);
+            int64_t len = q >= 0 ? xd[q] : 1;
+            st[k][d] = len == 1 ? 0 : s;
+            s *= len;
+        }
+    }
+    int64_t ld[GRAPH_MAX_DIMS], ls[FUSE_MAX_INS][GRAPH_MAX_DIMS];
+    int lnd = 0;
+    for (int d = 0; d < snd; d++) {
+        if (sd[d] == 1)
+            continue;
+        int merge = lnd > 0;
+        for (int k = 0; k < next && merge; k++) {
+            int64_t a = ls[k][lnd - 1], b = st[k][d];
+            merge = (a == 0 && b == 0) || (a != 0 && b != 0 && a == b * sd[d]);
+        }
+        if (merge) {
+            ld[lnd - 1] *= sd[d];
+            for (int k = 0; k < next; k++)
+                ls[k][lnd - 1] = st[k][d];
+        } else {
+            ld[lnd] = sd[d];
+            for (int k = 0; k < next; k++)
+                ls[k][lnd] = st[k][d];
+            lnd++;
+        }
+    }
+    if (lnd == 0) {   /* one element */
+        ld[0] = 1;
+        for (int k = 0; k < next; k++)
+            ls[k][0] = 0;
+        lnd = 1;
+    }
+
+    StrBuf nm = {0};
+    fuse_name(E, ops, n, &nm);
+    sb_printf(E->o, "%s{   /* ", in);
+    cesc_comment(E->o, nm.s);
+    sb_puts(E->o, " */\n");
+    sb_free(&nm);
+    emit_line_op(E, sink);
+    for (int k = 0; k < next; k++) {
+        DType t = g->vals.v[ext[k]].dtype;
+        sb_printf(E->o, "%s    const %s *x%d = (const %s *)", in, fuse__ctype(t), k, fuse__ctype(t));
+        emit_ptr(E, ext[k], 0);
+        sb_puts(E->o, ";\n");
+    }
+    DType ot = g->vals.v[sink->out].dtype;
+    sb_printf(E->o, "%s    %s *y = (%s *)", in, fuse__ctype(ot), fuse__ctype(ot));
+    emit_ptr(E, sink->out, 0);
+    sb_puts(E->o, ";\n");
+    StrBuf ind = {0};
+    sb_printf(&ind, "%s    ", in);
+    for (int d = 0; d < lnd; d++) {
+        sb_printf(E->o, "%sfor (int64_t i%d = 0; i%d < %lld; i%d++) {\n", ind.s, d, d, (long long)ld[d], d);
+        sb_puts(&ind, "    ");
+    }
+    for (int k = 0; k < next; k++) {
+        DType t = g->vals.v[ext[k]].dtype;
+        sb_printf(E->o, "%sconst float a%d = ", ind.s, k);
+        if (t != DT_F32)
+            sb_printf(E->o, "tngrt_impl__%s_to_f32(", fuse__half(t));
+        sb_printf(E->o, "x%d[", k);
+        int any = 0;
+        for (int d = 0; d < lnd; d++) {
+            if (!ls[k][d])
+                continue;
+            sb_printf(E->o, "%si%d", any++ ? " + " : "", d);
+            if (ls[k][d] != 1)
+                sb_printf(E->o, " * %lld", (long long)ls[k][d]);
+        }
+        sb_puts(E->o, any ? "]" : "0]");
+        sb_puts(E->o, t != DT_F32 ? ");\n" : ";\n");
+    }
+    for (size_t j = 0; j < n; j++)
+        fuse__member_code(E, ops, j, ext, next, j + 1 == n, ind.s);
+    sb_printf(E->o, "%sy[", ind.s);
+    for (int d = 0; d < lnd; d++) {
+        int64_t s = 1;
+        for (int q = d + 1; q < lnd; q++)
+            s *= ld[q];
+        sb_printf(E->o, "%si%d", d ? " + " : "", d);
+        if (s != 1)
+            sb_printf(E->o, " * %lld", (long long)s);
+    }
+    if (ot == DT_F32)
+        sb_printf(E->o, "] = t%zu;\n", n - 1);
+    else
+        sb_printf(E->o, "] = tngrt_impl__f32_to_%s(t%zu);\n", fuse__half(ot), n - 1);
+    for (int d = lnd; d > 0; d--) {
+        ind.len -= 4;
+        ind.s[ind.len] = 0;
+        sb_printf(E->o, "%s}\n", ind.s);
+    }
+    sb_free(&ind);
+    sb_printf(E->o, "%s}\n", in);
+    emit_line_back(E);
+}

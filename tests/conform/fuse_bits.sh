@@ -1,0 +1,66 @@
+#!/bin/sh
+# Pointwise fusion gives the bits of the separate kernels (codegen/fuse.c).
+#
+# usage: tests/conform/fuse_bits.sh TNGC [MODEL.py...]
+#
+# For each model (default: tests/conform/models/fuse_*.py, super_kernel.py
+# and kernels_fast.py), records PyTorch's inputs at every gear
+# (tests/ref/harness.py --all-gears), builds the bundle twice, fused and
+# with --no-fuse, checks that the fused one has fused groups, runs both
+# launchers on every recorded call and requires every output file to be
+# byte for byte the same. Prints "fuse_bits: N passed, M failed".
+set -u
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TNGC [MODEL.py...]" >&2
+    exit 2
+fi
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+root=$(cd "$(dirname "$0")/../.." && pwd)
+py=${PYTHON:-/usr/bin/python3}
+[ $# -gt 0 ] || set -- "$root"/tests/conform/models/fuse_*.py "$root"/tests/conform/models/super_kernel.py \
+    "$root"/tests/conform/models/kernels_fast.py
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-fusebits.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+for script in "$@"; do
+    stem=$(basename "$script" .py)
+    w=$tmp/$stem
+    mkdir -p "$w"
+    if ! "$py" "$root/tests/ref/harness.py" "$script" "$w/ref" --all-gears >"$w/harness.log" 2>&1; then
+        fail=$((fail + 1)); echo "FAIL $stem: PyTorch reference"; continue
+    fi
+    if ! (cd "$root" && "$tngc" build "$script" -o "$w/fused" --no-cache && "$tngc" gen "$script" -o "$w/gen") \
+        >"$w/build.log" 2>&1 ||
+        ! (cd "$root" && "$tngc" build "$script" -o "$w/plain" --no-fuse --no-cache) >>"$w/build.log" 2>&1; then
+        fail=$((fail + 1)); echo "FAIL $stem: tngc build"; tail -n 15 "$w/build.log"; continue
+    fi
+    if ! grep -q 'TNGC_UNIT_END([0-9]*, "fused \|/\* fused ' "$w"/gen/*.c; then
+        fail=$((fail + 1)); echo "FAIL $stem: no fused group"; continue
+    fi
+    for ref in "$w"/ref/*/; do
+        name=$(basename "$ref")
+        for call in "$ref" "$ref"gear*/; do
+            [ -d "$call/inputs" ] || [ -f "$call/gear.txt" ] || continue
+            [ -d "$call" ] || continue
+            label="$name $(basename "$call")"
+            rm -rf "$w/o1" "$w/o2"
+            if ! sh "$root/tests/e2e/launch.sh" "$w/fused/${name}_launcher" "$call" "$w/o1" --warmup 0 --iters 1 >"$w/l1" 2>&1 ||
+                ! sh "$root/tests/e2e/launch.sh" "$w/plain/${name}_launcher" "$call" "$w/o2" --warmup 0 --iters 1 >"$w/l2" 2>&1; then
+                fail=$((fail + 1)); echo "FAIL $stem $label: a launcher failed"; tail -n 5 "$w/l1" "$w/l2"; continue
+            fi
+            n=0 diff=""
+            for f in "$w"/o2/*.npy; do
+                n=$((n + 1))
+                cmp -s "$f" "$w/o1/$(basename "$f")" || diff="$diff $(basename "$f")"
+            done
+            if [ "$n" -gt 0 ] && [ -z "$diff" ]; then
+                pass=$((pass + 1)); echo "ok   $stem $label: $n outputs bitwise equal fused and unfused"
+            else
+                fail=$((fail + 1)); echo "FAIL $stem $label: differs fused and unfused:${diff:- no outputs}"
+            fi
+        done
+    done
+done
+echo "fuse_bits: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
