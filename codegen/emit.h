@@ -36,6 +36,7 @@ typedef struct Emit {
     const char *line_file;     /* its file when not the script (a module it imports), else NULL */
     unsigned char user[OP__count];
     void *target;              /* the emitter's own state */
+    void *fuse;                /* pointwise fusion's state (fuse.c; CPU target), or NULL */
 } Emit;
 
 /* "TNGRT_F32", ... for dtype t. */

@@ -536,14 +536,12 @@ static void e__segment(Emit *E, int seg)
     sb_puts(E->o, " */\n");
     sb_printf(E->o, "static int g%d_seg%d(const TngrtRunCtx *c, TngrtError *err)\n{\n", E->gear, seg);
     e__fn_prologue(E);
-    for (size_t i = 0; i < s->nops; i++)
-        if (emit_has_kernel(E, s->ops[i]) && !e__elided(E, s->ops[i]))
     FuseSeq q;
     fuse_seq_segment(E, seg, &q);
     for (size_t i = 0; i < s->nops; i++) {
         if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
             fuse_emit(E, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]], "    ");
-        else if (q.at[i] == -1 && emit_has_kernel(E, s->ops[i]))
+        else if (q.at[i] == -1 && emit_has_kernel(E, s->ops[i]) && !e__elided(E, s->ops[i]))
             e__op(E, s->ops[i], "    ");
     }
     fuse_seq_free(&q);
@@ -601,8 +599,7 @@ static void e__stream(Emit *E, int s)
         const PlanUnit *u = &p->units.v[ps->units[i]];
         for (size_t w = 0; w < u->nwait; w++)
             sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, u->wait[w]);
-        int runs = u->seg >= 0 || (emit_has_kernel(E, u->op) && !e__elided(E, u->op));
-        int runs = q.at[i] == -1 && (u->seg >= 0 || emit_has_kernel(E, u->op));
+        int runs = q.at[i] == -1 && (u->seg >= 0 || (emit_has_kernel(E, u->op) && !e__elided(E, u->op)));
         if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
             e__fused_unit(E, s, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]]);
         if (runs) {

@@ -45,7 +45,7 @@ typedef struct FuseState {
 
 void fuse_init(Emit *E)
 {
-    E->target = NULL;
+    E->fuse = NULL;
     if (E->opt->no_fuse)
         return;
     FuseState *f = xcalloc(1, sizeof *f);
@@ -58,17 +58,17 @@ void fuse_init(Emit *E)
     }
     for (size_t i = 0; i < E->g->outputs.n; i++)
         f->uses[E->g->outputs.v[i].value]++;
-    E->target = f;
+    E->fuse = f;
 }
 
 void fuse_fini(Emit *E)
 {
-    FuseState *f = E->target;
+    FuseState *f = E->fuse;
     if (f) {
         free(f->uses);
         free(f);
     }
-    E->target = NULL;
+    E->fuse = NULL;
 }
 
 static int fuse__float(DType t)
@@ -167,7 +167,7 @@ static uint32_t fuse__nin(const Op *op)
 static int fuse__op_ok(const Emit *E, int32_t op_id)
 {
     const Op *op = &E->g->ops.v[op_id];
-    if (!E->target || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl || op->nout != 1 ||
+    if (!E->fuse || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl || op->nout != 1 ||
         emit_static_kernel(E, op_id) >= 0 || plan_is_const(E->p, op_id))
         return 0;
     if (!fuse__unop(op) && op->kind != OP_POW && !fuse__binary(op))
@@ -214,7 +214,7 @@ static int fuse__range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
 static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_t *between,
                        size_t nb)
 {
-    const FuseState *f = E->target;
+    const FuseState *f = E->fuse;
     const Graph *g = E->g;
     int64_t sd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
     int32_t sinkv = g->ops.v[ops[n - 1]].out;
@@ -308,7 +308,7 @@ static int fuse__passable(const Emit *E, int32_t op_id)
  * value v, when it is v's only reader, or -1. */
 static int fuse__reader(const Emit *E, const int32_t *ops, size_t from, size_t end, int32_t v)
 {
-    const FuseState *f = E->target;
+    const FuseState *f = E->fuse;
     if (f->uses[v] != 1)
         return -1;
     for (size_t k = from; k < end; k++) {
@@ -463,7 +463,7 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
     q->at = xmalloc((n + 1) * sizeof *q->at);
     for (size_t i = 0; i < n; i++)
         q->at[i] = -1;
-    if (!E->target)
+    if (!E->fuse)
         return;
     for (size_t i = 0; i < n; i++) {
         if (q->at[i] != -1 || ops[i] < 0)
@@ -538,7 +538,7 @@ void fuse_seq_segment(const Emit *E, int seg, FuseSeq *q)
 int fuse_any(Emit *E)
 {
     FuseSeq q;
-    if (!E->target)
+    if (!E->fuse)
         return 0;
     for (size_t gi = 0; gi < E->p->gears.n; gi++) {
         emit_gear_begin(E, (int)gi);

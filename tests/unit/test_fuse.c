@@ -68,7 +68,7 @@ static void f_output(F *f, int32_t v)
 /* Plans and emits (no_fuse as given); returns the text of model.c. */
 static const char *f_gen(F *f, int no_fuse)
 {
-    PlanOptions po = {codegen_op_type, codegen_dtype_name, 0};
+    PlanOptions po = {codegen_op_type, codegen_dtype_name, 0, 0};
     assert_int_equal(plan_build_with(&f->p, &f->g, &po, &f->diags), 0);
     GenOptions go = {.name = "model", .script = "model.py", .version = "test",
                      .line_directives = 0, .no_fuse = no_fuse};

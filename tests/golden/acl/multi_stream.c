@@ -1381,7 +1381,6 @@ static int tngc__fetch(model_t *self, int g, const int64_t *sym, TngrtTensor *ou
     const TngrtBundleDesc *d = self->desc;
     TngcAclGear *G = &self->gear[g];
     TngrtRunCtx host = {self->host, self->in, self->w_host, sym, G->off, NULL};  /* no packed weights on the host side of ACL */
-    TngrtRunCtx host = {self->host, self->in, self->w_host, sym, G->off, NULL};
     if (tngc__host_arena(self, G->arena_bytes > 0 ? G->arena_bytes : 64) != 0)
         return -1;
     host.arena = self->host;

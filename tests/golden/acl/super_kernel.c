@@ -1375,7 +1375,6 @@ static int tngc__fetch(model_ModelOrigin_forward_t *self, int g, const int64_t *
     const TngrtBundleDesc *d = self->desc;
     TngcAclGear *G = &self->gear[g];
     TngrtRunCtx host = {self->host, self->in, self->w_host, sym, G->off, NULL};  /* no packed weights on the host side of ACL */
-    TngrtRunCtx host = {self->host, self->in, self->w_host, sym, G->off, NULL};
     if (tngc__host_arena(self, G->arena_bytes > 0 ? G->arena_bytes : 64) != 0)
         return -1;
     host.arena = self->host;
@@ -2865,7 +2864,6 @@ static int tngc__fetch(model_ModelSuperKernel_forward_t *self, int g, const int6
     const TngrtBundleDesc *d = self->desc;
     TngcAclGear *G = &self->gear[g];
     TngrtRunCtx host = {self->host, self->in, self->w_host, sym, G->off, NULL};  /* no packed weights on the host side of ACL */
-    TngrtRunCtx host = {self->host, self->in, self->w_host, sym, G->off, NULL};
     if (tngc__host_arena(self, G->arena_bytes > 0 ? G->arena_bytes : 64) != 0)
         return -1;
     host.arena = self->host;
