@@ -47,6 +47,7 @@ suites() {
     suite  50 e2e sh "$here/e2e/run.sh" "$tngc"
     suite  88 conform sh "$here/conform/run.sh" "$tngc"
     suite   3 const-weights sh "$here/conform/const_weights.sh" "$tngc"
+    suite  16 fuse-bits sh "$here/conform/fuse_bits.sh" "$tngc"
     suite   2 state-keys sh "$here/conform/state_keys.sh" "$tngc"
     suite   2 entry-names sh "$here/conform/entry_names.sh" "$tngc"
     suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
