@@ -32,12 +32,6 @@ struct ScanModules {
     StrMap by_real;        /* real path -> ScanMod* */
 };
 
-/* Modules tngc knows as libraries: never looked up on the path. */
-static const char *const scanmods__library[] = {
-    "torch", "torch_npu", "torchair", "npugraph_ex", "numpy", "os", "sys", "math", "functools",
-    "typing", "dataclasses", "collections", "itertools", "logging", "__future__",
-};
-
 static void scanmods__add_dir(ScanModules *self, const char *dir, size_t len)
 {
     if (len == 0)
@@ -82,36 +76,6 @@ void scanmods_free(ScanModules *self)
     VEC_FREE(self->keys);
     strmap_free(&self->by_real);
     free(self);
-}
-
-/* 1 when name is dotted identifiers (each a file or folder name that
- * cannot leave its folder). */
-static int scanmods__valid(const char *name)
-{
-    size_t comp = 0;
-    for (const char *p = name;; p++) {
-        if (*p == '.' || !*p) {
-            if (comp == 0 || comp > 200)
-                return 0;
-            if (!*p)
-                return p - name < 1000;
-            comp = 0;
-            continue;
-        }
-        unsigned char c = (unsigned char)*p;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (comp && c >= '0' && c <= '9')))
-            return 0;
-        comp++;
-    }
-}
-
-static int scanmods__is_library(const char *name)
-{
-    size_t len = strcspn(name, ".");
-    for (size_t i = 0; i < sizeof scanmods__library / sizeof *scanmods__library; i++)
-        if (strlen(scanmods__library[i]) == len && !strncmp(scanmods__library[i], name, len))
-            return 1;
-    return 0;
 }
 
 /* 1 when path is a regular file whose real path (into real) lies under dir. */
@@ -169,7 +133,7 @@ static const ScanFile *scanmods__scan(ScanModules *self, const char *shown, cons
 
 const ScanFile *scanmods_get(ScanModules *self, const char *importer, const char *name, int level)
 {
-    if (!self || !scanmods__valid(name) || (level == 0 && scanmods__is_library(name)) || level > 64)
+    if (!self || !modname_valid(name) || (level == 0 && modname_is_library(name)) || level > 64)
         return NULL;
     char *rel = xstrdup(name);
     for (char *p = rel; *p; p++)

@@ -25,46 +25,6 @@ typedef struct Imports {
     ImportHooks hooks;
 } Imports;
 
-/* Python's modules tngc models as library names: never looked up. */
-static const char *const imports__library[] = {
-    "torch", "torch_npu", "torchair", "functools", "math", "typing", "typing_extensions",
-    "collections", "dataclasses", "itertools", "operator", "os", "sys", "abc", "enum",
-    "copy", "logging", "warnings", "contextlib", "numpy", "__future__", "time", "random",
-    "inspect", "types", "re", "json", "argparse", "pathlib", "builtins", "importlib",
-    "unittest", "numbers", "weakref", "string", "textwrap", "pickle", "io", "struct",
-};
-
-/* 1 when the first component of name is a library module. */
-static int imports__is_library(const char *name)
-{
-    size_t len = strcspn(name, ".");
-    for (size_t i = 0; i < sizeof imports__library / sizeof *imports__library; i++)
-        if (strlen(imports__library[i]) == len && strncmp(imports__library[i], name, len) == 0)
-            return 1;
-    return 0;
-}
-
-/* 1 when name is dotted ASCII identifiers, each a folder or file name that
- * cannot leave its folder (no separator, no "..", no NUL). */
-static int imports__valid_name(const char *name)
-{
-    size_t comp = 0;
-    for (const char *p = name;; p++) {
-        if (*p == '.' || !*p) {
-            if (comp == 0 || comp > 200)
-                return 0;
-            if (!*p)
-                return p - name < 1000;
-            comp = 0;
-            continue;
-        }
-        unsigned char c = (unsigned char)*p;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (comp && c >= '0' && c <= '9')))
-            return 0;
-        comp++;
-    }
-}
-
 /* ---- the search path ---- */
 
 /* Adds dir to the search path (empty entries of TNGC_PATH are skipped, as
@@ -124,7 +84,7 @@ static const char *imports__script_package(Interp *I, Imports *im, const char *d
         char *base = strrchr(real, '/');
         if (!is_pkg || !base || !base[1])
             break;
-        if (!imports__valid_name(base + 1)) {   /* not importable: no package */
+        if (!modname_valid(base + 1)) {   /* not importable: no package */
             pkg = NULL;
             break;
         }
@@ -407,7 +367,7 @@ static void imports__run(Interp *I, ImpModule *m, int32_t node)
 static ImpModule *imports__module(Interp *I, const char *name, int32_t node)
 {
     Imports *im = I->imports;
-    if (!im || imports__is_library(name))
+    if (!im || modname_is_library(name))
         return NULL;
     ImpModule *m = strmap_get(&im->by_name, name);
     if (m)
@@ -417,7 +377,7 @@ static ImpModule *imports__module(Interp *I, const char *name, int32_t node)
         if (strncmp(name, im->external.v[i], n) == 0 && (name[n] == 0 || name[n] == '.'))
             return NULL;
     }
-    if (!imports__valid_name(name))
+    if (!modname_valid(name))
         return NULL;
     /* the parent package first */
     const char *dot = strrchr(name, '.');

@@ -246,4 +246,18 @@ Value *value_of(const Ast *ast, const ConstTable *consts, int32_t n, Arena *aren
  * (\N{...}) or is malformed. */
 int value_unescape(const char *s, size_t n, StrBuf *out);
 
+/* ===================================================================== */
+/* Module names (modname.c)                                              */
+/* ===================================================================== */
+
+/* 1 when name is dotted ASCII identifiers, each a folder or file name that
+ * cannot leave its folder (no separator, no "..", no NUL; at most 1000
+ * bytes, 200 a component): the only names plan's imports and lint's
+ * module scan look up on disk. */
+int modname_valid(const char *name);
+/* 1 when name's first component is a library module (torch, torch_npu,
+ * torchair, the standard library, numpy...): never looked up on the
+ * search path, by plan or by lint. */
+int modname_is_library(const char *name);
+
 #endif
