@@ -32,29 +32,17 @@ struct ScanModules {
     StrMap by_real;        /* real path -> ScanMod* */
 };
 
-static void scanmods__add_dir(ScanModules *self, const char *dir, size_t len)
+/* modname_search_path's add: one folder more on the path. */
+static void scanmods__add_dir(void *ctx, char *dir)
 {
-    if (len == 0)
-        return;
-    char *d = xmalloc(len + 1);
-    memcpy(d, dir, len);
-    d[len] = 0;
-    while (len > 1 && d[len - 1] == '/')
-        d[--len] = 0;
-    VEC_PUSH(self->dirs, d);
+    ScanModules *self = ctx;
+    VEC_PUSH(self->dirs, dir);
 }
 
 ScanModules *scanmods_new(const char *const *dirs, size_t ndirs)
 {
     ScanModules *self = xcalloc(1, sizeof *self);
-    for (size_t i = 0; i < ndirs; i++)
-        scanmods__add_dir(self, dirs[i], strlen(dirs[i]));
-    const char *env = getenv("TNGC_PATH");
-    for (const char *p = env; p && *p;) {
-        size_t len = strcspn(p, ":");
-        scanmods__add_dir(self, p, len);
-        p += len + (p[len] == ':');
-    }
+    modname_search_path(dirs, ndirs, scanmods__add_dir, self);
     return self;
 }
 

@@ -27,18 +27,19 @@ typedef struct Imports {
 
 /* ---- the search path ---- */
 
-/* Adds dir to the search path (empty entries of TNGC_PATH are skipped, as
- * "." would be a surprise). */
+/* Adds the folder dir[0..len) to the search path (none when len is 0). */
 static void imports__add_dir(Imports *im, const char *dir, size_t len)
 {
-    if (len == 0)
-        return;
-    char *d = xmalloc(len + 1);
-    memcpy(d, dir, len);
-    d[len] = 0;
-    while (len > 1 && d[len - 1] == '/')
-        d[--len] = 0;
-    VEC_PUSH(im->dirs, d);
+    char *d = modname_dir(dir, len);
+    if (d)
+        VEC_PUSH(im->dirs, d);
+}
+
+/* modname_search_path's add: one folder more on the path. */
+static void imports__add_path(void *ctx, char *dir)
+{
+    Imports *im = ctx;
+    VEC_PUSH(im->dirs, dir);
 }
 
 /* The folder above dir, as a path: dir without its last component when
@@ -113,14 +114,7 @@ void imports_init(Interp *I, const char *script_path, const char *const *dirs, s
     else
         imports__add_dir(im, script_path, slash == script_path ? 1 : (size_t)(slash - script_path));
     const char *package = imports__script_package(I, im, im->dirs.v[0]);
-    for (size_t i = 0; i < ndirs; i++)
-        imports__add_dir(im, dirs[i], strlen(dirs[i]));
-    const char *env = getenv("TNGC_PATH");
-    for (const char *p = env; p && *p;) {
-        size_t len = strcspn(p, ":");
-        imports__add_dir(im, p, len);
-        p += len + (p[len] == ':');
-    }
+    modname_search_path(dirs, ndirs, imports__add_path, im);
     ImpModule *m = interp_alloc(I, sizeof *m);
     m->name = "__main__";
     m->package = package;

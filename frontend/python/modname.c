@@ -2,10 +2,11 @@
  * modname.c - what plan's imports (frontend/lower/imports.c) and lint's
  * module scan (frontend/lint/scan_modules.c) agree on about a module's
  * name: whether it may be looked up on disk at all, and whether it is a
- * library module that is never looked up.
+ * library module that is never looked up; and the search path both walk.
  */
 #include "python.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Library modules: the packages a model script imports that tngc models
@@ -45,5 +46,35 @@ int modname_valid(const char *name)
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (comp && c >= '0' && c <= '9')))
             return 0;
         comp++;
+    }
+}
+
+char *modname_dir(const char *dir, size_t len)
+{
+    if (len == 0)
+        return NULL;
+    char *d = xmalloc(len + 1);
+    memcpy(d, dir, len);
+    d[len] = 0;
+    while (len > 1 && d[len - 1] == '/')
+        d[--len] = 0;
+    return d;
+}
+
+void modname_search_path(const char *const *dirs, size_t ndirs, void (*add)(void *ctx, char *dir),
+                         void *ctx)
+{
+    for (size_t i = 0; i < ndirs; i++) {
+        char *d = modname_dir(dirs[i], strlen(dirs[i]));
+        if (d)
+            add(ctx, d);
+    }
+    const char *env = getenv("TNGC_PATH");
+    for (const char *p = env; p && *p;) {
+        size_t len = strcspn(p, ":");
+        char *d = modname_dir(p, len);
+        if (d)
+            add(ctx, d);
+        p += len + (p[len] == ':');
     }
 }

@@ -259,5 +259,14 @@ int modname_valid(const char *name);
  * torchair, the standard library, numpy...): never looked up on the
  * search path, by plan or by lint. */
 int modname_is_library(const char *name);
+/* A malloc'd copy of the folder dir[0..len) without trailing slashes ("/"
+ * stays "/"), or NULL when len is 0. */
+char *modname_dir(const char *dir, size_t len);
+/* The search path after the script's folder, for plan and lint alike: each
+ * of dirs (-I, in order), then each entry of TNGC_PATH (colon-separated;
+ * empty entries are skipped, as "." would be a surprise), each through
+ * modname_dir and handed to add(ctx, dir), which owns it. */
+void modname_search_path(const char *const *dirs, size_t ndirs, void (*add)(void *ctx, char *dir),
+                         void *ctx);
 
 #endif
