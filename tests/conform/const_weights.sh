@@ -16,19 +16,8 @@
 # usage: tests/conform/const_weights.sh TNGC
 # PYTHON selects the interpreter (default /usr/bin/python3, with torch).
 set -u
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 TNGC" >&2
-    exit 2
-fi
-tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-py=${PYTHON:-/usr/bin/python3}
-script=$root/tests/conform/models/const_rope.py
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-constw.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check=const-weights model=const_rope.py
+. "$(dirname "$0")/lib.sh"
 
 if ! "$py" "$root/tests/ref/harness.py" "$script" "$tmp/ref" >"$tmp/harness.log" 2>&1; then
     bad "PyTorch reference (tests/ref/harness.py)"; tail -n 5 "$tmp/harness.log"
@@ -103,5 +92,4 @@ PY
         bad "the ACL target"; tail -n 5 "$tmp/acl.log"
     fi
 fi
-echo "const-weights: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -12,19 +12,8 @@
 # usage: tests/conform/entry_names.sh TNGC
 # PYTHON selects the interpreter (default /usr/bin/python3, with torch).
 set -u
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 TNGC" >&2
-    exit 2
-fi
-tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-py=${PYTHON:-/usr/bin/python3}
-script=$root/tests/conform/models/two_instances.py
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-entryn.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check=entry-names model=two_instances.py
+. "$(dirname "$0")/lib.sh"
 
 e=$("$tngc" plan "$script" 2>"$tmp/plan.err" | sed -n 's/^entry \([^ ]*\) .*/\1/p' | tr '\n' ' ')
 if [ "$e" = "Block.forward Block.forward#2 Block.forward#3 " ]; then
@@ -49,5 +38,4 @@ elif sh "$root/tests/e2e/launch.sh" "$tmp/out/two_instances_launcher" "$tmp/ref/
 else
     bad "the second instance built alone"; tail -n 5 "$tmp/run.log" "$tmp/cmp.log"
 fi
-echo "entry-names: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

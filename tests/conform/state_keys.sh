@@ -14,19 +14,8 @@
 # usage: tests/conform/state_keys.sh TNGC
 # PYTHON selects the interpreter (default /usr/bin/python3, with torch).
 set -u
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 TNGC" >&2
-    exit 2
-fi
-tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-py=${PYTHON:-/usr/bin/python3}
-script=$root/tests/conform/models/state_unread.py
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-statek.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check=state-keys model=state_unread.py
+. "$(dirname "$0")/lib.sh"
 
 # edit SRC DST DROP ADD: DST is the safetensors file SRC less tensor DROP
 # ("" for none), plus a float32 [1] tensor named ADD ("" for none)
@@ -114,5 +103,4 @@ else
         bad "the ACL target"; tail -n 5 "$tmp/acl.log"
     fi
 fi
-echo "state-keys: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish
