@@ -1,0 +1,708 @@
+/*
+ * torchlib_npu.c - the torch library (torchlib.c), torch_npu fused operators: add_rms_norm, rotary embeddings, prefetch, dynamic quant, MoE gating, fused attention, scatter_update, grouped_matmul.
+ * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
+ * row is in torchlib.c; helpers shared across the library are declared
+ * in torchlib_int.h.
+ */
+#include "torchlib.h"
+#include "torchlib_int.h"
+
+/* ---- lowerings: torch_npu fused ops ---- */
+
+/* A required tensor argument of a torch_npu op: its value, or -1 after a
+ * diagnostic naming it (silent when it is unknown). */
+static int32_t npu_tensor_arg(Interp *I, const Call *c, size_t pos, const char *name)
+{
+    Obj *o = ARG(c, pos, name);
+    int32_t v = is_tensor(o) ? tl_tv(I, o, c->node) : -1;
+    if (v < 0 && !obj_has_unknown(o))
+        interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, name);
+    return v;
+}
+
+/* The outputs 0..n-1 of op as a tuple. */
+static Obj *npu_outs(Interp *I, int32_t op, int n)
+{
+    if (op < 0)
+        return obj_unknown_reported(I);   /* interp_op reported */
+    Obj *items[3];
+    for (int k = 0; k < n; k++)
+        items[k] = tl_op_out(I, op, k);
+    return obj_tuple(I, items, (size_t)n);
+}
+
+/* torch_npu.npu_add_rms_norm(x1, x2, gamma, epsilon=1e-6) -> (y, rstd, x) */
+Obj *lo_add_rms_norm(Interp *I, Call *c)
+{
+    int32_t in[3] = {tl_x0(I, c), -1, -1};
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "x2")) < 0 ||
+        (in[2] = npu_tensor_arg(I, c, 2, "gamma")) < 0)
+        return unk(I);
+    Obj *eps = ARG(c, 3, "epsilon");
+    double e;
+    if (!tl_known(I, eps, c->node, "epsilon"))
+        return unk(I);
+    if (eps && !is_none(eps) && !obj_num_value(eps, &e))
+        return interp_break(I, c->node, RULE_TNG203, "npu_add_rms_norm: epsilon must be a number");
+    return npu_outs(I, tl_emit(I, OP_ADD_RMS_NORM, in, 3, NULL, 0, tl_float_arg(eps, 1e-6), 0,
+                               DT_UNKNOWN, c->node), 3);
+}
+
+/* A rotary mode argument: "half" (0, also when absent) or "interleave" (1);
+ * 0 after TNG203 naming `name` for anything else. */
+static int rotary_mode_arg(Interp *I, const Call *c, Obj *o, const char *name, int64_t *mode)
+{
+    *mode = 0;
+    if (!o || is_none(o))
+        return 1;
+    if (!tl_known(I, o, c->node, name))
+        return 0;
+    if (o->kind == O_STR && streq(o->s, "half"))
+        return 1;
+    if (o->kind == O_STR && streq(o->s, "interleave")) {
+        *mode = 1;
+        return 1;
+    }
+    interp_break(I, c->node, RULE_TNG203, "%s: %s must be 'half' or 'interleave'", c->full, name);
+    return 0;
+}
+
+/* torch_npu.npu_rotary_mul(input, r1, r2, rotary_mode='half'):
+ * input * r1 + rotate(input) * r2 */
+Obj *lo_rotary_mul(Interp *I, Call *c)
+{
+    int32_t in[3] = {tl_x0(I, c), -1, -1};
+    int64_t mode;
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "r1")) < 0 ||
+        (in[2] = npu_tensor_arg(I, c, 2, "r2")) < 0 ||
+        !rotary_mode_arg(I, c, ARG(c, 3, "rotary_mode"), "rotary_mode", &mode))
+        return unk(I);
+    return tl_emit1(I, OP_ROTARY_MUL, in, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch_npu.npu_interleave_rope(x, cos, sin): x's last dim de-interleaved
+ * (even elements, then odd ones), then rotated as rotary_mul's half mode */
+Obj *lo_interleave_rope(Interp *I, Call *c)
+{
+    int32_t in[3] = {tl_x0(I, c), -1, -1};
+    int64_t mode = 3;
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "cos")) < 0 || (in[2] = npu_tensor_arg(I, c, 2, "sin")) < 0)
+        return unk(I);
+    return tl_emit1(I, OP_ROTARY_MUL, in, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch_npu.npu_apply_rotary_pos_emb(query, key, cos, sin, layout='BSH',
+ * rotary_mode='half') -> (query, key): both rotated in place (as
+ * rotary_mul with r1 = cos, r2 = sin; an input's storage is written like
+ * copy_), and returned. layout only says how cos and sin line up with the
+ * heads (they broadcast the same in every layout): BSH/BSND (1), SBH
+ * (2), BNSD (3), TND (4). */
+Obj *lo_apply_rotary_pos_emb(Interp *I, Call *c)
+{
+    Obj *q = ARG0(c), *k = ARG(c, 1, "key");
+    if (!ARG0(c))
+        q = ARG(c, 0, "query");
+    int32_t qv = is_tensor(q) ? tl_tv(I, q, c->node) : -1, kv = -1, cs = -1, sn = -1;
+    if (qv < 0) {
+        if (!obj_has_unknown(q))
+            interp_break(I, c->node, RULE_TNG203, "%s expects a tensor query", c->full);
+        return unk(I);
+    }
+    if ((kv = npu_tensor_arg(I, c, 1, "key")) < 0 || (cs = npu_tensor_arg(I, c, 2, "cos")) < 0 ||
+        (sn = npu_tensor_arg(I, c, 3, "sin")) < 0)
+        return unk(I);
+    Obj *lay = ARG(c, 4, "layout");
+    if (!tl_known(I, lay, c->node, "layout"))
+        return unk(I);
+    int64_t li;
+    static const char *const layouts[] = {"BSH", "BSND", "SBH", "BNSD", "TND"};
+    int lay_ok = !lay || is_none(lay) || (obj_int_value(lay, &li) && li >= 1 && li <= 4);
+    for (size_t i = 0; !lay_ok && lay->kind == O_STR && i < NELEM(layouts); i++)
+        lay_ok = streq(lay->s, layouts[i]);
+    if (!lay_ok)
+        return interp_break(I, c->node, RULE_TNG203,
+                            "%s: layout must be 'BSH', 'BSND', 'SBH', 'BNSD', 'TND' or 1 to 4", c->full);
+    int64_t mode;
+    if (!rotary_mode_arg(I, c, ARG(c, 5, "rotary_mode"), "rotary_mode", &mode))
+        return unk(I);
+    int32_t inq[3] = {qv, cs, sn}, ink[3] = {kv, cs, sn};
+    Obj *rq = tl_emit1(I, OP_ROTARY_MUL, inq, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+    Obj *rk = tl_emit1(I, OP_ROTARY_MUL, ink, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
+    if (!is_tensor(rq) || !is_tensor(rk))
+        return unk(I);
+    Obj *items[2] = {torchlib_augassign(I, q, rq, c->node), NULL};
+    if (!is_tensor(items[0]))
+        return unk(I);
+    items[1] = torchlib_augassign(I, k, rk, c->node);
+    if (!is_tensor(items[1]))
+        return unk(I);
+    return obj_tuple(I, items, 2);
+}
+
+/* torch_npu.npu_prefetch(input, dependency, max_size, offset=0): a hint
+ * that the NPU may start loading input's bytes into its L2 cache; it
+ * computes nothing, so it adds no op (the CPU has nothing to prefetch, and
+ * the ACL bundles leave the caching to CANN). The arguments are checked as
+ * torch_npu documents them. Returns None. */
+Obj *lo_prefetch(Interp *I, Call *c)
+{
+    if (tl_x0(I, c) < 0)
+        return unk(I);
+    Obj *dep = ARG(c, 1, "dependency");
+    if (dep && !is_none(dep) && !is_tensor(dep)) {
+        if (!obj_has_unknown(dep))
+            interp_break(I, c->node, RULE_TNG203, "%s: dependency must be a tensor or None", c->full);
+        return unk(I);
+    }
+    int64_t max_size, off = 0;
+    Obj *ms = ARG(c, 2, "max_size"), *of = ARG(c, 3, "offset");
+    if (!ms)
+        return interp_break(I, c->node, RULE_TNG203, "%s without max_size", c->full);
+    if (!tl_const_int(I, ms, c->node, "max_size", &max_size) ||
+        (of && !tl_const_int(I, of, c->node, "offset", &off)))
+        return unk(I);
+    if (max_size <= 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: max_size must be positive, got %lld",
+                            c->full, (long long)max_size);
+    if (off < 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: offset must not be negative, got %lld",
+                            c->full, (long long)off);
+    return obj_none(I);
+}
+
+/* torch_npu.npu_dynamic_quant(x, *, smooth_scales=None, group_index=None,
+ * dst_type=None) -> (y int8, scale float32): per-row symmetric int8
+ * quantisation. group_index and int4 output (dst_type=torch.quint4x2) are
+ * not compiled. */
+Obj *lo_dynamic_quant(Interp *I, Call *c)
+{
+    int32_t in[2] = {tl_x0(I, c), -1};
+    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, ARG(c, 1, "smooth_scales"), c->node, "smooth_scales")) < -1)
+        return unk(I);
+    Obj *gi = args_kw(c->a, "group_index"), *dt = args_kw(c->a, "dst_type");
+    if (gi && !is_none(gi))
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_index (MoE smooth-scale groups) is not "
+                            "supported", c->full);
+    if (!tl_known(I, dt, c->node, "dst_type"))
+        return unk(I);
+    if (dt && !is_none(dt) && tl_dtype_of_obj(dt) != DT_I8)
+        return interp_break(I, c->node, RULE_TNG203, "%s: dst_type must be torch.int8 (int4 output "
+                            "is not supported)", c->full);
+    return npu_outs(I, tl_emit(I, OP_DYNAMIC_QUANT, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node), 2);
+}
+
+/* torch_npu.npu_moe_gating_top_k_softmax(x, finished=None, k=1) ->
+ * (y, expert_idx, row_idx) */
+Obj *lo_moe_gating_top_k_softmax(Interp *I, Call *c)
+{
+    int32_t in[2] = {tl_x0(I, c), -1};
+    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, ARG(c, 1, "finished"), c->node, "finished")) < -1)
+        return unk(I);
+    int64_t k = 1;
+    Obj *ko = ARG(c, 2, "k");
+    if (ko && !tl_const_int(I, ko, c->node, "k", &k))
+        return unk(I);
+    if (k < 1 || k > 1024)
+        return interp_break(I, c->node, RULE_TNG203, "%s: k must be in [1, 1024], got %lld", c->full,
+                            (long long)k);
+    return npu_outs(I, tl_emit(I, OP_MOE_GATING_TOP_K_SOFTMAX, in, 2, &k, 1, 0, 0, DT_UNKNOWN, c->node), 3);
+}
+
+/* A lengths argument (per batch) of an attention: absent/None (1, input
+ * -1, attrs -1 and 0); a list or tuple of ints that are all equal (attrs:
+ * the value and the count; TNG203 for distinct values, which the op's
+ * attributes cannot hold: pass a tensor then); an int tensor (read at run
+ * time: its value id in *in). 0 after a diagnostic. */
+static int attn_lengths(Interp *I, const Call *c, Obj *o, const char *name, int32_t *in, int64_t *attr)
+{
+    *in = -1;
+    attr[0] = -1;
+    attr[1] = 0;
+    if (!o || is_none(o))
+        return 1;
+    if (!tl_known(I, o, c->node, name))
+        return 0;
+    if (is_tensor(o))
+        return (*in = tl_tv(I, o, c->node)) >= 0;
+    if (!is_seq(o) || o->n == 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: %s must be a list of ints or a tensor",
+                            c->full, name), 0;
+    for (size_t i = 0; i < o->n; i++) {
+        int64_t v;
+        if (!obj_int_value(o->items[i], &v) || v < 0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must hold ints >= 0", c->full, name), 0;
+        if (i && v != attr[0])
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s with different lengths per batch is "
+                                "supported as a tensor, not as a list", c->full, name), 0;
+        attr[0] = v;
+    }
+    attr[1] = (int64_t)o->n;
+    return 1;
+}
+
+/* An int keyword argument of an attention (def when absent). */
+static int attn_int(Interp *I, const Call *c, const char *name, int64_t def, int64_t *v)
+{
+    Obj *o = args_kw(c->a, name);
+    *v = def;
+    return !o || is_none(o) || tl_const_int(I, o, c->node, name, v);
+}
+
+/* key/value: a tensor, or a list of one tensor (torch_npu's TensorList). */
+static int32_t attn_kv(Interp *I, const Call *c, size_t pos, const char *name)
+{
+    Obj *o = ARG(c, pos, name);
+    if (o && is_seq(o) && o->n == 1)
+        o = o->items[0];
+    else if (o && is_seq(o))
+        return interp_break(I, c->node, RULE_TNG203, "%s: %s as a list of %zu tensors (one is "
+                            "supported)", c->full, name, o->n), -1;
+    int32_t v = is_tensor(o) ? tl_tv(I, o, c->node) : -1;
+    if (v < 0 && !obj_has_unknown(o))
+        interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, name);
+    return v;
+}
+
+/* torch_npu.npu_moe_gating_top_k(x, k, *, bias=None, k_group=1,
+ * group_count=1, group_select_mode=0, renorm=0, norm_type=1,
+ * out_flag=False, routed_scaling_factor=1.0, eps=1e-20) ->
+ * (y, expert_idx, out). renorm=1 (top-k, then normalise) is not compiled:
+ * the CANN releases that define the op document only renorm=0; any other
+ * value, or an unknown keyword, is TNG203 naming it. */
+Obj *lo_moe_gating_top_k(Interp *I, Call *c)
+{
+    static const char *const ints[] = {"k", "k_group", "group_count", "group_select_mode", "norm_type",
+                                       "out_flag", "renorm"};
+    static const int64_t defs[] = {-1, 1, 1, 0, 1, 0, 0};
+    static const char *const floats[] = {"routed_scaling_factor", "eps"};
+    for (size_t i = 0; i < c->a->nkw; i++) {
+        const char *n = c->a->kwnames[i];
+        int ok = streq(n, "x") || streq(n, "bias") || streq(n, "routed_scaling_factor") || streq(n, "eps");
+        for (size_t j = 0; j < NELEM(ints); j++)
+            ok |= streq(n, ints[j]);
+        if (!ok)
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full, n);
+    }
+    if (c->a->npos > 2)
+        return interp_break(I, c->node, RULE_TNG203, "%s: arguments after k must be keywords", c->full);
+    int32_t in[2] = {tl_x0(I, c), -1};
+    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, args_kw(c->a, "bias"), c->node, "bias")) < -1)
+        return unk(I);
+    int64_t attr[7];
+    for (size_t j = 0; j < NELEM(ints); j++) {
+        Obj *o = j == 0 ? ARG(c, 1, "k") : args_kw(c->a, ints[j]);
+        attr[j] = defs[j];
+        if (j == 0 && !o)
+            return interp_break(I, c->node, RULE_TNG203, "%s: k is required", c->full);
+        if (o && !is_none(o) && !tl_const_int(I, o, c->node, ints[j], &attr[j]))
+            return unk(I);
+    }
+    if (attr[6] != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: renorm = %lld is not supported (only 0: "
+                            "normalise, then top-k)", c->full, (long long)attr[6]);
+    if (attr[4] != 0 && attr[4] != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: norm_type = %lld is not supported (0 softmax, "
+                            "1 sigmoid)", c->full, (long long)attr[4]);
+    if (attr[3] != 0 && attr[3] != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_select_mode = %lld is not supported (0 "
+                            "max, 1 top-2 sum)", c->full, (long long)attr[3]);
+    attr[5] = attr[5] != 0;
+    double f[2] = {1.0, 1e-20};
+    for (int j = 0; j < 2; j++) {
+        Obj *o = args_kw(c->a, floats[j]);
+        if (!tl_known(I, o, c->node, floats[j]))
+            return unk(I);
+        if (o && !is_none(o) && !obj_num_value(o, &f[j]))
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must be a number", c->full, floats[j]);
+    }
+    return npu_outs(I, tl_emit(I, OP_MOE_GATING_TOP_K, in, 2, attr, 6, f[0], f[1], DT_UNKNOWN, c->node), 3);
+}
+
+/* The cumulative lengths of a TND attention (a list of ints, each >= the
+ * one before) into end[0..*nb); 0 after a diagnostic. */
+static int attn_tnd_ends(Interp *I, const Call *c, Obj *o, const char *name, int64_t *end, int *nb)
+{
+    if (!o || is_none(o) || is_tensor(o) || !is_seq(o) || o->n == 0 || o->n > 256)
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' needs %s as a list of 1 to 256 "
+                            "cumulative lengths", c->full, name), 0;
+    if (!tl_known(I, o, c->node, name))
+        return 0;
+    for (size_t i = 0; i < o->n; i++)
+        if (!obj_int_value(o->items[i], &end[i]) || end[i] < (i ? end[i - 1] : 0))
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s must hold cumulative lengths (ints, each "
+                                "at least the one before, from 0)", c->full, name), 0;
+    *nb = (int)o->n;
+    return 1;
+}
+
+/* Rows [from, to) of a [T, N, D] operand as [1, to - from, N, D]. */
+static int32_t attn_tnd_rows(Interp *I, int32_t x, int64_t from, int64_t to, int32_t node)
+{
+    int32_t r = tl_tv(I, tl_slice_of(I, x, 0, from, to, 1, node), node);
+    if (r < 0)
+        return -1;
+    DimId d[4] = {graph_dim_const(G(I), 1), graph_dim_const(G(I), to - from), val_at(I, x)->dims[1],
+                  val_at(I, x)->dims[2]};
+    return tl_tv(I, tl_reshape_to(I, r, d, 4, node), node);
+}
+
+/* npu_fused_infer_attention_score with input_layout "TND": query [T, N, D],
+ * key/value [Tkv, Nkv, D], batch b the rows from the cumulative length
+ * before it to actual_seq_lengths[b] (actual_seq_lengths_kv[b]): one BSND
+ * attention per batch with a query (batches without one are skipped),
+ * their outputs cat along T, softmax_lse [T, N, 1] likewise. The atten_mask
+ * of sparse_mode 0 or 1 and block_table are TNG203. */
+static Obj *attn_tnd(Interp *I, Call *c, int32_t *in, int64_t *attr, double scale, Obj *lq, Obj *lkv)
+{
+    int64_t eq[256], ekv[256], tq, tkv, tv2;
+    int nq, nkv;
+    if (!attn_tnd_ends(I, c, lq, "actual_seq_lengths", eq, &nq) ||
+        !attn_tnd_ends(I, c, lkv, "actual_seq_lengths_kv", ekv, &nkv))
+        return unk(I);
+    if (nq != nkv)
+        return interp_break(I, c->node, RULE_TNG203, "%s: actual_seq_lengths and actual_seq_lengths_kv list "
+                            "%d and %d batches", c->full, nq, nkv);
+    if (in[4] >= 0 || (in[3] >= 0 && attr[3] <= 1))
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' with %s is not supported",
+                            c->full, in[4] >= 0 ? "block_table" : "an atten_mask of sparse_mode 0 or 1");
+    for (int j = 0; j < 3; j++)
+        if (rank_of(I, in[j]) != 3)
+            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' takes 3-d query, key and "
+                                "value", c->full);
+    if (!graph_dim_const_value(G(I), val_at(I, in[0])->dims[0], &tq) ||
+        !graph_dim_const_value(G(I), val_at(I, in[1])->dims[0], &tkv) ||
+        !graph_dim_const_value(G(I), val_at(I, in[2])->dims[0], &tv2) ||
+        tq != eq[nq - 1] || tkv != ekv[nq - 1] || tv2 != tkv)
+        return interp_break(I, c->node, RULE_TNG203, "%s: input_layout 'TND' needs constant T of query (the "
+                            "last actual_seq_lengths) and of key/value (the last actual_seq_lengths_kv)",
+                            c->full);
+    int32_t outs[256], lses[256], first_lse = -1;
+    int k = 0;
+    int64_t battr[12];
+    memcpy(battr, attr, sizeof battr);
+    battr[0] = 1;
+    battr[8] = battr[10] = -1;
+    battr[9] = battr[11] = 0;
+    for (int b = 0; b < nq; b++) {
+        int64_t q0 = b ? eq[b - 1] : 0, k0 = b ? ekv[b - 1] : 0;
+        if (eq[b] == q0)
+            continue;
+        if (ekv[b] == k0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: batch %d has queries but no keys", c->full, b);
+        int32_t bin[7] = {attn_tnd_rows(I, in[0], q0, eq[b], c->node), attn_tnd_rows(I, in[1], k0, ekv[b], c->node),
+                          attn_tnd_rows(I, in[2], k0, ekv[b], c->node), in[3], -1, -1, -1};
+        if (bin[0] < 0 || bin[1] < 0 || bin[2] < 0)
+            return unk(I);
+        int32_t op = tl_emit(I, OP_FUSED_ATTENTION, bin, 7, battr, 12, scale, 0, DT_UNKNOWN, c->node);
+        if (op < 0)
+            return obj_unknown_reported(I);
+        const Op *o = &G(I)->ops.v[op];
+        int32_t y = o->out, l = o->out + 1;
+        DimId n = val_at(I, in[0])->dims[1], len = graph_dim_const(G(I), eq[b] - q0);
+        DimId od[3] = {len, n, val_at(I, in[0])->dims[2]};
+        if ((outs[k] = tl_tv(I, tl_reshape_to(I, y, od, 3, c->node), c->node)) < 0)
+            return unk(I);
+        if (first_lse < 0)
+            first_lse = l;
+        if (attr[6]) {   /* [1, N, len, 1] -> [len, N, 1] */
+            int64_t perm[4] = {0, 2, 1, 3};
+            DimId ld[3] = {len, n, graph_dim_const(G(I), 1)};
+            int32_t p = tl_tv(I, tl_permute_of(I, NULL, l, perm, 4, c->node), c->node);
+            if (p < 0 || (lses[k] = tl_tv(I, tl_reshape_to(I, p, ld, 3, c->node), c->node)) < 0)
+                return unk(I);
+        }
+        k++;
+    }
+    if (k == 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: every batch of the TND attention is empty", c->full);
+    int64_t dim0 = 0;
+    Obj *items[2];
+    items[0] = k == 1 ? obj_tensor(I, outs[0]) : tl_emit1(I, OP_CAT, outs, (uint32_t)k, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+    items[1] = !attr[6] ? obj_tensor(I, first_lse)
+               : k == 1 ? obj_tensor(I, lses[0]) : tl_emit1(I, OP_CAT, lses, (uint32_t)k, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+    return obj_tuple(I, items, 2);
+}
+
+/* torch_npu.npu_fused_infer_attention_score(query, key, value, *,
+ *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
+ *     block_table=None, num_heads=1, scale=1.0, pre_tokens=2147483647,
+ *     next_tokens=2147483647, input_layout="BSH", num_key_value_heads=0,
+ *     sparse_mode=0, inner_precise=0, block_size=0, antiquant_mode=0,
+ *     softmax_lse_flag=False, ...) -> (attention_out, softmax_lse)
+ * torch_npu.npu_incre_flash_attention(query, key, value, *, atten_mask=None,
+ *     actual_seq_lengths=None (key/value lengths), block_table=None,
+ *     num_heads=1, scale_value=1.0, input_layout="BSH",
+ *     num_key_value_heads=0, block_size=0, inner_precise=1, ...)
+ * torch_npu.npu_prompt_flash_attention(query, key, value, *,
+ *     atten_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
+ *     num_heads=1, scale_value=1.0, pre_tokens=2147473647, next_tokens=0,
+ *     input_layout="BSH", num_key_value_heads=0, sparse_mode=0, ...)
+ * Layouts BSH, BSND and BNSD (and TND for npu_fused_infer_attention_score:
+ * attn_tnd); sparse modes 0 (atten_mask as given, True masked out, and the
+ * pre/next-token band when a mask is given), 1 (the mask alone), 2 (causal
+ * from the top left), 3 (causal from the bottom right) and 4 (the band
+ * from the bottom right). Any other argument (quantisation, pse, padding,
+ * shared prefix, rope) that is not None is TNG203 naming it. */
+Obj *lo_attention(Interp *I, Call *c)
+{
+    static const char *const known_kw[] = {
+        "query", "key", "value", "atten_mask", "actual_seq_lengths", "actual_seq_lengths_kv",
+        "block_table", "num_heads", "scale", "scale_value", "pre_tokens", "next_tokens",
+        "input_layout", "num_key_value_heads", "sparse_mode", "inner_precise", "block_size",
+        "antiquant_mode", "softmax_lse_flag"};
+    int which = c->arg;
+    for (size_t i = 0; i < c->a->nkw; i++) {
+        size_t j = 0;
+        while (j < NELEM(known_kw) && !streq(c->a->kwnames[i], known_kw[j]))
+            j++;
+        int allowed = j < NELEM(known_kw);
+        if (allowed && which != ATTN_FIA && (streq(known_kw[j], "scale") || streq(known_kw[j], "softmax_lse_flag") ||
+                                             streq(known_kw[j], "antiquant_mode")))
+            allowed = 0;
+        if (allowed && which == ATTN_FIA && streq(known_kw[j], "scale_value"))
+            allowed = 0;
+        if (!allowed && !is_none(c->a->kw[i]))
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full,
+                                c->a->kwnames[i]);
+    }
+    if (c->a->npos > 3)
+        return interp_break(I, c->node, RULE_TNG203, "%s: arguments after value must be keywords", c->full);
+    int32_t in[7] = {-1, -1, -1, -1, -1, -1, -1};
+    int64_t attr[12] = {0};
+    Obj *q = ARG(c, 0, "query");
+    in[0] = is_tensor(q) ? tl_tv(I, q, c->node) : -1;
+    if (in[0] < 0) {
+        if (!obj_has_unknown(q))
+            interp_break(I, c->node, RULE_TNG203, "%s expects a tensor query", c->full);
+        return unk(I);
+    }
+    if ((in[1] = attn_kv(I, c, 1, "key")) < 0 || (in[2] = attn_kv(I, c, 2, "value")) < 0 ||
+        (in[3] = tl_opt_tensor(I, args_kw(c->a, "atten_mask"), c->node, "atten_mask")) < -1 ||
+        (in[4] = tl_opt_tensor(I, args_kw(c->a, "block_table"), c->node, "block_table")) < -1)
+        return unk(I);
+    Obj *lay = args_kw(c->a, "input_layout");
+    if (!tl_known(I, lay, c->node, "input_layout"))
+        return unk(I);
+    if (lay && !is_none(lay)) {
+        if (lay->kind == O_STR && streq(lay->s, "BSH"))
+            attr[0] = 0;
+        else if (lay->kind == O_STR && streq(lay->s, "BSND"))
+            attr[0] = 1;
+        else if (lay->kind == O_STR && streq(lay->s, "BNSD"))
+            attr[0] = 2;
+        else if (lay->kind == O_STR && streq(lay->s, "TND") && which == ATTN_FIA)
+            attr[0] = 3;   /* attn_tnd: one BSND attention per batch */
+        else
+            return interp_break(I, c->node, RULE_TNG203, "%s: input_layout must be 'BSH', 'BSND', "
+                                "'BNSD'%s", c->full, which == ATTN_FIA ? " or 'TND'" : " or 'TND' (with "
+                                "npu_fused_infer_attention_score)");
+    }
+    int64_t inner, anti;
+    if (!attn_int(I, c, "num_heads", 1, &attr[1]) || !attn_int(I, c, "num_key_value_heads", 0, &attr[2]) ||
+        !attn_int(I, c, "sparse_mode", 0, &attr[3]) ||
+        !attn_int(I, c, "pre_tokens", which == ATTN_PFA ? 2147473647 : 2147483647, &attr[4]) ||
+        !attn_int(I, c, "next_tokens", which == ATTN_PFA ? 0 : 2147483647, &attr[5]) ||
+        !attn_int(I, c, "block_size", 0, &attr[7]) ||
+        !attn_int(I, c, "inner_precise", which == ATTN_IFA ? 1 : 0, &inner) ||
+        !attn_int(I, c, "antiquant_mode", 0, &anti))
+        return unk(I);
+    if (attr[1] < 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: num_heads must be positive", c->full);
+    if (attr[2] == 0)
+        attr[2] = attr[1];
+    if (attr[2] < 1 || attr[1] % attr[2])
+        return interp_break(I, c->node, RULE_TNG203, "%s: num_key_value_heads must divide num_heads",
+                            c->full);
+    if (attr[3] < 0 || attr[3] > 4)
+        return interp_break(I, c->node, RULE_TNG203, "%s: sparse_mode %lld is not supported (0 to 4 "
+                            "are)", c->full, (long long)attr[3]);
+    if (inner < 0 || inner > 3)
+        return interp_break(I, c->node, RULE_TNG203, "%s: inner_precise must be 0 to 3", c->full);
+    if (anti != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: antiquant_mode is not supported", c->full);
+    if (in[4] >= 0 && attr[7] < 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: block_table needs block_size > 0", c->full);
+    Obj *flag = args_kw(c->a, "softmax_lse_flag");
+    if (!tl_known(I, flag, c->node, "softmax_lse_flag"))
+        return unk(I);
+    attr[6] = which == ATTN_FIA && obj_flag(flag, 0);
+    Obj *sc = args_kw(c->a, which == ATTN_FIA ? "scale" : "scale_value");
+    double scale = 1.0;
+    if (!tl_known(I, sc, c->node, "scale"))
+        return unk(I);
+    if (sc && !is_none(sc) && !obj_num_value(sc, &scale))
+        return interp_break(I, c->node, RULE_TNG203, "%s: the scale must be a number", c->full);
+    Obj *lq = args_kw(c->a, "actual_seq_lengths"), *lkv = args_kw(c->a, "actual_seq_lengths_kv");
+    if (which == ATTN_IFA) /* the incremental attention's lengths are key/value's */
+        lkv = lq, lq = NULL;
+    if (attr[0] == 3)
+        return attn_tnd(I, c, in, attr, scale, lq, lkv);
+    if (!attn_lengths(I, c, lq, which == ATTN_IFA ? "actual_seq_lengths_q" : "actual_seq_lengths", &in[5], &attr[8]) ||
+        !attn_lengths(I, c, lkv, which == ATTN_IFA ? "actual_seq_lengths" : "actual_seq_lengths_kv", &in[6], &attr[10]))
+        return unk(I);
+    int32_t op = tl_emit(I, OP_FUSED_ATTENTION, in, 7, attr, 12, scale, 0, DT_UNKNOWN, c->node);
+    if (which == ATTN_FIA)
+        return npu_outs(I, op, 2);
+    return tl_op_out(I, op, 0);
+}
+
+/* torch_npu.scatter_update_(data, indices, updates, axis) |
+ * torch_npu.npu_scatter_nd_update_(var, indices, updates): in place on an
+ * input or buffer (its storage is written, as copy_ writes it);
+ * torch_npu.scatter_update / npu_scatter_nd_update: the same on a copy.
+ * 2-d indices of scatter_update (which the documentation does not define)
+ * are TNG203. */
+Obj *lo_scatter_update(Interp *I, Call *c)
+{
+    int nd = c->arg & 1, inplace = (c->arg & 2) != 0;
+    Obj *dst = ARG0(c);
+    if (!dst)
+        dst = ARG(c, 0, nd ? "var" : "data");
+    int32_t in[3] = {is_tensor(dst) ? tl_tv(I, dst, c->node) : -1, -1, -1};
+    if (in[0] < 0) {
+        if (!obj_has_unknown(dst))
+            interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, nd ? "var" : "data");
+        return unk(I);
+    }
+    if ((in[1] = npu_tensor_arg(I, c, 1, "indices")) < 0 || (in[2] = npu_tensor_arg(I, c, 2, "updates")) < 0)
+        return unk(I);
+    int64_t axis = 0;
+    if (!nd) {
+        Obj *ax = ARG(c, 3, "axis");
+        if (!ax)
+            return interp_break(I, c->node, RULE_TNG203, "%s without an axis", c->full);
+        if (!tl_dim_arg(I, ax, rank_of(I, in[0]), c->node, "axis", &axis))
+            return unk(I);
+        if (rank_of(I, in[1]) != 1)
+            return interp_break(I, c->node, RULE_TNG203, "%s: indices must be 1-d (one position per row "
+                                "of data's dim 0)", c->full);
+    }
+    if (inplace && !tl_inplace_target_ok(I, in[0], c->node, c->full))
+        return unk(I);
+    if (!inplace) {
+        Obj *copy = tl_emit_x(I, OP_CLONE, in[0], NULL, 0, 0, DT_UNKNOWN, c->node);
+        if (!is_tensor(copy) || (in[0] = tl_tv(I, copy, c->node)) < 0)
+            return unk(I);
+        dst = copy;
+    }
+    int32_t op = tl_emit(I, nd ? OP_SCATTER_ND_UPDATE : OP_SCATTER_UPDATE, in, 3, &axis, nd ? 0 : 1, 0, 0,
+                         DT_UNKNOWN, c->node);
+    if (op < 0)
+        return obj_unknown_reported(I);   /* interp_op reported */
+    dst->t->value = G(I)->ops.v[op].out;
+    return dst;
+}
+
+/* torch_npu.npu_grouped_matmul(x, weight, *, bias=None, group_list=None,
+ * split_item=0, group_type=None, group_list_type=0, output_dtype=None,
+ * ...) -> [y]: group i computes x_i @ weight_i (+ bias_i), as addmm / mm
+ * (float accumulation, rounded once). x is a list of G 2-d tensors, or of
+ * one whose rows group_list splits (a list of ints: cumulative ends with
+ * group_list_type 0, counts with 1; the split is known when compiling).
+ * split_item 0/1: G results; 2/3: one, the results concatenated by rows.
+ * Quantisation arguments, a tensor group_list, weights other than G 2-d
+ * tensors and output_dtype other than x's are TNG203 naming them. */
+Obj *lo_grouped_matmul(Interp *I, Call *c)
+{
+    static const char *const ok_kw[] = {"x", "weight", "bias", "group_list", "split_item", "group_type",
+                                        "group_list_type", "output_dtype", "act_type"};
+    enum { GMAX = 128 };
+    int32_t xs[GMAX], ws[GMAX], bs[GMAX];
+    for (size_t i = 0; i < c->a->nkw; i++) {
+        size_t j = 0;
+        while (j < NELEM(ok_kw) && !streq(c->a->kwnames[i], ok_kw[j]))
+            j++;
+        if (j == NELEM(ok_kw) && !is_none(c->a->kw[i]) &&
+            !(is_seq(c->a->kw[i]) && c->a->kw[i]->n == 0))
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full,
+                                c->a->kwnames[i]);
+    }
+    int nx = tl_tensor_list(I, ARG(c, 0, "x"), c->node, c->full, xs, GMAX);
+    int nw = nx < 0 ? -1 : tl_tensor_list(I, ARG(c, 1, "weight"), c->node, c->full, ws, GMAX);
+    if (nx < 0 || nw < 0)
+        return unk(I);
+    Obj *bo = args_kw(c->a, "bias");
+    int nb = 0;
+    if (bo && !is_none(bo) && !(is_seq(bo) && bo->n == 0) &&
+        (nb = tl_tensor_list(I, bo, c->node, c->full, bs, GMAX)) < 0)
+        return unk(I);
+    if (nw < 1 || (nx != 1 && nx != nw) || (nb && nb != nw))
+        return interp_break(I, c->node, RULE_TNG203, "%s: %d x, %d weight and %d bias tensors do not group "
+                            "(x: one or one per weight; bias: none or one per weight)", c->full, nx, nw, nb);
+    int64_t split, gtype, ltype, act;
+    if (!attn_int(I, c, "split_item", 0, &split) || !attn_int(I, c, "group_type", nx == 1 && nw > 1 ? 0 : -1, &gtype) ||
+        !attn_int(I, c, "group_list_type", 0, &ltype) || !attn_int(I, c, "act_type", 0, &act))
+        return unk(I);
+    if (split < 0 || split > 3)
+        return interp_break(I, c->node, RULE_TNG203, "%s: split_item must be 0 to 3", c->full);
+    if (act != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: act_type is not supported", c->full);
+    if (ltype != 0 && ltype != 1)
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_list_type must be 0 or 1", c->full);
+    DType odt, xdt = val_at(I, xs[0])->dtype;
+    if (!tl_dtype_arg(I, args_kw(c->a, "output_dtype"), c->node, &odt))
+        return unk(I);
+    if (odt != DT_UNKNOWN && odt != xdt)
+        return interp_break(I, c->node, RULE_TNG203, "%s: output_dtype other than x's is not supported", c->full);
+    for (int i = 0; i < nw; i++) {
+        if (rank_of(I, ws[i]) != 2 || (i < nx && rank_of(I, xs[i]) != 2))
+            return interp_break(I, c->node, RULE_TNG203, "%s: x and weight must be 2-d tensors", c->full);
+        if (nb && val_at(I, bs[i])->dtype != xdt)
+            return interp_break(I, c->node, RULE_TNG203, "%s: a bias of another dtype than x is not supported",
+                                c->full);
+    }
+    int64_t start[GMAX], end[GMAX];
+    Obj *gl = args_kw(c->a, "group_list");
+    if (nx == 1 && nw > 1) {
+        int64_t rows, v, at = 0;
+        if (gtype != 0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: one x for %d weights needs group_type 0", c->full, nw);
+        if (!tl_known(I, gl, c->node, "group_list"))
+            return unk(I);
+        if (!gl || !is_seq(gl))
+            return interp_break(I, c->node, RULE_TNG203, "%s: group_list must be a list of ints (a tensor "
+                                "group_list splits at run time, which is not supported)", c->full);
+        if ((int)gl->n != nw)
+            return interp_break(I, c->node, RULE_TNG203, "%s: group_list has %zu entries for %d weights",
+                                c->full, gl->n, nw);
+        if (!graph_dim_const_value(G(I), val_at(I, xs[0])->dims[0], &rows))
+            return interp_break(I, c->node, RULE_TNG203, "%s: group_list needs x's row count known when "
+                                "compiling", c->full);
+        for (int i = 0; i < nw; i++) {
+            if (!obj_int_value(gl->items[i], &v))
+                return interp_break(I, c->node, RULE_TNG203, "%s: group_list must hold ints", c->full);
+            start[i] = at;
+            end[i] = ltype ? at + v : v;
+            if (end[i] < start[i] || end[i] > rows || (ltype && v < 0))
+                return interp_break(I, c->node, RULE_TNG203, "%s: group_list entry %d (%lld) does not split "
+                                    "the %lld rows of x", c->full, i, (long long)v, (long long)rows);
+            at = end[i];
+        }
+    } else if (gl && !is_none(gl) && !(is_seq(gl) && gl->n == 0)) {
+        return interp_break(I, c->node, RULE_TNG203, "%s: group_list with one x per weight", c->full);
+    }
+    Obj *items[GMAX];
+    int32_t ys[GMAX];
+    for (int i = 0; i < nw; i++) {
+        int32_t xi = nx == 1 ? xs[0] : xs[i];
+        if (nx == 1 && nw > 1) {
+            Obj *part = tl_slice_of(I, xs[0], 0, start[i], end[i], 1, c->node);
+            if (!is_tensor(part) || (xi = tl_tv(I, part, c->node)) < 0)
+                return unk(I);
+        }
+        int32_t in3[3] = {nb ? bs[i] : -1, xi, ws[i]};
+        Obj *y = nb ? tl_emit1(I, OP_ADDMM, in3, 3, NULL, 0, 1.0, 1.0, DT_UNKNOWN, c->node)
+                    : tl_emit1(I, OP_MM, in3 + 1, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+        if (!is_tensor(y) || (ys[i] = tl_tv(I, y, c->node)) < 0)
+            return unk(I);
+        items[i] = y;
+    }
+    if (split >= 2 && nw > 1) {
+        int64_t dim0 = 0;
+        items[0] = tl_emit1(I, OP_CAT, ys, (uint32_t)nw, &dim0, 1, 0, 0, DT_UNKNOWN, c->node);
+        if (!is_tensor(items[0]))
+            return unk(I);
+        nw = 1;
+    }
+    return obj_seq_of(I, O_LIST, items, (size_t)nw);
+}
