@@ -106,10 +106,13 @@ $(BUILD)/obj/%.o: %.c | $(DEPSTAMP)
 # written to be vectorised, and GCC 12 at -O2 (its "very cheap" cost model)
 # leaves some scalar (the polynomial GELU: 7 ns an element vs clang's 1.8).
 # DWARF 4: Debian's valgrind 3.19 cannot read clang 14's default DWARF 5.
+# 512-bit vectors in the AVX-512 clones of the kernels (kernels_isa.h):
+# clang's default for them is 256 bits, which also leaves half of the
+# AVX-512 register file unused (spills in the polynomial GELU/erf loops).
 RTCC ?= clang
 $(BUILD)/obj/runtime/%.o: runtime/%.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
-	$(RTCC) $(ALLFLAGS) -gdwarf-4 -ffp-contract=off -c -o $@ $<
+	$(RTCC) $(ALLFLAGS) -gdwarf-4 -ffp-contract=off -mprefer-vector-width=512 -c -o $@ $<
 
 # libclang's headers; the clang driver links bundles with tngc's own sanitizers.
 $(BUILD)/obj/codegen/usercheck.o: ALLFLAGS += -I$(LLVM_DIR)/include
