@@ -28,8 +28,16 @@
  * off. The stream's trace gets one slice per group, naming its ops.
  *
  * Row kernels: a hand-written float32 RMSNorm (fuse__rms) is one loop per
- * row, with the reduction kernel's own sum (issue 18 item 2's second part;
- * LayerNorm and softmax written by hand are not recognised yet).
+ * row, with the reduction kernel's own sum (issue 18 item 2's second part).
+ * Row groups (fuse__row) take LayerNorm and softmax written by hand (and
+ * RMSNorm in half types, and any other mix of elementwise ops with mean,
+ * sum or amax over the last dim, keepdim), float32, float16 and bfloat16:
+ * one loop over the rows, each reduction as the reduce kernel computes it,
+ * each half member rounded as its kernel stores it, so these too give the
+ * bits of the separate kernels (tests/conform/fuse_bits.sh runs
+ * fuse_rows_*.py). F.layer_norm and F.softmax are single kernels already
+ * (layer_norm, softmax) and are not grouped. `tngc plan` lists every
+ * group (codegen_fused_text: the same fuse_seq, per gear).
  */
 #include "emit.h"
 
@@ -1331,4 +1339,57 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     sb_free(&ind);
     sb_printf(E->o, "%s}\n", in);
     emit_line_back(E);
+}
+
+/* The groups of q (positions ops[0..n)) as lines "  gear G WHERE: KIND: %V
+ * KIND + ...". */
+static void fuse__list(const Emit *E, const FuseSeq *q, size_t n, const char *where, StrBuf *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q->at[i] < 0)
+            continue;
+        const int32_t *ops = q->grp + q->at[i] + 1;
+        size_t m = (size_t)q->grp[q->at[i]];
+        sb_printf(out, "  gear %d %s: %s:", E->gear, where, fuse_kind(E, ops, m));
+        for (size_t j = 0; j < m; j++) {
+            const Op *op = &E->g->ops.v[ops[j]];
+            sb_printf(out, "%s %%%d %s", j ? " +" : "", op->out, op_info[op->kind].name);
+        }
+        sb_puts(out, "\n");
+    }
+}
+
+void codegen_fused_text(const Plan *p, StrBuf *out)
+{
+    GenOptions opt = {0};
+    Emit E;
+    FuseSeq q;
+    size_t at = out->len;
+    char where[48];
+    opt.name = "plan";
+    emit_init(&E, p, &opt, NULL);
+    fuse_init(&E);
+    sb_puts(out, "fused groups (cpu):\n");
+    for (size_t gi = 0; gi < p->gears.n; gi++) {
+        emit_gear_begin(&E, (int)gi);
+        for (size_t s = 0; s < p->streams.n; s++) {
+            fuse_seq_units(&E, (int)s, &q);
+            snprintf(where, sizeof where, "stream %zu", s);
+            fuse__list(&E, &q, p->streams.v[s].nunits, where, out);
+            fuse_seq_free(&q);
+        }
+        for (size_t s = 0; s < p->segs.n; s++) {
+            fuse_seq_segment(&E, (int)s, &q);
+            snprintf(where, sizeof where, "seg %zu", s);
+            fuse__list(&E, &q, p->segs.v[s].nops, where, out);
+            fuse_seq_free(&q);
+        }
+    }
+    if (out->len == at + strlen("fused groups (cpu):\n")) {
+        out->len = at;
+        out->s[at] = 0;
+        sb_puts(out, "fused groups (cpu): none\n");
+    }
+    fuse_fini(&E);
+    emit_fini(&E);
 }
