@@ -1175,30 +1175,55 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
             fuse__member_code(E, ops, j, ext, next, 0, ri.s);
             continue;
         }
-        if (j + 1 < n)
-            sb_printf(E->o, "%sfloat r%zu[%lld];\n", ri.s, j, (long long)len);
+        /* a run of full elementwise members: one loop over the row, a
+         * buffer for each member read after the run */
+        size_t e = j;
+        while (e < n && !fuse__row_reduce(E, &g->ops.v[ops[e]]) &&
+               fuse__row_class(E, g->ops.v[ops[e]].out, sd, snd) == 2)
+            e++;
+        uint8_t keep[FUSE_MAX_OPS] = {0};
+        for (size_t a = j; a < e; a++)
+            for (size_t c = e; c < n; c++) {
+                const Op *r = &g->ops.v[ops[c]];
+                for (uint32_t k = 0; k < r->nin; k++)
+                    keep[a] |= r->in[k] == g->ops.v[ops[a]].out;
+            }
+        for (size_t a = j; a < e; a++)
+            if (keep[a] && a + 1 < n)
+                sb_printf(E->o, "%sfloat r%zu[%lld];\n", ri.s, a, (long long)len);
         sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++) {\n", ri.s, (long long)len);
-        for (uint32_t k = 0; k < fuse__nin(op); k++) {   /* its row operands, element j */
-            int32_t x = op->in[k];
-            int m = fuse__member(E, ops, j, x), e = fuse__ext_at(ext, next, x), dup = 0;
-            for (uint32_t q = 0; q < k; q++)
-                dup |= op->in[q] == x;
-            if (dup)
-                continue;
-            if (m >= 0 && fuse__row_class(E, x, sd, snd) == 2)
-                sb_printf(E->o, "%sconst float t%d = r%d[j];\n", ji.s, m, m);
-            else if (m < 0 && e >= 0 && st[e][snd - 1])
-                sb_printf(E->o, "%sconst float a%d = e%d[j];\n", ji.s, e, e);
+        int32_t loaded[2 * FUSE_MAX_OPS];
+        int nl = 0;
+        for (size_t a = j; a < e; a++) {   /* the run's row operands, element j */
+            const Op *r = &g->ops.v[ops[a]];
+            for (uint32_t k = 0; k < fuse__nin(r); k++) {
+                int32_t x = r->in[k];
+                int m = fuse__member(E, ops, a, x), xe = fuse__ext_at(ext, next, x), dup = 0;
+                for (int q = 0; q < nl; q++)
+                    dup |= loaded[q] == x;
+                if (dup || (m >= 0 && (size_t)m >= j))
+                    continue;
+                if (m >= 0 && fuse__row_class(E, x, sd, snd) == 2)
+                    sb_printf(E->o, "%sconst float t%d = r%d[j];\n", ji.s, m, m);
+                else if (m < 0 && xe >= 0 && st[xe][snd - 1])
+                    sb_printf(E->o, "%sconst float a%d = e%d[j];\n", ji.s, xe, xe);
+                else
+                    continue;
+                loaded[nl++] = x;
+            }
         }
-        fuse__member_code(E, ops, j, ext, next, j + 1 == n, ji.s);
-        if (j + 1 < n)
-            sb_printf(E->o, "%sr%zu[j] = t%zu;\n", ji.s, j, j);
-        else if (ot == DT_F32)
-            sb_printf(E->o, "%sy[i * %lld + j] = t%zu;\n", ji.s, (long long)len, j);
-        else
-            sb_printf(E->o, "%sy[i * %lld + j] = tngrt_impl__f32_to_%s(t%zu);\n", ji.s, (long long)len,
-                      fuse__half(ot), j);
+        for (size_t a = j; a < e; a++) {
+            fuse__member_code(E, ops, a, ext, next, a + 1 == n, ji.s);
+            if (a + 1 == n && ot == DT_F32)
+                sb_printf(E->o, "%sy[i * %lld + j] = t%zu;\n", ji.s, (long long)len, a);
+            else if (a + 1 == n)
+                sb_printf(E->o, "%sy[i * %lld + j] = tngrt_impl__f32_to_%s(t%zu);\n", ji.s,
+                          (long long)len, fuse__half(ot), a);
+            else if (keep[a])
+                sb_printf(E->o, "%sr%zu[j] = t%zu;\n", ji.s, a, a);
+        }
         sb_printf(E->o, "%s}\n", ri.s);
+        j = e - 1;
     }
     sb_free(&ri);
     sb_free(&ji);
@@ -1385,10 +1410,9 @@ void codegen_fused_text(const Plan *p, StrBuf *out)
             fuse_seq_free(&q);
         }
     }
-    if (out->len == at + strlen("fused groups (cpu):\n")) {
+    if (out->len == at + strlen("fused groups (cpu):\n")) {   /* none: no section */
         out->len = at;
         out->s[at] = 0;
-        sb_puts(out, "fused groups (cpu): none\n");
     }
     fuse_fini(&E);
     emit_fini(&E);
