@@ -455,7 +455,7 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
  * every value has the sink's shape [.., D] (a "full" value) or its shape
  * with the last dim 1 (a "row" value): elementwise ops of the pointwise
  * groups, and mean/sum/amax over the last dim with keepdim (full in, row
- * out). External inputs broadcast to the sink's shape. One loop over the
+ * out; also max(-1, keepdim=True)'s values when its indices are unread). External inputs broadcast to the sink's shape. One loop over the
  * rows computes it: per row, each full member into a row buffer of D
  * floats (or, the sink, into the output), each row member as one float,
  * each reduction as the reduce kernel does it (tngrt_impl__sum_f32 for a
@@ -472,15 +472,18 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
  * a float tensor over its last dim only, keepdim. */
 static int fuse__row_reduce(const Emit *E, const Op *op)
 {
-    if (op->kind != OP_MEAN && op->kind != OP_SUM && op->kind != OP_AMAX)
+    if (op->kind != OP_MEAN && op->kind != OP_SUM && op->kind != OP_AMAX && op->kind != OP_MAX_DIM)
         return 0;
     if (op->nin != 1 || op->in[0] < 0)
         return 0;
     const Val *x = &E->g->vals.v[op->in[0]];
-    if (!fuse__float(x->dtype) || x->ndim < 1)
+    if (!fuse__float(x->dtype) || x->ndim < 1 || op->nattr != 2)
         return 0;
-    return op->nattr == 2 && op->attr[0] == 1 &&
-           (op->attr[1] == x->ndim - 1 || op->attr[1] == -1);
+    if (op->kind == OP_MAX_DIM)   /* max(-1, keepdim=True)[0]: amax's values, no index read */
+        return op->nout == 2 && E->fuse &&
+               ((const FuseState *)E->fuse)->uses[op->out + 1] == 0 && op->attr[1] == 1 &&
+               (op->attr[0] == x->ndim - 1 || op->attr[0] == -1);
+    return op->attr[0] == 1 && (op->attr[1] == x->ndim - 1 || op->attr[1] == -1);
 }
 
 /* 1 when op can be a member of a row group in E's gear. */
@@ -489,7 +492,8 @@ static int fuse__row_op_ok(const Emit *E, int32_t op_id)
     const Op *op = &E->g->ops.v[op_id];
     if (fuse__op_ok(E, op_id))
         return 1;
-    if (!E->fuse || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl || op->nout != 1 ||
+    if (!E->fuse || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl ||
+        op->nout != (op->kind == OP_MAX_DIM ? 2u : 1u) ||
         emit_static_kernel(E, op_id) >= 0 || plan_is_const(E->p, op_id) ||
         !fuse__row_reduce(E, op) || !fuse__float(E->g->vals.v[op->out].dtype))
         return 0;
@@ -1149,7 +1153,7 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
             else
                 sb_printf(&p, "e%d", fuse__ext_at(ext, next, x));
             sb_printf(E->o, "%sfloat t%zu;\n", ri.s, j);
-            if (op->kind == OP_AMAX) {   /* the reduce kernel's max: NaN sticks */
+            if (op->kind == OP_AMAX || op->kind == OP_MAX_DIM) {   /* the kernels' max: NaN sticks */
                 sb_printf(E->o, "%st%zu = -INFINITY;\n", ri.s, j);
                 sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
                 sb_printf(E->o, "%s    t%zu = %s[j] > t%zu || %s[j] != %s[j] ? %s[j] : t%zu;\n", ri.s, j,
