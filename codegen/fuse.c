@@ -455,9 +455,11 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
  * every value has the sink's shape [.., D] (a "full" value) or its shape
  * with the last dim 1 (a "row" value): elementwise ops of the pointwise
  * groups, and mean/sum/amax over the last dim with keepdim (full in, row
- * out; also max(-1, keepdim=True)'s values when its indices are unread). External inputs broadcast to the sink's shape. One loop over the
- * rows computes it: per row, each full member into a row buffer of D
- * floats (or, the sink, into the output), each row member as one float,
+ * out; also max(-1, keepdim=True)'s values when its indices are unread).
+ * External inputs broadcast to the sink's shape. One loop over the rows
+ * computes it: per row, each run of full members in one loop over the row
+ * (a row buffer of D floats for each one read after the run; the sink
+ * into the output), each row member as one float,
  * each reduction as the reduce kernel does it (tngrt_impl__sum_f32 for a
  * float32 input, one running sum in float otherwise, the kernel's NaN-
  * sticking max), a half member rounded to its dtype as its kernel's store
