@@ -1,9 +1,9 @@
 # Softmax written by hand as one row kernel on the CPU target (issue 18
 # item 2, codegen/fuse.c row groups): e = exp(x - x.amax(-1, keepdim=True));
 # e / e.sum(-1, keepdim=True), scaled first (x * scale), with a broadcast
-# additive causal mask of -inf ([T, T] over [B, H, T, T]), with x.max(-1, keepdim=True)[0]
-# and .values (max_dim, its indices unread: its values as amax's), and
-# e * (1 / sum); float32, float16 and bfloat16 (rounded per op as the
+# additive causal mask of -inf ([T, T] over [B, H, T, T]), with
+# x.max(-1, keepdim=True)[0] and .values (max_dim, its indices unread: its
+# values as amax's), and e * (1 / sum); float32, float16 and bfloat16 (rounded per op as the
 # separate kernels), rows of 7 and 50. Results bitwise equal to --no-fuse
 # (tests/conform/fuse_bits.sh). The batch dim takes 2 or 3 (zip gears).
 # (tests/conform/run.sh)
