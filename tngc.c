@@ -666,8 +666,10 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
             sb_puts(out, "\n");
         if (!strcmp(format, "dot"))
             plan_dot(&S->plans.v[i], out);
-        else
+        else {
             plan_text(&S->plans.v[i], out);
+            codegen_fused_text(&S->plans.v[i], out);   /* the CPU target's groups */
+        }
     }
 }
 

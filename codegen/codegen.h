@@ -99,4 +99,10 @@ void template_expand(const char *tpl, const char *bundle,
                      const char *(*splice)(void *ctx, const char *key), void *ctx,
                      StrBuf *out);
 
+/* The fused groups of p's bundle for the CPU target (codegen/fuse.c,
+ * without --no-fuse and user kernels), as `tngc plan` prints them:
+ * "fused groups (cpu):" then per gear, stream or segment, each group's
+ * kind and ops (docs/plan-format.md); nothing when there is none. */
+void codegen_fused_text(const Plan *p, StrBuf *out);
+
 #endif

@@ -130,6 +130,9 @@ int fuse_any(Emit *E);
 void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
 /* The group's loop nest, as a block indented by in. */
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
+/* The group's kind: "pointwise", "rmsnorm", "layernorm", "softmax" or
+ * "row" (another row group). */
+const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n);
 
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);

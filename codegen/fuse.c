@@ -28,8 +28,16 @@
  * off. The stream's trace gets one slice per group, naming its ops.
  *
  * Row kernels: a hand-written float32 RMSNorm (fuse__rms) is one loop per
- * row, with the reduction kernel's own sum (issue 18 item 2's second part;
- * LayerNorm and softmax written by hand are not recognised yet).
+ * row, with the reduction kernel's own sum (issue 18 item 2's second part).
+ * Row groups (fuse__row) take LayerNorm and softmax written by hand (and
+ * RMSNorm in half types, and any other mix of elementwise ops with mean,
+ * sum or amax over the last dim, keepdim), float32, float16 and bfloat16:
+ * one loop over the rows, each reduction as the reduce kernel computes it,
+ * each half member rounded as its kernel stores it, so these too give the
+ * bits of the separate kernels (tests/conform/fuse_bits.sh runs
+ * fuse_rows_*.py). F.layer_norm and F.softmax are single kernels already
+ * (layer_norm, softmax) and are not grouped. `tngc plan` lists every
+ * group (codegen_fused_text: the same fuse_seq, per gear).
  */
 #include "emit.h"
 
@@ -440,6 +448,241 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
     return m;
 }
 
+/*
+ * Row groups (issue 18 item 2): LayerNorm, softmax and RMSNorm written by
+ * hand in any float dtype, and whatever else mixes elementwise ops with
+ * reductions along the last dim. A row group is a set of ops in which
+ * every value has the sink's shape [.., D] (a "full" value) or its shape
+ * with the last dim 1 (a "row" value): elementwise ops of the pointwise
+ * groups, and mean/sum/amax over the last dim with keepdim (full in, row
+ * out; also max(-1, keepdim=True)'s values when its indices are unread).
+ * External inputs broadcast to the sink's shape. One loop over the rows
+ * computes it: per row, each run of full members in one loop over the row
+ * (a row buffer of D floats for each one read after the run; the sink
+ * into the output), each row member as one float,
+ * each reduction as the reduce kernel does it (tngrt_impl__sum_f32 for a
+ * float32 input, one running sum in float otherwise, the kernel's NaN-
+ * sticking max), a half member rounded to its dtype as its kernel's store
+ * would. So a row group gives the bits of the separate kernels
+ * (tests/conform/fuse_bits.sh checks it).
+ */
+
+/* The most floats of row buffers a row group keeps on the stack. */
+#define FUSE_ROW_FLOATS 8192
+
+/* 1 when op is a reduction a row group can compute: mean, sum or amax of
+ * a float tensor over its last dim only, keepdim. */
+static int fuse__row_reduce(const Emit *E, const Op *op)
+{
+    if (op->kind != OP_MEAN && op->kind != OP_SUM && op->kind != OP_AMAX && op->kind != OP_MAX_DIM)
+        return 0;
+    if (op->nin != 1 || op->in[0] < 0)
+        return 0;
+    const Val *x = &E->g->vals.v[op->in[0]];
+    if (!fuse__float(x->dtype) || x->ndim < 1 || op->nattr != 2)
+        return 0;
+    if (op->kind == OP_MAX_DIM)   /* max(-1, keepdim=True)[0]: amax's values, no index read */
+        return op->nout == 2 && E->fuse &&
+               ((const FuseState *)E->fuse)->uses[op->out + 1] == 0 && op->attr[1] == 1 &&
+               (op->attr[0] == x->ndim - 1 || op->attr[0] == -1);
+    return op->attr[0] == 1 && (op->attr[1] == x->ndim - 1 || op->attr[1] == -1);
+}
+
+/* 1 when op can be a member of a row group in E's gear. */
+static int fuse__row_op_ok(const Emit *E, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    if (fuse__op_ok(E, op_id))
+        return 1;
+    if (!E->fuse || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl ||
+        op->nout != (op->kind == OP_MAX_DIM ? 2u : 1u) ||
+        emit_static_kernel(E, op_id) >= 0 || plan_is_const(E->p, op_id) ||
+        !fuse__row_reduce(E, op) || !fuse__float(E->g->vals.v[op->out].dtype))
+        return 0;
+    int64_t dims[GRAPH_MAX_DIMS];
+    return fuse__dims(E, op->out, dims) >= 0 && fuse__dims(E, op->in[0], dims) >= 0;
+}
+
+/* Value v against the sink's dims sd[0..snd): 2 when it has them (up to
+ * leading 1s), 1 when it has them with the last dim 1, 0 when it only
+ * broadcasts to them, -1 when it does not. */
+static int fuse__row_class(const Emit *E, int32_t v, const int64_t *sd, int snd)
+{
+    int64_t d[GRAPH_MAX_DIMS];
+    int nd = fuse__dims(E, v, d);
+    if (nd < 0)
+        return -1;
+    int off = 0;
+    while (nd - off > snd) {   /* leading 1s beyond the sink's rank */
+        if (d[off] != 1)
+            return -1;
+        off++;
+    }
+    int full = 1, row = 1, lead = 1;
+    for (int q = off; q < nd; q++) {
+        int64_t s = sd[snd - (nd - q)];
+        if (d[q] != 1 && d[q] != s)
+            return -1;
+        if (d[q] != s)
+            full = 0;
+        if (q + 1 < nd ? d[q] != s : d[q] != 1)
+            row = 0;
+    }
+    for (int q = 0; q < snd - (nd - off); q++)   /* the sink's dims v lacks */
+        lead &= sd[q] == 1;
+    if (lead && full)
+        return 2;
+    if (lead && row && nd - off >= 1)
+        return 1;
+    return 0;
+}
+
+/* 1 when cand[0..n) is a row group: the sink elementwise and full, at
+ * least one reduction, every member full or row (a reduction full in, row
+ * out), every intermediate read only inside, the external inputs
+ * broadcasting to the sink and clobbered neither by the sink's writes nor
+ * by the ops in between (between[0..nb)). */
+static int fuse__row_valid(const Emit *E, const int32_t *cand, size_t n, const int32_t *between,
+                           size_t nb)
+{
+    const FuseState *f = E->fuse;
+    const Graph *g = E->g;
+    const Op *sink = &g->ops.v[cand[n - 1]];
+    if (fuse__row_reduce(E, sink))
+        return 0;
+    int64_t sd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
+    int snd = fuse__dims(E, sink->out, sd);
+    if (snd < 1 || sd[snd - 1] < 2 || fuse__row_class(E, sink->out, sd, snd) != 2)
+        return 0;
+    int64_t total = fuse__numel(sd, snd), len = sd[snd - 1];
+    if (total < 1)
+        return 0;
+    int64_t olo = 0, ohi = 0, xlo[FUSE_MAX_INS], xhi[FUSE_MAX_INS];
+    int32_t xv[FUSE_MAX_INS], seen[FUSE_MAX_INS];
+    int orng = fuse__range(E, sink->out, &olo, &ohi), nx = 0, nseen = 0, nred = 0, nbuf = 0;
+    if (orng < 0)
+        return 0;
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &g->ops.v[cand[j]];
+        int red = fuse__row_reduce(E, op), oc = fuse__row_class(E, op->out, sd, snd);
+        if (oc != (red ? 1 : oc == 1 ? 1 : 2))
+            return 0;
+        nred += red;
+        nbuf += oc == 2 && j + 1 < n;
+        if (j + 1 < n) {   /* an intermediate: every reader inside */
+            uint32_t inside = 0;
+            for (size_t i = j + 1; i < n; i++) {
+                const Op *c = &g->ops.v[cand[i]];
+                for (uint32_t k = 0; k < c->nin; k++)
+                    inside += c->in[k] == op->out;
+            }
+            if (inside != f->uses[op->out])
+                return 0;
+        }
+        uint32_t nin = red ? 1 : fuse__nin(op);
+        for (uint32_t k = 0; k < nin; k++) {
+            int32_t x = op->in[k];
+            int m = fuse__member(E, cand, j, x);
+            int xc = fuse__row_class(E, x, sd, snd);
+            if (xc < 0 || (red && xc != 2) || (!red && oc == 1 && xc == 2))
+                return 0;
+            if (m >= 0)
+                continue;
+            int dup = 0;
+            for (int q = 0; q < nseen; q++)
+                dup |= seen[q] == x;
+            if (dup)
+                continue;
+            if (nseen >= FUSE_MAX_INS)
+                return 0;
+            seen[nseen++] = x;
+            nbuf += xc != 1 && g->vals.v[x].dtype != DT_F32;
+            int xnd = fuse__dims(E, x, d);
+            int xr = fuse__range(E, x, &xlo[nx], &xhi[nx]);
+            if (xr < 0)
+                return 0;
+            if (xr && orng && xlo[nx] < ohi && olo < xhi[nx] &&
+                !(xlo[nx] == olo && xc == 2 && fuse__numel(d, xnd) == total &&
+                  dtype_size(g->vals.v[x].dtype) == dtype_size(g->vals.v[sink->out].dtype)))
+                return 0;
+            if (xr)
+                xv[nx++] = x;
+        }
+    }
+    if (!nred || (int64_t)nbuf * len > FUSE_ROW_FLOATS)
+        return 0;
+    for (size_t i = 0; i < nb; i++) {   /* what the ops in between write */
+        const Op *op = &g->ops.v[between[i]];
+        if (!emit_has_kernel(E, between[i]))
+            continue;
+        for (uint32_t k = 0; k < op->nout; k++) {
+            int64_t lo = 0, hi = 0;
+            int r = fuse__range(E, op->out + (int32_t)k, &lo, &hi);
+            if (r < 0)
+                return 0;
+            for (int q = 0; r && q < nx; q++)
+                if (lo < xhi[q] && xlo[q] < hi && xv[q] != op->out + (int32_t)k)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when op op_id reads a value that one of ops[0..n) reads (and that
+ * none of them computes). */
+static int fuse__reads_same(const Emit *E, const int32_t *ops, size_t n, int32_t op_id)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    for (uint32_t k = 0; k < op->nin; k++) {
+        int32_t v = op->in[k];
+        if (v < 0 || fuse__member(E, ops, n, v) >= 0)
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            const Op *c = &E->g->ops.v[ops[j]];
+            for (uint32_t q = 0; q < c->nin; q++)
+                if (c->in[q] == v)
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* A row group from position i (see above): the ops of the window that
+ * read an earlier candidate (a reduction or a cast also when it reads what
+ * a candidate reads: the second mean of x.var, its cast of a half x), the
+ * longest valid prefix.
+ * Fills cand[] and pos[] and returns the count, or 0. */
+static size_t fuse__row(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
+                        const int32_t *at, int32_t *cand, int32_t *pos)
+{
+    if (!fuse__row_op_ok(E, ops[i]))
+        return 0;
+    int32_t between[FUSE_WINDOW];
+    size_t nc = 0, nbt = 0, best = 0, nb_at[FUSE_MAX_OPS];
+    for (size_t k = i; k < n && k < i + FUSE_WINDOW && nc < FUSE_MAX_OPS; k++) {
+        if (ops[k] < 0 || at[k] != -1)
+            break;
+        if (fuse__row_op_ok(E, ops[k]) &&
+            (nc == 0 || fuse__reads(E, cand, nc, ops[k]) ||
+             ((fuse__row_reduce(E, &E->g->ops.v[ops[k]]) || E->g->ops.v[ops[k]].kind == OP_CAST) &&
+              fuse__reads_same(E, cand, nc, ops[k])))) {
+            nb_at[nc] = nbt;
+            pos[nc] = (int32_t)k;
+            cand[nc++] = ops[k];
+        } else if (fuse__passable(E, ops[k])) {
+            between[nbt++] = ops[k];
+        } else {
+            break;
+        }
+        if (stop[k])
+            break;
+    }
+    for (size_t m = 2; m <= nc; m++)
+        if (fuse__row_valid(E, cand, m, between, nb_at[m - 1]))
+            best = m;
+    return best;
+}
+
 /* Records the group cand[0..n) (at positions pos[]) in q. */
 static void fuse__take(FuseSeq *q, const int32_t *cand, const int32_t *pos, size_t n)
 {
@@ -470,6 +713,11 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
             continue;
         int32_t rc[FUSE_MAX_OPS], rp[FUSE_MAX_OPS];
         size_t nr = E->dyn || E->rtdims ? 0 : fuse__rms(E, ops, stop, n, i, q->at, rc, rp);
+        if (nr) {
+            fuse__take(q, rc, rp, nr);
+            continue;
+        }
+        nr = fuse__row(E, ops, stop, n, i, q->at, rc, rp);
         if (nr) {
             fuse__take(q, rc, rp, nr);
             continue;
@@ -747,11 +995,257 @@ static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in
     emit_line_back(E);
 }
 
+/* 1 when the group ops[0..n) is an RMSNorm of fuse__rms (the group alone
+ * checked again as a sequence). */
+static int fuse__is_rms(const Emit *E, const int32_t *ops, size_t n)
+{
+    int32_t at[FUSE_MAX_OPS], c[FUSE_MAX_OPS], p[FUSE_MAX_OPS];
+    uint8_t stop[FUSE_MAX_OPS] = {0};
+    if (n < 5 || n > 6 || E->g->ops.v[ops[1]].kind != OP_MEAN)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        at[j] = -1;
+    return fuse__rms(E, ops, stop, n, 0, at, c, p) == n;
+}
+
+/* 1 when the group ops[0..n) has a reduction (a row group). */
+static int fuse__has_reduce(const Emit *E, const int32_t *ops, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        if (fuse__row_reduce(E, &E->g->ops.v[ops[j]]))
+            return 1;
+    return 0;
+}
+
+const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n)
+{
+    const Graph *g = E->g;
+    int nmean = 0, nsum = 0, namax = 0, nexp = 0, nsq = 0, nsub = 0;
+    if (fuse__is_rms(E, ops, n))
+        return "rmsnorm";
+    if (!fuse__has_reduce(E, ops, n))
+        return "pointwise";
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &g->ops.v[ops[j]];
+        nmean += op->kind == OP_MEAN;
+        nsum += op->kind == OP_SUM;
+        namax += op->kind == OP_AMAX;
+        nexp += op->kind == OP_EXP;
+        nsub += op->kind == OP_SUB;
+        nsq += op->kind == OP_RSQRT || op->kind == OP_SQRT;
+    }
+    if (nexp && nsum)
+        return "softmax";
+    if (nsq && nsub && nmean + nsum >= 2)
+        return "layernorm";
+    if (nsq && nmean)
+        return "rmsnorm";
+    return "row";
+}
+
+/* Where value v is among the group's external inputs ext[0..next), or -1. */
+static int fuse__ext_at(const int32_t *ext, int next, int32_t v)
+{
+    for (int k = 0; k < next; k++)
+        if (ext[k] == v)
+            return k;
+    return -1;
+}
+
+/* The row loop of a row group (fuse__row): per row, the external inputs
+ * (a pointer into a float32 row, a half row widened into a buffer, or one
+ * float), then each member in order. */
+static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in)
+{
+    const Graph *g = E->g;
+    const Op *sink = &g->ops.v[ops[n - 1]];
+    int64_t sd[GRAPH_MAX_DIMS], xd[GRAPH_MAX_DIMS];
+    int snd = fuse__dims(E, sink->out, sd);
+    int64_t len = sd[snd - 1], rows = fuse__numel(sd, snd) / len;
+    int32_t ext[FUSE_MAX_INS];
+    int next = 0;
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &g->ops.v[ops[j]];
+        uint32_t nin = fuse__row_reduce(E, op) ? 1 : fuse__nin(op);
+        for (uint32_t k = 0; k < nin; k++)
+            if (fuse__member(E, ops, j, op->in[k]) < 0 && fuse__ext_at(ext, next, op->in[k]) < 0) {
+                TNGC_ASSERT(next < FUSE_MAX_INS);
+                ext[next++] = op->in[k];
+            }
+    }
+    /* each input's strides over the sink's dims (0 where it broadcasts) */
+    int64_t st[FUSE_MAX_INS][GRAPH_MAX_DIMS];
+    for (int k = 0; k < next; k++) {
+        int xnd = fuse__dims(E, ext[k], xd);
+        int64_t s = 1;
+        for (int d = snd - 1; d >= 0; d--) {
+            int q = d - (snd - xnd);
+            int64_t l = q >= 0 ? xd[q] : 1;
+            st[k][d] = l == 1 ? 0 : s;
+            s *= l;
+        }
+    }
+    StrBuf nm = {0};
+    fuse_name(E, ops, n, &nm);
+    sb_printf(E->o, "%s{   /* row kernel (%s): ", in, fuse_kind(E, ops, n));
+    cesc_comment(E->o, nm.s);
+    sb_puts(E->o, " */\n");
+    sb_free(&nm);
+    emit_line_op(E, sink);
+    for (int k = 0; k < next; k++) {
+        DType t = g->vals.v[ext[k]].dtype;
+        sb_printf(E->o, "%s    const %s *x%d = (const %s *)", in, fuse__ctype(t), k, fuse__ctype(t));
+        emit_ptr(E, ext[k], 0);
+        sb_puts(E->o, ";\n");
+    }
+    DType ot = g->vals.v[sink->out].dtype;
+    sb_printf(E->o, "%s    %s *y = (%s *)", in, fuse__ctype(ot), fuse__ctype(ot));
+    emit_ptr(E, sink->out, 0);
+    sb_puts(E->o, ";\n");
+    sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
+    StrBuf ri = {0}, ji = {0};
+    sb_printf(&ri, "%s        ", in);
+    sb_printf(&ji, "%s            ", in);
+    for (int k = 0; k < next; k++) {   /* the row's inputs */
+        DType t = g->vals.v[ext[k]].dtype;
+        int64_t c = st[k][snd - 1] ? len : 1, lead = 1;
+        int simple = 1, any = 0;
+        StrBuf b = {0};
+        for (int d = snd - 2; d >= 0; d--) {
+            if (sd[d] != 1 && st[k][d] != lead * c)
+                simple = 0;
+            lead *= sd[d];
+        }
+        lead = 1;
+        for (int d = snd - 2; d >= 0; d--) {
+            if (sd[d] != 1 && st[k][d] && !simple)
+                sb_printf(&b, "%si / %lld %% %lld * %lld", any++ ? " + " : "", (long long)lead,
+                          (long long)sd[d], (long long)st[k][d]);
+            any |= sd[d] != 1 && st[k][d] && simple;
+            lead *= sd[d];
+        }
+        if (simple && any)
+            sb_printf(&b, "i * %lld", (long long)c);
+        else if (!any)
+            sb_puts(&b, "0");
+        if (st[k][snd - 1] && t == DT_F32) {
+            sb_printf(E->o, "%sconst float *e%d = x%d + (%s);\n", ri.s, k, k, b.s);
+        } else if (st[k][snd - 1]) {
+            sb_printf(E->o, "%sfloat e%d[%lld];\n", ri.s, k, (long long)len);
+            sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+            sb_printf(E->o, "%s    e%d[j] = tngrt_impl__%s_to_f32(x%d[(%s) + j]);\n", ri.s, k,
+                      fuse__half(t), k, b.s);
+        } else if (t == DT_F32) {
+            sb_printf(E->o, "%sconst float a%d = x%d[%s];\n", ri.s, k, k, b.s);
+        } else {
+            sb_printf(E->o, "%sconst float a%d = tngrt_impl__%s_to_f32(x%d[%s]);\n", ri.s, k,
+                      fuse__half(t), k, b.s);
+        }
+        sb_free(&b);
+    }
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &g->ops.v[ops[j]];
+        DType mt = g->vals.v[op->out].dtype;
+        if (fuse__row_reduce(E, op)) {
+            int32_t x = op->in[0];
+            int m = fuse__member(E, ops, j, x);
+            StrBuf p = {0};
+            if (m >= 0)
+                sb_printf(&p, "r%d", m);
+            else
+                sb_printf(&p, "e%d", fuse__ext_at(ext, next, x));
+            sb_printf(E->o, "%sfloat t%zu;\n", ri.s, j);
+            if (op->kind == OP_AMAX || op->kind == OP_MAX_DIM) {   /* the kernels' max: NaN sticks */
+                sb_printf(E->o, "%st%zu = -INFINITY;\n", ri.s, j);
+                sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+                sb_printf(E->o, "%s    t%zu = %s[j] > t%zu || %s[j] != %s[j] ? %s[j] : t%zu;\n", ri.s, j,
+                          p.s, j, p.s, p.s, p.s, j);
+            } else if (g->vals.v[x].dtype == DT_F32) {   /* its float32 sum */
+                sb_printf(E->o, "%st%zu = 0.0f + tngrt_impl__sum_f32(%s, %lld, 0, 0.0f);\n", ri.s, j,
+                          p.s, (long long)len);
+            } else {   /* its sum of another dtype: one running float */
+                sb_printf(E->o, "%s{\n%s    float s = 0.0f;\n", ri.s, ri.s);
+                sb_printf(E->o, "%s    for (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+                sb_printf(E->o, "%s        s += %s[j];\n", ri.s, p.s);
+                sb_printf(E->o, "%s    t%zu = 0.0f + s;\n%s}\n", ri.s, j, ri.s);
+            }
+            if (op->kind == OP_MEAN)
+                sb_printf(E->o, "%st%zu = t%zu / (float)%lld;\n", ri.s, j, j, (long long)len);
+            if (mt != DT_F32)
+                sb_printf(E->o, "%st%zu = tngrt_impl__%s_to_f32(tngrt_impl__f32_to_%s(t%zu));\n", ri.s,
+                          j, fuse__half(mt), fuse__half(mt), j);
+            sb_free(&p);
+            continue;
+        }
+        if (fuse__row_class(E, op->out, sd, snd) == 1) {   /* one float per row */
+            fuse__member_code(E, ops, j, ext, next, 0, ri.s);
+            continue;
+        }
+        /* a run of full elementwise members: one loop over the row, a
+         * buffer for each member read after the run */
+        size_t e = j;
+        while (e < n && !fuse__row_reduce(E, &g->ops.v[ops[e]]) &&
+               fuse__row_class(E, g->ops.v[ops[e]].out, sd, snd) == 2)
+            e++;
+        uint8_t keep[FUSE_MAX_OPS] = {0};
+        for (size_t a = j; a < e; a++)
+            for (size_t c = e; c < n; c++) {
+                const Op *r = &g->ops.v[ops[c]];
+                for (uint32_t k = 0; k < r->nin; k++)
+                    keep[a] |= r->in[k] == g->ops.v[ops[a]].out;
+            }
+        for (size_t a = j; a < e; a++)
+            if (keep[a] && a + 1 < n)
+                sb_printf(E->o, "%sfloat r%zu[%lld];\n", ri.s, a, (long long)len);
+        sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++) {\n", ri.s, (long long)len);
+        int32_t loaded[2 * FUSE_MAX_OPS];
+        int nl = 0;
+        for (size_t a = j; a < e; a++) {   /* the run's row operands, element j */
+            const Op *r = &g->ops.v[ops[a]];
+            for (uint32_t k = 0; k < fuse__nin(r); k++) {
+                int32_t x = r->in[k];
+                int m = fuse__member(E, ops, a, x), xe = fuse__ext_at(ext, next, x), dup = 0;
+                for (int q = 0; q < nl; q++)
+                    dup |= loaded[q] == x;
+                if (dup || (m >= 0 && (size_t)m >= j))
+                    continue;
+                if (m >= 0 && fuse__row_class(E, x, sd, snd) == 2)
+                    sb_printf(E->o, "%sconst float t%d = r%d[j];\n", ji.s, m, m);
+                else if (m < 0 && xe >= 0 && st[xe][snd - 1])
+                    sb_printf(E->o, "%sconst float a%d = e%d[j];\n", ji.s, xe, xe);
+                else
+                    continue;
+                loaded[nl++] = x;
+            }
+        }
+        for (size_t a = j; a < e; a++) {
+            fuse__member_code(E, ops, a, ext, next, a + 1 == n, ji.s);
+            if (a + 1 == n && ot == DT_F32)
+                sb_printf(E->o, "%sy[i * %lld + j] = t%zu;\n", ji.s, (long long)len, a);
+            else if (a + 1 == n)
+                sb_printf(E->o, "%sy[i * %lld + j] = tngrt_impl__f32_to_%s(t%zu);\n", ji.s,
+                          (long long)len, fuse__half(ot), a);
+            else if (keep[a])
+                sb_printf(E->o, "%sr%zu[j] = t%zu;\n", ji.s, a, a);
+        }
+        sb_printf(E->o, "%s}\n", ri.s);
+        j = e - 1;
+    }
+    sb_free(&ri);
+    sb_free(&ji);
+    sb_printf(E->o, "%s    }\n%s}\n", in, in);
+    emit_line_back(E);
+}
+
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
 {
     const Graph *g = E->g;
-    if (n >= 5 && g->ops.v[ops[1]].kind == OP_MEAN) {
+    if (fuse__is_rms(E, ops, n)) {
         fuse__emit_rms(E, ops, n, in);
+        return;
+    }
+    if (fuse__has_reduce(E, ops, n)) {
+        fuse__emit_row(E, ops, n, in);
         return;
     }
     const Op *sink = &g->ops.v[ops[n - 1]];
@@ -876,4 +1370,56 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     sb_free(&ind);
     sb_printf(E->o, "%s}\n", in);
     emit_line_back(E);
+}
+
+/* The groups of q (positions ops[0..n)) as lines "  gear G WHERE: KIND: %V
+ * KIND + ...". */
+static void fuse__list(const Emit *E, const FuseSeq *q, size_t n, const char *where, StrBuf *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q->at[i] < 0)
+            continue;
+        const int32_t *ops = q->grp + q->at[i] + 1;
+        size_t m = (size_t)q->grp[q->at[i]];
+        sb_printf(out, "  gear %d %s: %s:", E->gear, where, fuse_kind(E, ops, m));
+        for (size_t j = 0; j < m; j++) {
+            const Op *op = &E->g->ops.v[ops[j]];
+            sb_printf(out, "%s %%%d %s", j ? " +" : "", op->out, op_info[op->kind].name);
+        }
+        sb_puts(out, "\n");
+    }
+}
+
+void codegen_fused_text(const Plan *p, StrBuf *out)
+{
+    GenOptions opt = {0};
+    Emit E;
+    FuseSeq q;
+    size_t at = out->len;
+    char where[48];
+    opt.name = "plan";
+    emit_init(&E, p, &opt, NULL);
+    fuse_init(&E);
+    sb_puts(out, "fused groups (cpu):\n");
+    for (size_t gi = 0; gi < p->gears.n; gi++) {
+        emit_gear_begin(&E, (int)gi);
+        for (size_t s = 0; s < p->streams.n; s++) {
+            fuse_seq_units(&E, (int)s, &q);
+            snprintf(where, sizeof where, "stream %zu", s);
+            fuse__list(&E, &q, p->streams.v[s].nunits, where, out);
+            fuse_seq_free(&q);
+        }
+        for (size_t s = 0; s < p->segs.n; s++) {
+            fuse_seq_segment(&E, (int)s, &q);
+            snprintf(where, sizeof where, "seg %zu", s);
+            fuse__list(&E, &q, p->segs.v[s].nops, where, out);
+            fuse_seq_free(&q);
+        }
+    }
+    if (out->len == at + strlen("fused groups (cpu):\n")) {   /* none: no section */
+        out->len = at;
+        out->s[at] = 0;
+    }
+    fuse_fini(&E);
+    emit_fini(&E);
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
-# Pointwise fusion gives the bits of the separate kernels (codegen/fuse.c).
+# Pointwise fusion and row groups give the bits of the separate kernels (codegen/fuse.c).
 #
 # usage: tests/conform/fuse_bits.sh TNGC [MODEL.py...]
 #
-# For each model (default: tests/conform/models/fuse_*.py, super_kernel.py
+# For each model (default: tests/conform/models/fuse_*.py (fuse_rows_*.py:
+# LayerNorm, softmax, half RMSNorm as row kernels), super_kernel.py
 # and kernels_fast.py), records PyTorch's inputs at every gear
 # (tests/ref/harness.py --all-gears), builds the bundle twice, fused and
 # with --no-fuse, checks that the fused one has fused groups, runs both
