@@ -130,6 +130,15 @@ int fuse_any(Emit *E);
 void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
 /* The group's loop nest, as a block indented by in. */
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
+/* -- matmul epilogues (fuse_gemm.c, issue 18; hooked into fuse_seq and
+ * fuse_emit) -- */
+/* A Linear at position i of a sequence and the epilogue ops after it:
+ * fills cand[] and pos[] (ops and positions) and returns their count, or 0. */
+size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
+                       const int32_t *at, int32_t *cand, int32_t *pos);
+/* 1 when group ops[0..n) is fuse_gemm_group's; its call, indented by in. */
+int fuse_gemm_is(const Emit *E, const int32_t *ops, size_t n);
+void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
 
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);

@@ -117,6 +117,88 @@ TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_packed,
                  const TngrtArg *bias, const float *wp),
                  tngrt_impl_linear_packed(out, x, w, bias, wp);)
 
+/* ---- matmul epilogues (TngrtGemmEpi) ---- */
+
+/* One tile's epilogue: the mr x nc tile t (rows NR floats apart) of output
+ * rows i0.., columns j0.. through epi's steps, step by step over the whole
+ * tile (so that each step's loop vectorises with the target of the driver
+ * it is inlined into), then stored to c (ldc apart). The expressions are
+ * the separate kernels' (tngrt_impl__unf, the binary kernel's x op y), so
+ * the bits are theirs. */
+TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0, int64_t j0,
+                                             int mr, int nc, float *t, float *c, int64_t ldc)
+{
+    for (int s = 0; s < epi->n; s++) {
+        const TngrtGemmEpiStep *st = &epi->s[s];
+        for (int i = 0; i < mr; i++) {
+            float *ti = t + i * NR;
+            const float *x = st->x ? st->x + (i0 + i) * st->xrs + j0 * st->xcs : NULL;
+            int64_t xcs = st->xcs;
+            switch (st->kind) {
+            case TNGRT_EPI_UNARY:
+                switch (st->un) {   /* the common activations: loops of their own */
+                case TNGRT_UN_RELU:
+                    for (int j = 0; j < nc; j++)
+                        ti[j] = tngrt_impl__unf(TNGRT_UN_RELU, ti[j], st->p, st->q);
+                    break;
+                case TNGRT_UN_SILU:
+                    for (int j = 0; j < nc; j++)
+                        ti[j] = tngrt_impl__unf(TNGRT_UN_SILU, ti[j], st->p, st->q);
+                    break;
+                case TNGRT_UN_GELU:
+                    for (int j = 0; j < nc; j++)
+                        ti[j] = tngrt_impl__unf(TNGRT_UN_GELU, ti[j], st->p, st->q);
+                    break;
+                case TNGRT_UN_TANH:
+                    for (int j = 0; j < nc; j++)
+                        ti[j] = tngrt_impl__unf(TNGRT_UN_TANH, ti[j], st->p, st->q);
+                    break;
+                case TNGRT_UN_SIGMOID:
+                    for (int j = 0; j < nc; j++)
+                        ti[j] = tngrt_impl__unf(TNGRT_UN_SIGMOID, ti[j], st->p, st->q);
+                    break;
+                default:
+                    for (int j = 0; j < nc; j++)
+                        ti[j] = tngrt_impl__unf(st->un, ti[j], st->p, st->q);
+                    break;
+                }
+                break;
+#define TNGRT_GEMM__EPI_BIN(K, OPR)                                                  \
+            case K:                                                                  \
+                if (!x)                                                              \
+                    for (int j = 0; j < nc; j++)                                     \
+                        ti[j] = st->swap ? st->p OPR ti[j] : ti[j] OPR st->p;        \
+                else if (xcs == 1 && !st->swap)                                      \
+                    for (int j = 0; j < nc; j++)                                     \
+                        ti[j] = ti[j] OPR x[j];                                      \
+                else                                                                 \
+                    for (int j = 0; j < nc; j++)                                     \
+                        ti[j] = st->swap ? x[j * xcs] OPR ti[j] : ti[j] OPR x[j * xcs]; \
+                break;
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_ADD, +)
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_SUB, -)
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_MUL, *)
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_DIV, /)
+#undef TNGRT_GEMM__EPI_BIN
+            }
+        }
+    }
+    for (int i = 0; i < mr; i++)
+        memcpy(c + i * ldc, t + i * NR, (size_t)nc * sizeof(float));
+}
+
+/* One microkernel call UKR(mr, ...) of a driver at row i, columns q (nc
+ * of them), through the tile buffer tile when there is an epilogue. */
+#define TNGRT_GEMM__TILE(UKR, mr, pp, q, bb)                                                    \
+    do {                                                                                       \
+        if (epi) {                                                                             \
+            UKR(mr, k, a + i * ars, ars, acs, pp, tile, NR, nc, bb);                           \
+            tngrt_gemm__epi_store(epi, i, q, mr, nc, tile, c + i * ldc + (q), ldc);           \
+        } else {                                                                               \
+            UKR(mr, k, a + i * ars, ars, acs, pp, c + i * ldc + (q), ldc, nc, bb);             \
+        }                                                                                      \
+    } while (0)
+
 /* ---- the portable microkernel: MR_ rows x 32 columns ---- */
 
 TNGRT_GEMM_INLINE void tngrt_gemm__ukr_c(const int mr, int64_t k, const float *a, int64_t ars,
@@ -142,18 +224,19 @@ TNGRT_GEMM_INLINE void tngrt_gemm__ukr_c(const int mr, int64_t k, const float *a
 
 TNGRT_GEMM_INLINE void tngrt_gemm__body_c(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
                               int64_t acs, const float *bp, float *c, int64_t ldc,
-                              const float *bias)
+                              const float *bias, const TngrtGemmEpi *epi)
 {
+    float tile[6 * NR];
     for (int64_t p = 0; p < n; p += NR) {
         int nc = n - p < NR ? (int)(n - p) : NR;
         const float *pp = bp + p * k, *bb = bias ? bias + p : NULL;
         int64_t i = 0;
         for (; i + 4 <= m; i += 4)
-            tngrt_gemm__ukr_c(4, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb);
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 4, pp, p, bb);
         switch (m - i) {
-        case 3: tngrt_gemm__ukr_c(3, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
-        case 2: tngrt_gemm__ukr_c(2, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
-        case 1: tngrt_gemm__ukr_c(1, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
+        case 3: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 3, pp, p, bb); break;
+        case 2: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 2, pp, p, bb); break;
+        case 1: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 1, pp, p, bb); break;
         default: break;
         }
     }
@@ -164,12 +247,13 @@ TNGRT_GEMM_INLINE void tngrt_gemm__body_c(int64_t m, int64_t n, int64_t k, const
 #define TNGRT_GEMM__RUN(isa, attr)                                                          \
     attr static void tngrt_gemm__run_##isa(int64_t m, int64_t n, int64_t k, const float *a, \
                                            int64_t ars, int64_t acs, const float *bp,      \
-                                           float *c, int64_t ldc, const float *bias)       \
+                                           float *c, int64_t ldc, const float *bias,       \
+                                           const TngrtGemmEpi *epi)                        \
     {                                                                                       \
         if (acs == 1)                                                                       \
-            tngrt_gemm__body_##isa(m, n, k, a, ars, 1, bp, c, ldc, bias);                   \
+            tngrt_gemm__body_##isa(m, n, k, a, ars, 1, bp, c, ldc, bias, epi);              \
         else                                                                                \
-            tngrt_gemm__body_##isa(m, n, k, a, ars, acs, bp, c, ldc, bias);                 \
+            tngrt_gemm__body_##isa(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);            \
     }
 
 TNGRT_GEMM__RUN(c, )
@@ -239,17 +323,18 @@ tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int
 TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void tngrt_gemm__body_avx512(int64_t m, int64_t n, int64_t k,
                                                      const float *a, int64_t ars, int64_t acs,
                                                      const float *bp, float *c, int64_t ldc,
-                                                     const float *bias)
+                                                     const float *bias, const TngrtGemmEpi *epi)
 {
+    float tile[6 * NR];
     for (int64_t p = 0; p < n; p += NR) {
         int nc = n - p < NR ? (int)(n - p) : NR;
         const float *pp = bp + p * k, *bb = bias ? bias + p : NULL;
         int64_t i = 0;
         for (; i + 6 <= m; i += 6)
-            tngrt_gemm__ukr_avx512(6, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb);
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx512, 6, pp, p, bb);
         switch (m - i) {
 #define TNGRT_GEMM__TAIL(r) \
-        case r: tngrt_gemm__ukr_avx512(r, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
+        case r: TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx512, r, pp, p, bb); break;
         TNGRT_GEMM__TAIL(5) TNGRT_GEMM__TAIL(4) TNGRT_GEMM__TAIL(3) TNGRT_GEMM__TAIL(2)
         TNGRT_GEMM__TAIL(1)
 #undef TNGRT_GEMM__TAIL
@@ -302,17 +387,18 @@ tngrt_gemm__ukr_avx2(const int mr, int64_t k, const float *a, int64_t ars, int64
 TNGRT_GEMM_INLINE TNGRT_GEMM__T256 void tngrt_gemm__body_avx2(int64_t m, int64_t n, int64_t k,
                                                  const float *a, int64_t ars, int64_t acs,
                                                  const float *bp, float *c, int64_t ldc,
-                                                 const float *bias)
+                                                 const float *bias, const TngrtGemmEpi *epi)
 {
+    float tile[6 * NR];
     for (int64_t q = 0; q < n; q += 16) {
         int nc = n - q < 16 ? (int)(n - q) : 16;
         const float *pp = bp + (q / NR) * NR * k + q % NR, *bb = bias ? bias + q : NULL;
         int64_t i = 0;
         for (; i + 6 <= m; i += 6)
-            tngrt_gemm__ukr_avx2(6, k, a + i * ars, ars, acs, pp, c + i * ldc + q, ldc, nc, bb);
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, 6, pp, q, bb);
         switch (m - i) {
 #define TNGRT_GEMM__TAIL(r) \
-        case r: tngrt_gemm__ukr_avx2(r, k, a + i * ars, ars, acs, pp, c + i * ldc + q, ldc, nc, bb); break;
+        case r: TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, r, pp, q, bb); break;
         TNGRT_GEMM__TAIL(5) TNGRT_GEMM__TAIL(4) TNGRT_GEMM__TAIL(3) TNGRT_GEMM__TAIL(2)
         TNGRT_GEMM__TAIL(1)
 #undef TNGRT_GEMM__TAIL
@@ -336,9 +422,9 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm_f32__resolve(void)
     return tngrt_gemm__run_c;
 }
 
-void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
-                    const float *bp, float *c, int64_t ldc, const float *bias)
-    __attribute__((ifunc("tngrt_gemm_f32__resolve")));
+void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
+                        const TngrtGemmEpi *epi) __attribute__((ifunc("tngrt_gemm_f32__resolve")));
 
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
 {
@@ -350,24 +436,33 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa)
     }
 }
 
-void tngrt_gemm_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
-                        int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
-                        const float *bias)
+void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
+                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
+                            const float *bias, const TngrtGemmEpi *epi)
 {
-    if (isa == TNGRT_GEMM_AVX512 && tngrt_gemm_isa_available(isa))
-        tngrt_gemm__run_avx512(m, n, k, a, ars, acs, bp, c, ldc, bias);
-    else if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(isa))
-        tngrt_gemm__run_avx2(m, n, k, a, ars, acs, bp, c, ldc, bias);
+    if (isa == TNGRT_GEMM_AVX512 && tngrt_gemm_isa_available(TNGRT_GEMM_AVX512))
+        tngrt_gemm__run_avx512(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+    else if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(TNGRT_GEMM_AVX2))
+        tngrt_gemm__run_avx2(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
     else
-        tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias);
+        tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
 }
 
 #else
 
-void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
-                    const float *bp, float *c, int64_t ldc, const float *bias)
+void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
+                        const TngrtGemmEpi *epi)
 {
-    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias);
+    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+}
+
+void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
+                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
+                            const float *bias, const TngrtGemmEpi *epi)
+{
+    (void)isa;
+    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
 }
 
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
@@ -375,15 +470,21 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa)
     return isa == TNGRT_GEMM_PORTABLE;
 }
 
+#endif
+
+/* Both ISA cases: the entry points without an epilogue. */
+void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
+                    const float *bp, float *c, int64_t ldc, const float *bias)
+{
+    tngrt_gemm_f32_epi(m, n, k, a, ars, acs, bp, c, ldc, bias, NULL);
+}
+
 void tngrt_gemm_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
                         int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
                         const float *bias)
 {
-    (void)isa;
-    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias);
+    tngrt_gemm_f32_epi_isa((int)isa, m, n, k, a, ars, acs, bp, c, ldc, bias, NULL);
 }
-
-#endif
 
 /* ---- small products with B unpacked: no packing, no library call ---- */
 
@@ -726,5 +827,46 @@ done:
     free(bp);
     free(sa);
     free(sb);
+    free(sc);
+}
+
+/* ---- a Linear with its epilogue (codegen/fuse_gemm.c) ---- */
+
+void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                             const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi)
+{
+    int64_t n, m, k, nout;
+    float *sc;
+    TngrtArg so;
+    if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2 || out->dtype != TNGRT_F32 ||
+        !epi || epi->n < 0 || epi->n > TNGRT_GEMM_EPI_MAX)
+        return;
+    n = out->shape[out->ndim - 1];
+    m = tngrt_impl__numel(out->ndim - 1, out->shape);
+    k = w->shape[1];
+    nout = m * n;
+    if (nout <= 0)
+        return;
+    if (wp && x->dtype == TNGRT_F32 && k > 0 && w->shape[0] == n &&
+        (!bias || (bias->dtype == TNGRT_F32 && n > 1 &&
+                   tngrt_impl__numel(bias->ndim, bias->shape) == n))) {
+        tngrt_gemm_f32_epi(m, n, k, (const float *)x->data, k, 1, wp, (float *)out->data, n,
+                           bias ? (const float *)bias->data : NULL, epi);
+        return;
+    }
+    /* the separate kernels: the Linear into scratch, then the steps
+     * (a step may read out itself), row by row through the tile helper */
+    if (!(sc = (float *)tngrt_impl__alloc(nout, sizeof(float))))
+        return;
+    so = *out;
+    so.data = sc;
+    tngrt_impl_linear_packed(&so, x, w, bias, wp);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j += NR) {
+            float t[NR];
+            int nc = n - j < NR ? (int)(n - j) : NR;
+            memcpy(t, sc + i * n + j, (size_t)nc * sizeof(float));
+            tngrt_gemm__epi_store(epi, i, j, 1, nc, t, (float *)out->data + i * n + j, n);
+        }
     free(sc);
 }
