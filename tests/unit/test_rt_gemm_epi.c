@@ -1,0 +1,232 @@
+/*
+ * test_rt_gemm_epi.c - unit tests of the GEMM epilogues (issue 18 item 2,
+ * runtime/kernels_gemm.c TngrtGemmEpi, codegen/fuse_gemm.c): on every
+ * microkernel path this CPU has, with M, N, K not multiples of the tiles,
+ * the fused result (steps applied to each tile before its store) is
+ * bitwise equal to the unfused one: the same path's GEMM, then each step
+ * as a separate pass (the unary ones through tngrt_kernel_unary itself).
+ * That is the policy fuse_bits.sh checks on whole bundles: float32 fused
+ * equals --no-fuse bit for bit. tngrt_kernel_linear_epi is checked the
+ * same way with its weight packed (the fused GEMM) and not (its fallback),
+ * including a residual that is the output buffer itself.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/tngrt_kernels.h"
+
+/* Deterministic uniform floats in [lo, hi). */
+static float t_rand(uint32_t *s, float lo, float hi)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(*s >> 8) / 16777216.0f;
+}
+
+/* The unfused epilogue: epi's steps as separate passes over c [m, n]
+ * (ldc apart), a unary step through the unary kernel. */
+static void t_unfused(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c, int64_t ldc)
+{
+    float *row = malloc((size_t)n * sizeof *row);
+    int64_t shape[1] = {n};
+    assert_non_null(row);
+    for (int s = 0; s < epi->n; s++) {
+        const TngrtGemmEpiStep *st = &epi->s[s];
+        for (int64_t i = 0; i < m; i++) {
+            float *ci = c + i * ldc;
+            if (st->kind == TNGRT_EPI_UNARY) {
+                TngrtArg ao = {row, TNGRT_F32, 1, shape}, ax = {ci, TNGRT_F32, 1, shape};
+                tngrt_kernel_unary(&ao, &ax, st->un, st->p);
+                memcpy(ci, row, (size_t)n * sizeof *row);
+                continue;
+            }
+            for (int64_t j = 0; j < n; j++) {
+                float y = st->x ? st->x[i * st->xrs + j * st->xcs] : st->p;
+                float a = st->swap ? y : ci[j], b = st->swap ? ci[j] : y, r;
+                switch (st->kind) {
+                case TNGRT_EPI_ADD: r = a + b; break;
+                case TNGRT_EPI_SUB: r = a - b; break;
+                case TNGRT_EPI_MUL: r = a * b; break;
+                default: r = a / b; break;
+                }
+                ci[j] = r;
+            }
+        }
+    }
+    free(row);
+}
+
+/* The epilogues tried: variant v over residual res [m, n] (n apart), row
+ * vector vec [n] and one-element one. */
+static TngrtGemmEpi t_epi(int v, const float *res, int64_t n, const float *vec, const float *one)
+{
+    TngrtGemmEpi e;
+    memset(&e, 0, sizeof e);
+    switch (v) {
+    case 0:   /* bias + relu */
+        e.n = 1;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_RELU, 0.0f, 0.0f, NULL, 0, 0, 0};
+        break;
+    case 1:   /* silu, scale, residual */
+        e.n = 3;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_SILU, 0.0f, 0.0f, NULL, 0, 0, 0};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.5f, 0.0f, NULL, 0, 0, 0};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 0};
+        break;
+    case 2:   /* row vector add, gelu (tanh form), scalar on the left */
+        e.n = 3;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, vec, 0, 1, 1};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_GELU_TANH, 0.0f, 0.0f, NULL, 0, 0, 0};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 2.0f, 0.0f, NULL, 0, 0, 1};
+        break;
+    case 3:   /* gelu, sigmoid, tanh, divided by a one-element tensor, residual on the left */
+        e.n = 5;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_GELU, 0.0f, 0.0f, NULL, 0, 0, 0};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_SIGMOID, 0.0f, 0.0f, NULL, 0, 0, 0};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_TANH, 0.0f, 0.0f, NULL, 0, 0, 0};
+        e.s[3] = (TngrtGemmEpiStep){TNGRT_EPI_DIV, TNGRT_UN_NEG, 0.0f, 0.0f, one, 0, 0, 0};
+        e.s[4] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 1};
+        break;
+    default:  /* another unary op (the generic loop): exp */
+        e.n = 1;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_EXP, 0.0f, 0.0f, NULL, 0, 0, 0};
+        break;
+    }
+    return e;
+}
+
+#define T_NVAR 5
+
+/* tngrt_gemm_f32_epi_isa on each path against the path's GEMM and the
+ * separate passes, bit for bit; C's padding beyond N untouched. */
+static void test_gemm_epi_paths(void **state)
+{
+    static const int shp[][3] = {{1, 1, 1}, {5, 17, 3}, {6, 32, 16}, {7, 33, 13}, {13, 100, 48},
+                                 {20, 48, 40}, {2, 70, 9}};
+    uint32_t s = 7u;
+    int checked = 0;
+    (void)state;
+    for (int isa = TNGRT_GEMM_PORTABLE; isa <= TNGRT_GEMM_AVX512; isa++) {
+        if (!tngrt_gemm_isa_available((TngrtGemmIsa)isa)) {
+            fprintf(stderr, "gemm path %d: not on this CPU, skipped\n", isa);
+            continue;
+        }
+        for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+        for (int v = 0; v < T_NVAR; v++)
+        for (int hb = 0; hb < 2; hb++) {
+            int64_t m = shp[si][0], n = shp[si][1], k = shp[si][2], ldc = n + 3;
+            float *a = malloc((size_t)(m * k) * sizeof *a), *b = malloc((size_t)(k * n) * sizeof *b);
+            float *bp = malloc((size_t)tngrt_gemm_packed_size(n, k) * sizeof *bp);
+            float *bias = malloc((size_t)n * sizeof *bias), *res = malloc((size_t)(m * n) * sizeof *res);
+            float *c0 = malloc((size_t)(m * ldc) * sizeof *c0), *c1 = malloc((size_t)(m * ldc) * sizeof *c1);
+            float one = 1.75f;
+            int64_t shape[1] = {k * n};
+            assert_true(a && b && bp && bias && res && c0 && c1);
+            for (int64_t i = 0; i < m * k; i++)
+                a[i] = t_rand(&s, -1.0f, 1.0f);
+            for (int64_t i = 0; i < k * n; i++)
+                b[i] = t_rand(&s, -1.0f, 1.0f);
+            for (int64_t i = 0; i < n; i++)
+                bias[i] = t_rand(&s, -1.0f, 1.0f);
+            for (int64_t i = 0; i < m * n; i++)
+                res[i] = t_rand(&s, -2.0f, 2.0f);
+            for (int64_t i = 0; i < m * ldc; i++)
+                c0[i] = c1[i] = 12345.0f;
+            TngrtArg ab = {b, TNGRT_F32, 1, shape};
+            tngrt_gemm_pack_b(bp, &ab, 0, n, 1, k, n);
+            TngrtGemmEpi e = t_epi(v, res, n, bias, &one);
+            tngrt_gemm_f32_isa((TngrtGemmIsa)isa, m, n, k, a, k, 1, bp, c0, ldc, hb ? bias : NULL);
+            t_unfused(&e, m, n, c0, ldc);
+            tngrt_gemm_f32_epi_isa(isa, m, n, k, a, k, 1, bp, c1, ldc, hb ? bias : NULL, &e);
+            if (memcmp(c0, c1, (size_t)(m * ldc) * sizeof *c0) != 0) {
+                fprintf(stderr, "gemm epi path %d m %lld n %lld k %lld variant %d bias %d: not bitwise\n",
+                        isa, (long long)m, (long long)n, (long long)k, v, hb);
+                fail();
+            }
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t j = n; j < ldc; j++)
+                    assert_true(c1[i * ldc + j] == 12345.0f);
+            free(a);
+            free(b);
+            free(bp);
+            free(bias);
+            free(res);
+            free(c0);
+            free(c1);
+            checked++;
+        }
+    }
+    assert_true(checked > 0);
+}
+
+/* tngrt_kernel_linear_epi, weight packed or not, residual elsewhere or
+ * the output buffer itself, against tngrt_kernel_linear_packed and the
+ * separate passes: bitwise. */
+static void test_linear_epi(void **state)
+{
+    static const int shp[][3] = {{1, 5, 3}, {7, 33, 40}, {20, 64, 64}, {3, 70, 1}, {31, 48, 100}};
+    uint32_t s = 11u;
+    (void)state;
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int v = 0; v < T_NVAR; v++)
+    for (int pk = 0; pk < 2; pk++)
+    for (int alias = 0; alias < 2; alias++) {
+        int64_t m = shp[si][0], k = shp[si][1], n = shp[si][2];
+        float *x = malloc((size_t)(m * k) * sizeof *x), *w = malloc((size_t)(n * k) * sizeof *w);
+        float *b = malloc((size_t)n * sizeof *b), *res = malloc((size_t)(m * n) * sizeof *res);
+        float *o0 = malloc((size_t)(m * n) * sizeof *o0), *o1 = malloc((size_t)(m * n) * sizeof *o1);
+        float *wp = NULL, one = 0.625f;
+        int64_t xs[2] = {m, k}, ws[2] = {n, k}, bs[1] = {n}, os[2] = {m, n};
+        assert_true(x && w && b && res && o0 && o1);
+        for (int64_t i = 0; i < m * k; i++)
+            x[i] = t_rand(&s, -1.0f, 1.0f);
+        for (int64_t i = 0; i < n * k; i++)
+            w[i] = t_rand(&s, -1.0f, 1.0f);
+        for (int64_t i = 0; i < n; i++)
+            b[i] = t_rand(&s, -1.0f, 1.0f);
+        for (int64_t i = 0; i < m * n; i++)
+            res[i] = t_rand(&s, -2.0f, 2.0f);
+        if (pk)
+            assert_true(tngrt_gemm_pack_weight(&wp, w, TNGRT_F32, n, k) == tngrt_gemm_packed_size(n, k));
+        TngrtArg ax = {x, TNGRT_F32, 2, xs}, aw = {w, TNGRT_F32, 2, ws}, ab = {b, TNGRT_F32, 1, bs};
+        TngrtArg ao0 = {o0, TNGRT_F32, 2, os}, ao1 = {o1, TNGRT_F32, 2, os};
+        /* unfused: into o0, residual res */
+        TngrtGemmEpi e0 = t_epi(v, res, n, b, &one);
+        tngrt_kernel_linear_packed(&ao0, &ax, &aw, &ab, wp);
+        t_unfused(&e0, m, n, o0, n);
+        /* fused: the residual in o1 itself when alias */
+        if (alias)
+            memcpy(o1, res, (size_t)(m * n) * sizeof *o1);
+        TngrtGemmEpi e1 = t_epi(v, alias ? o1 : res, n, b, &one);
+        tngrt_kernel_linear_epi(&ao1, &ax, &aw, &ab, wp, &e1);
+        if (memcmp(o0, o1, (size_t)(m * n) * sizeof *o0) != 0) {
+            fprintf(stderr, "linear epi m %lld k %lld n %lld variant %d packed %d alias %d: not bitwise\n",
+                    (long long)m, (long long)k, (long long)n, v, pk, alias);
+            fail();
+        }
+        free(wp);
+        free(x);
+        free(w);
+        free(b);
+        free(res);
+        free(o0);
+        free(o1);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gemm_epi_paths),
+        cmocka_unit_test(test_linear_epi),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
