@@ -139,6 +139,12 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
 /* 1 when group ops[0..n) is fuse_gemm_group's; its call, indented by in. */
 int fuse_gemm_is(const Emit *E, const int32_t *ops, size_t n);
 void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
+/* emit_cpu.c's, for fuse_gemm.c: whether matmul op_id reads its operands
+ * through strides; operand v of such a matmul as "arg, strides"; whether
+ * op_id's copy is elided (planner/strided.h). */
+int emit_cpu_mm_strided(const Emit *E, int32_t op_id);
+void emit_cpu_mm_operand(Emit *E, int32_t v);
+int emit_cpu_elided(const Emit *E, int32_t op_id);
 
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);

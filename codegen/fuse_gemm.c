@@ -24,6 +24,8 @@
  */
 #include "emit.h"
 
+#include "../planner/strided.h"
+
 #include <string.h>
 
 /* The most epilogue steps (TNGRT_GEMM_EPI_MAX of tngrt_kernels.h). */
@@ -166,8 +168,25 @@ static int fg__apart(const Emit *E, int32_t x, int orng, int64_t olo, int64_t oh
     return same && lo == olo && hi == ohi;
 }
 
-/* 1 when the group ops[0..n) (a Linear, then its members) is safe to emit
- * as one call writing the sink's buffer. */
+/* 1 for the matmul kinds (read through tngrt_kernel_matmul_strided_epi). */
+static int fg__is_mm(const Op *op)
+{
+    return op->kind == OP_MM || op->kind == OP_BMM || op->kind == OP_MATMUL;
+}
+
+/* The storage operand v of matmul op_id reads: the value its view starts
+ * from when the matmul reads through strides, else v. */
+static int32_t fg__mm_base(const Emit *E, int32_t op_id, int32_t v)
+{
+    int32_t base = v;
+    int map[GRAPH_MAX_DIMS];
+    if (emit_cpu_mm_strided(E, op_id))
+        plan_mm_view(E->p, v, &base, map);
+    return base;
+}
+
+/* 1 when the group ops[0..n) (a Linear or matmul, then its members) is
+ * safe to emit as one call writing the sink's buffer. */
 static int fg__valid(const Emit *E, const int32_t *ops, size_t n)
 {
     const Graph *g = E->g;
@@ -177,6 +196,9 @@ static int fg__valid(const Emit *E, const int32_t *ops, size_t n)
     int orng = fg__range(E, g->ops.v[ops[n - 1]].out, &olo, &ohi);
     if (ond < 1 || orng < 0)
         return 0;
+    if (fg__is_mm(lin))
+        return fg__apart(E, fg__mm_base(E, ops[0], lin->in[0]), orng, olo, ohi, 0) &&
+               fg__apart(E, fg__mm_base(E, ops[0], lin->in[1]), orng, olo, ohi, 0);
     if (!fg__apart(E, lin->in[0], orng, olo, ohi, 0) ||
         (lin->nin > 2 && lin->in[2] >= 0 && !fg__apart(E, lin->in[2], orng, olo, ohi, 0)))
         return 0;
@@ -202,6 +224,19 @@ static int fg__packed(const Emit *E, const Op *op)
     return E->weight_of[op->in[1]];
 }
 
+/* 1 when op_id is a permute of cur (rank nd) keeping the last dim last,
+ * a copy with a buffer of its own (not elided). */
+static int fg__permute_ok(const Emit *E, int32_t op_id, int32_t cur, int nd)
+{
+    const Op *op = &E->g->ops.v[op_id];
+    int64_t lo, hi;
+    if (op->kind != OP_PERMUTE || op->nin < 1 || op->in[0] != cur || (int)op->nattr != nd ||
+        emit_cpu_elided(E, op_id) || fg__range(E, op->out, &lo, &hi) < 0)
+        return 0;
+    int64_t last = op->attr[nd - 1];
+    return last == nd - 1 || last == -1;
+}
+
 size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
                        const int32_t *at, int32_t *cand, int32_t *pos)
 {
@@ -210,12 +245,23 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
         return 0;
     const Op *lin = &g->ops.v[ops[i]];
     int64_t od[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
-    if (lin->kind != OP_LINEAR || !fg__plain(E, ops[i]) || fg__packed(E, lin) < 0 ||
-        g->vals.v[lin->in[0]].dtype != DT_F32 ||
-        (lin->nin > 2 && lin->in[2] >= 0 && g->vals.v[lin->in[2]].dtype != DT_F32))
+    int mm = fg__is_mm(lin);
+    if (!fg__plain(E, ops[i]))
         return 0;
+    if (mm) {   /* float32 operands of rank >= 2 (what the strided kernel reads) */
+        if (E->kptr || emit_cpu_elided(E, ops[i]) || lin->nin < 2)
+            return 0;
+        for (int q = 0; q < 2; q++)
+            if (lin->in[q] < 0 || g->vals.v[lin->in[q]].dtype != DT_F32 ||
+                fg__dims(E, lin->in[q], d) < 2)
+                return 0;
+    } else if (lin->kind != OP_LINEAR || fg__packed(E, lin) < 0 ||
+               g->vals.v[lin->in[0]].dtype != DT_F32 ||
+               (lin->nin > 2 && lin->in[2] >= 0 && g->vals.v[lin->in[2]].dtype != DT_F32)) {
+        return 0;
+    }
     int ond = fg__dims(E, lin->out, od);
-    if (ond < 1)
+    if (ond < (mm ? 2 : 1))
         return 0;
     size_t nc = 0, best = 0;
     int32_t cur = lin->out;
@@ -226,6 +272,11 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
             break;
         const Op *op = &g->ops.v[ops[k]];
         int bad = 0;
+        if (mm && fg__permute_ok(E, ops[k], cur, ond)) {   /* written through strides: last */
+            cand[nc] = ops[k];
+            pos[nc++] = (int32_t)k;
+            break;
+        }
         if (fg__unop(op)) {
             if (op->nin < 1 || op->in[0] != cur)
                 break;
@@ -235,7 +286,7 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
                     break;
             } else {
                 fg__other(op, cur, &bad);
-                if (bad)
+                if (bad || mm)   /* a matmul's steps take no tensor operand */
                     break;
             }
         } else {
@@ -256,7 +307,7 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
 
 int fuse_gemm_is(const Emit *E, const int32_t *ops, size_t n)
 {
-    return n >= 2 && E->g->ops.v[ops[0]].kind == OP_LINEAR;
+    return n >= 2 && (E->g->ops.v[ops[0]].kind == OP_LINEAR || fg__is_mm(&E->g->ops.v[ops[0]]));
 }
 
 /* "&(TngrtArg){ptr, dtype, nd, shape}" of value v, with shape's value. */
@@ -270,11 +321,19 @@ static void fg__arg(Emit *E, int32_t v, int32_t shape_of)
     sb_putc(E->o, '}');
 }
 
+static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, int ond,
+                    const char *in);
+static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in);
+
 void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
 {
     const Graph *g = E->g;
+    if (fg__is_mm(&g->ops.v[ops[0]])) {
+        fg__emit_mm(E, ops, n, in);
+        return;
+    }
     const Op *lin = &g->ops.v[ops[0]], *sink = &g->ops.v[ops[n - 1]];
-    int64_t od[GRAPH_MAX_DIMS], rs = 0, cs = 0;
+    int64_t od[GRAPH_MAX_DIMS];
     int ond = fg__dims(E, lin->out, od);
     StrBuf nm = {0};
     fuse_name(E, ops, n, &nm);
@@ -294,7 +353,23 @@ void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
         fg__arg(E, lin->in[2], lin->in[2]);
     else
         sb_puts(E->o, "NULL");
-    sb_printf(E->o, ", c->wpack[%d],\n%s        &(TngrtGemmEpi){%zu, {", fg__packed(E, lin), in, n - 1);
+    sb_printf(E->o, ", c->wpack[%d],\n%s        ", fg__packed(E, lin), in);
+    fg__epi(E, ops, n, od, ond, in);
+    sb_printf(E->o, ");\n%s}\n", in);
+    emit_line_back(E);
+}
+
+/* The TngrtGemmEpi literal of members ops[1..n) (NULL when none). */
+static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, int ond,
+                    const char *in)
+{
+    const Graph *g = E->g;
+    int64_t rs = 0, cs = 0;
+    if (n < 2) {
+        sb_puts(E->o, "NULL");
+        return;
+    }
+    sb_printf(E->o, "&(TngrtGemmEpi){%zu, {", n - 1);
     for (size_t j = 1; j < n; j++) {
         const Op *op = &g->ops.v[ops[j]];
         const char *un = fg__unop(op);
@@ -319,6 +394,70 @@ void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
         emit_ptr(E, x, 0);
         sb_printf(E->o, ", %lld, %lld, %d}", (long long)rs, (long long)cs, op->in[1] != x);
     }
-    sb_printf(E->o, "}});\n%s}\n", in);
+    sb_puts(E->o, "}}");
+}
+
+/* Matmul operand v of op_id as "arg, element strides". */
+static void fg__mm_operand(Emit *E, int32_t op_id, int32_t v)
+{
+    if (emit_cpu_mm_strided(E, op_id)) {
+        emit_cpu_mm_operand(E, v);
+        return;
+    }
+    int64_t d[GRAPH_MAX_DIMS], st = 1;
+    int nd = fg__dims(E, v, d);
+    fg__arg(E, v, v);
+    sb_puts(E->o, ", (const int64_t[]){");
+    for (int q = 0; q < nd; q++) {
+        st = 1;
+        for (int r = q + 1; r < nd; r++)
+            st *= d[r];
+        sb_printf(E->o, "%s%lld", q ? ", " : "", (long long)st);
+    }
+    sb_putc(E->o, '}');
+}
+
+/* A matmul group: tngrt_kernel_matmul_strided_epi, the sink a permute
+ * (written through strides) or the last step. */
+static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
+{
+    const Graph *g = E->g;
+    const Op *mm = &g->ops.v[ops[0]], *sink = &g->ops.v[ops[n - 1]];
+    int64_t od[GRAPH_MAX_DIMS], yd[GRAPH_MAX_DIMS], os[GRAPH_MAX_DIMS];
+    int ond = fg__dims(E, mm->out, od), perm = sink->kind == OP_PERMUTE;
+    StrBuf nm = {0};
+    fuse_name(E, ops, n, &nm);
+    sb_printf(E->o, "%s{   /* ", in);
+    cesc_comment(E->o, nm.s);
+    sb_puts(E->o, " */\n");
+    sb_free(&nm);
+    emit_line_op(E, sink);
+    sb_printf(E->o, "%s    tngrt_kernel_matmul_strided_epi(", in);
+    fg__arg(E, sink->out, mm->out);
+    sb_puts(E->o, ", ");
+    if (perm) {   /* out dim perm[d] is the sink's dim d */
+        int ynd = fg__dims(E, sink->out, yd);
+        TNGC_ASSERT(ynd == ond);
+        for (int d = 0; d < ynd; d++) {
+            int64_t st = 1, pd = sink->attr[d] < 0 ? sink->attr[d] + ond : sink->attr[d];
+            for (int r = d + 1; r < ynd; r++)
+                st *= yd[r];
+            TNGC_ASSERT(pd >= 0 && pd < ond);
+            os[pd] = st;
+        }
+        sb_puts(E->o, "(const int64_t[]){");
+        for (int d = 0; d < ond; d++)
+            sb_printf(E->o, "%s%lld", d ? ", " : "", (long long)os[d]);
+        sb_puts(E->o, "}");
+    } else {
+        sb_puts(E->o, "NULL");
+    }
+    sb_puts(E->o, ", ");
+    fg__mm_operand(E, ops[0], mm->in[0]);
+    sb_puts(E->o, ", ");
+    fg__mm_operand(E, ops[0], mm->in[1]);
+    sb_printf(E->o, ",\n%s        ", in);
+    fg__epi(E, ops, perm ? n - 1 : n, od, ond, in);
+    sb_printf(E->o, ");\n%s}\n", in);
     emit_line_back(E);
 }

@@ -719,42 +719,97 @@ static void tngrt_gemm__batch_strides(const TngrtArg *x, const int64_t *st, int6
     }
 }
 
-/* The direct loop over the operands in place (scratch could not be had). */
-static void tngrt_gemm__naive_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
-                                      const TngrtArg *b, const int64_t *bs)
+/* The direct loop over the operands in place (scratch could not be had);
+ * out through strides os (NULL: dense) and epi's steps (NULL: none). */
+static void tngrt_gemm__naive_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                      const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                      const TngrtGemmEpi *epi)
 {
     int64_t abst[TNGRT_MAX_DIMS], bbst[TNGRT_MAX_DIMS], idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0;
-    int64_t nb = out->ndim - 2, an = a->ndim, bn = b->ndim, o = 0;
+    int64_t nb = out->ndim - 2, an = a->ndim, bn = b->ndim, o = 0, co = 0;
     int64_t m = a->shape[an - 2], k = a->shape[an - 1], n = b->shape[bn - 1];
     tngrt_gemm__batch_strides(a, as, nb, abst);
     tngrt_gemm__batch_strides(b, bs, nb, bbst);
     for (int64_t t = tngrt_impl__numel((int)nb, out->shape); t > 0; t--) {
         for (int64_t i = 0; i < m; i++)
             for (int64_t j = 0; j < n; j++) {
-                float s = 0.0f;
+                float s = 0.0f, r;
                 for (int64_t kk = 0; kk < k; kk++)
                     s += tngrt_impl__ldf(a, ao + i * as[an - 2] + kk * as[an - 1]) *
                          tngrt_impl__ldf(b, bo + kk * bs[bn - 2] + j * bs[bn - 1]);
-                tngrt_impl__stf(out, o++, s);
+                if (epi)
+                    tngrt_gemm__epi_store(epi, i, j, 1, 1, &s, &r, 1);
+                else
+                    r = s;
+                tngrt_impl__stf(out, os ? co + i * os[nb] + j : o, r);
+                o++;
             }
         for (int d = (int)nb - 1; d >= 0; d--) {
             ao += abst[d];
             bo += bbst[d];
+            co += os ? os[d] : 0;
             if (++idx[d] < out->shape[d])
                 break;
             ao -= abst[d] * out->shape[d];
             bo -= bbst[d] * out->shape[d];
+            co -= os ? os[d] * out->shape[d] : 0;
             idx[d] = 0;
         }
     }
 }
 
+/* The rows of one batch's product c [m, n] (ldc apart) through epi's
+ * steps, in place (steps without tensor operands). */
+static void tngrt_gemm__epi_rows(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c,
+                                 int64_t ldc);
+
+/* tngrt_kernel_matmul_strided writing out through element strides os
+ * (NULL: dense; else float32 out, os[last] 1) and applying epi (NULL:
+ * none) to each batch's product while it is in cache. */
+static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                   const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                   const TngrtGemmEpi *epi);
+
 void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
                                  const TngrtArg *b, const int64_t *bs)
 {
+    tngrt_gemm__mm_strided(out, NULL, a, as, b, bs, NULL);
+}
+
+void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                     const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                     const TngrtGemmEpi *epi)
+{
+    if ((os || epi) && out->dtype != TNGRT_F32)
+        return;
+    if (os && (out->ndim < 2 || os[out->ndim - 1] != 1))
+        return;
+    for (int s = 0; epi && s < epi->n; s++)
+        if (epi->s[s].x || epi->n > TNGRT_GEMM_EPI_MAX)
+            return;
+    tngrt_gemm__mm_strided(out, os, a, as, b, bs, epi);
+}
+
+static void tngrt_gemm__epi_rows(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c,
+                                 int64_t ldc)
+{
+    float t[NR];
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j += NR) {
+            int nc = n - j < NR ? (int)(n - j) : NR;
+            memcpy(t, c + i * ldc + j, (size_t)nc * sizeof(float));
+            tngrt_gemm__epi_store(epi, i, j, 1, nc, t, c + i * ldc + j, ldc);
+        }
+}
+
+static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                   const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                   const TngrtGemmEpi *epi)
+{
     const int64_t *as0 = as, *bs0 = bs;
     int64_t abs_[TNGRT_MAX_DIMS], bbs[TNGRT_MAX_DIMS], dense_a[TNGRT_MAX_DIMS], dense_b[TNGRT_MAX_DIMS];
-    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, m, n, k, nb, nbatch, nout;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, co = 0, packed = -1, m, n, k, nb, nbatch, nout;
+    int64_t ldc;
     float *sa = NULL, *sb = NULL, *sc = NULL, *bp = NULL, *fc;
     const float *fa, *fb;
     int an = a->ndim, bn = b->ndim;
@@ -793,28 +848,34 @@ void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const i
     nbatch = tngrt_impl__numel((int)nb, out->shape);
     if (k > 0 && !tngrt_gemm_small_pays(m, n, k))
         bp = (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(n, k), sizeof(float));
+    ldc = os ? os[out->ndim - 2] : n;
     for (int64_t t = 0; t < nbatch; t++) {
-        float *ct = fc + t * m * n;
+        float *ct = os ? fc + co : fc + t * m * n;
         if (k == 0) {
-            memset(ct, 0, (size_t)(m * n) * sizeof(float));
+            for (int64_t i = 0; i < m; i++)
+                memset(ct + i * ldc, 0, (size_t)n * sizeof(float));
         } else if (bp) {
             if (bo != packed) {
                 TngrtArg bf = {(void *)fb, TNGRT_F32, b->ndim, b->shape};
                 tngrt_gemm_pack_b(bp, &bf, bo, bs[bn - 2], bs[bn - 1], k, n);
                 packed = bo;
             }
-            tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, n, NULL);
+            tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, ldc, NULL);
         } else {
             tngrt_gemm_small_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], fb + bo, bs[bn - 2],
-                                 bs[bn - 1], ct, n);
+                                 bs[bn - 1], ct, ldc);
         }
+        if (epi)
+            tngrt_gemm__epi_rows(epi, m, n, ct, ldc);
         for (int d = (int)nb - 1; d >= 0; d--) {
             ao += abs_[d];
             bo += bbs[d];
+            co += os ? os[d] : 0;
             if (++idx[d] < out->shape[d])
                 break;
             ao -= abs_[d] * out->shape[d];
             bo -= bbs[d] * out->shape[d];
+            co -= os ? os[d] * out->shape[d] : 0;
             idx[d] = 0;
         }
     }
@@ -822,7 +883,7 @@ void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const i
         tngrt_impl__narrow(out, 0, sc, nout);
     goto done;
 fail:
-    tngrt_gemm__naive_strided(out, a, as0, b, bs0);
+    tngrt_gemm__naive_strided(out, os, a, as0, b, bs0, epi);
 done:
     free(bp);
     free(sa);

@@ -594,6 +594,15 @@ void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const floa
 void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                              const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi);
 
+/* tngrt_kernel_matmul_strided (declared below) with a float32 out written
+ * through element strides os (NULL: dense; os[last] must be 1: a permuted
+ * out whose last dim stays last, e.g. attention's (att @ v).transpose(1, 2)
+ * written in place of the copy) and epi's steps (NULL: none; no tensor
+ * operands) applied to each batch's product before the next. */
+void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                     const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                     const TngrtGemmEpi *epi);
+
 /* The packed-B panel width of libtngcrt's own GEMM (kernels_gemm.c). */
 #define TNGRT_GEMM_NR 32
 
