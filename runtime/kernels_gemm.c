@@ -790,16 +790,60 @@ void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, con
     tngrt_gemm__mm_strided(out, os, a, as, b, bs, epi);
 }
 
+/* epi's steps (no tensor operands) over the len floats at c, in place:
+ * one loop per step, the op chosen outside it. */
+static void tngrt_gemm__epi_span(const TngrtGemmEpi *epi, float *c, int64_t len)
+{
+    for (int s = 0; s < epi->n; s++) {
+        const TngrtGemmEpiStep *st = &epi->s[s];
+        const float p = st->p, q = st->q;
+        switch (st->kind) {
+        case TNGRT_EPI_UNARY:
+            switch (st->un) {
+#define TNGRT_GEMM__SPAN_UN(U)                                  \
+            case U:                                             \
+                for (int64_t j = 0; j < len; j++)               \
+                    c[j] = tngrt_impl__unf(U, c[j], p, q);      \
+                break;
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_RELU)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_SILU)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_GELU)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_TANH)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_SIGMOID)
+#undef TNGRT_GEMM__SPAN_UN
+            default:
+                for (int64_t j = 0; j < len; j++)
+                    c[j] = tngrt_impl__unf(st->un, c[j], p, q);
+                break;
+            }
+            break;
+#define TNGRT_GEMM__SPAN_BIN(K, OPR)                    \
+        case K:                                         \
+            if (st->swap)                               \
+                for (int64_t j = 0; j < len; j++)       \
+                    c[j] = p OPR c[j];                  \
+            else                                        \
+                for (int64_t j = 0; j < len; j++)       \
+                    c[j] = c[j] OPR p;                  \
+            break;
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_ADD, +)
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_SUB, -)
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_MUL, *)
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_DIV, /)
+#undef TNGRT_GEMM__SPAN_BIN
+        }
+    }
+}
+
 static void tngrt_gemm__epi_rows(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c,
                                  int64_t ldc)
 {
-    float t[NR];
+    if (ldc == n) {   /* one span: the steps do not depend on the position */
+        tngrt_gemm__epi_span(epi, c, m * n);
+        return;
+    }
     for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j += NR) {
-            int nc = n - j < NR ? (int)(n - j) : NR;
-            memcpy(t, c + i * ldc + j, (size_t)nc * sizeof(float));
-            tngrt_gemm__epi_store(epi, i, j, 1, nc, t, c + i * ldc + j, ldc);
-        }
+        tngrt_gemm__epi_span(epi, c + i * ldc, n);
 }
 
 static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
