@@ -8,7 +8,10 @@
  * That is the policy fuse_bits.sh checks on whole bundles: float32 fused
  * equals --no-fuse bit for bit. tngrt_kernel_linear_epi is checked the
  * same way with its weight packed (the fused GEMM) and not (its fallback),
- * including a residual that is the output buffer itself.
+ * including a residual that is the output buffer itself; and
+ * tngrt_kernel_matmul_strided_epi (steps per batch, the product written
+ * through a permute's strides) against the strided matmul, the permute
+ * copy and the passes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -222,11 +225,65 @@ static void test_linear_epi(void **state)
     }
 }
 
+/* tngrt_kernel_matmul_strided_epi: [B, H, M, K] @ [B, H, K, N] written
+ * as [B, M, H, N] (the transpose(1, 2) of attention's output) with a
+ * scale and an activation, against tngrt_kernel_matmul_strided, then the
+ * permute and the passes: bitwise; rows 8 and 10 (the packed and the
+ * few-row paths) and 3 (small). */
+static void test_matmul_strided_epi(void **state)
+{
+    static const int ms[] = {3, 8, 10};
+    enum { B = 2, H = 3, K = 13, N = 20 };
+    uint32_t s = 3u;
+    (void)state;
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+    for (int v = 0; v < 2; v++) {
+        int64_t M = ms[mi], total = B * H * M * N;
+        float *a = malloc((size_t)(B * H * M * K) * sizeof *a), *b = malloc((size_t)(B * H * K * N) * sizeof *b);
+        float *c0 = malloc((size_t)total * sizeof *c0), *c1 = malloc((size_t)total * sizeof *c1);
+        float *d0 = malloc((size_t)total * sizeof *d0);
+        int64_t as_[4] = {H * M * K, M * K, K, 1}, bs_[4] = {H * K * N, K * N, N, 1};
+        int64_t ash[4] = {B, H, M, K}, bsh[4] = {B, H, K, N}, osh[4] = {B, H, M, N};
+        int64_t os[4] = {M * H * N, N, H * N, 1};
+        TngrtGemmEpi e;
+        assert_true(a && b && c0 && c1 && d0);
+        for (int64_t i = 0; i < B * H * M * K; i++)
+            a[i] = t_rand(&s, -1.0f, 1.0f);
+        for (int64_t i = 0; i < B * H * K * N; i++)
+            b[i] = t_rand(&s, -1.0f, 1.0f);
+        memset(&e, 0, sizeof e);
+        e.n = 2;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.25f, 0.0f, NULL, 0, 0, 0};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, v ? TNGRT_UN_GELU : TNGRT_UN_SIGMOID, 0.0f,
+                                    0.0f, NULL, 0, 0, 0};
+        TngrtArg aa = {a, TNGRT_F32, 4, ash}, ab = {b, TNGRT_F32, 4, bsh};
+        TngrtArg ao0 = {c0, TNGRT_F32, 4, osh}, ao1 = {c1, TNGRT_F32, 4, osh};
+        tngrt_kernel_matmul_strided(&ao0, &aa, as_, &ab, bs_);
+        t_unfused(&e, B * H * M, N, c0, N);
+        for (int64_t bb = 0; bb < B; bb++)   /* the permute (0, 2, 1, 3) */
+            for (int64_t h = 0; h < H; h++)
+                for (int64_t i = 0; i < M; i++)
+                    memcpy(d0 + ((bb * M + i) * H + h) * N, c0 + ((bb * H + h) * M + i) * N,
+                           N * sizeof *d0);
+        tngrt_kernel_matmul_strided_epi(&ao1, os, &aa, as_, &ab, bs_, &e);
+        if (memcmp(d0, c1, (size_t)total * sizeof *d0) != 0) {
+            fprintf(stderr, "matmul strided epi M %lld variant %d: not bitwise\n", (long long)M, v);
+            fail();
+        }
+        free(a);
+        free(b);
+        free(c0);
+        free(c1);
+        free(d0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_epi_paths),
         cmocka_unit_test(test_linear_epi),
+        cmocka_unit_test(test_matmul_strided_epi),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
