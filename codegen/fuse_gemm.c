@@ -77,12 +77,20 @@ static int fg__range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
     return 1;
 }
 
-/* 1 when op may be part of a group at all (float32 out, plain kernel). */
-static int fg__plain(const Emit *E, int32_t op_id)
+/* The group's dtype: the Linear's or matmul's output's (matmuls: float32
+ * only). */
+static DType fg__dt(const Emit *E, const int32_t *ops)
+{
+    return E->g->vals.v[E->g->ops.v[ops[0]].out].dtype;
+}
+
+/* 1 when op may be part of a group of dtype dt at all (out of dtype dt,
+ * plain kernel). */
+static int fg__plain(const Emit *E, int32_t op_id, DType dt)
 {
     const Op *op = &E->g->ops.v[op_id];
     return !E->user[op->kind] && !op->nctrl && op->nout == 1 && emit_static_kernel(E, op_id) < 0 &&
-           !plan_is_const(E->p, op_id) && E->g->vals.v[op->out].dtype == DT_F32;
+           !plan_is_const(E->p, op_id) && E->g->vals.v[op->out].dtype == dt;
 }
 
 /* The unary op of an epilogue member, or NULL. */
@@ -129,12 +137,12 @@ static int32_t fg__other(const Op *op, int32_t cur, int *bad)
 
 /* Row and column element strides of tensor operand x against the output
  * dims od[0..ond) collapsed to [rows, n]; 0 when x broadcasts otherwise. */
-static int fg__xstrides(const Emit *E, int32_t x, const int64_t *od, int ond, int64_t *rs,
-                        int64_t *cs)
+static int fg__xstrides(const Emit *E, int32_t x, DType dt, const int64_t *od, int ond,
+                        int64_t *rs, int64_t *cs)
 {
     int64_t xd[GRAPH_MAX_DIMS];
     int xnd = fg__dims(E, x, xd);
-    if (xnd < 0 || xnd > ond || E->g->vals.v[x].dtype != DT_F32)
+    if (xnd < 0 || xnd > ond || E->g->vals.v[x].dtype != dt)
         return 0;
     int64_t xn = fg__numel(xd, xnd);
     if (xn == 1) {
@@ -208,7 +216,7 @@ static int fg__valid(const Emit *E, const int32_t *ops, size_t n)
         if (fg__unop(op) || fg__scalar(op))
             continue;
         int32_t x = fg__other(op, g->ops.v[ops[j - 1]].out, &bad);
-        if (bad || !fg__xstrides(E, x, od, ond, &rs, &cs) ||
+        if (bad || !fg__xstrides(E, x, fg__dt(E, ops), od, ond, &rs, &cs) ||
             !fg__apart(E, x, orng, olo, ohi, rs == od[ond - 1] && cs == 1))
             return 0;
     }
@@ -246,7 +254,8 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
     const Op *lin = &g->ops.v[ops[i]];
     int64_t od[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
     int mm = fg__is_mm(lin);
-    if (!fg__plain(E, ops[i]))
+    DType dt = g->vals.v[lin->out].dtype;
+    if ((dt != DT_F32 && (mm || (dt != DT_F16 && dt != DT_BF16))) || !fg__plain(E, ops[i], dt))
         return 0;
     if (mm) {   /* float32 operands of rank >= 2 (what the strided kernel reads) */
         if (E->kptr || emit_cpu_elided(E, ops[i]) || lin->nin < 2)
@@ -256,8 +265,8 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
                 fg__dims(E, lin->in[q], d) < 2)
                 return 0;
     } else if (lin->kind != OP_LINEAR || fg__packed(E, lin) < 0 ||
-               g->vals.v[lin->in[0]].dtype != DT_F32 ||
-               (lin->nin > 2 && lin->in[2] >= 0 && g->vals.v[lin->in[2]].dtype != DT_F32)) {
+               g->vals.v[lin->in[0]].dtype != dt ||
+               (lin->nin > 2 && lin->in[2] >= 0 && g->vals.v[lin->in[2]].dtype != dt)) {
         return 0;
     }
     int ond = fg__dims(E, lin->out, od);
@@ -268,7 +277,7 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
     cand[nc] = ops[i];
     pos[nc++] = (int32_t)i;
     for (size_t k = i + 1; k < n && nc <= TNGC_GEMM_EPI_MAX && !stop[k - 1]; k++) {
-        if (ops[k] < 0 || at[k] != -1 || !fg__plain(E, ops[k]) || fg__uses(E, cur) != 1)
+        if (ops[k] < 0 || at[k] != -1 || !fg__plain(E, ops[k], dt) || fg__uses(E, cur) != 1)
             break;
         const Op *op = &g->ops.v[ops[k]];
         int bad = 0;
@@ -369,6 +378,7 @@ static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, in
         sb_puts(E->o, "NULL");
         return;
     }
+    const char *xdt = emit_dtype_enum(fg__dt(E, ops));
     sb_printf(E->o, "&(TngrtGemmEpi){%zu, {", n - 1);
     for (size_t j = 1; j < n; j++) {
         const Op *op = &g->ops.v[ops[j]];
@@ -377,24 +387,24 @@ static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, in
         if (un) {
             sb_printf(E->o, "TNGRT_EPI_UNARY, %s, (float)", un);
             emit_double(E, op->fattr[0]);
-            sb_puts(E->o, ", 0.0f, NULL, 0, 0, 0}");
+            sb_printf(E->o, ", 0.0f, NULL, 0, 0, 0, %s}", xdt);
             continue;
         }
         sb_printf(E->o, "%s, TNGRT_UN_NEG, ", fg__binop(op));
         if (fg__scalar(op)) {   /* the kernel's float scalar, on its side */
             sb_puts(E->o, "(float)");
             emit_double(E, op->fattr[0]);
-            sb_printf(E->o, ", 0.0f, NULL, 0, 0, %d}", op->attr[0] == 2);
+            sb_printf(E->o, ", 0.0f, NULL, 0, 0, %d, %s}", op->attr[0] == 2, xdt);
             continue;
         }
         int bad;
         int32_t x = fg__other(op, g->ops.v[ops[j - 1]].out, &bad);
-        TNGC_ASSERT(!bad && fg__xstrides(E, x, od, ond, &rs, &cs));
-        sb_puts(E->o, "0.0f, 0.0f, (const float *)");
+        TNGC_ASSERT(!bad && fg__xstrides(E, x, fg__dt(E, ops), od, ond, &rs, &cs));
+        sb_puts(E->o, "0.0f, 0.0f, (const void *)");
         emit_ptr(E, x, 0);
-        sb_printf(E->o, ", %lld, %lld, %d}", (long long)rs, (long long)cs, op->in[1] != x);
+        sb_printf(E->o, ", %lld, %lld, %d, %s}", (long long)rs, (long long)cs, op->in[1] != x, xdt);
     }
-    sb_puts(E->o, "}}");
+    sb_printf(E->o, "}, %s}", xdt);
 }
 
 /* Matmul operand v of op_id as "arg, element strides". */

@@ -125,15 +125,46 @@ TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_packed,
  * it is inlined into), then stored to c (ldc apart). The expressions are
  * the separate kernels' (tngrt_impl__unf, the binary kernel's x op y), so
  * the bits are theirs. */
+/* The mr x nc tile t rounded to half type rdt (float16 or bfloat16) and
+ * widened back, as a separate kernel's store and the next one's load. */
+static void tngrt_gemm__epi_round(TngrtDType rdt, int mr, int nc, float *t)
+{
+    for (int i = 0; i < mr; i++)
+        for (int j = 0; j < nc; j++)
+            t[i * NR + j] = rdt == TNGRT_F16 ? tngrt_impl__f16_to_f32(tngrt_impl__f32_to_f16(t[i * NR + j]))
+                                             : tngrt_impl__bf16_to_f32(tngrt_impl__f32_to_bf16(t[i * NR + j]));
+}
+
+/* Step st's half tensor operand at row i0 + i, columns j0.. (nc) widened
+ * into y. */
+static void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t j0, int i, int nc,
+                                float *y)
+{
+    const uint16_t *x = (const uint16_t *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
+    for (int j = 0; j < nc; j++)
+        y[j] = st->xdt == TNGRT_F16 ? tngrt_impl__f16_to_f32(x[j * st->xcs])
+                                    : tngrt_impl__bf16_to_f32(x[j * st->xcs]);
+}
+
 TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0, int64_t j0,
                                              int mr, int nc, float *t, float *c, int64_t ldc)
 {
+    float yh[NR];
+    if (epi->rdt != TNGRT_F32)   /* the Linear's own store */
+        tngrt_gemm__epi_round(epi->rdt, mr, nc, t);
     for (int s = 0; s < epi->n; s++) {
         const TngrtGemmEpiStep *st = &epi->s[s];
         for (int i = 0; i < mr; i++) {
             float *ti = t + i * NR;
-            const float *x = st->x ? st->x + (i0 + i) * st->xrs + j0 * st->xcs : NULL;
+            const float *x = NULL;
             int64_t xcs = st->xcs;
+            if (st->x && st->xdt == TNGRT_F32) {
+                x = (const float *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
+            } else if (st->x) {   /* a half operand, widened first */
+                tngrt_gemm__epi_ldh(st, i0, j0, i, nc, yh);
+                x = yh;
+                xcs = 1;
+            }
             switch (st->kind) {
             case TNGRT_EPI_UNARY:
                 switch (st->un) {   /* the common activations: loops of their own */
@@ -182,6 +213,8 @@ TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0
 #undef TNGRT_GEMM__EPI_BIN
             }
         }
+        if (epi->rdt != TNGRT_F32)
+            tngrt_gemm__epi_round(epi->rdt, mr, nc, t);
     }
     for (int i = 0; i < mr; i++)
         memcpy(c + i * ldc, t + i * NR, (size_t)nc * sizeof(float));
@@ -784,8 +817,10 @@ void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, con
         return;
     if (os && (out->ndim < 2 || os[out->ndim - 1] != 1))
         return;
+    if (epi && (epi->rdt != TNGRT_F32 || epi->n > TNGRT_GEMM_EPI_MAX))
+        return;
     for (int s = 0; epi && s < epi->n; s++)
-        if (epi->s[s].x || epi->n > TNGRT_GEMM_EPI_MAX)
+        if (epi->s[s].x)
             return;
     tngrt_gemm__mm_strided(out, os, a, as, b, bs, epi);
 }
@@ -941,37 +976,54 @@ void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const Tngrt
                              const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi)
 {
     int64_t n, m, k, nout;
-    float *sc;
+    float *sc = NULL, *xa = NULL, *ba = NULL, *lin, *dst;
     TngrtArg so;
-    if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2 || out->dtype != TNGRT_F32 ||
-        !epi || epi->n < 0 || epi->n > TNGRT_GEMM_EPI_MAX)
+    int half = out->dtype == TNGRT_F16 || out->dtype == TNGRT_BF16;
+    if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2 || !epi || epi->n < 0 ||
+        epi->n > TNGRT_GEMM_EPI_MAX || (out->dtype != TNGRT_F32 && !half) || epi->rdt != out->dtype)
         return;
     n = out->shape[out->ndim - 1];
     m = tngrt_impl__numel(out->ndim - 1, out->shape);
     k = w->shape[1];
     nout = m * n;
-    if (nout <= 0)
+    if (nout <= 0 || (half && !(sc = (float *)tngrt_impl__alloc(nout, sizeof(float)))))
         return;
-    if (wp && x->dtype == TNGRT_F32 && k > 0 && w->shape[0] == n &&
-        (!bias || (bias->dtype == TNGRT_F32 && n > 1 &&
+    dst = half ? sc : (float *)out->data;   /* a half out: narrowed once at the end */
+    if (wp && tngrt_impl__is_float(x->dtype) && k > 0 && w->shape[0] == n &&
+        (!bias || (tngrt_impl__is_float(bias->dtype) && n > 1 &&
                    tngrt_impl__numel(bias->ndim, bias->shape) == n))) {
-        tngrt_gemm_f32_epi(m, n, k, (const float *)x->data, k, 1, wp, (float *)out->data, n,
-                           bias ? (const float *)bias->data : NULL, epi);
-        return;
+        const float *fa = x->dtype == TNGRT_F32
+                              ? (const float *)x->data
+                              : (xa = tngrt_impl__to_f32(x, tngrt_impl__numel(x->ndim, x->shape)));
+        const float *fb = !bias ? NULL
+                          : bias->dtype == TNGRT_F32 ? (const float *)bias->data
+                                                     : (ba = tngrt_impl__to_f32(bias, n));
+        if (fa && (!bias || fb)) {
+            tngrt_gemm_f32_epi(m, n, k, fa, k, 1, wp, dst, n, fb, epi);
+            goto done;
+        }
     }
-    /* the separate kernels: the Linear into scratch, then the steps
-     * (a step may read out itself), row by row through the tile helper */
-    if (!(sc = (float *)tngrt_impl__alloc(nout, sizeof(float))))
-        return;
+    /* the separate kernels: the Linear into float32 scratch, then the
+     * steps (a step may read out itself), row by row through the tile
+     * helper */
+    if (!(lin = (float *)tngrt_impl__alloc(nout, sizeof(float))))
+        goto done;
     so = *out;
-    so.data = sc;
+    so.data = lin;
+    so.dtype = TNGRT_F32;
     tngrt_impl_linear_packed(&so, x, w, bias, wp);
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j += NR) {
             float t[NR];
             int nc = n - j < NR ? (int)(n - j) : NR;
-            memcpy(t, sc + i * n + j, (size_t)nc * sizeof(float));
-            tngrt_gemm__epi_store(epi, i, j, 1, nc, t, (float *)out->data + i * n + j, n);
+            memcpy(t, lin + i * n + j, (size_t)nc * sizeof(float));
+            tngrt_gemm__epi_store(epi, i, j, 1, nc, t, dst + i * n + j, n);
         }
+    free(lin);
+done:
+    if (half)
+        tngrt_impl__narrow(out, 0, sc, nout);
     free(sc);
+    free(xa);
+    free(ba);
 }

@@ -52,7 +52,7 @@ static void t_unfused(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c, i
                 continue;
             }
             for (int64_t j = 0; j < n; j++) {
-                float y = st->x ? st->x[i * st->xrs + j * st->xcs] : st->p;
+                float y = st->x ? ((const float *)st->x)[i * st->xrs + j * st->xcs] : st->p;
                 float a = st->swap ? y : ci[j], b = st->swap ? ci[j] : y, r;
                 switch (st->kind) {
                 case TNGRT_EPI_ADD: r = a + b; break;
@@ -76,31 +76,31 @@ static TngrtGemmEpi t_epi(int v, const float *res, int64_t n, const float *vec, 
     switch (v) {
     case 0:   /* bias + relu */
         e.n = 1;
-        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_RELU, 0.0f, 0.0f, NULL, 0, 0, 0};
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_RELU, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
         break;
     case 1:   /* silu, scale, residual */
         e.n = 3;
-        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_SILU, 0.0f, 0.0f, NULL, 0, 0, 0};
-        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.5f, 0.0f, NULL, 0, 0, 0};
-        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 0};
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_SILU, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.5f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 0, TNGRT_F32};
         break;
     case 2:   /* row vector add, gelu (tanh form), scalar on the left */
         e.n = 3;
-        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, vec, 0, 1, 1};
-        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_GELU_TANH, 0.0f, 0.0f, NULL, 0, 0, 0};
-        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 2.0f, 0.0f, NULL, 0, 0, 1};
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, vec, 0, 1, 1, TNGRT_F32};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_GELU_TANH, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 2.0f, 0.0f, NULL, 0, 0, 1, TNGRT_F32};
         break;
     case 3:   /* gelu, sigmoid, tanh, divided by a one-element tensor, residual on the left */
         e.n = 5;
-        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_GELU, 0.0f, 0.0f, NULL, 0, 0, 0};
-        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_SIGMOID, 0.0f, 0.0f, NULL, 0, 0, 0};
-        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_TANH, 0.0f, 0.0f, NULL, 0, 0, 0};
-        e.s[3] = (TngrtGemmEpiStep){TNGRT_EPI_DIV, TNGRT_UN_NEG, 0.0f, 0.0f, one, 0, 0, 0};
-        e.s[4] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 1};
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_GELU, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_SIGMOID, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_TANH, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
+        e.s[3] = (TngrtGemmEpiStep){TNGRT_EPI_DIV, TNGRT_UN_NEG, 0.0f, 0.0f, one, 0, 0, 0, TNGRT_F32};
+        e.s[4] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 1, TNGRT_F32};
         break;
     default:  /* another unary op (the generic loop): exp */
         e.n = 1;
-        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_EXP, 0.0f, 0.0f, NULL, 0, 0, 0};
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_EXP, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
         break;
     }
     return e;
@@ -253,9 +253,9 @@ static void test_matmul_strided_epi(void **state)
             b[i] = t_rand(&s, -1.0f, 1.0f);
         memset(&e, 0, sizeof e);
         e.n = 2;
-        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.25f, 0.0f, NULL, 0, 0, 0};
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.25f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
         e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, v ? TNGRT_UN_GELU : TNGRT_UN_SIGMOID, 0.0f,
-                                    0.0f, NULL, 0, 0, 0};
+                                    0.0f, NULL, 0, 0, 0, TNGRT_F32};
         TngrtArg aa = {a, TNGRT_F32, 4, ash}, ab = {b, TNGRT_F32, 4, bsh};
         TngrtArg ao0 = {c0, TNGRT_F32, 4, osh}, ao1 = {c1, TNGRT_F32, 4, osh};
         tngrt_kernel_matmul_strided(&ao0, &aa, as_, &ab, bs_);

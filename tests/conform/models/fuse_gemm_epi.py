@@ -7,8 +7,10 @@
 # one-element tensor, scalars on either side, sub and div, and chains of
 # several. Rows 2 x 7 or 4 x 7 by gear (not multiples of the 6- or 4-row
 # tiles), columns 40, 48, 33, 100 (not multiples of 16 or 32), k 48 and
-# 40. The float16 and bfloat16 Linears and their activations run unfused
-# (rounded per op as the separate kernels). The batch dim takes 2 or 4.
+# 40. The same on float16 and bfloat16 Linears (computed in float32, each
+# op's result rounded to the half type as the separate kernels round it):
+# bias + silu + scale, a residual, a row-vector add + tanh, relu + scalar,
+# gelu - residual. The batch dim takes 2 or 4.
 # (tests/conform/run.sh; tests/conform/fuse_bits.sh: fused bits equal
 # --no-fuse's)
 import torch
@@ -29,7 +31,9 @@ class Model(nn.Module):
         self.fd = nn.Linear(48, 100)
         self.fe = nn.Linear(48, 48)
         self.ha = nn.Linear(48, 40).half()
+        self.hb = nn.Linear(48, 48).half()
         self.ba = nn.Linear(48, 40).bfloat16()
+        self.bb = nn.Linear(48, 48, bias=False).bfloat16()
 
     def forward(self, x, v, s):
         # x [B, 7, 48] float32; v [48] float32; s [1] float32
@@ -48,7 +52,12 @@ class Model(nn.Module):
         outs.append(x - self.fe(F.silu(x)))
         h = x.half()
         outs.append(F.silu(self.ha(h)) * 0.5)
-        outs.append(F.relu(self.ba(x.bfloat16())) + 1.0)
+        outs.append(h + self.hb(h))
+        outs.append(torch.tanh(self.hb(h * 0.5) + v.half()))
+        xb = x.bfloat16()
+        outs.append(F.relu(self.ba(xb)) + 1.0)
+        outs.append(F.gelu(self.bb(xb)) - xb)
+        outs.append(torch.sigmoid(self.bb(xb * 2.0)) * 3.0)
         return outs
 
 
