@@ -278,11 +278,85 @@ static void test_matmul_strided_epi(void **state)
     }
 }
 
+/* A random half value (float16, or bfloat16 when bf) of magnitude in
+ * [1/4, 2). */
+static uint16_t t_half(uint32_t *s, int bf)
+{
+    uint32_t r = (uint32_t)(t_rand(s, 0.0f, 1.0f) * 16777216.0f);
+    uint16_t sg = (uint16_t)((r & 1u) << 15);
+    if (bf)
+        return (uint16_t)(sg | (125u + (r >> 1) % 3u) << 7 | ((r >> 3) & 0x7fu));
+    return (uint16_t)(sg | (13u + (r >> 1) % 3u) << 10 | ((r >> 3) & 0x3ffu));
+}
+
+/* tngrt_kernel_linear_epi on float16 and bfloat16 (weight packed or not):
+ * silu, a scale and a half residual, rounded per op, against the half
+ * Linear, tngrt_kernel_unary, tngrt_kernel_binary_scalar and
+ * tngrt_kernel_binary one after the other: bitwise. */
+static void test_linear_epi_half(void **state)
+{
+    static const int shp[][3] = {{1, 5, 3}, {7, 33, 40}, {13, 48, 70}};
+    uint32_t s = 21u;
+    (void)state;
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int bf = 0; bf < 2; bf++)
+    for (int pk = 0; pk < 2; pk++) {
+        int64_t m = shp[si][0], k = shp[si][1], n = shp[si][2];
+        TngrtDType dt = bf ? TNGRT_BF16 : TNGRT_F16;
+        uint16_t *x = malloc((size_t)(m * k) * 2), *w = malloc((size_t)(n * k) * 2);
+        uint16_t *b = malloc((size_t)n * 2), *res = malloc((size_t)(m * n) * 2);
+        uint16_t *o0 = malloc((size_t)(m * n) * 2), *o1 = malloc((size_t)(m * n) * 2);
+        uint16_t *t0 = malloc((size_t)(m * n) * 2);
+        float *wp = NULL;
+        int64_t xs[2] = {m, k}, ws[2] = {n, k}, bs[1] = {n}, os[2] = {m, n};
+        assert_true(x && w && b && res && o0 && o1 && t0);
+        for (int64_t i = 0; i < m * k; i++)
+            x[i] = t_half(&s, bf);
+        for (int64_t i = 0; i < n * k; i++)
+            w[i] = t_half(&s, bf);
+        for (int64_t i = 0; i < n; i++)
+            b[i] = t_half(&s, bf);
+        for (int64_t i = 0; i < m * n; i++)
+            res[i] = t_half(&s, bf);
+        if (pk)
+            assert_true(tngrt_gemm_pack_weight(&wp, w, dt, n, k) == tngrt_gemm_packed_size(n, k));
+        TngrtArg ax = {x, dt, 2, xs}, aw = {w, dt, 2, ws}, ab = {b, dt, 1, bs};
+        TngrtArg ar = {res, dt, 2, os}, ao0 = {o0, dt, 2, os}, at0 = {t0, dt, 2, os};
+        TngrtArg ao1 = {o1, dt, 2, os};
+        tngrt_kernel_linear_packed(&ao0, &ax, &aw, &ab, wp);
+        tngrt_kernel_unary(&at0, &ao0, TNGRT_UN_SILU, 0.0);
+        tngrt_kernel_binary_scalar(&ao0, &at0, 0.5, 0, TNGRT_BIN_MUL, 1.0);
+        tngrt_kernel_binary(&at0, &ao0, &ar, TNGRT_BIN_ADD, 1.0);
+        TngrtGemmEpi e;
+        memset(&e, 0, sizeof e);
+        e.n = 3;
+        e.rdt = dt;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_SILU, 0.0f, 0.0f, NULL, 0, 0, 0, dt};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.5f, 0.0f, NULL, 0, 0, 0, dt};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 0, dt};
+        tngrt_kernel_linear_epi(&ao1, &ax, &aw, &ab, wp, &e);
+        if (memcmp(t0, o1, (size_t)(m * n) * 2) != 0) {
+            fprintf(stderr, "linear epi half m %lld k %lld n %lld bf %d packed %d: not bitwise\n",
+                    (long long)m, (long long)k, (long long)n, bf, pk);
+            fail();
+        }
+        free(wp);
+        free(x);
+        free(w);
+        free(b);
+        free(res);
+        free(o0);
+        free(o1);
+        free(t0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_epi_paths),
         cmocka_unit_test(test_linear_epi),
+        cmocka_unit_test(test_linear_epi_half),
         cmocka_unit_test(test_matmul_strided_epi),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
