@@ -146,6 +146,18 @@ static void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t 
                                     : tngrt_impl__bf16_to_f32(x[j * st->xcs]);
 }
 
+/* for j < nc: stmt, with a constant trip count for whole panels (so that
+ * the vectoriser's loop covers the 32 columns rather than a tail). */
+#define TNGRT_GEMM__COLS(stmt)                \
+    do {                                      \
+        if (nc == NR)                         \
+            for (int j = 0; j < NR; j++)      \
+                stmt;                         \
+        else                                  \
+            for (int j = 0; j < nc; j++)      \
+                stmt;                         \
+    } while (0)
+
 TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0, int64_t j0,
                                              int mr, int nc, float *t, float *c, int64_t ldc)
 {
@@ -155,7 +167,7 @@ TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0
     for (int s = 0; s < epi->n; s++) {
         const TngrtGemmEpiStep *st = &epi->s[s];
         for (int i = 0; i < mr; i++) {
-            float *ti = t + i * NR;
+            float *restrict ti = t + i * NR;   /* the tile: a local buffer, no operand */
             const float *x = NULL;
             int64_t xcs = st->xcs;
             if (st->x && st->xdt == TNGRT_F32) {
@@ -169,42 +181,33 @@ TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0
             case TNGRT_EPI_UNARY:
                 switch (st->un) {   /* the common activations: loops of their own */
                 case TNGRT_UN_RELU:
-                    for (int j = 0; j < nc; j++)
-                        ti[j] = tngrt_impl__unf(TNGRT_UN_RELU, ti[j], st->p, st->q);
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_RELU, ti[j], st->p, st->q));
                     break;
                 case TNGRT_UN_SILU:
-                    for (int j = 0; j < nc; j++)
-                        ti[j] = tngrt_impl__unf(TNGRT_UN_SILU, ti[j], st->p, st->q);
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_SILU, ti[j], st->p, st->q));
                     break;
                 case TNGRT_UN_GELU:
-                    for (int j = 0; j < nc; j++)
-                        ti[j] = tngrt_impl__unf(TNGRT_UN_GELU, ti[j], st->p, st->q);
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_GELU, ti[j], st->p, st->q));
                     break;
                 case TNGRT_UN_TANH:
-                    for (int j = 0; j < nc; j++)
-                        ti[j] = tngrt_impl__unf(TNGRT_UN_TANH, ti[j], st->p, st->q);
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_TANH, ti[j], st->p, st->q));
                     break;
                 case TNGRT_UN_SIGMOID:
-                    for (int j = 0; j < nc; j++)
-                        ti[j] = tngrt_impl__unf(TNGRT_UN_SIGMOID, ti[j], st->p, st->q);
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_SIGMOID, ti[j], st->p, st->q));
                     break;
                 default:
-                    for (int j = 0; j < nc; j++)
-                        ti[j] = tngrt_impl__unf(st->un, ti[j], st->p, st->q);
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(st->un, ti[j], st->p, st->q));
                     break;
                 }
                 break;
 #define TNGRT_GEMM__EPI_BIN(K, OPR)                                                  \
             case K:                                                                  \
                 if (!x)                                                              \
-                    for (int j = 0; j < nc; j++)                                     \
-                        ti[j] = st->swap ? st->p OPR ti[j] : ti[j] OPR st->p;        \
+                    TNGRT_GEMM__COLS(ti[j] = st->swap ? st->p OPR ti[j] : ti[j] OPR st->p);        \
                 else if (xcs == 1 && !st->swap)                                      \
-                    for (int j = 0; j < nc; j++)                                     \
-                        ti[j] = ti[j] OPR x[j];                                      \
+                    TNGRT_GEMM__COLS(ti[j] = ti[j] OPR x[j]);                                      \
                 else                                                                 \
-                    for (int j = 0; j < nc; j++)                                     \
-                        ti[j] = st->swap ? x[j * xcs] OPR ti[j] : ti[j] OPR x[j * xcs]; \
+                    TNGRT_GEMM__COLS(ti[j] = st->swap ? x[j * xcs] OPR ti[j] : ti[j] OPR x[j * xcs]); \
                 break;
             TNGRT_GEMM__EPI_BIN(TNGRT_EPI_ADD, +)
             TNGRT_GEMM__EPI_BIN(TNGRT_EPI_SUB, -)
@@ -216,17 +219,36 @@ TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0
         if (epi->rdt != TNGRT_F32)
             tngrt_gemm__epi_round(epi->rdt, mr, nc, t);
     }
+    if (nc == NR) {   /* a constant size: moves, not a call */
+        for (int i = 0; i < mr; i++)
+            memcpy(c + i * ldc, t + i * NR, NR * sizeof(float));
+        return;
+    }
     for (int i = 0; i < mr; i++)
         memcpy(c + i * ldc, t + i * NR, (size_t)nc * sizeof(float));
 }
 
+/* The epilogue of one tile as a function of its own per ISA (not inlined
+ * into each of the drivers' tail cases: that code would crowd the
+ * microkernels out of the instruction cache). */
+#define TNGRT_GEMM__EPI_FN(isa, attr)                                                          \
+    attr __attribute__((noinline)) static void tngrt_gemm__epi_##isa(                          \
+        const TngrtGemmEpi *epi, int64_t i0, int64_t j0, int mr, int nc, float *t, float *c,   \
+        int64_t ldc)                                                                           \
+    {                                                                                          \
+        tngrt_gemm__epi_store(epi, i0, j0, mr, nc, t, c, ldc);                                 \
+    }
+
+TNGRT_GEMM__EPI_FN(c, )
+
 /* One microkernel call UKR(mr, ...) of a driver at row i, columns q (nc
- * of them), through the tile buffer tile when there is an epilogue. */
-#define TNGRT_GEMM__TILE(UKR, mr, pp, q, bb)                                                    \
+ * of them), through the tile buffer tile when there is an epilogue (EPI:
+ * the driver's tngrt_gemm__epi_<isa>). */
+#define TNGRT_GEMM__TILE(UKR, EPI, mr, pp, q, bb)                                               \
     do {                                                                                       \
         if (epi) {                                                                             \
             UKR(mr, k, a + i * ars, ars, acs, pp, tile, NR, nc, bb);                           \
-            tngrt_gemm__epi_store(epi, i, q, mr, nc, tile, c + i * ldc + (q), ldc);           \
+            EPI(epi, i, q, mr, nc, tile, c + i * ldc + (q), ldc);                              \
         } else {                                                                               \
             UKR(mr, k, a + i * ars, ars, acs, pp, c + i * ldc + (q), ldc, nc, bb);             \
         }                                                                                      \
@@ -265,11 +287,11 @@ TNGRT_GEMM_INLINE void tngrt_gemm__body_c(int64_t m, int64_t n, int64_t k, const
         const float *pp = bp + p * k, *bb = bias ? bias + p : NULL;
         int64_t i = 0;
         for (; i + 4 <= m; i += 4)
-            TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 4, pp, p, bb);
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 4, pp, p, bb);
         switch (m - i) {
-        case 3: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 3, pp, p, bb); break;
-        case 2: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 2, pp, p, bb); break;
-        case 1: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, 1, pp, p, bb); break;
+        case 3: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 3, pp, p, bb); break;
+        case 2: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 2, pp, p, bb); break;
+        case 1: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 1, pp, p, bb); break;
         default: break;
         }
     }
@@ -297,9 +319,29 @@ TNGRT_GEMM__RUN(c, )
 
 #define TNGRT_GEMM__T512 __attribute__((target("avx512f")))
 
+TNGRT_GEMM__EPI_FN(avx512, TNGRT_GEMM__T512)
+
+/* 1 when epi's steps can run on the accumulators (tngrt_gemm__ukr512):
+ * float32, each a binary step with a scalar, a one-element or a row of
+ * contiguous operands (the activations need the tile buffer). */
+static int tngrt_gemm__epi_regs(const TngrtGemmEpi *epi)
+{
+    if (!epi || epi->rdt != TNGRT_F32)
+        return 0;
+    for (int s = 0; s < epi->n; s++)
+        if (epi->s[s].kind == TNGRT_EPI_UNARY ||
+            (epi->s[s].x && (epi->s[s].xdt != TNGRT_F32 || (epi->s[s].xcs != 0 && epi->s[s].xcs != 1))))
+            return 0;
+    return 1;
+}
+
+/* The AVX-512 microkernel; repi (tngrt_gemm__epi_regs) applied to the
+ * accumulators of output rows i0.., columns j0.. before the store (an
+ * operand is read before the element is written: it may be c). */
 TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void
-tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int64_t acs,
-                       const float *bp, float *c, int64_t ldc, int nc, const float *bias)
+tngrt_gemm__ukr512(const int mr, int64_t k, const float *a, int64_t ars, int64_t acs,
+                   const float *bp, float *c, int64_t ldc, int nc, const float *bias,
+                   const TngrtGemmEpi *repi, int64_t i0, int64_t j0)
 {
     __m512 c0[6], c1[6];
     __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xffffu : (1u << nc) - 1u);
@@ -347,11 +389,64 @@ tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int
             c1[i] = _mm512_add_ps(c1[i], x1);
         }
     }
+    for (int s = 0; repi && s < repi->n; s++) {
+        const TngrtGemmEpiStep *st = &repi->s[s];
+        for (int i = 0; i < mr; i++) {
+            __m512 y0, y1, u0, u1, v0, v1;
+            if (!st->x) {
+                y0 = y1 = _mm512_set1_ps(st->p);
+            } else {
+                const float *xr = (const float *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
+                if (st->xcs == 0) {
+                    y0 = y1 = _mm512_set1_ps(xr[0]);
+                } else {
+                    y0 = _mm512_maskz_loadu_ps(m0, xr);
+                    y1 = _mm512_maskz_loadu_ps(m1, xr + 16);
+                }
+            }
+            u0 = st->swap ? y0 : c0[i];
+            u1 = st->swap ? y1 : c1[i];
+            v0 = st->swap ? c0[i] : y0;
+            v1 = st->swap ? c1[i] : y1;
+            switch (st->kind) {
+            case TNGRT_EPI_ADD: c0[i] = _mm512_add_ps(u0, v0); c1[i] = _mm512_add_ps(u1, v1); break;
+            case TNGRT_EPI_SUB: c0[i] = _mm512_sub_ps(u0, v0); c1[i] = _mm512_sub_ps(u1, v1); break;
+            case TNGRT_EPI_MUL: c0[i] = _mm512_mul_ps(u0, v0); c1[i] = _mm512_mul_ps(u1, v1); break;
+            default: c0[i] = _mm512_div_ps(u0, v0); c1[i] = _mm512_div_ps(u1, v1); break;
+            }
+        }
+    }
+    if (nc == NR) {   /* whole panels: plain stores (a load of them can be forwarded) */
+        for (int i = 0; i < mr; i++) {
+            _mm512_storeu_ps(c + i * ldc, c0[i]);
+            _mm512_storeu_ps(c + i * ldc + 16, c1[i]);
+        }
+        return;
+    }
     for (int i = 0; i < mr; i++) {
         _mm512_mask_storeu_ps(c + i * ldc, m0, c0[i]);
         _mm512_mask_storeu_ps(c + i * ldc + 16, m1, c1[i]);
     }
 }
+
+/* The AVX-512 microkernel without an epilogue in registers. */
+TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void
+tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int64_t acs,
+                       const float *bp, float *c, int64_t ldc, int nc, const float *bias)
+{
+    tngrt_gemm__ukr512(mr, k, a, ars, acs, bp, c, ldc, nc, bias, NULL, 0, 0);
+}
+
+/* One AVX-512 tile: the epilogue in registers where it can be, else as
+ * TNGRT_GEMM__TILE. */
+#define TNGRT_GEMM__TILE512(mr)                                                                 \
+    do {                                                                                       \
+        if (repi)                                                                              \
+            tngrt_gemm__ukr512(mr, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb, \
+                               repi, i, p);                                                    \
+        else                                                                                   \
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx512, tngrt_gemm__epi_avx512, mr, pp, p, bb);   \
+    } while (0)
 
 TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void tngrt_gemm__body_avx512(int64_t m, int64_t n, int64_t k,
                                                      const float *a, int64_t ars, int64_t acs,
@@ -359,15 +454,16 @@ TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void tngrt_gemm__body_avx512(int64_t m, int64
                                                      const float *bias, const TngrtGemmEpi *epi)
 {
     float tile[6 * NR];
+    const TngrtGemmEpi *repi = tngrt_gemm__epi_regs(epi) ? epi : NULL;
     for (int64_t p = 0; p < n; p += NR) {
         int nc = n - p < NR ? (int)(n - p) : NR;
         const float *pp = bp + p * k, *bb = bias ? bias + p : NULL;
         int64_t i = 0;
         for (; i + 6 <= m; i += 6)
-            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx512, 6, pp, p, bb);
+            TNGRT_GEMM__TILE512(6);
         switch (m - i) {
 #define TNGRT_GEMM__TAIL(r) \
-        case r: TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx512, r, pp, p, bb); break;
+        case r: TNGRT_GEMM__TILE512(r); break;
         TNGRT_GEMM__TAIL(5) TNGRT_GEMM__TAIL(4) TNGRT_GEMM__TAIL(3) TNGRT_GEMM__TAIL(2)
         TNGRT_GEMM__TAIL(1)
 #undef TNGRT_GEMM__TAIL
@@ -381,6 +477,8 @@ TNGRT_GEMM__RUN(avx512, TNGRT_GEMM__T512)
 /* ---- AVX2 + FMA: MR_ (<= 6) rows x 16 columns (half a panel) ---- */
 
 #define TNGRT_GEMM__T256 __attribute__((target("avx2,fma")))
+
+TNGRT_GEMM__EPI_FN(avx2, TNGRT_GEMM__T256)
 
 TNGRT_GEMM_INLINE TNGRT_GEMM__T256 __m256i tngrt_gemm__mask8(int nc)
 {
@@ -411,6 +509,13 @@ tngrt_gemm__ukr_avx2(const int mr, int64_t k, const float *a, int64_t ars, int64
             c1[i] = _mm256_add_ps(c1[i], x1);
         }
     }
+    if (nc == 16) {   /* a whole half panel: plain stores */
+        for (int i = 0; i < mr; i++) {
+            _mm256_storeu_ps(c + i * ldc, c0[i]);
+            _mm256_storeu_ps(c + i * ldc + 8, c1[i]);
+        }
+        return;
+    }
     for (int i = 0; i < mr; i++) {
         _mm256_maskstore_ps(c + i * ldc, m0, c0[i]);
         _mm256_maskstore_ps(c + i * ldc + 8, m1, c1[i]);
@@ -428,10 +533,10 @@ TNGRT_GEMM_INLINE TNGRT_GEMM__T256 void tngrt_gemm__body_avx2(int64_t m, int64_t
         const float *pp = bp + (q / NR) * NR * k + q % NR, *bb = bias ? bias + q : NULL;
         int64_t i = 0;
         for (; i + 6 <= m; i += 6)
-            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, 6, pp, q, bb);
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, tngrt_gemm__epi_avx2, 6, pp, q, bb);
         switch (m - i) {
 #define TNGRT_GEMM__TAIL(r) \
-        case r: TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, r, pp, q, bb); break;
+        case r: TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, tngrt_gemm__epi_avx2, r, pp, q, bb); break;
         TNGRT_GEMM__TAIL(5) TNGRT_GEMM__TAIL(4) TNGRT_GEMM__TAIL(3) TNGRT_GEMM__TAIL(2)
         TNGRT_GEMM__TAIL(1)
 #undef TNGRT_GEMM__TAIL

@@ -98,6 +98,13 @@ static TngrtGemmEpi t_epi(int v, const float *res, int64_t n, const float *vec, 
         e.s[3] = (TngrtGemmEpiStep){TNGRT_EPI_DIV, TNGRT_UN_NEG, 0.0f, 0.0f, one, 0, 0, 0, TNGRT_F32};
         e.s[4] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 1, TNGRT_F32};
         break;
+    case 4:   /* binary steps only (AVX-512: applied to the accumulators) */
+        e.n = 4;
+        e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.75f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
+        e.s[1] = (TngrtGemmEpiStep){TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, res, n, 1, 1, TNGRT_F32};
+        e.s[2] = (TngrtGemmEpiStep){TNGRT_EPI_DIV, TNGRT_UN_NEG, 0.0f, 0.0f, one, 0, 0, 1, TNGRT_F32};
+        e.s[3] = (TngrtGemmEpiStep){TNGRT_EPI_SUB, TNGRT_UN_NEG, 0.0f, 0.0f, vec, 0, 1, 1, TNGRT_F32};
+        break;
     default:  /* another unary op (the generic loop): exp */
         e.n = 1;
         e.s[0] = (TngrtGemmEpiStep){TNGRT_EPI_UNARY, TNGRT_UN_EXP, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32};
@@ -106,7 +113,7 @@ static TngrtGemmEpi t_epi(int v, const float *res, int64_t n, const float *vec, 
     return e;
 }
 
-#define T_NVAR 5
+#define T_NVAR 6
 
 /* tngrt_gemm_f32_epi_isa on each path against the path's GEMM and the
  * separate passes, bit for bit; C's padding beyond N untouched. */
