@@ -132,8 +132,9 @@ void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
 /* -- matmul epilogues (fuse_gemm.c, issue 18; hooked into fuse_seq and
  * fuse_emit) -- */
-/* A Linear at position i of a sequence and the epilogue ops after it:
- * fills cand[] and pos[] (ops and positions) and returns their count, or 0. */
+/* A Linear or matmul at position i of a sequence and the epilogue ops
+ * (for a matmul, a permute written through strides) after it: fills
+ * cand[] and pos[] (ops and positions) and returns their count, or 0. */
 size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
                        const int32_t *at, int32_t *cand, int32_t *pos);
 /* 1 when group ops[0..n) is fuse_gemm_group's; its call, indented by in. */

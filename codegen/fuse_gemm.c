@@ -9,10 +9,16 @@
  * before storing it (runtime/kernels_gemm.c, TngrtGemmEpi), so the
  * Linear's output and the intermediates are never written.
  *
+ * A float16/bfloat16 Linear fuses the same way, its GEMM's result and each
+ * step's rounded to the half type (TngrtGemmEpi.rdt) as the separate
+ * kernels round them. A float32 mm/bmm/matmul takes unary and scalar steps
+ * (tngrt_kernel_matmul_strided_epi), and a last permute that keeps the
+ * last dim last is written through the permuted strides instead of being
+ * copied (attention's (att @ v).transpose(1, 2)).
+ *
  * Each step is the separate kernel's float32 expression, so the fused call
  * gives the bits of --no-fuse (tests/conform/fuse_bits.sh checks it with
- * tests/conform/models/fuse_gemm_*.py). Half-precision Linears are not
- * fused (the epilogue would have to round per op: left for later).
+ * tests/conform/models/fuse_gemm_*.py).
  *
  * The group is a fuse.c group (fuse_seq records it, fuse_emit hands it
  * here): its call runs where its last op (the sink) was, and that op's
