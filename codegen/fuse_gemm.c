@@ -317,6 +317,19 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
     for (size_t m = nc; m >= 2 && !best; m--)
         if (fg__valid(E, cand, m))
             best = m;
+    if (best && mm && g->ops.v[cand[best - 1]].kind != OP_PERMUTE) {
+        /* a matmul's chain that stops at a pointwise op it cannot take (a
+         * tensor operand: attention's mask) leaves its steps to fuse.c's
+         * group with that op: one generated loop beats the kernel call */
+        size_t k = (size_t)pos[best - 1] + 1;
+        int32_t sv = g->ops.v[cand[best - 1]].out;
+        if (k < n && ops[k] >= 0 && fg__uses(E, sv) == 1) {
+            const Op *nx = &g->ops.v[ops[k]];
+            for (uint32_t q = 0; q < nx->nin; q++)
+                if (nx->in[q] == sv && (fg__unop(nx) || fg__binop(nx)))
+                    return 0;
+        }
+    }
     return best;
 }
 

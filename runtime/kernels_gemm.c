@@ -931,8 +931,8 @@ void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, con
 }
 
 /* epi's steps (no tensor operands) over the len floats at c, in place:
- * one loop per step, the op chosen outside it. */
-static void tngrt_gemm__epi_span(const TngrtGemmEpi *epi, float *c, int64_t len)
+ * one loop per step, the op chosen outside it; compiled per ISA below. */
+TNGRT_GEMM_INLINE void tngrt_gemm__epi_span_body(const TngrtGemmEpi *epi, float *c, int64_t len)
 {
     for (int s = 0; s < epi->n; s++) {
         const TngrtGemmEpiStep *st = &epi->s[s];
@@ -973,6 +973,43 @@ static void tngrt_gemm__epi_span(const TngrtGemmEpi *epi, float *c, int64_t len)
 #undef TNGRT_GEMM__SPAN_BIN
         }
     }
+}
+
+static void tngrt_gemm__epi_span_c(const TngrtGemmEpi *epi, float *c, int64_t len)
+{
+    tngrt_gemm__epi_span_body(epi, c, len);
+}
+
+#if TNGRT_GEMM_X86
+__attribute__((target("avx512f"))) static void tngrt_gemm__epi_span_avx512(const TngrtGemmEpi *epi,
+                                                                           float *c, int64_t len)
+{
+    tngrt_gemm__epi_span_body(epi, c, len);
+}
+
+__attribute__((target("avx2,fma"))) static void tngrt_gemm__epi_span_avx2(const TngrtGemmEpi *epi,
+                                                                          float *c, int64_t len)
+{
+    tngrt_gemm__epi_span_body(epi, c, len);
+}
+#endif
+
+/* The span loop of the widest ISA the CPU has. */
+static void tngrt_gemm__epi_span(const TngrtGemmEpi *epi, float *c, int64_t len)
+{
+#if TNGRT_GEMM_X86
+    int isa = tngrt_gemm_isa_available(TNGRT_GEMM_AVX512) ? 2
+              : tngrt_gemm_isa_available(TNGRT_GEMM_AVX2) ? 1 : 0;
+    if (isa == 2) {
+        tngrt_gemm__epi_span_avx512(epi, c, len);
+        return;
+    }
+    if (isa == 1) {
+        tngrt_gemm__epi_span_avx2(epi, c, len);
+        return;
+    }
+#endif
+    tngrt_gemm__epi_span_c(epi, c, len);
 }
 
 static void tngrt_gemm__epi_rows(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c,
@@ -1049,7 +1086,7 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
             tngrt_gemm_small_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], fb + bo, bs[bn - 2],
                                  bs[bn - 1], ct, ldc);
         }
-        if (epi)
+        if (epi && (os || m * n >= 256))   /* while the product is in cache */
             tngrt_gemm__epi_rows(epi, m, n, ct, ldc);
         for (int d = (int)nb - 1; d >= 0; d--) {
             ao += abs_[d];
@@ -1063,6 +1100,8 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
             idx[d] = 0;
         }
     }
+    if (epi && !os && m * n < 256)   /* small products: one pass, not a call per product */
+        tngrt_gemm__epi_span(epi, fc, nout);
     if (sc)
         tngrt_impl__narrow(out, 0, sc, nout);
     goto done;

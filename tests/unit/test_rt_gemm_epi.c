@@ -239,7 +239,7 @@ static void test_linear_epi(void **state)
  * few-row paths) and 3 (small). */
 static void test_matmul_strided_epi(void **state)
 {
-    static const int ms[] = {3, 8, 10};
+    static const int ms[] = {3, 8, 10, 20};
     enum { B = 2, H = 3, K = 13, N = 20 };
     uint32_t s = 3u;
     (void)state;
@@ -275,6 +275,11 @@ static void test_matmul_strided_epi(void **state)
         tngrt_kernel_matmul_strided_epi(&ao1, os, &aa, as_, &ab, bs_, &e);
         if (memcmp(d0, c1, (size_t)total * sizeof *d0) != 0) {
             fprintf(stderr, "matmul strided epi M %lld variant %d: not bitwise\n", (long long)M, v);
+            fail();
+        }
+        tngrt_kernel_matmul_strided_epi(&ao1, NULL, &aa, as_, &ab, bs_, &e);   /* dense out */
+        if (memcmp(c0, c1, (size_t)total * sizeof *c0) != 0) {
+            fprintf(stderr, "matmul dense epi M %lld variant %d: not bitwise\n", (long long)M, v);
             fail();
         }
         free(a);
