@@ -133,6 +133,22 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
 /* The group's kind: "pointwise", "rmsnorm", "layernorm", "softmax" or
  * "row" (another row group). */
 const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n);
+/* -- matmul epilogues (fuse_gemm.c, issue 18; hooked into fuse_seq and
+ * fuse_emit) -- */
+/* A Linear or matmul at position i of a sequence and the epilogue ops
+ * (for a matmul, a permute written through strides) after it: fills
+ * cand[] and pos[] (ops and positions) and returns their count, or 0. */
+size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
+                       const int32_t *at, int32_t *cand, int32_t *pos);
+/* 1 when group ops[0..n) is fuse_gemm_group's; its call, indented by in. */
+int fuse_gemm_is(const Emit *E, const int32_t *ops, size_t n);
+void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
+/* emit_cpu.c's, for fuse_gemm.c: whether matmul op_id reads its operands
+ * through strides; operand v of such a matmul as "arg, strides"; whether
+ * op_id's copy is elided (planner/strided.h). */
+int emit_cpu_mm_strided(const Emit *E, int32_t op_id);
+void emit_cpu_mm_operand(Emit *E, int32_t v);
+int emit_cpu_elided(const Emit *E, int32_t op_id);
 
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);

@@ -477,6 +477,20 @@ static void e__mm_strided_call(Emit *E, const Op *op)
     sb_puts(E->o, ");\n");
 }
 
+/* -- hooks for codegen/fuse_gemm.c (issue 18: matmul epilogues) -- */
+int emit_cpu_mm_strided(const Emit *E, int32_t op_id)
+{
+    return e__mm_strided(E, op_id);
+}
+void emit_cpu_mm_operand(Emit *E, int32_t v)
+{
+    e__strided_operand(E, v);
+}
+int emit_cpu_elided(const Emit *E, int32_t op_id)
+{
+    return e__elided(E, op_id);
+}
+
 /* One op's statement, with #line back to the script. */
 static void e__op(Emit *E, int32_t op_id, const char *indent)
 {

@@ -712,6 +712,11 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
         if (q->at[i] != -1 || ops[i] < 0)
             continue;
         int32_t rc[FUSE_MAX_OPS], rp[FUSE_MAX_OPS];
+        size_t ng = fuse_gemm_group(E, ops, stop, n, i, q->at, rc, rp);   /* hook: fuse_gemm.c */
+        if (ng) {
+            fuse__take(q, rc, rp, ng);
+            continue;
+        }
         size_t nr = E->dyn || E->rtdims ? 0 : fuse__rms(E, ops, stop, n, i, q->at, rc, rp);
         if (nr) {
             fuse__take(q, rc, rp, nr);
@@ -1241,6 +1246,11 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
 {
     const Graph *g = E->g;
     if (fuse__is_rms(E, ops, n)) {
+    if (fuse_gemm_is(E, ops, n)) {   /* hook: a matmul epilogue (fuse_gemm.c) */
+        fuse_gemm_emit(E, ops, n, in);
+        return;
+    }
+    if (n >= 5 && g->ops.v[ops[1]].kind == OP_MEAN) {
         fuse__emit_rms(E, ops, n, in);
         return;
     }

@@ -117,6 +117,143 @@ TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_packed,
                  const TngrtArg *bias, const float *wp),
                  tngrt_impl_linear_packed(out, x, w, bias, wp);)
 
+/* ---- matmul epilogues (TngrtGemmEpi) ---- */
+
+/* One tile's epilogue: the mr x nc tile t (rows NR floats apart) of output
+ * rows i0.., columns j0.. through epi's steps, step by step over the whole
+ * tile (so that each step's loop vectorises with the target of the driver
+ * it is inlined into), then stored to c (ldc apart). The expressions are
+ * the separate kernels' (tngrt_impl__unf, the binary kernel's x op y), so
+ * the bits are theirs. */
+/* The mr x nc tile t rounded to half type rdt (float16 or bfloat16) and
+ * widened back, as a separate kernel's store and the next one's load. */
+static void tngrt_gemm__epi_round(TngrtDType rdt, int mr, int nc, float *t)
+{
+    for (int i = 0; i < mr; i++)
+        for (int j = 0; j < nc; j++)
+            t[i * NR + j] = rdt == TNGRT_F16 ? tngrt_impl__f16_to_f32(tngrt_impl__f32_to_f16(t[i * NR + j]))
+                                             : tngrt_impl__bf16_to_f32(tngrt_impl__f32_to_bf16(t[i * NR + j]));
+}
+
+/* Step st's half tensor operand at row i0 + i, columns j0.. (nc) widened
+ * into y. */
+static void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t j0, int i, int nc,
+                                float *y)
+{
+    const uint16_t *x = (const uint16_t *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
+    for (int j = 0; j < nc; j++)
+        y[j] = st->xdt == TNGRT_F16 ? tngrt_impl__f16_to_f32(x[j * st->xcs])
+                                    : tngrt_impl__bf16_to_f32(x[j * st->xcs]);
+}
+
+/* for j < nc: stmt, with a constant trip count for whole panels (so that
+ * the vectoriser's loop covers the 32 columns rather than a tail). */
+#define TNGRT_GEMM__COLS(stmt)                \
+    do {                                      \
+        if (nc == NR)                         \
+            for (int j = 0; j < NR; j++)      \
+                stmt;                         \
+        else                                  \
+            for (int j = 0; j < nc; j++)      \
+                stmt;                         \
+    } while (0)
+
+TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0, int64_t j0,
+                                             int mr, int nc, float *t, float *c, int64_t ldc)
+{
+    float yh[NR];
+    if (epi->rdt != TNGRT_F32)   /* the Linear's own store */
+        tngrt_gemm__epi_round(epi->rdt, mr, nc, t);
+    for (int s = 0; s < epi->n; s++) {
+        const TngrtGemmEpiStep *st = &epi->s[s];
+        for (int i = 0; i < mr; i++) {
+            float *restrict ti = t + i * NR;   /* the tile: a local buffer, no operand */
+            const float *x = NULL;
+            int64_t xcs = st->xcs;
+            if (st->x && st->xdt == TNGRT_F32) {
+                x = (const float *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
+            } else if (st->x) {   /* a half operand, widened first */
+                tngrt_gemm__epi_ldh(st, i0, j0, i, nc, yh);
+                x = yh;
+                xcs = 1;
+            }
+            switch (st->kind) {
+            case TNGRT_EPI_UNARY:
+                switch (st->un) {   /* the common activations: loops of their own */
+                case TNGRT_UN_RELU:
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_RELU, ti[j], st->p, st->q));
+                    break;
+                case TNGRT_UN_SILU:
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_SILU, ti[j], st->p, st->q));
+                    break;
+                case TNGRT_UN_GELU:
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_GELU, ti[j], st->p, st->q));
+                    break;
+                case TNGRT_UN_TANH:
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_TANH, ti[j], st->p, st->q));
+                    break;
+                case TNGRT_UN_SIGMOID:
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_SIGMOID, ti[j], st->p, st->q));
+                    break;
+                default:
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(st->un, ti[j], st->p, st->q));
+                    break;
+                }
+                break;
+#define TNGRT_GEMM__EPI_BIN(K, OPR)                                                  \
+            case K:                                                                  \
+                if (!x)                                                              \
+                    TNGRT_GEMM__COLS(ti[j] = st->swap ? st->p OPR ti[j] : ti[j] OPR st->p);        \
+                else if (xcs == 1 && !st->swap)                                      \
+                    TNGRT_GEMM__COLS(ti[j] = ti[j] OPR x[j]);                                      \
+                else                                                                 \
+                    TNGRT_GEMM__COLS(ti[j] = st->swap ? x[j * xcs] OPR ti[j] : ti[j] OPR x[j * xcs]); \
+                break;
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_ADD, +)
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_SUB, -)
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_MUL, *)
+            TNGRT_GEMM__EPI_BIN(TNGRT_EPI_DIV, /)
+#undef TNGRT_GEMM__EPI_BIN
+            }
+        }
+        if (epi->rdt != TNGRT_F32)
+            tngrt_gemm__epi_round(epi->rdt, mr, nc, t);
+    }
+    if (nc == NR) {   /* a constant size: moves, not a call */
+        for (int i = 0; i < mr; i++)
+            memcpy(c + i * ldc, t + i * NR, NR * sizeof(float));
+        return;
+    }
+    for (int i = 0; i < mr; i++)
+        memcpy(c + i * ldc, t + i * NR, (size_t)nc * sizeof(float));
+}
+
+/* The epilogue of one tile as a function of its own per ISA (not inlined
+ * into each of the drivers' tail cases: that code would crowd the
+ * microkernels out of the instruction cache). */
+#define TNGRT_GEMM__EPI_FN(isa, attr)                                                          \
+    attr __attribute__((noinline)) static void tngrt_gemm__epi_##isa(                          \
+        const TngrtGemmEpi *epi, int64_t i0, int64_t j0, int mr, int nc, float *t, float *c,   \
+        int64_t ldc)                                                                           \
+    {                                                                                          \
+        tngrt_gemm__epi_store(epi, i0, j0, mr, nc, t, c, ldc);                                 \
+    }
+
+TNGRT_GEMM__EPI_FN(c, )
+
+/* One microkernel call UKR(mr, ...) of a driver at row i, columns q (nc
+ * of them), through the tile buffer tile when there is an epilogue (EPI:
+ * the driver's tngrt_gemm__epi_<isa>). */
+#define TNGRT_GEMM__TILE(UKR, EPI, mr, pp, q, bb)                                               \
+    do {                                                                                       \
+        if (epi) {                                                                             \
+            UKR(mr, k, a + i * ars, ars, acs, pp, tile, NR, nc, bb);                           \
+            EPI(epi, i, q, mr, nc, tile, c + i * ldc + (q), ldc);                              \
+        } else {                                                                               \
+            UKR(mr, k, a + i * ars, ars, acs, pp, c + i * ldc + (q), ldc, nc, bb);             \
+        }                                                                                      \
+    } while (0)
+
 /* ---- the portable microkernel: MR_ rows x 32 columns ---- */
 
 TNGRT_GEMM_INLINE void tngrt_gemm__ukr_c(const int mr, int64_t k, const float *a, int64_t ars,
@@ -142,18 +279,19 @@ TNGRT_GEMM_INLINE void tngrt_gemm__ukr_c(const int mr, int64_t k, const float *a
 
 TNGRT_GEMM_INLINE void tngrt_gemm__body_c(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
                               int64_t acs, const float *bp, float *c, int64_t ldc,
-                              const float *bias)
+                              const float *bias, const TngrtGemmEpi *epi)
 {
+    float tile[6 * NR];
     for (int64_t p = 0; p < n; p += NR) {
         int nc = n - p < NR ? (int)(n - p) : NR;
         const float *pp = bp + p * k, *bb = bias ? bias + p : NULL;
         int64_t i = 0;
         for (; i + 4 <= m; i += 4)
-            tngrt_gemm__ukr_c(4, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb);
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 4, pp, p, bb);
         switch (m - i) {
-        case 3: tngrt_gemm__ukr_c(3, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
-        case 2: tngrt_gemm__ukr_c(2, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
-        case 1: tngrt_gemm__ukr_c(1, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
+        case 3: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 3, pp, p, bb); break;
+        case 2: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 2, pp, p, bb); break;
+        case 1: TNGRT_GEMM__TILE(tngrt_gemm__ukr_c, tngrt_gemm__epi_c, 1, pp, p, bb); break;
         default: break;
         }
     }
@@ -164,12 +302,13 @@ TNGRT_GEMM_INLINE void tngrt_gemm__body_c(int64_t m, int64_t n, int64_t k, const
 #define TNGRT_GEMM__RUN(isa, attr)                                                          \
     attr static void tngrt_gemm__run_##isa(int64_t m, int64_t n, int64_t k, const float *a, \
                                            int64_t ars, int64_t acs, const float *bp,      \
-                                           float *c, int64_t ldc, const float *bias)       \
+                                           float *c, int64_t ldc, const float *bias,       \
+                                           const TngrtGemmEpi *epi)                        \
     {                                                                                       \
         if (acs == 1)                                                                       \
-            tngrt_gemm__body_##isa(m, n, k, a, ars, 1, bp, c, ldc, bias);                   \
+            tngrt_gemm__body_##isa(m, n, k, a, ars, 1, bp, c, ldc, bias, epi);              \
         else                                                                                \
-            tngrt_gemm__body_##isa(m, n, k, a, ars, acs, bp, c, ldc, bias);                 \
+            tngrt_gemm__body_##isa(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);            \
     }
 
 TNGRT_GEMM__RUN(c, )
@@ -180,9 +319,29 @@ TNGRT_GEMM__RUN(c, )
 
 #define TNGRT_GEMM__T512 __attribute__((target("avx512f")))
 
+TNGRT_GEMM__EPI_FN(avx512, TNGRT_GEMM__T512)
+
+/* 1 when epi's steps can run on the accumulators (tngrt_gemm__ukr512):
+ * float32, each a binary step with a scalar, a one-element or a row of
+ * contiguous operands (the activations need the tile buffer). */
+static int tngrt_gemm__epi_regs(const TngrtGemmEpi *epi)
+{
+    if (!epi || epi->rdt != TNGRT_F32)
+        return 0;
+    for (int s = 0; s < epi->n; s++)
+        if (epi->s[s].kind == TNGRT_EPI_UNARY ||
+            (epi->s[s].x && (epi->s[s].xdt != TNGRT_F32 || (epi->s[s].xcs != 0 && epi->s[s].xcs != 1))))
+            return 0;
+    return 1;
+}
+
+/* The AVX-512 microkernel; repi (tngrt_gemm__epi_regs) applied to the
+ * accumulators of output rows i0.., columns j0.. before the store (an
+ * operand is read before the element is written: it may be c). */
 TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void
-tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int64_t acs,
-                       const float *bp, float *c, int64_t ldc, int nc, const float *bias)
+tngrt_gemm__ukr512(const int mr, int64_t k, const float *a, int64_t ars, int64_t acs,
+                   const float *bp, float *c, int64_t ldc, int nc, const float *bias,
+                   const TngrtGemmEpi *repi, int64_t i0, int64_t j0)
 {
     __m512 c0[6], c1[6];
     __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xffffu : (1u << nc) - 1u);
@@ -230,26 +389,81 @@ tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int
             c1[i] = _mm512_add_ps(c1[i], x1);
         }
     }
+    for (int s = 0; repi && s < repi->n; s++) {
+        const TngrtGemmEpiStep *st = &repi->s[s];
+        for (int i = 0; i < mr; i++) {
+            __m512 y0, y1, u0, u1, v0, v1;
+            if (!st->x) {
+                y0 = y1 = _mm512_set1_ps(st->p);
+            } else {
+                const float *xr = (const float *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
+                if (st->xcs == 0) {
+                    y0 = y1 = _mm512_set1_ps(xr[0]);
+                } else {
+                    y0 = _mm512_maskz_loadu_ps(m0, xr);
+                    y1 = _mm512_maskz_loadu_ps(m1, xr + 16);
+                }
+            }
+            u0 = st->swap ? y0 : c0[i];
+            u1 = st->swap ? y1 : c1[i];
+            v0 = st->swap ? c0[i] : y0;
+            v1 = st->swap ? c1[i] : y1;
+            switch (st->kind) {
+            case TNGRT_EPI_ADD: c0[i] = _mm512_add_ps(u0, v0); c1[i] = _mm512_add_ps(u1, v1); break;
+            case TNGRT_EPI_SUB: c0[i] = _mm512_sub_ps(u0, v0); c1[i] = _mm512_sub_ps(u1, v1); break;
+            case TNGRT_EPI_MUL: c0[i] = _mm512_mul_ps(u0, v0); c1[i] = _mm512_mul_ps(u1, v1); break;
+            default: c0[i] = _mm512_div_ps(u0, v0); c1[i] = _mm512_div_ps(u1, v1); break;
+            }
+        }
+    }
+    if (nc == NR) {   /* whole panels: plain stores (a load of them can be forwarded) */
+        for (int i = 0; i < mr; i++) {
+            _mm512_storeu_ps(c + i * ldc, c0[i]);
+            _mm512_storeu_ps(c + i * ldc + 16, c1[i]);
+        }
+        return;
+    }
     for (int i = 0; i < mr; i++) {
         _mm512_mask_storeu_ps(c + i * ldc, m0, c0[i]);
         _mm512_mask_storeu_ps(c + i * ldc + 16, m1, c1[i]);
     }
 }
 
+/* The AVX-512 microkernel without an epilogue in registers. */
+TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void
+tngrt_gemm__ukr_avx512(const int mr, int64_t k, const float *a, int64_t ars, int64_t acs,
+                       const float *bp, float *c, int64_t ldc, int nc, const float *bias)
+{
+    tngrt_gemm__ukr512(mr, k, a, ars, acs, bp, c, ldc, nc, bias, NULL, 0, 0);
+}
+
+/* One AVX-512 tile: the epilogue in registers where it can be, else as
+ * TNGRT_GEMM__TILE. */
+#define TNGRT_GEMM__TILE512(mr)                                                                 \
+    do {                                                                                       \
+        if (repi)                                                                              \
+            tngrt_gemm__ukr512(mr, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb, \
+                               repi, i, p);                                                    \
+        else                                                                                   \
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx512, tngrt_gemm__epi_avx512, mr, pp, p, bb);   \
+    } while (0)
+
 TNGRT_GEMM_INLINE TNGRT_GEMM__T512 void tngrt_gemm__body_avx512(int64_t m, int64_t n, int64_t k,
                                                      const float *a, int64_t ars, int64_t acs,
                                                      const float *bp, float *c, int64_t ldc,
-                                                     const float *bias)
+                                                     const float *bias, const TngrtGemmEpi *epi)
 {
+    float tile[6 * NR];
+    const TngrtGemmEpi *repi = tngrt_gemm__epi_regs(epi) ? epi : NULL;
     for (int64_t p = 0; p < n; p += NR) {
         int nc = n - p < NR ? (int)(n - p) : NR;
         const float *pp = bp + p * k, *bb = bias ? bias + p : NULL;
         int64_t i = 0;
         for (; i + 6 <= m; i += 6)
-            tngrt_gemm__ukr_avx512(6, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb);
+            TNGRT_GEMM__TILE512(6);
         switch (m - i) {
 #define TNGRT_GEMM__TAIL(r) \
-        case r: tngrt_gemm__ukr_avx512(r, k, a + i * ars, ars, acs, pp, c + i * ldc + p, ldc, nc, bb); break;
+        case r: TNGRT_GEMM__TILE512(r); break;
         TNGRT_GEMM__TAIL(5) TNGRT_GEMM__TAIL(4) TNGRT_GEMM__TAIL(3) TNGRT_GEMM__TAIL(2)
         TNGRT_GEMM__TAIL(1)
 #undef TNGRT_GEMM__TAIL
@@ -263,6 +477,8 @@ TNGRT_GEMM__RUN(avx512, TNGRT_GEMM__T512)
 /* ---- AVX2 + FMA: MR_ (<= 6) rows x 16 columns (half a panel) ---- */
 
 #define TNGRT_GEMM__T256 __attribute__((target("avx2,fma")))
+
+TNGRT_GEMM__EPI_FN(avx2, TNGRT_GEMM__T256)
 
 TNGRT_GEMM_INLINE TNGRT_GEMM__T256 __m256i tngrt_gemm__mask8(int nc)
 {
@@ -293,6 +509,13 @@ tngrt_gemm__ukr_avx2(const int mr, int64_t k, const float *a, int64_t ars, int64
             c1[i] = _mm256_add_ps(c1[i], x1);
         }
     }
+    if (nc == 16) {   /* a whole half panel: plain stores */
+        for (int i = 0; i < mr; i++) {
+            _mm256_storeu_ps(c + i * ldc, c0[i]);
+            _mm256_storeu_ps(c + i * ldc + 8, c1[i]);
+        }
+        return;
+    }
     for (int i = 0; i < mr; i++) {
         _mm256_maskstore_ps(c + i * ldc, m0, c0[i]);
         _mm256_maskstore_ps(c + i * ldc + 8, m1, c1[i]);
@@ -302,17 +525,18 @@ tngrt_gemm__ukr_avx2(const int mr, int64_t k, const float *a, int64_t ars, int64
 TNGRT_GEMM_INLINE TNGRT_GEMM__T256 void tngrt_gemm__body_avx2(int64_t m, int64_t n, int64_t k,
                                                  const float *a, int64_t ars, int64_t acs,
                                                  const float *bp, float *c, int64_t ldc,
-                                                 const float *bias)
+                                                 const float *bias, const TngrtGemmEpi *epi)
 {
+    float tile[6 * NR];
     for (int64_t q = 0; q < n; q += 16) {
         int nc = n - q < 16 ? (int)(n - q) : 16;
         const float *pp = bp + (q / NR) * NR * k + q % NR, *bb = bias ? bias + q : NULL;
         int64_t i = 0;
         for (; i + 6 <= m; i += 6)
-            tngrt_gemm__ukr_avx2(6, k, a + i * ars, ars, acs, pp, c + i * ldc + q, ldc, nc, bb);
+            TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, tngrt_gemm__epi_avx2, 6, pp, q, bb);
         switch (m - i) {
 #define TNGRT_GEMM__TAIL(r) \
-        case r: tngrt_gemm__ukr_avx2(r, k, a + i * ars, ars, acs, pp, c + i * ldc + q, ldc, nc, bb); break;
+        case r: TNGRT_GEMM__TILE(tngrt_gemm__ukr_avx2, tngrt_gemm__epi_avx2, r, pp, q, bb); break;
         TNGRT_GEMM__TAIL(5) TNGRT_GEMM__TAIL(4) TNGRT_GEMM__TAIL(3) TNGRT_GEMM__TAIL(2)
         TNGRT_GEMM__TAIL(1)
 #undef TNGRT_GEMM__TAIL
@@ -336,9 +560,9 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm_f32__resolve(void)
     return tngrt_gemm__run_c;
 }
 
-void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
-                    const float *bp, float *c, int64_t ldc, const float *bias)
-    __attribute__((ifunc("tngrt_gemm_f32__resolve")));
+void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
+                        const TngrtGemmEpi *epi) __attribute__((ifunc("tngrt_gemm_f32__resolve")));
 
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
 {
@@ -350,24 +574,33 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa)
     }
 }
 
-void tngrt_gemm_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
-                        int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
-                        const float *bias)
+void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
+                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
+                            const float *bias, const TngrtGemmEpi *epi)
 {
-    if (isa == TNGRT_GEMM_AVX512 && tngrt_gemm_isa_available(isa))
-        tngrt_gemm__run_avx512(m, n, k, a, ars, acs, bp, c, ldc, bias);
-    else if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(isa))
-        tngrt_gemm__run_avx2(m, n, k, a, ars, acs, bp, c, ldc, bias);
+    if (isa == TNGRT_GEMM_AVX512 && tngrt_gemm_isa_available(TNGRT_GEMM_AVX512))
+        tngrt_gemm__run_avx512(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+    else if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(TNGRT_GEMM_AVX2))
+        tngrt_gemm__run_avx2(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
     else
-        tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias);
+        tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
 }
 
 #else
 
-void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
-                    const float *bp, float *c, int64_t ldc, const float *bias)
+void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
+                        const TngrtGemmEpi *epi)
 {
-    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias);
+    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+}
+
+void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
+                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
+                            const float *bias, const TngrtGemmEpi *epi)
+{
+    (void)isa;
+    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
 }
 
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
@@ -375,15 +608,21 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa)
     return isa == TNGRT_GEMM_PORTABLE;
 }
 
+#endif
+
+/* Both ISA cases: the entry points without an epilogue. */
+void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
+                    const float *bp, float *c, int64_t ldc, const float *bias)
+{
+    tngrt_gemm_f32_epi(m, n, k, a, ars, acs, bp, c, ldc, bias, NULL);
+}
+
 void tngrt_gemm_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
                         int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
                         const float *bias)
 {
-    (void)isa;
-    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias);
+    tngrt_gemm_f32_epi_isa((int)isa, m, n, k, a, ars, acs, bp, c, ldc, bias, NULL);
 }
-
-#endif
 
 /* ---- small products with B unpacked: no packing, no library call ---- */
 
@@ -618,42 +857,180 @@ static void tngrt_gemm__batch_strides(const TngrtArg *x, const int64_t *st, int6
     }
 }
 
-/* The direct loop over the operands in place (scratch could not be had). */
-static void tngrt_gemm__naive_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
-                                      const TngrtArg *b, const int64_t *bs)
+/* The direct loop over the operands in place (scratch could not be had);
+ * out through strides os (NULL: dense) and epi's steps (NULL: none). */
+static void tngrt_gemm__naive_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                      const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                      const TngrtGemmEpi *epi)
 {
     int64_t abst[TNGRT_MAX_DIMS], bbst[TNGRT_MAX_DIMS], idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0;
-    int64_t nb = out->ndim - 2, an = a->ndim, bn = b->ndim, o = 0;
+    int64_t nb = out->ndim - 2, an = a->ndim, bn = b->ndim, o = 0, co = 0;
     int64_t m = a->shape[an - 2], k = a->shape[an - 1], n = b->shape[bn - 1];
     tngrt_gemm__batch_strides(a, as, nb, abst);
     tngrt_gemm__batch_strides(b, bs, nb, bbst);
     for (int64_t t = tngrt_impl__numel((int)nb, out->shape); t > 0; t--) {
         for (int64_t i = 0; i < m; i++)
             for (int64_t j = 0; j < n; j++) {
-                float s = 0.0f;
+                float s = 0.0f, r;
                 for (int64_t kk = 0; kk < k; kk++)
                     s += tngrt_impl__ldf(a, ao + i * as[an - 2] + kk * as[an - 1]) *
                          tngrt_impl__ldf(b, bo + kk * bs[bn - 2] + j * bs[bn - 1]);
-                tngrt_impl__stf(out, o++, s);
+                if (epi)
+                    tngrt_gemm__epi_store(epi, i, j, 1, 1, &s, &r, 1);
+                else
+                    r = s;
+                tngrt_impl__stf(out, os ? co + i * os[nb] + j : o, r);
+                o++;
             }
         for (int d = (int)nb - 1; d >= 0; d--) {
             ao += abst[d];
             bo += bbst[d];
+            co += os ? os[d] : 0;
             if (++idx[d] < out->shape[d])
                 break;
             ao -= abst[d] * out->shape[d];
             bo -= bbst[d] * out->shape[d];
+            co -= os ? os[d] * out->shape[d] : 0;
             idx[d] = 0;
         }
     }
 }
 
+/* The rows of one batch's product c [m, n] (ldc apart) through epi's
+ * steps, in place (steps without tensor operands). */
+static void tngrt_gemm__epi_rows(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c,
+                                 int64_t ldc);
+
+/* tngrt_kernel_matmul_strided writing out through element strides os
+ * (NULL: dense; else float32 out, os[last] 1) and applying epi (NULL:
+ * none) to each batch's product while it is in cache. */
+static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                   const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                   const TngrtGemmEpi *epi);
+
 void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
                                  const TngrtArg *b, const int64_t *bs)
 {
+    tngrt_gemm__mm_strided(out, NULL, a, as, b, bs, NULL);
+}
+
+void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                     const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                     const TngrtGemmEpi *epi)
+{
+    if ((os || epi) && out->dtype != TNGRT_F32)
+        return;
+    if (os && (out->ndim < 2 || os[out->ndim - 1] != 1))
+        return;
+    if (epi && (epi->rdt != TNGRT_F32 || epi->n > TNGRT_GEMM_EPI_MAX))
+        return;
+    for (int s = 0; epi && s < epi->n; s++)
+        if (epi->s[s].x)
+            return;
+    tngrt_gemm__mm_strided(out, os, a, as, b, bs, epi);
+}
+
+/* epi's steps (no tensor operands) over the len floats at c, in place:
+ * one loop per step, the op chosen outside it; compiled per ISA below. */
+TNGRT_GEMM_INLINE void tngrt_gemm__epi_span_body(const TngrtGemmEpi *epi, float *c, int64_t len)
+{
+    for (int s = 0; s < epi->n; s++) {
+        const TngrtGemmEpiStep *st = &epi->s[s];
+        const float p = st->p, q = st->q;
+        switch (st->kind) {
+        case TNGRT_EPI_UNARY:
+            switch (st->un) {
+#define TNGRT_GEMM__SPAN_UN(U)                                  \
+            case U:                                             \
+                for (int64_t j = 0; j < len; j++)               \
+                    c[j] = tngrt_impl__unf(U, c[j], p, q);      \
+                break;
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_RELU)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_SILU)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_GELU)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_TANH)
+            TNGRT_GEMM__SPAN_UN(TNGRT_UN_SIGMOID)
+#undef TNGRT_GEMM__SPAN_UN
+            default:
+                for (int64_t j = 0; j < len; j++)
+                    c[j] = tngrt_impl__unf(st->un, c[j], p, q);
+                break;
+            }
+            break;
+#define TNGRT_GEMM__SPAN_BIN(K, OPR)                    \
+        case K:                                         \
+            if (st->swap)                               \
+                for (int64_t j = 0; j < len; j++)       \
+                    c[j] = p OPR c[j];                  \
+            else                                        \
+                for (int64_t j = 0; j < len; j++)       \
+                    c[j] = c[j] OPR p;                  \
+            break;
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_ADD, +)
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_SUB, -)
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_MUL, *)
+        TNGRT_GEMM__SPAN_BIN(TNGRT_EPI_DIV, /)
+#undef TNGRT_GEMM__SPAN_BIN
+        }
+    }
+}
+
+static void tngrt_gemm__epi_span_c(const TngrtGemmEpi *epi, float *c, int64_t len)
+{
+    tngrt_gemm__epi_span_body(epi, c, len);
+}
+
+#if TNGRT_GEMM_X86
+__attribute__((target("avx512f"))) static void tngrt_gemm__epi_span_avx512(const TngrtGemmEpi *epi,
+                                                                           float *c, int64_t len)
+{
+    tngrt_gemm__epi_span_body(epi, c, len);
+}
+
+__attribute__((target("avx2,fma"))) static void tngrt_gemm__epi_span_avx2(const TngrtGemmEpi *epi,
+                                                                          float *c, int64_t len)
+{
+    tngrt_gemm__epi_span_body(epi, c, len);
+}
+#endif
+
+/* The span loop of the widest ISA the CPU has. */
+static void tngrt_gemm__epi_span(const TngrtGemmEpi *epi, float *c, int64_t len)
+{
+#if TNGRT_GEMM_X86
+    int isa = tngrt_gemm_isa_available(TNGRT_GEMM_AVX512) ? 2
+              : tngrt_gemm_isa_available(TNGRT_GEMM_AVX2) ? 1 : 0;
+    if (isa == 2) {
+        tngrt_gemm__epi_span_avx512(epi, c, len);
+        return;
+    }
+    if (isa == 1) {
+        tngrt_gemm__epi_span_avx2(epi, c, len);
+        return;
+    }
+#endif
+    tngrt_gemm__epi_span_c(epi, c, len);
+}
+
+static void tngrt_gemm__epi_rows(const TngrtGemmEpi *epi, int64_t m, int64_t n, float *c,
+                                 int64_t ldc)
+{
+    if (ldc == n) {   /* one span: the steps do not depend on the position */
+        tngrt_gemm__epi_span(epi, c, m * n);
+        return;
+    }
+    for (int64_t i = 0; i < m; i++)
+        tngrt_gemm__epi_span(epi, c + i * ldc, n);
+}
+
+static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                   const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                   const TngrtGemmEpi *epi)
+{
     const int64_t *as0 = as, *bs0 = bs;
     int64_t abs_[TNGRT_MAX_DIMS], bbs[TNGRT_MAX_DIMS], dense_a[TNGRT_MAX_DIMS], dense_b[TNGRT_MAX_DIMS];
-    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, m, n, k, nb, nbatch, nout;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, co = 0, packed = -1, m, n, k, nb, nbatch, nout;
+    int64_t ldc;
     float *sa = NULL, *sb = NULL, *sc = NULL, *bp = NULL, *fc;
     const float *fa, *fb;
     int an = a->ndim, bn = b->ndim;
@@ -692,39 +1069,105 @@ void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const i
     nbatch = tngrt_impl__numel((int)nb, out->shape);
     if (k > 0 && !tngrt_gemm_small_pays(m, n, k))
         bp = (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(n, k), sizeof(float));
+    ldc = os ? os[out->ndim - 2] : n;
     for (int64_t t = 0; t < nbatch; t++) {
-        float *ct = fc + t * m * n;
+        float *ct = os ? fc + co : fc + t * m * n;
         if (k == 0) {
-            memset(ct, 0, (size_t)(m * n) * sizeof(float));
+            for (int64_t i = 0; i < m; i++)
+                memset(ct + i * ldc, 0, (size_t)n * sizeof(float));
         } else if (bp) {
             if (bo != packed) {
                 TngrtArg bf = {(void *)fb, TNGRT_F32, b->ndim, b->shape};
                 tngrt_gemm_pack_b(bp, &bf, bo, bs[bn - 2], bs[bn - 1], k, n);
                 packed = bo;
             }
-            tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, n, NULL);
+            tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, ldc, NULL);
         } else {
             tngrt_gemm_small_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], fb + bo, bs[bn - 2],
-                                 bs[bn - 1], ct, n);
+                                 bs[bn - 1], ct, ldc);
         }
+        if (epi && (os || m * n >= 256))   /* while the product is in cache */
+            tngrt_gemm__epi_rows(epi, m, n, ct, ldc);
         for (int d = (int)nb - 1; d >= 0; d--) {
             ao += abs_[d];
             bo += bbs[d];
+            co += os ? os[d] : 0;
             if (++idx[d] < out->shape[d])
                 break;
             ao -= abs_[d] * out->shape[d];
             bo -= bbs[d] * out->shape[d];
+            co -= os ? os[d] * out->shape[d] : 0;
             idx[d] = 0;
         }
     }
+    if (epi && !os && m * n < 256)   /* small products: one pass, not a call per product */
+        tngrt_gemm__epi_span(epi, fc, nout);
     if (sc)
         tngrt_impl__narrow(out, 0, sc, nout);
     goto done;
 fail:
-    tngrt_gemm__naive_strided(out, a, as0, b, bs0);
+    tngrt_gemm__naive_strided(out, os, a, as0, b, bs0, epi);
 done:
     free(bp);
     free(sa);
     free(sb);
     free(sc);
+}
+
+/* ---- a Linear with its epilogue (codegen/fuse_gemm.c) ---- */
+
+void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                             const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi)
+{
+    int64_t n, m, k, nout;
+    float *sc = NULL, *xa = NULL, *ba = NULL, *lin, *dst;
+    TngrtArg so;
+    int half = out->dtype == TNGRT_F16 || out->dtype == TNGRT_BF16;
+    if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2 || !epi || epi->n < 0 ||
+        epi->n > TNGRT_GEMM_EPI_MAX || (out->dtype != TNGRT_F32 && !half) || epi->rdt != out->dtype)
+        return;
+    n = out->shape[out->ndim - 1];
+    m = tngrt_impl__numel(out->ndim - 1, out->shape);
+    k = w->shape[1];
+    nout = m * n;
+    if (nout <= 0 || (half && !(sc = (float *)tngrt_impl__alloc(nout, sizeof(float)))))
+        return;
+    dst = half ? sc : (float *)out->data;   /* a half out: narrowed once at the end */
+    if (wp && tngrt_impl__is_float(x->dtype) && k > 0 && w->shape[0] == n &&
+        (!bias || (tngrt_impl__is_float(bias->dtype) && n > 1 &&
+                   tngrt_impl__numel(bias->ndim, bias->shape) == n))) {
+        const float *fa = x->dtype == TNGRT_F32
+                              ? (const float *)x->data
+                              : (xa = tngrt_impl__to_f32(x, tngrt_impl__numel(x->ndim, x->shape)));
+        const float *fb = !bias ? NULL
+                          : bias->dtype == TNGRT_F32 ? (const float *)bias->data
+                                                     : (ba = tngrt_impl__to_f32(bias, n));
+        if (fa && (!bias || fb)) {
+            tngrt_gemm_f32_epi(m, n, k, fa, k, 1, wp, dst, n, fb, epi);
+            goto done;
+        }
+    }
+    /* the separate kernels: the Linear into float32 scratch, then the
+     * steps (a step may read out itself), row by row through the tile
+     * helper */
+    if (!(lin = (float *)tngrt_impl__alloc(nout, sizeof(float))))
+        goto done;
+    so = *out;
+    so.data = lin;
+    so.dtype = TNGRT_F32;
+    tngrt_impl_linear_packed(&so, x, w, bias, wp);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j += NR) {
+            float t[NR];
+            int nc = n - j < NR ? (int)(n - j) : NR;
+            memcpy(t, lin + i * n + j, (size_t)nc * sizeof(float));
+            tngrt_gemm__epi_store(epi, i, j, 1, nc, t, dst + i * n + j, n);
+        }
+    free(lin);
+done:
+    if (half)
+        tngrt_impl__narrow(out, 0, sc, nout);
+    free(sc);
+    free(xa);
+    free(ba);
 }

@@ -543,6 +543,71 @@ int tngrt_kernel_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices,
 
 /* ---- kernels: gemm (issue 18) ---- */
 
+/* Matmul epilogues (issue 18 item 2, codegen/fuse_gemm.c): the pointwise
+ * ops that read a Linear's output, applied to each output tile of the
+ * GEMM before it is stored. Step s computes v = v op y in float32 (swap:
+ * y op v), y the scalar p or x[i * xrs + j * xcs] for output element
+ * (i, j); a unary step is v = the unary kernel's op un (parameters p, q).
+ * Each step is the separate kernel's expression, so the result has the
+ * bits of the unfused ops. With rdt float16 or bfloat16 (a half Linear),
+ * the GEMM's result and each step's are rounded to rdt as the separate
+ * kernels' stores do (the steps still compute in float32). */
+typedef enum TngrtGemmEpiKind {
+    TNGRT_EPI_UNARY,
+    TNGRT_EPI_ADD,
+    TNGRT_EPI_SUB,
+    TNGRT_EPI_MUL,
+    TNGRT_EPI_DIV
+} TngrtGemmEpiKind;
+
+typedef struct TngrtGemmEpiStep {
+    TngrtGemmEpiKind kind;
+    TngrtUnaryOp un;       /* TNGRT_EPI_UNARY's op */
+    float p, q;            /* the unary op's parameters; the scalar operand when x is NULL */
+    const void *x;         /* the tensor operand (of dtype xdt), or NULL */
+    int64_t xrs, xcs;      /* its element strides along out's rows and columns (0: broadcast) */
+    int swap;              /* y op v rather than v op y */
+    TngrtDType xdt;        /* x's dtype: float32, float16 or bfloat16 */
+} TngrtGemmEpiStep;
+
+#define TNGRT_GEMM_EPI_MAX 8
+
+typedef struct TngrtGemmEpi {
+    int n;                 /* steps, at most TNGRT_GEMM_EPI_MAX */
+    TngrtGemmEpiStep s[TNGRT_GEMM_EPI_MAX];
+    TngrtDType rdt;        /* float32: no rounding; float16 / bfloat16: round each result */
+} TngrtGemmEpi;
+
+/* tngrt_gemm_f32 with epi's steps applied to each output tile (epi NULL:
+ * none); a step's x may be c itself (read before the element is written)
+ * but must not overlap a or c otherwise. */
+void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
+                        const TngrtGemmEpi *epi);
+
+/* The same on the named path isa (a TngrtGemmIsa, below; the portable one
+ * where the CPU lacks it). */
+void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
+                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
+                            const float *bias, const TngrtGemmEpi *epi);
+
+/* out = epi(x @ w^T + bias) (tngrt_kernel_linear_packed, then epi's steps
+ * over the output rows [.., n]): float32 out (or float16 / bfloat16 with
+ * epi->rdt the same, x and bias widened, out narrowed once) with w packed
+ * in wp, through the fused GEMM; otherwise the separate kernels' results
+ * through a scratch copy (a step's x may be out itself). */
+void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                             const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi);
+
+/* tngrt_kernel_matmul_strided (declared below) with a float32 out written
+ * through element strides os (NULL: dense; os[last] must be 1: a permuted
+ * out whose last dim stays last, e.g. attention's (att @ v).transpose(1, 2)
+ * written in place of the copy) and epi's steps (NULL: none; no tensor
+ * operands, rdt float32) applied to each batch's product before the next. */
+void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
+                                     const int64_t *as, const TngrtArg *b, const int64_t *bs,
+                                     const TngrtGemmEpi *epi);
+
 /* The packed-B panel width of libtngcrt's own GEMM (kernels_gemm.c). */
 #define TNGRT_GEMM_NR 32
 
