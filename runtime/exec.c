@@ -50,9 +50,12 @@
  *   inside the waiter's stream cannot deadlock.
  * A worker that finds its stream claimed goes back to polling. When the
  * process could run on one CPU only when the executor was created (solo),
- * a run does not even wake the workers of streams known to wait for
- * nothing: the caller runs them at its wait or join, as one stream would,
- * without the two context switches a woken worker costs. Helping is
+ * a run wakes no worker at its start: the caller runs the streams at its
+ * waits (those known to wait for nothing) and at its join (any), in order,
+ * as one stream would, without the context switches and cache thrashing
+ * of threads taking turns on one core; the first thread about to sleep in
+ * a wait or the join wakes the workers (once per run), so a stream that
+ * waits for another still gets a thread. Helping is
  * off with TNGRT_HELP=0 and with pinned workers (the user asked for every
  * stream on its own CPU).
  *
@@ -157,6 +160,7 @@ struct TngrtExec {
     /* Helping (see "Helping" above). */
     int help;                       /* 0: TNGRT_HELP=0 or pinned workers: no helping */
     int solo;                       /* helping, and the process had one CPU at create */
+    atomic_int lazy;                /* solo: this run has not woken its workers yet */
     atomic_uint_fast64_t *claim;    /* per stream: generation of the last run it was claimed in */
     int *nwaits;                    /* per stream: waits it made in the current run */
     ExecKnown *known;               /* per stream: functions seen to wait for nothing */
@@ -265,6 +269,8 @@ static void exec__wake(TngrtExec *self)
     pthread_mutex_unlock(&self->ev_mu);
 }
 
+static void exec__unlazy(TngrtExec *self, uint64_t g);
+
 /* Polls, then sleeps until exec__ready. */
 static void exec__block(TngrtExec *self, int e, uint64_t g)
 {
@@ -279,6 +285,7 @@ static void exec__block(TngrtExec *self, int e, uint64_t g)
         if (!spin || !exec__spin(self, i, &end, 1))
             break;
     }
+    exec__unlazy(self, g);
     atomic_fetch_add(&self->sleepers, 1);
     pthread_mutex_lock(&self->ev_mu);
     while (!exec__ready(self, e, g))
@@ -476,29 +483,41 @@ static void *exec__worker(void *p)
     }
 }
 
+/* Calls the worker of every stream run g calls, waking those asleep. */
+static void exec__wake_workers(TngrtExec *self, uint64_t g)
+{
+    for (int s = 1; s < self->nstreams; s++)
+        if (self->fns[s])
+            atomic_store_explicit(&self->workers[s - 1].go, g, memory_order_release);
+    pthread_mutex_lock(&self->mu);
+    if (self->parked > 0)
+        pthread_cond_broadcast(&self->start_cv);
+    pthread_mutex_unlock(&self->mu);
+}
+
+/* Solo, a thread is about to sleep: the workers of run g, not woken at its
+ * start, are woken now (once), so that a stream no helper can run gets a
+ * thread. */
+static void exec__unlazy(TngrtExec *self, uint64_t g)
+{
+    if (atomic_load_explicit(&self->lazy, memory_order_relaxed) && atomic_exchange(&self->lazy, 0))
+        exec__wake_workers(self, g);
+}
+
 /* Starts generation g: publishes it (for events) and calls the workers
  * whose stream has a function; returns how many were called (0: no
  * handshake at all). */
 static int exec__start(TngrtExec *self, uint64_t g)
 {
-    int s, called = 0, woken = 0;
+    int s, called = 0;
     for (s = 1; s < self->nstreams; s++)
         called += self->fns[s] != NULL;
     atomic_store_explicit(&self->pending, called, memory_order_relaxed);
+    atomic_store_explicit(&self->lazy, self->solo && called > 0, memory_order_relaxed);
     atomic_store_explicit(&self->gen, g, memory_order_release);
-    if (called == 0)
-        return 0;
-    for (s = 1; s < self->nstreams; s++)
-        if (self->fns[s] && !(self->solo && exec__indep(self, s, self->fns[s]))) {
-            atomic_store_explicit(&self->workers[s - 1].go, g, memory_order_release);
-            woken++;
-        }
-    if (woken == 0)
+    if (called == 0 || self->solo)
         return called;
-    pthread_mutex_lock(&self->mu);
-    if (self->parked > 0)
-        pthread_cond_broadcast(&self->start_cv);
-    pthread_mutex_unlock(&self->mu);
+    exec__wake_workers(self, g);
     return called;
 }
 
@@ -526,6 +545,7 @@ static void exec__join(TngrtExec *self, uint64_t g)
         if (!spin || !exec__spin(self, i, &end, 1))
             break;
     }
+    exec__unlazy(self, g);
     pthread_mutex_lock(&self->mu);
     while (atomic_load_explicit(&self->pending, memory_order_acquire) > 0)
         pthread_cond_wait(&self->done_cv, &self->mu);
@@ -681,6 +701,7 @@ static TngrtExec *exec__alloc(int nstreams, int nevents)
     atomic_init(&self->stop, 0);
     atomic_init(&self->abort_gen, 0);
     atomic_init(&self->sleepers, 0);
+    atomic_init(&self->lazy, 0);
     self->spin_ns = exec__spin_ns();
     atomic_init(&self->spin_cur, self->spin_ns);
     self->events = malloc(ne * sizeof *self->events);

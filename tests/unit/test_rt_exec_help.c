@@ -6,7 +6,10 @@
  * never run inline by a waiter (a ping-pong of events that would deadlock
  * if it were), neither after a failed run that stopped it before its wait,
  * nor when runs alternate between functions that wait and functions that
- * do not (gears); every stream runs exactly once per run, whoever runs it.
+ * do not (gears); every stream runs exactly once per run, whoever runs it;
+ * on one CPU a chain of streams runs on the caller alone, and one whose
+ * first stream waits for a later one still completes (workers woken when
+ * the caller would sleep).
  *
  * Every test arms alarm(): a deadlock kills the test instead of hanging.
  * Stream functions may run on worker threads, where cmocka's asserts must
@@ -316,6 +319,83 @@ static void test_fan_in(void **state)
     alarm(0);
 }
 
+/* ---- chains on one CPU: the caller runs them at its join ---- */
+
+/* Stream 0 sets v0 and records event 0. Forward: stream 1 waits for event
+ * 0 and records event 1, stream 2 waits for event 1. Backward: stream 2
+ * waits for event 0 and records event 1, stream 1 waits for event 1 (the
+ * caller, running stream 1 first at its join, must get stream 2 run: the
+ * workers are woken when it is about to sleep). */
+typedef struct Chain3 {
+    long v0, v1, v2;
+    int backward;
+    pthread_t thread[3];
+    atomic_int bad;
+} Chain3;
+
+static int chain3_stream(void *arg, TngrtExec *x, int s, TngrtError *err)
+{
+    Chain3 *c = arg;
+    int first = c->backward ? 2 : 1;    /* the stream that waits for stream 0 */
+    (void)err;
+    c->thread[s] = pthread_self();
+    if (s == 0) {
+        c->v0 += 1;
+        tngrt_exec_record(x, 0, 0);
+    } else if (s == first) {
+        if (tngrt_exec_wait(x, s, 0) != 0)
+            atomic_fetch_add(&c->bad, 1);
+        *(s == 1 ? &c->v1 : &c->v2) = c->v0 * 2;
+        tngrt_exec_record(x, s, 1);
+    } else {
+        if (tngrt_exec_wait(x, s, 1) != 0)
+            atomic_fetch_add(&c->bad, 1);
+        *(s == 1 ? &c->v1 : &c->v2) = (s == 1 ? c->v2 : c->v1) + 1;
+    }
+    return 0;
+}
+
+/* Runs the chain `runs` times; returns how many runs ran all three streams
+ * on the caller's thread. */
+static int chain3_runs(int runs, int backward)
+{
+    static const TngrtStreamFn fns[3] = {chain3_stream, chain3_stream, chain3_stream};
+    TngrtExec *x = exec_new_ok(3, 2);
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    Chain3 c;
+    int all_inline = 0;
+    memset(&c, 0, sizeof c);
+    c.backward = backward;
+    for (int r = 0; r < runs; r++) {
+        assert_int_equal(tngrt_exec_run(x, fns, &c, &err), 0);
+        long last = backward ? c.v1 : c.v2;
+        assert_int_equal(last, (r + 1) * 2 + 1);
+        if (pthread_equal(c.thread[1], pthread_self()) && pthread_equal(c.thread[2], pthread_self()))
+            all_inline++;
+    }
+    assert_int_equal(atomic_load(&c.bad), 0);
+    tngrt_exec_delete(x);
+    return all_inline;
+}
+
+/* One CPU: a forward chain runs entirely on the caller (no worker is
+ * woken); a backward one completes (its workers are woken when the caller
+ * would sleep). Every CPU: both complete. */
+static void test_solo_chains(void **state)
+{
+    cpu_set_t all;
+    (void)state;
+    alarm(HELP_ALARM_S);
+    unsetenv("TNGRT_HELP");
+    all = one_cpu();
+    assert_int_equal(chain3_runs(200, 0), 200);
+    (void)chain3_runs(200, 1);
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+    (void)chain3_runs(500, 0);
+    (void)chain3_runs(500, 1);
+    alarm(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_all_cpus),
         cmocka_unit_test(test_waiting_stream),
         cmocka_unit_test(test_fan_in),
+        cmocka_unit_test(test_solo_chains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
