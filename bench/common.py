@@ -8,9 +8,11 @@ Every benchmark measures, in one run and on the same inputs:
   torchscript  torch.jit.trace + torch.jit.freeze of the same module
   ort          ONNX Runtime: the module exported with torch.onnx.export
                (opset OPSET), run by bench/ort/ort_bench.c through ORT's C
-               API (1 intra-op thread, graph optimisation "all"), its p50
-               over --iters runs of OrtApi::Run; when ORT is installed
-               (make bench-deps)
+               API (1 intra-op thread, graph optimisation "all", inputs
+               and preallocated outputs bound once with IO binding), its
+               p50 over --iters runs of RunWithBinding; when ORT is
+               installed (make bench-deps); bench/README.md, "ONNX Runtime
+               setup", says why each option is set
 and prints a markdown table of medians with the ratios. The measurement is
 repeated ROUNDS times, alternating the contenders, and the median of the
 rounds' medians is reported, so that a burst of load on a shared machine
@@ -391,7 +393,8 @@ def contender_row(label, r, errs, flops):
 
 def contender_notes():
     return ["Medians of %d interleaved rounds. ORT: onnxruntime %s through its C API "
-            "(bench/ort/ort_bench.c), 1 intra-op thread, graph optimisation \"all\", model "
+            "(bench/ort/ort_bench.c), 1 intra-op thread, graph optimisation \"all\", IO "
+            "binding (outputs preallocated, RunWithBinding timed), model "
             "exported with torch.onnx.export at opset %d. Eager: PyTorch's own functions (the "
             "tests/ref stand-ins' %d torch wrappers removed), %d intra-op thread(s). Floor: "
             "the matmul FLOPs at one core's measured peak (%.0f GFLOP/s, bench/matmul/peak.c "

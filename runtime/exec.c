@@ -30,6 +30,35 @@
  * thread needs (measured: a 2-stream bundle at load 11 on 2 cores took a
  * p50 of 117 us per run with a fixed 50 us spin, 17 us with none).
  *
+ * Helping. Every called stream is claimed once per run (a compare-and-
+ * swap of its `claim` to the run's generation) by the thread that runs it,
+ * so a stream whose worker is not running yet can be run by another thread
+ * instead, and a multi-stream run costs about what the one-stream run does
+ * when the machine has no idle core for the workers (on 2 shared cores a
+ * worker often gets no core for a whole run; waiting for it made such runs
+ * slower than one stream). Two places help, on the thread that is there:
+ * - the join: the caller, done with stream 0, runs every called stream not
+ *   claimed yet. Safe for any stream: stream 0 has recorded all its events,
+ *   and every other stream still has its own worker, so a helped stream
+ *   that waits is waiting for a stream some thread will run.
+ * - a wait for an event that is not recorded: the waiter runs the stream
+ *   that recorded that event in an earlier run, if it is called in this
+ *   run, unclaimed, and its function is known to wait for nothing (it made
+ *   no wait in the last successful run that called it; generated stream
+ *   functions wait unconditionally, so a successful run shows all their
+ *   waits). Such a stream runs to its end without blocking, so running it
+ *   inside the waiter's stream cannot deadlock.
+ * A worker that finds its stream claimed goes back to polling. When the
+ * process could run on one CPU only when the executor was created (solo),
+ * a run wakes no worker at its start: the caller runs the streams at its
+ * waits (those known to wait for nothing) and at its join (any), in order,
+ * as one stream would, without the context switches and cache thrashing
+ * of threads taking turns on one core; the first thread about to sleep in
+ * a wait or the join wakes the workers (once per run), so a stream that
+ * waits for another still gets a thread. Helping is
+ * off with TNGRT_HELP=0 and with pinned workers (the user asked for every
+ * stream on its own CPU).
+ *
  * Pinning. Workers are not pinned unless TNGRT_PIN_THREADS=1 is in the
  * environment when the executor is created: then the worker of stream s
  * runs on the s-th CPU (modulo their count) of the process's affinity set,
@@ -92,6 +121,14 @@ typedef struct ExecWorker {
     atomic_uint_fast64_t go;
 } ExecWorker;
 
+/* The functions a stream ran in earlier successful runs that made no wait
+ * (EXEC_KNOWN of them, most recent first: a bundle has one per gear). */
+#define EXEC_KNOWN 4
+typedef struct ExecKnown {
+    TngrtStreamFn fn[EXEC_KNOWN];
+    unsigned char indep[EXEC_KNOWN];
+} ExecKnown;
+
 struct TngrtExec {
     int nstreams, nevents;
 
@@ -119,6 +156,15 @@ struct TngrtExec {
     atomic_uint_fast64_t *rec_time;  /* per event: time of its last record */
     atomic_int *rec_stream;          /* per event: stream of its last record */
     char (*wait_names)[EXEC_NAME_LEN];   /* "wait eN", built on demand */
+
+    /* Helping (see "Helping" above). */
+    int help;                       /* 0: TNGRT_HELP=0 or pinned workers: no helping */
+    int solo;                       /* helping, and the process had one CPU at create */
+    atomic_int lazy;                /* solo: this run has not woken its workers yet */
+    atomic_uint_fast64_t *claim;    /* per stream: generation of the last run it was claimed in */
+    int *nwaits;                    /* per stream: waits it made in the current run */
+    ExecKnown *known;               /* per stream: functions seen to wait for nothing */
+    atomic_int *cpu;                /* per stream: CPU its runner was on at its start, or -1 */
 
     TngrtError *errs;       /* per stream: its private error for the run */
     ExecWorker *workers;    /* nstreams - 1 of them (stream s at s - 1) */
@@ -183,6 +229,29 @@ static void exec__spun(TngrtExec *self, unsigned poll)
     }
 }
 
+/* The CPU the calling thread runs on, or -1 where that is unknown. */
+static int exec__cpu(void)
+{
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
+/* Whether the thread that runs (or last ran) stream s was on the calling
+ * thread's CPU when it started: then spinning for it would only keep it
+ * off that CPU (two threads on one core, as under taskset or when the
+ * scheduler put them there), and a poller sleeps at once instead. */
+static int exec__same_cpu(const TngrtExec *self, int s)
+{
+    int c;
+    if (s < 0 || s >= self->nstreams)
+        return 0;
+    c = atomic_load_explicit(&self->cpu[s], memory_order_relaxed);
+    return c >= 0 && c == exec__cpu();
+}
+
 /* Whether a wait for e in run g may return (recorded or aborted). */
 static int exec__ready(TngrtExec *self, int e, uint64_t g)
 {
@@ -200,19 +269,23 @@ static void exec__wake(TngrtExec *self)
     pthread_mutex_unlock(&self->ev_mu);
 }
 
+static void exec__unlazy(TngrtExec *self, uint64_t g);
+
 /* Polls, then sleeps until exec__ready. */
 static void exec__block(TngrtExec *self, int e, uint64_t g)
 {
     uint64_t end = 0;
+    int spin = !exec__same_cpu(self, atomic_load_explicit(&self->rec_stream[e], memory_order_relaxed));
     for (unsigned i = 0;; i++) {
         if (atomic_load_explicit(&self->events[e], memory_order_acquire) == g
             || atomic_load_explicit(&self->abort_gen, memory_order_acquire) == g) {
             exec__spun(self, i);
             return;
         }
-        if (!exec__spin(self, i, &end, 1))
+        if (!spin || !exec__spin(self, i, &end, 1))
             break;
     }
+    exec__unlazy(self, g);
     atomic_fetch_add(&self->sleepers, 1);
     pthread_mutex_lock(&self->ev_mu);
     while (!exec__ready(self, e, g))
@@ -235,19 +308,25 @@ void tngrt_exec_record(TngrtExec *self, int stream, int e)
 {
     if (e < 0 || e >= self->nevents)
         return;
-    if (self->trace) {
+    if (self->trace)
         atomic_store_explicit(&self->rec_time[e], tngrt_trace_now(), memory_order_relaxed);
-        atomic_store_explicit(&self->rec_stream[e], stream, memory_order_relaxed);
-    }
+    /* always: a waiter of a later run helps the stream that recorded e */
+    atomic_store_explicit(&self->rec_stream[e], stream, memory_order_relaxed);
     atomic_store(&self->events[e], atomic_load_explicit(&self->gen, memory_order_relaxed));
     exec__wake(self);
 }
 
+static void exec__help(TngrtExec *self, int stream, int e, uint64_t g);
+
 int tngrt_exec_wait(TngrtExec *self, int stream, int e)
 {
     uint64_t g = atomic_load_explicit(&self->gen, memory_order_relaxed), t0 = 0;
+    if (stream >= 0 && stream < self->nstreams)
+        self->nwaits[stream]++;     /* only the thread running stream writes it */
     if (e < 0 || e >= self->nevents)
         return -1;
+    if (self->help && !exec__ready(self, e, g))
+        exec__help(self, stream, e, g);
     if (self->trace)
         t0 = tngrt_trace_now();
     exec__block(self, e, g);
@@ -265,6 +344,8 @@ static void exec__run_stream(TngrtExec *self, int s, uint64_t g)
 {
     TngrtError *err = &self->errs[s];
     uint_fast64_t prev;
+    self->nwaits[s] = 0;
+    atomic_store_explicit(&self->cpu[s], exec__cpu(), memory_order_relaxed);
     err->msg[0] = '\0';
     err->kind = TNGRT_ERR_FAILURE;
     if (self->fns[s](self->arg, self, s, err) == 0)
@@ -274,6 +355,89 @@ static void exec__run_stream(TngrtExec *self, int s, uint64_t g)
         self->first_fail = s;   /* read by the caller after the run's join */
         exec__wake(self);
     }
+}
+
+/* ---- helping ---- */
+
+/* Claims stream s for run g: 1 when the caller is the first to claim it in
+ * g (and must run it), 0 when another thread did, or a later run has begun
+ * (a worker that read an old `go`). */
+static int exec__claim(TngrtExec *self, int s, uint64_t g)
+{
+    uint_fast64_t cur = atomic_load_explicit(&self->claim[s], memory_order_relaxed);
+    while (cur < g)
+        if (atomic_compare_exchange_weak(&self->claim[s], &cur, g))
+            return 1;
+    return 0;
+}
+
+/* A called stream of the current run has finished; the last one wakes the
+ * caller when `wake` (a worker: the caller may be asleep in the join). */
+static void exec__finish(TngrtExec *self, int wake)
+{
+    if (atomic_fetch_sub(&self->pending, 1) == 1 && wake) {
+        pthread_mutex_lock(&self->mu);
+        pthread_cond_signal(&self->done_cv);
+        pthread_mutex_unlock(&self->mu);
+    }
+}
+
+/* Whether stream s's function fn made no wait in the last successful run
+ * that called it (0 when unknown). */
+static int exec__indep(const TngrtExec *self, int s, TngrtStreamFn fn)
+{
+    const ExecKnown *k = &self->known[s];
+    for (int i = 0; i < EXEC_KNOWN; i++)
+        if (k->fn[i] == fn)
+            return k->indep[i];
+    return 0;
+}
+
+/* Remembers, after a successful run, whether stream s's function fn waited
+ * (most recent first; the least recent of EXEC_KNOWN is forgotten). */
+static void exec__learn(TngrtExec *self, int s, TngrtStreamFn fn, int indep)
+{
+    ExecKnown *k = &self->known[s];
+    int i = 0;
+    while (i < EXEC_KNOWN - 1 && k->fn[i] != fn)
+        i++;
+    for (; i > 0; i--) {
+        k->fn[i] = k->fn[i - 1];
+        k->indep[i] = k->indep[i - 1];
+    }
+    k->fn[0] = fn;
+    k->indep[0] = (unsigned char)(indep != 0);
+}
+
+/* Runs stream r of run g inline when this run calls it, its function is
+ * known to wait for nothing, and no thread has claimed it; 1 if it ran. */
+static int exec__help_one(TngrtExec *self, int r, uint64_t g)
+{
+    TngrtStreamFn fn = self->fns[r];
+    if (!fn || !exec__indep(self, r, fn) || !exec__claim(self, r, g))
+        return 0;
+    exec__run_stream(self, r, g);
+    exec__finish(self, 1);
+    return 1;
+}
+
+/* Called by `stream`, about to wait for e in run g, which is not recorded:
+ * runs inline the stream that recorded e in an earlier run if it waits for
+ * nothing and no thread has claimed it (its worker is not running: on a
+ * loaded machine, or still waking up). Solo, every such stream: their
+ * workers were not woken, and the recorder of e may differ from the
+ * earlier run's (another gear), so the waiter runs them all before it
+ * blocks. */
+static void exec__help(TngrtExec *self, int stream, int e, uint64_t g)
+{
+    int r = atomic_load_explicit(&self->rec_stream[e], memory_order_relaxed);
+    if (r > 0 && r < self->nstreams && r != stream && exec__help_one(self, r, g)
+        && exec__ready(self, e, g))
+        return;
+    if (self->solo)
+        for (r = 1; r < self->nstreams && !exec__ready(self, e, g); r++)
+            if (r != stream)
+                exec__help_one(self, r, g);
 }
 
 /* Whether worker w, which last ran generation seen, has something to do. */
@@ -287,10 +451,11 @@ static int exec__called(TngrtExec *self, ExecWorker *w, uint64_t seen)
 static void exec__park(TngrtExec *self, ExecWorker *w, uint64_t seen)
 {
     uint64_t end = 0;
+    int spin = !exec__same_cpu(self, 0);
     for (unsigned i = 0;; i++) {
         if (exec__called(self, w, seen))
             return;
-        if (!exec__spin(self, i, &end, 0))
+        if (!spin || !exec__spin(self, i, &end, 0))
             break;
     }
     pthread_mutex_lock(&self->mu);
@@ -311,13 +476,32 @@ static void *exec__worker(void *p)
         if (atomic_load_explicit(&self->stop, memory_order_acquire))
             return NULL;
         seen = atomic_load_explicit(&w->go, memory_order_acquire);
-        exec__run_stream(self, w->stream, seen);
-        if (atomic_fetch_sub(&self->pending, 1) == 1) {
-            pthread_mutex_lock(&self->mu);   /* the caller may be asleep */
-            pthread_cond_signal(&self->done_cv);
-            pthread_mutex_unlock(&self->mu);
+        if (exec__claim(self, w->stream, seen)) {   /* else a helper ran it */
+            exec__run_stream(self, w->stream, seen);
+            exec__finish(self, 1);
         }
     }
+}
+
+/* Calls the worker of every stream run g calls, waking those asleep. */
+static void exec__wake_workers(TngrtExec *self, uint64_t g)
+{
+    for (int s = 1; s < self->nstreams; s++)
+        if (self->fns[s])
+            atomic_store_explicit(&self->workers[s - 1].go, g, memory_order_release);
+    pthread_mutex_lock(&self->mu);
+    if (self->parked > 0)
+        pthread_cond_broadcast(&self->start_cv);
+    pthread_mutex_unlock(&self->mu);
+}
+
+/* Solo, a thread is about to sleep: the workers of run g, not woken at its
+ * start, are woken now (once), so that a stream no helper can run gets a
+ * thread. */
+static void exec__unlazy(TngrtExec *self, uint64_t g)
+{
+    if (atomic_load_explicit(&self->lazy, memory_order_relaxed) && atomic_exchange(&self->lazy, 0))
+        exec__wake_workers(self, g);
 }
 
 /* Starts generation g: publishes it (for events) and calls the workers
@@ -329,31 +513,39 @@ static int exec__start(TngrtExec *self, uint64_t g)
     for (s = 1; s < self->nstreams; s++)
         called += self->fns[s] != NULL;
     atomic_store_explicit(&self->pending, called, memory_order_relaxed);
+    atomic_store_explicit(&self->lazy, self->solo && called > 0, memory_order_relaxed);
     atomic_store_explicit(&self->gen, g, memory_order_release);
-    if (called == 0)
-        return 0;
-    for (s = 1; s < self->nstreams; s++)
-        if (self->fns[s])
-            atomic_store_explicit(&self->workers[s - 1].go, g, memory_order_release);
-    pthread_mutex_lock(&self->mu);
-    if (self->parked > 0)
-        pthread_cond_broadcast(&self->start_cv);
-    pthread_mutex_unlock(&self->mu);
+    if (called == 0 || self->solo)
+        return called;
+    exec__wake_workers(self, g);
     return called;
 }
 
-/* Polls, then sleeps until every called worker has finished the run. */
-static void exec__join(TngrtExec *self)
+/* Runs on the caller's thread every called stream no worker has claimed
+ * yet (see Helping), then polls and sleeps until every called stream has
+ * finished the run. */
+static void exec__join(TngrtExec *self, uint64_t g)
 {
     uint64_t end = 0;
+    int s, spin = 1;
+    if (self->help)
+        for (s = 1; s < self->nstreams; s++)
+            if (self->fns[s] && exec__claim(self, s, g)) {
+                exec__run_stream(self, s, g);
+                exec__finish(self, 0);
+            }
+    for (s = 1; s < self->nstreams && spin; s++)
+        if (self->fns[s] && exec__same_cpu(self, s))
+            spin = 0;
     for (unsigned i = 0;; i++) {
         if (atomic_load_explicit(&self->pending, memory_order_acquire) == 0) {
             exec__spun(self, i);
             return;
         }
-        if (!exec__spin(self, i, &end, 1))
+        if (!spin || !exec__spin(self, i, &end, 1))
             break;
     }
+    exec__unlazy(self, g);
     pthread_mutex_lock(&self->mu);
     while (atomic_load_explicit(&self->pending, memory_order_acquire) > 0)
         pthread_cond_wait(&self->done_cv, &self->mu);
@@ -371,10 +563,14 @@ int tngrt_exec_run(TngrtExec *self, const TngrtStreamFn *fns, void *arg, TngrtEr
     if (fns[0])
         exec__run_stream(self, 0, g);
     if (called)
-        exec__join(self);
+        exec__join(self, g);
     s = self->first_fail;
-    if (s < 0)
+    if (s < 0) {
+        for (s = 1; s < self->nstreams; s++)
+            if (fns[s])
+                exec__learn(self, s, fns[s], self->nwaits[s] == 0);
         return 0;
+    }
     if (self->errs[s].msg[0])
         tngrt__fail(err, NULL, "%s", self->errs[s].msg);
     else
@@ -413,6 +609,10 @@ static void exec__free(TngrtExec *self)
     free(self->wait_names);
     free(self->errs);
     free(self->workers);
+    free(self->claim);
+    free(self->nwaits);
+    free(self->known);
+    free(self->cpu);
     free(self);
 }
 
@@ -458,6 +658,28 @@ static void exec__pin(ExecWorker *w)
 #endif
 }
 
+/* Whether threads help (see Helping): not with TNGRT_HELP=0, nor when
+ * TNGRT_PIN_THREADS=1 asks for every stream on its own CPU. */
+static int exec__help_on(void)
+{
+    const char *h = getenv("TNGRT_HELP"), *p = getenv("TNGRT_PIN_THREADS");
+    if (h && strcmp(h, "0") == 0)
+        return 0;
+    return !(p && strcmp(p, "1") == 0);
+}
+
+/* Whether the process may run on one CPU only (its affinity set, as under
+ * taskset -c N): then a worker can only take turns with the caller. */
+static int exec__one_cpu(void)
+{
+#if defined(__linux__)
+    cpu_set_t all;
+    return sched_getaffinity(0, sizeof all, &all) == 0 && CPU_COUNT(&all) == 1;
+#else
+    return 0;
+#endif
+}
+
 /* Allocates self and its arrays and initialises every object; NULL when
  * memory runs out. */
 static TngrtExec *exec__alloc(int nstreams, int nevents)
@@ -479,6 +701,7 @@ static TngrtExec *exec__alloc(int nstreams, int nevents)
     atomic_init(&self->stop, 0);
     atomic_init(&self->abort_gen, 0);
     atomic_init(&self->sleepers, 0);
+    atomic_init(&self->lazy, 0);
     self->spin_ns = exec__spin_ns();
     atomic_init(&self->spin_cur, self->spin_ns);
     self->events = malloc(ne * sizeof *self->events);
@@ -486,12 +709,22 @@ static TngrtExec *exec__alloc(int nstreams, int nevents)
     self->rec_stream = malloc(ne * sizeof *self->rec_stream);
     self->errs = calloc((size_t)nstreams, sizeof *self->errs);
     self->workers = calloc((size_t)nstreams, sizeof *self->workers);
-    if (!self->events || !self->rec_time || !self->rec_stream || !self->errs || !self->workers) {
+    self->claim = malloc((size_t)nstreams * sizeof *self->claim);
+    self->nwaits = calloc((size_t)nstreams, sizeof *self->nwaits);
+    self->known = calloc((size_t)nstreams, sizeof *self->known);
+    self->cpu = malloc((size_t)nstreams * sizeof *self->cpu);
+    self->help = exec__help_on();
+    self->solo = self->help && exec__one_cpu();
+    if (!self->events || !self->rec_time || !self->rec_stream || !self->errs || !self->workers
+        || !self->claim || !self->nwaits || !self->known || !self->cpu) {
         exec__free(self);
         return NULL;
     }
-    for (i = 0; i < nstreams; i++)
+    for (i = 0; i < nstreams; i++) {
         atomic_init(&self->workers[i].go, 0);
+        atomic_init(&self->claim[i], 0);
+        atomic_init(&self->cpu[i], -1);
+    }
     for (i = 0; i < nevents; i++) {
         atomic_init(&self->events[i], 0);
         atomic_init(&self->rec_time[i], 0);

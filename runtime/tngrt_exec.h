@@ -16,6 +16,13 @@
  * there is no unbounded busy-wait. Workers are pinned to CPUs only when
  * TNGRT_PIN_THREADS=1 is in that environment.
  *
+ * A stream may run on another thread than its worker: a stream no
+ * worker has started yet is run by the caller when it is done with stream
+ * 0, or by a thread waiting for its event when its function is known to
+ * wait for nothing (exec.c, "Helping"; off with TNGRT_HELP=0 and with
+ * pinning), so a worker that gets no core does not hold up a run. Stream
+ * functions must not depend on the thread they run on.
+ *
  * When a stream's function fails, the run is aborted: every wait of that
  * run returns -1 at once, so no stream waits for an event that will never
  * be recorded, and tngrt_exec_run returns the first failure's message.
