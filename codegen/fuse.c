@@ -1245,12 +1245,11 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
 {
     const Graph *g = E->g;
-    if (fuse__is_rms(E, ops, n)) {
     if (fuse_gemm_is(E, ops, n)) {   /* hook: a matmul epilogue (fuse_gemm.c) */
         fuse_gemm_emit(E, ops, n, in);
         return;
     }
-    if (n >= 5 && g->ops.v[ops[1]].kind == OP_MEAN) {
+    if (fuse__is_rms(E, ops, n)) {
         fuse__emit_rms(E, ops, n, in);
         return;
     }
