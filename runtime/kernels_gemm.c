@@ -112,6 +112,14 @@ int64_t tngrt_gemm_pack_weight(float **dst, const void *w, TngrtDType dt, int64_
     return size;
 }
 
+void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64_t n, int64_t k,
+                                 int64_t r0, int64_t rows)
+{
+    int64_t shape[1] = {n * k};
+    TngrtArg a = {(void *)(uintptr_t)w, dt, 1, shape};
+    tngrt_gemm_pack_b(dst + r0 * k, &a, r0 * k, 1, k, k, rows);
+}
+
 TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_packed,
                  (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                  const TngrtArg *bias, const float *wp),
