@@ -148,9 +148,9 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
  * previous values then). Tensors of the file that are no weight are not
  * loaded: tngrt_bundle_unused_count and _name list them. The file is
  * mapped read-only and kept mapped until the next successful load or
- * delete: a weight whose bytes start at a 64-byte boundary of memory (its
- * file offset a multiple of 64) is read in place, others and weights a run
- * updates are copied, and Linear weights are packed for the GEMM from the
+ * delete: a weight whose bytes are aligned for its dtype (as in every file
+ * whose writer pads the header to 8 bytes, as safetensors writers do) is
+ * read in place, others and weights a run updates are copied, and Linear weights are packed for the GEMM from the
  * mapping. Replace a loaded file by renaming a new one over it, never by
  * rewriting it in place (the mapping would see the change). */
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path);
