@@ -7,7 +7,7 @@
  *
  *   <name>_launcher [--weights W.safetensors] --input NAME=F.npy ...
  *                   [--out-dir D] [--warmup N] [--iters N] [--trace T.json] [--pad]
- *                   [--strict]
+ *                   [--strict] [--stats]
  *
  * The files are all or nothing: each is written under a temporary name
  * first, and only when every one (and stdout) was written are they renamed
@@ -41,6 +41,7 @@ const TngrtBundleDesc *tngc_template_desc(void);   /* the standalone build's des
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,7 +63,7 @@ typedef struct InputArg {
 typedef struct Args {
     const char *weights, *out_dir, *trace;
     long warmup, iters;
-    int pad, strict, help, version;
+    int pad, strict, stats, help, version;
     InputArg *in;        /* nin entries (room for argc) */
     int nin;
     unsigned given;      /* options seen, one bit each (given once at most) */
@@ -81,6 +82,7 @@ typedef struct Launcher {
     int64_t *real;          /* each symbol's size in the inputs */
     int *is_padded;         /* per symbol: padded up to the gear's value */
     double *lat_us;         /* the timed runs' latencies */
+    double load_us;         /* tngrt_bundle_load_weights's time (--stats) */
     TngrtTrace *trace;
     int gear;
     int made_out_dir;       /* --out-dir did not exist: created, removed again on failure */
@@ -155,7 +157,8 @@ static const char *shape_str(char *buf, size_t len, int ndim, const int64_t *sha
 static void usage_line(FILE *f, const char *prog)
 {
     fprintf(f, "usage: %s [--weights W.safetensors] --input NAME=F.npy ... [--out-dir D]\n"
-               "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict]\n", prog);
+               "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict] [--stats]\n",
+            prog);
 }
 
 static void help_signature(const TngrtBundleDesc *d)
@@ -213,6 +216,8 @@ static void help(const Launcher *L)
            "                     proved row-independent), and the outputs cropped back\n"
            "  --strict           refuse a weights file holding tensors the model does not\n"
            "                     use (default: one warning naming them)\n"
+           "  --stats            also print the weights' load time and size and the\n"
+           "                     process's peak resident memory (after the runs)\n"
            "  --help, --version\n"
            "\nWrites every output of the last run as DIR/<output>.npy (out0, out1, ... or,\n"
            "when the entry returns a dict, named tuple or dataclass, its keys: logits.npy),\n"
@@ -307,6 +312,7 @@ static int parse_arg(Launcher *L, int argc, char **argv, int *i)
     if (!takes_value(opt)) {
         int *flag = strcmp(opt, "--pad") == 0 ? &L->a.pad
                     : strcmp(opt, "--strict") == 0 ? &L->a.strict
+                    : strcmp(opt, "--stats") == 0 ? &L->a.stats
                     : strcmp(opt, "--help") == 0 ? &L->a.help
                     : strcmp(opt, "--version") == 0 ? &L->a.version : NULL;
         if (!flag || eq)
@@ -528,16 +534,21 @@ static int check_unused(const Launcher *L)
     return 0;
 }
 
-/* Creates the bundle and loads the weights. */
+static double now_us(void);
+
+/* Creates the bundle and loads the weights (timed for --stats). */
 static int open_bundle(Launcher *L)
 {
     TngrtError err;
+    double t0;
     if (L->a.weights && is_dir(L->a.weights))
         return fail(L, EXIT_USAGE, "--weights '%s' is a directory", L->a.weights);
     if (tngrt_bundle_new(&L->bundle, L->desc, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
+    t0 = now_us();
     if (L->a.weights && tngrt_bundle_load_weights(L->bundle, L->a.weights) != 0)
         return fail(L, EXIT_USAGE, "%s", tngrt_bundle_last_error(L->bundle));
+    L->load_us = now_us() - t0;
     return L->a.weights ? check_unused(L) : 0;
 }
 
@@ -842,6 +853,25 @@ static void print_latency(Launcher *L)
            percentile(L->lat_us, n, 99), n);
 }
 
+/* --stats: the load time, the weights' bytes, and the peak resident set
+ * (getrusage's ru_maxrss, KiB on Linux) so far. */
+static void print_stats(const Launcher *L)
+{
+    const TngrtBundleDesc *d = L->desc;
+    struct rusage ru;
+    double wbytes = 0;
+    for (int i = 0; i < d->nweights; i++) {
+        double n = (double)tngrt_dtype_size(d->weights[i].dtype);
+        for (int k = 0; k < d->weights[i].ndim; k++)
+            n *= (double)d->weights[i].dims[k].value;
+        wbytes += n;
+    }
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        ru.ru_maxrss = -1;
+    printf("load: %.1f ms, weights %.1f MiB, peak RSS %.1f MiB\n", L->load_us / 1e3,
+           wbytes / 1048576.0, (double)ru.ru_maxrss / 1024.0);
+}
+
 /* ---- results ---- */
 
 /* "<dir>/<name with [^A-Za-z0-9_.-] as '_'>.npy", malloc'd (NULL: out of memory). */
@@ -1032,6 +1062,8 @@ static int launcher_main(Launcher *L, int argc, char **argv)
     if ((rc = run_all(L)) != 0)
         return rc;
     print_latency(L);
+    if (L->a.stats)
+        print_stats(L);
     return write_results(L);
 }
 
