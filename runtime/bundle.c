@@ -10,9 +10,9 @@
  * the generated code reads weights through c->w[i], which points into the
  * mapping, kept until delete or the next load. A weight a run updates, a
  * misaligned one or an empty one gets a private copy. Linear weights the
- * descriptor marks for packing are packed straight from the mapping, and
- * the source pages are dropped as packing goes, so resident memory stays
- * near the weights' size.
+ * descriptor marks for packing (up to BUNDLE_PACK_MAX each) are packed
+ * straight from the mapping, and the source pages are dropped as packing
+ * goes, so resident memory stays near the weights' size.
  *
  * Nothing here prints or exits; every failure leaves a one-line message
  * in the bundle (tngrt_bundle_last_error), or in a TngrtError for
@@ -44,6 +44,13 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
 /* Rows of a Linear weight packed between two drops of their source pages
  * (a multiple of TNGRT_GEMM_NR, 32). */
 #define BUNDLE_PACK_ROWS 2048
+/* The largest weight packed at load, in bytes of its packing. A larger one
+ * is read in place and the GEMM packs it per call where that pays (8 rows
+ * or more, whose arithmetic amortises it; 1 or 2 rows, decode, read it in
+ * place at memory speed): packing 1 GiB at load costs several reads of
+ * the file and a second copy of the weights (issue 18: load within 1.5x
+ * of one read, resident memory within 1.1x of the weights). */
+#define BUNDLE_PACK_MAX ((uint64_t)64 << 20)
 /* The largest block allocated (keeps size arithmetic far from overflow). */
 #define BUNDLE_MAX_BYTES ((uint64_t)PTRDIFF_MAX / 2)
 
@@ -529,15 +536,17 @@ static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, co
 }
 
 /* Whether weight i of d is packed for the GEMM at load: marked
- * TNGRT_SIG_PACK_LINEAR (2-D, float), never updated by a run, and the GEMM
- * linked (libtngcrt_core has none). */
+ * TNGRT_SIG_PACK_LINEAR (2-D, float), never updated by a run, its packing
+ * within BUNDLE_PACK_MAX, and the GEMM linked (libtngcrt_core has none). */
 static int bundle__packs(const TngrtBundleDesc *d, int i)
 {
     const TngrtSigTensor *w = &d->weights[i];
     return (w->flags & TNGRT_SIG_PACK_LINEAR) && !(w->flags & TNGRT_SIG_UPDATED) &&
            w->ndim == 2 && w->dims[0].sym == -1 && w->dims[1].sym == -1 &&
            w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_gemm_packed_size &&
-           tngrt_gemm_pack_weight_rows;
+           tngrt_gemm_pack_weight_rows &&
+           (uint64_t)tngrt_gemm_packed_size(w->dims[0].value, w->dims[1].value) <=
+               BUNDLE_PACK_MAX / sizeof(float);
 }
 
 /* Packs Linear weight i [n, k] from src (its bytes in the weights file st,

@@ -426,10 +426,55 @@ TNGRT_GEMM_INLINE float tngrt_gemm__dot_s(int64_t k, const float *a, int64_t acs
     return s;
 }
 
+#if TNGRT_GEMM_VEC
+/* B of at least this many floats (16 MiB: past any cache) is streamed by
+ * tngrt_gemm__stream_body rather than the four-column dot products. */
+#define TNGRT_GEMM__STREAM_MIN ((int64_t)1 << 22)
+
+/* The dot-product case (brs 1, acs 1: a Linear's weight read in place)
+ * for a B too large for the caches, where the product is bound by reading
+ * B once (decode's GEMV: issue 18): B's columns (the weight's rows) in
+ * memory order, one at a time, each dotted with every row of A while it is
+ * in L1, so B is one sequential stream read once whatever m is (the
+ * four-column loop reads four streams, m times). Each dot sums in the same
+ * order as the four-column loop's (16 lanes, then the lanes in order, then
+ * the tail): results are bitwise those of that loop. */
+TNGRT_GEMM_INLINE void tngrt_gemm__stream_body(int64_t m, int64_t n, int64_t k, const float *a,
+                                               int64_t ars, const float *b, int64_t bcs,
+                                               float *c, int64_t ldc)
+{
+    int64_t k16 = k / 16 * 16;
+    for (int64_t j = 0; j < n; j++) {
+        const float *bj = b + j * bcs;
+        for (int64_t i = 0; i < m; i++) {
+            const float *ai = a + i * ars;
+            tngrt_gemm__v16 s0 = {0}, av, v;
+            float r = 0.0f;
+            for (int64_t kk = 0; kk < k16; kk += 16) {
+                TNGRT_GEMM__LD(av, ai + kk);
+                TNGRT_GEMM__LD(v, bj + kk);
+                s0 += av * v;
+            }
+            for (int u = 0; u < 16; u++)
+                r += s0[u];
+            for (int64_t kk = k16; kk < k; kk++)
+                r += ai[kk] * bj[kk];
+            c[i * ldc + j] = r;
+        }
+    }
+}
+#endif
+
 TNGRT_GEMM_INLINE void tngrt_gemm__small_body(int64_t m, int64_t n, int64_t k, const float *a,
                                               int64_t ars, int64_t acs, const float *b,
                                               int64_t brs, int64_t bcs, float *c, int64_t ldc)
 {
+#if TNGRT_GEMM_VEC
+    if (brs == 1 && acs == 1 && k >= 16 && n * k >= TNGRT_GEMM__STREAM_MIN) {
+        tngrt_gemm__stream_body(m, n, k, a, ars, b, bcs, c, ldc);
+        return;
+    }
+#endif
     for (int64_t i = 0; i < m; i++) {
         const float *ai = a + i * ars;
         float *ci = c + i * ldc;

@@ -853,12 +853,31 @@ static void print_latency(Launcher *L)
            percentile(L->lat_us, n, 99), n);
 }
 
+/* The peak resident set of this process so far, in KiB: Linux's VmHWM
+ * (/proc/self/status), which starts afresh at exec, else getrusage's
+ * ru_maxrss (which on Linux keeps the high-water mark of the process that
+ * exec'd the launcher: a large parent's shows); -1 when neither works. */
+static long peak_rss_kib(void)
+{
+    char line[256];
+    long kib = -1;
+    struct rusage ru;
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && kib < 0 && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    if (kib < 0 && getrusage(RUSAGE_SELF, &ru) == 0)
+        kib = ru.ru_maxrss;
+    return kib;
+}
+
 /* --stats: the load time, the weights' bytes, and the peak resident set
- * (getrusage's ru_maxrss, KiB on Linux) so far. */
+ * so far. */
 static void print_stats(const Launcher *L)
 {
     const TngrtBundleDesc *d = L->desc;
-    struct rusage ru;
     double wbytes = 0;
     for (int i = 0; i < d->nweights; i++) {
         double n = (double)tngrt_dtype_size(d->weights[i].dtype);
@@ -866,10 +885,8 @@ static void print_stats(const Launcher *L)
             n *= (double)d->weights[i].dims[k].value;
         wbytes += n;
     }
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        ru.ru_maxrss = -1;
     printf("load: %.1f ms, weights %.1f MiB, peak RSS %.1f MiB\n", L->load_us / 1e3,
-           wbytes / 1048576.0, (double)ru.ru_maxrss / 1024.0);
+           wbytes / 1048576.0, (double)peak_rss_kib() / 1024.0);
 }
 
 /* ---- results ---- */

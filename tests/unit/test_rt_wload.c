@@ -6,7 +6,9 @@
  * copy (the file's or caller's bytes never change), Linear weights are
  * packed from the mapping exactly as tngrt_gemm_pack_weight packs them,
  * truncated or hostile bytes are refused with a message, and a failed load
- * leaves the previous weights in use.
+ * leaves the previous weights in use; and the GEMM's streaming loop for a
+ * weight past the caches read in place (decode) gives the results of its
+ * four-column loop bitwise.
  *
  * The model, written here as tngc would generate it: input x f32[16];
  * weights w f32[16], u f32[16] (a buffer the run updates: u += 1 after
@@ -311,6 +313,33 @@ static void test_hostile_refused_old_kept(void **state)
     free(block);
 }
 
+/* A Linear's weight too large for the caches, read in place at a few
+ * rows (decode): the streaming loop gives bitwise the four-column loop's
+ * results (checked on a slice of columns small enough for that loop). */
+static void test_gemv_stream_matches(void **state)
+{
+    const int64_t m = 2, n = 1027, k = 4101, cols = 40;   /* n * k > 2^22 */
+    float *a = malloc((size_t)(m * k) * sizeof(float)), *w = malloc((size_t)(n * k) * sizeof(float));
+    float *c = malloc((size_t)(m * n) * sizeof(float)), *d = malloc((size_t)(m * cols) * sizeof(float));
+    uint32_t r = 12345;
+    (void)state;
+    assert_true(a && w && c && d);
+    for (int64_t i = 0; i < m * k; i++, r = r * 1103515245u + 12345u)
+        a[i] = (float)(r >> 9) / 8388608.0f - 1.0f;
+    for (int64_t i = 0; i < n * k; i++, r = r * 1103515245u + 12345u)
+        w[i] = (float)(r >> 9) / 8388608.0f - 1.0f;
+    tngrt_gemm_small_f32(m, n, k, a, k, 1, w, 1, k, c, n);
+    for (int64_t off = 0; off + cols <= n; off += 329) {
+        tngrt_gemm_small_f32(m, cols, k, a, k, 1, w + off * k, 1, k, d, cols);
+        for (int64_t i = 0; i < m; i++)
+            assert_memory_equal(c + i * n + off, d + i * cols, (size_t)cols * sizeof(float));
+    }
+    free(a);
+    free(w);
+    free(c);
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_in_place_when_aligned),
         cmocka_unit_test(test_packed_from_mapping),
         cmocka_unit_test(test_hostile_refused_old_kept),
+        cmocka_unit_test(test_gemv_stream_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
