@@ -620,6 +620,8 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
         if (bundle__in_place(d, i, src, self->wbytes[i])) {
             self->w[i] = (void *)(uintptr_t)src;   /* read only: no run writes it */
             mapped_src = 1;
+            if (!bundle__packs(d, i))   /* packing reads (and drops) it */
+                tngrt_safetensors_populate(st, src, self->wbytes[i]);
         } else {
             self->w[i] = self->wown[i];
             if (self->wbytes[i] > 0)

@@ -673,6 +673,32 @@ void tngrt_safetensors_drop(const TngrtSafetensors *self, const void *data, size
         (void)madvise((void *)lo, (size_t)(hi - lo), MADV_DONTNEED);
 }
 
+void tngrt_safetensors_populate(const TngrtSafetensors *self, const void *data, size_t n)
+{
+    uintptr_t base = (uintptr_t)self->bytes, at = (uintptr_t)data;
+    long ps;
+    if (self->how != ST_MAPPED || n == 0 || at < base || at - base > self->len
+        || n > self->len - (at - base) || (ps = sysconf(_SC_PAGESIZE)) <= 0)
+        return;
+#ifdef MADV_POPULATE_READ
+    {
+        uintptr_t lo = at / (uintptr_t)ps * (uintptr_t)ps;
+        if (madvise((void *)lo, (size_t)(at + n - lo), MADV_POPULATE_READ) == 0)
+            return;
+    }
+#endif
+    /* kernels before 5.14: one read per page faults it (and its
+     * neighbours, by fault-around) in */
+    {
+        volatile const unsigned char *p = data;
+        unsigned char sink = 0;
+        for (size_t off = 0; off < n; off += (size_t)ps)
+            sink ^= p[off];
+        sink ^= p[n - 1];
+        (void)sink;
+    }
+}
+
 void tngrt_safetensors_close(TngrtSafetensors *self)
 {
     if (!self)

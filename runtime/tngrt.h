@@ -146,6 +146,12 @@ int tngrt_safetensors_mapped(const TngrtSafetensors *self);
  * not inside it. */
 void tngrt_safetensors_drop(const TngrtSafetensors *self, const void *data, size_t n);
 
+/* Faults the bytes [data, data + n) of a mapped self into this process
+ * now (MADV_POPULATE_READ, else a read per page), so that a load is
+ * complete when it returns and the first run pays no page faults. Does
+ * nothing when self is not mapped or the range is not inside it. */
+void tngrt_safetensors_populate(const TngrtSafetensors *self, const void *data, size_t n);
+
 /* Fills *view_out with a non-owning view of tensor name (its data points
  * into self, valid until tngrt_safetensors_close); returns 0, or -1 with a
  * message in err when there is no such tensor. The data may be unaligned

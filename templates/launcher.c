@@ -83,6 +83,7 @@ typedef struct Launcher {
     int *is_padded;         /* per symbol: padded up to the gear's value */
     double *lat_us;         /* the timed runs' latencies */
     double load_us;         /* tngrt_bundle_load_weights's time (--stats) */
+    double first_us;        /* the first run's time, warm-up or not (--stats) */
     TngrtTrace *trace;
     int gear;
     int made_out_dir;       /* --out-dir did not exist: created, removed again on failure */
@@ -216,8 +217,8 @@ static void help(const Launcher *L)
            "                     proved row-independent), and the outputs cropped back\n"
            "  --strict           refuse a weights file holding tensors the model does not\n"
            "                     use (default: one warning naming them)\n"
-           "  --stats            also print the weights' load time and size and the\n"
-           "                     process's peak resident memory (after the runs)\n"
+           "  --stats            also print the weights' load time and size, the first\n"
+           "                     run's time and the process's peak resident memory\n"
            "  --help, --version\n"
            "\nWrites every output of the last run as DIR/<output>.npy (out0, out1, ... or,\n"
            "when the entry returns a dict, named tuple or dataclass, its keys: logits.npy),\n"
@@ -815,9 +816,13 @@ static int run_all(Launcher *L)
     if (L->a.trace && tngrt_trace_new(&L->trace, L->desc->nstreams, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
     int rc;
-    for (long i = 0; i < L->a.warmup; i++)
+    for (long i = 0; i < L->a.warmup; i++) {
+        double t0 = now_us();
         if ((rc = run_once(L)) != 0)
             return rc;
+        if (i == 0)
+            L->first_us = now_us() - t0;
+    }
     for (long i = 0; i < L->a.iters; i++) {
         double t0;
         if (i == L->a.iters - 1 && L->trace)
@@ -826,6 +831,8 @@ static int run_all(Launcher *L)
         if ((rc = run_once(L)) != 0)
             return rc;
         L->lat_us[i] = now_us() - t0;
+        if (i == 0 && L->a.warmup == 0)
+            L->first_us = L->lat_us[i];
     }
     tngrt_bundle_set_trace(L->bundle, NULL);
     return 0;
@@ -885,8 +892,9 @@ static void print_stats(const Launcher *L)
             n *= (double)d->weights[i].dims[k].value;
         wbytes += n;
     }
-    printf("load: %.1f ms, weights %.1f MiB, peak RSS %.1f MiB\n", L->load_us / 1e3,
-           wbytes / 1048576.0, (double)peak_rss_kib() / 1024.0);
+    printf("load: %.1f ms, first run %.1f ms, weights %.1f MiB, peak RSS %.1f MiB\n",
+           L->load_us / 1e3, L->first_us / 1e3, wbytes / 1048576.0,
+           (double)peak_rss_kib() / 1024.0);
 }
 
 /* ---- results ---- */
