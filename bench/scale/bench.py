@@ -5,9 +5,10 @@ decode is a chain of GEMVs, bound by reading the weights from memory.
 
 In each round, alternating:
 readbw       bench/scale/readbw.c: one read of the weights file in 1 MiB
-             chunks (page cache warm, median of 7), and the machine's memory
-             read bandwidth (a C loop summing a 512 MiB float array, median
-             of 7: medians, as the launcher's p50)
+             chunks (page cache warm, median of 7), and the memory read
+             bandwidth (a C loop summing the file mapped read-only, as the
+             bundle reads its weights: the same memory; median of 7, as
+             the launcher's p50)
 launcher     the bundle's launcher with --stats: tngrt_bundle_load_weights's
              time (the file mapped, checked, and the weights read in place
              faulted in), the first run's time (no page faults left for it:
