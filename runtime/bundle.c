@@ -45,9 +45,9 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
  * (a multiple of TNGRT_GEMM_NR, 32). */
 #define BUNDLE_PACK_ROWS 2048
 /* The largest weight packed at load, in bytes of its packing. A larger one
- * is read in place and the GEMM packs it per call where that pays (8 rows
- * or more, whose arithmetic amortises it; 1 or 2 rows, decode, read it in
- * place at memory speed): packing 1 GiB at load costs several reads of
+ * is read in place: products of fewer than 8 rows (decode) stream it once
+ * at memory speed (kernels_gemm.c), 8 rows or more pack it per call, which
+ * their arithmetic amortises. Packing 1 GiB at load costs several reads of
  * the file and a second copy of the weights (issue 18: load within 1.5x
  * of one read, resident memory within 1.1x of the weights). */
 #define BUNDLE_PACK_MAX ((uint64_t)64 << 20)
@@ -356,8 +356,8 @@ static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
     self->in = calloc((size_t)d->ninputs + 1, sizeof *self->in);
     self->sym = calloc((size_t)d->nsyms + 1, sizeof *self->sym);
     self->off = calloc((size_t)noff, sizeof *self->off);
-    if (!self->arena || !self->w || !self->wown || !self->wraw || !self->wbytes || !self->wpack || !self->in || !self->sym ||
-        !self->off) {
+    if (!self->arena || !self->w || !self->wown || !self->wraw || !self->wbytes || !self->wpack ||
+        !self->in || !self->sym || !self->off) {
         tngrt__fail(err, NULL, "bundle '%s': out of memory (arena of %lld bytes)", d->name,
                     (long long)arena);
         return -1;

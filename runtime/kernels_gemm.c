@@ -426,10 +426,11 @@ TNGRT_GEMM_INLINE float tngrt_gemm__dot_s(int64_t k, const float *a, int64_t acs
     return s;
 }
 
-#if TNGRT_GEMM_VEC
 /* B of at least this many floats (16 MiB: past any cache) is streamed by
  * tngrt_gemm__stream_body rather than the four-column dot products. */
 #define TNGRT_GEMM__STREAM_MIN ((int64_t)1 << 22)
+
+#if TNGRT_GEMM_VEC
 
 /* One dot product of k floats at ai and bj (two partial sums of 16
  * lanes, added, then the lanes in order, then the tail). */
@@ -694,8 +695,11 @@ void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
 int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
 {
     /* each row streams all of B: one or two rows always, up to 7 while B
-     * stays in L2 (256 KiB); packing pays from 8 rows */
-    return m >= 1 && m < 8 && (m <= 2 || n * k <= 65536);
+     * stays in L2 (256 KiB), or where B is past the caches (a weight read
+     * in place: the streaming loop reads it once for all rows when it is
+     * a Linear's); packing pays from 8 rows */
+    return m >= 1 && m < 8 &&
+           (m <= 2 || n * k <= 65536 || (TNGRT_GEMM_VEC && n * k >= TNGRT_GEMM__STREAM_MIN));
 }
 
 /* ---- matmul through strides: views read in place ---- */

@@ -319,7 +319,7 @@ static void test_hostile_refused_old_kept(void **state)
  * rounding of a double-precision dot product, on every ISA path. */
 static void test_gemv_stream_matches(void **state)
 {
-    const int64_t m = 2, n = 1027, k = 4101;   /* n * k > 2^22 */
+    const int64_t m = 5, n = 1027, k = 4101;   /* n * k > 2^22 */
     float *a = malloc((size_t)(m * k) * sizeof(float)), *w = malloc((size_t)(n * k) * sizeof(float));
     float *c = malloc((size_t)(m * n) * sizeof(float));
     uint32_t r = 12345;
