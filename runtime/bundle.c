@@ -5,6 +5,15 @@
  * run, selects the gear from their shapes, and runs the gear's stream
  * functions on the executor.
  *
+ * Weights at scale (issue 18): the weights file is mapped, not read, and
+ * a weight whose bytes in it are aligned for its dtype is used in place:
+ * the generated code reads weights through c->w[i], which points into the
+ * mapping, kept until delete or the next load. A weight a run updates, a
+ * misaligned one or an empty one gets a private copy. Linear weights the
+ * descriptor marks for packing (up to BUNDLE_PACK_MAX each) are packed
+ * straight from the mapping, and the source pages are dropped as packing
+ * goes, so resident memory stays near the weights' size.
+ *
  * Nothing here prints or exits; every failure leaves a one-line message
  * in the bundle (tngrt_bundle_last_error), or in a TngrtError for
  * tngrt_bundle_new.
@@ -24,13 +33,24 @@ void openblas_set_num_threads(int num_threads) __attribute__((weak));
 /* The GEMM's weight packing (kernels_gemm.c), weak for the same reason: a
  * bundle with TNGRT_SIG_PACK_LINEAR weights calls tngrt_kernel_linear_packed,
  * whose object defines it. */
-int64_t tngrt_gemm_pack_weight(float **dst, const void *w, TngrtDType dt, int64_t n, int64_t k)
-    __attribute__((weak));
+int64_t tngrt_gemm_packed_size(int64_t n, int64_t k) __attribute__((weak));
+void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64_t n, int64_t k,
+                                 int64_t r0, int64_t rows) __attribute__((weak));
 
 /* Alignment of the arena and of every weight block, in bytes. */
 #define BUNDLE_ALIGN 64
 /* Room for a message; long gear lists are cut short with "...". */
 #define BUNDLE_MSG 1024
+/* Rows of a Linear weight packed between two drops of their source pages
+ * (a multiple of TNGRT_GEMM_NR, 32). */
+#define BUNDLE_PACK_ROWS 2048
+/* The largest weight packed at load, in bytes of its packing. A larger one
+ * is read in place: products of fewer than 8 rows (decode) stream it once
+ * at memory speed (kernels_gemm.c), 8 rows or more pack it per call, which
+ * their arithmetic amortises. Packing 1 GiB at load costs several reads of
+ * the file and a second copy of the weights (issue 18: load within 1.5x
+ * of one read, resident memory within 1.1x of the weights). */
+#define BUNDLE_PACK_MAX ((uint64_t)64 << 20)
 /* The largest block allocated (keeps size arithmetic far from overflow). */
 #define BUNDLE_MAX_BYTES ((uint64_t)PTRDIFF_MAX / 2)
 
@@ -38,9 +58,12 @@ struct TngrtBundle {
     const TngrtBundleDesc *desc;
     unsigned char *arena;     /* BUNDLE_ALIGN-aligned, arena_cap bytes */
     size_t arena_cap;
-    void **w;                 /* nweights blocks, BUNDLE_ALIGN-aligned */
+    void **w;                 /* per weight: its bytes (wown[i], or in st aligned for its dtype) */
+    void **wown;              /* per weight: a private block, zeroed until a load copies into it */
+    void **wraw;              /* what free takes for wown[i] */
     size_t *wbytes;           /* their sizes */
     float **wpack;            /* per weight: packed for the GEMM at load, or NULL */
+    TngrtSafetensors *st;     /* the loaded weights file or memory, NULL before a load */
     void **in;                /* input data of the current run */
     int64_t *sym;             /* symbol values of the selected gear */
     int64_t *off;             /* dynamic gears' arena offsets (max noff) */
@@ -289,6 +312,20 @@ static void *bundle__alloc(uint64_t bytes, size_t *cap_out, int zero)
     return p;
 }
 
+/* A zeroed BUNDLE_ALIGN-aligned block of bytes (at least 1); *raw is what
+ * free takes. calloc, so that a large block is fresh zero pages nothing
+ * touches (no resident memory) until a load copies into it. */
+static void *bundle__zalloc(uint64_t bytes, void **raw)
+{
+    unsigned char *p;
+    if (bytes > BUNDLE_MAX_BYTES || !(p = calloc(1, (size_t)bytes + BUNDLE_ALIGN))) {
+        *raw = NULL;
+        return NULL;
+    }
+    *raw = p;
+    return p + (BUNDLE_ALIGN - (uintptr_t)p % BUNDLE_ALIGN) % BUNDLE_ALIGN;
+}
+
 /* The byte size of a weight (its dims are constants, checked by desc__check). */
 static int bundle__weight_bytes(const TngrtSigTensor *w, size_t *out, TngrtError *err)
 {
@@ -312,13 +349,15 @@ static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
     }
     self->arena = bundle__alloc((uint64_t)arena, &self->arena_cap, 0);
     self->w = calloc((size_t)d->nweights + 1, sizeof *self->w);
+    self->wown = calloc((size_t)d->nweights + 1, sizeof *self->wown);
+    self->wraw = calloc((size_t)d->nweights + 1, sizeof *self->wraw);
     self->wbytes = calloc((size_t)d->nweights + 1, sizeof *self->wbytes);
     self->wpack = calloc((size_t)d->nweights + 1, sizeof *self->wpack);
     self->in = calloc((size_t)d->ninputs + 1, sizeof *self->in);
     self->sym = calloc((size_t)d->nsyms + 1, sizeof *self->sym);
     self->off = calloc((size_t)noff, sizeof *self->off);
-    if (!self->arena || !self->w || !self->wbytes || !self->wpack || !self->in || !self->sym ||
-        !self->off) {
+    if (!self->arena || !self->w || !self->wown || !self->wraw || !self->wbytes || !self->wpack ||
+        !self->in || !self->sym || !self->off) {
         tngrt__fail(err, NULL, "bundle '%s': out of memory (arena of %lld bytes)", d->name,
                     (long long)arena);
         return -1;
@@ -326,7 +365,7 @@ static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
     for (int i = 0; i < d->nweights; i++) {
         if (bundle__weight_bytes(&d->weights[i], &self->wbytes[i], err) != 0)
             return -1;
-        self->w[i] = bundle__alloc(self->wbytes[i], NULL, 1);
+        self->w[i] = self->wown[i] = bundle__zalloc(self->wbytes[i], &self->wraw[i]);
         if (!self->w[i]) {
             tngrt__fail(err, NULL, "bundle '%s': out of memory for weight '%s' (%zu bytes)",
                         d->name, d->weights[i].name, self->wbytes[i]);
@@ -367,14 +406,17 @@ void tngrt_bundle_delete(TngrtBundle *self)
     if (!self)
         return;
     tngrt_exec_delete(self->exec);
-    if (self->w)
+    if (self->wraw)
         for (int i = 0; i < self->desc->nweights; i++)
-            free(self->w[i]);
+            free(self->wraw[i]);
     if (self->wpack)
         for (int i = 0; i < self->desc->nweights; i++)
             free(self->wpack[i]);
+    tngrt_safetensors_close(self->st);
     free(self->wpack);
     free(self->w);
+    free(self->wown);
+    free(self->wraw);
     free(self->wbytes);
     free(self->in);
     free(self->sym);
@@ -493,35 +535,116 @@ static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, co
     return 0;
 }
 
-/* Packs the weights the descriptor marks TNGRT_SIG_PACK_LINEAR (2-D,
- * float, never updated by a run) for the GEMM's microkernel, once per load
- * (issue 18): a Linear then reads its weight with no per-call packing. A
- * weight whose packing cannot be allocated stays unpacked (the kernel packs
- * per call). */
-static void bundle__pack_weights(TngrtBundle *self)
+/* Whether weight i of d is packed for the GEMM at load: marked
+ * TNGRT_SIG_PACK_LINEAR (2-D, float), never updated by a run, its packing
+ * within BUNDLE_PACK_MAX, and the GEMM linked (libtngcrt_core has none). */
+static int bundle__packs(const TngrtBundleDesc *d, int i)
+{
+    const TngrtSigTensor *w = &d->weights[i];
+    return (w->flags & TNGRT_SIG_PACK_LINEAR) && !(w->flags & TNGRT_SIG_UPDATED) &&
+           w->ndim == 2 && w->dims[0].sym == -1 && w->dims[1].sym == -1 &&
+           w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_gemm_packed_size &&
+           tngrt_gemm_pack_weight_rows &&
+           (uint64_t)tngrt_gemm_packed_size(w->dims[0].value, w->dims[1].value) <=
+               BUNDLE_PACK_MAX / sizeof(float);
+}
+
+/* Packs Linear weight i [n, k] from src (its bytes in the weights file st,
+ * or in its private copy) for the GEMM's microkernel, once per load (issue
+ * 18): a Linear then reads its weight with no per-call packing. Rows are
+ * packed BUNDLE_PACK_ROWS at a time, and where src is in st's mapping each
+ * block's source pages are dropped once packed (they fault back in if read
+ * again), so packing holds the packed copy and one block of the source.
+ * Returns the packing, or NULL when it cannot be allocated (the kernel then
+ * packs per call). */
+static float *bundle__pack(const TngrtBundleDesc *d, int i, const void *src,
+                           const TngrtSafetensors *st)
+{
+    const TngrtSigTensor *w = &d->weights[i];
+    int64_t n = w->dims[0].value, k = w->dims[1].value, size = tngrt_gemm_packed_size(n, k);
+    size_t es = tngrt_dtype_size(w->dtype);
+    float *dst;
+    if ((w->dtype != TNGRT_F32 && w->dtype != TNGRT_F16 && w->dtype != TNGRT_BF16) ||
+        (uint64_t)size > SIZE_MAX / sizeof(float) ||
+        !(dst = malloc((size_t)size * sizeof(float))))
+        return NULL;
+    for (int64_t r = 0; r < n; r += BUNDLE_PACK_ROWS) {
+        int64_t rows = n - r < BUNDLE_PACK_ROWS ? n - r : BUNDLE_PACK_ROWS;
+        tngrt_gemm_pack_weight_rows(dst, src, w->dtype, n, k, r, rows);
+        if (st)
+            tngrt_safetensors_drop(st, (const unsigned char *)src + (size_t)(r * k) * es,
+                                   (size_t)(rows * k) * es);
+    }
+    return dst;
+}
+
+/* Whether weight i's bytes at data can be read in place: a weight no run
+ * updates, not empty, aligned for its dtype (what C requires of a typed
+ * access; kernels assume no more: vector loads are unaligned ones). A
+ * safetensors writer pads the header to 8 bytes, so every tensor of an
+ * ordinary file qualifies; BUNDLE_ALIGN (64) would only spare a few cache
+ * line splits. */
+static int bundle__in_place(const TngrtBundleDesc *d, int i, const void *data, size_t nbytes)
+{
+    return !(d->weights[i].flags & TNGRT_SIG_UPDATED) && nbytes > 0 &&
+           (uintptr_t)data % tngrt_dtype_size(d->weights[i].dtype) == 0;
+}
+
+/* Loads every weight from st (opened from what, the name for messages),
+ * taking st: on success the bundle keeps it (in-place weights point into
+ * it) and the previous one is closed; on failure st is closed and the
+ * previous weights stay as they were. */
+static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *what)
 {
     const TngrtBundleDesc *d = self->desc;
+    TngrtTensor *views;
+    int rc = -1;
+    views = calloc((size_t)d->nweights + 1, sizeof *views);
+    if (!views) {
+        bundle__fail(self, "%s: out of memory", what);
+        goto out;
+    }
+    for (int i = 0; i < d->nweights; i++)
+        if (bundle__find_weight(self, st, what, i, &views[i]) != 0)
+            goto out;
+    if (bundle__note_unused(self, st, what) != 0)
+        goto out;
+    /* every weight checked: only now change the stored values (nothing
+     * below fails: a packing that cannot be allocated leaves the weight
+     * unpacked) */
     for (int i = 0; i < d->nweights; i++) {
-        const TngrtSigTensor *w = &d->weights[i];
+        const void *src = views[i].data;
+        int mapped_src = 0;
         free(self->wpack[i]);
         self->wpack[i] = NULL;
-        if (!(w->flags & TNGRT_SIG_PACK_LINEAR) || (w->flags & TNGRT_SIG_UPDATED) ||
-            w->ndim != 2 || w->dims[0].sym != -1 || w->dims[1].sym != -1 ||
-            !tngrt_gemm_pack_weight)
-            continue;
-        if (tngrt_gemm_pack_weight(&self->wpack[i], self->w[i], w->dtype, w->dims[0].value,
-                                   w->dims[1].value) < 0)
-            self->wpack[i] = NULL;
+        if (bundle__in_place(d, i, src, self->wbytes[i])) {
+            self->w[i] = (void *)(uintptr_t)src;   /* read only: no run writes it */
+            mapped_src = 1;
+            if (!bundle__packs(d, i))   /* packing reads (and drops) it */
+                tngrt_safetensors_populate(st, src, self->wbytes[i]);
+        } else {
+            self->w[i] = self->wown[i];
+            if (self->wbytes[i] > 0)
+                memcpy(self->w[i], src, self->wbytes[i]);
+            tngrt_safetensors_drop(st, src, self->wbytes[i]);
+        }
+        if (bundle__packs(d, i))
+            self->wpack[i] = bundle__pack(d, i, self->w[i], mapped_src ? st : NULL);
     }
+    tngrt_safetensors_close(self->st);
+    self->st = st;
+    st = NULL;
+    rc = 0;
+out:
+    free(views);
+    tngrt_safetensors_close(st);
+    return rc;
 }
 
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
 {
-    const TngrtBundleDesc *d = self->desc;
     TngrtSafetensors *st;
-    TngrtTensor *views;
     TngrtError e;
-    int rc = -1;
     self->err[0] = '\0';
     if (!path) {
         bundle__fail(self, "no weights file given");
@@ -531,26 +654,26 @@ int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
         bundle__fail(self, "%s", e.msg);
         return -1;
     }
-    views = calloc((size_t)d->nweights + 1, sizeof *views);
-    if (!views) {
-        bundle__fail(self, "%s: out of memory", path);
-        goto out;
+    return bundle__load(self, st, path);
+}
+
+int tngrt_bundle_load_weights_memory(TngrtBundle *self, const void *data, size_t len,
+                                     const char *name)
+{
+    TngrtSafetensors *st;
+    TngrtError e;
+    self->err[0] = '\0';
+    if (!name)
+        name = "<memory>";
+    if (!data) {
+        bundle__fail(self, "%s: no weights given (NULL)", name);
+        return -1;
     }
-    for (int i = 0; i < d->nweights; i++)
-        if (bundle__find_weight(self, st, path, i, &views[i]) != 0)
-            goto out;
-    if (bundle__note_unused(self, st, path) != 0)
-        goto out;
-    /* every weight checked: only now change the stored values */
-    for (int i = 0; i < d->nweights; i++)
-        if (self->wbytes[i] > 0)
-            memcpy(self->w[i], views[i].data, self->wbytes[i]);
-    bundle__pack_weights(self);
-    rc = 0;
-out:
-    free(views);
-    tngrt_safetensors_close(st);
-    return rc;
+    if (tngrt_safetensors_open_memory(data, len, name, &st, &e) != 0) {
+        bundle__fail(self, "%s", e.msg);
+        return -1;
+    }
+    return bundle__load(self, st, name);
 }
 
 /* ---- inputs and gears ---- */

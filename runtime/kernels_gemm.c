@@ -112,6 +112,14 @@ int64_t tngrt_gemm_pack_weight(float **dst, const void *w, TngrtDType dt, int64_
     return size;
 }
 
+void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64_t n, int64_t k,
+                                 int64_t r0, int64_t rows)
+{
+    int64_t shape[1] = {n * k};
+    TngrtArg a = {(void *)(uintptr_t)w, dt, 1, shape};
+    tngrt_gemm_pack_b(dst + r0 * k, &a, r0 * k, 1, k, k, rows);
+}
+
 TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_packed,
                  (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                  const TngrtArg *bias, const float *wp),
@@ -657,10 +665,115 @@ TNGRT_GEMM_INLINE float tngrt_gemm__dot_s(int64_t k, const float *a, int64_t acs
     return s;
 }
 
+/* B of at least this many floats (16 MiB: past any cache) is streamed by
+ * tngrt_gemm__stream_body rather than the four-column dot products. */
+#define TNGRT_GEMM__STREAM_MIN ((int64_t)1 << 22)
+
+#if TNGRT_GEMM_VEC
+
+/* One dot product of k floats at ai and bj (two partial sums of 16
+ * lanes, added, then the lanes in order, then the tail). */
+TNGRT_GEMM_INLINE float tngrt_gemm__dot1(int64_t k, const float *ai, const float *bj)
+{
+    int64_t k32 = k / 32 * 32, kk = 0;
+    tngrt_gemm__v16 s0 = {0}, s1 = {0}, av, v;
+    float r = 0.0f;
+    for (; kk < k32; kk += 32) {
+        TNGRT_GEMM__LD(av, ai + kk);
+        TNGRT_GEMM__LD(v, bj + kk);
+        s0 += av * v;
+        TNGRT_GEMM__LD(av, ai + kk + 16);
+        TNGRT_GEMM__LD(v, bj + kk + 16);
+        s1 += av * v;
+    }
+    s0 += s1;
+    for (int u = 0; u < 16; u++)
+        r += s0[u];
+    for (; kk < k; kk++)
+        r += ai[kk] * bj[kk];
+    return r;
+}
+
+/* The dot-product case (brs 1, acs 1: a Linear's weight read in place)
+ * for a B too large for the caches, where the product is bound by reading
+ * B once (decode's GEMV: issue 18). Four of B's columns (the weight's
+ * rows, contiguous: one sequential stream) at a time, dotted with every
+ * row of A while they are in cache, so B is read from memory once
+ * whatever m is (the four-column loop below reads it m times); each load
+ * of A's vector serves four columns, and each column keeps two partial
+ * sums off one dependency chain. Measured on 1 GiB (bench/scale): one
+ * column at a time with A's vector reloaded per column reached 60-70% of
+ * the memory read bandwidth, this about 100%. Sums in an order of its own
+ * (two partial sums of 16 lanes, added, then the lanes in order, then the
+ * tail), within the matmul tolerance like the microkernels' FMAs. */
+TNGRT_GEMM_INLINE void tngrt_gemm__stream_body(int64_t m, int64_t n, int64_t k, const float *a,
+                                               int64_t ars, const float *b, int64_t bcs,
+                                               float *c, int64_t ldc)
+{
+    int64_t k32 = k / 32 * 32, j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const float *b0 = b + j * bcs, *b1 = b0 + bcs, *b2 = b1 + bcs, *b3 = b2 + bcs;
+        for (int64_t i = 0; i < m; i++) {
+            const float *ai = a + i * ars;
+            tngrt_gemm__v16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, t0 = {0}, t1 = {0},
+                            t2 = {0}, t3 = {0}, av, v;
+            float r[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            int64_t kk = 0;
+            for (; kk < k32; kk += 32) {
+                TNGRT_GEMM__LD(av, ai + kk);
+                TNGRT_GEMM__LD(v, b0 + kk);
+                s0 += av * v;
+                TNGRT_GEMM__LD(v, b1 + kk);
+                s1 += av * v;
+                TNGRT_GEMM__LD(v, b2 + kk);
+                s2 += av * v;
+                TNGRT_GEMM__LD(v, b3 + kk);
+                s3 += av * v;
+                TNGRT_GEMM__LD(av, ai + kk + 16);
+                TNGRT_GEMM__LD(v, b0 + kk + 16);
+                t0 += av * v;
+                TNGRT_GEMM__LD(v, b1 + kk + 16);
+                t1 += av * v;
+                TNGRT_GEMM__LD(v, b2 + kk + 16);
+                t2 += av * v;
+                TNGRT_GEMM__LD(v, b3 + kk + 16);
+                t3 += av * v;
+            }
+            s0 += t0;
+            s1 += t1;
+            s2 += t2;
+            s3 += t3;
+            for (int u = 0; u < 16; u++) {
+                r[0] += s0[u];
+                r[1] += s1[u];
+                r[2] += s2[u];
+                r[3] += s3[u];
+            }
+            for (; kk < k; kk++) {
+                r[0] += ai[kk] * b0[kk];
+                r[1] += ai[kk] * b1[kk];
+                r[2] += ai[kk] * b2[kk];
+                r[3] += ai[kk] * b3[kk];
+            }
+            memcpy(c + i * ldc + j, r, sizeof r);
+        }
+    }
+    for (; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            c[i * ldc + j] = tngrt_gemm__dot1(k, a + i * ars, b + j * bcs);
+}
+#endif
+
 TNGRT_GEMM_INLINE void tngrt_gemm__small_body(int64_t m, int64_t n, int64_t k, const float *a,
                                               int64_t ars, int64_t acs, const float *b,
                                               int64_t brs, int64_t bcs, float *c, int64_t ldc)
 {
+#if TNGRT_GEMM_VEC
+    if (brs == 1 && acs == 1 && k >= 16 && n * k >= TNGRT_GEMM__STREAM_MIN) {
+        tngrt_gemm__stream_body(m, n, k, a, ars, b, bcs, c, ldc);
+        return;
+    }
+#endif
     for (int64_t i = 0; i < m; i++) {
         const float *ai = a + i * ars;
         float *ci = c + i * ldc;
@@ -821,8 +934,11 @@ void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
 int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
 {
     /* each row streams all of B: one or two rows always, up to 7 while B
-     * stays in L2 (256 KiB); packing pays from 8 rows */
-    return m >= 1 && m < 8 && (m <= 2 || n * k <= 65536);
+     * stays in L2 (256 KiB), or where B is past the caches (a weight read
+     * in place: the streaming loop reads it once for all rows when it is
+     * a Linear's); packing pays from 8 rows */
+    return m >= 1 && m < 8 &&
+           (m <= 2 || n * k <= 65536 || (TNGRT_GEMM_VEC && n * k >= TNGRT_GEMM__STREAM_MIN));
 }
 
 /* ---- matmul through strides: views read in place ---- */

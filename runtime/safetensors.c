@@ -2,8 +2,11 @@
  * safetensors.c - reading safetensors files: an 8-byte little-endian header
  * length N, N bytes of JSON describing each tensor, then the data buffer.
  *
- * The whole file is read into memory; tngrt_safetensors_find hands out
- * non-owning views into those bytes. The JSON is parsed by a small strict
+ * A regular file is mapped read-only (mmap, MADV_SEQUENTIAL and
+ * MADV_WILLNEED: the kernel reads ahead while the header is checked) and
+ * read whole only where it cannot be mapped; bytes a caller holds are read
+ * in place (tngrt_safetensors_open_memory). tngrt_safetensors_find hands
+ * out non-owning views into those bytes. The JSON is parsed by a small strict
  * parser of the fixed grammar below (depth is at most 3 by construction):
  *   header   : '{' entry { ',' entry } '}'
  *   entry    : "__metadata__" ':' '{' [ string ':' string { ',' ... } ] '}'
@@ -16,11 +19,21 @@
  * data, or between two tensors, are refused too (a file that hides
  * something else after its weights, or a truncated index).
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE   /* madvise and its MADV_* advice */
+#endif
 #include "internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where a TngrtSafetensors' bytes come from. */
+enum { ST_MALLOC, ST_MAPPED, ST_BORROWED };
 
 /* The longest JSON header accepted, in bytes. */
 #define ST_MAX_HEADER (100u * 1024 * 1024)
@@ -38,6 +51,7 @@ struct TngrtSafetensors {
     char *path;              /* for messages */
     unsigned char *bytes;    /* the whole file */
     size_t len;              /* its size */
+    int how;                 /* ST_MALLOC, ST_MAPPED or ST_BORROWED: who frees bytes */
     size_t data_start;       /* 8 + N */
     StEntry *entries;        /* tensors in file order */
     int count;               /* number of entries */
@@ -488,38 +502,72 @@ static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
     return st__check_covered(self, err);
 }
 
-int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError *err)
+/* A fresh TngrtSafetensors named path (for messages), or NULL. */
+static TngrtSafetensors *st__new(const char *path, TngrtError *err)
 {
-    TngrtSafetensors *self;
-    uint64_t n = 0;
-    StParse p;
-
-    *out = NULL;
-    self = calloc(1, sizeof *self);
+    TngrtSafetensors *self = calloc(1, sizeof *self);
     if (!self || !(self->path = malloc(strlen(path) + 1))) {
         free(self);
         tngrt__fail(err, path, "out of memory");
-        return -1;
+        return NULL;
     }
     strcpy(self->path, path);
-    if (tngrt__read_file(path, &self->bytes, &self->len, err) != 0)
-        goto fail;
+    return self;
+}
+
+/* Maps the regular file at path read-only into self; returns 0, 1 when it
+ * cannot be mapped (not regular, empty, or mmap refused: the caller reads
+ * it instead), or -1 with a message. */
+static int st__map(TngrtSafetensors *self, const char *path, TngrtError *err)
+{
+    struct stat sb;
+    void *p;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        tngrt__fail(err, path, "cannot open for reading");
+        return -1;
+    }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0
+        || (uint64_t)sb.st_size > SIZE_MAX / 2) {
+        close(fd);
+        return 1;
+    }
+    p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);   /* the mapping keeps the file */
+    if (p == MAP_FAILED)
+        return 1;
+    /* advice only: failures change nothing but speed */
+    (void)madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
+    (void)madvise(p, (size_t)sb.st_size, MADV_WILLNEED);
+    self->bytes = p;
+    self->len = (size_t)sb.st_size;
+    self->how = ST_MAPPED;
+    return 0;
+}
+
+/* Checks the length prefix and the header of self's bytes and builds its
+ * index. */
+static int st__parse(TngrtSafetensors *self, TngrtError *err)
+{
+    const char *path = self->path;
+    uint64_t n = 0;
+    StParse p;
     if (self->len < 8) {
         tngrt__fail(err, path, "file of %zu bytes is too short for a safetensors header",
                  self->len);
-        goto fail;
+        return -1;
     }
     for (int i = 7; i >= 0; i--)
         n = n << 8 | self->bytes[i];
     if (n > ST_MAX_HEADER) {
         tngrt__fail(err, path, "header length %llu exceeds the limit of %u bytes",
                  (unsigned long long)n, ST_MAX_HEADER);
-        goto fail;
+        return -1;
     }
     if (n > self->len - 8) {
         tngrt__fail(err, path, "header length %llu runs past the end of the file "
                  "(%zu bytes)", (unsigned long long)n, self->len);
-        goto fail;
+        return -1;
     }
     self->data_start = 8 + (size_t)n;
     p.s = (const char *)self->bytes + 8;
@@ -528,12 +576,48 @@ int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError 
     p.path = self->path;
     p.err = err;
     if (st__header(self, &p) != 0 || st__check_ranges(self, err) != 0)
-        goto fail;
+        return -1;
+    return 0;
+}
+
+int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError *err)
+{
+    TngrtSafetensors *self;
+    int rc;
+
+    *out = NULL;
+    if (!(self = st__new(path, err)))
+        return -1;
+    rc = st__map(self, path, err);
+    if (rc == 1) {
+        self->how = ST_MALLOC;
+        rc = tngrt__read_file(path, &self->bytes, &self->len, err);
+    }
+    if (rc != 0 || st__parse(self, err) != 0) {
+        tngrt_safetensors_close(self);
+        return -1;
+    }
     *out = self;
     return 0;
-fail:
-    tngrt_safetensors_close(self);
-    return -1;
+}
+
+int tngrt_safetensors_open_memory(const void *data, size_t len, const char *name,
+                                  TngrtSafetensors **out, TngrtError *err)
+{
+    TngrtSafetensors *self;
+
+    *out = NULL;
+    if (!(self = st__new(name ? name : "<memory>", err)))
+        return -1;
+    self->how = ST_BORROWED;
+    self->bytes = (unsigned char *)(uintptr_t)data;   /* never written through */
+    self->len = data ? len : 0;
+    if (st__parse(self, err) != 0) {
+        tngrt_safetensors_close(self);
+        return -1;
+    }
+    *out = self;
+    return 0;
 }
 
 int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
@@ -568,6 +652,53 @@ const char *tngrt_safetensors_name(const TngrtSafetensors *self, int i)
     return i >= 0 && i < self->count ? self->entries[i].name : NULL;
 }
 
+int tngrt_safetensors_mapped(const TngrtSafetensors *self)
+{
+    return self->how == ST_MAPPED;
+}
+
+void tngrt_safetensors_drop(const TngrtSafetensors *self, const void *data, size_t n)
+{
+    uintptr_t page, lo, hi, base = (uintptr_t)self->bytes;
+    long ps;
+    if (self->how != ST_MAPPED || n == 0 || (uintptr_t)data < base
+        || (uintptr_t)data - base > self->len || n > self->len - ((uintptr_t)data - base)
+        || (ps = sysconf(_SC_PAGESIZE)) <= 0)
+        return;
+    page = (uintptr_t)ps;
+    /* only whole pages inside the range: a neighbour's bytes stay */
+    lo = ((uintptr_t)data + page - 1) / page * page;
+    hi = ((uintptr_t)data + n) / page * page;
+    if (hi > lo)
+        (void)madvise((void *)lo, (size_t)(hi - lo), MADV_DONTNEED);
+}
+
+void tngrt_safetensors_populate(const TngrtSafetensors *self, const void *data, size_t n)
+{
+    uintptr_t base = (uintptr_t)self->bytes, at = (uintptr_t)data;
+    long ps;
+    if (self->how != ST_MAPPED || n == 0 || at < base || at - base > self->len
+        || n > self->len - (at - base) || (ps = sysconf(_SC_PAGESIZE)) <= 0)
+        return;
+#ifdef MADV_POPULATE_READ
+    {
+        uintptr_t lo = at / (uintptr_t)ps * (uintptr_t)ps;
+        if (madvise((void *)lo, (size_t)(at + n - lo), MADV_POPULATE_READ) == 0)
+            return;
+    }
+#endif
+    /* kernels before 5.14: one read per page faults it (and its
+     * neighbours, by fault-around) in */
+    {
+        volatile const unsigned char *p = data;
+        unsigned char sink = 0;
+        for (size_t off = 0; off < n; off += (size_t)ps)
+            sink ^= p[off];
+        sink ^= p[n - 1];
+        (void)sink;
+    }
+}
+
 void tngrt_safetensors_close(TngrtSafetensors *self)
 {
     if (!self)
@@ -575,7 +706,10 @@ void tngrt_safetensors_close(TngrtSafetensors *self)
     for (int i = 0; i < self->count; i++)
         free(self->entries[i].name);
     free(self->entries);
-    free(self->bytes);
+    if (self->how == ST_MAPPED)
+        munmap(self->bytes, self->len);
+    else if (self->how == ST_MALLOC)
+        free(self->bytes);
     free(self->path);
     free(self);
 }

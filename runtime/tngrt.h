@@ -113,15 +113,44 @@ int tngrt_npy_read_bf16(const char *path, TngrtTensor **out, TngrtError *err);
  * (descr '<u2'; (bits << 16) viewed as float32 gives the values). */
 int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err);
 
-/* An open safetensors file: its bytes in memory and its tensor index. */
+/* An open safetensors file: its bytes (mapped, read, or the caller's) and
+ * its tensor index. */
 typedef struct TngrtSafetensors TngrtSafetensors;
 
-/* Reads and validates the safetensors file at path into *out; returns 0,
- * or -1 with a message in err. As the format requires, the tensors must
- * cover the data buffer exactly: trailing bytes after the last tensor's
- * data and bytes no tensor uses are refused, as are overlaps. */
+/* Maps (read-only; a file that cannot be mapped is read whole) and
+ * validates the safetensors file at path into *out; returns 0, or -1 with
+ * a message in err. As the format requires, the tensors must cover the
+ * data buffer exactly: trailing bytes after the last tensor's data and
+ * bytes no tensor uses are refused, as are overlaps. A file changed while
+ * mapped changes the views' bytes (truncating it makes them fault):
+ * replace weights files by renaming, as writers do. */
 int tngrt_safetensors_open(const char *path, TngrtSafetensors **out,
                            TngrtError *err);
+
+/* Validates the len bytes at data as a safetensors file, as
+ * tngrt_safetensors_open does, without copying them: views point into
+ * data, which the caller keeps alive and unchanged until
+ * tngrt_safetensors_close. name is used in messages ("<memory>" for
+ * NULL). */
+int tngrt_safetensors_open_memory(const void *data, size_t len, const char *name,
+                                  TngrtSafetensors **out, TngrtError *err);
+
+/* Whether self's bytes are a mapping of its file (not a copy or the
+ * caller's memory). */
+int tngrt_safetensors_mapped(const TngrtSafetensors *self);
+
+/* Tells the kernel that the bytes [data, data + n) of a mapped self are
+ * not needed soon (MADV_DONTNEED on the whole pages inside): its resident
+ * memory shrinks, and a later read faults the file's bytes back in, so
+ * views stay valid. Does nothing when self is not mapped or the range is
+ * not inside it. */
+void tngrt_safetensors_drop(const TngrtSafetensors *self, const void *data, size_t n);
+
+/* Faults the bytes [data, data + n) of a mapped self into this process
+ * now (MADV_POPULATE_READ, else a read per page), so that a load is
+ * complete when it returns and the first run pays no page faults. Does
+ * nothing when self is not mapped or the range is not inside it. */
+void tngrt_safetensors_populate(const TngrtSafetensors *self, const void *data, size_t n);
 
 /* Fills *view_out with a non-owning view of tensor name (its data points
  * into self, valid until tngrt_safetensors_close); returns 0, or -1 with a

@@ -146,8 +146,25 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
 /* Loads every weight from the safetensors file at path: each must exist
  * with its dtype and shape; returns 0, or -1 (the weights keep their
  * previous values then). Tensors of the file that are no weight are not
- * loaded: tngrt_bundle_unused_count and _name list them. */
+ * loaded: tngrt_bundle_unused_count and _name list them. The file is
+ * mapped read-only and kept mapped until the next successful load or
+ * delete: a weight whose bytes are aligned for its dtype (as in every file
+ * whose writer pads the header to 8 bytes, as safetensors writers do) is
+ * read in place, others and weights a run updates are copied, and Linear weights are packed for the GEMM from the
+ * mapping. Replace a loaded file by renaming a new one over it, never by
+ * rewriting it in place (the mapping would see the change). */
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path);
+
+/* Loads every weight from the len bytes at data, a safetensors file the
+ * caller holds (name is used in messages; "<memory>" for NULL), with the
+ * checks and results of tngrt_bundle_load_weights. The bytes are not
+ * copied: weights are read in place where aligned, so the caller keeps
+ * them alive and unchanged from a successful call until the next
+ * successful load or tngrt_bundle_delete (after a failed call the bundle
+ * holds no pointer into them). Returns 0, or -1 with the weights as
+ * before. */
+int tngrt_bundle_load_weights_memory(TngrtBundle *self, const void *data, size_t len,
+                                     const char *name);
 
 /* The key under which weights file st holds weight i of desc: its own
  * name, else the first of its aliases that st holds, else its own name

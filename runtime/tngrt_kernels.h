@@ -646,6 +646,13 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa);
  * floats, or -1 (*dst NULL) for another dtype or no memory. */
 int64_t tngrt_gemm_pack_weight(float **dst, const void *w, TngrtDType dt, int64_t n, int64_t k);
 
+/* Packs rows [r0, r0 + rows) of the Linear weight w [n, k] into their
+ * panels of dst (tngrt_gemm_packed_size(n, k) floats; r0 a multiple of
+ * TNGRT_GEMM_NR): packing a large weight in blocks of rows, as a bundle's
+ * load does to drop each block's source pages once packed. */
+void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64_t n, int64_t k,
+                                 int64_t r0, int64_t rows);
+
 /* c[i * ldc + j] = sum_kk a[i * ars + kk * acs] * b[kk * brs + j * bcs] for
  * i < m, j < n (B unpacked, any strides): the few-row products where
  * packing B costs more than the product (tngrt_gemm_small_pays); the

@@ -7,7 +7,7 @@
  *
  *   <name>_launcher [--weights W.safetensors] --input NAME=F.npy ...
  *                   [--out-dir D] [--warmup N] [--iters N] [--trace T.json] [--pad]
- *                   [--strict]
+ *                   [--strict] [--stats]
  *
  * The files are all or nothing: each is written under a temporary name
  * first, and only when every one (and stdout) was written are they renamed
@@ -41,6 +41,7 @@ const TngrtBundleDesc *tngc_template_desc(void);   /* the standalone build's des
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,7 +63,7 @@ typedef struct InputArg {
 typedef struct Args {
     const char *weights, *out_dir, *trace;
     long warmup, iters;
-    int pad, strict, help, version;
+    int pad, strict, stats, help, version;
     InputArg *in;        /* nin entries (room for argc) */
     int nin;
     unsigned given;      /* options seen, one bit each (given once at most) */
@@ -81,6 +82,8 @@ typedef struct Launcher {
     int64_t *real;          /* each symbol's size in the inputs */
     int *is_padded;         /* per symbol: padded up to the gear's value */
     double *lat_us;         /* the timed runs' latencies */
+    double load_us;         /* tngrt_bundle_load_weights's time (--stats) */
+    double first_us;        /* the first run's time, warm-up or not (--stats) */
     TngrtTrace *trace;
     int gear;
     int made_out_dir;       /* --out-dir did not exist: created, removed again on failure */
@@ -155,7 +158,8 @@ static const char *shape_str(char *buf, size_t len, int ndim, const int64_t *sha
 static void usage_line(FILE *f, const char *prog)
 {
     fprintf(f, "usage: %s [--weights W.safetensors] --input NAME=F.npy ... [--out-dir D]\n"
-               "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict]\n", prog);
+               "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict] [--stats]\n",
+            prog);
 }
 
 static void help_signature(const TngrtBundleDesc *d)
@@ -213,6 +217,8 @@ static void help(const Launcher *L)
            "                     proved row-independent), and the outputs cropped back\n"
            "  --strict           refuse a weights file holding tensors the model does not\n"
            "                     use (default: one warning naming them)\n"
+           "  --stats            also print the weights' load time and size, the first\n"
+           "                     run's time and the process's peak resident memory\n"
            "  --help, --version\n"
            "\nWrites every output of the last run as DIR/<output>.npy (out0, out1, ... or,\n"
            "when the entry returns a dict, named tuple or dataclass, its keys: logits.npy),\n"
@@ -307,6 +313,7 @@ static int parse_arg(Launcher *L, int argc, char **argv, int *i)
     if (!takes_value(opt)) {
         int *flag = strcmp(opt, "--pad") == 0 ? &L->a.pad
                     : strcmp(opt, "--strict") == 0 ? &L->a.strict
+                    : strcmp(opt, "--stats") == 0 ? &L->a.stats
                     : strcmp(opt, "--help") == 0 ? &L->a.help
                     : strcmp(opt, "--version") == 0 ? &L->a.version : NULL;
         if (!flag || eq)
@@ -528,16 +535,21 @@ static int check_unused(const Launcher *L)
     return 0;
 }
 
-/* Creates the bundle and loads the weights. */
+static double now_us(void);
+
+/* Creates the bundle and loads the weights (timed for --stats). */
 static int open_bundle(Launcher *L)
 {
     TngrtError err;
+    double t0;
     if (L->a.weights && is_dir(L->a.weights))
         return fail(L, EXIT_USAGE, "--weights '%s' is a directory", L->a.weights);
     if (tngrt_bundle_new(&L->bundle, L->desc, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
+    t0 = now_us();
     if (L->a.weights && tngrt_bundle_load_weights(L->bundle, L->a.weights) != 0)
         return fail(L, EXIT_USAGE, "%s", tngrt_bundle_last_error(L->bundle));
+    L->load_us = now_us() - t0;
     return L->a.weights ? check_unused(L) : 0;
 }
 
@@ -804,9 +816,13 @@ static int run_all(Launcher *L)
     if (L->a.trace && tngrt_trace_new(&L->trace, L->desc->nstreams, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
     int rc;
-    for (long i = 0; i < L->a.warmup; i++)
+    for (long i = 0; i < L->a.warmup; i++) {
+        double t0 = now_us();
         if ((rc = run_once(L)) != 0)
             return rc;
+        if (i == 0)
+            L->first_us = now_us() - t0;
+    }
     for (long i = 0; i < L->a.iters; i++) {
         double t0;
         if (i == L->a.iters - 1 && L->trace)
@@ -815,6 +831,8 @@ static int run_all(Launcher *L)
         if ((rc = run_once(L)) != 0)
             return rc;
         L->lat_us[i] = now_us() - t0;
+        if (i == 0 && L->a.warmup == 0)
+            L->first_us = L->lat_us[i];
     }
     tngrt_bundle_set_trace(L->bundle, NULL);
     return 0;
@@ -840,6 +858,43 @@ static void print_latency(Launcher *L)
     printf("latency: p50 %.1f us, p90 %.1f us, p99 %.1f us over %ld runs\n",
            percentile(L->lat_us, n, 50), percentile(L->lat_us, n, 90),
            percentile(L->lat_us, n, 99), n);
+}
+
+/* The peak resident set of this process so far, in KiB: Linux's VmHWM
+ * (/proc/self/status), which starts afresh at exec, else getrusage's
+ * ru_maxrss (which on Linux keeps the high-water mark of the process that
+ * exec'd the launcher: a large parent's shows); -1 when neither works. */
+static long peak_rss_kib(void)
+{
+    char line[256];
+    long kib = -1;
+    struct rusage ru;
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && kib < 0 && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    if (kib < 0 && getrusage(RUSAGE_SELF, &ru) == 0)
+        kib = ru.ru_maxrss;
+    return kib;
+}
+
+/* --stats: the load time, the weights' bytes, and the peak resident set
+ * so far. */
+static void print_stats(const Launcher *L)
+{
+    const TngrtBundleDesc *d = L->desc;
+    double wbytes = 0;
+    for (int i = 0; i < d->nweights; i++) {
+        double n = (double)tngrt_dtype_size(d->weights[i].dtype);
+        for (int k = 0; k < d->weights[i].ndim; k++)
+            n *= (double)d->weights[i].dims[k].value;
+        wbytes += n;
+    }
+    printf("load: %.1f ms, first run %.1f ms, weights %.1f MiB, peak RSS %.1f MiB\n",
+           L->load_us / 1e3, L->first_us / 1e3, wbytes / 1048576.0,
+           (double)peak_rss_kib() / 1024.0);
 }
 
 /* ---- results ---- */
@@ -1032,6 +1087,8 @@ static int launcher_main(Launcher *L, int argc, char **argv)
     if ((rc = run_all(L)) != 0)
         return rc;
     print_latency(L);
+    if (L->a.stats)
+        print_stats(L);
     return write_results(L);
 }
 
