@@ -15,6 +15,8 @@
  * one function per distinct signature, shapes as constants, the kernel
  * bodies of tngrt_kernel_impl.h inlined), the signature tables and the
  * descriptor.
+ * A bundle with several gears has its gears in <name>_gears_K.c instead,
+ * so that they compile in parallel (see "split bundles" below).
  *
  * Each op's kernel call comes from its row of cpu_ops (keyed by op kind;
  * argument tokens as in acl_ops.c, read by emit_args of emit.c).
