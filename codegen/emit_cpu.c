@@ -637,6 +637,19 @@ static void e__gear(Emit *E, int gi)
     emit_gear_tables(E, NULL);
 }
 
+/* The prototypes of the user's kernels. */
+static void e__user_decls(Emit *E, StrBuf *o)
+{
+    if (!E->opt->user_ops || !E->opt->user_ops[0])
+        return;
+    sb_puts(o, "\n/* user kernels (see the _kernels_user.c stub) */\n");
+    for (int k = 0; k < OP__count; k++)
+        if (E->user[k])
+            sb_printf(o, "int %s_user_%s(const TngrtArg *outs, int nout, const TngrtArg *ins, int nin,\n"
+                         "    const int64_t *attr, int nattr, const double *fattr, TngrtError *err);\n",
+                      E->opt->name, op_info[k].name);
+}
+
 /* ---- split bundles ----------------------------------------------------------- */
 
 /*
@@ -647,7 +660,7 @@ static void e__gear(Emit *E, int gi)
  * [k*G/F, (k+1)*G/F) in file k, so that `tngc build -j N` compiles them at
  * once. Every gear of a plan has the same ops, so equal counts of gears are
  * equal work; the cap keeps the files few (each one pays clang's start and
- * the runtime headers, about 0.1 s) while leaving 8 jobs something to do.
+ * the runtime headers, about 0.05 s of CPU) while leaving 8 jobs something to do.
  * What crosses files is extern and prefixed "<name>__" (Emit.gpre): each
  * gear's stream table, symbol values, outputs and layout functions, the
  * static kernels, the constant block. The small helpers of templates/bundle.c
@@ -757,14 +770,7 @@ static void e__gear_file(Emit *E, int k, GenFiles *out)
                "    return tngrt_error_at(err, ");
     cesc_string(o, E->opt->script);
     sb_puts(o, ", line);\n}\n");
-    if (E->opt->user_ops && E->opt->user_ops[0]) {
-        sb_puts(o, "\n/* user kernels (see the _kernels_user.c stub) */\n");
-        for (int u = 0; u < OP__count; u++)
-            if (E->user[u])
-                sb_printf(o, "int %s_user_%s(const TngrtArg *outs, int nout, const TngrtArg *ins, int nin,\n"
-                             "    const int64_t *attr, int nattr, const double *fattr, TngrtError *err);\n",
-                          E->opt->name, op_info[u].name);
-    }
+    e__user_decls(E, o);
     if (e__fuse_any(E, lo, hi))   /* fused loops (fuse.c) use its element helpers, contraction off */
         sb_puts(o, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
                    "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
@@ -862,14 +868,7 @@ static void e__body(Emit *E, StrBuf *body)
 {
     E->o = body;
     sb_puts(body, "#define TNGC_GENERATED 1\n");
-    if (E->opt->user_ops && E->opt->user_ops[0]) {
-        sb_puts(body, "\n/* user kernels (see the _kernels_user.c stub) */\n");
-        for (int k = 0; k < OP__count; k++)
-            if (E->user[k])
-                sb_printf(body, "int %s_user_%s(const TngrtArg *outs, int nout, const TngrtArg *ins, int nin,\n"
-                                "    const int64_t *attr, int nattr, const double *fattr, TngrtError *err);\n",
-                          E->opt->name, op_info[k].name);
-    }
+    e__user_decls(E, body);
     if (fuse_any(E))   /* fused loops (fuse.c) use its element helpers, contraction off */
         sb_puts(body, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
                       "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
