@@ -60,6 +60,16 @@ np.save('$tmp/b.npy', np.full((9, 2), 0.5, dtype=np.float32))" &&
 t "10 gears: the launcher runs gear 7 (batch 9) of file 6, right result" '[ $? -eq 0 ] && grep -q "^gear 7:" "$tmp/o" &&
   $py -c "import numpy as np, sys; sys.exit(0 if (np.load(\"$tmp/sout/out0.npy\") == np.arange(18, dtype=np.float32).reshape(9, 2) + 0.5).all() else 1)"' || cat "$tmp/o"
 
+# static kernels (reduce-overhead) of a split bundle: in dg_sk.c, called from the gear files
+mkdir -p "$tmp/sk/static_kernel_build"
+sed -e 's/^K = 2048$/K = 8/' -e 's/^N = 256$/N = 4/' \
+    -e 's/^    print(opt_model(x, weight, bias))$/    torchair.inference.set_dim_gears(x, dim_gears={0: [1, 2, 3]})\n&/' \
+    "$root/examples/static_kernel/model.py" > "$tmp/sk/dg_sk.py"
+(cd "$tmp/sk" && "$tngc" build dg_sk.py -o out --no-cache) > "$tmp/o" 2>&1
+t "static kernels of a split bundle: defined once in dg_sk.c, called from the gear files" '[ $? -eq 0 ] &&
+  [ "$(grep -c "^int dg_sk__sk[0-9]*(void \*const \*p, TngrtError \*err)$" "$tmp/sk/out/dg_sk.c")" = 6 ] &&
+  grep -q "if (dg_sk__sk5(" "$tmp/sk/out/dg_sk_gears_2.c" && [ -x "$tmp/sk/out/dg_sk_launcher" ]' || cat "$tmp/o"
+
 # ---- build and the cache ----
 cd "$tmp"
 "$tngc" build ms.py -o b1 --cache-dir cache > o1 2>&1
