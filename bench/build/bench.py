@@ -10,7 +10,10 @@ median wall time of the whole command (plan, generate, clang, ar, link)
 and the median user+sys CPU seconds of tngc and its children (what the
 build costs whatever the machine's load), the -j 2 speedup (wall), the
 generated files, and the load average before and after (the machine may
-be shared: the speedup needs an idle second core).
+be shared: the speedup needs an idle second core). Beside it, the bound
+that two idle cores give: clang's CPU seconds on each file, list-scheduled
+on two workers in tngc's order, plus the rest of the build's CPU as a
+serial part (target at 64 gears: 1.6x).
 
 usage: /usr/bin/python3 bench/build/bench.py TNGC [OUT_DIR]
 """
@@ -40,6 +43,7 @@ def script_with(src, n):
 
 
 def cpu_model():
+    """The processor's name, from /proc/cpuinfo."""
     with open("/proc/cpuinfo") as f:
         for line in f:
             if line.startswith("model name"):
@@ -63,7 +67,7 @@ def compile_cpu(tngc, script, d):
     """CPU seconds of clang on each file `tngc build` compiles (tngc gen's
     files but the user-kernel stub, in tngc's order, with its flags)."""
     r = subprocess.run([tngc, "gen", script, "-o", d], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True)
+                       stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         C.die("tngc gen %s failed:\n%s" % (script, r.stdout))
     name = os.path.basename(script)[:-3]
@@ -72,8 +76,9 @@ def compile_cpu(tngc, script, d):
     out = []
     for f in files:
         c0 = cpu_children()
-        subprocess.run(["clang", "-std=c11", "-O2", "-D_POSIX_C_SOURCE=200809L", "-I" + os.path.join(C.ROOT, "runtime"),
-                          "-I" + d, "-c", os.path.join(d, f), "-o", os.path.join(d, "x.o")], check=True)
+        subprocess.run(["clang", "-std=c11", "-O2", "-D_POSIX_C_SOURCE=200809L",
+                        "-I" + os.path.join(C.ROOT, "runtime"), "-I" + d, "-c", os.path.join(d, f),
+                        "-o", os.path.join(d, "x.o")], check=True)
         out.append(cpu_children() - c0)
     return out
 
