@@ -323,13 +323,13 @@ static char *build__runtime_core(const char *lib)
 static int build__compile(const GenFiles *files, const char *name, const BuildOptions *bo,
                           const char *dir, const char *inc, const char *lib, char *err, size_t errlen)
 {
-    size_t n = 0;
-    Argv cmds[8] = {{0}};
-    const char *labels[8];
-    char *objs[8];
-    const char *srcs[8];
+    size_t n = 0, cap = files->n + 1;   /* the generated TUs (a split bundle has several), the user's kernels */
+    Argv *cmds = xcalloc(cap, sizeof *cmds);
+    const char **labels = xcalloc(cap, sizeof *labels);
+    char **objs = xcalloc(cap, sizeof *objs);
+    const char **srcs = xcalloc(cap, sizeof *srcs);
     int link = build_links_launcher(bo);
-    for (size_t i = 0; i < files->n && n < 6; i++) {
+    for (size_t i = 0; i < files->n; i++) {
         const char *fn = files->v[i].name;
         size_t l = strlen(fn);
         if (l < 2 || strcmp(fn + l - 2, ".c") || strstr(fn, "_kernels_user.c") ||
@@ -406,6 +406,10 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
         unlink(objs[i]);
         free(objs[i]);
     }
+    free(cmds);
+    free(labels);
+    free(objs);
+    free(srcs);
     return rc;
 }
 

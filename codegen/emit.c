@@ -275,7 +275,7 @@ void emit_ptr(Emit *E, int32_t v, int pos)
     }
     int32_t r = graph_storage_root(E->g, v);
     if (plan_const_storage(E->p, r))   /* the constant block, computed at create */
-        sb_printf(E->o, "(tngc__K + %lld)", (long long)E->p->const_off[r]);
+        sb_printf(E->o, "(%sK + %lld)", E->gpre ? E->gpre : "tngc__", (long long)E->p->const_off[r]);
     else if (E->input_of[r] >= 0)
         sb_printf(E->o, "c->in[%d]", E->input_of[r]);
     else if (E->weight_of[r] >= 0)
@@ -303,6 +303,16 @@ int emit_static_kernel(const Emit *E, int32_t op_id)
 
 /* ---- per gear ------------------------------------------------------------------ */
 
+const char *emit_linkage(const Emit *E)
+{
+    return E->gpre ? "" : "static ";
+}
+
+void emit_gear_sym(Emit *E, StrBuf *o, int gi, const char *what)
+{
+    sb_printf(o, "%sg%d_%s", E->gpre ? E->gpre : "", gi, what);
+}
+
 int emit_runtime_dims(const Plan *p, int gi)
 {
     for (size_t k = 0; k < p->g->syms.n; k++)
@@ -329,6 +339,19 @@ static int emit__static_shape(const Emit *E, const Val *val)
     return 1;
 }
 
+/* The slot of every value a dynamic gear places (E->slot, E->nslot: the
+ * same in every gear). */
+static void emit__slots(Emit *E)
+{
+    const Graph *g = E->g;
+    E->nslot = 0;
+    for (size_t v = 0; v < g->vals.n; v++) {
+        unsigned fl = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
+        E->slot[v] = fl & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE) || plan_is_const(E->p, g->vals.v[v].op) ? -1
+                                                                                                         : E->nslot++;
+    }
+}
+
 /* gN_layout checks the shape of every value of the gear that has a dim
  * known at run time only (a view's and an input's too) against
  * TNGRT_MAX_BYTES with tngc__size, and in dynamic gears places each
@@ -338,14 +361,11 @@ static int emit__static_shape(const Emit *E, const Val *val)
 void emit_layout(Emit *E)
 {
     const Graph *g = E->g;
-    E->nslot = 0;
-    for (size_t v = 0; v < g->vals.n; v++) {
-        unsigned fl = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
-        E->slot[v] = fl & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE) || plan_is_const(E->p, g->vals.v[v].op) ? -1
-                                                                                                         : E->nslot++;
-    }
-    sb_printf(E->o, "\nstatic int g%d_layout(const int64_t *S, int64_t *off, int64_t *bytes)\n{\n"
-                    "    int64_t at = 0, n;\n    (void)S;\n", E->gear);
+    emit__slots(E);
+    sb_printf(E->o, "\n%sint ", emit_linkage(E));
+    emit_gear_sym(E, E->o, E->gear, "layout");
+    sb_puts(E->o, "(const int64_t *S, int64_t *off, int64_t *bytes)\n{\n"
+                  "    int64_t at = 0, n;\n    (void)S;\n");
     if (!E->dyn)
         sb_puts(E->o, "    (void)off;\n    (void)at;\n");
     for (size_t v = 0; v < g->vals.n; v++) {
@@ -368,7 +388,9 @@ void emit_layout(Emit *E)
 void emit_outputs(Emit *E)
 {
     const Graph *g = E->g;
-    sb_printf(E->o, "\nstatic void g%d_outputs(const TngrtRunCtx *c, TngrtTensor *outs)\n{\n", E->gear);
+    sb_printf(E->o, "\n%svoid ", emit_linkage(E));
+    emit_gear_sym(E, E->o, E->gear, "outputs");
+    sb_puts(E->o, "(const TngrtRunCtx *c, TngrtTensor *outs)\n{\n");
     sb_puts(E->o, "    unsigned char *A = c->arena;\n    const int64_t *S = c->sym;\n    (void)A;\n    (void)S;\n");
     for (size_t i = 0; i < g->outputs.n; i++) {
         int32_t v = g->outputs.v[i].value;
@@ -390,7 +412,9 @@ void emit_gear_tables(Emit *E, const char *stream_fn)
 {
     const Plan *p = E->p;
     int gi = E->gear;
-    sb_printf(E->o, "\nstatic const TngrtStreamFn g%d_streams[] = {", gi);
+    sb_printf(E->o, "\n%sconst TngrtStreamFn ", emit_linkage(E));
+    emit_gear_sym(E, E->o, gi, "streams");
+    sb_puts(E->o, "[] = {");
     for (size_t s = 0; s < p->streams.n; s++) {
         if (stream_fn)
             sb_printf(E->o, "%s%s", s ? ", " : "", stream_fn);
@@ -401,7 +425,9 @@ void emit_gear_tables(Emit *E, const char *stream_fn)
     }
     sb_puts(E->o, "};\n");
     if (E->g->syms.n) {
-        sb_printf(E->o, "static const int64_t g%d_symval[] = {", gi);
+        sb_printf(E->o, "%sconst int64_t ", emit_linkage(E));
+        emit_gear_sym(E, E->o, gi, "symval");
+        sb_puts(E->o, "[] = {");
         for (size_t k = 0; k < E->g->syms.n; k++) {
             if (k)
                 sb_puts(E->o, ", ");
@@ -508,20 +534,26 @@ void emit_desc(Emit *E)
         }
         sb_puts(o, "};\n");
     }
+    emit__slots(E);   /* E->nslot: a split bundle's layouts are in other files */
     sb_puts(o, "static const TngrtGear gears[] = {\n");
     for (size_t gi = 0; gi < p->gears.n; gi++) {
         const PlanMemory *m = &p->mem.v[gi];
+        sb_puts(o, "    {");
         if (g->syms.n)
-            sb_printf(o, "    {g%zu_symval, ", gi);
+            emit_gear_sym(E, o, (int)gi, "symval");
         else
-            sb_puts(o, "    {NULL, ");
-        if (m->dynamic)
-            sb_printf(o, "-1, g%zu_layout, %d, ", gi, E->nslot);
-        else if (emit_runtime_dims(p, (int)gi))
-            sb_printf(o, "-1, g%zu_layout, 0, ", gi);
-        else
-            sb_printf(o, "%lld, NULL, 0, ", (long long)m->arena_bytes);
-        sb_printf(o, "g%zu_streams, g%zu_outputs},\n", gi, gi);
+            sb_puts(o, "NULL");
+        if (m->dynamic || emit_runtime_dims(p, (int)gi)) {
+            sb_puts(o, ", -1, ");
+            emit_gear_sym(E, o, (int)gi, "layout");
+            sb_printf(o, ", %d, ", m->dynamic ? E->nslot : 0);
+        } else {
+            sb_printf(o, ", %lld, NULL, 0, ", (long long)m->arena_bytes);
+        }
+        emit_gear_sym(E, o, (int)gi, "streams");
+        sb_puts(o, ", ");
+        emit_gear_sym(E, o, (int)gi, "outputs");
+        sb_puts(o, "},\n");
     }
     if (g->weight_aliases.n) {
         sb_puts(o, "};\nstatic const TngrtWeightAlias w_alias[] = {\n");

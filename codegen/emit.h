@@ -37,6 +37,10 @@ typedef struct Emit {
     unsigned char user[OP__count];
     void *target;              /* the emitter's own state */
     void *fuse;                /* pointwise fusion's state (fuse.c; CPU target), or NULL */
+    const char *gpre;          /* split bundles (CPU, several gears): "<name>__", the prefix of the
+                                * symbols other files of the bundle define (gear tables, layout and
+                                * outputs functions, static kernels, the constant block), which are
+                                * then not static; NULL: one file, every symbol static, unprefixed */
 } Emit;
 
 /* "TNGRT_F32", ... for dtype t. */
@@ -184,6 +188,13 @@ int emit_check_writeback(Emit *E, const char *target);
 
 /* A new generated file name + suffix in out. */
 GenFile *emit_file(GenFiles *out, const char *name, const char *suffix, int is_tu);
+
+/* Symbols one file of a split bundle defines and another uses (E->gpre):
+ * "static " or "" (the definition's linkage), and the name of gear gi's
+ * `what` ("layout", "outputs", "streams", "symval") as "gN_what" or
+ * "<name>__gN_what". */
+const char *emit_linkage(const Emit *E);
+void emit_gear_sym(Emit *E, StrBuf *o, int gi, const char *what);
 
 /* The splices every template shares: banner, io, prologue ("body" is
  * EMIT_BODY_MARK, a placeholder that emit_bundle_c replaces: its control

@@ -15,6 +15,8 @@
  * one function per distinct signature, shapes as constants, the kernel
  * bodies of tngrt_kernel_impl.h inlined), the signature tables and the
  * descriptor.
+ * A bundle with several gears has its gears in <name>_gears_K.c instead,
+ * so that they compile in parallel (see "split bundles" below).
  *
  * Each op's kernel call comes from its row of cpu_ops (keyed by op kind;
  * argument tokens as in acl_ops.c, read by emit_args of emit.c).
@@ -506,7 +508,7 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
     E->line_file = op->file;
     int k = emit_static_kernel(E, op_id);
     if (k >= 0) {
-        sb_printf(E->o, "if (tngc__sk%d((void *const[]){", k);
+        sb_printf(E->o, "if (%ssk%d((void *const[]){", E->gpre ? E->gpre : "tngc__", k);
         uint32_t n = 0;
         for (uint32_t j = 0; j < op->nout; j++, n++) {
             sb_puts(E->o, n ? ", " : "");
@@ -649,7 +651,168 @@ static void e__gear(Emit *E, int gi)
     emit_gear_tables(E, NULL);
 }
 
+/* The prototypes of the user's kernels. */
+static void e__user_decls(Emit *E, StrBuf *o)
+{
+    if (!E->opt->user_ops || !E->opt->user_ops[0])
+        return;
+    sb_puts(o, "\n/* user kernels (see the _kernels_user.c stub) */\n");
+    for (int k = 0; k < OP__count; k++)
+        if (E->user[k])
+            sb_printf(o, "int %s_user_%s(const TngrtArg *outs, int nout, const TngrtArg *ins, int nin,\n"
+                         "    const int64_t *attr, int nattr, const double *fattr, TngrtError *err);\n",
+                      E->opt->name, op_info[k].name);
+}
+
+/* ---- split bundles ----------------------------------------------------------- */
+
+/*
+ * A bundle with several gears is split (issue 18): <name>.c keeps what the
+ * whole bundle shares (the template's API functions, the static kernels,
+ * the constants, the gear table and the descriptor), and the gears go to
+ * <name>_gears_0.c .. _gears_{F-1}.c, F = min(gears, CPU_GEAR_FILES), gears
+ * [k*G/F, (k+1)*G/F) in file k, so that `tngc build -j N` compiles them at
+ * once. Every gear of a plan has the same ops, so equal counts of gears are
+ * equal work; the cap keeps the files few (each one pays clang's start and
+ * the runtime headers, about 0.05 s of CPU) while leaving 8 jobs something to do.
+ * What crosses files is extern and prefixed "<name>__" (Emit.gpre): each
+ * gear's stream table, symbol values, outputs and layout functions, the
+ * static kernels, the constant block. The small helpers of templates/bundle.c
+ * are copied into each gear file, static as in <name>.c.
+ */
+#define CPU_GEAR_FILES 8
+
+/* The gears of file k of a split bundle: [*lo, *hi). */
+static void e__gear_range(const Plan *p, int k, int *lo, int *hi)
+{
+    size_t n = p->gears.n, f = n < CPU_GEAR_FILES ? n : CPU_GEAR_FILES;
+    *lo = (int)((size_t)k * n / f);
+    *hi = (int)((size_t)(k + 1) * n / f);
+}
+
+/* The number of gear files (0: not split). */
+static int e__gear_files(const Plan *p)
+{
+    return p->gears.n < 2 ? 0 : p->gears.n < CPU_GEAR_FILES ? (int)p->gears.n : CPU_GEAR_FILES;
+}
+
+/* Declarations of what gears [lo, hi) define for <name>.c's gear table. */
+static void e__gear_decls(Emit *E, int lo, int hi)
+{
+    for (int gi = lo; gi < hi; gi++) {
+        emit_gear_begin(E, gi);
+        if (E->dyn || E->rtdims) {
+            sb_puts(E->o, "int ");
+            emit_gear_sym(E, E->o, gi, "layout");
+            sb_puts(E->o, "(const int64_t *S, int64_t *off, int64_t *bytes);\n");
+        }
+        sb_puts(E->o, "void ");
+        emit_gear_sym(E, E->o, gi, "outputs");
+        sb_puts(E->o, "(const TngrtRunCtx *c, TngrtTensor *outs);\nextern const TngrtStreamFn ");
+        emit_gear_sym(E, E->o, gi, "streams");
+        sb_puts(E->o, "[];\n");
+        if (E->g->syms.n) {
+            sb_puts(E->o, "extern const int64_t ");
+            emit_gear_sym(E, E->o, gi, "symval");
+            sb_puts(E->o, "[];\n");
+        }
+    }
+}
+
+static void e__static_kernel_decls(Emit *E);
+
+/* 1 when a gear of [lo, hi) has a fused group (fuse_any for some gears). */
+static int e__fuse_any(Emit *E, int lo, int hi)
+{
+    FuseSeq q;
+    if (!E->fuse)
+        return 0;
+    for (int gi = lo; gi < hi; gi++) {
+        emit_gear_begin(E, gi);
+        for (size_t s = 0; s < E->p->segs.n + E->p->streams.n; s++) {
+            if (s < E->p->segs.n)
+                fuse_seq_segment(E, (int)s, &q);
+            else
+                fuse_seq_units(E, (int)(s - E->p->segs.n), &q);
+            size_t n = q.ngroups;
+            fuse_seq_free(&q);
+            if (n)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* <name>_gears_K.c: the helpers of templates/bundle.c, the declarations of
+ * what <name>.c defines for the gears, then gears [lo, hi). */
+static void e__gear_file(Emit *E, int k, GenFiles *out)
+{
+    int lo, hi;
+    e__gear_range(E->p, k, &lo, &hi);
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "_gears_%d.c", k);
+    GenFile *f = emit_file(out, E->opt->name, suffix, 1);
+    StrBuf *o = &f->text;
+    E->o = o;
+    E->cfile = f->name;
+    E->nl_pos = E->nl = 0;
+    emit_banner(E->opt, o);
+    if (hi - lo == 1)
+        sb_printf(o, "\n/*\n * Gear %d of the bundle ", lo);
+    else
+        sb_printf(o, "\n/*\n * Gears %d to %d of the bundle ", lo, hi - 1);
+    cesc_comment(o, E->opt->name);
+    sb_puts(o, " (tngc gen splits the gears across files so that\n"
+               " * they compile in parallel; the gear table and the descriptor are in ");
+    cesc_comment(o, E->opt->name);
+    sb_puts(o, ".c).\n */\n");
+    const char *t = template_text("bundle.c");
+    const char *a = t ? strstr(t, "#include \"tngc_template.h\"") : NULL;
+    const char *b = a ? strstr(a, "/* The descriptor, defined by the body") : NULL;
+    if (!b)
+        TNGC_BUG("templates/bundle.c has no helpers");
+    StrBuf part = {0}, text = {0};
+    sb_putn(&part, a, (size_t)(b - a));
+    EmitSplice sc = {E, {0}};
+    template_expand(part.s, E->opt->name, emit_splice, &sc, &text);
+    sb_puts(o, text.s);
+    sb_free(&part);
+    sb_free(&text);
+    sb_free(&sc.text);
+    sb_puts(o, "/* tngc__fail of templates/bundle.c, with the script's name. */\n"
+               "TNGC_MAYBE_UNUSED static int tngc__fail(TngrtError *err, unsigned line)\n{\n"
+               "    return tngrt_error_at(err, ");
+    cesc_string(o, E->opt->script);
+    sb_puts(o, ", line);\n}\n");
+    e__user_decls(E, o);
+    if (e__fuse_any(E, lo, hi))   /* fused loops (fuse.c) use its element helpers, contraction off */
+        sb_puts(o, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
+                   "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
+    sb_puts(o, "\n/* defined in ");
+    cesc_comment(o, E->opt->name);
+    sb_puts(o, ".c */\n");
+    if (E->p->nconst)
+        sb_printf(o, "extern unsigned char %sK[];\n", E->gpre);
+    e__static_kernel_decls(E);
+    sb_puts(o, "/* defined here, for the gear table */\n");
+    e__gear_decls(E, lo, hi);
+    for (int gi = lo; gi < hi; gi++)
+        e__gear(E, gi);
+}
+
 /* ---- static kernels -------------------------------------------------------- */
+
+/* A split bundle's gear file: the static kernels <name>.c defines. */
+static void e__static_kernel_decls(Emit *E)
+{
+    const Plan *p = E->p;
+    for (size_t k = 0; k < p->kernels.n; k++) {
+        const StaticKernel *sk = &p->kernels.v[k];
+        E->gear = sk->gear;
+        if (sk->selected && emit_static_kernel(E, sk->op) == (int)k)
+            sb_printf(E->o, "int %ssk%zu(void *const *p, TngrtError *err);\n", E->gpre, k);
+    }
+}
 
 static void e__static_kernels(Emit *E)
 {
@@ -667,8 +830,8 @@ static void e__static_kernels(Emit *E)
         E->kptr = 1;
         sb_puts(E->o, "\n/* ");
         cesc_comment(E->o, sk->key);
-        sb_printf(E->o, ": %d instance(s) */\nstatic int tngc__sk%zu(void *const *p, TngrtError *err)\n{\n"
-                        "    (void)err;\n    ", sk->count, k);
+        sb_printf(E->o, ": %d instance(s) */\n%sint %ssk%zu(void *const *p, TngrtError *err)\n{\n"
+                        "    (void)err;\n    ", sk->count, emit_linkage(E), E->gpre ? E->gpre : "tngc__", k);
         e__call(E, sk->op, "tngrt_impl_");
         sb_puts(E->o, "    return 0;\n}\n");
         E->kptr = 0;
@@ -691,10 +854,11 @@ static void e__consts(Emit *E)
     emit_gear_begin(E, 0);
     sb_printf(E->o, "\n/* ==== constants: %zu ops, computed once when the first bundle is created ==== */\n"
                     "#include <stdatomic.h>\n\n"
-                    "static _Alignas(64) unsigned char tngc__K[%lld];\n"
+                    "%s_Alignas(64) unsigned char %sK[%lld];\n"
                     "static atomic_int tngc__K_state;   /* 0 to compute, 1 being computed, 2 ready */\n\n"
                     "static int tngc__consts_run(TngrtError *err)\n{\n",
-              p->nconst, (long long)(p->const_bytes > 0 ? p->const_bytes : 1));
+              p->nconst, emit_linkage(E), E->gpre ? E->gpre : "tngc__",
+              (long long)(p->const_bytes > 0 ? p->const_bytes : 1));
     for (size_t i = 0; i < E->g->ops.n; i++)
         if (plan_is_const(p, (int32_t)i) && emit_has_kernel(E, (int32_t)i))
             e__op(E, (int32_t)i, "    ");
@@ -718,21 +882,21 @@ static void e__body(Emit *E, StrBuf *body)
 {
     E->o = body;
     sb_puts(body, "#define TNGC_GENERATED 1\n");
-    if (E->opt->user_ops && E->opt->user_ops[0]) {
-        sb_puts(body, "\n/* user kernels (see the _kernels_user.c stub) */\n");
-        for (int k = 0; k < OP__count; k++)
-            if (E->user[k])
-                sb_printf(body, "int %s_user_%s(const TngrtArg *outs, int nout, const TngrtArg *ins, int nin,\n"
-                                "    const int64_t *attr, int nattr, const double *fattr, TngrtError *err);\n",
-                          E->opt->name, op_info[k].name);
-    }
+    e__user_decls(E, body);
     if (fuse_any(E))   /* fused loops (fuse.c) use its element helpers, contraction off */
         sb_puts(body, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
                       "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
     e__static_kernels(E);
     e__consts(E);
-    for (size_t gi = 0; gi < E->p->gears.n; gi++)
-        e__gear(E, (int)gi);
+    if (E->gpre) {   /* split: the gears are in <name>_gears_K.c */
+        sb_puts(body, "\n/* ==== gears: in the files ");
+        cesc_comment(body, E->opt->name);
+        sb_puts(body, "_gears_K.c ==== */\n");
+        e__gear_decls(E, 0, (int)E->p->gears.n);
+    } else {
+        for (size_t gi = 0; gi < E->p->gears.n; gi++)
+            e__gear(E, (int)gi);
+    }
     emit_desc(E);
 }
 
@@ -808,10 +972,18 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     E.target = &cs;
     EmitSplice sc = {&E, {0}};
     const char *name = opt->name;
+    StrBuf gpre = {0};
+    int nfiles = e__gear_files(p);
+    if (nfiles) {   /* several gears: split (see e__gear_file) */
+        sb_printf(&gpre, "%s__", name);
+        E.gpre = gpre.s;
+    }
 
     GenFile *h = emit_file(out, name, ".h", 0);
     template_expand(template_text("tngc_template.h"), name, emit_splice, &sc, &h->text);
     emit_bundle_c(&E, "bundle.c", emit_splice, e__body, out);
+    for (int k = 0; k < nfiles; k++)
+        e__gear_file(&E, k, out);
     GenFile *l = emit_file(out, name, "_launcher.c", 0);
     template_expand(template_text("launcher.c"), name, emit_splice, &sc, &l->text);
 
@@ -826,6 +998,7 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     }
     sb_free(&sc.text);
     sb_free(&ident);
+    sb_free(&gpre);
     free(cs.elided);
     E.target = NULL;
     fuse_fini(&E);

@@ -38,6 +38,38 @@ t "build --target acl without CANN refused (tests/acl tests the target)" '[ $? -
 "$tngc" gen "$tmp/ms.py" > "$tmp/o" 2>&1
 t "gen without -o: usage error" '[ $? -eq 2 ]'
 
+# ---- a bundle with several gears: split across files (codegen/emit_cpu.c) ----
+sed 's/dim_gears={0: \[2, 4\]}/dim_gears={0: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}/' \
+    "$root/examples/dim_gears/model.py" > "$tmp/dg.py"
+(cd "$tmp" && "$tngc" gen dg.py -o s1 -MD && "$tngc" gen dg.py -o s2) > "$tmp/o" 2>&1
+t "10 gears: gen writes dg.c and 8 gear files" '[ $? -eq 0 ] && [ -f "$tmp/s1/dg.c" ] && [ -f "$tmp/s1/dg_gears_7.c" ] &&
+  [ "$(ls "$tmp/s1" | grep -c "^dg_gears_[0-9]*\.c$")" = 8 ]'
+t "10 gears: each gear in one gear file, none in dg.c" '[ "$(cat "$tmp"/s1/dg_gears_*.c | grep -o "^static int g[0-9]*_s0(" | sort -u | wc -l)" = 10 ] &&
+  [ "$(cat "$tmp"/s1/dg_gears_*.c | grep -c "^static int g[0-9]*_s0(")" = 10 ] && ! grep -q "^static int g[0-9]*_s0(" "$tmp/s1/dg.c" &&
+  [ "$(grep -c "^static int g[0-9]*_s0(" "$tmp/s1/dg_gears_0.c")" = 1 ] && [ "$(grep -c "^static int g[0-9]*_s0(" "$tmp/s1/dg_gears_7.c")" = 2 ]'
+t "10 gears: byte-identical sources" 'for f in "$tmp"/s1/*.c "$tmp"/s1/*.h; do cmp -s "$f" "$tmp/s2/$(basename "$f")" || exit 1; done'
+t "10 gears: the depfile names every file" 'grep -q "^s1/dg.h s1/dg.c s1/dg_gears_0.c .* s1/dg_gears_7.c s1/dg_launcher.c: dg.py$" "$tmp/s1/dg.d"'
+(cd "$tmp" && "$tngc" build dg.py -o sb1 -j 2 --cache-dir scache && "$tngc" build dg.py -o sb2 -j 1 --cache-dir scache) > "$tmp/o" 2>&1
+t "10 gears: build, then a cache hit with every gear file" '[ $? -eq 0 ] && grep -q "cache hit" "$tmp/o" && [ -x "$tmp/sb1/dg_launcher" ] &&
+  cmp -s "$tmp/sb1/dg_gears_7.c" "$tmp/sb2/dg_gears_7.c" && cmp -s "$tmp/sb1/dg_launcher" "$tmp/sb2/dg_launcher"'
+$py -c "
+import numpy as np
+np.save('$tmp/a.npy', np.arange(18, dtype=np.float32).reshape(9, 2))
+np.save('$tmp/b.npy', np.full((9, 2), 0.5, dtype=np.float32))" &&
+    "$tmp/sb1/dg_launcher" --input x1="$tmp/a.npy" --input x2="$tmp/b.npy" --out-dir "$tmp/sout" > "$tmp/o" 2>&1
+t "10 gears: the launcher runs gear 7 (batch 9) of file 6, right result" '[ $? -eq 0 ] && grep -q "^gear 7:" "$tmp/o" &&
+  $py -c "import numpy as np, sys; sys.exit(0 if (np.load(\"$tmp/sout/out0.npy\") == np.arange(18, dtype=np.float32).reshape(9, 2) + 0.5).all() else 1)"' || cat "$tmp/o"
+
+# static kernels (reduce-overhead) of a split bundle: in dg_sk.c, called from the gear files
+mkdir -p "$tmp/sk/static_kernel_build"
+sed -e 's/^K = 2048$/K = 8/' -e 's/^N = 256$/N = 4/' \
+    -e 's/^    print(opt_model(x, weight, bias))$/    torchair.inference.set_dim_gears(x, dim_gears={0: [1, 2, 3]})\n&/' \
+    "$root/examples/static_kernel/model.py" > "$tmp/sk/dg_sk.py"
+(cd "$tmp/sk" && "$tngc" build dg_sk.py -o out --no-cache) > "$tmp/o" 2>&1
+t "static kernels of a split bundle: defined once in dg_sk.c, called from the gear files" '[ $? -eq 0 ] &&
+  [ "$(grep -c "^int dg_sk__sk[0-9]*(void \*const \*p, TngrtError \*err)$" "$tmp/sk/out/dg_sk.c")" = 6 ] &&
+  grep -q "if (dg_sk__sk5(" "$tmp/sk/out/dg_sk_gears_2.c" && [ -x "$tmp/sk/out/dg_sk_launcher" ]' || cat "$tmp/o"
+
 # ---- build and the cache ----
 cd "$tmp"
 "$tngc" build ms.py -o b1 --cache-dir cache > o1 2>&1

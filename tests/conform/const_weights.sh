@@ -73,7 +73,8 @@ PY
     fi
     (cd "$root" && "$tngc" gen "$script" -o "$tmp/gen" --no-line) >"$tmp/gen.log" 2>&1
     c=$tmp/gen/const_rope_Model_forward.c
-    all=$(grep -c 'tngrt_kernel_arange\|TNGRT_UN_COS\|tngrt_kernel_tri(' "$c" 2>/dev/null)
+    # every file of the bundle (its gears are in ..._gears_K.c when it has several)
+    all=$(cat "$c" "$tmp"/gen/const_rope_Model_forward_gears_*.c 2>/dev/null | grep -c 'tngrt_kernel_arange\|TNGRT_UN_COS\|tngrt_kernel_tri(')
     once=$(sed -n '/^static int tngc__consts_run/,/^}/p' "$c" 2>/dev/null | grep -c 'tngrt_kernel_arange\|TNGRT_UN_COS\|tngrt_kernel_tri(')
     if [ "${all:-0}" -gt 0 ] && [ "$all" = "$once" ]; then
         ok "arange, cos and triu run only in tngc__consts_run ($once calls)"

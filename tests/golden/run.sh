@@ -148,8 +148,8 @@ for py in "$here"/plan_err/*.py; do
     if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 
-# tngc gen: gen/X.c holds the bundle sources (<name>.c of every entry, in
-# name order) that `tngc gen --no-line model.py` writes in examples/X/; they
+# tngc gen: gen/X.c holds the bundle sources (<name>.c of every entry, and
+# <name>_gears_K.c of a bundle with several gears, in name order) that `tngc gen --no-line model.py` writes in examples/X/; they
 # must also compile cleanly (-Wall -Wextra -Werror) against the runtime.
 rt=$(cd "$here/../../runtime" && pwd)
 for exp in "$here"/gen/*.c; do
