@@ -134,8 +134,9 @@ int fuse_any(Emit *E);
 void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
 /* The group's loop nest, as a block indented by in. */
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
-/* The group's kind: "pointwise", "rmsnorm", "layernorm", "softmax" or
- * "row" (another row group). */
+/* The group's kind: "epilogue" (a matmul and its epilogue, fuse_gemm.c),
+ * "pointwise", "rmsnorm", "layernorm", "softmax" or "row" (another row
+ * group). */
 const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n);
 /* -- matmul epilogues (fuse_gemm.c, issue 18; hooked into fuse_seq and
  * fuse_emit) -- */

@@ -1026,6 +1026,8 @@ const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n)
 {
     const Graph *g = E->g;
     int nmean = 0, nsum = 0, namax = 0, nexp = 0, nsq = 0, nsub = 0;
+    if (fuse_gemm_is(E, ops, n))
+        return "epilogue";
     if (fuse__is_rms(E, ops, n))
         return "rmsnorm";
     if (!fuse__has_reduce(E, ops, n))
