@@ -154,19 +154,20 @@ static void test_used_outside_breaks(void **state)
     assert_non_null(strstr(src, "\"fused silu %3 + exp %4 (line 13)\""));
     f_free(&f);
 
-    /* a smaller intermediate ([4, 1]: a row sum) is no member: the chain
-     * after the reduction is its own group */
+    /* a smaller intermediate ([1, 8]: a column sum; row groups take only
+     * sums along the last dim) is no member: the chain after the reduction
+     * is its own group */
     f_init(&f);
     x = f_input(&f, "x", 2, xd);
     a = f_op(&f, OP_EXP, x, -1);                 /* %1 */
     b = f_op(&f, OP_NEG, a, -1);                 /* %2: read by the sum too */
     char err[200];
-    OpDesc sd = {.kind = OP_SUM, .in = &b, .nin = 1, .attr = (int64_t[]){1, 1}, .nattr = 2,
-                 .sk = -1, .line = 30, .col = 5};   /* keepdim, dim 1 */
+    OpDesc sd = {.kind = OP_SUM, .in = &b, .nin = 1, .attr = (int64_t[]){1, 0}, .nattr = 2,
+                 .sk = -1, .line = 30, .col = 5};   /* keepdim, dim 0 */
     int32_t sop = graph_add_op(&f.g, &sd, err, sizeof err);
     assert_true(sop >= 0);
     int32_t s = f.g.ops.v[sop].out;
-    c = f_op(&f, OP_MUL, b, s);                  /* [4, 8] * [4, 1] */
+    c = f_op(&f, OP_MUL, b, s);                  /* [4, 8] * [1, 8] */
     d = f_op(&f, OP_SIGMOID, c, -1);
     f_output(&f, d);
     src = f_gen(&f, 0);
@@ -177,7 +178,8 @@ static void test_used_outside_breaks(void **state)
 }
 
 /* Members need not be adjacent: a reduction that runs between silu and
- * the mul reading both is computed first, the group where the mul was. */
+ * the mul reading both (along dim 0: no row group's) is computed first,
+ * the group where the mul was. */
 static void test_not_adjacent(void **state)
 {
     (void)state;
@@ -187,7 +189,7 @@ static void test_not_adjacent(void **state)
     int32_t x = f_input(&f, "x", 2, xd);
     int32_t a = f_op(&f, OP_SILU, x, -1);        /* %1 */
     char err[200];
-    OpDesc sd = {.kind = OP_SUM, .in = &x, .nin = 1, .attr = (int64_t[]){1, 1}, .nattr = 2,
+    OpDesc sd = {.kind = OP_SUM, .in = &x, .nin = 1, .attr = (int64_t[]){1, 0}, .nattr = 2,
                  .sk = -1, .line = 11, .col = 5};
     int32_t sop = graph_add_op(&f.g, &sd, err, sizeof err);   /* %2 */
     assert_true(sop >= 0);
@@ -237,6 +239,33 @@ static void test_rms_norm(void **state)
     }
 }
 
+/* A sum along the last dim (keepdim) is a row group's member (fuse.c row
+ * groups): exp, neg, their row sum, the product and the sigmoid become one
+ * loop over the rows, the reduction kernel called by none. */
+static void test_row_group(void **state)
+{
+    (void)state;
+    F f;
+    f_init(&f);
+    int64_t xd[2] = {4, 8};
+    int32_t x = f_input(&f, "x", 2, xd);
+    int32_t a = f_op(&f, OP_EXP, x, -1);         /* %1 */
+    int32_t b = f_op(&f, OP_NEG, a, -1);         /* %2 */
+    char err[200];
+    OpDesc sd = {.kind = OP_SUM, .in = &b, .nin = 1, .attr = (int64_t[]){1, 1}, .nattr = 2,
+                 .sk = -1, .line = 12, .col = 5};   /* keepdim, dim 1 */
+    int32_t sop = graph_add_op(&f.g, &sd, err, sizeof err);   /* %3 */
+    assert_true(sop >= 0);
+    f.line++;
+    int32_t c = f_op(&f, OP_MUL, b, f.g.ops.v[sop].out);      /* %4: [4, 8] * [4, 1] */
+    f_output(&f, f_op(&f, OP_SIGMOID, c, -1));                  /* %5 */
+    const char *src = f_gen(&f, 0);
+    assert_int_equal(fused_slices(src), 1);
+    assert_non_null(strstr(src, "\"fused exp %1 + neg %2 + sum %3 + mul %4 + sigmoid %5 (line 14)\""));
+    assert_null(strstr(src, "tngrt_kernel_reduce("));
+    f_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_used_outside_breaks),
         cmocka_unit_test(test_not_adjacent),
         cmocka_unit_test(test_rms_norm),
+        cmocka_unit_test(test_row_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
