@@ -542,6 +542,60 @@ static void e__fn_prologue(Emit *E)
                   "    (void)A;\n    (void)S;\n    (void)err;\n");
 }
 
+/* What a file with fused loops (fuse.c) starts with: their element
+ * helpers, contraction off as in libtngcrt, and TNGC_ISA_CLONES, the
+ * attribute of the functions that hold the loops. Where the compiler can
+ * (GNU C on x86-64), each is compiled for AVX-512, AVX2 and baseline x86-64
+ * and the loader picks the widest the CPU has, as libtngcrt's kernels are
+ * (runtime/kernels_isa.h): a loop of exp or erf in baseline SSE2 runs at a
+ * quarter of the AVX-512 kernel's width, and fusing it then costs more than
+ * the passes over memory it saves. Clones compute alike (no contraction). */
+static void e__fuse_prelude(StrBuf *o)
+{
+    sb_puts(o, "\n/* fused loops: contraction off, as in libtngcrt; one clone per instruction set */\n"
+               "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n"
+               "#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__)) && !defined(TNGRT_NO_ISA)\n"
+               "#define TNGC_ISA_CLONES __attribute__((target_clones(\"avx512f\", \"avx2\", \"default\")))\n"
+               "#else\n#define TNGC_ISA_CLONES\n#endif\n");
+}
+
+/* The functions of the fused loops of q (not matmul epilogues: those are
+ * one libtngcrt call), defined before fn, the function that calls them:
+ * fn_f<K>, K the group's offset in q.grp. Their code reads only c, A and S. */
+static void e__fused_fns(Emit *E, const char *fn, const FuseSeq *q, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q->at[i] < 0)
+            continue;
+        const int32_t *ops = q->grp + q->at[i] + 1;
+        size_t nops = (size_t)q->grp[q->at[i]];
+        if (fuse_gemm_is(E, ops, nops))
+            continue;
+        StrBuf t = {0};
+        fuse_name(E, ops, nops, &t);
+        sb_puts(E->o, "\n/* ");
+        cesc_comment(E->o, t.s);
+        sb_free(&t);
+        sb_printf(E->o, " */\nTNGC_ISA_CLONES\nstatic void %s_f%d(const TngrtRunCtx *c, unsigned char *A, "
+                        "const int64_t *S)\n{\n    (void)c;\n    (void)A;\n    (void)S;\n",
+                  fn, (int)q->at[i]);
+        fuse_emit(E, ops, nops, "    ");
+        sb_puts(E->o, "}\n");
+    }
+}
+
+/* A fused group's code where it runs: the call of its function
+ * (e__fused_fns), or a matmul epilogue's libtngcrt call. */
+static void e__fused_call(Emit *E, const char *fn, const FuseSeq *q, size_t i, const char *in)
+{
+    const int32_t *ops = q->grp + q->at[i] + 1;
+    size_t nops = (size_t)q->grp[q->at[i]];
+    if (fuse_gemm_is(E, ops, nops))
+        fuse_emit(E, ops, nops, in);
+    else
+        sb_printf(E->o, "%s%s_f%d(c, A, S);\n", in, fn, (int)q->at[i]);
+}
+
 static void e__segment(Emit *E, int seg)
 {
     const PlanSegment *s = &E->p->segs.v[seg];
@@ -550,13 +604,16 @@ static void e__segment(Emit *E, int seg)
     sb_printf(E->o, "\", segment %d: %zu ops, ended by: ", seg, s->nops);
     cesc_comment(E->o, s->split);
     sb_puts(E->o, " */\n");
-    sb_printf(E->o, "static int g%d_seg%d(const TngrtRunCtx *c, TngrtError *err)\n{\n", E->gear, seg);
-    e__fn_prologue(E);
     FuseSeq q;
     fuse_seq_segment(E, seg, &q);
+    char fn[64];
+    snprintf(fn, sizeof fn, "g%d_seg%d", E->gear, seg);
+    e__fused_fns(E, fn, &q, s->nops);
+    sb_printf(E->o, "static int %s(const TngrtRunCtx *c, TngrtError *err)\n{\n", fn);
+    e__fn_prologue(E);
     for (size_t i = 0; i < s->nops; i++) {
         if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
-            fuse_emit(E, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]], "    ");
+            e__fused_call(E, fn, &q, i, "    ");
         else if (q.at[i] == -1 && emit_has_kernel(E, s->ops[i]) && !e__elided(E, s->ops[i]))
             e__op(E, s->ops[i], "    ");
     }
@@ -586,12 +643,14 @@ static void e__unit_name(Emit *E, const PlanUnit *u)
     }
 }
 
-/* A fused group of stream s (fuse.c), where its last op was: one loop
- * nest timed as one trace slice naming its ops. */
-static void e__fused_unit(Emit *E, int s, const int32_t *ops, size_t n)
+/* Fused group i of stream s's sequence q (fuse.c), where its last op
+ * was: timed as one trace slice naming its ops. */
+static void e__fused_unit(Emit *E, int s, const char *fn, const FuseSeq *q, size_t i)
 {
+    const int32_t *ops = q->grp + q->at[i] + 1;
+    size_t n = (size_t)q->grp[q->at[i]];
     sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
-    fuse_emit(E, ops, n, "        ");
+    e__fused_call(E, fn, q, i, "        ");
     sb_printf(E->o, "        TNGC_UNIT_END(%d, ", s);
     StrBuf t = {0};
     fuse_name(E, ops, n, &t);
@@ -604,20 +663,22 @@ static void e__stream(Emit *E, int s)
 {
     const Plan *p = E->p;
     const PlanStream *ps = &p->streams.v[s];
-    sb_printf(E->o, "\nstatic int g%d_s%d(void *arg, TngrtExec *ex, int stream, TngrtError *err)\n{\n",
-              E->gear, s);
+    FuseSeq q;
+    fuse_seq_units(E, s, &q);
+    char fn[64];
+    snprintf(fn, sizeof fn, "g%d_s%d", E->gear, s);
+    e__fused_fns(E, fn, &q, ps->nunits);
+    sb_printf(E->o, "\nstatic int %s(void *arg, TngrtExec *ex, int stream, TngrtError *err)\n{\n", fn);
     sb_puts(E->o, "    const TngrtRunCtx *c = arg;\n    TngrtTrace *tr = tngrt_exec_trace(ex);\n"
                   "    (void)stream;\n    (void)tr;\n");
     e__fn_prologue(E);
-    FuseSeq q;
-    fuse_seq_units(E, s, &q);
     for (size_t i = 0; i < ps->nunits; i++) {
         const PlanUnit *u = &p->units.v[ps->units[i]];
         for (size_t w = 0; w < u->nwait; w++)
             sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, u->wait[w]);
         int runs = q.at[i] == -1 && (u->seg >= 0 || (emit_has_kernel(E, u->op) && !e__elided(E, u->op)));
         if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
-            e__fused_unit(E, s, q.grp + q.at[i] + 1, (size_t)q.grp[q.at[i]]);
+            e__fused_unit(E, s, fn, &q, i);
         if (runs) {
             sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
             if (u->seg >= 0)
@@ -785,9 +846,8 @@ static void e__gear_file(Emit *E, int k, GenFiles *out)
     cesc_string(o, E->opt->script);
     sb_puts(o, ", line);\n}\n");
     e__user_decls(E, o);
-    if (e__fuse_any(E, lo, hi))   /* fused loops (fuse.c) use its element helpers, contraction off */
-        sb_puts(o, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
-                   "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
+    if (e__fuse_any(E, lo, hi))
+        e__fuse_prelude(o);
     sb_puts(o, "\n/* defined in ");
     cesc_comment(o, E->opt->name);
     sb_puts(o, ".c */\n");
@@ -883,9 +943,8 @@ static void e__body(Emit *E, StrBuf *body)
     E->o = body;
     sb_puts(body, "#define TNGC_GENERATED 1\n");
     e__user_decls(E, body);
-    if (fuse_any(E))   /* fused loops (fuse.c) use its element helpers, contraction off */
-        sb_puts(body, "\n/* pointwise fusion: contraction off, as in libtngcrt */\n"
-                      "#pragma STDC FP_CONTRACT OFF\n#include \"tngrt_kernel_impl.h\"\n");
+    if (fuse_any(E))
+        e__fuse_prelude(body);
     e__static_kernels(E);
     e__consts(E);
     if (E->gpre) {   /* split: the gears are in <name>_gears_K.c */
