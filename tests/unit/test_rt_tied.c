@@ -23,29 +23,9 @@
 
 #include "../../runtime/tngrt_bundle.h"
 
-static int t_s0(void *arg, TngrtExec *x, int s, TngrtError *err)
-{
-    (void)arg, (void)x, (void)s, (void)err;
-    return 0;
-}
+#include "rt_one_weight.h"
 
-static void t_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
-{
-    memset(&outs[0], 0, sizeof outs[0]);
-    outs[0].dtype = TNGRT_F32;
-    outs[0].ndim = 1;
-    outs[0].shape[0] = 3;
-    outs[0].strides[0] = 1;
-    outs[0].data = c->w[0];
-    outs[0].nbytes = 12;
-}
-
-static const TngrtDim t_dims[] = {{-1, 3}};
 static const TngrtSigTensor t_weights[] = {{"tok.weight", TNGRT_F32, 1, t_dims, 0}};
-static const TngrtSigTensor t_outs[] = {{"out0", TNGRT_F32, 1, t_dims, 0}};
-static const TngrtStreamFn t_streams[] = {t_s0};
-static const TngrtGear t_gears[] = {{NULL, 0, NULL, 0, t_streams, t_outputs}};
-static const char *const t_names[] = {"default"};
 static const TngrtWeightAlias t_alias[] = {{"head.weight", 0}};
 
 /* The model's descriptor with the alias table given. */
@@ -56,36 +36,11 @@ static TngrtBundleDesc model_t(int naliases, const TngrtWeightAlias *aliases)
     return d;
 }
 
-/* Writes a safetensors file of n f32[3] tensors names[i] = 3 floats from
- * vals + 3 i; returns its path (malloc'd). */
-static char *write_st(int n, const char *const *names, const float *vals)
-{
-    char header[512], *path = strdup("/tmp/tngrt-tied-XXXXXX");
-    size_t len = 0;
-    unsigned char size[8];
-    len += (size_t)snprintf(header + len, sizeof header - len, "{");
-    for (int i = 0; i < n; i++)
-        len += (size_t)snprintf(header + len, sizeof header - len,
-                                "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[%d,%d]}",
-                                i ? "," : "", names[i], 12 * i, 12 * (i + 1));
-    len += (size_t)snprintf(header + len, sizeof header - len, "}");
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "wb");
-    assert_non_null(f);
-    for (int i = 0; i < 8; i++)
-        size[i] = (unsigned char)((uint64_t)len >> (8 * i));
-    fwrite(size, 1, 8, f);
-    fwrite(header, 1, len, f);
-    fwrite(vals, 4, (size_t)n * 3, f);
-    fclose(f);
-    return path;
-}
-
 /* Loads the file of names/vals into b (must succeed), runs it and checks
  * out0 = want[0..3) and that no tensor of the file is unused. */
 static void load_run(TngrtBundle *b, int n, const char *const *names, const float *vals, const float *want)
 {
-    char *path = write_st(n, names, vals);
+    char *path = write_st("/tmp/tngrt-tied-XXXXXX", n, names, vals);
     TngrtTensor out[1];
     if (tngrt_bundle_load_weights(b, path) != 0)
         fail_msg("load: %s", tngrt_bundle_last_error(b));
@@ -131,13 +86,13 @@ static void test_no_alias(void **state)
     (void)state;
     if (tngrt_bundle_new(&b, &d, &err) != 0)
         fail_msg("tngrt_bundle_new: %s", err.msg);
-    path = write_st(2, both, v);
+    path = write_st("/tmp/tngrt-tied-XXXXXX", 2, both, v);
     assert_int_equal(tngrt_bundle_load_weights(b, path), 0);
     assert_int_equal(tngrt_bundle_unused_count(b), 1);
     assert_string_equal(tngrt_bundle_unused_name(b, 0), "head.weight");
     unlink(path);
     free(path);
-    path = write_st(1, alias, v);
+    path = write_st("/tmp/tngrt-tied-XXXXXX", 1, alias, v);
     assert_int_equal(tngrt_bundle_load_weights(b, path), -1);
     assert_non_null(strstr(tngrt_bundle_last_error(b), "weight 'tok.weight' is missing"));
     unlink(path);

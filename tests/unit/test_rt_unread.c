@@ -23,29 +23,9 @@
 
 #include "../../runtime/tngrt_bundle.h"
 
-static int t_s0(void *arg, TngrtExec *x, int s, TngrtError *err)
-{
-    (void)arg, (void)x, (void)s, (void)err;
-    return 0;
-}
+#include "rt_one_weight.h"
 
-static void t_outputs(const TngrtRunCtx *c, TngrtTensor *outs)
-{
-    memset(&outs[0], 0, sizeof outs[0]);
-    outs[0].dtype = TNGRT_F32;
-    outs[0].ndim = 1;
-    outs[0].shape[0] = 3;
-    outs[0].strides[0] = 1;
-    outs[0].data = c->w[0];
-    outs[0].nbytes = 12;
-}
-
-static const TngrtDim t_dims[] = {{-1, 3}};
 static const TngrtSigTensor t_weights[] = {{"bn.weight", TNGRT_F32, 1, t_dims, 0}};
-static const TngrtSigTensor t_outs[] = {{"out0", TNGRT_F32, 1, t_dims, 0}};
-static const TngrtStreamFn t_streams[] = {t_s0};
-static const TngrtGear t_gears[] = {{NULL, 0, NULL, 0, t_streams, t_outputs}};
-static const char *const t_names[] = {"default"};
 static const char *const t_unread[] = {"bn.num_batches_tracked"};
 
 /* The model's descriptor with the unread table given. */
@@ -56,36 +36,11 @@ static TngrtBundleDesc model_t(int nunread, const char *const *unread)
     return d;
 }
 
-/* Writes a safetensors file of n f32[3] tensors names[i] = 3 floats from
- * vals + 3 i; returns its path (malloc'd). */
-static char *write_st(int n, const char *const *names, const float *vals)
-{
-    char header[512], *path = strdup("/tmp/tngrt-unread-XXXXXX");
-    size_t len = 0;
-    unsigned char size[8];
-    len += (size_t)snprintf(header + len, sizeof header - len, "{");
-    for (int i = 0; i < n; i++)
-        len += (size_t)snprintf(header + len, sizeof header - len,
-                                "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[%d,%d]}",
-                                i ? "," : "", names[i], 12 * i, 12 * (i + 1));
-    len += (size_t)snprintf(header + len, sizeof header - len, "}");
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "wb");
-    assert_non_null(f);
-    for (int i = 0; i < 8; i++)
-        size[i] = (unsigned char)((uint64_t)len >> (8 * i));
-    fwrite(size, 1, 8, f);
-    fwrite(header, 1, len, f);
-    fwrite(vals, 4, (size_t)n * 3, f);
-    fclose(f);
-    return path;
-}
-
 /* Loads the file of names/vals into b: returns what load_weights returns
  * (the file removed). */
 static int load(TngrtBundle *b, int n, const char *const *names, const float *vals)
 {
-    char *path = write_st(n, names, vals);
+    char *path = write_st("/tmp/tngrt-unread-XXXXXX", n, names, vals);
     int rc = tngrt_bundle_load_weights(b, path);
     unlink(path);
     free(path);
