@@ -31,18 +31,10 @@
 #include <unistd.h>
 
 #include "../../runtime/tngrt_exec.h"
+#include "rt_exec_fixture.h"
 
 /* Seconds a test may take before SIGALRM ends it (a deadlock). */
 #define HELP_ALARM_S 60
-
-static TngrtExec *exec_new_ok(int nstreams, int nevents)
-{
-    TngrtExec *x = NULL;
-    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
-    if (tngrt_exec_new(&x, nstreams, nevents, &err) != 0)
-        fail_msg("tngrt_exec_new(%d, %d): %s", nstreams, nevents, err.msg);
-    return x;
-}
 
 /* Restricts the process to one CPU of its set (the first); returns the
  * set to restore. */

@@ -27,21 +27,7 @@
 #include <time.h>
 
 #include "../../runtime/tngrt_exec.h"
-
-static void sleep_us(long us)
-{
-    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-    nanosleep(&ts, NULL);
-}
-
-static TngrtExec *exec_new_ok(int nstreams, int nevents)
-{
-    TngrtExec *x = NULL;
-    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
-    if (tngrt_exec_new(&x, nstreams, nevents, &err) != 0)
-        fail_msg("tngrt_exec_new(%d, %d): %s", nstreams, nevents, err.msg);
-    return x;
-}
+#include "rt_exec_fixture.h"
 
 /* ---- idle streams ---- */
 
