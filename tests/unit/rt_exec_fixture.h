@@ -2,10 +2,12 @@
  * rt_exec_fixture.h - what the executor's tests (test_rt_exec.c,
  * test_rt_exec_sched.c, test_rt_exec_help.c) share: sleeping a number of
  * microseconds, and a new executor that fails the test when it cannot be
- * made. Included after cmocka.h, time.h and tngrt_exec.h.
+ * made. Included after cmocka.h and tngrt_exec.h.
  */
 #ifndef TNGC_TESTS_RT_EXEC_FIXTURE_H
 #define TNGC_TESTS_RT_EXEC_FIXTURE_H
+
+#include <time.h>
 
 static inline void sleep_us(long us)
 {
