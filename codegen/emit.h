@@ -138,6 +138,12 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
  * "pointwise", "rmsnorm", "layernorm", "softmax" or "row" (another row
  * group). */
 const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n);
+/* fuse.c's, for fuse_gemm.c too: value v's dims in E's gear (its rank, or
+ * -1 when a dim is not a constant); the product of nd dims; the arena byte
+ * range [*lo, *hi) of v's storage (1; 0 outside the arena; -1 unknown). */
+int fuse_dims(const Emit *E, int32_t v, int64_t *dims);
+int64_t fuse_numel(const int64_t *dims, int nd);
+int fuse_range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi);
 /* -- matmul epilogues (fuse_gemm.c, issue 18; hooked into fuse_seq and
  * fuse_emit) -- */
 /* A Linear or matmul at position i of a sequence and the epilogue ops

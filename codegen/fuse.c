@@ -29,9 +29,10 @@
  *
  * Row kernels: a hand-written float32 RMSNorm (fuse__rms) is one loop per
  * row, with the reduction kernel's own sum (issue 18 item 2's second part).
- * Row groups (fuse__row) take LayerNorm and softmax written by hand (and
- * RMSNorm in half types, and any other mix of elementwise ops with mean,
- * sum or amax over the last dim, keepdim), float32, float16 and bfloat16:
+ * Row groups (fuse__window, row set) take LayerNorm and softmax written
+ * by hand (and RMSNorm in half types, and any other mix of elementwise
+ * ops with mean, sum or amax over the last dim, keepdim), float32, float16
+ * and bfloat16:
  * one loop over the rows, each reduction as the reduce kernel computes it,
  * each half member rounded as its kernel stores it, so these too give the
  * bits of the separate kernels (tests/conform/fuse_bits.sh runs
@@ -86,7 +87,7 @@ static int fuse__float(DType t)
 
 /* Value v's dims in the gear (right-aligned into dims[GRAPH_MAX_DIMS]
  * is the caller's business); its rank, or -1 when a dim is not a constant. */
-static int fuse__dims(const Emit *E, int32_t v, int64_t *dims)
+int fuse_dims(const Emit *E, int32_t v, int64_t *dims)
 {
     const Val *val = &E->g->vals.v[v];
     for (int d = 0; d < val->ndim; d++)
@@ -95,7 +96,7 @@ static int fuse__dims(const Emit *E, int32_t v, int64_t *dims)
     return val->ndim;
 }
 
-static int64_t fuse__numel(const int64_t *dims, int nd)
+int64_t fuse_numel(const int64_t *dims, int nd)
 {
     int64_t n = 1;
     for (int d = 0; d < nd; d++)
@@ -187,7 +188,7 @@ static int fuse__op_ok(const Emit *E, int32_t op_id)
         if (op->in[k] < 0 || !fuse__float(E->g->vals.v[op->in[k]].dtype))
             return 0;
     int64_t dims[GRAPH_MAX_DIMS];
-    return fuse__dims(E, op->out, dims) >= 0;
+    return fuse_dims(E, op->out, dims) >= 0;
 }
 
 /* The index of value v among the outputs of ops[0..n), or -1. */
@@ -201,7 +202,7 @@ static int fuse__member(const Emit *E, const int32_t *ops, size_t n, int32_t v)
 
 /* The arena byte range of value v's storage in the gear: 1, or 0 when it
  * lives outside the arena (an input, a weight, a constant); -1 unknown. */
-static int fuse__range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
+int fuse_range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
 {
     int32_t r = graph_storage_root(E->g, v);
     if (plan_const_storage(E->p, r) || E->input_of[r] >= 0 || E->weight_of[r] >= 0)
@@ -226,18 +227,18 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_
     const Graph *g = E->g;
     int64_t sd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
     int32_t sinkv = g->ops.v[ops[n - 1]].out;
-    int snd = fuse__dims(E, sinkv, sd);
-    int64_t total = fuse__numel(sd, snd);
+    int snd = fuse_dims(E, sinkv, sd);
+    int64_t total = fuse_numel(sd, snd);
     int64_t olo = 0, ohi = 0, xlo[FUSE_MAX_INS], xhi[FUSE_MAX_INS];
     int32_t xv[FUSE_MAX_INS];
-    int orng = fuse__range(E, sinkv, &olo, &ohi);
+    int orng = fuse_range(E, sinkv, &olo, &ohi);
     int nx = 0;
     if (orng < 0)
         return 0;
     for (size_t j = 0; j < n; j++) {
         const Op *op = &g->ops.v[ops[j]];
-        int nd = fuse__dims(E, op->out, d);
-        if (nd < 0 || fuse__numel(d, nd) != total || nd > snd)
+        int nd = fuse_dims(E, op->out, d);
+        if (nd < 0 || fuse_numel(d, nd) != total || nd > snd)
             return 0;
         if (j + 1 < n) {   /* an intermediate: every reader inside */
             uint32_t inside = 0;
@@ -255,17 +256,17 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_
                 continue;
             if (nx >= FUSE_MAX_INS)
                 return 0;
-            int xnd = fuse__dims(E, x, d);
+            int xnd = fuse_dims(E, x, d);
             if (xnd < 0 || xnd > snd)
                 return 0;
             for (int q = 0; q < xnd; q++)   /* broadcasts to the sink's shape */
                 if (d[q] != 1 && d[q] != sd[snd - xnd + q])
                     return 0;
-            int xr = fuse__range(E, x, &xlo[nx], &xhi[nx]);
+            int xr = fuse_range(E, x, &xlo[nx], &xhi[nx]);
             if (xr < 0)
                 return 0;
             if (xr && orng && xlo[nx] < ohi && olo < xhi[nx] &&
-                !(xlo[nx] == olo && fuse__numel(d, xnd) == total &&
+                !(xlo[nx] == olo && fuse_numel(d, xnd) == total &&
                   dtype_size(g->vals.v[x].dtype) == dtype_size(g->vals.v[sinkv].dtype)))
                 return 0;
             if (xr)
@@ -278,7 +279,7 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_
             continue;
         for (uint32_t k = 0; k < op->nout; k++) {
             int64_t lo = 0, hi = 0;
-            int r = fuse__range(E, op->out + (int32_t)k, &lo, &hi);
+            int r = fuse_range(E, op->out + (int32_t)k, &lo, &hi);
             if (r < 0)
                 return 0;
             for (int q = 0; r && q < nx; q++)   /* (its own output is written, not clobbered) */
@@ -336,7 +337,7 @@ static int fuse__f32(const Emit *E, int32_t op_id)
     const Op *op = &E->g->ops.v[op_id];
     int64_t d[GRAPH_MAX_DIMS];
     return E->g->vals.v[op->out].dtype == DT_F32 && !op->nctrl && !E->user[op->kind] &&
-           emit_static_kernel(E, op_id) < 0 && fuse__dims(E, op->out, d) >= 0;
+           emit_static_kernel(E, op_id) < 0 && fuse_dims(E, op->out, d) >= 0;
 }
 
 /*
@@ -397,18 +398,18 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
     if (!((y->in[0] == x && y->in[1] == rv) || (y->in[1] == x && y->in[0] == rv)))
         return 0;
     int64_t xd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
-    int xnd = fuse__dims(E, x, xd);
-    if (xnd < 1 || xd[xnd - 1] < 1 || fuse__dims(E, y->out, d) != xnd ||
-        fuse__numel(d, xnd) != fuse__numel(xd, xnd))
+    int xnd = fuse_dims(E, x, xd);
+    if (xnd < 1 || xd[xnd - 1] < 1 || fuse_dims(E, y->out, d) != xnd ||
+        fuse_numel(d, xnd) != fuse_numel(xd, xnd))
         return 0;
     if (m == 6) {   /* * w: w of the row's length, broadcast over the rows */
         const Op *z = &g->ops.v[cand[5]];
         int32_t w = z->in[0] == y->out ? z->in[1] : z->in[0];
-        int wnd = fuse__dims(E, w, d);
+        int wnd = fuse_dims(E, w, d);
         int ok = z->in[0] != z->in[1] && wnd >= 1 && wnd <= xnd && g->vals.v[w].dtype == DT_F32 &&
-                 d[wnd - 1] == xd[xnd - 1] && fuse__numel(d, wnd) == xd[xnd - 1];
-        int zd = fuse__dims(E, z->out, d);
-        if (!ok || zd != xnd || fuse__numel(d, zd) != fuse__numel(xd, xnd))
+                 d[wnd - 1] == xd[xnd - 1] && fuse_numel(d, wnd) == xd[xnd - 1];
+        int zd = fuse_dims(E, z->out, d);
+        if (!ok || zd != xnd || fuse_numel(d, zd) != fuse_numel(xd, xnd))
             m = 5;
     }
     /* memory: the inputs (x, w) against the output and the ops in between */
@@ -418,12 +419,12 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
         ins[1] = z->in[0] == y->out ? z->in[1] : z->in[0];
     }
     int64_t olo = 0, ohi = 0;
-    int orng = fuse__range(E, sink, &olo, &ohi);
+    int orng = fuse_range(E, sink, &olo, &ohi);
     if (orng < 0)
         return 0;
     for (int q = 0; q < 2; q++) {
         int64_t lo = 0, hi = 0;
-        int r = ins[q] < 0 ? 0 : fuse__range(E, ins[q], &lo, &hi);
+        int r = ins[q] < 0 ? 0 : fuse_range(E, ins[q], &lo, &hi);
         if (r < 0)
             return 0;
         if (!r)
@@ -439,7 +440,7 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
             const Op *op = &g->ops.v[ops[b]];
             for (uint32_t o = 0; o < op->nout; o++) {
                 int64_t blo = 0, bhi = 0;
-                int br = fuse__range(E, op->out + (int32_t)o, &blo, &bhi);
+                int br = fuse_range(E, op->out + (int32_t)o, &blo, &bhi);
                 if (br < 0 || (br && blo < hi && lo < bhi && ins[q] != op->out + (int32_t)o))
                     return 0;
             }
@@ -500,7 +501,7 @@ static int fuse__row_op_ok(const Emit *E, int32_t op_id)
         !fuse__row_reduce(E, op) || !fuse__float(E->g->vals.v[op->out].dtype))
         return 0;
     int64_t dims[GRAPH_MAX_DIMS];
-    return fuse__dims(E, op->out, dims) >= 0 && fuse__dims(E, op->in[0], dims) >= 0;
+    return fuse_dims(E, op->out, dims) >= 0 && fuse_dims(E, op->in[0], dims) >= 0;
 }
 
 /* Value v against the sink's dims sd[0..snd): 2 when it has them (up to
@@ -509,7 +510,7 @@ static int fuse__row_op_ok(const Emit *E, int32_t op_id)
 static int fuse__row_class(const Emit *E, int32_t v, const int64_t *sd, int snd)
 {
     int64_t d[GRAPH_MAX_DIMS];
-    int nd = fuse__dims(E, v, d);
+    int nd = fuse_dims(E, v, d);
     if (nd < 0)
         return -1;
     int off = 0;
@@ -551,15 +552,15 @@ static int fuse__row_valid(const Emit *E, const int32_t *cand, size_t n, const i
     if (fuse__row_reduce(E, sink))
         return 0;
     int64_t sd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
-    int snd = fuse__dims(E, sink->out, sd);
+    int snd = fuse_dims(E, sink->out, sd);
     if (snd < 1 || sd[snd - 1] < 2 || fuse__row_class(E, sink->out, sd, snd) != 2)
         return 0;
-    int64_t total = fuse__numel(sd, snd), len = sd[snd - 1];
+    int64_t total = fuse_numel(sd, snd), len = sd[snd - 1];
     if (total < 1)
         return 0;
     int64_t olo = 0, ohi = 0, xlo[FUSE_MAX_INS], xhi[FUSE_MAX_INS];
     int32_t xv[FUSE_MAX_INS], seen[FUSE_MAX_INS];
-    int orng = fuse__range(E, sink->out, &olo, &ohi), nx = 0, nseen = 0, nred = 0, nbuf = 0;
+    int orng = fuse_range(E, sink->out, &olo, &ohi), nx = 0, nseen = 0, nred = 0, nbuf = 0;
     if (orng < 0)
         return 0;
     for (size_t j = 0; j < n; j++) {
@@ -597,12 +598,12 @@ static int fuse__row_valid(const Emit *E, const int32_t *cand, size_t n, const i
                 return 0;
             seen[nseen++] = x;
             nbuf += xc != 1 && g->vals.v[x].dtype != DT_F32;
-            int xnd = fuse__dims(E, x, d);
-            int xr = fuse__range(E, x, &xlo[nx], &xhi[nx]);
+            int xnd = fuse_dims(E, x, d);
+            int xr = fuse_range(E, x, &xlo[nx], &xhi[nx]);
             if (xr < 0)
                 return 0;
             if (xr && orng && xlo[nx] < ohi && olo < xhi[nx] &&
-                !(xlo[nx] == olo && xc == 2 && fuse__numel(d, xnd) == total &&
+                !(xlo[nx] == olo && xc == 2 && fuse_numel(d, xnd) == total &&
                   dtype_size(g->vals.v[x].dtype) == dtype_size(g->vals.v[sink->out].dtype)))
                 return 0;
             if (xr)
@@ -617,7 +618,7 @@ static int fuse__row_valid(const Emit *E, const int32_t *cand, size_t n, const i
             continue;
         for (uint32_t k = 0; k < op->nout; k++) {
             int64_t lo = 0, hi = 0;
-            int r = fuse__range(E, op->out + (int32_t)k, &lo, &hi);
+            int r = fuse_range(E, op->out + (int32_t)k, &lo, &hi);
             if (r < 0)
                 return 0;
             for (int q = 0; r && q < nx; q++)
@@ -647,25 +648,35 @@ static int fuse__reads_same(const Emit *E, const int32_t *ops, size_t n, int32_t
     return 0;
 }
 
-/* A row group from position i (see above): the ops of the window that
- * read an earlier candidate (a reduction or a cast also when it reads what
- * a candidate reads: the second mean of x.var, its cast of a half x), the
- * longest valid prefix.
- * Fills cand[] and pos[] and returns the count, or 0. */
-static size_t fuse__row(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
-                        const int32_t *at, int32_t *cand, int32_t *pos)
+/* Whether op_id joins the candidates cand[0..nc) of a group's window: a
+ * fusable op (row: of a row group) that reads an earlier candidate; in a
+ * row group also a reduction or a cast that reads what a candidate reads
+ * (the second mean of x.var, its cast of a half x). */
+static int fuse__joins(const Emit *E, int row, const int32_t *cand, size_t nc, int32_t op_id)
 {
-    if (!fuse__row_op_ok(E, ops[i]))
+    if (!(row ? fuse__row_op_ok(E, op_id) : fuse__op_ok(E, op_id)))
+        return 0;
+    if (nc == 0 || fuse__reads(E, cand, nc, op_id))
+        return 1;
+    const Op *op = &E->g->ops.v[op_id];
+    return row && (fuse__row_reduce(E, op) || op->kind == OP_CAST) && fuse__reads_same(E, cand, nc, op_id);
+}
+
+/* A group from position i: the ops of the window from i that join it
+ * (fuse__joins), the rest of the window running in between, and of those
+ * the longest prefix that is valid (fuse__row_valid for a row group, else
+ * fuse__valid). Fills cand[] and pos[] and returns the count, or 0. */
+static size_t fuse__window(const Emit *E, int row, const int32_t *ops, const uint8_t *stop, size_t n,
+                           size_t i, const int32_t *at, int32_t *cand, int32_t *pos)
+{
+    if (!(row ? fuse__row_op_ok(E, ops[i]) : fuse__op_ok(E, ops[i])))
         return 0;
     int32_t between[FUSE_WINDOW];
     size_t nc = 0, nbt = 0, best = 0, nb_at[FUSE_MAX_OPS];
     for (size_t k = i; k < n && k < i + FUSE_WINDOW && nc < FUSE_MAX_OPS; k++) {
         if (ops[k] < 0 || at[k] != -1)
             break;
-        if (fuse__row_op_ok(E, ops[k]) &&
-            (nc == 0 || fuse__reads(E, cand, nc, ops[k]) ||
-             ((fuse__row_reduce(E, &E->g->ops.v[ops[k]]) || E->g->ops.v[ops[k]].kind == OP_CAST) &&
-              fuse__reads_same(E, cand, nc, ops[k])))) {
+        if (fuse__joins(E, row, cand, nc, ops[k])) {
             nb_at[nc] = nbt;
             pos[nc] = (int32_t)k;
             cand[nc++] = ops[k];
@@ -678,7 +689,8 @@ static size_t fuse__row(const Emit *E, const int32_t *ops, const uint8_t *stop, 
             break;
     }
     for (size_t m = 2; m <= nc; m++)
-        if (fuse__row_valid(E, cand, m, between, nb_at[m - 1]))
+        if (row ? fuse__row_valid(E, cand, m, between, nb_at[m - 1])
+                : fuse__valid(E, cand, m, between, nb_at[m - 1]))
             best = m;
     return best;
 }
@@ -722,38 +734,11 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
             fuse__take(q, rc, rp, nr);
             continue;
         }
-        nr = fuse__row(E, ops, stop, n, i, q->at, rc, rp);
-        if (nr) {
+        nr = fuse__window(E, 1, ops, stop, n, i, q->at, rc, rp);   /* a row group */
+        if (!nr)
+            nr = fuse__window(E, 0, ops, stop, n, i, q->at, rc, rp);   /* a pointwise group */
+        if (nr)
             fuse__take(q, rc, rp, nr);
-            continue;
-        }
-        if (!fuse__op_ok(E, ops[i]))
-            continue;
-        /* candidates: the fusable ops of the window that read an earlier
-         * candidate, in order; the rest of the window runs in between */
-        int32_t cand[FUSE_MAX_OPS], pos[FUSE_MAX_OPS], between[FUSE_WINDOW];
-        size_t nc = 0, nbt = 0, best = 0;
-        size_t nb_at[FUSE_MAX_OPS];
-        for (size_t k = i; k < n && k < i + FUSE_WINDOW && nc < FUSE_MAX_OPS; k++) {
-            if (ops[k] < 0 || q->at[k] != -1)
-                break;
-            if (fuse__op_ok(E, ops[k]) && (nc == 0 || fuse__reads(E, cand, nc, ops[k]))) {
-                nb_at[nc] = nbt;
-                pos[nc] = (int32_t)k;
-                cand[nc++] = ops[k];
-            } else if (fuse__passable(E, ops[k])) {
-                between[nbt++] = ops[k];
-            } else {
-                break;
-            }
-            if (stop[k])
-                break;
-        }
-        for (size_t m = 2; m <= nc; m++)
-            if (fuse__valid(E, cand, m, between, nb_at[m - 1]))
-                best = m;
-        if (best)
-            fuse__take(q, cand, pos, best);
     }
 }
 
@@ -962,8 +947,8 @@ static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in
     const Graph *g = E->g;
     const Op *p = &g->ops.v[ops[0]], *add = &g->ops.v[ops[2]], *sink = &g->ops.v[ops[n - 1]];
     int64_t xd[GRAPH_MAX_DIMS];
-    int xnd = fuse__dims(E, p->in[0], xd);
-    int64_t len = xd[xnd - 1], rows = fuse__numel(xd, xnd) / len;
+    int xnd = fuse_dims(E, p->in[0], xd);
+    int64_t len = xd[xnd - 1], rows = fuse_numel(xd, xnd) / len;
     StrBuf nm = {0};
     fuse_name(E, ops, n, &nm);
     sb_printf(E->o, "%s{   /* rms_norm row kernel: ", in);
@@ -1059,42 +1044,20 @@ static int fuse__ext_at(const int32_t *ext, int next, int32_t v)
     return -1;
 }
 
-/* The row loop of a row group (fuse__row): per row, the external inputs
- * (a pointer into a float32 row, a half row widened into a buffer, or one
- * float), then each member in order. */
-static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in)
+/* The opening of a fused group's block, indented by in: a comment naming
+ * its ops (for a row group, "row kernel (<kind>): " first), the sink's
+ * script line, x<k> pointing at external input ext[k] and y at the sink's
+ * output, each typed by its dtype. */
+static void fuse__emit_open(Emit *E, const int32_t *ops, size_t n, const int32_t *ext, int next,
+                            const char *in, int row)
 {
     const Graph *g = E->g;
     const Op *sink = &g->ops.v[ops[n - 1]];
-    int64_t sd[GRAPH_MAX_DIMS], xd[GRAPH_MAX_DIMS];
-    int snd = fuse__dims(E, sink->out, sd);
-    int64_t len = sd[snd - 1], rows = fuse__numel(sd, snd) / len;
-    int32_t ext[FUSE_MAX_INS];
-    int next = 0;
-    for (size_t j = 0; j < n; j++) {
-        const Op *op = &g->ops.v[ops[j]];
-        uint32_t nin = fuse__row_reduce(E, op) ? 1 : fuse__nin(op);
-        for (uint32_t k = 0; k < nin; k++)
-            if (fuse__member(E, ops, j, op->in[k]) < 0 && fuse__ext_at(ext, next, op->in[k]) < 0) {
-                TNGC_ASSERT(next < FUSE_MAX_INS);
-                ext[next++] = op->in[k];
-            }
-    }
-    /* each input's strides over the sink's dims (0 where it broadcasts) */
-    int64_t st[FUSE_MAX_INS][GRAPH_MAX_DIMS];
-    for (int k = 0; k < next; k++) {
-        int xnd = fuse__dims(E, ext[k], xd);
-        int64_t s = 1;
-        for (int d = snd - 1; d >= 0; d--) {
-            int q = d - (snd - xnd);
-            int64_t l = q >= 0 ? xd[q] : 1;
-            st[k][d] = l == 1 ? 0 : s;
-            s *= l;
-        }
-    }
     StrBuf nm = {0};
     fuse_name(E, ops, n, &nm);
-    sb_printf(E->o, "%s{   /* row kernel (%s): ", in, fuse_kind(E, ops, n));
+    sb_printf(E->o, "%s{   /* ", in);
+    if (row)
+        sb_printf(E->o, "row kernel (%s): ", fuse_kind(E, ops, n));
     cesc_comment(E->o, nm.s);
     sb_puts(E->o, " */\n");
     sb_free(&nm);
@@ -1109,6 +1072,43 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
     sb_printf(E->o, "%s    %s *y = (%s *)", in, fuse__ctype(ot), fuse__ctype(ot));
     emit_ptr(E, sink->out, 0);
     sb_puts(E->o, ";\n");
+}
+
+/* The row loop of a row group (fuse__window, row set): per row, the
+ * external inputs (a pointer into a float32 row, a half row widened into a
+ * buffer, or one float), then each member in order. */
+static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in)
+{
+    const Graph *g = E->g;
+    const Op *sink = &g->ops.v[ops[n - 1]];
+    int64_t sd[GRAPH_MAX_DIMS], xd[GRAPH_MAX_DIMS];
+    int snd = fuse_dims(E, sink->out, sd);
+    int64_t len = sd[snd - 1], rows = fuse_numel(sd, snd) / len;
+    int32_t ext[FUSE_MAX_INS];
+    int next = 0;
+    for (size_t j = 0; j < n; j++) {
+        const Op *op = &g->ops.v[ops[j]];
+        uint32_t nin = fuse__row_reduce(E, op) ? 1 : fuse__nin(op);
+        for (uint32_t k = 0; k < nin; k++)
+            if (fuse__member(E, ops, j, op->in[k]) < 0 && fuse__ext_at(ext, next, op->in[k]) < 0) {
+                TNGC_ASSERT(next < FUSE_MAX_INS);
+                ext[next++] = op->in[k];
+            }
+    }
+    /* each input's strides over the sink's dims (0 where it broadcasts) */
+    int64_t st[FUSE_MAX_INS][GRAPH_MAX_DIMS];
+    for (int k = 0; k < next; k++) {
+        int xnd = fuse_dims(E, ext[k], xd);
+        int64_t s = 1;
+        for (int d = snd - 1; d >= 0; d--) {
+            int q = d - (snd - xnd);
+            int64_t l = q >= 0 ? xd[q] : 1;
+            st[k][d] = l == 1 ? 0 : s;
+            s *= l;
+        }
+    }
+    fuse__emit_open(E, ops, n, ext, next, in, 1);
+    DType ot = g->vals.v[sink->out].dtype;
     sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
     StrBuf ri = {0}, ji = {0};
     sb_printf(&ri, "%s        ", in);
@@ -1278,10 +1278,10 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     /* the loop nest: the sink's dims without 1s, merged where every input
      * is read alike (contiguous, or broadcast) along both */
     int64_t sd[GRAPH_MAX_DIMS], xd[GRAPH_MAX_DIMS];
-    int snd = fuse__dims(E, sink->out, sd);
+    int snd = fuse_dims(E, sink->out, sd);
     int64_t st[FUSE_MAX_INS][GRAPH_MAX_DIMS];
     for (int k = 0; k < next; k++) {
-        int xnd = fuse__dims(E, ext[k], xd);
+        int xnd = fuse_dims(E, ext[k], xd);
         int64_t s = 1;
         for (int d = snd - 1; d >= 0; d--) {
             int q = d - (snd - xnd);
@@ -1318,23 +1318,8 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
         lnd = 1;
     }
 
-    StrBuf nm = {0};
-    fuse_name(E, ops, n, &nm);
-    sb_printf(E->o, "%s{   /* ", in);
-    cesc_comment(E->o, nm.s);
-    sb_puts(E->o, " */\n");
-    sb_free(&nm);
-    emit_line_op(E, sink);
-    for (int k = 0; k < next; k++) {
-        DType t = g->vals.v[ext[k]].dtype;
-        sb_printf(E->o, "%s    const %s *x%d = (const %s *)", in, fuse__ctype(t), k, fuse__ctype(t));
-        emit_ptr(E, ext[k], 0);
-        sb_puts(E->o, ";\n");
-    }
+    fuse__emit_open(E, ops, n, ext, next, in, 0);
     DType ot = g->vals.v[sink->out].dtype;
-    sb_printf(E->o, "%s    %s *y = (%s *)", in, fuse__ctype(ot), fuse__ctype(ot));
-    emit_ptr(E, sink->out, 0);
-    sb_puts(E->o, ";\n");
     StrBuf ind = {0};
     sb_printf(&ind, "%s    ", in);
     for (int d = 0; d < lnd; d++) {

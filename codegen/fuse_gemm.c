@@ -51,38 +51,6 @@ static uint32_t fg__uses(const Emit *E, int32_t v)
     return n;
 }
 
-/* Value v's dims in E's gear, or -1 when one is not a constant. */
-static int fg__dims(const Emit *E, int32_t v, int64_t *dims)
-{
-    const Val *val = &E->g->vals.v[v];
-    for (int d = 0; d < val->ndim; d++)
-        if (graph_dim_eval(E->g, val->dims[d], E->symval, &dims[d]) != 0)
-            return -1;
-    return val->ndim;
-}
-
-static int64_t fg__numel(const int64_t *d, int nd)
-{
-    int64_t n = 1;
-    for (int i = 0; i < nd; i++)
-        n *= d[i];
-    return n;
-}
-
-/* The arena byte range of v's storage: 1, 0 outside the arena, -1 unknown. */
-static int fg__range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
-{
-    int32_t r = graph_storage_root(E->g, v);
-    if (plan_const_storage(E->p, r) || E->input_of[r] >= 0 || E->weight_of[r] >= 0)
-        return 0;
-    const PlanMemory *m = &E->p->mem.v[E->gear];
-    if (m->offset[r] < 0 || m->bytes[r] < 0)
-        return -1;
-    *lo = m->offset[r];
-    *hi = m->offset[r] + m->bytes[r];
-    return 1;
-}
-
 /* The group's dtype: the Linear's or matmul's output's (matmuls: float32
  * only). */
 static DType fg__dt(const Emit *E, const int32_t *ops)
@@ -147,10 +115,10 @@ static int fg__xstrides(const Emit *E, int32_t x, DType dt, const int64_t *od, i
                         int64_t *rs, int64_t *cs)
 {
     int64_t xd[GRAPH_MAX_DIMS];
-    int xnd = fg__dims(E, x, xd);
+    int xnd = fuse_dims(E, x, xd);
     if (xnd < 0 || xnd > ond || E->g->vals.v[x].dtype != dt)
         return 0;
-    int64_t xn = fg__numel(xd, xnd);
+    int64_t xn = fuse_numel(xd, xnd);
     if (xn == 1) {
         *rs = *cs = 0;
         return 1;
@@ -169,12 +137,12 @@ static int fg__xstrides(const Emit *E, int32_t x, DType dt, const int64_t *od, i
 }
 
 /* 1 when values x's storage cannot be clobbered by writing the sink's
- * buffer [olo, ohi) (orng its fg__range) before it is read: apart from it,
+ * buffer [olo, ohi) (orng its fuse_range) before it is read: apart from it,
  * or exactly it when same (read element for element before the write). */
 static int fg__apart(const Emit *E, int32_t x, int orng, int64_t olo, int64_t ohi, int same)
 {
     int64_t lo = 0, hi = 0;
-    int r = fg__range(E, x, &lo, &hi);
+    int r = fuse_range(E, x, &lo, &hi);
     if (r < 0)
         return 0;
     if (!r || !orng || hi <= olo || ohi <= lo)
@@ -206,8 +174,8 @@ static int fg__valid(const Emit *E, const int32_t *ops, size_t n)
     const Graph *g = E->g;
     const Op *lin = &g->ops.v[ops[0]];
     int64_t od[GRAPH_MAX_DIMS], olo = 0, ohi = 0, rs, cs;
-    int ond = fg__dims(E, lin->out, od);
-    int orng = fg__range(E, g->ops.v[ops[n - 1]].out, &olo, &ohi);
+    int ond = fuse_dims(E, lin->out, od);
+    int orng = fuse_range(E, g->ops.v[ops[n - 1]].out, &olo, &ohi);
     if (ond < 1 || orng < 0)
         return 0;
     if (fg__is_mm(lin))
@@ -245,7 +213,7 @@ static int fg__permute_ok(const Emit *E, int32_t op_id, int32_t cur, int nd)
     const Op *op = &E->g->ops.v[op_id];
     int64_t lo, hi;
     if (op->kind != OP_PERMUTE || op->nin < 1 || op->in[0] != cur || (int)op->nattr != nd ||
-        emit_cpu_elided(E, op_id) || fg__range(E, op->out, &lo, &hi) < 0)
+        emit_cpu_elided(E, op_id) || fuse_range(E, op->out, &lo, &hi) < 0)
         return 0;
     int64_t last = op->attr[nd - 1];
     return last == nd - 1 || last == -1;
@@ -268,14 +236,14 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
             return 0;
         for (int q = 0; q < 2; q++)
             if (lin->in[q] < 0 || g->vals.v[lin->in[q]].dtype != DT_F32 ||
-                fg__dims(E, lin->in[q], d) < 2)
+                fuse_dims(E, lin->in[q], d) < 2)
                 return 0;
     } else if (lin->kind != OP_LINEAR || fg__packed(E, lin) < 0 ||
                g->vals.v[lin->in[0]].dtype != dt ||
                (lin->nin > 2 && lin->in[2] >= 0 && g->vals.v[lin->in[2]].dtype != dt)) {
         return 0;
     }
-    int ond = fg__dims(E, lin->out, od);
+    int ond = fuse_dims(E, lin->out, od);
     if (ond < (mm ? 2 : 1))
         return 0;
     size_t nc = 0, best = 0;
@@ -307,7 +275,7 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
         } else {
             break;
         }
-        int nd = fg__dims(E, op->out, d);
+        int nd = fuse_dims(E, op->out, d);
         if (nd != ond || memcmp(d, od, (size_t)nd * sizeof *d) != 0)
             break;
         cand[nc] = ops[k];
@@ -362,7 +330,7 @@ void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     }
     const Op *lin = &g->ops.v[ops[0]], *sink = &g->ops.v[ops[n - 1]];
     int64_t od[GRAPH_MAX_DIMS];
-    int ond = fg__dims(E, lin->out, od);
+    int ond = fuse_dims(E, lin->out, od);
     StrBuf nm = {0};
     fuse_name(E, ops, n, &nm);
     sb_printf(E->o, "%s{   /* ", in);
@@ -434,7 +402,7 @@ static void fg__mm_operand(Emit *E, int32_t op_id, int32_t v)
         return;
     }
     int64_t d[GRAPH_MAX_DIMS], st = 1;
-    int nd = fg__dims(E, v, d);
+    int nd = fuse_dims(E, v, d);
     fg__arg(E, v, v);
     sb_puts(E->o, ", (const int64_t[]){");
     for (int q = 0; q < nd; q++) {
@@ -453,7 +421,7 @@ static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
     const Graph *g = E->g;
     const Op *mm = &g->ops.v[ops[0]], *sink = &g->ops.v[ops[n - 1]];
     int64_t od[GRAPH_MAX_DIMS], yd[GRAPH_MAX_DIMS], os[GRAPH_MAX_DIMS];
-    int ond = fg__dims(E, mm->out, od), perm = sink->kind == OP_PERMUTE;
+    int ond = fuse_dims(E, mm->out, od), perm = sink->kind == OP_PERMUTE;
     StrBuf nm = {0};
     fuse_name(E, ops, n, &nm);
     sb_printf(E->o, "%s{   /* ", in);
@@ -465,7 +433,7 @@ static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
     fg__arg(E, sink->out, mm->out);
     sb_puts(E->o, ", ");
     if (perm) {   /* out dim perm[d] is the sink's dim d */
-        int ynd = fg__dims(E, sink->out, yd);
+        int ynd = fuse_dims(E, sink->out, yd);
         TNGC_ASSERT(ynd == ond);
         for (int d = 0; d < ynd; d++) {
             int64_t st = 1, pd = sink->attr[d] < 0 ? sink->attr[d] + ond : sink->attr[d];
