@@ -665,6 +665,15 @@ TNGRT_GEMM_INLINE float tngrt_gemm__dot_s(int64_t k, const float *a, int64_t acs
     return s;
 }
 
+/* The narrow products of tngrt_gemm__tiny_body: at least 8 rows (fewer
+ * keep the few-row paths below), at most 16 columns and 128 deep (B's
+ * panel: 8 KiB on the stack). */
+#define TNGRT_GEMM__TINY_K 128
+static inline int tngrt_gemm__tiny(int64_t m, int64_t n, int64_t k)
+{
+    return TNGRT_GEMM_VEC && m >= 8 && n >= 1 && n <= 16 && k >= 1 && k <= TNGRT_GEMM__TINY_K;
+}
+
 /* B of at least this many floats (16 MiB: past any cache) is streamed by
  * tngrt_gemm__stream_body rather than the four-column dot products. */
 #define TNGRT_GEMM__STREAM_MIN ((int64_t)1 << 22)
@@ -764,11 +773,97 @@ TNGRT_GEMM_INLINE void tngrt_gemm__stream_body(int64_t m, int64_t n, int64_t k, 
 }
 #endif
 
+#if TNGRT_GEMM_VEC
+/* A loop left scalar: clang would vectorise it with scatters, slower here
+ * than scalar stores. */
+#if defined(__clang__)
+#define TNGRT_GEMM__SCALAR _Pragma("clang loop vectorize(disable)")
+#else
+#define TNGRT_GEMM__SCALAR
+#endif
+
+/* Multiply-adds as FMAs where the target has them (the AVX-512 and AVX2
+ * clones), as the microkernels' intrinsics are: a product's bits depend on
+ * the ISA path within the matmul tolerance (runtime/README.md), where the
+ * Makefile's -ffp-contract=off keeps the elementwise kernels' alike. */
+#if defined(__clang__)
+#define TNGRT_GEMM__CONTRACT _Pragma("clang fp contract(fast)")
+#else
+#define TNGRT_GEMM__CONTRACT
+#endif
+
+/* A row of a narrow product: the n (<= 16) lanes of vector s stored at ci
+ * (a macro: a vector argument would change the ABI per target). */
+#define TNGRT_GEMM__TINY_ST(ci, s)                  \
+    do {                                            \
+        if (n == 16)                                \
+            TNGRT_GEMM__ST((ci), (s));              \
+        else                                        \
+            for (int64_t j_ = 0; j_ < n; j_++)      \
+                (ci)[j_] = (s)[j_];                 \
+    } while (0)
+
+/* A narrow product (tngrt_gemm__tiny: attention's q @ k^T and att @ v per
+ * head at short sequence lengths): B, read through its strides, copied
+ * into one zero-padded panel of 16 columns on the stack, then four rows of
+ * C at a time, each one vector of 16 lanes summing a[i][kk] * B[kk] over
+ * kk in order. The packed path's 32-column panels would be half empty,
+ * and packing into the heap and the microkernel's dispatch cost more than
+ * these products (issue 18: 8 heads of 10 x 16 x 10 in 1.6 us that way). */
+TNGRT_GEMM_INLINE void tngrt_gemm__tiny_body(int64_t m, int64_t n, int64_t k, const float *a,
+                                             int64_t ars, int64_t acs, const float *b,
+                                             int64_t brs, int64_t bcs, float *c, int64_t ldc)
+{
+    TNGRT_GEMM__CONTRACT
+    float bt[TNGRT_GEMM__TINY_K * 16];
+    if (n < 16)
+        for (int64_t t = 0; t < k * 16; t++)
+            bt[t] = 0.0f;
+    if (brs == 1) {   /* B's columns contiguous (k^T read in place): a transpose */
+        for (int64_t j = 0; j < n; j++) {
+            TNGRT_GEMM__SCALAR
+            for (int64_t kk = 0; kk < k; kk++)
+                bt[kk * 16 + j] = b[kk + j * bcs];
+        }
+    } else {
+        for (int64_t kk = 0; kk < k; kk++)
+            for (int64_t j = 0; j < n; j++)
+                bt[kk * 16 + j] = b[kk * brs + j * bcs];
+    }
+    for (int64_t i = 0; i < m; i += 4) {
+        /* rows past m (at most three, in the last group) repeat row m - 1,
+         * unstored: four independent sums hide the multiply-add latency */
+        const float *a0 = a + i * ars, *a1 = a + (i + 1 < m ? i + 1 : m - 1) * ars,
+                    *a2 = a + (i + 2 < m ? i + 2 : m - 1) * ars,
+                    *a3 = a + (i + 3 < m ? i + 3 : m - 1) * ars;
+        tngrt_gemm__v16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, bv;
+        for (int64_t kk = 0; kk < k; kk++) {
+            TNGRT_GEMM__LD(bv, bt + kk * 16);
+            s0 += a0[kk * acs] * bv;
+            s1 += a1[kk * acs] * bv;
+            s2 += a2[kk * acs] * bv;
+            s3 += a3[kk * acs] * bv;
+        }
+        TNGRT_GEMM__TINY_ST(c + i * ldc, s0);
+        if (i + 1 < m)
+            TNGRT_GEMM__TINY_ST(c + (i + 1) * ldc, s1);
+        if (i + 2 < m)
+            TNGRT_GEMM__TINY_ST(c + (i + 2) * ldc, s2);
+        if (i + 3 < m)
+            TNGRT_GEMM__TINY_ST(c + (i + 3) * ldc, s3);
+    }
+}
+#endif
+
 TNGRT_GEMM_INLINE void tngrt_gemm__small_body(int64_t m, int64_t n, int64_t k, const float *a,
                                               int64_t ars, int64_t acs, const float *b,
                                               int64_t brs, int64_t bcs, float *c, int64_t ldc)
 {
 #if TNGRT_GEMM_VEC
+    if (tngrt_gemm__tiny(m, n, k)) {
+        tngrt_gemm__tiny_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        return;
+    }
     if (brs == 1 && acs == 1 && k >= 16 && n * k >= TNGRT_GEMM__STREAM_MIN) {
         tngrt_gemm__stream_body(m, n, k, a, ars, b, bcs, c, ldc);
         return;
@@ -936,9 +1031,11 @@ int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
     /* each row streams all of B: one or two rows always, up to 7 while B
      * stays in L2 (256 KiB), or where B is past the caches (a weight read
      * in place: the streaming loop reads it once for all rows when it is
-     * a Linear's); packing pays from 8 rows */
-    return m >= 1 && m < 8 &&
-           (m <= 2 || n * k <= 65536 || (TNGRT_GEMM_VEC && n * k >= TNGRT_GEMM__STREAM_MIN));
+     * a Linear's); packing pays from 8 rows, but for narrow products
+     * (tngrt_gemm__tiny: one 16-column panel on the stack) */
+    return tngrt_gemm__tiny(m, n, k) ||
+           (m >= 1 && m < 8 &&
+            (m <= 2 || n * k <= 65536 || (TNGRT_GEMM_VEC && n * k >= TNGRT_GEMM__STREAM_MIN)));
 }
 
 /* ---- matmul through strides: views read in place ---- */

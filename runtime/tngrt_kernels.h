@@ -667,7 +667,8 @@ void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
                               float *c, int64_t ldc);
 
 /* Whether an [m, k] x [k, n] product runs tngrt_gemm_small_f32 rather
- * than packing B (fewer than 8 rows, B cached or one or two rows). */
+ * than packing B (fewer than 8 rows, B cached or one or two rows; or at
+ * most 16 columns and 128 deep). */
 int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k);
 
 /* torch.matmul of float operands a [..., m, k] and b [..., k, n] (rank >= 2

@@ -143,14 +143,16 @@ static void test_math_vectorised(void **state)
 }
 
 /* Softmax and log-softmax of rows of many lengths (chunked above 4096)
- * against a double reference; rows with -inf (masked), all -inf and NaN. */
+ * against a double reference; rows with -inf (masked), all -inf and NaN.
+ * Rows shorter than 128 come 500 at a time: the short-row path works on
+ * blocks of 2048 / len rows, so a length of 7 or more spans blocks. */
 static void test_softmax_online(void **state)
 {
     static const int64_t lens[] = {1, 2, 7, 15, 16, 17, 63, 64, 65, 100, 1023, 4096, 4097, 9000};
     uint32_t s = 7u;
     (void)state;
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
-        int64_t len = lens[li], rows = 5, shape[2] = {rows, len};
+        int64_t len = lens[li], rows = len < 128 ? 500 : 5, shape[2] = {rows, len};
         float *x = malloc((size_t)(rows * len) * sizeof *x);
         float *o = malloc((size_t)(rows * len) * sizeof *o);
         assert_non_null(x);
@@ -301,6 +303,69 @@ static void test_gemm_small(void **state)
                 }
                 for (int j = n; j < LD; j++)
                     assert_true(c[i * LD + j] == 12345.0f);
+            }
+            checked++;
+        }
+    }
+    assert_true(checked > 0);
+}
+
+/* The narrow products (at least 8 rows, at most 16 columns, at most 128
+ * deep: attention's per-head q @ k^T and att @ v) that tngrt_gemm_small_f32
+ * runs from one 16-column panel on the stack, on every path this CPU runs,
+ * against a naive double loop: row counts that leave 0..3 rows for the
+ * last group of four, A and B in every stride form; C's rows past M and
+ * columns past N untouched; and the shapes just outside the path keep
+ * packing (tngrt_gemm_small_pays). */
+static void test_gemm_tiny(void **state)
+{
+    static const int ms[] = {8, 9, 10, 11, 13, 20, 37};
+    static const int ns[] = {1, 5, 10, 15, 16};
+    static const int ks[] = {1, 7, 16, 33, 128};
+    enum { MX = 128, LD = 19, MR = 40 };
+    static float a[2 * MX * MX], b[2 * MX * MX], c[MR * LD];
+    uint32_t s = 11u;
+    int checked = 0;
+    (void)state;
+    assert_true(tngrt_gemm_small_pays(10, 10, 16));
+    assert_true(tngrt_gemm_small_pays(64, 16, 128));
+    assert_false(tngrt_gemm_small_pays(10, 17, 16));
+    assert_false(tngrt_gemm_small_pays(10, 16, 129));
+    for (int i = 0; i < 2 * MX * MX; i++) {
+        a[i] = t_rand(&s, -1.0f, 1.0f);
+        b[i] = t_rand(&s, -1.0f, 1.0f);
+    }
+    for (int isa = TNGRT_GEMM_PORTABLE; isa <= TNGRT_GEMM_AVX512; isa++) {
+        if (!tngrt_gemm_isa_available((TngrtGemmIsa)isa))
+            continue;
+        for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+        for (int mode = 0; mode < 6; mode++) {
+            int m = ms[mi], n = ns[ni], k = ks[ki], ta = mode & 1, bm = mode >> 1;
+            int64_t ars = ta ? 1 : k, acs = ta ? m : 1;
+            int64_t brs = bm == 0 ? n : bm == 1 ? 1 : 2 * n, bcs = bm == 0 ? 1 : bm == 1 ? k : 2;
+            assert_true(tngrt_gemm_small_pays(m, n, k));
+            for (int i = 0; i < MR * LD; i++)
+                c[i] = 12345.0f;
+            tngrt_gemm_small_f32_isa((TngrtGemmIsa)isa, m, n, k, a, ars, acs, b, brs, bcs, c, LD);
+            for (int i = 0; i < MR; i++) {
+                for (int j = 0; j < LD; j++) {
+                    double w = 0.0, sa = 0.0;
+                    if (i >= m || j >= n) {
+                        assert_true(c[i * LD + j] == 12345.0f);
+                        continue;
+                    }
+                    for (int kk = 0; kk < k; kk++) {
+                        w += (double)a[i * ars + kk * acs] * b[kk * brs + j * bcs];
+                        sa += fabs((double)a[i * ars + kk * acs] * b[kk * brs + j * bcs]);
+                    }
+                    if (fabs(c[i * LD + j] - w) > 1e-6 * (sa + 1.0)) {
+                        fprintf(stderr, "tiny path %d m %d n %d k %d mode %d (%d, %d): %.9g vs %.9g\n",
+                                isa, m, n, k, mode, i, j, c[i * LD + j], w);
+                        fail();
+                    }
+                }
             }
             checked++;
         }
@@ -512,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_gemm_paths),
         cmocka_unit_test(test_gemm_pack_half),
         cmocka_unit_test(test_gemm_small),
+        cmocka_unit_test(test_gemm_tiny),
         cmocka_unit_test(test_matmul_strided),
         cmocka_unit_test(test_linear_packed),
     };
