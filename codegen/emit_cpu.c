@@ -433,36 +433,61 @@ static int e__mm_strided(const Emit *E, int32_t op_id)
     return cs && cs->elided && !E->kptr && plan_mm_strided(E->p, op_id);
 }
 
+/* Base value b's dense stride along its dim k: the product of its later
+ * dims ("1" for the last). */
+static void e__base_stride(Emit *E, const Val *b, int k)
+{
+    if (k == b->ndim - 1) {
+        sb_putc(E->o, '1');
+        return;
+    }
+    sb_putc(E->o, '(');
+    for (int j = k + 1; j < b->ndim; j++) {
+        sb_puts(E->o, j > k + 1 ? " * " : "");
+        emit_dim(E, b->dims[j]);
+    }
+    sb_putc(E->o, ')');
+}
+
 /* Operand v of a strided matmul: the TngrtArg of its shape over the storage
- * of the value its views start from, then its element strides there. */
+ * of the value its views start from (at the views' element offset), then
+ * its element strides there (planner/strided.h). */
 static void e__strided_operand(Emit *E, int32_t v)
 {
     const Val *val = &E->g->vals.v[v];
-    int32_t base;
-    int map[GRAPH_MAX_DIMS];
-    plan_mm_view(E->p, v, &base, map);
-    const Val *bv = &E->g->vals.v[base];
+    PlanView pv;
+    int any_off = 0;
+    plan_mm_view(E->p, v, &pv);
+    const Val *bv = &E->g->vals.v[pv.base];
+    for (int k = 0; k < bv->ndim; k++)
+        any_off |= pv.off[k] != 0;
     sb_puts(E->o, "&(TngrtArg){");
-    emit_ptr(E, base, 0);
+    if (any_off) {   /* a slice's start: the offset in bytes */
+        sb_puts(E->o, "(unsigned char *)");
+        emit_ptr(E, pv.base, 0);
+        sb_printf(E->o, " + %d * (", dtype_size(bv->dtype));
+        for (int k = 0, n = 0; k < bv->ndim; k++) {
+            if (!pv.off[k])
+                continue;
+            sb_printf(E->o, "%s%lld * ", n++ ? " + " : "", (long long)pv.off[k]);
+            e__base_stride(E, bv, k);
+        }
+        sb_putc(E->o, ')');
+    } else {
+        emit_ptr(E, pv.base, 0);
+    }
     sb_printf(E->o, ", %s, %d, ", emit_dtype_enum(bv->dtype), val->ndim);
     emit_shape(E, v, -1);
     sb_puts(E->o, "}, (const int64_t[]){");
     for (int d = 0; d < val->ndim; d++) {
         sb_puts(E->o, d ? ", " : "");
-        if (map[d] < 0) {
+        if (pv.map[d] < 0 || pv.coef[d] == 0) {
             sb_putc(E->o, '0');
             continue;
         }
-        if (map[d] == bv->ndim - 1) {
-            sb_putc(E->o, '1');
-            continue;
-        }
-        sb_putc(E->o, '(');
-        for (int j = map[d] + 1; j < bv->ndim; j++) {
-            sb_puts(E->o, j > map[d] + 1 ? " * " : "");
-            emit_dim(E, bv->dims[j]);
-        }
-        sb_putc(E->o, ')');
+        if (pv.coef[d] != 1)
+            sb_printf(E->o, "%lld * ", (long long)pv.coef[d]);
+        e__base_stride(E, bv, pv.map[d]);
     }
     sb_putc(E->o, '}');
 }

@@ -160,11 +160,11 @@ static int fg__is_mm(const Op *op)
  * from when the matmul reads through strides, else v. */
 static int32_t fg__mm_base(const Emit *E, int32_t op_id, int32_t v)
 {
-    int32_t base = v;
-    int map[GRAPH_MAX_DIMS];
-    if (emit_cpu_mm_strided(E, op_id))
-        plan_mm_view(E->p, v, &base, map);
-    return base;
+    PlanView pv;
+    if (!emit_cpu_mm_strided(E, op_id))
+        return v;
+    plan_mm_view(E->p, v, &pv);
+    return pv.base;
 }
 
 /* 1 when the group ops[0..n) (a Linear or matmul, then its members) is

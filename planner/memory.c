@@ -44,6 +44,10 @@
 
 #define MEM_ALIGN 64
 
+/* The ops after a strided matmul kept from overlapping the storage it reads
+ * (memory__info): an epilogue's steps (TNGRT_GEMM_EPI_MAX) and a permute. */
+#define MEMORY_EPI_REACH 9
+
 typedef VEC(int32_t) OpList;
 
 /* What does not depend on the gear. */
@@ -128,6 +132,19 @@ static void memory__mark_end(MemInfo *mi, const Graph *g, int32_t v)
         mi->to_end[mi->root[v]] = 1;
 }
 
+/* Whether an op of kind k may be a step of a matmul's epilogue or the
+ * permute it writes through (codegen/fuse_gemm.c: fg__unop, fg__binop). */
+static int memory__epi_kind(OpKind k)
+{
+    switch (k) {
+    case OP_RELU: case OP_GELU: case OP_SILU: case OP_SIGMOID: case OP_TANH:
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_PERMUTE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void memory__info(const Plan *self, MemInfo *mi)
 {
     const Graph *g = self->g;
@@ -151,19 +168,44 @@ static void memory__info(const Plan *self, MemInfo *mi)
         for (uint32_t k = 0; k < g->ops.v[o].nin; k++)
             if (g->ops.v[o].in[k] >= 0)
                 memory__use(&mi->users[mi->root[g->ops.v[o].in[k]]], (int32_t)o);
-    /* a matmul reading a permute/expand chain in place (strided.h) uses
-     * the storage of every value of the chain */
+    /* a matmul reading a chain of views in place (strided.h) uses the
+     * storage of every value of the chain; so do, after a float32 one,
+     * the ops that each read the one before as its only reader and may be
+     * an epilogue step, and a permute ending them (memory__epi_kind), which
+     * codegen/fuse_gemm.c may fold into the matmul's call: their output
+     * must not overlap that storage */
+    int32_t *nread = xcalloc(nv + 1, sizeof *nread), *reader = xmalloc((nv + 1) * sizeof *reader);
+    for (size_t o = 0; o < g->ops.n; o++)
+        for (uint32_t k = 0; k < g->ops.v[o].nin; k++)
+            if (g->ops.v[o].in[k] >= 0) {
+                nread[g->ops.v[o].in[k]]++;
+                reader[g->ops.v[o].in[k]] = (int32_t)o;
+            }
+    for (size_t i = 0; i < g->outputs.n; i++)
+        if (g->outputs.v[i].value >= 0)
+            nread[g->outputs.v[i].value] += 2;
     for (size_t o = 0; o < g->ops.n; o++) {
         if (!plan_mm_strided(self, (int32_t)o))
             continue;
-        for (uint32_t k = 0; k < 2; k++) {
-            for (int32_t v = g->ops.v[o].in[k]; v >= 0;) {
-                const Op *p = &g->ops.v[g->vals.v[v].op];
-                memory__use(&mi->users[mi->root[v]], (int32_t)o);
-                v = (p->kind == OP_PERMUTE || p->kind == OP_EXPAND) && p->nin > 0 ? p->in[0] : -1;
+        /* (only float32 matmuls take epilogues) */
+        int32_t u = (int32_t)o, reach = g->vals.v[g->ops.v[o].out].dtype == DT_F32 ? MEMORY_EPI_REACH : 0;
+        for (int step = 0; step <= reach && u >= 0; step++) {
+            for (uint32_t k = 0; k < 2; k++) {
+                for (int32_t v = g->ops.v[o].in[k]; v >= 0;) {
+                    int32_t vo = g->vals.v[v].op;
+                    memory__use(&mi->users[mi->root[v]], u);
+                    v = plan_mm_view_op(self, vo) ? g->ops.v[vo].in[0] : -1;
+                }
             }
+            int32_t out = g->ops.v[u].out;
+            u = g->ops.v[u].kind != OP_PERMUTE && g->ops.v[u].nout == 1 && out >= 0 &&
+                        nread[out] == 1 ? reader[out] : -1;
+            if (u >= 0 && !memory__epi_kind(g->ops.v[u].kind))
+                u = -1;
         }
     }
+    free(nread);
+    free(reader);
     free(elided);
     for (size_t i = 0; i < g->outputs.n; i++)
         memory__mark_end(mi, g, g->outputs.v[i].value);

@@ -4,7 +4,9 @@
  * another value (or a chain of them: attention's q @ k^T, the decoder's
  * KV cache, a GQA broadcast) reads the original storage through element
  * strides (tngrt_kernel_matmul_strided), and a view op whose every reader
- * reads through it needs no copy. The memory plan keeps the storage such a
+ * reads through it needs no copy. Slices and dim-splitting reshapes are
+ * walked too: attention's q, k, v sliced from one projection are read
+ * where the projection wrote them. The memory plan keeps the storage such a
  * matmul reads alive until it ran (memory.c); the CPU emitter elides the
  * copies (codegen/emit_cpu.c).
  */
@@ -13,11 +15,26 @@
 
 #include "plan_types.h"
 
-/* The value that operand v of a matmul reads in place (*base: v itself
- * when v is no permute/expand) and, per dim d of v, the dim of *base it
- * walks (map[d]), or -1 where the view broadcasts (stride 0); returns 1
- * when the view is not v itself. */
-int plan_mm_view(const Plan *self, int32_t v, int32_t *base, int *map);
+/* How operand v of a matmul is read in place: from the storage of base
+ * (v itself when v is no view the walk takes) at element offset
+ * sum_k off[k] * st(k), and along dim d of v with stride coef[d] *
+ * st(map[d]), where st(k) is base's dense stride along its dim k (the
+ * product of its later dims); map[d] -1 where the view broadcasts
+ * (stride 0). The walk takes permutes, expands, contiguous, slices of a
+ * constant range (x[..., a:b:s], the q, k, v of a fused projection) and
+ * reshapes that split dims of constant size (q.view(B, T, H, D)). */
+typedef struct PlanView {
+    int32_t base;
+    int map[GRAPH_MAX_DIMS];
+    int64_t coef[GRAPH_MAX_DIMS];
+    int64_t off[GRAPH_MAX_DIMS];
+} PlanView;
+
+/* Fills *pv for operand v; returns 1 when the view is not v itself. */
+int plan_mm_view(const Plan *self, int32_t v, PlanView *pv);
+
+/* 1 when op is a view plan_mm_view walks through (to its input 0). */
+int plan_mm_view_op(const Plan *self, int32_t op);
 
 /* 1 when matmul op reads an operand through strides: the CPU target
  * (Plan.strided_views), an MM/BMM/MATMUL of float operands of rank >= 2,
@@ -25,9 +42,11 @@ int plan_mm_view(const Plan *self, int32_t v, int32_t *base, int *map);
  * storage that no in-place op writes after the value it reads. */
 int plan_mm_strided(const Plan *self, int32_t op);
 
-/* Per op (a malloc'd array): 1 for a permute/expand whose every reader is
- * a strided matmul or another such op, whose output is no graph output
- * and no storage of another value: it needs no kernel call. */
+/* Per op (a malloc'd array): 1 for a view op (plan_mm_view_op) whose every
+ * reader is a strided matmul or another such op, whose output is no graph
+ * output and no storage of a value other ops than such views read: it
+ * needs no kernel call (a slice or permute) and no buffer. All 0 but on
+ * the CPU target (Plan.strided_views). */
 unsigned char *plan_views_elided(const Plan *self);
 
 #endif

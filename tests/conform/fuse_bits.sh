@@ -4,8 +4,9 @@
 # usage: tests/conform/fuse_bits.sh TNGC [MODEL.py...]
 #
 # For each model (default: tests/conform/models/fuse_*.py (fuse_rows_*.py:
-# LayerNorm, softmax, half RMSNorm as row kernels), super_kernel.py
-# and kernels_fast.py), records PyTorch's inputs at every gear
+# LayerNorm, softmax, half RMSNorm as row kernels), super_kernel.py,
+# kernels_fast.py and views_qkv.py (epilogues on matmuls that read slices
+# in place)), records PyTorch's inputs at every gear
 # (tests/ref/harness.py --all-gears), builds the bundle twice, fused and
 # with --no-fuse, checks that the fused one has fused groups, runs both
 # launchers on every recorded call and requires every output file to be
@@ -20,7 +21,7 @@ shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=${PYTHON:-/usr/bin/python3}
 [ $# -gt 0 ] || set -- "$root"/tests/conform/models/fuse_*.py "$root"/tests/conform/models/super_kernel.py \
-    "$root"/tests/conform/models/kernels_fast.py
+    "$root"/tests/conform/models/kernels_fast.py "$root"/tests/conform/models/views_qkv.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-fusebits.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../../codegen/codegen.h"
+#include "../../planner/strided.h"
 
 /* ------------------------------------------------------------------------ */
 /* building graphs                                                           */
@@ -955,6 +956,119 @@ static void test_kernels_target_free(void **state)
     t_free(&t);
 }
 
+/* ------------------------------------------------------------------------ */
+/* matmuls reading views in place (planner/strided.c)                        */
+/* ------------------------------------------------------------------------ */
+
+/* One slice h[..., start:end:step] along dim 2 of h [B, T, N]. */
+static int32_t b_slice(B *b, int32_t h, int64_t start, int64_t end, int64_t step, int64_t n)
+{
+    const Val *hv = &b->g.vals.v[h];
+    DimId dims[3] = {hv->dims[0], hv->dims[1], dc(b, n)};
+    int32_t v = b_op(b, OP_SLICE, &h, 1, 3, dims);
+    Op *op = op_at(b, v);
+    op->attr[0] = 2, op->attr[1] = start, op->attr[2] = end, op->attr[3] = step;
+    op->nattr = 4;
+    return v;
+}
+
+/* x [B, T, H * D] viewed as heads [B, H, T, D] (reshape, transpose). */
+static int32_t b_heads(B *b, int32_t x, int64_t h, int64_t d)
+{
+    const Val *xv = &b->g.vals.v[x];
+    DimId rd[4] = {xv->dims[0], xv->dims[1], dc(b, h), dc(b, d)};
+    DimId pd[4] = {rd[0], rd[2], rd[1], rd[3]};
+    int32_t r = b_op(b, OP_RESHAPE, &x, 1, 4, rd);
+    Op *op = op_at(b, r);
+    for (int i = 0; i < 4; i++)
+        op->attr[i] = rd[i];
+    op->nattr = 4;
+    int32_t t = b_op(b, OP_PERMUTE, &r, 1, 4, pd);
+    op = op_at(b, t);
+    op->attr[0] = 0, op->attr[1] = 2, op->attr[2] = 1, op->attr[3] = 3;
+    op->nattr = 4;
+    return t;
+}
+
+/* The last two dims of x swapped. */
+static int32_t b_transpose(B *b, int32_t x)
+{
+    const Val *xv = &b->g.vals.v[x];
+    int n = xv->ndim;
+    DimId d[GRAPH_MAX_DIMS];
+    memcpy(d, xv->dims, sizeof d);
+    d[n - 2] = xv->dims[n - 1], d[n - 1] = xv->dims[n - 2];
+    int32_t t = b_op(b, OP_PERMUTE, &x, 1, n, d);
+    Op *op = op_at(b, t);
+    for (int i = 0; i < n; i++)
+        op->attr[i] = i;
+    op->attr[n - 2] = n - 1, op->attr[n - 1] = n - 2;
+    op->nattr = (uint32_t)n;
+    return t;
+}
+
+/* q, k, v sliced from one projection h [B, 5, 3 * 24] (B a symbol, as
+ * under gears), viewed as 3 heads of 8: q @ k^T reads h in place at
+ * offsets 0 and 24 through the heads' strides, and no slice, reshape or
+ * permute of q and k is copied; v's slice is also read by an add, so it
+ * stays, while att @ v still reads h; a reshape that merges dims stops
+ * the walk. */
+static void test_strided_slices(void **state)
+{
+    (void)state;
+    T t = {0};
+    b_init(&t.b);
+    int64_t hd[3] = {-2, 5, 72};
+    int32_t h = b_input(&t.b, "h", 3, hd);
+    int32_t q = b_slice(&t.b, h, 0, 24, 1, 24), k = b_slice(&t.b, h, 24, 48, 1, 24);
+    int32_t v = b_slice(&t.b, h, 48, GRAPH_END, 1, 24);
+    int32_t qh = b_heads(&t.b, q, 3, 8), kt = b_transpose(&t.b, b_heads(&t.b, k, 3, 8));
+    const Val *qv = &t.b.g.vals.v[qh];
+    DimId sd[4] = {qv->dims[0], qv->dims[1], qv->dims[2], qv->dims[2]};
+    int32_t in[2] = {qh, kt};
+    int32_t s = b_op(&t.b, OP_MATMUL, in, 2, 4, sd);
+    in[0] = s, in[1] = b_heads(&t.b, v, 3, 8);
+    int32_t o = b_op(&t.b, OP_MATMUL, in, 2, 4, qv->dims);
+    int32_t vplus = b_like2(&t.b, OP_ADD, v, v);
+    b_output(&t.b, o);
+    b_output(&t.b, vplus);
+    t_plan(&t);
+    assert_int_equal(t.rc, 0);
+    t.p.strided_views = 1;   /* the CPU target's (plan_build_for with consts at create) */
+    assert_true(plan_mm_strided(&t.p, op_of(&t.b, s)));
+    assert_true(plan_mm_strided(&t.p, op_of(&t.b, o)));
+    PlanView pv;
+    assert_int_equal(plan_mm_view(&t.p, qh, &pv), 1);
+    assert_int_equal(pv.base, h);
+    /* [B, 3, 5, 8] over h [B, 5, 72]: B, heads 8 * 1, rows 1 * 72, cols 1 */
+    assert_int_equal(pv.map[0], 0);
+    assert_int_equal(pv.map[1], 2);
+    assert_int_equal(pv.coef[1], 8);
+    assert_int_equal(pv.map[2], 1);
+    assert_int_equal(pv.coef[2], 1);
+    assert_int_equal(pv.map[3], 2);
+    assert_int_equal(pv.coef[3], 1);
+    assert_int_equal(pv.off[2], 0);
+    assert_int_equal(plan_mm_view(&t.p, kt, &pv), 1);
+    assert_int_equal(pv.base, h);
+    assert_int_equal(pv.off[2], 24);
+    assert_int_equal(pv.map[2], 2);   /* k^T: its rows are h's columns */
+    assert_int_equal(pv.map[3], 1);
+    unsigned char *el = plan_views_elided(&t.p);
+    assert_true(el[op_of(&t.b, q)]);
+    assert_true(el[op_of(&t.b, k)]);
+    assert_true(el[op_of(&t.b, qh)]);
+    assert_true(el[op_of(&t.b, kt)]);
+    assert_false(el[op_of(&t.b, v)]);   /* the add reads it */
+    free(el);
+    /* a reshape merging dims is no split: the walk stops there */
+    const Val *rv = &t.b.g.vals.v[q];
+    DimId md[2] = {rv->dims[0], dc(&t.b, 5 * 24)};
+    int32_t m = b_op(&t.b, OP_RESHAPE, &q, 1, 2, md);
+    assert_false(plan_mm_view_op(&t.p, op_of(&t.b, m)));
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -979,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_rowindep),
         cmocka_unit_test(test_kernels_dedup),
         cmocka_unit_test(test_kernels_target_free),
+        cmocka_unit_test(test_strided_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
