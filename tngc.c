@@ -656,7 +656,7 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
         for (size_t i = 0; i < S->plans.n; i++) {
             if (i)
                 sb_puts(out, ",\n");
-            plan_json(&S->plans.v[i], out);
+            plan_json_with(&S->plans.v[i], out, codegen_fused_json);   /* with the CPU target's groups */
         }
         sb_puts(out, "]}\n");
         return;

@@ -105,4 +105,10 @@ void template_expand(const char *tpl, const char *bundle,
  * kind and ops (docs/plan-format.md); nothing when there is none. */
 void codegen_fused_text(const Plan *p, StrBuf *out);
 
+/* The same groups as the member ",\n \"fused_groups\":[...]" of an entry
+ * of tngc plan --format json (plan_json_with): objects {gear, stream,
+ * segment, kind, ops}, stream or segment null, ops the op ids in the
+ * group's order; [] when there is none. */
+void codegen_fused_json(const Plan *p, StrBuf *out);
+
 #endif

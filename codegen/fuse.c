@@ -1386,36 +1386,95 @@ static void fuse__list(const Emit *E, const FuseSeq *q, size_t n, const char *wh
     }
 }
 
-void codegen_fused_text(const Plan *p, StrBuf *out)
+/* The groups of q as JSON objects {gear, stream, segment, kind, ops}
+ * (stream or segment null), each after a comma but the first (*n). */
+static void fuse__json(const Emit *E, const FuseSeq *q, size_t n, int stream, int seg,
+                       size_t *cnt, StrBuf *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (q->at[i] < 0)
+            continue;
+        const int32_t *ops = q->grp + q->at[i] + 1;
+        size_t m = (size_t)q->grp[q->at[i]];
+        sb_printf(out, "%s{\"gear\":%d,\"stream\":", (*cnt)++ ? ",\n  " : "\n  ", E->gear);
+        sb_printf(out, stream >= 0 ? "%d" : "null", stream);
+        sb_puts(out, ",\"segment\":");
+        sb_printf(out, seg >= 0 ? "%d" : "null", seg);
+        sb_printf(out, ",\"kind\":\"%s\",\"ops\":[", fuse_kind(E, ops, m));
+        for (size_t j = 0; j < m; j++)
+            sb_printf(out, "%s%d", j ? "," : "", ops[j]);
+        sb_puts(out, "]}");
+    }
+}
+
+/* Calls each(E, q, n, stream, seg, ...) for every stream's units and every
+ * segment's ops of every gear of p. */
+static void fuse__each_seq(const Plan *p, void (*each)(const Emit *, const FuseSeq *, size_t, int,
+                                                       int, void *),
+                           void *arg)
 {
     GenOptions opt = {0};
     Emit E;
     FuseSeq q;
-    size_t at = out->len;
-    char where[48];
     opt.name = "plan";
     emit_init(&E, p, &opt, NULL);
     fuse_init(&E);
-    sb_puts(out, "fused groups (cpu):\n");
     for (size_t gi = 0; gi < p->gears.n; gi++) {
         emit_gear_begin(&E, (int)gi);
         for (size_t s = 0; s < p->streams.n; s++) {
             fuse_seq_units(&E, (int)s, &q);
-            snprintf(where, sizeof where, "stream %zu", s);
-            fuse__list(&E, &q, p->streams.v[s].nunits, where, out);
+            each(&E, &q, p->streams.v[s].nunits, (int)s, -1, arg);
             fuse_seq_free(&q);
         }
         for (size_t s = 0; s < p->segs.n; s++) {
             fuse_seq_segment(&E, (int)s, &q);
-            snprintf(where, sizeof where, "seg %zu", s);
-            fuse__list(&E, &q, p->segs.v[s].nops, where, out);
+            each(&E, &q, p->segs.v[s].nops, -1, (int)s, arg);
             fuse_seq_free(&q);
         }
     }
+    fuse_fini(&E);
+    emit_fini(&E);
+}
+
+typedef struct FuseOut {
+    StrBuf *out;
+    size_t n;
+} FuseOut;
+
+static void fuse__text_each(const Emit *E, const FuseSeq *q, size_t n, int stream, int seg,
+                            void *arg)
+{
+    char where[48];
+    if (stream >= 0)
+        snprintf(where, sizeof where, "stream %d", stream);
+    else
+        snprintf(where, sizeof where, "seg %d", seg);
+    fuse__list(E, q, n, where, ((FuseOut *)arg)->out);
+}
+
+static void fuse__json_each(const Emit *E, const FuseSeq *q, size_t n, int stream, int seg,
+                            void *arg)
+{
+    FuseOut *fo = arg;
+    fuse__json(E, q, n, stream, seg, &fo->n, fo->out);
+}
+
+void codegen_fused_json(const Plan *p, StrBuf *out)
+{
+    FuseOut fo = {out, 0};
+    sb_puts(out, ",\n \"fused_groups\":[");
+    fuse__each_seq(p, fuse__json_each, &fo);
+    sb_puts(out, fo.n ? "\n ]" : "]");
+}
+
+void codegen_fused_text(const Plan *p, StrBuf *out)
+{
+    size_t at = out->len;
+    FuseOut fo = {out, 0};
+    sb_puts(out, "fused groups (cpu):\n");
+    fuse__each_seq(p, fuse__text_each, &fo);
     if (out->len == at + strlen("fused groups (cpu):\n")) {   /* none: no section */
         out->len = at;
         out->s[at] = 0;
     }
-    fuse_fini(&E);
-    emit_fini(&E);
 }

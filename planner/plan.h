@@ -40,6 +40,11 @@ void plan_text(const Plan *self, StrBuf *out);
 void plan_graph_text(const Graph *g, StrBuf *out);
 /* JSON: one entry object (see docs/plan-format.md). */
 void plan_json(const Plan *self, StrBuf *out);
+
+/* plan_json with, last in the entry object, the members extra writes
+ * (",\n \"key\":value..."; extra NULL: none): what the planner cannot
+ * know, such as the CPU target's fused groups (tngc plan). */
+void plan_json_with(const Plan *self, StrBuf *out, void (*extra)(const Plan *, StrBuf *));
 /* The attributes of op as a JSON object by name ({"dim":1,"keepdim":false});
  * shared by the JSON plan and the manifests. */
 void plan_op_attrs_json(const Graph *g, int32_t op, StrBuf *out);

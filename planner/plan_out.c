@@ -1568,6 +1568,11 @@ static void json__consts(const Plan *p, StrBuf *out)
 
 void plan_json(const Plan *self, StrBuf *out)
 {
+    plan_json_with(self, out, NULL);
+}
+
+void plan_json_with(const Plan *self, StrBuf *out, void (*extra)(const Plan *, StrBuf *))
+{
     const Graph *g = self->g;
     sb_puts(out, "{\"name\":");
     plan__json_str(out, g->name);
@@ -1582,6 +1587,8 @@ void plan_json(const Plan *self, StrBuf *out)
         sb_puts(out, ",\n ");
         json__consts(self, out);
     }
+    if (extra)
+        extra(self, out);
     sb_puts(out, "}\n");
 }
 

@@ -72,6 +72,27 @@ sk = p["entries"][1]["super_kernels"]
 check(len(sk) == 1 and sk[0]["scope"] == "sp1" and len(sk[0]["segments"]) == 1,
       "super_kernel: segments %s" % sk)
 
+# the CPU target's fused groups (codegen_fused_json): in every entry; in
+# the decoder, epilogues of its Linears and a pointwise group inside its
+# super-kernel segment, each group's ops op ids whose members read the op
+# before them
+kinds = {"epilogue", "pointwise", "rmsnorm", "layernorm", "softmax", "row"}
+for name in sorted(os.listdir(d)):
+    if name.endswith(".json"):
+        for x in load(name)["entries"]:
+            check(isinstance(x.get("fused_groups"), list), "%s: no fused_groups" % name)
+e = entry(load("examples_decoder_model.py.json"))
+ops = {o["id"]: o for o in e["ops"]}
+fg = e["fused_groups"]
+check(any(g["kind"] == "epilogue" and ops[g["ops"][0]]["kind"] == "linear" for g in fg),
+      "decoder: no Linear epilogue in %s" % fg)
+check(any(g["segment"] is not None and g["stream"] is None for g in fg),
+      "decoder: no fused group in a segment")
+for g in fg:
+    check(g["kind"] in kinds and all(i in ops for i in g["ops"]), "decoder group %s" % g)
+    for a, b in zip(g["ops"], g["ops"][1:]):
+        check(ops[a]["outputs"][0]["value"] in ops[b]["inputs"], "decoder group %s: %d -> %d" % (g, a, b))
+
 for f in failures:
     print("FAIL accept:", f)
 print("accept: %d failed" % len(failures))
