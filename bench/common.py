@@ -184,6 +184,38 @@ def time_torch(fn, warmup, iters):
     return statistics.median(ts) / 1000.0
 
 
+def torch_blas():
+    """The OpenBLAS this process's PyTorch loaded (ctypes handle), or None.
+
+    torch.set_num_threads does not reach it: PyTorch 1.13 here calls
+    OpenBLAS, which runs large products on its own threads (measured: a
+    [512, 2048] x [2048, 2048] Linear kept 1.99 cores busy with
+    torch.set_num_threads(1)). The library is found among the mapped files
+    and opened again by path, which gives the same instance."""
+    import ctypes
+    torch.mm(torch.ones(2, 2), torch.ones(2, 2))   # loaded by now
+    with open("/proc/self/maps") as f:
+        paths = sorted({ln.split()[-1] for ln in f if "blas" in ln and ".so" in ln})
+    for p in paths:
+        try:
+            lib = ctypes.CDLL(p)
+            lib.openblas_set_num_threads.argtypes = [ctypes.c_int]
+            lib.openblas_get_num_threads.restype = ctypes.c_int
+            return lib
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def set_torch_threads(n):
+    """torch.set_num_threads(n) and, where PyTorch's BLAS is OpenBLAS, its
+    threads too, so that n threads means n for matmuls as well."""
+    torch.set_num_threads(n)
+    lib = torch_blas()
+    if lib is not None:
+        lib.openblas_set_num_threads(n)
+
+
 def torchscript(module, example):
     """torch.jit.trace + freeze of module on the example arguments (a tuple)."""
     with torch.no_grad():
