@@ -1903,15 +1903,7 @@ TNGRT_KINLINE void tngrt_impl__softmax_rows_f32(float *o, const float *x, int64_
         for (int64_t i = 0; i < nr * len; i++)
             ob[i] = tngrt_impl__exp(ob[i]);
         for (int64_t r = 0; r < nr; r++) {
-            float *orow = ob + r * len, l[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sum = 0.0f, rc;
-            int64_t j = 0;
-            for (; j + 8 <= len; j += 8)
-                for (int t = 0; t < 8; t++)
-                    l[t] += orow[j + t];
-            for (; j < len; j++)
-                sum += orow[j];
-            sum += ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
-            rc = 1.0f / sum;
+            float *orow = ob + r * len, rc = 1.0f / tngrt_impl__sum_f32(orow, len, 0, 0.0f);
             for (int64_t i = 0; i < len; i++)
                 orow[i] *= rc;
         }
