@@ -150,9 +150,15 @@ LAST_CPU_US = [0.0]
 
 
 def run_launcher(exe, args, out, warmup, iters, env=None):
-    """Runs the launcher; returns its p50 in us (outputs written to out)."""
+    """Runs the launcher; returns its p50 in us (outputs written to out).
+
+    The bundle's large products run on TNGRT_THREADS threads (runtime/par.c,
+    by default one per CPU); here it is 1 unless env (or the environment)
+    sets it, since the peers are timed with 1 intra-op thread."""
     import resource
     os.makedirs(out, exist_ok=True)
+    env = dict(os.environ if env is None else env)
+    env.setdefault("TNGRT_THREADS", "1")
     time.sleep(SETTLE_S)
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run([exe] + args + ["--out-dir", out, "--warmup", str(warmup),

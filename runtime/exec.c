@@ -177,7 +177,7 @@ struct TngrtExec {
 
 /* One poll's back-off: the CPU's spin-wait hint (x86 pause, Arm yield),
  * or a yield of the core where there is none. */
-static void exec__pause(void)
+void tngrt__pause(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -210,7 +210,7 @@ static int exec__spin(TngrtExec *self, unsigned poll, uint64_t *end, int adapt)
             return 0;
         }
     }
-    exec__pause();
+    tngrt__pause();
     return 1;
 }
 
@@ -618,7 +618,7 @@ static void exec__free(TngrtExec *self)
 
 /* How long pollers spin: TNGRT_SPIN_US (0 .. EXEC_SPIN_US_MAX microseconds;
  * 0 sleeps at once) when set to such a number, else EXEC_SPIN_NS. */
-static uint64_t exec__spin_ns(void)
+uint64_t tngrt__spin_ns(void)
 {
     const char *v = getenv("TNGRT_SPIN_US");
     char *end;
@@ -668,6 +668,16 @@ static int exec__help_on(void)
     return !(p && strcmp(p, "1") == 0);
 }
 
+int tngrt__cpu_count(void)
+{
+#if defined(__linux__)
+    cpu_set_t all;
+    return sched_getaffinity(0, sizeof all, &all) == 0 && CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : 1;
+#else
+    return 1;
+#endif
+}
+
 /* Whether the process may run on one CPU only (its affinity set, as under
  * taskset -c N): then a worker can only take turns with the caller. */
 static int exec__one_cpu(void)
@@ -702,7 +712,7 @@ static TngrtExec *exec__alloc(int nstreams, int nevents)
     atomic_init(&self->abort_gen, 0);
     atomic_init(&self->sleepers, 0);
     atomic_init(&self->lazy, 0);
-    self->spin_ns = exec__spin_ns();
+    self->spin_ns = tngrt__spin_ns();
     atomic_init(&self->spin_cur, self->spin_ns);
     self->events = malloc(ne * sizeof *self->events);
     self->rec_time = malloc(ne * sizeof *self->rec_time);

@@ -16,6 +16,7 @@
  */
 #include "tngrt_kernel_impl.h"
 
+#include "internal.h"
 #include "kernels_isa.h"
 
 #include <stdint.h>
@@ -568,9 +569,10 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm_f32__resolve(void)
     return tngrt_gemm__run_c;
 }
 
-void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
-                        const TngrtGemmEpi *epi) __attribute__((ifunc("tngrt_gemm_f32__resolve")));
+static void tngrt_gemm__run_best(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                                 int64_t acs, const float *bp, float *c, int64_t ldc,
+                                 const float *bias, const TngrtGemmEpi *epi)
+    __attribute__((ifunc("tngrt_gemm_f32__resolve")));
 
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
 {
@@ -582,41 +584,109 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa)
     }
 }
 
-void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
-                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
-                            const float *bias, const TngrtGemmEpi *epi)
+/* The driver of the named path (the portable one where the CPU lacks it). */
+static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
 {
     if (isa == TNGRT_GEMM_AVX512 && tngrt_gemm_isa_available(TNGRT_GEMM_AVX512))
-        tngrt_gemm__run_avx512(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
-    else if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(TNGRT_GEMM_AVX2))
-        tngrt_gemm__run_avx2(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
-    else
-        tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+        return tngrt_gemm__run_avx512;
+    if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(TNGRT_GEMM_AVX2))
+        return tngrt_gemm__run_avx2;
+    return tngrt_gemm__run_c;
 }
 
 #else
 
-void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
-                        const TngrtGemmEpi *epi)
-{
-    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
-}
-
-void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
-                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
-                            const float *bias, const TngrtGemmEpi *epi)
-{
-    (void)isa;
-    tngrt_gemm__run_c(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
-}
+#define tngrt_gemm__run_best tngrt_gemm__run_c
 
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
 {
     return isa == TNGRT_GEMM_PORTABLE;
 }
 
+static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
+{
+    (void)isa;
+    return tngrt_gemm__run_c;
+}
+
 #endif
+
+/* ---- large products on the run's threads (par.c) ---- */
+
+/*
+ * A product of at least TNGRT_GEMM__PAR_FLOP floating-point operations
+ * and two panels, called while a pool is current (a one-stream bundle's
+ * run, tngrt__par_current), is cut into tasks of whole panels (columns of
+ * C and of packed B) that the pool's threads and the caller claim. A
+ * task's C columns are computed by the same driver code, over the same
+ * rows and k, as in one call, so the bits do not depend on the threads.
+ * Measured on 2 cores of the AMD machine of BENCHMARKS.md: a hand-off
+ * costs a few microseconds when the worker is polling and tens when it
+ * sleeps, so the floor is 2^23 flops (about 70 us on one core); at
+ * TNGRT_GEMM__PAR_TASKS tasks per thread a thread that loses its core
+ * for a while leaves its share to the others.
+ */
+#define TNGRT_GEMM__PAR_FLOP 8388608.0
+#define TNGRT_GEMM__PAR_TASKS 4
+
+typedef struct TngrtGemmJob {
+    __typeof__(tngrt_gemm__run_c) *run;
+    int64_t m, n, k, ars, acs, ldc, cols;   /* cols: C columns per task (whole panels) */
+    const float *a, *bp, *bias;
+    float *c;
+    const TngrtGemmEpi *epi;
+} TngrtGemmJob;
+
+/* Task t of job ctx: columns [t * cols, ..) through the driver, the
+ * epilogue's tensor operands moved to the task's first column. */
+static void tngrt_gemm__task(void *ctx, int t)
+{
+    const TngrtGemmJob *j = ctx;
+    int64_t p0 = (int64_t)t * j->cols, nc = j->n - p0 < j->cols ? j->n - p0 : j->cols;
+    TngrtGemmEpi e;
+    if (j->epi) {
+        e = *j->epi;
+        for (int s = 0; s < e.n; s++)
+            if (e.s[s].x)
+                e.s[s].x = (const char *)e.s[s].x +
+                           p0 * e.s[s].xcs * (e.s[s].xdt == TNGRT_F32 ? 4 : 2);
+    }
+    j->run(j->m, nc, j->k, j->a, j->ars, j->acs, j->bp + p0 * j->k, j->c + p0, j->ldc,
+           j->bias ? j->bias + p0 : NULL, j->epi ? &e : NULL);
+}
+
+/* run(m, n, k, ...) split over the current pool's threads when it pays. */
+static void tngrt_gemm__split(__typeof__(tngrt_gemm__run_c) *run, int64_t m, int64_t n,
+                              int64_t k, const float *a, int64_t ars, int64_t acs,
+                              const float *bp, float *c, int64_t ldc, const float *bias,
+                              const TngrtGemmEpi *epi)
+{
+    TngrtPar *p = tngrt__par_current();
+    int64_t panels = (n + NR - 1) / NR, ntasks, th = tngrt__par_threads(p);
+    TngrtGemmJob j = {run, m, n, k, ars, acs, ldc, 0, a, bp, bias, c, epi};
+    if (th < 2 || panels < 2 || 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM__PAR_FLOP) {
+        run(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+        return;
+    }
+    ntasks = panels < th * TNGRT_GEMM__PAR_TASKS ? panels : th * TNGRT_GEMM__PAR_TASKS;
+    j.cols = (panels + ntasks - 1) / ntasks * NR;
+    ntasks = (n + j.cols - 1) / j.cols;
+    tngrt__par_for(p, (int)ntasks, tngrt_gemm__task, &j);
+}
+
+void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                        int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
+                        const TngrtGemmEpi *epi)
+{
+    tngrt_gemm__split(tngrt_gemm__run_best, m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+}
+
+void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
+                            int64_t ars, int64_t acs, const float *bp, float *c, int64_t ldc,
+                            const float *bias, const TngrtGemmEpi *epi)
+{
+    tngrt_gemm__split(tngrt_gemm__isa_run(isa), m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
+}
 
 /* Both ISA cases: the entry points without an epilogue. */
 void tngrt_gemm_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars, int64_t acs,
@@ -1325,6 +1395,33 @@ done:
     free(sa);
     free(sb);
     free(sc);
+}
+
+/* ---- row-major operands (convolution's im2col product) ---- */
+
+int tngrt_gemm_f32_dense(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+    float *bp;
+    if (m <= 0 || n <= 0)
+        return 0;
+    if (k <= 0) {
+        for (int64_t i = 0; i < m; i++)
+            memset(c + i * ldc, 0, (size_t)n * sizeof(float));
+        return 0;
+    }
+    if (tngrt_gemm_small_pays(m, n, k)) {
+        tngrt_gemm_small_f32(m, n, k, a, lda, 1, b, ldb, 1, c, ldc);
+        return 0;
+    }
+    if (!(bp = (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(n, k), sizeof(float))))
+        return -1;
+    int64_t shape[2] = {k, n};
+    TngrtArg bb = {(void *)b, TNGRT_F32, 2, shape};
+    tngrt_gemm_pack_b(bp, &bb, 0, ldb, 1, k, n);
+    tngrt_gemm_f32(m, n, k, a, lda, 1, bp, c, ldc, NULL);
+    free(bp);
+    return 0;
 }
 
 /* ---- a Linear with its epilogue (codegen/fuse_gemm.c) ---- */

@@ -24,6 +24,15 @@
  * BLAS threads, are the unit of parallelism. It applies to every BLAS call
  * of the process from then on. A program linked with libtngcrt_core (no
  * CPU kernels, no OpenBLAS: ACL programs) has no such call.
+ *
+ * Threads of a one-stream bundle: its large float32 products (at least
+ * 2^23 flops: Linear, matmul, bmm, convolution) run on a pool of
+ * TNGRT_THREADS threads (environment, read by tngrt_bundle_new; by
+ * default one per CPU of the process's affinity set; 1: none), started at
+ * the first such product and stopped by tngrt_bundle_delete (runtime/par.c).
+ * Results do not depend on the number of threads. Such a bundle also
+ * calls openblas_set_num_threads(1) when it has more than one thread, so
+ * the process has one set of compute threads.
  */
 #ifndef TNGRT_BUNDLE_H
 #define TNGRT_BUNDLE_H

@@ -196,7 +196,8 @@ TNGRT_KINLINE void tngrt_impl_sdpa(const TngrtArg *out, const TngrtArg *q, const
 
 /* float32 convolution as one matrix product per sample and group: the
  * input windows unrolled into columns [Cg KH KW, OH OW] (zeros where the
- * padding is), times the group's weights [O/groups, Cg KH KW] (CBLAS).
+ * padding is), times the group's weights [O/groups, Cg KH KW] (libtngcrt's
+ * GEMM, tngrt_gemm_f32_dense; CBLAS when its packing scratch cannot be had).
  * 0 when the column scratch cannot be allocated (the caller loops). The
  * spatial sizes are the 2-d ones (1-d: H = KH = OH = 1). */
 static inline int tngrt_impl__conv_gemm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
@@ -231,8 +232,9 @@ static inline int tngrt_impl__conv_gemm(const TngrtArg *out, const TngrtArg *x, 
                         }
                     }
             float *o = of + (n * O + g * Og) * P;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)P, (int)K, 1.0f,
-                        wf + g * Og * K, (int)K, col, (int)P, 0.0f, o, (int)P);
+            if (tngrt_gemm_f32_dense(Og, P, K, wf + g * Og * K, K, col, P, o, P) != 0)
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)P, (int)K,
+                            1.0f, wf + g * Og * K, (int)K, col, (int)P, 0.0f, o, (int)P);
             if (bias)
                 for (int64_t oc = 0; oc < Og; oc++) {
                     float b0 = ((const float *)bias->data)[g * Og + oc];

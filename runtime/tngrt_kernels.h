@@ -671,6 +671,14 @@ void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
  * most 16 columns and 128 deep). */
 int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k);
 
+/* c[i * ldc + j] = sum_kk a[i * lda + kk] * b[kk * ldb + j] for i < m,
+ * j < n (float32, row-major, C not overlapping A or B) through libtngcrt's
+ * GEMM: tngrt_gemm_small_f32 where it pays, else B packed into scratch
+ * and tngrt_gemm_f32 (on the run's threads when the product is large).
+ * Returns 0, or -1 with nothing written when the scratch cannot be had. */
+int tngrt_gemm_f32_dense(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                         const float *b, int64_t ldb, float *c, int64_t ldc);
+
 /* torch.matmul of float operands a [..., m, k] and b [..., k, n] (rank >= 2
  * each, batch dims broadcast against out's [..., m, n]) read through
  * element strides: the element at index idx of a is at a->data[sum_d

@@ -21,10 +21,11 @@ output is checked against PyTorch's. "CPU/run" is the launcher process's
 user + sys time divided by its runs (start-up and file IO included, the same
 for both bundles of a model): what the streams cost in cores.
 
-A one-stream bundle lets OpenBLAS use every core inside a matmul; a
-multi-stream bundle runs OpenBLAS on one thread and its streams on the
-cores, so the gain of streams is what intra-op threading leaves on the
-table. The multi_stream example is float16, which PyTorch 1.13 cannot
+A one-stream bundle runs its large products (at least 2^23 flops: the
+prefill size's) on every core (runtime/par.c, TNGRT_THREADS set to the
+CPU count here); a multi-stream bundle runs each product on its stream's
+thread and its streams on the cores, so the gain of streams is what
+intra-op threading leaves on the table. The multi_stream example is float16, which PyTorch 1.13 cannot
 multiply on the CPU (the stand-in computes in float32): no eager column.
 
 usage: /usr/bin/python3 bench/streams/bench.py TNGC [OUT_DIR]
@@ -63,6 +64,7 @@ def main():
     tmp = C.workdir()
     g = torch.Generator().manual_seed(0)
     rows = []
+    cores = os.cpu_count() or 1
 
     def bench(label, src, name, inputs, model, iters, warmup, extra=()):
         paths = {}
@@ -92,7 +94,11 @@ def main():
         inargs = largs[:2 * len(inputs)]
 
         def measure():
-            r = {"one": C.run_launcher(paths["one"], largs, outs["one"], warmup, iters)}
+            # the one-stream bundle's large products use every core
+            # (runtime/par.c), as OpenBLAS's did: the streams' gain is
+            # what intra-op threads leave
+            r = {"one": C.run_launcher(paths["one"], largs, outs["one"], warmup, iters,
+                                       env=dict(os.environ, TNGRT_THREADS=str(cores)))}
             r["one_cpu"] = C.LAST_CPU_US[0]
             r["streams"] = C.run_launcher(paths["streams"], largs, outs["streams"], warmup, iters)
             r["streams_cpu"] = C.LAST_CPU_US[0]

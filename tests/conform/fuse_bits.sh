@@ -10,7 +10,10 @@
 # (tests/ref/harness.py --all-gears), builds the bundle twice, fused and
 # with --no-fuse, checks that the fused one has fused groups, runs both
 # launchers on every recorded call and requires every output file to be
-# byte for byte the same. Prints "fuse_bits: N passed, M failed".
+# byte for byte the same; the fused launcher runs twice, with
+# TNGRT_THREADS=3 and =1, and those outputs must be the same bits too
+# (runtime/par.c: a large product's columns split over threads;
+# gemm_threads.py has such products). Prints "fuse_bits: N passed, M failed".
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 TNGC [MODEL.py...]" >&2
@@ -21,7 +24,8 @@ shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=${PYTHON:-/usr/bin/python3}
 [ $# -gt 0 ] || set -- "$root"/tests/conform/models/fuse_*.py "$root"/tests/conform/models/super_kernel.py \
-    "$root"/tests/conform/models/kernels_fast.py "$root"/tests/conform/models/views_qkv.py
+    "$root"/tests/conform/models/kernels_fast.py "$root"/tests/conform/models/views_qkv.py \
+    "$root"/tests/conform/models/gemm_threads.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-fusebits.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -46,18 +50,20 @@ for script in "$@"; do
             [ -d "$call/inputs" ] || [ -f "$call/gear.txt" ] || continue
             [ -d "$call" ] || continue
             label="$name $(basename "$call")"
-            rm -rf "$w/o1" "$w/o2"
-            if ! sh "$root/tests/e2e/launch.sh" "$w/fused/${name}_launcher" "$call" "$w/o1" --warmup 0 --iters 1 >"$w/l1" 2>&1 ||
+            rm -rf "$w/o1" "$w/o2" "$w/o3"
+            if ! TNGRT_THREADS=3 sh "$root/tests/e2e/launch.sh" "$w/fused/${name}_launcher" "$call" "$w/o1" --warmup 0 --iters 1 >"$w/l1" 2>&1 ||
+                ! TNGRT_THREADS=1 sh "$root/tests/e2e/launch.sh" "$w/fused/${name}_launcher" "$call" "$w/o3" --warmup 0 --iters 1 >"$w/l3" 2>&1 ||
                 ! sh "$root/tests/e2e/launch.sh" "$w/plain/${name}_launcher" "$call" "$w/o2" --warmup 0 --iters 1 >"$w/l2" 2>&1; then
-                fail=$((fail + 1)); echo "FAIL $stem $label: a launcher failed"; tail -n 5 "$w/l1" "$w/l2"; continue
+                fail=$((fail + 1)); echo "FAIL $stem $label: a launcher failed"; tail -n 5 "$w/l1" "$w/l2" "$w/l3"; continue
             fi
             n=0 diff=""
             for f in "$w"/o2/*.npy; do
                 n=$((n + 1))
                 cmp -s "$f" "$w/o1/$(basename "$f")" || diff="$diff $(basename "$f")"
+                cmp -s "$f" "$w/o3/$(basename "$f")" || diff="$diff $(basename "$f")(1 thread)"
             done
             if [ "$n" -gt 0 ] && [ -z "$diff" ]; then
-                pass=$((pass + 1)); echo "ok   $stem $label: $n outputs bitwise equal fused and unfused"
+                pass=$((pass + 1)); echo "ok   $stem $label: $n outputs bitwise equal fused (3 threads, 1 thread) and unfused"
             else
                 fail=$((fail + 1)); echo "FAIL $stem $label: differs fused and unfused:${diff:- no outputs}"
             fi

@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../runtime/internal.h"
 #include "../../runtime/tngrt_kernels.h"
+
+#include <pthread.h>
 
 /* An operand over caller storage. */
 static TngrtArg t_arg(void *data, TngrtDType dt, int ndim, const int64_t *shape)
@@ -555,6 +558,181 @@ static void test_linear_packed(void **state)
     }
 }
 
+/* tngrt__par_for: every task runs exactly once, on any number of threads,
+ * with more tasks than threads and fewer; a pool of one thread is none. */
+typedef struct TParCount {
+    int n;
+    int hits[64];
+    pthread_mutex_t mu;
+} TParCount;
+
+static void t_par_count(void *ctx, int t)
+{
+    TParCount *c = ctx;
+    pthread_mutex_lock(&c->mu);
+    c->hits[t]++;
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void test_par_for(void **state)
+{
+    (void)state;
+    assert_null(tngrt__par_new(1));
+    for (int th = 2; th <= 5; th++) {
+        TngrtPar *p = tngrt__par_new(th);
+        assert_non_null(p);
+        assert_int_equal(tngrt__par_threads(p), th);
+        for (int rep = 0; rep < 50; rep++) {
+            TParCount c = {.n = 1 + (rep * 7 + th) % 64};
+            pthread_mutex_init(&c.mu, NULL);
+            tngrt__par_for(p, c.n, t_par_count, &c);
+            for (int t = 0; t < 64; t++)
+                assert_int_equal(c.hits[t], t < c.n ? 1 : 0);
+            pthread_mutex_destroy(&c.mu);
+        }
+        tngrt__par_delete(p);
+    }
+}
+
+/* A product big enough to be split (2 m n k >= 2^23 flops), B packed, an
+ * epilogue with a full-tensor operand, a row operand, a scalar and an
+ * activation; every ISA path: with pools of 2..4 threads current the
+ * result has the bits of the call with none, and is the product. Also two
+ * threads sharing one pool at once (one of them runs its tasks alone). */
+typedef struct TGemmCall {
+    int isa, m, n, k;
+    const float *a, *bp, *bias;
+    float *c;
+    const TngrtGemmEpi *epi;
+    TngrtPar *pool;
+} TGemmCall;
+
+static void t_gemm_call(const TGemmCall *g)
+{
+    TngrtPar *prev = tngrt__par_enter(g->pool);
+    tngrt_gemm_f32_epi_isa(g->isa, g->m, g->n, g->k, g->a, g->k, 1, g->bp, g->c, g->n, g->bias,
+                           g->epi);
+    tngrt__par_enter(prev);
+}
+
+static void *t_gemm_thread(void *arg)
+{
+    t_gemm_call(arg);
+    return NULL;
+}
+
+static void test_gemm_threads(void **state)
+{
+    enum { M = 67, N = 300, K = 257 };
+    static const TngrtGemmIsa isas[] = {TNGRT_GEMM_PORTABLE, TNGRT_GEMM_AVX2, TNGRT_GEMM_AVX512};
+    uint32_t s = 77u;
+    float *a = malloc((size_t)M * K * sizeof *a), *b = malloc((size_t)K * N * sizeof *b);
+    float *x = malloc((size_t)M * N * sizeof *x), *row = malloc((size_t)N * sizeof *row);
+    float *bias = malloc((size_t)N * sizeof *bias), *bp = malloc(
+        (size_t)tngrt_gemm_packed_size(N, K) * sizeof *bp);
+    float *c0 = malloc((size_t)M * N * sizeof *c0), *c1 = malloc((size_t)M * N * sizeof *c1);
+    float *c2 = malloc((size_t)M * N * sizeof *c2);
+    int64_t bsh[2] = {K, N};
+    (void)state;
+    assert_true(a && b && x && row && bias && bp && c0 && c1 && c2);
+    assert_true(2.0 * M * N * K >= 8388608.0);
+    for (int i = 0; i < M * K; i++)
+        a[i] = t_rand(&s, -1.0f, 1.0f);
+    for (int i = 0; i < K * N; i++)
+        b[i] = t_rand(&s, -1.0f, 1.0f);
+    for (int i = 0; i < M * N; i++)
+        x[i] = t_rand(&s, -1.0f, 1.0f);
+    for (int j = 0; j < N; j++) {
+        row[j] = t_rand(&s, 0.5f, 2.0f);
+        bias[j] = t_rand(&s, -1.0f, 1.0f);
+    }
+    TngrtArg ab = t_arg(b, TNGRT_F32, 2, bsh);
+    tngrt_gemm_pack_b(bp, &ab, 0, N, 1, K, N);
+    TngrtGemmEpi epi = {4, {
+        {TNGRT_EPI_ADD, TNGRT_UN_NEG, 0.0f, 0.0f, x, N, 1, 0, TNGRT_F32},
+        {TNGRT_EPI_MUL, TNGRT_UN_NEG, 0.0f, 0.0f, row, 0, 1, 0, TNGRT_F32},
+        {TNGRT_EPI_SUB, TNGRT_UN_NEG, 0.25f, 0.0f, NULL, 0, 0, 1, TNGRT_F32},
+        {TNGRT_EPI_UNARY, TNGRT_UN_SILU, 0.0f, 0.0f, NULL, 0, 0, 0, TNGRT_F32}}, TNGRT_F32};
+    for (size_t ii = 0; ii < sizeof isas / sizeof isas[0]; ii++) {
+        int isa = (int)isas[ii];
+        if (!tngrt_gemm_isa_available(isas[ii]))
+            continue;
+        for (int ep = 0; ep < 2; ep++) {
+            TGemmCall g = {isa, M, N, K, a, bp, bias, c0, ep ? &epi : NULL, NULL};
+            t_gemm_call(&g);
+            if (!ep)
+                t_check_product("threads", isa, 0, M, N, K, a, K, 1, b, N, 1, bias, c0, N);
+            for (int th = 2; th <= 4; th++) {
+                TngrtPar *p = tngrt__par_new(th);
+                assert_non_null(p);
+                g.c = c1;
+                g.pool = p;
+                memset(c1, 0, (size_t)M * N * sizeof *c1);
+                t_gemm_call(&g);
+                assert_memory_equal(c0, c1, (size_t)M * N * sizeof *c0);
+                TGemmCall g2 = g;
+                pthread_t t;
+                g2.c = c2;
+                memset(c1, 0, (size_t)M * N * sizeof *c1);
+                memset(c2, 0, (size_t)M * N * sizeof *c2);
+                assert_int_equal(pthread_create(&t, NULL, t_gemm_thread, &g2), 0);
+                t_gemm_call(&g);
+                pthread_join(t, NULL);
+                assert_memory_equal(c0, c1, (size_t)M * N * sizeof *c0);
+                assert_memory_equal(c0, c2, (size_t)M * N * sizeof *c0);
+                tngrt__par_delete(p);
+            }
+            g.c = c0;
+        }
+    }
+    free(a);
+    free(b);
+    free(x);
+    free(row);
+    free(bias);
+    free(bp);
+    free(c0);
+    free(c1);
+    free(c2);
+}
+
+/* tngrt_gemm_f32_dense (convolution's product) against a naive double
+ * loop: few rows (the unpacked kernel), many (packed B), k 0 (zeros), C
+ * with a leading dimension wider than n, on a pool and without. */
+static void test_gemm_dense(void **state)
+{
+    static const int shp[][3] = {{3, 50, 20}, {9, 31, 1}, {40, 65, 70}, {70, 300, 210}, {5, 7, 0}};
+    uint32_t s = 9u;
+    TngrtPar *p = tngrt__par_new(2);
+    (void)state;
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+        for (int pool = 0; pool < 2; pool++) {
+            int m = shp[si][0], n = shp[si][1], k = shp[si][2], lda = k + 3, ldb = n + 2,
+                ldc = n + 5;
+            float *a = malloc((size_t)m * lda * sizeof *a + 4);
+            float *b = malloc((size_t)(k + 1) * ldb * sizeof *b);
+            float *c = malloc((size_t)m * ldc * sizeof *c);
+            assert_true(a && b && c);
+            for (int i = 0; i < m * lda; i++)
+                a[i] = t_rand(&s, -1.0f, 1.0f);
+            for (int i = 0; i < (k + 1) * ldb; i++)
+                b[i] = t_rand(&s, -1.0f, 1.0f);
+            for (int i = 0; i < m * ldc; i++)
+                c[i] = 12345.0f;
+            TngrtPar *prev = tngrt__par_enter(pool ? p : NULL);
+            assert_int_equal(tngrt_gemm_f32_dense(m, n, k, a, lda, b, ldb, c, ldc), 0);
+            tngrt__par_enter(prev);
+            t_check_product("dense", 0, pool, m, n, k, a, lda, 1, b, ldb, 1, NULL, c, ldc);
+            for (int i = 0; i < m; i++)
+                for (int j = n; j < ldc; j++)
+                    assert_true(c[i * ldc + j] == 12345.0f);
+            free(a);
+            free(b);
+            free(c);
+        }
+    tngrt__par_delete(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +745,9 @@ int main(void)
         cmocka_unit_test(test_gemm_tiny),
         cmocka_unit_test(test_matmul_strided),
         cmocka_unit_test(test_linear_packed),
+        cmocka_unit_test(test_par_for),
+        cmocka_unit_test(test_gemm_threads),
+        cmocka_unit_test(test_gemm_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

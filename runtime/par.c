@@ -1,0 +1,281 @@
+/*
+ * par.c - the fork-join pool of libtngcrt's large products (internal.h).
+ *
+ * Why: a bundle's matmuls run libtngcrt's own GEMM (kernels_gemm.c), one
+ * core's worth at the FMA peak. A product large enough to pay for a
+ * hand-off (tngrt_gemm_f32_epi decides) is split into tasks of whole
+ * column panels that the calling thread and the pool's workers claim, so a
+ * one-stream bundle uses the cores as OpenBLAS did. Each output element is
+ * computed by the same code in the same order whichever thread claims its
+ * task, so the result has the same bits with any number of threads.
+ *
+ * Who owns it: a bundle (tngrt_bundle_new) creates one when its plan runs
+ * everything on stream 0 and more than one thread is allowed
+ * (TNGRT_THREADS, else the CPUs of the process's affinity set); a bundle
+ * with streams of its own has none, as it keeps OpenBLAS on one thread:
+ * streams are then the unit of parallelism. tngrt_bundle_run makes it the
+ * calling thread's current pool for the run (tngrt__par_enter, a
+ * thread-local pointer: the kernels take no context argument), and the
+ * GEMM asks tngrt__par_current. Nothing else in the process sees it.
+ *
+ * Workers start on the first call that has work for them (a bundle whose
+ * products are all small never starts a thread), run a job's tasks until
+ * none is left, then poll for the next job for the executor's spin budget
+ * (TNGRT_SPIN_US, tngrt__spin_ns) and sleep on a condition variable.
+ *
+ * One job at a time: a call that finds the pool busy (another thread of
+ * the program using the same bundle's pool, which tngrt_bundle_run does
+ * not allow, or a task calling back in) runs its tasks itself. Tasks are
+ * claimed under the mutex, one at a time: each is tens of microseconds of
+ * arithmetic, so the claim's cost does not show. The caller claims tasks
+ * too, so a worker that gets no core (a loaded machine) costs nothing but
+ * the tasks it did claim.
+ */
+#include "internal.h"
+#include "tngrt_exec.h"   /* tngrt_trace_now */
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The most threads a pool runs (TNGRT_THREADS above it is ignored). */
+#define PAR_MAX_THREADS 256
+/* Polls between two reads of the clock. */
+#define PAR_CLOCK_EVERY 64
+
+struct TngrtPar {
+    int nthreads;               /* the caller and nthreads - 1 workers */
+    int nworkers;               /* workers started (lazily; 0 before the first job) */
+    int tried;                  /* the start was tried (a failed one is not retried) */
+    pthread_t *tid;
+    uint64_t spin_ns;
+
+    pthread_mutex_t mu;         /* guards the job and the sleeps */
+    pthread_cond_t start_cv;    /* workers wait for a new job (or stop) */
+    pthread_cond_t done_cv;     /* the caller waits for the job's last task */
+    atomic_uint_fast64_t gen;   /* the current job's number (1, 2, ...) */
+    atomic_int stop;
+    atomic_flag busy;           /* a caller is inside tngrt__par_for */
+    int parked;                 /* workers asleep on start_cv */
+
+    /* The current job (written under mu before gen is bumped). */
+    void (*fn)(void *ctx, int task);
+    void *ctx;
+    int ntasks;
+    int next;                   /* the next unclaimed task */
+    atomic_int done;            /* tasks finished */
+};
+
+static _Thread_local TngrtPar *par__cur;
+
+TngrtPar *tngrt__par_current(void)
+{
+    return par__cur;
+}
+
+TngrtPar *tngrt__par_enter(TngrtPar *p)
+{
+    TngrtPar *prev = par__cur;
+    par__cur = p;
+    return prev;
+}
+
+int tngrt__par_threads(const TngrtPar *p)
+{
+    return p ? p->nthreads : 1;
+}
+
+int tngrt__threads_env(void)
+{
+    const char *v = getenv("TNGRT_THREADS");
+    char *end;
+    long n;
+    if (v && *v) {
+        n = strtol(v, &end, 10);
+        if (!*end && n >= 1 && n <= PAR_MAX_THREADS)
+            return (int)n;
+    }
+    n = tngrt__cpu_count();
+    return n < 1 ? 1 : n > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)n;
+}
+
+TngrtPar *tngrt__par_new(int nthreads)
+{
+    TngrtPar *p;
+    if (nthreads < 2)
+        return NULL;
+    if (!(p = calloc(1, sizeof *p)))
+        return NULL;
+    p->nthreads = nthreads > PAR_MAX_THREADS ? PAR_MAX_THREADS : nthreads;
+    p->spin_ns = tngrt__spin_ns();
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->start_cv, NULL);
+    pthread_cond_init(&p->done_cv, NULL);
+    atomic_init(&p->gen, 0);
+    atomic_init(&p->stop, 0);
+    atomic_init(&p->done, 0);
+    atomic_flag_clear(&p->busy);
+    return p;
+}
+
+/* Claims the next task of job `gen` (under mu): its index, or -1 when the
+ * job has none left or is not the current one. */
+static int par__claim(TngrtPar *p, uint64_t gen, void (**fn)(void *, int), void **ctx,
+                      int *ntasks)
+{
+    int t = -1;
+    pthread_mutex_lock(&p->mu);
+    if (atomic_load_explicit(&p->gen, memory_order_relaxed) == gen && p->next < p->ntasks) {
+        t = p->next++;
+        *fn = p->fn;
+        *ctx = p->ctx;
+        *ntasks = p->ntasks;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return t;
+}
+
+/* Runs tasks of job gen until none is left; the thread that finishes the
+ * job's last task wakes the caller. */
+static void par__work(TngrtPar *p, uint64_t gen)
+{
+    void (*fn)(void *, int);
+    void *ctx;
+    int t, n;
+    while ((t = par__claim(p, gen, &fn, &ctx, &n)) >= 0) {
+        fn(ctx, t);
+        /* the job's count as claimed: once done reaches it the caller may
+         * publish the next job */
+        if (atomic_fetch_add_explicit(&p->done, 1, memory_order_acq_rel) + 1 == n) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_broadcast(&p->done_cv);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+}
+
+/* Polls until job `seen` is not the current one or stop: for the spin
+ * budget on a pause instruction, then asleep. Returns the new job's gen,
+ * or 0 on stop. */
+static uint64_t par__next_job(TngrtPar *p, uint64_t seen)
+{
+    uint64_t g, end = 0;
+    for (unsigned poll = 0; p->spin_ns; poll++) {
+        if (atomic_load_explicit(&p->stop, memory_order_acquire))
+            return 0;
+        if ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) != seen)
+            return g;
+        if (poll % PAR_CLOCK_EVERY == 0) {
+            uint64_t t = tngrt_trace_now();
+            if (poll == 0)
+                end = t + p->spin_ns;
+            else if (t >= end)
+                break;
+        }
+        tngrt__pause();
+    }
+    pthread_mutex_lock(&p->mu);
+    p->parked++;
+    while (!atomic_load_explicit(&p->stop, memory_order_relaxed) &&
+           atomic_load_explicit(&p->gen, memory_order_relaxed) == seen)
+        pthread_cond_wait(&p->start_cv, &p->mu);
+    p->parked--;
+    g = atomic_load_explicit(&p->stop, memory_order_relaxed)
+            ? 0
+            : atomic_load_explicit(&p->gen, memory_order_relaxed);
+    pthread_mutex_unlock(&p->mu);
+    return g;
+}
+
+static void *par__worker(void *arg)
+{
+    TngrtPar *p = arg;
+    uint64_t g = 0;
+    while ((g = par__next_job(p, g)) != 0)
+        par__work(p, g);
+    return NULL;
+}
+
+/* Starts the workers once; returns how many run. */
+static int par__start(TngrtPar *p)
+{
+    if (p->tried)
+        return p->nworkers;
+    p->tried = 1;
+    if (!(p->tid = calloc((size_t)p->nthreads - 1, sizeof *p->tid)))
+        return 0;
+    for (int i = 0; i < p->nthreads - 1; i++) {
+        if (pthread_create(&p->tid[i], NULL, par__worker, p) != 0)
+            break;   /* fewer workers: the caller claims what they leave */
+        p->nworkers++;
+    }
+    return p->nworkers;
+}
+
+void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx)
+{
+    uint64_t g, end = 0;
+    if (ntasks <= 0)
+        return;
+    if (!p || ntasks == 1 || atomic_flag_test_and_set_explicit(&p->busy, memory_order_acquire)) {
+        for (int t = 0; t < ntasks; t++)
+            fn(ctx, t);
+        return;
+    }
+    if (par__start(p) == 0) {
+        atomic_flag_clear_explicit(&p->busy, memory_order_release);
+        for (int t = 0; t < ntasks; t++)
+            fn(ctx, t);
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->ntasks = ntasks;
+    p->next = 0;
+    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+    g = atomic_load_explicit(&p->gen, memory_order_relaxed) + 1;
+    atomic_store_explicit(&p->gen, g, memory_order_release);
+    if (p->parked)
+        pthread_cond_broadcast(&p->start_cv);
+    pthread_mutex_unlock(&p->mu);
+    par__work(p, g);
+    /* the join: the tasks workers claimed are still running */
+    for (unsigned poll = 0; atomic_load_explicit(&p->done, memory_order_acquire) < ntasks; poll++) {
+        if (poll % PAR_CLOCK_EVERY == 0) {
+            uint64_t t = tngrt_trace_now();
+            if (poll == 0) {
+                end = t + p->spin_ns;
+            } else if (t >= end) {
+                pthread_mutex_lock(&p->mu);
+                while (atomic_load_explicit(&p->done, memory_order_acquire) < ntasks)
+                    pthread_cond_wait(&p->done_cv, &p->mu);
+                pthread_mutex_unlock(&p->mu);
+                break;
+            }
+        }
+        tngrt__pause();
+    }
+    atomic_flag_clear_explicit(&p->busy, memory_order_release);
+}
+
+void tngrt__par_delete(TngrtPar *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    atomic_store_explicit(&p->stop, 1, memory_order_release);
+    pthread_cond_broadcast(&p->start_cv);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nworkers; i++)
+        pthread_join(p->tid[i], NULL);
+    free(p->tid);
+    pthread_cond_destroy(&p->done_cv);
+    pthread_cond_destroy(&p->start_cv);
+    pthread_mutex_destroy(&p->mu);
+    if (par__cur == p)
+        par__cur = NULL;
+    free(p);
+}
