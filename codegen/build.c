@@ -12,8 +12,9 @@
  *
  * Cache: <cache_dir>/<Class>_<static|dynamic>_<hash>/<rank dir>/<method>/,
  * keyed by everything that changes the result: tngc's version, the
- * target, the compiler and its flags, the script's content, the generated
- * sources and the user's kernels. An entry is complete when its file
+ * target, the compiler and its flags, the runtime (the libtngcrt archive
+ * linked and the tngrt*.h headers, by content), the script's content, the
+ * generated sources and the user's kernels. An entry is complete when its file
  * "key" holds the full key; anything else found at that path is a broken
  * entry, removed with a warning and rebuilt. The cache directory must
  * belong to the current user, and builds of one entry take a lock
@@ -424,6 +425,49 @@ static uint64_t build__fnv(uint64_t h, const char *s, size_t n)
     return h;
 }
 
+static char *build__runtime_core(const char *lib);
+
+/* "NAME HASH SIZE" of file path into key (HASH and SIZE 0 and -1 when it
+ * cannot be read: the build then fails, or differs, on its own). */
+static void build__key_file(StrBuf *key, const char *what, const char *name, const char *path)
+{
+    StrBuf t = {0};
+    int rc = build__read(path, &t);
+    uint64_t h = build__fnv(1469598103934665603ull, t.s ? t.s : "", t.len);
+    sb_printf(key, "%s %s %016llx %lld\n", what, name, rc ? 0ull : (unsigned long long)h,
+              rc ? -1ll : (long long)t.len);
+    sb_free(&t);
+}
+
+/* The runtime the build compiles and links against: the library it links
+ * (libtngcrt.a, or libtngcrt_core.a for ACL) and every tngrt*.h header of
+ * its include directory (the kernels' inline bodies among them), by
+ * content, so that a cache entry built against another libtngcrt (a
+ * rebuilt tree, an upgrade that kept tngc's version) is not reused. */
+static void build__key_runtime(const BuildOptions *bo, StrBuf *key)
+{
+    char inc[4096], lib[4096];
+    if (build_runtime_find(inc, lib, sizeof inc) != 0) {
+        sb_puts(key, "runtime none\n");   /* the build fails on it */
+        return;
+    }
+    if (build__acl(bo)) {
+        char *core = build__runtime_core(lib);
+        build__key_file(key, "runtime", "libtngcrt_core.a", core);
+        free(core);
+    } else {
+        build__key_file(key, "runtime", "libtngcrt.a", lib);
+    }
+    size_t n = 0;
+    char **names = fs_names(inc, "tngrt", ".h", &n);
+    for (size_t i = 0; i < n; i++) {
+        char *path = build__path(inc, names[i]);
+        build__key_file(key, "header", names[i], path);
+        free(path);
+    }
+    fs_names_free(names, n);
+}
+
 /* The key: every input of the build, as text (stored in the entry). */
 static void build__key(const GenFiles *files, const GenOptions *go, const BuildOptions *bo,
                        const StrBuf *script, StrBuf *key)
@@ -432,6 +476,7 @@ static void build__key(const GenFiles *files, const GenOptions *go, const BuildO
               bo->cc, bo->opt ? bo->opt : "", TNGC_SANFLAGS);
     if (build__acl(bo))
         sb_printf(key, "acl %s\nlauncher %d\n", bo->acl_home, build_links_launcher(bo));
+    build__key_runtime(bo, key);
     uint64_t h = build__fnv(1469598103934665603ull, script->s ? script->s : "", script->len);
     sb_printf(key, "script %016llx %zu\n", (unsigned long long)h, script->len);
     for (size_t i = 0; i < bo->nmodules; i++) {   /* the modules it imports: path and contents */

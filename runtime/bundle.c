@@ -404,11 +404,13 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
          * TNGRT_THREADS threads, or one per CPU of the affinity set
          * (par.c; no thread starts before a product that pays for it).
          * OpenBLAS, left for the rarer products (double, 8-63 rows of an
-         * operand that is not a weight), runs on the caller: its idle
-         * threads poll with sched_yield for about 0.1 s after each call,
-         * which took the cores the pool's threads needed (measured:
-         * the bmm of bench/matmul at 2 threads, 7.4 ms with OpenBLAS's
-         * threads polling, 3.7 ms once they slept). */
+         * operand that is not a weight), runs on the caller: OpenBLAS's
+         * idle threads poll with sched_yield for about 0.1 s after each
+         * call they take part in, on the cores the pool's threads need
+         * (measured: the bmm of bench/matmul on 2 threads took 7.4 ms
+         * while OpenBLAS's threads polled, 3.6-4.0 ms with
+         * OPENBLAS_NUM_THREADS=1). The polling of its threads' first 0.1 s
+         * after the process starts is not affected by this call. */
         openblas_set_num_threads(1);
     }
     *out = self;

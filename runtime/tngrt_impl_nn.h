@@ -196,45 +196,61 @@ TNGRT_KINLINE void tngrt_impl_sdpa(const TngrtArg *out, const TngrtArg *q, const
 
 /* float32 convolution as one matrix product per sample and group: the
  * input windows unrolled into columns [Cg KH KW, OH OW] (zeros where the
- * padding is), times the group's weights [O/groups, Cg KH KW] (libtngcrt's
- * GEMM, tngrt_gemm_f32_dense; CBLAS when its packing scratch cannot be had).
- * 0 when the column scratch cannot be allocated (the caller loops). The
- * spatial sizes are the 2-d ones (1-d: H = KH = OH = 1). */
+ * padding is), times the group's weights [O/groups, Cg KH KW] through
+ * libtngcrt's GEMM. Where B is packed (tngrt_gemm_small_pays says no: 8
+ * output channels or more), the windows are unrolled straight into the
+ * packed panels (column p of row r at (p / NR) NR K + r NR + p % NR), so
+ * there is no column copy to pack; else tngrt_gemm_f32_dense reads the
+ * columns in place. 0 when the scratch cannot be allocated (the caller
+ * loops). The spatial sizes are the 2-d ones (1-d: H = KH = OH = 1). */
 static inline int tngrt_impl__conv_gemm(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                                         const TngrtArg *bias, int64_t H, int64_t KH, int64_t OH,
                                         int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t dh,
                                         int64_t dw, int64_t groups)
 {
+    enum { NR = TNGRT_GEMM_NR };
     int64_t N = x->shape[0], C = x->shape[1], O = w->shape[0], Cg = w->shape[1];
     int64_t W = x->shape[x->ndim - 1], KW = w->shape[w->ndim - 1], OW = out->shape[out->ndim - 1];
-    int64_t Og = O / groups, K = Cg * KH * KW, P = OH * OW;
+    int64_t Og = O / groups, K = Cg * KH * KW, P = OH * OW, cap;
     const float *xf = (const float *)x->data, *wf = (const float *)w->data;
     float *of = (float *)out->data, *col;
+    int packed;
     if (K <= 0 || P <= 0 || Og <= 0 || K > INT_MAX || P > INT_MAX || Og > INT_MAX ||
-        (uint64_t)K * (uint64_t)P > ((uint64_t)1 << 40) / sizeof(float))
+        (uint64_t)K * (uint64_t)(P + NR) > ((uint64_t)1 << 40) / sizeof(float))
         return 0;
-    col = (float *)malloc((size_t)(K * P) * sizeof(float));
+    packed = !tngrt_gemm_small_pays(Og, P, K);
+    cap = packed ? tngrt_gemm_packed_size(P, K) : K * P;
+    col = (float *)malloc((size_t)cap * sizeof(float));
     if (!col)
         return 0;
+    if (packed && P % NR)   /* the last panel's columns past P: zero, never written */
+        for (int64_t r = 0; r < K; r++)
+            memset(col + (P / NR) * NR * K + r * NR + P % NR, 0,
+                   (size_t)(NR - P % NR) * sizeof(float));
     for (int64_t n = 0; n < N; n++)
         for (int64_t g = 0; g < groups; g++) {
             for (int64_t c = 0; c < Cg; c++)
                 for (int64_t kh = 0; kh < KH; kh++)
                     for (int64_t kw = 0; kw < KW; kw++) {
-                        float *r = col + ((c * KH + kh) * KW + kw) * P;
+                        int64_t row = (c * KH + kh) * KW + kw;
                         const float *xp = xf + (n * C + g * Cg + c) * H * W;
                         for (int64_t oh = 0; oh < OH; oh++) {
                             int64_t ih = oh * sh - ph + kh * dh;
                             for (int64_t ow = 0; ow < OW; ow++) {
-                                int64_t iw = ow * sw - pw + kw * dw;
-                                r[oh * OW + ow] = ih >= 0 && ih < H && iw >= 0 && iw < W ? xp[ih * W + iw] : 0.0f;
+                                int64_t iw = ow * sw - pw + kw * dw, p = oh * OW + ow;
+                                float v = ih >= 0 && ih < H && iw >= 0 && iw < W ? xp[ih * W + iw] : 0.0f;
+                                if (packed)
+                                    col[(p / NR) * NR * K + row * NR + p % NR] = v;
+                                else
+                                    col[row * P + p] = v;
                             }
                         }
                     }
             float *o = of + (n * O + g * Og) * P;
-            if (tngrt_gemm_f32_dense(Og, P, K, wf + g * Og * K, K, col, P, o, P) != 0)
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)Og, (int)P, (int)K,
-                            1.0f, wf + g * Og * K, (int)K, col, (int)P, 0.0f, o, (int)P);
+            if (packed)
+                tngrt_gemm_f32(Og, P, K, wf + g * Og * K, K, 1, col, o, P, NULL);
+            else
+                tngrt_gemm_small_f32(Og, P, K, wf + g * Og * K, K, 1, col, P, 1, o, P);
             if (bias)
                 for (int64_t oc = 0; oc < Og; oc++) {
                     float b0 = ((const float *)bias->data)[g * Og + oc];

@@ -84,3 +84,36 @@ int fs_sweep_dead(const char *dir, const char *prefix)
     closedir(d);
     return n;
 }
+
+static int fs__cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **fs_names(const char *dir, const char *prefix, const char *suffix, size_t *n)
+{
+    DIR *d = opendir(dir);
+    VEC(char *) v = {0};
+    size_t pl = strlen(prefix), sl = strlen(suffix);
+    *n = 0;
+    if (!d)
+        return NULL;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t l = strlen(e->d_name);
+        if (l >= pl + sl && strncmp(e->d_name, prefix, pl) == 0 &&
+            strcmp(e->d_name + l - sl, suffix) == 0)
+            VEC_PUSH(v, xstrdup(e->d_name));
+    }
+    closedir(d);
+    if (v.n)
+        qsort(v.v, v.n, sizeof *v.v, fs__cmp_name);
+    *n = v.n;
+    return v.v;
+}
+
+void fs_names_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}

@@ -157,6 +157,11 @@ int fs_mkdirs(const char *path, int priv);
 /* Removes the entries of dir named PREFIX<pid>-... whose process <pid> no
  * longer exists (what a killed build left behind); returns how many. */
 int fs_sweep_dead(const char *dir, const char *prefix);
+/* The names in dir that start with prefix and end with suffix, sorted
+ * (strcmp), in a malloc'd array of *n malloc'd strings (NULL and 0 when
+ * there are none or dir cannot be read); free with fs_names_free. */
+char **fs_names(const char *dir, const char *prefix, const char *suffix, size_t *n);
+void fs_names_free(char **names, size_t n);
 
 
 

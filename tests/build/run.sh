@@ -90,6 +90,17 @@ t "an emptied product in the cache is a broken entry, not a hit" '[ $? -eq 0 ] &
 touch cfile
 "$tngc" build ms.py -o b3 --cache-dir cfile > o3 2>&1
 t "a cache dir that is a file: status 2" '[ $? -eq 2 ] && grep -q "cfile" o3'
+t "the key names the runtime" 'grep -q "^runtime libtngcrt.a [0-9a-f]* [1-9]" "$entry/key" && grep -q "^header tngrt_kernel_impl.h " "$entry/key"'
+# A private tngc next to its own libtngcrt and headers: a changed runtime
+# header (the kernels' inline bodies) makes the next build a miss.
+mkdir -p rt/build rt/runtime
+cp "$tngc" "$(dirname "$tngc")/libtngcrt.a" "$(dirname "$tngc")/libtngcrt_core.a" rt/build/ &&
+    cp "$root"/runtime/*.h rt/runtime/
+rt/build/tngc build ms.py -o r1 --cache-dir rcache > or1 2>&1
+rt/build/tngc build ms.py -o r2 --cache-dir rcache > or2 2>&1
+printf '/* changed */\n' >> rt/runtime/tngrt_impl_nn.h
+rt/build/tngc build ms.py -o r3 --cache-dir rcache > or3 2>&1
+t "a changed runtime header is a cache miss" 'grep -q "built" or1 && grep -q "cache hit" or2 && grep -q "built" or3 && ! grep -q "cache hit" or3'
 sed 's/in3, in4)/in4, in3)/' ms.py > ms2.py && mv ms2.py ms.py
 "$tngc" build ms.py -o b4 --cache-dir cache > o4 2>&1
 t "a changed script is a miss" '[ $? -eq 0 ] && grep -q "built" o4'
