@@ -394,25 +394,23 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
         tngrt_bundle_delete(self);
         return -1;
     }
-    /* Streams are the unit of parallelism: one BLAS thread per caller,
-     * where some gear gives a stream other than 0 work. */
-    if (bundle__parallel(desc)) {
-        if (openblas_set_num_threads)
-            openblas_set_num_threads(1);
-    } else if ((self->par = tngrt__par_new(tngrt__threads_env())) && openblas_set_num_threads) {
-        /* Otherwise the large products are: libtngcrt's GEMM on
-         * TNGRT_THREADS threads, or one per CPU of the affinity set
-         * (par.c; no thread starts before a product that pays for it).
-         * OpenBLAS, left for the rarer products (double, 8-63 rows of an
-         * operand that is not a weight), runs on the caller: OpenBLAS's
-         * idle threads poll with sched_yield for about 0.1 s after each
-         * call they take part in, on the cores the pool's threads need
-         * (measured: the bmm of bench/matmul on 2 threads took 7.4 ms
-         * while OpenBLAS's threads polled, 3.6-4.0 ms with
-         * OPENBLAS_NUM_THREADS=1). The polling of its threads' first 0.1 s
-         * after the process starts is not affected by this call. */
+    /* The bundle's threads are its parallelism: its streams' (where some
+     * gear gives a stream other than 0 work), else the pool of its large
+     * products (libtngcrt's GEMM on TNGRT_THREADS threads, by default one
+     * per CPU of the affinity set; par.c: no thread starts before a
+     * product that pays for it). OpenBLAS, left for the rarer products
+     * (double, 8-63 rows of an operand that is not a weight, attention's
+     * fallback), runs on the caller's thread either way: its idle threads
+     * poll with sched_yield for about 0.1 s after each call they take part
+     * in, on the cores the bundle's threads need (measured: the bmm of
+     * bench/matmul on 2 threads took 7.4 ms while OpenBLAS's threads
+     * polled, 3.6-4.0 ms with OPENBLAS_NUM_THREADS=1). The polling of its
+     * threads' first 0.1 s after the process starts is not affected by
+     * this call. */
+    if (!bundle__parallel(desc))
+        self->par = tngrt__par_new(tngrt__threads_env());
+    if (openblas_set_num_threads)
         openblas_set_num_threads(1);
-    }
     *out = self;
     return 0;
 }

@@ -18,21 +18,21 @@
  * -2, TNGRT_FAILED or TNGRT_BAD_INPUT) and keeps a one-line message
  * readable with tngrt_bundle_last_error until the next call.
  *
- * Process-wide side effect: tngrt_bundle_new of a descriptor with more
- * than one stream (one that some gear gives work: a stream function that
- * is not NULL) calls openblas_set_num_threads(1), so that streams, not
- * BLAS threads, are the unit of parallelism. It applies to every BLAS call
- * of the process from then on. A program linked with libtngcrt_core (no
- * CPU kernels, no OpenBLAS: ACL programs) has no such call.
+ * Threads of a one-stream bundle (no gear gives a stream other than 0
+ * work): its large float32 products (at least 2^23 flops: Linear, matmul,
+ * bmm, convolution) run on a pool of TNGRT_THREADS threads (environment,
+ * read by tngrt_bundle_new; by default one per CPU of the process's
+ * affinity set; 1: none), started at the first such product and stopped
+ * by tngrt_bundle_delete (runtime/par.c). Results do not depend on the
+ * number of threads. A bundle with streams has no pool: its streams are
+ * its parallelism.
  *
- * Threads of a one-stream bundle: its large float32 products (at least
- * 2^23 flops: Linear, matmul, bmm, convolution) run on a pool of
- * TNGRT_THREADS threads (environment, read by tngrt_bundle_new; by
- * default one per CPU of the process's affinity set; 1: none), started at
- * the first such product and stopped by tngrt_bundle_delete (runtime/par.c).
- * Results do not depend on the number of threads. Such a bundle also
- * calls openblas_set_num_threads(1) when it has more than one thread, so
- * the process has one set of compute threads.
+ * Process-wide side effect: tngrt_bundle_new calls
+ * openblas_set_num_threads(1), so that OpenBLAS (left for a few products)
+ * runs on the caller's thread and the bundle's own threads are the only
+ * compute threads. It applies to every BLAS call of the process from then
+ * on. A program linked with libtngcrt_core (no CPU kernels, no OpenBLAS:
+ * ACL programs) has no such call.
  */
 #ifndef TNGRT_BUNDLE_H
 #define TNGRT_BUNDLE_H

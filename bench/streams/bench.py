@@ -21,11 +21,13 @@ output is checked against PyTorch's. "CPU/run" is the launcher process's
 user + sys time divided by its runs (start-up and file IO included, the same
 for both bundles of a model): what the streams cost in cores.
 
-A one-stream bundle runs its large products (at least 2^23 flops: the
-prefill size's) on every core (runtime/par.c, TNGRT_THREADS set to the
-CPU count here); a multi-stream bundle runs each product on its stream's
-thread and its streams on the cores, so the gain of streams is what
-intra-op threading leaves on the table. The multi_stream example is float16, which PyTorch 1.13 cannot
+The one-stream bundle is timed on one thread (TNGRT_THREADS=1: the
+speed-up column, what the targets are about: the executor's hand-offs
+against running the same kernels in order) and with its large products
+(at least 2^23 flops: the prefill size's) on every core (runtime/par.c):
+a multi-stream bundle runs each product on its stream's thread and its
+streams on the cores, so that column shows what streams give over
+intra-op threads. The multi_stream example is float16, which PyTorch 1.13 cannot
 multiply on the CPU (the stand-in computes in float32): no eager column.
 
 usage: /usr/bin/python3 bench/streams/bench.py TNGC [OUT_DIR]
@@ -94,12 +96,13 @@ def main():
         inargs = largs[:2 * len(inputs)]
 
         def measure():
-            # the one-stream bundle's large products use every core
-            # (runtime/par.c), as OpenBLAS's did: the streams' gain is
-            # what intra-op threads leave
-            r = {"one": C.run_launcher(paths["one"], largs, outs["one"], warmup, iters,
-                                       env=dict(os.environ, TNGRT_THREADS=str(cores)))}
+            # the one-stream bundle on one thread (the executor's cost:
+            # the target), and with its large products on every core
+            # (runtime/par.c): what intra-op threads give instead
+            r = {"one": C.run_launcher(paths["one"], largs, outs["one"], warmup, iters)}
             r["one_cpu"] = C.LAST_CPU_US[0]
+            r["one_all"] = C.run_launcher(paths["one"], largs, outs["one"] + "_all", warmup,
+                                          iters, env=dict(os.environ, TNGRT_THREADS=str(cores)))
             r["streams"] = C.run_launcher(paths["streams"], largs, outs["streams"], warmup, iters)
             r["streams_cpu"] = C.LAST_CPU_US[0]
             if onnx:
@@ -121,6 +124,7 @@ def main():
             floor = "%s (%.2f)" % (C.fmt_us(C.floor_us(flops)), flops / 1e6)
         rows.append([label, C.fmt_us(r["one"]), "%s (%d)" % (C.fmt_us(r["streams"]), nstreams),
                      "**%.2fx**" % (r["one"] / r["streams"]),
+                     "%s (%.2fx)" % (C.fmt_us(r["one_all"]), r["one_all"] / r["streams"]),
                      "%s / %s" % (C.fmt_us(r["one_cpu"]), C.fmt_us(r["streams_cpu"])),
                      C.fmt_us(r["ort"]) if "ort" in r else "-",
                      C.fmt_us(r["eager"]) if "eager" in r else "-",
@@ -150,6 +154,7 @@ def main():
         bench(label, src, "tb%d" % len(rows), [("x", x)], model, iters, 20, extra)
     C.table("Streams: the script's stream scopes vs none (%d cores)" % (os.cpu_count() or 0),
             ["", "bundle, 1 stream", "bundle, streams (count)", "speed-up",
+             "1 stream, %d threads (its time / streams')" % cores,
              "CPU/run 1 stream / streams", "ORT", "PyTorch eager", "TorchScript",
              "floor (MFLOP)"],
             rows, os.path.join(outd, "tables.md"),
