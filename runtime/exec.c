@@ -672,9 +672,9 @@ int tngrt__cpu_count(void)
 {
 #if defined(__linux__)
     cpu_set_t all;
-    return sched_getaffinity(0, sizeof all, &all) == 0 && CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : 1;
+    return sched_getaffinity(0, sizeof all, &all) == 0 ? CPU_COUNT(&all) : 0;
 #else
-    return 1;
+    return 0;
 #endif
 }
 
@@ -682,12 +682,7 @@ int tngrt__cpu_count(void)
  * taskset -c N): then a worker can only take turns with the caller. */
 static int exec__one_cpu(void)
 {
-#if defined(__linux__)
-    cpu_set_t all;
-    return sched_getaffinity(0, sizeof all, &all) == 0 && CPU_COUNT(&all) == 1;
-#else
-    return 0;
-#endif
+    return tngrt__cpu_count() == 1;
 }
 
 /* Allocates self and its arrays and initialises every object; NULL when

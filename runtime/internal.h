@@ -27,7 +27,7 @@ int tngrt__write_atomic(const char *path, int (*put)(const void *ctx, FILE *f), 
 /* exec.c: one poll's back-off (the CPU's spin-wait hint, or a yield of
  * the core where there is none); how long pollers spin before they sleep,
  * in ns (TNGRT_SPIN_US when it is 0 .. 100000 microseconds, else 50 us);
- * the CPUs of the process's affinity set (1 where that is unknown). */
+ * the CPUs of the process's affinity set (0 where that is unknown). */
 void tngrt__pause(void);
 uint64_t tngrt__spin_ns(void);
 int tngrt__cpu_count(void);

@@ -649,7 +649,7 @@ static void tngrt_gemm__task(void *ctx, int t)
         for (int s = 0; s < e.n; s++)
             if (e.s[s].x)
                 e.s[s].x = (const char *)e.s[s].x +
-                           p0 * e.s[s].xcs * (e.s[s].xdt == TNGRT_F32 ? 4 : 2);
+                           p0 * e.s[s].xcs * (int64_t)tngrt_dtype_size(e.s[s].xdt);
     }
     j->run(j->m, nc, j->k, j->a, j->ars, j->acs, j->bp + p0 * j->k, j->c + p0, j->ldc,
            j->bias ? j->bias + p0 : NULL, j->epi ? &e : NULL);

@@ -156,25 +156,37 @@ static void par__work(TngrtPar *p, uint64_t gen)
     }
 }
 
+/* Called after poll `poll` (0, 1, ...) of a loop found nothing: pauses
+ * and returns 1 while the loop may keep spinning, 0 once it has spun for
+ * the spin budget (*end: the deadline, set at poll 0) and must sleep. */
+static int par__spin(const TngrtPar *p, unsigned poll, uint64_t *end)
+{
+    if (p->spin_ns == 0)
+        return 0;
+    if (poll % PAR_CLOCK_EVERY == 0) {
+        uint64_t t = tngrt_trace_now();
+        if (poll == 0)
+            *end = t + p->spin_ns;
+        else if (t >= *end)
+            return 0;
+    }
+    tngrt__pause();
+    return 1;
+}
+
 /* Polls until job `seen` is not the current one or stop: for the spin
  * budget on a pause instruction, then asleep. Returns the new job's gen,
  * or 0 on stop. */
 static uint64_t par__next_job(TngrtPar *p, uint64_t seen)
 {
     uint64_t g, end = 0;
-    for (unsigned poll = 0; p->spin_ns; poll++) {
+    for (unsigned poll = 0;; poll++) {
         if (atomic_load_explicit(&p->stop, memory_order_acquire))
             return 0;
         if ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) != seen)
             return g;
-        if (poll % PAR_CLOCK_EVERY == 0) {
-            uint64_t t = tngrt_trace_now();
-            if (poll == 0)
-                end = t + p->spin_ns;
-            else if (t >= end)
-                break;
-        }
-        tngrt__pause();
+        if (!par__spin(p, poll, &end))
+            break;
     }
     pthread_mutex_lock(&p->mu);
     p->parked++;
@@ -242,21 +254,15 @@ void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), vo
         pthread_cond_broadcast(&p->start_cv);
     pthread_mutex_unlock(&p->mu);
     par__work(p, g);
-    /* the join: the tasks workers claimed are still running */
+    /* the join: the tasks workers claimed may still be running */
     for (unsigned poll = 0; atomic_load_explicit(&p->done, memory_order_acquire) < ntasks; poll++) {
-        if (poll % PAR_CLOCK_EVERY == 0) {
-            uint64_t t = tngrt_trace_now();
-            if (poll == 0) {
-                end = t + p->spin_ns;
-            } else if (t >= end) {
-                pthread_mutex_lock(&p->mu);
-                while (atomic_load_explicit(&p->done, memory_order_acquire) < ntasks)
-                    pthread_cond_wait(&p->done_cv, &p->mu);
-                pthread_mutex_unlock(&p->mu);
-                break;
-            }
+        if (!par__spin(p, poll, &end)) {
+            pthread_mutex_lock(&p->mu);
+            while (atomic_load_explicit(&p->done, memory_order_acquire) < ntasks)
+                pthread_cond_wait(&p->done_cv, &p->mu);
+            pthread_mutex_unlock(&p->mu);
+            break;
         }
-        tngrt__pause();
     }
     atomic_flag_clear_explicit(&p->busy, memory_order_release);
 }

@@ -249,8 +249,8 @@ static inline int tngrt_impl__conv_gemm(const TngrtArg *out, const TngrtArg *x, 
             float *o = of + (n * O + g * Og) * P;
             if (packed)
                 tngrt_gemm_f32(Og, P, K, wf + g * Og * K, K, 1, col, o, P, NULL);
-            else
-                tngrt_gemm_small_f32(Og, P, K, wf + g * Og * K, K, 1, col, P, 1, o, P);
+            else   /* few output channels: the unpacked kernel, no packing */
+                (void)tngrt_gemm_f32_dense(Og, P, K, wf + g * Og * K, K, col, P, o, P);
             if (bias)
                 for (int64_t oc = 0; oc < Og; oc++) {
                     float b0 = ((const float *)bias->data)[g * Og + oc];
