@@ -7,6 +7,7 @@
 #   make bench-deps    ONNX Runtime for make bench (npm, pinned in bench/package-lock.json)
 #   make install PREFIX=/usr/local
 #   make fuzz          libFuzzer over parse..emit for FUZZ_TIME seconds (default 600); not in check
+#   make fuzz-diff     SEEDS (default 1000) generated programs against PyTorch (tests/diff); not in check
 #   make corpus        lint real public TorchAir code against tests/corpus/verdicts.tsv (needs snapshots)
 
 CC       ?= cc
@@ -230,3 +231,15 @@ fuzz: $(FUZZ_BIN)
 	@sh tests/fuzz/run.sh $(FUZZ_BIN) $(FUZZ_TIME) $(FUZZ_JOBS)
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/fuzz_pipeline.d
+
+# ---- differential testing (tests/diff/README.md) ----------------------------
+# `make fuzz-diff` generates SEEDS programs (default 1000; scripts of 30 from
+# script seed DIFF_SEED, default 1000, past the fixed set make check runs),
+# runs each under PyTorch and as a tngc bundle and compares them; it fails on
+# a mismatch or a crash and prints the seeds and minimised scripts.
+# DIFF_KEEP=DIR keeps the failing scripts.
+SEEDS     ?= 1000
+DIFF_SEED ?= 1000
+.PHONY: fuzz-diff
+fuzz-diff: $(TNGC) $(LIBRT)
+	@sh tests/diff/run.sh $(TNGC) $(DIFF_SEED) $(SEEDS)
