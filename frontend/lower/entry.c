@@ -764,7 +764,7 @@ static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth
     }
     if (r->kind == O_TENSOR) {
         int32_t v = interp_val(I, r, node);
-        if (v >= 0 && interp_stale_view(I, v, node))
+        if (v >= 0 && interp_stale(I, v, node))
             return;   /* a returned view taken before an in-place write */
         if (v >= 0) {
             GraphOutput o = {arena_printf(&g->arena, "out%zu", g->outputs.n), v};
@@ -826,7 +826,7 @@ static void collect_named(Interp *I, Graph *g, const char *what, const char *key
     if (v->kind != O_TENSOR)
         return;
     int32_t val = interp_val(I, v, node);
-    if (val < 0 || interp_stale_view(I, val, node))
+    if (val < 0 || interp_stale(I, val, node))
         return;
     for (size_t i = 0; i < g->outputs.n; i++)
         if (strcmp(g->outputs.v[i].name, key) == 0) {
@@ -1025,7 +1025,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     I->sk = -1;
     I->shadows.n = 0;
     I->waits.n = 0;
-    I->overwritten.n = 0;
+    views_trace_begin(I);
     strmap_free(&I->weight_names);
     memset(&I->weight_names, 0, sizeof I->weight_names);
     I->weight_vals.n = 0;

@@ -1811,7 +1811,7 @@ static Flow exec_assert(Interp *I, Frame *f, int32_t n)
     size_t ndiag = I->sf->diags.n;
     Graph *g = I->g;
     size_t nops = g->ops.n, nvals = g->vals.n, nw = g->weights.n, nsh = I->shadows.n;
-    size_t nwaits = I->waits.n, nover = I->overwritten.n;
+    size_t nwaits = I->waits.n, nover = I->nwrites;
     Obj *c = eval(I, f, cond);
     int t = obj_truth(I, c);
     if (t == 1 || I->aborted)
@@ -1828,7 +1828,7 @@ static Flow exec_assert(Interp *I, Frame *f, int32_t n)
         }
     }
     if (t < 0 && I->tracing && g == I->g && g->weights.n == nw && I->shadows.n == nsh &&
-        I->waits.n == nwaits && I->overwritten.n == nover) {
+        I->waits.n == nwaits && I->nwrites == nover) {
         /* the condition's ops compute nothing the graph uses: drop them
          * (constants it replayed are replayed again where used) */
         for (size_t i = 0; i < I->const_map_n; i++)

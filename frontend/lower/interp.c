@@ -59,7 +59,9 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     VEC_FREE(I->state_keys);
     free(I->const_map);
     VEC_FREE(I->waits);
-    VEC_FREE(I->overwritten);
+    VEC_FREE(I->stale_host);
+    VEC_FREE(I->stale_entry);
+    VEC_FREE(I->cows);
     eval_free(I);
     strmap_free(&I->builtins);
     free(I->node_strs);

@@ -1321,7 +1321,7 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node)
         if (t->kind != O_TENSOR)
             return -1;
     }
-    return t->t->value;
+    return t->t->base ? views_current(I, t->t, node) : t->t->value;
 }
 
 /* An in-place write must wait for every earlier reader of the storage. */
@@ -1343,32 +1343,9 @@ static void interp__inplace_war(Interp *I, int32_t opid)
     }
 }
 
-/* PyTorch views of a tensor see later in-place writes into it; the graph's
- * view ops copy (or alias a version). Reading, after a write, a view taken
- * before it would read stale data: TNG211 instead of a wrong plan. */
-int interp_stale_view(Interp *I, int32_t v, int32_t node)
+uint32_t interp_node_line(const Interp *I, int32_t node)
 {
-    const Graph *g = I->g;
-    int views = 0;
-    for (size_t guard = 0; v >= 0 && guard <= g->ops.n; guard++) {
-        const Op *op = &g->ops.v[g->vals.v[v].op];
-        OpKind k = op->kind;
-        if (views)
-            for (size_t i = 0; i + 1 < I->overwritten.n; i += 2)
-                if (I->overwritten.v[i] == v) {
-                    const Op *w = &g->ops.v[I->overwritten.v[i + 1]];
-                    interp_diag(I, node, RULE_TNG211, "this reads a view taken before the in-place write "
-                                "at line %u, which PyTorch's view would see: take the view after the write",
-                                w->line);
-                    return 1;
-                }
-        if (k != OP_RESHAPE && k != OP_PERMUTE && k != OP_SLICE && k != OP_SELECT &&
-            k != OP_CONTIGUOUS && k != OP_FORMAT_CAST)
-            return 0;
-        views++;
-        v = op->in[0];
-    }
-    return 0;
+    return N(I, node >= 0 ? node : 0)->line;
 }
 
 int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
@@ -1383,10 +1360,9 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
     for (uint32_t k = 0; k < d->nin; k++)
         if (d->in[k] < -1 || d->in[k] >= (int32_t)I->g->vals.n)
             return -1;
-    if (I->tracing && I->overwritten.n)
-        for (uint32_t k = 0; k < d->nin; k++)
-            if (d->in[k] >= 0 && interp_stale_view(I, d->in[k], node))
-                return -1;
+    for (uint32_t k = 0; k < d->nin; k++)
+        if (d->in[k] >= 0 && interp_stale(I, d->in[k], node))
+            return -1;
     int32_t op = graph_add_op(I->g, d, err, sizeof err);
     interp_charge_graph(I);
     if (op < 0) {
@@ -1397,6 +1373,8 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
         interp_diag(I, node, strstr(err, "dtype") ? RULE_TNG207 : RULE_TNG206, "%s", err);
         return -1;
     }
+    if (op_info[d->kind].flags & OPF_INPLACE)
+        views_mark_stale(I, d->in[0]);   /* its old version is gone */
     if (!I->tracing)
         return op;
     for (uint32_t k = 0; k < d->nin; k++)
@@ -1406,10 +1384,7 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
                 if (!(op_info[I->g->ops.v[p].kind].flags & OPF_SOURCE))
                     graph_add_ctrl(I->g, op, p, 1);
             }
-    if (op_info[d->kind].flags & OPF_INPLACE) {
+    if (op_info[d->kind].flags & OPF_INPLACE)
         interp__inplace_war(I, op);
-        VEC_PUSH(I->overwritten, d->in[0]);
-        VEC_PUSH(I->overwritten, op);
-    }
     return op;
 }

@@ -88,6 +88,7 @@ typedef enum ObjKind {
 
 typedef struct Obj Obj;
 typedef struct TensorObj TensorObj;
+typedef VEC(uint8_t) ByteVec;
 typedef struct InterpFunc InterpFunc;
 typedef struct InterpClass InterpClass;
 typedef struct ConfigObj ConfigObj;       /* entry.c */
@@ -142,6 +143,17 @@ struct TensorObj {
     struct ImpModule *gears_mod;  /* the module gears_node is in (imports.h) */
     int marked_static;     /* bit d: dim d static; -1: every dim (mark_static(t)) */
     TensorObj *origin;     /* host tensor this entry value came from (trace mode) */
+    /* aliasing (views.c): a view of a root's storage, or a root */
+    TensorObj *base;       /* the root this tensor is a view of, or NULL (a root) */
+    int32_t *chain;        /* the view ops (op ids of g) from base's value to this one's */
+    int nchain;
+    int32_t seen;          /* base->value when value was last computed from it */
+    int32_t ambig;         /* node + 1 of the call after which tngc cannot tell whether
+                            * this tensor shares PyTorch's storage with base: writing
+                            * it, or reading it after base was written, is refused */
+    int cow;               /* a copy whose graph value shares a buffer with another
+                            * tensor's: cloned before the first in-place store there */
+    int nviews;            /* a root: views taken of it */
 };
 
 /* A def or lambda of the script. */
@@ -258,7 +270,12 @@ struct Interp {
     int stream, sk;
     VEC(Shadow) shadows;
     VEC(WaitEdge) waits;
-    VEC(int32_t) overwritten;  /* values an in-place op has replaced (their op ids follow) */
+    /* aliasing (views.c): per graph, 1..255 for a value an in-place write
+     * replaced (stale: no op may read it); the copy-on-write tensors; the
+     * writes so far */
+    ByteVec stale_host, stale_entry;
+    VEC(TensorObj *) cows;
+    size_t nwrites;
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
     /* the other state_dict keys of a parameter or persistent buffer reachable
      * under two names (tied weights): key is its "%p" as in weight_names */
@@ -571,9 +588,41 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node);
  * dependencies. On a shape or dtype error reports TNG206/TNG207 (in host
  * mode too) and returns -1. Returns the op id. */
 int32_t interp_op(Interp *I, OpDesc *d, int32_t node);
-/* 1 (after TNG211) when value v reads a view taken before an in-place
- * write into its storage. */
-int interp_stale_view(Interp *I, int32_t v, int32_t node);
+
+/* ===================================================================== */
+/* Views and in-place writes (views.c)                                   */
+/* ===================================================================== */
+
+/* 1 (after TNG211) when value v was replaced by an in-place write into its
+ * storage: something still holds it through an alias tngc does not track. */
+int interp_stale(Interp *I, int32_t v, int32_t node);
+/* Value v (of the current graph) was replaced by an in-place write. */
+void views_mark_stale(Interp *I, int32_t v);
+/* A trace starts: its stale values and copy-on-write tensors are reset. */
+void views_trace_begin(Interp *I);
+/* The value of view t, recomputed from its root when the root was written
+ * since (interp_val calls it on every read). */
+int32_t views_current(Interp *I, TensorObj *t, int32_t node);
+/* After library function or method `name` (args[0]: self or the first
+ * argument) returned res (a tensor, or a tuple or list of them): marks
+ * what PyTorch returns as a view of args[0] as one (or, where tngc cannot
+ * tell, as ambiguous: later writes refused). views_of: res is a view of src
+ * (basic indexing, .T, .mT). */
+void views_after_call(Interp *I, const char *name, Obj *args[], size_t nargs, Obj *res, int32_t node);
+void views_of(Interp *I, Obj *src, Obj *res, int32_t node);
+/* An in-place write into tensor x (what names it in diagnostics):
+ * views_write_begin checks it (TNG211 into a parameter, TNG203 into an
+ * expanded view, ...) and returns the value an in-place op may store into
+ * (x's current value, in a buffer of its own), or -1 after a diagnostic;
+ * views_write_end makes nv (x's shape: an in-place op's output or a new
+ * value) x's value, written back through every view into x's root, so
+ * that every alias sees it. views_write is both, for a new value nv;
+ * it returns x, or a reported unknown. */
+int32_t views_write_begin(Interp *I, Obj *x, int32_t node, const char *what);
+int views_write_end(Interp *I, Obj *x, int32_t nv, int32_t node);
+Obj *views_write(Interp *I, Obj *x, int32_t nv, int32_t node, const char *what);
+/* The line of node. */
+uint32_t interp_node_line(const Interp *I, int32_t node);
 /* The key under which weight names are kept: "%p" of p. */
 const char *interp_ptr_key(Interp *I, const void *p);
 

@@ -491,15 +491,14 @@ static Obj *lo_pow(Interp *I, Call *c)
     return pow_of(I, ARG0(c), e, c->node);
 }
 
-/* F.relu(x, inplace=True) | nn.ReLU(inplace=True)(x): the result replaces
- * x's value, so every reference to x sees it (as PyTorch's in-place op). */
-Obj *tl_inplace_result(Obj *x, Obj *r, const Obj *inplace)
+/* F.relu(x, inplace=True) | nn.ReLU(inplace=True)(x): the result is
+ * written into x, so every alias of x sees it (as PyTorch's in-place op). */
+Obj *tl_inplace_result(Interp *I, Obj *x, Obj *r, const Obj *inplace, int32_t node)
 {
     if (!inplace || !((inplace->kind == O_BOOL || inplace->kind == O_INT) && inplace->i) ||
-        !x || x->kind != O_TENSOR || !r || r->kind != O_TENSOR || x->t->g != r->t->g)
+        !x || x->kind != O_TENSOR || !r || r->kind != O_TENSOR || r->t->g != G(I))
         return r;
-    x->t->value = r->t->value;
-    return x;
+    return views_write(I, x, r->t->value, node, "an inplace=True activation");
 }
 
 /* torch.neg(x) | x.exp() | F.relu(x) | torch.sigmoid(x) | F.silu(x) | ... */
@@ -509,7 +508,7 @@ static Obj *lo_unary(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     Obj *r = tl_emit_x(I, (OpKind)c->arg, x, NULL, 0, 0, DT_UNKNOWN, c->node);
-    return tl_inplace_result(ARG0(c), r, ARG(c, 1, "inplace"));
+    return tl_inplace_result(I, ARG0(c), r, ARG(c, 1, "inplace"), c->node);
 }
 
 /* torch.round(x, *, decimals=0) | x.round(): to the nearest integer, halves
@@ -570,7 +569,7 @@ static Obj *lo_leaky_relu(Interp *I, Call *c)
     if (x < 0 || !tl_num_arg(I, ARG(c, 1, "negative_slope"), 0.01, c->node, "leaky_relu's negative_slope", &s))
         return unk(I);
     Obj *r = tl_emit_x(I, OP_LEAKY_RELU, x, NULL, 0, s, DT_UNKNOWN, c->node);
-    return tl_inplace_result(ARG0(c), r, ARG(c, 2, "inplace"));
+    return tl_inplace_result(I, ARG0(c), r, ARG(c, 2, "inplace"), c->node);
 }
 
 /* A clamp bound: 0 absent (None), 1 a Python number (*v, *is_int), -1
@@ -1305,43 +1304,6 @@ static Obj *lo_swiglu(Interp *I, Call *c)
 /* In-place updates                                                      */
 /* ===================================================================== */
 
-/* 1 when value v may be updated in place: while tracing, its storage (through
- * aliases and earlier in-place versions) must be a graph input or a buffer;
- * else TNG211. Host tensors may always be updated. */
-int tl_inplace_target_ok(Interp *I, int32_t v, int32_t node, const char *what)
-{
-    if (!interp_tracing(I))
-        return 1;
-    Graph *g = G(I);
-    /* earlier in-place versions lead back to the tensor written; a view
-     * (view, reshape, contiguous, ...) would need PyTorch's write-through
-     * to its base, which tngc does not model */
-    for (size_t guard = 0; v >= 0 && (size_t)v < g->vals.n && guard <= g->ops.n; guard++) {
-        const Op *op = &g->ops.v[g->vals.v[v].op];
-        if (op->kind == OP_INPUT)
-            return 1;
-        if (op->kind == OP_WEIGHT) {
-            for (size_t w = 0; w < g->weights.n; w++)
-                if (g->weights.v[w].value == v && g->weights.v[w].is_buffer)
-                    return 1;
-            interp_break(I, node, RULE_TNG211, "%s into a parameter (only inputs and buffers can be "
-                         "updated in place)", what);
-            return 0;
-        }
-        if (op_info[op->kind].flags & OPF_ALIAS) {
-            interp_break(I, node, RULE_TNG211, "%s into a view (%s) of a tensor: write into the input "
-                         "or buffer itself, e.g. cache[:, p:p + 1] = k", what, op_info[op->kind].name);
-            return 0;
-        }
-        if (!(op_info[op->kind].flags & OPF_INPLACE) || op->nin == 0)
-            break;
-        v = op->in[0];
-    }
-    interp_break(I, node, RULE_TNG211, "%s into the result of an op (only inputs and buffers can be "
-                 "updated in place)", what);
-    return 0;
-}
-
 /* ===================================================================== */
 /* Casts, identities, queries, in-place copy                             */
 /* ===================================================================== */
@@ -1476,69 +1438,25 @@ static Obj *lo_copy(Interp *I, Call *c)
             interp_break(I, c->node, RULE_TNG211, "copy_ from something that is not a tensor");
         return unk(I);
     }
-    if ((in[1] = tl_tv(I, src, c->node)) < 0 || !tl_inplace_target_ok(I, in[0], c->node, "copy_"))
+    if ((in[1] = tl_tv(I, src, c->node)) < 0 || (in[0] = views_write_begin(I, dst, c->node, "copy_")) < 0)
         return unk(I);
     int32_t op = tl_emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
-    if (op < 0)
+    if (op < 0 || views_write_end(I, dst, G(I)->ops.v[op].out, c->node) < 0)
         return obj_unknown_reported(I);   /* interp_op reported */
-    dst->t->value = G(I)->ops.v[op].out;
     return dst;
 }
 
-/* 1 when an in-place write into value v must reach a storage: while
- * tracing, v (through earlier in-place versions) is an input, a weight or
- * a view; 0 for an op's result, which just takes the new value. */
-int tl_inplace_into_storage(Interp *I, int32_t v)
-{
-    Graph *g = G(I);
-    if (!interp_tracing(I))
-        return 0;
-    for (size_t guard = 0; v >= 0 && (size_t)v < g->vals.n && guard <= g->ops.n; guard++) {
-        const Op *op = &g->ops.v[g->vals.v[v].op];
-        if (op->kind == OP_INPUT || op->kind == OP_WEIGHT || (op_info[op->kind].flags & OPF_ALIAS))
-            return 1;
-        if (!(op_info[op->kind].flags & OPF_INPLACE) || op->nin == 0)
-            return 0;
-        v = op->in[0];
-    }
-    return 0;
-}
-
-/* x, an op's result (no storage of the caller's), takes the new value v of
- * an in-place write. Its old value is recorded as overwritten, so that a
- * view of it taken before the write and read after is TNG211 (PyTorch's
- * view would see the write; interp_stale_view), not stale data. */
-void tl_inplace_rebind(Interp *I, Obj *x, int32_t v)
-{
-    if (interp_tracing(I) && x->t->value >= 0 && v >= 0 && x->t->value != v) {
-        VEC_PUSH(I->overwritten, x->t->value);
-        VEC_PUSH(I->overwritten, G(I)->vals.v[v].op);
-    }
-    x->t->value = v;
-}
-
-/* x op= y on a tensor x whose new value res was computed: in place, as in
- * PyTorch. When x is an input or a buffer (directly or through earlier
- * in-place versions), the new value is copied into it (COPY, as
- * x.copy_(res)), so the write reaches the caller's tensor like copy_ and
- * slice assignment do; x op= y on a view of one, or on a parameter, is
- * TNG211 as copy_ there is. Any other tensor (an op's result) just takes
- * the new value. Returns the tensor object that now holds it. */
+/* x op= y on a tensor x whose new value res was computed: written into x
+ * as PyTorch's in-place op writes it (views_write): into the storage of an
+ * input or buffer (COPY, written back to the caller), through a view into
+ * its base, so that every alias sees it. Returns the tensor object that
+ * now holds it. */
 Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
 {
-    Graph *g = G(I);
-    if (tl_inplace_into_storage(I, x->t->value)) {
-        int32_t in[2] = {x->t->value, res->t->value};
-        if (!tl_inplace_target_ok(I, in[0], node, "an augmented assignment (+=, -=, ...)"))
-            return unk(I);
-        int32_t op = tl_emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
-        if (op < 0)
-            return obj_unknown_reported(I);   /* interp_op reported */
-        x->t->value = g->ops.v[op].out;
-        return x;
-    }
-    tl_inplace_rebind(I, x, res->t->value);
-    return x;
+    int32_t v = tl_tv(I, res, node);
+    if (v < 0)
+        return unk(I);
+    return views_write(I, x, v, node, "an in-place update");
 }
 
 /* ===================================================================== */
@@ -2214,7 +2132,14 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     if (a->has_star)
         return interp_break(I, a->node, RULE_TNG205, "the arguments of %s (*args or **kwargs) are not known "
                             "at compile time", full);
-    return e->fn(I, &c);
+    Obj *r = e->fn(I, &c);
+    /* what PyTorch returns as a view of the first argument is one here too;
+     * of torch.nn.functional only dropout returns its argument (F.unfold
+     * is no view) */
+    const char *vname = strncmp(full, "torch.nn.functional.", 20) != 0 || strstr(e->name, "dropout") ? e->name
+                                                                                                     : "";
+    views_after_call(I, vname, sh.pos, sh.npos, r, a->node);
+    return r;
 }
 
 /* ===================================================================== */
@@ -2330,12 +2255,16 @@ Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
             int64_t perm[GRAPH_MAX_DIMS];
             for (int i = 0; i < n; i++)
                 perm[i] = n - 1 - i;
-            return tl_permute_of(I, obj, v, perm, n, node);
+            Obj *r = tl_permute_of(I, obj, v, perm, n, node);
+            views_of(I, obj, r, node);
+            return r;
         }
         if (streq(name, "mT")) {
             if (x->ndim < 2)
                 return interp_break(I, node, RULE_TNG206, "mT of a tensor of fewer than 2 dims");
-            return tl_transpose_last2(I, obj, v, node);
+            Obj *r = tl_transpose_last2(I, obj, v, node);
+            views_of(I, obj, r, node);
+            return r;
         }
         if (streq(name, "data"))
             return obj;
@@ -2602,6 +2531,7 @@ Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
         if (cur != t && (x = tl_tv(I, cur, node)) < 0)
             return unk(I);
     }
+    views_of(I, t, cur, node);   /* basic indexing gives a view */
     return cur;
 }
 
@@ -2628,15 +2558,21 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     if (tl_index_has_tensor(index))   /* advanced indexing: indexing and scatter */
         return tl_index_store_subscript(I, t, index, v, node);
     int32_t dst = tl_tv(I, t, node);
-    if (dst < 0 || !tl_inplace_target_ok(I, dst, node, "slice assignment"))
+    if (dst < 0)
         return -1;
-    if (!is_tensor(v)) {
-        interp_break(I, node, RULE_TNG211, "assigning a Python scalar to a tensor slice is not supported "
-                     "(assign a tensor, e.g. torch.full_like of the slice)");
+    int32_t src;
+    double num;
+    int num_int;
+    if (tl_py_number(v, &num, &num_int)) {   /* t[i] = 2.5: a 0-d tensor of t's dtype */
+        src = tl_tv(I, tl_full_of(I, NULL, 0, num, val_at(I, dst)->dtype, node), node);
+    } else if (!is_tensor(v)) {
+        interp_break(I, node, RULE_TNG211, "assigning something that is not a tensor or a number to a "
+                     "tensor slice");
         return -1;
+    } else {
+        src = tl_tv(I, v, node);
     }
-    int32_t src = tl_tv(I, v, node);
-    if (src < 0)
+    if (src < 0 || (dst = views_write_begin(I, t, node, "slice assignment")) < 0)
         return -1;
     int r = rank_of(I, dst);
     Ix ix[2 * GRAPH_MAX_DIMS + 2];
@@ -2695,6 +2631,5 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     }
     if (op < 0)
         return -1;
-    t->t->value = G(I)->ops.v[op].out;
-    return 0;
+    return views_write_end(I, t, G(I)->ops.v[op].out, node);
 }

@@ -312,6 +312,15 @@ Obj *tl_inplace_method(Interp *I, const char *name, Obj *self, CallArgs *a)
     for (size_t i = 0; i < NELEM(not_inplace); i++)
         if (streq(base, not_inplace[i]))
             return NULL;
+    /* in-place changes of a tensor's shape or strides: its storage keeps
+     * its data and its views keep their own shapes, which the graph's
+     * values (one shape each) do not model */
+    static const char *const restride[] = {"transpose", "t", "squeeze", "unsqueeze", "swapaxes", "swapdims",
+                                           "as_strided", "resize", "resize_as", "set", "permute"};
+    for (size_t i = 0; i < NELEM(restride); i++)
+        if (streq(base, restride[i]))
+            return interp_break(I, a->node, RULE_TNG211, "Tensor.%s changes the tensor's shape or strides in "
+                                "place, which tngc does not model: write x = x.%s(...) instead", name, base);
     int32_t x = tl_tv(I, self, a->node);
     if (x < 0)
         return unk(I);

@@ -249,16 +249,15 @@ static int index_put_into(Interp *I, Obj *t, int32_t dst, int32_t vals, const in
 {
     int32_t in[GRAPH_MAX_DIMS + 2];
     int64_t attr[2] = {d, accumulate};
-    if (!tl_inplace_target_ok(I, dst, node, what))
+    (void)dst;
+    if ((in[0] = views_write_begin(I, t, node, what)) < 0)
         return -1;
-    in[0] = dst;
     in[1] = vals;
     memcpy(in + 2, ixv, (size_t)k * sizeof in[0]);
     int32_t op = tl_emit(I, OP_INDEX_PUT, in, (uint32_t)k + 2, attr, 2, 0, 0, DT_UNKNOWN, node);
     if (op < 0)
         return -1;
-    t->t->value = G(I)->ops.v[op].out;
-    return 0;
+    return views_write_end(I, t, G(I)->ops.v[op].out, node);
 }
 
 /* dst[index] = v where slices separate the indices (pos[0..k) not
@@ -364,26 +363,15 @@ int tl_index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     return index_put_into(I, t, dst, vals, ixv, k, pos[0], 0, node, "assignment through tensor indices");
 }
 
-/* The in-place form of an out-of-place result res: dst.copy_(res), the
- * write copy_ makes into an input or a buffer (TNG211 on a parameter or a
- * view); an op's result (e.g. a zeros_like mask) just takes the new value,
- * as x op= y does (torchlib_augassign). */
+/* The in-place form of an out-of-place result res: res written into dst
+ * as every in-place op writes (views_write: into an input's or buffer's
+ * storage, through a view into its base; TNG211 into a parameter). */
 static Obj *index_inplace(Interp *I, Obj *dst, Obj *res, int32_t node, const char *what)
 {
-    int32_t in[2] = {tl_tv(I, dst, node), tl_tv(I, res, node)};
-    if (in[0] < 0 || in[1] < 0)
+    int32_t v = tl_tv(I, res, node);
+    if (v < 0)
         return unk(I);
-    if (!tl_inplace_into_storage(I, in[0])) {
-        tl_inplace_rebind(I, dst, in[1]);
-        return dst;
-    }
-    if (!tl_inplace_target_ok(I, in[0], node, what))
-        return unk(I);
-    int32_t op = tl_emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
-    if (op < 0)
-        return obj_unknown_reported(I);
-    dst->t->value = G(I)->ops.v[op].out;
-    return dst;
+    return views_write(I, dst, v, node, what);
 }
 
 /* An index tensor argument (any integer dtype; the shape rule checks

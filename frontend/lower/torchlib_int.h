@@ -96,15 +96,12 @@ Obj *tl_unsqueeze_at(Interp *I, int32_t x, int64_t dim, int32_t node);
 Obj *tl_transpose_last2(Interp *I, Obj *self, int32_t x, int32_t node);
 int tl_scalar_operand(Interp *I, const Obj *o, int32_t node, double *v, int *is_int);
 Obj *tl_arith(Interp *I, OpKind kind, Obj *l, Obj *r, double alpha, int32_t node, const char *what);
-Obj *tl_inplace_result(Obj *x, Obj *r, const Obj *inplace);
+Obj *tl_inplace_result(Interp *I, Obj *x, Obj *r, const Obj *inplace, int32_t node);
 int tl_num_arg(Interp *I, const Obj *o, double def, int32_t node, const char *what, double *v);
 Obj *tl_softplus_of(Interp *I, int32_t x, const Obj *beta, const Obj *threshold, int32_t node);
 Obj *tl_two_tensors(Interp *I, Call *c, const char *name);
 int32_t tl_opt_tensor(Interp *I, Obj *o, int32_t node, const char *what);
 Obj *tl_layer_norm(Interp *I, int32_t x, int64_t k, int32_t w, int32_t b, double eps, int32_t node);
-int tl_inplace_target_ok(Interp *I, int32_t v, int32_t node, const char *what);
-int tl_inplace_into_storage(Interp *I, int32_t v);
-void tl_inplace_rebind(Interp *I, Obj *x, int32_t v);
 Obj *tl_full_of(Interp *I, const int64_t *d, int n, double fill, DType dt, int32_t node);
 int tl_fill_value(Interp *I, const Obj *o, int32_t node, double *v);
 

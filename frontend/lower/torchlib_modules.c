@@ -982,7 +982,8 @@ static Obj *nn_embedding(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, O
 /* relu(input) | silu | sigmoid | tanh, in place when built with inplace=True */
 static Obj *nn_activation(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
 {
-    return tl_inplace_result(x, tl_emit_x(I, m->op, v, NULL, 0, 0, DT_UNKNOWN, a->node), obj_getattr(inst, "inplace"));
+    return tl_inplace_result(I, x, tl_emit_x(I, m->op, v, NULL, 0, 0, DT_UNKNOWN, a->node), obj_getattr(inst, "inplace"),
+                             a->node);
 }
 
 /* gelu(input) with the module's approximate= */
@@ -1009,8 +1010,8 @@ static Obj *nn_leaky_relu(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, 
     double s;
     if (!tl_num_arg(I, obj_getattr(inst, "negative_slope"), 0.01, a->node, "LeakyReLU's negative_slope", &s))
         return unk(I);
-    return tl_inplace_result(x, tl_emit_x(I, OP_LEAKY_RELU, v, NULL, 0, s, DT_UNKNOWN, a->node),
-                             obj_getattr(inst, "inplace"));
+    return tl_inplace_result(I, x, tl_emit_x(I, OP_LEAKY_RELU, v, NULL, 0, s, DT_UNKNOWN, a->node),
+                             obj_getattr(inst, "inplace"), a->node);
 }
 
 /* softmax(input) | log_softmax(input) over the module's dim */

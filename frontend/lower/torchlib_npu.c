@@ -577,7 +577,7 @@ Obj *lo_scatter_update(Interp *I, Call *c)
             return interp_break(I, c->node, RULE_TNG203, "%s: indices must be 1-d (one position per row "
                                 "of data's dim 0)", c->full);
     }
-    if (inplace && !tl_inplace_target_ok(I, in[0], c->node, c->full))
+    if (inplace && (in[0] = views_write_begin(I, dst, c->node, c->full)) < 0)
         return unk(I);
     if (!inplace) {
         Obj *copy = tl_emit_x(I, OP_CLONE, in[0], NULL, 0, 0, DT_UNKNOWN, c->node);
@@ -589,7 +589,9 @@ Obj *lo_scatter_update(Interp *I, Call *c)
                          DT_UNKNOWN, c->node);
     if (op < 0)
         return obj_unknown_reported(I);   /* interp_op reported */
-    dst->t->value = G(I)->ops.v[op].out;
+    if (inplace)
+        return views_write_end(I, dst, G(I)->ops.v[op].out, c->node) < 0 ? obj_unknown_reported(I) : dst;
+    dst->t->value = G(I)->ops.v[op].out;   /* the copy, a tensor of its own */
     return dst;
 }
 

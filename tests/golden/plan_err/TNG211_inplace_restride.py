@@ -3,10 +3,11 @@ import torch_npu
 import torchair
 
 
-# An in-place op that would change self's shape.
+# In-place changes of a tensor's shape or strides (unsqueeze_, t_, ...):
+# its views keep their own shapes, which tngc does not model.
 class Model(torch.nn.Module):
     def forward(self, x, i):
-        x.unsqueeze_(0)  # expect: TNG203
+        x.unsqueeze_(0)  # expect: TNG211
         return x
 
 

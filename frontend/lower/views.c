@@ -1,0 +1,766 @@
+/*
+ * views.c - aliasing as PyTorch defines it: a view shares its base's
+ * storage, and an in-place write through any alias is seen, in program
+ * order, by every other alias taken before or after it.
+ *
+ * The graph is dataflow: a view op (slice, select, reshape, permute, ...)
+ * gives a value of its own. So every tensor object is either a root (it
+ * owns its storage: an op's result, a graph input, a weight or buffer) or
+ * a view of a root: TensorObj.base, and TensorObj.chain, the view ops
+ * (op ids of the root's graph) that compute the view's value from the
+ * root's. The two rules of functionalisation, as PyTorch's own compilers
+ * apply them (AOTAutograd, torch.export), make it exact:
+ *
+ *   - a write through a view computes the view's new value and writes it
+ *     back through the chain into the root, each step inverted (a slice or
+ *     select: a SLICE_STORE into the parent; a reshape: the value reshaped
+ *     back; a permute: the inverse permutation). The first step's store
+ *     goes into the root's buffer in place (the memory planner's in-place
+ *     ops), so a write into one column of a tensor is one column's store,
+ *     not a copy of the tensor (views_write_end);
+ *   - reading a view whose root was written since its value was computed
+ *     replays the chain on the root's current value (views_current, which
+ *     interp_val calls on every read).
+ *
+ * What it cannot model exactly, it refuses (TNG203/TNG211 at the write),
+ * never guesses:
+ *   - a write into an expanded view (overlapping memory: PyTorch raises);
+ *   - a write through a slice whose bound is only known at run time;
+ *   - reshape / flatten / contiguous of a tensor whose memory layout tngc
+ *     cannot decide (PyTorch returns a view or a copy by the strides): the
+ *     result and its source are "ambiguous", and a later write into either
+ *     family is refused; a call tngc does not know whose result shares
+ *     storage with an argument is treated the same;
+ *   - writes into a host tensor (made outside the compiled method) that has
+ *     views, or is one: the trace sees each host tensor as a weight or a
+ *     constant of its own.
+ *
+ * A value an in-place write replaced is stale: any op that reads it is
+ * refused (interp_stale), the backstop that turns an alias this file does
+ * not know of into a diagnostic instead of a wrong number.
+ *
+ * Copies in PyTorch that share a buffer with another tensor in the graph
+ * (reshape of a permuted tensor, whose graph RESHAPE aliases the permute's
+ * buffer) are copy-on-write (TensorObj.cow): cloned before the first
+ * in-place store into that buffer, by whichever side writes.
+ */
+#include "obj.h"
+
+#include <string.h>
+
+#define VIEWS_MAX_CHAIN 32   /* view ops from a root to one of its views */
+#define VIEWS_NELEM(a) (sizeof(a) / sizeof *(a))
+
+/* ---- the stale map -------------------------------------------------- */
+
+static ByteVec *views__stale_map(Interp *I, const Graph *g)
+{
+    return g == &I->host ? &I->stale_host : &I->stale_entry;
+}
+
+void views_mark_stale(Interp *I, int32_t v)
+{
+    if (v < 0)
+        return;
+    ByteVec *m = views__stale_map(I, I->g);
+    while (m->n <= (size_t)v)
+        VEC_PUSH(*m, 0);
+    m->v[v] = 1;
+    I->nwrites++;
+}
+
+int interp_stale(Interp *I, int32_t v, int32_t node)
+{
+    ByteVec *m = views__stale_map(I, I->g);
+    if (v < 0 || (size_t)v >= m->n || !m->v[v])
+        return 0;
+    interp_diag(I, node, RULE_TNG211, "this reads a tensor through an alias tngc does not track, after an "
+                "in-place write into its storage: PyTorch would see the write (clone() the tensor, or "
+                "take it again after the write)");
+    return 1;
+}
+
+void views_trace_begin(Interp *I)
+{
+    I->stale_entry.n = 0;
+    I->cows.n = 0;
+}
+
+/* ---- chains ----------------------------------------------------------- */
+
+static int views__view_kind(OpKind k)
+{
+    return k == OP_RESHAPE || k == OP_PERMUTE || k == OP_SLICE || k == OP_SELECT || k == OP_SLICE_DYN ||
+           k == OP_EXPAND || k == OP_CONTIGUOUS;
+}
+
+static TensorObj *views__root(TensorObj *t)
+{
+    return t->base ? t->base : t;
+}
+
+/* Adds op kind with one input x and the attributes of op opid (a view op
+ * of the current graph); returns its output or -1. */
+static int32_t views__emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
+                           uint32_t nattr, int32_t node)
+{
+    OpDesc d;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    d.in = in;
+    d.nin = nin;
+    d.attr = attr;
+    d.nattr = nattr;
+    d.sk = -1;
+    int32_t id = interp_op(I, &d, node);
+    return id < 0 ? -1 : I->g->ops.v[id].out;
+}
+
+static int32_t views__replay(Interp *I, int32_t opid, int32_t x, int32_t node)
+{
+    const Graph *g = I->g;
+    if (opid < 0 || (size_t)opid >= g->ops.n)
+        return -1;
+    int64_t attr[GRAPH_MAX_ATTRS];
+    OpKind k = g->ops.v[opid].kind;
+    uint32_t na = g->ops.v[opid].nattr;
+    memcpy(attr, g->ops.v[opid].attr, na * sizeof attr[0]);
+    return views__emit(I, k, &x, 1, attr, na, node);
+}
+
+int32_t views_current(Interp *I, TensorObj *t, int32_t node)
+{
+    TensorObj *r = t->base;
+    if (!r || t->g != I->g || r->g != t->g || t->seen == r->value)
+        return t->value;
+    if (t->ambig) {
+        interp_diag(I, node, RULE_TNG211, "this reads, after an in-place write into its source, a tensor that "
+                    "PyTorch may or may not share with that source (line %u: reshape, flatten or contiguous "
+                    "of a tensor whose memory layout tngc cannot decide, or a call whose result shares its "
+                    "argument's buffer): clone() it, or take it after the write",
+                    interp_node_line(I, t->ambig - 1));
+        return -1;
+    }
+    I->nwrites++;   /* ops added: an assert's condition keeps them */
+    int32_t v = r->value;
+    for (int i = 0; i < t->nchain && v >= 0; i++)
+        v = views__replay(I, t->chain[i], v, node);
+    if (v < 0)
+        return -1;
+    t->value = v;
+    t->seen = r->value;
+    return v;
+}
+
+/* Makes r a view of p: the view ops between p's value and r's. 0 when r's
+ * value is not p's through view ops only. */
+static int views__link(Interp *I, TensorObj *p, TensorObj *r)
+{
+    const Graph *g = I->g;
+    int32_t ops[VIEWS_MAX_CHAIN];
+    int n = 0;
+    for (int32_t v = r->value; v != p->value;) {
+        if (v < 0 || (size_t)v >= g->vals.n || n == VIEWS_MAX_CHAIN)
+            return 0;
+        int32_t o = g->vals.v[v].op;
+        const Op *op = &g->ops.v[o];
+        if (!views__view_kind(op->kind) || op->nin < 1 || op->in[0] < 0)
+            return 0;
+        ops[n++] = o;
+        v = op->in[0];
+    }
+    TensorObj *root = views__root(p);
+    if (p->nchain + n > VIEWS_MAX_CHAIN)
+        return 0;
+    r->chain = interp_alloc(I, (size_t)(p->nchain + n + 1) * sizeof *r->chain);
+    if (p->nchain)
+        memcpy(r->chain, p->chain, (size_t)p->nchain * sizeof *r->chain);
+    for (int i = 0; i < n; i++)
+        r->chain[p->nchain + i] = ops[n - 1 - i];
+    r->nchain = p->nchain + n;
+    r->base = root;
+    r->seen = root->value;
+    r->cow = 0;
+    root->nviews++;
+    return 1;
+}
+
+/* p and r: tngc cannot tell whether PyTorch's r is a view of p. r joins
+ * p's family without a chain: reading it after a write into the family,
+ * or writing into it, is refused (views_current, views__writable). */
+static void views__ambiguous(TensorObj *p, TensorObj *r, int32_t node)
+{
+    TensorObj *root = views__root(p);
+    r->base = root;
+    r->chain = NULL;
+    r->nchain = 0;
+    r->seen = root->value;
+    r->ambig = node + 1;
+    r->cow = 0;
+}
+
+/* ---- memory layout (reshape, flatten, contiguous) ---------------------- */
+
+/* 1 when value v (a tensor PyTorch computes, not a view) is contiguous in
+ * PyTorch's memory layout; -1 when tngc cannot tell. PyTorch's ops give
+ * contiguous results from contiguous operands; sources, creation ops and
+ * products always do. */
+static int views__value_contig(const Graph *g, int32_t v, int depth)
+{
+    if (v < 0 || (size_t)v >= g->vals.n || depth > 8)
+        return -1;
+    const Op *op = &g->ops.v[g->vals.v[v].op];
+    switch (op->kind) {
+    case OP_INPUT: case OP_WEIGHT: case OP_FULL: case OP_ARANGE: case OP_MM: case OP_BMM:
+    case OP_MATMUL: case OP_LINEAR: case OP_ADDMM: case OP_CAT: case OP_STACK: case OP_EMBEDDING:
+        return 1;
+    case OP_RESHAPE: case OP_CONTIGUOUS: case OP_COPY: case OP_SLICE_STORE: case OP_MASKED_FILL:
+        return views__value_contig(g, op->in[0], depth + 1);
+    case OP_PERMUTE: case OP_SLICE: case OP_SELECT: case OP_SLICE_DYN: case OP_EXPAND:
+        return -1;   /* the value of a view, or of a copy tngc made: not known here */
+    default:
+        break;
+    }
+    if (!(op_info[op->kind].flags & (OPF_ELEMWISE | OPF_REDUCE)) && op->kind != OP_CLONE)
+        return -1;
+    for (uint32_t k = 0; k < op->nin; k++) {
+        if (op->in[k] < 0)
+            continue;
+        const Op *p = &g->ops.v[g->vals.v[op->in[k]].op];
+        if (p->kind == OP_EXPAND && views__value_contig(g, p->in[0], depth + 1) == 1)
+            continue;   /* a broadcast operand */
+        if (views__value_contig(g, op->in[k], depth + 1) != 1)
+            return -1;
+    }
+    return 1;
+}
+
+/* The sizes and strides (in elements) of tensor t when every size along
+ * its chain is a constant; returns its rank, or -1. */
+static int views__strides(Interp *I, TensorObj *t, int64_t *size, int64_t *stride)
+{
+    const Graph *g = I->g;
+    TensorObj *root = views__root(t);
+    const Val *rv = &g->vals.v[root->value];
+    int n = rv->ndim;
+    for (int d = 0; d < n; d++)
+        if (!graph_dim_const_value(g, rv->dims[d], &size[d]))
+            return -1;
+    int64_t s = 1;
+    for (int d = n - 1; d >= 0; d--) {
+        stride[d] = s;
+        s *= size[d] > 0 ? size[d] : 1;
+    }
+    for (int i = 0; t->base && i < t->nchain; i++) {
+        const Op *op = &g->ops.v[t->chain[i]];
+        const Val *out = &g->vals.v[op->out];
+        int64_t os[GRAPH_MAX_DIMS], ot[GRAPH_MAX_DIMS];
+        int m = out->ndim;
+        for (int d = 0; d < m; d++)
+            if (!graph_dim_const_value(g, out->dims[d], &os[d]))
+                return -1;
+        switch (op->kind) {
+        case OP_SLICE:
+            memcpy(ot, stride, (size_t)n * sizeof *ot);
+            ot[op->attr[0]] *= op->attr[3];
+            break;
+        case OP_SELECT:
+            for (int d = 0, e = 0; d < n; d++)
+                if (d != op->attr[0])
+                    ot[e++] = stride[d];
+            break;
+        case OP_PERMUTE:
+            for (int d = 0; d < m; d++)
+                ot[d] = stride[op->attr[d]];
+            break;
+        case OP_CONTIGUOUS:
+            memcpy(ot, stride, (size_t)n * sizeof *ot);
+            break;
+        case OP_EXPAND:
+            for (int d = 0; d < m; d++) {
+                int k = d - (m - n);
+                ot[d] = k < 0 || (size[k] == 1 && os[d] != 1) ? 0 : stride[k];
+            }
+            break;
+        case OP_RESHAPE: {
+            /* PyTorch's computeStride: the new shape as a view of the old */
+            int64_t numel = 1;
+            for (int d = 0; d < n; d++)
+                numel *= size[d];
+            if (numel == 0) {
+                int64_t q = 1;
+                for (int d = m - 1; d >= 0; d--) {
+                    ot[d] = q;
+                    q *= os[d] > 0 ? os[d] : 1;
+                }
+                break;
+            }
+            int vd = m - 1;
+            int64_t base = n ? stride[n - 1] : 1, tn = 1, vn = 1;
+            for (int td = n - 1; td >= 0; td--) {
+                tn *= size[td];
+                if (td == 0 || (size[td - 1] != 1 && stride[td - 1] != tn * base)) {
+                    while (vd >= 0 && (vn < tn || os[vd] == 1)) {
+                        ot[vd] = vn * base;
+                        vn *= os[vd];
+                        vd--;
+                    }
+                    if (vn != tn)
+                        return -1;
+                    if (td > 0) {
+                        base = stride[td - 1];
+                        tn = 1;
+                        vn = 1;
+                    }
+                }
+            }
+            if (vd != -1) {
+                for (; vd >= 0; vd--)   /* leading size-1 dims of a 0-d source */
+                    if (os[vd] != 1)
+                        return -1;
+                    else
+                        ot[vd] = 1;
+            }
+            break;
+        }
+        default:
+            return -1;
+        }
+        n = m;
+        memcpy(size, os, (size_t)m * sizeof *size);
+        memcpy(stride, ot, (size_t)m * sizeof *stride);
+    }
+    return n;
+}
+
+/* 1 when the sizes and strides are PyTorch's is_contiguous. */
+static int views__contig_strides(int n, const int64_t *size, const int64_t *stride)
+{
+    int64_t want = 1;
+    for (int d = n - 1; d >= 0; d--) {
+        if (size[d] == 0)
+            return 1;
+        if (size[d] != 1 && stride[d] != want)
+            return 0;
+        want *= size[d];
+    }
+    return 1;
+}
+
+/* Is t contiguous? 1, 0, or -1 when tngc cannot tell. */
+static int views__contig(Interp *I, TensorObj *t)
+{
+    TensorObj *root = views__root(t);
+    if (views__value_contig(I->g, root->value, 0) != 1)
+        return -1;
+    int64_t size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS];
+    int n = views__strides(I, t, size, stride);
+    if (n >= 0)
+        return views__contig_strides(n, size, stride);
+    /* symbolic sizes: reshapes, and slices and selects of dim 0, keep a
+     * contiguous tensor contiguous */
+    const Graph *g = I->g;
+    for (int i = 0; t->base && i < t->nchain; i++) {
+        const Op *op = &g->ops.v[t->chain[i]];
+        if (op->kind == OP_RESHAPE || op->kind == OP_CONTIGUOUS ||
+            (op->kind == OP_SELECT && op->attr[0] == 0) ||
+            (op->kind == OP_SLICE && op->attr[0] == 0 && op->attr[3] == 1))
+            continue;
+        return -1;
+    }
+    return 1;
+}
+
+/* Could r (a RESHAPE-only chain on top of p) be a view of p? 1 yes, 0 no,
+ * -1 unknown. */
+static int views__reshape_viewable(Interp *I, TensorObj *p, TensorObj *r)
+{
+    if (views__value_contig(I->g, views__root(p)->value, 0) != 1)
+        return -1;
+    int64_t size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS];
+    if (views__strides(I, p, size, stride) < 0)
+        return -1;
+    /* replay p's strides through r's own reshape steps */
+    TensorObj tmp = *r;
+    int32_t ops[VIEWS_MAX_CHAIN];
+    int n = 0;
+    const Graph *g = I->g;
+    for (int32_t v = r->value; v != p->value && n < VIEWS_MAX_CHAIN;) {
+        const Op *op = &g->ops.v[g->vals.v[v].op];
+        if (op->kind != OP_RESHAPE && op->kind != OP_CONTIGUOUS)
+            return -1;
+        ops[n++] = g->vals.v[v].op;
+        v = op->in[0];
+    }
+    if (p->nchain + n > VIEWS_MAX_CHAIN)
+        return -1;
+    int32_t chain[2 * VIEWS_MAX_CHAIN];
+    memcpy(chain, p->chain, (size_t)p->nchain * sizeof *chain);
+    for (int i = 0; i < n; i++)
+        chain[p->nchain + i] = ops[n - 1 - i];
+    tmp.base = views__root(p);
+    tmp.chain = chain;
+    tmp.nchain = p->nchain + n;
+    return views__strides(I, &tmp, size, stride) >= 0 ? 1 : 0;
+}
+
+/* ---- library calls ----------------------------------------------------- */
+
+enum { VK_OTHER, VK_VIEW, VK_RESHAPE, VK_CONTIG, VK_SAME };
+
+/* What PyTorch's function or method `name` returns of its first tensor
+ * argument: always a view, a view when the strides allow (reshape,
+ * flatten), the tensor itself when contiguous (contiguous), the tensor
+ * itself when nothing changes (casts and moves to the same dtype and
+ * device, dropout in eval mode), or something else. */
+static int views__kind_of(const char *name)
+{
+    static const char *const view[] = {
+        "view", "view_as", "transpose", "swapaxes", "swapdims", "permute", "t", "unsqueeze", "squeeze",
+        "narrow", "select", "split", "split_with_sizes", "chunk", "unbind", "expand", "expand_as",
+        "broadcast_to", "movedim", "moveaxis", "unflatten", "detach", "diagonal", "unfold", "tensor_split",
+        "hsplit", "vsplit", "dsplit", "as_strided", "view_as_real", "view_as_complex", "adjoint", "T",
+        "mT", "H", "mH", "real", "imag", "atleast_1d", "atleast_2d", "atleast_3d", "alias"};
+    static const char *const reshape[] = {"reshape", "reshape_as", "flatten", "ravel"};
+    static const char *const same[] = {
+        "to", "float", "half", "bfloat16", "double", "int", "long", "short", "char", "byte", "bool",
+        "type", "type_as", "npu", "cuda", "cpu", "dropout", "dropout1d", "dropout2d", "dropout3d",
+        "alpha_dropout", "feature_alpha_dropout", "requires_grad_", "detach_", "clone_if_needed"};
+    for (size_t i = 0; i < VIEWS_NELEM(view); i++)
+        if (streq(name, view[i]))
+            return VK_VIEW;
+    for (size_t i = 0; i < VIEWS_NELEM(reshape); i++)
+        if (streq(name, reshape[i]))
+            return VK_RESHAPE;
+    if (streq(name, "contiguous"))
+        return VK_CONTIG;
+    for (size_t i = 0; i < VIEWS_NELEM(same); i++)
+        if (streq(name, same[i]))
+            return VK_SAME;
+    return VK_OTHER;
+}
+
+/* The tensor object of the current graph standing for o (a host tensor's
+ * shadow while tracing), or NULL. */
+static TensorObj *views__here(Interp *I, Obj *o)
+{
+    if (!o || o->kind != O_TENSOR)
+        return NULL;
+    if (o->t->g == I->g)
+        return o->t;
+    if (I->tracing) {
+        Shadow *s = interp_shadow_find(I, o->t);
+        if (s && s->obj && s->obj->kind == O_TENSOR && s->obj->t->g == I->g)
+            return s->obj->t;
+    }
+    return NULL;
+}
+
+static int views__shares(const Graph *g, int32_t a, int32_t b)
+{
+    return a >= 0 && b >= 0 && (size_t)a < g->vals.n && (size_t)b < g->vals.n &&
+           graph_storage_root(g, a) == graph_storage_root(g, b);
+}
+
+static void views__one(Interp *I, int kind, const char *name, TensorObj *p, Obj *args[], size_t nargs,
+                       Obj *res, int32_t node)
+{
+    if (!res || res->kind != O_TENSOR || res->t->g != I->g || res->t->base || res->t->value < 0)
+        return;
+    TensorObj *r = res->t;
+    for (size_t i = 0; i < nargs; i++)
+        if (args[i] && args[i]->kind == O_TENSOR && args[i]->t == r)
+            return;   /* the argument itself (in-place methods return self) */
+    const Graph *g = I->g;
+    if (p && p->value >= 0) {
+        switch (kind) {
+        case VK_VIEW:
+            if (!views__link(I, p, r))
+                views__ambiguous(p, r, node);
+            return;
+        case VK_RESHAPE: {
+            int c = views__contig(I, p);
+            int ok = c == 1 ? 1 : views__reshape_viewable(I, p, r);
+            if (ok == 1 && views__link(I, p, r))
+                return;
+            if (ok == 0) {   /* PyTorch copies */
+                if (streq(name, "view") || streq(name, "view_as"))
+                    interp_diag(I, node, RULE_TNG203, "view size is not compatible with the input tensor's "
+                                "size and stride (PyTorch raises): use reshape(...)");
+                if (views__shares(g, r->value, p->value)) {
+                    r->cow = 1;
+                    VEC_PUSH(I->cows, r);
+                }
+                return;
+            }
+            views__ambiguous(p, r, node);
+            return;
+        }
+        case VK_CONTIG: {
+            int c = views__contig(I, p);
+            if (c == 1 && views__link(I, p, r))
+                return;
+            if (c == 0) {
+                if (views__shares(g, r->value, p->value)) {
+                    r->cow = 1;
+                    VEC_PUSH(I->cows, r);
+                }
+                return;
+            }
+            views__ambiguous(p, r, node);
+            return;
+        }
+        case VK_SAME:
+            if (r->value == p->value) {
+                if (!views__link(I, p, r))
+                    views__ambiguous(p, r, node);
+                return;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    /* anything else that shares a buffer with an argument: tngc cannot
+     * tell whether PyTorch's result is a view */
+    for (size_t i = 0; i < nargs; i++) {
+        TensorObj *a = views__here(I, args[i]);
+        if (a && a->value >= 0 && views__shares(g, r->value, a->value)) {
+            views__ambiguous(a, r, node);
+            return;
+        }
+    }
+}
+
+void views_after_call(Interp *I, const char *name, Obj *args[], size_t nargs, Obj *res, int32_t node)
+{
+    if (!res || !name)
+        return;
+    int kind = views__kind_of(name);
+    TensorObj *p = nargs ? views__here(I, args[0]) : NULL;
+    if (p && p->base)
+        views_current(I, p, node);
+    if (res->kind == O_TENSOR) {
+        views__one(I, kind, name, p, args, nargs, res, node);
+    } else if (res->kind == O_TUPLE || res->kind == O_LIST) {
+        for (size_t i = 0; i < res->n; i++)
+            views__one(I, kind, name, p, args, nargs, res->items[i], node);
+    }
+}
+
+void views_of(Interp *I, Obj *src, Obj *res, int32_t node)
+{
+    Obj *args[1] = {src};
+    views_after_call(I, "view", args, 1, res, node);
+}
+
+/* ---- writes ------------------------------------------------------------ */
+
+/* The object a write into o writes (a host tensor's shadow while tracing). */
+static TensorObj *views__target(Interp *I, Obj *o, int32_t node)
+{
+    if (!o || o->kind != O_TENSOR)
+        return NULL;
+    if (o->t->g == I->g)
+        return o->t;
+    Obj *s = interp_trace_in(I, o, node);
+    return s && s->kind == O_TENSOR && s->t->g == I->g ? s->t : NULL;
+}
+
+/* Clones, before an in-place store into value v's buffer, every
+ * copy-on-write tensor that shares it (but except). */
+static void views__unshare(Interp *I, int32_t v, TensorObj *except, int32_t node)
+{
+    const Graph *g = I->g;
+    for (size_t i = 0; i < I->cows.n; i++) {
+        TensorObj *c = I->cows.v[i];
+        if (!c->cow || c == except || c->g != I->g || c->value < 0 || !views__shares(g, c->value, v))
+            continue;
+        int32_t nv = views__emit(I, OP_CLONE, &c->value, 1, NULL, 0, node);
+        if (nv >= 0) {
+            c->value = nv;
+            c->cow = 0;
+        }
+    }
+}
+
+/* 1 when value v lives in a graph input's or weight's storage. */
+static int views__storage(Interp *I, int32_t v)
+{
+    if (!I->tracing || v < 0)
+        return 0;
+    const Graph *g = I->g;
+    OpKind k = g->ops.v[g->vals.v[graph_storage_root(g, v)].op].kind;
+    return k == OP_INPUT || k == OP_WEIGHT;
+}
+
+static int views__writable(Interp *I, TensorObj *t, int32_t node, const char *what)
+{
+    TensorObj *r = views__root(t);
+    const Graph *g = I->g;
+    if (I->tracing && r->value >= 0) {
+        int32_t s = graph_storage_root(g, r->value);
+        if (g->ops.v[g->vals.v[s].op].kind == OP_WEIGHT) {
+            for (size_t w = 0; w < g->weights.n; w++)
+                if (g->weights.v[w].value == s && !g->weights.v[w].is_buffer) {
+                    interp_break(I, node, RULE_TNG211, "%s into a parameter (only inputs, buffers and "
+                                 "tensors the method computes can be updated in place)", what);
+                    return 0;
+                }
+        }
+        if (r->origin && (r->origin->base || r->origin->nviews)) {
+            interp_break(I, node, RULE_TNG211, "%s into a tensor made outside the compiled method that is a "
+                         "view of another or has views: the compiled method sees each such tensor on its "
+                         "own (write into it in the method, or make it a buffer of its own)", what);
+            return 0;
+        }
+    }
+    if (t->ambig) {
+        interp_break(I, node, RULE_TNG211, "%s into a tensor that PyTorch may or may not share with another "
+                     "(line %u: reshape, flatten or contiguous of a tensor whose memory layout tngc cannot "
+                     "decide, or a call whose result shares its argument's buffer): clone() it first", what,
+                     interp_node_line(I, t->ambig - 1));
+        return 0;
+    }
+    for (int i = 0; t->base && i < t->nchain; i++) {
+        const Op *op = &g->ops.v[t->chain[i]];
+        if (op->kind == OP_SLICE_DYN) {
+            interp_break(I, node, RULE_TNG211, "%s through a slice whose bounds are only known at run time "
+                         "(line %u)", what, op->line);
+            return 0;
+        }
+        if (op->kind == OP_EXPAND) {
+            const Val *in = &g->vals.v[op->in[0]], *out = &g->vals.v[op->out];
+            int same = in->ndim == out->ndim;
+            for (int d = 0; same && d < in->ndim; d++)
+                same = in->dims[d] == out->dims[d];
+            if (!same) {
+                interp_break(I, node, RULE_TNG203, "%s into an expanded view (line %u): more than one element "
+                             "of the written-to tensor refers to a single memory location, which PyTorch "
+                             "refuses (clone() the expanded tensor first)", what, op->line);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+int32_t views_write_begin(Interp *I, Obj *x, int32_t node, const char *what)
+{
+    TensorObj *t = views__target(I, x, node);
+    if (!t)
+        return -1;
+    if (interp_val(I, x, node) < 0 || !views__writable(I, t, node, what))
+        return -1;
+    if (t->base)
+        views_current(I, t, node);
+    views__unshare(I, t->value, t, node);
+    if (t->cow) {   /* a copy that shares its buffer: its own buffer first */
+        int32_t nv = views__emit(I, OP_CLONE, &t->value, 1, NULL, 0, node);
+        if (nv < 0)
+            return -1;
+        t->value = nv;
+        t->cow = 0;
+    }
+    return t->value;
+}
+
+/* Writes nv, root r's new value (r's shape), into r: into its storage for
+ * an input or buffer (COPY, unless nv is already a version of it), else r
+ * takes the value. */
+static int views__root_write(Interp *I, TensorObj *r, int32_t nv, int32_t node)
+{
+    int32_t old = r->value;
+    if (nv == old)
+        return 0;
+    if (views__storage(I, old) && !views__shares(I->g, nv, old)) {
+        views__unshare(I, old, NULL, node);
+        int32_t in[2] = {old, nv};
+        if ((nv = views__emit(I, OP_COPY, in, 2, NULL, 0, node)) < 0)
+            return -1;
+    }
+    views_mark_stale(I, old);
+    r->value = nv;
+    return 0;
+}
+
+/* The parent value of chain step op written with cur: the step inverted. */
+static int32_t views__inverse(Interp *I, int32_t opid, int32_t parent, int32_t cur, int32_t node)
+{
+    Graph *g = I->g;
+    Op op = g->ops.v[opid];
+    const Val *pv = &g->vals.v[parent];
+    switch (op.kind) {
+    case OP_SLICE: {
+        int32_t in[2] = {parent, cur};
+        return views__emit(I, OP_SLICE_STORE, in, 2, op.attr, 4, node);
+    }
+    case OP_SELECT: {
+        int64_t dims[GRAPH_MAX_DIMS];
+        int n = pv->ndim;
+        int64_t dim = op.attr[0], idx = op.attr[1];
+        for (int d = 0; d < n; d++)
+            dims[d] = pv->dims[d];
+        dims[dim] = graph_dim_const(g, 1);
+        int32_t c1 = views__emit(I, OP_RESHAPE, &cur, 1, dims, (uint32_t)n, node);
+        if (c1 < 0)
+            return -1;
+        int64_t attr[4] = {dim, idx, idx == -1 ? GRAPH_END : idx + 1, 1};
+        int32_t in[2] = {parent, c1};
+        return views__emit(I, OP_SLICE_STORE, in, 2, attr, 4, node);
+    }
+    case OP_RESHAPE: {
+        int64_t dims[GRAPH_MAX_DIMS];
+        for (int d = 0; d < pv->ndim; d++)
+            dims[d] = pv->dims[d];
+        return views__emit(I, OP_RESHAPE, &cur, 1, dims, pv->ndim, node);
+    }
+    case OP_PERMUTE: {
+        int64_t inv[GRAPH_MAX_DIMS];
+        for (uint32_t d = 0; d < op.nattr; d++)
+            inv[op.attr[d]] = d;
+        return views__emit(I, OP_PERMUTE, &cur, 1, inv, op.nattr, node);
+    }
+    case OP_CONTIGUOUS:
+    case OP_EXPAND:   /* one that broadcasts nothing (views__writable) */
+        return cur;
+    default:
+        interp_diag(I, node, RULE_TNG211, "an in-place write through a view tngc cannot write back (%s)",
+                    op_info[op.kind].name);
+        return -1;
+    }
+}
+
+int views_write_end(Interp *I, Obj *x, int32_t nv, int32_t node)
+{
+    TensorObj *t = views__target(I, x, node);
+    if (!t || nv < 0)
+        return -1;
+    TensorObj *r = t->base;
+    if (!r || r->value < 0)
+        return views__root_write(I, t, nv, node);
+    /* the parents along the chain, from the root's current value */
+    int32_t par[VIEWS_MAX_CHAIN];
+    par[0] = r->value;
+    for (int i = 1; i < t->nchain; i++)
+        if ((par[i] = views__replay(I, t->chain[i - 1], par[i - 1], node)) < 0)
+            return -1;
+    views__unshare(I, r->value, NULL, node);
+    int32_t cur = nv;
+    for (int i = t->nchain - 1; i >= 0 && cur >= 0; i--)
+        cur = views__inverse(I, t->chain[i], par[i], cur, node);
+    if (cur < 0 || views__root_write(I, r, cur, node) < 0)
+        return -1;
+    if (t->value != nv)
+        views_mark_stale(I, t->value);
+    t->value = nv;
+    t->seen = r->value;
+    return 0;
+}
+
+Obj *views_write(Interp *I, Obj *x, int32_t nv, int32_t node, const char *what)
+{
+    if (views_write_begin(I, x, node, what) < 0 || views_write_end(I, x, nv, node) < 0)
+        return obj_unknown_reported(I);
+    return x;
+}

@@ -1,0 +1,57 @@
+# Writes that earlier releases refused (TNG211) because views did not see
+# them, now lowered as PyTorch defines them and checked against it: a slice
+# assignment into a clone (the source unchanged) and into an op's result,
+# a view returned after a write through its base, `+=` on a flat view of an
+# input, views of a scatter_ mask and of a product read after writes into
+# their bases, a transposed view of a KV cache read by a matmul after the
+# cache is written, a slice assignment into a 4-d view of an input, a
+# column multiplied in place through an index (the smallest form of the
+# bug), Tensor.data. Static shapes. (tests/conform/run.sh)
+import torch
+import torch_npu
+import torchair
+from torch import nn
+
+
+class Forms(nn.Module):
+    def forward(self, k, past_k, x, y, cache, flat_in, idx):
+        new_k = past_k.clone()
+        new_k[:, 3:4] = k
+        h = torch.relu(x)
+        h[:, 0:4] = y
+        v = cache[:, 2:4]
+        cache[:, 2:3] = k[:, :, :6]
+        flat = flat_in.view(-1)
+        flat += x.reshape(-1)[:16]
+        mask = torch.zeros_like(x)
+        mflat = mask.view(-1)
+        mask.scatter_(1, idx, 1.0)
+        g = x * 2.0
+        rows = g[0:2]
+        g += 1.0
+        X = x.clone()
+        X[:, 0].mul_(10.0)
+        d = X.data
+        d[1] = -1.0
+        return (new_k, past_k.sum(1), h, v * 1.0, flat_in * 2, mflat * 1.0, rows * 1.0, X)
+
+
+class KV(nn.Module):
+    def forward(self, q, k, k_cache, cache4):
+        keys = k_cache.transpose(1, 2)        # [B, D, S] view of the cache
+        k_cache[:, 3:4] = k                   # this step's key, seen by keys
+        kv = cache4.view(2, 8, 2, 4)
+        kv[:, 3:4] = k.view(2, 1, 2, 4)
+        return torch.matmul(q, keys), cache4.sum(1)
+
+
+config = torchair.CompilerConfig()
+backend = torchair.get_npu_backend(compiler_config=config)
+m1 = torch.compile(Forms().npu(), backend=backend, dynamic=False, fullgraph=True)
+m2 = torch.compile(KV().npu(), backend=backend, dynamic=False, fullgraph=True)
+with torch.no_grad():
+    m1(torch.randn(4, 1, 8).npu(), torch.randn(4, 8, 8).npu(), torch.randn(4, 16).npu(),
+       torch.randn(4, 4).npu(), torch.randn(4, 8, 6).npu(), torch.randn(2, 8).npu(),
+       torch.randint(0, 16, (4, 2)).npu())
+    m2(torch.randn(2, 1, 8).npu(), torch.randn(2, 1, 8).npu(), torch.randn(2, 8, 8).npu(),
+       torch.randn(2, 8, 8).npu())
