@@ -957,6 +957,52 @@ static void text__memory(const Plan *p, size_t gi, StrBuf *out)
                   (long long)m->naive_bytes);
 }
 
+/* The elements an in-place op writes in a gear: a slice store its slice,
+ * every other kind its whole destination; -1 when a size is unknown. */
+static int64_t text__written(const Plan *p, size_t gi, const Op *op)
+{
+    const Graph *g = p->g;
+    const Val *dst = &g->vals.v[op->out];
+    const int64_t *sv = plan__symval(p, gi);
+    int64_t n = 1;
+    for (int d = 0; d < dst->ndim; d++) {
+        int64_t s;
+        if (graph_dim_eval(g, dst->dims[d], sv, &s) < 0)
+            return -1;
+        if (op->kind == OP_SLICE_STORE && d == op->attr[0]) {   /* Python's slice of [0, s) */
+            int64_t a = op->attr[1], b = op->attr[2], st = op->attr[3] > 0 ? op->attr[3] : 1;
+            a = a < 0 ? (a + s < 0 ? 0 : a + s) : (a > s ? s : a);
+            b = b == GRAPH_END ? s : b < 0 ? (b + s < 0 ? 0 : b + s) : (b > s ? s : b);
+            s = b > a ? (b - a + st - 1) / st : 0;
+        }
+        n *= s;
+    }
+    return n * dtype_size(dst->dtype);
+}
+
+/* "  writes: N in place, B bytes": the in-place ops of the gear (stores
+ * into inputs, buffers and op results, the write-backs of writes through
+ * views), none of them a copy of its destination. */
+static void text__writes(const Plan *p, size_t gi, StrBuf *out)
+{
+    const Graph *g = p->g;
+    int64_t n = 0, bytes = 0;
+    for (size_t o = 0; o < g->ops.n; o++) {
+        const Op *op = &g->ops.v[o];
+        if (!(op_info[op->kind].flags & OPF_INPLACE))
+            continue;
+        int64_t b = text__written(p, gi, op);
+        n++;
+        bytes = b < 0 || bytes < 0 ? -1 : bytes + b;
+    }
+    if (!n)
+        return;
+    if (bytes < 0)
+        sb_printf(out, "  writes: %lld in place\n", (long long)n);
+    else
+        sb_printf(out, "  writes: %lld in place, %lld bytes\n", (long long)n, (long long)bytes);
+}
+
 /* Input shapes of the gear: "  shapes: x1=[2,2] x2=[2,2]". */
 static void text__gear_shapes(const Plan *p, size_t gi, StrBuf *out)
 {
@@ -984,6 +1030,7 @@ static void text__gears(const Plan *p, StrBuf *out)
                 text__unit(p, gi, p->streams.v[s].units[k], out);
         }
         text__memory(p, gi, out);
+        text__writes(p, gi, out);
     }
 }
 

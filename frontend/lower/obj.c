@@ -1257,6 +1257,18 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
     if (s)
         return s->obj;
     Graph *hg = t->t->g;
+    if (t->t->base && t->t->seen != t->t->base->value && hg == &I->host) {
+        /* a host view whose root host code wrote since: its value now */
+        Graph *sg = I->g;
+        int tr = I->tracing;
+        I->g = hg;
+        I->tracing = 0;
+        int32_t hv = views_current(I, t->t, node);
+        I->g = sg;
+        I->tracing = tr;
+        if (hv < 0)
+            return NULL;
+    }
     const Val *hv = &hg->vals.v[t->t->value];
     int64_t dims[GRAPH_MAX_DIMS];
     for (int d = 0; d < hv->ndim; d++)

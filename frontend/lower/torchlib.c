@@ -2107,9 +2107,51 @@ static const struct LibEntry *lib_find(const char *name, unsigned ns)
     return NULL;
 }
 
+static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a);
+
+/* f(..., out=t): the result written into t as an in-place op writes it
+ * (views_write), t returned. PyTorch resizes an out tensor of another
+ * shape and casts into another dtype where it can: tngc writes only into
+ * one of the result's shape and dtype (TNG211 else). */
+static Obj *lib_call_out(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a)
+{
+    CallArgs b = *a;
+    Obj *out = NULL;
+    b.kwnames = interp_alloc(I, (a->nkw + 1) * sizeof *b.kwnames);
+    b.kw = interp_alloc(I, (a->nkw + 1) * sizeof *b.kw);
+    b.nkw = 0;
+    for (size_t i = 0; i < a->nkw; i++) {
+        if (streq(a->kwnames[i], "out")) {
+            out = a->kw[i];
+            continue;
+        }
+        b.kwnames[b.nkw] = a->kwnames[i];
+        b.kw[b.nkw++] = a->kw[i];
+    }
+    if (!is_tensor(out))
+        return obj_has_unknown(out) ? unk(I) : interp_break(I, a->node, RULE_TNG211, "%s with out= of "
+                                                           "something other than one tensor", full);
+    Obj *r = lib_call(I, e, full, self, &b);
+    if (!is_tensor(r))
+        return r;
+    int32_t rv = tl_tv(I, r, a->node), ov = tl_tv(I, out, a->node);
+    if (rv < 0 || ov < 0)
+        return unk(I);
+    const Val *x = val_at(I, rv), *y = val_at(I, ov);
+    int same = x->ndim == y->ndim && x->dtype == y->dtype;
+    for (int d = 0; same && d < x->ndim; d++)
+        same = x->dims[d] == y->dims[d];
+    if (!same)
+        return interp_break(I, a->node, RULE_TNG211, "%s(..., out=): out must have the result's shape and "
+                            "dtype (PyTorch would resize or cast it)", full);
+    return views_write(I, out, rv, a->node, "out=");
+}
+
 /* Calls a library entry: methods get self as argument 0. */
 static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a)
 {
+    if (args_kw(a, "out"))
+        return lib_call_out(I, e, full, self, a);
     CallArgs sh = *a;
     if (self) {
         sh.npos = a->npos + 1;
@@ -2579,21 +2621,25 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     int n = resolve_index(I, index, r, node, RULE_TNG211, ix, (int)NELEM(ix));
     if (n < 0)
         return -1;
-    int which = -1, dim = 0;
-    for (int i = 0; i < n; i++) {
-        if (ix[i].kind == IX_NEW) {
-            interp_break(I, node, RULE_TNG211, "assignment through an index with None");
-            return -1;
-        }
-        if (ix[i].kind == IX_INT || ix[i].kind == IX_SLICE) {
-            if (which >= 0) {
-                interp_break(I, node, RULE_TNG211, "assignment to a subscript that indexes more than one dim "
-                             "(only one dim may be sliced or indexed)");
-                return -1;
-            }
+    int which = -1, dim = 0, general = t->t->base != NULL;
+    for (int i = 0; i < n && !general; i++) {
+        if (ix[i].kind == IX_NEW || ix[i].dstart >= 0 || ix[i].dstop >= 0) {
+            general = 1;
+        } else if (ix[i].kind == IX_INT || ix[i].kind == IX_SLICE) {
+            general = which >= 0;
             which = i;
             dim = i;   /* no None: index i applies to dim i */
         }
+    }
+    if (general) {   /* through the view t[index], as PyTorch's t[index].copy_(v) */
+        Obj *view = torchlib_subscript(I, t, index, node);
+        if (!is_tensor(view))
+            return -1;
+        int32_t in[2] = {views_write_begin(I, view, node, "slice assignment"), src};
+        if (in[0] < 0)
+            return -1;
+        int32_t op = tl_emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, node);
+        return op < 0 ? -1 : views_write_end(I, view, G(I)->ops.v[op].out, node);
     }
     int32_t op;
     if (which < 0) {   /* t[:] = v, t[...] = v: the whole tensor */

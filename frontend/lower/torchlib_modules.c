@@ -1227,7 +1227,18 @@ Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
     return m;
 }
 
+static Obj *call_module(Interp *I, Obj *inst, CallArgs *a);
+
+/* A module's result that shares a buffer with its input is one tngc
+ * cannot tell a view from a copy of (views.c): writes into it refused. */
 Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
+{
+    Obj *r = call_module(I, inst, a);
+    views_after_call(I, "", a->pos, a->npos, r, a->node);
+    return r;
+}
+
+static Obj *call_module(Interp *I, Obj *inst, CallArgs *a)
 {
     if (!inst || inst->kind != O_INST || !inst->s)
         return interp_break(I, a->node, RULE_TNG202, "call of a module tngc cannot resolve");

@@ -82,8 +82,7 @@ int interp_stale(Interp *I, int32_t v, int32_t node)
 
 void views_trace_begin(Interp *I)
 {
-    I->stale_entry.n = 0;
-    I->cows.n = 0;
+    I->stale_entry.n = 0;   /* a new entry graph (copy-on-write tensors are kept per graph) */
 }
 
 /* ---- chains ----------------------------------------------------------- */
@@ -607,6 +606,18 @@ static int views__writable(Interp *I, TensorObj *t, int32_t node, const char *wh
                                  "tensors the method computes can be updated in place)", what);
                     return 0;
                 }
+        }
+        /* the caller's tensors: one passed twice, or two views of one */
+        TensorObj *host = r->origin ? views__root(r->origin) : NULL;
+        for (size_t i = 0; host && i < I->shadows.n; i++) {
+            const Shadow *s = &I->shadows.v[i];
+            if (s->input >= 0 && s->obj && s->obj->kind == O_TENSOR && s->obj->t != r && s->host &&
+                views__root(s->host) == host) {
+                interp_break(I, node, RULE_TNG211, "%s into an input that shares its storage with another "
+                             "input of the call (the same tensor, or views of one, passed twice): each input "
+                             "of a bundle has a buffer of its own", what);
+                return 0;
+            }
         }
         if (r->origin && (r->origin->base || r->origin->nviews)) {
             interp_break(I, node, RULE_TNG211, "%s into a tensor made outside the compiled method that is a "

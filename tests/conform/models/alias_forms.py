@@ -6,7 +6,9 @@
 # their bases, a transposed view of a KV cache read by a matmul after the
 # cache is written, a slice assignment into a 4-d view of an input, a
 # column multiplied in place through an index (the smallest form of the
-# bug), Tensor.data. Static shapes. (tests/conform/run.sh)
+# bug), Tensor.data, assignments slicing two dims, with None, and
+# through a transposed view; views taken in __init__ before writes into
+# their base. Static shapes. (tests/conform/run.sh)
 import torch
 import torch_npu
 import torchair
@@ -33,7 +35,11 @@ class Forms(nn.Module):
         X[:, 0].mul_(10.0)
         d = X.data
         d[1] = -1.0
-        return (new_k, past_k.sum(1), h, v * 1.0, flat_in * 2, mflat * 1.0, rows * 1.0, X)
+        Z = x.clone()
+        Z[1:3, 4:8] = y[:2]          # two sliced dims
+        Z[None, 0, ::3] = 2.0        # None, an int, a step
+        Z[:, 10:].t()[1] = y[:, 0]   # through a transposed view
+        return (new_k, past_k.sum(1), h, v * 1.0, flat_in * 2, mflat * 1.0, rows * 1.0, X, Z)
 
 
 class KV(nn.Module):
@@ -42,16 +48,34 @@ class KV(nn.Module):
         k_cache[:, 3:4] = k                   # this step's key, seen by keys
         kv = cache4.view(2, 8, 2, 4)
         kv[:, 3:4] = k.view(2, 1, 2, 4)
+        k_cache[:, 5:6, 2:6] = k[:, :, :4]    # one head's columns at one position
         return torch.matmul(q, keys), cache4.sum(1)
+
+
+class HostViews(nn.Module):
+    # views taken in __init__ before writes into their base, read by the
+    # compiled method (constants the bundle computes)
+    def __init__(self):
+        super().__init__()
+        pe = torch.zeros(6, 8)
+        self.even = pe[:, 0::2]
+        pe[:, 0::2] = torch.arange(24.0).reshape(6, 4)
+        pe[:, 1::2] = 1.0
+        self.register_buffer("pe", pe, persistent=False)
+
+    def forward(self, x):
+        return x + self.even.sum() + self.pe
 
 
 config = torchair.CompilerConfig()
 backend = torchair.get_npu_backend(compiler_config=config)
 m1 = torch.compile(Forms().npu(), backend=backend, dynamic=False, fullgraph=True)
 m2 = torch.compile(KV().npu(), backend=backend, dynamic=False, fullgraph=True)
+m3 = torch.compile(HostViews().npu(), backend=backend, dynamic=False, fullgraph=True)
 with torch.no_grad():
     m1(torch.randn(4, 1, 8).npu(), torch.randn(4, 8, 8).npu(), torch.randn(4, 16).npu(),
        torch.randn(4, 4).npu(), torch.randn(4, 8, 6).npu(), torch.randn(2, 8).npu(),
        torch.randint(0, 16, (4, 2)).npu())
     m2(torch.randn(2, 1, 8).npu(), torch.randn(2, 1, 8).npu(), torch.randn(2, 8, 8).npu(),
        torch.randn(2, 8, 8).npu())
+    m3(torch.randn(6, 8).npu())
