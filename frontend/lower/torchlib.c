@@ -1453,10 +1453,39 @@ static Obj *lo_copy(Interp *I, Call *c)
  * now holds it. */
 Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
 {
-    int32_t v = tl_tv(I, res, node);
+    Obj *r = tl_inplace_fit(I, x, res, node, "an augmented assignment");
+    if (!is_tensor(r))
+        return r;   /* reported */
+    int32_t v = tl_tv(I, r, node);
     if (v < 0)
         return unk(I);
     return views_write(I, x, v, node, "an in-place update");
+}
+
+/* The result r of an in-place op on x, as PyTorch writes it into x: of x's
+ * shape (an in-place op cannot resize x: TNG203 else), cast to x's dtype
+ * where PyTorch allows it (TNG203 for a float result into an integer x, or
+ * a non-bool one into a bool x: PyTorch's errors). */
+Obj *tl_inplace_fit(Interp *I, Obj *x, Obj *r, int32_t node, const char *what)
+{
+    int32_t xv = tl_tv(I, x, node), rv = tl_tv(I, r, node);
+    if (xv < 0 || rv < 0)
+        return unk(I);
+    const Val *a = val_at(I, xv), *b = val_at(I, rv);
+    int same = a->ndim == b->ndim;
+    for (int i = 0; same && i < a->ndim; i++)
+        same = a->dims[i] == b->dims[i];
+    if (!same)
+        return interp_break(I, node, RULE_TNG203, "%s: the result would not have the shape of the tensor "
+                            "written (an in-place op cannot resize it; PyTorch raises)", what);
+    if (a->dtype == b->dtype)
+        return r;
+    int cx = a->dtype == DT_BOOL ? 0 : dtype_is_float(a->dtype) ? 2 : 1;
+    int cr = b->dtype == DT_BOOL ? 0 : dtype_is_float(b->dtype) ? 2 : 1;
+    if (cr > cx)
+        return interp_break(I, node, RULE_TNG203, "%s: result type %s can't be cast to the written tensor's "
+                            "dtype %s (PyTorch raises)", what, dtype_name(b->dtype), dtype_name(a->dtype));
+    return tl_cast_to(I, r, a->dtype, node);
 }
 
 /* ===================================================================== */

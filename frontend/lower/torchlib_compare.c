@@ -327,26 +327,12 @@ Obj *tl_inplace_method(Interp *I, const char *name, Obj *self, CallArgs *a)
     Obj *r = torchlib_call(I, base, self, a);
     if (!r || is_unknown(r))
         return r;
-    int32_t v = is_tensor(r) ? tl_tv(I, r, a->node) : -1;
-    if (v < 0)
+    if (!is_tensor(r))
         return interp_break(I, a->node, RULE_TNG203, "Tensor.%s: Tensor.%s does not give a tensor", name, base);
-    const Val *xv = val_at(I, x), *rv = val_at(I, v);
-    int same = xv->ndim == rv->ndim;
-    for (int i = 0; same && i < xv->ndim; i++)
-        same = xv->dims[i] == rv->dims[i];
-    if (!same)
-        return interp_break(I, a->node, RULE_TNG203, "Tensor.%s: the result of %s would not have self's "
-                            "shape (an in-place op cannot resize self)", name, base);
-    if (rv->dtype != xv->dtype) {
-        int cx = xv->dtype == DT_BOOL ? 0 : dtype_is_float(xv->dtype) ? 2 : 1;
-        int cr = rv->dtype == DT_BOOL ? 0 : dtype_is_float(rv->dtype) ? 2 : 1;
-        if (cr > cx)
-            return interp_break(I, a->node, RULE_TNG203, "Tensor.%s: result type %s can't be cast to "
-                                "self's dtype %s", name, dtype_name(rv->dtype), dtype_name(xv->dtype));
-        r = tl_cast_to(I, r, xv->dtype, a->node);
-        if (!is_tensor(r))
-            return r;
-    }
+    (void)x;
+    r = tl_inplace_fit(I, self, r, a->node, interp_printf(I, "Tensor.%s", name));
+    if (!is_tensor(r))
+        return r;
     return torchlib_augassign(I, self, r, a->node);
 }
 

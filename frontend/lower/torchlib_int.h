@@ -97,6 +97,7 @@ Obj *tl_transpose_last2(Interp *I, Obj *self, int32_t x, int32_t node);
 int tl_scalar_operand(Interp *I, const Obj *o, int32_t node, double *v, int *is_int);
 Obj *tl_arith(Interp *I, OpKind kind, Obj *l, Obj *r, double alpha, int32_t node, const char *what);
 Obj *tl_inplace_result(Interp *I, Obj *x, Obj *r, const Obj *inplace, int32_t node);
+Obj *tl_inplace_fit(Interp *I, Obj *x, Obj *r, int32_t node, const char *what);
 int tl_num_arg(Interp *I, const Obj *o, double def, int32_t node, const char *what, double *v);
 Obj *tl_softplus_of(Interp *I, int32_t x, const Obj *beta, const Obj *threshold, int32_t node);
 Obj *tl_two_tensors(Interp *I, Call *c, const char *name);

@@ -8,7 +8,8 @@
 # column multiplied in place through an index (the smallest form of the
 # bug), Tensor.data, assignments slicing two dims, with None, and
 # through a transposed view; views taken in __init__ before writes into
-# their base. Static shapes. (tests/conform/run.sh)
+# their base; augmented assignments that keep the written
+# tensor's dtype. Static shapes. (tests/conform/run.sh)
 import torch
 import torch_npu
 import torchair
@@ -52,6 +53,19 @@ class KV(nn.Module):
         return torch.matmul(q, keys), cache4.sum(1)
 
 
+class Promote(nn.Module):
+    # augmented assignment keeps the written tensor's dtype (the result is
+    # cast into it, as PyTorch's in-place ops do)
+    def forward(self, h, i, x):
+        h += x          # float16 += float32: stays float16
+        i += i.long()   # int32 += int64: stays int32
+        y = x.clone()
+        y[:, 0] += 5.0
+        g = h * 1.0     # an op's result: float16 too
+        g += x
+        return h, i, y, g
+
+
 class HostViews(nn.Module):
     # views taken in __init__ before writes into their base, read by the
     # compiled method (constants the bundle computes)
@@ -72,6 +86,7 @@ backend = torchair.get_npu_backend(compiler_config=config)
 m1 = torch.compile(Forms().npu(), backend=backend, dynamic=False, fullgraph=True)
 m2 = torch.compile(KV().npu(), backend=backend, dynamic=False, fullgraph=True)
 m3 = torch.compile(HostViews().npu(), backend=backend, dynamic=False, fullgraph=True)
+m4 = torch.compile(Promote().npu(), backend=backend, dynamic=False, fullgraph=True)
 with torch.no_grad():
     m1(torch.randn(4, 1, 8).npu(), torch.randn(4, 8, 8).npu(), torch.randn(4, 16).npu(),
        torch.randn(4, 4).npu(), torch.randn(4, 8, 6).npu(), torch.randn(2, 8).npu(),
@@ -79,3 +94,5 @@ with torch.no_grad():
     m2(torch.randn(2, 1, 8).npu(), torch.randn(2, 1, 8).npu(), torch.randn(2, 8, 8).npu(),
        torch.randn(2, 8, 8).npu())
     m3(torch.randn(6, 8).npu())
+    m4(torch.randn(3, 4).half().npu(), torch.randint(-5, 5, (3, 4), dtype=torch.int32).npu(),
+       torch.randn(3, 4).npu())
