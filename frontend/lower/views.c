@@ -471,6 +471,11 @@ static void views__one(Interp *I, int kind, const char *name, TensorObj *p, Obj 
         if (args[i] && args[i]->kind == O_TENSOR && args[i]->t == r)
             return;   /* the argument itself (in-place methods return self) */
     const Graph *g = I->g;
+    if (p && p->ambig && p->value >= 0 &&
+        (kind == VK_VIEW || kind == VK_RESHAPE || kind == VK_CONTIG || views__shares(g, r->value, p->value))) {
+        views__ambiguous(p, r, p->ambig - 1);   /* a view of a tensor of unknown status */
+        return;
+    }
     if (p && p->value >= 0) {
         switch (kind) {
         case VK_VIEW:
