@@ -1672,9 +1672,14 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
         return FLOW_NEXT;
     }
     Obj *res = eval_binop(I, bin, cur, r, n);
-    if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g)
-        /* x += y on a tensor is in place: every reference to x sees it */
+    if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g) {
+        /* x += y on a tensor is in place: every alias of x sees it */
         res = torchlib_augassign(I, cur, res, n);
+        /* t[i] += y: Python then stores t[i] back into t[i], the same
+         * values into the same elements, which the write above made */
+        if (res == cur && N(I, left)->kind == NK_subscript)
+            return FLOW_NEXT;
+    }
     assign_target(I, f, left, res);
     return FLOW_NEXT;
 }

@@ -537,6 +537,7 @@ static void test_text_static_quoted(void **state)
                         "outputs: out0 = %2\n"
                         "gear 0: all static\n"
                         "  shapes: \"kv['k']\"=[4]\n"
+                        "  writes: 1 in place, 8 bytes\n"
                         "events: none\n"
                         "segments: none\n"
                         "row independence: none\n"
