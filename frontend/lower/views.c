@@ -234,43 +234,177 @@ static int views__value_contig(const Graph *g, int32_t v, int depth)
     return 1;
 }
 
-/* The sizes and strides (in elements) of tensor t when every size along
- * its chain is a constant; returns its rank, or -1. */
-static int views__strides(Interp *I, TensorObj *t, int64_t *size, int64_t *stride)
+/* Dims compared where the sizes may be symbols (a geared dim): 1 true,
+ * 0 false, -1 unknown (then tngc cannot decide): equal expressions, equal
+ * constants, or the same answer in every gear (an entry runs only at its
+ * gears' sizes). */
+static int views__eq_gears(const Graph *g, DimId a, DimId b)
 {
-    const Graph *g = I->g;
+    size_t ng = g->gears.n, nc = 1;
+    int64_t sv[64];
+    if (!ng || g->syms.n > 64)
+        return -1;
+    if (g->cfg.policy == GEAR_PRODUCT) {
+        for (size_t k = 0; k < ng && nc <= 256; k++)
+            nc *= g->gears.v[k].nvalues ? g->gears.v[k].nvalues : 1;
+        if (nc > 256)
+            return -1;
+    } else {
+        nc = g->gears.v[0].nvalues;
+    }
+    int eq = 0, ne = 0;
+    for (size_t c = 0; c < nc; c++) {
+        for (size_t i = 0; i < g->syms.n; i++)
+            sv[i] = INT64_MIN;
+        size_t rest = c;
+        for (size_t k = 0; k < ng; k++) {
+            const GearSpec *gs = &g->gears.v[k];
+            size_t j = c;
+            if (g->cfg.policy == GEAR_PRODUCT) {
+                j = rest % gs->nvalues;
+                rest /= gs->nvalues;
+            }
+            if (j >= gs->nvalues || gs->sym < 0 || (size_t)gs->sym >= g->syms.n)
+                return -1;
+            sv[gs->sym] = gs->values[j];
+        }
+        int64_t x, y;
+        if (graph_dim_eval(g, a, sv, &x) != 0 || graph_dim_eval(g, b, sv, &y) != 0)
+            return -1;
+        eq |= x == y;
+        ne |= x != y;
+    }
+    return eq && !ne ? 1 : ne && !eq ? 0 : -1;
+}
+
+/* every gear's sizes decide it when symbols are geared */
+static int views__eq(const Graph *g, DimId a, DimId b)
+{
+    int64_t x, y;
+    if (a == b)
+        return 1;
+    if (graph_dim_const_value(g, a, &x) && graph_dim_const_value(g, b, &y))
+        return x == y;
+    return views__eq_gears(g, a, b);
+}
+
+static int views__is(Graph *g, DimId a, int64_t c)
+{
+    int64_t x;
+    return graph_dim_const_value(g, a, &x) ? x == c : views__eq_gears(g, a, graph_dim_const(g, c));
+}
+
+/* PyTorch's is_contiguous of sizes and strides sz/st[0..n). */
+static int views__contig_dims(Graph *g, int n, const DimId *sz, const DimId *st)
+{
+    DimId want = graph_dim_const(g, 1);
+    int res = 1;
+    for (int d = n - 1; d >= 0; d--) {
+        if (views__is(g, sz[d], 0) == 1)
+            return 1;
+        int e = views__eq(g, st[d], want), s1 = views__is(g, sz[d], 1);
+        if (e != 1 && s1 != 1) {
+            if (e == 0 && s1 == 0)
+                return 0;
+            res = -1;
+        }
+        want = graph_dim_mul(g, want, sz[d]);
+    }
+    return res;
+}
+
+/* PyTorch's computeStride: the strides nst of shape nsz[0..m) as a view of
+ * sizes and strides sz/st[0..n). 1 a view, 0 none, -1 unknown. */
+static int views__compute_stride(Graph *g, int n, const DimId *sz, const DimId *st, int m, const DimId *nsz,
+                                 DimId *nst)
+{
+    DimId one = graph_dim_const(g, 1);
+    for (int d = 0; d < n; d++)
+        if (views__is(g, sz[d], 0) == 1) {   /* no elements: contiguous strides */
+            DimId q = one;
+            for (int e = m - 1; e >= 0; e--) {
+                nst[e] = q;
+                q = graph_dim_mul(g, q, nsz[e]);
+            }
+            return 1;
+        }
+    int vd = m - 1;
+    DimId base = n ? st[n - 1] : one, tn = one, vn = one;
+    for (int td = n - 1; td >= 0; td--) {
+        tn = graph_dim_mul(g, tn, sz[td]);
+        int boundary = 1;
+        if (td > 0) {
+            int se = views__eq(g, st[td - 1], graph_dim_mul(g, tn, base)), s1 = views__is(g, sz[td - 1], 1);
+            if (se == 1 || s1 == 1)
+                boundary = 0;
+            else if (se < 0 || s1 < 0)
+                return -1;
+        }
+        if (!boundary)
+            continue;
+        while (vd >= 0) {
+            int ne = views__eq(g, vn, tn), n1 = views__is(g, nsz[vd], 1);
+            if (ne < 0 || (ne == 1 && n1 < 0))
+                return -1;
+            if (ne == 1 && n1 == 0)
+                break;
+            nst[vd] = graph_dim_mul(g, vn, base);
+            vn = graph_dim_mul(g, vn, nsz[vd]);
+            vd--;
+        }
+        int fe = views__eq(g, vn, tn);
+        if (fe != 1)
+            return fe;
+        if (td > 0) {
+            base = st[td - 1];
+            tn = one;
+            vn = one;
+        }
+    }
+    for (; vd >= 0; vd--) {   /* leading size-1 dims (of a 0-d source) */
+        int n1 = views__is(g, nsz[vd], 1);
+        if (n1 != 1)
+            return n1;
+        nst[vd] = one;
+    }
+    return 1;
+}
+
+/* The sizes and strides (in elements) of tensor t, from its root's
+ * contiguous layout through its chain; returns its rank, or -1 when tngc
+ * cannot tell. */
+static int views__strides(Interp *I, TensorObj *t, DimId *size, DimId *stride)
+{
+    Graph *g = I->g;
     TensorObj *root = views__root(t);
     const Val *rv = &g->vals.v[root->value];
     int n = rv->ndim;
-    for (int d = 0; d < n; d++)
-        if (!graph_dim_const_value(g, rv->dims[d], &size[d]))
-            return -1;
-    int64_t s = 1;
+    DimId q = graph_dim_const(g, 1);
     for (int d = n - 1; d >= 0; d--) {
-        stride[d] = s;
-        s *= size[d] > 0 ? size[d] : 1;
+        size[d] = rv->dims[d];
+        stride[d] = q;
+        q = graph_dim_mul(g, q, size[d]);
     }
     for (int i = 0; t->base && i < t->nchain; i++) {
-        const Op *op = &g->ops.v[t->chain[i]];
-        const Val *out = &g->vals.v[op->out];
-        int64_t os[GRAPH_MAX_DIMS], ot[GRAPH_MAX_DIMS];
+        const Op op = g->ops.v[t->chain[i]];
+        const Val *out = &g->vals.v[op.out];
+        DimId os[GRAPH_MAX_DIMS], ot[GRAPH_MAX_DIMS];
         int m = out->ndim;
-        for (int d = 0; d < m; d++)
-            if (!graph_dim_const_value(g, out->dims[d], &os[d]))
-                return -1;
-        switch (op->kind) {
+        memcpy(os, out->dims, (size_t)m * sizeof *os);
+        switch (op.kind) {
         case OP_SLICE:
+        case OP_SLICE_DYN:
             memcpy(ot, stride, (size_t)n * sizeof *ot);
-            ot[op->attr[0]] *= op->attr[3];
+            ot[op.attr[0]] = graph_dim_mul(g, stride[op.attr[0]], graph_dim_const(g, op.attr[3]));
             break;
         case OP_SELECT:
             for (int d = 0, e = 0; d < n; d++)
-                if (d != op->attr[0])
+                if (d != op.attr[0])
                     ot[e++] = stride[d];
             break;
         case OP_PERMUTE:
             for (int d = 0; d < m; d++)
-                ot[d] = stride[op->attr[d]];
+                ot[d] = stride[op.attr[d]];
             break;
         case OP_CONTIGUOUS:
             memcpy(ot, stride, (size_t)n * sizeof *ot);
@@ -278,47 +412,27 @@ static int views__strides(Interp *I, TensorObj *t, int64_t *size, int64_t *strid
         case OP_EXPAND:
             for (int d = 0; d < m; d++) {
                 int k = d - (m - n);
-                ot[d] = k < 0 || (size[k] == 1 && os[d] != 1) ? 0 : stride[k];
+                if (k < 0) {
+                    ot[d] = graph_dim_const(g, 0);
+                } else if (views__eq(g, size[k], os[d]) == 1) {
+                    ot[d] = stride[k];
+                } else if (views__is(g, size[k], 1) == 1) {
+                    ot[d] = graph_dim_const(g, 0);
+                } else {
+                    return -1;
+                }
             }
             break;
         case OP_RESHAPE: {
-            /* PyTorch's computeStride: the new shape as a view of the old */
-            int64_t numel = 1;
-            for (int d = 0; d < n; d++)
-                numel *= size[d];
-            if (numel == 0) {
-                int64_t q = 1;
+            int c = views__contig_dims(g, n, size, stride);
+            if (c == 1) {
+                DimId w = graph_dim_const(g, 1);
                 for (int d = m - 1; d >= 0; d--) {
-                    ot[d] = q;
-                    q *= os[d] > 0 ? os[d] : 1;
+                    ot[d] = w;
+                    w = graph_dim_mul(g, w, os[d]);
                 }
-                break;
-            }
-            int vd = m - 1;
-            int64_t base = n ? stride[n - 1] : 1, tn = 1, vn = 1;
-            for (int td = n - 1; td >= 0; td--) {
-                tn *= size[td];
-                if (td == 0 || (size[td - 1] != 1 && stride[td - 1] != tn * base)) {
-                    while (vd >= 0 && (vn < tn || os[vd] == 1)) {
-                        ot[vd] = vn * base;
-                        vn *= os[vd];
-                        vd--;
-                    }
-                    if (vn != tn)
-                        return -1;
-                    if (td > 0) {
-                        base = stride[td - 1];
-                        tn = 1;
-                        vn = 1;
-                    }
-                }
-            }
-            if (vd != -1) {
-                for (; vd >= 0; vd--)   /* leading size-1 dims of a 0-d source */
-                    if (os[vd] != 1)
-                        return -1;
-                    else
-                        ot[vd] = 1;
+            } else if (views__compute_stride(g, n, size, stride, m, os, ot) != 1) {
+                return -1;
             }
             break;
         }
@@ -329,78 +443,39 @@ static int views__strides(Interp *I, TensorObj *t, int64_t *size, int64_t *strid
         memcpy(size, os, (size_t)m * sizeof *size);
         memcpy(stride, ot, (size_t)m * sizeof *stride);
     }
+    for (int d = 0; d < n; d++)
+        if (graph_dim_is_overflow(g, stride[d]))
+            return -1;
     return n;
-}
-
-/* 1 when the sizes and strides are PyTorch's is_contiguous. */
-static int views__contig_strides(int n, const int64_t *size, const int64_t *stride)
-{
-    int64_t want = 1;
-    for (int d = n - 1; d >= 0; d--) {
-        if (size[d] == 0)
-            return 1;
-        if (size[d] != 1 && stride[d] != want)
-            return 0;
-        want *= size[d];
-    }
-    return 1;
 }
 
 /* Is t contiguous? 1, 0, or -1 when tngc cannot tell. */
 static int views__contig(Interp *I, TensorObj *t)
 {
-    TensorObj *root = views__root(t);
-    if (views__value_contig(I->g, root->value, 0) != 1)
+    if (views__value_contig(I->g, views__root(t)->value, 0) != 1)
         return -1;
-    int64_t size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS];
+    DimId size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS];
     int n = views__strides(I, t, size, stride);
-    if (n >= 0)
-        return views__contig_strides(n, size, stride);
-    /* symbolic sizes: reshapes, and slices and selects of dim 0, keep a
-     * contiguous tensor contiguous */
-    const Graph *g = I->g;
-    for (int i = 0; t->base && i < t->nchain; i++) {
-        const Op *op = &g->ops.v[t->chain[i]];
-        if (op->kind == OP_RESHAPE || op->kind == OP_CONTIGUOUS ||
-            (op->kind == OP_SELECT && op->attr[0] == 0) ||
-            (op->kind == OP_SLICE && op->attr[0] == 0 && op->attr[3] == 1))
-            continue;
-        return -1;
-    }
-    return 1;
+    return n < 0 ? -1 : views__contig_dims(I->g, n, size, stride);
 }
 
-/* Could r (a RESHAPE-only chain on top of p) be a view of p? 1 yes, 0 no,
- * -1 unknown. */
+/* Is r, p reshaped (reshape, flatten), a view of p? 1 yes, 0 no (PyTorch
+ * copies), -1 unknown. */
 static int views__reshape_viewable(Interp *I, TensorObj *p, TensorObj *r)
 {
-    if (views__value_contig(I->g, views__root(p)->value, 0) != 1)
+    Graph *g = I->g;
+    if (views__value_contig(g, views__root(p)->value, 0) != 1)
         return -1;
-    int64_t size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS];
-    if (views__strides(I, p, size, stride) < 0)
+    DimId size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS], nst[GRAPH_MAX_DIMS];
+    int n = views__strides(I, p, size, stride);
+    if (n < 0)
         return -1;
-    /* replay p's strides through r's own reshape steps */
-    TensorObj tmp = *r;
-    int32_t ops[VIEWS_MAX_CHAIN];
-    int n = 0;
-    const Graph *g = I->g;
-    for (int32_t v = r->value; v != p->value && n < VIEWS_MAX_CHAIN;) {
-        const Op *op = &g->ops.v[g->vals.v[v].op];
-        if (op->kind != OP_RESHAPE && op->kind != OP_CONTIGUOUS)
-            return -1;
-        ops[n++] = g->vals.v[v].op;
-        v = op->in[0];
-    }
-    if (p->nchain + n > VIEWS_MAX_CHAIN)
-        return -1;
-    int32_t chain[2 * VIEWS_MAX_CHAIN];
-    memcpy(chain, p->chain, (size_t)p->nchain * sizeof *chain);
-    for (int i = 0; i < n; i++)
-        chain[p->nchain + i] = ops[n - 1 - i];
-    tmp.base = views__root(p);
-    tmp.chain = chain;
-    tmp.nchain = p->nchain + n;
-    return views__strides(I, &tmp, size, stride) >= 0 ? 1 : 0;
+    if (views__contig_dims(g, n, size, stride) == 1)
+        return 1;
+    const Val *rv = &g->vals.v[r->value];
+    DimId nsz[GRAPH_MAX_DIMS];
+    memcpy(nsz, rv->dims, (size_t)rv->ndim * sizeof *nsz);
+    return views__compute_stride(g, n, size, stride, rv->ndim, nsz, nst);
 }
 
 /* ---- library calls ----------------------------------------------------- */
@@ -483,8 +558,7 @@ static void views__one(Interp *I, int kind, const char *name, TensorObj *p, Obj 
                 views__ambiguous(p, r, node);
             return;
         case VK_RESHAPE: {
-            int c = views__contig(I, p);
-            int ok = c == 1 ? 1 : views__reshape_viewable(I, p, r);
+            int ok = views__reshape_viewable(I, p, r);
             if (ok == 1 && views__link(I, p, r))
                 return;
             if (ok == 0) {   /* PyTorch copies */
