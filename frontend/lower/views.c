@@ -494,7 +494,7 @@ static int views__kind_of(const char *name)
         "narrow", "select", "split", "split_with_sizes", "chunk", "unbind", "expand", "expand_as",
         "broadcast_to", "movedim", "moveaxis", "unflatten", "detach", "diagonal", "unfold", "tensor_split",
         "hsplit", "vsplit", "dsplit", "as_strided", "view_as_real", "view_as_complex", "adjoint", "T",
-        "mT", "H", "mH", "real", "imag", "atleast_1d", "atleast_2d", "atleast_3d", "alias"};
+        "mT", "H", "mH", "real", "imag", "atleast_1d", "atleast_2d", "atleast_3d", "alias", "__getitem__"};
     static const char *const reshape[] = {"reshape", "reshape_as", "flatten", "ravel"};
     static const char *const same[] = {
         "to", "float", "half", "bfloat16", "double", "int", "long", "short", "char", "byte", "bool",
@@ -554,31 +554,19 @@ static void views__one(Interp *I, int kind, const char *name, TensorObj *p, Obj 
     if (p && p->value >= 0) {
         switch (kind) {
         case VK_VIEW:
+            if ((streq(name, "view") || streq(name, "view_as")) && views__reshape_viewable(I, p, r) == 0)
+                interp_diag(I, node, RULE_TNG203, "view size is not compatible with the input tensor's size "
+                            "and stride (at least one dimension spans across two contiguous subspaces; "
+                            "PyTorch raises): use reshape(...)");
             if (!views__link(I, p, r))
                 views__ambiguous(p, r, node);
             return;
-        case VK_RESHAPE: {
-            int ok = views__reshape_viewable(I, p, r);
+        case VK_RESHAPE:
+        case VK_CONTIG: {
+            int ok = kind == VK_RESHAPE ? views__reshape_viewable(I, p, r) : views__contig(I, p);
             if (ok == 1 && views__link(I, p, r))
                 return;
             if (ok == 0) {   /* PyTorch copies */
-                if (streq(name, "view") || streq(name, "view_as"))
-                    interp_diag(I, node, RULE_TNG203, "view size is not compatible with the input tensor's "
-                                "size and stride (PyTorch raises): use reshape(...)");
-                if (views__shares(g, r->value, p->value)) {
-                    r->cow = 1;
-                    VEC_PUSH(I->cows, r);
-                }
-                return;
-            }
-            views__ambiguous(p, r, node);
-            return;
-        }
-        case VK_CONTIG: {
-            int c = views__contig(I, p);
-            if (c == 1 && views__link(I, p, r))
-                return;
-            if (c == 0) {
                 if (views__shares(g, r->value, p->value)) {
                     r->cow = 1;
                     VEC_PUSH(I->cows, r);
@@ -629,7 +617,7 @@ void views_after_call(Interp *I, const char *name, Obj *args[], size_t nargs, Ob
 void views_of(Interp *I, Obj *src, Obj *res, int32_t node)
 {
     Obj *args[1] = {src};
-    views_after_call(I, "view", args, 1, res, node);
+    views_after_call(I, "__getitem__", args, 1, res, node);
 }
 
 /* ---- writes ------------------------------------------------------------ */
