@@ -444,7 +444,7 @@ class Gen:
     def compute_stmt(self):
         r = self.rng
         v = self.new()
-        k = r.randrange(14)
+        k = r.randrange(15)
         a = self.pick(prefer=self.aliases_of_written())
         ta = self.st.t(a)
         if k <= 1:
@@ -504,7 +504,30 @@ class Gen:
             if r.random() < 0.5:
                 e = "torch.softmax(%s, %d)" % (a, r.randrange(-nd, nd))
             else:
+                for ns in self.st.nss:
+                    rows = eval(a, {}, ns).float().reshape(-1, ta.shape[-1])
+                    if ta.shape[-1] < 2 or float(rows.var(-1, unbiased=False).min()) < 0.05:
+                        raise Reject("layer_norm of a near-constant row")
                 e = "torch.nn.functional.layer_norm(%s, (%d,))" % (a, ta.shape[-1])
+        elif k == 12:
+            nd = ta.dim()
+            if nd == 0:
+                raise Reject("0-d")
+            d = r.randrange(nd)
+            b = self.pick()
+            e = r.choice(["torch.where(%s > 0, %s, %s)" % (a, a, b),
+                          "torch.where(%s < %s, %s, %s)" % (b, a, a, self.scalar(ta)),
+                          "%s.masked_fill(%s < 0, %s)" % (a, b, self.scalar(ta)),
+                          "torch.flip(%s, (%d,))" % (a, d),
+                          "%s.roll(%d, %d)" % (a, r.choice([1, -1, 2]), d),
+                          "%s.amin(%d, keepdim=True)" % (a, d),
+                          "%s.pow(2)" % a,
+                          "torch.rsqrt(%s.abs() + 1)" % a,
+                          "%s.repeat(%s)" % (a, ", ".join(r.choice(["1", "2"]) for _ in range(nd))),
+                          "torch.tril(%s)" % a if nd >= 2 else "-%s" % a,
+                          "%s.expand_as(%s)" % (b, a),
+                          "(%s > %s).float()" % (a, b),
+                          "%s.max(%d)[0]" % (a, d)])
         elif k == 10:
             # an advanced-index read: a copy, not a view
             ix = self.index_input(ta.shape[0] if ta.dim() else 0)
@@ -580,11 +603,13 @@ class Gen:
         src = self.operand(tgt)
         if not (src[0].isdigit() or src[0] == "-"):
             base = src.split("[")[0]
-            if storage_of(self.st.t(base)) == storage_of(t):
+            if src == tgt:
+                pass                    # the same elements: PyTorch's order does not matter
+            elif storage_of(self.st.t(base)) == storage_of(t):
                 src = "%s.clone()" % src
             elif r.random() < 0.3:
                 src = "%s * %s" % (src, self.scalar(t))
-        k = r.randrange(16)
+        k = r.randrange(17)
         if k == 0:
             s = "%s.add_(%s)" % (tgt, src)
             if r.random() < 0.3 and isf:
@@ -641,9 +666,39 @@ class Gen:
             op = r.choice(["add_", "sub_"])
             return ["for i in range(1, %d):" % t.shape[d],
                     "    %s[%si].%s(%s[%si - 1] * %s)" % (tgt, pre, op, tgt, pre, c)], tgt
+        elif k == 14:
+            s = r.choice(["%s.neg_()", "%s.abs_()", "%s.relu_()", "%s.tanh_()",
+                          "%s.sigmoid_()"]) % tgt
         else:
             s = "%s.%s(%s)" % (tgt, r.choice(["add_", "mul_", "sub_"]), src)
+        if s.startswith(tgt + ".") and r.random() < 0.3:
+            # the write through a view made in the same statement
+            s = self.inline_view(tgt) + s[len(tgt):]
+        elif s.startswith(tgt + " ") and r.random() < 0.2:
+            s = tgt + self.index_expr(tgt, allow_none=False) + s[len(tgt):]
         return [s], tgt
+
+    def inline_view(self, name):
+        r = self.rng
+        t = self.st.t(name)
+        nd = t.dim()
+        sd = self.static_dims(name)
+        opts = [name + self.index_expr(name, allow_none=False), "%s.unsqueeze(0)" % name]
+        if nd == 2:
+            opts.append("%s.t()" % name)
+        if nd >= 2:
+            opts.append("%s.transpose(0, -1)" % name)
+            opts.append("%s.permute(%s)" % (name, ", ".join(str(d) for d in reversed(range(nd)))))
+        if t.is_contiguous() and not any(self.st.dyn(name)):
+            opts.append("%s.view(-1)" % name)
+        if sd:
+            d = r.choice(sd)
+            if t.shape[d] >= 2:
+                opts.append("%s.narrow(%d, 1, %d)" % (name, d, t.shape[d] - 1))
+        e = r.choice(opts)
+        if r.random() < 0.3 and "[" not in e:
+            e = e + r.choice(["[0]", "[-1]", "[:1]", "[..., ::2]"])
+        return e
 
     # -- the program ---------------------------------------------------------
     def make_inputs(self):
@@ -677,6 +732,8 @@ class Gen:
             if batched:
                 shp = shp[:2]
             p.inputs.append(("x%d" % i, expr(shp, dtype(), batched), batched))
+        if p.gears and not any(b for _, _, b in p.inputs):
+            p.gears, p.dynamic = None, False     # no geared input: no symbolic dims
         for i in range(r.choice([0, 0, 1, 1, 2])):
             shp = shape()
             e = expr(shp, dtype(), False)
@@ -686,11 +743,13 @@ class Gen:
         r = self.rng
         self.make_inputs()
         self.st = State(self.p)
-        nstmts = nstmts or r.randint(5, 14)
+        nstmts = nstmts or r.randint(5, 16)
         tries = 0
-        while len(self.p.body) < nstmts and tries < nstmts * 25:
+        while (len(self.p.body) < nstmts or len(self.written) < 2) and tries < nstmts * 25:
             tries += 1
             kind = r.choices(["view", "compute", "write"], [4, 3, 5])[0]
+            if len(self.p.body) >= nstmts:
+                kind = "write"
             n_save = self.n
             ninputs = len(self.p.inputs)
             tgt = None
@@ -763,6 +822,9 @@ REFUSE_FORMS = [
     ["{v} = {t}[{t}.sum(-1).argmax()]", "{v}.mul_(3.0)"],
     ["{v} = {t}.diagonal()", "{v}.add_(1.0)"],
     ["{v} = {t}.diagonal(0, 0, 1)"],
+    ["torch.relu_({t})"],
+    ["{v} = {t} // 2"],
+    ["{v} = {t} % 3"],
 ]
 
 

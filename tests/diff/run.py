@@ -2,7 +2,8 @@
 """Differential testing of tngc against PyTorch on generated programs.
 
 usage: run.py TNGC SEED_START COUNT [-k K] [--jobs J] [--keep DIR]
-              [--minimise N] [--refuse-every R] [-v]
+              [--minimise N] [--refuse-every R] [--opt FLAGS] [-v]
+       run.py TNGC --minimise-file SCRIPT
 
 Generates ceil(COUNT / K) scripts with tests/diff/gen.py (script seeds
 SEED_START, SEED_START + 1, ...; K programs each, program seed =
@@ -101,6 +102,7 @@ class Runner:
         self.tmp = tmp
         self.cache = os.path.join(tmp, "cache")
         self.verbose = verbose
+        self.opt = ""
         self.lock = threading.Lock()
         self.counter = 0
 
@@ -116,7 +118,8 @@ class Runner:
         return sh([PY, HARNESS, path, ref, "--all-gears"], log, 600)
 
     def build(self, path, out, log):
-        return sh([self.tngc, "build", path, "-o", out, "--cache-dir", self.cache], log, 900, cwd=ROOT)
+        opt = ["--opt", self.opt] if self.opt else []
+        return sh([self.tngc, "build", path, "-o", out, "--cache-dir", self.cache] + opt, log, 900, cwd=ROOT)
 
     def refusals(self, log, path, ranges):
         """The programs a clean refusal names ({index: message}), or None when
@@ -161,7 +164,7 @@ class Runner:
             rc = self.build(path, os.path.join(w, "out"), blog)
             if rc != 0:
                 ref = self.refusals(blog, path, ranges) if rc == 1 else None
-                if ref is not None:
+                if ref is not None and any(i < len(progs) for i in ref):
                     keep = []
                     for i, p in enumerate(progs):
                         if i in ref:
@@ -259,6 +262,62 @@ class Runner:
         return cur, detail
 
 
+class TextProgram:
+    """A one-program script read back (a kept or hand-edited failing script),
+    for --minimise-file: its forward's statements and returned values can be
+    deleted as a generated program's can."""
+
+    def __init__(self, text, name):
+        lines = text.rstrip("\n").split("\n")
+        cls = next(i for i, l in enumerate(lines) if l.startswith("class "))
+        start = max(i for i, l in enumerate(lines[:cls]) if l.startswith("# program seed "))
+        m = re.match(r"# program seed (\d+)", lines[start])
+        self.seed = int(m.group(1))
+        self.name = name
+        self.uses_mm = "# tolerance: matmul" in text
+        part = lines[start:]
+        while part and part[-1].startswith("print("):
+            part.pop()
+        f = next(i for i, l in enumerate(part) if l.startswith("    def forward("))
+        r = next(i for i in range(f + 1, len(part)) if part[i].startswith("        return "))
+        self.cls = re.match(r"class (\w+)", next(l for l in part if l.startswith("class "))).group(1)
+        self.pre, self.post = part[:f + 1], part[r + 1:]
+        self.body = []
+        for l in part[f + 1:r]:
+            if l.startswith("         ") and self.body:
+                self.body[-1].append(l[8:])
+            elif l.strip():
+                self.body.append([l[8:]])
+        self.ret = split_top(part[r][len("        return "):].rstrip(","))
+
+    def command(self):
+        return self.name
+
+    def source(self):
+        out = ["", ""] + self.pre
+        out += ["        " + l for stmt in self.body for l in stmt]
+        out.append("        return " + ", ".join(self.ret) + ("," if len(self.ret) == 1 else ""))
+        return out + self.post
+
+
+def split_top(expr):
+    """expr split at its top-level commas."""
+    parts, depth, cur = [], 0, ""
+    for ch in expr:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
 def render(progs, title):
     """The script and each program's line range (1-based, inclusive)."""
     text = gen.script(progs, title)
@@ -284,28 +343,60 @@ def start_server(tmp):
     return proc
 
 
+def minimise_file(runner, path):
+    p = TextProgram(open(path).read(), path)
+    kind, detail = runner.kind_alone(p)
+    print("%s: %s" % (path, kind))
+    if kind in ("pass", "refused"):
+        print(detail)
+        return 0
+    m, md = runner.minimise(p, kind)
+    print(gen.script([m], "program seed %d, minimised from %s (%s)" % (p.seed, os.path.basename(path), kind)),
+          end="")
+    print("\n".join("# " + l for l in (md or detail).split("\n")))
+    return 1
+
+
 def main(argv):
     import argparse
     ap = argparse.ArgumentParser(description="tngc vs PyTorch on generated programs (tests/diff)")
     ap.add_argument("tngc")
-    ap.add_argument("seed_start", type=int)
-    ap.add_argument("count", type=int, help="programs (scripts of K)")
+    ap.add_argument("seed_start", type=int, nargs="?", default=0)
+    ap.add_argument("count", type=int, nargs="?", default=0, help="programs (scripts of K)")
+    ap.add_argument("--minimise-file", metavar="SCRIPT",
+                    help="minimise a one-program script (a kept P<seed>.py) and print it")
     ap.add_argument("-k", type=int, default=gen.DEFAULT_K)
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", os.cpu_count() or 1)))
     ap.add_argument("--keep", default=os.environ.get("DIFF_KEEP"))
     ap.add_argument("--minimise", type=int, default=int(os.environ.get("DIFF_MINIMISE", "2")))
     ap.add_argument("--refuse-every", type=int, default=int(os.environ.get("DIFF_REFUSE_EVERY", "1")),
                     help="one refusal script per R script seeds (0: none)")
+    ap.add_argument("--opt", default=os.environ.get("DIFF_OPT", ""),
+                    help="tngc build --opt FLAGS (default tngc's, -O2; make check: -O0, 3x less clang time)")
     ap.add_argument("-v", "--verbose", action="store_true", help="keep the work folder, more lines")
     a = ap.parse_args(argv)
     tngc = os.path.abspath(a.tngc)
     if not os.access(tngc, os.X_OK):
         print("usage: run.sh TNGC SEED_START COUNT", file=sys.stderr)
         return 2
+    try:
+        gen.load_torch()
+    except ImportError as e:
+        print("diff: %s cannot import torch (install python3-torch): %s" % (sys.executable, e))
+        print("diff: 0 programs, 0 mismatches, 1 crashes, 0 refused")
+        return 1
     t0 = time.time()
     tmp = tempfile.mkdtemp(prefix="tngc-diff.")
     server = start_server(tmp)
     runner = Runner(tngc, tmp, a.verbose)
+    runner.opt = a.opt
+    if a.minimise_file:
+        try:
+            return minimise_file(runner, a.minimise_file)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait()
+            shutil.rmtree(tmp, ignore_errors=True)
     nscripts = (a.count + a.k - 1) // a.k
     refused, failures, passed = [], [], []
     total = 0
