@@ -1475,9 +1475,19 @@ Obj *tl_inplace_fit(Interp *I, Obj *x, Obj *r, int32_t node, const char *what)
     int same = a->ndim == b->ndim;
     for (int i = 0; same && i < a->ndim; i++)
         same = a->dims[i] == b->dims[i];
-    if (!same)
-        return interp_break(I, node, RULE_TNG203, "%s: the result would not have the shape of the tensor "
-                            "written (an in-place op cannot resize it; PyTorch raises)", what);
+    if (!same) {
+        int64_t p, q;
+        int definite = a->ndim != b->ndim;
+        for (int i = 0; !definite && i < a->ndim; i++)
+            definite = graph_dim_const_value(G(I), a->dims[i], &p) &&
+                       graph_dim_const_value(G(I), b->dims[i], &q) && p != q;
+        if (definite)
+            return interp_break(I, node, RULE_TNG203, "%s: the result would not have the shape of the tensor "
+                                "written (an in-place op cannot resize it; PyTorch raises)", what);
+        return interp_break(I, node, RULE_TNG203, "%s: tngc cannot show that the result has the shape of the "
+                            "tensor written at every size of its dynamic dims (PyTorch raises at the sizes "
+                            "where it does not): give the dims gears or make them static", what);
+    }
     if (a->dtype == b->dtype)
         return r;
     int cx = a->dtype == DT_BOOL ? 0 : dtype_is_float(a->dtype) ? 2 : 1;
@@ -2650,6 +2660,18 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     int n = resolve_index(I, index, r, node, RULE_TNG211, ix, (int)NELEM(ix));
     if (n < 0)
         return -1;
+    /* PyTorch drops the leading size-1 dims of a value of more dims than
+     * the indexed view has (x[0] = y[None, None]) */
+    int vr = r;
+    for (int i = 0; i < n; i++)
+        vr += ix[i].kind == IX_NEW ? 1 : ix[i].kind == IX_INT ? -1 : 0;
+    for (int64_t one; rank_of(I, src) > vr && graph_dim_const_value(G(I), val_at(I, src)->dims[0], &one) &&
+                      one == 1;) {
+        DimId d[GRAPH_MAX_DIMS];
+        int sr = tl_dims_of(I, src, d);
+        if ((src = tl_tv(I, tl_reshape_to(I, src, d + 1, sr - 1, node), node)) < 0)
+            return -1;
+    }
     int which = -1, dim = 0, general = t->t->base != NULL;
     for (int i = 0; i < n && !general; i++) {
         if (ix[i].kind == IX_NEW || ix[i].dstart >= 0 || ix[i].dstop >= 0) {

@@ -40,6 +40,7 @@ class Forms(nn.Module):
         Z[1:3, 4:8] = y[:2]          # two sliced dims
         Z[None, 0, ::3] = 2.0        # None, an int, a step
         Z[:, 10:].t()[1] = y[:, 0]   # through a transposed view
+        Z[0] = x[1][None, None]      # leading size-1 dims of the value dropped
         return (new_k, past_k.sum(1), h, v * 1.0, flat_in * 2, mflat * 1.0, rows * 1.0, X, Z)
 
 
