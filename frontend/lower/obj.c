@@ -1355,6 +1355,23 @@ static void interp__inplace_war(Interp *I, int32_t opid)
     }
 }
 
+int32_t interp_emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
+                    uint32_t nattr, double f0, double f1, DType dt, int32_t node)
+{
+    OpDesc d;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    d.in = in;
+    d.nin = nin;
+    d.attr = attr;
+    d.nattr = nattr;
+    d.fattr[0] = f0;
+    d.fattr[1] = f1;
+    d.dtype = dt;
+    d.sk = -1;
+    return interp_op(I, &d, node);
+}
+
 uint32_t interp_node_line(const Interp *I, int32_t node)
 {
     return N(I, node >= 0 ? node : 0)->line;

@@ -588,6 +588,9 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node);
  * dependencies. On a shape or dtype error reports TNG206/TNG207 (in host
  * mode too) and returns -1. Returns the op id. */
 int32_t interp_op(Interp *I, OpDesc *d, int32_t node);
+/* interp_op of an op given by its fields; returns its id or -1. */
+int32_t interp_emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
+                    uint32_t nattr, double f0, double f1, DType dt, int32_t node);
 
 /* ===================================================================== */
 /* Views and in-place writes (views.c)                                   */

@@ -52,18 +52,7 @@ int32_t tl_tv(Interp *I, Obj *o, int32_t node)
 int32_t tl_emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
                 uint32_t nattr, double f0, double f1, DType dt, int32_t node)
 {
-    OpDesc d;
-    memset(&d, 0, sizeof d);
-    d.kind = kind;
-    d.in = in;
-    d.nin = nin;
-    d.attr = attr;
-    d.nattr = nattr;
-    d.fattr[0] = f0;
-    d.fattr[1] = f1;
-    d.dtype = dt;
-    d.sk = -1;
-    return interp_op(I, &d, node);
+    return interp_emit(I, kind, in, nin, attr, nattr, f0, f1, dt, node);
 }
 
 /* Output k of op as a tensor object; when op < 0 (interp_op has reported

@@ -98,20 +98,11 @@ static TensorObj *views__root(TensorObj *t)
     return t->base ? t->base : t;
 }
 
-/* Adds op kind with one input x and the attributes of op opid (a view op
- * of the current graph); returns its output or -1. */
+/* Adds op kind (no float attributes, no dtype); returns its output or -1. */
 static int32_t views__emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
                            uint32_t nattr, int32_t node)
 {
-    OpDesc d;
-    memset(&d, 0, sizeof d);
-    d.kind = kind;
-    d.in = in;
-    d.nin = nin;
-    d.attr = attr;
-    d.nattr = nattr;
-    d.sk = -1;
-    int32_t id = interp_op(I, &d, node);
+    int32_t id = interp_emit(I, kind, in, nin, attr, nattr, 0, 0, DT_UNKNOWN, node);
     return id < 0 ? -1 : I->g->ops.v[id].out;
 }
 
