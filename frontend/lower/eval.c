@@ -1671,6 +1671,8 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
                 obj_push(I, cur, it->items[i]);
         return FLOW_NEXT;
     }
+    if (cur->kind == O_TENSOR && !views_operand_ok(I, cur, r, n, "an augmented assignment"))
+        return FLOW_NEXT;
     Obj *res = eval_binop(I, bin, cur, r, n);
     if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g) {
         /* x += y on a tensor is in place: every alias of x sees it */

@@ -613,6 +613,13 @@ int32_t views_current(Interp *I, TensorObj *t, int32_t node);
  * (basic indexing, .T, .mT). */
 void views_after_call(Interp *I, const char *name, Obj *args[], size_t nargs, Obj *res, int32_t node);
 void views_of(Interp *I, Obj *src, Obj *res, int32_t node);
+/* res is a view of src at a place tngc does not know (an index that is
+ * data): writing it, or reading it after a write into src, is refused. */
+void views_undecided(Interp *I, Obj *src, Obj *res, int32_t node);
+/* 1 when operand src of an in-place op into dst shares no element with
+ * dst unless it is dst's very view (same elements, same order); else
+ * TNG211 (PyTorch's result would depend on its memory order) and 0. */
+int views_operand_ok(Interp *I, Obj *dst, Obj *src, int32_t node, const char *what);
 /* An in-place write into tensor x (what names it in diagnostics):
  * views_write_begin checks it (TNG211 into a parameter, TNG203 into an
  * expanded view, ...) and returns the value an in-place op may store into

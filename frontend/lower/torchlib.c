@@ -1427,6 +1427,8 @@ static Obj *lo_copy(Interp *I, Call *c)
             interp_break(I, c->node, RULE_TNG211, "copy_ from something that is not a tensor");
         return unk(I);
     }
+    if (!views_operand_ok(I, dst, src, c->node, "copy_"))
+        return obj_unknown_reported(I);
     if ((in[1] = tl_tv(I, src, c->node)) < 0 || (in[0] = views_write_begin(I, dst, c->node, "copy_")) < 0)
         return unk(I);
     int32_t op = tl_emit(I, OP_COPY, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
@@ -2558,13 +2560,32 @@ static int resolve_index(Interp *I, Obj *index, int n, int32_t node, RuleId rule
     return k;
 }
 
+/* 1 when index (a tensor or a tuple) holds a 0-d integer tensor, which
+ * PyTorch indexes with as with an int: a view whose place is data. */
+static int index_has_0d_int(Interp *I, Obj *index, int32_t node)
+{
+    Obj **items = index->kind == O_TUPLE ? index->items : &index;
+    size_t n = index->kind == O_TUPLE ? index->n : 1;
+    for (size_t i = 0; i < n; i++) {
+        int32_t v = is_tensor(items[i]) ? tl_tv(I, items[i], node) : -1;
+        if (v >= 0 && val_at(I, v)->ndim == 0 && val_at(I, v)->dtype != DT_BOOL &&
+            !dtype_is_float(val_at(I, v)->dtype))
+            return 1;
+    }
+    return 0;
+}
+
 /* t[index] */
 Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
 {
     if (!is_tensor(t) || !index)
         return unk(I);
-    if (tl_index_has_tensor(index))   /* advanced indexing: indexing and scatter */
-        return tl_index_subscript(I, t, index, node);
+    if (tl_index_has_tensor(index)) {   /* advanced indexing: indexing and scatter */
+        Obj *r = tl_index_subscript(I, t, index, node);
+        if (index_has_0d_int(I, index, node))
+            views_undecided(I, t, r, node);   /* PyTorch: a view at a place tngc does not know */
+        return r;
+    }
     int32_t x = tl_tv(I, t, node);
     if (x < 0)
         return unk(I);

@@ -324,6 +324,13 @@ Obj *tl_inplace_method(Interp *I, const char *name, Obj *self, CallArgs *a)
     int32_t x = tl_tv(I, self, a->node);
     if (x < 0)
         return unk(I);
+    const char *what = interp_printf(I, "Tensor.%s", name);
+    for (size_t i = 0; i < a->npos; i++)
+        if (!views_operand_ok(I, self, a->pos[i], a->node, what))
+            return obj_unknown_reported(I);
+    for (size_t i = 0; i < a->nkw; i++)
+        if (!views_operand_ok(I, self, a->kw[i], a->node, what))
+            return obj_unknown_reported(I);
     Obj *r = torchlib_call(I, base, self, a);
     if (!r || is_unknown(r))
         return r;

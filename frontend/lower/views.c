@@ -46,6 +46,7 @@
  */
 #include "obj.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define VIEWS_MAX_CHAIN 32   /* view ops from a root to one of its views */
@@ -469,6 +470,103 @@ static int views__reshape_viewable(Interp *I, TensorObj *p, TensorObj *r)
     return views__compute_stride(g, n, size, stride, rv->ndim, nsz, nst);
 }
 
+static TensorObj *views__here(Interp *I, Obj *o);
+
+/* The element offsets (from the root's first element) of t into bits
+ * (one per element of the root, n of them), when every size, stride and
+ * offset along the chain is a constant; the count set, or -1. */
+static int64_t views__elements(Interp *I, TensorObj *t, uint8_t *bits, int64_t nbits)
+{
+    Graph *g = I->g;
+    TensorObj *root = views__root(t);
+    int64_t off = 0;
+    for (int i = 0; t->base && i < t->nchain; i++) {
+        TensorObj part = *t;
+        part.nchain = i;   /* the strides of step i's input */
+        DimId sz[GRAPH_MAX_DIMS], st[GRAPH_MAX_DIMS];
+        const Op *op = &g->ops.v[t->chain[i]];
+        if (op->kind != OP_SLICE && op->kind != OP_SELECT)
+            continue;
+        if (views__strides(I, &part, sz, st) < 0)
+            return -1;
+        int64_t n, s, a = op->attr[1];
+        if (!graph_dim_const_value(g, sz[op->attr[0]], &n) || !graph_dim_const_value(g, st[op->attr[0]], &s))
+            return -1;
+        if (a == GRAPH_END)
+            a = n;
+        a = a < 0 ? (a + n < 0 ? 0 : a + n) : (a > n ? n : a);
+        off += a * s;
+    }
+    DimId sz[GRAPH_MAX_DIMS], st[GRAPH_MAX_DIMS];
+    int64_t c[GRAPH_MAX_DIMS], sv[GRAPH_MAX_DIMS], k[GRAPH_MAX_DIMS] = {0}, total = 1, set = 0;
+    int nd = views__strides(I, t, sz, st);
+    (void)root;
+    if (nd < 0)
+        return -1;
+    for (int d = 0; d < nd; d++) {
+        if (!graph_dim_const_value(g, sz[d], &c[d]) || !graph_dim_const_value(g, st[d], &sv[d]))
+            return -1;
+        total *= c[d];
+        if (total > ((int64_t)1 << 22))
+            return -1;
+    }
+    for (int64_t e = 0; e < total; e++) {
+        int64_t at = off;
+        for (int d = 0; d < nd; d++)
+            at += k[d] * sv[d];
+        if (at < 0 || at >= nbits)
+            return -1;
+        set += !bits[at];
+        bits[at] = 1;
+        for (int d = nd - 1; d >= 0 && ++k[d] == c[d]; d--)
+            k[d] = 0;
+    }
+    return set;
+}
+
+int views_operand_ok(Interp *I, Obj *dst, Obj *src, int32_t node, const char *what)
+{
+    TensorObj *a = views__here(I, dst), *b = views__here(I, src);
+    if (!a || !b || a == b || views__root(a) != views__root(b) || a->value < 0 || b->value < 0)
+        return 1;
+    if (a->nchain == b->nchain && a->ambig == b->ambig &&
+        (!a->nchain || memcmp(a->chain, b->chain, (size_t)a->nchain * sizeof *a->chain) == 0))
+        return 1;   /* the same elements in the same order */
+    /* another view of the written tensor's storage: fine when the two
+     * share no element, PyTorch's memory-order result else */
+    Graph *g = I->g;
+    const Val *rv = &g->vals.v[views__root(a)->value];
+    int64_t nbits = 1, x;
+    int ok = !a->ambig && !b->ambig;
+    for (int d = 0; ok && d < rv->ndim; d++) {
+        ok = graph_dim_const_value(g, rv->dims[d], &x) && x <= ((int64_t)1 << 22);
+        nbits *= ok ? x : 1;
+        ok = ok && nbits <= ((int64_t)1 << 22);
+    }
+    if (ok) {
+        uint8_t *bits = calloc((size_t)nbits + 1, 1);
+        int64_t na = bits ? views__elements(I, a, bits, nbits) : -1;
+        int64_t before = na;
+        int64_t nb = na >= 0 ? views__elements(I, b, bits, nbits) : -1;
+        free(bits);
+        /* disjoint: b set every one of its elements anew */
+        if (na >= 0 && nb >= 0) {
+            int64_t bn = 1;
+            DimId sz[GRAPH_MAX_DIMS], st[GRAPH_MAX_DIMS];
+            int nd = views__strides(I, b, sz, st);
+            for (int d = 0; d < nd; d++)
+                bn *= graph_dim_const_value(g, sz[d], &x) ? x : -1;
+            (void)before;
+            if (nd >= 0 && bn == nb)
+                return 1;
+        }
+    }
+    interp_break(I, node, RULE_TNG211, "%s: an operand is another view of the storage written, and may share "
+                 "elements with it: PyTorch's result then depends on the order it writes them in (clone() "
+                 "the operand)", what);
+    return 0;
+}
+
 /* ---- library calls ----------------------------------------------------- */
 
 enum { VK_OTHER, VK_VIEW, VK_RESHAPE, VK_CONTIG, VK_SAME };
@@ -519,6 +617,11 @@ static TensorObj *views__here(Interp *I, Obj *o)
             return s->obj->t;
     }
     return NULL;
+}
+
+static int is_here_tensor(Interp *I, const Obj *o)
+{
+    return o && o->kind == O_TENSOR && o->t->g == I->g && o->t->value >= 0;
 }
 
 static int views__shares(const Graph *g, int32_t a, int32_t b)
@@ -603,6 +706,13 @@ void views_after_call(Interp *I, const char *name, Obj *args[], size_t nargs, Ob
         for (size_t i = 0; i < res->n; i++)
             views__one(I, kind, name, p, args, nargs, res->items[i], node);
     }
+}
+
+void views_undecided(Interp *I, Obj *src, Obj *res, int32_t node)
+{
+    TensorObj *p = views__here(I, src);
+    if (p && is_here_tensor(I, res) && res->t != p && !res->t->base)
+        views__ambiguous(p, res->t, node);
 }
 
 void views_of(Interp *I, Obj *src, Obj *res, int32_t node)
@@ -808,13 +918,15 @@ int views_write_end(Interp *I, Obj *x, int32_t nv, int32_t node)
     TensorObj *r = t->base;
     if (!r || r->value < 0)
         return views__root_write(I, t, nv, node);
-    /* the parents along the chain, from the root's current value */
+    /* copy-on-write tensors sharing the root's buffer (the root itself
+     * among them) get buffers of their own first; then the parents along
+     * the chain, from the root's current value */
+    views__unshare(I, r->value, NULL, node);
     int32_t par[VIEWS_MAX_CHAIN];
     par[0] = r->value;
     for (int i = 1; i < t->nchain; i++)
         if ((par[i] = views__replay(I, t->chain[i - 1], par[i - 1], node)) < 0)
             return -1;
-    views__unshare(I, r->value, NULL, node);
     int32_t cur = nv;
     for (int i = t->nchain - 1; i >= 0 && cur >= 0; i--)
         cur = views__inverse(I, t->chain[i], par[i], cur, node);

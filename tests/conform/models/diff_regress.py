@@ -1,6 +1,8 @@
 # Regressions from tests/diff: the generated programs (tests/diff/gen.py,
 # each class one program, its seed above it) that tngc answered wrongly
-# before views and in-place writes were modelled (frontend/lower/views.c):
+# before views and in-place writes were modelled (frontend/lower/views.c),
+# and the last, P156624, a write through a copy-on-write reshape that went
+# into the tensor it was copied from:
 # writes through views of inputs, buffers and op results, read back
 # through other aliases. Each is kept as generated. (tests/conform/run.sh)
 import torch
@@ -1431,4 +1433,25 @@ x0_281 = (torch.randint(-32, 33, (5, 3, 2)) / 16).npu()
 torchair.inference.set_dim_gears(x0_281, dim_gears={0: [3, 5]})
 with torch.no_grad():
     r281 = m281(x0_281)
+# program seed 156624 (gen.py --program 156624)
+class P156624(nn.Module):
+    def forward(self, x0, x1, x2, x3):
+        v1 = x2.narrow(1, 0, 4)
+        v3 = v1.reshape(24)
+        v4 = v1[..., 0::1]
+        v5 = v3[-2:24]
+        v5.masked_fill_(v5 < 0, 1.5)
+        return v4,
+
+
+torch.manual_seed(156624)
+m156624 = torch.compile(P156624().npu(), backend=npu_backend, dynamic=False, fullgraph=True)
+x0_156624 = (torch.randint(-32, 33, (5, 6)) / 16).npu()
+x1_156624 = (torch.randint(-32, 33, (2, 5)) / 16).to(torch.float16).npu()
+x2_156624 = (torch.randint(-32, 33, (3, 6, 2)) / 16).to(torch.float16).npu()
+x3_156624 = (torch.randint(-32, 33, (4,)) / 16).npu()
+with torch.no_grad():
+    r156624 = m156624(x0_156624, x1_156624, x2_156624, x3_156624)
+
+
 print('done')
