@@ -474,11 +474,11 @@ static TensorObj *views__here(Interp *I, Obj *o);
 
 /* The element offsets (from the root's first element) of t into bits
  * (one per element of the root, n of them), when every size, stride and
- * offset along the chain is a constant; the count set, or -1. */
-static int64_t views__elements(Interp *I, TensorObj *t, uint8_t *bits, int64_t nbits)
+ * offset along the chain is a constant: the count newly set, t's element
+ * count in *total; or -1. */
+static int64_t views__elements(Interp *I, TensorObj *t, uint8_t *bits, int64_t nbits, int64_t *total_out)
 {
     Graph *g = I->g;
-    TensorObj *root = views__root(t);
     int64_t off = 0;
     for (int i = 0; t->base && i < t->nchain; i++) {
         TensorObj part = *t;
@@ -500,7 +500,6 @@ static int64_t views__elements(Interp *I, TensorObj *t, uint8_t *bits, int64_t n
     DimId sz[GRAPH_MAX_DIMS], st[GRAPH_MAX_DIMS];
     int64_t c[GRAPH_MAX_DIMS], sv[GRAPH_MAX_DIMS], k[GRAPH_MAX_DIMS] = {0}, total = 1, set = 0;
     int nd = views__strides(I, t, sz, st);
-    (void)root;
     if (nd < 0)
         return -1;
     for (int d = 0; d < nd; d++) {
@@ -521,6 +520,7 @@ static int64_t views__elements(Interp *I, TensorObj *t, uint8_t *bits, int64_t n
         for (int d = nd - 1; d >= 0 && ++k[d] == c[d]; d--)
             k[d] = 0;
     }
+    *total_out = total;
     return set;
 }
 
@@ -545,21 +545,12 @@ int views_operand_ok(Interp *I, Obj *dst, Obj *src, int32_t node, const char *wh
     }
     if (ok) {
         uint8_t *bits = calloc((size_t)nbits + 1, 1);
-        int64_t na = bits ? views__elements(I, a, bits, nbits) : -1;
-        int64_t before = na;
-        int64_t nb = na >= 0 ? views__elements(I, b, bits, nbits) : -1;
+        int64_t ta, tb;
+        int64_t na = bits ? views__elements(I, a, bits, nbits, &ta) : -1;
+        int64_t nb = na >= 0 ? views__elements(I, b, bits, nbits, &tb) : -1;
         free(bits);
-        /* disjoint: b set every one of its elements anew */
-        if (na >= 0 && nb >= 0) {
-            int64_t bn = 1;
-            DimId sz[GRAPH_MAX_DIMS], st[GRAPH_MAX_DIMS];
-            int nd = views__strides(I, b, sz, st);
-            for (int d = 0; d < nd; d++)
-                bn *= graph_dim_const_value(g, sz[d], &x) ? x : -1;
-            (void)before;
-            if (nd >= 0 && bn == nb)
-                return 1;
-        }
+        if (nb >= 0 && nb == tb)   /* disjoint: b set every one of its elements anew */
+            return 1;
     }
     interp_break(I, node, RULE_TNG211, "%s: an operand is another view of the storage written, and may share "
                  "elements with it: PyTorch's result then depends on the order it writes them in (clone() "
