@@ -1532,7 +1532,8 @@ static Obj *str_format(Interp *I, const Obj *fmt, const CallArgs *a)
     int ok = 1;
     while (s < end && ok) {
         if ((*s == '{' || *s == '}') && s + 1 < end && s[1] == *s) {
-            sb_putc(&out, *s);
+            if (!interp_str_put(I, &out, s, 1, a->node, "str.format"))
+                break;
             s += 2;
             continue;
         }
@@ -1541,7 +1542,11 @@ static Obj *str_format(Interp *I, const Obj *fmt, const CallArgs *a)
             break;
         }
         if (*s != '{') {
-            sb_putc(&out, *s++);
+            const char *lit = s;
+            while (s < end && *s != '{' && *s != '}')
+                s++;
+            if (!interp_str_put(I, &out, lit, (size_t)(s - lit), a->node, "str.format"))
+                break;
             continue;
         }
         const char *close = memchr(s, '}', (size_t)(end - s));
@@ -1570,9 +1575,13 @@ static Obj *str_format(Interp *I, const Obj *fmt, const CallArgs *a)
         const char *t = v && (conv == 0 || conv == 'r' || conv == 's') ? pyformat_value(I, v, conv, spec) : NULL;
         if (!t)
             ok = 0;
-        else
-            sb_puts(&out, t);
+        else if (!interp_str_put(I, &out, t, strlen(t), a->node, "str.format"))
+            break;
         s = close + 1;
+    }
+    if (I->aborted) {   /* past the string limit: the run stops */
+        sb_free(&out);
+        return obj_unknown(I, NULL);
     }
     Obj *r = ok ? obj_str(I, interp_strndup(I, out.s ? out.s : "", out.len)) : NULL;
     sb_free(&out);
@@ -1585,19 +1594,38 @@ static Obj *str_join(Interp *I, const Obj *sep, CallArgs *a)
     Obj *l = obj_iter(I, args_get(a, 0, "iterable"), a->node, ITER_EXPAND);
     if (!l)
         return NULL;
-    StrBuf out = {0};
+    /* the length first: the text is made only when it fits */
+    size_t total = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (l->items[i]->kind != O_STR) {
-            sb_free(&out);
+        if (l->items[i]->kind != O_STR)
             return NULL;
-        }
-        if (i)
-            sb_putn(&out, sep->s, sep->len);
-        sb_putn(&out, l->items[i]->s, l->items[i]->len);
+        total += l->items[i]->len + (i ? sep->len : 0);
+        if (total > INTERP_MAX_STR)
+            break;
     }
-    Obj *r = obj_str(I, interp_strndup(I, out.s ? out.s : "", out.len));
-    sb_free(&out);
-    return r;
+    if (!interp_str_fits(I, a->node, total, "str.join"))
+        return obj_unknown(I, NULL);
+    char *out = interp_alloc(I, total + 1);
+    size_t at = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (i) {
+            memcpy(out + at, sep->s, sep->len);
+            at += sep->len;
+        }
+        memcpy(out + at, l->items[i]->s, l->items[i]->len);
+        at += l->items[i]->len;
+    }
+    return obj_str(I, out);
+}
+
+/* Whether the list r of a split may take one more piece: 0 after stopping
+ * the run (TNG212 at node) when it holds INTERP_MAX_ITEMS already. */
+static int str__room(Interp *I, const Obj *r, int32_t node)
+{
+    if (r->n < INTERP_MAX_ITEMS)
+        return 1;
+    interp_limit(I, node, "a container of more than 100,000 items (a split)");
+    return 0;
 }
 
 /* s.split(sep=None, maxsplit=-1): on whitespace runs, or on sep */
@@ -1628,6 +1656,8 @@ static Obj *str_split(Interp *I, const Obj *self, CallArgs *a)
             }
             while (s < end && !strchr(" \t\n\r\f\v", *s))
                 s++;
+            if (!str__room(I, r, a->node))
+                return obj_unknown(I, NULL);
             obj_push(I, r, obj_str(I, interp_strndup(I, w, (size_t)(s - w))));
         }
         return r;
@@ -1642,6 +1672,8 @@ static Obj *str_split(Interp *I, const Obj *self, CallArgs *a)
                     break;
                 }
             }
+        if (!str__room(I, r, a->node))
+            return obj_unknown(I, NULL);
         if (!hit) {
             obj_push(I, r, obj_str(I, interp_strndup(I, s, (size_t)(end - s))));
             return r;
@@ -1659,21 +1691,39 @@ static Obj *str_replace(Interp *I, const Obj *self, CallArgs *a)
     if (!old || !new || (co && co->kind != O_INT) || old->len == 0)
         return NULL;   /* an empty old inserts between characters: not done */
     int64_t count = co ? co->i : -1;
-    StrBuf out = {0};
+    /* the length first: the text is made only when it fits */
+    size_t hits = 0;
     const char *s = self->s, *end = self->s + self->len;
-    while (s < end) {
+    for (int64_t left = count; s < end && left != 0;) {
         interp_work(I, 1 + old->len / 64);
-        if (count != 0 && s + old->len <= end && !memcmp(s, old->s, old->len)) {
-            sb_putn(&out, new->s, new->len);
+        if (s + old->len <= end && !memcmp(s, old->s, old->len))
+            hits++, s += old->len, left--;
+        else
+            s++;
+    }
+    if (I->aborted)
+        return obj_unknown(I, NULL);
+    size_t total = self->len - hits * old->len;
+    if (new->len && hits > (INTERP_MAX_STR - (total < INTERP_MAX_STR ? total : INTERP_MAX_STR)) / new->len)
+        total = (size_t)INTERP_MAX_STR + 1;
+    else
+        total += hits * new->len;
+    if (!interp_str_fits(I, a->node, total, "str.replace"))
+        return obj_unknown(I, NULL);
+    char *out = interp_alloc(I, total + 1);
+    size_t at = 0;
+    s = self->s;
+    while (s < end) {
+        if (hits && s + old->len <= end && !memcmp(s, old->s, old->len)) {
+            memcpy(out + at, new->s, new->len);
+            at += new->len;
             s += old->len;
-            count--;
+            hits--;
         } else {
-            sb_putc(&out, *s++);
+            out[at++] = *s++;
         }
     }
-    Obj *r = obj_str(I, interp_strndup(I, out.s ? out.s : "", out.len));
-    sb_free(&out);
-    return r;
+    return obj_str(I, out);
 }
 
 /* s.strip([chars]) | lstrip | rstrip */
@@ -1816,6 +1866,8 @@ static Obj *str_more(Interp *I, const char *m, Obj *self, CallArgs *a)
             long k = str__find(I, &head, x, 1);
             if (k < 0)
                 break;
+            if (!str__room(I, r, a->node))
+                return obj_unknown(I, NULL);
             obj_push(I, r, obj_str(I, interp_strndup(I, self->s + k + x->len, end - (size_t)k - x->len)));
             end = (size_t)k;
         }

@@ -298,8 +298,7 @@ static int fstring_field(Interp *I, Frame *f, int32_t n, StrBuf *out, Obj **unkn
         *unknown = v;
         return 0;
     }
-    sb_puts(out, t);
-    return 1;
+    return interp_str_put(I, out, t, strlen(t), n, "an f-string");
 }
 
 /* f"text {expr!conv:spec} ...": the string, when every field is known */
@@ -316,7 +315,7 @@ static Obj *eval_fstring(Interp *I, Frame *f, int32_t n, int raw)
             break;
         case NK_string_content:
             t = ast_text(I->ast, c, &len);
-            ok = fstring_text(t, len, raw, &out);
+            ok = fstring_text(t, len, raw, &out) && interp_str_fits(I, c, out.len, "an f-string");
             break;
         case NK_interpolation:
             ok = fstring_field(I, f, c, &out, &unknown);

@@ -546,6 +546,27 @@ void interp_limit(Interp *I, int32_t node, const char *what)
     I->aborted = 1;
 }
 
+int interp_str_fits(Interp *I, int32_t node, size_t n, const char *what)
+{
+    if (n <= INTERP_MAX_STR)
+        return 1;
+    if (!I->aborted) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "a string of more than 1 MiB (%s)", what);
+        interp_limit(I, node, msg);
+    }
+    I->aborted = 1;
+    return 0;
+}
+
+int interp_str_put(Interp *I, StrBuf *out, const char *s, size_t n, int32_t node, const char *what)
+{
+    if (out->len > INTERP_MAX_STR || n > INTERP_MAX_STR - out->len)
+        return interp_str_fits(I, node, (size_t)INTERP_MAX_STR + 1, what);
+    sb_putn(out, s, n);
+    return 1;
+}
+
 /* ---- the budget ---- */
 
 void interp_charge(Interp *I, size_t n)

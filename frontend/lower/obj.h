@@ -40,7 +40,8 @@
 #define INTERP_MAX_STEPS 2000000L   /* statements and loop iterations */
 #define INTERP_MAX_DEPTH 64         /* nested calls */
 #define INTERP_MAX_ITEMS 100000     /* elements of one container */
-#define INTERP_MAX_STR (1u << 20)   /* bytes of one string built by + */
+#define INTERP_MAX_STR (1u << 20)   /* bytes of one string the script builds (+, *, join,
+                                     * replace, format, f-strings, %) */
 #define INTERP_MAX_NEST 1000        /* nested expressions and statements, as Python's
                                      * recursion limit: keeps the C stack bounded */
 #define SMALL_INT_MIN (-16)          /* ints in [SMALL_INT_MIN, SMALL_INT_MAX) are shared */
@@ -352,6 +353,13 @@ void interp_work(Interp *I, size_t units);
 void interp_charge_graph(Interp *I);
 /* Stops the whole run at a limit (TNG212 at node). */
 void interp_limit(Interp *I, int32_t node, const char *what);
+/* Whether a string of n bytes may be made (INTERP_MAX_STR at most): 1, or
+ * 0 after stopping the run (TNG212 at node naming what made it). Every
+ * operation that builds a string asks before it allocates. */
+int interp_str_fits(Interp *I, int32_t node, size_t n, const char *what);
+/* Appends s[0..n) to out when out stays within INTERP_MAX_STR: 1, or 0
+ * after stopping the run as interp_str_fits does (out unchanged). */
+int interp_str_put(Interp *I, StrBuf *out, const char *s, size_t n, int32_t node, const char *what);
 
 /* ===================================================================== */
 /* Making and reading objects                                            */

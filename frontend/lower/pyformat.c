@@ -328,6 +328,9 @@ const char *pyformat_value(Interp *I, const Obj *v, int conv, const char *spec)
         Spec sp;
         ok = pyformat__spec(spec, &sp) && pyformat__spec_value(v, &sp, &out);
     }
+    /* a repr past 1 MiB (refused while it was written) stops the run */
+    if (out.len > INTERP_MAX_STR)
+        ok = interp_str_fits(I, I->at, out.len, conv == 'r' ? "repr()" : "str()");
     const char *r = ok ? interp_strndup(I, out.s ? out.s : "", out.len) : NULL;
     sb_free(&out);
     return r;
@@ -412,11 +415,14 @@ const char *pyformat_percent(Interp *I, const Obj *fmt, const Obj *args)
     int ok = 1;
     while (s < end && ok) {
         if (out.len > INTERP_MAX_STR) {
-            ok = 0;   /* many wide fields: refused past 1 MiB */
+            ok = interp_str_fits(I, I->at, out.len, "'%' formatting");   /* many wide fields */
             break;
         }
         if (*s != '%') {
-            sb_putc(&out, *s++);
+            const char *lit = s;
+            while (s < end && *s != '%')
+                s++;
+            ok = interp_str_put(I, &out, lit, (size_t)(s - lit), I->at, "'%' formatting");
             continue;
         }
         s++;
@@ -473,6 +479,8 @@ const char *pyformat_percent(Interp *I, const Obj *fmt, const Obj *args)
             v = items[next++];
         }
         ok = pyformat__percent_one(I, v, flags, width, prec, type, &out);
+        if (ok && out.len > INTERP_MAX_STR)
+            ok = interp_str_fits(I, I->at, out.len, "'%' formatting");
     }
     /* TypeError: not all arguments converted (a dict is one argument) */
     if (ok && !map && next != n)

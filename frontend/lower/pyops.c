@@ -182,11 +182,12 @@ Obj *pyops_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         return pyops__seq_concat(I, l, r);
     }
     if (strcmp(op, "+") == 0 && l->kind == O_STR && r->kind == O_STR) {
-        if (strlen(l->s) + strlen(r->s) > INTERP_MAX_STR) {
-            interp_limit(I, node, "a string of more than 1 MiB");
+        if (!interp_str_fits(I, node, l->len + r->len, "'+'"))
             return obj_unknown(I, NULL);
-        }
-        return obj_str(I, interp_printf(I, "%s%s", l->s, r->s));
+        char *out = interp_alloc(I, l->len + r->len + 1);
+        memcpy(out, l->s, l->len);
+        memcpy(out + l->len, r->s, r->len);
+        return obj_str(I, out);
     }
     int64_t k;
     if (strcmp(op, "*") == 0 && (l->kind == O_STR || r->kind == O_STR) &&
@@ -195,7 +196,7 @@ Obj *pyops_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         if (k < 0)
             k = 0;
         if (t->len && (uint64_t)k > INTERP_MAX_STR / t->len) {
-            interp_limit(I, node, "a string of more than 1 MiB");
+            interp_str_fits(I, node, (size_t)INTERP_MAX_STR + 1, "'*'");
             return obj_unknown(I, NULL);
         }
         char *out = interp_alloc(I, t->len * (size_t)k + 1);
