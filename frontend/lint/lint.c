@@ -725,6 +725,8 @@ static void lint__gears(Lint *l)
 
 static int lint__suppressed(const ScanFile *sf, const Diag *d)
 {
+    if (d->rule == RULE_TNG003)
+        return 0;   /* the file was not analysed: never hidden */
     for (size_t i = 0; i < sf->suppressions.n; i++)
         if (sf->suppressions.v[i].line == d->line && sf->suppressions.v[i].rule == d->rule)
             return 1;

@@ -145,6 +145,7 @@ typedef struct Scanner {
     VEC(Pending) queue;
     int depth;
     int deep_reported;
+    int non_ascii;           /* TNG003s reported: the file is not analysed further */
     ScanModules *mods;       /* the run's modules, NULL: imports are not followed */
     StrMap imported;         /* "<module>:<config>" -> int*: its copy in this file */
 } Scanner;
@@ -356,6 +357,42 @@ static void scan__repeated_keywords(Scanner *s, int32_t args, int *count)
     strmap_free(&seen);
 }
 
+/* An identifier that may not be its own NFKC normal form (TNG003).
+ * CPython reads identifiers in NFKC (PEP 3131): `ｘ` (fullwidth) and `x`
+ * are one name to Python. tngc compares names byte for byte and has no
+ * Unicode table to normalise them, so such a name would silently be a
+ * second variable, attribute, keyword or module: the file is refused
+ * instead. Names of ASCII and of letters known to be NFKC-normal
+ * (source_ident_unstable: CJK, kana, Hangul, Latin-1, Greek, Cyrillic)
+ * are fine, and so is any text in strings and comments. */
+static void scan__non_ascii_identifier(Scanner *s, int32_t n)
+{
+    size_t len;
+    const char *t = ast_text(s->ast, n, &len);
+    uint32_t c = source_ident_unstable(t, len);
+    if (!c)
+        return;
+    if (++s->non_ascii > SCAN_MAX_SYNTAX)
+        return;
+    if (s->non_ascii == SCAN_MAX_SYNTAX) {
+        diag_node(&s->sf->diags, s->ast, n, RULE_TNG003, "too many such identifiers; the rest are not shown");
+        return;
+    }
+    size_t show = len;   /* at most 64 bytes of the name, cut before a UTF-8 sequence */
+    if (show > 64) {
+        show = 64;
+        while (show > 0 && ((unsigned char)t[show] & 0xc0) == 0x80)
+            show--;
+    }
+    char cp[16] = "a byte";
+    if (c < 0x110000)
+        snprintf(cp, sizeof cp, "U+%04X", (unsigned)c);
+    diag_node(&s->sf->diags, s->ast, n, RULE_TNG003,
+              "identifier '%.*s%s' has %s, which Python may read as another character (it normalises "
+              "names to NFKC, PEP 3131; tngc does not): spell it in ASCII (the file is not analysed further)",
+              (int)show, t, show < len ? "..." : "", cp);
+}
+
 /* Marks the error nodes to report: the innermost ones (an ERROR node of
  * tree-sitter's recovery may wrap half a file; what is wrong lies in the
  * error nodes inside it), the first on each line. */
@@ -393,6 +430,8 @@ static void scan__prepass(Scanner *s)
             scan__suppression(s, n);
         } else if (report && report[i]) {
             scan__syntax_error(s, n, &syntax);
+        } else if (nd->kind == NK_identifier) {
+            scan__non_ascii_identifier(s, n);
         } else if (nd->kind == NK_argument_list) {
             scan__repeated_keywords(s, n, &syntax);
         } else if (nd->kind == NK_class_definition) {
@@ -1596,11 +1635,13 @@ static int scan__file(ScanFile *self, ScanModules *mods, char *err, size_t errle
     scan__prepass(&s);
     s.self_attrs = xcalloc(self->classes.n + 1, sizeof *s.self_attrs);
     s.frame = scan__frame_new(&s, NULL);
-    scan__visit(&s, 0);
-    scan__exports(&s);
-    for (size_t i = 0; i < s.queue.n; i++) {
-        Pending p = s.queue.v[i];
-        scan__function(&s, &p);
+    if (!s.non_ascii) {   /* a non-ASCII name would be misread: nothing is analysed */
+        scan__visit(&s, 0);
+        scan__exports(&s);
+        for (size_t i = 0; i < s.queue.n; i++) {
+            Pending p = s.queue.v[i];
+            scan__function(&s, &p);
+        }
     }
     for (size_t i = 0; i < s.frames.n; i++) {
         strmap_free(&s.frames.v[i]->vars);

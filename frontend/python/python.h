@@ -39,6 +39,14 @@ uint32_t source_line(const Source *self, uint32_t offset);
 uint32_t source_col(const Source *self, uint32_t offset);
 /* The text of a 1-based line without its line break. */
 const char *source_line_text(const Source *self, uint32_t line, size_t *len);
+/* Whether the identifier s[0..n) (UTF-8) is its own NFKC normal form by
+ * what tngc knows: 0 when every character is ASCII or in a range of
+ * letters whose NFKC form is themselves in any sequence (Latin-1, basic
+ * Greek and Cyrillic, kana, CJK ideographs, Hangul syllables); else the
+ * first other code point (0x110000 for bytes that are not UTF-8). CPython
+ * reads identifiers in NFKC (PEP 3131), so only names made of those
+ * characters compare byte for byte as Python compares them. */
+uint32_t source_ident_unstable(const char *s, size_t n);
 
 /* ===================================================================== */
 /* Syntax tree                                                           */

@@ -134,3 +134,41 @@ const char *source_line_text(const Source *self, uint32_t line, size_t *len)
     *len = end - start;
     return self->text + start;
 }
+
+/* Code point ranges of letters that are their own NFKC normal form, have
+ * combining class 0 and compose with nothing: a string of them and ASCII
+ * is NFKC-normal (checked against Python's unicodedata, Unicode 14). */
+static const uint32_t source__nfkc_stable[][2] = {
+    {0x00C0, 0x00D6}, {0x00D8, 0x00F6}, {0x00F8, 0x00FF},   /* Latin-1 letters */
+    {0x0391, 0x03A1}, {0x03A3, 0x03A9}, {0x03B1, 0x03C9},   /* Greek */
+    {0x0401, 0x0401}, {0x0410, 0x044F}, {0x0451, 0x0451},   /* Cyrillic */
+    {0x3041, 0x3096}, {0x30A1, 0x30FA}, {0x30FC, 0x30FC},   /* hiragana, katakana */
+    {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},                     /* CJK ideographs */
+    {0xAC00, 0xD7A3},                                       /* Hangul syllables */
+};
+
+uint32_t source_ident_unstable(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = utf8_valid_len(p + i, n - i);
+        if (!len)
+            return 0x110000;
+        uint32_t c = len == 2 ? (uint32_t)(p[i] & 0x1f) << 6 | (p[i + 1] & 0x3f)
+                   : len == 3 ? (uint32_t)(p[i] & 0x0f) << 12 | (uint32_t)(p[i + 1] & 0x3f) << 6 | (p[i + 2] & 0x3f)
+                              : (uint32_t)(p[i] & 0x07) << 18 | (uint32_t)(p[i + 1] & 0x3f) << 12 |
+                                    (uint32_t)(p[i + 2] & 0x3f) << 6 | (p[i + 3] & 0x3f);
+        size_t k = 0;
+        while (k < sizeof source__nfkc_stable / sizeof *source__nfkc_stable &&
+               !(c >= source__nfkc_stable[k][0] && c <= source__nfkc_stable[k][1]))
+            k++;
+        if (k == sizeof source__nfkc_stable / sizeof *source__nfkc_stable)
+            return c;
+        i += len;
+    }
+    return 0;
+}
