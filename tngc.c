@@ -150,6 +150,29 @@ struct Command {
 
 static int usage_error(const Command *cmd, const char *fmt, ...);
 
+/* Writes "tngc: MESSAGE" and a line break to stream, the message formatted
+ * from fmt and shown by sb_put_printable: a path, an option's value or a
+ * loader's error that quotes one cannot put control bytes on a terminal. */
+static void tngc_vsay(FILE *stream, const char *fmt, va_list ap)
+{
+    StrBuf msg = {0}, shown = {0};
+    sb_vprintf(&msg, fmt, ap);
+    sb_puts(&shown, "tngc: ");
+    sb_put_printable(&shown, msg.s ? msg.s : "", msg.len);
+    sb_putc(&shown, '\n');
+    fwrite(shown.s, 1, shown.len, stream);
+    sb_free(&msg);
+    sb_free(&shown);
+}
+
+static void tngc_say(FILE *stream, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tngc_vsay(stream, fmt, ap);
+    va_end(ap);
+}
+
 static int write_out(const StrBuf *out)
 {
     if (out->len && fwrite(out->s, 1, out->len, stdout) != out->len)
@@ -234,7 +257,7 @@ static int stage_load(Script *S, const Job *job, const char *file)
     S->file = file;
     char err[512];
     if (scanfile_load_with(&S->sf, file, job->modules, err, sizeof err) != 0) {
-        fprintf(stderr, "tngc: %s\n", err);
+        tngc_say(stderr, "%s", err);
         return EXIT_USAGE;
     }
     S->loaded = 1;
@@ -374,11 +397,11 @@ static int ensure_dir(const char *dir)
 {
     struct stat st;
     if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tngc: the output directory %s is a file, not a directory\n", dir);
+        tngc_say(stderr, "the output directory %s is a file, not a directory", dir);
         return -1;
     }
     if (fs_mkdirs(dir, 0) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tngc: cannot create the output directory %s: %s\n", dir, strerror(errno));
+        tngc_say(stderr, "cannot create the output directory %s: %s", dir, strerror(errno));
         return -1;
     }
     return 0;
@@ -391,7 +414,7 @@ static int write_in(const char *dir, const char *name, const StrBuf *text)
     sb_printf(&path, "%s/%s", dir, name);
     int rc = write_file_atomic(path.s, text->s ? text->s : "", text->len);
     if (rc != 0)
-        fprintf(stderr, "tngc: cannot write %s: %s\n", path.s, strerror(errno));
+        tngc_say(stderr, "cannot write %s: %s", path.s, strerror(errno));
     sb_free(&path);
     return rc;
 }
@@ -416,7 +439,7 @@ static void user_kernels_missing(Script *S, size_t e, const GenOptions *go, cons
     for (size_t i = from; i < S->files.n; i++)
         if (strstr(S->files.v[i].name, "_kernels_user.c") && ensure_dir(outdir) == 0 &&
             write_in(outdir, S->files.v[i].name, &S->files.v[i].text) == 0)
-            fprintf(stderr, "tngc: the stub with their signatures is %s/%s; pass your file with --kernels FILE.c\n",
+            tngc_say(stderr, "the stub with their signatures is %s/%s; pass your file with --kernels FILE.c",
                     outdir, S->files.v[i].name);
 }
 
@@ -427,7 +450,7 @@ static void print_file_diags(const char *path, DiagList *diags)
     Source src;
     char err[256];
     if (source_load(&src, path, err, sizeof err) != 0 && source_from_text(&src, path, "", 0, err, sizeof err) != 0) {
-        fprintf(stderr, "tngc: %s\n", err);
+        tngc_say(stderr, "%s", err);
         return;
     }
     print_diag_list(&src, diags);
@@ -457,11 +480,11 @@ static int user_kernels_check(Script *S, size_t e, const GenOptions *go, size_t 
     StrBuf why = {0};
     DiagList kdiags = {0};
     if (build_runtime_find(inc, lib, sizeof inc) != 0) {
-        fprintf(stderr, "tngc: cannot find libtngcrt's headers next to tngc\n");
+        tngc_say(stderr, "cannot find libtngcrt's headers next to tngc");
         rc = EXIT_USAGE;
     } else if (usercheck_kernels(job->bo.kernels, inc, &fns, &kdiags, &why) != 0) {
         if (why.len)
-            fprintf(stderr, "tngc: %s\n", why.s);
+            tngc_say(stderr, "%s", why.s);
         print_file_diags(job->bo.kernels, &kdiags);
         rc = EXIT_FOUND;
     }
@@ -508,16 +531,16 @@ static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
     free(mods);
     bo.modules = NULL;
     if (rc != 0) {
-        fprintf(stderr, "tngc: %s: %s\n", go->name, err);
+        tngc_say(stderr, "%s: %s", go->name, err);
         return rc == -2 ? EXIT_USAGE : EXIT_FOUND;
     }
     if (hit)
-        printf("tngc: %s: cache hit (%s): nothing to compile\n", go->name, entry);
+        tngc_say(stdout, "%s: cache hit (%s): nothing to compile", go->name, entry);
     else if (!build_links_launcher(&bo))
-        printf("tngc: %s: built %s/lib%s.a; no launcher: %s/lib64/libascendcl.so is absent (link your program "
-               "against CANN, docs/bundles.md)\n", go->name, job->out, go->name, bo.acl_home);
+        tngc_say(stdout, "%s: built %s/lib%s.a; no launcher: %s/lib64/libascendcl.so is absent (link your program "
+               "against CANN, docs/bundles.md)", go->name, job->out, go->name, bo.acl_home);
     else
-        printf("tngc: %s: built %s/%s_launcher and %s/lib%s.a\n", go->name, job->out, go->name, job->out, go->name);
+        tngc_say(stdout, "%s: built %s/%s_launcher and %s/lib%s.a", go->name, job->out, go->name, job->out, go->name);
     return EXIT_OK;
 }
 
@@ -576,7 +599,7 @@ static int run_scan(Job *job)
     if (json)
         sb_puts(&out, "]}\n");
     if (write_out(&out) != 0) {
-        fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+        tngc_say(stderr, "writing the output: %s", strerror(errno));
         status = EXIT_USAGE;
     }
     sb_free(&out);
@@ -603,7 +626,7 @@ static int run_lint(Job *job)
     }
     diag_report_end(&r, 1);
     if (write_out(&out) != 0) {
-        fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+        tngc_say(stderr, "writing the output: %s", strerror(errno));
         io_error = 1;
     }
     sb_free(&out);
@@ -636,13 +659,13 @@ static int plan_manifests(Plan *plans, size_t n, const char *script, int quiet)
         free(dir);
         free(build);
         if (rc != 0) {
-            fprintf(stderr, "tngc: %s: %s\n", plans[i].g->name, err);
+            tngc_say(stderr, "%s: %s", plans[i].g->name, err);
             return -1;
         }
         written++;
     }
     if (!written && !quiet)
-        fprintf(stderr, "tngc: no entry runs in reduce-overhead mode with _aclnn_static_shape_kernel = True: no manifest written\n");
+        tngc_say(stderr, "no entry runs in reduce-overhead mode with _aclnn_static_shape_kernel = True: no manifest written");
     return 0;
 }
 
@@ -702,7 +725,7 @@ static int write_plan_depfile(const Script *S)
 {
     const Job *job = S->job;
     if (!job->out && !job->dep_target) {
-        fprintf(stderr, "tngc: -MF: the depfile needs a target: -o FILE or -MT TARGET\n");
+        tngc_say(stderr, "-MF: the depfile needs a target: -o FILE or -MT TARGET");
         return -1;
     }
     const char *why = NULL, *bad = NULL;
@@ -713,7 +736,7 @@ static int write_plan_depfile(const Script *S)
     if (why) {
         StrBuf shown = {0};
         sb_json_str(&shown, bad, strlen(bad));
-        fprintf(stderr, "tngc: -MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MF\n",
+        tngc_say(stderr, "-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MF",
                 shown.s, why);
         sb_free(&shown);
         return -1;
@@ -729,7 +752,7 @@ static int write_plan_depfile(const Script *S)
     depfile_prerequisites(&d, S);
     int rc = write_file_atomic(job->depfile, d.s, d.len);
     if (rc != 0)
-        fprintf(stderr, "tngc: cannot write %s: %s\n", job->depfile, strerror(errno));
+        tngc_say(stderr, "cannot write %s: %s", job->depfile, strerror(errno));
     sb_free(&d);
     return rc;
 }
@@ -752,11 +775,11 @@ static int run_plan(Job *job)
         status = EXIT_USAGE;
     } else if (job->out) {
         if (write_file_atomic(job->out, out.s ? out.s : "", out.len) != 0) {
-            fprintf(stderr, "tngc: cannot write %s: %s\n", job->out, strerror(errno));
+            tngc_say(stderr, "cannot write %s: %s", job->out, strerror(errno));
             status = EXIT_USAGE;
         }
     } else if (write_out(&out) != 0) {
-        fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+        tngc_say(stderr, "writing the output: %s", strerror(errno));
         status = EXIT_USAGE;
     }
     if (status == EXIT_OK && job->depfile && write_plan_depfile(&S) != 0)
@@ -771,7 +794,7 @@ static int stage_in(OutSet *out, const char *name, const StrBuf *text)
 {
     int rc = outset_add(out, name, text->s ? text->s : "", text->len, 0);
     if (rc != 0)
-        fprintf(stderr, "tngc: cannot write %s/%s: %s\n", out->dir, name, strerror(errno));
+        tngc_say(stderr, "cannot write %s/%s: %s", out->dir, name, strerror(errno));
     return rc;
 }
 
@@ -781,7 +804,7 @@ static int commit_out(OutSet *out)
     const char *failed;
     int rc = outset_commit(out, &failed);
     if (rc != 0)
-        fprintf(stderr, "tngc: cannot write %s/%s: %s\n", out->dir, failed ? failed : "(the commit journal)",
+        tngc_say(stderr, "cannot write %s/%s: %s", out->dir, failed ? failed : "(the commit journal)",
                 strerror(errno));
     return rc;
 }
@@ -851,7 +874,7 @@ static int check_make_paths(const char *outdir, const char *file)
         if (why) {
             StrBuf shown = {0};
             sb_json_str(&shown, paths[i], strlen(paths[i]));
-            fprintf(stderr, "tngc: -MD/-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MD\n",
+            tngc_say(stderr, "-MD/-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MD",
                     shown.s, why);
             sb_free(&shown);
             return -1;
@@ -871,8 +894,8 @@ static int write_depfile(const Script *S)
         const char *why = make_unsafe(S->ir.modules[i]->src.path);
         if (why) {
             sb_json_str(&d, S->ir.modules[i]->src.path, strlen(S->ir.modules[i]->src.path));
-            fprintf(stderr, "tngc: -MD/-MF: make cannot name the imported module %s in a depfile (it has %s): "
-                    "rename it, or drop -MD\n", d.s, why);
+            tngc_say(stderr, "-MD/-MF: make cannot name the imported module %s in a depfile (it has %s): "
+                    "rename it, or drop -MD", d.s, why);
             sb_free(&d);
             return -1;
         }
@@ -896,7 +919,7 @@ static int write_depfile(const Script *S)
         sb_printf(&path, "%s/%s.d", job->out, S->first);
     int rc = write_file_atomic(path.s, d.s, d.len);
     if (rc != 0)
-        fprintf(stderr, "tngc: cannot write %s: %s\n", path.s, strerror(errno));
+        tngc_say(stderr, "cannot write %s: %s", path.s, strerror(errno));
     sb_free(&d);
     sb_free(&path);
     return rc;
@@ -910,19 +933,19 @@ static int bundles_ready(Job *job)
 {
     if (job->cmd->last == STAGE_BUILD) {
         if (job->bo.kernels && access(job->bo.kernels, R_OK) != 0) {
-            fprintf(stderr, "tngc: cannot read %s: %s\n", job->bo.kernels, strerror(errno));
+            tngc_say(stderr, "cannot read %s: %s", job->bo.kernels, strerror(errno));
             return EXIT_USAGE;
         }
         char why[1024];
         if (build_target_ready(&job->bo, why, sizeof why) != 0) {
-            fprintf(stderr, "tngc: %s\n", why);
+            tngc_say(stderr, "%s", why);
             return EXIT_USAGE;
         }
     }
     if (job->md && check_make_paths(job->out, job->files.v[0]) != 0)
         return EXIT_USAGE;
     if (job->md && job->dep_target && make_unsafe(job->dep_target)) {
-        fprintf(stderr, "tngc: -MT: make cannot name that target in a depfile (it has %s)\n",
+        tngc_say(stderr, "-MT: make cannot name that target in a depfile (it has %s)",
                 make_unsafe(job->dep_target));
         return EXIT_USAGE;
     }
@@ -938,7 +961,7 @@ static int build_prepare(Script *S)
     for (size_t i = 0; status == EXIT_OK && !job->bo.no_cache && i < S->plans.n; i++) {
         char err[1024];
         if (build_cache_check(cache_dir_of(job, &S->plans.v[i]), !job->cache_dir, err, sizeof err) != 0) {
-            fprintf(stderr, "tngc: %s\n", err);
+            tngc_say(stderr, "%s", err);
             status = EXIT_USAGE;
         }
     }
@@ -1110,7 +1133,7 @@ static int run_dump(Job *job)
         script_free(&S);
     }
     if (write_out(&out) != 0) {
-        fprintf(stderr, "tngc: writing the output: %s\n", strerror(errno));
+        tngc_say(stderr, "writing the output: %s", strerror(errno));
         status = EXIT_USAGE;
     }
     sb_free(&out);
@@ -1498,10 +1521,9 @@ static int usage_error(const Command *cmd, const char *fmt, ...)
     const char *usage = cmd ? cmd->usage : usage_main;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "tngc: ");
-    vfprintf(stderr, fmt, ap);
+    tngc_vsay(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n%.*s", (int)strcspn(usage, "\n"), usage);
+    fprintf(stderr, "%.*s", (int)strcspn(usage, "\n"), usage);
     fputs("\n", stderr);
     return EXIT_USAGE;
 }
@@ -1620,7 +1642,7 @@ static int check_bundle_args(Job *job)
             for (int op = 0; op < OP__count; op++)
                 if (!(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS)))
                     sb_printf(&ops, "%s%s", ops.len ? " " : "", op_info[op].name);
-            fprintf(stderr, "tngc: --user-kernel: unknown op '%s'; ops with kernels: %s\n", job->user_ops.v[k],
+            tngc_say(stderr, "--user-kernel: unknown op '%s'; ops with kernels: %s", job->user_ops.v[k],
                     ops.s);
             sb_free(&ops);
             return EXIT_USAGE;

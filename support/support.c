@@ -222,6 +222,28 @@ void sb_json_str(StrBuf *self, const char *s, size_t n)
     sb_putc(self, '"');
 }
 
+void sb_put_printable(StrBuf *self, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = p[i] < 0x80 ? 1 : utf8_valid_len(p + i, n - i);
+        if (p[i] < 0x20 || p[i] == 0x7f || len == 0) {
+            sb_printf(self, "\\x%02x", p[i]);
+            i++;
+            continue;
+        }
+        uint32_t cp = len == 2 ? (uint32_t)(p[i] & 0x1f) << 6 | (p[i + 1] & 0x3f)
+                    : len == 3 ? (uint32_t)(p[i] & 0x0f) << 12 | (uint32_t)(p[i + 1] & 0x3f) << 6 | (p[i + 2] & 0x3f)
+                               : 0;
+        if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
+            (cp >= 0x2066 && cp <= 0x2069))
+            sb_printf(self, "\\u%04x", (unsigned)cp);
+        else
+            sb_putn(self, s + i, len);
+        i += len;
+    }
+}
+
 void sb_free(StrBuf *self)
 {
     free(self->s);

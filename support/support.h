@@ -81,6 +81,11 @@ void sb_vprintf(StrBuf *self, const char *fmt, va_list ap);
  * not valid UTF-8 become U+FFFD so the output is always valid JSON. */
 void sb_json_str(StrBuf *self, const char *s, size_t n);
 void sb_free(StrBuf *self);
+/* Appends s[0..n) for a message on a terminal: control bytes, DEL and bytes
+ * that are not UTF-8 as \xHH, C1 controls, line separators and the
+ * bidirectional controls as \uHHHH, the rest as it is (a path or a name
+ * echoed in a message can neither send escape sequences nor fake a line). */
+void sb_put_printable(StrBuf *self, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
 size_t utf8_valid_len(const unsigned char *s, size_t n);
 

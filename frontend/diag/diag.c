@@ -140,21 +140,12 @@ static void diag__put_source(StrBuf *out, const char *s, size_t n)
     }
 }
 
-/* Appends s with every control byte, DEL and byte that is not UTF-8 shown
- * as \xHH: a path or a message quotes script text, which must not reach a
- * terminal as escape sequences (or fake a second diagnostic line). */
+/* Appends s as sb_put_printable shows it: a path or a message quotes script
+ * text, which must not reach a terminal as escape sequences (or fake a
+ * second diagnostic line). */
 static void diag__put_text(StrBuf *out, const char *s)
 {
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        size_t len = utf8_valid_len((const unsigned char *)s + i, n - i);
-        if (c < 0x20 || c == 0x7f || len == 0)
-            sb_printf(out, "\\x%02x", c);
-        else
-            sb_putn(out, s + i, len);
-        i += len ? len : 1;
-    }
+    sb_put_printable(out, s, strlen(s));
 }
 
 void diag_text(const Source *src, const Diag *d, StrBuf *out)
