@@ -355,11 +355,17 @@ static int bundle_names_check(Script *S)
     int status = EXIT_OK;
     for (size_t i = 0; i < S->plans.n && status == EXIT_OK; i++) {
         char *n = bundle_name(S->file, &S->plans.v[i], S->plans.n);
+        StrBuf why = {0};
         if (!strncmp(n, "tngrt", 5)) {
             fprintf(stderr, "tngc: the bundle name '%s' (from the script's file name) would shadow the runtime's "
                             "headers (tngrt*.h): rename the script\n", n);
             status = EXIT_USAGE;
+        } else if (cesc_reserved_name(n, &why)) {
+            fprintf(stderr, "tngc: the bundle name '%s' (from the script's file name) cannot name a bundle: %s; "
+                            "rename the script\n", n, why.s);
+            status = EXIT_USAGE;
         }
+        sb_free(&why);
         for (size_t j = 0; j < i && status == EXIT_OK; j++) {
             char *m = bundle_name(S->file, &S->plans.v[j], S->plans.n);
             if (!strcmp(n, m)) {

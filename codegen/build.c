@@ -14,11 +14,27 @@
  * keyed by everything that changes the result: tngc's version, the
  * target, the compiler and its flags, the runtime (the libtngcrt archive
  * linked and the tngrt*.h headers, by content), the script's content, the
- * generated sources and the user's kernels. An entry is complete when its file
- * "key" holds the full key; anything else found at that path is a broken
- * entry, removed with a warning and rebuilt. The cache directory must
- * belong to the current user, and builds of one entry take a lock
- * (flock on <entry>.lock) so concurrent builds wait for each other.
+ * generated sources and the user's kernels. An entry holds its products,
+ * "products" (each product's size and SHA-256), "key" (the full key) and
+ * "tag": an HMAC-SHA-256 of key and products list under the user's secret
+ * (support/fs.c, fs_cache_secret), which only this user's tngc can write.
+ * The cache may sit in an untrusted checkout (.tngc_cache, a script's
+ * cache_dir), so:
+ *   - an entry is a hit only when its tag verifies, its key is the build's
+ *     and every product matches its line; the products are read once into
+ *     memory, checked and staged from there;
+ *   - an entry whose tag does not verify (another tngc's, a checkout's, a
+ *     planted one), or that belongs to another user, is "foreign": never
+ *     installed, never removed; the build runs without the cache;
+ *   - an entry whose tag verifies but whose key or products do not match
+ *     is this user's and damaged: it is removed and rebuilt;
+ *   - every level below the cache folder is opened with O_NOFOLLOW and
+ *     must be this user's and writable by no one else (fs_open_below); a
+ *     link at any level makes the build skip the cache, and removals go
+ *     through directory descriptors (fs_rmtree_at), never a link.
+ * The cache directory must belong to the current user, and builds of one
+ * entry take a lock (flock on <entry>.lock) so concurrent builds wait for
+ * each other.
  *
  * The ACL target (--target acl) compiles against CANN's headers
  * ($ASCEND_TOOLKIT_HOME/include, or --acl-home) with -Wall -Werror, and
@@ -31,6 +47,8 @@
  */
 #define _GNU_SOURCE 1
 #include "build.h"
+
+#include "../support/digest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -502,76 +520,149 @@ static void build__key(const GenFiles *files, const GenOptions *go, const BuildO
 }
 
 
-/* "NAME SIZE HASH" of every product of a build in dir, one per line: what
- * a cache hit checks before it copies them (a truncated or emptied file in
- * the cache is a broken entry, not a hit). */
-static void build__products(const char *dir, const GenFiles *files, const char *name, int link, StrBuf *out)
+/* The names of a build's products in dir: the generated files, lib<name>.a
+ * and, when it links, <name>_launcher (last). Owned by the caller, the
+ * strings by files and by lib/exe (512 bytes each). */
+static void build__product_names(const GenFiles *files, const char *name, int link, NameList *names, char *lib,
+                                 char *exe)
+{
+    for (size_t i = 0; i < files->n; i++)
+        VEC_PUSH(*names, files->v[i].name);
+    snprintf(lib, 512, "lib%s.a", name);
+    snprintf(exe, 512, "%s_launcher", name);
+    VEC_PUSH(*names, lib);
+    if (link)
+        VEC_PUSH(*names, exe);
+}
+
+/* One line "NAME SIZE SHA256" of the products list. */
+static void build__product_line(StrBuf *out, const char *name, const StrBuf *data)
+{
+    unsigned char d[SHA256_LEN];
+    char hex[2 * SHA256_LEN + 1];
+    sha256(data->s ? data->s : "", data->len, d);
+    digest_hex(d, hex);
+    sb_printf(out, "%s %zu %s\n", name, data->len, hex);
+}
+
+/* "NAME SIZE SHA256" of every product of a build in dir, one per line. */
+static int build__products(const char *dir, const GenFiles *files, const char *name, int link, StrBuf *out)
 {
     NameList names = {0};
     char lib[512], exe[512];
-    for (size_t i = 0; i < files->n; i++)
-        VEC_PUSH(names, files->v[i].name);
-    snprintf(lib, sizeof lib, "lib%s.a", name);
-    snprintf(exe, sizeof exe, "%s_launcher", name);
-    VEC_PUSH(names, lib);
-    if (link)
-        VEC_PUSH(names, exe);
-    for (size_t i = 0; i < names.n; i++) {
+    build__product_names(files, name, link, &names, lib, exe);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < names.n; i++) {
         StrBuf b = {0};
         char *p = build__path(dir, names.v[i]);
-        int rc = build__read(p, &b);
-        uint64_t h = build__fnv(1469598103934665603ull, b.s ? b.s : "", b.len);
-        sb_printf(out, "%s %zu %016llx\n", names.v[i], rc == 0 ? b.len : (size_t)-1, (unsigned long long)h);
+        rc = build__read(p, &b);
+        build__product_line(out, names.v[i], &b);
         sb_free(&b);
         free(p);
     }
     VEC_FREE(names);
+    return rc;
 }
 
-static int build__entry_ok(const char *entry, const StrBuf *key, const GenFiles *files, const char *name, int link)
+/* The entry's tag: HMAC-SHA-256, under the user's secret, of its key and
+ * its products list, as 64 hex digits. Only a tngc holding the secret (this
+ * user's) can write a tag that verifies, so an entry that came with a
+ * checkout, or that another user planted, is never taken for a hit. */
+static void build__tag(const unsigned char *secret, const StrBuf *key, const StrBuf *products,
+                       char hex[2 * SHA256_LEN + 1])
 {
-    StrBuf k = {0};
-    char *kp = build__path(entry, "key");
-    int ok = build__read(kp, &k) == 0 && k.len == key->len && !memcmp(k.s, key->s, key->len);
-    free(kp);
-    sb_free(&k);
-    char buf[512];
-    snprintf(buf, sizeof buf, "lib%s.a", name);
-    ok = ok && build__exists(entry, buf);
-    snprintf(buf, sizeof buf, "%s_launcher", name);
-    ok = ok && (!link || build__exists(entry, buf));
-    for (size_t i = 0; ok && i < files->n; i++)
-        ok = build__exists(entry, files->v[i].name);
-    if (ok) {
-        StrBuf want = {0}, got = {0};
-        char *pp = build__path(entry, "products");
-        ok = build__read(pp, &want) == 0;
-        build__products(entry, files, name, link, &got);
-        ok = ok && want.len == got.len && !memcmp(want.s, got.s, got.len);
-        free(pp);
-        sb_free(&want);
-        sb_free(&got);
-    }
-    return ok;
+    Hmac256 h;
+    char head[64];
+    int hn = snprintf(head, sizeof head, "tngc cache entry 1\nkey %zu\n", key->len);
+    hmac256_init(&h, secret, 32);
+    hmac256_update(&h, head, (size_t)hn);
+    hmac256_update(&h, key->s ? key->s : "", key->len);
+    hmac256_update(&h, products->s ? products->s : "", products->len);
+    unsigned char d[SHA256_LEN];
+    hmac256_final(&h, d);
+    digest_hex(d, hex);
 }
 
-/* Stages the entry's products in the output set (committed by the caller,
- * all at once). */
-static int build__install(const char *entry, const GenFiles *files, const char *name, int link,
+/* The largest file a cache entry may hold (a launcher or an archive): a
+ * hostile entry cannot make tngc read without bound. */
+#define BUILD_MAX_PRODUCT ((size_t)1 << 31)
+
+/* What a cache entry holds, read once into memory: what is checked is what
+ * is installed. */
+typedef struct Entry {
+    NameList names;
+    StrBuf *data;
+} Entry;
+
+static void build__entry_free(Entry *e)
+{
+    for (size_t i = 0; i < e->names.n; i++)
+        sb_free(&e->data[i]);
+    free(e->data);
+    VEC_FREE(e->names);
+}
+
+enum { ENTRY_FOREIGN = -1, ENTRY_BROKEN = 0, ENTRY_OK = 1 };
+
+/* Reads and checks the entry open at efd: ENTRY_OK (its tag verifies, its
+ * key is key and every product has the size and hash it lists; e holds
+ * them), ENTRY_BROKEN (written by this user's tngc but damaged or for
+ * another key: it may be replaced), or ENTRY_FOREIGN (no tag that
+ * verifies: not this user's tngc's, neither used nor removed). */
+static int build__entry_load(int efd, const unsigned char *secret, const StrBuf *key, const GenFiles *files,
+                             const char *name, int link, Entry *e, char *lib, char *exe)
+{
+    StrBuf tag = {0}, k = {0}, prod = {0}, got = {0};
+    int verdict = ENTRY_FOREIGN;
+    if (fs_read_at(efd, "tag", 256, &tag) == 0 && fs_read_at(efd, "key", (size_t)1 << 26, &k) == 0 &&
+        fs_read_at(efd, "products", (size_t)1 << 24, &prod) == 0) {
+        char want[2 * SHA256_LEN + 1];
+        build__tag(secret, &k, &prod, want);
+        if (tag.len == 2 * SHA256_LEN + 1 && tag.s[2 * SHA256_LEN] == '\n' &&
+            !digest_differs(tag.s, want, 2 * SHA256_LEN))
+            verdict = ENTRY_BROKEN;
+    }
+    if (verdict == ENTRY_BROKEN && k.len == key->len && !memcmp(k.s, key->s, key->len)) {
+        build__product_names(files, name, link, &e->names, lib, exe);
+        e->data = xcalloc(e->names.n + 1, sizeof *e->data);
+        int rc = 0;
+        for (size_t i = 0; rc == 0 && i < e->names.n; i++) {
+            rc = fs_read_at(efd, e->names.v[i], BUILD_MAX_PRODUCT, &e->data[i]);
+            build__product_line(&got, e->names.v[i], &e->data[i]);
+        }
+        if (rc == 0 && got.len == prod.len && !memcmp(got.s, prod.s, got.len))
+            verdict = ENTRY_OK;
+        else
+            build__entry_free(e);
+    }
+    sb_free(&tag);
+    sb_free(&k);
+    sb_free(&prod);
+    sb_free(&got);
+    return verdict;
+}
+
+/* Stages what the entry holds in the output set (committed by the caller,
+ * all at once); the launcher is the executable. */
+static int build__entry_install(const Entry *e, int link, OutSet *out, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < e->names.n; i++)
+        if (outset_add(out, e->names.v[i], e->data[i].s ? e->data[i].s : "", e->data[i].len,
+                       link && i + 1 == e->names.n) != 0)
+            return build__fail(err, errlen, "cannot write %s/%s: %s", out->dir, e->names.v[i], strerror(errno));
+    return 0;
+}
+
+/* Stages the products in dir (a build of this process) in the output set. */
+static int build__install(const char *dir, const GenFiles *files, const char *name, int link,
                           OutSet *out, char *err, size_t errlen)
 {
     NameList names = {0};
-    for (size_t i = 0; i < files->n; i++)
-        VEC_PUSH(names, files->v[i].name);
     char lib[512], exe[512];
-    snprintf(lib, sizeof lib, "lib%s.a", name);
-    snprintf(exe, sizeof exe, "%s_launcher", name);
-    VEC_PUSH(names, lib);
-    if (link)
-        VEC_PUSH(names, exe);
+    build__product_names(files, name, link, &names, lib, exe);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < names.n; i++) {
-        char *s = build__path(entry, names.v[i]), *d = build__path(out->dir, names.v[i]);
+        char *s = build__path(dir, names.v[i]), *d = build__path(out->dir, names.v[i]);
         if (build__copy(s, out, names.v[i], link && i + 1 == names.n) != 0)
             rc = build__fail(err, errlen, "cannot write %s: %s", d, strerror(errno));
         free(s);
@@ -605,9 +696,11 @@ static int build__check_owner(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
-/* Builds into a fresh temporary directory under parent; returns its path. */
+/* Builds into a fresh temporary directory under parent; returns its path.
+ * With a secret, the directory is a complete cache entry: its products
+ * list, key and tag beside the products. */
 static char *build__in_temp(const GenFiles *files, const char *name, const BuildOptions *bo, const char *parent,
-                            const StrBuf *key, char *err, size_t errlen)
+                            const StrBuf *key, const unsigned char *secret, char *err, size_t errlen)
 {
     char inc[4096], lib[4096];
     if (build_runtime_find(inc, lib, sizeof inc) != 0) {
@@ -635,20 +728,22 @@ static char *build__in_temp(const GenFiles *files, const char *name, const Build
     }
     if (rc == 0)
         rc = build__compile(files, name, bo, tmpl, inc, lib, err, errlen);
-    if (rc == 0) {
+    if (rc == 0 && secret) {
         StrBuf prod = {0};
-        build__products(tmpl, files, name, build_links_launcher(bo), &prod);
-        char *pp = build__path(tmpl, "products");
-        if (build__write(pp, prod.s, prod.len, 0) != 0)
-            rc = build__fail(err, errlen, "cannot write %s: %s", pp, strerror(errno));
-        free(pp);
+        char tag[2 * SHA256_LEN + 2];
+        if (build__products(tmpl, files, name, build_links_launcher(bo), &prod) != 0)
+            rc = build__fail(err, errlen, "cannot read what was built in %s: %s", tmpl, strerror(errno));
+        build__tag(secret, key, &prod, tag);
+        strcat(tag, "\n");
+        static const char *const meta[] = {"products", "key", "tag"};
+        for (size_t i = 0; rc == 0 && i < 3; i++) {
+            char *mp = build__path(tmpl, meta[i]);
+            const StrBuf *b = i == 0 ? &prod : key;
+            if (build__write(mp, i == 2 ? tag : b->s ? b->s : "", i == 2 ? strlen(tag) : b->len, 0) != 0)
+                rc = build__fail(err, errlen, "cannot write %s: %s", mp, strerror(errno));
+            free(mp);
+        }
         sb_free(&prod);
-    }
-    if (rc == 0) {
-        char *kp = build__path(tmpl, "key");
-        if (build__write(kp, key->s, key->len, 0) != 0)
-            rc = build__fail(err, errlen, "cannot write %s: %s", kp, strerror(errno));
-        free(kp);
     }
     if (rc != 0) {
         fs_rmtree(tmpl);
@@ -676,6 +771,19 @@ static char *build__entry_rel(const Plan *p, const StrBuf *key)
     return r.s;
 }
 
+/* Builds without the cache: in a temporary directory in the output
+ * directory, staged, then removed. */
+static int build__uncached(const GenFiles *files, const GenOptions *go, const BuildOptions *bo, const StrBuf *key,
+                           char *err, size_t errlen)
+{
+    char *tmp = build__in_temp(files, go->name, bo, bo->outdir, key, NULL, err, errlen);
+    int rc = tmp ? build__install(tmp, files, go->name, build_links_launcher(bo), bo->out, err, errlen) : -1;
+    if (tmp)
+        fs_rmtree(tmp);
+    free(tmp);
+    return rc;
+}
+
 int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
                  int *cache_hit, char *err, size_t errlen)
 {
@@ -688,12 +796,16 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     build__key(files, go, bo, &script, &key);
     sb_free(&script);
     int rc, link = build_links_launcher(bo);
+    unsigned char secret[32];
+    char why[1024];
+    if (!bo->no_cache && fs_cache_secret(secret, why, sizeof why) != 0) {
+        fprintf(stderr, "tngc: warning: building without the cache: %s\n", why);
+        rc = build__uncached(files, go, bo, &key, err, errlen);
+        sb_free(&key);
+        return rc;
+    }
     if (bo->no_cache) {
-        char *tmp = build__in_temp(files, go->name, bo, bo->outdir, &key, err, errlen);
-        rc = tmp ? build__install(tmp, files, go->name, link, bo->out, err, errlen) : -1;
-        if (tmp)
-            fs_rmtree(tmp);
-        free(tmp);
+        rc = build__uncached(files, go, bo, &key, err, errlen);
         sb_free(&key);
         return rc;
     }
@@ -713,46 +825,92 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     }
     char *rel = build__entry_rel(p, &key);
     char *entry = build__path(cdir, rel);
-    free(rel);
-    /* the lock: <entry>.lock beside the entry */
-    char *parent = xstrdup(entry);
-    *strrchr(parent, '/') = 0;
-    rc = fs_mkdirs(parent, 1);
-    if (rc == 0)   /* what killed builds left, on a hit as on a miss */
-        fs_sweep_dead(parent, ".tngc-build-");
-    size_t ll = strlen(entry) + 6;
-    char *lockp = xmalloc(ll);
-    snprintf(lockp, ll, "%s.lock", entry);
-    int lfd = rc == 0 ? open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+    char *slash = strrchr(rel, '/');
+    *slash = 0;
+    const char *method = slash + 1;
+    /* every level below the cache folder is opened without following a
+     * link and must be this user's: nothing is read, written or removed
+     * through a link a checkout shipped or another user planted */
+    int pfd = fs_open_below(cdir, rel, 1);
+    if (pfd < 0) {
+        fprintf(stderr, "tngc: warning: not using the cache entry %s: %s/%s is %s; building without the cache\n",
+                entry, cdir, rel,
+                errno == ELOOP ? "or passes through a symbolic link"
+                : errno == EPERM ? "or holds a folder of another user, or one others may write"
+                : strerror(errno));
+        rc = build__uncached(files, go, bo, &key, err, errlen);
+        goto done;
+    }
+    char *parent = build__path(cdir, rel);
+    fs_sweep_dead_at(pfd, ".tngc-build-");   /* what killed builds left, on a hit as on a miss */
+    char lockname[512];
+    snprintf(lockname, sizeof lockname, "%s.lock", method);
+    int lfd = openat(pfd, lockname, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    struct stat lst;
+    if (lfd >= 0 && (fstat(lfd, &lst) != 0 || !S_ISREG(lst.st_mode))) {
+        close(lfd);
+        lfd = -1;
+        errno = EINVAL;
+    }
     if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
-        build__fail(err, errlen, "cannot lock %s: %s", lockp, strerror(errno));
+        build__fail(err, errlen, "cannot lock %s.lock: %s", entry, strerror(errno));
         rc = -2;
-    } else if (build__entry_ok(entry, &key, files, go->name, link)) {
+        goto unlock;
+    }
+    Entry e = {0};
+    char lib[512], exe[512];
+    int efd = openat(pfd, method, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int verdict = ENTRY_BROKEN;   /* nothing there: built in place */
+    struct stat est;
+    if (efd < 0 && errno != ENOENT)
+        verdict = ENTRY_FOREIGN;   /* a link, a file: not the cache's */
+    else if (efd >= 0 && (fstat(efd, &est) != 0 || est.st_uid != geteuid() || (est.st_mode & 022)))
+        verdict = ENTRY_FOREIGN;
+    else if (efd >= 0)
+        verdict = build__entry_load(efd, secret, &key, files, go->name, link, &e, lib, exe);
+    if (efd >= 0)
+        close(efd);
+    if (verdict == ENTRY_OK) {
         *cache_hit = 1;
-        rc = build__install(entry, files, go->name, link, bo->out, err, errlen);
+        rc = build__entry_install(&e, link, bo->out, err, errlen);
+        build__entry_free(&e);
+    } else if (verdict == ENTRY_FOREIGN) {
+        fprintf(stderr, "tngc: warning: ignoring the cache entry %s: it was not written by this user's tngc "
+                        "(left as it is: remove it to cache this build); building without the cache\n", entry);
+        rc = build__uncached(files, go, bo, &key, err, errlen);
     } else {
-        struct stat st;
-        if (lstat(entry, &st) == 0) {
-            fprintf(stderr, "tngc: warning: removing the broken cache entry %s\n", entry);
-            fs_rmtree(entry);
+        if (efd >= 0) {
+            fprintf(stderr, "tngc: warning: removing the broken cache entry %s (its products changed)\n", entry);
+            fs_rmtree_at(pfd, method);
         }
-        char *tmp = build__in_temp(files, go->name, bo, parent, &key, err, errlen);
+        char *tmp = build__in_temp(files, go->name, bo, parent, &key, secret, err, errlen);
+        const char *tbase = tmp ? strrchr(tmp, '/') + 1 : NULL;
         if (!tmp)
             rc = -1;
-        else if (rename(tmp, entry) != 0)
+        else if (renameat(pfd, tbase, pfd, method) != 0)
             rc = build__fail(err, errlen, "cannot move the build into %s: %s", entry, strerror(errno));
-        else
-            rc = build__install(entry, files, go->name, link, bo->out, err, errlen);
+        else {
+            int nfd = openat(pfd, method, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            rc = nfd >= 0 && build__entry_load(nfd, secret, &key, files, go->name, link, &e, lib, exe) == ENTRY_OK
+                     ? build__entry_install(&e, link, bo->out, err, errlen)
+                     : build__fail(err, errlen, "the cache entry %s changed while it was written", entry);
+            build__entry_free(&e);
+            if (nfd >= 0)
+                close(nfd);
+        }
         if (tmp && rc != 0)
-            fs_rmtree(tmp);
+            fs_rmtree_at(pfd, tbase);
         free(tmp);
     }
+unlock:
     if (lfd >= 0)
         close(lfd);
+    close(pfd);
+    free(parent);
     if (rc == 0 && bo->entry_out)
         snprintf(bo->entry_out, bo->entry_out_len, "%s", entry);
-    free(lockp);
-    free(parent);
+done:
+    free(rel);
     free(entry);
     sb_free(&key);
     return rc;

@@ -35,4 +35,14 @@ void cesc_comment(StrBuf *o, const char *s);
  * already an identifier is unchanged. */
 void cesc_ident(StrBuf *o, const char *s);
 
+/* Whether the bundle name (an identifier cesc_ident made) cannot name a
+ * bundle: 1 with the reason appended to why, or 0. A bundle's sources are compiled with their own
+ * folder on the include path and define <name>.h, <name>_t and
+ * <name>_<function>: a name is refused when <name>.h is a header of C11,
+ * POSIX or the runtime's dependencies, or is found in the system's include
+ * folders (it would shadow that header: declarations silently missing),
+ * when <name>_t is a type those headers define, or when it is an
+ * identifier C reserves (a leading underscore and a capital, or two). */
+int cesc_reserved_name(const char *name, StrBuf *why);
+
 #endif

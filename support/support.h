@@ -154,19 +154,43 @@ int outdir_recover(const char *dir);
  * script may name only inside where it points). */
 int path_escapes(const char *s, size_t n);
 
-/* rm -rf path (symlinks are removed, not followed). */
+/* rm -rf path. No symbolic link is followed below path's folder: each
+ * level is opened relative to the one above with O_NOFOLLOW, a link is
+ * removed itself, and what lies deeper than 64 levels is left. */
 void fs_rmtree(const char *path);
+/* rm -rf name inside the directory dirfd, by the rule of fs_rmtree. */
+void fs_rmtree_at(int dirfd, const char *name);
 /* mkdir -p path, new directories 0700 when priv, else 0755; returns 0 or
  * -1 with errno. */
 int fs_mkdirs(const char *path, int priv);
+/* Opens the directory root/rel (rel relative, '/'-separated) one level at
+ * a time from root without following a symbolic link at any level below
+ * root, creating missing levels (0700) when create; every level below
+ * root must belong to the effective user and be writable by no one else.
+ * Returns the directory's fd, or -1 with errno (ELOOP: a link, EPERM:
+ * another owner or a group/world-writable level, ENOTDIR). */
+int fs_open_below(const char *root, const char *rel, int create);
+/* Reads the regular file name in dirfd (never through a link, never
+ * blocking on a FIFO; at most max bytes) into out; 0, or -1 with errno
+ * (EFBIG past max, EINVAL when it is not a regular file). */
+int fs_read_at(int dirfd, const char *name, size_t max, StrBuf *out);
 /* Removes the entries of dir named PREFIX<pid>-... whose process <pid> no
- * longer exists (what a killed build left behind); returns how many. */
+ * longer exists (what a killed build left behind) and that belong to the
+ * effective user; returns how many. */
 int fs_sweep_dead(const char *dir, const char *prefix);
+/* fs_sweep_dead in the directory dirfd. */
+int fs_sweep_dead_at(int dirfd, const char *prefix);
 /* The names in dir that start with prefix and end with suffix, sorted
  * (strcmp), in a malloc'd array of *n malloc'd strings (NULL and 0 when
  * there are none or dir cannot be read); free with fs_names_free. */
 char **fs_names(const char *dir, const char *prefix, const char *suffix, size_t *n);
 void fs_names_free(char **names, size_t n);
+/* The user's secret for authenticating what tngc writes into its build
+ * caches: 32 random bytes kept in $XDG_CONFIG_HOME/tngc/cache-secret
+ * (default ~/.config/tngc), created on first use; the file must be a
+ * regular file of this user that no one else can read, in a folder no one
+ * else can write. Returns 0, or -1 with why (the path and the reason). */
+int fs_cache_secret(unsigned char key[32], char *why, size_t whylen);
 
 
 
