@@ -1732,6 +1732,11 @@ int main(int argc, char **argv)
     job_init(&job, cmd);
     int status = args_parse(&job, argc - 1, argv + 1);
     if (status < 0) {
+        /* plan, gen and build parse within --max-memory too (lint has no budget) */
+        if (cmd->last >= STAGE_LOWER) {
+            size_t mb = job.limits.max_mb ? job.limits.max_mb : INTERP_DEFAULT_MAX_MB;
+            ast_set_memory_limit(mb > SIZE_MAX >> 20 ? SIZE_MAX : mb << 20, "--max-memory");
+        }
         job.modules = scanmods_new(job.import_dirs.v, job.import_dirs.n);
         status = job.dump ? run_dump(&job) : cmd->run(&job);
         scanmods_free(job.modules);

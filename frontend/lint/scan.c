@@ -302,8 +302,8 @@ static void scan__syntax_error(Scanner *s, int32_t n, int *count)
     const Ast *ast = s->ast;
     if (++*count > SCAN_MAX_SYNTAX)
         return;
-    if (ast->refused) {
-        diag_node(&s->sf->diags, ast, n, RULE_TNG001, "%s", ast->refused);
+    if (ast->refused) {   /* past the parser's memory bound: a limit, not a syntax error */
+        diag_node(&s->sf->diags, ast, n, ast->over_budget ? RULE_TNG212 : RULE_TNG001, "%s", ast->refused);
         return;
     }
     if (*count == SCAN_MAX_SYNTAX) {

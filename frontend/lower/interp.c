@@ -29,7 +29,8 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     size_t nnodes = I->ast->n ? I->ast->n : 1;
     I->node_strs = xcalloc(nnodes, sizeof *I->node_strs);
     I->literals = xcalloc(nnodes, sizeof *I->literals);
-    interp_charge(I, nnodes * (sizeof *I->node_strs + sizeof *I->literals));
+    /* the script's syntax tree, and per node its text and literal */
+    interp_charge(I, nnodes * (sizeof(Node) + sizeof *I->node_strs + sizeof *I->literals));
     graph_init(&I->host, "<host>", sf->src.path);
     I->g = &I->host;
     I->sk = -1;

@@ -13,7 +13,9 @@
 #define _GNU_SOURCE   /* memmem */
 #include "python.h"
 
+#include <malloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,6 +42,102 @@ const TSLanguage *tree_sitter_python(void);
 /* Files below this size are parsed on the calling thread. */
 #define PARALLEL_MIN_BYTES (256u * 1024)
 #define MAX_CHUNKS 8
+
+/* ---- the parser's memory ---- */
+
+/* What tree-sitter holds is counted by the size of each block as the C
+ * library sees it (malloc_usable_size), taken and given back alike. */
+static atomic_size_t ast__held;       /* bytes tree-sitter holds now */
+static atomic_size_t ast__cancel;     /* nonzero: every parse stops (read by tree-sitter) */
+static size_t ast__limit;             /* bytes; 0: no bound */
+static const char *ast__limit_option = "";
+static const char *volatile ast__parsing;   /* the file being parsed, for the message below */
+static pthread_once_t ast__alloc_once = PTHREAD_ONCE_INIT;
+
+void ast_set_memory_limit(size_t bytes, const char *option)
+{
+    ast__limit = bytes;
+    ast__limit_option = option ? option : "";
+}
+
+/* Out of memory inside tree-sitter, which cannot take a NULL: one message
+ * (written without allocating) and exit status 2, from whichever thread. */
+static _Noreturn void ast__out_of_memory(size_t n)
+{
+    char msg[512];
+    size_t k = 0;
+    const char *head = "tngc: ";
+    while (*head)
+        msg[k++] = *head++;
+    for (const char *p = ast__parsing ? ast__parsing : "?"; *p && k < 300; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f) {
+            msg[k++] = '\\', msg[k++] = 'x';
+            msg[k++] = "0123456789abcdef"[c >> 4], msg[k++] = "0123456789abcdef"[c & 15];
+        } else {
+            msg[k++] = (char)c;
+        }
+    }
+    int w = snprintf(msg + k, sizeof msg - k, ": out of memory while parsing (the parser held %zu MB and asked "
+                     "for %zu bytes more)\n", atomic_load(&ast__held) >> 20, n);
+    if (w > 0)
+        k += (size_t)w < sizeof msg - k ? (size_t)w : sizeof msg - k - 1;
+    ssize_t rc = write(2, msg, k);
+    (void)rc;
+    _exit(2);
+}
+
+/* Counts add bytes taken and sub given back; past the bound every parse
+ * is cancelled (tree-sitter reads ast__cancel every few operations). */
+static void ast__count(size_t add, size_t sub)
+{
+    atomic_fetch_add(&ast__held, add);
+    size_t now = atomic_fetch_sub(&ast__held, sub) - sub;
+    if (ast__limit && now > ast__limit)
+        atomic_store(&ast__cancel, 1);
+}
+
+static void *ast__ts_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        ast__out_of_memory(n);
+    ast__count(malloc_usable_size(p), 0);
+    return p;
+}
+
+static void *ast__ts_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        ast__out_of_memory(size && count > SIZE_MAX / size ? SIZE_MAX : count * size);
+    ast__count(malloc_usable_size(p), 0);
+    return p;
+}
+
+static void *ast__ts_realloc(void *p, size_t n)
+{
+    size_t old = p ? malloc_usable_size(p) : 0;
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        ast__out_of_memory(n);
+    ast__count(malloc_usable_size(q), old);
+    return q;
+}
+
+static void ast__ts_free(void *p)
+{
+    if (!p)
+        return;
+    ast__count(0, malloc_usable_size(p));
+    free(p);
+}
+
+/* Before any tree-sitter object exists (ts_set_allocator's condition). */
+static void ast__alloc_init(void)
+{
+    ts_set_allocator(ast__ts_malloc, ast__ts_calloc, ast__ts_realloc, ast__ts_free);
+}
 
 /* ---- symbol and field tables ---- */
 
@@ -416,6 +514,7 @@ static void *ast__parse_chunk(void *arg)
         return NULL;
     }
     ts_parser_set_timeout_micros(parser, ch->budget_us);
+    ts_parser_set_cancellation_flag(parser, (const size_t *)&ast__cancel);
     TSTree *tree = ts_parser_parse_string(parser, NULL, ch->src->text + ch->start,
                                           ch->end - ch->start);
     if (!tree) {
@@ -535,11 +634,30 @@ int ast_parse(Ast *self, const Source *src)
     return ast_parse_chunks(self, src, src->len < PARALLEL_MIN_BYTES ? 1 : k);
 }
 
+/* Refuses src for the memory bound: over_budget, and a reason naming the
+ * bound and the option that sets it. */
+static int ast__refuse_memory(Ast *self)
+{
+    snprintf(self->why, sizeof self->why,
+             "parsing this file of %u MB needs more than the %zu MB of memory allowed%s%s%s",
+             (unsigned)((self->src->len + (1u << 20) - 1) >> 20), ast__limit >> 20,
+             *ast__limit_option ? " (raise the limit with " : "", ast__limit_option,
+             *ast__limit_option ? " MB)" : "");
+    ast__refuse(self, 0, self->why);
+    self->over_budget = 1;
+    return 0;
+}
+
 int ast_parse_chunks(Ast *self, const Source *src, int k)
 {
     pthread_once(&tables_once, tables__init);
+    pthread_once(&ast__alloc_once, ast__alloc_init);
     memset(self, 0, sizeof *self);
     self->src = src;
+    if (ast__limit && (uint64_t)src->len * AST_MIN_BYTES_PER_BYTE > ast__limit)
+        return ast__refuse_memory(self);
+    atomic_store(&ast__cancel, 0);
+    ast__parsing = src->path;
     k = k < 1 ? 1 : k > MAX_CHUNKS ? MAX_CHUNKS : k;
     uint32_t cuts[MAX_CHUNKS + 1], too_deep = 0;
     int n = ast__find_cuts(src->text, src->len, k, cuts, &too_deep);
@@ -592,6 +710,8 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
     if (failed) {
         for (int c = 0; c < n; c++)
             free(chunks[c].nodes.v);
+        if (atomic_load(&ast__cancel))
+            return ast__refuse_memory(self);
         return ast__refuse(self, 0, "the parser gave up on this file (too damaged to analyse: is it Python?)");
     }
     self->has_error = has_error;

@@ -325,6 +325,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t h = fuzz__hash(data, size);
     ScanFile sf;
     char err[512];
+    /* the parser's memory bound, as tngc plan sets it from --max-memory */
+    ast_set_memory_limit(fuzz_limits.max_mb << 20, "--max-memory");
     if (scanfile_load_text(&sf, FUZZ_PATH, (const char *)data, size, err, sizeof err) != 0)
         return 0;
     size_t printed = 0;
