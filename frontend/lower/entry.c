@@ -318,11 +318,45 @@ static Obj *entry__null_scope(Interp *I, CallArgs *a)
     return s;
 }
 
-/* torchair.inference.set_dim_gears(t, dim_gears) on a host tensor */
+/* The Python type of o, as a message names it. */
+static const char *entry__kind_name(const Obj *o)
+{
+    switch (o->kind) {
+    case O_NONE: return "None";
+    case O_BOOL: return "bool";
+    case O_INT: case O_DIM: return "int";
+    case O_FLOAT: return "float";
+    case O_STR: return "str";
+    case O_TUPLE: return "tuple";
+    case O_LIST: return "list";
+    case O_DICT: return "dict";
+    case O_SET: return "set";
+    case O_TENSOR: return "tensor";
+    default: return "value of another type";
+    }
+}
+
+/* torchair.inference.set_dim_gears(t, dim_gears) on a host tensor. An
+ * argument tngc cannot evaluate is an error at the call: dropping it would
+ * plan the tensor's dims as static without a word. */
 static Obj *entry__set_dim_gears(Interp *I, CallArgs *a)
 {
     Obj *t = args_get(a, 0, "t"), *d = args_get(a, 1, "dim_gears");
-    if (t && t->kind == O_TENSOR && d && d->kind == O_DICT && !I->tracing) {
+    if (I->tracing)
+        return obj_none(I);
+    if (!t || t->kind == O_UNKNOWN || !d || d->kind == O_UNKNOWN) {
+        const Obj *u = !t || t->kind == O_UNKNOWN ? t : d;
+        if (!obj_is_reported(u))
+            interp_diag(I, a->node, RULE_TNG205, "the %s of set_dim_gears is not known at compile time%s%s: "
+                        "tngc cannot give the tensor its gears", u == t ? "tensor" : "dim_gears",
+                        u && u->s ? ": " : "", u && u->s ? u->s : "");
+    } else if (t->kind != O_TENSOR) {
+        interp_diag(I, a->node, RULE_TNG205, "set_dim_gears is given a %s, not a tensor: tngc cannot give it gears",
+                    entry__kind_name(t));
+    } else if (d->kind != O_DICT) {
+        interp_diag(I, a->node, RULE_TNG123, "dim_gears must be a dict {dim: [values]}, not a %s",
+                    entry__kind_name(d));
+    } else {
         t->t->gears = d;
         t->t->gears_node = a->node;
         t->t->gears_mod = I->mod;
@@ -629,7 +663,46 @@ static const char *param_at_in(Interp *I, InterpFunc *fn, size_t pos, int has_se
     return NULL;
 }
 
-/* Gear specs of an input from its set_dim_gears dict (lint checks them). */
+/* Why the set_dim_gears entry dim -> vals of a tensor of rank ndim cannot
+ * be used, with its rule in *rule; NULL when it can (lint reports the
+ * literal ones; these are the values the script computes). */
+static const char *gears__invalid(Interp *I, const Obj *dim, const Obj *vals, int ndim, RuleId *rule)
+{
+    int64_t d, v;
+    *rule = RULE_TNG205;
+    if (is_unknown(dim))
+        return "a gear dim is not known at compile time";
+    if (is_unknown(vals))
+        return vals->s ? interp_printf(I, "a dim's gear values are not known at compile time (%s)", vals->s)
+                       : "a dim's gear values are not known at compile time";
+    *rule = RULE_TNG121;
+    if (!obj_int_value(dim, &d))
+        return interp_printf(I, "gear dim must be an int, not a %s", entry__kind_name(dim));
+    *rule = RULE_TNG122;
+    if (d < 0 || d >= ndim)
+        return interp_printf(I, "gear dim %lld is out of range for a tensor of rank %d", (long long)d, ndim);
+    *rule = RULE_TNG123;
+    if ((vals->kind != O_LIST && vals->kind != O_TUPLE) || vals->n < 1)
+        return interp_printf(I, "the gear values of dim %lld must be a non-empty list or tuple of ints",
+                             (long long)d);
+    for (size_t k = 0; k < vals->n; k++) {
+        *rule = RULE_TNG205;
+        if (is_unknown(vals->items[k]))
+            return interp_printf(I, "a gear value of dim %lld is not known at compile time", (long long)d);
+        *rule = RULE_TNG124;
+        if (!obj_int_value(vals->items[k], &v))
+            return interp_printf(I, "a gear value of dim %lld must be an int, not a %s", (long long)d,
+                                 entry__kind_name(vals->items[k]));
+        *rule = RULE_TNG125;
+        if (v <= 0)
+            return interp_printf(I, "gear value %lld of dim %lld must be positive", (long long)v, (long long)d);
+    }
+    return NULL;
+}
+
+/* Gear specs of an input from its set_dim_gears dict. An entry tngc cannot
+ * use is an error at the set_dim_gears call (the plan would be static in
+ * that dim without a word). */
 static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, LeafList *unused)
 {
     (void)unused;
@@ -637,22 +710,25 @@ static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, Lea
     for (size_t i = 0; i + 1 < d->n; i += 2) {
         int64_t dim;
         Obj *vals = d->items[i + 1];
-        if (!obj_int_value(d->items[i], &dim) || dim < 0 || dim >= ndim ||
-            (vals->kind != O_LIST && vals->kind != O_TUPLE) || vals->n < 1)
+        RuleId rule;
+        const char *why = gears__invalid(I, d->items[i], vals, ndim, &rule);
+        ImpSaved in;
+        int switched = imports_enter(I, t->gears_mod, &in);   /* set in another module */
+        if (why) {
+            interp_diag(I, t->gears_node, rule, "%s: tngc cannot plan these gears", why);
+            if (switched)
+                imports_leave(I, &in);
             continue;
+        }
+        obj_int_value(d->items[i], &dim);
         GearSpec s = {0};
         s.input = input;
         s.dim = (int)dim;
         s.values = arena_alloc(&g->arena, vals->n * sizeof *s.values);
-        int ok = 1;
         for (size_t k = 0; k < vals->n; k++)
-            ok &= obj_int_value(vals->items[k], &s.values[k]) && s.values[k] > 0;
-        if (!ok)
-            continue;
+            obj_int_value(vals->items[k], &s.values[k]);
         s.nvalues = vals->n;
         s.sym = -1;
-        ImpSaved in;
-        int switched = imports_enter(I, t->gears_mod, &in);   /* set in another module */
         s.line = N(I, t->gears_node)->line;
         s.col = ast_col(I->ast, t->gears_node);
         if (switched)
