@@ -1,5 +1,5 @@
 #!/bin/sh
-# Security and limits regression tests (issue 12): one script per finding,
+# Security and limits regression tests: one script per finding,
 # tests/security/t_*.sh, each called as `sh SCRIPT TNGC_BUILD_DIR` (the
 # directory holding tngc and libtngcrt.a: build or build/san). A script
 # prints "ok NAME" / "FAIL NAME: why" lines and exits non-zero on a failure.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, item 2: the module interpreter (plan, gen, build) runs under a
+# The module interpreter (plan, gen, build) runs under a
 # total budget of memory (--max-memory MB, default 512) and wall time
 # (--max-time SECONDS, default 10). Each hostile script below must end with
 # exit 1 and exactly one diagnostic, a TNG212 at the line it names, within

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, item 6: a script's cache_compile(..., cache_dir=...) cannot make
+# A script's cache_compile(..., cache_dir=...) cannot make
 # `tngc build` create directories outside where it works. A literal
 # "../../../../x" is lint error TNG153 (the rule of TNG161: no '..'
 # component, no NUL); one lint cannot see (a variable) is refused by the build,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, item 5: no make injection through depfiles. `-MD` wrote paths
+# No make injection through depfiles. `-MD` wrote paths
 # with a newline as they are, so a script in a folder named
 # "A=<newline>CC=touch${IFS}X;echo${IFS}" set CC for every rule of a
 # Makefile that includes the depfile, and make ran it. Paths that make

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, items 4 and 9 (the files tngc writes and reads). Every output
+# The files tngc writes and reads. Every output
 # goes through one rule (support/out.c): a device or FIFO at the output path
 # is written directly, never renamed over (as root, `plan -o /dev/null` used
 # to replace /dev/null with a regular file); new files get 0666 & ~umask

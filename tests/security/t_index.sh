@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_index.sh - issue 16, indexing and scatter: an index out of range in the
+# t_index.sh - indexing and scatter: an index out of range in the
 # data is a bad input, never an access out of bounds. A bundle built from a
 # small script (index_select, advanced indexing, subscript assignment into
 # an input, gather, scatter_add, F.one_hot) runs on good data (exit 0), then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, item 1: no C injection from a script. A super_kernel scope named
+# No C injection from a script. A super_kernel scope named
 # "sp1 */ ... __attribute__((constructor)) ... /*" used to end the segment
 # comment of the CPU target, and its launcher ran the constructor (even on
 # --help). Every script-derived string now reaches generated C through one

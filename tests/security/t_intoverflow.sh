@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, item 3 (the interpreter's part): Python int arithmetic and the
+# Python int arithmetic and the
 # size arithmetic of the torch library never wrap. An int result past 64
 # bits is one TNG205 at the expression (it planned 2**62 * 4 + 16 as 16);
 # narrow's start + length and split's sizes are checked (undefined

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, item 7: a `tngc build` killed with SIGKILL leaves -o with the
+# A `tngc build` killed with SIGKILL leaves -o with the
 # previous complete bundle or the new complete one, never a mix, and no
 # temporary file that a later build keeps. It used to copy the bundle from
 # the cache file by file (lib, launcher, sources), each through a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_launcher.sh - issue 12, items 8 and 9 (the launcher's part), on a bundle
+# t_launcher.sh - the launcher on failure and hostile data, on a bundle
 # that `tngc build` makes from a small script (an embedding, two outputs of
 # different sizes):
 #   disk full      the second output cannot be written (RLIMIT_FSIZE, and a
@@ -125,7 +125,7 @@ run "$work/good"
 if [ "$rc" -eq 0 ] && [ ! -s "$work/err" ] && [ -f "$work/good/out0.npy" ] \
     && [ -f "$work/good/out1.npy" ]; then ok "good run"; else bad "good run" "exit $rc"; fi
 
-# ---- item 8: a full disk ----
+# ---- a full disk ----
 # RLIMIT_FSIZE of 2 blocks of 512 bytes: out0 (384 bytes) fits, out1 (16 KiB)
 # does not. SIGXFSZ is ignored so that the write fails with EFBIG.
 mkdir "$work/fsize"
@@ -147,7 +147,7 @@ else
     echo "ok tmpfs full # skip: mount -t tmpfs is not permitted here"
 fi
 
-# ---- item 8: stdout on a full device ----
+# ---- stdout on a full device ----
 mkdir "$work/devfull"
 "$launcher" --weights "$wf" --input "ids=$ids" --out-dir "$work/devfull" --warmup 0 --iters 1 \
     >/dev/full 2>"$work/err"
@@ -157,7 +157,7 @@ refused "stdout on /dev/full" 2 "stdout" "$work/devfull"
 rc=$?
 refused "--help on /dev/full" 2 "stdout" ""
 
-# ---- item 9: safetensors ----
+# ---- safetensors ----
 mkdir "$work/tail"
 wf=$work/w_tail.safetensors
 run "$work/tail"
@@ -179,7 +179,7 @@ refused "unused tensors with --strict" 2 "2 tensors the model does not use" "$wo
 
 wf=$work/w.safetensors
 
-# ---- item 9: an embedding id out of range ----
+# ---- an embedding id out of range ----
 mkdir "$work/emb"
 "$launcher" --weights "$wf" --input "ids=$work/ids_bad.npy" --out-dir "$work/emb" \
     >"$work/out" 2>"$work/err"
@@ -187,7 +187,7 @@ rc=$?
 refused "embedding id out of range: exit 2" 2 "id 16 out of range [0, 16)" "$work/emb"
 refused "embedding id out of range: the script's line" 2 "model.py:$emb_line: " "$work/emb"
 
-# ---- item 9: --out-dir is created ----
+# ---- --out-dir is created ----
 old=$(umask)
 umask 027
 run "$work/made"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12, item 3: shape arithmetic wrapped. x.reshape(2**62 + 4, 4) has
+# Shape arithmetic wrapped. x.reshape(2**62 + 4, 4) has
 # (2**62 + 4) * 4 = 2**64 + 16 elements, which wrapped to x's own 16, so
 # the plan passed and the bundle's select read 16 bytes before its input;
 # 62 doublings by torch.cat printed a dim of -9223372036854775808. Every

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_rtshapes.sh - issue 12, item 3 (the run-time half): shapes a bundle
+# t_rtshapes.sh - shape arithmetic at run time: shapes a bundle
 # computes from its inputs are overflow-checked.
 #
 # A model compiled with dynamic=True and no gears keeps its dims symbolic
