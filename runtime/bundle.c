@@ -508,29 +508,45 @@ int tngrt_desc_is_state_key(const TngrtBundleDesc *desc, const char *name)
     return 0;
 }
 
-/* Whether name is a state_dict key of d's module (a weight, an alias of
- * one, or a key the model never reads): not an unused tensor. */
-static int bundle__is_weight(const TngrtBundleDesc *d, const char *name)
+/* Marks in used[] (one flag per tensor of st) the tensor named name, when
+ * st has one. */
+static void bundle__mark(const TngrtSafetensors *st, const char *name, unsigned char *used)
 {
-    return tngrt_desc_is_state_key(d, name);
+    int i = tngrt__safetensors_index(st, name);
+    if (i >= 0)
+        used[i] = 1;
 }
 
-/* Replaces self->unused with the tensors of st that are no weight (file
- * order), in one block: the pointers, then the names. */
+/* Replaces self->unused with the tensors of st that are no state_dict key
+ * of the module (a weight, an alias of one, or a key the model never
+ * reads; file order), in one block: the pointers, then the names. Each key
+ * of the descriptor is looked up in st's index, so the work is
+ * O((keys + tensors) log tensors), whatever the file holds. */
 static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, const char *path)
 {
+    const TngrtBundleDesc *d = self->desc;
     int n = 0, count = tngrt_safetensors_count(st);
     size_t bytes = 0;
     char **list, *at;
-    for (int i = 0; i < count; i++) {
-        const char *name = tngrt_safetensors_name(st, i);
-        if (!bundle__is_weight(self->desc, name)) {
-            n++;
-            bytes += strlen(name) + 1;
-        }
+    unsigned char *used = calloc((size_t)count + 1, 1);
+    if (!used) {
+        bundle__fail(self, "%s: out of memory", path);
+        return -1;
     }
+    for (int i = 0; i < d->nweights; i++)
+        bundle__mark(st, d->weights[i].name, used);
+    for (int k = 0; k < d->naliases; k++)
+        bundle__mark(st, d->aliases[k].name, used);
+    for (int k = 0; k < d->nunread; k++)
+        bundle__mark(st, d->unread[k], used);
+    for (int i = 0; i < count; i++)
+        if (!used[i]) {
+            n++;
+            bytes += strlen(tngrt_safetensors_name(st, i)) + 1;
+        }
     list = malloc((size_t)n * sizeof *list + bytes + 1);
     if (!list) {
+        free(used);
         bundle__fail(self, "%s: out of memory", path);
         return -1;
     }
@@ -538,12 +554,13 @@ static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, co
     n = 0;
     for (int i = 0; i < count; i++) {
         const char *name = tngrt_safetensors_name(st, i);
-        if (bundle__is_weight(self->desc, name))
+        if (used[i])
             continue;
         list[n++] = at;
         strcpy(at, name);
         at += strlen(name) + 1;
     }
+    free(used);
     free(self->unused);
     self->unused = list;
     self->nunused = n;

@@ -13,16 +13,50 @@
 /* Formats "path: message" into err (just the message when path is NULL);
  * err may be NULL. */
 void tngrt__fail(TngrtError *err, const char *path, const char *fmt, ...);
-/* Reads the whole file at path into a malloc'd buffer (*len bytes); returns
- * 0, or -1 with err naming the file. */
+/* Opens path for reading, refusing anything but a regular file without
+ * blocking (opened with O_NONBLOCK, which is cleared once fstat says the
+ * file is regular: a FIFO or a device is "not a regular file"); returns
+ * the fd (close-on-exec), or -1 with err naming the file. */
+int tngrt__open_read(const char *path, TngrtError *err);
+/* Reads the whole regular file open at fd into a malloc'd buffer (*len
+ * bytes; path names it in messages); returns 0, or -1 with err. */
+int tngrt__read_fd(int fd, const char *path, unsigned char **buf, size_t *len, TngrtError *err);
+/* Reads the whole regular file at path (tngrt__open_read, then
+ * tngrt__read_fd); returns 0, or -1 with err naming the file. */
 int tngrt__read_file(const char *path, unsigned char **buf, size_t *len, TngrtError *err);
 
-/* Writes path atomically: put(ctx, f) writes the contents into
- * "<path>.tmp.<pid>", which is renamed into place when put returns 0 and
- * every write succeeded; otherwise the temporary file is removed. Returns
- * 0, or -1 with err naming path. */
+/* Creates a new temporary file for path in path's directory, named
+ * "<path>.tmp.<12 random characters of [A-Za-z0-9]>" (path's base name cut
+ * to 200 bytes), with O_CREAT | O_EXCL | O_NOFOLLOW (never through a link
+ * someone planted: a name that exists is drawn again) and mode 0666 less
+ * the umask; its name goes into tmp (cap bytes: strlen(path) +
+ * TNGRT_TEMP_EXTRA suffice). Returns the fd (close-on-exec), or -1 with
+ * err naming path. */
+int tngrt__create_temp(const char *path, char *tmp, size_t cap, TngrtError *err);
+
+/* Writes a new temporary file for path (tngrt__create_temp; its name in
+ * tmp): put(ctx, f) writes the contents. Returns 0 when put returned 0
+ * and every write succeeded, the file left for the caller to rename or
+ * remove; otherwise -1 with err, the file removed. */
+int tngrt__write_temp(const char *path, int (*put)(const void *ctx, FILE *f), const void *ctx,
+                      char *tmp, size_t cap, TngrtError *err);
+
+/* Writes path atomically: tngrt__write_temp, then the temporary renamed
+ * into place (tngrt_files_install); on a failure it is removed and path
+ * is as it was. Returns 0, or -1 with err naming path. */
 int tngrt__write_atomic(const char *path, int (*put)(const void *ctx, FILE *f), const void *ctx,
                         TngrtError *err);
+
+/* npy.c: parses the len bytes at buf as a .npy file (what
+ * tngrt_npy_read does once the file is read; path names it in messages;
+ * bf16_bits as for tngrt_npy_read_bf16) into a new tensor in *out;
+ * returns 0, or -1 with err. */
+int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int bf16_bits,
+                     TngrtTensor **out, TngrtError *err);
+
+/* safetensors.c: the index (file order) of the tensor named name in
+ * self, or -1; O(log n) in the number of tensors. */
+int tngrt__safetensors_index(const TngrtSafetensors *self, const char *name);
 
 /* exec.c: one poll's back-off (the CPU's spin-wait hint, or a yield of
  * the core where there is none); how long pollers spin before they sleep,

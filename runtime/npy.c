@@ -4,8 +4,10 @@
  * The header dict is parsed here, strictly: exactly the keys 'descr',
  * 'fortran_order' and 'shape'; little-endian C-order data of the dtypes
  * libtngcrt knows; and the file must hold exactly header + data bytes.
- * Writes go to "<path>.tmp.<pid>" renamed into place, so a failure never
- * leaves a half-written file under path.
+ * Writes go to a new temporary file beside path (created exclusively
+ * under a random name: internal.h, tngrt__create_temp) renamed into
+ * place, so a failure never leaves a half-written file under path. Reads
+ * take regular files only (tngrt__read_file).
  */
 #include "internal.h"
 
@@ -227,10 +229,10 @@ static int npy__header(NpyParse *p, TngrtDType *dtype, int *ndim, int64_t *shape
     return 0;
 }
 
-static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtError *err)
+int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int bf16_bits,
+                     TngrtTensor **out, TngrtError *err)
 {
-    unsigned char *buf = NULL;
-    size_t len = 0, pre, hlen, nbytes;
+    size_t pre, hlen, nbytes;
     TngrtDType dtype = TNGRT_F32;
     int ndim = 0;
     int64_t shape[TNGRT_MAX_DIMS];
@@ -239,19 +241,17 @@ static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtEr
     char what[200];
 
     *out = NULL;
-    if (tngrt__read_file(path, &buf, &len, err) != 0)
-        return -1;
     if (len < 6 || memcmp(buf, "\x93NUMPY", 6) != 0) {
         tngrt__fail(err, path, "not a .npy file (bad magic)");
-        goto fail;
+        return -1;
     }
     if (len < 10) {
         tngrt__fail(err, path, "truncated header (file has %zu bytes)", len);
-        goto fail;
+        return -1;
     }
     if (buf[6] < 1 || buf[6] > 3 || buf[7] != 0) {
         tngrt__fail(err, path, "unsupported .npy format version %u.%u", buf[6], buf[7]);
-        goto fail;
+        return -1;
     }
     if (buf[6] == 1) {
         pre = 10;
@@ -260,7 +260,7 @@ static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtEr
         pre = 12;
         if (len < pre) {
             tngrt__fail(err, path, "truncated header (file has %zu bytes)", len);
-            goto fail;
+            return -1;
         }
         hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16
                | (size_t)buf[11] << 24;
@@ -268,12 +268,12 @@ static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtEr
     if (hlen > NPY_MAX_HEADER) {
         tngrt__fail(err, path, "header length %zu exceeds the limit of %d bytes",
                   hlen, NPY_MAX_HEADER);
-        goto fail;
+        return -1;
     }
     if (hlen > len - pre) {
         tngrt__fail(err, path, "header length %zu runs past the end of the file "
                   "(%zu bytes)", hlen, len);
-        goto fail;
+        return -1;
     }
     p.s = (const char *)buf + pre;
     p.len = hlen;
@@ -282,27 +282,36 @@ static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtEr
     p.err = err;
     p.bf16_bits = bf16_bits;
     if (npy__header(&p, &dtype, &ndim, shape) != 0)
-        goto fail;
+        return -1;
     snprintf(what, sizeof what, "%s", path);
     if (tngrt_shape_nbytes(dtype, ndim, shape, &nbytes, what, err) != 0)
-        goto fail;
+        return -1;
     if (nbytes != len - pre - hlen) {
         tngrt__fail(err, path, "%s: expected %zu bytes (header %zu + data %zu), "
                   "the file has %zu", len - pre - hlen < nbytes ? "truncated data"
                   : "trailing bytes", pre + hlen + nbytes, pre + hlen, nbytes, len);
-        goto fail;
+        return -1;
     }
     t = tngrt_tensor_new(dtype, ndim, shape, err);
     if (!t)
-        goto fail;
+        return -1;
     if (nbytes)
         memcpy(t->data, buf + pre + hlen, nbytes);
-    free(buf);
     *out = t;
     return 0;
-fail:
+}
+
+static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtError *err)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int rc;
+    *out = NULL;
+    if (tngrt__read_file(path, &buf, &len, err) != 0)
+        return -1;
+    rc = tngrt__npy_parse(buf, len, path, bf16_bits, out, err);
     free(buf);
-    return -1;
+    return rc;
 }
 
 int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
@@ -377,10 +386,12 @@ static int npy__put(const void *ctx, FILE *f)
            (w->nbytes == 0 || fwrite(w->data, 1, w->nbytes, f) == w->nbytes) ? 0 : -1;
 }
 
-int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
+/* Formats t's header into header (cap bytes) and fills *w for npy__put;
+ * returns 0, or -1 with err. */
+static int npy__prepare(const char *path, const TngrtTensor *t, char *header, size_t cap,
+                        NpyWrite *w, TngrtError *err)
 {
     const char *descr = npy__descr_of(t->dtype);
-    char header[1024];
     size_t hsize, nbytes;
 
     if (!descr) {
@@ -394,11 +405,32 @@ int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
                   t->nbytes, nbytes);
         return -1;
     }
-    hsize = npy__format_header(t, descr, header, sizeof header);
+    hsize = npy__format_header(t, descr, header, cap);
     if (hsize == 0) {
         tngrt__fail(err, path, "header too long");
         return -1;
     }
-    NpyWrite w = {header, hsize, t->data, nbytes};
+    *w = (NpyWrite){header, hsize, t->data, nbytes};
+    return 0;
+}
+
+int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err)
+{
+    char header[1024];
+    NpyWrite w;
+    if (npy__prepare(path, t, header, sizeof header, &w, err) != 0)
+        return -1;
     return tngrt__write_atomic(path, npy__put, &w, err);
+}
+
+int tngrt_npy_write_temp(const char *path, const TngrtTensor *t, char *tmp, size_t cap,
+                         TngrtError *err)
+{
+    char header[1024];
+    NpyWrite w;
+    if (cap)
+        tmp[0] = '\0';
+    if (npy__prepare(path, t, header, sizeof header, &w, err) != 0)
+        return -1;
+    return tngrt__write_temp(path, npy__put, &w, tmp, cap, err);
 }

@@ -14,7 +14,10 @@
  *                             ',' "data_offsets" ':' '[' int ',' int ']' '}'
  * (tensor keys in any order). Duplicate keys, floats, negative numbers,
  * unknown dtypes, offsets outside the buffer, sizes that do not match the
- * shape, and overlapping tensors are all refused. As the format requires,
+ * shape, and overlapping tensors are all refused. Duplicates and overlaps
+ * are found by sorting (a merge sort: n log n comparisons whatever the
+ * input), and the names sorted once are the index tngrt_safetensors_find
+ * searches, so the work stays within O(log n) per byte of the header. As the format requires,
  * the tensors cover the data buffer exactly: bytes after the last tensor's
  * data, or between two tensors, are refused too (a file that hides
  * something else after its weights, or a truncated index).
@@ -24,7 +27,7 @@
 #endif
 #include "internal.h"
 
-#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,14 @@ enum { ST_MALLOC, ST_MAPPED, ST_BORROWED };
 
 /* The longest JSON header accepted, in bytes. */
 #define ST_MAX_HEADER (100u * 1024 * 1024)
+
+/* A key to sort: a name, or a tensor's first byte, and the index of its
+ * tensor in file order. */
+typedef struct StKey {
+    const char *name;
+    uint64_t begin;
+    int index;
+} StKey;
 
 /* One tensor of the index. */
 typedef struct StEntry {
@@ -56,6 +67,7 @@ struct TngrtSafetensors {
     StEntry *entries;        /* tensors in file order */
     int count;               /* number of entries */
     int cap;                 /* allocated entries */
+    StKey *byname;           /* the entries sorted by name (strcmp), count of them */
 };
 
 /* A cursor over the JSON text. */
@@ -252,33 +264,99 @@ static int st__dtype(StParse *p, const char *name, const char *tensor, TngrtDTyp
     return -1;
 }
 
-/* metadata: '{' [ string ':' string { ',' string ':' string } ] '}' */
+/* ---- sorting ---- */
+
+static int st__name_before(const StKey *a, const StKey *b)
+{
+    return strcmp(a->name, b->name) <= 0;
+}
+
+static int st__begin_before(const StKey *a, const StKey *b)
+{
+    return a->begin <= b->begin;
+}
+
+/* Sorts keys[0..n) stably with before (a merge sort, bottom up, through
+ * the scratch array tmp of n keys). */
+static void st__sort(StKey *keys, StKey *tmp, size_t n,
+                     int (*before)(const StKey *a, const StKey *b))
+{
+    StKey *from = keys, *to = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = mid + width < n ? mid + width : n, i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                to[k++] = before(&from[i], &from[j]) ? from[i++] : from[j++];
+            while (i < mid)
+                to[k++] = from[i++];
+            while (j < hi)
+                to[k++] = from[j++];
+        }
+        StKey *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != keys)
+        memcpy(keys, from, n * sizeof *keys);
+}
+
+/* Sorts keys[0..n) by name and returns the first name that appears twice
+ * (in strcmp order), or NULL; -1 in *oom when memory runs out. */
+static const char *st__sort_names(StKey *keys, size_t n, int *oom)
+{
+    StKey *tmp = n > 1 ? malloc(n * sizeof *tmp) : NULL;
+    *oom = 0;
+    if (n > 1 && !tmp) {
+        *oom = 1;
+        return NULL;
+    }
+    st__sort(keys, tmp, n, st__name_before);
+    free(tmp);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(keys[i - 1].name, keys[i].name) == 0)
+            return keys[i].name;
+    return NULL;
+}
+
+/* Appends name to the growable array *keys (*n used of *cap); returns 0,
+ * or -1 when memory runs out. */
+static int st__push(StKey **keys, size_t *n, size_t *cap, const char *name, int index)
+{
+    if (*n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 16;
+        StKey *grown = ncap <= SIZE_MAX / sizeof *grown ? realloc(*keys, ncap * sizeof *grown)
+                                                        : NULL;
+        if (!grown)
+            return -1;
+        *keys = grown;
+        *cap = ncap;
+    }
+    (*keys)[(*n)++] = (StKey){name, 0, index};
+    return 0;
+}
+
+/* metadata: '{' [ string ':' string { ',' string ':' string } ] '}'
+ * (the keys are kept until the end, sorted, and checked for duplicates) */
 static int st__metadata(StParse *p)
 {
-    char **keys = NULL;
-    int nkeys = 0, rc = -1;
+    StKey *keys = NULL;
+    size_t nkeys = 0, cap = 0;
+    int rc = -1, oom;
+    const char *dup;
     if (st__expect(p, '{') != 0)
         return -1;
     if (st__accept(p, '}'))
         return 0;
     for (;;) {
-        char *key = NULL, *val = NULL, **grown;
+        char *key = NULL, *val = NULL;
         if (st__string(p, &key) != 0)
             goto done;
-        for (int i = 0; i < nkeys; i++)
-            if (strcmp(keys[i], key) == 0) {
-                tngrt__fail(p->err, p->path, "duplicate metadata key '%s'", key);
-                free(key);
-                goto done;
-            }
-        grown = realloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
-        if (!grown) {
+        if (st__push(&keys, &nkeys, &cap, key, 0) != 0) {
             free(key);
             tngrt__fail(p->err, p->path, "out of memory");
             goto done;
         }
-        keys = grown;
-        keys[nkeys++] = key;
         if (st__expect(p, ':') != 0 || st__string(p, &val) != 0)
             goto done;
         free(val);
@@ -287,10 +365,16 @@ static int st__metadata(StParse *p)
         if (st__expect(p, ',') != 0)
             goto done;
     }
-    rc = 0;
+    dup = st__sort_names(keys, nkeys, &oom);
+    if (oom)
+        tngrt__fail(p->err, p->path, "out of memory");
+    else if (dup)
+        tngrt__fail(p->err, p->path, "duplicate metadata key '%s'", dup);
+    else
+        rc = 0;
 done:
-    for (int i = 0; i < nkeys; i++)
-        free(keys[i]);
+    for (size_t i = 0; i < nkeys; i++)
+        free((char *)(uintptr_t)keys[i].name);   /* st__string's malloc'd copies */
     free(keys);
     return rc;
 }
@@ -371,17 +455,17 @@ static int st__tensor(StParse *p, StEntry *e)
     return 0;
 }
 
-/* Adds a fresh entry named name (taking it) to self. */
+/* Adds a fresh entry named name (taking it) to self (duplicates are
+ * found once the header is parsed, by st__index). */
 static StEntry *st__add(TngrtSafetensors *self, char *name, TngrtError *err)
 {
-    for (int i = 0; i < self->count; i++)
-        if (strcmp(self->entries[i].name, name) == 0) {
-            tngrt__fail(err, self->path, "duplicate tensor name '%s'", name);
+    if (self->count == self->cap) {
+        int cap = self->cap ? (self->cap > INT_MAX / 2 ? INT_MAX : self->cap * 2) : 8;
+        if (self->count == INT_MAX) {
+            tngrt__fail(err, self->path, "too many tensors");
             free(name);
             return NULL;
         }
-    if (self->count == self->cap) {
-        int cap = self->cap ? self->cap * 2 : 8;
         StEntry *grown = realloc(self->entries, (size_t)cap * sizeof *grown);
         if (!grown) {
             tngrt__fail(err, self->path, "out of memory");
@@ -436,6 +520,61 @@ static int st__header(TngrtSafetensors *self, StParse *p)
     return 0;
 }
 
+/* Builds self->byname, the entries sorted by name, refusing a name that
+ * appears twice. */
+static int st__index(TngrtSafetensors *self, TngrtError *err)
+{
+    const char *dup;
+    int oom;
+    self->byname = malloc(((size_t)self->count + 1) * sizeof *self->byname);
+    if (!self->byname) {
+        tngrt__fail(err, self->path, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < self->count; i++)
+        self->byname[i] = (StKey){self->entries[i].name, 0, i};
+    dup = st__sort_names(self->byname, (size_t)self->count, &oom);
+    if (oom || dup) {
+        if (oom)
+            tngrt__fail(err, self->path, "out of memory");
+        else
+            tngrt__fail(err, self->path, "duplicate tensor name '%s'", dup);
+        return -1;
+    }
+    return 0;
+}
+
+/* Refuses two non-empty tensors whose byte ranges overlap: sorted by
+ * their first byte, an overlap shows between neighbours. */
+static int st__check_overlap(const TngrtSafetensors *self, TngrtError *err)
+{
+    StKey *keys = malloc(((size_t)self->count + 1) * sizeof *keys), *tmp;
+    size_t n = 0;
+    int rc = 0;
+    tmp = keys ? malloc(((size_t)self->count + 1) * sizeof *tmp) : NULL;
+    if (!tmp) {
+        free(keys);
+        tngrt__fail(err, self->path, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < self->count; i++)
+        if (self->entries[i].begin < self->entries[i].end)
+            keys[n++] = (StKey){NULL, self->entries[i].begin, i};
+    st__sort(keys, tmp, n, st__begin_before);
+    for (size_t k = 1; k < n && rc == 0; k++) {
+        int i = keys[k - 1].index, j = keys[k].index;
+        if (self->entries[j].begin < self->entries[i].end) {
+            const StEntry *a = &self->entries[i < j ? i : j], *b = &self->entries[i < j ? j : i];
+            tngrt__fail(err, self->path, "tensors '%s' and '%s' overlap in the data "
+                        "buffer (overlapping tensors are refused)", a->name, b->name);
+            rc = -1;
+        }
+    }
+    free(keys);
+    free(tmp);
+    return rc;
+}
+
 /* Checks that the (in-range, disjoint) tensors cover the data buffer
  * exactly: no byte after the last one's data, none between two. */
 static int st__check_covered(const TngrtSafetensors *self, TngrtError *err)
@@ -488,17 +627,8 @@ static int st__check_ranges(TngrtSafetensors *self, TngrtError *err)
             return -1;
         }
     }
-    /* overlap: quadratic, fine for the tensor counts of model files */
-    for (int i = 0; i < self->count; i++)
-        for (int j = i + 1; j < self->count; j++) {
-            StEntry *a = &self->entries[i], *b = &self->entries[j];
-            if (a->begin < a->end && b->begin < b->end
-                && a->begin < b->end && b->begin < a->end) {
-                tngrt__fail(err, self->path, "tensors '%s' and '%s' overlap in the data "
-                         "buffer (overlapping tensors are refused)", a->name, b->name);
-                return -1;
-            }
-        }
+    if (st__check_overlap(self, err) != 0)
+        return -1;
     return st__check_covered(self, err);
 }
 
@@ -515,34 +645,31 @@ static TngrtSafetensors *st__new(const char *path, TngrtError *err)
     return self;
 }
 
-/* Maps the regular file at path read-only into self; returns 0, 1 when it
- * cannot be mapped (not regular, empty, or mmap refused: the caller reads
- * it instead), or -1 with a message. */
-static int st__map(TngrtSafetensors *self, const char *path, TngrtError *err)
+/* Maps the regular file open at fd read-only into self, or, where it
+ * cannot be mapped (empty, or mmap refused), reads it whole; returns 0, or
+ * -1 with a message. */
+static int st__load(TngrtSafetensors *self, int fd, const char *path, TngrtError *err)
 {
     struct stat sb;
     void *p;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        tngrt__fail(err, path, "cannot open for reading");
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        tngrt__fail(err, path, "not a regular file");
         return -1;
     }
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0
-        || (uint64_t)sb.st_size > SIZE_MAX / 2) {
-        close(fd);
-        return 1;
+    if (sb.st_size > 0 && (uint64_t)sb.st_size <= SIZE_MAX / 2) {
+        p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            /* advice only: failures change nothing but speed */
+            (void)madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
+            (void)madvise(p, (size_t)sb.st_size, MADV_WILLNEED);
+            self->bytes = p;
+            self->len = (size_t)sb.st_size;
+            self->how = ST_MAPPED;
+            return 0;
+        }
     }
-    p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);   /* the mapping keeps the file */
-    if (p == MAP_FAILED)
-        return 1;
-    /* advice only: failures change nothing but speed */
-    (void)madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
-    (void)madvise(p, (size_t)sb.st_size, MADV_WILLNEED);
-    self->bytes = p;
-    self->len = (size_t)sb.st_size;
-    self->how = ST_MAPPED;
-    return 0;
+    self->how = ST_MALLOC;
+    return tngrt__read_fd(fd, path, &self->bytes, &self->len, err);
 }
 
 /* Checks the length prefix and the header of self's bytes and builds its
@@ -575,7 +702,8 @@ static int st__parse(TngrtSafetensors *self, TngrtError *err)
     p.pos = 0;
     p.path = self->path;
     p.err = err;
-    if (st__header(self, &p) != 0 || st__check_ranges(self, err) != 0)
+    if (st__header(self, &p) != 0 || st__index(self, err) != 0
+        || st__check_ranges(self, err) != 0)
         return -1;
     return 0;
 }
@@ -583,16 +711,17 @@ static int st__parse(TngrtSafetensors *self, TngrtError *err)
 int tngrt_safetensors_open(const char *path, TngrtSafetensors **out, TngrtError *err)
 {
     TngrtSafetensors *self;
-    int rc;
+    int rc, fd;
 
     *out = NULL;
     if (!(self = st__new(path, err)))
         return -1;
-    rc = st__map(self, path, err);
-    if (rc == 1) {
-        self->how = ST_MALLOC;
-        rc = tngrt__read_file(path, &self->bytes, &self->len, err);
+    if ((fd = tngrt__open_read(path, err)) < 0) {
+        tngrt_safetensors_close(self);
+        return -1;
     }
+    rc = st__load(self, fd, path, err);
+    close(fd);   /* a mapping keeps the file */
     if (rc != 0 || st__parse(self, err) != 0) {
         tngrt_safetensors_close(self);
         return -1;
@@ -620,26 +749,42 @@ int tngrt_safetensors_open_memory(const void *data, size_t len, const char *name
     return 0;
 }
 
+int tngrt__safetensors_index(const TngrtSafetensors *self, const char *name)
+{
+    size_t lo = 0, hi = self->byname ? (size_t)self->count : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(self->byname[mid].name, name);
+        if (c == 0)
+            return self->byname[mid].index;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
 int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
                            TngrtTensor *view_out, TngrtError *err)
 {
-    for (int i = 0; i < self->count; i++) {
-        const StEntry *e = &self->entries[i];
-        if (strcmp(e->name, name) != 0)
-            continue;
-        memset(view_out, 0, sizeof *view_out);
-        view_out->dtype = e->dtype;
-        view_out->ndim = e->ndim;
-        for (int d = 0; d < e->ndim; d++)
-            view_out->shape[d] = e->shape[d];
-        tngrt_tensor_set_strides(view_out);
-        view_out->data = self->bytes + self->data_start + e->begin;
-        view_out->nbytes = (size_t)(e->end - e->begin);
-        view_out->owns = 0;
-        return 0;
+    int i = tngrt__safetensors_index(self, name);
+    const StEntry *e;
+    if (i < 0) {
+        tngrt__fail(err, self->path, "no tensor named '%s'", name);
+        return -1;
     }
-    tngrt__fail(err, self->path, "no tensor named '%s'", name);
-    return -1;
+    e = &self->entries[i];
+    memset(view_out, 0, sizeof *view_out);
+    view_out->dtype = e->dtype;
+    view_out->ndim = e->ndim;
+    for (int d = 0; d < e->ndim; d++)
+        view_out->shape[d] = e->shape[d];
+    tngrt_tensor_set_strides(view_out);
+    view_out->data = self->bytes + self->data_start + e->begin;
+    view_out->nbytes = (size_t)(e->end - e->begin);
+    view_out->owns = 0;
+    return 0;
 }
 
 int tngrt_safetensors_count(const TngrtSafetensors *self)
@@ -706,6 +851,7 @@ void tngrt_safetensors_close(TngrtSafetensors *self)
     for (int i = 0; i < self->count; i++)
         free(self->entries[i].name);
     free(self->entries);
+    free(self->byname);
     if (self->how == ST_MAPPED)
         munmap(self->bytes, self->len);
     else if (self->how == ST_MALLOC)

@@ -98,7 +98,9 @@ int tngrt_shape_nbytes(TngrtDType dtype, int ndim, const int64_t *shape,
 void tngrt_tensor_set_strides(TngrtTensor *self);
 
 /* Reads a .npy file (format 1.0, 2.0 or 3.0, little-endian, C order)
- * into a new tensor in *out; returns 0, or -1 with a message in err. */
+ * into a new tensor in *out; returns 0, or -1 with a message in err. Only
+ * a regular file is read (a FIFO or a device is refused without blocking),
+ * as by every reader of libtngcrt. */
 int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err);
 
 /* Reads a .npy file of dtype '<u2' holding bfloat16 bit patterns (what
@@ -107,11 +109,39 @@ int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err);
  * message in err. */
 int tngrt_npy_read_bf16(const char *path, TngrtTensor **out, TngrtError *err);
 
+/* Bytes a temporary file's name needs beyond the length of the path it
+ * stands for, the terminating NUL included (tngrt_npy_write_temp). */
+#define TNGRT_TEMP_EXTRA 24
+
 /* Writes t as a .npy file (format 1.0) atomically through a temporary
- * file renamed into place; returns 0, or -1 with a message in err. numpy
- * has no bfloat16: a bf16 tensor is written as its uint16 bit patterns
- * (descr '<u2'; (bits << 16) viewed as float32 gives the values). */
+ * file renamed into place (as tngrt_npy_write_temp makes it); returns 0,
+ * or -1 with a message in err, path unchanged. numpy has no bfloat16: a
+ * bf16 tensor is written as its uint16 bit patterns (descr '<u2';
+ * (bits << 16) viewed as float32 gives the values). */
 int tngrt_npy_write(const char *path, const TngrtTensor *t, TngrtError *err);
+
+/* Writes t as tngrt_npy_write does, into a new temporary file for path
+ * and leaves it there for the caller to rename into place
+ * (tngrt_files_install) or remove. The temporary is created in path's
+ * directory with O_CREAT | O_EXCL | O_NOFOLLOW (never through a link
+ * planted at its name) under an unpredictable name, "<path>.tmp.<12
+ * random characters of [A-Za-z0-9]>" (path's base name cut to 200
+ * bytes), mode 0666 less the umask; the name goes into tmp (cap bytes;
+ * strlen(path) + TNGRT_TEMP_EXTRA suffice). Returns 0, or -1 with a
+ * message in err (no file is left then). */
+int tngrt_npy_write_temp(const char *path, const TngrtTensor *t, char *tmp, size_t cap,
+                         TngrtError *err);
+
+/* Renames the n temporary files tmp[i] onto dst[i], all or nothing. Every
+ * destination is checked before the first rename: it must not be a
+ * directory, its directory must exist, its temporary must be a regular
+ * file, and no two may name the same file. A destination that exists
+ * keeps a second name ("<dst>.old.<random>", a hard link where the file
+ * system has them) until every rename is done; when a rename fails, the
+ * ones done are undone (the files replaced renamed back, the new ones
+ * removed). Returns 0, or -1 with a message in err naming the destination
+ * at fault; the temporaries not renamed are left to the caller. */
+int tngrt_files_install(char *const *tmp, char *const *dst, int n, TngrtError *err);
 
 /* An open safetensors file: its bytes (mapped, read, or the caller's) and
  * its tensor index. */
@@ -119,7 +149,9 @@ typedef struct TngrtSafetensors TngrtSafetensors;
 
 /* Maps (read-only; a file that cannot be mapped is read whole) and
  * validates the safetensors file at path into *out; returns 0, or -1 with
- * a message in err. As the format requires, the tensors must cover the
+ * a message in err. Only a regular file is read (a FIFO or a device is
+ * refused without blocking); the header's checks take O(log n) work per
+ * byte (duplicates and overlaps are found by sorting). As the format requires, the tensors must cover the
  * data buffer exactly: trailing bytes after the last tensor's data and
  * bytes no tensor uses are refused, as are overlaps. A file changed while
  * mapped changes the views' bytes (truncating it makes them fault):
@@ -154,7 +186,8 @@ void tngrt_safetensors_populate(const TngrtSafetensors *self, const void *data, 
 
 /* Fills *view_out with a non-owning view of tensor name (its data points
  * into self, valid until tngrt_safetensors_close); returns 0, or -1 with a
- * message in err when there is no such tensor. The data may be unaligned
+ * message in err when there is no such tensor. A binary search of the
+ * names, sorted when the file was opened: O(log n) comparisons. The data may be unaligned
  * (it starts at 8 + N + begin in the file): copy it before typed access. */
 int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
                            TngrtTensor *view_out, TngrtError *err);

@@ -101,10 +101,19 @@ void tngrt_trace_flow(TngrtTrace *self, int e, int from, uint64_t t_from,
 /* Writes the trace as Chrome trace-event JSON ({"traceEvents": [...]},
  * times in microseconds from the earliest time in the trace, one thread
  * track per stream named by stream_names[s] ("stream N" when stream_names
- * or the entry is NULL)) to path atomically ("<path>.tmp.<pid>" renamed);
- * returns 0, or -1 with a message in err. */
+ * or the entry is NULL)) to path atomically (a temporary made as
+ * tngrt_npy_write_temp makes it, renamed into place); returns 0, or -1
+ * with a message in err, path unchanged. */
 int tngrt_trace_write(const TngrtTrace *self, const char *path,
                       const char *const *stream_names, TngrtError *err);
+
+/* Writes the trace as tngrt_trace_write does into a new temporary file
+ * for path, left for the caller to rename or remove; its name goes into
+ * tmp (cap bytes), as with tngrt_npy_write_temp. Returns 0, or -1 with a
+ * message in err (no file is left then). */
+int tngrt_trace_write_temp(const TngrtTrace *self, const char *path,
+                           const char *const *stream_names, char *tmp, size_t cap,
+                           TngrtError *err);
 
 /* Number of slices and flows dropped for lack of memory. */
 uint64_t tngrt_trace_dropped(const TngrtTrace *self);

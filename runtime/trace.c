@@ -14,7 +14,8 @@
  * The writer is deterministic: pid 1, tid = stream, times printed in
  * microseconds with three decimals from integer nanoseconds relative to
  * the earliest time in the trace, and flows numbered 1, 2, ... in track
- * order. It writes "<path>.tmp.<pid>" and renames it into place.
+ * order. It writes a new temporary file beside the destination
+ * (internal.h, tngrt__create_temp) and renames it into place.
  */
 #include "tngrt_exec.h"
 #include "internal.h"
@@ -23,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 /* One complete slice [t0, t1). */
 typedef struct TraceSlice {
@@ -288,4 +288,12 @@ int tngrt_trace_write(const TngrtTrace *self, const char *path,
 {
     TraceWrite w = {self, stream_names};
     return tngrt__write_atomic(path, trace__put_cb, &w, err);
+}
+
+int tngrt_trace_write_temp(const TngrtTrace *self, const char *path,
+                           const char *const *stream_names, char *tmp, size_t cap,
+                           TngrtError *err)
+{
+    TraceWrite w = {self, stream_names};
+    return tngrt__write_temp(path, trace__put_cb, &w, tmp, cap, err);
 }

@@ -10,8 +10,12 @@
  *                   [--strict] [--stats]
  *
  * The files are all or nothing: each is written under a temporary name
- * first, and only when every one (and stdout) was written are they renamed
- * into place; on a failure (a full disk) every temporary file is removed.
+ * first (a new file beside it, created exclusively under a random name by
+ * libtngcrt, never through a link planted there), and only when every one
+ * (and stdout) was written are they renamed into place, every destination
+ * checked before the first rename and the renames done undone when a later
+ * one fails (tngrt_files_install); on a failure (a full disk) every
+ * temporary file is removed.
  *
  * This is a template (templates/README.md): `tngc gen` replaces the
  * prologue marker line below with a banner, #include "<name>.h" and
@@ -87,8 +91,8 @@ typedef struct Launcher {
     TngrtTrace *trace;
     int gear;
     int made_out_dir;       /* --out-dir did not exist: created, removed again on failure */
-    char **tmp, **dst;      /* the files written: temporary name, final name */
-    int nfiles, nrenamed;   /* tmp[nrenamed..nfiles) still to rename (or remove) */
+    char **tmp, **dst;      /* the files written: temporary name ("" until made), final name */
+    int nfiles, installed;  /* installed: every tmp renamed into place */
 } Launcher;
 
 /* ---- messages ---- */
@@ -419,12 +423,15 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Checks that the directory of --trace exists, before any run. */
+/* Checks that the directory of --trace exists and that --trace itself is
+ * no directory, before any run. */
 static int check_trace_dir(const Launcher *L)
 {
     const char *slash = L->a.trace ? strrchr(L->a.trace, '/') : NULL;
     char *dir;
     int ok;
+    if (L->a.trace && is_dir(L->a.trace))
+        return fail(L, EXIT_USAGE, "--trace '%s' is a directory", L->a.trace);
     if (!slash || slash == L->a.trace)
         return 0;
     dir = malloc((size_t)(slash - L->a.trace) + 1);
@@ -451,6 +458,24 @@ static int make_out_dir(Launcher *L)
     return 0;
 }
 
+/* Refuses, before any run, a result whose file in --out-dir is a
+ * directory (tngrt_files_install checks again before renaming). */
+static int check_result_paths(const Launcher *L)
+{
+    const TngrtBundleDesc *d = L->desc;
+    int rc = 0;
+    for (int k = 0; k < d->noutputs + d->ninputs && rc == 0; k++) {
+        const char *name = result_name(d, k);
+        char *path = name ? result_path(L->a.out_dir, name) : NULL;
+        if (name && !path)
+            rc = fail(L, EXIT_RUNTIME, "out of memory");
+        else if (path && is_dir(path))
+            rc = fail(L, EXIT_USAGE, "%s: is a directory", path);
+        free(path);
+    }
+    return rc;
+}
+
 /* Checks the options that do not depend on the files. */
 static int check_options(Launcher *L)
 {
@@ -460,7 +485,9 @@ static int check_options(Launcher *L)
                     nw, nw == 1 ? "" : "s");
     if ((rc = check_trace_dir(L)) != 0 || (rc = check_result_names(L)) != 0)
         return rc;
-    return make_out_dir(L);   /* last: nothing is created when an option is refused */
+    if ((rc = make_out_dir(L)) != 0)   /* nothing is created when an option is refused */
+        return rc;
+    return check_result_paths(L);
 }
 
 /* ---- inputs and weights ---- */
@@ -916,18 +943,20 @@ static char *result_path(const char *dir, const char *name)
 }
 
 /* Adds a file to write: dst, its final path (malloc'd, owned from now
- * on), and a temporary name beside it, "<dst>.tmp.<pid>", which is
- * returned (NULL: out of memory). launcher_free removes every temporary
- * file not renamed into place. */
-static const char *add_file(Launcher *L, char *dst)
+ * on), and room for the name of its temporary file (made by
+ * tngrt_npy_write_temp or tngrt_trace_write_temp), which is returned
+ * (NULL: out of memory; *cap set to its size). launcher_free removes
+ * every temporary file not renamed into place. */
+static char *add_file(Launcher *L, char *dst, size_t *cap)
 {
-    size_t n = dst ? strlen(dst) + 32 : 0;
+    size_t n = dst ? strlen(dst) + TNGRT_TEMP_EXTRA : 0;
     char *tmp = dst ? malloc(n) : NULL;
     if (!tmp) {
         free(dst);
         return NULL;
     }
-    snprintf(tmp, n, "%s.tmp.%ld", dst, (long)getpid());
+    tmp[0] = '\0';
+    *cap = n;
     L->dst[L->nfiles] = dst;
     L->tmp[L->nfiles++] = tmp;
     return tmp;
@@ -940,12 +969,13 @@ static int write_result(Launcher *L, const char *name, const TngrtTensor *t,
 {
     TngrtTensor *dense = NULL;
     TngrtError err;
-    const char *tmp = add_file(L, result_path(L->a.out_dir, name));
+    size_t cap = 0;
+    char *tmp = add_file(L, result_path(L->a.out_dir, name), &cap);
     int rc;
     if (!tmp)
         return fail(L, EXIT_RUNTIME, "out of memory");
     rc = dense_copy(L, t, shape, &dense);
-    if (rc == 0 && tngrt_npy_write(tmp, dense, &err) != 0)
+    if (rc == 0 && tngrt_npy_write_temp(L->dst[L->nfiles - 1], dense, tmp, cap, &err) != 0)
         rc = fail(L, EXIT_USAGE, "%s (no output was written)", err.msg);
     tngrt_tensor_delete(dense);
     return rc;
@@ -992,20 +1022,20 @@ static int flush_stdout(const Launcher *L)
 }
 
 /* Prints a "wrote PATH" line per file written and, once stdout took them,
- * renames every file into place. */
+ * renames every file into place, all or nothing (tngrt_files_install:
+ * every destination checked first, the renames done undone when one
+ * fails). */
 static int install_files(Launcher *L)
 {
+    TngrtError err;
     int rc;
     for (int k = 0; k < L->nfiles; k++)
         printf("wrote %s\n", L->dst[k]);
     if ((rc = flush_stdout(L)) != 0)
         return rc;
-    for (; L->nrenamed < L->nfiles; L->nrenamed++) {
-        const char *tmp = L->tmp[L->nrenamed], *dst = L->dst[L->nrenamed];
-        if (rename(tmp, dst) != 0)
-            return fail(L, EXIT_USAGE, "%s: cannot rename %s into place: %s", dst, tmp,
-                        strerror(errno));
-    }
+    if (tngrt_files_install(L->tmp, L->dst, L->nfiles, &err) != 0)
+        return fail(L, EXIT_USAGE, "%s (no output was written)", err.msg);
+    L->installed = 1;
     return 0;
 }
 
@@ -1016,7 +1046,8 @@ static int write_results(Launcher *L)
 {
     const TngrtBundleDesc *d = L->desc;
     TngrtError err;
-    const char *tmp;
+    char *tmp;
+    size_t cap = 0;
     int rc;
     for (int o = 0; o < d->noutputs; o++)
         if ((rc = write_output(L, o)) != 0)
@@ -1029,9 +1060,9 @@ static int write_results(Launcher *L)
         char *dst = malloc(strlen(L->a.trace) + 1);
         if (dst)
             strcpy(dst, L->a.trace);
-        if (!(tmp = add_file(L, dst)))
+        if (!(tmp = add_file(L, dst, &cap)))
             return fail(L, EXIT_RUNTIME, "out of memory");
-        if (tngrt_trace_write(L->trace, tmp, d->stream_names, &err) != 0)
+        if (tngrt_trace_write_temp(L->trace, L->a.trace, d->stream_names, tmp, cap, &err) != 0)
             return fail(L, EXIT_USAGE, "%s (no output was written)", err.msg);
     }
     return install_files(L);
@@ -1055,8 +1086,8 @@ static void launcher_free(Launcher *L)
     free(L->lat_us);
     free(L->a.in);
     for (int k = 0; k < L->nfiles; k++) {
-        if (k >= L->nrenamed)
-            remove(L->tmp[k]);   /* a failure: nothing is left behind */
+        if (!L->installed && L->tmp[k][0])
+            unlink(L->tmp[k]);   /* a failure: nothing is left behind */
         free(L->tmp[k]);
         free(L->dst[k]);
     }

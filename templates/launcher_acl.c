@@ -30,8 +30,12 @@
  * the final synchronisation, in launcher.c's Chrome trace format.
  *
  * As launcher.c does, it creates a missing --out-dir (one level), writes
- * every file under a temporary name and renames them all into place only
- * once every one and stdout were written (none is left on a failure), and
+ * every file under a temporary name (a new file beside it, created
+ * exclusively under a random name by libtngcrt) and renames them all into
+ * place only once every one and stdout were written, all or nothing
+ * (tngrt_files_install: every destination checked before the first
+ * rename, the renames done undone when one fails; none is left on a
+ * failure), and
  * warns of tensors of the weights file the model does not use (--strict:
  * refuses them). It prints the warning <name>_create gives in err on
  * success (a chip that cannot capture: reduce-overhead runs eagerly).
@@ -86,19 +90,24 @@ typedef struct AclLauncher {
     int strict;                /* --strict: unused tensors in the weights file are an error */
     int pad;                   /* --pad */
     int made_out_dir;          /* --out-dir was created: removed again on failure */
-    char (*tmp)[4096];         /* the files written, under temporary names */
-    char (*dst)[4096];         /* ... and their final names */
-    int nfiles, nrenamed;      /* tmp[nrenamed..nfiles) still to rename (or remove) */
+    char **tmp;                /* the files written, under temporary names ("" until made) */
+    char **dst;                /* ... and their final names (malloc'd) */
+    int nfiles, installed;     /* installed: every tmp renamed into place */
 } AclLauncher;
 
+/* Prints "<prog>: <message>" as one line on stderr (control characters,
+ * from file names or contents, become '?') and returns status. */
 static int acl_fail(const AclLauncher *L, int status, const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
-    fprintf(stderr, "%s: ", L->prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(stderr, "%s: %s\n", L->prog, msg);
     return status;
 }
 
@@ -452,17 +461,25 @@ static int acl_out_dir(AclLauncher *L)
     return 0;
 }
 
-/* Adds a file to the set: its final path dst and "<dst>.tmp.<pid>" beside
- * it, which is returned (NULL: too long, said on stderr). */
-static const char *acl_add_file(AclLauncher *L, const char *dst)
+/* Adds a file to the set: its final path dst (copied) and room for the
+ * name of its temporary file (made by tngrt_npy_write_temp or
+ * tngrt_trace_write_temp), which is returned with its size in *cap (NULL:
+ * out of memory, said on stderr). */
+static char *acl_add_file(AclLauncher *L, const char *dst, size_t *cap)
 {
-    char *tmp = L->tmp[L->nfiles];
-    if ((size_t)snprintf(L->dst[L->nfiles], sizeof *L->dst, "%s", dst) >= sizeof *L->dst ||
-        (size_t)snprintf(tmp, sizeof *L->tmp, "%s.tmp.%ld", dst, (long)getpid()) >= sizeof *L->tmp) {
-        acl_fail(L, ACL_EXIT_USAGE, "%s: path too long", dst);
+    size_t n = strlen(dst);
+    char *d = malloc(n + 1), *tmp = malloc(n + TNGRT_TEMP_EXTRA);
+    if (!d || !tmp) {
+        free(d);
+        free(tmp);
+        acl_fail(L, ACL_EXIT_DEVICE, "out of memory");
         return NULL;
     }
-    L->nfiles++;
+    memcpy(d, dst, n + 1);
+    tmp[0] = '\0';
+    *cap = n + TNGRT_TEMP_EXTRA;
+    L->dst[L->nfiles] = d;
+    L->tmp[L->nfiles++] = tmp;
     return tmp;
 }
 
@@ -471,7 +488,8 @@ static const char *acl_add_file(AclLauncher *L, const char *dst)
 static int acl_write1(AclLauncher *L, const char *name, const TngrtTensor *t, const int64_t *shape)
 {
     char path[4096];
-    const char *tmp;
+    char *tmp;
+    size_t cap = 0;
     TngrtTensor *dense;
     TngrtError err;
     int rc = 0;
@@ -482,12 +500,12 @@ static int acl_write1(AclLauncher *L, const char *name, const TngrtTensor *t, co
         path[n] = ok ? *c : '_';
     }
     snprintf(path + n, sizeof path - n, ".npy");
-    if (!(tmp = acl_add_file(L, path)))
-        return ACL_EXIT_USAGE;
+    if (!(tmp = acl_add_file(L, path, &cap)))
+        return ACL_EXIT_DEVICE;
     if (!(dense = tngrt_tensor_new(t->dtype, t->ndim, shape, &err)))
         return acl_fail(L, ACL_EXIT_DEVICE, "%s", err.msg);
     acl_copy_region(dense->data, dense->strides, t->data, t->strides, t->ndim, shape, tngrt_dtype_size(t->dtype));
-    if (tngrt_npy_write(tmp, dense, &err) != 0)
+    if (tngrt_npy_write_temp(path, dense, tmp, cap, &err) != 0)
         rc = acl_fail(L, ACL_EXIT_USAGE, "%s (no output was written)", err.msg);
     tngrt_tensor_delete(dense);
     return rc;
@@ -525,7 +543,8 @@ static int acl_flush(const AclLauncher *L)
 static int acl_write(AclLauncher *L)
 {
     const TngrtBundleDesc *d = L->d;
-    const char *tmp;
+    char *tmp;
+    size_t cap = 0;
     TngrtError err;
     int rc;
     L->tmp = calloc((size_t)(d->noutputs + d->ninputs) + 2, sizeof *L->tmp);
@@ -540,19 +559,18 @@ static int acl_write(AclLauncher *L)
             (rc = acl_write1(L, d->inputs[i].name, &L->run_in[i], L->in[i]->shape)) != 0)
             return rc;
     if (L->trace) {
-        if (!(tmp = acl_add_file(L, L->trace_path)))
-            return ACL_EXIT_USAGE;
-        if (tngrt_trace_write(L->trace, tmp, d->stream_names, &err) != 0)
+        if (!(tmp = acl_add_file(L, L->trace_path, &cap)))
+            return ACL_EXIT_DEVICE;
+        if (tngrt_trace_write_temp(L->trace, L->trace_path, d->stream_names, tmp, cap, &err) != 0)
             return acl_fail(L, ACL_EXIT_USAGE, "%s (no output was written)", err.msg);
     }
     for (int k = 0; k < L->nfiles; k++)
         printf("wrote %s\n", L->dst[k]);
     if ((rc = acl_flush(L)) != 0)
         return rc;
-    for (; L->nrenamed < L->nfiles; L->nrenamed++)
-        if (rename(L->tmp[L->nrenamed], L->dst[L->nrenamed]) != 0)
-            return acl_fail(L, ACL_EXIT_USAGE, "%s: cannot rename %s into place: %s", L->dst[L->nrenamed],
-                            L->tmp[L->nrenamed], strerror(errno));
+    if (tngrt_files_install(L->tmp, L->dst, L->nfiles, &err) != 0)
+        return acl_fail(L, ACL_EXIT_USAGE, "%s (no output was written)", err.msg);
+    L->installed = 1;
     return 0;
 }
 
@@ -580,12 +598,15 @@ static int acl_unused(const AclLauncher *L)
     return 0;
 }
 
-/* Checks that the directory of --trace exists, before any run. */
+/* Checks that the directory of --trace exists and that --trace itself is
+ * no directory, before any run. */
 static int acl_trace_dir(const AclLauncher *L)
 {
     const char *slash = L->trace_path ? strrchr(L->trace_path, '/') : NULL;
     char dir[4096];
     struct stat st;
+    if (L->trace_path && stat(L->trace_path, &st) == 0 && S_ISDIR(st.st_mode))
+        return acl_fail(L, ACL_EXIT_USAGE, "--trace '%s' is a directory", L->trace_path);
     if (!slash || slash == L->trace_path)
         return 0;
     snprintf(dir, sizeof dir, "%.*s", (int)(slash - L->trace_path), L->trace_path);
@@ -680,8 +701,12 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = acl_flush(&L);
     tngc_template_destroy(L.b);
-    for (int k = L.nrenamed; k < L.nfiles; k++)
-        remove(L.tmp[k]);   /* a failure: nothing is left behind */
+    for (int k = 0; k < L.nfiles; k++) {
+        if (!L.installed && L.tmp[k][0])
+            unlink(L.tmp[k]);   /* a failure: nothing is left behind */
+        free(L.tmp[k]);
+        free(L.dst[k]);
+    }
     if (rc != 0 && L.made_out_dir)
         rmdir(L.out_dir);
     for (int k = 0; L.in && k < L.d->ninputs; k++)
