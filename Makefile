@@ -232,6 +232,33 @@ fuzz: $(FUZZ_BIN)
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/fuzz_pipeline.d
 
+# `make fuzz-readers` builds build/fuzz/fuzz_readers (tests/fuzz/fuzz_readers.c:
+# libtngcrt's .npy and safetensors readers and weight loading, the runtime
+# without its kernels and tests/launcher/fake_bundle.c, with libFuzzer, ASan
+# and UBSan) and runs it like `make fuzz` from tests/fuzz/seeds_readers; it
+# fails when a worker finds a crash, a leak, a hang or a memory blow-up
+# (inputs in build/fuzz/readers/artifacts, logs in build/fuzz/readers/logs).
+FUZZR_DIR    = $(FUZZ_DIR)/readers
+FUZZR_SRCS   = $(filter-out $(wildcard runtime/kernels*.c),$(RT_SRCS)) tests/fuzz/fuzz_readers.c \
+               tests/launcher/fake_bundle.c
+FUZZR_OBJS   = $(FUZZR_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+$(FUZZ_DIR)/obj/tests/fuzz/fuzz_readers.o $(FUZZ_DIR)/obj/tests/launcher/fake_bundle.o: FUZZ_CFLAGS += -Iruntime
+$(FUZZ_DIR)/fuzz_readers: $(FUZZR_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lpthread -lm
+.PHONY: fuzz-readers
+fuzz-readers: $(FUZZ_DIR)/fuzz_readers
+	@rm -rf $(FUZZR_DIR)/artifacts $(FUZZR_DIR)/logs && mkdir -p $(FUZZR_DIR)/corpus $(FUZZR_DIR)/artifacts $(FUZZR_DIR)/logs
+	@echo "fuzz-readers: $(FUZZ_JOBS) workers for $(FUZZ_TIME) s; logs in $(FUZZR_DIR)/logs"
+	@cd $(FUZZR_DIR)/logs && ../../fuzz_readers -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) \
+	    -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -dict=$(CURDIR)/tests/fuzz/readers.dict -artifact_prefix=$(CURDIR)/$(FUZZR_DIR)/artifacts/ \
+	    ../corpus $(CURDIR)/tests/fuzz/seeds_readers >/dev/null 2>&1; \
+	    rc=$$?; grep -h -E '^stat::number_of_executed_units|^Done' fuzz-*.log; \
+	    found=$$(ls ../artifacts); if [ $$rc -ne 0 ] || [ -n "$$found" ]; then \
+	    tail -n 60 fuzz-*.log; echo "fuzz-readers: FAILED (exit $$rc): $$found"; exit 1; fi
+	@echo "fuzz-readers: no crash"
+-include $(FUZZR_OBJS:.o=.d)
+
 # ---- differential testing (tests/diff/README.md) ----------------------------
 # `make fuzz-diff` generates SEEDS programs (default 1000; scripts of 30 from
 # script seed DIFF_SEED, default 1000, past the fixed set make check runs),
