@@ -6,7 +6,8 @@
 #   make bench         lint/scan throughput vs ast.parse; bundles vs ONNX Runtime, eager, TorchScript
 #   make bench-deps    ONNX Runtime for make bench (npm, pinned in bench/package-lock.json)
 #   make install PREFIX=/usr/local
-#   make fuzz          libFuzzer over parse..emit for FUZZ_TIME seconds (default 600); not in check
+#   make fuzz          libFuzzer over parse..emit, the launcher's readers and the cache, FUZZ_TIME
+#                      seconds each (default 600); not in check
 #   make fuzz-diff     SEEDS (default 1000) generated programs against PyTorch (tests/diff); not in check
 #   make corpus        lint real public TorchAir code against tests/corpus/verdicts.tsv (needs snapshots)
 
@@ -191,7 +192,8 @@ help:
 -include $(OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT:=.d) $(BUILD)/obj/tngc.d
 
 # ---- fuzzing (tests/fuzz/README.md) ------------------------------------------
-# `make fuzz` builds build/fuzz/fuzz_pipeline (every layer source and the
+# `make fuzz` runs the three targets below, FUZZ_TIME seconds each. It
+# builds build/fuzz/fuzz_pipeline (every layer source and the
 # grammar compiled again by clang with libFuzzer, ASan and UBSan) and runs it
 # for FUZZ_TIME seconds on FUZZ_JOBS workers (tests/fuzz/run.sh); it fails
 # when a worker finds a crash, a leak, a hang or a memory blow-up.
@@ -227,8 +229,10 @@ $(FUZZ_DIR)/libtngc.a: $(FUZZ_OBJS) $(FUZZ_TSOBJS) $(FUZZ_DIR)/obj/templates_dat
 $(FUZZ_BIN): $(FUZZ_DIR)/obj/tests/fuzz/fuzz_pipeline.o $(FUZZ_DIR)/libtngc.a
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS) -lcjson
 
-fuzz: $(FUZZ_BIN)
+fuzz: $(FUZZ_BIN) $(FUZZ_DIR)/fuzz_readers $(FUZZ_DIR)/fuzz_cache
 	@sh tests/fuzz/run.sh $(FUZZ_BIN) $(FUZZ_TIME) $(FUZZ_JOBS)
+	@$(MAKE) --no-print-directory fuzz-readers
+	@$(MAKE) --no-print-directory fuzz-cache
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/fuzz_pipeline.d
 
@@ -258,6 +262,28 @@ fuzz-readers: $(FUZZ_DIR)/fuzz_readers
 	    tail -n 60 fuzz-*.log; echo "fuzz-readers: FAILED (exit $$rc): $$found"; exit 1; fi
 	@echo "fuzz-readers: no crash"
 -include $(FUZZR_OBJS:.o=.d)
+
+# `make fuzz-cache` builds build/fuzz/fuzz_cache (tests/fuzz/fuzz_cache.c:
+# the build cache's trust decisions, on entries made from the input, with
+# libFuzzer, ASan and UBSan) and runs it from tests/fuzz/seeds_cache, for
+# FUZZ_TIME seconds on one worker (its runs touch the disk); it fails on a
+# crash, a leak, a broken oracle, a hang or a memory blow-up.
+FUZZC_DIR    = $(FUZZ_DIR)/cache
+$(FUZZ_DIR)/fuzz_cache: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_cache.o $(FUZZ_DIR)/libtngc.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+.PHONY: fuzz-cache
+fuzz-cache: $(FUZZ_DIR)/fuzz_cache
+	@rm -rf $(FUZZC_DIR)/artifacts $(FUZZC_DIR)/logs $(FUZZC_DIR)/tmp && \
+	    mkdir -p $(FUZZC_DIR)/corpus $(FUZZC_DIR)/artifacts $(FUZZC_DIR)/logs $(FUZZC_DIR)/tmp
+	@echo "fuzz-cache: 1 worker for $(FUZZ_TIME) s; log in $(FUZZC_DIR)/logs"
+	@cd $(FUZZC_DIR)/logs && TMPDIR=$(CURDIR)/$(FUZZC_DIR)/tmp ../../fuzz_cache -max_total_time=$(FUZZ_TIME) \
+	    -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(CURDIR)/$(FUZZC_DIR)/artifacts/ ../corpus $(CURDIR)/tests/fuzz/seeds_cache \
+	    > fuzz.log 2>&1; rc=$$?; grep -h -E '^stat::number_of_executed_units|^Done' fuzz.log; \
+	    found=$$(ls ../artifacts); if [ $$rc -ne 0 ] || [ -n "$$found" ]; then \
+	    tail -n 60 fuzz.log; echo "fuzz-cache: FAILED (exit $$rc): $$found"; exit 1; fi
+	@echo "fuzz-cache: no finding"
+-include $(FUZZ_DIR)/obj/tests/fuzz/fuzz_cache.d
 
 # ---- differential testing (tests/diff/README.md) ----------------------------
 # `make fuzz-diff` generates SEEDS programs (default 1000; scripts of 30 from

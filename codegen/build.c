@@ -602,7 +602,7 @@ static void build__entry_free(Entry *e)
     VEC_FREE(e->names);
 }
 
-enum { ENTRY_FOREIGN = -1, ENTRY_BROKEN = 0, ENTRY_OK = 1 };
+enum { ENTRY_FOREIGN = BUILD_ENTRY_FOREIGN, ENTRY_BROKEN = BUILD_ENTRY_BROKEN, ENTRY_OK = BUILD_ENTRY_OK };
 
 /* Reads and checks the entry open at efd: ENTRY_OK (its tag verifies, its
  * key is key and every product has the size and hash it lists; e holds
@@ -640,6 +640,22 @@ static int build__entry_load(int efd, const unsigned char *secret, const StrBuf 
     sb_free(&prod);
     sb_free(&got);
     return verdict;
+}
+
+int build_entry_check(int efd, const unsigned char *secret, const StrBuf *key, const GenFiles *files,
+                      const char *name, int link)
+{
+    Entry e = {0};
+    char lib[512], exe[512];
+    int v = build__entry_load(efd, secret, key, files, name, link, &e, lib, exe);
+    if (v == ENTRY_OK)
+        build__entry_free(&e);
+    return v;
+}
+
+void build_entry_tag(const unsigned char *secret, const StrBuf *key, const StrBuf *products, char *hex)
+{
+    build__tag(secret, key, products, hex);
 }
 
 /* Stages what the entry holds in the output set (committed by the caller,

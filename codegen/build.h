@@ -38,6 +38,18 @@ typedef struct BuildOptions {
 int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
                  int *cache_hit, char *err, size_t errlen);
 
+/* What a cache entry is to a build (build.c says how it is decided):
+ * BUILD_ENTRY_OK, a hit; BUILD_ENTRY_BROKEN, this user's but damaged or of
+ * another key; BUILD_ENTRY_FOREIGN, not written by a tngc holding secret.
+ * build_entry_check judges the entry open at efd for a build of files
+ * (name, link as for build_bundle) with the key text key; build_entry_tag
+ * writes the tag (64 hex digits and a NUL) of a key and a products list.
+ * For the tests and the fuzzer; build_bundle uses the same code. */
+enum { BUILD_ENTRY_FOREIGN = -1, BUILD_ENTRY_BROKEN = 0, BUILD_ENTRY_OK = 1 };
+int build_entry_check(int efd, const unsigned char *secret, const StrBuf *key, const GenFiles *files,
+                      const char *name, int link);
+void build_entry_tag(const unsigned char *secret, const StrBuf *key, const StrBuf *products, char *hex);
+
 /* Checks a cache dir before anything is created: a script's (from_script)
  * relative cache_dir must have no '..' component (TNG153), and an existing
  * one must be a directory of the current user. Returns 0, or -1 with one
