@@ -392,6 +392,7 @@ static Obj *bi_len(Interp *I, const char *name, CallArgs *a)
         return obj_int(I, (int64_t)(x->n / 2));
     case O_STR: {
         /* code points, as Python counts: every byte but UTF-8 continuations */
+        interp_work(I, x->len / 64);
         int64_t n = 0;
         for (size_t i = 0; i < x->len; i++)
             n += ((unsigned char)x->s[i] & 0xC0) != 0x80;
@@ -1897,6 +1898,7 @@ static Obj *str_more(Interp *I, const char *m, Obj *self, CallArgs *a)
 
 Obj *builtins_str_method(Interp *I, const char *m, Obj *self, CallArgs *a)
 {
+    interp_work(I, self->len / 64);   /* each method reads the text at least once */
     if (!strcmp(m, "format"))
         return str_format(I, self, a);
     if (!strcmp(m, "join"))

@@ -252,8 +252,10 @@ Obj *pyops_compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
             }
             return unk ? obj_unknown(I, NULL) : obj_bool(I, neg);
         }
-        if (r->kind == O_STR && l->kind == O_STR)
+        if (r->kind == O_STR && l->kind == O_STR) {
+            interp_work(I, 1 + r->len / 64);   /* a search through a long text */
             return obj_bool(I, neg != (memmem(r->s, r->len, l->s, l->len) != NULL));
+        }
         if (obj_is_module_dict(r) && l->kind == O_STR)
             return obj_bool(I, neg != (obj_getattr(r, l->s) != NULL));
         return obj_unknown(I, NULL);

@@ -5,7 +5,8 @@
 # script below ends under --max-memory 256 with exit status 1 (not a
 # signal), one TNG212 naming the string limit and the operation at the
 # line that builds the string, and a bounded peak RSS. A split into more
-# than 100,000 pieces is the container limit.
+# than 100,000 pieces is the container limit. Reading a long string counts
+# toward --max-time.
 #
 #   sh tests/security/t_fe_strings.sh BUILD_DIR
 . "$(dirname "$0")/lib.sh"
@@ -75,6 +76,23 @@ case_ split 2 'a container of more than 100,000 items'
 
 printf "s = ',' * 1000000\nt = s.rsplit(',')\n" >"$tmp/rsplit.py"
 case_ rsplit 2 'a container of more than 100,000 items'
+
+# reading a long string counts as work: len() and the str methods over a
+# 1 MB string in a loop end at --max-time 1 (a TNG212), not seconds later
+# (the clock was read only every 4096 such calls)
+for op in 'len(a)' 'a.isdigit()'; do
+    printf "s = 'a' * 1000000\nt = [s] * 100000\nu = [%s for a in t]\n" "$op" >"$tmp/scan.py"
+    t0=$(date +%s)
+    timeout 60 "$tngc" plan --max-time 1 "$tmp/scan.py" >/dev/null 2>"$tmp/scan.err"
+    rc=$? s=$(($(date +%s) - t0))
+    if [ $rc -ne 1 ] || ! grep -q ':3:.*runs longer than 1 s.*\[TNG212\]$' "$tmp/scan.err"; then
+        fail "time: $op" "exit $rc: $(head -c 300 "$tmp/scan.err")"
+    elif [ $s -gt 3 ]; then
+        fail "time: $op" "took ${s}s under --max-time 1"
+    else
+        ok "time: $op (${s}s)"
+    fi
+done
 
 # strings under the limit are still built, and non-ASCII text in strings
 # is fine: this plans without a diagnostic
