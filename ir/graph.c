@@ -150,7 +150,10 @@ void graph_free(Graph *self)
     VEC_FREE(self->sks);
     VEC_FREE(self->gears);
     VEC_FREE(self->checks);
+    VEC_FREE(self->roots);
     strmap_free(&self->dim_index);
+    strmap_free(&self->stream_index);
+    strmap_free(&self->sk_index);
     arena_free(&self->arena);
 }
 
@@ -919,10 +922,13 @@ static const char *graph__size_problem(const Graph *g, int ndim, const DimId *di
 /* Ops and values                                                        */
 /* ===================================================================== */
 
-/* Appends an op whose outputs are vals[0..nout); returns its id. */
+/* Appends an op whose outputs are vals[0..nout); returns its id. The
+ * storage roots of its outputs join g->roots while that covers every
+ * value (values pushed by hand, as tests do, end it). */
 static int32_t graph__push_op(Graph *g, Op *op, Val *vals, uint32_t nout)
 {
     int32_t id = (int32_t)g->ops.n;
+    int keep_roots = g->roots.n == g->vals.n;
     op->out = (int32_t)g->vals.n;
     op->nout = nout;
     for (uint32_t i = 0; i < nout; i++) {
@@ -931,6 +937,10 @@ static int32_t graph__push_op(Graph *g, Op *op, Val *vals, uint32_t nout)
         VEC_PUSH(g->vals, vals[i]);
     }
     VEC_PUSH(g->ops, *op);
+    for (uint32_t i = 0; keep_roots && i < nout; i++) {
+        int32_t r = graph_storage_root(g, op->out + (int32_t)i);
+        VEC_PUSH(g->roots, r);
+    }
     return id;
 }
 
@@ -1013,6 +1023,8 @@ void graph_truncate(Graph *self, size_t nops, size_t nvals)
     TNGC_ASSERT(nops <= self->ops.n && nvals <= self->vals.n);
     self->ops.n = nops;
     self->vals.n = nvals;
+    if (self->roots.n > nvals)
+        self->roots.n = nvals;
 }
 
 void graph_add_unread_key(Graph *self, const char *name)
@@ -3152,7 +3164,8 @@ void graph_add_ctrl(Graph *self, int32_t op, int32_t c, int explicit_wait)
 {
     TNGC_ASSERT(op >= 0 && (size_t)op < self->ops.n && c >= 0 && c < op);
     Op *o = &self->ops.v[op];
-    for (uint32_t i = 0; i < o->nctrl; i++) {
+    /* (past the largest: no repeat; lowering adds in program order) */
+    for (uint32_t i = 0; o->nctrl > 0 && c <= o->ctrl_max && i < o->nctrl; i++) {
         if (o->ctrl[i] == c) {
             if (explicit_wait)
                 o->ctrl_explicit[i] = 1;
@@ -3175,17 +3188,27 @@ void graph_add_ctrl(Graph *self, int32_t op, int32_t c, int explicit_wait)
     o->ctrl[n] = c;
     o->ctrl_explicit[n] = explicit_wait ? 1 : 0;
     o->nctrl = n + 1;
+    if (n == 0 || c > o->ctrl_max)
+        o->ctrl_max = c;
 }
 
+/* The streams and super kernels are looked up by name through a map;
+ * a table filled without these functions (a test's) is indexed anew. */
 int graph_stream(Graph *self, const char *tag, int64_t priority, uint32_t line, uint32_t col)
 {
     if (!tag)
         return 0;
-    for (size_t i = 1; i < self->streams.n; i++)
-        if (!strcmp(self->streams.v[i].tag, tag))
-            return (int)i;
+    if (self->stream_index.n + 1 != self->streams.n) {
+        strmap_free(&self->stream_index);
+        for (size_t i = 1; i < self->streams.n; i++)
+            strmap_put(&self->stream_index, self->streams.v[i].tag, (void *)(intptr_t)i);
+    }
+    intptr_t i = (intptr_t)strmap_get(&self->stream_index, tag);
+    if (i > 0)
+        return (int)i;
     GraphStream s = {arena_strndup(&self->arena, tag, strlen(tag)), priority, line, col};
     VEC_PUSH(self->streams, s);
+    strmap_put(&self->stream_index, s.tag, (void *)(intptr_t)(self->streams.n - 1));
     return (int)self->streams.n - 1;
 }
 
@@ -3193,13 +3216,19 @@ int graph_sk(Graph *self, const char *name, const char *options, uint32_t line, 
 {
     if (!name)
         return -1;
-    for (size_t i = 0; i < self->sks.n; i++)
-        if (!strcmp(self->sks.v[i].name, name))
-            return (int)i;
+    if (self->sk_index.n != self->sks.n) {
+        strmap_free(&self->sk_index);
+        for (size_t i = 0; i < self->sks.n; i++)
+            strmap_put(&self->sk_index, self->sks.v[i].name, (void *)(intptr_t)(i + 1));
+    }
+    intptr_t i = (intptr_t)strmap_get(&self->sk_index, name);
+    if (i > 0)
+        return (int)i - 1;
     GraphSk sk = {arena_strndup(&self->arena, name, strlen(name)),
                   options ? arena_strndup(&self->arena, options, strlen(options)) : NULL,
                   line, col};
     VEC_PUSH(self->sks, sk);
+    strmap_put(&self->sk_index, sk.name, (void *)(intptr_t)self->sks.n);
     return (int)self->sks.n - 1;
 }
 
@@ -3222,8 +3251,11 @@ void graph_val_type_str(const Graph *self, int32_t v, StrBuf *out)
 
 int32_t graph_storage_root(const Graph *g, int32_t v)
 {
-    /* A chain of views is never longer than the ops before it. */
+    /* A chain of views is never longer than the ops before it; it ends
+     * at a value whose root g->roots holds, if not before. */
     for (size_t steps = 0; steps <= g->ops.n; steps++) {
+        if ((size_t)v < g->roots.n)
+            return g->roots.v[v];
         const Op *op = &g->ops.v[g->vals.v[v].op];
         unsigned flags = op_info[op->kind].flags;
         if (!(flags & (OPF_ALIAS | OPF_INPLACE)) || op->nin == 0 || op->in[0] < 0)

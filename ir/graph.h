@@ -195,6 +195,7 @@ typedef struct Op {
     int32_t *ctrl;         /* ops that must finish before this one: npu_wait_tensor,
                             * and earlier readers of a buffer an in-place op writes */
     uint32_t nctrl;
+    int32_t ctrl_max;      /* the largest of ctrl[0..nctrl) (kept by graph_add_ctrl) */
     uint8_t *ctrl_explicit; /* per ctrl: 1 when it comes from npu_wait_tensor */
     int64_t attr[GRAPH_MAX_ATTRS];
     uint32_t nattr;
@@ -309,6 +310,10 @@ typedef struct Graph {
     VEC(GearSpec) gears;
     VEC(DimCheck) checks;
     StrMap dim_index;          /* hash-consing of dims (internal) */
+    StrMap stream_index;       /* stream tag -> index in streams (internal) */
+    StrMap sk_index;           /* super-kernel name -> index + 1 in sks (internal) */
+    VEC(int32_t) roots;        /* graph_storage_root of vals[0..roots.n) (internal:
+                                * filled by graph_add_op and the sources) */
     uint64_t overflows;        /* times dim arithmetic overflowed (graph_add_op
                                 * refuses an op during which it grows) */
 } Graph;
@@ -407,7 +412,8 @@ int graph_sk(Graph *self, const char *name, const char *options, uint32_t line, 
 
 /* The value whose storage v uses: follows OPF_ALIAS and OPF_INPLACE
  * producers through their input 0 to the value that owns the storage (a
- * graph input or weight, or an op's own buffer); v itself when v owns it. */
+ * graph input or weight, or an op's own buffer); v itself when v owns it.
+ * O(1) for the values graph_add_op and the sources added. */
 int32_t graph_storage_root(const Graph *self, int32_t v);
 
 /* Appends "f16[s0,1000]" (dtype short name and dims). */

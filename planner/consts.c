@@ -56,7 +56,7 @@ static int consts__unmark_storage(Plan *self, int32_t v)
 {
     if (v < 0)
         return 0;
-    int32_t root = graph_storage_root(self->g, v);
+    int32_t root = plan_root(self, v);
     int32_t op = consts__producer(self->g, root);
     if (!self->const_op[op])
         return 0;
@@ -150,5 +150,5 @@ int plan_const_storage(const Plan *self, int32_t v)
 {
     if (!self->const_op || v < 0)
         return 0;
-    return self->const_op[self->g->vals.v[graph_storage_root(self->g, v)].op];
+    return self->const_op[self->g->vals.v[plan_root(self, v)].op];
 }

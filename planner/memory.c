@@ -15,8 +15,10 @@
  * "later in program order" is not "later in time": buffer B may take bytes
  * of buffer A only when every op that uses A happens-before B's producer,
  * that is, precedes it in the transitive closure of stream order and
- * events (a bitset per unit). Units are the grain: buffers used inside one
- * super-kernel segment never share bytes with each other.
+ * events (order.h: a vector clock per unit). Units are the grain: buffers
+ * used inside one super-kernel segment never share bytes with each other.
+ * A buffer keeps, per stream, only its latest use there (MemLast): every
+ * use happens-before a unit when each stream's latest does.
  *
  * In place: an elementwise op may write its output into the buffer of one
  * of its inputs when that buffer is not the caller's, has the same element
@@ -27,6 +29,12 @@
  * Placement: buffers (in-place chains count as one) are placed in program
  * order of their producers, each at the lowest 64-byte-aligned offset that
  * does not overlap a buffer whose lifetime conflicts with it (first fit).
+ * Only the buffers that may still be in use are looked at: one whose uses
+ * all happen-before the next birth on every stream that has births left
+ * is over for good and leaves the list. Placing buffers many of which are
+ * in use at once still costs their number at each birth: the steps of the
+ * pass (buffers looked at, spans sorted) are bounded by
+ * PLAN_MAX_PLACE_STEPS, past which the entry is one TNG212.
  * naive_bytes is the sum of every buffer's 64-byte-aligned size. A gear in
  * which a buffer's size depends on an unbound symbol has no static arena
  * (dynamic = 1, arena_bytes = naive_bytes = -1, offsets -1).
@@ -44,6 +52,10 @@
 
 #define MEM_ALIGN 64
 
+/* The most steps of placement (memory__place) in all gears of an entry:
+ * a few seconds. */
+#define PLAN_MAX_PLACE_STEPS ((uint64_t)1 << 28)
+
 /* The ops after a strided matmul kept from overlapping the storage it reads
  * (memory__info): an epilogue's steps (TNGRT_GEMM_EPI_MAX) and a permute. */
 #define MEMORY_EPI_REACH 9
@@ -52,20 +64,32 @@ typedef VEC(int32_t) OpList;
 
 /* What does not depend on the gear. */
 typedef struct MemInfo {
-    size_t words;          /* 64-bit words of one unit bitset */
-    uint64_t *hb;          /* per unit: the units that happen-before it */
+    const PlanOrder *order;  /* happens-before between units */
+    uint64_t steps;        /* of placement so far, all gears */
     int32_t *root;         /* per value: graph_storage_root */
     char *is_buffer;       /* per value: owns an arena buffer */
     char *to_end;          /* per root value: in use to the end of the run */
     OpList *users;         /* per root value: its producer and every op reading it */
 } MemInfo;
 
+/* The latest use of a buffer on one stream: the position of its unit
+ * there, one op of that unit among the uses, and whether another op of
+ * that unit is a use too. */
+typedef struct MemLast {
+    int32_t stream;
+    int32_t pos;
+    int32_t op;
+    int more;
+} MemLast;
+
+typedef VEC(MemLast) LastList;
+
 /* Buffers sharing bytes: one buffer and the outputs written into it in place. */
 typedef struct Slot {
     int32_t first;         /* the value that opened it */
     int64_t size;          /* bytes */
     int to_end;
-    OpList users;
+    LastList last;         /* the latest use of it on each stream that uses it */
     int64_t off;
 } Slot;
 
@@ -80,42 +104,40 @@ static int64_t memory__align(int64_t n)
 
 /* ---- happens-before ------------------------------------------------------- */
 
-static int memory__hb(const MemInfo *mi, int32_t a, int32_t b)
+/* Records that op uses the buffer whose latest uses are l. */
+static void memory__last_add(LastList *l, const Plan *self, const PlanOrder *o, int32_t op)
 {
-    return (mi->hb[(size_t)b * mi->words + (size_t)a / 64] >> (a % 64)) & 1;
+    int32_t u = self->unit_of_op[op];
+    TNGC_ASSERT(u >= 0);
+    int32_t s = o->stream[u], p = o->pos[u];
+    for (size_t i = 0; i < l->n; i++) {
+        MemLast *e = &l->v[i];
+        if (e->stream != s)
+            continue;
+        if (p > e->pos)
+            *e = (MemLast){s, p, op, 0};
+        else if (p == e->pos && op != e->op)
+            e->more = 1;
+        return;
+    }
+    MemLast e = {s, p, op, 0};
+    VEC_PUSH(*l, e);
 }
 
-static void memory__hb_add(MemInfo *mi, size_t u, size_t p)
+/* 1 when every use in l, other than by op `op` (-1: none), happens-before
+ * unit u. */
+static int memory__over_at(const PlanOrder *o, const LastList *l, int32_t u, int32_t op)
 {
-    uint64_t *dst = mi->hb + u * mi->words;
-    const uint64_t *src = mi->hb + p * mi->words;
-    for (size_t w = 0; w < mi->words; w++)
-        dst[w] |= src[w];
-    dst[p / 64] |= (uint64_t)1 << (p % 64);
-}
-
-/* Transitive closure of stream order and events, in program order (every
- * predecessor of a unit comes before it). */
-static void memory__closure(const Plan *self, MemInfo *mi)
-{
-    size_t n = self->units.n;
-    mi->words = (n + 63) / 64;
-    mi->hb = xcalloc(n * mi->words + 1, sizeof *mi->hb);
-    int32_t *last = xmalloc((self->streams.n + 1) * sizeof *last);  /* per stream */
-    for (size_t s = 0; s < self->streams.n; s++)
-        last[s] = -1;
-    for (size_t u = 0; u < n; u++) {
-        const PlanUnit *unit = &self->units.v[u];
-        if (last[unit->stream] >= 0)
-            memory__hb_add(mi, u, (size_t)last[unit->stream]);
-        last[unit->stream] = (int32_t)u;
-        for (size_t i = 0; i < unit->nwait; i++) {
-            size_t p = (size_t)self->events.v[unit->wait[i]].after;
-            TNGC_ASSERT(p < u);
-            memory__hb_add(mi, u, p);
+    for (size_t i = 0; i < l->n; i++) {
+        const MemLast *e = &l->v[i];
+        if (e->stream == o->stream[u]) {
+            if (e->pos > o->pos[u] || (e->pos == o->pos[u] && (e->more || e->op != op)))
+                return 0;
+        } else if (e->pos > plan_order_seen(o, u, (size_t)e->stream)) {
+            return 0;
         }
     }
-    free(last);
+    return 1;
 }
 
 /* ---- uses ----------------------------------------------------------------- */
@@ -145,11 +167,11 @@ static int memory__epi_kind(OpKind k)
     }
 }
 
-static void memory__info(const Plan *self, MemInfo *mi)
+static void memory__info(const Plan *self, const PlanOrder *order, MemInfo *mi)
 {
     const Graph *g = self->g;
     size_t nv = g->vals.n;
-    memory__closure(self, mi);
+    mi->order = order;
     mi->root = xmalloc((nv + 1) * sizeof *mi->root);
     mi->is_buffer = xcalloc(nv + 1, 1);
     mi->to_end = xcalloc(nv + 1, 1);
@@ -157,7 +179,7 @@ static void memory__info(const Plan *self, MemInfo *mi)
     unsigned char *elided = plan_views_elided(self);   /* no buffer: nobody reads them */
     for (size_t v = 0; v < nv; v++) {
         unsigned flags = op_info[g->ops.v[g->vals.v[v].op].kind].flags;
-        mi->root[v] = graph_storage_root(g, (int32_t)v);
+        mi->root[v] = plan_root(self, (int32_t)v);
         /* constants' buffers are the constant block's, outside the arena */
         mi->is_buffer[v] = !(flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE)) && !plan_is_const(self, g->vals.v[v].op);
         mi->is_buffer[v] &= !elided[g->vals.v[v].op];
@@ -220,7 +242,6 @@ static void memory__info_free(const Graph *g, MemInfo *mi)
     for (size_t v = 0; v < g->vals.n; v++)
         VEC_FREE(mi->users[v]);
     free(mi->users);
-    free(mi->hb);
     free(mi->root);
     free(mi->is_buffer);
     free(mi->to_end);
@@ -231,13 +252,7 @@ static void memory__info_free(const Graph *g, MemInfo *mi)
 /* 1 when every use of slot s other than op happens-before op's unit. */
 static int memory__last_use(const Plan *self, const MemInfo *mi, const Slot *s, int32_t op)
 {
-    int32_t u = self->unit_of_op[op];
-    for (size_t i = 0; i < s->users.n; i++) {
-        int32_t q = s->users.v[i];
-        if (q != op && !memory__hb(mi, self->unit_of_op[q], u))
-            return 0;
-    }
-    return 1;
+    return memory__over_at(mi->order, &s->last, self->unit_of_op[op], op);
 }
 
 /* The buffer (root value) that v, output of op, can be written into in
@@ -265,10 +280,10 @@ static int32_t memory__inplace_root(const Plan *self, const MemInfo *mi, int gea
     return -1;
 }
 
-static void memory__join(Slot *s, const MemInfo *mi, int32_t v)
+static void memory__join(const Plan *self, Slot *s, const MemInfo *mi, int32_t v)
 {
     for (size_t i = 0; i < mi->users[v].n; i++)
-        memory__use(&s->users, mi->users[v].v[i]);
+        memory__last_add(&s->last, self, mi->order, mi->users[v].v[i]);
     s->to_end |= mi->to_end[v];
 }
 
@@ -290,22 +305,22 @@ static void memory__slots(const Plan *self, const MemInfo *mi, int gear, PlanMem
             VEC_PUSH(*slots, fresh);
             slot_of[v] = (int32_t)slots->n - 1;
         }
-        memory__join(&slots->v[slot_of[v]], mi, (int32_t)v);
+        memory__join(self, &slots->v[slot_of[v]], mi, (int32_t)v);
     }
 }
 
 /* ---- placement ------------------------------------------------------------ */
 
-/* 1 when slot a is in use when slot b's first producer runs. */
-static int memory__conflict(const Plan *self, const MemInfo *mi, const Slot *a, const Slot *b)
+/* The unit in which slot s's first producer runs: its birth. */
+static int32_t memory__born(const Plan *self, const Slot *s)
 {
-    if (a->to_end)
-        return 1;
-    int32_t born = self->unit_of_op[self->g->vals.v[b->first].op];
-    for (size_t i = 0; i < a->users.n; i++)
-        if (!memory__hb(mi, self->unit_of_op[a->users.v[i]], born))
-            return 1;
-    return 0;
+    return self->unit_of_op[self->g->vals.v[s->first].op];
+}
+
+/* 1 when slot a is in use at unit born (a slot's birth). */
+static int memory__conflict(const MemInfo *mi, const Slot *a, int32_t born)
+{
+    return a->to_end || !memory__over_at(mi->order, &a->last, born, -1);
 }
 
 typedef struct Span {
@@ -320,19 +335,108 @@ static int memory__span_cmp(const void *x, const void *y)
     return (a->hi > b->hi) - (a->hi < b->hi);
 }
 
+/* The slots of one gear that may be in use at a later birth, and, per
+ * stream with births left, the earliest of them (a slot over for it is
+ * over for every later unit of that stream). */
+typedef struct Placer {
+    int32_t *live;         /* slot indices, in no order */
+    size_t nlive;
+    int32_t *next_same;    /* per slot: the next slot born on its stream, or -1 */
+    int32_t *first_pos;    /* per slot: the earliest birth position among it and the
+                            * later slots born on its stream */
+    int32_t *head;         /* per stream: its first slot not yet placed, or -1 */
+    int32_t *active;       /* the streams whose head is >= 0 */
+    int32_t *at;           /* per stream: its index in active, or -1 */
+    size_t nactive;
+} Placer;
+
+static void memory__placer_init(const Plan *self, const MemInfo *mi, const SlotList *slots, Placer *pl)
+{
+    size_t n = slots->n, ns = mi->order->nstreams;
+    pl->live = xmalloc((n + 1) * sizeof *pl->live);
+    pl->nlive = 0;
+    pl->next_same = xmalloc((n + 1) * sizeof *pl->next_same);
+    pl->first_pos = xmalloc((n + 1) * sizeof *pl->first_pos);
+    pl->head = xmalloc((ns + 1) * sizeof *pl->head);
+    pl->active = xmalloc((ns + 1) * sizeof *pl->active);
+    pl->at = xmalloc((ns + 1) * sizeof *pl->at);
+    for (size_t s = 0; s < ns; s++)
+        pl->head[s] = pl->at[s] = -1;
+    for (size_t k = n; k-- > 0;) {
+        int32_t u = memory__born(self, &slots->v[k]), s = mi->order->stream[u], h = pl->head[s];
+        pl->next_same[k] = h;
+        pl->first_pos[k] = h >= 0 && pl->first_pos[h] < mi->order->pos[u] ? pl->first_pos[h] : mi->order->pos[u];
+        pl->head[s] = (int32_t)k;
+    }
+    pl->nactive = 0;
+    for (size_t s = 0; s < ns; s++)
+        if (pl->head[s] >= 0) {
+            pl->at[s] = (int32_t)pl->nactive;
+            pl->active[pl->nactive++] = (int32_t)s;
+        }
+}
+
+static void memory__placer_free(Placer *pl)
+{
+    free(pl->live);
+    free(pl->next_same);
+    free(pl->first_pos);
+    free(pl->head);
+    free(pl->active);
+    free(pl->at);
+}
+
+/* After slot k is placed: its stream's next birth. */
+static void memory__placer_next(const MemInfo *mi, Placer *pl, int32_t born, size_t k)
+{
+    int32_t s = mi->order->stream[born];
+    pl->head[s] = pl->next_same[k];
+    if (pl->head[s] < 0) {   /* no births left on s */
+        int32_t i = pl->at[s], last = pl->active[--pl->nactive];
+        pl->active[i] = last;
+        pl->at[last] = i;
+        pl->at[s] = -1;
+    }
+}
+
+/* 1 when slot a is over at every birth left (those of slot k on). */
+static int memory__over_for_good(const Plan *self, const MemInfo *mi, Placer *pl, const Slot *a,
+                                 uint64_t *steps)
+{
+    for (size_t i = 0; i < pl->nactive; i++) {
+        int32_t s = pl->active[i];
+        int32_t w = self->streams.v[s].units[pl->first_pos[pl->head[s]] - 1];
+        *steps += a->last.n + 1;
+        if (!memory__over_at(mi->order, &a->last, w, -1))
+            return 0;
+    }
+    return 1;
+}
+
 /* First fit: the lowest aligned offset where slot k overlaps no earlier
- * slot in use at its birth. */
-static int64_t memory__place(const Plan *self, const MemInfo *mi, SlotList *slots, size_t k)
+ * slot in use at its birth. The slots looked at are pl's live ones; those
+ * over for good leave. */
+static int64_t memory__place(const Plan *self, MemInfo *mi, SlotList *slots, size_t k, Placer *pl)
 {
     Slot *s = &slots->v[k];
     int64_t size = memory__align(s->size);
-    Span *busy = xmalloc((k + 1) * sizeof *busy);
+    int32_t born = memory__born(self, s);
+    Span *busy = xmalloc((pl->nlive + 1) * sizeof *busy);
     size_t n = 0;
-    for (size_t i = 0; i < k; i++) {
-        const Slot *o = &slots->v[i];
-        if (memory__align(o->size) > 0 && memory__conflict(self, mi, o, s))
+    for (size_t i = 0; i < pl->nlive;) {
+        const Slot *o = &slots->v[pl->live[i]];
+        mi->steps += o->last.n + 1;
+        if (memory__conflict(mi, o, born)) {
             busy[n++] = (Span){o->off, o->off + memory__align(o->size)};
+            i++;
+        } else if (memory__over_for_good(self, mi, pl, o, &mi->steps)) {
+            pl->live[i] = pl->live[--pl->nlive];
+        } else {
+            i++;
+        }
     }
+    for (size_t b = n; b > 1; b >>= 1)
+        mi->steps += n;
     qsort(busy, n, sizeof *busy, memory__span_cmp);
     int64_t off = 0;
     for (size_t i = 0; i < n && size > 0; i++) {
@@ -342,7 +446,23 @@ static int64_t memory__place(const Plan *self, const MemInfo *mi, SlotList *slot
             off = busy[i].hi;
     }
     free(busy);
+    if (size > 0)
+        pl->live[pl->nlive++] = (int32_t)k;
+    memory__placer_next(mi, pl, born, k);
     return size > 0 ? off : 0;
+}
+
+/* Reports a placement past PLAN_MAX_PLACE_STEPS at slot k's birth. */
+static void memory__too_slow(const Plan *self, int gi, const Slot *s, size_t nlive, DiagList *diags)
+{
+    const Graph *g = self->g;
+    const Op *op = &g->ops.v[g->vals.v[s->first].op];
+    diag_at_file(diags, op->line ? op->file : NULL, op->line ? op->line : g->line,
+                 op->line ? op->col : g->col, RULE_TNG212,
+                 "in gear %d: %zu buffers may be in use at once when the result of %s is made; "
+                 "placing the buffers of %s takes more than %llu steps, the most tngc plans",
+                 gi, nlive, op_info[op->kind].name, g->name ? g->name : "the entry",
+                 (unsigned long long)PLAN_MAX_PLACE_STEPS);
 }
 
 /* ---- one gear ------------------------------------------------------------- */
@@ -375,23 +495,33 @@ static void memory__too_big(const Plan *self, int gi, int32_t v, const char *wha
 }
 
 /* Places the slots; -1 after reporting an arena past GRAPH_MAX_BYTES
- * (every offset and end placed before stays <= GRAPH_MAX_BYTES). */
-static int memory__offsets(const Plan *self, const MemInfo *mi, int gi, PlanMemory *m,
+ * (every offset and end placed before stays <= GRAPH_MAX_BYTES) or a
+ * placement past PLAN_MAX_PLACE_STEPS. */
+static int memory__offsets(const Plan *self, MemInfo *mi, int gi, PlanMemory *m,
                            SlotList *slots, const int32_t *slot_of, DiagList *diags)
 {
     const Graph *g = self->g;
+    Placer pl;
+    int rc = 0;
     m->arena_bytes = m->naive_bytes = 0;
-    for (size_t k = 0; k < slots->n; k++) {
+    memory__placer_init(self, mi, slots, &pl);
+    for (size_t k = 0; k < slots->n && rc == 0; k++) {
         Slot *s = &slots->v[k];
         int64_t end;
-        s->off = memory__place(self, mi, slots, k);
-        if (graph_ckd_add(&end, s->off, memory__align(s->size)) || end > GRAPH_MAX_BYTES) {
+        s->off = memory__place(self, mi, slots, k, &pl);
+        if (mi->steps > PLAN_MAX_PLACE_STEPS) {
+            memory__too_slow(self, gi, s, pl.nlive, diags);
+            rc = -1;
+        } else if (graph_ckd_add(&end, s->off, memory__align(s->size)) || end > GRAPH_MAX_BYTES) {
             memory__too_big(self, gi, s->first, "memory arena", diags);
-            return -1;
-        }
-        if (end > m->arena_bytes)
+            rc = -1;
+        } else if (end > m->arena_bytes) {
             m->arena_bytes = end;
+        }
     }
+    memory__placer_free(&pl);
+    if (rc < 0)
+        return -1;
     for (size_t v = 0; v < g->vals.n; v++) {
         if (mi->is_buffer[v] &&
             graph_ckd_add(&m->naive_bytes, m->naive_bytes, memory__align(m->bytes[v]))) {
@@ -405,7 +535,7 @@ static int memory__offsets(const Plan *self, const MemInfo *mi, int gi, PlanMemo
     return 0;
 }
 
-static int memory__gear(Plan *self, const MemInfo *mi, int gear, DiagList *diags)
+static int memory__gear(Plan *self, MemInfo *mi, int gear, DiagList *diags)
 {
     int rc = 0;
     size_t nv = self->g->vals.n;
@@ -422,7 +552,7 @@ static int memory__gear(Plan *self, const MemInfo *mi, int gear, DiagList *diags
         memory__slots(self, mi, gear, &m, &slots, slot_of);
         rc = memory__offsets(self, mi, gear, &m, &slots, slot_of, diags);
         for (size_t k = 0; k < slots.n; k++)
-            VEC_FREE(slots.v[k].users);
+            VEC_FREE(slots.v[k].last);
         VEC_FREE(slots);
         free(slot_of);
     }
@@ -430,12 +560,12 @@ static int memory__gear(Plan *self, const MemInfo *mi, int gear, DiagList *diags
     return rc;
 }
 
-int plan_memory(Plan *self, DiagList *diags)
+int plan_memory(Plan *self, const PlanOrder *order, DiagList *diags)
 {
     MemInfo mi = {0};
     int rc = 0;
-    memory__info(self, &mi);
-    for (size_t gi = 0; gi < self->gears.n; gi++)
+    memory__info(self, order, &mi);
+    for (size_t gi = 0; gi < self->gears.n && mi.steps <= PLAN_MAX_PLACE_STEPS; gi++)
         rc |= memory__gear(self, &mi, (int)gi, diags);
     memory__info_free(self->g, &mi);
     return rc;

@@ -8,6 +8,7 @@
 #define TNGC_PASSES_H
 
 #include "../frontend/diag/diag.h"
+#include "order.h"
 #include "plan_types.h"
 
 /* gears.c: validates g->gears and combines them (zip/product), dedup,
@@ -18,12 +19,15 @@ int plan_gears(Plan *self, DiagList *diags);
 void plan_consts(Plan *self);
 /* segments.c: super-kernel segments. */
 void plan_segments(Plan *self, DiagList *diags);
-/* streams.c: units, per-stream schedules, events without redundant waits;
- * returns -1 (a bug) if the simulated run deadlocks. */
-int plan_streams(Plan *self);
+/* streams.c: units, per-stream schedules, events without redundant waits,
+ * and the happens-before order of the units in *order (order.h; the
+ * caller frees it); -1 after reporting an entry past PLAN_MAX_STREAMS or
+ * PLAN_MAX_CLOCK_ENTRIES (TNG212). */
+int plan_streams(Plan *self, PlanOrder *order, DiagList *diags);
 /* memory.c: the arena of each gear; -1 after reporting an arena past
- * GRAPH_MAX_BYTES. */
-int plan_memory(Plan *self, DiagList *diags);
+ * GRAPH_MAX_BYTES (TNG209) or a placement past PLAN_MAX_PLACE_STEPS
+ * (TNG212). */
+int plan_memory(Plan *self, const PlanOrder *order, DiagList *diags);
 /* rowindep.c: row independence of each geared symbol. */
 void plan_rowindep(Plan *self);
 /* rowindep.c: 1 when its table has kind's rule (explicit for every kind,

@@ -7,7 +7,8 @@
  *   gears.c     which assignments of the dynamic dims get compiled
  *   consts.c    the ops run once when the bundle is created (an option)
  *   segments.c  super-kernel segments
- *   streams.c   units, per-stream schedules, events
+ *   streams.c   units, per-stream schedules, events (and order.c: which
+ *               unit happens before which, for memory.c)
  *   memory.c    the arena of each gear
  *   rowindep.c  which geared dims may be padded at run time
  *   kernels.c   static-kernel instances
@@ -17,6 +18,7 @@
  */
 #include "plan.h"
 #include "passes.h"
+#include "values.h"
 
 #include <string.h>
 
@@ -44,14 +46,18 @@ int plan_build_for(Plan *self, Graph *g, const PlanOptions *opt, int consts_at_c
     self->dtype_name = opt && opt->dtype_name ? opt->dtype_name : dtype_name;
     self->handoff_ns = opt ? opt->handoff_ns : 0;
     self->strided_views = consts_at_create && !(opt && opt->dense_matmuls);
+    plan_values_init(self);
     if (plan_gears(self, diags) < 0)
         return -1;
     if (consts_at_create)
         plan_consts(self);
     plan_segments(self, diags);
-    if (plan_streams(self) < 0)
-        TNGC_BUG("the stream schedule of %s deadlocks", g->name ? g->name : "?");
-    if (plan_memory(self, diags) < 0)
+    PlanOrder order = {0};
+    int rc = plan_streams(self, &order, diags);
+    if (rc == 0)
+        rc = plan_memory(self, &order, diags);
+    plan_order_free(&order);
+    if (rc < 0)
         return -1;
     plan_rowindep(self);
     plan_kernels(self);

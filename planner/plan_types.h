@@ -130,6 +130,9 @@ typedef struct Plan {
     int64_t *work_ns;      /* per Graph.streams: estimated work of its ops in its
                             * busiest gear (ns), -1 when a gear's shapes are unknown */
     int32_t *unit_of_op;   /* per op: its unit */
+    int32_t *root;         /* per value: graph_storage_root (values.c) */
+    int32_t *last_write;   /* per value: for a storage root, the output of the last op
+                            * writing it in place (program order), else -1 (values.c) */
     VEC(PlanMemory) mem;   /* per gear */
     VEC(PlanRowIndep) rowindep;  /* per geared symbol */
     VEC(StaticKernel) kernels;

@@ -17,7 +17,11 @@
  * every other stream, and a dependency on the k-th unit of stream s is
  * redundant for stream t when clock[t][s] >= k. A unit's dependencies are
  * taken latest producer first, so that a wait which implies an earlier
- * one (through the producer's own clock) makes that one redundant.
+ * one (through the producer's own clock) makes that one redundant. The
+ * clock of every unit is kept for memory.c (order.h: a row per unit that
+ * waits): O(units x streams) time and at most PLAN_MAX_CLOCK_ENTRIES
+ * entries, with at most PLAN_MAX_STREAMS streams; an entry past either
+ * limit is one TNG212.
  *
  * Program order is a topological order, so the schedule cannot deadlock;
  * a simulated run checks it anyway (a failure is a compiler bug).
@@ -32,6 +36,7 @@
  * at STREAMS_MM_FLOPS_PER_NS for a matrix product, or its output's elements
  * at STREAMS_ELEMS_PER_NS otherwise (small shapes on one core).
  */
+#include "order.h"
 #include "passes.h"
 #include "values.h"
 #include "plan.h"
@@ -50,10 +55,10 @@ typedef VEC(Dep) DepList;
 
 /* Work arrays of the pass. */
 typedef struct StreamState {
-    int nstreams;
-    int32_t *pos;          /* per unit: 1-based position on its stream */
+    size_t nstreams;
+    PlanOrder *order;      /* positions, and every unit's clock after it */
     int32_t *clock;        /* nstreams x nstreams: clock[t][s] */
-    int32_t *snap;         /* per unit: its stream's clock after it */
+    int32_t *last_row;     /* per stream: the order row of its clock, or -1 */
 } StreamState;
 
 /* The cost model's rates (see the file comment). */
@@ -162,11 +167,6 @@ static void streams__units(Plan *self)
 
 static void streams__dep_add(DepList *deps, int32_t unit, int explicit_wait)
 {
-    for (size_t i = 0; i < deps->n; i++)
-        if (deps->v[i].unit == unit) {
-            deps->v[i].explicit_wait |= explicit_wait;
-            return;
-        }
     Dep d = {unit, explicit_wait};
     VEC_PUSH(*deps, d);
 }
@@ -192,10 +192,13 @@ static void streams__op_deps(const Plan *self, int32_t u, const Op *op, DepList 
 static int streams__dep_later(const void *a, const void *b)
 {
     const Dep *x = a, *y = b;
-    return (x->unit < y->unit) - (x->unit > y->unit);
+    if (x->unit != y->unit)
+        return (x->unit < y->unit) - (x->unit > y->unit);
+    return (x->explicit_wait < y->explicit_wait) - (x->explicit_wait > y->explicit_wait);
 }
 
-/* The dependencies of unit u, latest producer first. */
+/* The dependencies of unit u, latest producer first, each unit once (an
+ * explicit wait when any of its dependencies is one). */
 static void streams__unit_deps(const Plan *self, int32_t u, DepList *deps)
 {
     const PlanUnit *unit = &self->units.v[u];
@@ -210,32 +213,46 @@ static void streams__unit_deps(const Plan *self, int32_t u, DepList *deps)
     for (size_t i = 0; i < deps->n; i++)
         if (deps->v[i].unit > u)
             TNGC_BUG("unit %d depends on the later unit %d", (int)u, (int)deps->v[i].unit);
-    if (deps->n > 1)
-        qsort(deps->v, deps->n, sizeof *deps->v, streams__dep_later);
+    if (deps->n < 2)
+        return;
+    qsort(deps->v, deps->n, sizeof *deps->v, streams__dep_later);
+    size_t kept = 1;
+    for (size_t i = 1; i < deps->n; i++)
+        if (deps->v[i].unit != deps->v[kept - 1].unit)
+            deps->v[kept++] = deps->v[i];
+    deps->n = kept;
 }
 
 /* ---- events ----------------------------------------------------------- */
 
-static void streams__merge(StreamState *st, int t, const int32_t *snap)
+/* Merges into the clock of stream t the clock of unit p (its own entry:
+ * its position). */
+static void streams__merge(StreamState *st, size_t t, int32_t p)
 {
-    int32_t *clock = st->clock + (size_t)t * st->nstreams;
-    for (int s = 0; s < st->nstreams; s++)
-        if (snap[s] > clock[s])
-            clock[s] = snap[s];
+    const PlanOrder *o = st->order;
+    int32_t *clock = st->clock + t * st->nstreams;
+    if (o->row[p] >= 0) {
+        const int32_t *snap = plan_order_row(o, o->row[p]);
+        for (size_t s = 0; s < st->nstreams; s++)
+            if (snap[s] > clock[s] && s != (size_t)o->stream[p])
+                clock[s] = snap[s];
+    }
+    if (o->pos[p] > clock[o->stream[p]])
+        clock[o->stream[p]] = o->pos[p];
 }
 
 /* Keeps in deps the dependencies of unit u that need an event, and merges
  * what they imply into the clock of u's stream. */
 static void streams__needed(Plan *self, StreamState *st, int32_t u, DepList *deps)
 {
-    int t = self->units.v[u].stream;
+    size_t t = (size_t)self->units.v[u].stream;
     size_t kept = 0;
     for (size_t i = 0; i < deps->n; i++) {
         int32_t p = deps->v[i].unit;
-        int s = self->units.v[p].stream;
-        if (s == t || st->clock[(size_t)t * st->nstreams + s] >= st->pos[p])
+        size_t s = (size_t)self->units.v[p].stream;
+        if (s == t || st->clock[t * st->nstreams + s] >= st->order->pos[p])
             continue;  /* stream order, or implied by an earlier wait */
-        streams__merge(st, t, st->snap + (size_t)p * st->nstreams);
+        streams__merge(st, t, p);
         deps->v[kept++] = deps->v[i];
     }
     deps->n = kept;
@@ -251,8 +268,8 @@ static void streams__add_events(Plan *self, int32_t u, const DepList *deps)
     }
 }
 
-/* Positions of units on their streams; the per-stream schedules. */
-static void streams__schedules(Plan *self, StreamState *st)
+/* The per-stream schedules. */
+static void streams__schedules(Plan *self)
 {
     size_t nstreams = self->g->streams.n;
     for (size_t s = 0; s < nstreams; s++) {
@@ -260,7 +277,7 @@ static void streams__schedules(Plan *self, StreamState *st)
         VEC_PUSH(self->streams, ps);
     }
     for (size_t u = 0; u < self->units.n; u++)
-        st->pos[u] = (int32_t)++self->streams.v[self->units.v[u].stream].nunits;
+        self->streams.v[self->units.v[u].stream].nunits++;
     for (size_t s = 0; s < nstreams; s++) {
         PlanStream *ps = &self->streams.v[s];
         ps->units = arena_alloc(&self->arena, (ps->nunits + 1) * sizeof *ps->units);
@@ -272,19 +289,28 @@ static void streams__schedules(Plan *self, StreamState *st)
     }
 }
 
-static void streams__events(Plan *self, StreamState *st)
+/* The events, and every unit's clock in st->order; -1 after reporting
+ * clocks past PLAN_MAX_CLOCK_ENTRIES. */
+static int streams__events(Plan *self, StreamState *st, DiagList *diags)
 {
     DepList deps = {0};
-    int n = st->nstreams;
-    for (size_t u = 0; u < self->units.n; u++) {
-        int t = self->units.v[u].stream;
+    size_t n = st->nstreams;
+    int rc = 0;
+    for (size_t u = 0; u < self->units.n && rc == 0; u++) {
+        size_t t = (size_t)self->units.v[u].stream;
         streams__unit_deps(self, (int32_t)u, &deps);
         streams__needed(self, st, (int32_t)u, &deps);
         streams__add_events(self, (int32_t)u, &deps);
-        st->clock[(size_t)t * n + t] = st->pos[u];
-        memcpy(st->snap + u * n, st->clock + (size_t)t * n, n * sizeof *st->snap);
+        st->clock[t * n + t] = st->order->pos[u];
+        if (deps.n == 0) {
+            plan_order_keep(st->order, (int32_t)u, st->last_row[t]);
+        } else {
+            rc = plan_order_push(st->order, self, (int32_t)u, st->clock + t * n, diags);
+            st->last_row[t] = st->order->row[u];
+        }
     }
     VEC_FREE(deps);
+    return rc;
 }
 
 /* Fills every unit's wait and record lists from the events. */
@@ -310,53 +336,82 @@ static void streams__attach_events(Plan *self)
 
 /* ---- deadlock check ----------------------------------------------------- */
 
-static int streams__ready(const Plan *self, int32_t u, const char *recorded)
-{
-    const PlanUnit *unit = &self->units.v[u];
-    for (size_t i = 0; i < unit->nwait; i++)
-        if (!recorded[unit->wait[i]])
-            return 0;
-    return 1;
-}
-
-/* Runs the streams as far as their events let them; 0 when all finish. */
+/* Runs the streams as far as their events let them; 0 when all finish.
+ * A stream runs until its next unit waits for an event not yet recorded;
+ * recording the last event a unit waits for puts that unit's stream back
+ * in the queue (events join two streams): O(units + events + streams). */
 static int streams__simulate(const Plan *self)
 {
-    size_t nstreams = self->streams.n, done = 0;
+    size_t nstreams = self->streams.n, done = 0, nq = 0;
     size_t *next = xcalloc(nstreams + 1, sizeof *next);
-    char *recorded = xcalloc(self->events.n + 1, 1);
-    for (int progress = 1; progress;) {
-        progress = 0;
-        for (size_t s = 0; s < nstreams; s++) {
-            const PlanStream *ps = &self->streams.v[s];
-            while (next[s] < ps->nunits && streams__ready(self, ps->units[next[s]], recorded)) {
-                const PlanUnit *unit = &self->units.v[ps->units[next[s]++]];
-                for (size_t i = 0; i < unit->nrecord; i++)
-                    recorded[unit->record[i]] = 1;
-                done++;
-                progress = 1;
+    size_t *queue = xmalloc((nstreams + 1) * sizeof *queue);
+    char *queued = xmalloc(nstreams + 1);
+    size_t *pending = xmalloc((self->units.n + 1) * sizeof *pending);
+    for (size_t u = 0; u < self->units.n; u++)
+        pending[u] = self->units.v[u].nwait;
+    for (size_t s = nstreams; s-- > 0;) {
+        queue[nq++] = s;
+        queued[s] = 1;
+    }
+    while (nq > 0) {
+        size_t s = queue[--nq];
+        const PlanStream *ps = &self->streams.v[s];
+        queued[s] = 0;
+        while (next[s] < ps->nunits && pending[ps->units[next[s]]] == 0) {
+            const PlanUnit *unit = &self->units.v[ps->units[next[s]++]];
+            for (size_t i = 0; i < unit->nrecord; i++) {
+                const PlanEvent *e = &self->events.v[unit->record[i]];
+                size_t to = (size_t)self->units.v[e->before].stream;
+                if (--pending[e->before] == 0 && !queued[to]) {
+                    queue[nq++] = to;
+                    queued[to] = 1;
+                }
             }
+            done++;
         }
     }
     free(next);
-    free(recorded);
+    free(queue);
+    free(queued);
+    free(pending);
     return done == self->units.n ? 0 : -1;
 }
 
-int plan_streams(Plan *self)
+/* Reports an entry with more than PLAN_MAX_STREAMS streams, at the first
+ * stream switch past the limit. */
+static int streams__too_many(const Plan *self, DiagList *diags)
 {
+    const Graph *g = self->g;
+    if (g->streams.n <= PLAN_MAX_STREAMS)
+        return 0;
+    const GraphStream *gs = &g->streams.v[PLAN_MAX_STREAMS];
+    diag_at(diags, gs->line ? gs->line : g->line, gs->line ? gs->col : g->col, RULE_TNG212,
+            "%s uses %zu streams (npu_stream_switch tags and the default stream), more than "
+            "the %d tngc plans", g->name ? g->name : "the entry", g->streams.n, PLAN_MAX_STREAMS);
+    return 1;
+}
+
+int plan_streams(Plan *self, PlanOrder *order, DiagList *diags)
+{
+    if (streams__too_many(self, diags))
+        return -1;
     streams__cost_model(self);
     streams__units(self);
-    StreamState st = {.nstreams = (int)self->g->streams.n};
-    size_t n = (size_t)st.nstreams;
-    st.pos = xcalloc(self->units.n + 1, sizeof *st.pos);
+    streams__schedules(self);
+    plan_order_init(order, self);
+    StreamState st = {.nstreams = self->g->streams.n, .order = order};
+    size_t n = st.nstreams;
     st.clock = xcalloc(n * n + 1, sizeof *st.clock);
-    st.snap = xcalloc(self->units.n * n + 1, sizeof *st.snap);
-    streams__schedules(self, &st);
-    streams__events(self, &st);
-    streams__attach_events(self);
-    free(st.pos);
+    st.last_row = xmalloc((n + 1) * sizeof *st.last_row);
+    for (size_t s = 0; s < n; s++)
+        st.last_row[s] = -1;
+    int rc = streams__events(self, &st, diags);
     free(st.clock);
-    free(st.snap);
-    return streams__simulate(self);
+    free(st.last_row);
+    if (rc < 0)
+        return -1;
+    streams__attach_events(self);
+    if (streams__simulate(self) < 0)
+        TNGC_BUG("the stream schedule of %s deadlocks", self->g->name ? self->g->name : "?");
+    return 0;
 }

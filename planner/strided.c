@@ -6,6 +6,7 @@
 #include "strided.h"
 
 #include "plan.h"
+#include "values.h"
 
 #include <string.h>
 
@@ -191,20 +192,16 @@ int plan_mm_view(const Plan *self, int32_t v, PlanView *pv)
 /* Whether the storage *base reads is not written after base: base is the
  * last version of its root (the output of the last in-place op writing
  * it, in program order), or no in-place op writes the root. */
-static int strided__base_final(const Graph *g, int32_t base)
+static int strided__base_final(const Plan *self, int32_t base)
 {
-    int32_t r = graph_storage_root(g, base), last = -1;
+    const Graph *g = self->g;
+    int32_t r = plan_root(self, base), last = self->last_write[r];
     /* the version base reads: through its views to the op that wrote it */
     for (size_t steps = 0; steps <= g->ops.n; steps++) {
         const Op *op = &g->ops.v[g->vals.v[base].op];
         if (!(op_info[op->kind].flags & OPF_ALIAS) || op->nin == 0 || op->in[0] < 0)
             break;
         base = op->in[0];
-    }
-    for (size_t o = 0; o < g->ops.n; o++) {
-        const Op *op = &g->ops.v[o];
-        if ((op_info[op->kind].flags & OPF_INPLACE) && graph_storage_root(g, op->out) == r)
-            last = op->out;
     }
     return last < 0 || last == base;
 }
@@ -230,7 +227,7 @@ int plan_mm_strided(const Plan *self, int32_t opi)
         if (v < 0 || g->vals.v[v].ndim < 2 || !strided__float(g->vals.v[v].dtype))
             return 0;
         if (plan_mm_view(self, v, &pv)) {
-            if (!strided__base_final(g, pv.base))
+            if (!strided__base_final(self, pv.base))
                 return 0;
             any = 1;
         }
@@ -254,7 +251,7 @@ unsigned char *plan_views_elided(const Plan *self)
         if (g->outputs.v[i].value >= 0)
             keep[g->outputs.v[i].value] = 1;
     for (size_t v = 0; v < nv; v++) {   /* (a view the walk takes is decided below) */
-        int32_t r = graph_storage_root(g, (int32_t)v);
+        int32_t r = plan_root(self, (int32_t)v);
         if (r != (int32_t)v && !plan_mm_view_op(self, g->vals.v[v].op))
             keep[r] = 1;
     }

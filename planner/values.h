@@ -7,6 +7,13 @@
 
 #include "plan_types.h"
 
+/* Fills Plan.root and Plan.last_write in one walk of the values (each
+ * view's or in-place output's input 0 comes before it): plan_build does
+ * first. */
+void plan_values_init(Plan *self);
+/* graph_storage_root of v, from Plan.root (in O(1)) once it is filled. */
+int32_t plan_root(const Plan *self, int32_t v);
+
 /* "input x" / "weight w" when v's storage belongs to the caller, else NULL
  * (the text in self's arena). */
 const char *plan_caller_storage(Plan *self, int32_t v);

@@ -1248,6 +1248,57 @@ static void test_ctrl_streams_sks(void **state)
     t_free(t);
 }
 
+/* Storage roots of long view chains, tags and ctrl edges in any order:
+ * each lookup is O(1) or amortised, and answers as a walk would. */
+static void test_roots_and_lookups(void **state)
+{
+    (void)state;
+    T *t = t_new();
+    Graph *g = &t->g;
+    int32_t x = tensor(t, DT_F32, "4"), v = x;
+    for (int i = 0; i < 1000; i++)
+        v = out(t, op(t, OP_CONTIGUOUS, ARR32(v), NONE, 0));
+    assert_int_equal(graph_storage_root(g, v), x);
+    int32_t y = out(t, op(t, OP_RELU, ARR32(v), NONE, 0));
+    assert_int_equal(graph_storage_root(g, y), y);
+    /* values pushed by hand (as the planner's tests do) are walked */
+    Val hand = g->vals.v[v];
+    hand.op = (int32_t)g->ops.n - 1;
+    VEC_PUSH(g->vals, hand);
+    int32_t z = out(t, op(t, OP_CONTIGUOUS, ARR32(y), NONE, 0));
+    assert_int_equal(graph_storage_root(g, z), y);
+    graph_truncate(g, g->ops.n - 1, g->vals.n - 1);
+    assert_int_equal(graph_storage_root(g, y), y);
+    /* 300 tags: the map gives each its index, first appearance first */
+    char tag[16];
+    for (int i = 0; i < 300; i++) {
+        snprintf(tag, sizeof tag, "t%d", i);
+        assert_int_equal(graph_stream(g, tag, 0, 1, 1), i + 1);
+    }
+    assert_int_equal(graph_stream(g, "t7", 0, 1, 1), 8);
+    /* a table filled by hand is indexed anew */
+    VEC_PUSH(g->streams, ((GraphStream){"hand", 0, 2, 2}));
+    assert_int_equal(graph_stream(g, "hand", 0, 3, 3), 301);
+    assert_int_equal(graph_stream(g, "t299", 0, 3, 3), 300);
+    assert_int_equal(g->streams.n, 302);
+    /* ctrl edges added out of order are still kept once */
+    int32_t ops[6];
+    for (int i = 0; i < 6; i++)
+        ops[i] = op(t, OP_RELU, ARR32(x), NONE, 0);
+    graph_add_ctrl(g, ops[5], ops[3], 0);
+    graph_add_ctrl(g, ops[5], ops[1], 0);
+    graph_add_ctrl(g, ops[5], ops[3], 1);
+    graph_add_ctrl(g, ops[5], ops[4], 0);
+    graph_add_ctrl(g, ops[5], ops[1], 0);
+    const Op *last = &g->ops.v[ops[5]];
+    assert_int_equal(last->nctrl, 3);
+    assert_int_equal(last->ctrl[0], ops[3]);
+    assert_int_equal(last->ctrl_explicit[0], 1);
+    assert_int_equal(last->ctrl[1], ops[1]);
+    assert_int_equal(last->ctrl[2], ops[4]);
+    t_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1282,6 +1333,7 @@ int main(void)
         cmocka_unit_test(test_errors_leave_graph_unchanged),
         cmocka_unit_test(test_op_fields),
         cmocka_unit_test(test_ctrl_streams_sks),
+        cmocka_unit_test(test_roots_and_lookups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1069,6 +1069,158 @@ static void test_strided_slices(void **state)
     t_free(&t);
 }
 
+/* ------------------------------------------------------------------------ */
+/* memory against a reference: random graphs on three streams               */
+/* ------------------------------------------------------------------------ */
+
+/* The reference: happens-before as a bit per pair of units (the transitive
+ * closure of stream order and events), each buffer's users, and first fit
+ * over the earlier buffers whose users do not all happen-before its birth.
+ * The planner's arena (per-stream latest uses, clocks, a list of buffers
+ * that may still be in use) must give the same offsets. */
+typedef struct Ref {
+    size_t n;              /* units */
+    unsigned char *hb;     /* n x n: hb[b * n + a] when a happens-before b */
+} Ref;
+
+static void ref_closure(const Plan *p, Ref *r)
+{
+    r->n = p->units.n;
+    r->hb = calloc(r->n * r->n + 1, 1);
+    int32_t *last = malloc((p->streams.n + 1) * sizeof *last);
+    for (size_t s = 0; s < p->streams.n; s++)
+        last[s] = -1;
+    for (size_t u = 0; u < r->n; u++) {
+        const PlanUnit *unit = &p->units.v[u];
+        size_t preds[65], np = 0;
+        if (last[unit->stream] >= 0)
+            preds[np++] = (size_t)last[unit->stream];
+        last[unit->stream] = (int32_t)u;
+        for (size_t i = 0; i < unit->nwait && np < 65; i++)
+            preds[np++] = (size_t)p->events.v[unit->wait[i]].after;
+        for (size_t i = 0; i < np; i++) {
+            r->hb[u * r->n + preds[i]] = 1;
+            for (size_t a = 0; a < r->n; a++)
+                r->hb[u * r->n + a] |= r->hb[preds[i] * r->n + a];
+        }
+    }
+    free(last);
+}
+
+/* A graph of nops random ops on x [4, 4] and y [16, 16]: elementwise ops,
+ * views and copies, spread over three streams, a few npu_wait_tensor-like
+ * control edges, a few outputs. */
+static void random_graph(B *b, unsigned seed, int nops)
+{
+    b_init(b);
+    int streams[3] = {0, graph_stream(&b->g, "s1", 0, 1, 1), graph_stream(&b->g, "s2", 0, 2, 1)};
+    int32_t x = b_input(b, "x", 2, (int64_t[]){4, 4}), y = b_input(b, "y", 2, (int64_t[]){16, 16});
+    int32_t vals[1024];
+    int nv = 0;
+    vals[nv++] = x, vals[nv++] = y;
+    for (int i = 0; i < nops && nv < 1024; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        int32_t a = vals[nv - 1 - (int)(r % (unsigned)(nv < 8 ? nv : 8))];
+        b->stream = streams[(r >> 4) % 3];
+        static const OpKind kinds[] = {OP_EXP, OP_RELU, OP_ADD, OP_RESHAPE, OP_CLONE, OP_PERMUTE};
+        OpKind k = kinds[(r >> 7) % 6];
+        int32_t v;
+        if (k == OP_ADD) {
+            int32_t c = a;
+            for (int j = nv - 1; j >= 0; j--)   /* the latest other value of a's shape */
+                if (vals[j] != a && b->g.vals.v[vals[j]].dims[0] == b->g.vals.v[a].dims[0]) {
+                    c = vals[j];
+                    break;
+                }
+            v = b_like2(b, OP_ADD, a, c);
+        } else {
+            v = b_like(b, k, a);
+        }
+        vals[nv++] = v;
+        if ((r >> 11) % 7 == 0 && b->g.ops.n > 3)   /* a wait on an earlier op (no input) */
+            graph_add_ctrl(&b->g, op_of(b, v), 2 + (int32_t)((r >> 14) % (b->g.ops.n - 3)), 1);
+        if ((r >> 17) % 29 == 0)
+            b_output(b, v);
+    }
+    b_output(b, vals[nv - 1]);
+    b->stream = 0;
+}
+
+/* The reference's offset of every buffer of gear 0, checked against the plan. */
+static void assert_memory_reference(const T *t)
+{
+    const Graph *g = &t->b.g;
+    const Plan *p = &t->p;
+    const PlanMemory *m = &p->mem.v[0];
+    size_t nv = g->vals.n;
+    Ref r;
+    ref_closure(p, &r);
+    int32_t *head = malloc(nv * sizeof *head), *root = malloc(nv * sizeof *root);
+    char *to_end = calloc(nv, 1);
+    for (size_t v = 0; v < nv; v++) {
+        root[v] = graph_storage_root(g, (int32_t)v);
+        int32_t h = (int32_t)v;
+        while (m->inplace_of[h] >= 0)
+            h = m->inplace_of[h];
+        head[v] = h;
+    }
+    for (size_t i = 0; i < g->outputs.n; i++)
+        to_end[head[root[g->outputs.v[i].value]]] = 1;
+    int64_t *off = malloc(nv * sizeof *off), *end = malloc(nv * sizeof *end);
+    for (size_t b = 0; b < nv; b++) {
+        unsigned flags = op_info[g->ops.v[g->vals.v[b].op].kind].flags;
+        if ((flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE)) || head[b] != (int32_t)b)
+            continue;
+        int32_t born = p->unit_of_op[g->vals.v[b].op];
+        int64_t size = (m->bytes[b] + 63) / 64 * 64, at = 0;
+        for (int moved = 1; moved;) {
+            moved = 0;
+            for (size_t a = 0; a < b; a++) {   /* earlier buffers in use at b's birth */
+                if (head[a] != (int32_t)a || m->bytes[a] <= 0 || off[a] >= at + size || end[a] <= at)
+                    continue;
+                if (op_info[g->ops.v[g->vals.v[a].op].kind].flags & (OPF_SOURCE | OPF_ALIAS | OPF_INPLACE))
+                    continue;
+                int busy = to_end[a];
+                for (size_t o = 0; o < g->ops.n && !busy; o++) {
+                    const Op *op = &g->ops.v[o];
+                    int uses = head[root[op->out]] == (int32_t)a && root[op->out] == op->out;
+                    for (uint32_t k = 0; k < op->nin && !uses; k++)
+                        uses = op->in[k] >= 0 && head[root[op->in[k]]] == (int32_t)a;
+                    int32_t u = p->unit_of_op[o];
+                    busy = uses && u >= 0 && (u == born || !r.hb[(size_t)born * r.n + (size_t)u]);
+                }
+                if (busy) {
+                    at = end[a];
+                    moved = 1;
+                }
+            }
+        }
+        off[b] = at;
+        end[b] = at + size;
+        assert_int_equal(m->offset[b], at);
+    }
+    free(off);
+    free(end);
+    free(head);
+    free(root);
+    free(to_end);
+    free(r.hb);
+}
+
+static void test_memory_reference(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 200; seed++) {
+        T t = {0};
+        random_graph(&t.b, seed, 40);
+        t_plan(&t);
+        assert_int_equal(t.rc, 0);
+        assert_memory_reference(&t);
+        t_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1094,6 +1246,7 @@ int main(void)
         cmocka_unit_test(test_kernels_dedup),
         cmocka_unit_test(test_kernels_target_free),
         cmocka_unit_test(test_strided_slices),
+        cmocka_unit_test(test_memory_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
