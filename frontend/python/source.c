@@ -6,9 +6,11 @@
 #include "python.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void source__index_lines(Source *self)
 {
@@ -26,9 +28,14 @@ static void source__index_lines(Source *self)
 int source_load(Source *self, const char *path, char *err, size_t errlen)
 {
     memset(self, 0, sizeof *self);
-    FILE *f = fopen(path, "rb");
+    /* opened without blocking (a FIFO with no writer would block the open
+     * for ever), then refused unless it is a regular file */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    FILE *f = fd >= 0 && fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
     struct stat st;

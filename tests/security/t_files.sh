@@ -114,4 +114,22 @@ if [ "$(id -u)" = 0 ]; then
     check "--cache-dir of another user: one line" '[ "$(wc -l < err)" -eq 1 ]' "$(cat err)"
 fi
 
+# -- a FIFO as the script, an imported module or --kernels: refused at once
+# (the script's open used to block for ever waiting for a writer)
+mkfifo "$tmp/script_fifo.py" "$tmp/modfifo.py" "$tmp/kfifo.c"
+for cmd in "scan script_fifo.py" "lint script_fifo.py" "plan script_fifo.py" "gen script_fifo.py -o gf" \
+           "build script_fifo.py -o bf --no-cache"; do
+    timeout 20 "$tngc" $cmd > out 2> err
+    rc=$?
+    check "FIFO script ($cmd): refused at once" '[ $rc -ne 124 ] && [ $rc -ne 0 ] && grep -q "not a regular file" err' \
+        "exit $rc: $(cat err)"
+done
+printf 'import modfifo\n' > usesfifo.py
+timeout 20 "$tngc" plan usesfifo.py > out 2> err
+rc=$?
+check "FIFO module: refused at once" '[ $rc -ne 124 ] && [ $rc -ne 0 ]' "exit $rc: $(cat err)"
+timeout 20 "$tngc" build m.py -o kf --no-cache --kernels kfifo.c > out 2> err
+rc=$?
+check "FIFO --kernels: refused at once" '[ $rc -ne 124 ] && [ $rc -ne 0 ]' "exit $rc: $(cat err)"
+
 [ $fails -eq 0 ]
