@@ -2516,19 +2516,31 @@ static int infer_sdpa(Infer *I)
     return infer__out(I, q->dtype, &s);
 }
 
+/* Reports that `what`, a op b, does not fit int64; returns -1. */
+static int infer__overflow(Infer *I, const char *what, int64_t a, char op, int64_t b)
+{
+    return infer__fail(I, "%s %lld %c %lld overflows 64-bit integers", what, (long long)a, op,
+                       (long long)b);
+}
+
 /* One output size of a sliding window: (in + pad - span) / stride + 1,
- * where span is the window's extent; at least 1. */
+ * where span is the window's extent; at least 1. A constant in + pad is
+ * checked; a symbolic one is dim arithmetic, checked in every gear. Every
+ * window start the kernels compute (out - 1) * stride - pad is then at
+ * most in - span, and its last element at most in + pad - 1. */
 static int infer__window(Infer *I, DimId in, int64_t pad, int64_t span, int64_t stride, DimId *out)
 {
-    int64_t c;
+    int64_t c, padded;
     if (stride < 1 || span < 1 || pad < 0)
         return infer__fail(I, "invalid window: extent %lld, stride %lld, padding %lld",
                            (long long)span, (long long)stride, (long long)pad);
     if (graph_dim_const_value(I->g, in, &c)) {
-        if (c + pad < span)
+        if (graph_ckd_add(&padded, c, pad))
+            return infer__overflow(I, "the padded input size", c, '+', pad);
+        if (padded < span)
             return infer__fail(I, "the input size %lld (padded: %lld) is smaller than the window "
-                               "(%lld)", (long long)c, (long long)(c + pad), (long long)span);
-        *out = graph_dim_const(I->g, (c + pad - span) / stride + 1);
+                               "(%lld)", (long long)c, (long long)padded, (long long)span);
+        *out = graph_dim_const(I->g, (padded - span) / stride + 1);
         return 0;
     }
     DimId d = graph_dim_add(I->g, in, graph_dim_const(I->g, pad - span));
@@ -2567,11 +2579,17 @@ static int infer_conv(Infer *I)
         if (!graph_dim_const_value(I->g, w->dims[2 + i], &k))
             return infer__fail(I, "the kernel size must be known at compile time");
         int j = i + 2 - ns;   /* the attribute slot: 1-d uses the w slots */
-        int64_t span = I->attr[7 + j] * (k - 1) + 1;
-        if (I->attr[7 + j] < 1)
+        int64_t dil = I->attr[7 + j], span, pad;
+        if (dil < 1)
             return infer__fail(I, "dilation must be positive");
-        if (infer__window(I, x->dims[2 + i], I->attr[3 + j] + I->attr[5 + j], span, I->attr[1 + j],
-                          &s.d[2 + i]) < 0)
+        if (I->attr[3 + j] < 0 || I->attr[5 + j] < 0)
+            return infer__fail(I, "padding %lld, %lld: it must not be negative",
+                               (long long)I->attr[3 + j], (long long)I->attr[5 + j]);
+        if (graph_ckd_mul(&span, dil, k - 1) || graph_ckd_add(&span, span, 1))
+            return infer__overflow(I, "the dilated kernel size: dilation", dil, '*', k - 1);
+        if (graph_ckd_add(&pad, I->attr[3 + j], I->attr[5 + j]))
+            return infer__overflow(I, "the padding", I->attr[3 + j], '+', I->attr[5 + j]);
+        if (infer__window(I, x->dims[2 + i], pad, span, I->attr[1 + j], &s.d[2 + i]) < 0)
             return -1;
     }
     return infer__out(I, x->dtype, &s);
@@ -2628,25 +2646,32 @@ static int infer_group_norm(Infer *I)
     return infer__out(I, x->dtype, &s);
 }
 
-/* F.max_pool2d / F.avg_pool2d(x, kernel, stride, padding), floor mode */
+/* F.max_pool2d / F.avg_pool2d(x, kernel, stride, padding), floor mode; the
+ * kernel's area (the divisor of count_include_pad) fits int64 */
 static int infer_pool2d(Infer *I)
 {
     const Val *x = infer__in(I, 0);
+    int64_t pad2, area;
     if (infer__rank(I, x, 3, 4, "input") < 0 || infer__float_input(I, x) < 0)
         return -1;
     Shape s = shape_of(x);
     for (int i = 0; i < 2; i++) {
-        if (I->attr[4 + i] < 0 || 2 * I->attr[4 + i] > I->attr[i])
+        /* (2 * padding past int64: more than half of any kernel) */
+        if (I->attr[4 + i] < 0 || graph_ckd_mul(&pad2, I->attr[4 + i], 2) || pad2 > I->attr[i])
             return infer__fail(I, "padding %lld: it must be at most half the kernel size %lld",
                                (long long)I->attr[4 + i], (long long)I->attr[i]);
-        if (infer__window(I, s.d[s.n - 2 + i], 2 * I->attr[4 + i], I->attr[i], I->attr[2 + i],
-                          &s.d[s.n - 2 + i]) < 0)
+        if (infer__window(I, s.d[s.n - 2 + i], pad2, I->attr[i], I->attr[2 + i], &s.d[s.n - 2 + i]) < 0)
             return -1;
     }
+    if (graph_ckd_mul(&area, I->attr[0], I->attr[1]))
+        return infer__overflow(I, "the kernel area", I->attr[0], '*', I->attr[1]);
     return infer__out(I, x->dtype, &s);
 }
 
-/* F.adaptive_avg_pool2d / F.adaptive_max_pool2d(x, output_size) */
+/* F.adaptive_avg_pool2d / F.adaptive_max_pool2d(x, output_size). Window
+ * o of an input size n in out spans [o n / out, ((o + 1) n + out - 1) /
+ * out): out * n + out must fit int64, n taken at GRAPH_MAX_BYTES when it
+ * is symbolic (the most it is in any gear). */
 static int infer_adaptive_pool2d(Infer *I)
 {
     const Val *x = infer__in(I, 0);
@@ -2654,9 +2679,13 @@ static int infer_adaptive_pool2d(Infer *I)
         return -1;
     Shape s = shape_of(x);
     for (int i = 0; i < 2; i++) {
-        if (I->attr[i] < 1)
-            return infer__fail(I, "output size %lld: it must be positive", (long long)I->attr[i]);
-        s.d[s.n - 2 + i] = graph_dim_const(I->g, I->attr[i]);
+        int64_t out = I->attr[i], n = GRAPH_MAX_BYTES, span;
+        if (out < 1)
+            return infer__fail(I, "output size %lld: it must be positive", (long long)out);
+        graph_dim_const_value(I->g, s.d[s.n - 2 + i], &n);
+        if (graph_ckd_mul(&span, out, n) || graph_ckd_add(&span, span, out))
+            return infer__overflow(I, "the windows of output size", out, '*', n);
+        s.d[s.n - 2 + i] = graph_dim_const(I->g, out);
     }
     return infer__out(I, x->dtype, &s);
 }
@@ -2669,8 +2698,11 @@ static int infer_interpolate(Infer *I)
         return -1;
     Shape s = shape_of(x);
     for (int i = 0; i < 2; i++) {
+        double f = I->d->fattr[i];
         if (I->attr[2 + i] < 1)
             return infer__fail(I, "output size %lld: it must be positive", (long long)I->attr[2 + i]);
+        if (!(f >= 0 && f - f == 0))   /* (NaN, inf) */
+            return infer__fail(I, "scale factor %g: it must be finite and not negative", f);
         s.d[2 + i] = graph_dim_const(I->g, I->attr[2 + i]);
     }
     return infer__out(I, x->dtype, &s);

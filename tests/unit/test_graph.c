@@ -1248,6 +1248,52 @@ static void test_ctrl_streams_sks(void **state)
     t_free(t);
 }
 
+/* ---- sliding windows: attribute arithmetic, checked ---- */
+
+/* conv, the pools and adaptive pooling refuse attributes whose products
+ * and sums (the dilated kernel, the padding, the padded size, the kernel
+ * area, an adaptive window's bounds) do not fit int64, and take the
+ * largest that do. */
+static void test_window_overflow(void **state)
+{
+    (void)state;
+    T *t = t_new();
+    const int64_t big = (int64_t)1 << 62;
+    int32_t x = tensor(t, DT_F32, "1,1,8,8"), w = tensor(t, DT_F32, "1,1,5,5");
+    int32_t xs = tensor(t, DT_F32, "1,1,s0,s1");
+    /* dilation (2^62 + 1) * (5 - 1) */
+    assert_int_equal(op(t, OP_CONV, ARR32(x, w, -1), ARR64(2, 1, 1, 0, 0, 0, 0, 1, big + 1, 1), 0), -1);
+    assert_non_null(strstr(t->err, "dilation 4611686018427387905 * 4 overflows 64-bit integers"));
+    /* padding 2^62 + 2^62 */
+    assert_int_equal(op(t, OP_CONV, ARR32(x, w, -1), ARR64(2, 1, 1, big, 0, big, 0, 1, 1, 1), 0), -1);
+    assert_non_null(strstr(t->err, "the padding 4611686018427387904 + 4611686018427387904 overflows"));
+    /* 8 + (2^63 - 2) */
+    assert_int_equal(op(t, OP_CONV, ARR32(x, w, -1), ARR64(2, 1, 1, 0, big - 1, 0, big - 1, 1, 1, 1), 0), -1);
+    assert_non_null(strstr(t->err, "the padded input size 8 + 9223372036854775806 overflows"));
+    /* a negative padding is no smaller padding after */
+    assert_int_equal(op(t, OP_CONV, ARR32(x, w, -1), ARR64(2, 1, 1, -2, 0, 4, 0, 1, 1, 1), 0), -1);
+    assert_non_null(strstr(t->err, "it must not be negative"));
+    /* a stride of 2^62 over a padding of 2^61 fits: 2 x 2 */
+    int32_t o = op(t, OP_CONV, ARR32(x, w, -1), ARR64(2, big, big, big / 2, big / 2, big / 2, big / 2, 1, 1, 1), 0);
+    assert_type(t, out(t, o), "f32[1,1,2,2]");
+    /* pools: 2 * padding past int64; the kernel area */
+    assert_int_equal(op(t, OP_MAX_POOL2D, ARR32(x), ARR64(INT64_MAX, 1, 1, 1, big, 0), 0), -1);
+    assert_non_null(strstr(t->err, "it must be at most half the kernel size"));
+    assert_int_equal(op(t, OP_AVG_POOL2D, ARR32(x), ARR64(big, big, 1, 1, big / 2, big / 2, 1), 0), -1);
+    assert_non_null(strstr(t->err, "the kernel area 4611686018427387904 * 4611686018427387904 overflows"));
+    o = op(t, OP_AVG_POOL2D, ARR32(x), ARR64((int64_t)1 << 31, (int64_t)1 << 31, 1, 1, (int64_t)1 << 30,
+                                            (int64_t)1 << 30, 1), 0);
+    assert_type(t, out(t, o), "f32[1,1,9,9]");
+    /* adaptive: out * n + out; a symbolic n counts as 2^48 */
+    assert_int_equal(op(t, OP_ADAPTIVE_AVG_POOL2D, ARR32(x), ARR64(big, 1), 0), -1);
+    assert_non_null(strstr(t->err, "output size 4611686018427387904 * 8 overflows"));
+    assert_int_equal(op(t, OP_ADAPTIVE_MAX_POOL2D, ARR32(xs), ARR64(1, (int64_t)1 << 15), 0), -1);
+    assert_non_null(strstr(t->err, "output size 32768 * 281474976710656 overflows"));
+    o = op(t, OP_ADAPTIVE_MAX_POOL2D, ARR32(xs), ARR64(1, (int64_t)1 << 14), 0);
+    assert_type(t, out(t, o), "f32[1,1,1,16384]");
+    t_free(t);
+}
+
 /* Storage roots of long view chains, tags and ctrl edges in any order:
  * each lookup is O(1) or amortised, and answers as a walk would. */
 static void test_roots_and_lookups(void **state)
@@ -1333,6 +1379,7 @@ int main(void)
         cmocka_unit_test(test_errors_leave_graph_unchanged),
         cmocka_unit_test(test_op_fields),
         cmocka_unit_test(test_ctrl_streams_sks),
+        cmocka_unit_test(test_window_overflow),
         cmocka_unit_test(test_roots_and_lookups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
