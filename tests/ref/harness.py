@@ -477,6 +477,8 @@ class Recorder:
                 with torch.no_grad():
                     live = entry.module.state_dict()
                     for k, w in entry.weights:
+                        if live[k].shape != w.shape:   # the call resized it (resize_)
+                            live[k].resize_(w.shape)
                         live[k].copy_(w)
             _tngc_ref.start_fallback_log()
             try:
