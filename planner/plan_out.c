@@ -24,6 +24,15 @@
 
 static const char *plan__str(const char *s) { return s ? s : ""; }
 
+/* A path or name from the command line or the script in the text format:
+ * control bytes and bytes that are not UTF-8 escaped, so that it can
+ * neither end the line nor send terminal escapes. */
+static void plan__text(StrBuf *out, const char *s)
+{
+    if (s)
+        sb_put_printable(out, s, strlen(s));
+}
+
 static void plan__json_str(StrBuf *out, const char *s)
 {
     if (s)
@@ -704,7 +713,11 @@ static void text__header(const Graph *g, StrBuf *out)
 {
     const EntryConfig *c = &g->cfg;
     static const char *const tri[] = {"unset", "false", "true"};
-    sb_printf(out, "entry %s  # %s:%u:%u\n", plan__str(g->name), plan__str(g->file), g->line, g->col);
+    sb_puts(out, "entry ");
+    plan__text(out, g->name);
+    sb_puts(out, "  # ");
+    plan__text(out, g->file);
+    sb_printf(out, ":%u:%u\n", g->line, g->col);
     sb_printf(out, "config mode=%s dynamic=%s fullgraph=%s policy=%s", c->mode ? c->mode : "max-autotune",
               tri[c->dynamic < 0 ? 0 : c->dynamic ? 2 : 1], tri[c->fullgraph < 0 ? 0 : c->fullgraph ? 2 : 1],
               c->policy == GEAR_PRODUCT ? "product" : "zip");
@@ -836,8 +849,11 @@ static void text__op_notes(const Graph *g, const Op *op, StrBuf *out)
         if (i + 1 == op->nctrl)
             sb_putc(out, ';');
     }
-    if (op->file)   /* code of a module the script imports */
-        sb_printf(out, " %s:%u:%u", op->file, op->line, op->col);
+    if (op->file) {   /* code of a module the script imports */
+        sb_putc(out, ' ');
+        plan__text(out, op->file);
+        sb_printf(out, ":%u:%u", op->line, op->col);
+    }
     else
         sb_printf(out, " line %u:%u", op->line, op->col);
 }

@@ -74,4 +74,14 @@ rc=$?
 check "--kernels unreadable: exit 2" '[ $rc -eq 2 ]' "exit $rc"
 clean "--kernels unreadable: escaped" "$tmp/e" 1 "cannot read $shown"
 
+# the text plan names the script it came from: escaped, one line
+cp "$tmp/m.py" "$bad"
+"$tngc" plan "$bad" > "$tmp/p" 2>"$tmp/e"
+rc=$?
+check "plan of a script with control bytes in its name: exit 0" '[ $rc -eq 0 ]' "exit $rc: $(cat "$tmp/e")"
+check "plan: its entry line names the path escaped" 'head -1 "$tmp/p" | grep -q "^entry .*  # $shown:[0-9]*:[0-9]*$"' \
+    "$(head -2 "$tmp/p" | od -c | head -4)"
+check "plan: no raw control byte" '! LC_ALL=C grep -q "$esc" "$tmp/p" && ! LC_ALL=C grep -q "$(printf "\001")" "$tmp/p"'
+rm -f "$bad"
+
 exit $((fails != 0))
