@@ -1840,6 +1840,7 @@ static Flow exec_assert(Interp *I, Frame *f, int32_t n)
         for (size_t i = 0; i < I->const_map_n; i++)
             if (I->const_map[i] >= (int32_t)nvals)
                 I->const_map[i] = -1;
+        interp_ops_forget(I, nops);
         graph_truncate(g, nops, nvals);
     }
     if (t < 0) {

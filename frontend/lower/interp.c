@@ -60,6 +60,9 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     VEC_FREE(I->state_keys);
     free(I->const_map);
     VEC_FREE(I->waits);
+    free(I->war_last);
+    VEC_FREE(I->war_reads);
+    VEC_FREE(I->war_edges);
     VEC_FREE(I->stale_host);
     VEC_FREE(I->stale_entry);
     VEC_FREE(I->cows);

@@ -1361,23 +1361,129 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node)
     return t->t->base ? views_current(I, t->t, node) : t->t->value;
 }
 
-/* An in-place write must wait for every earlier reader of the storage. */
+/* ---- the ordering of in-place writes ----
+ *
+ * An in-place write must run after every earlier op that reads the storage
+ * it writes. The writes of one storage root are ordered among themselves
+ * (each reads the root), so a write needs edges only from the reads since
+ * the previous write of its root, that write included: the reads before it
+ * are ordered before it by its own edges. The edges are linear in the
+ * reads. The reads are entered lazily, in program order, from the graph's
+ * ops (Interp.war_*). */
+
+/* An upper bound of the arena bytes graph_add_ctrl takes for an op with n
+ * control edges: arrays of 4, 8, 16, ... op ids and flags, each aligned. */
+static size_t obj__ctrl_bytes(uint32_t n)
+{
+    size_t b = 0;
+    for (size_t cap = 4; n > 0; cap *= 2) {
+        b += cap * (sizeof(int32_t) + 1) + 32;
+        if (n <= cap)
+            break;
+    }
+    return b;
+}
+
+/* graph_add_ctrl on the current graph, its arrays charged to the budget. */
+static void obj__add_ctrl(Interp *I, int32_t op, int32_t c, int explicit_wait)
+{
+    uint32_t n = I->g->ops.v[op].nctrl;
+    graph_add_ctrl(I->g, op, c, explicit_wait);
+    uint32_t m = I->g->ops.v[op].nctrl;
+    if (m != n)
+        interp_charge(I, obj__ctrl_bytes(m) - obj__ctrl_bytes(n));
+}
+
+/* Starts the reads over for the current graph. */
+static void obj__war_reset(Interp *I)
+{
+    I->war_g = I->g;
+    I->war_scanned = 0;
+    I->war_writer = -1;
+    I->war_reads.n = 0;
+    for (size_t i = 0; i < I->war_nlast; i++)
+        I->war_last[i] = -1;
+}
+
+/* war_last covers every value of the current graph; the tables' growth is
+ * charged to the budget. */
+static void obj__war_fit(Interp *I)
+{
+    size_t nv = I->g->vals.n;
+    if (nv > I->war_nlast) {
+        size_t n = nv + nv / 2 + 16;
+        I->war_last = xrealloc(I->war_last, n * sizeof *I->war_last);
+        for (size_t i = I->war_nlast; i < n; i++)
+            I->war_last[i] = -1;
+        I->war_nlast = n;
+    }
+    size_t now = I->war_nlast * sizeof *I->war_last + I->war_reads.cap * sizeof *I->war_reads.v +
+                 I->war_edges.cap * sizeof *I->war_edges.v;
+    if (now > I->war_bytes) {
+        interp_charge(I, now - I->war_bytes);
+        I->war_bytes = now;
+    }
+}
+
+/* Enters op o as a read of every storage root it reads (a view op does
+ * not read its source: the view's readers do); the write that has its
+ * edges as a write of its root. */
+static void obj__war_enter(Interp *I, int32_t o)
+{
+    const Graph *g = I->g;
+    const Op *r = &g->ops.v[o];
+    if (op_info[r->kind].flags & OPF_SOURCE)
+        return;
+    for (uint32_t k = 0; k < r->nin; k++) {
+        if (r->in[k] < 0 || (k == 0 && (op_info[r->kind].flags & OPF_ALIAS)))
+            continue;
+        int32_t root = graph_storage_root(g, r->in[k]);
+        int32_t last = I->war_last[root];
+        if (last >= 0 && I->war_reads.v[last].op == o)
+            continue;   /* o reads root through an earlier operand too */
+        WarRead rd = {o, root, last, o == I->war_writer && k == 0};
+        VEC_PUSH(I->war_reads, rd);
+        I->war_last[root] = (int32_t)I->war_reads.n - 1;
+    }
+}
+
+/* The control edges of the in-place write opid, the last op of the graph. */
 static void interp__inplace_war(Interp *I, int32_t opid)
 {
     Graph *g = I->g;
-    Op *op = &g->ops.v[opid];
-    int32_t root = graph_storage_root(g, op->in[0]);
-    for (int32_t o = 0; o < opid; o++) {
-        const Op *r = &g->ops.v[o];
-        if (op_info[r->kind].flags & OPF_SOURCE)
-            continue;
-        for (uint32_t k = 0; k < r->nin; k++)
-            if (r->in[k] >= 0 && graph_storage_root(g, r->in[k]) == root &&
-                !(k == 0 && (op_info[r->kind].flags & OPF_ALIAS))) {
-                graph_add_ctrl(g, opid, o, 0);
-                break;
-            }
+    if (I->war_g != g || I->war_scanned > (size_t)opid)
+        obj__war_reset(I);
+    obj__war_fit(I);
+    size_t work = (size_t)opid - I->war_scanned;
+    for (; I->war_scanned < (size_t)opid; I->war_scanned++)
+        obj__war_enter(I, (int32_t)I->war_scanned);
+    int32_t root = graph_storage_root(g, g->ops.v[opid].in[0]);
+    I->war_edges.n = 0;
+    for (int32_t e = I->war_last[root]; e >= 0; e = I->war_reads.v[e].prev) {
+        VEC_PUSH(I->war_edges, I->war_reads.v[e].op);
+        if (I->war_reads.v[e].write)
+            break;   /* the reads before it precede it */
     }
+    /* in program order, as graph_add_ctrl wants them */
+    for (size_t i = I->war_edges.n; i-- > 0;)
+        obj__add_ctrl(I, opid, I->war_edges.v[i], 0);
+    I->war_writer = opid;
+    obj__war_fit(I);
+    interp_work(I, work + I->war_edges.n + 1);
+}
+
+void interp_ops_forget(Interp *I, size_t nops)
+{
+    if (I->war_g != I->g)
+        return;
+    while (I->war_reads.n > 0 && (size_t)I->war_reads.v[I->war_reads.n - 1].op >= nops) {
+        const WarRead *r = &I->war_reads.v[--I->war_reads.n];
+        I->war_last[r->root] = r->prev;
+    }
+    if (I->war_scanned > nops)
+        I->war_scanned = nops;
+    if (I->war_writer >= 0 && (size_t)I->war_writer >= nops)
+        I->war_writer = -1;
 }
 
 int32_t interp_emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
@@ -1436,8 +1542,10 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
             if (I->waits.v[w].value == d->in[k]) {
                 int32_t p = I->g->vals.v[I->waits.v[w].waits_for].op;
                 if (!(op_info[I->g->ops.v[p].kind].flags & OPF_SOURCE))
-                    graph_add_ctrl(I->g, op, p, 1);
+                    obj__add_ctrl(I, op, p, 1);
             }
+    if (I->waits.n)
+        interp_work(I, d->nin * I->waits.n);
     if (op_info[d->kind].flags & OPF_INPLACE)
         interp__inplace_war(I, op);
     return op;

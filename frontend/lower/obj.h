@@ -238,6 +238,14 @@ typedef struct WaitEdge {
     int32_t waits_for;     /* ... wait for the producer of this one */
 } WaitEdge;
 
+/* An op that reads a storage root (obj.c, the ordering of in-place writes). */
+typedef struct WarRead {
+    int32_t op;
+    int32_t root;          /* graph_storage_root of what it reads */
+    int32_t prev;          /* the previous read of root (index in war_reads), or -1 */
+    int32_t write;         /* 1: op is an in-place write into root that has its edges */
+} WarRead;
+
 /* One run. The fields are grouped by the file that owns them; every file
  * of the stage reads the trace state and the budget. */
 struct Interp {
@@ -271,6 +279,18 @@ struct Interp {
     int stream, sk;
     VEC(Shadow) shadows;
     VEC(WaitEdge) waits;
+    /* the ordering of in-place writes (obj.c): the reads of each storage
+     * root of graph war_g, in program order, chained per root from
+     * war_last[root]; an in-place write waits for the reads since the
+     * previous write of its root (earlier ones precede that write) */
+    const Graph *war_g;
+    size_t war_scanned;    /* ops of war_g entered into war_reads so far */
+    int32_t war_writer;    /* the write given its edges last, -1: none */
+    int32_t *war_last;     /* per value id: its last read as a root, -1: none */
+    size_t war_nlast;
+    VEC(WarRead) war_reads;
+    VEC(int32_t) war_edges;  /* scratch: one write's edges */
+    size_t war_bytes;      /* of these tables, charged */
     /* aliasing (views.c): per graph, 1..255 for a value an in-place write
      * replaced (stale: no op may read it); the copy-on-write tensors; the
      * writes so far */
@@ -596,6 +616,9 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node);
  * dependencies. On a shape or dtype error reports TNG206/TNG207 (in host
  * mode too) and returns -1. Returns the op id. */
 int32_t interp_op(Interp *I, OpDesc *d, int32_t node);
+/* Forgets the ops of the current graph from nops on, before graph_truncate
+ * drops them (the ordering of in-place writes reads the graph's ops). */
+void interp_ops_forget(Interp *I, size_t nops);
 /* interp_op of an op given by its fields; returns its id or -1. */
 int32_t interp_emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
                     uint32_t nattr, double f0, double f1, DType dt, int32_t node);
