@@ -746,8 +746,14 @@ static int nn_mha_init(Interp *I, Obj *m, CallArgs *a, DType dt)
                      "embed_dim, add_bias_kv or add_zero_attn");
         return 0;
     }
+    int64_t be;
+    if (graph_ckd_mul(&be, 3, e)) {
+        interp_break(I, a->node, RULE_TNG206, "embed_dim %lld: the packed in-projection's 3 * embed_dim rows "
+                     "overflow 64-bit integers", (long long)e);
+        return 0;
+    }
     int bias = obj_flag(args_get(a, 3, "bias"), 1);
-    int64_t wd[2] = {3 * e, e}, be = 3 * e;
+    int64_t wd[2] = {be, e};
     obj_setattr(I, m, "embed_dim", obj_int(I, e));
     obj_setattr(I, m, "num_heads", obj_int(I, h));
     obj_setattr(I, m, "head_dim", obj_int(I, e / h));
@@ -864,6 +870,15 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
         !tl_const_int(I, obj_getattr(inst, "embed_dim"), node, "embed_dim", &e) ||
         !tl_const_int(I, obj_getattr(inst, "num_heads"), node, "num_heads", &h))
         return unk(I);
+    /* the attributes the script may have changed since the constructor
+     * checked them: the heads split embed_dim, whose 3 blocks of rows fit */
+    int64_t e3;
+    if (h < 1 || e % h)
+        return interp_break(I, node, RULE_TNG206, "torch.nn.MultiheadAttention: embed_dim %lld must be divisible "
+                            "by num_heads %lld", (long long)e, (long long)h);
+    if (graph_ckd_mul(&e3, 3, e))
+        return interp_break(I, node, RULE_TNG206, "torch.nn.MultiheadAttention: 3 * embed_dim %lld overflows "
+                            "64-bit integers", (long long)e);
     if (causal)
         return interp_break(I, node, RULE_TNG203, "torch.nn.MultiheadAttention with is_causal=True (pass "
                             "the causal attn_mask)");

@@ -143,7 +143,10 @@ Obj *tl_conv_of(Interp *I, int32_t x, int32_t w, int32_t b, int ns, Obj *stride,
                 return interp_break(I, node, RULE_TNG203, "padding=\"same\" with a stride other than 1");
             if (!graph_dim_const_value(G(I), wv->dims[2 + i], &k))
                 return interp_break(I, node, RULE_TNG205, "the kernel size is not known at compile time");
-            int64_t total = dil[i] * (k - 1);
+            int64_t total;   /* k >= 0: k - 1 fits */
+            if (graph_ckd_mul(&total, dil[i], k - 1))
+                return interp_break(I, node, RULE_TNG206, "padding=\"same\": dilation %lld * (kernel size %lld - 1) "
+                                    "overflows 64-bit integers", (long long)dil[i], (long long)k);
             pad[i] = total / 2;
             attr[(ns == 2 ? 3 : 4) + i] = pad[i];
             attr[(ns == 2 ? 5 : 6) + i] = total - pad[i];
@@ -250,6 +253,8 @@ Obj *tl_pool2d_of(Interp *I, OpKind kind, int32_t x, Obj *kernel, Obj *stride, O
     const char *fn = kind == OP_MAX_POOL2D ? "max_pool2d" : "avg_pool2d";
     if (!kernel)
         return interp_break(I, node, RULE_TNG203, "%s without kernel_size", fn);
+    if (is_seq(kernel) && kernel->n == 0)   /* (tl_nn_ints takes [] as the default) */
+        return interp_break(I, node, RULE_TNG203, "%s: kernel_size must be an int or two", fn);
     if (!tl_nn_ints(I, kernel, 2, 1, node, "kernel_size", attr) ||
         !tl_nn_ints(I, stride, 2, 0, node, "stride", attr + 2) ||
         !tl_nn_ints(I, padding, 2, 0, node, "padding", attr + 4) ||
@@ -365,6 +370,8 @@ Obj *tl_interpolate_of(Interp *I, int32_t x, Obj *size, Obj *scale, Obj *mode, O
     int has_size = size && !is_none(size), has_scale = scale && !is_none(scale);
     if (has_size == has_scale)
         return interp_break(I, node, RULE_TNG203, "interpolate needs exactly one of size and scale_factor");
+    if (has_size && is_seq(size) && size->n == 0)   /* (tl_nn_ints takes [] as the default) */
+        return interp_break(I, node, RULE_TNG203, "interpolate: size must be an int or two");
     for (int i = 0; i < 2; i++) {
         int64_t in;
         if (has_size) {
@@ -372,16 +379,24 @@ Obj *tl_interpolate_of(Interp *I, int32_t x, Obj *size, Obj *scale, Obj *mode, O
                 return unk(I);
             break;
         }
-        Obj *o = is_seq(scale) ? scale->items[scale->n == 2 ? i : 0] : scale;
         if (is_seq(scale) && scale->n != 2 && scale->n != 1)
             return interp_break(I, node, RULE_TNG203, "scale_factor must be a number or two");
+        Obj *o = is_seq(scale) ? scale->items[scale->n == 2 ? i : 0] : scale;
         if (!tl_num_arg(I, o, 1.0, node, "scale_factor", &f[i]))
             return unk(I);
+        if (isnan(f[i]) || isinf(f[i]))
+            return interp_break(I, node, RULE_TNG206, "scale_factor must be a finite number, got %g", f[i]);
         if (f[i] <= 0)
             return interp_break(I, node, RULE_TNG206, "scale_factor must be positive");
         if (!graph_dim_const_value(G(I), xv->dims[2 + i], &in))
             return interp_break(I, node, RULE_TNG205, "interpolate by scale_factor of a dynamic spatial dim");
-        attr[2 + i] = (int64_t)floor((double)in * f[i]);
+        /* PyTorch's output size, floor(in * f) in double: converted only
+         * below 2^63, where it fits */
+        double out = floor((double)in * f[i]);
+        if (!(out < 9223372036854775808.0))
+            return interp_break(I, node, RULE_TNG206, "interpolate: the output size %lld * scale_factor %g "
+                                "overflows 64-bit integers", (long long)in, f[i]);
+        attr[2 + i] = (int64_t)out;
     }
     if (rec)
         f[0] = f[1] = 0;
