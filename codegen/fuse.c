@@ -1,8 +1,8 @@
 /*
- * fuse.c - pointwise fusion on the CPU target (issue 18 item 2): elementwise
- * ops of one stream's schedule (or of one super-kernel segment), each
- * reading the one before or another member, whose intermediates nobody
- * else reads, become one generated loop over the output instead of one
+ * fuse.c - pointwise fusion on the CPU target: elementwise ops of one
+ * stream's schedule (or of one super-kernel segment), each reading the
+ * one before or another member, whose intermediates nobody else reads,
+ * become one generated loop over the output instead of one
  * kernel call per op. The loop runs where the group's last op (the sink)
  * was; ops that ran between the members (a matmul, a reduction) still run
  * in their places, before it.
@@ -28,8 +28,7 @@
  * off. The stream's trace gets one slice per group, naming its ops.
  *
  * Row kernels: a hand-written float32 RMSNorm (fuse__rms) is one loop per
- * row, with the reduction kernel's own sum (issue 18 item 2's second part).
- * Row groups (fuse__window, row set) take LayerNorm and softmax written
+ * row, with the reduction kernel's own sum. Row groups (fuse__window, row set) take LayerNorm and softmax written
  * by hand (and RMSNorm in half types, and any other mix of elementwise
  * ops with mean, sum or amax over the last dim, keepdim), float32, float16
  * and bfloat16:
@@ -39,6 +38,13 @@
  * fuse_rows_*.py). F.layer_norm and F.softmax are single kernels already
  * (layer_norm, softmax) and are not grouped. `tngc plan` lists every
  * group (codegen_fused_text: the same fuse_seq, per gear).
+ *
+ * Cost: fuse_init counts every value's readers once per plan (O(ops +
+ * edges)), and fuse_gemm.c reads the same counts (fuse_uses); from each
+ * position of a sequence a group looks at no more than FUSE_WINDOW ops
+ * and FUSE_MAX_OPS members (an epilogue at 1 + TNGC_GEMM_EPI_MAX), so
+ * fuse_seq is linear in the sequence's length
+ * (tests/security/t_cg_scale.sh: 200k matmuls, 200k elementwise ops).
  */
 #include "emit.h"
 
@@ -78,6 +84,13 @@ void fuse_fini(Emit *E)
         free(f);
     }
     E->fuse = NULL;
+}
+
+/* Readers of value v (ops' inputs, graph outputs): fuse_init's count, for
+ * fuse_gemm.c too (E->fuse set). */
+uint32_t fuse_uses(const Emit *E, int32_t v)
+{
+    return ((const FuseState *)E->fuse)->uses[v];
 }
 
 static int fuse__float(DType t)
@@ -215,15 +228,15 @@ int fuse_range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
     return 1;
 }
 
-/* 1 when ops[0..n) is a group: all members fusable (checked by the
- * caller), every intermediate read only inside it, every member of the
- * sink's element count, no external input that the sink's writes clobber
- * before the loop has read it, and none that an op between the members
- * (between[0..nb), run before the group's loop now) overwrites. */
+/* 1 when ops[0..n) is a group: all members fusable and every
+ * intermediate read only inside it (both checked by the caller), every
+ * member of the sink's element count, no external input that the sink's
+ * writes clobber before the loop has read it, and none that an op between
+ * the members (between[0..nb), run before the group's loop now)
+ * overwrites. */
 static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_t *between,
                        size_t nb)
 {
-    const FuseState *f = E->fuse;
     const Graph *g = E->g;
     int64_t sd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
     int32_t sinkv = g->ops.v[ops[n - 1]].out;
@@ -240,16 +253,6 @@ static int fuse__valid(const Emit *E, const int32_t *ops, size_t n, const int32_
         int nd = fuse_dims(E, op->out, d);
         if (nd < 0 || fuse_numel(d, nd) != total || nd > snd)
             return 0;
-        if (j + 1 < n) {   /* an intermediate: every reader inside */
-            uint32_t inside = 0;
-            for (size_t i = j + 1; i < n; i++) {
-                const Op *c = &g->ops.v[ops[i]];
-                for (uint32_t k = 0; k < c->nin; k++)
-                    inside += c->in[k] == op->out;
-            }
-            if (inside != f->uses[op->out])
-                return 0;
-        }
         for (uint32_t k = 0; k < fuse__nin(op); k++) {
             int32_t x = op->in[k];
             if (fuse__member(E, ops, j, x) >= 0)
@@ -341,7 +344,7 @@ static int fuse__f32(const Emit *E, int32_t op_id)
 }
 
 /*
- * A hand-written RMSNorm from position i, float32 (issue 18 item 2):
+ * A hand-written RMSNorm from position i, float32:
  *   p = x ** 2 (or x * x, square(x)); m = p.mean(-1, keepdim=True);
  *   a = m + eps; r = rsqrt(a); y = x * r; optionally z = y * w, w of shape
  *   [D] (or [1.., D]);
@@ -450,9 +453,9 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
 }
 
 /*
- * Row groups (issue 18 item 2): LayerNorm, softmax and RMSNorm written by
- * hand in any float dtype, and whatever else mixes elementwise ops with
- * reductions along the last dim. A row group is a set of ops in which
+ * Row groups: LayerNorm, softmax and RMSNorm written by hand in any float
+ * dtype, and whatever else mixes elementwise ops with reductions along
+ * the last dim. A row group is a set of ops in which
  * every value has the sink's shape [.., D] (a "full" value) or its shape
  * with the last dim 1 (a "row" value): elementwise ops of the pointwise
  * groups, and mean/sum/amax over the last dim with keepdim (full in, row
@@ -540,13 +543,12 @@ static int fuse__row_class(const Emit *E, int32_t v, const int64_t *sd, int snd)
 
 /* 1 when cand[0..n) is a row group: the sink elementwise and full, at
  * least one reduction, every member full or row (a reduction full in, row
- * out), every intermediate read only inside, the external inputs
- * broadcasting to the sink and clobbered neither by the sink's writes nor
- * by the ops in between (between[0..nb)). */
+ * out), the external inputs broadcasting to the sink and clobbered neither
+ * by the sink's writes nor by the ops in between (between[0..nb)); that
+ * every intermediate is read only inside is the caller's check. */
 static int fuse__row_valid(const Emit *E, const int32_t *cand, size_t n, const int32_t *between,
                            size_t nb)
 {
-    const FuseState *f = E->fuse;
     const Graph *g = E->g;
     const Op *sink = &g->ops.v[cand[n - 1]];
     if (fuse__row_reduce(E, sink))
@@ -570,16 +572,6 @@ static int fuse__row_valid(const Emit *E, const int32_t *cand, size_t n, const i
             return 0;
         nred += red;
         nbuf += oc == 2 && j + 1 < n;
-        if (j + 1 < n) {   /* an intermediate: every reader inside */
-            uint32_t inside = 0;
-            for (size_t i = j + 1; i < n; i++) {
-                const Op *c = &g->ops.v[cand[i]];
-                for (uint32_t k = 0; k < c->nin; k++)
-                    inside += c->in[k] == op->out;
-            }
-            if (inside != f->uses[op->out])
-                return 0;
-        }
         uint32_t nin = red ? 1 : fuse__nin(op);
         for (uint32_t k = 0; k < nin; k++) {
             int32_t x = op->in[k];
@@ -662,9 +654,31 @@ static int fuse__joins(const Emit *E, int row, const int32_t *cand, size_t nc, i
     return row && (fuse__row_reduce(E, op) || op->kind == OP_CAST) && fuse__reads_same(E, cand, nc, op_id);
 }
 
+/* For each prefix cand[0..m) of cand[0..nc): ok[m] = 1 when every
+ * intermediate (cand[j], j < m - 1) has all its readers (fuse_init's
+ * count) among cand[j + 1..m). The counts grow with m, one candidate's
+ * inputs at a time. */
+static void fuse__inside(const Emit *E, const int32_t *cand, size_t nc, uint8_t *ok)
+{
+    const FuseState *f = E->fuse;
+    const Graph *g = E->g;
+    uint32_t cnt[FUSE_MAX_OPS] = {0};
+    ok[0] = 1;
+    for (size_t m = 1; m <= nc; m++) {
+        const Op *c = &g->ops.v[cand[m - 1]];
+        for (uint32_t k = 0; k < c->nin; k++)
+            for (size_t j = 0; j + 1 < m; j++)
+                cnt[j] += c->in[k] == g->ops.v[cand[j]].out;
+        ok[m] = 1;
+        for (size_t j = 0; j + 1 < m && ok[m]; j++)
+            ok[m] = cnt[j] == f->uses[g->ops.v[cand[j]].out];
+    }
+}
+
 /* A group from position i: the ops of the window from i that join it
  * (fuse__joins), the rest of the window running in between, and of those
- * the longest prefix that is valid (fuse__row_valid for a row group, else
+ * the longest prefix that is valid (every intermediate read only inside,
+ * fuse__inside; a row group with a reduction and fuse__row_valid, else
  * fuse__valid). Fills cand[] and pos[] and returns the count, or 0. */
 static size_t fuse__window(const Emit *E, int row, const int32_t *ops, const uint8_t *stop, size_t n,
                            size_t i, const int32_t *at, int32_t *cand, int32_t *pos)
@@ -688,9 +702,15 @@ static size_t fuse__window(const Emit *E, int row, const int32_t *ops, const uin
         if (stop[k])
             break;
     }
-    for (size_t m = 2; m <= nc; m++)
-        if (row ? fuse__row_valid(E, cand, m, between, nb_at[m - 1])
-                : fuse__valid(E, cand, m, between, nb_at[m - 1]))
+    uint8_t ok[FUSE_MAX_OPS + 1];
+    size_t red = nc + 1;   /* the first prefix with a reduction (row groups need one) */
+    fuse__inside(E, cand, nc, ok);
+    for (size_t m = 1; row && m <= nc && red > nc; m++)
+        if (fuse__row_reduce(E, &E->g->ops.v[cand[m - 1]]))
+            red = m;
+    for (size_t m = nc; m >= 2 && !best; m--)   /* the longest valid prefix */
+        if (ok[m] && (row ? m >= red && fuse__row_valid(E, cand, m, between, nb_at[m - 1])
+                          : fuse__valid(E, cand, m, between, nb_at[m - 1])))
             best = m;
     return best;
 }

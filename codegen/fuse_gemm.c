@@ -1,10 +1,11 @@
 /*
- * fuse_gemm.c - matmul epilogue fusion on the CPU target (issue 18 item 2):
- * a float32 Linear whose weight is packed at load, followed at once in the
- * schedule by pointwise ops that each read the one before as its only
- * reader (a bias or residual add, sub, mul or div by a tensor of the
- * output's shape, of its last dim or of one element, or by a scalar; relu,
- * gelu, silu, sigmoid, tanh), becomes one call of
+ * fuse_gemm.c - matmul epilogue fusion on the CPU target: a float32
+ * Linear whose weight is packed at load, followed at once in the schedule
+ * by pointwise ops that each read the one before as its only reader (a
+ * bias or residual add, sub, mul or div by a tensor of the output's
+ * shape, of its last dim or of one element, or by a scalar; relu, gelu,
+ * silu, sigmoid, tanh; the readers are fuse.c's count, fuse_uses, made
+ * once per plan), becomes one call of
  * tngrt_kernel_linear_epi: the GEMM applies the ops to each output tile
  * before storing it (runtime/kernels_gemm.c, TngrtGemmEpi), so the
  * Linear's output and the intermediates are never written.
@@ -37,19 +38,9 @@
 /* The most epilogue steps (TNGRT_GEMM_EPI_MAX of tngrt_kernels.h). */
 #define TNGC_GEMM_EPI_MAX 8
 
-/* Readers of value v: ops' inputs and graph outputs. */
-static uint32_t fg__uses(const Emit *E, int32_t v)
-{
-    uint32_t n = 0;
-    for (size_t i = 0; i < E->g->ops.n; i++) {
-        const Op *op = &E->g->ops.v[i];
-        for (uint32_t k = 0; k < op->nin; k++)
-            n += op->in[k] == v;
-    }
-    for (size_t i = 0; i < E->g->outputs.n; i++)
-        n += E->g->outputs.v[i].value == v;
-    return n;
-}
+/* Readers of value v: ops' inputs and graph outputs (fuse.c counts them
+ * once per plan in fuse_init). */
+uint32_t fuse_uses(const Emit *E, int32_t v);
 
 /* The group's dtype: the Linear's or matmul's output's (matmuls: float32
  * only). */
@@ -251,7 +242,7 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
     cand[nc] = ops[i];
     pos[nc++] = (int32_t)i;
     for (size_t k = i + 1; k < n && nc <= TNGC_GEMM_EPI_MAX && !stop[k - 1]; k++) {
-        if (ops[k] < 0 || at[k] != -1 || !fg__plain(E, ops[k], dt) || fg__uses(E, cur) != 1)
+        if (ops[k] < 0 || at[k] != -1 || !fg__plain(E, ops[k], dt) || fuse_uses(E, cur) != 1)
             break;
         const Op *op = &g->ops.v[ops[k]];
         int bad = 0;
@@ -291,7 +282,7 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
          * group with that op: one generated loop beats the kernel call */
         size_t k = (size_t)pos[best - 1] + 1;
         int32_t sv = g->ops.v[cand[best - 1]].out;
-        if (k < n && ops[k] >= 0 && fg__uses(E, sv) == 1) {
+        if (k < n && ops[k] >= 0 && fuse_uses(E, sv) == 1) {
             const Op *nx = &g->ops.v[ops[k]];
             for (uint32_t q = 0; q < nx->nin; q++)
                 if (nx->in[q] == sv && (fg__unop(nx) || fg__binop(nx)))

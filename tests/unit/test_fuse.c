@@ -271,6 +271,63 @@ static void test_row_group(void **state)
     f_free(&f);
 }
 
+/* An intermediate read twice by one member (a * a) counts both reads:
+ * exp, the square and neg are one group. */
+static void test_read_twice_inside(void **state)
+{
+    (void)state;
+    F f;
+    f_init(&f);
+    int64_t xd[2] = {4, 8};
+    int32_t x = f_input(&f, "x", 2, xd);
+    int32_t a = f_op(&f, OP_EXP, x, -1);         /* %1 */
+    int32_t b = f_op(&f, OP_MUL, a, a);          /* %2 */
+    f_output(&f, f_op(&f, OP_NEG, b, -1));       /* %3 */
+    const char *src = f_gen(&f, 0);
+    assert_int_equal(fused_slices(src), 1);
+    assert_non_null(strstr(src, "\"fused exp %1 + mul %2 + neg %3 (line 12)\""));
+    f_free(&f);
+}
+
+/* A float32 matmul whose output only relu reads takes it as its epilogue
+ * (one tngrt_kernel_matmul_strided_epi call); a matmul whose output is
+ * also a graph output keeps its own kernel, and so does a chain of
+ * matmuls, each read by the next. */
+static void test_matmul_epilogue_readers(void **state)
+{
+    (void)state;
+    for (int reread = 0; reread < 2; reread++) {
+        F f;
+        f_init(&f);
+        int64_t xd[2] = {4, 8}, wd[2] = {8, 8};
+        int32_t x = f_input(&f, "x", 2, xd), w = f_input(&f, "w", 2, wd);
+        int32_t m = f_op(&f, OP_MM, x, w);       /* %2 */
+        f_output(&f, f_op(&f, OP_RELU, m, -1));  /* %3 */
+        if (reread)
+            f_output(&f, m);
+        const char *src = f_gen(&f, 0);
+        if (reread) {
+            assert_null(strstr(src, "tngrt_kernel_matmul_strided_epi("));
+            assert_int_equal(fused_slices(src), 0);
+        } else {
+            assert_non_null(strstr(src, "tngrt_kernel_matmul_strided_epi("));
+            assert_non_null(strstr(src, "\"fused mm %2 + relu %3 (line 11)\""));
+        }
+        f_free(&f);
+    }
+    F f;
+    f_init(&f);
+    int64_t xd[2] = {8, 8};
+    int32_t x = f_input(&f, "x", 2, xd), w = f_input(&f, "w", 2, xd);
+    for (int i = 0; i < 100; i++)
+        x = f_op(&f, OP_MM, x, w);
+    f_output(&f, x);
+    const char *src = f_gen(&f, 0);
+    assert_int_equal(fused_slices(src), 0);
+    assert_null(strstr(src, "tngrt_kernel_matmul_strided_epi("));
+    f_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +336,8 @@ int main(void)
         cmocka_unit_test(test_not_adjacent),
         cmocka_unit_test(test_rms_norm),
         cmocka_unit_test(test_row_group),
+        cmocka_unit_test(test_read_twice_inside),
+        cmocka_unit_test(test_matmul_epilogue_readers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
