@@ -144,7 +144,10 @@ const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n);
 int fuse_dims(const Emit *E, int32_t v, int64_t *dims);
 int64_t fuse_numel(const int64_t *dims, int nd);
 int fuse_range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi);
-/* -- matmul epilogues (fuse_gemm.c, issue 18; hooked into fuse_seq and
+/* The readers of value v (ops' inputs and graph outputs), counted once
+ * per plan in fuse_init. */
+uint32_t fuse_uses(const Emit *E, int32_t v);
+/* -- matmul epilogues (fuse_gemm.c; hooked into fuse_seq and
  * fuse_emit) -- */
 /* A Linear or matmul at position i of a sequence and the epilogue ops
  * (for a matmul, a permute written through strides) after it: fills

@@ -72,7 +72,8 @@ void fuse_init(Emit *E)
                 f->uses[op->in[k]]++;
     }
     for (size_t i = 0; i < E->g->outputs.n; i++)
-        f->uses[E->g->outputs.v[i].value]++;
+        if (E->g->outputs.v[i].value >= 0)
+            f->uses[E->g->outputs.v[i].value]++;
     E->fuse = f;
 }
 

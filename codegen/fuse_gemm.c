@@ -38,10 +38,6 @@
 /* The most epilogue steps (TNGRT_GEMM_EPI_MAX of tngrt_kernels.h). */
 #define TNGC_GEMM_EPI_MAX 8
 
-/* Readers of value v: ops' inputs and graph outputs (fuse.c counts them
- * once per plan in fuse_init). */
-uint32_t fuse_uses(const Emit *E, int32_t v);
-
 /* The group's dtype: the Linear's or matmul's output's (matmuls: float32
  * only). */
 static DType fg__dt(const Emit *E, const int32_t *ops)
