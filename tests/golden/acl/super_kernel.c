@@ -1126,37 +1126,61 @@ void model_ModelOrigin_forward_destroy(model_ModelOrigin_forward_t *self)
 
 /* ---- weights ------------------------------------------------------------------ */
 
-/* Whether name is a weight of d (or an alias of one, or a state_dict key
- * the model never reads): not an unused tensor. */
-static int tngc__is_weight(const TngrtBundleDesc *d, const char *name)
+static int tngc__cmp_name(const void *a, const void *b)
 {
-    return tngrt_desc_is_state_key(d, name);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Lists the tensors of st that are no weight (one block: the pointers,
- * then the names), replacing the previous list. */
+/* Lists the tensors of st that are no state_dict key of the module (a
+ * weight, an alias of one, or a key the model never reads; file order), in
+ * one block: the pointers, then the names, replacing the previous list.
+ * The keys are sorted once and each tensor is looked up among them, so the
+ * work is O((keys + tensors) log keys), whatever the file holds. */
 static int tngc__note_unused(model_ModelOrigin_forward_t *self, const TngrtSafetensors *st, const char *path)
 {
+    const TngrtBundleDesc *d = self->desc;
     int n = 0, count = tngrt_safetensors_count(st);
+    int nkeys = d->nweights + d->naliases + d->nunread, k = 0;
     size_t bytes = 0;
     char **list, *at;
-    for (int i = 0; i < count; i++)
-        if (!tngc__is_weight(self->desc, tngrt_safetensors_name(st, i))) {
-            n++;
-            bytes += strlen(tngrt_safetensors_name(st, i)) + 1;
-        }
-    if (!(list = malloc((size_t)n * sizeof *list + bytes + 1)))
+    const char **keys = malloc(((size_t)nkeys + 1) * sizeof *keys);
+    unsigned char *used = calloc((size_t)count + 1, 1);
+    if (!keys || !used) {
+        free(keys);
+        free(used);
         return tngc__fail(self, "%s: out of memory", path);
+    }
+    for (int i = 0; i < d->nweights; i++)
+        keys[k++] = d->weights[i].name;
+    for (int i = 0; i < d->naliases; i++)
+        keys[k++] = d->aliases[i].name;
+    for (int i = 0; i < d->nunread; i++)
+        keys[k++] = d->unread[i];
+    qsort(keys, (size_t)nkeys, sizeof *keys, tngc__cmp_name);
+    for (int i = 0; i < count; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        used[i] = bsearch(&name, keys, (size_t)nkeys, sizeof *keys, tngc__cmp_name) != NULL;
+        if (!used[i]) {
+            n++;
+            bytes += strlen(name) + 1;
+        }
+    }
+    free(keys);
+    if (!(list = malloc((size_t)n * sizeof *list + bytes + 1))) {
+        free(used);
+        return tngc__fail(self, "%s: out of memory", path);
+    }
     at = (char *)(list + n);
     n = 0;
     for (int i = 0; i < count; i++) {
         const char *name = tngrt_safetensors_name(st, i);
-        if (tngc__is_weight(self->desc, name))
+        if (used[i])
             continue;
         list[n++] = at;
         memcpy(at, name, strlen(name) + 1);
         at += strlen(name) + 1;
     }
+    free(used);
     free(self->unused);
     self->unused = list;
     self->nunused = n;
@@ -2615,37 +2639,61 @@ void model_ModelSuperKernel_forward_destroy(model_ModelSuperKernel_forward_t *se
 
 /* ---- weights ------------------------------------------------------------------ */
 
-/* Whether name is a weight of d (or an alias of one, or a state_dict key
- * the model never reads): not an unused tensor. */
-static int tngc__is_weight(const TngrtBundleDesc *d, const char *name)
+static int tngc__cmp_name(const void *a, const void *b)
 {
-    return tngrt_desc_is_state_key(d, name);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Lists the tensors of st that are no weight (one block: the pointers,
- * then the names), replacing the previous list. */
+/* Lists the tensors of st that are no state_dict key of the module (a
+ * weight, an alias of one, or a key the model never reads; file order), in
+ * one block: the pointers, then the names, replacing the previous list.
+ * The keys are sorted once and each tensor is looked up among them, so the
+ * work is O((keys + tensors) log keys), whatever the file holds. */
 static int tngc__note_unused(model_ModelSuperKernel_forward_t *self, const TngrtSafetensors *st, const char *path)
 {
+    const TngrtBundleDesc *d = self->desc;
     int n = 0, count = tngrt_safetensors_count(st);
+    int nkeys = d->nweights + d->naliases + d->nunread, k = 0;
     size_t bytes = 0;
     char **list, *at;
-    for (int i = 0; i < count; i++)
-        if (!tngc__is_weight(self->desc, tngrt_safetensors_name(st, i))) {
-            n++;
-            bytes += strlen(tngrt_safetensors_name(st, i)) + 1;
-        }
-    if (!(list = malloc((size_t)n * sizeof *list + bytes + 1)))
+    const char **keys = malloc(((size_t)nkeys + 1) * sizeof *keys);
+    unsigned char *used = calloc((size_t)count + 1, 1);
+    if (!keys || !used) {
+        free(keys);
+        free(used);
         return tngc__fail(self, "%s: out of memory", path);
+    }
+    for (int i = 0; i < d->nweights; i++)
+        keys[k++] = d->weights[i].name;
+    for (int i = 0; i < d->naliases; i++)
+        keys[k++] = d->aliases[i].name;
+    for (int i = 0; i < d->nunread; i++)
+        keys[k++] = d->unread[i];
+    qsort(keys, (size_t)nkeys, sizeof *keys, tngc__cmp_name);
+    for (int i = 0; i < count; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        used[i] = bsearch(&name, keys, (size_t)nkeys, sizeof *keys, tngc__cmp_name) != NULL;
+        if (!used[i]) {
+            n++;
+            bytes += strlen(name) + 1;
+        }
+    }
+    free(keys);
+    if (!(list = malloc((size_t)n * sizeof *list + bytes + 1))) {
+        free(used);
+        return tngc__fail(self, "%s: out of memory", path);
+    }
     at = (char *)(list + n);
     n = 0;
     for (int i = 0; i < count; i++) {
         const char *name = tngrt_safetensors_name(st, i);
-        if (tngc__is_weight(self->desc, name))
+        if (used[i])
             continue;
         list[n++] = at;
         memcpy(at, name, strlen(name) + 1);
         at += strlen(name) + 1;
     }
+    free(used);
     free(self->unused);
     self->unused = list;
     self->nunused = n;
