@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/random.h>
@@ -280,13 +281,18 @@ static int fs__secret_read(int dirfd, const char *path, unsigned char key[FS_SEC
 int fs_cache_secret(unsigned char key[32], char *why, size_t whylen)
 {
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (!home || home[0] != '/') {   /* no $HOME (a daemon, a bare CI job): the account's */
+        const struct passwd *pw = getpwuid(geteuid());
+        home = pw ? pw->pw_dir : NULL;
+    }
     StrBuf dir = {0};
     if (xdg && xdg[0] == '/')
         sb_printf(&dir, "%s/tngc", xdg);
     else if (home && home[0] == '/')
         sb_printf(&dir, "%s/.config/tngc", home);
     else {
-        snprintf(why, whylen, "neither XDG_CONFIG_HOME nor HOME is an absolute path");
+        snprintf(why, whylen, "no folder for tngc's cache secret: XDG_CONFIG_HOME and HOME are not absolute paths "
+                              "and the account has no home folder");
         return -1;
     }
     int rc = -1;
