@@ -3,7 +3,7 @@ import torch_npu
 import torchair
 
 
-# Issue 12: 62 doublings by cat printed a dim of -9223372036854775808. The
+# 62 doublings by cat printed a dim of -9223372036854775808. The
 # 44th doubling of a float32 [2, 4] is the first past 2^48 bytes.
 class Model(torch.nn.Module):
     def __init__(self):
