@@ -344,8 +344,11 @@ static Obj *entry__set_dim_gears(Interp *I, CallArgs *a)
     Obj *t = args_get(a, 0, "t"), *d = args_get(a, 1, "dim_gears");
     if (I->tracing)
         return obj_none(I);
-    if (!t || t->kind == O_UNKNOWN || !d || d->kind == O_UNKNOWN) {
-        const Obj *u = !t || t->kind == O_UNKNOWN ? t : d;
+    if (!t || !d) {   /* TorchAir raises TypeError: a required argument is missing */
+        interp_diag(I, a->node, RULE_TNG205, "set_dim_gears is called without its %s argument: tngc cannot give "
+                    "the tensor its gears", !t ? "tensor (t)" : "dim_gears");
+    } else if (t->kind == O_UNKNOWN || d->kind == O_UNKNOWN) {
+        const Obj *u = t->kind == O_UNKNOWN ? t : d;
         if (!obj_is_reported(u))
             interp_diag(I, a->node, RULE_TNG205, "the %s of set_dim_gears is not known at compile time%s%s: "
                         "tngc cannot give the tensor its gears", u == t ? "tensor" : "dim_gears",
