@@ -602,27 +602,26 @@ static void build__entry_free(Entry *e)
     VEC_FREE(e->names);
 }
 
-enum { ENTRY_FOREIGN = BUILD_ENTRY_FOREIGN, ENTRY_BROKEN = BUILD_ENTRY_BROKEN, ENTRY_OK = BUILD_ENTRY_OK };
 
-/* Reads and checks the entry open at efd: ENTRY_OK (its tag verifies, its
+/* Reads and checks the entry open at efd: BUILD_ENTRY_OK (its tag verifies, its
  * key is key and every product has the size and hash it lists; e holds
- * them), ENTRY_BROKEN (written by this user's tngc but damaged or for
- * another key: it may be replaced), or ENTRY_FOREIGN (no tag that
+ * them), BUILD_ENTRY_BROKEN (written by this user's tngc but damaged or for
+ * another key: it may be replaced), or BUILD_ENTRY_FOREIGN (no tag that
  * verifies: not this user's tngc's, neither used nor removed). */
 static int build__entry_load(int efd, const unsigned char *secret, const StrBuf *key, const GenFiles *files,
                              const char *name, int link, Entry *e, char *lib, char *exe)
 {
     StrBuf tag = {0}, k = {0}, prod = {0}, got = {0};
-    int verdict = ENTRY_FOREIGN;
+    int verdict = BUILD_ENTRY_FOREIGN;
     if (fs_read_at(efd, "tag", 256, &tag) == 0 && fs_read_at(efd, "key", (size_t)1 << 26, &k) == 0 &&
         fs_read_at(efd, "products", (size_t)1 << 24, &prod) == 0) {
         char want[2 * SHA256_LEN + 1];
         build__tag(secret, &k, &prod, want);
         if (tag.len == 2 * SHA256_LEN + 1 && tag.s[2 * SHA256_LEN] == '\n' &&
             !digest_differs(tag.s, want, 2 * SHA256_LEN))
-            verdict = ENTRY_BROKEN;
+            verdict = BUILD_ENTRY_BROKEN;
     }
-    if (verdict == ENTRY_BROKEN && k.len == key->len && !memcmp(k.s, key->s, key->len)) {
+    if (verdict == BUILD_ENTRY_BROKEN && k.len == key->len && !memcmp(k.s, key->s, key->len)) {
         build__product_names(files, name, link, &e->names, lib, exe);
         e->data = xcalloc(e->names.n + 1, sizeof *e->data);
         int rc = 0;
@@ -631,7 +630,7 @@ static int build__entry_load(int efd, const unsigned char *secret, const StrBuf 
             build__product_line(&got, e->names.v[i], &e->data[i]);
         }
         if (rc == 0 && got.len == prod.len && !memcmp(got.s, prod.s, got.len))
-            verdict = ENTRY_OK;
+            verdict = BUILD_ENTRY_OK;
         else
             build__entry_free(e);
     }
@@ -648,7 +647,7 @@ int build_entry_check(int efd, const unsigned char *secret, const StrBuf *key, c
     Entry e = {0};
     char lib[512], exe[512];
     int v = build__entry_load(efd, secret, key, files, name, link, &e, lib, exe);
-    if (v == ENTRY_OK)
+    if (v == BUILD_ENTRY_OK)
         build__entry_free(&e);
     return v;
 }
@@ -876,21 +875,21 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
     Entry e = {0};
     char lib[512], exe[512];
     int efd = openat(pfd, method, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    int verdict = ENTRY_BROKEN;   /* nothing there: built in place */
+    int verdict = BUILD_ENTRY_BROKEN;   /* nothing there: built in place */
     struct stat est;
     if (efd < 0 && errno != ENOENT)
-        verdict = ENTRY_FOREIGN;   /* a link, a file: not the cache's */
+        verdict = BUILD_ENTRY_FOREIGN;   /* a link, a file: not the cache's */
     else if (efd >= 0 && (fstat(efd, &est) != 0 || est.st_uid != geteuid() || (est.st_mode & 022)))
-        verdict = ENTRY_FOREIGN;
+        verdict = BUILD_ENTRY_FOREIGN;
     else if (efd >= 0)
         verdict = build__entry_load(efd, secret, &key, files, go->name, link, &e, lib, exe);
     if (efd >= 0)
         close(efd);
-    if (verdict == ENTRY_OK) {
+    if (verdict == BUILD_ENTRY_OK) {
         *cache_hit = 1;
         rc = build__entry_install(&e, link, bo->out, err, errlen);
         build__entry_free(&e);
-    } else if (verdict == ENTRY_FOREIGN) {
+    } else if (verdict == BUILD_ENTRY_FOREIGN) {
         fprintf(stderr, "tngc: warning: ignoring the cache entry %s: it was not written by this user's tngc "
                         "(left as it is: remove it to cache this build); building without the cache\n", entry);
         rc = build__uncached(files, go, bo, &key, err, errlen);
@@ -907,7 +906,7 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
             rc = build__fail(err, errlen, "cannot move the build into %s: %s", entry, strerror(errno));
         else {
             int nfd = openat(pfd, method, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            rc = nfd >= 0 && build__entry_load(nfd, secret, &key, files, go->name, link, &e, lib, exe) == ENTRY_OK
+            rc = nfd >= 0 && build__entry_load(nfd, secret, &key, files, go->name, link, &e, lib, exe) == BUILD_ENTRY_OK
                      ? build__entry_install(&e, link, bo->out, err, errlen)
                      : build__fail(err, errlen, "the cache entry %s changed while it was written", entry);
             build__entry_free(&e);
