@@ -141,10 +141,15 @@ static void ast__alloc_init(void)
 
 /* ---- symbol and field tables ---- */
 
+/* The punctuation a trailing-comma check follows (Tables.punct_of_symbol). */
+enum { PUNCT_NONE, PUNCT_OPEN, PUNCT_CLOSE, PUNCT_COMMA };
+
 typedef struct Tables {
     uint16_t *kind_of_symbol;   /* TSSymbol -> NodeKind */
+    uint8_t *punct_of_symbol;   /* TSSymbol -> PUNCT_*, for anonymous tokens */
     uint8_t *field_of_id;       /* TSFieldId -> FieldId */
     uint32_t nsymbols, nfields;
+    TSSymbol comma, semicolon;  /* the tokens ',' and ';' */
 } Tables;
 
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
@@ -169,7 +174,17 @@ static void tables__init(void)
     const TSLanguage *lang = tree_sitter_python();
     tables.nsymbols = ts_language_symbol_count(lang);
     tables.kind_of_symbol = xcalloc(tables.nsymbols, sizeof *tables.kind_of_symbol);
+    tables.punct_of_symbol = xcalloc(tables.nsymbols, 1);
+    tables.comma = ts_language_symbol_for_name(lang, ",", 1, false);
+    tables.semicolon = ts_language_symbol_for_name(lang, ";", 1, false);
     for (uint32_t s = 0; s < tables.nsymbols; s++) {
+        if (ts_language_symbol_type(lang, (TSSymbol)s) == TSSymbolTypeAnonymous) {
+            const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+            tables.punct_of_symbol[s] = !strcmp(name, "(") || !strcmp(name, "[") || !strcmp(name, "{")   ? PUNCT_OPEN
+                                        : !strcmp(name, ")") || !strcmp(name, "]") || !strcmp(name, "}") ? PUNCT_CLOSE
+                                        : !strcmp(name, ",")                                            ? PUNCT_COMMA
+                                                                                                         : PUNCT_NONE;
+        }
         if (ts_language_symbol_type(lang, (TSSymbol)s) != TSSymbolTypeRegular)
             continue;
         const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
@@ -501,7 +516,184 @@ typedef struct Chunk {
     NodeArray nodes;
     int has_error;
     int failed;
+    uint32_t misread;     /* 1 + the offset of a trailing comma the parser could not be kept from misreading */
 } Chunk;
+
+/* ---- trailing commas at the end of a line ----
+ *
+ * tree-sitter-python 0.23 reads a statement that ends in a comma outside
+ * brackets (a one-element tuple as a statement: `x,` or `a.b, c[0],`)
+ * together with the next line when that line is an assignment: `x,` then
+ * `y = 1` becomes `x, y = 1`, with no error. Python ends the statement at
+ * the line's end. Such commas are found in the flattened tree (a comma
+ * outside brackets, followed by a logical end of line, inside a node that
+ * goes on past it), the chunk is parsed again with each of them read as
+ * ';' (same length, so every offset and line stays), and each ';' is then
+ * put back as the ',' that ends its statement: exactly the tree of the
+ * correct reading, `expression_statement(x, ',')`. */
+
+#define MISREAD_PASSES 4     /* a pass fixes every comma it finds; nested misreadings need more */
+#define MISREAD_MAX 4096     /* commas fixed per chunk; beyond, the file is refused */
+
+typedef VEC(uint32_t) OffsetVec;
+
+/* The offset of the end of line that ends the logical line after text[pos]
+ * (spaces, a comment and backslash continuations may come first), or
+ * UINT32_MAX when something else comes first. */
+static uint32_t ast__line_end_after(const char *text, uint32_t pos, uint32_t end)
+{
+    uint32_t i = pos;
+    for (;;) {
+        while (i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '\f'))
+            i++;
+        if (i >= end)
+            return UINT32_MAX;
+        if (text[i] == '#') {
+            while (i < end && text[i] != '\n' && text[i] != '\r')
+                i++;
+            return i < end ? i : UINT32_MAX;
+        }
+        if (text[i] == '\\' && i + 1 < end && text[i + 1] == '\n') {
+            i += 2;
+            continue;
+        }
+        if (text[i] == '\\' && i + 2 < end && text[i + 1] == '\r' && text[i + 2] == '\n') {
+            i += 3;
+            continue;
+        }
+        return text[i] == '\n' || text[i] == '\r' ? i : UINT32_MAX;
+    }
+}
+
+/* Adds to out the offsets of the commas in nodes that the parser read
+ * past the end of their logical line; returns how many it added. */
+static size_t ast__find_misread_commas(const NodeArray *nodes, const char *text, uint32_t end,
+                                       OffsetVec *out)
+{
+    size_t before = out->n;
+    long depth = 0;   /* brackets open at the node, in source order (nodes are in preorder) */
+    for (uint32_t i = 0; i < nodes->n; i++) {
+        const Node *nd = &nodes->v[i];
+        if (nd->kind != NK_other || nd->symbol >= tables.nsymbols)
+            continue;
+        switch (tables.punct_of_symbol[nd->symbol]) {
+        case PUNCT_OPEN:
+            depth++;
+            break;
+        case PUNCT_CLOSE:
+            depth -= depth > 0;
+            break;
+        case PUNCT_COMMA:
+            if (depth == 0 && nd->parent >= 0) {
+                uint32_t nl = ast__line_end_after(text, nd->end, end);
+                if (nl != UINT32_MAX && nodes->v[nd->parent].end > nl)
+                    VEC_PUSH(*out, nd->start);
+            }
+            break;
+        }
+    }
+    return out->n - before;
+}
+
+/* The child of parent whose subtree holds node i (i a descendant). */
+static int32_t ast__child_holding(const NodeArray *nodes, int32_t parent, int32_t i)
+{
+    while (i >= 0 && nodes->v[i].parent != parent)
+        i = nodes->v[i].parent;
+    return i;
+}
+
+/* Turns the ';' token at offset off back into the ',' ending the
+ * expression statement before it; 0, or -1 when the tree is not that. */
+static int ast__restore_comma(NodeArray *nodes, uint32_t off)
+{
+    /* starts never decrease in preorder: the first node starting at off */
+    uint32_t lo = 1, hi = nodes->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nodes->v[mid].start < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int32_t j = -1;
+    for (uint32_t i = lo; i < nodes->n && nodes->v[i].start == off; i++)
+        if (nodes->v[i].symbol == tables.semicolon && nodes->v[i].end == off + 1 && nodes->v[i].first < 0) {
+            j = (int32_t)i;
+            break;
+        }
+    if (j < 1)
+        return -1;
+    Node *semi = &nodes->v[j];
+    int32_t stmt = ast__child_holding(nodes, semi->parent, j - 1);
+    if (stmt < 0 || stmt == j || nodes->v[stmt].kind != NK_expression_statement || nodes->v[stmt].end != off ||
+        nodes->v[stmt].next != j)
+        return -1;
+    int32_t last = ast__child_holding(nodes, stmt, j - 1);
+    if (last < 0 || nodes->v[last].next >= 0)
+        return -1;
+    nodes->v[last].next = j;
+    nodes->v[stmt].next = semi->next;
+    nodes->v[stmt].end = off + 1;
+    semi->parent = stmt;
+    semi->next = -1;
+    semi->symbol = tables.comma;
+    semi->kind = tables.kind_of_symbol[tables.comma];
+    semi->field = 0;
+    return 0;
+}
+
+/* Parses text[0..len) of the chunk into ch->nodes: 0, or -1 (the parser
+ * stopped or could not be made; ch->failed is set). */
+static int ast__parse_text(Chunk *ch, TSParser *parser, const char *text)
+{
+    TSTree *tree = ts_parser_parse_string(parser, NULL, text, ch->end - ch->start);
+    if (!tree) {
+        ch->failed = 1;
+        return -1;
+    }
+    free(ch->nodes.v);
+    ch->nodes = (NodeArray){0};
+    ch->has_error = ts_node_has_error(ts_tree_root_node(tree));
+    ast__flatten(tree, ch->start, source_line(ch->src, ch->start) - 1, &ch->nodes);
+    ts_tree_delete(tree);
+    return 0;
+}
+
+/* Parses the chunk again with every misread trailing comma read as ';',
+ * then restores the commas (see above). */
+static void ast__fix_misread_commas(Chunk *ch, TSParser *parser)
+{
+    const char *text = ch->src->text;
+    OffsetVec fixed = {0};
+    char *copy = NULL;
+    for (int pass = 0; pass < MISREAD_PASSES; pass++) {
+        size_t found = ast__find_misread_commas(&ch->nodes, text, ch->end, &fixed);
+        if (!found)
+            break;
+        if (fixed.n > MISREAD_MAX || pass == MISREAD_PASSES - 1) {
+            ch->misread = fixed.v[fixed.n - found] + 1;
+            goto out;
+        }
+        if (!copy) {
+            copy = xmalloc(ch->end - ch->start + 1);
+            memcpy(copy, text + ch->start, ch->end - ch->start);
+        }
+        for (size_t k = fixed.n - found; k < fixed.n; k++)
+            copy[fixed.v[k] - ch->start] = ';';
+        if (ast__parse_text(ch, parser, copy) != 0)
+            goto out;
+        /* the tree's own text is src's, so the next pass reads real commas */
+    }
+    for (size_t k = 0; k < fixed.n; k++)
+        if (ast__restore_comma(&ch->nodes, fixed.v[k]) != 0) {
+            ch->misread = fixed.v[k] + 1;
+            break;
+        }
+out:
+    free(copy);
+    VEC_FREE(fixed);
+}
 
 static void *ast__parse_chunk(void *arg)
 {
@@ -515,15 +707,8 @@ static void *ast__parse_chunk(void *arg)
     }
     ts_parser_set_timeout_micros(parser, ch->budget_us);
     ts_parser_set_cancellation_flag(parser, (const size_t *)&ast__cancel);
-    TSTree *tree = ts_parser_parse_string(parser, NULL, ch->src->text + ch->start,
-                                          ch->end - ch->start);
-    if (!tree) {
-        ch->failed = 1;
-    } else {
-        ch->has_error = ts_node_has_error(ts_tree_root_node(tree));
-        ast__flatten(tree, ch->start, source_line(ch->src, ch->start) - 1, &ch->nodes);
-        ts_tree_delete(tree);
-    }
+    if (ast__parse_text(ch, parser, ch->src->text + ch->start) == 0)
+        ast__fix_misread_commas(ch, parser);
     ts_parser_delete(parser);
     return NULL;
 }
@@ -686,6 +871,7 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
         started[c] = pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
     ast__parse_chunk(&chunks[0]);
     int failed = chunks[0].failed, has_error = chunks[0].has_error;
+    uint32_t misread = chunks[0].misread;
     for (int c = 1; c < n; c++) {
         if (started[c])
             pthread_join(threads[c], NULL);
@@ -693,6 +879,7 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
             ast__parse_chunk(&chunks[c]);
         failed |= chunks[c].failed;
         has_error |= chunks[c].has_error;
+        misread = misread ? misread : chunks[c].misread;
     }
     if (n > 1 && has_error && !failed) {
         /* Reparse whole: errors are reported exactly as a single parse would. */
@@ -706,6 +893,7 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
         ast__parse_chunk(&chunks[0]);
         failed = chunks[0].failed;
         has_error = chunks[0].has_error;
+        misread = chunks[0].misread;
     }
     if (failed) {
         for (int c = 0; c < n; c++)
@@ -713,6 +901,14 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
         if (atomic_load(&ast__cancel))
             return ast__refuse_memory(self);
         return ast__refuse(self, 0, "the parser gave up on this file (too damaged to analyse: is it Python?)");
+    }
+    if (misread) {
+        for (int c = 0; c < n; c++)
+            free(chunks[c].nodes.v);
+        return ast__refuse(self, misread - 1,
+                           "this line ends in a comma outside brackets: Python ends the statement here, but "
+                           "tngc's Python grammar would read on into the next line (write a one-element tuple "
+                           "in parentheses)");
     }
     self->has_error = has_error;
     if (n == 1) {

@@ -171,6 +171,108 @@ static void test_chunked_parse_module_node(void **state)
     sb_free(&sb);
 }
 
+/* Fails unless a and b are the same tree, node by node. */
+static void assert_same_trees(const Ast *a, const Ast *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (uint32_t i = 0; i < a->n; i++) {
+        const Node *x = &a->nodes[i], *y = &b->nodes[i];
+        assert_int_equal(x->kind, y->kind);
+        assert_int_equal(x->symbol, y->symbol);
+        assert_int_equal(x->start, y->start);
+        assert_int_equal(x->end, y->end);
+        assert_int_equal(x->parent, y->parent);
+        assert_int_equal(x->first, y->first);
+        assert_int_equal(x->next, y->next);
+    }
+}
+
+/* A statement that is a tuple ending in a comma ends at the line's end, as
+ * in Python, also when the next line assigns (tree-sitter-python reads
+ * `x,` + `y = 1` as `x, y = 1` unless ast.c corrects it); whole and in
+ * chunks alike. */
+static void test_trailing_comma_ends_line(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int statements;   /* in the module, or in the first block */
+        const char *first;   /* the text of the first statement */
+    } cases[] = {
+        {"a,\nb = 1\n", 2, "a,"},
+        {"a,\n# comment\n\nb = 1\n", 2, "a,"},
+        {"a.b, c[0],  # comment\nd = 1\n", 2, "a.b, c[0],"},
+        {"*a,\nb += 1\n", 2, "*a,"},
+        {"a,\nb, c = 1, 2\n", 2, "a,"},
+        {"if x:\n    a,\n    b = 1\n", 2, "a,"},
+        {"a,\nb\n", 2, "a,"},
+        {"x = [a for a,\n     b in c]\n", 1, "x = [a for a,\n     b in c]"},
+        {"a, \\\n  b = 1\n", 1, "a, \\\n  b = 1"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Source src;
+        char err[256];
+        StrBuf sb = {0};
+        /* enough top-level statements around it that the chunked parse cuts */
+        sb_puts(&sb, "import torch\nimport os\n");
+        size_t at = sb.len;
+        sb_puts(&sb, cases[c].text);
+        sb_puts(&sb, "z = 2\nw = 3\n");
+        assert_int_equal(source_from_text(&src, "comma.py", sb.s, sb.len, err, sizeof err), 0);
+        Ast one;
+        assert_int_equal(ast_parse_chunks(&one, &src, 1), 0);
+        assert_false(one.has_error);
+        assert_null(one.refused);
+        /* the first statement of the case, and the node it is a child of */
+        int32_t first = -1, parent = 0;
+        for (uint32_t i = 1; i < one.n && first < 0; i++)
+            if (one.nodes[i].start == at && one.nodes[i].parent == 0)
+                first = (int32_t)i;
+        if (first >= 0 && one.nodes[first].kind == NK_if_statement) {
+            parent = ast_field(&one, first, F_consequence);
+            first = one.nodes[parent].first;
+        }
+        assert_true(first >= 0);
+        assert_int_equal(one.nodes[first].parent, parent);
+        size_t len;
+        const char *t = ast_text(&one, first, &len);
+        assert_int_equal(len, strlen(cases[c].first));
+        assert_memory_equal(t, cases[c].first, len);
+        int n = 0;
+        for (int32_t s = first; s >= 0 && n < 100; s = one.nodes[s].next)
+            n += one.nodes[s].kind != NK_comment && (one.nodes[s].flags & NODE_NAMED) &&
+                 (parent != 0 || one.nodes[s].start < at + strlen(cases[c].text));
+        assert_int_equal(n, cases[c].statements);
+        for (int k = 2; k <= 4; k++) {
+            Ast many;
+            assert_int_equal(ast_parse_chunks(&many, &src, k), 0);
+            assert_same_trees(&one, &many);
+            ast_free(&many);
+        }
+        ast_free(&one);
+        source_free(&src);
+        sb_free(&sb);
+    }
+}
+
+/* A comma the correction cannot make a statement's end (not Python
+ * either: `lambda a,` then `b: 0`) refuses the file at the comma. */
+static void test_trailing_comma_refused(void **state)
+{
+    (void)state;
+    static const char text[] = "import torch\nf = lambda a,\n b: 0\n";
+    Source src;
+    char err[256];
+    assert_int_equal(source_from_text(&src, "lambda.py", text, strlen(text), err, sizeof err), 0);
+    Ast ast;
+    assert_int_equal(ast_parse_chunks(&ast, &src, 1), 0);
+    assert_non_null(ast.refused);
+    assert_non_null(strstr(ast.refused, "ends in a comma"));
+    assert_int_equal(ast.nodes[1].start, (uint32_t)(strchr(text, ',') - text));
+    ast_free(&ast);
+    source_free(&src);
+}
+
 /* ---- aliases ---- */
 
 static const char alias_src[] =
@@ -408,6 +510,8 @@ int main(void)
         cmocka_unit_test(test_source_missing_file),
         cmocka_unit_test(test_chunked_parse_equals_single),
         cmocka_unit_test(test_chunked_parse_module_node),
+        cmocka_unit_test(test_trailing_comma_ends_line),
+        cmocka_unit_test(test_trailing_comma_refused),
         cmocka_unit_test(test_alias_table),
         cmocka_unit_test(test_torchair_names),
         cmocka_unit_test(test_values),
