@@ -391,224 +391,34 @@ static const AclFn acl_fns[F_COUNT] = {
 
 /* ---- the op table --------------------------------------------------------------- */
 
-#define ROW(k, v, f, args) [OP_##k][ACL_V_##v] = {OP_##k, ACL_V_##v, &acl_fns[F_##f], args, NULL}
+/* The ACL columns of ops.def: one call per form of the op. */
+#define ACL(f, args) &acl_fns[F_##f], args, NULL
+#define ACL_THEN(f, args, second) &acl_fns[F_##f], args, &second
 /* no aclnn call: sources and views, which need no code */
-#define NONE(k) [OP_##k][ACL_V_PLAIN] = {OP_##k, ACL_V_PLAIN, NULL, ACL_NONE, NULL}
+#define ACL_NOCALL NULL, ACL_NONE, NULL
+#define NO_ACL NULL, NULL, NULL
 
-/* The second call of a scalar divided by a tensor (acl_ops' DIV row). */
+/* The second call of a scalar divided by a tensor (ops.def's DIV row). */
 static const AclOp acl_div_scale = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_INPLACE_MULS], "o0 f0", NULL};
 
 static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
-    NONE(INPUT),
-    NONE(WEIGHT),
-    ROW(FULL, PLAIN, INPLACE_FILL_SCALAR, "o0 f0"),
-    ROW(ADD, PLAIN, ADD, "i0 i1 f1 o0"),
-    ROW(ADD, TENSOR_SCALAR, ADDS, "i0 f0 f1 o0"),
-    ROW(SUB, PLAIN, SUB, "i0 i1 f1 o0"),
-    ROW(SUB, TENSOR_SCALAR, SUBS, "i0 f0 f1 o0"),
-    ROW(SUB, SCALAR_TENSOR, RSUBS, "i0 f0 f1 o0"),
-    ROW(MUL, PLAIN, MUL, "i0 i1 o0"),
-    ROW(MUL, TENSOR_SCALAR, MULS, "i0 f0 o0"),
-    ROW(DIV, PLAIN, DIV, "i0 i1 o0"),
-    ROW(DIV, TENSOR_SCALAR, DIVS, "i0 f0 o0"),
-    /* scalar / tensor: out = 1 / x, then out *= scalar (a float tensor) */
-    [OP_DIV][ACL_V_SCALAR_TENSOR] = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_RECIPROCAL], "i0 o0", &acl_div_scale},
-    ROW(POW, PLAIN, POW_TENSOR_SCALAR, "i0 f0 o0"),
-    ROW(NEG, PLAIN, NEG, "i0 o0"),
-    ROW(ABS, PLAIN, ABS, "i0 o0"),
-    ROW(EXP, PLAIN, EXP, "i0 o0"),
-    ROW(LOG, PLAIN, LOG, "i0 o0"),
-    ROW(SQRT, PLAIN, SQRT, "i0 o0"),
-    ROW(RSQRT, PLAIN, RSQRT, "i0 o0"),
-    ROW(RELU, PLAIN, RELU, "i0 o0"),
-    ROW(GELU, PLAIN, GELU_V2, "i0 gelu o0"),
-    ROW(SILU, PLAIN, SILU, "i0 o0"),
-    ROW(SIGMOID, PLAIN, SIGMOID, "i0 o0"),
-    ROW(TANH, PLAIN, TANH, "i0 o0"),
-    ROW(CAST, PLAIN, CAST, "i0 dt o0"),
-    ROW(MM, PLAIN, MM, "i0 i1 o0 =0"),
-    ROW(BMM, PLAIN, BATCH_MATMUL, "i0 i1 o0 =0"),
-    ROW(MATMUL, PLAIN, MATMUL, "i0 i1 o0 =0"),
-    ROW(ADDMM, PLAIN, ADDMM, "i0 i1 i2 f0 f1 o0 =0"),
-    ROW(LINEAR, PLAIN, MM, "x2 wt y2 =0"),
-    ROW(LINEAR, TENSOR_SCALAR, ADDMM, "i2 x2 wt one one y2 =0"),
-    NONE(RESHAPE),
-    ROW(PERMUTE, PLAIN, PERMUTE, "i0 pd o0"),
-    NONE(CONTIGUOUS),
-    ROW(CLONE, PLAIN, INPLACE_COPY, "o0 i0"),
-    ROW(SLICE, PLAIN, INPLACE_COPY, "o0 sv"),
-    ROW(SELECT, PLAIN, INPLACE_COPY, "o0 xv"),
-    ROW(CAT, PLAIN, CAT, "list a0 o0"),
-    ROW(STACK, PLAIN, STACK, "list a0 o0"),
-    ROW(SUM, PLAIN, REDUCE_SUM, "i0 rd b0 dt o0"),
-    ROW(MEAN, PLAIN, MEAN, "i0 rd b0 dt o0"),
-    ROW(AMAX, PLAIN, AMAX, "i0 rd b0 o0"),
-    ROW(SOFTMAX, PLAIN, SOFTMAX, "i0 a0 o0"),
-    ROW(LOG_SOFTMAX, PLAIN, LOG_SOFTMAX, "i0 a0 o0"),
-    ROW(LAYER_NORM, PLAIN, LAYER_NORM, "i0 ns i1 i2 F0 o0 =NULL =NULL"),
-    ROW(RMS_NORM, PLAIN, RMS_NORM, "i0 i1 F0 o0 o1"),
-    ROW(EMBEDDING, PLAIN, EMBEDDING, "i0 i1 o0"),
-    NONE(FORMAT_CAST),
-    ROW(QUANT_MATMUL, PLAIN, QUANT_MATMUL_V4, "i0 i1 i2 i3 i5 i4 =false =false o0"),
-    ROW(DEQUANT_SWIGLU_QUANT, PLAIN, DEQUANT_SWIGLU_QUANT, "i0 i1 i2 i3 i4 i5 i6 b0 qm o0 o1"),
-    ROW(SWIGLU, PLAIN, SWI_GLU, "i0 a0 o0"),
-    ROW(COPY, PLAIN, INPLACE_COPY, "o0 i1"),
-    ROW(SLICE_STORE, PLAIN, INPLACE_COPY, "dv i1"),
-    ROW(COS, PLAIN, COS, "i0 o0"),
-    ROW(SIN, PLAIN, SIN, "i0 o0"),
-    ROW(RECIPROCAL, PLAIN, RECIPROCAL, "i0 o0"),
-    ROW(SQUARE, PLAIN, MUL, "i0 i0 o0"),   /* CANN 8.1 has no aclnnSquare */
-    ROW(SIGN, PLAIN, SIGN, "i0 o0"),
-    ROW(FLOOR, PLAIN, FLOOR, "i0 o0"),
-    ROW(CEIL, PLAIN, CEIL, "i0 o0"),
-    ROW(ROUND, PLAIN, ROUND, "i0 o0"),
-    ROW(ERF, PLAIN, ERF, "i0 o0"),
-    ROW(LOG1P, PLAIN, LOG1P, "i0 o0"),
-    ROW(EXPM1, PLAIN, EXPM1, "i0 o0"),
-    ROW(SOFTPLUS, PLAIN, SOFTPLUS, "i0 f0 f1 o0"),
-    ROW(LEAKY_RELU, PLAIN, LEAKY_RELU, "i0 f0 o0"),
-    ROW(HARDSWISH, PLAIN, HARDSWISH, "i0 o0"),
-    ROW(MISH, PLAIN, MISH, "i0 o0"),
-    ROW(CLAMP, PLAIN, CLAMP, "i0 f0 f1 o0"),
-    ROW(CLAMP_MIN, PLAIN, CLAMP_MIN, "i0 f0 o0"),
-    ROW(CLAMP_MAX, PLAIN, CLAMP_MAX, "i0 f0 o0"),
-    ROW(MAXIMUM, PLAIN, MAXIMUM, "i0 i1 o0"),
-    ROW(MINIMUM, PLAIN, MINIMUM, "i0 i1 o0"),
-    ROW(POW_T, PLAIN, POW_TENSOR_TENSOR, "i0 i1 o0"),
-    ROW(POW_T, SCALAR_TENSOR, POW_SCALAR_TENSOR, "f0 i0 o0"),
-    /* -- creation and constants -- */
-    ROW(ARANGE, PLAIN, ARANGE, "astart aend f1 o0"),
-    /* -- shape -- */
-    ROW(TRIU, PLAIN, TRIU, "i0 a0 o0"),
-    ROW(TRIL, PLAIN, TRIL, "i0 a0 o0"),
-    ROW(EXPAND, PLAIN, INPLACE_COPY, "o0 i0"),   /* aclnnInplaceCopy broadcasts src to selfRef */
-    ROW(FLIP, PLAIN, FLIP, "i0 pd o0"),
-    ROW(ROLL, PLAIN, ROLL, "i0 shifts sdims o0"),
-    ROW(SLICE_DYN, PLAIN, SLICE, "i0 a0 d1 d2 a3 o0"),
-    /* -- comparison, selection, bool -- */
-    ROW(EQ, PLAIN, EQ_TENSOR, "i0 i1 o0"),
-    ROW(EQ, TENSOR_SCALAR, EQ_SCALAR, "i0 f0 o0"),
-    ROW(NE, PLAIN, NE_TENSOR, "i0 i1 o0"),
-    ROW(NE, TENSOR_SCALAR, NE_SCALAR, "i0 f0 o0"),
-    ROW(LT, PLAIN, LT_TENSOR, "i0 i1 o0"),
-    ROW(LT, TENSOR_SCALAR, LT_SCALAR, "i0 f0 o0"),
-    ROW(LE, PLAIN, LE_TENSOR, "i0 i1 o0"),
-    ROW(LE, TENSOR_SCALAR, LE_SCALAR, "i0 f0 o0"),
-    ROW(GT, PLAIN, GT_TENSOR, "i0 i1 o0"),
-    ROW(GT, TENSOR_SCALAR, GT_SCALAR, "i0 f0 o0"),
-    ROW(GE, PLAIN, GE_TENSOR, "i0 i1 o0"),
-    ROW(GE, TENSOR_SCALAR, GE_SCALAR, "i0 f0 o0"),
-    ROW(LOGICAL_AND, PLAIN, LOGICAL_AND, "i0 i1 o0"),
-    ROW(LOGICAL_OR, PLAIN, LOGICAL_OR, "i0 i1 o0"),
-    ROW(LOGICAL_XOR, PLAIN, LOGICAL_XOR, "i0 i1 o0"),
-    ROW(LOGICAL_NOT, PLAIN, LOGICAL_NOT, "i0 o0"),
-    ROW(BITWISE_AND, PLAIN, BITWISE_AND_TENSOR, "i0 i1 o0"),
-    ROW(BITWISE_OR, PLAIN, BITWISE_OR_TENSOR, "i0 i1 o0"),
-    ROW(BITWISE_XOR, PLAIN, BITWISE_XOR_TENSOR, "i0 i1 o0"),
-    ROW(BITWISE_NOT, PLAIN, BITWISE_NOT, "i0 o0"),
-    ROW(ISNAN, PLAIN, NE_TENSOR, "i0 i0 o0"),   /* CANN 8.1 has no aclnnIsNan: x != x */
-    ROW(ISINF, PLAIN, IS_INF, "i0 o0"),
-    ROW(ISFINITE, PLAIN, IS_FINITE, "i0 o0"),
-    ROW(WHERE, PLAIN, S_WHERE, "i0 i1 i2 o0"),
-    ROW(MASKED_FILL, PLAIN, INPLACE_MASKED_FILL_SCALAR, "o0 i1 f0"),
-    ROW(REDUCE_ANY, PLAIN, ANY, "i0 rd b0 o0"),
-    ROW(REDUCE_ALL, PLAIN, ALL, "i0 rd b0 o0"),
-    /* -- reductions, sorting, contractions -- */
-    ROW(AMIN, PLAIN, AMIN, "i0 rd b0 o0"),
-    ROW(PROD, PLAIN, PROD_DIM, "i0 a1 b0 dt o0"),   /* the lowering gives prod exactly one dim */
-    ROW(TOPK, PLAIN, TOPK, "i0 a1 a0 b2 =true o0 o1"),   /* sorted: aclnnTopk takes only true */
-    ROW(SORT, PLAIN, SORT, "i0 b2 a0 b1 o0 o1"),
-    ROW(ARGSORT, PLAIN, ARGSORT, "i0 a0 b1 o0"),
-    ROW(MAX_DIM, PLAIN, MAX_DIM, "i0 a0 b1 o0 o1"),
-    ROW(MIN_DIM, PLAIN, MIN_DIM, "i0 a0 b1 o0 o1"),
-    ROW(ARGMAX, PLAIN, ARGMAX, "i0 a0 b1 o0"),
-    ROW(ARGMIN, PLAIN, ARGMIN, "i0 a0 b1 o0"),
-    ROW(CUMSUM, PLAIN, CUMSUM, "i0 a0 dt o0"),
-    /* -- indexing and scatter -- */
-    ROW(INDEX_SELECT, PLAIN, INDEX_SELECT, "i0 a0 i1 o0"),
-    ROW(GATHER, PLAIN, GATHER, "i0 a0 i1 o0"),
-    ROW(INDEX, PLAIN, INDEX, "xm l1 ym"),
-    ROW(INDEX_PUT, PLAIN, INDEX_PUT_IMPL, "dm l2 vm b1 =true"),   /* unsafe=true: CANN checks the indices */
-    ROW(SCATTER, PLAIN, SCATTER, "i0 a0 i1 i2 a1 o0"),
-    ROW(SCATTER, TENSOR_SCALAR, SCATTER_VALUE, "i0 a0 i1 f0 a1 o0"),
-    ROW(SCATTER_ADD, PLAIN, SCATTER_ADD, "i0 a0 i1 i2 o0"),
-    ROW(INDEX_ADD, PLAIN, INDEX_ADD, "i0 a0 i1 i2 f0 o0"),
-    ROW(INDEX_COPY, PLAIN, INDEX_COPY, "i0 a0 i1 i2 o0"),
-    /* -- neural net -- */
-    NONE(SDPA),   /* refused by acl_op_variant: no aclnn operator (see there) */
-    ROW(CONV, PLAIN, CONVOLUTION, "i0 i1 i2 n:cs n:cp n:cd =false n:co a9 o0 =0"),
-    ROW(BATCH_NORM, PLAIN, BATCH_NORM, "i0 i3 i4 i1 i2 =false =0.1 F0 o0 =NULL =NULL"),
-    ROW(GROUP_NORM, PLAIN, GROUP_NORM, "i0 i1 i2 n:N n:C n:HW a0 F0 o0 =NULL =NULL"),
-    ROW(MAX_POOL2D, PLAIN, MAX_POOL, "i0 n:k n:s =0 n:p4 n:1 =0 o0"),
-    ROW(AVG_POOL2D, PLAIN, AVG_POOL2D, "i0 n:k n:s n:p =false b6 =0 =0 o0"),
-    ROW(ADAPTIVE_AVG_POOL2D, PLAIN, ADAPTIVE_AVG_POOL2D, "i0 n:k o0"),
-    ROW(ADAPTIVE_MAX_POOL2D, PLAIN, ADAPTIVE_MAX_POOL2D, "i0 n:k o0 =NULL"),
-    ROW(UPSAMPLE_NEAREST2D, PLAIN, UPSAMPLE_NEAREST2D_V2, "i0 n:u F0 F1 o0"),
-    ROW(UPSAMPLE_BILINEAR2D, PLAIN, UPSAMPLE_BILINEAR2D, "i0 n:u b1 F0 F1 o0"),
-    /* -- torch_npu fused ops -- */
-    ROW(MOE_GATING_TOP_K, PLAIN, MOE_GATING_TOP_K, "i0 i1 a0 a1 a2 a3 =0 a4 b5 F0 F1 o0 o1 o2"),
-    ROW(ADD_RMS_NORM, PLAIN, ADD_RMS_NORM, "i0 i1 i2 F0 o0 o1 o2"),
-    ROW(ROTARY_MUL, PLAIN, ROTARY_POSITION_EMBEDDING, "i0 i1 i2 a0 o0"),
-    ROW(DYNAMIC_QUANT, PLAIN, DYNAMIC_QUANT, "i0 i1 o0 o1"),
-    ROW(MOE_GATING_TOP_K_SOFTMAX, PLAIN, MOE_GATING_TOP_K_SOFTMAX, "i0 i1 a0 o0 o1 o2"),
-    ROW(FUSED_ATTENTION, PLAIN, FUSED_INFER_ATTENTION_SCORE,
-        "i0 kl vl =NULL i3 aq ak =NULL =NULL =NULL =NULL =NULL =NULL =NULL i4 =NULL =NULL a1 F0 a4 a5 ly a2 "
-        "a3 =0 a7 =0 b6 o0 o1"),
-    ROW(SCATTER_UPDATE, PLAIN, INPLACE_SCATTER_UPDATE, "o0 i1 i2 a0"),
-    ROW(SCATTER_ND_UPDATE, PLAIN, SCATTER_ND_UPDATE, "o0 i1 i2"),
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = {[ACL_V_PLAIN] = {OP_##e, ACL_V_PLAIN, acl},                 \
+                [ACL_V_TENSOR_SCALAR] = {OP_##e, ACL_V_TENSOR_SCALAR, acl_ts}, \
+                [ACL_V_SCALAR_TENSOR] = {OP_##e, ACL_V_SCALAR_TENSOR, acl_st}},
+#include "../ir/ops.def"
+#undef OP
 };
 
 /* ---- op types ------------------------------------------------------------------- */
 
-/* The op type of each kind in seed 000's static-kernel manifests (and the
- * plan's static-kernel keys), as GE names them. */
+/* The op type of each kind in the static-kernel manifests (and the plan's
+ * static-kernel keys), as GE names them: ops.def's op type column. */
 static const char *const acl_op_types[OP__count] = {
-    [OP_INPUT] = "Data", [OP_WEIGHT] = "Const", [OP_FULL] = "Fill",
-    [OP_ADD] = "Add", [OP_SUB] = "Sub", [OP_MUL] = "Mul", [OP_DIV] = "RealDiv", [OP_POW] = "Pows",
-    [OP_NEG] = "Neg", [OP_ABS] = "Abs", [OP_EXP] = "Exp", [OP_LOG] = "Log", [OP_SQRT] = "Sqrt",
-    [OP_RSQRT] = "Rsqrt", [OP_RELU] = "Relu", [OP_GELU] = "Gelu", [OP_SILU] = "Swish",
-    [OP_SIGMOID] = "Sigmoid", [OP_TANH] = "Tanh", [OP_CAST] = "Cast",
-    [OP_MM] = "MatMulV2", [OP_BMM] = "BatchMatMulV2", [OP_MATMUL] = "BatchMatMulV2",
-    [OP_ADDMM] = "MatMulV2", [OP_LINEAR] = "MatMulV2",
-    [OP_RESHAPE] = "Reshape", [OP_PERMUTE] = "Transpose", [OP_CONTIGUOUS] = "Identity",
-    [OP_CLONE] = "TensorMove", [OP_SLICE] = "StridedSlice", [OP_SELECT] = "GatherV2",
-    [OP_CAT] = "ConcatD", [OP_STACK] = "Pack",
-    [OP_SUM] = "ReduceSum", [OP_MEAN] = "ReduceMean", [OP_AMAX] = "ReduceMax",
-    [OP_SOFTMAX] = "SoftmaxV2", [OP_LOG_SOFTMAX] = "LogSoftmaxV2", [OP_LAYER_NORM] = "LayerNorm",
-    [OP_RMS_NORM] = "RmsNorm", [OP_EMBEDDING] = "GatherV2", [OP_FORMAT_CAST] = "TransData",
-    [OP_QUANT_MATMUL] = "QuantBatchMatmulV3", [OP_DEQUANT_SWIGLU_QUANT] = "DequantSwigluQuant",
-    [OP_SWIGLU] = "SwiGlu", [OP_COPY] = "ViewCopy", [OP_SLICE_STORE] = "ViewCopy",
-    [OP_COS] = "Cos", [OP_SIN] = "Sin", [OP_RECIPROCAL] = "Reciprocal", [OP_SQUARE] = "Square",
-    [OP_SIGN] = "Sign", [OP_FLOOR] = "Floor", [OP_CEIL] = "Ceil", [OP_ROUND] = "Round", [OP_ERF] = "Erf",
-    [OP_LOG1P] = "Log1p", [OP_EXPM1] = "Expm1", [OP_SOFTPLUS] = "SoftplusV2", [OP_LEAKY_RELU] = "LeakyRelu",
-    [OP_HARDSWISH] = "HardSwish", [OP_MISH] = "Mish", [OP_CLAMP] = "ClipByValue", [OP_CLAMP_MIN] = "Maximum",
-    [OP_CLAMP_MAX] = "Minimum", [OP_MAXIMUM] = "Maximum", [OP_MINIMUM] = "Minimum", [OP_POW_T] = "Pow",
-    /* -- creation and constants -- */
-    [OP_ARANGE] = "Range",
-    /* -- shape -- */
-    [OP_TRIU] = "Triu", [OP_TRIL] = "Tril", [OP_EXPAND] = "Expand", [OP_FLIP] = "ReverseV2",
-    [OP_ROLL] = "Roll", [OP_SLICE_DYN] = "StridedSlice",
-    /* -- comparison, selection, bool -- */
-    [OP_EQ] = "Equal", [OP_NE] = "NotEqual", [OP_LT] = "Less", [OP_LE] = "LessEqual", [OP_GT] = "Greater", [OP_GE] = "GreaterEqual", [OP_LOGICAL_AND] = "LogicalAnd", [OP_LOGICAL_OR] = "LogicalOr", [OP_LOGICAL_XOR] = "NotEqual", [OP_LOGICAL_NOT] = "LogicalNot", [OP_BITWISE_AND] = "BitwiseAnd", [OP_BITWISE_OR] = "BitwiseOr", [OP_BITWISE_XOR] = "BitwiseXor", [OP_BITWISE_NOT] = "Invert", [OP_ISNAN] = "IsNan", [OP_ISINF] = "IsInf", [OP_ISFINITE] = "IsFinite", [OP_WHERE] = "Select", [OP_MASKED_FILL] = "MaskedFill", [OP_REDUCE_ANY] = "ReduceAny", [OP_REDUCE_ALL] = "ReduceAll",
-    /* -- reductions, sorting, contractions -- */
-    [OP_AMIN] = "ReduceMin", [OP_PROD] = "ReduceProd", [OP_TOPK] = "TopKV2", [OP_SORT] = "Sort",
-    [OP_ARGSORT] = "Sort", [OP_MAX_DIM] = "ArgMaxWithValue", [OP_MIN_DIM] = "ArgMinWithValue",
-    [OP_ARGMAX] = "ArgMaxV2", [OP_ARGMIN] = "ArgMin", [OP_CUMSUM] = "Cumsum",
-    /* -- indexing and scatter -- */
-    [OP_INDEX_SELECT] = "GatherV2", [OP_GATHER] = "GatherElements", [OP_INDEX] = "Index",
-    [OP_INDEX_PUT] = "IndexPutV2", [OP_SCATTER] = "ScatterElements", [OP_SCATTER_ADD] = "ScatterAddWithAxis",
-    [OP_INDEX_ADD] = "InplaceIndexAdd", [OP_INDEX_COPY] = "ScatterUpdate",
-    /* -- neural net -- */
-    [OP_SDPA] = "FusedInferAttentionScore", [OP_CONV] = "Conv2D", [OP_BATCH_NORM] = "BNInfer",
-    [OP_GROUP_NORM] = "GroupNorm", [OP_MAX_POOL2D] = "MaxPoolWithArgmaxV1", [OP_AVG_POOL2D] = "AvgPoolV2",
-    [OP_ADAPTIVE_AVG_POOL2D] = "AdaptiveAvgPool2d", [OP_ADAPTIVE_MAX_POOL2D] = "AdaptiveMaxPool2d",
-    [OP_UPSAMPLE_NEAREST2D] = "ResizeNearestNeighborV2", [OP_UPSAMPLE_BILINEAR2D] = "ResizeBilinearV2",
-    /* -- torch_npu fused ops -- */
-    [OP_MOE_GATING_TOP_K] = "MoeGatingTopK",
-    [OP_ADD_RMS_NORM] = "AddRmsNorm", [OP_ROTARY_MUL] = "RotaryMul", [OP_DYNAMIC_QUANT] = "DynamicQuant",
-    [OP_MOE_GATING_TOP_K_SOFTMAX] = "MoeGatingTopKSoftmax",
-    [OP_FUSED_ATTENTION] = "FusedInferAttentionScore",
-    [OP_SCATTER_UPDATE] = "Scatter", [OP_SCATTER_ND_UPDATE] = "ScatterNdUpdate",
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = op_type,
+#include "../ir/ops.def"
+#undef OP
 };
 
 const char *acl_op_type_of_kind(OpKind kind)
@@ -628,7 +438,7 @@ const char *codegen_op_type(const Graph *g, int32_t op)
     return t;
 }
 
-/* The dtype names of seed 000's manifests (and the plan's static-kernel
+/* The dtype names of the static-kernel manifests (and the plan's static-kernel
  * keys), as GE names them. */
 static const char *const acl_dtype_names[DT__count] = {
     [DT_UNKNOWN] = "?", [DT_F32] = "float", [DT_F16] = "float16", [DT_BF16] = "bfloat16",

@@ -715,3 +715,26 @@ void emit_bundle_c(Emit *E, const char *tpl, const char *(*splice)(void *ctx, co
     sb_free(&whole);
     sb_free(&sc.text);
 }
+
+/* ---- the fusion column of ops.def ---- */
+
+#define FUSE_NO FUSE_HOW_NO, NULL, NULL
+#define FUSE_UNARY(u, where) FUSE_HOW_UNARY, "TNGRT_UN_" #u, FUSE__##where("TNGRT_UN_" #u)
+#define FUSE_BINARY(b, where) FUSE_HOW_BINARY, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b)
+#define FUSE_BINARY_ALPHA(b, where) FUSE_HOW_BINARY_ALPHA, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b)
+#define FUSE_POW FUSE_HOW_POW, NULL, NULL
+#define FUSE__LOOPS(name) NULL
+#define FUSE__GEMM(name) name
+#define CPU(fn, args) 1
+#define CPU_NO_SCALAR 0
+static const FuseRow emit_fuse_rows[OP__count] = {
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = {fusion, cpu_scalar},
+#include "../ir/ops.def"
+#undef OP
+};
+
+const FuseRow *emit_fuse_row(OpKind kind)
+{
+    return &emit_fuse_rows[kind];
+}

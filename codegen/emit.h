@@ -222,4 +222,23 @@ typedef struct EmitSplice {
 void emit_bundle_c(Emit *E, const char *tpl, const char *(*splice)(void *ctx, const char *key),
                    void (*body)(Emit *E, StrBuf *o), GenFiles *out);
 
+/* What fused code computes of an op kind: ops.def's fusion column. */
+typedef enum FuseHow {
+    FUSE_HOW_NO,            /* never fused */
+    FUSE_HOW_UNARY,         /* a libtngcrt unary op */
+    FUSE_HOW_BINARY,        /* a libtngcrt binary op */
+    FUSE_HOW_BINARY_ALPHA,  /* the same where alpha (fattr[1]) is 1 */
+    FUSE_HOW_POW            /* pow by a scalar exponent */
+} FuseHow;
+
+typedef struct FuseRow {
+    FuseHow how;
+    const char *op;     /* "TNGRT_UN_X" / "TNGRT_BIN_X"; NULL for NO and POW */
+    const char *epi;    /* GEMM epilogues take it too: "TNGRT_UN_X" / "TNGRT_EPI_X"; else NULL */
+    int scalar;         /* the kind has a form with a scalar operand (attr[0] != 0) */
+} FuseRow;
+
+/* The fusion row of kind (< OP__count). */
+const FuseRow *emit_fuse_row(OpKind kind);
+
 #endif

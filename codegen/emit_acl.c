@@ -13,7 +13,7 @@
  *     event records and waits (TNGC_RECORD/TNGC_WAIT: aclrtRecordEvent,
  *     aclrtStreamWaitEvent) exactly where the plan puts them, super-kernel
  *     segments between TNGC_SUPER_KERNEL_BEGIN/END with their scope and
- *     options as written (seed 001), each op's static kernel (seed 000) in
+ *     options as written, each op's static kernel in
  *     a comment;
  *   - gN_build: the descriptors gN_launch uses, aclTensor (views where the
  *     op reads a slice, a select or a transposed weight), aclScalar,
@@ -979,7 +979,7 @@ static void acl__preamble(Emit *E, Acl *A)
         int n = 0;
         for (size_t k = 0; k < p->kernels.n; k++)
             n += p->kernels.v[k].selected;
-        sb_printf(E->o, "\n/* Static kernels (seed 000): %d operator shapes, listed in the op-info manifest tree\n"
+        sb_printf(E->o, "\n/* Static kernels: %d operator shapes, listed in the op-info manifest tree\n"
                         " * that tngc writes under ", n);
         cesc_comment(E->o, c->build_dir ? c->build_dir : "the script's folder");
         sb_puts(E->o, "/aclnn_static_shape_kernel_outputs/; once the\n"
@@ -987,7 +987,7 @@ static void acl__preamble(Emit *E, Acl *A)
                       " * run those kernels for these shapes. Each op names its kernel. */\n");
     }
     if (p->segs.n)
-        sb_printf(E->o, "\n/* Super kernels (seed 001): %zu segment(s), each between TNGC_SUPER_KERNEL_BEGIN\n"
+        sb_printf(E->o, "\n/* Super kernels: %zu segment(s), each between TNGC_SUPER_KERNEL_BEGIN\n"
                         " * (scope, options as written) and TNGC_SUPER_KERNEL_END. */\n",
                   p->segs.n);
 }

@@ -129,153 +129,35 @@ static void e__user_call(Emit *E, const Op *op)
  *   dK    attr[K] (a DimId) as the dim's value: a constant of the gear or
  *         an expression of the run's symbol values (as the ACL target)
  * A fallible kernel returns nonzero with a message: its call is checked.
- * NONE marks the kinds without code (sources and views); a kind with no
- * row at all is a bug (tests/unit/test_ops.c checks every kind).
+ * The rows are the CPU columns of ops.def (CPU, CPU_FALLIBLE, CPU_UNARY,
+ * CPU_NOCALL for the kinds without code: sources and views).
  */
 typedef struct CpuOp {
-    const char *fn;        /* NULL for NONE */
-    const char *args;      /* CPU_NONE for NONE */
+    const char *fn;        /* NULL for CPU_NOCALL */
+    const char *args;      /* CPU_NOCALL_ARGS for CPU_NOCALL */
     int fallible;
 } CpuOp;
 
-#define CPU_NONE "-"
-#define CALL(k, fn, args) [OP_##k] = {#fn, args, 0}
-#define FALLIBLE(k, fn, args) [OP_##k] = {#fn, args, 1}
-#define NONE(k) [OP_##k] = {NULL, CPU_NONE, 0}
-#define UNARY(k, un) CALL(k, unary, "o0 i0 =TNGRT_UN_" #un " =0.0")
+#define CPU_NOCALL_ARGS "-"
+#define CPU(fn, args) {#fn, args, 0}
+#define CPU_FALLIBLE(fn, args) {#fn, args, 1}
+#define CPU_NOCALL {NULL, CPU_NOCALL_ARGS, 0}
+#define CPU_UNARY(un) CPU(unary, "o0 i0 =TNGRT_UN_" #un " =0.0")
+#define CPU_NO_SCALAR {NULL, NULL, 0}
 
 static const CpuOp cpu_ops[OP__count] = {
-    NONE(INPUT), NONE(WEIGHT),
-    CALL(FULL, fill, "o0 F0"),
-    CALL(ADD, binary, "o0 i0 i1 =TNGRT_BIN_ADD F1"),
-    CALL(SUB, binary, "o0 i0 i1 =TNGRT_BIN_SUB F1"),
-    CALL(MUL, binary, "o0 i0 i1 =TNGRT_BIN_MUL F1"),
-    CALL(DIV, binary, "o0 i0 i1 =TNGRT_BIN_DIV F1"),
-    CALL(POW, unary, "o0 i0 =TNGRT_UN_POW F0"),
-    UNARY(NEG, NEG), UNARY(ABS, ABS), UNARY(EXP, EXP), UNARY(LOG, LOG), UNARY(SQRT, SQRT),
-    UNARY(RSQRT, RSQRT), UNARY(RELU, RELU),
-    CALL(GELU, unary, "o0 i0 gelu =0.0"),
-    UNARY(SILU, SILU), UNARY(SIGMOID, SIGMOID), UNARY(TANH, TANH),
-    UNARY(CAST, IDENTITY),
-    CALL(MM, matmul, "o0 i0 i1"),
-    CALL(BMM, matmul, "o0 i0 i1"),
-    CALL(MATMUL, matmul, "o0 i0 i1"),
-    CALL(ADDMM, addmm, "o0 i0 i1 i2 F0 F1"),
-    CALL(LINEAR, linear, "o0 i0 i1 i2"),
-    NONE(RESHAPE),
-    CALL(PERMUTE, permute, "o0 i0 pd"),
-    NONE(CONTIGUOUS),
-    CALL(CLONE, copy, "o0 i0"),
-    CALL(SLICE, slice, "o0 i0 a0 a1 e2 a3"),
-    FALLIBLE(SELECT, select, "o0 i0 a0 a1"),
-    CALL(CAT, cat, "o0 list nin a0"),
-    CALL(STACK, cat, "o0 list nin a0"),
-    CALL(SUM, reduce, "o0 i0 =TNGRT_RED_SUM rd"),
-    CALL(MEAN, reduce, "o0 i0 =TNGRT_RED_MEAN rd"),
-    CALL(AMAX, reduce, "o0 i0 =TNGRT_RED_AMAX rd"),
-    CALL(SOFTMAX, softmax, "o0 i0 a0 =0"),
-    CALL(LOG_SOFTMAX, softmax, "o0 i0 a0 =1"),
-    CALL(LAYER_NORM, layer_norm, "o0 i0 i1 i2 a0 F0"),
-    CALL(RMS_NORM, rms_norm, "o0 o1 i0 i1 F0"),
-    FALLIBLE(EMBEDDING, embedding, "o0 i0 i1"),
-    NONE(FORMAT_CAST),
-    FALLIBLE(QUANT_MATMUL, quant_matmul, "o0 i0 i1 i2 i3 i4 i5"),
-    FALLIBLE(DEQUANT_SWIGLU_QUANT, dequant_swiglu_quant, "o0 o1 i0 i1 i2 i3 i4 i5 i6 a0 a1"),
-    CALL(SWIGLU, swiglu, "o0 i0 a0"),
-    CALL(COPY, copy, "o0 i1"),
-    CALL(SLICE_STORE, slice_store, "o0 i1 a0 a1 e2 a3"),
-    UNARY(COS, COS), UNARY(SIN, SIN), UNARY(RECIPROCAL, RECIPROCAL), UNARY(SQUARE, SQUARE),
-    UNARY(SIGN, SIGN), UNARY(FLOOR, FLOOR), UNARY(CEIL, CEIL), UNARY(ROUND, ROUND),
-    UNARY(ERF, ERF), UNARY(LOG1P, LOG1P), UNARY(EXPM1, EXPM1),
-    CALL(SOFTPLUS, unary2, "o0 i0 =TNGRT_UN_SOFTPLUS F0 F1"),
-    CALL(LEAKY_RELU, unary, "o0 i0 =TNGRT_UN_LEAKY_RELU F0"),
-    UNARY(HARDSWISH, HARDSWISH), UNARY(MISH, MISH),
-    CALL(CLAMP, unary2, "o0 i0 =TNGRT_UN_CLAMP F0 F1"),
-    CALL(CLAMP_MIN, unary, "o0 i0 =TNGRT_UN_CLAMP_MIN F0"),
-    CALL(CLAMP_MAX, unary, "o0 i0 =TNGRT_UN_CLAMP_MAX F0"),
-    CALL(MAXIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MAX =1.0"),
-    CALL(MINIMUM, binary, "o0 i0 i1 =TNGRT_BIN_MIN =1.0"),
-    CALL(POW_T, binary, "o0 i0 i1 =TNGRT_BIN_POW =1.0"),
-    /* -- creation and constants -- */
-    CALL(ARANGE, arange, "o0 F0 d1 F1"),
-    /* -- shape -- */
-    CALL(TRIU, tri, "o0 i0 a0 =0"),
-    CALL(TRIL, tri, "o0 i0 a0 =1"),
-    CALL(EXPAND, copy, "o0 i0"),
-    CALL(FLIP, flip, "o0 i0 pd na"),
-    CALL(ROLL, roll, "o0 i0 pd na"),
-    CALL(SLICE_DYN, slice, "o0 i0 a0 d1 d2 a3"),
-    /* -- comparison, selection, bool -- */
-    CALL(EQ, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_EQ"),
-    CALL(NE, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_NE"),
-    CALL(LT, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_LT"),
-    CALL(LE, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_LE"),
-    CALL(GT, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_GT"),
-    CALL(GE, compare, "o0 i0 i1 F0 a0 =TNGRT_CMP_GE"),
-    CALL(LOGICAL_AND, logic, "o0 i0 i1 =TNGRT_LOGIC_AND"),
-    CALL(LOGICAL_OR, logic, "o0 i0 i1 =TNGRT_LOGIC_OR"),
-    CALL(LOGICAL_XOR, logic, "o0 i0 i1 =TNGRT_LOGIC_XOR"),
-    CALL(LOGICAL_NOT, logic, "o0 i0 =NULL =TNGRT_LOGIC_NOT"),
-    CALL(BITWISE_AND, logic, "o0 i0 i1 =TNGRT_BIT_AND"),
-    CALL(BITWISE_OR, logic, "o0 i0 i1 =TNGRT_BIT_OR"),
-    CALL(BITWISE_XOR, logic, "o0 i0 i1 =TNGRT_BIT_XOR"),
-    CALL(BITWISE_NOT, logic, "o0 i0 =NULL =TNGRT_BIT_NOT"),
-    CALL(ISNAN, fpclass, "o0 i0 =TNGRT_FP_ISNAN"),
-    CALL(ISINF, fpclass, "o0 i0 =TNGRT_FP_ISINF"),
-    CALL(ISFINITE, fpclass, "o0 i0 =TNGRT_FP_ISFINITE"),
-    CALL(WHERE, where, "o0 i0 i1 i2"),
-    CALL(MASKED_FILL, masked_fill, "o0 i1 F0"),
-    CALL(REDUCE_ANY, any_all, "o0 i0 rd =0"),
-    CALL(REDUCE_ALL, any_all, "o0 i0 rd =1"),
-    /* -- reductions, sorting, contractions -- */
-    CALL(AMIN, reduce, "o0 i0 =TNGRT_RED_AMIN rd"),
-    CALL(PROD, reduce, "o0 i0 =TNGRT_RED_PROD rd"),
-    CALL(TOPK, topk, "o0 o1 i0 a0 a2"),
-    CALL(SORT, topk, "o0 o1 i0 a0 a1"),
-    CALL(ARGSORT, topk, "=NULL o0 i0 a0 a1"),
-    CALL(MAX_DIM, arg_reduce, "o0 o1 i0 a0 =0"),
-    CALL(MIN_DIM, arg_reduce, "o0 o1 i0 a0 =1"),
-    CALL(ARGMAX, arg_reduce, "=NULL o0 i0 a0 =0"),
-    CALL(ARGMIN, arg_reduce, "=NULL o0 i0 a0 =1"),
-    CALL(CUMSUM, cumsum, "o0 i0 a0"),
-    /* -- indexing and scatter -- */
-    FALLIBLE(INDEX_SELECT, index_select, "o0 i0 i1 a0"),
-    FALLIBLE(GATHER, gather, "o0 i0 i1 a0"),
-    FALLIBLE(INDEX, index, "o0 i0 l1 n1 a0"),
-    FALLIBLE(INDEX_PUT, index_put, "o0 i1 l2 n2 a0 a1"),
-    FALLIBLE(SCATTER, scatter, "o0 i0 i1 i2 F0 a0 a1"),
-    FALLIBLE(SCATTER_ADD, scatter, "o0 i0 i1 i2 =0.0 a0 =1"),
-    FALLIBLE(INDEX_ADD, index_update, "o0 i0 i1 i2 a0 =1 F0"),
-    FALLIBLE(INDEX_COPY, index_update, "o0 i0 i1 i2 a0 =0 =1.0"),
-    /* -- neural net -- */
-    CALL(SDPA, sdpa, "o0 i0 i1 i2 i3 a0 a1 F0"),
-    CALL(CONV, conv, "o0 i0 i1 i2 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9"),
-    CALL(BATCH_NORM, batch_norm, "o0 i0 i1 i2 i3 i4 F0"),
-    CALL(GROUP_NORM, group_norm, "o0 i0 i1 i2 a0 F0"),
-    CALL(MAX_POOL2D, pool2d, "o0 i0 =1 a0 a1 a2 a3 a4 a5 =0"),
-    CALL(AVG_POOL2D, pool2d, "o0 i0 =0 a0 a1 a2 a3 a4 a5 a6"),
-    CALL(ADAPTIVE_AVG_POOL2D, adaptive_pool2d, "o0 i0 =0"),
-    CALL(ADAPTIVE_MAX_POOL2D, adaptive_pool2d, "o0 i0 =1"),
-    CALL(UPSAMPLE_NEAREST2D, interpolate, "o0 i0 =0 =0 F0 F1"),
-    CALL(UPSAMPLE_BILINEAR2D, interpolate, "o0 i0 =1 a1 F0 F1"),
-    /* -- torch_npu fused ops -- */
-    CALL(MOE_GATING_TOP_K, moe_gating_top_k, "o0 o1 o2 i0 i1 a0 a1 a2 a3 a4 F0 F1"),
-    CALL(ADD_RMS_NORM, add_rms_norm, "o0 o1 o2 i0 i1 i2 F0"),
-    CALL(ROTARY_MUL, rotary_mul, "o0 i0 i1 i2 a0"),
-    CALL(DYNAMIC_QUANT, dynamic_quant, "o0 o1 i0 i1"),
-    CALL(MOE_GATING_TOP_K_SOFTMAX, moe_gating_top_k_softmax, "o0 o1 o2 i0 i1 a0"),
-    FALLIBLE(FUSED_ATTENTION, fused_attention, "o0 o1 i0 i1 i2 i3 i4 i5 i6 pd F0"),
-    FALLIBLE(SCATTER_UPDATE, scatter_update, "o0 i1 i2 a0"),
-    FALLIBLE(SCATTER_ND_UPDATE, scatter_nd_update, "o0 i1 i2"),
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = cpu,
+#include "../ir/ops.def"
+#undef OP
 };
 
-/* add/sub/mul/div with a scalar operand (attr[0] != 0). */
+/* add/sub/mul/div/pow with a scalar operand (attr[0] != 0). */
 static const CpuOp cpu_scalar_ops[OP__count] = {
-    CALL(ADD, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_ADD F1"),
-    CALL(SUB, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_SUB F1"),
-    CALL(MUL, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_MUL F1"),
-    CALL(DIV, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_DIV F1"),
-    CALL(POW_T, binary_scalar, "o0 i0 F0 left =TNGRT_BIN_POW =1.0"),
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = cpu_scalar,
+#include "../ir/ops.def"
+#undef OP
 };
 
 int emit_cpu_has_row(OpKind kind)
@@ -386,7 +268,7 @@ static int e__packed_weight(const Emit *E, const Op *op)
 /* The kernel call of op from its row: "<pre><fn>(args);", or for a
  * fallible kernel "if (<pre><fn>(args, err))" and the failure's return.
  * A Linear whose W is a weight reads the packing the bundle made at load
- * (issue 18): tngrt_kernel_linear_packed(args, c->wpack[w]). */
+ * tngrt_kernel_linear_packed(args, c->wpack[w]). */
 static void e__call(Emit *E, int32_t op_id, const char *pre)
 {
     const Op *op = &E->g->ops.v[op_id];
@@ -411,7 +293,7 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
         e__fail_return(E);
 }
 
-/* ---- matmuls reading views in place (issue 18, planner/strided.h) ---- */
+/* ---- matmuls reading views in place (planner/strided.h) ---- */
 
 /* The CPU emitter's own state (Emit.target): per op, 1 for a permute or
  * expand whose readers all read through it (no kernel call, no buffer). */
@@ -504,7 +386,7 @@ static void e__mm_strided_call(Emit *E, const Op *op)
     sb_puts(E->o, ");\n");
 }
 
-/* -- hooks for codegen/fuse_gemm.c (issue 18: matmul epilogues) -- */
+/* -- hooks for codegen/fuse_gemm.c (matmul epilogues) -- */
 int emit_cpu_mm_strided(const Emit *E, int32_t op_id)
 {
     return e__mm_strided(E, op_id);
@@ -753,7 +635,7 @@ static void e__user_decls(Emit *E, StrBuf *o)
 /* ---- split bundles ----------------------------------------------------------- */
 
 /*
- * A bundle with several gears is split (issue 18): <name>.c keeps what the
+ * A bundle with several gears is split: <name>.c keeps what the
  * whole bundle shares (the template's API functions, the static kernels,
  * the constants, the gear table and the descriptor), and the gears go to
  * <name>_gears_0.c .. _gears_{F-1}.c, F = min(gears, CPU_GEAR_FILES), gears

@@ -121,67 +121,38 @@ int64_t fuse_numel(const int64_t *dims, int nd)
 /* The unary kernel's op of kind, or NULL when kind is not a unary row. */
 static const char *fuse__unop(const Op *op)
 {
-    switch (op->kind) {
-    case OP_NEG: return "TNGRT_UN_NEG";
-    case OP_ABS: return "TNGRT_UN_ABS";
-    case OP_EXP: return "TNGRT_UN_EXP";
-    case OP_LOG: return "TNGRT_UN_LOG";
-    case OP_SQRT: return "TNGRT_UN_SQRT";
-    case OP_RSQRT: return "TNGRT_UN_RSQRT";
-    case OP_RELU: return "TNGRT_UN_RELU";
-    case OP_GELU: return op->nattr > 0 && op->attr[0] == 1 ? "TNGRT_UN_GELU_TANH" : "TNGRT_UN_GELU";
-    case OP_SILU: return "TNGRT_UN_SILU";
-    case OP_SIGMOID: return "TNGRT_UN_SIGMOID";
-    case OP_TANH: return "TNGRT_UN_TANH";
-    case OP_CAST: return "TNGRT_UN_IDENTITY";
-    case OP_COS: return "TNGRT_UN_COS";
-    case OP_SIN: return "TNGRT_UN_SIN";
-    case OP_RECIPROCAL: return "TNGRT_UN_RECIPROCAL";
-    case OP_SQUARE: return "TNGRT_UN_SQUARE";
-    case OP_SIGN: return "TNGRT_UN_SIGN";
-    case OP_FLOOR: return "TNGRT_UN_FLOOR";
-    case OP_CEIL: return "TNGRT_UN_CEIL";
-    case OP_ROUND: return "TNGRT_UN_ROUND";
-    case OP_ERF: return "TNGRT_UN_ERF";
-    case OP_LOG1P: return "TNGRT_UN_LOG1P";
-    case OP_EXPM1: return "TNGRT_UN_EXPM1";
-    case OP_SOFTPLUS: return "TNGRT_UN_SOFTPLUS";
-    case OP_LEAKY_RELU: return "TNGRT_UN_LEAKY_RELU";
-    case OP_HARDSWISH: return "TNGRT_UN_HARDSWISH";
-    case OP_MISH: return "TNGRT_UN_MISH";
-    case OP_CLAMP: return "TNGRT_UN_CLAMP";
-    case OP_CLAMP_MIN: return "TNGRT_UN_CLAMP_MIN";
-    case OP_CLAMP_MAX: return "TNGRT_UN_CLAMP_MAX";
-    default: return NULL;
-    }
+    if (emit_fuse_row(op->kind)->how != FUSE_HOW_UNARY)
+        return NULL;
+    if (op->kind == OP_GELU && op->nattr > 0 && op->attr[0] == 1)   /* approximate="tanh" */
+        return "TNGRT_UN_GELU_TANH";
+    return emit_fuse_row(op->kind)->op;
 }
 
-/* 1 when op is a binary op a group can compute (add and sub with alpha 1). */
-static int fuse__binary(const Op *op)
+/* The binary kernel's op of kind, or NULL when op is not a binary op a
+ * group can compute (add and sub only with alpha 1). */
+static const char *fuse__binop(const Op *op)
 {
-    switch (op->kind) {
-    case OP_ADD: case OP_SUB:
-        return op->fattr[1] == 1.0;   /* alpha: x + alpha * y only as x + y */
-    case OP_MUL: case OP_DIV: case OP_POW_T:
-        return 1;
-    case OP_MAXIMUM: case OP_MINIMUM:
-        return 1;
-    default:
-        return 0;
+    switch (emit_fuse_row(op->kind)->how) {
+    case FUSE_HOW_BINARY:
+        return emit_fuse_row(op->kind)->op;
+    case FUSE_HOW_BINARY_ALPHA:   /* alpha: x + alpha * y only as x + y */
+        return op->fattr[1] == 1.0 ? emit_fuse_row(op->kind)->op : NULL;
+    case FUSE_HOW_NO: case FUSE_HOW_UNARY: case FUSE_HOW_POW:
+        return NULL;
     }
+    return NULL;
 }
 
 /* 1 when op (a binary kind) has a scalar operand (the kernel's scalar form). */
 static int fuse__scalar(const Op *op)
 {
-    return (op->kind == OP_ADD || op->kind == OP_SUB || op->kind == OP_MUL || op->kind == OP_DIV ||
-            op->kind == OP_POW_T) && op->nattr > 0 && op->attr[0] != 0;
+    return emit_fuse_row(op->kind)->scalar && op->nattr > 0 && op->attr[0] != 0;
 }
 
 /* The number of tensor inputs op reads in a group. */
 static uint32_t fuse__nin(const Op *op)
 {
-    if (fuse__unop(op) || op->kind == OP_POW)
+    if (fuse__unop(op) || emit_fuse_row(op->kind)->how == FUSE_HOW_POW)
         return 1;
     return fuse__scalar(op) ? 1 : 2;
 }
@@ -193,7 +164,7 @@ static int fuse__op_ok(const Emit *E, int32_t op_id)
     if (!E->fuse || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl || op->nout != 1 ||
         emit_static_kernel(E, op_id) >= 0 || plan_is_const(E->p, op_id))
         return 0;
-    if (!fuse__unop(op) && op->kind != OP_POW && !fuse__binary(op))
+    if (!fuse__unop(op) && emit_fuse_row(op->kind)->how != FUSE_HOW_POW && !fuse__binop(op))
         return 0;
     uint32_t n = fuse__nin(op);
     if (op->nin < n || !fuse__float(E->g->vals.v[op->out].dtype))
@@ -931,21 +902,7 @@ static void fuse__member_code(Emit *E, const int32_t *ops, size_t j, const int32
             x = y;
             y = t;
         }
-        sb_printf(E->o, "t%zu = ", j);
-        switch (op->kind) {
-        case OP_ADD: sb_printf(E->o, "%s + %s", x.s, y.s); break;
-        case OP_SUB: sb_printf(E->o, "%s - %s", x.s, y.s); break;
-        case OP_MUL: sb_printf(E->o, "%s * %s", x.s, y.s); break;
-        case OP_DIV: sb_printf(E->o, "%s / %s", x.s, y.s); break;
-        case OP_POW_T: sb_printf(E->o, "powf(%s, %s)", x.s, y.s); break;
-        case OP_MAXIMUM:
-            sb_printf(E->o, "%s > %s || %s != %s ? %s : %s", x.s, y.s, x.s, x.s, x.s, y.s);
-            break;
-        case OP_MINIMUM:
-            sb_printf(E->o, "%s < %s || %s != %s ? %s : %s", x.s, y.s, x.s, x.s, x.s, y.s);
-            break;
-        default: TNGC_BUG("fused binary kind %d", (int)op->kind);
-        }
+        sb_printf(E->o, "t%zu = tngrt_impl__binf(%s, %s, %s, 1.0f)", j, fuse__binop(op), x.s, y.s);
         sb_puts(E->o, ";\n");
         sb_free(&x);
         sb_free(&y);

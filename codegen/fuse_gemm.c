@@ -57,26 +57,27 @@ static int fg__plain(const Emit *E, int32_t op_id, DType dt)
 /* The unary op of an epilogue member, or NULL. */
 static const char *fg__unop(const Op *op)
 {
-    switch (op->kind) {
-    case OP_RELU: return "TNGRT_UN_RELU";
-    case OP_GELU: return op->nattr > 0 && op->attr[0] == 1 ? "TNGRT_UN_GELU_TANH" : "TNGRT_UN_GELU";
-    case OP_SILU: return "TNGRT_UN_SILU";
-    case OP_SIGMOID: return "TNGRT_UN_SIGMOID";
-    case OP_TANH: return "TNGRT_UN_TANH";
-    default: return NULL;
-    }
+    const FuseRow *r = emit_fuse_row(op->kind);
+    if (r->how != FUSE_HOW_UNARY || !r->epi)
+        return NULL;
+    if (op->kind == OP_GELU && op->nattr > 0 && op->attr[0] == 1)   /* approximate="tanh" */
+        return "TNGRT_UN_GELU_TANH";
+    return r->epi;
 }
 
 /* The step kind of a binary member, or NULL (add and sub only with alpha 1). */
 static const char *fg__binop(const Op *op)
 {
-    switch (op->kind) {
-    case OP_ADD: return op->fattr[1] == 1.0 ? "TNGRT_EPI_ADD" : NULL;
-    case OP_SUB: return op->fattr[1] == 1.0 ? "TNGRT_EPI_SUB" : NULL;
-    case OP_MUL: return "TNGRT_EPI_MUL";
-    case OP_DIV: return "TNGRT_EPI_DIV";
-    default: return NULL;
+    const FuseRow *r = emit_fuse_row(op->kind);
+    switch (r->how) {
+    case FUSE_HOW_BINARY:
+        return r->epi;
+    case FUSE_HOW_BINARY_ALPHA:
+        return op->fattr[1] == 1.0 ? r->epi : NULL;
+    case FUSE_HOW_NO: case FUSE_HOW_UNARY: case FUSE_HOW_POW:
+        return NULL;
     }
+    return NULL;
 }
 
 /* 1 when op has a scalar operand (the binary kernel's scalar form). */

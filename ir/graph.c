@@ -40,7 +40,7 @@
 /* ===================================================================== */
 
 const OpInfo op_info[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = {name, flags, in_min, in_max, in_opt, attr_min, attr_max, attrs},
 #include "ops.def"
 #undef OP
@@ -3055,7 +3055,8 @@ static int infer_scatter_nd_update(Infer *I)
  * does not add the kind). */
 #define infer_none NULL
 static int (*const infer_rule[OP__count])(Infer *I) = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, attrs) [OP_##e] = infer_##rule,
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = infer_##rule,
 #include "ops.def"
 #undef OP
 };

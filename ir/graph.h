@@ -150,7 +150,8 @@ enum {
 /* The kinds, one row each in ops.def (what each kind's inputs, attr[],
  * fattr[] and dtype hold is written there). */
 typedef enum OpKind {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, attrs) OP_##e,
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    OP_##e,
 #include "ops.def"
 #undef OP
     OP__count

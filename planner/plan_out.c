@@ -521,76 +521,14 @@ static void attrs__attention(PlanAttrs *l, const Op *op)
     attrs__add(l, "scale", PA_FLOAT, 0, op->fattr[0]);
 }
 
-/* The named attributes of each kind (ops.def documents attr[]/fattr[]);
- * attrs__none where a kind has none. A kind missing here is a bug. */
+/* The named attributes of each kind (the plan attributes column of its
+ * ops.def row, which documents attr[]/fattr[]); attrs__none where a kind
+ * has none. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
-    [OP_INPUT] = attrs__none, [OP_WEIGHT] = attrs__none, [OP_FULL] = attrs__full,
-    [OP_ADD] = attrs__binary, [OP_SUB] = attrs__binary, [OP_MUL] = attrs__binary, [OP_DIV] = attrs__binary,
-    [OP_POW] = attrs__pow, [OP_NEG] = attrs__none, [OP_ABS] = attrs__none, [OP_EXP] = attrs__none,
-    [OP_LOG] = attrs__none, [OP_SQRT] = attrs__none, [OP_RSQRT] = attrs__none, [OP_RELU] = attrs__none,
-    [OP_GELU] = attrs__gelu, [OP_SILU] = attrs__none, [OP_SIGMOID] = attrs__none, [OP_TANH] = attrs__none,
-    [OP_CAST] = attrs__dtype, [OP_MM] = attrs__none, [OP_BMM] = attrs__none, [OP_MATMUL] = attrs__none,
-    [OP_ADDMM] = attrs__addmm, [OP_LINEAR] = attrs__none, [OP_RESHAPE] = attrs__shape,
-    [OP_PERMUTE] = attrs__perm, [OP_CONTIGUOUS] = attrs__none, [OP_CLONE] = attrs__none,
-    [OP_SLICE] = attrs__slice, [OP_SELECT] = attrs__select, [OP_CAT] = attrs__dim, [OP_STACK] = attrs__dim,
-    [OP_SUM] = attrs__reduce, [OP_MEAN] = attrs__reduce, [OP_AMAX] = attrs__reduce,
-    [OP_SOFTMAX] = attrs__softmax, [OP_LOG_SOFTMAX] = attrs__softmax, [OP_LAYER_NORM] = attrs__layer_norm,
-    [OP_RMS_NORM] = attrs__eps, [OP_EMBEDDING] = attrs__none, [OP_FORMAT_CAST] = attrs__format,
-    [OP_QUANT_MATMUL] = attrs__dtype, [OP_DEQUANT_SWIGLU_QUANT] = attrs__dequant_swiglu_quant,
-    [OP_SWIGLU] = attrs__dim, [OP_COPY] = attrs__none, [OP_SLICE_STORE] = attrs__slice,
-    [OP_COS] = attrs__none, [OP_SIN] = attrs__none, [OP_RECIPROCAL] = attrs__none, [OP_SQUARE] = attrs__none,
-    [OP_SIGN] = attrs__none, [OP_FLOOR] = attrs__none, [OP_CEIL] = attrs__none, [OP_ROUND] = attrs__none,
-    [OP_ERF] = attrs__none, [OP_LOG1P] = attrs__none, [OP_EXPM1] = attrs__none,
-    [OP_SOFTPLUS] = attrs__softplus, [OP_LEAKY_RELU] = attrs__leaky_relu, [OP_HARDSWISH] = attrs__none,
-    [OP_MISH] = attrs__none, [OP_CLAMP] = attrs__clamp, [OP_CLAMP_MIN] = attrs__clamp,
-    [OP_CLAMP_MAX] = attrs__clamp, [OP_MAXIMUM] = attrs__none, [OP_MINIMUM] = attrs__none,
-    [OP_POW_T] = attrs__binary,
-    /* -- creation and constants -- */
-    [OP_ARANGE] = attrs__arange,
-    /* -- shape -- */
-    [OP_TRIU] = attrs__diagonal, [OP_TRIL] = attrs__diagonal, [OP_EXPAND] = attrs__shape,
-    [OP_FLIP] = attrs__dims, [OP_ROLL] = attrs__roll, [OP_SLICE_DYN] = attrs__slice_dyn,
-    /* -- comparison, selection, bool -- */
-    [OP_EQ] = attrs__compare,
-    [OP_NE] = attrs__compare,
-    [OP_LT] = attrs__compare,
-    [OP_LE] = attrs__compare,
-    [OP_GT] = attrs__compare,
-    [OP_GE] = attrs__compare,
-    [OP_LOGICAL_AND] = attrs__none,
-    [OP_LOGICAL_OR] = attrs__none,
-    [OP_LOGICAL_XOR] = attrs__none,
-    [OP_LOGICAL_NOT] = attrs__none,
-    [OP_BITWISE_AND] = attrs__none,
-    [OP_BITWISE_OR] = attrs__none,
-    [OP_BITWISE_XOR] = attrs__none,
-    [OP_BITWISE_NOT] = attrs__none,
-    [OP_ISNAN] = attrs__none,
-    [OP_ISINF] = attrs__none,
-    [OP_ISFINITE] = attrs__none,
-    [OP_WHERE] = attrs__none,
-    [OP_MASKED_FILL] = attrs__masked_fill,
-    [OP_REDUCE_ANY] = attrs__reduce,
-    [OP_REDUCE_ALL] = attrs__reduce,
-    /* -- reductions, sorting, contractions -- */
-    [OP_AMIN] = attrs__reduce, [OP_PROD] = attrs__reduce, [OP_TOPK] = attrs__line,
-    [OP_SORT] = attrs__line, [OP_ARGSORT] = attrs__line, [OP_MAX_DIM] = attrs__line,
-    [OP_MIN_DIM] = attrs__line, [OP_ARGMAX] = attrs__line, [OP_ARGMIN] = attrs__line,
-    [OP_CUMSUM] = attrs__line,
-    /* -- indexing and scatter -- */
-    [OP_INDEX_SELECT] = attrs__dim, [OP_GATHER] = attrs__dim, [OP_INDEX] = attrs__index,
-    [OP_INDEX_PUT] = attrs__index, [OP_SCATTER] = attrs__scatter, [OP_SCATTER_ADD] = attrs__scatter,
-    [OP_INDEX_ADD] = attrs__scatter, [OP_INDEX_COPY] = attrs__scatter,
-    /* -- neural net -- */
-    [OP_SDPA] = attrs__sdpa, [OP_CONV] = attrs__conv, [OP_BATCH_NORM] = attrs__eps,
-    [OP_GROUP_NORM] = attrs__group_norm, [OP_MAX_POOL2D] = attrs__pool2d, [OP_AVG_POOL2D] = attrs__pool2d,
-    [OP_ADAPTIVE_AVG_POOL2D] = attrs__output_size, [OP_ADAPTIVE_MAX_POOL2D] = attrs__output_size,
-    [OP_UPSAMPLE_NEAREST2D] = attrs__interpolate, [OP_UPSAMPLE_BILINEAR2D] = attrs__interpolate,
-    /* -- torch_npu fused ops -- */
-    [OP_MOE_GATING_TOP_K] = attrs__moe_gating,
-    [OP_ADD_RMS_NORM] = attrs__eps, [OP_ROTARY_MUL] = attrs__rotary_mul, [OP_DYNAMIC_QUANT] = attrs__none,
-    [OP_MOE_GATING_TOP_K_SOFTMAX] = attrs__k, [OP_FUSED_ATTENTION] = attrs__attention,
-    [OP_SCATTER_UPDATE] = attrs__axis, [OP_SCATTER_ND_UPDATE] = attrs__none,
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = attrs__##printer,
+#include "../ir/ops.def"
+#undef OP
 };
 
 int plan_attrs_known(OpKind kind)

@@ -407,93 +407,13 @@ static const char *rowindep__independent(Plan *self, const Op *op, int sym)
     return NULL;
 }
 
-/* Each kind's rule: why an op of that kind mixes rows of sym, or NULL.
- * Every kind has one, rowindep__independent included; a kind missing
- * here is a bug, never "independent" by default. */
+/* Each kind's rule (the row rule column of its ops.def row): why an op of
+ * that kind mixes rows of sym, or NULL. */
 static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, int sym) = {
-    [OP_INPUT] = rowindep__independent, [OP_WEIGHT] = rowindep__independent,
-    [OP_FULL] = rowindep__independent,
-    [OP_ADD] = rowindep__independent, [OP_SUB] = rowindep__independent, [OP_MUL] = rowindep__independent,
-    [OP_DIV] = rowindep__independent, [OP_POW] = rowindep__independent, [OP_NEG] = rowindep__independent,
-    [OP_ABS] = rowindep__independent, [OP_EXP] = rowindep__independent, [OP_LOG] = rowindep__independent,
-    [OP_SQRT] = rowindep__independent, [OP_RSQRT] = rowindep__independent, [OP_RELU] = rowindep__independent,
-    [OP_GELU] = rowindep__independent, [OP_SILU] = rowindep__independent,
-    [OP_SIGMOID] = rowindep__independent, [OP_TANH] = rowindep__independent,
-    [OP_CAST] = rowindep__independent,
-    [OP_MM] = rowindep__contract, [OP_BMM] = rowindep__contract, [OP_MATMUL] = rowindep__contract,
-    [OP_ADDMM] = rowindep__contract, [OP_LINEAR] = rowindep__contract,
-    [OP_RESHAPE] = rowindep__reshape, [OP_PERMUTE] = rowindep__independent,
-    [OP_CONTIGUOUS] = rowindep__independent, [OP_CLONE] = rowindep__independent,
-    [OP_SLICE] = rowindep__slice, [OP_SELECT] = rowindep__select, [OP_CAT] = rowindep__cat,
-    [OP_STACK] = rowindep__independent,
-    [OP_SUM] = rowindep__reduce_dims, [OP_MEAN] = rowindep__reduce_dims, [OP_AMAX] = rowindep__reduce_dims,
-    [OP_SOFTMAX] = rowindep__reduce_dim, [OP_LOG_SOFTMAX] = rowindep__reduce_dim,
-    [OP_LAYER_NORM] = rowindep__layer_norm, [OP_RMS_NORM] = rowindep__rms_norm,
-    [OP_EMBEDDING] = rowindep__embedding, [OP_FORMAT_CAST] = rowindep__independent,
-    [OP_QUANT_MATMUL] = rowindep__contract,
-    [OP_DEQUANT_SWIGLU_QUANT] = rowindep__dequant_swiglu_quant, [OP_SWIGLU] = rowindep__swiglu,
-    [OP_COPY] = rowindep__store, [OP_SLICE_STORE] = rowindep__store,
-    [OP_COS] = rowindep__independent, [OP_SIN] = rowindep__independent,
-    [OP_RECIPROCAL] = rowindep__independent, [OP_SQUARE] = rowindep__independent,
-    [OP_SIGN] = rowindep__independent, [OP_FLOOR] = rowindep__independent, [OP_CEIL] = rowindep__independent,
-    [OP_ROUND] = rowindep__independent, [OP_ERF] = rowindep__independent, [OP_LOG1P] = rowindep__independent,
-    [OP_EXPM1] = rowindep__independent, [OP_SOFTPLUS] = rowindep__independent,
-    [OP_LEAKY_RELU] = rowindep__independent, [OP_HARDSWISH] = rowindep__independent,
-    [OP_MISH] = rowindep__independent, [OP_CLAMP] = rowindep__independent,
-    [OP_CLAMP_MIN] = rowindep__independent, [OP_CLAMP_MAX] = rowindep__independent,
-    [OP_MAXIMUM] = rowindep__independent, [OP_MINIMUM] = rowindep__independent,
-    [OP_POW_T] = rowindep__independent,
-    /* -- creation and constants -- */
-    [OP_ARANGE] = rowindep__arange,
-    /* -- shape -- */
-    [OP_TRIU] = rowindep__independent, [OP_TRIL] = rowindep__independent,
-    [OP_EXPAND] = rowindep__independent, [OP_FLIP] = rowindep__flip_roll, [OP_ROLL] = rowindep__flip_roll,
-    [OP_SLICE_DYN] = rowindep__slice_dyn,
-    /* -- comparison, selection, bool -- */
-    [OP_EQ] = rowindep__independent,
-    [OP_NE] = rowindep__independent,
-    [OP_LT] = rowindep__independent,
-    [OP_LE] = rowindep__independent,
-    [OP_GT] = rowindep__independent,
-    [OP_GE] = rowindep__independent,
-    [OP_LOGICAL_AND] = rowindep__independent,
-    [OP_LOGICAL_OR] = rowindep__independent,
-    [OP_LOGICAL_XOR] = rowindep__independent,
-    [OP_LOGICAL_NOT] = rowindep__independent,
-    [OP_BITWISE_AND] = rowindep__independent,
-    [OP_BITWISE_OR] = rowindep__independent,
-    [OP_BITWISE_XOR] = rowindep__independent,
-    [OP_BITWISE_NOT] = rowindep__independent,
-    [OP_ISNAN] = rowindep__independent,
-    [OP_ISINF] = rowindep__independent,
-    [OP_ISFINITE] = rowindep__independent,
-    [OP_WHERE] = rowindep__independent,
-    [OP_MASKED_FILL] = rowindep__store,
-    [OP_REDUCE_ANY] = rowindep__reduce_dims,
-    [OP_REDUCE_ALL] = rowindep__reduce_dims,
-    /* -- reductions, sorting, contractions -- */
-    [OP_AMIN] = rowindep__reduce_dims, [OP_PROD] = rowindep__reduce_dims,
-    [OP_TOPK] = rowindep__reduce_dim, [OP_SORT] = rowindep__reduce_dim, [OP_ARGSORT] = rowindep__reduce_dim,
-    [OP_MAX_DIM] = rowindep__reduce_dim, [OP_MIN_DIM] = rowindep__reduce_dim,
-    [OP_ARGMAX] = rowindep__reduce_dim, [OP_ARGMIN] = rowindep__reduce_dim,
-    [OP_CUMSUM] = rowindep__reduce_dim,   /* conservative: padding after the rows leaves them alone */
-    /* -- indexing and scatter -- */
-    [OP_INDEX_SELECT] = rowindep__index_read, [OP_GATHER] = rowindep__gather,
-    [OP_INDEX] = rowindep__index_read, [OP_INDEX_PUT] = rowindep__scatter,
-    [OP_SCATTER] = rowindep__scatter, [OP_SCATTER_ADD] = rowindep__scatter,
-    [OP_INDEX_ADD] = rowindep__scatter, [OP_INDEX_COPY] = rowindep__scatter,
-    /* -- neural net -- */
-    [OP_SDPA] = rowindep__sdpa, [OP_CONV] = rowindep__per_sample,
-    [OP_BATCH_NORM] = rowindep__independent, [OP_GROUP_NORM] = rowindep__per_sample,
-    [OP_MAX_POOL2D] = rowindep__pool, [OP_AVG_POOL2D] = rowindep__pool,
-    [OP_ADAPTIVE_AVG_POOL2D] = rowindep__pool, [OP_ADAPTIVE_MAX_POOL2D] = rowindep__pool,
-    [OP_UPSAMPLE_NEAREST2D] = rowindep__pool, [OP_UPSAMPLE_BILINEAR2D] = rowindep__pool,
-    /* -- torch_npu fused ops -- */
-    [OP_MOE_GATING_TOP_K] = rowindep__npu_last_dim,
-    [OP_ADD_RMS_NORM] = rowindep__add_rms_norm, [OP_ROTARY_MUL] = rowindep__npu_last_dim,
-    [OP_DYNAMIC_QUANT] = rowindep__npu_last_dim, [OP_MOE_GATING_TOP_K_SOFTMAX] = rowindep__moe_gating,
-    [OP_FUSED_ATTENTION] = rowindep__attention,
-    [OP_SCATTER_UPDATE] = rowindep__scatter_update, [OP_SCATTER_ND_UPDATE] = rowindep__scatter_update,
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = rowindep__##rowrule,
+#include "../ir/ops.def"
+#undef OP
 };
 
 int plan_rowindep_has_rule(OpKind kind)

@@ -1,6 +1,6 @@
 /*
  * kernels_gemm.c - libtngcrt's own float32 GEMM for the small and medium
- * shapes of linear / matmul / bmm / addmm (issue 18): B packed into panels
+ * shapes of linear / matmul / bmm / addmm: B packed into panels
  * of TNGRT_GEMM_NR (32) columns, k rows each (zero padded), read by a
  * register-blocked microkernel that broadcasts A's elements through any
  * strides (no packing of A: transposed and permuted A need no copy) and
@@ -775,7 +775,7 @@ TNGRT_GEMM_INLINE float tngrt_gemm__dot1(int64_t k, const float *ai, const float
 
 /* The dot-product case (brs 1, acs 1: a Linear's weight read in place)
  * for a B too large for the caches, where the product is bound by reading
- * B once (decode's GEMV: issue 18). Four of B's columns (the weight's
+ * B once (decode's GEMV). Four of B's columns (the weight's
  * rows, contiguous: one sequential stream) at a time, dotted with every
  * row of A while they are in cache, so B is read from memory once
  * whatever m is (the four-column loop below reads it m times); each load
@@ -879,7 +879,7 @@ TNGRT_GEMM_INLINE void tngrt_gemm__stream_body(int64_t m, int64_t n, int64_t k, 
  * C at a time, each one vector of 16 lanes summing a[i][kk] * B[kk] over
  * kk in order. The packed path's 32-column panels would be half empty,
  * and packing into the heap and the microkernel's dispatch cost more than
- * these products (issue 18: 8 heads of 10 x 16 x 10 in 1.6 us that way). */
+ * these products (8 heads of 10 x 16 x 10 took 1.6 us that way). */
 TNGRT_GEMM_INLINE void tngrt_gemm__tiny_body(int64_t m, int64_t n, int64_t k, const float *a,
                                              int64_t ars, int64_t acs, const float *b,
                                              int64_t brs, int64_t bcs, float *c, int64_t ldc)

@@ -1,6 +1,6 @@
 /*
  * kernels_reduce.c - the reductions, sorting and contractions family's
- * kernels of libtngcrt (issue 16): each tngrt_kernel_X of tngrt_kernels.h
+ * kernels of libtngcrt: each tngrt_kernel_X of tngrt_kernels.h
  * instantiates the inline body tngrt_impl_X of tngrt_impl_reduce.h with
  * shapes read at run time, as kernels.c does.
  */

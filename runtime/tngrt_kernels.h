@@ -1,6 +1,6 @@
 /*
  * tngrt_kernels.h - the CPU kernels of libtngcrt, one per operator family
- * of DESIGN.md, called by generated bundle code.
+ * of tngc (docs/architecture.md), called by generated bundle code.
  *
  * Conventions shared by every kernel:
  * - Every tensor argument is a TngrtArg: a dense C-order buffer with a
@@ -31,7 +31,7 @@
  * - Matmuls call CBLAS (OpenBLAS) for float32; half types convert to
  *   float32, multiply, and round once; integer matmuls accumulate in int64.
  *
- * Two forms (issue 4): every kernel body is a static inline function in
+ * Two forms: every kernel body is a static inline function in
  * tngrt_kernel_impl.h named tngrt_impl_<kernel>, with the same parameters.
  * kernels.c instantiates them as the generic functions below (shapes read
  * at run time); generated code for static kernels includes the impl
@@ -52,80 +52,30 @@ typedef struct TngrtArg {
     const int64_t *shape;
 } TngrtArg;
 
+/* The elementwise ops, in the order of tngrt_impl_eltwise.h's rows (their
+ * semantics are there). */
 typedef enum TngrtUnaryOp {
-    TNGRT_UN_IDENTITY,   /* cast/copy: out = x converted to out's dtype */
-    TNGRT_UN_NEG,
-    TNGRT_UN_ABS,
-    TNGRT_UN_EXP,
-    TNGRT_UN_LOG,
-    TNGRT_UN_SQRT,
-    TNGRT_UN_RSQRT,
-    TNGRT_UN_RELU,
-    TNGRT_UN_GELU,       /* 0.5 x (1 + erf(x / sqrt 2)) */
-    TNGRT_UN_GELU_TANH,  /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
-    TNGRT_UN_SILU,       /* x * sigmoid(x) */
-    TNGRT_UN_SIGMOID,
-    TNGRT_UN_TANH,
-    TNGRT_UN_POW,        /* x ** p */
-    TNGRT_UN_COS,
-    TNGRT_UN_SIN,
-    TNGRT_UN_RECIPROCAL, /* 1 / x */
-    TNGRT_UN_SQUARE,     /* x * x (integers wrap) */
-    TNGRT_UN_SIGN,       /* -1, 0 or 1 (NaN: 0) */
-    TNGRT_UN_FLOOR,
-    TNGRT_UN_CEIL,
-    TNGRT_UN_ROUND,      /* to the nearest integer, halves to even */
-    TNGRT_UN_ERF,
-    TNGRT_UN_LOG1P,      /* log(1 + x) */
-    TNGRT_UN_EXPM1,      /* exp(x) - 1 */
-    TNGRT_UN_SOFTPLUS,   /* x where p x > q, else log1p(exp(p x)) / p (p beta, q threshold) */
-    TNGRT_UN_LEAKY_RELU, /* x > 0 ? x : p x */
-    TNGRT_UN_HARDSWISH,  /* x * min(max(x + 3, 0), 6) / 6 */
-    TNGRT_UN_MISH,       /* x * tanh(log1p(exp(x))) */
-    TNGRT_UN_CLAMP,      /* min(max(x, p), q); NaN stays NaN */
-    TNGRT_UN_CLAMP_MIN,  /* max(x, p) */
-    TNGRT_UN_CLAMP_MAX,  /* min(x, p) */
-    /* -- creation and constants -- */
-    /* -- shape -- */
-    /* -- comparison, selection, bool -- */
-    /* -- reductions, sorting, contractions -- */
-    /* -- indexing and scatter -- */
-    /* -- neural net -- */
-    /* -- torch_npu fused ops -- */
+#define TNGRT_UNARY(name, f, i) TNGRT_UN_##name,
+#define TNGRT_BINARY(name, f, i)
+#include "tngrt_impl_eltwise.h"
+#undef TNGRT_UNARY
+#undef TNGRT_BINARY
 } TngrtUnaryOp;
 
 typedef enum TngrtBinaryOp {
-    TNGRT_BIN_ADD,       /* a + alpha * b */
-    TNGRT_BIN_SUB,       /* a - alpha * b */
-    TNGRT_BIN_MUL,       /* a * b */
-    TNGRT_BIN_DIV,       /* a / b (float out: true division; integer out:
-                          * floor division, and x / 0 gives 0, never a trap) */
-    TNGRT_BIN_MAX,       /* torch.maximum: NaN when either is NaN */
-    TNGRT_BIN_MIN,       /* torch.minimum */
-    TNGRT_BIN_POW,       /* a ** b (float: powf; integer: exact, wrapping; a negative
-                          * exponent gives 1 / a truncated: 0 but for 1 and -1) */
-    /* -- creation and constants -- */
-    /* -- shape -- */
-    /* -- comparison, selection, bool -- */
-    /* -- reductions, sorting, contractions -- */
-    /* -- indexing and scatter -- */
-    /* -- neural net -- */
-    /* -- torch_npu fused ops -- */
+#define TNGRT_UNARY(name, f, i)
+#define TNGRT_BINARY(name, f, i) TNGRT_BIN_##name,
+#include "tngrt_impl_eltwise.h"
+#undef TNGRT_UNARY
+#undef TNGRT_BINARY
 } TngrtBinaryOp;
 
 typedef enum TngrtReduceOp {
     TNGRT_RED_SUM,       /* float out: float accumulation; integer: int64 */
     TNGRT_RED_MEAN,
     TNGRT_RED_AMAX,      /* float: NaN propagates as in torch.amax */
-    /* -- creation and constants -- */
-    /* -- shape -- */
-    /* -- comparison, selection, bool -- */
-    /* -- reductions, sorting, contractions -- */
     TNGRT_RED_AMIN,      /* as AMAX: the smallest, NaN propagating */
     TNGRT_RED_PROD,      /* float: float product; integer: int64, wrapping */
-    /* -- indexing and scatter -- */
-    /* -- neural net -- */
-    /* -- torch_npu fused ops -- */
 } TngrtReduceOp;
 
 /* ---- elementwise ---- */
@@ -541,9 +491,9 @@ int tngrt_kernel_scatter_update(const TngrtArg *data, const TngrtArg *indices, c
 int tngrt_kernel_scatter_nd_update(const TngrtArg *var, const TngrtArg *indices, const TngrtArg *updates,
                                    TngrtError *err);
 
-/* ---- kernels: gemm (issue 18) ---- */
+/* ---- kernels: gemm ---- */
 
-/* Matmul epilogues (issue 18 item 2, codegen/fuse_gemm.c): the pointwise
+/* Matmul epilogues (codegen/fuse_gemm.c): the pointwise
  * ops that read a Linear's output, applied to each output tile of the
  * GEMM before it is stored. Step s computes v = v op y in float32 (swap:
  * y op v), y the scalar p or x[i * xrs + j * xcs] for output element

@@ -2080,7 +2080,7 @@ aclnnStatus aclnnDequantSwigluQuant(void *workspace, uint64_t workspaceSize,
     aclOpExecutor *executor, aclrtStream stream);
 /* ---- end of aclnn operators ---- */
 
-/* Super kernels (seed 001): 1 segment(s), each between TNGC_SUPER_KERNEL_BEGIN
+/* Super kernels: 1 segment(s), each between TNGC_SUPER_KERNEL_BEGIN
  * (scope, options as written) and TNGC_SUPER_KERNEL_END. */
 
 /* ==== gear 0 ==== */
