@@ -94,7 +94,7 @@ typedef struct InterpFunc InterpFunc;
 typedef struct InterpClass InterpClass;
 typedef struct ConfigObj ConfigObj;       /* entry.c */
 typedef struct CompiledObj CompiledObj;   /* entry.h */
-typedef struct Frame Frame;               /* eval.c */
+typedef struct Frame Frame;               /* frame.c */
 typedef struct Interp Interp;
 
 /* Attributes of an instance, in assignment order (state_dict order). */
