@@ -12,7 +12,7 @@
 #   1. an object file's undefined symbol that another object file defines
 #      (`nm`: calls of functions and uses of variables);
 #   2. a call of a function a header defines (static inline helpers): the
-#      sources with comments stripped (`cc -fpreprocessed`), a function is
+#      sources with comments stripped (`gcc -fpreprocessed`), a function is
 #      defined at brace depth 0, a call is NAME( inside a body or a
 #      #define; a file calls header H's function NAME when it includes H
 #      (directly or through other headers) and defines no NAME itself;
@@ -34,7 +34,7 @@ case ${2:-} in
 esac
 cd "$root" || exit 2
 dirs="support frontend/python frontend/diag frontend/lint frontend/lower ir hostlog planner codegen runtime"
-CC=${CC:-cc}
+command -v gcc > /dev/null 2>&1 || { echo "call_graph: needs gcc (gcc -fpreprocessed strips comments)" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -81,7 +81,9 @@ for d in $dirs .; do
             p=$(printf '%s\n' "$p" | awk -F/ '{n=0; for(i=1;i<=NF;i++){ if($i==".."){ if(n>0)n--; } else if($i!="."){ s[++n]=$i } } o=s[1]; for(i=2;i<=n;i++) o=o"/"s[i]; print o}')
             printf '%s inc %s\n' "$f" "$p"
         done
-        "$CC" -fpreprocessed -dD -E -P -x c "$f" 2>/dev/null | awk -v f="$f" '
+        gcc -fpreprocessed -dD -E -P -x c "$f" > "$tmp/pp" 2> /dev/null ||
+            { echo "call_graph: gcc -fpreprocessed could not read $f" >&2; exit 2; }
+        awk -v f="$f" '
         BEGIN {
             split("if while for switch return sizeof defined _Alignof _Generic __attribute__ " \
                   "__typeof__ typeof _Static_assert", kw, " ")
@@ -128,7 +130,7 @@ for d in $dirs .; do
                 }
             }
         }
-        END { if (depth != 0) print f, "unbalanced", depth }'
+        END { if (depth != 0) print f, "unbalanced", depth }' "$tmp/pp"
     done
 done > "$tmp/src"
 if grep -q ' unbalanced ' "$tmp/src"; then
