@@ -1737,7 +1737,7 @@ int main(int argc, char **argv)
             size_t mb = job.limits.max_mb ? job.limits.max_mb : INTERP_DEFAULT_MAX_MB;
             ast_set_memory_limit(mb > SIZE_MAX >> 20 ? SIZE_MAX : mb << 20, "--max-memory");
         }
-        job.modules = scanmods_new(job.import_dirs.v, job.import_dirs.n);
+        job.modules = scanmods_new(job.import_dirs.v, job.import_dirs.n, scanfile_load_with, scanfile_free);
         status = job.dump ? run_dump(&job) : cmd->run(&job);
         scanmods_free(job.modules);
     }

@@ -25,26 +25,6 @@ const char *emit_dtype_enum(DType t)
     return t > DT_UNKNOWN && t < DT__count ? dtype_enum[t] : "TNGRT_F32";
 }
 
-/* ---- targets --------------------------------------------------------------- */
-
-static const Target targets[] = {
-    {"cpu", "CPU", emit_cpu, 1},
-    {"acl", "Ascend NPU (AscendCL)", emit_acl, 0},
-};
-
-const Target *target_find(const char *name)
-{
-    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
-        if (!strcmp(targets[i].name, name))
-            return &targets[i];
-    return NULL;
-}
-
-const char *target_names(void)
-{
-    return "cpu, acl";
-}
-
 /* ---- state ------------------------------------------------------------------ */
 
 void emit_init(Emit *E, const Plan *p, const GenOptions *opt, DiagList *diags)

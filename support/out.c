@@ -39,16 +39,6 @@
 
 /* ---- one file ------------------------------------------------------------- */
 
-char *path_dir(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return xstrdup(".");
-    if (slash == path)
-        return xstrdup("/");
-    return xstrndup(path, (size_t)(slash - path));
-}
-
 /* Creates DIR/.tngc-tmp-<pid>-XXXXXX with O_EXCL and the given mode (the
  * umask applies), or, when link_from is not NULL, as a hard link to it;
  * returns the fd (0 for a link), or -1 with errno. */

@@ -191,9 +191,14 @@ struct ScanFile {
  * in one file is seen where another file uses it (docs/rules.md). */
 typedef struct ScanModules ScanModules;
 
+/* How a run's modules are read and freed: scanfile_load_with and
+ * scanfile_free, passed in by the caller, so that scan_modules.c calls
+ * nothing of scan.c (scan.c calls scanmods_get). */
+typedef int (*ScanModLoad)(ScanFile *self, const char *path, ScanModules *mods, char *err, size_t errlen);
+typedef void (*ScanModFree)(ScanFile *self);
 /* A run's modules with the -I folders dirs[0..ndirs) (copied) and
- * TNGC_PATH's. */
-ScanModules *scanmods_new(const char *const *dirs, size_t ndirs);
+ * TNGC_PATH's, each read with load and freed with free_file. */
+ScanModules *scanmods_new(const char *const *dirs, size_t ndirs, ScanModLoad load, ScanModFree free_file);
 void scanmods_free(ScanModules *self);
 /* The scanned module name (dotted identifiers; level > 0: a relative
  * import, level dots, found from the folder of importer) imported by the

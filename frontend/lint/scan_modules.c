@@ -2,8 +2,9 @@
  * scan_modules.c - the modules that scanned files import (scan.h,
  * ScanModules): found along the search path plan uses (the importing
  * file's folder, -I DIRs, TNGC_PATH), each read, parsed and scanned once
- * per run and kept to the end of the run, as the configs and backends a
- * file imports point into them.
+ * per run (by the loader scanmods_new is given: scanfile_load_with, which
+ * calls scanmods_get for the file's own imports) and kept to the end of
+ * the run, as the configs and backends a file imports point into them.
  *
  * Module names become paths safely: only identifiers are looked up, and a
  * file counts only when it is a regular file whose real path lies under
@@ -30,6 +31,8 @@ struct ScanModules {
     VEC(char *) keys;      /* real paths, the keys of by_real */
     VEC(ScanMod *) mods;
     StrMap by_real;        /* real path -> ScanMod* */
+    ScanModLoad load;      /* scanfile_load_with */
+    ScanModFree free_file; /* scanfile_free */
 };
 
 /* modname_search_path's add: one folder more on the path. */
@@ -39,9 +42,11 @@ static void scanmods__add_dir(void *ctx, char *dir)
     VEC_PUSH(self->dirs, dir);
 }
 
-ScanModules *scanmods_new(const char *const *dirs, size_t ndirs)
+ScanModules *scanmods_new(const char *const *dirs, size_t ndirs, ScanModLoad load, ScanModFree free_file)
 {
     ScanModules *self = xcalloc(1, sizeof *self);
+    self->load = load;
+    self->free_file = free_file;
     modname_search_path(dirs, ndirs, scanmods__add_dir, self);
     return self;
 }
@@ -52,7 +57,7 @@ void scanmods_free(ScanModules *self)
         return;
     for (size_t i = 0; i < self->mods.n; i++) {
         if (self->mods.v[i]->state)
-            scanfile_free(&self->mods.v[i]->sf);
+            self->free_file(&self->mods.v[i]->sf);
         free(self->mods.v[i]);
     }
     for (size_t i = 0; i < self->dirs.n; i++)
@@ -111,7 +116,7 @@ static const ScanFile *scanmods__scan(ScanModules *self, const char *shown, cons
     strmap_put(&self->by_real, key, m);
     m->state = 1;
     char err[512];
-    if (scanfile_load_with(&m->sf, shown, self, err, sizeof err) != 0) {
+    if (self->load(&m->sf, shown, self, err, sizeof err) != 0) {
         m->state = 0;   /* unreadable: as if it were not there */
         return NULL;
     }

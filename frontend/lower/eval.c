@@ -22,21 +22,19 @@
  * it. Calls dispatch on what is called (eval_call_obj, installed as the
  * run's interp_call): script functions and classes here, TorchAir entry
  * points in entry.c, builtins in builtins.c, the torch library in
- * torchlib.c; operators and subscripts of values are pyops.c's.
+ * torchlib.c; operators and subscripts of values are pyops.c's. The
+ * frames are frame.c's, the step budget and loops loop.c's, and the calls
+ * of the layers below (the library, builtins, methods) libcall.c's.
  */
 #include "eval.h"
+#include "frame.h"
 #include "imports.h"
+#include "libcall.h"
+#include "loop.h"
 #include "pyformat.h"
 
 #include <stdio.h>
 #include <string.h>
-
-struct Frame {
-    StrMap vars;           /* name -> Obj* */
-    StrMap globals_decl;   /* names declared global (value: non-NULL) */
-    Frame *parent;         /* enclosing function scope, NULL for the module */
-    int kept;              /* a closure refers to it: lives until the end of the run */
-};
 
 /* How a statement ends. */
 typedef enum Flow { FLOW_NEXT, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE, FLOW_ABORT } Flow;
@@ -56,114 +54,7 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node);
 static int assign_target(Interp *I, Frame *f, int32_t target, Obj *val);
 
 /* ===================================================================== */
-/* Frames                                                                */
-/* ===================================================================== */
-
-/*
- * A frame lives while its call (comprehension, class body) runs, unless a
- * function or lambda defined in it keeps it as its closure: then it lives
- * until the end of the run, with the frames around it. Memory therefore
- * follows the call depth, not the number of calls.
- */
-static size_t frame_bytes(const Frame *f)
-{
-    return sizeof *f + (f->vars.cap + f->globals_decl.cap) * (sizeof(const char *) + sizeof(void *));
-}
-
-/* A new frame (a call, a comprehension, a class body) inside parent. */
-static Frame *interp_frame_in(Interp *I, Frame *parent)
-{
-    Frame *f = xcalloc(1, sizeof *f);
-    f->parent = parent;
-    interp_charge(I, frame_bytes(f));
-    return f;
-}
-#define interp_frame(parent) interp_frame_in(I, parent)
-
-/* f (and the frames around it) outlive their calls: a closure refers to them. */
-static void frame_keep(Interp *I, Frame *f)
-{
-    for (; f && !f->kept; f = f->parent) {
-        f->kept = 1;
-        VEC_PUSH(I->frames, f);
-    }
-}
-
-/* The end of f's call: frees it unless kept. */
-static void frame_release(Interp *I, Frame *f)
-{
-    if (f->kept)
-        return;
-    interp_uncharge(I, frame_bytes(f));
-    strmap_free(&f->vars);
-    strmap_free(&f->globals_decl);
-    free(f);
-}
-
-/* Sets key in one of f's maps, charging its growth. */
-static void frame_put(Interp *I, Frame *f, StrMap *map, const char *key, void *val)
-{
-    size_t before = frame_bytes(f);
-    strmap_put(map, key, val);
-    size_t after = frame_bytes(f);
-    if (after > before)
-        interp_charge(I, after - before);
-}
-
-/* Frees the kept frames at the end of the run. */
-static void frames_free(Interp *I)
-{
-    for (size_t i = 0; i < I->frames.n; i++) {
-        strmap_free(&I->frames.v[i]->vars);
-        strmap_free(&I->frames.v[i]->globals_decl);
-        free(I->frames.v[i]);
-    }
-    VEC_FREE(I->frames);
-}
-
-/* name: f's scopes outwards, then the module's (LEGB without builtins). */
-static Obj *frame_lookup(Interp *I, Frame *f, const char *name)
-{
-    for (; f; f = f->parent) {
-        Obj *o = strmap_get(&f->vars, name);
-        if (o)
-            return o;
-    }
-    return strmap_get(&I->globals->vars, name);
-}
-
-/* Binds name (a string of the run: node_str, the arena) in f. */
-static void frame_assign(Interp *I, Frame *f, const char *name, Obj *val)
-{
-    if (strmap_get(&f->globals_decl, name))
-        f = I->globals;
-    /* a host call's own frame is not seen by a trace: no copy needed */
-    frame_put(I, f, &f->vars, name, f->kept || I->tracing ? obj_stored(I, val) : val);
-}
-
-/* ===================================================================== */
-/* Steps                                                                 */
-/* ===================================================================== */
-
-/* One statement or loop iteration: counts it against INTERP_MAX_STEPS and
- * the budget; 0 when the run stops. */
-static int step(Interp *I, int32_t node)
-{
-    if (I->aborted)
-        return 0;
-    interp_work(I, 1);
-    interp_charge_graph(I);
-    if (I->aborted)
-        return 0;
-    if (++I->steps > INTERP_MAX_STEPS) {
-        interp_limit(I, node, "the script runs more than 2,000,000 statements");
-        return 0;
-    }
-    return 1;
-}
-
-/* ===================================================================== */
-/* Literals and loops                                                    */
+/* Literals                                                              */
 /* ===================================================================== */
 
 /* The object of a literal's value (value.c). */
@@ -331,61 +222,6 @@ static Obj *eval_fstring(Interp *I, Frame *f, int32_t n, int raw)
     return r;
 }
 
-/* builtins_iter without the copy for a host tuple or list, for callers
- * that run no script code while they read the items (which could change
- * them). */
-static Obj *iter_view(Interp *I, Obj *o, int32_t node)
-{
-    if (!I->tracing && (o->kind == O_TUPLE || o->kind == O_LIST))
-        return o;
-    return builtins_iter(I, o, node);
-}
-
-/* What a loop iterates: a range item by item (no list of its ints), a
- * tuple as it is (it cannot change while the body runs), anything else
- * as a copy of its items (builtins_iter). */
-typedef struct LoopIter {
-    Obj *items;            /* NULL for a range */
-    int64_t start, step;
-    size_t n;
-    Obj *iter;             /* an iterator (iter()): each item taken advances it, from base */
-    size_t base;
-} LoopIter;
-
-/* for x in o: what the loop iterates (0 when o is not known). */
-static int loop_begin(Interp *I, Obj *o, int32_t node, LoopIter *it)
-{
-    memset(it, 0, sizeof *it);
-    if (o->kind == O_RANGE && o->items[2]->i != 0) {
-        uint64_t count;
-        if (!obj_range(I, o, node, ITER_LOOP, &it->start, &it->step, &count))
-            return 0;
-        it->n = (size_t)count;
-        return 1;
-    }
-    if (o->kind == O_ITER) {   /* what is left of it; a break leaves the rest */
-        Obj *src = o->self_obj;
-        it->iter = o;
-        it->base = (size_t)o->i < src->n ? (size_t)o->i : src->n;
-        it->items = obj_seq(I, O_LIST);
-        for (size_t k = it->base; k < src->n; k++)
-            obj_push(I, it->items, interp_trace_in(I, src->items[k], node));
-        it->n = it->items->n;
-        return 1;
-    }
-    it->items = o->kind == O_TUPLE ? iter_view(I, o, node) : builtins_iter(I, o, node);
-    it->n = it->items ? it->items->n : 0;
-    return it->items != NULL;
-}
-
-/* Item k of a loop begun by loop_begin. */
-static Obj *loop_item(Interp *I, const LoopIter *it, size_t k)
-{
-    if (it->iter)
-        it->iter->i = (int64_t)(it->base + k + 1);
-    return it->items ? it->items->items[k] : obj_int(I, obj_range_at(it->start, it->step, k));
-}
-
 /* ===================================================================== */
 /* Calls                                                                 */
 /* ===================================================================== */
@@ -442,7 +278,7 @@ static CallArgs eval_args(Interp *I, Frame *f, int32_t arglist, int32_t node)
                 VEC_PUSH(b.kw, eval(I, f, value));
             } else if (nd->kind == NK_list_splat) {
                 Obj *o = eval(I, f, child(I, c, 0) >= 0 ? child(I, c, 0) : c);
-                Obj *items = iter_view(I, o, c);
+                Obj *items = loop_view(I, o, c);
                 if (!items) {
                     star = 1;
                     continue;
@@ -500,98 +336,6 @@ static InterpFunc *func_new(Interp *I, Frame *f, int32_t def, InterpClass *cls, 
     return fn;
 }
 
-/* Binds a call's arguments to fn's parameters in frame fr. */
-/* While tracing, arguments that no parameter takes are Python's
- * TypeError: reported rather than dropped. */
-static void bind_extra_args(Interp *I, InterpFunc *fn, int32_t ps, size_t used_pos, CallArgs *a)
-{
-    int has_varargs = 0, has_varkw = 0;
-    FOR_CHILDREN(I, ps, p) {
-        int kind;
-        obj_param_name(I, p, &kind);
-        has_varargs |= kind == 1;
-        has_varkw |= kind == 2;
-    }
-    if (!has_varargs && used_pos < a->npos)
-        interp_diag(I, a->node, RULE_TNG205, "%s takes %zu positional arguments but this call passes %zu",
-                    fn->qualname, used_pos, a->npos);
-    for (size_t k = 0; !has_varkw && k < a->nkw; k++) {
-        int found = 0;
-        FOR_CHILDREN(I, ps, p) {
-            int kind;
-            const char *n = obj_param_name(I, p, &kind);
-            found |= kind == 0 && n && strcmp(n, a->kwnames[k]) == 0;
-        }
-        if (!found)
-            interp_diag(I, a->node, RULE_TNG205, "%s has no parameter '%s'", fn->qualname, a->kwnames[k]);
-    }
-}
-
-/* f(args) calling def f(a, b=1, *rest, k, **kw): binds the call's
- * arguments to fn's parameters in frame fr (self_obj as the first). */
-static void bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, CallArgs *a)
-{
-    int32_t ps = obj_func_params(I, fn->node);
-    size_t pi = 0, ai = 0, idx = 0;
-    int kwonly = 0;
-    if (ps < 0)
-        return;
-    FOR_CHILDREN(I, ps, p) {
-        int kind;
-        const char *name = obj_param_name(I, p, &kind);
-        Obj *val = NULL;
-        if (kind == 3) {
-            kwonly = 1;
-        } else if (kind == 1) {
-            Obj *rest = obj_seq(I, O_TUPLE);
-            for (; ai < a->npos; ai++)
-                obj_push(I, rest, a->pos[ai]);
-            val = a->has_star ? obj_unknown(I, NULL) : rest;
-            kwonly = 1;
-        } else if (kind == 2) {
-            Obj *d = obj_seq(I, O_DICT);
-            for (size_t k = 0; k < a->nkw; k++) {
-                int used = 0;
-                int32_t q = ps;
-                FOR_CHILDREN(I, q, p2) {
-                    int k2;
-                    const char *n2 = obj_param_name(I, p2, &k2);
-                    if (k2 == 0 && n2 && strcmp(n2, a->kwnames[k]) == 0)
-                        used = 1;
-                }
-                if (!used) {
-                    obj_push(I, d, obj_str(I, a->kwnames[k]));
-                    obj_push(I, d, a->kw[k]);
-                }
-            }
-            val = d;
-        } else if (pi == 0 && self_obj) {
-            val = self_obj;
-        } else {
-            if (!kwonly && ai < a->npos)
-                val = a->pos[ai++];
-            else if (name)
-                val = args_kw(a, name);
-            if (!val && fn->defaults[idx])
-                val = fn->defaults[idx];
-            if (!val && I->tracing && !a->has_star) {
-                interp_diag(I, a->node, RULE_TNG205, "missing argument '%s' in this call of %s",
-                            name ? name : "?", fn->qualname);
-                val = obj_unknown_reported(I);
-            }
-            if (!val)
-                val = obj_unknown(I, "a missing argument");
-        }
-        if (kind != 3)
-            pi++;
-        if (name && val)
-            frame_assign(I, fr, name, val);
-        idx++;
-    }
-    if (I->tracing && !a->has_star)
-        bind_extra_args(I, fn, ps, ai, a);
-}
-
 /* f(args) for a def or lambda of the script: binds, runs the body, returns
  * what its return statement gives (None without one). */
 static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
@@ -603,7 +347,7 @@ static Obj *call_func(Interp *I, InterpFunc *fn, Obj *self_obj, CallArgs *a)
     Frame *fr = interp_frame(fn->closure);
     ImpSaved in;
     int switched = imports_enter(I, fn->mod, &in);   /* a def of another module: its code */
-    bind_params(I, fn, fr, self_obj, a);
+    frame_bind_params(I, fn, fr, self_obj, a);
     I->depth++;
     Obj *ret;
     int32_t body = ast_field(I->ast, fn->node, F_body);
@@ -706,51 +450,6 @@ static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
     return inst;
 }
 
-/* 1 when self or an argument is (or holds) an unknown already reported. */
-static int args_reported(const Obj *self, const CallArgs *a)
-{
-    int reported = self && obj_is_reported(self);
-    for (size_t i = 0; i < a->npos + a->nkw; i++)   /* torch.cat([y, y]) with y reported */
-        reported |= obj_reported(i < a->npos ? a->pos[i] : a->kw[i - a->npos]);
-    return reported;
-}
-
-/* f(args) of the library returned r: while tracing, an unknown result must
- * have a reported cause. When the library reported nothing (ndiag
- * unchanged) and an argument was an unknown nobody reported, that argument
- * is the cause: report it. */
-static Obj *trace_result(Interp *I, size_t ndiag, Obj *r, const char *name, Obj *self, CallArgs *a)
-{
-    /* an argument the op reported as not known: its later uses stay quiet */
-    for (size_t i = 0; I->tracing && I->sf->diags.n > ndiag && i < a->npos + a->nkw; i++)
-        obj_mark_reported_since(I, i < a->npos ? a->pos[i] : a->kw[i - a->npos], ndiag);
-    if (!r || r->kind != O_UNKNOWN || obj_is_reported(r))
-        return r;
-    if (!I->tracing)   /* host code: an unknown made from a reported one stays quiet too */
-        return args_reported(self, a) ? obj_unknown_reported(I) : r;
-    if (I->sf->diags.n == ndiag) {
-        Obj *cause = self && self->kind == O_UNKNOWN ? self : NULL;
-        const char *what = "the tensor";
-        for (size_t i = 0; !cause && i < a->npos + a->nkw; i++) {
-            Obj *o = i < a->npos ? a->pos[i] : a->kw[i - a->npos];
-            if (o->kind == O_UNKNOWN && !obj_is_reported(o)) {
-                cause = o;
-                what = i < a->npos ? interp_printf(I, "argument %zu of %s%s", i + 1, self ? "." : "", name)
-                                   : interp_printf(I, "argument '%s' of %s%s", a->kwnames[i - a->npos],
-                                                  self ? "." : "", name);
-            }
-        }
-        int reported_arg = args_reported(self, a);
-        if (cause)
-            interp_need(I, cause, a->node, what);
-        else if (!reported_arg)   /* unknowns from reported causes stay quiet */
-            interp_diag(I, a->node, RULE_TNG205, "the result of %s%s is not known at compile time",
-                        self ? "." : "", name);
-    }
-    obj_mark_reported(I, r);
-    return r;
-}
-
 static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a);
 
 /* inst(args): an instance of a script class (its forward or __call__, a
@@ -772,63 +471,7 @@ static Obj *call_instance(Interp *I, Obj *callee, CallArgs *a)
         return interp_break(I, a->node, RULE_TNG202, "instance of %s is not callable", callee->cls->name);
     }
     size_t ndiag = I->sf->diags.n;
-    return trace_result(I, ndiag, torchlib_call_module(I, callee, a), callee->s, NULL, a);
-}
-
-/* f(args) for a library callable: a TorchAir or torch entry point, a
- * Python builtin, a torch function */
-static Obj *call_library(Interp *I, Obj *callee, CallArgs *a)
-{
-    Obj *r = entry_call(I, callee->s, a);
-    if (r || (r = imports_call_external(I, callee->s, a)))
-        return r;
-    size_t ndiag = I->sf->diags.n;
-    int checked;
-    r = builtins_call(I, callee->s, a, &checked);
-    if (!r)
-        r = torchlib_call(I, callee->s, NULL, a);
-    else if (!checked)
-        return r;
-    r = trace_result(I, ndiag, r, callee->s, NULL, a);
-    if (r)
-        return r;
-    if (strncmp(callee->s, "super", 5) == 0)
-        return obj_none(I);
-    if (strncmp(callee->s, "torch.", 6) == 0 || strncmp(callee->s, "torch_npu.", 10) == 0)
-        return interp_break(I, a->node, RULE_TNG203, "%s is not among the operators tngc "
-                            "compiles (docs/rules.md, TNG203)", callee->s);
-    return interp_break(I, a->node, RULE_TNG202, "call of '%s', which tngc cannot lower", callee->s);
-}
-
-/* obj.m(args) for a method of a list, dict, module or tensor */
-static Obj *call_method(Interp *I, Obj *callee, CallArgs *a)
-{
-    Obj *self = callee->self_obj;
-    Obj *r = NULL;
-    if (self->kind == O_UNKNOWN) {   /* a container forgotten since the method was looked up */
-        if (I->tracing)
-            interp_need(I, self, a->node, "the object whose method is called here");
-        return obj_is_reported(self) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
-    }
-    if (self->kind == O_LIST || self->kind == O_DICT || self->kind == O_SET)
-        r = builtins_container_method(I, callee->s, self, a);
-    else if (self->kind == O_STR)
-        r = builtins_str_method(I, callee->s, self, a);
-    else if (self->kind == O_INST)
-        r = torchlib_module_method(I, callee->s, self, a);
-    if (!r && self->kind == O_TENSOR)
-        self = interp_trace_in(I, self, a->node);
-    if (!r && (self->kind == O_TENSOR || self->kind == O_INST)) {
-        size_t ndiag = I->sf->diags.n;
-        r = torchlib_call(I, callee->s, self, a);
-        if (self->kind == O_TENSOR)
-            r = trace_result(I, ndiag, r, callee->s, self, a);
-    }
-    if (r)
-        return r;
-    if (self->kind == O_TENSOR)
-        return interp_break(I, a->node, RULE_TNG203, "tensor method '%s' is not in the compilable subset", callee->s);
-    return interp_break(I, a->node, RULE_TNG202, "call of method '%s', which tngc cannot lower", callee->s);
+    return libcall_result(I, ndiag, torchlib_call_module(I, callee, a), callee->s, NULL, a);
 }
 
 /* p(args) for p = functools.partial(func, *pargs, **pkw): func(*pargs,
@@ -875,9 +518,9 @@ static Obj *eval_call_obj(Interp *I, Obj *callee, CallArgs *a)
     case O_COMPILED:
         return entry_call_compiled(I, callee, a);
     case O_BUILTIN:
-        return call_library(I, callee, a);
+        return libcall_function(I, callee, a);
     case O_METHOD:
-        return call_method(I, callee, a);
+        return libcall_method(I, callee, a);
     case O_PARTIAL:
         return call_partial(I, callee, a);
     case O_UNKNOWN:
@@ -1306,7 +949,7 @@ static void comprehension_loop(Interp *I, Frame *f, int32_t n, int32_t clause, O
         out->kind = O_UNKNOWN;
         return;
     }
-    for (size_t i = 0; i < it.n && step(I, clause); i++) {
+    for (size_t i = 0; i < it.n && loop_step(I, clause); i++) {
         assign_target(I, f, left, loop_item(I, &it, i));
         comprehension_loop(I, f, n, next, out, is_dict);
         if (out->kind == O_UNKNOWN)
@@ -1367,7 +1010,7 @@ static Obj *eval_sequence(Interp *I, Frame *f, int32_t n, ObjKind kind)
             break;
         }
         if (N(I, c)->kind == NK_list_splat) {
-            Obj *it = iter_view(I, eval(I, f, child(I, c, 0)), c);
+            Obj *it = loop_view(I, eval(I, f, child(I, c, 0)), c);
             if (!it)
                 return obj_unknown(I, NULL);
             for (size_t i = 0; i < it->n; i++)
@@ -1583,7 +1226,7 @@ static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
     }
     case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple:
     case NK_list: case NK_expression_list: {
-        Obj *it = iter_view(I, val, target);
+        Obj *it = loop_view(I, val, target);
         size_t n = 0, star = (size_t)-1;
         FOR_CHILDREN(I, target, c) {
             if (N(I, c)->kind == NK_list_splat_pattern && star == (size_t)-1)
@@ -1683,81 +1326,6 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
     }
     assign_target(I, f, left, res);
     return FLOW_NEXT;
-}
-
-/* ---- code host mode does not run ----
- *
- * Host code skips what it cannot decide: the body of a 'for' over an
- * unknown, the branches of an 'if' on one, the rest of a 'while' whose
- * condition is unknown. Skipping is not doing nothing: what the code would
- * have changed is not known after it. So (1) the names it binds become
- * unknown, and (2) when it may change an object (a store into an attribute
- * or a subscript, 'del', a call of a list or dict mutator), I->skipped
- * counts it: a 'while' whose body skipped such code ends as a 'while' on
- * an unknown condition does, for its condition may read what changed
- * (tests/corpus/deepseek_moe.py's `while len(finished) < 4:` ran 2,000,000
- * statements because the loop that appends the sampled tokens was skipped).
- * Calls are not counted: print() in a skipped branch is common and harmless. */
-
-static int skip_target(Interp *I, Frame *f, int32_t t)
-{
-    if (t < 0)
-        return 0;
-    switch ((NodeKind)N(I, t)->kind) {
-    case NK_identifier:
-        frame_assign(I, f, interp_node_str(I, t), obj_unknown(I, NULL));
-        return 0;
-    case NK_attribute: case NK_subscript:
-        return 1;
-    case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple: case NK_list:
-    case NK_expression_list: case NK_parenthesized_expression: case NK_list_splat_pattern: {
-        int found = 0;
-        FOR_CHILDREN(I, t, c) found |= skip_target(I, f, c);
-        return found;
-    }
-    default:
-        return 0;
-    }
-}
-
-/* Makes the names code n binds unknown; 1 when it may change an object. */
-static int skip_scan(Interp *I, Frame *f, int32_t n, int depth)
-{
-    if (n < 0 || depth > INTERP_MAX_NEST)
-        return 0;
-    int found = 0;
-    switch ((NodeKind)N(I, n)->kind) {
-    case NK_function_definition: case NK_class_definition: case NK_lambda:
-    case NK_list_comprehension: case NK_generator_expression: case NK_dictionary_comprehension:
-    case NK_set_comprehension:
-        return 0;   /* not run there, or names of their own */
-    case NK_assignment: case NK_augmented_assignment: case NK_for_statement:
-        found = skip_target(I, f, ast_field(I->ast, n, F_left));
-        break;
-    case NK_named_expression:
-        found = skip_target(I, f, ast_field(I->ast, n, F_name));
-        break;
-    case NK_delete_statement:
-        found = 1;
-        break;
-    case NK_call: {
-        int32_t fn = ast_field(I->ast, n, F_function);
-        int32_t attr = fn >= 0 && N(I, fn)->kind == NK_attribute ? ast_field(I->ast, fn, F_attribute) : -1;
-        found = attr >= 0 && builtins_container_mutator(interp_node_str(I, attr));
-        break;
-    }
-    default:
-        break;
-    }
-    FOR_CHILDREN(I, n, c) found |= skip_scan(I, f, c, depth + 1);
-    return found;
-}
-
-/* Host code skips n (a block, or a clause of an 'if'). */
-static void skip_code(Interp *I, Frame *f, int32_t n)
-{
-    if (!I->tracing && !I->aborted && skip_scan(I, f, n, 0))
-        I->skipped++;
 }
 
 /* del x | del l[i] | del d[k] | del a, b (host code) */
@@ -1903,7 +1471,7 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
         }
         FOR_CHILDREN(I, n, c2)
             if (c2 != cond)
-                skip_code(I, f, c2);
+                frame_skip_code(I, f, c2);
         return FLOW_NEXT;
     }
     if (t)
@@ -1917,7 +1485,7 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
                 if (v->kind == O_TENSOR || v->kind == O_DIM)
                     interp_break(I, ec, RULE_TNG204, "'elif' on a value only known at run time");
                 for (int32_t c3 = c2; c3 >= 0; c3 = N(I, c3)->next)
-                    skip_code(I, f, c3);
+                    frame_skip_code(I, f, c3);
                 return FLOW_NEXT;
             }
             if (et)
@@ -1938,7 +1506,7 @@ static Flow exec_for(Interp *I, Frame *f, int32_t n)
     Obj *src = eval(I, f, right);
     LoopIter it;
     if (!loop_begin(I, src, right, &it)) {
-        skip_code(I, f, n);   /* the target and the body */
+        frame_skip_code(I, f, n);   /* the target and the body */
         if (I->sf->diags.n > ndiag)
             return FLOW_NEXT;
         if (src->kind == O_TENSOR || src->kind == O_DIM || (I->tracing && src->kind != O_UNKNOWN))
@@ -1951,7 +1519,7 @@ static Flow exec_for(Interp *I, Frame *f, int32_t n)
         return FLOW_NEXT;
     }
     for (size_t i = 0; i < it.n; i++) {
-        if (!step(I, n))
+        if (!loop_step(I, n))
             return FLOW_ABORT;
         assign_target(I, f, left, loop_item(I, &it, i));
         Flow fl = exec_block(I, f, body);
@@ -1974,13 +1542,13 @@ static Flow exec_while(Interp *I, Frame *f, int32_t n)
     int32_t cond = ast_field(I->ast, n, F_condition), body = ast_field(I->ast, n, F_body);
     int tainted = 0;   /* the last iteration's body skipped code that may change objects */
     for (;;) {
-        if (!step(I, n))
+        if (!loop_step(I, n))
             return FLOW_ABORT;
         int t = obj_truth(I, eval(I, f, cond));
         if (t < 0 || (t == 1 && tainted)) {
             /* an unknown condition, or one that may read what skipped code
              * changed: the iterations left are skipped */
-            skip_code(I, f, body);
+            frame_skip_code(I, f, body);
             I->skipped += tainted;
             if (!I->cut_while)
                 I->cut_while = N(I, n)->line;
@@ -2158,7 +1726,7 @@ static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
         return FLOW_NEXT;
     int32_t caller_at = I->at;
     I->at = n;
-    if (!step(I, n))
+    if (!loop_step(I, n))
         return I->aborted ? FLOW_ABORT : FLOW_NEXT;
     if (I->nest >= INTERP_MAX_NEST) {
         interp_limit(I, n, "expressions and statements nested more than 1000 deep");
@@ -2281,7 +1849,6 @@ static Flow exec_block(Interp *I, Frame *f, int32_t n)
     }
     return FLOW_NEXT;
 }
-
 
 /* ===================================================================== */
 /* Running                                                               */

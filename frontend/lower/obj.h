@@ -94,7 +94,7 @@ typedef struct InterpFunc InterpFunc;
 typedef struct InterpClass InterpClass;
 typedef struct ConfigObj ConfigObj;       /* entry.c */
 typedef struct CompiledObj CompiledObj;   /* entry.h */
-typedef struct Frame Frame;               /* eval.c */
+typedef struct Frame Frame;               /* frame.c */
 typedef struct Interp Interp;
 
 /* Attributes of an instance, in assignment order (state_dict order). */
@@ -627,6 +627,9 @@ int32_t interp_emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, con
 /* Views and in-place writes (views.c)                                   */
 /* ===================================================================== */
 
+/* The stale values and the reads of views (interp_stale, views_mark_stale,
+ * views_current, views_replay) are obj.c's: interp_op and interp_val use
+ * them. */
 /* 1 (after TNG211) when value v was replaced by an in-place write into its
  * storage: something still holds it through an alias tngc does not track. */
 int interp_stale(Interp *I, int32_t v, int32_t node);
@@ -637,6 +640,9 @@ void views_trace_begin(Interp *I);
 /* The value of view t, recomputed from its root when the root was written
  * since (interp_val calls it on every read). */
 int32_t views_current(Interp *I, TensorObj *t, int32_t node);
+/* View op opid of the current graph applied again, to value x: the new
+ * value, or -1. */
+int32_t views_replay(Interp *I, int32_t opid, int32_t x, int32_t node);
 /* After library function or method `name` (args[0]: self or the first
  * argument) returned res (a tensor, or a tuple or list of them): marks
  * what PyTorch returns as a view of args[0] as one (or, where tngc cannot

@@ -1,8 +1,8 @@
 /*
- * torchlib_compare.c - the torch library (torchlib.c), comparison, selection and bool: compare, where, masked_fill, any/all, fill_, the generic in-place form.
+ * torchlib_compare.c - the torch library (torchlib.c), comparison, selection and bool: compare, where, masked_fill, any/all, fill_.
  * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
  * row is in torchlib.c; helpers shared across the library are declared
- * in torchlib_int.h.
+ * in torchlib_core.h and torchlib_int.h.
  */
 #include "torchlib.h"
 #include "torchlib_int.h"
@@ -280,67 +280,7 @@ Obj *lo_fill_(Interp *I, Call *c)
     for (int i = 0; i < xv->ndim; i++)
         d[i] = xv->dims[i];
     Obj *f = tl_full_of(I, d, xv->ndim, v, xv->dtype, c->node);
-    return is_tensor(f) ? torchlib_augassign(I, self, f, c->node) : f;
-}
-
-/*
- * The in-place tensor methods, one mechanism: x.X_(args) where the library
- * has no X_ of its own is x.X(args) written into x. The result must have
- * x's shape (else TNG203: an in-place op cannot resize x), and is cast to
- * x's dtype when it differs, where PyTorch allows it (a float result into
- * an integer x, or a non-bool one into a bool x, is PyTorch's error and
- * TNG203 here). The write is torchlib_augassign's, the rule of `x += y`
- * and copy_: into the storage of an input or buffer (COPY, written back
- * to the caller), TNG211 on a parameter or a view of one; any other
- * tensor (an op's result) just takes the new value. So add_ sub_ mul_
- * div_ clamp_ masked_fill_ and every later X_ whose X is a tensor method
- * come for free; methods whose X_ is no in-place op (casts, views,
- * queries) are left out. Returns NULL when x.X is no library method (the
- * caller reports the name).
- */
-Obj *tl_inplace_method(Interp *I, const char *name, Obj *self, CallArgs *a)
-{
-    static const char *const not_inplace[] = {
-        "to", "float", "half", "bfloat16", "int", "long", "bool", "char", "type_as", "type", "npu", "cuda",
-        "cpu", "clone", "contiguous", "view", "view_as", "reshape", "reshape_as", "detach", "size", "dim",
-        "ndimension", "numel", "nelement", "element_size", "is_floating_point", "is_contiguous", "copy",
-        "split", "chunk", "unbind"};
-    size_t n = strlen(name);
-    if (n < 2 || name[n - 1] != '_' || name[n - 2] == '_')
-        return NULL;
-    const char *base = interp_printf(I, "%.*s", (int)(n - 1), name);
-    for (size_t i = 0; i < NELEM(not_inplace); i++)
-        if (streq(base, not_inplace[i]))
-            return NULL;
-    /* in-place changes of a tensor's shape or strides: its storage keeps
-     * its data and its views keep their own shapes, which the graph's
-     * values (one shape each) do not model */
-    static const char *const restride[] = {"transpose", "t", "squeeze", "unsqueeze", "swapaxes", "swapdims",
-                                           "as_strided", "resize", "resize_as", "set", "permute"};
-    for (size_t i = 0; i < NELEM(restride); i++)
-        if (streq(base, restride[i]))
-            return interp_break(I, a->node, RULE_TNG211, "Tensor.%s changes the tensor's shape or strides in "
-                                "place, which tngc does not model: write x = x.%s(...) instead", name, base);
-    int32_t x = tl_tv(I, self, a->node);
-    if (x < 0)
-        return unk(I);
-    const char *what = interp_printf(I, "Tensor.%s", name);
-    for (size_t i = 0; i < a->npos; i++)
-        if (!views_operand_ok(I, self, a->pos[i], a->node, what))
-            return obj_unknown_reported(I);
-    for (size_t i = 0; i < a->nkw; i++)
-        if (!views_operand_ok(I, self, a->kw[i], a->node, what))
-            return obj_unknown_reported(I);
-    Obj *r = torchlib_call(I, base, self, a);
-    if (!r || is_unknown(r))
-        return r;
-    if (!is_tensor(r))
-        return interp_break(I, a->node, RULE_TNG203, "Tensor.%s: Tensor.%s does not give a tensor", name, base);
-    (void)x;
-    r = tl_inplace_fit(I, self, r, a->node, interp_printf(I, "Tensor.%s", name));
-    if (!is_tensor(r))
-        return r;
-    return torchlib_augassign(I, self, r, a->node);
+    return is_tensor(f) ? tl_augassign(I, self, f, c->node) : f;
 }
 
 /* l op r for Python's comparison and bit operators on tensors (and ~):

@@ -2,7 +2,7 @@
  * torchlib_index.c - the torch library (torchlib.c), indexing and scatter: advanced indices in subscripts (read and store), index_select, scatter, index_add, index_put, one_hot.
  * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
  * row is in torchlib.c; helpers shared across the library are declared
- * in torchlib_int.h.
+ * in torchlib_core.h and torchlib_int.h.
  */
 #include "torchlib.h"
 #include "torchlib_int.h"

@@ -2,7 +2,7 @@
  * torchlib_modules.c - the torch library (torchlib.c), nn modules: the table nn_modules ({class, constructor, forward}), construction and calls of torch.nn module instances, and the torch.nn.Module methods tngc models.
  * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
  * row is in torchlib.c; helpers shared across the library are declared
- * in torchlib_int.h.
+ * in torchlib_core.h and torchlib_int.h.
  */
 #include "torchlib.h"
 #include "torchlib_int.h"
@@ -443,7 +443,7 @@ Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         if (strcmp(m, same[i]) == 0) {
             if (strcmp(m, "half") == 0 || strcmp(m, "float") == 0 || strcmp(m, "bfloat16") == 0 ||
                 strcmp(m, "to") == 0)
-                torchlib_call(I, m, self, a);   /* re-types parameters; returns the module */
+                tl_module_method(I, m, self, a);   /* re-types parameters; returns the module */
             return self;
         }
     return NULL;

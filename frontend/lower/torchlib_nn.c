@@ -2,7 +2,7 @@
  * torchlib_nn.c - the torch library (torchlib.c), neural-net functions: scaled_dot_product_attention, conv, batch/group norm, pooling, interpolate, dropout.
  * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
  * row is in torchlib.c; helpers shared across the library are declared
- * in torchlib_int.h.
+ * in torchlib_core.h and torchlib_int.h.
  */
 #include "torchlib.h"
 #include "torchlib_int.h"

@@ -2,7 +2,7 @@
  * torchlib_npu.c - the torch library (torchlib.c), torch_npu fused operators: add_rms_norm, rotary embeddings, prefetch, dynamic quant, MoE gating, fused attention, scatter_update, grouped_matmul.
  * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
  * row is in torchlib.c; helpers shared across the library are declared
- * in torchlib_int.h.
+ * in torchlib_core.h and torchlib_int.h.
  */
 #include "torchlib.h"
 #include "torchlib_int.h"
@@ -130,10 +130,10 @@ Obj *lo_apply_rotary_pos_emb(Interp *I, Call *c)
     Obj *rk = tl_emit1(I, OP_ROTARY_MUL, ink, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
     if (!is_tensor(rq) || !is_tensor(rk))
         return unk(I);
-    Obj *items[2] = {torchlib_augassign(I, q, rq, c->node), NULL};
+    Obj *items[2] = {tl_augassign(I, q, rq, c->node), NULL};
     if (!is_tensor(items[0]))
         return unk(I);
-    items[1] = torchlib_augassign(I, k, rk, c->node);
+    items[1] = tl_augassign(I, k, rk, c->node);
     if (!is_tensor(items[1]))
         return unk(I);
     return obj_tuple(I, items, 2);
@@ -707,4 +707,91 @@ Obj *lo_grouped_matmul(Interp *I, Call *c)
         nw = 1;
     }
     return obj_seq_of(I, O_LIST, items, (size_t)nw);
+}
+
+/* ---- lowerings: torch_npu norms, quantised matmul, swiglu ---- */
+
+/* torch_npu.npu_format_cast(input, acl_format) */
+Obj *lo_format_cast(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t fmt;
+    if (!tl_const_int(I, ARG(c, 1, "acl_format"), c->node, "the ACL format", &fmt))
+        return unk(I);
+    return tl_emit_x(I, OP_FORMAT_CAST, x, &fmt, 1, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch_npu.npu_quant_matmul(x1, x2, scale, *, offset=None, pertoken_scale=None,
+ * bias=None, output_dtype=None) */
+Obj *lo_quant_matmul(Interp *I, Call *c)
+{
+    int32_t x1 = tl_x0(I, c);
+    if (x1 < 0)
+        return unk(I);
+    Obj *x2 = ARG(c, 1, "x2"), *scale = ARG(c, 2, "scale");
+    int32_t in[6] = {x1, tl_tv(I, x2, c->node), tl_tv(I, scale, c->node), -1, -1, -1};
+    if (in[1] < 0 || in[2] < 0) {
+        if (!obj_has_unknown(x2) && !obj_has_unknown(scale))
+            interp_break(I, c->node, RULE_TNG203, "npu_quant_matmul expects tensors x1, x2 and scale");
+        return unk(I);
+    }
+    static const char *const opt[3] = {"offset", "bias", "pertoken_scale"};
+    static const size_t pos[3] = {3, 5, 4};  /* positions in torch_npu's signature */
+    for (int k = 0; k < 3; k++)
+        if ((in[3 + k] = tl_opt_tensor(I, ARG(c, pos[k], opt[k]), c->node, opt[k])) < -1)
+            return unk(I);
+    DType dt;
+    if (!tl_dtype_arg(I, ARG(c, 6, "output_dtype"), c->node, &dt))
+        return unk(I);
+    return tl_emit1(I, OP_QUANT_MATMUL, in, 6, NULL, 0, 0, 0, dt, c->node);
+}
+
+/* torch_npu.npu_dequant_swiglu_quant(x, weight_scale=None, activation_scale=None,
+ * bias=None, quant_scale=None, quant_offset=None, group_index=None,
+ * activate_left=False, quant_mode=0) -> (y, scale) */
+Obj *lo_dequant_swiglu_quant(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    static const char *const opt[6] = {"weight_scale", "activation_scale", "bias", "quant_scale",
+                                       "quant_offset", "group_index"};
+    int32_t in[7] = {x, -1, -1, -1, -1, -1, -1};
+    for (int k = 0; k < 6; k++)
+        if ((in[1 + k] = tl_opt_tensor(I, ARG(c, 1 + (size_t)k, opt[k]), c->node, opt[k])) < -1)
+            return unk(I);
+    if (!tl_known(I, ARG(c, 7, "activate_left"), c->node, "activate_left") ||
+        !tl_known(I, ARG(c, 8, "quant_mode"), c->node, "quant_mode"))
+        return unk(I);
+    int64_t attr[2] = {obj_flag(ARG(c, 7, "activate_left"), 0), 0};
+    Obj *qm = ARG(c, 8, "quant_mode");
+    if (qm && qm->kind == O_STR) {
+        if (streq(qm->s, "dynamic"))
+            attr[1] = 1;
+        else if (!streq(qm->s, "static"))
+            return interp_break(I, c->node, RULE_TNG203, "quant_mode must be 'static' or 'dynamic'");
+    } else if (qm && !tl_const_int(I, qm, c->node, "quant_mode", &attr[1])) {
+        return unk(I);
+    }
+    int32_t op = tl_emit(I, OP_DEQUANT_SWIGLU_QUANT, in, 7, attr, 2, 0, 0, DT_UNKNOWN, c->node);
+    if (op < 0)
+        return obj_unknown_reported(I);   /* interp_op reported */
+    Obj *items[2] = {tl_op_out(I, op, 0), tl_op_out(I, op, 1)};
+    return obj_tuple(I, items, 2);
+}
+
+/* torch_npu.npu_swiglu(input, dim=-1) */
+Obj *lo_swiglu(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t d0 = -1, d;
+    Obj *dim = ARG(c, 1, "dim");
+    if ((dim && !tl_const_int(I, dim, c->node, "the swiglu dim", &d0)) ||
+        !tl_norm_dim(I, d0, rank_of(I, x), c->node, &d))
+        return unk(I);
+    return tl_emit_x(I, OP_SWIGLU, x, &d, 1, 0, DT_UNKNOWN, c->node);
 }

@@ -2,7 +2,7 @@
  * torchlib_reduce.c - the torch library (torchlib.c), reductions, sorting and contractions: topk, sort, max, argmax, prod, cumsum, var, norm, outer, baddbmm, einsum.
  * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
  * row is in torchlib.c; helpers shared across the library are declared
- * in torchlib_int.h.
+ * in torchlib_core.h and torchlib_int.h.
  */
 #include "torchlib.h"
 #include "torchlib_int.h"
@@ -700,4 +700,160 @@ Obj *lo_einsum(Interp *I, Call *c)
     if (!ein_permute(I, &acc, out, c->node))
         return unk(I);
     return obj_tensor(I, acc.v);
+}
+
+/* ---- lowerings: reductions, softmax, norms, embedding ---- */
+
+/* x.sum(dim=None, keepdim=False, dtype=None) | torch.mean(x, dim) |
+ * x.amax(dim=(), keepdim=False): dim an int, a tuple/list, or None (all) */
+Obj *lo_reduce(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int n = rank_of(I, x);
+    Obj *dim = ARG(c, 1, "dim"), *kd = ARG(c, 2, "keepdim");
+    if (!dim)
+        dim = args_kw(c->a, "axis");
+    DType dt = DT_UNKNOWN;
+    if (c->arg != OP_AMAX && !tl_dtype_arg(I, ARG(c, 3, "dtype"), c->node, &dt))
+        return unk(I);
+    if (dim && tl_dtype_of_obj(dim) != DT_UNKNOWN) {   /* x.sum(torch.float32) */
+        dt = tl_dtype_of_obj(dim);
+        dim = NULL;
+    }
+    int64_t attr[GRAPH_MAX_DIMS + 1];
+    uint32_t na = 1;
+    if (!tl_known(I, kd, c->node, "keepdim="))
+        return unk(I);
+    attr[0] = obj_flag(kd, 0);
+    if (!is_none(dim)) {
+        Obj *const *items = is_seq(dim) ? dim->items : &dim;
+        size_t cnt = is_seq(dim) ? dim->n : 1;
+        if (cnt > GRAPH_MAX_DIMS)
+            return interp_break(I, c->node, RULE_TNG206, "too many reduction dims");
+        for (size_t k = 0; k < cnt; k++) {
+            int64_t d;
+            if (!tl_const_int(I, items[k], c->node, "a reduction dim", &d))
+                return unk(I);
+            if (n == 0 && (d == 0 || d == -1)) {
+                attr[na++] = 0;
+                continue;
+            }
+            if (!tl_norm_dim(I, d, n, c->node, &attr[na]))
+                return unk(I);
+            na++;
+        }
+        if (cnt == 0 && c->arg != OP_AMAX)   /* sum(dim=()) is every dim too */
+            na = 1;
+    }
+    return tl_emit_x(I, (OpKind)c->arg, x, attr, na, 0, dt, c->node);
+}
+
+/* x.softmax(dim, dtype=None) | torch.softmax(x, dim) | F.softmax(x, dim=None,
+ * _stacklevel=3, dtype=None) | F.log_softmax(...) | x.log_softmax(dim) */
+Obj *lo_softmax(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *dim = ARG(c, 1, "dim");
+    Obj *dto = args_kw(c->a, "dtype");
+    if (!dto)   /* F.softmax(input, dim, _stacklevel, dtype); the others (input, dim, dtype) */
+        dto = args_get(c->a, strncmp(c->full, "torch.nn.functional.", 20) == 0 ? 3 : 2, NULL);
+    DType dt;
+    if (!tl_dtype_arg(I, dto, c->node, &dt))
+        return unk(I);
+    if (is_none(dim))
+        return interp_break(I, c->node, RULE_TNG205, "%s without dim= (the implicit dim is deprecated)",
+                            c->full);
+    int64_t d;
+    int n = rank_of(I, x);
+    if (!tl_dim_arg(I, dim, n, c->node, "the softmax dim", &d))
+        return unk(I);
+    /* dtype=: "the input is cast to dtype before the operation" (PyTorch's
+     * documentation): a CAST, then the softmax in that dtype (ACL's
+     * aclnnSoftmax keeps its input's dtype) */
+    if (dt != DT_UNKNOWN && val_at(I, x)->dtype != dt) {
+        int32_t op = tl_emit(I, OP_CAST, &x, 1, NULL, 0, 0, 0, dt, c->node);
+        if (op < 0)
+            return obj_unknown_reported(I);
+        x = G(I)->ops.v[op].out;
+    }
+    return tl_emit_x(I, (OpKind)c->arg, x, &d, 1, 0, dt, c->node);
+}
+
+/* The number of dims of a normalized_shape (an int, or a tuple/list of ints). */
+static int norm_shape_rank(Interp *I, Obj *ns, int32_t node, int64_t *k)
+{
+    int64_t v;
+    if (is_seq(ns)) {
+        for (size_t i = 0; i < ns->n; i++)
+            if (!tl_const_int(I, ns->items[i], node, "normalized_shape", &v))
+                return 0;
+        *k = (int64_t)ns->n;
+        return 1;
+    }
+    if (!tl_const_int(I, ns, node, "normalized_shape", &v))
+        return 0;
+    *k = 1;
+    return 1;
+}
+
+/* F.tl_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) */
+Obj *lo_layer_norm(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t k;
+    if (!norm_shape_rank(I, ARG(c, 1, "normalized_shape"), c->node, &k))
+        return unk(I);
+    int32_t w = tl_opt_tensor(I, ARG(c, 2, "weight"), c->node, "weight");
+    int32_t b = tl_opt_tensor(I, ARG(c, 3, "bias"), c->node, "bias");
+    if (w < -1 || b < -1 || !tl_known(I, ARG(c, 4, "eps"), c->node, "eps"))
+        return unk(I);
+    return tl_layer_norm(I, x, k, w, b, tl_float_arg(ARG(c, 4, "eps"), 1e-5), c->node);
+}
+
+/* F.embedding(input, weight, padding_idx=None, ...) */
+Obj *lo_embedding(Interp *I, Call *c)
+{
+    int32_t ids = tl_x0(I, c);
+    Obj *w = ARG(c, 1, "weight");
+    if (ids < 0)
+        return unk(I);
+    int32_t in[2] = {tl_tv(I, w, c->node), ids};
+    if (in[0] < 0) {
+        if (!is_unknown(w))
+            interp_break(I, c->node, RULE_TNG203, "embedding expects a weight tensor");
+        return unk(I);
+    }
+    Obj *mn = ARG(c, 3, "max_norm");
+    if (!is_none(mn))
+        return interp_break(I, c->node, RULE_TNG203, "embedding with max_norm (it renormalises the weight in place)");
+    return tl_emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* torch_npu.npu_rms_norm(x, gamma, epsilon=1e-6) -> (y, rstd) */
+Obj *lo_rms_norm(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    Obj *g = ARG(c, 1, "gamma");
+    if (x < 0)
+        return unk(I);
+    int32_t in[2] = {x, tl_tv(I, g, c->node)};
+    if (in[1] < 0) {
+        if (!is_unknown(g))
+            interp_break(I, c->node, RULE_TNG203, "npu_rms_norm expects a gamma tensor");
+        return unk(I);
+    }
+    if (!tl_known(I, ARG(c, 2, "epsilon"), c->node, "epsilon"))
+        return unk(I);
+    int32_t op = tl_emit(I, OP_RMS_NORM, in, 2, NULL, 0, tl_float_arg(ARG(c, 2, "epsilon"), 1e-6), 0,
+                         DT_UNKNOWN, c->node);
+    if (op < 0)
+        return obj_unknown_reported(I);   /* interp_op reported */
+    Obj *items[2] = {tl_op_out(I, op, 0), tl_op_out(I, op, 1)};
+    return obj_tuple(I, items, 2);
 }

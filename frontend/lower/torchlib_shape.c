@@ -2,7 +2,7 @@
  * torchlib_shape.c - the torch library (torchlib.c), shapes: expand, repeat, flip, roll, movedim, unflatten, pad, tri.
  * Each lowering (lo_*) is under the Python signature it lowers; its lib[]
  * row is in torchlib.c; helpers shared across the library are declared
- * in torchlib_int.h.
+ * in torchlib_core.h and torchlib_int.h.
  */
 #include "torchlib.h"
 #include "torchlib_int.h"
@@ -501,4 +501,331 @@ Obj *lo_pad(Interp *I, Call *c)
         cur = tl_emit1(I, OP_CAT, in, (uint32_t)k, &dim, 1, 0, 0, DT_UNKNOWN, c->node);
     }
     return cur;
+}
+
+/* ---- lowerings: views and reshapes ---- */
+
+/* x.view(*shape) | x.reshape(*shape) | x.view(shape) | torch.reshape(x, shape) */
+Obj *lo_reshape(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *d1 = ARG(c, 1, "dtype");
+    if (c->a->npos == 2 && tl_dtype_of_obj(d1) != DT_UNKNOWN)
+        return interp_break(I, c->node, RULE_TNG203, "view(dtype) reinterprets memory");
+    int64_t attr[GRAPH_MAX_DIMS];
+    int n = tl_sizes_arg(I, c->a, 1, "shape", c->node, 1, attr);
+    if (n < 0)
+        return unk(I);
+    return tl_emit_x(I, OP_RESHAPE, x, attr, (uint32_t)n, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.view_as(other) | x.reshape_as(other) */
+Obj *lo_reshape_as(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c), o = tl_tv(I, ARG(c, 1, "other"), c->node);
+    if (x < 0 || o < 0)
+        return unk(I);
+    DimId d[GRAPH_MAX_DIMS];
+    int n = tl_dims_of(I, o, d);
+    return tl_reshape_to(I, x, d, n, c->node);
+}
+
+/* x.transpose(dim0, dim1) | torch.transpose(x, dim0, dim1) | x.swapaxes(a, b) */
+Obj *lo_transpose(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int n = rank_of(I, x);
+    int64_t d0, d1;
+    if (!tl_dim_arg(I, ARG(c, 1, "dim0"), n, c->node, "a transpose dim", &d0) ||
+        !tl_dim_arg(I, ARG(c, 2, "dim1"), n, c->node, "a transpose dim", &d1))
+        return unk(I);
+    if (n == 0)
+        return ARG0(c);
+    int64_t perm[GRAPH_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        perm[i] = i;
+    perm[d0] = d1;
+    perm[d1] = d0;
+    return tl_permute_of(I, ARG0(c), x, perm, n, c->node);
+}
+
+/* x.permute(*dims) | x.permute(dims) | torch.permute(x, dims) */
+Obj *lo_permute(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int n = rank_of(I, x);
+    Obj *const *items;
+    size_t cnt;
+    Obj *one = c->a->npos > 1 ? c->a->pos[1] : args_kw(c->a, "dims");
+    if (!tl_known(I, one, c->node, "the permutation"))
+        return unk(I);
+    if (one && is_seq(one) && c->a->npos <= 2) {
+        items = one->items;
+        cnt = one->n;
+    } else {
+        items = c->a->npos > 1 ? c->a->pos + 1 : NULL;
+        cnt = c->a->npos > 1 ? c->a->npos - 1 : 0;
+    }
+    if ((int)cnt != n)
+        return interp_break(I, c->node, RULE_TNG206, "permute of a %d-d tensor with %zu dims", n, cnt);
+    int64_t perm[GRAPH_MAX_DIMS];
+    for (size_t i = 0; i < cnt; i++)
+        if (!tl_dim_arg(I, items[i], n, c->node, "a permute dim", &perm[i]))
+            return unk(I);
+    return tl_permute_of(I, ARG0(c), x, perm, n, c->node);
+}
+
+/* x.t() | torch.t(x): 0-d and 1-d tensors are returned as they are */
+Obj *lo_t(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    if (rank_of(I, x) > 2)
+        return interp_break(I, c->node, RULE_TNG206, "t() expects a tensor of at most 2 dims");
+    return tl_transpose_last2(I, ARG0(c), x, c->node);
+}
+
+/* x.contiguous() */
+Obj *lo_contiguous(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    return tl_emit_x(I, OP_CONTIGUOUS, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.clone() | torch.clone(x): a copy, so that in-place writes into it
+ * leave x alone */
+Obj *lo_clone(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    if (!interp_tracing(I))
+        return ARG0(c);   /* host tensors are shapes only */
+    return tl_emit_x(I, OP_CLONE, x, NULL, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.unsqueeze(dim) | torch.unsqueeze(x, dim) */
+Obj *lo_unsqueeze(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t d;
+    if (!tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x) + 1, c->node, "the unsqueeze dim", &d))
+        return unk(I);
+    return tl_unsqueeze_at(I, x, d, c->node);
+}
+
+/* x.squeeze() | x.squeeze(dim) | x.squeeze((d0, d1)) | torch.squeeze(x, dim) */
+Obj *lo_squeeze(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    DimId d[GRAPH_MAX_DIMS];
+    int n = tl_dims_of(I, x, d);
+    uint8_t drop[GRAPH_MAX_DIMS] = {0};
+    Obj *dim = ARG(c, 1, "dim");
+    if (is_none(dim)) {
+        for (int i = 0; i < n; i++) {
+            int64_t v;
+            if (graph_dim_const_value(G(I), d[i], &v))
+                drop[i] = v == 1;
+            else
+                return interp_break(I, c->node, RULE_TNG205, "squeeze() of a tensor with a dynamic dim: "
+                                    "name the dims to squeeze");
+        }
+    } else {
+        Obj *const *items = is_seq(dim) ? dim->items : &dim;
+        size_t cnt = is_seq(dim) ? dim->n : 1;
+        for (size_t k = 0; k < cnt; k++) {
+            int64_t i, v;
+            if (!tl_dim_arg(I, items[k], n, c->node, "the squeeze dim", &i))
+                return unk(I);
+            if (n == 0)
+                continue;
+            if (!graph_dim_const_value(G(I), d[i], &v))
+                return interp_break(I, c->node, RULE_TNG205, "squeeze of dim %lld, which is dynamic",
+                                    (long long)i);
+            drop[i] = v == 1;
+        }
+    }
+    int m = 0, any = 0;
+    for (int i = 0; i < n; i++) {
+        any |= drop[i];
+        if (!drop[i])
+            d[m++] = d[i];
+    }
+    if (!any)
+        return ARG0(c);
+    return tl_reshape_to(I, x, d, m, c->node);
+}
+
+/* x.flatten(start_dim=0, end_dim=-1) | torch.flatten(x, ...) */
+Obj *lo_flatten(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    DimId d[GRAPH_MAX_DIMS];
+    int n = tl_dims_of(I, x, d);
+    Obj *so = ARG(c, 1, "start_dim"), *eo = ARG(c, 2, "end_dim");
+    int64_t s0 = 0, e0 = -1;
+    if ((so && !tl_const_int(I, so, c->node, "start_dim", &s0)) || (eo && !tl_const_int(I, eo, c->node, "end_dim", &e0)))
+        return unk(I);
+    if (n == 0) {
+        DimId one = graph_dim_const(G(I), 1);
+        return tl_reshape_to(I, x, &one, 1, c->node);
+    }
+    int64_t s, e;
+    if (!tl_norm_dim(I, s0, n, c->node, &s) || !tl_norm_dim(I, e0, n, c->node, &e))
+        return unk(I);
+    if (s > e)
+        return interp_break(I, c->node, RULE_TNG206, "flatten: start_dim comes after end_dim");
+    if (s == e)
+        return ARG0(c);
+    DimId prod = d[s];
+    for (int64_t i = s + 1; i <= e; i++)
+        prod = graph_dim_mul(G(I), prod, d[i]);
+    DimId out[GRAPH_MAX_DIMS];
+    int m = 0;
+    for (int64_t i = 0; i < s; i++)
+        out[m++] = d[i];
+    out[m++] = prod;
+    for (int64_t i = e + 1; i < n; i++)
+        out[m++] = d[i];
+    return tl_reshape_to(I, x, out, m, c->node);
+}
+
+/* x.narrow(dim, start, length) | torch.narrow(x, dim, start, length) */
+Obj *lo_narrow(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int64_t dim, start, len;
+    Obj *so = ARG(c, 2, "start"), *lo = ARG(c, 3, "length");
+    int64_t sc, lc;
+    if ((so && so->kind == O_DIM && !graph_dim_const_value(G(I), so->dim, &sc)) ||
+        (lo && lo->kind == O_DIM && !graph_dim_const_value(G(I), lo->dim, &lc)))
+        return tl_narrow_dyn(I, c, x);
+    if (!tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim) ||
+        !tl_const_int(I, ARG(c, 2, "start"), c->node, "the narrow start", &start) ||
+        !tl_const_int(I, ARG(c, 3, "length"), c->node, "the narrow length", &len))
+        return unk(I);
+    if (rank_of(I, x) == 0)
+        return interp_break(I, c->node, RULE_TNG206, "narrow of a 0-d tensor");
+    if (len < 0)
+        return interp_break(I, c->node, RULE_TNG206, "narrow: negative length %lld", (long long)len);
+    int64_t end;
+    if (graph_ckd_add(&end, start, len))
+        return interp_break(I, c->node, RULE_TNG206, "narrow: start %lld + length %lld overflows 64-bit "
+                            "arithmetic", (long long)start, (long long)len);
+    if (start < 0 && end >= 0)
+        end = end == 0 ? GRAPH_END : end;   /* from the end, up to the end */
+    return tl_slice_of(I, x, dim, start, end, 1, c->node);
+}
+
+/* torch.cat(tensors, dim=0) | torch.concat | torch.concatenate | torch.stack(tensors, dim=0) */
+Obj *lo_cat(Interp *I, Call *c)
+{
+    int32_t in[1024];
+    Obj *ts = args_get(c->a, 0, "tensors");
+    int n = tl_tensor_list(I, ts, c->node, c->full, in, (int)NELEM(in));
+    if (n < 0)
+        return unk(I);
+    if (n == 0)
+        return interp_break(I, c->node, RULE_TNG206, "%s of an empty list", c->full);
+    Obj *dd = args_get(c->a, 1, "dim");
+    if (!dd)
+        dd = args_kw(c->a, "axis");
+    int64_t d0 = 0, dim;
+    if (dd && !tl_const_int(I, dd, c->node, "the dim", &d0))
+        return unk(I);
+    int r = rank_of(I, in[0]) + (c->arg == OP_STACK);
+    if (!tl_norm_dim(I, d0, r, c->node, &dim))
+        return unk(I);
+    return tl_emit1(I, (OpKind)c->arg, in, (uint32_t)n, &dim, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* x.split(split_size_or_sections, dim=0) | torch.split(x, ...) |
+ * x.chunk(chunks, dim=0) | torch.chunk(x, chunks, dim=0) | x.unbind(dim=0) */
+Obj *lo_split(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    int kind = c->arg;   /* 0 split, 1 chunk, 2 unbind */
+    Obj *spec = kind == 2 ? NULL : ARG(c, 1, kind == 1 ? "chunks" : "split_size_or_sections");
+    if (kind == 0 && !spec)
+        spec = args_kw(c->a, "split_size");
+    Obj *dd = ARG(c, kind == 2 ? 1 : 2, "dim");
+    int n = rank_of(I, x);
+    int64_t dim = 0, size;
+    if (n == 0)
+        return interp_break(I, c->node, RULE_TNG206, "%s of a 0-d tensor", c->full);
+    if (dd && !tl_dim_arg(I, dd, n, c->node, "the dim", &dim))
+        return unk(I);
+    int tl_known = graph_dim_const_value(G(I), val_at(I, x)->dims[dim], &size);
+    int64_t len[256];
+    size_t cnt = 0;
+    if (kind == 0 && is_seq(spec)) {
+        if (spec->n > NELEM(len))
+            return interp_break(I, c->node, RULE_TNG212, "a split into more than %zu parts", NELEM(len));
+        int64_t total = 0;
+        for (size_t i = 0; i < spec->n; i++) {
+            if (!tl_const_int(I, spec->items[i], c->node, "a split size", &len[i]))
+                return unk(I);
+            if (len[i] < 0)
+                return interp_break(I, c->node, RULE_TNG206, "negative split size");
+            if (graph_ckd_add(&total, total, len[i]))   /* then at and at + len[i] below fit too */
+                return interp_break(I, c->node, RULE_TNG206, "split sizes whose sum overflows 64-bit arithmetic");
+        }
+        cnt = spec->n;
+        if (tl_known && total != size)
+            return interp_break(I, c->node, RULE_TNG206, "split sizes sum to %lld, the dim has size %lld",
+                                (long long)total, (long long)size);
+    } else {
+        int64_t k = 1;
+        if (kind != 2 && !tl_const_int(I, spec, c->node, kind ? "the number of chunks" : "the split size", &k))
+            return unk(I);
+        if (!tl_known)
+            return interp_break(I, c->node, RULE_TNG205, "%s of a dynamic dim (give the sizes explicitly)",
+                                c->full);
+        if (k <= 0 && kind != 2)
+            return interp_break(I, c->node, RULE_TNG206, "%s must be positive", kind ? "chunks" : "split size");
+        /* size is a constant dim: 0 <= size <= GRAPH_MAX_BYTES; k may be any positive int */
+        int64_t part = kind == 0 ? k : kind == 1 ? ceil_div(size, k) : 1;
+        if (part == 0)
+            part = 1;
+        int64_t parts = size == 0 ? (kind == 2 ? 0 : 1) : ceil_div(size, part);
+        if (parts > (int64_t)NELEM(len))
+            return interp_break(I, c->node, RULE_TNG212, "a split into more than %zu parts", NELEM(len));
+        for (int64_t p = 0; p < parts; p++)
+            len[cnt++] = part < size - p * part ? part : size - p * part;
+    }
+    Obj *out = obj_tuple(I, NULL, 0);
+    Obj **items = interp_alloc(I, (cnt + 1) * sizeof *items);
+    int64_t at = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        if (kind == 2) {
+            int64_t attr[2] = {dim, at};
+            items[i] = tl_emit_x(I, OP_SELECT, x, attr, 2, 0, DT_UNKNOWN, c->node);
+        } else {
+            items[i] = tl_slice_of(I, x, dim, at, at + len[i], 1, c->node);
+        }
+        at += len[i];
+    }
+    out->items = items;
+    out->n = out->cap = cnt;
+    return out;
 }

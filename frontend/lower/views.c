@@ -52,34 +52,7 @@
 #define VIEWS_MAX_CHAIN 32   /* view ops from a root to one of its views */
 #define VIEWS_NELEM(a) (sizeof(a) / sizeof *(a))
 
-/* ---- the stale map -------------------------------------------------- */
-
-static ByteVec *views__stale_map(Interp *I, const Graph *g)
-{
-    return g == &I->host ? &I->stale_host : &I->stale_entry;
-}
-
-void views_mark_stale(Interp *I, int32_t v)
-{
-    if (v < 0)
-        return;
-    ByteVec *m = views__stale_map(I, I->g);
-    while (m->n <= (size_t)v)
-        VEC_PUSH(*m, 0);
-    m->v[v] = 1;
-    I->nwrites++;
-}
-
-int interp_stale(Interp *I, int32_t v, int32_t node)
-{
-    ByteVec *m = views__stale_map(I, I->g);
-    if (v < 0 || (size_t)v >= m->n || !m->v[v])
-        return 0;
-    interp_diag(I, node, RULE_TNG211, "this reads a tensor through an alias tngc does not track, after an "
-                "in-place write into its storage: PyTorch would see the write (clone() the tensor, or "
-                "take it again after the write)");
-    return 1;
-}
+/* ---- traces --------------------------------------------------------- */
 
 void views_trace_begin(Interp *I)
 {
@@ -105,42 +78,6 @@ static int32_t views__emit(Interp *I, OpKind kind, const int32_t *in, uint32_t n
 {
     int32_t id = interp_emit(I, kind, in, nin, attr, nattr, 0, 0, DT_UNKNOWN, node);
     return id < 0 ? -1 : I->g->ops.v[id].out;
-}
-
-static int32_t views__replay(Interp *I, int32_t opid, int32_t x, int32_t node)
-{
-    const Graph *g = I->g;
-    if (opid < 0 || (size_t)opid >= g->ops.n)
-        return -1;
-    int64_t attr[GRAPH_MAX_ATTRS];
-    OpKind k = g->ops.v[opid].kind;
-    uint32_t na = g->ops.v[opid].nattr;
-    memcpy(attr, g->ops.v[opid].attr, na * sizeof attr[0]);
-    return views__emit(I, k, &x, 1, attr, na, node);
-}
-
-int32_t views_current(Interp *I, TensorObj *t, int32_t node)
-{
-    TensorObj *r = t->base;
-    if (!r || t->g != I->g || r->g != t->g || t->seen == r->value)
-        return t->value;
-    if (t->ambig) {
-        interp_diag(I, node, RULE_TNG211, "this reads, after an in-place write into its source, a tensor that "
-                    "PyTorch may or may not share with that source (line %u: reshape, flatten or contiguous "
-                    "of a tensor whose memory layout tngc cannot decide, or a call whose result shares its "
-                    "argument's buffer): clone() it, or take it after the write",
-                    interp_node_line(I, t->ambig - 1));
-        return -1;
-    }
-    I->nwrites++;   /* ops added: an assert's condition keeps them */
-    int32_t v = r->value;
-    for (int i = 0; i < t->nchain && v >= 0; i++)
-        v = views__replay(I, t->chain[i], v, node);
-    if (v < 0)
-        return -1;
-    t->value = v;
-    t->seen = r->value;
-    return v;
 }
 
 /* Makes r a view of p: the view ops between p's value and r's. 0 when r's
@@ -916,7 +853,7 @@ int views_write_end(Interp *I, Obj *x, int32_t nv, int32_t node)
     int32_t par[VIEWS_MAX_CHAIN];
     par[0] = r->value;
     for (int i = 1; i < t->nchain; i++)
-        if ((par[i] = views__replay(I, t->chain[i - 1], par[i - 1], node)) < 0)
+        if ((par[i] = views_replay(I, t->chain[i - 1], par[i - 1], node)) < 0)
             return -1;
     int32_t cur = nv;
     for (int i = t->nchain - 1; i >= 0 && cur >= 0; i--)
