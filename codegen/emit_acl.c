@@ -13,7 +13,7 @@
  *     event records and waits (TNGC_RECORD/TNGC_WAIT: aclrtRecordEvent,
  *     aclrtStreamWaitEvent) exactly where the plan puts them, super-kernel
  *     segments between TNGC_SUPER_KERNEL_BEGIN/END with their scope and
- *     options as written (seed 001), each op's static kernel (seed 000) in
+ *     options as written, each op's static kernel in
  *     a comment;
  *   - gN_build: the descriptors gN_launch uses, aclTensor (views where the
  *     op reads a slice, a select or a transposed weight), aclScalar,
