@@ -293,7 +293,7 @@ static int stage_plan(Script *S)
         int cpu = S->job->target && strcmp(S->job->target->name, "cpu") == 0;
         if (cpu && !S->job->streams_as_written)
             popt.handoff_ns = PLAN_HANDOFF_NS;
-        /* user matmul kernels take dense operands: no strided views (issue 18) */
+        /* user matmul kernels take dense operands: no strided views */
         for (size_t u = 0; u < S->job->user_ops.n; u++)
             if (S->job->user_ops.v[u] && (!strcmp(S->job->user_ops.v[u], "mm") ||
                                           !strcmp(S->job->user_ops.v[u], "bmm") ||

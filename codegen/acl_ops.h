@@ -57,7 +57,7 @@ const AclOp *acl_op_find(OpKind kind, AclVariant variant);
  * (tests/unit/test_ops.c checks every kind). */
 int acl_op_has_row(OpKind kind);
 
-/* The op type of kind in seed 000's manifests ("MatMulV2"), or NULL when
+/* The op type of kind in the static-kernel manifests ("MatMulV2"), or NULL when
  * the table has none (a bug: test_ops.c checks every kind). */
 const char *acl_op_type_of_kind(OpKind kind);
 

@@ -1,6 +1,6 @@
 /*
  * build.c - from generated sources to a bundle: the clang driver and the
- * build cache (DESIGN.md, "cache_compile").
+ * build cache (docs/bundles.md).
  *
  * A build compiles the bundle's translation units in parallel (-j N, a
  * ninja-style "[k/n] CC file" line on a terminal), archives lib<name>.a

@@ -71,7 +71,7 @@ void genfiles_free(GenFiles *self);
 
 /* ---- the target's op names in plans and manifests ---- */
 
-/* The op type of g's op `op` as seed 000's manifests name it ("MatMulV2";
+/* The op type of g's op `op` as the static-kernel manifests name it ("MatMulV2";
  * torch.matmul of operands of rank <= 2 is MatMulV2, not BatchMatMulV2):
  * what the driver gives plan_build_with (PlanOptions.op_type) so that the
  * plan's static-kernel keys are the manifests' file stems (acl_ops.c). */
@@ -82,7 +82,7 @@ const char *codegen_dtype_name(DType t);
 
 /* ---- static-kernel manifest (manifest.c) ---- */
 
-/* Writes seed 000's op-info tree under build_dir (see DESIGN.md); returns
+/* Writes the static-kernel op-info tree under build_dir (docs/plan-format.md); returns
  * 0, or -1 with a one-line reason in err. */
 int manifest_write(const Plan *self, const char *build_dir, char *err, size_t errlen);
 

@@ -1,5 +1,5 @@
 /*
- * manifest.c - the op-info tree of static-kernel compilation (seed 000):
+ * manifest.c - the op-info tree of TorchAir's static-kernel compilation:
  *
  *   <build_dir>/aclnn_static_shape_kernel_outputs/
  *       <timestamp>_<pid>_outputs/
@@ -9,7 +9,7 @@
  * Each file describes one kernel instance: ACL op type, op name, input and
  * output dtypes/formats/shapes in the gear where it first occurs, the op's
  * attributes and its source location. The compiled kernel package that
- * seed 000 shows next to these folders (static_kernel_<datetime>.run) is
+ * TorchAir writes next to these folders (static_kernel_<datetime>.run) is
  * produced by the code generator's build step, not here.
  *
  * The timestamp is the current UTC time (%Y%m%d%H%M%S) and pid the

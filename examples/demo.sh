@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 sed 's/config.debug.graph_dump.type = "pbtxt"/config.mode = "reduce-overhead"/' multi_stream/model.py > "$tmp/model.py"
 (cd "$tmp" && "$tngc" lint model.py) || echo "(exit status $?: errors found, as expected)"
 echo
-echo "== tngc plan examples/multi_stream/model.py (seed 003: three streams, two events)"
+echo "== tngc plan examples/multi_stream/model.py (three streams, two events)"
 "$tngc" plan multi_stream/model.py
 echo
 echo "== tngc plan examples/decoder/model.py (the summary lines of the flagship decoder)"

@@ -1,6 +1,6 @@
 /*
- * hostlog.c - `tngc recompiles`: the recompiled-op list of seed 004's
- * recompiled_op.py, computed in one streaming pass.  See hostlog.h for the
+ * hostlog.c - `tngc recompiles`: the recompiled-op list of the reference
+ * script recompiled_op.py, computed in one streaming pass.  See hostlog.h for the
  * semantics, the limits and the output formats.
  *
  * How it works: the log is read in CHUNK-byte pieces and fed byte by byte

@@ -1,8 +1,8 @@
 /*
  * hostlog.h - `tngc recompiles`: operators recompiled because of dynamic
- * shapes, found in a host log (seed 004).
+ * shapes, found in a host log.
  *
- * The engine reproduces the reference script recompiled_op.py of seed 004
+ * The engine reproduces the reference script recompiled_op.py
  * (kept verbatim in examples/recompile/) byte for byte, and adds a summary
  * report that names the dynamic-shape suspects.
  *
@@ -23,7 +23,7 @@
  *   - Iteration 0 is everything before the first marker; iteration k is what
  *     follows the k-th marker.  These are the numbers of the "iter: k" lines
  *     of the list file, and the numbers used by `after` and the report.
- *     With the seed's `print('To compile op|=====iter%d' % idx)` at the top of
+ *     With the marker `print('To compile op|=====iter%d' % idx)` at the top of
  *     the training loop, iteration k is the loop's step idx = k - 1.
  *   - The list file: for each iteration k, "iter: k\n", then its op names
  *     joined by ",", then "\n".
@@ -53,7 +53,7 @@
  * 0666 & ~umask (like Python's open(path, 'w')), an existing one keeps its
  * mode.  A list_path of "-" writes the list to the `report` stream instead
  * of a file and suppresses the summary report, so that `tngc recompiles LOG
- * -o -` prints exactly the seed's file (use "./-" for a file named "-").
+ * -o -` prints exactly the reference script's file (use "./-" for a file named "-").
  *
  * Input: log_path must be a regular file (a device such as /dev/zero or a
  * FIFO may never end: refused, exit 2); "-" reads standard input, whatever

@@ -1,5 +1,5 @@
 /*
- * kernels.c - static-kernel instances (seed 000): one kernel per distinct
+ * kernels.c - static-kernel instances: one kernel per distinct
  * operator signature over all gears, compiled with its shapes as
  * compile-time constants.
  *
@@ -11,7 +11,7 @@
  * instance of a signature makes a StaticKernel, later ones only count.
  * A gear with an unbound dim has nothing static to compile and is skipped.
  *
- * The key is the manifest file stem of seed 000:
+ * The key is the manifest file stem of TorchAir's static kernel compilation:
  * "<op type>_<ACL dtype>_<format>_<dims joined by _>_<n>" of input 0 (of
  * output 0 for ops without inputs), n counting earlier kernels with the
  * same stem. The op type is the target's name for the op (Plan.op_type,

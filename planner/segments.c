@@ -4,7 +4,7 @@
  *
  * TorchAir fuses the ops of a scope in program order; an op that cannot be
  * fused closes the current segment, runs on its own, and a new segment
- * starts after it (seed 001). A segment is therefore a maximal run of
+ * starts after it. A segment is therefore a maximal run of
  * consecutive ops (program order) of one scope (Op.sk) in which every op
  * can be fused. Graph inputs and weights run nothing and are skipped. Views
  * (OPF_ALIAS) inside a run belong to the segment without a kernel.

@@ -1,5 +1,5 @@
 /*
- * strided.h - matmuls that read their operands' views in place (issue 18):
+ * strided.h - matmuls that read their operands' views in place:
  * on the CPU target a matmul/bmm whose operand is a permute or expand of
  * another value (or a chain of them: attention's q @ k^T, the decoder's
  * KV cache, a GQA broadcast) reads the original storage through element

@@ -5,7 +5,7 @@
  * run, selects the gear from their shapes, and runs the gear's stream
  * functions on the executor.
  *
- * Weights at scale (issue 18): the weights file is mapped, not read, and
+ * Weights at scale: the weights file is mapped, not read, and
  * a weight whose bytes in it are aligned for its dtype is used in place:
  * the generated code reads weights through c->w[i], which points into the
  * mapping, kept until delete or the next load. A weight a run updates, a
@@ -48,8 +48,8 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
  * is read in place: products of fewer than 8 rows (decode) stream it once
  * at memory speed (kernels_gemm.c), 8 rows or more pack it per call, which
  * their arithmetic amortises. Packing 1 GiB at load costs several reads of
- * the file and a second copy of the weights (issue 18: load within 1.5x
- * of one read, resident memory within 1.1x of the weights). */
+ * the file and a second copy of the weights (BENCHMARKS.md's targets: load
+ * within 1.5x of one read, resident memory within 1.1x of the weights). */
 #define BUNDLE_PACK_MAX ((uint64_t)64 << 20)
 /* The largest block allocated (keeps size arithmetic far from overflow). */
 #define BUNDLE_MAX_BYTES ((uint64_t)PTRDIFF_MAX / 2)

@@ -2,7 +2,7 @@
  * tngrt.h - public interface of libtngcrt, the runtime that generated model
  * bundles link: tensors, .npy files and safetensors files.
  *
- * Discipline (STYLE.md, after tree-sitter's lib/src): names are
+ * Discipline (after tree-sitter's lib/src): names are
  * tngrt_<module>_<verb>, the object comes first, *_new / *_delete pair up,
  * no function exits or prints, there is no mutable global state, and every
  * fallible function returns 0 on success or -1 with a message in a

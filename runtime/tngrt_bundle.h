@@ -64,7 +64,7 @@ typedef struct TngrtSigTensor {
 enum {
     TNGRT_SIG_UPDATED = 1,  /* input or buffer updated in place by a run */
     TNGRT_SIG_BUFFER  = 2,  /* weight registered with register_buffer */
-    TNGRT_SIG_PACK_LINEAR = 4,  /* 2-D weight [n, k] read as a Linear's W: packed at load (issue 18) */
+    TNGRT_SIG_PACK_LINEAR = 4,  /* 2-D weight [n, k] read as a Linear's W: packed at load */
 };
 
 /* A dynamic dim: which input dim binds it, and whether padding it up to a

@@ -1,6 +1,6 @@
 /*
  * tngrt_impl_compare.h - the kernel bodies of the comparison, selection
- * and bool family (issue 16): comparisons to bool, logical and bitwise
+ * and bool family: comparisons to bool, logical and bitwise
  * ops, isnan/isinf/isfinite, where, masked_fill (in place) and any/all.
  * Included at the end of tngrt_kernel_impl.h, whose helpers (loads,
  * stores, broadcast strides, half conversions) it uses; kernels_compare.c

@@ -1,5 +1,5 @@
 /*
- * tngrt_impl_nn.h - the neural net family's kernel bodies (issue 16):
+ * tngrt_impl_nn.h - the neural net family's kernel bodies:
  * scaled dot product attention, convolution (1-d and 2-d, groups,
  * dilation, asymmetric padding), inference batch norm, group norm, 2-d
  * max/avg pooling (floor mode), adaptive 2-d pooling and 2-d

@@ -1,6 +1,6 @@
 /*
  * tngrt_impl_npu.h - the inline bodies of the torch_npu fused-op kernels
- * added for issue 16 (tngrt_kernels.h, "kernels: torch_npu fused ops", has
+ * (tngrt_kernels.h, "kernels: torch_npu fused ops", has
  * their contracts): add_rms_norm, rotary_mul, dynamic_quant and
  * moe_gating_top_k_softmax, each as tests/ref/stubs/torch_npu computes it
  * from torch_npu's documentation. Included by tngrt_kernel_impl.h after its

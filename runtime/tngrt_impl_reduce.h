@@ -1,6 +1,6 @@
 /*
  * tngrt_impl_reduce.h - the bodies of the reductions, sorting and
- * contractions family's kernels (issue 16): topk/sort/argsort, max/min
+ * contractions family's kernels: topk/sort/argsort, max/min
  * along a dim with their indices (and argmax/argmin), cumsum. Included by
  * tngrt_kernel_impl.h after its own sections, whose helpers
  * (tngrt_impl__ldf, ...) these use; the contracts are in tngrt_kernels.h.

@@ -1,6 +1,6 @@
 /*
  * tngrt_impl_shape.h - the kernel bodies of the "creation and constants"
- * and "shape" families (issue 16): arange, triu/tril, flip, roll. Included
+ * and "shape" families: arange, triu/tril, flip, roll. Included
  * by tngrt_kernel_impl.h after its own sections, whose helpers
  * (tngrt_impl__*) these use; instantiated by kernels_shape.c.
  *

@@ -26,6 +26,7 @@ suites() {
     done
     suite   3 include-graph sh "$here/include_graph.sh"
     suite   5 call-graph sh "$here/call_graph.sh" "$(dirname "$tngc")/obj"
+    suite   1 self-contained sh "$here/self_contained.sh"
     suite   7 golden sh "$here/golden/run.sh" "$tngc"
     suite   1 dump sh "$here/dump.sh" "$tngc"
     suite   1 fstrings sh "$here/fstrings.sh" "$tngc"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every example script lints clean (exit 0, no output) and scans without
-# diagnostics; the recompile example's list matches the seed's script.
+# diagnostics; the recompile example's list matches its reference script's.
 set -u
 tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)

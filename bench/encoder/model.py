@@ -1,4 +1,4 @@
-# A 3-layer encoder for bench/encoder (issue 18's first model): per layer a
+# A 3-layer encoder for bench/encoder (BENCHMARKS.md's first model): per layer a
 # hand-written RMSNorm (x * rsqrt(mean(x ** 2) + eps) * w), bidirectional
 # multi-head attention (fused QKV projection, 4 heads of 16), a residual,
 # another RMSNorm and a SiLU-gated MLP (64 -> 128 -> 64), then a final

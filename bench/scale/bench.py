@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scale: 1 GiB of weights (issue 18 item 6). A model of four 8192 x 8192
+"""Scale: 1 GiB of weights. A model of four 8192 x 8192
 float32 Linears (no bias; 4 x 256 MiB in one safetensors file) at batch 1:
 decode is a chain of GEMVs, bound by reading the weights from memory.
 

@@ -3,7 +3,7 @@
 vs the same script with the scopes removed (one stream), on this machine's
 cores; PyTorch eager (which runs the ops in program order) for scale.
 
-  multi_stream   examples/multi_stream/model.py (seed 003): float16
+  multi_stream   examples/multi_stream/model.py: float16
                  [1000, 1000] adds and mms on three streams
   two-branch     bench/streams/two_branch.py: two independent towers of
                  LayerNorm/Linear/GELU/Linear blocks, one per stream, at

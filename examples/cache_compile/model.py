@@ -1,8 +1,8 @@
-# Compile cache (seed 002, part 3): torchair.inference.cache_compile compiles
+# Compile cache: torchair.inference.cache_compile compiles
 # a module's method once and saves the result to disk (.torchair_cache by
 # default), so that later runs load it instead of compiling again.
 #
-# The seed's adapted model: forward's body moves to _forward, __init__ stores
+# TorchAir's documented adapted model: forward's body moves to _forward, __init__ stores
 # the cache-compiled _forward as self.cached_forward, and forward calls it.
 # _forward must be a method of the module, undecorated, one full graph, and
 # inference only.

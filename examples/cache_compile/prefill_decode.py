@@ -1,7 +1,7 @@
-# Compile cache (seed 002, part 3) for a model whose forward takes different
+# Compile cache for a model whose forward takes different
 # paths in the prefill and decode phases: one cache-compiled method per phase.
 #
-# The seed shows this pattern with `...` for the arguments and bodies; here
+# TorchAir's documentation shows this pattern with `...` for the arguments and bodies; here
 # it is one small attention layer with a KV cache (key_cache, value_cache),
 # each (BATCH, MAX_SEQ, HIDDEN).  prefill attends within the prompt and
 # writes the prompt's keys and values into the cache; decode appends one

@@ -1,7 +1,7 @@
 # A small LLaMA-style decoder, one decode step, with every TorchAir
-# annotation tngc plans: dynamic gears on the batch dim (seed 002),
-# mark_static (seed 002), a super kernel scope (seed 001) and two streams
-# with an explicit wait (seed 003).
+# annotation tngc plans: dynamic gears on the batch dim,
+# mark_static, a super kernel scope and two streams
+# with an explicit wait.
 #
 # Per layer: RMSNorm (torch_npu.npu_rms_norm), attention with a KV cache
 # updated in place at a fixed decode position, RMSNorm, and a SiLU-gated MLP

@@ -1,7 +1,7 @@
-# Dynamic gears (seed 002, part 1), zip policy: compile once for a few fixed
+# Dynamic gears, zip policy: compile once for a few fixed
 # shapes of a dynamic dim instead of recompiling for every new shape.
 #
-# The seed's example with its indentation restored and `npu_bakcend` spelled
+# TorchAir's documented example with its indentation restored and `npu_bakcend` spelled
 # `npu_backend`.  With "zip" the gear lists are taken position by position:
 # gear 0 is x1 (2, 2) with x2 (2, 2), gear 1 is x1 (4, 2) with x2 (4, 2).
 import torch

@@ -1,8 +1,8 @@
-# Dynamic gears (seed 002, part 1), product policy: every combination of the
+# Dynamic gears, product policy: every combination of the
 # gear values of the geared dims is a gear.
 #
 # Same structure as model.py with dynamic_gears_merge_policy = "product".
-# The seed's x1 + x2 cannot add a (2, 2) to a (4, 2), so this model computes
+# model.py's x1 + x2 cannot add a (2, 2) to a (4, 2), so this model computes
 # x1 @ x2.T instead, which is defined for every combination: gears are
 # (2, 2)(2, 2), (2, 2)(4, 2), (4, 2)(2, 2) and (4, 2)(4, 2).
 import torch

@@ -193,7 +193,7 @@ class LlamaDecoderLayer(nn.Module):
         hidden_states = self.self_attn(hidden_states, position_embeddings, attention_mask,
                                        kv_cache, slot_ids, positions)
         hidden_states = residual + hidden_states
-        # The MLP half of each layer is one super kernel (seed 001), one per
+        # The MLP half of each layer is one super kernel, one per
         # layer: its name carries the layer index.
         with torchair.scope.super_kernel(f"layer_{self.layer_idx}_mlp"):
             residual = hidden_states

@@ -1,12 +1,12 @@
-# torch._dynamo.mark_static (seed 002, part 2): with dynamic=True, mark every
+# torch._dynamo.mark_static: with dynamic=True, mark every
 # input of the compiled decode step as static so that the graph is static.
 #
-# The seed shows only the outline of a Whisper-style decoder (`...` bodies).
+# TorchAir's documentation shows only the outline of a Whisper-style decoder (`...` bodies).
 # This file fills it in with a tiny decoder built from plain ops: token +
 # positional embedding, then per layer a self-attention over a rolling KV
 # cache, a cross-attention over the encoder output xa, and an MLP.  The KV
 # cache is a dict {layer: {"attn"|"cross_attn": {"key"|"value": tensor}}}
-# as in the seed.  compute_logits marks the inputs static and calls the
+# as in that outline.  compute_logits marks the inputs static and calls the
 # compiled decode.
 from typing import Optional
 

@@ -1,8 +1,8 @@
-# Multi-stream execution inside one graph (seed 003): ops inside
+# Multi-stream execution inside one graph: ops inside
 # torchair.scope.npu_stream_switch(tag) run on the stream named by the tag;
 # npu_wait_tensor(a, b) makes the ops that use a wait until b is computed.
 #
-# The seed's example, unchanged: add_result and mm1 run on the default
+# TorchAir's documented example, unchanged: add_result and mm1 run on the default
 # stream, mm_result on stream "1" and add2 on stream "2".
 import torch, os
 import torch_npu

@@ -1,7 +1,7 @@
-# Static kernel compilation (seed 000): in reduce-overhead mode, compile one
+# Static kernel compilation: in reduce-overhead mode, compile one
 # operator binary per operator shape ahead of time.
 #
-# The seed's configuration, made self-contained: a small matmul + add model
+# TorchAir's documented configuration, made self-contained: a small matmul + add model
 # with concrete inputs, and a relative build directory instead of
 # "/path/test".  The build directory must exist and be writable.
 import os

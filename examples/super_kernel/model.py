@@ -1,7 +1,7 @@
-# SuperKernel scope (seed 001): fuse the operators inside
+# SuperKernel scope: fuse the operators inside
 # torchair.scope.super_kernel(scope, options) into one kernel launch.
 #
-# The seed's example, unchanged in structure: the same quant-matmul +
+# TorchAir's documented example, unchanged in structure: the same quant-matmul +
 # dequant-swiglu-quant model compiled twice with dynamic=False (super kernels
 # need static graphs), once plain and once inside the super kernel scope
 # "sp1", and the results compared.  Super kernels exist on Atlas A3 only.

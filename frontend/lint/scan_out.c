@@ -1,6 +1,6 @@
 /*
  * scan_out.c - `tngc scan` output: annotations in source order, as JSON
- * (the schema of DESIGN.md) or one text line each.
+ * (the schema tests/golden/scan/README.md describes) or one text line each.
  */
 #include "scan.h"
 #include "../diag/diag.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Constant tensors and the weights file (issue 17), on
+# Constant tensors and the weights file, on
 # tests/conform/models/const_rope.py:
 #   - the plan has only the parameter and the persistent buffer as weights
 #     (proj.weight, scale; the launcher counts 2): the non-persistent buffers

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Entries of several instances of one class (issue 17), on
+# Entries of several instances of one class, on
 # tests/conform/models/two_instances.py (three Block instances):
 #   - tngc names them Block.forward, Block.forward#2, Block.forward#3 in the
 #     order of their first calls (the plan's entry lines);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# state_dict keys the model never reads (issue 17), on
+# state_dict keys the model never reads, on
 # tests/conform/models/state_unread.py (a BatchNorm2d's num_batches_tracked,
 # an auxiliary head forward does not call):
 #   - the plan lists them as `unread` keys, not as weights;

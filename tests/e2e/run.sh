@@ -26,7 +26,7 @@
 # folder, and its manifest tree checked); then the focused checks:
 #   gears    examples/dim_gears: an input shape in no gear is refused
 #            (exit status 2, one line on stderr naming the gears)
-#   gears    examples/dim_gears: the seed's two shapes on one launcher
+#   gears    examples/dim_gears: the example's two shapes on one launcher
 #   pad      examples/decoder at batch 3 (gears 1 2 4 8) with --pad equals
 #            PyTorch at batch 3; tests/e2e/models/reduce_gears.py (gears on a
 #            dim it reduces over) refuses --pad
@@ -294,9 +294,9 @@ else
     bad "examples/dim_gears: no launcher to test gears with"
 fi
 
-# ---- gears: the seed's two shapes run on one launcher, no rebuild ----
+# ---- gears: the example's two shapes run on one launcher, no rebuild ----
 
-# seed 002 calls the model at [2,2] and then [4,2]: one build serves both,
+# examples/dim_gears/model.py calls the model at [2,2] and then [4,2]: one build serves both,
 # each run picks its gear, and the result is x1 + x2 (exact in float32).
 if [ -x "$launcher" ]; then
     both=1
@@ -317,7 +317,7 @@ sys.exit(0 if o.shape == a.shape and (o == a + b).all() else 1)' "$d"; then
     if [ $both = 1 ] && grep -q '^gear 0' "$w/seed_2,2/out.log" && grep -q '^gear 1' "$w/seed_4,2/out.log"; then
         ok "examples/dim_gears: shapes [2,2] and [4,2] run on the same launcher (gears 0 and 1), results exact"
     else
-        bad "examples/dim_gears: the seed's two shapes on one launcher"
+        bad "examples/dim_gears: the example's two shapes on one launcher"
     fi
 fi
 

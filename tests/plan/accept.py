@@ -27,7 +27,7 @@ def entry(plan, name=None):
     return next(e for e in es if e["name"] == name)
 
 
-# seed 002, zip: gears (2,2)(2,2) and (4,2)(4,2), in that order
+# examples/dim_gears, zip: gears (2,2)(2,2) and (4,2)(4,2), in that order
 e = entry(load("examples_dim_gears_model.py.json"))
 got = [[g["shapes"]["x1"], g["shapes"]["x2"]] for g in e["gears"]]
 check(got == [[[2, 2], [2, 2]], [[4, 2], [4, 2]]], "dim_gears zip gears: %s" % got)
@@ -38,7 +38,7 @@ got = [[g["shapes"]["x1"], g["shapes"]["x2"]] for g in e["gears"]]
 want = [[[2, 2], [2, 2]], [[2, 2], [4, 2]], [[4, 2], [2, 2]], [[4, 2], [4, 2]]]
 check(got == want, "dim_gears product gears: %s" % got)
 
-# seed 003: three streams; events add_result -> mm_result (0 -> 1) and
+# examples/multi_stream: three streams; events add_result -> mm_result (0 -> 1) and
 # mm_result -> add2 (1 -> 2) only: add2's wait on add_result is redundant
 e = entry(load("examples_multi_stream_model.py.json"))
 check(len(e["streams"]) == 3, "multi_stream: %d streams" % len(e["streams"]))

@@ -3,7 +3,7 @@
 # bytes on a second run (text, JSON and DOT), the text equal to the golden
 # plan tests/plan/expected/<folder>_<script>.plan (UPDATE=1 rewrites them);
 # the acceptance checks of the planner on the examples' plans
-# (tests/plan/accept.py); and the static-kernel manifest of seed 000.
+# (tests/plan/accept.py); and the static-kernel manifest.
 set -u
 tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,7 +41,7 @@ for py in $(for mk in "$root"/examples/*/Makefile; do
 done
 if python3 "$root/tests/plan/accept.py" "$tmp"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
-# seed 000's manifest tree, reproducible with SOURCE_DATE_EPOCH; a missing
+# the static-kernel manifest tree, reproducible with SOURCE_DATE_EPOCH; a missing
 # build dir is one line, exit status 2, and nothing written
 t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL manifest: $1"; fail=$((fail + 1)); fi; }
 m=$tmp/manifest
@@ -58,7 +58,7 @@ out=$m/static_kernel_build/aclnn_static_shape_kernel_outputs/19700101000000_0_ou
 (cd "$out" && find . -type f | LC_ALL=C sort) >"$tmp/tree"
 printf '%s\n' ./0/Add_float_ND_1_256_0.json ./0/MatMulV2_float_ND_1_2048_0.json \
     ./0_debug/Add_float_ND_1_256_0.json ./0_debug/MatMulV2_float_ND_1_2048_0.json >"$tmp/want"
-t "seed 000's tree: one JSON per op, selected and debug" 'cmp -s "$tmp/tree" "$tmp/want" || { cat "$tmp/tree"; false; }'
+t "the manifest tree: one JSON per op, selected and debug" 'cmp -s "$tmp/tree" "$tmp/want" || { cat "$tmp/tree"; false; }'
 t "the MatMulV2 op info" 'python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))

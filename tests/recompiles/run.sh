@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/recompiles/run.sh - conformance test of `tngc recompiles` against the
-# reference script of seed 004 (examples/recompile/recompiled_op.py).
+# reference script examples/recompile/recompiled_op.py.
 #
 # Usage: tests/recompiles/run.sh [TNGC]     (default: <repo>/build/tngc)
 #

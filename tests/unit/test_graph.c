@@ -237,7 +237,7 @@ static void test_dims_folding(void **state)
     t_free(t);
 }
 
-/* a // b is exact when b's factors are among a's (issue 17: the dim a
+/* a // b is exact when b's factors are among a's (as for the dim a
  * reshape infers for -1 behind a geared dim, s0*512 // (s0*8), is 64). */
 static void test_dims_exact_division(void **state)
 {
@@ -1054,7 +1054,7 @@ static void test_size_invariant(void **state)
     const int64_t big = (int64_t)1 << 62;
     int32_t x = tensor(t, DT_F32, "4,4");
     size_t nops = g->ops.n, nchecks = g->checks.n;
-    /* issue 12: x.reshape(2**62 + 4, 4) wrapped to 16 elements */
+    /* x.reshape(2**62 + 4, 4): 2**64 + 16 elements would wrap to 16 */
     assert_int_equal(op(t, OP_RESHAPE, ARR32(x), ARR64(C(t, big + 4), C(t, 4)), 0), -1);
     assert_string_equal(t->err, "reshape: the result f32[4611686018427387908, 4] is larger than "
                                 "2^48 bytes, the most tngc plans for one tensor");

@@ -1,6 +1,6 @@
 /*
  * test_plan_out.c - unit tests of planner/plan_out.c (text, JSON and DOT
- * forms of a plan) and codegen/manifest.c (seed 000's op-info tree).
+ * forms of a plan) and codegen/manifest.c (the static-kernel op-info tree).
  *
  * The graphs and plans are built by hand (no lowering, no planner passes),
  * so that these tests pin the output formats on their own. Standalone

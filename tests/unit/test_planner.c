@@ -504,7 +504,7 @@ static void assert_event(const T *t, size_t e, int from, int to, int32_t after_v
     assert_int_equal(ev->explicit_wait, explicit_wait);
 }
 
-/* Seed 003's model. */
+/* The model of examples/multi_stream/model.py. */
 static void test_streams_seed(void **state)
 {
     (void)state;

@@ -32,7 +32,7 @@
  * writes tmp = a @ scale into the arena and records e0; stream 1 waits and
  * writes out = tmp + b. A NaN in b[0] makes stream 0 fail before it
  * records (stream 1's wait is then aborted); an infinite b[0] makes it
- * fail the same way with bad input, located at a.py:7 (issue 12). */
+ * fail the same way with bad input, located at a.py:7. */
 
 /* Arena offsets of tmp and out: static gears use sym, the dynamic one off. */
 static float *a_buf(const TngrtRunCtx *c, int which, int dynamic)
@@ -560,7 +560,7 @@ static void test_stream_failure(void **state)
     tngrt_bundle_delete(b);
 }
 
-/* Issue 12: tensors of the weights file that no weight uses are listed
+/* Tensors of the weights file that no weight uses are listed
  * (the launcher warns, or refuses them with --strict). */
 static void test_unused_weights(void **state)
 {

@@ -1,6 +1,6 @@
 /*
  * test_rt_exec_sched.c - unit tests of the stream executor's scheduling
- * behaviour (issue 18, item 4): a stream whose function is NULL in a run
+ * behaviour: a stream whose function is NULL in a run
  * is not called (no start/join handshake; all-NULL runs make none at all)
  * while the other streams' events still order them; runs alternating idle
  * and busy workers; the spin budget from TNGRT_SPIN_US (0: sleep at once;

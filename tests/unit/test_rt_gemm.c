@@ -1,5 +1,5 @@
 /*
- * test_rt_gemm.c - unit tests of issue 18's CPU kernel work: pow with
+ * test_rt_gemm.c - unit tests of the fast CPU kernel paths: pow with
  * integer and half-integer exponents, the vectorised tanh / log / erf /
  * exp of tngrt_kernel_unary, the online softmax and log-softmax, checked
  * against double-precision references computed here with libm at the

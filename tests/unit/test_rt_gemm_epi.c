@@ -1,6 +1,6 @@
 /*
- * test_rt_gemm_epi.c - unit tests of the GEMM epilogues (issue 18 item 2,
- * runtime/kernels_gemm.c TngrtGemmEpi, codegen/fuse_gemm.c): on every
+ * test_rt_gemm_epi.c - unit tests of the GEMM epilogues
+ * (runtime/kernels_gemm.c TngrtGemmEpi, codegen/fuse_gemm.c): on every
  * microkernel path this CPU has, with M, N, K not multiples of the tiles,
  * the fused result (steps applied to each tile before its store) is
  * bitwise equal to the unfused one: the same path's GEMM, then each step

@@ -444,7 +444,7 @@ static void test_safetensors_hostile(void **state)
     }
 }
 
-/* Issue 12: the tensors must cover the data buffer exactly, as the format
+/* The tensors must cover the data buffer exactly, as the format
  * requires: no trailing bytes, no holes. */
 static void test_safetensors_exact_cover(void **state)
 {

@@ -1472,7 +1472,7 @@ static void test_embedding(void **state)
     ((int64_t *)ids->a.data)[4] = 70;
     assert_int_equal(tngrt_kernel_embedding(&o->a, &w->a, &ids->a, &err), -1);
     assert_string_equal(err.msg, "embedding: id 70 out of range [0, 64)");
-    assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);   /* bad data, not a failure (issue 12) */
+    assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);   /* bad data, not a failure */
     assert_int_equal(tngrt_error_at(&err, "m.py", 12), -1);
     assert_string_equal(err.msg, "m.py:12: embedding: id 70 out of range [0, 64)");
     assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);

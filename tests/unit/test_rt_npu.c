@@ -1,5 +1,5 @@
 /*
- * test_rt_npu.c - unit tests of the torch_npu fused-op kernels of issue 16
+ * test_rt_npu.c - unit tests of the torch_npu fused-op kernels
  * (tngrt_kernels.h, "kernels: torch_npu fused ops"): add_rms_norm,
  * rotary_mul, dynamic_quant, moe_gating_top_k_softmax, fused_attention,
  * scatter_update and scatter_nd_update,

@@ -1,5 +1,5 @@
 /*
- * test_rt_ops16.c - unit tests of the kernels issue 16's leftovers added:
+ * test_rt_ops16.c - unit tests of later additions to the op families:
  * npu_moe_gating_top_k's group selection (both scores), tie order and
  * normalisation, against values worked out here from the formula of
  * tests/ref/stubs/torch_npu.

@@ -1,6 +1,6 @@
 /*
  * test_rt_wload.c - unit tests of loading a bundle's weights at scale
- * (issue 18 item 6): a weights file is mapped and its aligned tensors read
+ * (BENCHMARKS.md, "Weights at scale"): a weights file is mapped and its aligned tensors read
  * in place, the same bytes given from memory (tngrt_bundle_load_weights_
  * memory) load to the same results, a weight a run updates stays a private
  * copy (the file's or caller's bytes never change), Linear weights are

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Acceptance (issue 16): a LLaMA-style decoder layer in the ordinary
+# Acceptance: a LLaMA-style decoder layer in the ordinary
 # PyTorch idiom. Prefill: RoPE tables computed inside the model from
 # torch.arange (inv_freq, outer, cat, cos/sin), rotate_half by slicing and
 # cat, grouped-query attention by expand + reshape of K/V, a causal mask

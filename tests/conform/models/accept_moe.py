@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Acceptance (issue 16): a DeepSeek-style MoE layer in the ordinary
+# Acceptance: a DeepSeek-style MoE layer in the ordinary
 # PyTorch idiom: a gating linear, softmax scoring, topk routing with
 # renormalised weights, dense combine weights built twice (scatter of the
 # top-k weights, and one_hot of the indices weighted and summed: they must

@@ -1,4 +1,4 @@
-# Comparison idioms of real models (issue 16): &= and |= on masks, eq_ and
+# Comparison idioms of real models: &= and |= on masks, eq_ and
 # lt_ (a comparison written into a float tensor), an attention mask
 # `am == 0` from int64, bool masks summed, cast and unsqueezed into a
 # where, masked_fill with ~mask, (x != x).any(). The batch dim takes 2 or

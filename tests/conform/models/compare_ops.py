@@ -1,4 +1,4 @@
-# The comparison family (issue 16): eq ne lt le gt ge as torch functions,
+# The comparison family: eq ne lt le gt ge as torch functions,
 # tensor methods and Python operators, tensor with tensor (broadcast,
 # promoted as torch: float16 with float32, int32 with float, a 0-d tensor)
 # and with a Python scalar on either side; logical_and/or/xor/not, & | ^ ~

@@ -1,4 +1,4 @@
-# The comparison family as static kernels (issue 16): reduce-overhead with
+# The comparison family as static kernels: reduce-overhead with
 # _aclnn_static_shape_kernel compiles every op with constant shapes from
 # the inline bodies of runtime/tngrt_impl_compare.h (another code path than
 # the generic kernels): comparisons with a tensor and a scalar, logical and

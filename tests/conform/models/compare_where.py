@@ -1,4 +1,4 @@
-# The selection ops (issue 16): torch.where with tensor and Python scalar
+# The selection ops: torch.where with tensor and Python scalar
 # branches (either or both; promoted as torch: a scalar does not raise a
 # float16 tensor, a float scalar makes an int tensor float32, a 0-d tensor
 # branch), Tensor.where; masked_fill with a Python number and with a 0-d

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Constant tensors (issue 17): an HF-LLaMA-style rotary embedding whose
+# Constant tensors: an HF-LLaMA-style rotary embedding whose
 # inv_freq (arange, pow) and cos/sin caches (outer, cat, cos, sin) are
 # non-persistent buffers built in __init__, a causal mask buffer from
 # triu(full(...)) (non-persistent too), and a module-level constant table.

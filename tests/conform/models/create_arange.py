@@ -1,4 +1,4 @@
-# The creation family (issue 16): torch.arange with an end only, start and
+# The creation family: torch.arange with an end only, start and
 # end, a step (negative, not dividing the span), float bounds, dtype=, and an
 # bound that is a geared dim (a graph op of symbolic length: arange(seq) with
 # seq = x.shape[1], arange(past, past + seq), arange(seq, 0, -1)); torch.finfo / torch.iinfo attributes as Python numbers;

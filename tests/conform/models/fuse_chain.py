@@ -1,4 +1,4 @@
-# Pointwise fusion on the CPU target (issue 18, codegen/fuse.c): chains of
+# Pointwise fusion on the CPU target (codegen/fuse.c): chains of
 # elementwise ops whose intermediates nothing else reads become one loop.
 # Covers binary ops with broadcasting ([B, 1], [64], 0-d) and scalars on
 # either side, pow with integer, half-integer, negative and fractional

@@ -1,4 +1,4 @@
-# Pointwise fusion on the CPU target (issue 18, codegen/fuse.c), its
+# Pointwise fusion on the CPU target (codegen/fuse.c), its
 # harder shapes: rank-3 and rank-4 chains whose external inputs broadcast
 # along inner, outer and middle dims ([B, 1, 8], [1, 4, 1], [4, 1]); a
 # diamond (x feeds two branches that meet again); members of a chain that

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Matmul epilogue fusion (issue 18 item 2, codegen/fuse_gemm.c): float32
+# Matmul epilogue fusion (codegen/fuse_gemm.c): float32
 # Linears whose weights the bundle packs at load, each followed by the ops
 # the GEMM applies to its output tiles before storing them: bias + relu,
 # silu then a scale, gelu (both forms), tanh, sigmoid, a residual add (an

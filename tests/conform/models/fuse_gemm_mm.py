@@ -1,6 +1,6 @@
 # tolerance: matmul
-# Matmul epilogues and outputs written through strides (issue 18 items 1
-# and 2, codegen/fuse_gemm.c): float32 matmul / bmm whose output feeds a
+# Matmul epilogues and outputs written through strides
+# (codegen/fuse_gemm.c): float32 matmul / bmm whose output feeds a
 # scale, activations and scalar ops (applied to each batch's product), and
 # attention's (att @ v).transpose(1, 2) with the product written straight
 # into the transposed layout instead of a copy (q @ k^T read in place

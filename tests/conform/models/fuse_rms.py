@@ -1,5 +1,5 @@
-# A hand-written RMSNorm as one row kernel on the CPU target (issue 18,
-# codegen/fuse.c): x * rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w in
+# A hand-written RMSNorm as one row kernel on the CPU target
+# (codegen/fuse.c): x * rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w in
 # its spellings (x ** 2, x * x, torch.square; rsqrt(...) on either side of
 # the multiply; with and without the weight; a 2-D and a 3-D input, rows of
 # 48 and 64), the normalised value read again (ends the row kernel before

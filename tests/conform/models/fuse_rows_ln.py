@@ -1,5 +1,5 @@
-# LayerNorm written by hand as one row kernel on the CPU target (issue 18
-# item 2, codegen/fuse.c row groups): (x - mean) / sqrt(var + eps) * w + b
+# LayerNorm written by hand as one row kernel on the CPU target
+# (codegen/fuse.c row groups): (x - mean) / sqrt(var + eps) * w + b
 # with x.var(unbiased=False), with mean((x - u) ** 2), with
 # (x - u).pow(2).mean(...), the rsqrt form, with and without weight and
 # bias, after a residual add, and RMSNorm in float16 and bfloat16; float32,

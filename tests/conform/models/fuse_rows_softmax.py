@@ -1,5 +1,5 @@
-# Softmax written by hand as one row kernel on the CPU target (issue 18
-# item 2, codegen/fuse.c row groups): e = exp(x - x.amax(-1, keepdim=True));
+# Softmax written by hand as one row kernel on the CPU target
+# (codegen/fuse.c row groups): e = exp(x - x.amax(-1, keepdim=True));
 # e / e.sum(-1, keepdim=True), scaled first (x * scale), with a broadcast
 # additive causal mask of -inf ([T, T] over [B, H, T, T]), with
 # x.max(-1, keepdim=True)[0] and .values (max_dim, its indices unread: its

@@ -1,4 +1,4 @@
-# Indexing and scatter (issue 16): a decode step's KV-cache update at run-time
+# Indexing and scatter: a decode step's KV-cache update at run-time
 # positions, k_cache[bidx, pos] = k (subscript assignment with two index
 # tensors), v_cache.index_put_((bidx, pos), v) and the float16 / bfloat16
 # caches written from converted keys, into static cache inputs,

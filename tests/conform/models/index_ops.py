@@ -1,4 +1,4 @@
-# Indexing and scatter (issue 16): index_select (dims 0 and 1, int64 and
+# Indexing and scatter: index_select (dims 0 and 1, int64 and
 # int32 indices, 0-d index), gather of the top-k logits' values, advanced
 # indexing x[idx] (2-d and negative indices), x[:, idx], x[i, j], lists
 # of ints (t[:, [2, 0], [-1, 3]], upd[[0, 5], 2] = 7.0),

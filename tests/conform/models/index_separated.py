@@ -1,4 +1,4 @@
-# Advanced indices separated by a slice (issue 16), reads and writes, by
+# Advanced indices separated by a slice, reads and writes, by
 # PyTorch's rule: ints select first; tensor indices that a ':' separates put
 # their broadcast dims first, then the sliced dims in order. Writes into
 # inputs (float32, float16, bfloat16, int32) and a buffer: a head-major KV

@@ -1,4 +1,4 @@
-# Indexing and scatter (issue 16) as static kernels: in reduce-overhead mode
+# Indexing and scatter as static kernels: in reduce-overhead mode
 # with _aclnn_static_shape_kernel every op is compiled with its shapes as
 # constants (the inline bodies of runtime/tngrt_impl_index.h): index_select,
 # gather, x[idx], x[i, j], cache[pos] = v into an input, scatter,

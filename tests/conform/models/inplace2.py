@@ -1,4 +1,4 @@
-# The in-place tensor methods (issue 16): add_ sub_ mul_ div_ clamp_
+# The in-place tensor methods: add_ sub_ mul_ div_ clamp_
 # masked_fill_ zero_ fill_ (one mechanism: X_ is X written into self) on
 # op results, on inputs (written back to the caller's tensors: float32,
 # float16 with a float32 operand cast down, int32 with int operands) and on

@@ -1,4 +1,4 @@
-# Issue 18's kernels on float32 and float16: pow with integer and
+# Fast kernel paths on float32 and float16: pow with integer and
 # half-integer scalar exponents (multiplies and sqrt: 2, 3, -1, -2, 0.5,
 # -0.5, 1.5, 4, -3, 2.5), the vectorised tanh, erf, log, exp, softmax and
 # log_softmax over short rows (the three-pass form) and long rows of 300

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Issue 18's GEMM on float32, float16 and bfloat16: Linears whose weights
+# The GEMM on float32, float16 and bfloat16: Linears whose weights
 # the bundle packs at load (TNGRT_SIG_PACK_LINEAR; rows 2..12 by gear, 3-D
 # input, with and without bias, a chain through SiLU), a Linear on a
 # float16 input and weight, matmul with A of 64 rows per batch (libtngcrt's

@@ -1,4 +1,4 @@
-# The math family's activations (issue 16) on float32, float16 and bfloat16:
+# The math family's activations on float32, float16 and bfloat16:
 # F.softplus (defaults, beta and threshold given, the threshold crossed),
 # F.leaky_relu (default and given slopes, inplace=True on float32), F.hardswish (the
 # kinks at -3 and 3), F.mish, and the modules nn.Softplus, nn.LeakyReLU,

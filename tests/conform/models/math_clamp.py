@@ -1,4 +1,4 @@
-# The math family's bounds (issue 16): torch.clamp / clip / Tensor.clamp
+# The math family's bounds: torch.clamp / clip / Tensor.clamp
 # with a min, a max or both (keywords or positions, min > max, int bounds on
 # a float tensor), torch.clamp_min / clamp_max, torch.maximum /
 # torch.minimum (broadcasting, NaN propagating) on float32, float16 and

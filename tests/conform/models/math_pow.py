@@ -1,4 +1,4 @@
-# pow with a tensor exponent (issue 16, math family): tensor ** tensor
+# pow with a tensor exponent (math family): tensor ** tensor
 # (broadcast; float32, float16, bfloat16; int64 exact, incl. exponent 0),
 # a Python number ** tensor (the RoPE idiom base ** (i / dim), an int base
 # on an int tensor stays int64, a float base on an int tensor is float32),

@@ -1,4 +1,4 @@
-# The math family's unary operators (issue 16) on float32, float16 and
+# The math family's unary operators on float32, float16 and
 # bfloat16: cos, sin, reciprocal, square, sign, floor, ceil, round (halves to
 # even), erf, log1p, expm1, as torch functions and as tensor methods, each
 # its own output so a failure names the op; sign, square, floor, ceil and

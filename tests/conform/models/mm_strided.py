@@ -1,6 +1,6 @@
 # tolerance: matmul
 # Matmuls that read transposed, permuted and broadcast operands in place
-# (issue 18: no copy of the view): attention's q @ k^T and att @ v with q, k
+# (no copy of the view): attention's q @ k^T and att @ v with q, k
 # and v permuted out of [B, S, H, D] projections and a KV cache updated in
 # place, a chain of two transposes, a GQA-style key shared by every head
 # through expand and through a size-1 batch dim, a 3-d by transposed 2-d

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# The neural net family's functional forms (issue 16): F.conv2d with
+# The neural net family's functional forms: F.conv2d with
 # stride, int and tuple padding, padding="same" (odd kernel) and "valid",
 # dilation, groups, with and without bias, and unbatched; F.conv1d;
 # F.batch_norm (training=False) with and without weight/bias; F.group_norm;

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# The neural net family (issue 16): F.conv2d and nn.Conv1d with
+# The neural net family: F.conv2d and nn.Conv1d with
 # padding="same" and an even kernel, which pads one more element after
 # than before (PyTorch's rule): the extra zeros are a block cat after the
 # input and the conv pads both sides alike (so aclnnConvolution, which

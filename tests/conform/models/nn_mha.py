@@ -1,5 +1,5 @@
 # tolerance: matmul
-# The neural net family's attention modules (issue 16): a transformer block
+# The neural net family's attention modules: a transformer block
 # built ViT-style with the activation passed as a class (act_layer=nn.GELU,
 # then act_layer()): nn.LayerNorm -> nn.MultiheadAttention(batch_first=True,
 # need_weights=False) -> residual -> MLP; and nn.MultiheadAttention with

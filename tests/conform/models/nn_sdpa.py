@@ -1,5 +1,5 @@
 # tolerance: matmul
-# The neural net family's attention (issue 16): F.scaled_dot_product_attention
+# The neural net family's attention: F.scaled_dot_product_attention
 # on [B, H, L, E] query/key/value: the default scale, is_causal (top-left,
 # L != S too), a bool mask (True keeps) broadcast over batch and heads, a
 # float additive mask per batch, an explicit scale, one key/value head

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# The neural net family's convolution stem (issue 16): nn.Conv2d ->
+# The neural net family's convolution stem: nn.Conv2d ->
 # nn.BatchNorm2d (inference, running statistics set in __init__) -> nn.ReLU
 # -> nn.MaxPool2d -> nn.Conv2d (groups, padding="same") -> nn.GroupNorm ->
 # nn.AvgPool2d -> nn.AdaptiveAvgPool2d((1, 1)) and nn.AdaptiveMaxPool2d,

@@ -1,4 +1,4 @@
-# A module's training flag (issue 17 item 7, found writing examples/vit):
+# A module's training flag (found writing examples/vit):
 # forward code that tests self.training, as timm and torchvision write it:
 # `F.dropout(x, self.drop.p, training=self.training)`, `p if self.training
 # else 0.0` (timm's dropout_p of F.scaled_dot_product_attention, which has

@@ -1,4 +1,4 @@
-# torch_npu fused operators of issue 16 as torch_npu documents them (the
+# torch_npu fused operators as torch_npu documents them (the
 # reference is tests/ref/stubs/torch_npu): npu_add_rms_norm (y, rstd and
 # the sum x) on float32, float16 and bfloat16 with a 1-d and a 2-d gamma;
 # npu_prefetch (a hint: no op); npu_dynamic_quant with and without

@@ -1,4 +1,4 @@
-# The torch_npu fused ops of issue 16 as static kernels (reduce-overhead
+# The torch_npu fused ops as static kernels (reduce-overhead
 # with _aclnn_static_shape_kernel: each op compiled with its shapes as
 # constants, the kernel bodies of runtime/tngrt_impl_npu.h inlined):
 # npu_add_rms_norm, npu_fused_infer_attention_score (BSH, softmax_lse),

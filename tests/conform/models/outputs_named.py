@@ -1,4 +1,4 @@
-# Named outputs (issue 17): a forward returning a dict, a namedtuple
+# Named outputs: a forward returning a dict, a namedtuple
 # (collections.namedtuple and typing.NamedTuple) or a dataclass (an
 # HF-style ModelOutput, a None field left out) gives outputs named by key,
 # written as <key>.npy; the harness records them under the same names.

@@ -1,4 +1,4 @@
-# The Python model code is written in (issue 17, item 2), lowered as
+# The Python model code is written in, lowered as
 # PyTorch runs it: a dataclass config with defaults and a default_factory,
 # an HF-style config (**kwargs stored with setattr, getattr defaults),
 # functools.partial of an nn class and of a function, nn.ModuleDict

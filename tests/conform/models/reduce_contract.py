@@ -1,4 +1,4 @@
-# The reductions family's contractions (issue 16): torch.outer / Tensor.ger,
+# The reductions family's contractions: torch.outer / Tensor.ger,
 # torch.baddbmm (beta, alpha, beta=0 ignoring the input), and torch.einsum
 # lowered to sums, permutes, reshapes and (batched) matmuls: attention
 # scores "bhqd,bhkd->bhqk", "bij,bjk->bik", "i,j->ij", "bsh,hd->bsd",

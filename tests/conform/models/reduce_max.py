@@ -1,4 +1,4 @@
-# The reductions family's max/min ops (issue 16): Tensor.max / torch.min
+# The reductions family's max/min ops: Tensor.max / torch.min
 # along a dim (keepdim or not; the result as .values / .indices and
 # unpacked), without a dim (the full reduction, 0-d), of two tensors
 # (elementwise); torch.argmax / argmin (dim, keepdim; no dim: flattened;

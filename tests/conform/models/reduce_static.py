@@ -1,4 +1,4 @@
-# The reductions family's kernels as static kernels (issue 16): in
+# The reductions family's kernels as static kernels: in
 # reduce-overhead mode with _aclnn_static_shape_kernel every op is compiled
 # with its shapes as compile-time constants (the inline bodies of
 # runtime/tngrt_impl_reduce.h specialised by the compiler): topk, sort,

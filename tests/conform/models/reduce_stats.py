@@ -1,4 +1,4 @@
-# The reductions family's statistics (issue 16): torch.var / Tensor.std
+# The reductions family's statistics: torch.var / Tensor.std
 # (dim, unbiased, correction=, keepdim), torch.norm / Tensor.norm (p 2, 1,
 # inf, 'fro'; dim, keepdim, dtype=), torch.linalg.vector_norm (ord, dim,
 # keepdim) and F.normalize (p, dim, eps), lowered to existing ops in

@@ -1,4 +1,4 @@
-# The reductions family's sorting ops (issue 16): torch.topk (k, dim,
+# The reductions family's sorting ops: torch.topk (k, dim,
 # largest, sorted; the result as a tuple and as .values / .indices),
 # torch.sort / Tensor.sort (dim, descending), torch.argsort, on float32 and
 # bfloat16 (float16 topk has no CPU kernel in PyTorch 1.13) and int32; a

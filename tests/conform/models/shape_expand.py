@@ -1,4 +1,4 @@
-# The shape family's broadcasts and tilings (issue 16): Tensor.expand with
+# The shape family's broadcasts and tilings: Tensor.expand with
 # varargs, a tuple, -1 and new leading dims, expand_as, broadcast_to, the
 # GQA idiom
 # x[:, :, None, :, :].expand(b, h, n_rep, s, d).reshape(b, h * n_rep, s, d)

@@ -1,4 +1,4 @@
-# The shape family's reorderings (issue 16): torch.flip / Tensor.flip (one
+# The shape family's reorderings: torch.flip / Tensor.flip (one
 # dim, several, negative, varargs, a geared dim), fliplr, flipud;
 # torch.roll / Tensor.roll (one dim, several, negative shifts, shifts past
 # the size, along a geared dim, flattened with no dims); torch.movedim /

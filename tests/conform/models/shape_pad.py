@@ -1,4 +1,4 @@
-# F.pad's modes (issue 16): "constant" (value=, negative pads crop, more
+# F.pad's modes: "constant" (value=, negative pads crop, more
 # pairs than a vision op pads), "replicate", "reflect" and "circular" on
 # 4-d [B, C, H, W] inputs (one and two padded dims, uneven amounts) and on
 # 3-d [B, C, W] ones, as slices, flips, expands and cats; float32,

@@ -1,4 +1,4 @@
-# The shape family's slices by a dynamic dim (issue 16): x[:, :bsz] where
+# The shape family's slices by a dynamic dim: x[:, :bsz] where
 # bsz is another input's geared dim (also past x's size: clamped, as
 # Python slices are), x[:bsz], x[:, n:], x[:, 1:n:2], x[:, :n - 1] with n a
 # geared dim of x itself; Tensor.narrow with a symbolic length and a

@@ -1,4 +1,4 @@
-# The shape family as static kernels (issue 16): reduce-overhead with
+# The shape family as static kernels: reduce-overhead with
 # _aclnn_static_shape_kernel, so that each op is compiled with its gear's
 # shapes as constants; with gears, and an arange whose start is a geared
 # dim but whose length is not (arange(past, past + 3): same shapes in both

@@ -1,4 +1,4 @@
-# The shape family's triangles (issue 16): torch.triu / torch.tril and the
+# The shape family's triangles: torch.triu / torch.tril and the
 # Tensor methods with diagonal 0, positive, negative, past the matrix, on
 # 2-d, 3-d and non-square inputs whose sizes are geared; the causal-mask
 # idiom torch.triu(torch.full((n, n), float("-inf")), diagonal=1) with n a

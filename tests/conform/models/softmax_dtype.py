@@ -1,4 +1,4 @@
-# softmax / log_softmax with dtype= (issue 17, examples/llama): the input is
+# softmax / log_softmax with dtype= (as examples/llama uses it): the input is
 # cast to dtype before the operation, as PyTorch documents; tngc lowers it
 # to a cast then the softmax in that dtype, which the ACL target maps too
 # (aclnnCast, aclnnSoftmax). Half inputs up to float32 (HF's attention:

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# state_dict keys the model never reads (issue 17): a BatchNorm2d's
+# state_dict keys the model never reads: a BatchNorm2d's
 # num_batches_tracked (saved by PyTorch, never read in eval) and the
 # parameters of a submodule forward does not call (an auxiliary head).
 # The harness's weights file is the whole state_dict(): the bundle records

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Static kernels (seed 000): in reduce-overhead mode with
+# Static kernels: in reduce-overhead mode with
 # _aclnn_static_shape_kernel, every operator is compiled as a kernel with its
 # shapes as compile-time constants (the inline bodies of
 # runtime/tngrt_kernel_impl.h specialised by the compiler), a different code

@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Multi-stream execution (seed 003): ops on three streams ("1", "2" and the
+# Multi-stream execution: ops on three streams ("1", "2" and the
 # default), data edges between them (events added by the planner),
 # explicit npu_wait_tensor waits, the same tag used twice, nested switches
 # (the innermost wins), float32 and float16 work on the side streams. The

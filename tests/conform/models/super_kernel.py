@@ -1,5 +1,5 @@
 # tolerance: matmul
-# Super kernels (seed 001): a scope fusing a linear, softmax, layer_norm,
+# Super kernels: a scope fusing a linear, softmax, layer_norm,
 # npu_rms_norm and elementwise ops into one dispatch; a second scope with
 # "stream-fusion=1" whose ops run on two streams; super_kernel(None) clearing
 # the outer scope for one op; bfloat16 and float16 ops inside a scope. The

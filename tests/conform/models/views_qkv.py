@@ -1,6 +1,6 @@
 # tolerance: matmul
-# Matmuls reading slices of one projection in place (issue 18 item 3,
-# planner/strided.c): a fused QKV Linear split three ways (split, chunk,
+# Matmuls reading slices of one projection in place
+# (planner/strided.c): a fused QKV Linear split three ways (split, chunk,
 # plain indexing), each part viewed as heads and transposed, so q @ k^T and
 # att @ v read the Linear's output through strides with no slice copied;
 # a part also read by an add (its slice stays, the matmul still reads in

@@ -1,4 +1,4 @@
-# The super_kernel example (seed 001) made small, for tests/e2e/run.sh:
+# The super_kernel example (examples/super_kernel) made small, for tests/e2e/run.sh:
 # npu_quant_matmul (bfloat16 output) followed by npu_dequant_swiglu_quant,
 # compiled once as plain ops and once inside the super kernel "sp1".  Unlike
 # the example it returns only the results of the swiglu step (int8 y and the

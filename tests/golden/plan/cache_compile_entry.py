@@ -1,4 +1,4 @@
-# cache_compile as the compiled entry (seed 002): __init__ stores the
+# cache_compile as the compiled entry: __init__ stores the
 # cache-compiled _forward, forward calls it. The entry is Model._forward,
 # compiled static (dynamic=False) with the config given.
 import torch

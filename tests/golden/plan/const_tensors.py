@@ -1,4 +1,4 @@
-# Constant tensors (issue 17): a non-persistent buffer (inv_freq from
+# Constant tensors: a non-persistent buffer (inv_freq from
 # arange and pow), a plain tensor attribute (a triu mask) and a
 # module-level tensor are computed from constants: their ops are replayed
 # into the graph (arange, pow_tensor, reciprocal, full, triu, ...), not

@@ -1,4 +1,4 @@
-# Every operator family of DESIGN.md's compilable subset in one model:
+# Every operator family of the compilable subset in one model:
 # arithmetic with broadcasting and scalars, pow/neg/abs/exp/log/sqrt/rsqrt,
 # the activations (relu, gelu erf and tanh, silu, sigmoid, tanh), mm, bmm,
 # matmul/@ (batched, broadcasting), addmm, linear (nn.Linear, F.linear),

@@ -1,6 +1,6 @@
 # tngc-args: --streams-as-written
 # One super kernel whose ops run on three streams, with stream-fusion=0 (the
-# default): at most two streams per super kernel (seed 001), so the op that
+# default): at most two streams per super kernel (as in TorchAir), so the op that
 # brings in the third stream ends the segment. The third stream is switched
 # to in a helper method called inside the scope: scopes follow the calls,
 # so its op belongs to the super kernel too (tngc lint, which reads each

@@ -1,6 +1,6 @@
 # tngc-args: --streams-as-written
 # One super kernel whose ops run on three streams, with stream-fusion=1:
-# any number of streams inside one super kernel (seed 001), so the three
+# any number of streams inside one super kernel (as in TorchAir), so the three
 # streams stay in one segment. Otherwise the same model as
 # sk_stream_fusion0.py (the third stream is switched to in a helper method
 # called inside the scope).

@@ -3,7 +3,7 @@ import torch_npu
 import torchair
 
 
-# Issue 12: a shape error in module-level code was silent, seen only as
+# A shape error in module-level code was once silent, seen only as
 # "argument 'x' of the compiled entry is not known" at the call. It is
 # reported at its own line, once: what is computed from the failed tensor
 # (the next doublings, the call of the model) stays quiet, in module-level

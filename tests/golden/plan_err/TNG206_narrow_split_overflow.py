@@ -3,7 +3,7 @@ import torch_npu
 import torchair
 
 
-# Issue 12: narrow's start + length and the sum of split sizes wrapped
+# narrow's start + length and the sum of split sizes once wrapped
 # (undefined behaviour in C): split([2**62] * 3 + [2**62 + 4]) of a dim of
 # size 4 summed to 4 and was accepted. Now checked: one TNG206 each. A
 # chunk or split size past the dim is no overflow: one part.

@@ -3,7 +3,7 @@ import torch_npu
 import torchair
 
 
-# Issue 12: (2**62 + 4) * 4 elements wrap to 16, x's own count, so the
+# (2**62 + 4) * 4 elements wrap to 16, x's own count, so the unchecked
 # reshape passed and the select read 16 bytes before x; so did
 # (2**20 + 1) * (2**40 - 2**20 + 1) * 16 = 2**64 + 16 with each dim below
 # 2^48. Every size is checked: no tensor may pass 2^48 bytes, no size

@@ -3,7 +3,7 @@ import torch_npu
 import torchair
 
 
-# The seed's x1 + x2 with the product policy: the gears (2, 2)(4, 2) and
+# examples/dim_gears/model.py's x1 + x2 with the product policy: the gears (2, 2)(4, 2) and
 # (4, 2)(2, 2) add tensors of different rows, which do not broadcast.
 class Model(torch.nn.Module):
     def __init__(self):

@@ -4,8 +4,8 @@ import torchair
 
 
 # The cache position comes in as a tensor (as updated_kv_positions does in
-# seed 002's decoder): k_cache[:, kv_position] = k lowers to index_put
-# (issue 16), but not together with a slice of the batch: the write would
+# the decoder of TorchAir's gears documentation): k_cache[:, kv_position] = k lowers
+# to index_put, but not together with a slice of the batch: the write would
 # go through a view, which tngc does not model.
 class Model(torch.nn.Module):
     def __init__(self):

@@ -2,7 +2,7 @@
 #
 # Imports inside functions, inside try/except ImportError (with fallbacks that
 # rebind the same names), and under `if TYPE_CHECKING`.  Alias resolution is
-# file-wide (DESIGN.md): an import anywhere binds its name for the whole file,
+# file-wide: an import anywhere binds its name for the whole file,
 # and a module-level fallback binding (`tng = None`, a fallback `def`) does not
 # cancel it.  So every annotation here is resolved.
 #
@@ -22,7 +22,7 @@
 #   `npu_wait_tensor` is imported from torchair.ops, which lost it in March 2025
 #   (ops/__init__.py), with a fallback def in the except branch: UNRESOLVED.
 #   `tscope` is imported inside setup_streams() only; forward_streams() still resolves it
-#   (file-wide, as DESIGN.md says, although Python itself would raise NameError there).
+#   (file-wide, as tngc resolves aliases, although Python itself would raise NameError there).
 #   `CompilerConfig` is imported only under `if TYPE_CHECKING:`; the call in make_config() is resolved.
 #   Position of a config_option is the start of the assignment target (`cfg` of `cfg.mode`).
 # Diagnostics: none.

@@ -1,6 +1,6 @@
 # tngc scan golden: gears_static_cache.py
 #
-# Seed 002's three features in the shape its examples use: set_dim_gears on
+# Gears, mark_static and cache_compile as TorchAir's examples use them: set_dim_gears on
 # example inputs, mark_static on inputs and on KV-cache entries inside a loop,
 # cache_compile of `self.<method>` in __init__ (one per phase, with config=), and
 # torch.compile of a bound method assigned back.  Subscript and attribute

@@ -1,6 +1,6 @@
 # tngc scan golden: kinds_all.py
 #
-# One of each annotation kind, written the way the seed documents write them:
+# One of each annotation kind, written the way TorchAir's documentation writes them:
 # super_kernel, npu_stream_switch, npu_wait_tensor, limit_core_num,
 # set_dim_gears, mark_static, cache_compile, compiler_config, config_option,
 # get_npu_backend, torch_compile (call and bare decorator).  All resolved.

@@ -28,7 +28,7 @@
 #   The body of the wrapper npu_stream_switch() holds a real, resolved annotation.
 #   `with torch.npu.stream(stream)` and the `def` lines themselves are not reported.
 #   Line 69: torchair has no top-level npu_stream_switch.
-#   Line 70: the capital-I `torchair.Inference` of seed 002's example does not exist.
+#   Line 70: the capital-I `torchair.Inference` of a TorchAir documentation example does not exist.
 # Diagnostics: none.
 # ---- end of expectations ----
 

@@ -135,28 +135,17 @@ _HALF_TORCH = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tr
                "layer_norm", "sum", "mean", "amax", "cos", "sin", "reciprocal", "square", "sign",
                "floor", "ceil", "round", "erf", "log1p", "expm1", "clamp", "clip", "clamp_min",
                "clamp_max", "maximum", "minimum",
-               # -- creation --
-               # -- shape --
-               # -- compare --
                # -- reduce --
                "prod", "cumsum", "var", "std", "norm", "einsum", "outer", "baddbmm",
-               # -- index --
-               # -- nn --
-               # -- npu --
                )
 _HALF_FUNCTIONAL = ("linear", "silu", "gelu", "relu", "layer_norm", "softmax",
                     "log_softmax", "sigmoid", "tanh", "softplus", "leaky_relu", "hardswish", "mish",
-                    # -- creation --
                     # -- shape --
                     "pad",
-                    # -- compare --
-                    # -- reduce --
-                    # -- index --
                     # -- nn --
                     "scaled_dot_product_attention", "conv1d", "conv2d", "batch_norm",
                     "group_norm", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d",
                     "adaptive_max_pool2d", "interpolate",
-                    # -- npu --
                     )
 _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
                  "pow", "neg", "negative", "abs", "exp", "log", "sqrt", "rsqrt", "relu",
@@ -167,14 +156,8 @@ _HALF_METHODS = ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "
                  "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                  "__truediv__", "__rtruediv__", "__div__", "__rdiv__", "__pow__", "__rpow__",
                  "__neg__", "__abs__", "__matmul__", "__rmatmul__",
-                 # -- creation --
-                 # -- shape --
-                 # -- compare --
                  # -- reduce --
                  "prod", "cumsum", "var", "std", "norm",
-                 # -- index --
-                 # -- nn --
-                 # -- npu --
                  )
 
 # What the half-precision ops computed in float32 (see _half_op): a list of

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the hostile scripts of t_inject.sh (issue 12, item 1) under OUT.
+"""Writes the hostile scripts of t_inject.sh under OUT.
 
 usage: cases.py OUT
 

@@ -67,7 +67,7 @@ def _int_matmul(x1, x2):
     """The exact int32 accumulation of an int8 matmul, as float64.
 
     float32 holds every partial sum exactly while k * max|x1| * max|x2| <
-    2^24 (the seed's int8 values in [-10, 10) with k = 7168 qualify), and
+    2^24 (examples/super_kernel's int8 values in [-10, 10) with k = 7168 qualify), and
     its matmul is faster; otherwise float64."""
     k = x1.shape[-1]
     bound = k * int(x1.to(torch.int32).abs().max()) * int(x2.to(torch.int32).abs().max()) if x1.numel() and x2.numel() else 0

@@ -1,4 +1,4 @@
-"""CompilerConfig stand-in: the sections and fields DESIGN.md lists, with
+"""CompilerConfig stand-in: the sections and fields tngc reads, with
 TorchAir's defaults. Like TorchAir's own option objects it accepts other
 fields too (TorchAir has many that tngc does not interpret)."""
 
