@@ -55,7 +55,8 @@ RT_SRCS   = $(sort $(wildcard runtime/*.c))
 RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
 # libtngcrt_core: libtngcrt without the CPU kernels (kernels*.c, the files
-# that calls OpenBLAS): what ACL programs link (I/O, bundle checks, trace).
+# that calls OpenBLAS): what ACL programs link (I/O, bundle checks, trace,
+# the launchers' shared logic).
 RT_KERNEL_OBJS = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runtime/kernels*.c))
 RT_CORE_OBJS   = $(filter-out $(RT_KERNEL_OBJS),$(RT_OBJS))
 LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
@@ -166,7 +167,8 @@ bench-deps:
 	cd bench && npm ci --ignore-scripts --no-audit --no-fund
 
 # The runtime headers bundles include (internal.h stays private).
-RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_kernels.h \
+RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_launch.h \
+             runtime/tngrt_kernels.h \
              $(wildcard runtime/tngrt_kernel_impl.h runtime/tngrt_impl_*.h)
 VERSION    = $(shell sed -n 's/^#define TNGC_VERSION "\(.*\)"/\1/p' tngc.c)
 

@@ -40,7 +40,7 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
 /* Alignment of the arena and of every weight block, in bytes. */
 #define BUNDLE_ALIGN 64
 /* Room for a message; long gear lists are cut short with "...". */
-#define BUNDLE_MSG 1024
+#define BUNDLE_MSG TNGRT_BUNDLE_MSG
 /* Rows of a Linear weight packed between two drops of their source pages
  * (a multiple of TNGRT_GEMM_NR, 32). */
 #define BUNDLE_PACK_ROWS 2048
@@ -710,26 +710,37 @@ int tngrt_bundle_load_weights_memory(TngrtBundle *self, const void *data, size_t
 
 /* ---- inputs and gears ---- */
 
+/* Replaces the message in msg[0..len) (nothing when len is 0). */
+static void desc__fail(char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    if (len == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+}
+
 /* Checks that t is dense C-order with nbytes matching its shape and data. */
-static int bundle__check_dense(TngrtBundle *self, const char *name, const TngrtTensor *t)
+static int desc__check_dense(const char *name, const TngrtTensor *t, char *msg, size_t len)
 {
     size_t nbytes;
     int64_t stride = 1;
     TngrtError e;
     if (tngrt_shape_nbytes(t->dtype, t->ndim, t->shape, &nbytes, "shape", &e) != 0) {
-        bundle__fail(self, "input '%s': %s", name, e.msg);
+        desc__fail(msg, len, "input '%s': %s", name, e.msg);
         return -1;
     }
     if (t->nbytes != nbytes || (nbytes > 0 && !t->data)) {
-        bundle__fail(self, "input '%s': holds %zu bytes at %s, its shape needs %zu", name,
-                     t->nbytes, t->data ? "its data" : "NULL", nbytes);
+        desc__fail(msg, len, "input '%s': holds %zu bytes at %s, its shape needs %zu", name,
+                   t->nbytes, t->data ? "its data" : "NULL", nbytes);
         return -1;
     }
     for (int k = t->ndim - 1; k >= 0 && nbytes > 0; k--) {
         if (t->shape[k] > 1 && t->strides[k] != stride) {
-            bundle__fail(self, "input '%s': not C-contiguous (dim %d has stride %lld, "
-                         "expected %lld)", name, k, (long long)t->strides[k],
-                         (long long)stride);
+            desc__fail(msg, len, "input '%s': not C-contiguous (dim %d has stride %lld, "
+                       "expected %lld)", name, k, (long long)t->strides[k],
+                       (long long)stride);
             return -1;
         }
         stride *= t->shape[k];
@@ -741,7 +752,7 @@ static int bundle__check_dense(TngrtBundle *self, const char *name, const TngrtT
  * the product of the dims, each counted as at least 1, times the element
  * size too (the compiler's limit: an empty tensor cannot hide a huge dim,
  * and no size the generated code computes from it overflows). */
-static int bundle__check_size(TngrtBundle *self, const char *name, const TngrtTensor *t)
+static int desc__check_size(const char *name, const TngrtTensor *t, char *msg, size_t len)
 {
     int64_t bound = (int64_t)tngrt_dtype_size(t->dtype);
     char got[256];
@@ -750,10 +761,10 @@ static int bundle__check_size(TngrtBundle *self, const char *name, const TngrtTe
         int64_t n = t->shape[k] > 1 ? t->shape[k] : 1;
         if (t->shape[k] < 0 || bound > TNGRT_MAX_BYTES / n) {
             msg_shape(&mg, t->ndim, t->shape);
-            bundle__fail(self, "input '%s': shape %s %s", name, got,
-                         t->shape[k] < 0 ? "has a negative dim"
-                                         : "passes 2^48 bytes (a 0 dim counting as 1), the most a "
-                                           "bundle handles");
+            desc__fail(msg, len, "input '%s': shape %s %s", name, got,
+                       t->shape[k] < 0 ? "has a negative dim"
+                                       : "passes 2^48 bytes (a 0 dim counting as 1), the most a "
+                                         "bundle handles");
             return -1;
         }
         bound *= n;
@@ -762,31 +773,32 @@ static int bundle__check_size(TngrtBundle *self, const char *name, const TngrtTe
 }
 
 /* Checks input i's dtype, rank, size, density and constant dims. */
-static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
+static int desc__check_input(const TngrtBundleDesc *d, int i, const TngrtTensor *t, char *msg,
+                             size_t len)
 {
-    const TngrtSigTensor *s = &self->desc->inputs[i];
+    const TngrtSigTensor *s = &d->inputs[i];
     char want[256], got[256];
     Msg mw = {want, sizeof want, 0}, mg = {got, sizeof got, 0};
     /* every run checks its inputs: messages are formatted only on failure */
     if (t->dtype != s->dtype) {
-        bundle__fail(self, "input '%s': dtype %s, expected %s", s->name,
-                     tngrt_dtype_name(t->dtype), tngrt_dtype_name(s->dtype));
+        desc__fail(msg, len, "input '%s': dtype %s, expected %s", s->name,
+                   tngrt_dtype_name(t->dtype), tngrt_dtype_name(s->dtype));
         return -1;
     }
     if (t->ndim != s->ndim) {
         msg_shape(&mg, t->ndim < 0 || t->ndim > TNGRT_MAX_DIMS ? 0 : t->ndim, t->shape);
-        msg_sig_shape(&mw, self->desc, s);
-        bundle__fail(self, "input '%s': %d dims %s, expected %d %s", s->name, t->ndim, got,
-                     s->ndim, want);
+        msg_sig_shape(&mw, d, s);
+        desc__fail(msg, len, "input '%s': %d dims %s, expected %d %s", s->name, t->ndim, got,
+                   s->ndim, want);
         return -1;
     }
-    if (bundle__check_size(self, s->name, t) != 0 || bundle__check_dense(self, s->name, t) != 0)
+    if (desc__check_size(s->name, t, msg, len) != 0 || desc__check_dense(s->name, t, msg, len) != 0)
         return -1;
     for (int k = 0; k < s->ndim; k++) {
         if (s->dims[k].sym == -1 && t->shape[k] != s->dims[k].value) {
             msg_shape(&mg, t->ndim, t->shape);
-            msg_sig_shape(&mw, self->desc, s);
-            bundle__fail(self, "input '%s': shape %s, expected %s", s->name, got, want);
+            msg_sig_shape(&mw, d, s);
+            desc__fail(msg, len, "input '%s': shape %s, expected %s", s->name, got, want);
             return -1;
         }
     }
@@ -795,23 +807,23 @@ static int bundle__check_input(TngrtBundle *self, int i, const TngrtTensor *t)
 
 /* Checks the input count (TNGRT_FAILED: the caller's mistake) and every
  * input (TNGRT_BAD_INPUT). */
-static int bundle__check_inputs(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
+static int desc__check_inputs(const TngrtBundleDesc *d, const TngrtTensor *inputs, int ninputs,
+                              char *msg, size_t len)
 {
-    const TngrtBundleDesc *d = self->desc;
     if (ninputs != d->ninputs || (ninputs > 0 && !inputs)) {
-        bundle__fail(self, "%s takes %d inputs, got %d", d->entry ? d->entry : d->name,
-                     d->ninputs, inputs ? ninputs : 0);
+        desc__fail(msg, len, "%s takes %d inputs, got %d", d->entry ? d->entry : d->name,
+                   d->ninputs, inputs ? ninputs : 0);
         return TNGRT_FAILED;
     }
     for (int i = 0; i < ninputs; i++)
-        if (bundle__check_input(self, i, &inputs[i]) != 0)
+        if (desc__check_input(d, i, &inputs[i], msg, len) != 0)
             return TNGRT_BAD_INPUT;
     return 0;
 }
 
 /* Whether the (checked) inputs' shapes match gear g; fills vals[0..nsyms)
  * with its symbol values, unbound ones taken from the inputs. */
-static int bundle__match(const TngrtBundleDesc *d, int g, const TngrtTensor *in, int64_t *vals)
+static int desc__match(const TngrtBundleDesc *d, int g, const TngrtTensor *in, int64_t *vals)
 {
     for (int s = 0; s < d->nsyms; s++)
         vals[s] = d->gears[g].symval[s];
@@ -830,11 +842,12 @@ static int bundle__match(const TngrtBundleDesc *d, int g, const TngrtTensor *in,
 }
 
 /* The message of inputs that match no gear. */
-static void bundle__no_gear(TngrtBundle *self, const TngrtTensor *in)
+static void desc__no_gear(const TngrtBundleDesc *d, const TngrtTensor *in, char *msg, size_t len)
 {
-    const TngrtBundleDesc *d = self->desc;
-    Msg m = {self->err, sizeof self->err, 0};
+    Msg m = {msg, len, 0};
     int listed = 0;
+    if (len > 0)
+        msg[0] = '\0';
     msg_add(&m, "input shapes");
     for (int i = 0; i < d->ninputs; i++) {
         int dynamic = 0;
@@ -850,32 +863,63 @@ static void bundle__no_gear(TngrtBundle *self, const TngrtTensor *in)
 }
 
 /* Checks the inputs and selects the first matching gear (symbol values in
- * self->sym); returns its index, or TNGRT_FAILED or TNGRT_BAD_INPUT. */
-static int bundle__select(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
+ * sym); returns its index, or TNGRT_FAILED or TNGRT_BAD_INPUT. */
+static int desc__select(const TngrtBundleDesc *d, const TngrtTensor *inputs, int ninputs,
+                        int64_t *sym, char *msg, size_t len)
 {
-    const TngrtBundleDesc *d = self->desc;
-    int rc = bundle__check_inputs(self, inputs, ninputs);
+    int rc = desc__check_inputs(d, inputs, ninputs, msg, len);
     if (rc != 0)
         return rc;
     for (int g = 0; g < d->ngears; g++)
-        if (bundle__match(d, g, inputs, self->sym))
+        if (desc__match(d, g, inputs, sym))
             return g;
-    bundle__no_gear(self, inputs);
+    desc__no_gear(d, inputs, msg, len);
     return TNGRT_BAD_INPUT;
+}
+
+int tngrt_desc_check(const TngrtBundleDesc *desc, TngrtError *err)
+{
+    return desc__check(desc, err);
+}
+
+int tngrt_desc_check_inputs(const TngrtBundleDesc *desc, const TngrtTensor *inputs, int ninputs,
+                            char *msg, size_t len)
+{
+    if (len > 0)
+        msg[0] = '\0';
+    return desc__check_inputs(desc, inputs, ninputs, msg, len) != 0 ? -1 : 0;
+}
+
+int tngrt_desc_select(const TngrtBundleDesc *desc, const TngrtTensor *inputs, int ninputs,
+                      int64_t *sym, char *msg, size_t len)
+{
+    int g;
+    if (len > 0)
+        msg[0] = '\0';
+    g = desc__select(desc, inputs, ninputs, sym, msg, len);
+    return g < 0 ? -1 : g;
+}
+
+void tngrt_desc_gear_str(const TngrtBundleDesc *desc, int gear, char *buf, size_t len)
+{
+    Msg m = {buf, len, 0};
+    if (!buf || len == 0)
+        return;
+    buf[0] = '\0';
+    if (gear < 0 || gear >= desc->ngears)
+        msg_add(&m, "no gear %d", gear);
+    else
+        msg_gear(&m, desc, gear);
 }
 
 int tngrt_bundle_check_inputs(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
 {
-    self->err[0] = '\0';
-    return bundle__check_inputs(self, inputs, ninputs) != 0 ? -1 : 0;
+    return tngrt_desc_check_inputs(self->desc, inputs, ninputs, self->err, sizeof self->err);
 }
 
 int tngrt_bundle_select(TngrtBundle *self, const TngrtTensor *inputs, int ninputs)
 {
-    int g;
-    self->err[0] = '\0';
-    g = bundle__select(self, inputs, ninputs);
-    return g < 0 ? -1 : g;
+    return tngrt_desc_select(self->desc, inputs, ninputs, self->sym, self->err, sizeof self->err);
 }
 
 /* ---- running ---- */
@@ -931,7 +975,7 @@ int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
                      d->entry ? d->entry : d->name, d->noutputs, outputs ? noutputs : 0);
         return TNGRT_FAILED;
     }
-    g = bundle__select(self, inputs, ninputs);
+    g = desc__select(d, inputs, ninputs, self->sym, self->err, sizeof self->err);
     if (g < 0)
         return g;
     if ((rc = bundle__arena_for(self, g)) != 0)
@@ -967,14 +1011,7 @@ int tngrt_bundle_last_gear(const TngrtBundle *self)
 
 void tngrt_bundle_gear_str(const TngrtBundle *self, int gear, char *buf, size_t len)
 {
-    Msg m = {buf, len, 0};
-    if (!buf || len == 0)
-        return;
-    buf[0] = '\0';
-    if (gear < 0 || gear >= self->desc->ngears)
-        msg_add(&m, "no gear %d", gear);
-    else
-        msg_gear(&m, self->desc, gear);
+    tngrt_desc_gear_str(self->desc, gear, buf, len);
 }
 
 const TngrtBundleDesc *tngrt_bundle_desc(const TngrtBundle *self)

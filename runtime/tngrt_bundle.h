@@ -144,6 +144,31 @@ typedef struct TngrtBundleDesc {
 
 typedef struct TngrtBundle TngrtBundle;
 
+/* Room for a bundle's message, the NUL included (tngrt_bundle_last_error;
+ * the msg of tngrt_desc_check_inputs and tngrt_desc_select): longer gear
+ * lists are cut short with "...". */
+#define TNGRT_BUNDLE_MSG 1024
+
+/* Checks desc as tngrt_bundle_new does (a symbol bound by no input dim, a
+ * weight with a dynamic dim, a gear without a stream 0 function, ...);
+ * returns 0, or -1 with a message in err. The tngrt_desc_* calls below
+ * take a descriptor that passed it. */
+int tngrt_desc_check(const TngrtBundleDesc *desc, TngrtError *err);
+
+/* tngrt_bundle_check_inputs on the descriptor alone: returns 0, or -1 with
+ * the message in msg[0..len) (TNGRT_BUNDLE_MSG bytes hold every one). */
+int tngrt_desc_check_inputs(const TngrtBundleDesc *desc, const TngrtTensor *inputs, int ninputs,
+                            char *msg, size_t len);
+
+/* tngrt_bundle_select on the descriptor alone: the index of the gear that
+ * inputs' shapes select, its symbol values in sym[0..nsyms) (unbound ones
+ * taken from the inputs), or -1 with the message in msg[0..len). */
+int tngrt_desc_select(const TngrtBundleDesc *desc, const TngrtTensor *inputs, int ninputs,
+                      int64_t *sym, char *msg, size_t len);
+
+/* tngrt_bundle_gear_str on the descriptor alone. */
+void tngrt_desc_gear_str(const TngrtBundleDesc *desc, int gear, char *buf, size_t len);
+
 /* Creates a bundle of desc (which must outlive it): the arena, the weight
  * storage (zeroed until loaded) and the executor; returns 0, or -1 with a
  * message in err (also when desc is malformed: a symbol bound by no input

@@ -153,9 +153,6 @@ struct TngcAclGear {
 
 struct tngc_template_acl {
     const TngrtBundleDesc *desc;
-    TngrtBundleDesc check_desc;    /* the signature without weights or arenas */
-    TngrtGear *check_gears;
-    TngrtBundle *check;            /* libtngcrt: input checks, gear selection */
     int32_t device;
     int device_set;
     aclrtContext ctx;
@@ -180,7 +177,7 @@ struct tngc_template_acl {
     uint64_t *rec_t;               /* per plan event: the host time of its last record */
     int *rec_s;                    /* ... and its stream */
     char (*wait_name)[24];         /* per plan event: "wait eN", its waits' slice name */
-    char err[1024];
+    char err[TNGRT_BUNDLE_MSG];    /* the last failure (tngrt_desc_select writes its message here) */
 };
 
 /* ---- errors ------------------------------------------------------------------- */
@@ -606,7 +603,6 @@ static void tngc__teardown(tngc_template_t *self)
         (void)aclrtDestroyContext(self->ctx);
     if (self->device_set)
         (void)aclrtResetDevice(self->device);
-    tngrt_bundle_delete(self->check);
     for (int i = 0; self->w_host && i < d->nweights; i++)
         free(self->w_host[i]);
     free(self->w_host);
@@ -618,33 +614,16 @@ static void tngc__teardown(tngc_template_t *self)
     free(self->host);
     free(self->in);
     free(self->dev_out);
-    free(self->check_gears);
     free(self->rec_t);
     free(self->rec_s);
     free(self->wait_name);
 }
 
-/* The libtngcrt bundle that checks inputs and selects gears: the signature
- * with no weights, no arena and one host stream. */
-static int tngc__check_new(tngc_template_t *self, TngrtError *err)
+/* Checks the descriptor as libtngcrt's bundles do (tngrt_desc_check): each
+ * run's input checks and gear selection are then tngrt_desc_select's. */
+static int tngc__check_desc(tngc_template_t *self, TngrtError *err)
 {
-    const TngrtBundleDesc *d = self->desc;
-    self->check_gears = calloc((size_t)d->ngears, sizeof *self->check_gears);
-    if (!self->check_gears)
-        return tngc__fail(self, "%s: out of memory", d->name);
-    for (int g = 0; g < d->ngears; g++) {
-        self->check_gears[g] = d->gears[g];
-        self->check_gears[g].arena_bytes = 0;
-        self->check_gears[g].layout = NULL;
-        self->check_gears[g].noff = 0;
-    }
-    self->check_desc = *d;
-    self->check_desc.nweights = 0;
-    self->check_desc.weights = NULL;
-    self->check_desc.gears = self->check_gears;
-    self->check_desc.nstreams = 1;
-    self->check_desc.nevents = 0;
-    if (tngrt_bundle_new(&self->check, &self->check_desc, err) != 0)
+    if (tngrt_desc_check(self->desc, err) != 0)
         return tngc__fail(self, "%s", err->msg);
     return 0;
 }
@@ -897,7 +876,7 @@ int tngc_template_create(tngc_template_t **out, TngrtError *err)
         return -1;
     }
     self->desc = &tngc_template__desc;
-    if (tngc__alloc(self) != 0 || tngc__check_new(self, err) != 0 || tngc__device_new(self) != 0 ||
+    if (tngc__alloc(self) != 0 || tngc__check_desc(self, err) != 0 || tngc__device_new(self) != 0 ||
         tngc__weights_new(self) != 0 || tngc__gears_new(self) != 0) {
         snprintf(err->msg, sizeof err->msg, "%.*s", (int)sizeof err->msg - 1, self->err);
         tngc__teardown(self);
@@ -1253,11 +1232,9 @@ int tngc_template_run(tngc_template_t *self, const TngrtTensor *inputs, int ninp
                           outputs ? noutputs : 0);
     if (d->nsyms > 64)
         return tngc__fail(self, "%s: more than 64 symbols", d->name);
-    g = tngrt_bundle_select(self->check, inputs, ninputs);
-    if (g < 0) {   /* a dtype, rank or shape in no gear: the inputs are at fault */
-        tngc__fail(self, "%s", tngrt_bundle_last_error(self->check));
+    g = tngrt_desc_select(d, inputs, ninputs, sym, self->err, sizeof self->err);
+    if (g < 0)   /* a dtype, rank or shape in no gear: the inputs are at fault */
         return TNGRT_BAD_INPUT;
-    }
     TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
     /* a stream of an earlier failed run that did not synchronise: again */
     if (self->unsettled && (src = tngc__settle(self, &bad)) != 0)

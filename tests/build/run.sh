@@ -183,7 +183,7 @@ case $tngc in
 */san/*) ;;   # the installed runtime is the plain build's
 *)
     make -s -C "$root" install PREFIX="$tmp/prefix" > inst.log 2>&1
-    t "make install" '[ $? -eq 0 ] && [ -x prefix/bin/tngc ] && [ -f prefix/lib/libtngcrt.a ] && [ -f prefix/include/tngc/tngrt_bundle.h ] && [ -f prefix/share/tngc/tngc.mk ] && [ -f prefix/share/man/man1/tngc.1 ]'
+    t "make install" '[ $? -eq 0 ] && [ -x prefix/bin/tngc ] && [ -f prefix/lib/libtngcrt.a ] && [ -f prefix/include/tngc/tngrt_bundle.h ] && [ -f prefix/include/tngc/tngrt_launch.h ] && [ -f prefix/share/tngc/tngc.mk ] && [ -f prefix/share/man/man1/tngc.1 ]'
     prefix/bin/tngc build chain.py -o inst --no-cache > oi 2>&1
     t "the installed tngc builds with the installed runtime" '[ $? -eq 0 ] && [ -x inst/chain_launcher ]'
     flags=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs --static tngcrt)
