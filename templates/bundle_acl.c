@@ -344,7 +344,7 @@ TNGC_MAYBE_UNUSED static void tngc__traced_wait(tngc_template_t *self, int e, in
         tngc__traced_wait(self, (e), (s), tngc__t0);                                                        \
     } while (0)
 
-/* Super-kernel segment boundaries (seed 001): scope name, options as
+/* Super-kernel segment boundaries: scope name, options as
  * written ("key=value:key=value"). aclnn has no public call that fuses
  * kernels already launched; the segment's ops are issued back to back on
  * its stream, and inside a captured run they are one model run instance. */
