@@ -33,11 +33,17 @@ const TSLanguage *tree_sitter_python(void);
  * not not ..., lambda: lambda: ..., a if b else a if b else ...): a logical
  * line with more of them than this is refused too. */
 #define MAX_PREFIX_CHAIN 20000
-/* Time the parser may spend. Real code parses at ~4 MB/s (0.25 us/byte),
- * eight times inside this even under sanitizers and load; binary garbage,
- * whose error recovery costs ~6 s/MB, is refused before parsing (NUL bytes,
- * invalid UTF-8), so only pathological text reaches the limit. */
+/* Time the parser may spend, in CPU time of the thread that parses (a
+ * busy machine does not shorten it; the wall-clock limit tree-sitter is
+ * given, PARSE_WALL_FACTOR times more, is only a backstop). Real code
+ * parses at ~4 MB/s (0.25 us/byte) and long literals at ~1.5 MB/s, well
+ * inside this even under sanitizers; binary garbage, whose error recovery
+ * costs ~6 s/MB, is refused before parsing (NUL bytes, invalid UTF-8), so
+ * only pathological text reaches the limit. */
 #define PARSE_BUDGET_US(bytes) (5000000ull + (uint64_t)(bytes) * 2u)
+#define PARSE_WALL_FACTOR 8
+/* How often the watchdog reads the parsing threads' CPU clocks. */
+#define PARSE_WATCH_NS 10000000L
 
 /* Files below this size are parsed on the calling thread. */
 #define PARALLEL_MIN_BYTES (256u * 1024)
@@ -517,6 +523,7 @@ typedef struct Chunk {
     int has_error;
     int failed;
     uint32_t misread;     /* 1 + the offset of a trailing comma the parser could not be kept from misreading */
+    atomic_int over_time; /* set by the watchdog: the CPU budget is spent */
 } Chunk;
 
 /* ---- trailing commas at the end of a line ----
@@ -705,7 +712,7 @@ static void *ast__parse_chunk(void *arg)
             ts_parser_delete(parser);
         return NULL;
     }
-    ts_parser_set_timeout_micros(parser, ch->budget_us);
+    ts_parser_set_timeout_micros(parser, ch->budget_us * PARSE_WALL_FACTOR);
     ts_parser_set_cancellation_flag(parser, (const size_t *)&ast__cancel);
     if (ast__parse_text(ch, parser, ch->src->text + ch->start) == 0)
         ast__fix_misread_commas(ch, parser);
@@ -750,13 +757,6 @@ static void ast__merge(Ast *self, Chunk *chunks, int n)
     }
     self->nodes = out;
     self->n = total;
-}
-
-static uint64_t ast__now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 /* 1 + the offset of the first byte that is not UTF-8, or 0. A PEP 263
@@ -833,6 +833,75 @@ static int ast__refuse_memory(Ast *self)
     return 0;
 }
 
+/* The CPU time clock has used, in microseconds (0 when it cannot be read). */
+static uint64_t ast__cpu_us(clockid_t clock)
+{
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Watches the threads parsing chunks: when one has used its chunk's budget
+ * of CPU time, the chunk is marked over time and every parse cancelled. */
+typedef struct Watch {
+    Chunk *chunks;
+    int n;
+    clockid_t clock[MAX_CHUNKS];
+    uint64_t base[MAX_CHUNKS];   /* the clock's reading when its chunk began */
+    int have[MAX_CHUNKS];
+    atomic_int done;
+} Watch;
+
+static void *ast__watch(void *arg)
+{
+    Watch *w = arg;
+    while (!atomic_load(&w->done)) {
+        struct timespec pause = {0, PARSE_WATCH_NS};
+        nanosleep(&pause, NULL);
+        for (int c = 0; c < w->n; c++)
+            if (w->have[c] && ast__cpu_us(w->clock[c]) - w->base[c] > w->chunks[c].budget_us) {
+                atomic_store(&w->chunks[c].over_time, 1);
+                atomic_store(&ast__cancel, 1);
+            }
+    }
+    return NULL;
+}
+
+/* Parses chunks[0..n) (chunk 0 on this thread, the others on threads of
+ * their own), each within its budget of CPU time. */
+static void ast__parse_all(Chunk *chunks, int n)
+{
+    pthread_t threads[MAX_CHUNKS], watcher;
+    int started[MAX_CHUNKS] = {0};
+    Watch w = {.chunks = chunks, .n = n};
+    atomic_init(&w.done, 0);
+    for (int c = 0; c < n; c++)
+        atomic_init(&chunks[c].over_time, 0);
+    for (int c = 1; c < n; c++) {
+        started[c] = pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
+        /* a new thread's CPU clock starts at 0 */
+        w.have[c] = started[c] && pthread_getcpuclockid(threads[c], &w.clock[c]) == 0;
+    }
+    if (pthread_getcpuclockid(pthread_self(), &w.clock[0]) == 0) {
+        w.have[0] = 1;
+        w.base[0] = ast__cpu_us(w.clock[0]);
+    }
+    int watching = pthread_create(&watcher, NULL, ast__watch, &w) == 0;
+    ast__parse_chunk(&chunks[0]);
+    for (int c = 1; c < n; c++) {
+        if (started[c]) {
+            pthread_join(threads[c], NULL);
+        } else {   /* parsed here: this thread's clock, from now */
+            w.have[c] = 0;
+            ast__parse_chunk(&chunks[c]);
+        }
+    }
+    atomic_store(&w.done, 1);
+    if (watching)
+        pthread_join(watcher, NULL);
+}
+
 int ast_parse_chunks(Ast *self, const Source *src, int k)
 {
     pthread_once(&tables_once, tables__init);
@@ -858,47 +927,45 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
     if (n == 1)
         cuts[0] = 0, cuts[1] = src->len;
     Chunk chunks[MAX_CHUNKS];
-    pthread_t threads[MAX_CHUNKS];
-    int started[MAX_CHUNKS] = {0};
-    uint64_t budget = PARSE_BUDGET_US(src->len), t0 = ast__now_us();
+    uint64_t budget = PARSE_BUDGET_US(src->len);
+    clockid_t self_clock;
+    int have_clock = pthread_getcpuclockid(pthread_self(), &self_clock) == 0;
+    uint64_t t0 = have_clock ? ast__cpu_us(self_clock) : 0;
     /* a UTF-8 byte-order mark, which Python skips */
     uint32_t bom = src->len >= 3 && !memcmp(src->text, "\xef\xbb\xbf", 3) ? 3 : 0;
     for (int c = 0; c < n; c++)
         chunks[c] = (Chunk){.src = src, .budget_us = budget, .start = cuts[c], .end = cuts[c + 1]};
     if (chunks[0].end >= bom)
         chunks[0].start = bom;
-    for (int c = 1; c < n; c++)
-        started[c] = pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
-    ast__parse_chunk(&chunks[0]);
-    int failed = chunks[0].failed, has_error = chunks[0].has_error;
-    uint32_t misread = chunks[0].misread;
-    for (int c = 1; c < n; c++) {
-        if (started[c])
-            pthread_join(threads[c], NULL);
-        else
-            ast__parse_chunk(&chunks[c]);
+    ast__parse_all(chunks, n);
+    int failed = 0, has_error = 0, over_time = 0;
+    uint32_t misread = 0;
+    for (int c = 0; c < n; c++) {
         failed |= chunks[c].failed;
         has_error |= chunks[c].has_error;
+        over_time |= atomic_load(&chunks[c].over_time);
         misread = misread ? misread : chunks[c].misread;
     }
     if (n > 1 && has_error && !failed) {
         /* Reparse whole: errors are reported exactly as a single parse would. */
         for (int c = 0; c < n; c++)
             free(chunks[c].nodes.v);
-        /* what is left of one budget: damaged input is not given two */
-        uint64_t spent = ast__now_us() - t0;
+        /* what is left of one budget (this thread's CPU time so far):
+         * damaged input is not given two */
+        uint64_t spent = have_clock ? ast__cpu_us(self_clock) - t0 : 0;
         chunks[0] = (Chunk){.src = src, .budget_us = spent + 1000000 < budget ? budget - spent : 1000000,
                             .start = bom, .end = src->len};
         n = 1;
-        ast__parse_chunk(&chunks[0]);
+        ast__parse_all(chunks, 1);
         failed = chunks[0].failed;
         has_error = chunks[0].has_error;
+        over_time = atomic_load(&chunks[0].over_time);
         misread = chunks[0].misread;
     }
     if (failed) {
         for (int c = 0; c < n; c++)
             free(chunks[c].nodes.v);
-        if (atomic_load(&ast__cancel))
+        if (atomic_load(&ast__cancel) && !over_time)
             return ast__refuse_memory(self);
         return ast__refuse(self, 0, "the parser gave up on this file (too damaged to analyse: is it Python?)");
     }
