@@ -1383,7 +1383,7 @@ static const Option options[] = {
      "folders (colon-separated, as PYTHONPATH)"},
     {"--max-memory", "MB", FOR(PLAN) | FOR(GEN), SET(opt_limit), "the interpreter's memory budget (default 512)"},
     {"--max-time", "SECONDS", FOR(PLAN), SET(opt_limit),
-     "its time budget (default 10); a script that needs more is\n"
+     "its time budget in CPU seconds (default 10); a script that needs more is\n"
      "stopped with one TNG212 error at the statement running then"},
     {"--max-time", "SECONDS", FOR(GEN), SET(opt_limit), "its time budget (default 10), as 'tngc plan'"},
     {"--dump", "STAGE", FOR(PLAN) | FOR(GEN), SET(opt_dump),

@@ -592,7 +592,7 @@ void interp_uncharge(Interp *I, size_t n)
 static double obj__seconds_since(const struct timespec *t0)
 {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
