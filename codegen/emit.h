@@ -109,8 +109,9 @@ void emit_args(Emit *E, const Op *op, const char *spec, int lead, EmitTokenFn ta
  * source or view); tests/unit/test_ops.c checks every kind. */
 int emit_cpu_has_row(OpKind kind);
 
-/* ---- pointwise fusion, CPU target (fuse.c) ---- */
-/* Sets up fusion (E->target holds its state; nothing with opt->no_fuse). */
+/* ---- pointwise fusion, CPU target (fuse.c; its state fuse_base.c) ---- */
+/* Sets up fusion (E->fuse holds its state, every value's readers counted;
+ * nothing with opt->no_fuse). */
 void fuse_init(Emit *E);
 void fuse_fini(Emit *E);
 /* The fused groups of a sequence (a stream's units, a segment's ops) in
@@ -130,23 +131,24 @@ void fuse_seq_segment(const Emit *E, int seg, FuseSeq *q);
 void fuse_seq_free(FuseSeq *q);
 /* 1 when some gear has a group (sets E's gear). */
 int fuse_any(Emit *E);
-/* "fused mul %3 + silu %4 (line 9)": a group's trace name. */
-void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
 /* The group's loop nest, as a block indented by in. */
 void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
 /* The group's kind: "epilogue" (a matmul and its epilogue, fuse_gemm.c),
  * "pointwise", "rmsnorm", "layernorm", "softmax" or "row" (another row
  * group). */
 const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n);
-/* fuse.c's, for fuse_gemm.c too: value v's dims in E's gear (its rank, or
- * -1 when a dim is not a constant); the product of nd dims; the arena byte
- * range [*lo, *hi) of v's storage (1; 0 outside the arena; -1 unknown). */
+/* fuse_base.c's, for fuse.c and fuse_gemm.c: value v's dims in E's gear
+ * (its rank, or -1 when a dim is not a constant); the product of nd dims;
+ * the arena byte range [*lo, *hi) of v's storage (1; 0 outside the arena;
+ * -1 unknown). */
 int fuse_dims(const Emit *E, int32_t v, int64_t *dims);
 int64_t fuse_numel(const int64_t *dims, int nd);
 int fuse_range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi);
 /* The readers of value v (ops' inputs and graph outputs), counted once
  * per plan in fuse_init. */
 uint32_t fuse_uses(const Emit *E, int32_t v);
+/* "fused mul %3 + silu %4 (line 9)": a group's trace name. */
+void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
 /* -- matmul epilogues (fuse_gemm.c; hooked into fuse_seq and
  * fuse_emit) -- */
 /* A Linear or matmul at position i of a sequence and the epilogue ops
@@ -157,9 +159,15 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
 /* 1 when group ops[0..n) is fuse_gemm_group's; its call, indented by in. */
 int fuse_gemm_is(const Emit *E, const int32_t *ops, size_t n);
 void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
-/* emit_cpu.c's, for fuse_gemm.c: whether matmul op_id reads its operands
+
+/* ---- views read in place, CPU target (emit_cpu_views.c) ---- */
+/* Sets up the CPU emitter's state (E->target): the permutes and expands
+ * with no copy of their own (planner/strided.h); _fini frees it. */
+void emit_cpu_views_init(Emit *E);
+void emit_cpu_views_fini(Emit *E);
+/* For emit_cpu.c and fuse_gemm.c: whether matmul op_id reads its operands
  * through strides; operand v of such a matmul as "arg, strides"; whether
- * op_id's copy is elided (planner/strided.h). */
+ * op_id's copy is elided. */
 int emit_cpu_mm_strided(const Emit *E, int32_t op_id);
 void emit_cpu_mm_operand(Emit *E, int32_t v);
 int emit_cpu_elided(const Emit *E, int32_t op_id);

@@ -28,8 +28,6 @@
  */
 #include "emit.h"
 
-#include "../planner/strided.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,86 +291,7 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
         e__fail_return(E);
 }
 
-/* ---- matmuls reading views in place (planner/strided.h) ---- */
-
-/* The CPU emitter's own state (Emit.target): per op, 1 for a permute or
- * expand whose readers all read through it (no kernel call, no buffer). */
-typedef struct CpuState {
-    unsigned char *elided;
-} CpuState;
-
-/* Whether op_id's copy is elided. */
-static int e__elided(const Emit *E, int32_t op_id)
-{
-    const CpuState *cs = E->target;
-    return cs && cs->elided && cs->elided[op_id];
-}
-
-/* Whether op_id is a matmul emitted through strides. */
-static int e__mm_strided(const Emit *E, int32_t op_id)
-{
-    const CpuState *cs = E->target;
-    return cs && cs->elided && !E->kptr && plan_mm_strided(E->p, op_id);
-}
-
-/* Base value b's dense stride along its dim k: the product of its later
- * dims ("1" for the last). */
-static void e__base_stride(Emit *E, const Val *b, int k)
-{
-    if (k == b->ndim - 1) {
-        sb_putc(E->o, '1');
-        return;
-    }
-    sb_putc(E->o, '(');
-    for (int j = k + 1; j < b->ndim; j++) {
-        sb_puts(E->o, j > k + 1 ? " * " : "");
-        emit_dim(E, b->dims[j]);
-    }
-    sb_putc(E->o, ')');
-}
-
-/* Operand v of a strided matmul: the TngrtArg of its shape over the storage
- * of the value its views start from (at the views' element offset), then
- * its element strides there (planner/strided.h). */
-static void e__strided_operand(Emit *E, int32_t v)
-{
-    const Val *val = &E->g->vals.v[v];
-    PlanView pv;
-    int any_off = 0;
-    plan_mm_view(E->p, v, &pv);
-    const Val *bv = &E->g->vals.v[pv.base];
-    for (int k = 0; k < bv->ndim; k++)
-        any_off |= pv.off[k] != 0;
-    sb_puts(E->o, "&(TngrtArg){");
-    if (any_off) {   /* a slice's start: the offset in bytes */
-        sb_puts(E->o, "(unsigned char *)");
-        emit_ptr(E, pv.base, 0);
-        sb_printf(E->o, " + %d * (", dtype_size(bv->dtype));
-        for (int k = 0, n = 0; k < bv->ndim; k++) {
-            if (!pv.off[k])
-                continue;
-            sb_printf(E->o, "%s%lld * ", n++ ? " + " : "", (long long)pv.off[k]);
-            e__base_stride(E, bv, k);
-        }
-        sb_putc(E->o, ')');
-    } else {
-        emit_ptr(E, pv.base, 0);
-    }
-    sb_printf(E->o, ", %s, %d, ", emit_dtype_enum(bv->dtype), val->ndim);
-    emit_shape(E, v, -1);
-    sb_puts(E->o, "}, (const int64_t[]){");
-    for (int d = 0; d < val->ndim; d++) {
-        sb_puts(E->o, d ? ", " : "");
-        if (pv.map[d] < 0 || pv.coef[d] == 0) {
-            sb_putc(E->o, '0');
-            continue;
-        }
-        if (pv.coef[d] != 1)
-            sb_printf(E->o, "%lld * ", (long long)pv.coef[d]);
-        e__base_stride(E, bv, pv.map[d]);
-    }
-    sb_putc(E->o, '}');
-}
+/* ---- matmuls reading views in place (planner/strided.h, emit_cpu_views.c) ---- */
 
 /* A strided matmul's call (no copy of a permuted or expanded operand). */
 static void e__mm_strided_call(Emit *E, const Op *op)
@@ -380,31 +299,17 @@ static void e__mm_strided_call(Emit *E, const Op *op)
     sb_puts(E->o, "tngrt_kernel_matmul_strided(");
     e__arg(E, OUT(0));
     sb_puts(E->o, ", ");
-    e__strided_operand(E, op->in[0]);
+    emit_cpu_mm_operand(E, op->in[0]);
     sb_puts(E->o, ", ");
-    e__strided_operand(E, op->in[1]);
+    emit_cpu_mm_operand(E, op->in[1]);
     sb_puts(E->o, ");\n");
-}
-
-/* -- hooks for codegen/fuse_gemm.c (matmul epilogues) -- */
-int emit_cpu_mm_strided(const Emit *E, int32_t op_id)
-{
-    return e__mm_strided(E, op_id);
-}
-void emit_cpu_mm_operand(Emit *E, int32_t v)
-{
-    e__strided_operand(E, v);
-}
-int emit_cpu_elided(const Emit *E, int32_t op_id)
-{
-    return e__elided(E, op_id);
 }
 
 /* One op's statement, with #line back to the script. */
 static void e__op(Emit *E, int32_t op_id, const char *indent)
 {
     const Op *op = &E->g->ops.v[op_id];
-    if (e__elided(E, op_id))
+    if (emit_cpu_elided(E, op_id))
         return;
     sb_printf(E->o, "%s/* ", indent);
     graph_val_type_str(E->g, op->out, E->o);
@@ -430,7 +335,7 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
         }
         sb_puts(E->o, "}, err))\n");
         e__fail_return(E);
-    } else if (e__mm_strided(E, op_id)) {
+    } else if (emit_cpu_mm_strided(E, op_id)) {
         e__mm_strided_call(E, op);
     } else {
         e__call(E, op_id, "tngrt_kernel_");
@@ -521,7 +426,7 @@ static void e__segment(Emit *E, int seg)
     for (size_t i = 0; i < s->nops; i++) {
         if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
             e__fused_call(E, fn, &q, i, "    ");
-        else if (q.at[i] == -1 && emit_has_kernel(E, s->ops[i]) && !e__elided(E, s->ops[i]))
+        else if (q.at[i] == -1 && emit_has_kernel(E, s->ops[i]) && !emit_cpu_elided(E, s->ops[i]))
             e__op(E, s->ops[i], "    ");
     }
     fuse_seq_free(&q);
@@ -583,7 +488,7 @@ static void e__stream(Emit *E, int s)
         const PlanUnit *u = &p->units.v[ps->units[i]];
         for (size_t w = 0; w < u->nwait; w++)
             sb_printf(E->o, "    if (tngrt_exec_wait(ex, %d, %d))\n        return -1;\n", s, u->wait[w]);
-        int runs = q.at[i] == -1 && (u->seg >= 0 || (emit_has_kernel(E, u->op) && !e__elided(E, u->op)));
+        int runs = q.at[i] == -1 && (u->seg >= 0 || (emit_has_kernel(E, u->op) && !emit_cpu_elided(E, u->op)));
         if (q.at[i] >= 0)   /* a fused group ends here (fuse.c) */
             e__fused_unit(E, s, fn, &q, i);
         if (runs) {
@@ -934,8 +839,7 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     }
     /* the copies the planner gave no buffer (tngc plans with dense_matmuls
      * when a user kernel replaces a matmul) */
-    CpuState cs = {plan_views_elided(p)};
-    E.target = &cs;
+    emit_cpu_views_init(&E);
     EmitSplice sc = {&E, {0}};
     const char *name = opt->name;
     StrBuf gpre = {0};
@@ -965,8 +869,7 @@ int emit_cpu(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     sb_free(&sc.text);
     sb_free(&ident);
     sb_free(&gpre);
-    free(cs.elided);
-    E.target = NULL;
+    emit_cpu_views_fini(&E);
     fuse_fini(&E);
     emit_fini(&E);
     return E.errors ? -1 : 0;

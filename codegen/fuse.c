@@ -39,11 +39,11 @@
  * (layer_norm, softmax) and are not grouped. `tngc plan` lists every
  * group (codegen_fused_text: the same fuse_seq, per gear).
  *
- * Cost: fuse_init counts every value's readers once per plan (O(ops +
- * edges)), and fuse_gemm.c reads the same counts (fuse_uses); from each
- * position of a sequence a group looks at no more than FUSE_WINDOW ops
- * and FUSE_MAX_OPS members (an epilogue at 1 + TNGC_GEMM_EPI_MAX), so
- * fuse_seq is linear in the sequence's length
+ * Cost: fuse_init (fuse_base.c) counts every value's readers once per
+ * plan (O(ops + edges)), and fuse.c and fuse_gemm.c read the counts
+ * (fuse_uses); from each position of a sequence a group looks at no more
+ * than FUSE_WINDOW ops and FUSE_MAX_OPS members (an epilogue at
+ * 1 + TNGC_GEMM_EPI_MAX), so fuse_seq is linear in the sequence's length
  * (tests/security/t_cg_scale.sh: 200k matmuls, 200k elementwise ops).
  */
 #include "emit.h"
@@ -54,68 +54,9 @@
 #define FUSE_MAX_OPS 32
 #define FUSE_MAX_INS 16
 
-typedef struct FuseState {
-    uint32_t *uses;        /* per value: readers (ops' inputs, graph outputs) */
-} FuseState;
-
-void fuse_init(Emit *E)
-{
-    E->fuse = NULL;
-    if (E->opt->no_fuse)
-        return;
-    FuseState *f = xcalloc(1, sizeof *f);
-    f->uses = xcalloc(E->g->vals.n + 1, sizeof *f->uses);
-    for (size_t i = 0; i < E->g->ops.n; i++) {
-        const Op *op = &E->g->ops.v[i];
-        for (uint32_t k = 0; k < op->nin; k++)
-            if (op->in[k] >= 0)
-                f->uses[op->in[k]]++;
-    }
-    for (size_t i = 0; i < E->g->outputs.n; i++)
-        if (E->g->outputs.v[i].value >= 0)
-            f->uses[E->g->outputs.v[i].value]++;
-    E->fuse = f;
-}
-
-void fuse_fini(Emit *E)
-{
-    FuseState *f = E->fuse;
-    if (f) {
-        free(f->uses);
-        free(f);
-    }
-    E->fuse = NULL;
-}
-
-/* Readers of value v (ops' inputs, graph outputs): fuse_init's count, for
- * fuse_gemm.c too (E->fuse set). */
-uint32_t fuse_uses(const Emit *E, int32_t v)
-{
-    return ((const FuseState *)E->fuse)->uses[v];
-}
-
 static int fuse__float(DType t)
 {
     return t == DT_F32 || t == DT_F16 || t == DT_BF16;
-}
-
-/* Value v's dims in the gear (right-aligned into dims[GRAPH_MAX_DIMS]
- * is the caller's business); its rank, or -1 when a dim is not a constant. */
-int fuse_dims(const Emit *E, int32_t v, int64_t *dims)
-{
-    const Val *val = &E->g->vals.v[v];
-    for (int d = 0; d < val->ndim; d++)
-        if (graph_dim_eval(E->g, val->dims[d], E->symval, &dims[d]) != 0)
-            return -1;
-    return val->ndim;
-}
-
-int64_t fuse_numel(const int64_t *dims, int nd)
-{
-    int64_t n = 1;
-    for (int d = 0; d < nd; d++)
-        n *= dims[d];
-    return n;
 }
 
 /* The unary kernel's op of kind, or NULL when kind is not a unary row. */
@@ -183,21 +124,6 @@ static int fuse__member(const Emit *E, const int32_t *ops, size_t n, int32_t v)
         if (E->g->ops.v[ops[j]].out == v)
             return (int)j;
     return -1;
-}
-
-/* The arena byte range of value v's storage in the gear: 1, or 0 when it
- * lives outside the arena (an input, a weight, a constant); -1 unknown. */
-int fuse_range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi)
-{
-    int32_t r = graph_storage_root(E->g, v);
-    if (plan_const_storage(E->p, r) || E->input_of[r] >= 0 || E->weight_of[r] >= 0)
-        return 0;
-    const PlanMemory *m = &E->p->mem.v[E->gear];
-    if (m->offset[r] < 0 || m->bytes[r] < 0)
-        return -1;
-    *lo = m->offset[r];
-    *hi = m->offset[r] + m->bytes[r];
-    return 1;
 }
 
 /* 1 when ops[0..n) is a group: all members fusable and every
@@ -292,8 +218,7 @@ static int fuse__passable(const Emit *E, int32_t op_id)
  * value v, when it is v's only reader, or -1. */
 static int fuse__reader(const Emit *E, const int32_t *ops, size_t from, size_t end, int32_t v)
 {
-    const FuseState *f = E->fuse;
-    if (f->uses[v] != 1)
+    if (fuse_uses(E, v) != 1)
         return -1;
     for (size_t k = from; k < end; k++) {
         if (ops[k] < 0)
@@ -459,7 +384,7 @@ static int fuse__row_reduce(const Emit *E, const Op *op)
         return 0;
     if (op->kind == OP_MAX_DIM)   /* max(-1, keepdim=True)[0]: amax's values, no index read */
         return op->nout == 2 && E->fuse &&
-               ((const FuseState *)E->fuse)->uses[op->out + 1] == 0 && op->attr[1] == 1 &&
+               fuse_uses(E, op->out + 1) == 0 && op->attr[1] == 1 &&
                (op->attr[0] == x->ndim - 1 || op->attr[0] == -1);
     return op->attr[0] == 1 && (op->attr[1] == x->ndim - 1 || op->attr[1] == -1);
 }
@@ -632,7 +557,6 @@ static int fuse__joins(const Emit *E, int row, const int32_t *cand, size_t nc, i
  * inputs at a time. */
 static void fuse__inside(const Emit *E, const int32_t *cand, size_t nc, uint8_t *ok)
 {
-    const FuseState *f = E->fuse;
     const Graph *g = E->g;
     uint32_t cnt[FUSE_MAX_OPS] = {0};
     ok[0] = 1;
@@ -643,7 +567,7 @@ static void fuse__inside(const Emit *E, const int32_t *cand, size_t nc, uint8_t 
                 cnt[j] += c->in[k] == g->ops.v[cand[j]].out;
         ok[m] = 1;
         for (size_t j = 0; j + 1 < m && ok[m]; j++)
-            ok[m] = cnt[j] == f->uses[g->ops.v[cand[j]].out];
+            ok[m] = cnt[j] == fuse_uses(E, g->ops.v[cand[j]].out);
     }
 }
 
@@ -790,21 +714,6 @@ int fuse_any(Emit *E)
     return 0;
 }
 
-void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o)
-{
-    const Op *sink = &E->g->ops.v[ops[n - 1]];
-    sb_puts(o, "fused");
-    for (size_t j = 0; j < n; j++) {
-        const Op *op = &E->g->ops.v[ops[j]];
-        sb_printf(o, "%s%s %%%d", j ? " + " : " ", op_info[op->kind].name, op->out);
-    }
-    if (sink->file)
-        sb_printf(o, " (%s:%u)", sink->file, sink->line);
-    else
-        sb_printf(o, " (line %u)", sink->line);
-}
-
-/* "f16", "bf16" helpers of tngrt_kernel_impl.h for a half dtype. */
 static const char *fuse__half(DType t)
 {
     return t == DT_F16 ? "f16" : "bf16";

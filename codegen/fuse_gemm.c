@@ -4,8 +4,8 @@
  * by pointwise ops that each read the one before as its only reader (a
  * bias or residual add, sub, mul or div by a tensor of the output's
  * shape, of its last dim or of one element, or by a scalar; relu, gelu,
- * silu, sigmoid, tanh; the readers are fuse.c's count, fuse_uses, made
- * once per plan), becomes one call of
+ * silu, sigmoid, tanh; the readers are fuse_base.c's count, fuse_uses,
+ * made once per plan), becomes one call of
  * tngrt_kernel_linear_epi: the GEMM applies the ops to each output tile
  * before storing it (runtime/kernels_gemm.c, TngrtGemmEpi), so the
  * Linear's output and the intermediates are never written.

@@ -31,8 +31,9 @@
  * the kernels are linked, so is OpenBLAS, and the call is made. */
 void openblas_set_num_threads(int num_threads) __attribute__((weak));
 /* The GEMM's weight packing (kernels_gemm.c), weak for the same reason: a
- * bundle with TNGRT_SIG_PACK_LINEAR weights calls tngrt_kernel_linear_packed,
- * whose object defines it. */
+ * bundle with TNGRT_SIG_PACK_LINEAR weights calls tngrt_kernel_linear_packed
+ * (kernels_linear.c), whose object calls the GEMM, so that kernels_gemm.c's
+ * object, which defines them, is linked. */
 int64_t tngrt_gemm_packed_size(int64_t n, int64_t k) __attribute__((weak));
 void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64_t n, int64_t k,
                                  int64_t r0, int64_t rows) __attribute__((weak));

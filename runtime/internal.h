@@ -87,4 +87,12 @@ TngrtPar *tngrt__par_current(void);
  * already running a job. Tasks must not depend on one another. */
 void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx);
 
+/* kernels_gemm.c: epi's steps (tngrt_kernels.h) over the finished float32
+ * product lin [m, n] (dense) into dst [m, n], a row of one panel at a
+ * time through the tile store of tngrt_gemm_f32_epi: the bits of the fused
+ * GEMM's epilogue (kernels_linear.c's fallback). */
+struct TngrtGemmEpi;
+void tngrt__gemm_epi_apply(const struct TngrtGemmEpi *epi, int64_t m, int64_t n, const float *lin,
+                           float *dst);
+
 #endif

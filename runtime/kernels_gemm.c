@@ -14,7 +14,7 @@
  * product-sum once, so results differ from the portable path's in the last
  * bits (within the matmul tolerance class, as OpenBLAS's did).
  */
-#include "tngrt_kernel_impl.h"
+#include "tngrt_impl_base.h"
 
 #include "internal.h"
 #include "kernels_isa.h"
@@ -120,11 +120,6 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
     TngrtArg a = {(void *)(uintptr_t)w, dt, 1, shape};
     tngrt_gemm_pack_b(dst + r0 * k, &a, r0 * k, 1, k, k, rows);
 }
-
-TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_packed,
-                 (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
-                 const TngrtArg *bias, const float *wp),
-                 tngrt_impl_linear_packed(out, x, w, bias, wp);)
 
 /* ---- matmul epilogues (TngrtGemmEpi) ---- */
 
@@ -1424,48 +1419,11 @@ int tngrt_gemm_f32_dense(int64_t m, int64_t n, int64_t k, const float *a, int64_
     return 0;
 }
 
-/* ---- a Linear with its epilogue (codegen/fuse_gemm.c) ---- */
+/* ---- epilogues over a product already computed ---- */
 
-void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
-                             const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi)
+void tngrt__gemm_epi_apply(const TngrtGemmEpi *epi, int64_t m, int64_t n, const float *lin,
+                           float *dst)
 {
-    int64_t n, m, k, nout;
-    float *sc = NULL, *xa = NULL, *ba = NULL, *lin, *dst;
-    TngrtArg so;
-    int half = out->dtype == TNGRT_F16 || out->dtype == TNGRT_BF16;
-    if (!tngrt_impl__rank_ok(out) || out->ndim < 1 || w->ndim != 2 || !epi || epi->n < 0 ||
-        epi->n > TNGRT_GEMM_EPI_MAX || (out->dtype != TNGRT_F32 && !half) || epi->rdt != out->dtype)
-        return;
-    n = out->shape[out->ndim - 1];
-    m = tngrt_impl__numel(out->ndim - 1, out->shape);
-    k = w->shape[1];
-    nout = m * n;
-    if (nout <= 0 || (half && !(sc = (float *)tngrt_impl__alloc(nout, sizeof(float)))))
-        return;
-    dst = half ? sc : (float *)out->data;   /* a half out: narrowed once at the end */
-    if (wp && tngrt_impl__is_float(x->dtype) && k > 0 && w->shape[0] == n &&
-        (!bias || (tngrt_impl__is_float(bias->dtype) && n > 1 &&
-                   tngrt_impl__numel(bias->ndim, bias->shape) == n))) {
-        const float *fa = x->dtype == TNGRT_F32
-                              ? (const float *)x->data
-                              : (xa = tngrt_impl__to_f32(x, tngrt_impl__numel(x->ndim, x->shape)));
-        const float *fb = !bias ? NULL
-                          : bias->dtype == TNGRT_F32 ? (const float *)bias->data
-                                                     : (ba = tngrt_impl__to_f32(bias, n));
-        if (fa && (!bias || fb)) {
-            tngrt_gemm_f32_epi(m, n, k, fa, k, 1, wp, dst, n, fb, epi);
-            goto done;
-        }
-    }
-    /* the separate kernels: the Linear into float32 scratch, then the
-     * steps (a step may read out itself), row by row through the tile
-     * helper */
-    if (!(lin = (float *)tngrt_impl__alloc(nout, sizeof(float))))
-        goto done;
-    so = *out;
-    so.data = lin;
-    so.dtype = TNGRT_F32;
-    tngrt_impl_linear_packed(&so, x, w, bias, wp);
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j += NR) {
             float t[NR];
@@ -1473,11 +1431,4 @@ void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const Tngrt
             memcpy(t, lin + i * n + j, (size_t)nc * sizeof(float));
             tngrt_gemm__epi_store(epi, i, j, 1, nc, t, dst + i * n + j, n);
         }
-    free(lin);
-done:
-    if (half)
-        tngrt_impl__narrow(out, 0, sc, nout);
-    free(sc);
-    free(xa);
-    free(ba);
 }
