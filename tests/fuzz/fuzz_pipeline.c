@@ -148,11 +148,15 @@ static void fuzz__check_c(const char *name, const StrBuf *file, int canary_allow
     for (size_t i = 0; i < n && !bad; i++) {
         char ch = c[i];
         if (ch == '/' && i + 1 < n && c[i + 1] == '*') {
-            char *end = strstr(c + i + 2, "*/");
-            if (!end)
+            /* a scan, not strstr: under ASan strstr measures the rest of
+             * the file at every call (quadratic in the comments) */
+            size_t e = i + 2;
+            while (e + 1 < n && !(c[e] == '*' && c[e + 1] == '/'))
+                e++;
+            if (e + 1 >= n)
                 bad = "an unterminated comment", at = i;
             else
-                i = (size_t)(end - c) + 1;
+                i = e + 1;
         } else if (ch == '/' && i + 1 < n && c[i + 1] == '/') {
             while (i + 1 < n && c[i + 1] != '\n')
                 i++;
