@@ -40,9 +40,13 @@
 /* ===================================================================== */
 
 const OpInfo op_info[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
-    [OP_##e] = {name, flags, in_min, in_max, in_opt, attr_min, attr_max, attrs},
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = {name, flags, in_min, in_max, in_opt, attr_min, attr_max, view, layout, swap, attrs},
+#define SWAP(k) OP_##k
+#define NO_SWAP (-1)
 #include "ops.def"
+#undef NO_SWAP
+#undef SWAP
 #undef OP
 };
 
@@ -1775,33 +1779,37 @@ static int infer_stack(Infer *I)
     return infer__out(I, infer__promote_all(I), &s);
 }
 
-/* The dtype of a sum/mean/amax of x. */
-static int infer__reduce_dtype(Infer *I, const Val *x, DType *dt)
+/* How a reduction's output dtype follows from x's and the op's dtype
+ * (its shape rule in ops.def names it: infer_reduce_sum, _mean, _minmax). */
+typedef enum ReduceDtype {
+    REDUCE_DT_ACCUM,    /* sum, prod: dtype=, else x's when float, else int64 */
+    REDUCE_DT_FLOAT,    /* mean: dtype=, else x's; floating point */
+    REDUCE_DT_SAME,     /* amax, amin: x's */
+} ReduceDtype;
+
+/* The dtype of a reduction of x. */
+static int infer__reduce_dtype(Infer *I, ReduceDtype rule, const Val *x, DType *dt)
 {
     DType want = I->d->dtype;
-    switch (I->d->kind) {
-    case OP_SUM:
+    switch (rule) {
+    case REDUCE_DT_ACCUM:
         *dt = want ? want : dtype_is_float(x->dtype) ? x->dtype : DT_I64;
         return 0;
-    case OP_MEAN:
+    case REDUCE_DT_FLOAT:
         *dt = want ? want : x->dtype;
         if (!dtype_is_float(*dt))
             return infer__fail(I, "could not infer the output dtype: the input dtype must be "
                                "floating point, got %s", dtype_name(*dt));
         return 0;
-    case OP_AMAX: case OP_AMIN:
+    case REDUCE_DT_SAME:
         *dt = x->dtype;
         return 0;
-    case OP_PROD:
-        *dt = want ? want : dtype_is_float(x->dtype) ? x->dtype : DT_I64;
-        return 0;
-    default:
-        TNGC_BUG("infer_reduce: %s is no reduction", I->op);
     }
+    TNGC_BUG("infer_reduce: dtype rule %d", (int)rule);
 }
 
 /* x.sum(dim=(0, 2), keepdim=True), x.mean(-1), x.amax(): no dims = all */
-static int infer_reduce(Infer *I)
+static int infer__reduce(Infer *I, ReduceDtype rule)
 {
     const Val *x = infer__in(I, 0);
     int keepdim = I->d->nattr > 0 && I->attr[0];
@@ -1825,9 +1833,24 @@ static int infer_reduce(Infer *I)
         if (!reduced[i] || keepdim)
             s.d[s.n++] = reduced[i] ? one : x->dims[i];
     DType dt;
-    if (infer__reduce_dtype(I, x, &dt) < 0)
+    if (infer__reduce_dtype(I, rule, x, &dt) < 0)
         return -1;
     return infer__out(I, dt, &s);
+}
+
+static int infer_reduce_sum(Infer *I)
+{
+    return infer__reduce(I, REDUCE_DT_ACCUM);
+}
+
+static int infer_reduce_mean(Infer *I)
+{
+    return infer__reduce(I, REDUCE_DT_FLOAT);
+}
+
+static int infer_reduce_minmax(Infer *I)
+{
+    return infer__reduce(I, REDUCE_DT_SAME);
 }
 
 /* F.softmax(x, dim, dtype=None), F.log_softmax(...) */
@@ -3055,7 +3078,7 @@ static int infer_scatter_nd_update(Infer *I)
  * does not add the kind). */
 #define infer_none NULL
 static int (*const infer_rule[OP__count])(Infer *I) = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = infer_##rule,
 #include "ops.def"
 #undef OP
