@@ -180,7 +180,7 @@ typedef enum OpKind {
     OP__count
 } OpKind;
 
-/* A kind's row of ops.def, less its shape rule (private to graph.c). */
+/* A kind's row of ops.def, less its shape rule (private to infer.c). */
 typedef struct OpInfo {
     const char *name;      /* dump name */
     unsigned flags;        /* OPF_* */
