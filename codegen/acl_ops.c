@@ -402,7 +402,7 @@ static const AclFn acl_fns[F_COUNT] = {
 static const AclOp acl_div_scale = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_INPLACE_MULS], "o0 f0", NULL};
 
 static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = {[ACL_V_PLAIN] = {OP_##e, ACL_V_PLAIN, acl},                 \
                 [ACL_V_TENSOR_SCALAR] = {OP_##e, ACL_V_TENSOR_SCALAR, acl_ts}, \
                 [ACL_V_SCALAR_TENSOR] = {OP_##e, ACL_V_SCALAR_TENSOR, acl_st}},
@@ -415,7 +415,7 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
 /* The op type of each kind in the static-kernel manifests (and the plan's
  * static-kernel keys), as GE names them: ops.def's op type column. */
 static const char *const acl_op_types[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = op_type,
 #include "../ir/ops.def"
 #undef OP
@@ -450,11 +450,86 @@ const char *codegen_dtype_name(DType t)
     return acl_dtype_names[(unsigned)t < DT__count ? t : DT_UNKNOWN];
 }
 
+/* ---- forms ---------------------------------------------------------------- */
+
+/* Each form rule (ops.def's ACL form column, ACL_FORM(rule)) is
+ * acl_form__<rule>: which form of the op's row op is (ACL_V_OTHER and *why
+ * when aclnn computes none of them). */
+
+/* the plain form: one aclnn call */
+static AclVariant acl_form__plain(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)op, (void)why;
+    return ACL_V_PLAIN;
+}
+
+/* add, sub, mul, div: tensor op tensor, tensor op scalar, scalar op tensor */
+static AclVariant acl_form__arith(const Graph *g, const Op *op, const char **why)
+{
+    if (op->attr[0] == 0)
+        return ACL_V_PLAIN;
+    if (op->attr[0] == 1)
+        return ACL_V_TENSOR_SCALAR;
+    /* scalar op tensor: s + t and s * t commute (alpha 1) */
+    if ((op->kind == OP_ADD && op->fattr[1] == 1.0) || op->kind == OP_MUL)
+        return ACL_V_TENSOR_SCALAR;
+    if (op->kind == OP_SUB)
+        return ACL_V_SCALAR_TENSOR;
+    /* s / x: aclnnReciprocal, then aclnnInplaceMuls (x float, as out) */
+    if (op->kind == OP_DIV && g->vals.v[op->in[0]].dtype == g->vals.v[op->out].dtype)
+        return ACL_V_SCALAR_TENSOR;
+    *why = op->kind == OP_DIV ? "a scalar divided by a tensor of integers: aclnnReciprocal takes float "
+                                "tensors"
+                              : "a scalar plus alpha times a tensor, alpha not 1";
+    return ACL_V_OTHER;
+}
+
+/* tensor ** tensor, or scalar ** tensor */
+static AclVariant acl_form__pow_t(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)why;
+    return op->attr[0] == 0 ? ACL_V_PLAIN : ACL_V_SCALAR_TENSOR;
+}
+
+/* linear with a bias, or without */
+static AclVariant acl_form__linear(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)why;
+    return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
+}
+
+/* a comparison with a tensor, or with a scalar */
+static AclVariant acl_form__compare(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)why;
+    return op->nin > 1 && op->in[1] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
+}
+
+/* indexing and scatter: a scalar src is aclnnScatterValue */
+static AclVariant acl_form__scatter(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)why;
+    return op->nin > 2 && op->in[2] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
+}
+
+/* after leading ':' the values move with the indexed dims: all or none */
+static AclVariant acl_form__index_put(const Graph *g, const Op *op, const char **why)
+{
+    int nv = g->vals.v[op->in[1]].ndim, nd = g->vals.v[op->in[0]].ndim, k = (int)op->nin - 2, bn = 0;
+    for (uint32_t j = 2; j < op->nin; j++)
+        bn = g->vals.v[op->in[j]].ndim > bn ? g->vals.v[op->in[j]].ndim : bn;
+    if (op->attr[0] > 0 && nv > nd - (int)op->attr[0] - k && nv != nd - k + bn) {
+        *why = "index_put after leading ':' with values that broadcast over the leading dims";
+        return ACL_V_OTHER;
+    }
+    return ACL_V_PLAIN;
+}
+
 /* The neural net family's forms no aclnn operator computes: attention
  * (CANN's fused attention operators take layouts and sequence-length lists
  * of their own, not PyTorch's SDPA), and convolution padded unequally
  * before and after (padding="same" with an even kernel). */
-static AclVariant acl_op_variant_nn(const Graph *g, const Op *op, const char **why)
+static AclVariant acl_form__nn(const Graph *g, const Op *op, const char **why)
 {
     (void)g;
     if (op->kind == OP_SDPA) {
@@ -472,63 +547,41 @@ static AclVariant acl_op_variant_nn(const Graph *g, const Op *op, const char **w
     return ACL_V_PLAIN;
 }
 
+/* fused attention: sequence lengths as host arrays only */
+static AclVariant acl_form__fused_attention(const Graph *g, const Op *op, const char **why)
+{
+    (void)g;
+    if (op->nin > 5 && (op->in[5] >= 0 || (op->nin > 6 && op->in[6] >= 0))) {
+        *why = "actual sequence lengths given as tensors: aclnnFusedInferAttentionScore takes them "
+               "as host int arrays (pass a list)";
+        return ACL_V_OTHER;
+    }
+    return ACL_V_PLAIN;
+}
+
+/* softmax, log_softmax: the input's dtype kept */
+static AclVariant acl_form__softmax(const Graph *g, const Op *op, const char **why)
+{
+    if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
+        *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";
+        return ACL_V_OTHER;
+    }
+    return ACL_V_PLAIN;
+}
+
+static AclVariant (*const acl_forms[OP__count])(const Graph *g, const Op *op, const char **why) = {
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = acl_form,
+#define ACL_FORM(rule) acl_form__##rule
+#include "../ir/ops.def"
+#undef ACL_FORM
+#undef OP
+};
+
 AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
 {
     *why = NULL;
-    switch (op->kind) {
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
-        if (op->attr[0] == 0)
-            return ACL_V_PLAIN;
-        if (op->attr[0] == 1)
-            return ACL_V_TENSOR_SCALAR;
-        /* scalar op tensor: s + t and s * t commute (alpha 1) */
-        if ((op->kind == OP_ADD && op->fattr[1] == 1.0) || op->kind == OP_MUL)
-            return ACL_V_TENSOR_SCALAR;
-        if (op->kind == OP_SUB)
-            return ACL_V_SCALAR_TENSOR;
-        /* s / x: aclnnReciprocal, then aclnnInplaceMuls (x float, as out) */
-        if (op->kind == OP_DIV && g->vals.v[op->in[0]].dtype == g->vals.v[op->out].dtype)
-            return ACL_V_SCALAR_TENSOR;
-        *why = op->kind == OP_DIV ? "a scalar divided by a tensor of integers: aclnnReciprocal takes float "
-                                    "tensors"
-                                  : "a scalar plus alpha times a tensor, alpha not 1";
-        return ACL_V_OTHER;
-    case OP_POW_T:   /* tensor ** tensor, or scalar ** tensor */
-        return op->attr[0] == 0 ? ACL_V_PLAIN : ACL_V_SCALAR_TENSOR;
-    case OP_LINEAR:
-        return op->nin > 2 && op->in[2] >= 0 ? ACL_V_TENSOR_SCALAR : ACL_V_PLAIN;
-    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-        return op->nin > 1 && op->in[1] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
-    case OP_SCATTER:   /* indexing and scatter: a scalar src is aclnnScatterValue */
-        return op->nin > 2 && op->in[2] >= 0 ? ACL_V_PLAIN : ACL_V_TENSOR_SCALAR;
-    case OP_INDEX_PUT: {   /* after leading ':' the values move with the indexed dims: all or none */
-        int nv = g->vals.v[op->in[1]].ndim, nd = g->vals.v[op->in[0]].ndim, k = (int)op->nin - 2, bn = 0;
-        for (uint32_t j = 2; j < op->nin; j++)
-            bn = g->vals.v[op->in[j]].ndim > bn ? g->vals.v[op->in[j]].ndim : bn;
-        if (op->attr[0] > 0 && nv > nd - (int)op->attr[0] - k && nv != nd - k + bn) {
-            *why = "index_put after leading ':' with values that broadcast over the leading dims";
-            return ACL_V_OTHER;
-        }
-        return ACL_V_PLAIN;
-    }
-    case OP_SDPA: case OP_CONV:
-        return acl_op_variant_nn(g, op, why);
-    case OP_FUSED_ATTENTION:
-        if (op->nin > 5 && (op->in[5] >= 0 || (op->nin > 6 && op->in[6] >= 0))) {
-            *why = "actual sequence lengths given as tensors: aclnnFusedInferAttentionScore takes them "
-                   "as host int arrays (pass a list)";
-            return ACL_V_OTHER;
-        }
-        return ACL_V_PLAIN;
-    case OP_SOFTMAX: case OP_LOG_SOFTMAX:
-        if (g->vals.v[op->out].dtype != g->vals.v[op->in[0]].dtype) {
-            *why = "a softmax that also casts (dtype=): aclnnSoftmax keeps its input's dtype";
-            return ACL_V_OTHER;
-        }
-        return ACL_V_PLAIN;
-    default:
-        return ACL_V_PLAIN;
-    }
+    return acl_forms[op->kind](g, op, why);
 }
 
 const AclOp *acl_op_find(OpKind kind, AclVariant variant)

@@ -147,23 +147,50 @@ enum {
 #define GRAPH_INFER (-1)      /* reshape: the dim inferred from the element count */
 #define OP_ANY UINT32_MAX     /* ops.def: no limit / no optional input */
 
+/* A kind's step in a chain of views (ops.def's view column): how the
+ * strides of its output follow from its input's (frontend/lower/views.c,
+ * planner/strided.c). */
+typedef enum ViewStep {
+    VIEW_NONE,         /* not a step of a chain of views */
+    VIEW_SLICE,        /* x[a:b:s] along attr[0] */
+    VIEW_SLICE_DYN,    /* the same with a start from a tensor */
+    VIEW_SELECT,       /* x[i] along attr[0]: drops the dim */
+    VIEW_PERMUTE,      /* the dims reordered by attr[] */
+    VIEW_EXPAND,       /* size-1 dims broadcast (stride 0) */
+    VIEW_CONTIGUOUS,   /* the same strides (a no-op in a chain) */
+    VIEW_RESHAPE,      /* new sizes over the same elements */
+} ViewStep;
+
+/* Whether PyTorch's value of a kind's output is contiguous in memory
+ * (ops.def's layout column, frontend/lower/views.c). */
+typedef enum Layout {
+    LAYOUT_CONTIGUOUS,   /* always: sources, creation ops, products */
+    LAYOUT_OF_IN0,       /* when input 0's value is */
+    LAYOUT_OF_OPERANDS,  /* when every operand's is (a broadcast one aside) */
+    LAYOUT_UNKNOWN,      /* tngc cannot tell (a view, or a copy tngc made) */
+} Layout;
+
 /* The kinds, one row each in ops.def (what each kind's inputs, attr[],
  * fattr[] and dtype hold is written there). */
 typedef enum OpKind {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     OP_##e,
 #include "ops.def"
 #undef OP
     OP__count
 } OpKind;
 
-/* A kind's row of ops.def, less its shape rule (private to graph.c). */
+/* A kind's row of ops.def, less its shape rule (private to infer.c). */
 typedef struct OpInfo {
     const char *name;      /* dump name */
     unsigned flags;        /* OPF_* */
     uint32_t min_in, max_in;     /* how many inputs (max OP_ANY: no limit) */
     uint32_t optional;     /* inputs from this index on may be absent (-1); OP_ANY: none */
     uint32_t min_attr, max_attr; /* how many int attributes */
+    ViewStep view;         /* its step in a chain of views */
+    Layout layout;         /* whether its value is contiguous */
+    int32_t swap;          /* the kind computing the same with the operands
+                            * swapped (x < y is y > x), or -1 */
     const char *attrs;     /* what inputs, attr[], fattr[] and dtype hold */
 } OpInfo;
 

@@ -154,17 +154,34 @@ static void memory__mark_end(MemInfo *mi, const Graph *g, int32_t v)
         mi->to_end[mi->root[v]] = 1;
 }
 
-/* Whether an op of kind k may be a step of a matmul's epilogue or the
- * permute it writes through (codegen/fuse_gemm.c: fg__unop, fg__binop). */
+/* Whether an op of each kind may be a step of a matmul's epilogue (ops.def's
+ * fusion column: FUSE_UNARY(U, GEMM), FUSE_BINARY(B, GEMM),
+ * FUSE_BINARY_ALPHA(B, GEMM); codegen/fuse_gemm.c: fg__unop, fg__binop)
+ * or the permute it writes through (its view column: VIEW_PERMUTE). */
+#define MEMORY__EPI_LOOPS 0
+#define MEMORY__EPI_GEMM 1
+#define FUSE_UNARY(u, w) MEMORY__EPI_##w
+#define FUSE_BINARY(b, w) MEMORY__EPI_##w
+#define FUSE_BINARY_ALPHA(b, w) MEMORY__EPI_##w
+#define FUSE_POW 0
+#define FUSE_NO 0
+static const unsigned char memory__epi[OP__count] = {
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = (fusion) || (view) == VIEW_PERMUTE,
+#include "../ir/ops.def"
+#undef OP
+};
+#undef FUSE_NO
+#undef FUSE_POW
+#undef FUSE_BINARY_ALPHA
+#undef FUSE_BINARY
+#undef FUSE_UNARY
+#undef MEMORY__EPI_GEMM
+#undef MEMORY__EPI_LOOPS
+
 static int memory__epi_kind(OpKind k)
 {
-    switch (k) {
-    case OP_RELU: case OP_GELU: case OP_SILU: case OP_SIGMOID: case OP_TANH:
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_PERMUTE:
-        return 1;
-    default:
-        return 0;
-    }
+    return memory__epi[k];
 }
 
 static void memory__info(const Plan *self, const PlanOrder *order, MemInfo *mi)

@@ -91,18 +91,21 @@ int plan_mm_view_op(const Plan *self, int32_t opi)
     int64_t start, inner[GRAPH_MAX_DIMS];
     if (op->nin < 1 || op->in[0] < 0 || op->nout != 1 || (self->const_op && self->const_op[opi]))
         return 0;
-    switch (op->kind) {
-    case OP_PERMUTE:
-    case OP_EXPAND:
-    case OP_CONTIGUOUS:
+    switch (op_info[op->kind].view) {
+    case VIEW_PERMUTE:
+    case VIEW_EXPAND:
+    case VIEW_CONTIGUOUS:
         return 1;
-    case OP_SLICE:
+    case VIEW_SLICE:
         return strided__slice(g, op, &dim, &start);
-    case OP_RESHAPE:
+    case VIEW_RESHAPE:
         return strided__split(g, op->in[0], op->out, grp, inner);
-    default:
+    case VIEW_SLICE_DYN:
+    case VIEW_SELECT:
+    case VIEW_NONE:
         return 0;
     }
+    TNGC_BUG("plan_mm_view_op: view step %d", (int)op_info[op->kind].view);
 }
 
 /* *pv: v itself. */

@@ -25,6 +25,7 @@ suites() {
         suite   1 "unit $(basename "$t")" "$t"
     done
     suite   3 include-graph sh "$here/include_graph.sh"
+    suite   1 op-switches sh "$here/op_switches.sh"
     suite   5 call-graph sh "$here/call_graph.sh" "$(dirname "$tngc")/obj"
     suite   1 self-contained sh "$here/self_contained.sh"
     suite   7 golden sh "$here/golden/run.sh" "$tngc"

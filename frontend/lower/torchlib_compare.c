@@ -10,16 +10,12 @@
 /* ---- lowerings: comparison, selection, bool ---- */
 
 /* The mirror of a comparison, for a scalar written on the left (2 < x is
- * x > 2). */
+ * x > 2): ops.def's swap column. */
 static OpKind cmp__mirror(OpKind k)
 {
-    switch (k) {
-    case OP_LT: return OP_GT;
-    case OP_LE: return OP_GE;
-    case OP_GT: return OP_LT;
-    case OP_GE: return OP_LE;
-    default: return k;
-    }
+    if (op_info[k].swap < 0)
+        TNGC_BUG("cmp__mirror: %s has no mirror", op_info[k].name);
+    return (OpKind)op_info[k].swap;
 }
 
 /* l op r for EQ NE LT LE GT GE with a tensor operand: a bool tensor (a

@@ -138,19 +138,16 @@ static int views__value_contig(const Graph *g, int32_t v, int depth)
     if (v < 0 || (size_t)v >= g->vals.n || depth > 8)
         return -1;
     const Op *op = &g->ops.v[g->vals.v[v].op];
-    switch (op->kind) {
-    case OP_INPUT: case OP_WEIGHT: case OP_FULL: case OP_ARANGE: case OP_MM: case OP_BMM:
-    case OP_MATMUL: case OP_LINEAR: case OP_ADDMM: case OP_CAT: case OP_STACK: case OP_EMBEDDING:
+    switch (op_info[op->kind].layout) {
+    case LAYOUT_CONTIGUOUS:
         return 1;
-    case OP_RESHAPE: case OP_CONTIGUOUS: case OP_COPY: case OP_SLICE_STORE: case OP_MASKED_FILL:
+    case LAYOUT_OF_IN0:
         return views__value_contig(g, op->in[0], depth + 1);
-    case OP_PERMUTE: case OP_SLICE: case OP_SELECT: case OP_SLICE_DYN: case OP_EXPAND:
+    case LAYOUT_UNKNOWN:
         return -1;   /* the value of a view, or of a copy tngc made: not known here */
-    default:
+    case LAYOUT_OF_OPERANDS:
         break;
     }
-    if (!(op_info[op->kind].flags & (OPF_ELEMWISE | OPF_REDUCE)) && op->kind != OP_CLONE)
-        return -1;
     for (uint32_t k = 0; k < op->nin; k++) {
         if (op->in[k] < 0)
             continue;
@@ -320,25 +317,25 @@ static int views__strides(Interp *I, TensorObj *t, DimId *size, DimId *stride)
         DimId os[GRAPH_MAX_DIMS], ot[GRAPH_MAX_DIMS];
         int m = out->ndim;
         memcpy(os, out->dims, (size_t)m * sizeof *os);
-        switch (op.kind) {
-        case OP_SLICE:
-        case OP_SLICE_DYN:
+        switch (op_info[op.kind].view) {
+        case VIEW_SLICE:
+        case VIEW_SLICE_DYN:
             memcpy(ot, stride, (size_t)n * sizeof *ot);
             ot[op.attr[0]] = graph_dim_mul(g, stride[op.attr[0]], graph_dim_const(g, op.attr[3]));
             break;
-        case OP_SELECT:
+        case VIEW_SELECT:
             for (int d = 0, e = 0; d < n; d++)
                 if (d != op.attr[0])
                     ot[e++] = stride[d];
             break;
-        case OP_PERMUTE:
+        case VIEW_PERMUTE:
             for (int d = 0; d < m; d++)
                 ot[d] = stride[op.attr[d]];
             break;
-        case OP_CONTIGUOUS:
+        case VIEW_CONTIGUOUS:
             memcpy(ot, stride, (size_t)n * sizeof *ot);
             break;
-        case OP_EXPAND:
+        case VIEW_EXPAND:
             for (int d = 0; d < m; d++) {
                 int k = d - (m - n);
                 if (k < 0) {
@@ -352,7 +349,7 @@ static int views__strides(Interp *I, TensorObj *t, DimId *size, DimId *stride)
                 }
             }
             break;
-        case OP_RESHAPE: {
+        case VIEW_RESHAPE: {
             int c = views__contig_dims(g, n, size, stride);
             if (c == 1) {
                 DimId w = graph_dim_const(g, 1);
@@ -365,7 +362,7 @@ static int views__strides(Interp *I, TensorObj *t, DimId *size, DimId *stride)
             }
             break;
         }
-        default:
+        case VIEW_NONE:
             return -1;
         }
         n = m;
@@ -797,12 +794,12 @@ static int32_t views__inverse(Interp *I, int32_t opid, int32_t parent, int32_t c
     Graph *g = I->g;
     Op op = g->ops.v[opid];
     const Val *pv = &g->vals.v[parent];
-    switch (op.kind) {
-    case OP_SLICE: {
+    switch (op_info[op.kind].view) {
+    case VIEW_SLICE: {
         int32_t in[2] = {parent, cur};
         return views__emit(I, OP_SLICE_STORE, in, 2, op.attr, 4, node);
     }
-    case OP_SELECT: {
+    case VIEW_SELECT: {
         int64_t dims[GRAPH_MAX_DIMS];
         int n = pv->ndim;
         int64_t dim = op.attr[0], idx = op.attr[1];
@@ -816,26 +813,28 @@ static int32_t views__inverse(Interp *I, int32_t opid, int32_t parent, int32_t c
         int32_t in[2] = {parent, c1};
         return views__emit(I, OP_SLICE_STORE, in, 2, attr, 4, node);
     }
-    case OP_RESHAPE: {
+    case VIEW_RESHAPE: {
         int64_t dims[GRAPH_MAX_DIMS];
         for (int d = 0; d < pv->ndim; d++)
             dims[d] = pv->dims[d];
         return views__emit(I, OP_RESHAPE, &cur, 1, dims, pv->ndim, node);
     }
-    case OP_PERMUTE: {
+    case VIEW_PERMUTE: {
         int64_t inv[GRAPH_MAX_DIMS];
         for (uint32_t d = 0; d < op.nattr; d++)
             inv[op.attr[d]] = d;
         return views__emit(I, OP_PERMUTE, &cur, 1, inv, op.nattr, node);
     }
-    case OP_CONTIGUOUS:
-    case OP_EXPAND:   /* one that broadcasts nothing (views__writable) */
+    case VIEW_CONTIGUOUS:
+    case VIEW_EXPAND:   /* one that broadcasts nothing (views__writable) */
         return cur;
-    default:
+    case VIEW_SLICE_DYN:
+    case VIEW_NONE:
         interp_diag(I, node, RULE_TNG211, "an in-place write through a view tngc cannot write back (%s)",
                     op_info[op.kind].name);
         return -1;
     }
+    TNGC_BUG("views__inverse: view step %d", (int)op_info[op.kind].view);
 }
 
 int views_write_end(Interp *I, Obj *x, int32_t nv, int32_t node)

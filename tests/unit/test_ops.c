@@ -91,6 +91,34 @@ static void test_names_unique(void **state)
                 fail_msg("op kinds %d and %d are both '%s'", a, b, op_info[a].name);
 }
 
+/* The view, layout and swap columns agree with the rest of the row: a step
+ * of a chain of views reads an input, and its value is not known to be
+ * contiguous; a swap is its own inverse and keeps the arity. */
+static void test_view_layout_swap_columns(void **state)
+{
+    (void)state;
+    for (int k = 0; k < OP__count; k++) {
+        const OpInfo *info = &op_info[k];
+        if (info->view != VIEW_NONE) {
+            if (info->min_in < 1 || (info->flags & OPF_SOURCE))
+                fail_msg("%s: a view step that reads no input", info->name);
+            if (info->layout == LAYOUT_CONTIGUOUS)
+                fail_msg("%s: a view step whose value is always contiguous", info->name);
+        }
+        if (info->swap >= 0) {
+            if (info->swap >= OP__count || op_info[info->swap].swap != k)
+                fail_msg("%s: its swap %d does not swap back", info->name, (int)info->swap);
+            else if (op_info[info->swap].min_in != info->min_in || op_info[info->swap].max_in != info->max_in)
+                fail_msg("%s and its swap %s take different inputs", info->name, op_info[info->swap].name);
+        }
+    }
+    assert_int_equal(op_info[OP_LT].swap, OP_GT);
+    assert_int_equal(op_info[OP_EQ].swap, OP_EQ);
+    assert_int_equal(op_info[OP_ADD].swap, -1);
+    assert_int_equal(op_info[OP_SLICE].view, VIEW_SLICE);
+    assert_int_equal(op_info[OP_ADD].layout, LAYOUT_OF_OPERANDS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -98,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_every_dtype_has_a_target_name),
         cmocka_unit_test(test_acl_rows_match_their_functions),
         cmocka_unit_test(test_names_unique),
+        cmocka_unit_test(test_view_layout_swap_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
