@@ -183,25 +183,15 @@ TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0
             }
             switch (st->kind) {
             case TNGRT_EPI_UNARY:
-                switch (st->un) {   /* the common activations: loops of their own */
-                case TNGRT_UN_RELU:
-                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_RELU, ti[j], st->p, st->q));
+                switch (st->un) {   /* a loop of its own per op (tngrt_impl_eltwise.h's rows) */
+#define TNGRT_UNARY(name, f, i)                                                                 \
+                case TNGRT_UN_##name:                                                           \
+                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_##name, ti[j], st->p, st->q)); \
                     break;
-                case TNGRT_UN_SILU:
-                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_SILU, ti[j], st->p, st->q));
-                    break;
-                case TNGRT_UN_GELU:
-                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_GELU, ti[j], st->p, st->q));
-                    break;
-                case TNGRT_UN_TANH:
-                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_TANH, ti[j], st->p, st->q));
-                    break;
-                case TNGRT_UN_SIGMOID:
-                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(TNGRT_UN_SIGMOID, ti[j], st->p, st->q));
-                    break;
-                default:
-                    TNGRT_GEMM__COLS(ti[j] = tngrt_impl__unf(st->un, ti[j], st->p, st->q));
-                    break;
+#define TNGRT_BINARY(name, f, i)
+#include "tngrt_impl_eltwise.h"
+#undef TNGRT_UNARY
+#undef TNGRT_BINARY
                 }
                 break;
 #define TNGRT_GEMM__EPI_BIN(K, OPR)                                                  \
@@ -1217,22 +1207,16 @@ TNGRT_GEMM_INLINE void tngrt_gemm__epi_span_body(const TngrtGemmEpi *epi, float 
         const float p = st->p, q = st->q;
         switch (st->kind) {
         case TNGRT_EPI_UNARY:
-            switch (st->un) {
-#define TNGRT_GEMM__SPAN_UN(U)                                  \
-            case U:                                             \
+            switch (st->un) {   /* a loop of its own per op (tngrt_impl_eltwise.h's rows) */
+#define TNGRT_UNARY(name, f, i)                                 \
+            case TNGRT_UN_##name:                               \
                 for (int64_t j = 0; j < len; j++)               \
-                    c[j] = tngrt_impl__unf(U, c[j], p, q);      \
+                    c[j] = tngrt_impl__unf(TNGRT_UN_##name, c[j], p, q); \
                 break;
-            TNGRT_GEMM__SPAN_UN(TNGRT_UN_RELU)
-            TNGRT_GEMM__SPAN_UN(TNGRT_UN_SILU)
-            TNGRT_GEMM__SPAN_UN(TNGRT_UN_GELU)
-            TNGRT_GEMM__SPAN_UN(TNGRT_UN_TANH)
-            TNGRT_GEMM__SPAN_UN(TNGRT_UN_SIGMOID)
-#undef TNGRT_GEMM__SPAN_UN
-            default:
-                for (int64_t j = 0; j < len; j++)
-                    c[j] = tngrt_impl__unf(st->un, c[j], p, q);
-                break;
+#define TNGRT_BINARY(name, f, i)
+#include "tngrt_impl_eltwise.h"
+#undef TNGRT_UNARY
+#undef TNGRT_BINARY
             }
             break;
 #define TNGRT_GEMM__SPAN_BIN(K, OPR)                    \

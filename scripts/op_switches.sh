@@ -16,12 +16,8 @@
 # Comments, string and character literals are skipped; a label belongs to
 # the innermost switch around it.
 #
-# Exempt (FILE and the switch's expression, one a line): switches whose
-# cases are fast paths of a general one, the default being that general
-# case for every kind, not a fact of a kind.
-#   runtime/kernels_gemm.c (st->un): the matmul epilogue's own loops for
-#     the common activations; the default is the loop for any unary op.
-exempt='runtime/kernels_gemm.c (st->un)'
+# Exempt (FILE and the switch's expression, one a line): none.
+exempt=''
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
