@@ -10,7 +10,7 @@ decls_meta() {   # bundle_acl.c or a generated <name>.c
     sed -n '/^\/\* ---- aclnn: CANN/,/^\/\* ---- end of aclnn declarations/p' "$1"
 }
 
-# The aclnn operators generated sources declare (codegen/acl_ops.c).
+# The aclnn operators generated sources declare (codegen/aclnn.def).
 decls_ops() {   # <name>.c...
     for f; do sed -n '/^\/\* ---- aclnn operators:/,/^\/\* ---- end of aclnn operators/p' "$f"; done
 }

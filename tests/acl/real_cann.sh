@@ -121,11 +121,11 @@ t "the same unit with one const dropped fails" \
   '! cmp -s "$tmp/agree.cpp" "$tmp/differ.cpp" && ! clang++ -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/differ.cpp" 2>/dev/null'
 # (aclnnRotaryPositionEmbedding is CANN 8.2's and aclnnMoeGatingTopK 8.3's:
 # npu_rotary.py and npu_moe_gating.py are left out)
-table=$(grep -o '{"aclnn[A-Za-z0-9]*"' "$root/codegen/acl_ops.c" | tr -d '{"' |
+table=$(grep -o '^ACLNN([A-Z0-9_]*, "aclnn[A-Za-z0-9]*"' "$root/codegen/aclnn.def" | sed 's/.*"\(aclnn[A-Za-z0-9]*\)"/\1/' |
         grep -v -x -e aclnnRotaryPositionEmbedding -e aclnnMoeGatingTopK | sort -u)
 echo "$table" >"$tmp/table"
 decls_names $srcs >"$tmp/called"
-t "the bundles call every operator of codegen/acl_ops.c" 'diff "$tmp/table" "$tmp/called"'
+t "the bundles call every operator of codegen/aclnn.def" 'diff "$tmp/table" "$tmp/called"'
 
 echo "real-cann: $(echo "$models" | wc -l | tr -d ' ') models built with clang and gcc, $n sources compiled with each;" \
      "$(decls_names $srcs | wc -l | tr -d ' ') aclnn operators ($(decls_headers $srcs | wc -l | tr -d ' ') aclnnop headers)" \

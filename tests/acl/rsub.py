@@ -1,7 +1,7 @@
 # A scalar minus a tensor (aclnnRsubs): the one form of conform/binary.py's
 # that no other model of the ACL tests reaches, binary.py itself stopping at
 # its unmapped div. With it, the bundles the tests build call every aclnn
-# operator of codegen/acl_ops.c.
+# operator of codegen/aclnn.def.
 import torch
 import torchair
 
