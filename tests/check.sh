@@ -7,9 +7,12 @@
 # to a file; they start in the order of their cost (the number after
 # `suite` below: rough CPU seconds, the largest first, so that the workers
 # end together; a new suite gets its own figure, from /usr/bin/time).
-# Each suite's output is printed in the order of the list below, "== NAME"
-# first and "!! NAME failed" after it when it failed, as soon as it and the
-# suites before it are done; then "suites: N passed, M failed".
+# A line is printed as each suite finishes, in the order they finish:
+# "ok NAME (S s): " and the suite's last line, or, for a suite that
+# failed, "FAIL NAME (S s)" and its whole output. Every suite's output is
+# kept in CHECK_LOGS (default: check-logs/ beside TNGC), one NAME.log each.
+# At the end: each suite's wall time, longest first, and
+# "suites: N passed, M failed".
 set -u
 tngc=$1
 shift
@@ -66,8 +69,9 @@ suite() {   # cost name command...
     names) printf '%s\n' "$2" ;;
     "$s_n")
         shift 2
+        date +%s >"$tmp/$s_n.start"
         "$@" >"$tmp/$s_n.log" 2>&1
-        echo $? >"$tmp/$s_n.rc.tmp" && mv "$tmp/$s_n.rc.tmp" "$tmp/$s_n.rc" ;;
+        echo "$? $(date +%s)" >"$tmp/$s_n.rc.tmp" && mv "$tmp/$s_n.rc.tmp" "$tmp/$s_n.rc" ;;
     esac
     return 0
 }
@@ -88,23 +92,48 @@ suites order "$@" | sort -k1,1nr -k2,2n | cut -d' ' -f2 |
     CHECK_ONE=$tmp xargs -P "$jobs" -I '{}' sh "$here/check.sh" "$tngc" '{}' "$@" &
 workers=$!
 
-passed=0 failed=0
-i=0
-while IFS= read -r name; do
-    i=$((i + 1))
-    while [ ! -f "$tmp/$i.rc" ] && kill -0 $workers 2>/dev/null; do
-        sleep 0.2 2>/dev/null || sleep 1
-    done
-    echo "== $name"
-    [ -f "$tmp/$i.log" ] && cat "$tmp/$i.log"
-    if [ -f "$tmp/$i.rc" ] && [ "$(cat "$tmp/$i.rc")" = 0 ]; then
+logs=${CHECK_LOGS:-$(dirname "$tngc")/check-logs}
+mkdir -p "$logs" || exit 2
+start=$(date +%s)
+n=$(wc -l <"$tmp/names")
+passed=0 failed=0 done=0
+: >"$tmp/times"
+# report I NAME: suite I has finished (or its worker is gone)
+report() {
+    r_rc=1 r_end=$(date +%s)
+    [ -f "$tmp/$1.rc" ] && read -r r_rc r_end <"$tmp/$1.rc"
+    r_t=$((r_end - $(cat "$tmp/$1.start" 2>/dev/null || echo "$r_end")))
+    safe=$(printf '%s' "$2" | tr -c 'A-Za-z0-9._-' '_')
+    [ -f "$tmp/$1.log" ] && cp "$tmp/$1.log" "$logs/$safe.log"
+    echo "$r_t $2" >>"$tmp/times"
+    if [ "$r_rc" = 0 ]; then
         passed=$((passed + 1))
+        printf 'ok %s (%s s): %s\n' "$2" "$r_t" "$(tail -n 1 "$tmp/$1.log" 2>/dev/null)"
     else
-        [ -f "$tmp/$i.rc" ] || echo "!! $name: its worker did not finish"
         failed=$((failed + 1))
-        echo "!! $name failed"
+        echo "FAIL $2 ($r_t s)"
+        [ -f "$tmp/$1.log" ] && sed 's/^/    /' "$tmp/$1.log"
+        [ -f "$tmp/$1.rc" ] || echo "    (its worker did not finish)"
+        echo "!! $2 failed (whole output: $logs/$safe.log)"
     fi
-done <"$tmp/names"
+}
+while [ $done -lt "$n" ]; do
+    alive=1
+    kill -0 $workers 2>/dev/null || alive=0
+    i=0
+    while IFS= read -r name; do
+        i=$((i + 1))
+        [ -f "$tmp/$i.reported" ] && continue
+        if [ -f "$tmp/$i.rc" ] || [ $alive = 0 ]; then
+            : >"$tmp/$i.reported"
+            done=$((done + 1))
+            report $i "$name"
+        fi
+    done <"$tmp/names"
+    [ $done -lt "$n" ] && { sleep 1 2>/dev/null || sleep 1; }
+done
 wait $workers
+echo "suite times (wall seconds, longest first; $((  $(date +%s) - start )) s in all, $jobs at a time):"
+sort -k1,1nr "$tmp/times" | awk '{ t = $1; $1 = ""; printf "  %5d %s\n", t, substr($0, 2) }'
 echo "suites: $passed passed, $failed failed"
 [ $failed -eq 0 ]
