@@ -19,7 +19,6 @@
 # only the scripts that changed; a script with findings fails the build
 # (tngc exits 1) and keeps no stamp. `make -j` lints scripts in parallel.
 
-TNGC            ?= tngc
 TNGC_LINT_FLAGS ?=
 TNGC_STAMPS     ?= .tngc
 TNGC_SOURCES    ?=
@@ -35,10 +34,20 @@ TNGC_OUT        ?= tngc-out
 # yours after the include is expanded again too), and its rules are patterns
 # that recognise their files by $(TNGC_STAMPS) and $(TNGC_OUT) at build time.
 # A script name is never read as make syntax: "models/a;b.py" is one file.
-# The depfiles (every module a script imports) are read for the bundles and
-# the plans of the scripts listed before the include; the lint stamps do not
-# need them (lint checks each script on its own).
+# The depfiles (every module a script imports) of the bundles and plans are
+# read through one makefile, $(TNGC_DEPS_MK), that make remakes before it
+# builds anything, when every variable has its final value (so wherever the
+# lists are set); its recipe rewrites it only when the list of depfiles
+# changes, so make does not start over. The lint stamps need no depfile
+# (lint checks each script on its own).
 .SECONDEXPANSION:
+
+# tngc itself: on PATH, else the one installed beside this file
+# (<prefix>/share/tngc/tngc.mk -> <prefix>/bin/tngc).
+tngc_mk_dir := $(dir $(lastword $(MAKEFILE_LIST)))
+ifeq ($(origin TNGC),undefined)
+TNGC := $(if $(shell command -v tngc 2>/dev/null),tngc,$(if $(wildcard $(tngc_mk_dir)../../bin/tngc),$(abspath $(tngc_mk_dir)../../bin/tngc),tngc))
+endif
 
 # A file name as one shell word: recipes quote every path they pass, so a
 # script named "x;rm${IFS}-rf${IFS}~;.py" is a file name, not a command.
@@ -69,7 +78,6 @@ tngc_no_depfile = $(strip $(foreach c,; = % | * ? [ $$,$(findstring $c,$1)))
 	@mkdir -p $(call tngc_q,$(basename $@))
 	$(TNGC) build $(TNGC_BUILD_FLAGS) -o $(call tngc_q,$(basename $@)) $(if $(call tngc_no_depfile,$@ $<),,-MF $(call tngc_q,$(basename $@).d) -MT $(call tngc_q,$@) )$(call tngc_q,$<)
 	@touch $(call tngc_q,$@)
--include $(TNGC_BUNDLE_STAMPS:.built=.d)
 tngc-lint: $$(TNGC_LINT_STAMPS)
 tngc-plan: $$(TNGC_PLANS)
 
@@ -78,7 +86,23 @@ tngc-plan: $$(TNGC_PLANS)
 %.plan: $$(call tngc_script,$$(TNGC_STAMPS),$$@)
 	@mkdir -p $(call tngc_q,$(dir $@))
 	$(TNGC) plan $(TNGC_PLAN_FLAGS) -o $(call tngc_q,$@) $(if $(call tngc_no_depfile,$@ $<),,-MF $(call tngc_q,$@.d) )$(call tngc_q,$<)
--include $(TNGC_PLANS:=.d)
+
+# The depfiles of every bundle and plan, as one makefile of -include lines
+# (none for a file whose name tngc does not put in a depfile, nor for one
+# with a blank or '#', which an include line cannot name).
+TNGC_DEPS_MK ?= $(TNGC_STAMPS)/deps.mk
+tngc_includable = $(if $(call tngc_no_depfile,$1)$(findstring \#,$1)$(findstring \,$1),,$2)
+tngc_depfiles = $(foreach f,$(TNGC_BUNDLE_STAMPS),$(call tngc_includable,$f,$(f:.built=.d))) \
+                $(foreach f,$(TNGC_PLANS),$(call tngc_includable,$f,$f.d))
+tngc_deps_mk := $(TNGC_DEPS_MK)
+-include $(tngc_deps_mk)
+.PHONY: tngc-deps-force
+$(tngc_deps_mk): tngc-deps-force
+	@$(if $(strip $(tngc_depfiles)),mkdir -p $(call tngc_q,$(dir $@)) \
+	  && printf '%s\n' '# the depfiles of tngc.mk (written by make)' \
+	     $(foreach f,$(strip $(tngc_depfiles)),$(call tngc_q,-include $f)) >$(call tngc_q,$@.tmp) \
+	  && if cmp -s $(call tngc_q,$@.tmp) $(call tngc_q,$@); then rm -f $(call tngc_q,$@.tmp); \
+	     else mv -f $(call tngc_q,$@.tmp) $(call tngc_q,$@); fi,:)
 
 %.lint: $$(call tngc_script,$$(TNGC_STAMPS),$$@)
 	@mkdir -p $(call tngc_q,$(dir $@))

@@ -51,7 +51,10 @@ awk '/^In a project.s Makefile/ { want = 1; next }
      on { print }' "$root/README.md" > "$tmp/recipe.mk"
 t "README has the recipe" 'grep -q "^include .*/tngc\.mk$" "$tmp/recipe.mk" && grep -q "TNGC_BUNDLES" "$tmp/recipe.mk"' || cat "$tmp/recipe.mk"
 sed "s|^include .*/tngc\.mk\$|include $root/tngc.mk|" "$tmp/recipe.mk" > "$tmp/Makefile"
-cp "$root/examples/decoder/model.py" "$tmp/models/decoder.py"
+# decoder.py imports a module of a package beside it (not a script: the
+# recipe plans models/*.py): a change to it makes the bundle again
+{ echo "import decparts.util"; cat "$root/examples/decoder/model.py"; } > "$tmp/models/decoder.py"
+mkdir -p "$tmp/models/decparts" && : > "$tmp/models/decparts/__init__.py" && echo "SCALE = 1" > "$tmp/models/decparts/util.py"
 cp "$root/examples/multi_stream/model.py" "$tmp/models/good.py"
 launcher="$tmp/tngc-out/models/decoder/decoder_launcher"
 make -C "$tmp" TNGC="$tngc" all check > "$tmp/out8" 2>&1
@@ -68,6 +71,12 @@ sleep 1 && echo "# a comment" >> "$tmp/models/decoder.py" && rm -f "$launcher"
 make -C "$tmp" TNGC="$tngc" all check > "$tmp/out11" 2>&1
 t "README recipe: changed script compiled again" \
     '[ $? -eq 0 ] && [ -x "$launcher" ] && grep -q "decoder: built" "$tmp/out11" && ! grep -q "cache hit" "$tmp/out11"' || cat "$tmp/out11"
+sleep 1 && touch "$tmp/models/decparts/util.py"
+make -C "$tmp" TNGC="$tngc" all check > "$tmp/out11m" 2>&1
+t "README recipe: touched imported module (TNGC_BUNDLES set after the include): bundle and plan made again" \
+    '[ $? -eq 0 ] && grep -q "tngc.* build .*decoder\.py" "$tmp/out11m" && grep -q "tngc.* plan .*decoder\.py" "$tmp/out11m" && ! grep -q "good\.py" "$tmp/out11m"' || cat "$tmp/out11m"
+make -C "$tmp" TNGC="$tngc" all check > "$tmp/out11n" 2>&1
+t "README recipe: then nothing to do" '[ $? -eq 0 ] && ! grep -q "tngc " "$tmp/out11n"' || cat "$tmp/out11n"
 printf 'import torchair as tng\nwith tng.scope.super_kernel("sk", "stream-fusion=2"):\n    pass\n' > "$tmp/models/bad.py"
 make -C "$tmp" TNGC="$tngc" -k check > "$tmp/out12" 2>&1
 t "README recipe: a script with findings fails check, unstamped" \

@@ -186,9 +186,17 @@ case $tngc in
     t "make install" '[ $? -eq 0 ] && [ -x prefix/bin/tngc ] && [ -f prefix/lib/libtngcrt.a ] && [ -f prefix/include/tngc/tngrt_bundle.h ] && [ -f prefix/include/tngc/tngrt_launch.h ] && [ -f prefix/share/tngc/tngc.mk ] && [ -f prefix/share/man/man1/tngc.1 ]'
     prefix/bin/tngc build chain.py -o inst --no-cache > oi 2>&1
     t "the installed tngc builds with the installed runtime" '[ $? -eq 0 ] && [ -x inst/chain_launcher ]'
-    flags=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs --static tngcrt)
+    # the README's command line: pkg-config --cflags and --libs, no --static
+    flags=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs tngcrt)
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinst -o use_api "$here/use_api.c" inst/libchain.a $flags > ocu 2>&1
-    t "a program links the bundle with pkg-config" '[ $? -eq 0 ]' || cat ocu
+    t "a program links the bundle with pkg-config --libs tngcrt" '[ $? -eq 0 ]' || cat ocu
+    core=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --libs tngcrt_core)
+    t "pkg-config --libs tngcrt_core names what its archive needs" 'printf "%s\n" "$core" | grep -q -- "-ltngcrt_core .*-lpthread"' 
+    mkdir -p mkproj && cp chain.py mkproj/ &&
+        printf 'TNGC_SOURCES := chain.py\ninclude %s/prefix/share/tngc/tngc.mk\n' "$tmp" > mkproj/Makefile
+    env PATH=/usr/bin:/bin make -C mkproj tngc-lint > omk 2>&1
+    t "the installed tngc.mk runs the tngc installed beside it when none is on PATH" \
+      '[ $? -eq 0 ] && grep -q "^$tmp/prefix/bin/tngc lint" omk' || cat omk
     ./use_api > oua 2>&1
     t "and runs it through the API" '[ $? -eq 0 ] && grep -q "Model.forward: 2 inputs, 1 outputs, 1 gear(s): ok" oua' || cat oua
     ;;
