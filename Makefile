@@ -10,6 +10,8 @@
 #                      seconds each (default 600); not in check
 #   make fuzz-diff     SEEDS (default 1000) generated programs against PyTorch (tests/diff); not in check
 #   make corpus        lint real public TorchAir code against tests/corpus/verdicts.tsv (needs snapshots)
+#   make unit | golden | acl   one group of check's suites: the unit tests, the golden files, the ACL target
+#   make clean         remove build/
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -189,7 +191,7 @@ clean:
 	rm -rf build/obj build/gen build/san build/tests build/tngc build/libtngcrt.a build/libtngcrt_core.a
 
 help:
-	@sed -n '1,9p' Makefile
+	@sed -n '1,/^$$/p' Makefile
 
 -include $(OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT:=.d) $(BUILD)/obj/tngc.d
 
