@@ -1078,10 +1078,6 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     if (clash)
         name = interp_printf(I, "%s#%zu", name, named + 1);
     c->name = name;
-    if (I->only_entry && strcmp(I->only_entry, name) != 0) {
-        c->skipped = 1;
-        return;
-    }
     Graph *g = xcalloc(1, sizeof *g);
     ImpSaved at;
     int switched = imports_enter(I, c->mod, &at);   /* where the compile call is */

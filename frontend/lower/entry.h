@@ -24,7 +24,7 @@ struct CompiledObj {
     Graph *graph;          /* the trace of the first call, or NULL */
     Obj *ret;              /* the traced return value (entry objects) */
     int traced;            /* traced (or tracing failed) */
-    int skipped;           /* --entry names another entry */
+    int skipped;           /* not an entry of its own (the unbound compiled method of a class) */
     size_t nleaves;        /* tensor leaves of the first call's arguments */
     const char *name;      /* entry name, once called */
     CallArgs first;        /* the arguments of the first call */

@@ -46,6 +46,21 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     for (size_t i = ndiag; i < sf->diags.n; i++)
         errors |= sf->diags.v[i].severity == SEV_ERROR;
 
+    /* --entry selects what is planned and emitted, not what runs: every
+     * entry was traced (its results feed the script's later code as they
+     * do without --entry); the others are dropped here */
+    if (entry) {
+        size_t kept = 0;
+        for (size_t i = 0; i < I->entries.n; i++) {
+            if (strcmp(I->entries.v[i]->name, entry) == 0) {
+                I->entries.v[kept++] = I->entries.v[i];
+            } else {
+                graph_free(I->entries.v[i]);
+                free(I->entries.v[i]);
+            }
+        }
+        I->entries.n = kept;
+    }
     out->entries = I->entries.v;
     out->nentries = I->entries.n;
     memset(&I->entries, 0, sizeof I->entries);

@@ -270,7 +270,7 @@ struct Interp {
     uint64_t unk_made;     /* unknowns made so far: an unknown's i is its number */
     VEC(Frame *) frames;   /* the kept frames */
     /* compiled entries (entry.c) */
-    const char *only_entry;
+    const char *only_entry;    /* --entry: every entry is traced, only this one is kept */
     VEC(Graph *) entries;
     VEC(CompiledObj *) compiled;
     VEC(ConfigObj *) configs;  /* their field lists are freed at the end */
