@@ -10,6 +10,8 @@
 #                      seconds each (default 600); not in check
 #   make fuzz-diff     SEEDS (default 1000) generated programs against PyTorch (tests/diff); not in check
 #   make corpus        lint real public TorchAir code against tests/corpus/verdicts.tsv (needs snapshots)
+#   make realmodels    build public model files, unchanged, and compare them with PyTorch
+#                      (tests/realmodels; needs snapshots); not in check
 #   make unit | golden | acl   one group of check's suites: the unit tests, the golden files, the ACL target
 #   make clean         remove build/
 
@@ -63,7 +65,7 @@ RT_KERNEL_OBJS = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runtime/kernels*.c))
 RT_CORE_OBJS   = $(filter-out $(RT_KERNEL_OBJS),$(RT_OBJS))
 LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
 
-.PHONY: all deps check unit golden acl demo bench bench-deps install clean help fuzz corpus
+.PHONY: all deps check unit golden acl demo bench bench-deps install clean help fuzz corpus realmodels
 all: $(TNGC) $(LIBRT)
 
 # Built with libtngcrt.a (order-only), so whatever needs the one has both.
@@ -157,6 +159,11 @@ demo: $(TNGC) $(LIBRT)
 # (tests/corpus/REAL.md); skipped where the snapshots are absent.
 corpus: $(TNGC)
 	@sh tests/corpus/real.sh $(TNGC)
+
+# Public model files used unchanged, built and compared with PyTorch at every
+# gear (tests/realmodels/README.md); skipped where the snapshots are absent.
+realmodels: $(TNGC) $(LIBRT)
+	@sh tests/realmodels/run.sh $(TNGC)
 
 bench: $(TNGC) $(LIBRT)
 	@sh bench/run.sh $(TNGC)

@@ -1,0 +1,1 @@
+"""einops.layers (tests/realmodels stand-in)."""

@@ -1,0 +1,1 @@
+"""Stand-in for mistral_common (tests/realmodels): tokenizers are imported, never used."""

@@ -1,0 +1,5 @@
+"""The tokenizer base class, imported for annotations only."""
+
+
+class Tokenizer:
+    pass

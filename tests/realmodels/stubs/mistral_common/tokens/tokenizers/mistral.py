@@ -1,0 +1,5 @@
+"""The Mistral tokenizer, imported for annotations only."""
+
+
+class MistralTokenizer:
+    pass

@@ -1,0 +1,1 @@
+"""Stand-in for simple_parsing (tests/realmodels)."""

@@ -1,0 +1,1 @@
+"""Stand-in for timm (tests/realmodels): the layers DiT imports."""

@@ -1,0 +1,1 @@
+"""timm.models (tests/realmodels stand-in)."""
