@@ -5,6 +5,7 @@
 # compiled entry is compared with PyTorch.
 #
 #   sh tests/realmodels/run.sh TNGC [NAME...]
+#   sh tests/realmodels/run.sh TNGC --repro [FILE...]   (repro/: below)
 #
 # manifest.tsv names the files (name, repository, commit, paths, notes); they
 # are not in this repository. For each row, in a temporary tree:
@@ -57,10 +58,14 @@ else
     trap 'rm -rf "$tmp"; exit 1' INT TERM
 fi
 
-# first_diag LOG: the first error diagnostic of LOG, else its first line that
+# first_diag LOG [DRIVER]: the first error diagnostic of LOG in a model file
+# (an error in DRIVER.py is usually a consequence: a result of an entry that
+# did not plan), else its first error diagnostic, else its first line that
 # names an error, else its first line
 first_diag() {
-    l=$(grep -m 1 ': error: ' "$1")
+    l=
+    [ -z "${2:-}" ] || l=$(grep ': error: ' "$1" | grep -v "^$2\.py:" | head -n 1)
+    [ -n "$l" ] || l=$(grep -m 1 ': error: ' "$1")
     [ -n "$l" ] || l=$(grep -m 1 -E 'Error|error' "$1")
     [ -n "$l" ] || l=$(head -n 1 "$1")
     echo "$l"
@@ -83,6 +88,13 @@ run_model() {
         fi
     done
     cp "$here/drivers/$name.py" "$w/tree/$name.py"
+    check_script "$name" "$w"
+}
+
+# check_script NAME DIR: records DIR/tree/NAME.py under PyTorch, builds it,
+# runs every bundle on every recorded call and compares; prints one line
+check_script() {
+    name=$1 w=$2
     script=$w/tree/$name.py
     if ! PYTHONPATH=$here/pyonly "$py" "$root/tests/ref/harness.py" "$script" "$w/ref" \
         --all-gears >"$w/harness.log" 2>&1; then
@@ -92,7 +104,7 @@ run_model() {
     fi
     if ! (cd "$w/tree" && "$tngc" build "$name.py" -o "$w/out" --cache-dir "$tmp/cache") \
         >"$w/build.log" 2>&1; then
-        echo "FAIL $name: tngc build: $(first_diag "$w/build.log")"
+        echo "FAIL $name: tngc build: $(first_diag "$w/build.log" "$name")"
         verbose "$w/build.log"
         return 1
     fi
@@ -137,6 +149,32 @@ run_model() {
     done
     echo "ok   $name: $checks calls match PyTorch"
 }
+
+# --repro [FILE...]: the minimal reproductions of repro/ (or the files
+# given), each checked alone the same way; a line per file, "refused" while
+# tngc still stops on it (the expected state of the worklist), "ok" once it
+# builds and matches PyTorch, "FAIL" when it builds and differs. Exit 0
+# unless one differs.
+if [ "${1:-}" = --repro ]; then
+    shift
+    [ $# -gt 0 ] || set -- "$here"/repro/*.py
+    n=0 fixed=0 wrong=0
+    for f in "$@"; do
+        n=$((n + 1))
+        name=$(basename "$f" .py)
+        mkdir -p "$tmp/repro-$name/tree"
+        cp "$f" "$tmp/repro-$name/tree/"
+        line=$(check_script "$name" "$tmp/repro-$name" </dev/null)
+        case $line in
+            "ok "*) fixed=$((fixed + 1)); echo "$line" ;;
+            *"tngc build: "*) echo "refused $name: ${line#*tngc build: }" ;;
+            *) wrong=$((wrong + 1)); echo "$line" ;;
+        esac
+    done
+    echo "realmodels repro: $n reproductions, $((n - fixed - wrong)) refused by tngc, $fixed build and match PyTorch, $wrong differ"
+    [ $wrong -eq 0 ]
+    exit
+fi
 
 rows=$tmp/rows
 grep -v '^#' "$here/manifest.tsv" | grep -v '^[[:space:]]*$' >"$rows"

@@ -4,9 +4,10 @@
 # 2 per token, and a shared expert; multi-head latent attention with the
 # "absorb" implementation: the compressed KV and rope-key caches registered
 # as non-persistent buffers written by slices at start_pos, wkv_b's weight
-# read through einsum; complex RoPE by view_as_complex). The file imports
-# the triton FP8 kernels of inference/kernel.py: stubs/kernel.py provides
-# their names (bfloat16 never calls them). Like the file's own __main__, the
+# read through einsum; complex RoPE by view_as_complex; RMSNorm by
+# F.rms_norm, PyTorch 2.4's, which pyonly/ gives the PyTorch 1.13 run). The
+# file imports the triton FP8 kernels of inference/kernel.py: stubs/kernel.py
+# provides their names (bfloat16 never calls them). Like the file's own __main__, the
 # driver sets the default dtype to bfloat16; the weights, left
 # uninitialised by the file (torch.empty), are drawn at random. Prefill: 2
 # sequences of 6 tokens, the length geared 4 or 6 (dynamic); decode: one

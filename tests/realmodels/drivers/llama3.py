@@ -3,7 +3,8 @@
 # grouped-query attention (4 query heads, 2 key/value heads), complex RoPE
 # (precompute_freqs_cis, view_as_complex) and the KV cache each Attention
 # keeps as tensor attributes written by slices. fairscale's parallel layers
-# come from stubs/fairscale (world size 1: nn.Linear, nn.Embedding); rope_theta 500000.
+# come from stubs/fairscale (world size 1: nn.Linear, nn.Embedding);
+# rope_theta 500000.
 # Prefill: 2 sequences of 6 tokens from position 0, the sequence length
 # geared 4 or 6 (dynamic). Decode: one token per sequence at position 6,
 # the whole step one super kernel (a static compile: super kernels are for

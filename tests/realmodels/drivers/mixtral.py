@@ -1,6 +1,7 @@
 # tolerance: matmul
-# mistralai/mistral-src moe_one_file_ref.py, unchanged: a two-layer Mixtral (a mixture of 4 experts, 2 per token: topk routing, softmax of
-# the chosen logits, experts applied to the rows torch.where selects) with
+# mistralai/mistral-src moe_one_file_ref.py, unchanged: a two-layer Mixtral
+# (a mixture of 4 experts, 2 per token: topk routing, softmax of the chosen
+# logits, experts applied to the rows torch.where selects) with
 # grouped-query attention (repeat_interleave), complex RoPE (torch.polar,
 # view_as_complex) over a 128000-position table kept as a plain attribute,
 # and the KV cache as tensor attributes. The dataclass configs derive from

@@ -1,9 +1,11 @@
 # The KV cache as a plain tensor attribute (not a buffer, not an input)
 # written by slices at a Python-int position and read back (meta-llama/llama,
 # mistral-src one_file_ref). PyTorch: the attribute keeps its values between
-# calls; the second call sees the first call's keys: y2 = cache[:, :8].sum
-# over both calls' rows. tngc: see README.md (the state of a plain
-# attribute is not a weight, an input nor a buffer of the bundle).
+# calls: the second call (4 tokens at position 4) sums the first call's 4
+# rows and its own. tngc: TNG211 "the tensor 'cache_k' is computed from
+# constants ... and this entry updates it in place: register it as a
+# persistent buffer" (mistral-src one_file_ref, whose cache is
+# torch.empty(...).cuda(), gets TNG211 "Tensor.scatter_ into a parameter").
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -25,4 +27,5 @@ npu_backend = torchair.get_npu_backend(compiler_config=torchair.CompilerConfig()
 m = M().eval()
 compiled = torch.compile(m, backend=npu_backend, dynamic=False, fullgraph=True)
 with torch.no_grad():
-    y = compiled(torch.randn(2, 4, 8))
+    y1 = compiled(torch.randn(2, 4, 8), 0)
+    y2 = compiled(torch.randn(2, 4, 8), 4)

@@ -1,7 +1,9 @@
 # scaled_dot_product_attention with is_causal computed from the mask and a
 # geared length (openai/whisper: is_causal=mask is not None and n_ctx > 1).
 # PyTorch/TorchAir: a bool per traced gear (False at length 1, True at 4).
-# tngc: TNG205 "argument 'is_causal' ... is not known at compile time".
+# tngc: TNG204 "comparison on a dynamic dimension" here; in whisper/model.py,
+# where mask is a buffer passed down two calls, TNG205 "argument 'is_causal'
+# of torch.nn.functional.scaled_dot_product_attention is not known".
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

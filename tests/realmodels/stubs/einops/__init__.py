@@ -51,13 +51,21 @@ def _sizes(x, groups, known):
     return sizes
 
 
+def _positions(names):
+    pos = {}
+    for i, a in enumerate(names):
+        pos[a] = i
+    return pos
+
+
 def rearrange(x, pattern, **known):
     lg, rg = _sides(x, pattern)
     sizes = _sizes(x, lg, known)
     flat = [a for g in lg for a in g]
     x = x.reshape([sizes[a] for a in flat])
     order = [a for g in rg for a in g]
-    x = x.permute([flat.index(a) for a in order])
+    pos = _positions(flat)
+    x = x.permute([pos[a] for a in order])
     shape = []
     for g in rg:
         n = 1
@@ -74,7 +82,8 @@ def repeat(x, pattern, **known):
     x = x.reshape([sizes[a] for a in flat])
     order = [a for g in rg for a in g]
     kept = [a for a in order if a in flat]
-    x = x.permute([flat.index(a) for a in kept])
+    pos = _positions(flat)
+    x = x.permute([pos[a] for a in kept])
     view = [sizes[a] if a in flat else 1 for a in order]
     x = x.reshape(view).expand([sizes[a] for a in order])
     shape = []
