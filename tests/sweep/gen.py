@@ -15,10 +15,11 @@ A row is placed in a family by its columns:
 - any other row by its shape rule (COL_SHAPE_RULE): FAMILIES[rule] lists
   the family's call templates, written once for every row of the family
   and filled in with the row's Python function ({f}, {n}: the dump name,
-  or the family's NAMES entry where the Python name differs).
+  or the family's `names` entry where the Python spelling differs).
 A row of no family and not in NOT_SWEPT (sources no Python call produces)
 makes gen.py fail naming the row, so that a new row of a new family is
-noticed. A row none of whose calls PyTorch accepts fails too.
+noticed. A row none of whose calls PyTorch accepts fails too, and so does
+a family template PyTorch takes for none of the family's rows (a typo).
 
 Every template is tried in PyTorch (CPU, with tests/ref/stubs' stand-ins
 for torch_npu and the float32 fallbacks the reference harness uses) on each
@@ -576,7 +577,7 @@ def write_model(outdir, model, tolerance, body):
         else:
             k, dt = v.split("_", 1)
             make = MAKE_DISTINCT.format(dt=dt) if k == "u" else MAKE[dt].format(s=PER_DTYPE[k][1])
-            gear = PER_DTYPE[k][1].startswith("(4,") and PER_DTYPE[k][0].startswith("[B")
+            gear = PER_DTYPE[k][0].startswith("[B")
         inputs.append("%s = %s" % (v, make))
         if gear:
             geared.append(v)
