@@ -187,7 +187,7 @@ family("cat stack", Family("shape", SIZES, [
     "torch.{n}(({x}, {x}.t().t() * 2), 1)", "torch.{n}(({x}.t(), {x}.t()), 0)",
     "torch.{n}(({y}, {x}), 0)", "torch.{n}([{x}, {x}[:, :3]], -1)",
     "torch.{n}(({a3}[:, 1], {x}[:, :6]), -1)", "torch.{n}(({x}, {x}.to(torch.float16)), 0)",
-    "torch.{n}(({x}, {c}), 1)",
+    "torch.{n}(({x}, {c}), 1)", "torch.{n}(({x}, {x}[:, :0]), 1)",
 ]))
 family("expand", Family("shape", SIZES, [
     "{y}.expand({x}.shape[0], 8)", "{y}.expand_as({x})", "{m}[:, :1].expand(8, 3)",
@@ -229,7 +229,7 @@ family("cumsum", Family("reduce", ARITH, [
     "torch.cumsum({x}, 1)", "torch.cumsum({x}.t(), 0)", "torch.cumsum({a3}, dim=1)",
     "torch.cumsum({x}, -1, dtype=torch.float32)",
 ]))
-family("mm bmm matmul addmm linear", Family("contract", FLOATS, [
+family("mm bmm matmul addmm linear", Family("contract", NONBOOL, [
     "torch.{n}({x}, {m})", "torch.{n}({x}[:, ::2], {m}[::2])", "torch.{n}({m}.t(), {x}.t())",
     "torch.{n}({a3}, {b3})", "torch.{n}({b3}.transpose(1, 2), {a3}.transpose(1, 2))",
     "torch.{n}({a3}, {m}[:6])", "torch.{n}({x}, {m}[:, 0])", "torch.{n}({m}[:, 0], {m})",
