@@ -52,7 +52,7 @@ suites() {
     suite 200 real-cann sh "$here/acl/real_cann.sh" "$tngc"
     suite  50 e2e sh "$here/e2e/run.sh" "$tngc"
     suite  88 conform sh "$here/conform/run.sh" "$tngc"
-    suite  25 op-sweep sh "$here/sweep/run.sh" "$tngc"
+    suite  58 op-sweep sh "$here/sweep/run.sh" "$tngc"
     suite 150 diff sh "$here/diff/run.sh" "$tngc" 0 300 --minimise 1 --opt=-O0
     suite   3 const-weights sh "$here/conform/const_weights.sh" "$tngc"
     suite  16 fuse-bits sh "$here/conform/fuse_bits.sh" "$tngc"
