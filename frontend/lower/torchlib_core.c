@@ -186,13 +186,56 @@ Obj *tl_cast_to(Interp *I, Obj *x, DType dt, int32_t node)
 }
 
 /* ===================================================================== */
+/* Parameters                                                            */
+/* ===================================================================== */
+
+/* The index of parameter name in c's overload; TNGC_BUG when it has none:
+ * a lowering reads only the parameters its rows declare. */
+static int tl__param(const Call *c, const char *name)
+{
+    int i = sig_index(c->sig, name);
+    if (i < 0)
+        TNGC_BUG("%s: the signature has no parameter '%s'", c->full, name);
+    return i;
+}
+
+/* Parameter i: the argument given, else its default (NULL for None). */
+Obj *P_at(const Call *c, int i)
+{
+    return c->p[i] ? c->p[i] : sig_default(c->I, c->sig, i);
+}
+
+/* Parameter name: the argument given, else the signature's default (NULL
+ * for None). */
+Obj *P(const Call *c, const char *name)
+{
+    return P_at(c, tl__param(c, name));
+}
+
+/* Parameter name as given: NULL when the call left it out (a lowering that
+ * says so when an argument was given). */
+Obj *PA(const Call *c, const char *name)
+{
+    return c->p[tl__param(c, name)];
+}
+
+/* P, or NULL when the overload has no parameter name (a lowering of rows
+ * whose signatures differ). */
+Obj *P_if(const Call *c, const char *name)
+{
+    int i = sig_index(c->sig, name);
+    return i < 0 ? NULL : P_at(c, i);
+}
+
+/* ===================================================================== */
 /* Tensor arguments                                                      */
 /* ===================================================================== */
 
-/* The value of the tensor operand, or -1 after a diagnostic. */
+/* The value of the tensor operand (parameter 0), or -1 after a
+ * diagnostic. */
 int32_t tl_x0(Interp *I, const Call *c)
 {
-    Obj *o = ARG0(c);
+    Obj *o = P0(c);
     if (!is_tensor(o)) {
         if (!is_unknown(o))
             interp_break(I, c->node, RULE_TNG203, "%s expects a tensor operand", c->full);
@@ -262,24 +305,13 @@ int tl_size_item(Interp *I, const Obj *o, int32_t node, int allow_infer, int64_t
     return 1;
 }
 
-/* Sizes given as varargs pos[from..] or as one tuple/list there (or as the
- * keyword kw). Returns the count, or -1 after a diagnostic. */
-int tl_sizes_arg(Interp *I, CallArgs *a, size_t from, const char *kw, int32_t node, int allow_infer,
-                 int64_t *out)
+/* Sizes: one size, or a tuple or list of them (what a parameter `int...
+ * size` binds: the varargs, or one sequence). NULL: none. Returns the
+ * count, or -1 after a diagnostic. */
+int tl_sizes_arg(Interp *I, Obj *sizes, int32_t node, int allow_infer, int64_t *out)
 {
-    Obj *const *items;
-    size_t n;
-    Obj *one = from < a->npos ? a->pos[from] : kw ? args_kw(a, kw) : NULL;
-    if (one && is_seq(one) && (from >= a->npos || a->npos == from + 1)) {
-        items = one->items;
-        n = one->n;
-    } else if (from < a->npos) {
-        items = a->pos + from;
-        n = a->npos - from;
-    } else {
-        items = NULL;
-        n = 0;
-    }
+    Obj *const *items = is_seq(sizes) ? sizes->items : &sizes;
+    size_t n = is_seq(sizes) ? sizes->n : sizes != NULL;
     if (n > GRAPH_MAX_DIMS) {
         interp_break(I, node, RULE_TNG206, "a shape of %zu dims (at most %d)", n, GRAPH_MAX_DIMS);
         return -1;
@@ -440,10 +472,10 @@ Obj *tl_softplus_of(Interp *I, int32_t x, const Obj *beta, const Obj *threshold,
     return tl_emit1(I, OP_SOFTPLUS, &x, 1, NULL, 0, b, t, DT_UNKNOWN, node);
 }
 
-/* The op c->arg of input 0 and the tensor argument 1 (called `name`). */
-Obj *tl_two_tensors(Interp *I, Call *c, const char *name)
+/* The op c->arg of parameters 0 and 1, two tensors. */
+Obj *tl_two_tensors(Interp *I, Call *c)
 {
-    Obj *b = ARG(c, 1, name);
+    Obj *b = P_at(c, 1);
     int32_t in[2] = {tl_x0(I, c), -1};
     if (in[0] < 0)
         return unk(I);
