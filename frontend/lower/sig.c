@@ -307,22 +307,6 @@ static int sig__fits(const SigParam *p, const Obj *o)
     return 1;
 }
 
-static const char *sig__kind_name(const Obj *o)
-{
-    switch (o->kind) {
-    case O_NONE: return "NoneType";
-    case O_BOOL: return "bool";
-    case O_INT: case O_DIM: return "int";
-    case O_FLOAT: return "float";
-    case O_STR: return "str";
-    case O_TUPLE: return "tuple";
-    case O_LIST: return "list";
-    case O_TENSOR: return "Tensor";
-    case O_DTYPE: return "torch.dtype";
-    default: return "object";
-    }
-}
-
 int sig_bind(Interp *I, const Sig *s, const CallArgs *a, int check_types, const char *what, Obj **out,
              char *err, size_t errn)
 {
@@ -370,8 +354,8 @@ int sig_bind(Interp *I, const Sig *s, const CallArgs *a, int check_types, const 
             return 0;
         }
         if (check_types && out[j] && !sig__fits(&s->p[j], out[j])) {
-            snprintf(err, errn, "%s(): argument '%.*s' must be %.*s, not %s", what, s->p[j].nlen, s->p[j].name,
-                     s->p[j].tlen, s->p[j].type, sig__kind_name(out[j]));
+            snprintf(err, errn, "%s(): argument '%.*s' must be %.*s", what, s->p[j].nlen, s->p[j].name,
+                     s->p[j].tlen, s->p[j].type);
             return 0;
         }
     }

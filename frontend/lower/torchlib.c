@@ -643,71 +643,31 @@ static const struct LibEntry *lib_find(const char *name, unsigned ns)
     return NULL;
 }
 
-/* The signatures of lib[], parsed once, all of them, on first use: the
- * overloads of row i are lib_sigs[i].s[0..n). A malformed one is a bug
- * (the unit test parses them all). */
-static struct {
-    Sig s[SIG_MAXOV];
-    int n;
-} lib_sigs[NELEM(lib)];
+static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a);
+
+/* The signatures of lib[], parsed once, all of them, on first use. A
+ * malformed one is a bug (the unit test parses them all). */
+static SigRow lib_sigs[NELEM(lib)];
 static SigParam lib_params[4096];
 
 /* Parses every row's signature; 1, or 0 with the first problem in err. */
 static int lib_parse_sigs(char *err, size_t errn)
 {
     static int done;
-    if (done)
-        return 1;
     size_t used = 0;
-    for (size_t i = 0; i < NELEM(lib); i++) {
-        char why[512];
-        int n = sig_parse(lib[i].sig, lib_sigs[i].s, SIG_MAXOV, lib_params, NELEM(lib_params), &used, why,
-                          sizeof why);
-        if (!n) {
-            snprintf(err, errn, "lib[] row %s: %s", lib[i].name, why);
+    for (size_t i = 0; !done && i < NELEM(lib); i++)
+        if (!tl_sig_row_parse(lib[i].name, lib[i].sig, &lib_sigs[i], lib_params, NELEM(lib_params), &used, err,
+                              errn))
             return 0;
-        }
-        for (int k = 0; k < n; k++)
-            if (lib_sigs[i].s[k].nlen != strlen(lib[i].name) ||
-                memcmp(lib_sigs[i].s[k].name, lib[i].name, lib_sigs[i].s[k].nlen) != 0) {
-                snprintf(err, errn, "lib[] row %s: a signature of another name: %s", lib[i].name, lib[i].sig);
-                return 0;
-            }
-        lib_sigs[i].n = n;
-    }
     done = 1;
     return 1;
 }
 
 size_t torchlib_check_signatures(char *err, size_t errn)
 {
-    return lib_parse_sigs(err, errn) ? NELEM(lib) : 0;
+    size_t nm = lib_parse_sigs(err, errn) ? tl_module_parse_sigs(err, errn) : 0;
+    return nm ? NELEM(lib) + nm : 0;
 }
-
-/* Binds the arguments sh (self at 0) of row e to the first of its
- * overloads they fit, into c (sig, ov, p). With several overloads the
- * types of the arguments choose (sig_bind's check_types), then the first
- * the names alone bind. NULL, or what the TypeError Python would raise is
- * (TNG203 at the call, the first overload's message). */
-static Obj *lib_bind(Interp *I, const struct LibEntry *e, const char *full, CallArgs *sh, Call *c)
-{
-    char err[512], why[512];
-    if (!lib_parse_sigs(err, sizeof err))
-        TNGC_BUG("%s", err);
-    size_t row = (size_t)(e - lib);
-    int n = lib_sigs[row].n;
-    for (int pass = n > 1 ? 0 : 1; pass < 2; pass++)
-        for (int k = 0; k < n; k++)
-            if (sig_bind(I, &lib_sigs[row].s[k], sh, pass == 0, full, c->p, k ? why : err,
-                         k ? sizeof why : sizeof err)) {
-                c->sig = &lib_sigs[row].s[k];
-                c->ov = k;
-                return NULL;
-            }
-    return interp_break(I, sh->node, RULE_TNG203, "%s", err);
-}
-
-static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a);
 
 /* f(..., out=t): the result written into t as an in-place op writes it
  * (views_write), t returned. PyTorch resizes an out tensor of another
@@ -775,7 +735,10 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     c.method = self != NULL;
     c.arg = e->arg;
     c.I = I;
-    Obj *refused = lib_bind(I, e, full, &sh, &c);
+    char err[512];
+    if (!lib_parse_sigs(err, sizeof err))
+        TNGC_BUG("%s", err);
+    Obj *refused = tl_bind(I, &lib_sigs[e - lib], &sh, full, &c);
     if (refused)
         return refused;
     if (!(e->ns & NOTENSOR) && is_unknown(c.p[0]))

@@ -199,6 +199,48 @@ static int tl__param(const Call *c, const char *name)
     return i;
 }
 
+/* Parses the signature text of the table row `name` into row (its
+ * parameters appended to pool[*used..cap)); 1, or 0 with the problem in
+ * err (malformed, or an overload of another name). */
+int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *pool, size_t cap, size_t *used,
+                     char *err, size_t errn)
+{
+    char why[512];
+    int n = sig_parse(text, row->s, SIG_MAXOV, pool, cap, used, why, sizeof why);
+    if (!n) {
+        snprintf(err, errn, "the signature of %s: %s", name, why);
+        return 0;
+    }
+    for (int k = 0; k < n; k++)
+        if (row->s[k].nlen != strlen(name) || memcmp(row->s[k].name, name, row->s[k].nlen) != 0) {
+            snprintf(err, errn, "the signature of %s names another function: %s", name, text);
+            return 0;
+        }
+    row->n = n;
+    return 1;
+}
+
+/* Binds the arguments a (a method's self at 0) to the first overload of
+ * row they fit, into c (sig, ov, p). With several overloads the types of
+ * the arguments choose (sig_bind's check_types), then the first the names
+ * alone bind. NULL, or what the TypeError Python would raise is: TNG203 at
+ * the call, the first overload's message, `full` naming the function (in
+ * host code an unknown whose reason it is). */
+Obj *tl_bind(Interp *I, const SigRow *row, const CallArgs *a, const char *full, Call *c)
+{
+    char err[512], why[512];
+    for (int pass = row->n > 1 ? 0 : 1; pass < 2; pass++)
+        for (int k = 0; k < row->n; k++)
+            if (sig_bind(I, &row->s[k], a, pass == 0, full, c->p, k ? why : err, k ? sizeof why : sizeof err)) {
+                c->sig = &row->s[k];
+                c->ov = k;
+                return NULL;
+            }
+    if (!interp_tracing(I))   /* host code: the reason travels with the unknown to where it is used */
+        return obj_unknown(I, interp_printf(I, "%s", err));
+    return interp_break(I, a->node, RULE_TNG203, "%s", err);
+}
+
 /* Parameter i: the argument given, else its default (NULL for None). */
 Obj *P_at(const Call *c, int i)
 {

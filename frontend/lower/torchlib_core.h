@@ -36,6 +36,12 @@ typedef struct Call {
     Obj *p[SIG_MAXP];      /* the argument of each parameter, NULL where none was given */
 } Call;
 
+/* The overloads of one table row's signature (lib[], nn_modules[]). */
+typedef struct SigRow {
+    Sig s[SIG_MAXOV];
+    int n;
+} SigRow;
+
 static inline Graph *G(Interp *I) { return interp_graph(I); }
 
 /* ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b. */
@@ -52,6 +58,9 @@ static inline int rank_of(Interp *I, int32_t v) { return val_at(I, v)->ndim; }
 static inline Obj *P0(const Call *c) { return c->p[0]; }
 
 /* torchlib_core.c */
+int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *pool, size_t cap, size_t *used,
+                     char *err, size_t errn);
+Obj *tl_bind(Interp *I, const SigRow *row, const CallArgs *a, const char *full, Call *c);
 Obj *P(const Call *c, const char *name);
 Obj *PA(const Call *c, const char *name);
 Obj *P_if(const Call *c, const char *name);
