@@ -30,7 +30,7 @@ typedef struct Call {
     int32_t node;
     int method;            /* called as a tensor method */
     int arg;               /* table argument (OpKind, flags) */
-    Interp *I;
+    Interp *I;             /* the run (P makes the defaults in it) */
     const Sig *sig;        /* the overload the arguments bound to */
     int ov;                /* its index among the row's overloads */
     Obj *p[SIG_MAXP];      /* the argument of each parameter, NULL where none was given */
