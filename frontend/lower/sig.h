@@ -12,10 +12,11 @@
  * MemoryFormat, Generator, Any), '[]' or '[N]' after it for a list, '?'
  * for one that may be None, and '...' for varargs: the rest of the
  * positional arguments (one argument is itself, several make a tuple; the
- * parameters after it are keyword-only). '**' last: other keywords are
- * accepted too, and left to the lowering (which reads them from the
- * call's arguments). A DEFAULT is None, True, False,
- * a number, a 'string' or a list of ints [1, 2]. The result is not read.
+ * parameters after it are keyword-only; required unless '?', as in
+ * `Any?... args`). '**' last: other keywords are accepted too, and left
+ * to the lowering (which reads them from the call's arguments). A DEFAULT
+ * is None, True, False, a number, a 'string' or a list of ints [1, 2].
+ * The result is not read.
  */
 #ifndef TNGC_LOWER_SIG_H
 #define TNGC_LOWER_SIG_H
