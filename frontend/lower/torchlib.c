@@ -46,261 +46,593 @@ enum { NS_TORCH = 1, NS_F = 2, NS_NPU = 4, NS_METH = 8, NOTENSOR = 16 };
 
 typedef Obj *(*LowerFn)(Interp *I, Call *c);
 
+/* A row: the name, where it is known, its lowering, the lowering's table
+ * argument, and the Python signature (sig.h's language: PyTorch's
+ * parameter names, order, defaults and keyword-only markers) that binds a
+ * call's arguments before the lowering reads them (Call.p). A method's
+ * self is parameter 0. Rows of one name whose signatures differ by
+ * namespace (F.softmax and torch.softmax) are rows of their own. */
 static const struct LibEntry {
     const char *name;
     unsigned ns;
     LowerFn fn;
     int arg;
+    const char *sig;
 } lib[] = {
     /* arithmetic */
-    {"add", NS_TM, lo_arith, OP_ADD},
-    {"sub", NS_TM, lo_arith, OP_SUB},
-    {"subtract", NS_TM, lo_arith, OP_SUB},
-    {"mul", NS_TM, lo_arith, OP_MUL},
-    {"multiply", NS_TM, lo_arith, OP_MUL},
-    {"div", NS_TM, lo_arith, OP_DIV},
-    {"divide", NS_TM, lo_arith, OP_DIV},
-    {"true_divide", NS_TM, lo_arith, OP_DIV},
-    {"pow", NS_TM, lo_pow, 0},
+    {"add", NS_TM, lo_arith, OP_ADD,
+     "add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) -> Tensor"},
+    {"sub", NS_TM, lo_arith, OP_SUB,
+     "sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) -> Tensor"},
+    {"subtract", NS_TM, lo_arith, OP_SUB,
+     "subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None) -> Tensor"},
+    {"mul", NS_TM, lo_arith, OP_MUL,
+     "mul(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"multiply", NS_TM, lo_arith, OP_MUL,
+     "multiply(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"div", NS_TM, lo_arith, OP_DIV,
+     "div(Tensor input, Tensor other, *, str? rounding_mode=None, Tensor? out=None) -> Tensor"},
+    {"divide", NS_TM, lo_arith, OP_DIV,
+     "divide(Tensor input, Tensor other, *, str? rounding_mode=None, Tensor? out=None) -> Tensor"},
+    {"true_divide", NS_TM, lo_arith, OP_DIV,
+     "true_divide(Tensor dividend, Tensor divisor, *, Tensor? out=None) -> Tensor"},
+    {"pow", NS_TM, lo_pow, 0,
+     "pow(Tensor input, Tensor exponent, *, Tensor? out=None) -> Tensor"},
     /* unary elementwise */
-    {"neg", NS_TM, lo_unary, OP_NEG},
-    {"negative", NS_TM, lo_unary, OP_NEG},
-    {"abs", NS_TM, lo_unary, OP_ABS},
-    {"exp", NS_TM, lo_unary, OP_EXP},
-    {"log", NS_TM, lo_unary, OP_LOG},
-    {"sqrt", NS_TM, lo_unary, OP_SQRT},
-    {"rsqrt", NS_TM, lo_unary, OP_RSQRT},
-    {"relu", NS_TFM, lo_unary, OP_RELU},
-    {"silu", NS_F, lo_unary, OP_SILU},
-    {"sigmoid", NS_TFM, lo_unary, OP_SIGMOID},
-    {"tanh", NS_TFM, lo_unary, OP_TANH},
-    {"gelu", NS_F, lo_gelu, 0},
-    {"cos", NS_TM, lo_unary, OP_COS},
-    {"sin", NS_TM, lo_unary, OP_SIN},
-    {"reciprocal", NS_TM, lo_unary, OP_RECIPROCAL},
-    {"square", NS_TM, lo_unary, OP_SQUARE},
-    {"sign", NS_TM, lo_unary, OP_SIGN},
-    {"floor", NS_TM, lo_unary, OP_FLOOR},
-    {"ceil", NS_TM, lo_unary, OP_CEIL},
-    {"round", NS_TM, lo_round, 0},
-    {"erf", NS_TM, lo_unary, OP_ERF},
-    {"log1p", NS_TM, lo_unary, OP_LOG1P},
-    {"expm1", NS_TM, lo_unary, OP_EXPM1},
-    {"softplus", NS_F, lo_softplus, 0},
-    {"leaky_relu", NS_F, lo_leaky_relu, 0},
-    {"hardswish", NS_F, lo_unary, OP_HARDSWISH},
-    {"mish", NS_F, lo_unary, OP_MISH},
-    {"clamp", NS_TM, lo_clamp, OP_CLAMP},
-    {"clip", NS_TM, lo_clamp, OP_CLAMP},
-    {"clamp_min", NS_TM, lo_clamp, OP_CLAMP_MIN},
-    {"clamp_max", NS_TM, lo_clamp, OP_CLAMP_MAX},
-    {"maximum", NS_TM, lo_maximum, OP_MAXIMUM},
-    {"minimum", NS_TM, lo_maximum, OP_MINIMUM},
+    {"neg", NS_TM, lo_unary, OP_NEG,
+     "neg(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"negative", NS_TM, lo_unary, OP_NEG,
+     "negative(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"abs", NS_TM, lo_unary, OP_ABS,
+     "abs(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"exp", NS_TM, lo_unary, OP_EXP,
+     "exp(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"log", NS_TM, lo_unary, OP_LOG,
+     "log(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"sqrt", NS_TM, lo_unary, OP_SQRT,
+     "sqrt(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"rsqrt", NS_TM, lo_unary, OP_RSQRT,
+     "rsqrt(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"relu", NS_TFM, lo_unary, OP_RELU,
+     "relu(Tensor input, bool inplace=False) -> Tensor"},
+    {"silu", NS_F, lo_unary, OP_SILU,
+     "silu(Tensor input, bool inplace=False) -> Tensor"},
+    {"sigmoid", NS_TFM, lo_unary, OP_SIGMOID,
+     "sigmoid(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"tanh", NS_TFM, lo_unary, OP_TANH,
+     "tanh(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"gelu", NS_F, lo_gelu, 0,
+     "gelu(Tensor input, *, str approximate='none') -> Tensor"},
+    {"cos", NS_TM, lo_unary, OP_COS,
+     "cos(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"sin", NS_TM, lo_unary, OP_SIN,
+     "sin(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"reciprocal", NS_TM, lo_unary, OP_RECIPROCAL,
+     "reciprocal(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"square", NS_TM, lo_unary, OP_SQUARE,
+     "square(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"sign", NS_TM, lo_unary, OP_SIGN,
+     "sign(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"floor", NS_TM, lo_unary, OP_FLOOR,
+     "floor(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"ceil", NS_TM, lo_unary, OP_CEIL,
+     "ceil(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"round", NS_TM, lo_round, 0,
+     "round(Tensor input, *, int decimals=0, Tensor? out=None) -> Tensor"},
+    {"erf", NS_TM, lo_unary, OP_ERF,
+     "erf(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"log1p", NS_TM, lo_unary, OP_LOG1P,
+     "log1p(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"expm1", NS_TM, lo_unary, OP_EXPM1,
+     "expm1(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"softplus", NS_F, lo_softplus, 0,
+     "softplus(Tensor input, Scalar beta=1, Scalar threshold=20) -> Tensor"},
+    {"leaky_relu", NS_F, lo_leaky_relu, 0,
+     "leaky_relu(Tensor input, float negative_slope=0.01, bool inplace=False) -> Tensor"},
+    {"hardswish", NS_F, lo_unary, OP_HARDSWISH,
+     "hardswish(Tensor input, bool inplace=False) -> Tensor"},
+    {"mish", NS_F, lo_unary, OP_MISH,
+     "mish(Tensor input, bool inplace=False) -> Tensor"},
+    {"clamp", NS_TM, lo_clamp, OP_CLAMP,
+     "clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None) -> Tensor"},
+    {"clip", NS_TM, lo_clamp, OP_CLAMP,
+     "clip(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None) -> Tensor"},
+    {"clamp_min", NS_TM, lo_clamp, OP_CLAMP_MIN,
+     "clamp_min(Tensor input, Scalar min, *, Tensor? out=None) -> Tensor"},
+    {"clamp_max", NS_TM, lo_clamp, OP_CLAMP_MAX,
+     "clamp_max(Tensor input, Scalar max, *, Tensor? out=None) -> Tensor"},
+    {"maximum", NS_TM, lo_maximum, OP_MAXIMUM,
+     "maximum(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"minimum", NS_TM, lo_maximum, OP_MINIMUM,
+     "minimum(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
     /* matrix products */
-    {"mm", NS_TM, lo_mm, OP_MM},
-    {"bmm", NS_TM, lo_mm, OP_BMM},
-    {"matmul", NS_TM, lo_mm, OP_MATMUL},
-    {"addmm", NS_TM, lo_addmm, 0},
-    {"linear", NS_F, lo_linear, 0},
+    {"mm", NS_TM, lo_mm, OP_MM,
+     "mm(Tensor input, Tensor mat2, *, Tensor? out=None) -> Tensor"},
+    {"bmm", NS_TM, lo_mm, OP_BMM,
+     "bmm(Tensor input, Tensor mat2, *, Tensor? out=None) -> Tensor"},
+    {"matmul", NS_TM, lo_mm, OP_MATMUL,
+     "matmul(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"addmm", NS_TM, lo_addmm, 0,
+     "addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor? out=None) -> Tensor"},
+    {"linear", NS_F, lo_linear, 0,
+     "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor"},
     /* shapes */
-    {"view", NS_METH, lo_reshape, 0},
-    {"reshape", NS_TM, lo_reshape, 0},
-    {"view_as", NS_METH, lo_reshape_as, 0},
-    {"reshape_as", NS_METH, lo_reshape_as, 0},
-    {"transpose", NS_TM, lo_transpose, 0},
-    {"swapaxes", NS_TM, lo_transpose, 0},
-    {"swapdims", NS_TM, lo_transpose, 0},
-    {"permute", NS_TM, lo_permute, 0},
-    {"t", NS_TM, lo_t, 0},
-    {"contiguous", NS_METH, lo_contiguous, 0},
-    {"unsqueeze", NS_TM, lo_unsqueeze, 0},
-    {"squeeze", NS_TM, lo_squeeze, 0},
-    {"flatten", NS_TM, lo_flatten, 0},
-    {"narrow", NS_TM, lo_narrow, 0},
-    {"cat", NS_TORCH, lo_cat, OP_CAT},
-    {"concat", NS_TORCH, lo_cat, OP_CAT},
-    {"concatenate", NS_TORCH, lo_cat, OP_CAT},
-    {"stack", NS_TORCH, lo_cat, OP_STACK},
-    {"split", NS_TM, lo_split, 0},
-    {"chunk", NS_TM, lo_split, 1},
-    {"unbind", NS_TM, lo_split, 2},
+    {"view", NS_METH, lo_reshape, 0,
+     "view(Tensor self, int... size) -> Tensor | view(Tensor self, ScalarType dtype) -> Tensor"},
+    {"reshape", NS_TM, lo_reshape, 0,
+     "reshape(Tensor input, int... shape) -> Tensor"},
+    {"view_as", NS_METH, lo_reshape_as, 0,
+     "view_as(Tensor self, Tensor other) -> Tensor"},
+    {"reshape_as", NS_METH, lo_reshape_as, 0,
+     "reshape_as(Tensor self, Tensor other) -> Tensor"},
+    {"transpose", NS_TM, lo_transpose, 0,
+     "transpose(Tensor input, int dim0, int dim1) -> Tensor"},
+    {"swapaxes", NS_TM, lo_transpose, 0,
+     "swapaxes(Tensor input, int axis0, int axis1) -> Tensor"},
+    {"swapdims", NS_TM, lo_transpose, 0,
+     "swapdims(Tensor input, int dim0, int dim1) -> Tensor"},
+    {"permute", NS_TM, lo_permute, 0,
+     "permute(Tensor input, int... dims) -> Tensor"},
+    {"t", NS_TM, lo_t, 0,
+     "t(Tensor input) -> Tensor"},
+    {"contiguous", NS_METH, lo_contiguous, 0,
+     "contiguous(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"unsqueeze", NS_TM, lo_unsqueeze, 0,
+     "unsqueeze(Tensor input, int dim) -> Tensor"},
+    {"squeeze", NS_TM, lo_squeeze, 0,
+     "squeeze(Tensor input, int[]? dim=None) -> Tensor"},
+    {"flatten", NS_TM, lo_flatten, 0,
+     "flatten(Tensor input, int start_dim=0, int end_dim=-1) -> Tensor"},
+    {"narrow", NS_TM, lo_narrow, 0,
+     "narrow(Tensor input, int dim, int start, int length) -> Tensor"},
+    {"cat", NS_TORCH, lo_cat, OP_CAT,
+     "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor | cat(Tensor[] tensors, *, int axis, "
+     "Tensor? out=None) -> Tensor"},
+    {"concat", NS_TORCH, lo_cat, OP_CAT,
+     "concat(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor | concat(Tensor[] tensors, *, int axis, "
+     "Tensor? out=None) -> Tensor"},
+    {"concatenate", NS_TORCH, lo_cat, OP_CAT,
+     "concatenate(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor | concatenate(Tensor[] tensors, *, "
+     "int axis, Tensor? out=None) -> Tensor"},
+    {"stack", NS_TORCH, lo_cat, OP_STACK,
+     "stack(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor | stack(Tensor[] tensors, *, int axis, "
+     "Tensor? out=None) -> Tensor"},
+    {"split", NS_TM, lo_split, 0,
+     "split(Tensor tensor, int[] split_size_or_sections, int dim=0) -> Tensor[] | split(Tensor tensor, "
+     "int[] split_size, int dim=0) -> Tensor[]"},
+    {"chunk", NS_TM, lo_split, 1,
+     "chunk(Tensor input, int chunks, int dim=0) -> Tensor[]"},
+    {"unbind", NS_TM, lo_split, 2,
+     "unbind(Tensor input, int dim=0) -> Tensor[]"},
     /* reductions, softmax, norms */
-    {"sum", NS_TM, lo_reduce, OP_SUM},
-    {"mean", NS_TM, lo_reduce, OP_MEAN},
-    {"amax", NS_TM, lo_reduce, OP_AMAX},
-    {"softmax", NS_TFM, lo_softmax, OP_SOFTMAX},
-    {"log_softmax", NS_TFM, lo_softmax, OP_LOG_SOFTMAX},
-    {"layer_norm", NS_TORCH | NS_F, lo_layer_norm, 0},
-    {"embedding", NS_F, lo_embedding, 0},
+    {"sum", NS_TM, lo_reduce, OP_SUM,
+     "sum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+     "Tensor? out=None) -> Tensor | sum(Tensor input, *, int[1]? axis, bool keepdim=False, "
+     "ScalarType? dtype=None, Tensor? out=None) -> Tensor"},
+    {"mean", NS_TM, lo_reduce, OP_MEAN,
+     "mean(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+     "Tensor? out=None) -> Tensor | mean(Tensor input, *, int[1]? axis, bool keepdim=False, "
+     "ScalarType? dtype=None, Tensor? out=None) -> Tensor"},
+    {"amax", NS_TM, lo_reduce, OP_AMAX,
+     "amax(Tensor input, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor | "
+     "amax(Tensor input, *, int[1]? axis, bool keepdim=False, Tensor? out=None) -> Tensor"},
+    {"softmax", NS_F, lo_softmax, OP_SOFTMAX,
+     "softmax(Tensor input, int? dim=None, int _stacklevel=3, ScalarType? dtype=None) -> Tensor"},
+    {"softmax", NS_TM, lo_softmax, OP_SOFTMAX,
+     "softmax(Tensor input, int dim, ScalarType? dtype=None) -> Tensor"},
+    {"log_softmax", NS_F, lo_softmax, OP_LOG_SOFTMAX,
+     "log_softmax(Tensor input, int? dim=None, int _stacklevel=3, ScalarType? dtype=None) -> Tensor"},
+    {"log_softmax", NS_TM, lo_softmax, OP_LOG_SOFTMAX,
+     "log_softmax(Tensor input, int dim, ScalarType? dtype=None) -> Tensor"},
+    {"layer_norm", NS_TORCH | NS_F, lo_layer_norm, 0,
+     "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
+     "bool cudnn_enable=True) -> Tensor"},
+    {"embedding", NS_F, lo_embedding, 0,
+     "embedding(Tensor input, Tensor weight, int? padding_idx=None, float? max_norm=None, float norm_type=2.0, "
+     "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"},
     /* torch_npu */
-    {"npu_rms_norm", NS_NPU, lo_rms_norm, 0},
-    {"npu_format_cast", NS_NPU, lo_format_cast, 0},
-    {"npu_quant_matmul", NS_NPU, lo_quant_matmul, 0},
-    {"npu_dequant_swiglu_quant", NS_NPU, lo_dequant_swiglu_quant, 0},
-    {"npu_swiglu", NS_NPU, lo_swiglu, 0},
+    {"npu_rms_norm", NS_NPU, lo_rms_norm, 0,
+     "npu_rms_norm(Tensor x, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)"},
+    {"npu_format_cast", NS_NPU, lo_format_cast, 0,
+     "npu_format_cast(Tensor input, int acl_format) -> Tensor"},
+    {"npu_quant_matmul", NS_NPU, lo_quant_matmul, 0,
+     "npu_quant_matmul(Tensor x1, Tensor x2, Tensor scale, *, Tensor? offset=None, Tensor? pertoken_scale=None, "
+     "Tensor? bias=None, ScalarType? output_dtype=None) -> Tensor"},
+    {"npu_dequant_swiglu_quant", NS_NPU, lo_dequant_swiglu_quant, 0,
+     "npu_dequant_swiglu_quant(Tensor x, Tensor? weight_scale=None, Tensor? activation_scale=None, "
+     "Tensor? bias=None, Tensor? quant_scale=None, Tensor? quant_offset=None, Tensor? group_index=None, "
+     "bool activate_left=False, Any quant_mode=0) -> (Tensor, Tensor)"},
+    {"npu_swiglu", NS_NPU, lo_swiglu, 0,
+     "npu_swiglu(Tensor input, int dim=-1) -> Tensor"},
     /* casts, identities, queries */
-    {"to", NS_METH, lo_to, 0},
-    {"float", NS_METH, lo_cast, DT_F32},
-    {"half", NS_METH, lo_cast, DT_F16},
-    {"bfloat16", NS_METH, lo_cast, DT_BF16},
-    {"int", NS_METH, lo_cast, DT_I32},
-    {"long", NS_METH, lo_cast, DT_I64},
-    {"bool", NS_METH, lo_cast, DT_BOOL},
-    {"char", NS_METH, lo_cast, DT_I8},
-    {"type_as", NS_METH, lo_type_as, 0},
-    {"type", NS_METH, lo_type_as, 1},
-    {"npu", NS_METH, lo_same, 0},
-    {"cuda", NS_METH, lo_same, 0},
-    {"cpu", NS_METH, lo_same, 0},
-    {"detach", NS_TM, lo_same, 0},
-    {"clone", NS_TM, lo_clone, 0},
-    {"requires_grad_", NS_METH, lo_same, 0},
-    {"size", NS_METH, lo_query, 0},
-    {"dim", NS_METH, lo_query, 0},
-    {"ndimension", NS_METH, lo_query, 0},
-    {"numel", NS_TM, lo_query, 0},
-    {"nelement", NS_METH, lo_query, 0},
-    {"element_size", NS_METH, lo_query, 0},
-    {"is_floating_point", NS_TM, lo_query, 0},
-    {"is_contiguous", NS_METH, lo_query, 0},
-    {"copy_", NS_METH, lo_copy, 0},
+    {"to", NS_METH, lo_to, 0,
+     "to(Tensor self, Any?... args, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False, "
+     "bool copy=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"float", NS_METH, lo_cast, DT_F32,
+     "float(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"half", NS_METH, lo_cast, DT_F16,
+     "half(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"bfloat16", NS_METH, lo_cast, DT_BF16,
+     "bfloat16(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"int", NS_METH, lo_cast, DT_I32,
+     "int(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"long", NS_METH, lo_cast, DT_I64,
+     "long(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"bool", NS_METH, lo_cast, DT_BOOL,
+     "bool(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"char", NS_METH, lo_cast, DT_I8,
+     "char(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"type_as", NS_METH, lo_type_as, 0,
+     "type_as(Tensor self, Tensor other) -> Tensor"},
+    {"type", NS_METH, lo_type_as, 1,
+     "type(Tensor self, Any? dtype=None, bool non_blocking=False) -> Tensor"},
+    {"npu", NS_METH, lo_same, 0,
+     "npu(Tensor self, Any? device=None, bool non_blocking=False) -> Tensor"},
+    {"cuda", NS_METH, lo_same, 0,
+     "cuda(Tensor self, Any? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"cpu", NS_METH, lo_same, 0,
+     "cpu(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"detach", NS_TM, lo_same, 0,
+     "detach(Tensor input) -> Tensor"},
+    {"clone", NS_TM, lo_clone, 0,
+     "clone(Tensor input, *, MemoryFormat? memory_format=None) -> Tensor"},
+    {"requires_grad_", NS_METH, lo_same, 0,
+     "requires_grad_(Tensor self, bool requires_grad=True) -> Tensor"},
+    {"size", NS_METH, lo_query, 0,
+     "size(Tensor self, int? dim=None) -> int[]"},
+    {"dim", NS_METH, lo_query, 0,
+     "dim(Tensor self) -> int"},
+    {"ndimension", NS_METH, lo_query, 0,
+     "ndimension(Tensor self) -> int"},
+    {"numel", NS_TM, lo_query, 0,
+     "numel(Tensor input) -> int"},
+    {"nelement", NS_METH, lo_query, 0,
+     "nelement(Tensor self) -> int"},
+    {"element_size", NS_METH, lo_query, 0,
+     "element_size(Tensor self) -> int"},
+    {"is_floating_point", NS_TM, lo_query, 0,
+     "is_floating_point(Tensor input) -> bool"},
+    {"is_contiguous", NS_METH, lo_query, 0,
+     "is_contiguous(Tensor self, *, MemoryFormat? memory_format=None) -> bool"},
+    {"copy_", NS_METH, lo_copy, 0,
+     "copy_(Tensor self, Tensor src, bool non_blocking=False) -> Tensor"},
     /* creation */
-    {"ones", NS_TORCH | NOTENSOR, lo_create, FILL_ONE},
-    {"zeros", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
-    {"empty", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
-    {"randn", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
-    {"rand", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO},
-    {"full", NS_TORCH | NOTENSOR, lo_create, FILL_FULL},
-    {"randint", NS_TORCH | NOTENSOR, lo_create, FILL_RANDINT},
-    {"tensor", NS_TORCH | NOTENSOR, lo_tensor, 0},
-    {"ones_like", NS_TORCH, lo_create_like, FILL_ONE},
-    {"zeros_like", NS_TORCH, lo_create_like, FILL_ZERO},
-    {"empty_like", NS_TORCH, lo_create_like, FILL_ZERO},
-    {"randn_like", NS_TORCH, lo_create_like, FILL_ZERO},
-    {"rand_like", NS_TORCH, lo_create_like, FILL_ZERO},
-    {"full_like", NS_TORCH, lo_create_like, FILL_FULL},
-    {"new_zeros", NS_METH, lo_create_like, FILL_ZERO},
-    {"new_ones", NS_METH, lo_create_like, FILL_ONE},
-    {"new_empty", NS_METH, lo_create_like, FILL_ZERO},
-    {"new_full", NS_METH, lo_create_like, FILL_FULL},
+    {"ones", NS_TORCH | NOTENSOR, lo_create, FILL_ONE,
+     "ones(int... size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False) -> Tensor"},
+    {"zeros", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO,
+     "zeros(int... size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False) -> Tensor"},
+    {"empty", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO,
+     "empty(int... size, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, bool pin_memory=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"randn", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO,
+     "randn(int... size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, "
+     "Layout? layout=None, Device? device=None, bool requires_grad=False, bool pin_memory=False) -> Tensor"},
+    {"rand", NS_TORCH | NOTENSOR, lo_create, FILL_ZERO,
+     "rand(int... size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, "
+     "Layout? layout=None, Device? device=None, bool requires_grad=False, bool pin_memory=False) -> Tensor"},
+    {"full", NS_TORCH | NOTENSOR, lo_create, FILL_FULL,
+     "full(int[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, "
+     "Device? device=None, bool requires_grad=False) -> Tensor"},
+    {"randint", NS_TORCH | NOTENSOR, lo_create, FILL_RANDINT,
+     "randint(int high, int[] size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, "
+     "Layout? layout=None, Device? device=None, bool requires_grad=False) -> Tensor | randint(int low, int high, "
+     "int[] size, *, Generator? generator=None, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, "
+     "Device? device=None, bool requires_grad=False) -> Tensor"},
+    {"tensor", NS_TORCH | NOTENSOR, lo_tensor, 0,
+     "tensor(Any data, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, "
+     "bool pin_memory=False) -> Tensor"},
+    {"ones_like", NS_TORCH, lo_create_like, FILL_ONE,
+     "ones_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"zeros_like", NS_TORCH, lo_create_like, FILL_ZERO,
+     "zeros_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"empty_like", NS_TORCH, lo_create_like, FILL_ZERO,
+     "empty_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"randn_like", NS_TORCH, lo_create_like, FILL_ZERO,
+     "randn_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"rand_like", NS_TORCH, lo_create_like, FILL_ZERO,
+     "rand_like(Tensor input, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"full_like", NS_TORCH, lo_create_like, FILL_FULL,
+     "full_like(Tensor input, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
+     "Device? device=None, bool requires_grad=False, MemoryFormat? memory_format=None) -> Tensor"},
+    {"new_zeros", NS_METH, lo_create_like, FILL_ZERO,
+     "new_zeros(Tensor self, int... size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, bool pin_memory=False) -> Tensor"},
+    {"new_ones", NS_METH, lo_create_like, FILL_ONE,
+     "new_ones(Tensor self, int... size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, bool pin_memory=False) -> Tensor"},
+    {"new_empty", NS_METH, lo_create_like, FILL_ZERO,
+     "new_empty(Tensor self, int... size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False, bool pin_memory=False) -> Tensor"},
+    {"new_full", NS_METH, lo_create_like, FILL_FULL,
+     "new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
+     "Device? device=None, bool requires_grad=False, bool pin_memory=False) -> Tensor"},
     /* -- creation and constants -- */
-    {"arange", NS_TORCH | NOTENSOR, lo_arange, 0},
-    {"finfo", NS_TORCH | NOTENSOR, lo_finfo, 0},
-    {"iinfo", NS_TORCH | NOTENSOR, lo_finfo, 1},
+    {"arange", NS_TORCH | NOTENSOR, lo_arange, 0,
+     "arange(Scalar end, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool requires_grad=False) -> Tensor | arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, "
+     "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool requires_grad=False) -> Tensor"},
+    {"finfo", NS_TORCH | NOTENSOR, lo_finfo, 0,
+     "finfo(ScalarType? type=None) -> finfo"},
+    {"iinfo", NS_TORCH | NOTENSOR, lo_finfo, 1,
+     "iinfo(ScalarType type) -> iinfo"},
     /* -- shape -- */
-    {"triu", NS_TM, lo_tri, OP_TRIU},
-    {"tril", NS_TM, lo_tri, OP_TRIL},
-    {"expand", NS_METH, lo_expand, 0},
-    {"expand_as", NS_METH, lo_expand_as, 0},
-    {"broadcast_to", NS_TM, lo_expand, 1},
-    {"repeat", NS_METH, lo_repeat, 0},
-    {"repeat_interleave", NS_TM, lo_repeat_interleave, 0},
-    {"flip", NS_TM, lo_flip, 0},
-    {"fliplr", NS_TM, lo_flip, 1},
-    {"flipud", NS_TM, lo_flip, 2},
-    {"roll", NS_TM, lo_roll, 0},
-    {"movedim", NS_TM, lo_movedim, 0},
-    {"moveaxis", NS_TM, lo_movedim, 0},
-    {"unflatten", NS_TM, lo_unflatten, 0},
-    {"pad", NS_F, lo_pad, 0},
+    {"triu", NS_TM, lo_tri, OP_TRIU,
+     "triu(Tensor input, int diagonal=0, *, Tensor? out=None) -> Tensor"},
+    {"tril", NS_TM, lo_tri, OP_TRIL,
+     "tril(Tensor input, int diagonal=0, *, Tensor? out=None) -> Tensor"},
+    {"expand", NS_METH, lo_expand, 0,
+     "expand(Tensor self, int... size) -> Tensor"},
+    {"expand_as", NS_METH, lo_expand_as, 0,
+     "expand_as(Tensor self, Tensor other) -> Tensor"},
+    {"broadcast_to", NS_TM, lo_expand, 1,
+     "broadcast_to(Tensor input, int[] shape) -> Tensor"},
+    {"repeat", NS_METH, lo_repeat, 0,
+     "repeat(Tensor self, int... repeats) -> Tensor"},
+    {"repeat_interleave", NS_TM, lo_repeat_interleave, 0,
+     "repeat_interleave(Tensor input, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor"},
+    {"flip", NS_TM, lo_flip, 0,
+     "flip(Tensor input, int... dims) -> Tensor"},
+    {"fliplr", NS_TM, lo_flip, 1,
+     "fliplr(Tensor input) -> Tensor"},
+    {"flipud", NS_TM, lo_flip, 2,
+     "flipud(Tensor input) -> Tensor"},
+    {"roll", NS_TM, lo_roll, 0,
+     "roll(Tensor input, int[1] shifts, int[1]? dims=None) -> Tensor"},
+    {"movedim", NS_TM, lo_movedim, 0,
+     "movedim(Tensor input, int[] source, int[] destination) -> Tensor"},
+    {"moveaxis", NS_TM, lo_movedim, 0,
+     "moveaxis(Tensor input, int[] source, int[] destination) -> Tensor"},
+    {"unflatten", NS_TM, lo_unflatten, 0,
+     "unflatten(Tensor input, int dim, int[] sizes) -> Tensor"},
+    {"pad", NS_F, lo_pad, 0,
+     "pad(Tensor input, int[] pad, str mode='constant', float? value=None) -> Tensor"},
     /* -- comparison, selection, bool -- */
-    {"eq", NS_TM, lo_compare, OP_EQ},
-    {"ne", NS_TM, lo_compare, OP_NE},
-    {"not_equal", NS_TM, lo_compare, OP_NE},
-    {"lt", NS_TM, lo_compare, OP_LT},
-    {"less", NS_TM, lo_compare, OP_LT},
-    {"le", NS_TM, lo_compare, OP_LE},
-    {"less_equal", NS_TM, lo_compare, OP_LE},
-    {"gt", NS_TM, lo_compare, OP_GT},
-    {"greater", NS_TM, lo_compare, OP_GT},
-    {"ge", NS_TM, lo_compare, OP_GE},
-    {"greater_equal", NS_TM, lo_compare, OP_GE},
-    {"logical_and", NS_TM, lo_bool, OP_LOGICAL_AND},
-    {"logical_or", NS_TM, lo_bool, OP_LOGICAL_OR},
-    {"logical_xor", NS_TM, lo_bool, OP_LOGICAL_XOR},
-    {"logical_not", NS_TM, lo_bool, OP_LOGICAL_NOT},
-    {"bitwise_and", NS_TM, lo_bool, OP_BITWISE_AND},
-    {"bitwise_or", NS_TM, lo_bool, OP_BITWISE_OR},
-    {"bitwise_xor", NS_TM, lo_bool, OP_BITWISE_XOR},
-    {"bitwise_not", NS_TM, lo_bool, OP_BITWISE_NOT},
-    {"isnan", NS_TM, lo_unary, OP_ISNAN},
-    {"isinf", NS_TM, lo_unary, OP_ISINF},
-    {"isfinite", NS_TM, lo_unary, OP_ISFINITE},
-    {"where", NS_TM, lo_where, 0},
-    {"masked_fill", NS_TM, lo_masked_fill, 0},
-    {"any", NS_TM, lo_any_all, OP_REDUCE_ANY},
-    {"all", NS_TM, lo_any_all, OP_REDUCE_ALL},
-    {"zero_", NS_METH, lo_fill_, 0},
-    {"fill_", NS_METH, lo_fill_, 1},
+    {"eq", NS_TM, lo_compare, OP_EQ,
+     "eq(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"ne", NS_TM, lo_compare, OP_NE,
+     "ne(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"not_equal", NS_TM, lo_compare, OP_NE,
+     "not_equal(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"lt", NS_TM, lo_compare, OP_LT,
+     "lt(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"less", NS_TM, lo_compare, OP_LT,
+     "less(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"le", NS_TM, lo_compare, OP_LE,
+     "le(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"less_equal", NS_TM, lo_compare, OP_LE,
+     "less_equal(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"gt", NS_TM, lo_compare, OP_GT,
+     "gt(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"greater", NS_TM, lo_compare, OP_GT,
+     "greater(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"ge", NS_TM, lo_compare, OP_GE,
+     "ge(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"greater_equal", NS_TM, lo_compare, OP_GE,
+     "greater_equal(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"logical_and", NS_TM, lo_bool, OP_LOGICAL_AND,
+     "logical_and(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"logical_or", NS_TM, lo_bool, OP_LOGICAL_OR,
+     "logical_or(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"logical_xor", NS_TM, lo_bool, OP_LOGICAL_XOR,
+     "logical_xor(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"logical_not", NS_TM, lo_bool, OP_LOGICAL_NOT,
+     "logical_not(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"bitwise_and", NS_TM, lo_bool, OP_BITWISE_AND,
+     "bitwise_and(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"bitwise_or", NS_TM, lo_bool, OP_BITWISE_OR,
+     "bitwise_or(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"bitwise_xor", NS_TM, lo_bool, OP_BITWISE_XOR,
+     "bitwise_xor(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"bitwise_not", NS_TM, lo_bool, OP_BITWISE_NOT,
+     "bitwise_not(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"isnan", NS_TM, lo_unary, OP_ISNAN,
+     "isnan(Tensor input) -> Tensor"},
+    {"isinf", NS_TM, lo_unary, OP_ISINF,
+     "isinf(Tensor input) -> Tensor"},
+    {"isfinite", NS_TM, lo_unary, OP_ISFINITE,
+     "isfinite(Tensor input) -> Tensor"},
+    {"where", NS_TORCH, lo_where, 0,
+     "where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None) -> Tensor | "
+     "where(Tensor condition) -> Tensor[]"},
+    {"where", NS_METH, lo_where, 0,
+     "where(Tensor self, Tensor condition, Tensor other) -> Tensor"},
+    {"masked_fill", NS_TM, lo_masked_fill, 0,
+     "masked_fill(Tensor input, Tensor mask, Scalar value) -> Tensor"},
+    {"any", NS_TM, lo_any_all, OP_REDUCE_ANY,
+     "any(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor"},
+    {"all", NS_TM, lo_any_all, OP_REDUCE_ALL,
+     "all(Tensor input, int? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor"},
+    {"zero_", NS_METH, lo_fill_, 0,
+     "zero_(Tensor self) -> Tensor"},
+    {"fill_", NS_METH, lo_fill_, 1,
+     "fill_(Tensor self, Scalar value) -> Tensor"},
     /* -- reductions, sorting, contractions -- */
-    {"topk", NS_TM, lo_topk, 0},
-    {"sort", NS_TM, lo_sort, OP_SORT},
-    {"argsort", NS_TM, lo_sort, OP_ARGSORT},
-    {"max", NS_TM, lo_max, OP_AMAX},
-    {"min", NS_TM, lo_max, OP_AMIN},
-    {"amin", NS_TM, lo_reduce, OP_AMIN},
-    {"argmax", NS_TM, lo_argmax, OP_ARGMAX},
-    {"argmin", NS_TM, lo_argmax, OP_ARGMIN},
-    {"prod", NS_TM, lo_prod, 0},
-    {"cumsum", NS_TM, lo_cumsum, 0},
-    {"var", NS_TM, lo_var, 0},
-    {"std", NS_TM, lo_var, 1},
-    {"norm", NS_TM, lo_norm, 0},
-    {"linalg.vector_norm", NS_TORCH, lo_norm, 1},
-    {"normalize", NS_F, lo_normalize, 0},
-    {"outer", NS_TM, lo_outer, 0},
-    {"ger", NS_TM, lo_outer, 0},
-    {"baddbmm", NS_TM, lo_baddbmm, 0},
-    {"einsum", NS_TORCH | NOTENSOR, lo_einsum, 0},
+    {"topk", NS_TM, lo_topk, 0,
+     "topk(Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True, *, "
+     "Tensor? out=None) -> (Tensor, Tensor)"},
+    {"sort", NS_TM, lo_sort, OP_SORT,
+     "sort(Tensor input, int dim=-1, bool descending=False, *, bool? stable=False, Tensor? out=None) -> (Tensor, "
+     "Tensor)"},
+    {"argsort", NS_TM, lo_sort, OP_ARGSORT,
+     "argsort(Tensor input, int dim=-1, bool descending=False, *, bool stable=False) -> Tensor"},
+    {"max", NS_TM, lo_max, OP_AMAX,
+     "max(Tensor input) -> Tensor | max(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor | "
+     "max(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None) -> (Tensor, Tensor)"},
+    {"min", NS_TM, lo_max, OP_AMIN,
+     "min(Tensor input) -> Tensor | min(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor | "
+     "min(Tensor input, int dim, bool keepdim=False, *, Tensor? out=None) -> (Tensor, Tensor)"},
+    {"amin", NS_TM, lo_reduce, OP_AMIN,
+     "amin(Tensor input, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None) -> Tensor | "
+     "amin(Tensor input, *, int[1]? axis, bool keepdim=False, Tensor? out=None) -> Tensor"},
+    {"argmax", NS_TM, lo_argmax, OP_ARGMAX,
+     "argmax(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"},
+    {"argmin", NS_TM, lo_argmax, OP_ARGMIN,
+     "argmin(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"},
+    {"prod", NS_TM, lo_prod, 0,
+     "prod(Tensor input, int? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+     "Tensor? out=None) -> Tensor"},
+    {"cumsum", NS_TM, lo_cumsum, 0,
+     "cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor"},
+    {"var", NS_TM, lo_var, 0,
+     "var(Tensor input, int[1]? dim=None, bool? unbiased=None, bool keepdim=False, *, Scalar? correction=None, "
+     "Tensor? out=None) -> Tensor"},
+    {"std", NS_TM, lo_var, 1,
+     "std(Tensor input, int[1]? dim=None, bool? unbiased=None, bool keepdim=False, *, Scalar? correction=None, "
+     "Tensor? out=None) -> Tensor"},
+    {"norm", NS_TORCH, lo_norm, 0,
+     "norm(Tensor input, Any? p='fro', int[1]? dim=None, bool keepdim=False, Tensor? out=None, "
+     "ScalarType? dtype=None) -> Tensor"},
+    {"norm", NS_METH, lo_norm, 0,
+     "norm(Tensor self, Any? p='fro', int[1]? dim=None, bool keepdim=False, ScalarType? dtype=None) -> Tensor"},
+    {"linalg.vector_norm", NS_TORCH, lo_norm, 1,
+     "linalg.vector_norm(Tensor x, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
+     "ScalarType? dtype=None, Tensor? out=None) -> Tensor"},
+    {"normalize", NS_F, lo_normalize, 0,
+     "normalize(Tensor input, float p=2.0, int dim=1, float eps=1e-12, Tensor? out=None) -> Tensor"},
+    {"outer", NS_TM, lo_outer, 0,
+     "outer(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor"},
+    {"ger", NS_TM, lo_outer, 0,
+     "ger(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor"},
+    {"baddbmm", NS_TM, lo_baddbmm, 0,
+     "baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, "
+     "Tensor? out=None) -> Tensor"},
+    {"einsum", NS_TORCH | NOTENSOR, lo_einsum, 0,
+     "einsum(str equation, Tensor... operands) -> Tensor"},
     /* -- indexing and scatter -- */
-    {"index_select", NS_TM, lo_index_select, 0},
-    {"gather", NS_TM, lo_index_select, 1},
-    {"scatter", NS_TM, lo_scatter, 0},
-    {"scatter_", NS_METH, lo_scatter, IX_INPLACE},
-    {"scatter_add", NS_TM, lo_scatter, IX_ADD},
-    {"scatter_add_", NS_METH, lo_scatter, IX_ADD | IX_INPLACE},
-    {"index_add", NS_TM, lo_index_add, IX_ADD},
-    {"index_add_", NS_METH, lo_index_add, IX_ADD | IX_INPLACE},
-    {"index_copy", NS_TM, lo_index_add, 0},
-    {"index_copy_", NS_METH, lo_index_add, IX_INPLACE},
-    {"index_put", NS_TM, lo_index_put, 0},
-    {"index_put_", NS_METH, lo_index_put, IX_INPLACE},
-    {"one_hot", NS_F, lo_one_hot, 0},
+    {"index_select", NS_TM, lo_index_select, 0,
+     "index_select(Tensor input, int dim, Tensor index, *, Tensor? out=None) -> Tensor"},
+    {"gather", NS_TM, lo_index_select, 1,
+     "gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None) -> Tensor"},
+    {"scatter", NS_TM, lo_scatter, 0,
+     "scatter(Tensor input, int dim, Tensor index, Tensor src, *, str? reduce=None, "
+     "Tensor? out=None) -> Tensor | scatter(Tensor input, int dim, Tensor index, *, Scalar value, "
+     "str? reduce=None, Tensor? out=None) -> Tensor"},
+    {"scatter_", NS_METH, lo_scatter, IX_INPLACE,
+     "scatter_(Tensor self, int dim, Tensor index, Tensor src, *, str? reduce=None) -> Tensor | "
+     "scatter_(Tensor self, int dim, Tensor index, *, Scalar value, str? reduce=None) -> Tensor"},
+    {"scatter_add", NS_TM, lo_scatter, IX_ADD,
+     "scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None) -> Tensor"},
+    {"scatter_add_", NS_METH, lo_scatter, IX_ADD | IX_INPLACE,
+     "scatter_add_(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"},
+    {"index_add", NS_TM, lo_index_add, IX_ADD,
+     "index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
+     "Tensor? out=None) -> Tensor"},
+    {"index_add_", NS_METH, lo_index_add, IX_ADD | IX_INPLACE,
+     "index_add_(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor"},
+    {"index_copy", NS_TM, lo_index_add, 0,
+     "index_copy(Tensor input, int dim, Tensor index, Tensor source, *, Tensor? out=None) -> Tensor"},
+    {"index_copy_", NS_METH, lo_index_add, IX_INPLACE,
+     "index_copy_(Tensor self, int dim, Tensor index, Tensor source) -> Tensor"},
+    {"index_put", NS_TM, lo_index_put, 0,
+     "index_put(Tensor input, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor"},
+    {"index_put_", NS_METH, lo_index_put, IX_INPLACE,
+     "index_put_(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor"},
+    {"one_hot", NS_F, lo_one_hot, 0,
+     "one_hot(Tensor tensor, int num_classes=-1) -> Tensor"},
     /* -- neural net -- */
-    {"dropout1d", NS_F, lo_dropout, 0},
-    {"dropout2d", NS_F, lo_dropout, 0},
-    {"dropout3d", NS_F, lo_dropout, 0},
-    {"alpha_dropout", NS_TORCH | NS_F, lo_dropout, 0},
-    {"feature_alpha_dropout", NS_TORCH | NS_F, lo_dropout, 0},
-    {"feature_dropout", NS_TORCH, lo_dropout, 0},
-    {"scaled_dot_product_attention", NS_F, lo_sdpa, 0},
-    {"conv1d", NS_TORCH | NS_F, lo_conv, 1},
-    {"conv2d", NS_TORCH | NS_F, lo_conv, 2},
-    {"batch_norm", NS_F, lo_batch_norm, 0},
-    {"group_norm", NS_TORCH | NS_F, lo_group_norm, 0},
-    {"max_pool2d", NS_TORCH | NS_F, lo_pool2d, OP_MAX_POOL2D},
-    {"avg_pool2d", NS_F, lo_pool2d, OP_AVG_POOL2D},
-    {"adaptive_avg_pool2d", NS_F, lo_adaptive_pool2d, OP_ADAPTIVE_AVG_POOL2D},
-    {"adaptive_max_pool2d", NS_F, lo_adaptive_pool2d, OP_ADAPTIVE_MAX_POOL2D},
-    {"interpolate", NS_F, lo_interpolate, 0},
-    {"dropout", NS_TORCH | NS_F, lo_dropout, 0},
+    {"dropout1d", NS_F, lo_dropout, 0,
+     "dropout1d(Tensor input, float p=0.5, bool training=True, bool inplace=False) -> Tensor"},
+    {"dropout2d", NS_F, lo_dropout, 0,
+     "dropout2d(Tensor input, float p=0.5, bool training=True, bool inplace=False) -> Tensor"},
+    {"dropout3d", NS_F, lo_dropout, 0,
+     "dropout3d(Tensor input, float p=0.5, bool training=True, bool inplace=False) -> Tensor"},
+    {"alpha_dropout", NS_F, lo_dropout, 0,
+     "alpha_dropout(Tensor input, float p=0.5, bool training=False, bool inplace=False) -> Tensor"},
+    {"alpha_dropout", NS_TORCH, lo_dropout, 0,
+     "alpha_dropout(Tensor input, float p, bool train) -> Tensor"},
+    {"feature_alpha_dropout", NS_F, lo_dropout, 0,
+     "feature_alpha_dropout(Tensor input, float p=0.5, bool training=False, bool inplace=False) -> Tensor"},
+    {"feature_alpha_dropout", NS_TORCH, lo_dropout, 0,
+     "feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor"},
+    {"feature_dropout", NS_TORCH, lo_dropout, 0,
+     "feature_dropout(Tensor input, float p, bool train) -> Tensor"},
+    {"scaled_dot_product_attention", NS_F, lo_sdpa, 0,
+     "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
+     "float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor"},
+    {"conv1d", NS_TORCH | NS_F, lo_conv, 1,
+     "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, Any padding=0, int[1] dilation=1, "
+     "int groups=1) -> Tensor"},
+    {"conv2d", NS_TORCH | NS_F, lo_conv, 2,
+     "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, Any padding=0, int[2] dilation=1, "
+     "int groups=1) -> Tensor"},
+    {"batch_norm", NS_F, lo_batch_norm, 0,
+     "batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, Tensor? weight=None, "
+     "Tensor? bias=None, bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor"},
+    {"group_norm", NS_TORCH | NS_F, lo_group_norm, 0,
+     "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
+     "bool cudnn_enabled=True) -> Tensor"},
+    {"max_pool2d", NS_TORCH | NS_F, lo_pool2d, OP_MAX_POOL2D,
+     "max_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, int[2] dilation=1, "
+     "bool ceil_mode=False, bool return_indices=False) -> Tensor"},
+    {"avg_pool2d", NS_F, lo_pool2d, OP_AVG_POOL2D,
+     "avg_pool2d(Tensor input, int[2] kernel_size, int[2]? stride=None, int[2] padding=0, bool ceil_mode=False, "
+     "bool count_include_pad=True, int? divisor_override=None) -> Tensor"},
+    {"adaptive_avg_pool2d", NS_F, lo_adaptive_pool2d, OP_ADAPTIVE_AVG_POOL2D,
+     "adaptive_avg_pool2d(Tensor input, int[2] output_size) -> Tensor"},
+    {"adaptive_max_pool2d", NS_F, lo_adaptive_pool2d, OP_ADAPTIVE_MAX_POOL2D,
+     "adaptive_max_pool2d(Tensor input, int[2] output_size, bool return_indices=False) -> Tensor"},
+    {"interpolate", NS_F, lo_interpolate, 0,
+     "interpolate(Tensor input, int[]? size=None, float[]? scale_factor=None, str mode='nearest', "
+     "bool? align_corners=None, bool? recompute_scale_factor=None, bool antialias=False) -> Tensor"},
+    {"dropout", NS_F, lo_dropout, 0,
+     "dropout(Tensor input, float p=0.5, bool training=True, bool inplace=False) -> Tensor"},
+    {"dropout", NS_TORCH, lo_dropout, 0,
+     "dropout(Tensor input, float p, bool train) -> Tensor"},
     /* -- torch_npu fused ops -- */
-    {"npu_add_rms_norm", NS_NPU, lo_add_rms_norm, 0},
-    {"npu_rotary_mul", NS_NPU, lo_rotary_mul, 0},
-    {"npu_interleave_rope", NS_NPU, lo_interleave_rope, 0},
-    {"npu_apply_rotary_pos_emb", NS_NPU, lo_apply_rotary_pos_emb, 0},
-    {"npu_prefetch", NS_NPU, lo_prefetch, 0},
-    {"npu_dynamic_quant", NS_NPU, lo_dynamic_quant, 0},
-    {"npu_moe_gating_top_k_softmax", NS_NPU, lo_moe_gating_top_k_softmax, 0},
-    {"npu_moe_gating_top_k", NS_NPU, lo_moe_gating_top_k, 0},
-    {"npu_fused_infer_attention_score", NS_NPU, lo_attention, ATTN_FIA},
-    {"npu_incre_flash_attention", NS_NPU, lo_attention, ATTN_IFA},
-    {"npu_prompt_flash_attention", NS_NPU, lo_attention, ATTN_PFA},
-    {"npu_grouped_matmul", NS_NPU, lo_grouped_matmul, 0},
-    {"scatter_update_", NS_NPU, lo_scatter_update, 2},
-    {"scatter_update", NS_NPU, lo_scatter_update, 0},
-    {"npu_scatter_nd_update_", NS_NPU, lo_scatter_update, 3},
-    {"npu_scatter_nd_update", NS_NPU, lo_scatter_update, 1},
+    {"npu_add_rms_norm", NS_NPU, lo_add_rms_norm, 0,
+     "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor, Tensor)"},
+    {"npu_rotary_mul", NS_NPU, lo_rotary_mul, 0,
+     "npu_rotary_mul(Tensor input, Tensor r1, Tensor r2, str rotary_mode='half') -> Tensor"},
+    {"npu_interleave_rope", NS_NPU, lo_interleave_rope, 0,
+     "npu_interleave_rope(Tensor x, Tensor cos, Tensor sin) -> Tensor"},
+    {"npu_apply_rotary_pos_emb", NS_NPU, lo_apply_rotary_pos_emb, 0,
+     "npu_apply_rotary_pos_emb(Tensor query, Tensor key, Tensor cos, Tensor sin, Any layout='BSH', "
+     "str rotary_mode='half') -> (Tensor, Tensor)"},
+    {"npu_prefetch", NS_NPU, lo_prefetch, 0,
+     "npu_prefetch(Tensor input, Tensor? dependency, int max_size, int offset=0) -> None"},
+    {"npu_dynamic_quant", NS_NPU, lo_dynamic_quant, 0,
+     "npu_dynamic_quant(Tensor x, *, Tensor? smooth_scales=None, Tensor? group_index=None, "
+     "ScalarType? dst_type=None) -> (Tensor, Tensor)"},
+    {"npu_moe_gating_top_k_softmax", NS_NPU, lo_moe_gating_top_k_softmax, 0,
+     "npu_moe_gating_top_k_softmax(Tensor x, Tensor? finished=None, int k=1) -> (Tensor, Tensor, Tensor)"},
+    {"npu_moe_gating_top_k", NS_NPU, lo_moe_gating_top_k, 0,
+     "npu_moe_gating_top_k(Tensor x, int k, *, Tensor? bias=None, int k_group=1, int group_count=1, "
+     "int group_select_mode=0, int renorm=0, int norm_type=1, bool out_flag=False, "
+     "float routed_scaling_factor=1.0, float eps=1e-20) -> (Tensor, Tensor, Tensor)"},
+    {"npu_fused_infer_attention_score", NS_NPU, lo_attention, ATTN_FIA,
+     "npu_fused_infer_attention_score(Tensor query, Tensor key, Tensor value, *, Tensor? atten_mask=None, "
+     "Any? actual_seq_lengths=None, Any? actual_seq_lengths_kv=None, Tensor? block_table=None, int num_heads=1, "
+     "float scale=1.0, int pre_tokens=2147483647, int next_tokens=2147483647, str input_layout='BSH', "
+     "int num_key_value_heads=0, int sparse_mode=0, int inner_precise=0, int block_size=0, int antiquant_mode=0, "
+     "bool softmax_lse_flag=False, **) -> (Tensor, Tensor)"},
+    {"npu_incre_flash_attention", NS_NPU, lo_attention, ATTN_IFA,
+     "npu_incre_flash_attention(Tensor query, Tensor key, Tensor value, *, Tensor? atten_mask=None, "
+     "Any? actual_seq_lengths=None, Tensor? block_table=None, int num_heads=1, float scale_value=1.0, "
+     "str input_layout='BSH', int num_key_value_heads=0, int block_size=0, int inner_precise=1, **) -> Tensor"},
+    {"npu_prompt_flash_attention", NS_NPU, lo_attention, ATTN_PFA,
+     "npu_prompt_flash_attention(Tensor query, Tensor key, Tensor value, *, Tensor? atten_mask=None, "
+     "Any? actual_seq_lengths=None, Any? actual_seq_lengths_kv=None, int num_heads=1, float scale_value=1.0, "
+     "int pre_tokens=2147473647, int next_tokens=0, str input_layout='BSH', int num_key_value_heads=0, "
+     "int sparse_mode=0, int inner_precise=0, **) -> Tensor"},
+    {"npu_grouped_matmul", NS_NPU, lo_grouped_matmul, 0,
+     "npu_grouped_matmul(Tensor[] x, Tensor[] weight, *, Tensor[]? bias=None, int[]? group_list=None, "
+     "int split_item=0, int? group_type=None, int group_list_type=0, ScalarType? output_dtype=None, "
+     "int act_type=0, **) -> Tensor[]"},
+    {"scatter_update_", NS_NPU, lo_scatter_update, 2,
+     "scatter_update_(Tensor data, Tensor indices, Tensor updates, int axis) -> Tensor"},
+    {"scatter_update", NS_NPU, lo_scatter_update, 0,
+     "scatter_update(Tensor data, Tensor indices, Tensor updates, int axis) -> Tensor"},
+    {"npu_scatter_nd_update_", NS_NPU, lo_scatter_update, 3,
+     "npu_scatter_nd_update_(Tensor var, Tensor indices, Tensor updates) -> Tensor"},
+    {"npu_scatter_nd_update", NS_NPU, lo_scatter_update, 1,
+     "npu_scatter_nd_update(Tensor var, Tensor indices, Tensor updates) -> Tensor"},
 };
 
 static const struct LibEntry *lib_find(const char *name, unsigned ns)
@@ -312,6 +644,30 @@ static const struct LibEntry *lib_find(const char *name, unsigned ns)
 }
 
 static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a);
+
+/* The signatures of lib[], parsed once, all of them, on first use. A
+ * malformed one is a bug (the unit test parses them all). */
+static SigRow lib_sigs[NELEM(lib)];
+static SigParam lib_params[4096];
+
+/* Parses every row's signature; 1, or 0 with the first problem in err. */
+static int lib_parse_sigs(char *err, size_t errn)
+{
+    static int done;
+    size_t used = 0;
+    for (size_t i = 0; !done && i < NELEM(lib); i++)
+        if (!tl_sig_row_parse(lib[i].name, lib[i].sig, &lib_sigs[i], lib_params, NELEM(lib_params), &used, err,
+                              errn))
+            return 0;
+    done = 1;
+    return 1;
+}
+
+size_t torchlib_check_signatures(char *err, size_t errn)
+{
+    size_t nm = lib_parse_sigs(err, errn) ? tl_module_parse_sigs(err, errn) : 0;
+    return nm ? NELEM(lib) + nm : 0;
+}
 
 /* f(..., out=t): the result written into t as an in-place op writes it
  * (views_write), t returned. PyTorch resizes an out tensor of another
@@ -354,8 +710,6 @@ static Obj *lib_call_out(Interp *I, const struct LibEntry *e, const char *full, 
 /* Calls a library entry: methods get self as argument 0. */
 static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a)
 {
-    if (args_kw(a, "out"))
-        return lib_call_out(I, e, full, self, a);
     CallArgs sh = *a;
     if (self) {
         sh.npos = a->npos + 1;
@@ -364,6 +718,15 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
         for (size_t i = 0; i < a->npos; i++)
             sh.pos[i + 1] = a->pos[i];
     }
+    /* an unknown tensor operand is the echo of an earlier diagnostic:
+     * silent; unknown sizes, dims and scalars are reported where used */
+    if (obj_has_unknown(self))
+        return unk(I);
+    if (a->has_star)
+        return !(e->ns & NOTENSOR) && sh.npos && is_unknown(sh.pos[0])
+                   ? unk(I)
+                   : interp_break(I, a->node, RULE_TNG205, "the arguments of %s (*args or **kwargs) are not "
+                                  "known at compile time", full);
     Call c;
     c.name = e->name;
     c.full = full;
@@ -371,13 +734,20 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     c.node = a->node;
     c.method = self != NULL;
     c.arg = e->arg;
-    /* an unknown tensor operand is the echo of an earlier diagnostic:
-     * silent; unknown sizes, dims and scalars are reported where used */
-    if (obj_has_unknown(self) || (!(e->ns & NOTENSOR) && is_unknown(ARG0(&c))))
+    c.I = I;
+    char err[512];
+    if (!lib_parse_sigs(err, sizeof err))
+        TNGC_BUG("%s", err);
+    Obj *refused = tl_bind(I, &lib_sigs[e - lib], &sh, full, &c);
+    if (refused)
+        return refused;
+    if (!(e->ns & NOTENSOR) && is_unknown(c.p[0]))
         return unk(I);
-    if (a->has_star)
-        return interp_break(I, a->node, RULE_TNG205, "the arguments of %s (*args or **kwargs) are not known "
-                            "at compile time", full);
+    /* out=: the lowering's result written into it, for every row whose
+     * signature has out (PyTorch's functions that take one) */
+    int out = sig_index(c.sig, "out");
+    if (out >= 0 && c.p[out] && !is_none(c.p[out]))
+        return lib_call_out(I, e, full, self, a);
     Obj *r = e->fn(I, &c);
     /* what PyTorch returns as a view of the first argument is one here too;
      * of torch.nn.functional only dropout returns its argument (F.unfold

@@ -13,16 +13,14 @@
  * | x.div(other) | torch.true_divide(input, other) */
 Obj *lo_arith(Interp *I, Call *c)
 {
-    Obj *l = ARG0(c), *r = ARG(c, 1, "other");
-    if (!r)
-        return interp_break(I, c->node, RULE_TNG203, "%s needs two operands", c->full);
+    Obj *l = P0(c), *r = P_at(c, 1);   /* other (true_divide: divisor) */
     double alpha = 1;
-    Obj *al = args_kw(c->a, "alpha");
+    Obj *al = P_if(c, "alpha");
     if (al && !obj_num_value(al, &alpha))
         return interp_break(I, c->node, RULE_TNG205, "alpha must be a number known at compile time");
     if (alpha != 1 && c->arg != OP_ADD && c->arg != OP_SUB)
         return interp_break(I, c->node, RULE_TNG203, "alpha= of %s", c->full);
-    Obj *rm = args_kw(c->a, "rounding_mode");
+    Obj *rm = P_if(c, "rounding_mode");
     if (rm && !is_none(rm))
         return interp_break(I, c->node, RULE_TNG203, "%s with rounding_mode", c->full);
     return tl_arith(I, (OpKind)c->arg, l, r, alpha, c->node, c->full);
@@ -53,10 +51,7 @@ Obj *tl_pow_of(Interp *I, Obj *x, Obj *e, int32_t node)
 
 Obj *lo_pow(Interp *I, Call *c)
 {
-    Obj *e = ARG(c, 1, "exponent");
-    if (!e)
-        return interp_break(I, c->node, RULE_TNG203, "pow needs an exponent");
-    return tl_pow_of(I, ARG0(c), e, c->node);
+    return tl_pow_of(I, P0(c), P(c, "exponent"), c->node);
 }
 
 /* torch.neg(x) | x.exp() | F.relu(x) | torch.sigmoid(x) | F.silu(x) | ... */
@@ -66,7 +61,7 @@ Obj *lo_unary(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     Obj *r = tl_emit_x(I, (OpKind)c->arg, x, NULL, 0, 0, DT_UNKNOWN, c->node);
-    return tl_inplace_result(I, ARG0(c), r, ARG(c, 1, "inplace"), c->node);
+    return tl_inplace_result(I, P0(c), r, P_if(c, "inplace"), c->node);
 }
 
 /* torch.round(x, *, decimals=0) | x.round(): to the nearest integer, halves
@@ -75,7 +70,7 @@ Obj *lo_round(Interp *I, Call *c)
 {
     int32_t x = tl_x0(I, c);
     int64_t d = 0;
-    Obj *dec = args_kw(c->a, "decimals");
+    Obj *dec = P(c, "decimals");
     if (x < 0)
         return unk(I);
     if (dec && !is_none(dec) && !tl_const_int(I, dec, c->node, "round's decimals=", &d))
@@ -92,7 +87,7 @@ Obj *lo_softplus(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    return tl_softplus_of(I, x, ARG(c, 1, "beta"), ARG(c, 2, "threshold"), c->node);
+    return tl_softplus_of(I, x, P(c, "beta"), P(c, "threshold"), c->node);
 }
 
 /* F.leaky_relu(input, negative_slope=0.01, inplace=False) */
@@ -100,10 +95,10 @@ Obj *lo_leaky_relu(Interp *I, Call *c)
 {
     int32_t x = tl_x0(I, c);
     double s;
-    if (x < 0 || !tl_num_arg(I, ARG(c, 1, "negative_slope"), 0.01, c->node, "leaky_relu's negative_slope", &s))
+    if (x < 0 || !tl_num_arg(I, P(c, "negative_slope"), 0.01, c->node, "leaky_relu's negative_slope", &s))
         return unk(I);
     Obj *r = tl_emit_x(I, OP_LEAKY_RELU, x, NULL, 0, s, DT_UNKNOWN, c->node);
-    return tl_inplace_result(I, ARG0(c), r, ARG(c, 2, "inplace"), c->node);
+    return tl_inplace_result(I, P0(c), r, P(c, "inplace"), c->node);
 }
 
 /* A clamp bound: 0 absent (None), 1 a Python number (*v, *is_int), -1
@@ -130,11 +125,11 @@ Obj *lo_clamp(Interp *I, Call *c)
     int lo_int = 1, hi_int = 1, has_lo = 0, has_hi = 0;
     if (x < 0)
         return unk(I);
-    if (c->arg != OP_CLAMP_MAX && (has_lo = clamp_bound(I, ARG(c, 1, "min"), c, &lo, &lo_int)) < 0)
+    if (c->arg != OP_CLAMP_MAX && (has_lo = clamp_bound(I, P(c, "min"), c, &lo, &lo_int)) < 0)
         return unk(I);
-    if (c->arg == OP_CLAMP && (has_hi = clamp_bound(I, ARG(c, 2, "max"), c, &hi, &hi_int)) < 0)
+    if (c->arg == OP_CLAMP && (has_hi = clamp_bound(I, P(c, "max"), c, &hi, &hi_int)) < 0)
         return unk(I);
-    if (c->arg == OP_CLAMP_MAX && (has_hi = clamp_bound(I, ARG(c, 1, "max"), c, &hi, &hi_int)) < 0)
+    if (c->arg == OP_CLAMP_MAX && (has_hi = clamp_bound(I, P(c, "max"), c, &hi, &hi_int)) < 0)
         return unk(I);
     if (!has_lo && !has_hi)
         return interp_break(I, c->node, RULE_TNG203, "%s needs a min or a max", c->full);
@@ -148,7 +143,7 @@ Obj *lo_clamp(Interp *I, Call *c)
 /* torch.maximum(input, other) | x.minimum(other): two tensors */
 Obj *lo_maximum(Interp *I, Call *c)
 {
-    return tl_two_tensors(I, c, "other");
+    return tl_two_tensors(I, c);
 }
 
 /* F.gelu(input, approximate='none') */
@@ -157,7 +152,7 @@ Obj *lo_gelu(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *ap = ARG(c, 1, "approximate");
+    Obj *ap = P(c, "approximate");
     int64_t tanh_mode = 0;
     if (!tl_known(I, ap, c->node, "approximate="))
         return unk(I);
@@ -175,13 +170,13 @@ Obj *lo_gelu(Interp *I, Call *c)
 /* torch.mm(a, b) | torch.bmm(a, b) | torch.matmul(a, b) | a.mm(b) ... */
 Obj *lo_mm(Interp *I, Call *c)
 {
-    return tl_two_tensors(I, c, c->arg == OP_MATMUL ? "other" : "mat2");
+    return tl_two_tensors(I, c);
 }
 
 /* torch.addmm(input, mat1, mat2, *, beta=1, alpha=1) | bias.addmm(m1, m2) */
 Obj *lo_addmm(Interp *I, Call *c)
 {
-    Obj *m1 = ARG(c, 1, "mat1"), *m2 = ARG(c, 2, "mat2");
+    Obj *m1 = P(c, "mat1"), *m2 = P(c, "mat2");
     int32_t in[3] = {tl_x0(I, c), tl_tv(I, m1, c->node), tl_tv(I, m2, c->node)};
     if (in[0] < 0)
         return unk(I);
@@ -191,7 +186,7 @@ Obj *lo_addmm(Interp *I, Call *c)
         return unk(I);
     }
     double beta = 1, alpha = 1;
-    Obj *b = args_kw(c->a, "beta"), *al = args_kw(c->a, "alpha");
+    Obj *b = P(c, "beta"), *al = P(c, "alpha");
     if ((b && !obj_num_value(b, &beta)) || (al && !obj_num_value(al, &alpha)))
         return interp_break(I, c->node, RULE_TNG205, "beta and alpha must be numbers known at compile time");
     return tl_emit1(I, OP_ADDMM, in, 3, NULL, 0, beta, alpha, DT_UNKNOWN, c->node);
@@ -200,7 +195,7 @@ Obj *lo_addmm(Interp *I, Call *c)
 /* F.linear(input, weight, bias=None) */
 Obj *lo_linear(Interp *I, Call *c)
 {
-    Obj *w = ARG(c, 1, "weight"), *b = ARG(c, 2, "bias");
+    Obj *w = P(c, "weight"), *b = P(c, "bias");
     int32_t in[3] = {tl_x0(I, c), tl_tv(I, w, c->node), -1};
     if (in[0] < 0)
         return unk(I);

@@ -57,12 +57,7 @@ static Obj *cmp_of(Interp *I, OpKind kind, Obj *l, Obj *r, int32_t node, const c
  * less, greater_equal, less_equal, not_equal (and x.<those>) */
 Obj *lo_compare(Interp *I, Call *c)
 {
-    Obj *r = ARG(c, 1, "other");
-    if (!r)
-        return interp_break(I, c->node, RULE_TNG203, "%s needs two operands", c->full);
-    if (args_kw(c->a, "out"))
-        return interp_break(I, c->node, RULE_TNG203, "out= of %s", c->full);
-    return cmp_of(I, (OpKind)c->arg, ARG0(c), r, c->node, c->full);
+    return cmp_of(I, (OpKind)c->arg, P0(c), P(c, "other"), c->node, c->full);
 }
 
 /* A tensor operand of a bool/bitwise op: a tensor, or a Python bool or
@@ -99,16 +94,11 @@ static Obj *bool_of(Interp *I, OpKind kind, Obj *l, Obj *r, int32_t node, const 
 Obj *lo_bool(Interp *I, Call *c)
 {
     OpKind k = (OpKind)c->arg;
-    if (args_kw(c->a, "out"))
-        return interp_break(I, c->node, RULE_TNG203, "out= of %s", c->full);
     if (k == OP_LOGICAL_NOT || k == OP_BITWISE_NOT) {
         int32_t x = tl_x0(I, c);
         return x < 0 ? unk(I) : tl_emit_x(I, k, x, NULL, 0, 0, DT_UNKNOWN, c->node);
     }
-    Obj *r = ARG(c, 1, "other");
-    if (!r)
-        return interp_break(I, c->node, RULE_TNG203, "%s needs two operands", c->full);
-    return bool_of(I, k, ARG0(c), r, c->node, c->full);
+    return bool_of(I, k, P0(c), P(c, "other"), c->node, c->full);
 }
 
 /* The dtype a Python scalar branch of where takes against a branch of
@@ -130,21 +120,11 @@ static DType where__scalar_dtype(DType t, int kind, int other_kind)
  * whose shape depends on the data: not compiled */
 Obj *lo_where(Interp *I, Call *c)
 {
-    Obj *cond, *br[2];
-    if (c->method) {   /* x.where(condition, y): x where condition else y */
-        cond = ARG(c, 1, "condition");
-        br[0] = ARG0(c);
-        br[1] = ARG(c, 2, "other");
-    } else {
-        cond = args_get(c->a, 0, "condition");
-        br[0] = ARG(c, 1, "input");
-        br[1] = ARG(c, 2, "other");
-    }
-    if (!br[0] && !br[1] && !c->method)
+    /* x.where(condition, y): x where condition else y */
+    Obj *cond = P(c, "condition"), *br[2] = {c->method ? P(c, "self") : P_if(c, "input"), P_if(c, "other")};
+    if (!br[0])
         return interp_break(I, c->node, RULE_TNG203, "torch.where(condition) with one argument is "
                             "nonzero: a dynamic output shape");
-    if (!cond || !br[0] || !br[1])
-        return interp_break(I, c->node, RULE_TNG203, "%s needs a condition and two branches", c->full);
     if (is_unknown(cond) || is_unknown(br[0]) || is_unknown(br[1]))
         return unk(I);
     if (!is_tensor(cond))
@@ -188,11 +168,9 @@ Obj *lo_where(Interp *I, Call *c)
 Obj *lo_masked_fill(Interp *I, Call *c)
 {
     int32_t x = tl_x0(I, c);
-    Obj *mask = ARG(c, 1, "mask"), *value = ARG(c, 2, "value");
+    Obj *mask = P(c, "mask"), *value = P(c, "value");
     if (x < 0)
         return unk(I);
-    if (!mask || !value)
-        return interp_break(I, c->node, RULE_TNG203, "%s needs a mask and a value", c->full);
     if (is_unknown(mask) || is_unknown(value))
         return unk(I);
     if (!is_tensor(mask))
@@ -231,7 +209,7 @@ Obj *lo_any_all(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *dim = ARG(c, 1, "dim"), *kd = ARG(c, 2, "keepdim");
+    Obj *dim = P(c, "dim"), *kd = P(c, "keepdim");
     int64_t attr[2];
     uint32_t na = 1;
     if (!tl_known(I, kd, c->node, "keepdim="))
@@ -254,16 +232,14 @@ Obj *lo_any_all(Interp *I, Call *c)
  * as the in-place methods are (tl_inplace_method) */
 Obj *lo_fill_(Interp *I, Call *c)
 {
-    Obj *self = ARG0(c);
+    Obj *self = P0(c);
     int32_t x = tl_x0(I, c);
     double v = 0;
     if (x < 0)
         return unk(I);
     if (c->arg) {
-        Obj *value = ARG(c, 1, "value");
+        Obj *value = P(c, "value");
         int si, k;
-        if (!value)
-            return interp_break(I, c->node, RULE_TNG203, "fill_ needs a value");
         if (is_unknown(value))
             return unk(I);
         if ((k = tl_scalar_operand(I, value, c->node, &v, &si)) < 0)

@@ -186,13 +186,98 @@ Obj *tl_cast_to(Interp *I, Obj *x, DType dt, int32_t node)
 }
 
 /* ===================================================================== */
+/* Parameters                                                            */
+/* ===================================================================== */
+
+/* The index of parameter name in c's overload; TNGC_BUG when it has none:
+ * a lowering reads only the parameters its rows declare. */
+static int tl__param(const Call *c, const char *name)
+{
+    int i = sig_index(c->sig, name);
+    if (i < 0)
+        TNGC_BUG("%s: the signature has no parameter '%s'", c->full, name);
+    return i;
+}
+
+/* Parses the signature text of the table row `name` into row (its
+ * parameters appended to pool[*used..cap)); 1, or 0 with the problem in
+ * err (malformed, or an overload of another name). */
+int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *pool, size_t cap, size_t *used,
+                     char *err, size_t errn)
+{
+    char why[512];
+    int n = sig_parse(text, row->s, SIG_MAXOV, pool, cap, used, why, sizeof why);
+    if (!n) {
+        snprintf(err, errn, "the signature of %s: %s", name, why);
+        return 0;
+    }
+    for (int k = 0; k < n; k++)
+        if (row->s[k].nlen != strlen(name) || memcmp(row->s[k].name, name, row->s[k].nlen) != 0) {
+            snprintf(err, errn, "the signature of %s names another function: %s", name, text);
+            return 0;
+        }
+    row->n = n;
+    return 1;
+}
+
+/* Binds the arguments a (a method's self at 0) to the first overload of
+ * row they fit, into c (sig, ov, p). With several overloads the types of
+ * the arguments choose (sig_bind's check_types), then the first the names
+ * alone bind. NULL, or what the TypeError Python would raise is: TNG203 at
+ * the call, the first overload's message, `full` naming the function (in
+ * host code an unknown whose reason it is). */
+Obj *tl_bind(Interp *I, const SigRow *row, const CallArgs *a, const char *full, Call *c)
+{
+    char err[512], why[512];
+    for (int pass = row->n > 1 ? 0 : 1; pass < 2; pass++)
+        for (int k = 0; k < row->n; k++)
+            if (sig_bind(I, &row->s[k], a, pass == 0, full, c->p, k ? why : err, k ? sizeof why : sizeof err)) {
+                c->sig = &row->s[k];
+                c->ov = k;
+                return NULL;
+            }
+    if (!interp_tracing(I))   /* host code: the reason travels with the unknown to where it is used */
+        return obj_unknown(I, interp_printf(I, "%s", err));
+    return interp_break(I, a->node, RULE_TNG203, "%s", err);
+}
+
+/* Parameter i: the argument given, else its default (NULL for None). */
+Obj *P_at(const Call *c, int i)
+{
+    return c->p[i] ? c->p[i] : sig_default(c->I, c->sig, i);
+}
+
+/* Parameter name: the argument given, else the signature's default (NULL
+ * for None). */
+Obj *P(const Call *c, const char *name)
+{
+    return P_at(c, tl__param(c, name));
+}
+
+/* Parameter name as given: NULL when the call left it out (a lowering that
+ * says so when an argument was given). */
+Obj *PA(const Call *c, const char *name)
+{
+    return c->p[tl__param(c, name)];
+}
+
+/* P, or NULL when the overload has no parameter name (a lowering of rows
+ * whose signatures differ). */
+Obj *P_if(const Call *c, const char *name)
+{
+    int i = sig_index(c->sig, name);
+    return i < 0 ? NULL : P_at(c, i);
+}
+
+/* ===================================================================== */
 /* Tensor arguments                                                      */
 /* ===================================================================== */
 
-/* The value of the tensor operand, or -1 after a diagnostic. */
+/* The value of the tensor operand (parameter 0), or -1 after a
+ * diagnostic. */
 int32_t tl_x0(Interp *I, const Call *c)
 {
-    Obj *o = ARG0(c);
+    Obj *o = P0(c);
     if (!is_tensor(o)) {
         if (!is_unknown(o))
             interp_break(I, c->node, RULE_TNG203, "%s expects a tensor operand", c->full);
@@ -262,24 +347,13 @@ int tl_size_item(Interp *I, const Obj *o, int32_t node, int allow_infer, int64_t
     return 1;
 }
 
-/* Sizes given as varargs pos[from..] or as one tuple/list there (or as the
- * keyword kw). Returns the count, or -1 after a diagnostic. */
-int tl_sizes_arg(Interp *I, CallArgs *a, size_t from, const char *kw, int32_t node, int allow_infer,
-                 int64_t *out)
+/* Sizes: one size, or a tuple or list of them (what a parameter `int...
+ * size` binds: the varargs, or one sequence). NULL: none. Returns the
+ * count, or -1 after a diagnostic. */
+int tl_sizes_arg(Interp *I, Obj *sizes, int32_t node, int allow_infer, int64_t *out)
 {
-    Obj *const *items;
-    size_t n;
-    Obj *one = from < a->npos ? a->pos[from] : kw ? args_kw(a, kw) : NULL;
-    if (one && is_seq(one) && (from >= a->npos || a->npos == from + 1)) {
-        items = one->items;
-        n = one->n;
-    } else if (from < a->npos) {
-        items = a->pos + from;
-        n = a->npos - from;
-    } else {
-        items = NULL;
-        n = 0;
-    }
+    Obj *const *items = is_seq(sizes) ? sizes->items : &sizes;
+    size_t n = is_seq(sizes) ? sizes->n : sizes != NULL;
     if (n > GRAPH_MAX_DIMS) {
         interp_break(I, node, RULE_TNG206, "a shape of %zu dims (at most %d)", n, GRAPH_MAX_DIMS);
         return -1;
@@ -440,10 +514,10 @@ Obj *tl_softplus_of(Interp *I, int32_t x, const Obj *beta, const Obj *threshold,
     return tl_emit1(I, OP_SOFTPLUS, &x, 1, NULL, 0, b, t, DT_UNKNOWN, node);
 }
 
-/* The op c->arg of input 0 and the tensor argument 1 (called `name`). */
-Obj *tl_two_tensors(Interp *I, Call *c, const char *name)
+/* The op c->arg of parameters 0 and 1, two tensors. */
+Obj *tl_two_tensors(Interp *I, Call *c)
 {
-    Obj *b = ARG(c, 1, name);
+    Obj *b = P_at(c, 1);
     int32_t in[2] = {tl_x0(I, c), -1};
     if (in[0] < 0)
         return unk(I);

@@ -16,20 +16,31 @@
 #include <string.h>
 
 #include "obj.h"
+#include "sig.h"
 
 #define M_PI_VALUE 3.14159265358979323846
 #define NELEM(a) (sizeof(a) / sizeof *(a))
 
-/* A lowering call: the tensor operand first (self of a method, or the
- * first argument of the function form), then the other arguments. */
+/* A lowering call: its arguments bound to the parameters of its lib[]
+ * row's signature (sig.h), a method's self as parameter 0. */
 typedef struct Call {
     const char *name;      /* the name as written after the namespace: "add" */
     const char *full;      /* for messages: "torch.add", "Tensor.add" */
-    CallArgs *a;           /* pos[0] is the tensor operand for the tensor forms */
+    CallArgs *a;           /* the arguments as written, pos[0] the self of a method */
     int32_t node;
     int method;            /* called as a tensor method */
     int arg;               /* table argument (OpKind, flags) */
+    Interp *I;             /* the run (P makes the defaults in it) */
+    const Sig *sig;        /* the overload the arguments bound to */
+    int ov;                /* its index among the row's overloads */
+    Obj *p[SIG_MAXP];      /* the argument of each parameter, NULL where none was given */
 } Call;
+
+/* The overloads of one table row's signature (lib[], nn_modules[]). */
+typedef struct SigRow {
+    Sig s[SIG_MAXOV];
+    int n;
+} SigRow;
 
 static inline Graph *G(Interp *I) { return interp_graph(I); }
 
@@ -42,24 +53,18 @@ static inline const Val *val_at(Interp *I, int32_t v) { return &G(I)->vals.v[v];
 /* The rank of value v. */
 static inline int rank_of(Interp *I, int32_t v) { return val_at(I, v)->ndim; }
 
-/* Argument pos (counting the tensor operand as 0) or keyword name. */
-static inline Obj *ARG(const Call *c, size_t pos, const char *name)
-{
-    return args_get(c->a, pos, name);
-}
-
-/* The tensor operand: pos 0 or keyword input/self/tensor. */
-static inline Obj *ARG0(const Call *c)
-{
-    Obj *o = args_get(c->a, 0, "input");
-    if (!o)
-        o = args_kw(c->a, "self");
-    if (!o)
-        o = args_kw(c->a, "tensor");
-    return o;
-}
+/* Parameter 0 (the tensor operand of a method and of most functions), as
+ * given. */
+static inline Obj *P0(const Call *c) { return c->p[0]; }
 
 /* torchlib_core.c */
+int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *pool, size_t cap, size_t *used,
+                     char *err, size_t errn);
+Obj *tl_bind(Interp *I, const SigRow *row, const CallArgs *a, const char *full, Call *c);
+Obj *P(const Call *c, const char *name);
+Obj *PA(const Call *c, const char *name);
+Obj *P_if(const Call *c, const char *name);
+Obj *P_at(const Call *c, int i);
 int32_t tl_tv(Interp *I, Obj *o, int32_t node);
 int32_t tl_emit(Interp *I, OpKind kind, const int32_t *in, uint32_t nin, const int64_t *attr,
                 uint32_t nattr, double f0, double f1, DType dt, int32_t node);
@@ -82,8 +87,7 @@ int32_t tl_x0(Interp *I, const Call *c);
 int tl_dims_of(Interp *I, int32_t v, DimId *d);
 int tl_tensor_list(Interp *I, Obj *seq, int32_t node, const char *what, int32_t *vals, int max);
 int tl_size_item(Interp *I, const Obj *o, int32_t node, int allow_infer, int64_t *d);
-int tl_sizes_arg(Interp *I, CallArgs *a, size_t from, const char *kw, int32_t node, int allow_infer,
-                 int64_t *out);
+int tl_sizes_arg(Interp *I, Obj *sizes, int32_t node, int allow_infer, int64_t *out);
 Obj *tl_reshape_to(Interp *I, int32_t x, const DimId *d, int n, int32_t node);
 Obj *tl_permute_of(Interp *I, Obj *self, int32_t x, const int64_t *perm, int n, int32_t node);
 Obj *tl_slice_of(Interp *I, int32_t x, int64_t dim, int64_t start, int64_t end, int64_t step, int32_t node);
@@ -96,7 +100,7 @@ Obj *tl_augassign(Interp *I, Obj *x, Obj *res, int32_t node);
 Obj *tl_inplace_fit(Interp *I, Obj *x, Obj *r, int32_t node, const char *what);
 int tl_num_arg(Interp *I, const Obj *o, double def, int32_t node, const char *what, double *v);
 Obj *tl_softplus_of(Interp *I, int32_t x, const Obj *beta, const Obj *threshold, int32_t node);
-Obj *tl_two_tensors(Interp *I, Call *c, const char *name);
+Obj *tl_two_tensors(Interp *I, Call *c);
 int32_t tl_opt_tensor(Interp *I, Obj *o, int32_t node, const char *what);
 Obj *tl_layer_norm(Interp *I, int32_t x, int64_t k, int32_t w, int32_t b, double eps, int32_t node);
 Obj *tl_full_of(Interp *I, const int64_t *d, int n, double fill, DType dt, int32_t node);

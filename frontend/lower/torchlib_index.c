@@ -391,8 +391,8 @@ Obj *lo_index_select(Interp *I, Call *c)
 {
     int32_t in[2] = {tl_x0(I, c), -1};
     int64_t dim;
-    if (in[0] < 0 || !tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, in[0]), c->node, "dim", &dim) ||
-        (in[1] = index_arg(I, c, ARG(c, 2, "index"), "index")) < 0)
+    if (in[0] < 0 || !tl_dim_arg(I, P(c, "dim"), rank_of(I, in[0]), c->node, "dim", &dim) ||
+        (in[1] = index_arg(I, c, P(c, "index"), "index")) < 0)
         return unk(I);
     return tl_emit1(I, c->arg ? OP_GATHER : OP_INDEX_SELECT, in, 2, &dim, 1, 0, 0, DT_UNKNOWN, c->node);
 }
@@ -401,15 +401,15 @@ Obj *lo_index_select(Interp *I, Call *c)
  * IX_INPLACE), scatter_add(dim, index, src) and scatter_add_ (IX_ADD). */
 Obj *lo_scatter(Interp *I, Call *c)
 {
-    Obj *self = ARG0(c), *src = ARG(c, 3, "src"), *red = args_kw(c->a, "reduce");
+    Obj *self = P0(c), *src = P_if(c, "src"), *red = P_if(c, "reduce");
     int32_t in[3] = {tl_x0(I, c), -1, -1};
     int64_t attr[2] = {0, 0};
     double value = 0;
     int is_int;
     if (!src)
-        src = args_kw(c->a, "value");
-    if (in[0] < 0 || !tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, in[0]), c->node, "dim", &attr[0]) ||
-        (in[1] = index_arg(I, c, ARG(c, 2, "index"), "index")) < 0)
+        src = P(c, "value");
+    if (in[0] < 0 || !tl_dim_arg(I, P(c, "dim"), rank_of(I, in[0]), c->node, "dim", &attr[0]) ||
+        (in[1] = index_arg(I, c, P(c, "index"), "index")) < 0)
         return unk(I);
     if (is_tensor(src)) {
         if ((in[2] = tl_tv(I, src, c->node)) < 0)
@@ -443,14 +443,14 @@ Obj *lo_scatter(Interp *I, Call *c)
  * index_copy(dim, index, source), index_copy_ (arg without IX_ADD). */
 Obj *lo_index_add(Interp *I, Call *c)
 {
-    Obj *self = ARG0(c), *alpha = ARG(c, 4, "alpha");
+    Obj *self = P0(c), *alpha = P_if(c, "alpha");
     int32_t in[3] = {tl_x0(I, c), -1, -1};
     int64_t dim;
     double a = 1;
     int is_int;
-    if (in[0] < 0 || !tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, in[0]), c->node, "dim", &dim) ||
-        (in[1] = index_arg(I, c, ARG(c, 2, "index"), "index")) < 0 ||
-        (in[2] = index_arg(I, c, ARG(c, 3, "source"), "source")) < 0)
+    if (in[0] < 0 || !tl_dim_arg(I, P(c, "dim"), rank_of(I, in[0]), c->node, "dim", &dim) ||
+        (in[1] = index_arg(I, c, P(c, "index"), "index")) < 0 ||
+        (in[2] = index_arg(I, c, P(c, "source"), "source")) < 0)
         return unk(I);
     if ((c->arg & IX_ADD) && !is_none(alpha) && !tl_py_number(alpha, &a, &is_int)) {
         if (!is_unknown(alpha))
@@ -469,7 +469,7 @@ Obj *lo_index_add(Interp *I, Call *c)
  * int64 tensors for dims 0.. */
 Obj *lo_index_put(Interp *I, Call *c)
 {
-    Obj *self = ARG0(c), *ix = ARG(c, 1, "indices"), *acc = ARG(c, 3, "accumulate");
+    Obj *self = P0(c), *ix = P(c, "indices"), *acc = P(c, "accumulate");
     int32_t x = tl_x0(I, c), ixv[GRAPH_MAX_DIMS];
     if (x < 0)
         return unk(I);
@@ -493,7 +493,7 @@ Obj *lo_index_put(Interp *I, Call *c)
             interp_break(I, c->node, RULE_TNG203, "%s: accumulate must be True or False", c->full);
         return unk(I);
     }
-    int32_t vals = index_values(I, x, ARG(c, 2, "values"), c->node);
+    int32_t vals = index_values(I, x, P(c, "values"), c->node);
     if (vals < 0)
         return unk(I);
     Obj *t = self;
@@ -520,7 +520,7 @@ Obj *lo_one_hot(Interp *I, Call *c)
 {
     int32_t x = tl_x0(I, c);
     int64_t n, d[GRAPH_MAX_DIMS];
-    Obj *nc = ARG(c, 1, "num_classes");
+    Obj *nc = P(c, "num_classes");
     if (x < 0)
         return unk(I);
     if (!nc || (obj_int_value(nc, &n) && n == -1))

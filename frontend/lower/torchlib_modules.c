@@ -33,18 +33,13 @@ static Obj *module_new(Interp *I, const char *cls, int32_t node)
     return m;
 }
 
-/* A positive constant int argument of a module constructor. */
-static int ctor_int(Interp *I, CallArgs *a, size_t pos, const char *name, int64_t *v)
+/* A positive constant int parameter of a module constructor. */
+static int ctor_int(Interp *I, const Call *c, const char *name, int64_t *v)
 {
-    Obj *o = args_get(a, pos, name);
-    if (!o) {
-        interp_break(I, a->node, RULE_TNG205, "missing argument %s", name);
-        return 0;
-    }
-    if (!tl_const_int(I, o, a->node, name, v))
+    if (!tl_const_int(I, P(c, name), c->node, name, v))
         return 0;
     if (*v < 0) {
-        interp_break(I, a->node, RULE_TNG206, "%s must not be negative", name);
+        interp_break(I, c->node, RULE_TNG206, "%s must not be negative", name);
         return 0;
     }
     return 1;
@@ -66,13 +61,14 @@ typedef struct NnModule NnModule;
 struct NnModule {
     const char *cls;       /* after "torch.nn." */
     unsigned flags;
-    /* sets m's attributes from the constructor's arguments (NULL: none);
+    /* sets m's attributes from the constructor's parameters (NULL: none);
      * 0 when the module is not tl_known (after a diagnostic) */
-    int (*init)(Interp *I, Obj *m, CallArgs *a, DType dt);
+    int (*init)(Interp *I, Obj *m, const Call *c, DType dt);
     /* the forward on input x (value v), or, for NN_ARGS, on the call's
      * arguments (x NULL, v -1); NULL for NN_IDENTITY */
     Obj *(*forward)(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v);
     OpKind op;             /* the op of an activation or softmax, else 0 */
+    const char *sig;       /* the constructor's signature (sig.h) */
 };
 
 enum {
@@ -82,112 +78,109 @@ enum {
 };
 
 /* nn.Linear(in_features, out_features, bias=True, dtype=None) */
-static int nn_linear_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_linear_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     int64_t in, out;
-    if (!ctor_int(I, a, 0, "in_features", &in) || !ctor_int(I, a, 1, "out_features", &out))
+    if (!ctor_int(I, c, "in_features", &in) || !ctor_int(I, c, "out_features", &out))
         return 0;
     int64_t wd[2] = {out, in};
     obj_setattr(I, m, "in_features", obj_int(I, in));
     obj_setattr(I, m, "out_features", obj_int(I, out));
-    obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
-    Obj *b = args_get(a, 2, "bias");
-    obj_setattr(I, m, "bias", obj_flag(b, 1) ? param_new(I, &out, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, c->node));
+    Obj *b = P(c, "bias");
+    obj_setattr(I, m, "bias", obj_flag(b, 1) ? param_new(I, &out, 1, 0, dt, c->node) : obj_none(I));
     return 1;
 }
 
 /* nn.LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=True, bias=True) */
-static int nn_layer_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_layer_norm_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
-    Obj *ns = args_get(a, 0, "normalized_shape");
+    Obj *ns = P(c, "normalized_shape");
     int64_t d[GRAPH_MAX_DIMS];
     int n = 0;
     Obj *const *items = is_seq(ns) ? ns->items : &ns;
     size_t cnt = is_seq(ns) ? ns->n : 1;
     if (!ns || cnt == 0 || cnt > GRAPH_MAX_DIMS) {
-        interp_break(I, a->node, RULE_TNG205, "LayerNorm needs a normalized_shape of 1 to %d dims",
+        interp_break(I, c->node, RULE_TNG205, "LayerNorm needs a normalized_shape of 1 to %d dims",
                      GRAPH_MAX_DIMS);
         return 0;
     }
     Obj *dims[GRAPH_MAX_DIMS];
     for (size_t i = 0; i < cnt; i++) {
-        if (!tl_const_int(I, items[i], a->node, "normalized_shape", &d[n]) || d[n] < 0)
+        if (!tl_const_int(I, items[i], c->node, "normalized_shape", &d[n]) || d[n] < 0)
             return 0;
         dims[n] = obj_int(I, d[n]);
         n++;
     }
-    Obj *eps = args_get(a, 1, "eps");
-    int affine = obj_flag(args_get(a, 2, "elementwise_affine"), 1);
-    int bias = obj_flag(args_get(a, 3, "bias"), 1);
+    Obj *eps = P(c, "eps");
+    int affine = obj_flag(P(c, "elementwise_affine"), 1);
+    int bias = obj_flag(P(c, "bias"), 1);
     obj_setattr(I, m, "normalized_shape", obj_tuple(I, dims, (size_t)n));
     obj_setattr(I, m, "eps", obj_float(I, tl_float_arg(eps, 1e-5)));
     obj_setattr(I, m, "elementwise_affine", obj_bool(I, affine));
-    obj_setattr(I, m, "weight", affine ? param_new(I, d, n, 1, dt, a->node) : obj_none(I));
-    obj_setattr(I, m, "bias", affine && bias ? param_new(I, d, n, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "weight", affine ? param_new(I, d, n, 1, dt, c->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine && bias ? param_new(I, d, n, 0, dt, c->node) : obj_none(I));
     return 1;
 }
 
 /* nn.Embedding(num_embeddings, embedding_dim, padding_idx=None) */
-static int nn_embedding_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_embedding_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     int64_t num, dim;
-    if (!ctor_int(I, a, 0, "num_embeddings", &num) || !ctor_int(I, a, 1, "embedding_dim", &dim))
+    if (!ctor_int(I, c, "num_embeddings", &num) || !ctor_int(I, c, "embedding_dim", &dim))
         return 0;
     int64_t wd[2] = {num, dim};
-    Obj *pi = args_get(a, 2, "padding_idx");
+    Obj *pi = P(c, "padding_idx");
     obj_setattr(I, m, "num_embeddings", obj_int(I, num));
     obj_setattr(I, m, "embedding_dim", obj_int(I, dim));
     obj_setattr(I, m, "padding_idx", pi ? pi : obj_none(I));
-    obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, a->node));
+    obj_setattr(I, m, "weight", param_new(I, wd, 2, 0, dt, c->node));
     return 1;
 }
 
 /* nn.GELU(approximate='none') */
-static int nn_gelu_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_gelu_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *ap = args_get(a, 0, "approximate");
-    obj_setattr(I, m, "approximate", ap ? ap : obj_str(I, "none"));
+    obj_setattr(I, m, "approximate", P(c, "approximate"));
     return 1;
 }
 
 /* nn.Softplus(beta=1, threshold=20) */
-static int nn_softplus_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_softplus_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *b = args_get(a, 0, "beta"), *t = args_get(a, 1, "threshold");
-    obj_setattr(I, m, "beta", b ? b : obj_int(I, 1));
-    obj_setattr(I, m, "threshold", t ? t : obj_int(I, 20));
+    obj_setattr(I, m, "beta", P(c, "beta"));
+    obj_setattr(I, m, "threshold", P(c, "threshold"));
     return 1;
 }
 
 /* nn.LeakyReLU(negative_slope=0.01, inplace=False) */
-static int nn_leaky_relu_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_leaky_relu_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *s = args_get(a, 0, "negative_slope"), *ip = args_get(a, 1, "inplace");
-    obj_setattr(I, m, "negative_slope", s ? s : obj_float(I, 0.01));
+    Obj *ip = PA(c, "inplace");
+    obj_setattr(I, m, "negative_slope", P(c, "negative_slope"));
     if (ip)
         obj_setattr(I, m, "inplace", ip);
     return 1;
 }
 
 /* nn.Softmax(dim=None) | nn.LogSoftmax(dim=None) */
-static int nn_softmax_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_softmax_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *d = args_get(a, 0, "dim");
+    Obj *d = P(c, "dim");
     obj_setattr(I, m, "dim", d ? d : obj_none(I));
     return 1;
 }
 
 /* nn.Dropout / Dropout1d / Dropout2d / Dropout3d / AlphaDropout /
  * FeatureAlphaDropout (p=0.5, inplace=False): in training mode, as built */
-static int nn_dropout_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_dropout_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *p = args_get(a, 0, "p");
-    obj_setattr(I, m, "p", p ? p : obj_float(I, 0.5));
+    obj_setattr(I, m, "p", P(c, "p"));
     obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
     return 1;
 }
@@ -209,22 +202,23 @@ static Obj *nn_dropout(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj
 }
 
 /* nn.ModuleList(modules=None) */
-static int nn_module_list_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_module_list_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *src = args_get(a, 0, "modules");
-    Obj *l = is_none(src) ? obj_seq_of(I, O_LIST, NULL, 0) : obj_iter(I, src, a->node, ITER_EXPAND);
+    Obj *src = P(c, "modules");
+    Obj *l = is_none(src) ? obj_seq_of(I, O_LIST, NULL, 0) : obj_iter(I, src, c->node, ITER_EXPAND);
     if (!l)
         return 0;
     return module_items(I, m, l->items, l->n);
 }
 
 /* nn.Sequential(*modules) | nn.Sequential(OrderedDict of named modules) */
-static int nn_sequential_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_sequential_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    if (a->npos == 1 && a->pos[0]->kind == O_DICT) {
-        Obj *d = a->pos[0];
+    Obj *args = P(c, "args");   /* the modules, or one OrderedDict of them */
+    if (args && args->kind == O_DICT) {
+        Obj *d = args;
         for (size_t i = 0; i + 1 < d->n; i += 2)
             if (d->items[i]->kind == O_STR)
                 obj_setattr(I, m, d->items[i]->s, d->items[i + 1]);
@@ -234,7 +228,7 @@ static int nn_sequential_init(Interp *I, Obj *m, CallArgs *a, DType dt)
             vals[n++] = d->items[i + 1];
         return module_items(I, m, vals, n);
     }
-    return module_items(I, m, a->pos, a->npos);
+    return module_items(I, m, is_seq(args) ? args->items : &args, is_seq(args) ? args->n : args != NULL);
 }
 
 /* Re-typing of a module's floating parameters and buffers (in place). */
@@ -476,11 +470,11 @@ static int32_t module_param(Interp *I, Obj *inst, const char *name, int32_t node
 
 /* An int-or-tuple constructor argument as a tuple of n ints (def when
  * absent); NULL after a diagnostic. */
-static Obj *nn_tuple_arg(Interp *I, CallArgs *a, size_t pos, const char *name, int n, int64_t def)
+static Obj *nn_tuple_arg(Interp *I, const Call *c, const char *name, int n, int64_t def)
 {
     int64_t v[2];
     Obj *items[2];
-    if (!tl_nn_ints(I, args_get(a, pos, name), n, def, a->node, name, v))
+    if (!tl_nn_ints(I, P(c, name), n, def, c->node, name, v))
         return NULL;
     for (int i = 0; i < n; i++)
         items[i] = obj_int(I, v[i]);
@@ -489,27 +483,27 @@ static Obj *nn_tuple_arg(Interp *I, CallArgs *a, size_t pos, const char *name, i
 
 /* nn.Conv1d / nn.Conv2d(in_channels, out_channels, kernel_size, stride=1,
  * padding=0, dilation=1, groups=1, bias=True, padding_mode='zeros') */
-static int nn_conv_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_conv_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     int ns = m->s[strlen(m->s) - 2] == '1' ? 1 : 2;
     int64_t cin, cout, g = 1, k[2], wd[4];
-    Obj *pm = args_get(a, 8, "padding_mode"), *pad = args_get(a, 4, "padding");
-    Obj *ks = nn_tuple_arg(I, a, 2, "kernel_size", ns, 1), *st, *dil;
-    if (!ks || !ctor_int(I, a, 0, "in_channels", &cin) || !ctor_int(I, a, 1, "out_channels", &cout) ||
-        !(st = nn_tuple_arg(I, a, 3, "stride", ns, 1)) || !(dil = nn_tuple_arg(I, a, 5, "dilation", ns, 1)))
+    Obj *pm = P(c, "padding_mode"), *pad = P(c, "padding");
+    Obj *ks = nn_tuple_arg(I, c, "kernel_size", ns, 1), *st, *dil;
+    if (!ks || !ctor_int(I, c, "in_channels", &cin) || !ctor_int(I, c, "out_channels", &cout) ||
+        !(st = nn_tuple_arg(I, c, "stride", ns, 1)) || !(dil = nn_tuple_arg(I, c, "dilation", ns, 1)))
         return 0;
-    if (args_get(a, 6, "groups") && !ctor_int(I, a, 6, "groups", &g))
+    if (P(c, "groups") && !ctor_int(I, c, "groups", &g))
         return 0;
     if (pm && !obj_is_str(pm, "zeros")) {
-        interp_break(I, a->node, RULE_TNG203, "torch.nn.Conv%dd with padding_mode other than 'zeros'", ns);
+        interp_break(I, c->node, RULE_TNG203, "torch.nn.Conv%dd with padding_mode other than 'zeros'", ns);
         return 0;
     }
     if (g < 1 || cin % g || cout % g) {
-        interp_break(I, a->node, RULE_TNG206, "in_channels and out_channels must be divisible by groups");
+        interp_break(I, c->node, RULE_TNG206, "in_channels and out_channels must be divisible by groups");
         return 0;
     }
     if (!pad || pad->kind != O_STR) {
-        if (!(pad = nn_tuple_arg(I, a, 4, "padding", ns, 0)))
+        if (!(pad = nn_tuple_arg(I, c, "padding", ns, 0)))
             return 0;
     }
     for (int i = 0; i < ns; i++)
@@ -523,9 +517,9 @@ static int nn_conv_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     obj_setattr(I, m, "dilation", dil);
     obj_setattr(I, m, "groups", obj_int(I, g));
     obj_setattr(I, m, "padding_mode", obj_str(I, "zeros"));
-    obj_setattr(I, m, "weight", param_new(I, wd, ns + 2, 0, dt, a->node));
-    Obj *b = args_get(a, 7, "bias");
-    obj_setattr(I, m, "bias", obj_flag(b, 1) ? param_new(I, &cout, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "weight", param_new(I, wd, ns + 2, 0, dt, c->node));
+    Obj *b = P(c, "bias");
+    obj_setattr(I, m, "bias", obj_flag(b, 1) ? param_new(I, &cout, 1, 0, dt, c->node) : obj_none(I));
     return 1;
 }
 
@@ -559,27 +553,27 @@ static Obj *buffer_new(Interp *I, const int64_t *d, int n, double fill, DType dt
 
 /* nn.BatchNorm1d / BatchNorm2d(num_features, eps=1e-5, momentum=0.1,
  * affine=True, track_running_stats=True): compiled in inference form */
-static int nn_batch_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_batch_norm_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
-    int64_t c;
-    if (!ctor_int(I, a, 0, "num_features", &c))
+    int64_t ch;
+    if (!ctor_int(I, c, "num_features", &ch))
         return 0;
-    int affine = obj_flag(args_get(a, 3, "affine"), 1), track = obj_flag(args_get(a, 4, "track_running_stats"), 1);
+    int affine = obj_flag(P(c, "affine"), 1), track = obj_flag(P(c, "track_running_stats"), 1);
     if (!track) {
-        interp_break(I, a->node, RULE_TNG203, "torch.nn.%s with track_running_stats=False (batch "
+        interp_break(I, c->node, RULE_TNG203, "torch.nn.%s with track_running_stats=False (batch "
                      "statistics; only inference with running statistics is compiled)", m->s + 9);
         return 0;
     }
-    obj_setattr(I, m, "num_features", obj_int(I, c));
-    obj_setattr(I, m, "eps", obj_float(I, tl_float_arg(args_get(a, 1, "eps"), 1e-5)));
-    obj_setattr(I, m, "momentum", obj_float(I, tl_float_arg(args_get(a, 2, "momentum"), 0.1)));
+    obj_setattr(I, m, "num_features", obj_int(I, ch));
+    obj_setattr(I, m, "eps", obj_float(I, tl_float_arg(P(c, "eps"), 1e-5)));
+    obj_setattr(I, m, "momentum", obj_float(I, tl_float_arg(P(c, "momentum"), 0.1)));
     obj_setattr(I, m, "affine", obj_bool(I, affine));
     obj_setattr(I, m, "track_running_stats", obj_bool(I, 1));
-    obj_setattr(I, m, "weight", affine ? param_new(I, &c, 1, 1, dt, a->node) : obj_none(I));
-    obj_setattr(I, m, "bias", affine ? param_new(I, &c, 1, 0, dt, a->node) : obj_none(I));
-    obj_setattr(I, m, "running_mean", buffer_new(I, &c, 1, 0, dt, a->node));
-    obj_setattr(I, m, "running_var", buffer_new(I, &c, 1, 1, dt, a->node));
-    obj_setattr(I, m, "num_batches_tracked", buffer_new(I, NULL, 0, 0, DT_I64, a->node));
+    obj_setattr(I, m, "weight", affine ? param_new(I, &ch, 1, 1, dt, c->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine ? param_new(I, &ch, 1, 0, dt, c->node) : obj_none(I));
+    obj_setattr(I, m, "running_mean", buffer_new(I, &ch, 1, 0, dt, c->node));
+    obj_setattr(I, m, "running_var", buffer_new(I, &ch, 1, 1, dt, c->node));
+    obj_setattr(I, m, "num_batches_tracked", buffer_new(I, NULL, 0, 0, DT_I64, c->node));
     obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
     return 1;
 }
@@ -607,22 +601,22 @@ static Obj *nn_batch_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, 
 }
 
 /* nn.GroupNorm(num_groups, num_channels, eps=1e-5, affine=True) */
-static int nn_group_norm_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_group_norm_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
-    int64_t g, c;
-    if (!ctor_int(I, a, 0, "num_groups", &g) || !ctor_int(I, a, 1, "num_channels", &c))
+    int64_t g, ch;
+    if (!ctor_int(I, c, "num_groups", &g) || !ctor_int(I, c, "num_channels", &ch))
         return 0;
-    if (g < 1 || c % g) {
-        interp_break(I, a->node, RULE_TNG206, "num_channels must be divisible by num_groups");
+    if (g < 1 || ch % g) {
+        interp_break(I, c->node, RULE_TNG206, "num_channels must be divisible by num_groups");
         return 0;
     }
-    int affine = obj_flag(args_get(a, 3, "affine"), 1);
+    int affine = obj_flag(P(c, "affine"), 1);
     obj_setattr(I, m, "num_groups", obj_int(I, g));
-    obj_setattr(I, m, "num_channels", obj_int(I, c));
-    obj_setattr(I, m, "eps", obj_float(I, tl_float_arg(args_get(a, 2, "eps"), 1e-5)));
+    obj_setattr(I, m, "num_channels", obj_int(I, ch));
+    obj_setattr(I, m, "eps", obj_float(I, tl_float_arg(P(c, "eps"), 1e-5)));
     obj_setattr(I, m, "affine", obj_bool(I, affine));
-    obj_setattr(I, m, "weight", affine ? param_new(I, &c, 1, 1, dt, a->node) : obj_none(I));
-    obj_setattr(I, m, "bias", affine ? param_new(I, &c, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, m, "weight", affine ? param_new(I, &ch, 1, 1, dt, c->node) : obj_none(I));
+    obj_setattr(I, m, "bias", affine ? param_new(I, &ch, 1, 0, dt, c->node) : obj_none(I));
     return 1;
 }
 
@@ -642,7 +636,7 @@ static Obj *nn_group_norm(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, 
  * return_indices=False, ceil_mode=False) | nn.AvgPool2d(kernel_size,
  * stride=None, padding=0, ceil_mode=False, count_include_pad=True,
  * divisor_override=None): the arguments kept as given */
-static int nn_pool2d_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_pool2d_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
     int is_max = m->s[9] == 'M';
@@ -651,16 +645,12 @@ static int nn_pool2d_init(Interp *I, Obj *m, CallArgs *a, DType dt)
     static const char *const avg_names[] = {"kernel_size", "stride", "padding", "ceil_mode",
                                             "count_include_pad", "divisor_override"};
     const char *const *names = is_max ? max_names : avg_names;
-    if (!args_get(a, 0, "kernel_size")) {
-        interp_break(I, a->node, RULE_TNG205, "missing argument kernel_size");
-        return 0;
-    }
-    for (size_t i = 0; i < 6; i++) {
-        Obj *o = args_get(a, i, names[i]);
+    for (size_t i = 0; i < 6; i++) {   /* the arguments given (the forward has the defaults) */
+        Obj *o = PA(c, names[i]);
         if (o)
             obj_setattr(I, m, names[i], o);
         else if (i == 1)
-            obj_setattr(I, m, names[i], args_get(a, 0, "kernel_size"));
+            obj_setattr(I, m, names[i], P(c, "kernel_size"));
     }
     return 1;
 }
@@ -677,14 +667,10 @@ static Obj *nn_pool2d(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj 
 
 /* nn.AdaptiveAvgPool2d(output_size) | nn.AdaptiveMaxPool2d(output_size,
  * return_indices=False) */
-static int nn_adaptive_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_adaptive_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *o = args_get(a, 0, "output_size"), *ri = args_get(a, 1, "return_indices");
-    if (!o) {
-        interp_break(I, a->node, RULE_TNG205, "missing argument output_size");
-        return 0;
-    }
+    Obj *o = P(c, "output_size"), *ri = sig_index(c->sig, "return_indices") < 0 ? NULL : PA(c, "return_indices");
     obj_setattr(I, m, "output_size", o);
     if (ri)
         obj_setattr(I, m, "return_indices", ri);
@@ -701,13 +687,13 @@ static Obj *nn_adaptive(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Ob
 
 /* nn.Upsample(size=None, scale_factor=None, mode='nearest',
  * align_corners=None, recompute_scale_factor=None) */
-static int nn_upsample_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_upsample_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)I, (void)dt;
     static const char *const names[] = {"size", "scale_factor", "mode", "align_corners",
                                         "recompute_scale_factor"};
-    for (size_t i = 0; i < NELEM(names); i++) {
-        Obj *o = args_get(a, i, names[i]);
+    for (size_t i = 0; i < NELEM(names); i++) {   /* the arguments given (the forward has the defaults) */
+        Obj *o = PA(c, names[i]);
         if (o)
             obj_setattr(I, m, names[i], o);
     }
@@ -727,47 +713,47 @@ static Obj *nn_upsample(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Ob
  * add_bias_kv=False, add_zero_attn=False, kdim=None, vdim=None,
  * batch_first=False): the packed in-projection (in_proj_weight,
  * in_proj_bias) and out_proj, a Linear */
-static int nn_mha_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_mha_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     int64_t e, h, kd = -1, vd = -1;
-    if (!ctor_int(I, a, 0, "embed_dim", &e) || !ctor_int(I, a, 1, "num_heads", &h))
+    if (!ctor_int(I, c, "embed_dim", &e) || !ctor_int(I, c, "num_heads", &h))
         return 0;
-    Obj *ko = args_get(a, 6, "kdim"), *vo = args_get(a, 7, "vdim");
-    if ((ko && !is_none(ko) && !tl_const_int(I, ko, a->node, "kdim", &kd)) ||
-        (vo && !is_none(vo) && !tl_const_int(I, vo, a->node, "vdim", &vd)))
+    Obj *ko = P(c, "kdim"), *vo = P(c, "vdim");
+    if ((ko && !is_none(ko) && !tl_const_int(I, ko, c->node, "kdim", &kd)) ||
+        (vo && !is_none(vo) && !tl_const_int(I, vo, c->node, "vdim", &vd)))
         return 0;
     if (h < 1 || e % h) {
-        interp_break(I, a->node, RULE_TNG206, "embed_dim must be divisible by num_heads");
+        interp_break(I, c->node, RULE_TNG206, "embed_dim must be divisible by num_heads");
         return 0;
     }
-    if ((kd >= 0 && kd != e) || (vd >= 0 && vd != e) || obj_flag(args_get(a, 4, "add_bias_kv"), 0) ||
-        obj_flag(args_get(a, 5, "add_zero_attn"), 0)) {
-        interp_break(I, a->node, RULE_TNG203, "torch.nn.MultiheadAttention with kdim/vdim other than "
+    if ((kd >= 0 && kd != e) || (vd >= 0 && vd != e) || obj_flag(P(c, "add_bias_kv"), 0) ||
+        obj_flag(P(c, "add_zero_attn"), 0)) {
+        interp_break(I, c->node, RULE_TNG203, "torch.nn.MultiheadAttention with kdim/vdim other than "
                      "embed_dim, add_bias_kv or add_zero_attn");
         return 0;
     }
     int64_t be;
     if (graph_ckd_mul(&be, 3, e)) {
-        interp_break(I, a->node, RULE_TNG206, "embed_dim %lld: the packed in-projection's 3 * embed_dim rows "
+        interp_break(I, c->node, RULE_TNG206, "embed_dim %lld: the packed in-projection's 3 * embed_dim rows "
                      "overflow 64-bit integers", (long long)e);
         return 0;
     }
-    int bias = obj_flag(args_get(a, 3, "bias"), 1);
+    int bias = obj_flag(P(c, "bias"), 1);
     int64_t wd[2] = {be, e};
     obj_setattr(I, m, "embed_dim", obj_int(I, e));
     obj_setattr(I, m, "num_heads", obj_int(I, h));
     obj_setattr(I, m, "head_dim", obj_int(I, e / h));
-    obj_setattr(I, m, "dropout", obj_float(I, tl_float_arg(args_get(a, 2, "dropout"), 0.0)));
-    obj_setattr(I, m, "batch_first", obj_bool(I, obj_flag(args_get(a, 8, "batch_first"), 0)));
+    obj_setattr(I, m, "dropout", obj_float(I, tl_float_arg(P(c, "dropout"), 0.0)));
+    obj_setattr(I, m, "batch_first", obj_bool(I, obj_flag(P(c, "batch_first"), 0)));
     obj_setattr(I, m, "training", obj_bool(I, 1));   /* as PyTorch's; .eval() clears it */
-    obj_setattr(I, m, "in_proj_weight", param_new(I, wd, 2, 0, dt, a->node));
-    obj_setattr(I, m, "in_proj_bias", bias ? param_new(I, &be, 1, 0, dt, a->node) : obj_none(I));
-    Obj *out = module_new(I, "torch.nn.Linear", a->node);
+    obj_setattr(I, m, "in_proj_weight", param_new(I, wd, 2, 0, dt, c->node));
+    obj_setattr(I, m, "in_proj_bias", bias ? param_new(I, &be, 1, 0, dt, c->node) : obj_none(I));
+    Obj *out = module_new(I, "torch.nn.Linear", c->node);
     int64_t od[2] = {e, e};
     obj_setattr(I, out, "in_features", obj_int(I, e));
     obj_setattr(I, out, "out_features", obj_int(I, e));
-    obj_setattr(I, out, "weight", param_new(I, od, 2, 0, dt, a->node));
-    obj_setattr(I, out, "bias", bias ? param_new(I, &e, 1, 0, dt, a->node) : obj_none(I));
+    obj_setattr(I, out, "weight", param_new(I, od, 2, 0, dt, c->node));
+    obj_setattr(I, out, "bias", bias ? param_new(I, &e, 1, 0, dt, c->node) : obj_none(I));
     obj_setattr(I, m, "out_proj", out);
     return 1;
 }
@@ -1075,10 +1061,10 @@ static Obj *nn_sequential(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, 
 
 /* nn.ModuleDict(modules=None): a dict or (name, module) pairs; the
  * modules are its attributes (state_dict names "<key>.") */
-static int nn_module_dict_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_module_dict_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *src = args_get(a, 0, "modules");
+    Obj *src = P_at(c, 0);   /* modules (ParameterDict: parameters) */
     if (is_none(src))
         return 1;
     if (src->kind == O_DICT) {
@@ -1089,7 +1075,7 @@ static int nn_module_dict_init(Interp *I, Obj *m, CallArgs *a, DType dt)
                 return 0;
         return 1;
     }
-    Obj *l = obj_iter(I, src, a->node, ITER_EXPAND);
+    Obj *l = obj_iter(I, src, c->node, ITER_EXPAND);
     for (size_t i = 0; l && i < l->n; i++) {
         Obj *p = l->items[i];
         if (!is_seq(p) || p->n != 2 || p->items[0]->kind != O_STR)
@@ -1100,11 +1086,11 @@ static int nn_module_dict_init(Interp *I, Obj *m, CallArgs *a, DType dt)
 }
 
 /* nn.ParameterList(values=None): its tensors are parameters */
-static int nn_parameter_list_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_parameter_list_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
     (void)dt;
-    Obj *src = args_get(a, 0, "values");
-    Obj *l = is_none(src) ? obj_seq_of(I, O_LIST, NULL, 0) : obj_iter(I, src, a->node, ITER_EXPAND);
+    Obj *src = P(c, "values");
+    Obj *l = is_none(src) ? obj_seq_of(I, O_LIST, NULL, 0) : obj_iter(I, src, c->node, ITER_EXPAND);
     if (!l)
         return 0;
     for (size_t i = 0; i < l->n; i++) {
@@ -1131,9 +1117,9 @@ static int nn_parameter_dict_mark(Obj *m)
 
 /* nn.ParameterDict(parameters=None): a dict or (name, tensor) pairs; its
  * tensors are parameters named "<key>" in the state_dict */
-static int nn_parameter_dict_init(Interp *I, Obj *m, CallArgs *a, DType dt)
+static int nn_parameter_dict_init(Interp *I, Obj *m, const Call *c, DType dt)
 {
-    return nn_module_dict_init(I, m, a, dt) && nn_parameter_dict_mark(m);
+    return nn_module_dict_init(I, m, c, dt) && nn_parameter_dict_mark(m);
 }
 
 /* ModuleDict(...)(x), ParameterList(...)(x): not callable */
@@ -1145,52 +1131,124 @@ static Obj *nn_container_call(Interp *I, const NnModule *m, Obj *inst, CallArgs 
 
 /* The nn modules tngc knows; op: the op of an activation or softmax. */
 static const NnModule nn_modules[] = {
-    /* class        flags        constructor          forward          op */
-    {"Linear",      0,           nn_linear_init,      nn_linear,       0},
-    {"LayerNorm",   0,           nn_layer_norm_init,  nn_layer_norm,   0},
-    {"Embedding",   0,           nn_embedding_init,   nn_embedding,    0},
-    {"ReLU",        NN_INPLACE,  NULL,                nn_activation,   OP_RELU},
-    {"SiLU",        NN_INPLACE,  NULL,                nn_activation,   OP_SILU},
-    {"Sigmoid",     NN_INPLACE,  NULL,                nn_activation,   OP_SIGMOID},
-    {"Tanh",        NN_INPLACE,  NULL,                nn_activation,   OP_TANH},
-    {"GELU",        0,           nn_gelu_init,        nn_gelu,         0},
-    {"Hardswish",   NN_INPLACE,  NULL,                nn_activation,   OP_HARDSWISH},
-    {"Mish",        NN_INPLACE,  NULL,                nn_activation,   OP_MISH},
-    {"LeakyReLU",   0,           nn_leaky_relu_init,  nn_leaky_relu,   0},
-    {"Softplus",    0,           nn_softplus_init,    nn_softplus,     0},
-    {"Softmax",     0,           nn_softmax_init,     nn_softmax,      OP_SOFTMAX},
-    {"LogSoftmax",  0,           nn_softmax_init,     nn_softmax,      OP_LOG_SOFTMAX},
-    {"Dropout",     0,           nn_dropout_init,     nn_dropout,      0},
-    {"Identity",    NN_IDENTITY, NULL,                NULL,            0},
-    {"ModuleList",  NN_ARGS,     nn_module_list_init, nn_module_list,  0},
-    {"Sequential",  NN_ARGS,     nn_sequential_init,  nn_sequential,   0},
-    {"ModuleDict",  NN_ARGS,     nn_module_dict_init, nn_container_call, 0},
-    {"ParameterList", NN_ARGS,   nn_parameter_list_init, nn_container_call, 0},
-    {"ParameterDict", NN_ARGS,   nn_parameter_dict_init, nn_container_call, 0},
+    /* class        flags        constructor          forward          op,
+     * and the constructor's signature */
+    {"Linear",      0,           nn_linear_init,      nn_linear,       0,
+     "Linear(int in_features, int out_features, bool bias=True, Device? device=None, "
+     "ScalarType? dtype=None) -> Linear"},
+    {"LayerNorm",   0,           nn_layer_norm_init,  nn_layer_norm,   0,
+     "LayerNorm(int[] normalized_shape, float eps=1e-05, bool elementwise_affine=True, bool bias=True, "
+     "Device? device=None, ScalarType? dtype=None) -> LayerNorm"},
+    {"Embedding",   0,           nn_embedding_init,   nn_embedding,    0,
+     "Embedding(int num_embeddings, int embedding_dim, int? padding_idx=None, float? max_norm=None, "
+     "float norm_type=2.0, bool scale_grad_by_freq=False, bool sparse=False, Tensor? _weight=None, "
+     "bool _freeze=False, Device? device=None, ScalarType? dtype=None) -> Embedding"},
+    {"ReLU",        NN_INPLACE,  NULL,                nn_activation,   OP_RELU,
+     "ReLU(bool inplace=False) -> ReLU"},
+    {"SiLU",        NN_INPLACE,  NULL,                nn_activation,   OP_SILU,
+     "SiLU(bool inplace=False) -> SiLU"},
+    {"Sigmoid",     NN_INPLACE,  NULL,                nn_activation,   OP_SIGMOID,
+     "Sigmoid() -> Sigmoid"},
+    {"Tanh",        NN_INPLACE,  NULL,                nn_activation,   OP_TANH,
+     "Tanh() -> Tanh"},
+    {"GELU",        0,           nn_gelu_init,        nn_gelu,         0,
+     "GELU(str approximate='none') -> GELU"},
+    {"Hardswish",   NN_INPLACE,  NULL,                nn_activation,   OP_HARDSWISH,
+     "Hardswish(bool inplace=False) -> Hardswish"},
+    {"Mish",        NN_INPLACE,  NULL,                nn_activation,   OP_MISH,
+     "Mish(bool inplace=False) -> Mish"},
+    {"LeakyReLU",   0,           nn_leaky_relu_init,  nn_leaky_relu,   0,
+     "LeakyReLU(float negative_slope=0.01, bool inplace=False) -> LeakyReLU"},
+    {"Softplus",    0,           nn_softplus_init,    nn_softplus,     0,
+     "Softplus(Scalar beta=1, Scalar threshold=20) -> Softplus"},
+    {"Softmax",     0,           nn_softmax_init,     nn_softmax,      OP_SOFTMAX,
+     "Softmax(int? dim=None) -> Softmax"},
+    {"LogSoftmax",  0,           nn_softmax_init,     nn_softmax,      OP_LOG_SOFTMAX,
+     "LogSoftmax(int? dim=None) -> LogSoftmax"},
+    {"Dropout",     0,           nn_dropout_init,     nn_dropout,      0,
+     "Dropout(float p=0.5, bool inplace=False) -> Dropout"},
+    {"Identity",    NN_IDENTITY, NULL,                NULL,            0,
+     "Identity(Any?... args, **) -> Identity"},
+    {"ModuleList",  NN_ARGS,     nn_module_list_init, nn_module_list,  0,
+     "ModuleList(Any? modules=None) -> ModuleList"},
+    {"Sequential",  NN_ARGS,     nn_sequential_init,  nn_sequential,   0,
+     "Sequential(Any?... args) -> Sequential"},
+    {"ModuleDict",  NN_ARGS,     nn_module_dict_init, nn_container_call, 0,
+     "ModuleDict(Any? modules=None) -> ModuleDict"},
+    {"ParameterList", NN_ARGS,   nn_parameter_list_init, nn_container_call, 0,
+     "ParameterList(Any? values=None) -> ParameterList"},
+    {"ParameterDict", NN_ARGS,   nn_parameter_dict_init, nn_container_call, 0,
+     "ParameterDict(Any? parameters=None) -> ParameterDict"},
     /* -- creation and constants -- */
     /* -- shape -- */
     /* -- comparison, selection, bool -- */
     /* -- reductions, sorting, contractions -- */
     /* -- indexing and scatter -- */
     /* -- neural net -- */
-    {"Dropout1d",   0,           nn_dropout_init,     nn_dropout,      0},
-    {"Dropout2d",   0,           nn_dropout_init,     nn_dropout,      0},
-    {"Dropout3d",   0,           nn_dropout_init,     nn_dropout,      0},
-    {"AlphaDropout", 0,          nn_dropout_init,     nn_dropout,      0},
-    {"FeatureAlphaDropout", 0,   nn_dropout_init,     nn_dropout,      0},
-    {"MultiheadAttention", NN_ARGS, nn_mha_init,      nn_mha,          0},
-    {"Conv1d",      0,           nn_conv_init,        nn_conv,         0},
-    {"Conv2d",      0,           nn_conv_init,        nn_conv,         0},
-    {"BatchNorm1d", 0,           nn_batch_norm_init,  nn_batch_norm,   0},
-    {"BatchNorm2d", 0,           nn_batch_norm_init,  nn_batch_norm,   0},
-    {"GroupNorm",   0,           nn_group_norm_init,  nn_group_norm,   0},
-    {"MaxPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_MAX_POOL2D},
-    {"AvgPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_AVG_POOL2D},
-    {"AdaptiveAvgPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_AVG_POOL2D},
-    {"AdaptiveMaxPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_MAX_POOL2D},
-    {"Upsample",    0,           nn_upsample_init,    nn_upsample,     0},
+    {"Dropout1d",   0,           nn_dropout_init,     nn_dropout,      0,
+     "Dropout1d(float p=0.5, bool inplace=False) -> Dropout1d"},
+    {"Dropout2d",   0,           nn_dropout_init,     nn_dropout,      0,
+     "Dropout2d(float p=0.5, bool inplace=False) -> Dropout2d"},
+    {"Dropout3d",   0,           nn_dropout_init,     nn_dropout,      0,
+     "Dropout3d(float p=0.5, bool inplace=False) -> Dropout3d"},
+    {"AlphaDropout", 0,          nn_dropout_init,     nn_dropout,      0,
+     "AlphaDropout(float p=0.5, bool inplace=False) -> AlphaDropout"},
+    {"FeatureAlphaDropout", 0,   nn_dropout_init,     nn_dropout,      0,
+     "FeatureAlphaDropout(float p=0.5, bool inplace=False) -> FeatureAlphaDropout"},
+    {"MultiheadAttention", NN_ARGS, nn_mha_init,      nn_mha,          0,
+     "MultiheadAttention(int embed_dim, int num_heads, float dropout=0.0, bool bias=True, "
+     "bool add_bias_kv=False, bool add_zero_attn=False, int? kdim=None, int? vdim=None, bool batch_first=False, "
+     "Device? device=None, ScalarType? dtype=None) -> MultiheadAttention"},
+    {"Conv1d",      0,           nn_conv_init,        nn_conv,         0,
+     "Conv1d(int in_channels, int out_channels, int[1] kernel_size, int[1] stride=1, Any padding=0, "
+     "int[1] dilation=1, int groups=1, bool bias=True, str padding_mode='zeros', Device? device=None, "
+     "ScalarType? dtype=None) -> Conv1d"},
+    {"Conv2d",      0,           nn_conv_init,        nn_conv,         0,
+     "Conv2d(int in_channels, int out_channels, int[2] kernel_size, int[2] stride=1, Any padding=0, "
+     "int[2] dilation=1, int groups=1, bool bias=True, str padding_mode='zeros', Device? device=None, "
+     "ScalarType? dtype=None) -> Conv2d"},
+    {"BatchNorm1d", 0,           nn_batch_norm_init,  nn_batch_norm,   0,
+     "BatchNorm1d(int num_features, float eps=1e-05, float momentum=0.1, bool affine=True, "
+     "bool track_running_stats=True, Device? device=None, ScalarType? dtype=None) -> BatchNorm1d"},
+    {"BatchNorm2d", 0,           nn_batch_norm_init,  nn_batch_norm,   0,
+     "BatchNorm2d(int num_features, float eps=1e-05, float momentum=0.1, bool affine=True, "
+     "bool track_running_stats=True, Device? device=None, ScalarType? dtype=None) -> BatchNorm2d"},
+    {"GroupNorm",   0,           nn_group_norm_init,  nn_group_norm,   0,
+     "GroupNorm(int num_groups, int num_channels, float eps=1e-05, bool affine=True, Device? device=None, "
+     "ScalarType? dtype=None) -> GroupNorm"},
+    {"MaxPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_MAX_POOL2D,
+     "MaxPool2d(int[2] kernel_size, int[2]? stride=None, int[2] padding=0, int[2] dilation=1, "
+     "bool return_indices=False, bool ceil_mode=False) -> MaxPool2d"},
+    {"AvgPool2d",   0,           nn_pool2d_init,      nn_pool2d,       OP_AVG_POOL2D,
+     "AvgPool2d(int[2] kernel_size, int[2]? stride=None, int[2] padding=0, bool ceil_mode=False, "
+     "bool count_include_pad=True, int? divisor_override=None) -> AvgPool2d"},
+    {"AdaptiveAvgPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_AVG_POOL2D,
+     "AdaptiveAvgPool2d(int[2] output_size) -> AdaptiveAvgPool2d"},
+    {"AdaptiveMaxPool2d", 0,     nn_adaptive_init,    nn_adaptive,     OP_ADAPTIVE_MAX_POOL2D,
+     "AdaptiveMaxPool2d(int[2] output_size, bool return_indices=False) -> AdaptiveMaxPool2d"},
+    {"Upsample",    0,           nn_upsample_init,    nn_upsample,     0,
+     "Upsample(int[]? size=None, float[]? scale_factor=None, str mode='nearest', bool? align_corners=None, "
+     "bool? recompute_scale_factor=None) -> Upsample"},
     /* -- torch_npu fused ops -- */
 };
+
+/* The constructors' signatures, parsed once, all of them, on first use. */
+static SigRow nn_sigs[NELEM(nn_modules)];
+static SigParam nn_params[1024];
+
+/* Parses the signature of every nn_modules[] row: their number, or 0 with
+ * the first malformed one in err. */
+size_t tl_module_parse_sigs(char *err, size_t errn)
+{
+    static int done;
+    size_t used = 0;
+    for (size_t i = 0; !done && i < NELEM(nn_modules); i++)
+        if (!tl_sig_row_parse(nn_modules[i].cls, nn_modules[i].sig, &nn_sigs[i], nn_params, NELEM(nn_params), &used,
+                              err, errn))
+            return 0;
+    done = 1;
+    return NELEM(nn_modules);
+}
 
 /* The row of class cls (after "torch.nn."), or NULL. */
 static const NnModule *nn_find(const char *cls)
@@ -1230,14 +1288,27 @@ Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
         return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
     if (a->has_star)
         return unk(I);
-    Obj *m = module_new(I, interp_printf(I, "torch.nn.%s", cls), a->node);
-    Obj *inplace = args_get(a, 0, "inplace");
-    if (inplace && (row->flags & NN_INPLACE))
-        obj_setattr(I, m, "inplace", inplace);
+    char err[512];
+    if (!tl_module_parse_sigs(err, sizeof err))
+        TNGC_BUG("%s", err);
+    Call c;
+    memset(&c, 0, sizeof c);
+    c.name = cls;
+    c.full = interp_printf(I, "torch.nn.%s", cls);
+    c.a = a;
+    c.node = a->node;
+    c.I = I;
+    Obj *refused = tl_bind(I, &nn_sigs[row - nn_modules], a, c.full, &c);
+    if (refused)
+        return refused;
+    Obj *m = module_new(I, c.full, a->node);
+    int ip = sig_index(c.sig, "inplace");
+    if (ip >= 0 && c.p[ip] && (row->flags & NN_INPLACE))
+        obj_setattr(I, m, "inplace", c.p[ip]);
     DType dt;
-    if (!tl_dtype_arg(I, args_kw(a, "dtype"), a->node, &dt))
+    if (!tl_dtype_arg(I, P_if(&c, "dtype"), a->node, &dt))
         return unk(I);
-    if (row->init && !row->init(I, m, a, dt))
+    if (row->init && !row->init(I, m, &c, dt))
         return unk(I);
     return m;
 }

@@ -57,7 +57,7 @@ int tl_nn_ints(Interp *I, const Obj *o, int n, int64_t def, int32_t node, const 
 Obj *lo_sdpa(Interp *I, Call *c)
 {
     const char *fn = "scaled_dot_product_attention";
-    Obj *qo = ARG(c, 0, "query"), *ko = ARG(c, 1, "key"), *vo = ARG(c, 2, "value");
+    Obj *qo = P(c, "query"), *ko = P(c, "key"), *vo = P(c, "value");
     int32_t node = c->node;
     if (is_unknown(ko) || is_unknown(vo))
         return unk(I);
@@ -66,14 +66,14 @@ Obj *lo_sdpa(Interp *I, Call *c)
     int32_t in[4] = {tl_tv(I, qo, node), tl_tv(I, ko, node), tl_tv(I, vo, node), -1};
     if (in[0] < 0 || in[1] < 0 || in[2] < 0)
         return unk(I);
-    if ((in[3] = tl_opt_tensor(I, ARG(c, 3, "attn_mask"), node, "attn_mask")) < -1)
+    if ((in[3] = tl_opt_tensor(I, P(c, "attn_mask"), node, "attn_mask")) < -1)
         return unk(I);
     double p, scale = 0;
     int causal, gqa;
-    Obj *so = ARG(c, 6, "scale");
-    if (!tl_num_arg(I, ARG(c, 4, "dropout_p"), 0.0, node, "dropout_p", &p) ||
-        !tl_nn_flag(I, ARG(c, 5, "is_causal"), 0, node, "is_causal", &causal) ||
-        !tl_nn_flag(I, ARG(c, 7, "enable_gqa"), 0, node, "enable_gqa", &gqa) ||
+    Obj *so = P(c, "scale");
+    if (!tl_num_arg(I, P(c, "dropout_p"), 0.0, node, "dropout_p", &p) ||
+        !tl_nn_flag(I, P(c, "is_causal"), 0, node, "is_causal", &causal) ||
+        !tl_nn_flag(I, P(c, "enable_gqa"), 0, node, "enable_gqa", &gqa) ||
         (so && !is_none(so) && !tl_num_arg(I, so, 0.0, node, "scale", &scale)))
         return unk(I);
     if (p != 0)
@@ -194,14 +194,14 @@ Obj *lo_conv(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    int32_t w = tl_opt_tensor(I, ARG(c, 1, "weight"), c->node, "weight");
-    int32_t b = tl_opt_tensor(I, ARG(c, 2, "bias"), c->node, "bias");
+    int32_t w = tl_opt_tensor(I, P(c, "weight"), c->node, "weight");
+    int32_t b = tl_opt_tensor(I, P(c, "bias"), c->node, "bias");
     if (w == -1)
         return interp_break(I, c->node, RULE_TNG203, "%s without a weight", c->full);
     if (w < 0 || b < -1)
         return unk(I);
-    return tl_conv_of(I, x, w, b, c->arg, ARG(c, 3, "stride"), ARG(c, 4, "padding"), ARG(c, 5, "dilation"),
-                      ARG(c, 6, "groups"), c->node);
+    return tl_conv_of(I, x, w, b, c->arg, P(c, "stride"), P(c, "padding"), P(c, "dilation"),
+                      P(c, "groups"), c->node);
 }
 
 /* F.batch_norm(input, running_mean, running_var, weight=None, bias=None,
@@ -213,13 +213,13 @@ Obj *lo_batch_norm(Interp *I, Call *c)
     double eps;
     if (x < 0)
         return unk(I);
-    int32_t in[5] = {x, tl_opt_tensor(I, ARG(c, 1, "running_mean"), c->node, "running_mean"),
-                     tl_opt_tensor(I, ARG(c, 2, "running_var"), c->node, "running_var"),
-                     tl_opt_tensor(I, ARG(c, 3, "weight"), c->node, "weight"),
-                     tl_opt_tensor(I, ARG(c, 4, "bias"), c->node, "bias")};
+    int32_t in[5] = {x, tl_opt_tensor(I, P(c, "running_mean"), c->node, "running_mean"),
+                     tl_opt_tensor(I, P(c, "running_var"), c->node, "running_var"),
+                     tl_opt_tensor(I, P(c, "weight"), c->node, "weight"),
+                     tl_opt_tensor(I, P(c, "bias"), c->node, "bias")};
     if (in[1] < -1 || in[2] < -1 || in[3] < -1 || in[4] < -1 ||
-        !tl_nn_flag(I, ARG(c, 5, "training"), 0, c->node, "training", &training) ||
-        !tl_num_arg(I, ARG(c, 7, "eps"), 1e-5, c->node, "eps", &eps))
+        !tl_nn_flag(I, P(c, "training"), 0, c->node, "training", &training) ||
+        !tl_num_arg(I, P(c, "eps"), 1e-5, c->node, "eps", &eps))
         return unk(I);
     if (training)
         return interp_break(I, c->node, RULE_TNG203, "batch_norm with training=True (batch statistics; "
@@ -235,11 +235,11 @@ Obj *lo_group_norm(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     int64_t g;
     double eps;
-    if (x < 0 || !tl_const_int(I, ARG(c, 1, "num_groups"), c->node, "num_groups", &g))
+    if (x < 0 || !tl_const_int(I, P(c, "num_groups"), c->node, "num_groups", &g))
         return unk(I);
-    int32_t in[3] = {x, tl_opt_tensor(I, ARG(c, 2, "weight"), c->node, "weight"),
-                     tl_opt_tensor(I, ARG(c, 3, "bias"), c->node, "bias")};
-    if (in[1] < -1 || in[2] < -1 || !tl_num_arg(I, ARG(c, 4, "eps"), 1e-5, c->node, "eps", &eps))
+    int32_t in[3] = {x, tl_opt_tensor(I, P(c, "weight"), c->node, "weight"),
+                     tl_opt_tensor(I, P(c, "bias"), c->node, "bias")};
+    if (in[1] < -1 || in[2] < -1 || !tl_num_arg(I, P(c, "eps"), 1e-5, c->node, "eps", &eps))
         return unk(I);
     return tl_emit1(I, OP_GROUP_NORM, in, 3, &g, 1, eps, 0, DT_UNKNOWN, c->node);
 }
@@ -292,12 +292,12 @@ Obj *lo_pool2d(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     if (c->arg == OP_MAX_POOL2D)
-        return tl_pool2d_of(I, OP_MAX_POOL2D, x, ARG(c, 1, "kernel_size"), ARG(c, 2, "stride"),
-                            ARG(c, 3, "padding"), ARG(c, 4, "dilation"), ARG(c, 5, "ceil_mode"), NULL, NULL,
-                            ARG(c, 6, "return_indices"), c->node);
-    return tl_pool2d_of(I, OP_AVG_POOL2D, x, ARG(c, 1, "kernel_size"), ARG(c, 2, "stride"),
-                        ARG(c, 3, "padding"), NULL, ARG(c, 4, "ceil_mode"), ARG(c, 5, "count_include_pad"),
-                        ARG(c, 6, "divisor_override"), NULL, c->node);
+        return tl_pool2d_of(I, OP_MAX_POOL2D, x, P(c, "kernel_size"), P(c, "stride"),
+                            P(c, "padding"), P(c, "dilation"), P(c, "ceil_mode"), NULL, NULL,
+                            P(c, "return_indices"), c->node);
+    return tl_pool2d_of(I, OP_AVG_POOL2D, x, P(c, "kernel_size"), P(c, "stride"),
+                        P(c, "padding"), NULL, P(c, "ceil_mode"), P(c, "count_include_pad"),
+                        P(c, "divisor_override"), NULL, c->node);
 }
 
 /* ADAPTIVE_*_POOL2D of value x to output_size (an int, or two, None
@@ -334,8 +334,8 @@ Obj *lo_adaptive_pool2d(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    return tl_adaptive_of(I, (OpKind)c->arg, x, ARG(c, 1, "output_size"),
-                          c->arg == OP_ADAPTIVE_MAX_POOL2D ? ARG(c, 2, "return_indices") : NULL, c->node);
+    return tl_adaptive_of(I, (OpKind)c->arg, x, P(c, "output_size"),
+                          P_if(c, "return_indices"), c->node);
 }
 
 /* UPSAMPLE_NEAREST2D or UPSAMPLE_BILINEAR2D of value x: size, scale_factor, mode, align_corners and
@@ -411,9 +411,9 @@ Obj *lo_interpolate(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    return tl_interpolate_of(I, x, ARG(c, 1, "size"), ARG(c, 2, "scale_factor"), ARG(c, 3, "mode"),
-                             ARG(c, 4, "align_corners"), ARG(c, 5, "recompute_scale_factor"),
-                             ARG(c, 6, "antialias"), c->node);
+    return tl_interpolate_of(I, x, P(c, "size"), P(c, "scale_factor"), P(c, "mode"),
+                             P(c, "align_corners"), P(c, "recompute_scale_factor"),
+                             P(c, "antialias"), c->node);
 }
 
 /* F.dropout / dropout1d / dropout2d / dropout3d (input, p=0.5,
@@ -429,12 +429,10 @@ Obj *lo_dropout(Interp *I, Call *c)
     double p;
     if (tl_x0(I, c) < 0)
         return unk(I);
-    int functional = strncmp(c->full, "torch.nn.functional.", 20) == 0;
-    int def = !(functional && strstr(c->full, "alpha_dropout"));
-    const char *arg = functional ? "training" : "train";   /* torch.dropout(input, p, train) */
-    Obj *tr = ARG(c, 2, arg);
-    if (!tl_num_arg(I, ARG(c, 1, "p"), 0.5, c->node, "p", &p) ||
-        !tl_nn_flag(I, tr, def, c->node, arg, &training))
+    /* torch.dropout(input, p, train); F's default training is the signature's */
+    const char *arg = sig_index(c->sig, "training") >= 0 ? "training" : "train";
+    Obj *tr = PA(c, arg);
+    if (!tl_num_arg(I, P(c, "p"), 0.5, c->node, "p", &p) || !tl_nn_flag(I, P(c, arg), 1, c->node, arg, &training))
         return unk(I);
     if (training && p != 0 && tr)
         return interp_break(I, c->node, RULE_TNG203, "%s with %s=True (random; only inference, "
@@ -444,5 +442,5 @@ Obj *lo_dropout(Interp *I, Call *c)
                             "mode), and with p=%g it is random; only inference is compiled: pass "
                             "%s=False (or %s=self.training with the model in eval mode)",
                             c->full, arg, p, arg, arg);
-    return ARG0(c);
+    return P0(c);
 }

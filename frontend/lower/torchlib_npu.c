@@ -11,13 +11,27 @@
 
 /* A required tensor argument of a torch_npu op: its value, or -1 after a
  * diagnostic naming it (silent when it is unknown). */
-static int32_t npu_tensor_arg(Interp *I, const Call *c, size_t pos, const char *name)
+static int32_t npu_tensor_arg(Interp *I, const Call *c, const char *name)
 {
-    Obj *o = ARG(c, pos, name);
+    Obj *o = P(c, name);
     int32_t v = is_tensor(o) ? tl_tv(I, o, c->node) : -1;
     if (v < 0 && !obj_has_unknown(o))
         interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, name);
     return v;
+}
+
+/* The keywords a row's signature leaves to its lowering ('**'): torch_npu
+ * arguments tngc does not compile (quantisation, padding, shared prefix,
+ * ...), accepted only as None (or, empty_ok, an empty list). 0 after
+ * TNG203 naming the first other one. */
+static int npu_extra_kw_none(Interp *I, const Call *c, int empty_ok)
+{
+    for (size_t i = 0; i < c->a->nkw; i++)
+        if (sig_index(c->sig, c->a->kwnames[i]) < 0 && !is_none(c->a->kw[i]) &&
+            !(empty_ok && is_seq(c->a->kw[i]) && c->a->kw[i]->n == 0))
+            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full,
+                                c->a->kwnames[i]), 0;
+    return 1;
 }
 
 /* The outputs 0..n-1 of op as a tuple. */
@@ -35,10 +49,10 @@ static Obj *npu_outs(Interp *I, int32_t op, int n)
 Obj *lo_add_rms_norm(Interp *I, Call *c)
 {
     int32_t in[3] = {tl_x0(I, c), -1, -1};
-    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "x2")) < 0 ||
-        (in[2] = npu_tensor_arg(I, c, 2, "gamma")) < 0)
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, "x2")) < 0 ||
+        (in[2] = npu_tensor_arg(I, c, "gamma")) < 0)
         return unk(I);
-    Obj *eps = ARG(c, 3, "epsilon");
+    Obj *eps = P(c, "epsilon");
     double e;
     if (!tl_known(I, eps, c->node, "epsilon"))
         return unk(I);
@@ -73,9 +87,9 @@ Obj *lo_rotary_mul(Interp *I, Call *c)
 {
     int32_t in[3] = {tl_x0(I, c), -1, -1};
     int64_t mode;
-    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "r1")) < 0 ||
-        (in[2] = npu_tensor_arg(I, c, 2, "r2")) < 0 ||
-        !rotary_mode_arg(I, c, ARG(c, 3, "rotary_mode"), "rotary_mode", &mode))
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, "r1")) < 0 ||
+        (in[2] = npu_tensor_arg(I, c, "r2")) < 0 ||
+        !rotary_mode_arg(I, c, P(c, "rotary_mode"), "rotary_mode", &mode))
         return unk(I);
     return tl_emit1(I, OP_ROTARY_MUL, in, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
 }
@@ -86,7 +100,7 @@ Obj *lo_interleave_rope(Interp *I, Call *c)
 {
     int32_t in[3] = {tl_x0(I, c), -1, -1};
     int64_t mode = 3;
-    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, 1, "cos")) < 0 || (in[2] = npu_tensor_arg(I, c, 2, "sin")) < 0)
+    if (in[0] < 0 || (in[1] = npu_tensor_arg(I, c, "cos")) < 0 || (in[2] = npu_tensor_arg(I, c, "sin")) < 0)
         return unk(I);
     return tl_emit1(I, OP_ROTARY_MUL, in, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
 }
@@ -99,19 +113,17 @@ Obj *lo_interleave_rope(Interp *I, Call *c)
  * (2), BNSD (3), TND (4). */
 Obj *lo_apply_rotary_pos_emb(Interp *I, Call *c)
 {
-    Obj *q = ARG0(c), *k = ARG(c, 1, "key");
-    if (!ARG0(c))
-        q = ARG(c, 0, "query");
+    Obj *q = P(c, "query"), *k = P(c, "key");
     int32_t qv = is_tensor(q) ? tl_tv(I, q, c->node) : -1, kv = -1, cs = -1, sn = -1;
     if (qv < 0) {
         if (!obj_has_unknown(q))
             interp_break(I, c->node, RULE_TNG203, "%s expects a tensor query", c->full);
         return unk(I);
     }
-    if ((kv = npu_tensor_arg(I, c, 1, "key")) < 0 || (cs = npu_tensor_arg(I, c, 2, "cos")) < 0 ||
-        (sn = npu_tensor_arg(I, c, 3, "sin")) < 0)
+    if ((kv = npu_tensor_arg(I, c, "key")) < 0 || (cs = npu_tensor_arg(I, c, "cos")) < 0 ||
+        (sn = npu_tensor_arg(I, c, "sin")) < 0)
         return unk(I);
-    Obj *lay = ARG(c, 4, "layout");
+    Obj *lay = P(c, "layout");
     if (!tl_known(I, lay, c->node, "layout"))
         return unk(I);
     int64_t li;
@@ -123,7 +135,7 @@ Obj *lo_apply_rotary_pos_emb(Interp *I, Call *c)
         return interp_break(I, c->node, RULE_TNG203,
                             "%s: layout must be 'BSH', 'BSND', 'SBH', 'BNSD', 'TND' or 1 to 4", c->full);
     int64_t mode;
-    if (!rotary_mode_arg(I, c, ARG(c, 5, "rotary_mode"), "rotary_mode", &mode))
+    if (!rotary_mode_arg(I, c, P(c, "rotary_mode"), "rotary_mode", &mode))
         return unk(I);
     int32_t inq[3] = {qv, cs, sn}, ink[3] = {kv, cs, sn};
     Obj *rq = tl_emit1(I, OP_ROTARY_MUL, inq, 3, &mode, 1, 0, 0, DT_UNKNOWN, c->node);
@@ -148,14 +160,14 @@ Obj *lo_prefetch(Interp *I, Call *c)
 {
     if (tl_x0(I, c) < 0)
         return unk(I);
-    Obj *dep = ARG(c, 1, "dependency");
+    Obj *dep = P(c, "dependency");
     if (dep && !is_none(dep) && !is_tensor(dep)) {
         if (!obj_has_unknown(dep))
             interp_break(I, c->node, RULE_TNG203, "%s: dependency must be a tensor or None", c->full);
         return unk(I);
     }
     int64_t max_size, off = 0;
-    Obj *ms = ARG(c, 2, "max_size"), *of = ARG(c, 3, "offset");
+    Obj *ms = P(c, "max_size"), *of = P(c, "offset");
     if (!ms)
         return interp_break(I, c->node, RULE_TNG203, "%s without max_size", c->full);
     if (!tl_const_int(I, ms, c->node, "max_size", &max_size) ||
@@ -177,9 +189,9 @@ Obj *lo_prefetch(Interp *I, Call *c)
 Obj *lo_dynamic_quant(Interp *I, Call *c)
 {
     int32_t in[2] = {tl_x0(I, c), -1};
-    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, ARG(c, 1, "smooth_scales"), c->node, "smooth_scales")) < -1)
+    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, P(c, "smooth_scales"), c->node, "smooth_scales")) < -1)
         return unk(I);
-    Obj *gi = args_kw(c->a, "group_index"), *dt = args_kw(c->a, "dst_type");
+    Obj *gi = P(c, "group_index"), *dt = P(c, "dst_type");
     if (gi && !is_none(gi))
         return interp_break(I, c->node, RULE_TNG203, "%s: group_index (MoE smooth-scale groups) is not "
                             "supported", c->full);
@@ -196,10 +208,10 @@ Obj *lo_dynamic_quant(Interp *I, Call *c)
 Obj *lo_moe_gating_top_k_softmax(Interp *I, Call *c)
 {
     int32_t in[2] = {tl_x0(I, c), -1};
-    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, ARG(c, 1, "finished"), c->node, "finished")) < -1)
+    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, P(c, "finished"), c->node, "finished")) < -1)
         return unk(I);
     int64_t k = 1;
-    Obj *ko = ARG(c, 2, "k");
+    Obj *ko = P(c, "k");
     if (ko && !tl_const_int(I, ko, c->node, "k", &k))
         return unk(I);
     if (k < 1 || k > 1024)
@@ -240,18 +252,20 @@ static int attn_lengths(Interp *I, const Call *c, Obj *o, const char *name, int3
     return 1;
 }
 
-/* An int keyword argument of an attention (def when absent). */
+/* An int keyword argument of an attention: the argument or the
+ * signature's default; def when the row's signature has no such
+ * parameter or it is None. */
 static int attn_int(Interp *I, const Call *c, const char *name, int64_t def, int64_t *v)
 {
-    Obj *o = args_kw(c->a, name);
+    Obj *o = P_if(c, name);
     *v = def;
     return !o || is_none(o) || tl_const_int(I, o, c->node, name, v);
 }
 
 /* key/value: a tensor, or a list of one tensor (torch_npu's TensorList). */
-static int32_t attn_kv(Interp *I, const Call *c, size_t pos, const char *name)
+static int32_t attn_kv(Interp *I, const Call *c, const char *name)
 {
-    Obj *o = ARG(c, pos, name);
+    Obj *o = P(c, name);
     if (o && is_seq(o) && o->n == 1)
         o = o->items[0];
     else if (o && is_seq(o))
@@ -273,27 +287,14 @@ Obj *lo_moe_gating_top_k(Interp *I, Call *c)
 {
     static const char *const ints[] = {"k", "k_group", "group_count", "group_select_mode", "norm_type",
                                        "out_flag", "renorm"};
-    static const int64_t defs[] = {-1, 1, 1, 0, 1, 0, 0};
     static const char *const floats[] = {"routed_scaling_factor", "eps"};
-    for (size_t i = 0; i < c->a->nkw; i++) {
-        const char *n = c->a->kwnames[i];
-        int ok = streq(n, "x") || streq(n, "bias") || streq(n, "routed_scaling_factor") || streq(n, "eps");
-        for (size_t j = 0; j < NELEM(ints); j++)
-            ok |= streq(n, ints[j]);
-        if (!ok)
-            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full, n);
-    }
-    if (c->a->npos > 2)
-        return interp_break(I, c->node, RULE_TNG203, "%s: arguments after k must be keywords", c->full);
     int32_t in[2] = {tl_x0(I, c), -1};
-    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, args_kw(c->a, "bias"), c->node, "bias")) < -1)
+    if (in[0] < 0 || (in[1] = tl_opt_tensor(I, P(c, "bias"), c->node, "bias")) < -1)
         return unk(I);
     int64_t attr[7];
     for (size_t j = 0; j < NELEM(ints); j++) {
-        Obj *o = j == 0 ? ARG(c, 1, "k") : args_kw(c->a, ints[j]);
-        attr[j] = defs[j];
-        if (j == 0 && !o)
-            return interp_break(I, c->node, RULE_TNG203, "%s: k is required", c->full);
+        Obj *o = P(c, ints[j]);
+        attr[j] = 0;
         if (o && !is_none(o) && !tl_const_int(I, o, c->node, ints[j], &attr[j]))
             return unk(I);
     }
@@ -309,7 +310,7 @@ Obj *lo_moe_gating_top_k(Interp *I, Call *c)
     attr[5] = attr[5] != 0;
     double f[2] = {1.0, 1e-20};
     for (int j = 0; j < 2; j++) {
-        Obj *o = args_kw(c->a, floats[j]);
+        Obj *o = P(c, floats[j]);
         if (!tl_known(I, o, c->node, floats[j]))
             return unk(I);
         if (o && !is_none(o) && !obj_num_value(o, &f[j]))
@@ -445,42 +446,23 @@ static Obj *attn_tnd(Interp *I, Call *c, int32_t *in, int64_t *attr, double scal
  * shared prefix, rope) that is not None is TNG203 naming it. */
 Obj *lo_attention(Interp *I, Call *c)
 {
-    static const char *const known_kw[] = {
-        "query", "key", "value", "atten_mask", "actual_seq_lengths", "actual_seq_lengths_kv",
-        "block_table", "num_heads", "scale", "scale_value", "pre_tokens", "next_tokens",
-        "input_layout", "num_key_value_heads", "sparse_mode", "inner_precise", "block_size",
-        "antiquant_mode", "softmax_lse_flag"};
     int which = c->arg;
-    for (size_t i = 0; i < c->a->nkw; i++) {
-        size_t j = 0;
-        while (j < NELEM(known_kw) && !streq(c->a->kwnames[i], known_kw[j]))
-            j++;
-        int allowed = j < NELEM(known_kw);
-        if (allowed && which != ATTN_FIA && (streq(known_kw[j], "scale") || streq(known_kw[j], "softmax_lse_flag") ||
-                                             streq(known_kw[j], "antiquant_mode")))
-            allowed = 0;
-        if (allowed && which == ATTN_FIA && streq(known_kw[j], "scale_value"))
-            allowed = 0;
-        if (!allowed && !is_none(c->a->kw[i]))
-            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full,
-                                c->a->kwnames[i]);
-    }
-    if (c->a->npos > 3)
-        return interp_break(I, c->node, RULE_TNG203, "%s: arguments after value must be keywords", c->full);
+    if (!npu_extra_kw_none(I, c, 0))
+        return unk(I);
     int32_t in[7] = {-1, -1, -1, -1, -1, -1, -1};
     int64_t attr[12] = {0};
-    Obj *q = ARG(c, 0, "query");
+    Obj *q = P(c, "query");
     in[0] = is_tensor(q) ? tl_tv(I, q, c->node) : -1;
     if (in[0] < 0) {
         if (!obj_has_unknown(q))
             interp_break(I, c->node, RULE_TNG203, "%s expects a tensor query", c->full);
         return unk(I);
     }
-    if ((in[1] = attn_kv(I, c, 1, "key")) < 0 || (in[2] = attn_kv(I, c, 2, "value")) < 0 ||
-        (in[3] = tl_opt_tensor(I, args_kw(c->a, "atten_mask"), c->node, "atten_mask")) < -1 ||
-        (in[4] = tl_opt_tensor(I, args_kw(c->a, "block_table"), c->node, "block_table")) < -1)
+    if ((in[1] = attn_kv(I, c, "key")) < 0 || (in[2] = attn_kv(I, c, "value")) < 0 ||
+        (in[3] = tl_opt_tensor(I, P(c, "atten_mask"), c->node, "atten_mask")) < -1 ||
+        (in[4] = tl_opt_tensor(I, P_if(c, "block_table"), c->node, "block_table")) < -1)
         return unk(I);
-    Obj *lay = args_kw(c->a, "input_layout");
+    Obj *lay = P(c, "input_layout");
     if (!tl_known(I, lay, c->node, "input_layout"))
         return unk(I);
     if (lay && !is_none(lay)) {
@@ -522,17 +504,17 @@ Obj *lo_attention(Interp *I, Call *c)
         return interp_break(I, c->node, RULE_TNG203, "%s: antiquant_mode is not supported", c->full);
     if (in[4] >= 0 && attr[7] < 1)
         return interp_break(I, c->node, RULE_TNG203, "%s: block_table needs block_size > 0", c->full);
-    Obj *flag = args_kw(c->a, "softmax_lse_flag");
+    Obj *flag = P_if(c, "softmax_lse_flag");
     if (!tl_known(I, flag, c->node, "softmax_lse_flag"))
         return unk(I);
     attr[6] = which == ATTN_FIA && obj_flag(flag, 0);
-    Obj *sc = args_kw(c->a, which == ATTN_FIA ? "scale" : "scale_value");
+    Obj *sc = P(c, which == ATTN_FIA ? "scale" : "scale_value");
     double scale = 1.0;
     if (!tl_known(I, sc, c->node, "scale"))
         return unk(I);
     if (sc && !is_none(sc) && !obj_num_value(sc, &scale))
         return interp_break(I, c->node, RULE_TNG203, "%s: the scale must be a number", c->full);
-    Obj *lq = args_kw(c->a, "actual_seq_lengths"), *lkv = args_kw(c->a, "actual_seq_lengths_kv");
+    Obj *lq = P(c, "actual_seq_lengths"), *lkv = P_if(c, "actual_seq_lengths_kv");
     if (which == ATTN_IFA) /* the incremental attention's lengths are key/value's */
         lkv = lq, lq = NULL;
     if (attr[0] == 3)
@@ -555,22 +537,18 @@ Obj *lo_attention(Interp *I, Call *c)
 Obj *lo_scatter_update(Interp *I, Call *c)
 {
     int nd = c->arg & 1, inplace = (c->arg & 2) != 0;
-    Obj *dst = ARG0(c);
-    if (!dst)
-        dst = ARG(c, 0, nd ? "var" : "data");
+    Obj *dst = P0(c);
     int32_t in[3] = {is_tensor(dst) ? tl_tv(I, dst, c->node) : -1, -1, -1};
     if (in[0] < 0) {
         if (!obj_has_unknown(dst))
             interp_break(I, c->node, RULE_TNG203, "%s expects a tensor %s", c->full, nd ? "var" : "data");
         return unk(I);
     }
-    if ((in[1] = npu_tensor_arg(I, c, 1, "indices")) < 0 || (in[2] = npu_tensor_arg(I, c, 2, "updates")) < 0)
+    if ((in[1] = npu_tensor_arg(I, c, "indices")) < 0 || (in[2] = npu_tensor_arg(I, c, "updates")) < 0)
         return unk(I);
     int64_t axis = 0;
     if (!nd) {
-        Obj *ax = ARG(c, 3, "axis");
-        if (!ax)
-            return interp_break(I, c->node, RULE_TNG203, "%s without an axis", c->full);
+        Obj *ax = P(c, "axis");
         if (!tl_dim_arg(I, ax, rank_of(I, in[0]), c->node, "axis", &axis))
             return unk(I);
         if (rank_of(I, in[1]) != 1)
@@ -606,24 +584,15 @@ Obj *lo_scatter_update(Interp *I, Call *c)
  * tensors and output_dtype other than x's are TNG203 naming them. */
 Obj *lo_grouped_matmul(Interp *I, Call *c)
 {
-    static const char *const ok_kw[] = {"x", "weight", "bias", "group_list", "split_item", "group_type",
-                                        "group_list_type", "output_dtype", "act_type"};
     enum { GMAX = 128 };
     int32_t xs[GMAX], ws[GMAX], bs[GMAX];
-    for (size_t i = 0; i < c->a->nkw; i++) {
-        size_t j = 0;
-        while (j < NELEM(ok_kw) && !streq(c->a->kwnames[i], ok_kw[j]))
-            j++;
-        if (j == NELEM(ok_kw) && !is_none(c->a->kw[i]) &&
-            !(is_seq(c->a->kw[i]) && c->a->kw[i]->n == 0))
-            return interp_break(I, c->node, RULE_TNG203, "%s: the argument %s is not supported", c->full,
-                                c->a->kwnames[i]);
-    }
-    int nx = tl_tensor_list(I, ARG(c, 0, "x"), c->node, c->full, xs, GMAX);
-    int nw = nx < 0 ? -1 : tl_tensor_list(I, ARG(c, 1, "weight"), c->node, c->full, ws, GMAX);
+    if (!npu_extra_kw_none(I, c, 1))
+        return unk(I);
+    int nx = tl_tensor_list(I, P(c, "x"), c->node, c->full, xs, GMAX);
+    int nw = nx < 0 ? -1 : tl_tensor_list(I, P(c, "weight"), c->node, c->full, ws, GMAX);
     if (nx < 0 || nw < 0)
         return unk(I);
-    Obj *bo = args_kw(c->a, "bias");
+    Obj *bo = P(c, "bias");
     int nb = 0;
     if (bo && !is_none(bo) && !(is_seq(bo) && bo->n == 0) &&
         (nb = tl_tensor_list(I, bo, c->node, c->full, bs, GMAX)) < 0)
@@ -642,7 +611,7 @@ Obj *lo_grouped_matmul(Interp *I, Call *c)
     if (ltype != 0 && ltype != 1)
         return interp_break(I, c->node, RULE_TNG203, "%s: group_list_type must be 0 or 1", c->full);
     DType odt, xdt = val_at(I, xs[0])->dtype;
-    if (!tl_dtype_arg(I, args_kw(c->a, "output_dtype"), c->node, &odt))
+    if (!tl_dtype_arg(I, P(c, "output_dtype"), c->node, &odt))
         return unk(I);
     if (odt != DT_UNKNOWN && odt != xdt)
         return interp_break(I, c->node, RULE_TNG203, "%s: output_dtype other than x's is not supported", c->full);
@@ -654,7 +623,7 @@ Obj *lo_grouped_matmul(Interp *I, Call *c)
                                 c->full);
     }
     int64_t start[GMAX], end[GMAX];
-    Obj *gl = args_kw(c->a, "group_list");
+    Obj *gl = P(c, "group_list");
     if (nx == 1 && nw > 1) {
         int64_t rows, v, at = 0;
         if (gtype != 0)
@@ -718,7 +687,7 @@ Obj *lo_format_cast(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t fmt;
-    if (!tl_const_int(I, ARG(c, 1, "acl_format"), c->node, "the ACL format", &fmt))
+    if (!tl_const_int(I, P(c, "acl_format"), c->node, "the ACL format", &fmt))
         return unk(I);
     return tl_emit_x(I, OP_FORMAT_CAST, x, &fmt, 1, 0, DT_UNKNOWN, c->node);
 }
@@ -730,7 +699,7 @@ Obj *lo_quant_matmul(Interp *I, Call *c)
     int32_t x1 = tl_x0(I, c);
     if (x1 < 0)
         return unk(I);
-    Obj *x2 = ARG(c, 1, "x2"), *scale = ARG(c, 2, "scale");
+    Obj *x2 = P(c, "x2"), *scale = P(c, "scale");
     int32_t in[6] = {x1, tl_tv(I, x2, c->node), tl_tv(I, scale, c->node), -1, -1, -1};
     if (in[1] < 0 || in[2] < 0) {
         if (!obj_has_unknown(x2) && !obj_has_unknown(scale))
@@ -738,12 +707,11 @@ Obj *lo_quant_matmul(Interp *I, Call *c)
         return unk(I);
     }
     static const char *const opt[3] = {"offset", "bias", "pertoken_scale"};
-    static const size_t pos[3] = {3, 5, 4};  /* positions in torch_npu's signature */
     for (int k = 0; k < 3; k++)
-        if ((in[3 + k] = tl_opt_tensor(I, ARG(c, pos[k], opt[k]), c->node, opt[k])) < -1)
+        if ((in[3 + k] = tl_opt_tensor(I, P(c, opt[k]), c->node, opt[k])) < -1)
             return unk(I);
     DType dt;
-    if (!tl_dtype_arg(I, ARG(c, 6, "output_dtype"), c->node, &dt))
+    if (!tl_dtype_arg(I, P(c, "output_dtype"), c->node, &dt))
         return unk(I);
     return tl_emit1(I, OP_QUANT_MATMUL, in, 6, NULL, 0, 0, 0, dt, c->node);
 }
@@ -760,13 +728,13 @@ Obj *lo_dequant_swiglu_quant(Interp *I, Call *c)
                                        "quant_offset", "group_index"};
     int32_t in[7] = {x, -1, -1, -1, -1, -1, -1};
     for (int k = 0; k < 6; k++)
-        if ((in[1 + k] = tl_opt_tensor(I, ARG(c, 1 + (size_t)k, opt[k]), c->node, opt[k])) < -1)
+        if ((in[1 + k] = tl_opt_tensor(I, P(c, opt[k]), c->node, opt[k])) < -1)
             return unk(I);
-    if (!tl_known(I, ARG(c, 7, "activate_left"), c->node, "activate_left") ||
-        !tl_known(I, ARG(c, 8, "quant_mode"), c->node, "quant_mode"))
+    if (!tl_known(I, P(c, "activate_left"), c->node, "activate_left") ||
+        !tl_known(I, P(c, "quant_mode"), c->node, "quant_mode"))
         return unk(I);
-    int64_t attr[2] = {obj_flag(ARG(c, 7, "activate_left"), 0), 0};
-    Obj *qm = ARG(c, 8, "quant_mode");
+    int64_t attr[2] = {obj_flag(P(c, "activate_left"), 0), 0};
+    Obj *qm = P(c, "quant_mode");
     if (qm && qm->kind == O_STR) {
         if (streq(qm->s, "dynamic"))
             attr[1] = 1;
@@ -789,7 +757,7 @@ Obj *lo_swiglu(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t d0 = -1, d;
-    Obj *dim = ARG(c, 1, "dim");
+    Obj *dim = P(c, "dim");
     if ((dim && !tl_const_int(I, dim, c->node, "the swiglu dim", &d0)) ||
         !tl_norm_dim(I, d0, rank_of(I, x), c->node, &d))
         return unk(I);

@@ -54,14 +54,12 @@ Obj *lo_topk(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *k = ARG(c, 1, "k");
-    if (!k)
-        return interp_break(I, c->node, RULE_TNG203, "%s without k", c->full);
+    Obj *k = P(c, "k");
     int64_t attr[4];
     if (!tl_const_int(I, k, c->node, "topk's k", &attr[1]) ||
-        !line_dim(I, ARG(c, 2, "dim"), x, c->node, "topk's dim", -1, &attr[0]) ||
-        !flag_arg(I, ARG(c, 3, "largest"), c->node, "largest=", 1, &attr[2]) ||
-        !flag_arg(I, ARG(c, 4, "sorted"), c->node, "sorted=", 1, &attr[3]))
+        !line_dim(I, P(c, "dim"), x, c->node, "topk's dim", -1, &attr[0]) ||
+        !flag_arg(I, P(c, "largest"), c->node, "largest=", 1, &attr[2]) ||
+        !flag_arg(I, P(c, "sorted"), c->node, "sorted=", 1, &attr[3]))
         return unk(I);
     return values_indices(I, tl_emit(I, OP_TOPK, &x, 1, attr, 4, 0, 0, DT_UNKNOWN, c->node));
 }
@@ -75,9 +73,9 @@ Obj *lo_sort(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t attr[3];
-    if (!line_dim(I, ARG(c, 1, "dim"), x, c->node, "the sort dim", -1, &attr[0]) ||
-        !flag_arg(I, ARG(c, 2, "descending"), c->node, "descending=", 0, &attr[1]) ||
-        !flag_arg(I, args_kw(c->a, "stable"), c->node, "stable=", 0, &attr[2]))
+    if (!line_dim(I, P(c, "dim"), x, c->node, "the sort dim", -1, &attr[0]) ||
+        !flag_arg(I, P(c, "descending"), c->node, "descending=", 0, &attr[1]) ||
+        !flag_arg(I, P(c, "stable"), c->node, "stable=", 0, &attr[2]))
         return unk(I);
     if (c->arg == OP_ARGSORT)
         return tl_emit1(I, OP_ARGSORT, &x, 1, attr, 2, 0, 0, DT_UNKNOWN, c->node);
@@ -90,25 +88,27 @@ Obj *lo_sort(Interp *I, Call *c)
 Obj *lo_max(Interp *I, Call *c)
 {
     int is_min = c->arg == OP_AMIN;
-    Obj *dim = ARG(c, 1, "dim");
+    /* the overload of (input, other) or of (input, dim, keepdim): the
+     * argument's value decides */
+    Obj *dim = P_if(c, "dim");
     if (!dim)
-        dim = args_kw(c->a, "other");
+        dim = P_if(c, "other");
     if (is_tensor(dim)) {   /* torch.max(a, b): elementwise */
         Call two = *c;
         two.arg = is_min ? OP_MINIMUM : OP_MAXIMUM;
-        return tl_two_tensors(I, &two, args_kw(c->a, "other") ? "other" : "dim");
+        return tl_two_tensors(I, &two);
     }
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
     int64_t attr[2] = {0, 0};
     if (is_none(dim)) {
-        if (ARG(c, 2, "keepdim"))
+        if (c->ov == 2 && PA(c, "keepdim"))
             return interp_break(I, c->node, RULE_TNG203, "%s with keepdim= but no dim", c->full);
         return tl_emit_x(I, (OpKind)c->arg, x, attr, 1, 0, DT_UNKNOWN, c->node);
     }
     if (!tl_dim_arg(I, dim, rank_of(I, x), c->node, "the reduction dim", &attr[0]) ||
-        !flag_arg(I, ARG(c, 2, "keepdim"), c->node, "keepdim=", 0, &attr[1]))
+        !flag_arg(I, P_if(c, "keepdim"), c->node, "keepdim=", 0, &attr[1]))
         return unk(I);
     return values_indices(I, tl_emit(I, is_min ? OP_MIN_DIM : OP_MAX_DIM, &x, 1, attr, 2, 0, 0, DT_UNKNOWN,
                                      c->node));
@@ -121,9 +121,9 @@ Obj *lo_argmax(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *dim = ARG(c, 1, "dim");
+    Obj *dim = P(c, "dim");
     int64_t attr[2] = {0, 0}, keep;
-    if (!flag_arg(I, ARG(c, 2, "keepdim"), c->node, "keepdim=", 0, &keep))
+    if (!flag_arg(I, P(c, "keepdim"), c->node, "keepdim=", 0, &keep))
         return unk(I);
     if (!is_none(dim)) {
         attr[1] = keep;
@@ -153,10 +153,10 @@ Obj *lo_prod(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *dim = ARG(c, 1, "dim");
+    Obj *dim = P(c, "dim");
     DType dt;
     int64_t attr[2] = {0, 0};
-    if (!tl_dtype_arg(I, ARG(c, 3, "dtype"), c->node, &dt))
+    if (!tl_dtype_arg(I, P(c, "dtype"), c->node, &dt))
         return unk(I);
     if (dim && tl_dtype_of_obj(dim) != DT_UNKNOWN) {   /* x.prod(torch.float32) */
         dt = tl_dtype_of_obj(dim);
@@ -166,7 +166,7 @@ Obj *lo_prod(Interp *I, Call *c)
         if ((x = flat_of(I, x, c->node)) < 0)
             return unk(I);
     } else if (!tl_dim_arg(I, dim, rank_of(I, x), c->node, "the prod dim", &attr[1]) ||
-               !flag_arg(I, ARG(c, 2, "keepdim"), c->node, "keepdim=", 0, &attr[0])) {
+               !flag_arg(I, P(c, "keepdim"), c->node, "keepdim=", 0, &attr[0])) {
         return unk(I);
     }
     return tl_emit_x(I, OP_PROD, x, attr, 2, 0, dt, c->node);
@@ -178,13 +178,10 @@ Obj *lo_cumsum(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *dim = ARG(c, 1, "dim");
     DType dt;
     int64_t d;
-    if (!dim)
-        return interp_break(I, c->node, RULE_TNG203, "%s without dim", c->full);
-    if (!tl_dim_arg(I, dim, rank_of(I, x), c->node, "the cumsum dim", &d) ||
-        !tl_dtype_arg(I, ARG(c, 2, "dtype"), c->node, &dt))
+    if (!tl_dim_arg(I, P(c, "dim"), rank_of(I, x), c->node, "the cumsum dim", &d) ||
+        !tl_dtype_arg(I, P(c, "dtype"), c->node, &dt))
         return unk(I);
     return tl_emit_x(I, OP_CUMSUM, x, &d, 1, 0, dt, c->node);
 }
@@ -244,7 +241,7 @@ Obj *lo_var(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *dim = ARG(c, 1, "dim"), *unb = ARG(c, 2, "unbiased"), *corr = args_kw(c->a, "correction");
+    Obj *dim = P(c, "dim"), *unb = P(c, "unbiased"), *corr = P(c, "correction");
     if (dim && dim->kind == O_BOOL) {   /* torch.var(x, False): unbiased first */
         unb = dim;
         dim = NULL;
@@ -255,7 +252,7 @@ Obj *lo_var(Interp *I, Call *c)
                             c->full, dtype_name(dt));
     int64_t attr[GRAPH_MAX_DIMS + 1], count, cor;
     uint32_t na;
-    if (!stat_dims(I, c, x, dim, ARG(c, 3, "keepdim"), attr, &na, &count))
+    if (!stat_dims(I, c, x, dim, P(c, "keepdim"), attr, &na, &count))
         return unk(I);
     if (corr && !is_none(corr)) {
         if (!tl_const_int(I, corr, c->node, "correction=", &cor))
@@ -264,7 +261,7 @@ Obj *lo_var(Interp *I, Call *c)
         if (!flag_arg(I, unb, c->node, "unbiased=", 1, &cor))
             return unk(I);
     }
-    Obj *xf = stat_input(I, ARG0(c), dt, c->node);
+    Obj *xf = stat_input(I, P0(c), dt, c->node);
     int32_t xv = tl_tv(I, xf, c->node);
     if (xv < 0)
         return unk(I);
@@ -347,16 +344,16 @@ Obj *lo_norm(Interp *I, Call *c)
         return unk(I);
     DType dt = val_at(I, x)->dtype, want;
     double p;
-    Obj *po = c->arg ? ARG(c, 1, "ord") : ARG(c, 1, "p");
+    Obj *po = P_at(c, 1);   /* p (torch.linalg.vector_norm: ord) */
     if (!dtype_is_float(dt))
         return interp_break(I, c->node, RULE_TNG203, "%s of a %s tensor (a floating point one is supported)",
                             c->full, dtype_name(dt));
     int64_t attr[GRAPH_MAX_DIMS + 1], count;
     uint32_t na;
-    if (!norm_order(I, c, po, &p) || !tl_dtype_arg(I, ARG(c, 4, "dtype"), c->node, &want) ||
-        !stat_dims(I, c, x, ARG(c, 2, "dim"), ARG(c, 3, "keepdim"), attr, &na, &count))
+    if (!norm_order(I, c, po, &p) || !tl_dtype_arg(I, P(c, "dtype"), c->node, &want) ||
+        !stat_dims(I, c, x, P(c, "dim"), P(c, "keepdim"), attr, &na, &count))
         return unk(I);
-    Obj *r = vector_norm(I, c, ARG0(c), p, attr, na, want ? want : dt);
+    Obj *r = vector_norm(I, c, P0(c), p, attr, na, want ? want : dt);
     return r ? r : unk(I);
 }
 
@@ -370,29 +367,29 @@ Obj *lo_normalize(Interp *I, Call *c)
         return unk(I);
     DType dt = val_at(I, x)->dtype;
     double p;
-    Obj *dim = ARG(c, 2, "dim"), *eps = ARG(c, 3, "eps");
+    Obj *dim = P(c, "dim"), *eps = P(c, "eps");
     if (!dtype_is_float(dt))
         return interp_break(I, c->node, RULE_TNG203, "%s of a %s tensor (a floating point one is supported)",
                             c->full, dtype_name(dt));
-    if (!norm_order(I, c, ARG(c, 1, "p"), &p) || !tl_known(I, eps, c->node, "eps"))
+    if (!norm_order(I, c, P(c, "p"), &p) || !tl_known(I, eps, c->node, "eps"))
         return unk(I);
     int64_t attr[2] = {1, 1};
     if (!line_dim(I, dim, x, c->node, "the normalize dim", 1, &attr[1]))
         return unk(I);
-    Obj *n = vector_norm(I, c, ARG0(c), p, attr, 2, dt);
+    Obj *n = vector_norm(I, c, P0(c), p, attr, 2, dt);
     int32_t nv = n ? tl_tv(I, n, c->node) : -1;
     if (nv < 0)
         return unk(I);
     int64_t float_bound = 0;
     Obj *den = tl_emit_x(I, OP_CLAMP_MIN, nv, &float_bound, 1, tl_float_arg(eps, 1e-12), DT_UNKNOWN, c->node);
-    return tl_arith(I, OP_DIV, ARG0(c), den, 1.0, c->node, c->full);
+    return tl_arith(I, OP_DIV, P0(c), den, 1.0, c->node, c->full);
 }
 
-/* The tensor argument pos/name of c as a value; -1 after a diagnostic
+/* The tensor parameter name of c as a value; -1 after a diagnostic
  * (silent for an unknown). */
-static int32_t tensor_at(Interp *I, Call *c, size_t pos, const char *name)
+static int32_t tensor_at(Interp *I, Call *c, const char *name)
 {
-    Obj *o = ARG(c, pos, name);
+    Obj *o = P(c, name);
     if (is_tensor(o))
         return tl_tv(I, o, c->node);
     if (!is_unknown(o))
@@ -404,7 +401,7 @@ static int32_t tensor_at(Interp *I, Call *c, size_t pos, const char *name)
  * vec2[None, :] (both 1-d). */
 Obj *lo_outer(Interp *I, Call *c)
 {
-    int32_t a = tl_x0(I, c), b = a < 0 ? -1 : tensor_at(I, c, 1, "vec2");
+    int32_t a = tl_x0(I, c), b = a < 0 ? -1 : tensor_at(I, c, "vec2");
     if (a < 0 || b < 0)
         return unk(I);
     if (rank_of(I, a) != 1 || rank_of(I, b) != 1)
@@ -420,17 +417,17 @@ Obj *lo_outer(Interp *I, Call *c)
  * ignored when beta is 0; half types computed in float32 and rounded once. */
 Obj *lo_baddbmm(Interp *I, Call *c)
 {
-    int32_t x = tl_x0(I, c), b1 = x < 0 ? -1 : tensor_at(I, c, 1, "batch1");
-    int32_t b2 = b1 < 0 ? -1 : tensor_at(I, c, 2, "batch2");
+    int32_t x = tl_x0(I, c), b1 = x < 0 ? -1 : tensor_at(I, c, "batch1");
+    int32_t b2 = b1 < 0 ? -1 : tensor_at(I, c, "batch2");
     if (b2 < 0)
         return unk(I);
     double beta = 1, alpha = 1;
-    Obj *bo = args_kw(c->a, "beta"), *ao = args_kw(c->a, "alpha");
+    Obj *bo = P(c, "beta"), *ao = P(c, "alpha");
     if ((bo && !obj_num_value(bo, &beta)) || (ao && !obj_num_value(ao, &alpha)))
         return interp_break(I, c->node, RULE_TNG205, "beta and alpha must be numbers known at compile time");
     DType dt = val_at(I, b1)->dtype;
-    Obj *m1 = stat_input(I, ARG(c, 1, "batch1"), dt, c->node);
-    Obj *m2 = stat_input(I, ARG(c, 2, "batch2"), dt, c->node);
+    Obj *m1 = stat_input(I, P(c, "batch1"), dt, c->node);
+    Obj *m2 = stat_input(I, P(c, "batch2"), dt, c->node);
     int32_t in[2] = {tl_tv(I, m1, c->node), tl_tv(I, m2, c->node)};
     if (in[0] < 0 || in[1] < 0)
         return unk(I);
@@ -438,7 +435,7 @@ Obj *lo_baddbmm(Interp *I, Call *c)
     if (alpha != 1.0)
         r = tl_arith(I, OP_MUL, r, obj_float(I, alpha), 1.0, c->node, c->full);
     if (beta != 0.0) {
-        Obj *t = stat_input(I, ARG0(c), val_at(I, x)->dtype, c->node);
+        Obj *t = stat_input(I, P0(c), val_at(I, x)->dtype, c->node);
         if (beta != 1.0)
             t = tl_arith(I, OP_MUL, t, obj_float(I, beta), 1.0, c->node, c->full);
         r = tl_arith(I, OP_ADD, t, r, 1.0, c->node, c->full);
@@ -615,12 +612,13 @@ static int ein_pair(Interp *I, EinTerm *a, EinTerm *b, const char *keep, EinTerm
 Obj *lo_einsum(Interp *I, Call *c)
 {
     enum { EIN_MAX = 6 };
-    Obj *eq = ARG(c, 0, "equation");
+    Obj *eq = P(c, "equation"), *opo = P(c, "operands");
     if (!eq || eq->kind != O_STR)
         return is_unknown(eq) ? unk(I) : interp_break(I, c->node, RULE_TNG205, "einsum's equation must be a "
                                                       "string known at compile time");
-    Obj *const *ops = c->a->pos + 1;
-    size_t nops = c->a->npos ? c->a->npos - 1 : 0;
+    /* the operands: several (a tuple), or one: a tensor, or a list of them */
+    Obj *const *ops = is_seq(opo) ? opo->items : &opo;
+    size_t nops = is_seq(opo) ? opo->n : 1;
     if (nops == 1 && is_seq(ops[0])) {
         nops = ops[0]->n;
         ops = ops[0]->items;
@@ -712,11 +710,11 @@ Obj *lo_reduce(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int n = rank_of(I, x);
-    Obj *dim = ARG(c, 1, "dim"), *kd = ARG(c, 2, "keepdim");
-    if (!dim)
-        dim = args_kw(c->a, "axis");
+    Obj *dim = P_if(c, "dim"), *kd = P(c, "keepdim");
+    if (!dim)   /* the overload of numpy's name */
+        dim = P_if(c, "axis");
     DType dt = DT_UNKNOWN;
-    if (c->arg != OP_AMAX && !tl_dtype_arg(I, ARG(c, 3, "dtype"), c->node, &dt))
+    if (!tl_dtype_arg(I, P_if(c, "dtype"), c->node, &dt))
         return unk(I);
     if (dim && tl_dtype_of_obj(dim) != DT_UNKNOWN) {   /* x.sum(torch.float32) */
         dt = tl_dtype_of_obj(dim);
@@ -757,10 +755,7 @@ Obj *lo_softmax(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *dim = ARG(c, 1, "dim");
-    Obj *dto = args_kw(c->a, "dtype");
-    if (!dto)   /* F.softmax(input, dim, _stacklevel, dtype); the others (input, dim, dtype) */
-        dto = args_get(c->a, strncmp(c->full, "torch.nn.functional.", 20) == 0 ? 3 : 2, NULL);
+    Obj *dim = P(c, "dim"), *dto = P(c, "dtype");
     DType dt;
     if (!tl_dtype_arg(I, dto, c->node, &dt))
         return unk(I);
@@ -807,20 +802,20 @@ Obj *lo_layer_norm(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t k;
-    if (!norm_shape_rank(I, ARG(c, 1, "normalized_shape"), c->node, &k))
+    if (!norm_shape_rank(I, P(c, "normalized_shape"), c->node, &k))
         return unk(I);
-    int32_t w = tl_opt_tensor(I, ARG(c, 2, "weight"), c->node, "weight");
-    int32_t b = tl_opt_tensor(I, ARG(c, 3, "bias"), c->node, "bias");
-    if (w < -1 || b < -1 || !tl_known(I, ARG(c, 4, "eps"), c->node, "eps"))
+    int32_t w = tl_opt_tensor(I, P(c, "weight"), c->node, "weight");
+    int32_t b = tl_opt_tensor(I, P(c, "bias"), c->node, "bias");
+    if (w < -1 || b < -1 || !tl_known(I, P(c, "eps"), c->node, "eps"))
         return unk(I);
-    return tl_layer_norm(I, x, k, w, b, tl_float_arg(ARG(c, 4, "eps"), 1e-5), c->node);
+    return tl_layer_norm(I, x, k, w, b, tl_float_arg(P(c, "eps"), 1e-5), c->node);
 }
 
 /* F.embedding(input, weight, padding_idx=None, ...) */
 Obj *lo_embedding(Interp *I, Call *c)
 {
     int32_t ids = tl_x0(I, c);
-    Obj *w = ARG(c, 1, "weight");
+    Obj *w = P(c, "weight");
     if (ids < 0)
         return unk(I);
     int32_t in[2] = {tl_tv(I, w, c->node), ids};
@@ -829,7 +824,7 @@ Obj *lo_embedding(Interp *I, Call *c)
             interp_break(I, c->node, RULE_TNG203, "embedding expects a weight tensor");
         return unk(I);
     }
-    Obj *mn = ARG(c, 3, "max_norm");
+    Obj *mn = P(c, "max_norm");
     if (!is_none(mn))
         return interp_break(I, c->node, RULE_TNG203, "embedding with max_norm (it renormalises the weight in place)");
     return tl_emit1(I, OP_EMBEDDING, in, 2, NULL, 0, 0, 0, DT_UNKNOWN, c->node);
@@ -839,7 +834,7 @@ Obj *lo_embedding(Interp *I, Call *c)
 Obj *lo_rms_norm(Interp *I, Call *c)
 {
     int32_t x = tl_x0(I, c);
-    Obj *g = ARG(c, 1, "gamma");
+    Obj *g = P(c, "gamma");
     if (x < 0)
         return unk(I);
     int32_t in[2] = {x, tl_tv(I, g, c->node)};
@@ -848,9 +843,9 @@ Obj *lo_rms_norm(Interp *I, Call *c)
             interp_break(I, c->node, RULE_TNG203, "npu_rms_norm expects a gamma tensor");
         return unk(I);
     }
-    if (!tl_known(I, ARG(c, 2, "epsilon"), c->node, "epsilon"))
+    if (!tl_known(I, P(c, "epsilon"), c->node, "epsilon"))
         return unk(I);
-    int32_t op = tl_emit(I, OP_RMS_NORM, in, 2, NULL, 0, tl_float_arg(ARG(c, 2, "epsilon"), 1e-6), 0,
+    int32_t op = tl_emit(I, OP_RMS_NORM, in, 2, NULL, 0, tl_float_arg(P(c, "epsilon"), 1e-6), 0,
                          DT_UNKNOWN, c->node);
     if (op < 0)
         return obj_unknown_reported(I);   /* interp_op reported */

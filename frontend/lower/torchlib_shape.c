@@ -41,11 +41,11 @@ Obj *tl_slice_dyn_of(Interp *I, int32_t x, int64_t dim, DimId start_d, int64_t s
 Obj *tl_narrow_dyn(Interp *I, Call *c, int32_t x)
 {
     int64_t dim;
-    if (!tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim))
+    if (!tl_dim_arg(I, P(c, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim))
         return unk(I);
     int64_t s[2];
-    Obj *so = ARG(c, 2, "start"), *lo = ARG(c, 3, "length");
-    if (!so || !lo || !tl_size_item(I, so, c->node, 0, &s[0]) || !tl_size_item(I, lo, c->node, 0, &s[1]))
+    Obj *so = P(c, "start"), *lo = P(c, "length");
+    if (!tl_size_item(I, so, c->node, 0, &s[0]) || !tl_size_item(I, lo, c->node, 0, &s[1]))
         return unk(I);
     DimId end = graph_dim_add(G(I), (DimId)s[0], (DimId)s[1]);
     return tl_slice_dyn_of(I, x, dim, (DimId)s[0], 0, end, 0, 1, c->node);
@@ -58,7 +58,7 @@ Obj *lo_tri(Interp *I, Call *c)
     int64_t k = 0;
     if (x < 0)
         return unk(I);
-    Obj *d = ARG(c, 1, "diagonal");
+    Obj *d = P(c, "diagonal");
     if (d && !tl_const_int(I, d, c->node, "the diagonal", &k))
         return unk(I);
     return tl_emit_x(I, (OpKind)c->arg, x, &k, 1, 0, DT_UNKNOWN, c->node);
@@ -83,7 +83,7 @@ Obj *lo_expand(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t s[GRAPH_MAX_DIMS];
-    int n = tl_sizes_arg(I, c->a, 1, c->arg ? "shape" : "size", c->node, 1, s);
+    int n = tl_sizes_arg(I, P_at(c, 1), c->node, 1, s);   /* size (broadcast_to: shape) */
     if (n < 0)
         return unk(I);
     DimId xd[GRAPH_MAX_DIMS], d[GRAPH_MAX_DIMS];
@@ -107,11 +107,11 @@ Obj *lo_expand(Interp *I, Call *c)
 /* x.expand_as(other) */
 Obj *lo_expand_as(Interp *I, Call *c)
 {
-    int32_t x = tl_x0(I, c), o = tl_tv(I, ARG(c, 1, "other"), c->node);
+    int32_t x = tl_x0(I, c), o = tl_tv(I, P(c, "other"), c->node);
     if (x < 0)
         return unk(I);
     if (o < 0)
-        return is_unknown(ARG(c, 1, "other")) ? unk(I)
+        return is_unknown(P(c, "other")) ? unk(I)
                                                 : interp_break(I, c->node, RULE_TNG203, "expand_as expects a tensor");
     DimId d[GRAPH_MAX_DIMS];
     int n = tl_dims_of(I, o, d);
@@ -126,7 +126,7 @@ Obj *lo_repeat(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t s[GRAPH_MAX_DIMS];
-    int n = tl_sizes_arg(I, c->a, 1, "repeats", c->node, 0, s);
+    int n = tl_sizes_arg(I, P(c, "repeats"), c->node, 0, s);
     if (n < 0)
         return unk(I);
     Graph *g = G(I);
@@ -174,16 +174,14 @@ Obj *lo_repeat_interleave(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *ro = ARG(c, 1, "repeats");
+    Obj *ro = P(c, "repeats");
     if (is_tensor(ro))
         return interp_break(I, c->node, RULE_TNG203, "repeat_interleave with a tensor of repeats (argument "
                             "'repeats': an int is supported; a tensor gives a dynamic output shape)");
     int64_t rs;
-    if (!ro)
-        return interp_break(I, c->node, RULE_TNG203, "repeat_interleave without 'repeats'");
     if (!tl_size_item(I, ro, c->node, 0, &rs))
         return unk(I);
-    Obj *dd = ARG(c, 2, "dim");
+    Obj *dd = P(c, "dim");
     Graph *g = G(I);
     DimId d[GRAPH_MAX_DIMS + 1];
     int n = tl_dims_of(I, x, d);
@@ -228,20 +226,13 @@ Obj *lo_repeat_interleave(Interp *I, Call *c)
     return tl_reshape_to(I, v, out, n, c->node);
 }
 
-/* Dims given as one int, a tuple/list, or varargs pos[from..]; normalised
- * for rank r into out. Returns the count, or -1 after a diagnostic. */
-static int dims_list(Interp *I, Call *c, size_t from, const char *kw, int r, int64_t *out, int max)
+/* Dims given as one int or a tuple/list (what `int... dims` binds: the
+ * varargs, or one sequence), NULL: none; normalised for rank r into out.
+ * Returns the count, or -1 after a diagnostic. */
+static int dims_list(Interp *I, Call *c, Obj *one, int r, int64_t *out, int max)
 {
-    Obj *one = ARG(c, from, kw);
-    Obj *const *items = &one;
-    size_t n = one ? 1 : 0;
-    if (one && is_seq(one)) {
-        items = one->items;
-        n = one->n;
-    } else if (c->a->npos > from + 1) {
-        items = c->a->pos + from;
-        n = c->a->npos - from;
-    }
+    Obj *const *items = is_seq(one) ? one->items : &one;
+    size_t n = is_seq(one) ? one->n : one != NULL;
     if ((int)n > max) {
         interp_break(I, c->node, RULE_TNG206, "%s: more than %d dims", c->full, max);
         return -1;
@@ -267,7 +258,7 @@ Obj *lo_flip(Interp *I, Call *c)
             return interp_break(I, c->node, RULE_TNG206, "%s needs a tensor of at least %d dims", c->full,
                                 (int)dims[0] + 1);
         n = 1;
-    } else if ((n = dims_list(I, c, 1, "dims", rank_of(I, x), dims, GRAPH_MAX_DIMS)) < 0) {
+    } else if ((n = dims_list(I, c, P(c, "dims"), rank_of(I, x), dims, GRAPH_MAX_DIMS)) < 0) {
         return unk(I);
     }
     return tl_emit_x(I, OP_FLIP, x, dims, (uint32_t)n, 0, DT_UNKNOWN, c->node);
@@ -280,9 +271,7 @@ Obj *lo_roll(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *so = ARG(c, 1, "shifts"), *dd = ARG(c, 2, "dims");
-    if (!so)
-        return interp_break(I, c->node, RULE_TNG203, "roll without 'shifts'");
+    Obj *so = P(c, "shifts"), *dd = P(c, "dims");
     Obj *const *items = is_seq(so) ? so->items : &so;
     size_t ns = is_seq(so) ? so->n : 1;
     int64_t shifts[GRAPH_MAX_ATTRS / 2], dims[GRAPH_MAX_ATTRS / 2], attr[GRAPH_MAX_ATTRS];
@@ -306,7 +295,7 @@ Obj *lo_roll(Interp *I, Call *c)
         int32_t r = tl_tv(I, tl_emit_x(I, OP_ROLL, v, attr, 2, 0, DT_UNKNOWN, c->node), c->node);
         return r < 0 ? unk(I) : tl_reshape_to(I, r, d, n, c->node);
     }
-    int nd = dims_list(I, c, 2, "dims", rank_of(I, x), dims, GRAPH_MAX_ATTRS / 2);
+    int nd = dims_list(I, c, P(c, "dims"), rank_of(I, x), dims, GRAPH_MAX_ATTRS / 2);
     if (nd < 0)
         return unk(I);
     if ((size_t)nd != ns)
@@ -327,9 +316,7 @@ Obj *lo_movedim(Interp *I, Call *c)
         return unk(I);
     int r = rank_of(I, x);
     int64_t src[GRAPH_MAX_DIMS], dst[GRAPH_MAX_DIMS], perm[GRAPH_MAX_DIMS];
-    Obj *so = ARG(c, 1, "source"), *doo = ARG(c, 2, "destination");
-    if (!so || !doo)
-        return interp_break(I, c->node, RULE_TNG203, "%s needs 'source' and 'destination'", c->full);
+    Obj *so = P(c, "source"), *doo = P(c, "destination");
     Obj *const *si = is_seq(so) ? so->items : &so, *const *di = is_seq(doo) ? doo->items : &doo;
     size_t ns = is_seq(so) ? so->n : 1, nd = is_seq(doo) ? doo->n : 1;
     if (ns != nd || (int)ns > r)
@@ -354,7 +341,7 @@ Obj *lo_movedim(Interp *I, Call *c)
             k++;
         perm[i] = k++;
     }
-    return tl_permute_of(I, ARG0(c), x, perm, r, c->node);
+    return tl_permute_of(I, P0(c), x, perm, r, c->node);
 }
 
 /* x.unflatten(dim, sizes) | torch.unflatten: dim split into sizes (one
@@ -367,15 +354,12 @@ Obj *lo_unflatten(Interp *I, Call *c)
     int64_t dim, s[GRAPH_MAX_DIMS];
     DimId d[GRAPH_MAX_DIMS], out[2 * GRAPH_MAX_DIMS];
     int r = tl_dims_of(I, x, d);
-    if (!tl_dim_arg(I, ARG(c, 1, "dim"), r, c->node, "the dim", &dim))
+    if (!tl_dim_arg(I, P(c, "dim"), r, c->node, "the dim", &dim))
         return unk(I);
-    Obj *so = ARG(c, 2, "sizes");
-    if (!so || !is_seq(so))
+    Obj *so = P(c, "sizes");
+    if (!is_seq(so))
         return interp_break(I, c->node, RULE_TNG203, "unflatten expects 'sizes' as a tuple or list");
-    CallArgs one = {0};
-    one.pos = &so;
-    one.npos = 1;
-    int n = tl_sizes_arg(I, &one, 0, NULL, c->node, 1, s);
+    int n = tl_sizes_arg(I, so, c->node, 1, s);
     if (n < 0)
         return unk(I);
     if (n == 0 || r - 1 + n > GRAPH_MAX_DIMS)
@@ -435,7 +419,7 @@ Obj *lo_pad(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *po = ARG(c, 1, "pad"), *mo = ARG(c, 2, "mode"), *vo = ARG(c, 3, "value");
+    Obj *po = P(c, "pad"), *mo = P(c, "mode"), *vo = P(c, "value");
     static const char *const modes[] = {"constant", "replicate", "reflect", "circular"};
     int mode = -1;
     for (int m = 0; m < 4 && mo && mo->kind == O_STR; m++)
@@ -459,7 +443,7 @@ Obj *lo_pad(Interp *I, Call *c)
     if (vo && !is_none(vo) && !tl_fill_value(I, vo, c->node, &value))
         return unk(I);
     DType dt = val_at(I, x)->dtype;
-    Obj *cur = ARG0(c);
+    Obj *cur = P0(c);
     for (size_t p = 0; p < po->n / 2; p++) {
         int64_t lo, hi, dim = r - 1 - (int64_t)p;
         if (!tl_const_int(I, po->items[2 * p], c->node, "a pad amount", &lo) ||
@@ -511,11 +495,12 @@ Obj *lo_reshape(Interp *I, Call *c)
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
-    Obj *d1 = ARG(c, 1, "dtype");
-    if (c->a->npos == 2 && tl_dtype_of_obj(d1) != DT_UNKNOWN)
+    /* x.view(dtype) is an overload of its own: the argument's value decides */
+    Obj *d1 = P_at(c, 1);   /* view: dtype or size; reshape: shape */
+    if (tl_dtype_of_obj(d1) != DT_UNKNOWN)
         return interp_break(I, c->node, RULE_TNG203, "view(dtype) reinterprets memory");
     int64_t attr[GRAPH_MAX_DIMS];
-    int n = tl_sizes_arg(I, c->a, 1, "shape", c->node, 1, attr);
+    int n = tl_sizes_arg(I, d1, c->node, 1, attr);
     if (n < 0)
         return unk(I);
     return tl_emit_x(I, OP_RESHAPE, x, attr, (uint32_t)n, 0, DT_UNKNOWN, c->node);
@@ -524,7 +509,7 @@ Obj *lo_reshape(Interp *I, Call *c)
 /* x.view_as(other) | x.reshape_as(other) */
 Obj *lo_reshape_as(Interp *I, Call *c)
 {
-    int32_t x = tl_x0(I, c), o = tl_tv(I, ARG(c, 1, "other"), c->node);
+    int32_t x = tl_x0(I, c), o = tl_tv(I, P(c, "other"), c->node);
     if (x < 0 || o < 0)
         return unk(I);
     DimId d[GRAPH_MAX_DIMS];
@@ -540,17 +525,18 @@ Obj *lo_transpose(Interp *I, Call *c)
         return unk(I);
     int n = rank_of(I, x);
     int64_t d0, d1;
-    if (!tl_dim_arg(I, ARG(c, 1, "dim0"), n, c->node, "a transpose dim", &d0) ||
-        !tl_dim_arg(I, ARG(c, 2, "dim1"), n, c->node, "a transpose dim", &d1))
+    /* dim0, dim1 (swapaxes: axis0, axis1) */
+    if (!tl_dim_arg(I, P_at(c, 1), n, c->node, "a transpose dim", &d0) ||
+        !tl_dim_arg(I, P_at(c, 2), n, c->node, "a transpose dim", &d1))
         return unk(I);
     if (n == 0)
-        return ARG0(c);
+        return P0(c);
     int64_t perm[GRAPH_MAX_DIMS];
     for (int i = 0; i < n; i++)
         perm[i] = i;
     perm[d0] = d1;
     perm[d1] = d0;
-    return tl_permute_of(I, ARG0(c), x, perm, n, c->node);
+    return tl_permute_of(I, P0(c), x, perm, n, c->node);
 }
 
 /* x.permute(*dims) | x.permute(dims) | torch.permute(x, dims) */
@@ -560,25 +546,18 @@ Obj *lo_permute(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int n = rank_of(I, x);
-    Obj *const *items;
-    size_t cnt;
-    Obj *one = c->a->npos > 1 ? c->a->pos[1] : args_kw(c->a, "dims");
+    Obj *one = P(c, "dims");
     if (!tl_known(I, one, c->node, "the permutation"))
         return unk(I);
-    if (one && is_seq(one) && c->a->npos <= 2) {
-        items = one->items;
-        cnt = one->n;
-    } else {
-        items = c->a->npos > 1 ? c->a->pos + 1 : NULL;
-        cnt = c->a->npos > 1 ? c->a->npos - 1 : 0;
-    }
+    Obj *const *items = is_seq(one) ? one->items : &one;
+    size_t cnt = is_seq(one) ? one->n : 1;
     if ((int)cnt != n)
         return interp_break(I, c->node, RULE_TNG206, "permute of a %d-d tensor with %zu dims", n, cnt);
     int64_t perm[GRAPH_MAX_DIMS];
     for (size_t i = 0; i < cnt; i++)
         if (!tl_dim_arg(I, items[i], n, c->node, "a permute dim", &perm[i]))
             return unk(I);
-    return tl_permute_of(I, ARG0(c), x, perm, n, c->node);
+    return tl_permute_of(I, P0(c), x, perm, n, c->node);
 }
 
 /* x.t() | torch.t(x): 0-d and 1-d tensors are returned as they are */
@@ -589,7 +568,7 @@ Obj *lo_t(Interp *I, Call *c)
         return unk(I);
     if (rank_of(I, x) > 2)
         return interp_break(I, c->node, RULE_TNG206, "t() expects a tensor of at most 2 dims");
-    return tl_transpose_last2(I, ARG0(c), x, c->node);
+    return tl_transpose_last2(I, P0(c), x, c->node);
 }
 
 /* x.contiguous() */
@@ -609,7 +588,7 @@ Obj *lo_clone(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     if (!interp_tracing(I))
-        return ARG0(c);   /* host tensors are shapes only */
+        return P0(c);   /* host tensors are shapes only */
     return tl_emit_x(I, OP_CLONE, x, NULL, 0, 0, DT_UNKNOWN, c->node);
 }
 
@@ -620,7 +599,7 @@ Obj *lo_unsqueeze(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t d;
-    if (!tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x) + 1, c->node, "the unsqueeze dim", &d))
+    if (!tl_dim_arg(I, P(c, "dim"), rank_of(I, x) + 1, c->node, "the unsqueeze dim", &d))
         return unk(I);
     return tl_unsqueeze_at(I, x, d, c->node);
 }
@@ -634,7 +613,7 @@ Obj *lo_squeeze(Interp *I, Call *c)
     DimId d[GRAPH_MAX_DIMS];
     int n = tl_dims_of(I, x, d);
     uint8_t drop[GRAPH_MAX_DIMS] = {0};
-    Obj *dim = ARG(c, 1, "dim");
+    Obj *dim = P(c, "dim");
     if (is_none(dim)) {
         for (int i = 0; i < n; i++) {
             int64_t v;
@@ -666,7 +645,7 @@ Obj *lo_squeeze(Interp *I, Call *c)
             d[m++] = d[i];
     }
     if (!any)
-        return ARG0(c);
+        return P0(c);
     return tl_reshape_to(I, x, d, m, c->node);
 }
 
@@ -678,7 +657,7 @@ Obj *lo_flatten(Interp *I, Call *c)
         return unk(I);
     DimId d[GRAPH_MAX_DIMS];
     int n = tl_dims_of(I, x, d);
-    Obj *so = ARG(c, 1, "start_dim"), *eo = ARG(c, 2, "end_dim");
+    Obj *so = P(c, "start_dim"), *eo = P(c, "end_dim");
     int64_t s0 = 0, e0 = -1;
     if ((so && !tl_const_int(I, so, c->node, "start_dim", &s0)) || (eo && !tl_const_int(I, eo, c->node, "end_dim", &e0)))
         return unk(I);
@@ -692,7 +671,7 @@ Obj *lo_flatten(Interp *I, Call *c)
     if (s > e)
         return interp_break(I, c->node, RULE_TNG206, "flatten: start_dim comes after end_dim");
     if (s == e)
-        return ARG0(c);
+        return P0(c);
     DimId prod = d[s];
     for (int64_t i = s + 1; i <= e; i++)
         prod = graph_dim_mul(G(I), prod, d[i]);
@@ -713,14 +692,14 @@ Obj *lo_narrow(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int64_t dim, start, len;
-    Obj *so = ARG(c, 2, "start"), *lo = ARG(c, 3, "length");
+    Obj *so = P(c, "start"), *lo = P(c, "length");
     int64_t sc, lc;
     if ((so && so->kind == O_DIM && !graph_dim_const_value(G(I), so->dim, &sc)) ||
         (lo && lo->kind == O_DIM && !graph_dim_const_value(G(I), lo->dim, &lc)))
         return tl_narrow_dyn(I, c, x);
-    if (!tl_dim_arg(I, ARG(c, 1, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim) ||
-        !tl_const_int(I, ARG(c, 2, "start"), c->node, "the narrow start", &start) ||
-        !tl_const_int(I, ARG(c, 3, "length"), c->node, "the narrow length", &len))
+    if (!tl_dim_arg(I, P(c, "dim"), rank_of(I, x), c->node, "the narrow dim", &dim) ||
+        !tl_const_int(I, P(c, "start"), c->node, "the narrow start", &start) ||
+        !tl_const_int(I, P(c, "length"), c->node, "the narrow length", &len))
         return unk(I);
     if (rank_of(I, x) == 0)
         return interp_break(I, c->node, RULE_TNG206, "narrow of a 0-d tensor");
@@ -739,15 +718,15 @@ Obj *lo_narrow(Interp *I, Call *c)
 Obj *lo_cat(Interp *I, Call *c)
 {
     int32_t in[1024];
-    Obj *ts = args_get(c->a, 0, "tensors");
+    Obj *ts = P(c, "tensors");
     int n = tl_tensor_list(I, ts, c->node, c->full, in, (int)NELEM(in));
     if (n < 0)
         return unk(I);
     if (n == 0)
         return interp_break(I, c->node, RULE_TNG206, "%s of an empty list", c->full);
-    Obj *dd = args_get(c->a, 1, "dim");
-    if (!dd)
-        dd = args_kw(c->a, "axis");
+    Obj *dd = P_if(c, "dim");
+    if (!dd)   /* the overload of numpy's name */
+        dd = P(c, "axis");
     int64_t d0 = 0, dim;
     if (dd && !tl_const_int(I, dd, c->node, "the dim", &d0))
         return unk(I);
@@ -765,10 +744,9 @@ Obj *lo_split(Interp *I, Call *c)
     if (x < 0)
         return unk(I);
     int kind = c->arg;   /* 0 split, 1 chunk, 2 unbind */
-    Obj *spec = kind == 2 ? NULL : ARG(c, 1, kind == 1 ? "chunks" : "split_size_or_sections");
-    if (kind == 0 && !spec)
-        spec = args_kw(c->a, "split_size");
-    Obj *dd = ARG(c, kind == 2 ? 1 : 2, "dim");
+    /* chunks; split_size_or_sections (Tensor.split: split_size) */
+    Obj *spec = kind == 2 ? NULL : P_at(c, 1);
+    Obj *dd = P(c, "dim");
     int n = rank_of(I, x);
     int64_t dim = 0, size;
     if (n == 0)

@@ -14,13 +14,16 @@
  * changes. Devices (strings, torch.device, unknown values) are ignored. */
 Obj *lo_to(Interp *I, Call *c)
 {
-    Obj *self = ARG0(c);
+    Obj *self = P0(c);
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
     DType dt = DT_UNKNOWN;
-    for (size_t i = 1; i < c->a->npos; i++) {
-        Obj *o = c->a->pos[i];
+    Obj *args = P(c, "args");   /* the positional arguments after self */
+    Obj *const *items = is_seq(args) ? args->items : &args;
+    size_t n = is_seq(args) ? args->n : args != NULL;
+    for (size_t i = 0; i < n; i++) {
+        Obj *o = items[i];
         if (tl_dtype_of_obj(o) != DT_UNKNOWN) {
             dt = tl_dtype_of_obj(o);
         } else if (is_tensor(o)) {
@@ -34,7 +37,7 @@ Obj *lo_to(Interp *I, Call *c)
             return interp_break(I, c->node, RULE_TNG203, "dtype %s is not supported", o->s);
         }
     }
-    Obj *kd = args_kw(c->a, "dtype");
+    Obj *kd = P(c, "dtype");
     if (kd && !is_none(kd) && !tl_dtype_arg(I, kd, c->node, &dt))
         return unk(I);
     if (dt == DT_UNKNOWN)
@@ -47,13 +50,13 @@ Obj *lo_cast(Interp *I, Call *c)
 {
     if (tl_x0(I, c) < 0)
         return unk(I);
-    return tl_cast_to(I, ARG0(c), (DType)c->arg, c->node);
+    return tl_cast_to(I, P0(c), (DType)c->arg, c->node);
 }
 
 /* x.type_as(other) | x.type(dtype) */
 Obj *lo_type_as(Interp *I, Call *c)
 {
-    Obj *o = ARG(c, 1, c->arg ? "dtype" : "other");
+    Obj *o = P_at(c, 1);   /* type: dtype; type_as: other */
     if (tl_x0(I, c) < 0)
         return unk(I);
     DType dt = DT_UNKNOWN;
@@ -71,18 +74,18 @@ Obj *lo_type_as(Interp *I, Call *c)
         }
         dt = val_at(I, v)->dtype;
     }
-    return tl_cast_to(I, ARG0(c), dt, c->node);
+    return tl_cast_to(I, P0(c), dt, c->node);
 }
 
 /* x.npu() | x.cuda() | x.cpu() | x.detach() | x.clone() | x.requires_grad_() |
  * torch.clone(x) | torch.detach(x): the tensor itself */
 Obj *lo_same(Interp *I, Call *c)
 {
-    Obj *x = ARG0(c);
+    Obj *x = P0(c);
     if (tl_x0(I, c) < 0)
         return unk(I);
     if (streq(c->name, "requires_grad_") && x->t)
-        x->t->requires_grad = obj_flag(ARG(c, 1, "requires_grad"), 1);
+        x->t->requires_grad = obj_flag(P(c, "requires_grad"), 1);
     return x;
 }
 
@@ -97,7 +100,7 @@ Obj *lo_query(Interp *I, Call *c)
     int n = tl_dims_of(I, x, d);
     const char *m = c->name;
     if (streq(m, "size") || streq(m, "shape")) {
-        Obj *dim = ARG(c, 1, "dim");
+        Obj *dim = P(c, "dim");
         if (!dim) {
             Obj *items[GRAPH_MAX_DIMS];
             for (int i = 0; i < n; i++)
@@ -130,7 +133,7 @@ Obj *lo_query(Interp *I, Call *c)
  * version, and dst is returned. */
 Obj *lo_copy(Interp *I, Call *c)
 {
-    Obj *dst = ARG0(c), *src = ARG(c, 1, "src");
+    Obj *dst = P0(c), *src = P(c, "src");
     int32_t in[2] = {tl_x0(I, c), -1};
     if (in[0] < 0)
         return unk(I);
@@ -170,48 +173,20 @@ Obj *lo_create(Interp *I, Call *c)
     int n;
     double fill = c->arg == FILL_ONE ? 1 : 0;
     DType dt;
-    if (!tl_dtype_arg(I, args_kw(c->a, "dtype"), c->node, &dt))
+    if (!tl_dtype_arg(I, P(c, "dtype"), c->node, &dt) || (n = tl_sizes_arg(I, P(c, "size"), c->node, 0, d)) < 0)
         return unk(I);
     if (c->arg == FILL_FULL) {
-        Obj *fo = args_get(c->a, 1, "fill_value");
+        Obj *fo = P(c, "fill_value");
         if (!tl_fill_value(I, fo, c->node, &fill))
-            return unk(I);
-        Obj *size = args_get(c->a, 0, "size");
-        if (!size)
-            return interp_break(I, c->node, RULE_TNG203, "torch.full without a size");
-        CallArgs one = {0};
-        one.pos = &size;
-        one.npos = 1;
-        if ((n = tl_sizes_arg(I, &one, 0, NULL, c->node, 0, d)) < 0)
             return unk(I);
         if (dt == DT_UNKNOWN)
             dt = fill_dtype(fo);
     } else if (c->arg == FILL_RANDINT) {
-        Obj *low = NULL, *size;
-        if (c->a->npos >= 3) {
-            low = c->a->pos[0];
-            size = c->a->pos[2];
-        } else if (c->a->npos == 2) {
-            size = c->a->pos[1];
-            low = args_kw(c->a, "low");
-        } else {
-            low = args_kw(c->a, "low");
-            size = args_kw(c->a, "size");
-        }
-        if (!size)
-            return interp_break(I, c->node, RULE_TNG203, "torch.randint without a size");
+        Obj *low = P_if(c, "low");   /* the overload (low, high, size) */
         if (low && !tl_fill_value(I, low, c->node, &fill))
-            return unk(I);
-        CallArgs one = {0};
-        one.pos = &size;
-        one.npos = 1;
-        if ((n = tl_sizes_arg(I, &one, 0, NULL, c->node, 0, d)) < 0)
             return unk(I);
         if (dt == DT_UNKNOWN)
             dt = DT_I64;
-    } else {
-        if ((n = tl_sizes_arg(I, c->a, 0, "size", c->node, 0, d)) < 0)
-            return unk(I);
     }
     Obj *r = tl_full_of(I, d, n, fill, dt, c->node);
     if (c->arg == FILL_RANDINT || streq(c->name, "empty") || streq(c->name, "randn") || streq(c->name, "rand"))
@@ -229,28 +204,17 @@ Obj *lo_create_like(Interp *I, Call *c)
         return unk(I);
     int is_new = strncmp(c->name, "new_", 4) == 0;
     DType dt;
-    if (!tl_dtype_arg(I, args_kw(c->a, "dtype"), c->node, &dt))
+    if (!tl_dtype_arg(I, P(c, "dtype"), c->node, &dt))
         return unk(I);
     if (dt == DT_UNKNOWN)
         dt = val_at(I, x)->dtype;
     double fill = c->arg == FILL_ONE ? 1 : 0;
-    if (c->arg == FILL_FULL && !tl_fill_value(I, ARG(c, is_new ? 2 : 1, "fill_value"), c->node, &fill))
+    if (c->arg == FILL_FULL && !tl_fill_value(I, P(c, "fill_value"), c->node, &fill))
         return unk(I);
     int64_t d[GRAPH_MAX_DIMS];
     int n;
     if (is_new) {
-        Obj *size = ARG(c, 1, "size");
-        if (!size)
-            return interp_break(I, c->node, RULE_TNG203, "%s without a size", c->full);
-        if (c->arg == FILL_FULL) {
-            CallArgs one = {0};
-            one.pos = &size;
-            one.npos = 1;
-            n = tl_sizes_arg(I, &one, 0, NULL, c->node, 0, d);
-        } else {
-            n = tl_sizes_arg(I, c->a, 1, "size", c->node, 0, d);
-        }
-        if (n < 0)
+        if ((n = tl_sizes_arg(I, P(c, "size"), c->node, 0, d)) < 0)
             return unk(I);
     } else {
         DimId dd[GRAPH_MAX_DIMS];
@@ -310,7 +274,7 @@ static int tensor_data(const Obj *o, int depth, TensorData *td)
  * matter) */
 Obj *lo_tensor(Interp *I, Call *c)
 {
-    Obj *data = args_get(c->a, 0, "data");
+    Obj *data = P(c, "data");
     TensorData td;
     memset(&td, 0, sizeof td);
     td.all_bool = td.all_same = 1;
@@ -321,7 +285,7 @@ Obj *lo_tensor(Interp *I, Call *c)
     if (!td.all_same && interp_tracing(I))
         return interp_break(I, c->node, RULE_TNG203, "torch.tensor of distinct values inside a compiled method");
     DType dt;
-    if (!tl_dtype_arg(I, args_kw(c->a, "dtype"), c->node, &dt))
+    if (!tl_dtype_arg(I, P(c, "dtype"), c->node, &dt))
         return unk(I);
     if (dt == DT_UNKNOWN)
         dt = td.any_float ? DT_F32 : td.all_bool && td.count ? DT_BOOL : DT_I64;
@@ -368,24 +332,8 @@ static int arange_bound(Interp *I, const Obj *o, int32_t node, const char *what,
  * expression, and the step an int known now. */
 Obj *lo_arange(Interp *I, Call *c)
 {
-    CallArgs *a = c->a;
-    Obj *so = NULL, *eo = NULL, *po = args_kw(a, "step");
-    if (a->npos == 1) {
-        eo = a->pos[0];
-        so = args_kw(a, "start");
-    } else if (a->npos >= 2) {
-        so = a->pos[0];
-        eo = a->pos[1];
-        if (a->npos >= 3)
-            po = a->pos[2];
-        if (a->npos > 3)
-            return interp_break(I, c->node, RULE_TNG203, "torch.arange with more than 3 positional arguments");
-    } else {
-        so = args_kw(a, "start");
-        eo = args_kw(a, "end");
-    }
-    if (!eo)
-        return interp_break(I, c->node, RULE_TNG203, "torch.arange without an end");
+    /* the overloads (end) and (start, end, step=1) */
+    Obj *so = P_if(c, "start"), *eo = P(c, "end"), *po = P_if(c, "step");
     double sv = 0, ev = 0, pv = 1;
     int si = 1, ei = 1, pi = 1, sk = 1, ek, pk = 1;
     DimId sd = -1, ed = -1, pd = -1;
@@ -394,7 +342,7 @@ Obj *lo_arange(Interp *I, Call *c)
         (po && !is_none(po) && !(pk = arange_bound(I, po, c->node, "step", &pv, &pi, &pd))))
         return unk(I);
     DType dt;
-    if (!tl_dtype_arg(I, args_kw(a, "dtype"), c->node, &dt))
+    if (!tl_dtype_arg(I, P(c, "dtype"), c->node, &dt))
         return unk(I);
     int all_int = si && ei && pi;
     if (dt == DT_UNKNOWN)
@@ -454,7 +402,7 @@ static Obj *info_obj(Interp *I, const char *cls, DType dt)
  * .resolution .bits | torch.iinfo(dtype): .min .max .bits */
 Obj *lo_finfo(Interp *I, Call *c)
 {
-    Obj *d = args_get(c->a, 0, "type");
+    Obj *d = P(c, "type");
     DType dt = DT_F32;
     if (d && !is_none(d)) {
         if (!tl_known(I, d, c->node, "the dtype"))
