@@ -89,6 +89,61 @@ void sb_put_printable(StrBuf *self, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
 size_t utf8_valid_len(const unsigned char *s, size_t n);
 
+/* ---- the diagnostics sink --------------------------------------------- */
+
+typedef enum Severity { SEV_NOTE, SEV_WARNING, SEV_ERROR } Severity;
+
+/* A diagnostic with no line of a script to point at: about a file (one
+ * that cannot be read or written) or about the run itself. */
+typedef struct SinkMsg {
+    Severity severity;
+    char *file;            /* owned; NULL: about the run */
+    char *msg;             /* owned */
+} SinkMsg;
+
+/*
+ * The one place a compilation's stages report to: the driver makes one
+ * per run and hands it down. It keeps every diagnostic without a source
+ * location in the order reported, counts them by severity, and prints
+ * each on stream as it comes when stream is set (tngc: stderr) as
+ *
+ *     tngc: [FILE: ][warning: |note: ]MESSAGE
+ *
+ * (errors carry no severity word, the form tngc has always printed; the
+ * message is shown by sb_put_printable). The located diagnostics of a
+ * script are Diags (frontend/diag), which the driver prints beside these.
+ */
+typedef struct Sink {
+    VEC(SinkMsg) msgs;
+    size_t errors, warnings;
+    FILE *stream;          /* each message is printed here when reported; NULL: only kept */
+} Sink;
+
+/* An empty sink printing to stream (NULL: keeping only). */
+void sink_init(Sink *self, FILE *stream);
+/* Reports a diagnostic of severity sev about file (NULL: the run). */
+void sink_report(Sink *self, Severity sev, const char *file, const char *fmt, ...);
+void sink_vreport(Sink *self, Severity sev, const char *file, const char *fmt, va_list ap);
+/* sink_report of an error about the run (sink_error(sink, fmt, ...)); of
+ * an error about file; of a warning and of a note about the run. */
+#define sink_error(self, ...) sink_report((self), SEV_ERROR, NULL, __VA_ARGS__)
+#define sink_file_error(self, file, ...) sink_report((self), SEV_ERROR, (file), __VA_ARGS__)
+#define sink_warning(self, ...) sink_report((self), SEV_WARNING, NULL, __VA_ARGS__)
+#define sink_note(self, ...) sink_report((self), SEV_NOTE, NULL, __VA_ARGS__)
+/* Appends "[FILE: ][warning: |note: ]MESSAGE" as it is (no "tngc: ", no
+ * line break): the text another message can quote. */
+void sink_msg_text(const SinkMsg *m, StrBuf *out);
+/* Appends the line sink prints for m: "tngc: ", sink_msg_text shown by
+ * sb_put_printable, a line break. */
+void sink_msg_line(const SinkMsg *m, StrBuf *out);
+/* The newest message, or NULL when there is none. */
+const SinkMsg *sink_last(const Sink *self);
+/* Appends sink_msg_text of the newest message (nothing when there is
+ * none; out->s is set either way): a caller quoting what a stage it ran
+ * reported in a sink of its own. */
+void sink_quote(const Sink *self, StrBuf *out);
+void sink_free(Sink *self);
+
 /* ---- output files ----------------------------------------------------- */
 
 /*
@@ -163,6 +218,9 @@ void fs_rmtree_at(int dirfd, const char *name);
 /* mkdir -p path, new directories 0700 when priv, else 0755; returns 0 or
  * -1 with errno. */
 int fs_mkdirs(const char *path, int priv);
+/* dir as an output folder: made (mkdir -p) unless it is there; 0, or -1
+ * after an error in sink (it is a file, or cannot be made). */
+int fs_output_dir(Sink *sink, const char *dir);
 /* Opens the directory root/rel (rel relative, '/'-separated) one level at
  * a time from root without following a symbolic link at any level below
  * root, creating missing levels (0700) when create; every level below
@@ -189,10 +247,20 @@ void fs_names_free(char **names, size_t n);
  * caches: 32 random bytes kept in $XDG_CONFIG_HOME/tngc/cache-secret
  * (default ~/.config/tngc), created on first use; the file must be a
  * regular file of this user that no one else can read, in a folder no one
- * else can write. Returns 0, or -1 with why (the path and the reason). */
-int fs_cache_secret(unsigned char key[32], char *why, size_t whylen);
+ * else can write. Returns 0, or -1 after one error in sink (the path and
+ * the reason). */
+int fs_cache_secret(unsigned char key[32], Sink *sink);
 
 
+
+/* ---- make depfiles (depfile.c) ----------------------------------------- */
+
+/* Why make cannot name path in a depfile rule ("a newline", "';'"...), or
+ * NULL when it can. */
+const char *make_unsafe(const char *path);
+/* Appends path as make reads it in a rule (make_unsafe(path) is NULL):
+ * blanks, '#' and ':' escaped. */
+void make_path(StrBuf *d, const char *path);
 
 /* ---- string map -------------------------------------------------------- */
 
