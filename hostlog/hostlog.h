@@ -77,7 +77,7 @@
 #ifndef TNGC_FRONTEND_HOSTLOG_H
 #define TNGC_FRONTEND_HOSTLOG_H
 
-#include "../support/support.h"
+#include "../support/sink.h"
 
 #include <stdio.h>
 

@@ -6,6 +6,7 @@
  */
 #define _DEFAULT_SOURCE 1
 #include "support.h"
+#include "sink.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * of a script to point at, kept in order, counted, and printed as they
  * come.
  */
-#include "support.h"
+#include "sink.h"
 
 #include <string.h>
 

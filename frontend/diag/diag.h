@@ -11,7 +11,7 @@
 /* Diagnostics                                                           */
 /* ===================================================================== */
 
-/* Severity: support.h (the sink's, shared with it). */
+/* Severity: support/sink.h (the sink's, shared with it). */
 
 typedef enum RuleId {
 #define RULE(id, sev, name, summary) RULE_##id,

@@ -9,6 +9,7 @@
 #define TNGC_PYTHON_H
 
 #include "../../support/support.h"
+#include "../../support/sink.h"
 
 /* ===================================================================== */
 /* Source files                                                          */

@@ -21,7 +21,7 @@
 
 #include "../../codegen/build.h"
 #include "../../frontend/python/python.h"
-#include "../../support/support.h"
+#include "../../support/sink.h"
 
 /* The line m prints as. */
 static char *line_of(const SinkMsg *m)
