@@ -277,7 +277,8 @@ static int stage_lower(Script *S)
     return interp_run_limited(&S->sf, S->job->entry, &S->job->limits, &S->ir) != 0 ? EXIT_FOUND : EXIT_OK;
 }
 
-/* PLAN: plans each entry's graph; stops at the first that fails. */
+/* PLAN: plans each entry's graph as its --target wants it planned
+ * (target_plan_options); stops at the first that fails. */
 static int stage_plan(Script *S)
 {
     for (size_t i = 0; i < S->ir.nentries; i++) {
