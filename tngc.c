@@ -18,9 +18,11 @@
  * The whole-script stages (LOAD..PLAN) run once; EMIT and BUILD run per
  * entry. Every located problem is a Diag of the script (frontend/diag):
  * printed to stderr in gcc's format with its rule id, or reported in
- * lint's --format. Lines without a location ("tngc: cannot write X") are
- * plain. Options come from one table, options[]: which commands take each,
- * how its value is stored, and its --help lines.
+ * lint's --format. Every problem without a location goes to the run's one
+ * Sink (support/sink.c, made by main, Job.sink), which prints it on
+ * stderr as "tngc: [FILE: ]MESSAGE" ("tngc: cannot write X"). Options come
+ * from one table, options[]: which commands take each, how its value is
+ * stored, and its --help lines.
  *
  * Exit status: 0 success / no errors, 1 errors found (lint; warnings too
  * with --werror), 2 usage or I/O error.
@@ -36,7 +38,6 @@
 #include "codegen/build.h"
 #include "codegen/cesc.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <errno.h>
@@ -90,6 +91,7 @@ typedef struct Job {
     BuildOptions bo;           /* build: -j, --cc, --opt, --no-cache, --kernels, --acl-home */
     const char *cache_dir;     /* build: --cache-dir */
     HostlogOptions hostlog;    /* recompiles: --split-flag, --after */
+    Sink *sink;                /* the run's diagnostics without a location (main's; stderr) */
 } Job;
 
 /* One script on its way through the stages: each stage reads what the
@@ -150,19 +152,16 @@ struct Command {
 
 static int usage_error(const Command *cmd, const char *fmt, ...);
 
-/* Writes "tngc: MESSAGE" and a line break to stream, the message formatted
- * from fmt and shown by sb_put_printable: a path, an option's value or a
- * loader's error that quotes one cannot put control bytes on a terminal. */
+/* Writes "tngc: MESSAGE" and a line break to stream, as the sink prints
+ * (sink_msg_line: shown by sb_put_printable, so that a path or an option's
+ * value cannot put control bytes on a terminal): usage errors before the
+ * run has its sink, and build's result lines on stdout. */
 static void tngc_vsay(FILE *stream, const char *fmt, va_list ap)
 {
-    StrBuf msg = {0}, shown = {0};
-    sb_vprintf(&msg, fmt, ap);
-    sb_puts(&shown, "tngc: ");
-    sb_put_printable(&shown, msg.s ? msg.s : "", msg.len);
-    sb_putc(&shown, '\n');
-    fwrite(shown.s, 1, shown.len, stream);
-    sb_free(&msg);
-    sb_free(&shown);
+    Sink line;
+    sink_init(&line, stream);
+    sink_vreport(&line, SEV_ERROR, NULL, fmt, ap);
+    sink_free(&line);
 }
 
 static void tngc_say(FILE *stream, const char *fmt, ...)
@@ -255,11 +254,8 @@ static int stage_load(Script *S, const Job *job, const char *file)
     memset(S, 0, sizeof *S);
     S->job = job;
     S->file = file;
-    char err[512];
-    if (scanfile_load_with(&S->sf, file, job->modules, err, sizeof err) != 0) {
-        tngc_say(stderr, "%s", err);
+    if (scanfile_load_with(&S->sf, file, job->modules, job->sink) != 0)
         return EXIT_USAGE;
-    }
     S->loaded = 1;
     return EXIT_OK;
 }
@@ -281,25 +277,15 @@ static int stage_lower(Script *S)
     return interp_run_limited(&S->sf, S->job->entry, &S->job->limits, &S->ir) != 0 ? EXIT_FOUND : EXIT_OK;
 }
 
-/* PLAN: plans each entry's graph; stops at the first that fails. */
+/* PLAN: plans each entry's graph as its --target wants it planned
+ * (target_plan_options); stops at the first that fails. */
 static int stage_plan(Script *S)
 {
     for (size_t i = 0; i < S->ir.nentries; i++) {
         Plan p;
-        PlanOptions popt = {codegen_op_type, codegen_dtype_name, 0, 0};  /* static kernels are named as the manifests name them */
-        /* the CPU target (the default; tngc plan shows its plan) keeps
-         * branches too small for a thread hand-off on stream 0, and
-         * computes constants once at create (ACL runs them in every call) */
-        int cpu = S->job->target && strcmp(S->job->target->name, "cpu") == 0;
-        if (cpu && !S->job->streams_as_written)
-            popt.handoff_ns = PLAN_HANDOFF_NS;
-        /* user matmul kernels take dense operands: no strided views */
-        for (size_t u = 0; u < S->job->user_ops.n; u++)
-            if (S->job->user_ops.v[u] && (!strcmp(S->job->user_ops.v[u], "mm") ||
-                                          !strcmp(S->job->user_ops.v[u], "bmm") ||
-                                          !strcmp(S->job->user_ops.v[u], "matmul")))
-                popt.dense_matmuls = 1;
-        int rc = plan_build_for(&p, S->ir.entries[i], &popt, cpu, &S->sf.diags);
+        PlanOptions popt;
+        int at_create = target_plan_options(S->job->target, &S->job->user_ops, S->job->streams_as_written, &popt);
+        int rc = plan_build_for(&p, S->ir.entries[i], &popt, at_create, &S->sf.diags);
         VEC_PUSH(S->plans, p);
         if (rc != 0)
             return EXIT_FOUND;
@@ -357,12 +343,12 @@ static int bundle_names_check(Script *S)
         char *n = bundle_name(S->file, &S->plans.v[i], S->plans.n);
         StrBuf why = {0};
         if (!strncmp(n, "tngrt", 5)) {
-            fprintf(stderr, "tngc: the bundle name '%s' (from the script's file name) would shadow the runtime's "
-                            "headers (tngrt*.h): rename the script\n", n);
+            sink_error(S->job->sink, "the bundle name '%s' (from the script's file name) would shadow the runtime's "
+                                     "headers (tngrt*.h): rename the script", n);
             status = EXIT_USAGE;
         } else if (cesc_reserved_name(n, &why)) {
-            fprintf(stderr, "tngc: the bundle name '%s' (from the script's file name) cannot name a bundle: %s; "
-                            "rename the script\n", n, why.s);
+            sink_error(S->job->sink, "the bundle name '%s' (from the script's file name) cannot name a bundle: %s; "
+                                     "rename the script", n, why.s);
             status = EXIT_USAGE;
         }
         sb_free(&why);
@@ -399,28 +385,14 @@ static int stage_emit(Script *S, size_t i, GenOptions *go)
     return rc == 0 ? EXIT_OK : EXIT_FOUND;
 }
 
-static int ensure_dir(const char *dir)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        tngc_say(stderr, "the output directory %s is a file, not a directory", dir);
-        return -1;
-    }
-    if (fs_mkdirs(dir, 0) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        tngc_say(stderr, "cannot create the output directory %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Writes text to dir/name atomically; returns 0 or prints why. */
-static int write_in(const char *dir, const char *name, const StrBuf *text)
+/* Writes text to dir/name atomically; returns 0, or -1 after an error in sink. */
+static int write_in(Sink *sink, const char *dir, const char *name, const StrBuf *text)
 {
     StrBuf path = {0};
     sb_printf(&path, "%s/%s", dir, name);
     int rc = write_file_atomic(path.s, text->s ? text->s : "", text->len);
     if (rc != 0)
-        tngc_say(stderr, "cannot write %s: %s", path.s, strerror(errno));
+        sink_error(sink, "cannot write %s: %s", path.s, strerror(errno));
     sb_free(&path);
     return rc;
 }
@@ -443,22 +415,24 @@ static void user_kernels_missing(Script *S, size_t e, const GenOptions *go, cons
     }
     print_diags(S);
     for (size_t i = from; i < S->files.n; i++)
-        if (strstr(S->files.v[i].name, "_kernels_user.c") && ensure_dir(outdir) == 0 &&
-            write_in(outdir, S->files.v[i].name, &S->files.v[i].text) == 0)
-            tngc_say(stderr, "the stub with their signatures is %s/%s; pass your file with --kernels FILE.c",
-                    outdir, S->files.v[i].name);
+        if (strstr(S->files.v[i].name, "_kernels_user.c") && fs_output_dir(S->job->sink, outdir) == 0 &&
+            write_in(S->job->sink, outdir, S->files.v[i].name, &S->files.v[i].text) == 0)
+            sink_note(S->job->sink, "the stub with their signatures is %s/%s; pass your file with --kernels FILE.c",
+                      outdir, S->files.v[i].name);
 }
 
 /* Prints the TNG215 diagnostics of the user's kernel file against its own
- * text (as the script's are printed against the script's). */
-static void print_file_diags(const char *path, DiagList *diags)
+ * text (as the script's are printed against the script's; against no
+ * text when it cannot be read again). */
+static void print_file_diags(Sink *sink, const char *path, DiagList *diags)
 {
     Source src;
-    char err[256];
-    if (source_load(&src, path, err, sizeof err) != 0 && source_from_text(&src, path, "", 0, err, sizeof err) != 0) {
-        tngc_say(stderr, "%s", err);
+    Sink quiet;   /* unreadable now: the diagnostics are printed without their lines */
+    sink_init(&quiet, NULL);
+    int rc = source_load(&src, path, &quiet);
+    sink_free(&quiet);
+    if (rc != 0 && source_from_text(&src, path, "", 0, sink) != 0)
         return;
-    }
     print_diag_list(&src, diags);
     source_free(&src);
 }
@@ -483,19 +457,15 @@ static int user_kernels_check(Script *S, size_t e, const GenOptions *go, size_t 
         VEC_PUSH(fns, f.s);
     }
     char inc[4096], lib[4096];
-    StrBuf why = {0};
     DiagList kdiags = {0};
     if (build_runtime_find(inc, lib, sizeof inc) != 0) {
-        tngc_say(stderr, "cannot find libtngcrt's headers next to tngc");
+        sink_error(job->sink, "cannot find libtngcrt's headers next to tngc");
         rc = EXIT_USAGE;
-    } else if (usercheck_kernels(job->bo.kernels, inc, &fns, &kdiags, &why) != 0) {
-        if (why.len)
-            tngc_say(stderr, "%s", why.s);
-        print_file_diags(job->bo.kernels, &kdiags);
+    } else if (usercheck_kernels(job->bo.kernels, inc, &fns, &kdiags, job->sink) != 0) {
+        print_file_diags(job->sink, job->bo.kernels, &kdiags);
         rc = EXIT_FOUND;
     }
     diag_free(&kdiags);
-    sb_free(&why);
     for (size_t k = 0; k < fns.n; k++)
         free((char *)fns.v[k]);
 done:
@@ -518,7 +488,7 @@ static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
     int status = user_kernels_check(S, i, go, from);
     if (status != EXIT_OK)
         return status;
-    char entry[4096] = "", err[1024];
+    char entry[4096] = "";
     BuildOptions bo = job->bo;
     bo.cache_dir = cache_dir_of(job, &S->plans.v[i]);
     bo.cache_dir_from_script = !job->cache_dir;
@@ -533,13 +503,11 @@ static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
     bo.nmodules = S->ir.nmodules;
     GenFiles mine = {S->files.v + from, S->files.n - from, 0};
     int hit = 0;
-    int rc = build_bundle(&S->plans.v[i], go, &mine, &bo, &hit, err, sizeof err);
+    int rc = build_bundle(&S->plans.v[i], go, &mine, &bo, &hit, job->sink);
     free(mods);
     bo.modules = NULL;
-    if (rc != 0) {
-        tngc_say(stderr, "%s: %s", go->name, err);
+    if (rc != 0)
         return rc == -2 ? EXIT_USAGE : EXIT_FOUND;
-    }
     if (hit)
         tngc_say(stdout, "%s: cache hit (%s): nothing to compile", go->name, entry);
     else if (!build_links_launcher(&bo))
@@ -605,7 +573,7 @@ static int run_scan(Job *job)
     if (json)
         sb_puts(&out, "]}\n");
     if (write_out(&out) != 0) {
-        tngc_say(stderr, "writing the output: %s", strerror(errno));
+        sink_error(job->sink, "writing the output: %s", strerror(errno));
         status = EXIT_USAGE;
     }
     sb_free(&out);
@@ -632,47 +600,13 @@ static int run_lint(Job *job)
     }
     diag_report_end(&r, 1);
     if (write_out(&out) != 0) {
-        tngc_say(stderr, "writing the output: %s", strerror(errno));
+        sink_error(job->sink, "writing the output: %s", strerror(errno));
         io_error = 1;
     }
     sb_free(&out);
     if (io_error)
         return EXIT_USAGE;
     return r.errors || (job->werror && r.warnings) ? EXIT_FOUND : EXIT_OK;
-}
-
-/* Writes the manifests of the entries that ask for static kernels. */
-static int plan_manifests(Plan *plans, size_t n, const char *script, int quiet)
-{
-    int written = 0;
-    for (size_t i = 0; i < n; i++) {
-        const EntryConfig *c = &plans[i].g->cfg;
-        if (!c->static_kernel || !c->mode || strcmp(c->mode, "reduce-overhead") != 0)
-            continue;
-        char *dir = path_dir(script);
-        char *build = NULL;
-        if (!c->build_dir)
-            build = xstrdup(dir);
-        else if (c->build_dir[0] == '/' || !strcmp(dir, "."))
-            build = xstrdup(c->build_dir);
-        else {
-            StrBuf sb = {0};
-            sb_printf(&sb, "%s/%s", dir, c->build_dir);
-            build = sb.s;
-        }
-        char err[512];
-        int rc = manifest_write(&plans[i], build, err, sizeof err);
-        free(dir);
-        free(build);
-        if (rc != 0) {
-            tngc_say(stderr, "%s: %s", plans[i].g->name, err);
-            return -1;
-        }
-        written++;
-    }
-    if (!written && !quiet)
-        tngc_say(stderr, "no entry runs in reduce-overhead mode with _aclnn_static_shape_kernel = True: no manifest written");
-    return 0;
 }
 
 /* The plans of S in --format: the text dump, JSON or Graphviz. */
@@ -702,9 +636,6 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
     }
 }
 
-static const char *make_unsafe(const char *path);
-static void make_path(StrBuf *d, const char *path);
-
 /* The rest of a depfile after its targets: ": SCRIPT MODULE...", then an
  * empty rule for each file read, so make does not fail when one is
  * deleted or renamed. */
@@ -731,7 +662,7 @@ static int write_plan_depfile(const Script *S)
 {
     const Job *job = S->job;
     if (!job->out && !job->dep_target) {
-        tngc_say(stderr, "-MF: the depfile needs a target: -o FILE or -MT TARGET");
+        sink_error(job->sink, "-MF: the depfile needs a target: -o FILE or -MT TARGET");
         return -1;
     }
     const char *why = NULL, *bad = NULL;
@@ -742,8 +673,7 @@ static int write_plan_depfile(const Script *S)
     if (why) {
         StrBuf shown = {0};
         sb_json_str(&shown, bad, strlen(bad));
-        tngc_say(stderr, "-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MF",
-                shown.s, why);
+        sink_error(job->sink, "-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MF", shown.s, why);
         sb_free(&shown);
         return -1;
     }
@@ -758,7 +688,7 @@ static int write_plan_depfile(const Script *S)
     depfile_prerequisites(&d, S);
     int rc = write_file_atomic(job->depfile, d.s, d.len);
     if (rc != 0)
-        tngc_say(stderr, "cannot write %s: %s", job->depfile, strerror(errno));
+        sink_error(job->sink, "cannot write %s: %s", job->depfile, strerror(errno));
     sb_free(&d);
     return rc;
 }
@@ -777,15 +707,15 @@ static int run_plan(Job *job)
     }
     StrBuf out = {0};
     plan_format(&S, job->format, &out);
-    if (job->manifest && plan_manifests(S.plans.v, S.plans.n, S.file, 0) != 0) {
+    if (job->manifest && manifest_write_entries(S.plans.v, S.plans.n, S.file, 0, job->sink) != 0) {
         status = EXIT_USAGE;
     } else if (job->out) {
         if (write_file_atomic(job->out, out.s ? out.s : "", out.len) != 0) {
-            tngc_say(stderr, "cannot write %s: %s", job->out, strerror(errno));
+            sink_error(job->sink, "cannot write %s: %s", job->out, strerror(errno));
             status = EXIT_USAGE;
         }
     } else if (write_out(&out) != 0) {
-        tngc_say(stderr, "writing the output: %s", strerror(errno));
+        sink_error(job->sink, "writing the output: %s", strerror(errno));
         status = EXIT_USAGE;
     }
     if (status == EXIT_OK && job->depfile && write_plan_depfile(&S) != 0)
@@ -795,81 +725,28 @@ static int run_plan(Job *job)
     return status;
 }
 
-/* Stages text as name in out; returns 0 or prints why. */
-static int stage_in(OutSet *out, const char *name, const StrBuf *text)
+/* Stages text as name in out; returns 0, or -1 after an error in sink. */
+static int stage_in(Sink *sink, OutSet *out, const char *name, const StrBuf *text)
 {
     int rc = outset_add(out, name, text->s ? text->s : "", text->len, 0);
     if (rc != 0)
-        tngc_say(stderr, "cannot write %s/%s: %s", out->dir, name, strerror(errno));
+        sink_error(sink, "cannot write %s/%s: %s", out->dir, name, strerror(errno));
     return rc;
 }
 
-/* Commits out; returns 0 or prints why. */
-static int commit_out(OutSet *out)
+/* Commits out; returns 0, or -1 after an error in sink. */
+static int commit_out(Sink *sink, OutSet *out)
 {
     const char *failed;
     int rc = outset_commit(out, &failed);
     if (rc != 0)
-        tngc_say(stderr, "cannot write %s/%s: %s", out->dir, failed ? failed : "(the commit journal)",
-                strerror(errno));
+        sink_error(sink, "cannot write %s/%s: %s", out->dir, failed ? failed : "(the commit journal)",
+                   strerror(errno));
     return rc;
 }
 
-/*
- * Why make cannot name path in a depfile rule, or NULL when it can. Found
- * by feeding every byte through GNU make 4.3 (tests/security/t_depfile.sh):
- * control bytes end the line or the word (a newline, or a CR that make
- * reads as one, starts a new rule or variable assignment: injection), and
- * these have no escape: ';' starts a recipe, '=' an assignment, '$' is
- * expanded again under .SECONDEXPANSION, '%' makes a pattern rule, '|' an
- * order-only list, '*' '?' '[' are globs; a leading '~' is a home
- * directory; a trailing blank, backslash, '&' (grouped targets) or ')'
- * (an archive member) changes the word.
- */
-static const char *make_unsafe(const char *path)
-{
-    size_t n = strlen(path);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)path[i];
-        if (c < 0x20 || c == 0x7f)
-            return c == '\n' ? "a newline" : c == '\r' ? "a carriage return" : c == '\t' ? "a tab" : "a control character";
-        if (strchr(";=$%|*?[", c))
-            return c == ';' ? "';'" : c == '=' ? "'='" : c == '$' ? "'$'" : c == '%' ? "'%'" : c == '|' ? "'|'"
-                 : "a wildcard ('*', '?' or '[')";
-    }
-    if (n == 0)
-        return "an empty path";
-    if (path[0] == '~')
-        return "a leading '~'";
-    if (strchr(" \\&)", path[n - 1]))
-        return "a trailing ' ', '\\', '&' or ')'";
-    return NULL;
-}
-
-/* Appends path as make reads it in a rule (make_unsafe(path) is NULL): a
- * blank, '#' or ':' escaped with a backslash, and the backslashes right
- * before one doubled, as GNU make unescapes them. */
-static void make_path(StrBuf *d, const char *path)
-{
-    if (make_unsafe(path))
-        TNGC_BUG("make_path: '%s' was not checked", path);
-    for (const char *c = path; *c; c++) {
-        if (*c == '\\') {
-            size_t run = strspn(c, "\\");
-            int special = c[run] == ' ' || c[run] == '#' || c[run] == ':';
-            for (size_t k = 0; k < run * (special ? 2 : 1); k++)
-                sb_putc(d, '\\');
-            c += run - 1;
-            continue;
-        }
-        if (*c == ' ' || *c == '#' || *c == ':')
-            sb_putc(d, '\\');
-        sb_putc(d, *c);
-    }
-}
-
 /* Refuses (one line) paths that a depfile cannot name; 0 when all can. */
-static int check_make_paths(const char *outdir, const char *file)
+static int check_make_paths(Sink *sink, const char *outdir, const char *file)
 {
     const char *paths[2] = {outdir, file};
     for (int i = 0; i < 2; i++) {
@@ -880,8 +757,8 @@ static int check_make_paths(const char *outdir, const char *file)
         if (why) {
             StrBuf shown = {0};
             sb_json_str(&shown, paths[i], strlen(paths[i]));
-            tngc_say(stderr, "-MD/-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MD",
-                    shown.s, why);
+            sink_error(sink, "-MD/-MF: make cannot name %s in a depfile (it has %s): rename it, or drop -MD", shown.s,
+                       why);
             sb_free(&shown);
             return -1;
         }
@@ -900,8 +777,8 @@ static int write_depfile(const Script *S)
         const char *why = make_unsafe(S->ir.modules[i]->src.path);
         if (why) {
             sb_json_str(&d, S->ir.modules[i]->src.path, strlen(S->ir.modules[i]->src.path));
-            tngc_say(stderr, "-MD/-MF: make cannot name the imported module %s in a depfile (it has %s): "
-                    "rename it, or drop -MD", d.s, why);
+            sink_error(job->sink, "-MD/-MF: make cannot name the imported module %s in a depfile (it has %s): "
+                                  "rename it, or drop -MD", d.s, why);
             sb_free(&d);
             return -1;
         }
@@ -925,7 +802,7 @@ static int write_depfile(const Script *S)
         sb_printf(&path, "%s/%s.d", job->out, S->first);
     int rc = write_file_atomic(path.s, d.s, d.len);
     if (rc != 0)
-        tngc_say(stderr, "cannot write %s: %s", path.s, strerror(errno));
+        sink_error(job->sink, "cannot write %s: %s", path.s, strerror(errno));
     sb_free(&d);
     sb_free(&path);
     return rc;
@@ -939,20 +816,16 @@ static int bundles_ready(Job *job)
 {
     if (job->cmd->last == STAGE_BUILD) {
         if (job->bo.kernels && access(job->bo.kernels, R_OK) != 0) {
-            tngc_say(stderr, "cannot read %s: %s", job->bo.kernels, strerror(errno));
+            sink_error(job->sink, "cannot read %s: %s", job->bo.kernels, strerror(errno));
             return EXIT_USAGE;
         }
-        char why[1024];
-        if (build_target_ready(&job->bo, why, sizeof why) != 0) {
-            tngc_say(stderr, "%s", why);
+        if (build_target_ready(&job->bo, job->sink) != 0)
             return EXIT_USAGE;
-        }
     }
-    if (job->md && check_make_paths(job->out, job->files.v[0]) != 0)
+    if (job->md && check_make_paths(job->sink, job->out, job->files.v[0]) != 0)
         return EXIT_USAGE;
     if (job->md && job->dep_target && make_unsafe(job->dep_target)) {
-        tngc_say(stderr, "-MT: make cannot name that target in a depfile (it has %s)",
-                make_unsafe(job->dep_target));
+        sink_error(job->sink, "-MT: make cannot name that target in a depfile (it has %s)", make_unsafe(job->dep_target));
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -965,13 +838,10 @@ static int build_prepare(Script *S)
     const Job *job = S->job;
     int status = EXIT_OK;
     for (size_t i = 0; status == EXIT_OK && !job->bo.no_cache && i < S->plans.n; i++) {
-        char err[1024];
-        if (build_cache_check(cache_dir_of(job, &S->plans.v[i]), !job->cache_dir, err, sizeof err) != 0) {
-            tngc_say(stderr, "%s", err);
+        if (build_cache_check(cache_dir_of(job, &S->plans.v[i]), !job->cache_dir, job->sink) != 0)
             status = EXIT_USAGE;
-        }
     }
-    if (status == EXIT_OK && ensure_dir(job->out) != 0)
+    if (status == EXIT_OK && fs_output_dir(job->sink, job->out) != 0)
         status = EXIT_USAGE;
     if (status == EXIT_OK)
         outset_begin(&S->out, job->out);
@@ -982,11 +852,11 @@ static int build_prepare(Script *S)
  * when nothing failed). */
 static int gen_stage_files(Script *S)
 {
-    if (ensure_dir(S->job->out) != 0)
+    if (fs_output_dir(S->job->sink, S->job->out) != 0)
         return EXIT_USAGE;
     outset_begin(&S->out, S->job->out);
     for (size_t i = 0; i < S->files.n; i++)
-        if (stage_in(&S->out, S->files.v[i].name, &S->files.v[i].text) != 0)
+        if (stage_in(S->job->sink, &S->out, S->files.v[i].name, &S->files.v[i].text) != 0)
             return EXIT_USAGE;
     return EXIT_OK;
 }
@@ -1011,14 +881,14 @@ static int run_bundles(Job *job)
         status = script_run_entries(&S, last);
     if (status == EXIT_OK && last == STAGE_EMIT)
         status = gen_stage_files(&S);
-    if (status == EXIT_OK && commit_out(&S.out) != 0)
+    if (status == EXIT_OK && commit_out(job->sink, &S.out) != 0)
         status = EXIT_USAGE;
     int manifests_first = last == STAGE_EMIT;   /* gen's order; build writes the depfile first */
-    if (status == EXIT_OK && manifests_first && plan_manifests(S.plans.v, S.plans.n, S.file, 1) != 0)
+    if (status == EXIT_OK && manifests_first && manifest_write_entries(S.plans.v, S.plans.n, S.file, 1, job->sink) != 0)
         status = EXIT_USAGE;
     if (status == EXIT_OK && job->md && S.first && write_depfile(&S) != 0)
         status = EXIT_USAGE;
-    if (status == EXIT_OK && !manifests_first && plan_manifests(S.plans.v, S.plans.n, S.file, 1) != 0)
+    if (status == EXIT_OK && !manifests_first && manifest_write_entries(S.plans.v, S.plans.n, S.file, 1, job->sink) != 0)
         status = EXIT_USAGE;
     script_free(&S);
     return status;
@@ -1031,7 +901,7 @@ static int run_recompiles(Job *job)
     if (job->out)
         opt.list_path = job->out;
     opt.json = !strcmp(job->format, "json");
-    return hostlog_recompiles(&opt, job->files.v[0], stdout, stderr);
+    return hostlog_recompiles(&opt, job->files.v[0], stdout, job->sink);
 }
 
 /* ===================================================================== */
@@ -1139,7 +1009,7 @@ static int run_dump(Job *job)
         script_free(&S);
     }
     if (write_out(&out) != 0) {
-        tngc_say(stderr, "writing the output: %s", strerror(errno));
+        sink_error(job->sink, "writing the output: %s", strerror(errno));
         status = EXIT_USAGE;
     }
     sb_free(&out);
@@ -1648,8 +1518,7 @@ static int check_bundle_args(Job *job)
             for (int op = 0; op < OP__count; op++)
                 if (!(op_info[op].flags & (OPF_SOURCE | OPF_ALIAS)))
                     sb_printf(&ops, "%s%s", ops.len ? " " : "", op_info[op].name);
-            tngc_say(stderr, "--user-kernel: unknown op '%s'; ops with kernels: %s", job->user_ops.v[k],
-                    ops.s);
+            sink_error(job->sink, "--user-kernel: unknown op '%s'; ops with kernels: %s", job->user_ops.v[k], ops.s);
             sb_free(&ops);
             return EXIT_USAGE;
         }
@@ -1729,7 +1598,10 @@ int main(int argc, char **argv)
     if (!cmd)
         return usage_error(NULL, "unknown command '%s'", name);
     Job job;
+    Sink sink;   /* the one sink of this run */
+    sink_init(&sink, stderr);
     job_init(&job, cmd);
+    job.sink = &sink;
     int status = args_parse(&job, argc - 1, argv + 1);
     if (status < 0) {
         /* plan, gen and build parse within --max-memory too (lint has no budget) */
@@ -1744,5 +1616,6 @@ int main(int argc, char **argv)
     VEC_FREE(job.files);
     VEC_FREE(job.user_ops);
     VEC_FREE(job.import_dirs);
+    sink_free(&sink);
     return status;
 }

@@ -67,13 +67,15 @@ extern char **environ;
 
 /* ---- small file helpers ---------------------------------------------------- */
 
-static int build__check_owner(const char *dir, char *err, size_t errlen);
+static int build__check_owner(const char *dir, Sink *sink, const char *who);
 
-static int build__fail(char *err, size_t errlen, const char *fmt, ...)
+/* Reports an error of the build of who (the bundle; NULL: the run) in
+ * sink; returns -1. */
+static int build__fail(Sink *sink, const char *who, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
+    sink_vreport(sink, SEV_ERROR, who, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -123,24 +125,22 @@ static int build__acl(const BuildOptions *bo)
     return bo->target && !strcmp(bo->target, "acl");
 }
 
-int build_target_ready(BuildOptions *bo, char *why, size_t len)
+int build_target_ready(BuildOptions *bo, Sink *sink)
 {
     if (!build__acl(bo))
         return 0;
     const char *env = getenv("ASCEND_TOOLKIT_HOME");
     const char *home = bo->acl_home ? bo->acl_home : env && *env ? env : NULL;
     if (!home) {
-        snprintf(why, len, "--target acl needs CANN: set ASCEND_TOOLKIT_HOME (or pass --acl-home DIR) to the "
-                           "CANN toolkit whose include/acl/acl.h declares AscendCL");
-        return -1;
+        return build__fail(sink, NULL, "--target acl needs CANN: set ASCEND_TOOLKIT_HOME (or pass --acl-home DIR) "
+                           "to the CANN toolkit whose include/acl/acl.h declares AscendCL");
     }
     char *h = build__path(home, "include/acl/acl.h");
     int ok = access(h, R_OK) == 0;
     free(h);
     if (!ok) {
-        snprintf(why, len, "--target acl: %s (%s) has no include/acl/acl.h: it is not a CANN toolkit", home,
-                 bo->acl_home ? "--acl-home" : "ASCEND_TOOLKIT_HOME");
-        return -1;
+        return build__fail(sink, NULL, "--target acl: %s (%s) has no include/acl/acl.h: it is not a CANN toolkit",
+                           home, bo->acl_home ? "--acl-home" : "ASCEND_TOOLKIT_HOME");
     }
     bo->acl_home = home;
     return 0;
@@ -244,7 +244,7 @@ static int build__status_ok(int st)
 /* Runs the jobs (compiles) with at most jobs at once; returns 0 when all
  * succeed. Progress goes to stderr on a terminal. */
 static int build__run_jobs(Argv *cmds, const char *const *labels, size_t n, int jobs,
-                           char *err, size_t errlen)
+                           Sink *sink, const char *who)
 {
     int tty = isatty(2);
     size_t next = 0, done = 0, running = 0;
@@ -254,7 +254,7 @@ static int build__run_jobs(Argv *cmds, const char *const *labels, size_t n, int 
         while (!failed && next < n && running < (size_t)jobs) {
             pids[next] = build__spawn(&cmds[next]);
             if (pids[next] < 0) {
-                build__fail(err, errlen, "cannot run %s: %s", cmds[next].v[0], strerror(errno));
+                build__fail(sink, who, "cannot run %s: %s", cmds[next].v[0], strerror(errno));
                 failed = 1;
                 done += n - next;
                 next = n;
@@ -280,7 +280,7 @@ static int build__run_jobs(Argv *cmds, const char *const *labels, size_t n, int 
                 done++;
                 if (!build__status_ok(st) && !failed) {
                     failed = 1;
-                    build__fail(err, errlen, "%s failed to compile %s", cmds[i].v[0], labels[i]);
+                    build__fail(sink, who, "%s failed to compile %s", cmds[i].v[0], labels[i]);
                 }
             }
     }
@@ -290,16 +290,16 @@ static int build__run_jobs(Argv *cmds, const char *const *labels, size_t n, int 
     return failed ? -1 : 0;
 }
 
-static int build__run1(Argv *cmd, const char *what, char *err, size_t errlen)
+static int build__run1(Argv *cmd, const char *what, Sink *sink, const char *who)
 {
     pid_t pid = build__spawn(cmd);
     if (pid < 0)
-        return build__fail(err, errlen, "cannot run %s: %s", cmd->v[0], strerror(errno));
+        return build__fail(sink, who, "cannot run %s: %s", cmd->v[0], strerror(errno));
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
-            return build__fail(err, errlen, "%s: %s", what, strerror(errno));
-    return build__status_ok(st) ? 0 : build__fail(err, errlen, "%s failed (%s)", what, cmd->v[0]);
+            return build__fail(sink, who, "%s: %s", what, strerror(errno));
+    return build__status_ok(st) ? 0 : build__fail(sink, who, "%s failed (%s)", what, cmd->v[0]);
 }
 
 /* ---- compiling in a directory ------------------------------------------------- */
@@ -340,7 +340,7 @@ static char *build__runtime_core(const char *lib)
 /* Compiles every TU of files (and the user's kernels) in dir, archives
  * lib<name>.a and links <name>_launcher. */
 static int build__compile(const GenFiles *files, const char *name, const BuildOptions *bo,
-                          const char *dir, const char *inc, const char *lib, char *err, size_t errlen)
+                          const char *dir, const char *inc, const char *lib, Sink *sink, const char *who)
 {
     size_t n = 0, cap = files->n + 1;   /* the generated TUs (a split bundle has several), the user's kernels */
     Argv *cmds = xcalloc(cap, sizeof *cmds);
@@ -373,7 +373,7 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
         argv_push(&cmds[i], objs[i]);
         free(src);
     }
-    int rc = build__run_jobs(cmds, labels, n, bo->jobs > 0 ? bo->jobs : 1, err, errlen);
+    int rc = build__run_jobs(cmds, labels, n, bo->jobs > 0 ? bo->jobs : 1, sink, who);
     for (size_t i = 0; i < n; i++)
         argv_free(&cmds[i]);
 
@@ -388,7 +388,7 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
         for (size_t i = 0; i < n; i++)
             if (!strstr(objs[i], "_launcher.o"))
                 argv_push(&ar, objs[i]);
-        rc = build__run1(&ar, "ar", err, errlen);
+        rc = build__run1(&ar, "ar", sink, who);
         argv_free(&ar);
     }
     if (rc == 0 && link) {
@@ -418,7 +418,7 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             argv_push(&ld, lib);
             argv_words(&ld, "-lopenblas -lpthread -lm");
         }
-        rc = build__run1(&ld, "linking the launcher", err, errlen);
+        rc = build__run1(&ld, "linking the launcher", sink, who);
         argv_free(&ld);
     }
     for (size_t i = 0; i < n; i++) {
@@ -659,18 +659,18 @@ void build_entry_tag(const unsigned char *secret, const StrBuf *key, const StrBu
 
 /* Stages what the entry holds in the output set (committed by the caller,
  * all at once); the launcher is the executable. */
-static int build__entry_install(const Entry *e, int link, OutSet *out, char *err, size_t errlen)
+static int build__entry_install(const Entry *e, int link, OutSet *out, Sink *sink, const char *who)
 {
     for (size_t i = 0; i < e->names.n; i++)
         if (outset_add(out, e->names.v[i], e->data[i].s ? e->data[i].s : "", e->data[i].len,
                        link && i + 1 == e->names.n) != 0)
-            return build__fail(err, errlen, "cannot write %s/%s: %s", out->dir, e->names.v[i], strerror(errno));
+            return build__fail(sink, who, "cannot write %s/%s: %s", out->dir, e->names.v[i], strerror(errno));
     return 0;
 }
 
 /* Stages the products in dir (a build of this process) in the output set. */
 static int build__install(const char *dir, const GenFiles *files, const char *name, int link,
-                          OutSet *out, char *err, size_t errlen)
+                          OutSet *out, Sink *sink, const char *who)
 {
     NameList names = {0};
     char lib[512], exe[512];
@@ -679,7 +679,7 @@ static int build__install(const char *dir, const GenFiles *files, const char *na
     for (size_t i = 0; rc == 0 && i < names.n; i++) {
         char *s = build__path(dir, names.v[i]), *d = build__path(out->dir, names.v[i]);
         if (build__copy(s, out, names.v[i], link && i + 1 == names.n) != 0)
-            rc = build__fail(err, errlen, "cannot write %s: %s", d, strerror(errno));
+            rc = build__fail(sink, who, "cannot write %s: %s", d, strerror(errno));
         free(s);
         free(d);
     }
@@ -687,26 +687,31 @@ static int build__install(const char *dir, const GenFiles *files, const char *na
     return rc;
 }
 
-int build_cache_check(const char *dir, int from_script, char *err, size_t errlen)
+static int build__cache_check(const char *dir, int from_script, Sink *sink, const char *who)
 {
     if (from_script && dir[0] != '/' && path_escapes(dir, strlen(dir)))
-        return build__fail(err, errlen, "the script's cache_dir '%s' has a '..' component: it must stay below the "
+        return build__fail(sink, who, "the script's cache_dir '%s' has a '..' component: it must stay below the "
                            "working directory, or be absolute [TNG153]", dir);
     struct stat st;
     if (stat(dir, &st) != 0 && errno == ENOENT)
         return 0;   /* created by the build */
-    return build__check_owner(dir, err, errlen);
+    return build__check_owner(dir, sink, who);
 }
 
-static int build__check_owner(const char *dir, char *err, size_t errlen)
+int build_cache_check(const char *dir, int from_script, Sink *sink)
+{
+    return build__cache_check(dir, from_script, sink, NULL);
+}
+
+static int build__check_owner(const char *dir, Sink *sink, const char *who)
 {
     struct stat st;
     if (stat(dir, &st) != 0)
-        return build__fail(err, errlen, "cache dir %s: %s", dir, strerror(errno));
+        return build__fail(sink, who, "cache dir %s: %s", dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return build__fail(err, errlen, "cache dir %s is not a directory", dir);
+        return build__fail(sink, who, "cache dir %s is not a directory", dir);
     if (st.st_uid != geteuid())
-        return build__fail(err, errlen, "cache dir %s belongs to another user (uid %u): refusing to use it",
+        return build__fail(sink, who, "cache dir %s belongs to another user (uid %u): refusing to use it",
                            dir, (unsigned)st.st_uid);
     return 0;
 }
@@ -715,22 +720,22 @@ static int build__check_owner(const char *dir, char *err, size_t errlen)
  * With a secret, the directory is a complete cache entry: its products
  * list, key and tag beside the products. */
 static char *build__in_temp(const GenFiles *files, const char *name, const BuildOptions *bo, const char *parent,
-                            const StrBuf *key, const unsigned char *secret, char *err, size_t errlen)
+                            const StrBuf *key, const unsigned char *secret, Sink *sink, const char *who)
 {
     char inc[4096], lib[4096];
     if (build_runtime_find(inc, lib, sizeof inc) != 0) {
-        build__fail(err, errlen, "cannot find libtngcrt.a and its headers next to tngc (build it with make, or install it)");
+        build__fail(sink, who, "cannot find libtngcrt.a and its headers next to tngc (build it with make, or install it)");
         return NULL;
     }
     /* named after this process, so that a later build can tell the
      * leftovers of a killed one from a build in progress */
     if (fs_sweep_dead(parent, ".tngc-build-") > 0)
-        fprintf(stderr, "tngc: warning: removed what a killed build left in %s\n", parent);
+        sink_warning(sink, "removed what a killed build left in %s", parent);
     char tname[64];
     snprintf(tname, sizeof tname, ".tngc-build-%ld-XXXXXX", (long)getpid());
     char *tmpl = build__path(parent, tname);
     if (!mkdtemp(tmpl)) {
-        build__fail(err, errlen, "cannot create a build directory in %s: %s", parent, strerror(errno));
+        build__fail(sink, who, "cannot create a build directory in %s: %s", parent, strerror(errno));
         free(tmpl);
         return NULL;
     }
@@ -738,16 +743,16 @@ static char *build__in_temp(const GenFiles *files, const char *name, const Build
     for (size_t i = 0; rc == 0 && i < files->n; i++) {
         char *p = build__path(tmpl, files->v[i].name);
         if (build__write(p, files->v[i].text.s ? files->v[i].text.s : "", files->v[i].text.len, 0) != 0)
-            rc = build__fail(err, errlen, "cannot write %s: %s", p, strerror(errno));
+            rc = build__fail(sink, who, "cannot write %s: %s", p, strerror(errno));
         free(p);
     }
     if (rc == 0)
-        rc = build__compile(files, name, bo, tmpl, inc, lib, err, errlen);
+        rc = build__compile(files, name, bo, tmpl, inc, lib, sink, who);
     if (rc == 0 && secret) {
         StrBuf prod = {0};
         char tag[2 * SHA256_LEN + 2];
         if (build__products(tmpl, files, name, build_links_launcher(bo), &prod) != 0)
-            rc = build__fail(err, errlen, "cannot read what was built in %s: %s", tmpl, strerror(errno));
+            rc = build__fail(sink, who, "cannot read what was built in %s: %s", tmpl, strerror(errno));
         build__tag(secret, key, &prod, tag);
         strcat(tag, "\n");
         static const char *const meta[] = {"products", "key", "tag"};
@@ -755,7 +760,7 @@ static char *build__in_temp(const GenFiles *files, const char *name, const Build
             char *mp = build__path(tmpl, meta[i]);
             const StrBuf *b = i == 0 ? &prod : key;
             if (build__write(mp, i == 2 ? tag : b->s ? b->s : "", i == 2 ? strlen(tag) : b->len, 0) != 0)
-                rc = build__fail(err, errlen, "cannot write %s: %s", mp, strerror(errno));
+                rc = build__fail(sink, who, "cannot write %s: %s", mp, strerror(errno));
             free(mp);
         }
         sb_free(&prod);
@@ -789,10 +794,10 @@ static char *build__entry_rel(const Plan *p, const StrBuf *key)
 /* Builds without the cache: in a temporary directory in the output
  * directory, staged, then removed. */
 static int build__uncached(const GenFiles *files, const GenOptions *go, const BuildOptions *bo, const StrBuf *key,
-                           char *err, size_t errlen)
+                           Sink *sink, const char *who)
 {
-    char *tmp = build__in_temp(files, go->name, bo, bo->outdir, key, NULL, err, errlen);
-    int rc = tmp ? build__install(tmp, files, go->name, build_links_launcher(bo), bo->out, err, errlen) : -1;
+    char *tmp = build__in_temp(files, go->name, bo, bo->outdir, key, NULL, sink, who);
+    int rc = tmp ? build__install(tmp, files, go->name, build_links_launcher(bo), bo->out, sink, who) : -1;
     if (tmp)
         fs_rmtree(tmp);
     free(tmp);
@@ -800,41 +805,45 @@ static int build__uncached(const GenFiles *files, const GenOptions *go, const Bu
 }
 
 int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
-                 int *cache_hit, char *err, size_t errlen)
+                 int *cache_hit, Sink *sink)
 {
+    const char *who = go->name;
     *cache_hit = 0;
     StrBuf script = {0}, key = {0};
     if (build__read(go->script, &script) != 0) {
         sb_free(&script);
-        return build__fail(err, errlen, "cannot read %s: %s", go->script, strerror(errno));
+        return build__fail(sink, who, "cannot read %s: %s", go->script, strerror(errno));
     }
     build__key(files, go, bo, &script, &key);
     sb_free(&script);
     int rc, link = build_links_launcher(bo);
     unsigned char secret[32];
-    char why[1024];
-    if (!bo->no_cache && fs_cache_secret(secret, why, sizeof why) != 0) {
-        fprintf(stderr, "tngc: warning: building without the cache: %s\n", why);
-        rc = build__uncached(files, go, bo, &key, err, errlen);
-        sb_free(&key);
-        return rc;
+    Sink why;   /* the secret's problem, said as a warning here */
+    sink_init(&why, NULL);
+    int secret_rc = bo->no_cache ? 0 : fs_cache_secret(secret, &why);
+    if (secret_rc != 0) {
+        StrBuf text = {0};
+        sink_quote(&why, &text);
+        sink_warning(sink, "building without the cache: %s", text.s);
+        sb_free(&text);
     }
-    if (bo->no_cache) {
-        rc = build__uncached(files, go, bo, &key, err, errlen);
+    sink_free(&why);
+    if (secret_rc != 0 || bo->no_cache) {
+        rc = build__uncached(files, go, bo, &key, sink, who);
         sb_free(&key);
         return rc;
     }
     const char *cdir = bo->cache_dir;
-    if (build_cache_check(cdir, bo->cache_dir_from_script, err, errlen) != 0) {
+    if (build__cache_check(cdir, bo->cache_dir_from_script, sink, who) != 0) {
         sb_free(&key);
         return -2;
     }
     if (fs_mkdirs(cdir, 1) != 0 && errno != EEXIST) {
-        build__fail(err, errlen, "cannot create cache dir %s: %s", cdir, strerror(errno));
+        build__fail(sink, who, "cannot create cache dir %s: %s", cdir, strerror(errno));
         sb_free(&key);
         return -2;
     }
-    if (build__check_owner(cdir, err, errlen) != 0) {
+    if (build__check_owner(cdir, sink, who) != 0) {
         sb_free(&key);
         return -2;
     }
@@ -848,12 +857,12 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
      * through a link a checkout shipped or another user planted */
     int pfd = fs_open_below(cdir, rel, 1);
     if (pfd < 0) {
-        fprintf(stderr, "tngc: warning: not using the cache entry %s: %s/%s is %s; building without the cache\n",
+        sink_warning(sink, "not using the cache entry %s: %s/%s is %s; building without the cache",
                 entry, cdir, rel,
                 errno == ELOOP ? "or passes through a symbolic link"
                 : errno == EPERM ? "or holds a folder of another user, or one others may write"
                 : strerror(errno));
-        rc = build__uncached(files, go, bo, &key, err, errlen);
+        rc = build__uncached(files, go, bo, &key, sink, who);
         goto done;
     }
     char *parent = build__path(cdir, rel);
@@ -868,7 +877,7 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
         errno = EINVAL;
     }
     if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
-        build__fail(err, errlen, "cannot lock %s.lock: %s", entry, strerror(errno));
+        build__fail(sink, who, "cannot lock %s.lock: %s", entry, strerror(errno));
         rc = -2;
         goto unlock;
     }
@@ -887,28 +896,28 @@ int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, con
         close(efd);
     if (verdict == BUILD_ENTRY_OK) {
         *cache_hit = 1;
-        rc = build__entry_install(&e, link, bo->out, err, errlen);
+        rc = build__entry_install(&e, link, bo->out, sink, who);
         build__entry_free(&e);
     } else if (verdict == BUILD_ENTRY_FOREIGN) {
-        fprintf(stderr, "tngc: warning: ignoring the cache entry %s: it was not written by this user's tngc "
-                        "(left as it is: remove it to cache this build); building without the cache\n", entry);
-        rc = build__uncached(files, go, bo, &key, err, errlen);
+        sink_warning(sink, "ignoring the cache entry %s: it was not written by this user's tngc "
+                     "(left as it is: remove it to cache this build); building without the cache", entry);
+        rc = build__uncached(files, go, bo, &key, sink, who);
     } else {
         if (efd >= 0) {
-            fprintf(stderr, "tngc: warning: removing the broken cache entry %s (its products changed)\n", entry);
+            sink_warning(sink, "removing the broken cache entry %s (its products changed)", entry);
             fs_rmtree_at(pfd, method);
         }
-        char *tmp = build__in_temp(files, go->name, bo, parent, &key, secret, err, errlen);
+        char *tmp = build__in_temp(files, go->name, bo, parent, &key, secret, sink, who);
         const char *tbase = tmp ? strrchr(tmp, '/') + 1 : NULL;
         if (!tmp)
             rc = -1;
         else if (renameat(pfd, tbase, pfd, method) != 0)
-            rc = build__fail(err, errlen, "cannot move the build into %s: %s", entry, strerror(errno));
+            rc = build__fail(sink, who, "cannot move the build into %s: %s", entry, strerror(errno));
         else {
             int nfd = openat(pfd, method, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             rc = nfd >= 0 && build__entry_load(nfd, secret, &key, files, go->name, link, &e, lib, exe) == BUILD_ENTRY_OK
-                     ? build__entry_install(&e, link, bo->out, err, errlen)
-                     : build__fail(err, errlen, "the cache entry %s changed while it was written", entry);
+                     ? build__entry_install(&e, link, bo->out, sink, who)
+                     : build__fail(sink, who, "the cache entry %s changed while it was written", entry);
             build__entry_free(&e);
             if (nfd >= 0)
                 close(nfd);

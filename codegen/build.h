@@ -32,11 +32,12 @@ typedef struct BuildOptions {
  * the sources, lib<name>.a and <name>_launcher in bo->out (the caller
  * commits them with outset_commit, all or nothing).
  * *cache_hit is 1 when nothing was compiled. Returns 0, or -1 (the build
- * failed) or -2 (the cache cannot be used: I/O, ownership, locking) with
- * one line in err.
+ * failed) or -2 (the cache cannot be used: I/O, ownership, locking) after
+ * one error about the bundle (go->name) in sink; what it does about the
+ * cache on the way is said as warnings there.
  */
 int build_bundle(const Plan *p, const GenOptions *go, const GenFiles *files, const BuildOptions *bo,
-                 int *cache_hit, char *err, size_t errlen);
+                 int *cache_hit, Sink *sink);
 
 /* What a cache entry is to a build (build.c says how it is decided):
  * BUILD_ENTRY_OK, a hit; BUILD_ENTRY_BROKEN, this user's but damaged or of
@@ -52,14 +53,14 @@ void build_entry_tag(const unsigned char *secret, const StrBuf *key, const StrBu
 
 /* Checks a cache dir before anything is created: a script's (from_script)
  * relative cache_dir must have no '..' component (TNG153), and an existing
- * one must be a directory of the current user. Returns 0, or -1 with one
- * line in err. */
-int build_cache_check(const char *dir, int from_script, char *err, size_t errlen);
+ * one must be a directory of the current user. Returns 0, or -1 after one
+ * error in sink. */
+int build_cache_check(const char *dir, int from_script, Sink *sink);
 
 /* Checks that the target can be built here: for acl, finds CANN through
  * --acl-home (bo->acl_home) or $ASCEND_TOOLKIT_HOME and records it in
- * bo->acl_home. Returns 0, or -1 with one line in why. */
-int build_target_ready(BuildOptions *bo, char *why, size_t len);
+ * bo->acl_home. Returns 0, or -1 after one error in sink. */
+int build_target_ready(BuildOptions *bo, Sink *sink);
 
 /* Whether a build of bo links <name>_launcher: always for cpu; for acl
  * when CANN's lib64/libascendcl.so is there (else lib<name>.a only). */
@@ -73,9 +74,9 @@ int build_runtime_find(char *inc, char *lib, size_t len);
  * Checks with libclang that the C file `path` defines every function in
  * fns with the type emit_user_kernel_type (headers from inc); returns 0,
  * or -1 with a TNG215 diagnostic per problem (located in `path`) appended
- * to diags, or, when libclang cannot read the file at all, a one-line
- * reason in err.
+ * to diags, or, when libclang cannot read the file at all, an error about
+ * path in sink.
  */
-int usercheck_kernels(const char *path, const char *inc, const NameList *fns, DiagList *diags, StrBuf *err);
+int usercheck_kernels(const char *path, const char *inc, const NameList *fns, DiagList *diags, Sink *sink);
 
 #endif

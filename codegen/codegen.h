@@ -51,6 +51,12 @@ typedef struct Target {
     /* Emits p's bundle (see emit_cpu). */
     int (*emit)(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diags);
     int user_kernels;          /* --user-kernel is possible */
+    /* How the planner plans for it (target_plan_options): */
+    int consts_at_create;      /* constants run once when a bundle is created, not in every call */
+    int64_t handoff_ns;        /* PlanOptions.handoff_ns: a stream whose work costs less than this
+                                * runs on stream 0 (0: every stream keeps its own) */
+    const char *const *dense_user_ops;  /* --user-kernel ops whose kernels read dense operands
+                                         * only (PlanOptions.dense_matmuls); NULL-terminated, or NULL */
 } Target;
 
 /* The target called name, or NULL. */
@@ -59,6 +65,11 @@ const Target *target_find(const char *name);
 const char *target_names(void);
 
 typedef VEC(const char *) NameList;
+
+/* The planner's options for a bundle of target self with the user
+ * kernels user_ops (streams_as_written: no stream cost model); returns
+ * whether its constants run at create (plan_build_for). */
+int target_plan_options(const Target *self, const NameList *user_ops, int streams_as_written, PlanOptions *opt);
 
 /* The op names of user-kernel ops of p in program order of first use
  * (one per kind), appended to names; returns how many. */
@@ -83,8 +94,13 @@ const char *codegen_dtype_name(DType t);
 /* ---- static-kernel manifest (manifest.c) ---- */
 
 /* Writes the static-kernel op-info tree under build_dir (docs/plan-format.md); returns
- * 0, or -1 with a one-line reason in err. */
-int manifest_write(const Plan *self, const char *build_dir, char *err, size_t errlen);
+ * 0, or -1 after one error about the entry (its graph's name) in sink. */
+int manifest_write(const Plan *self, const char *build_dir, Sink *sink);
+/* manifest_write for each of plans[0..n) whose entry asks for static
+ * kernels (reduce-overhead with _aclnn_static_shape_kernel), under its
+ * build_dir taken from the folder of script; a note when none does,
+ * unless quiet. Returns 0, or -1 after the first entry's error. */
+int manifest_write_entries(const Plan *plans, size_t n, const char *script, int quiet, Sink *sink);
 
 /* ---- templates (the files of templates/, embedded by the Makefile) ---- */
 

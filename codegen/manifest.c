@@ -25,12 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static void manifest__err(char *err, size_t errlen, const char *fmt, ...)
+/* Reports an error of the manifests of who (the entry) in sink. */
+static void manifest__err(Sink *sink, const char *who, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
+    sink_vreport(sink, SEV_ERROR, who, fmt, ap);
     va_end(ap);
 }
 
@@ -48,40 +48,40 @@ static int manifest__has_dotdot(const char *path)
 }
 
 /* build_dir must be given, free of "..", an existing writable directory. */
-static int manifest__check_dir(const char *dir, char *err, size_t errlen)
+static int manifest__check_dir(const char *dir, Sink *sink, const char *who)
 {
     struct stat st;
     if (!dir || !*dir) {
-        manifest__err(err, errlen, "static kernel build dir is empty");
+        manifest__err(sink, who, "static kernel build dir is empty");
         return -1;
     }
     if (manifest__has_dotdot(dir)) {
-        manifest__err(err, errlen, "static kernel build dir '%s' contains '..'", dir);
+        manifest__err(sink, who, "static kernel build dir '%s' contains '..'", dir);
         return -1;
     }
     if (stat(dir, &st) != 0) {
-        manifest__err(err, errlen, "static kernel build dir '%s' does not exist", dir);
+        manifest__err(sink, who, "static kernel build dir '%s' does not exist", dir);
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        manifest__err(err, errlen, "static kernel build dir '%s' is not a directory", dir);
+        manifest__err(sink, who, "static kernel build dir '%s' is not a directory", dir);
         return -1;
     }
     if (access(dir, W_OK | X_OK) != 0) {
-        manifest__err(err, errlen, "static kernel build dir '%s' is not writable", dir);
+        manifest__err(sink, who, "static kernel build dir '%s' is not writable", dir);
         return -1;
     }
     return 0;
 }
 
 /* Keys become file names: they must be plain names. */
-static int manifest__check_keys(const Plan *p, char *err, size_t errlen)
+static int manifest__check_keys(const Plan *p, Sink *sink, const char *who)
 {
     for (size_t i = 0; i < p->kernels.n; i++) {
         const char *k = p->kernels.v[i].key;
         TNGC_ASSERT(p->kernels.v[i].op >= 0 && (size_t)p->kernels.v[i].op < p->g->ops.n);
         if (!k || !*k || strchr(k, '/') || !strcmp(k, ".") || !strcmp(k, "..")) {
-            manifest__err(err, errlen, "static kernel %s has no usable file name", k ? k : "(null)");
+            manifest__err(sink, who, "static kernel %s has no usable file name", k ? k : "(null)");
             return -1;
         }
     }
@@ -105,11 +105,11 @@ static long long manifest__source_date_epoch(void)
 }
 
 /* "<timestamp>" into stamp and the pid to use. */
-static int manifest__stamp(char *stamp, size_t n, long *pid, char *err, size_t errlen)
+static int manifest__stamp(char *stamp, size_t n, long *pid, Sink *sink, const char *who)
 {
     long long epoch = manifest__source_date_epoch();
     if (epoch == -2) {
-        manifest__err(err, errlen, "SOURCE_DATE_EPOCH '%s' is not a non-negative integer",
+        manifest__err(sink, who, "SOURCE_DATE_EPOCH '%s' is not a non-negative integer",
                       getenv("SOURCE_DATE_EPOCH"));
         return -1;
     }
@@ -117,7 +117,7 @@ static int manifest__stamp(char *stamp, size_t n, long *pid, char *err, size_t e
     struct tm tm;
     if ((epoch >= 0 && (long long)t != epoch) || !gmtime_r(&t, &tm) ||
         strftime(stamp, n, "%Y%m%d%H%M%S", &tm) == 0) {
-        manifest__err(err, errlen, "cannot format the timestamp of the static kernel outputs");
+        manifest__err(sink, who, "cannot format the timestamp of the static kernel outputs");
         return -1;
     }
     *pid = epoch >= 0 ? 0 : (long)getpid();
@@ -125,15 +125,15 @@ static int manifest__stamp(char *stamp, size_t n, long *pid, char *err, size_t e
 }
 
 /* mkdir 0755; an existing directory is fine. */
-static int manifest__mkdir(const char *path, char *err, size_t errlen)
+static int manifest__mkdir(const char *path, Sink *sink, const char *who)
 {
     struct stat st;
     if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-        manifest__err(err, errlen, "cannot create directory '%s'", path);
+        manifest__err(sink, who, "cannot create directory '%s'", path);
         return -1;
     }
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        manifest__err(err, errlen, "'%s' exists and is not a directory", path);
+        manifest__err(sink, who, "'%s' exists and is not a directory", path);
         return -1;
     }
     return 0;
@@ -189,26 +189,26 @@ static void manifest__kernel_json(const Plan *p, const StaticKernel *k, StrBuf *
 }
 
 /* Writes <dir>/<key>.json atomically. */
-static int manifest__write_one(const char *dir, const char *key, const StrBuf *json, char *err, size_t errlen)
+static int manifest__write_one(const char *dir, const char *key, const StrBuf *json, Sink *sink, const char *who)
 {
     StrBuf path = {0};
     sb_printf(&path, "%s/%s.json", dir, key);
     int rc = write_file_atomic(path.s, json->s, json->len);
     if (rc != 0)
-        manifest__err(err, errlen, "cannot write '%s'", path.s);
+        manifest__err(sink, who, "cannot write '%s'", path.s);
     sb_free(&path);
     return rc;
 }
 
-static int manifest__write_kernels(const Plan *p, const char *sel, const char *dbg, char *err, size_t errlen)
+static int manifest__write_kernels(const Plan *p, const char *sel, const char *dbg, Sink *sink, const char *who)
 {
     for (size_t i = 0; i < p->kernels.n; i++) {
         const StaticKernel *k = &p->kernels.v[i];
         StrBuf json = {0};
         manifest__kernel_json(p, k, &json);
-        int rc = manifest__write_one(dbg, k->key, &json, err, errlen);
+        int rc = manifest__write_one(dbg, k->key, &json, sink, who);
         if (rc == 0 && k->selected)
-            rc = manifest__write_one(sel, k->key, &json, err, errlen);
+            rc = manifest__write_one(sel, k->key, &json, sink, who);
         sb_free(&json);
         if (rc != 0)
             return -1;
@@ -242,19 +242,50 @@ static void manifest__dirs_free(ManifestDirs *d)
     sb_free(&d->dbg);
 }
 
-int manifest_write(const Plan *self, const char *build_dir, char *err, size_t errlen)
+int manifest_write(const Plan *self, const char *build_dir, Sink *sink)
 {
+    const char *who = self->g->name;
     char stamp[64];
     long pid;
-    if (manifest__check_dir(build_dir, err, errlen) != 0 || manifest__check_keys(self, err, errlen) != 0 ||
-        manifest__stamp(stamp, sizeof stamp, &pid, err, errlen) != 0)
+    if (manifest__check_dir(build_dir, sink, who) != 0 || manifest__check_keys(self, sink, who) != 0 ||
+        manifest__stamp(stamp, sizeof stamp, &pid, sink, who) != 0)
         return -1;
     ManifestDirs d = {{0}, {0}, {0}, {0}};
     manifest__dirs(&d, build_dir, stamp, pid);
     int rc = -1;
-    if (manifest__mkdir(d.root.s, err, errlen) == 0 && manifest__mkdir(d.run.s, err, errlen) == 0 &&
-        manifest__mkdir(d.sel.s, err, errlen) == 0 && manifest__mkdir(d.dbg.s, err, errlen) == 0)
-        rc = manifest__write_kernels(self, d.sel.s, d.dbg.s, err, errlen);
+    if (manifest__mkdir(d.root.s, sink, who) == 0 && manifest__mkdir(d.run.s, sink, who) == 0 &&
+        manifest__mkdir(d.sel.s, sink, who) == 0 && manifest__mkdir(d.dbg.s, sink, who) == 0)
+        rc = manifest__write_kernels(self, d.sel.s, d.dbg.s, sink, who);
     manifest__dirs_free(&d);
     return rc;
+}
+
+int manifest_write_entries(const Plan *plans, size_t n, const char *script, int quiet, Sink *sink)
+{
+    int written = 0;
+    for (size_t i = 0; i < n; i++) {
+        const EntryConfig *c = &plans[i].g->cfg;
+        if (!c->static_kernel || !c->mode || strcmp(c->mode, "reduce-overhead") != 0)
+            continue;
+        char *dir = path_dir(script);
+        char *build = NULL;
+        if (!c->build_dir)
+            build = xstrdup(dir);
+        else if (c->build_dir[0] == '/' || !strcmp(dir, "."))
+            build = xstrdup(c->build_dir);
+        else {
+            StrBuf sb = {0};
+            sb_printf(&sb, "%s/%s", dir, c->build_dir);
+            build = sb.s;
+        }
+        int rc = manifest_write(&plans[i], build, sink);
+        free(dir);
+        free(build);
+        if (rc != 0)
+            return -1;
+        written++;
+    }
+    if (!written && !quiet)
+        sink_note(sink, "no entry runs in reduce-overhead mode with _aclnn_static_shape_kernel = True: no manifest written");
+    return 0;
 }

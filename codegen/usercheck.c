@@ -75,7 +75,7 @@ static int usercheck__diags(CXTranslationUnit tu, DiagList *diags)
     return errors;
 }
 
-int usercheck_kernels(const char *path, const char *inc, const NameList *fns, DiagList *diags, StrBuf *err)
+int usercheck_kernels(const char *path, const char *inc, const NameList *fns, DiagList *diags, Sink *sink)
 {
     StrBuf incflag = {0};
     sb_printf(&incflag, "-I%s", inc);
@@ -85,7 +85,7 @@ int usercheck_kernels(const char *path, const char *inc, const NameList *fns, Di
     enum CXErrorCode ec = clang_parseTranslationUnit2(idx, path, args, 3, NULL, 0, CXTranslationUnit_None, &tu);
     int rc = 0;
     if (ec != CXError_Success || !tu) {
-        sb_printf(err, "%s: libclang cannot parse it (error %d)", path, (int)ec);
+        sink_file_error(sink, path, "libclang cannot parse it (error %d)", (int)ec);
         rc = -1;
     } else if (usercheck__diags(tu, diags) > 0) {
         rc = -1;

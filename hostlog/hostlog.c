@@ -196,7 +196,7 @@ typedef struct Scan {
     /* configuration */
     const HostlogOptions *opt;
     const char *log_path;
-    FILE *err;
+    Sink *err;           /* where problems are reported, or NULL */
     FILE *out;           /* list file (temp file or the report stream) */
     Matcher split;
     Matcher flag;
@@ -319,11 +319,13 @@ static void warn_truncated(Scan *s)
     if (s->warned_truncation)
         return;
     s->warned_truncation = 1;
-    if (s->err)
-        fprintf(s->err,
-                "tngc: %s:%llu: warning: op name longer than %d bytes truncated"
-                " (further warnings suppressed)\n",
-                s->log_path, s->line_no, HOSTLOG_NAME_MAX);
+    if (s->err) {
+        StrBuf at = {0};
+        sb_printf(&at, "%s:%llu", s->log_path, s->line_no);
+        sink_report(s->err, SEV_WARNING, at.s, "op name longer than %d bytes truncated (further warnings suppressed)",
+                    HOSTLOG_NAME_MAX);
+        sb_free(&at);
+    }
 }
 
 /* Length of name[0..n) cut back so that it does not end inside a UTF-8
@@ -594,10 +596,11 @@ void hostlog_options_init(HostlogOptions *self)
     self->json = 0;
 }
 
-static int fail(FILE *err, const char *path, const char *reason)
+/* Reports reason about path in sink (when there is one); returns 2. */
+static int fail(Sink *sink, const char *path, const char *reason)
 {
-    if (err)
-        fprintf(err, "tngc: %s: %s\n", path, reason);
+    if (sink)
+        sink_file_error(sink, path, "%s", reason);
     return 2;
 }
 
@@ -608,8 +611,8 @@ static const char *errstr(int e, const char *fallback)
 
 /* Opens the log at path for reading: a regular file only (a device or a
  * FIFO may never end; "-" reads one from stdin on purpose).  Returns the
- * stream, or NULL after one message to err. */
-static FILE *open_log(const char *path, FILE *err)
+ * stream, or NULL after one error in err. */
+static FILE *open_log(const char *path, Sink *err)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
@@ -644,7 +647,8 @@ typedef struct Run {
     HostlogOptions opt;
     const char *shown;     /* the log's name in messages */
     int to_report;         /* the list goes to report ("-o -") */
-    FILE *in, *report, *err;
+    FILE *in, *report;
+    Sink *err;
     Scan *s;
     unsigned char *buf;
     OutFile list;
@@ -819,7 +823,7 @@ static void run_free(Run *r)
 
 /* The phases in order: options, log, scanner, list file, pass, list
  * finished, report; the first that fails ends the run with its status. */
-int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *report, FILE *err)
+int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *report, Sink *err)
 {
     Run r = {.in = stdin, .report = report, .err = err, .list = {.fd = -1}};
     int status = run_options(&r, self, log_path), done = 0;

@@ -77,6 +77,8 @@
 #ifndef TNGC_FRONTEND_HOSTLOG_H
 #define TNGC_FRONTEND_HOSTLOG_H
 
+#include "../support/sink.h"
+
 #include <stdio.h>
 
 /* Longest op name kept, in bytes; longer names are truncated. */
@@ -94,7 +96,7 @@ typedef struct HostlogOptions {
 /* Fills self with the defaults: split_flag "=====iter", after 3, list_path "recompile_op_list.txt", text report. */
 void hostlog_options_init(HostlogOptions *self);
 
-/* Reads the host log at log_path ("-": stdin), writes the list file and the report, and returns the process exit status: 0 success, 2 I/O or input error (one clear message "tngc: PATH: reason" written to err). */
-int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *report, FILE *err);
+/* Reads the host log at log_path ("-": stdin), writes the list file and the report, and returns the process exit status: 0 success, 2 I/O or input error (one error about PATH reported in err, printed "tngc: PATH: reason"). err may be NULL. */
+int hostlog_recompiles(const HostlogOptions *self, const char *log_path, FILE *report, Sink *err);
 
 #endif /* TNGC_FRONTEND_HOSTLOG_H */

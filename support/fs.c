@@ -6,6 +6,7 @@
  */
 #define _DEFAULT_SOURCE 1
 #include "support.h"
+#include "sink.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -246,15 +247,15 @@ void fs_names_free(char **names, size_t n)
 
 #define FS_SECRET_LEN 32
 
-/* Checks and reads the secret file name in dirfd; 0, -1 with why, or 1
- * when it does not exist. */
-static int fs__secret_read(int dirfd, const char *path, unsigned char key[FS_SECRET_LEN], char *why, size_t whylen)
+/* Checks and reads the secret file name in dirfd; 0, -1 after an error in
+ * sink, or 1 when it does not exist. */
+static int fs__secret_read(int dirfd, const char *path, unsigned char key[FS_SECRET_LEN], Sink *sink)
 {
     int fd = openat(dirfd, "cache-secret", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT)
             return 1;
-        snprintf(why, whylen, "%s/cache-secret: %s", path, errno == ELOOP ? "a symbolic link" : strerror(errno));
+        sink_error(sink, "%s/cache-secret: %s", path, errno == ELOOP ? "a symbolic link" : strerror(errno));
         return -1;
     }
     struct stat st;
@@ -272,13 +273,13 @@ static int fs__secret_read(int dirfd, const char *path, unsigned char key[FS_SEC
     if (!bad && n != FS_SECRET_LEN)
         bad = "cannot be read";
     if (bad) {
-        snprintf(why, whylen, "%s/cache-secret: %s", path, bad);
+        sink_error(sink, "%s/cache-secret: %s", path, bad);
         return -1;
     }
     return 0;
 }
 
-int fs_cache_secret(unsigned char key[32], char *why, size_t whylen)
+int fs_cache_secret(unsigned char key[32], Sink *sink)
 {
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
     if (!home || home[0] != '/') {   /* no $HOME (a daemon, a bare CI job): the account's */
@@ -291,24 +292,24 @@ int fs_cache_secret(unsigned char key[32], char *why, size_t whylen)
     else if (home && home[0] == '/')
         sb_printf(&dir, "%s/.config/tngc", home);
     else {
-        snprintf(why, whylen, "no folder for tngc's cache secret: XDG_CONFIG_HOME and HOME are not absolute paths "
+        sink_error(sink, "no folder for tngc's cache secret: XDG_CONFIG_HOME and HOME are not absolute paths "
                               "and the account has no home folder");
         return -1;
     }
     int rc = -1;
     if (fs_mkdirs(dir.s, 1) != 0) {
-        snprintf(why, whylen, "cannot create %s: %s", dir.s, strerror(errno));
+        sink_error(sink, "cannot create %s: %s", dir.s, strerror(errno));
         sb_free(&dir);
         return -1;
     }
     int dfd = open(dir.s, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     if (dfd < 0 || fstat(dfd, &st) != 0) {
-        snprintf(why, whylen, "%s: %s", dir.s, errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+        sink_error(sink, "%s: %s", dir.s, errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
     } else if (st.st_uid != geteuid() || (st.st_mode & 022)) {
-        snprintf(why, whylen, "%s: %s", dir.s,
+        sink_error(sink, "%s: %s", dir.s,
                  st.st_uid != geteuid() ? "belongs to another user" : "others may write into it (chmod 700 it)");
-    } else if ((rc = fs__secret_read(dfd, dir.s, key, why, whylen)) == 1) {
+    } else if ((rc = fs__secret_read(dfd, dir.s, key, sink)) == 1) {
         /* created under a temporary name, then linked into place: two
          * processes that race both end with the one secret that won */
         unsigned char fresh[FS_SECRET_LEN];
@@ -324,11 +325,11 @@ int fs_cache_secret(unsigned char key[32], char *why, size_t whylen)
         if (ok && linkat(dfd, tname, dfd, "cache-secret", 0) != 0 && errno != EEXIST)
             ok = 0;
         unlinkat(dfd, tname, 0);
-        rc = ok ? fs__secret_read(dfd, dir.s, key, why, whylen) : -1;
+        rc = ok ? fs__secret_read(dfd, dir.s, key, sink) : -1;
         if (!ok)
-            snprintf(why, whylen, "cannot create %s/cache-secret: %s", dir.s, strerror(errno));
+            sink_error(sink, "cannot create %s/cache-secret: %s", dir.s, strerror(errno));
         else if (rc == 1) {
-            snprintf(why, whylen, "%s/cache-secret vanished while it was created", dir.s);
+            sink_error(sink, "%s/cache-secret vanished while it was created", dir.s);
             rc = -1;
         }
     }
@@ -336,4 +337,18 @@ int fs_cache_secret(unsigned char key[32], char *why, size_t whylen)
         close(dfd);
     sb_free(&dir);
     return rc;
+}
+
+int fs_output_dir(Sink *sink, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        sink_error(sink, "the output directory %s is a file, not a directory", dir);
+        return -1;
+    }
+    if (fs_mkdirs(dir, 0) != 0 || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        sink_error(sink, "cannot create the output directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
 }

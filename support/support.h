@@ -89,6 +89,9 @@ void sb_put_printable(StrBuf *self, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
 size_t utf8_valid_len(const unsigned char *s, size_t n);
 
+/* The diagnostics sink (sink.h); the file helpers below report to one. */
+typedef struct Sink Sink;
+
 /* ---- output files ----------------------------------------------------- */
 
 /*
@@ -163,6 +166,9 @@ void fs_rmtree_at(int dirfd, const char *name);
 /* mkdir -p path, new directories 0700 when priv, else 0755; returns 0 or
  * -1 with errno. */
 int fs_mkdirs(const char *path, int priv);
+/* dir as an output folder: made (mkdir -p) unless it is there; 0, or -1
+ * after an error in sink (it is a file, or cannot be made). */
+int fs_output_dir(Sink *sink, const char *dir);
 /* Opens the directory root/rel (rel relative, '/'-separated) one level at
  * a time from root without following a symbolic link at any level below
  * root, creating missing levels (0700) when create; every level below
@@ -189,10 +195,20 @@ void fs_names_free(char **names, size_t n);
  * caches: 32 random bytes kept in $XDG_CONFIG_HOME/tngc/cache-secret
  * (default ~/.config/tngc), created on first use; the file must be a
  * regular file of this user that no one else can read, in a folder no one
- * else can write. Returns 0, or -1 with why (the path and the reason). */
-int fs_cache_secret(unsigned char key[32], char *why, size_t whylen);
+ * else can write. Returns 0, or -1 after one error in sink (the path and
+ * the reason). */
+int fs_cache_secret(unsigned char key[32], Sink *sink);
 
 
+
+/* ---- make depfiles (depfile.c) ----------------------------------------- */
+
+/* Why make cannot name path in a depfile rule ("a newline", "';'"...), or
+ * NULL when it can. */
+const char *make_unsafe(const char *path);
+/* Appends path as make reads it in a rule (make_unsafe(path) is NULL):
+ * blanks, '#' and ':' escaped. */
+void make_path(StrBuf *d, const char *path);
 
 /* ---- string map -------------------------------------------------------- */
 

@@ -11,7 +11,7 @@
 /* Diagnostics                                                           */
 /* ===================================================================== */
 
-typedef enum Severity { SEV_NOTE, SEV_WARNING, SEV_ERROR } Severity;
+/* Severity: support/sink.h (the sink's, shared with it). */
 
 typedef enum RuleId {
 #define RULE(id, sev, name, summary) RULE_##id,

@@ -1578,28 +1578,27 @@ static void scan__function(Scanner *s, const Pending *p)
     scan__visit(s, body);
 }
 
-static int scan__file(ScanFile *self, ScanModules *mods, char *err, size_t errlen);
+static int scan__file(ScanFile *self, ScanModules *mods, Sink *sink);
 
-int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen)
+int scanfile_load(ScanFile *self, const char *path, Sink *sink)
 {
-    return scanfile_load_with(self, path, NULL, err, errlen);
+    return scanfile_load_with(self, path, NULL, sink);
 }
 
-int scanfile_load_with(ScanFile *self, const char *path, ScanModules *mods, char *err, size_t errlen)
+int scanfile_load_with(ScanFile *self, const char *path, ScanModules *mods, Sink *sink)
 {
     memset(self, 0, sizeof *self);
-    if (source_load(&self->src, path, err, errlen) != 0)
+    if (source_load(&self->src, path, sink) != 0)
         return -1;
-    return scan__file(self, mods, err, errlen);
+    return scan__file(self, mods, sink);
 }
 
-int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, char *err,
-                       size_t errlen)
+int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, Sink *sink)
 {
     memset(self, 0, sizeof *self);
-    if (source_from_text(&self->src, path, text, len, err, errlen) != 0)
+    if (source_from_text(&self->src, path, text, len, sink) != 0)
         return -1;
-    return scan__file(self, NULL, err, errlen);
+    return scan__file(self, NULL, sink);
 }
 
 /* The module-level names of the file bound to configs and backends, for
@@ -1617,10 +1616,10 @@ static void scan__exports(Scanner *s)
 }
 
 /* Parses and scans self->src (loaded); frees it when the parser fails. */
-static int scan__file(ScanFile *self, ScanModules *mods, char *err, size_t errlen)
+static int scan__file(ScanFile *self, ScanModules *mods, Sink *sink)
 {
     if (ast_parse(&self->ast, &self->src) != 0) {
-        snprintf(err, errlen, "%s: the parser failed on this file", self->src.path);
+        sink_file_error(sink, self->src.path, "the parser failed on this file");
         source_free(&self->src);
         return -1;
     }

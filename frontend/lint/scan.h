@@ -194,7 +194,7 @@ typedef struct ScanModules ScanModules;
 /* How a run's modules are read and freed: scanfile_load_with and
  * scanfile_free, passed in by the caller, so that scan_modules.c calls
  * nothing of scan.c (scan.c calls scanmods_get). */
-typedef int (*ScanModLoad)(ScanFile *self, const char *path, ScanModules *mods, char *err, size_t errlen);
+typedef int (*ScanModLoad)(ScanFile *self, const char *path, ScanModules *mods, Sink *sink);
 typedef void (*ScanModFree)(ScanFile *self);
 /* A run's modules with the -I folders dirs[0..ndirs) (copied) and
  * TNGC_PATH's, each read with load and freed with free_file. */
@@ -206,16 +206,15 @@ void scanmods_free(ScanModules *self);
  * library module), is being scanned (an import cycle) or cannot be read. */
 const ScanFile *scanmods_get(ScanModules *self, const char *importer, const char *name, int level);
 
-/* Loads, parses and scans path. Returns 0, or -1 with a reason in err
- * (I/O errors only; syntax errors are diagnostics). */
-int scanfile_load(ScanFile *self, const char *path, char *err, size_t errlen);
+/* Loads, parses and scans path. Returns 0, or -1 after one error in sink
+ * (I/O errors only; syntax errors are diagnostics of self). */
+int scanfile_load(ScanFile *self, const char *path, Sink *sink);
 /* The same for the text[0..len) named path, read from memory (no file is
  * opened). */
-int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, char *err,
-                       size_t errlen);
+int scanfile_load_text(ScanFile *self, const char *path, const char *text, size_t len, Sink *sink);
 /* scanfile_load whose imports of modules found along mods' path (NULL:
  * none) are followed (scanmods_get). */
-int scanfile_load_with(ScanFile *self, const char *path, ScanModules *mods, char *err, size_t errlen);
+int scanfile_load_with(ScanFile *self, const char *path, ScanModules *mods, Sink *sink);
 void scanfile_free(ScanFile *self);
 /* Writes the annotations of self as a JSON object {"path":...}. */
 void scan_json(const ScanFile *self, StrBuf *out);

@@ -115,9 +115,12 @@ static const ScanFile *scanmods__scan(ScanModules *self, const char *shown, cons
     VEC_PUSH(self->mods, m);
     strmap_put(&self->by_real, key, m);
     m->state = 1;
-    char err[512];
-    if (self->load(&m->sf, shown, self, err, sizeof err) != 0) {
-        m->state = 0;   /* unreadable: as if it were not there */
+    Sink quiet;   /* unreadable: as if it were not there, and not said */
+    sink_init(&quiet, NULL);
+    int rc = self->load(&m->sf, shown, self, &quiet);
+    sink_free(&quiet);
+    if (rc != 0) {
+        m->state = 0;
         return NULL;
     }
     m->state = 2;

@@ -284,13 +284,19 @@ static int imports__read(Interp *I, const char *real, const char *shown, ScanFil
     }
     im->bytes += len;
     interp_charge(I, len);
-    char err[512];
-    int rc = scanfile_load_text(sf, shown, text, len, err, sizeof err);
+    Sink why;   /* the loader's error becomes part of a TNG201 at the import */
+    sink_init(&why, NULL);
+    int rc = scanfile_load_text(sf, shown, text, len, &why);
     free(text);
     if (rc != 0) {
-        interp_diag(I, node, RULE_TNG201, "cannot load module file %s: %s", shown, err);
-        return -1;
+        StrBuf err = {0};
+        sink_quote(&why, &err);
+        interp_diag(I, node, RULE_TNG201, "cannot load module file %s: %s", shown, err.s);
+        sb_free(&err);
     }
+    sink_free(&why);
+    if (rc != 0)
+        return -1;
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #define TNGC_PYTHON_H
 
 #include "../../support/support.h"
+#include "../../support/sink.h"
 
 /* ===================================================================== */
 /* Source files                                                          */
@@ -25,12 +26,13 @@ typedef struct Source {
     uint32_t nlines;
 } Source;
 
-/* Reads path into self; on failure returns -1 with a one-line reason in err. */
-int source_load(Source *self, const char *path, char *err, size_t errlen);
+/* Reads path into self; on failure returns -1 after one error about path
+ * in sink. */
+int source_load(Source *self, const char *path, Sink *sink);
 /* Makes self a copy of text[0..len) named path, as if read from that file
- * (the fuzz target and tests parse in memory); -1 with a reason in err when
- * len is over SOURCE_MAX_BYTES. */
-int source_from_text(Source *self, const char *path, const char *text, size_t len, char *err, size_t errlen);
+ * (the fuzz target and tests parse in memory); -1 after one error about
+ * path in sink when len is over SOURCE_MAX_BYTES. */
+int source_from_text(Source *self, const char *path, const char *text, size_t len, Sink *sink);
 /* Frees what source_load allocated. */
 void source_free(Source *self);
 /* 1-based line of a byte offset. */

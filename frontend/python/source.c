@@ -25,7 +25,7 @@ static void source__index_lines(Source *self)
             self->line_start[self->nlines++] = i + 1;
 }
 
-int source_load(Source *self, const char *path, char *err, size_t errlen)
+int source_load(Source *self, const char *path, Sink *sink)
 {
     memset(self, 0, sizeof *self);
     /* opened without blocking (a FIFO with no writer would block the open
@@ -33,26 +33,25 @@ int source_load(Source *self, const char *path, char *err, size_t errlen)
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     FILE *f = fd >= 0 && fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        sink_file_error(sink, path, "%s", strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
     }
     struct stat st;
     if (fstat(fileno(f), &st) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        sink_file_error(sink, path, "%s", strerror(errno));
         fclose(f);
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: %s", path,
-                 S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+        sink_file_error(sink, path, "%s", S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
         fclose(f);
         return -1;
     }
     if ((unsigned long long)st.st_size > SOURCE_MAX_BYTES) {
-        snprintf(err, errlen, "%s: file too large (%lld bytes; the limit is %u)",
-                 path, (long long)st.st_size, SOURCE_MAX_BYTES);
+        sink_file_error(sink, path, "file too large (%lld bytes; the limit is %u)", (long long)st.st_size,
+                        SOURCE_MAX_BYTES);
         fclose(f);
         return -1;
     }
@@ -71,7 +70,7 @@ int source_load(Source *self, const char *path, char *err, size_t errlen)
         }
     }
     if (ferror(f) || len > SOURCE_MAX_BYTES) {
-        snprintf(err, errlen, "%s: %s", path, ferror(f) ? strerror(errno) : "file too large");
+        sink_file_error(sink, path, "%s", ferror(f) ? strerror(errno) : "file too large");
         free(text);
         fclose(f);
         return -1;
@@ -85,11 +84,11 @@ int source_load(Source *self, const char *path, char *err, size_t errlen)
     return 0;
 }
 
-int source_from_text(Source *self, const char *path, const char *text, size_t len, char *err, size_t errlen)
+int source_from_text(Source *self, const char *path, const char *text, size_t len, Sink *sink)
 {
     memset(self, 0, sizeof *self);
     if (len > SOURCE_MAX_BYTES) {
-        snprintf(err, errlen, "%s: file too large (%zu bytes; the limit is %u)", path, len, SOURCE_MAX_BYTES);
+        sink_file_error(sink, path, "file too large (%zu bytes; the limit is %u)", len, SOURCE_MAX_BYTES);
         return -1;
     }
     self->path = xstrdup(path);

@@ -139,6 +139,9 @@ t "two entries with one bundle name: located error" '[ $? -eq 1 ] && grep -q "co
 touch afile
 "$tngc" gen ms.py -o afile > on4 2>&1
 t "-o naming a file" '[ $? -eq 2 ] && grep -q "is a file, not a directory" on4'
+"$tngc" build ms.py -o afile/sub --no-cache > on4 2>&1
+t "an output folder that cannot be made: status 2, exactly one line, the sink's" '[ $? -eq 2 ] && [ "$(lines on4)" = 1 ] &&
+  grep -qx "tngc: cannot create the output directory afile/sub: Not a directory" on4'
 mkdir -p "sp ace#"
 cp ms.py "sp ace#/m.py"
 "$tngc" gen "sp ace#/m.py" -o "dep out" -MD > on5 2>&1

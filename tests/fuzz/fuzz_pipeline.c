@@ -328,10 +328,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return -1;   /* not added to the corpus */
     uint32_t h = fuzz__hash(data, size);
     ScanFile sf;
-    char err[512];
+    Sink err;   /* a file the parser gives up on: one error, dropped */
+    sink_init(&err, NULL);
     /* the parser's memory bound, as tngc plan sets it from --max-memory */
     ast_set_memory_limit(fuzz_limits.max_mb << 20, "--max-memory");
-    if (scanfile_load_text(&sf, FUZZ_PATH, (const char *)data, size, err, sizeof err) != 0)
+    int loaded = scanfile_load_text(&sf, FUZZ_PATH, (const char *)data, size, &err);
+    sink_free(&err);
+    if (loaded != 0)
         return 0;
     size_t printed = 0;
     fuzz__check_chunked(&sf.src, &sf.ast, 2 + (int)(h % 3));

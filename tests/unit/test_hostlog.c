@@ -140,7 +140,11 @@ static int run(Fx *fx)
     FILE *err = open_memstream(&fx->err, &fx->err_len);
     assert_non_null(rep);
     assert_non_null(err);
-    int rc = hostlog_recompiles(&fx->opt, fx->log, rep, err);
+    Sink sink;   /* printing to err as tngc's prints to stderr */
+    sink_init(&sink, err);
+    int rc = hostlog_recompiles(&fx->opt, fx->log, rep, &sink);
+    assert_int_equal(sink.errors, rc != 0);
+    sink_free(&sink);
     fclose(rep);
     fclose(err);
     return rc;
