@@ -526,7 +526,7 @@ static void attrs__attention(PlanAttrs *l, const Op *op)
  * ops.def row, which documents attr[]/fattr[]); attrs__none where a kind
  * has none. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = attrs__##printer,
 #include "../ir/ops.def"
 #undef OP

@@ -31,31 +31,27 @@ static int gear__verdict(GearVerdict *v, RuleId rule, Severity sev, const char *
     return 1;
 }
 
-/* ", not a str", or "" without a type. */
-static const char *gear__not_a(char *buf, size_t size, const char *type)
+/* A value of the wrong type (ok 0): "what", then ", not a str" when its
+ * type is known. */
+static int gear__type(int ok, const char *type, RuleId rule, const char *where, const char *what,
+                      GearVerdict *v)
 {
+    if (ok)
+        return 0;
     if (!type)
-        return "";
-    snprintf(buf, size, ", not %s %s", type[0] && strchr("aeiou", type[0]) ? "an" : "a", type);
-    return buf;
+        return gear__verdict(v, rule, SEV_ERROR, where, "%s", what);
+    return gear__verdict(v, rule, SEV_ERROR, where, "%s, not %s %s", what,
+                         type[0] && strchr("aeiou", type[0]) ? "an" : "a", type);
 }
 
 int gear_rule_dict(int is_dict, const char *type, GearVerdict *v)
 {
-    char t[64];
-    if (is_dict)
-        return 0;
-    return gear__verdict(v, RULE_TNG123, SEV_ERROR, NULL, "dim_gears must be a dict {dim: [values]}%s",
-                         gear__not_a(t, sizeof t, type));
+    return gear__type(is_dict, type, RULE_TNG123, NULL, "dim_gears must be a dict {dim: [values]}", v);
 }
 
 int gear_rule_dim_type(int is_int, const char *type, GearVerdict *v)
 {
-    char t[64];
-    if (is_int)
-        return 0;
-    return gear__verdict(v, RULE_TNG121, SEV_ERROR, NULL, "gear dim must be an int%s",
-                         gear__not_a(t, sizeof t, type));
+    return gear__type(is_int, type, RULE_TNG121, NULL, "gear dim must be an int", v);
 }
 
 int gear_rule_dim(int64_t d, int rank, GearVerdict *v)
@@ -75,11 +71,7 @@ int gear_rule_dim(int64_t d, int rank, GearVerdict *v)
 
 int gear_rule_values_type(int is_seq, const char *type, const char *where, GearVerdict *v)
 {
-    char t[64];
-    if (is_seq)
-        return 0;
-    return gear__verdict(v, RULE_TNG123, SEV_ERROR, where, "gear values must be a list or tuple of ints%s",
-                         gear__not_a(t, sizeof t, type));
+    return gear__type(is_seq, type, RULE_TNG123, where, "gear values must be a list or tuple of ints", v);
 }
 
 int gear_rule_count(size_t n, const char *where, GearVerdict *v)
@@ -93,10 +85,8 @@ int gear_rule_count(size_t n, const char *where, GearVerdict *v)
 int gear_rule_value(int is_int, const char *type, int64_t value, int64_t plan_max, const char *where,
                     GearVerdict *v)
 {
-    char t[64];
-    if (!is_int)
-        return gear__verdict(v, RULE_TNG124, SEV_ERROR, where, "gear value must be an int%s",
-                             gear__not_a(t, sizeof t, type));
+    if (gear__type(is_int, type, RULE_TNG124, where, "gear value must be an int", v))
+        return 1;
     if (value == 0)
         return gear__verdict(v, RULE_TNG125, SEV_ERROR, where, "gear value must not be 0");
     if (plan_max > 0) {
