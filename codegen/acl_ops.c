@@ -100,7 +100,7 @@ static const AclFn acl_fns[F_COUNT] = {
 static const AclOp acl_div_scale = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_INPLACE_MULS], "o0 f0", NULL};
 
 static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = {[ACL_V_PLAIN] = {OP_##e, ACL_V_PLAIN, acl},                 \
                 [ACL_V_TENSOR_SCALAR] = {OP_##e, ACL_V_TENSOR_SCALAR, acl_ts}, \
                 [ACL_V_SCALAR_TENSOR] = {OP_##e, ACL_V_SCALAR_TENSOR, acl_st}},
@@ -113,7 +113,7 @@ static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
 /* The op type of each kind in the static-kernel manifests (and the plan's
  * static-kernel keys), as GE names them: ops.def's op type column. */
 static const char *const acl_op_types[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = op_type,
 #include "../ir/ops.def"
 #undef OP
@@ -268,7 +268,7 @@ static AclVariant acl_form__softmax(const Graph *g, const Op *op, const char **w
 }
 
 static AclVariant (*const acl_forms[OP__count])(const Graph *g, const Op *op, const char **why) = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = acl_form,
 #define ACL_FORM(rule) acl_form__##rule
 #include "../ir/ops.def"

@@ -708,7 +708,7 @@ void emit_bundle_c(Emit *E, const char *tpl, const char *(*splice)(void *ctx, co
 #define CPU(fn, args) 1
 #define CPU_NO_SCALAR 0
 static const FuseRow emit_fuse_rows[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = {fusion, cpu_scalar},
 #include "../ir/ops.def"
 #undef OP

@@ -144,7 +144,7 @@ typedef struct CpuOp {
 #define CPU_NO_SCALAR {NULL, NULL, 0}
 
 static const CpuOp cpu_ops[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = cpu,
 #include "../ir/ops.def"
 #undef OP
@@ -152,7 +152,7 @@ static const CpuOp cpu_ops[OP__count] = {
 
 /* add/sub/mul/div/pow with a scalar operand (attr[0] != 0). */
 static const CpuOp cpu_scalar_ops[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = cpu_scalar,
 #include "../ir/ops.def"
 #undef OP

@@ -37,7 +37,7 @@
 /* ===================================================================== */
 
 const OpInfo op_info[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = {name, flags, in_min, in_max, in_opt, attr_min, attr_max, view, layout, swap, attrs},
 #define SWAP(k) OP_##k
 #define NO_SWAP (-1)
@@ -157,6 +157,7 @@ void graph_free(Graph *self)
     strmap_free(&self->dim_index);
     strmap_free(&self->stream_index);
     strmap_free(&self->sk_index);
+    sb_free(&self->error);
     arena_free(&self->arena);
 }
 

@@ -173,7 +173,7 @@ typedef enum Layout {
 /* The kinds, one row each in ops.def (what each kind's inputs, attr[],
  * fattr[] and dtype hold is written there). */
 typedef enum OpKind {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     OP_##e,
 #include "ops.def"
 #undef OP
@@ -344,6 +344,9 @@ typedef struct Graph {
                                 * filled by graph_add_op and the sources) */
     uint64_t overflows;        /* times dim arithmetic overflowed (graph_add_op
                                 * refuses an op during which it grows) */
+    StrBuf error;              /* why graph_add_op refused the op it was last
+                                * given: one line, "<op>: <message>"; empty
+                                * after it added one */
 } Graph;
 
 /* ---- building (graph.c) ---- */
@@ -420,14 +423,14 @@ typedef struct OpDesc {
 /*
  * Adds an op, inferring its outputs' dtypes, formats and shapes (broadcasting,
  * dtype promotion as PyTorch does). Returns the op id, or -1 with a one-line
- * message in err when the operands' shapes or dtypes are invalid for the op
- * (nothing is added then). Checks on symbolic dims that cannot be decided
+ * message in self->error when the operands' shapes or dtypes are invalid
+ * for the op (nothing is added then). Checks on symbolic dims that cannot be decided
  * now are appended to self->checks. An op whose size arithmetic overflows,
  * whose attributes hold the overflow marker, or whose outputs break the
  * size invariant (a constant dim, or a lower bound of a symbolic one, past
  * GRAPH_MAX_BYTES) is refused the same way: no wrapped size enters a graph.
  */
-int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen);
+int32_t graph_add_op(Graph *self, const OpDesc *d);
 /* 1 when kind has a shape rule (ops.def), that is graph_add_op adds it;
  * the sources (OPF_SOURCE) have none. */
 int graph_op_has_rule(OpKind kind);

@@ -2,8 +2,10 @@
  * infer.c - graph_add_op: checks an op's operands and infers its outputs'
  * dtypes, formats and shapes as PyTorch does (broadcasting, type
  * promotion, matmul and view rules), each kind by its shape rule
- * (ops.def's column, infer_<rule>). A shape fact that cannot be decided on
- * symbols becomes a DimCheck that the planner evaluates in every gear.
+ * (ops.def's column, infer_<rule>) and then its dtype rule (the next
+ * column, dtype_<rule> in infer_dtype.c). A shape fact that cannot be
+ * decided on symbols becomes a DimCheck that the planner evaluates in
+ * every gear.
  * Here the rules of elementwise ops, matrix products, views, joins,
  * reductions, norms and copies; infer_families.c has the others, and
  * infer_core.c their helpers.
@@ -29,21 +31,19 @@ int infer_full(Infer *I)
             return -1;
         s.d[i] = (DimId)I->attr[i];
     }
-    return infer__out(I, I->d->dtype ? I->d->dtype : DT_F32, &s);
+    return infer__out(I, &s);
 }
 
 /* a + b, a - b, a * b, a / b; a + 2.0; 2.0 - a */
 int infer_binary(Infer *I)
 {
     int64_t mode = I->d->nattr > 0 ? I->attr[0] : 0;
-    int int_scalar = I->d->nattr > 1 && I->attr[1];
     if (mode < 0 || mode > 2)
         return infer__fail(I, "invalid operand mode %lld", (long long)mode);
     if (I->d->nin != (mode ? 1u : 2u))
         return infer__fail(I, "expected %d tensor operand(s), got %u", mode ? 1 : 2, I->d->nin);
     const Val *a = infer__in(I, 0);
     Shape s = infer__shape_of(a);
-    DType dt;
     if (mode == 0) {
         const Val *b = infer__in(I, 1);
         Shape sa = s, sb = infer__shape_of(b);
@@ -52,47 +52,13 @@ int infer_binary(Infer *I)
                                "is not supported");
         if (infer__broadcast(I, &sa, &sb, &s) < 0)
             return -1;
-        dt = dtype__result(a, b);
-    } else {
-        dt = dtype__with_scalar(a->dtype, int_scalar);
     }
-    if (I->d->kind == OP_DIV && !dtype_is_float(dt))
-        dt = DT_F32;
-    return infer__out(I, dt, &s);
+    return infer__out(I, &s);
 }
 
-/* clamp(x, min, max) with Python number bounds: promoted as x + bound */
-int infer_clamp(Infer *I)
-{
-    const Val *x = infer__in(I, 0);
-    Shape s = infer__shape_of(x);
-    return infer__out(I, dtype__with_scalar(x->dtype, I->d->nattr > 0 && I->attr[0]), &s);
-}
-
-/* x ** 2.0: an integer tensor stays integer for a non-negative integral
- * exponent and becomes float32 otherwise */
-int infer_pow(Infer *I)
-{
-    const Val *x = infer__in(I, 0);
-    double e = I->d->fattr[0];
-    DType dt = x->dtype;
-    if (!dtype_is_float(dt)) {
-        int integral = e > -9e18 && e < 9e18 && e == (double)(int64_t)e;
-        if (integral && e < 0)
-            return infer__fail(I, "dtype %s: integers to negative integer powers are not allowed",
-                               dtype_name(dt));
-        if (!integral)
-            dt = DT_F32;
-        else if (dt == DT_BOOL)
-            dt = DT_I64;
-    }
-    Shape s = infer__shape_of(x);
-    return infer__out(I, dt, &s);
-}
-
-/* -x, abs(x), relu(x), sign(x), floor(x), ...: the dtype stays (but
- * square(bool) is int64, as torch's) */
-int infer_same_dtype(Infer *I)
+/* -x, abs(x), relu(x), sign(x), floor(x), ...: x's shape; the kinds
+ * torch has no bool kernel for refuse bool */
+int infer_unary(Infer *I)
 {
     const Val *x = infer__in(I, 0);
     OpKind k = I->d->kind;
@@ -102,34 +68,24 @@ int infer_same_dtype(Infer *I)
         return infer__fail(I, "dtype bool is not supported (torch has no bool kernel); "
                            "cast with .int() first");
     Shape s = infer__shape_of(x);
-    return infer__out(I, k == OP_SQUARE && x->dtype == DT_BOOL ? DT_I64 : x->dtype, &s);
+    return infer__out(I, &s);
 }
 
-/* exp(x), sigmoid(x), F.gelu(x), ...: integers become float32 */
+/* exp(x), sigmoid(x), F.gelu(x), ...: x's shape */
 int infer_float_unary(Infer *I)
 {
     const Val *x = infer__in(I, 0);
     Shape s = infer__shape_of(x);
     /* torch promotes integer inputs of exp, log, sqrt, rsqrt, sigmoid,
-     * tanh, cos, sin, reciprocal, erf, log1p and expm1 to float32; gelu,
-     * silu, softplus, leaky_relu, hardswish and mish have no integer
-     * kernels */
+     * tanh, cos, sin, reciprocal, erf, log1p and expm1 to float32 (the
+     * dtype rule to_float); gelu, silu, softplus, leaky_relu, hardswish
+     * and mish have no integer kernels */
     OpKind k = I->d->kind;
     if (!dtype_is_float(x->dtype) && (k == OP_GELU || k == OP_SILU || k == OP_SOFTPLUS ||
                                       k == OP_LEAKY_RELU || k == OP_HARDSWISH || k == OP_MISH))
         return infer__fail(I, "dtype %s is not supported (torch has no integer kernel); "
                            "cast with .float() first", dtype_name(x->dtype));
-    return infer__out(I, dtype_is_float(x->dtype) ? x->dtype : DT_F32, &s);
-}
-
-/* x.to(dtype), x.float(), x.half() */
-int infer_cast(Infer *I)
-{
-    const Val *x = infer__in(I, 0);
-    if (I->d->dtype == DT_UNKNOWN)
-        return infer__fail(I, "no target dtype");
-    Shape s = infer__shape_of(x);
-    return infer__out(I, I->d->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* The contracted dims ka (of a) and kb (of b) must be equal. */
@@ -154,7 +110,7 @@ int infer_mm(Infer *I)
     if (infer__contract(I, sa.d[1], sb.d[0], &sa, &sb) < 0)
         return -1;
     Shape s = {2, {sa.d[0], sb.d[1]}};
-    return infer__out(I, a->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* torch.bmm(a[b,m,k], b[b,k,n]) -> [b,m,n] */
@@ -171,7 +127,7 @@ int infer_bmm(Infer *I)
     if (infer__contract(I, sa.d[2], sb.d[1], &sa, &sb) < 0)
         return -1;
     Shape s = {3, {sa.d[0], sa.d[1], sb.d[2]}};
-    return infer__out(I, a->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* a @ b, torch.matmul(a, b): a 1-d a is a row [1,k] and a 1-d b a column
@@ -202,7 +158,7 @@ int infer_matmul(Infer *I)
         s.d[s.n++] = ma.d[ma.n - 2];
     if (b->ndim > 1)
         s.d[s.n++] = mb.d[mb.n - 1];
-    return infer__out(I, a->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* torch.addmm(bias, a[m,k], b[k,n]) -> [m,n]; bias broadcasts to [m,n] */
@@ -219,7 +175,7 @@ int infer_addmm(Infer *I)
     Shape s = {2, {sa.d[0], sb.d[1]}};
     if (infer__expand(I, &sbias, &s) < 0)
         return -1;
-    return infer__out(I, a->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* F.linear(x[..., k], w[n, k], bias[n]) -> [..., n] */
@@ -240,7 +196,7 @@ int infer_linear(Infer *I)
         if (infer__expand(I, &sbias, &s) < 0)
             return -1;
     }
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* The target shape of a reshape as written, with -1 where it is inferred. */
@@ -294,7 +250,7 @@ int infer_reshape(Infer *I)
     if (infer__equal(I, numel, total, "the element count of reshape") < 0)
         return infer__fail(I, "shape %s is invalid for input of size %s",
                            infer__target_text(I, 0), infer__dim_text(I, 1, numel));
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* x.permute(2, 0, 1), x.transpose(0, 1), x.t(): attr = the permutation */
@@ -312,17 +268,19 @@ int infer_permute(Infer *I)
         seen[p] = 1;
         s.d[i] = x->dims[p];
     }
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
-/* x.contiguous(), and FORMAT_CAST's npu_format_cast(x, fmt): same type */
+/* x's shape: x.contiguous(), x.clone(), x.to(dtype), clamp(x, min, max),
+ * x ** 2.0, isnan(x), and FORMAT_CAST's npu_format_cast(x, fmt) (fmt
+ * checked) */
 int infer_identity(Infer *I)
 {
     const Val *x = infer__in(I, 0);
     Shape s = infer__shape_of(x);
     if (I->d->kind == OP_FORMAT_CAST && (I->attr[0] < 0 || I->attr[0] > 255))
         return infer__fail(I, "invalid format %lld", (long long)I->attr[0]);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* One end of a slice on a dim of size n: a negative index counts from the
@@ -370,7 +328,7 @@ int infer_slice(Infer *I)
     Shape s;
     if (infer__slice_shape(I, x, &s) < 0)
         return -1;
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* x[:, i]: the dim goes away */
@@ -387,16 +345,7 @@ int infer_select(Infer *I)
     Shape s = infer__shape_of(x);
     memmove(&s.d[dim], &s.d[dim + 1], (size_t)(s.n - dim - 1) * sizeof s.d[0]);
     s.n--;
-    return infer__out(I, x->dtype, &s);
-}
-
-/* The dtype all of an op's inputs promote to. */
-static DType infer__promote_all(const Infer *I)
-{
-    DType dt = infer__in(I, 0)->dtype;
-    for (uint32_t i = 1; i < I->d->nin; i++)
-        dt = dtype__promote(dt, infer__in(I, i)->dtype);
-    return dt;
+    return infer__out(I, &s);
 }
 
 /* torch.cat([x0, x1, ...], dim): same rank, equal sizes but along dim */
@@ -428,7 +377,7 @@ int infer_cat(Infer *I)
                                    infer__dim_text(I, 1, x->dims[i]), i);
         }
     }
-    return infer__out(I, infer__promote_all(I), &s);
+    return infer__out(I, &s);
 }
 
 /* torch.stack([x0, x1, ...], dim): equal shapes, a new dim of size n */
@@ -458,40 +407,11 @@ int infer_stack(Infer *I)
     memmove(&s.d[dim + 1], &s.d[dim], (size_t)(s.n - dim) * sizeof s.d[0]);
     s.d[dim] = graph_dim_const(I->g, (int64_t)I->d->nin);
     s.n++;
-    return infer__out(I, infer__promote_all(I), &s);
-}
-
-/* How a reduction's output dtype follows from x's and the op's dtype
- * (its shape rule in ops.def names it: infer_reduce_sum, _mean, _minmax). */
-typedef enum ReduceDtype {
-    REDUCE_DT_ACCUM,    /* sum, prod: dtype=, else x's when float, else int64 */
-    REDUCE_DT_FLOAT,    /* mean: dtype=, else x's; floating point */
-    REDUCE_DT_SAME,     /* amax, amin: x's */
-} ReduceDtype;
-
-/* The dtype of a reduction of x. */
-static int infer__reduce_dtype(Infer *I, ReduceDtype rule, const Val *x, DType *dt)
-{
-    DType want = I->d->dtype;
-    switch (rule) {
-    case REDUCE_DT_ACCUM:
-        *dt = want ? want : dtype_is_float(x->dtype) ? x->dtype : DT_I64;
-        return 0;
-    case REDUCE_DT_FLOAT:
-        *dt = want ? want : x->dtype;
-        if (!dtype_is_float(*dt))
-            return infer__fail(I, "could not infer the output dtype: the input dtype must be "
-                               "floating point, got %s", dtype_name(*dt));
-        return 0;
-    case REDUCE_DT_SAME:
-        *dt = x->dtype;
-        return 0;
-    }
-    TNGC_BUG("infer_reduce: dtype rule %d", (int)rule);
+    return infer__out(I, &s);
 }
 
 /* x.sum(dim=(0, 2), keepdim=True), x.mean(-1), x.amax(): no dims = all */
-static int infer__reduce(Infer *I, ReduceDtype rule)
+int infer_reduce(Infer *I)
 {
     const Val *x = infer__in(I, 0);
     int keepdim = I->d->nattr > 0 && I->attr[0];
@@ -514,25 +434,7 @@ static int infer__reduce(Infer *I, ReduceDtype rule)
     for (int i = 0; i < x->ndim; i++)
         if (!reduced[i] || keepdim)
             s.d[s.n++] = reduced[i] ? one : x->dims[i];
-    DType dt;
-    if (infer__reduce_dtype(I, rule, x, &dt) < 0)
-        return -1;
-    return infer__out(I, dt, &s);
-}
-
-int infer_reduce_sum(Infer *I)
-{
-    return infer__reduce(I, REDUCE_DT_ACCUM);
-}
-
-int infer_reduce_mean(Infer *I)
-{
-    return infer__reduce(I, REDUCE_DT_FLOAT);
-}
-
-int infer_reduce_minmax(Infer *I)
-{
-    return infer__reduce(I, REDUCE_DT_SAME);
+    return infer__out(I, &s);
 }
 
 /* F.softmax(x, dim, dtype=None), F.log_softmax(...) */
@@ -541,11 +443,8 @@ int infer_softmax(Infer *I)
     const Val *x = infer__in(I, 0);
     if (!(x->ndim == 0 && I->attr[0] == 0) && infer__dim(I, I->attr[0], x->ndim) < 0)
         return -1;
-    DType dt = I->d->dtype ? I->d->dtype : x->dtype;
-    if (!dtype_is_float(dt))
-        return infer__fail(I, "expected a floating point result dtype, got %s", dtype_name(dt));
     Shape s = infer__shape_of(x);
-    return infer__out(I, dt, &s);
+    return infer__out(I, &s);
 }
 
 /* F.layer_norm(x, x.shape[-k:], w, b, eps) */
@@ -562,7 +461,7 @@ int infer_layer_norm(Infer *I)
     if ((w && infer__norm_param(I, w, &s, (int)k, "weight") < 0) ||
         (b && infer__norm_param(I, b, &s, (int)k, "bias") < 0))
         return -1;
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* y, rstd = torch_npu.npu_rms_norm(x, gamma, eps):
@@ -576,11 +475,11 @@ int infer_rms_norm(Infer *I)
         return infer__fail(I, "a %d-d gamma cannot normalise a %d-d tensor", gamma->ndim, x->ndim);
     Shape s = infer__shape_of(x);
     if (infer__norm_param(I, gamma, &s, gamma->ndim, "gamma") < 0 ||
-        infer__out(I, x->dtype, &s) < 0)
+        infer__out(I, &s) < 0)
         return -1;
     for (int i = s.n - gamma->ndim; i < s.n; i++)
         s.d[i] = graph_dim_const(I->g, 1);
-    return infer__out(I, DT_F32, &s);
+    return infer__out(I, &s);
 }
 
 /* nn.Embedding: weight[v, h][ids] -> ids.shape + [h] */
@@ -594,7 +493,7 @@ int infer_embedding(Infer *I)
                            dtype_name(ids->dtype));
     Shape s = infer__shape_of(ids);
     s.d[s.n++] = w->dims[1];
-    return infer__out(I, w->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* An optional 1-d parameter (scale, offset) of size 1 or n. */
@@ -642,7 +541,7 @@ int infer_quant_matmul(Infer *I)
         return -1;
     s.d[s.n++] = s1.d[s1.n - 2];
     s.d[s.n++] = n;
-    return infer__out(I, I->d->dtype ? I->d->dtype : DT_I8, &s);
+    return infer__out(I, &s);
 }
 
 /* y, scale = torch_npu.npu_dequant_swiglu_quant(x[..., 2h], ...):
@@ -661,10 +560,10 @@ int infer_dequant_swiglu_quant(Infer *I)
     if (infer__half(I, s.d[s.n - 1], s.n - 1, &half) < 0)
         return -1;
     s.d[s.n - 1] = half;
-    if (infer__out(I, DT_I8, &s) < 0)
+    if (infer__out(I, &s) < 0)
         return -1;
     s.n--;
-    return infer__out(I, DT_F32, &s);
+    return infer__out(I, &s);
 }
 
 /* torch_npu.npu_swiglu(x, dim): that dim halved */
@@ -677,7 +576,7 @@ int infer_swiglu(Infer *I)
     Shape s = infer__shape_of(x);
     if (infer__half(I, s.d[dim], (int)dim, &s.d[dim]) < 0)
         return -1;
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* dst.copy_(src): src broadcasts to dst; the result is dst's new version */
@@ -687,7 +586,7 @@ int infer_copy(Infer *I)
     Shape sd = infer__shape_of(dst), ss = infer__shape_of(src);
     if (infer__expand(I, &ss, &sd) < 0)
         return -1;
-    return infer__out(I, dst->dtype, &sd);
+    return infer__out(I, &sd);
 }
 
 /* dst[:, start:end] = src: src broadcasts to the slice */
@@ -697,22 +596,29 @@ int infer_slice_store(Infer *I)
     Shape slice, ss = infer__shape_of(src), sd = infer__shape_of(dst);
     if (infer__slice_shape(I, dst, &slice) < 0 || infer__expand(I, &ss, &slice) < 0)
         return -1;
-    return infer__out(I, dst->dtype, &sd);
+    return infer__out(I, &sd);
 }
 
 /* ===================================================================== */
 /* graph_add_op                                                          */
 /* ===================================================================== */
 
-/* Each kind's shape rule, from its row of ops.def (NULL: graph_add_op
- * does not add the kind). */
+/* Each kind's shape rule and dtype rule, from its row of ops.def (NULL:
+ * graph_add_op does not add the kind). */
+typedef struct InferRules {
+    int (*shape)(Infer *I);
+    int (*dtype)(Infer *I);
+} InferRules;
+
 #define infer_none NULL
-static int (*const infer_rule[OP__count])(Infer *I) = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
-    [OP_##e] = infer_##rule,
+#define dtype_none NULL
+static const InferRules infer_rule[OP__count] = {
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = {infer_##rule, dtype_##dtype_rule},
 #include "ops.def"
 #undef OP
 };
+#undef dtype_none
 #undef infer_none
 
 static int infer__count(Infer *I, const char *what, uint32_t n, uint32_t lo, uint32_t hi)
@@ -810,26 +716,29 @@ static int infer__sizes(Infer *I, uint64_t before)
 
 int graph_op_has_rule(OpKind kind)
 {
-    return (unsigned)kind < OP__count && infer_rule[kind] != NULL;
+    return (unsigned)kind < OP__count && infer_rule[kind].shape && infer_rule[kind].dtype;
 }
 
-int32_t graph_add_op(Graph *self, const OpDesc *d, char *err, size_t errlen)
+int32_t graph_add_op(Graph *self, const OpDesc *d)
 {
     Infer I = {0};
     I.g = self;
     I.d = d;
-    I.err = err;
-    I.errlen = errlen;
+    self->error.len = 0;
+    if (self->error.s)
+        self->error.s[0] = '\0';
     I.op = (unsigned)d->kind < OP__count ? op_info[d->kind].name : "op";
     size_t nchecks = self->checks.n;
     uint64_t overflows = self->overflows;
     int rc;
-    if ((unsigned)d->kind >= OP__count || !infer_rule[d->kind])
+    if (!graph_op_has_rule(d->kind))
         rc = infer__fail(&I, "not an op that graph_add_op adds");
     else
         rc = infer__validate(&I, &op_info[d->kind]);
     if (rc == 0)
-        rc = infer_rule[d->kind](&I);
+        rc = infer_rule[d->kind].shape(&I);
+    if (rc == 0)
+        rc = infer_rule[d->kind].dtype(&I);
     if (rc == 0)
         rc = infer__sizes(&I, overflows);
     for (int i = 0; i < 3; i++)

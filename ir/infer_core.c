@@ -1,7 +1,8 @@
 /*
  * infer_core.c - the helpers of the shape rules (infer.c,
- * infer_families.c): messages, operands, dims, broadcasting, dtype
- * promotion and outputs of one graph_add_op call.
+ * infer_families.c): messages, operands, dims, broadcasting, operand
+ * dtypes and outputs of one graph_add_op call (the promotion helpers of
+ * the dtype rules are in infer_dtype.c).
  *
  * Error messages come from user scripts: one line, lower case, starting
  * with the op's name ("matmul: the inner dims differ: [2, 3] @ [4, 5]").
@@ -10,16 +11,15 @@
 
 #include <string.h>
 
-/* Writes "<op>: <message>" to the caller's buffer; returns -1. */
+/* Sets the graph's error to "<op>: <message>"; returns -1. */
 int infer__fail(Infer *I, const char *fmt, ...)
 {
-    if (!I->err || !I->errlen)
-        return -1;
+    StrBuf *e = &I->g->error;
     va_list ap;
+    e->len = 0;
+    sb_printf(e, "%s: ", I->op);
     va_start(ap, fmt);
-    int n = snprintf(I->err, I->errlen, "%s: ", I->op);
-    if (n >= 0 && (size_t)n < I->errlen)
-        vsnprintf(I->err + n, I->errlen - (size_t)n, fmt, ap);
+    sb_vprintf(e, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -83,14 +83,14 @@ int infer__equal(Infer *I, DimId a, DimId b, const char *what)
     return 0;
 }
 
-/* Adds an output value (format ND: graph_add_op adjusts it). */
-int infer__out(Infer *I, DType dt, const Shape *s)
+/* Adds an output value of shape s (its dtype is the dtype rule's, its
+ * format ND: graph_add_op sets both after the shape rule). */
+int infer__out(Infer *I, const Shape *s)
 {
     if (s->n > GRAPH_MAX_DIMS)
         return infer__fail(I, "the result would have %d dims (at most %d)", s->n, GRAPH_MAX_DIMS);
     Val *v = &I->out[I->nout++];
     memset(v, 0, sizeof *v);
-    v->dtype = dt;
     v->format = FMT_ND;
     v->ndim = (uint8_t)s->n;
     memcpy(v->dims, s->d, (size_t)s->n * sizeof s->d[0]);
@@ -211,50 +211,7 @@ int infer__expand(Infer *I, const Shape *src, const Shape *dst)
     return 0;
 }
 
-/* ---- dtypes ---- */
-
-/* PyTorch's categories: bool < integer < floating point. */
-static int dtype__category(DType t)
-{
-    return t == DT_BOOL ? 0 : dtype__is_int(t) ? 1 : 2;
-}
-
-/* torch.promote_types on the dtypes this graph has. */
-DType dtype__promote(DType a, DType b)
-{
-    if (a == b)
-        return a;
-    int ca = dtype__category(a), cb = dtype__category(b);
-    if (ca != cb)
-        return ca > cb ? a : b;
-    if (ca == 2)
-        return DT_F32;     /* f16 with bf16, or either with f32 */
-    return dtype_size(a) >= dtype_size(b) ? a : b;
-}
-
-/* The result dtype of a tensor-tensor op: a 0-d operand only counts when
- * its category is higher (torch.result_type). */
-DType dtype__result(const Val *a, const Val *b)
-{
-    if ((a->ndim == 0) == (b->ndim == 0))
-        return dtype__promote(a->dtype, b->dtype);
-    const Val *dimmed = a->ndim ? a : b, *zero = a->ndim ? b : a;
-    if (dtype__category(zero->dtype) > dtype__category(dimmed->dtype))
-        return zero->dtype;
-    return dimmed->dtype;
-}
-
-/* The result dtype of tensor op Python scalar: a float tensor keeps its
- * dtype; a float scalar makes an integer tensor float32; an int scalar
- * keeps an integer tensor's dtype (bool becomes int64). */
-DType dtype__with_scalar(DType t, int int_scalar)
-{
-    if (dtype_is_float(t))
-        return t;
-    if (!int_scalar)
-        return DT_F32;
-    return t == DT_BOOL ? DT_I64 : t;
-}
+/* ---- operand dtypes ---- */
 
 /* The two operands of a matrix product must have the same dtype. */
 int infer__same_dtype(Infer *I, const Val *a, const Val *b)

@@ -24,7 +24,7 @@ int infer_arange(Infer *I)
     double a = I->d->fattr[0], b = I->d->fattr[1];
     if (a - a != 0 || b - b != 0)   /* inf or NaN */
         return infer__fail(I, "start and step must be finite");
-    return infer__out(I, I->d->dtype ? I->d->dtype : DT_I64, &s);
+    return infer__out(I, &s);
 }
 
 /* ---- shape rules: shape ---- */
@@ -36,7 +36,7 @@ int infer_tri(Infer *I)
     if (x->ndim < 2)
         return infer__fail(I, "expected a tensor of at least 2 dims, got %d", x->ndim);
     Shape s = infer__shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* x.expand(*sizes): attr = the target dims; x broadcasts to them */
@@ -52,7 +52,7 @@ int infer_expand(Infer *I)
     }
     if (infer__expand(I, &sx, &s) < 0)
         return -1;
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* x.flip(dims): attr = distinct dims of x */
@@ -67,7 +67,7 @@ int infer_flip(Infer *I)
             return infer__fail(I, "dim %lld appears more than once", (long long)I->attr[i]);
     }
     Shape s = infer__shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* x[:, start:end:step] with start and end DimIds (>= 0), clamped to the
@@ -88,7 +88,7 @@ int infer_slice_dyn(Infer *I)
     if (step > 1)
         len = graph_dim_div(g, graph_dim_add(g, len, graph_dim_const(g, step - 1)), graph_dim_const(g, step));
     s.d[dim] = len;
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* x.roll(shifts, dims): attr = (shift, dim) pairs */
@@ -101,7 +101,7 @@ int infer_roll(Infer *I)
         if (infer__dim(I, I->attr[i], x->ndim) < 0)
             return -1;
     Shape s = infer__shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* ---- shape rules: comparison, selection, bool ---- */
@@ -134,7 +134,7 @@ int infer_compare(Infer *I)
     Shape s;
     if (infer__bcast_all(I, 2, &s) < 0)
         return -1;
-    return infer__out(I, DT_BOOL, &s);
+    return infer__out(I, &s);
 }
 
 /* logical_and/or/xor/not: any dtypes, bool out */
@@ -143,34 +143,22 @@ int infer_logical(Infer *I)
     Shape s;
     if (infer__bcast_all(I, I->d->nin, &s) < 0)
         return -1;
-    return infer__out(I, DT_BOOL, &s);
+    return infer__out(I, &s);
 }
 
-/* & | ^ ~ on bool or integer tensors, promoted as add */
+/* & | ^ ~ on bool or integer tensors, broadcast */
 int infer_bitwise(Infer *I)
 {
     Shape s;
-    DType dt = DT_UNKNOWN;
     for (uint32_t i = 0; i < I->d->nin; i++) {
         const Val *v = infer__in(I, i);
         if (dtype_is_float(v->dtype))
             return infer__fail(I, "dtype %s is not supported (torch's bitwise ops take bool and "
                                "integer tensors)", dtype_name(v->dtype));
     }
-    if (I->d->nin == 2)
-        dt = dtype__result(infer__in(I, 0), infer__in(I, 1));
-    else
-        dt = infer__in(I, 0)->dtype;
     if (infer__bcast_all(I, I->d->nin, &s) < 0)
         return -1;
-    return infer__out(I, dt, &s);
-}
-
-/* isnan isinf isfinite: bool of x's shape */
-int infer_fpclass(Infer *I)
-{
-    Shape s = infer__shape_of(infer__in(I, 0));
-    return infer__out(I, DT_BOOL, &s);
+    return infer__out(I, &s);
 }
 
 /* where(cond, a, b): cond bool; the three broadcast together */
@@ -183,7 +171,7 @@ int infer_where(Infer *I)
     Shape s;
     if (infer__bcast_all(I, 3, &s) < 0)
         return -1;
-    return infer__out(I, dtype__result(infer__in(I, 1), infer__in(I, 2)), &s);
+    return infer__out(I, &s);
 }
 
 /* dst.masked_fill_(mask, value): mask bool, broadcast to dst */
@@ -195,7 +183,7 @@ int infer_masked_fill(Infer *I)
     Shape sd = infer__shape_of(dst), sm = infer__shape_of(mask);
     if (infer__expand(I, &sm, &sd) < 0)
         return -1;
-    return infer__out(I, dst->dtype, &sd);
+    return infer__out(I, &sd);
 }
 
 /* x.any(), x.all(dim, keepdim): as a reduction, bool out */
@@ -221,7 +209,7 @@ int infer_any_all(Infer *I)
     for (int i = 0; i < x->ndim; i++)
         if (!reduced[i] || keepdim)
             s.d[s.n++] = reduced[i] ? one : x->dims[i];
-    return infer__out(I, DT_BOOL, &s);
+    return infer__out(I, &s);
 }
 
 /* ---- shape rules: reductions, sorting, contractions ---- */
@@ -260,9 +248,9 @@ int infer_topk(Infer *I)
         infer__check(I, DIMCHECK_EQ, graph_dim_min(I->g, size, kd), kd, what);
     }
     s.d[I->attr[0]] = kd;
-    if (infer__out(I, x->dtype, &s) < 0)
+    if (infer__out(I, &s) < 0)
         return -1;
-    return infer__out(I, DT_I64, &s);
+    return infer__out(I, &s);
 }
 
 /* torch.sort(x, dim, descending, stable) -> (values, indices); argsort */
@@ -272,9 +260,9 @@ int infer_sort(Infer *I)
     if (infer__line_dim(I, x) < 0)
         return -1;
     Shape s = infer__shape_of(x);
-    if (I->d->kind == OP_SORT && infer__out(I, x->dtype, &s) < 0)
+    if (I->d->kind == OP_SORT && infer__out(I, &s) < 0)
         return -1;
-    return infer__out(I, DT_I64, &s);
+    return infer__out(I, &s);
 }
 
 /* x.max(dim, keepdim) -> (values, indices), x.min(dim); argmax, argmin */
@@ -293,9 +281,9 @@ int infer_arg_reduce(Infer *I)
             s.n--;
         }
     }
-    if ((I->d->kind == OP_MAX_DIM || I->d->kind == OP_MIN_DIM) && infer__out(I, x->dtype, &s) < 0)
+    if ((I->d->kind == OP_MAX_DIM || I->d->kind == OP_MIN_DIM) && infer__out(I, &s) < 0)
         return -1;
-    return infer__out(I, DT_I64, &s);
+    return infer__out(I, &s);
 }
 
 /* torch.cumsum(x, dim, dtype=None) */
@@ -304,9 +292,8 @@ int infer_cumsum(Infer *I)
     const Val *x = infer__in(I, 0);
     if (infer__line_dim(I, x) < 0)
         return -1;
-    DType dt = I->d->dtype ? I->d->dtype : dtype_is_float(x->dtype) ? x->dtype : DT_I64;
     Shape s = infer__shape_of(x);
-    return infer__out(I, dt, &s);
+    return infer__out(I, &s);
 }
 
 /* ---- shape rules: indexing and scatter ---- */
@@ -339,7 +326,7 @@ int infer_index_select(Infer *I)
         return -1;
     Shape s = infer__shape_of(x);
     s.d[dim] = ix->ndim ? ix->dims[0] : graph_dim_const(I->g, 1);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* x.gather(dim, index): index's shape, x's dtype */
@@ -353,7 +340,7 @@ int infer_gather(Infer *I)
     if (ix->ndim != x->ndim)
         return infer__fail(I, "index has %d dims, expected %d (the input's)", ix->ndim, x->ndim);
     Shape s = infer__shape_of(ix);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* The broadcast shape of inputs from..nin-1 (indices, int64) into *b. */
@@ -401,7 +388,7 @@ int infer_index(Infer *I)
     if (infer__index_shape(I, 1, &b) < 0 ||
         infer__indexed(I, x, I->attr[0], (int)I->d->nin - 1, &b, &s) < 0)
         return -1;
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* dst[..., i0, .., ik-1, ...] = values: values broadcast to the indexed shape */
@@ -413,7 +400,7 @@ int infer_index_put(Infer *I)
         infer__indexed(I, dst, I->attr[0], (int)I->d->nin - 2, &b, &s) < 0 ||
         infer__expand(I, &sv, &s) < 0)
         return -1;
-    return infer__out(I, dst->dtype, &sd);
+    return infer__out(I, &sd);
 }
 
 /* self.scatter(dim, index, src or value), scatter_add: self's shape */
@@ -434,7 +421,7 @@ int infer_scatter(Infer *I)
     if (I->d->kind == OP_SCATTER && (I->attr[1] < 0 || I->attr[1] > 2))
         return infer__fail(I, "invalid reduce %lld", (long long)I->attr[1]);
     Shape s = infer__shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* self.index_add(dim, index, source, alpha), index_copy: self's shape */
@@ -457,7 +444,7 @@ int infer_index_update(Infer *I)
             return -1;
     }
     Shape s = infer__shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 
@@ -508,7 +495,7 @@ int infer_sdpa(Infer *I)
             return -1;
     }
     s.d[s.n - 1] = v->dims[v->ndim - 1];
-    return infer__out(I, q->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* Reports that `what`, a op b, does not fit int64; returns -1. */
@@ -587,7 +574,7 @@ int infer_conv(Infer *I)
         if (infer__window(I, x->dims[2 + i], pad, span, I->attr[1 + j], &s.d[2 + i]) < 0)
             return -1;
     }
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* A per-channel parameter of a norm (weight, bias, running stats): 1-d of
@@ -617,7 +604,7 @@ int infer_batch_norm(Infer *I)
         if (infer__channel_param(I, infer__in(I, i), x->dims[1], names[i]) < 0)
             return -1;
     Shape s = infer__shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* F.group_norm(x, groups, weight, bias, eps) */
@@ -638,7 +625,7 @@ int infer_group_norm(Infer *I)
         infer__channel_param(I, infer__in(I, 2), x->dims[1], "bias") < 0)
         return -1;
     Shape s = infer__shape_of(x);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* F.max_pool2d / F.avg_pool2d(x, kernel, stride, padding), floor mode; the
@@ -660,7 +647,7 @@ int infer_pool2d(Infer *I)
     }
     if (graph_ckd_mul(&area, I->attr[0], I->attr[1]))
         return infer__overflow(I, "the kernel area", I->attr[0], '*', I->attr[1]);
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* F.adaptive_avg_pool2d / F.adaptive_max_pool2d(x, output_size). Window
@@ -682,7 +669,7 @@ int infer_adaptive_pool2d(Infer *I)
             return infer__overflow(I, "the windows of output size", out, '*', n);
         s.d[s.n - 2 + i] = graph_dim_const(I->g, out);
     }
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* F.interpolate(x[N, C, H, W], size, scale_factor, mode, align_corners) */
@@ -700,7 +687,7 @@ int infer_interpolate(Infer *I)
             return infer__fail(I, "scale factor %g: it must be finite and not negative", f);
         s.d[2 + i] = graph_dim_const(I->g, I->attr[2 + i]);
     }
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* ---- shape rules: torch_npu fused ops ---- */
@@ -740,9 +727,9 @@ int infer_moe_gating_top_k(Infer *I)
     }
     Shape sk = s;
     sk.d[1] = graph_dim_const(I->g, a[0]);
-    if (infer__out(I, x->dtype, &sk) < 0 || infer__out(I, DT_I32, &sk) < 0)
+    if (infer__out(I, &sk) < 0 || infer__out(I, &sk) < 0)
         return -1;
-    return infer__out(I, DT_F32, &s);
+    return infer__out(I, &s);
 }
 
 /* y, rstd, x = torch_npu.npu_add_rms_norm(x1, x2, gamma, eps): x1 and x2
@@ -765,14 +752,14 @@ int infer_add_rms_norm(Infer *I)
     if (gamma->ndim < 1 || gamma->ndim > x1->ndim)
         return infer__fail(I, "a %d-d gamma cannot normalise a %d-d tensor", gamma->ndim, x1->ndim);
     if (infer__norm_param(I, gamma, &s, gamma->ndim, "gamma") < 0 ||
-        infer__out(I, x1->dtype, &s) < 0)
+        infer__out(I, &s) < 0)
         return -1;
     Shape r = s;
     for (int i = r.n - gamma->ndim; i < r.n; i++)
         r.d[i] = graph_dim_const(I->g, 1);
-    if (infer__out(I, DT_F32, &r) < 0)
+    if (infer__out(I, &r) < 0)
         return -1;
-    return infer__out(I, x1->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* torch_npu.npu_rotary_mul(x, r1, r2, rotary_mode): r1, r2 broadcast to x,
@@ -798,7 +785,7 @@ int infer_rotary_mul(Infer *I)
     DimId half;
     if (infer__half(I, s.d[s.n - 1], s.n - 1, &half) < 0)
         return -1;
-    return infer__out(I, x->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* y, scale = torch_npu.npu_dynamic_quant(x, smooth_scales=): y int8 of x's
@@ -820,10 +807,10 @@ int infer_dynamic_quant(Infer *I)
                                infer__shape_text(I, 0, &ss, 0), infer__dim_text(I, 1, s.d[s.n - 1]));
         }
     }
-    if (infer__out(I, DT_I8, &s) < 0)
+    if (infer__out(I, &s) < 0)
         return -1;
     s.n--;
-    return infer__out(I, DT_F32, &s);
+    return infer__out(I, &s);
 }
 
 /* y, expert_idx, row_idx = torch_npu.npu_moe_gating_top_k_softmax(x[.., e],
@@ -857,9 +844,9 @@ int infer_moe_gating_top_k_softmax(Infer *I)
                                infer__shape_text(I, 1, &sf, 0));
     }
     s.d[s.n - 1] = kd;
-    if (infer__out(I, x->dtype, &s) < 0 || infer__out(I, DT_I32, &s) < 0)
+    if (infer__out(I, &s) < 0 || infer__out(I, &s) < 0)
         return -1;
-    return infer__out(I, DT_I32, &s);
+    return infer__out(I, &s);
 }
 
 /* The sizes a fused attention's operands agree on. */
@@ -991,9 +978,9 @@ int infer_fused_attention(Infer *I)
         l.n = 1;
         l.d[0] = graph_dim_const(I->g, 1);
     }
-    if (infer__out(I, q->dtype, &s) < 0)
+    if (infer__out(I, &s) < 0)
         return -1;
-    return infer__out(I, DT_F32, &l);
+    return infer__out(I, &l);
 }
 
 /* torch_npu.scatter_update_(data, indices, updates, axis): updates has
@@ -1019,7 +1006,7 @@ int infer_scatter_update(Infer *I)
         if (d != axis && infer__attn_dim(I, up, d, data->dims[d], "updates", "a dim"))
             return -1;
     Shape s = infer__shape_of(data);
-    return infer__out(I, data->dtype, &s);
+    return infer__out(I, &s);
 }
 
 /* torch_npu.npu_scatter_nd_update_(var, indices [.., K], updates): updates
@@ -1043,5 +1030,5 @@ int infer_scatter_nd_update(Infer *I)
         if (infer__attn_dim(I, up, idx->ndim - 1 + d - (int)k, var->dims[d], "updates", "a dim"))
             return -1;
     Shape s = infer__shape_of(var);
-    return infer__out(I, var->dtype, &s);
+    return infer__out(I, &s);
 }

@@ -13,7 +13,8 @@
  *
  * The interpreter reports most problems of a single set_dim_gears call;
  * this pass reports the problems of the combination (TNG128, TNG129), a
- * list the interpreter let through (once per rule and line), and the shape
+ * list the interpreter let through (once per rule and line), all three by
+ * the rules and words of frontend/diag/gear_rules.h, and the shape
  * checks lowering could not decide, evaluated in every gear (TNG209).
  *
  * It also carries graph.h's size invariant into every gear: a gear value
@@ -26,12 +27,9 @@
  * overflow.
  */
 #include "passes.h"
+#include "../frontend/diag/gear_rules.h"
 
 #include <string.h>
-
-#define GEARS_MAX 100
-#define GEAR_VALUES_MIN 2
-#define GEAR_VALUES_MAX 100
 
 /* A list of candidate gears: rows of nspec values, one per kept spec. */
 typedef struct GearRows {
@@ -66,42 +64,31 @@ static const char *gears__spec_name(Plan *self, const GearSpec *s)
     return arena_printf(&self->arena, "dim %d of %s", s->dim, in);
 }
 
-/* Reports rule unless the interpreter already reported it on that line. */
-static void gears__report_once(DiagList *diags, const GearSpec *s, RuleId rule,
-                               const char *msg)
+/* Reports a verdict of gear_rules.h unless the interpreter already
+ * reported its rule on that line. */
+static void gears__report_once(DiagList *diags, const GearSpec *s, const GearVerdict *v)
 {
     for (size_t i = 0; i < diags->n; i++)
-        if (diags->v[i].rule == rule && diags->v[i].line == s->line)
+        if (diags->v[i].rule == v->rule && diags->v[i].line == s->line)
             return;
-    diag_at(diags, s->line, s->col, rule, "%s", msg);
+    diag_at(diags, s->line, s->col, v->rule, "%s", v->msg);
 }
 
-/* A spec that is invalid on its own: wrong number of values, a size <= 0. */
+/* A spec that is invalid on its own: wrong number of values, a value that
+ * is no size tngc plans. */
 static int gears__spec_valid(Plan *self, const GearSpec *s, DiagList *diags)
 {
     const char *name = gears__spec_name(self, s);
-    if (s->nvalues < GEAR_VALUES_MIN || s->nvalues > GEAR_VALUES_MAX) {
-        gears__report_once(diags, s, RULE_TNG126,
-                           arena_printf(&self->arena, "set_dim_gears gives %zu values for %s; "
-                                        "between %d and %d are needed", s->nvalues, name,
-                                        GEAR_VALUES_MIN, GEAR_VALUES_MAX));
+    GearVerdict v;
+    if (gear_rule_count(s->nvalues, name, &v)) {
+        gears__report_once(diags, s, &v);
         return 0;
     }
-    for (size_t i = 0; i < s->nvalues; i++) {
-        if (s->values[i] <= 0) {
-            gears__report_once(diags, s, RULE_TNG125,
-                               arena_printf(&self->arena, "gear value %lld for %s is not a "
-                                            "positive size", (long long)s->values[i], name));
+    for (size_t i = 0; i < s->nvalues; i++)
+        if (gear_rule_value(1, NULL, s->values[i], GRAPH_MAX_BYTES, name, &v)) {
+            gears__report_once(diags, s, &v);
             return 0;
         }
-        if (s->values[i] > GRAPH_MAX_BYTES) {
-            gears__report_once(diags, s, RULE_TNG209,
-                               arena_printf(&self->arena, "gear value %lld for %s is larger "
-                                            "than 2^48, the largest size tngc plans",
-                                            (long long)s->values[i], name));
-            return 0;
-        }
-    }
     return 1;
 }
 
@@ -135,11 +122,11 @@ static int gears__zip(Plan *self, const GearSpec **specs, size_t n, GearRows *ro
     int ok = 1;
     for (size_t k = 1; k < n; k++)
         if (specs[k]->nvalues != specs[0]->nvalues) {
-            diag_at(diags, specs[k]->line, specs[k]->col, RULE_TNG128,
-                    "with the zip merge policy every gear list needs the same length: "
-                    "%zu values for %s, %zu for %s", specs[k]->nvalues,
-                    gears__spec_name(self, specs[k]), specs[0]->nvalues,
-                    gears__spec_name(self, specs[0]));
+            GearVerdict v;
+            gear_rule_zip(specs[k]->nvalues, arena_printf(&self->arena, "for %s", gears__spec_name(self, specs[k])),
+                          specs[0]->nvalues, arena_printf(&self->arena, "for %s", gears__spec_name(self, specs[0])),
+                          &v);
+            diag_at(diags, specs[k]->line, specs[k]->col, v.rule, "%s", v.msg);
             ok = 0;
         }
     if (!ok)
@@ -211,13 +198,12 @@ static int gears__product(const GearSpec **specs, size_t n, GearRows *rows, Diag
     size_t *count = xmalloc(n * sizeof *count), total = 1;
     for (size_t k = 0; k < n; k++) {
         count[k] = gears__distinct(specs[k], vals + k * GEAR_VALUES_MAX);
-        total = total > GEARS_MAX ? total : total * count[k];
+        total = gear_count_mul(total, count[k]);
     }
     int rc = 0;
-    if (total > GEARS_MAX) {
-        diag_at(diags, specs[0]->line, specs[0]->col, RULE_TNG129,
-                "the product merge policy gives more than %d gears; use fewer gear values "
-                "or the zip policy", GEARS_MAX);
+    GearVerdict v;
+    if (gear_rule_total(1, total, &v)) {
+        diag_at(diags, specs[0]->line, specs[0]->col, v.rule, "%s", v.msg);
         rc = -1;
     } else {
         gears__enumerate(vals, count, n, total, rows);
@@ -249,9 +235,9 @@ static int gears__combine(Plan *self, DiagList *diags)
     if (rc == 0 && n > 0)
         rc = g->cfg.policy == GEAR_PRODUCT ? gears__product(specs, n, &rows, diags)
                                            : gears__zip(self, specs, n, &rows, diags);
-    if (rc == 0 && rows.n > GEARS_MAX) {
-        diag_at(diags, specs[0]->line, specs[0]->col, RULE_TNG129,
-                "%zu distinct gears; at most %d are allowed", rows.n, GEARS_MAX);
+    GearVerdict v;
+    if (rc == 0 && gear_rule_total(0, rows.n, &v)) {
+        diag_at(diags, specs[0]->line, specs[0]->col, v.rule, "%s", v.msg);
         rc = -1;
     }
     if (rc == 0 && n == 0)

@@ -166,7 +166,7 @@ static void memory__mark_end(MemInfo *mi, const Graph *g, int32_t v)
 #define FUSE_POW 0
 #define FUSE_NO 0
 static const unsigned char memory__epi[OP__count] = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = (fusion) || (view) == VIEW_PERMUTE,
 #include "../ir/ops.def"
 #undef OP

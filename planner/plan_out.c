@@ -14,6 +14,7 @@
  * manifests agree on attribute names and values.
  */
 #include "plan.h"
+#include "../frontend/diag/gear_rules.h"
 
 #include <math.h>
 #include <string.h>
@@ -525,7 +526,7 @@ static void attrs__attention(PlanAttrs *l, const Op *op)
  * ops.def row, which documents attr[]/fattr[]); attrs__none where a kind
  * has none. */
 static void (*const plan_attrs[OP__count])(PlanAttrs *l, const Op *op) = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = attrs__##printer,
 #include "../ir/ops.def"
 #undef OP
@@ -658,7 +659,7 @@ static void text__header(const Graph *g, StrBuf *out)
     sb_printf(out, ":%u:%u\n", g->line, g->col);
     sb_printf(out, "config mode=%s dynamic=%s fullgraph=%s policy=%s", c->mode ? c->mode : "max-autotune",
               tri[c->dynamic < 0 ? 0 : c->dynamic ? 2 : 1], tri[c->fullgraph < 0 ? 0 : c->fullgraph ? 2 : 1],
-              c->policy == GEAR_PRODUCT ? "product" : "zip");
+              gear_policy_name(c->policy == GEAR_PRODUCT));
     if (c->is_cache)
         sb_puts(out, " cache_compile=true");
     if (c->cache_dir) {
@@ -1149,7 +1150,7 @@ static void json__config(const Plan *p, StrBuf *out)
     sb_puts(out, c->dynamic < 0 ? "null" : c->dynamic ? "true" : "false");
     sb_puts(out, ",\"fullgraph\":");
     sb_puts(out, c->fullgraph < 0 ? "null" : c->fullgraph ? "true" : "false");
-    sb_printf(out, ",\"policy\":\"%s\",\"cache_compile\":", c->policy == GEAR_PRODUCT ? "product" : "zip");
+    sb_printf(out, ",\"policy\":\"%s\",\"cache_compile\":", gear_policy_name(c->policy == GEAR_PRODUCT));
     json__bool(out, c->is_cache);
     sb_puts(out, ",\"cache_dir\":");
     plan__json_str(out, c->cache_dir);

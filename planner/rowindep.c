@@ -410,7 +410,7 @@ static const char *rowindep__independent(Plan *self, const Op *op, int sym)
 /* Each kind's rule (the row rule column of its ops.def row): why an op of
  * that kind mixes rows of sym, or NULL. */
 static const char *(*const rowindep_rules[OP__count])(Plan *self, const Op *op, int sym) = {
-#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = rowindep__##rowrule,
 #include "../ir/ops.def"
 #undef OP

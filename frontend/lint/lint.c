@@ -9,6 +9,7 @@
 #include "lint_facts.h"
 #include "torchair_schema.h"
 #include "../diag/diag.h"
+#include "../diag/gear_rules.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -510,15 +511,23 @@ typedef struct GearDims {
     const Value *values[8];   /* the list or tuple of each dim */
 } GearDims;
 
+/* Reports a verdict of gear_rules.h at node. */
+static void lint__gear_verdict(Lint *l, int32_t node, const GearVerdict *v)
+{
+    diag_node(&l->sf->diags, l->ast, node, v->rule, "%s", v->msg);
+    l->sf->diags.v[l->sf->diags.n - 1].severity = v->severity;
+}
+
 /* Checks one set_dim_gears call on its own; fills dims when it is valid. */
 static int lint__gear_call(Lint *l, const Annotation *a, int rank, GearDims *dims)
 {
     const Value *d = ann_arg(a, "dim_gears");
+    GearVerdict gv;
     dims->ndims = 0;
     if (!d || d->kind == V_EXPR)
         return 0;
-    if (d->kind != V_DICT) {
-        REPORT(l, d->node, TNG123, "dim_gears must be a dict {dim: [values]}");
+    if (gear_rule_dict(d->kind == V_DICT, NULL, &gv)) {
+        lint__gear_verdict(l, d->node, &gv);
         return 0;
     }
     int ok = 1;
@@ -528,42 +537,27 @@ static int lint__gear_call(Lint *l, const Annotation *a, int rank, GearDims *dim
             ok = 0;
             continue;
         }
-        if (k->kind != V_INT) {
-            REPORT(l, k->node, TNG121, "gear dim must be an int");
-            ok = 0;
-        } else if (k->i < 0 || (rank >= 0 && k->i >= rank)) {
-            if (rank >= 0)
-                REPORT(l, k->node, TNG122, "gear dim %lld is out of range for a tensor of rank %d (valid: 0 to %d)",
-                       (long long)k->i, rank, rank - 1);
-            else
-                REPORT(l, k->node, TNG122, "gear dim %lld is negative; dims are 0 to rank-1", (long long)k->i);
+        if (gear_rule_dim_type(k->kind == V_INT, NULL, &gv) || gear_rule_dim(k->i, rank, &gv)) {
+            lint__gear_verdict(l, k->node, &gv);
             ok = 0;
         }
-        if (v->kind != V_LIST && v->kind != V_TUPLE) {
-            REPORT(l, v->node, TNG123, "gear values must be a list or tuple of ints");
+        if (gear_rule_values_type(v->kind == V_LIST || v->kind == V_TUPLE, NULL, NULL, &gv)) {
+            lint__gear_verdict(l, v->node, &gv);
             ok = 0;
             continue;
         }
-        if (v->nitems < 2 || v->nitems > 100) {
-            REPORT(l, v->node, TNG126, "a dim takes 2 to 100 gear values, not %zu", v->nitems);
+        if (gear_rule_count(v->nitems, NULL, &gv)) {
+            lint__gear_verdict(l, v->node, &gv);
             ok = 0;
         }
         for (size_t j = 0; j < v->nitems; j++) {
             const Value *e = v->items[j];
             if (e->kind == V_EXPR) {
                 ok = 0;
-            } else if (e->kind != V_INT && e->kind != V_BOOL) {   /* bool is an int to isinstance */
-                REPORT(l, e->node, TNG124, "gear value must be an int");
-                ok = 0;
-            } else if (e->i == 0) {   /* _gear_utils.py:31-33 raises on 0 */
-                REPORT(l, e->node, TNG125, "gear value must not be 0");
-                ok = 0;
-            } else if (e->i < 0) {    /* accepted by _gear_utils.py:13-41; no dim matches it */
-                REPORT_AS(SEV_WARNING, l, e->node, TNG125,
-                          "gear value %lld: TorchAir accepts it, but no tensor dim is negative and its documentation allows only values above 1",
-                          (long long)e->i);
-            } else if (e->i == 1) {   /* accepted by _gear_utils.py:13-41; the docs forbid it */
-                REPORT_AS(SEV_WARNING, l, e->node, TNG125, "gear value 1: TorchAir accepts it, but its documentation allows only values above 1");
+            } else if (gear_rule_value(e->kind == V_INT || e->kind == V_BOOL,   /* bool is an int to isinstance */
+                                       NULL, e->i, 0, NULL, &gv)) {
+                lint__gear_verdict(l, e->node, &gv);
+                ok &= gv.severity != SEV_ERROR;
             }
         }
         if (ok && dims->ndims < 8) {
@@ -637,8 +631,7 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
                 differs = g;
                 diff_len = len;
             }
-            size_t distinct = lint__distinct(d->values[i]);
-            product = product > 1000 ? product : product * distinct;
+            product = gear_count_mul(product, lint__distinct(d->values[i]));
             any = 1;
         }
         last = g;
@@ -647,21 +640,20 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
     if (!any || !policy || last < 0)
         return;
     int32_t at = sf->anns.v[sf->gears.v[last].ann].node;
-    if (!strcmp(policy, "zip") && differs >= 0) {
+    int is_product = 0;
+    GearVerdict gv;
+    if (gear_policy_parse(policy, strlen(policy), &is_product, &gv))
+        return;   /* TNG130 at the option */
+    if (!is_product && differs >= 0) {
         int32_t first_node = sf->anns.v[sf->gears.v[first].ann].node;
-        if (differs == first)
-            REPORT(l, sf->anns.v[sf->gears.v[differs].ann].node, TNG128,
-                   "the zip gear policy needs gear lists of equal length: this call has lists of %zu and %zu values",
-                   zip_len, diff_len);
-        else
-            REPORT(l, sf->anns.v[sf->gears.v[differs].ann].node, TNG128,
-                   "the zip gear policy needs gear lists of equal length: %zu values here, %zu in the first at line %u",
-                   diff_len, zip_len, l->ast->nodes[first_node].line);
-    } else if (!strcmp(policy, "product") && product > 100)
-        REPORT(l, at, TNG129, "the product of the gear lists gives %s%zu gears; at most 100 are allowed",
-               product > 1000 ? "more than " : "", product > 1000 ? (size_t)1000 : product);
-    else if (!strcmp(policy, "zip") && zip_len > 100)
-        REPORT(l, at, TNG129, "%zu gears; at most 100 are allowed", zip_len);
+        const char *in_first = differs == first ? "in this call's first list"
+                                                : arena_printf(&sf->arena, "in the first at line %u",
+                                                               l->ast->nodes[first_node].line);
+        if (gear_rule_zip(diff_len, "here", zip_len, in_first, &gv))
+            lint__gear_verdict(l, sf->anns.v[sf->gears.v[differs].ann].node, &gv);
+    } else if (gear_rule_total(is_product, is_product ? product : zip_len, &gv)) {
+        lint__gear_verdict(l, at, &gv);
+    }
 }
 
 static void lint__gears(Lint *l)

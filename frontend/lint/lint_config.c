@@ -25,6 +25,7 @@
 #include "lint.h"
 #include "lint_facts.h"
 #include "torchair_schema.h"
+#include "../diag/gear_rules.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -306,7 +307,6 @@ static int config__str_in(const Value *v, const char *const *list, size_t n)
 static void config__value(ConfigCheck *k, const TorchairField *row)
 {
     static const char *const dumps[] = {"txt", "pbtxt", "py"};
-    static const char *const policies[] = {"zip", "product"};
     Lint *l = k->l;
     const ConfigField *f = k->f;
     const Value *v = f->value;
@@ -326,8 +326,10 @@ static void config__value(ConfigCheck *k, const TorchairField *row)
         return;
     }
     if (!strcmp(path, "inference_config.dynamic_gears_merge_policy")) {
-        if (!config__str_in(v, policies, 2))
-            REPORT(l, v->node, TNG130, "dynamic_gears_merge_policy must be \"zip\" or \"product\"");
+        int product;
+        GearVerdict gv;
+        if (gear_policy_parse(v->kind == V_STR ? v->s : NULL, v->kind == V_STR ? v->len : 0, &product, &gv))
+            diag_node(&l->sf->diags, l->ast, v->node, gv.rule, "%s", gv.msg);
         return;
     }
     const char *refusal = config__refusal(&l->sf->arena, row, f->path, v);

@@ -20,7 +20,9 @@
 #include "entry.h"
 #include "imports.h"
 #include "torchair_schema.h"
+#include "../diag/gear_rules.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -178,7 +180,10 @@ static EntryConfig entry_config(Interp *I, CompiledObj *c)
     o = config_field(I, c->cfg, "ge_config.enable_single_stream");
     e.single_stream = o && (o->kind == O_BOOL || o->kind == O_INT) && o->i != 0;
     o = config_field(I, c->cfg, "inference_config.dynamic_gears_merge_policy");
-    e.policy = obj_is_str(o, "product") ? GEAR_PRODUCT : GEAR_ZIP;
+    int product;
+    GearVerdict gv;   /* another name is zip here; lint reports it (TNG130) */
+    gear_policy_parse(o && o->kind == O_STR ? o->s : NULL, o && o->kind == O_STR ? strlen(o->s) : 0, &product, &gv);
+    e.policy = product ? GEAR_PRODUCT : GEAR_ZIP;
     return e;
 }
 
@@ -342,6 +347,7 @@ static const char *entry__kind_name(const Obj *o)
 static Obj *entry__set_dim_gears(Interp *I, CallArgs *a)
 {
     Obj *t = args_get(a, 0, "t"), *d = args_get(a, 1, "dim_gears");
+    GearVerdict gv;
     if (I->tracing)
         return obj_none(I);
     if (!t || !d) {   /* TorchAir raises TypeError: a required argument is missing */
@@ -356,9 +362,8 @@ static Obj *entry__set_dim_gears(Interp *I, CallArgs *a)
     } else if (t->kind != O_TENSOR) {
         interp_diag(I, a->node, RULE_TNG205, "set_dim_gears is given a %s, not a tensor: tngc cannot give it gears",
                     entry__kind_name(t));
-    } else if (d->kind != O_DICT) {
-        interp_diag(I, a->node, RULE_TNG123, "dim_gears must be a dict {dim: [values]}, not a %s",
-                    entry__kind_name(d));
+    } else if (gear_rule_dict(d->kind == O_DICT, entry__kind_name(d), &gv)) {
+        interp_diag(I, a->node, gv.rule, "%s", gv.msg);
     } else {
         t->t->gears = d;
         t->t->gears_node = a->node;
@@ -666,59 +671,64 @@ static const char *param_at_in(Interp *I, InterpFunc *fn, size_t pos, int has_se
     return NULL;
 }
 
-/* Why the set_dim_gears entry dim -> vals of a tensor of rank ndim cannot
- * be used, with its rule in *rule; NULL when it can (lint reports the
- * literal ones; these are the values the script computes). */
-static const char *gears__invalid(Interp *I, const Obj *dim, const Obj *vals, int ndim, RuleId *rule)
+/* A set_dim_gears entry that cannot be known at compile time: TNG205. */
+static int gears__unknown(GearVerdict *v, const char *fmt, ...)
 {
-    int64_t d, v;
-    *rule = RULE_TNG205;
+    va_list ap;
+    v->rule = RULE_TNG205;
+    v->severity = SEV_ERROR;
+    va_start(ap, fmt);
+    vsnprintf(v->msg, sizeof v->msg, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* Whether the set_dim_gears entry dim -> vals of a tensor of rank ndim
+ * cannot be used (1, the verdict in *v) or can (0); input names the
+ * tensor. Lint reports the literal ones; these are the values the script
+ * computes, checked by gear_rules.h as sizes tngc plans. */
+static int gears__invalid(Interp *I, const Obj *dim, const Obj *vals, int ndim, const char *input,
+                          GearVerdict *v)
+{
+    int64_t d, x;
     if (is_unknown(dim))
-        return "a gear dim is not known at compile time";
+        return gears__unknown(v, "a gear dim is not known at compile time: tngc cannot plan these gears");
     if (is_unknown(vals))
-        return vals->s ? interp_printf(I, "a dim's gear values are not known at compile time (%s)", vals->s)
-                       : "a dim's gear values are not known at compile time";
-    *rule = RULE_TNG121;
-    if (!obj_int_value(dim, &d))
-        return interp_printf(I, "gear dim must be an int, not a %s", entry__kind_name(dim));
-    *rule = RULE_TNG122;
-    if (d < 0 || d >= ndim)
-        return interp_printf(I, "gear dim %lld is out of range for a tensor of rank %d", (long long)d, ndim);
-    *rule = RULE_TNG123;
-    if ((vals->kind != O_LIST && vals->kind != O_TUPLE) || vals->n < 1)
-        return interp_printf(I, "the gear values of dim %lld must be a non-empty list or tuple of ints",
-                             (long long)d);
+        return gears__unknown(v, "a dim's gear values are not known at compile time%s%s%s: "
+                              "tngc cannot plan these gears", vals->s ? " (" : "", vals->s ? vals->s : "",
+                              vals->s ? ")" : "");
+    if (gear_rule_dim_type(obj_int_value(dim, &d), entry__kind_name(dim), v) || gear_rule_dim(d, ndim, v))
+        return 1;
+    const char *where = interp_printf(I, "dim %lld of %s", (long long)d, input);
+    if (gear_rule_values_type(vals->kind == O_LIST || vals->kind == O_TUPLE, entry__kind_name(vals), where, v) ||
+        gear_rule_count(vals->n, where, v))
+        return 1;
     for (size_t k = 0; k < vals->n; k++) {
-        *rule = RULE_TNG205;
         if (is_unknown(vals->items[k]))
-            return interp_printf(I, "a gear value of dim %lld is not known at compile time", (long long)d);
-        *rule = RULE_TNG124;
-        if (!obj_int_value(vals->items[k], &v))
-            return interp_printf(I, "a gear value of dim %lld must be an int, not a %s", (long long)d,
-                                 entry__kind_name(vals->items[k]));
-        *rule = RULE_TNG125;
-        if (v <= 0)
-            return interp_printf(I, "gear value %lld of dim %lld must be positive", (long long)v, (long long)d);
+            return gears__unknown(v, "a gear value of dim %lld is not known at compile time: "
+                                  "tngc cannot plan these gears", (long long)d);
+        int is_int = obj_int_value(vals->items[k], &x);
+        if (gear_rule_value(is_int, entry__kind_name(vals->items[k]), is_int ? x : 0, GRAPH_MAX_BYTES, where, v))
+            return 1;
     }
-    return NULL;
+    return 0;
 }
 
 /* Gear specs of an input from its set_dim_gears dict. An entry tngc cannot
  * use is an error at the set_dim_gears call (the plan would be static in
  * that dim without a word). */
-static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, LeafList *unused)
+static void gears_of(Interp *I, Graph *g, int input, TensorObj *t, int ndim, LeafList *leaves)
 {
-    (void)unused;
     Obj *d = t->gears;
     for (size_t i = 0; i + 1 < d->n; i += 2) {
         int64_t dim;
         Obj *vals = d->items[i + 1];
-        RuleId rule;
-        const char *why = gears__invalid(I, d->items[i], vals, ndim, &rule);
+        GearVerdict gv;
+        int invalid = gears__invalid(I, d->items[i], vals, ndim, leaves->v[input].path, &gv);
         ImpSaved in;
         int switched = imports_enter(I, t->gears_mod, &in);   /* set in another module */
-        if (why) {
-            interp_diag(I, t->gears_node, rule, "%s: tngc cannot plan these gears", why);
+        if (invalid) {
+            interp_diag(I, t->gears_node, gv.rule, "%s", gv.msg);
             if (switched)
                 imports_leave(I, &in);
             continue;

@@ -1324,10 +1324,9 @@ static int32_t interp__const_of(Interp *I, int32_t hv, const char *name, int32_t
         d.line = op->line;
         d.col = op->col;
         d.file = op->file;
-        char err[256];
-        int32_t id = graph_add_op(I->g, &d, err, sizeof err);
+        int32_t id = graph_add_op(I->g, &d);
         if (id < 0) {
-            interp_diag(I, node, RULE_TNG206, "the constant tensor %s: %s", name, err);
+            interp_diag(I, node, RULE_TNG206, "the constant tensor %s: %s", name, I->g->error.s);
             ok = 0;
             result = -2;
             break;
@@ -1582,7 +1581,6 @@ uint32_t interp_node_line(const Interp *I, int32_t node)
 
 int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
 {
-    char err[256];
     d->stream = I->tracing ? I->stream : 0;
     d->sk = I->tracing ? I->sk : -1;
     int32_t nn = node >= 0 ? node : 0;
@@ -1595,13 +1593,14 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
     for (uint32_t k = 0; k < d->nin; k++)
         if (d->in[k] >= 0 && interp_stale(I, d->in[k], node))
             return -1;
-    int32_t op = graph_add_op(I->g, d, err, sizeof err);
+    int32_t op = graph_add_op(I->g, d);
     interp_charge_graph(I);
     if (op < 0) {
         /* in host mode too: a module-level tensor past the size limit (or
          * of shapes that do not fit) is the script's error, at its line,
          * not a silent unknown that surfaces as "argument not known" at
          * the call of the model */
+        const char *err = I->g->error.s;
         interp_diag(I, node, strstr(err, "dtype") ? RULE_TNG207 : RULE_TNG206, "%s", err);
         return -1;
     }

@@ -43,7 +43,6 @@ static int32_t f_input(F *f, const char *name, int ndim, const int64_t *dims)
 /* Op kind on a (and b when >= 0), alpha 1; returns its output value. */
 static int32_t f_op(F *f, OpKind kind, int32_t a, int32_t b)
 {
-    char err[200];
     int32_t in[2] = {a, b};
     OpDesc d = {0};
     d.kind = kind;
@@ -53,9 +52,9 @@ static int32_t f_op(F *f, OpKind kind, int32_t a, int32_t b)
     d.sk = -1;
     d.line = f->line++;
     d.col = 5;
-    int32_t op = graph_add_op(&f->g, &d, err, sizeof err);
+    int32_t op = graph_add_op(&f->g, &d);
     if (op < 0)
-        fail_msg("%s", err);
+        fail_msg("%s", f->g.error.s);
     return f->g.ops.v[op].out;
 }
 
@@ -161,10 +160,9 @@ static void test_used_outside_breaks(void **state)
     x = f_input(&f, "x", 2, xd);
     a = f_op(&f, OP_EXP, x, -1);                 /* %1 */
     b = f_op(&f, OP_NEG, a, -1);                 /* %2: read by the sum too */
-    char err[200];
     OpDesc sd = {.kind = OP_SUM, .in = &b, .nin = 1, .attr = (int64_t[]){1, 0}, .nattr = 2,
                  .sk = -1, .line = 30, .col = 5};   /* keepdim, dim 0 */
-    int32_t sop = graph_add_op(&f.g, &sd, err, sizeof err);
+    int32_t sop = graph_add_op(&f.g, &sd);
     assert_true(sop >= 0);
     int32_t s = f.g.ops.v[sop].out;
     c = f_op(&f, OP_MUL, b, s);                  /* [4, 8] * [1, 8] */
@@ -188,10 +186,9 @@ static void test_not_adjacent(void **state)
     int64_t xd[2] = {4, 8};
     int32_t x = f_input(&f, "x", 2, xd);
     int32_t a = f_op(&f, OP_SILU, x, -1);        /* %1 */
-    char err[200];
     OpDesc sd = {.kind = OP_SUM, .in = &x, .nin = 1, .attr = (int64_t[]){1, 0}, .nattr = 2,
                  .sk = -1, .line = 11, .col = 5};
-    int32_t sop = graph_add_op(&f.g, &sd, err, sizeof err);   /* %2 */
+    int32_t sop = graph_add_op(&f.g, &sd);   /* %2 */
     assert_true(sop >= 0);
     f.line++;
     int32_t b = f_op(&f, OP_MUL, a, f.g.ops.v[sop].out);   /* %3 */
@@ -220,16 +217,15 @@ static void test_rms_norm(void **state)
         f_init(&f);
         int64_t xd[2] = {4, 16}, wd[1] = {16};
         int32_t x = f_input(&f, "x", 2, xd), w = f_input(&f, "w", 1, wd);
-        char err[200];
         OpDesc pd = {.kind = OP_POW, .in = &x, .nin = 1, .fattr = {2.0, 0.0}, .sk = -1,
                      .line = f.line++, .col = 5};
-        int32_t p = f.g.ops.v[graph_add_op(&f.g, &pd, err, sizeof err)].out;   /* %2 */
+        int32_t p = f.g.ops.v[graph_add_op(&f.g, &pd)].out;   /* %2 */
         OpDesc md = {.kind = OP_MEAN, .in = &p, .nin = 1, .attr = (int64_t[]){1, 1}, .nattr = 2,
                      .sk = -1, .line = f.line++, .col = 5};
-        int32_t m = f.g.ops.v[graph_add_op(&f.g, &md, err, sizeof err)].out;   /* %3 */
+        int32_t m = f.g.ops.v[graph_add_op(&f.g, &md)].out;   /* %3 */
         OpDesc ad = {.kind = OP_ADD, .in = &m, .nin = 1, .attr = (int64_t[]){1}, .nattr = 1,
                      .fattr = {1e-6, 1.0}, .sk = -1, .line = f.line++, .col = 5};
-        int32_t a = f.g.ops.v[graph_add_op(&f.g, &ad, err, sizeof err)].out;   /* %4 */
+        int32_t a = f.g.ops.v[graph_add_op(&f.g, &ad)].out;   /* %4 */
         int32_t r = f_op(&f, OP_RSQRT, a, -1);      /* %5 */
         int32_t y = f_op(&f, OP_MUL, x, r);         /* %6 */
         f_output(&f, f_op(&f, OP_MUL, y, w));       /* %7 */
@@ -256,10 +252,9 @@ static void test_row_group(void **state)
     int32_t x = f_input(&f, "x", 2, xd);
     int32_t a = f_op(&f, OP_EXP, x, -1);         /* %1 */
     int32_t b = f_op(&f, OP_NEG, a, -1);         /* %2 */
-    char err[200];
     OpDesc sd = {.kind = OP_SUM, .in = &b, .nin = 1, .attr = (int64_t[]){1, 1}, .nattr = 2,
                  .sk = -1, .line = 12, .col = 5};   /* keepdim, dim 1 */
-    int32_t sop = graph_add_op(&f.g, &sd, err, sizeof err);   /* %3 */
+    int32_t sop = graph_add_op(&f.g, &sd);   /* %3 */
     assert_true(sop >= 0);
     f.line++;
     int32_t c = f_op(&f, OP_MUL, b, f.g.ops.v[sop].out);      /* %4: [4, 8] * [4, 1] */

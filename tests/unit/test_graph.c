@@ -18,7 +18,8 @@
 
 /* ---- fixture ---- */
 
-/* A graph with three symbols s0, s1, s2 (dims of input 0) and an error buffer. */
+/* A graph with three symbols s0, s1, s2 (dims of input 0) and the message
+ * of the last op graph_add_op refused. */
 typedef struct T {
     Graph g;
     DimId s[3];
@@ -64,6 +65,16 @@ static int32_t tensor(T *t, DType dt, const char *spec)
     (uint32_t)(sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
 #define NONE NULL, 0
 
+/* graph_add_op, with the graph's message copied to t->err ("" when it
+ * added the op). */
+static int32_t add(T *t, const OpDesc *d)
+{
+    int32_t id = graph_add_op(&t->g, d);
+    assert_true(id >= 0 ? t->g.error.len == 0 : t->g.error.len > 0);
+    snprintf(t->err, sizeof t->err, "%s", id < 0 ? t->g.error.s : "");
+    return id;
+}
+
 /* Adds an op; returns the op id (or -1, message in t->err). */
 static int32_t op(T *t, OpKind kind, const int32_t *in, uint32_t nin,
                   const int64_t *attr, uint32_t nattr, DType dt)
@@ -78,8 +89,7 @@ static int32_t op(T *t, OpKind kind, const int32_t *in, uint32_t nin,
     d.sk = -1;
     d.line = 3;
     d.col = 5;
-    t->err[0] = 0;
-    return graph_add_op(&t->g, &d, t->err, sizeof t->err);
+    return add(t, &d);
 }
 
 /* The first output of an op that must have been added. */
@@ -588,6 +598,14 @@ static void test_promotion(void **state)
     assert_string_equal(t->err, "round: dtype bool is not supported (torch has no bool kernel); "
                                 "cast with .int() first");
     assert_type(t, out(t, op(t, OP_CAST, ARR32(l), NONE, DT_BF16)), "bf16[3]");
+    /* PyTorch computes these in the default float dtype: integer and bool
+     * inputs give float32 */
+    static const OpKind to_float[] = {OP_SQRT, OP_RSQRT, OP_RECIPROCAL, OP_LOG1P, OP_TANH, OP_LOG};
+    for (size_t k = 0; k < sizeof to_float / sizeof *to_float; k++) {
+        assert_type(t, out(t, op(t, to_float[k], ARR32(l), NONE, 0)), "f32[3]");
+        assert_type(t, out(t, op(t, to_float[k], ARR32(bl), NONE, 0)), "f32[3]");
+    }
+    assert_type(t, out(t, op(t, OP_DIV, ARR32(bl, l), NONE, 0)), "f32[3]");
     assert_int_equal(op(t, OP_CAST, ARR32(l), NONE, DT_UNKNOWN), -1);
     /* pow: integral exponents keep integers */
     OpDesc d = {0};
@@ -596,11 +614,11 @@ static void test_promotion(void **state)
     d.nin = 1;
     d.sk = -1;
     d.fattr[0] = 2.0;
-    assert_type(t, out(t, graph_add_op(&t->g, &d, t->err, sizeof t->err)), "i64[3]");
+    assert_type(t, out(t, add(t, &d)), "i64[3]");
     d.fattr[0] = 0.5;
-    assert_type(t, out(t, graph_add_op(&t->g, &d, t->err, sizeof t->err)), "f32[3]");
+    assert_type(t, out(t, add(t, &d)), "f32[3]");
     d.fattr[0] = -1.0;
-    assert_int_equal(graph_add_op(&t->g, &d, t->err, sizeof t->err), -1);
+    assert_int_equal(add(t, &d), -1);
     assert_string_equal(t->err,
                         "pow: dtype int64: integers to negative integer powers are not allowed");
     t_free(t);
@@ -885,6 +903,10 @@ static void test_reductions(void **state)
     assert_string_equal(t->err, "mean: could not infer the output dtype: the input dtype must be "
                                 "floating point, got int32");
     assert_type(t, out(t, op(t, OP_MEAN, ARR32(i), ARR64(0), DT_F32)), "f32[]");
+    /* the dtype rule runs once the shape rule has passed: a mean of ints
+     * over a dim out of range is the dim's error */
+    assert_int_equal(op(t, OP_MEAN, ARR32(i), ARR64(0, 4), 0), -1);
+    assert_string_equal(t->err, "mean: dim 4 is out of range for a 1-d tensor");
     int32_t s = tensor(t, DT_F32, "s0,8");
     assert_type(t, out(t, op(t, OP_SUM, ARR32(s), ARR64(1, 1), 0)), "f32[s0,1]");
     t_free(t);
@@ -1141,17 +1163,20 @@ static void test_errors_leave_graph_unchanged(void **state)
     d.in = (int32_t[]){a};
     d.nin = 1;
     d.stream = 3;
-    assert_int_equal(graph_add_op(g, &d, t->err, sizeof t->err), -1);
+    assert_int_equal(add(t, &d), -1);
     assert_string_equal(t->err, "exp: invalid stream 3");
     d.stream = 0;
     d.sk = 0;
-    assert_int_equal(graph_add_op(g, &d, t->err, sizeof t->err), -1);
+    assert_int_equal(add(t, &d), -1);
     assert_string_equal(t->err, "exp: invalid super kernel 0");
-    /* a NULL or tiny error buffer is fine */
-    assert_int_equal(graph_add_op(g, &d, NULL, 0), -1);
-    char tiny[4];
-    assert_int_equal(graph_add_op(g, &d, tiny, sizeof tiny), -1);
-    assert_string_equal(tiny, "exp");
+    /* the message is the last refusal's, and an op added clears it */
+    d.sk = -1;
+    assert_true(add(t, &d) >= 0);
+    assert_int_equal(g->error.len, 0);
+    nops = g->ops.n, nvals = g->vals.n;
+    d.sk = 0;
+    assert_int_equal(add(t, &d), -1);
+    assert_string_equal(g->error.s, "exp: invalid super kernel 0");
     assert_int_equal(g->ops.n, nops);
     assert_int_equal(g->vals.n, nvals);
     assert_int_equal(g->checks.n, 0);
@@ -1179,7 +1204,7 @@ static void test_op_fields(void **state)
     d.sk = sk;
     d.line = 12;
     d.col = 9;
-    int32_t o = graph_add_op(g, &d, t->err, sizeof t->err);
+    int32_t o = add(t, &d);
     assert_int_equal(o, (int32_t)g->ops.n - 1);
     in[0] = 77;    /* the op keeps its own copy */
     const Op *p = &g->ops.v[o];

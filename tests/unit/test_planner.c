@@ -312,7 +312,7 @@ static void test_gears_invalid_value(void **state)
     assert_int_equal(t.diags.n, 2);
     assert_int_equal(t.diags.v[1].rule, RULE_TNG125);
     assert_int_equal(t.diags.v[1].line, 3);
-    assert_string_equal(t.diags.v[1].msg, "gear value 0 for dim 0 of x is not a positive size");
+    assert_string_equal(t.diags.v[1].msg, "dim 0 of x: gear value must not be 0");
     t_free(&t);
 }
 
@@ -396,7 +396,7 @@ static void test_gear_sizes(void **state)
     assert_int_equal(t.diags.n, 1);
     assert_int_equal(t.diags.v[0].rule, RULE_TNG209);
     assert_int_equal(t.diags.v[0].line, 3);
-    assert_string_equal(t.diags.v[0].msg, "gear value 4611686018427387904 for dim 0 of x is "
+    assert_string_equal(t.diags.v[0].msg, "dim 0 of x: gear value 4611686018427387904 is "
                                           "larger than 2^48, the largest size tngc plans");
     t_free(&t);
 
