@@ -36,13 +36,14 @@ import sys
 # Cells of an OP( ... ) row of ir/ops.def, counted from 0. The row's header
 # there reads:
 #   OP(enum, dump name, flags, inputs min, max, optional from,
-#      int attrs min, max, shape rule,
+#      int attrs min, max, shape rule, dtype rule,
 #      row rule, plan attributes, fusion, op type, ...)
 COL_ENUM = 0
 COL_NAME = 1
 COL_FLAGS = 2
 COL_SHAPE_RULE = 8
-COL_ROW_RULE = 9
+COL_DTYPE_RULE = 9
+COL_ROW_RULE = 10
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "ref", "stubs"))
@@ -141,17 +142,24 @@ VALUES_BY_DIM = ["{f}({u}, dim=-1)", "{f}({u}.t(), dim=0)", "{f}({a3}, dim=2, ke
 FAMILIES = {}
 
 
+# The family of rows whose shape rule is RULE, or (checked first) whose
+# shape rule and dtype rule are RULE/DTYPE: rows of one shape rule whose
+# Python calls differ (identity: casts, clamps, pow, isnan) are told apart
+# by their dtype rule. ELEMENTWISE sends such rows to the elementwise path.
+ELEMENTWISE = "elementwise"
+
+
 def family(rules, fam):
     for r in rules.split():
         FAMILIES[r] = fam
 
 
-family("cast", Family("unary", DTYPES, [
+family("identity/attr", Family("unary", DTYPES, [
     "{x}.to(torch.float32)", "{x}.t().to(torch.float16)", "{x}.to(torch.bfloat16)",
     "{x}.to(torch.int32)", "{x}.t().to(torch.bool)", "{x}.to(torch.int64)", "{x}.float()",
     "({x} * 40).to(torch.int8)",
 ]))
-family("clamp", Family("unary", DTYPES, [
+family("identity/with_scalar", Family("unary", DTYPES, [
     "{f}({x}, -1, 1)", "{f}({x}.t(), min=0.5)", "{f}({x}, max=1)", "{f}({x}, 0.5)",
 ], {"clamp_min": ("torch.clamp_min", []), "clamp_max": ("torch.clamp_max", [])}))
 family("full", Family("shape", DTYPES, [
@@ -205,7 +213,8 @@ family("tri", Family("shape", SIZES, [
     "torch.{n}({x})", "torch.{n}({x}.t(), -1)", "{a3}.{n}(2)", "torch.{n}({x}, 9)",
     "torch.{n}({x}, -9)",
 ]))
-family("reduce_sum reduce_mean reduce_minmax any_all", Family("reduce", ARITH, REDUCE))
+family("reduce any_all", Family("reduce", ARITH, REDUCE))
+family("identity/pow identity/bool_out", ELEMENTWISE)
 family("softmax", Family("reduce", ARITH, [
     "{f}({x}, dim=-1)", "{f}({x}.t(), dim=1)", "{f}({a3}, dim=1)", "{f}({x}, dim=0)",
 ]))
@@ -387,11 +396,11 @@ def rows(path):
     for m in re.finditer(r"^OP\(", text, re.M):
         where = "%s:%d" % (path, text.count("\n", 0, m.start()) + 1)
         cells = split_cells(text[m.end():], where)
-        need = max(COL_ENUM, COL_NAME, COL_FLAGS, COL_SHAPE_RULE, COL_ROW_RULE)
+        need = max(COL_ENUM, COL_NAME, COL_FLAGS, COL_SHAPE_RULE, COL_DTYPE_RULE, COL_ROW_RULE)
         if len(cells) <= need:
             sys.exit("gen.py: %s: an OP row of %d cells (the sweep reads cell %d)" % (where, len(cells), need))
         yield {"enum": cells[COL_ENUM], "name": cells[COL_NAME].strip('"'),
-               "flags": cells[COL_FLAGS], "shape": cells[COL_SHAPE_RULE],
+               "flags": cells[COL_FLAGS], "shape": cells[COL_SHAPE_RULE], "dtype": cells[COL_DTYPE_RULE],
                "row": cells[COL_ROW_RULE], "where": where}
 
 
@@ -602,8 +611,8 @@ def main():
         if row["enum"] in NOT_SWEPT:
             notes.append("sweep: not swept: %s (%s): %s" % (name, row["enum"], NOT_SWEPT[row["enum"]]))
             continue
-        fam = FAMILIES.get(row["shape"])
-        if fam is None and "OPF_ELEMWISE" in row["flags"]:
+        fam = FAMILIES.get(row["shape"] + "/" + row["dtype"], FAMILIES.get(row["shape"]))
+        if fam == ELEMENTWISE or (fam is None and "OPF_ELEMWISE" in row["flags"]):
             res, err = elementwise_calls(row)
             if err:
                 errors.append("%s: %s (%s, shape rule %s): %s" % (row["where"], name, row["enum"], row["shape"], err))
@@ -647,7 +656,7 @@ def main():
         rep = report.setdefault(famname, [set(), 0])
         rep[0].add(name)
         rep[1] += kept
-    for fam in {id(f): f for f in FAMILIES.values()}.values():
+    for fam in {id(f): f for f in FAMILIES.values() if f != ELEMENTWISE}.values():
         for ti, template in enumerate(fam.templates):
             if fam.rows and ti not in fam.taken:
                 errors.append("call %s of the family of %s: PyTorch takes it for none of the rows"
