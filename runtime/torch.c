@@ -140,6 +140,7 @@ typedef struct Tz {
     /* the pickle */
     const unsigned char *s;
     size_t slen, pos;
+    size_t op;            /* the offset of the opcode being run */
     PkVal *stack;
     size_t sp, scap;
     size_t *marks;
@@ -541,7 +542,7 @@ static int tz__layout(Tz *z)
 /* Fails naming the pickle offset of the opcode being run. */
 static int pk__fail(Tz *z, const char *what)
 {
-    tngrt__fail(z->err, z->path, "pickle at offset %zu: %s", z->pos, what);
+    tngrt__fail(z->err, z->path, "pickle at offset %zu: %s", z->op, what);
     return -1;
 }
 
@@ -921,7 +922,7 @@ static int pk__step(Tz *z, int *done)
     const unsigned char *p;
     unsigned op;
     PkVal v, k, *top;
-    size_t at = z->pos;
+    z->op = z->pos;
     if (z->pos >= z->slen)
         return pk__fail(z, "data.pkl ends before STOP");
     op = z->s[z->pos++];
@@ -1065,7 +1066,6 @@ static int pk__step(Tz *z, int *done)
         return 0;
     default: {
         char msg[120];
-        z->pos = at;
         snprintf(msg, sizeof msg, "opcode 0x%02x%s%c%s is not one a state dict uses", op,
                  op >= 0x20 && op < 0x7f ? " ('" : "", op >= 0x20 && op < 0x7f ? (int)op : ' ',
                  op >= 0x20 && op < 0x7f ? "')" : "");
