@@ -919,13 +919,19 @@ int tngrt__st_add_view(TngrtSafetensors *self, const char *name, size_t name_len
     memcpy(copy, name, name_len);
     copy[name_len] = '\0';
     snprintf(what, sizeof what, "%s: tensor '%s'", self->path, copy);
-    if (ndim < 0 || ndim > TNGRT_MAX_DIMS
-        || tngrt_shape_nbytes(dtype, ndim, shape, &nbytes, what, err) != 0
-        || !(e = st__add(self, copy, err))) {
-        if (ndim < 0 || ndim > TNGRT_MAX_DIMS)
-            tngrt__fail(err, self->path, "tensor '%s': %d dims (at most %d)", copy, ndim,
-                        TNGRT_MAX_DIMS);
+    if (ndim < 0 || ndim > TNGRT_MAX_DIMS) {
+        tngrt__fail(err, self->path, "tensor '%s': %d dims (at most %d)", copy, ndim,
+                    TNGRT_MAX_DIMS);
         free(copy);
+        free(own);
+        return -1;
+    }
+    if (tngrt_shape_nbytes(dtype, ndim, shape, &nbytes, what, err) != 0) {
+        free(copy);
+        free(own);
+        return -1;
+    }
+    if (!(e = st__add(self, copy, err))) {   /* it freed copy */
         free(own);
         return -1;
     }

@@ -26,7 +26,7 @@
  * three; a persistent id is ('storage', <storage class>, key, location,
  * numel) naming the entry data/<key>. Everything else is refused, naming
  * what was found and where. The stack, the marks, the memo and the objects
- * are bounded (PK_MAX_*), every object and item is made by an opcode of
+ * are bounded (PK_MAX_*; a memo key by the opcodes read), every object and item is made by an opcode of
  * the file (a memo get shares, never copies), so the work is linear in the
  * pickle's size. The result must be a dict of str keys to tensors; each
  * tensor's size, stride and offset are checked against its storage's
@@ -51,7 +51,7 @@
 #define PK_MAX_STACK (1 << 20)
 #define PK_MAX_MARKS 4096
 #define PK_MAX_MEMO (1 << 22)
-#define PK_MAX_OBJS (1 << 24)
+#define PK_MAX_OBJS (1 << 22)
 #define PK_MAX_STR (1 << 20)
 
 /* One entry of the archive. */
@@ -414,7 +414,7 @@ static int tz__record(Tz *z, TzEntry *x, uint64_t cd_off, uint64_t cd_size, uint
                     method);
         return -1;
     }
-    if (csize != usize || tz__rd16(p + 34) == 0xffffu || tz__rd16(p + 34) != 0) {
+    if (csize != usize || tz__rd16(p + 34) != 0) {
         tngrt__fail(z->err, z->path, "zip entry '%.*s': stored with %u bytes for %u", (int)nlen,
                     x->name, csize, usize);
         return -1;
@@ -892,7 +892,9 @@ static int pk__put(Tz *z, uint64_t key)
     PkVal *top = pk__top(z);
     if (!top)
         return -1;
-    if (key >= PK_MAX_MEMO)
+    /* pickles number their memo from 0: a key beyond the opcodes read so
+     * far (or the limit) would only make the memo large */
+    if (key >= PK_MAX_MEMO || key > z->pos)
         return pk__fail(z, "a memo key beyond the limit");
     if (key >= z->memocap) {
         size_t cap = z->memocap ? z->memocap : 64;
