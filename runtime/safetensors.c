@@ -785,7 +785,8 @@ int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
     for (int d = 0; d < e->ndim; d++)
         view_out->shape[d] = e->shape[d];
     tngrt_tensor_set_strides(view_out);
-    view_out->data = (void *)(uintptr_t)(e->data ? e->data : self->bytes + self->data_start + e->begin);
+    view_out->data =
+        (void *)(uintptr_t)(e->data ? e->data : self->bytes + self->data_start + e->begin);
     view_out->nbytes = (size_t)(e->end - e->begin);
     view_out->owns = 0;
     return 0;
@@ -1240,7 +1241,8 @@ int tngrt_safetensors_open_index(const char *path, TngrtSafetensors **out, Tngrt
         memcpy(dir, path, (size_t)(slash - path) + 1);
         dir[slash - path + 1] = '\0';
     }
-    if (st__open_shards(self, &m, dir, shard_of, err) != 0 || st__gather(self, &m, shard_of, err) != 0)
+    if (st__open_shards(self, &m, dir, shard_of, err) != 0
+        || st__gather(self, &m, shard_of, err) != 0)
         goto out;
     /* the index text is no longer needed: only the shards' bytes are viewed */
     free(self->bytes);

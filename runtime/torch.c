@@ -26,9 +26,9 @@
  * three; a persistent id is ('storage', <storage class>, key, location,
  * numel) naming the entry data/<key>. Everything else is refused, naming
  * what was found and where. The stack, the marks, the memo and the objects
- * are bounded (PK_MAX_*; a memo key by the opcodes read), every object and item is made by an opcode of
- * the file (a memo get shares, never copies), so the work is linear in the
- * pickle's size. The result must be a dict of str keys to tensors; each
+ * are bounded (PK_MAX_*; a memo key by the opcodes read), every object
+ * and item is made by an opcode of the file (a memo get shares, never
+ * copies), so the work is linear in the pickle's size. The result must be a dict of str keys to tensors; each
  * tensor's size, stride and offset are checked against its storage's
  * numel without overflow. A C-contiguous tensor is a view of the mapped
  * file (storages start 64-byte aligned in torch's archives); another (a
@@ -497,7 +497,8 @@ static int tz__layout(Tz *z)
     for (size_t i = 0; i < z->n; i++) {
         const TzEntry *x = &z->e[i];
         const char *slash = memchr(x->name, '/', x->nlen);
-        if (slash && x->nlen - (size_t)(slash - x->name) == 9 && memcmp(slash, "/data.pkl", 9) == 0) {
+        if (slash && x->nlen - (size_t)(slash - x->name) == 9
+            && memcmp(slash, "/data.pkl", 9) == 0) {
             if (pkl) {
                 tngrt__fail(z->err, z->path, "zip archive holds two pickles, '%.*s' and '%.*s'",
                             (int)pkl->nlen, pkl->name, (int)x->nlen, x->name);
@@ -507,7 +508,8 @@ static int tz__layout(Tz *z)
         }
     }
     if (!pkl) {
-        tngrt__fail(z->err, z->path, "zip archive has no <prefix>/data.pkl (not a torch.save file)");
+        tngrt__fail(z->err, z->path, "zip archive has no <prefix>/data.pkl (not a torch.save "
+                    "file)");
         return -1;
     }
     z->prefix = pkl->name;
@@ -1003,7 +1005,9 @@ static int pk__step(Tz *z, int *done)
     case 'K':    /* BININT1 */
         return (p = pk__bytes(z, 1)) ? pk__push(z, (PkVal){.kind = PV_INT, .u.i = *p}) : -1;
     case 'M':    /* BININT2 */
-        return (p = pk__bytes(z, 2)) ? pk__push(z, (PkVal){.kind = PV_INT, .u.i = tz__rd16(p)}) : -1;
+        if (!(p = pk__bytes(z, 2)))
+            return -1;
+        return pk__push(z, (PkVal){.kind = PV_INT, .u.i = tz__rd16(p)});
     case 0x8a: { /* LONG1: n bytes, two's complement little-endian */
         uint64_t u = 0;
         size_t n;
@@ -1130,7 +1134,8 @@ static int tz__tensor(Tz *z, TngrtSafetensors *out, const char *name, size_t n, 
         return -1;
     }
     snprintf(what, sizeof what, "%s: tensor '%.*s'", z->path, nn, name);
-    if (t->offset < 0 || tngrt_shape_nbytes(cls->dt, t->ndim, t->size, &nbytes, what, z->err) != 0) {
+    if (t->offset < 0
+        || tngrt_shape_nbytes(cls->dt, t->ndim, t->size, &nbytes, what, z->err) != 0) {
         if (t->offset < 0)
             tngrt__fail(z->err, z->path, "tensor '%.*s': negative storage offset", nn, name);
         return -1;

@@ -172,7 +172,8 @@ static void help_signature(const TngrtBundleDesc *d)
         printf("%s%s\n", d->inputs[i].flags & TNGRT_SIG_UPDATED ? "  (updated in place)" : "",
                d->inputs[i].dtype == TNGRT_BF16 ? "  (a '<u2' .npy of bfloat16 bits)" : "");
     }
-    printf("weights: %d%s\n", d->nweights, d->nweights ? " (--weights FILE; --list-weights lists them)" : "");
+    printf("weights: %d%s\n", d->nweights,
+           d->nweights ? " (--weights FILE; --list-weights lists them)" : "");
     printf("outputs:\n");
     for (int i = 0; i < d->noutputs; i++) {
         printf("  %s %s", d->outputs[i].name, tngrt_dtype_name(d->outputs[i].dtype));

@@ -14,3 +14,17 @@ ok() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
 # check NAME SHELL-CONDITION [WHY]
 check() { if eval "$2"; then ok "$1"; else fail "$1" "${3:-$2}"; fi; }
+# fake_launcher: builds $tmp/launcher, the launcher template over the fake
+# bundle of tests/launcher (static gears, one weight 'w' f32[4]) and
+# $build/libtngcrt.a (sanitized in a *san build), and makes its data
+# (mknpy.py) in $data=$tmp/data; exits the script when either fails.
+fake_launcher() {
+    fl_flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -I$root/runtime"
+    case $build in *san) fl_flags="$fl_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined" ;; esac
+    # shellcheck disable=SC2086  # word lists
+    ${CC:-cc} $fl_flags -DFAKE_STATIC -o "$tmp/launcher" "$root/templates/launcher.c" \
+        "$root/tests/launcher/fake_bundle.c" "$build/libtngcrt.a" -lopenblas -lpthread -lm \
+        || { fail build "the launcher does not build"; exit 1; }
+    data=$tmp/data
+    mkdir "$data" && python3 "$root/tests/launcher/mknpy.py" make "$data" || { fail data "mknpy.py"; exit 1; }
+}

@@ -19,14 +19,7 @@
 # usage: sh t_rt_safetensors.sh BUILD_DIR   (holding libtngcrt.a)
 . "$(dirname "$0")/lib.sh"
 
-flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -I$root/runtime"
-case $build in *san) flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=undefined" ;; esac
-# shellcheck disable=SC2086  # word lists
-${CC:-cc} $flags -DFAKE_STATIC -o "$tmp/launcher" "$root/templates/launcher.c" \
-    "$root/tests/launcher/fake_bundle.c" "$build/libtngcrt.a" -lopenblas -lpthread -lm \
-    || { fail build "the launcher does not build"; exit 1; }
-data=$tmp/data
-mkdir "$data" && python3 "$root/tests/launcher/mknpy.py" make "$data" || { fail data "mknpy.py"; exit 1; }
+fake_launcher
 
 python3 - "$tmp" <<'PYEOF' || { fail data "python3"; exit 1; }
 import json, struct, sys
