@@ -72,6 +72,7 @@ struct TngrtSafetensors {
     StKey *byname;           /* the entries sorted by name (strcmp), count of them */
     TngrtSafetensors **parts;   /* the shards an index opened (their bytes hold the views) */
     int nparts;
+    int have_meta;           /* the header's "__metadata__" was read (while parsing) */
 };
 
 /* A cursor over the JSON text. */
@@ -484,10 +485,11 @@ static StEntry *st__add(TngrtSafetensors *self, char *name, TngrtError *err)
     return &self->entries[self->count++];
 }
 
-/* Parses the header JSON of self into its entries. */
-static int st__header(TngrtSafetensors *self, StParse *p)
+/* Parses '{' [ key ':' member { ',' key ':' member } ] '}' and the end of
+ * the text: member(p, key, ctx) parses each value, taking the key (it
+ * frees it). */
+static int st__object(StParse *p, int (*member)(StParse *p, char *key, void *ctx), void *ctx)
 {
-    int have_meta = 0;
     if (st__expect(p, '{') != 0)
         return -1;
     if (!st__accept(p, '}')) {
@@ -495,20 +497,12 @@ static int st__header(TngrtSafetensors *self, StParse *p)
             char *key = NULL;
             if (st__string(p, &key) != 0)
                 return -1;
-            if (strcmp(key, "__metadata__") == 0) {
+            if (st__expect(p, ':') != 0) {
                 free(key);
-                if (have_meta) {
-                    tngrt__fail(p->err, p->path, "duplicate key '__metadata__'");
-                    return -1;
-                }
-                have_meta = 1;
-                if (st__expect(p, ':') != 0 || st__metadata(p) != 0)
-                    return -1;
-            } else {
-                StEntry *e = st__add(self, key, p->err);
-                if (!e || st__expect(p, ':') != 0 || st__tensor(p, e) != 0)
-                    return -1;
+                return -1;
             }
+            if (member(p, key, ctx) != 0)
+                return -1;
             if (st__accept(p, '}'))
                 break;
             if (st__expect(p, ',') != 0)
@@ -522,6 +516,31 @@ static int st__header(TngrtSafetensors *self, StParse *p)
         return -1;
     }
     return 0;
+}
+
+/* A member of the header: "__metadata__" (once) or a tensor. */
+static int st__header_member(StParse *p, char *key, void *ctx)
+{
+    TngrtSafetensors *self = ctx;
+    StEntry *e;
+    if (strcmp(key, "__metadata__") == 0) {
+        free(key);
+        if (self->have_meta) {
+            tngrt__fail(p->err, p->path, "duplicate key '__metadata__'");
+            return -1;
+        }
+        self->have_meta = 1;
+        return st__metadata(p);
+    }
+    e = st__add(self, key, p->err);
+    return e && st__tensor(p, e) == 0 ? 0 : -1;
+}
+
+/* Parses the header JSON of self into its entries. */
+static int st__header(TngrtSafetensors *self, StParse *p)
+{
+    self->have_meta = 0;
+    return st__object(p, st__header_member, self);
 }
 
 /* Builds self->byname, the entries sorted by name, refusing a name that
@@ -1080,45 +1099,35 @@ static int st__weight_map(StParse *p, StMap *m)
     }
 }
 
+/* The index being parsed: its weight map, and whether it was read. */
+typedef struct StIndexDoc {
+    StMap *m;
+    int have_map;
+} StIndexDoc;
+
+/* A member of the index: "weight_map" (once), or any other, skipped. */
+static int st__index_member(StParse *p, char *key, void *ctx)
+{
+    StIndexDoc *doc = ctx;
+    int is_map = strcmp(key, "weight_map") == 0;
+    free(key);
+    if (!is_map)
+        return st__skip(p, 1);
+    if (doc->have_map) {
+        tngrt__fail(p->err, p->path, "duplicate key 'weight_map'");
+        return -1;
+    }
+    doc->have_map = 1;
+    return st__weight_map(p, doc->m);
+}
+
 /* Parses the index document: { "weight_map": {...}, other keys skipped }. */
 static int st__index_doc(StParse *p, StMap *m)
 {
-    int have_map = 0;
-    if (st__expect(p, '{') != 0)
+    StIndexDoc doc = {m, 0};
+    if (st__object(p, st__index_member, &doc) != 0)
         return -1;
-    if (!st__accept(p, '}')) {
-        for (;;) {
-            char *key = NULL;
-            int rc;
-            if (st__string(p, &key) != 0)
-                return -1;
-            if (st__expect(p, ':') != 0) {
-                free(key);
-                return -1;
-            }
-            if (strcmp(key, "weight_map") == 0) {
-                rc = have_map ? -1 : st__weight_map(p, m);
-                if (have_map)
-                    tngrt__fail(p->err, p->path, "duplicate key 'weight_map'");
-                have_map = 1;
-            } else {
-                rc = st__skip(p, 1);
-            }
-            free(key);
-            if (rc != 0)
-                return -1;
-            if (st__accept(p, '}'))
-                break;
-            if (st__expect(p, ',') != 0)
-                return -1;
-        }
-    }
-    st__ws(p);
-    if (p->pos != p->len) {
-        tngrt__fail(p->err, p->path, "bad JSON: junk after the object at offset %zu", p->pos);
-        return -1;
-    }
-    if (!have_map) {
+    if (!doc.have_map) {
         tngrt__fail(p->err, p->path, "no \"weight_map\" (not a safetensors index)");
         return -1;
     }

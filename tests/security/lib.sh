@@ -28,3 +28,27 @@ fake_launcher() {
     data=$tmp/data
     mkdir "$data" && python3 "$root/tests/launcher/mknpy.py" make "$data" || { fail data "mknpy.py"; exit 1; }
 }
+# fake_run NAME WEIGHTS [ARG...]: $tmp/launcher (fake_launcher) on the
+# data's gear-2 inputs with --weights WEIGHTS under a 10 s limit, stdout
+# and stderr in $tmp/stdout and $tmp/stderr, the status in $rc and the
+# seconds in $s; returns 1 (a failure counted) when it ran out of time
+fake_run() {
+    fr_name=$1 fr_w=$2
+    shift 2
+    rm -rf "$tmp/out" && mkdir "$tmp/out"
+    fr_t0=$(date +%s)
+    timeout 10 "$tmp/launcher" --weights "$fr_w" --input "x=$data/x2.npy" \
+        --input "y=$data/y.npy" --input "cache['k']=$data/c2.npy" --out-dir "$tmp/out" \
+        --warmup 0 --iters 1 "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    s=$(($(date +%s) - fr_t0))
+    if [ $rc -eq 124 ]; then fail "$fr_name" "still running after 10 s"; return 1; fi
+    return 0
+}
+# fake_expect NAME RC LINES NEEDLE: the last run exited RC with LINES
+# lines on stderr, NEEDLE (fixed text, "" for any) among them
+fake_expect() {
+    fe_want=$2 fe_lines=$3 fe_needle=$4
+    check "$1 (${s}s)" '[ $rc -eq $fe_want ] && [ "$(wc -l <"$tmp/stderr")" -eq $fe_lines ] && { [ -z "$fe_needle" ] || grep -Fq -- "$fe_needle" "$tmp/stderr"; }' \
+        "exit $rc: $(head -c 300 "$tmp/stderr")"
+}

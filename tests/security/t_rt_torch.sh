@@ -96,23 +96,8 @@ for name, shard in (("dotdot", "../w.safetensors"), ("abs", d + "/w.safetensors"
 os.link(d + "/w.safetensors", d + "/sub/w.safetensors")
 PYEOF
 
-# launch NAME WEIGHTS: the launcher under a 10 s limit
-launch() {
-    name=$1 wf=$2
-    rm -rf "$tmp/out" && mkdir "$tmp/out"
-    timeout 10 "$tmp/launcher" --weights "$wf" --input "x=$data/x2.npy" \
-        --input "y=$data/y.npy" --input "cache['k']=$data/c2.npy" --out-dir "$tmp/out" \
-        --warmup 0 --iters 1 >"$tmp/stdout" 2>"$tmp/stderr"
-    rc=$?
-    if [ $rc -eq 124 ]; then fail "$name" "still running after 10 s"; return 1; fi
-    return 0
-}
-# expect NAME RC LINES NEEDLE: exit RC, LINES lines on stderr, NEEDLE among them
-expect() {
-    want=$2 lines=$3 needle=$4
-    check "$1" '[ $rc -eq $want ] && [ "$(wc -l <"$tmp/stderr")" -eq $lines ] && { [ -z "$needle" ] || grep -Fq -- "$needle" "$tmp/stderr"; }' \
-        "exit $rc: $(head -c 300 "$tmp/stderr")"
-}
+launch() { fake_run "$@"; }
+expect() { fake_expect "$@"; }
 refuse() {   # NAME NEEDLE: $tmp/NAME.pt refused in one line
     launch "$1" "$tmp/$1.pt" && expect "$1" 2 1 "$2"
 }
