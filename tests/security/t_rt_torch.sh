@@ -4,7 +4,8 @@
 # refused with exit 2 and exactly one line on stderr naming what was found,
 # within 10 s, never a crash (the sanitizer build aborts on one) or a run
 # of anything the pickle names. The fake bundle's one weight is 'w' f32[4].
-#   good         torch.save({'w': ...}) of Debian's torch: exit 0
+#   good         torch.save({'w': ...}) of Debian's torch: exit 0 (also
+#                from Python's zipfile, and an nn.Parameter saved as such)
 #   os.system, builtins.eval   GLOBALs a state dict never uses
 #   reduce       REDUCE calling a storage class, and a string
 #   key          a storage key past the archive's entries
@@ -30,6 +31,7 @@ import torch
 d = sys.argv[1]
 w = torch.tensor([0.5, 1.0, 1.5, 2.0])
 torch.save({"w": w}, d + "/good.pt")
+torch.save({"w": torch.nn.Parameter(w)}, d + "/param.pt")   # through _rebuild_parameter
 good = open(d + "/good.pt", "rb").read()
 z = zipfile.ZipFile(d + "/good.pt")
 prefix = z.namelist()[0].split("/")[0]
@@ -105,6 +107,7 @@ refuse() {   # NAME NEEDLE: $tmp/NAME.pt refused in one line
 launch good "$tmp/good.pt" && expect good 0 0 ""
 check "good: outputs written" '[ -f "$tmp/out/out0.npy" ]'
 launch zipped "$tmp/zipped.pt" && expect "zipped (no data descriptors)" 0 0 ""
+launch param "$tmp/param.pt" && expect "an nn.Parameter saved as such" 0 0 ""
 refuse system "pickle at offset 2: GLOBAL 'os system' is not one a state dict uses"
 refuse eval "GLOBAL 'builtins eval' is not one a state dict uses"
 refuse reduce "REDUCE calls a storage class"
