@@ -8,10 +8,12 @@
  * read into a TngrtSafetensors (safetensors.c's index, internal.h), so that
  * the bundle checks and loads its tensors as a safetensors file's.
  *
- * The zip: the end record found in the file's last 64 KiB + 22 bytes (no
- * zip64: refused with a message), at most TZ_MAX_ENTRIES entries, each
- * central directory record's name checked (printable ASCII, no '\', not
- * absolute, no empty, '.' or '..' component, unique), stored (method 0,
+ * The zip: the end record found in the file's last 64 KiB + 22 bytes,
+ * with the zip64 end record torch writes whatever the size and the zip64
+ * extra fields of entries past 4 GiB (each value checked as the 32-bit
+ * ones), at most TZ_MAX_ENTRIES entries, each central directory record's
+ * name checked (no control character, no '\', not absolute, no empty,
+ * '.' or '..' component, unique), stored (method 0,
  * not encrypted), its local header at its offset agreeing with it (name,
  * method, sizes and CRC unless a data descriptor follows), its bytes
  * within the file before the central directory, no two entries
@@ -182,8 +184,9 @@ static uint32_t tz__crc32(const unsigned char *p, uint64_t n)
 
 /* ---- the zip ---- */
 
-/* Whether an entry name is safe: 1..TZ_MAX_NAME printable ASCII bytes, no
- * '\', not absolute, every '/'-separated component non-empty and neither
+/* Whether an entry name is safe: 1..TZ_MAX_NAME bytes, no control
+ * character or '\' (torch names the folder after the file: UTF-8 is
+ * kept), not absolute, every '/'-separated component non-empty and neither
  * '.' nor '..'. */
 static int tz__safe_name(const char *s, size_t n)
 {
@@ -199,7 +202,7 @@ static int tz__safe_name(const char *s, size_t n)
             start = i + 1;
             continue;
         }
-        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e || s[i] == '\\')
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || s[i] == '\\')
             return 0;
     }
     return 1;
