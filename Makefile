@@ -248,7 +248,7 @@ fuzz: $(FUZZ_BIN) $(FUZZ_DIR)/fuzz_readers $(FUZZ_DIR)/fuzz_cache
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/fuzz_pipeline.d
 
 # `make fuzz-readers` builds build/fuzz/fuzz_readers (tests/fuzz/fuzz_readers.c:
-# libtngcrt's .npy and safetensors readers and weight loading, the runtime
+# libtngcrt's .npy, safetensors and torch.save readers and weight loading, the runtime
 # without its kernels and tests/launcher/fake_bundle.c, with libFuzzer, ASan
 # and UBSan) and runs it like `make fuzz` from tests/fuzz/seeds_readers; it
 # fails when a worker finds a crash, a leak, a hang or a memory blow-up

@@ -683,7 +683,7 @@ int tngrt_bundle_load_weights(TngrtBundle *self, const char *path)
         bundle__fail(self, "no weights file given");
         return -1;
     }
-    if (tngrt_safetensors_open(path, &st, &e) != 0) {
+    if (tngrt_weights_open(path, &st, &e) != 0) {
         bundle__fail(self, "%s", e.msg);
         return -1;
     }
@@ -702,7 +702,7 @@ int tngrt_bundle_load_weights_memory(TngrtBundle *self, const void *data, size_t
         bundle__fail(self, "%s: no weights given (NULL)", name);
         return -1;
     }
-    if (tngrt_safetensors_open_memory(data, len, name, &st, &e) != 0) {
+    if (tngrt_weights_open_memory(data, len, name, &st, &e) != 0) {
         bundle__fail(self, "%s", e.msg);
         return -1;
     }

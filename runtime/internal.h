@@ -58,6 +58,22 @@ int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int
  * self, or -1; O(log n) in the number of tensors. */
 int tngrt__safetensors_index(const TngrtSafetensors *self, const char *name);
 
+/* safetensors.c: a TngrtSafetensors the other weights readers (torch.c)
+ * fill: a fresh one named path; its file mapped read-only (or read whole
+ * where it cannot be), the bytes in *bytes, *len; or len bytes the caller
+ * keeps (borrow). add_view appends a tensor name[0..name_len) of dtype and
+ * shape whose bytes are at data, taking own (a private block data points
+ * into, or NULL; freed with self, or at once on failure); finish sorts the
+ * names and refuses duplicates. Each returns 0, or -1 with err. */
+TngrtSafetensors *tngrt__st_new(const char *path, TngrtError *err);
+int tngrt__st_map(TngrtSafetensors *self, const unsigned char **bytes, size_t *len,
+                  TngrtError *err);
+void tngrt__st_borrow(TngrtSafetensors *self, const void *data, size_t len);
+int tngrt__st_add_view(TngrtSafetensors *self, const char *name, size_t name_len,
+                       TngrtDType dtype, int ndim, const int64_t *shape, const void *data,
+                       void *own, TngrtError *err);
+int tngrt__st_finish(TngrtSafetensors *self, TngrtError *err);
+
 /* exec.c: one poll's back-off (the CPU's spin-wait hint, or a yield of
  * the core where there is none); how long pollers spin before they sleep,
  * in ns (TNGRT_SPIN_US when it is 0 .. 100000 microseconds, else 50 us);

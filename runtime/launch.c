@@ -455,6 +455,135 @@ int tngrt_launch_unused(TngrtLaunch *self, const char *path, int n, const char *
     return 1;
 }
 
+/* A growing text (the weights report); on out of memory it stops growing
+ * and remembers it. */
+typedef struct LaunchText {
+    char *buf;
+    size_t len, cap;
+    int oom;
+} LaunchText;
+
+static void launch__add(LaunchText *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || t->oom)
+        return;
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        char *grown;
+        while (cap < t->len + (size_t)n + 1)
+            cap *= 2;
+        if (!(grown = realloc(t->buf, cap))) {
+            t->oom = 1;
+            return;
+        }
+        t->buf = grown;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+/* Appends a shape, "[3,8]". */
+static void launch__text_shape(LaunchText *t, int ndim, const int64_t *shape)
+{
+    launch__add(t, "[");
+    for (int k = 0; k < ndim; k++)
+        launch__add(t, k ? ",%lld" : "%lld", (long long)shape[k]);
+    launch__add(t, "]");
+}
+
+/* Appends weight i's dtype and shape, "f32[3,8]". */
+static void launch__weight(LaunchText *t, const TngrtSigTensor *w)
+{
+    int64_t shape[TNGRT_MAX_DIMS];
+    for (int k = 0; k < w->ndim; k++)
+        shape[k] = w->dims[k].value;
+    launch__add(t, "%s", tngrt_dtype_name(w->dtype));
+    launch__text_shape(t, w->ndim, shape);
+}
+
+/* Checks weight i of d against st: 0 when it would load, else 1 with a
+ * line in t. */
+static int launch__check_weight(const TngrtBundleDesc *d, const TngrtSafetensors *st, int i,
+                                LaunchText *t)
+{
+    const TngrtSigTensor *w = &d->weights[i];
+    const char *key = tngrt_desc_weight_key(d, st, i);
+    TngrtTensor v;
+    int same;
+    if (tngrt_safetensors_find(st, key, &v, NULL) != 0) {
+        launch__add(t, "missing: %s ", w->name);
+        launch__weight(t, w);
+        for (int k = 0; k < d->naliases; k++)
+            if (d->aliases[k].weight == i)
+                launch__add(t, " (or its tied key %s)", d->aliases[k].name);
+        launch__add(t, "\n");
+        return 1;
+    }
+    if (v.dtype != w->dtype) {
+        launch__add(t, "dtype: %s is %s, the model expects %s (no conversion: save it as %s)\n",
+                    key, tngrt_dtype_name(v.dtype), tngrt_dtype_name(w->dtype),
+                    tngrt_dtype_name(w->dtype));
+        return 1;
+    }
+    same = v.ndim == w->ndim;
+    for (int k = 0; same && k < w->ndim; k++)
+        same = v.shape[k] == w->dims[k].value;
+    if (!same) {
+        launch__add(t, "shape: %s is ", key);
+        launch__text_shape(t, v.ndim, v.shape);
+        launch__add(t, ", the model expects ");
+        launch__weight(t, w);
+        launch__add(t, "\n");
+        return 1;
+    }
+    return 0;
+}
+
+int tngrt_launch_check_weights(TngrtLaunch *self, const char *path, int strict, char **report)
+{
+    const TngrtBundleDesc *d = self->desc;
+    TngrtSafetensors *st;
+    TngrtError e;
+    LaunchText t = {0};
+    int bad = 0, extra = 0, count;
+    *report = NULL;
+    self->err[0] = '\0';
+    if (tngrt_weights_open(path, &st, &e) != 0)
+        return launch__fail(self, TNGRT_BAD_INPUT, "%s", e.msg);
+    for (int i = 0; i < d->nweights; i++)
+        bad += launch__check_weight(d, st, i, &t);
+    count = tngrt_safetensors_count(st);
+    for (int i = 0; i < count; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        TngrtTensor v;
+        if (tngrt_desc_is_state_key(d, name))
+            continue;
+        extra++;
+        tngrt_safetensors_find(st, name, &v, NULL);
+        launch__add(&t, "extra: %s %s", name, tngrt_dtype_name(v.dtype));
+        launch__text_shape(&t, v.ndim, v.shape);
+        launch__add(&t, "%s\n", strict ? " (refused: --strict)" : " (ignored)");
+    }
+    tngrt_safetensors_close(st);
+    launch__add(&t, "%s: %d tensor%s for %d weight%s: %d missing or mismatched, %d extra: %s\n",
+                path, count, count == 1 ? "" : "s", d->nweights, d->nweights == 1 ? "" : "s", bad,
+                extra, bad || (strict && extra) ? "would not load" : "would load");
+    if (t.oom) {
+        free(t.buf);
+        return launch__fail(self, TNGRT_FAILED, "%s: out of memory", path);
+    }
+    *report = t.buf;
+    return bad || (strict && extra) ? 1 : 0;
+}
+
 /* ---- results ---- */
 
 /* Whether c stays as it is in a result's file name. */

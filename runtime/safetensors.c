@@ -56,6 +56,8 @@ typedef struct StEntry {
     int ndim;                          /* dimensions */
     int64_t shape[TNGRT_MAX_DIMS];     /* extents */
     uint64_t begin, end;               /* byte range in the data buffer */
+    const unsigned char *data;         /* entries added by tngrt__st_add_view: the bytes */
+    void *own;                         /* a private copy data points into, freed at close */
 } StEntry;
 
 struct TngrtSafetensors {
@@ -68,6 +70,9 @@ struct TngrtSafetensors {
     int count;               /* number of entries */
     int cap;                 /* allocated entries */
     StKey *byname;           /* the entries sorted by name (strcmp), count of them */
+    TngrtSafetensors **parts;   /* the shards an index opened (their bytes hold the views) */
+    int nparts;
+    int have_meta;           /* the header's "__metadata__" was read (while parsing) */
 };
 
 /* A cursor over the JSON text. */
@@ -480,10 +485,11 @@ static StEntry *st__add(TngrtSafetensors *self, char *name, TngrtError *err)
     return &self->entries[self->count++];
 }
 
-/* Parses the header JSON of self into its entries. */
-static int st__header(TngrtSafetensors *self, StParse *p)
+/* Parses '{' [ key ':' member { ',' key ':' member } ] '}' and the end of
+ * the text: member(p, key, ctx) parses each value, taking the key (it
+ * frees it). */
+static int st__object(StParse *p, int (*member)(StParse *p, char *key, void *ctx), void *ctx)
 {
-    int have_meta = 0;
     if (st__expect(p, '{') != 0)
         return -1;
     if (!st__accept(p, '}')) {
@@ -491,20 +497,12 @@ static int st__header(TngrtSafetensors *self, StParse *p)
             char *key = NULL;
             if (st__string(p, &key) != 0)
                 return -1;
-            if (strcmp(key, "__metadata__") == 0) {
+            if (st__expect(p, ':') != 0) {
                 free(key);
-                if (have_meta) {
-                    tngrt__fail(p->err, p->path, "duplicate key '__metadata__'");
-                    return -1;
-                }
-                have_meta = 1;
-                if (st__expect(p, ':') != 0 || st__metadata(p) != 0)
-                    return -1;
-            } else {
-                StEntry *e = st__add(self, key, p->err);
-                if (!e || st__expect(p, ':') != 0 || st__tensor(p, e) != 0)
-                    return -1;
+                return -1;
             }
+            if (member(p, key, ctx) != 0)
+                return -1;
             if (st__accept(p, '}'))
                 break;
             if (st__expect(p, ',') != 0)
@@ -518,6 +516,31 @@ static int st__header(TngrtSafetensors *self, StParse *p)
         return -1;
     }
     return 0;
+}
+
+/* A member of the header: "__metadata__" (once) or a tensor. */
+static int st__header_member(StParse *p, char *key, void *ctx)
+{
+    TngrtSafetensors *self = ctx;
+    StEntry *e;
+    if (strcmp(key, "__metadata__") == 0) {
+        free(key);
+        if (self->have_meta) {
+            tngrt__fail(p->err, p->path, "duplicate key '__metadata__'");
+            return -1;
+        }
+        self->have_meta = 1;
+        return st__metadata(p);
+    }
+    e = st__add(self, key, p->err);
+    return e && st__tensor(p, e) == 0 ? 0 : -1;
+}
+
+/* Parses the header JSON of self into its entries. */
+static int st__header(TngrtSafetensors *self, StParse *p)
+{
+    self->have_meta = 0;
+    return st__object(p, st__header_member, self);
 }
 
 /* Builds self->byname, the entries sorted by name, refusing a name that
@@ -781,7 +804,8 @@ int tngrt_safetensors_find(const TngrtSafetensors *self, const char *name,
     for (int d = 0; d < e->ndim; d++)
         view_out->shape[d] = e->shape[d];
     tngrt_tensor_set_strides(view_out);
-    view_out->data = self->bytes + self->data_start + e->begin;
+    view_out->data =
+        (void *)(uintptr_t)(e->data ? e->data : self->bytes + self->data_start + e->begin);
     view_out->nbytes = (size_t)(e->end - e->begin);
     view_out->owns = 0;
     return 0;
@@ -799,13 +823,18 @@ const char *tngrt_safetensors_name(const TngrtSafetensors *self, int i)
 
 int tngrt_safetensors_mapped(const TngrtSafetensors *self)
 {
-    return self->how == ST_MAPPED;
+    for (int k = 0; k < self->nparts; k++)
+        if (!tngrt_safetensors_mapped(self->parts[k]))
+            return 0;
+    return self->how == ST_MAPPED || (self->nparts > 0 && !self->bytes);
 }
 
 void tngrt_safetensors_drop(const TngrtSafetensors *self, const void *data, size_t n)
 {
     uintptr_t page, lo, hi, base = (uintptr_t)self->bytes;
     long ps;
+    for (int k = 0; k < self->nparts; k++)
+        tngrt_safetensors_drop(self->parts[k], data, n);
     if (self->how != ST_MAPPED || n == 0 || (uintptr_t)data < base
         || (uintptr_t)data - base > self->len || n > self->len - ((uintptr_t)data - base)
         || (ps = sysconf(_SC_PAGESIZE)) <= 0)
@@ -822,6 +851,8 @@ void tngrt_safetensors_populate(const TngrtSafetensors *self, const void *data, 
 {
     uintptr_t base = (uintptr_t)self->bytes, at = (uintptr_t)data;
     long ps;
+    for (int k = 0; k < self->nparts; k++)
+        tngrt_safetensors_populate(self->parts[k], data, n);
     if (self->how != ST_MAPPED || n == 0 || at < base || at - base > self->len
         || n > self->len - (at - base) || (ps = sysconf(_SC_PAGESIZE)) <= 0)
         return;
@@ -848,8 +879,13 @@ void tngrt_safetensors_close(TngrtSafetensors *self)
 {
     if (!self)
         return;
-    for (int i = 0; i < self->count; i++)
+    for (int i = 0; i < self->count; i++) {
         free(self->entries[i].name);
+        free(self->entries[i].own);
+    }
+    for (int k = 0; k < self->nparts; k++)
+        tngrt_safetensors_close(self->parts[k]);
+    free(self->parts);
     free(self->entries);
     free(self->byname);
     if (self->how == ST_MAPPED)
@@ -858,4 +894,377 @@ void tngrt_safetensors_close(TngrtSafetensors *self)
         free(self->bytes);
     free(self->path);
     free(self);
+}
+
+/* ---- what the other readers build on (internal.h) ---- */
+
+TngrtSafetensors *tngrt__st_new(const char *path, TngrtError *err)
+{
+    return st__new(path, err);
+}
+
+int tngrt__st_map(TngrtSafetensors *self, const unsigned char **bytes, size_t *len,
+                  TngrtError *err)
+{
+    int fd, rc;
+    if ((fd = tngrt__open_read(self->path, err)) < 0)
+        return -1;
+    rc = st__load(self, fd, self->path, err);
+    close(fd);   /* a mapping keeps the file */
+    *bytes = self->bytes;
+    *len = self->len;
+    return rc;
+}
+
+void tngrt__st_borrow(TngrtSafetensors *self, const void *data, size_t len)
+{
+    self->how = ST_BORROWED;
+    self->bytes = (unsigned char *)(uintptr_t)data;   /* never written through */
+    self->len = data ? len : 0;
+}
+
+int tngrt__st_add_view(TngrtSafetensors *self, const char *name, size_t name_len,
+                       TngrtDType dtype, int ndim, const int64_t *shape, const void *data,
+                       void *own, TngrtError *err)
+{
+    char *copy = malloc(name_len + 1);
+    StEntry *e;
+    size_t nbytes;
+    char what[300];
+    if (!copy) {
+        free(own);
+        tngrt__fail(err, self->path, "out of memory");
+        return -1;
+    }
+    memcpy(copy, name, name_len);
+    copy[name_len] = '\0';
+    snprintf(what, sizeof what, "%s: tensor '%s'", self->path, copy);
+    if (ndim < 0 || ndim > TNGRT_MAX_DIMS) {
+        tngrt__fail(err, self->path, "tensor '%s': %d dims (at most %d)", copy, ndim,
+                    TNGRT_MAX_DIMS);
+        free(copy);
+        free(own);
+        return -1;
+    }
+    if (tngrt_shape_nbytes(dtype, ndim, shape, &nbytes, what, err) != 0) {
+        free(copy);
+        free(own);
+        return -1;
+    }
+    if (!(e = st__add(self, copy, err))) {   /* it freed copy */
+        free(own);
+        return -1;
+    }
+    e->dtype = dtype;
+    e->ndim = ndim;
+    for (int d = 0; d < ndim; d++)
+        e->shape[d] = shape[d];
+    e->begin = 0;
+    e->end = nbytes;
+    e->data = data;
+    e->own = own;
+    return 0;
+}
+
+int tngrt__st_finish(TngrtSafetensors *self, TngrtError *err)
+{
+    return st__index(self, err);
+}
+
+/* ---- sharded files: model.safetensors.index.json ---- */
+
+/* The most shards an index may name, and the longest shard name. */
+#define ST_MAX_SHARDS 65536
+#define ST_MAX_SHARD_NAME 255
+/* How deeply the index's other values ("metadata") may nest. */
+#define ST_MAX_DEPTH 16
+
+/* Skips one JSON value of any kind (an index's "metadata"), nested at
+ * most ST_MAX_DEPTH deep. */
+static int st__skip(StParse *p, int depth)
+{
+    char *s;
+    st__ws(p);
+    if (depth > ST_MAX_DEPTH) {
+        tngrt__fail(p->err, p->path, "bad JSON: nested deeper than %d at offset %zu",
+                    ST_MAX_DEPTH, p->pos);
+        return -1;
+    }
+    if (p->pos < p->len && p->s[p->pos] == '"') {
+        if (st__string(p, &s) != 0)
+            return -1;
+        free(s);
+        return 0;
+    }
+    if (st__accept(p, '{') || st__accept(p, '[')) {
+        char close = p->s[p->pos - 1] == '{' ? '}' : ']';
+        if (st__accept(p, close))
+            return 0;
+        for (;;) {
+            if (close == '}') {
+                if (st__string(p, &s) != 0)
+                    return -1;
+                free(s);
+                if (st__expect(p, ':') != 0)
+                    return -1;
+            }
+            if (st__skip(p, depth + 1) != 0)
+                return -1;
+            if (st__accept(p, close))
+                return 0;
+            if (st__expect(p, ',') != 0)
+                return -1;
+        }
+    }
+    {
+        size_t start = p->pos;
+        while (p->pos < p->len && strchr("0123456789+-.eEtruefalsn", p->s[p->pos]))
+            p->pos++;
+        if (p->pos == start) {
+            tngrt__fail(p->err, p->path, "bad JSON: expected a value at offset %zu", start);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether name is a plain file name: no '/', '\', control character or
+ * leading '.', at most ST_MAX_SHARD_NAME bytes. */
+static int st__plain_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > ST_MAX_SHARD_NAME || name[0] == '.')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (name[i] == '/' || name[i] == '\\' || (unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* The weight map of an index: tensor names and their shards' names. */
+typedef struct StMap {
+    char **tensor, **shard;
+    size_t n, cap;
+} StMap;
+
+static void st__map_free(StMap *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->tensor[i]);
+        free(m->shard[i]);
+    }
+    free(m->tensor);
+    free(m->shard);
+}
+
+/* Parses "weight_map": { string: string, ... } into m. */
+static int st__weight_map(StParse *p, StMap *m)
+{
+    if (st__expect(p, '{') != 0)
+        return -1;
+    if (st__accept(p, '}'))
+        return 0;
+    for (;;) {
+        char *t = NULL, *s = NULL;
+        if (m->n == m->cap) {
+            size_t cap = m->cap ? m->cap * 2 : 64;
+            char **a = realloc(m->tensor, cap * sizeof *a), **b;
+            if (a)
+                m->tensor = a;
+            b = a ? realloc(m->shard, cap * sizeof *b) : NULL;
+            if (!b) {
+                tngrt__fail(p->err, p->path, "out of memory");
+                return -1;
+            }
+            m->shard = b;
+            m->cap = cap;
+        }
+        if (st__string(p, &t) != 0)
+            return -1;
+        if (st__expect(p, ':') != 0 || st__string(p, &s) != 0) {
+            free(t);
+            return -1;
+        }
+        m->tensor[m->n] = t;
+        m->shard[m->n++] = s;
+        if (!st__plain_name(s)) {
+            tngrt__fail(p->err, p->path, "tensor '%s': shard '%s' is not a plain file name "
+                        "in the index's folder (no '/', no leading '.')", t, s);
+            return -1;
+        }
+        if (st__accept(p, '}'))
+            return 0;
+        if (st__expect(p, ',') != 0)
+            return -1;
+    }
+}
+
+/* The index being parsed: its weight map, and whether it was read. */
+typedef struct StIndexDoc {
+    StMap *m;
+    int have_map;
+} StIndexDoc;
+
+/* A member of the index: "weight_map" (once), or any other, skipped. */
+static int st__index_member(StParse *p, char *key, void *ctx)
+{
+    StIndexDoc *doc = ctx;
+    int is_map = strcmp(key, "weight_map") == 0;
+    free(key);
+    if (!is_map)
+        return st__skip(p, 1);
+    if (doc->have_map) {
+        tngrt__fail(p->err, p->path, "duplicate key 'weight_map'");
+        return -1;
+    }
+    doc->have_map = 1;
+    return st__weight_map(p, doc->m);
+}
+
+/* Parses the index document: { "weight_map": {...}, other keys skipped }. */
+static int st__index_doc(StParse *p, StMap *m)
+{
+    StIndexDoc doc = {m, 0};
+    if (st__object(p, st__index_member, &doc) != 0)
+        return -1;
+    if (!doc.have_map) {
+        tngrt__fail(p->err, p->path, "no \"weight_map\" (not a safetensors index)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Opens every distinct shard of m once, as parts of self (dir: the index's
+ * folder with its '/', or ""); shard_of[i] is the part of tensor i. */
+static int st__open_shards(TngrtSafetensors *self, const StMap *m, const char *dir,
+                           int *shard_of, TngrtError *err)
+{
+    StKey *keys = malloc((m->n + 1) * sizeof *keys), *tmp = malloc((m->n + 1) * sizeof *tmp);
+    int rc = -1;
+    size_t dlen = strlen(dir);
+    if (!keys || !tmp || !(self->parts = calloc(m->n + 1, sizeof *self->parts))) {
+        tngrt__fail(err, self->path, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < m->n; i++)
+        keys[i] = (StKey){m->shard[i], 0, (int)i};
+    st__sort(keys, tmp, m->n, st__name_before);
+    for (size_t k = 0; k < m->n; k++) {
+        char *path;
+        if (k > 0 && strcmp(keys[k].name, keys[k - 1].name) == 0) {
+            shard_of[keys[k].index] = self->nparts - 1;
+            continue;
+        }
+        if (self->nparts == ST_MAX_SHARDS) {
+            tngrt__fail(err, self->path, "names more than %d shards", ST_MAX_SHARDS);
+            goto out;
+        }
+        if (!(path = malloc(dlen + strlen(keys[k].name) + 1))) {
+            tngrt__fail(err, self->path, "out of memory");
+            goto out;
+        }
+        memcpy(path, dir, dlen);
+        strcpy(path + dlen, keys[k].name);
+        rc = tngrt_safetensors_open(path, &self->parts[self->nparts], err);
+        free(path);
+        if (rc != 0)
+            goto out;
+        rc = -1;
+        shard_of[keys[k].index] = self->nparts++;
+    }
+    rc = 0;
+out:
+    free(keys);
+    free(tmp);
+    return rc;
+}
+
+/* Adds the tensors of m, found in their shards, to self, and refuses a
+ * shard tensor the index does not map to that shard. */
+static int st__gather(TngrtSafetensors *self, const StMap *m, const int *shard_of,
+                      TngrtError *err)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        TngrtSafetensors *part = self->parts[shard_of[i]];
+        TngrtTensor v;
+        if (tngrt_safetensors_find(part, m->tensor[i], &v, NULL) != 0) {
+            tngrt__fail(err, self->path, "tensor '%s': its shard %s holds no such tensor",
+                        m->tensor[i], part->path);
+            return -1;
+        }
+        if (tngrt__st_add_view(self, m->tensor[i], strlen(m->tensor[i]), v.dtype, v.ndim,
+                               v.shape, v.data, NULL, err) != 0)
+            return -1;
+    }
+    if (st__index(self, err) != 0)
+        return -1;
+    for (int k = 0; k < self->nparts; k++) {
+        const TngrtSafetensors *part = self->parts[k];
+        for (int i = 0; i < part->count; i++) {
+            int j = tngrt__safetensors_index(self, part->entries[i].name);
+            if (j < 0 || self->entries[j].data
+                             != part->bytes + part->data_start + part->entries[i].begin) {
+                tngrt__fail(err, self->path, "shard %s holds tensor '%s', which the index "
+                            "does not map to it", part->path, part->entries[i].name);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+int tngrt_safetensors_open_index(const char *path, TngrtSafetensors **out, TngrtError *err)
+{
+    TngrtSafetensors *self;
+    StMap m = {0};
+    StParse p;
+    int *shard_of = NULL, rc = -1;
+    char *dir = NULL;
+    const char *slash = strrchr(path, '/');
+    *out = NULL;
+    if (!(self = st__new(path, err)))
+        return -1;
+    if (tngrt__read_file(path, &self->bytes, &self->len, err) != 0)
+        goto out;
+    self->how = ST_MALLOC;
+    if (self->len > ST_MAX_HEADER) {
+        tngrt__fail(err, path, "index of %zu bytes exceeds the limit of %u bytes", self->len,
+                    ST_MAX_HEADER);
+        goto out;
+    }
+    p = (StParse){(const char *)self->bytes, self->len, 0, self->path, err};
+    if (st__index_doc(&p, &m) != 0)
+        goto out;
+    if (m.n > INT_MAX / 2) {
+        tngrt__fail(err, path, "too many tensors");
+        goto out;
+    }
+    dir = malloc(slash ? (size_t)(slash - path) + 2 : 1);
+    shard_of = malloc((m.n + 1) * sizeof *shard_of);
+    if (!dir || !shard_of) {
+        tngrt__fail(err, path, "out of memory");
+        goto out;
+    }
+    dir[0] = '\0';
+    if (slash) {
+        memcpy(dir, path, (size_t)(slash - path) + 1);
+        dir[slash - path + 1] = '\0';
+    }
+    if (st__open_shards(self, &m, dir, shard_of, err) != 0
+        || st__gather(self, &m, shard_of, err) != 0)
+        goto out;
+    /* the index text is no longer needed: only the shards' bytes are viewed */
+    free(self->bytes);
+    self->bytes = NULL;
+    self->len = 0;
+    rc = 0;
+out:
+    st__map_free(&m);
+    free(shard_of);
+    free(dir);
+    if (rc != 0)
+        tngrt_safetensors_close(self);
+    else
+        *out = self;
+    return rc;
 }

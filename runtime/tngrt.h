@@ -202,4 +202,43 @@ const char *tngrt_safetensors_name(const TngrtSafetensors *self, int i);
 /* Frees self and the file bytes every view points into; NULL is accepted. */
 void tngrt_safetensors_close(TngrtSafetensors *self);
 
+/* Opens a sharded safetensors file through its index at path
+ * ("model.safetensors.index.json": {"weight_map": {"<tensor>":
+ * "<shard>", ...}}, other keys ignored) into *out, read through the calls
+ * above as one file. Each shard must be a plain file name in the index's
+ * folder (no '/', no leading '.'), is opened once (tngrt_safetensors_open,
+ * all its checks), and must hold exactly the tensors the index maps to
+ * it. Returns 0, or -1 with a message in err. */
+int tngrt_safetensors_open_index(const char *path, TngrtSafetensors **out, TngrtError *err);
+
+/* Opens a torch.save file (a zip archive of data.pkl and its storages,
+ * what torch.save(model.state_dict(), path) writes since PyTorch 1.6)
+ * into *out, read through the tngrt_safetensors_* calls: its tensors are
+ * the state dict's, in its order. The zip's entries must be stored (not
+ * compressed), within the file, named sanely and consistent with their
+ * local headers; the pickle is interpreted, never executed, by a machine
+ * that knows only what a state dict uses (an OrderedDict of tensors built
+ * by torch._utils._rebuild_tensor_v2 over typed storages) and refuses
+ * anything else naming what it found. Contiguous tensors are viewed in
+ * the mapped file; other views of a storage are copied contiguous (at
+ * most the file's size in all). Returns 0, or -1 with a message in err. */
+int tngrt_torch_open(const char *path, TngrtSafetensors **out, TngrtError *err);
+
+/* tngrt_torch_open on the len bytes at data, which the caller keeps alive
+ * and unchanged until tngrt_safetensors_close (name is used in messages;
+ * "<memory>" for NULL). */
+int tngrt_torch_open_memory(const void *data, size_t len, const char *name,
+                            TngrtSafetensors **out, TngrtError *err);
+
+/* Opens a weights file of any format libtngcrt reads, told by its
+ * content: a torch.save zip (tngrt_torch_open), a safetensors index
+ * (JSON: tngrt_safetensors_open_index) or a safetensors file. Returns 0,
+ * or -1 with a message in err. */
+int tngrt_weights_open(const char *path, TngrtSafetensors **out, TngrtError *err);
+
+/* tngrt_weights_open on bytes the caller holds: a torch.save zip or a
+ * safetensors file (an index names files: not from memory). */
+int tngrt_weights_open_memory(const void *data, size_t len, const char *name,
+                              TngrtSafetensors **out, TngrtError *err);
+
 #endif

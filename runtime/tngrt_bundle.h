@@ -177,21 +177,24 @@ void tngrt_desc_gear_str(const TngrtBundleDesc *desc, int gear, char *buf, size_
  * (see above). */
 int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError *err);
 
-/* Loads every weight from the safetensors file at path: each must exist
- * with its dtype and shape; returns 0, or -1 (the weights keep their
- * previous values then). Tensors of the file that are no weight are not
- * loaded: tngrt_bundle_unused_count and _name list them. The file is
+/* Loads every weight from the weights file at path, a safetensors file, a
+ * sharded one's index or a torch.save zip (tngrt_weights_open: told by
+ * content): each must exist with its dtype (no conversion) and shape;
+ * returns 0, or -1 (the weights keep their previous values then). Tensors
+ * of the file that are no weight are not loaded: tngrt_bundle_unused_count
+ * and _name list them. The file (each shard, or the zip) is
  * mapped read-only and kept mapped until the next successful load or
  * delete: a weight whose bytes are aligned for its dtype (as in every file
- * whose writer pads the header to 8 bytes, as safetensors writers do) is
- * read in place, others and weights a run updates are copied, and Linear weights are packed for the GEMM from the
+ * whose writer pads the header to 8 bytes, as safetensors writers do, and
+ * every contiguous tensor of a torch.save zip, whose storages are 64-byte
+ * aligned) is read in place, others and weights a run updates are copied, and Linear weights are packed for the GEMM from the
  * mapping. Replace a loaded file by renaming a new one over it, never by
  * rewriting it in place (the mapping would see the change). */
 int tngrt_bundle_load_weights(TngrtBundle *self, const char *path);
 
-/* Loads every weight from the len bytes at data, a safetensors file the
- * caller holds (name is used in messages; "<memory>" for NULL), with the
- * checks and results of tngrt_bundle_load_weights. The bytes are not
+/* Loads every weight from the len bytes at data, a safetensors file or a
+ * torch.save zip the caller holds (name is used in messages; "<memory>"
+ * for NULL), with the checks and results of tngrt_bundle_load_weights. The bytes are not
  * copied: weights are read in place where aligned, so the caller keeps
  * them alive and unchanged from a successful call until the next
  * successful load or tngrt_bundle_delete (after a failed call the bundle

@@ -105,6 +105,19 @@ int tngrt_launch_padded_line(const TngrtLaunch *self, int i, char *buf, size_t l
 int tngrt_launch_unused(TngrtLaunch *self, const char *path, int n, const char *const *names,
                         int strict);
 
+/* Checks the weights file at path (any format tngrt_weights_open reads)
+ * against desc's weights without loading them, as
+ * tngrt_bundle_load_weights would: each weight missing (under its key and
+ * its tied keys), of another dtype (no conversion is made) or of another
+ * shape, and each tensor of the file that is no state_dict key of desc
+ * (refused with strict). Puts a malloc'd report in *report, one line each
+ * ("missing: NAME f32[3,8]", "dtype: ...", "shape: ...", "extra: ...") and
+ * a last line with the counts and "would load" or "would not load".
+ * Returns 0 when the file would load, 1 when not, TNGRT_BAD_INPUT when it
+ * cannot be read (the reader's message in tngrt_launch_last_error, no
+ * report), TNGRT_FAILED when memory runs out. */
+int tngrt_launch_check_weights(TngrtLaunch *self, const char *path, int strict, char **report);
+
 /* ---- results ---- */
 
 /* The name result k is written under (k < noutputs: output k; then input

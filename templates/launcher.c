@@ -1,13 +1,16 @@
 /*
  * launcher.c - the main program of a tngc bundle: reads the inputs from
- * .npy files and the weights from a safetensors file, runs the compiled
+ * .npy files and the weights from a weights file (safetensors, a sharded
+ * safetensors index, or a torch.save zip), runs the compiled
  * entry (warm-up runs, then timed runs), prints the gear and the latency
  * percentiles, and writes the outputs of the last run (and the inputs it
  * updated in place) as .npy files.
  *
- *   <name>_launcher [--weights W.safetensors] --input NAME=F.npy ...
+ *   <name>_launcher [--weights W] --input NAME=F.npy ...
  *                   [--out-dir D] [--warmup N] [--iters N] [--trace T.json] [--pad]
  *                   [--strict] [--stats]
+ *   <name>_launcher --list-weights
+ *   <name>_launcher --check-weights W [--strict]
  *
  * The files are all or nothing: each is written under a temporary name
  * first (a new file beside it, created exclusively under a random name by
@@ -70,9 +73,9 @@ typedef struct InputArg {
 
 /* The command line. */
 typedef struct Args {
-    const char *weights, *out_dir, *trace;
+    const char *weights, *out_dir, *trace, *check_weights;
     long warmup, iters;
-    int pad, strict, stats, help, version;
+    int pad, strict, stats, help, version, list_weights;
     InputArg *in;        /* nin entries (room for argc) */
     int nin;
     unsigned given;      /* options seen, one bit each (given once at most) */
@@ -154,9 +157,10 @@ static int fail_launch(const Launcher *L, int rc)
 
 static void usage_line(FILE *f, const char *prog)
 {
-    fprintf(f, "usage: %s [--weights W.safetensors] --input NAME=F.npy ... [--out-dir D]\n"
-               "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict] [--stats]\n",
-            prog);
+    fprintf(f, "usage: %s [--weights W] --input NAME=F.npy ... [--out-dir D]\n"
+               "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict] [--stats]\n"
+               "       %s --list-weights | --check-weights W [--strict]\n",
+            prog, prog);
 }
 
 static void help_signature(const TngrtBundleDesc *d)
@@ -168,7 +172,8 @@ static void help_signature(const TngrtBundleDesc *d)
         printf("%s%s\n", d->inputs[i].flags & TNGRT_SIG_UPDATED ? "  (updated in place)" : "",
                d->inputs[i].dtype == TNGRT_BF16 ? "  (a '<u2' .npy of bfloat16 bits)" : "");
     }
-    printf("weights: %d%s\n", d->nweights, d->nweights ? " (--weights FILE.safetensors)" : "");
+    printf("weights: %d%s\n", d->nweights,
+           d->nweights ? " (--weights FILE; --list-weights lists them)" : "");
     printf("outputs:\n");
     for (int i = 0; i < d->noutputs; i++) {
         printf("  %s %s", d->outputs[i].name, tngrt_dtype_name(d->outputs[i].dtype));
@@ -202,7 +207,16 @@ static void help(const Launcher *L)
     printf("\nRuns %s (%s), compiled by tngc as bundle '%s'.\n", d->entry, d->script, d->name);
     help_signature(d);
     printf("\noptions:\n"
-           "  --weights FILE     the weights (safetensors), required when the model has any\n"
+           "  --weights FILE     the weights, required when the model has any: a safetensors\n"
+           "                     file, a sharded one's model.safetensors.index.json, or a\n"
+           "                     torch.save(model.state_dict()) file (.pt, .pth, .bin);\n"
+           "                     told apart by content. Each weight must have the model's\n"
+           "                     dtype (no conversion) and shape\n"
+           "  --list-weights     print every weight the model needs (name, dtype, shape,\n"
+           "                     its tied keys) and the keys it accepts unread, then exit\n"
+           "  --check-weights FILE  print what FILE lacks (missing, wrong dtype or shape)\n"
+           "                     and holds beyond the model (extra), without running;\n"
+           "                     exit 0 when it would load, 1 when not\n"
            "  --input NAME=FILE  input NAME from a .npy file (split at the first '=')\n"
            "  --out-dir DIR      where the .npy results go (default .; created when missing,\n"
            "                     its parent must exist)\n"
@@ -264,7 +278,8 @@ static int add_input(Launcher *L, const char *spec)
 static int apply_option(Launcher *L, const char *opt, const char *val)
 {
     Args *a = &L->a;
-    static const char *const once[] = {"--weights", "--out-dir", "--trace", "--warmup", "--iters"};
+    static const char *const once[] = {"--weights", "--out-dir", "--trace", "--warmup", "--iters",
+                                       "--check-weights"};
     for (unsigned k = 0; k < sizeof once / sizeof *once; k++)
         if (strcmp(opt, once[k]) == 0) {
             if (a->given & (1u << k))
@@ -277,6 +292,8 @@ static int apply_option(Launcher *L, const char *opt, const char *val)
         a->out_dir = val;
     else if (strcmp(opt, "--trace") == 0)
         a->trace = val;
+    else if (strcmp(opt, "--check-weights") == 0)
+        a->check_weights = val;
     else if (strcmp(opt, "--warmup") == 0)
         return parse_count(L, opt, val, 0, &a->warmup);
     else if (strcmp(opt, "--iters") == 0)
@@ -290,7 +307,7 @@ static int apply_option(Launcher *L, const char *opt, const char *val)
 static int takes_value(const char *opt)
 {
     static const char *const with[] = {"--weights", "--input", "--out-dir", "--warmup",
-                                       "--iters", "--trace"};
+                                       "--iters", "--trace", "--check-weights"};
     for (size_t i = 0; i < sizeof with / sizeof with[0]; i++)
         if (strcmp(opt, with[i]) == 0)
             return 1;
@@ -311,6 +328,7 @@ static int parse_arg(Launcher *L, int argc, char **argv, int *i)
         int *flag = strcmp(opt, "--pad") == 0 ? &L->a.pad
                     : strcmp(opt, "--strict") == 0 ? &L->a.strict
                     : strcmp(opt, "--stats") == 0 ? &L->a.stats
+                    : strcmp(opt, "--list-weights") == 0 ? &L->a.list_weights
                     : strcmp(opt, "--help") == 0 ? &L->a.help
                     : strcmp(opt, "--version") == 0 ? &L->a.version : NULL;
         if (!flag || eq)
@@ -392,7 +410,7 @@ static int check_options(Launcher *L)
     int nw = L->desc->nweights, rc;
     TngrtError err;
     if (nw > 0 && !L->a.weights)
-        return fail(L, EXIT_USAGE, "the model has %d weight%s: pass --weights FILE.safetensors",
+        return fail(L, EXIT_USAGE, "the model has %d weight%s: pass --weights FILE (see --list-weights)",
                     nw, nw == 1 ? "" : "s");
     if (tngrt_launch_new(&L->launch, L->desc, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
@@ -625,6 +643,51 @@ static int write_results(Launcher *L)
     return 0;
 }
 
+/* ---- --list-weights, --check-weights ---- */
+
+/* Prints every weight of the model, "NAME DTYPE[SHAPE]" with its tied
+ * keys and whether it is a buffer, then the state_dict keys a weights file
+ * may hold that the model never reads. */
+static void list_weights(const Launcher *L)
+{
+    const TngrtBundleDesc *d = L->desc;
+    printf("weights of %s (%d):\n", d->entry, d->nweights);
+    for (int i = 0; i < d->nweights; i++) {
+        const TngrtSigTensor *w = &d->weights[i];
+        printf("  %s %s", w->name, tngrt_dtype_name(w->dtype));
+        print_sig_shape(stdout, d, w);
+        for (int k = 0; k < d->naliases; k++)
+            if (d->aliases[k].weight == i)
+                printf("  (tied: %s)", d->aliases[k].name);
+        printf("%s%s\n", w->flags & TNGRT_SIG_BUFFER ? "  (buffer)" : "",
+               w->flags & TNGRT_SIG_UPDATED ? "  (updated by runs)" : "");
+    }
+    if (d->nunread > 0)
+        printf("optional (state_dict keys the model never reads, accepted, not loaded):\n");
+    for (int k = 0; k < d->nunread; k++)
+        printf("  %s\n", d->unread[k]);
+}
+
+/* --check-weights: the report of tngrt_launch_check_weights on stdout;
+ * 0 when the file would load, else 1 (a file that cannot be read: its
+ * message on stderr). */
+static int check_weights(Launcher *L)
+{
+    TngrtError err;
+    char *report = NULL;
+    int rc;
+    if (tngrt_launch_new(&L->launch, L->desc, &err) != 0)
+        return fail(L, EXIT_RUNTIME, "%s", err.msg);
+    if (is_dir(L->a.check_weights))
+        return fail(L, EXIT_RUNTIME, "--check-weights '%s' is a directory", L->a.check_weights);
+    rc = tngrt_launch_check_weights(L->launch, L->a.check_weights, L->a.strict, &report);
+    if (rc < 0)
+        return fail(L, EXIT_RUNTIME, "%s", tngrt_launch_last_error(L->launch));
+    fputs(report, stdout);
+    free(report);
+    return rc ? EXIT_RUNTIME : 0;
+}
+
 /* ---- main ---- */
 
 static void launcher_free(Launcher *L)
@@ -648,6 +711,16 @@ static int launcher_main(Launcher *L, int argc, char **argv)
             printf("%s: bundle '%s' of %s (%s)\n", L->prog, L->desc->name, L->desc->entry,
                    L->desc->script);
         return 0;
+    }
+    if (L->a.list_weights || L->a.check_weights) {
+        if (L->a.weights || L->a.nin > 0 || (L->a.list_weights && L->a.check_weights))
+            return fail(L, EXIT_USAGE, "%s runs nothing: give it alone (see --help)",
+                        L->a.list_weights ? "--list-weights" : "--check-weights");
+        if (L->a.list_weights) {
+            list_weights(L);
+            return 0;
+        }
+        return check_weights(L);
     }
     if ((rc = check_options(L)) != 0 || (rc = read_inputs(L)) != 0 || (rc = open_bundle(L)) != 0
         || (rc = select_gear(L)) != 0 || (rc = run_all(L)) != 0)

@@ -1,9 +1,10 @@
 /*
  * fuzz_readers.c - a libFuzzer target for the file readers of libtngcrt
  * that a bundle's launcher runs on what it is given: the .npy reader
- * (tngrt_npy_read, tngrt_npy_read_bf16) and the safetensors reader
- * (tngrt_safetensors_open, _open_memory, _find), and the bundle's weight
- * loading over the latter (tngrt_bundle_load_weights_memory, with the
+ * (tngrt_npy_read, tngrt_npy_read_bf16), the safetensors reader
+ * (tngrt_safetensors_open, _open_memory, _find), the torch.save reader
+ * (tngrt_torch_open_memory: the zip and the pickle machine), and the
+ * bundle's weight loading over them (tngrt_bundle_load_weights_memory, with the
  * descriptor of tests/launcher/fake_bundle.c: its unused-tensor list and
  * its weight checks).
  *
@@ -17,6 +18,10 @@
  *                 reaches outside the input, two non-empty views overlap
  *                 or the views do not cover the data; the same bytes
  *                 opened from a file (mapped) give other tensors
+ *   torch.save    a name is missing or found at another index, a view
+ *                 reaches partly outside the input (views wholly outside
+ *                 are the copies of strided tensors: read end to end), or
+ *                 the same bytes opened from a file give other tensors
  *   bundle        a load that succeeds lists as unused a tensor the
  *                 model uses, or one that the file does not hold
  *
@@ -160,6 +165,51 @@ static void fz_safetensors(const uint8_t *data, size_t size)
     tngrt_safetensors_close(st);
 }
 
+/* torch.save: the index, each view read end to end, and the same bytes
+ * through a file (tngrt_weights_open, which tells the format). */
+static void fz_torch(const uint8_t *data, size_t size)
+{
+    TngrtSafetensors *st = NULL, *sf = NULL;
+    TngrtError err;
+    const char *path;
+    int n;
+    if (tngrt_torch_open_memory(data, size, "fuzz.pt", &st, &err) != 0) {
+        fz_check(st == NULL && memchr(err.msg, '\0', sizeof err.msg) != NULL,
+                 "torch: a failed open");
+        return;
+    }
+    n = tngrt_safetensors_count(st);
+    for (int i = 0; i < n; i++) {
+        const char *name = tngrt_safetensors_name(st, i);
+        TngrtTensor view;
+        const uint8_t *p;
+        size_t nbytes = 0;
+        fz_check(name != NULL, "torch: a tensor without a name");
+        fz_check(tngrt__safetensors_index(st, name) == i, "torch: name found elsewhere");
+        fz_check(tngrt_safetensors_find(st, name, &view, &err) == 0, "torch: name not found");
+        fz_check(tngrt_shape_nbytes(view.dtype, view.ndim, view.shape, &nbytes, "fuzz", &err) == 0
+                 && nbytes == view.nbytes, "torch: size differs from the shape's");
+        p = view.data;
+        if (p + view.nbytes > data && p < data + size)
+            fz_check(p >= data && (size_t)(p - data) <= size - view.nbytes,
+                     "torch: a view partly outside the bytes");
+        if (view.nbytes) {
+            volatile uint8_t sink = p[0] ^ p[view.nbytes - 1];
+            (void)sink;
+        }
+    }
+    path = fz_path("w.pt");
+    fz_put(path, data, size);
+    fz_check(tngrt_weights_open(path, &sf, &err) == 0, "torch: the file does not open");
+    fz_check(tngrt_safetensors_count(sf) == n, "torch: the file holds another count");
+    for (int i = 0; i < n; i++)
+        fz_check(strcmp(tngrt_safetensors_name(st, i), tngrt_safetensors_name(sf, i)) == 0,
+                 "torch: the file holds other names");
+    tngrt_safetensors_close(sf);
+    unlink(path);
+    tngrt_safetensors_close(st);
+}
+
 /* The fake bundle's weight loading: a success lists as unused exactly the
  * tensors of the file that are no state key of the descriptor. One bundle
  * for the whole run (no executor threads per input); a bundle that loaded
@@ -185,7 +235,7 @@ static void fz_bundle(const uint8_t *data, size_t size)
     }
     free(held);
     held = copy;
-    fz_check(tngrt_safetensors_open_memory(copy, size, "fuzz", &st, &err) == 0,
+    fz_check(tngrt_weights_open_memory(copy, size, "fuzz", &st, &err) == 0,
              "bundle: loaded a file the reader refuses");
     n = tngrt_safetensors_count(st);
     for (int i = 0; i < n; i++)
@@ -204,6 +254,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_npy(data, size, 0);
     fz_npy(data, size, 1);
     fz_safetensors(data, size);
+    fz_torch(data, size);
     fz_bundle(data, size);
     return 0;
 }

@@ -173,7 +173,7 @@ reject "missing .npy" 2 "nothere.npy" launcher --weights "$w" \
     --input "x=$data/nothere.npy" --input "y=$data/y.npy" $(cache 2)
 reject "input is a directory" 2 "input 'x': $data is a directory" launcher --weights "$w" \
     --input "x=$data" --input "y=$data/y.npy" $(cache 2)
-reject "missing weights" 2 "the model has 1 weight: pass --weights FILE.safetensors" launcher \
+reject "missing weights" 2 "the model has 1 weight: pass --weights FILE (see --list-weights)" launcher \
     --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
 for f in "w_shape:weight 'w' has shape [2,2], the model expects [4]" \
          "w_dtype:weight 'w' has dtype f16, the model expects f32" \

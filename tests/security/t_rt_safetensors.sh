@@ -19,14 +19,7 @@
 # usage: sh t_rt_safetensors.sh BUILD_DIR   (holding libtngcrt.a)
 . "$(dirname "$0")/lib.sh"
 
-flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -O1 -g -I$root/runtime"
-case $build in *san) flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=undefined" ;; esac
-# shellcheck disable=SC2086  # word lists
-${CC:-cc} $flags -DFAKE_STATIC -o "$tmp/launcher" "$root/templates/launcher.c" \
-    "$root/tests/launcher/fake_bundle.c" "$build/libtngcrt.a" -lopenblas -lpthread -lm \
-    || { fail build "the launcher does not build"; exit 1; }
-data=$tmp/data
-mkdir "$data" && python3 "$root/tests/launcher/mknpy.py" make "$data" || { fail data "mknpy.py"; exit 1; }
+fake_launcher
 
 python3 - "$tmp" <<'PYEOF' || { fail data "python3"; exit 1; }
 import json, struct, sys
@@ -61,26 +54,13 @@ def side_by_side(overlap):
 meta(False); meta(True); names(False); names(True); side_by_side(False); side_by_side(True)
 PYEOF
 
-# launch NAME WEIGHTS ARGS...: the launcher under a 10 s limit
+# launch NAME WEIGHTS ARGS...: $tmp/WEIGHTS.safetensors (lib.sh's fake_run)
 launch() {
-    name=$1 wf=$2
+    l_name=$1 l_w=$2
     shift 2
-    rm -rf "$tmp/out" && mkdir "$tmp/out"
-    t0=$(date +%s)
-    timeout 10 "$tmp/launcher" --weights "$tmp/$wf.safetensors" --input "x=$data/x2.npy" \
-        --input "y=$data/y.npy" --input "cache['k']=$data/c2.npy" --out-dir "$tmp/out" \
-        --warmup 0 --iters 1 "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-    rc=$?
-    s=$(($(date +%s) - t0))
-    if [ $rc -eq 124 ]; then fail "$name" "still running after 10 s"; return 1; fi
-    return 0
+    fake_run "$l_name" "$tmp/$l_w.safetensors" "$@"
 }
-# expect NAME RC LINES NEEDLE: exit RC, LINES lines on stderr, NEEDLE among them
-expect() {
-    want=$2 lines=$3 needle=$4
-    check "$1 (${s}s)" '[ $rc -eq $want ] && [ "$(wc -l <"$tmp/stderr")" -eq $lines ] && { [ -z "$needle" ] || grep -Fq -- "$needle" "$tmp/stderr"; }' \
-        "exit $rc: $(head -c 300 "$tmp/stderr")"
-}
+expect() { fake_expect "$@"; }
 
 launch meta meta && expect meta 0 0 ""
 check "meta: outputs written" '[ -f "$tmp/out/out0.npy" ]'

@@ -474,6 +474,114 @@ static void test_safetensors_exact_cover(void **state)
     st_rejects(img, len, "4 bytes of the data buffer belong to no tensor");
 }
 
+/* Writes text to dir/name. */
+static void put_file(const char *dir, const char *name, const void *bytes, size_t len)
+{
+    char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Opens dir/index.json holding text with tngrt_weights_open: 0, or -1
+ * with the message holding needle. */
+static int index_open(const char *dir, const char *text, const char *needle,
+                      TngrtSafetensors **st)
+{
+    char path[512];
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    int rc;
+    put_file(dir, "index.json", text, strlen(text));
+    snprintf(path, sizeof path, "%s/index.json", dir);
+    rc = tngrt_weights_open(path, st, &err);
+    if (needle && (rc == 0 || !strstr(err.msg, needle)))
+        fail_msg("index '%s': rc %d, message '%s' lacks '%s'", text, rc, err.msg, needle);
+    return rc;
+}
+
+static void test_safetensors_index(void **state)
+{
+    char dir[] = "/tmp/tngrt-unit-index-XXXXXX", path[512];
+    unsigned char img[512];
+    float a[2] = {1, 2}, b[3] = {3, 4, 5};
+    size_t len;
+    TngrtSafetensors *st = NULL;
+    TngrtTensor v;
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    len = st_image(img, "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", a, 8);
+    put_file(dir, "s1.safetensors", img, len);
+    len = st_image(img, "{\"b\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]}}", b, 12);
+    put_file(dir, "s2.safetensors", img, len);
+    assert_int_equal(index_open(dir, " {\"metadata\": {\"total_size\": 20, \"x\": [1, -2.5e3, null]},"
+                                " \"weight_map\": {\"b\": \"s2.safetensors\", \"a\": \"s1.safetensors\"}}",
+                                NULL, &st), 0);
+    assert_int_equal(tngrt_safetensors_count(st), 2);
+    assert_string_equal(tngrt_safetensors_name(st, 0), "b");
+    assert_int_equal(tngrt_safetensors_find(st, "a", &v, &err), 0);
+    assert_memory_equal(v.data, a, 8);
+    assert_int_equal(tngrt_safetensors_find(st, "b", &v, &err), 0);
+    assert_int_equal(v.shape[0], 3);
+    assert_memory_equal(v.data, b, 12);
+    assert_true(tngrt_safetensors_mapped(st));
+    tngrt_safetensors_close(st);
+    index_open(dir, "{\"weight_map\": {\"a\": \"../s1.safetensors\"}}", "not a plain file name", &st);
+    index_open(dir, "{\"weight_map\": {\"a\": \".s1.safetensors\"}}", "not a plain file name", &st);
+    index_open(dir, "{\"weight_map\": {\"a\": \"/tmp/s1.safetensors\"}}", "not a plain file name", &st);
+    index_open(dir, "{\"weight_map\": {\"a\": \"s2.safetensors\", \"b\": \"s2.safetensors\"}}",
+               "its shard", &st);
+    len = st_image(img, "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+                        "\"c\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}", b, 12);
+    put_file(dir, "s3.safetensors", img, len);
+    index_open(dir, "{\"weight_map\": {\"a\": \"s3.safetensors\"}}",
+               "holds tensor 'c', which the index does not map to it", &st);
+    index_open(dir, "{\"weight_map\": {\"a\": \"s1.safetensors\", \"c\": \"s3.safetensors\"}}",
+               "holds tensor 'a', which the index does not map to it", &st);
+    index_open(dir, "{\"weight_map\": {\"a\": \"s1.safetensors\"}, \"weight_map\": {}}",
+               "duplicate key", &st);
+    index_open(dir, "{\"metadata\": {}}", "no \"weight_map\"", &st);
+    index_open(dir, "{\"weight_map\": {\"a\": \"missing.safetensors\"}}", "missing.safetensors", &st);
+    index_open(dir, "{\"m\": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]], \"weight_map\": {}}",
+               "nested deeper", &st);
+    snprintf(path, sizeof path, "%s/index.json", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/s1.safetensors", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/s2.safetensors", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/s3.safetensors", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_weights_formats_told(void **state)
+{
+    static const unsigned char legacy[] = "\x80\x02\x8a\x0a" "lm\xfc\x9c" "F\xf9 j\xa8" "P\x19.";
+    static const unsigned char notzip[] = "PK\x03\x04 a zip archive cut short, no end";
+    char *path;
+    TngrtSafetensors *st = (TngrtSafetensors *)1;
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    (void)state;
+    path = write_temp(legacy, sizeof legacy - 1);
+    assert_int_equal(tngrt_weights_open(path, &st, &err), -1);
+    assert_null(st);
+    assert_non_null(strstr(err.msg, "before PyTorch 1.6"));
+    assert_non_null(strstr(err.msg, path));
+    unlink(path);
+    free(path);
+    path = write_temp(notzip, sizeof notzip - 1);
+    assert_int_equal(tngrt_weights_open(path, &st, &err), -1);
+    assert_non_null(strstr(err.msg, "end of central directory"));
+    unlink(path);
+    free(path);
+    assert_int_equal(tngrt_weights_open_memory(notzip, sizeof notzip - 1, "m.pt", &st, &err), -1);
+    assert_non_null(strstr(err.msg, "m.pt: "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +593,8 @@ int main(void)
         cmocka_unit_test(test_safetensors_valid),
         cmocka_unit_test(test_safetensors_hostile),
         cmocka_unit_test(test_safetensors_exact_cover),
+        cmocka_unit_test(test_safetensors_index),
+        cmocka_unit_test(test_weights_formats_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

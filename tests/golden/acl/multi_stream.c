@@ -22,7 +22,8 @@
  *                 aclTensorList descriptors, built once (gears whose sizes
  *                 depend on an unbound symbol: at their first run, and
  *                 again when the symbols change); the weights' device blocks.
- *   load_weights  safetensors (libtngcrt) -> device (aclrtMemcpy), once.
+ *   load_weights  safetensors, a safetensors index or a torch.save file
+ *                 (libtngcrt, tngrt_weights_open) -> device (aclrtMemcpy), once.
  *   run           libtngcrt checks the inputs and selects the gear (the
  *                 same messages as the CPU target); the inputs are copied to
  *                 the gear's device buffers; the gear's launch function
@@ -1194,7 +1195,7 @@ int model_load_weights(model_t *self, const char *path)
     if (!path)
         return tngc__fail(self, "no weights file given");
     TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
-    if (tngrt_safetensors_open(path, &st, &e) != 0)
+    if (tngrt_weights_open(path, &st, &e) != 0)
         return tngc__fail(self, "%s", e.msg);
     views = calloc((size_t)d->nweights + 1, sizeof *views);
     if (!views) {

@@ -22,7 +22,8 @@
  *                 aclTensorList descriptors, built once (gears whose sizes
  *                 depend on an unbound symbol: at their first run, and
  *                 again when the symbols change); the weights' device blocks.
- *   load_weights  safetensors (libtngcrt) -> device (aclrtMemcpy), once.
+ *   load_weights  safetensors, a safetensors index or a torch.save file
+ *                 (libtngcrt, tngrt_weights_open) -> device (aclrtMemcpy), once.
  *   run           libtngcrt checks the inputs and selects the gear (the
  *                 same messages as the CPU target); the inputs are copied to
  *                 the gear's device buffers; the gear's launch function
@@ -1188,7 +1189,7 @@ int model_ModelOrigin_forward_load_weights(model_ModelOrigin_forward_t *self, co
     if (!path)
         return tngc__fail(self, "no weights file given");
     TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
-    if (tngrt_safetensors_open(path, &st, &e) != 0)
+    if (tngrt_weights_open(path, &st, &e) != 0)
         return tngc__fail(self, "%s", e.msg);
     views = calloc((size_t)d->nweights + 1, sizeof *views);
     if (!views) {
@@ -1507,7 +1508,8 @@ const char *model_ModelOrigin_forward_last_error(const model_ModelOrigin_forward
  *                 aclTensorList descriptors, built once (gears whose sizes
  *                 depend on an unbound symbol: at their first run, and
  *                 again when the symbols change); the weights' device blocks.
- *   load_weights  safetensors (libtngcrt) -> device (aclrtMemcpy), once.
+ *   load_weights  safetensors, a safetensors index or a torch.save file
+ *                 (libtngcrt, tngrt_weights_open) -> device (aclrtMemcpy), once.
  *   run           libtngcrt checks the inputs and selects the gear (the
  *                 same messages as the CPU target); the inputs are copied to
  *                 the gear's device buffers; the gear's launch function
@@ -2678,7 +2680,7 @@ int model_ModelSuperKernel_forward_load_weights(model_ModelSuperKernel_forward_t
     if (!path)
         return tngc__fail(self, "no weights file given");
     TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
-    if (tngrt_safetensors_open(path, &st, &e) != 0)
+    if (tngrt_weights_open(path, &st, &e) != 0)
         return tngc__fail(self, "%s", e.msg);
     views = calloc((size_t)d->nweights + 1, sizeof *views);
     if (!views) {
