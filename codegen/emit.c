@@ -698,13 +698,22 @@ void emit_bundle_c(Emit *E, const char *tpl, const char *(*splice)(void *ctx, co
 
 /* ---- the fusion column of ops.def ---- */
 
-#define FUSE_NO FUSE_HOW_NO, NULL, NULL
-#define FUSE_UNARY(u, where) FUSE_HOW_UNARY, "TNGRT_UN_" #u, FUSE__##where("TNGRT_UN_" #u)
-#define FUSE_BINARY(b, where) FUSE_HOW_BINARY, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b)
-#define FUSE_BINARY_ALPHA(b, where) FUSE_HOW_BINARY_ALPHA, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b)
-#define FUSE_POW FUSE_HOW_POW, NULL, NULL
+#define FUSE_NO FUSE_HOW_NO, NULL, NULL, FUSE_ARGS_NONE, NULL
+#define FUSE_UNARY(u, where) FUSE_UNARY_ARGS(u, where, NONE)
+#define FUSE_UNARY_ARGS(u, where, args) \
+    FUSE_HOW_UNARY, "TNGRT_UN_" #u, FUSE__##where("TNGRT_UN_" #u), FUSE_ARGS_##args, \
+    FUSE__TANH_##args("TNGRT_UN_" #u "_TANH")
+#define FUSE_BINARY(b, where) \
+    FUSE_HOW_BINARY, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b), FUSE_ARGS_NONE, NULL
+#define FUSE_BINARY_ALPHA(b, where) \
+    FUSE_HOW_BINARY_ALPHA, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b), FUSE_ARGS_NONE, NULL
+#define FUSE_POW FUSE_HOW_POW, NULL, NULL, FUSE_ARGS_NONE, NULL
 #define FUSE__LOOPS(name) NULL
 #define FUSE__GEMM(name) name
+#define FUSE__TANH_NONE(name) NULL
+#define FUSE__TANH_F0(name) NULL
+#define FUSE__TANH_F0_F1(name) NULL
+#define FUSE__TANH_APPROX(name) name
 #define CPU(fn, args) 1
 #define CPU_NO_SCALAR 0
 static const FuseRow emit_fuse_rows[OP__count] = {

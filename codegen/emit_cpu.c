@@ -163,6 +163,11 @@ int emit_cpu_has_row(OpKind kind)
     return (unsigned)kind < OP__count && cpu_ops[kind].args != NULL;
 }
 
+const char *emit_cpu_args(OpKind kind)
+{
+    return (unsigned)kind < OP__count ? cpu_ops[kind].args : NULL;
+}
+
 /* The row of op (its scalar form for a binary op with a scalar operand). */
 static const CpuOp *e__row(const Op *op)
 {

@@ -59,43 +59,12 @@ static int fuse__float(DType t)
     return t == DT_F32 || t == DT_F16 || t == DT_BF16;
 }
 
-/* The unary kernel's op of kind, or NULL when kind is not a unary row. */
-static const char *fuse__unop(const Op *op)
-{
-    if (emit_fuse_row(op->kind)->how != FUSE_HOW_UNARY)
-        return NULL;
-    if (op->kind == OP_GELU && op->nattr > 0 && op->attr[0] == 1)   /* approximate="tanh" */
-        return "TNGRT_UN_GELU_TANH";
-    return emit_fuse_row(op->kind)->op;
-}
-
-/* The binary kernel's op of kind, or NULL when op is not a binary op a
- * group can compute (add and sub only with alpha 1). */
-static const char *fuse__binop(const Op *op)
-{
-    switch (emit_fuse_row(op->kind)->how) {
-    case FUSE_HOW_BINARY:
-        return emit_fuse_row(op->kind)->op;
-    case FUSE_HOW_BINARY_ALPHA:   /* alpha: x + alpha * y only as x + y */
-        return op->fattr[1] == 1.0 ? emit_fuse_row(op->kind)->op : NULL;
-    case FUSE_HOW_NO: case FUSE_HOW_UNARY: case FUSE_HOW_POW:
-        return NULL;
-    }
-    return NULL;
-}
-
-/* 1 when op (a binary kind) has a scalar operand (the kernel's scalar form). */
-static int fuse__scalar(const Op *op)
-{
-    return emit_fuse_row(op->kind)->scalar && op->nattr > 0 && op->attr[0] != 0;
-}
-
 /* The number of tensor inputs op reads in a group. */
 static uint32_t fuse__nin(const Op *op)
 {
-    if (fuse__unop(op) || emit_fuse_row(op->kind)->how == FUSE_HOW_POW)
+    if (fuse_unop(op, 0) || emit_fuse_row(op->kind)->how == FUSE_HOW_POW)
         return 1;
-    return fuse__scalar(op) ? 1 : 2;
+    return fuse_scalar(op) ? 1 : 2;
 }
 
 /* 1 when op can be a member of a group in E's gear. */
@@ -105,7 +74,7 @@ static int fuse__op_ok(const Emit *E, int32_t op_id)
     if (!E->fuse || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl || op->nout != 1 ||
         emit_static_kernel(E, op_id) >= 0 || plan_is_const(E->p, op_id))
         return 0;
-    if (!fuse__unop(op) && emit_fuse_row(op->kind)->how != FUSE_HOW_POW && !fuse__binop(op))
+    if (!fuse_unop(op, 0) && emit_fuse_row(op->kind)->how != FUSE_HOW_POW && !fuse_binop(op, 0))
         return 0;
     uint32_t n = fuse__nin(op);
     if (op->nin < n || !fuse__float(E->g->vals.v[op->out].dtype))
@@ -262,7 +231,7 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
     }
     const Op *p = &g->ops.v[ops[i]];
     int sq = (p->kind == OP_POW && p->fattr[0] == 2.0) || p->kind == OP_SQUARE ||
-             (p->kind == OP_MUL && !fuse__scalar(p) && p->nin == 2 && p->in[0] == p->in[1]);
+             (p->kind == OP_MUL && !fuse_scalar(p) && p->nin == 2 && p->in[0] == p->in[1]);
     if (!sq || !fuse__f32(E, ops[i]))
         return 0;
     int32_t x = p->in[0];
@@ -280,7 +249,7 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
         const Op *op = &g->ops.v[ops[r]];
         if (c < 4 && op->kind != chain[c])
             return 0;
-        if (c == 4 && (op->kind != OP_MUL || fuse__scalar(op)))
+        if (c == 4 && (op->kind != OP_MUL || fuse_scalar(op)))
             break;
         k = (size_t)r;
         cand[m] = ops[r];
@@ -291,8 +260,8 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
     const Op *mean = &g->ops.v[cand[1]], *add = &g->ops.v[cand[2]], *y = &g->ops.v[cand[4]];
     int last = xv->ndim - 1;
     if (mean->nattr != 2 || !mean->attr[0] || (mean->attr[1] != last && mean->attr[1] != -1) ||
-        !fuse__scalar(add) || add->attr[0] != 1 || add->fattr[1] != 1.0 || y->nin != 2 ||
-        fuse__scalar(y))
+        !fuse_scalar(add) || add->attr[0] != 1 || add->fattr[1] != 1.0 || y->nin != 2 ||
+        fuse_scalar(y))
         return 0;
     int32_t rv = g->ops.v[cand[3]].out;
     if (!((y->in[0] == x && y->in[1] == rv) || (y->in[1] == x && y->in[0] == rv)))
@@ -737,18 +706,11 @@ static void fuse__operand(Emit *E, const int32_t *ops, size_t j, const int32_t *
     TNGC_BUG("fused operand %%%d not found", v);
 }
 
-static void fuse__float_lit(Emit *E, double x)
-{
-    sb_puts(E->o, "(float)");
-    emit_double(E, x);
-}
-
 /* Member j's statement(s): "float tJ = ...;", rounded to its half dtype. */
 static void fuse__member_code(Emit *E, const int32_t *ops, size_t j, const int32_t *ext, int next,
                               int last, const char *in)
 {
     const Op *op = &E->g->ops.v[ops[j]];
-    const char *un = fuse__unop(op);
     DType ot = E->g->vals.v[op->out].dtype;
     sb_printf(E->o, "%sfloat t%zu;\n%s", in, j, in);
     if (op->kind == OP_POW) {
@@ -783,35 +745,20 @@ static void fuse__member_code(Emit *E, const int32_t *ops, size_t j, const int32
             sb_printf(E->o, "%s    t%zu = %sr;\n", in, j, neg ? "1.0f / " : "");
         } else {
             sb_printf(E->o, "t%zu = powf(v, ", j);
-            fuse__float_lit(E, p);
+            fuse_float_lit(E, p);
             sb_puts(E->o, ");\n");
         }
         sb_printf(E->o, "%s}\n", in);
-    } else if (un) {
-        sb_printf(E->o, "t%zu = tngrt_impl__unf(%s, ", j, un);
-        fuse__operand(E, ops, j, ext, next, op->in[0]);
-        sb_puts(E->o, ", ");
-        fuse__float_lit(E, op->kind == OP_CAST ? 0.0 : op->fattr[0]);
-        sb_puts(E->o, ", ");
-        fuse__float_lit(E, op->kind == OP_SOFTPLUS || op->kind == OP_CLAMP ? op->fattr[1] : 0.0);
-        sb_puts(E->o, ");\n");
-    } else {
-        /* binary: x op y, the scalar (as the kernel's float) on its side */
+    } else {   /* a unary or binary step, from its operands' expressions */
         StrBuf x = {0}, y = {0}, *keep = E->o;
         E->o = &x;
         fuse__operand(E, ops, j, ext, next, op->in[0]);
         E->o = &y;
-        if (fuse__scalar(op))
-            fuse__float_lit(E, op->fattr[0]);
-        else
+        if (!fuse_unop(op, 0) && !fuse_scalar(op))
             fuse__operand(E, ops, j, ext, next, op->in[1]);
         E->o = keep;
-        if (fuse__scalar(op) && op->attr[0] == 2) {
-            StrBuf t = x;
-            x = y;
-            y = t;
-        }
-        sb_printf(E->o, "t%zu = tngrt_impl__binf(%s, %s, %s, 1.0f)", j, fuse__binop(op), x.s, y.s);
+        sb_printf(E->o, "t%zu = ", j);
+        fuse_step(E, op, 0, x.s, y.s);
         sb_puts(E->o, ";\n");
         sb_free(&x);
         sb_free(&y);
@@ -862,7 +809,7 @@ static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in
     sb_printf(E->o, "%s        m += tngrt_impl__sum_f32(xr, %lld, 1, 0.0f);\n", in, (long long)len);
     sb_printf(E->o, "%s        m = m / (float)%lld;\n", in, (long long)len);
     sb_printf(E->o, "%s        const float a = m + ", in);
-    fuse__float_lit(E, add->fattr[0]);
+    fuse_float_lit(E, add->fattr[0]);
     sb_puts(E->o, ";\n");
     sb_printf(E->o, "%s        const float r = 1.0f / sqrtf(a);\n", in);
     sb_printf(E->o, "%s        for (int64_t j = 0; j < %lld; j++) {\n", in, (long long)len);
