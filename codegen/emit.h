@@ -75,6 +75,17 @@ void emit_shape(Emit *E, int32_t v, int insert_at);
 void emit_ptr(Emit *E, int32_t v, int pos);
 /* x as a C double literal (NAN and INFINITY from <math.h>). */
 void emit_double(Emit *E, double x);
+/* x as a C constant expression of its value, written into buf
+ * (EMIT_I64_LEN bytes) and returned: its decimal digits, which need no
+ * suffix (a decimal constant has the first of int, long and long long
+ * that holds it), but for INT64_MIN "(-9223372036854775807LL - 1)":
+ * -9223372036854775808 would negate 9223372036854775808, which no signed
+ * type holds. EMIT_I64(x) gives it a buffer of its own, alive until the
+ * end of the enclosing block. Every int64 the emitters print into
+ * generated C is printed by it. */
+#define EMIT_I64_LEN 32
+const char *emit_i64(char *buf, int64_t x);
+#define EMIT_I64(x) emit_i64((char[EMIT_I64_LEN]){0}, (x))
 
 /*
  * Argument tokens: the rows of both targets' op tables (emit_cpu.c's

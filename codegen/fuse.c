@@ -803,18 +803,18 @@ static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in
     sb_printf(E->o, "%s    float *y = (float *)", in);
     emit_ptr(E, sink->out, 0);
     sb_puts(E->o, ";\n");
-    sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
-    sb_printf(E->o, "%s        const float *xr = x + i * %lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s    for (int64_t i = 0; i < %s; i++) {\n", in, EMIT_I64(rows));
+    sb_printf(E->o, "%s        const float *xr = x + i * %s;\n", in, EMIT_I64(len));
     sb_printf(E->o, "%s        float m = 0.0f;\n", in);
-    sb_printf(E->o, "%s        m += tngrt_impl__sum_f32(xr, %lld, 1, 0.0f);\n", in, (long long)len);
-    sb_printf(E->o, "%s        m = m / (float)%lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s        m += tngrt_impl__sum_f32(xr, %s, 1, 0.0f);\n", in, EMIT_I64(len));
+    sb_printf(E->o, "%s        m = m / (float)%s;\n", in, EMIT_I64(len));
     sb_printf(E->o, "%s        const float a = m + ", in);
     fuse_float_lit(E, add->fattr[0]);
     sb_puts(E->o, ";\n");
     sb_printf(E->o, "%s        const float r = 1.0f / sqrtf(a);\n", in);
-    sb_printf(E->o, "%s        for (int64_t j = 0; j < %lld; j++) {\n", in, (long long)len);
+    sb_printf(E->o, "%s        for (int64_t j = 0; j < %s; j++) {\n", in, EMIT_I64(len));
     sb_printf(E->o, "%s            const float t = xr[j] * r;\n", in);
-    sb_printf(E->o, "%s            y[i * %lld + j] = %s;\n", in, (long long)len, n == 6 ? "t * w[j]" : "t");
+    sb_printf(E->o, "%s            y[i * %s + j] = %s;\n", in, EMIT_I64(len), n == 6 ? "t * w[j]" : "t");
     sb_printf(E->o, "%s        }\n%s    }\n%s}\n", in, in, in);
     emit_line_back(E);
 }
@@ -943,7 +943,7 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
     }
     fuse__emit_open(E, ops, n, ext, next, in, 1);
     DType ot = g->vals.v[sink->out].dtype;
-    sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
+    sb_printf(E->o, "%s    for (int64_t i = 0; i < %s; i++) {\n", in, EMIT_I64(rows));
     StrBuf ri = {0}, ji = {0};
     sb_printf(&ri, "%s        ", in);
     sb_printf(&ji, "%s            ", in);
@@ -960,20 +960,20 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
         lead = 1;
         for (int d = snd - 2; d >= 0; d--) {
             if (sd[d] != 1 && st[k][d] && !simple)
-                sb_printf(&b, "%si / %lld %% %lld * %lld", any++ ? " + " : "", (long long)lead,
-                          (long long)sd[d], (long long)st[k][d]);
+                sb_printf(&b, "%si / %s %% %s * %s", any++ ? " + " : "", EMIT_I64(lead),
+                          EMIT_I64(sd[d]), EMIT_I64(st[k][d]));
             any |= sd[d] != 1 && st[k][d] && simple;
             lead *= sd[d];
         }
         if (simple && any)
-            sb_printf(&b, "i * %lld", (long long)c);
+            sb_printf(&b, "i * %s", EMIT_I64(c));
         else if (!any)
             sb_puts(&b, "0");
         if (st[k][snd - 1] && t == DT_F32) {
             sb_printf(E->o, "%sconst float *e%d = x%d + (%s);\n", ri.s, k, k, b.s);
         } else if (st[k][snd - 1]) {
-            sb_printf(E->o, "%sfloat e%d[%lld];\n", ri.s, k, (long long)len);
-            sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+            sb_printf(E->o, "%sfloat e%d[%s];\n", ri.s, k, EMIT_I64(len));
+            sb_printf(E->o, "%sfor (int64_t j = 0; j < %s; j++)\n", ri.s, EMIT_I64(len));
             sb_printf(E->o, "%s    e%d[j] = tngrt_impl__%s_to_f32(x%d[(%s) + j]);\n", ri.s, k,
                       fuse__half(t), k, b.s);
         } else if (t == DT_F32) {
@@ -998,20 +998,20 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
             sb_printf(E->o, "%sfloat t%zu;\n", ri.s, j);
             if (op->kind == OP_AMAX || op->kind == OP_MAX_DIM) {   /* the kernels' max: NaN sticks */
                 sb_printf(E->o, "%st%zu = -INFINITY;\n", ri.s, j);
-                sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+                sb_printf(E->o, "%sfor (int64_t j = 0; j < %s; j++)\n", ri.s, EMIT_I64(len));
                 sb_printf(E->o, "%s    t%zu = %s[j] > t%zu || %s[j] != %s[j] ? %s[j] : t%zu;\n", ri.s, j,
                           p.s, j, p.s, p.s, p.s, j);
             } else if (g->vals.v[x].dtype == DT_F32) {   /* its float32 sum */
-                sb_printf(E->o, "%st%zu = 0.0f + tngrt_impl__sum_f32(%s, %lld, 0, 0.0f);\n", ri.s, j,
-                          p.s, (long long)len);
+                sb_printf(E->o, "%st%zu = 0.0f + tngrt_impl__sum_f32(%s, %s, 0, 0.0f);\n", ri.s, j,
+                          p.s, EMIT_I64(len));
             } else {   /* its sum of another dtype: one running float */
                 sb_printf(E->o, "%s{\n%s    float s = 0.0f;\n", ri.s, ri.s);
-                sb_printf(E->o, "%s    for (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+                sb_printf(E->o, "%s    for (int64_t j = 0; j < %s; j++)\n", ri.s, EMIT_I64(len));
                 sb_printf(E->o, "%s        s += %s[j];\n", ri.s, p.s);
                 sb_printf(E->o, "%s    t%zu = 0.0f + s;\n%s}\n", ri.s, j, ri.s);
             }
             if (op->kind == OP_MEAN)
-                sb_printf(E->o, "%st%zu = t%zu / (float)%lld;\n", ri.s, j, j, (long long)len);
+                sb_printf(E->o, "%st%zu = t%zu / (float)%s;\n", ri.s, j, j, EMIT_I64(len));
             if (mt != DT_F32)
                 sb_printf(E->o, "%st%zu = tngrt_impl__%s_to_f32(tngrt_impl__f32_to_%s(t%zu));\n", ri.s,
                           j, fuse__half(mt), fuse__half(mt), j);
@@ -1037,8 +1037,8 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
             }
         for (size_t a = j; a < e; a++)
             if (keep[a] && a + 1 < n)
-                sb_printf(E->o, "%sfloat r%zu[%lld];\n", ri.s, a, (long long)len);
-        sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++) {\n", ri.s, (long long)len);
+                sb_printf(E->o, "%sfloat r%zu[%s];\n", ri.s, a, EMIT_I64(len));
+        sb_printf(E->o, "%sfor (int64_t j = 0; j < %s; j++) {\n", ri.s, EMIT_I64(len));
         int32_t loaded[2 * FUSE_MAX_OPS];
         int nl = 0;
         for (size_t a = j; a < e; a++) {   /* the run's row operands, element j */
@@ -1062,10 +1062,10 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
         for (size_t a = j; a < e; a++) {
             fuse__member_code(E, ops, a, ext, next, a + 1 == n, ji.s);
             if (a + 1 == n && ot == DT_F32)
-                sb_printf(E->o, "%sy[i * %lld + j] = t%zu;\n", ji.s, (long long)len, a);
+                sb_printf(E->o, "%sy[i * %s + j] = t%zu;\n", ji.s, EMIT_I64(len), a);
             else if (a + 1 == n)
-                sb_printf(E->o, "%sy[i * %lld + j] = tngrt_impl__f32_to_%s(t%zu);\n", ji.s,
-                          (long long)len, fuse__half(ot), a);
+                sb_printf(E->o, "%sy[i * %s + j] = tngrt_impl__f32_to_%s(t%zu);\n", ji.s,
+                          EMIT_I64(len), fuse__half(ot), a);
             else if (keep[a])
                 sb_printf(E->o, "%sr%zu[j] = t%zu;\n", ji.s, a, a);
         }
@@ -1157,7 +1157,7 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     StrBuf ind = {0};
     sb_printf(&ind, "%s    ", in);
     for (int d = 0; d < lnd; d++) {
-        sb_printf(E->o, "%sfor (int64_t i%d = 0; i%d < %lld; i%d++) {\n", ind.s, d, d, (long long)ld[d], d);
+        sb_printf(E->o, "%sfor (int64_t i%d = 0; i%d < %s; i%d++) {\n", ind.s, d, d, EMIT_I64(ld[d]), d);
         sb_puts(&ind, "    ");
     }
     for (int k = 0; k < next; k++) {
@@ -1172,7 +1172,7 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
                 continue;
             sb_printf(E->o, "%si%d", any++ ? " + " : "", d);
             if (ls[k][d] != 1)
-                sb_printf(E->o, " * %lld", (long long)ls[k][d]);
+                sb_printf(E->o, " * %s", EMIT_I64(ls[k][d]));
         }
         sb_puts(E->o, any ? "]" : "0]");
         sb_puts(E->o, t != DT_F32 ? ");\n" : ";\n");
@@ -1186,7 +1186,7 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
             s *= ld[q];
         sb_printf(E->o, "%si%d", d ? " + " : "", d);
         if (s != 1)
-            sb_printf(E->o, " * %lld", (long long)s);
+            sb_printf(E->o, " * %s", EMIT_I64(s));
     }
     if (ot == DT_F32)
         sb_printf(E->o, "] = t%zu;\n", n - 1);

@@ -340,7 +340,7 @@ static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, in
         TNGC_ASSERT(!bad && fg__xstrides(E, x, fg__dt(E, ops), od, ond, &rs, &cs));
         sb_puts(E->o, ", (const void *)");
         emit_ptr(E, x, 0);
-        sb_printf(E->o, ", %lld, %lld, %d, %s}", (long long)rs, (long long)cs, op->in[1] != x, xdt);
+        sb_printf(E->o, ", %s, %s, %d, %s}", EMIT_I64(rs), EMIT_I64(cs), op->in[1] != x, xdt);
     }
     sb_printf(E->o, "}, %s}", xdt);
 }
@@ -360,7 +360,7 @@ static void fg__mm_operand(Emit *E, int32_t op_id, int32_t v)
         st = 1;
         for (int r = q + 1; r < nd; r++)
             st *= d[r];
-        sb_printf(E->o, "%s%lld", q ? ", " : "", (long long)st);
+        sb_printf(E->o, "%s%s", q ? ", " : "", EMIT_I64(st));
     }
     sb_putc(E->o, '}');
 }
@@ -395,7 +395,7 @@ static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
         }
         sb_puts(E->o, "(const int64_t[]){");
         for (int d = 0; d < ond; d++)
-            sb_printf(E->o, "%s%lld", d ? ", " : "", (long long)os[d]);
+            sb_printf(E->o, "%s%s", d ? ", " : "", EMIT_I64(os[d]));
         sb_puts(E->o, "}");
     } else {
         sb_puts(E->o, "NULL");
