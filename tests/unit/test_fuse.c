@@ -41,30 +41,35 @@ static int32_t f_input(F *f, const char *name, int ndim, const int64_t *dims)
     return graph_add_input(&f->g, name, DT_F32, FMT_ND, ndim, d, dims, 0, 1, 1);
 }
 
+/* Adds the op d describes on the next line; returns its output value. */
+static int32_t f_add(F *f, OpDesc *d)
+{
+    char err[200];
+    d->sk = -1;
+    d->line = f->line++;
+    d->col = 5;
+    int32_t op = graph_add_op(&f->g, d, err, sizeof err);
+    if (op < 0)
+        fail_msg("%s", err);
+    return f->g.ops.v[op].out;
+}
+
 /* Op kind on a (and b when >= 0), alpha 1; returns its output value. */
 static int32_t f_op(F *f, OpKind kind, int32_t a, int32_t b)
 {
-    char err[200];
     int32_t in[2] = {a, b};
     OpDesc d = {0};
     d.kind = kind;
     d.in = in;
     d.nin = b >= 0 ? 2 : 1;
     d.fattr[1] = 1.0;
-    d.sk = -1;
-    d.line = f->line++;
-    d.col = 5;
-    int32_t op = graph_add_op(&f->g, &d, err, sizeof err);
-    if (op < 0)
-        fail_msg("%s", err);
-    return f->g.ops.v[op].out;
+    return f_add(f, &d);
 }
 
 /* Unary op kind on a with fattr f0, f1 and attr[0] = a0 (no attribute
  * when a0 < 0); its output. */
 static int32_t f_unary(F *f, OpKind kind, int32_t a, double f0, double f1, int64_t a0)
 {
-    char err[200];
     OpDesc d = {0};
     d.kind = kind;
     d.in = &a;
@@ -73,13 +78,7 @@ static int32_t f_unary(F *f, OpKind kind, int32_t a, double f0, double f1, int64
     d.nattr = a0 >= 0;
     d.fattr[0] = f0;
     d.fattr[1] = f1;
-    d.sk = -1;
-    d.line = f->line++;
-    d.col = 5;
-    int32_t op = graph_add_op(&f->g, &d, err, sizeof err);
-    if (op < 0)
-        fail_msg("%s", err);
-    return f->g.ops.v[op].out;
+    return f_add(f, &d);
 }
 
 static void f_output(F *f, int32_t v)
