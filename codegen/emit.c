@@ -132,6 +132,15 @@ void emit_double(Emit *E, double x)
         sb_puts(E->o, ".0");
 }
 
+const char *emit_i64(char *buf, int64_t x)
+{
+    if (x == INT64_MIN)
+        snprintf(buf, EMIT_I64_LEN, "(%lldLL - 1)", (long long)(x + 1));
+    else
+        snprintf(buf, EMIT_I64_LEN, "%lld", (long long)x);
+    return buf;
+}
+
 /* ---- argument tokens ----------------------------------------------------------- */
 
 int emit_token_next(const char **at, EmitToken *t)
@@ -169,7 +178,7 @@ static int emit__shared_token(Emit *E, const Op *op, const EmitToken *t)
     if (t->s[0] == '=') {
         sb_putn(E->o, t->s + 1, t->n - 1);
     } else if (t->s[0] == 'a' && t->k >= 0 && t->n == 2) {
-        sb_printf(E->o, "%lld", (long long)op->attr[t->k]);
+        sb_puts(E->o, EMIT_I64(op->attr[t->k]));
     } else if (t->s[0] == 'F' && t->k >= 0 && t->k < 2 && t->n == 2) {
         emit_double(E, op->fattr[t->k]);
     } else if (t->s[0] == 'd' && t->k >= 0 && t->n == 2) {   /* a DimId attribute's value */
@@ -201,7 +210,7 @@ void emit_dim(Emit *E, DimId d)
     int64_t c;
     int rc = graph_dim_eval(E->g, d, E->symval, &c);
     if (rc == 0) {
-        sb_printf(E->o, "%lld", (long long)c);
+        sb_puts(E->o, EMIT_I64(c));
         return;
     }
     if (rc == -2)
@@ -212,10 +221,10 @@ void emit_dim(Emit *E, DimId d)
                                      [DIM_MAX] = "tngc__max"};
     switch (x->kind) {
     case DIM_CONST:
-        sb_printf(E->o, "%lld", (long long)x->c);
+        sb_puts(E->o, EMIT_I64(x->c));
         break;
     case DIM_SYM:
-        sb_printf(E->o, "S[%lld]", (long long)x->c);
+        sb_printf(E->o, "S[%s]", EMIT_I64(x->c));
         break;
     case DIM_ADD: case DIM_SUB: case DIM_MUL: case DIM_DIV: case DIM_MIN: case DIM_MAX:
         sb_printf(E->o, "%s(", fn[x->kind]);
@@ -255,7 +264,7 @@ void emit_ptr(Emit *E, int32_t v, int pos)
     }
     int32_t r = graph_storage_root(E->g, v);
     if (plan_const_storage(E->p, r))   /* the constant block, computed at create */
-        sb_printf(E->o, "(%sK + %lld)", E->gpre ? E->gpre : "tngc__", (long long)E->p->const_off[r]);
+        sb_printf(E->o, "(%sK + %s)", E->gpre ? E->gpre : "tngc__", EMIT_I64(E->p->const_off[r]));
     else if (E->input_of[r] >= 0)
         sb_printf(E->o, "c->in[%d]", E->input_of[r]);
     else if (E->weight_of[r] >= 0)
@@ -263,7 +272,7 @@ void emit_ptr(Emit *E, int32_t v, int pos)
     else if (E->dyn)
         sb_printf(E->o, "(A + c->off[%d])", E->slot[r]);
     else
-        sb_printf(E->o, "(A + %lld)", (long long)E->p->mem.v[E->gear].offset[v]);
+        sb_printf(E->o, "(A + %s)", EMIT_I64(E->p->mem.v[E->gear].offset[v]));
 }
 
 int emit_has_kernel(const Emit *E, int32_t op_id)
@@ -362,7 +371,7 @@ void emit_layout(Emit *E)
     if (E->dyn)
         sb_puts(E->o, "    *bytes = at;\n    return 0;\n}\n");
     else
-        sb_printf(E->o, "    *bytes = %lld;\n    return 0;\n}\n", (long long)E->p->mem.v[E->gear].arena_bytes);
+        sb_printf(E->o, "    *bytes = %s;\n    return 0;\n}\n", EMIT_I64(E->p->mem.v[E->gear].arena_bytes));
 }
 
 void emit_outputs(Emit *E)
@@ -411,10 +420,7 @@ void emit_gear_tables(Emit *E, const char *stream_fn)
         for (size_t k = 0; k < E->g->syms.n; k++) {
             if (k)
                 sb_puts(E->o, ", ");
-            if (E->symval[k] == INT64_MIN)
-                sb_puts(E->o, "INT64_MIN");
-            else
-                sb_printf(E->o, "%lld", (long long)E->symval[k]);
+            sb_puts(E->o, EMIT_I64(E->symval[k]));   /* INT64_MIN: set at run time */
         }
         sb_puts(E->o, "};\n");
     }
@@ -431,9 +437,9 @@ static void emit__dims_table(Emit *E, const char *tab, int32_t v)
         if (d)
             sb_puts(E->o, ", ");
         if (x->kind == DIM_CONST)
-            sb_printf(E->o, "{-1, %lld}", (long long)x->c);
+            sb_printf(E->o, "{-1, %s}", EMIT_I64(x->c));
         else if (x->kind == DIM_SYM)
-            sb_printf(E->o, "{%lld, 0}", (long long)x->c);
+            sb_printf(E->o, "{%s, 0}", EMIT_I64(x->c));
         else
             sb_puts(E->o, "{-2, 0}");
     }
@@ -528,7 +534,7 @@ void emit_desc(Emit *E)
             emit_gear_sym(E, o, (int)gi, "layout");
             sb_printf(o, ", %d, ", m->dynamic ? E->nslot : 0);
         } else {
-            sb_printf(o, ", %lld, NULL, 0, ", (long long)m->arena_bytes);
+            sb_printf(o, ", %s, NULL, 0, ", EMIT_I64(m->arena_bytes));
         }
         emit_gear_sym(E, o, (int)gi, "streams");
         sb_puts(o, ", ");
@@ -698,13 +704,22 @@ void emit_bundle_c(Emit *E, const char *tpl, const char *(*splice)(void *ctx, co
 
 /* ---- the fusion column of ops.def ---- */
 
-#define FUSE_NO FUSE_HOW_NO, NULL, NULL
-#define FUSE_UNARY(u, where) FUSE_HOW_UNARY, "TNGRT_UN_" #u, FUSE__##where("TNGRT_UN_" #u)
-#define FUSE_BINARY(b, where) FUSE_HOW_BINARY, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b)
-#define FUSE_BINARY_ALPHA(b, where) FUSE_HOW_BINARY_ALPHA, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b)
-#define FUSE_POW FUSE_HOW_POW, NULL, NULL
+#define FUSE_NO FUSE_HOW_NO, NULL, NULL, FUSE_ARGS_NONE, NULL
+#define FUSE_UNARY(u, where) FUSE_UNARY_ARGS(u, where, NONE)
+#define FUSE_UNARY_ARGS(u, where, args) \
+    FUSE_HOW_UNARY, "TNGRT_UN_" #u, FUSE__##where("TNGRT_UN_" #u), FUSE_ARGS_##args, \
+    FUSE__TANH_##args("TNGRT_UN_" #u "_TANH")
+#define FUSE_BINARY(b, where) \
+    FUSE_HOW_BINARY, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b), FUSE_ARGS_NONE, NULL
+#define FUSE_BINARY_ALPHA(b, where) \
+    FUSE_HOW_BINARY_ALPHA, "TNGRT_BIN_" #b, FUSE__##where("TNGRT_EPI_" #b), FUSE_ARGS_NONE, NULL
+#define FUSE_POW FUSE_HOW_POW, NULL, NULL, FUSE_ARGS_NONE, NULL
 #define FUSE__LOOPS(name) NULL
 #define FUSE__GEMM(name) name
+#define FUSE__TANH_NONE(name) NULL
+#define FUSE__TANH_F0(name) NULL
+#define FUSE__TANH_F0_F1(name) NULL
+#define FUSE__TANH_APPROX(name) name
 #define CPU(fn, args) 1
 #define CPU_NO_SCALAR 0
 static const FuseRow emit_fuse_rows[OP__count] = {

@@ -75,6 +75,17 @@ void emit_shape(Emit *E, int32_t v, int insert_at);
 void emit_ptr(Emit *E, int32_t v, int pos);
 /* x as a C double literal (NAN and INFINITY from <math.h>). */
 void emit_double(Emit *E, double x);
+/* x as a C constant expression of its value, written into buf
+ * (EMIT_I64_LEN bytes) and returned: its decimal digits, which need no
+ * suffix (a decimal constant has the first of int, long and long long
+ * that holds it), but for INT64_MIN "(-9223372036854775807LL - 1)":
+ * -9223372036854775808 would negate 9223372036854775808, which no signed
+ * type holds. EMIT_I64(x) gives it a buffer of its own, alive until the
+ * end of the enclosing block. Every int64 the emitters print into
+ * generated C is printed by it. */
+#define EMIT_I64_LEN 32
+const char *emit_i64(char *buf, int64_t x);
+#define EMIT_I64(x) emit_i64((char[EMIT_I64_LEN]){0}, (x))
 
 /*
  * Argument tokens: the rows of both targets' op tables (emit_cpu.c's
@@ -108,6 +119,10 @@ void emit_args(Emit *E, const Op *op, const char *spec, int lead, EmitTokenFn ta
 /* 1 when emit_cpu.c's table has kind's row (a kernel call, or NONE for a
  * source or view); tests/unit/test_ops.c checks every kind. */
 int emit_cpu_has_row(OpKind kind);
+/* The argument tokens of kind's kernel call (its CPU column; "-" for no
+ * call, NULL for no row): tests/unit/test_fuse.c checks the fusion column
+ * against them. */
+const char *emit_cpu_args(OpKind kind);
 
 /* ---- pointwise fusion, CPU target (fuse.c; its state fuse_base.c) ---- */
 /* Sets up fusion (E->fuse holds its state, every value's readers counted;
@@ -149,6 +164,24 @@ int fuse_range(const Emit *E, int32_t v, int64_t *lo, int64_t *hi);
 uint32_t fuse_uses(const Emit *E, int32_t v);
 /* "fused mul %3 + silu %4 (line 9)": a group's trace name. */
 void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o);
+/* A step of fused code, from op's fusion column (fuse_base.c): in a fused
+ * loop (gemm 0) or a GEMM epilogue (gemm 1, the rows of W = GEMM only).
+ * fuse_unop: its libtngcrt unary op ("TNGRT_UN_X"), or NULL when op is
+ * no unary step there; fuse_binop: its binary op ("TNGRT_BIN_X", in an
+ * epilogue the step kind "TNGRT_EPI_X"), or NULL when op is no binary step
+ * there (add and sub only with alpha 1); fuse_scalar: 1 when binary op
+ * has a scalar operand (fattr[0], on the left when attr[0] is 2).
+ * fuse_step writes the step (one of the two not NULL): in a loop the
+ * float expression of its value from its operands' expressions x and y
+ * (y NULL for a unary op and the scalar form); in an epilogue the first
+ * four fields of its TngrtGemmEpi step (kind, unary op, its two float
+ * parameters or the scalar), the caller writing the rest. */
+const char *fuse_unop(const Op *op, int gemm);
+const char *fuse_binop(const Op *op, int gemm);
+int fuse_scalar(const Op *op);
+void fuse_step(Emit *E, const Op *op, int gemm, const char *x, const char *y);
+/* "(float)X": x as a float literal of fused code. */
+void fuse_float_lit(Emit *E, double x);
 /* -- matmul epilogues (fuse_gemm.c; hooked into fuse_seq and
  * fuse_emit) -- */
 /* A Linear or matmul at position i of a sequence and the epilogue ops
@@ -239,10 +272,23 @@ typedef enum FuseHow {
     FUSE_HOW_POW            /* pow by a scalar exponent */
 } FuseHow;
 
+/* What a fused unary step reads of its op besides the operand: the two
+ * float parameters of tngrt_impl__unf (0 where not named), or the
+ * attribute that picks the op (the fusion column's FUSE_UNARY_ARGS;
+ * FUSE_UNARY: none). */
+typedef enum FuseArgs {
+    FUSE_ARGS_NONE,     /* no parameter */
+    FUSE_ARGS_F0,       /* fattr[0] */
+    FUSE_ARGS_F0_F1,    /* fattr[0], fattr[1] */
+    FUSE_ARGS_APPROX    /* attr[0] = 1 (approximate="tanh") computes TNGRT_UN_X_TANH */
+} FuseArgs;
+
 typedef struct FuseRow {
     FuseHow how;
     const char *op;     /* "TNGRT_UN_X" / "TNGRT_BIN_X"; NULL for NO and POW */
     const char *epi;    /* GEMM epilogues take it too: "TNGRT_UN_X" / "TNGRT_EPI_X"; else NULL */
+    FuseArgs args;      /* a unary op's parameters (NONE for the other kinds) */
+    const char *tanh;   /* FUSE_ARGS_APPROX: "TNGRT_UN_X_TANH"; else NULL */
     int scalar;         /* the kind has a form with a scalar operand (attr[0] != 0) */
 } FuseRow;
 

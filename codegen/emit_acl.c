@@ -209,13 +209,13 @@ static void acl__nz_storage(Emit *E, int32_t v, int w0)
         if (graph_dim_eval(E->g, val->dims[d], NULL, &c) != 0)
             TNGC_BUG("an NZ weight with a dim not constant");
         if (d + 2 < val->ndim)
-            sb_printf(E->o, "%lld, ", (long long)c);
+            sb_printf(E->o, "%s, ", EMIT_I64(c));
         else if (d + 2 == val->ndim)
             h = c;
         else
             w = c;
     }
-    sb_printf(E->o, "%lld, %lld, 16, %d}", (long long)((w + w0 - 1) / w0), (long long)((h + 15) / 16), w0);
+    sb_printf(E->o, "%s, %s, 16, %d}", EMIT_I64((w + w0 - 1) / w0), EMIT_I64((h + 15) / 16), w0);
 }
 
 /* ---- descriptors ---------------------------------------------------------------- */
@@ -275,7 +275,7 @@ static void acl__prod(Emit *E, const Val *val, int from, int to, int skip, int64
             nf++;
         }
     if (all) {
-        sb_printf(E->o, "%lld", (long long)c);
+        sb_puts(E->o, EMIT_I64(c));
         return;
     }
     for (int k = 1; k < nf; k++)
@@ -287,7 +287,7 @@ static void acl__prod(Emit *E, const Val *val, int from, int to, int skip, int64
             sb_puts(E->o, n < nf ? ", " : "");
         }
     if (times != 1)
-        sb_printf(E->o, "%lld)", (long long)times);
+        sb_printf(E->o, "%s)", EMIT_I64(times));
 }
 
 /* "(const int64_t[]){...}" of val's dims with dim `at` replaced by the text
@@ -326,7 +326,7 @@ static void acl__strides(Emit *E, const Val *val, int at, int64_t mul)
         } else {
             sb_puts(E->o, "tngc__mul(");
             acl__prod(E, val, d + 1, val->ndim, -1, 1);
-            sb_printf(E->o, ", tngc__min(%lld, ", (long long)mul);
+            sb_printf(E->o, ", tngc__min(%s, ", EMIT_I64(mul));
             emit_dim(E, val->dims[d]);
             sb_puts(E->o, "))");
         }
@@ -419,7 +419,7 @@ static void acl__offset(Emit *E, const Val *val, int dim, int64_t first, const c
     }
     sb_printf(E->o, "tngc__mul(%s(", helper);
     emit_dim(E, val->dims[dim]);
-    sb_printf(E->o, ", %lld), ", (long long)first);
+    sb_printf(E->o, ", %s), ", EMIT_I64(first));
     acl__prod(E, val, dim + 1, val->ndim, -1, 1);
     sb_putc(E->o, ')');
 }
@@ -440,14 +440,14 @@ static void acl__slice_expr(Emit *E, const Op *op, int32_t v, int arg)
         E->o = &len;
         if (acl__const(E, src->dims[dim], &n)) {
             int64_t s = acl__slice_start(n, start), e = end == GRAPH_END ? n : acl__slice_start(n, end);
-            sb_printf(&len, "%lld", (long long)(e > s ? (e - s - 1) / step + 1 : 0));
+            sb_puts(&len, EMIT_I64(e > s ? (e - s - 1) / step + 1 : 0));
         } else {
             sb_puts(&len, "tngc__slice_len(");
             emit_dim(E, src->dims[dim]);
             if (end == GRAPH_END)
-                sb_printf(&len, ", %lld, INT64_MAX, %lld)", (long long)start, (long long)step);
+                sb_printf(&len, ", %s, INT64_MAX, %s)", EMIT_I64(start), EMIT_I64(step));
             else
-                sb_printf(&len, ", %lld, %lld, %lld)", (long long)start, (long long)end, (long long)step);
+                sb_printf(&len, ", %s, %s, %s)", EMIT_I64(start), EMIT_I64(end), EMIT_I64(step));
         }
         E->o = save;
         acl__dims(E, src, dim, len.s);
@@ -552,7 +552,7 @@ static void acl__nn_array_expr(Emit *E, const Op *op, int32_t v, int arg)
     }
     sb_puts(E->o, "aclCreateIntArray((const int64_t[]){");
     for (int i = 0; i < n; i++)
-        sb_printf(E->o, "%s%lld", i ? ", " : "", (long long)a[i]);
+        sb_printf(E->o, "%s%s", i ? ", " : "", EMIT_I64(a[i]));
     sb_printf(E->o, "}, %d)", n);
 }
 
@@ -591,10 +591,7 @@ static void acl__scalar_expr(Emit *E, const Op *op, int32_t v, int arg)
     DType t = E->g->vals.v[op->out].dtype;
     if (arg >= 0 && !dtype_is_float(t) && x >= -9223372036854775808.0 && x < 9223372036854775808.0 &&
         x == (double)(int64_t)x) {
-        if ((int64_t)x == INT64_MIN)   /* no literal for it */
-            sb_puts(E->o, "tngc__scalar_i(INT64_MIN)");
-        else
-            sb_printf(E->o, "tngc__scalar_i(%lld)", (long long)(int64_t)x);
+        sb_printf(E->o, "tngc__scalar_i(%s)", EMIT_I64((int64_t)x));
         return;
     }
     sb_puts(E->o, "tngc__scalar_f(");
@@ -615,7 +612,7 @@ static void acl__arange_expr(Emit *E, const Op *op, int32_t v, int arg)
     (void)v;
     int is_int = !dtype_is_float(E->g->vals.v[op->out].dtype);
     if (is_int)
-        sb_printf(E->o, "tngc__scalar_i(%lld + (int64_t)(", (long long)(int64_t)op->fattr[0]);
+        sb_printf(E->o, "tngc__scalar_i(%s + (int64_t)(", EMIT_I64((int64_t)op->fattr[0]));
     else {
         sb_puts(E->o, "tngc__scalar_f(");
         emit_double(E, op->fattr[0]);
@@ -627,7 +624,7 @@ static void acl__arange_expr(Emit *E, const Op *op, int32_t v, int arg)
         sb_puts(E->o, is_int ? " + (int64_t)(" : " + (double)(");
         emit_dim(E, (DimId)op->attr[0]);
         if (is_int) {
-            sb_printf(E->o, ") * %lld", (long long)(int64_t)op->fattr[1]);
+            sb_printf(E->o, ") * %s", EMIT_I64((int64_t)op->fattr[1]));
         } else {
             sb_puts(E->o, ") * ");
             emit_double(E, op->fattr[1]);
@@ -643,7 +640,7 @@ static void acl__pairs_expr(Emit *E, const Op *op, int32_t v, int arg)
     int n = 0;
     sb_puts(E->o, "aclCreateIntArray((const int64_t[]){");
     for (uint32_t k = arg == 's' ? 0 : 1; k < op->nattr; k += 2)
-        sb_printf(E->o, "%s%lld", n++ ? ", " : "", (long long)op->attr[k]);
+        sb_printf(E->o, "%s%s", n++ ? ", " : "", EMIT_I64(op->attr[k]));
     sb_printf(E->o, "%s}, %d)", n ? "" : "0", n);
 }
 
@@ -658,7 +655,7 @@ static void acl__array_expr(Emit *E, const Op *op, int32_t v, int arg)
             sb_printf(E->o, "%s%d", n++ ? ", " : "", d);
     } else if (arg == 'r' || arg == 'p') {
         for (uint32_t k = arg == 'r' ? 1 : 0; k < op->nattr; k++)
-            sb_printf(E->o, "%s%lld", n++ ? ", " : "", (long long)op->attr[k]);
+            sb_printf(E->o, "%s%s", n++ ? ", " : "", EMIT_I64(op->attr[k]));
     } else {
         for (int d = in->ndim - (int)op->attr[0]; d < in->ndim; d++) {
             sb_puts(E->o, n++ ? ", " : "");
@@ -717,8 +714,8 @@ static void acl__lengths(Emit *E, const Op *op, int a, const char *where)
     }
     sb_puts(&x, "aclCreateIntArray((const int64_t[]){");
     for (int64_t i = 0; i < n; i++)
-        sb_printf(&x, "%s%lld", i ? ", " : "", (long long)op->attr[a]);
-    sb_printf(&x, "}, %lld)", (long long)n);
+        sb_printf(&x, "%s%s", i ? ", " : "", EMIT_I64(op->attr[a]));
+    sb_printf(&x, "}, %s)", EMIT_I64(n));
     acl__desc(E, D_ARRAY, x.s, where);
     sb_free(&x);
 }
@@ -903,7 +900,7 @@ static void acl__tables(Emit *E, const int (*counts)[5])
         int64_t pr = g->streams.v[s].priority;
         sb_puts(E->o, "    {");
         cesc_string(E->o, g->streams.v[s].tag ? g->streams.v[s].tag : "default");
-        sb_printf(E->o, ", %lld},\n", (long long)(pr < 0 ? 0 : pr > 7 ? 7 : pr));
+        sb_printf(E->o, ", %s},\n", EMIT_I64(pr < 0 ? 0 : pr > 7 ? 7 : pr));
     }
     sb_puts(E->o, "};\n\n/* ==== gears: descriptors, capture (reduce-overhead), code ==== */\n"
                   "static const TngcAclGearCode tngc__gears[] = {\n");

@@ -97,7 +97,7 @@ static void e__user_call(Emit *E, const Op *op)
     }
     sb_puts(E->o, "(const int64_t[]){");
     for (uint32_t k = 0; k < op->nattr; k++)
-        sb_printf(E->o, "%s%lld", k ? ", " : "", (long long)op->attr[k]);
+        sb_printf(E->o, "%s%s", k ? ", " : "", EMIT_I64(op->attr[k]));
     sb_printf(E->o, "%s}, %u, (const double[]){", op->nattr ? "" : "0", op->nattr);
     emit_double(E, op->fattr[0]);
     sb_puts(E->o, ", ");
@@ -163,6 +163,11 @@ int emit_cpu_has_row(OpKind kind)
     return (unsigned)kind < OP__count && cpu_ops[kind].args != NULL;
 }
 
+const char *emit_cpu_args(OpKind kind)
+{
+    return (unsigned)kind < OP__count ? cpu_ops[kind].args : NULL;
+}
+
 /* The row of op (its scalar form for a binary op with a scalar operand). */
 static const CpuOp *e__row(const Op *op)
 {
@@ -212,7 +217,7 @@ static void e__perm(Emit *E, const Op *op)
 {
     sb_puts(E->o, "(const int64_t[]){");
     for (uint32_t k = 0; k < op->nattr; k++)
-        sb_printf(E->o, "%s%lld", k ? ", " : "", (long long)op->attr[k]);
+        sb_printf(E->o, "%s%s", k ? ", " : "", EMIT_I64(op->attr[k]));
     sb_puts(E->o, op->nattr ? "}" : "0}");
 }
 
@@ -228,7 +233,7 @@ static int e__token(Emit *E, const Op *op, const EmitToken *t, void *ctx)
     else if (t->s[0] == 'e' && k >= 0 && t->n == 2 && op->attr[k] == GRAPH_END)
         sb_puts(E->o, "INT64_MAX");
     else if (t->s[0] == 'e' && k >= 0 && t->n == 2)
-        sb_printf(E->o, "%lld", (long long)op->attr[k]);
+        sb_puts(E->o, EMIT_I64(op->attr[k]));
     else if (emit_token_is(t, "left"))
         sb_printf(E->o, "%d", op->attr[0] == 2);
     else if (emit_token_is(t, "gelu"))
@@ -726,11 +731,11 @@ static void e__consts(Emit *E)
     emit_gear_begin(E, 0);
     sb_printf(E->o, "\n/* ==== constants: %zu ops, computed once when the first bundle is created ==== */\n"
                     "#include <stdatomic.h>\n\n"
-                    "%s_Alignas(64) unsigned char %sK[%lld];\n"
+                    "%s_Alignas(64) unsigned char %sK[%s];\n"
                     "static atomic_int tngc__K_state;   /* 0 to compute, 1 being computed, 2 ready */\n\n"
                     "static int tngc__consts_run(TngrtError *err)\n{\n",
               p->nconst, emit_linkage(E), E->gpre ? E->gpre : "tngc__",
-              (long long)(p->const_bytes > 0 ? p->const_bytes : 1));
+              EMIT_I64(p->const_bytes > 0 ? p->const_bytes : 1));
     for (size_t i = 0; i < E->g->ops.n; i++)
         if (plan_is_const(p, (int32_t)i) && emit_has_kernel(E, (int32_t)i))
             e__op(E, (int32_t)i, "    ");

@@ -67,7 +67,7 @@ void emit_cpu_mm_operand(Emit *E, int32_t v)
         for (int k = 0, n = 0; k < bv->ndim; k++) {
             if (!pv.off[k])
                 continue;
-            sb_printf(E->o, "%s%lld * ", n++ ? " + " : "", (long long)pv.off[k]);
+            sb_printf(E->o, "%s%s * ", n++ ? " + " : "", EMIT_I64(pv.off[k]));
             ev__base_stride(E, bv, k);
         }
         sb_putc(E->o, ')');
@@ -84,7 +84,7 @@ void emit_cpu_mm_operand(Emit *E, int32_t v)
             continue;
         }
         if (pv.coef[d] != 1)
-            sb_printf(E->o, "%lld * ", (long long)pv.coef[d]);
+            sb_printf(E->o, "%s * ", EMIT_I64(pv.coef[d]));
         ev__base_stride(E, bv, pv.map[d]);
     }
     sb_putc(E->o, '}');

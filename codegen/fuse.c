@@ -59,43 +59,12 @@ static int fuse__float(DType t)
     return t == DT_F32 || t == DT_F16 || t == DT_BF16;
 }
 
-/* The unary kernel's op of kind, or NULL when kind is not a unary row. */
-static const char *fuse__unop(const Op *op)
-{
-    if (emit_fuse_row(op->kind)->how != FUSE_HOW_UNARY)
-        return NULL;
-    if (op->kind == OP_GELU && op->nattr > 0 && op->attr[0] == 1)   /* approximate="tanh" */
-        return "TNGRT_UN_GELU_TANH";
-    return emit_fuse_row(op->kind)->op;
-}
-
-/* The binary kernel's op of kind, or NULL when op is not a binary op a
- * group can compute (add and sub only with alpha 1). */
-static const char *fuse__binop(const Op *op)
-{
-    switch (emit_fuse_row(op->kind)->how) {
-    case FUSE_HOW_BINARY:
-        return emit_fuse_row(op->kind)->op;
-    case FUSE_HOW_BINARY_ALPHA:   /* alpha: x + alpha * y only as x + y */
-        return op->fattr[1] == 1.0 ? emit_fuse_row(op->kind)->op : NULL;
-    case FUSE_HOW_NO: case FUSE_HOW_UNARY: case FUSE_HOW_POW:
-        return NULL;
-    }
-    return NULL;
-}
-
-/* 1 when op (a binary kind) has a scalar operand (the kernel's scalar form). */
-static int fuse__scalar(const Op *op)
-{
-    return emit_fuse_row(op->kind)->scalar && op->nattr > 0 && op->attr[0] != 0;
-}
-
 /* The number of tensor inputs op reads in a group. */
 static uint32_t fuse__nin(const Op *op)
 {
-    if (fuse__unop(op) || emit_fuse_row(op->kind)->how == FUSE_HOW_POW)
+    if (fuse_unop(op, 0) || emit_fuse_row(op->kind)->how == FUSE_HOW_POW)
         return 1;
-    return fuse__scalar(op) ? 1 : 2;
+    return fuse_scalar(op) ? 1 : 2;
 }
 
 /* 1 when op can be a member of a group in E's gear. */
@@ -105,7 +74,7 @@ static int fuse__op_ok(const Emit *E, int32_t op_id)
     if (!E->fuse || E->dyn || E->rtdims || E->user[op->kind] || op->nctrl || op->nout != 1 ||
         emit_static_kernel(E, op_id) >= 0 || plan_is_const(E->p, op_id))
         return 0;
-    if (!fuse__unop(op) && emit_fuse_row(op->kind)->how != FUSE_HOW_POW && !fuse__binop(op))
+    if (!fuse_unop(op, 0) && emit_fuse_row(op->kind)->how != FUSE_HOW_POW && !fuse_binop(op, 0))
         return 0;
     uint32_t n = fuse__nin(op);
     if (op->nin < n || !fuse__float(E->g->vals.v[op->out].dtype))
@@ -262,7 +231,7 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
     }
     const Op *p = &g->ops.v[ops[i]];
     int sq = (p->kind == OP_POW && p->fattr[0] == 2.0) || p->kind == OP_SQUARE ||
-             (p->kind == OP_MUL && !fuse__scalar(p) && p->nin == 2 && p->in[0] == p->in[1]);
+             (p->kind == OP_MUL && !fuse_scalar(p) && p->nin == 2 && p->in[0] == p->in[1]);
     if (!sq || !fuse__f32(E, ops[i]))
         return 0;
     int32_t x = p->in[0];
@@ -280,7 +249,7 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
         const Op *op = &g->ops.v[ops[r]];
         if (c < 4 && op->kind != chain[c])
             return 0;
-        if (c == 4 && (op->kind != OP_MUL || fuse__scalar(op)))
+        if (c == 4 && (op->kind != OP_MUL || fuse_scalar(op)))
             break;
         k = (size_t)r;
         cand[m] = ops[r];
@@ -291,8 +260,8 @@ static size_t fuse__rms(const Emit *E, const int32_t *ops, const uint8_t *stop, 
     const Op *mean = &g->ops.v[cand[1]], *add = &g->ops.v[cand[2]], *y = &g->ops.v[cand[4]];
     int last = xv->ndim - 1;
     if (mean->nattr != 2 || !mean->attr[0] || (mean->attr[1] != last && mean->attr[1] != -1) ||
-        !fuse__scalar(add) || add->attr[0] != 1 || add->fattr[1] != 1.0 || y->nin != 2 ||
-        fuse__scalar(y))
+        !fuse_scalar(add) || add->attr[0] != 1 || add->fattr[1] != 1.0 || y->nin != 2 ||
+        fuse_scalar(y))
         return 0;
     int32_t rv = g->ops.v[cand[3]].out;
     if (!((y->in[0] == x && y->in[1] == rv) || (y->in[1] == x && y->in[0] == rv)))
@@ -737,18 +706,11 @@ static void fuse__operand(Emit *E, const int32_t *ops, size_t j, const int32_t *
     TNGC_BUG("fused operand %%%d not found", v);
 }
 
-static void fuse__float_lit(Emit *E, double x)
-{
-    sb_puts(E->o, "(float)");
-    emit_double(E, x);
-}
-
 /* Member j's statement(s): "float tJ = ...;", rounded to its half dtype. */
 static void fuse__member_code(Emit *E, const int32_t *ops, size_t j, const int32_t *ext, int next,
                               int last, const char *in)
 {
     const Op *op = &E->g->ops.v[ops[j]];
-    const char *un = fuse__unop(op);
     DType ot = E->g->vals.v[op->out].dtype;
     sb_printf(E->o, "%sfloat t%zu;\n%s", in, j, in);
     if (op->kind == OP_POW) {
@@ -783,35 +745,20 @@ static void fuse__member_code(Emit *E, const int32_t *ops, size_t j, const int32
             sb_printf(E->o, "%s    t%zu = %sr;\n", in, j, neg ? "1.0f / " : "");
         } else {
             sb_printf(E->o, "t%zu = powf(v, ", j);
-            fuse__float_lit(E, p);
+            fuse_float_lit(E, p);
             sb_puts(E->o, ");\n");
         }
         sb_printf(E->o, "%s}\n", in);
-    } else if (un) {
-        sb_printf(E->o, "t%zu = tngrt_impl__unf(%s, ", j, un);
-        fuse__operand(E, ops, j, ext, next, op->in[0]);
-        sb_puts(E->o, ", ");
-        fuse__float_lit(E, op->kind == OP_CAST ? 0.0 : op->fattr[0]);
-        sb_puts(E->o, ", ");
-        fuse__float_lit(E, op->kind == OP_SOFTPLUS || op->kind == OP_CLAMP ? op->fattr[1] : 0.0);
-        sb_puts(E->o, ");\n");
-    } else {
-        /* binary: x op y, the scalar (as the kernel's float) on its side */
+    } else {   /* a unary or binary step, from its operands' expressions */
         StrBuf x = {0}, y = {0}, *keep = E->o;
         E->o = &x;
         fuse__operand(E, ops, j, ext, next, op->in[0]);
         E->o = &y;
-        if (fuse__scalar(op))
-            fuse__float_lit(E, op->fattr[0]);
-        else
+        if (!fuse_unop(op, 0) && !fuse_scalar(op))
             fuse__operand(E, ops, j, ext, next, op->in[1]);
         E->o = keep;
-        if (fuse__scalar(op) && op->attr[0] == 2) {
-            StrBuf t = x;
-            x = y;
-            y = t;
-        }
-        sb_printf(E->o, "t%zu = tngrt_impl__binf(%s, %s, %s, 1.0f)", j, fuse__binop(op), x.s, y.s);
+        sb_printf(E->o, "t%zu = ", j);
+        fuse_step(E, op, 0, x.s, y.s);
         sb_puts(E->o, ";\n");
         sb_free(&x);
         sb_free(&y);
@@ -856,18 +803,18 @@ static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in
     sb_printf(E->o, "%s    float *y = (float *)", in);
     emit_ptr(E, sink->out, 0);
     sb_puts(E->o, ";\n");
-    sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
-    sb_printf(E->o, "%s        const float *xr = x + i * %lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s    for (int64_t i = 0; i < %s; i++) {\n", in, EMIT_I64(rows));
+    sb_printf(E->o, "%s        const float *xr = x + i * %s;\n", in, EMIT_I64(len));
     sb_printf(E->o, "%s        float m = 0.0f;\n", in);
-    sb_printf(E->o, "%s        m += tngrt_impl__sum_f32(xr, %lld, 1, 0.0f);\n", in, (long long)len);
-    sb_printf(E->o, "%s        m = m / (float)%lld;\n", in, (long long)len);
+    sb_printf(E->o, "%s        m += tngrt_impl__sum_f32(xr, %s, 1, 0.0f);\n", in, EMIT_I64(len));
+    sb_printf(E->o, "%s        m = m / (float)%s;\n", in, EMIT_I64(len));
     sb_printf(E->o, "%s        const float a = m + ", in);
-    fuse__float_lit(E, add->fattr[0]);
+    fuse_float_lit(E, add->fattr[0]);
     sb_puts(E->o, ";\n");
     sb_printf(E->o, "%s        const float r = 1.0f / sqrtf(a);\n", in);
-    sb_printf(E->o, "%s        for (int64_t j = 0; j < %lld; j++) {\n", in, (long long)len);
+    sb_printf(E->o, "%s        for (int64_t j = 0; j < %s; j++) {\n", in, EMIT_I64(len));
     sb_printf(E->o, "%s            const float t = xr[j] * r;\n", in);
-    sb_printf(E->o, "%s            y[i * %lld + j] = %s;\n", in, (long long)len, n == 6 ? "t * w[j]" : "t");
+    sb_printf(E->o, "%s            y[i * %s + j] = %s;\n", in, EMIT_I64(len), n == 6 ? "t * w[j]" : "t");
     sb_printf(E->o, "%s        }\n%s    }\n%s}\n", in, in, in);
     emit_line_back(E);
 }
@@ -996,7 +943,7 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
     }
     fuse__emit_open(E, ops, n, ext, next, in, 1);
     DType ot = g->vals.v[sink->out].dtype;
-    sb_printf(E->o, "%s    for (int64_t i = 0; i < %lld; i++) {\n", in, (long long)rows);
+    sb_printf(E->o, "%s    for (int64_t i = 0; i < %s; i++) {\n", in, EMIT_I64(rows));
     StrBuf ri = {0}, ji = {0};
     sb_printf(&ri, "%s        ", in);
     sb_printf(&ji, "%s            ", in);
@@ -1013,20 +960,20 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
         lead = 1;
         for (int d = snd - 2; d >= 0; d--) {
             if (sd[d] != 1 && st[k][d] && !simple)
-                sb_printf(&b, "%si / %lld %% %lld * %lld", any++ ? " + " : "", (long long)lead,
-                          (long long)sd[d], (long long)st[k][d]);
+                sb_printf(&b, "%si / %s %% %s * %s", any++ ? " + " : "", EMIT_I64(lead),
+                          EMIT_I64(sd[d]), EMIT_I64(st[k][d]));
             any |= sd[d] != 1 && st[k][d] && simple;
             lead *= sd[d];
         }
         if (simple && any)
-            sb_printf(&b, "i * %lld", (long long)c);
+            sb_printf(&b, "i * %s", EMIT_I64(c));
         else if (!any)
             sb_puts(&b, "0");
         if (st[k][snd - 1] && t == DT_F32) {
             sb_printf(E->o, "%sconst float *e%d = x%d + (%s);\n", ri.s, k, k, b.s);
         } else if (st[k][snd - 1]) {
-            sb_printf(E->o, "%sfloat e%d[%lld];\n", ri.s, k, (long long)len);
-            sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+            sb_printf(E->o, "%sfloat e%d[%s];\n", ri.s, k, EMIT_I64(len));
+            sb_printf(E->o, "%sfor (int64_t j = 0; j < %s; j++)\n", ri.s, EMIT_I64(len));
             sb_printf(E->o, "%s    e%d[j] = tngrt_impl__%s_to_f32(x%d[(%s) + j]);\n", ri.s, k,
                       fuse__half(t), k, b.s);
         } else if (t == DT_F32) {
@@ -1051,20 +998,20 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
             sb_printf(E->o, "%sfloat t%zu;\n", ri.s, j);
             if (op->kind == OP_AMAX || op->kind == OP_MAX_DIM) {   /* the kernels' max: NaN sticks */
                 sb_printf(E->o, "%st%zu = -INFINITY;\n", ri.s, j);
-                sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+                sb_printf(E->o, "%sfor (int64_t j = 0; j < %s; j++)\n", ri.s, EMIT_I64(len));
                 sb_printf(E->o, "%s    t%zu = %s[j] > t%zu || %s[j] != %s[j] ? %s[j] : t%zu;\n", ri.s, j,
                           p.s, j, p.s, p.s, p.s, j);
             } else if (g->vals.v[x].dtype == DT_F32) {   /* its float32 sum */
-                sb_printf(E->o, "%st%zu = 0.0f + tngrt_impl__sum_f32(%s, %lld, 0, 0.0f);\n", ri.s, j,
-                          p.s, (long long)len);
+                sb_printf(E->o, "%st%zu = 0.0f + tngrt_impl__sum_f32(%s, %s, 0, 0.0f);\n", ri.s, j,
+                          p.s, EMIT_I64(len));
             } else {   /* its sum of another dtype: one running float */
                 sb_printf(E->o, "%s{\n%s    float s = 0.0f;\n", ri.s, ri.s);
-                sb_printf(E->o, "%s    for (int64_t j = 0; j < %lld; j++)\n", ri.s, (long long)len);
+                sb_printf(E->o, "%s    for (int64_t j = 0; j < %s; j++)\n", ri.s, EMIT_I64(len));
                 sb_printf(E->o, "%s        s += %s[j];\n", ri.s, p.s);
                 sb_printf(E->o, "%s    t%zu = 0.0f + s;\n%s}\n", ri.s, j, ri.s);
             }
             if (op->kind == OP_MEAN)
-                sb_printf(E->o, "%st%zu = t%zu / (float)%lld;\n", ri.s, j, j, (long long)len);
+                sb_printf(E->o, "%st%zu = t%zu / (float)%s;\n", ri.s, j, j, EMIT_I64(len));
             if (mt != DT_F32)
                 sb_printf(E->o, "%st%zu = tngrt_impl__%s_to_f32(tngrt_impl__f32_to_%s(t%zu));\n", ri.s,
                           j, fuse__half(mt), fuse__half(mt), j);
@@ -1090,8 +1037,8 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
             }
         for (size_t a = j; a < e; a++)
             if (keep[a] && a + 1 < n)
-                sb_printf(E->o, "%sfloat r%zu[%lld];\n", ri.s, a, (long long)len);
-        sb_printf(E->o, "%sfor (int64_t j = 0; j < %lld; j++) {\n", ri.s, (long long)len);
+                sb_printf(E->o, "%sfloat r%zu[%s];\n", ri.s, a, EMIT_I64(len));
+        sb_printf(E->o, "%sfor (int64_t j = 0; j < %s; j++) {\n", ri.s, EMIT_I64(len));
         int32_t loaded[2 * FUSE_MAX_OPS];
         int nl = 0;
         for (size_t a = j; a < e; a++) {   /* the run's row operands, element j */
@@ -1115,10 +1062,10 @@ static void fuse__emit_row(Emit *E, const int32_t *ops, size_t n, const char *in
         for (size_t a = j; a < e; a++) {
             fuse__member_code(E, ops, a, ext, next, a + 1 == n, ji.s);
             if (a + 1 == n && ot == DT_F32)
-                sb_printf(E->o, "%sy[i * %lld + j] = t%zu;\n", ji.s, (long long)len, a);
+                sb_printf(E->o, "%sy[i * %s + j] = t%zu;\n", ji.s, EMIT_I64(len), a);
             else if (a + 1 == n)
-                sb_printf(E->o, "%sy[i * %lld + j] = tngrt_impl__f32_to_%s(t%zu);\n", ji.s,
-                          (long long)len, fuse__half(ot), a);
+                sb_printf(E->o, "%sy[i * %s + j] = tngrt_impl__f32_to_%s(t%zu);\n", ji.s,
+                          EMIT_I64(len), fuse__half(ot), a);
             else if (keep[a])
                 sb_printf(E->o, "%sr%zu[j] = t%zu;\n", ji.s, a, a);
         }
@@ -1210,7 +1157,7 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     StrBuf ind = {0};
     sb_printf(&ind, "%s    ", in);
     for (int d = 0; d < lnd; d++) {
-        sb_printf(E->o, "%sfor (int64_t i%d = 0; i%d < %lld; i%d++) {\n", ind.s, d, d, (long long)ld[d], d);
+        sb_printf(E->o, "%sfor (int64_t i%d = 0; i%d < %s; i%d++) {\n", ind.s, d, d, EMIT_I64(ld[d]), d);
         sb_puts(&ind, "    ");
     }
     for (int k = 0; k < next; k++) {
@@ -1225,7 +1172,7 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
                 continue;
             sb_printf(E->o, "%si%d", any++ ? " + " : "", d);
             if (ls[k][d] != 1)
-                sb_printf(E->o, " * %lld", (long long)ls[k][d]);
+                sb_printf(E->o, " * %s", EMIT_I64(ls[k][d]));
         }
         sb_puts(E->o, any ? "]" : "0]");
         sb_puts(E->o, t != DT_F32 ? ");\n" : ";\n");
@@ -1239,7 +1186,7 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
             s *= ld[q];
         sb_printf(E->o, "%si%d", d ? " + " : "", d);
         if (s != 1)
-            sb_printf(E->o, " * %lld", (long long)s);
+            sb_printf(E->o, " * %s", EMIT_I64(s));
     }
     if (ot == DT_F32)
         sb_printf(E->o, "] = t%zu;\n", n - 1);

@@ -2,8 +2,10 @@
  * fuse_base.c - what the fusers of the CPU target (fuse.c, pointwise and
  * row groups; fuse_gemm.c, matmul epilogues) both read: every value's
  * readers, counted once per plan (fuse_init; FuseState, Emit.fuse), a
- * value's dims in the emitter's gear, the arena bytes of its storage, and
- * a group's trace name. Below both, so that neither calls the other for
+ * value's dims in the emitter's gear, the arena bytes of its storage, a
+ * group's trace name, and the code of one elementwise step from its op's
+ * fusion column (fuse_step: a fused loop's expression, a GEMM epilogue's
+ * step). Below both, so that neither calls the other for
  * them (emit_cpu.c -> fuse.c -> fuse_gemm.c -> fuse_base.c).
  */
 #include "emit.h"
@@ -97,4 +99,100 @@ void fuse_name(const Emit *E, const int32_t *ops, size_t n, StrBuf *o)
         sb_printf(o, " (%s:%u)", sink->file, sink->line);
     else
         sb_printf(o, " (line %u)", sink->line);
+}
+
+const char *fuse_unop(const Op *op, int gemm)
+{
+    const FuseRow *r = emit_fuse_row(op->kind);
+    if (r->how != FUSE_HOW_UNARY || (gemm && !r->epi))
+        return NULL;
+    if (r->args == FUSE_ARGS_APPROX && op->nattr > 0 && op->attr[0] == 1)
+        return r->tanh;
+    return gemm ? r->epi : r->op;
+}
+
+const char *fuse_binop(const Op *op, int gemm)
+{
+    const FuseRow *r = emit_fuse_row(op->kind);
+    switch (r->how) {
+    case FUSE_HOW_BINARY:
+        return gemm ? r->epi : r->op;
+    case FUSE_HOW_BINARY_ALPHA:   /* alpha: x + alpha * y only as x + y */
+        return op->fattr[1] == 1.0 ? (gemm ? r->epi : r->op) : NULL;
+    case FUSE_HOW_NO: case FUSE_HOW_UNARY: case FUSE_HOW_POW:
+        return NULL;
+    }
+    return NULL;
+}
+
+int fuse_scalar(const Op *op)
+{
+    return emit_fuse_row(op->kind)->scalar && op->nattr > 0 && op->attr[0] != 0;
+}
+
+void fuse_float_lit(Emit *E, double x)
+{
+    sb_puts(E->o, "(float)");
+    emit_double(E, x);
+}
+
+/* How many of fattr[] unary step op passes to tngrt_impl__unf (its
+ * fusion column's FuseArgs); its other parameters are 0. */
+static int fuse__nparams(const Op *op)
+{
+    switch (emit_fuse_row(op->kind)->args) {
+    case FUSE_ARGS_NONE: case FUSE_ARGS_APPROX:
+        return 0;
+    case FUSE_ARGS_F0:
+        return 1;
+    case FUSE_ARGS_F0_F1:
+        return 2;
+    }
+    return 0;
+}
+
+void fuse_step(Emit *E, const Op *op, int gemm, const char *x, const char *y)
+{
+    const char *un = fuse_unop(op, gemm), *bin = un ? NULL : fuse_binop(op, gemm);
+    TNGC_ASSERT(un || bin);
+    if (un) {   /* tngrt_impl__unf(op, x, p0, p1) */
+        int np = fuse__nparams(op);
+        if (gemm)
+            sb_printf(E->o, "TNGRT_EPI_UNARY, %s, ", un);
+        else
+            sb_printf(E->o, "tngrt_impl__unf(%s, %s, ", un, x);
+        fuse_float_lit(E, np > 0 ? op->fattr[0] : 0.0);
+        sb_puts(E->o, ", ");
+        if (gemm && np < 2)
+            sb_puts(E->o, "0.0f");
+        else
+            fuse_float_lit(E, np > 1 ? op->fattr[1] : 0.0);
+        sb_puts(E->o, gemm ? "" : ")");
+        return;
+    }
+    if (gemm) {   /* the kernel's float scalar, or the operand the caller names */
+        sb_printf(E->o, "%s, TNGRT_UN_NEG, ", bin);
+        if (fuse_scalar(op))
+            fuse_float_lit(E, op->fattr[0]);
+        else
+            sb_puts(E->o, "0.0f");
+        sb_puts(E->o, ", 0.0f");
+        return;
+    }
+    /* x op y, the scalar (as the kernel's float) on its side */
+    StrBuf s = {0}, *keep = E->o;
+    if (fuse_scalar(op)) {
+        E->o = &s;
+        fuse_float_lit(E, op->fattr[0]);
+        E->o = keep;
+        if (op->attr[0] == 2) {
+            y = x;
+            x = s.s;
+        } else {
+            y = s.s;
+        }
+    }
+    TNGC_ASSERT(y);
+    sb_printf(E->o, "tngrt_impl__binf(%s, %s, %s, 1.0f)", bin, x, y);
+    sb_free(&s);
 }

@@ -54,38 +54,6 @@ static int fg__plain(const Emit *E, int32_t op_id, DType dt)
            !plan_is_const(E->p, op_id) && E->g->vals.v[op->out].dtype == dt;
 }
 
-/* The unary op of an epilogue member, or NULL. */
-static const char *fg__unop(const Op *op)
-{
-    const FuseRow *r = emit_fuse_row(op->kind);
-    if (r->how != FUSE_HOW_UNARY || !r->epi)
-        return NULL;
-    if (op->kind == OP_GELU && op->nattr > 0 && op->attr[0] == 1)   /* approximate="tanh" */
-        return "TNGRT_UN_GELU_TANH";
-    return r->epi;
-}
-
-/* The step kind of a binary member, or NULL (add and sub only with alpha 1). */
-static const char *fg__binop(const Op *op)
-{
-    const FuseRow *r = emit_fuse_row(op->kind);
-    switch (r->how) {
-    case FUSE_HOW_BINARY:
-        return r->epi;
-    case FUSE_HOW_BINARY_ALPHA:
-        return op->fattr[1] == 1.0 ? r->epi : NULL;
-    case FUSE_HOW_NO: case FUSE_HOW_UNARY: case FUSE_HOW_POW:
-        return NULL;
-    }
-    return NULL;
-}
-
-/* 1 when op has a scalar operand (the binary kernel's scalar form). */
-static int fg__scalar(const Op *op)
-{
-    return op->nattr > 0 && op->attr[0] != 0;
-}
-
 /* The tensor operand of binary member op whose other operand is cur, or -1
  * (also -1 through *bad when op cannot be a member). */
 static int32_t fg__other(const Op *op, int32_t cur, int *bad)
@@ -175,7 +143,7 @@ static int fg__valid(const Emit *E, const int32_t *ops, size_t n)
     for (size_t j = 1; j < n; j++) {
         const Op *op = &g->ops.v[ops[j]];
         int bad;
-        if (fg__unop(op) || fg__scalar(op))
+        if (fuse_unop(op, 1) || fuse_scalar(op))
             continue;
         int32_t x = fg__other(op, g->ops.v[ops[j - 1]].out, &bad);
         if (bad || !fg__xstrides(E, x, fg__dt(E, ops), od, ond, &rs, &cs) ||
@@ -248,11 +216,11 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
             pos[nc++] = (int32_t)k;
             break;
         }
-        if (fg__unop(op)) {
+        if (fuse_unop(op, 1)) {
             if (op->nin < 1 || op->in[0] != cur)
                 break;
-        } else if (fg__binop(op)) {
-            if (fg__scalar(op)) {
+        } else if (fuse_binop(op, 1)) {
+            if (fuse_scalar(op)) {
                 if (op->in[0] != cur)
                     break;
             } else {
@@ -282,7 +250,7 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
         if (k < n && ops[k] >= 0 && fuse_uses(E, sv) == 1) {
             const Op *nx = &g->ops.v[ops[k]];
             for (uint32_t q = 0; q < nx->nin; q++)
-                if (nx->in[q] == sv && (fg__unop(nx) || fg__binop(nx)))
+                if (nx->in[q] == sv && (fuse_unop(nx, 1) || fuse_binop(nx, 1)))
                     return 0;
         }
     }
@@ -357,27 +325,22 @@ static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, in
     sb_printf(E->o, "&(TngrtGemmEpi){%zu, {", n - 1);
     for (size_t j = 1; j < n; j++) {
         const Op *op = &g->ops.v[ops[j]];
-        const char *un = fg__unop(op);
         sb_printf(E->o, "%s\n%s            {", j > 1 ? "," : "", in);
-        if (un) {
-            sb_printf(E->o, "TNGRT_EPI_UNARY, %s, (float)", un);
-            emit_double(E, op->fattr[0]);
-            sb_printf(E->o, ", 0.0f, NULL, 0, 0, 0, %s}", xdt);
+        fuse_step(E, op, 1, NULL, NULL);
+        if (fuse_unop(op, 1)) {
+            sb_printf(E->o, ", NULL, 0, 0, 0, %s}", xdt);
             continue;
         }
-        sb_printf(E->o, "%s, TNGRT_UN_NEG, ", fg__binop(op));
-        if (fg__scalar(op)) {   /* the kernel's float scalar, on its side */
-            sb_puts(E->o, "(float)");
-            emit_double(E, op->fattr[0]);
-            sb_printf(E->o, ", 0.0f, NULL, 0, 0, %d, %s}", op->attr[0] == 2, xdt);
+        if (fuse_scalar(op)) {   /* the scalar on its side */
+            sb_printf(E->o, ", NULL, 0, 0, %d, %s}", op->attr[0] == 2, xdt);
             continue;
         }
         int bad;
         int32_t x = fg__other(op, g->ops.v[ops[j - 1]].out, &bad);
         TNGC_ASSERT(!bad && fg__xstrides(E, x, fg__dt(E, ops), od, ond, &rs, &cs));
-        sb_puts(E->o, "0.0f, 0.0f, (const void *)");
+        sb_puts(E->o, ", (const void *)");
         emit_ptr(E, x, 0);
-        sb_printf(E->o, ", %lld, %lld, %d, %s}", (long long)rs, (long long)cs, op->in[1] != x, xdt);
+        sb_printf(E->o, ", %s, %s, %d, %s}", EMIT_I64(rs), EMIT_I64(cs), op->in[1] != x, xdt);
     }
     sb_printf(E->o, "}, %s}", xdt);
 }
@@ -397,7 +360,7 @@ static void fg__mm_operand(Emit *E, int32_t op_id, int32_t v)
         st = 1;
         for (int r = q + 1; r < nd; r++)
             st *= d[r];
-        sb_printf(E->o, "%s%lld", q ? ", " : "", (long long)st);
+        sb_printf(E->o, "%s%s", q ? ", " : "", EMIT_I64(st));
     }
     sb_putc(E->o, '}');
 }
@@ -432,7 +395,7 @@ static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
         }
         sb_puts(E->o, "(const int64_t[]){");
         for (int d = 0; d < ond; d++)
-            sb_printf(E->o, "%s%lld", d ? ", " : "", (long long)os[d]);
+            sb_printf(E->o, "%s%s", d ? ", " : "", EMIT_I64(os[d]));
         sb_puts(E->o, "}");
     } else {
         sb_puts(E->o, "NULL");

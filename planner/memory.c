@@ -155,12 +155,14 @@ static void memory__mark_end(MemInfo *mi, const Graph *g, int32_t v)
 }
 
 /* Whether an op of each kind may be a step of a matmul's epilogue (ops.def's
- * fusion column: FUSE_UNARY(U, GEMM), FUSE_BINARY(B, GEMM),
- * FUSE_BINARY_ALPHA(B, GEMM); codegen/fuse_gemm.c: fg__unop, fg__binop)
+ * fusion column: FUSE_UNARY(U, GEMM), FUSE_UNARY_ARGS(U, GEMM, A),
+ * FUSE_BINARY(B, GEMM), FUSE_BINARY_ALPHA(B, GEMM); codegen/fuse_base.c:
+ * fuse_unop, fuse_binop)
  * or the permute it writes through (its view column: VIEW_PERMUTE). */
 #define MEMORY__EPI_LOOPS 0
 #define MEMORY__EPI_GEMM 1
 #define FUSE_UNARY(u, w) MEMORY__EPI_##w
+#define FUSE_UNARY_ARGS(u, w, a) MEMORY__EPI_##w
 #define FUSE_BINARY(b, w) MEMORY__EPI_##w
 #define FUSE_BINARY_ALPHA(b, w) MEMORY__EPI_##w
 #define FUSE_POW 0
@@ -175,6 +177,7 @@ static const unsigned char memory__epi[OP__count] = {
 #undef FUSE_POW
 #undef FUSE_BINARY_ALPHA
 #undef FUSE_BINARY
+#undef FUSE_UNARY_ARGS
 #undef FUSE_UNARY
 #undef MEMORY__EPI_GEMM
 #undef MEMORY__EPI_LOOPS

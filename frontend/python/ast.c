@@ -45,6 +45,11 @@ const TSLanguage *tree_sitter_python(void);
 /* How often the watchdog reads the parsing threads' CPU clocks. */
 #define PARSE_WATCH_NS 10000000L
 
+/* ast_set_parse_limits's: the budget of a chunk (0: PARSE_BUDGET_US) and
+ * the most chunk threads (-1: no bound). */
+static uint64_t ast__budget_us;
+static int ast__max_threads = -1;
+
 /* Files below this size are parsed on the calling thread. */
 #define PARALLEL_MIN_BYTES (256u * 1024)
 #define MAX_CHUNKS 8
@@ -64,6 +69,12 @@ void ast_set_memory_limit(size_t bytes, const char *option)
 {
     ast__limit = bytes;
     ast__limit_option = option ? option : "";
+}
+
+void ast_set_parse_limits(uint64_t budget_us, int max_threads)
+{
+    ast__budget_us = budget_us;
+    ast__max_threads = max_threads;
 }
 
 /* Out of memory inside tree-sitter, which cannot take a NULL: one message
@@ -843,13 +854,16 @@ static uint64_t ast__cpu_us(clockid_t clock)
 }
 
 /* Watches the threads parsing chunks: when one has used its chunk's budget
- * of CPU time, the chunk is marked over time and every parse cancelled. */
+ * of CPU time, the chunk is marked over time and every parse cancelled.
+ * Each chunk is timed on the clock of the thread that parses it, from
+ * when it began there: a chunk whose thread could not be started is
+ * parsed on the calling thread after chunk 0, within its own budget. */
 typedef struct Watch {
     Chunk *chunks;
     int n;
-    clockid_t clock[MAX_CHUNKS];
-    uint64_t base[MAX_CHUNKS];   /* the clock's reading when its chunk began */
-    int have[MAX_CHUNKS];
+    clockid_t clock[MAX_CHUNKS];   /* the clock of chunk c's thread (set before have[c]) */
+    uint64_t base[MAX_CHUNKS];     /* its reading when chunk c began */
+    atomic_int have[MAX_CHUNKS];   /* 1 while chunk c is timed */
     atomic_int done;
 } Watch;
 
@@ -860,7 +874,7 @@ static void *ast__watch(void *arg)
         struct timespec pause = {0, PARSE_WATCH_NS};
         nanosleep(&pause, NULL);
         for (int c = 0; c < w->n; c++)
-            if (w->have[c] && ast__cpu_us(w->clock[c]) - w->base[c] > w->chunks[c].budget_us) {
+            if (atomic_load(&w->have[c]) && ast__cpu_us(w->clock[c]) - w->base[c] > w->chunks[c].budget_us) {
                 atomic_store(&w->chunks[c].over_time, 1);
                 atomic_store(&ast__cancel, 1);
             }
@@ -868,38 +882,57 @@ static void *ast__watch(void *arg)
     return NULL;
 }
 
+/* Parses chunk c on the calling thread (whose clock is self, when
+ * have_self), timed from now; returns the CPU time it took (0 unknown). */
+static uint64_t ast__parse_here(Watch *w, int c, clockid_t self, int have_self)
+{
+    uint64_t t0 = have_self ? ast__cpu_us(self) : 0;
+    if (have_self) {
+        w->clock[c] = self;
+        w->base[c] = t0;
+        atomic_store(&w->have[c], 1);
+    }
+    ast__parse_chunk(&w->chunks[c]);
+    atomic_store(&w->have[c], 0);
+    return have_self ? ast__cpu_us(self) - t0 : 0;
+}
+
 /* Parses chunks[0..n) (chunk 0 on this thread, the others on threads of
- * their own), each within its budget of CPU time. */
-static void ast__parse_all(Chunk *chunks, int n)
+ * their own, or here after chunk 0 where one cannot be started), each
+ * within its budget of CPU time. Returns the CPU time this thread spent
+ * on chunks other than chunk 0. */
+static uint64_t ast__parse_all(Chunk *chunks, int n)
 {
     pthread_t threads[MAX_CHUNKS], watcher;
     int started[MAX_CHUNKS] = {0};
     Watch w = {.chunks = chunks, .n = n};
     atomic_init(&w.done, 0);
-    for (int c = 0; c < n; c++)
+    for (int c = 0; c < n; c++) {
         atomic_init(&chunks[c].over_time, 0);
+        atomic_init(&w.have[c], 0);
+    }
     for (int c = 1; c < n; c++) {
-        started[c] = pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
+        started[c] = (ast__max_threads < 0 || c <= ast__max_threads) &&
+                     pthread_create(&threads[c], NULL, ast__parse_chunk, &chunks[c]) == 0;
         /* a new thread's CPU clock starts at 0 */
-        w.have[c] = started[c] && pthread_getcpuclockid(threads[c], &w.clock[c]) == 0;
+        if (started[c] && pthread_getcpuclockid(threads[c], &w.clock[c]) == 0)
+            atomic_store(&w.have[c], 1);
     }
-    if (pthread_getcpuclockid(pthread_self(), &w.clock[0]) == 0) {
-        w.have[0] = 1;
-        w.base[0] = ast__cpu_us(w.clock[0]);
-    }
+    clockid_t self;
+    int have_self = pthread_getcpuclockid(pthread_self(), &self) == 0;
     int watching = pthread_create(&watcher, NULL, ast__watch, &w) == 0;
-    ast__parse_chunk(&chunks[0]);
+    uint64_t others = 0;
+    ast__parse_here(&w, 0, self, have_self);
     for (int c = 1; c < n; c++) {
-        if (started[c]) {
+        if (started[c])
             pthread_join(threads[c], NULL);
-        } else {   /* parsed here: this thread's clock, from now */
-            w.have[c] = 0;
-            ast__parse_chunk(&chunks[c]);
-        }
+        else
+            others += ast__parse_here(&w, c, self, have_self);
     }
     atomic_store(&w.done, 1);
     if (watching)
         pthread_join(watcher, NULL);
+    return others;
 }
 
 int ast_parse_chunks(Ast *self, const Source *src, int k)
@@ -927,7 +960,7 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
     if (n == 1)
         cuts[0] = 0, cuts[1] = src->len;
     Chunk chunks[MAX_CHUNKS];
-    uint64_t budget = PARSE_BUDGET_US(src->len);
+    uint64_t budget = ast__budget_us ? ast__budget_us : PARSE_BUDGET_US(src->len);
     clockid_t self_clock;
     int have_clock = pthread_getcpuclockid(pthread_self(), &self_clock) == 0;
     uint64_t t0 = have_clock ? ast__cpu_us(self_clock) : 0;
@@ -937,7 +970,7 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
         chunks[c] = (Chunk){.src = src, .budget_us = budget, .start = cuts[c], .end = cuts[c + 1]};
     if (chunks[0].end >= bom)
         chunks[0].start = bom;
-    ast__parse_all(chunks, n);
+    uint64_t others = ast__parse_all(chunks, n);
     int failed = 0, has_error = 0, over_time = 0;
     uint32_t misread = 0;
     for (int c = 0; c < n; c++) {
@@ -950,9 +983,10 @@ int ast_parse_chunks(Ast *self, const Source *src, int k)
         /* Reparse whole: errors are reported exactly as a single parse would. */
         for (int c = 0; c < n; c++)
             free(chunks[c].nodes.v);
-        /* what is left of one budget (this thread's CPU time so far):
-         * damaged input is not given two */
-        uint64_t spent = have_clock ? ast__cpu_us(self_clock) - t0 : 0;
+        /* what is left of one budget (this thread's CPU time so far, but
+         * for the chunks it parsed in place of their threads): damaged
+         * input is not given two */
+        uint64_t spent = have_clock ? ast__cpu_us(self_clock) - t0 - others : 0;
         chunks[0] = (Chunk){.src = src, .budget_us = spent + 1000000 < budget ? budget - spent : 1000000,
                             .start = bom, .end = src->len};
         n = 1;

@@ -140,6 +140,12 @@ typedef struct Ast {
 int ast_parse(Ast *self, const Source *src);
 /* Parses src in at most k chunks on k threads (ast_parse picks k). */
 int ast_parse_chunks(Ast *self, const Source *src, int k);
+/* For tests: the CPU time each chunk's parse may use, in microseconds (0,
+ * the default: 5 s + 2 us per byte of the file), and the most threads
+ * ast_parse_chunks starts besides the calling thread (-1, the default: one
+ * per chunk but the first); a chunk past them is parsed on the calling
+ * thread, as when a thread cannot be created, within its own budget. */
+void ast_set_parse_limits(uint64_t budget_us, int max_threads);
 /* Bounds the memory the parser may hold (bytes; 0, the default: no bound),
  * with the option that sets it named in the refusal (e.g. "--max-memory").
  * A file larger than AST_MIN_BYTES_PER_BYTE times its bytes allow is

@@ -181,6 +181,29 @@ mkdir -p ru
 u4/chain_launcher --input x=x.npy --input y=y.npy --out-dir ru --iters 1 > oru 2>&1
 t "user kernel runs" '[ $? -eq 0 ] && $py -c "import numpy as np,sys; o=np.load(\"ru/out0.npy\"); sys.exit(0 if (o == (np.arange(6)+2)*3+1).all() else 1)"'
 
+# ---- INT64_MIN printed into generated C (codegen/emit.h's EMIT_I64) ----
+cp "$here/int64_min.py" i64.py
+"$tngc" gen i64.py -o i64 > oi64 2>&1 && "$tngc" gen i64.py -o i64acl --target acl >> oi64 2>&1
+t "INT64_MIN: no out-of-range literal in either target's code" '[ $? -eq 0 ] && ! grep -q 9223372036854775808 i64/i64.c i64acl/i64.c &&
+  grep -q "tngrt_kernel_tri(.*, (-9223372036854775807LL - 1), 0);" i64/i64.c && grep -q "aclnnTriu, .*, (-9223372036854775807LL - 1), " i64acl/i64.c' || cat oi64
+strict="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I$root/runtime"
+for c in cc clang; do
+    command -v "$c" > /dev/null 2>&1 || continue
+    t "INT64_MIN: both targets' code compiles with $c -Werror" '"$c" $strict i64/i64.c > oi64c 2>&1 &&
+      "$c" $strict -I"$root/tests/acl/cann/include" i64acl/i64.c >> oi64c 2>&1' || cat oi64c
+done
+"$tngc" build i64.py -o i64b --no-cache --opt "-O1 -Wall -Wextra -Werror" > oi64b 2>&1
+$py -c 'import numpy as np; np.save("i64x.npy", np.arange(16, dtype=np.float32).reshape(4, 4) - 7.5); np.save("i64i.npy", np.arange(16).reshape(4, 4)); np.save("i64m.npy", np.array([[True, False, False, True]] * 4))'
+mkdir -p ri64
+i64b/i64_launcher --input x=i64x.npy --input i=i64i.npy --input mask=i64m.npy --out-dir ri64 --iters 1 > oi64r 2>&1
+t "INT64_MIN: built with -Werror, runs: triu keeps, tril zeroes, roll keeps, fill, masked_fill, clamp" '[ $? -eq 0 ] && $py -c "
+import numpy as np, sys
+o = [np.load(\"ri64/out%d.npy\" % k) for k in range(6)]
+x, i, m, lo = np.load(\"i64x.npy\"), np.load(\"i64i.npy\"), np.load(\"i64m.npy\"), np.iinfo(np.int64).min
+ok = (o[0] == x).all() and (o[1] == 0).all() and (o[2] == x).all() and (o[3] == lo).all() and o[3].shape == (2, 3)
+ok = ok and (o[4] == np.where(m, lo, i)).all() and (o[5] == i).all()
+sys.exit(0 if ok else 1)"' || cat oi64b oi64r
+
 # ---- make install: tngc, libtngcrt, headers, pkg-config; a program on the API ----
 case $tngc in
 */san/*) ;;   # the installed runtime is the plain build's

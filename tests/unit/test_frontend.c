@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../frontend/lint/scan.h"
@@ -136,6 +137,66 @@ static void test_chunked_parse_equals_single(void **state)
     unlink(path);
     free(path);
     sb_free(&sb);
+}
+
+/* The CPU time the calling thread has used, in microseconds. */
+static uint64_t thread_cpu_us(void)
+{
+    struct timespec ts;
+    assert_int_equal(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts), 0);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* A chunk whose thread is not started (ast_set_parse_limits' bound of 0
+ * threads, as when pthread_create fails) is parsed on the calling thread
+ * within a budget of its own, not what is left of the first chunk's: two
+ * chunks that parse in t each pass with a budget of 1.3 t each (timed on
+ * one clock from the first chunk's start they would be stopped: the
+ * tree-sitter parse, which a cancel stops, is more than 0.4 t of a
+ * chunk's time), and a budget of t / 3 still stops them. */
+static int parse_limits_reset(void **state)
+{
+    (void)state;
+    ast_set_parse_limits(0, -1);
+    return 0;
+}
+
+static void test_chunk_budget_on_calling_thread(void **state)
+{
+    (void)state;
+    StrBuf one = {0}, two = {0};
+    for (int i = 0; one.len < 400000; i++)
+        sb_printf(&one, "def f%d(x, y=%d):\n    return [x * %d, y + x, {'k': (x, y)}]\n\n", i, i, i);
+    sb_printf(&two, "%s%s", one.s, one.s);
+    Source half, both;
+    char err[256];
+    assert_int_equal(source_from_text(&half, "half.py", one.s, one.len, err, sizeof err), 0);
+    assert_int_equal(source_from_text(&both, "both.py", two.s, two.len, err, sizeof err), 0);
+    Ast a;
+    uint64_t t = 0;
+    for (int warm = 0; warm < 2; warm++) {   /* the second parse's time: the first warms up */
+        uint64_t t0 = thread_cpu_us();
+        assert_int_equal(ast_parse_chunks(&a, &half, 1), 0);
+        t = thread_cpu_us() - t0;
+        assert_null(a.refused);
+        ast_free(&a);
+    }
+
+    ast_set_parse_limits(t * 13 / 10 + 10000, 0);
+    assert_int_equal(ast_parse_chunks(&a, &both, 2), 0);
+    assert_null(a.refused);
+    assert_false(a.has_error);
+    assert_true(a.n > 1000);
+    ast_free(&a);
+
+    ast_set_parse_limits(t / 3 + 1, 0);
+    assert_int_equal(ast_parse_chunks(&a, &both, 2), 0);
+    assert_non_null(a.refused);
+    ast_free(&a);
+    source_free(&half);
+    source_free(&both);
+    sb_free(&one);
+    sb_free(&two);
 }
 
 /* Every field of every node, the module node too (its symbol, and its
@@ -514,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_source_missing_file),
         cmocka_unit_test(test_chunked_parse_equals_single),
         cmocka_unit_test(test_chunked_parse_module_node),
+        cmocka_unit_test_teardown(test_chunk_budget_on_calling_thread, parse_limits_reset),
         cmocka_unit_test(test_trailing_comma_ends_line),
         cmocka_unit_test(test_trailing_comma_refused),
         cmocka_unit_test(test_alias_table),

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../codegen/codegen.h"
+#include "../../codegen/emit.h"
 
 /* A graph, its plan and the generated <name>.c. */
 typedef struct F {
@@ -40,6 +41,18 @@ static int32_t f_input(F *f, const char *name, int ndim, const int64_t *dims)
     return graph_add_input(&f->g, name, DT_F32, FMT_ND, ndim, d, dims, 0, 1, 1);
 }
 
+/* Adds the op d describes on the next line; returns its output value. */
+static int32_t f_add(F *f, OpDesc *d)
+{
+    d->sk = -1;
+    d->line = f->line++;
+    d->col = 5;
+    int32_t op = graph_add_op(&f->g, d);
+    if (op < 0)
+        fail_msg("%s", f->g.error.s);
+    return f->g.ops.v[op].out;
+}
+
 /* Op kind on a (and b when >= 0), alpha 1; returns its output value. */
 static int32_t f_op(F *f, OpKind kind, int32_t a, int32_t b)
 {
@@ -49,13 +62,22 @@ static int32_t f_op(F *f, OpKind kind, int32_t a, int32_t b)
     d.in = in;
     d.nin = b >= 0 ? 2 : 1;
     d.fattr[1] = 1.0;
-    d.sk = -1;
-    d.line = f->line++;
-    d.col = 5;
-    int32_t op = graph_add_op(&f->g, &d);
-    if (op < 0)
-        fail_msg("%s", f->g.error.s);
-    return f->g.ops.v[op].out;
+    return f_add(f, &d);
+}
+
+/* Unary op kind on a with fattr f0, f1 and attr[0] = a0 (no attribute
+ * when a0 < 0); its output. */
+static int32_t f_unary(F *f, OpKind kind, int32_t a, double f0, double f1, int64_t a0)
+{
+    OpDesc d = {0};
+    d.kind = kind;
+    d.in = &a;
+    d.nin = 1;
+    d.attr = &a0;
+    d.nattr = a0 >= 0;
+    d.fattr[0] = f0;
+    d.fattr[1] = f1;
+    return f_add(f, &d);
 }
 
 static void f_output(F *f, int32_t v)
@@ -323,6 +345,96 @@ static void test_matmul_epilogue_readers(void **state)
     f_free(&f);
 }
 
+/* 1 when the space-separated token list args holds tok. */
+static int has_token(const char *args, const char *tok)
+{
+    size_t n = strlen(tok);
+    for (const char *at = args; (at = strstr(at, tok)) != NULL; at += n)
+        if ((at == args || at[-1] == ' ') && (at[n] == ' ' || at[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Every fused elementwise row computes the op its separate kernel call
+ * computes, and a unary row takes the parameters that call passes: its
+ * fusion column (FUSE_UNARY, FUSE_UNARY_ARGS) names fattr[0] and
+ * fattr[1] exactly when the CPU column's arguments do, and the
+ * approximate="tanh" variant exactly when the call picks it by attr[0]. */
+static void test_fusion_column_is_the_kernel_call(void **state)
+{
+    (void)state;
+    StrBuf bad = {0};
+    sb_puts(&bad, "");
+    int unary = 0;
+    for (int k = 0; k < OP__count; k++) {
+        const FuseRow *r = emit_fuse_row((OpKind)k);
+        const char *args = emit_cpu_args((OpKind)k), *name = op_info[k].name;
+        char tok[64];
+        if (r->how == FUSE_HOW_NO || r->how == FUSE_HOW_POW)
+            continue;
+        assert_non_null(args);
+        if (r->how != FUSE_HOW_UNARY) {
+            snprintf(tok, sizeof tok, "=%s", r->op);
+            if (!has_token(args, tok) || r->args != FUSE_ARGS_NONE)
+                sb_printf(&bad, " %s:op", name);
+            continue;
+        }
+        unary++;
+        int gelu = has_token(args, "gelu"), f0 = has_token(args, "F0"), f1 = has_token(args, "F1");
+        FuseArgs want = gelu ? FUSE_ARGS_APPROX
+                        : f1 ? FUSE_ARGS_F0_F1
+                        : f0 ? FUSE_ARGS_F0
+                             : FUSE_ARGS_NONE;
+        if (r->args != want || (f1 && !f0))
+            sb_printf(&bad, " %s:args", name);
+        snprintf(tok, sizeof tok, "=%s", r->op);
+        if (!gelu && !has_token(args, tok))
+            sb_printf(&bad, " %s:op", name);
+        snprintf(tok, sizeof tok, "%s_TANH", r->op);
+        if ((r->tanh != NULL) != gelu || (gelu && strcmp(r->tanh, tok)))
+            sb_printf(&bad, " %s:tanh", name);
+        if (r->epi && strcmp(r->epi, r->op))
+            sb_printf(&bad, " %s:epi", name);
+    }
+    assert_string_equal(bad.s, "");
+    assert_true(unary > 20);
+    sb_free(&bad);
+}
+
+/* A fused unary step passes the attributes its row names, and 0 for the
+ * others: clamp both bounds, leaky_relu its slope and not fattr[1], neg
+ * neither; gelu with approximate="tanh" is GELU_TANH, both in a loop and
+ * in a matmul's epilogue. */
+static void test_unary_step_parameters(void **state)
+{
+    (void)state;
+    F f;
+    f_init(&f);
+    int64_t xd[2] = {4, 8};
+    int32_t x = f_input(&f, "x", 2, xd);
+    int32_t a = f_unary(&f, OP_CLAMP, x, -2.5, 3.0, 0);
+    int32_t b = f_unary(&f, OP_LEAKY_RELU, a, 0.125, 7.0, -1);
+    int32_t c = f_unary(&f, OP_NEG, b, 9.0, 9.0, -1);
+    f_output(&f, f_unary(&f, OP_GELU, c, 0.0, 0.0, 1));
+    const char *src = f_gen(&f, 0);
+    assert_int_equal(fused_slices(src), 1);
+    assert_non_null(strstr(src, "tngrt_impl__unf(TNGRT_UN_CLAMP, a0, (float)-2.5, (float)3.0)"));
+    assert_non_null(strstr(src, "tngrt_impl__unf(TNGRT_UN_LEAKY_RELU, t0, (float)0.125, (float)0.0)"));
+    assert_non_null(strstr(src, "tngrt_impl__unf(TNGRT_UN_NEG, t1, (float)0.0, (float)0.0)"));
+    assert_non_null(strstr(src, "tngrt_impl__unf(TNGRT_UN_GELU_TANH, t2, (float)0.0, (float)0.0)"));
+    f_free(&f);
+
+    f_init(&f);
+    int64_t wd[2] = {8, 8};
+    x = f_input(&f, "x", 2, xd);
+    int32_t w = f_input(&f, "w", 2, wd);
+    int32_t m = f_op(&f, OP_MM, x, w);
+    f_output(&f, f_unary(&f, OP_GELU, m, 5.0, 5.0, 1));
+    src = f_gen(&f, 0);
+    assert_non_null(strstr(src, "{TNGRT_EPI_UNARY, TNGRT_UN_GELU_TANH, (float)0.0, 0.0f, NULL, 0, 0, 0, "));
+    f_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +445,8 @@ int main(void)
         cmocka_unit_test(test_row_group),
         cmocka_unit_test(test_read_twice_inside),
         cmocka_unit_test(test_matmul_epilogue_readers),
+        cmocka_unit_test(test_fusion_column_is_the_kernel_call),
+        cmocka_unit_test(test_unary_step_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
