@@ -38,6 +38,9 @@
 #include "codegen/build.h"
 #include "codegen/cesc.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <errno.h>
@@ -70,6 +73,9 @@ typedef struct Dump Dump;
 typedef struct Job {
     const Command *cmd;
     VEC(const char *) files;   /* the scripts (recompiles: the log) */
+    VEC(char *) owned;         /* the paths args_expand found in folders */
+    char *stdin_text;          /* scan, lint: the file "-", read once */
+    size_t stdin_len;
     const char *format;        /* --format */
     const Dump *dump;          /* --dump=STAGE, or NULL */
     const char *soc;           /* lint: --soc */
@@ -254,7 +260,10 @@ static int stage_load(Script *S, const Job *job, const char *file)
     memset(S, 0, sizeof *S);
     S->job = job;
     S->file = file;
-    if (scanfile_load_with(&S->sf, file, job->modules, job->sink) != 0)
+    int bad = !strcmp(file, "-") && job->stdin_text
+                  ? scanfile_load_text(&S->sf, "<stdin>", job->stdin_text, job->stdin_len, job->sink)
+                  : scanfile_load_with(&S->sf, file, job->modules, job->sink);
+    if (bad != 0)
         return EXIT_USAGE;
     S->loaded = 1;
     return EXIT_OK;
@@ -624,15 +633,15 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
         sb_puts(out, "]}\n");
         return;
     }
+    if (!strcmp(format, "dot")) {   /* one document, whatever the number of entries */
+        plan_dot_all(S->plans.v, S->plans.n, S->file, out);
+        return;
+    }
     for (size_t i = 0; i < S->plans.n; i++) {
         if (i)
             sb_puts(out, "\n");
-        if (!strcmp(format, "dot"))
-            plan_dot(&S->plans.v[i], out);
-        else {
-            plan_text(&S->plans.v[i], out);
-            codegen_fused_text(&S->plans.v[i], out);   /* the CPU target's groups */
-        }
+        plan_text(&S->plans.v[i], out);
+        codegen_fused_text(&S->plans.v[i], out);   /* the CPU target's groups */
     }
 }
 
@@ -1312,6 +1321,8 @@ static const Command commands[CMD__count] = {
         "npu_wait_tensor, limit_core_num, set_dim_gears, mark_static, cache_compile,\n"
         "CompilerConfig() calls and field assignments, get_npu_backend, torch.compile.\n"
         "Calls that only share an annotation's name are listed as unresolved.\n"
+        "A FILE that is a folder stands for the *.py files under it (hidden folders,\n"
+        "__pycache__ and symbolic links skipped); '-' is standard input.\n"
         "\n",
         "Exit status: 0, or 1 if a file has syntax errors, 2 on usage or I/O errors.\n",
         18, formats_scan, 0, 1, "no input files", NULL, NULL},
@@ -1321,6 +1332,8 @@ static const Command commands[CMD__count] = {
         "\n"
         "Reports misuse of TorchAir annotations (rules TNG001-TNG171, see docs/rules.md).\n"
         "A '# tngc: ignore[TNG123]' comment suppresses a rule on its line.\n"
+        "A FILE that is a folder stands for the *.py files under it (hidden folders,\n"
+        "__pycache__ and symbolic links skipped); '-' is standard input.\n"
         "\n",
         "Exit status: 0 no errors, 1 errors (or warnings with --werror), 2 usage or I/O errors.\n",
         19, formats_lint, 0, 1, "no input files", NULL, NULL},
@@ -1461,6 +1474,74 @@ static const Option *option_find(const Command *cmd, const char *flag)
     return NULL;
 }
 
+/* The edit distance between a and b (insertions, deletions, substitutions
+ * and swaps of two neighbours), or limit + 1 when it is above limit; names
+ * longer than 63 bytes are never close. */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63)
+        return limit + 1;
+    size_t d[64][64];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m] > limit ? limit + 1 : d[n][m];
+}
+
+/* Whether name is close enough to candidate to suggest it: at most one
+ * edit in every three characters (at least one). */
+static size_t suggest_limit(const char *name)
+{
+    size_t n = strlen(name) / 3;
+    return n ? n : 1;
+}
+
+/* The command closest to name, or NULL when none is close. */
+static const char *command_suggest(const char *name)
+{
+    const char *best = NULL;
+    size_t limit = suggest_limit(name), bd = limit + 1;
+    for (int c = 0; c < CMD__count; c++) {
+        size_t d = edit_distance(name, commands[c].name, limit);
+        if (d < bd) {
+            bd = d;
+            best = commands[c].name;
+        }
+    }
+    return best;
+}
+
+/* The option of cmd closest to flag, or NULL when none is close. */
+static const char *option_suggest(const Command *cmd, const char *flag)
+{
+    unsigned mine = (1u << (cmd - commands)) | cmd->also;
+    const char *best = NULL;
+    size_t limit = suggest_limit(flag), bd = limit + 1;
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+        if (!(options[i].cmds & mine))
+            continue;
+        size_t d = edit_distance(flag, options[i].flag, limit);
+        if (d < bd) {
+            bd = d;
+            best = options[i].flag;
+        }
+    }
+    return best;
+}
+
 /* A command that takes cmd's options and flag as well (gen's -j: build),
  * for the message; or NULL. */
 static const Command *option_owner(const Command *cmd, const char *flag)
@@ -1493,6 +1574,11 @@ static int args_option(Job *job, int argc, char **argv, int *i)
     const Command *owner = o ? NULL : option_owner(job->cmd, flag);
     if (owner)
         return usage_error(job->cmd, "unknown option '%s' (it is %s's)", flag, owner->name);
+    if (!o) {
+        const char *near = option_suggest(job->cmd, flag);
+        if (near)
+            return usage_error(job->cmd, "unknown option '%s' (did you mean '%s'?)", a, near);
+    }
     if (!o || (v && !o->arg) || (a[n] == '=' && !v))
         return usage_error(job->cmd, "unknown option '%s'", a);
     if (o->arg && !v) {
@@ -1564,6 +1650,132 @@ static int args_parse(Job *job, int argc, char **argv)
     return cmd->check ? cmd->check(job) : -1;
 }
 
+/* Folders args_expand descends into at most, and the files it takes. */
+enum { EXPAND_MAX_DEPTH = 64, EXPAND_MAX_FILES = 100000, EXPAND_MAX_ENTRIES = 1000000 };
+
+static int expand__cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends the *.py files under the folder open as dfd (named path) to
+ * job->files, in name order, descending into folders; names that start
+ * with '.', __pycache__ and symbolic links are skipped (a link is never
+ * followed, so no loop and no file outside the folder). -1 after saying
+ * why. */
+static int expand__dir(Job *job, int dfd, const char *path, int depth, size_t *entries)
+{
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        sink_file_error(job->sink, path, "%s", strerror(errno));
+        close(dfd);
+        return -1;
+    }
+    VEC(char *) names = {0};
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !strcmp(e->d_name, "__pycache__"))
+            continue;
+        if (++*entries > EXPAND_MAX_ENTRIES) {
+            sink_file_error(job->sink, path, "more than %d entries in the folders to lint", EXPAND_MAX_ENTRIES);
+            rc = -1;
+            break;
+        }
+        VEC_PUSH(names, xstrdup(e->d_name));
+    }
+    qsort(names.v, names.n, sizeof *names.v, expand__cmp);
+    for (size_t i = 0; i < names.n && rc == 0; i++) {
+        struct stat st;
+        const char *name = names.v[i];
+        if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;   /* gone since readdir */
+        size_t n = strlen(path), m = strlen(name);
+        char *full = xmalloc(n + m + 2);
+        snprintf(full, n + m + 2, "%s%s%s", path, n && path[n - 1] == '/' ? "" : "/", name);
+        if (S_ISDIR(st.st_mode)) {
+            if (depth >= EXPAND_MAX_DEPTH) {
+                sink_file_error(job->sink, full, "folders nested deeper than %d", EXPAND_MAX_DEPTH);
+                rc = -1;
+            } else {
+                int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                rc = sub < 0 ? (sink_file_error(job->sink, full, "%s", strerror(errno)), -1)
+                             : expand__dir(job, sub, full, depth + 1, entries);
+            }
+            free(full);
+        } else if (S_ISREG(st.st_mode) && m > 3 && !strcmp(name + m - 3, ".py")) {
+            if (job->owned.n >= EXPAND_MAX_FILES) {
+                sink_file_error(job->sink, path, "more than %d Python files in the folders to lint",
+                                EXPAND_MAX_FILES);
+                free(full);
+                rc = -1;
+            } else {
+                VEC_PUSH(job->owned, full);
+                VEC_PUSH(job->files, full);
+            }
+        } else {
+            free(full);
+        }
+    }
+    for (size_t i = 0; i < names.n; i++)
+        free(names.v[i]);
+    VEC_FREE(names);
+    closedir(d);
+    return rc;
+}
+
+/* scan and lint: a folder among the files stands for the *.py files under
+ * it (as other linters take one); "-" is standard input, read here once
+ * (at most SOURCE_MAX_BYTES). -1 to go on, or the exit status. */
+static int args_expand(Job *job)
+{
+    if (!job->cmd->many)
+        return -1;
+    const char **given = job->files.v;
+    size_t ngiven = job->files.n;
+    memset(&job->files, 0, sizeof job->files);
+    size_t entries = 0;
+    int rc = -1;
+    for (size_t i = 0; i < ngiven && rc < 0; i++) {
+        const char *a = given[i];
+        struct stat st;
+        if (!strcmp(a, "-")) {
+            if (job->stdin_text) {
+                rc = usage_error(job->cmd, "'-' (standard input) is given twice");
+                break;
+            }
+            StrBuf in = {0};
+            char buf[65536];
+            size_t k;
+            while ((k = fread(buf, 1, sizeof buf, stdin)) > 0 && in.len <= SOURCE_MAX_BYTES)
+                sb_putn(&in, buf, k);
+            if (ferror(stdin) || in.len > SOURCE_MAX_BYTES) {
+                sink_file_error(job->sink, "<stdin>", ferror(stdin) ? "cannot be read" : "more than %u bytes",
+                                SOURCE_MAX_BYTES);
+                sb_free(&in);
+                rc = EXIT_USAGE;
+                break;
+            }
+            job->stdin_len = in.len;
+            job->stdin_text = in.s ? in.s : xstrdup("");
+            VEC_PUSH(job->files, a);
+        } else if (stat(a, &st) == 0 && S_ISDIR(st.st_mode)) {
+            int dfd = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (dfd < 0 || expand__dir(job, dfd, a, 0, &entries) != 0) {
+                if (dfd < 0)
+                    sink_file_error(job->sink, a, "%s", strerror(errno));
+                rc = EXIT_USAGE;
+            }
+        } else {
+            VEC_PUSH(job->files, a);
+        }
+    }
+    free(given);
+    if (rc < 0 && !job->files.n)
+        rc = usage_error(job->cmd, "no Python file in the folders given");
+    return rc;
+}
+
 /* A Job for cmd with every option at its default. */
 static void job_init(Job *job, const Command *cmd)
 {
@@ -1595,14 +1807,20 @@ int main(int argc, char **argv)
     for (int c = 0; c < CMD__count && !cmd; c++)
         if (!strcmp(commands[c].name, name))
             cmd = &commands[c];
-    if (!cmd)
+    if (!cmd) {
+        const char *near = command_suggest(name);
+        if (near)
+            return usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", name, near);
         return usage_error(NULL, "unknown command '%s'", name);
+    }
     Job job;
     Sink sink;   /* the one sink of this run */
     sink_init(&sink, stderr);
     job_init(&job, cmd);
     job.sink = &sink;
     int status = args_parse(&job, argc - 1, argv + 1);
+    if (status < 0)
+        status = args_expand(&job);
     if (status < 0) {
         /* plan, gen and build parse within --max-memory too (lint has no budget) */
         if (cmd->last >= STAGE_LOWER) {
@@ -1614,6 +1832,10 @@ int main(int argc, char **argv)
         scanmods_free(job.modules);
     }
     VEC_FREE(job.files);
+    for (size_t i = 0; i < job.owned.n; i++)
+        free(job.owned.v[i]);
+    VEC_FREE(job.owned);
+    free(job.stdin_text);
     VEC_FREE(job.user_ops);
     VEC_FREE(job.import_dirs);
     sink_free(&sink);

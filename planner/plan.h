@@ -50,6 +50,9 @@ void plan_json_with(const Plan *self, StrBuf *out, void (*extra)(const Plan *, S
 void plan_op_attrs_json(const Graph *g, int32_t op, StrBuf *out);
 /* Graphviz DOT of the op graph: a colour per stream, a cluster per segment. */
 void plan_dot(const Plan *self, StrBuf *out);
+/* The n plans of one script (file) as one DOT document: plan_dot's for one,
+ * else a cluster per entry, its ids prefixed e<i>_. */
+void plan_dot_all(const Plan *plans, size_t n, const char *file, StrBuf *out);
 /* 1 when plan_out.c knows the attributes of kind (a row of its table, or
  * its explicit "no attributes"); tests/unit/test_ops.c checks every kind. */
 int plan_attrs_known(OpKind kind);

@@ -1640,7 +1640,7 @@ static int dot__stream(const Plan *p, size_t o)
 }
 
 /* n4 [label="%4 add\nf16[1000,1000]", fillcolor="..."]; */
-static void dot__node(const Plan *p, size_t o, const char *indent, StrBuf *out)
+static void dot__node(const Plan *p, size_t o, const char *indent, const char *pre, StrBuf *out)
 {
     const Graph *g = p->g;
     const Op *op = &g->ops.v[o];
@@ -1653,7 +1653,7 @@ static void dot__node(const Plan *p, size_t o, const char *indent, StrBuf *out)
         sb_putc(&label, '\n');
         plan__type(g, op->out + (int32_t)k, NULL, &label);
     }
-    sb_printf(out, "%sn%zu [label=", indent, o);
+    sb_printf(out, "%s%sn%zu [label=", indent, pre, o);
     dot__str(out, label.s);
     if (source)
         sb_puts(out, ", shape=box, fillcolor=\"#ffffff\"];\n");
@@ -1662,17 +1662,17 @@ static void dot__node(const Plan *p, size_t o, const char *indent, StrBuf *out)
     sb_free(&label);
 }
 
-static void dot__clusters(const Plan *p, StrBuf *out)
+static void dot__clusters(const Plan *p, const char *pre, StrBuf *out)
 {
     const Graph *g = p->g;
     for (size_t i = 0; i < p->segs.n; i++) {
         const PlanSegment *s = &p->segs.v[i];
         const char *name = s->sk >= 0 && (size_t)s->sk < g->sks.n ? g->sks.v[s->sk].name : NULL;
-        sb_printf(out, "  subgraph cluster_seg%zu {\n    label=", i);
+        sb_printf(out, "  subgraph cluster_%sseg%zu {\n    label=", pre, i);
         dot__str(out, plan__str(name));
         sb_puts(out, ";\n    style=dashed;\n");
         for (size_t k = 0; k < s->nops; k++)
-            dot__node(p, (size_t)s->ops[k], "    ", out);
+            dot__node(p, (size_t)s->ops[k], "    ", pre, out);
         sb_puts(out, "  }\n");
     }
 }
@@ -1719,9 +1719,10 @@ static int dot__event(const Plan *p, const size_t *pos, int32_t from, int32_t to
 }
 
 /* "n3 -> n4 [...];" with the event label when it crosses streams. */
-static void dot__edge(const Plan *p, const size_t *pos, int32_t from, int32_t to, int dashed, StrBuf *out)
+static void dot__edge(const Plan *p, const size_t *pos, int32_t from, int32_t to, int dashed, const char *pre,
+                      StrBuf *out)
 {
-    sb_printf(out, "  n%d -> n%d", (int)from, (int)to);
+    sb_printf(out, "  %sn%d -> %sn%d", pre, (int)from, pre, (int)to);
     int ev = -1;
     if (p->unit_of_op && p->units.n) {
         int32_t uf = p->unit_of_op[from], ut = p->unit_of_op[to];
@@ -1745,7 +1746,7 @@ static int dot__seen_producer(const Graph *g, const Op *op, uint32_t i)
     return 0;
 }
 
-static void dot__edges(const Plan *p, StrBuf *out)
+static void dot__edges(const Plan *p, const char *pre, StrBuf *out)
 {
     const Graph *g = p->g;
     size_t *pos = dot__positions(p);
@@ -1753,33 +1754,62 @@ static void dot__edges(const Plan *p, StrBuf *out)
         const Op *op = &g->ops.v[o];
         for (uint32_t i = 0; i < op->nin; i++)
             if (op->in[i] >= 0 && !dot__seen_producer(g, op, i))
-                dot__edge(p, pos, g->vals.v[op->in[i]].op, (int32_t)o, 0, out);
+                dot__edge(p, pos, g->vals.v[op->in[i]].op, (int32_t)o, 0, pre, out);
         for (uint32_t i = 0; i < op->nctrl; i++)
-            dot__edge(p, pos, op->ctrl[i], (int32_t)o, 1, out);
+            dot__edge(p, pos, op->ctrl[i], (int32_t)o, 1, pre, out);
     }
     for (size_t i = 0; i < g->outputs.n; i++)
-        sb_printf(out, "  n%d -> out%zu;\n", (int)g->vals.v[g->outputs.v[i].value].op, i);
+        sb_printf(out, "  %sn%d -> %sout%zu;\n", pre, (int)g->vals.v[g->outputs.v[i].value].op, pre, i);
     free(pos);
 }
 
-void plan_dot(const Plan *self, StrBuf *out)
+/* The nodes, clusters and edges of self's graph, their ids prefixed by pre. */
+static void dot__graph(const Plan *self, const char *pre, StrBuf *out)
 {
     const Graph *g = self->g;
-    sb_puts(out, "digraph ");
-    dot__str(out, g->name);
-    sb_puts(out, " {\n  node [shape=ellipse, style=filled, fontname=\"monospace\"];\n");
     for (size_t o = 0; o < g->ops.n; o++)
         if (op_info[g->ops.v[o].kind].flags & OPF_SOURCE)
-            dot__node(self, o, "  ", out);
-    dot__clusters(self, out);
+            dot__node(self, o, "  ", pre, out);
+    dot__clusters(self, pre, out);
     for (size_t o = 0; o < g->ops.n; o++)
         if (!(op_info[g->ops.v[o].kind].flags & OPF_SOURCE) && !dot__in_segment(self, (int32_t)o))
-            dot__node(self, o, "  ", out);
+            dot__node(self, o, "  ", pre, out);
     for (size_t i = 0; i < g->outputs.n; i++) {
-        sb_printf(out, "  out%zu [label=", i);
+        sb_printf(out, "  %sout%zu [label=", pre, i);
         dot__str(out, g->outputs.v[i].name);
         sb_puts(out, ", shape=box, style=rounded];\n");
     }
-    dot__edges(self, out);
+    dot__edges(self, pre, out);
+}
+
+#define DOT__NODE_STYLE "  node [shape=ellipse, style=filled, fontname=\"monospace\"];\n"
+
+void plan_dot(const Plan *self, StrBuf *out)
+{
+    sb_puts(out, "digraph ");
+    dot__str(out, self->g->name);
+    sb_puts(out, " {\n" DOT__NODE_STYLE);
+    dot__graph(self, "", out);
+    sb_puts(out, "}\n");
+}
+
+void plan_dot_all(const Plan *plans, size_t n, const char *file, StrBuf *out)
+{
+    if (n == 1) {
+        plan_dot(&plans[0], out);
+        return;
+    }
+    sb_puts(out, "digraph ");
+    dot__str(out, file);
+    sb_puts(out, " {\n" DOT__NODE_STYLE);
+    for (size_t i = 0; i < n; i++) {
+        char pre[32];
+        snprintf(pre, sizeof pre, "e%zu_", i);
+        sb_printf(out, "subgraph cluster_%sentry {\n  label=", pre);
+        dot__str(out, plans[i].g->name);
+        sb_puts(out, ";\n");
+        dot__graph(&plans[i], pre, out);
+        sb_puts(out, "}\n");
+    }
     sb_puts(out, "}\n");
 }

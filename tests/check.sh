@@ -33,6 +33,7 @@ suites() {
     suite   1 self-contained sh "$here/self_contained.sh"
     suite   7 golden sh "$here/golden/run.sh" "$tngc"
     suite   1 dump sh "$here/dump.sh" "$tngc"
+    suite   1 cli sh "$here/cli.sh" "$tngc"
     suite   1 fstrings sh "$here/fstrings.sh" "$tngc"
     suite   7 imports sh "$here/imports.sh" "$tngc"
     suite   2 lint-modules sh "$here/lint_modules.sh" "$tngc"

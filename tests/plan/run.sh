@@ -84,5 +84,10 @@ for py in examples/llama/run.py examples/cache_compile/prefill_decode.py; do
     done
 done
 
+# DOT: one document per script, a cluster per entry when there are several
+(cd "$root" && "$tngc" plan --format dot examples/cache_compile/prefill_decode.py) >"$tmp/pd.dot" 2>/dev/null
+te "DOT of two entries: one digraph, a cluster each, ids unique" \
+  '[ "$(grep -c "^digraph" "$tmp/pd.dot")" = 1 ] && grep -q "^subgraph cluster_e0_entry" "$tmp/pd.dot" && grep -q "^subgraph cluster_e1_entry" "$tmp/pd.dot" && [ -z "$(sed -n "s/^ *\(e[0-9]*_[a-z]*[0-9]*\) \[.*/\1/p" "$tmp/pd.dot" | sort | uniq -d)" ]'
+
 echo "plan: $pass passed, $fail failed"
 [ $fail -eq 0 ]
