@@ -46,7 +46,7 @@ suites() {
     suite   3 plan sh "$here/plan/run.sh" "$tngc"
     suite   5 tngc.mk sh "$here/tngc_mk.sh" "$tngc"
     suite   8 build sh "$here/build/run.sh" "$tngc"
-    suite 106 acl sh "$here/acl/run.sh" "$tngc"
+    suite 200 acl sh "$here/acl/run.sh" "$tngc"
     suite  15 acl-faults sh "$here/acl/mock_faults.sh" "$tngc"
     suite   5 acl-nz-reuse sh "$here/acl/nz_reuse.sh" "$tngc"
     suite   5 acl-launcher sh "$here/acl/launcher_trace_pad.sh" "$tngc"
