@@ -127,6 +127,15 @@ int dtype_promote(Infer *I)
     return dtype__all(I, dtype__operands(I));
 }
 
+/* logaddexp: promoted; PyTorch computes it for floating point only */
+int dtype_promote_float_only(Infer *I)
+{
+    DType dt = dtype__operands(I);
+    if (!dtype_is_float(dt))
+        return infer__fail(I, "expected floating point operands, got %s", dtype_name(dt));
+    return dtype__all(I, dt);
+}
+
 /* a / b: promoted, then an integer or bool result is float32 */
 int dtype_promote_float(Infer *I)
 {

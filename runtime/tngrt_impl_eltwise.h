@@ -63,6 +63,7 @@ TNGRT_UNARY(MISH,       tngrt_impl__mish(x), TNGRT_FLOAT_ONLY)   /* x * tanh(log
 TNGRT_UNARY(CLAMP,      tngrt_impl__clamp(x, p, q), TNGRT_INT(tngrt_impl__clampi(x, lo, hi)))
 TNGRT_UNARY(CLAMP_MIN,  x < p ? p : x, TNGRT_INT(x < lo ? lo : x))   /* max(x, p) */
 TNGRT_UNARY(CLAMP_MAX,  x > p ? p : x, TNGRT_INT(x > lo ? lo : x))   /* min(x, p) */
+TNGRT_UNARY(LOG2,       log2f(x), TNGRT_FLOAT_ONLY)
 
 TNGRT_BINARY(ADD,       a + alpha * b, tngrt_impl__wrap(ua + (uint64_t)alpha * ub))
 TNGRT_BINARY(SUB,       a - alpha * b, tngrt_impl__wrap(ua - (uint64_t)alpha * ub))
@@ -75,3 +76,10 @@ TNGRT_BINARY(MIN,       a < b || a != a ? a : b, a < b ? a : b)
 /* a ** b (float: powf; integer: exact, wrapping; a negative exponent gives
  * 1 / a truncated: 0 but for 1 and -1) */
 TNGRT_BINARY(POW,       powf(a, b), tngrt_impl__powi(a, b))
+/* log(exp(a) + exp(b)) as max(a, b) + log1p(exp(-|a - b|)); a when a and b
+ * are the same infinity; NaN when either is NaN. Integer operands are not
+ * compiled (the row's dtype rule): the int64 form is the float one,
+ * saturated. */
+TNGRT_BINARY(LOGADDEXP, (a == b && (a == INFINITY || a == -INFINITY)) ? a
+                        : fmaxf(a, b) + log1pf(expf(-fabsf(a - b))),
+             tngrt_impl__f2i(fmax((double)a, (double)b) + log1p(exp(-fabs((double)a - (double)b)))))

@@ -125,6 +125,8 @@ static const struct LibEntry {
      "log1p(Tensor input, *, Tensor? out=None) -> Tensor"},
     {"expm1", NS_TM, lo_unary, OP_EXPM1,
      "expm1(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"log2", NS_TM, lo_unary, OP_LOG2,
+     "log2(Tensor input, *, Tensor? out=None) -> Tensor"},
     {"softplus", NS_F, lo_softplus, 0,
      "softplus(Tensor input, Scalar beta=1, Scalar threshold=20) -> Tensor"},
     {"leaky_relu", NS_F, lo_leaky_relu, 0,
@@ -145,6 +147,8 @@ static const struct LibEntry {
      "maximum(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
     {"minimum", NS_TM, lo_maximum, OP_MINIMUM,
      "minimum(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"logaddexp", NS_TM, lo_maximum, OP_LOGADDEXP,
+     "logaddexp(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
     /* matrix products */
     {"mm", NS_TM, lo_mm, OP_MM,
      "mm(Tensor input, Tensor mat2, *, Tensor? out=None) -> Tensor"},
