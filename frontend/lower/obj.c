@@ -366,6 +366,26 @@ static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
                 return unknown ? -1 : 0;
         }
         return 1;
+    case O_DICT:   /* the same keys, each with an equal value, in any order */
+        if (a->n != b->n)
+            return 0;
+        interp_work(I, a->n * b->n / 4);
+        for (size_t i = 0; i < a->n; i += 2) {
+            int found = 0, unknown = 0;
+            for (size_t j = 0; j < b->n && !found; j += 2) {
+                int k = obj__eq_depth(I, a->items[i], b->items[j], depth + 1);
+                if (k == 1) {
+                    int v = obj__eq_depth(I, a->items[i + 1], b->items[j + 1], depth + 1);
+                    if (v != 1)
+                        return v;   /* keys are unique: no other match */
+                    found = 1;
+                }
+                unknown |= k < 0;
+            }
+            if (!found)
+                return unknown ? -1 : 0;
+        }
+        return 1;
     case O_BUILTIN: return strcmp(a->s, b->s) == 0;
     case O_CLASS: return a->cls == b->cls;   /* type(x) == C makes a new class object */
     default: return a == b;

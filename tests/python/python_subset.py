@@ -254,6 +254,12 @@ VALUES.extend([
     str([next(tt), list(tt), next(iter("xyz")), next(iter({"k": 1})), next(iter([]), 0), sorted(iter({3, 1}))]),
     str([first, after, next(it2, "end"), iter(it2) is it2, next(iter(enumerate("q"))), list(it3)]),
 ])
+# dict equality: the same keys with equal values, in any order
+VALUES.extend([
+    str([{"h": 2} == {"h": 2}, {"a": 1, "b": (2, 3)} == {"b": (2, 3), "a": 1}, {"h": 2} == {"h": 3},
+         {"h": 2} == {"w": 2}, {"h": 2} != {"h": 2}, {} == {}, {"h": {"i": [1]}} == {"h": {"i": [1]}},
+         {1: "x"} == {1.0: "x"}, {"h": 2} == {"h": 2, "w": 3}]),
+])
 # --- python: end
 
 
