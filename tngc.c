@@ -1761,9 +1761,13 @@ static int args_expand(Job *job)
             VEC_PUSH(job->files, a);
         } else if (stat(a, &st) == 0 && S_ISDIR(st.st_mode)) {
             int dfd = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            size_t before = job->files.n;
             if (dfd < 0 || expand__dir(job, dfd, a, 0, &entries) != 0) {
                 if (dfd < 0)
                     sink_file_error(job->sink, a, "%s", strerror(errno));
+                rc = EXIT_USAGE;
+            } else if (job->files.n == before) {
+                sink_file_error(job->sink, a, "is a folder with no Python file in it");
                 rc = EXIT_USAGE;
             }
         } else {

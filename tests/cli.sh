@@ -46,7 +46,7 @@ t "lint FOLDER: hidden folders, __pycache__, links and other files left out" \
   '! grep -q "hidden\|pycache\|outside\|link\|l\.py\|notes" o'
 mkdir empty
 "$tngc" lint empty > o 2> e
-t "a folder without Python files: exit 2, one line" '[ $? -eq 2 ] && grep -q "no Python file in the folders given" e'
+t "a folder without Python files: exit 2, one line naming it" '[ $? -eq 2 ] && [ "$(wc -l < e)" -eq 1 ] && grep -q "^tngc: empty: is a folder with no Python file in it$" e'
 "$tngc" scan proj/models/sub "$root/examples/decoder/model.py" > o 2> e
 t "scan takes folders and files together" '[ $? -eq 0 ] && grep -q "^proj/models/sub/a.py" o && grep -q "examples/decoder/model.py" o'
 

@@ -442,7 +442,7 @@ TNGC_MAYBE_UNUSED static void tngc__traced_wait(model_ModelOrigin_forward_t *sel
 static aclTensor *tngc__tensor_as(aclFormat fmt, int nd, const int64_t *dims, const int64_t *strides,
                                   int64_t offset, aclDataType dt, int snd, const int64_t *sdims, void *data)
 {
-    int64_t st[TNGRT_MAX_DIMS + 1], bound = 1;
+    int64_t st[TNGRT_MAX_DIMS + 1] = {0}, bound = 1;   /* set: gcc cannot see that nd 0 reads none */
     /* a dim, stride or offset computed at run time that is TNGC_DIM_BAD or
      * out of range (an index past its dim): no descriptor, no address */
     if (nd < 0 || nd > TNGRT_MAX_DIMS || offset < 0)
@@ -1928,7 +1928,7 @@ TNGC_MAYBE_UNUSED static void tngc__traced_wait(model_ModelSuperKernel_forward_t
 static aclTensor *tngc__tensor_as(aclFormat fmt, int nd, const int64_t *dims, const int64_t *strides,
                                   int64_t offset, aclDataType dt, int snd, const int64_t *sdims, void *data)
 {
-    int64_t st[TNGRT_MAX_DIMS + 1], bound = 1;
+    int64_t st[TNGRT_MAX_DIMS + 1] = {0}, bound = 1;   /* set: gcc cannot see that nd 0 reads none */
     /* a dim, stride or offset computed at run time that is TNGC_DIM_BAD or
      * out of range (an index past its dim): no descriptor, no address */
     if (nd < 0 || nd > TNGRT_MAX_DIMS || offset < 0)
