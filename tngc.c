@@ -1684,7 +1684,8 @@ static int expand__dir(Job *job, int dfd, const char *path, int depth, size_t *e
         }
         VEC_PUSH(names, xstrdup(e->d_name));
     }
-    qsort(names.v, names.n, sizeof *names.v, expand__cmp);
+    if (names.n)
+        qsort(names.v, names.n, sizeof *names.v, expand__cmp);
     for (size_t i = 0; i < names.n && rc == 0; i++) {
         struct stat st;
         const char *name = names.v[i];
