@@ -1474,31 +1474,11 @@ static const Option *option_find(const Command *cmd, const char *flag)
     return NULL;
 }
 
-/* The edit distance between a and b (insertions, deletions, substitutions
- * and swaps of two neighbours), or limit + 1 when it is above limit; names
- * longer than 63 bytes are never close. */
+/* str_distance(a, b), or limit + 1 when it is above limit. */
 static size_t edit_distance(const char *a, const char *b, size_t limit)
 {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63 || m > 63)
-        return limit + 1;
-    size_t d[64][64];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m] > limit ? limit + 1 : d[n][m];
+    size_t d = str_distance(a, b);
+    return d > limit ? limit + 1 : d;
 }
 
 /* Whether name is close enough to candidate to suggest it: at most one

@@ -30,6 +30,9 @@ char *xstrndup(const char *s, size_t n);
 /* The directory part of path, allocated: "." when it has none, "/" for
  * a file at the root. */
 char *path_dir(const char *path);
+/* Edit distance of a and b (insertions, deletions, substitutions, a swap
+ * of neighbours as one edit); 99 for names over 128 bytes. */
+size_t str_distance(const char *a, const char *b);
 char *xstrdup(const char *s);
 
 /* ---- arena ---------------------------------------------------------- */

@@ -80,35 +80,6 @@ static int config__is_option(const TorchairField *f)
     return f->kind != TK_SECTION && f->kind != TK_PLAIN && f->kind != TK_PROPERTY && f->kind != TK_NPUGRAPHEX;
 }
 
-/* Edit distance of a and b, counting a swap of neighbours as one edit;
- * 99 for names too long to be typos of each other. */
-static size_t config__distance(const char *a, const char *b)
-{
-    enum { MAX = 128 };
-    size_t n = strlen(a), m = strlen(b);
-    if (n > MAX || m > MAX)
-        return 99;
-    size_t rows[3][MAX + 1], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
-    for (size_t j = 0; j <= m; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            if (prev[j] + 1 < best)
-                best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best)
-                best = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
-                best = prev2[j - 2] + 1;
-            cur[j] = best;
-        }
-        size_t *t = prev2;
-        prev2 = prev, prev = cur, cur = t;
-    }
-    return prev[m];
-}
-
 /* The field of the version mask closest to path or, failing that, to its
  * first len bytes (at most 2 edits), or NULL. */
 static const char *config__suggest(Arena *arena, const char *path, size_t len, unsigned mask)
@@ -120,7 +91,7 @@ static const char *config__suggest(Arena *arena, const char *path, size_t len, u
         const TorchairField *f = &torchair_fields[i];
         if (!(f->versions & mask))
             continue;
-        size_t full = 2 * config__distance(path, f->path), part = 2 * config__distance(head, f->path) + 1;
+        size_t full = 2 * str_distance(path, f->path), part = 2 * str_distance(head, f->path) + 1;
         size_t score = full < part ? full : part;
         if (score < best_score)
             best = f->path, best_score = score;
