@@ -193,20 +193,21 @@ static int script_has_errors(const Script *S)
     return 0;
 }
 
-/* Sorts, dedups and prints the diagnostics of S from S->printed on to
- * stderr; they stay in S->sf (which frees them), and S->printed moves
- * past them. */
-/* Sorts and de-duplicates l (its n shrinks) and prints it to stderr in
- * gcc's format against src's text. */
-static void print_diag_list(const Source *src, DiagList *l)
+/* Sorts and de-duplicates l (its n shrinks) and reports each to the
+ * run's sink in gcc's format against its source's text (src, or a
+ * module's, Diag.src). */
+static void print_diag_list(Sink *sink, const Source *src, DiagList *l)
 {
     diag_sort(l);
     diag_dedup(l);
     StrBuf out = {0};
-    for (size_t d = 0; d < l->n; d++)
-        diag_text(src, &l->v[d], &out);
-    if (out.len)
-        fputs(out.s, stderr);
+    for (size_t d = 0; d < l->n; d++) {
+        const Diag *x = &l->v[d];
+        const Source *in = x->src ? x->src : src;
+        out.len = 0;
+        diag_text(src, x, &out);
+        sink_located(sink, x->severity, in ? in->path : NULL, out.s ? out.s : "", out.len);
+    }
     sb_free(&out);
 }
 
@@ -229,7 +230,7 @@ static void print_diags(Script *S)
         return;    /* nothing new (and diags.v may still be NULL) */
     script_diag_files(S);
     DiagList tail = {sf->diags.v + S->printed, sf->diags.n - S->printed, 0};
-    print_diag_list(&sf->src, &tail);
+    print_diag_list(S->job->sink, &sf->src, &tail);
     sf->diags.n = S->printed + tail.n;
     S->printed = sf->diags.n;
 }
@@ -442,7 +443,7 @@ static void print_file_diags(Sink *sink, const char *path, DiagList *diags)
     sink_free(&quiet);
     if (rc != 0 && source_from_text(&src, path, "", 0, sink) != 0)
         return;
-    print_diag_list(&src, diags);
+    print_diag_list(sink, &src, diags);
     source_free(&src);
 }
 
@@ -520,8 +521,9 @@ static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
     if (hit)
         tngc_say(stdout, "%s: cache hit (%s): nothing to compile", go->name, entry);
     else if (!build_links_launcher(&bo))
-        tngc_say(stdout, "%s: built %s/lib%s.a; no launcher: %s/lib64/libascendcl.so is absent (link your program "
-               "against CANN, docs/bundles.md)", go->name, job->out, go->name, bo.acl_home);
+        tngc_say(stdout, "%s: built %s/lib%s.a; no launcher: %s/%s is absent (link your program against %s, "
+                 "docs/bundles.md)", go->name, job->out, go->name, bo.toolkit_home, bo.target->toolkit->launcher_lib,
+                 bo.target->toolkit->what);
     else
         tngc_say(stdout, "%s: built %s/%s_launcher and %s/lib%s.a", go->name, job->out, go->name, job->out, go->name);
     return EXIT_OK;
@@ -1279,7 +1281,7 @@ static const Option options[] = {
     {"--kernels", "FILE.c", FOR(BUILD), STORE(bo.kernels),
      "the kernels of --user-kernel ops; their signatures are checked\n"
      "with libclang before compiling"},
-    {"--acl-home", "DIR", FOR(BUILD), STORE(bo.acl_home),
+    {"--acl-home", "DIR", FOR(BUILD), STORE(bo.toolkit_home),
      "with --target acl: the CANN toolkit (default $ASCEND_TOOLKIT_HOME);\n"
      "its include/ compiles lib<name>.a, and its lib64/libascendcl.so,\n"
      "when present, links <name>_launcher"},
@@ -1589,7 +1591,7 @@ static int check_bundle_args(Job *job)
             return EXIT_USAGE;
         }
     }
-    job->bo.target = job->target->name;
+    job->bo.target = job->target;
     if (job->bo.no_cache && job->cache_dir)
         return usage_error(job->cmd, "--cache-dir and --no-cache exclude each other");
     if (job->user_ops.n && !job->target->user_kernels)

@@ -120,37 +120,41 @@ static int build__copy(const char *src, OutSet *out, const char *name, int exec)
 
 /* ---- the targets ------------------------------------------------------------- */
 
-static int build__acl(const BuildOptions *bo)
+/* The toolkit the bundle's target needs, or NULL. */
+static const TargetToolkit *build__toolkit(const BuildOptions *bo)
 {
-    return bo->target && !strcmp(bo->target, "acl");
+    return bo->target ? bo->target->toolkit : NULL;
 }
 
 int build_target_ready(BuildOptions *bo, Sink *sink)
 {
-    if (!build__acl(bo))
+    const TargetToolkit *tk = build__toolkit(bo);
+    if (!tk)
         return 0;
-    const char *env = getenv("ASCEND_TOOLKIT_HOME");
-    const char *home = bo->acl_home ? bo->acl_home : env && *env ? env : NULL;
+    const char *env = getenv(tk->env);
+    const char *home = bo->toolkit_home ? bo->toolkit_home : env && *env ? env : NULL;
     if (!home) {
-        return build__fail(sink, NULL, "--target acl needs CANN: set ASCEND_TOOLKIT_HOME (or pass --acl-home DIR) "
-                           "to the CANN toolkit whose include/acl/acl.h declares AscendCL");
+        return build__fail(sink, NULL, "--target %s needs %s: set %s (or pass %s DIR) to the %s toolkit whose %s "
+                           "declares %s", bo->target->name, tk->what, tk->env, tk->option, tk->what, tk->header,
+                           tk->declares);
     }
-    char *h = build__path(home, "include/acl/acl.h");
+    char *h = build__path(home, tk->header);
     int ok = access(h, R_OK) == 0;
     free(h);
     if (!ok) {
-        return build__fail(sink, NULL, "--target acl: %s (%s) has no include/acl/acl.h: it is not a CANN toolkit",
-                           home, bo->acl_home ? "--acl-home" : "ASCEND_TOOLKIT_HOME");
+        return build__fail(sink, NULL, "--target %s: %s (%s) has no %s: it is not a %s toolkit", bo->target->name,
+                           home, bo->toolkit_home ? tk->option : tk->env, tk->header, tk->what);
     }
-    bo->acl_home = home;
+    bo->toolkit_home = home;
     return 0;
 }
 
 int build_links_launcher(const BuildOptions *bo)
 {
-    if (!build__acl(bo))
+    const TargetToolkit *tk = build__toolkit(bo);
+    if (!tk)
         return 1;
-    char *lib = build__path(bo->acl_home, "lib64/libascendcl.so");
+    char *lib = build__path(bo->toolkit_home, tk->launcher_lib);
     int ok = access(lib, R_OK) == 0;
     free(lib);
     return ok;
@@ -317,9 +321,9 @@ static void build__cc_base(Argv *a, const BuildOptions *bo, const char *inc, con
     f.len = 0;
     sb_printf(&f, "-I%s", dir);
     argv_push(a, f.s);
-    if (build__acl(bo)) {   /* AscendCL's headers, and no warning let through */
+    if (build__toolkit(bo)) {   /* the toolkit's headers, and no warning let through */
         f.len = 0;
-        sb_printf(&f, "-I%s/include", bo->acl_home);
+        sb_printf(&f, "-I%s/include", bo->toolkit_home);
         argv_push(a, f.s);
         argv_push(a, "-Wall");
         argv_push(a, "-Werror");
@@ -327,13 +331,18 @@ static void build__cc_base(Argv *a, const BuildOptions *bo, const char *inc, con
     sb_free(&f);
 }
 
-/* libtngcrt_core.a, beside lib (libtngcrt.a): the runtime without the CPU
- * kernels, hence without OpenBLAS, which is what ACL programs link. */
-static char *build__runtime_core(const char *lib)
+/* The runtime archive the target's launchers link (Target.runtime_lib),
+ * beside lib (libtngcrt.a). */
+static const char *build__runtime_name(const BuildOptions *bo)
+{
+    return bo->target ? bo->target->runtime_lib : "libtngcrt.a";
+}
+
+static char *build__runtime_lib(const BuildOptions *bo, const char *lib)
 {
     const char *slash = strrchr(lib, '/');
     StrBuf p = {0};
-    sb_printf(&p, "%.*slibtngcrt_core.a", slash ? (int)(slash - lib + 1) : 0, lib);
+    sb_printf(&p, "%.*s%s", slash ? (int)(slash - lib + 1) : 0, lib, build__runtime_name(bo));
     return p.s;
 }
 
@@ -402,22 +411,21 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             if (strstr(objs[i], "_launcher.o"))
                 argv_push(&ld, objs[i]);
         argv_push(&ld, libname);
-        if (build__acl(bo)) {   /* libtngcrt without the CPU kernels, then AscendCL and aclnn */
-            char *core = build__runtime_core(lib);
-            argv_push(&ld, core);
-            free(core);
+        char *rt = build__runtime_lib(bo, lib);
+        argv_push(&ld, rt);
+        free(rt);
+        const TargetToolkit *tk = build__toolkit(bo);
+        if (tk) {   /* the toolkit's libraries, found again at run time */
             StrBuf f = {0};
-            sb_printf(&f, "-L%s/lib64", bo->acl_home);
+            sb_printf(&f, "-L%s/lib64", bo->toolkit_home);
             argv_push(&ld, f.s);
             f.len = 0;
-            sb_printf(&f, "-Wl,-rpath,%s/lib64", bo->acl_home);
+            sb_printf(&f, "-Wl,-rpath,%s/lib64", bo->toolkit_home);
             argv_push(&ld, f.s);
             sb_free(&f);
-            argv_words(&ld, "-lascendcl -lnnopbase -lopapi -lpthread -lm");
-        } else {
-            argv_push(&ld, lib);
-            argv_words(&ld, "-lopenblas -lpthread -lm");
+            argv_words(&ld, tk->libs);
         }
+        argv_words(&ld, bo->target ? bo->target->runtime_libs : "-lopenblas -lpthread -lm");
         rc = build__run1(&ld, "linking the launcher", sink, who);
         argv_free(&ld);
     }
@@ -443,8 +451,6 @@ static uint64_t build__fnv(uint64_t h, const char *s, size_t n)
     return h;
 }
 
-static char *build__runtime_core(const char *lib);
-
 /* "NAME HASH SIZE" of file path into key (HASH and SIZE 0 and -1 when it
  * cannot be read: the build then fails, or differs, on its own). */
 static void build__key_file(StrBuf *key, const char *what, const char *name, const char *path)
@@ -469,13 +475,9 @@ static void build__key_runtime(const BuildOptions *bo, StrBuf *key)
         sb_puts(key, "runtime none\n");   /* the build fails on it */
         return;
     }
-    if (build__acl(bo)) {
-        char *core = build__runtime_core(lib);
-        build__key_file(key, "runtime", "libtngcrt_core.a", core);
-        free(core);
-    } else {
-        build__key_file(key, "runtime", "libtngcrt.a", lib);
-    }
+    char *rt = build__runtime_lib(bo, lib);
+    build__key_file(key, "runtime", build__runtime_name(bo), rt);
+    free(rt);
     size_t n = 0;
     char **names = fs_names(inc, "tngrt", ".h", &n);
     for (size_t i = 0; i < n; i++) {
@@ -490,10 +492,10 @@ static void build__key_runtime(const BuildOptions *bo, StrBuf *key)
 static void build__key(const GenFiles *files, const GenOptions *go, const BuildOptions *bo,
                        const StrBuf *script, StrBuf *key)
 {
-    sb_printf(key, "tngc %s\ntarget %s\ncc %s\nopt %s\nsan %s\n", go->version, bo->target ? bo->target : "cpu",
+    sb_printf(key, "tngc %s\ntarget %s\ncc %s\nopt %s\nsan %s\n", go->version, bo->target ? bo->target->name : "cpu",
               bo->cc, bo->opt ? bo->opt : "", TNGC_SANFLAGS);
-    if (build__acl(bo))
-        sb_printf(key, "acl %s\nlauncher %d\n", bo->acl_home, build_links_launcher(bo));
+    if (build__toolkit(bo))
+        sb_printf(key, "%s %s\nlauncher %d\n", bo->target->name, bo->toolkit_home, build_links_launcher(bo));
     build__key_runtime(bo, key);
     uint64_t h = build__fnv(1469598103934665603ull, script->s ? script->s : "", script->len);
     sb_printf(key, "script %016llx %zu\n", (unsigned long long)h, script->len);

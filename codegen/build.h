@@ -17,8 +17,9 @@ typedef struct BuildOptions {
     const char *kernels;     /* the user's kernels (C file), or NULL */
     const char *outdir;      /* where the bundle's files go */
     OutSet *out;             /* the files of outdir, committed by the caller */
-    const char *target;      /* "cpu" or "acl" (Target.name) */
-    const char *acl_home;    /* acl: the CANN toolkit (build_target_ready sets it) */
+    const Target *target;    /* what the bundle is for (NULL: the CPU) */
+    const char *toolkit_home; /* the target's toolkit (Target.toolkit): the option's value,
+                               * then build_target_ready's */
     char *entry_out;         /* filled with the cache entry's path, or NULL */
     size_t entry_out_len;
     const char *const *modules;  /* the files the script imports (their contents are in
@@ -57,9 +58,10 @@ void build_entry_tag(const unsigned char *secret, const StrBuf *key, const StrBu
  * error in sink. */
 int build_cache_check(const char *dir, int from_script, Sink *sink);
 
-/* Checks that the target can be built here: for acl, finds CANN through
- * --acl-home (bo->acl_home) or $ASCEND_TOOLKIT_HOME and records it in
- * bo->acl_home. Returns 0, or -1 after one error in sink. */
+/* Checks that the target can be built here: for a target with a toolkit
+ * (acl: CANN), finds it through its option (bo->toolkit_home, --acl-home)
+ * or its environment variable ($ASCEND_TOOLKIT_HOME) and records it in
+ * bo->toolkit_home. Returns 0, or -1 after one error in sink. */
 int build_target_ready(BuildOptions *bo, Sink *sink);
 
 /* Whether a build of bo links <name>_launcher: always for cpu; for acl

@@ -45,6 +45,19 @@ int emit_acl(const Plan *p, const GenOptions *opt, GenFiles *out, DiagList *diag
 /* ---- targets ---- */
 
 /* A code generation target: what tngc gen and build need to know of it. */
+/* The vendor toolkit a target's bundles compile and link against (tngc
+ * build; build.c): found through an option or an environment variable,
+ * recognised by a header, its launcher linked when a library is there. */
+typedef struct TargetToolkit {
+    const char *what;          /* "CANN" */
+    const char *option;        /* "--acl-home" */
+    const char *env;           /* "ASCEND_TOOLKIT_HOME" */
+    const char *header;        /* "include/acl/acl.h": a toolkit has it */
+    const char *declares;      /* what that header declares: "AscendCL" */
+    const char *launcher_lib;  /* "lib64/libascendcl.so": without it, no launcher is linked */
+    const char *libs;          /* linked after -L<home>/lib64 */
+} TargetToolkit;
+
 typedef struct Target {
     const char *name;          /* "cpu", "acl" (--target) */
     const char *what;          /* "CPU", "Ascend NPU (AscendCL)" */
@@ -57,6 +70,11 @@ typedef struct Target {
                                 * runs on stream 0 (0: every stream keeps its own) */
     const char *const *dense_user_ops;  /* --user-kernel ops whose kernels read dense operands
                                          * only (PlanOptions.dense_matmuls); NULL-terminated, or NULL */
+    /* How tngc build compiles and links its bundles (build.c): */
+    const char *runtime_lib;   /* the libtngcrt archive a launcher links (beside libtngcrt.a) */
+    const char *runtime_libs;  /* what it needs after that archive (without a toolkit's) */
+    const TargetToolkit *toolkit;  /* the toolkit its sources need (its headers with -Wall
+                                    * -Werror, its libraries), or NULL */
 } Target;
 
 /* The target called name, or NULL. */

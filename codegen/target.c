@@ -13,9 +13,17 @@ static const char *const target__cpu_dense[] = {"mm", "bmm", "matmul", NULL};
 /* The CPU target (the default; tngc plan shows its plan) keeps branches too
  * small for a thread hand-off on stream 0 and computes constants once at
  * create; ACL runs them in every call. */
+/* AscendCL and aclnn, from CANN; an ACL launcher links libtngcrt without
+ * the CPU kernels, hence without OpenBLAS. */
+static const TargetToolkit target__cann = {
+    "CANN", "--acl-home", "ASCEND_TOOLKIT_HOME", "include/acl/acl.h", "AscendCL", "lib64/libascendcl.so",
+    "-lascendcl -lnnopbase -lopapi",
+};
+
 static const Target targets[] = {
-    {"cpu", "CPU", emit_cpu, 1, 1, PLAN_HANDOFF_NS, target__cpu_dense},
-    {"acl", "Ascend NPU (AscendCL)", emit_acl, 0, 0, 0, NULL},
+    {"cpu", "CPU", emit_cpu, 1, 1, PLAN_HANDOFF_NS, target__cpu_dense, "libtngcrt.a", "-lopenblas -lpthread -lm",
+     NULL},
+    {"acl", "Ascend NPU (AscendCL)", emit_acl, 0, 0, 0, NULL, "libtngcrt_core.a", "-lpthread -lm", &target__cann},
 };
 
 const Target *target_find(const char *name)

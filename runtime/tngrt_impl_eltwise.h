@@ -64,6 +64,7 @@ TNGRT_UNARY(CLAMP,      tngrt_impl__clamp(x, p, q), TNGRT_INT(tngrt_impl__clampi
 TNGRT_UNARY(CLAMP_MIN,  x < p ? p : x, TNGRT_INT(x < lo ? lo : x))   /* max(x, p) */
 TNGRT_UNARY(CLAMP_MAX,  x > p ? p : x, TNGRT_INT(x > lo ? lo : x))   /* min(x, p) */
 TNGRT_UNARY(LOG2,       log2f(x), TNGRT_FLOAT_ONLY)
+TNGRT_UNARY(EXP2,       exp2f(x), TNGRT_FLOAT_ONLY)
 
 TNGRT_BINARY(ADD,       a + alpha * b, tngrt_impl__wrap(ua + (uint64_t)alpha * ub))
 TNGRT_BINARY(SUB,       a - alpha * b, tngrt_impl__wrap(ua - (uint64_t)alpha * ub))
@@ -83,3 +84,9 @@ TNGRT_BINARY(POW,       powf(a, b), tngrt_impl__powi(a, b))
 TNGRT_BINARY(LOGADDEXP, (a == b && (a == INFINITY || a == -INFINITY)) ? a
                         : fmaxf(a, b) + log1pf(expf(-fabsf(a - b))),
              tngrt_impl__f2i(fmax((double)a, (double)b) + log1p(exp(-fabs((double)a - (double)b)))))
+/* log2(2 ** a + 2 ** b) as max(a, b) + log1p(2 ** -|a - b|) / log(2), as
+ * LOGADDEXP */
+TNGRT_BINARY(LOGADDEXP2, (a == b && (a == INFINITY || a == -INFINITY)) ? a
+                         : fmaxf(a, b) + log1pf(exp2f(-fabsf(a - b))) * 1.44269504088896340736f,
+             tngrt_impl__f2i(fmax((double)a, (double)b) +
+                             log1p(exp2(-fabs((double)a - (double)b))) * 1.44269504088896340736))

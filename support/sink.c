@@ -1,7 +1,6 @@
 /*
- * sink.c - the diagnostics sink: the problems of a run that have no line
- * of a script to point at, kept in order, counted, and printed as they
- * come.
+ * sink.c - the diagnostics sink: every diagnostic of a run, kept in order,
+ * counted, and printed as it comes.
  */
 #include "sink.h"
 
@@ -15,6 +14,10 @@ void sink_init(Sink *self, FILE *stream)
 
 void sink_msg_text(const SinkMsg *m, StrBuf *out)
 {
+    if (m->located) {
+        sb_puts(out, m->msg);
+        return;
+    }
     if (m->file)
         sb_printf(out, "%s: ", m->file);
     if (m->severity == SEV_WARNING)
@@ -26,6 +29,10 @@ void sink_msg_text(const SinkMsg *m, StrBuf *out)
 
 void sink_msg_line(const SinkMsg *m, StrBuf *out)
 {
+    if (m->located) {   /* diag_text made it printable */
+        sb_puts(out, m->msg);
+        return;
+    }
     StrBuf text = {0};
     sink_msg_text(m, &text);
     sb_puts(out, "tngc: ");
@@ -53,7 +60,15 @@ void sink_vreport(Sink *self, Severity sev, const char *file, const char *fmt, v
 {
     StrBuf msg = {0};
     sb_vprintf(&msg, fmt, ap);
-    SinkMsg m = {sev, file ? xstrdup(file) : NULL, msg.s ? msg.s : xstrdup("")};
+    SinkMsg m = {sev, file ? xstrdup(file) : NULL, msg.s ? msg.s : xstrdup(""), 0};
+    sink__add(self, m);
+}
+
+void sink_located(Sink *self, Severity sev, const char *file, const char *text, size_t len)
+{
+    StrBuf msg = {0};
+    sb_putn(&msg, text, len);
+    SinkMsg m = {sev, file ? xstrdup(file) : NULL, msg.s ? msg.s : xstrdup(""), 1};
     sink__add(self, m);
 }
 

@@ -20,13 +20,12 @@
 typedef struct SigScan {
     const char *s;      /* the cursor */
     const char *text;   /* the whole signature, for messages */
-    char *err;
-    size_t errn;
+    StrBuf *why;
 } SigScan;
 
 static int sig__fail(SigScan *sc, const char *what)
 {
-    snprintf(sc->err, sc->errn, "malformed signature at column %d (%s): %s", (int)(sc->s - sc->text) + 1,
+    sb_printf(sc->why, "malformed signature at column %d (%s): %s", (int)(sc->s - sc->text) + 1,
              what, sc->text);
     return 0;
 }
@@ -250,10 +249,9 @@ static int sig__overload(SigScan *sc, Sig *s, SigParam *pool, size_t cap, size_t
     return 1;
 }
 
-int sig_parse(const char *text, Sig *sig, int nsig, SigParam *pool, size_t cap, size_t *used, char *err,
-              size_t errn)
+int sig_parse(const char *text, Sig *sig, int nsig, SigParam *pool, size_t cap, size_t *used, StrBuf *why)
 {
-    SigScan sc = {text, text, err, errn};
+    SigScan sc = {text, text, why};
     int n = 0;
     for (;;) {
         if (n >= nsig)
@@ -308,7 +306,7 @@ static int sig__fits(const SigParam *p, const Obj *o)
 }
 
 int sig_bind(Interp *I, const Sig *s, const CallArgs *a, int check_types, const char *what, Obj **out,
-             char *err, size_t errn)
+             StrBuf *why)
 {
     int npos = 0;   /* the parameters that take positional arguments */
     for (int i = 0; i < s->np; i++) {
@@ -320,10 +318,10 @@ int sig_bind(Interp *I, const Sig *s, const CallArgs *a, int check_types, const 
     for (int j = 0; k < a->npos; j++) {
         if (j >= npos) {
             if (j < s->np)
-                snprintf(err, errn, "%s() takes %d positional argument%s but %zu were given ('%.*s' is "
+                sb_printf(why, "%s() takes %d positional argument%s but %zu were given ('%.*s' is "
                          "keyword-only)", what, npos, npos == 1 ? "" : "s", a->npos, s->p[j].nlen, s->p[j].name);
             else
-                snprintf(err, errn, "%s() takes %d positional argument%s but %zu were given", what, npos,
+                sb_printf(why, "%s() takes %d positional argument%s but %zu were given", what, npos,
                          npos == 1 ? "" : "s", a->npos);
             return 0;
         }
@@ -339,22 +337,22 @@ int sig_bind(Interp *I, const Sig *s, const CallArgs *a, int check_types, const 
         if (j < 0 && s->kwextra)
             continue;
         if (j < 0) {
-            snprintf(err, errn, "%s() got an unexpected keyword argument '%s'", what, a->kwnames[i]);
+            sb_printf(why, "%s() got an unexpected keyword argument '%s'", what, a->kwnames[i]);
             return 0;
         }
         if (out[j]) {
-            snprintf(err, errn, "%s() got multiple values for argument '%s'", what, a->kwnames[i]);
+            sb_printf(why, "%s() got multiple values for argument '%s'", what, a->kwnames[i]);
             return 0;
         }
         out[j] = a->kw[i];
     }
     for (int j = 0; j < s->np; j++) {
         if (!out[j] && !s->p[j].def && !(s->p[j].vararg && s->p[j].optional)) {
-            snprintf(err, errn, "%s() missing required argument '%.*s'", what, s->p[j].nlen, s->p[j].name);
+            sb_printf(why, "%s() missing required argument '%.*s'", what, s->p[j].nlen, s->p[j].name);
             return 0;
         }
         if (check_types && out[j] && !sig__fits(&s->p[j], out[j])) {
-            snprintf(err, errn, "%s(): argument '%.*s' must be %.*s", what, s->p[j].nlen, s->p[j].name,
+            sb_printf(why, "%s(): argument '%.*s' must be %.*s", what, s->p[j].nlen, s->p[j].name,
                      s->p[j].tlen, s->p[j].type);
             return 0;
         }

@@ -49,10 +49,9 @@ typedef struct Sig {
 /*
  * Parses text into at most nsig overloads, their parameters appended to
  * pool[*used..cap). Returns the number of overloads, or 0 with a message
- * in err when text is malformed (or does not fit).
+ * appended to why when text is malformed (or does not fit).
  */
-int sig_parse(const char *text, Sig *sig, int nsig, SigParam *pool, size_t cap, size_t *used, char *err,
-              size_t errn);
+int sig_parse(const char *text, Sig *sig, int nsig, SigParam *pool, size_t cap, size_t *used, StrBuf *why);
 
 /* The index of parameter name in s, or -1. */
 int sig_index(const Sig *s, const char *name);
@@ -62,11 +61,11 @@ int sig_index(const Sig *s, const char *name);
  * s: out[i] is the argument of s->p[i], NULL where none was given.
  * check_types: arguments of a plain type must fit it (a tensor for Tensor,
  * no tensor for int, bool, float, str and ScalarType): what chooses among
- * overloads. Returns 1, or 0 with Python's TypeError message in err
+ * overloads. Returns 1, or 0 with Python's TypeError message appended to why
  * (`what` names the function in it).
  */
 int sig_bind(Interp *I, const Sig *s, const CallArgs *a, int check_types, const char *what, Obj **out,
-             char *err, size_t errn);
+             StrBuf *why);
 
 /* The default of s->p[i] as an object; NULL for None and for a required
  * parameter. */

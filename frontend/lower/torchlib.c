@@ -127,6 +127,8 @@ static const struct LibEntry {
      "expm1(Tensor input, *, Tensor? out=None) -> Tensor"},
     {"log2", NS_TM, lo_unary, OP_LOG2,
      "log2(Tensor input, *, Tensor? out=None) -> Tensor"},
+    {"exp2", NS_TM, lo_unary, OP_EXP2,
+     "exp2(Tensor input, *, Tensor? out=None) -> Tensor"},
     {"softplus", NS_F, lo_softplus, 0,
      "softplus(Tensor input, Scalar beta=1, Scalar threshold=20) -> Tensor"},
     {"leaky_relu", NS_F, lo_leaky_relu, 0,
@@ -149,6 +151,8 @@ static const struct LibEntry {
      "minimum(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
     {"logaddexp", NS_TM, lo_maximum, OP_LOGADDEXP,
      "logaddexp(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
+    {"logaddexp2", NS_TM, lo_maximum, OP_LOGADDEXP2,
+     "logaddexp2(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor"},
     /* matrix products */
     {"mm", NS_TM, lo_mm, OP_MM,
      "mm(Tensor input, Tensor mat2, *, Tensor? out=None) -> Tensor"},
@@ -654,22 +658,22 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
 static SigRow lib_sigs[NELEM(lib)];
 static SigParam lib_params[4096];
 
-/* Parses every row's signature; 1, or 0 with the first problem in err. */
-static int lib_parse_sigs(char *err, size_t errn)
+/* Parses every row's signature; 1, or 0 with the first problem appended
+ * to why. */
+static int lib_parse_sigs(StrBuf *why)
 {
     static int done;
     size_t used = 0;
     for (size_t i = 0; !done && i < NELEM(lib); i++)
-        if (!tl_sig_row_parse(lib[i].name, lib[i].sig, &lib_sigs[i], lib_params, NELEM(lib_params), &used, err,
-                              errn))
+        if (!tl_sig_row_parse(lib[i].name, lib[i].sig, &lib_sigs[i], lib_params, NELEM(lib_params), &used, why))
             return 0;
     done = 1;
     return 1;
 }
 
-size_t torchlib_check_signatures(char *err, size_t errn)
+size_t torchlib_check_signatures(StrBuf *why)
 {
-    size_t nm = lib_parse_sigs(err, errn) ? tl_module_parse_sigs(err, errn) : 0;
+    size_t nm = lib_parse_sigs(why) ? tl_module_parse_sigs(why) : 0;
     return nm ? NELEM(lib) + nm : 0;
 }
 
@@ -739,9 +743,9 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     c.method = self != NULL;
     c.arg = e->arg;
     c.I = I;
-    char err[512];
-    if (!lib_parse_sigs(err, sizeof err))
-        TNGC_BUG("%s", err);
+    StrBuf why = {0};
+    if (!lib_parse_sigs(&why))
+        TNGC_BUG("%s", why.s);
     Obj *refused = tl_bind(I, &lib_sigs[e - lib], &sh, full, &c);
     if (refused)
         return refused;

@@ -23,9 +23,9 @@
  */
 Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a);
 /* Parses the signature of every library row and nn module constructor:
- * their number, or 0 with the first malformed one in err (the unit test's
- * check). */
-size_t torchlib_check_signatures(char *err, size_t errn);
+ * their number, or 0 with the first malformed one appended to why (the unit
+ * test's check). */
+size_t torchlib_check_signatures(StrBuf *why);
 /* An attribute of a tensor (shape, dtype, ndim, T, mT), of a torch module
  * instance, or of the torch and math namespaces; NULL when not known. */
 Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node);

@@ -200,20 +200,21 @@ static int tl__param(const Call *c, const char *name)
 }
 
 /* Parses the signature text of the table row `name` into row (its
- * parameters appended to pool[*used..cap)); 1, or 0 with the problem in
- * err (malformed, or an overload of another name). */
+ * parameters appended to pool[*used..cap)); 1, or 0 with the problem
+ * appended to why (malformed, or an overload of another name). */
 int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *pool, size_t cap, size_t *used,
-                     char *err, size_t errn)
+                     StrBuf *why)
 {
-    char why[512];
-    int n = sig_parse(text, row->s, SIG_MAXOV, pool, cap, used, why, sizeof why);
+    StrBuf what = {0};
+    int n = sig_parse(text, row->s, SIG_MAXOV, pool, cap, used, &what);
     if (!n) {
-        snprintf(err, errn, "the signature of %s: %s", name, why);
+        sb_printf(why, "the signature of %s: %s", name, what.s);
+        sb_free(&what);
         return 0;
     }
     for (int k = 0; k < n; k++)
         if (row->s[k].nlen != strlen(name) || memcmp(row->s[k].name, name, row->s[k].nlen) != 0) {
-            snprintf(err, errn, "the signature of %s names another function: %s", name, text);
+            sb_printf(why, "the signature of %s names another function: %s", name, text);
             return 0;
         }
     row->n = n;
@@ -228,17 +229,25 @@ int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *
  * host code an unknown whose reason it is). */
 Obj *tl_bind(Interp *I, const SigRow *row, const CallArgs *a, const char *full, Call *c)
 {
-    char err[512], why[512];
+    StrBuf first = {0}, other = {0};   /* the first overload's TypeError; the others' (dropped) */
     for (int pass = row->n > 1 ? 0 : 1; pass < 2; pass++)
-        for (int k = 0; k < row->n; k++)
-            if (sig_bind(I, &row->s[k], a, pass == 0, full, c->p, k ? why : err, k ? sizeof why : sizeof err)) {
+        for (int k = 0; k < row->n; k++) {
+            StrBuf *why = k ? &other : &first;
+            why->len = 0;
+            if (sig_bind(I, &row->s[k], a, pass == 0, full, c->p, why)) {
                 c->sig = &row->s[k];
                 c->ov = k;
+                sb_free(&first);
+                sb_free(&other);
                 return NULL;
             }
+        }
+    const char *msg = interp_printf(I, "%s", first.s ? first.s : "");
+    sb_free(&first);
+    sb_free(&other);
     if (!interp_tracing(I))   /* host code: the reason travels with the unknown to where it is used */
-        return obj_unknown(I, interp_printf(I, "%s", err));
-    return interp_break(I, a->node, RULE_TNG203, "%s", err);
+        return obj_unknown(I, msg);
+    return interp_break(I, a->node, RULE_TNG203, "%s", msg);
 }
 
 /* Parameter i: the argument given, else its default (NULL for None). */

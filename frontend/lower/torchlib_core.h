@@ -59,7 +59,7 @@ static inline Obj *P0(const Call *c) { return c->p[0]; }
 
 /* torchlib_core.c */
 int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *pool, size_t cap, size_t *used,
-                     char *err, size_t errn);
+                     StrBuf *why);
 Obj *tl_bind(Interp *I, const SigRow *row, const CallArgs *a, const char *full, Call *c);
 Obj *P(const Call *c, const char *name);
 Obj *PA(const Call *c, const char *name);

@@ -151,6 +151,6 @@ Obj *lo_finfo(Interp *I, Call *c);
 /* torchlib_modules.c */
 Obj *tl_module_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a);
-size_t tl_module_parse_sigs(char *err, size_t errn);
+size_t tl_module_parse_sigs(StrBuf *why);
 
 #endif

@@ -1237,14 +1237,13 @@ static SigRow nn_sigs[NELEM(nn_modules)];
 static SigParam nn_params[1024];
 
 /* Parses the signature of every nn_modules[] row: their number, or 0 with
- * the first malformed one in err. */
-size_t tl_module_parse_sigs(char *err, size_t errn)
+ * the first malformed one appended to why. */
+size_t tl_module_parse_sigs(StrBuf *why)
 {
     static int done;
     size_t used = 0;
     for (size_t i = 0; !done && i < NELEM(nn_modules); i++)
-        if (!tl_sig_row_parse(nn_modules[i].cls, nn_modules[i].sig, &nn_sigs[i], nn_params, NELEM(nn_params), &used,
-                              err, errn))
+        if (!tl_sig_row_parse(nn_modules[i].cls, nn_modules[i].sig, &nn_sigs[i], nn_params, NELEM(nn_params), &used, why))
             return 0;
     done = 1;
     return NELEM(nn_modules);
@@ -1288,9 +1287,9 @@ Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
         return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
     if (a->has_star)
         return unk(I);
-    char err[512];
-    if (!tl_module_parse_sigs(err, sizeof err))
-        TNGC_BUG("%s", err);
+    StrBuf why = {0};
+    if (!tl_module_parse_sigs(&why))
+        TNGC_BUG("%s", why.s);
     Call c;
     memset(&c, 0, sizeof c);
     c.name = cls;

@@ -112,21 +112,16 @@ done
 # declarations of section 3, so every operator of codegen/aclnn.def is held
 # to CANN's header whatever the models above call
 mkdir -p "$tmp/sweep"
+. "$root/tests/sweep/drop.sh"
+sweep_out=$tmp/o
 if ${PYTHON:-/usr/bin/python3} "$root/tests/sweep/gen.py" "$root/ir/ops.def" "$tmp/sweep" >"$tmp/o" 2>&1; then
     for py in "$tmp"/sweep/sweep_*.py; do
         m=$(basename "$py" .py)
         mkdir -p "$tmp/$m/static_kernel_build"
         # (rotary_mul and moe_gating_top_k call CANN 8.2's and 8.3's operators)
         sed 's/^\( *\)outs.append(.*# \(rotary_mul\|moe_gating_top_k\) .*/\1pass/' "$py" >"$tmp/$m/$m.py"
-        for try in 1 2 3; do
-            (cd "$tmp/$m" && "$tngc" gen --target acl -o src "$m.py") >"$tmp/o" 2>&1 && break
-            lines=$(sed -n "s/^$m\.py:\([0-9][0-9]*\):[0-9]*: error: .*\(\[TNG203\]\|no aclnn operator\).*/\1/p" \
-                    "$tmp/o" | sort -un)
-            [ -n "$lines" ] || break
-            for l in $lines; do
-                sed -i "${l}s/^\( *\)outs.append(.*/\1pass/" "$tmp/$m/$m.py"
-            done
-        done
+        sweep_drop "$tmp/$m/$m.py" '\[TNG203\]\|no aclnn operator' "$m: left out:" \
+            sh -c 'cd "$1" && "$2" gen --target acl -o src "$3"' - "$tmp/$m" "$tngc" "$m.py"
         ok=1
         for c in "$tmp/$m"/src/*.c; do
             clang $flags -I"$tmp/$m/src" -fsyntax-only "$c" 2>"$tmp/cc" || { head -8 "$tmp/cc"; ok=0; }

@@ -4,7 +4,8 @@
  * (a warning or a note with its severity word), is counted by severity,
  * and a stage that fails without a line to point at (a file that cannot
  * be read, an output folder that cannot be written) reports exactly one
- * error through the sink it is given.
+ * error through the sink it is given. A located diagnostic goes through
+ * the same sink: printed as diag_text renders it, counted with the rest.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "../../codegen/build.h"
+#include "../../frontend/diag/diag.h"
 #include "../../frontend/python/python.h"
 #include "../../support/sink.h"
 
@@ -98,6 +100,40 @@ static void test_stream(void **state)
 }
 
 /* source_load: one error about the file, nothing else. */
+/* A Diag of a script, rendered in gcc's format, reported to the sink:
+ * printed whole (source line and caret), counted by its severity. */
+static void test_located(void **state)
+{
+    (void)state;
+    Source src;
+    Sink s;
+    sink_init(&s, NULL);
+    const char text[] = "import torch\nx = torch.zeros(2)\n";
+    assert_int_equal(source_from_text(&src, "m.py", text, sizeof text - 1, &s), 0);
+    DiagList l = {0};
+    diag_at(&l, 2, 5, RULE_TNG203, "a %s", "problem");
+    StrBuf out = {0};
+    diag_text(&src, &l.v[0], &out);
+    sink_located(&s, l.v[0].severity, "m.py", out.s, out.len);
+    sink_warning(&s, "and one about the run");
+    assert_int_equal(s.msgs.n, 2);
+    assert_int_equal(s.errors, l.v[0].severity == SEV_ERROR);
+    assert_int_equal(s.warnings, 1 + (l.v[0].severity == SEV_WARNING));
+    char *got = line_of(&s.msgs.v[0]);
+    assert_string_equal(got, out.s);
+    assert_non_null(strstr(got, "m.py:2:5: "));
+    assert_non_null(strstr(got, "    2 | x = torch.zeros(2)\n"));
+    free(got);
+    StrBuf q = {0};
+    sink_msg_text(&s.msgs.v[0], &q);
+    assert_string_equal(q.s, out.s);
+    sb_free(&q);
+    sb_free(&out);
+    diag_free(&l);
+    source_free(&src);
+    sink_free(&s);
+}
+
 static void test_source_unreadable(void **state)
 {
     (void)state;
@@ -147,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_lines),
         cmocka_unit_test(test_printable),
         cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_located),
         cmocka_unit_test(test_source_unreadable),
         cmocka_unit_test(test_cache_unusable),
     };
