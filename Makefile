@@ -150,7 +150,7 @@ acl: $(TNGC) $(LIBRT)
 	@sh tests/acl/real_cann.sh $(TNGC)
 
 check: $(TNGC) $(LIBRT) $(UNIT)
-	@sh tests/check.sh $(TNGC) $(UNIT)
+	@CHECK_SANITIZED=$(SANITIZE) sh tests/check.sh $(TNGC) $(UNIT)
 
 demo: $(TNGC) $(LIBRT)
 	@sh examples/demo.sh $(TNGC)

@@ -484,10 +484,29 @@ done:
     return rc;
 }
 
-/* The cache of entry p: --cache-dir, else cache_compile's cache_dir, else .tngc_cache. */
-static const char *cache_dir_of(const Job *job, const Plan *p)
+/* The user's build cache, where other build caches keep theirs (the XDG
+ * base directory convention): $XDG_CACHE_HOME/tngc when that is an
+ * absolute path (the convention ignores a relative one), else
+ * $HOME/.cache/tngc; NULL when neither names an absolute folder. */
+static const char *user_cache_dir(void)
 {
-    return job->cache_dir ? job->cache_dir : p->g->cfg.cache_dir ? p->g->cfg.cache_dir : ".tngc_cache";
+    static char path[4096];
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n = -1;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(path, sizeof path, "%s/tngc", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(path, sizeof path, "%s/.cache/tngc", home);
+    return n > 0 && (size_t)n < sizeof path ? path : NULL;
+}
+
+/* The cache of entry p: --cache-dir, else cache_compile's cache_dir (its
+ * TorchAir layout; *from_script set), else the user's (user_cache_dir);
+ * NULL: none can be named, the entry builds without one. */
+static const char *cache_dir_of(const Job *job, const Plan *p, int *from_script)
+{
+    *from_script = !job->cache_dir && p->g->cfg.cache_dir;
+    return job->cache_dir ? job->cache_dir : p->g->cfg.cache_dir ? p->g->cfg.cache_dir : user_cache_dir();
 }
 
 /* BUILD: entry i's user kernels checked, its files (S->files from `from`
@@ -500,8 +519,12 @@ static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
         return status;
     char entry[4096] = "";
     BuildOptions bo = job->bo;
-    bo.cache_dir = cache_dir_of(job, &S->plans.v[i]);
-    bo.cache_dir_from_script = !job->cache_dir;
+    bo.cache_dir = cache_dir_of(job, &S->plans.v[i], &bo.cache_dir_from_script);
+    if (!bo.cache_dir && !bo.no_cache) {
+        sink_warning(job->sink, "%s: building without the cache: neither $XDG_CACHE_HOME nor $HOME names a "
+                     "folder (--cache-dir DIR names one)", go->name);
+        bo.no_cache = 1;
+    }
     bo.outdir = job->out;
     bo.out = &S->out;
     bo.entry_out = entry;
@@ -849,7 +872,9 @@ static int build_prepare(Script *S)
     const Job *job = S->job;
     int status = EXIT_OK;
     for (size_t i = 0; status == EXIT_OK && !job->bo.no_cache && i < S->plans.n; i++) {
-        if (build_cache_check(cache_dir_of(job, &S->plans.v[i]), !job->cache_dir, job->sink) != 0)
+        int from_script;
+        const char *dir = cache_dir_of(job, &S->plans.v[i], &from_script);
+        if (dir && build_cache_check(dir, from_script, job->sink) != 0)
             status = EXIT_USAGE;
     }
     if (status == EXIT_OK && fs_output_dir(job->sink, job->out) != 0)
@@ -1275,8 +1300,8 @@ static const Option options[] = {
     {"--cc", "CC", FOR(BUILD), STORE(bo.cc), "the C compiler (default clang)"},
     {"--opt", "FLAGS", FOR(BUILD), STORE(bo.opt), "its optimisation flags (default -O2)"},
     {"--cache-dir", "DIR", FOR(BUILD), STORE(cache_dir),
-     "the cache (default: cache_compile's cache_dir, else .tngc_cache);\n"
-     "it must belong to you"},
+     "the cache (default: cache_compile's cache_dir, else\n"
+     "$XDG_CACHE_HOME/tngc or ~/.cache/tngc); it must belong to you"},
     {"--no-cache", NULL, FOR(BUILD), FLAG(bo.no_cache), "build without the cache"},
     {"--kernels", "FILE.c", FOR(BUILD), STORE(bo.kernels),
      "the kernels of --user-kernel ops; their signatures are checked\n"

@@ -29,7 +29,7 @@ ref:
 	sh ../../tests/ref/run_example.sh $(firstword $(TNGC_BUNDLES))
 
 # Bundles, built with tngc.mk's rules: tngc-out/<script>/<name>.h, lib<name>.a,
-# <name>_launcher (and the generated sources); tngc's cache in .tngc_cache.
+# <name>_launcher (and the generated sources); tngc's cache in ~/.cache/tngc (or $XDG_CACHE_HOME/tngc).
 include ../../tngc.mk
 
 build: tngc-build

@@ -122,7 +122,23 @@ t "one of them compiled, the other hit" '[ "$(cat o6a o6b | grep -c "cache hit")
 t "failed compile: status 1, nothing in the output dir" '[ $? -eq 1 ] && [ -z "$(ls -A b8)" ]'
 mkdir -p b9/.tngc-build-999999999-XyZ12 && touch b9/.tngc-build-999999999-XyZ12/model.o
 "$tngc" build ms.py -o b9 --no-cache -j 1 > o9 2>&1
-t "--no-cache -j 1" '[ $? -eq 0 ] && [ -x b9/ms_launcher ] && [ ! -e .tngc_cache ]'
+t "--no-cache -j 1" '[ $? -eq 0 ] && [ -x b9/ms_launcher ] && [ ! -e xdg ] && [ ! -e .tngc_cache ]'
+# the default cache: $XDG_CACHE_HOME/tngc, else ~/.cache/tngc (folders made
+# private), never the checkout; a relative $XDG_CACHE_HOME is ignored
+XDG_CACHE_HOME=$(pwd)/xdg "$tngc" build ms.py -o b10 > o10 2>&1
+t "default cache: \$XDG_CACHE_HOME/tngc" '[ $? -eq 0 ] && [ -f xdg/tngc/Model_static_*/world1global_rank0tp_rank0pp_rank0/forward/key ] &&
+  [ ! -e .tngc_cache ]'
+XDG_CACHE_HOME=$(pwd)/xdg "$tngc" build ms.py -o b11 > o11 2>&1
+t "default cache: a hit the second time" '[ $? -eq 0 ] && grep -q "cache hit" o11'
+mkdir -p home
+env -u XDG_CACHE_HOME HOME=$(pwd)/home "$tngc" build ms.py -o b12 > o12 2>&1
+t "default cache: ~/.cache/tngc without \$XDG_CACHE_HOME" '[ $? -eq 0 ] && [ -d home/.cache/tngc/Model_static_* ] &&
+  [ "$(stat -c %a home/.cache)" = 700 ]'
+XDG_CACHE_HOME=rel HOME=$(pwd)/home "$tngc" build ms.py -o b13 > o13 2>&1
+t "default cache: a relative \$XDG_CACHE_HOME is ignored" '[ $? -eq 0 ] && grep -q "cache hit" o13 && [ ! -e rel ]'
+env -u XDG_CACHE_HOME -u HOME "$tngc" build ms.py -o b14 > o14 2>&1
+t "no \$XDG_CACHE_HOME, no \$HOME: built without a cache, said once" '[ $? -eq 0 ] && [ -x b14/ms_launcher ] &&
+  [ "$(grep -c "building without the cache" o14)" = 1 ]'
 t "what a killed build left is swept" '[ ! -e b9/.tngc-build-999999999-XyZ12 ] && grep -q "removed what a killed build left" o9 && [ -z "$(ls -A b9 | grep tngc-build)" ]'
 
 # ---- names ----

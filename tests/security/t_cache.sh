@@ -1,7 +1,9 @@
 #!/bin/sh
 # The build cache trusts only what this user's tngc wrote, and never
-# removes through a link. The cache may sit inside an untrusted checkout
-# (.tngc_cache, or a script's cache_compile(cache_dir=...)), so an entry is
+# removes through a link. The default cache is the user's
+# ($XDG_CACHE_HOME/tngc), never a checkout's folder; but a cache may sit
+# inside an untrusted checkout (--cache-dir .tngc_cache in a checkout's
+# Makefile, or a script's cache_compile(cache_dir=...)), so an entry is
 # used only when its tag, an HMAC-SHA-256 of its key and products list
 # under the user's secret (~/.config/tngc/cache-secret), verifies:
 #   - an entry another tngc wrote (its own secret: a checkout that ships a
@@ -55,7 +57,13 @@ PY
 
 # -- 1. the checkout ships that entry in .tngc_cache
 mkdir checkout && cp -R att-cache checkout/.tngc_cache && cp m.py checkout/
-(cd checkout && "$tngc" build m.py -o out > ../ship.log 2>&1)
+(cd checkout && XDG_CACHE_HOME="$tmp/victim-cache" "$tngc" build m.py -o out0 > ../ship0.log 2>&1)
+rc=$?
+check "shipped entry, default cache: the build succeeds" '[ $rc -eq 0 ]' "exit $rc: $(cat ship0.log)"
+check "shipped entry, default cache: the checkout's folder is not read" \
+    '! grep -q "cache hit\|not written by this user" ship0.log && ! grep -q PWNED checkout/out0/m_launcher &&
+     [ -d "$tmp/victim-cache/tngc/$entry" ]' "$(cat ship0.log)"
+(cd checkout && "$tngc" build m.py -o out --cache-dir .tngc_cache > ../ship.log 2>&1)
 rc=$?
 check "shipped entry: the build succeeds" '[ $rc -eq 0 ]' "exit $rc: $(cat ship.log)"
 check "shipped entry: its launcher is not installed" '! grep -q PWNED checkout/out/m_launcher' \
