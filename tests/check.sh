@@ -76,6 +76,7 @@ suites() {
     suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
     suite  33 security sh "$here/security/run.sh" "$(dirname "$tngc")"
     suite   1 pre-commit sh "$here/precommit.sh" "$(dirname "$tngc")"
+    suite  12 readme sh "$here/readme/run.sh" "$tngc"
 }
 plain() {   # a suite left out of sanitized runs
     [ "${CHECK_SANITIZED:-}" = 1 ] || suite "$@"
