@@ -44,6 +44,7 @@ suites() {
     suite   1 op-switches sh "$here/op_switches.sh"
     suite   5 call-graph sh "$here/call_graph.sh" "$(dirname "$tngc")/obj"
     suite   1 self-contained sh "$here/self_contained.sh"
+    suite   1 file-sizes sh "$here/file_sizes.sh"
     suite   7 golden sh "$here/golden/run.sh" "$tngc"
     suite   1 dump sh "$here/dump.sh" "$tngc"
     suite   1 cli sh "$here/cli.sh" "$tngc"
