@@ -408,7 +408,7 @@ int obj_is_torch_module(const Obj *o)
 
 int obj_is_module_seq(const Obj *o)
 {
-    return o && o->kind == O_INST && !o->cls && o->s &&
+    return o && o->kind == O_INST && o->s &&
            (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0 ||
             strcmp(o->s, "torch.nn.ParameterList") == 0);
 }

@@ -463,7 +463,9 @@ void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val);
 void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val);
 /* A torch.nn module instance (nn.Sequential, nn.Linear, ...). */
 int obj_is_torch_module(const Obj *o);
-/* An nn.ModuleList, nn.Sequential or nn.ParameterList: a module that holds items. */
+/* An nn.ModuleList, nn.Sequential or nn.ParameterList: a module that holds
+ * items; also an instance of a script subclass of one whose constructor ran
+ * (its items are the container's). */
 int obj_is_module_seq(const Obj *o);
 /* An nn.ModuleDict or nn.ParameterDict: its modules (parameters) are its
  * attributes, in insertion order. */

@@ -160,5 +160,6 @@ Obj *tl_module_base_method(Interp *I, const char *full, const char *name, Obj *i
 
 /* torchlib_subclass.c */
 Obj *tl_subclass_method(Interp *I, const char *m, Obj *self, CallArgs *a);
+Obj *tl_subclass_explicit(Interp *I, const char *name, CallArgs *a);
 
 #endif

@@ -317,9 +317,9 @@ Obj *tl_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         return module_retype(I, m, self, a);
     if (streq(m, "double"))
         return interp_break(I, a->node, RULE_TNG203, "float64 parameters are not supported");
-    if (self->cls)
+    if (self->cls && !obj_is_module_seq(self))
         return NULL;
-    if (streq(m, "forward") || streq(m, "__call__"))
+    if (!self->cls && (streq(m, "forward") || streq(m, "__call__")))
         return torchlib_call_module(I, self, a);
     if (obj_is_module_seq(self) && (streq(m, "append") || streq(m, "extend") || streq(m, "insert"))) {
         Obj *add = NULL;
@@ -1514,6 +1514,9 @@ static Obj *module_ctor(Interp *I, const NnModule *row, Obj *m, CallArgs *a)
 Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
 {
     const char *cls = name + 9;   /* after "torch.nn." */
+    Obj *r;
+    if (strchr(cls, '.') && (r = tl_subclass_explicit(I, name, a)))   /* nn.Linear.__init__(self, ...) */
+        return r;
     const NnModule *row = nn_find(cls);
     if (!row && nn_unsupported_class(cls) && !interp_tracing(I))
         return module_new(I, name, a->node);   /* refused where it is called */

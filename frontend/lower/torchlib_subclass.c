@@ -64,6 +64,12 @@ Obj *torchlib_subclass_attr(Interp *I, Obj *self, const char *base, const char *
         return subclass__method(I, self, base, name);
     if (tl_module_has_base_method(base, name))
         return subclass__method(I, self, base, name);
+    if (obj_is_module_seq(self) && (streq(name, "append") || streq(name, "extend") || streq(name, "insert"))) {
+        Obj *m = obj_new(I, O_METHOD);   /* the container's own (tl_module_method) */
+        m->s = name;
+        m->self_obj = self;
+        return m;
+    }
     if (!super)
         return NULL;
     if (torchlib_module_has_method(name))   /* nn.Module's own (eval, to, register_buffer, ...) */
@@ -87,4 +93,22 @@ Obj *tl_subclass_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         return torchlib_subclass_init(I, self, base, a);
     Obj *r = subclass__unbuilt(I, self, base, m, a->node);
     return r ? r : tl_module_base_method(I, base, name, self, a);
+}
+
+/* torch.nn.X.name(self, args) called through the class (`nn.Linear.
+ * __init__(self, 8, 6)`) with self an instance of a script subclass of X:
+ * as self.name(args) through super(); NULL for other calls. */
+Obj *tl_subclass_explicit(Interp *I, const char *name, CallArgs *a)
+{
+    const char *dot = strrchr(name, '.');
+    Obj *self = a->npos ? a->pos[0] : NULL;
+    if (!dot || !self || self->kind != O_INST || !self->cls || a->has_star)
+        return NULL;
+    const char *base = interp_printf(I, "%.*s", (int)(dot - name), name), *m = dot + 1;
+    if (!streq(torchlib_nn_base(self->cls), base) || (!streq(m, "__init__") && !tl_module_has_base_method(base, m)))
+        return NULL;
+    CallArgs rest = *a;
+    rest.pos = a->pos + 1;
+    rest.npos = a->npos - 1;
+    return tl_subclass_method(I, name, self, &rest);
 }

@@ -11,7 +11,12 @@
 # which the library's forward calls, calling super()._conv_forward with
 # the weight cast (float16 weights); a Conv2d subclass with an empty body;
 # an nn.Sequential of an OrderedDict with the keys "-1", "0", "1"
-# (AvgPool2d, Conv2d, BatchNorm2d: state_dict names down.0.weight, ...).
+# (AvgPool2d, Conv2d, BatchNorm2d: state_dict names down.0.weight, ...);
+# containers subclassed: a ModuleList subclass filled by self.append in its
+# own __init__, whose forward iterates over itself and reads len(self) and
+# self[0], and a Sequential subclass with no forward (the library's).
+# A second entry compiles an instance of a Linear subclass with no forward
+# whose __init__ calls nn.Linear.__init__(self, ...) through the class.
 # The batch dim takes 2 or 4 (every gear checked). (tests/conform/run.sh)
 from collections import OrderedDict
 
@@ -46,12 +51,33 @@ class ScaledLinear(nn.Linear):
         self.scale = scale
 
 
+class Explicit(nn.Linear):
+    def __init__(self, d_in, d_out):
+        nn.Linear.__init__(self, d_in, d_out, bias=False)
+
+
 class CastConv(nn.Conv1d):
     def _conv_forward(self, x, weight, bias):
         return super()._conv_forward(x, weight.to(x.dtype), None if bias is None else bias.to(x.dtype))
 
 
 class PlainConv(nn.Conv2d):
+    pass
+
+
+class Stack(nn.ModuleList):
+    def __init__(self, dim, n):
+        super().__init__()
+        for _ in range(n):
+            self.append(nn.Linear(dim, dim))
+
+    def forward(self, x):
+        for layer in self:
+            x = torch.relu(layer(x))
+        return x * len(self) + self[0].bias
+
+
+class Chain(nn.Sequential):
     pass
 
 
@@ -70,6 +96,8 @@ class Model(nn.Module):
             ("0", nn.Conv2d(8, 8, 1, bias=False)),
             ("1", nn.BatchNorm2d(8)),
         ]))
+        self.stack = Stack(16, 2)
+        self.chain = Chain(nn.Linear(16, 8), nn.GELU())
 
     def forward(self, x, s, img):
         # x: [B, 5, 16]; s: [B, 4, 10]; img: [B, 4, 8, 8] (float32)
@@ -80,12 +108,14 @@ class Model(nn.Module):
         p = self.proj(g) * self.proj.scale + self.proj.out_features
         c = self.conv(s)
         d = self.down(self.conv2(img))
-        return h, g, y, z, p, c, d
+        e = self.chain(self.stack(x))
+        return h, g, y, z, p, c, d, e
 
 
 config = torchair.CompilerConfig()
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model().eval().npu(), backend=npu_backend, dynamic=True, fullgraph=True)
+lin = torch.compile(Explicit(16, 6).npu(), backend=npu_backend, dynamic=True, fullgraph=True)
 x = torch.randn(4, 5, 16).npu()
 s = torch.randn(4, 4, 10).npu()
 img = torch.randn(4, 4, 8, 8).npu()
@@ -93,4 +123,5 @@ for t in (x, s, img):
     torchair.inference.set_dim_gears(t, dim_gears={0: GEARS})
 with torch.no_grad():
     outs = model(x, s, img)
-print(len(outs))
+    y = lin(x)
+print(len(outs), y.shape)
