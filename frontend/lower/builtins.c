@@ -379,6 +379,18 @@ static Obj *bi_dict(Interp *I, const char *name, CallArgs *a)
     return d;
 }
 
+/* collections.OrderedDict(...) as dict(...): a dict marked with the class's
+ * name in s, for what differs from dict: type(), isinstance(), == between
+ * two of them (the order counts), repr (not evaluated), move_to_end (not
+ * evaluated: the dict becomes unknown) */
+static Obj *bi_ordered_dict(Interp *I, const char *name, CallArgs *a)
+{
+    Obj *d = bi_dict(I, name, a);
+    if (d->kind == O_DICT)
+        d->s = "collections.OrderedDict";
+    return d;
+}
+
 /* len(x): containers, strings, ranges, module lists; a tensor's dim 0 */
 static Obj *bi_len(Interp *I, const char *name, CallArgs *a)
 {
@@ -791,12 +803,14 @@ static Obj *bi_unknown(Interp *I, const char *name, CallArgs *a)
 
 /* True when o provably has no attribute name: an instance of a script
  * class without such an instance attribute, method or class attribute,
- * and not a name nn.Module gives its subclasses. For anything else (an
- * unknown object, a library object) tngc cannot tell. */
+ * not a name nn.Module gives its subclasses, and not derived from a
+ * torch.nn class other than nn.Module (whose attributes tngc does not
+ * list). For anything else (an unknown object, a library object) tngc
+ * cannot tell. */
 static int bi__lacks_attr(Obj *o, const char *name)
 {
     return o->kind == O_INST && o->cls && !obj_getattr(o, name) && !obj_class_method(o->cls, name, NULL) &&
-           !obj_class_attr(o->cls, name) && !torchlib_module_has_method(name);
+           !obj_class_attr(o->cls, name) && !torchlib_module_has_method(name) && !torchlib_nn_base(o->cls);
 }
 
 /* getattr(object, name[, default]): the default only where the attribute
@@ -841,7 +855,8 @@ static Obj *bi_hasattr(Interp *I, const char *name, CallArgs *a)
 /* The Python type names isinstance() knows for values tngc holds. */
 static const char *const bi__type_names[] = {
     "int", "float", "str", "bool", "tuple", "list", "dict", "set", "bytes", "complex", "range",
-    "torch.Tensor", "torch.nn.Parameter", "torch.dtype", "functools.partial", "types.SimpleNamespace"};
+    "torch.Tensor", "torch.nn.Parameter", "torch.dtype", "functools.partial", "types.SimpleNamespace",
+    "collections.OrderedDict"};
 
 /* 1 when name is a torch.nn module class (torch.nn.Linear, ...). */
 static int bi__nn_class(const char *name)
@@ -892,7 +907,9 @@ static int bi__isinstance_one(const Obj *x, const Obj *c)
         case O_TUPLE: t = streq(c->s, "torch.Size") ? NULL : "tuple"; break;
         case O_LIST: t = "list"; break;
         case O_SET: t = "set"; break;
-        case O_DICT: t = "dict"; break;
+        case O_DICT:   /* an OrderedDict is a dict too */
+            t = x->s && streq(c->s, x->s) ? x->s : "dict";
+            break;
         case O_RANGE: t = "range"; break;
         case O_DTYPE: t = "torch.dtype"; break;
         case O_PARTIAL: t = "functools.partial"; break;
@@ -1218,7 +1235,7 @@ static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
         break;
     case O_LIST: t = "list"; break;
     case O_SET: t = "set"; break;
-    case O_DICT: t = "dict"; break;
+    case O_DICT: t = x->s ? x->s : "dict"; break;   /* collections.OrderedDict */
     case O_RANGE: t = "range"; break;
     case O_TENSOR: t = x->t->is_param ? "torch.nn.Parameter" : "torch.Tensor"; break;
     case O_DTYPE: t = "torch.dtype"; break;
@@ -1472,6 +1489,7 @@ static const struct Builtin {
     {"functools.partial", bi_partial, 0},
     {"types.SimpleNamespace", bi_namespace, 0},
     {"collections.namedtuple", bi_namedtuple, 0},
+    {"collections.OrderedDict", bi_ordered_dict, BI_NOSTAR},
     {"dataclasses.dataclass", bi_dataclass, BI_NOSTAR},
     {"dataclasses.field", bi_field, 0},
     {"dataclasses.asdict", bi_dataclass_fn, 0},

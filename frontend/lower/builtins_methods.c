@@ -608,7 +608,7 @@ int builtins_container_mutator(const char *m)
 {
     static const char *const names[] = {
         "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
-        "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__", "add", "discard"};
+        "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__", "add", "discard", "move_to_end"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(m, names[i]) == 0)
             return 1;

@@ -511,8 +511,9 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
     }
     /* ModuleList / Sequential items: "0.", "1.", ... (nested ones too); an
      * item that is also a named attribute (Sequential.add_module) has its
-     * key from the attribute only */
-    if (!mod->cls)
+     * key from the attribute only. A script subclass of one has them once
+     * the library constructor ran (s set). */
+    if (!mod->cls || mod->s)
         for (size_t k = 0; k < mod->n; k++) {
             Obj *v = mod->items[k];
             int named = 0;
@@ -1038,6 +1039,15 @@ static Obj *host_result(Interp *I, Graph *g, Obj *r, const int64_t *symval, int 
     return r;
 }
 
+/* 1 when compiled target t is called through the library: a torch.nn
+ * module, or an instance of a script subclass of a torch.nn class whose
+ * class has no forward of its own (its base's). */
+static int entry__module_target(const Obj *t)
+{
+    return obj_is_torch_module(t) || (t && t->kind == O_INST && t->cls && torchlib_nn_base(t->cls) &&
+                                      !obj_class_method(t->cls, "forward", NULL));
+}
+
 /* Runs the method fn (bound to self when not NULL) through the evaluator. */
 static Obj *entry__run(Interp *I, InterpFunc *fn, Obj *self, CallArgs *a)
 {
@@ -1057,8 +1067,10 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     Obj *self;
     const char *name = NULL;
     InterpFunc *fn = entry_method(I, c, &self, &name);
-    int torch_module = !fn && obj_is_torch_module(c->target);
-    if (torch_module) {
+    int torch_module = !fn && entry__module_target(c->target);
+    if (torch_module && c->target->cls) {
+        self = c->target;   /* a script subclass of a torch.nn class: its base's forward */
+    } else if (torch_module) {
         /* torch.compile(nn.Sequential(...)) and the like: the module's forward */
         const char *dot = strrchr(c->target->s, '.');
         self = c->target;
@@ -1121,7 +1133,9 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
 
     I->ret_node = -1;
-    Obj *ret = torch_module ? torchlib_call_module(I, self, a) : entry__run(I, fn, self, a);
+    Obj *ret = !torch_module ? entry__run(I, fn, self, a)
+             : self->cls ? torchlib_subclass_call(I, self, torchlib_nn_base(self->cls), a)
+                         : torchlib_call_module(I, self, a);
     if (!I->aborted) {
         collect_top_outputs(I, g, ret, a->node,
                             fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
@@ -1234,7 +1248,7 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
     Obj *self;
     const char *ename;
     InterpFunc *fn = entry_method(I, c, &self, &ename);
-    if (fn || obj_is_torch_module(c->target)) {
+    if (fn || entry__module_target(c->target)) {
         /* name leaves by parameter ("input" for torch modules, as PyTorch) */
         leaves.n = 0;
         for (size_t i = 0; i < a->npos; i++) {
@@ -1245,7 +1259,7 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
             collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
     }
     Obj *result;
-    if (!c->traced && (fn || obj_is_torch_module(c->target))) {
+    if (!c->traced && (fn || entry__module_target(c->target))) {
         /* an example input tngc could not evaluate would leave the ops that
          * use it out of the plan */
         for (size_t i = 0; i < a->npos + a->nkw; i++) {

@@ -445,8 +445,11 @@ static Obj *instantiate(Interp *I, InterpClass *cls, CallArgs *a)
             dataclass_init(I, k, inst, a);
             return inst;
         }
+    const char *lib;
     if (init)
         call_func(I, init, inst, a);
+    else if ((lib = torchlib_nn_base(cls)))   /* class Norm(nn.LayerNorm) with no __init__ */
+        torchlib_subclass_init(I, inst, lib, a);
     return inst;
 }
 
@@ -468,6 +471,11 @@ static Obj *call_instance(Interp *I, Obj *callee, CallArgs *a)
             fwd = obj_class_method(callee->cls, "__call__", NULL);
         if (fwd)
             return call_func(I, fwd, callee, a);
+        const char *lib = torchlib_nn_base(callee->cls);
+        if (lib) {   /* the forward of its torch.nn base */
+            size_t ndiag = I->sf->diags.n;
+            return libcall_result(I, ndiag, torchlib_subclass_call(I, callee, lib, a), lib, NULL, a);
+        }
         return interp_break(I, a->node, RULE_TNG202, "instance of %s is not callable", callee->cls->name);
     }
     size_t ndiag = I->sf->diags.n;
@@ -610,6 +618,9 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
             }
             if ((r = obj_class_attr(o->cls, name)))
                 return entry_is_unbound_compiled(r) ? entry_bind_compiled(I, o, name, r) : r;
+            const char *lib = torchlib_nn_base(o->cls);
+            if (lib && (r = torchlib_subclass_attr(I, o, lib, name, 0, node)))   /* its torch.nn base's */
+                return r;
             /* nn.Module.__init__ sets training; .eval() / .train(mode) set it
              * on every submodule (torchlib's nn_set_training) */
             if (strcmp(name, "training") == 0 && obj_is_script_module(o))
@@ -647,6 +658,9 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
                 b->self_obj = self;
                 return b;
             }
+            const char *lib = cls ? torchlib_nn_base(cls) : NULL;
+            if (lib && self && self->kind == O_INST)   /* the torch.nn base's method */
+                return torchlib_subclass_attr(I, self, lib, name, 1, node);
             return obj_builtin_attr(I, "super", name);
         }
         if ((r = imports_getattr(I, o, name, node)))   /* a module of the script */

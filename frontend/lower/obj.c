@@ -369,6 +369,15 @@ static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
     case O_DICT:   /* the same keys, each with an equal value, in any order */
         if (a->n != b->n)
             return 0;
+        if (a->s && b->s) {   /* two OrderedDicts: the same items in the same order */
+            interp_work(I, a->n);
+            for (size_t i = 0; i < a->n; i++) {
+                int e = obj__eq_depth(I, a->items[i], b->items[i], depth + 1);
+                if (e != 1)
+                    return e;
+            }
+            return 1;
+        }
         interp_work(I, a->n * b->n / 4);
         for (size_t i = 0; i < a->n; i += 2) {
             int found = 0, unknown = 0;
@@ -399,7 +408,7 @@ int obj_is_torch_module(const Obj *o)
 
 int obj_is_module_seq(const Obj *o)
 {
-    return o && o->kind == O_INST && !o->cls && o->s &&
+    return o && o->kind == O_INST && o->s &&
            (strcmp(o->s, "torch.nn.ModuleList") == 0 || strcmp(o->s, "torch.nn.Sequential") == 0 ||
             strcmp(o->s, "torch.nn.ParameterList") == 0);
 }

@@ -60,7 +60,8 @@ typedef enum ObjKind {
     O_STR,         /* s, len */
     O_TUPLE,       /* items[0..n) */
     O_LIST,        /* items[0..n) (mutable: shared by reference) */
-    O_DICT,        /* items: key, value, key, value, ... (insertion order) */
+    O_DICT,        /* items: key, value, key, value, ... (insertion order); s:
+                    * "collections.OrderedDict" for one, else NULL */
     O_SLICE,       /* items[0..3): start, stop, step (O_NONE when omitted) */
     O_ELLIPSIS,
     O_DIM,         /* a symbolic int of the current graph: dim */
@@ -70,7 +71,9 @@ typedef enum ObjKind {
     O_BOUND,       /* a def bound to self_obj: func, self_obj */
     O_CLASS,       /* a class of the script: cls */
     O_INST,        /* an instance of a script class (cls) or of a torch class
-                    * (s: canonical class name, e.g. "torch.nn.Linear"); attrs */
+                    * (s: canonical class name, e.g. "torch.nn.Linear"); attrs.
+                    * A script subclass of a torch.nn class has both: s once
+                    * that class's constructor ran on it (torchlib_subclass.c) */
     O_BUILTIN,     /* a known callable or namespace by canonical name (s):
                     * "torch.add", "torch.nn", "len", "torch.float16" ... */
     O_METHOD,      /* a builtin method s bound to self_obj: tensor.view, list.append */
@@ -460,7 +463,9 @@ void obj_setattr(Interp *I, Obj *inst, const char *name, Obj *val);
 void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val);
 /* A torch.nn module instance (nn.Sequential, nn.Linear, ...). */
 int obj_is_torch_module(const Obj *o);
-/* An nn.ModuleList, nn.Sequential or nn.ParameterList: a module that holds items. */
+/* An nn.ModuleList, nn.Sequential or nn.ParameterList: a module that holds
+ * items; also an instance of a script subclass of one whose constructor ran
+ * (its items are the container's). */
 int obj_is_module_seq(const Obj *o);
 /* An nn.ModuleDict or nn.ParameterDict: its modules (parameters) are its
  * attributes, in insertion order. */

@@ -110,6 +110,8 @@ static int pyformat__container(const Obj *v, StrBuf *out, int depth)
     if (depth > 32)
         return 0;
     int dict = v->kind == O_DICT;
+    if (dict && v->s)
+        return 0;   /* an OrderedDict: its repr differs across Python versions */
     if (v->kind == O_SET && v->n == 0) {
         sb_puts(out, "set()");
         return 1;

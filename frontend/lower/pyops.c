@@ -407,6 +407,10 @@ Obj *pyops_subscript(Interp *I, Obj *o, Obj *key, int32_t node)
             return interp_break(I, node, RULE_TNG205, "key '%s' is not in this nn.ModuleDict", key->s);
         }
         if (obj_is_module_seq(o)) {
+            if (key->kind == O_SLICE && o->cls)   /* PyTorch makes an instance of the subclass */
+                return interp_break(I, node, RULE_TNG203, "a slice of an instance of %s, a subclass of %s "
+                                    "(PyTorch makes a new %s of the slice; tngc does not)", o->cls->name, o->s,
+                                    o->cls->name);
             if (key->kind == O_SLICE)
                 return pyops__seq_slice(I, o, key);
             if (obj_seq_index(o, key, &i))

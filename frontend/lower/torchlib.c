@@ -564,6 +564,14 @@ static const struct LibEntry {
     {"scaled_dot_product_attention", NS_F, lo_sdpa, 0,
      "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
      "float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor"},
+    {"multi_head_attention_forward", NS_F, lo_mha_forward, 0,
+     "multi_head_attention_forward(Tensor query, Tensor key, Tensor value, int embed_dim_to_check, int num_heads, "
+     "Tensor? in_proj_weight, Tensor? in_proj_bias, Tensor? bias_k, Tensor? bias_v, bool add_zero_attn, "
+     "float dropout_p, Tensor out_proj_weight, Tensor? out_proj_bias, bool training=True, "
+     "Tensor? key_padding_mask=None, bool need_weights=True, Tensor? attn_mask=None, "
+     "bool use_separate_proj_weight=False, Tensor? q_proj_weight=None, Tensor? k_proj_weight=None, "
+     "Tensor? v_proj_weight=None, Tensor? static_k=None, Tensor? static_v=None, bool average_attn_weights=True, "
+     "bool is_causal=False) -> (Tensor, Tensor?)"},
     {"conv1d", NS_TORCH | NS_F, lo_conv, 1,
      "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, Any padding=0, int[1] dilation=1, "
      "int groups=1) -> Tensor"},

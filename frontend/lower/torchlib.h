@@ -38,6 +38,23 @@ Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a);
 Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 /* 1 when name is a torch.nn.Module method a script module may call on itself. */
 int torchlib_module_has_method(const char *name);
+/* Script subclasses of torch.nn module classes (torchlib_subclass.c). The
+ * torch.nn class (canonical name: "torch.nn.LayerNorm") that cls derives
+ * from through its bases, other than torch.nn.Module and the containers'
+ * bases; NULL when none. */
+const char *torchlib_nn_base(const InterpClass *cls);
+/* base's constructor run on self, an instance of a subclass of it (the
+ * class has no __init__, or super().__init__(...)): None, or the refusal. */
+Obj *torchlib_subclass_init(Interp *I, Obj *self, const char *base, CallArgs *a);
+/* self(args) for an instance of a subclass of base with no forward of its
+ * own: base's forward. */
+Obj *torchlib_subclass_call(Interp *I, Obj *self, const char *base, CallArgs *a);
+/* super().name (super set) or self.name of an instance of a subclass of
+ * base, for the names the script's class does not define: base's methods
+ * tngc lowers (forward; a convolution's _conv_forward; through super(),
+ * __init__ and nn.Module's methods) bound to self; NULL for other names
+ * of self (and, through super(), refused while tracing). */
+Obj *torchlib_subclass_attr(Interp *I, Obj *self, const char *base, const char *name, int super, int32_t node);
 /* Applies a binary operator (+ - * / // % ** @ and comparisons) when an
  * operand is a tensor; NULL when neither is. op is the operator's text. */
 Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node);

@@ -152,5 +152,14 @@ Obj *lo_finfo(Interp *I, Call *c);
 Obj *tl_module_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a);
 size_t tl_module_parse_sigs(StrBuf *why);
+Obj *lo_mha_forward(Interp *I, Call *c);
+Obj *tl_module_init_on(Interp *I, Obj *inst, const char *full, CallArgs *a);
+int tl_module_is_class(const char *full);
+int tl_module_has_base_method(const char *full, const char *name);
+Obj *tl_module_base_method(Interp *I, const char *full, const char *name, Obj *inst, CallArgs *a);
+
+/* torchlib_subclass.c */
+Obj *tl_subclass_method(Interp *I, const char *m, Obj *self, CallArgs *a);
+Obj *tl_subclass_explicit(Interp *I, const char *name, CallArgs *a);
 
 #endif

@@ -317,9 +317,9 @@ Obj *tl_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         return module_retype(I, m, self, a);
     if (streq(m, "double"))
         return interp_break(I, a->node, RULE_TNG203, "float64 parameters are not supported");
-    if (self->cls)
+    if (self->cls && !obj_is_module_seq(self))
         return NULL;
-    if (streq(m, "forward") || streq(m, "__call__"))
+    if (!self->cls && (streq(m, "forward") || streq(m, "__call__")))
         return torchlib_call_module(I, self, a);
     if (obj_is_module_seq(self) && (streq(m, "append") || streq(m, "extend") || streq(m, "insert"))) {
         Obj *add = NULL;
@@ -406,6 +406,8 @@ static void nn_set_training(Interp *I, Obj *o, int training, int depth)
  * the module itself in the compilable subset. */
 Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
 {
+    if (strncmp(m, "torch.nn.", 9) == 0)   /* a torch.nn class's method on a script subclass */
+        return tl_subclass_method(I, m, self, a);
     if (strcmp(m, "register_buffer") == 0 || strcmp(m, "register_parameter") == 0) {
         Obj *n = args_get(a, 0, "name"), *t = args_get(a, 1, m[9] == 'b' ? "tensor" : "param");
         if (n && n->kind == O_STR && t) {
@@ -523,12 +525,10 @@ static int nn_conv_init(Interp *I, Obj *m, const Call *c, DType dt)
     return 1;
 }
 
-/* conv(input) with the module's parameters and arguments */
-static Obj *nn_conv(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+/* conv(input) with weight w and bias b (-1: none), the module's stride,
+ * padding, dilation and groups: torch.nn.ConvNd._conv_forward */
+static Obj *conv_forward(Interp *I, const NnModule *m, Obj *inst, int32_t v, int32_t w, int32_t b, int32_t node)
 {
-    (void)x;
-    int32_t node = a->node;
-    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
     if (w < 0 || b < -1) {
         if (w == -1)
             interp_break(I, node, RULE_TNG205, "torch.nn.%s without a weight", m->cls);
@@ -537,6 +537,46 @@ static Obj *nn_conv(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x
     return tl_conv_of(I, v, w, b, m->cls[4] == '1' ? 1 : 2, obj_getattr(inst, "stride"),
                       obj_getattr(inst, "padding"), obj_getattr(inst, "dilation"), obj_getattr(inst, "groups"),
                       node);
+}
+
+/* conv(input) with the module's parameters and arguments. PyTorch's
+ * forward is self._conv_forward(input, self.weight, self.bias): a script
+ * subclass that overrides _conv_forward gets that call. */
+static Obj *nn_conv(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x, int32_t v)
+{
+    int32_t node = a->node;
+    if (inst->cls && obj_class_method(inst->cls, "_conv_forward", NULL)) {
+        Obj *args[3] = {x, interp_getattr(I, inst, "weight", node), interp_getattr(I, inst, "bias", node)};
+        CallArgs ca;
+        memset(&ca, 0, sizeof ca);
+        ca.pos = args;
+        ca.npos = 3;
+        ca.kwnames = I->no_kwnames;
+        ca.kw = I->no_kw;
+        ca.node = node;
+        return interp_call(I, interp_getattr(I, inst, "_conv_forward", node), &ca);
+    }
+    int32_t w = module_param(I, inst, "weight", node), b = module_param(I, inst, "bias", node);
+    return conv_forward(I, m, inst, v, w, b, node);
+}
+
+/* torch.nn.ConvNd._conv_forward(input, weight, bias) on module inst (a
+ * script subclass's super()._conv_forward): the library's convolution
+ * with the weight and bias given. */
+static Obj *nn_conv_hook(Interp *I, const NnModule *m, Obj *inst, CallArgs *a)
+{
+    int32_t node = a->node;
+    Obj *xo = args_get(a, 0, "input"), *wo = args_get(a, 1, "weight"), *bo = args_get(a, 2, "bias");
+    if (args_unknown(a))
+        return unk(I);
+    if (!xo || !wo || !bo || a->npos + a->nkw != 3 || a->has_star)
+        return interp_break(I, node, RULE_TNG203, "torch.nn.%s._conv_forward takes input, weight and bias",
+                            m->cls);
+    int32_t v = tl_tv(I, xo, node), w = tl_opt_tensor(I, wo, node, "weight"), b = tl_opt_tensor(I, bo, node, "bias");
+    if (v < 0)
+        return is_tensor(xo) ? unk(I) : interp_break(I, node, RULE_TNG203, "torch.nn.%s._conv_forward of "
+                                                     "something that is not a tensor", m->cls);
+    return conv_forward(I, m, inst, v, w, b, node);
 }
 
 /* A buffer of constant shape: a parameter-like host tensor marked a buffer. */
@@ -759,13 +799,16 @@ static int nn_mha_init(Interp *I, Obj *m, const Call *c, DType dt)
 }
 
 /* One input of attention projected and split in heads: x[B, T, E] ->
- * linear with rows [part E, (part + 1) E) of the packed weight ->
- * [B, H, T, hd]; -1 after a diagnostic. */
-static int32_t mha_heads(Interp *I, int32_t x, int32_t w, int32_t b, int part, int64_t e, int64_t h, int32_t node)
+ * linear with weight w and bias b (-1: none), of each the rows [part E,
+ * (part + 1) E) when wpart / bpart is part (a packed in-projection), all
+ * of it when -1 -> [B, H, T, hd]; -1 after a diagnostic. */
+static int32_t mha_heads(Interp *I, int32_t x, int32_t w, int wpart, int32_t b, int bpart, int64_t e, int64_t h,
+                         int32_t node)
 {
-    int32_t in[3] = {x, tl_tv(I, tl_slice_of(I, w, 0, part * e, (part + 1) * e, 1, node), node), -1};
+    int32_t in[3] = {x, wpart < 0 ? w : tl_tv(I, tl_slice_of(I, w, 0, wpart * e, (wpart + 1) * e, 1, node), node),
+                     -1};
     if (b >= 0)
-        in[2] = tl_tv(I, tl_slice_of(I, b, 0, part * e, (part + 1) * e, 1, node), node);
+        in[2] = bpart < 0 ? b : tl_tv(I, tl_slice_of(I, b, 0, bpart * e, (bpart + 1) * e, 1, node), node);
     if (in[1] < 0 || (b >= 0 && in[2] < 0))
         return -1;
     int32_t y = tl_tv(I, tl_emit1(I, OP_LINEAR, in, 3, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
@@ -827,6 +870,9 @@ static int32_t mha_mask(Interp *I, int32_t s, int32_t mask, int32_t kpm, int32_t
         return -1;
     return tl_tv(I, tl_emit1(I, OP_WHERE, w, 3, NULL, 0, 0, 0, DT_UNKNOWN, node), node);
 }
+
+static Obj *mha_attend(Interp *I, int32_t qh, int32_t kh, int32_t vh, int32_t mask, int32_t kpm, int need, int avg,
+                       int64_t e, int64_t h, int32_t ow, int32_t ob, int bf, int32_t node);
 
 /* MultiheadAttention(query, key, value, key_padding_mask=None,
  * need_weights=True, attn_mask=None, average_attn_weights=True,
@@ -890,10 +936,20 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
     int32_t ow = out ? module_param(I, out, "weight", node) : -1, ob = out ? module_param(I, out, "bias", node) : -1;
     if (w < 0 || b < -1 || ow < 0 || ob < -1)
         return unk(I);
-    int32_t qh = mha_heads(I, q, w, b, 0, e, h, node), kh = mha_heads(I, k, w, b, 1, e, h, node),
-            vh = mha_heads(I, vv, w, b, 2, e, h, node);
+    int32_t qh = mha_heads(I, q, w, 0, b, 0, e, h, node), kh = mha_heads(I, k, w, 1, b, 1, e, h, node),
+            vh = mha_heads(I, vv, w, 2, b, 2, e, h, node);
     if (qh < 0 || kh < 0 || vh < 0)
         return unk(I);
+    return mha_attend(I, qh, kh, vh, mask, kpm, need, avg, e, h, ow, ob, bf, node);
+}
+
+/* The attention of heads qh, kh, vh [B, H, L|S, hd] with the masks of
+ * mha_mask, the heads merged and projected by out_proj (ow, ob: -1 none),
+ * [L, B, E'] unless batch first: (output, weights averaged over the heads
+ * when avg, per head, or None unless need). */
+static Obj *mha_attend(Interp *I, int32_t qh, int32_t kh, int32_t vh, int32_t mask, int32_t kpm, int need, int avg,
+                       int64_t e, int64_t h, int32_t ow, int32_t ob, int bf, int32_t node)
+{
     int32_t att, weights = -1;
     {
         /* softmax(q / sqrt(hd) @ k^T + mask) @ v, step by step as PyTorch's
@@ -936,6 +992,155 @@ static Obj *nn_mha(Interp *I, const NnModule *m, Obj *inst, CallArgs *a, Obj *x,
     }
     Obj *items[2] = {y, weights >= 0 ? obj_tensor(I, weights) : obj_none(I)};
     return obj_tuple(I, items, 2);
+}
+
+/* 1 when value w is a 2-d weight of rows rows (any when rows < 0) and cols
+ * columns, else 0 after a diagnostic naming it (PyTorch's assertion). */
+static int mha_weight_shape(Interp *I, int32_t w, int64_t rows, int64_t cols, const char *name, int32_t node)
+{
+    const Val *wv = val_at(I, w);
+    int64_t r, c;
+    if (wv->ndim == 2 && (rows < 0 || (graph_dim_const_value(G(I), wv->dims[0], &r) && r == rows)) &&
+        graph_dim_const_value(G(I), wv->dims[1], &c) && c == cols)
+        return 1;
+    interp_break(I, node, RULE_TNG206, "multi_head_attention_forward: %s must be a 2-d weight of %s%lld columns",
+                 name, rows < 0 ? "" : interp_printf(I, "%lld rows and ", (long long)rows), (long long)cols);
+    return 0;
+}
+
+/* F.multi_head_attention_forward(query, key, value, embed_dim_to_check,
+ * num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+ * dropout_p, out_proj_weight, out_proj_bias, training=True,
+ * key_padding_mask=None, need_weights=True, attn_mask=None,
+ * use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+ * v_proj_weight=None, static_k=None, static_v=None,
+ * average_attn_weights=True, is_causal=False): the arithmetic of
+ * nn.MultiheadAttention's forward (which calls it) on [L, B, E] inputs,
+ * with the packed in-projection or (use_separate_proj_weight) the three
+ * weights, the packed bias in three blocks either way. Refused: bias_k,
+ * bias_v, add_zero_attn, static_k, static_v, is_causal, dropout in
+ * training, unbatched inputs, the masks nn.MultiheadAttention refuses. */
+Obj *lo_mha_forward(Interp *I, Call *c)
+{
+    const char *fn = "multi_head_attention_forward";
+    int32_t node = c->node;
+    Obj *qo = P(c, "query"), *ko = P(c, "key"), *vo = P(c, "value");
+    if (is_unknown(qo) || is_unknown(ko) || is_unknown(vo))
+        return unk(I);
+    if (!is_tensor(qo) || !is_tensor(ko) || !is_tensor(vo))
+        return interp_break(I, node, RULE_TNG203, "%s expects tensors query, key and value", fn);
+    static const char *const refused[] = {"bias_k", "bias_v", "static_k", "static_v"};
+    for (size_t i = 0; i < NELEM(refused); i++)
+        if (!is_none(P(c, refused[i])))
+            return is_unknown(P(c, refused[i])) ? unk(I) : interp_break(I, node, RULE_TNG203, "%s with %s (not "
+                                                                       "None) is not supported", fn, refused[i]);
+    int zero, training, need, avg, causal, sep;
+    int64_t e, h, echk;
+    double drop;
+    if (!tl_nn_flag(I, P(c, "add_zero_attn"), 0, node, "add_zero_attn", &zero) ||
+        !tl_nn_flag(I, P(c, "training"), 1, node, "training", &training) ||
+        !tl_nn_flag(I, P(c, "need_weights"), 1, node, "need_weights", &need) ||
+        !tl_nn_flag(I, P(c, "average_attn_weights"), 1, node, "average_attn_weights", &avg) ||
+        !tl_nn_flag(I, P(c, "is_causal"), 0, node, "is_causal", &causal) ||
+        !tl_nn_flag(I, P(c, "use_separate_proj_weight"), 0, node, "use_separate_proj_weight", &sep) ||
+        !tl_num_arg(I, P(c, "dropout_p"), 0.0, node, "dropout_p", &drop) ||
+        !tl_const_int(I, P(c, "embed_dim_to_check"), node, "embed_dim_to_check", &echk) ||
+        !tl_const_int(I, P(c, "num_heads"), node, "num_heads", &h))
+        return unk(I);
+    if (zero)
+        return interp_break(I, node, RULE_TNG203, "%s with add_zero_attn=True is not supported", fn);
+    if (causal)
+        return interp_break(I, node, RULE_TNG203, "%s with is_causal=True is not supported (pass the causal "
+                            "attn_mask)", fn);
+    if (training && drop != 0)
+        return interp_break(I, node, RULE_TNG203, "%s with dropout_p=%g and training=True (random; only "
+                            "inference is compiled)", fn, drop);
+    int32_t kpm = tl_opt_tensor(I, P(c, "key_padding_mask"), node, "key_padding_mask");
+    int32_t mask = kpm < -1 ? -2 : tl_opt_tensor(I, P(c, "attn_mask"), node, "attn_mask");
+    if (mask < -1)
+        return unk(I);
+    if (kpm >= 0 && (val_at(I, kpm)->dtype != DT_BOOL || val_at(I, kpm)->ndim != 2))
+        return interp_break(I, node, RULE_TNG203, "%s with a %s key_padding_mask (a 2-d bool mask [batch, source "
+                            "length] is compiled)", fn, val_at(I, kpm)->dtype != DT_BOOL ? "non-bool" : "non-2-d");
+    if (mask >= 0 && ((val_at(I, mask)->dtype != DT_BOOL && !dtype_is_float(val_at(I, mask)->dtype)) ||
+                      val_at(I, mask)->ndim < 2 || val_at(I, mask)->ndim > 3))
+        return interp_break(I, node, RULE_TNG203, "%s with a %s attn_mask (a 2-d or 3-d float or bool mask is "
+                            "compiled)", fn, dtype_name(val_at(I, mask)->dtype));
+    int32_t q = mha_batch_first(I, qo, 0, node), k = mha_batch_first(I, ko, 0, node),
+            vv = mha_batch_first(I, vo, 0, node);
+    if (q < 0 || k < 0 || vv < 0)
+        return unk(I);
+    if (rank_of(I, q) != 3 || rank_of(I, k) != 3 || rank_of(I, vv) != 3)
+        return interp_break(I, node, RULE_TNG203, "%s of unbatched (2-d) inputs", fn);
+    int64_t kd, vd;
+    if (!graph_dim_const_value(G(I), val_at(I, q)->dims[2], &e) || e != echk)
+        return interp_break(I, node, RULE_TNG206, "%s: the query's embedding dim must be embed_dim_to_check "
+                            "(%lld)", fn, (long long)echk);
+    if (h < 1 || e % h)
+        return interp_break(I, node, RULE_TNG206, "%s: embed_dim %lld must be divisible by num_heads %lld", fn,
+                            (long long)e, (long long)h);
+    const Val *qv = val_at(I, q), *kv = val_at(I, k), *vvv = val_at(I, vv);
+    if (kv->dims[0] != vvv->dims[0] || kv->dims[1] != vvv->dims[1] || kv->dims[0] != qv->dims[0])   /* [B, T, E] */
+        return interp_break(I, node, RULE_TNG206, "%s: key and value must have the same source length and "
+                            "batch, and the batch of query", fn);
+    if (!graph_dim_const_value(G(I), val_at(I, k)->dims[2], &kd) ||
+        !graph_dim_const_value(G(I), val_at(I, vv)->dims[2], &vd))
+        return interp_break(I, node, RULE_TNG205, "%s: the embedding dims of key and value must be known at "
+                            "compile time", fn);
+    int32_t b = tl_opt_tensor(I, P(c, "in_proj_bias"), node, "in_proj_bias");
+    int32_t ow = tl_opt_tensor(I, P(c, "out_proj_weight"), node, "out_proj_weight");
+    int32_t ob = ow < -1 ? -2 : tl_opt_tensor(I, P(c, "out_proj_bias"), node, "out_proj_bias");
+    if (b < -1 || ow < -1 || ob < -1)
+        return unk(I);
+    int64_t e3;
+    if (graph_ckd_mul(&e3, 3, e))
+        return interp_break(I, node, RULE_TNG206, "%s: 3 * embed_dim %lld overflows 64-bit integers", fn,
+                            (long long)e);
+    if (ow < 0)
+        return interp_break(I, node, RULE_TNG203, "%s: out_proj_weight must be a tensor", fn);
+    const Val *bv = b >= 0 ? val_at(I, b) : NULL;
+    int64_t bn;
+    if (bv && (bv->ndim != 1 || !graph_dim_const_value(G(I), bv->dims[0], &bn) || bn != e3))
+        return interp_break(I, node, RULE_TNG206, "%s: in_proj_bias must be 1-d of 3 * embed_dim (%lld) "
+                            "elements", fn, (long long)e3);
+    if (!mha_weight_shape(I, ow, -1, e, "out_proj_weight", node))
+        return unk(I);
+    int32_t w[3];
+    int wpart[3];
+    if (sep) {
+        static const char *const names[3] = {"q_proj_weight", "k_proj_weight", "v_proj_weight"};
+        int64_t cols[3] = {e, kd, vd};
+        for (int i = 0; i < 3; i++) {
+            w[i] = tl_opt_tensor(I, P(c, names[i]), node, names[i]);
+            if (w[i] < -1)
+                return unk(I);
+            if (w[i] < 0)
+                return interp_break(I, node, RULE_TNG206, "%s with use_separate_proj_weight=True needs %s", fn,
+                                    names[i]);
+            if (!mha_weight_shape(I, w[i], e, cols[i], names[i], node))
+                return unk(I);
+            wpart[i] = -1;
+        }
+    } else {
+        int32_t pw = tl_opt_tensor(I, P(c, "in_proj_weight"), node, "in_proj_weight");
+        if (pw < -1)
+            return unk(I);
+        if (pw < 0)
+            return interp_break(I, node, RULE_TNG206, "%s with use_separate_proj_weight=False needs "
+                                "in_proj_weight", fn);
+        if (kd != e || vd != e)
+            return interp_break(I, node, RULE_TNG206, "%s: the packed in_proj_weight needs key and value of "
+                                "embed_dim %lld", fn, (long long)e);
+        if (!mha_weight_shape(I, pw, e3, e, "in_proj_weight", node))
+            return unk(I);
+        for (int i = 0; i < 3; i++)
+            w[i] = pw, wpart[i] = i;
+    }
+    int32_t qh = mha_heads(I, q, w[0], wpart[0], b, 0, e, h, node), kh = mha_heads(I, k, w[1], wpart[1], b, 1, e, h, node),
+            vh = mha_heads(I, vv, w[2], wpart[2], b, 2, e, h, node);
+    if (qh < 0 || kh < 0 || vh < 0)
+        return unk(I);
+    return mha_attend(I, qh, kh, vh, mask, kpm, need, avg, e, h, ow, ob, 0, node);
 }
 
 /* linear(input): F.linear with the module's weight and bias */
@@ -1274,17 +1479,11 @@ static int nn_unsupported_class(const char *cls)
     return 1;
 }
 
-/* torch.nn.X(...) for a class X of nn_modules; NULL for other names */
-Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
+/* Runs row's constructor on module m (m->s its canonical class name): the
+ * arguments bound to the constructor's signature, m's attributes set from
+ * them. NULL when done, else the refusal (an unknown). */
+static Obj *module_ctor(Interp *I, const NnModule *row, Obj *m, CallArgs *a)
 {
-    const char *cls = name + 9;   /* after "torch.nn." */
-    const NnModule *row = nn_find(cls);
-    if (!row && nn_unsupported_class(cls) && !interp_tracing(I))
-        return module_new(I, name, a->node);   /* refused where it is called */
-    if (!row)
-        return NULL;
-    if (interp_tracing(I))
-        return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
     if (a->has_star)
         return unk(I);
     StrBuf why = {0};
@@ -1292,15 +1491,14 @@ Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
         TNGC_BUG("%s", why.s);
     Call c;
     memset(&c, 0, sizeof c);
-    c.name = cls;
-    c.full = interp_printf(I, "torch.nn.%s", cls);
+    c.name = row->cls;
+    c.full = m->s;
     c.a = a;
     c.node = a->node;
     c.I = I;
     Obj *refused = tl_bind(I, &nn_sigs[row - nn_modules], a, c.full, &c);
     if (refused)
         return refused;
-    Obj *m = module_new(I, c.full, a->node);
     int ip = sig_index(c.sig, "inplace");
     if (ip >= 0 && c.p[ip] && (row->flags & NN_INPLACE))
         obj_setattr(I, m, "inplace", c.p[ip]);
@@ -1309,10 +1507,79 @@ Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
         return unk(I);
     if (row->init && !row->init(I, m, &c, dt))
         return unk(I);
-    return m;
+    return NULL;
+}
+
+/* torch.nn.X(...) for a class X of nn_modules; NULL for other names */
+Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a)
+{
+    const char *cls = name + 9;   /* after "torch.nn." */
+    Obj *r;
+    if (strchr(cls, '.') && (r = tl_subclass_explicit(I, name, a)))   /* nn.Linear.__init__(self, ...) */
+        return r;
+    const NnModule *row = nn_find(cls);
+    if (!row && nn_unsupported_class(cls) && !interp_tracing(I))
+        return module_new(I, name, a->node);   /* refused where it is called */
+    if (!row)
+        return NULL;
+    if (interp_tracing(I))
+        return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", cls);
+    Obj *m = module_new(I, interp_printf(I, "torch.nn.%s", cls), a->node);
+    Obj *refused = module_ctor(I, row, m, a);
+    return refused ? refused : m;
+}
+
+/* The constructor of torch.nn class full ("torch.nn.Linear") run on inst,
+ * an instance of a script subclass of it (its super().__init__(...), or
+ * the class has no __init__ of its own): inst->s becomes full, the class
+ * its forward and super() calls lower as. NULL when done, else the
+ * refusal (an unknown; inst->s stays NULL, so that its calls are refused).
+ * A class tngc does not lower is recorded the same way: its calls are
+ * refused naming it. */
+Obj *tl_module_init_on(Interp *I, Obj *inst, const char *full, CallArgs *a)
+{
+    const NnModule *row = strncmp(full, "torch.nn.", 9) == 0 ? nn_find(full + 9) : NULL;
+    if (!row && !nn_unsupported_class(full + 9))
+        return NULL;
+    if (interp_tracing(I))
+        return interp_break(I, a->node, RULE_TNG203, "constructing torch.nn.%s inside the compiled method", full + 9);
+    inst->s = full;
+    Obj *refused = row ? module_ctor(I, row, inst, a) : NULL;
+    if (refused)
+        inst->s = NULL;
+    return refused;
+}
+
+/* 1 when full names a torch.nn module class other than the bases
+ * (torch.nn.Module, ...): one of nn_modules[], or one tngc does not lower. */
+int tl_module_is_class(const char *full)
+{
+    return full && strncmp(full, "torch.nn.", 9) == 0 && (nn_find(full + 9) || nn_unsupported_class(full + 9));
 }
 
 static Obj *call_module(Interp *I, Obj *inst, CallArgs *a);
+
+/* 1 when the methods of torch.nn class full that tngc lowers on a script
+ * subclass's instance include name: forward, and _conv_forward of the
+ * convolutions (the hook their forward calls). */
+int tl_module_has_base_method(const char *full, const char *name)
+{
+    if (streq(name, "forward"))
+        return 1;
+    const NnModule *row = strncmp(full, "torch.nn.", 9) == 0 ? nn_find(full + 9) : NULL;
+    return row && row->forward == nn_conv && streq(name, "_conv_forward");
+}
+
+/* torch.nn class full's method name (tl_module_has_base_method) on inst,
+ * an instance of a script subclass of it whose constructor tl_module_init_on
+ * ran (inst->s is full). */
+Obj *tl_module_base_method(Interp *I, const char *full, const char *name, Obj *inst, CallArgs *a)
+{
+    const NnModule *row = strncmp(full, "torch.nn.", 9) == 0 ? nn_find(full + 9) : NULL;
+    if (streq(name, "_conv_forward") && row && row->forward == nn_conv)
+        return nn_conv_hook(I, row, inst, a);
+    return torchlib_call_module(I, inst, a);
+}
 
 /* A module's result that shares a buffer with its input is one tngc
  * cannot tell a view from a copy of (views.c): writes into it refused. */
