@@ -260,6 +260,37 @@ VALUES.extend([
          {"h": 2} == {"w": 2}, {"h": 2} != {"h": 2}, {} == {}, {"h": {"i": [1]}} == {"h": {"i": [1]}},
          {1: "x"} == {1.0: "x"}, {"h": 2} == {"h": 2, "w": 3}]),
 ])
+# an instance's __dict__ is its namespace: writes either way are seen by
+# the other, a dict held across attribute writes included
+class Bag:
+    kind = "bag"
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+bag = Bag(a=1, b=2)
+view = bag.__dict__
+bag.c = 3
+view["a"] = 10
+view.setdefault("d", 4)
+del view["b"]
+bag.e = view.pop("d") + 1
+bag2 = Bag()
+for k, v in {"x": 1, "y": "z"}.items():
+    setattr(bag2, k, v)
+Bag.kind = "sack"
+bag2.kind = "own"
+nums = [3, 1, 2, 1]
+cp = nums.copy()
+cp.sort()
+nums.sort(key=lambda v: -v)
+VALUES.extend([
+    str([sorted(view.items()), bag.a, hasattr(bag, "b"), bag.e, view is bag.__dict__, len(bag.__dict__),
+         sorted(bag2.__dict__), "kind" in bag.__dict__, bag.kind, Bag.kind, bag2.kind, list(Bag(q=1).__dict__)]),
+    str([nums, cp, [3, 1, 2, 1].index(1), [3, 1, 2, 1].index(1, 2), [3, 1, 2].index(2, -2), [1, 1, 2].count(1),
+         (1, 2, 1).count(1), ("a", "b").index("b"), [[1], [2]].index([2]), [1, 2, 1].index(1, -1, 3)]),
+])
 # --- python: end
 
 
