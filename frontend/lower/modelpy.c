@@ -208,9 +208,10 @@ static void mp__walk(Interp *I, MpWalk *w, Obj *mod, const char *prefix, int dep
             continue;
         /* a torch.nn module's own attributes hold its weight before its
          * bias, as PyTorch registers them; another name, or more than one
-         * buffer, has an order tngc does not check */
+         * buffer, has an order tngc does not check (nn.ParameterDict sorts
+         * the keys of a dict it is given, not those set one by one) */
         const char *nm = mod->attrs.names[i];
-        if (!mod->cls && !streq(mod->s, "torch.nn.ParameterDict") &&
+        if (!mod->cls &&
             (w->buffers ? ++nbuf > 1 : (!streq(nm, "weight") && !streq(nm, "bias")) ||
                                        (streq(last, "bias") && streq(nm, "weight"))))
             w->why = interp_printf(I, "the order of the %s of %s", w->buffers ? "buffers" : "parameters", mod->s);

@@ -291,6 +291,30 @@ VALUES.extend([
     str([nums, cp, [3, 1, 2, 1].index(1), [3, 1, 2, 1].index(1, 2), [3, 1, 2].index(2, -2), [1, 1, 2].count(1),
          (1, 2, 1).count(1), ("a", "b").index("b"), [[1], [2]].index([2]), [1, 2, 1].index(1, -1, 3)]),
 ])
+# nn.Module's parameters and buffers in PyTorch's order: each module's own
+# first, then its children's; tied ones once
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Linear(2, 3), nn.LayerNorm(3)])
+        self.scale = nn.Parameter(torch.ones(3))
+        self.seq = nn.Sequential(nn.Linear(3, 3, bias=False), nn.ReLU())
+        self.plist = nn.ParameterList([nn.Parameter(torch.ones(1)), nn.Parameter(torch.ones(2))])
+        self.register_buffer("buf", torch.zeros(2))
+        self.emb = nn.Embedding(3, 3)
+        self.emb.weight = self.seq[0].weight
+        self.again = self.blocks[1]
+
+
+net = Net()
+VALUES.extend([
+    str([[n for n, _ in net.named_parameters()], [tuple(p.shape) for p in net.parameters()],
+         [n for n, _ in net.named_buffers()], len(list(net.parameters(recurse=False))),
+         [n for n, _ in net.seq.named_parameters(prefix="m")], str(next(net.parameters()).dtype),
+         sum(p.numel() for p in net.parameters())]),
+])
 # --- python: end
 
 
