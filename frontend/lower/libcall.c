@@ -96,14 +96,13 @@ Obj *libcall_method(Interp *I, Obj *callee, CallArgs *a)
         return obj_is_reported(self) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
     }
     r = modelpy_method(I, callee->s, self, a);   /* list.index, Module.parameters ... */
-    if (!r && (self->kind == O_LIST || self->kind == O_DICT || self->kind == O_SET)) {
+    if (!r && (self->kind == O_LIST || self->kind == O_DICT || self->kind == O_SET))
         r = builtins_container_method(I, callee->s, self, a);
-        modelpy_dict_sync(I, self);   /* inst.__dict__.update(d) */
-    }
     else if (!r && self->kind == O_STR)
         r = builtins_str_method(I, callee->s, self, a);
     else if (!r && self->kind == O_INST)
         r = torchlib_module_method(I, callee->s, self, a);
+    modelpy_dict_sync(I, self);   /* inst.__dict__.update(d) */
     if (!r && self->kind == O_TENSOR)
         self = interp_trace_in(I, self, a->node);
     if (!r && (self->kind == O_TENSOR || self->kind == O_INST)) {

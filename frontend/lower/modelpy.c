@@ -345,6 +345,24 @@ Obj *modelpy_method(Interp *I, const char *m, Obj *self, CallArgs *a)
     case O_DICT:
         if (streq(m, "copy") && !a->npos && !a->nkw)
             return obj_seq_of(I, O_DICT, self->items, self->n);
+        if (streq(m, "popitem") && !a->npos && !a->nkw) {   /* the last pair, LIFO */
+            if (self->n < 2)
+                return mp__refuse(I, a->node, RULE_TNG205, "dict.popitem() of an empty dict (Python raises "
+                                  "KeyError)");
+            Obj *pair[2] = {self->items[self->n - 2], self->items[self->n - 1]};
+            self->n -= 2;
+            return obj_tuple(I, pair, 2);
+        }
+        return NULL;
+    case O_STR:
+        if ((streq(m, "index") || streq(m, "rindex")) && a->npos == 1 && !a->nkw &&
+            a->pos[0]->kind == O_STR) {   /* str.find / rfind, ValueError where they give -1 */
+            Obj *r = builtins_str_method(I, m[0] == 'r' ? "rfind" : "find", self, a);
+            if (r && r->kind == O_INT && r->i < 0)
+                return mp__refuse(I, a->node, RULE_TNG205, interp_printf(I, "str.%s(sub): sub is not in the "
+                                  "string (Python raises ValueError)", m));
+            return r;
+        }
         return NULL;
     case O_INST:
         if (streq(self->s, MODELPY_CTX)) {

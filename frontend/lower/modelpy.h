@@ -17,7 +17,8 @@
  * get_rank ...); NULL otherwise. */
 Obj *modelpy_call(Interp *I, const char *name, CallArgs *a);
 /* self.m(args) when modelpy evaluates it: list/tuple index, count, copy,
- * list.sort, dict.copy, nn.Module parameters / named_parameters / buffers /
+ * list.sort, dict.copy, dict.popitem, str.index / rindex, nn.Module
+ * parameters / named_parameters / buffers /
  * named_buffers, the methods of an autograd Function's ctx; NULL
  * otherwise. */
 Obj *modelpy_method(Interp *I, const char *m, Obj *self, CallArgs *a);

@@ -276,6 +276,8 @@ view["a"] = 10
 view.setdefault("d", 4)
 del view["b"]
 bag.e = view.pop("d") + 1
+bag.f = 6
+last = bag.__dict__.popitem()
 bag2 = Bag()
 for k, v in {"x": 1, "y": "z"}.items():
     setattr(bag2, k, v)
@@ -285,11 +287,14 @@ nums = [3, 1, 2, 1]
 cp = nums.copy()
 cp.sort()
 nums.sort(key=lambda v: -v)
+left = {"p": 1, "q": 2, "r": 3}
+popped = left.popitem()
 VALUES.extend([
-    str([sorted(view.items()), bag.a, hasattr(bag, "b"), bag.e, view is bag.__dict__, len(bag.__dict__),
+    str([sorted(view.items()), last, hasattr(bag, "f"), bag.a, hasattr(bag, "b"), bag.e, view is bag.__dict__, len(bag.__dict__),
          sorted(bag2.__dict__), "kind" in bag.__dict__, bag.kind, Bag.kind, bag2.kind, list(Bag(q=1).__dict__)]),
     str([nums, cp, [3, 1, 2, 1].index(1), [3, 1, 2, 1].index(1, 2), [3, 1, 2].index(2, -2), [1, 1, 2].count(1),
-         (1, 2, 1).count(1), ("a", "b").index("b"), [[1], [2]].index([2]), [1, 2, 1].index(1, -1, 3)]),
+         (1, 2, 1).count(1), ("a", "b").index("b"), [[1], [2]].index([2]), [1, 2, 1].index(1, -1, 3),
+         "a.b.c".rindex("."), "a.b".index("."), popped, left]),
 ])
 # nn.Module's parameters and buffers in PyTorch's order: each module's own
 # first, then its children's; tied ones once
