@@ -197,6 +197,8 @@ static void mp__emit(Interp *I, MpWalk *w, const char *prefix, const char *name,
  * each module's _parameters / _buffers in registration order) */
 static void mp__walk(Interp *I, MpWalk *w, Obj *mod, const char *prefix, int depth)
 {
+    if (depth > 32)
+        w->why = "modules nested more than 32 deep";
     if (depth > 32 || mp__seen(w->seen_mods, mod))
         return;
     obj_push(I, w->seen_mods, mod);
@@ -389,8 +391,8 @@ Obj *modelpy_getattr(Interp *I, Obj *o, const char *name, int32_t node)
     if (o->kind == O_INST && streq(name, "__dict__")) {
         if (o->cls && !obj_is_script_module(o))
             return mp__dict_view(I, o);
-        return mp__refuse(I, node, RULE_TNG202, interp_printf(I, "the __dict__ of %s (an nn.Module's keeps its "
-                          "parameters, buffers and submodules elsewhere) is not among what tngc evaluates",
+        return mp__refuse(I, node, RULE_TNG202, interp_printf(I, "the __dict__ of %s (an nn.Module keeps its "
+                          "parameters, buffers and submodules out of it) is not among what tngc evaluates",
                           o->cls ? o->cls->name : o->s ? o->s : "a library object"));
     }
     if (o->kind == O_CLASS && streq(name, "apply") && mp__is_autograd_fn(o->cls) && !obj_class_attr(o->cls, "apply"))

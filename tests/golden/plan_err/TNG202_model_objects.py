@@ -4,7 +4,9 @@
 # raises: tngc compiles one process); a method of a class rebound after
 # its body; the __dict__ of an nn.Module (PyTorch keeps its parameters and
 # submodules elsewhere); list.index of an item the list does not hold
-# (ValueError); a torch.autograd.Function without a forward staticmethod.
+# (ValueError); a torch.autograd.Function without a forward staticmethod;
+# the parameters of a torch.nn module whose registration order tngc does
+# not know.
 import torch
 import torch.nn as nn
 import torch.distributed as dist
@@ -23,6 +25,7 @@ class Model(nn.Module):
     def __init__(self):
         super().__init__()
         self.proj = nn.Linear(8, 8)
+        self.attn = nn.MultiheadAttention(8, 2)
 
     def helper(self, x):
         return x
@@ -40,6 +43,7 @@ class Model2(Model):
         n = len(self.__dict__)  # expect: TNG202
         k = ["a", "b"].index("c")  # expect: TNG205
         y = Scale.apply(x)  # expect: TNG202
+        p = next(self.attn.parameters())  # expect: TNG202
         return self.proj(x) * world_size  # expect: TNG205
 
 
