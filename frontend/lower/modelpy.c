@@ -80,6 +80,8 @@ void modelpy_dict_sync(Interp *I, Obj *d)
 Obj *modelpy_call(Interp *I, const char *name, CallArgs *a)
 {
     static const char pre[] = "torch.distributed.";
+    if (streq(name, "vars") && a->npos == 1 && !a->nkw && !a->has_star)   /* vars(obj): obj.__dict__ */
+        return interp_getattr(I, a->pos[0], "__dict__", a->node);
     /* tngc makes a tensor without a dtype float32 (PyTorch's default);
      * another default would change them all, which tngc does not model */
     if (streq(name, "torch.get_default_dtype") && !a->npos && !a->nkw) {

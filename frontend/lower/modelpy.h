@@ -13,7 +13,7 @@
 #include "builtins.h"
 
 /* The library function name(args) when it is one of modelpy's
- * (torch.distributed.is_initialized, is_available, get_world_size,
+ * (vars, torch.distributed.is_initialized, is_available, get_world_size,
  * get_rank ...); NULL otherwise. */
 Obj *modelpy_call(Interp *I, const char *name, CallArgs *a);
 /* self.m(args) when modelpy evaluates it: list/tuple index, count, copy,

@@ -291,7 +291,7 @@ left = {"p": 1, "q": 2, "r": 3}
 popped = left.popitem()
 VALUES.extend([
     str([sorted(view.items()), last, hasattr(bag, "f"), bag.a, hasattr(bag, "b"), bag.e, view is bag.__dict__, len(bag.__dict__),
-         sorted(bag2.__dict__), "kind" in bag.__dict__, bag.kind, Bag.kind, bag2.kind, list(Bag(q=1).__dict__)]),
+         sorted(bag2.__dict__), vars(bag2) is bag2.__dict__, vars(bag2)["y"], "kind" in bag.__dict__, bag.kind, Bag.kind, bag2.kind, list(Bag(q=1).__dict__)]),
     str([nums, cp, [3, 1, 2, 1].index(1), [3, 1, 2, 1].index(1, 2), [3, 1, 2].index(2, -2), [1, 1, 2].count(1),
          (1, 2, 1).count(1), ("a", "b").index("b"), [[1], [2]].index([2]), [1, 2, 1].index(1, -1, 3),
          "a.b.c".rindex("."), "a.b".index("."), popped, left]),
