@@ -1503,7 +1503,7 @@ int builtins_is_name(const char *name)
     /* builtins the evaluator and the entry points handle themselves */
     static const char *const others[] = {
         "super", "set", "map", "object", "Exception", "ValueError", "RuntimeError",
-        "NotImplementedError", "staticmethod", "classmethod", "property", "math"};
+        "NotImplementedError", "staticmethod", "classmethod", "property", "math", "vars"};
     for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
         if (!strchr(builtins[i].name, '.') && strcmp(name, builtins[i].name) == 0)
             return 1;

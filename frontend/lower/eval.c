@@ -31,6 +31,7 @@
 #include "imports.h"
 #include "libcall.h"
 #include "loop.h"
+#include "modelpy.h"
 #include "pyformat.h"
 
 #include <stdio.h>
@@ -569,6 +570,8 @@ static Obj *namedtuple_fields(Interp *I, const InterpClass *cls)
 static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
 {
     Obj *r;
+    if ((r = modelpy_getattr(I, o, name, node)))   /* inst.__dict__, Fn.apply */
+        return r;
     if (name[0] == '_' && name[1] == '_') {   /* obj.__class__, cls.__name__, fn.__name__ */
         if (strcmp(name, "__class__") == 0 && o->kind == O_INST && o->cls && o->cls->node) {
             r = obj_new(I, O_CLASS);
@@ -726,6 +729,8 @@ static Obj *getattr_obj(Interp *I, Obj *o, const char *name, int32_t node)
 /* obj.name = val on an instance, a config, a compiled model. */
 static void setattr_obj(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
 {
+    if (modelpy_setattr(I, o, name, val, node))   /* Cls.name = val, an autograd ctx's */
+        return;
     if (o->kind == O_INST) {
         Obj *old = obj_getattr(o, name);
         if (I->tracing && old && old->kind == O_TENSOR && old->t->g != I->g && val->kind == O_TENSOR) {
@@ -1236,6 +1241,7 @@ static int assign_target_node(Interp *I, Frame *f, int32_t target, Obj *val)
         Obj *o = eval(I, f, ast_field(I->ast, target, F_value));
         Obj *key = eval_index(I, f, target);
         pyops_store_subscript(I, o, key, val, target);
+        modelpy_dict_sync(I, o);
         return 0;
     }
     case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple:
@@ -1366,6 +1372,7 @@ static void exec_del(Interp *I, Frame *f, int32_t t)
         } else if (o->kind == O_LIST || o->kind == O_DICT) {
             obj_forget(I, o, key, t, "the index of 'del'");
         }
+        modelpy_dict_sync(I, o);
         return;
     }
     default:

@@ -9,6 +9,7 @@
 #include "builtins.h"
 #include "entry.h"
 #include "imports.h"
+#include "modelpy.h"
 
 #include <string.h>
 
@@ -66,6 +67,8 @@ Obj *libcall_function(Interp *I, Obj *callee, CallArgs *a)
         return r;
     size_t ndiag = I->sf->diags.n;
     int checked;
+    if ((r = modelpy_call(I, callee->s, a)))   /* torch.distributed in one process */
+        return libcall_result(I, ndiag, r, callee->s, NULL, a);
     r = builtins_call(I, callee->s, a, &checked);
     if (!r)
         r = torchlib_call(I, callee->s, NULL, a);
@@ -92,12 +95,14 @@ Obj *libcall_method(Interp *I, Obj *callee, CallArgs *a)
             interp_need(I, self, a->node, "the object whose method is called here");
         return obj_is_reported(self) ? obj_unknown_reported(I) : obj_unknown(I, NULL);
     }
-    if (self->kind == O_LIST || self->kind == O_DICT || self->kind == O_SET)
+    r = modelpy_method(I, callee->s, self, a);   /* list.index, Module.parameters ... */
+    if (!r && (self->kind == O_LIST || self->kind == O_DICT || self->kind == O_SET))
         r = builtins_container_method(I, callee->s, self, a);
-    else if (self->kind == O_STR)
+    else if (!r && self->kind == O_STR)
         r = builtins_str_method(I, callee->s, self, a);
-    else if (self->kind == O_INST)
+    else if (!r && self->kind == O_INST)
         r = torchlib_module_method(I, callee->s, self, a);
+    modelpy_dict_sync(I, self);   /* inst.__dict__.update(d) */
     if (!r && self->kind == O_TENSOR)
         self = interp_trace_in(I, self, a->node);
     if (!r && (self->kind == O_TENSOR || self->kind == O_INST)) {

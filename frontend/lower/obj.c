@@ -251,6 +251,8 @@ void obj_attrs_set(Interp *I, AttrList *l, const char *name, Obj *val)
 {
     val = obj_stored(I, val);
     interp_work(I, l->n);
+    if (l->view && l->view->kind == O_DICT)
+        obj_dict_set(I, l->view, obj_str(I, name), val);
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->names[i], name) == 0) {
             l->vals[i] = val;

@@ -105,6 +105,8 @@ typedef struct AttrList {
     const char **names;
     Obj **vals;
     size_t n, cap;
+    Obj *view;             /* an instance's __dict__ once read (modelpy.c): a dict
+                            * obj_attrs_set keeps equal to the attributes */
 } AttrList;
 
 struct Obj {

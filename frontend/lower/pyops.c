@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE   /* memmem */
 #include "pyops.h"
+#include "dimgears.h"
 
 #include <math.h>
 #include <string.h>
@@ -265,8 +266,9 @@ Obj *pyops_compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
     if (strcmp(op, "==") == 0 || strcmp(op, "!=") == 0) {
         int e = obj_eq(I, l, r);
         if (e < 0) {
-            if (l->kind == O_DIM || r->kind == O_DIM)
-                return interp_break(I, node, RULE_TNG204, "comparison on a dynamic dimension");
+            int res;
+            if (l->kind == O_DIM || r->kind == O_DIM)   /* decided when every gear agrees */
+                return dimgears_compare(I, op, l, r, node, &res) ? obj_bool(I, res) : obj_unknown_reported(I);
             return obj_unknown(I, NULL);
         }
         return obj_bool(I, op[0] == '=' ? e : !e);
@@ -279,8 +281,10 @@ Obj *pyops_compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
     } else if (l->kind == O_DIM || r->kind == O_DIM) {
         int64_t x, y;
         DimId da = obj_as_dim(I, l), db = obj_as_dim(I, r);
-        if (da < 0 || db < 0 || !graph_dim_const_value(I->g, da, &x) || !graph_dim_const_value(I->g, db, &y))
-            return interp_break(I, node, RULE_TNG204, "comparison on a dynamic dimension");
+        if (da < 0 || db < 0 || !graph_dim_const_value(I->g, da, &x) || !graph_dim_const_value(I->g, db, &y)) {
+            int res;   /* decided when every gear agrees */
+            return dimgears_compare(I, op, l, r, node, &res) ? obj_bool(I, res) : obj_unknown_reported(I);
+        }
         a = (double)x, b = (double)y;
     } else if (l->kind == O_STR && r->kind == O_STR) {
         a = strcmp(l->s, r->s), b = 0;

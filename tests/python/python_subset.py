@@ -260,6 +260,66 @@ VALUES.extend([
          {"h": 2} == {"w": 2}, {"h": 2} != {"h": 2}, {} == {}, {"h": {"i": [1]}} == {"h": {"i": [1]}},
          {1: "x"} == {1.0: "x"}, {"h": 2} == {"h": 2, "w": 3}]),
 ])
+# an instance's __dict__ is its namespace: writes either way are seen by
+# the other, a dict held across attribute writes included
+class Bag:
+    kind = "bag"
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+bag = Bag(a=1, b=2)
+view = bag.__dict__
+bag.c = 3
+view["a"] = 10
+view.setdefault("d", 4)
+del view["b"]
+bag.e = view.pop("d") + 1
+bag.f = 6
+last = bag.__dict__.popitem()
+bag2 = Bag()
+for k, v in {"x": 1, "y": "z"}.items():
+    setattr(bag2, k, v)
+Bag.kind = "sack"
+bag2.kind = "own"
+nums = [3, 1, 2, 1]
+cp = nums.copy()
+cp.sort()
+nums.sort(key=lambda v: -v)
+left = {"p": 1, "q": 2, "r": 3}
+popped = left.popitem()
+VALUES.extend([
+    str([sorted(view.items()), last, hasattr(bag, "f"), bag.a, hasattr(bag, "b"), bag.e, view is bag.__dict__, len(bag.__dict__),
+         sorted(bag2.__dict__), vars(bag2) is bag2.__dict__, vars(bag2)["y"], "kind" in bag.__dict__, bag.kind, Bag.kind, bag2.kind, list(Bag(q=1).__dict__)]),
+    str([nums, cp, [3, 1, 2, 1].index(1), [3, 1, 2, 1].index(1, 2), [3, 1, 2].index(2, -2), [1, 1, 2].count(1),
+         (1, 2, 1).count(1), ("a", "b").index("b"), [[1], [2]].index([2]), [1, 2, 1].index(1, -1, 3),
+         "a.b.c".rindex("."), "a.b".index("."), popped, left]),
+])
+# nn.Module's parameters and buffers in PyTorch's order: each module's own
+# first, then its children's; tied ones once
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Linear(2, 3), nn.LayerNorm(3)])
+        self.scale = nn.Parameter(torch.ones(3))
+        self.seq = nn.Sequential(nn.Linear(3, 3, bias=False), nn.ReLU())
+        self.plist = nn.ParameterList([nn.Parameter(torch.ones(1)), nn.Parameter(torch.ones(2))])
+        self.register_buffer("buf", torch.zeros(2))
+        self.emb = nn.Embedding(3, 3)
+        self.emb.weight = self.seq[0].weight
+        self.again = self.blocks[1]
+
+
+net = Net()
+VALUES.extend([
+    str([[n for n, _ in net.named_parameters()], [tuple(p.shape) for p in net.parameters()],
+         [n for n, _ in net.named_buffers()], len(list(net.parameters(recurse=False))),
+         [n for n, _ in net.seq.named_parameters(prefix="m")], str(next(net.parameters()).dtype),
+         sum(p.numel() for p in net.parameters())]),
+])
 # --- python: end
 
 
