@@ -152,5 +152,15 @@ Obj *lo_finfo(Interp *I, Call *c);
 Obj *tl_module_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *tl_module_construct(Interp *I, const char *name, CallArgs *a);
 size_t tl_module_parse_sigs(StrBuf *why);
+int tl_module_class_known(const char *cls);
+
+/* torchlib.c */
+int tl_lib_has(const char *path);
+
+/* torchlib_hstack.c */
+Obj *lo_hstack(Interp *I, Call *c);
+
+/* torchlib_rmsnorm.c */
+Obj *lo_rms_norm_f(Interp *I, Call *c);
 
 #endif
