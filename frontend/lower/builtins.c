@@ -792,15 +792,31 @@ static Obj *bi_unknown(Interp *I, const char *name, CallArgs *a)
     return obj_unknown(I, NULL);
 }
 
+/* 1 when every instance of a Python class has the attribute name
+ * (object's and a class's own dunders). */
+static int bi__object_dunder(const char *name)
+{
+    static const char *const dunders[] = {
+        "__class__", "__delattr__", "__dir__", "__doc__", "__eq__", "__format__", "__ge__", "__getattribute__",
+        "__getstate__", "__gt__", "__hash__", "__init__", "__init_subclass__", "__le__", "__lt__", "__ne__",
+        "__new__", "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__",
+        "__subclasshook__", "__dict__", "__module__", "__weakref__"};
+    for (size_t i = 0; i < NELEM(dunders); i++)
+        if (streq(name, dunders[i]))
+            return 1;
+    return 0;
+}
+
 /* True when o provably has no attribute name: an instance of a script
  * class without such an instance attribute, method or class attribute,
- * and not a name nn.Module gives its subclasses. For anything else (an
- * unknown object, a library object) tngc cannot tell. */
+ * and not a public name nn.Module gives its subclasses nor a dunder every
+ * object has. For anything else (an unknown object, a library object)
+ * tngc cannot tell. */
 static int bi__lacks_attr(Obj *o, const char *name)
 {
     return o->kind == O_INST && o->cls && !obj_getattr(o, name) && !obj_class_method(o->cls, name, NULL) &&
            !obj_class_attr(o->cls, name) && !torchlib_module_has_method(name) &&
-           torchlib_nn_module_has(name) == 0 && strncmp(name, "__", 2) != 0;
+           (name[0] == '_' || torchlib_nn_module_has(name) == 0) && !bi__object_dunder(name);
 }
 
 /* getattr(object, name[, default]): the default only where the attribute

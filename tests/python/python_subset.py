@@ -5,6 +5,7 @@ import torchair
 
 # --- python: begin
 import math
+import numpy as np
 import torch
 import torch.nn as nn
 
@@ -259,6 +260,15 @@ VALUES.extend([
     str([{"h": 2} == {"h": 2}, {"a": 1, "b": (2, 3)} == {"b": (2, 3), "a": 1}, {"h": 2} == {"h": 3},
          {"h": 2} == {"w": 2}, {"h": 2} != {"h": 2}, {} == {}, {"h": {"i": [1]}} == {"h": {"i": [1]}},
          {1: "x"} == {1.0: "x"}, {"h": 2} == {"h": 2, "w": 3}]),
+])
+# numpy at build time: constants, numpy.float64 scalars and Python's
+# operators on them; hasattr on torch.nn modules
+VALUES.extend([
+    str([np.pi, np.e, -np.inf, np.newaxis, np.log(1 / 0.07), np.exp(1), np.sqrt(2), -np.sqrt(3) * 2,
+         abs(-np.exp(0.5)), np.float64(3) // 2, 2 ** np.sqrt(2), type(np.log(2)).__name__, round(np.log(3)),
+         isinstance(np.exp(1), float), f"{np.log(2.0):.3f}", float(np.sqrt(2)) * 2]),
+    str([hasattr(nn.Linear(2, 2), "scales"), hasattr(nn.Linear(2, 2), "in_features"), hasattr(nn.LayerNorm(2), "eps"),
+         hasattr(nn.Linear(2, 2), "extra_repr"), hasattr(nn.GELU(), "approximate"), hasattr(nn.ReLU(), "p")]),
 ])
 # --- python: end
 
