@@ -16,6 +16,7 @@
  * The methods of str, list, dict and set are in builtins_methods.c.
  */
 #include "builtins.h"
+#include "numpylib.h"
 #include "pyformat.h"
 #include "pyops.h"
 
@@ -256,7 +257,7 @@ static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
         return obj_float(I, v);
     if (streq(f, "abs"))
         return isint ? obj_int_checked(I, iv == INT64_MIN, iv < 0 && iv != INT64_MIN ? -iv : iv, a->node)
-                     : obj_float(I, fabs(v));
+                     : numpy_result(obj_float(I, fabs(v)), x, NULL);
     /* round: half to even, as Python */
     Obj *nd = args_get(a, 1, "ndigits");
     if (is_none(nd)) {
@@ -270,6 +271,8 @@ static Obj *bi_number(Interp *I, const char *f, CallArgs *a)
     int64_t k;
     if (!obj_int_value(nd, &k) || k > 300 || k < -300)
         return unk(I);
+    if (numpy_is_f64(x))   /* numpy rounds x * 10**k, not the exact decimal value */
+        return interp_break(I, a->node, RULE_TNG205, "round() of a numpy.float64 with ndigits");
     if (isint && k >= 0)
         return obj_int(I, iv);
     if (k >= 0 && isfinite(v)) {   /* the exact value rounded half-even, as Python's round */
@@ -801,16 +804,32 @@ static Obj *bi_unknown(Interp *I, const char *name, CallArgs *a)
     return obj_unknown(I, NULL);
 }
 
+/* 1 when every instance of a Python class has the attribute name
+ * (object's and a class's own dunders). */
+static int bi__object_dunder(const char *name)
+{
+    static const char *const dunders[] = {
+        "__class__", "__delattr__", "__dir__", "__doc__", "__eq__", "__format__", "__ge__", "__getattribute__",
+        "__getstate__", "__gt__", "__hash__", "__init__", "__init_subclass__", "__le__", "__lt__", "__ne__",
+        "__new__", "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__",
+        "__subclasshook__", "__dict__", "__module__", "__weakref__"};
+    for (size_t i = 0; i < NELEM(dunders); i++)
+        if (streq(name, dunders[i]))
+            return 1;
+    return 0;
+}
+
 /* True when o provably has no attribute name: an instance of a script
  * class without such an instance attribute, method or class attribute,
- * not a name nn.Module gives its subclasses, and not derived from a
- * torch.nn class other than nn.Module (whose attributes tngc does not
- * list). For anything else (an unknown object, a library object) tngc
- * cannot tell. */
+ * not a public name nn.Module gives its subclasses nor a dunder every
+ * object has, and not derived from a torch.nn class other than nn.Module
+ * (whose attributes tngc does not list). For anything else (an unknown
+ * object, a library object) tngc cannot tell. */
 static int bi__lacks_attr(Obj *o, const char *name)
 {
     return o->kind == O_INST && o->cls && !obj_getattr(o, name) && !obj_class_method(o->cls, name, NULL) &&
-           !obj_class_attr(o->cls, name) && !torchlib_module_has_method(name) && !torchlib_nn_base(o->cls);
+           !obj_class_attr(o->cls, name) && !torchlib_module_has_method(name) && !torchlib_nn_base(o->cls) &&
+           (name[0] == '_' || torchlib_nn_module_has(name) == 0) && !bi__object_dunder(name);
 }
 
 /* getattr(object, name[, default]): the default only where the attribute
@@ -838,17 +857,46 @@ static Obj *bi_setattr(Interp *I, const char *name, CallArgs *a)
     return obj_none(I);
 }
 
+/* hasattr(library object, name) that tngc cannot answer: TNG205 naming
+ * both while tracing, else an unknown whose use reports them. */
+static Obj *bi__hasattr_unknown(Interp *I, CallArgs *a, const char *what, const char *name, int inst)
+{
+    const char *why = inst ? interp_printf(I, "hasattr(a %s, '%s'): tngc cannot tell whether every PyTorch 2.x "
+                                           "release gives a %s this attribute", what, name, what)
+                           : interp_printf(I, "hasattr(%s, '%s'): tngc knows the PyTorch 2.x names it compiles, "
+                                           "not this one", what, name);
+    if (interp_tracing(I))
+        return interp_break(I, a->node, RULE_TNG205, "%s", why);
+    return obj_unknown(I, why);
+}
+
 /* hasattr(object, name): an instance of a script class (its attributes,
- * methods, class attributes), a module's attribute set on it; unknown where
- * tngc cannot tell (library objects, names nn.Module gives its subclasses) */
+ * methods, class attributes), a module's attribute set on it; a torch
+ * library object or torch.nn module instance as PyTorch 2.1 and later
+ * answer (torchlib_has_name, torchlib_module_hasattr); unknown where tngc
+ * cannot tell (names nn.Module gives its subclasses) */
 static Obj *bi_hasattr(Interp *I, const char *name, CallArgs *a)
 {
     (void)name;
     Obj *o = args_get(a, 0, NULL), *n = args_get(a, 1, NULL);
+    if (o && n && n->kind == O_STR && o->kind == O_BUILTIN && o->s &&
+        (strncmp(o->s, "torch", 5) == 0 && (o->s[5] == 0 || o->s[5] == '.' || strncmp(o->s + 5, "_npu", 4) == 0))) {
+        if (torchlib_has_name(interp_printf(I, "%s.%s", o->s, n->s)) == 1)
+            return obj_bool(I, 1);
+        return bi__hasattr_unknown(I, a, o->s, n->s, 0);
+    }
+    if (o && n && n->kind == O_STR && o->kind == O_INST && !o->cls && o->s && strncmp(o->s, "torch.nn.", 9) == 0) {
+        int k = torchlib_module_hasattr(o, n->s);
+        if (k >= 0)
+            return obj_bool(I, k);
+        return bi__hasattr_unknown(I, a, o->s, n->s, 1);
+    }
     if (!o || !n || n->kind != O_STR || o->kind != O_INST)
         return unk(I);
     if (obj_getattr(o, n->s) || (o->cls && (obj_class_method(o->cls, n->s, NULL) || obj_class_attr(o->cls, n->s))))
         return obj_bool(I, 1);
+    if (obj_is_script_module(o) && torchlib_nn_module_has(n->s) == 1)
+        return obj_bool(I, 1);   /* nn.Module's own */
     return bi__lacks_attr(o, n->s) ? obj_bool(I, 0) : unk(I);
 }
 
@@ -1223,7 +1271,7 @@ static Obj *bi_type(Interp *I, const char *name, CallArgs *a)
     case O_NONE: t = "NoneType"; break;
     case O_BOOL: t = "bool"; break;
     case O_INT: case O_DIM: t = "int"; break;
-    case O_FLOAT: t = "float"; break;
+    case O_FLOAT: t = numpy_is_f64(x) ? "numpy.float64" : "float"; break;
     case O_STR: t = "str"; break;
     case O_TUPLE:
         if (x->cls && x->cls->namedtuple) {   /* a named tuple: its class */
@@ -1445,6 +1493,7 @@ static const struct Builtin {
     {"any", bi_any_all, 0},
     {"all", bi_any_all, 0},
     {"math.", bi_math, 0},
+    {"numpy.", numpy_call, 0},
     {"str", bi_str, 0},
     {"repr", bi_str, 0},
     {"format", bi_str, 0},

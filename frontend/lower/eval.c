@@ -32,6 +32,7 @@
 #include "libcall.h"
 #include "loop.h"
 #include "modelpy.h"
+#include "numpylib.h"
 #include "pyformat.h"
 
 #include <stdio.h>
@@ -912,7 +913,7 @@ static Obj *eval_unary(Interp *I, Frame *f, int32_t n)
             return obj_int_checked(I, ovf, r, n);
         }
         if (x->kind == O_BOOL) return obj_int(I, -x->i);
-        if (x->kind == O_FLOAT) return obj_float(I, -x->f);
+        if (x->kind == O_FLOAT) return numpy_result(obj_float(I, -x->f), x, NULL);
         if (x->kind == O_DIM) return obj_dim(I, graph_dim_sub(I->g, graph_dim_const(I->g, 0), x->dim));
     }
     if (strcmp(op, "~") == 0 && (x->kind == O_INT || x->kind == O_BOOL))
@@ -1486,8 +1487,8 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
         else if (c->kind == O_TENSOR || c->kind == O_DIM)
             interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
         else if (I->tracing && c->kind == O_UNKNOWN && !obj_is_reported(c)) {
-            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time%s",
-                         interp_unknown_origin(I, c, cond));
+            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time%s%s%s",
+                         c->s ? ": " : "", c->s ? c->s : "", interp_unknown_origin(I, c, cond));
             obj_mark_reported(I, c);
         }
         FOR_CHILDREN(I, n, c2)

@@ -1070,11 +1070,16 @@ Obj *obj_builtin(Interp *I, const char *path)
     path = interp_strndup(I, path, strlen(path));   /* it may be on the caller's stack */
     static const struct { const char *name; double v; } consts[] = {
         {"math.pi", 3.141592653589793}, {"math.e", 2.718281828459045}, {"math.tau", 6.283185307179586},
-        {"math.inf", HUGE_VAL}, {"math.nan", NAN}};
+        {"math.inf", HUGE_VAL}, {"math.nan", NAN},
+        /* numpy's constants are Python floats too */
+        {"numpy.pi", 3.141592653589793}, {"numpy.e", 2.718281828459045}, {"numpy.inf", HUGE_VAL},
+        {"numpy.nan", NAN}};
     o = NULL;
     for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
         if (strcmp(path, consts[i].name) == 0)   /* math's constants are floats */
             o = obj_float(I, consts[i].v);
+    if (!o && strcmp(path, "numpy.newaxis") == 0)
+        o = obj_none(I);   /* numpy.newaxis is None */
     if (!o) {
         o = obj_new(I, O_BUILTIN);
         o->s = obj__canon(I, path);

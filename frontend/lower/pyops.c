@@ -9,6 +9,7 @@
 #define _GNU_SOURCE   /* memmem */
 #include "pyops.h"
 #include "dimgears.h"
+#include "numpylib.h"
 
 #include <math.h>
 #include <string.h>
@@ -174,7 +175,7 @@ Obj *pyops_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
     }
     Obj *x = pyops__num_binop(I, op, l, r, node);
     if (x)
-        return x;
+        return numpy_result(x, l, r);
     if (strcmp(op, "+") == 0 && l->kind == r->kind && (l->kind == O_TUPLE || l->kind == O_LIST)) {
         if (l->n + r->n > INTERP_MAX_ITEMS) {
             interp_limit(I, node, "a container of more than 100,000 items");

@@ -202,6 +202,8 @@ static const struct LibEntry {
     {"concatenate", NS_TORCH, lo_cat, OP_CAT,
      "concatenate(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor | concatenate(Tensor[] tensors, *, "
      "int axis, Tensor? out=None) -> Tensor"},
+    {"hstack", NS_TORCH, lo_hstack, 0,
+     "hstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor"},
     {"stack", NS_TORCH, lo_cat, OP_STACK,
      "stack(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor | stack(Tensor[] tensors, *, int axis, "
      "Tensor? out=None) -> Tensor"},
@@ -235,6 +237,8 @@ static const struct LibEntry {
     {"layer_norm", NS_TORCH | NS_F, lo_layer_norm, 0,
      "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
      "bool cudnn_enable=True) -> Tensor"},
+    {"rms_norm", NS_TORCH | NS_F, lo_rms_norm_f, 0,
+     "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor"},
     {"embedding", NS_F, lo_embedding, 0,
      "embedding(Tensor input, Tensor weight, int? padding_idx=None, float? max_norm=None, float norm_type=2.0, "
      "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"},
@@ -855,6 +859,20 @@ static Obj *make_parameter(Interp *I, CallArgs *a)
     t->t->is_param = 1;
     t->t->requires_grad = obj_flag(args_get(a, 1, "requires_grad"), 1);
     return t;
+}
+
+/* 1 when path names a lib[] row the way torchlib_call finds it:
+ * torch.nn.functional.X, torch_npu.X, torch.Tensor.X, torch.X. */
+int tl_lib_has(const char *path)
+{
+    static const struct { const char *prefix; unsigned ns; } spaces[] = {
+        {"torch.nn.functional.", NS_F}, {"torch_npu.", NS_NPU}, {"torch.Tensor.", NS_METH}, {"torch.", NS_TORCH}};
+    for (size_t i = 0; i < NELEM(spaces); i++) {
+        size_t n = strlen(spaces[i].prefix);
+        if (strncmp(path, spaces[i].prefix, n) == 0)
+            return lib_find(path + n, spaces[i].ns) != NULL;
+    }
+    return 0;
 }
 
 Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)

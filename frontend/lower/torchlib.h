@@ -55,6 +55,16 @@ Obj *torchlib_subclass_call(Interp *I, Obj *self, const char *base, CallArgs *a)
  * __init__ and nn.Module's methods) bound to self; NULL for other names
  * of self (and, through super(), refused while tracing). */
 Obj *torchlib_subclass_attr(Interp *I, Obj *self, const char *base, const char *name, int super, int32_t node);
+/* hasattr() of library objects as PyTorch 2.1 and later answer it
+ * (torchlib_hasattr.c): 1 has it, 0 has it not, -1 when tngc cannot tell
+ * (a name it does not know, or one whose answer differs between 2.x
+ * releases). torchlib_has_name: the library name path (torch.X,
+ * torch.nn.functional.X, torch.nn.X, torch.Tensor.X, torch_npu.X; never
+ * 0); torchlib_nn_module_has: a public name of nn.Module;
+ * torchlib_module_hasattr: an attribute of a torch.nn module instance. */
+int torchlib_has_name(const char *path);
+int torchlib_nn_module_has(const char *name);
+int torchlib_module_hasattr(const Obj *inst, const char *name);
 /* Applies a binary operator (+ - * / // % ** @ and comparisons) when an
  * operand is a tensor; NULL when neither is. op is the operator's text. */
 Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node);

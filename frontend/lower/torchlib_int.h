@@ -161,5 +161,15 @@ Obj *tl_module_base_method(Interp *I, const char *full, const char *name, Obj *i
 /* torchlib_subclass.c */
 Obj *tl_subclass_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *tl_subclass_explicit(Interp *I, const char *name, CallArgs *a);
+int tl_module_class_known(const char *cls);
+
+/* torchlib.c */
+int tl_lib_has(const char *path);
+
+/* torchlib_hstack.c */
+Obj *lo_hstack(Interp *I, Call *c);
+
+/* torchlib_rmsnorm.c */
+Obj *lo_rms_norm_f(Interp *I, Call *c);
 
 #endif

@@ -1463,6 +1463,12 @@ static const NnModule *nn_find(const char *cls)
     return NULL;
 }
 
+/* 1 when torch.nn.<cls> is a class of nn_modules[]. */
+int tl_module_class_known(const char *cls)
+{
+    return nn_find(cls) != NULL;
+}
+
 /* 1 when torch.nn.<cls> names an nn module class tngc does not lower (an
  * upper-case name, no dots, not one of the containers and bases the
  * interpreter handles itself): constructing it gives a module that is

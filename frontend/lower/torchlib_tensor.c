@@ -6,6 +6,7 @@
  */
 #include "torchlib.h"
 #include "torchlib_int.h"
+#include "numpylib.h"
 
 /* ---- lowerings: casts, identities, queries, in-place copy ---- */
 
@@ -287,6 +288,9 @@ Obj *lo_tensor(Interp *I, Call *c)
     DType dt;
     if (!tl_dtype_arg(I, P(c, "dtype"), c->node, &dt))
         return unk(I);
+    if (dt == DT_UNKNOWN && numpy_holds_f64(data))
+        return interp_break(I, c->node, RULE_TNG203, "torch.tensor of a numpy.float64 without dtype= (PyTorch "
+                            "makes a float64 tensor, which tngc does not compile)");
     if (dt == DT_UNKNOWN)
         dt = td.any_float ? DT_F32 : td.all_bool && td.count ? DT_BOOL : DT_I64;
     int64_t d[GRAPH_MAX_DIMS];

@@ -5,6 +5,7 @@ import torchair
 
 # --- python: begin
 import math
+import numpy as np
 import torch
 import torch.nn as nn
 
@@ -319,6 +320,15 @@ VALUES.extend([
          [n for n, _ in net.named_buffers()], len(list(net.parameters(recurse=False))),
          [n for n, _ in net.seq.named_parameters(prefix="m")], str(next(net.parameters()).dtype),
          sum(p.numel() for p in net.parameters())]),
+])
+# numpy at build time: constants, numpy.float64 scalars and Python's
+# operators on them; hasattr on torch.nn modules
+VALUES.extend([
+    str([np.pi, np.e, -np.inf, np.newaxis, np.log(1 / 0.07), np.exp(1), np.sqrt(2), -np.sqrt(3) * 2,
+         abs(-np.exp(0.5)), np.float64(3) // 2, 2 ** np.sqrt(2), type(np.log(2)).__name__, round(np.log(3)),
+         isinstance(np.exp(1), float), f"{np.log(2.0):.3f}", float(np.sqrt(2)) * 2]),
+    str([hasattr(nn.Linear(2, 2), "scales"), hasattr(nn.Linear(2, 2), "in_features"), hasattr(nn.LayerNorm(2), "eps"),
+         hasattr(nn.Linear(2, 2), "extra_repr"), hasattr(nn.GELU(), "approximate"), hasattr(nn.ReLU(), "p")]),
 ])
 # --- python: end
 

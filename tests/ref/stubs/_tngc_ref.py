@@ -308,6 +308,21 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
     return torch.matmul(torch.softmax(scores, dim=-1), value)
 
 
+def _rms_norm(input, normalized_shape, weight=None, eps=None):
+    """F.rms_norm for PyTorch before 2.4, as PyTorch's composite computes
+    it for a float32 input: input * rsqrt(mean(input^2 over the normalized
+    dims, keepdim) + eps), then times weight; eps None is float32's machine
+    epsilon."""
+    import torch
+    if input.dtype != torch.float32:
+        raise NotImplementedError("the stand-in rms_norm computes float32 inputs only")
+    dims = tuple(range(-len(normalized_shape), 0))
+    if eps is None:
+        eps = torch.finfo(torch.float32).eps
+    r = input * torch.rsqrt(input.pow(2).mean(dims, keepdim=True) + eps)
+    return r if weight is None else r * weight
+
+
 def _install_half(torch):
     import torch.nn.functional as F
     for ns, names in ((torch, _HALF_TORCH), (F, _HALF_FUNCTIONAL), (torch.Tensor, _HALF_METHODS)):
@@ -345,6 +360,8 @@ def install():
     torch.nn.Module.npu = _npu_module
     if not hasattr(torch.nn.functional, "scaled_dot_product_attention"):
         torch.nn.functional.scaled_dot_product_attention = _sdpa
+    if not hasattr(torch.nn.functional, "rms_norm"):
+        torch.nn.functional.rms_norm = _rms_norm
     _install_baddbmm(torch)
     _install_half(torch)
     if not hasattr(torch, "compile"):
