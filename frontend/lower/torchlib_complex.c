@@ -435,8 +435,10 @@ Obj *tl_cx_getattr(Interp *I, Obj *z, const char *name, int32_t node)
         return unk(I);
     if (streq(name, "itemsize"))
         return obj_int(I, 8);
-    if (!streq(name, "shape") && !streq(name, "ndim") && !streq(name, "real") && !streq(name, "imag"))
+    if (streq(name, "T") || streq(name, "mT") || streq(name, "H") || streq(name, "mH"))
         return cx__refuse(I, node, interp_printf(I, "Tensor.%s", name));
+    if (!streq(name, "shape") && !streq(name, "ndim") && !streq(name, "real") && !streq(name, "imag"))
+        return NULL;   /* a method: tl_cx_call */
     Obj *p = cx__pairs(I, z, node);
     int32_t v = p ? tl_tv(I, p, node) : -1;
     if (v < 0)
