@@ -851,6 +851,11 @@ static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth
         interp_need(I, r, node, "a value the compiled method returns");
         return;
     }
+    if (r->kind == O_TENSOR && r->t->cplx) {
+        interp_diag(I, node, RULE_TNG203, "a complex tensor as a result of the compiled method is not supported "
+                    "(a bundle's outputs are real tensors): return torch.view_as_real of it");
+        return;
+    }
     if (r->kind == O_TENSOR) {
         int32_t v = interp_val(I, r, node);
         if (v >= 0 && interp_stale(I, v, node))
@@ -914,6 +919,11 @@ static void collect_named(Interp *I, Graph *g, const char *what, const char *key
     }
     if (v->kind != O_TENSOR)
         return;
+    if (v->t->cplx) {
+        interp_diag(I, node, RULE_TNG203, "a complex tensor as a result of the compiled method is not supported "
+                    "(a bundle's outputs are real tensors): return torch.view_as_real of it");
+        return;
+    }
     int32_t val = interp_val(I, v, node);
     if (val < 0 || interp_stale(I, val, node))
         return;

@@ -181,7 +181,7 @@ static Obj *cx__arith(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
     }
     if (streq(op, "+") || streq(op, "-")) {
         if (!lc || !rc)
-            return cx__refuse(I, node, interp_printf(I, "operator '%s' of a complex and a real operand", op));
+            return cx__refuse(I, node, interp_printf(I, "operator '%s' with a real operand", op));
         Obj *p = cx__pairs(I, l, node), *q = cx__pairs(I, r, node);
         if (!p || !q)
             return obj_unknown_reported(I);
