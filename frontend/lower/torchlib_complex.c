@@ -242,8 +242,11 @@ int tl_cx_store_subscript(Interp *I, Obj *t, Obj *v, int32_t node)
  * appended: the sizes of the pairs. NULL after a diagnostic. */
 static Obj *cx__sizes2(Interp *I, const CallArgs *a, int32_t node, const char *what)
 {
-    if (a->nkw || a->has_star)
-        return cx__refuse(I, node, interp_printf(I, "%s with keyword or starred arguments", what)), NULL;
+    if (a->has_star)   /* as lib_call reports it */
+        return interp_break(I, node, RULE_TNG205, "the arguments of %s (*args or **kwargs) are not known at "
+                            "compile time", what), NULL;
+    if (a->nkw)
+        return cx__refuse(I, node, interp_printf(I, "%s with keyword arguments", what)), NULL;
     Obj *const *items = a->npos == 1 && is_seq(a->pos[0]) ? a->pos[0]->items : a->pos;
     size_t n = a->npos == 1 && is_seq(a->pos[0]) ? a->pos[0]->n : a->npos;
     Obj *s = obj_seq(I, O_TUPLE);
