@@ -10,7 +10,8 @@
 # cast back with type_as / to(dtype). Also .real and .imag, torch.complex,
 # a complex times a real tensor and a number, complex + and -, unsqueeze
 # and negative dims of a complex tensor, and a polar table built inside
-# forward. Sequence length geared 4 or 8 (every gear checked).
+# forward, and in-place writes through view_as_real and .imag. Sequence
+# length geared 4 or 8 (every gear checked).
 # (tests/conform/run.sh)
 import torch
 import torch.nn as nn
@@ -79,7 +80,11 @@ class MistralStyle(nn.Module):
         scaled = torch.view_as_real(-mixed.transpose(1, 2)).flatten(-2)
         local = rope_table(HD, x.shape[1])
         again = torch.view_as_real(z * local[None, :, None, :]).flatten(-2)
-        return y, re + im, scaled, again
+        # writes through the real views of a complex tensor reach it
+        t = torch.view_as_complex(x[0].clone().view(-1, HEADS, HD // 2, 2))
+        torch.view_as_real(t).mul_(2.0)
+        t.imag.add_(1.0)
+        return y, re + im, scaled, again, torch.view_as_real(t * t)
 
 
 config = torchair.CompilerConfig()
