@@ -877,6 +877,8 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
         }
         return lib_call(I, e, interp_printf(I, "Tensor.%s", name), self_obj, a);
     }
+    if (tl_cx_any(NULL, a))   /* complex operands */
+        return tl_cx_call(I, name, NULL, a);
     unsigned ns;
     const char *fn;
     if (strncmp(name, "torch.nn.functional.", 20) == 0) {
@@ -890,8 +892,6 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
         if (streq(name, "torch.nn.Parameter") || streq(name, "torch.nn.parameter.Parameter"))
             return make_parameter(I, a);
         return tl_module_construct(I, name, a);
-    } else if (tl_cx_any(NULL, a)) {   /* complex operands */
-        return tl_cx_call(I, name, NULL, a);
     } else if (strncmp(name, "torch.", 6) == 0) {
         ns = NS_TORCH, fn = name + 6;
     } else {

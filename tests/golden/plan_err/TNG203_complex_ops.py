@@ -34,6 +34,8 @@ class Model(nn.Module):
         r12 = torch.view_as_complex(x.view(4, 3, 2).half())  # expect: TNG203
         r13 = torch.view_as_complex(x.view(2, 12))  # expect: TNG203
         r14 = x.type_as(z)  # expect: TNG203
+        r15 = torch.nn.functional.silu(z)  # expect: TNG203
+        r16 = torch.where(x[:, :4] > 0, z, w)  # expect: TNG203
         return x
 
 
