@@ -1254,6 +1254,13 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
         for (size_t i = 0; i < a->nkw; i++)
             collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
     }
+    for (size_t i = 0; i < leaves.n; i++)
+        if (leaves.v[i].t->t->cplx) {   /* a bundle's inputs are real tensors */
+            interp_diag(I, a->node, RULE_TNG203, "argument '%s' of the compiled entry is a complex tensor, "
+                        "which is not supported: pass torch.view_as_real of it", leaves.v[i].path);
+            VEC_FREE(leaves);
+            return obj_unknown_reported(I);
+        }
     Obj *result;
     if (!c->traced && (fn || obj_is_torch_module(c->target))) {
         /* an example input tngc could not evaluate would leave the ops that

@@ -399,7 +399,10 @@ Obj *tl_cx_call(Interp *I, const char *name, Obj *self, CallArgs *a)
         return cx__same_args(I, m, p, &rest);
     if (streq(m, "unsqueeze") || streq(m, "squeeze") || streq(m, "transpose") || streq(m, "swapaxes") ||
         streq(m, "swapdims") || streq(m, "flatten") || streq(m, "permute")) {
-        /* dims counted on z's rank, given positionally */
+        /* dims counted on z's rank, given positionally; a 0-d z's pairs
+         * are 1-d, which flatten and the others would treat as z's dim */
+        if (n == 0 && !streq(m, "unsqueeze"))
+            return cx__refuse(I, node, interp_printf(I, "%s of a 0-d tensor", full));
         if (rest.nkw || rest.has_star)
             return cx__refuse(I, node, interp_printf(I, "%s with keyword arguments", full));
         Obj *const *items = rest.pos;

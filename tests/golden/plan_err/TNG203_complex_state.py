@@ -5,7 +5,7 @@ from torch import nn
 
 # A complex tensor is never a weight (a weights file holds real tensors;
 # PyTorch's state_dict has the complex64 buffer), never a compiled entry's
-# result, and a module holding a complex buffer is not re-typed by
+# argument or result, and a module holding a complex buffer is not re-typed by
 # Module.to(dtype), which PyTorch casts to the real dtype (dropping the
 # imaginary parts). half() keeps it (a complex tensor is no floating point
 # one), as PyTorch does.
@@ -34,3 +34,5 @@ config = torchair.CompilerConfig()
 backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model().npu(), backend=backend, dynamic=False, fullgraph=True)
 print(model(torch.randn(8, 2).npu()))  # expect: TNG203
+z = torch.polar(torch.ones(4), torch.arange(4).float())
+print(model(z))  # expect: TNG203
