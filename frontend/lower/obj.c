@@ -1459,8 +1459,8 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node)
          * any other reader would take the float pairs for a real tensor */
         if (I->tracing)
             interp_diag(I, node, RULE_TNG203, "this operation on a complex tensor is not supported (tngc "
-                        "computes complex64 tensors only with view_as_real, .real, .imag, + - *, views and "
-                        "indexing)");
+                        "computes complex64 tensors only with polar, complex, view_as_complex, view_as_real, "
+                        ".real, .imag, + - *, views and indexing)");
         return -1;
     }
     if (t->t->g != I->g) {
