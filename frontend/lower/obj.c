@@ -1408,10 +1408,10 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
     }
     if (t->t->cplx) {
         /* a weights file holds real tensors: PyTorch's state_dict has complex64 */
-        interp_diag(I, node, RULE_TNG203, "a complex tensor %s as a weight (a parameter, a persistent buffer "
-                    "or a tensor of data tngc does not know) is not supported: make it a non-persistent "
-                    "buffer or an attribute computed from constants", name ? name : "made outside the compiled "
-                    "method");
+        interp_diag(I, node, RULE_TNG203, "the complex tensor %s as a weight (a parameter, a persistent "
+                    "buffer or a tensor of data tngc does not know) is not supported: make it a "
+                    "non-persistent buffer or an attribute computed from constants",
+                    name ? interp_printf(I, "'%s'", name) : "made outside the compiled method");
         Shadow sh = {t->t, obj_unknown_reported(I), -1, -1, -1};
         VEC_PUSH(I->shadows, sh);
         return sh.obj;

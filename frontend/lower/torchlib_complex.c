@@ -199,6 +199,8 @@ Obj *tl_cx_unop(Interp *I, const char *op, Obj *z, int32_t node)
 {
     if (streq(op, "+"))
         return z;
+    if (streq(op, "op=") && !interp_tracing(I))   /* z op= w in host code */
+        interp_host_inexact(I, z);
     if (!streq(op, "-"))
         return cx__refuse(I, node, streq(op, "abs")   ? "abs()"
                                    : streq(op, "op=") ? "an augmented assignment (x op= y)"
@@ -234,6 +236,8 @@ Obj *tl_cx_subscript(Interp *I, Obj *z, Obj *index, int32_t node)
 int tl_cx_store_subscript(Interp *I, Obj *t, Obj *v, int32_t node)
 {
     (void)v;
+    if (!interp_tracing(I))
+        interp_host_inexact(I, t);
     cx__refuse(I, node, cx__is(t) ? "assignment into a slice" : "assignment (into a real tensor's slice)");
     return -1;
 }
@@ -297,7 +301,7 @@ static Obj *cx__to(Interp *I, Obj *z, CallArgs *a, const char *full)
     return z;
 }
 
-Obj *tl_cx_call(Interp *I, const char *name, Obj *self, CallArgs *a)
+static Obj *cx__call_of(Interp *I, const char *name, Obj *self, CallArgs *a)
 {
     int32_t node = a->node;
     const char *m = name;
@@ -427,6 +431,24 @@ Obj *tl_cx_call(Interp *I, const char *name, Obj *self, CallArgs *a)
         return cx__wrap(cx__call(I, m, p, dims, k, node));
     }
     return cx__refuse(I, node, full);
+}
+
+/* A refused call in host code may have been meant to change its tensors
+ * (z.uniform_(), torch.nn.init.*): they are no constants tngc knows then
+ * (interp_host_inexact), so a trace refuses them as weights. */
+Obj *tl_cx_call(Interp *I, const char *name, Obj *self, CallArgs *a)
+{
+    Obj *r = cx__call_of(I, name, self, a);
+    if (!interp_tracing(I) && is_unknown(r)) {
+        interp_host_inexact(I, self);
+        for (size_t k = 0; k < a->npos + a->nkw; k++) {
+            Obj *o = k < a->npos ? a->pos[k] : a->kw[k - a->npos];
+            interp_host_inexact(I, o);
+            for (size_t i = 0; is_seq(o) && i < o->n; i++)
+                interp_host_inexact(I, o->items[i]);
+        }
+    }
+    return r;
 }
 
 Obj *tl_cx_getattr(Interp *I, Obj *z, const char *name, int32_t node)

@@ -15,9 +15,12 @@ class Model(nn.Module):
         a = torch.arange(8).float()
         self.register_buffer("kept", torch.polar(torch.ones_like(a), a))
         self.register_buffer("local", torch.polar(a, a), persistent=False)
+        self.drawn = torch.polar(a, a)
+        self.drawn.uniform_()   # refused: data tngc does not know from here on
 
     def forward(self, x):
         y = torch.view_as_real(self.kept)  # expect: TNG203
+        d = torch.view_as_real(self.drawn)  # expect: TNG203
         return torch.view_as_complex(x) * self.local
 
 
