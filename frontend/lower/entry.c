@@ -852,6 +852,11 @@ static void collect_outputs(Interp *I, Graph *g, Obj *r, int32_t node, int depth
         interp_need(I, r, node, "a value the compiled method returns");
         return;
     }
+    if (r->kind == O_TENSOR && r->t->cplx) {
+        interp_diag(I, node, RULE_TNG203, "a complex tensor as a result of the compiled method is not supported "
+                    "(a bundle's outputs are real tensors): return torch.view_as_real of it");
+        return;
+    }
     if (r->kind == O_TENSOR) {
         int32_t v = interp_val(I, r, node);
         if (v >= 0 && interp_stale(I, v, node))
@@ -915,6 +920,11 @@ static void collect_named(Interp *I, Graph *g, const char *what, const char *key
     }
     if (v->kind != O_TENSOR)
         return;
+    if (v->t->cplx) {
+        interp_diag(I, node, RULE_TNG203, "a complex tensor as a result of the compiled method is not supported "
+                    "(a bundle's outputs are real tensors): return torch.view_as_real of it");
+        return;
+    }
     int32_t val = interp_val(I, v, node);
     if (val < 0 || interp_stale(I, val, node))
         return;
@@ -1258,6 +1268,13 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
         for (size_t i = 0; i < a->nkw; i++)
             collect_leaves(I, a->kw[i], a->kwnames[i], &leaves, 0);
     }
+    for (size_t i = 0; i < leaves.n; i++)
+        if (leaves.v[i].t->t->cplx) {   /* a bundle's inputs are real tensors */
+            interp_diag(I, a->node, RULE_TNG203, "argument '%s' of the compiled entry is a complex tensor, "
+                        "which is not supported: pass torch.view_as_real of it", leaves.v[i].path);
+            VEC_FREE(leaves);
+            return obj_unknown_reported(I);
+        }
     Obj *result;
     if (!c->traced && (fn || entry__module_target(c->target))) {
         /* an example input tngc could not evaluate would leave the ops that

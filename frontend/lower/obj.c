@@ -1413,12 +1413,24 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
                                       "made outside the compiled method", node);
         if (cv != -1) {
             Obj *o = cv >= 0 ? obj_tensor(I, cv) : obj_unknown_reported(I);
-            if (cv >= 0)
+            if (cv >= 0) {
                 o->t->origin = t->t;
+                o->t->cplx = t->t->cplx;
+            }
             Shadow sh = {t->t, o, cv, -1, -1};
             VEC_PUSH(I->shadows, sh);
             return o;
         }
+    }
+    if (t->t->cplx) {
+        /* a weights file holds real tensors: PyTorch's state_dict has complex64 */
+        interp_diag(I, node, RULE_TNG203, "the complex tensor %s as a weight (a parameter, a persistent "
+                    "buffer or a tensor of data tngc does not know) is not supported: make it a "
+                    "non-persistent buffer or an attribute computed from constants",
+                    name ? interp_printf(I, "'%s'", name) : "made outside the compiled method");
+        Shadow sh = {t->t, obj_unknown_reported(I), -1, -1, -1};
+        VEC_PUSH(I->shadows, sh);
+        return sh.obj;
     }
     if (!name) {
         name = interp_printf(I, "_const%d", I->nconst++);
@@ -1458,6 +1470,15 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node)
 {
     if (!t || t->kind != O_TENSOR)
         return -1;
+    if (t->t->cplx && !I->cplx_ok) {
+        /* every operation that computes on complex numbers is torchlib_complex.c's;
+         * any other reader would take the float pairs for a real tensor */
+        if (I->tracing)
+            interp_diag(I, node, RULE_TNG203, "this operation on a complex tensor is not supported (tngc "
+                        "computes complex64 tensors only with polar, complex, view_as_complex, view_as_real, "
+                        ".real, .imag, + - *, views and indexing)");
+        return -1;
+    }
     if (t->t->g != I->g) {
         if (!I->tracing)
             return -1;

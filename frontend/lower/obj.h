@@ -160,6 +160,8 @@ struct TensorObj {
     int cow;               /* a copy whose graph value shares a buffer with another
                             * tensor's: cloned before the first in-place store there */
     int nviews;            /* a root: views taken of it */
+    int cplx;              /* complex64 of shape S: value is float32 of shape S + [2], the
+                            * real and imaginary parts (torchlib_complex.c) */
 };
 
 /* A def or lambda of the script. */
@@ -300,6 +302,9 @@ struct Interp {
      * replaced (stale: no op may read it); the copy-on-write tensors; the
      * writes so far */
     ByteVec stale_host, stale_entry;
+    /* complex tensors (torchlib_complex.c): > 0 while its lowerings read
+     * the float pairs of one; interp_val refuses every other reader */
+    int cplx_ok;
     VEC(TensorObj *) cows;
     size_t nwrites;
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */

@@ -508,6 +508,10 @@ static const struct LibEntry {
      "ScalarType? dtype=None, Tensor? out=None) -> Tensor"},
     {"normalize", NS_F, lo_normalize, 0,
      "normalize(Tensor input, float p=2.0, int dim=1, float eps=1e-12, Tensor? out=None) -> Tensor"},
+    {"polar", NS_TORCH, lo_polar, 0, "polar(Tensor abs, Tensor angle) -> Tensor"},
+    {"complex", NS_TORCH, lo_complex, 0, "complex(Tensor real, Tensor imag) -> Tensor"},
+    {"view_as_complex", NS_TORCH, lo_view_as_complex, 0, "view_as_complex(Tensor self) -> Tensor"},
+    {"view_as_real", NS_TORCH, lo_view_as_real, 0, "view_as_real(Tensor self) -> Tensor"},
     {"outer", NS_TM, lo_outer, 0,
      "outer(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor"},
     {"ger", NS_TM, lo_outer, 0,
@@ -845,6 +849,8 @@ static Obj *tl_inplace_method(Interp *I, const char *name, Obj *self, CallArgs *
 /* x op= y on a tensor x (tl_augassign, torchlib_core.c). */
 Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
 {
+    if ((is_tensor(x) && x->t->cplx) || (is_tensor(res) && res->t->cplx))
+        return tl_cx_unop(I, "op=", x, node);
     return tl_augassign(I, x, res, node);
 }
 
@@ -884,6 +890,8 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
             return unk(I);
         if (self_obj->kind == O_INST)
             return tl_module_method(I, name, self_obj, a);
+        if (self_obj->kind == O_TENSOR && tl_cx_any(self_obj, a))   /* complex operands */
+            return tl_cx_call(I, name, self_obj, a);
         if (self_obj->kind != O_TENSOR)
             return NULL;
         const struct LibEntry *e = lib_find(name, NS_METH);
@@ -895,6 +903,8 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
         }
         return lib_call(I, e, interp_printf(I, "Tensor.%s", name), self_obj, a);
     }
+    if (tl_cx_any(NULL, a))   /* complex operands */
+        return tl_cx_call(I, name, NULL, a);
     unsigned ns;
     const char *fn;
     if (strncmp(name, "torch.nn.functional.", 20) == 0) {
@@ -949,6 +959,8 @@ Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
         }
         return NULL;
     }
+    if (obj->kind == O_TENSOR && obj->t->cplx)
+        return tl_cx_getattr(I, obj, name, node);
     if (obj->kind == O_TENSOR) {
         int32_t v = tl_tv(I, obj, node);
         if (v < 0)
@@ -1024,6 +1036,8 @@ Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
         return NULL;
     if (obj_has_unknown(l) || obj_has_unknown(r))
         return unk(I);
+    if ((is_tensor(l) && l->t->cplx) || (is_tensor(r) && r->t->cplx))
+        return tl_cx_binop(I, op, l, r, node);
     static const struct { const char *op; OpKind k; } ar[] = {
         {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV}};
     for (size_t i = 0; i < NELEM(ar); i++)
@@ -1052,6 +1066,8 @@ Obj *torchlib_add(Interp *I, Obj *l, Obj *r, int32_t node, const char *what)
 
 Obj *torchlib_abs(Interp *I, Obj *x, int32_t node)
 {
+    if (is_tensor(x) && x->t->cplx)
+        return tl_cx_unop(I, "abs", x, node);
     int32_t v = tl_tv(I, x, node);
     return v < 0 ? unk(I) : tl_emit_x(I, OP_ABS, v, NULL, 0, 0, DT_UNKNOWN, node);
 }
@@ -1061,6 +1077,8 @@ Obj *torchlib_unop(Interp *I, const char *op, Obj *o, int32_t node)
 {
     if (!op || !is_tensor(o))
         return NULL;
+    if (o->t->cplx)
+        return tl_cx_unop(I, op, o, node);
     if (streq(op, "+"))
         return o;
     if (streq(op, "-")) {
@@ -1224,6 +1242,8 @@ Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
 {
     if (!is_tensor(t) || !index)
         return unk(I);
+    if (t->t->cplx)
+        return tl_cx_subscript(I, t, index, node);
     if (tl_index_has_tensor(index)) {   /* advanced indexing: indexing and scatter */
         Obj *r = tl_index_subscript(I, t, index, node);
         if (index_has_0d_int(I, index, node))
@@ -1290,6 +1310,8 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
         return -1;
     if (is_unknown(v))
         return -1;
+    if (t->t->cplx || (is_tensor(v) && v->t->cplx))
+        return tl_cx_store_subscript(I, t, v, node);
     if (tl_index_has_tensor(index))   /* advanced indexing: indexing and scatter */
         return tl_index_store_subscript(I, t, index, v, node);
     int32_t dst = tl_tv(I, t, node);

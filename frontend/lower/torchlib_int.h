@@ -18,6 +18,19 @@ enum { ATTN_FIA, ATTN_IFA, ATTN_PFA };
 /* The fills of the creation functions (torchlib_tensor.c). */
 enum { FILL_ZERO, FILL_ONE, FILL_FULL, FILL_RANDINT };
 
+/* torchlib_complex.c */
+int tl_cx_any(const Obj *self, const CallArgs *a);
+Obj *tl_cx_call(Interp *I, const char *name, Obj *self, CallArgs *a);
+Obj *tl_cx_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node);
+Obj *tl_cx_unop(Interp *I, const char *op, Obj *z, int32_t node);
+Obj *tl_cx_subscript(Interp *I, Obj *z, Obj *index, int32_t node);
+int tl_cx_store_subscript(Interp *I, Obj *t, Obj *v, int32_t node);
+Obj *tl_cx_getattr(Interp *I, Obj *z, const char *name, int32_t node);
+Obj *lo_polar(Interp *I, Call *c);
+Obj *lo_complex(Interp *I, Call *c);
+Obj *lo_view_as_complex(Interp *I, Call *c);
+Obj *lo_view_as_real(Interp *I, Call *c);
+
 /* torchlib_arith.c */
 Obj *lo_arith(Interp *I, Call *c);
 Obj *tl_pow_of(Interp *I, Obj *x, Obj *e, int32_t node);

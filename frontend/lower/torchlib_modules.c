@@ -234,6 +234,7 @@ static int nn_sequential_init(Interp *I, Obj *m, const Call *c, DType dt)
 /* Re-typing of a module's floating parameters and buffers (in place). */
 typedef struct Retype {
     DType dt;
+    int to;                /* Module.to(...) */
     VEC(const void *) seen;
 } Retype;
 
@@ -251,6 +252,15 @@ static void retype_obj(Interp *I, Obj *o, Retype *r, int depth, int32_t node)
     if (!o || depth > 32 || r->seen.n > 100000)
         return;
     if (o->kind == O_TENSOR) {
+        /* a complex tensor is no floating point one: half(), float() and
+         * bfloat16() keep it; to(dtype) casts a complex buffer to a real
+         * dtype (its imaginary part dropped), which tngc refuses */
+        if (o->t->cplx) {
+            if (o->t->is_buffer && r->to)
+                interp_diag(I, node, RULE_TNG203, "Module.to(%s) of a module with a complex buffer is not "
+                            "supported (PyTorch casts it to the real dtype)", dtype_name(r->dt));
+            return;
+        }
         if (retype_seen(r, o->t) || o->t->g != G(I) || o->t->value < 0 ||
             (size_t)o->t->value >= G(I)->vals.n)
             return;
@@ -304,6 +314,7 @@ static Obj *module_retype(Interp *I, const char *m, Obj *self, CallArgs *a)
     Retype r;
     memset(&r, 0, sizeof r);
     r.dt = dt;
+    r.to = streq(m, "to");
     retype_obj(I, self, &r, 0, a->node);
     VEC_FREE(r.seen);
     return self;
@@ -1591,6 +1602,8 @@ Obj *tl_module_base_method(Interp *I, const char *full, const char *name, Obj *i
  * cannot tell a view from a copy of (views.c): writes into it refused. */
 Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a)
 {
+    if (inst && inst->s && tl_cx_any(NULL, a))   /* refused with the module's name */
+        return tl_cx_call(I, inst->s, NULL, a);
     Obj *r = call_module(I, inst, a);
     views_after_call(I, "", a->pos, a->npos, r, a->node);
     return r;

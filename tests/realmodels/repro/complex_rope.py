@@ -2,8 +2,8 @@
 # DeepSeek-V3): a table made by torch.polar, pairs of the last dim viewed as
 # complex numbers by view_as_complex, multiplied, and viewed back by
 # view_as_real. PyTorch: y[..., 2i] = x0*cos - x1*sin, y[..., 2i+1] =
-# x0*sin + x1*cos, float32 [2, 4, 8]. tngc: TNG203 (torch.polar,
-# view_as_complex, view_as_real are not compiled; there is no complex dtype).
+# x0*sin + x1*cos, float32 [2, 4, 8]. tngc: builds and matches (a complex64
+# tensor is a float32 tensor of its shape + [2], view_as_real's layout).
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
