@@ -65,7 +65,9 @@ if ! (cd "$root" && "$tngc" build "$script" -o "$tmp/out") >"$tmp/build.log" 2>&
     bad "tngc build"; tail -n 5 "$tmp/build.log"; finish
 fi
 l=$tmp/out/half_npy_launcher
-inputs "$tmp/in" 0 && inputs "$tmp/nan" 1 || { bad "writing the inputs"; finish; }
+if ! inputs "$tmp/in" 0 || ! inputs "$tmp/nan" 1; then
+    bad "writing the inputs"; finish
+fi
 i=$tmp/in n=$tmp/nan
 
 if "$l" --help | grep -q -- "--widen-outputs    write bf16 and f16 outputs" &&
