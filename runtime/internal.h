@@ -47,11 +47,20 @@ int tngrt__write_temp(const char *path, int (*put)(const void *ctx, FILE *f), co
 int tngrt__write_atomic(const char *path, int (*put)(const void *ctx, FILE *f), const void *ctx,
                         TngrtError *err);
 
+/* The dtypes tngrt__npy_parse accepts: every one (tngrt_npy_read); '<u2'
+ * as bf16 bit patterns only (tngrt_npy_read_bf16); '<u2' bits or '<f4'
+ * rounded, into bf16; '<f2' or '<f4' rounded, into f16
+ * (tngrt_npy_read_as). */
+#define TNGRT__NPY_ANY 0
+#define TNGRT__NPY_BF16_BITS 1
+#define TNGRT__NPY_BF16 2
+#define TNGRT__NPY_F16 3
+
 /* npy.c: parses the len bytes at buf as a .npy file (what
  * tngrt_npy_read does once the file is read; path names it in messages;
- * bf16_bits as for tngrt_npy_read_bf16) into a new tensor in *out;
- * returns 0, or -1 with err. */
-int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int bf16_bits,
+ * mode one of TNGRT__NPY_*) into a new tensor in *out; returns 0, or -1
+ * with err. */
+int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int mode,
                      TngrtTensor **out, TngrtError *err);
 
 /* safetensors.c: the index (file order) of the tensor named name in

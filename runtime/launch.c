@@ -32,6 +32,7 @@ struct TngrtLaunch {
     int made_out_dir;       /* it did not exist: created, removed again on failure */
     char **tmp, **dst;      /* the files written: temporary name ("" until made), final name */
     int nfiles, installed;  /* installed: every tmp renamed into place */
+    int widen;              /* bf16 and f16 results written as float32 */
     char err[TNGRT_LAUNCH_MSG];
 };
 
@@ -149,8 +150,7 @@ int tngrt_launch_read_input(TngrtLaunch *self, int i, const char *path)
     TngrtTensor **t = &self->given[i];
     tngrt_tensor_delete(*t);
     *t = NULL;
-    if ((self->desc->inputs[i].dtype == TNGRT_BF16 ? tngrt_npy_read_bf16(path, t, &err)
-                                                   : tngrt_npy_read(path, t, &err)) != 0)
+    if (tngrt_npy_read_as(path, self->desc->inputs[i].dtype, t, &err) != 0)
         return launch__fail(self, TNGRT_BAD_INPUT, "%s", err.msg);
     self->run_in[i] = **t;
     return 0;
@@ -725,8 +725,14 @@ static char *launch__add_file(TngrtLaunch *self, char *dst, size_t *cap)
     return tmp;
 }
 
-/* Writes the region shape of t (cropped, made dense) under the temporary
- * name of <dir>/<name>.npy. */
+void tngrt_launch_set_widen(TngrtLaunch *self, int widen)
+{
+    self->widen = widen != 0;
+}
+
+/* Writes the region shape of t (cropped, made dense; bf16 and f16
+ * widened to float32 with widen set) under the temporary name of
+ * <dir>/<name>.npy. */
 static int launch__write_result(TngrtLaunch *self, const char *name, const TngrtTensor *t,
                                 const int64_t *shape)
 {
@@ -741,6 +747,16 @@ static int launch__write_result(TngrtLaunch *self, const char *name, const Tngrt
         return launch__fail(self, TNGRT_FAILED, "%s", err.msg);
     launch__copy_region(dense->data, dense->strides, t->data, t->strides, t->ndim, shape,
                         tngrt_dtype_size(t->dtype));
+    if (self->widen && (t->dtype == TNGRT_BF16 || t->dtype == TNGRT_F16)) {
+        TngrtTensor *wide = tngrt_tensor_new(TNGRT_F32, t->ndim, shape, &err);
+        if (!wide) {
+            tngrt_tensor_delete(dense);
+            return launch__fail(self, TNGRT_FAILED, "%s", err.msg);
+        }
+        tngrt_half_to_f32(t->dtype, dense->data, wide->data, (size_t)tngrt_tensor_numel(wide));
+        tngrt_tensor_delete(dense);
+        dense = wide;
+    }
     if (tngrt_npy_write_temp(self->dst[self->nfiles - 1], dense, tmp, cap, &err) != 0)
         rc = launch__fail(self, TNGRT_BAD_INPUT, "%s (no output was written)", err.msg);
     tngrt_tensor_delete(dense);

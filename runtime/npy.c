@@ -4,6 +4,8 @@
  * The header dict is parsed here, strictly: exactly the keys 'descr',
  * 'fortran_order' and 'shape'; little-endian C-order data of the dtypes
  * libtngcrt knows; and the file must hold exactly header + data bytes.
+ * Read for a bf16 or f16 tensor (tngrt_npy_read_as), '<f4' data is
+ * rounded to it as torch's .to() rounds (tngrt_half_from_f32).
  * Writes go to a new temporary file beside path (created exclusively
  * under a random name: internal.h, tngrt__create_temp) renamed into
  * place, so a failure never leaves a half-written file under path. Reads
@@ -26,7 +28,7 @@ typedef struct NpyParse {
     size_t pos;        /* next character */
     const char *path;  /* for messages */
     TngrtError *err;
-    int bf16_bits;     /* read '<u2' as bfloat16 bit patterns, nothing else */
+    int mode;          /* TNGRT__NPY_ANY, _BF16_BITS, _BF16 or _F16 (internal.h) */
 } NpyParse;
 
 static void npy__skip_ws(NpyParse *p)
@@ -130,9 +132,12 @@ static int npy__shape(NpyParse *p, int *ndim, int64_t *shape)
     return 0;
 }
 
-/* Maps a numpy descr to a dtype, or fails saying why. With bf16_bits set
- * the one descr accepted is '<u2' (uint16 holding bfloat16 bit patterns:
- * the form tngrt_npy_write gives bf16, since numpy has no bfloat16). */
+/* Maps a numpy descr to a dtype, or fails saying why. The half modes
+ * accept only the descrs a tensor of their dtype is read from:
+ * TNGRT__NPY_BF16_BITS '<u2' (uint16 holding bfloat16 bit patterns: the
+ * form tngrt_npy_write gives bf16, since numpy has no bfloat16),
+ * TNGRT__NPY_BF16 '<u2' or '<f4', TNGRT__NPY_F16 '<f2' or '<f4' ('<f4'
+ * gives an f32 tensor, which the caller rounds). */
 static int npy__descr(NpyParse *p, const char *descr, TngrtDType *dtype)
 {
     static const struct { const char *descr; TngrtDType dtype; } table[] = {
@@ -140,13 +145,29 @@ static int npy__descr(NpyParse *p, const char *descr, TngrtDType *dtype)
         {"|i1", TNGRT_I8},  {"<i4", TNGRT_I32}, {"<i8", TNGRT_I64},
         {"|b1", TNGRT_BOOL}, {"<b1", TNGRT_BOOL},
     };
-    if (p->bf16_bits) {
+    if (p->mode == TNGRT__NPY_BF16_BITS) {
         if (strcmp(descr, "<u2") == 0) {
             *dtype = TNGRT_BF16;
             return 0;
         }
         tngrt__fail(p->err, p->path, "dtype '%s': a bf16 tensor is read from a '<u2' .npy "
                   "holding its bfloat16 bit patterns (uint16)", descr);
+        return -1;
+    }
+    if (p->mode == TNGRT__NPY_BF16 || p->mode == TNGRT__NPY_F16) {
+        int bf16 = p->mode == TNGRT__NPY_BF16;
+        if (strcmp(descr, "<f4") == 0 || strcmp(descr, bf16 ? "<u2" : "<f2") == 0) {
+            *dtype = descr[1] == 'f' && descr[2] == '4' ? TNGRT_F32
+                     : bf16 ? TNGRT_BF16 : TNGRT_F16;
+            return 0;
+        }
+        if (bf16)
+            tngrt__fail(p->err, p->path, "dtype '%s': a bf16 tensor is read from a '<f4' "
+                      ".npy (rounded to bfloat16) or a '<u2' .npy of its bfloat16 bit "
+                      "patterns", descr);
+        else
+            tngrt__fail(p->err, p->path, "dtype '%s': an f16 tensor is read from a '<f2' "
+                      ".npy or a '<f4' .npy (rounded to float16)", descr);
         return -1;
     }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -229,11 +250,25 @@ static int npy__header(NpyParse *p, TngrtDType *dtype, int *ndim, int64_t *shape
     return 0;
 }
 
-int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int bf16_bits,
+/* Rounds the n float32s at src (little-endian, any alignment) to dtype
+ * into dst, a block at a time (no float32 copy of the whole data). */
+static void npy__round(TngrtDType dtype, const unsigned char *src, uint16_t *dst, size_t n)
+{
+    float block[256];
+    for (size_t i = 0; i < n; i += 256) {
+        size_t k = n - i < 256 ? n - i : 256;
+        memcpy(block, src + i * sizeof(float), k * sizeof(float));
+        tngrt_half_from_f32(dtype, block, dst + i, k);
+    }
+}
+
+int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int mode,
                      TngrtTensor **out, TngrtError *err)
 {
     size_t pre, hlen, nbytes;
     TngrtDType dtype = TNGRT_F32;
+    TngrtDType half = mode == TNGRT__NPY_BF16 ? TNGRT_BF16
+                      : mode == TNGRT__NPY_F16 ? TNGRT_F16 : TNGRT_F32;  /* '<f4' rounded to it */
     int ndim = 0;
     int64_t shape[TNGRT_MAX_DIMS];
     TngrtTensor *t;
@@ -280,7 +315,7 @@ int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int
     p.pos = 0;
     p.path = path;
     p.err = err;
-    p.bf16_bits = bf16_bits;
+    p.mode = mode;
     if (npy__header(&p, &dtype, &ndim, shape) != 0)
         return -1;
     snprintf(what, sizeof what, "%s", path);
@@ -292,16 +327,19 @@ int tngrt__npy_parse(const unsigned char *buf, size_t len, const char *path, int
                   : "trailing bytes", pre + hlen + nbytes, pre + hlen, nbytes, len);
         return -1;
     }
-    t = tngrt_tensor_new(dtype, ndim, shape, err);
+    t = tngrt_tensor_new(dtype == TNGRT_F32 && half != TNGRT_F32 ? half : dtype, ndim, shape,
+                         err);
     if (!t)
         return -1;
-    if (nbytes)
+    if (t->dtype != dtype)
+        npy__round(half, buf + pre + hlen, t->data, nbytes / sizeof(float));
+    else if (nbytes)
         memcpy(t->data, buf + pre + hlen, nbytes);
     *out = t;
     return 0;
 }
 
-static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtError *err)
+static int npy__read(const char *path, int mode, TngrtTensor **out, TngrtError *err)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
@@ -309,19 +347,25 @@ static int npy__read(const char *path, int bf16_bits, TngrtTensor **out, TngrtEr
     *out = NULL;
     if (tngrt__read_file(path, &buf, &len, err) != 0)
         return -1;
-    rc = tngrt__npy_parse(buf, len, path, bf16_bits, out, err);
+    rc = tngrt__npy_parse(buf, len, path, mode, out, err);
     free(buf);
     return rc;
 }
 
 int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err)
 {
-    return npy__read(path, 0, out, err);
+    return npy__read(path, TNGRT__NPY_ANY, out, err);
 }
 
 int tngrt_npy_read_bf16(const char *path, TngrtTensor **out, TngrtError *err)
 {
-    return npy__read(path, 1, out, err);
+    return npy__read(path, TNGRT__NPY_BF16_BITS, out, err);
+}
+
+int tngrt_npy_read_as(const char *path, TngrtDType dtype, TngrtTensor **out, TngrtError *err)
+{
+    return npy__read(path, dtype == TNGRT_BF16 ? TNGRT__NPY_BF16
+                           : dtype == TNGRT_F16 ? TNGRT__NPY_F16 : TNGRT__NPY_ANY, out, err);
 }
 
 /* Returns the numpy descr of dtype, or NULL where numpy has none. bf16,

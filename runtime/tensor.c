@@ -1,8 +1,11 @@
 /*
  * tensor.c - dtypes and dense C-order tensors of libtngcrt: sizes, names,
- * allocation with overflow-checked byte counts, and deletion.
+ * allocation with overflow-checked byte counts, and deletion; float32
+ * rounded to and widened from the half types (the kernels' conversions,
+ * tngrt_impl_base.h).
  */
 #include "internal.h"
+#include "tngrt_impl_base.h"
 
 #include <stdlib.h>
 
@@ -130,4 +133,24 @@ int64_t tngrt_tensor_numel(const TngrtTensor *self)
     for (int i = 0; i < self->ndim; i++)
         n *= self->shape[i];
     return n;
+}
+
+void tngrt_half_from_f32(TngrtDType dtype, const float *src, uint16_t *dst, size_t n)
+{
+    if (dtype == TNGRT_BF16)
+        for (size_t i = 0; i < n; i++)
+            dst[i] = tngrt_impl__f32_to_bf16(src[i]);
+    else if (dtype == TNGRT_F16)
+        for (size_t i = 0; i < n; i++)
+            dst[i] = tngrt_impl__f32_to_f16(src[i]);
+}
+
+void tngrt_half_to_f32(TngrtDType dtype, const uint16_t *src, float *dst, size_t n)
+{
+    if (dtype == TNGRT_BF16)
+        for (size_t i = 0; i < n; i++)
+            dst[i] = tngrt_impl__bf16_to_f32(src[i]);
+    else if (dtype == TNGRT_F16)
+        for (size_t i = 0; i < n; i++)
+            dst[i] = tngrt_impl__f16_to_f32(src[i]);
 }

@@ -109,6 +109,24 @@ int tngrt_npy_read(const char *path, TngrtTensor **out, TngrtError *err);
  * message in err. */
 int tngrt_npy_read_bf16(const char *path, TngrtTensor **out, TngrtError *err);
 
+/* Reads a .npy file for a tensor of dtype into a new tensor in *out. For
+ * bf16: a '<u2' .npy of bfloat16 bit patterns, or a '<f4' .npy rounded
+ * (tngrt_half_from_f32); for f16: a '<f2' .npy, or a '<f4' .npy rounded;
+ * any other descr is refused with a message naming the two accepted. For
+ * any other dtype, as tngrt_npy_read (the dtype read is not checked).
+ * Returns 0, or -1 with a message in err. */
+int tngrt_npy_read_as(const char *path, TngrtDType dtype, TngrtTensor **out, TngrtError *err);
+
+/* Rounds src[0..n) to dtype (TNGRT_BF16 or TNGRT_F16; nothing is written
+ * for another) into dst as torch's .to(torch.bfloat16) / .to(torch.float16)
+ * do: to nearest, ties to even, subnormals included; a value past the
+ * largest finite one rounds to inf; NaN stays a quiet NaN of its sign. */
+void tngrt_half_from_f32(TngrtDType dtype, const float *src, uint16_t *dst, size_t n);
+
+/* Widens src[0..n) of dtype (TNGRT_BF16 or TNGRT_F16; nothing is written
+ * for another) into dst exactly, as torch's .float() does. */
+void tngrt_half_to_f32(TngrtDType dtype, const uint16_t *src, float *dst, size_t n);
+
 /* Bytes a temporary file's name needs beyond the length of the path it
  * stands for, the terminating NUL included (tngrt_npy_write_temp). */
 #define TNGRT_TEMP_EXTRA 24

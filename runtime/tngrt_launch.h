@@ -49,10 +49,11 @@ const char *tngrt_launch_last_error(const TngrtLaunch *self);
  * "NAME=FILE" argument), or -1. */
 int tngrt_launch_input_index(const TngrtBundleDesc *desc, const char *name, size_t len);
 
-/* Reads signature input i from the .npy file at path (a bfloat16 input
- * from a '<u2' .npy of its bit patterns, tngrt_npy_read_bf16) and binds it
- * to the runs. Returns 0, or TNGRT_BAD_INPUT with tngrt_npy_read's
- * message. */
+/* Reads signature input i from the .npy file at path (tngrt_npy_read_as:
+ * a bf16 input from a '<f4' .npy rounded to bfloat16 or a '<u2' .npy of
+ * its bit patterns, an f16 input from a '<f2' or a rounded '<f4' .npy)
+ * and binds it to the runs. Returns 0, or TNGRT_BAD_INPUT with the
+ * reader's message (the file, the dtypes accepted). */
 int tngrt_launch_read_input(TngrtLaunch *self, int i, const char *path);
 
 /* Input i as read (NULL before tngrt_launch_read_input). */
@@ -145,6 +146,12 @@ int tngrt_launch_make_out_dir(TngrtLaunch *self, const char *dir);
  * is a directory (tngrt_files_install checks again before renaming).
  * Returns 0 or TNGRT_BAD_INPUT (TNGRT_FAILED: out of memory). */
 int tngrt_launch_check_result_paths(TngrtLaunch *self);
+
+/* With widen set, tngrt_launch_write_results writes bf16 and f16 results
+ * (outputs and inputs updated in place) as '<f4' .npy files, widened
+ * exactly (tngrt_half_to_f32); unset (the default), in their own dtype
+ * (bf16 as '<u2' bit patterns, f16 as '<f2'). */
+void tngrt_launch_set_widen(TngrtLaunch *self, int widen);
 
 /* Writes, each under a temporary name (tngrt_npy_write_temp), every output
  * of the last run as <dir>/<output>.npy, the dims of padded symbols cropped

@@ -8,7 +8,7 @@
  *
  *   <name>_launcher [--weights W] --input NAME=F.npy ...
  *                   [--out-dir D] [--warmup N] [--iters N] [--trace T.json] [--pad]
- *                   [--strict] [--stats]
+ *                   [--strict] [--stats] [--widen-outputs]
  *   <name>_launcher --list-weights
  *   <name>_launcher --check-weights W [--strict]
  *
@@ -75,7 +75,7 @@ typedef struct InputArg {
 typedef struct Args {
     const char *weights, *out_dir, *trace, *check_weights;
     long warmup, iters;
-    int pad, strict, stats, help, version, list_weights;
+    int pad, strict, stats, help, version, list_weights, widen;
     InputArg *in;        /* nin entries (room for argc) */
     int nin;
     unsigned given;      /* options seen, one bit each (given once at most) */
@@ -159,6 +159,7 @@ static void usage_line(FILE *f, const char *prog)
 {
     fprintf(f, "usage: %s [--weights W] --input NAME=F.npy ... [--out-dir D]\n"
                "       [--warmup N] [--iters N] [--trace T.json] [--pad] [--strict] [--stats]\n"
+               "       [--widen-outputs]\n"
                "       %s --list-weights | --check-weights W [--strict]\n",
             prog, prog);
 }
@@ -170,7 +171,10 @@ static void help_signature(const TngrtBundleDesc *d)
         printf("  %s %s", d->inputs[i].name, tngrt_dtype_name(d->inputs[i].dtype));
         print_sig_shape(stdout, d, &d->inputs[i]);
         printf("%s%s\n", d->inputs[i].flags & TNGRT_SIG_UPDATED ? "  (updated in place)" : "",
-               d->inputs[i].dtype == TNGRT_BF16 ? "  (a '<u2' .npy of bfloat16 bits)" : "");
+               d->inputs[i].dtype == TNGRT_BF16
+                   ? "  (a '<f4' .npy, rounded, or a '<u2' .npy of bfloat16 bits)"
+                   : d->inputs[i].dtype == TNGRT_F16 ? "  (a '<f2' .npy, or a '<f4' one, rounded)"
+                                                     : "");
     }
     printf("weights: %d%s\n", d->nweights,
            d->nweights ? " (--weights FILE; --list-weights lists them)" : "");
@@ -178,7 +182,10 @@ static void help_signature(const TngrtBundleDesc *d)
     for (int i = 0; i < d->noutputs; i++) {
         printf("  %s %s", d->outputs[i].name, tngrt_dtype_name(d->outputs[i].dtype));
         print_sig_shape(stdout, d, &d->outputs[i]);
-        printf("%s\n", d->outputs[i].dtype == TNGRT_BF16 ? "  (written as '<u2' bfloat16 bits)" : "");
+        printf("%s\n", d->outputs[i].dtype == TNGRT_BF16
+                            ? "  (written as '<u2' bfloat16 bits; '<f4' with --widen-outputs)"
+                            : d->outputs[i].dtype == TNGRT_F16 ? "  ('<f4' with --widen-outputs)"
+                                                               : "");
     }
     printf("gears (the first whose sizes the inputs match runs):\n");
     for (int g = 0; g < d->ngears; g++) {
@@ -230,6 +237,9 @@ static void help(const Launcher *L)
            "                     use (default: one warning naming them)\n"
            "  --stats            also print the weights' load time and size, the first\n"
            "                     run's time and the process's peak resident memory\n"
+           "  --widen-outputs    write bf16 and f16 outputs (and inputs updated in place)\n"
+           "                     as float32 ('<f4') .npy files, widened exactly (default:\n"
+           "                     f16 as '<f2', bf16 as '<u2' files of its bit patterns)\n"
            "  --help, --version\n"
            "\nWrites every output of the last run as DIR/<output>.npy (out0, out1, ... or,\n"
            "when the entry returns a dict, named tuple or dataclass, its keys: logits.npy),\n"
@@ -239,6 +249,9 @@ static void help(const Launcher *L)
            "Inputs updated in place, e.g. KV caches, are updated by every iteration,\n"
            "warm-up included. The files appear all together once every one is written\n"
            "(none on a failure).\n"
+           "A bf16 input is read from a '<f4' .npy (rounded to nearest even, as torch's\n"
+           ".to(torch.bfloat16)) or a '<u2' .npy of its bit patterns; an f16 input from\n"
+           "a '<f2' .npy or a '<f4' one, rounded as .to(torch.float16).\n"
            "Exit status: 0 success, 1 runtime failure, 2 bad usage, bad input (also values\n"
            "a kernel refuses, e.g. an embedding id out of range) or an output that cannot\n"
            "be written.\n");
@@ -328,6 +341,7 @@ static int parse_arg(Launcher *L, int argc, char **argv, int *i)
         int *flag = strcmp(opt, "--pad") == 0 ? &L->a.pad
                     : strcmp(opt, "--strict") == 0 ? &L->a.strict
                     : strcmp(opt, "--stats") == 0 ? &L->a.stats
+                    : strcmp(opt, "--widen-outputs") == 0 ? &L->a.widen
                     : strcmp(opt, "--list-weights") == 0 ? &L->a.list_weights
                     : strcmp(opt, "--help") == 0 ? &L->a.help
                     : strcmp(opt, "--version") == 0 ? &L->a.version : NULL;
@@ -414,6 +428,7 @@ static int check_options(Launcher *L)
                     nw, nw == 1 ? "" : "s");
     if (tngrt_launch_new(&L->launch, L->desc, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
+    tngrt_launch_set_widen(L->launch, L->a.widen);
     if (!(L->lat_us = calloc((size_t)L->a.iters, sizeof *L->lat_us)))
         return fail(L, EXIT_RUNTIME, "out of memory");
     if ((rc = tngrt_launch_check_trace(L->launch, L->a.trace)) != 0)
@@ -430,8 +445,9 @@ static int check_options(Launcher *L)
 /* ---- inputs and weights ---- */
 
 /* Reads every input's .npy file. numpy has no bfloat16: a bf16 input is
- * read from a '<u2' .npy of its bit patterns (and only from one), the form
- * in which bf16 outputs are written. */
+ * read from a '<f4' .npy (rounded to bfloat16) or a '<u2' .npy of its bit
+ * patterns, the form in which bf16 outputs are written without
+ * --widen-outputs; an f16 input from a '<f2' or a rounded '<f4' .npy. */
 static int read_inputs(Launcher *L)
 {
     const TngrtBundleDesc *d = L->desc;

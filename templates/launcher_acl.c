@@ -10,7 +10,7 @@
  *
  *   <name>_launcher [--weights W.safetensors] --input NAME=F.npy ...
  *                   [--out-dir D] [--warmup N] [--iters N] [--trace T.json]
- *                   [--pad] [--strict]
+ *                   [--pad] [--strict] [--widen-outputs]
  *
  * The CPU target's launcher (launcher.c) drives libtngcrt's executor
  * through the descriptor; an ACL bundle runs only through its API, hence
@@ -81,6 +81,7 @@ typedef struct AclLauncher {
     int help;                  /* --help was printed: nothing else to do */
     int strict;                /* --strict: unused tensors in the weights file are an error */
     int pad;                   /* --pad */
+    int widen;                 /* --widen-outputs: bf16 and f16 results written as '<f4' */
 } AclLauncher;
 
 /* Prints "<prog>: <message>" as one line on stderr (control characters,
@@ -107,7 +108,8 @@ static int acl_launch_fail(const AclLauncher *L, int rc)
                     tngrt_launch_last_error(L->launch));
 }
 
-/* Reads --input NAME=FILE into its slot (bf16 inputs from '<u2' files). */
+/* Reads --input NAME=FILE into its slot (bf16 inputs from '<f4' files,
+ * rounded, or '<u2' files of bit patterns; f16 ones from '<f2' or '<f4'). */
 static int acl_read_input(AclLauncher *L, const char *spec)
 {
     const char *eq = strchr(spec, '=');
@@ -117,7 +119,8 @@ static int acl_read_input(AclLauncher *L, const char *spec)
     if (tngrt_launch_input(L->launch, i))
         return acl_fail(L, ACL_EXIT_USAGE, "--input %s: given twice", L->d->inputs[i].name);
     if (tngrt_launch_read_input(L->launch, i, eq + 1) != 0)
-        return acl_fail(L, ACL_EXIT_USAGE, "%s", tngrt_launch_last_error(L->launch));
+        return acl_fail(L, ACL_EXIT_USAGE, "input '%s': %s", L->d->inputs[i].name,
+                        tngrt_launch_last_error(L->launch));
     return 0;
 }
 
@@ -139,7 +142,9 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
         int rc = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: %s [--weights W.safetensors] --input NAME=F.npy ... [--out-dir D] [--warmup N] "
-                   "[--iters N] [--trace T.json] [--pad] [--strict]\n%s (%s) on an Ascend NPU; inputs:\n", L->prog,
+                   "[--iters N] [--trace T.json] [--pad] [--strict] [--widen-outputs]\n"
+                   "%s (%s) on an Ascend NPU; inputs (bf16: a '<f4' .npy, rounded, or a '<u2' one of "
+                   "bfloat16 bits; f16: '<f2' or '<f4'):\n", L->prog,
                    L->d->entry, L->d->script);
             for (int k = 0; k < L->d->ninputs; k++)
                 printf("  %s %s, %d dims\n", L->d->inputs[k].name, tngrt_dtype_name(L->d->inputs[k].dtype),
@@ -151,13 +156,17 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
                        L->d->outputs[k].ndim);
             printf("--trace T.json: host times of the last timed run (Chrome trace, one track per stream)\n"
                    "--pad: inputs in no gear are padded with zeros up to the smallest gear that holds them\n"
-                   "       (only symbols proven row-independent), and the outputs cropped back\n");
+                   "       (only symbols proven row-independent), and the outputs cropped back\n"
+                   "--widen-outputs: bf16 and f16 outputs (and inputs updated in place) written as '<f4'\n"
+                   "       .npy files, widened exactly (default: f16 as '<f2', bf16 as '<u2' bit patterns)\n");
             L->help = 1;   /* main checks that stdout took it */
             return 0;
         } else if (!strcmp(a, "--strict")) {
             L->strict = 1;
         } else if (!strcmp(a, "--pad")) {
             L->pad = 1;
+        } else if (!strcmp(a, "--widen-outputs")) {
+            L->widen = 1;
         } else if (!strcmp(a, "--input") || !strcmp(a, "--weights") || !strcmp(a, "--out-dir") ||
                    !strcmp(a, "--warmup") || !strcmp(a, "--iters") || !strcmp(a, "--trace")) {
             if (!v)
@@ -261,7 +270,9 @@ static int acl_flush(const AclLauncher *L)
  * them all into place. */
 static int acl_write(AclLauncher *L)
 {
-    int rc = tngrt_launch_write_results(L->launch, L->trace, L->trace_path);
+    int rc;
+    tngrt_launch_set_widen(L->launch, L->widen);
+    rc = tngrt_launch_write_results(L->launch, L->trace, L->trace_path);
     if (rc != 0)
         return acl_launch_fail(L, rc);
     for (int k = 0; k < tngrt_launch_file_count(L->launch); k++)

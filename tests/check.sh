@@ -72,6 +72,7 @@ suites() {
     suite   3 const-weights sh "$here/conform/const_weights.sh" "$tngc"
     plain  16 fuse-bits sh "$here/conform/fuse_bits.sh" "$tngc"
     suite   2 state-keys sh "$here/conform/state_keys.sh" "$tngc"
+    suite   4 half-npy sh "$here/conform/half_npy.sh" "$tngc"
     suite  17 weights-formats sh "$here/conform/weights_formats.sh" "$tngc"
     suite   2 entry-names sh "$here/conform/entry_names.sh" "$tngc"
     suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"

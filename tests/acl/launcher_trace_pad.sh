@@ -12,7 +12,8 @@
 #      plan event wait, stream 0's copies and synchronisation; a replayed
 #      reduce-overhead run shows as its replay; a missing directory, or
 #      stdout on a full device, is exit status 2 with one line and nothing
-#      left behind;
+#      left behind; float16 inputs read from '<f4' files, --widen-outputs
+#      writing every output as '<f4', a '<i4' file refused in one line;
 #   3. --pad as launcher.c (tests/launcher/run.sh's cases, same messages and
 #      statuses): padded up to the smallest gear that holds the inputs, the
 #      gear and the padded inputs printed, the outputs cropped back; no gear
@@ -113,6 +114,27 @@ t "trace: a missing directory: status 2, one line, before any run" \
 rc=$?
 t "trace: stdout on a full device: status 2, one line, no trace nor output left" \
   '[ $rc -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] && grep -q "stdout: write error" "$tmp/e" && [ -z "$(ls -A "$tmp/ms/res")" ]'
+
+# float16 inputs from '<f4' files (rounded on load), --widen-outputs
+for i in 1 2 3 4; do mk npy "$tmp/ms/f$i.npy" '<f4' 1000 1000; done
+mk npy "$tmp/ms/i4.npy" '<i4' 1000 1000
+rm -rf "$tmp/ms/res" && mkdir "$tmp/ms/res"
+run_mock "$tmp/ms" ./out/model_launcher --input in1=f1.npy --input in2=f2.npy --input in3=f3.npy \
+    --input in4=f4.npy --out-dir res --warmup 0 --iters 1 --widen-outputs
+all_f4() {   # dir: it holds .npy files, every one '<f4'
+    for f in "$1"/*.npy; do
+        [ -f "$f" ] && head -c 128 "$f" | grep -q "'descr': '<f4'" || return 1
+    done
+}
+t "half files: f16 inputs from '<f4' .npy files; --widen-outputs writes every output as '<f4'" \
+  '[ $rc -eq 0 ] && [ ! -s "$tmp/e" ] && all_f4 "$tmp/ms/res" || { cat "$tmp/e"; ls "$tmp/ms/res"; false; }'
+rm -rf "$tmp/ms/res" && mkdir "$tmp/ms/res"
+run_mock "$tmp/ms" ./out/model_launcher --input in1=i4.npy --input in2=f2.npy --input in3=f3.npy \
+    --input in4=f4.npy --out-dir res --warmup 0 --iters 1
+t "half files: a '<i4' file for an f16 input: status 2, one line naming the input and what is accepted" \
+  '[ $rc -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] &&
+   grep -q "input .in1.: i4.npy: dtype .<i4.: an f16 tensor is read from a .<f2. .npy or a .<f4. .npy" "$tmp/e" &&
+   [ -z "$(ls -A "$tmp/ms/res")" ] || { cat "$tmp/e"; false; }'
 
 # reduce-overhead: the traced run is a replay of the captured one
 stage "$root/examples/static_kernel" sk

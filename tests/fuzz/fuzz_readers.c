@@ -1,7 +1,7 @@
 /*
  * fuzz_readers.c - a libFuzzer target for the file readers of libtngcrt
  * that a bundle's launcher runs on what it is given: the .npy reader
- * (tngrt_npy_read, tngrt_npy_read_bf16), the safetensors reader
+ * (tngrt_npy_read, tngrt_npy_read_bf16, tngrt_npy_read_as), the safetensors reader
  * (tngrt_safetensors_open, _open_memory, _find), the torch.save reader
  * (tngrt_torch_open_memory: the zip and the pickle machine), and the
  * bundle's weight loading over them (tngrt_bundle_load_weights_memory, with the
@@ -78,22 +78,26 @@ static void fz_put(const char *path, const uint8_t *data, size_t size)
 }
 
 /* .npy: parse, check, write, read back, compare. */
-static void fz_npy(const uint8_t *data, size_t size, int bf16)
+static void fz_npy(const uint8_t *data, size_t size, int mode)
 {
     TngrtTensor *t = NULL, *back = NULL;
     TngrtError err;
     size_t nbytes = 0;
     const char *path;
-    if (tngrt__npy_parse(data, size, "fuzz.npy", bf16, &t, &err) != 0) {
+    if (tngrt__npy_parse(data, size, "fuzz.npy", mode, &t, &err) != 0) {
         fz_check(memchr(err.msg, '\0', sizeof err.msg) != NULL, "npy: unterminated message");
         return;
     }
     fz_check(tngrt_shape_nbytes(t->dtype, t->ndim, t->shape, &nbytes, "fuzz", &err) == 0
              && nbytes == t->nbytes, "npy: size differs from the shape's");
-    fz_check(!bf16 || t->dtype == TNGRT_BF16, "npy: bf16 read gave another dtype");
+    fz_check(mode == TNGRT__NPY_ANY
+             || t->dtype == (mode == TNGRT__NPY_F16 ? TNGRT_F16 : TNGRT_BF16),
+             "npy: a half read gave another dtype");
     path = fz_path("t.npy");
     if (tngrt_npy_write(path, t, &err) == 0) {
-        fz_check((bf16 ? tngrt_npy_read_bf16 : tngrt_npy_read)(path, &back, &err) == 0,
+        fz_check((mode == TNGRT__NPY_ANY ? tngrt_npy_read(path, &back, &err)
+                  : mode == TNGRT__NPY_BF16_BITS ? tngrt_npy_read_bf16(path, &back, &err)
+                  : tngrt_npy_read_as(path, t->dtype, &back, &err)) == 0,
                  "npy: the file written does not read back");
         fz_check(back->dtype == t->dtype && back->ndim == t->ndim
                  && memcmp(back->shape, t->shape, sizeof t->shape[0] * (size_t)t->ndim) == 0
@@ -251,8 +255,10 @@ static void fz_bundle(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fz_npy(data, size, 0);
-    fz_npy(data, size, 1);
+    fz_npy(data, size, TNGRT__NPY_ANY);
+    fz_npy(data, size, TNGRT__NPY_BF16_BITS);
+    fz_npy(data, size, TNGRT__NPY_BF16);
+    fz_npy(data, size, TNGRT__NPY_F16);
     fz_safetensors(data, size);
     fz_torch(data, size);
     fz_bundle(data, size);

@@ -74,6 +74,8 @@ def make_inputs(d):
     f32_npy(os.path.join(d, "y_fail.npy"), [4], [-1234.0, 1.0, 1.0, 1.0])
     f32_npy(os.path.join(d, "y_bad.npy"), [4], [-4321.0, 1.0, 1.0, 1.0])
     bf16_npy(os.path.join(d, "y_bf16.npy"), [4], Y)      # Y is exact in bfloat16
+    # ties (to even) and values near Y that round to Y in bfloat16
+    f32_npy(os.path.join(d, "y_round.npy"), [4], [1.00390625, 2.0078125, 3.005, -4.015625])
     with open(os.path.join(d, "y_i2.npy"), "wb") as f:    # int16: no bfloat16 either
         f.write(npy_bytes("<i2", [4], b"\0\0" * 4))
     f32_npy(os.path.join(d, "y5.npy"), [5], Y + [5.0])

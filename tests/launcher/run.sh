@@ -8,7 +8,8 @@
 # paddable; y bf16), makes the data with mknpy.py (python3, standard
 # library), and checks: good runs with exact output values for each gear,
 # the trace, --pad with cropped outputs, the dynamic gear, a bf16 input read
-# from a '<u2' .npy of its bit patterns, and every bad input (exit status 2,
+# from a '<u2' .npy of its bit patterns or from a '<f4' .npy rounded to
+# nearest even, --widen-outputs, and every bad input (exit status 2,
 # exactly one line on stderr, nothing left in the output directory). Outside
 # sanitizer builds, good runs also go through valgrind when it is installed.
 set -uf   # -f: no globbing of the unquoted argument lists (cache['k'])
@@ -134,12 +135,27 @@ good "dynamic gear s0=5" '^gear 3: s0=\? \(bound: s0=5\)$' launcher_dyn $(args 5
 good "dynamic: a static gear first" '^gear 1: s0=2$' launcher_dyn $(args 2) $(cache 2) \
     && values "dyn s0=2" 2 11
 
-# bf16 input: a '<u2' .npy of bfloat16 bit patterns (numpy has no bfloat16)
+# bf16 input: a '<u2' .npy of bfloat16 bit patterns (numpy has no bfloat16),
+# or a '<f4' .npy rounded to nearest even
 if "$tmp/launcher_bf16" --help >"$tmp/stdout" 2>"$tmp/stderr" \
-    && grep -Fq "y bf16[4]  (a '<u2' .npy of bfloat16 bits)" "$tmp/stdout"
-then ok; else bad "bf16 help" "--help does not show y as a '<u2' bf16 input"; fi
+    && grep -Fq "y bf16[4]  (a '<f4' .npy, rounded, or a '<u2' .npy of bfloat16 bits)" "$tmp/stdout" \
+    && grep -Fq -- "--widen-outputs    write bf16 and f16 outputs" "$tmp/stdout"
+then ok; else bad "bf16 help" "--help does not show y as a '<f4' or '<u2' bf16 input"; fi
+# shellcheck disable=SC2046
 good "bf16 input from '<u2'" '^gear 1: s0=2$' launcher_bf16 --weights "$w" \
     --input "x=$data/x2.npy" --input "y=$data/y_bf16.npy" $(cache 2) && values "bf16 y" 2 11
+# shellcheck disable=SC2046
+good "bf16 input from '<f4'" '^gear 1: s0=2$' launcher_bf16 --weights "$w" \
+    --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2) && values "bf16 y from <f4" 2 11
+# y_round.npy: ties and near values that round to Y in bfloat16
+# shellcheck disable=SC2046
+good "bf16 input from '<f4', rounded" '^gear 1: s0=2$' launcher_bf16 --weights "$w" \
+    --input "x=$data/x2.npy" --input "y=$data/y_round.npy" $(cache 2) \
+    && values "bf16 y rounded to nearest even" 2 11
+# --widen-outputs leaves float32 results as they are
+# shellcheck disable=SC2046
+good "--widen-outputs, float32 results" '^gear 1: s0=2$' launcher $(args 2) $(cache 2) \
+    --widen-outputs && values "--widen-outputs" 2 11
 
 # ---- bad inputs: exit 2, one line ----
 # shellcheck disable=SC2046
@@ -151,9 +167,7 @@ reject "duplicate input" 2 "input 'x' is given twice" launcher $(args 2) $(cache
 reject "--input without =" 2 "expected NAME=FILE.npy" launcher $(args 2) $(cache 2) --input x
 reject "wrong dtype" 2 "input 'x': dtype f16, expected f32" launcher --weights "$w" \
     --input "x=$data/x_f16.npy" --input "y=$data/y.npy" $(cache 2)
-reject "bf16 input from '<f4'" 2 "input 'y': $data/y.npy: dtype '<f4': a bf16 tensor is read from a '<u2' .npy holding its bfloat16 bit patterns (uint16)" \
-    launcher_bf16 --weights "$w" --input "x=$data/x2.npy" --input "y=$data/y.npy" $(cache 2)
-reject "bf16 input from '<i2'" 2 "dtype '<i2': a bf16 tensor is read from a '<u2' .npy" \
+reject "bf16 input from '<i2'" 2 "input 'y': $data/y_i2.npy: dtype '<i2': a bf16 tensor is read from a '<f4' .npy (rounded to bfloat16) or a '<u2' .npy of its bfloat16 bit patterns" \
     launcher_bf16 --weights "$w" --input "x=$data/x2.npy" --input "y=$data/y_i2.npy" $(cache 2)
 reject "'<u2' for a float32 input" 2 "y_bf16.npy: unsupported dtype '<u2'" launcher --weights "$w" \
     --input "x=$data/x2.npy" --input "y=$data/y_bf16.npy" $(cache 2)

@@ -183,6 +183,162 @@ static void test_npy_bf16_bits(void **state)
     tngrt_tensor_delete(t);
 }
 
+/* float32 rounded to bfloat16 and float16 as torch 1.13's
+ * .to(torch.bfloat16) / .to(torch.float16) round it (the expected bits are
+ * torch's), widened back exactly; NaN stays a quiet NaN of its sign. */
+static void test_half_from_f32(void **state)
+{
+    static const struct { uint32_t f; uint16_t bf16, f16; } cases[] = {
+        {0x3F808000u, 0x3F80, 0x3C04},  /* bf16 tie, rounds down to even */
+        {0x3F818000u, 0x3F82, 0x3C0C},  /* bf16 tie, rounds up to even */
+        {0x3F808001u, 0x3F81, 0x3C04},  /* just past a tie */
+        {0x3F807FFFu, 0x3F80, 0x3C04},  /* just short of one */
+        {0x00000001u, 0x0000, 0x0000},  /* the least float32 subnormal */
+        {0x00008000u, 0x0000, 0x0000},  /* a bf16 subnormal tie, to even (0) */
+        {0x00018000u, 0x0002, 0x0000},  /* a bf16 subnormal tie, to even (2) */
+        {0x007FFFFFu, 0x0080, 0x0000},  /* the largest subnormal rounds to a normal */
+        {0x80000001u, 0x8000, 0x8000},  /* -0 kept */
+        {0x7F7F7FFFu, 0x7F7F, 0x7C00},  /* bf16's largest; f16 overflows */
+        {0x7F7F8000u, 0x7F80, 0x7C00},  /* a tie past bf16's largest: inf */
+        {0x7F7FFFFFu, 0x7F80, 0x7C00},  /* FLT_MAX: inf */
+        {0xFF7F8000u, 0xFF80, 0xFC00},  /* -inf */
+        {0x477FE000u, 0x4780, 0x7BFF},  /* 65504, f16's largest */
+        {0x477FEFFFu, 0x4780, 0x7BFF},  /* just short of 65520 */
+        {0x477FF000u, 0x4780, 0x7C00},  /* 65520: f16 inf */
+        {0x33800000u, 0x3380, 0x0001},  /* 2^-24, f16's least subnormal */
+        {0x33000000u, 0x3300, 0x0000},  /* 2^-25: an f16 tie, to 0 */
+        {0x33400000u, 0x3340, 0x0001},  /* 1.5 * 2^-25 */
+        {0x33C00000u, 0x33C0, 0x0002},  /* 3 * 2^-25: an f16 tie, to even */
+        {0x387FFFFFu, 0x3880, 0x0400},  /* just short of f16's least normal */
+        {0x3F801000u, 0x3F80, 0x3C00},  /* 1 + 2^-11: an f16 tie, down */
+        {0x3F803000u, 0x3F80, 0x3C02},  /* 1 + 3 * 2^-11: an f16 tie, up */
+        {0x80000000u, 0x8000, 0x8000},  /* -0 */
+        {0x7F800000u, 0x7F80, 0x7C00},  /* inf */
+        {0xFF800000u, 0xFF80, 0xFC00},  /* -inf */
+    };
+    static const uint32_t nans[] = {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFFFFFFFu};
+    enum { N = sizeof cases / sizeof cases[0] };
+    float src[N], wide[N];
+    uint16_t b[N], h[N];
+    (void)state;
+    for (size_t i = 0; i < N; i++)
+        memcpy(&src[i], &cases[i].f, sizeof src[i]);
+    tngrt_half_from_f32(TNGRT_BF16, src, b, N);
+    tngrt_half_from_f32(TNGRT_F16, src, h, N);
+    for (size_t i = 0; i < N; i++) {
+        if (b[i] != cases[i].bf16)
+            fail_msg("0x%08x -> bf16 0x%04x, torch 0x%04x", (unsigned)cases[i].f, b[i],
+                     cases[i].bf16);
+        if (h[i] != cases[i].f16)
+            fail_msg("0x%08x -> f16 0x%04x, torch 0x%04x", (unsigned)cases[i].f, h[i],
+                     cases[i].f16);
+    }
+    /* widened exactly: bf16 is float32's top half */
+    tngrt_half_to_f32(TNGRT_BF16, b, wide, N);
+    for (size_t i = 0; i < N; i++) {
+        uint32_t u;
+        memcpy(&u, &wide[i], sizeof u);
+        assert_int_equal(u, (uint32_t)b[i] << 16);
+    }
+    /* f16 widened and rounded again gives the same bits */
+    tngrt_half_to_f32(TNGRT_F16, h, wide, N);
+    tngrt_half_from_f32(TNGRT_F16, wide, b, N);
+    assert_memory_equal(b, h, sizeof h);
+    assert_true(wide[13] == 65504.0f && wide[16] == 0x1p-24f);
+    for (size_t i = 0; i < sizeof nans / sizeof nans[0]; i++) {
+        float f, w;
+        uint16_t bb, hh;
+        memcpy(&f, &nans[i], sizeof f);
+        tngrt_half_from_f32(TNGRT_BF16, &f, &bb, 1);
+        tngrt_half_from_f32(TNGRT_F16, &f, &hh, 1);
+        assert_true((bb & 0x7f80) == 0x7f80 && (bb & 0x40) && (bb >> 15) == nans[i] >> 31);
+        assert_true((hh & 0x7c00) == 0x7c00 && (hh & 0x200) && (hh >> 15) == nans[i] >> 31);
+        tngrt_half_to_f32(TNGRT_BF16, &bb, &w, 1);
+        assert_true(w != w);
+        tngrt_half_to_f32(TNGRT_F16, &hh, &w, 1);
+        assert_true(w != w);
+    }
+}
+
+/* tngrt_npy_read_as: a bf16 tensor from '<f4' (rounded) or '<u2' (bits),
+ * an f16 one from '<f4' (rounded) or '<f2'; any other dtype refused naming
+ * the file and the two accepted; other dtypes read as tngrt_npy_read. */
+static void test_npy_read_as(void **state)
+{
+    static const float vals[3] = {1.00390625f, -65520.0f, 0x1p-25f};
+    static const uint16_t bits_b[3] = {0x3f80, 0xc780, 0x3300}, bits_h[3] = {0x3c04, 0xfc00, 0};
+    static const int32_t ints[3] = {1, 2, 3};
+    unsigned char img[256];
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    TngrtTensor *t = NULL;
+    char *f4, *u2, *f2, *i4;
+    size_t len;
+    (void)state;
+    len = npy_image(img, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", vals,
+                    sizeof vals);
+    f4 = write_temp(img, len);
+    len = npy_image(img, "{'descr': '<u2', 'fortran_order': False, 'shape': (3,), }", bits_b,
+                    sizeof bits_b);
+    u2 = write_temp(img, len);
+    len = npy_image(img, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", bits_h,
+                    sizeof bits_h);
+    f2 = write_temp(img, len);
+    len = npy_image(img, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", ints,
+                    sizeof ints);
+    i4 = write_temp(img, len);
+
+    assert_int_equal(tngrt_npy_read_as(f4, TNGRT_BF16, &t, &err), 0);
+    assert_int_equal(t->dtype, TNGRT_BF16);
+    assert_int_equal(t->ndim, 1);
+    assert_int_equal(t->shape[0], 3);
+    assert_int_equal(t->nbytes, 6);
+    assert_memory_equal(t->data, bits_b, sizeof bits_b);
+    tngrt_tensor_delete(t);
+    assert_int_equal(tngrt_npy_read_as(u2, TNGRT_BF16, &t, &err), 0);
+    assert_int_equal(t->dtype, TNGRT_BF16);
+    assert_memory_equal(t->data, bits_b, sizeof bits_b);
+    tngrt_tensor_delete(t);
+    assert_int_equal(tngrt_npy_read_as(f4, TNGRT_F16, &t, &err), 0);
+    assert_int_equal(t->dtype, TNGRT_F16);
+    assert_memory_equal(t->data, bits_h, sizeof bits_h);
+    tngrt_tensor_delete(t);
+    assert_int_equal(tngrt_npy_read_as(f2, TNGRT_F16, &t, &err), 0);
+    assert_int_equal(t->dtype, TNGRT_F16);
+    assert_memory_equal(t->data, bits_h, sizeof bits_h);
+    tngrt_tensor_delete(t);
+    /* float32 and int32 tensors read as they are */
+    assert_int_equal(tngrt_npy_read_as(f4, TNGRT_F32, &t, &err), 0);
+    assert_int_equal(t->dtype, TNGRT_F32);
+    assert_memory_equal(t->data, vals, sizeof vals);
+    tngrt_tensor_delete(t);
+    assert_int_equal(tngrt_npy_read_as(i4, TNGRT_F32, &t, &err), 0);
+    assert_int_equal(t->dtype, TNGRT_I32);
+    tngrt_tensor_delete(t);
+
+    t = (TngrtTensor *)1;
+    assert_int_equal(tngrt_npy_read_as(i4, TNGRT_BF16, &t, &err), -1);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, i4));
+    assert_non_null(strstr(err.msg, "dtype '<i4': a bf16 tensor is read from a '<f4' .npy "
+                                    "(rounded to bfloat16) or a '<u2' .npy"));
+    assert_int_equal(tngrt_npy_read_as(f2, TNGRT_BF16, &t, &err), -1);
+    assert_non_null(strstr(err.msg, "dtype '<f2': a bf16 tensor"));
+    assert_int_equal(tngrt_npy_read_as(u2, TNGRT_F16, &t, &err), -1);
+    assert_non_null(strstr(err.msg, u2));
+    assert_non_null(strstr(err.msg, "dtype '<u2': an f16 tensor is read from a '<f2' .npy "
+                                    "or a '<f4' .npy (rounded to float16)"));
+    assert_int_equal(tngrt_npy_read_as(i4, TNGRT_F16, &t, &err), -1);
+    assert_null(t);
+    unlink(f4);
+    unlink(u2);
+    unlink(f2);
+    unlink(i4);
+    free(f4);
+    free(u2);
+    free(f2);
+    free(i4);
+}
+
 static void test_npy_numpy_made(void **state)
 {
     unsigned char img[512];
@@ -588,6 +744,8 @@ int main(void)
         cmocka_unit_test(test_dtype_and_tensor),
         cmocka_unit_test(test_npy_round_trips),
         cmocka_unit_test(test_npy_bf16_bits),
+        cmocka_unit_test(test_half_from_f32),
+        cmocka_unit_test(test_npy_read_as),
         cmocka_unit_test(test_npy_numpy_made),
         cmocka_unit_test(test_npy_hostile),
         cmocka_unit_test(test_safetensors_valid),
