@@ -249,6 +249,8 @@ typedef struct GraphWeight {
     const char *name;      /* state_dict key: "blocks.0.attn_ln.weight" */
     int32_t value;
     int is_buffer;         /* register_buffer */
+    int is_state;          /* a plain tensor attribute the entry writes in place
+                            * (frontend/lower/state.c): a buffer not in state_dict */
     int32_t final;         /* value written back (in-place updates of a buffer), or -1 */
 } GraphWeight;
 

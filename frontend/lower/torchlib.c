@@ -860,6 +860,7 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
             return tl_module_method(I, name, self_obj, a);
         if (self_obj->kind != O_TENSOR)
             return NULL;
+        interp_state_write(I, self_obj, name, a->node);   /* x.X_(...) on a tensor attribute: state */
         const struct LibEntry *e = lib_find(name, NS_METH);
         if (!e) {
             Obj *r = tl_inplace_method(I, name, self_obj, a);

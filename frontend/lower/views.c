@@ -754,6 +754,7 @@ int32_t views_write_begin(Interp *I, Obj *x, int32_t node, const char *what)
     TensorObj *t = views__target(I, x, node);
     if (!t)
         return -1;
+    interp_state_adopt(I, t, node);   /* a tensor attribute written in place: state */
     if (interp_val(I, x, node) < 0 || !views__writable(I, t, node, what))
         return -1;
     if (t->base)

@@ -1,0 +1,121 @@
+/*
+ * state.c - tensor attributes a compiled method writes in place: state.
+ *
+ * A plain tensor attribute of a module (`self.cache_k = torch.zeros(...)`
+ * in __init__: neither a parameter nor a buffer, so not in state_dict) is
+ * a constant of the trace while the method only reads it (obj.c replays
+ * the ops that compute it). When the method writes into it in place
+ * (`self.cache_k[:bsz, pos:pos + n] = xk`, a KV cache), PyTorch keeps the
+ * written values in the attribute for the next call: it is state, as a
+ * persistent buffer updated in place is. At its first write, before any op
+ * has read it, the attribute becomes a buffer of the entry named by its
+ * attribute path (GraphWeight.is_state, `state` in the plan): the bundle
+ * holds it between runs and the weights file provides its first value, as
+ * for a persistent buffer. What this cannot make exact is refused:
+ *   - an attribute read before its first write in the method, or written
+ *     through a view taken before the write (its value was already used
+ *     as a constant): TNG211 at the end of the trace (obj.c);
+ *   - the same attribute kept as state by one compiled entry and read by
+ *     another: each bundle holds a copy of its own (TNG211);
+ * and host code that reads the attribute after a call of the entry reads
+ * data tngc does not know.
+ */
+#include "obj.h"
+
+#include <string.h>
+
+/* The shadow whose entry tensor is t, or NULL. */
+static Shadow *state__shadow(Interp *I, const TensorObj *t)
+{
+    for (size_t i = 0; i < I->shadows.n; i++)
+        if (I->shadows.v[i].obj && I->shadows.v[i].obj->kind == O_TENSOR && I->shadows.v[i].obj->t == t)
+            return &I->shadows.v[i];
+    return NULL;
+}
+
+/* 1 when some op of the current graph reads value v. */
+static int state__read(const Graph *g, int32_t v)
+{
+    int32_t from = g->vals.v[v].op;
+    for (size_t o = (size_t)from + 1; o < g->ops.n; o++)
+        for (uint32_t k = 0; k < g->ops.v[o].nin; k++)
+            if (g->ops.v[o].in[k] == v)
+                return 1;
+    return 0;
+}
+
+int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
+{
+    (void)node;
+    if (!I->tracing || !t || t->base || t->nviews || t->g != I->g)
+        return 0;
+    Shadow *s = state__shadow(I, t);
+    if (!s || s->input >= 0 || s->weight >= 0 || s->initial < 0 || t->value != s->initial)
+        return 0;
+    TensorObj *host = s->host;
+    if (!host || host->is_param || host->is_buffer || host->base || host->nviews)
+        return 0;
+    const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, host));
+    if (!name)
+        return 0;   /* a module-level tensor: no attribute of the module */
+    for (size_t i = 0; i < I->shadows.n; i++)
+        if (&I->shadows.v[i] != s && I->shadows.v[i].initial == s->initial)
+            return 0;   /* another host tensor replayed to the same value */
+    Graph *g = I->g;
+    if (state__read(g, s->initial))
+        return 0;
+    const Val *cv = &g->vals.v[s->initial];
+    int64_t dims[GRAPH_MAX_DIMS];
+    for (int d = 0; d < cv->ndim; d++)
+        if (!graph_dim_const_value(g, cv->dims[d], &dims[d]))
+            return 0;
+    int fmt = cv->format, nd = cv->ndim;
+    DType dt = cv->dtype;
+    int32_t v = graph_add_weight(g, name, dt, nd, dims, 1);
+    if (v < 0)
+        return 0;
+    g->vals.v[v].format = (uint8_t)fmt;
+    g->weights.v[g->weights.n - 1].is_state = 1;
+    s->weight = (int)g->weights.n - 1;
+    s->initial = v;
+    t->value = v;
+    StateAttr a = {host, g, name};
+    VEC_PUSH(I->states, a);
+    return 1;
+}
+
+void interp_state_write(Interp *I, Obj *x, const char *method, int32_t node)
+{
+    if (!I->tracing || !x || x->kind != O_TENSOR)
+        return;
+    if (method) {
+        size_t n = strlen(method);
+        if (n < 2 || method[n - 1] != '_' || method[n - 2] == '_')
+            return;
+    }
+    Obj *t = x->t->g == I->g ? x : interp_trace_in(I, x, node);
+    if (t && t->kind == O_TENSOR && t->t->g == I->g)
+        interp_state_adopt(I, t->t, node);
+}
+
+int interp_state_check(Interp *I, const TensorObj *host, int32_t node)
+{
+    for (size_t i = 0; i < I->states.n; i++) {
+        const StateAttr *a = &I->states.v[i];
+        if (a->host != host || a->g == I->g)
+            continue;
+        interp_diag(I, node, RULE_TNG211, "the tensor attribute '%s' is state of the compiled entry %s (it "
+                    "writes it in place) and this entry reads it too: each bundle holds a copy of its own, "
+                    "so this one would not see the other's writes (register it as a buffer and pass it as "
+                    "an input, or compile one entry)", a->name, a->g->name);
+        return 1;
+    }
+    return 0;
+}
+
+void interp_state_after_call(Interp *I, const Graph *g)
+{
+    for (size_t i = 0; i < I->states.n; i++)
+        if (I->states.v[i].g == g && I->states.v[i].host->g == &I->host)
+            VEC_PUSH(I->host_inexact, I->states.v[i].host->value);
+}
