@@ -1284,6 +1284,9 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     }
     if (src < 0 || (dst = views_write_begin(I, t, node, "slice assignment")) < 0)
         return -1;
+    int dyn = tl_dyn_slice_store(I, t, index, src, node);   /* a symbolic slice bound */
+    if (dyn != -2)
+        return dyn;
     int r = rank_of(I, dst);
     Ix ix[2 * GRAPH_MAX_DIMS + 2];
     int n = resolve_index(I, index, r, node, RULE_TNG211, ix, (int)NELEM(ix));
