@@ -1384,6 +1384,7 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
         VEC_PUSH(I->shadows, sh);
         return sh.obj;
     }
+    interp_state_note(I, t->t);
     Graph *hg = t->t->g;
     if (t->t->base && t->t->seen != t->t->base->value && hg == &I->host) {
         /* a host view whose root host code wrote since: its value now */

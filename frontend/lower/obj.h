@@ -308,6 +308,7 @@ struct Interp {
     /* plain tensor attributes that a compiled entry keeps as state
      * (state.c): the host tensor and the entry graph */
     VEC(struct StateAttr) states;
+    VEC(struct StateAttr) state_reads;   /* tensor attributes each trace read */
     int nconst;
     /* constant tensors (obj.c, interp_trace_in): host values whose data
      * tngc does not know (randn, empty, an unknown method on the tensor),
@@ -627,6 +628,8 @@ int interp_state_adopt(Interp *I, TensorObj *t, int32_t node);
  * or method when it is an in-place method X_): interp_state_adopt on x. */
 void interp_state_write(Interp *I, Obj *x, const char *method, int32_t node);
 int interp_state_check(Interp *I, const TensorObj *host, int32_t node);
+/* Notes that the current trace reads host tensor host (interp_trace_in). */
+void interp_state_note(Interp *I, TensorObj *host);
 void interp_state_after_call(Interp *I, const Graph *g);
 void interp_consts_begin(Interp *I);
 void interp_consts_end(Interp *I, int32_t node);

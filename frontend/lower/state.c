@@ -11,12 +11,17 @@
  * has read it, the attribute becomes a buffer of the entry named by its
  * attribute path (GraphWeight.is_state, `state` in the plan): the bundle
  * holds it between runs and the weights file provides its first value, as
- * for a persistent buffer. What this cannot make exact is refused:
+ * for a persistent buffer. An attribute whose data tngc does not know
+ * (`torch.empty(...)`, as mistral-src's caches) is a weight of the entry
+ * from its first read (obj.c): written in place, directly or through a
+ * view, that weight becomes state the same way (reads before the write read
+ * the state the call starts from). What this cannot make exact is refused:
  *   - an attribute read before its first write in the method, or written
  *     through a view taken before the write (its value was already used
  *     as a constant): TNG211 at the end of the trace (obj.c);
  *   - the same attribute kept as state by one compiled entry and read by
- *     another: each bundle holds a copy of its own (TNG211);
+ *     another, traced before or after it: each bundle holds a copy of its
+ *     own (TNG211 at the read or at the write);
  * and host code that reads the attribute after a call of the entry reads
  * data tngc does not know.
  */
@@ -44,12 +49,65 @@ static int state__read(const Graph *g, int32_t v)
     return 0;
 }
 
+/* A plain tensor attribute whose data tngc does not know (torch.empty,
+ * torch.randn, ...: a weight from the first read on, obj.c) written in
+ * place, its shadow s: its weight becomes state. Reads before the write
+ * read the weight, the state at the start of the call: exact. */
+static int state__adopt_weight(Interp *I, Shadow *s)
+{
+    TensorObj *host = s->host;
+    if (!host || host->is_param || host->is_buffer)
+        return 0;
+    const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, host));
+    GraphWeight *w = &I->g->weights.v[s->weight];
+    if (!name || !w->name || strcmp(w->name, name) != 0)
+        return 0;   /* a tensor with no attribute path (a module-level one) */
+    if (!w->is_state) {
+        w->is_buffer = 1;
+        w->is_state = 1;
+        StateAttr a = {host, I->g, name};
+        VEC_PUSH(I->states, a);
+    }
+    return 1;
+}
+
+/* An error when another entry read host before this one writes it as
+ * state: its bundle holds a copy that would not see the writes. */
+static void state__read_elsewhere(Interp *I, const TensorObj *host, const char *name, int32_t node)
+{
+    for (size_t i = 0; i < I->state_reads.n; i++)
+        if (I->state_reads.v[i].host == host && I->state_reads.v[i].g != I->g) {
+            interp_diag(I, node, RULE_TNG211, "this entry writes the tensor attribute '%s' in place, which "
+                        "keeps it as state, and the compiled entry %s reads it too: each bundle holds a copy "
+                        "of its own, so that one would not see these writes (register it as a buffer and pass "
+                        "it as an input, or compile one entry)", name, I->state_reads.v[i].g->name);
+            return;
+        }
+}
+
+void interp_state_note(Interp *I, TensorObj *host)
+{
+    for (size_t i = 0; i < I->state_reads.n; i++)
+        if (I->state_reads.v[i].host == host && I->state_reads.v[i].g == I->g)
+            return;
+    StateAttr a = {host, I->g, NULL};
+    VEC_PUSH(I->state_reads, a);
+}
+
 int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
 {
-    (void)node;
-    if (!I->tracing || !t || t->base || t->nviews || t->g != I->g)
+    if (!I->tracing || !t || t->g != I->g)
         return 0;
-    Shadow *s = state__shadow(I, t);
+    Shadow *s = state__shadow(I, t->base ? t->base : t);
+    if (s && s->input < 0 && s->weight >= 0) {
+        int was = s->weight >= 0 && I->g->weights.v[s->weight].is_state;
+        int r = state__adopt_weight(I, s);
+        if (r && !was)
+            state__read_elsewhere(I, s->host, I->g->weights.v[s->weight].name, node);
+        return r;
+    }
+    if (t->base || t->nviews)
+        return 0;
     if (!s || s->input >= 0 || s->weight >= 0 || s->initial < 0 || t->value != s->initial)
         return 0;
     TensorObj *host = s->host;
@@ -81,6 +139,7 @@ int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
     t->value = v;
     StateAttr a = {host, g, name};
     VEC_PUSH(I->states, a);
+    state__read_elsewhere(I, host, name, node);
     return 1;
 }
 

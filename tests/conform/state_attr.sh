@@ -18,7 +18,7 @@ check=state-attr model=state_attr.py
 . "$(dirname "$0")/lib.sh"
 
 s=$("$tngc" plan "$script" 2>"$tmp/plan.err" | sed -n 's/^weight %[0-9]* \([^ ]*\) .* state -> .*/\1/p' | tr '\n' ' ')
-if [ "$s" = 'calls "layers.0.cache_k" "layers.0.cache_v" "layers.1.cache_k" "layers.1.cache_v" ' ]; then
+if [ "$s" = 'calls seen "layers.0.cache_k" "layers.0.cache_v" "layers.1.cache_k" "layers.1.cache_v" ' ]; then
     ok "state weights: $s"
 else
     bad "state weights: '$s'"; cat "$tmp/plan.err"

@@ -6,7 +6,9 @@
 # writes this call's keys at [:bsz, start_pos:start_pos + seqlen] with
 # start_pos a Python int, and reads the prefix [:bsz, :start_pos + seqlen].
 # The model counts its calls in a tensor attribute too (self.calls += 1)
-# and scales its result by the count. The caches and the count after the
+# and scales its result by the count, and scatters its input into a
+# torch.empty attribute (mistral-src's cache write: data tngc does not
+# know, a weight from the start). The caches and the count after the
 # call are outputs, so the state a call leaves is compared with PyTorch's;
 # the weights file holds them under their attribute paths (layers.0.cache_k,
 # calls). The script calls the model three times on the same inputs:
@@ -48,14 +50,18 @@ class Model(nn.Module):
         super().__init__()
         self.layers = nn.ModuleList([Attn(), Attn()])
         self.calls = torch.zeros(1)
+        self.seen = torch.empty((B, S, H))
 
     def forward(self, x, start_pos: int):
         self.calls += 1
+        bsz, seqlen, _ = x.shape
+        pos = torch.arange(start_pos, start_pos + seqlen)[None, :, None].repeat(bsz, 1, H)
+        self.seen[:bsz].scatter_(1, pos, x)
         for layer in self.layers:
             x = x + layer(x, start_pos)
         a, b = self.layers[0], self.layers[1]
         return (x * self.calls, a.cache_k * 1.0, a.cache_v * 1, b.cache_k.sum(1), b.cache_v.float().mean(1),
-                self.calls + 0)
+                self.calls + 0, self.seen[:bsz, start_pos:start_pos + seqlen] * 1.0)
 
 
 model = Model().eval()
