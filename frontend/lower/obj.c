@@ -1379,7 +1379,7 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
     Shadow *s = interp_shadow_find(I, t->t);
     if (s)
         return s->obj;
-    if (interp_state_check(I, t->t, node)) {
+    if (interp_state_check(I, t->t, node) || interp_state_view_check(I, t->t, node)) {
         Shadow sh = {t->t, obj_unknown_reported(I), -1, -1, -1};
         VEC_PUSH(I->shadows, sh);
         return sh.obj;

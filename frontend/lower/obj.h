@@ -628,6 +628,12 @@ int interp_state_adopt(Interp *I, TensorObj *t, int32_t node);
  * or method when it is an in-place method X_): interp_state_adopt on x. */
 void interp_state_write(Interp *I, Obj *x, const char *method, int32_t node);
 int interp_state_check(Interp *I, const TensorObj *host, int32_t node);
+/* 1 when host, a tensor attribute the current entry keeps as state, may be
+ * written although host code holds views of it: no view of it entered the
+ * trace (views.c); interp_state_view_check refuses (TNG211, 1) host, a
+ * host view of such an attribute, entering the trace. */
+int interp_state_alone(Interp *I, const TensorObj *host);
+int interp_state_view_check(Interp *I, const TensorObj *host, int32_t node);
 /* Notes that the current trace reads host tensor host (interp_trace_in). */
 void interp_state_note(Interp *I, TensorObj *host);
 void interp_state_after_call(Interp *I, const Graph *g);

@@ -22,6 +22,9 @@
  *   - the same attribute kept as state by one compiled entry and read by
  *     another, traced before or after it: each bundle holds a copy of its
  *     own (TNG211 at the read or at the write);
+ *   - a view of the attribute made outside the method (host code that ran
+ *     the model eagerly keeps such views) read in the trace (TNG211); views
+ *     host code holds but the trace does not read do not stop the write;
  * and host code that reads the attribute after a call of the entry reads
  * data tngc does not know.
  */
@@ -169,6 +172,35 @@ int interp_state_check(Interp *I, const TensorObj *host, int32_t node)
                     "an input, or compile one entry)", a->name, a->g->name);
         return 1;
     }
+    return 0;
+}
+
+int interp_state_alone(Interp *I, const TensorObj *host)
+{
+    if (!host || host->base)
+        return 0;
+    int kept = 0;
+    for (size_t i = 0; i < I->states.n && !kept; i++)
+        kept = I->states.v[i].host == host && I->states.v[i].g == I->g;
+    if (!kept)
+        return 0;
+    for (size_t i = 0; i < I->shadows.n; i++)
+        if (I->shadows.v[i].host && I->shadows.v[i].host->base == host)
+            return 0;
+    return 1;
+}
+
+int interp_state_view_check(Interp *I, const TensorObj *host, int32_t node)
+{
+    if (!host || !host->base)
+        return 0;
+    for (size_t i = 0; i < I->states.n; i++)
+        if (I->states.v[i].host == host->base && I->states.v[i].g == I->g) {
+            interp_diag(I, node, RULE_TNG211, "this reads a view, made outside the compiled method, of the "
+                        "tensor attribute '%s', which this entry keeps as state: the view would not see the "
+                        "entry's writes (take the view inside the method)", I->states.v[i].name);
+            return 1;
+        }
     return 0;
 }
 
