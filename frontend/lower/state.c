@@ -9,7 +9,7 @@
  * written values in the attribute for the next call: it is state, as a
  * persistent buffer updated in place is. At its first write, before any op
  * has read it, the attribute becomes a buffer of the entry named by its
- * attribute path (GraphWeight.is_state, `state` in the plan): the bundle
+ * attribute path (GraphWeight.is_buffer GRAPH_STATE, `state` in the plan): the bundle
  * holds it between runs and the weights file provides its first value, as
  * for a persistent buffer. An attribute whose data tngc does not know
  * (`torch.empty(...)`, as mistral-src's caches) is a weight of the entry
@@ -65,9 +65,8 @@ static int state__adopt_weight(Interp *I, Shadow *s)
     GraphWeight *w = &I->g->weights.v[s->weight];
     if (!name || !w->name || strcmp(w->name, name) != 0)
         return 0;   /* a tensor with no attribute path (a module-level one) */
-    if (!w->is_state) {
-        w->is_buffer = 1;
-        w->is_state = 1;
+    if (w->is_buffer != GRAPH_STATE) {
+        w->is_buffer = GRAPH_STATE;
         StateAttr a = {host, I->g, name};
         VEC_PUSH(I->states, a);
     }
@@ -103,7 +102,7 @@ int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
         return 0;
     Shadow *s = state__shadow(I, t->base ? t->base : t);
     if (s && s->input < 0 && s->weight >= 0) {
-        int was = s->weight >= 0 && I->g->weights.v[s->weight].is_state;
+        int was = I->g->weights.v[s->weight].is_buffer == GRAPH_STATE;
         int r = state__adopt_weight(I, s);
         if (r && !was)
             state__read_elsewhere(I, s->host, I->g->weights.v[s->weight].name, node);
@@ -132,11 +131,10 @@ int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
             return 0;
     int fmt = cv->format, nd = cv->ndim;
     DType dt = cv->dtype;
-    int32_t v = graph_add_weight(g, name, dt, nd, dims, 1);
+    int32_t v = graph_add_weight(g, name, dt, nd, dims, GRAPH_STATE);
     if (v < 0)
         return 0;
     g->vals.v[v].format = (uint8_t)fmt;
-    g->weights.v[g->weights.n - 1].is_state = 1;
     s->weight = (int)g->weights.n - 1;
     s->initial = v;
     t->value = v;
