@@ -248,9 +248,13 @@ typedef struct GraphInput {
 typedef struct GraphWeight {
     const char *name;      /* state_dict key: "blocks.0.attn_ln.weight" */
     int32_t value;
-    int is_buffer;         /* register_buffer */
+    int is_buffer;         /* register_buffer; GRAPH_STATE: a plain tensor attribute
+                            * the entry writes in place (frontend/lower/state.c), a
+                            * buffer that is not in state_dict */
     int32_t final;         /* value written back (in-place updates of a buffer), or -1 */
 } GraphWeight;
+
+#define GRAPH_STATE 2   /* GraphWeight.is_buffer of a tensor attribute kept as state */
 
 /* Another state_dict key of a weight's tensor (tied parameters:
  * "lm_head.weight" = "model.embed_tokens.weight"). */

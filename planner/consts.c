@@ -9,8 +9,9 @@
  *
  * An op is a constant when it is not a graph input or weight, has no
  * control dependency, writes into no input (not OPF_INPLACE), every input
- * it has is a constant's value, and every dim of its outputs is a constant
- * (no symbol). Its values live in the plan's constant block (const_off,
+ * it has is a constant's value, and every dim of its outputs and of its
+ * attributes (arange's start, slice_dyn's bounds) is a constant (no
+ * symbol). Its values live in the plan's constant block (const_off,
  * const_bytes), outside every gear's arena, computed once and only read
  * afterwards; so a constant must not be the storage of anything a run
  * writes or hands out: a graph output, a value written back into an input
@@ -40,6 +41,14 @@ static int consts__candidate(const Graph *g, const Op *op)
     unsigned fl = op_info[op->kind].flags;
     if (fl & (OPF_SOURCE | OPF_INPLACE) || op->nctrl)
         return 0;
+    /* dims in attributes the shapes do not say: arange's start (arange(s0,
+     * s0 + 2) has a constant shape), slice_dyn's bounds */
+    for (uint32_t k = op->kind == OP_ARANGE ? 1 : op->kind == OP_SLICE_DYN ? 1 : op->nattr;
+         k < op->nattr && k < (op->kind == OP_ARANGE ? 2u : 3u); k++) {
+        int64_t c;
+        if (!graph_dim_const_value(g, (DimId)op->attr[k], &c))
+            return 0;
+    }
     for (uint32_t k = 0; k < op->nout; k++) {
         const Val *val = &g->vals.v[op->out + (int32_t)k];
         for (int d = 0; d < val->ndim; d++) {

@@ -728,7 +728,7 @@ static void text__inputs(const Graph *g, StrBuf *out)
         sb_putc(out, ' ');
         plan__type(g, w->value, NULL, out);
         if (w->is_buffer)
-            sb_puts(out, " buffer");
+            sb_puts(out, w->is_buffer == GRAPH_STATE ? " state" : " buffer");
         if (w->final >= 0)
             sb_printf(out, " -> %%%d", (int)w->final);
         sb_putc(out, '\n');

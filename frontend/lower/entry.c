@@ -1331,6 +1331,7 @@ static Obj *call_compiled(Interp *I, CompiledObj *c, CallArgs *a)
     }
     for (size_t i = 0; i < leaves.n; i++)   /* the entry may update them in place */
         interp_host_inexact(I, leaves.v[i].t);
+    interp_state_after_call(I, g);
     VEC_FREE(leaves);
     return result;
 }

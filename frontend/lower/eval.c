@@ -1336,6 +1336,8 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
     }
     if (cur->kind == O_TENSOR && !views_operand_ok(I, cur, r, n, "an augmented assignment"))
         return FLOW_NEXT;
+    if (cur->kind == O_TENSOR)   /* x += y on a tensor attribute: state */
+        interp_state_write(I, cur, NULL, n);
     Obj *res = eval_binop(I, bin, cur, r, n);
     if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g) {
         /* x += y on a tensor is in place: every alias of x sees it */

@@ -73,6 +73,8 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     VEC_FREE(I->weight_vals);
     VEC_FREE(I->weight_aliases);
     VEC_FREE(I->state_keys);
+    VEC_FREE(I->states);
+    VEC_FREE(I->state_reads);
     free(I->const_map);
     VEC_FREE(I->waits);
     free(I->war_last);

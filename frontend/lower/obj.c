@@ -1237,6 +1237,13 @@ void interp_consts_end(Interp *I, int32_t node)
         if (s->input < 0 && s->weight < 0 && s->initial >= 0 && s->obj->kind == O_TENSOR &&
             s->obj->t->value != s->initial) {
             const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, s->host));
+            if (name && !s->host->is_buffer) {   /* a plain attribute state.c could not adopt */
+                interp_diag(I, node, RULE_TNG211, "the tensor attribute '%s' is updated in place by this "
+                            "entry after its value was read (or through a view taken before the write): tngc "
+                            "keeps an attribute as state between calls only when the method writes into it "
+                            "before any other use; register it as a persistent buffer to keep its state", name);
+                continue;
+            }
             interp_diag(I, node, RULE_TNG211, "the tensor %s%s%s is computed from constants (tngc "
                         "evaluates it in the bundle, it is not in the weights file) and this entry "
                         "updates it in place: register it as a persistent buffer to keep its state",
@@ -1388,6 +1395,12 @@ static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
     Shadow *s = interp_shadow_find(I, t->t);
     if (s)
         return s->obj;
+    if (interp_state_check(I, t->t, node) || interp_state_view_check(I, t->t, node)) {
+        Shadow sh = {t->t, obj_unknown_reported(I), -1, -1, -1};
+        VEC_PUSH(I->shadows, sh);
+        return sh.obj;
+    }
+    interp_state_note(I, t->t);
     Graph *hg = t->t->g;
     if (t->t->base && t->t->seen != t->t->base->value && hg == &I->host) {
         /* a host view whose root host code wrote since: its value now */

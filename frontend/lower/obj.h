@@ -315,6 +315,10 @@ struct Interp {
      * persistent buffers, tied keys too): those no graph weight reads
      * become Graph.unread_keys */
     VEC(const char *) state_keys;
+    /* plain tensor attributes that a compiled entry keeps as state
+     * (state.c): the host tensor and the entry graph */
+    VEC(struct StateAttr) states;
+    VEC(struct StateAttr) state_reads;   /* tensor attributes each trace read */
     int nconst;
     /* constant tensors (obj.c, interp_trace_in): host values whose data
      * tngc does not know (randn, empty, an unknown method on the tensor),
@@ -617,6 +621,34 @@ Obj *interp_trace_in(Interp *I, Obj *o, int32_t node);
  * interp_consts_begin starts a trace; interp_consts_end ends it, reporting
  * a constant the trace updated in place (TNG211) at node. */
 void interp_host_inexact(Interp *I, const Obj *t);
+/* State (state.c): a plain tensor attribute of a module (neither parameter
+ * nor buffer) that the compiled method writes in place keeps its values
+ * between calls in PyTorch. interp_state_adopt makes t, the constant shadow
+ * of such an attribute about to be written, a buffer of the entry named by
+ * its attribute path (GraphWeight.is_state); 0 when t is not one (or
+ * cannot be made one: the write goes on as before). interp_state_check
+ * refuses (TNG211, 1) a host tensor that another entry keeps as state;
+ * interp_state_after_call marks the state of entry graph g as data host
+ * code does not know after a call. */
+typedef struct StateAttr {
+    TensorObj *host;
+    const Graph *g;
+    const char *name;
+} StateAttr;
+int interp_state_adopt(Interp *I, TensorObj *t, int32_t node);
+/* Before an in-place op reads tensor x to compute what it writes (x op= y,
+ * or method when it is an in-place method X_): interp_state_adopt on x. */
+void interp_state_write(Interp *I, Obj *x, const char *method, int32_t node);
+int interp_state_check(Interp *I, const TensorObj *host, int32_t node);
+/* 1 when host, a tensor attribute the current entry keeps as state, may be
+ * written although host code holds views of it: no view of it entered the
+ * trace (views.c); interp_state_view_check refuses (TNG211, 1) host, a
+ * host view of such an attribute, entering the trace. */
+int interp_state_alone(Interp *I, const TensorObj *host);
+int interp_state_view_check(Interp *I, const TensorObj *host, int32_t node);
+/* Notes that the current trace reads host tensor host (interp_trace_in). */
+void interp_state_note(Interp *I, TensorObj *host);
+void interp_state_after_call(Interp *I, const Graph *g);
 void interp_consts_begin(Interp *I);
 void interp_consts_end(Interp *I, int32_t node);
 /* The value id of tensor t in the current graph: entry inputs, weights

@@ -894,6 +894,7 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
             return tl_cx_call(I, name, self_obj, a);
         if (self_obj->kind != O_TENSOR)
             return NULL;
+        interp_state_write(I, self_obj, name, a->node);   /* x.X_(...) on a tensor attribute: state */
         const struct LibEntry *e = lib_find(name, NS_METH);
         if (!e) {
             Obj *r = tl_inplace_method(I, name, self_obj, a);
@@ -1331,6 +1332,9 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     }
     if (src < 0 || (dst = views_write_begin(I, t, node, "slice assignment")) < 0)
         return -1;
+    int dyn = tl_dyn_slice_store(I, t, index, src, node);   /* a symbolic slice bound */
+    if (dyn != -2)
+        return dyn;
     int r = rank_of(I, dst);
     Ix ix[2 * GRAPH_MAX_DIMS + 2];
     int n = resolve_index(I, index, r, node, RULE_TNG211, ix, (int)NELEM(ix));

@@ -46,6 +46,11 @@ Obj *lo_mm(Interp *I, Call *c);
 Obj *lo_addmm(Interp *I, Call *c);
 Obj *lo_linear(Interp *I, Call *c);
 
+/* torchlib_dynstore.c: t[index] = the value src where one slice of index
+ * has a symbolic bound; 0, -1 after a diagnostic, -2 when it is not such
+ * an assignment (the caller refuses it as before) */
+int tl_dyn_slice_store(Interp *I, Obj *t, Obj *index, int32_t src, int32_t node);
+
 /* torchlib_shape.c */
 Obj *tl_slice_dyn_of(Interp *I, int32_t x, int64_t dim, DimId start_d, int64_t start, DimId end_d,
                      int64_t end, int64_t step, int32_t node);

@@ -712,7 +712,7 @@ static int views__writable(Interp *I, TensorObj *t, int32_t node, const char *wh
                 return 0;
             }
         }
-        if (r->origin && (r->origin->base || r->origin->nviews)) {
+        if (r->origin && (r->origin->base || r->origin->nviews) && !interp_state_alone(I, r->origin)) {
             interp_break(I, node, RULE_TNG211, "%s into a tensor made outside the compiled method that is a "
                          "view of another or has views: the compiled method sees each such tensor on its "
                          "own (write into it in the method, or make it a buffer of its own)", what);
@@ -754,6 +754,7 @@ int32_t views_write_begin(Interp *I, Obj *x, int32_t node, const char *what)
     TensorObj *t = views__target(I, x, node);
     if (!t)
         return -1;
+    interp_state_adopt(I, t, node);   /* a tensor attribute written in place: state */
     if (interp_val(I, x, node) < 0 || !views__writable(I, t, node, what))
         return -1;
     if (t->base)

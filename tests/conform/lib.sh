@@ -1,6 +1,6 @@
 # tests/conform/lib.sh - the preamble the single-model checks in this folder
-# share (const_weights.sh, state_keys.sh, entry_names.sh, half_npy.sh). Source it with
-# ". lib.sh" after setting
+# share (const_weights.sh, state_keys.sh, entry_names.sh, half_npy.sh,
+# state_attr.sh). Source it with ". lib.sh" after setting
 #   check   the check's name, as its summary line prints it
 #   model   the model's file name under tests/conform/models/
 # and with the check's own "$@". It checks the usage (one argument: an

@@ -3,7 +3,8 @@
 launcher can be run on and compared with.
 
 usage: python3 tests/ref/harness.py SCRIPT OUTDIR [--entry Class.method]
-                                    [--inputs DIR] [--all-gears] [-- SCRIPT_ARG...]
+                                    [--inputs DIR] [--all-gears] [--calls=N]
+                                    [-- SCRIPT_ARG...]
        python3 tests/ref/harness.py --serve SOCKET
 
 With TNGC_HARNESS_SOCKET=SOCKET set, a call is run by the fork server at
@@ -27,7 +28,11 @@ or <stem>_<Class>_<method>[_N] when the script calls several entries):
                            ['key'] / [0] for dict entries) with the
                            characters outside [A-Za-z0-9_.-] replaced by '_'
   inputs.txt               one line NAME=/abs/path/inputs/<name>.npy each
-  weights.safetensors      the module's state_dict, when it has any tensor
+  weights.safetensors      the module's state_dict, when it has any tensor,
+                           and the tensor attributes (neither parameter nor
+                           buffer) the call changed, under their attribute
+                           paths, as they were before the call: state tngc
+                           keeps as a buffer (frontend/lower/state.c)
   expected/out<k>.npy      the outputs (the returned tensor, or the tensors
                            of returned tuples/lists flattened in order)
   expected/<key>.npy       instead, the outputs of a returned dict, named
@@ -58,6 +63,11 @@ no-kernel or rounds-differently) and in one line on stderr.
                       outside the example's shapes); the expected outputs are
                       PyTorch's on those inputs ('<u2' files replace bfloat16
                       arguments bit for bit).
+--calls=N             the outputs of the N-th call of each entry instead of
+                      the first (every call up to N must pass the first
+                      call's inputs, as they were after it: a launcher's N
+                      runs from the recorded weights; for state kept
+                      between calls)
 --all-gears           also record every gear of an entry whose inputs carry
                       torchair.inference.set_dim_gears, in tngc's order (zip:
                       the k-th value of every list; product: the cartesian
@@ -230,6 +240,19 @@ def dtype_name(torch, t):
     return str(t.dtype).replace("torch.", "")
 
 
+def plain_tensor_attrs(torch, module):
+    """The tensor attributes of module and its submodules that are neither
+    parameters nor buffers (self.cache_k = torch.zeros(...)): (name, owner,
+    attribute), name the dotted attribute path tngc gives the tensor when
+    the compiled method writes it in place (its state)."""
+    found = []
+    for prefix, m in module.named_modules():
+        for k, v in vars(m).items():
+            if isinstance(v, torch.Tensor) and not isinstance(v, torch.nn.Parameter):
+                found.append(((prefix + "." if prefix else "") + k, m, k))
+    return found
+
+
 def same(torch, a, b):
     """Bitwise-equal values (NaN equal to NaN)."""
     if a.shape != b.shape or a.dtype != b.dtype:
@@ -255,6 +278,9 @@ class Entry:
         self.outputs = None     # [(name, tensor)]
         self.updated = None     # [(name, tensor after the call)]
         self.weights = None     # [(name, tensor)]
+        self.state = []         # [(name, module, attribute, tensor before the call)]
+        self.ncalls = 1         # the calls recorded (--calls)
+        self.first_inputs = []  # the first call's inputs after it (--calls)
         self.name = None        # tngc's entry name, given at the first call
 
     @property
@@ -328,11 +354,12 @@ def regear(torch, t, sizes):
 
 
 class Recorder:
-    def __init__(self, torch, only=None, replace_dir=None, all_gears=False):
+    def __init__(self, torch, only=None, replace_dir=None, all_gears=False, calls=1):
         self.torch = torch
         self.only = only
         self.replace_dir = replace_dir
         self.all_gears = all_gears
+        self.calls = calls
         self.entries = []       # [Entry], one per compile, in order of compilation
         self.called = []        # [Entry] in order of their first call (tngc's order)
 
@@ -376,6 +403,8 @@ class Recorder:
         def call(*args, **kwargs):
             if entry.name is None:
                 recorder.name_entry(entry)
+            if entry.recorded and entry.ncalls < recorder.calls:
+                return recorder.record_again(entry, target, args, kwargs)
             if entry.recorded or (recorder.only and entry.name != recorder.only):
                 return target(*args, **kwargs)
             return recorder.record(entry, target, args, kwargs)
@@ -423,20 +452,50 @@ class Recorder:
             args, kwargs = self.replace(args, kwargs, entry.sig)
         flat = flatten_args(torch, entry.sig, args, kwargs)
         entry.inputs = [(name, t.detach().clone()) for name, t in flat]
+        plain = []
         if entry.module is not None:
             entry.weights = [(k, v.detach().clone()) for k, v in entry.module.state_dict().items()
                              if isinstance(v, torch.Tensor)]
+            plain = [(n, m, k, getattr(m, k).detach().clone())
+                     for n, m, k in plain_tensor_attrs(torch, entry.module)]
         import _tngc_ref
         _tngc_ref.start_fallback_log()
         try:
             result = target(*args, **kwargs)
         finally:
             entry.fallbacks = _tngc_ref.take_fallback_log()
+        # tensor attributes the call wrote in place are state: the weights
+        # file holds their values before the call, under their attribute path
+        entry.state = [(n, m, k, before) for n, m, k, before in plain
+                       if not isinstance(getattr(m, k, None), torch.Tensor)
+                       or not same(torch, getattr(m, k).detach(), before)]
+        if entry.weights is not None:
+            entry.weights = entry.weights + [(n, before) for n, m, k, before in entry.state]
         entry.outputs = [(n, t.detach().clone()) for n, t in named_outputs(torch, result)]
         entry.updated = [(name, t.detach().clone()) for (name, t), (_, before) in
                          zip(flat, entry.inputs) if not same(torch, t.detach(), before)]
+        entry.first_inputs = [(name, t.detach().clone()) for name, t in flat]
         if self.all_gears:
             self.record_gears(entry, target, args, kwargs, flat)
+        return result
+
+    def record_again(self, entry, target, args, kwargs):
+        """Call 2, 3, ... of an entry (--calls N): on the first call's
+        inputs, its outputs (and the inputs it updated in place, from the
+        first call's values) replace the recorded ones, so that they are
+        what a launcher's N runs from the recorded weights give."""
+        torch = self.torch
+        flat = flatten_args(torch, entry.sig, args, kwargs)
+        if len(flat) != len(entry.inputs) or any(
+                n != n0 or not same(torch, t.detach(), t0)
+                for (n, t), (n0, t0) in zip(flat, entry.first_inputs)):
+            raise RuntimeError("harness: --calls: call %d of %s has other inputs than the first"
+                               % (entry.ncalls + 1, entry.name))
+        result = target(*args, **kwargs)
+        entry.ncalls += 1
+        entry.outputs = [(n, t.detach().clone()) for n, t in named_outputs(torch, result)]
+        entry.updated = [(name, t.detach().clone()) for (name, t), (_, before) in
+                         zip(flat, entry.inputs) if not same(torch, t.detach(), before)]
         return result
 
     def record_gears(self, entry, target, args, kwargs, flat):
@@ -450,6 +509,7 @@ class Recorder:
         if entry.module is not None:
             state = {k: v.detach().clone() for k, v in entry.module.state_dict().items()
                      if isinstance(v, torch.Tensor)}
+        after = [(m, k, getattr(m, k)) for n, m, k, before in entry.state]
         for index, sizes in enumerate(table):
             per_input = {}
             for name, dim, size in sizes:
@@ -477,9 +537,13 @@ class Recorder:
                 with torch.no_grad():
                     live = entry.module.state_dict()
                     for k, w in entry.weights:
+                        if k not in live:   # a tensor attribute kept as state
+                            continue
                         if live[k].shape != w.shape:   # the call resized it (resize_)
                             live[k].resize_(w.shape)
                         live[k].copy_(w)
+                    for n, m, k, before in entry.state:
+                        setattr(m, k, before.clone())
             _tngc_ref.start_fallback_log()
             try:
                 result = target(*[sub(a) for a in args], **{k: sub(v) for k, v in kwargs.items()})
@@ -494,6 +558,8 @@ class Recorder:
                 live = entry.module.state_dict()
                 for k, v in state.items():
                     live[k].copy_(v)
+        for m, k, t in after:   # the state the recorded call left
+            setattr(m, k, t)
 
     # ---- writing ----
 
@@ -605,7 +671,7 @@ class CompiledModule:
 
 
 def main(argv):
-    args, script_args, only, replace_dir, all_gears = [], [], None, None, False
+    args, script_args, only, replace_dir, all_gears, calls = [], [], None, None, False, 1
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -621,6 +687,8 @@ def main(argv):
             continue
         if a == "--all-gears":
             all_gears = True
+        elif a.startswith("--calls=") and a[8:].isdigit() and int(a[8:]) >= 1:
+            calls = int(a[8:])
         elif a.startswith("--entry="):
             only = a.split("=", 1)[1]
         elif a.startswith("--inputs="):
@@ -633,7 +701,7 @@ def main(argv):
         i += 1
     if len(args) != 2 or not os.path.isfile(args[0]):
         sys.stderr.write("usage: %s SCRIPT OUTDIR [--entry Class.method] [--inputs DIR] "
-                         "[--all-gears] [-- SCRIPT_ARG...]\n" % os.path.basename(sys.argv[0]))
+                         "[--all-gears] [--calls=N] [-- SCRIPT_ARG...]\n" % os.path.basename(sys.argv[0]))
         return 2
     script = os.path.abspath(args[0])
     outdir = os.path.abspath(args[1])
@@ -647,7 +715,7 @@ def main(argv):
     import torch
     if getattr(torch, "compile", None) is not _tngc_ref._compile:
         torch.compile = _tngc_ref._compile   # a real torch.compile would not call the hook
-    recorder = Recorder(torch, only, replace_dir, all_gears)
+    recorder = Recorder(torch, only, replace_dir, all_gears, calls)
     _tngc_ref.set_compile_hook(recorder.hook)
 
     os.makedirs(outdir, exist_ok=True)
