@@ -831,3 +831,39 @@ int tngrt_launch_install(TngrtLaunch *self)
     self->installed = 1;
     return 0;
 }
+
+void tngrt_launch_print_shape(FILE *f, const TngrtBundleDesc *desc, const TngrtSigTensor *t)
+{
+    fputc('[', f);
+    for (int k = 0; k < t->ndim; k++) {
+        int s = t->dims[k].sym;
+        if (k)
+            fputc(',', f);
+        if (s >= 0)
+            fputs(desc->syms[s].name, f);
+        else if (s == -2)
+            fputc('?', f);
+        else
+            fprintf(f, "%lld", (long long)t->dims[k].value);
+    }
+    fputc(']', f);
+}
+
+void tngrt_launch_list_weights(const TngrtBundleDesc *desc, FILE *f)
+{
+    fprintf(f, "weights of %s (%d):\n", desc->entry, desc->nweights);
+    for (int i = 0; i < desc->nweights; i++) {
+        const TngrtSigTensor *w = &desc->weights[i];
+        fprintf(f, "  %s %s", w->name, tngrt_dtype_name(w->dtype));
+        tngrt_launch_print_shape(f, desc, w);
+        for (int k = 0; k < desc->naliases; k++)
+            if (desc->aliases[k].weight == i)
+                fprintf(f, "  (tied: %s)", desc->aliases[k].name);
+        fprintf(f, "%s%s\n", w->flags & TNGRT_SIG_BUFFER ? "  (buffer)" : "",
+                w->flags & TNGRT_SIG_UPDATED ? "  (updated by runs)" : "");
+    }
+    if (desc->nunread > 0)
+        fprintf(f, "optional (state_dict keys the model never reads, accepted, not loaded):\n");
+    for (int k = 0; k < desc->nunread; k++)
+        fprintf(f, "  %s\n", desc->unread[k]);
+}

@@ -19,6 +19,8 @@
 
 #include "tngrt_bundle.h"
 
+#include <stdio.h>
+
 /* Room for a message of a launch, the NUL included. */
 #define TNGRT_LAUNCH_MSG 2048
 
@@ -118,6 +120,15 @@ int tngrt_launch_unused(TngrtLaunch *self, const char *path, int n, const char *
  * cannot be read (the reader's message in tngrt_launch_last_error, no
  * report), TNGRT_FAILED when memory runs out. */
 int tngrt_launch_check_weights(TngrtLaunch *self, const char *path, int strict, char **report);
+
+/* Prints t's shape as "[2,s0,?]" (a symbol by its name, an unknown size
+ * as ?) on f. */
+void tngrt_launch_print_shape(FILE *f, const TngrtBundleDesc *desc, const TngrtSigTensor *t);
+
+/* --list-weights: prints on f every weight of the entry, "NAME DTYPE[SHAPE]"
+ * with its tied keys and whether it is a buffer or updated by runs, then
+ * the state_dict keys a weights file may hold that the entry never reads. */
+void tngrt_launch_list_weights(const TngrtBundleDesc *desc, FILE *f);
 
 /* ---- results ---- */
 

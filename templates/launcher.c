@@ -130,19 +130,7 @@ static void warn(const Launcher *L, const char *fmt, ...)
 /* Writes a signature shape: "[s0,4]" ("?" for a dim computed from symbols). */
 static void print_sig_shape(FILE *f, const TngrtBundleDesc *d, const TngrtSigTensor *t)
 {
-    fputc('[', f);
-    for (int k = 0; k < t->ndim; k++) {
-        int s = t->dims[k].sym;
-        if (k)
-            fputc(',', f);
-        if (s >= 0)
-            fputs(d->syms[s].name, f);
-        else if (s == -2)
-            fputc('?', f);
-        else
-            fprintf(f, "%lld", (long long)t->dims[k].value);
-    }
-    fputc(']', f);
+    tngrt_launch_print_shape(f, d, t);
 }
 
 /* Reports the last failure of the launch (a tngrt_launch_* call that
@@ -661,29 +649,6 @@ static int write_results(Launcher *L)
 
 /* ---- --list-weights, --check-weights ---- */
 
-/* Prints every weight of the model, "NAME DTYPE[SHAPE]" with its tied
- * keys and whether it is a buffer, then the state_dict keys a weights file
- * may hold that the model never reads. */
-static void list_weights(const Launcher *L)
-{
-    const TngrtBundleDesc *d = L->desc;
-    printf("weights of %s (%d):\n", d->entry, d->nweights);
-    for (int i = 0; i < d->nweights; i++) {
-        const TngrtSigTensor *w = &d->weights[i];
-        printf("  %s %s", w->name, tngrt_dtype_name(w->dtype));
-        print_sig_shape(stdout, d, w);
-        for (int k = 0; k < d->naliases; k++)
-            if (d->aliases[k].weight == i)
-                printf("  (tied: %s)", d->aliases[k].name);
-        printf("%s%s\n", w->flags & TNGRT_SIG_BUFFER ? "  (buffer)" : "",
-               w->flags & TNGRT_SIG_UPDATED ? "  (updated by runs)" : "");
-    }
-    if (d->nunread > 0)
-        printf("optional (state_dict keys the model never reads, accepted, not loaded):\n");
-    for (int k = 0; k < d->nunread; k++)
-        printf("  %s\n", d->unread[k]);
-}
-
 /* --check-weights: the report of tngrt_launch_check_weights on stdout;
  * 0 when the file would load, else 1 (a file that cannot be read: its
  * message on stderr). */
@@ -733,7 +698,7 @@ static int launcher_main(Launcher *L, int argc, char **argv)
             return fail(L, EXIT_USAGE, "%s runs nothing: give it alone (see --help)",
                         L->a.list_weights ? "--list-weights" : "--check-weights");
         if (L->a.list_weights) {
-            list_weights(L);
+            tngrt_launch_list_weights(L->desc, stdout);
             return 0;
         }
         return check_weights(L);

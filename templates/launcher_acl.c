@@ -82,6 +82,9 @@ typedef struct AclLauncher {
     int strict;                /* --strict: unused tensors in the weights file are an error */
     int pad;                   /* --pad */
     int widen;                 /* --widen-outputs: bf16 and f16 results written as '<f4' */
+    int list_weights;          /* --list-weights */
+    const char *check_weights; /* --check-weights FILE */
+    int nin;                   /* --input options given */
 } AclLauncher;
 
 /* Prints "<prog>: <message>" as one line on stderr (control characters,
@@ -135,6 +138,27 @@ static int acl_count(const AclLauncher *L, const char *opt, const char *s, long 
     return 0;
 }
 
+/* --list-weights or --check-weights, which run nothing (libtngcrt's,
+ * as the CPU launcher's): 0, or 1 when the file would not load. */
+static int acl_weights_report(AclLauncher *L)
+{
+    if (L->weights || L->nin > 0 || (L->list_weights && L->check_weights))
+        return acl_fail(L, ACL_EXIT_USAGE, "%s runs nothing: give it alone (see --help)",
+                        L->list_weights ? "--list-weights" : "--check-weights");
+    L->help = 1;   /* nothing else to do */
+    if (L->list_weights) {
+        tngrt_launch_list_weights(L->d, stdout);
+        return 0;
+    }
+    char *report = NULL;
+    int rc = tngrt_launch_check_weights(L->launch, L->check_weights, L->strict, &report);
+    if (rc < 0)
+        return acl_fail(L, ACL_EXIT_DEVICE, "%s", tngrt_launch_last_error(L->launch));
+    fputs(report, stdout);
+    free(report);
+    return rc ? ACL_EXIT_DEVICE : 0;
+}
+
 static int acl_args(AclLauncher *L, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -143,8 +167,9 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: %s [--weights W.safetensors] --input NAME=F.npy ... [--out-dir D] [--warmup N] "
                    "[--iters N] [--trace T.json] [--pad] [--strict] [--widen-outputs]\n"
-                   "%s (%s) on an Ascend NPU; inputs (bf16: a '<f4' .npy, rounded, or a '<u2' one of "
-                   "bfloat16 bits; f16: '<f2' or '<f4'):\n", L->prog,
+                   "       %s --list-weights | --check-weights W [--strict]\n", L->prog, L->prog);
+            printf("%s (%s) on an Ascend NPU; inputs (bf16: a '<f4' .npy, rounded, or a '<u2' one of "
+                   "bfloat16 bits; f16: '<f2' or '<f4'):\n",
                    L->d->entry, L->d->script);
             for (int k = 0; k < L->d->ninputs; k++)
                 printf("  %s %s, %d dims\n", L->d->inputs[k].name, tngrt_dtype_name(L->d->inputs[k].dtype),
@@ -158,7 +183,10 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
                    "--pad: inputs in no gear are padded with zeros up to the smallest gear that holds them\n"
                    "       (only symbols proven row-independent), and the outputs cropped back\n"
                    "--widen-outputs: bf16 and f16 outputs (and inputs updated in place) written as '<f4'\n"
-                   "       .npy files, widened exactly (default: f16 as '<f2', bf16 as '<u2' bit patterns)\n");
+                   "       .npy files, widened exactly (default: f16 as '<f2', bf16 as '<u2' bit patterns)\n"
+                   "--list-weights: every weight the model needs (name, dtype, shape, tied keys), then exit\n"
+                   "--check-weights W: what W lacks (missing, wrong dtype or shape) and holds beyond the\n"
+                   "       model (extra), without running; exit 0 when it would load\n");
             L->help = 1;   /* main checks that stdout took it */
             return 0;
         } else if (!strcmp(a, "--strict")) {
@@ -167,13 +195,19 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
             L->pad = 1;
         } else if (!strcmp(a, "--widen-outputs")) {
             L->widen = 1;
+        } else if (!strcmp(a, "--list-weights")) {
+            L->list_weights = 1;
+        } else if (!strcmp(a, "--check-weights")) {
+            if (!v)
+                return acl_fail(L, ACL_EXIT_USAGE, "%s needs a value", a);
+            L->check_weights = argv[++i];
         } else if (!strcmp(a, "--input") || !strcmp(a, "--weights") || !strcmp(a, "--out-dir") ||
                    !strcmp(a, "--warmup") || !strcmp(a, "--iters") || !strcmp(a, "--trace")) {
             if (!v)
                 return acl_fail(L, ACL_EXIT_USAGE, "%s needs a value", a);
             i++;
             if (!strcmp(a, "--input"))
-                rc = acl_read_input(L, v);
+                rc = (L->nin++, acl_read_input(L, v));
             else if (!strcmp(a, "--weights"))
                 L->weights = v;
             else if (!strcmp(a, "--out-dir"))
@@ -188,6 +222,8 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
         if (rc)
             return rc;
     }
+    if (L->list_weights || L->check_weights)
+        return acl_weights_report(L);
     for (int k = 0; k < L->d->ninputs; k++)
         if (!tngrt_launch_input(L->launch, k))
             return acl_fail(L, ACL_EXIT_USAGE, "no --input %s=FILE.npy", L->d->inputs[k].name);

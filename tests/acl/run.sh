@@ -333,6 +333,20 @@ t "mock weights: --strict refuses it (status 2, one line, nothing released late)
   '[ $rc -eq 2 ] && [ "$(lines "$tmp/e")" = 1 ] && grep -q "(--strict): .head.bias.$" "$tmp/e" &&
    grep -q "^live 0 0 0 0 0$" "$tmp/log"'
 
+# --list-weights and --check-weights, as the CPU launcher's (libtngcrt's):
+# nothing runs, no device is opened
+run_mock "$tmp/w" ./out/weights_launcher --list-weights
+t "mock weights: --list-weights names each weight, its dtype and shape; no device call" \
+  '[ $rc -eq 0 ] && grep -q "^  fc.weight f32\[4,8\]$" "$tmp/o" && grep -q "^  fc.bias f32\[4\]$" "$tmp/o" && ! [ -s "$tmp/log" ]'
+run_mock "$tmp/w" ./out/weights_launcher --check-weights w.safetensors
+t "mock weights: --check-weights of a file that loads: status 0" '[ $rc -eq 0 ] && grep -q "would load" "$tmp/o"'
+mk st "$tmp/w/short.safetensors" fc.weight=4,7
+run_mock "$tmp/w" ./out/weights_launcher --check-weights short.safetensors
+t "mock weights: --check-weights of a file that does not: status 1, the missing and the misshapen named" \
+  '[ $rc -eq 1 ] && grep -q "fc.bias" "$tmp/o" && grep -q "would not load" "$tmp/o"'
+run_mock "$tmp/w" ./out/weights_launcher --list-weights --input x=x.npy
+t "mock weights: --list-weights with an input: usage error" '[ $rc -eq 2 ] && grep -q "runs nothing" "$tmp/e"'
+
 # run-time dims (dynamic=True, no gears): shapes checked before any op
 mkdir -p "$tmp/dy"
 cat >"$tmp/dy/model.py" <<'EOF'
