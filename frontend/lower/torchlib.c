@@ -204,6 +204,12 @@ static const struct LibEntry {
      "int axis, Tensor? out=None) -> Tensor"},
     {"hstack", NS_TORCH, lo_hstack, 0,
      "hstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor"},
+    {"vstack", NS_TORCH, lo_vdstack, 2,
+     "vstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor"},
+    {"row_stack", NS_TORCH, lo_vdstack, 2,
+     "row_stack(Tensor[] tensors, *, Tensor? out=None) -> Tensor"},
+    {"dstack", NS_TORCH, lo_vdstack, 3,
+     "dstack(Tensor[] tensors, *, Tensor? out=None) -> Tensor"},
     {"stack", NS_TORCH, lo_cat, OP_STACK,
      "stack(Tensor[] tensors, int dim=0, *, Tensor? out=None) -> Tensor | stack(Tensor[] tensors, *, int axis, "
      "Tensor? out=None) -> Tensor"},

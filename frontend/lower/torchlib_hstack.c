@@ -1,6 +1,7 @@
 /*
- * torchlib_hstack.c - the torch library (torchlib.c), stacking along the
- * second dim: torch.hstack, composed from cat. Each lowering (lo_*) is
+ * torchlib_hstack.c - the torch library (torchlib.c), stacking along a
+ * dim after PyTorch's atleast_Nd: torch.hstack, torch.vstack (row_stack)
+ * and torch.dstack, composed from unsqueeze and cat. Each lowering (lo_*) is
  * under the Python signature it lowers; its lib[] row is in torchlib.c.
  */
 #include "torchlib.h"
@@ -30,5 +31,42 @@ Obj *lo_hstack(Interp *I, Call *c)
             return interp_break(I, c->node, RULE_TNG206, "%s: tensors must have the same number of dims (after "
                                 "atleast_1d): got %d and %d", c->full, rank_of(I, in[0]), rank_of(I, in[i]));
     int64_t dim = rank_of(I, in[0]) == 1 ? 0 : 1;
+    return tl_emit1(I, OP_CAT, in, (uint32_t)n, &dim, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
+/* unsqueezes x at each dim of at[0..n) in turn; -1 when a step fails. */
+static int32_t stack__unsqueeze(Interp *I, int32_t x, const int64_t *at, int n, int32_t node)
+{
+    for (int k = 0; k < n && x >= 0; k++)
+        x = tl_tv(I, tl_unsqueeze_at(I, x, at[k], node), node);
+    return x;
+}
+
+/* torch.vstack / torch.row_stack(tensors, *, out=None): atleast_2d of
+ * every tensor (0-d: [1, 1]; 1-d [n]: [1, n]), then cat along dim 0;
+ * torch.dstack: atleast_3d (0-d: [1, 1, 1]; 1-d [n]: [1, n, 1]; 2-d
+ * [m, n]: [m, n, 1]), then cat along dim 2. c->arg is 2 or 3. */
+Obj *lo_vdstack(Interp *I, Call *c)
+{
+    int32_t in[1024];
+    int n = tl_tensor_list(I, P(c, "tensors"), c->node, c->full, in, (int)NELEM(in));
+    if (n < 0)
+        return unk(I);
+    if (n == 0)
+        return interp_break(I, c->node, RULE_TNG206, "%s expects a non-empty list of tensors", c->full);
+    int three = c->arg == 3;
+    /* the unsqueezes of atleast_2d and atleast_3d, by rank */
+    static const int64_t at2[2][2] = {{0, 0}, {0, 0}};
+    static const int64_t at3[3][3] = {{0, 0, 0}, {0, 2, 0}, {2, 0, 0}};
+    static const int n2[2] = {2, 1}, n3[3] = {3, 2, 1};
+    for (int i = 0; i < n; i++) {
+        int r = rank_of(I, in[i]);
+        if (r >= (three ? 3 : 2))
+            continue;
+        in[i] = stack__unsqueeze(I, in[i], three ? at3[r] : at2[r], three ? n3[r] : n2[r], c->node);
+        if (in[i] < 0)
+            return unk(I);
+    }
+    int64_t dim = three ? 2 : 0;
     return tl_emit1(I, OP_CAT, in, (uint32_t)n, &dim, 1, 0, 0, DT_UNKNOWN, c->node);
 }

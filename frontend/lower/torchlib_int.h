@@ -186,6 +186,7 @@ int tl_lib_has(const char *path);
 
 /* torchlib_hstack.c */
 Obj *lo_hstack(Interp *I, Call *c);
+Obj *lo_vdstack(Interp *I, Call *c);
 
 /* torchlib_rmsnorm.c */
 Obj *lo_rms_norm_f(Interp *I, Call *c);

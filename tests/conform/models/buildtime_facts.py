@@ -3,8 +3,8 @@
 # (PyTorch 2.x's answers: SDPA and torch.compile exist, an unset attribute
 # does not); numpy in __init__ (np.log scaling a 0-d parameter, -np.inf
 # filling a causal-mask buffer, np.log / np.exp / np.sqrt / np.pi and
-# np.newaxis building a sinusoid table buffer); torch.hstack of 2-d, 1-d
-# and 0-d tensors; F.rms_norm over one and two trailing dims, with and
+# np.newaxis building a sinusoid table buffer); torch.hstack, vstack,
+# row_stack and dstack of 2-d, 1-d and 0-d tensors; F.rms_norm over one and two trailing dims, with and
 # without weight, eps given and None. float32; the batch dim takes 2 or 4
 # (zip gears, every gear checked). (tests/conform/run.sh)
 # tolerance: matmul
@@ -67,7 +67,13 @@ class Model(nn.Module):
                 torch.hstack((v, v * 2)),
                 F.rms_norm(a, (16,), self.norm_w, 1e-5),
                 F.rms_norm(a, [8, 16], self.norm_w2),
-                F.rms_norm(a * 3, (16,)))
+                F.rms_norm(a * 3, (16,)),
+                torch.vstack([v[0], torch.ones(3), v[1] * 2]),
+                torch.row_stack((v, v - 1)),
+                torch.vstack([torch.tensor(1.0), v[0, :1]]),
+                torch.dstack([v, v * 3]),
+                torch.dstack((v[0], v[1])),
+                torch.dstack([torch.tensor(2.0), v[0, 1]]))
 
 
 config = torchair.CompilerConfig()
