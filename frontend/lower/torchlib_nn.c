@@ -54,6 +54,50 @@ int tl_nn_ints(Interp *I, const Obj *o, int n, int64_t def, int32_t node, const 
 
 /* F.scaled_dot_product_attention(query, key, value, attn_mask=None,
  * dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False) */
+/* enable_gqa=True (PyTorch 2.5): the heads (dim -3) of kv, a key or a
+ * value, repeated as repeat_interleave repeats them up to q's, which they
+ * must divide: an unsqueeze after the heads, an expand to the group size
+ * and a reshape, so head h of the query reads kv head h / (Hq / Hkv).
+ * kv itself when the head counts agree (or a tensor has fewer than three
+ * dims); -1 after a diagnostic. */
+static int32_t sdpa__gqa(Interp *I, int32_t q, int32_t kv, const char *what, int32_t node)
+{
+    const Val *qv = val_at(I, q), *k = val_at(I, kv);
+    int r = k->ndim;
+    if (qv->ndim < 3 || r < 3 || r >= GRAPH_MAX_DIMS)
+        return kv;
+    int64_t hq, hk;
+    if (!graph_dim_const_value(G(I), qv->dims[qv->ndim - 3], &hq) ||
+        !graph_dim_const_value(G(I), k->dims[r - 3], &hk)) {
+        interp_break(I, node, RULE_TNG203, "scaled_dot_product_attention with enable_gqa=True and a number of "
+                     "heads not known at compile time");
+        return -1;
+    }
+    if (hk == hq)
+        return kv;
+    if (hk <= 0 || hq % hk != 0) {
+        interp_break(I, node, RULE_TNG206, "scaled_dot_product_attention with enable_gqa=True: the %lld %s heads "
+                     "do not divide the query's %lld", (long long)hk, what, (long long)hq);
+        return -1;
+    }
+    DimId grown[GRAPH_MAX_DIMS], merged[GRAPH_MAX_DIMS];
+    int64_t attr[GRAPH_MAX_DIMS];
+    for (int i = 0, j = 0; i < r; i++) {
+        grown[j++] = k->dims[i];
+        if (i == r - 3)
+            grown[j++] = graph_dim_const(G(I), hq / hk);
+        merged[i] = i == r - 3 ? graph_dim_const(G(I), hq) : k->dims[i];
+    }
+    for (int i = 0; i <= r; i++)
+        attr[i] = grown[i];
+    int32_t x = tl_tv(I, tl_unsqueeze_at(I, kv, r - 2, node), node);
+    if (x >= 0)
+        x = tl_tv(I, tl_emit_x(I, OP_EXPAND, x, attr, (uint32_t)r + 1, 0, DT_UNKNOWN, node), node);
+    if (x >= 0)
+        x = tl_tv(I, tl_reshape_to(I, x, merged, r, node), node);
+    return x;
+}
+
 Obj *lo_sdpa(Interp *I, Call *c)
 {
     const char *fn = "scaled_dot_product_attention";
@@ -78,8 +122,11 @@ Obj *lo_sdpa(Interp *I, Call *c)
         return unk(I);
     if (p != 0)
         return interp_break(I, node, RULE_TNG203, "%s with dropout_p=%g (only 0: inference)", fn, p);
-    if (gqa)
-        return interp_break(I, node, RULE_TNG203, "%s with enable_gqa=True (grouped-query attention)", fn);
+    if (gqa) {   /* key and value heads repeated up to the query's */
+        for (int t = 1; t <= 2; t++)
+            if ((in[t] = sdpa__gqa(I, in[0], in[t], t == 1 ? "key" : "value", node)) < 0)
+                return unk(I);
+    }
     if (causal && in[3] >= 0)
         return interp_break(I, node, RULE_TNG203, "%s with both attn_mask and is_causal=True", fn);
     /* grouped-query attention: more query heads than key/value heads is
@@ -91,9 +138,8 @@ Obj *lo_sdpa(Interp *I, Call *c)
         if (q->ndim >= 3 && kv->ndim >= 3 && graph_dim_const_value(G(I), q->dims[q->ndim - 3], &hq) &&
             graph_dim_const_value(G(I), kv->dims[kv->ndim - 3], &hk) && hq != hk && hk != 1)
             return interp_break(I, node, RULE_TNG203, "%s: %s has %lld heads and query %lld "
-                                "(grouped-query attention needs enable_gqa, not supported; repeat "
-                                "the %s heads)", fn, t == 1 ? "key" : "value", (long long)hk,
-                                (long long)hq, t == 1 ? "key" : "value");
+                                "(grouped-query attention needs enable_gqa=True)", fn,
+                                t == 1 ? "key" : "value", (long long)hk, (long long)hq);
     }
     int64_t attr[2] = {causal, so && !is_none(so)};
     return tl_emit1(I, OP_SDPA, in, 4, attr, 2, scale, 0, DT_UNKNOWN, node);

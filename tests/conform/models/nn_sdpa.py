@@ -3,7 +3,9 @@
 # on [B, H, L, E] query/key/value: the default scale, is_causal (top-left,
 # L != S too), a bool mask (True keeps) broadcast over batch and heads, a
 # float additive mask per batch, an explicit scale, one key/value head
-# broadcast over the query heads, and 3-d operands; on float32, float16 and
+# broadcast over the query heads, grouped-query attention (enable_gqa,
+# PyTorch 2.5: 2 and 1 key/value heads for 4 query heads, repeated as
+# repeat_interleave repeats them), and 3-d operands; on float32, float16 and
 # bfloat16 (PyTorch 1.13 has no SDPA: the stand-in computes it in plain
 # PyTorch, see tests/ref/stubs/_tngc_ref.py). The batch dim takes 2 or 4
 # (zip gears, every gear checked). (tests/conform/run.sh)
@@ -30,6 +32,8 @@ class Model(torch.nn.Module):
             outs.append(F.scaled_dot_product_attention(qd, kd, vd, scale=0.3))
             outs.append(F.scaled_dot_product_attention(qd, kd[:, :1], vd[:, :1]))
             outs.append(F.scaled_dot_product_attention(qd[:, 0], kd[:, 1], vd[:, 2], is_causal=True))
+            outs.append(F.scaled_dot_product_attention(qd, kd[:, :2], vd[:, 2:], enable_gqa=True))
+            outs.append(F.scaled_dot_product_attention(qd, kd[:, :1], vd[:, :1], is_causal=True, enable_gqa=True))
         return outs
 
 

@@ -286,14 +286,21 @@ def _half_fallback(torch, orig):
     return call
 
 
-def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
     """F.scaled_dot_product_attention for PyTorch before 2.0, in plain
     PyTorch: softmax(q k^T * scale + mask) v; a bool mask keeps True,
-    is_causal keeps key j <= query i (top-left); no dropout (inference)."""
+    is_causal keeps key j <= query i (top-left); no dropout (inference).
+    enable_gqa (PyTorch 2.5): key and value heads (dim -3) repeated with
+    repeat_interleave up to the query's, which they must divide."""
     import math
     import torch
     if dropout_p:
         raise NotImplementedError("the stand-in scaled_dot_product_attention has no dropout")
+    if enable_gqa and query.dim() >= 3 and key.size(-3) != query.size(-3):
+        if query.size(-3) % key.size(-3) or query.size(-3) % value.size(-3):
+            raise RuntimeError("number of heads in key and value must divide the number of heads in query")
+        key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
+        value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
     L, S = query.size(-2), key.size(-2)
     s = 1.0 / math.sqrt(query.size(-1)) if scale is None else scale
     scores = torch.matmul(query, key.transpose(-2, -1)) * s
