@@ -1,7 +1,7 @@
 # A custom torch.autograd.Function called through .apply in inference
 # (reference implementations wrap fused ops this way, e.g. a straight-through
 # quantiser or a memory-saving activation). PyTorch: forward runs, ctx unused
-# under no_grad: y = x * sigmoid(x). tngc: TNG205 "the function or module
+# under no_grad: y = x * sigmoid(x). tngc, before it compiled this: TNG205 "the function or module
 # called here is not known at compile time" at SwishFn.apply.
 import torch
 import torch.nn as nn

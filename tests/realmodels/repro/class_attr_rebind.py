@@ -2,7 +2,7 @@
 # default dtype of their weights (deepseek-ai/DeepSeek-V3: Linear.dtype =
 # torch.bfloat16 in Transformer.__init__, then torch.empty(..., dtype=dtype
 # or Linear.dtype) in Linear.__init__). PyTorch: the weight is bfloat16 and
-# the bfloat16 input plans. tngc: ignores the rebinding (the weight stays
+# the bfloat16 input plans. tngc, before it compiled this: ignores the rebinding (the weight stays
 # float32) and refuses with TNG207 "linear: expected both operands to have
 # the same dtype, got bfloat16 and float32".
 import torch

@@ -1,7 +1,7 @@
 # A config object whose fields are set through self.__dict__.update
 # (karpathy/minGPT's CfgNode: __init__(**kwargs) and merge_from_dict), then
 # read as attributes to size the model. PyTorch: cfg.n_layer == 2, two Linear
-# layers. tngc: the fields are not seen, and the loop over the layers built
+# layers. tngc, before it compiled this: the fields are not seen, and the loop over the layers built
 # from them is TNG205 "'for' over a value not known at compile time".
 import torch
 import torch.nn as nn

@@ -1,7 +1,7 @@
 # A subclass of nn.Conv1d overriding the protected _conv_forward and
 # calling the library's through super() (openai/whisper's Conv1d: weights
 # cast to the input dtype). PyTorch: nn.Conv1d.forward calls the subclass's
-# _conv_forward. tngc: TNG202 "instance of Conv1d is not callable".
+# _conv_forward. tngc, before it compiled this: TNG202 "instance of Conv1d is not callable".
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

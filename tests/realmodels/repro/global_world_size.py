@@ -1,7 +1,7 @@
 # A module global rebound by 'global' in __init__ from torch.distributed
 # (deepseek-ai/DeepSeek-V3: world_size = dist.get_world_size() if
 # dist.is_initialized() else 1), then tested in forward. PyTorch without a
-# process group: world_size == 1, the branch is not taken. tngc: TNG205
+# process group: world_size == 1, the branch is not taken. tngc, before it compiled this: TNG205
 # "the condition of this 'if' is not known at compile time".
 import torch
 import torch.nn as nn

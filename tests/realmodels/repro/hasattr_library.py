@@ -1,6 +1,6 @@
 # hasattr on a library module to pick a code path (karpathy/nanoGPT:
 # self.flash = hasattr(torch.nn.functional, 'scaled_dot_product_attention')).
-# PyTorch 2.x: True, the SDPA branch runs. tngc: the value is not known, so
+# PyTorch 2.x: True, the SDPA branch runs. tngc, before it compiled this: the value is not known, so
 # TNG205 "the condition of this 'if' is not known at compile time".
 import torch
 import torch.nn as nn

@@ -1,6 +1,6 @@
 # torch.hstack of a zero block and a causal mask (meta-llama/llama: the
 # prefill mask over the cached and the new positions). PyTorch: a
-# [4, 2 + 4] mask, zeros then triu(-inf, 1). tngc: TNG203 "torch.hstack is
+# [4, 2 + 4] mask, zeros then triu(-inf, 1). tngc, before it compiled this: TNG203 "torch.hstack is
 # not among the operators tngc compiles".
 import torch
 import torch.nn as nn

@@ -2,7 +2,7 @@
 # written by slices at a Python-int position and read back (meta-llama/llama,
 # mistral-src one_file_ref). PyTorch: the attribute keeps its values between
 # calls: the second call (4 tokens at position 4) sums the first call's 4
-# rows and its own. tngc: TNG211 "the tensor 'cache_k' is computed from
+# rows and its own. tngc, before it compiled this: TNG211 "the tensor 'cache_k' is computed from
 # constants ... and this entry updates it in place: register it as a
 # persistent buffer" (mistral-src one_file_ref, whose cache is
 # torch.empty(...).cuda(), gets TNG211 "Tensor.scatter_ into a parameter").

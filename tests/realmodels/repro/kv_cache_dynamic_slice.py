@@ -2,7 +2,7 @@
 # written at [:bsz, start_pos:start_pos + seqlen] where seqlen is the geared
 # sequence length (meta-llama/llama's Attention.forward, prefill). PyTorch /
 # TorchAir: a slice with a symbolic end, traced per gear; rows 0..seqlen-1
-# of the cache take the new keys and the sum reads them. tngc: TNG211 "a
+# of the cache take the new keys and the sum reads them. tngc, before it compiled this: TNG211 "a
 # slice bound that depends on a dynamic dim".
 import torch
 import torch.nn as nn

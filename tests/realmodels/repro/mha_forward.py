@@ -1,6 +1,6 @@
 # F.multi_head_attention_forward called directly with separate q/k/v
 # projection weights (openai/CLIP's AttentionPool2d). PyTorch: nn.MultiheadAttention's
-# arithmetic on [L, N, E] inputs. tngc: TNG203 (not among the operators tngc
+# arithmetic on [L, N, E] inputs. tngc, before it compiled this: TNG203 (not among the operators tngc
 # compiles).
 import torch
 import torch.nn as nn

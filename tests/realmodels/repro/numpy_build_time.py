@@ -1,6 +1,6 @@
 # numpy at build time: a parameter initialised from np.log (openai/CLIP's
 # logit_scale = nn.Parameter(torch.ones([]) * np.log(1 / 0.07))). PyTorch: a
-# 0-d float32 parameter 2.6593; forward reads it. tngc: TNG205 at its use
+# 0-d float32 parameter 2.6593; forward reads it. tngc, before it compiled this: TNG205 at its use
 # ("the function or module called here is not known at compile time" on
 # self.scale.exp()).
 import torch

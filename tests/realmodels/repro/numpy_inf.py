@@ -1,7 +1,7 @@
 # numpy's infinity filling a causal-mask buffer (openai/whisper's
 # TextDecoder: torch.empty(n_ctx, n_ctx).fill_(-np.inf).triu_(1), registered
 # as the non-persistent buffer "mask"). PyTorch: -inf above the diagonal, 0
-# elsewhere. tngc: the buffer is not known, TNG205 "an operand of '+' is not
+# elsewhere. tngc, before it compiled this: the buffer is not known, TNG205 "an operand of '+' is not
 # known at compile time" where forward reads it (with float("-inf") it
 # plans); in whisper/model.py the unknown mask makes the is_causal argument
 # of scaled_dot_product_attention unknown.

@@ -1,7 +1,7 @@
 # numpy in a buffer's construction: np.log of a Python number and
 # np.newaxis as a tensor index (openai/whisper's sinusoids(), registered as
 # AudioEncoder.positional_embedding). PyTorch: np.newaxis is None, the
-# buffer is a float32 [4, 8] table. tngc: the buffer is not known, TNG205
+# buffer is a float32 [4, 8] table. tngc, before it compiled this: the buffer is not known, TNG205
 # "an operand of '+' is not known at compile time" where forward reads it;
 # each of the two is enough (np.newaxis replaced by None still fails on
 # np.log, np.log replaced by math.log still fails on np.newaxis).

@@ -1,7 +1,7 @@
 # nn.Sequential built from a collections.OrderedDict of named layers
 # (openai/CLIP's Bottleneck.downsample and ResidualAttentionBlock.mlp).
 # PyTorch: the layers in order, parameters named by the keys (mlp.c_fc.weight).
-# tngc: TNG205 "the function or module called here is not known at compile
+# tngc, before it compiled this: TNG205 "the function or module called here is not known at compile
 # time" where the Sequential is called.
 import torch
 import torch.nn as nn

@@ -1,6 +1,6 @@
 # The dtype and device of a module read from its first parameter
 # (mistral-src moe_one_file_ref's Transformer.dtype property:
-# next(self.parameters()).dtype). PyTorch: torch.float32. tngc: TNG202
+# next(self.parameters()).dtype). PyTorch: torch.float32. tngc, before it compiled this: TNG202
 # "call of method 'parameters', which tngc cannot lower".
 import torch
 import torch.nn as nn

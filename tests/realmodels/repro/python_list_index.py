@@ -1,6 +1,6 @@
 # Plain-Python helpers a stand-in einops (or any pattern-driven helper)
 # needs: dict(**kwargs) filled in a loop, list.index in a list comprehension
-# feeding permute. PyTorch: x.permute(0, 2, 1).reshape(2, 32). tngc: TNG202
+# feeding permute. PyTorch: x.permute(0, 2, 1).reshape(2, 32). tngc, before it compiled this: TNG202
 # "call of method 'index', which tngc cannot lower" and TNG205 "key not in
 # the dict".
 import torch

@@ -1,5 +1,5 @@
 # F.rms_norm (PyTorch 2.4; deepseek-ai/DeepSeek-V3's RMSNorm). PyTorch:
-# x * rsqrt(mean(x^2, -1) + eps) * weight. tngc: TNG203 (not among the
+# x * rsqrt(mean(x^2, -1) + eps) * weight. tngc, before it compiled this: TNG203 (not among the
 # operators tngc compiles). PyTorch 1.13 has no F.rms_norm: the reference
 # run takes it from tests/realmodels/pyonly.
 import torch

@@ -1,6 +1,6 @@
 # A subclass of nn.Linear that overrides forward and reads the weight and
 # bias nn.Linear's __init__ made (openai/whisper's Linear). PyTorch:
-# F.linear(x, weight, bias). tngc: TNG205 "'Linear' object has no attribute
+# F.linear(x, weight, bias). tngc, before it compiled this: TNG205 "'Linear' object has no attribute
 # 'weight' that tngc can see".
 import torch
 import torch.nn as nn

@@ -1,7 +1,7 @@
 # A subclass of nn.Linear with its own __init__ that calls the library's
 # (fairscale's ColumnParallelLinear at world size 1, as the llama files use
 # it) and no forward of its own. PyTorch: the inherited nn.Linear.forward.
-# tngc: TNG202 "instance of ColumnParallelLinear is not callable".
+# tngc, before it compiled this: TNG202 "instance of ColumnParallelLinear is not callable".
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,7 +1,7 @@
 # A subclass of a torch.nn module that overrides forward and calls the
 # library's forward through super() (openai/CLIP and openai/whisper's
 # LayerNorm: LayerNorm in float32, cast back). PyTorch: nn.LayerNorm's result
-# on x.float(), cast to x's dtype. tngc: TNG205 "the function or module
+# on x.float(), cast to x's dtype. tngc, before it compiled this: TNG205 "the function or module
 # called here is not known at compile time" at super().forward.
 import torch
 import torch.nn as nn
