@@ -331,7 +331,8 @@ static Obj *mp__list_sort(Interp *I, Obj *self, CallArgs *a)
         obj_forget(I, self, NULL, a->node, "list.sort as called here is not among what tngc evaluates");
         return I->tracing ? obj_unknown_reported(I) : obj_unknown(I, NULL);
     }
-    memcpy(self->items, r->items, r->n * sizeof *r->items);
+    if (r->n)   /* an empty list's items may be NULL */
+        memcpy(self->items, r->items, r->n * sizeof *r->items);
     return obj_none(I);
 }
 

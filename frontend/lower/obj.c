@@ -1389,6 +1389,46 @@ static int32_t interp__const_of(Interp *I, int32_t hv, const char *name, int32_t
     return result;
 }
 
+/* ---- reads of tensor attributes that are state (state.c) ---- */
+
+void interp_state_note(Interp *I, TensorObj *host)
+{
+    for (size_t i = 0; i < I->state_reads.n; i++)
+        if (I->state_reads.v[i].host == host && I->state_reads.v[i].g == I->g)
+            return;
+    StateAttr a = {host, I->g, NULL};
+    VEC_PUSH(I->state_reads, a);
+}
+
+int interp_state_check(Interp *I, const TensorObj *host, int32_t node)
+{
+    for (size_t i = 0; i < I->states.n; i++) {
+        const StateAttr *a = &I->states.v[i];
+        if (a->host != host || a->g == I->g)
+            continue;
+        interp_diag(I, node, RULE_TNG211, "the tensor attribute '%s' is state of the compiled entry %s (it "
+                    "writes it in place) and this entry reads it too: each bundle holds a copy of its own, "
+                    "so this one would not see the other's writes (register it as a buffer and pass it as "
+                    "an input, or compile one entry)", a->name, a->g->name);
+        return 1;
+    }
+    return 0;
+}
+
+int interp_state_view_check(Interp *I, const TensorObj *host, int32_t node)
+{
+    if (!host || !host->base)
+        return 0;
+    for (size_t i = 0; i < I->states.n; i++)
+        if (I->states.v[i].host == host->base && I->states.v[i].g == I->g) {
+            interp_diag(I, node, RULE_TNG211, "this reads a view, made outside the compiled method, of the "
+                        "tensor attribute '%s', which this entry keeps as state: the view would not see the "
+                        "entry's writes (take the view inside the method)", I->states.v[i].name);
+            return 1;
+        }
+    return 0;
+}
+
 /* The entry-graph tensor standing for host tensor t in this trace. */
 static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
 {

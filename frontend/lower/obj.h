@@ -73,7 +73,7 @@ typedef enum ObjKind {
     O_INST,        /* an instance of a script class (cls) or of a torch class
                     * (s: canonical class name, e.g. "torch.nn.Linear"); attrs.
                     * A script subclass of a torch.nn class has both: s once
-                    * that class's constructor ran on it (torchlib_subclass.c) */
+                    * that class's constructor ran on it (the end of torchlib_modules.c) */
     O_BUILTIN,     /* a known callable or namespace by canonical name (s):
                     * "torch.add", "torch.nn", "len", "torch.float16" ... */
     O_METHOD,      /* a builtin method s bound to self_obj: tensor.view, list.append */

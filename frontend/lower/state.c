@@ -26,7 +26,9 @@
  *     the model eagerly keeps such views) read in the trace (TNG211); views
  *     host code holds but the trace does not read do not stop the write;
  * and host code that reads the attribute after a call of the entry reads
- * data tngc does not know.
+ * data tngc does not know. The checks made when a trace reads a host
+ * tensor (interp_state_note, interp_state_check, interp_state_view_check)
+ * are obj.c's, beside the read: state.c calls obj.c, never the other way.
  */
 #include "obj.h"
 
@@ -85,15 +87,6 @@ static void state__read_elsewhere(Interp *I, const TensorObj *host, const char *
                         "it as an input, or compile one entry)", name, I->state_reads.v[i].g->name);
             return;
         }
-}
-
-void interp_state_note(Interp *I, TensorObj *host)
-{
-    for (size_t i = 0; i < I->state_reads.n; i++)
-        if (I->state_reads.v[i].host == host && I->state_reads.v[i].g == I->g)
-            return;
-    StateAttr a = {host, I->g, NULL};
-    VEC_PUSH(I->state_reads, a);
 }
 
 int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
@@ -158,21 +151,6 @@ void interp_state_write(Interp *I, Obj *x, const char *method, int32_t node)
         interp_state_adopt(I, t->t, node);
 }
 
-int interp_state_check(Interp *I, const TensorObj *host, int32_t node)
-{
-    for (size_t i = 0; i < I->states.n; i++) {
-        const StateAttr *a = &I->states.v[i];
-        if (a->host != host || a->g == I->g)
-            continue;
-        interp_diag(I, node, RULE_TNG211, "the tensor attribute '%s' is state of the compiled entry %s (it "
-                    "writes it in place) and this entry reads it too: each bundle holds a copy of its own, "
-                    "so this one would not see the other's writes (register it as a buffer and pass it as "
-                    "an input, or compile one entry)", a->name, a->g->name);
-        return 1;
-    }
-    return 0;
-}
-
 int interp_state_alone(Interp *I, const TensorObj *host)
 {
     if (!host || host->base)
@@ -186,20 +164,6 @@ int interp_state_alone(Interp *I, const TensorObj *host)
         if (I->shadows.v[i].host && I->shadows.v[i].host->base == host)
             return 0;
     return 1;
-}
-
-int interp_state_view_check(Interp *I, const TensorObj *host, int32_t node)
-{
-    if (!host || !host->base)
-        return 0;
-    for (size_t i = 0; i < I->states.n; i++)
-        if (I->states.v[i].host == host->base && I->states.v[i].g == I->g) {
-            interp_diag(I, node, RULE_TNG211, "this reads a view, made outside the compiled method, of the "
-                        "tensor attribute '%s', which this entry keeps as state: the view would not see the "
-                        "entry's writes (take the view inside the method)", I->states.v[i].name);
-            return 1;
-        }
-    return 0;
 }
 
 void interp_state_after_call(Interp *I, const Graph *g)

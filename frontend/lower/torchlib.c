@@ -673,6 +673,14 @@ static const struct LibEntry *lib_find(const char *name, unsigned ns)
     return NULL;
 }
 
+/* Installs the dispatcher the family files re-enter (tl_lib,
+ * torchlib_core.h). */
+static void lib__install(void)
+{
+    if (!tl_lib.call)
+        tl_lib = (TlLib){torchlib_call, torchlib_subscript, torchlib_binop, torchlib_unop};
+}
+
 static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj *self, CallArgs *a);
 
 /* The signatures of lib[], parsed once, all of them, on first use. A
@@ -855,6 +863,7 @@ static Obj *tl_inplace_method(Interp *I, const char *name, Obj *self, CallArgs *
 /* x op= y on a tensor x (tl_augassign, torchlib_core.c). */
 Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
 {
+    lib__install();
     if ((is_tensor(x) && x->t->cplx) || (is_tensor(res) && res->t->cplx))
         return tl_cx_unop(I, "op=", x, node);
     return tl_augassign(I, x, res, node);
@@ -889,6 +898,7 @@ int tl_lib_has(const char *path)
 
 Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
 {
+    lib__install();
     if (!name || !a)
         return NULL;
     if (self_obj) {
@@ -941,6 +951,7 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
 
 Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
 {
+    lib__install();
     if (!obj || !name)
         return NULL;
     if (obj->kind == O_BUILTIN && obj->s) {
@@ -1039,6 +1050,7 @@ Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
  * either side), comparisons and & | ^ (tl_compare_binop); // and % are not lowered */
 Obj *torchlib_binop(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 {
+    lib__install();
     if (!op || !l || !r || (!is_tensor(l) && !is_tensor(r)))
         return NULL;
     if (obj_has_unknown(l) || obj_has_unknown(r))
@@ -1073,6 +1085,7 @@ Obj *torchlib_add(Interp *I, Obj *l, Obj *r, int32_t node, const char *what)
 
 Obj *torchlib_abs(Interp *I, Obj *x, int32_t node)
 {
+    lib__install();
     if (is_tensor(x) && x->t->cplx)
         return tl_cx_unop(I, "abs", x, node);
     int32_t v = tl_tv(I, x, node);
@@ -1082,6 +1095,7 @@ Obj *torchlib_abs(Interp *I, Obj *x, int32_t node)
 /* -x | +x | ~x */
 Obj *torchlib_unop(Interp *I, const char *op, Obj *o, int32_t node)
 {
+    lib__install();
     if (!op || !is_tensor(o))
         return NULL;
     if (o->t->cplx)
@@ -1247,6 +1261,7 @@ static int index_has_0d_int(Interp *I, Obj *index, int32_t node)
 /* t[index] */
 Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
 {
+    lib__install();
     if (!is_tensor(t) || !index)
         return unk(I);
     if (t->t->cplx)
@@ -1313,6 +1328,7 @@ Obj *torchlib_rows(Interp *I, Obj *t, int32_t node)
 /* t[index] = v: one sliced or integer-indexed dim, the others full */
 int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node)
 {
+    lib__install();
     if (!is_tensor(t) || !index || !v)
         return -1;
     if (is_unknown(v))

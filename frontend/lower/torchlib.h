@@ -38,7 +38,7 @@ Obj *torchlib_call_module(Interp *I, Obj *inst, CallArgs *a);
 Obj *torchlib_module_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 /* 1 when name is a torch.nn.Module method a script module may call on itself. */
 int torchlib_module_has_method(const char *name);
-/* Script subclasses of torch.nn module classes (torchlib_subclass.c). The
+/* Script subclasses of torch.nn module classes (the end of torchlib_modules.c). The
  * torch.nn class (canonical name: "torch.nn.LayerNorm") that cls derives
  * from through its bases, other than torch.nn.Module and the containers'
  * bases; NULL when none. */

@@ -101,7 +101,7 @@ static Obj *cx__call(Interp *I, const char *name, Obj *self, Obj **pos, size_t n
     a.pos = pos;
     a.npos = npos;
     a.node = node;
-    return torchlib_call(I, name, self, &a);
+    return tl_lib.call(I, name, self, &a);
 }
 
 static Obj *cx__ellipsis(Interp *I)
@@ -121,7 +121,7 @@ static Obj *cx__full_slice(Interp *I)
 static Obj *cx__part(Interp *I, Obj *p, int k, int32_t node)
 {
     Obj *ix[2] = {cx__ellipsis(I), obj_int(I, k)};
-    return torchlib_subscript(I, p, obj_tuple(I, ix, 2), node);
+    return tl_lib.subscript(I, p, obj_tuple(I, ix, 2), node);
 }
 
 /* The complex tensor of parts re and im (real tensors of one shape). */
@@ -136,7 +136,7 @@ static Obj *cx__from_parts(Interp *I, Obj *re, Obj *im, int32_t node)
 
 static Obj *cx__bin(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
 {
-    return torchlib_binop(I, op, l, r, node);
+    return tl_lib.binop(I, op, l, r, node);
 }
 
 /* z * w of complex tensors: (ac - bd) + (ad + bc)i, the products and sums
@@ -206,7 +206,7 @@ Obj *tl_cx_unop(Interp *I, const char *op, Obj *z, int32_t node)
                                    : streq(op, "op=") ? "an augmented assignment (x op= y)"
                                                       : interp_printf(I, "operator '%s'", op));
     Obj *p = cx__pairs(I, z, node);
-    return p ? cx__wrap(torchlib_unop(I, "-", p, node)) : obj_unknown_reported(I);
+    return p ? cx__wrap(tl_lib.unop(I, "-", p, node)) : obj_unknown_reported(I);
 }
 
 /* z[index]: pairs[index..., ..., :] (pairs[index..., :] when index has an
@@ -230,7 +230,7 @@ Obj *tl_cx_subscript(Interp *I, Obj *z, Obj *index, int32_t node)
     if (!ell)
         ix[n++] = cx__ellipsis(I);
     ix[n++] = cx__full_slice(I);
-    return cx__wrap(torchlib_subscript(I, p, obj_tuple(I, ix, n), node));
+    return cx__wrap(tl_lib.subscript(I, p, obj_tuple(I, ix, n), node));
 }
 
 int tl_cx_store_subscript(Interp *I, Obj *t, Obj *v, int32_t node)
@@ -280,7 +280,7 @@ static int64_t cx__dim(Interp *I, Obj *o, int n, int extra, int32_t node, const 
  * arguments is the pairs of its result on z. */
 static Obj *cx__same_args(Interp *I, const char *m, Obj *p, CallArgs *a)
 {
-    return cx__wrap(torchlib_call(I, m, p, a));
+    return cx__wrap(tl_lib.call(I, m, p, a));
 }
 
 /* z.to(...): no dtype (a device, a copy flag): z itself, as PyTorch

@@ -57,6 +57,23 @@ static inline int rank_of(Interp *I, int32_t v) { return val_at(I, v)->ndim; }
  * given. */
 static inline Obj *P0(const Call *c) { return c->p[0]; }
 
+/*
+ * The library's dispatcher (torchlib.c's torchlib_call, torchlib_subscript,
+ * torchlib_binop, torchlib_unop), for the lowerings that lower an op by
+ * lowering other library calls (complex tensors as real pairs, slice
+ * stores with a geared bound): torchlib.c installs it (tl_lib_install)
+ * at each of its entry points, before any lowering runs, so that the
+ * family files call the core and never torchlib.c (a hook, not a call
+ * between files: scripts/call_graph.sh).
+ */
+typedef struct TlLib {
+    Obj *(*call)(Interp *I, const char *name, Obj *self_obj, CallArgs *a);
+    Obj *(*subscript)(Interp *I, Obj *t, Obj *index, int32_t node);
+    Obj *(*binop)(Interp *I, const char *op, Obj *l, Obj *r, int32_t node);
+    Obj *(*unop)(Interp *I, const char *op, Obj *o, int32_t node);
+} TlLib;
+extern TlLib tl_lib;
+
 /* torchlib_core.c */
 int tl_sig_row_parse(const char *name, const char *text, SigRow *row, SigParam *pool, size_t cap, size_t *used,
                      StrBuf *why);

@@ -116,7 +116,7 @@ int tl_dyn_slice_store(Interp *I, Obj *t, Obj *index, int32_t src, int32_t node)
         for (size_t i = 0; i < cnt; i++)
             obj_push(I, ix, (int)i == which ? full : items[i]);
     }
-    Obj *view = torchlib_subscript(I, t, ix, node);
+    Obj *view = tl_lib.subscript(I, t, ix, node);
     int32_t vv = is_tensor(view) ? views_write_begin(I, view, node, "slice assignment") : -1;
     if (vv < 0)
         return -1;

@@ -176,7 +176,7 @@ int tl_module_is_class(const char *full);
 int tl_module_has_base_method(const char *full, const char *name);
 Obj *tl_module_base_method(Interp *I, const char *full, const char *name, Obj *inst, CallArgs *a);
 
-/* torchlib_subclass.c */
+/* torchlib_modules.c: script subclasses of torch.nn classes */
 Obj *tl_subclass_method(Interp *I, const char *m, Obj *self, CallArgs *a);
 Obj *tl_subclass_explicit(Interp *I, const char *name, CallArgs *a);
 int tl_module_class_known(const char *cls);

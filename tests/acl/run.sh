@@ -104,7 +104,7 @@ for py in "$root"/tests/conform/models/*.py; do
            grep -q "TNGC_ACLNN(aclnnInplaceMuls, .*binary.py:22:25: div"' ;;
     conform_nn_sdpa)   # scaled_dot_product_attention: no aclnn operator
         t "$m: the unmapped sdpa is named at its line" \
-          '[ $rc -eq 1 ] && grep -q "nn_sdpa.py:25:25: error: no aclnn operator for .sdpa." "$tmp/o" &&
+          '[ $rc -eq 1 ] && grep -q "nn_sdpa.py:27:25: error: no aclnn operator for .sdpa." "$tmp/o" &&
            [ -z "$(ls "$tmp/$m/out" 2>/dev/null)" ]' ;;
     conform_gears_branch)   # its is_causal expression feeds scaled_dot_product_attention
         t "$m: the unmapped sdpa is named at its line" \
