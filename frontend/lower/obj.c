@@ -315,6 +315,21 @@ int obj_eq(Interp *I, const Obj *a, const Obj *b)
     return obj__eq_depth(I, a, b, 0);
 }
 
+
+/* Item by item, in order, of two sequences of the same length (tuples,
+ * lists, two OrderedDicts' key/value runs): 1, 0, or -1 when an item's
+ * equality is not known. */
+static int obj__eq_items(Interp *I, const Obj *a, const Obj *b, int depth)
+{
+    interp_work(I, a->n);
+    for (size_t i = 0; i < a->n; i++) {
+        int e = obj__eq_depth(I, a->items[i], b->items[i], depth + 1);
+        if (e != 1)
+            return e;
+    }
+    return 1;
+}
+
 static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
 {
     double x, y;
@@ -344,15 +359,7 @@ static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
         return a->s == b->s || memcmp(a->s, b->s, a->len) == 0;
     case O_DTYPE: return a->dtype == b->dtype;
     case O_TUPLE: case O_LIST:
-        if (a->n != b->n)
-            return 0;
-        interp_work(I, a->n);
-        for (size_t i = 0; i < a->n; i++) {
-            int e = obj__eq_depth(I, a->items[i], b->items[i], depth + 1);
-            if (e != 1)
-                return e;
-        }
-        return 1;
+        return a->n == b->n ? obj__eq_items(I, a, b, depth) : 0;
     case O_SET:   /* the same values, in any order */
         if (a->n != b->n)
             return 0;
@@ -371,15 +378,8 @@ static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
     case O_DICT:   /* the same keys, each with an equal value, in any order */
         if (a->n != b->n)
             return 0;
-        if (a->s && b->s) {   /* two OrderedDicts: the same items in the same order */
-            interp_work(I, a->n);
-            for (size_t i = 0; i < a->n; i++) {
-                int e = obj__eq_depth(I, a->items[i], b->items[i], depth + 1);
-                if (e != 1)
-                    return e;
-            }
-            return 1;
-        }
+        if (a->s && b->s)   /* two OrderedDicts: the same items in the same order */
+            return obj__eq_items(I, a, b, depth);
         interp_work(I, a->n * b->n / 4);
         for (size_t i = 0; i < a->n; i += 2) {
             int found = 0, unknown = 0;

@@ -7,6 +7,19 @@
 #include "torchlib.h"
 #include "torchlib_int.h"
 
+/* The tensors of parameter "tensors" into in[0..cap): their number, or -1
+ * with the call's result in *fail (not a list of tensors: unknown; an
+ * empty one: TNG206 naming the call). */
+static int stack__tensors(Interp *I, Call *c, int32_t *in, int cap, Obj **fail)
+{
+    int n = tl_tensor_list(I, P(c, "tensors"), c->node, c->full, in, cap);
+    if (n < 0)
+        *fail = unk(I);
+    else if (n == 0)
+        *fail = interp_break(I, c->node, RULE_TNG206, "%s expects a non-empty list of tensors", c->full);
+    return n > 0 ? n : -1;
+}
+
 /* torch.hstack(tensors, *, out=None): PyTorch's atleast_1d of every tensor
  * (a 0-d tensor becomes [1]), then cat along dim 0 when the first of them
  * is 1-d, along dim 1 otherwise; cat's own rules (ranks, sizes, dtype
@@ -14,11 +27,10 @@
 Obj *lo_hstack(Interp *I, Call *c)
 {
     int32_t in[1024];
-    int n = tl_tensor_list(I, P(c, "tensors"), c->node, c->full, in, (int)NELEM(in));
+    Obj *fail = NULL;
+    int n = stack__tensors(I, c, in, (int)NELEM(in), &fail);
     if (n < 0)
-        return unk(I);
-    if (n == 0)
-        return interp_break(I, c->node, RULE_TNG206, "%s expects a non-empty list of tensors", c->full);
+        return fail;
     DimId one = graph_dim_const(G(I), 1);
     for (int i = 0; i < n; i++) {
         if (rank_of(I, in[i]) != 0)
@@ -49,11 +61,10 @@ static int32_t stack__unsqueeze(Interp *I, int32_t x, const int64_t *at, int n, 
 Obj *lo_vdstack(Interp *I, Call *c)
 {
     int32_t in[1024];
-    int n = tl_tensor_list(I, P(c, "tensors"), c->node, c->full, in, (int)NELEM(in));
+    Obj *fail = NULL;
+    int n = stack__tensors(I, c, in, (int)NELEM(in), &fail);
     if (n < 0)
-        return unk(I);
-    if (n == 0)
-        return interp_break(I, c->node, RULE_TNG206, "%s expects a non-empty list of tensors", c->full);
+        return fail;
     int three = c->arg == 3;
     /* the unsqueezes of atleast_2d and atleast_3d, by rank */
     static const int64_t at2[2][2] = {{0, 0}, {0, 0}};
