@@ -488,7 +488,7 @@ static int w_flags(const Graph *g, size_t i)
 {
     const GraphWeight *w = &g->weights.v[i];
     return (w->final >= 0 && w->final != w->value ? 1 : 0) | (w->is_buffer ? 2 : 0) |
-           w_pack_flag(g, w->value);
+           w_pack_flag(g, w->value) | (w->share_entry ? 8 : 0);
 }
 static int32_t out_value(const Graph *g, size_t i) { return g->outputs.v[i].value; }
 static const char *out_name(const Graph *g, size_t i) { return g->outputs.v[i].name; }
@@ -551,6 +551,16 @@ void emit_desc(Emit *E)
             sb_puts(o, " */\n");
         }
     }
+    size_t nshared = 0;
+    for (size_t k = 0; k < g->weights.n; k++)
+        if (g->weights.v[k].share_entry) {
+            sb_puts(o, nshared++ ? "" : "};\nstatic const TngrtStateShare w_shared[] = {\n");
+            sb_printf(o, "    {%zu, ", k);
+            cesc_string(o, g->weights.v[k].share_entry);
+            sb_puts(o, ", ");
+            cesc_string(o, g->weights.v[k].share_name);
+            sb_puts(o, "},\n");
+        }
     if (g->unread_keys.n) {
         sb_puts(o, "};\nstatic const char *const unread_keys[] = {\n");
         for (size_t k = 0; k < g->unread_keys.n; k++) {
@@ -580,6 +590,8 @@ void emit_desc(Emit *E)
         sb_printf(o, "    .naliases = %zu, .aliases = w_alias,\n", g->weight_aliases.n);
     if (g->unread_keys.n)
         sb_printf(o, "    .nunread = %zu, .unread = unread_keys,\n", g->unread_keys.n);
+    if (nshared)
+        sb_printf(o, "    .nshared = %zu, .shared = w_shared,\n", nshared);
     sb_printf(o, "    .nevents = %zu,\n};\n", p->events.n);
 }
 

@@ -1053,6 +1053,21 @@ static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
     sb_free(&new);
 }
 
+/* An error for each weight that is state shared with another entry's
+ * bundle: the ACL bundle has no tngrt_bundle_share_state. */
+static void acl__shared_state(Emit *E)
+{
+    const Graph *g = E->g;
+    for (size_t i = 0; i < g->weights.n; i++)
+        if (g->weights.v[i].share_entry) {
+            diag_at(E->diags, g->line, g->col, RULE_TNG211,
+                    "the tensor attribute '%s' is state shared with the compiled entry %s: the ACL target "
+                    "does not share state between bundles (build for the CPU target, or compile one entry)",
+                    g->weights.v[i].name, g->weights.v[i].share_entry);
+            E->errors++;
+        }
+}
+
 int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *diags)
 {
     Emit E;
@@ -1062,7 +1077,8 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     const GenOptions *opt = &o;
     emit_init(&E, p, opt, diags);
     E.target = &A;
-    if (emit_check_writeback(&E, "ACL") == 0)
+    acl__shared_state(&E);
+    if (emit_check_writeback(&E, "ACL") == 0 && !E.errors)
         acl__rows(&E, &A);
     if (E.errors) {
         emit_fini(&E);

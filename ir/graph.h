@@ -252,6 +252,13 @@ typedef struct GraphWeight {
                             * the entry writes in place (frontend/lower/state.c), a
                             * buffer that is not in state_dict */
     int32_t final;         /* value written back (in-place updates of a buffer), or -1 */
+    /* GRAPH_STATE only: the tensor attribute is state of another compiled
+     * entry too, the first that kept it (share_entry, "Model.forward"),
+     * whose weight share_name it is there; both NULL otherwise. A program
+     * running both bundles makes them hold one copy
+     * (tngrt_bundle_share_state). */
+    const char *share_entry;
+    const char *share_name;
 } GraphWeight;
 
 #define GRAPH_STATE 2   /* GraphWeight.is_buffer of a tensor attribute kept as state */

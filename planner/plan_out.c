@@ -729,6 +729,10 @@ static void text__inputs(const Graph *g, StrBuf *out)
         plan__type(g, w->value, NULL, out);
         if (w->is_buffer)
             sb_puts(out, w->is_buffer == GRAPH_STATE ? " state" : " buffer");
+        if (w->share_entry) {
+            sb_printf(out, " shared %s ", w->share_entry);
+            plan__name(out, w->share_name);
+        }
         if (w->final >= 0)
             sb_printf(out, " -> %%%d", (int)w->final);
         sb_putc(out, '\n');
@@ -1244,6 +1248,13 @@ static void json__weights(const Plan *p, StrBuf *out)
         json__bool(out, w->final >= 0);
         sb_puts(out, ",\"final\":");
         json__index(out, w->final);
+        if (w->share_entry) {
+            sb_puts(out, ",\"shared\":{\"entry\":");
+            plan__json_str(out, w->share_entry);
+            sb_puts(out, ",\"name\":");
+            plan__json_str(out, w->share_name);
+            sb_putc(out, '}');
+        }
         sb_putc(out, '}');
     }
     sb_puts(out, "]");

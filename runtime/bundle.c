@@ -62,6 +62,7 @@ struct TngrtBundle {
     void **w;                 /* per weight: its bytes (wown[i], or in st aligned for its dtype) */
     void **wown;              /* per weight: a private block, zeroed until a load copies into it */
     void **wraw;              /* what free takes for wown[i] */
+    unsigned char *wbind;     /* per weight: BIND_* (TNGRT_SIG_SHARED weights) */
     size_t *wbytes;           /* their sizes */
     float **wpack;            /* per weight: packed for the GEMM at load, or NULL */
     TngrtSafetensors *st;     /* the loaded weights file or memory, NULL before a load */
@@ -75,6 +76,10 @@ struct TngrtBundle {
     int last_gear;
     char err[BUNDLE_MSG];     /* last failure, "" when the last call succeeded */
 };
+
+/* TngrtBundle.wbind: a shared state weight not yet bound (runs refuse),
+ * keeping a copy of its own, or reading another bundle's. */
+enum { BIND_NONE, BIND_OWN, BIND_SHARED };
 
 /* ---- messages ---- */
 
@@ -282,6 +287,18 @@ static int desc__check(const TngrtBundleDesc *d, TngrtError *err)
             tngrt__fail(err, NULL, "bundle '%s': unread key %d is malformed", d->name, i);
             return -1;
         }
+    if (d->nshared < 0 || (d->nshared > 0 && !d->shared)) {
+        tngrt__fail(err, NULL, "bundle '%s': bad shared state rows", d->name);
+        return -1;
+    }
+    for (int i = 0; i < d->nshared; i++) {
+        const TngrtStateShare *r = &d->shared[i];
+        if (!r->entry || !r->name || r->weight < 0 || r->weight >= d->nweights ||
+            !(d->weights[r->weight].flags & TNGRT_SIG_SHARED)) {
+            tngrt__fail(err, NULL, "bundle '%s': shared state row %d is malformed", d->name, i);
+            return -1;
+        }
+    }
     if (d->ngears < 1 || !d->gears || d->nstreams < 1 || d->nevents < 0) {
         tngrt__fail(err, NULL, "bundle '%s': no gears, streams or bad event count", d->name);
         return -1;
@@ -355,11 +372,12 @@ static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
     self->wraw = calloc((size_t)d->nweights + 1, sizeof *self->wraw);
     self->wbytes = calloc((size_t)d->nweights + 1, sizeof *self->wbytes);
     self->wpack = calloc((size_t)d->nweights + 1, sizeof *self->wpack);
+    self->wbind = calloc((size_t)d->nweights + 1, sizeof *self->wbind);
     self->in = calloc((size_t)d->ninputs + 1, sizeof *self->in);
     self->sym = calloc((size_t)d->nsyms + 1, sizeof *self->sym);
     self->off = calloc((size_t)noff, sizeof *self->off);
     if (!self->arena || !self->w || !self->wown || !self->wraw || !self->wbytes || !self->wpack ||
-        !self->in || !self->sym || !self->off) {
+        !self->wbind || !self->in || !self->sym || !self->off) {
         tngrt__fail(err, NULL, "bundle '%s': out of memory (arena of %lld bytes)", d->name,
                     (long long)arena);
         return -1;
@@ -433,6 +451,7 @@ void tngrt_bundle_delete(TngrtBundle *self)
     free(self->w);
     free(self->wown);
     free(self->wraw);
+    free(self->wbind);
     free(self->wbytes);
     free(self->in);
     free(self->sym);
@@ -574,7 +593,7 @@ static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, co
 static int bundle__packs(const TngrtBundleDesc *d, int i)
 {
     const TngrtSigTensor *w = &d->weights[i];
-    return (w->flags & TNGRT_SIG_PACK_LINEAR) && !(w->flags & TNGRT_SIG_UPDATED) &&
+    return (w->flags & TNGRT_SIG_PACK_LINEAR) && !(w->flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)) &&
            w->ndim == 2 && w->dims[0].sym == -1 && w->dims[1].sym == -1 &&
            w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_gemm_packed_size &&
            tngrt_gemm_pack_weight_rows &&
@@ -619,7 +638,7 @@ static float *bundle__pack(const TngrtBundleDesc *d, int i, const void *src,
  * line splits. */
 static int bundle__in_place(const TngrtBundleDesc *d, int i, const void *data, size_t nbytes)
 {
-    return !(d->weights[i].flags & TNGRT_SIG_UPDATED) && nbytes > 0 &&
+    return !(d->weights[i].flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)) && nbytes > 0 &&
            (uintptr_t)data % tngrt_dtype_size(d->weights[i].dtype) == 0;
 }
 
@@ -656,7 +675,8 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
             if (!bundle__packs(d, i))   /* packing reads (and drops) it */
                 tngrt_safetensors_populate(st, src, self->wbytes[i]);
         } else {
-            self->w[i] = self->wown[i];
+            if (self->wbind[i] != BIND_SHARED)   /* a bound one writes the shared copy */
+                self->w[i] = self->wown[i];
             if (self->wbytes[i] > 0)
                 memcpy(self->w[i], src, self->wbytes[i]);
             tngrt_safetensors_drop(st, src, self->wbytes[i]);
@@ -976,6 +996,14 @@ int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
                      d->entry ? d->entry : d->name, d->noutputs, outputs ? noutputs : 0);
         return TNGRT_FAILED;
     }
+    for (int k = 0; k < d->nshared; k++)
+        if (self->wbind[d->shared[k].weight] == BIND_NONE) {
+            bundle__fail(self, "the state '%s' is shared with the bundle of %s (its '%s'): bind the two "
+                         "with tngrt_bundle_share_state, or give this one a copy of its own with "
+                         "tngrt_bundle_own_state", d->weights[d->shared[k].weight].name, d->shared[k].entry,
+                         d->shared[k].name);
+            return TNGRT_FAILED;
+        }
     g = desc__select(d, inputs, ninputs, self->sym, self->err, sizeof self->err);
     if (g < 0)
         return g;
@@ -1001,6 +1029,71 @@ int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
     d->gears[g].outputs(&c, outputs);
     self->last_gear = g;
     return 0;
+}
+
+/* ---- state shared between bundles ---- */
+
+/* The index of owner's weight named name, or -1. */
+static int bundle__weight_named(const TngrtBundleDesc *d, const char *name)
+{
+    for (int i = 0; i < d->nweights; i++)
+        if (strcmp(d->weights[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int tngrt_bundle_share_state(TngrtBundle *self, const TngrtBundle *owner)
+{
+    const TngrtBundleDesc *d = self->desc, *od;
+    int bound = 0;
+    self->err[0] = '\0';
+    if (!owner || owner == self) {
+        bundle__fail(self, "tngrt_bundle_share_state: %s", owner ? "a bundle shares no state with itself"
+                                                                  : "no owner bundle");
+        return -1;
+    }
+    od = owner->desc;
+    /* check every row first: a failed call binds nothing */
+    for (int k = 0; k < d->nshared; k++) {
+        const TngrtStateShare *r = &d->shared[k];
+        if (!od->entry || strcmp(r->entry, od->entry) != 0)
+            continue;
+        int j = bundle__weight_named(od, r->name);
+        if (j < 0 || od->weights[j].dtype != d->weights[r->weight].dtype ||
+            owner->wbytes[j] != self->wbytes[r->weight] ||
+            !(od->weights[j].flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED))) {
+            bundle__fail(self, "the state '%s' is shared with %s's '%s', which the bundle '%s' %s",
+                         d->weights[r->weight].name, r->entry, r->name, od->name,
+                         j < 0 ? "does not have" : od->weights[j].dtype != d->weights[r->weight].dtype ||
+                         owner->wbytes[j] != self->wbytes[r->weight] ? "holds with another dtype or size"
+                                                                     : "does not keep as state");
+            return -1;
+        }
+        bound++;
+    }
+    if (bound == 0) {
+        bundle__fail(self, "the bundle '%s' (%s) shares no state with the bundle '%s' (%s)", d->name,
+                     d->entry ? d->entry : "?", od->name, od->entry ? od->entry : "?");
+        return -1;
+    }
+    for (int k = 0; k < d->nshared; k++) {
+        const TngrtStateShare *r = &d->shared[k];
+        if (!strcmp(r->entry, od->entry)) {
+            self->w[r->weight] = owner->w[bundle__weight_named(od, r->name)];
+            self->wbind[r->weight] = BIND_SHARED;
+        }
+    }
+    return bound;
+}
+
+void tngrt_bundle_own_state(TngrtBundle *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    for (int k = 0; k < d->nshared; k++) {
+        int i = d->shared[k].weight;
+        self->w[i] = self->wown[i];
+        self->wbind[i] = BIND_OWN;
+    }
 }
 
 /* ---- accessors ---- */

@@ -65,6 +65,7 @@ enum {
     TNGRT_SIG_UPDATED = 1,  /* input or buffer updated in place by a run */
     TNGRT_SIG_BUFFER  = 2,  /* weight registered with register_buffer */
     TNGRT_SIG_PACK_LINEAR = 4,  /* 2-D weight [n, k] read as a Linear's W: packed at load */
+    TNGRT_SIG_SHARED = 8,   /* state shared with another entry's bundle (TngrtStateShare) */
 };
 
 /* A dynamic dim: which input dim binds it, and whether padding it up to a
@@ -114,6 +115,15 @@ typedef struct TngrtWeightAlias {
     int weight;
 } TngrtWeightAlias;
 
+/* A weight that is state of another compiled entry too: the tensor
+ * attribute that entry (traced first) keeps as its weight `name`.
+ * tngrt_bundle_share_state binds it to that bundle's copy. */
+typedef struct TngrtStateShare {
+    int weight;           /* an index into TngrtBundleDesc.weights */
+    const char *entry;    /* the other entry: "Transformer.forward" */
+    const char *name;     /* its weight there: "layers.0.attention.cache_k" */
+} TngrtStateShare;
+
 typedef struct TngrtBundleDesc {
     const char *name;         /* the bundle name: "model" */
     const char *entry;        /* "Model.forward" */
@@ -140,6 +150,10 @@ typedef struct TngrtBundleDesc {
      * tensors. 0 and NULL when none */
     int nunread;
     const char *const *unread;
+    /* weights that are state shared with another entry's bundle
+     * (TNGRT_SIG_SHARED, one row each); 0 and NULL when none */
+    int nshared;
+    const TngrtStateShare *shared;
 } TngrtBundleDesc;
 
 typedef struct TngrtBundle TngrtBundle;
@@ -202,6 +216,28 @@ int tngrt_bundle_load_weights(TngrtBundle *self, const char *path);
  * before. */
 int tngrt_bundle_load_weights_memory(TngrtBundle *self, const void *data, size_t len,
                                      const char *name);
+
+/* State shared between the bundles of two compiled entries (a decode
+ * step compiled beside the prefill, both writing the model's KV caches):
+ * the weights of self marked TNGRT_SIG_SHARED whose entry is owner's
+ * (owner->desc->entry) are bound to owner's copies, so that each bundle's
+ * runs see the other's writes, as the one tensor attribute does in
+ * PyTorch. Self's own copies are no longer read; the values are owner's.
+ * Loading weights into either bundle afterwards sets the shared values
+ * from that file. Owner must outlive self's runs (delete self first, or
+ * call tngrt_bundle_own_state). Returns the number of weights bound, or -1
+ * (nothing bound; tngrt_bundle_last_error says why): no weight of self is
+ * shared with owner's entry, or owner's weight of that name is missing or
+ * of another dtype or size. */
+int tngrt_bundle_share_state(TngrtBundle *self, const TngrtBundle *owner);
+
+/* Every TNGRT_SIG_SHARED weight of self keeps a copy of its own: the value
+ * its weights file gave, updated by self's runs only (a launcher running
+ * one bundle does this; the copy is unbound from any owner). Until one of
+ * the two calls, tngrt_bundle_run refuses a bundle with shared state:
+ * running it on a copy of its own by mistake would not see the other
+ * entry's writes. */
+void tngrt_bundle_own_state(TngrtBundle *self);
 
 /* The key under which weights file st holds weight i of desc: its own
  * name, else the first of its aliases that st holds, else its own name

@@ -481,6 +481,9 @@ static int open_bundle(Launcher *L)
         return fail(L, EXIT_USAGE, "--weights '%s' is a directory", L->a.weights);
     if (tngrt_bundle_new(&L->bundle, L->desc, &err) != 0)
         return fail(L, EXIT_RUNTIME, "%s", err.msg);
+    /* one bundle in this process: state shared with another entry's
+     * bundle (TNGRT_SIG_SHARED) runs on its own copy, from --weights */
+    tngrt_bundle_own_state(L->bundle);
     t0 = now_us();
     if (L->a.weights && tngrt_bundle_load_weights(L->bundle, L->a.weights) != 0)
         return fail(L, EXIT_USAGE, "%s", tngrt_bundle_last_error(L->bundle));

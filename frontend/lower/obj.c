@@ -1407,9 +1407,12 @@ int interp_state_check(Interp *I, const TensorObj *host, int32_t node)
         if (a->host != host || a->g == I->g)
             continue;
         interp_diag(I, node, RULE_TNG211, "the tensor attribute '%s' is state of the compiled entry %s (it "
-                    "writes it in place) and this entry reads it too: each bundle holds a copy of its own, "
-                    "so this one would not see the other's writes (register it as a buffer and pass it as "
-                    "an input, or compile one entry)", a->name, a->g->name);
+                    "writes it in place) and this entry reads it too, but cannot hold it as state shared "
+                    "with that entry's bundle: here it is %s (register it as a buffer and pass it as an "
+                    "input, or compile one entry)", a->name, a->g->name,
+                    strmap_get(&I->weight_names, interp_ptr_key(I, host))
+                        ? "a view, a complex tensor or a tensor of dims not known"
+                        : "no attribute of the compiled module");
         return 1;
     }
     return 0;
@@ -1429,12 +1432,65 @@ int interp_state_view_check(Interp *I, const TensorObj *host, int32_t node)
     return 0;
 }
 
+/* The first record of another compiled entry keeping host tensor host as
+ * state, or NULL. */
+static const StateAttr *obj__state_elsewhere(const Interp *I, const TensorObj *host)
+{
+    for (size_t i = 0; i < I->states.n; i++)
+        if (I->states.v[i].host == host && I->states.v[i].g != I->g)
+            return &I->states.v[i];
+    return NULL;
+}
+
+/* Host tensor t, a tensor attribute another entry keeps as state (sa),
+ * read by this trace: a state weight of this entry too, named by its
+ * attribute path here, marked as shared with sa's entry; the bundles of
+ * both are bound to one copy by the program that runs them
+ * (tngrt_bundle_share_state). The trace reads the state the call starts
+ * from, and its writes keep it as state as the owner's do. NULL when it
+ * cannot be one: no attribute path in this entry's module, a complex or
+ * view tensor, a dim not known. */
+static Obj *obj__shared_state(Interp *I, Obj *t, const StateAttr *sa)
+{
+    const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, t->t));
+    if (!name || !sa->name || t->t->cplx || t->t->base || t->t->is_param || t->t->is_buffer)
+        return NULL;
+    const Graph *hg = t->t->g;
+    const Val *hv = &hg->vals.v[t->t->value];
+    int64_t dims[GRAPH_MAX_DIMS];
+    for (int d = 0; d < hv->ndim; d++)
+        if (!graph_dim_const_value(hg, hv->dims[d], &dims[d]))
+            return NULL;
+    for (size_t i = 0; i < I->g->weights.n; i++)
+        if (I->g->weights.v[i].name && strcmp(I->g->weights.v[i].name, name) == 0)
+            return NULL;   /* the name taken (only a bug gets here) */
+    int32_t v = graph_add_weight(I->g, name, hv->dtype, hv->ndim, dims, GRAPH_STATE);
+    if (v < 0)
+        return NULL;
+    GraphWeight *w = &I->g->weights.v[I->g->weights.n - 1];
+    w->share_entry = arena_strndup(&I->g->arena, sa->g->name, strlen(sa->g->name));
+    w->share_name = arena_strndup(&I->g->arena, sa->name, strlen(sa->name));
+    I->g->vals.v[v].format = hv->format;
+    Obj *o = obj_tensor(I, v);
+    o->t->origin = t->t;
+    Shadow sh = {t->t, o, v, -1, (int)I->g->weights.n - 1};
+    VEC_PUSH(I->shadows, sh);
+    StateAttr a = {t->t, I->g, w->name};
+    VEC_PUSH(I->states, a);
+    interp_state_note(I, t->t);
+    return o;
+}
+
 /* The entry-graph tensor standing for host tensor t in this trace. */
 static Obj *interp__shadow_of(Interp *I, Obj *t, int32_t node)
 {
     Shadow *s = interp_shadow_find(I, t->t);
     if (s)
         return s->obj;
+    const StateAttr *sa = obj__state_elsewhere(I, t->t);
+    Obj *shared = sa ? obj__shared_state(I, t, sa) : NULL;
+    if (shared)
+        return shared;
     if (interp_state_check(I, t->t, node) || interp_state_view_check(I, t->t, node)) {
         Shadow sh = {t->t, obj_unknown_reported(I), -1, -1, -1};
         VEC_PUSH(I->shadows, sh);

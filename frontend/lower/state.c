@@ -20,8 +20,12 @@
  *     through a view taken before the write (its value was already used
  *     as a constant): TNG211 at the end of the trace (obj.c);
  *   - the same attribute kept as state by one compiled entry and read by
- *     another, traced before or after it: each bundle holds a copy of its
- *     own (TNG211 at the read or at the write);
+ *     another traced before it (which took it as a constant or a weight
+ *     of its own: TNG211 at the write). An entry traced after the one that
+ *     keeps it holds it as state too, shared with that entry
+ *     (GraphWeight.share_entry, obj.c): the program binds the two bundles
+ *     to one copy (tngrt_bundle_share_state), so each sees the other's
+ *     writes, as the one attribute does in PyTorch;
  *   - a view of the attribute made outside the method (host code that ran
  *     the model eagerly keeps such views) read in the trace (TNG211); views
  *     host code holds but the trace does not read do not stop the write;
@@ -75,16 +79,28 @@ static int state__adopt_weight(Interp *I, Shadow *s)
     return 1;
 }
 
+/* 1 when entry graph g keeps host as state (its own, or shared). */
+static int state__kept(const Interp *I, const TensorObj *host, const Graph *g)
+{
+    for (size_t i = 0; i < I->states.n; i++)
+        if (I->states.v[i].host == host && I->states.v[i].g == g)
+            return 1;
+    return 0;
+}
+
 /* An error when another entry read host before this one writes it as
- * state: its bundle holds a copy that would not see the writes. */
+ * state, as a constant or a weight of its own: its bundle holds a copy
+ * that would not see the writes. */
 static void state__read_elsewhere(Interp *I, const TensorObj *host, const char *name, int32_t node)
 {
     for (size_t i = 0; i < I->state_reads.n; i++)
-        if (I->state_reads.v[i].host == host && I->state_reads.v[i].g != I->g) {
+        if (I->state_reads.v[i].host == host && I->state_reads.v[i].g != I->g &&
+            !state__kept(I, host, I->state_reads.v[i].g)) {
             interp_diag(I, node, RULE_TNG211, "this entry writes the tensor attribute '%s' in place, which "
-                        "keeps it as state, and the compiled entry %s reads it too: each bundle holds a copy "
-                        "of its own, so that one would not see these writes (register it as a buffer and pass "
-                        "it as an input, or compile one entry)", name, I->state_reads.v[i].g->name);
+                        "keeps it as state, and the compiled entry %s, called before it, read it as a value "
+                        "of its own: that bundle would not see these writes (call this entry first, so that "
+                        "the other holds it as state shared with this one; or register it as a buffer and "
+                        "pass it as an input)", name, I->state_reads.v[i].g->name);
             return;
         }
 }

@@ -262,7 +262,7 @@ static const TngrtBundleDesc desc = {
     "fake", "Fake.forward", "tests/launcher/fake_bundle.c",
     3, inputs, 1, weights, 3, outputs, 1, syms,
     (int)(sizeof gears / sizeof gears[0]), gears,
-    2, stream_names, 1, 0, NULL, 1, unread,
+    2, stream_names, 1, 0, NULL, 1, unread, 0, NULL,
 };
 
 const TngrtBundleDesc *tngc_template_desc(void)

@@ -362,6 +362,7 @@ class Recorder:
         self.calls = calls
         self.entries = []       # [Entry], one per compile, in order of compilation
         self.called = []        # [Entry] in order of their first call (tngc's order)
+        self.state_attrs = set()  # (id(module), attribute) some entry kept as state
 
     def hook(self, kind, target, config=None):
         torch = self.torch
@@ -466,9 +467,14 @@ class Recorder:
             entry.fallbacks = _tngc_ref.take_fallback_log()
         # tensor attributes the call wrote in place are state: the weights
         # file holds their values before the call, under their attribute path
+        # a state attribute of an entry recorded before, which this one only
+        # reads, is state shared with it (tngc: `state shared`): the weights
+        # file holds it too
         entry.state = [(n, m, k, before) for n, m, k, before in plain
                        if not isinstance(getattr(m, k, None), torch.Tensor)
-                       or not same(torch, getattr(m, k).detach(), before)]
+                       or not same(torch, getattr(m, k).detach(), before)
+                       or (id(m), k) in self.state_attrs]
+        self.state_attrs.update((id(m), k) for n, m, k, before in entry.state)
         if entry.weights is not None:
             entry.weights = entry.weights + [(n, before) for n, m, k, before in entry.state]
         entry.outputs = [(n, t.detach().clone()) for n, t in named_outputs(torch, result)]

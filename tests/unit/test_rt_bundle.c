@@ -152,7 +152,7 @@ static const char *const two_names[] = {"default", "1"};
 static TngrtBundleDesc model_a(int dynamic)
 {
     TngrtBundleDesc d = {"a", "A.forward", "a.py", 2, a_inputs, 1, a_weights, 1, a_outputs_sig,
-                         1, a_syms, dynamic ? 4 : 3, a_gears, 2, two_names, 1, 0, NULL, 0, NULL};
+                         1, a_syms, dynamic ? 4 : 3, a_gears, 2, two_names, 1, 0, NULL, 0, NULL, 0, NULL};
     return d;
 }
 
@@ -200,7 +200,7 @@ static const TngrtGear b_gears[] = {
 };
 static const char *const one_name[] = {"default"};
 static const TngrtBundleDesc model_b = {"b", "B.forward", "b.py", 1, b_inputs, 0, NULL, 1, b_outs,
-                                        2, b_syms, 3, b_gears, 1, one_name, 0, 0, NULL, 0, NULL};
+                                        2, b_syms, 3, b_gears, 1, one_name, 0, 0, NULL, 0, NULL, 0, NULL};
 
 /* ---- model C: no symbols; x i32[2] updated in place (x += 1) ---- */
 
@@ -229,7 +229,7 @@ static const TngrtSigTensor c_inputs[] = {{"x", TNGRT_I32, 1, c_dims, TNGRT_SIG_
 static const TngrtStreamFn c_streams[] = {c_s0};
 static const TngrtGear c_gears[] = {{NULL, 0, NULL, 0, c_streams, c_outputs}};
 static const TngrtBundleDesc model_c = {"c", "C.forward", "c.py", 1, c_inputs, 0, NULL, 1,
-                                        c_inputs, 0, NULL, 1, c_gears, 1, one_name, 0, 0, NULL, 0, NULL};
+                                        c_inputs, 0, NULL, 1, c_gears, 1, one_name, 0, 0, NULL, 0, NULL, 0, NULL};
 
 /* ---- helpers ---- */
 
@@ -424,7 +424,7 @@ static void test_conflicting_binding(void **state)
     static const TngrtSym syms[] = {{"s0", 0, 0, 0}};
     static const TngrtGear gears[] = {{vq, -1, b_layout, 1, b_streams, b_outputs}};
     TngrtBundleDesc d = {"k", "K.forward", "k.py", 2, ins, 0, NULL, 1, b_outs, 1, syms, 1, gears,
-                         1, one_name, 0, 0, NULL, 0, NULL};
+                         1, one_name, 0, 0, NULL, 0, NULL, 0, NULL};
     TngrtBundle *b = bundle_ok(&d);
     float x[4] = {0}, y[4] = {0};
     TngrtTensor in[2] = {view(TNGRT_F32, x, 1, 3, 0), view(TNGRT_F32, y, 1, 4, 0)};

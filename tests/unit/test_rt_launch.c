@@ -58,7 +58,7 @@ static const TngrtGear gears[] = {
 static const char *const stream_names[] = {"default"};
 static const TngrtBundleDesc desc = {
     "m", "M.forward", "m.py", 2, ins, 0, NULL, 1, outs_sig, 2, syms, 3, gears, 1, stream_names,
-    0, 0, NULL, 0, NULL,
+    0, 0, NULL, 0, NULL, 0, NULL,
 };
 
 /* A dense f32 tensor of the given shape holding 0, 1, 2, ... */

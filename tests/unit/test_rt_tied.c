@@ -32,7 +32,7 @@ static const TngrtWeightAlias t_alias[] = {{"head.weight", 0}};
 static TngrtBundleDesc model_t(int naliases, const TngrtWeightAlias *aliases)
 {
     TngrtBundleDesc d = {"t", "T.forward", "t.py", 0, NULL, 1, t_weights, 1, t_outs,
-                         0, NULL, 1, t_gears, 1, t_names, 0, naliases, aliases, 0, NULL};
+                         0, NULL, 1, t_gears, 1, t_names, 0, naliases, aliases, 0, NULL, 0, NULL};
     return d;
 }
 

@@ -32,7 +32,7 @@ static const char *const t_unread[] = {"bn.num_batches_tracked"};
 static TngrtBundleDesc model_t(int nunread, const char *const *unread)
 {
     TngrtBundleDesc d = {"t", "T.forward", "t.py", 0, NULL, 1, t_weights, 1, t_outs,
-                         0, NULL, 1, t_gears, 1, t_names, 0, 0, NULL, nunread, unread};
+                         0, NULL, 1, t_gears, 1, t_names, 0, 0, NULL, nunread, unread, 0, NULL};
     return d;
 }
 

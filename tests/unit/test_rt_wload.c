@@ -80,7 +80,7 @@ static const TngrtGear m_gears[] = {{NULL, N * sizeof(float), NULL, 0, m_streams
 static const char *const m_names[] = {"default"};
 static const TngrtBundleDesc model = {"m", "M.forward", "m.py", 1, m_inputs, 3, m_weights,
                                       1, m_outs, 0, NULL, 1, m_gears, 1, m_names, 0,
-                                      0, NULL, 0, NULL};
+                                      0, NULL, 0, NULL, 0, NULL};
 
 /* A safetensors image of w, u, lin (values from seed), its header padded
  * with blanks so the data starts at a multiple of 64; the image starts at

@@ -1,7 +1,8 @@
-# The reverse of TNG211_state_two_entries: an entry that only reads a tensor
-# attribute is traced first (its bundle holds a copy), then another entry
-# writes it in place (state): the reader would not see the writes. Refused
-# at the write.
+# An entry that only reads a tensor attribute is traced first (its bundle
+# holds a copy), then another entry writes it in place (state): the reader
+# would not see the writes. Refused at the write. (The other order, the
+# reader traced after the writer, holds it as state shared with the
+# writer's bundle: tests/conform/models/state_shared_read.py.)
 import torch, torch_npu, torchair
 class M(torch.nn.Module):
     def __init__(self):
