@@ -113,6 +113,13 @@ Obj *libcall_method(Interp *I, Obj *callee, CallArgs *a)
     }
     if (r)
         return r;
+    if (self->kind == O_TENSOR && I->tracing &&
+        (!strcmp(callee->s, "item") || !strcmp(callee->s, "tolist") || !strcmp(callee->s, "numpy")))
+        return interp_break(I, a->node, RULE_TNG203, "Tensor.%s() in a compiled method reads a tensor's values on "
+                            "the host, so what depends on them (a slice bound, a loop, a branch) is data-"
+                            "dependent: torch.compile(fullgraph=True) refuses it too (a graph break), and tngc "
+                            "compiles whole graphs (compute it outside the compiled method and pass it as an "
+                            "int argument)", callee->s);
     if (self->kind == O_TENSOR)
         return interp_break(I, a->node, RULE_TNG203, "tensor method '%s' is not in the compilable subset", callee->s);
     return interp_break(I, a->node, RULE_TNG202, "call of method '%s', which tngc cannot lower", callee->s);
