@@ -1,0 +1,1204 @@
+/*
+ * aclsim_ops.c - aclsim's reference loops: each aclnn operator as CANN's
+ * aclnn API reference defines it (its parameters in CANN 8.1.RC1's order,
+ * tests/acl/cann/include/aclnnop), written as plain loops over the operands'
+ * views - dims, strides and offset in elements, FRACTAL_NZ storage read
+ * through its layout - and not with libtngcrt's kernels, so that a wrong
+ * argument, attribute or dtype in the op table (codegen/acl_ops.c) gives a
+ * wrong number.
+ *
+ * Every element is read into a long double (exact for every integer dtype
+ * and float type used) and each result is rounded once to the output's
+ * dtype: float16 and bfloat16 round to nearest even, a float stored into
+ * an integer dtype truncates toward zero, into bool is "nonzero".
+ * Reductions and matmuls accumulate in long double.
+ */
+#include "aclsim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef long double R;
+
+/* ---- dtypes ---- */
+
+size_t sim_dtype_bytes(aclDataType t)
+{
+    switch (t) {
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_INT64: case ACL_DOUBLE: case ACL_UINT64: return 8;
+    default: return 4;
+    }
+}
+
+int sim_dtype_is_float(aclDataType t)
+{
+    return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16 || t == ACL_DOUBLE;
+}
+
+static float half_to_float(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* Round to nearest even, through the magnitude's binary expansion. */
+static uint16_t float_to_half(double v)
+{
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    double a = fabs(v), q;
+    int e;
+    if (isnan(v))
+        return 0x7e00;
+    if (a >= 65520.0)
+        return sign | 0x7c00;
+    if (a < ldexp(1, -14)) {   /* subnormal: units of 2^-24 */
+        q = nearbyint(ldexp(a, 24));
+        return sign | (uint16_t)q;
+    }
+    frexp(a, &e);              /* a = f * 2^e, f in [0.5, 1) */
+    q = nearbyint(ldexp(a, 11 - e));   /* 11 significant bits */
+    if (q >= 2048) {
+        q /= 2;
+        e++;
+    }
+    return sign | (uint16_t)(((e + 14) << 10) | ((int)q & 1023));
+}
+
+static float bf16_to_float(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Round to nearest even from the double (8 significant bits). */
+static uint16_t float_to_bf16(double v)
+{
+    double a = fabs(v), q;
+    int e;
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    if (isnan(v))
+        return 0x7fc0;
+    if (a == 0)
+        return sign;
+    if (a >= ldexp(255.0 / 128.0 + 1.0 / 256.0, 127))   /* past the largest bf16 plus half an ulp */
+        return sign | 0x7f80;
+    if (a < ldexp(1, -126)) {
+        q = nearbyint(ldexp(a, 133));
+        return sign | (uint16_t)q;
+    }
+    frexp(a, &e);
+    q = nearbyint(ldexp(a, 8 - e));
+    if (q >= 256) {
+        q /= 2;
+        e++;
+    }
+    return sign | (uint16_t)(((e + 126) << 7) | ((int)q & 127));
+}
+
+static R get(aclDataType dt, const char *p)
+{
+    switch (dt) {
+    case ACL_FLOAT: { float v; memcpy(&v, p, 4); return v; }
+    case ACL_FLOAT16: { uint16_t v; memcpy(&v, p, 2); return half_to_float(v); }
+    case ACL_BF16: { uint16_t v; memcpy(&v, p, 2); return bf16_to_float(v); }
+    case ACL_DOUBLE: { double v; memcpy(&v, p, 8); return v; }
+    case ACL_INT64: { int64_t v; memcpy(&v, p, 8); return (R)v; }
+    case ACL_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case ACL_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case ACL_INT8: return (signed char)*p;
+    case ACL_UINT8: return (unsigned char)*p;
+    case ACL_BOOL: return *p != 0;
+    default: return 0;
+    }
+}
+
+static void put(aclDataType dt, char *p, R v)
+{
+    switch (dt) {
+    case ACL_FLOAT: { float f = (float)v; memcpy(p, &f, 4); break; }
+    case ACL_FLOAT16: { uint16_t h = float_to_half((double)v); memcpy(p, &h, 2); break; }
+    case ACL_BF16: { uint16_t h = float_to_bf16((double)v); memcpy(p, &h, 2); break; }
+    case ACL_DOUBLE: { double d = (double)v; memcpy(p, &d, 8); break; }
+    case ACL_INT64: { int64_t i = isnan(v) ? 0 : (int64_t)v; memcpy(p, &i, 8); break; }
+    case ACL_INT32: { int32_t i = isnan(v) ? 0 : (int32_t)(int64_t)v; memcpy(p, &i, 4); break; }
+    case ACL_INT16: { int16_t i = (int16_t)(int64_t)v; memcpy(p, &i, 2); break; }
+    case ACL_INT8: *p = (char)(signed char)(int64_t)v; break;
+    case ACL_UINT8: *p = (char)(unsigned char)(int64_t)v; break;
+    case ACL_BOOL: *p = v != 0; break;
+    default: break;
+    }
+}
+
+/* ---- views ---- */
+
+int64_t sim_numel(const SimTensor *t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < t->nd; d++)
+        n *= t->dims[d];
+    return n;
+}
+
+static int is_nz(const SimTensor *t)
+{
+    return t->fmt == ACL_FORMAT_FRACTAL_NZ;
+}
+
+void sim_span(const SimTensor *t, char **lo, char **hi)
+{
+    size_t es = sim_dtype_bytes(t->dt);
+    int64_t last = 0;
+    if (sim_numel(t) == 0) {
+        *lo = *hi = t->data;
+        return;
+    }
+    if (is_nz(t)) {
+        int64_t n = 1;
+        for (int d = 0; d < t->snd; d++)
+            n *= t->sdims[d];
+        *lo = t->data + t->offset * (int64_t)es;
+        *hi = *lo + n * (int64_t)es;
+        return;
+    }
+    for (int d = 0; d < t->nd; d++)
+        last += (t->dims[d] - 1) * t->strides[d];
+    *lo = t->data + t->offset * (int64_t)es;
+    *hi = *lo + (last + 1) * (int64_t)es;
+}
+
+/* The element at index idx[0..nd) of the view. FRACTAL_NZ: the view
+ * [..., h, w] is stored [..., ceil(w/w0), ceil(h/16), 16, w0]; a 2-D view
+ * with strides (1, k) is the transpose of the stored matrix. */
+static char *at(const SimTensor *t, const int64_t *idx)
+{
+    size_t es = sim_dtype_bytes(t->dt);
+    int64_t off = t->offset;
+    if (is_nz(t)) {
+        int nd = t->nd, tr = nd == 2 && t->strides[0] == 1 && t->strides[1] != 1 && t->dims[0] > 1;
+        int64_t w0 = es == 1 ? 32 : 16, i = nd >= 2 ? idx[nd - 2] : 0, j = idx[nd - 1], tmp, h1, w1, batch = 0;
+        if (tr) {
+            tmp = i;
+            i = j;
+            j = tmp;
+        }
+        h1 = t->sdims[t->snd - 3];
+        w1 = t->sdims[t->snd - 4];
+        for (int d = 0; d < nd - 2; d++)
+            batch = batch * t->dims[d] + idx[d];
+        off += batch * w1 * h1 * 16 * w0 + ((j / w0) * h1 + i / 16) * 16 * w0 + (i % 16) * w0 + j % w0;
+        return t->data + off * (int64_t)es;
+    }
+    for (int d = 0; d < t->nd; d++)
+        off += idx[d] * t->strides[d];
+    return t->data + off * (int64_t)es;
+}
+
+/* The element of t that index idx of an nd-dim result broadcasts from. */
+static char *at_b(const SimTensor *t, const int64_t *idx, int nd)
+{
+    int64_t j[SIM_MAX_DIMS];
+    for (int d = 0; d < t->nd; d++) {
+        int k = d + nd - t->nd;
+        j[d] = k < 0 || t->dims[d] == 1 ? 0 : idx[k];
+    }
+    return at(t, j);
+}
+
+static R rd(const SimTensor *t, const int64_t *idx, int nd)
+{
+    return get(t->dt, at_b(t, idx, nd));
+}
+
+static void wr(const SimTensor *t, const int64_t *idx, R v)
+{
+    put(t->dt, at(t, idx), v);
+}
+
+/* The next index of dims[0..nd) in C order; 0 after the last. */
+static int next(int64_t *idx, const int64_t *dims, int nd)
+{
+    for (int d = nd - 1; d >= 0; d--) {
+        if (++idx[d] < dims[d])
+            return 1;
+        idx[d] = 0;
+    }
+    return 0;
+}
+
+#define EACH(idx, t) for (int64_t idx[SIM_MAX_DIMS] = {0}, idx##_go = sim_numel(t) > 0; idx##_go; idx##_go = next(idx, (t)->dims, (t)->nd))
+
+static int fail(char *err, size_t n, const char *what)
+{
+    snprintf(err, n, "%s", what);
+    return -1;
+}
+
+/* ---- arguments ---- */
+
+#define T(k) (&op->a[k].t)
+#define HAS(k) (op->a[k].present)
+#define SC(k) ((R)op->a[k].d)
+#define INT(k) (op->a[k].i)
+
+/* ---- elementwise ---- */
+
+enum { U_ABS, U_NEG, U_EXP, U_EXP2, U_EXPM1, U_LOG, U_LOG2, U_LOG1P, U_SQRT, U_RSQRT, U_SIN, U_COS, U_TANH, U_SIGMOID,
+       U_RELU, U_SILU, U_ERF, U_RECIP, U_FLOOR, U_CEIL, U_ROUND, U_SIGN, U_MISH, U_HARDSWISH, U_NOT, U_ISFINITE,
+       U_ISINF, U_BNOT };
+
+static R unary(int f, R x, aclDataType dt)
+{
+    double v = (double)x;
+    switch (f) {
+    case U_ABS: return fabsl(x);
+    case U_NEG: return -x;
+    case U_EXP: return exp(v);
+    case U_EXP2: return exp2(v);
+    case U_EXPM1: return expm1(v);
+    case U_LOG: return log(v);
+    case U_LOG2: return log2(v);
+    case U_LOG1P: return log1p(v);
+    case U_SQRT: return sqrt(v);
+    case U_RSQRT: return 1 / sqrt(v);
+    case U_SIN: return sin(v);
+    case U_COS: return cos(v);
+    case U_TANH: return tanh(v);
+    case U_SIGMOID: return 1 / (1 + exp(-v));
+    case U_RELU: return x > 0 ? x : 0;
+    case U_SILU: return v / (1 + exp(-v));
+    case U_ERF: return erf(v);
+    case U_RECIP: return 1 / x;
+    case U_FLOOR: return floorl(x);
+    case U_CEIL: return ceill(x);
+    case U_ROUND: return nearbyintl(x);
+    case U_SIGN: return x > 0 ? 1 : x < 0 ? -1 : x;
+    case U_MISH: return v * tanh(v > 20 ? v : log1p(exp(v)));
+    case U_HARDSWISH: return x * (x + 3 < 0 ? 0 : x + 3 > 6 ? 6 : x + 3) / 6;
+    case U_NOT: return x == 0;
+    case U_ISFINITE: return isfinite(v);
+    case U_ISINF: return isinf(v) != 0;
+    case U_BNOT: return dt == ACL_BOOL ? x == 0 : (R)~(int64_t)x;
+    }
+    return 0;
+}
+
+static const struct { const char *name; int f; } unaries[] = {
+    {"aclnnAbs", U_ABS}, {"aclnnNeg", U_NEG}, {"aclnnExp", U_EXP}, {"aclnnExp2", U_EXP2}, {"aclnnExpm1", U_EXPM1},
+    {"aclnnLog", U_LOG}, {"aclnnLog2", U_LOG2}, {"aclnnLog1p", U_LOG1P}, {"aclnnSqrt", U_SQRT},
+    {"aclnnRsqrt", U_RSQRT}, {"aclnnSin", U_SIN}, {"aclnnCos", U_COS}, {"aclnnTanh", U_TANH},
+    {"aclnnSigmoid", U_SIGMOID}, {"aclnnRelu", U_RELU}, {"aclnnSilu", U_SILU}, {"aclnnErf", U_ERF},
+    {"aclnnReciprocal", U_RECIP}, {"aclnnFloor", U_FLOOR}, {"aclnnCeil", U_CEIL}, {"aclnnRound", U_ROUND},
+    {"aclnnSign", U_SIGN}, {"aclnnMish", U_MISH}, {"aclnnHardswish", U_HARDSWISH}, {"aclnnLogicalNot", U_NOT},
+    {"aclnnIsFinite", U_ISFINITE}, {"aclnnIsInf", U_ISINF}, {"aclnnBitwiseNot", U_BNOT},
+};
+
+/* (self, out): out = f(self) */
+static int k_unary(const SimOp *op, char *err, size_t n)
+{
+    int f = -1;
+    for (size_t i = 0; i < sizeof unaries / sizeof *unaries; i++)
+        if (!strcmp(unaries[i].name, op->name))
+            f = unaries[i].f;
+    if (f < 0)
+        return fail(err, n, "no unary function");
+    EACH(i, T(1))
+        wr(T(1), i, unary(f, rd(T(0), i, T(1)->nd), T(0)->dt));
+    return 0;
+}
+
+enum { B_ADD, B_SUB, B_RSUB, B_MUL, B_DIV, B_MAX, B_MIN, B_POW, B_EQ, B_NE, B_GT, B_GE, B_LT, B_LE, B_AND, B_OR,
+       B_XOR, B_BAND, B_BOR, B_BXOR };
+
+static R binary(int f, R a, R b, R alpha)
+{
+    switch (f) {
+    case B_ADD: return a + alpha * b;
+    case B_SUB: return a - alpha * b;
+    case B_RSUB: return b - alpha * a;
+    case B_MUL: return a * b;
+    case B_DIV: return a / b;
+    case B_MAX: return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+    case B_MIN: return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+    case B_POW: return pow((double)a, (double)b);
+    case B_EQ: return a == b;
+    case B_NE: return a != b;
+    case B_GT: return a > b;
+    case B_GE: return a >= b;
+    case B_LT: return a < b;
+    case B_LE: return a <= b;
+    case B_AND: return a != 0 && b != 0;
+    case B_OR: return a != 0 || b != 0;
+    case B_XOR: return (a != 0) != (b != 0);
+    case B_BAND: return (R)((int64_t)a & (int64_t)b);
+    case B_BOR: return (R)((int64_t)a | (int64_t)b);
+    case B_BXOR: return (R)((int64_t)a ^ (int64_t)b);
+    }
+    return 0;
+}
+
+/* The operand layouts of the binary operators: tensor-tensor (self, other,
+ * out), with alpha (self, other, alpha, out), tensor-scalar likewise,
+ * scalar-tensor (self scalar, exponent, out), in place (selfRef, other). */
+enum { L_TT, L_TTA, L_TS, L_TSA, L_ST, L_IS };
+
+static const struct { const char *name; int f, layout; } binaries[] = {
+    {"aclnnAdd", B_ADD, L_TTA}, {"aclnnAdds", B_ADD, L_TSA}, {"aclnnSub", B_SUB, L_TTA},
+    {"aclnnSubs", B_SUB, L_TSA}, {"aclnnRsubs", B_RSUB, L_TSA}, {"aclnnMul", B_MUL, L_TT},
+    {"aclnnMuls", B_MUL, L_TS}, {"aclnnInplaceMuls", B_MUL, L_IS}, {"aclnnDiv", B_DIV, L_TT},
+    {"aclnnDivs", B_DIV, L_TS}, {"aclnnMaximum", B_MAX, L_TT}, {"aclnnMinimum", B_MIN, L_TT},
+    {"aclnnPowTensorTensor", B_POW, L_TT}, {"aclnnPowTensorScalar", B_POW, L_TS},
+    {"aclnnPowScalarTensor", B_POW, L_ST}, {"aclnnEqTensor", B_EQ, L_TT}, {"aclnnEqScalar", B_EQ, L_TS},
+    {"aclnnNeTensor", B_NE, L_TT}, {"aclnnNeScalar", B_NE, L_TS}, {"aclnnGtTensor", B_GT, L_TT},
+    {"aclnnGtScalar", B_GT, L_TS}, {"aclnnGeTensor", B_GE, L_TT}, {"aclnnGeScalar", B_GE, L_TS},
+    {"aclnnLtTensor", B_LT, L_TT}, {"aclnnLtScalar", B_LT, L_TS}, {"aclnnLeTensor", B_LE, L_TT},
+    {"aclnnLeScalar", B_LE, L_TS}, {"aclnnLogicalAnd", B_AND, L_TT}, {"aclnnLogicalOr", B_OR, L_TT},
+    {"aclnnLogicalXor", B_XOR, L_TT}, {"aclnnBitwiseAndTensor", B_BAND, L_TT},
+    {"aclnnBitwiseOrTensor", B_BOR, L_TT}, {"aclnnBitwiseXorTensor", B_BXOR, L_TT},
+};
+
+/* A floating result computed from float16/bfloat16 operands rounds each
+ * operand's value once: the loop reads them exactly, so nothing to do. */
+static int k_binary(const SimOp *op, char *err, size_t n)
+{
+    int f = -1, l = 0;
+    const SimTensor *out;
+    for (size_t i = 0; i < sizeof binaries / sizeof *binaries; i++)
+        if (!strcmp(binaries[i].name, op->name))
+            f = binaries[i].f, l = binaries[i].layout;
+    if (f < 0)
+        return fail(err, n, "no binary function");
+    out = l == L_TT || l == L_TS || l == L_ST ? T(2) : l == L_IS ? T(0) : T(3);
+    EACH(i, out) {
+        R a = l == L_ST ? SC(0) : rd(T(0), i, out->nd);
+        R b = l == L_TT || l == L_TTA || l == L_ST ? rd(T(1), i, out->nd) : SC(1);
+        R alpha = l == L_TTA || l == L_TSA ? SC(2) : 1;
+        wr(out, i, binary(f, a, b, alpha));
+    }
+    return 0;
+}
+
+/* aclnnSWhere(condition, self, other, out) */
+static int k_where(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(3))
+        wr(T(3), i, rd(T(0), i, T(3)->nd) != 0 ? rd(T(1), i, T(3)->nd) : rd(T(2), i, T(3)->nd));
+    return 0;
+}
+
+/* aclnnClamp(self, min?, max?, out), aclnnClampMin(self, min, out), aclnnClampMax(self, max, out) */
+static int k_clamp(const SimOp *op, char *err, size_t n)
+{
+    int lo = !strcmp(op->name, "aclnnClampMax") ? -1 : 1, hi = !strcmp(op->name, "aclnnClampMin") ? -1 : lo == 1 ? 2 : 1;
+    const SimTensor *out = T(op->n - 1);
+    (void)err, (void)n;
+    EACH(i, out) {
+        R x = rd(T(0), i, out->nd);
+        if (lo > 0 && HAS(lo) && !isnan(x) && x < SC(lo))
+            x = SC(lo);
+        if (hi > 0 && HAS(hi) && !isnan(x) && x > SC(hi))
+            x = SC(hi);
+        wr(out, i, x);
+    }
+    return 0;
+}
+
+/* aclnnLeakyRelu(self, negativeSlope, out) */
+static int k_leaky_relu(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(2)) {
+        R x = rd(T(0), i, T(2)->nd);
+        wr(T(2), i, x > 0 ? x : x * SC(1));
+    }
+    return 0;
+}
+
+/* aclnnSoftplus(self, beta, threshold, out): x when beta * x > threshold */
+static int k_softplus(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(3)) {
+        double x = (double)rd(T(0), i, T(3)->nd), b = (double)SC(1);
+        wr(T(3), i, b * x > (double)SC(2) ? x : log1p(exp(b * x)) / b);
+    }
+    return 0;
+}
+
+/* aclnnGeluV2(x, approximate, y): 0 erf, 1 tanh */
+static int k_gelu(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(2)) {
+        double x = (double)rd(T(0), i, T(2)->nd);
+        double y = INT(1) == 1 ? 0.5 * x * (1 + tanh(sqrt(2 / acos(-1.0)) * (x + 0.044715 * x * x * x)))
+                               : 0.5 * x * (1 + erf(x / sqrt(2)));
+        wr(T(2), i, y);
+    }
+    return 0;
+}
+
+/* aclnnCast(self, dtype, out); aclnnInplaceCopy(selfRef, src): src broadcast */
+static int k_cast(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(2))
+        wr(T(2), i, rd(T(0), i, T(2)->nd));
+    return 0;
+}
+
+static int k_copy(const SimOp *op, char *err, size_t n)
+{
+    R *tmp;
+    int64_t k = 0, cnt = sim_numel(T(0));
+    (void)err, (void)n;
+    /* through a buffer: the two views may overlap */
+    if (!(tmp = malloc((size_t)(cnt ? cnt : 1) * sizeof *tmp)))
+        return fail(err, n, "out of memory");
+    EACH(i, T(0))
+        tmp[k++] = rd(T(1), i, T(0)->nd);
+    k = 0;
+    EACH(i, T(0))
+        wr(T(0), i, tmp[k++]);
+    free(tmp);
+    return 0;
+}
+
+/* aclnnInplaceFillScalar(selfRef, value) */
+static int k_fill(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(0))
+        wr(T(0), i, SC(1));
+    return 0;
+}
+
+/* aclnnInplaceMaskedFillScalar(selfRef, mask, value) */
+static int k_masked_fill(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(0))
+        if (rd(T(1), i, T(0)->nd) != 0)
+            wr(T(0), i, SC(2));
+    return 0;
+}
+
+/* aclnnArange(start, end, step, out): out[i] = start + i * step */
+static int k_arange(const SimOp *op, char *err, size_t n)
+{
+    (void)err, (void)n;
+    EACH(i, T(3))
+        wr(T(3), i, SC(0) + (R)i[0] * SC(2));
+    return 0;
+}
+
+/* ---- matmuls ---- */
+
+/* out[b] = a[b] @ m[b] (+ beta * bias), of views broadcast over the batch
+ * dims; a 1-D a is [1, k], a 1-D m is [k, 1] (torch.matmul's rule). */
+static int matmul(const SimTensor *a, const SimTensor *m, const SimTensor *out, const SimTensor *bias, R beta, R alpha,
+                  char *err, size_t n)
+{
+    int na = a->nd, nm = m->nd, no = out->nd, nb = no - (na >= 2) - (nm >= 2);
+    int64_t K = a->dims[na - 1], Km = nm >= 2 ? m->dims[nm - 2] : m->dims[0];
+    if (K != Km)
+        return snprintf(err, n, "matmul: self's last dim %lld, mat2's %lld", (long long)K, (long long)Km), -1;
+    EACH(o, out) {
+        int64_t ia[SIM_MAX_DIMS] = {0}, im[SIM_MAX_DIMS] = {0};
+        R acc = 0;
+        for (int d = 0; d < na - 2; d++) {
+            int k = d + nb - (na - 2);
+            ia[d] = a->dims[d] == 1 || k < 0 ? 0 : o[k];
+        }
+        for (int d = 0; d < nm - 2; d++) {
+            int k = d + nb - (nm - 2);
+            im[d] = m->dims[d] == 1 || k < 0 ? 0 : o[k];
+        }
+        if (na >= 2)
+            ia[na - 2] = o[nb];
+        if (nm >= 2)
+            im[nm - 1] = o[no - 1];
+        for (int64_t k = 0; k < K; k++) {
+            ia[na - 1] = k;
+            im[nm >= 2 ? nm - 2 : 0] = k;
+            acc += get(a->dt, at(a, ia)) * get(m->dt, at(m, im));
+        }
+        acc *= alpha;
+        if (bias)
+            acc += beta * rd(bias, o, no);
+        wr(out, o, acc);
+    }
+    return 0;
+}
+
+/* aclnnMm / aclnnMatmul / aclnnBatchMatMul(self, mat2, out, cubeMathType) */
+static int k_matmul(const SimOp *op, char *err, size_t n)
+{
+    return matmul(T(0), T(1), T(2), NULL, 0, 1, err, n);
+}
+
+/* aclnnAddmm(self, mat1, mat2, beta, alpha, out, cubeMathType):
+ * out = beta * self + alpha * (mat1 @ mat2) */
+static int k_addmm(const SimOp *op, char *err, size_t n)
+{
+    return matmul(T(1), T(2), T(5), T(0), SC(3), SC(4), err, n);
+}
+
+/* ---- reductions ---- */
+
+/* The reduced dims of in (an int array, negative from the end; none: all). */
+static void reduced(const SimTensor *in, const SimVal *dims, int *red)
+{
+    for (int d = 0; d < in->nd; d++)
+        red[d] = !dims->present || dims->n == 0;
+    for (int k = 0; dims->present && k < dims->n; k++) {
+        int64_t d = dims->ia[k] < 0 ? dims->ia[k] + in->nd : dims->ia[k];
+        if (d >= 0 && d < in->nd)
+            red[d] = 1;
+    }
+}
+
+/* The output element an input index reduces into, given the out's dims. */
+static int64_t red_slot(const SimTensor *in, const int *red, const int64_t *i, const SimTensor *out)
+{
+    int64_t slot = 0;
+    int k = 0;
+    for (int d = 0; d < in->nd; d++) {
+        if (red[d] && out->nd < in->nd)
+            continue;
+        slot = slot * out->dims[k] + (red[d] ? 0 : i[d]);
+        k++;
+    }
+    return slot;
+}
+
+enum { RD_SUM, RD_MEAN, RD_MAX, RD_MIN, RD_ANY, RD_ALL, RD_PROD };
+
+static int reduce(const SimTensor *in, const int *red, const SimTensor *out, int f, char *err, size_t n)
+{
+    int64_t cnt = sim_numel(out), per = 1, k = 0;
+    R *acc = calloc((size_t)(cnt ? cnt : 1), sizeof *acc);
+    int64_t *seen = calloc((size_t)(cnt ? cnt : 1), sizeof *seen);
+    if (!acc || !seen) {
+        free(acc), free(seen);
+        return fail(err, n, "out of memory");
+    }
+    for (int d = 0; d < in->nd; d++)
+        per *= red[d] ? in->dims[d] : 1;
+    EACH(i, in) {
+        int64_t s = red_slot(in, red, i, out);
+        R x = get(in->dt, at(in, i));
+        if (!seen[s]++)
+            acc[s] = f == RD_SUM || f == RD_MEAN ? x : f == RD_ANY ? x != 0 : f == RD_ALL ? x != 0 : x;
+        else if (f == RD_SUM || f == RD_MEAN)
+            acc[s] += x;
+        else if (f == RD_PROD)
+            acc[s] *= x;
+        else if (f == RD_MAX)
+            acc[s] = isnan(acc[s]) || isnan(x) ? NAN : x > acc[s] ? x : acc[s];
+        else if (f == RD_MIN)
+            acc[s] = isnan(acc[s]) || isnan(x) ? NAN : x < acc[s] ? x : acc[s];
+        else if (f == RD_ANY)
+            acc[s] = acc[s] != 0 || x != 0;
+        else
+            acc[s] = acc[s] != 0 && x != 0;
+    }
+    EACH(o, out) {
+        R v = acc[k];
+        if (!seen[k])
+            v = f == RD_PROD || f == RD_ALL ? 1 : f == RD_MEAN ? NAN : 0;
+        wr(out, o, f == RD_MEAN ? v / (R)per : v);
+        k++;
+    }
+    free(acc);
+    free(seen);
+    return 0;
+}
+
+/* aclnnReduceSum(self, dims, keepDims, dtype, out), aclnnMean(self, dim,
+ * keepDim, dtype, out), aclnnAmax / aclnnAmin / aclnnAny / aclnnAll(self,
+ * dim, keep, out) */
+static int k_reduce(const SimOp *op, char *err, size_t n)
+{
+    int red[SIM_MAX_DIMS];
+    const char *nm = op->name;
+    int f = !strcmp(nm, "aclnnReduceSum") ? RD_SUM : !strcmp(nm, "aclnnMean") ? RD_MEAN
+          : !strcmp(nm, "aclnnAmax") ? RD_MAX : !strcmp(nm, "aclnnAmin") ? RD_MIN
+          : !strcmp(nm, "aclnnAny") ? RD_ANY : RD_ALL;
+    reduced(T(0), &op->a[1], red);
+    return reduce(T(0), red, T(op->n - 1), f, err, n);
+}
+
+/* aclnnProdDim(self, dim, keepDim, dtype, out) */
+static int k_prod(const SimOp *op, char *err, size_t n)
+{
+    int red[SIM_MAX_DIMS] = {0};
+    int64_t d = INT(1) < 0 ? INT(1) + T(0)->nd : INT(1);
+    if (d >= 0 && d < T(0)->nd)
+        red[d] = 1;
+    return reduce(T(0), red, T(4), RD_PROD, err, n);
+}
+
+/* Runs body over every line of in along dim d: base is the line's first
+ * index (idx[d] = 0), len its length. */
+#define LINES(in, d, base) \
+    for (int64_t base[SIM_MAX_DIMS] = {0}, base##_go = sim_numel(in) > 0; base##_go; base##_go = next_line(base, (in), (d)))
+
+static int next_line(int64_t *idx, const SimTensor *t, int skip)
+{
+    for (int d = t->nd - 1; d >= 0; d--) {
+        if (d == skip)
+            continue;
+        if (++idx[d] < t->dims[d])
+            return 1;
+        idx[d] = 0;
+    }
+    return 0;
+}
+
+static int dim_of(int64_t d, int nd)
+{
+    return (int)(d < 0 ? d + nd : d);
+}
+
+/* aclnnSoftmax / aclnnLogSoftmax(self, dim, out) */
+static int k_softmax(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(2);
+    int d = dim_of(INT(1), x->nd), lg = !strcmp(op->name, "aclnnLogSoftmax");
+    (void)err, (void)n;
+    if (x->nd == 0) {
+        int64_t z[1] = {0};
+        wr(y, z, lg ? 0 : 1);
+        return 0;
+    }
+    LINES(x, d, b) {
+        int64_t i[SIM_MAX_DIMS];
+        R mx = -INFINITY, sum = 0;
+        memcpy(i, b, sizeof i);
+        for (i[d] = 0; i[d] < x->dims[d]; i[d]++) {
+            R v = get(x->dt, at(x, i));
+            mx = v > mx ? v : mx;
+        }
+        for (i[d] = 0; i[d] < x->dims[d]; i[d]++)
+            sum += exp((double)(get(x->dt, at(x, i)) - mx));
+        for (i[d] = 0; i[d] < x->dims[d]; i[d]++) {
+            R v = get(x->dt, at(x, i)) - mx;
+            wr(y, i, lg ? v - log((double)sum) : exp((double)v) / sum);
+        }
+    }
+    return 0;
+}
+
+/* aclnnCumsum(self, dim, dtype, out) */
+static int k_cumsum(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(3);
+    int d = dim_of(INT(1), x->nd);
+    (void)err, (void)n;
+    LINES(x, d, b) {
+        int64_t i[SIM_MAX_DIMS];
+        R s = 0;
+        memcpy(i, b, sizeof i);
+        for (i[d] = 0; i[d] < x->dims[d]; i[d]++) {
+            s += get(x->dt, at(x, i));
+            wr(y, i, s);
+        }
+    }
+    return 0;
+}
+
+/* aclnnArgMax / aclnnArgMin(self, dim, keepdim, out), aclnnMaxDim /
+ * aclnnMinDim(self, dim, keepdim, out, indices): the first extremum */
+static int k_argext(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *vals = op->n == 5 ? T(3) : NULL, *idxs = op->n == 5 ? T(4) : T(3);
+    int d = dim_of(INT(1), x->nd), mx = strstr(op->name, "Max") != NULL;
+    (void)err, (void)n;
+    LINES(x, d, b) {
+        int64_t i[SIM_MAX_DIMS], o[SIM_MAX_DIMS], best = 0, k = 0;
+        R bv = 0;
+        memcpy(i, b, sizeof i);
+        for (i[d] = 0; i[d] < x->dims[d]; i[d]++) {
+            R v = get(x->dt, at(x, i));
+            if (i[d] == 0 || (!isnan(bv) && (isnan(v) || (mx ? v > bv : v < bv)))) {
+                bv = v;
+                best = i[d];
+            }
+        }
+        for (int e = 0; e < x->nd; e++)
+            if (e != d || idxs->nd == x->nd)
+                o[k++] = e == d ? 0 : b[e];
+        wr(idxs, o, (R)best);
+        if (vals)
+            wr(vals, o, bv);
+    }
+    return 0;
+}
+
+/* ---- normalisations ---- */
+
+/* aclnnLayerNorm(input, normalizedShape, weight?, bias?, eps, out, mean?, rstd?) */
+static int k_layer_norm(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *w = HAS(2) ? T(2) : NULL, *bi = HAS(3) ? T(3) : NULL, *y = T(5);
+    int nn = op->a[1].n, lead = x->nd - nn;
+    int64_t inner = 1, outer = 1;
+    R eps = (R)op->a[4].d;
+    (void)err, (void)n;
+    for (int d = 0; d < x->nd; d++)
+        *(d < lead ? &outer : &inner) *= x->dims[d];
+    for (int64_t r = 0; r < outer; r++) {
+        int64_t i[SIM_MAX_DIMS] = {0}, rem = r;
+        R mean = 0, var = 0, rstd;
+        for (int d = lead - 1; d >= 0; d--) {
+            i[d] = rem % x->dims[d];
+            rem /= x->dims[d];
+        }
+        for (int pass = 0; pass < 3; pass++) {
+            int64_t j[SIM_MAX_DIMS];
+            memcpy(j, i, sizeof j);
+            for (int d = lead; d < x->nd; d++)
+                j[d] = 0;
+            rstd = 1 / sqrtl(var + eps);
+            for (int64_t c = 0; c < inner; c++) {
+                R v = get(x->dt, at(x, j));
+                if (pass == 0)
+                    mean += v / (R)inner;
+                else if (pass == 1)
+                    var += (v - mean) * (v - mean) / (R)inner;
+                else
+                    wr(y, j, (v - mean) * rstd * (w ? rd(w, j + lead, nn) : 1) + (bi ? rd(bi, j + lead, nn) : 0));
+                next(j + lead, x->dims + lead, nn);
+            }
+        }
+        if (HAS(6) && lead >= 0)
+            wr(T(6), i, mean);
+        if (HAS(7) && lead >= 0)
+            wr(T(7), i, 1 / sqrtl(var + eps));
+    }
+    return 0;
+}
+
+/* aclnnRmsNorm(x, gamma, epsilon, yOut, rstdOut); aclnnAddRmsNorm(x1, x2,
+ * gamma, epsilon, yOut, rstdOut, xOut): x = x1 + x2 first (xOut) */
+static int k_rms_norm(const SimOp *op, char *err, size_t n)
+{
+    int add = op->n == 7;
+    const SimTensor *x = T(0), *g = T(add ? 2 : 1), *y = T(add ? 4 : 3), *rs = T(add ? 5 : 4);
+    int ng = g->nd, lead = x->nd - ng;
+    int64_t inner = 1, outer = 1;
+    R eps = (R)op->a[add ? 3 : 2].d;
+    (void)err, (void)n;
+    for (int d = 0; d < x->nd; d++)
+        *(d < lead ? &outer : &inner) *= x->dims[d];
+    for (int64_t r = 0; r < outer; r++) {
+        int64_t i[SIM_MAX_DIMS] = {0}, rem = r;
+        R ss = 0, rstd = 0;
+        for (int d = lead - 1; d >= 0; d--) {
+            i[d] = rem % x->dims[d];
+            rem /= x->dims[d];
+        }
+        for (int pass = 0; pass < 2; pass++) {
+            int64_t j[SIM_MAX_DIMS];
+            memcpy(j, i, sizeof j);
+            for (int d = lead; d < x->nd; d++)
+                j[d] = 0;
+            rstd = 1 / sqrtl(ss / (R)inner + eps);
+            for (int64_t c = 0; c < inner; c++) {
+                R v = get(x->dt, at(x, j));
+                if (add) {
+                    v += get(T(1)->dt, at(T(1), j));
+                    if (pass == 0)
+                        wr(T(6), j, v);
+                    v = get(T(6)->dt, at(T(6), j));   /* the sum as stored */
+                }
+                if (pass == 0)
+                    ss += v * v;
+                else
+                    wr(y, j, v * rstd * rd(g, j + lead, ng));
+                next(j + lead, x->dims + lead, ng);
+            }
+        }
+        if (rs->nd == x->nd) {
+            for (int d = lead; d < x->nd; d++)
+                i[d] = 0;
+            wr(rs, i, rstd);
+        }
+    }
+    return 0;
+}
+
+/* ---- data movement ---- */
+
+/* aclnnCat(tensors, dim, out), aclnnStack(tensors, dim, out) */
+static int k_cat(const SimOp *op, char *err, size_t n)
+{
+    const SimVal *l = &op->a[0];
+    const SimTensor *out = T(2);
+    int stack = !strcmp(op->name, "aclnnStack"), d = dim_of(INT(1), out->nd);
+    int64_t base = 0;
+    (void)err, (void)n;
+    for (int k = 0; k < l->n; k++) {
+        const SimTensor *x = &l->list[k];
+        if (sim_numel(x) == 0)
+            continue;
+        EACH(i, x) {
+            int64_t o[SIM_MAX_DIMS];
+            if (stack) {
+                for (int e = 0, f = 0; e < out->nd; e++)
+                    o[e] = e == d ? k : i[f++];
+            } else {
+                memcpy(o, i, sizeof o);
+                o[d] += base;
+            }
+            wr(out, o, get(x->dt, at(x, i)));
+        }
+        base += stack ? 1 : x->dims[d];
+    }
+    return 0;
+}
+
+/* aclnnPermute(self, dims, out): out dim k is self dim dims[k] */
+static int k_permute(const SimOp *op, char *err, size_t n)
+{
+    const SimVal *p = &op->a[1];
+    (void)err, (void)n;
+    EACH(o, T(2)) {
+        int64_t i[SIM_MAX_DIMS];
+        for (int k = 0; k < p->n; k++)
+            i[dim_of(p->ia[k], T(0)->nd)] = o[k];
+        wr(T(2), o, get(T(0)->dt, at(T(0), i)));
+    }
+    return 0;
+}
+
+/* aclnnSlice(self, dim, start, end, step, out) */
+static int k_slice(const SimOp *op, char *err, size_t n)
+{
+    int d = dim_of(INT(1), T(0)->nd);
+    int64_t start = INT(2) < 0 ? INT(2) + T(0)->dims[d] : INT(2);
+    (void)err, (void)n;
+    EACH(o, T(5)) {
+        int64_t i[SIM_MAX_DIMS];
+        memcpy(i, o, sizeof i);
+        i[d] = start + o[d] * INT(4);
+        wr(T(5), o, get(T(0)->dt, at(T(0), i)));
+    }
+    return 0;
+}
+
+/* aclnnTriu / aclnnTril(self, diagonal, out) */
+static int k_tri(const SimOp *op, char *err, size_t n)
+{
+    int up = !strcmp(op->name, "aclnnTriu"), nd = T(2)->nd;
+    (void)err, (void)n;
+    EACH(o, T(2)) {
+        int64_t c = o[nd - 1] - o[nd - 2];
+        int keep = up ? c >= INT(1) : c <= INT(1);
+        wr(T(2), o, keep ? rd(T(0), o, nd) : 0);
+    }
+    return 0;
+}
+
+/* aclnnFlip(self, dims, out) */
+static int k_flip(const SimOp *op, char *err, size_t n)
+{
+    const SimVal *p = &op->a[1];
+    (void)err, (void)n;
+    EACH(o, T(2)) {
+        int64_t i[SIM_MAX_DIMS];
+        memcpy(i, o, sizeof i);
+        for (int k = 0; k < p->n; k++) {
+            int d = dim_of(p->ia[k], T(0)->nd);
+            i[d] = T(0)->dims[d] - 1 - o[d];
+        }
+        wr(T(2), o, get(T(0)->dt, at(T(0), i)));
+    }
+    return 0;
+}
+
+/* aclnnRoll(x, shifts, dims, out): out[(i + shift) mod n] = x[i] */
+static int k_roll(const SimOp *op, char *err, size_t n)
+{
+    const SimVal *sh = &op->a[1], *dm = &op->a[2];
+    (void)err, (void)n;
+    EACH(o, T(3)) {
+        int64_t i[SIM_MAX_DIMS];
+        memcpy(i, o, sizeof i);
+        for (int k = 0; k < sh->n; k++) {
+            int d = dim_of(dm->ia[k], T(0)->nd);
+            int64_t len = T(0)->dims[d];
+            i[d] = ((o[d] - sh->ia[k]) % len + len) % len;
+        }
+        wr(T(3), o, get(T(0)->dt, at(T(0), i)));
+    }
+    return 0;
+}
+
+/* aclnnEmbedding(weight, indices, out): out[..., :] = weight[indices[...], :] */
+static int k_embedding(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *w = T(0), *ix = T(1), *out = T(2);
+    EACH(o, out) {
+        int64_t j[2];
+        j[0] = (int64_t)get(ix->dt, at(ix, o));
+        j[1] = o[out->nd - 1];
+        if (j[0] < 0 || j[0] >= w->dims[0])
+            return snprintf(err, n, "index %lld out of range [0, %lld)", (long long)j[0], (long long)w->dims[0]), -1;
+        wr(out, o, get(w->dt, at(w, j)));
+    }
+    return 0;
+}
+
+/* aclnnGather(self, dim, index, out): out[i] = self[i with dim = index[i]] */
+static int k_gather(const SimOp *op, char *err, size_t n)
+{
+    int d = dim_of(INT(1), T(0)->nd);
+    EACH(o, T(3)) {
+        int64_t i[SIM_MAX_DIMS];
+        memcpy(i, o, sizeof i);
+        i[d] = (int64_t)get(T(2)->dt, at(T(2), o));
+        if (i[d] < 0)
+            i[d] += T(0)->dims[d];
+        if (i[d] < 0 || i[d] >= T(0)->dims[d])
+            return fail(err, n, "gather index out of range");
+        wr(T(3), o, get(T(0)->dt, at(T(0), i)));
+    }
+    return 0;
+}
+
+/* aclnnIndexSelect(self, dim, index, out) */
+static int k_index_select(const SimOp *op, char *err, size_t n)
+{
+    int d = dim_of(INT(1), T(0)->nd);
+    EACH(o, T(3)) {
+        int64_t i[SIM_MAX_DIMS], k[1] = {o[d]};
+        memcpy(i, o, sizeof i);
+        i[d] = (int64_t)get(T(2)->dt, at(T(2), k));
+        if (i[d] < 0)
+            i[d] += T(0)->dims[d];
+        if (i[d] < 0 || i[d] >= T(0)->dims[d])
+            return fail(err, n, "index_select index out of range");
+        wr(T(3), o, get(T(0)->dt, at(T(0), i)));
+    }
+    return 0;
+}
+
+/* aclnnSwiGlu(x, dim, out): x split in halves a, b along dim: silu(a) * b */
+static int k_swiglu(const SimOp *op, char *err, size_t n)
+{
+    int d = dim_of(INT(1), T(0)->nd);
+    (void)err, (void)n;
+    EACH(o, T(2)) {
+        int64_t i[SIM_MAX_DIMS];
+        double a, b;
+        memcpy(i, o, sizeof i);
+        a = (double)get(T(0)->dt, at(T(0), i));
+        i[d] += T(2)->dims[d];
+        b = (double)get(T(0)->dt, at(T(0), i));
+        wr(T(2), o, a / (1 + exp(-a)) * b);
+    }
+    return 0;
+}
+
+/* ---- indexing ---- */
+
+/* The index of self that position o of an advanced indexing reads or
+ * writes: the k index tensors of l (broadcast together over the first nb
+ * dims of o) index self's first k dims, o's others the rest. */
+static int adv_index(const SimTensor *self, const SimVal *l, const int64_t *o, int nb, int64_t *i, char *err, size_t n)
+{
+    int k = l->n;
+    for (int j = 0; j < k; j++) {
+        int64_t v = (int64_t)rd(&l->list[j], o, nb);
+        if (v < 0)
+            v += self->dims[j];
+        if (v < 0 || v >= self->dims[j])
+            return snprintf(err, n, "index %lld out of range for dim %d of size %lld", (long long)v, j,
+                            (long long)self->dims[j]), -1;
+        i[j] = v;
+    }
+    for (int d = k; d < self->nd; d++)
+        i[d] = o[nb + d - k];
+    return 0;
+}
+
+/* The broadcast shape of the index tensors, its dims count. */
+static int adv_shape(const SimVal *l, int64_t *dims)
+{
+    int nb = 0;
+    for (int j = 0; j < l->n; j++)
+        nb = l->list[j].nd > nb ? l->list[j].nd : nb;
+    for (int d = 0; d < nb; d++)
+        dims[d] = 1;
+    for (int j = 0; j < l->n; j++)
+        for (int d = 0; d < l->list[j].nd; d++)
+            if (l->list[j].dims[d] != 1)
+                dims[d + nb - l->list[j].nd] = l->list[j].dims[d];
+    return nb;
+}
+
+/* aclnnIndex(self, indices, out): out = self[i0, .., ik-1] */
+static int k_index(const SimOp *op, char *err, size_t n)
+{
+    int64_t bd[SIM_MAX_DIMS];
+    int nb = adv_shape(&op->a[1], bd);
+    EACH(o, T(2)) {
+        int64_t i[SIM_MAX_DIMS];
+        if (adv_index(T(0), &op->a[1], o, nb, i, err, n))
+            return -1;
+        wr(T(2), o, get(T(0)->dt, at(T(0), i)));
+    }
+    return 0;
+}
+
+/* aclnnIndexPutImpl(selfRef, indices, values, accumulate, unsafe):
+ * selfRef[i0, .., ik-1] = values (+= when accumulating), values broadcast
+ * to the indexed shape */
+static int k_index_put(const SimOp *op, char *err, size_t n)
+{
+    SimTensor space = {0};
+    int nb = adv_shape(&op->a[1], space.dims);
+    space.nd = nb + T(0)->nd - op->a[1].n;
+    for (int d = op->a[1].n; d < T(0)->nd; d++)
+        space.dims[nb + d - op->a[1].n] = T(0)->dims[d];
+    EACH(o, &space) {
+        int64_t i[SIM_MAX_DIMS];
+        R v = rd(T(2), o, space.nd);
+        if (adv_index(T(0), &op->a[1], o, nb, i, err, n))
+            return -1;
+        wr(T(0), i, op->a[3].i ? get(T(0)->dt, at(T(0), i)) + v : v);
+    }
+    return 0;
+}
+
+/* aclnnScatter(self, dim, index, src, reduce, out), aclnnScatterValue(self,
+ * dim, index, value, reduce, out), aclnnScatterAdd(self, dim, index, src,
+ * out): out = self, then out[i with dim = index[i]] = src[i] (reduce 1:
+ * added, 2: multiplied) for every i of index */
+static int k_scatter(const SimOp *op, char *err, size_t n)
+{
+    int add = !strcmp(op->name, "aclnnScatterAdd"), value = !strcmp(op->name, "aclnnScatterValue");
+    const SimTensor *out = T(add ? 4 : 5), *ix = T(2);
+    int d = dim_of(INT(1), T(0)->nd);
+    int64_t red = add ? 1 : INT(4);
+    if (out->data != T(0)->data || out->offset != T(0)->offset)
+        EACH(i, out)
+            wr(out, i, rd(T(0), i, out->nd));
+    EACH(i, ix) {
+        int64_t j[SIM_MAX_DIMS];
+        R v = value ? SC(3) : get(T(3)->dt, at(T(3), i));
+        memcpy(j, i, sizeof j);
+        j[d] = (int64_t)get(ix->dt, at(ix, i));
+        if (j[d] < 0)
+            j[d] += out->dims[d];
+        if (j[d] < 0 || j[d] >= out->dims[d])
+            return fail(err, n, "scatter index out of range");
+        wr(out, j, red == 1 ? get(out->dt, at(out, j)) + v : red == 2 ? get(out->dt, at(out, j)) * v : v);
+    }
+    return 0;
+}
+
+/* ---- sorting ---- */
+
+typedef struct Key {
+    R v;
+    int64_t i;
+} Key;
+
+static int key_desc;
+
+/* NaN is the largest; equal values keep their order (stable) */
+static int key_cmp(const void *pa, const void *pb)
+{
+    const Key *a = pa, *b = pb;
+    int an = isnan(a->v), bn = isnan(b->v), c;
+    c = an || bn ? an - bn : (a->v > b->v) - (a->v < b->v);
+    if (key_desc)
+        c = -c;
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* aclnnSort(self, stable, dim, descending, valuesOut, indicesOut),
+ * aclnnArgsort(self, dim, descending, out), aclnnTopk(self, k, dim,
+ * largest, sorted, valuesOut, indicesOut): each line along dim sorted */
+static int k_sort(const SimOp *op, char *err, size_t n)
+{
+    int topk = !strcmp(op->name, "aclnnTopk"), arg = !strcmp(op->name, "aclnnArgsort");
+    const SimTensor *x = T(0), *vals = arg ? NULL : T(topk ? 5 : 4), *idxs = T(arg ? 3 : topk ? 6 : 5);
+    int d = dim_of(topk ? INT(2) : arg ? INT(1) : INT(2), x->nd);
+    int64_t len = x->nd ? x->dims[d] : 1, keep = topk ? INT(1) : len;
+    Key *k = malloc((size_t)(len ? len : 1) * sizeof *k);
+    if (!k)
+        return fail(err, n, "out of memory");
+    key_desc = topk ? INT(3) != 0 : arg ? INT(2) != 0 : INT(3) != 0;
+    LINES(x, d, b) {
+        int64_t i[SIM_MAX_DIMS];
+        memcpy(i, b, sizeof i);
+        for (i[d] = 0; i[d] < len; i[d]++)
+            k[i[d]] = (Key){get(x->dt, at(x, i)), i[d]};
+        qsort(k, (size_t)len, sizeof *k, key_cmp);
+        for (i[d] = 0; i[d] < keep; i[d]++) {
+            if (vals)
+                wr(vals, i, k[i[d]].v);
+            wr(idxs, i, (R)k[i[d]].i);
+        }
+    }
+    free(k);
+    return 0;
+}
+
+/* ---- the table ---- */
+
+static const struct { const char *name; SimKernel k; } kernels[] = {
+    {"aclnnInplaceCopy", k_copy}, {"aclnnCast", k_cast}, {"aclnnInplaceFillScalar", k_fill},
+    {"aclnnInplaceMaskedFillScalar", k_masked_fill}, {"aclnnPermute", k_permute}, {"aclnnArange", k_arange},
+    {"aclnnMm", k_matmul}, {"aclnnMatmul", k_matmul}, {"aclnnBatchMatMul", k_matmul}, {"aclnnAddmm", k_addmm},
+    {"aclnnReduceSum", k_reduce}, {"aclnnMean", k_reduce}, {"aclnnAmax", k_reduce}, {"aclnnAmin", k_reduce},
+    {"aclnnAny", k_reduce}, {"aclnnAll", k_reduce}, {"aclnnProdDim", k_prod}, {"aclnnSoftmax", k_softmax},
+    {"aclnnLogSoftmax", k_softmax}, {"aclnnCumsum", k_cumsum}, {"aclnnArgMax", k_argext}, {"aclnnArgMin", k_argext},
+    {"aclnnMaxDim", k_argext}, {"aclnnMinDim", k_argext}, {"aclnnLayerNorm", k_layer_norm},
+    {"aclnnRmsNorm", k_rms_norm}, {"aclnnAddRmsNorm", k_rms_norm}, {"aclnnCat", k_cat}, {"aclnnStack", k_cat},
+    {"aclnnSlice", k_slice}, {"aclnnTriu", k_tri}, {"aclnnTril", k_tri}, {"aclnnFlip", k_flip},
+    {"aclnnRoll", k_roll}, {"aclnnEmbedding", k_embedding}, {"aclnnGather", k_gather},
+    {"aclnnIndexSelect", k_index_select}, {"aclnnSwiGlu", k_swiglu}, {"aclnnSWhere", k_where},
+    {"aclnnClamp", k_clamp}, {"aclnnClampMin", k_clamp}, {"aclnnClampMax", k_clamp},
+    {"aclnnIndex", k_index}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
+    {"aclnnScatterValue", k_scatter}, {"aclnnScatterAdd", k_scatter}, {"aclnnSort", k_sort},
+    {"aclnnArgsort", k_sort}, {"aclnnTopk", k_sort}, {"aclnnLeakyRelu", k_leaky_relu}, {"aclnnSoftplus", k_softplus}, {"aclnnGeluV2", k_gelu},
+};
+
+SimKernel sim_kernel(const char *name)
+{
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+        if (!strcmp(kernels[i].name, name))
+            return kernels[i].k;
+    for (size_t i = 0; i < sizeof unaries / sizeof *unaries; i++)
+        if (!strcmp(unaries[i].name, name))
+            return k_unary;
+    for (size_t i = 0; i < sizeof binaries / sizeof *binaries; i++)
+        if (!strcmp(binaries[i].name, name))
+            return k_binary;
+    return NULL;
+}
+
+/* Every operator asks for a workspace, so that a launch given less, or
+ * one shared by two streams, is seen: 512 bytes, and a matmul's or a
+ * reduction's more. */
+uint64_t sim_workspace_bytes(const SimOp *op)
+{
+    if (strstr(op->name, "mm") || strstr(op->name, "Mm") || strstr(op->name, "MatMul") || strstr(op->name, "Matmul"))
+        return 4096;
+    if (strstr(op->name, "Reduce") || strstr(op->name, "Mean") || strstr(op->name, "Norm") ||
+        strstr(op->name, "Softmax"))
+        return 2048;
+    return 512;
+}

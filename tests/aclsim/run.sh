@@ -1,0 +1,200 @@
+#!/bin/sh
+# The aclsim suite: ACL bundles (tngc build --target acl) executed by aclsim
+# (tests/aclsim/aclsim.c: streams as threads, aclnn operators as reference
+# loops, the race and lifetime checker) and compared with PyTorch.
+#
+# usage: tests/aclsim/run.sh TNGC [MODEL.py...]
+#
+# For each model (default: the MODELS below), in a temporary folder:
+#   ref      tests/ref/harness.py --all-gears records it under PyTorch
+#            (one fork server for all: tests/ref/serve.sh);
+#   eager    tngc build --target acl --acl-home SIM (the toolkit build.sh
+#            makes) and each bundle's launcher on the recorded call and on
+#            every gear (launch.sh, --warmup 0 --iters 1), compared with
+#            tests/e2e/compare.py --script MODEL (the model's tolerance class);
+#   captured the same model with its CompilerConfig in reduce-overhead mode:
+#            a static gear runs eagerly once, is captured, then replayed
+#            (--warmup 1 --iters 2: the outputs compared are a replay's, and
+#            the launcher must have replayed: aclsim's TNGC_ACLSIM_LOG); a
+#            call that updates an input in place is then the third on
+#            updated inputs, so its results are compared byte for byte with
+#            the eager build's third call instead;
+#   mutations (mutate.sh) on examples/multi_stream: one planned event wait
+#            removed, one workspace shrunk, two arguments of one aclnn call
+#            swapped, each failing with a message naming it.
+# A failing (model, mode) is expected only when README.md's "Known
+# failures" block lists it; a listed one that passes fails the suite too.
+# Prints one line per check and "aclsim: N passed, M failed".
+# PYTHON: the interpreter (default /usr/bin/python3, with torch); KEEP=1
+# keeps the temporary folder.
+set -u
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TNGC [MODEL.py...]" >&2
+    exit 2
+fi
+tngc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$root/tests/aclsim
+e2e=$root/tests/e2e
+py=${PYTHON:-/usr/bin/python3}
+harness=$root/tests/ref/harness.py
+MODELS="binary casts math_unary math_act math_clamp math_pow compare_ops compare_where create_arange norms
+matmul fuse_chain fuse_rms fuse_rows_softmax fuse_rows_ln gears_product embedding inplace accept_llama"
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+show() { tail -n "${2:-8}" "$1" | sed 's/^/    /'; }
+
+if ! "$py" -c 'import torch, numpy' 2>/dev/null; then
+    echo "aclsim: $py cannot import torch and numpy (install python3-torch)" >&2
+    echo "aclsim: 0 passed, 1 failed"
+    exit 1
+fi
+if [ $# -eq 0 ]; then
+    for m in $MODELS; do set -- "$@" "$root/tests/conform/models/$m.py"; done
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-aclsim.XXXXXX") || exit 2
+. "$root/tests/ref/serve.sh"
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "aclsim: keeping $tmp"
+    trap 'harness_stop' EXIT
+else
+    trap 'harness_stop; rm -rf "$tmp"' EXIT
+    trap 'harness_stop; rm -rf "$tmp"; exit 1' INT TERM
+fi
+sim=$tmp/sim
+if ! sh "$here/build.sh" "$sim" >"$tmp/sim.log" 2>&1; then
+    bad "tests/aclsim/build.sh builds the toolkit"
+    show "$tmp/sim.log"
+    echo "aclsim: $pass passed, $fail failed"
+    exit 1
+fi
+harness_serve "$tmp"
+
+# the known failures: README.md's block after "## Known failures", one
+# "MODEL MODE" a line
+known=$(sed -n '/^## Known failures/,/^## /p' "$here/README.md" | sed -n '/^```$/,/^```$/p' | grep -v '^```')
+is_known() { printf '%s\n' "$known" | grep -qx "$1 $2"; }
+
+# check MODEL MODE STATUS DETAIL: one (model, mode) judged against the list
+check() {
+    if [ "$3" = ok ]; then
+        if is_known "$1" "$2"; then
+            bad "$1 $2: passes, but README.md lists it as a known failure ($4)"
+        else
+            ok "$1 $2: matches PyTorch ($4)"
+        fi
+    elif is_known "$1" "$2"; then
+        ok "$1 $2: fails as README.md's known failures say ($4)"
+    else
+        bad "$1 $2: $4"
+    fi
+}
+
+# updates_inputs REFDIR: whether the call updates an input in place (an
+# expected file named after an input)
+updates_inputs() {
+    for u_f in "$1"/expected/*.npy; do
+        grep -q "^$(basename "$u_f" .npy)=" "$1/inputs.txt" && return 0
+    done
+    return 1
+}
+
+# run_mode SCRIPT STEM MODE: builds and runs every bundle and gear; sets
+# status (ok or failed) and detail
+run_mode() {
+    r_script=$1 r_stem=$2 r_mode=$3 r_w=$tmp/$2/$3
+    mkdir -p "$r_w/src/static_kernel_build"
+    if [ "$r_mode" = captured ]; then
+        sed 's/^\([ \t]*\)\([A-Za-z_][A-Za-z_0-9]*\) = torchair.CompilerConfig()$/&\n\1\2.mode = "reduce-overhead"/' \
+            "$r_script" >"$r_w/src/$r_stem.py"
+    else
+        cp "$r_script" "$r_w/src/$r_stem.py"
+    fi
+    for f in "$(dirname "$r_script")"/*.py; do
+        [ -e "$r_w/src/$(basename "$f")" ] || cp "$f" "$r_w/src/"
+    done
+    if ! (cd "$r_w/src" && "$tngc" build --target acl --acl-home "$sim" --no-cache --opt -O0 -o ../out "$r_stem.py") \
+        >"$r_w/build.log" 2>&1; then
+        status=failed detail="tngc build --target acl: $(grep -m1 'error' "$r_w/build.log" || tail -n 1 "$r_w/build.log")"
+        return
+    fi
+    status=ok detail= worst=0 n=0
+    for ref in "$tmp/$r_stem"/ref/*/; do
+        ref=${ref%/}
+        name=$(basename "$ref")
+        calls=$ref
+        [ -f "$ref/gears.txt" ] && calls=$(ls -d "$ref"/gear*/)
+        for c in $calls; do
+            c=${c%/}
+            o=$r_w/run-$name-$(basename "$c")
+            iters="--warmup 0 --iters 1"
+            [ "$r_mode" = captured ] && iters="--warmup 1 --iters 2"
+            rm -f "$tmp/simlog"
+            # shellcheck disable=SC2086
+            if ! TNGC_ACLSIM_LOG=$tmp/simlog sh "$here/launch.sh" "$r_w/out/${name}_launcher" "$c" "$o" $iters \
+                >"$o.log" 2>&1; then
+                status=failed detail="$name $(basename "$c"): $(grep -m1 'aclsim:\|error' "$o.log" || tail -n 1 "$o.log")"
+                return
+            fi
+            if [ "$r_mode" = captured ] && grep -q "^gear [0-9]*: all static" "$o.log" &&
+                ! grep -q "^replay" "$tmp/simlog" 2>/dev/null; then
+                status=failed detail="$name $(basename "$c"): a static gear in reduce-overhead mode was not replayed"
+                return
+            fi
+            if [ "$r_mode" = captured ] && updates_inputs "$c"; then
+                # the launcher's runs update its inputs again each time: the
+                # replay is compared with the eager build's third call
+                e=$tmp/$r_stem/eager/run-$name-$(basename "$c")-3
+                # shellcheck disable=SC2086
+                if ! sh "$here/launch.sh" "$tmp/$r_stem/eager/out/${name}_launcher" "$c" "$e" $iters >"$e.log" 2>&1; then
+                    status=failed detail="$name $(basename "$c"): the eager launcher failed at its third call"
+                    return
+                fi
+                for f in "$e"/*.npy; do
+                    if ! cmp -s "$f" "$o/$(basename "$f")"; then
+                        status=failed detail="$name $(basename "$c"): $(basename "$f") of the replay differs from the eager run's"
+                        return
+                    fi
+                done
+                n=$((n + 1))
+                continue
+            fi
+            if ! "$py" "$e2e/compare.py" --script "$r_script" "$c/expected" "$o" >"$o.cmp" 2>&1; then
+                status=failed detail="$name $(basename "$c"): differs from PyTorch: $(grep -m1 FAIL "$o.cmp" | sed 's/^ *//')"
+                return
+            fi
+            w=$(sed -n 's/.*, worst \([0-9.]*\) of the tolerance.*/\1/p' "$o.cmp" | sort -n | tail -n 1)
+            worst=$(printf '%s\n%s\n' "$worst" "${w:-0}" | sort -n | tail -n 1)
+            n=$((n + 1))
+        done
+    done
+    detail="$n calls, worst $worst of the tolerance"
+}
+
+t0=$(date +%s)
+for script in "$@"; do
+    script=$(cd "$(dirname "$script")" && pwd)/$(basename "$script")
+    stem=$(basename "$script" .py)
+    mkdir -p "$tmp/$stem"
+    if ! "$py" "$harness" "$script" "$tmp/$stem/ref" --all-gears >"$tmp/$stem/harness.log" 2>&1; then
+        bad "$stem: PyTorch reference (tests/ref/harness.py --all-gears)"
+        show "$tmp/$stem/harness.log"
+        continue
+    fi
+    for mode in eager captured; do
+        run_mode "$script" "$stem" "$mode"
+        check "$stem" "$mode" "$status" "$detail"
+    done
+done
+harness_stop
+
+if [ -z "${ACLSIM_NO_MUTATIONS:-}" ]; then
+    sh "$here/mutate.sh" "$tngc" "$sim" "$tmp/mut" >"$tmp/mut.log" 2>&1
+    sed -n 's/^\(ok  \|FAIL\) /&/p' "$tmp/mut.log"
+    pass=$((pass + $(grep -c '^ok ' "$tmp/mut.log"))) fail=$((fail + $(grep -c '^FAIL ' "$tmp/mut.log")))
+fi
+echo "aclsim: $pass passed, $fail failed ($(($(date +%s) - t0)) s)"
+[ $fail -eq 0 ]
