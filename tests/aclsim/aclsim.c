@@ -221,7 +221,9 @@ static void who_name(int who, char *buf, size_t n)
 }
 
 /* Checks an access of [p, p + n) by clock index who at clock c, then
- * records it; what names it. Returns nonzero after reporting a conflict. */
+ * records it; what names it (an operator with its stream, "aclnnAdd on
+ * s1", a host call "... on the host"). Returns nonzero after reporting a
+ * conflict. */
 static int access_check(const char *p, size_t n, int write, int who, const Clock *c, const char *what)
 {
     Block *b;
@@ -237,15 +239,11 @@ static int access_check(const char *p, size_t n, int write, int who, const Clock
     hi = lo + n;
     for (long i = 0; i < b->nacc; i++) {
         Access *a = &b->acc[i];
-        char w1[16], w2[16];
         if (a->who == who || a->hi <= lo || hi <= a->lo || !(a->write || write) || a->at <= c->c[a->who])
             continue;
-        who_name(a->who, w1, sizeof w1);
-        who_name(who, w2, sizeof w2);
-        return sim_fail("race: %s %s bytes %zu..%zu of block b%d that %s %s (%s) with no event ordering them "
-                        "(%s on %s, %s on %s)",
-                        what, write ? "writes" : "reads", lo > a->lo ? lo : a->lo, hi < a->hi ? hi : a->hi, b->id,
-                        a->what, a->write ? "writes" : "reads", w1, what, w2, a->what, w1);
+        return sim_fail("race: %s %s bytes %zu..%zu of block b%d that %s %s, with no event ordering the two", what,
+                        write ? "writes" : "reads", lo > a->lo ? lo : a->lo, hi < a->hi ? hi : a->hi, b->id, a->what,
+                        a->write ? "writes" : "reads");
     }
     /* a write supersedes the accesses it covers (they are ordered before it) */
     for (long i = 0; write && i < b->nacc; i++)
@@ -627,7 +625,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
     if (count > maxCount)
         return sim_fail("aclrtMemset past maxCount");
-    if (host_access(devPtr, count, 1, "aclrtMemset"))
+    if (host_access(devPtr, count, 1, "aclrtMemset on the host"))
         return SIM_ERR;
     memset(devPtr, value, count);
     return 0;
@@ -640,10 +638,10 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     if (count > destMax)
         return sim_fail("aclrtMemcpy past destMax");
     if ((kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE) &&
-        host_access(src, count, 0, "aclrtMemcpy (from the device)"))
+        host_access(src, count, 0, "aclrtMemcpy from the device on the host"))
         return SIM_ERR;
     if ((kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE) &&
-        host_access(dst, count, 1, "aclrtMemcpy (to the device)"))
+        host_access(dst, count, 1, "aclrtMemcpy to the device on the host"))
         return SIM_ERR;
     memcpy(dst, src, count);
     return 0;

@@ -8,10 +8,12 @@
  * wrong number.
  *
  * Every element is read into a long double (exact for every integer dtype
- * and float type used) and each result is rounded once to the output's
- * dtype: float16 and bfloat16 round to nearest even, a float stored into
+ * and float type used) and each result is rounded to the output's dtype:
+ * a float16 or bfloat16 result first to float32 (the operators compute
+ * half types in float32, as PyTorch's CPU kernels do), then to nearest
+ * even; a float stored into
  * an integer dtype truncates toward zero, into bool is "nonzero".
- * Reductions and matmuls accumulate in long double.
+ * Reductions accumulate in long double, matmuls in double.
  */
 #include "aclsim.h"
 
@@ -123,8 +125,8 @@ static void put(aclDataType dt, char *p, R v)
 {
     switch (dt) {
     case ACL_FLOAT: { float f = (float)v; memcpy(p, &f, 4); break; }
-    case ACL_FLOAT16: { uint16_t h = float_to_half((double)v); memcpy(p, &h, 2); break; }
-    case ACL_BF16: { uint16_t h = float_to_bf16((double)v); memcpy(p, &h, 2); break; }
+    case ACL_FLOAT16: { uint16_t h = float_to_half((double)(float)v); memcpy(p, &h, 2); break; }
+    case ACL_BF16: { uint16_t h = float_to_bf16((double)(float)v); memcpy(p, &h, 2); break; }
     case ACL_DOUBLE: { double d = (double)v; memcpy(p, &d, 8); break; }
     case ACL_INT64: { int64_t i = isnan(v) ? 0 : (int64_t)v; memcpy(p, &i, 8); break; }
     case ACL_INT32: { int32_t i = isnan(v) ? 0 : (int32_t)(int64_t)v; memcpy(p, &i, 4); break; }
@@ -501,40 +503,79 @@ static int k_arange(const SimOp *op, char *err, size_t n)
 
 /* ---- matmuls ---- */
 
-/* out[b] = a[b] @ m[b] (+ beta * bias), of views broadcast over the batch
- * dims; a 1-D a is [1, k], a 1-D m is [k, 1] (torch.matmul's rule). */
+/* out[b] = alpha * a[b] @ m[b] (+ beta * bias), of views broadcast over
+ * the batch dims; a 1-D a is [1, k], a 1-D m is [k, 1] (torch.matmul's
+ * rule). Each batch's operands are read into double matrices first, and
+ * each dot product is summed in double in k order. */
 static int matmul(const SimTensor *a, const SimTensor *m, const SimTensor *out, const SimTensor *bias, R beta, R alpha,
                   char *err, size_t n)
 {
     int na = a->nd, nm = m->nd, no = out->nd, nb = no - (na >= 2) - (nm >= 2);
     int64_t K = a->dims[na - 1], Km = nm >= 2 ? m->dims[nm - 2] : m->dims[0];
+    int64_t M = na >= 2 ? a->dims[na - 2] : 1, N = nm >= 2 ? m->dims[nm - 1] : 1;
+    SimTensor batch = {0};
+    double *A, *B, *C;
     if (K != Km)
         return snprintf(err, n, "matmul: self's last dim %lld, mat2's %lld", (long long)K, (long long)Km), -1;
-    EACH(o, out) {
-        int64_t ia[SIM_MAX_DIMS] = {0}, im[SIM_MAX_DIMS] = {0};
-        R acc = 0;
+    batch.nd = nb;
+    for (int d = 0; d < nb; d++)
+        batch.dims[d] = out->dims[d];
+    A = malloc((size_t)(M * K + 1) * sizeof *A);
+    B = malloc((size_t)(K * N + 1) * sizeof *B);
+    C = malloc((size_t)(M * N + 1) * sizeof *C);
+    if (!A || !B || !C) {
+        free(A), free(B), free(C);
+        return fail(err, n, "out of memory");
+    }
+    EACH(bi, &batch) {
+        int64_t ia[SIM_MAX_DIMS] = {0}, im[SIM_MAX_DIMS] = {0}, o[SIM_MAX_DIMS] = {0};
         for (int d = 0; d < na - 2; d++) {
             int k = d + nb - (na - 2);
-            ia[d] = a->dims[d] == 1 || k < 0 ? 0 : o[k];
+            ia[d] = a->dims[d] == 1 || k < 0 ? 0 : bi[k];
         }
         for (int d = 0; d < nm - 2; d++) {
             int k = d + nb - (nm - 2);
-            im[d] = m->dims[d] == 1 || k < 0 ? 0 : o[k];
+            im[d] = m->dims[d] == 1 || k < 0 ? 0 : bi[k];
         }
-        if (na >= 2)
-            ia[na - 2] = o[nb];
-        if (nm >= 2)
-            im[nm - 1] = o[no - 1];
-        for (int64_t k = 0; k < K; k++) {
-            ia[na - 1] = k;
-            im[nm >= 2 ? nm - 2 : 0] = k;
-            acc += get(a->dt, at(a, ia)) * get(m->dt, at(m, im));
-        }
-        acc *= alpha;
-        if (bias)
-            acc += beta * rd(bias, o, no);
-        wr(out, o, acc);
+        for (int64_t r = 0; r < M; r++)
+            for (int64_t k = 0; k < K; k++) {
+                if (na >= 2)
+                    ia[na - 2] = r;
+                ia[na - 1] = k;
+                A[r * K + k] = (double)get(a->dt, at(a, ia));
+            }
+        for (int64_t k = 0; k < K; k++)
+            for (int64_t c = 0; c < N; c++) {
+                im[nm >= 2 ? nm - 2 : 0] = k;
+                if (nm >= 2)
+                    im[nm - 1] = c;
+                B[k * N + c] = (double)get(m->dt, at(m, im));
+            }
+        for (int64_t i = 0; i < M * N; i++)
+            C[i] = 0;
+        for (int64_t r = 0; r < M; r++)
+            for (int64_t k = 0; k < K; k++) {
+                double x = A[r * K + k];
+                const double *brow = B + k * N;
+                double *crow = C + r * N;
+                for (int64_t c = 0; c < N; c++)
+                    crow[c] += x * brow[c];
+            }
+        for (int d = 0; d < nb; d++)
+            o[d] = bi[d];
+        for (int64_t r = 0; r < M; r++)
+            for (int64_t c = 0; c < N; c++) {
+                R v = alpha * (R)C[r * N + c];
+                if (na >= 2)
+                    o[nb] = r;
+                if (nm >= 2)
+                    o[no - 1] = c;
+                if (bias)
+                    v += beta * rd(bias, o, no);
+                wr(out, o, v);
+            }
     }
+    free(A), free(B), free(C);
     return 0;
 }
 
@@ -912,7 +953,10 @@ static int k_tri(const SimOp *op, char *err, size_t n)
 static int k_flip(const SimOp *op, char *err, size_t n)
 {
     const SimVal *p = &op->a[1];
-    (void)err, (void)n;
+    for (int k = 0; k < p->n; k++)
+        if (p->ia[k] < -T(0)->nd || p->ia[k] >= T(0)->nd)
+            return snprintf(err, n, "dims[%d] = %lld is not a dim of a %d-dim tensor", k, (long long)p->ia[k],
+                            T(0)->nd), -1;
     EACH(o, T(2)) {
         int64_t i[SIM_MAX_DIMS];
         memcpy(i, o, sizeof i);
@@ -925,15 +969,32 @@ static int k_flip(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
-/* aclnnRoll(x, shifts, dims, out): out[(i + shift) mod n] = x[i] */
+/* aclnnRoll(x, shifts, dims, out): out[(i + shift) mod n] = x[i] along
+ * each dim; with no dims, over the flattened tensor */
 static int k_roll(const SimOp *op, char *err, size_t n)
 {
     const SimVal *sh = &op->a[1], *dm = &op->a[2];
-    (void)err, (void)n;
+    int64_t total = sim_numel(T(0));
+    if (dm->n != sh->n && !(dm->n == 0 && sh->n == 1))
+        return fail(err, n, "shifts and dims of different lengths");
+    for (int k = 0; k < dm->n; k++)
+        if (dm->ia[k] < -T(0)->nd || dm->ia[k] >= T(0)->nd)
+            return snprintf(err, n, "dims[%d] = %lld is not a dim of a %d-dim tensor", k, (long long)dm->ia[k],
+                            T(0)->nd), -1;
     EACH(o, T(3)) {
         int64_t i[SIM_MAX_DIMS];
         memcpy(i, o, sizeof i);
-        for (int k = 0; k < sh->n; k++) {
+        if (dm->n == 0) {
+            int64_t lin = 0;
+            for (int d = 0; d < T(0)->nd; d++)
+                lin = lin * T(0)->dims[d] + o[d];
+            lin = ((lin - sh->ia[0]) % total + total) % total;
+            for (int d = T(0)->nd - 1; d >= 0; d--) {
+                i[d] = lin % T(0)->dims[d];
+                lin /= T(0)->dims[d];
+            }
+        }
+        for (int k = 0; k < dm->n; k++) {
             int d = dim_of(dm->ia[k], T(0)->nd);
             int64_t len = T(0)->dims[d];
             i[d] = ((o[d] - sh->ia[k]) % len + len) % len;

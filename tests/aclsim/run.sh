@@ -16,9 +16,9 @@
 #            a static gear runs eagerly once, is captured, then replayed
 #            (--warmup 1 --iters 2: the outputs compared are a replay's, and
 #            the launcher must have replayed: aclsim's TNGC_ACLSIM_LOG); a
-#            call that updates an input in place is then the third on
-#            updated inputs, so its results are compared byte for byte with
-#            the eager build's third call instead;
+#            call that updates an input or the module's state in place is
+#            then the third on updated values, so its results are compared
+#            byte for byte with the eager build's third call instead;
 #   mutations (mutate.sh) on examples/multi_stream: one planned event wait
 #            removed, one workspace shrunk, two arguments of one aclnn call
 #            swapped, each failing with a message naming it.
@@ -93,23 +93,30 @@ check() {
     fi
 }
 
-# updates_inputs REFDIR: whether the call updates an input in place (an
-# expected file named after an input)
-updates_inputs() {
+# updates_state REFDIR LAUNCHER: whether the call updates an input or the
+# module's state in place (an expected file that is not one of the
+# outputs the launcher's --help lists)
+updates_state() {
+    u_outs=$("$2" --help | sed -n '/^outputs/,$p' | sed -n 's/^  \([^ ]*\) .*/\1/p')
     for u_f in "$1"/expected/*.npy; do
-        grep -q "^$(basename "$u_f" .npy)=" "$1/inputs.txt" && return 0
+        printf '%s\n' "$u_outs" | grep -qxF -- "$(basename "$u_f" .npy)" || return 0
     done
     return 1
 }
 
-# run_mode SCRIPT STEM MODE: builds and runs every bundle and gear; sets
+# run_mode SCRIPT LABEL MODE: builds and runs every bundle and gear; sets
 # status (ok or failed) and detail
 run_mode() {
-    r_script=$1 r_stem=$2 r_mode=$3 r_w=$tmp/$2/$3
+    r_script=$1 r_label=$2 r_mode=$3 r_w=$tmp/$2/$3
+    r_stem=$(basename "$r_script" .py)
     mkdir -p "$r_w/src/static_kernel_build"
     if [ "$r_mode" = captured ]; then
-        sed 's/^\([ \t]*\)\([A-Za-z_][A-Za-z_0-9]*\) = torchair.CompilerConfig()$/&\n\1\2.mode = "reduce-overhead"/' \
+        sed 's/^\([ \t]*\)\([A-Za-z_][A-Za-z_0-9]*\) = [A-Za-z_.]*CompilerConfig()$/&\n\1\2.mode = "reduce-overhead"/' \
             "$r_script" >"$r_w/src/$r_stem.py"
+        if cmp -s "$r_script" "$r_w/src/$r_stem.py"; then
+            status=failed detail="no \"NAME = CompilerConfig()\" line to set reduce-overhead mode on"
+            return
+        fi
     else
         cp "$r_script" "$r_w/src/$r_stem.py"
     fi
@@ -122,7 +129,7 @@ run_mode() {
         return
     fi
     status=ok detail= worst=0 n=0
-    for ref in "$tmp/$r_stem"/ref/*/; do
+    for ref in "$tmp/$r_label"/ref/*/; do
         ref=${ref%/}
         name=$(basename "$ref")
         calls=$ref
@@ -144,12 +151,13 @@ run_mode() {
                 status=failed detail="$name $(basename "$c"): a static gear in reduce-overhead mode was not replayed"
                 return
             fi
-            if [ "$r_mode" = captured ] && updates_inputs "$c"; then
-                # the launcher's runs update its inputs again each time: the
-                # replay is compared with the eager build's third call
-                e=$tmp/$r_stem/eager/run-$name-$(basename "$c")-3
+            if [ "$r_mode" = captured ] && updates_state "$c" "$r_w/out/${name}_launcher"; then
+                # the launcher's runs update the inputs or the state again
+                # each time: the replay is compared with the eager build's
+                # third call
+                e=$tmp/$r_label/eager/run-$name-$(basename "$c")-3
                 # shellcheck disable=SC2086
-                if ! sh "$here/launch.sh" "$tmp/$r_stem/eager/out/${name}_launcher" "$c" "$e" $iters >"$e.log" 2>&1; then
+                if ! sh "$here/launch.sh" "$tmp/$r_label/eager/out/${name}_launcher" "$c" "$e" $iters >"$e.log" 2>&1; then
                     status=failed detail="$name $(basename "$c"): the eager launcher failed at its third call"
                     return
                 fi
@@ -177,16 +185,20 @@ run_mode() {
 t0=$(date +%s)
 for script in "$@"; do
     script=$(cd "$(dirname "$script")" && pwd)/$(basename "$script")
-    stem=$(basename "$script" .py)
-    mkdir -p "$tmp/$stem"
-    if ! "$py" "$harness" "$script" "$tmp/$stem/ref" --all-gears >"$tmp/$stem/harness.log" 2>&1; then
-        bad "$stem: PyTorch reference (tests/ref/harness.py --all-gears)"
-        show "$tmp/$stem/harness.log"
+    # a conformance model by its name, an example's script as DIR/SCRIPT
+    case $script in
+    "$root"/tests/conform/models/*) label=$(basename "$script" .py) ;;
+    *) label=$(basename "$(dirname "$script")")/$(basename "$script" .py) ;;
+    esac
+    mkdir -p "$tmp/$label"
+    if ! "$py" "$harness" "$script" "$tmp/$label/ref" --all-gears >"$tmp/$label/harness.log" 2>&1; then
+        bad "$label: PyTorch reference (tests/ref/harness.py --all-gears)"
+        show "$tmp/$label/harness.log"
         continue
     fi
     for mode in eager captured; do
-        run_mode "$script" "$stem" "$mode"
-        check "$stem" "$mode" "$status" "$detail"
+        run_mode "$script" "$label" "$mode"
+        check "$label" "$mode" "$status" "$detail"
     done
 done
 harness_stop
@@ -196,5 +208,6 @@ if [ -z "${ACLSIM_NO_MUTATIONS:-}" ]; then
     sed -n 's/^\(ok  \|FAIL\) /&/p' "$tmp/mut.log"
     pass=$((pass + $(grep -c '^ok ' "$tmp/mut.log"))) fail=$((fail + $(grep -c '^FAIL ' "$tmp/mut.log")))
 fi
-echo "aclsim: $pass passed, $fail failed ($(($(date +%s) - t0)) s)"
+t1=$(date +%s)
+echo "aclsim: $pass passed, $fail failed ($((t1 - t0)) s)"
 [ $fail -eq 0 ]
