@@ -1168,6 +1168,33 @@ static int k_scatter(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* aclnnIndexCopy(selfRef, dim, index, source, outRef), aclnnIndexAdd(self,
+ * dim, index, source, alpha, out): out = self, then along dim the slice
+ * index[j] of out is source's slice j (added, times alpha) */
+static int k_index_copy(const SimOp *op, char *err, size_t n)
+{
+    int add = !strcmp(op->name, "aclnnIndexAdd");
+    const SimTensor *out = T(add ? 5 : 4), *src = T(3), *ix = T(2);
+    int d = dim_of(INT(1), T(0)->nd);
+    if (out->data != T(0)->data || out->offset != T(0)->offset)
+        EACH(i, out)
+            wr(out, i, rd(T(0), i, out->nd));
+    EACH(i, src) {
+        int64_t j[SIM_MAX_DIMS], k[1] = {T(0)->nd ? i[d] : 0};
+        R v = get(src->dt, at(src, i));
+        memcpy(j, i, sizeof j);
+        if (out->nd) {
+            j[d] = (int64_t)get(ix->dt, at(ix, ix->nd ? k : j));
+            if (j[d] < 0)
+                j[d] += out->dims[d];
+            if (j[d] < 0 || j[d] >= out->dims[d])
+                return fail(err, n, "index out of range");
+        }
+        wr(out, j, add ? get(out->dt, at(out, j)) + SC(4) * v : v);
+    }
+    return 0;
+}
+
 /* ---- sorting ---- */
 
 typedef struct Key {
@@ -1232,7 +1259,7 @@ static const struct { const char *name; SimKernel k; } kernels[] = {
     {"aclnnRoll", k_roll}, {"aclnnEmbedding", k_embedding}, {"aclnnGather", k_gather},
     {"aclnnIndexSelect", k_index_select}, {"aclnnSwiGlu", k_swiglu}, {"aclnnSWhere", k_where},
     {"aclnnClamp", k_clamp}, {"aclnnClampMin", k_clamp}, {"aclnnClampMax", k_clamp},
-    {"aclnnIndex", k_index}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
+    {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
     {"aclnnScatterValue", k_scatter}, {"aclnnScatterAdd", k_scatter}, {"aclnnSort", k_sort},
     {"aclnnArgsort", k_sort}, {"aclnnTopk", k_sort}, {"aclnnLeakyRelu", k_leaky_relu}, {"aclnnSoftplus", k_softplus}, {"aclnnGeluV2", k_gelu},
 };
