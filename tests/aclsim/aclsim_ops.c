@@ -877,6 +877,99 @@ static int k_rms_norm(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* aclnnBatchNorm(input, weight?, bias?, runningMean, runningVar, training,
+ * momentum, eps, output, saveMean?, saveInvstd?): per channel (dim 1), the
+ * running statistics in inference; in training the batch's (biased
+ * variance), the running ones updated with the unbiased variance */
+static int k_batch_norm(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(8);
+    int64_t C = x->nd > 1 ? x->dims[1] : 1, cnt = x->nd ? sim_numel(x) / (C ? C : 1) : 1;
+    R eps = (R)op->a[7].d, mom = (R)op->a[6].d;
+    R *sum = calloc((size_t)(C ? C : 1), sizeof *sum), *sq = calloc((size_t)(C ? C : 1), sizeof *sq);
+    if (!sum || !sq) {
+        free(sum), free(sq);
+        return fail(err, n, "out of memory");
+    }
+    EACH(i, x) {
+        R v = get(x->dt, at(x, i));
+        sum[x->nd > 1 ? i[1] : 0] += v;
+    }
+    EACH(i, x) {
+        int64_t c = x->nd > 1 ? i[1] : 0;
+        R d = get(x->dt, at(x, i)) - sum[c] / (R)cnt;
+        sq[c] += d * d;
+    }
+    for (int64_t c = 0; c < C; c++) {
+        int64_t k[1] = {c};
+        R mean = op->a[5].i ? sum[c] / (R)cnt : get(T(3)->dt, at(T(3), k));
+        R var = op->a[5].i ? sq[c] / (R)cnt : get(T(4)->dt, at(T(4), k));
+        if (op->a[5].i) {
+            wr(T(3), k, (1 - mom) * get(T(3)->dt, at(T(3), k)) + mom * mean);
+            wr(T(4), k, (1 - mom) * get(T(4)->dt, at(T(4), k)) + mom * (cnt > 1 ? sq[c] / (R)(cnt - 1) : var));
+        }
+        if (HAS(9))
+            wr(T(9), k, mean);
+        if (HAS(10))
+            wr(T(10), k, 1 / sqrtl(var + eps));
+        sum[c] = mean;
+        sq[c] = 1 / sqrtl(var + eps);
+    }
+    EACH(i, x) {
+        int64_t c = x->nd > 1 ? i[1] : 0, k[1] = {c};
+        R v = (get(x->dt, at(x, i)) - sum[c]) * sq[c];
+        if (HAS(1))
+            v *= get(T(1)->dt, at(T(1), k));
+        if (HAS(2))
+            v += get(T(2)->dt, at(T(2), k));
+        wr(y, i, v);
+    }
+    free(sum), free(sq);
+    return 0;
+}
+
+/* aclnnGroupNorm(self, gamma?, beta?, N, C, HxW, group, eps, out, meanOut?,
+ * rstdOut?): self as [N, C, HxW], statistics per (n, group) */
+static int k_group_norm(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(8);
+    int64_t N = INT(3), C = INT(4), HW = INT(5), G = INT(6), cpg;
+    R eps = (R)op->a[7].d;
+    if (G < 1 || C % G || sim_numel(x) != N * C * HW)
+        return fail(err, n, "N, C, HxW and group do not fit the input");
+    cpg = C / G;
+    for (int64_t b = 0; b < N; b++)
+        for (int64_t g = 0; g < G; g++) {
+            R mean = 0, var = 0, rstd;
+            int64_t k2[2] = {b, g};
+            for (int pass = 0; pass < 3; pass++) {
+                rstd = 1 / sqrtl(var + eps);
+                for (int64_t c = g * cpg; c < (g + 1) * cpg; c++)
+                    for (int64_t e = 0; e < HW; e++) {
+                        int64_t lin = (b * C + c) * HW + e, i[SIM_MAX_DIMS], k[1] = {c};
+                        R v;
+                        for (int d = x->nd - 1; d >= 0; d--) {
+                            i[d] = lin % x->dims[d];
+                            lin /= x->dims[d];
+                        }
+                        v = get(x->dt, at(x, i));
+                        if (pass == 0)
+                            mean += v / (R)(cpg * HW);
+                        else if (pass == 1)
+                            var += (v - mean) * (v - mean) / (R)(cpg * HW);
+                        else
+                            wr(y, i, (v - mean) * rstd * (HAS(1) ? get(T(1)->dt, at(T(1), k)) : 1) +
+                                         (HAS(2) ? get(T(2)->dt, at(T(2), k)) : 0));
+                    }
+            }
+            if (HAS(9))
+                wr(T(9), k2, mean);
+            if (HAS(10))
+                wr(T(10), k2, rstd);
+        }
+    return 0;
+}
+
 /* ---- data movement ---- */
 
 /* aclnnCat(tensors, dim, out), aclnnStack(tensors, dim, out) */
@@ -1244,6 +1337,53 @@ static int k_sort(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* ---- convolution ---- */
+
+/* aclnnConvolution(input, weight, bias?, stride, padding, dilation,
+ * transposed, outputPadding, groups, output, cubeMathType): input [N, C,
+ * *S], weight [O, C / groups, *K], 1 or 2 spatial dims, padded alike on
+ * both sides; out[n, o, p] = bias[o] + the sum over the group's channels c
+ * and the kernel's k of input[n, c, p * stride - pad + k * dilation] *
+ * weight[o, c, k] (outside the input: 0) */
+static int k_conv(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *w = T(1), *y = T(9);
+    int sd = x->nd - 2;
+    int64_t g = INT(8), cg, og;
+    if (op->a[6].i)
+        return fail(err, n, "transposed convolution is not implemented in aclsim");
+    if (sd < 1 || sd > 2 || w->nd != x->nd || y->nd != x->nd || g < 1 || op->a[3].n < sd || op->a[4].n < sd ||
+        op->a[5].n < sd)
+        return fail(err, n, "operands of unexpected ranks");
+    cg = w->dims[1];
+    og = y->dims[1] / g;
+    EACH(o, y) {
+        int64_t grp = o[1] / og, xi[SIM_MAX_DIMS], wi[SIM_MAX_DIMS];
+        int64_t kh = sd == 2 ? w->dims[2] : 1, kw = w->dims[x->nd - 1];
+        double acc = HAS(2) ? (double)get(T(2)->dt, at(T(2), &o[1])) : 0;
+        for (int64_t c = 0; c < cg; c++)
+            for (int64_t a = 0; a < kh; a++)
+                for (int64_t b = 0; b < kw; b++) {
+                    int ok = 1;
+                    xi[0] = o[0];
+                    xi[1] = grp * cg + c;
+                    wi[0] = o[1];
+                    wi[1] = c;
+                    for (int d = 0; d < sd; d++) {
+                        int64_t k = sd == 2 && d == 0 ? a : b;
+                        int64_t p = o[2 + d] * op->a[3].ia[d] - op->a[4].ia[d] + k * op->a[5].ia[d];
+                        ok &= p >= 0 && p < x->dims[2 + d];
+                        xi[2 + d] = p;
+                        wi[2 + d] = k;
+                    }
+                    if (ok)
+                        acc += (double)get(x->dt, at(x, xi)) * (double)get(w->dt, at(w, wi));
+                }
+        wr(y, o, acc);
+    }
+    return 0;
+}
+
 /* ---- the table ---- */
 
 static const struct { const char *name; SimKernel k; } kernels[] = {
@@ -1259,7 +1399,7 @@ static const struct { const char *name; SimKernel k; } kernels[] = {
     {"aclnnRoll", k_roll}, {"aclnnEmbedding", k_embedding}, {"aclnnGather", k_gather},
     {"aclnnIndexSelect", k_index_select}, {"aclnnSwiGlu", k_swiglu}, {"aclnnSWhere", k_where},
     {"aclnnClamp", k_clamp}, {"aclnnClampMin", k_clamp}, {"aclnnClampMax", k_clamp},
-    {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
+    {"aclnnConvolution", k_conv}, {"aclnnBatchNorm", k_batch_norm}, {"aclnnGroupNorm", k_group_norm}, {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
     {"aclnnScatterValue", k_scatter}, {"aclnnScatterAdd", k_scatter}, {"aclnnSort", k_sort},
     {"aclnnArgsort", k_sort}, {"aclnnTopk", k_sort}, {"aclnnLeakyRelu", k_leaky_relu}, {"aclnnSoftplus", k_softplus}, {"aclnnGeluV2", k_gelu},
 };

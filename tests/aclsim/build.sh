@@ -25,7 +25,7 @@ mkdir -p "$dir/lib64" "$dir/siminc/aclnn" || exit 1
   echo 'aclnnStatus sim_ws(const char *name, int n, const SimArg *a, uint64_t *workspaceSize, aclOpExecutor **executor);'
   echo 'aclnnStatus sim_run(const char *name, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);'
   cat "$cann"/include/aclnnop/*.h | awk -f "$here/wrappers.awk"; } >"$dir/siminc/aclsim_ops_gen.c"
-$cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -fPIC -shared -pthread -I"$here" -I"$dir/siminc" \
+$cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -O2 -fPIC -shared -pthread -I"$here" -I"$dir/siminc" \
     -I"$cann/include" -o "$dir/lib64/libascendcl.so" \
     "$here/aclsim.c" "$here/aclsim_ops.c" "$dir/siminc/aclsim_ops_gen.c" -lm || exit 1
 echo 'void tngc_aclsim_empty(void);' >"$dir/siminc/empty.c"
