@@ -970,6 +970,162 @@ static int k_group_norm(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* ---- pooling (the last two dims) ---- */
+
+enum { P_MAX, P_AVG, P_ADAPTIVE };
+
+/* One pooling window of x at output index o (the last two dims replaced):
+ * rows [h0, h1) and columns [w0, w1) of the input, step dh and dw; pads
+ * left outside are skipped (max: -inf; avg: not counted unless the divisor
+ * says so). */
+static R pool_window(const SimTensor *x, const int64_t *o, int f, int64_t h0, int64_t h1, int64_t dh, int64_t w0,
+                     int64_t w1, int64_t dw, R divisor)
+{
+    int nd = x->nd;
+    int64_t i[SIM_MAX_DIMS];
+    R acc = f == P_MAX ? -INFINITY : 0;
+    int64_t cnt = 0;
+    memcpy(i, o, sizeof i);
+    for (int64_t h = h0; h < h1; h += dh)
+        for (int64_t w = w0; w < w1; w += dw) {
+            R v;
+            if (h < 0 || w < 0 || h >= x->dims[nd - 2] || w >= x->dims[nd - 1])
+                continue;
+            i[nd - 2] = h;
+            i[nd - 1] = w;
+            v = get(x->dt, at(x, i));
+            if (f == P_MAX)
+                acc = isnan(v) || isnan(acc) ? NAN : v > acc ? v : acc;
+            else
+                acc += v;
+            cnt++;
+        }
+    return f == P_MAX ? acc : acc / (divisor > 0 ? divisor : (R)cnt);
+}
+
+/* aclnnMaxPool(self, kernelShape, strides, autoPad, pads (begins, ends),
+ * dilations, ceilMode, out); aclnnAvgPool2d(self, kernelSize, strides,
+ * paddings, ceilMode, countIncludePad, divisorOverride, cubeMathType, out);
+ * aclnnAdaptiveAvgPool2d(self, outputSize, out): the window of output row
+ * r is [r * H / OH, ceil((r + 1) * H / OH)) */
+static int k_pool(const SimOp *op, char *err, size_t n)
+{
+    int f = !strcmp(op->name, "aclnnMaxPool") ? P_MAX : !strcmp(op->name, "aclnnAvgPool2d") ? P_AVG : P_ADAPTIVE;
+    const SimTensor *x = T(0), *y = T(f == P_MAX ? 7 : f == P_AVG ? 8 : 2);
+    int nd = x->nd;
+    const SimVal *k = &op->a[1], *st = &op->a[2], *pd = &op->a[f == P_MAX ? 4 : 3];
+    if (nd < 2 || y->nd != nd || (f != P_ADAPTIVE && (k->n < 1 || st->n < 1 || pd->n < 1)))
+        return fail(err, n, "operands of unexpected ranks");
+    EACH(o, y) {
+        int64_t r = o[nd - 2], c = o[nd - 1], H = x->dims[nd - 2], W = x->dims[nd - 1];
+        R v;
+        if (f == P_ADAPTIVE) {
+            int64_t OH = y->dims[nd - 2], OW = y->dims[nd - 1];
+            v = pool_window(x, o, P_AVG, r * H / OH, ((r + 1) * H + OH - 1) / OH, 1, c * W / OW,
+                            ((c + 1) * W + OW - 1) / OW, 1, 0);
+        } else {
+            int64_t kh = k->ia[0], kw = k->ia[k->n > 1], sh = st->ia[0], sw = st->ia[st->n > 1];
+            int64_t ph = pd->ia[0], pw = pd->ia[pd->n > 1];
+            int64_t dh = f == P_MAX && op->a[5].n ? op->a[5].ia[0] : 1;
+            int64_t dw = f == P_MAX && op->a[5].n ? op->a[5].ia[op->a[5].n > 1] : 1;
+            int64_t h0 = r * sh - ph, w0 = c * sw - pw;
+            R div = 0;
+            if (f == P_AVG && op->a[6].i)
+                div = (R)op->a[6].i;
+            else if (f == P_AVG && op->a[5].i) {   /* count_include_pad: the window within the padded input */
+                int64_t he = h0 + kh < H + ph ? h0 + kh : H + ph, we = w0 + kw < W + pw ? w0 + kw : W + pw;
+                div = (R)((he - h0) * (we - w0));
+            }
+            v = pool_window(x, o, f, h0, h0 + (kh - 1) * dh + 1, dh, w0, w0 + (kw - 1) * dw + 1, dw, div);
+        }
+        wr(y, o, v);
+    }
+    return 0;
+}
+
+/* aclnnAdaptiveMaxPool2d(self, outputSize, outputOut, indicesOut): the
+ * adaptive windows' maxima, and where each is (h * W + w, the first) */
+static int k_adaptive_max(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(2), *ix = T(3);
+    int nd = x->nd;
+    (void)err, (void)n;
+    EACH(o, y) {
+        int64_t H = x->dims[nd - 2], W = x->dims[nd - 1], OH = y->dims[nd - 2], OW = y->dims[nd - 1];
+        int64_t r = o[nd - 2], c = o[nd - 1], i[SIM_MAX_DIMS], best = -1;
+        R m = -INFINITY;
+        memcpy(i, o, sizeof i);
+        for (int64_t h = r * H / OH; h < ((r + 1) * H + OH - 1) / OH; h++)
+            for (int64_t w = c * W / OW; w < ((c + 1) * W + OW - 1) / OW; w++) {
+                R v;
+                i[nd - 2] = h;
+                i[nd - 1] = w;
+                v = get(x->dt, at(x, i));
+                if (best < 0 || (!isnan(m) && (isnan(v) || v > m))) {
+                    m = v;
+                    best = h * W + w;
+                }
+            }
+        wr(y, o, m);
+        if (HAS(3))
+            wr(ix, o, (R)best);
+    }
+    return 0;
+}
+
+/* aclnnUpsampleNearest2dV2(self, outputSize, scalesH, scalesW, out): source
+ * row floor(r * s), s = 1 / scalesH when given (> 0), else in / out;
+ * aclnnUpsampleBilinear2d(self, outputSize, alignCorners, scalesH, scalesW,
+ * out): source (r + 0.5) * s - 0.5 (at least 0), or r * (in - 1) / (out - 1)
+ * with alignCorners, between its two neighbours */
+static int k_upsample(const SimOp *op, char *err, size_t n)
+{
+    int bil = !strcmp(op->name, "aclnnUpsampleBilinear2d");
+    const SimTensor *x = T(0), *y = T(bil ? 5 : 4);
+    int nd = x->nd, align = bil && op->a[2].i;
+    double sc[2] = {op->a[bil ? 3 : 2].d, op->a[bil ? 4 : 3].d};
+    (void)err, (void)n;
+    if (nd < 2)
+        return fail(err, n, "operands of unexpected ranks");
+    EACH(o, y) {
+        double src[2];
+        int64_t lo[2], hi[2], i[SIM_MAX_DIMS];
+        double lam[2];
+        R v = 0;
+        for (int d = 0; d < 2; d++) {
+            int64_t in = x->dims[nd - 2 + d], out = y->dims[nd - 2 + d], q = o[nd - 2 + d];
+            double s = sc[d] > 0 ? 1 / sc[d] : (double)in / (double)out;
+            if (!bil) {
+                int64_t k = (int64_t)floor((double)q * s);
+                lo[d] = hi[d] = k < in ? k : in - 1;
+                lam[d] = 0;
+                continue;
+            }
+            src[d] = align ? (out > 1 ? (double)q * (double)(in - 1) / (double)(out - 1) : 0)
+                           : ((double)q + 0.5) * s - 0.5;
+            if (src[d] < 0)
+                src[d] = 0;
+            lo[d] = (int64_t)src[d];
+            if (lo[d] > in - 1)
+                lo[d] = in - 1;
+            hi[d] = lo[d] + 1 < in ? lo[d] + 1 : in - 1;
+            lam[d] = src[d] - (double)lo[d];
+        }
+        memcpy(i, o, sizeof i);
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                double wgt = (a ? lam[0] : 1 - lam[0]) * (b ? lam[1] : 1 - lam[1]);
+                if (wgt == 0)
+                    continue;
+                i[nd - 2] = a ? hi[0] : lo[0];
+                i[nd - 1] = b ? hi[1] : lo[1];
+                v += (R)wgt * get(x->dt, at(x, i));
+            }
+        wr(y, o, v);
+    }
+    return 0;
+}
+
 /* ---- data movement ---- */
 
 /* aclnnCat(tensors, dim, out), aclnnStack(tensors, dim, out) */
@@ -1399,7 +1555,9 @@ static const struct { const char *name; SimKernel k; } kernels[] = {
     {"aclnnRoll", k_roll}, {"aclnnEmbedding", k_embedding}, {"aclnnGather", k_gather},
     {"aclnnIndexSelect", k_index_select}, {"aclnnSwiGlu", k_swiglu}, {"aclnnSWhere", k_where},
     {"aclnnClamp", k_clamp}, {"aclnnClampMin", k_clamp}, {"aclnnClampMax", k_clamp},
-    {"aclnnConvolution", k_conv}, {"aclnnBatchNorm", k_batch_norm}, {"aclnnGroupNorm", k_group_norm}, {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
+    {"aclnnConvolution", k_conv}, {"aclnnMaxPool", k_pool}, {"aclnnAvgPool2d", k_pool},
+    {"aclnnAdaptiveAvgPool2d", k_pool}, {"aclnnUpsampleNearest2dV2", k_upsample},
+    {"aclnnUpsampleBilinear2d", k_upsample}, {"aclnnAdaptiveMaxPool2d", k_adaptive_max}, {"aclnnBatchNorm", k_batch_norm}, {"aclnnGroupNorm", k_group_norm}, {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
     {"aclnnScatterValue", k_scatter}, {"aclnnScatterAdd", k_scatter}, {"aclnnSort", k_sort},
     {"aclnnArgsort", k_sort}, {"aclnnTopk", k_sort}, {"aclnnLeakyRelu", k_leaky_relu}, {"aclnnSoftplus", k_softplus}, {"aclnnGeluV2", k_gelu},
 };

@@ -44,7 +44,7 @@ py=${PYTHON:-/usr/bin/python3}
 harness=$root/tests/ref/harness.py
 # the default scripts: conformance models (by name) and examples (DIR/SCRIPT)
 MODELS="binary casts math_unary math_act compare_where norms matmul views shape_misc reduce_topk index_ops inplace
-alias_forms accept_llama super_kernel streams nn_conv"
+alias_forms accept_llama super_kernel streams nn_conv npu_attention"
 EXAMPLES="multi_stream/model dim_gears/product decoder/model"
 
 pass=0 fail=0
@@ -137,7 +137,7 @@ run_mode() {
         status=failed detail="tngc build --target acl: $(grep -m1 'error' "$r_w/build.log" || tail -n 1 "$r_w/build.log")"
         return
     fi
-    status=ok detail= worst=0 n=0
+    status=ok detail='' worst=0 n=0
     for ref in "$tmp/$r_label"/ref/*/; do
         ref=${ref%/}
         name=$(basename "$ref")
