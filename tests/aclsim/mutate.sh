@@ -12,7 +12,10 @@
 #               operator of stream 1 fails naming its workspace;
 #   swapped     the two matrices of the first aclnnMm call swapped: the run
 #               fails naming aclnnMm.
-# Each failing run must exit non-zero. Prints "ok ..." / "FAIL ..." lines.
+# Each failing run must exit non-zero. Then checker.c's scenarios, the API
+# called directly: ordered work runs; a race, a free of a block in use, a
+# use after free, a workspace shared by two streams, an executor launched
+# twice each fail with their line. Prints "ok ..." / "FAIL ..." lines.
 #
 # usage: tests/aclsim/mutate.sh TNGC SIMDIR WORKDIR     (PYTHON, CC as run.sh)
 set -u
@@ -86,3 +89,28 @@ else
     bad "swapped: status $rc, aclnnMm not named"
     sed 's/^/    /' "$v/err" | head -5
 fi
+
+# checker.c: one scenario a run, each with the line it must print
+if ! $cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -I"$sim/include" -o "$w/checker" \
+    "$here/checker.c" -L"$sim/lib64" -Wl,-rpath,"$sim/lib64" -lascendcl >"$w/checker.err" 2>&1; then
+    bad "checker.c builds"
+    sed 's/^/    /' "$w/checker.err" | head -5
+    exit 0
+fi
+scenario() {   # NAME STATUS LINE
+    "$w/checker" "$1" >/dev/null 2>"$w/$1.err"
+    s_rc=$?
+    if { [ "$2" = 0 ] && [ $s_rc -eq 0 ] && ! [ -s "$w/$1.err" ]; } ||
+        { [ "$2" != 0 ] && [ $s_rc -ne 0 ] && grep -q -- "$3" "$w/$1.err"; }; then
+        ok "checker $1: status $s_rc${3:+, }$(grep -m1 -- "${3:-^$}" "$w/$1.err")"
+    else
+        bad "checker $1: status $s_rc"
+        sed 's/^/    /' "$w/$1.err" | head -5
+    fi
+}
+scenario ordered 0 ''
+scenario race 1 '^aclsim: race: aclnnAdds on s1 reads bytes 0..256 of block b1 that aclnnAdds on s0 writes'
+scenario free 1 '^aclsim: aclrtFree: block b1 freed while aclnnAdds on s0, which writes its bytes 0..256, may not have run'
+scenario after-free 1 '^aclsim: aclnnAdds on s1: use after free: block b1'
+scenario workspace 1 '^aclsim: race: aclnnAdds on s1 (workspace) writes bytes 0..512 of block b3 that aclnnAdds on s0 (workspace) writes'
+scenario twice 1 '^aclsim: aclnnAdds: an executor of aclnnAdds used again after its run or destroy (not repeatable)'
