@@ -5,8 +5,8 @@
 #
 # usage: tests/aclsim/run.sh TNGC [MODEL.py...]
 #
-# For each script (default: the MODELS and EXAMPLES below), in a temporary
-# folder:
+# For each script (default: the MODELS, EXAMPLES and OWN below), in a
+# temporary folder:
 #   ref      tests/ref/harness.py --all-gears records it under PyTorch
 #            (one fork server for all: tests/ref/serve.sh);
 #   eager    tngc build --target acl --acl-home SIM (the toolkit build.sh
@@ -46,6 +46,7 @@ harness=$root/tests/ref/harness.py
 MODELS="binary casts math_unary math_act compare_where norms matmul views shape_misc reduce_topk index_ops inplace
 alias_forms accept_llama super_kernel streams nn_conv npu_attention"
 EXAMPLES="multi_stream/model dim_gears/product decoder/model"
+OWN="nz_weights"   # tests/aclsim/models: what no other script covers (FRACTAL_NZ weights)
 
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
@@ -60,6 +61,7 @@ fi
 if [ $# -eq 0 ]; then
     for m in $MODELS; do set -- "$@" "$root/tests/conform/models/$m.py"; done
     for m in $EXAMPLES; do set -- "$@" "$root/examples/$m.py"; done
+    for m in $OWN; do set -- "$@" "$here/models/$m.py"; done
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-aclsim.XXXXXX") || exit 2
 . "$root/tests/ref/serve.sh"
