@@ -43,7 +43,7 @@ e2e=$root/tests/e2e
 py=${PYTHON:-/usr/bin/python3}
 harness=$root/tests/ref/harness.py
 # the default scripts: conformance models (by name) and examples (DIR/SCRIPT)
-MODELS="binary casts math_unary math_act compare_where norms matmul views shape_misc reduce_topk index_ops inplace
+MODELS="binary casts math_unary norms matmul views shape_misc reduce_topk index_ops inplace
 alias_forms accept_llama super_kernel streams nn_conv npu_attention"
 EXAMPLES="multi_stream/model dim_gears/product decoder/model"
 OWN="nz_weights"   # tests/aclsim/models: what no other script covers (FRACTAL_NZ weights)
