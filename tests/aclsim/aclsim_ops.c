@@ -1126,6 +1126,47 @@ static int k_upsample(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* aclnnRotaryPositionEmbedding(x, cos, sin, mode, out): y = x * cos +
+ * rotate(x) * sin, cos and sin broadcast to x, along the last dim of
+ * size D: mode 0 (half) rotate = cat(-x2, x1) of the halves; 1
+ * (interleave) each pair (a, b) -> (-b, a); 2 (quarter) cat(-x2, x1, -x4,
+ * x3) of the quarters; 3 (interleave-half) x first reordered as cat(x[::2],
+ * x[1::2]), then as mode 0 */
+static int k_rope(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(4);
+    int nd = x->nd;
+    int64_t mode = INT(3), D = nd ? x->dims[nd - 1] : 0;
+    if (mode < 0 || mode > 3 || D % (mode == 2 ? 4 : 2))
+        return snprintf(err, n, "mode %lld with a last dim of %lld", (long long)mode, (long long)D), -1;
+    EACH(o, y) {
+        int64_t j = o[nd - 1], i[SIM_MAX_DIMS], src, rs;
+        R sg = 1, v, r;
+        memcpy(i, o, sizeof i);
+        if (mode == 1) {
+            src = j;
+            rs = j % 2 ? j - 1 : j + 1;
+            sg = j % 2 ? 1 : -1;
+        } else {
+            int64_t part = mode == 2 ? D / 4 : D / 2, q = j / part, k = j % part;
+            int64_t pair = mode == 2 ? (q ^ 1) : 1 - q;
+            src = j;
+            rs = pair * part + k;
+            sg = q % 2 ? 1 : -1;
+            if (mode == 3) {   /* the reordered x's element m is x[2m] (first half) or x[2(m - D/2) + 1] */
+                src = j < D / 2 ? 2 * j : 2 * (j - D / 2) + 1;
+                rs = rs < D / 2 ? 2 * rs : 2 * (rs - D / 2) + 1;
+            }
+        }
+        i[nd - 1] = src;
+        v = get(x->dt, at(x, i));
+        i[nd - 1] = rs;
+        r = sg * get(x->dt, at(x, i));
+        wr(y, o, v * rd(T(1), o, nd) + r * rd(T(2), o, nd));
+    }
+    return 0;
+}
+
 /* ---- data movement ---- */
 
 /* aclnnCat(tensors, dim, out), aclnnStack(tensors, dim, out) */
@@ -1555,7 +1596,7 @@ static const struct { const char *name; SimKernel k; } kernels[] = {
     {"aclnnRoll", k_roll}, {"aclnnEmbedding", k_embedding}, {"aclnnGather", k_gather},
     {"aclnnIndexSelect", k_index_select}, {"aclnnSwiGlu", k_swiglu}, {"aclnnSWhere", k_where},
     {"aclnnClamp", k_clamp}, {"aclnnClampMin", k_clamp}, {"aclnnClampMax", k_clamp},
-    {"aclnnConvolution", k_conv}, {"aclnnMaxPool", k_pool}, {"aclnnAvgPool2d", k_pool},
+    {"aclnnConvolution", k_conv}, {"aclnnRotaryPositionEmbedding", k_rope}, {"aclnnMaxPool", k_pool}, {"aclnnAvgPool2d", k_pool},
     {"aclnnAdaptiveAvgPool2d", k_pool}, {"aclnnUpsampleNearest2dV2", k_upsample},
     {"aclnnUpsampleBilinear2d", k_upsample}, {"aclnnAdaptiveMaxPool2d", k_adaptive_max}, {"aclnnBatchNorm", k_batch_norm}, {"aclnnGroupNorm", k_group_norm}, {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
     {"aclnnScatterValue", k_scatter}, {"aclnnScatterAdd", k_scatter}, {"aclnnSort", k_sort},
