@@ -1485,6 +1485,55 @@ static int k_index_copy(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* aclnnInplaceScatterUpdate(data, indices, updates, axis): with 1-D
+ * indices [a], data[i, .., indices[i] + k (at axis), ..] = updates[i, ..,
+ * k, ..] (CANN's reference; 2-D indices are not implemented here) */
+static int k_scatter_update(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *d = T(0), *ix = T(1), *u = T(2);
+    int ax = dim_of(INT(3), d->nd);
+    if (ix->nd > 1)
+        return fail(err, n, "2-D indices are not implemented in aclsim");
+    if (ax <= 0 || ax >= d->nd || u->nd != d->nd)
+        return fail(err, n, "axis or ranks out of range");
+    EACH(i, u) {
+        int64_t j[SIM_MAX_DIMS], b[1] = {i[0]};
+        memcpy(j, i, sizeof j);
+        j[ax] += (int64_t)get(ix->dt, at(ix, ix->nd ? b : i));
+        if (j[ax] < 0 || j[ax] >= d->dims[ax])
+            return fail(err, n, "index out of range");
+        wr(d, j, get(u->dt, at(u, i)));
+    }
+    return 0;
+}
+
+/* aclnnScatterNdUpdate(varRef, indices, updates): indices [..., k] index
+ * var's first k dims; var[indices[p]] = updates[p] (updates: indices'
+ * leading dims, then var's dims from k) */
+static int k_scatter_nd(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *v = T(0), *ix = T(1), *u = T(2);
+    int k = ix->nd ? (int)ix->dims[ix->nd - 1] : 0, lead = ix->nd - 1;
+    if (ix->nd < 1 || k > v->nd || u->nd != lead + v->nd - k)
+        return fail(err, n, "indices and updates of unexpected shapes");
+    EACH(i, u) {
+        int64_t j[SIM_MAX_DIMS], q[SIM_MAX_DIMS];
+        memcpy(q, i, sizeof q);
+        for (int c = 0; c < k; c++) {
+            q[lead] = c;
+            j[c] = (int64_t)get(ix->dt, at(ix, q));
+            if (j[c] < 0)
+                j[c] += v->dims[c];
+            if (j[c] < 0 || j[c] >= v->dims[c])
+                return fail(err, n, "index out of range");
+        }
+        for (int c = k; c < v->nd; c++)
+            j[c] = i[lead + c - k];
+        wr(v, j, get(u->dt, at(u, i)));
+    }
+    return 0;
+}
+
 /* ---- sorting ---- */
 
 typedef struct Key {
@@ -1596,7 +1645,8 @@ static const struct { const char *name; SimKernel k; } kernels[] = {
     {"aclnnRoll", k_roll}, {"aclnnEmbedding", k_embedding}, {"aclnnGather", k_gather},
     {"aclnnIndexSelect", k_index_select}, {"aclnnSwiGlu", k_swiglu}, {"aclnnSWhere", k_where},
     {"aclnnClamp", k_clamp}, {"aclnnClampMin", k_clamp}, {"aclnnClampMax", k_clamp},
-    {"aclnnConvolution", k_conv}, {"aclnnRotaryPositionEmbedding", k_rope}, {"aclnnMaxPool", k_pool}, {"aclnnAvgPool2d", k_pool},
+    {"aclnnConvolution", k_conv}, {"aclnnInplaceScatterUpdate", k_scatter_update},
+    {"aclnnScatterNdUpdate", k_scatter_nd}, {"aclnnRotaryPositionEmbedding", k_rope}, {"aclnnMaxPool", k_pool}, {"aclnnAvgPool2d", k_pool},
     {"aclnnAdaptiveAvgPool2d", k_pool}, {"aclnnUpsampleNearest2dV2", k_upsample},
     {"aclnnUpsampleBilinear2d", k_upsample}, {"aclnnAdaptiveMaxPool2d", k_adaptive_max}, {"aclnnBatchNorm", k_batch_norm}, {"aclnnGroupNorm", k_group_norm}, {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
     {"aclnnScatterValue", k_scatter}, {"aclnnScatterAdd", k_scatter}, {"aclnnSort", k_sort},
