@@ -829,7 +829,8 @@ static int k_layer_norm(const SimOp *op, char *err, size_t n)
 }
 
 /* aclnnRmsNorm(x, gamma, epsilon, yOut, rstdOut); aclnnAddRmsNorm(x1, x2,
- * gamma, epsilon, yOut, rstdOut, xOut): x = x1 + x2 first (xOut) */
+ * gamma, epsilon, yOut, rstdOut, xOut): x = x1 + x2 first, in float32 (the
+ * norm uses that sum; xOut is it rounded to x1's dtype) */
 static int k_rms_norm(const SimOp *op, char *err, size_t n)
 {
     int add = op->n == 7;
@@ -855,11 +856,10 @@ static int k_rms_norm(const SimOp *op, char *err, size_t n)
             rstd = 1 / sqrtl(ss / (R)inner + eps);
             for (int64_t c = 0; c < inner; c++) {
                 R v = get(x->dt, at(x, j));
-                if (add) {
-                    v += get(T(1)->dt, at(T(1), j));
+                if (add) {   /* the float32 sum, xOut that rounded to x's dtype */
+                    v = (float)(v + get(T(1)->dt, at(T(1), j)));
                     if (pass == 0)
                         wr(T(6), j, v);
-                    v = get(T(6)->dt, at(T(6), j));   /* the sum as stored */
                 }
                 if (pass == 0)
                     ss += v * v;
@@ -1630,6 +1630,88 @@ static int k_conv(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* aclnnDynamicQuant(x, smoothScalesOptional, yOut, scaleOut): per row
+ * (the last dim), v = x (* smoothScales) in float32, scale = max|v| / 127,
+ * y = v / scale rounded half to even and saturated to int8 (0 in a row
+ * whose scale is 0) */
+static int k_dynamic_quant(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(2);
+    int nd = x->nd, last = nd - 1;
+    (void)err, (void)n;
+    if (nd < 1)
+        return fail(err, n, "a 0-dim input");
+    LINES(x, last, b) {
+        int64_t i[SIM_MAX_DIMS], k[1];
+        float m = 0, scale;
+        memcpy(i, b, sizeof i);
+        for (i[last] = 0; i[last] < x->dims[last]; i[last]++) {
+            float v = (float)get(x->dt, at(x, i));
+            k[0] = i[last];
+            if (HAS(1))
+                v *= (float)get(T(1)->dt, at(T(1), k));
+            m = fabsf(v) > m ? fabsf(v) : m;
+        }
+        scale = m / 127.0f;
+        for (i[last] = 0; i[last] < x->dims[last]; i[last]++) {
+            float v = (float)get(x->dt, at(x, i));
+            double q;
+            k[0] = i[last];
+            if (HAS(1))
+                v *= (float)get(T(1)->dt, at(T(1), k));
+            q = scale > 0 ? nearbyint((double)(v / scale)) : 0;
+            wr(y, i, q < -128 ? -128 : q > 127 ? 127 : q);
+        }
+        i[last] = 0;
+        wr(T(3), i, scale);   /* scaleOut: x's dims but the last */
+    }
+    return 0;
+}
+
+/* aclnnMoeGatingTopKSoftmax(x, finishedOptional, k, yOut, expertIdxOut,
+ * rowIdxOut): softmax over the experts (the last dim, float32), its k
+ * largest (descending, ties: the lower expert), the expert index E (the
+ * number of experts) in finished rows, rowIdx[r, j] = j * R + r over the R
+ * rows */
+static int k_moe_topk_softmax(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *y = T(3), *ei = T(4), *ri = T(5);
+    int nd = x->nd, last = nd - 1;
+    int64_t E = nd ? x->dims[last] : 0, K = INT(2), rows = E ? sim_numel(x) / E : 0, r = 0;
+    Key *key = malloc((size_t)(E ? E : 1) * sizeof *key);
+    if (!key)
+        return fail(err, n, "out of memory");
+    if (nd < 1 || K < 1 || K > E) {
+        free(key);
+        return fail(err, n, "k out of range");
+    }
+    key_desc = 1;
+    LINES(x, last, b) {
+        int64_t i[SIM_MAX_DIMS];
+        float mx = -INFINITY, sum = 0;
+        int fin;
+        memcpy(i, b, sizeof i);
+        for (i[last] = 0; i[last] < E; i[last]++) {
+            float v = (float)get(x->dt, at(x, i));
+            mx = v > mx ? v : mx;
+        }
+        for (i[last] = 0; i[last] < E; i[last]++)
+            sum += expf((float)get(x->dt, at(x, i)) - mx);
+        for (i[last] = 0; i[last] < E; i[last]++)
+            key[i[last]] = (Key){expf((float)get(x->dt, at(x, i)) - mx) / sum, i[last]};
+        qsort(key, (size_t)E, sizeof *key, key_cmp);
+        fin = HAS(1) && get(T(1)->dt, at(T(1), b)) != 0;
+        for (i[last] = 0; i[last] < K; i[last]++) {
+            wr(y, i, key[i[last]].v);
+            wr(ei, i, fin ? (R)E : (R)key[i[last]].i);
+            wr(ri, i, (R)(i[last] * rows + r));
+        }
+        r++;
+    }
+    free(key);
+    return 0;
+}
+
 /* ---- the table ---- */
 
 static const struct { const char *name; SimKernel k; } kernels[] = {
@@ -1645,7 +1727,8 @@ static const struct { const char *name; SimKernel k; } kernels[] = {
     {"aclnnRoll", k_roll}, {"aclnnEmbedding", k_embedding}, {"aclnnGather", k_gather},
     {"aclnnIndexSelect", k_index_select}, {"aclnnSwiGlu", k_swiglu}, {"aclnnSWhere", k_where},
     {"aclnnClamp", k_clamp}, {"aclnnClampMin", k_clamp}, {"aclnnClampMax", k_clamp},
-    {"aclnnConvolution", k_conv}, {"aclnnInplaceScatterUpdate", k_scatter_update},
+    {"aclnnConvolution", k_conv}, {"aclnnDynamicQuant", k_dynamic_quant},
+    {"aclnnMoeGatingTopKSoftmax", k_moe_topk_softmax}, {"aclnnInplaceScatterUpdate", k_scatter_update},
     {"aclnnScatterNdUpdate", k_scatter_nd}, {"aclnnRotaryPositionEmbedding", k_rope}, {"aclnnMaxPool", k_pool}, {"aclnnAvgPool2d", k_pool},
     {"aclnnAdaptiveAvgPool2d", k_pool}, {"aclnnUpsampleNearest2dV2", k_upsample},
     {"aclnnUpsampleBilinear2d", k_upsample}, {"aclnnAdaptiveMaxPool2d", k_adaptive_max}, {"aclnnBatchNorm", k_batch_norm}, {"aclnnGroupNorm", k_group_norm}, {"aclnnIndex", k_index}, {"aclnnIndexCopy", k_index_copy}, {"aclnnIndexAdd", k_index_copy}, {"aclnnIndexPutImpl", k_index_put}, {"aclnnScatter", k_scatter},
