@@ -23,7 +23,7 @@
  *   rd    the reduced dims as an aclIntArray (all dims when none are given)
  *   pd    the permutation (attr) as an aclIntArray
  *   ns    layer_norm's normalized shape (input 0's last attr[0] dims)
- *   list  the inputs as an aclTensorList (stack: each with a 1 inserted)
+ *   list  the inputs as an aclTensorList (aclnnStack inserts the new dim)
  *   x2    input 0 viewed as a matrix [rows, last dim]; y2 likewise output 0
  *   wt    input 1 [n, k] viewed transposed [k, n] (strides 1, k)
  *   sv    input 0 viewed through the slice attr[0..3] (a strided view)

@@ -677,8 +677,10 @@ static void acl__where(Emit *E, const Op *op, StrBuf *w)
     sb_free(&t);
 }
 
-/* "list": the inputs as an aclTensorList built once per gear (stack: each
- * with a 1 inserted at its dim); "lK": the inputs from K on (indices). */
+/* "list": the inputs as an aclTensorList built once per gear, each as it
+ * is (aclnnStack inserts the new dim itself: CANN's aclnnStack reference,
+ * "tensors of shape (A, B, C), N of them, axis 0: out (N, A, B, C)");
+ * "lK": the inputs from K on (indices). */
 static void acl__list(Emit *E, const Op *op, uint32_t from, const char *where)
 {
     Acl *A = E->target;
@@ -686,7 +688,7 @@ static void acl__list(Emit *E, const Op *op, uint32_t from, const char *where)
     sb_printf(&A->build, "    if (tngc__list(self, &G->tl[%d], %u, (const aclTensor *[]){", k, op->nin - from);
     for (uint32_t j = from; j < op->nin; j++)
         sb_printf(&A->build, "%s\n        %s", j > from ? "," : "",
-                  acl__render(E, acl__tensor_expr, op, op->in[j], op->kind == OP_STACK ? (int)op->attr[0] : -1));
+                  acl__render(E, acl__tensor_expr, op, op->in[j], -1));
     sb_printf(&A->build, "}, %s))\n        return -1;\n", where);
     sb_printf(E->o, "G->tl[%d]", k);
 }
@@ -767,7 +769,7 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
     } else if (emit_token_is(t, "astart") || emit_token_is(t, "aend")) {
         acl__desc(E, D_SCALAR, acl__render(E, acl__arange_expr, op, -1, t->s[1] == 'e'), where);
     } else if (emit_token_is(t, "shifts") || emit_token_is(t, "sdims")) {
-        acl__desc(E, D_ARRAY, acl__render(E, acl__pairs_expr, op, -1, t->s[0]), where);
+        acl__desc(E, D_ARRAY, acl__render(E, acl__pairs_expr, op, -1, emit_token_is(t, "shifts") ? 's' : 'd'), where);
     } else if (t->s[0] == 'l' && k >= 0 && t->n == 2) {
         acl__list(E, op, (uint32_t)k, where);
     } else if (t->n > 2 && t->s[0] == 'n' && t->s[1] == ':') {

@@ -64,6 +64,7 @@ suites() {
     suite  15 acl-faults sh "$here/acl/mock_faults.sh" "$tngc"
     suite   5 acl-nz-reuse sh "$here/acl/nz_reuse.sh" "$tngc"
     suite   5 acl-launcher sh "$here/acl/launcher_trace_pad.sh" "$tngc"
+    plain  60 aclsim sh "$here/aclsim/run.sh" "$tngc"
     plain 200 real-cann sh "$here/acl/real_cann.sh" "$tngc"
     suite  50 e2e sh "$here/e2e/run.sh" "$tngc"
     plain  88 conform sh "$here/conform/run.sh" "$tngc"
@@ -115,7 +116,7 @@ XDG_CACHE_HOME=$tmp/xdg-cache
 export XDG_CACHE_HOME
 jobs=${CHECK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 [ "${CHECK_SANITIZED:-}" = 1 ] &&
-    echo "sanitized run: acl, real-cann, conform, op-sweep and fuse-bits are left out (plain make check runs them); diff checks 80 programs"
+    echo "sanitized run: acl, aclsim, real-cann, conform, op-sweep and fuse-bits are left out (plain make check runs them); diff checks 80 programs"
 suites names "$@" >"$tmp/names"
 suites order "$@" | sort -k1,1nr -k2,2n | cut -d' ' -f2 |
     CHECK_ONE=$tmp xargs -P "$jobs" -I '{}' sh "$here/check.sh" "$tngc" '{}' "$@" &

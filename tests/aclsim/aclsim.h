@@ -1,0 +1,84 @@
+/*
+ * aclsim.h - what the parts of the executing AscendCL stand-in share:
+ * operand snapshots (the descriptors an operator's first phase was given,
+ * copied into its executor), element access in every dtype and format the
+ * op table uses, and the operators' reference loops (aclsim_ops.c) that
+ * the stream threads of aclsim.c run.
+ */
+#ifndef TNGC_ACLSIM_H
+#define TNGC_ACLSIM_H
+
+#include "aclnn/acl_meta.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { SIM_MAX_DIMS = 8, SIM_MAX_ARGS = 24 };
+
+/* aclnn/acl_meta.h is the aclnn part of templates/bundle_acl.c (C, as
+ * tests/aclsim/build.sh writes it), which includes acl/acl.h. */
+
+/* An aclTensor: its view over device memory (offset and strides in
+ * elements) and its storage (FRACTAL_NZ: the NZ dims). */
+typedef struct SimTensor {
+    int nd, snd;
+    int64_t dims[SIM_MAX_DIMS], strides[SIM_MAX_DIMS], sdims[SIM_MAX_DIMS];
+    int64_t offset;
+    aclDataType dt;
+    aclFormat fmt;
+    char *data;
+} SimTensor;
+
+/* What a first-phase parameter is (the generated wrappers say). */
+typedef enum { SA_T, SA_TL, SA_S, SA_IA, SA_I, SA_D, SA_B, SA_STR, SA_BA } SimArgKind;
+
+/* A first-phase argument as the generated wrapper passes it. */
+typedef struct SimArg {
+    SimArgKind kind;
+    int writes;         /* a tensor parameter CANN names as an output */
+    const void *p;
+    int64_t i;
+    double d;
+} SimArg;
+
+/* The same argument copied into the executor: a tensor (absent: t.data
+ * NULL and present 0), a tensor list, a scalar, an int array, a number. */
+typedef struct SimVal {
+    SimArgKind kind;
+    int present;
+    SimTensor t;
+    SimTensor *list;
+    int64_t *ia;
+    int n;
+    double d;           /* a scalar's value, a double or a bool argument */
+    int64_t i;          /* an integer argument, an integer scalar's value */
+    int is_int;         /* a scalar made from an integer dtype */
+    int writes;         /* a tensor the operator writes (an output, a selfRef) */
+    char str[32];
+} SimVal;
+
+/* One recorded operator: its name, its arguments and the workspace it asks. */
+typedef struct SimOp {
+    const char *name;
+    int n;
+    SimVal a[SIM_MAX_ARGS];
+    uint64_t ws;
+} SimOp;
+
+/* ---- element access (aclsim_ops.c) ---- */
+
+size_t sim_dtype_bytes(aclDataType t);
+int sim_dtype_is_float(aclDataType t);
+int64_t sim_numel(const SimTensor *t);
+/* The byte span [*lo, *hi) of device memory the tensor's elements lie in. */
+void sim_span(const SimTensor *t, char **lo, char **hi);
+
+/* ---- the operators (aclsim_ops.c) ---- */
+
+/* The reference loop of op name, or NULL when aclsim has none. */
+typedef int (*SimKernel)(const SimOp *op, char *err, size_t errlen);
+SimKernel sim_kernel(const char *name);
+/* The workspace bytes an operator asks for in its first phase. */
+uint64_t sim_workspace_bytes(const SimOp *op);
+
+#endif
