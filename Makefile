@@ -158,7 +158,7 @@ demo: $(TNGC) $(LIBRT)
 # Real public code that uses TorchAir, every lint finding held to a verdict
 # (tests/corpus/REAL.md); skipped where the snapshots are absent.
 corpus: $(TNGC)
-	@sh tests/corpus/real.sh $(TNGC)
+	@sh tests/corpus/real.sh $(TNGC) --recall
 
 # Public model files used unchanged, built and compared with PyTorch at every
 # gear (tests/realmodels/README.md); skipped where the snapshots are absent.

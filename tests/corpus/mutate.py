@@ -1,0 +1,753 @@
+#!/usr/bin/python3
+"""The recall of tngc lint on real code, measured by mutation.
+
+    python3 tests/corpus/mutate.py TNGC TREE FILES [--cap N] [--verbose]
+
+TREE is the folder real.sh extracts the corpus into, FILES its list of
+paths relative to TREE (tests/corpus/REAL.md).  For each file, the mutation
+operators of docs/rules-coverage.tsv (one per decidable row) find the call
+sites `tngc scan` resolves to TorchAir (or the config assignments, options
+dicts and gear dicts it reports) and inject the row's misuse there, at most
+N mutants per operator per file (default 2), in source order.  Each mutant
+replaces the file in TREE, is linted with `tngc lint --format json`, and the
+file is put back.  A mutant is caught when lint reports, beyond the findings
+of the unmutated file (compared by line, rule and severity, the lines after
+an inserted line shifted), a finding on the mutated lines at the row's
+severity and of one of its rules (any rule where the row is planned or
+open), and no new finding elsewhere.  Prints recall per operator and
+overall; exit status 1 only when tngc fails (a signal or an exit status
+above 1) or a file cannot be read back.
+"""
+import ast
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import coverage_check  # noqa: E402
+
+NOT_TORCHAIR_SECTIONS = ("export.", "aclgraph_config.", "npugraphex_config.")
+INT_RANGE_FIELDS = ("static_model_ops_lower_limit", "_aclnn_static_shape_kernel_sym_index",
+                    "static_capture_size_limit", "capture_limit")
+
+
+class Source:
+    """A file's bytes with line offsets, its syntax tree and its scan."""
+
+    def __init__(self, data, annotations):
+        self.data = data
+        self.starts = [0]
+        for i, b in enumerate(data):
+            if b == 10:
+                self.starts.append(i + 1)
+        self.tree = ast.parse(data)
+        self.ann = annotations
+        self.calls = {}
+        self.assigns = {}
+        self.parents = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+            if isinstance(node, ast.Call):
+                self.calls[(node.lineno, node.col_offset)] = node
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                self.assigns.setdefault(node.lineno, node)
+
+    def off(self, line, col):
+        return self.starts[line - 1] + col
+
+    def span(self, node):
+        return self.off(node.lineno, node.col_offset), self.off(node.end_lineno, node.end_col_offset)
+
+    def text(self, node):
+        a, b = self.span(node)
+        return self.data[a:b].decode("utf-8")
+
+    def line_text(self, line):
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.data)
+        return self.data[self.starts[line - 1]:end].decode("utf-8")
+
+    def sites(self, kind, callee=None):
+        """(annotation, Call node) of the resolved annotations of a kind."""
+        out = []
+        for a in self.ann:
+            if a["kind"] != kind or not a["resolved"]:
+                continue
+            if callee and not re.search(callee, a.get("callee", "")):
+                continue
+            node = self.calls.get((a["line"], a["col"] - 1))
+            if node is not None:
+                out.append((a, node))
+        return out
+
+
+class Mutant:
+    """A byte-range replacement (or a line inserted) and the lines it touches."""
+
+    def __init__(self, src, edits, lines, inserted_after=None):
+        self.src, self.edits, self.lines, self.inserted_after = src, edits, lines, inserted_after
+
+    def apply(self):
+        data = self.src.data
+        for a, b, new in sorted(self.edits, reverse=True):
+            data = data[:a] + new.encode("utf-8") + data[b:]
+        return data
+
+
+def call_lines(call):
+    return set(range(call.lineno, call.end_lineno + 1))
+
+
+def edit(src, call, node, new):
+    a, b = src.span(node)
+    return Mutant(src, [(a, b, new)], call_lines(call))
+
+
+def add_arg(src, call, text):
+    """The call with one more argument at its end."""
+    b = src.off(call.end_lineno, call.end_col_offset) - 1        # the ')'
+    before = src.data[:b].rstrip()
+    sep = "" if before.endswith(b"(") or before.endswith(b",") else ", "
+    return Mutant(src, [(b, b, sep + text)], call_lines(call))
+
+
+def drop_arg(src, call, index):
+    """The call without its positional argument INDEX (not the first)."""
+    prev, node = call.args[index - 1], call.args[index]
+    a = src.off(prev.end_lineno, prev.end_col_offset)
+    b = src.off(node.end_lineno, node.end_col_offset)
+    return Mutant(src, [(a, b, "")], call_lines(call))
+
+
+def keyword(call, name):
+    for k in call.keywords:
+        if k.arg == name:
+            return k
+    return None
+
+
+def rename_kw(src, call, kw, new):
+    a = src.off(kw.lineno, kw.col_offset)
+    return Mutant(src, [(a, a + len(kw.arg), new)], call_lines(call))
+
+
+def arg_of(call, index, name):
+    """The argument at a position or given by keyword, or None."""
+    if len(call.args) > index and not any(isinstance(x, ast.Starred) for x in call.args[:index + 1]):
+        return call.args[index]
+    k = keyword(call, name)
+    return k.value if k is not None else None
+
+
+def insert_after_stmt(src, node, text_of_stmt):
+    """A new statement after the one holding NODE, at its indentation."""
+    stmt = node
+    while not isinstance(stmt, ast.stmt):
+        stmt = src.parents[stmt]
+    indent = re.match(r"[ \t]*", src.line_text(stmt.lineno)).group(0)
+    at = src.starts[stmt.end_lineno] if stmt.end_lineno < len(src.starts) else len(src.data)
+    new = indent + text_of_stmt + "\n"
+    if at == len(src.data) and not src.data.endswith(b"\n"):
+        new = "\n" + new
+    return Mutant(src, [(at, at, new)], {stmt.end_lineno + 1}, inserted_after=stmt.end_lineno)
+
+
+def is_str(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+# ---- which backend a torch.compile call uses ------------------------------
+
+def torchair_backend_names(src):
+    names = set()
+    for a, call in src.sites("get_npu_backend", r"^torchair\."):
+        parent = src.parents.get(call)
+        if isinstance(parent, ast.Assign):
+            for t in parent.targets:
+                if isinstance(t, ast.Name):
+                    names.add(t.id)
+    return names
+
+
+def compile_sites(src, which):
+    """torch.compile calls whose backend is TorchAir's get_npu_backend ("torchair")
+    or the npugraph_ex string ("npugraph_ex")."""
+    names = torchair_backend_names(src)
+    out = []
+    for a, call in src.sites("torch_compile"):
+        be = keyword(call, "backend")
+        if be is None:
+            continue
+        v = be.value
+        if which == "npugraph_ex" and is_str(v) and v.value == "npugraph_ex":
+            out.append(call)
+        elif which == "torchair" and ((isinstance(v, ast.Name) and v.id in names)
+                                      or re.match(r"^\w+\.get_npu_backend\(", src.text(v))
+                                      and src.text(v).startswith("torchair.")):
+            out.append(call)
+    return out
+
+
+def options_dict(call):
+    k = keyword(call, "options")
+    return k.value if k is not None and isinstance(k.value, ast.Dict) else None
+
+
+def add_option(src, call, key_value):
+    d = options_dict(call)
+    if d is not None:
+        a = src.off(d.lineno, d.col_offset) + 1
+        sep = ", " if d.keys else ""
+        return Mutant(src, [(a, a, key_value + sep)], call_lines(call))
+    if keyword(call, "options") is not None:
+        return None
+    return add_arg(src, call, "options={" + key_value + "}")
+
+
+# ---- config assignments ------------------------------------------------------
+
+def npugraph_ex_config_names(src):
+    names = set()
+    for a in src.ann:
+        if a["kind"] == "compiler_config" and "npugraph_ex" in a.get("callee", ""):
+            node = src.assigns.get(a["line"])
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        names.add(t.id)
+    return names
+
+
+def config_sites(src):
+    """(field, Assign node) of TorchAir CompilerConfig assignments."""
+    skip = npugraph_ex_config_names(src)
+    out = []
+    for a in src.ann:
+        if a["kind"] != "config_option" or not a["resolved"]:
+            continue
+        field = a["args"].get("field", "")
+        if not field or field.startswith(NOT_TORCHAIR_SECTIONS):
+            continue
+        cfg = a["args"].get("config")
+        if isinstance(cfg, dict) and cfg.get("expr") in skip:
+            continue
+        node = src.assigns.get(a["line"])
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        if not isinstance(node.targets[0], ast.Attribute):
+            continue
+        out.append((field, node))
+    return out
+
+
+def cfg_mutant(src, node, new_value):
+    a, b = src.span(node.value)
+    return Mutant(src, [(a, b, new_value)], set(range(node.lineno, node.end_lineno + 1)))
+
+
+# ---- the operators ---------------------------------------------------------
+
+def op_gnb_positional(src):
+    for a, call in src.sites("get_npu_backend", r"^torchair\."):
+        k = keyword(call, "compiler_config")
+        if k is not None and not call.args and call.keywords[0] is k:
+            yield edit(src, call, k, src.text(k.value))
+
+
+def op_gnb_kw_typo(src):
+    for a, call in src.sites("get_npu_backend", r"^torchair\."):
+        k = keyword(call, "compiler_config")
+        if k is not None:
+            yield rename_kw(src, call, k, "compile_config")
+
+
+def op_gnb_decomp_list(src):
+    for a, call in src.sites("get_npu_backend", r"^torchair\."):
+        k = keyword(call, "custom_decompositions")
+        if k is not None:
+            yield edit(src, call, k.value, '["aten.add"]')
+        else:
+            yield add_arg(src, call, 'custom_decompositions=["aten.add"]')
+
+
+def op_cfg_ctor_arg(src):
+    for a, call in src.sites("compiler_config", r"^torchair\."):
+        if not call.args and not call.keywords:
+            yield add_arg(src, call, 'mode="reduce-overhead"')
+
+
+def op_cfg_field_typo(src):
+    for field, node in config_sites(src):
+        t = node.targets[0]
+        end = src.off(t.end_lineno, t.end_col_offset)
+        new = t.attr[:-1] if len(t.attr) > 3 else t.attr + "s"
+        yield Mutant(src, [(end - len(t.attr), end, new)], set(range(node.lineno, node.end_lineno + 1)))
+
+
+def op_cfg_mode_bad(src):
+    for field, node in config_sites(src):
+        if field == "mode" and is_str(node.value):
+            v = node.value.value
+            yield cfg_mutant(src, node, repr(v.replace("-", "_") if "-" in v else v.replace("_", "")))
+
+
+def op_cfg_bool_str(src):
+    for field, node in config_sites(src):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, bool):
+            yield cfg_mutant(src, node, '"%s"' % node.value.value)
+
+
+def op_cfg_str_tuple(src):
+    for field, node in config_sites(src):
+        if is_str(node.value):
+            yield cfg_mutant(src, node, src.text(node.value) + ",")
+
+
+def op_cfg_int_str(src):
+    for field, node in config_sites(src):
+        if field.split(".")[-1] in INT_RANGE_FIELDS and isinstance(node.value, ast.Constant) \
+                and type(node.value.value) is int:
+            yield cfg_mutant(src, node, '"%d"' % node.value.value)
+
+
+def op_cfg_dump_type_bad(src):
+    for field, node in config_sites(src):
+        if field.endswith("graph_dump.type") and is_str(node.value):
+            yield cfg_mutant(src, node, '"json"')
+
+
+def op_cfg_policy_bad(src):
+    for field, node in config_sites(src):
+        if field.endswith("dynamic_gears_merge_policy") and is_str(node.value):
+            yield cfg_mutant(src, node, '"zipped"')
+
+
+def op_opts_unknown_key(src):
+    for call in compile_sites(src, "torchair"):
+        m = add_option(src, call, '"frozen_parametr": True')
+        if m:
+            yield m
+
+
+def op_opts_bad_value(src):
+    for call in compile_sites(src, "torchair"):
+        m = add_option(src, call, '"frozen_parameter": "yes"')
+        if m:
+            yield m
+
+
+def op_compile_mode_kw(src):
+    for call in compile_sites(src, "torchair"):
+        if keyword(call, "mode") is None and keyword(call, "options") is None:
+            yield add_arg(src, call, 'mode="reduce-overhead"')
+
+
+def op_opts_unknown_key_ex(src):
+    for call in compile_sites(src, "npugraph_ex"):
+        m = add_option(src, call, '"frozen_parametr": True')
+        if m:
+            yield m
+
+
+def op_opts_bad_value_ex(src):
+    for call in compile_sites(src, "npugraph_ex"):
+        m = add_option(src, call, '"frozen_parameter": "yes"')
+        if m:
+            yield m
+
+
+TA_SCOPE = r"^torchair\.scope\."
+
+
+def op_stream_tag_int(src):
+    for a, call in src.sites("npu_stream_switch", TA_SCOPE):
+        tag = arg_of(call, 0, "stream_tag")
+        if tag is not None and is_str(tag):
+            yield edit(src, call, tag, "1")
+
+
+def op_stream_kw_typo(src):
+    for a, call in src.sites("npu_stream_switch", TA_SCOPE):
+        k = keyword(call, "stream_priority")
+        yield rename_kw(src, call, k, "priority") if k is not None else add_arg(src, call, "priority=0")
+
+
+def op_stream_inner_int(src):
+    for a, call in src.sites("npu_stream_switch", TA_SCOPE):
+        v = arg_of(call, 2, "enable_inner_parallel")
+        yield edit(src, call, v, "1") if v is not None else add_arg(src, call, "enable_inner_parallel=1")
+
+
+def sk_sites(src, baseline):
+    """super_kernel calls whose scope is not cleared and not ignored (TNG115)."""
+    for a, call in src.sites("super_kernel", TA_SCOPE):
+        scope = arg_of(call, 0, "scope")
+        if scope is None or (isinstance(scope, ast.Constant) and scope.value in (None, "")):
+            continue
+        if any(f[0] == call.lineno and f[1] == "TNG115" for f in baseline):
+            continue
+        yield call
+
+
+def sk_options(src, call, text):
+    opts = arg_of(call, 1, "options")
+    if opts is not None:
+        return edit(src, call, opts, text)
+    return add_arg(src, call, text)
+
+
+def op_sk_scope_int(src, baseline):
+    for call in sk_sites(src, baseline):
+        scope = arg_of(call, 0, "scope")
+        if is_str(scope):
+            yield edit(src, call, scope, "1")
+
+
+def op_sk_kw_typo(src, baseline):
+    for call in sk_sites(src, baseline):
+        k = keyword(call, "options")
+        yield rename_kw(src, call, k, "option") if k is not None else add_arg(src, call, 'option=""')
+
+
+def op_sk_options_int(src, baseline):
+    for call in sk_sites(src, baseline):
+        yield sk_options(src, call, "1")
+
+
+def op_sk_options_malformed(src, baseline):
+    for call in sk_sites(src, baseline):
+        yield sk_options(src, call, '"stream-fusion=1:stream-fusion=0"')
+
+
+def op_sk_options_key(src, baseline):
+    for call in sk_sites(src, baseline):
+        yield sk_options(src, call, '"stream_fusion=1"')
+
+
+def op_sk_options_value(src, baseline):
+    for call in sk_sites(src, baseline):
+        yield sk_options(src, call, '"stream-fusion=2"')
+
+
+def op_sk_options_ratio(src, baseline):
+    for call in sk_sites(src, baseline):
+        yield sk_options(src, call, '"debug-aic-num=2:debug-aiv-num=3"')
+
+
+def op_lcn_one_arg(src):
+    for a, call in src.sites("limit_core_num", TA_SCOPE):
+        if len(call.args) == 2 and not call.keywords:
+            yield drop_arg(src, call, 1)
+
+
+def op_lcn_float(src):
+    for a, call in src.sites("limit_core_num", TA_SCOPE):
+        v = arg_of(call, 0, "op_aicore_num")
+        if v is not None:
+            yield edit(src, call, v, "1.5")
+
+
+def op_ont_int(src):
+    for a, call in src.sites("op_never_timeout", TA_SCOPE):
+        v = arg_of(call, 0, "enable")
+        yield edit(src, call, v, "1") if v is not None else add_arg(src, call, "1")
+
+
+def op_wait_list_dep(src):
+    for a, call in src.sites("npu_wait_tensor", TA_SCOPE):
+        if len(call.args) == 2 and not call.keywords:
+            yield edit(src, call, call.args[1], "[%s]" % src.text(call.args[1]))
+
+
+def op_wait_one_arg(src):
+    for a, call in src.sites("npu_wait_tensor", TA_SCOPE):
+        if len(call.args) == 2 and not call.keywords:
+            yield drop_arg(src, call, 1)
+
+
+def op_ops_stream_api(src):
+    for kind in ("npu_stream_switch", "npu_wait_tensor"):
+        for a, call in src.sites(kind, TA_SCOPE):
+            f = call.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and f.value.attr == "scope":
+                end = src.off(f.value.end_lineno, f.value.end_col_offset)
+                yield Mutant(src, [(end - len("scope"), end, "ops")], call_lines(call))
+
+
+def gear_sites(src):
+    for a, call in src.sites("set_dim_gears", r"^torchair\."):
+        d = arg_of(call, 1, "dim_gears")
+        if not isinstance(d, ast.Dict) or not d.keys:
+            continue
+        if not all(isinstance(k, ast.Constant) and type(k.value) is int for k in d.keys):
+            continue
+        if not all(isinstance(v, (ast.List, ast.Tuple)) and v.elts and
+                   all(isinstance(e, ast.Constant) and type(e.value) is int for e in v.elts)
+                   for v in d.values):
+            continue
+        yield call, d
+
+
+def op_gear_redefined(src):
+    for call, d in gear_sites(src):
+        v = d.values[0]
+        a, b = src.span(call)
+        va, vb = src.span(v)
+        bigger = max(e.value for e in v.elts) + 1
+        new_list = "[%s]" % ", ".join([str(e.value) for e in v.elts] + [str(bigger)])
+        text = (src.data[a:va] + new_list.encode() + src.data[vb:b]).decode("utf-8")
+        if "\n" in text:
+            continue
+        yield insert_after_stmt(src, call, text)
+
+
+def op_gear_dim_str(src):
+    for call, d in gear_sites(src):
+        yield edit(src, call, d.keys[0], '"%d"' % d.keys[0].value)
+
+
+def op_gear_dim_negative(src):
+    for call, d in gear_sites(src):
+        yield edit(src, call, d.keys[0], "-1")
+
+
+def op_gear_values_int(src):
+    for call, d in gear_sites(src):
+        yield edit(src, call, d.values[0], src.text(d.values[0].elts[0]))
+
+
+def op_gear_value_float(src):
+    for call, d in gear_sites(src):
+        yield edit(src, call, d.values[0].elts[0], "2.5")
+
+
+def op_gear_value_zero(src):
+    for call, d in gear_sites(src):
+        yield edit(src, call, d.values[0].elts[0], "0")
+
+
+def op_gear_one_value(src):
+    for call, d in gear_sites(src):
+        yield edit(src, call, d.values[0], "[%s]" % src.text(d.values[0].elts[0]))
+
+
+def op_gear_zip_unequal(src):
+    if b'"product"' in src.data or b"'product'" in src.data:
+        return
+    for call, d in gear_sites(src):
+        if len(d.keys) >= 2:
+            v = d.values[0]
+            yield edit(src, call, v, "[%s]" % ", ".join(
+                [str(e.value) for e in v.elts] + [str(max(e.value for e in v.elts) + 1)]))
+
+
+def cache_sites(src):
+    return src.sites("cache_compile", r"^torchair\.")
+
+
+def op_cache_module(src):
+    for a, call in cache_sites(src):
+        f = arg_of(call, 0, "func")
+        if isinstance(f, ast.Attribute):
+            yield edit(src, call, f, src.text(f.value))
+
+
+def op_cache_config_positional(src):
+    for a, call in cache_sites(src):
+        k = keyword(call, "config")
+        if k is not None and len(call.args) == 1 and call.keywords[0] is k:
+            yield edit(src, call, k, src.text(k.value))
+
+
+def op_cache_compiler_config_kw(src):
+    for a, call in cache_sites(src):
+        k = keyword(call, "config")
+        if k is not None:
+            yield rename_kw(src, call, k, "compiler_config")
+
+
+def op_cache_backend_str(src):
+    for a, call in cache_sites(src):
+        if keyword(call, "backend") is None:
+            yield add_arg(src, call, 'backend="npu"')
+
+
+def ops_calls(src, name):
+    """Calls X.ops.NAME(...) in a file that imports torchair."""
+    if b"torchair" not in src.data:
+        return
+    for call in sorted(src.calls.values(), key=lambda c: (c.lineno, c.col_offset)):
+        f = call.func
+        if isinstance(f, ast.Attribute) and f.attr == name and isinstance(f.value, (ast.Attribute, ast.Name)) \
+                and (getattr(f.value, "attr", None) == "ops" or getattr(f.value, "id", None) == "ops"):
+            yield call
+
+
+def print_kw(src, call, name, value):
+    k = keyword(call, name)
+    return edit(src, call, k.value, value) if k is not None else add_arg(src, call, "%s=%s" % (name, value))
+
+
+def op_print_size_str(src):
+    for call in ops_calls(src, "npu_print"):
+        yield print_kw(src, call, "summarize_size", '"3"')
+
+
+def op_print_size_zero(src):
+    for call in ops_calls(src, "npu_print"):
+        yield print_kw(src, call, "summarize_size", "0")
+
+
+def op_print_detail_int(src):
+    for call in ops_calls(src, "npu_print"):
+        yield print_kw(src, call, "tensor_detail", "1")
+
+
+def op_ops_wait_empty(src):
+    for call in ops_calls(src, "wait"):
+        if len(call.args) == 1 and not call.keywords:
+            yield edit(src, call, call.args[0], "[]")
+
+
+def op_tagged_dup(src):
+    for call in ops_calls(src, "npu_create_tagged_event"):
+        if call.lineno == call.end_lineno:
+            yield insert_after_stmt(src, call, src.text(call))
+
+
+NEEDS_BASELINE = {"sk_scope_int", "sk_kw_typo", "sk_options_int", "sk_options_malformed",
+                  "sk_options_key", "sk_options_value", "sk_options_ratio"}
+
+
+def operators():
+    return {name[3:]: fn for name, fn in globals().items() if name.startswith("op_")}
+
+
+# ---- running lint ----------------------------------------------------------
+
+def lint(tngc, tree, rel):
+    p = subprocess.run([tngc, "lint", "--format", "json", rel], cwd=tree,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode not in (0, 1):
+        return None, p
+    return [(d["line"], d["rule"], d["severity"]) for d in json.loads(p.stdout or b"[]")], p
+
+
+def scan(tngc, tree, rel):
+    p = subprocess.run([tngc, "scan", "--format", "json", rel], cwd=tree,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if p.returncode not in (0, 1):
+        return []
+    files = json.loads(p.stdout).get("files", [])
+    return files[0]["annotations"] if files else []
+
+
+def judge(row, mutant, base, found):
+    """'caught', 'missed' or 'noisy' (the right finding, and others elsewhere)."""
+    shifted = Counter()
+    for (line, rule, sev), n in Counter(base).items():
+        if mutant.inserted_after is not None and line > mutant.inserted_after:
+            line += 1
+        shifted[(line, rule, sev)] += n
+    new = Counter(found) - shifted
+    rules = coverage_check.rule_list(row)
+    hit = any(line in mutant.lines and sev == row["severity"] and (not rules or rule in rules)
+              for (line, rule, sev) in new)
+    elsewhere = [f for f in new if f[0] not in mutant.lines]
+    if hit and not elsewhere:
+        return "caught", new
+    return ("noisy" if hit else "missed"), new
+
+
+def main(argv):
+    args = argv[1:]
+    cap, verbose = 2, False
+    if "--verbose" in args:
+        args.remove("--verbose")
+        verbose = True
+    if "--cap" in args:
+        i = args.index("--cap")
+        cap = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 3:
+        print("usage: mutate.py TNGC TREE FILES [--cap N] [--verbose]")
+        return 2
+    tngc, tree, files_list = os.path.abspath(args[0]), args[1], args[2]
+    rows, problems = coverage_check.read_table()
+    if problems:
+        print("\n".join("recall: " + p for p in problems))
+        return 1
+    ops = operators()
+    by_op = {r["operator"]: r for r in rows if r["operator"] != "-"}
+    for name in by_op:
+        if name not in ops:
+            print(f"recall: rules-coverage.tsv names operator {name}, which mutate.py lacks")
+            return 1
+    stats = {name: Counter() for name in by_op}
+    failures = 0
+    with open(files_list, encoding="utf-8") as f:
+        files = [x.strip() for x in f if x.strip()]
+    for rel in files:
+        path = os.path.join(tree, rel)
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            src = Source(data, scan(tngc, tree, rel))
+        except (SyntaxError, ValueError):
+            continue
+        todo = []
+        for name, row in by_op.items():
+            if name not in NEEDS_BASELINE:
+                todo.append((name, row, list(itertools.islice(ops[name](src), cap))))
+        needs_sk = any(a["kind"] == "super_kernel" for a in src.ann)
+        if not any(m for _, _, m in todo) and not needs_sk:
+            continue
+        base, p = lint(tngc, tree, rel)
+        if base is None:
+            print(f"recall: tngc lint failed on {rel} (status {p.returncode})")
+            failures += 1
+            continue
+        for name, row in by_op.items():
+            if name in NEEDS_BASELINE:
+                todo.append((name, row, list(itertools.islice(ops[name](src, base), cap))))
+        for name, row, mutants in todo:
+            for mutant in mutants:
+                try:
+                    with open(path, "wb") as f:
+                        f.write(mutant.apply())
+                    found, p = lint(tngc, tree, rel)
+                finally:
+                    with open(path, "wb") as f:
+                        f.write(data)
+                if found is None:
+                    print(f"recall: tngc lint failed on a {name} mutant of {rel}:{min(mutant.lines)} "
+                          f"(status {p.returncode})")
+                    failures += 1
+                    continue
+                verdict, new = judge(row, mutant, base, found)
+                stats[name][verdict] += 1
+                if verbose and verdict != "caught":
+                    print(f"recall: {verdict}: {name} ({row['id']}) {rel}:{min(mutant.lines)} "
+                          f"new: {sorted(new) or 'none'}")
+    total = Counter()
+    print(f"recall: {'operator':<26} {'row':<6} {'lint':<8} {'mutants':>7} {'caught':>6} {'noisy':>5}")
+    for name, row in by_op.items():
+        s = stats[name]
+        n = s["caught"] + s["missed"] + s["noisy"]
+        total.update(s)
+        total["ops_with_sites"] += 1 if n else 0
+        print(f"recall: {name:<26} {row['id']:<6} {row['lint'][:8]:<8} {n:>7} {s['caught']:>6} {s['noisy']:>5}")
+    n = total["caught"] + total["missed"] + total["noisy"]
+    pct = f"{100.0 * total['caught'] / n:.1f}%" if n else "n/a"
+    print(f"recall: {n} mutants from {total['ops_with_sites']} of {len(by_op)} operators "
+          f"(at most {cap} per operator per file): {total['caught']} caught, "
+          f"{total['missed']} missed, {total['noisy']} with new findings elsewhere; recall {pct}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
