@@ -222,18 +222,20 @@ def npugraph_ex_config_names(src):
     return names
 
 
-def config_sites(src):
-    """(field, Assign node) of TorchAir CompilerConfig assignments."""
-    skip = npugraph_ex_config_names(src)
+def config_sites(src, npugraph_ex=False):
+    """(field, Assign node) of the assignments to TorchAir's CompilerConfig
+    (or to npugraph_ex's, with npugraph_ex set)."""
+    ex = npugraph_ex_config_names(src)
     out = []
     for a in src.ann:
         if a["kind"] != "config_option" or not a["resolved"]:
             continue
         field = a["args"].get("field", "")
-        if not field or field.startswith(NOT_TORCHAIR_SECTIONS):
+        if not field or (not npugraph_ex and field.startswith(NOT_TORCHAIR_SECTIONS)):
             continue
         cfg = a["args"].get("config")
-        if isinstance(cfg, dict) and cfg.get("expr") in skip:
+        name = cfg.get("expr") if isinstance(cfg, dict) else None
+        if (name in ex) != npugraph_ex:
             continue
         node = src.assigns.get(a["line"])
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
@@ -324,6 +326,48 @@ def op_cfg_policy_bad(src):
     for field, node in config_sites(src):
         if field.endswith("dynamic_gears_merge_policy") and is_str(node.value):
             yield cfg_mutant(src, node, '"zipped"')
+
+
+def op_cfg_mode_ro(src):
+    for field, node in config_sites(src):
+        if field == "mode" and is_str(node.value) and node.value.value in ("max-autotune", "npugraph_ex"):
+            yield cfg_mutant(src, node, '"reduce-overhead"')
+
+
+def op_cfg_int_range(src):
+    for field, node in config_sites(src):
+        if field.split(".")[-1] in INT_RANGE_FIELDS and isinstance(node.value, ast.Constant) \
+                and type(node.value.value) is int:
+            yield cfg_mutant(src, node, "-5")
+
+
+def op_cfg_callable_str(src):
+    for field, node in config_sites(src):
+        if field.startswith("post_grad_custom_") and isinstance(node.value, ast.Name):
+            yield cfg_mutant(src, node, '"%s"' % node.value.id)
+
+
+def op_cfg_build_dir_dotdot(src):
+    if b"cache_compile" in src.data or b'"reduce-overhead"' not in src.data:
+        return
+    for field, node in config_sites(src):
+        if field.endswith("_aclnn_static_shape_kernel_build_dir") and is_str(node.value) \
+                and ".." not in node.value.value:
+            yield cfg_mutant(src, node, repr("../" + node.value.value))
+
+
+def op_cfg_field_typo_ex(src):
+    for field, node in config_sites(src, npugraph_ex=True):
+        t = node.targets[0]
+        end = src.off(t.end_lineno, t.end_col_offset)
+        new = t.attr[:-1] if len(t.attr) > 3 else t.attr + "s"
+        yield Mutant(src, [(end - len(t.attr), end, new)], set(range(node.lineno, node.end_lineno + 1)))
+
+
+def op_cfg_bool_str_ex(src):
+    for field, node in config_sites(src, npugraph_ex=True):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, bool):
+            yield cfg_mutant(src, node, '"%s"' % node.value.value)
 
 
 def op_opts_unknown_key(src):
@@ -451,6 +495,12 @@ def op_lcn_float(src):
             yield edit(src, call, v, "1.5")
 
 
+def op_lcn_one_arg_ex(src):
+    for a, call in src.sites("limit_core_num", r"npugraph_ex\.scope\."):
+        if len(call.args) == 2 and not call.keywords:
+            yield drop_arg(src, call, 1)
+
+
 def op_ont_int(src):
     for a, call in src.sites("op_never_timeout", TA_SCOPE):
         v = arg_of(call, 0, "enable")
@@ -556,6 +606,20 @@ def op_cache_module(src):
             yield edit(src, call, f, src.text(f.value))
 
 
+def op_cache_module_ex(src):
+    for a, call in src.sites("cache_compile", r"npugraph_ex\.inference\."):
+        f = arg_of(call, 0, "func")
+        if isinstance(f, ast.Attribute):
+            yield edit(src, call, f, src.text(f.value))
+
+
+def op_cache_config_positional_ex(src):
+    for a, call in src.sites("cache_compile", r"npugraph_ex\.inference\."):
+        k = keyword(call, "config")
+        if k is not None and len(call.args) == 1 and call.keywords[0] is k:
+            yield edit(src, call, k, src.text(k.value))
+
+
 def op_cache_config_positional(src):
     for a, call in cache_sites(src):
         k = keyword(call, "config")
@@ -605,6 +669,22 @@ def op_print_size_zero(src):
 def op_print_detail_int(src):
     for call in ops_calls(src, "npu_print"):
         yield print_kw(src, call, "tensor_detail", "1")
+
+
+def op_print_list_arg(src):
+    for call in ops_calls(src, "npu_print"):
+        if call.args and not isinstance(call.args[0], ast.Starred):
+            a = src.off(call.args[0].lineno, call.args[0].col_offset)
+            yield Mutant(src, [(a, a, "[0], ")], call_lines(call))
+
+
+def op_ops_wait_nontensor(src):
+    for call in ops_calls(src, "wait"):
+        if len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.List) \
+                and call.args[0].elts:
+            last = call.args[0].elts[-1]
+            b = src.off(last.end_lineno, last.end_col_offset)
+            yield Mutant(src, [(b, b, ", 1")], call_lines(call))
 
 
 def op_ops_wait_empty(src):
