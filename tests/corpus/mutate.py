@@ -356,6 +356,16 @@ def op_cfg_build_dir_dotdot(src):
             yield cfg_mutant(src, node, repr("../" + node.value.value))
 
 
+def op_pool_function(src):
+    for a in src.ann:
+        if a["kind"] == "config_option" and a["resolved"] and \
+                a["args"].get("field") == "aclgraph_config.use_custom_pool":
+            node = src.assigns.get(a["line"])
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                    and not node.value.args and not node.value.keywords:
+                yield cfg_mutant(src, node, src.text(node.value.func))
+
+
 def op_cfg_field_typo_ex(src):
     for field, node in config_sites(src, npugraph_ex=True):
         t = node.targets[0]
@@ -526,6 +536,13 @@ def op_ops_stream_api(src):
             if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and f.value.attr == "scope":
                 end = src.off(f.value.end_lineno, f.value.end_col_offset)
                 yield Mutant(src, [(end - len("scope"), end, "ops")], call_lines(call))
+
+
+def op_ex_stream_api(src):
+    for a, call in src.sites("npu_stream_switch", TA_SCOPE):
+        f = call.func
+        if src.text(f) == "torchair.scope.npu_stream_switch":
+            yield edit(src, call, f, "torch.npu.npugraph_ex.scope.npu_stream_switch")
 
 
 def gear_sites(src):
@@ -822,6 +839,9 @@ def main(argv):
         total["ops_with_sites"] += 1 if n else 0
         print(f"recall: {name:<26} {row['id']:<6} {row['lint'][:8]:<8} {n:>7} {s['caught']:>6} {s['noisy']:>5}")
     n = total["caught"] + total["missed"] + total["noisy"]
+    if n == 0:
+        print("recall: no mutant was made (is tngc scan's JSON what mutate.py reads?)")
+        failures += 1
     pct = f"{100.0 * total['caught'] / n:.1f}%" if n else "n/a"
     print(f"recall: {n} mutants from {total['ops_with_sites']} of {len(by_op)} operators "
           f"(at most {cap} per operator per file): {total['caught']} caught, "
