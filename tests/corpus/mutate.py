@@ -2,6 +2,7 @@
 """The recall of tngc lint on real code, measured by mutation.
 
     python3 tests/corpus/mutate.py TNGC TREE FILES [--cap N] [--verbose]
+    python3 tests/corpus/mutate.py --self-test
 
 TREE is the folder real.sh extracts the corpus into, FILES its list of
 paths relative to TREE (tests/corpus/REAL.md).  For each file, the mutation
@@ -16,7 +17,8 @@ an inserted line shifted), a finding on the mutated lines at the row's
 severity and of one of its rules (any rule where the row is planned or
 open), and no new finding elsewhere.  Prints recall per operator and
 overall; exit status 1 only when tngc fails (a signal or an exit status
-above 1) or a file cannot be read back.
+above 1) or no mutant is made.  --self-test checks the judging of findings
+on made-up ones.
 """
 import ast
 import itertools
@@ -760,8 +762,39 @@ def judge(row, mutant, base, found):
     return ("noisy" if hit else "missed"), new
 
 
+def self_test():
+    """judge() on made-up findings: a finding already there never counts."""
+    row = {"lint": "TNG164", "severity": "error"}
+    planned = {"lint": "planned", "severity": "warning"}
+    m = Mutant(None, [], {10})
+    ins = Mutant(None, [], {11}, inserted_after=10)
+    base = [(10, "TNG164", "error"), (20, "TNG160", "warning")]
+    cases = [
+        ("the same finding as before", row, m, base, "missed"),
+        ("a second finding of the rule on the line", row, m, base + [(10, "TNG164", "error")], "caught"),
+        ("the rule at another severity", row, m, base + [(10, "TNG164", "warning")], "missed"),
+        ("another rule on a rule-backed row", row, m, base + [(10, "TNG166", "error")], "missed"),
+        ("any rule on a planned row", planned, m, base + [(10, "TNG999", "warning")], "caught"),
+        ("a new finding elsewhere too", row, m, base + [(10, "TNG164", "error"), (30, "TNG1", "note")], "noisy"),
+        ("the lines after an inserted line shifted", row, ins,
+         [(10, "TNG164", "error"), (21, "TNG160", "warning"), (11, "TNG164", "error")], "caught"),
+        ("a finding moved by the insertion is not new", row, ins,
+         [(10, "TNG164", "error"), (21, "TNG160", "warning")], "missed"),
+    ]
+    bad = 0
+    for what, r, mutant, found, want in cases:
+        got, _ = judge(r, mutant, base, found)
+        if got != want:
+            print(f"recall: self-test: {what}: {got}, want {want}")
+            bad += 1
+    print(f"recall: self-test: {len(cases) - bad} of {len(cases)} cases right")
+    return 1 if bad else 0
+
+
 def main(argv):
     args = argv[1:]
+    if args == ["--self-test"]:
+        return self_test()
     cap, verbose = 2, False
     if "--verbose" in args:
         args.remove("--verbose")
