@@ -197,19 +197,25 @@ def markdown(rows):
     for note, ids in sorted(fam.items()):
         out.append(f"- {note}: {', '.join(ids)}")
     out.append("")
-    api = None
+    groups = {}
     for r in rows:
-        if r["api"] != api:
-            api = r["api"]
-            out.append(f"\n## {api}\n")
-            out.append("| id | site | kind | condition | lint | severity | operator |")
-            out.append("|---|---|---|---|---|---|---|")
-        repo = "" if r["repo"] == "Ascend/torchair" else r["repo"] + " "
-        lint = r["lint"] + (f" ({r['note']})" if r["note"] else "")
-        cond = r["condition"].replace("|", "\\|")
-        out.append(f"| {r['id']} | {repo}`{r['site']}` | {r['kind']} | {cond} | "
-                   f"{lint.replace('|', '/')} | {r['severity']} | {r['operator']} |")
+        groups.setdefault(r["api"], []).append(r)
+    for api, group in groups.items():
+        out.append(f"\n## {api}\n")
+        out.append("| id | site | kind | condition | lint | severity | operator |")
+        out.append("|---|---|---|---|---|---|---|")
+        for r in group:
+            out.append(row_markdown(r))
     return "\n".join(out) + "\n"
+
+
+def row_markdown(r):
+    """One row of the page's tables."""
+    repo = "" if r["repo"] == "Ascend/torchair" else r["repo"] + " "
+    lint = r["lint"] + (f" ({r['note']})" if r["note"] else "")
+    cond = r["condition"].replace("|", "\\|")
+    return (f"| {r['id']} | {repo}`{r['site']}` | {r['kind']} | {cond} | "
+            f"{lint.replace('|', '/')} | {r['severity']} | {r['operator']} |")
 
 
 def main(argv):
