@@ -358,6 +358,42 @@ def op_cfg_build_dir_dotdot(src):
             yield cfg_mutant(src, node, repr("../" + node.value.value))
 
 
+def configs_in_mode(src, mode):
+    """The config expressions the file sets to MODE."""
+    out = set()
+    for a in src.ann:
+        if a["kind"] == "config_option" and a["args"].get("field") == "mode" \
+                and a["args"].get("value") == mode and isinstance(a["args"].get("config"), dict):
+            out.add(a["args"]["config"].get("expr"))
+    return out
+
+
+def op_cfg_dump_type_ro(src):
+    ro = configs_in_mode(src, "reduce-overhead")
+    for a in src.ann:
+        if a["kind"] == "config_option" and a["args"].get("field") == "debug.graph_dump.type" \
+                and a["args"].get("value") == "py" and isinstance(a["args"].get("config"), dict) \
+                and a["args"]["config"].get("expr") in ro:
+            node = src.assigns.get(a["line"])
+            if isinstance(node, ast.Assign) and is_str(node.value):
+                yield cfg_mutant(src, node, '"txt"')
+
+
+def op_gear_static_compile(src):
+    gears = src.sites("set_dim_gears", r"^torchair\.")
+    compiles = [call for a, call in src.sites("torch_compile")
+                if keyword(call, "dynamic") is not None
+                and isinstance(keyword(call, "dynamic").value, ast.Constant)
+                and keyword(call, "dynamic").value.value is True]
+    if not gears or len(compiles) != 1:
+        return
+    call = compiles[0]
+    m = edit(src, call, keyword(call, "dynamic").value, "False")
+    for a, g in gears:
+        m.lines |= call_lines(g)
+    yield m
+
+
 def op_pool_function(src):
     for a in src.ann:
         if a["kind"] == "config_option" and a["resolved"] and \
