@@ -17,7 +17,8 @@ an inserted line shifted), a finding on the mutated lines at the row's
 severity and of one of its rules (any rule where the row is planned or
 open), and no new finding elsewhere.  Prints recall per operator and
 overall; exit status 1 only when tngc fails (a signal or an exit status
-above 1) or no mutant is made.  --self-test checks the judging of findings
+above 1), an operator makes a mutant that is not Python, or no mutant is
+made.  --self-test checks the judging of findings
 on made-up ones.
 """
 import ast
@@ -110,11 +111,15 @@ def edit(src, call, node, new):
 
 
 def add_arg(src, call, text):
-    """The call with one more argument at its end."""
+    """The call with one more argument after its last one (a comment or a
+    trailing comma after that stays where it is)."""
+    given = call.args + call.keywords
+    if given:
+        last = max(given, key=lambda n: (n.end_lineno, n.end_col_offset))
+        b = src.off(last.end_lineno, last.end_col_offset)
+        return Mutant(src, [(b, b, ", " + text)], call_lines(call))
     b = src.off(call.end_lineno, call.end_col_offset) - 1        # the ')'
-    before = src.data[:b].rstrip()
-    sep = "" if before.endswith(b"(") or before.endswith(b",") else ", "
-    return Mutant(src, [(b, b, sep + text)], call_lines(call))
+    return Mutant(src, [(b, b, text)], call_lines(call))
 
 
 def drop_arg(src, call, index):
@@ -150,6 +155,8 @@ def insert_after_stmt(src, node, text_of_stmt):
     stmt = node
     while not isinstance(stmt, ast.stmt):
         stmt = src.parents[stmt]
+    if not isinstance(stmt, (ast.Expr, ast.Assign)):
+        return None
     indent = re.match(r"[ \t]*", src.line_text(stmt.lineno)).group(0)
     at = src.starts[stmt.end_lineno] if stmt.end_lineno < len(src.starts) else len(src.data)
     new = indent + text_of_stmt + "\n"
@@ -489,7 +496,7 @@ def sk_options(src, call, text):
     opts = arg_of(call, 1, "options")
     if opts is not None:
         return edit(src, call, opts, text)
-    return add_arg(src, call, text)
+    return add_arg(src, call, ("options=" if call.keywords else "") + text)
 
 
 def op_sk_scope_int(src, baseline):
@@ -607,7 +614,9 @@ def op_gear_redefined(src):
         text = (src.data[a:va] + new_list.encode() + src.data[vb:b]).decode("utf-8")
         if "\n" in text:
             continue
-        yield insert_after_stmt(src, call, text)
+        m = insert_after_stmt(src, call, text)
+        if m:
+            yield m
 
 
 def op_gear_dim_str(src):
@@ -751,7 +760,9 @@ def op_ops_wait_empty(src):
 def op_tagged_dup(src):
     for call in ops_calls(src, "npu_create_tagged_event"):
         if call.lineno == call.end_lineno:
-            yield insert_after_stmt(src, call, src.text(call))
+            m = insert_after_stmt(src, call, src.text(call))
+            if m:
+                yield m
 
 
 NEEDS_BASELINE = {"sk_scope_int", "sk_kw_typo", "sk_options_int", "sk_options_malformed",
@@ -882,6 +893,12 @@ def main(argv):
                 todo.append((name, row, list(itertools.islice(ops[name](src, base), cap))))
         for name, row, mutants in todo:
             for mutant in mutants:
+                try:
+                    ast.parse(mutant.apply())
+                except (SyntaxError, ValueError):
+                    print(f"recall: {name} made a mutant of {rel}:{min(mutant.lines)} that is not Python")
+                    failures += 1
+                    continue
                 try:
                     with open(path, "wb") as f:
                         f.write(mutant.apply())
