@@ -15,8 +15,9 @@ file is put back.  A mutant is caught when lint reports, beyond the findings
 of the unmutated file (compared by line, rule and severity, the lines after
 an inserted line shifted), a finding on the mutated lines at the row's
 severity and of one of its rules (any rule where the row is planned or
-open), and no new finding elsewhere.  Prints recall per operator and
-overall; exit status 1 only when tngc fails (a signal or an exit status
+open), and no new finding elsewhere.  Prints recall per operator (with
+--verbose also the misses, and the rules that caught each operator's
+mutants) and overall; exit status 1 only when tngc fails (a signal or an exit status
 above 1), an operator makes a mutant that is not Python, or no mutant is
 made.  --self-test checks the judging of findings
 on made-up ones.
@@ -865,6 +866,7 @@ def main(argv):
             print(f"recall: rules-coverage.tsv names operator {name}, which mutate.py lacks")
             return 1
     stats = {name: Counter() for name in by_op}
+    by_rule = {name: Counter() for name in by_op}
     failures = 0
     with open(files_list, encoding="utf-8") as f:
         files = [x.strip() for x in f if x.strip()]
@@ -913,6 +915,8 @@ def main(argv):
                     continue
                 verdict, new = judge(row, mutant, base, found)
                 stats[name][verdict] += 1
+                if verdict == "caught":
+                    by_rule[name].update({rule for (line, rule, sev) in new if line in mutant.lines})
                 if verbose and verdict != "caught":
                     print(f"recall: {verdict}: {name} ({row['id']}) {rel}:{min(mutant.lines)} "
                           f"new: {sorted(new) or 'none'}")
@@ -923,7 +927,9 @@ def main(argv):
         n = s["caught"] + s["missed"] + s["noisy"]
         total.update(s)
         total["ops_with_sites"] += 1 if n else 0
-        print(f"recall: {name:<26} {row['id']:<6} {row['lint'][:8]:<8} {n:>7} {s['caught']:>6} {s['noisy']:>5}")
+        rules = " ".join(f"{r}:{k}" for r, k in sorted(by_rule[name].items())) if verbose else ""
+        print(f"recall: {name:<26} {row['id']:<6} {row['lint'][:8]:<8} {n:>7} {s['caught']:>6} {s['noisy']:>5}"
+              + (f"  {rules}" if rules else ""))
     n = total["caught"] + total["missed"] + total["noisy"]
     if n == 0:
         print("recall: no mutant was made (is tngc scan's JSON what mutate.py reads?)")

@@ -22,8 +22,9 @@
 # docs/rules-coverage.tsv at real call sites and counts those lint reports
 # (REAL.md).  With no snapshot at all (CI), it says so and exits 0.
 set -u
-tngc=${1:?usage: real.sh TNGC [--recall]}
+tngc=${1:?usage: real.sh TNGC [--recall [--verbose]]}
 recall=${2:-}
+recall_verbose=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mirrors=${TNGC_MIRRORS:-/work/.mirror}
 case $tngc in /*) ;; */*) tngc=$(pwd)/$tngc ;; esac
@@ -148,6 +149,10 @@ sys.exit(1 if false_rows or new_rows or lost or bad_rows else 0)
 PY
 status=$?
 if [ "$recall" = --recall ]; then
-    python3 "$here/mutate.py" "$tngc" "$tmp/tree" "$tmp/files" || status=1
+    if [ "$recall_verbose" = --verbose ]; then
+        python3 "$here/mutate.py" "$tngc" "$tmp/tree" "$tmp/files" --verbose || status=1
+    else
+        python3 "$here/mutate.py" "$tngc" "$tmp/tree" "$tmp/files" || status=1
+    fi
 fi
 exit $status
