@@ -402,6 +402,38 @@ def op_gear_static_compile(src):
     yield m
 
 
+def op_mark_static_static_compile(src):
+    marks = src.sites("mark_static")
+    compiles = [call for a, call in src.sites("torch_compile")
+                if keyword(call, "dynamic") is not None
+                and isinstance(keyword(call, "dynamic").value, ast.Constant)
+                and keyword(call, "dynamic").value.value is True]
+    if not marks or len(compiles) != 1:
+        return
+    call = compiles[0]
+    m = edit(src, call, keyword(call, "dynamic").value, "False")
+    for a, mark in marks:
+        m.lines |= call_lines(mark)
+    yield m
+
+
+def op_gear_mark_static(src):
+    if b"import torch" not in src.data:
+        return
+    for call, d in gear_sites(src):
+        t = arg_of(call, 0, "t")
+        if t is None or "\n" in src.text(t):
+            continue
+        m = insert_after_stmt(src, call, "torch._dynamo.mark_static(%s)" % src.text(t))
+        if m:
+            # every set_dim_gears on that tensor now conflicts
+            for other, od in gear_sites(src):
+                ot = arg_of(other, 0, "t")
+                if ot is not None and src.text(ot) == src.text(t):
+                    m.lines |= {n + (1 if n > m.inserted_after else 0) for n in call_lines(other)}
+            yield m
+
+
 def op_pool_function(src):
     for a in src.ann:
         if a["kind"] == "config_option" and a["resolved"] and \
