@@ -9,7 +9,8 @@
 #   make fuzz          libFuzzer over parse..emit, the launcher's readers and the cache, FUZZ_TIME
 #                      seconds each (default 600); not in check
 #   make fuzz-diff     SEEDS (default 1000) generated programs against PyTorch (tests/diff); not in check
-#   make corpus        lint real public TorchAir code against tests/corpus/verdicts.tsv (needs snapshots)
+#   make corpus        lint real public TorchAir code against tests/corpus/verdicts.tsv (precision),
+#                      then mutate it to measure recall (needs snapshots)
 #   make realmodels    build public model files, unchanged, and compare them with PyTorch
 #                      (tests/realmodels; needs snapshots); not in check
 #   make unit | golden | acl   one group of check's suites: the unit tests, the golden files, the ACL target
@@ -155,10 +156,11 @@ check: $(TNGC) $(LIBRT) $(UNIT)
 demo: $(TNGC) $(LIBRT)
 	@sh examples/demo.sh $(TNGC)
 
-# Real public code that uses TorchAir, every lint finding held to a verdict
-# (tests/corpus/REAL.md); skipped where the snapshots are absent.
+# Real public code that uses TorchAir, every lint finding held to a verdict,
+# then the recall test that mutates it (tests/corpus/REAL.md); skipped where
+# the snapshots are absent.
 corpus: $(TNGC)
-	@sh tests/corpus/real.sh $(TNGC)
+	@sh tests/corpus/real.sh $(TNGC) --recall
 
 # Public model files used unchanged, built and compared with PyTorch at every
 # gear (tests/realmodels/README.md); skipped where the snapshots are absent.

@@ -56,6 +56,8 @@ suites() {
     suite  77 robust bash "$here/robust/run.sh" "$tngc"
     suite  11 corpus sh "$here/corpus/run.sh" "$tngc"
     suite   4 corpus-real sh "$here/corpus/real.sh" "$tngc"
+    suite   1 rules-coverage python3 "$here/corpus/coverage_check.py"
+    suite   5 corpus-recall sh "$here/corpus/recall_own.sh" "$tngc"
     suite   1 examples sh "$here/examples.sh" "$tngc"
     suite   3 plan sh "$here/plan/run.sh" "$tngc"
     suite   5 tngc.mk sh "$here/tngc_mk.sh" "$tngc"

@@ -17,9 +17,14 @@
 #     and fails the run, unless its verdict is `gone-ok` (the loss was
 #     judged acceptable and written down);
 #   - a verdict `false` whose finding no longer fires is reported as fixed.
-# With no snapshot at all (CI), it says so and exits 0.
+# With --recall (make corpus), it then measures recall by mutation on the
+# same files: tests/corpus/mutate.py injects the misuses of
+# docs/rules-coverage.tsv at real call sites and counts those lint reports
+# (REAL.md).  With no snapshot at all (CI), it says so and exits 0.
 set -u
-tngc=${1:?usage: real.sh TNGC}
+tngc=${1:?usage: real.sh TNGC [--recall [--verbose]]}
+recall=${2:-}
+recall_verbose=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mirrors=${TNGC_MIRRORS:-/work/.mirror}
 case $tngc in /*) ;; */*) tngc=$(pwd)/$tngc ;; esac
@@ -142,3 +147,12 @@ print(f"corpus: {len(linted)} files linted, {len(findings)} findings: {true_n} t
       f"{len(lost)} lost true, {gone_ok} gone-ok, {fixed} false findings no longer reported")
 sys.exit(1 if false_rows or new_rows or lost or bad_rows else 0)
 PY
+status=$?
+if [ "$recall" = --recall ]; then
+    if [ "$recall_verbose" = --verbose ]; then
+        python3 "$here/mutate.py" "$tngc" "$tmp/tree" "$tmp/files" --verbose || status=1
+    else
+        python3 "$here/mutate.py" "$tngc" "$tmp/tree" "$tmp/files" || status=1
+    fi
+fi
+exit $status
