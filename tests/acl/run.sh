@@ -116,6 +116,9 @@ for py in "$root"/tests/conform/models/*.py; do
     conform_state_shared)   # the decode step's caches are state shared with the prefill's bundle
         t "$m: state shared between bundles is refused at the entry, naming the attribute" \
           '[ $rc -eq 1 ] && grep -q "state_shared.py:68:10: error: the tensor attribute .model.layers.0.cache_k. is state shared with the compiled entry Model.forward: the ACL target does not share state" "$tmp/o"' ;;
+    conform_state_shared_read)   # the reader's cache is state shared with the writer's bundle
+        t "$m: state shared between bundles is refused at the entry, naming the attribute" \
+          '[ $rc -eq 1 ] && grep -q "state_shared_read.py:28:10: error: the tensor attribute .cache. is state shared with the compiled entry M.prefill" "$tmp/o"' ;;
     conform_gears_branch)   # its is_causal expression feeds scaled_dot_product_attention
         t "$m: the unmapped sdpa is named at its line" \
           '[ $rc -eq 1 ] && grep -q "gears_branch.py:32:13: error: no aclnn operator for .sdpa." "$tmp/o" &&
