@@ -596,6 +596,7 @@ static int scan__new_annotation(Scanner *s, AnnKind kind, int resolved, int32_t 
             a.args[a.nargs].name = pname ? pname : arena_printf(s->arena, "arg%zu", i);
             a.args[a.nargs++].value = value_of(s->ast, s->consts, ca->pos.v[i], s->arena);
         }
+        a.npos = a.nargs;
         for (size_t i = 0; i < ca->kw_name.n; i++) {
             a.args[a.nargs].name = scan__text(s, ca->kw_name.v[i]);
             a.args[a.nargs++].value = value_of(s->ast, s->consts, ca->kw_value.v[i], s->arena);

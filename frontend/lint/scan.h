@@ -43,8 +43,9 @@ typedef struct Annotation {
     int func;              /* index into ScanFile.funcs, -1 at module level */
     int cls;               /* in a class body (outside its defs): the class, else -1 */
     const char *callee;    /* canonical name, or the callee's source text */
-    Arg *args;
+    Arg *args;             /* positional ones first, then keywords, then "*" and "**" */
     size_t nargs;
+    size_t npos;           /* positional arguments: args[0..npos) */
     int *scopes;           /* enclosing scope annotations, outermost first */
     uint8_t *scope_cond;   /* scopes[i] entered through a conditional expression */
     size_t nscopes;
