@@ -40,6 +40,16 @@ static int lint__dynamic_true(const Compile *c)
     return c->dynamic == TRI_TRUE || (c->is_cache && c->dynamic == TRI_DEFAULT);
 }
 
+/* "an int", "a float", ... for a literal. */
+static const char *lint__kind_name(const Value *v)
+{
+    static const char *const names[] = {
+        [V_NONE] = "None", [V_BOOL] = "a bool", [V_INT] = "an int", [V_FLOAT] = "a float",
+        [V_STR] = "a str", [V_TUPLE] = "a tuple", [V_LIST] = "a list", [V_DICT] = "a dict",
+    };
+    return v->kind == V_EXPR ? "an expression" : names[v->kind];
+}
+
 /* ---- streams ---- */
 
 static void lint__stream_switch(Lint *l, const Annotation *a, const ConfigField *single_stream)
@@ -53,8 +63,10 @@ static void lint__stream_switch(Lint *l, const Annotation *a, const ConfigField 
                single_stream->module->src.path, single_stream->module->ast.nodes[single_stream->node].line);
     const Value *tag = ann_arg(a, "stream_tag");
     if (tag && tag->kind != V_EXPR && tag->kind != V_STR)
-        /* _scope_attr.py:43 stores str(value): any value works; the docs ask for a string */
-        REPORT(l, tag->node, TNG102, "stream tag is not a string: TorchAir converts it with str(), and its documentation asks for a string");
+        /* scope/__init__.py:24 passes the tag as it is into the values of
+         * scope_enter(str[] keys, str[] values) (scope/_scope.py:13,38) */
+        REPORT(l, tag->node, TNG102, "stream tag is %s, not a str: npu_stream_switch passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it when the with-statement enters",
+               lint__kind_name(tag));
     /* TorchAir passes any priority through (scope/__init__.py:22-27);
      * reduce-overhead replaces it by 0 (replace_stream_event.py:307). */
     const Value *prio = ann_arg(a, "stream_priority");
@@ -301,8 +313,7 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
         o.valid = 0;
         return o;
     }
-    if (opts->kind != V_STR) {   /* scope/__init__.py:30-37 stores it; GE expects a string */
-        REPORT(l, opts->node, TNG110, "super_kernel options must be a string of key=value items joined by ':'");
+    if (opts->kind != V_STR) {   /* lint__super_kernel reports it */
         o.valid = 0;
         return o;
     }
@@ -367,10 +378,19 @@ static int lint__sk_ignored(const Lint *l, const Annotation *a)
 
 static void lint__super_kernel(Lint *l, const Annotation *a)
 {
+    /* scope/__init__.py:30-37 turns a None scope into '' and passes scope
+     * and options unconverted into the values of scope_enter(str[] keys,
+     * str[] values) (scope/_scope.py:13,38): in every mode */
+    const Value *scope = ann_arg(a, "scope"), *opts = ann_arg(a, "options");
+    if (scope && scope->kind != V_EXPR && scope->kind != V_STR && scope->kind != V_NONE)
+        REPORT(l, scope->node, TNG118, "super_kernel scope name is %s, not a str: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it when the with-statement enters",
+               lint__kind_name(scope));
+    if (opts && opts->kind != V_EXPR && opts->kind != V_STR)
+        REPORT(l, opts->node, TNG110, "super_kernel options must be a string of key=value items joined by ':', but this is %s: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it",
+               lint__kind_name(opts));
     if (!lint__sk_ignored(l, a))
         lint__sk_options(l, a);
     int has_sk;
-    const Value *scope = ann_arg(a, "scope");
     int clears = scope && (scope->kind == V_NONE || (scope->kind == V_STR && scope->len == 0));
     if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && a->is_scope && !clears) {
         if (!has_sk)
