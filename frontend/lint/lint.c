@@ -769,9 +769,11 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     }
     lint__sk_streams(&l);
     lint__gears(&l);
-    for (size_t c = 0; c < sf->compiles.n; c++)
+    for (size_t c = 0; c < sf->compiles.n; c++) {
         if (sf->compiles.v[c].is_cache)
             lint_cache_compile(&l, &sf->compiles.v[c]);
+        lint_compile_options(&l, &sf->compiles.v[c]);
+    }
     lint_api(&l);
     size_t kept = 0;
     for (size_t i = 0; i < sf->diags.n; i++) {

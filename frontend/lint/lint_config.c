@@ -421,3 +421,92 @@ void lint_config(Lint *l, int cfg)
         config__assignment(&k);
     }
 }
+
+/* ---- torch.compile's options and mode with a TorchAir backend ---- */
+
+/* The node of a keyword argument whose value is v (its value's node if
+ * it is not one). */
+static int32_t config__keyword_node(const Lint *l, const Value *v)
+{
+    int32_t p = l->ast->nodes[v->node].parent;
+    return p >= 0 && l->ast->nodes[p].kind == NK_keyword_argument ? p : v->node;
+}
+
+/* The npugraph_ex option names of the version mask, for a message. */
+static const char *config__option_names(Arena *arena, unsigned mask)
+{
+    StrBuf list = {0};
+    for (size_t i = 0; i < torchair_nfields; i++)
+        if (torchair_fields[i].kind == TK_NPUGRAPHEX && (torchair_fields[i].versions & mask))
+            sb_printf(&list, "%s%s", list.s ? ", " : "", strchr(torchair_fields[i].path, '.') + 1);
+    const char *out = arena_strndup(arena, list.s ? list.s : "", list.s ? strlen(list.s) : 0);
+    sb_free(&list);
+    return out;
+}
+
+/*
+ * torch.compile hands its options and a mode other than "default" to the
+ * backend as keywords. TorchAir's _npu_backend (npu_fx_compiler.py:865-884)
+ * passes them to _process_kwargs_options (configs/npugraphex_config.py:89-122),
+ * which reads only "options": a key outside its table raises ValueError
+ * (:105-107), a value is set on the config field the key maps to, through
+ * that option's setter (:109-122); the mode is never read. The npugraph_ex
+ * package checks options against its own config, which tngc does not
+ * record: only compiles whose backend is torchair's get_npu_backend.
+ */
+void lint_compile_options(Lint *l, const Compile *c)
+{
+    ScanFile *sf = l->sf;
+    if (c->is_cache || c->torchair != 1 ||
+        (c->config != CONFIG_DEFAULT && (c->config < 0 || sf->configs.v[c->config].npugraph_ex)))
+        return;
+    const Annotation *a = &sf->anns.v[c->ann];
+    int version = l->opt ? l->opt->torchair : 0;
+    if (version < 0 || (size_t)version >= torchair_nversions)
+        version = 0;
+    unsigned mask = 1u << version;
+    const Value *mode = ann_arg(a, "mode");
+    if (mode && mode->kind == V_STR && !(mode->len == 7 && !memcmp(mode->s, "default", 7))) {
+        const char *used = lint_compile_mode(l, c);
+        REPORT(l, config__keyword_node(l, mode), TNG168,
+               "TorchAir's backend never reads torch.compile's mode: the compile runs in its CompilerConfig's mode%s%s%s; set config.mode instead",
+               used ? " (" : "", used ? used : "", used ? ")" : "");
+    }
+    const Value *opts = ann_arg(a, "options");
+    if (!opts || opts->kind != V_DICT)
+        return;
+    for (size_t i = 0; i + 1 < opts->nitems; i += 2) {
+        const Value *k = opts->items[i], *v = opts->items[i + 1];
+        if (k->kind == V_EXPR)
+            continue;
+        const TorchairField *row = NULL;
+        if (k->kind == V_STR && !memchr(k->s, 0, k->len)) {
+            char *path = arena_printf(&sf->arena, "npugraphex_config.%.*s", (int)k->len, k->s);
+            row = config__row(path, strlen(path), mask);
+            if (row && row->kind != TK_NPUGRAPHEX)
+                row = NULL;
+        }
+        if (!row) {
+            const char *near = NULL;
+            for (size_t f = 0; f < torchair_nfields && k->kind == V_STR && !near; f++) {
+                const TorchairField *o = &torchair_fields[f];
+                if (o->kind == TK_NPUGRAPHEX && (o->versions & mask) && str_distance(k->s, strchr(o->path, '.') + 1) <= 2)
+                    near = strchr(o->path, '.') + 1;
+            }
+            if (near)
+                REPORT(l, k->node, TNG167, "%s is not an option TorchAir's backend takes: _process_kwargs_options raises ValueError; did you mean '%s'?",
+                       config__value_text(&sf->arena, k), near);
+            else
+                REPORT(l, k->node, TNG167, "%s is not an option TorchAir's backend takes: _process_kwargs_options raises ValueError (allowed: %s)",
+                       config__value_text(&sf->arena, k), config__option_names(&sf->arena, mask));
+            continue;
+        }
+        const TorchairField *target = row->target ? config__row(row->target, strlen(row->target), mask) : NULL;
+        if (!target || v->kind == V_EXPR)
+            continue;
+        const char *shown = arena_printf(&sf->arena, "options[\"%.*s\"], which sets %s,", (int)k->len, k->s, row->target);
+        const char *refusal = config__refusal(&sf->arena, target, shown, v);
+        if (refusal)
+            REPORT(l, v->node, TNG166, "%s", refusal);
+    }
+}
