@@ -473,7 +473,9 @@ static Value *value__of(const Ast *ast, const ConstTable *consts, int32_t n, Are
         int32_t inner = ast_named_child(ast, n, 0);
         return inner >= 0 ? value__of(ast, consts, inner, a, depth + 1) : value__expr(ast, n, a);
     }
-    case NK_tuple: return value__seq(ast, consts, n, a, depth, V_TUPLE);
+    case NK_tuple:
+    case NK_expression_list:   /* x = 1, 2 */
+        return value__seq(ast, consts, n, a, depth, V_TUPLE);
     case NK_list: return value__seq(ast, consts, n, a, depth, V_LIST);
     case NK_dictionary: return value__seq(ast, consts, n, a, depth, V_DICT);
     case NK_identifier: {
