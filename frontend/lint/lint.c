@@ -676,6 +676,44 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
     }
 }
 
+/* The example inputs a call binds whose size on a geared dim is none of
+ * the gears: guard_gears_shape (inference/_gear_utils.py:65-80), run on
+ * the inputs of every compile (npu_fx_compiler.py:817), asserts through
+ * _guard_dynamic_dim (:47-62) that each geared dim equals one of its
+ * gears. Gears set before the call (in the file's text) count. */
+static void lint__gear_sizes(Lint *l, const Binding *bd, const GearDims *dims)
+{
+    ScanFile *sf = l->sf;
+    for (size_t i = 0; i < bd->ntensors; i++) {
+        const Tensor *t = &sf->tensors.v[bd->tensors[i]];
+        int reported = 0;
+        for (size_t g = 0; g < sf->gears.n && t->size && !reported; g++) {
+            const Annotation *a = &sf->anns.v[sf->gears.v[g].ann];
+            if (sf->gears.v[g].tensor != bd->tensors[i] || !dims[g].valid ||
+                l->ast->nodes[a->node].start >= l->ast->nodes[bd->node].start)
+                continue;
+            for (int k = 0; k < dims[g].ndims && !reported; k++) {
+                int64_t d = dims[g].dim[k];
+                if (d < 0 || (size_t)d >= t->size->nitems || t->size->items[d]->kind != V_INT)
+                    continue;
+                int64_t n = t->size->items[d]->i;
+                const Value *gears = dims[g].values[k];
+                int found = 0;
+                for (size_t j = 0; j < gears->nitems && !found; j++)
+                    found = gears->items[j]->kind == V_EXPR || gears->items[j]->i == n;
+                if (found)
+                    continue;
+                size_t len;
+                const char *txt = ast_text(l->ast, gears->node, &len);
+                REPORT(l, bd->node, TNG135, "the example input made at line %u has size %lld on dim %lld, none of its gears %.*s (set at line %u): TorchAir's guard_gears_shape raises AssertionError when this call compiles",
+                       l->ast->nodes[t->node].line, (long long)n, (long long)d, (int)(len > 60 ? 60 : len), txt,
+                       l->ast->nodes[a->node].line);
+                reported = 1;
+            }
+        }
+    }
+}
+
 static void lint__gears(Lint *l)
 {
     ScanFile *sf = l->sf;
@@ -712,9 +750,12 @@ static void lint__gears(Lint *l)
                 const Function *f = &sf->funcs.v[sf->compiles.v[c].func];
                 match = f->cls == bd->cls && !strcmp(f->name, bd->method);
             }
-            if (match)
-                for (size_t i = 0; i < bd->ntensors; i++)
-                    VEC_PUSH(tensors, bd->tensors[i]);
+            if (!match)
+                continue;
+            for (size_t i = 0; i < bd->ntensors; i++)
+                VEC_PUSH(tensors, bd->tensors[i]);
+            if (sf->compiles.v[c].torchair == 1)
+                lint__gear_sizes(l, bd, dims);
         }
         if (tensors.n) {
             lint__compile_gears(l, c, tensors.v, tensors.n, dims);

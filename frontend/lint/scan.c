@@ -629,7 +629,7 @@ static int scan__tensor_arg(Scanner *s, int32_t n, Val v)
     char *key = scan__key(s, n);
     if (!key)
         return -1;
-    Tensor t = {n, -1};
+    Tensor t = {n, -1, NULL};
     VEC_PUSH(s->sf->tensors, t);
     int idx = (int)s->sf->tensors.n - 1;
     scan__bind(s, key, (Val){VAL_TENSOR, idx, 0});
@@ -787,6 +787,31 @@ static int scan__factory_rank(Scanner *s, const char *fn, const CallArgs *ca)
     return ca->pos.n ? (int)ca->pos.n : -1;
 }
 
+/* The size a torch factory call makes, as a V_TUPLE / V_LIST of its dims,
+ * or NULL (the same arguments scan__factory_rank reads). */
+static const Value *scan__factory_size(Scanner *s, const char *fn, const CallArgs *ca)
+{
+    int32_t size = scan__arg(s, ca, -1, "size", NULL);
+    if (size < 0 && !strcmp(fn, "randint") && ca->pos.n)
+        size = ca->pos.v[ca->pos.n - 1];
+    else if (size < 0 && (!strcmp(fn, "full") || ca->pos.n == 1) && ca->pos.n)
+        size = ca->pos.v[0];
+    if (size >= 0) {
+        Value *v = value_of(s->ast, s->consts, size, s->arena);
+        return v->kind == V_TUPLE || v->kind == V_LIST ? v : NULL;
+    }
+    if (!ca->pos.n || !strcmp(fn, "randint") || !strcmp(fn, "full"))
+        return NULL;
+    Value *v = arena_alloc(s->arena, sizeof *v);   /* torch.ones(2, 3) */
+    memset(v, 0, sizeof *v);
+    v->kind = V_TUPLE;
+    v->node = -1;
+    v->items = arena_alloc(s->arena, ca->pos.n * sizeof *v->items);
+    for (size_t i = 0; i < ca->pos.n; i++)
+        v->items[v->nitems++] = value_of(s->ast, s->consts, ca->pos.v[i], s->arena);
+    return v;
+}
+
 static int scan__is_one_of(const char *name, const char *const *list)
 {
     for (; *list; list++)
@@ -799,6 +824,8 @@ static const char *const tensor_factories[] = {"ones", "zeros", "randn", "rand",
 static const char *const tensor_same_rank[] = {"npu", "cuda", "cpu", "to", "contiguous", "float", "half",
                                                "bfloat16", "clone", "detach", "transpose", "permute",
                                                "requires_grad_", NULL};
+static const char *const tensor_same_size[] = {"npu", "cuda", "cpu", "to", "contiguous", "float", "half",
+                                               "bfloat16", "clone", "detach", "requires_grad_", NULL};
 static const char *const module_same[] = {"npu", "cuda", "cpu", "to", "eval", "train", "half", "float",
                                           "bfloat16", "requires_grad_", NULL};
 static const char *const graph_breakers[] = {"item", "tolist", "numpy", NULL};
@@ -1004,16 +1031,17 @@ static Val scan__call(Scanner *s, int32_t n)
             a->api_guarded = scan__api_guarded(s, n, root, replacement);
         }
     } else if (path && !strncmp(path, "torch.", 6) && scan__is_one_of(path + 6, tensor_factories)) {
-        Tensor t = {n, scan__factory_rank(s, path + 6, &ca)};
+        Tensor t = {n, scan__factory_rank(s, path + 6, &ca), scan__factory_size(s, path + 6, &ca)};
         VEC_PUSH(s->sf->tensors, t);
         result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
     } else if (path && !strcmp(path, "torch_npu.npu_format_cast") && ca.pos.n &&
                ca.pos_val.v[0].kind == VAL_TENSOR) {
-        Tensor t = {n, s->sf->tensors.v[ca.pos_val.v[0].idx].rank};
+        Tensor t = {n, s->sf->tensors.v[ca.pos_val.v[0].idx].rank, NULL};
         VEC_PUSH(s->sf->tensors, t);
         result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
     } else if (recv.kind == VAL_TENSOR && fname && scan__is_one_of(fname, tensor_same_rank)) {
-        Tensor t = {n, s->sf->tensors.v[recv.idx].rank};
+        const Tensor *from = &s->sf->tensors.v[recv.idx];
+        Tensor t = {n, from->rank, scan__is_one_of(fname, tensor_same_size) ? from->size : NULL};
         VEC_PUSH(s->sf->tensors, t);
         result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
     } else if (recv.kind == VAL_INSTANCE && fname && scan__is_one_of(fname, module_same)) {

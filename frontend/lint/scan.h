@@ -128,6 +128,8 @@ typedef struct Compile {
 typedef struct Tensor {
     int32_t node;          /* where it was made */
     int rank;              /* -1 unknown */
+    const Value *size;     /* a torch factory's size: a V_TUPLE / V_LIST of rank dims
+                            * (V_INT where known), or NULL */
 } Tensor;
 
 /* An annotation that applies to a tensor (set_dim_gears, mark_static). */
