@@ -137,6 +137,10 @@ static const struct ApiSig {
     {ANN_compiler_config, "CompilerConfig", "", "", "", 0, 0, "configs/compiler_config.py:27"},
     {ANN_get_npu_backend, "get_npu_backend", "", "compiler_config custom_decompositions", "", 0, 0,
      "npu_fx_compiler.py:890"},
+    /* npu_print(*args, summarize_size=3, tensor_detail=False): any number of positionals */
+    {ANN_npu_print, "npu_print", "", "summarize_size tensor_detail", "", 0, 0, "ops/__init__.py:15"},
+    {ANN_ops_wait, "wait", "tensors", "", "", 1, 0, "ops/__init__.py:42"},
+    {ANN_tagged_event, "npu_create_tagged_event", "tag", "", "", 1, 0, "ops/__init__.py:20"},
 };
 
 /* The index of word w in the space-separated words, or -1. */
@@ -237,7 +241,7 @@ static void lint__signature(Lint *l, const Annotation *a)
         if (!strcmp(a->args[i].name, "*") || !strcmp(a->args[i].name, "**"))
             return;
     size_t nparams = lint__word_count(sig->params);
-    if (a->npos > nparams) {
+    if (a->npos > nparams && sig->kind != ANN_npu_print) {
         const char *hint = "";
         for (size_t i = 0; i < lint__word_count(sig->kwonly); i++)
             hint = arena_printf(&l->sf->arena, "%s%s%s=", i ? hint : " (keyword-only: ", i ? ", " : "",
@@ -326,10 +330,104 @@ static void lint__decompositions(Lint *l, const Value *v)
            lint__type_name(v));
 }
 
+/* npu_print's checks (ops/_print_ops.py:93-105): positionals must be
+ * tensors or str, bool, float, int (TypeError), one at least a tensor
+ * (ValueError); summarize_size an int (TypeError), -1 or positive
+ * (ValueError); tensor_detail a bool (TypeError). */
+static void lint__npu_print(Lint *l, const Annotation *a)
+{
+    int maybe_tensor = 0;
+    for (size_t i = 0; i < a->npos; i++) {
+        const Value *v = a->args[i].value;
+        if (v->kind == V_EXPR) {
+            maybe_tensor = 1;
+        } else if (v->kind != V_STR && v->kind != V_BOOL && v->kind != V_INT && v->kind != V_FLOAT) {
+            REPORT(l, v->node, TNG174, "npu_print takes tensors and str, bool, float or int, but argument %zu is %s: TorchAir raises TypeError",
+                   i, lint__type_name(v));
+            return;
+        }
+    }
+    if (!maybe_tensor)
+        REPORT(l, a->node, TNG174, "npu_print has no tensor to print: TorchAir raises ValueError (it requires at least one tensor)");
+    const Value *n = ann_arg(a, "summarize_size"), *d = ann_arg(a, "tensor_detail");
+    if (lint__literal(n) && n->kind != V_INT && n->kind != V_BOOL)
+        REPORT(l, n->node, TNG174, "npu_print's summarize_size must be an int, but this is %s: TorchAir raises TypeError", lint__type_name(n));
+    else if (lint__literal(n) && (n->i == 0 || n->i < -1))
+        REPORT(l, n->node, TNG174, "npu_print's summarize_size must be positive or -1 (all elements), not %lld: TorchAir raises ValueError",
+               (long long)n->i);
+    if (lint__literal(d) && d->kind != V_BOOL)
+        REPORT(l, d->node, TNG174, "npu_print's tensor_detail must be a bool, but this is %s: TorchAir raises TypeError", lint__type_name(d));
+}
+
+/* torchair.ops.wait(tensors) (ops/_record_wait.py:40-46): None or an empty
+ * list raise ValueError, and so does an item that is not a tensor. */
+static void lint__ops_wait(Lint *l, const Annotation *a)
+{
+    const Value *t = ann_arg(a, "tensors");
+    if (!lint__literal(t))
+        return;
+    if (t->kind == V_NONE || ((t->kind == V_LIST || t->kind == V_TUPLE) && t->nitems == 0)) {
+        REPORT(l, t->node, TNG174, "torchair.ops.wait() needs at least one tensor: TorchAir raises ValueError for %s",
+               t->kind == V_NONE ? "None" : "an empty list");
+        return;
+    }
+    if (t->kind != V_LIST && t->kind != V_TUPLE) {
+        REPORT(l, t->node, TNG174, "torchair.ops.wait() takes a list of tensors, but this is %s: TorchAir raises", lint__type_name(t));
+        return;
+    }
+    for (size_t i = 0; i < t->nitems; i++)
+        if (lint__literal(t->items[i])) {
+            REPORT(l, t->items[i]->node, TNG174, "torchair.ops.wait() takes only tensors, but this is %s: TorchAir raises ValueError",
+                   lint__type_name(t->items[i]));
+            return;
+        }
+}
+
+/* True when node runs each time its function (or the module) runs, once:
+ * not under a condition, a loop, a try, a lambda or a comprehension. */
+static int lint__runs_once(const Lint *l, int32_t node)
+{
+    for (int32_t p = l->ast->nodes[node].parent; p >= 0; p = l->ast->nodes[p].parent) {
+        NodeKind k = l->ast->nodes[p].kind;
+        if (k == NK_function_definition || k == NK_class_definition || k == NK_module)
+            return 1;
+        if (k == NK_if_statement || k == NK_for_statement || k == NK_while_statement || k == NK_try_statement ||
+            k == NK_conditional_expression || k == NK_lambda || k == NK_boolean_operator ||
+            k == NK_list_comprehension || k == NK_generator_expression || k == NK_with_statement)
+            return 0;
+    }
+    return 1;
+}
+
+/* npu_create_tagged_event with a tag an earlier call of the same function
+ * (or of the module's code) made: ValueError "tagged event tag ... is
+ * already in use" (ops/_tagged_event.py:137-138). */
+static void lint__tagged_event(Lint *l, const Annotation *a)
+{
+    const Value *tag = ann_arg(a, "tag");
+    if (!tag || tag->kind != V_STR || !lint__runs_once(l, a->node))
+        return;
+    for (const Annotation *b = l->sf->anns.v; b < a; b++) {
+        const Value *t = b->kind == ANN_tagged_event && b->resolved && b->func == a->func && b->cls == a->cls ? ann_arg(b, "tag") : NULL;
+        if (t && t->kind == V_STR && value_equal(t, tag) && lint__runs_once(l, b->node) &&
+            l->ast->nodes[b->node].start < l->ast->nodes[a->node].start) {
+            REPORT(l, a->node, TNG174, "tag '%.*s' already has a tagged event (created at line %u): TorchAir raises ValueError (tag already in use)",
+                   (int)tag->len, tag->s, l->ast->nodes[b->node].line);
+            return;
+        }
+    }
+}
+
 /* Argument values the entry points refuse when they run (TNG174). */
 static void lint__argument_values(Lint *l, const Annotation *a)
 {
-    if (a->kind == ANN_get_npu_backend) {
+    if (a->kind == ANN_npu_print) {
+        lint__npu_print(l, a);
+    } else if (a->kind == ANN_ops_wait) {
+        lint__ops_wait(l, a);
+    } else if (a->kind == ANN_tagged_event) {
+        lint__tagged_event(l, a);
+    } else if (a->kind == ANN_get_npu_backend) {
         lint__decompositions(l, ann_arg(a, "custom_decompositions"));
     } else if (a->kind == ANN_cache_compile) {
         /* backend.keywords.get("compiler_config") (_cache_compiler.py:607,610):

@@ -45,6 +45,9 @@ static const AnnKind ann_of_api[TA__COUNT] = {
     [TA_COMPILER_CONFIG] = ANN_compiler_config,
     [TA_GET_NPU_BACKEND] = ANN_get_npu_backend,
     [TA_TORCH_COMPILE] = ANN_torch_compile,
+    [TA_NPU_PRINT] = ANN_npu_print,
+    [TA_OPS_WAIT] = ANN_ops_wait,
+    [TA_CREATE_TAGGED_EVENT] = ANN_tagged_event,
 };
 
 /* Final names that make a call a candidate (reported resolved: false when
@@ -76,6 +79,8 @@ static const char *const ann_params[ANN__count][4] = {
     [ANN_get_npu_backend] = {"compiler_config", "custom_decompositions"},
     [ANN_torch_compile] = {"model"},
     [ANN_op_never_timeout] = {"enable"},
+    [ANN_ops_wait] = {"tensors"},
+    [ANN_tagged_event] = {"tag"},
 };
 
 static int scan__ann_kind_of_path(const char *path)
