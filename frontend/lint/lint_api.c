@@ -418,10 +418,31 @@ static void lint__tagged_event(Lint *l, const Annotation *a)
     }
 }
 
+/* npu_tagged_event_record / _wait and npu_record_tagged_stream in a
+ * function compiled in max-autotune: their GE converters raise
+ * NotImplementedError (ops/_tagged_event.py:76-80, 92-96, 120-124). */
+static void lint__tagged_op(Lint *l, const Annotation *a)
+{
+    if (a->func < 0)
+        return;
+    for (size_t c = 0; c < l->sf->compiles.n; c++) {
+        const Compile *cp = &l->sf->compiles.v[c];
+        const char *m = lint_compile_mode(l, cp);
+        if (cp->torchair == 1 && lint_compiles(l, c, a->func) && m && !strcmp(m, "max-autotune")) {
+            const char *dot = strrchr(a->callee, '.');
+            REPORT(l, a->node, TNG107, "%s has no GE converter: TorchAir raises NotImplementedError when %s is compiled in max-autotune mode (line %u); it works in reduce-overhead",
+                   dot ? dot + 1 : a->callee, l->sf->funcs.v[a->func].qualname, l->ast->nodes[l->sf->anns.v[cp->ann].node].line);
+            return;
+        }
+    }
+}
+
 /* Argument values the entry points refuse when they run (TNG174). */
 static void lint__argument_values(Lint *l, const Annotation *a)
 {
-    if (a->kind == ANN_npu_print) {
+    if (a->kind == ANN_tagged_op) {
+        lint__tagged_op(l, a);
+    } else if (a->kind == ANN_npu_print) {
         lint__npu_print(l, a);
     } else if (a->kind == ANN_ops_wait) {
         lint__ops_wait(l, a);

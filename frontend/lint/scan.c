@@ -48,6 +48,7 @@ static const AnnKind ann_of_api[TA__COUNT] = {
     [TA_NPU_PRINT] = ANN_npu_print,
     [TA_OPS_WAIT] = ANN_ops_wait,
     [TA_CREATE_TAGGED_EVENT] = ANN_tagged_event,
+    [TA_TAGGED_OP] = ANN_tagged_op,
 };
 
 /* Final names that make a call a candidate (reported resolved: false when

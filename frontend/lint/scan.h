@@ -20,7 +20,7 @@
     X(super_kernel) X(npu_stream_switch) X(npu_wait_tensor) \
     X(limit_core_num) X(set_dim_gears) X(mark_static) X(cache_compile) \
     X(compiler_config) X(config_option) X(get_npu_backend) X(torch_compile) \
-    X(op_never_timeout) X(npu_print) X(ops_wait) X(tagged_event)
+    X(op_never_timeout) X(npu_print) X(ops_wait) X(tagged_event) X(tagged_op)
 
 typedef enum AnnKind {
 #define X(k) ANN_##k,

@@ -88,6 +88,9 @@ static const struct { const char *path; TorchairApi api; unsigned use; } torchai
     {"torchair.ops.npu_print", TA_NPU_PRINT, ALIAS_SCAN},
     {"torchair.ops.wait", TA_OPS_WAIT, ALIAS_SCAN},
     {"torchair.ops.npu_create_tagged_event", TA_CREATE_TAGGED_EVENT, ALIAS_SCAN},
+    {"torchair.ops.npu_tagged_event_record", TA_TAGGED_OP, ALIAS_SCAN},
+    {"torchair.ops.npu_tagged_event_wait", TA_TAGGED_OP, ALIAS_SCAN},
+    {"torchair.ops.npu_record_tagged_stream", TA_TAGGED_OP, ALIAS_SCAN},
     /* torch_npu's torch.npu.npugraph_ex (mode npugraph_ex) */
     {"torch.npu.npugraph_ex.scope.limit_core_num", TA_LIMIT_CORE_NUM, ALIAS_SCAN},
     {"torch.npu.npugraph_ex.inference.cache_compile", TA_CACHE_COMPILE, ALIAS_SCAN},
