@@ -303,10 +303,9 @@ static const char *lint__sk_known(void)
 }
 
 /* options: "key=value:key=value", checked as CANN's parser does. */
-static SkOptions lint__sk_options(Lint *l, const Annotation *a)
+static SkOptions lint__sk_options_of(Lint *l, const Value *opts)
 {
     SkOptions o = {1, -1, 0, 0};
-    const Value *opts = ann_arg(a, "options");
     if (!opts || opts->kind == V_NONE)
         return o;
     if (opts->kind == V_EXPR) {
@@ -359,6 +358,53 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
     return o;
 }
 
+static SkOptions lint__sk_options(Lint *l, const Annotation *a)
+{
+    return lint__sk_options_of(l, ann_arg(a, "options"));
+}
+
+static int lint__sk_ignored(const Lint *l, const Annotation *a);
+
+/* Appends to the diagnostics from index from on the way their value got
+ * to super_kernel: through which function's parameter, called where. */
+static void lint__sk_chain(Lint *l, size_t from, const Annotation *a, const ArgSource *src)
+{
+    DiagList *d = &l->sf->diags;
+    const char *fname = a->func >= 0 ? l->sf->funcs.v[a->func].qualname : "?";
+    for (size_t i = from; i < d->n; i++) {
+        StrBuf msg = {0};
+        sb_printf(&msg, "%s (through %s(), whose parameter %s is super_kernel's %s at line %u; called at line %u)",
+                  d->v[i].msg, fname, src->param, src->arg, l->ast->nodes[a->node].line, l->ast->nodes[src->call].line);
+        free(d->v[i].msg);
+        d->v[i].msg = msg.s;
+    }
+}
+
+/* super_kernel's scope and options given by the calls of the function
+ * around it (scan.c's ArgSource): the same checks, at the caller's
+ * argument (or the parameter's default). */
+static void lint__sk_sources(Lint *l, const Annotation *a)
+{
+    for (size_t i = 0; i < a->nsources; i++) {
+        const ArgSource *src = &a->sources[i];
+        const Value *v = src->value;
+        size_t from = l->sf->diags.n;
+        if (v->kind == V_EXPR)
+            continue;
+        if (!strcmp(src->arg, "scope")) {
+            if (v->kind != V_STR && v->kind != V_NONE)
+                REPORT(l, v->node, TNG118, "super_kernel scope name is %s, not a str: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it when the with-statement enters",
+                       lint__kind_name(v));
+        } else if (v->kind != V_STR) {
+            REPORT(l, v->node, TNG110, "super_kernel options must be a string of key=value items joined by ':', but this is %s: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it",
+                   lint__kind_name(v));
+        } else if (!lint__sk_ignored(l, a)) {
+            lint__sk_options_of(l, v);
+        }
+        lint__sk_chain(l, from, a, src);
+    }
+}
+
 /* True when every compile that runs the annotation's function is known
  * to be in reduce-overhead or npugraph_ex mode, where the scope is
  * ignored (and at least one compile runs it). */
@@ -390,6 +436,7 @@ static void lint__super_kernel(Lint *l, const Annotation *a)
                lint__kind_name(opts));
     if (!lint__sk_ignored(l, a))
         lint__sk_options(l, a);
+    lint__sk_sources(l, a);
     int has_sk;
     int clears = scope && (scope->kind == V_NONE || (scope->kind == V_STR && scope->len == 0));
     if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && a->is_scope && !clears) {

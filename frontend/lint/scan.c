@@ -857,9 +857,108 @@ static void scan__binding(Scanner *s, int compile, int cls, const char *method, 
     VEC_PUSH(s->sf->bindings, b);
 }
 
+/* The parameter list entry of def named name: its positional index (-1
+ * when keyword-only or *args / **kwargs) and default value node (-1). */
+static int scan__param(Scanner *s, int32_t def, const char *name, int *index, int32_t *dflt)
+{
+    const Ast *ast = s->ast;
+    int32_t params = ast_field(ast, def, F_parameters);
+    int i = 0, kwonly = 0;
+    for (int32_t c = params >= 0 ? ast->nodes[params].first : -1; c >= 0; c = ast->nodes[c].next) {
+        NodeKind k = ast->nodes[c].kind;
+        if (!(ast->nodes[c].flags & NODE_NAMED) || k == NK_comment || k == NK_positional_separator)
+            continue;
+        if (k == NK_keyword_separator || k == NK_list_splat_pattern || k == NK_dictionary_splat_pattern) {
+            kwonly = 1;
+            continue;
+        }
+        int32_t id = c;
+        while (id >= 0 && ast->nodes[id].kind != NK_identifier)
+            id = ast->nodes[id].first;
+        if (id >= 0 && ast_text_is(ast, id, name)) {
+            *index = kwonly ? -1 : i;
+            *dflt = k == NK_default_parameter || k == NK_typed_default_parameter ? ast_field(ast, c, F_value) : -1;
+            return 1;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* super_kernel(scope, options) inside a function whose parameter an
+ * argument is: the values that argument takes at the function's calls in
+ * this file (a plain function called by name, or a method called through
+ * self), or the parameter's default, evaluated with the module's
+ * constants. */
+static void scan__arg_sources(Scanner *s, Annotation *a, const CallArgs *ca)
+{
+    static const char *const names[2] = {"scope", "options"};
+    if (s->func < 0)
+        return;
+    const Ast *ast = s->ast;
+    const Function *f = &s->sf->funcs.v[s->func];
+    int method = f->cls >= 0;
+    VEC(ArgSource) out = {0};
+    for (int k = 0; k < 2; k++) {
+        int32_t n = scan__arg(s, ca, k, names[k], NULL);
+        int index;
+        int32_t dflt;
+        if (n < 0 || ast->nodes[n].kind != NK_identifier)
+            continue;
+        char *param = scan__text(s, n);
+        if (!scan__param(s, f->node, param, &index, &dflt) || (method && index == 0))
+            continue;
+        for (size_t c = 0; c < ast->n; c++) {
+            if (ast->nodes[c].kind != NK_call)
+                continue;
+            int32_t fn = ast_field(ast, (int32_t)c, F_function), args = ast_field(ast, (int32_t)c, F_arguments);
+            int hit = 0;
+            if (fn >= 0 && !method)
+                hit = ast->nodes[fn].kind == NK_identifier && ast_text_is(ast, fn, f->name);
+            else if (fn >= 0 && ast->nodes[fn].kind == NK_attribute) {
+                int32_t obj = ast_field(ast, fn, F_object), attr = ast_field(ast, fn, F_attribute);
+                hit = obj >= 0 && attr >= 0 && ast_text_is(ast, obj, "self") && ast_text_is(ast, attr, f->name);
+            }
+            if (!hit || args < 0 || ast->nodes[args].kind != NK_argument_list)
+                continue;
+            int32_t at = -1;
+            int pos = 0, splat = 0, want = index < 0 ? -1 : index - method;
+            for (int32_t g = ast->nodes[args].first; g >= 0; g = ast->nodes[g].next) {
+                NodeKind gk = ast->nodes[g].kind;
+                if (!(ast->nodes[g].flags & NODE_NAMED) || gk == NK_comment)
+                    continue;
+                if (gk == NK_list_splat || gk == NK_dictionary_splat)
+                    splat = 1;
+                else if (gk == NK_keyword_argument) {
+                    int32_t kn = ast_field(ast, g, F_name);
+                    if (kn >= 0 && ast_text_is(ast, kn, param))
+                        at = ast_field(ast, g, F_value);
+                } else if (pos++ == want && at < 0)
+                    at = g;
+            }
+            if (at < 0 && splat)
+                continue;
+            if (at < 0)
+                at = dflt;
+            if (at < 0)
+                continue;
+            ArgSource src = {names[k], param, value_of(ast, s->consts, at, s->arena), (int32_t)c};
+            VEC_PUSH(out, src);
+        }
+    }
+    if (out.n) {
+        a->sources = arena_alloc(s->arena, out.n * sizeof *a->sources);
+        memcpy(a->sources, out.v, out.n * sizeof *a->sources);
+        a->nsources = out.n;
+    }
+    VEC_FREE(out);
+}
+
 static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const char *callee, const CallArgs *ca)
 {
     int ann = scan__new_annotation(s, kind, 1, call, callee, ca);
+    if (kind == ANN_super_kernel)
+        scan__arg_sources(s, &s->sf->anns.v[ann], ca);
     Val v;
     switch (kind) {
     case ANN_compiler_config: {

@@ -36,6 +36,16 @@ typedef struct Arg {
     Value *value;
 } Arg;
 
+/* A value an argument of an annotation takes at one call of the function
+ * around it, when the argument is a parameter of that function: the
+ * caller's argument, or the parameter's default. */
+typedef struct ArgSource {
+    const char *arg;       /* the annotation's argument ("options") */
+    const char *param;     /* the function's parameter it is */
+    Value *value;          /* at the call (or the default) */
+    int32_t call;          /* the call of the function */
+} ArgSource;
+
 typedef struct Annotation {
     AnnKind kind;
     int resolved;          /* callee resolves to the TorchAir/torch name */
@@ -56,6 +66,8 @@ typedef struct Annotation {
     ApiStatus api;
     const char *api_path;  /* the canonical name it resolves to */
     int api_guarded;       /* only a fallback: handled by an except, or behind hasattr() */
+    ArgSource *sources;    /* super_kernel's scope and options through its function's calls */
+    size_t nsources;
 } Annotation;
 
 /* The value of the argument called name, or NULL. */
