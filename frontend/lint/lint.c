@@ -89,6 +89,88 @@ static void lint__wait_tensor(Lint *l, const Annotation *a)
         }
 }
 
+/* ---- torch.npu.set_stream in aclgraph ---- */
+
+/* The def or lambda whose body holds node n directly, or -1; *plain is
+ * set to 0 when a condition, loop, try or with lies between them. */
+static int32_t lint__owner_def(const Ast *ast, int32_t n, int *plain)
+{
+    *plain = 1;
+    for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
+        NodeKind k = ast->nodes[p].kind;
+        if (k == NK_function_definition || k == NK_lambda || k == NK_class_definition)
+            return k == NK_function_definition ? p : -1;
+        if (k == NK_if_statement || k == NK_for_statement || k == NK_while_statement || k == NK_try_statement ||
+            k == NK_with_statement || k == NK_conditional_expression || k == NK_boolean_operator)
+            *plain = 0;
+    }
+    return -1;
+}
+
+static int lint__text_is_one(const Ast *ast, int32_t n, const char *a, const char *b)
+{
+    return n >= 0 && (ast_text_is(ast, n, a) || ast_text_is(ast, n, b));
+}
+
+/* A function compiled in reduce-overhead or npugraph_ex mode that calls
+ * torch.npu.set_stream and does not end on the stream it began with:
+ * replace_stream_event.py:188-194 raises RuntimeError ("you must make sure
+ * at the end of your code set stream to the same stream as the begin").
+ * Read where every set_stream is a plain statement of the def: it ends
+ * on its entry stream when the last one sets a name or attribute that the
+ * file assigns from torch.npu.current_stream() somewhere. */
+static void lint__set_stream(Lint *l, size_t fi)
+{
+    const Ast *ast = l->ast;
+    const Function *f = &l->sf->funcs.v[fi];
+    unsigned line = 0;
+    for (size_t c = 0; c < l->sf->compiles.n && !line; c++) {
+        const char *m = lint_compile_mode(l, &l->sf->compiles.v[c]);
+        if (l->sf->compiles.v[c].torchair == 1 && lint_compiles(l, c, (int)fi) && m &&
+            (!strcmp(m, "reduce-overhead") || !strcmp(m, "npugraph_ex")))
+            line = ast->nodes[l->sf->anns.v[l->sf->compiles.v[c].ann].node].line;
+    }
+    if (!line)
+        return;
+    int32_t first = -1, last = -1;
+    for (int32_t i = f->node + 1; i < (int32_t)ast->n && ast->nodes[i].start < ast->nodes[f->node].end; i++) {
+        if (ast->nodes[i].kind != NK_call)
+            continue;
+        int32_t fn = ast_field(ast, i, F_function);
+        if (!lint__text_is_one(ast, fn, "torch.npu.set_stream", "torch_npu.npu.set_stream"))
+            continue;
+        int plain;
+        if (lint__owner_def(ast, i, &plain) != f->node)
+            continue;
+        if (!plain || ast->nodes[ast->nodes[i].parent].kind != NK_expression_statement)
+            return;   /* conditional, or inside an expression: not judged */
+        if (first < 0)
+            first = i;
+        last = i;
+    }
+    if (first < 0)
+        return;
+    int32_t args = ast_field(ast, last, F_arguments);
+    int32_t arg = args >= 0 ? ast_named_child(ast, args, 0) : -1;
+    if (arg < 0 || (ast->nodes[arg].kind != NK_identifier && ast->nodes[arg].kind != NK_attribute))
+        return;
+    /* the name or attribute is assigned torch.npu.current_stream() somewhere in the file */
+    for (int32_t i = 0; i < (int32_t)ast->n; i++) {
+        if (ast->nodes[i].kind != NK_assignment)
+            continue;
+        int32_t lhs = ast_field(ast, i, F_left), rhs = ast_field(ast, i, F_right);
+        if (lhs < 0 || rhs < 0 || ast->nodes[rhs].kind != NK_call)
+            continue;
+        size_t ln, an;
+        const char *lt = ast_text(ast, lhs, &ln), *at = ast_text(ast, arg, &an);
+        if (ln == an && !memcmp(lt, at, ln) &&
+            lint__text_is_one(ast, ast_field(ast, rhs, F_function), "torch.npu.current_stream", "torch_npu.npu.current_stream"))
+            return;
+    }
+    REPORT(l, first, TNG108, "%s switches streams with torch.npu.set_stream and does not switch back to the stream it began on (the last set_stream, line %u, sets another): TorchAir raises RuntimeError when it compiles in reduce-overhead/npugraph_ex mode (line %u); save torch.npu.current_stream() first and set it back at the end, or use `with torch.npu.stream(...)`",
+           f->qualname, ast->nodes[last].line, line);
+}
+
 /* ---- super kernels ---- */
 
 /*
@@ -857,6 +939,8 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     }
     lint__sk_streams(&l);
     lint__gears(&l);
+    for (size_t f = 0; f < sf->funcs.n; f++)
+        lint__set_stream(&l, f);
     for (size_t c = 0; c < sf->compiles.n; c++) {
         if (sf->compiles.v[c].is_cache)
             lint_cache_compile(&l, &sf->compiles.v[c]);
