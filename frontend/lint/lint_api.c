@@ -418,6 +418,44 @@ static void lint__tagged_event(Lint *l, const Annotation *a)
     }
 }
 
+/* True when n is a call of torch.npu.Event (or torch_npu.npu.Event). */
+static int lint__plain_event(const Ast *ast, int32_t n)
+{
+    int32_t fn = n >= 0 && ast->nodes[n].kind == NK_call ? ast_field(ast, n, F_function) : -1;
+    return fn >= 0 && (ast_text_is(ast, fn, "torch.npu.Event") || ast_text_is(ast, fn, "torch_npu.npu.Event"));
+}
+
+/* npu_tagged_event_record / _wait of an event npu_create_tagged_event did
+ * not make: _get_tag_by_event raises ValueError "tagged event ... is not
+ * in use" (ops/_tagged_event.py:145-149). The argument is torch.npu.Event()
+ * itself, or a name or attribute every assignment of the file sets to one. */
+static void lint__untagged_event(Lint *l, const Annotation *a)
+{
+    const Ast *ast = l->ast;
+    if (!strstr(a->callee, "npu_tagged_event_") || a->npos < 1)
+        return;
+    int32_t n = a->args[0].value->node;
+    int plain = lint__plain_event(ast, n);
+    if (!plain && (ast->nodes[n].kind == NK_identifier || ast->nodes[n].kind == NK_attribute)) {
+        size_t len, ln;
+        const char *t = ast_text(ast, n, &len);
+        int seen = 0, all = 1;
+        for (size_t i = 0; i < ast->n && all; i++) {
+            if (ast->nodes[i].kind != NK_assignment)
+                continue;
+            int32_t lhs = ast_field(ast, (int32_t)i, F_left);
+            const char *lt = lhs >= 0 ? ast_text(ast, lhs, &ln) : NULL;
+            if (!lt || ln != len || memcmp(lt, t, len))
+                continue;
+            seen = 1;
+            all = lint__plain_event(ast, ast_field(ast, (int32_t)i, F_right));
+        }
+        plain = seen && all;
+    }
+    if (plain)
+        REPORT(l, n, TNG174, "this is a plain torch.npu.Event, not one npu_create_tagged_event made: TorchAir raises ValueError (the event has no tag)");
+}
+
 /* npu_tagged_event_record / _wait and npu_record_tagged_stream in a
  * function compiled in max-autotune: their GE converters raise
  * NotImplementedError (ops/_tagged_event.py:76-80, 92-96, 120-124). */
@@ -441,6 +479,7 @@ static void lint__tagged_op(Lint *l, const Annotation *a)
 static void lint__argument_values(Lint *l, const Annotation *a)
 {
     if (a->kind == ANN_tagged_op) {
+        lint__untagged_event(l, a);
         lint__tagged_op(l, a);
     } else if (a->kind == ANN_npu_print) {
         lint__npu_print(l, a);

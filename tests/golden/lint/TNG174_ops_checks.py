@@ -29,3 +29,16 @@ def make_events(flag):
     if flag:
         maybe = torchair.ops.npu_create_tagged_event("ev2")
     return first, second, other, maybe
+
+
+class Untagged(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.plain = torch.npu.Event()
+        self.tagged = torchair.ops.npu_create_tagged_event("ev3")
+
+    def forward(self, x):
+        torchair.ops.npu_tagged_event_record(self.plain)  # expect: TNG174
+        torchair.ops.npu_tagged_event_wait(torch.npu.Event())  # expect: TNG174
+        torchair.ops.npu_tagged_event_record(self.tagged)
+        return x
