@@ -30,3 +30,17 @@ class Model(torch.nn.Module):
 
 config = torchair.CompilerConfig()
 model = torch.compile(Model(), backend=torchair.get_npu_backend(compiler_config=config), dynamic=False)
+
+SK_OPTIONS = {"fast": "stream-fusion=1", "debug": "debug-sync-all=2"}  # expect: TNG112
+
+
+class Tuned(torch.nn.Module):
+    def forward(self, x):
+        with super_kernel("sk6", SK_OPTIONS["fast"]):
+            x = x + 1
+        with super_kernel("sk7", SK_OPTIONS["debug"]):
+            x = x + 2
+        return x
+
+
+tuned = torch.compile(Tuned(), backend=torchair.get_npu_backend(compiler_config=config), dynamic=False)
