@@ -1357,7 +1357,7 @@ static const Command commands[CMD__count] = {
         "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--torchair VERSION] [--werror]\n"
         "                 [-I DIR]... FILE...\n"
         "\n"
-        "Reports misuse of TorchAir annotations (rules TNG001-TNG171, see docs/rules.md).\n"
+        "Reports misuse of TorchAir annotations (rules TNG001-TNG174, see docs/rules.md).\n"
         "A '# tngc: ignore[TNG123]' comment suppresses a rule on its line.\n"
         "A FILE that is a folder stands for the *.py files under it (hidden folders,\n"
         "__pycache__ and symbolic links skipped); '-' is standard input.\n"

@@ -40,6 +40,16 @@ static int lint__dynamic_true(const Compile *c)
     return c->dynamic == TRI_TRUE || (c->is_cache && c->dynamic == TRI_DEFAULT);
 }
 
+/* "an int", "a float", ... for a literal. */
+static const char *lint__kind_name(const Value *v)
+{
+    static const char *const names[] = {
+        [V_NONE] = "None", [V_BOOL] = "a bool", [V_INT] = "an int", [V_FLOAT] = "a float",
+        [V_STR] = "a str", [V_TUPLE] = "a tuple", [V_LIST] = "a list", [V_DICT] = "a dict",
+    };
+    return v->kind == V_EXPR ? "an expression" : names[v->kind];
+}
+
 /* ---- streams ---- */
 
 static void lint__stream_switch(Lint *l, const Annotation *a, const ConfigField *single_stream)
@@ -53,8 +63,10 @@ static void lint__stream_switch(Lint *l, const Annotation *a, const ConfigField 
                single_stream->module->src.path, single_stream->module->ast.nodes[single_stream->node].line);
     const Value *tag = ann_arg(a, "stream_tag");
     if (tag && tag->kind != V_EXPR && tag->kind != V_STR)
-        /* _scope_attr.py:43 stores str(value): any value works; the docs ask for a string */
-        REPORT(l, tag->node, TNG102, "stream tag is not a string: TorchAir converts it with str(), and its documentation asks for a string");
+        /* scope/__init__.py:24 passes the tag as it is into the values of
+         * scope_enter(str[] keys, str[] values) (scope/_scope.py:13,38) */
+        REPORT(l, tag->node, TNG102, "stream tag is %s, not a str: npu_stream_switch passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it when the with-statement enters",
+               lint__kind_name(tag));
     /* TorchAir passes any priority through (scope/__init__.py:22-27);
      * reduce-overhead replaces it by 0 (replace_stream_event.py:307). */
     const Value *prio = ann_arg(a, "stream_priority");
@@ -75,6 +87,88 @@ static void lint__wait_tensor(Lint *l, const Annotation *a)
                    l->sf->funcs.v[a->func].qualname, l->ast->nodes[l->sf->anns.v[l->sf->compiles.v[c].ann].node].line);
             return;
         }
+}
+
+/* ---- torch.npu.set_stream in aclgraph ---- */
+
+/* The def or lambda whose body holds node n directly, or -1; *plain is
+ * set to 0 when a condition, loop, try or with lies between them. */
+static int32_t lint__owner_def(const Ast *ast, int32_t n, int *plain)
+{
+    *plain = 1;
+    for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
+        NodeKind k = ast->nodes[p].kind;
+        if (k == NK_function_definition || k == NK_lambda || k == NK_class_definition)
+            return k == NK_function_definition ? p : -1;
+        if (k == NK_if_statement || k == NK_for_statement || k == NK_while_statement || k == NK_try_statement ||
+            k == NK_with_statement || k == NK_conditional_expression || k == NK_boolean_operator)
+            *plain = 0;
+    }
+    return -1;
+}
+
+static int lint__text_is_one(const Ast *ast, int32_t n, const char *a, const char *b)
+{
+    return n >= 0 && (ast_text_is(ast, n, a) || ast_text_is(ast, n, b));
+}
+
+/* A function compiled in reduce-overhead or npugraph_ex mode that calls
+ * torch.npu.set_stream and does not end on the stream it began with:
+ * replace_stream_event.py:188-194 raises RuntimeError ("you must make sure
+ * at the end of your code set stream to the same stream as the begin").
+ * Read where every set_stream is a plain statement of the def: it ends
+ * on its entry stream when the last one sets a name or attribute that the
+ * file assigns from torch.npu.current_stream() somewhere. */
+static void lint__set_stream(Lint *l, size_t fi)
+{
+    const Ast *ast = l->ast;
+    const Function *f = &l->sf->funcs.v[fi];
+    unsigned line = 0;
+    for (size_t c = 0; c < l->sf->compiles.n && !line; c++) {
+        const char *m = lint_compile_mode(l, &l->sf->compiles.v[c]);
+        if (l->sf->compiles.v[c].torchair == 1 && lint_compiles(l, c, (int)fi) && m &&
+            (!strcmp(m, "reduce-overhead") || !strcmp(m, "npugraph_ex")))
+            line = ast->nodes[l->sf->anns.v[l->sf->compiles.v[c].ann].node].line;
+    }
+    if (!line)
+        return;
+    int32_t first = -1, last = -1;
+    for (int32_t i = f->node + 1; i < (int32_t)ast->n && ast->nodes[i].start < ast->nodes[f->node].end; i++) {
+        if (ast->nodes[i].kind != NK_call)
+            continue;
+        int32_t fn = ast_field(ast, i, F_function);
+        if (!lint__text_is_one(ast, fn, "torch.npu.set_stream", "torch_npu.npu.set_stream"))
+            continue;
+        int plain;
+        if (lint__owner_def(ast, i, &plain) != f->node)
+            continue;
+        if (!plain || ast->nodes[ast->nodes[i].parent].kind != NK_expression_statement)
+            return;   /* conditional, or inside an expression: not judged */
+        if (first < 0)
+            first = i;
+        last = i;
+    }
+    if (first < 0)
+        return;
+    int32_t args = ast_field(ast, last, F_arguments);
+    int32_t arg = args >= 0 ? ast_named_child(ast, args, 0) : -1;
+    if (arg < 0 || (ast->nodes[arg].kind != NK_identifier && ast->nodes[arg].kind != NK_attribute))
+        return;
+    /* the name or attribute is assigned torch.npu.current_stream() somewhere in the file */
+    for (int32_t i = 0; i < (int32_t)ast->n; i++) {
+        if (ast->nodes[i].kind != NK_assignment)
+            continue;
+        int32_t lhs = ast_field(ast, i, F_left), rhs = ast_field(ast, i, F_right);
+        if (lhs < 0 || rhs < 0 || ast->nodes[rhs].kind != NK_call)
+            continue;
+        size_t ln, an;
+        const char *lt = ast_text(ast, lhs, &ln), *at = ast_text(ast, arg, &an);
+        if (ln == an && !memcmp(lt, at, ln) &&
+            lint__text_is_one(ast, ast_field(ast, rhs, F_function), "torch.npu.current_stream", "torch_npu.npu.current_stream"))
+            return;
+    }
+    REPORT(l, first, TNG108, "%s switches streams with torch.npu.set_stream and does not switch back to the stream it began on (the last set_stream, line %u, sets another): TorchAir raises RuntimeError when it compiles in reduce-overhead/npugraph_ex mode (line %u); save torch.npu.current_stream() first and set it back at the end, or use `with torch.npu.stream(...)`",
+           f->qualname, ast->nodes[last].line, line);
 }
 
 /* ---- super kernels ---- */
@@ -291,18 +385,16 @@ static const char *lint__sk_known(void)
 }
 
 /* options: "key=value:key=value", checked as CANN's parser does. */
-static SkOptions lint__sk_options(Lint *l, const Annotation *a)
+static SkOptions lint__sk_options_of(Lint *l, const Value *opts)
 {
     SkOptions o = {1, -1, 0, 0};
-    const Value *opts = ann_arg(a, "options");
     if (!opts || opts->kind == V_NONE)
         return o;
     if (opts->kind == V_EXPR) {
         o.valid = 0;
         return o;
     }
-    if (opts->kind != V_STR) {   /* scope/__init__.py:30-37 stores it; GE expects a string */
-        REPORT(l, opts->node, TNG110, "super_kernel options must be a string of key=value items joined by ':'");
+    if (opts->kind != V_STR) {   /* lint__super_kernel reports it */
         o.valid = 0;
         return o;
     }
@@ -348,6 +440,53 @@ static SkOptions lint__sk_options(Lint *l, const Annotation *a)
     return o;
 }
 
+static SkOptions lint__sk_options(Lint *l, const Annotation *a)
+{
+    return lint__sk_options_of(l, ann_arg(a, "options"));
+}
+
+static int lint__sk_ignored(const Lint *l, const Annotation *a);
+
+/* Appends to the diagnostics from index from on the way their value got
+ * to super_kernel: through which function's parameter, called where. */
+static void lint__sk_chain(Lint *l, size_t from, const Annotation *a, const ArgSource *src)
+{
+    DiagList *d = &l->sf->diags;
+    const char *fname = a->func >= 0 ? l->sf->funcs.v[a->func].qualname : "?";
+    for (size_t i = from; i < d->n; i++) {
+        StrBuf msg = {0};
+        sb_printf(&msg, "%s (through %s(), whose parameter %s is super_kernel's %s at line %u; called at line %u)",
+                  d->v[i].msg, fname, src->param, src->arg, l->ast->nodes[a->node].line, l->ast->nodes[src->call].line);
+        free(d->v[i].msg);
+        d->v[i].msg = msg.s;
+    }
+}
+
+/* super_kernel's scope and options given by the calls of the function
+ * around it (scan.c's ArgSource): the same checks, at the caller's
+ * argument (or the parameter's default). */
+static void lint__sk_sources(Lint *l, const Annotation *a)
+{
+    for (size_t i = 0; i < a->nsources; i++) {
+        const ArgSource *src = &a->sources[i];
+        const Value *v = src->value;
+        size_t from = l->sf->diags.n;
+        if (v->kind == V_EXPR)
+            continue;
+        if (!strcmp(src->arg, "scope")) {
+            if (v->kind != V_STR && v->kind != V_NONE)
+                REPORT(l, v->node, TNG118, "super_kernel scope name is %s, not a str: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it when the with-statement enters",
+                       lint__kind_name(v));
+        } else if (v->kind != V_STR) {
+            REPORT(l, v->node, TNG110, "super_kernel options must be a string of key=value items joined by ':', but this is %s: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it",
+                   lint__kind_name(v));
+        } else if (!lint__sk_ignored(l, a)) {
+            lint__sk_options_of(l, v);
+        }
+        lint__sk_chain(l, from, a, src);
+    }
+}
+
 /* True when every compile that runs the annotation's function is known
  * to be in reduce-overhead or npugraph_ex mode, where the scope is
  * ignored (and at least one compile runs it). */
@@ -367,10 +506,20 @@ static int lint__sk_ignored(const Lint *l, const Annotation *a)
 
 static void lint__super_kernel(Lint *l, const Annotation *a)
 {
+    /* scope/__init__.py:30-37 turns a None scope into '' and passes scope
+     * and options unconverted into the values of scope_enter(str[] keys,
+     * str[] values) (scope/_scope.py:13,38): in every mode */
+    const Value *scope = ann_arg(a, "scope"), *opts = ann_arg(a, "options");
+    if (scope && scope->kind != V_EXPR && scope->kind != V_STR && scope->kind != V_NONE)
+        REPORT(l, scope->node, TNG118, "super_kernel scope name is %s, not a str: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it when the with-statement enters",
+               lint__kind_name(scope));
+    if (opts && opts->kind != V_EXPR && opts->kind != V_STR)
+        REPORT(l, opts->node, TNG110, "super_kernel options must be a string of key=value items joined by ':', but this is %s: TorchAir passes it unconverted to the op scope_enter(str[] keys, str[] values), whose schema refuses it",
+               lint__kind_name(opts));
     if (!lint__sk_ignored(l, a))
         lint__sk_options(l, a);
+    lint__sk_sources(l, a);
     int has_sk;
-    const Value *scope = ann_arg(a, "scope");
     int clears = scope && (scope->kind == V_NONE || (scope->kind == V_STR && scope->len == 0));
     if (l->opt->soc && lint_soc_known(l->opt->soc, &has_sk) && a->is_scope && !clears) {
         if (!has_sk)
@@ -656,6 +805,44 @@ static void lint__compile_gears(Lint *l, size_t c, const int *tensors, size_t nt
     }
 }
 
+/* The example inputs a call binds whose size on a geared dim is none of
+ * the gears: guard_gears_shape (inference/_gear_utils.py:65-80), run on
+ * the inputs of every compile (npu_fx_compiler.py:817), asserts through
+ * _guard_dynamic_dim (:47-62) that each geared dim equals one of its
+ * gears. Gears set before the call (in the file's text) count. */
+static void lint__gear_sizes(Lint *l, const Binding *bd, const GearDims *dims)
+{
+    ScanFile *sf = l->sf;
+    for (size_t i = 0; i < bd->ntensors; i++) {
+        const Tensor *t = &sf->tensors.v[bd->tensors[i]];
+        int reported = 0;
+        for (size_t g = 0; g < sf->gears.n && t->size && !reported; g++) {
+            const Annotation *a = &sf->anns.v[sf->gears.v[g].ann];
+            if (sf->gears.v[g].tensor != bd->tensors[i] || !dims[g].valid ||
+                l->ast->nodes[a->node].start >= l->ast->nodes[bd->node].start)
+                continue;
+            for (int k = 0; k < dims[g].ndims && !reported; k++) {
+                int64_t d = dims[g].dim[k];
+                if (d < 0 || (size_t)d >= t->size->nitems || t->size->items[d]->kind != V_INT)
+                    continue;
+                int64_t n = t->size->items[d]->i;
+                const Value *gears = dims[g].values[k];
+                int found = 0;
+                for (size_t j = 0; j < gears->nitems && !found; j++)
+                    found = gears->items[j]->kind == V_EXPR || gears->items[j]->i == n;
+                if (found)
+                    continue;
+                size_t len;
+                const char *txt = ast_text(l->ast, gears->node, &len);
+                REPORT(l, bd->node, TNG135, "the example input made at line %u has size %lld on dim %lld, none of its gears %.*s (set at line %u): TorchAir's guard_gears_shape raises AssertionError when this call compiles",
+                       l->ast->nodes[t->node].line, (long long)n, (long long)d, (int)(len > 60 ? 60 : len), txt,
+                       l->ast->nodes[a->node].line);
+                reported = 1;
+            }
+        }
+    }
+}
+
 static void lint__gears(Lint *l)
 {
     ScanFile *sf = l->sf;
@@ -692,9 +879,12 @@ static void lint__gears(Lint *l)
                 const Function *f = &sf->funcs.v[sf->compiles.v[c].func];
                 match = f->cls == bd->cls && !strcmp(f->name, bd->method);
             }
-            if (match)
-                for (size_t i = 0; i < bd->ntensors; i++)
-                    VEC_PUSH(tensors, bd->tensors[i]);
+            if (!match)
+                continue;
+            for (size_t i = 0; i < bd->ntensors; i++)
+                VEC_PUSH(tensors, bd->tensors[i]);
+            if (sf->compiles.v[c].torchair == 1)
+                lint__gear_sizes(l, bd, dims);
         }
         if (tensors.n) {
             lint__compile_gears(l, c, tensors.v, tensors.n, dims);
@@ -749,9 +939,13 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     }
     lint__sk_streams(&l);
     lint__gears(&l);
-    for (size_t c = 0; c < sf->compiles.n; c++)
+    for (size_t f = 0; f < sf->funcs.n; f++)
+        lint__set_stream(&l, f);
+    for (size_t c = 0; c < sf->compiles.n; c++) {
         if (sf->compiles.v[c].is_cache)
             lint_cache_compile(&l, &sf->compiles.v[c]);
+        lint_compile_options(&l, &sf->compiles.v[c]);
+    }
     lint_api(&l);
     size_t kept = 0;
     for (size_t i = 0; i < sf->diags.n; i++) {

@@ -284,14 +284,17 @@ static void config__value(ConfigCheck *k, const TorchairField *row)
     const char *path = row->path;
     if (!v || v->kind == V_EXPR)
         return;
+    /* `x = "O3",`: the trailing comma makes a one-item tuple */
+    int comma = v->kind == V_TUPLE && v->nitems == 1 && l->ast->nodes[v->node].kind == NK_expression_list;
+    const char *hint = comma ? " (the trailing comma makes it a tuple)" : "";
     if (!strcmp(path, "mode")) {
         if (!config__str_in(v, lint_modes, 3))
-            REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex");
+            REPORT(l, v->node, TNG165, "unknown mode; use max-autotune, reduce-overhead or npugraph_ex%s", hint);
         return;
     }
     if (!strcmp(path, "debug.graph_dump.type")) {
         if (!config__str_in(v, dumps, 3))
-            REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py");
+            REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py%s", hint);
         else if (k->mode && !strcmp(k->mode, "reduce-overhead") && !(v->len == 2 && !memcmp(v->s, "py", 2)))
             REPORT(l, f->node, TNG163, "only graph_dump.type = \"py\" works in reduce-overhead mode");
         return;
@@ -305,7 +308,16 @@ static void config__value(ConfigCheck *k, const TorchairField *row)
     }
     const char *refusal = config__refusal(&l->sf->arena, row, f->path, v);
     if (refusal) {
-        REPORT(l, v->node, TNG166, "%s", refusal);
+        REPORT(l, v->node, TNG166, "%s%s", refusal, hint);
+        return;
+    }
+    if (comma && row->kind == TK_OPTION && !row->has_allowed) {
+        /* OptionValue.value returns str(self._value) (_option_base.py:30-39) */
+        const Value *e = v->items[0];
+        const char *shown = e->kind == V_STR ? arena_printf(&l->sf->arena, "('%.*s',)", (int)e->len, e->s)
+                                             : arena_printf(&l->sf->arena, "(%s,)", config__value_text(&l->sf->arena, e));
+        REPORT_AS(SEV_WARNING, l, v->node, TNG166, "%s is set to the tuple %s by the trailing comma: TorchAir takes any value here and hands on its str(), \"%s\"",
+                  f->path, shown, shown);
         return;
     }
     if (!strcmp(path, "experimental_config.aclgraph._aclnn_static_shape_kernel")) {
@@ -408,6 +420,117 @@ static void config__assignment(ConfigCheck *k)
     }
 }
 
+/* ---- options TorchAir warns about in a mode ---- */
+
+#define CW_T {TL_BOOL, 1, NULL}
+#define CW_F {TL_BOOL, 0, NULL}
+#define CW_S(x) {TL_STR, 0, x}
+
+/* unsupport_geconfig_list and unsupport_aclgraphconfig_list
+ * (configs/compiler_config.py:63-81): a field set to one of its values
+ * (any value but None where the list is empty) draws the UserWarning of
+ * _check_config_support (:84-109) in that mode. Left out: the static
+ * kernel fields (_aclnn_static_shape_kernel and its build dir: TNG160), and
+ * dump_config.enable_dump, which reduce-overhead does read
+ * (_acl_concrete_graph/fx2acl_converter.py:326). */
+static const struct ConfigWarn {
+    int reduce_overhead;       /* 0: max-autotune's list, 1: reduce-overhead's */
+    const char *path;
+    size_t nvals;
+    TorchairLit vals[3];
+} config_warns[] = {
+    {0, "debug.aclgraph.disable_reinplace_input_mutated_ops_pass", 1, {CW_T}},
+    {0, "debug.aclgraph.clone_input", 1, {CW_F}},
+    {0, "debug.aclgraph.disable_reinplace_inplaceable_ops_pass", 1, {CW_T}},
+    {1, "inference_config.dynamic_gears_merge_policy", 1, {CW_S("product")}},
+    {1, "debug.fx_summary.type", 1, {CW_S("csv")}},
+    {1, "ge_config.export_compile_stat", 2, {CW_S("1"), CW_S("0")}},
+    {1, "export.experimental.auto_atc_config_generated", 1, {CW_T}},
+    {1, "export.experimental.enable_record_nn_module_stack", 1, {CW_T}},
+    {1, "ge_config.enable_single_stream", 1, {CW_T}},
+    {1, "ge_config.oo_level", 1, {CW_S("O1")}},
+    {1, "ge_config.oo_constant_folding", 2, {CW_T, CW_F}},
+    {1, "ge_config.oo_dead_code_elimination", 2, {CW_T, CW_F}},
+    {1, "experimental_config.topology_sorting_strategy", 3, {CW_S("BFS"), CW_S("RDFS"), CW_S("StableRDFS")}},
+    {1, "experimental_config.cc_parallel_enable", 1, {CW_T}},
+    {1, "experimental_config.enable_ref_data", 1, {CW_T}},
+    {1, "experimental_config.tiling_schedule_optimize", 1, {CW_T}},
+    {1, "experimental_config.enable_view_optimize", 2, {CW_F, CW_T}},
+    {1, "fusion_config.fusion_switch_file", 0, {{TL_NONE, 0, NULL}}},
+    {1, "experimental_config.static_model_ops_lower_limit", 0, {{TL_NONE, 0, NULL}}},
+    {1, "ge_config.aicore_num", 0, {{TL_NONE, 0, NULL}}},
+    {1, "ge_config.optimization_switch", 0, {{TL_NONE, 0, NULL}}},
+};
+
+/* True when some compile of the file uses config cfg (get_npu_backend and
+ * cache_compile run _check_config_support: npu_fx_compiler.py:904,
+ * inference/_cache_compiler.py:375). */
+static int config__compiled(const Lint *l, int cfg)
+{
+    for (size_t c = 0; c < l->sf->compiles.n; c++)
+        if (l->sf->compiles.v[c].config == cfg && l->sf->compiles.v[c].torchair == 1)
+            return 1;
+    return 0;
+}
+
+/* The warnings _check_config_support gives for config cfg in its mode
+ * (TNG169), on the last assignment of each field it lists. Its
+ * DeprecationWarning for every reduce-overhead config (:110-114) is a
+ * notice about the mode, not about a line to change: not reported. */
+static void config__mode_warnings(Lint *l, int cfg, const char *mode)
+{
+    const Config *c = &l->sf->configs.v[cfg];
+    if (!mode || c->npugraph_ex || !strcmp(mode, "npugraph_ex") || !config__compiled(l, cfg))
+        return;
+    int ro = !strcmp(mode, "reduce-overhead");
+    for (size_t i = 0; i < c->fields.n; i++) {
+        const ConfigField *f = &c->fields.v[i];
+        const Value *v = f->value;
+        if (f->module || !v || v->kind == V_EXPR)
+            continue;
+        const char *path = lint_field_path(f->path);
+        for (size_t w = 0; w < sizeof config_warns / sizeof *config_warns; w++) {
+            const struct ConfigWarn *cw = &config_warns[w];
+            size_t n = strlen(cw->path);
+            if (cw->reduce_overhead != ro || strncmp(cw->path, path, n) || (path[n] && strcmp(path + n, ".value")) ||
+                lint_field(l, cfg, cw->path) != f)
+                continue;   /* another field, or not its last assignment */
+            int hit = cw->nvals == 0 && v->kind != V_NONE;
+            for (size_t k = 0; k < cw->nvals && !hit; k++)
+                hit = config__lit_equal(&cw->vals[k], v);
+            if (hit)
+                REPORT(l, f->node, TNG169, "TorchAir warns that config.%s = %s may not take effect or may fail in %s mode",
+                       cw->path, config__value_text(&l->sf->arena, v), mode);
+        }
+    }
+}
+
+/* aclgraph_config.use_custom_pool = torch.npu.graph_pool_handle (the
+ * function, not the pool it returns): reduce-overhead hands it to the
+ * graph capture as its pool (npu_fx_compiler.py:676), where torch_npu's
+ * NPUGraph.capture_begin passes it to the binding that takes a pool
+ * token (torch_npu/npu/graphs.py:624, :887, :913): TypeError. Unused in
+ * max-autotune: a warning there. */
+static void config__custom_pool(Lint *l, int cfg, const char *mode)
+{
+    const ConfigField *f = lint_field(l, cfg, "aclgraph_config.use_custom_pool");
+    if (!f || f->module || !f->value || f->value->kind != V_EXPR)
+        return;
+    const Value *v = f->value;
+    NodeKind k = l->ast->nodes[v->node].kind;
+    static const char fn[] = "graph_pool_handle";
+    size_t n = sizeof fn - 1;
+    if ((k != NK_attribute && k != NK_identifier) || v->len < n || memcmp(v->s + v->len - n, fn, n) ||
+        (v->len > n && v->s[v->len - n - 1] != '.'))
+        return;
+    if (mode && strcmp(mode, "max-autotune"))
+        REPORT(l, v->node, TNG166, "use_custom_pool is set to the function %.*s, not to the pool it returns: the %s graph capture refuses it (TypeError); call it: %.*s()",
+               (int)v->len, v->s, mode, (int)v->len, v->s);
+    else
+        REPORT_AS(SEV_WARNING, l, v->node, TNG166, "use_custom_pool is set to the function %.*s, not to the pool it returns; call it: %.*s()",
+                  (int)v->len, v->s, (int)v->len, v->s);
+}
+
 void lint_config(Lint *l, int cfg)
 {
     const Config *c = &l->sf->configs.v[cfg];
@@ -419,5 +542,96 @@ void lint_config(Lint *l, int cfg)
         if (k.f->module)
             continue;   /* set in an imported module: checked where it is, when that file is linted */
         config__assignment(&k);
+    }
+    config__mode_warnings(l, cfg, k.mode);
+    config__custom_pool(l, cfg, k.mode);
+}
+
+/* ---- torch.compile's options and mode with a TorchAir backend ---- */
+
+/* The node of a keyword argument whose value is v (its value's node if
+ * it is not one). */
+static int32_t config__keyword_node(const Lint *l, const Value *v)
+{
+    int32_t p = l->ast->nodes[v->node].parent;
+    return p >= 0 && l->ast->nodes[p].kind == NK_keyword_argument ? p : v->node;
+}
+
+/* The npugraph_ex option names of the version mask, for a message. */
+static const char *config__option_names(Arena *arena, unsigned mask)
+{
+    StrBuf list = {0};
+    for (size_t i = 0; i < torchair_nfields; i++)
+        if (torchair_fields[i].kind == TK_NPUGRAPHEX && (torchair_fields[i].versions & mask))
+            sb_printf(&list, "%s%s", list.s ? ", " : "", strchr(torchair_fields[i].path, '.') + 1);
+    const char *out = arena_strndup(arena, list.s ? list.s : "", list.s ? strlen(list.s) : 0);
+    sb_free(&list);
+    return out;
+}
+
+/*
+ * torch.compile hands its options and a mode other than "default" to the
+ * backend as keywords. TorchAir's _npu_backend (npu_fx_compiler.py:865-884)
+ * passes them to _process_kwargs_options (configs/npugraphex_config.py:89-122),
+ * which reads only "options": a key outside its table raises ValueError
+ * (:105-107), a value is set on the config field the key maps to, through
+ * that option's setter (:109-122); the mode is never read. The npugraph_ex
+ * package checks options against its own config, which tngc does not
+ * record: only compiles whose backend is torchair's get_npu_backend.
+ */
+void lint_compile_options(Lint *l, const Compile *c)
+{
+    ScanFile *sf = l->sf;
+    if (c->is_cache || c->torchair != 1 ||
+        (c->config != CONFIG_DEFAULT && (c->config < 0 || sf->configs.v[c->config].npugraph_ex)))
+        return;
+    const Annotation *a = &sf->anns.v[c->ann];
+    int version = l->opt ? l->opt->torchair : 0;
+    if (version < 0 || (size_t)version >= torchair_nversions)
+        version = 0;
+    unsigned mask = 1u << version;
+    const Value *mode = ann_arg(a, "mode");
+    if (mode && mode->kind == V_STR && !(mode->len == 7 && !memcmp(mode->s, "default", 7))) {
+        const char *used = lint_compile_mode(l, c);
+        REPORT(l, config__keyword_node(l, mode), TNG168,
+               "TorchAir's backend never reads torch.compile's mode: the compile runs in its CompilerConfig's mode%s%s%s; set config.mode instead",
+               used ? " (" : "", used ? used : "", used ? ")" : "");
+    }
+    const Value *opts = ann_arg(a, "options");
+    if (!opts || opts->kind != V_DICT)
+        return;
+    for (size_t i = 0; i + 1 < opts->nitems; i += 2) {
+        const Value *k = opts->items[i], *v = opts->items[i + 1];
+        if (k->kind == V_EXPR)
+            continue;
+        const TorchairField *row = NULL;
+        if (k->kind == V_STR && !memchr(k->s, 0, k->len)) {
+            char *path = arena_printf(&sf->arena, "npugraphex_config.%.*s", (int)k->len, k->s);
+            row = config__row(path, strlen(path), mask);
+            if (row && row->kind != TK_NPUGRAPHEX)
+                row = NULL;
+        }
+        if (!row) {
+            const char *near = NULL;
+            for (size_t f = 0; f < torchair_nfields && k->kind == V_STR && !near; f++) {
+                const TorchairField *o = &torchair_fields[f];
+                if (o->kind == TK_NPUGRAPHEX && (o->versions & mask) && str_distance(k->s, strchr(o->path, '.') + 1) <= 2)
+                    near = strchr(o->path, '.') + 1;
+            }
+            if (near)
+                REPORT(l, k->node, TNG167, "%s is not an option TorchAir's backend takes: _process_kwargs_options raises ValueError; did you mean '%s'?",
+                       config__value_text(&sf->arena, k), near);
+            else
+                REPORT(l, k->node, TNG167, "%s is not an option TorchAir's backend takes: _process_kwargs_options raises ValueError (allowed: %s)",
+                       config__value_text(&sf->arena, k), config__option_names(&sf->arena, mask));
+            continue;
+        }
+        const TorchairField *target = row->target ? config__row(row->target, strlen(row->target), mask) : NULL;
+        if (!target || v->kind == V_EXPR)
+            continue;
+        const char *shown = arena_printf(&sf->arena, "options[\"%.*s\"], which sets %s,", (int)k->len, k->s, row->target);
+        const char *refusal = config__refusal(&sf->arena, target, shown, v);
+        if (refusal)
+            REPORT(l, v->node, TNG166, "%s", refusal);
     }
 }

@@ -53,6 +53,8 @@ void lint_compiled_functions(Lint *l);
 
 /* lint_config.c: the rules on one CompilerConfig's fields. */
 void lint_config(Lint *l, int cfg);
+/* lint_config.c: torch.compile's options and mode with a TorchAir backend. */
+void lint_compile_options(Lint *l, const Compile *c);
 /* lint_api.c: the rules on one cache_compile call. */
 void lint_cache_compile(Lint *l, const Compile *c);
 void lint_api(Lint *l);

@@ -45,6 +45,10 @@ static const AnnKind ann_of_api[TA__COUNT] = {
     [TA_COMPILER_CONFIG] = ANN_compiler_config,
     [TA_GET_NPU_BACKEND] = ANN_get_npu_backend,
     [TA_TORCH_COMPILE] = ANN_torch_compile,
+    [TA_NPU_PRINT] = ANN_npu_print,
+    [TA_OPS_WAIT] = ANN_ops_wait,
+    [TA_CREATE_TAGGED_EVENT] = ANN_tagged_event,
+    [TA_TAGGED_OP] = ANN_tagged_op,
 };
 
 /* Final names that make a call a candidate (reported resolved: false when
@@ -76,6 +80,8 @@ static const char *const ann_params[ANN__count][4] = {
     [ANN_get_npu_backend] = {"compiler_config", "custom_decompositions"},
     [ANN_torch_compile] = {"model"},
     [ANN_op_never_timeout] = {"enable"},
+    [ANN_ops_wait] = {"tensors"},
+    [ANN_tagged_event] = {"tag"},
 };
 
 static int scan__ann_kind_of_path(const char *path)
@@ -596,6 +602,7 @@ static int scan__new_annotation(Scanner *s, AnnKind kind, int resolved, int32_t 
             a.args[a.nargs].name = pname ? pname : arena_printf(s->arena, "arg%zu", i);
             a.args[a.nargs++].value = value_of(s->ast, s->consts, ca->pos.v[i], s->arena);
         }
+        a.npos = a.nargs;
         for (size_t i = 0; i < ca->kw_name.n; i++) {
             a.args[a.nargs].name = scan__text(s, ca->kw_name.v[i]);
             a.args[a.nargs++].value = value_of(s->ast, s->consts, ca->kw_value.v[i], s->arena);
@@ -628,7 +635,7 @@ static int scan__tensor_arg(Scanner *s, int32_t n, Val v)
     char *key = scan__key(s, n);
     if (!key)
         return -1;
-    Tensor t = {n, -1};
+    Tensor t = {n, -1, NULL};
     VEC_PUSH(s->sf->tensors, t);
     int idx = (int)s->sf->tensors.n - 1;
     scan__bind(s, key, (Val){VAL_TENSOR, idx, 0});
@@ -786,6 +793,31 @@ static int scan__factory_rank(Scanner *s, const char *fn, const CallArgs *ca)
     return ca->pos.n ? (int)ca->pos.n : -1;
 }
 
+/* The size a torch factory call makes, as a V_TUPLE / V_LIST of its dims,
+ * or NULL (the same arguments scan__factory_rank reads). */
+static const Value *scan__factory_size(Scanner *s, const char *fn, const CallArgs *ca)
+{
+    int32_t size = scan__arg(s, ca, -1, "size", NULL);
+    if (size < 0 && !strcmp(fn, "randint") && ca->pos.n)
+        size = ca->pos.v[ca->pos.n - 1];
+    else if (size < 0 && (!strcmp(fn, "full") || ca->pos.n == 1) && ca->pos.n)
+        size = ca->pos.v[0];
+    if (size >= 0) {
+        Value *v = value_of(s->ast, s->consts, size, s->arena);
+        return v->kind == V_TUPLE || v->kind == V_LIST ? v : NULL;
+    }
+    if (!ca->pos.n || !strcmp(fn, "randint") || !strcmp(fn, "full"))
+        return NULL;
+    Value *v = arena_alloc(s->arena, sizeof *v);   /* torch.ones(2, 3) */
+    memset(v, 0, sizeof *v);
+    v->kind = V_TUPLE;
+    v->node = -1;
+    v->items = arena_alloc(s->arena, ca->pos.n * sizeof *v->items);
+    for (size_t i = 0; i < ca->pos.n; i++)
+        v->items[v->nitems++] = value_of(s->ast, s->consts, ca->pos.v[i], s->arena);
+    return v;
+}
+
 static int scan__is_one_of(const char *name, const char *const *list)
 {
     for (; *list; list++)
@@ -798,6 +830,8 @@ static const char *const tensor_factories[] = {"ones", "zeros", "randn", "rand",
 static const char *const tensor_same_rank[] = {"npu", "cuda", "cpu", "to", "contiguous", "float", "half",
                                                "bfloat16", "clone", "detach", "transpose", "permute",
                                                "requires_grad_", NULL};
+static const char *const tensor_same_size[] = {"npu", "cuda", "cpu", "to", "contiguous", "float", "half",
+                                               "bfloat16", "clone", "detach", "requires_grad_", NULL};
 static const char *const module_same[] = {"npu", "cuda", "cpu", "to", "eval", "train", "half", "float",
                                           "bfloat16", "requires_grad_", NULL};
 static const char *const graph_breakers[] = {"item", "tolist", "numpy", NULL};
@@ -823,9 +857,108 @@ static void scan__binding(Scanner *s, int compile, int cls, const char *method, 
     VEC_PUSH(s->sf->bindings, b);
 }
 
+/* The parameter list entry of def named name: its positional index (-1
+ * when keyword-only or *args / **kwargs) and default value node (-1). */
+static int scan__param(Scanner *s, int32_t def, const char *name, int *index, int32_t *dflt)
+{
+    const Ast *ast = s->ast;
+    int32_t params = ast_field(ast, def, F_parameters);
+    int i = 0, kwonly = 0;
+    for (int32_t c = params >= 0 ? ast->nodes[params].first : -1; c >= 0; c = ast->nodes[c].next) {
+        NodeKind k = ast->nodes[c].kind;
+        if (!(ast->nodes[c].flags & NODE_NAMED) || k == NK_comment || k == NK_positional_separator)
+            continue;
+        if (k == NK_keyword_separator || k == NK_list_splat_pattern || k == NK_dictionary_splat_pattern) {
+            kwonly = 1;
+            continue;
+        }
+        int32_t id = c;
+        while (id >= 0 && ast->nodes[id].kind != NK_identifier)
+            id = ast->nodes[id].first;
+        if (id >= 0 && ast_text_is(ast, id, name)) {
+            *index = kwonly ? -1 : i;
+            *dflt = k == NK_default_parameter || k == NK_typed_default_parameter ? ast_field(ast, c, F_value) : -1;
+            return 1;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* super_kernel(scope, options) inside a function whose parameter an
+ * argument is: the values that argument takes at the function's calls in
+ * this file (a plain function called by name, or a method called through
+ * self), or the parameter's default, evaluated with the module's
+ * constants. */
+static void scan__arg_sources(Scanner *s, Annotation *a, const CallArgs *ca)
+{
+    static const char *const names[2] = {"scope", "options"};
+    if (s->func < 0)
+        return;
+    const Ast *ast = s->ast;
+    const Function *f = &s->sf->funcs.v[s->func];
+    int method = f->cls >= 0;
+    VEC(ArgSource) out = {0};
+    for (int k = 0; k < 2; k++) {
+        int32_t n = scan__arg(s, ca, k, names[k], NULL);
+        int index;
+        int32_t dflt;
+        if (n < 0 || ast->nodes[n].kind != NK_identifier)
+            continue;
+        char *param = scan__text(s, n);
+        if (!scan__param(s, f->node, param, &index, &dflt) || (method && index == 0))
+            continue;
+        for (size_t c = 0; c < ast->n; c++) {
+            if (ast->nodes[c].kind != NK_call)
+                continue;
+            int32_t fn = ast_field(ast, (int32_t)c, F_function), args = ast_field(ast, (int32_t)c, F_arguments);
+            int hit = 0;
+            if (fn >= 0 && !method)
+                hit = ast->nodes[fn].kind == NK_identifier && ast_text_is(ast, fn, f->name);
+            else if (fn >= 0 && ast->nodes[fn].kind == NK_attribute) {
+                int32_t obj = ast_field(ast, fn, F_object), attr = ast_field(ast, fn, F_attribute);
+                hit = obj >= 0 && attr >= 0 && ast_text_is(ast, obj, "self") && ast_text_is(ast, attr, f->name);
+            }
+            if (!hit || args < 0 || ast->nodes[args].kind != NK_argument_list)
+                continue;
+            int32_t at = -1;
+            int pos = 0, splat = 0, want = index < 0 ? -1 : index - method;
+            for (int32_t g = ast->nodes[args].first; g >= 0; g = ast->nodes[g].next) {
+                NodeKind gk = ast->nodes[g].kind;
+                if (!(ast->nodes[g].flags & NODE_NAMED) || gk == NK_comment)
+                    continue;
+                if (gk == NK_list_splat || gk == NK_dictionary_splat)
+                    splat = 1;
+                else if (gk == NK_keyword_argument) {
+                    int32_t kn = ast_field(ast, g, F_name);
+                    if (kn >= 0 && ast_text_is(ast, kn, param))
+                        at = ast_field(ast, g, F_value);
+                } else if (pos++ == want && at < 0)
+                    at = g;
+            }
+            if (at < 0 && splat)
+                continue;
+            if (at < 0)
+                at = dflt;
+            if (at < 0)
+                continue;
+            ArgSource src = {names[k], param, value_of(ast, s->consts, at, s->arena), (int32_t)c};
+            VEC_PUSH(out, src);
+        }
+    }
+    if (out.n) {
+        a->sources = arena_alloc(s->arena, out.n * sizeof *a->sources);
+        memcpy(a->sources, out.v, out.n * sizeof *a->sources);
+        a->nsources = out.n;
+    }
+    VEC_FREE(out);
+}
+
 static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const char *callee, const CallArgs *ca)
 {
     int ann = scan__new_annotation(s, kind, 1, call, callee, ca);
+    if (kind == ANN_super_kernel)
+        scan__arg_sources(s, &s->sf->anns.v[ann], ca);
     Val v;
     switch (kind) {
     case ANN_compiler_config: {
@@ -1003,16 +1136,17 @@ static Val scan__call(Scanner *s, int32_t n)
             a->api_guarded = scan__api_guarded(s, n, root, replacement);
         }
     } else if (path && !strncmp(path, "torch.", 6) && scan__is_one_of(path + 6, tensor_factories)) {
-        Tensor t = {n, scan__factory_rank(s, path + 6, &ca)};
+        Tensor t = {n, scan__factory_rank(s, path + 6, &ca), scan__factory_size(s, path + 6, &ca)};
         VEC_PUSH(s->sf->tensors, t);
         result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
     } else if (path && !strcmp(path, "torch_npu.npu_format_cast") && ca.pos.n &&
                ca.pos_val.v[0].kind == VAL_TENSOR) {
-        Tensor t = {n, s->sf->tensors.v[ca.pos_val.v[0].idx].rank};
+        Tensor t = {n, s->sf->tensors.v[ca.pos_val.v[0].idx].rank, NULL};
         VEC_PUSH(s->sf->tensors, t);
         result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
     } else if (recv.kind == VAL_TENSOR && fname && scan__is_one_of(fname, tensor_same_rank)) {
-        Tensor t = {n, s->sf->tensors.v[recv.idx].rank};
+        const Tensor *from = &s->sf->tensors.v[recv.idx];
+        Tensor t = {n, from->rank, scan__is_one_of(fname, tensor_same_size) ? from->size : NULL};
         VEC_PUSH(s->sf->tensors, t);
         result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
     } else if (recv.kind == VAL_INSTANCE && fname && scan__is_one_of(fname, module_same)) {

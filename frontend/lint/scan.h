@@ -20,7 +20,7 @@
     X(super_kernel) X(npu_stream_switch) X(npu_wait_tensor) \
     X(limit_core_num) X(set_dim_gears) X(mark_static) X(cache_compile) \
     X(compiler_config) X(config_option) X(get_npu_backend) X(torch_compile) \
-    X(op_never_timeout)
+    X(op_never_timeout) X(npu_print) X(ops_wait) X(tagged_event) X(tagged_op)
 
 typedef enum AnnKind {
 #define X(k) ANN_##k,
@@ -36,6 +36,16 @@ typedef struct Arg {
     Value *value;
 } Arg;
 
+/* A value an argument of an annotation takes at one call of the function
+ * around it, when the argument is a parameter of that function: the
+ * caller's argument, or the parameter's default. */
+typedef struct ArgSource {
+    const char *arg;       /* the annotation's argument ("options") */
+    const char *param;     /* the function's parameter it is */
+    Value *value;          /* at the call (or the default) */
+    int32_t call;          /* the call of the function */
+} ArgSource;
+
 typedef struct Annotation {
     AnnKind kind;
     int resolved;          /* callee resolves to the TorchAir/torch name */
@@ -43,8 +53,9 @@ typedef struct Annotation {
     int func;              /* index into ScanFile.funcs, -1 at module level */
     int cls;               /* in a class body (outside its defs): the class, else -1 */
     const char *callee;    /* canonical name, or the callee's source text */
-    Arg *args;
+    Arg *args;             /* positional ones first, then keywords, then "*" and "**" */
     size_t nargs;
+    size_t npos;           /* positional arguments: args[0..npos) */
     int *scopes;           /* enclosing scope annotations, outermost first */
     uint8_t *scope_cond;   /* scopes[i] entered through a conditional expression */
     size_t nscopes;
@@ -55,6 +66,8 @@ typedef struct Annotation {
     ApiStatus api;
     const char *api_path;  /* the canonical name it resolves to */
     int api_guarded;       /* only a fallback: handled by an except, or behind hasattr() */
+    ArgSource *sources;    /* super_kernel's scope and options through its function's calls */
+    size_t nsources;
 } Annotation;
 
 /* The value of the argument called name, or NULL. */
@@ -127,6 +140,8 @@ typedef struct Compile {
 typedef struct Tensor {
     int32_t node;          /* where it was made */
     int rank;              /* -1 unknown */
+    const Value *size;     /* a torch factory's size: a V_TUPLE / V_LIST of rank dims
+                            * (V_INT where known), or NULL */
 } Tensor;
 
 /* An annotation that applies to a tensor (set_dim_gears, mark_static). */

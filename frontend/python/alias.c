@@ -85,6 +85,12 @@ static const struct { const char *path; TorchairApi api; unsigned use; } torchai
     {"torchair.get_npu_backend", TA_GET_NPU_BACKEND, ALIAS_SCAN | ALIAS_LOWER},
     {"torchair.npu_fx_compiler.get_npu_backend", TA_GET_NPU_BACKEND, ALIAS_LOWER},
     {"torch.compile", TA_TORCH_COMPILE, ALIAS_SCAN | ALIAS_LOWER},
+    {"torchair.ops.npu_print", TA_NPU_PRINT, ALIAS_SCAN},
+    {"torchair.ops.wait", TA_OPS_WAIT, ALIAS_SCAN},
+    {"torchair.ops.npu_create_tagged_event", TA_CREATE_TAGGED_EVENT, ALIAS_SCAN},
+    {"torchair.ops.npu_tagged_event_record", TA_TAGGED_OP, ALIAS_SCAN},
+    {"torchair.ops.npu_tagged_event_wait", TA_TAGGED_OP, ALIAS_SCAN},
+    {"torchair.ops.npu_record_tagged_stream", TA_TAGGED_OP, ALIAS_SCAN},
     /* torch_npu's torch.npu.npugraph_ex (mode npugraph_ex) */
     {"torch.npu.npugraph_ex.scope.limit_core_num", TA_LIMIT_CORE_NUM, ALIAS_SCAN},
     {"torch.npu.npugraph_ex.inference.cache_compile", TA_CACHE_COMPILE, ALIAS_SCAN},

@@ -247,6 +247,10 @@ typedef enum TorchairApi {
     TA_COMPILER_CONFIG,    /* torchair.CompilerConfig */
     TA_GET_NPU_BACKEND,    /* torchair.get_npu_backend */
     TA_TORCH_COMPILE,      /* torch.compile */
+    TA_NPU_PRINT,          /* torchair.ops.npu_print (lint only) */
+    TA_OPS_WAIT,           /* torchair.ops.wait (lint only) */
+    TA_CREATE_TAGGED_EVENT, /* torchair.ops.npu_create_tagged_event (lint only) */
+    TA_TAGGED_OP,          /* torchair.ops.npu_tagged_event_record / _wait, npu_record_tagged_stream (lint only) */
     TA__COUNT
 } TorchairApi;
 /* The rewrite of the table of TorchAir's import paths that applies to

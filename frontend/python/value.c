@@ -438,6 +438,29 @@ static Value *value__of(const Ast *ast, const ConstTable *consts, int32_t n, Are
     }
     case NK_none: return value__new(a, V_NONE, n);
     case NK_string: return value__string(ast, n, a);
+    case NK_subscript: {   /* OPTIONS["fast"], GEARS[0] of a known dict, list or tuple */
+        int32_t obj = ast_field(ast, n, F_value), idx = ast_field(ast, n, F_subscript);
+        if (!consts || obj < 0 || idx < 0 || ast->nodes[idx].kind == NK_slice)
+            break;
+        int more = 0;   /* a[1, 2]: several subscripts */
+        for (int32_t c = ast->nodes[idx].next; c >= 0; c = ast->nodes[c].next)
+            more |= ast->nodes[c].field == F_subscript;
+        if (more)
+            break;
+        Value *o = value__of(ast, consts, obj, a, depth + 1), *k = value__of(ast, consts, idx, a, depth + 1);
+        if (!o || !k || k->kind == V_EXPR)
+            break;
+        if (o->kind == V_DICT) {
+            for (size_t i = 0; i + 1 < o->nitems; i += 2)
+                if (value_equal(o->items[i], k))
+                    return o->items[i + 1];
+        } else if ((o->kind == V_LIST || o->kind == V_TUPLE) && k->kind == V_INT) {
+            int64_t j = k->i < 0 ? k->i + (int64_t)o->nitems : k->i;
+            if (j >= 0 && (size_t)j < o->nitems)
+                return o->items[j];
+        }
+        break;
+    }
     case NK_concatenated_string: {
         StrBuf sb = {0};
         for (int32_t c = ast_named_child(ast, n, 0), i = 1; c >= 0; c = ast_named_child(ast, n, i++)) {
@@ -473,7 +496,9 @@ static Value *value__of(const Ast *ast, const ConstTable *consts, int32_t n, Are
         int32_t inner = ast_named_child(ast, n, 0);
         return inner >= 0 ? value__of(ast, consts, inner, a, depth + 1) : value__expr(ast, n, a);
     }
-    case NK_tuple: return value__seq(ast, consts, n, a, depth, V_TUPLE);
+    case NK_tuple:
+    case NK_expression_list:   /* x = 1, 2 */
+        return value__seq(ast, consts, n, a, depth, V_TUPLE);
     case NK_list: return value__seq(ast, consts, n, a, depth, V_LIST);
     case NK_dictionary: return value__seq(ast, consts, n, a, depth, V_DICT);
     case NK_identifier: {

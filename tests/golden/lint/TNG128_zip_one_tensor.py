@@ -14,6 +14,6 @@ class Model(torch.nn.Module):
 config = torchair.CompilerConfig()
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model(), backend=npu_backend, dynamic=True, fullgraph=True)
-hidden = torch.randn(1, 128, 4096, dtype=torch.bfloat16).npu()
+hidden = torch.randn(2, 128, 4096, dtype=torch.bfloat16).npu()
 set_dim_gears(hidden, {0: [2, 4, 8, 16], 1: [128, 256]})  # expect: TNG128
 out = model(hidden)

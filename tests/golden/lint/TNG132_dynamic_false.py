@@ -17,7 +17,7 @@ config = torchair.CompilerConfig()
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 decoder = Decoder().npu()
 decoder.decode = torch.compile(decoder.decode, dynamic=False, fullgraph=True, backend=npu_backend)
-x = torch.randn(1, 512).npu()
+x = torch.randn(2, 512).npu()
 xa = torch.randn(1, 512).npu()
 set_dim_gears(x, {0: [2, 4, 8]})  # expect: TNG132
 out = decoder.decode(x, xa)

@@ -22,6 +22,4 @@ model = torch.compile(Model().npu(), fullgraph=True, backend=torchair.get_npu_ba
 torchair.inference.set_dim_gears(x1, dim_gears={0: sizes})  # expect: TNG205
 torchair.inference.set_dim_gears(x2, dim_gears={rank: [2, 4]})  # expect: TNG122
 torchair.inference.set_dim_gears(x3, dim_gears={0: [rank - 2, 4]})  # expect: TNG125
-torchair.inference.set_dim_gears(x3, dim_gear={0: [2, 4]})  # expect: TNG205
-torchair.inference.set_dim_gears(dim_gears={0: [2, 4]})  # expect: TNG205
 model(x1, x2, x3)
