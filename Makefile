@@ -55,7 +55,7 @@ SCHEMAOBJ = $(BUILD)/obj/torchair_schema.o
 UNIT      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 TNGC      = $(BUILD)/tngc
 # libtngcrt: the runtime that generated bundles link (runtime/*.c).
-RT_SRCS   = $(sort $(wildcard runtime/*.c))
+RT_SRCS   = $(sort $(filter-out runtime/mpi.c,$(wildcard runtime/*.c)))
 RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
 # libtngcrt_core: libtngcrt without the CPU kernels (kernels*.c, the files
@@ -65,8 +65,15 @@ RT_KERNEL_OBJS = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runtime/kernels*.c))
 RT_CORE_OBJS   = $(filter-out $(RT_KERNEL_OBJS),$(RT_OBJS))
 LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
 
+# libtngcrt_mpi: the collectives over MPI (runtime/mpi.c, tngrt_mpi.h), what
+# the launchers of bundles built with --world-size N > 1 link besides
+# libtngcrt (Debian's OpenMPI, pkg-config's ompi-c).
+MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   = $(shell pkg-config --libs ompi-c 2>/dev/null)
+LIBRT_MPI  = $(if $(RT_SRCS),$(BUILD)/libtngcrt_mpi.a)
+
 .PHONY: all deps check unit golden acl demo bench bench-deps install clean help fuzz corpus realmodels
-all: $(TNGC) $(LIBRT)
+all: $(TNGC) $(LIBRT) $(LIBRT_MPI)
 
 # Built with libtngcrt.a (order-only), so whatever needs the one has both.
 $(BUILD)/libtngcrt.a: $(RT_OBJS) | $(LIBRT_CORE)
@@ -75,6 +82,10 @@ $(BUILD)/libtngcrt.a: $(RT_OBJS) | $(LIBRT_CORE)
 $(BUILD)/libtngcrt_core.a: $(RT_CORE_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
+$(BUILD)/libtngcrt_mpi.a: $(BUILD)/obj/runtime/mpi.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/obj/runtime/mpi.o: ALLFLAGS += $(MPI_CFLAGS)
 
 # Dependencies: Debian packages and tree-sitter-python from npm.
 DEPSTAMP = build/.deps-ok
@@ -123,7 +134,7 @@ $(BUILD)/obj/runtime/%.o: runtime/%.c | $(DEPSTAMP)
 
 # libclang's headers; the clang driver links bundles with tngc's own sanitizers.
 $(BUILD)/obj/codegen/usercheck.o: ALLFLAGS += -I$(LLVM_DIR)/include
-$(BUILD)/obj/codegen/build.o: ALLFLAGS += -DTNGC_SANFLAGS='"$(SANFLAGS)"'
+$(BUILD)/obj/codegen/build.o: ALLFLAGS += -DTNGC_SANFLAGS='"$(SANFLAGS)"' -DTNGC_MPI_LIBS='"$(MPI_LIBS)"'
 
 # The grammar is generated code: built without our warnings.
 $(BUILD)/obj/ts/%.o: $(TSPY)/src/%.c | $(DEPSTAMP)

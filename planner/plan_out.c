@@ -415,6 +415,15 @@ static void attrs__slice_dyn(PlanAttrs *l, const Op *op)
     attrs__add(l, "step", PA_INT, plan__attr(op, 3), 0);
 }
 
+/* the collectives (ops.def): reduce op, source rank, the group's mask */
+static void attrs__collective(PlanAttrs *l, const Op *op)
+{
+    int k = 0;
+    if (op->kind != OP_ALL_GATHER)
+        attrs__add(l, op->kind == OP_BROADCAST ? "src" : "op", PA_INT, plan__attr(op, k++), 0);
+    attrs__add(l, "group", PA_INT, plan__attr(op, k), 0);
+}
+
 /* roll: its (shift, dim) pairs as one flat list */
 static void attrs__roll(PlanAttrs *l, const Op *op) { attrs__list(l, "shift_dim", PA_INTS, op->attr, op->nattr); }
 
