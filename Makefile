@@ -188,16 +188,17 @@ bench-deps:
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_launch.h \
-             runtime/tngrt_kernels.h \
+             runtime/tngrt_kernels.h runtime/tngrt_mpi.h \
              $(wildcard runtime/tngrt_kernel_impl.h runtime/tngrt_impl_*.h)
 VERSION    = $(shell sed -n 's/^#define TNGC_VERSION "\(.*\)"/\1/p' tngc.c)
 
-install: $(TNGC) $(LIBRT)
+install: $(TNGC) $(LIBRT) $(LIBRT_MPI)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/tngc \
 	    $(DESTDIR)$(PREFIX)/share/tngc $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tngc
 	install -m 755 $(TNGC) $(DESTDIR)$(PREFIX)/bin/tngc
 	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/libtngcrt.a
 	install -m 644 $(LIBRT_CORE) $(DESTDIR)$(PREFIX)/lib/libtngcrt_core.a
+	install -m 644 $(LIBRT_MPI) $(DESTDIR)$(PREFIX)/lib/libtngcrt_mpi.a
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/tngc/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt_core.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt_core.pc
@@ -206,7 +207,8 @@ install: $(TNGC) $(LIBRT)
 	install -m 644 docs/rules.md docs/plan.md docs/plan-format.md docs/bundles.md $(DESTDIR)$(PREFIX)/share/doc/tngc/
 
 clean:
-	rm -rf build/obj build/gen build/san build/tests build/tngc build/libtngcrt.a build/libtngcrt_core.a
+	rm -rf build/obj build/gen build/san build/tests build/tngc build/libtngcrt.a build/libtngcrt_core.a \
+	    build/libtngcrt_mpi.a
 
 help:
 	@sed -n '1,/^$$/p' Makefile
