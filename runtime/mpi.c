@@ -182,7 +182,7 @@ static int mpi__comm(int64_t group, MPI_Comm *comm, TngrtError *err, const char 
         err->kind = TNGRT_ERR_FAILURE;
         return -1;
     }
-    int64_t all = mpi__size >= 63 ? -1 : ((int64_t)1 << mpi__size) - 1;
+    int64_t all = (int64_t)(((uint64_t)1 << (mpi__size < 63 ? mpi__size : 63)) - 1);
     if (group == 0 || group == all) {
         *comm = MPI_COMM_WORLD;
         return 0;

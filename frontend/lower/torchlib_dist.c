@@ -38,7 +38,7 @@
 /* The mask of every rank. */
 static int64_t dist__world(const Interp *I)
 {
-    return ((int64_t)1 << I->world_size) - 1;
+    return (int64_t)(((uint64_t)1 << I->world_size) - 1);   /* world_size <= 63 */
 }
 
 static int dist__count(int64_t mask)
@@ -120,8 +120,8 @@ static int dist__tensor(Interp *I, Obj *t, int32_t node, const char *what, int32
 {
     *v = -1;
     if (!is_tensor(t)) {
-        if (t && t->kind != O_UNKNOWN)
-            interp_break(I, node, RULE_TNG203, "%s expects a tensor", what);
+        if (!t || t->kind != O_UNKNOWN)
+            interp_break(I, node, RULE_TNG203, "%s expects a tensor%s", what, t ? "" : ": none is given");
         return 0;
     }
     if ((*v = tl_tv(I, t, node)) < 0)
@@ -400,9 +400,10 @@ Obj *tl_dist_call(Interp *I, const char *name, CallArgs *a)
         return NULL;
     const char *f = name + sizeof DIST_PRE - 1;
     const char *what = interp_printf(I, "torch.distributed.%s", f);
-    if (!strncmp(f, "ProcessGroup:", 13)) {   /* group.rank(), group.size() */
-        const char *dot = strchr(f, '.');
-        Obj *g = dist__group_obj(I, strtoll(f + 13, NULL, 10));
+    int world = !strncmp(f, "group.WORLD.", 12);
+    if (world || !strncmp(f, "ProcessGroup:", 13)) {   /* group.rank(), group.size() */
+        const char *dot = world ? f + 11 : strchr(f, '.');
+        Obj *g = dist__group_obj(I, world ? dist__world(I) : strtoll(f + 13, NULL, 10));
         if (dot && (streq(dot, ".rank") || streq(dot, ".size")) && !a->npos && !a->nkw)
             return dist__query(I, g, dot[1] == 's', a, what);
         return NULL;

@@ -17,11 +17,12 @@ for r in range(ws):
     rows = 4 // ws
     want = [np.maximum.reduce(ys), b, total, gathered, (ws * gathered)[r * 4:(r + 1) * 4],
             np.concatenate(ys, axis=1), ys[1], total[r * rows:(r + 1) * rows],
-            ys[0] + ys[1] if r < 2 else ys[r]]
+            ys[0] + ys[1] if r < 2 else ys[r], total]
     for k, e in enumerate(want):
         got = np.load(f"{d}/co{r}/out{k}.npy")
+        tol = 1e-4 if k < 9 else 0.02 * np.abs(e).max()   # out9: bfloat16
         err = np.abs(got - e).max() if got.shape == e.shape else float("inf")
-        if not err <= 1e-4:
+        if not err <= tol:
             print(f"rank {r} out{k}: max error {err} (shape {got.shape}, expected {e.shape})")
             bad = 1
 sys.exit(bad)

@@ -119,6 +119,20 @@ refused one-process "r.py:6:9: error: .*all_reduce is not among" "$head
         dist.all_reduce(x)
         return x
 $tail"
+refused no-tensor "r.py:6:9: error: .*all_reduce expects a tensor: none is given" "$head
+        dist.all_reduce()
+        return x
+$tail" --world-size 2
+refused other-stream "r.py:8:13: error: .*inside npu_stream_switch" "import torch
+import torch.distributed as dist
+import torchair
+from torch import nn
+class M(nn.Module):
+    def forward(self, x):
+        with torchair.scope.npu_stream_switch('s1'):
+            dist.all_reduce(x)
+        return x
+$tail" --world-size 2
 refused bad-rank "r.py:6:13: error: .*rank 5 is not in 0..1" "$head
         g = dist.new_group([0, 5])
         return x
