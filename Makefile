@@ -70,7 +70,7 @@ LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
 # libtngcrt (Debian's OpenMPI, pkg-config's ompi-c).
 MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   = $(shell pkg-config --libs ompi-c 2>/dev/null)
-LIBRT_MPI  = $(if $(RT_SRCS),$(BUILD)/libtngcrt_mpi.a)
+LIBRT_MPI  = $(if $(RT_SRCS),$(if $(MPI_LIBS),$(BUILD)/libtngcrt_mpi.a))
 
 .PHONY: all deps check unit golden acl demo bench bench-deps install clean help fuzz corpus realmodels
 all: $(TNGC) $(LIBRT) $(LIBRT_MPI)
@@ -198,7 +198,7 @@ install: $(TNGC) $(LIBRT) $(LIBRT_MPI)
 	install -m 755 $(TNGC) $(DESTDIR)$(PREFIX)/bin/tngc
 	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/libtngcrt.a
 	install -m 644 $(LIBRT_CORE) $(DESTDIR)$(PREFIX)/lib/libtngcrt_core.a
-	install -m 644 $(LIBRT_MPI) $(DESTDIR)$(PREFIX)/lib/libtngcrt_mpi.a
+	$(if $(LIBRT_MPI),install -m 644 $(LIBRT_MPI) $(DESTDIR)$(PREFIX)/lib/libtngcrt_mpi.a)
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/tngc/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt_core.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt_core.pc

@@ -426,6 +426,9 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
         argv_push(&ld, libname);
         if (bo->world_size > 1) {   /* the collectives and MPI (tngrt_mpi.h) */
             char *mpi = build__mpi_lib(lib);
+            if (access(mpi, R_OK) != 0)
+                rc = build__fail(sink, who, "%s is missing: a bundle of several ranks links it (install "
+                                 "libopenmpi-dev, scripts/deps.sh, then make)", mpi);
             argv_push(&ld, mpi);
             free(mpi);
         }
@@ -446,7 +449,8 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
         if (bo->world_size > 1)
             argv_words(&ld, TNGC_MPI_LIBS);
         argv_words(&ld, bo->target ? bo->target->runtime_libs : "-lopenblas -lpthread -lm");
-        rc = build__run1(&ld, "linking the launcher", sink, who);
+        if (rc == 0)
+            rc = build__run1(&ld, "linking the launcher", sink, who);
         argv_free(&ld);
     }
     for (size_t i = 0; i < n; i++) {
