@@ -21,6 +21,9 @@
  *   runs its collectives in program order); init_process_group and
  *   destroy_process_group (the launcher starts and ends MPI).
  *
+ * Outside a trace (module-level code) a collective adds no op: the tensor
+ * it writes holds data tngc no longer knows (interp_host_inexact).
+ *
  * A group is an O_BUILTIN named "torch.distributed.ProcessGroup:<mask>"
  * (bit r: rank r). A rank outside the group does nothing, as PyTorch's
  * collectives return without work there. async_op=True, other reduce ops
@@ -179,6 +182,21 @@ static int dist__stream(Interp *I, int32_t node, const char *what)
     return 0;
 }
 
+/* A collective outside a trace (module-level code, __init__): no op; the
+ * tensor written (NULL: none) holds data tngc no longer knows, as after a
+ * method it does not know. None, or for a functional form an unknown. */
+static Obj *dist__host(Interp *I, Obj *written)
+{
+    if (!written)
+        return unk(I);
+    if (written->kind == O_LIST)
+        for (size_t k = 0; k < written->n; k++)
+            interp_host_inexact(I, written->items[k]);
+    else
+        interp_host_inexact(I, written);
+    return obj_none(I);
+}
+
 /* Emits a collective of kind on value x: its output value, or -1. */
 static int32_t dist__emit(Interp *I, OpKind kind, int32_t x, const int64_t *attr, uint32_t nattr, int32_t node)
 {
@@ -214,6 +232,8 @@ static Obj *dist__all_reduce(Interp *I, CallArgs *a, const char *what)
     Obj *t = args_get(a, 0, "tensor");
     if (!dist__tensor(I, t, a->node, what, &x))
         return unk(I);
+    if (!I->tracing)
+        return dist__host(I, t);
     if (dist__place(mask, I->rank) < 0)
         return obj_none(I);
     attr[1] = mask;
@@ -239,6 +259,8 @@ static Obj *dist__broadcast(Interp *I, CallArgs *a, const char *what)
     Obj *t = args_get(a, 0, "tensor");
     if (!dist__tensor(I, t, a->node, what, &x))
         return unk(I);
+    if (!I->tracing)
+        return dist__host(I, t);
     if (dist__place(mask, I->rank) < 0)
         return obj_none(I);
     attr[0] = src;
@@ -266,6 +288,8 @@ static Obj *dist__into(Interp *I, CallArgs *a, OpKind kind, const char *what)
     int32_t ov;
     if (!dist__tensor(I, t, a->node, what, &x) || !dist__tensor(I, out, a->node, what, &ov))
         return unk(I);
+    if (!I->tracing)
+        return dist__host(I, out);
     if (dist__place(mask, I->rank) < 0)
         return obj_none(I);
     uint32_t n = 0;
@@ -295,6 +319,8 @@ static Obj *dist__all_gather_list(Interp *I, CallArgs *a, const char *what)
     if (!list || list->kind != O_LIST || (int)list->n != n)
         return interp_break(I, a->node, RULE_TNG203, "%s: tensor_list must be a list of %d tensors (the group's "
                             "size)", what, n);
+    if (!I->tracing)
+        return dist__host(I, list);
     if (dist__place(mask, I->rank) < 0)
         return obj_none(I);
     int64_t d0;
@@ -344,6 +370,8 @@ static Obj *dist__functional(Interp *I, const char *f, CallArgs *a, const char *
     if (dim != 0)
         return interp_break(I, a->node, RULE_TNG203, "%s along dim %lld: tngc gathers and scatters along dim 0",
                             what, (long long)dim);
+    if (!I->tracing)
+        return dist__host(I, NULL);
     if (dist__place(mask, I->rank) < 0)
         return interp_break(I, a->node, RULE_TNG203, "%s on a group without rank %d", what, I->rank);
     uint32_t n = 0;
