@@ -115,7 +115,7 @@ XDG_CACHE_HOME=$tmp/xdg-cache
 export XDG_CACHE_HOME
 jobs=${CHECK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 [ "${CHECK_SANITIZED:-}" = 1 ] &&
-    echo "sanitized run: acl, real-cann, conform, op-sweep and fuse-bits are left out (plain make check runs them); diff checks 80 programs"
+    echo "sanitized run: acl, real-cann, conform, op-sweep, fuse-bits and tp-mpi are left out (plain make check runs them); diff checks 80 programs"
 suites names "$@" >"$tmp/names"
 suites order "$@" | sort -k1,1nr -k2,2n | cut -d' ' -f2 |
     CHECK_ONE=$tmp xargs -P "$jobs" -I '{}' sh "$here/check.sh" "$tngc" '{}' "$@" &
