@@ -1098,7 +1098,7 @@ static void text__kernels(const Plan *p, StrBuf *out)
         sb_printf(out, "  %s: ", plan__str(k->key));
         plan__op_ref(p->g, k->op, out);
         sb_printf(out, " %s gear %d x%d %s\n", op_info[k->kind].name, k->gear, k->count,
-                  k->selected ? "selected" : "view");
+                  k->selected ? "selected" : (op_info[k->kind].flags & OPF_COLLECTIVE) ? "collective" : "view");
     }
 }
 

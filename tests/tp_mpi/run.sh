@@ -4,6 +4,8 @@
 # - collectives.py (every collective tngc compiles) built for 2 and 4 ranks
 #   and run under mpirun: each rank's outputs against numpy
 #   (check_collectives.py);
+# - static_kernel.py: an all_reduce in a reduce-overhead entry with static
+#   kernels, on 2 ranks;
 # - examples/tp_llama built for 2 and 4 ranks, every gear, each rank's
 #   logits against the unsharded model in PyTorch (make ref run);
 # - a rank that cannot load its weights: every rank exits, mpirun's status
@@ -58,6 +60,14 @@ for n in 2 4; do
     fi
     rm -rf "$tmp"/co[0-9]
 done
+
+# ---- a collective in a reduce-overhead entry with static kernels ----
+if "$tngc" build --opt -O0 --world-size 2 "$here/static_kernel.py" -o "$tmp/sk" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && timeout 60 $mpirun -np 2 sk/static_kernel_launcher --input x=x.npy --out-dir 'so{rank}' \
+        --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
+   $py -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
+sys.exit(any(np.abs(np.load(sys.argv[1] + f"/so{r}/out0.npy") - (4 * x + 1)).max() > 1e-5 for r in (0, 1)))' "$tmp"
+then ok; else bad "static kernels: an all_reduce on 2 ranks"; tail -20 "$tmp/out"; fi
 
 # ---- examples/tp_llama: 2 and 4 ranks, every gear, against PyTorch ----
 rm -rf "$tmp/tp" && cp -r "$root/examples/tp_llama" "$tmp/tp" && rm -rf "$tmp/tp/tngc-out" "$tmp/tp/sample"
