@@ -62,7 +62,9 @@ for n in 2 4; do
 done
 
 # ---- a collective in a reduce-overhead entry with static kernels ----
-if "$tngc" build --opt -O0 --world-size 2 "$here/static_kernel.py" -o "$tmp/sk" >"$tmp/out" 2>&1 &&
+# (built from a copy in $tmp: the build writes the static-kernel manifest beside the script)
+cp "$here/static_kernel.py" "$tmp/"
+if "$tngc" build --opt -O0 --world-size 2 "$tmp/static_kernel.py" -o "$tmp/sk" >"$tmp/out" 2>&1 &&
    (cd "$tmp" && timeout 60 $mpirun -np 2 sk/static_kernel_launcher --input x=x.npy --out-dir 'so{rank}' \
         --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
    $py -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
