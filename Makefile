@@ -56,7 +56,7 @@ SCHEMAOBJ = $(BUILD)/obj/torchair_schema.o
 UNIT      = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 TNGC      = $(BUILD)/tngc
 # libtngcrt: the runtime that generated bundles link (runtime/*.c).
-RT_SRCS   = $(sort $(wildcard runtime/*.c))
+RT_SRCS   = $(sort $(filter-out runtime/mpi.c,$(wildcard runtime/*.c)))
 RT_OBJS   = $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBRT     = $(if $(RT_SRCS),$(BUILD)/libtngcrt.a)
 # libtngcrt_core: libtngcrt without the CPU kernels (kernels*.c, the files
@@ -66,8 +66,15 @@ RT_KERNEL_OBJS = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runtime/kernels*.c))
 RT_CORE_OBJS   = $(filter-out $(RT_KERNEL_OBJS),$(RT_OBJS))
 LIBRT_CORE     = $(if $(RT_SRCS),$(BUILD)/libtngcrt_core.a)
 
+# libtngcrt_mpi: the collectives over MPI (runtime/mpi.c, tngrt_mpi.h), what
+# the launchers of bundles built with --world-size N > 1 link besides
+# libtngcrt (Debian's OpenMPI, pkg-config's ompi-c).
+MPI_CFLAGS = $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   = $(shell pkg-config --libs ompi-c 2>/dev/null)
+LIBRT_MPI  = $(if $(RT_SRCS),$(if $(MPI_LIBS),$(BUILD)/libtngcrt_mpi.a))
+
 .PHONY: all deps check unit golden acl demo bench bench-deps install clean help fuzz corpus realmodels
-all: $(TNGC) $(LIBRT)
+all: $(TNGC) $(LIBRT) $(LIBRT_MPI)
 
 # Built with libtngcrt.a (order-only), so whatever needs the one has both.
 $(BUILD)/libtngcrt.a: $(RT_OBJS) | $(LIBRT_CORE)
@@ -76,6 +83,10 @@ $(BUILD)/libtngcrt.a: $(RT_OBJS) | $(LIBRT_CORE)
 $(BUILD)/libtngcrt_core.a: $(RT_CORE_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
+$(BUILD)/libtngcrt_mpi.a: $(BUILD)/obj/runtime/mpi.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/obj/runtime/mpi.o: ALLFLAGS += $(MPI_CFLAGS)
 
 # Dependencies: Debian packages and tree-sitter-python from npm.
 DEPSTAMP = build/.deps-ok
@@ -124,7 +135,7 @@ $(BUILD)/obj/runtime/%.o: runtime/%.c | $(DEPSTAMP)
 
 # libclang's headers; the clang driver links bundles with tngc's own sanitizers.
 $(BUILD)/obj/codegen/usercheck.o: ALLFLAGS += -I$(LLVM_DIR)/include
-$(BUILD)/obj/codegen/build.o: ALLFLAGS += -DTNGC_SANFLAGS='"$(SANFLAGS)"'
+$(BUILD)/obj/codegen/build.o: ALLFLAGS += -DTNGC_SANFLAGS='"$(SANFLAGS)"' -DTNGC_MPI_LIBS='"$(MPI_LIBS)"'
 
 # The grammar is generated code: built without our warnings.
 $(BUILD)/obj/ts/%.o: $(TSPY)/src/%.c | $(DEPSTAMP)
@@ -179,16 +190,17 @@ bench-deps:
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_launch.h \
-             runtime/tngrt_kernels.h \
+             runtime/tngrt_kernels.h runtime/tngrt_mpi.h \
              $(wildcard runtime/tngrt_kernel_impl.h runtime/tngrt_impl_*.h)
 VERSION    = $(shell sed -n 's/^#define TNGC_VERSION "\(.*\)"/\1/p' tngc.c)
 
-install: $(TNGC) $(LIBRT)
+install: $(TNGC) $(LIBRT) $(LIBRT_MPI)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/tngc \
 	    $(DESTDIR)$(PREFIX)/share/tngc $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tngc
 	install -m 755 $(TNGC) $(DESTDIR)$(PREFIX)/bin/tngc
 	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/libtngcrt.a
 	install -m 644 $(LIBRT_CORE) $(DESTDIR)$(PREFIX)/lib/libtngcrt_core.a
+	$(if $(LIBRT_MPI),install -m 644 $(LIBRT_MPI) $(DESTDIR)$(PREFIX)/lib/libtngcrt_mpi.a)
 	install -m 644 $(RT_HEADERS) $(DESTDIR)$(PREFIX)/include/tngc/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tngcrt_core.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tngcrt_core.pc
@@ -197,7 +209,8 @@ install: $(TNGC) $(LIBRT)
 	install -m 644 docs/rules.md docs/plan.md docs/plan-format.md docs/bundles.md $(DESTDIR)$(PREFIX)/share/doc/tngc/
 
 clean:
-	rm -rf build/obj build/gen build/san build/tests build/tngc build/libtngcrt.a build/libtngcrt_core.a
+	rm -rf build/obj build/gen build/san build/tests build/tngc build/libtngcrt.a build/libtngcrt_core.a \
+	    build/libtngcrt_mpi.a
 
 help:
 	@sed -n '1,/^$$/p' Makefile

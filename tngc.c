@@ -84,7 +84,7 @@ typedef struct Job {
     const char *entry;         /* --entry */
     const char *out;           /* -o: plan's FILE, gen's and build's DIR, recompiles' list */
     int manifest;              /* plan --manifest */
-    InterpLimits limits;       /* --max-memory, --max-time */
+    InterpLimits limits;       /* --max-memory, --max-time, --world-size */
     const Target *target;      /* gen, build: --target */
     const char *depfile;       /* -MF */
     const char *dep_target;    /* -MT: one more target of the depfile's rule */
@@ -111,6 +111,12 @@ typedef struct Script {
     VEC(Plan) plans;       /* PLAN: one per entry */
     size_t printed;        /* diagnostics already printed */
     GenFiles files;        /* EMIT: the files of every bundle, entry after entry */
+    /* --world-size N > 1: ranks 1..N-1 (ir and plans above are rank 0's),
+     * each lowered and planned as rank 0 is */
+    struct ScriptRank {
+        InterpResult ir;
+        VEC(Plan) plans;
+    } *ranks;
     char *first;           /* EMIT: the first bundle's name (the depfile's) */
     OutSet out;            /* BUILD: the files of -o DIR, committed all at once */
 } Script;
@@ -240,6 +246,13 @@ static void script_free(Script *S)
     for (size_t i = 0; i < S->plans.n; i++)
         plan_free(&S->plans.v[i]);
     VEC_FREE(S->plans);
+    for (int r = 1; S->ranks && r < S->job->limits.world_size; r++) {
+        for (size_t i = 0; i < S->ranks[r - 1].plans.n; i++)
+            plan_free(&S->ranks[r - 1].plans.v[i]);
+        VEC_FREE(S->ranks[r - 1].plans);
+        interp_result_free(&S->ranks[r - 1].ir);
+    }
+    free(S->ranks);
     if (S->loaded) {
         interp_result_free(&S->ir);
         scanfile_free(&S->sf);
@@ -284,7 +297,32 @@ static int stage_lint(Script *S)
  * entry it calls (--entry: only that one) to an op graph. */
 static int stage_lower(Script *S)
 {
-    return interp_run_limited(&S->sf, S->job->entry, &S->job->limits, &S->ir) != 0 ? EXIT_FOUND : EXIT_OK;
+    int ws = S->job->limits.world_size;
+    if (ws < 2)
+        return interp_run_limited(&S->sf, S->job->entry, &S->job->limits, &S->ir) != 0 ? EXIT_FOUND : EXIT_OK;
+    /* --world-size N: once per rank (docs/bundles.md, "Tensor parallel over MPI") */
+    InterpLimits l = S->job->limits;
+    l.rank = 0;
+    if (interp_run_limited(&S->sf, S->job->entry, &l, &S->ir) != 0)
+        return EXIT_FOUND;
+    S->ranks = xcalloc((size_t)ws - 1, sizeof *S->ranks);
+    for (int r = 1; r < ws; r++) {
+        l.rank = r;
+        InterpResult *ir = &S->ranks[r - 1].ir;
+        if (interp_run_limited(&S->sf, S->job->entry, &l, ir) != 0)
+            return EXIT_FOUND;
+        int same = ir->nentries == S->ir.nentries;
+        for (size_t i = 0; same && i < ir->nentries; i++)   /* the launcher is rank 0's */
+            same = !strcmp(ir->entries[i]->name, S->ir.entries[i]->name) &&
+                   ir->entries[i]->inputs.n == S->ir.entries[i]->inputs.n &&
+                   ir->entries[i]->outputs.n == S->ir.entries[i]->outputs.n;
+        if (!same) {
+            sink_error(S->job->sink, "rank %d compiles other entries than rank 0 (or with other inputs or outputs): "
+                       "every rank must call the same compiled entries in the same order", r);
+            return EXIT_FOUND;
+        }
+    }
+    return EXIT_OK;
 }
 
 /* PLAN: plans each entry's graph as its --target wants it planned
@@ -300,6 +338,16 @@ static int stage_plan(Script *S)
         if (rc != 0)
             return EXIT_FOUND;
     }
+    for (int r = 1; S->ranks && r < S->job->limits.world_size; r++)   /* --world-size */
+        for (size_t i = 0; i < S->ranks[r - 1].ir.nentries; i++) {
+            Plan p;
+            PlanOptions popt;
+            int at_create = target_plan_options(S->job->target, &S->job->user_ops, S->job->streams_as_written, &popt);
+            int rc = plan_build_for(&p, S->ranks[r - 1].ir.entries[i], &popt, at_create, &S->sf.diags);
+            VEC_PUSH(S->ranks[r - 1].plans, p);
+            if (rc != 0)
+                return EXIT_FOUND;
+        }
     return EXIT_OK;
 }
 
@@ -379,6 +427,8 @@ static int bundle_names_check(Script *S)
     return status;
 }
 
+static int stage_emit_ranks(Script *S, size_t i, GenOptions *go);
+
 /* EMIT: entry i's bundle appended to S->files by the --target's emitter;
  * go is filled (go->name is the caller's to free). */
 static int stage_emit(Script *S, size_t i, GenOptions *go)
@@ -390,7 +440,71 @@ static int stage_emit(Script *S, size_t i, GenOptions *go)
     go->line_directives = !job->no_line;
     go->no_fuse = job->no_fuse;
     go->user_ops = job->user_ops.v;
+    if (job->limits.world_size > 1)
+        return stage_emit_ranks(S, i, go);
     int rc = job->target->emit(&S->plans.v[i], go, &S->files, &S->sf.diags);
+    print_diags(S);
+    return rc == 0 ? EXIT_OK : EXIT_FOUND;
+}
+
+/* Removes the files of S->files from `from` on that keep() refuses (arg:
+ * the bundle name), keeping the order of the rest. */
+static void files_filter(GenFiles *f, size_t from, int (*keep)(const char *file, const char *arg), const char *arg)
+{
+    size_t w = from;
+    for (size_t i = from; i < f->n; i++) {
+        if (keep(f->v[i].name, arg)) {
+            f->v[w++] = f->v[i];
+            continue;
+        }
+        free(f->v[i].name);
+        sb_free(&f->v[i].text);
+    }
+    f->n = w;
+}
+
+static int file_not_launcher(const char *file, const char *arg)
+{
+    (void)arg;
+    size_t n = strlen(file);
+    return n < 11 || strcmp(file + n - 11, "_launcher.c") != 0;
+}
+
+/* <arg>.h or <arg>_launcher.c */
+static int file_header_or_launcher(const char *file, const char *arg)
+{
+    size_t n = strlen(arg);
+    return !strncmp(file, arg, n) && (!strcmp(file + n, ".h") || !strcmp(file + n, "_launcher.c"));
+}
+
+/* EMIT with --world-size N > 1: entry i's plan of each rank r as the bundle
+ * <name>_rank<r> without its launcher, then <name>.h and the launcher from
+ * rank 0's plan under <name> with the MPI start (go->world_size), and
+ * <name>.c, which hands each call to the rank's bundle (emit_dist.c). */
+static int stage_emit_ranks(Script *S, size_t i, GenOptions *go)
+{
+    const Job *job = S->job;
+    int ws = job->limits.world_size, rc = 0;
+    for (int r = 0; rc == 0 && r < ws; r++) {
+        GenOptions g = *go;
+        StrBuf rn = {0};
+        sb_printf(&rn, "%s_rank%d", go->name, r);
+        g.name = rn.s;
+        g.fn_prefix = rn.s;
+        g.world_size = 0;
+        size_t from = S->files.n;
+        rc = job->target->emit(r ? &S->ranks[r - 1].plans.v[i] : &S->plans.v[i], &g, &S->files, &S->sf.diags);
+        files_filter(&S->files, from, file_not_launcher, NULL);
+        sb_free(&rn);
+    }
+    if (rc == 0) {
+        size_t from = S->files.n;
+        go->world_size = ws;
+        rc = job->target->emit(&S->plans.v[i], go, &S->files, &S->sf.diags);
+        files_filter(&S->files, from, file_header_or_launcher, go->name);
+        if (rc == 0)
+            emit_dist_bundle(go, ws, &S->files);
+    }
     print_diags(S);
     return rc == 0 ? EXIT_OK : EXIT_FOUND;
 }
@@ -526,6 +640,7 @@ static int stage_build(Script *S, size_t i, const GenOptions *go, size_t from)
         bo.no_cache = 1;
     }
     bo.outdir = job->out;
+    bo.world_size = job->limits.world_size;
     bo.out = &S->out;
     bo.entry_out = entry;
     bo.entry_out_len = sizeof entry;
@@ -646,27 +761,40 @@ static int run_lint(Job *job)
 /* The plans of S in --format: the text dump, JSON or Graphviz. */
 static void plan_format(const Script *S, const char *format, StrBuf *out)
 {
-    if (!strcmp(format, "json")) {
+    int ws = S->job->limits.world_size > 1 ? S->job->limits.world_size : 1;
+    if (!strcmp(format, "json")) {   /* --world-size N: every rank's entries, rank after rank */
         sb_puts(out, "{\"file\":");
         sb_json_str(out, S->file, strlen(S->file));
+        if (ws > 1)
+            sb_printf(out, ",\"world_size\":%d", ws);
         sb_puts(out, ",\"entries\":[");
-        for (size_t i = 0; i < S->plans.n; i++) {
-            if (i)
-                sb_puts(out, ",\n");
-            plan_json_with(&S->plans.v[i], out, codegen_fused_json);   /* with the CPU target's groups */
+        for (int r = 0; r < ws; r++) {
+            const Plan *v = r ? S->ranks[r - 1].plans.v : S->plans.v;
+            size_t n = r ? S->ranks[r - 1].plans.n : S->plans.n;
+            for (size_t i = 0; i < n; i++) {
+                if (i || r)
+                    sb_puts(out, ",\n");
+                plan_json_with(&v[i], out, codegen_fused_json);   /* with the CPU target's groups */
+            }
         }
         sb_puts(out, "]}\n");
         return;
     }
-    if (!strcmp(format, "dot")) {   /* one document, whatever the number of entries */
+    if (!strcmp(format, "dot")) {   /* one document, whatever the number of entries (rank 0's) */
         plan_dot_all(S->plans.v, S->plans.n, S->file, out);
         return;
     }
-    for (size_t i = 0; i < S->plans.n; i++) {
-        if (i)
-            sb_puts(out, "\n");
-        plan_text(&S->plans.v[i], out);
-        codegen_fused_text(&S->plans.v[i], out);   /* the CPU target's groups */
+    for (int r = 0; r < ws; r++) {
+        const Plan *v = r ? S->ranks[r - 1].plans.v : S->plans.v;
+        size_t n = r ? S->ranks[r - 1].plans.n : S->plans.n;
+        if (ws > 1)
+            sb_printf(out, "%srank %d of %d (--world-size)\n", r ? "\n" : "", r, ws);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                sb_puts(out, "\n");
+            plan_text(&v[i], out);
+            codegen_fused_text(&v[i], out);   /* the CPU target's groups */
+        }
     }
 }
 
@@ -1134,7 +1262,12 @@ static int opt_limit(Job *job, const Option *o, const char *v)
 {
     char *end;
     errno = 0;
-    if (!strcmp(o->flag, "--max-memory")) {
+    if (!strcmp(o->flag, "--world-size")) {
+        long n = strtol(v, &end, 10);
+        if (errno || end == v || *end || n < 1 || n > 63)
+            return usage_error(job->cmd, "--world-size takes a number of ranks from 1 to 63, not '%s'", v);
+        job->limits.world_size = (int)n;
+    } else if (!strcmp(o->flag, "--max-memory")) {
         long mb = strtol(v, &end, 10);
         if (errno || end == v || *end || mb < 1 || mb > 1048576)
             return usage_error(job->cmd, "--max-memory takes megabytes from 1 to 1048576, not '%s'", v);
@@ -1288,6 +1421,12 @@ static const Option options[] = {
      "(repeatable): after the script's folder, before TNGC_PATH's\n"
      "folders (colon-separated, as PYTHONPATH)"},
     {"--max-memory", "MB", FOR(PLAN) | FOR(GEN), SET(opt_limit), "the interpreter's memory budget (default 512)"},
+    {"--world-size", "N", FOR(PLAN) | FOR(GEN), SET(opt_limit),
+     "tensor parallel over N ranks (2..63; default 1): the script runs\n"
+     "once per rank r with torch.distributed initialized (get_rank() r,\n"
+     "get_world_size() N), its collectives are ops; gen and build make\n"
+     "one bundle of the N plans, run with mpirun -np N (CPU target;\n"
+     "docs/bundles.md, \"Tensor parallel over MPI\")"},
     {"--max-time", "SECONDS", FOR(PLAN), SET(opt_limit),
      "its time budget in CPU seconds (default 10); a script that needs more is\n"
      "stopped with one TNG212 error at the statement running then"},
@@ -1623,6 +1762,11 @@ static int check_bundle_args(Job *job)
         return usage_error(job->cmd, "--user-kernel supplies CPU kernels: not with --target %s", job->target->name);
     if (job->bo.kernels && job->user_ops.n == 0)
         return usage_error(job->cmd, "--kernels needs --user-kernel OP for each op it implements");
+    if (job->limits.world_size > 1 && strcmp(job->target->name, "cpu"))
+        return usage_error(job->cmd, "--world-size: the %s target has no collectives yet (the CPU target runs them "
+                           "over MPI)", job->target->name);
+    if (job->limits.world_size > 1 && job->user_ops.n)
+        return usage_error(job->cmd, "--world-size and --user-kernel exclude each other");
     VEC_PUSH(job->user_ops, NULL);
     job->user_ops.n--;
     return -1;

@@ -257,6 +257,14 @@ static AclVariant acl_form__fused_attention(const Graph *g, const Op *op, const 
     return ACL_V_PLAIN;
 }
 
+/* the collectives (--world-size, CPU target): no HCCL call is emitted yet */
+static AclVariant acl_form__collective(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)op;
+    *why = "a collective: the ACL target emits no HCCL calls yet";
+    return ACL_V_OTHER;
+}
+
 /* softmax, log_softmax: the input's dtype kept */
 static AclVariant acl_form__softmax(const Graph *g, const Op *op, const char **why)
 {

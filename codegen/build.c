@@ -61,6 +61,9 @@
 
 extern char **environ;
 
+#ifndef TNGC_MPI_LIBS   /* the Makefile's: pkg-config --libs ompi-c */
+#define TNGC_MPI_LIBS "-lmpi"
+#endif
 #ifndef TNGC_SANFLAGS
 #define TNGC_SANFLAGS ""
 #endif
@@ -346,6 +349,16 @@ static char *build__runtime_lib(const BuildOptions *bo, const char *lib)
     return p.s;
 }
 
+/* libtngcrt_mpi.a beside lib (libtngcrt.a): what a launcher of a bundle
+ * of several ranks links first. */
+static char *build__mpi_lib(const char *lib)
+{
+    const char *slash = strrchr(lib, '/');
+    StrBuf p = {0};
+    sb_printf(&p, "%.*slibtngcrt_mpi.a", slash ? (int)(slash - lib + 1) : 0, lib);
+    return p.s;
+}
+
 /* Compiles every TU of files (and the user's kernels) in dir, archives
  * lib<name>.a and links <name>_launcher. */
 static int build__compile(const GenFiles *files, const char *name, const BuildOptions *bo,
@@ -411,6 +424,14 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             if (strstr(objs[i], "_launcher.o"))
                 argv_push(&ld, objs[i]);
         argv_push(&ld, libname);
+        if (bo->world_size > 1) {   /* the collectives and MPI (tngrt_mpi.h) */
+            char *mpi = build__mpi_lib(lib);
+            if (access(mpi, R_OK) != 0)
+                rc = build__fail(sink, who, "%s is missing: a bundle of several ranks links it (install "
+                                 "libopenmpi-dev, scripts/deps.sh, then make)", mpi);
+            argv_push(&ld, mpi);
+            free(mpi);
+        }
         char *rt = build__runtime_lib(bo, lib);
         argv_push(&ld, rt);
         free(rt);
@@ -425,8 +446,11 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             sb_free(&f);
             argv_words(&ld, tk->libs);
         }
+        if (bo->world_size > 1)
+            argv_words(&ld, TNGC_MPI_LIBS);
         argv_words(&ld, bo->target ? bo->target->runtime_libs : "-lopenblas -lpthread -lm");
-        rc = build__run1(&ld, "linking the launcher", sink, who);
+        if (rc == 0)
+            rc = build__run1(&ld, "linking the launcher", sink, who);
         argv_free(&ld);
     }
     for (size_t i = 0; i < n; i++) {
@@ -478,6 +502,12 @@ static void build__key_runtime(const BuildOptions *bo, StrBuf *key)
     char *rt = build__runtime_lib(bo, lib);
     build__key_file(key, "runtime", build__runtime_name(bo), rt);
     free(rt);
+    if (bo->world_size > 1) {
+        char *mpi = build__mpi_lib(lib);
+        build__key_file(key, "runtime", "libtngcrt_mpi.a", mpi);
+        sb_printf(key, "mpi %s\n", TNGC_MPI_LIBS);
+        free(mpi);
+    }
     size_t n = 0;
     char **names = fs_names(inc, "tngrt", ".h", &n);
     for (size_t i = 0; i < n; i++) {

@@ -25,6 +25,7 @@ typedef struct BuildOptions {
     const char *const *modules;  /* the files the script imports (their contents are in
                                   * the cache key, as the script's), or NULL */
     size_t nmodules;
+    int world_size;          /* --world-size N > 1: the launcher links libtngcrt_mpi.a and MPI */
 } BuildOptions;
 
 /*

@@ -32,6 +32,10 @@ typedef struct GenOptions {
     int line_directives;       /* #line back to the script (--no-line: 0) */
     const char *const *user_ops; /* op names whose kernel the user supplies (NULL-terminated) */
     int no_fuse;               /* CPU target: no pointwise fusion (--no-fuse; codegen/fuse.c) */
+    int world_size;            /* --world-size N > 1: the launcher starts MPI (emit_dist.c); 0 or 1: none */
+    const char *fn_prefix;     /* CPU target: before the names of the stream and segment functions, or NULL
+                                * (the fused loops' ISA clones have global resolver symbols: the bundles
+                                * of the ranks of one build, linked together, need names of their own) */
 } GenOptions;
 
 /* Appends the files of p's bundle for the CPU target to out; returns 0, or
@@ -97,6 +101,11 @@ int emit_user_ops(const Plan *p, const GenOptions *opt, NameList *names);
 extern const char emit_user_kernel_type[];
 
 void genfiles_free(GenFiles *self);
+
+/* --world-size N > 1 (emit_dist.c): appends <name>.c (opt->name), which
+ * hands each call of <name>.h to the bundle <name>_rank<r> of this
+ * process's MPI rank r. */
+void emit_dist_bundle(const GenOptions *opt, int world_size, GenFiles *out);
 
 /* ---- the target's op names in plans and manifests ---- */
 

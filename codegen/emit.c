@@ -410,7 +410,7 @@ void emit_gear_tables(Emit *E, const char *stream_fn)
         else if (emit_stream_idle(p, s))
             sb_printf(E->o, "%sNULL", s ? ", " : "");  /* no work: no hand-off (tngrt_exec_run) */
         else
-            sb_printf(E->o, "%sg%d_s%zu", s ? ", " : "", gi, s);
+            sb_printf(E->o, "%s%sg%d_s%zu", s ? ", " : "", E->opt->fn_prefix ? E->opt->fn_prefix : "", gi, s);
     }
     sb_puts(E->o, "};\n");
     if (E->g->syms.n) {
@@ -670,6 +670,10 @@ const char *emit_splice(void *ctx, const char *key)
     } else if (!strcmp(key, "prologue")) {
         emit_banner(E->opt, &sc->text);
         sb_printf(&sc->text, "\n#include \"%s.h\"\n#define TNGC_BUNDLE_DESC() %s_desc()", E->opt->name, E->opt->name);
+        if (E->opt->world_size > 1)   /* MPI before the descriptor picks the rank's plan (emit_dist.c) */
+            sb_printf(&sc->text, "\n#include \"tngrt_mpi.h\"\n"
+                      "#define TNGC_DIST_BEGIN(argc, argv, prog) tngrt_mpi_begin((argc), (argv), %d, (prog))\n"
+                      "#define TNGC_DIST_END(rc, prog) tngrt_mpi_end((rc), (prog))", E->opt->world_size);
     }
     return sc->text.s ? sc->text.s : "";
 }

@@ -423,8 +423,8 @@ static void e__segment(Emit *E, int seg)
     sb_puts(E->o, " */\n");
     FuseSeq q;
     fuse_seq_segment(E, seg, &q);
-    char fn[64];
-    snprintf(fn, sizeof fn, "g%d_seg%d", E->gear, seg);
+    char fn[128];
+    snprintf(fn, sizeof fn, "%sg%d_seg%d", E->opt->fn_prefix ? E->opt->fn_prefix : "", E->gear, seg);
     e__fused_fns(E, fn, &q, s->nops);
     sb_printf(E->o, "static int %s(const TngrtRunCtx *c, TngrtError *err)\n{\n", fn);
     e__fn_prologue(E);
@@ -482,8 +482,8 @@ static void e__stream(Emit *E, int s)
     const PlanStream *ps = &p->streams.v[s];
     FuseSeq q;
     fuse_seq_units(E, s, &q);
-    char fn[64];
-    snprintf(fn, sizeof fn, "g%d_s%d", E->gear, s);
+    char fn[128];
+    snprintf(fn, sizeof fn, "%sg%d_s%d", E->opt->fn_prefix ? E->opt->fn_prefix : "", E->gear, s);
     e__fused_fns(E, fn, &q, ps->nunits);
     sb_printf(E->o, "\nstatic int %s(void *arg, TngrtExec *ex, int stream, TngrtError *err)\n{\n", fn);
     sb_puts(E->o, "    const TngrtRunCtx *c = arg;\n    TngrtTrace *tr = tngrt_exec_trace(ex);\n"
@@ -499,7 +499,8 @@ static void e__stream(Emit *E, int s)
         if (runs) {
             sb_puts(E->o, "    {\n        TNGC_UNIT_BEGIN();\n");
             if (u->seg >= 0)
-                sb_printf(E->o, "        if (g%d_seg%d(c, err))\n            return -1;\n", E->gear, u->seg);
+                sb_printf(E->o, "        if (%sg%d_seg%d(c, err))\n            return -1;\n",
+                          E->opt->fn_prefix ? E->opt->fn_prefix : "", E->gear, u->seg);
             else
                 e__op(E, u->op, "        ");
             sb_printf(E->o, "        TNGC_UNIT_END(%d, ", s);

@@ -141,6 +141,7 @@ enum {
     OPF_REDUCE   = 1 << 4,  /* reduces over the dims in its attributes */
     OPF_CONTRACT = 1 << 5,  /* matrix product: contracts a dim of its inputs */
     OPF_NOFUSE   = 1 << 6,  /* cannot be inside a super-kernel segment (docs/plan.md) */
+    OPF_COLLECTIVE = 1 << 7, /* across the ranks of --world-size (libtngcrt_mpi): no static kernel */
 };
 
 #define GRAPH_END INT64_MAX   /* slice: an omitted end */

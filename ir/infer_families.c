@@ -1032,3 +1032,28 @@ int infer_scatter_nd_update(Infer *I)
     Shape s = infer__shape_of(var);
     return infer__out(I, &s);
 }
+
+/* The collectives (all_reduce, broadcast: x's shape; all_gather: dim 0
+ * times the group's size; reduce_scatter: dim 0 divided by it, which
+ * must divide it). */
+int infer_collective(Infer *I)
+{
+    const Val *x = infer__in(I, 0);
+    OpKind k = I->d->kind;
+    int64_t n = I->attr[k == OP_ALL_GATHER ? 1 : 2];
+    Shape s = infer__shape_of(x);
+    if (n < 1 || n > 64)
+        return infer__fail(I, "a group of %lld ranks", (long long)n);
+    if ((k == OP_ALL_GATHER || k == OP_REDUCE_SCATTER) && x->ndim < 1)
+        return infer__fail(I, "a 0-d tensor has no dim 0 to gather or scatter along");
+    if (k == OP_ALL_GATHER) {
+        s.d[0] = graph_dim_mul(I->g, x->dims[0], graph_dim_const(I->g, n));
+    } else if (k == OP_REDUCE_SCATTER) {
+        int64_t d0;
+        if (!graph_dim_const_value(I->g, x->dims[0], &d0) || d0 % n)
+            return infer__fail(I, "dim 0 (%s) must be a constant multiple of the group's %lld ranks",
+                               infer__dim_text(I, 0, x->dims[0]), (long long)n);
+        s.d[0] = graph_dim_const(I->g, d0 / n);
+    }
+    return infer__out(I, &s);
+}

@@ -17,7 +17,8 @@
  * same stem. The op type is the target's name for the op (Plan.op_type,
  * given by the driver: codegen's names, where mm, addmm and linear are all
  * MatMulV2 and so share stems); the planner itself names no target's op.
- * Views (OPF_ALIAS) are recorded but not selected: no kernel.
+ * Views (OPF_ALIAS) are recorded but not selected: no kernel; nor are the
+ * collectives (OPF_COLLECTIVE: MPI calls, no kernel of their own).
  */
 #include "passes.h"
 #include "plan.h"
@@ -105,7 +106,7 @@ static void kernels__add(Plan *self, KernelMaps *km, int gi, int32_t op_id)
     StaticKernel k = {
         .key = arena_printf(&self->arena, "%s_%ld", km->stem.s, (long)(n > 0 ? n : 0)),
         .op = op_id, .kind = op->kind, .gear = gi, .count = 1,
-        .selected = !(op_info[op->kind].flags & OPF_ALIAS),
+        .selected = !(op_info[op->kind].flags & (OPF_ALIAS | OPF_COLLECTIVE)),
     };
     VEC_PUSH(self->kernels, k);
     strmap_put(&km->by_sig, arena_strndup(&self->arena, km->sig.s, km->sig.len),

@@ -415,6 +415,15 @@ static void attrs__slice_dyn(PlanAttrs *l, const Op *op)
     attrs__add(l, "step", PA_INT, plan__attr(op, 3), 0);
 }
 
+/* the collectives (ops.def): reduce op, source rank, the group's mask */
+static void attrs__collective(PlanAttrs *l, const Op *op)
+{
+    int k = 0;
+    if (op->kind != OP_ALL_GATHER)
+        attrs__add(l, op->kind == OP_BROADCAST ? "src" : "op", PA_INT, plan__attr(op, k++), 0);
+    attrs__add(l, "group", PA_INT, plan__attr(op, k), 0);
+}
+
 /* roll: its (shift, dim) pairs as one flat list */
 static void attrs__roll(PlanAttrs *l, const Op *op) { attrs__list(l, "shift_dim", PA_INTS, op->attr, op->nattr); }
 
@@ -1093,7 +1102,7 @@ static void text__kernels(const Plan *p, StrBuf *out)
         sb_printf(out, "  %s: ", plan__str(k->key));
         plan__op_ref(p->g, k->op, out);
         sb_printf(out, " %s gear %d x%d %s\n", op_info[k->kind].name, k->gear, k->count,
-                  k->selected ? "selected" : "view");
+                  k->selected ? "selected" : (op_info[k->kind].flags & OPF_COLLECTIVE) ? "collective" : "view");
     }
 }
 

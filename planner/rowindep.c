@@ -207,6 +207,14 @@ static const char *rowindep__cat(Plan *self, const Op *op, int sym)
     return rowindep__dim_uses(self, op->out, op->attr[0], sym) ? "cat concatenates along it" : NULL;
 }
 
+/* all_gather, reduce_scatter: dim 0 is the ranks' blocks */
+static const char *rowindep__collective(Plan *self, const Op *op, int sym)
+{
+    return rowindep__dim_uses(self, op->in[0], 0, sym) ? arena_printf(&self->arena, "%s moves rows between ranks "
+                                                                      "along it", op_info[op->kind].name)
+                                                       : NULL;
+}
+
 static const char *rowindep__slice(Plan *self, const Op *op, int sym)
 {
     return rowindep__dim_uses(self, op->in[0], op->attr[0], sym) ? "slice slices along it" : NULL;

@@ -644,4 +644,29 @@ void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const i
 void tngrt_kernel_linear_packed(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                                 const TngrtArg *bias, const float *wp);
 
+/* ---- collectives (libtngcrt_mpi.a: runtime/mpi.c, tngrt_mpi.h) ----
+ * Across the ranks of a bundle built with --world-size N > 1; group is a
+ * bit mask of the ranks taking part (bit r: rank r; 0: every rank), and
+ * every rank of it calls the same collective in the same order. op is
+ * torch.distributed.ReduceOp's number: 0 SUM, 1 AVG, 2 PRODUCT, 3 MIN,
+ * 4 MAX. float16/bfloat16 are reduced in float32 and rounded once. Each
+ * returns 0, or -1 with a message in err (MPI's error; past the timeout
+ * the job is aborted instead, tngrt_mpi.h). */
+
+/* out = op over the group of x (x's shape). */
+int tngrt_kernel_all_reduce(const TngrtArg *out, const TngrtArg *x, int64_t op, int64_t group,
+                            TngrtError *err);
+
+/* out = the group's x concatenated along dim 0, in rank order. */
+int tngrt_kernel_all_gather(const TngrtArg *out, const TngrtArg *x, int64_t group, TngrtError *err);
+
+/* out = block k (this rank's place k in the group) of op over the group of
+ * x, x's dim 0 being the group's size times out's. */
+int tngrt_kernel_reduce_scatter(const TngrtArg *out, const TngrtArg *x, int64_t op, int64_t group,
+                                TngrtError *err);
+
+/* out = x of rank src (a rank of the group). */
+int tngrt_kernel_broadcast(const TngrtArg *out, const TngrtArg *x, int64_t src, int64_t group,
+                           TngrtError *err);
+
 #endif

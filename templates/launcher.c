@@ -46,6 +46,13 @@ const TngrtBundleDesc *tngc_template_desc(void);   /* the standalone build's des
 #define TNGC_BUNDLE_DESC() tngc_template_desc()
 #endif
 
+#ifndef TNGC_DIST_BEGIN
+/* A bundle of one process (the prologue of a --world-size N > 1 build
+ * starts MPI here, and ends it, aborting every rank on a failure). */
+#define TNGC_DIST_BEGIN(argc, argv, prog) 0
+#define TNGC_DIST_END(rc, prog) (rc)
+#endif
+
 #include "tngrt_launch.h"
 
 #include <errno.h>
@@ -725,6 +732,9 @@ int main(int argc, char **argv)
 #endif
     memset(&L, 0, sizeof L);
     L.prog = slash ? slash + 1 : argc > 0 ? argv[0] : "launcher";
+    rc = TNGC_DIST_BEGIN(&argc, &argv, L.prog);
+    if (rc != 0)
+        return rc;
     L.desc = TNGC_BUNDLE_DESC();
     rc = launcher_main(&L, argc, argv);
     if (rc == 0)
@@ -734,5 +744,5 @@ int main(int argc, char **argv)
     launcher_free(&L);
     if (fclose(stdout) != 0 && rc == 0)
         rc = fail(&L, EXIT_USAGE, "stdout: %s", strerror(errno));
-    return rc;
+    return TNGC_DIST_END(rc, L.prog);
 }

@@ -81,6 +81,7 @@ suites() {
     suite  10 state-attr sh "$here/conform/state_attr.sh" "$tngc"
     suite   8 state-shared sh "$here/conform/state_shared.sh" "$tngc"
     suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
+    plain  25 tp-mpi sh "$here/tp_mpi/run.sh" "$tngc"
     suite  33 security sh "$here/security/run.sh" "$(dirname "$tngc")"
     suite   1 pre-commit sh "$here/precommit.sh" "$(dirname "$tngc")"
     suite  12 readme sh "$here/readme/run.sh" "$tngc"
@@ -118,7 +119,7 @@ XDG_CACHE_HOME=$tmp/xdg-cache
 export XDG_CACHE_HOME
 jobs=${CHECK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 [ "${CHECK_SANITIZED:-}" = 1 ] &&
-    echo "sanitized run: acl, aclsim, real-cann, conform, op-sweep and fuse-bits are left out (plain make check runs them); diff checks 80 programs"
+    echo "sanitized run: acl, aclsim, real-cann, conform, op-sweep, fuse-bits and tp-mpi are left out (plain make check runs them); diff checks 80 programs"
 suites names "$@" >"$tmp/names"
 suites order "$@" | sort -k1,1nr -k2,2n | cut -d' ' -f2 |
     CHECK_ONE=$tmp xargs -P "$jobs" -I '{}' sh "$here/check.sh" "$tngc" '{}' "$@" &

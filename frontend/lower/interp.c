@@ -34,6 +34,8 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     graph_init(&I->host, "<host>", sf->src.path);
     I->g = &I->host;
     I->sk = -1;
+    I->world_size = limits && limits->world_size > 1 ? limits->world_size : 1;
+    I->rank = limits && limits->world_size > 1 ? limits->rank : 0;
     eval_init(I);
     imports_init(I, sf->src.path, limits ? limits->path : NULL, limits ? limits->npath : 0,
                  eval_import_hooks(), I->globals);

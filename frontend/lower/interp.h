@@ -57,6 +57,8 @@ typedef struct InterpLimits {
     const char *const *path;  /* -I DIR...: where imports are looked for after the
                                * script's folder (then TNGC_PATH's folders) */
     size_t npath;
+    int world_size;        /* --world-size: ranks of the process group (0 or 1: none) */
+    int rank;              /* the rank this run evaluates the script as */
 } InterpLimits;
 
 /* interp_run under limits (NULL: the defaults). */

@@ -97,7 +97,7 @@ Obj *modelpy_call(Interp *I, const char *name, CallArgs *a)
                     "not among what tngc evaluates (it makes every tensor created without a dtype float32)");
         return obj_none(I);
     }
-    if (strncmp(name, pre, sizeof pre - 1) != 0)
+    if (strncmp(name, pre, sizeof pre - 1) != 0 || I->world_size > 1)   /* a rank's: torchlib_dist.c */
         return NULL;
     const char *f = name + sizeof pre - 1;
     if (streq(f, "is_initialized") || streq(f, "is_available")) {

@@ -281,6 +281,9 @@ struct Interp {
     VEC(Graph *) entries;
     VEC(CompiledObj *) compiled;
     VEC(ConfigObj *) configs;  /* their field lists are freed at the end */
+    /* torch.distributed (torchlib_dist.c): the ranks of the process group
+     * (1: no process group) and the rank this run is */
+    int world_size, rank;
     /* trace state */
     int tracing;
     int stream, sk;

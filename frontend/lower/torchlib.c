@@ -920,6 +920,9 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
         }
         return lib_call(I, e, interp_printf(I, "Tensor.%s", name), self_obj, a);
     }
+    Obj *dist = tl_dist_call(I, name, a);   /* torch.distributed in a rank of --world-size N */
+    if (dist)
+        return dist;
     if (tl_cx_any(NULL, a))   /* complex operands */
         return tl_cx_call(I, name, NULL, a);
     unsigned ns;

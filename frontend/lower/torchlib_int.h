@@ -184,6 +184,10 @@ int tl_module_class_known(const char *cls);
 /* torchlib.c */
 int tl_lib_has(const char *path);
 
+/* torchlib_dist.c: torch.distributed with --world-size N > 1 (NULL: a name it
+ * leaves to the caller) */
+Obj *tl_dist_call(Interp *I, const char *name, CallArgs *a);
+
 /* torchlib_hstack.c */
 Obj *lo_hstack(Interp *I, Call *c);
 Obj *lo_vdstack(Interp *I, Call *c);

@@ -626,6 +626,29 @@ static void test_promotion(void **state)
 
 /* ---- matrix products ---- */
 
+/* The collectives (ir/ops.def): all_reduce and broadcast keep the shape,
+ * all_gather multiplies dim 0 by the group's size, reduce_scatter divides
+ * it (a constant multiple of the size only). */
+static void test_collectives(void **state)
+{
+    (void)state;
+    T *t = t_new();
+    int32_t x = tensor(t, DT_F32, "4,s0"), b = tensor(t, DT_BF16, "s0,3"), s = tensor(t, DT_F32, "");
+    assert_type(t, out(t, op(t, OP_ALL_REDUCE, ARR32(x), ARR64(0, 3, 2), 0)), "f32[4,s0]");
+    assert_type(t, out(t, op(t, OP_BROADCAST, ARR32(b), ARR64(1, 3, 2), 0)), "bf16[s0,3]");
+    assert_type(t, out(t, op(t, OP_ALL_GATHER, ARR32(x), ARR64(15, 4), 0)), "f32[16,s0]");
+    assert_type(t, out(t, op(t, OP_ALL_GATHER, ARR32(b), ARR64(3, 2), 0)), "bf16[s0*2,3]");
+    assert_type(t, out(t, op(t, OP_REDUCE_SCATTER, ARR32(x), ARR64(0, 3, 2), 0)), "f32[2,s0]");
+    assert_int_equal(op(t, OP_REDUCE_SCATTER, ARR32(x), ARR64(0, 7, 3), 0), -1);
+    assert_string_equal(t->err, "reduce_scatter: dim 0 (4) must be a constant multiple of the group's 3 ranks");
+    assert_int_equal(op(t, OP_REDUCE_SCATTER, ARR32(b), ARR64(0, 3, 2), 0), -1);
+    assert_int_equal(op(t, OP_ALL_GATHER, ARR32(s), ARR64(3, 2), 0), -1);
+    assert_string_equal(t->err, "all_gather: a 0-d tensor has no dim 0 to gather or scatter along");
+    assert_int_equal(op(t, OP_ALL_REDUCE, ARR32(x), ARR64(0, 3, 0), 0), -1);
+    assert_string_equal(t->err, "all_reduce: a group of 0 ranks");
+    t_free(t);
+}
+
 static void test_matmul(void **state)
 {
     (void)state;
@@ -1406,6 +1429,7 @@ int main(void)
         cmocka_unit_test(test_ctrl_streams_sks),
         cmocka_unit_test(test_window_overflow),
         cmocka_unit_test(test_roots_and_lookups),
+        cmocka_unit_test(test_collectives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

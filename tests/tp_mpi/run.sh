@@ -1,0 +1,160 @@
+#!/bin/sh
+# Tensor parallel over MPI (tngc --world-size N, docs/bundles.md):
+# (The bundles are compiled with --opt -O0: the kernels are libtngcrt's.)
+# - collectives.py (every collective tngc compiles) built for 2 and 4 ranks
+#   and run under mpirun: each rank's outputs against numpy
+#   (check_collectives.py);
+# - static_kernel.py: an all_reduce in a reduce-overhead entry with static
+#   kernels, on 2 ranks;
+# - examples/tp_llama built for 2 and 4 ranks, every gear, each rank's
+#   logits against the unsharded model in PyTorch (make ref run);
+# - a rank that cannot load its weights: every rank exits, mpirun's status
+#   is not 0, the rank's error and the abort line are printed, in seconds;
+# - refusals at plan time (located diagnostics, exit 1) and the usage
+#   errors of --world-size.
+# Skipped (one line, exit 0) where mpirun is absent.
+#
+# usage: tests/tp_mpi/run.sh [TNGC]
+set -u
+tngc=$(cd "$(dirname "${1:-build/tngc}")" && pwd)/$(basename "${1:-build/tngc}")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+py=/usr/bin/python3
+if ! command -v mpirun >/dev/null 2>&1; then
+    echo "tp-mpi: skipped (no mpirun: scripts/deps.sh installs libopenmpi-dev)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache"   # the builds' cache, not the user's
+mpirun="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && mpirun="$mpirun --allow-run-as-root"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+# ---- the collectives, 2 and 4 ranks ----
+$py - "$tmp" <<'EOF'
+import sys
+import numpy as np
+import torch
+rng = np.random.default_rng(0)
+x = rng.standard_normal((4, 4)).astype(np.float32)
+w = rng.standard_normal((4, 4)).astype(np.float32)
+np.save(f"{sys.argv[1]}/x.npy", x)
+np.save(f"{sys.argv[1]}/w.npy", w)
+torch.save({"w.weight": torch.from_numpy(w)}, f"{sys.argv[1]}/w.pt")
+EOF
+for n in 2 4; do
+    if ! "$tngc" build --opt -O0 --world-size $n "$here/collectives.py" -o "$tmp/c$n" >"$tmp/out" 2>&1; then
+        bad "collectives: build --world-size $n"; cat "$tmp/out"; continue
+    fi
+    (cd "$tmp" && timeout 60 $mpirun -np $n "c$n/collectives_launcher" --weights w.pt --input x=x.npy \
+        --out-dir 'co{rank}' --warmup 0 --iters 1) >"$tmp/out" 2>&1
+    if [ $? -ne 0 ]; then
+        bad "collectives: mpirun -np $n"; tail -20 "$tmp/out"
+    elif $py "$here/check_collectives.py" $n "$tmp"; then
+        ok
+    else
+        bad "collectives: $n ranks differ from numpy"
+    fi
+    rm -rf "$tmp"/co[0-9]
+done
+
+# ---- a collective in a reduce-overhead entry with static kernels ----
+# (built from a copy in $tmp: the build writes the static-kernel manifest beside the script)
+cp "$here/static_kernel.py" "$tmp/"
+if "$tngc" build --opt -O0 --world-size 2 "$tmp/static_kernel.py" -o "$tmp/sk" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && timeout 60 $mpirun -np 2 sk/static_kernel_launcher --input x=x.npy --out-dir 'so{rank}' \
+        --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
+   $py -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
+sys.exit(any(np.abs(np.load(sys.argv[1] + f"/so{r}/out0.npy") - (4 * x + 1)).max() > 1e-5 for r in (0, 1)))' "$tmp"
+then ok; else bad "static kernels: an all_reduce on 2 ranks"; tail -20 "$tmp/out"; fi
+
+# ---- examples/tp_llama: 2 and 4 ranks, every gear, against PyTorch ----
+rm -rf "$tmp/tp" && cp -r "$root/examples/tp_llama" "$tmp/tp" && rm -rf "$tmp/tp/tngc-out" "$tmp/tp/sample"
+if (cd "$tmp/tp" && timeout 300 make -s run TNGC="$tngc" PYTHON=$py MPIRUN="$mpirun" \
+                                TNGC_BUILD_FLAGS="--opt -O0") >"$tmp/out" 2>&1; then
+    ok
+    grep '^np ' "$tmp/out"
+else
+    bad "examples/tp_llama: make run"; tail -20 "$tmp/out"
+fi
+
+# ---- a rank that fails: every rank stops, at once ----
+if [ -x "$tmp/c2/collectives_launcher" ]; then
+    cp "$tmp/w.pt" "$tmp/w0.pt"   # rank 1's w1.pt is missing
+    start=$(date +%s)
+    (cd "$tmp" && TNGRT_MPI_TIMEOUT=20 timeout 60 $mpirun -x TNGRT_MPI_TIMEOUT -np 2 c2/collectives_launcher \
+        --weights 'w{rank}.pt' --input x=x.npy --out-dir 'fo{rank}') >"$tmp/out" 2>&1
+    rc=$? took=$(($(date +%s) - start))
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ]; then
+        bad "failed rank: mpirun exit status $rc"; tail -20 "$tmp/out"
+    elif ! grep -q "w1.pt: cannot open" "$tmp/out" ||
+         ! grep -q "rank 1 failed (exit status 2): aborting every rank" "$tmp/out"; then
+        bad "failed rank: the messages"; cat "$tmp/out"
+    elif [ $took -gt 15 ]; then
+        bad "failed rank: $took s to stop"
+    else
+        ok
+    fi
+fi
+
+# ---- refusals at plan time, usage errors ----
+refused() {   # name expected-text script-text [tngc options]
+    name=$1 want=$2 text=$3
+    shift 3
+    printf '%s\n' "$text" >"$tmp/r.py"
+    "$tngc" plan "$@" "$tmp/r.py" >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 1 ] || ! grep -q "$want" "$tmp/err"; then
+        bad "refused $name: exit status $rc"; cat "$tmp/err"
+    else
+        ok
+    fi
+}
+head='import torch
+import torch.distributed as dist
+from torch import nn
+class M(nn.Module):
+    def forward(self, x):'
+tail='torch.compile(M())(torch.randn(4, 4))'
+refused async "r.py:6:9: error: .*async_op=True" "$head
+        dist.all_reduce(x, async_op=True)
+        return x
+$tail" --world-size 2
+refused reduce-op "r.py:6:9: error: .*ReduceOp" "$head
+        dist.all_reduce(x, op=dist.ReduceOp.BAND)
+        return x
+$tail" --world-size 2
+refused one-process "r.py:6:9: error: .*all_reduce is not among" "$head
+        dist.all_reduce(x)
+        return x
+$tail"
+refused no-tensor "r.py:6:9: error: .*all_reduce expects a tensor: none is given" "$head
+        dist.all_reduce()
+        return x
+$tail" --world-size 2
+refused other-stream "r.py:8:13: error: .*inside npu_stream_switch" "import torch
+import torch.distributed as dist
+import torchair
+from torch import nn
+class M(nn.Module):
+    def forward(self, x):
+        with torchair.scope.npu_stream_switch('s1'):
+            dist.all_reduce(x)
+        return x
+$tail" --world-size 2
+refused bad-rank "r.py:6:13: error: .*rank 5 is not in 0..1" "$head
+        g = dist.new_group([0, 5])
+        return x
+$tail" --world-size 2
+"$tngc" build --world-size 2 --target acl "$here/collectives.py" -o "$tmp/acl" >/dev/null 2>"$tmp/err"
+if [ $? -eq 2 ] && grep -q "world-size: the acl target has no collectives" "$tmp/err"; then ok
+else bad "--world-size with --target acl"; cat "$tmp/err"; fi
+"$tngc" plan --world-size 0 "$here/collectives.py" >/dev/null 2>"$tmp/err"
+if [ $? -eq 2 ] && grep -q "world-size takes a number of ranks" "$tmp/err"; then ok
+else bad "--world-size 0"; cat "$tmp/err"; fi
+
+echo "tp-mpi: $pass passed, $fail failed"
+[ $fail -eq 0 ]
