@@ -1295,7 +1295,7 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     int64_t ldc;
     float *sa = NULL, *sb = NULL, *sc = NULL, *bp = NULL, *fc;
     const float *fa, *fb;
-    int an = a->ndim, bn = b->ndim;
+    int an = a->ndim, bn = b->ndim, hb;
     if (out->ndim < 2 || an < 2 || bn < 2 || out->ndim > TNGRT_MAX_DIMS || an > out->ndim ||
         bn > out->ndim || !tngrt_impl__is_float(out->dtype) || !tngrt_impl__is_float(a->dtype) ||
         !tngrt_impl__is_float(b->dtype))
@@ -1307,14 +1307,17 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     nout = tngrt_impl__numel(out->ndim, out->shape);
     if (nout <= 0)
         return;
-    /* operands that are not float32 are widened into dense copies */
+    /* an A that is not float32 is widened into a dense copy (decode's q
+     * or attention weights: small); a half B (a KV cache) is read in place
+     * by tngrt_gemm_small_half or widened by the packing */
     if (a->dtype != TNGRT_F32) {
         if (!(sa = tngrt_gemm__gather(a, as)))
             goto fail;
         tngrt_impl__bstrides(an, a->shape, an, dense_a);
         as = dense_a;
     }
-    if (b->dtype != TNGRT_F32) {
+    hb = tngrt_impl__is_half(b->dtype);
+    if (b->dtype != TNGRT_F32 && !hb) {
         if (!(sb = tngrt_gemm__gather(b, bs)))
             goto fail;
         tngrt_impl__bstrides(bn, b->shape, bn, dense_b);
@@ -1339,11 +1342,14 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
                 memset(ct + i * ldc, 0, (size_t)n * sizeof(float));
         } else if (bp) {
             if (bo != packed) {
-                TngrtArg bf = {(void *)fb, TNGRT_F32, b->ndim, b->shape};
+                TngrtArg bf = {(void *)fb, hb ? b->dtype : TNGRT_F32, b->ndim, b->shape};
                 tngrt_gemm_pack_b(bp, &bf, bo, bs[bn - 2], bs[bn - 1], k, n);
                 packed = bo;
             }
             tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, ldc, NULL);
+        } else if (hb) {
+            tngrt_gemm_small_half(b->dtype, m, n, k, fa + ao, as[an - 2], as[an - 1],
+                                  (const uint16_t *)b->data + bo, bs[bn - 2], bs[bn - 1], ct, ldc);
         } else {
             tngrt_gemm_small_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], fb + bo, bs[bn - 2],
                                  bs[bn - 1], ct, ldc);
