@@ -609,7 +609,10 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
  * costs a few microseconds when the worker is polling and tens when it
  * sleeps, so the floor is 2^23 flops (about 70 us on one core); at
  * TNGRT_GEMM__PAR_TASKS tasks per thread a thread that loses its core
- * for a while leaves its share to the others.
+ * for a while leaves its share to the others. A product of fewer than 8
+ * rows (decode's GEMV over a weight packed at load: bound by reading the
+ * packing) splits from TNGRT_GEMM_PAR_GEMV_F32_BYTES of packed B instead
+ * (internal.h).
  */
 #define TNGRT_GEMM__PAR_FLOP 8388608.0
 #define TNGRT_GEMM__PAR_TASKS 4
@@ -649,7 +652,9 @@ static void tngrt_gemm__split(__typeof__(tngrt_gemm__run_c) *run, int64_t m, int
     TngrtPar *p = tngrt__par_current();
     int64_t panels = (n + NR - 1) / NR, ntasks, th = tngrt__par_threads(p);
     TngrtGemmJob j = {run, m, n, k, ars, acs, ldc, 0, a, bp, bias, c, epi};
-    if (th < 2 || panels < 2 || 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM__PAR_FLOP) {
+    int gemv = m < 8 && 4.0 * (double)n * (double)k >= TNGRT_GEMM_PAR_GEMV_F32_BYTES;
+    if (th < 2 || panels < 2 ||
+        (!gemv && 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM__PAR_FLOP)) {
         run(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
         return;
     }

@@ -439,13 +439,63 @@ static __typeof__(tngrt_gemmh__c) *tngrt_gemmh__isa(TngrtGemmIsa isa)
 }
 #endif
 
+/* ---- few-row products on the run's threads (par.c) ---- */
+
+/*
+ * A product of fewer than 8 rows reads each element of B once for a few
+ * multiply-adds: it is bound by reading B, and a second core adds read
+ * bandwidth. One in the dot form (brs 1, acs 1, k >= 16: a weight) whose
+ * B has at least TNGRT_GEMM_PAR_GEMV_BYTES bytes, called while a pool is
+ * current, is cut into tasks of whole groups of 8 columns of C (the last
+ * task takes the tail), which the pool's threads and the caller claim:
+ * every column is summed by the same loop, in the same order, as in one
+ * call (the groups of 8 fall where they do in one call), so the bits do
+ * not depend on the threads. The floor is TNGRT_GEMM_PAR_GEMV_BYTES
+ * (internal.h: measured there; the float32 GEMM's few-row split,
+ * kernels_gemm.c, has its own).
+ */
+typedef struct TngrtGemmhJob {
+    int bf16;
+    int64_t m, n, k, ars, acs, brs, bcs, ldc, cols, ntasks;   /* cols: C columns per task */
+    const float *a;
+    const uint16_t *b;
+    float *c;
+} TngrtGemmhJob;
+
+static void tngrt_gemmh__task(void *ctx, int t)
+{
+    const TngrtGemmhJob *j = ctx;
+    int64_t j0 = (int64_t)t * j->cols, nc = t == j->ntasks - 1 ? j->n - j0 : j->cols;
+    tngrt_gemmh__best(j->bf16, j->m, nc, j->k, j->a, j->ars, j->acs, j->b + j0 * j->bcs, j->brs,
+                      j->bcs, j->c + j0, j->ldc);
+}
+
 void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, const float *a,
                            int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
                            float *c, int64_t ldc)
 {
+    TngrtPar *p;
+    int64_t th, groups, ntasks;
+    TngrtGemmhJob j = {bdt == TNGRT_BF16, m, n, k, ars, acs, brs, bcs, ldc, 0, 0, a, b, c};
     if (m <= 0 || n <= 0 || (bdt != TNGRT_F16 && bdt != TNGRT_BF16))
         return;
-    tngrt_gemmh__best(bdt == TNGRT_BF16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    p = tngrt__par_current();
+    th = tngrt__par_threads(p);
+    groups = n / 8;
+    if (th < 2 || m >= 8 || groups < 2 || brs != 1 || acs != 1 || k < 16 ||
+        2.0 * (double)n * (double)k < TNGRT_GEMM_PAR_GEMV_BYTES) {
+        tngrt_gemmh__best(j.bf16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        return;
+    }
+    ntasks = groups < th * TNGRT_GEMM_PAR_GEMV_TASKS ? groups : th * TNGRT_GEMM_PAR_GEMV_TASKS;
+    j.cols = (groups + ntasks - 1) / ntasks * 8;
+    ntasks = n / j.cols;   /* the last task takes the columns past the last whole group */
+    j.ntasks = ntasks;
+    if (ntasks < 2) {
+        tngrt_gemmh__best(j.bf16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        return;
+    }
+    tngrt__par_for(p, (int)ntasks, tngrt_gemmh__task, &j);
 }
 
 void tngrt_gemm_small_half_isa(TngrtGemmIsa isa, TngrtDType bdt, int64_t m, int64_t n, int64_t k,

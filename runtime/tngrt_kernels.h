@@ -620,8 +620,9 @@ void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
  * j < n, B float16 or bfloat16 (bdt; its bit patterns, element (kk, j) at
  * b[kk * brs + j * bcs]) read in place, each element widened where it is
  * used and summed in float32 (kernels_gemm_half.c); no scratch. Any m,
- * any strides; fast for tngrt_gemm_small_f32's shapes. Another bdt:
- * nothing written. */
+ * any strides; fast for tngrt_gemm_small_f32's shapes. A weight's GEMV
+ * (m < 8, brs 1, acs 1) of a large B runs on the run's threads, with the
+ * same bits. Another bdt: nothing written. */
 void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, const float *a,
                            int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
                            float *c, int64_t ldc);

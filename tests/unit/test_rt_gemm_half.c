@@ -4,7 +4,8 @@
  * every path this CPU runs) and of the kernels that reach them: the
  * strided matmul over a half KV cache (few rows read in place, many rows
  * packed from the half cache) and a Linear with a half weight (few rows
- * read in place; many rows packed a block of columns at a time). Checked
+ * read in place; many rows packed a block of columns at a time), and the
+ * few-row products split over a pool's threads. Checked
  * against a scalar reference here: each element widened by its own
  * decoder, products summed in double, within 1e-6 of the sum of the
  * terms' magnitudes (float32 accumulation).
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../runtime/internal.h"
 #include "../../runtime/tngrt_kernels.h"
 
 /* Deterministic uniform floats in [lo, hi). */
@@ -230,12 +232,70 @@ static void test_linear_half(void **state)
     }
 }
 
+/* Few-row products past TNGRT_GEMM_PAR_GEMV_BYTES split over a pool of
+ * 2 and 3 threads (by groups of 8 columns of C for a half B, by panels
+ * for a float32 B packed at load) give the bits of one call on the
+ * caller, for column counts with and without a tail of fewer than 8;
+ * and the half product matches the reference. */
+static void test_small_half_threads(void **state)
+{
+    static const int64_t ns[] = {1037, 1024, 2053};
+    enum { K = 520 };
+    uint32_t s = 29u;
+    (void)state;
+    for (int th = 2; th <= 3; th++) {
+        TngrtPar *p = tngrt__par_new(th);
+        assert_non_null(p);
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+        for (int bf16 = 0; bf16 < 2; bf16++)
+        for (int m = 1; m <= 3; m += 2) {
+            int64_t n = ns[ni];
+            float *a = malloc((size_t)(m * K) * sizeof *a);
+            float *wf = malloc((size_t)(n * K) * sizeof *wf);
+            float *c1 = malloc((size_t)(m * n) * sizeof *c1);
+            float *c2 = malloc((size_t)(m * n) * sizeof *c2);
+            float *bp = NULL;
+            uint16_t *w = malloc((size_t)(n * K) * sizeof *w);
+            TngrtDType dt = bf16 ? TNGRT_BF16 : TNGRT_F16;
+            assert_true(a && wf && c1 && c2 && w);
+            assert_true(2.0 * (double)n * K >= TNGRT_GEMM_PAR_GEMV_BYTES);
+            for (int64_t i = 0; i < m * K; i++)
+                a[i] = t_rand(&s, -1.0f, 1.0f);
+            for (int64_t i = 0; i < n * K; i++) {
+                w[i] = t_rand_half(&s, bf16);
+                wf[i] = (float)t_half(bf16, w[i]);
+            }
+            tngrt_gemm_small_half(dt, m, n, K, a, K, 1, w, 1, K, c1, n);
+            tngrt__par_enter(p);
+            tngrt_gemm_small_half(dt, m, n, K, a, K, 1, w, 1, K, c2, n);
+            tngrt__par_enter(NULL);
+            assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
+            t_check("threads", -1, bf16, th, m, n, K, a, K, 1, w, 1, K, NULL, c2, n);
+            /* float32 packed at load: the GEMM's split by panels */
+            assert_true(tngrt_gemm_pack_weight(&bp, wf, TNGRT_F32, n, K) > 0);
+            tngrt_gemm_f32(m, n, K, a, K, 1, bp, c1, n, NULL);
+            tngrt__par_enter(p);
+            tngrt_gemm_f32(m, n, K, a, K, 1, bp, c2, n, NULL);
+            tngrt__par_enter(NULL);
+            assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
+            free(a);
+            free(wf);
+            free(c1);
+            free(c2);
+            free(bp);
+            free(w);
+        }
+        tngrt__par_delete(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_half_paths),
         cmocka_unit_test(test_matmul_half_cache),
         cmocka_unit_test(test_linear_half),
+        cmocka_unit_test(test_small_half_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
