@@ -127,6 +127,8 @@ void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), vo
 #define TNGRT_GEMM_PAR_GEMV_BYTES 786432.0
 #define TNGRT_GEMM_PAR_GEMV_F32_BYTES 1572864.0
 #define TNGRT_GEMM_PAR_GEMV_TASKS 2
+/* The float32 GEMM's floor for splitting a product (kernels_gemm.c). */
+#define TNGRT_GEMM_PAR_FLOP 8388608.0
 
 /* kernels_gemm.c: epi's steps (tngrt_kernels.h) over the finished float32
  * product lin [m, n] (dense) into dst [m, n], a row of one panel at a

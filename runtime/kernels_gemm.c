@@ -43,21 +43,39 @@ int64_t tngrt_gemm_packed_size(int64_t n, int64_t k)
     return (n + NR - 1) / NR * NR * k;
 }
 
+/* One element of a half B widened exactly (the branchless conversions of
+ * tngrt_impl_base.h, so that the packing loops vectorise). */
+static inline float tngrt_gemm__half(int bf16, uint16_t h)
+{
+    return bf16 ? tngrt_impl__bf16_to_f32(h) : tngrt_impl__f16_to_f32(h);
+}
+
 void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
                        int64_t k, int64_t n)
 {
+    int bf16 = b->dtype == TNGRT_BF16;
     for (int64_t p = 0; p < n; p += NR) {
         int64_t w = n - p < NR ? n - p : NR;
-        if (b->dtype == TNGRT_F32 && rs == 1 && cs != 1) {
+        if (rs == 1 && cs != 1) {
             /* B transposed (a Linear's weight [n, k]): each column is a
-             * contiguous row of the weight, read in order */
+             * contiguous row of the weight, read in order (a half one
+             * widened 16 elements at a time) */
             float *d = dst + p * k;
             for (int64_t k0 = 0; k0 < k; k0 += 16) {   /* 16 x 32 tiles, in L1 */
                 int64_t kn = k - k0 < 16 ? k - k0 : 16;
                 for (int64_t j = 0; j < w; j++) {
-                    const float *s = (const float *)b->data + off + (p + j) * cs + k0;
-                    for (int64_t u = 0; u < kn; u++)
-                        d[(k0 + u) * NR + j] = s[u];
+                    if (b->dtype == TNGRT_F32) {
+                        const float *s = (const float *)b->data + off + (p + j) * cs + k0;
+                        for (int64_t u = 0; u < kn; u++)
+                            d[(k0 + u) * NR + j] = s[u];
+                    } else {
+                        const uint16_t *s = (const uint16_t *)b->data + off + (p + j) * cs + k0;
+                        float t[16];
+                        for (int64_t u = 0; u < kn; u++)
+                            t[u] = tngrt_gemm__half(bf16, s[u]);
+                        for (int64_t u = 0; u < kn; u++)
+                            d[(k0 + u) * NR + j] = t[u];
+                    }
                 }
                 for (int64_t u = 0; u < kn; u++)
                     for (int64_t j = w; j < NR; j++)
@@ -77,23 +95,8 @@ void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, i
                         d[j] = s[j * cs];
             } else {
                 const uint16_t *s = (const uint16_t *)b->data + at;
-                for (int64_t j = 0; j < w; j++) {
-                    uint32_t u = b->dtype == TNGRT_BF16 ? (uint32_t)s[j * cs] << 16 : 0;
-                    float f;
-                    if (b->dtype == TNGRT_F16) {   /* binary16 -> binary32, exact */
-                        uint32_t h = s[j * cs], e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-                        uint32_t sg = (h & 0x8000u) << 16;
-                        if (e == 0) {
-                            f = (float)m * 0x1p-24f;
-                            memcpy(&u, &f, sizeof u);
-                            u |= sg;
-                        } else {
-                            u = sg | (e == 31 ? 0x7f800000u : (e + 112u) << 23) | m << 13;
-                        }
-                    }
-                    memcpy(&f, &u, sizeof f);
-                    d[j] = f;
-                }
+                for (int64_t j = 0; j < w; j++)
+                    d[j] = tngrt_gemm__half(bf16, s[j * cs]);
             }
             for (int64_t j = w; j < NR; j++)
                 d[j] = 0.0f;
@@ -614,7 +617,7 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
  * packing) splits from TNGRT_GEMM_PAR_GEMV_F32_BYTES of packed B instead
  * (internal.h).
  */
-#define TNGRT_GEMM__PAR_FLOP 8388608.0
+#define TNGRT_GEMM__PAR_FLOP TNGRT_GEMM_PAR_FLOP   /* internal.h */
 #define TNGRT_GEMM__PAR_TASKS 4
 
 typedef struct TngrtGemmJob {
@@ -1337,7 +1340,7 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     tngrt_gemm__batch_strides(a, as, nb, abs_);
     tngrt_gemm__batch_strides(b, bs, nb, bbs);
     nbatch = tngrt_impl__numel((int)nb, out->shape);
-    if (k > 0 && !tngrt_gemm_small_pays(m, n, k))
+    if (k > 0 && !tngrt_gemm_small_pays(m, n, k) && !(hb && m < TNGRT_GEMM_HALF_INPLACE_ROWS))
         bp = (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(n, k), sizeof(float));
     ldc = os ? os[out->ndim - 2] : n;
     for (int64_t t = 0; t < nbatch; t++) {

@@ -445,8 +445,9 @@ static __typeof__(tngrt_gemmh__c) *tngrt_gemmh__isa(TngrtGemmIsa isa)
  * A product of fewer than 8 rows reads each element of B once for a few
  * multiply-adds: it is bound by reading B, and a second core adds read
  * bandwidth. One in the dot form (brs 1, acs 1, k >= 16: a weight) whose
- * B has at least TNGRT_GEMM_PAR_GEMV_BYTES bytes, called while a pool is
- * current, is cut into tasks of whole groups of 8 columns of C (the last
+ * B has at least TNGRT_GEMM_PAR_GEMV_BYTES bytes (with 8 rows or more: of
+ * at least TNGRT_GEMM_PAR_FLOP flops, the GEMM's floor), called while a
+ * pool is current, is cut into tasks of whole groups of 8 columns of C (the last
  * task takes the tail), which the pool's threads and the caller claim:
  * every column is summed by the same loop, in the same order, as in one
  * call (the groups of 8 fall where they do in one call), so the bits do
@@ -482,8 +483,9 @@ void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, cons
     p = tngrt__par_current();
     th = tngrt__par_threads(p);
     groups = n / 8;
-    if (th < 2 || m >= 8 || groups < 2 || brs != 1 || acs != 1 || k < 16 ||
-        2.0 * (double)n * (double)k < TNGRT_GEMM_PAR_GEMV_BYTES) {
+    if (th < 2 || groups < 2 || brs != 1 || acs != 1 || k < 16 ||
+        (m < 8 ? 2.0 * (double)n * (double)k < TNGRT_GEMM_PAR_GEMV_BYTES
+               : 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM_PAR_FLOP)) {
         tngrt_gemmh__best(j.bf16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;
     }

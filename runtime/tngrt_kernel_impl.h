@@ -828,9 +828,11 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
     fc = out->dtype == TNGRT_F32 ? (float *)out->data
                                   : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
     /* own GEMM: B packed (and widened) straight from its dtype, a half B
-     * always (never widened whole); few rows: a half B read in place */
-    small = !prepacked && tngrt_gemm_small_pays(p->m, p->n, p->k);
+     * always (never widened whole); fewer than
+     * TNGRT_GEMM_HALF_INPLACE_ROWS rows: a half B read in place */
     half = tngrt_impl__is_half(b->dtype);
+    small = !prepacked && (tngrt_gemm_small_pays(p->m, p->n, p->k) ||
+                           (half && p->m < TNGRT_GEMM_HALF_INPLACE_ROWS));
     own = !small && fa && fc && tngrt_impl__is_float(b->dtype) &&
           (prepacked || half || tngrt_impl__own_gemm_pays(p)) &&
           tngrt_impl__gemm_own(p, fa, b, fc, prepacked) == 0;

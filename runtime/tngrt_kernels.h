@@ -627,6 +627,14 @@ void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, cons
                            int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
                            float *c, int64_t ldc);
 
+/* Products of fewer rows than this with a float16/bfloat16 B read it in
+ * place with tngrt_gemm_small_half rather than pack it per call (packing's
+ * transposed stores are slow). A [4096, 4096] float16 Linear, best of 5 at
+ * load average 7.7: 8, 32, 64, 128, 256 rows took 49, 106, 204, 431,
+ * 1177 ms in place and 232, 191, 237, 264, 471 ms packed per call (a
+ * float32 weight packed at load: 58, 73, 116, 120, 387 ms). */
+#define TNGRT_GEMM_HALF_INPLACE_ROWS 96
+
 /* The same on the named path (the portable one where the CPU lacks it;
  * AVX2's needs F16C too). */
 void tngrt_gemm_small_half_isa(TngrtGemmIsa isa, TngrtDType bdt, int64_t m, int64_t n, int64_t k,

@@ -154,19 +154,21 @@ static void test_small_half_paths(void **state)
  * permuted view of the cache [batch, pos, heads, dim] (q @ k^T with k^T's
  * columns contiguous, att @ v with v's rows contiguous) and broadcast over
  * query heads (grouped-query attention), A float32 or the cache's dtype,
- * out float32; one row per head (read in place) and 12 (packed from the
- * half cache). */
+ * out float32; one row per head and 12 (read in place), 130 (packed from
+ * the half cache). */
 static void test_matmul_half_cache(void **state)
 {
-    enum { B = 2, S = 37, H = 2, D = 40, QH = 4, MX = D };   /* MX: the larger of S and D */
-    static uint16_t cache[B * S * H * D], ah[B * QH * 12 * MX];
-    static float af[B * QH * 12 * MX], o[B * QH * 12 * MX], ar[B * QH * 12 * MX];
+    enum { B = 2, S = 37, H = 2, D = 40, QH = 4, MX = D, R = 130 };   /* MX: the larger of S, D */
+    static uint16_t cache[B * S * H * D], ah[B * QH * R * MX];
+    static float af[B * QH * R * MX], o[B * QH * R * MX], ar[B * QH * R * MX];
+    static const int rows_[] = {1, 12, R};
     uint32_t s = 17u;
     (void)state;
     for (int bf16 = 0; bf16 < 2; bf16++)
     for (int half_a = 0; half_a < 2; half_a++)
-    for (int rows = 1; rows <= 12; rows += 11)
+    for (int ri = 0; ri < 3; ri++)
     for (int kind = 0; kind < 2; kind++) {
+        int rows = rows_[ri];
         TngrtDType hd = bf16 ? TNGRT_BF16 : TNGRT_F16;
         /* kind 0: q [B, QH, rows, D] @ k^T [B, 1->QH, D, S];
          * kind 1: att [B, QH, rows, S] @ v [B, 1->QH, S, D] */
@@ -197,13 +199,14 @@ static void test_matmul_half_cache(void **state)
 }
 
 /* tngrt_kernel_linear_packed with a half weight and no packing (as a
- * bundle leaves half weights): 1 and 3 rows read in place, 20 and 70
- * packed per call, the widest with more columns than one block of the
- * packing scratch (the blocks' columns and bias meet); with and without
- * bias. */
+ * bundle leaves half weights): 1, 3, 20 and 70 rows read in place (fewer
+ * than TNGRT_GEMM_HALF_INPLACE_ROWS), 130 packed per call with more
+ * columns than one block of the packing scratch (the blocks' columns and
+ * bias meet); with and without bias. */
 static void test_linear_half(void **state)
 {
-    static const int shp[][3] = {{1, 67, 40}, {3, 129, 33}, {20, 96, 64}, {70, 16400, 64}};
+    static const int shp[][3] = {{1, 67, 40}, {3, 129, 33}, {20, 96, 64}, {70, 200, 64},
+                                 {130, 16400, 64}};
     uint32_t s = 23u;
     (void)state;
     for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
