@@ -9,8 +9,8 @@
  * a weight whose bytes in it are aligned for its dtype is used in place:
  * the generated code reads weights through c->w[i], which points into the
  * mapping, kept until delete or the next load. A weight a run updates, a
- * misaligned one or an empty one gets a private copy. Linear weights the
- * descriptor marks for packing (up to BUNDLE_PACK_MAX each) are packed
+ * misaligned one or an empty one gets a private copy. Float32 Linear
+ * weights the descriptor marks for packing (up to BUNDLE_PACK_MAX each) are packed
  * straight from the mapping, and the source pages are dropped as packing
  * goes, so resident memory stays near the weights' size.
  *
@@ -588,12 +588,17 @@ static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, co
 }
 
 /* Whether weight i of d is packed for the GEMM at load: marked
- * TNGRT_SIG_PACK_LINEAR (2-D, float), never updated by a run, its packing
- * within BUNDLE_PACK_MAX, and the GEMM linked (libtngcrt_core has none). */
+ * TNGRT_SIG_PACK_LINEAR (2-D, float32), never updated by a run, its
+ * packing within BUNDLE_PACK_MAX, and the GEMM linked (libtngcrt_core has
+ * none). A float16 or bfloat16 weight stays in place at two bytes an
+ * element: few-row products (decode) widen it in registers as they read
+ * it (tngrt_gemm_small_half), where a float32 packing would double the
+ * bytes every step reads; more rows pack it a block at a time per call. */
 static int bundle__packs(const TngrtBundleDesc *d, int i)
 {
     const TngrtSigTensor *w = &d->weights[i];
     return (w->flags & TNGRT_SIG_PACK_LINEAR) && !(w->flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)) &&
+           w->dtype == TNGRT_F32 &&
            w->ndim == 2 && w->dims[0].sym == -1 && w->dims[1].sym == -1 &&
            w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_gemm_packed_size &&
            tngrt_gemm_pack_weight_rows &&

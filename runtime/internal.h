@@ -112,6 +112,24 @@ TngrtPar *tngrt__par_current(void);
  * already running a job. Tasks must not depend on one another. */
 void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx);
 
+/* kernels_gemm.c, kernels_gemm_half.c: a product of fewer than 8 rows
+ * (decode's GEMV, bound by reading B) whose B has at least this many
+ * bytes is split over the current pool's threads by columns of C (rows of
+ * a weight): a half B read in place from TNGRT_GEMM_PAR_GEMV_BYTES, a
+ * float32 B packed at load (its split has more tasks, by 32-column
+ * panels) from TNGRT_GEMM_PAR_GEMV_F32_BYTES; at most
+ * TNGRT_GEMM_PAR_GEMV_TASKS tasks per thread for the half one. Smaller
+ * ones run on the caller, where the hand-off costs more than the second
+ * core's reads give. Measured on the 2-core machine of BENCHMARKS.md
+ * ("Decode on two threads", best of 15 passes over 256 MB of weights, at
+ * load average 6-7): float16 0.52 MB 1.02x, 1.05 MB 1.70x; float32
+ * packed 1.05 MB 0.94x, 2.1 MB 1.78x. */
+#define TNGRT_GEMM_PAR_GEMV_BYTES 786432.0
+#define TNGRT_GEMM_PAR_GEMV_F32_BYTES 1572864.0
+#define TNGRT_GEMM_PAR_GEMV_TASKS 2
+/* The float32 GEMM's floor for splitting a product (kernels_gemm.c). */
+#define TNGRT_GEMM_PAR_FLOP 8388608.0
+
 /* kernels_gemm.c: epi's steps (tngrt_kernels.h) over the finished float32
  * product lin [m, n] (dense) into dst [m, n], a row of one panel at a
  * time through the tile store of tngrt_gemm_f32_epi: the bits of the fused

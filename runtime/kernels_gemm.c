@@ -43,21 +43,39 @@ int64_t tngrt_gemm_packed_size(int64_t n, int64_t k)
     return (n + NR - 1) / NR * NR * k;
 }
 
+/* One element of a half B widened exactly (the branchless conversions of
+ * tngrt_impl_base.h, so that the packing loops vectorise). */
+static inline float tngrt_gemm__half(int bf16, uint16_t h)
+{
+    return bf16 ? tngrt_impl__bf16_to_f32(h) : tngrt_impl__f16_to_f32(h);
+}
+
 void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
                        int64_t k, int64_t n)
 {
+    int bf16 = b->dtype == TNGRT_BF16;
     for (int64_t p = 0; p < n; p += NR) {
         int64_t w = n - p < NR ? n - p : NR;
-        if (b->dtype == TNGRT_F32 && rs == 1 && cs != 1) {
+        if (rs == 1 && cs != 1) {
             /* B transposed (a Linear's weight [n, k]): each column is a
-             * contiguous row of the weight, read in order */
+             * contiguous row of the weight, read in order (a half one
+             * widened 16 elements at a time) */
             float *d = dst + p * k;
             for (int64_t k0 = 0; k0 < k; k0 += 16) {   /* 16 x 32 tiles, in L1 */
                 int64_t kn = k - k0 < 16 ? k - k0 : 16;
                 for (int64_t j = 0; j < w; j++) {
-                    const float *s = (const float *)b->data + off + (p + j) * cs + k0;
-                    for (int64_t u = 0; u < kn; u++)
-                        d[(k0 + u) * NR + j] = s[u];
+                    if (b->dtype == TNGRT_F32) {
+                        const float *s = (const float *)b->data + off + (p + j) * cs + k0;
+                        for (int64_t u = 0; u < kn; u++)
+                            d[(k0 + u) * NR + j] = s[u];
+                    } else {
+                        const uint16_t *s = (const uint16_t *)b->data + off + (p + j) * cs + k0;
+                        float t[16];
+                        for (int64_t u = 0; u < kn; u++)
+                            t[u] = tngrt_gemm__half(bf16, s[u]);
+                        for (int64_t u = 0; u < kn; u++)
+                            d[(k0 + u) * NR + j] = t[u];
+                    }
                 }
                 for (int64_t u = 0; u < kn; u++)
                     for (int64_t j = w; j < NR; j++)
@@ -77,23 +95,8 @@ void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, i
                         d[j] = s[j * cs];
             } else {
                 const uint16_t *s = (const uint16_t *)b->data + at;
-                for (int64_t j = 0; j < w; j++) {
-                    uint32_t u = b->dtype == TNGRT_BF16 ? (uint32_t)s[j * cs] << 16 : 0;
-                    float f;
-                    if (b->dtype == TNGRT_F16) {   /* binary16 -> binary32, exact */
-                        uint32_t h = s[j * cs], e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-                        uint32_t sg = (h & 0x8000u) << 16;
-                        if (e == 0) {
-                            f = (float)m * 0x1p-24f;
-                            memcpy(&u, &f, sizeof u);
-                            u |= sg;
-                        } else {
-                            u = sg | (e == 31 ? 0x7f800000u : (e + 112u) << 23) | m << 13;
-                        }
-                    }
-                    memcpy(&f, &u, sizeof f);
-                    d[j] = f;
-                }
+                for (int64_t j = 0; j < w; j++)
+                    d[j] = tngrt_gemm__half(bf16, s[j * cs]);
             }
             for (int64_t j = w; j < NR; j++)
                 d[j] = 0.0f;
@@ -609,9 +612,12 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
  * costs a few microseconds when the worker is polling and tens when it
  * sleeps, so the floor is 2^23 flops (about 70 us on one core); at
  * TNGRT_GEMM__PAR_TASKS tasks per thread a thread that loses its core
- * for a while leaves its share to the others.
+ * for a while leaves its share to the others. A product of fewer than 8
+ * rows (decode's GEMV over a weight packed at load: bound by reading the
+ * packing) splits from TNGRT_GEMM_PAR_GEMV_F32_BYTES of packed B instead
+ * (internal.h).
  */
-#define TNGRT_GEMM__PAR_FLOP 8388608.0
+#define TNGRT_GEMM__PAR_FLOP TNGRT_GEMM_PAR_FLOP   /* internal.h */
 #define TNGRT_GEMM__PAR_TASKS 4
 
 typedef struct TngrtGemmJob {
@@ -649,7 +655,9 @@ static void tngrt_gemm__split(__typeof__(tngrt_gemm__run_c) *run, int64_t m, int
     TngrtPar *p = tngrt__par_current();
     int64_t panels = (n + NR - 1) / NR, ntasks, th = tngrt__par_threads(p);
     TngrtGemmJob j = {run, m, n, k, ars, acs, ldc, 0, a, bp, bias, c, epi};
-    if (th < 2 || panels < 2 || 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM__PAR_FLOP) {
+    int gemv = m < 8 && 4.0 * (double)n * (double)k >= TNGRT_GEMM_PAR_GEMV_F32_BYTES;
+    if (th < 2 || panels < 2 ||
+        (!gemv && 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM__PAR_FLOP)) {
         run(m, n, k, a, ars, acs, bp, c, ldc, bias, epi);
         return;
     }
@@ -1295,7 +1303,7 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     int64_t ldc;
     float *sa = NULL, *sb = NULL, *sc = NULL, *bp = NULL, *fc;
     const float *fa, *fb;
-    int an = a->ndim, bn = b->ndim;
+    int an = a->ndim, bn = b->ndim, hb;
     if (out->ndim < 2 || an < 2 || bn < 2 || out->ndim > TNGRT_MAX_DIMS || an > out->ndim ||
         bn > out->ndim || !tngrt_impl__is_float(out->dtype) || !tngrt_impl__is_float(a->dtype) ||
         !tngrt_impl__is_float(b->dtype))
@@ -1307,14 +1315,17 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     nout = tngrt_impl__numel(out->ndim, out->shape);
     if (nout <= 0)
         return;
-    /* operands that are not float32 are widened into dense copies */
+    /* an A that is not float32 is widened into a dense copy (decode's q
+     * or attention weights: small); a half B (a KV cache) is read in place
+     * by tngrt_gemm_small_half or widened by the packing */
     if (a->dtype != TNGRT_F32) {
         if (!(sa = tngrt_gemm__gather(a, as)))
             goto fail;
         tngrt_impl__bstrides(an, a->shape, an, dense_a);
         as = dense_a;
     }
-    if (b->dtype != TNGRT_F32) {
+    hb = tngrt_impl__is_half(b->dtype);
+    if (b->dtype != TNGRT_F32 && !hb) {
         if (!(sb = tngrt_gemm__gather(b, bs)))
             goto fail;
         tngrt_impl__bstrides(bn, b->shape, bn, dense_b);
@@ -1329,7 +1340,7 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     tngrt_gemm__batch_strides(a, as, nb, abs_);
     tngrt_gemm__batch_strides(b, bs, nb, bbs);
     nbatch = tngrt_impl__numel((int)nb, out->shape);
-    if (k > 0 && !tngrt_gemm_small_pays(m, n, k))
+    if (k > 0 && !tngrt_gemm_small_pays(m, n, k) && !(hb && m < TNGRT_GEMM_HALF_INPLACE_ROWS))
         bp = (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(n, k), sizeof(float));
     ldc = os ? os[out->ndim - 2] : n;
     for (int64_t t = 0; t < nbatch; t++) {
@@ -1339,11 +1350,14 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
                 memset(ct + i * ldc, 0, (size_t)n * sizeof(float));
         } else if (bp) {
             if (bo != packed) {
-                TngrtArg bf = {(void *)fb, TNGRT_F32, b->ndim, b->shape};
+                TngrtArg bf = {(void *)fb, hb ? b->dtype : TNGRT_F32, b->ndim, b->shape};
                 tngrt_gemm_pack_b(bp, &bf, bo, bs[bn - 2], bs[bn - 1], k, n);
                 packed = bo;
             }
             tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, ldc, NULL);
+        } else if (hb) {
+            tngrt_gemm_small_half(b->dtype, m, n, k, fa + ao, as[an - 2], as[an - 1],
+                                  (const uint16_t *)b->data + bo, bs[bn - 2], bs[bn - 1], ct, ldc);
         } else {
             tngrt_gemm_small_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], fb + bo, bs[bn - 2],
                                  bs[bn - 1], ct, ldc);

@@ -687,24 +687,36 @@ TNGRT_KINLINE int tngrt_impl__own_gemm_pays(const TngrtImplMM *p)
     return p->m >= 64 || (p->m >= 8 && macs <= 262144.0);
 }
 
-/* The batched GEMMs of p with libtngcrt's microkernels on float32 a, b, c
- * (c dense [batch..., m, n]): B packed once per distinct batch matrix (a
- * broadcast B once), A read in place; a float32 row bias with beta 1 and
- * alpha 1 added in the kernel, any other bias, beta or alpha applied after.
- * prepacked: B already packed (a weight packed at load: p has no batch),
- * or NULL. Returns -1 (nothing written) when the packing scratch cannot be
- * had. */
+/* The packing scratch of a float16/bfloat16 B packed by the call, in
+ * floats (4 MiB): B is packed a block of columns at a time into it and
+ * each block's product run before the next, so a half weight is never
+ * widened whole (a 131 MB float16 output layer needed 262 MB per call). */
+#define TNGRT_IMPL__HPACK_FLOATS ((int64_t)1 << 20)
+
+/* The batched GEMMs of p with libtngcrt's microkernels on float32 a and
+ * c, B float32 or half (widened by the packing) (c dense [batch..., m,
+ * n]): B packed once per distinct batch matrix (a broadcast B once), a
+ * half B a block of whole panels at a time (TNGRT_IMPL__HPACK_FLOATS), A
+ * read in place; a float32 row bias with beta 1 and alpha 1 added in the
+ * kernel, any other bias, beta or alpha applied after. prepacked: B
+ * already packed (a weight packed at load: p has no batch), or NULL.
+ * Returns -1 (nothing written) when the packing scratch cannot be had. */
 static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, const TngrtArg *b,
                                        float *c, const float *prepacked)
 {
     TngrtImplMM q = *p;
-    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, nbatch;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, nbatch, cols;
     const float *rowbias = NULL;
     float *bp;
     int post;
     tngrt_impl__mm_fold(&q);
     nbatch = tngrt_impl__numel(q.nb, q.bshape);
-    bp = prepacked ? NULL : (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(q.n, q.k),
+    cols = q.n;
+    if (!prepacked && tngrt_impl__is_half(b->dtype)) {
+        cols = TNGRT_IMPL__HPACK_FLOATS / q.k / TNGRT_GEMM_NR * TNGRT_GEMM_NR;
+        cols = cols < TNGRT_GEMM_NR ? TNGRT_GEMM_NR : cols < q.n ? cols : q.n;
+    }
+    bp = prepacked ? NULL : (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(cols, q.k),
                                                        sizeof(float));
     if (!bp && !prepacked)
         return -1;
@@ -714,13 +726,16 @@ static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, con
     post = !rowbias && ((q.bias && q.beta != 0.0) || q.alpha != 1.0);
     for (int64_t t = 0; t < nbatch; t++) {
         float *ct = c + t * q.m * q.n;
-        if (!prepacked && bo != packed) {
-            tngrt_gemm_pack_b(bp, b, bo * q.k * q.n, q.btrans ? 1 : q.n, q.btrans ? q.k : 1,
-                              q.k, q.n);
-            packed = bo;
+        for (int64_t j0 = 0; j0 < q.n; j0 += cols) {
+            int64_t nc = q.n - j0 < cols ? q.n - j0 : cols;
+            if (!prepacked && (bo != packed || cols < q.n)) {
+                tngrt_gemm_pack_b(bp, b, bo * q.k * q.n + j0 * (q.btrans ? q.k : 1),
+                                  q.btrans ? 1 : q.n, q.btrans ? q.k : 1, q.k, nc);
+                packed = bo;
+            }
+            tngrt_gemm_f32(q.m, nc, q.k, a + ao * q.m * q.k, q.k, 1, prepacked ? prepacked : bp,
+                           ct + j0, q.n, rowbias ? rowbias + j0 : NULL);
         }
-        tngrt_gemm_f32(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, prepacked ? prepacked : bp, ct,
-                       q.n, rowbias);
         for (int64_t i = 0; post && i < q.m; i++)
             for (int64_t j = 0; j < q.n; j++) {
                 float v = (float)q.alpha * ct[i * q.n + j];
@@ -735,17 +750,24 @@ static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, con
 }
 
 /* The batched products of p with few rows (tngrt_gemm_small_pays) on
- * float32 a, b, c: B read in place, unpacked, no library call; bias, beta
- * and alpha applied after. */
+ * float32 a and c, B float32 (b) or, b NULL, half (hb's bits, widened in
+ * registers by tngrt_gemm_small_half): B read in place, unpacked, no
+ * library call; bias, beta and alpha applied after. */
 static inline void tngrt_impl__gemm_small(const TngrtImplMM *p, const float *a, const float *b,
-                                          float *c)
+                                          const TngrtArg *hb, float *c)
 {
     int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, nbatch = tngrt_impl__numel(p->nb, p->bshape);
     int post = (p->bias && p->beta != 0.0) || p->alpha != 1.0;
     for (int64_t t = 0; t < nbatch; t++) {
         float *ct = c + t * p->m * p->n;
-        tngrt_gemm_small_f32(p->m, p->n, p->k, a + ao * p->m * p->k, p->k, 1, b + bo * p->k * p->n,
-                             p->btrans ? 1 : p->n, p->btrans ? p->k : 1, ct, p->n);
+        if (b)
+            tngrt_gemm_small_f32(p->m, p->n, p->k, a + ao * p->m * p->k, p->k, 1,
+                                 b + bo * p->k * p->n, p->btrans ? 1 : p->n, p->btrans ? p->k : 1,
+                                 ct, p->n);
+        else
+            tngrt_gemm_small_half(hb->dtype, p->m, p->n, p->k, a + ao * p->m * p->k, p->k, 1,
+                                  (const uint16_t *)hb->data + bo * p->k * p->n,
+                                  p->btrans ? 1 : p->n, p->btrans ? p->k : 1, ct, p->n);
         for (int64_t i = 0; post && i < p->m; i++)
             for (int64_t j = 0; j < p->n; j++) {
                 float v = (float)p->alpha * ct[i * p->n + j];
@@ -792,7 +814,7 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
     float *sa = NULL, *sb = NULL, *sc = NULL;
     const float *fa, *fb;
     float *fc;
-    int own, small;
+    int own, small, half;
     int64_t nout = tngrt_impl__numel(p->nb, p->bshape) * p->m * p->n;
     if (nout <= 0)
         return;
@@ -805,17 +827,21 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
                                : (sa = tngrt_impl__to_f32(a, tngrt_impl__numel(a->ndim, a->shape)));
     fc = out->dtype == TNGRT_F32 ? (float *)out->data
                                   : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
-    /* own GEMM: B packed (and widened) straight from its dtype */
-    small = !prepacked && tngrt_gemm_small_pays(p->m, p->n, p->k);
+    /* own GEMM: B packed (and widened) straight from its dtype, a half B
+     * always (never widened whole); fewer than
+     * TNGRT_GEMM_HALF_INPLACE_ROWS rows: a half B read in place */
+    half = tngrt_impl__is_half(b->dtype);
+    small = !prepacked && (tngrt_gemm_small_pays(p->m, p->n, p->k) ||
+                           (half && p->m < TNGRT_GEMM_HALF_INPLACE_ROWS));
     own = !small && fa && fc && tngrt_impl__is_float(b->dtype) &&
-          (prepacked || tngrt_impl__own_gemm_pays(p)) &&
+          (prepacked || half || tngrt_impl__own_gemm_pays(p)) &&
           tngrt_impl__gemm_own(p, fa, b, fc, prepacked) == 0;
-    fb = own || b->dtype == TNGRT_F32
+    fb = own || b->dtype == TNGRT_F32 || (small && half)
              ? (const float *)b->data
              : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
     if (fa && fb && fc) {
         if (small)
-            tngrt_impl__gemm_small(p, fa, fb, fc);
+            tngrt_impl__gemm_small(p, fa, half ? NULL : fb, b, fc);
         else if (!own)
             tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
         if (sc && tngrt_impl__is_half(out->dtype))

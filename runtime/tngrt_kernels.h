@@ -616,6 +616,31 @@ void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
                               int64_t ars, int64_t acs, const float *b, int64_t brs, int64_t bcs,
                               float *c, int64_t ldc);
 
+/* c[i * ldc + j] = sum_kk a[i * ars + kk * acs] * B[kk, j] for i < m,
+ * j < n, B float16 or bfloat16 (bdt; its bit patterns, element (kk, j) at
+ * b[kk * brs + j * bcs]) read in place, each element widened where it is
+ * used and summed in float32 (kernels_gemm_half.c); no scratch. Any m,
+ * any strides; fast for tngrt_gemm_small_f32's shapes. A weight's GEMV
+ * (m < 8, brs 1, acs 1) of a large B runs on the run's threads, with the
+ * same bits. Another bdt: nothing written. */
+void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, const float *a,
+                           int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
+                           float *c, int64_t ldc);
+
+/* Products of fewer rows than this with a float16/bfloat16 B read it in
+ * place with tngrt_gemm_small_half rather than pack it per call (packing's
+ * transposed stores are slow). A [4096, 4096] float16 Linear, best of 5 at
+ * load average 7.7: 8, 32, 64, 128, 256 rows took 49, 106, 204, 431,
+ * 1177 ms in place and 232, 191, 237, 264, 471 ms packed per call (a
+ * float32 weight packed at load: 58, 73, 116, 120, 387 ms). */
+#define TNGRT_GEMM_HALF_INPLACE_ROWS 96
+
+/* The same on the named path (the portable one where the CPU lacks it;
+ * AVX2's needs F16C too). */
+void tngrt_gemm_small_half_isa(TngrtGemmIsa isa, TngrtDType bdt, int64_t m, int64_t n, int64_t k,
+                               const float *a, int64_t ars, int64_t acs, const uint16_t *b,
+                               int64_t brs, int64_t bcs, float *c, int64_t ldc);
+
 /* Whether an [m, k] x [k, n] product runs tngrt_gemm_small_f32 rather
  * than packing B (fewer than 8 rows, B cached or one or two rows; or at
  * most 16 columns and 128 deep). */
@@ -634,8 +659,9 @@ int tngrt_gemm_f32_dense(int64_t m, int64_t n, int64_t k, const float *a, int64_
  * element strides: the element at index idx of a is at a->data[sum_d
  * idx[d] * as[d]] (likewise b with bs); any strides, 0 included, so
  * transposed, permuted and broadcast views are read in place. Float32
- * operands are not copied; float16/bfloat16 ones are widened once, and
- * out is rounded once per element. */
+ * operands are not copied; a float16/bfloat16 a is widened once, a half b
+ * (a KV cache) read in place (tngrt_gemm_small_half) or widened by the
+ * packing, and out is rounded once per element. */
 void tngrt_kernel_matmul_strided(const TngrtArg *out, const TngrtArg *a, const int64_t *as,
                                  const TngrtArg *b, const int64_t *bs);
 

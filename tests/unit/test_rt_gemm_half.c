@@ -1,0 +1,304 @@
+/*
+ * test_rt_gemm_half.c - unit tests of the products whose B is float16 or
+ * bfloat16 read in place (kernels_gemm_half.c: tngrt_gemm_small_half on
+ * every path this CPU runs) and of the kernels that reach them: the
+ * strided matmul over a half KV cache (few rows read in place, many rows
+ * packed from the half cache) and a Linear with a half weight (few rows
+ * read in place; many rows packed a block of columns at a time), and the
+ * few-row products split over a pool's threads. Checked
+ * against a scalar reference here: each element widened by its own
+ * decoder, products summed in double, within 1e-6 of the sum of the
+ * terms' magnitudes (float32 accumulation).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "../../runtime/tngrt_kernels.h"
+
+/* Deterministic uniform floats in [lo, hi). */
+static float t_rand(uint32_t *s, float lo, float hi)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(*s >> 8) / 16777216.0f;
+}
+
+/* The value of float16 bits h (subnormals, infinities), written apart
+ * from the runtime's decoder. */
+static double t_f16(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? INFINITY : ldexp(1024 + m, e - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
+/* The value of bfloat16 bits h. */
+static double t_bf16(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static double t_half(int bf16, uint16_t h)
+{
+    return bf16 ? t_bf16(h) : t_f16(h);
+}
+
+/* Random half bits of magnitude below 2 (every 16th a float16 subnormal
+ * or a signed zero, to cover the widening's special cases). */
+static uint16_t t_rand_half(uint32_t *s, int bf16)
+{
+    float x = t_rand(s, -2.0f, 2.0f);
+    uint32_t u;
+    *s = *s * 1664525u + 1013904223u;
+    if ((*s >> 20) % 16 == 0)
+        return (uint16_t)((*s >> 8) & (bf16 ? 0x807fu : 0x83ffu));
+    memcpy(&u, &x, sizeof u);
+    if (bf16)
+        return (uint16_t)(u >> 16);
+    /* float16: sign, exponent rebased (|x| < 2, and above 2^-14 here
+     * unless tiny), the top 10 mantissa bits */
+    int e = (int)((u >> 23) & 0xffu) - 127;
+    if (e < -14)
+        return (uint16_t)((u >> 16) & 0x8000u);
+    return (uint16_t)(((u >> 16) & 0x8000u) | (uint32_t)(e + 15) << 10 | ((u >> 13) & 0x3ffu));
+}
+
+/* C [m, n] (ldc apart) against the double loop over A (ars, acs) and half
+ * B (brs, bcs), plus bias[j] when bias is not NULL. */
+static void t_check(const char *what, int isa, int bf16, int mode, int64_t m, int64_t n,
+                    int64_t k, const float *a, int64_t ars, int64_t acs, const uint16_t *b,
+                    int64_t brs, int64_t bcs, const float *bias, const float *c, int64_t ldc)
+{
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double w = bias ? bias[j] : 0.0, sa = fabs(w);
+            for (int64_t kk = 0; kk < k; kk++) {
+                double x = (double)a[i * ars + kk * acs] * t_half(bf16, b[kk * brs + j * bcs]);
+                w += x;
+                sa += fabs(x);
+            }
+            if (fabs(c[i * ldc + j] - w) > 1e-6 * (sa + 1.0)) {
+                fprintf(stderr, "%s path %d bf16 %d mode %d m %lld n %lld k %lld (%lld, %lld): "
+                        "%.9g vs %.9g\n", what, isa, bf16, mode, (long long)m, (long long)n,
+                        (long long)k, (long long)i, (long long)j, c[i * ldc + j], w);
+                fail();
+            }
+        }
+}
+
+/* tngrt_gemm_small_half on every path this CPU runs, float16 and
+ * bfloat16: M 1..9, N and K across the vector widths (16, 32, 64) and
+ * their tails, A row-major or transposed, B with columns contiguous and
+ * rows padded (dot form: a weight, or k^T of a cache), rows contiguous
+ * and padded (row form: v of a cache), or neither stride 1 (scalar form);
+ * C's padding beyond N untouched. */
+static void test_small_half_paths(void **state)
+{
+    static const int ns[] = {1, 3, 4, 5, 15, 16, 17, 63, 64, 65, 130};
+    static const int ks[] = {1, 5, 15, 16, 17, 31, 32, 33, 64, 100};
+    enum { MX = 130, LD = MX + 3, PAD = 7 };
+    static float a[2 * MX * MX], c[9 * LD];
+    static uint16_t b[2][3 * (MX + PAD) * MX];
+    uint32_t s = 3u;
+    int checked = 0;
+    (void)state;
+    for (int i = 0; i < 2 * MX * MX; i++)
+        a[i] = t_rand(&s, -1.0f, 1.0f);
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < 3 * (MX + PAD) * MX; i++)
+            b[h][i] = t_rand_half(&s, h);
+    for (int isa = TNGRT_GEMM_PORTABLE; isa <= TNGRT_GEMM_AVX512; isa++) {
+        if (!tngrt_gemm_isa_available((TngrtGemmIsa)isa))
+            continue;
+        for (int bf16 = 0; bf16 < 2; bf16++)
+        for (int m = 1; m <= 9; m++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+        for (int mode = 0; mode < 6; mode++) {
+            int n = ns[ni], k = ks[ki], ta = mode & 1, bm = mode >> 1;
+            int64_t ars = ta ? 1 : k, acs = ta ? m : 1;
+            int64_t brs = bm == 0 ? n + PAD : bm == 1 ? 1 : 2 * n + 1;
+            int64_t bcs = bm == 0 ? 1 : bm == 1 ? k + PAD : 2;
+            for (int i = 0; i < 9 * LD; i++)
+                c[i] = 12345.0f;
+            tngrt_gemm_small_half_isa((TngrtGemmIsa)isa, bf16 ? TNGRT_BF16 : TNGRT_F16, m, n, k,
+                                      a, ars, acs, b[bf16], brs, bcs, c, LD);
+            t_check("small_half", isa, bf16, mode, m, n, k, a, ars, acs, b[bf16], brs, bcs, NULL,
+                    c, LD);
+            for (int i = 0; i < m; i++)
+                for (int j = n; j < LD; j++)
+                    assert_true(c[i * LD + j] == 12345.0f);
+            checked++;
+        }
+    }
+    assert_true(checked > 0);
+    /* another dtype: nothing written */
+    c[0] = 12345.0f;
+    tngrt_gemm_small_half(TNGRT_F32, 1, 1, 1, a, 1, 1, b[0], 1, 1, c, 1);
+    assert_true(c[0] == 12345.0f);
+}
+
+/* tngrt_kernel_matmul_strided with a half KV cache as B, read through a
+ * permuted view of the cache [batch, pos, heads, dim] (q @ k^T with k^T's
+ * columns contiguous, att @ v with v's rows contiguous) and broadcast over
+ * query heads (grouped-query attention), A float32 or the cache's dtype,
+ * out float32; one row per head and 12 (read in place), 130 (packed from
+ * the half cache). */
+static void test_matmul_half_cache(void **state)
+{
+    enum { B = 2, S = 37, H = 2, D = 40, QH = 4, MX = D, R = 130 };   /* MX: the larger of S, D */
+    static uint16_t cache[B * S * H * D], ah[B * QH * R * MX];
+    static float af[B * QH * R * MX], o[B * QH * R * MX], ar[B * QH * R * MX];
+    static const int rows_[] = {1, 12, R};
+    uint32_t s = 17u;
+    (void)state;
+    for (int bf16 = 0; bf16 < 2; bf16++)
+    for (int half_a = 0; half_a < 2; half_a++)
+    for (int ri = 0; ri < 3; ri++)
+    for (int kind = 0; kind < 2; kind++) {
+        int rows = rows_[ri];
+        TngrtDType hd = bf16 ? TNGRT_BF16 : TNGRT_F16;
+        /* kind 0: q [B, QH, rows, D] @ k^T [B, 1->QH, D, S];
+         * kind 1: att [B, QH, rows, S] @ v [B, 1->QH, S, D] */
+        int64_t k = kind ? S : D, n = kind ? D : S;
+        int64_t osh[4] = {B, QH, rows, n}, ash[4] = {B, QH, rows, k};
+        int64_t ast[4] = {QH * rows * k, rows * k, k, 1};
+        int64_t bsh[4] = {B, 1, k, n}, bst[4];
+        for (int i = 0; i < B * S * H * D; i++)
+            cache[i] = t_rand_half(&s, bf16);
+        for (int64_t i = 0; i < B * QH * rows * k; i++) {
+            ah[i] = t_rand_half(&s, bf16);
+            af[i] = half_a ? (float)t_half(bf16, ah[i]) : t_rand(&s, -1.0f, 1.0f);
+            ar[i] = af[i];
+        }
+        /* the cache's head 1, viewed as [B, 1, k, n] */
+        bst[0] = S * H * D;
+        bst[1] = 0;
+        bst[2] = kind ? H * D : 1;
+        bst[3] = kind ? 1 : H * D;
+        TngrtArg out = {o, TNGRT_F32, 4, osh};
+        TngrtArg aa = {half_a ? (void *)ah : (void *)af, half_a ? hd : TNGRT_F32, 4, ash};
+        TngrtArg bb = {cache + D, hd, 4, bsh};
+        tngrt_kernel_matmul_strided(&out, &aa, ast, &bb, bst);
+        for (int64_t t = 0; t < B * QH; t++)
+            t_check("strided", -1, bf16, kind + 2 * half_a, rows, n, k, ar + t * rows * k, k, 1,
+                    cache + D + (t / QH) * bst[0], bst[2], bst[3], NULL, o + t * rows * n, n);
+    }
+}
+
+/* tngrt_kernel_linear_packed with a half weight and no packing (as a
+ * bundle leaves half weights): 1, 3, 20 and 70 rows read in place (fewer
+ * than TNGRT_GEMM_HALF_INPLACE_ROWS), 130 packed per call with more
+ * columns than one block of the packing scratch (the blocks' columns and
+ * bias meet); with and without bias. */
+static void test_linear_half(void **state)
+{
+    static const int shp[][3] = {{1, 67, 40}, {3, 129, 33}, {20, 96, 64}, {70, 200, 64},
+                                 {130, 16400, 64}};
+    uint32_t s = 23u;
+    (void)state;
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int bf16 = 0; bf16 < 2; bf16++)
+    for (int hasb = 0; hasb < 2; hasb++) {
+        int64_t m = shp[si][0], n = shp[si][1], k = shp[si][2];
+        float *x = malloc((size_t)(m * k) * sizeof *x), *c = malloc((size_t)(m * n) * sizeof *c);
+        float *bias = malloc((size_t)n * sizeof *bias);
+        uint16_t *w = malloc((size_t)(n * k) * sizeof *w);
+        assert_true(x && c && bias && w);
+        for (int64_t i = 0; i < m * k; i++)
+            x[i] = t_rand(&s, -1.0f, 1.0f);
+        for (int64_t i = 0; i < n * k; i++)
+            w[i] = t_rand_half(&s, bf16);
+        for (int64_t i = 0; i < n; i++)
+            bias[i] = t_rand(&s, -1.0f, 1.0f);
+        int64_t xs[2] = {m, k}, ws[2] = {n, k}, os[2] = {m, n}, bs[1] = {n};
+        TngrtArg ax = {x, TNGRT_F32, 2, xs}, aw = {w, bf16 ? TNGRT_BF16 : TNGRT_F16, 2, ws};
+        TngrtArg ao = {c, TNGRT_F32, 2, os}, ab = {bias, TNGRT_F32, 1, bs};
+        tngrt_kernel_linear_packed(&ao, &ax, &aw, hasb ? &ab : NULL, NULL);
+        t_check("linear", -1, bf16, hasb, m, n, k, x, k, 1, w, 1, k, hasb ? bias : NULL, c, n);
+        free(x);
+        free(c);
+        free(bias);
+        free(w);
+    }
+}
+
+/* Few-row products past TNGRT_GEMM_PAR_GEMV_BYTES split over a pool of
+ * 2 and 3 threads (by groups of 8 columns of C for a half B, by panels
+ * for a float32 B packed at load) give the bits of one call on the
+ * caller, for column counts with and without a tail of fewer than 8;
+ * and the half product matches the reference. */
+static void test_small_half_threads(void **state)
+{
+    static const int64_t ns[] = {1037, 1024, 2053};
+    enum { K = 520 };
+    uint32_t s = 29u;
+    (void)state;
+    for (int th = 2; th <= 3; th++) {
+        TngrtPar *p = tngrt__par_new(th);
+        assert_non_null(p);
+        for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+        for (int bf16 = 0; bf16 < 2; bf16++)
+        for (int m = 1; m <= 3; m += 2) {
+            int64_t n = ns[ni];
+            float *a = malloc((size_t)(m * K) * sizeof *a);
+            float *wf = malloc((size_t)(n * K) * sizeof *wf);
+            float *c1 = malloc((size_t)(m * n) * sizeof *c1);
+            float *c2 = malloc((size_t)(m * n) * sizeof *c2);
+            float *bp = NULL;
+            uint16_t *w = malloc((size_t)(n * K) * sizeof *w);
+            TngrtDType dt = bf16 ? TNGRT_BF16 : TNGRT_F16;
+            assert_true(a && wf && c1 && c2 && w);
+            assert_true(2.0 * (double)n * K >= TNGRT_GEMM_PAR_GEMV_BYTES);
+            for (int64_t i = 0; i < m * K; i++)
+                a[i] = t_rand(&s, -1.0f, 1.0f);
+            for (int64_t i = 0; i < n * K; i++) {
+                w[i] = t_rand_half(&s, bf16);
+                wf[i] = (float)t_half(bf16, w[i]);
+            }
+            tngrt_gemm_small_half(dt, m, n, K, a, K, 1, w, 1, K, c1, n);
+            tngrt__par_enter(p);
+            tngrt_gemm_small_half(dt, m, n, K, a, K, 1, w, 1, K, c2, n);
+            tngrt__par_enter(NULL);
+            assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
+            t_check("threads", -1, bf16, th, m, n, K, a, K, 1, w, 1, K, NULL, c2, n);
+            /* float32 packed at load: the GEMM's split by panels */
+            assert_true(tngrt_gemm_pack_weight(&bp, wf, TNGRT_F32, n, K) > 0);
+            tngrt_gemm_f32(m, n, K, a, K, 1, bp, c1, n, NULL);
+            tngrt__par_enter(p);
+            tngrt_gemm_f32(m, n, K, a, K, 1, bp, c2, n, NULL);
+            tngrt__par_enter(NULL);
+            assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
+            free(a);
+            free(wf);
+            free(c1);
+            free(c2);
+            free(bp);
+            free(w);
+        }
+        tngrt__par_delete(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_small_half_paths),
+        cmocka_unit_test(test_matmul_half_cache),
+        cmocka_unit_test(test_linear_half),
+        cmocka_unit_test(test_small_half_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
