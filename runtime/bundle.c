@@ -607,8 +607,8 @@ static int bundle__packs(const TngrtBundleDesc *d, int i)
 }
 
 /* Packs Linear weight i [n, k] from src (its bytes in the weights file st,
- * or in its private copy) for the GEMM's microkernel, once per load (issue
- * 18): a Linear then reads its weight with no per-call packing. Rows are
+ * or in its private copy) for the GEMM's microkernel, once per load: a
+ * Linear then reads its weight with no per-call packing. Rows are
  * packed BUNDLE_PACK_ROWS at a time, and where src is in st's mapping each
  * block's source pages are dropped once packed (they fault back in if read
  * again), so packing holds the packed copy and one block of the source.
