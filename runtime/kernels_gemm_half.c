@@ -42,6 +42,15 @@
 typedef float tngrt_gemmh__v16 __attribute__((vector_size(64)));
 #define TNGRT_GEMMH__LD(v, p) memcpy(&(v), (p), sizeof(v))
 #define TNGRT_GEMMH__ST(p, v) memcpy((p), &(v), sizeof(v))
+/* x0..x3 += a[off..off+16) times the 16 weights at b0..b3 + off, each
+ * widened by cvt into w (the 4-column loop below: av, v, w, ai, b0..b3) */
+#define TNGRT_GEMMH__DOT4(off, x0, x1, x2, x3) do {                   \
+        TNGRT_GEMMH__LD(av, ai + (off));                              \
+        cvt(w, b0 + (off)); TNGRT_GEMMH__LD(v, w); (x0) += av * v;    \
+        cvt(w, b1 + (off)); TNGRT_GEMMH__LD(v, w); (x1) += av * v;    \
+        cvt(w, b2 + (off)); TNGRT_GEMMH__LD(v, w); (x2) += av * v;    \
+        cvt(w, b3 + (off)); TNGRT_GEMMH__LD(v, w); (x3) += av * v;    \
+    } while (0)
 #else
 #define TNGRT_GEMMH_VEC 0
 #define TNGRT_GEMMH_INLINE static inline
@@ -202,47 +211,11 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__dots(tngrt_gemmh__cvt_fn *cvt, int bf16, in
             float r[4];
             int64_t kk = 0;
             for (; kk < k32; kk += 32) {
-                TNGRT_GEMMH__LD(av, ai + kk);
-                cvt(w, b0 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s0 += av * v;
-                cvt(w, b1 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s1 += av * v;
-                cvt(w, b2 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s2 += av * v;
-                cvt(w, b3 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s3 += av * v;
-                TNGRT_GEMMH__LD(av, ai + kk + 16);
-                cvt(w, b0 + kk + 16);
-                TNGRT_GEMMH__LD(v, w);
-                t0 += av * v;
-                cvt(w, b1 + kk + 16);
-                TNGRT_GEMMH__LD(v, w);
-                t1 += av * v;
-                cvt(w, b2 + kk + 16);
-                TNGRT_GEMMH__LD(v, w);
-                t2 += av * v;
-                cvt(w, b3 + kk + 16);
-                TNGRT_GEMMH__LD(v, w);
-                t3 += av * v;
+                TNGRT_GEMMH__DOT4(kk, s0, s1, s2, s3);
+                TNGRT_GEMMH__DOT4(kk + 16, t0, t1, t2, t3);
             }
             for (; kk < k16; kk += 16) {
-                TNGRT_GEMMH__LD(av, ai + kk);
-                cvt(w, b0 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s0 += av * v;
-                cvt(w, b1 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s1 += av * v;
-                cvt(w, b2 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s2 += av * v;
-                cvt(w, b3 + kk);
-                TNGRT_GEMMH__LD(v, w);
-                s3 += av * v;
+                TNGRT_GEMMH__DOT4(kk, s0, s1, s2, s3);
             }
             s0 += t0;
             s1 += t1;
