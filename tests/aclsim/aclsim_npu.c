@@ -66,6 +66,19 @@ static R npu__gc(const SimTensor *t, int64_t g, int64_t c)
     return t->nd >= 2 ? sim_rd(t, idx, 2) : sim_rd(t, &idx[1], 1);
 }
 
+/* Whether t, read as a per-column table (npu__gc), has cols columns or 1,
+ * and at most groups rows (or 1). */
+static int npu__table_fits(const SimTensor *t, int64_t groups, int64_t cols)
+{
+    int64_t c = t->nd ? t->dims[t->nd - 1] : 1;
+    return t->nd <= 2 && (c == cols || c == 1) && (t->nd < 2 || t->dims[0] >= groups || t->dims[0] == 1);
+}
+
+static int npu__cols_fit(const SimTensor *t, int64_t cols)
+{
+    return npu__table_fits(t, 1, cols);
+}
+
 /* ---- fused inference attention ---- */
 
 enum { LAYOUT_BSH, LAYOUT_BSND, LAYOUT_BNSD };
@@ -139,12 +152,67 @@ static int npu__masked(const SimOp *op, int64_t b, int64_t h, int64_t i, int64_t
     if (mode == 4)
         return j - i - sh > nxt || i + sh - j > pre;
     if (HAS(4)) {
-        int64_t mi[4] = {b, h, i, j};
-        if (sim_rd(T(4), mi, 4) != 0)
+        int64_t mi[4] = {b, h, i, j}, m3[3] = {b, i, j};   /* a 3-dim mask: [B or 1, Sq, Skv] */
+        if (T(4)->nd == 3 ? sim_rd(T(4), m3, 3) != 0 : sim_rd(T(4), mi, 4) != 0)
             return 1;
         return mode == 0 && (j - i > nxt || i - j > pre);
     }
     return 0;
+}
+
+/* Whether dims[0..nd) of t are want[0..nd). */
+static int npu__dims_are(const SimTensor *t, int nd, const int64_t *want)
+{
+    if (t->nd != nd)
+        return 0;
+    for (int d = 0; d < nd; d++)
+        if (t->dims[d] != want[d])
+            return 0;
+    return 1;
+}
+
+/* Whether the attention's operands have the shapes its indexing reads and
+ * writes: key/value in the layout (or paged, every block the lengths
+ * reach inside the cache), the mask's last two dims covering Sq x Skv (or
+ * 1), the outputs' shapes. */
+static int npu__attn_shapes(const SimOp *op, int ly, int64_t B, int64_t N, int64_t Nkv, int64_t Sq, int64_t Skv,
+                            int64_t D, int64_t Dv)
+{
+    const SimTensor *q = T(0), *k = &op->a[1].list[0], *v = &op->a[2].list[0], *o = T(28), *m = T(4);
+    int64_t qw[4] = {B, Sq, N * D}, kw[4] = {B, Skv, Nkv * D}, vw[4] = {B, Skv, Nkv * Dv}, ow[4] = {B, Sq, N * Dv};
+    int64_t lw[4] = {B, N, Sq, 1};
+    if (ly != LAYOUT_BSH) {
+        int64_t s1 = ly == LAYOUT_BSND ? 1 : 2, h1 = 3 - s1;
+        qw[s1] = Sq, qw[h1] = N, qw[3] = D;
+        kw[s1] = Skv, kw[h1] = Nkv, kw[3] = D;
+        vw[s1] = Skv, vw[h1] = Nkv, vw[3] = Dv;
+        ow[s1] = Sq, ow[h1] = N, ow[3] = Dv;
+    }
+    if (!npu__dims_are(q, q->nd, qw) || !npu__dims_are(o, q->nd, ow))
+        return 0;
+    if (HAS(14)) {
+        const SimTensor *bt = T(14);
+        int64_t bsz = INT(25);
+        if (bt->nd != 2 || bt->dims[0] != B || (k->nd != 3 && k->nd != 4) || k->nd != v->nd)
+            return 0;
+        if (k->nd == 3 ? k->dims[1] != bsz || v->dims[1] != bsz || k->dims[2] != Nkv * D || v->dims[2] != Nkv * Dv
+                       : k->dims[1] != Nkv || k->dims[2] != bsz || v->dims[2] != bsz || k->dims[3] != D)
+            return 0;
+        for (int64_t b = 0; b < B; b++)
+            for (int64_t j = 0; j < npu__len(&op->a[6], b, Skv); j += bsz) {
+                int64_t bi[2] = {b, j / bsz}, blk = (int64_t)npu__get(bt, bi);
+                if (blk < 0 || blk >= k->dims[0] || blk >= v->dims[0])
+                    return 0;
+            }
+    } else if (!npu__dims_are(k, q->nd, kw) || !npu__dims_are(v, q->nd, vw)) {
+        return 0;
+    }
+    if (HAS(4) && (m->nd < 2 || m->nd > 4 || (m->dims[m->nd - 2] < Sq && m->dims[m->nd - 2] != 1) ||
+                   (m->dims[m->nd - 1] < Skv && m->dims[m->nd - 1] != 1) ||
+                   (m->nd >= 3 && m->dims[m->nd - 3] != 1 && m->dims[m->nd - 3] < (m->nd == 4 ? N : B)) ||
+                   (m->nd == 4 && m->dims[0] != 1 && m->dims[0] < B)))
+        return 0;
+    return !HAS(29) || !INT(27) || npu__dims_are(T(29), 4, lw);
 }
 
 /* aclnnFusedInferAttentionScore(query, key, value, pseShift, attenMask,
@@ -191,8 +259,8 @@ static int k_fused_attention(const SimOp *op, char *err, size_t n)
         Dv = ly == LAYOUT_BSH ? v->dims[2] / Nkv : v->dims[3];
         Skv = k->dims[ly == LAYOUT_BNSD ? 2 : 1];
     }
-    if (Dk != D)
-        return npu__fail(err, n, "query and key head dims differ");
+    if (Dk != D || !npu__attn_shapes(op, ly, B, N, Nkv, Sq, Skv, D, Dv))
+        return npu__fail(err, n, "query, key, value, mask, block table or outputs of unexpected shapes");
     if (lse && !INT(27)) {   /* no flag: softmaxLse is zero */
         int64_t i[SIM_MAX_DIMS] = {0};
         if (sim_numel(lse) > 0)
@@ -286,6 +354,12 @@ static int k_moe_gating_topk(const SimOp *op, char *err, size_t n)
         return npu__fail(err, n, "x not 2-D, renorm, normType or groupSelectMode out of range");
     if (G < 1 || E % G || kg < 1 || kg > G || K < 1 || K > E / G * kg)
         return npu__fail(err, n, "k, kGroup or groupCount out of range");
+    {
+        int64_t yw[2] = {x->dims[0], K}, ow[2] = {x->dims[0], E};
+        if (!npu__dims_are(y, 2, yw) || !npu__dims_are(ei, 2, yw) || (HAS(1) && !npu__cols_fit(T(1), E)) ||
+            (HAS(13) && !npu__dims_are(T(13), 2, ow)))
+            return npu__fail(err, n, "bias, y, expertIdx or out of unexpected shapes");
+    }
     gs = E / G;
     norm = malloc((size_t)E * sizeof *norm);
     sel = malloc((size_t)E * sizeof *sel);
@@ -375,6 +449,20 @@ static double npu__int8(double v)
     return v < -128 ? -128 : v > 127 ? 127 : v;
 }
 
+/* Whether t broadcasts to out's dims but its last two (right-aligned,
+ * each dim equal or 1; t's last two dims are the caller's). */
+static int npu__batch_fits(const SimTensor *t, const SimTensor *out)
+{
+    if (t->nd > out->nd)
+        return 0;
+    for (int d = 0; d < t->nd - 2; d++) {
+        int64_t od = out->dims[d + out->nd - t->nd];
+        if (t->dims[d] != od && t->dims[d] != 1)
+            return 0;
+    }
+    return 1;
+}
+
 /* Rows [rows][K] of one batch (its index in oi[0..nd-2)) of an int8
  * operand packed as int16: element (r, kk) is t's (r, kk), or (kk, r)
  * when swap. */
@@ -445,6 +533,10 @@ static int k_quant_matmul(const SimOp *op, char *err, size_t n)
     N = o->dims[nd - 1];
     if (b->dims[b->nd - (tb ? 1 : 2)] != K)
         return npu__fail(err, n, "x1's and x2's k differ");
+    if (a->dims[a->nd - (ta ? 1 : 2)] != M || b->dims[b->nd - (tb ? 2 : 1)] != N || !npu__batch_fits(a, o) ||
+        !npu__batch_fits(b, o) || (HAS(5) && !npu__batch_fits(T(5), o)) || (HAS(4) && sim_numel(T(4)) < M) ||
+        !npu__cols_fit(T(2), N) || (HAS(3) && !npu__cols_fit(T(3), N)))
+        return npu__fail(err, n, "x1, x2, scales, bias or out of unexpected shapes");
     if (sim_numel(o) == 0)
         return 0;
     pa = malloc((size_t)(M * K ? M * K : 1) * sizeof *pa);
@@ -490,6 +582,14 @@ static int k_dequant_swiglu_quant(const SimOp *op, char *err, size_t n)
     float *v;
     if (x->nd < 1 || C % 2)
         return npu__fail(err, n, "x's last dim is not even");
+    {
+        int64_t G = HAS(6) ? sim_numel(T(6)) : 1;
+        if (G < 1 || y->nd != x->nd || (y->nd && y->dims[y->nd - 1] != H) || sim_numel(y) != rows * H ||
+            sim_numel(sc) != rows || (HAS(1) && !npu__table_fits(T(1), G, C)) ||
+            (HAS(2) && sim_numel(T(2)) < rows) || (bias && !npu__cols_fit(bias, C)) ||
+            (HAS(4) && !npu__table_fits(T(4), G, H)) || (HAS(5) && !npu__table_fits(T(5), G, H)))
+            return npu__fail(err, n, "x, its scales, bias, y or scale of unexpected shapes");
+    }
     if (!(v = malloc((size_t)(C ? C : 1) * sizeof *v)))
         return npu__fail(err, n, "out of memory");
     end = HAS(6) ? (int64_t)npu__flat(T(6), 0) : rows;
