@@ -329,11 +329,18 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 
 /* ---- streams ---- */
 
+/* The reference loop of an operator: aclsim_ops.c's, or a fused one's. */
+static SimKernel kernel_of(const char *name)
+{
+    SimKernel k = sim_kernel(name);
+    return k ? k : sim_npu_kernel(name);
+}
+
 static void run_task(SimTask *t)
 {
     SimStream *s = t->s;
     if (t->kind == T_OP) {
-        SimKernel k = sim_kernel(t->ex->op.name);
+        SimKernel k = kernel_of(t->ex->op.name);
         char err[400] = "";
         if (t->wsn)
             memset(t->ws, 0xA5, (size_t)t->wsn);   /* the operator's scratch */
@@ -910,8 +917,9 @@ static int snapshot(SimVal *v, const SimArg *a)
 aclnnStatus sim_ws(const char *name, int n, const SimArg *a, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     SimExec *e;
-    if (!sim_kernel(name))
-        return sim_fail("%s is not implemented in aclsim (tests/aclsim/aclsim_ops.c has no reference loop for it)",
+    if (!kernel_of(name))
+        return sim_fail("%s is not implemented in aclsim (tests/aclsim/aclsim_ops.c and aclsim_npu.c have no "
+                        "reference loop for it)",
                         name);
     if (n > SIM_MAX_ARGS || !(e = calloc(1, sizeof *e)) || grow((void **)&execs, &capexecs, nexecs + 1, sizeof *execs))
         return sim_fail("%s: out of memory", name);

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { SIM_MAX_DIMS = 8, SIM_MAX_ARGS = 24 };
+enum { SIM_MAX_DIMS = 8, SIM_MAX_ARGS = 32 };
 
 /* aclnn/acl_meta.h is the aclnn part of templates/bundle_acl.c (C, as
  * tests/aclsim/build.sh writes it), which includes acl/acl.h. */
@@ -78,6 +78,17 @@ void sim_span(const SimTensor *t, char **lo, char **hi);
 /* The reference loop of op name, or NULL when aclsim has none. */
 typedef int (*SimKernel)(const SimOp *op, char *err, size_t errlen);
 SimKernel sim_kernel(const char *name);
+/* The element of t that index idx of an nd-dim result broadcasts from,
+ * and the element at idx written (rounded to t's dtype); the next index of
+ * dims[0..nd) in C order (0 after the last). */
+long double sim_rd(const SimTensor *t, const int64_t *idx, int nd);
+void sim_wr(const SimTensor *t, const int64_t *idx, long double v);
+int sim_next(int64_t *idx, const int64_t *dims, int nd);
+
+/* ---- torch_npu's fused operators (aclsim_npu.c) ---- */
+
+/* The reference loop of a fused operator, NULL if it has none. */
+SimKernel sim_npu_kernel(const char *name);
 /* The workspace bytes an operator asks for in its first phase. */
 uint64_t sim_workspace_bytes(const SimOp *op);
 

@@ -234,6 +234,21 @@ static int next(int64_t *idx, const int64_t *dims, int nd)
     return 0;
 }
 
+long double sim_rd(const SimTensor *t, const int64_t *idx, int nd)
+{
+    return rd(t, idx, nd);
+}
+
+void sim_wr(const SimTensor *t, const int64_t *idx, long double v)
+{
+    wr(t, idx, v);
+}
+
+int sim_next(int64_t *idx, const int64_t *dims, int nd)
+{
+    return next(idx, dims, nd);
+}
+
 #define EACH(idx, t) for (int64_t idx[SIM_MAX_DIMS] = {0}, idx##_go = sim_numel(t) > 0; idx##_go; idx##_go = next(idx, (t)->dims, (t)->nd))
 
 static int fail(char *err, size_t n, const char *what)

@@ -27,7 +27,7 @@ mkdir -p "$dir/lib64" "$dir/siminc/aclnn" || exit 1
   cat "$cann"/include/aclnnop/*.h | awk -f "$here/wrappers.awk"; } >"$dir/siminc/aclsim_ops_gen.c"
 $cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -O2 -fPIC -shared -pthread -I"$here" -I"$dir/siminc" \
     -I"$cann/include" -o "$dir/lib64/libascendcl.so" \
-    "$here/aclsim.c" "$here/aclsim_ops.c" "$dir/siminc/aclsim_ops_gen.c" -lm || exit 1
+    "$here/aclsim.c" "$here/aclsim_ops.c" "$here/aclsim_npu.c" "$dir/siminc/aclsim_ops_gen.c" -lm || exit 1
 echo 'void tngc_aclsim_empty(void);' >"$dir/siminc/empty.c"
 $cc -fPIC -shared -o "$dir/lib64/libnnopbase.so" "$dir/siminc/empty.c" &&
     cp "$dir/lib64/libnnopbase.so" "$dir/lib64/libopapi.so"

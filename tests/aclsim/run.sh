@@ -44,7 +44,8 @@ py=${PYTHON:-/usr/bin/python3}
 harness=$root/tests/ref/harness.py
 # the default scripts: conformance models (by name) and examples (DIR/SCRIPT)
 MODELS="binary casts math_unary norms matmul views shape_misc reduce_topk index_ops inplace
-alias_forms accept_llama super_kernel streams nn_conv npu_attention"
+alias_forms accept_llama super_kernel streams nn_conv npu_attention npu_attention_sparse npu_static
+npu_moe_gating npu_ops"
 EXAMPLES="multi_stream/model dim_gears/product decoder/model"
 OWN="nz_weights"   # tests/aclsim/models: what no other script covers (FRACTAL_NZ weights)
 
