@@ -93,6 +93,17 @@ DEPSTAMP = build/.deps-ok
 $(DEPSTAMP): scripts/deps.sh
 	@sh scripts/deps.sh build
 	@touch $@
+# An included makefile made after the dependencies: GNU make reads this
+# Makefile again once it has made it, so that what pkg-config answers at
+# parse time (MPI_LIBS: whether libtngcrt_mpi.a is built at all) is what
+# the packages scripts/deps.sh just installed provide, on a fresh machine
+# too.
+DEPSMK = build/deps.mk
+ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+-include $(DEPSMK)
+endif
+$(DEPSMK): $(DEPSTAMP)
+	@echo '# made after scripts/deps.sh ran (the Makefile includes it to be read again)' >$@
 deps: $(DEPSTAMP)
 $(TSPY)/src/parser.c $(TSPY)/src/scanner.c: | $(DEPSTAMP)
 	@test -f $@ || { echo "deps: $@ is missing: remove $(DEPSTAMP) and run make again" >&2; exit 1; }
@@ -161,7 +172,7 @@ acl: $(TNGC) $(LIBRT)
 	@sh tests/acl/launcher_trace_pad.sh $(TNGC)
 	@sh tests/acl/real_cann.sh $(TNGC)
 
-check: $(TNGC) $(LIBRT) $(UNIT)
+check: $(TNGC) $(LIBRT) $(LIBRT_MPI) $(UNIT)
 	@CHECK_SANITIZED=$(SANITIZE) sh tests/check.sh $(TNGC) $(UNIT)
 
 demo: $(TNGC) $(LIBRT)
