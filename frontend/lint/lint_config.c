@@ -274,6 +274,21 @@ static int config__str_in(const Value *v, const char *const *list, size_t n)
     return 0;
 }
 
+/* The literal an assignment of this file sets, where the scan holds its
+ * value as unknown because the assignment runs on some paths only (under
+ * an if or in a loop): the setter refuses a bad literal on every path
+ * that runs it. NULL when there is none. */
+static const Value *config__path_literal(Lint *l, const ConfigField *f)
+{
+    if (f->module || f->node < 0 || l->ast->nodes[f->node].kind != NK_assignment)
+        return NULL;
+    int32_t right = ast_field(l->ast, f->node, F_right);
+    if (right < 0)
+        return NULL;
+    const Value *v = value_of(l->ast, NULL, right, &l->sf->arena);
+    return v && v->kind != V_EXPR ? v : NULL;
+}
+
 /* The value rules of option row, set through a validating setter. */
 static void config__value(ConfigCheck *k, const TorchairField *row)
 {
@@ -282,6 +297,9 @@ static void config__value(ConfigCheck *k, const TorchairField *row)
     const ConfigField *f = k->f;
     const Value *v = f->value;
     const char *path = row->path;
+    int some_paths = 0;   /* v is the literal of a conditional assignment */
+    if (v && v->kind == V_EXPR && (v = config__path_literal(l, f)) != NULL)
+        some_paths = 1;
     if (!v || v->kind == V_EXPR)
         return;
     /* `x = "O3",`: the trailing comma makes a one-item tuple */
@@ -295,7 +313,7 @@ static void config__value(ConfigCheck *k, const TorchairField *row)
     if (!strcmp(path, "debug.graph_dump.type")) {
         if (!config__str_in(v, dumps, 3))
             REPORT(l, v->node, TNG162, "graph_dump.type must be txt, pbtxt or py%s", hint);
-        else if (k->mode && !strcmp(k->mode, "reduce-overhead") && !(v->len == 2 && !memcmp(v->s, "py", 2)))
+        else if (!some_paths && k->mode && !strcmp(k->mode, "reduce-overhead") && !(v->len == 2 && !memcmp(v->s, "py", 2)))
             REPORT(l, f->node, TNG163, "only graph_dump.type = \"py\" works in reduce-overhead mode");
         return;
     }
@@ -311,6 +329,8 @@ static void config__value(ConfigCheck *k, const TorchairField *row)
         REPORT(l, v->node, TNG166, "%s%s", refusal, hint);
         return;
     }
+    if (some_paths)
+        return;   /* the rules below read the value the config ends with */
     if (comma && row->kind == TK_OPTION && !row->has_allowed) {
         /* OptionValue.value returns str(self._value) (_option_base.py:30-39) */
         const Value *e = v->items[0];

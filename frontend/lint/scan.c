@@ -624,8 +624,55 @@ static int scan__new_annotation(Scanner *s, AnnKind kind, int resolved, int32_t 
     return (int)s->sf->anns.n - 1;
 }
 
+/* The binding slot a name has now, or NULL when it has none. */
+static const Val *scan__slot(Scanner *s, const char *name)
+{
+    for (Frame *f = s->frame; f; f = f->parent) {
+        Val *v = strmap_get(&f->vars, name);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+/* The key of a tensor reached from a name by attributes and literal
+ * indices (prompt[0].data, inputs[1][0], batch["ids"]), or NULL for any
+ * other expression. The key names the binding the root name has now, so
+ * the same text after that name is assigned again is another tensor. */
+static char *scan__indexed_key(Scanner *s, int32_t n)
+{
+    const Ast *ast = s->ast;
+    int32_t m = n;
+    int indexed = 0;
+    for (int depth = 0; m >= 0 && depth < 16; depth++) {
+        if (ast->nodes[m].kind == NK_attribute) {
+            m = ast_field(ast, m, F_object);
+        } else if (ast->nodes[m].kind == NK_subscript) {
+            int32_t idx = ast_field(ast, m, F_subscript);
+            if (idx < 0 || (ast->nodes[idx].kind != NK_integer && ast->nodes[idx].kind != NK_string))
+                return NULL;
+            for (int32_t c = ast->nodes[idx].next; c >= 0; c = ast->nodes[c].next)
+                if (ast->nodes[c].field == F_subscript)
+                    return NULL;   /* a[1, 2] */
+            indexed = 1;
+            m = ast_field(ast, m, F_value);
+        } else {
+            break;
+        }
+    }
+    if (!indexed || m < 0 || ast->nodes[m].kind != NK_identifier)
+        return NULL;
+    size_t len;
+    const char *t = ast_text(ast, n, &len);
+    for (size_t i = 0; i < len; i++)
+        if (t[i] == '\n' || t[i] == '#')
+            return NULL;   /* one line, no comment: the text is the key */
+    return arena_printf(s->arena, "%p %.*s", (const void *)scan__slot(s, scan__text(s, m)), (int)len, t);
+}
+
 /* The tensor an argument names; a name not yet known becomes a tensor of
- * unknown rank (a parameter, say), so later uses of it are the same tensor. */
+ * unknown rank (a parameter, say), so later uses of it are the same tensor.
+ * So does a name's element by a literal index (prompt[0].data). */
 static int scan__tensor_arg(Scanner *s, int32_t n, Val v)
 {
     if (v.kind == VAL_TENSOR)
@@ -633,6 +680,11 @@ static int scan__tensor_arg(Scanner *s, int32_t n, Val v)
     if (n < 0 || v.kind != VAL_UNKNOWN)
         return -1;
     char *key = scan__key(s, n);
+    if (!key && (key = scan__indexed_key(s, n)) != NULL) {
+        Val known = scan__lookup(s, key);
+        if (known.kind == VAL_TENSOR)
+            return known.idx;
+    }
     if (!key)
         return -1;
     Tensor t = {n, -1, NULL};
@@ -658,9 +710,34 @@ static int scan__compile_target(Scanner *s, int32_t n, Val v)
     return -1;
 }
 
+/* True when the identifier t names the first parameter of the def being
+ * scanned, and that def is an undecorated method written directly in its
+ * class's body: the instance the method is called on (self). */
+static int scan__is_self_param(Scanner *s, int32_t t)
+{
+    const Ast *ast = s->ast;
+    if (ast->nodes[t].kind != NK_identifier || s->func < 0)
+        return 0;
+    const Function *f = &s->sf->funcs.v[s->func];
+    if (f->cls < 0 || f->ndecorators)
+        return 0;
+    int32_t block = ast->nodes[f->node].parent;
+    if (block < 0 || ast->nodes[block].parent != s->sf->classes.v[f->cls].node)
+        return 0;
+    int32_t params = ast_field(ast, f->node, F_parameters);
+    int32_t first = params >= 0 ? ast_named_child(ast, params, 0) : -1;
+    if (first < 0 || ast->nodes[first].kind != NK_identifier)
+        return 0;
+    size_t n1, n2;
+    const char *a = ast_text(ast, first, &n1), *b = ast_text(ast, t, &n2);
+    return n1 == n2 && !memcmp(a, b, n1);
+}
+
 /* What a cache_compile target provably is when it is not a bound method
  * of a torch.nn.Module (TorchAir checks both, _cache_compiler.py:612-616),
- * or NULL when it may be one (self.m, model.forward, a parameter, a call). */
+ * or NULL when it may be one (self.m, model.forward, a parameter, a call).
+ * A module itself (self in one of its methods, an instance or a class of
+ * this file) is not a method: isinstance(func, types.MethodType) fails. */
 static const char *scan__not_module_method(Scanner *s, int32_t t, Val v)
 {
     const Ast *ast = s->ast;
@@ -668,6 +745,13 @@ static const char *scan__not_module_method(Scanner *s, int32_t t, Val v)
         t = ast_named_child(ast, t, 0);
     if (t < 0)
         return NULL;
+    if (v.kind == VAL_UNKNOWN && scan__is_self_param(s, t))
+        return arena_printf(s->arena, "the %s instance %s itself, not one of its methods",
+                            s->sf->classes.v[s->sf->funcs.v[s->func].cls].qualname, scan__text(s, t));
+    if (v.kind == VAL_INSTANCE)
+        return arena_printf(s->arena, "an instance of %s, not one of its methods", s->sf->classes.v[v.idx].qualname);
+    if (v.kind == VAL_CLASS)
+        return arena_printf(s->arena, "the class %s", s->sf->classes.v[v.idx].qualname);
     if (ast->nodes[t].kind == NK_lambda)
         return "a lambda";
     if (ast->nodes[t].kind == NK_call) {
