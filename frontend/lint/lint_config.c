@@ -27,6 +27,7 @@
 #include "torchair_schema.h"
 #include "../diag/gear_rules.h"
 
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -567,6 +568,73 @@ void lint_config(Lint *l, int cfg)
     config__custom_pool(l, cfg, k.mode);
 }
 
+/* ---- the npugraph_ex package's CompilerConfig ---- */
+
+/* The fields of npugraph_ex's CompilerConfig (npugraph_ex/configs/
+ * compiler_config.py:25-52 at fced8842), as rows of TorchAir's schema
+ * form: every one of them is in _fixed_attrs (NpuBaseConfig.__init__ and
+ * :54-57), so any other name raises ValueError in NpuBaseConfig.__setattr__
+ * (_option_base.py:221-224), and an option goes through its setter. */
+static const TorchairLit nge_bools[] = {{TL_BOOL, 1, NULL}, {TL_BOOL, 0, NULL}};
+static const TorchairLit nge_stages[] = {{TL_STR, 0, "original"}, {TL_STR, 0, "optimized"}};
+static const TorchairLit nge_errmodes[] = {{TL_STR, 0, "global"}, {TL_STR, 0, "thread_local"}, {TL_STR, 0, "relaxed"}};
+static const TorchairLit nge_modes[] = {{TL_STR, 0, "npugraph_ex"}};
+
+#define NGE_BOOL(n) {.path = n, .kind = TK_OPTION, .cls = "OptionValue", .has_allowed = 1, .allowed = nge_bools, .nallowed = 2}
+#define NGE_LIST(n, l) {.path = n, .kind = TK_OPTION, .cls = "OptionValue", .has_allowed = 1, .allowed = l, \
+                        .nallowed = sizeof l / sizeof *l}
+#define NGE_KIND(n, k, c) {.path = n, .kind = k, .cls = c}
+
+static const TorchairField nge_fields[] = {
+    NGE_BOOL("force_eager"),
+    NGE_KIND("use_graph_pool", TK_PLAIN, "plain attr"),
+    NGE_BOOL("reuse_graph_pool_in_same_fx"),
+    {.path = "capture_limit", .kind = TK_INT_RANGE, .cls = "IntRangeValue", .min = 1, .max = LLONG_MAX},
+    NGE_BOOL("clone_input"),
+    NGE_BOOL("clone_output"),
+    NGE_BOOL("disable_static_kernel_compile_cache"),
+    NGE_BOOL("static_kernel_compile"),
+    NGE_BOOL("frozen_parameter"),
+    NGE_BOOL("remove_noop_ops"),
+    NGE_BOOL("remove_cat_ops"),
+    NGE_BOOL("inplace_pass"),
+    NGE_BOOL("input_inplace_pass"),
+    NGE_BOOL("pattern_fusion_pass"),
+    NGE_KIND("post_grad_custom_pre_pass", TK_CALLABLE, "CallableValue"),
+    NGE_KIND("post_grad_custom_post_pass", TK_CALLABLE, "CallableValue"),
+    NGE_BOOL("dump_tensor_data"),
+    NGE_LIST("data_dump_stage", nge_stages),
+    NGE_KIND("data_dump_dir", TK_DIR, "MustExistedPathValue"),
+    {.path = "_vllm_aclnn_static_kernel_sym_index", .kind = TK_INT_RANGE, .cls = "IntRangeValue", .min = 0, .max = LLONG_MAX},
+    NGE_KIND("_vllm_aclnn_static_kernel_sym_range", TK_INT_LIST, "IntListValue"),
+    NGE_BOOL("super_kernel_optimize"),
+    NGE_KIND("super_kernel_optimize_options", TK_DICT, "DictOptionValue"),
+    NGE_KIND("super_kernel_debug_options", TK_DICT, "DictOptionValue"),
+    NGE_BOOL("deadlock_check"),
+    NGE_LIST("capture_error_mode", nge_errmodes),
+    NGE_LIST("mode", nge_modes),
+    NGE_BOOL("force_recapture"),
+};
+
+/* The field of npugraph_ex's CompilerConfig named by the first len bytes
+ * of name, or NULL. */
+static const TorchairField *config__nge_row(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof nge_fields / sizeof *nge_fields; i++)
+        if (!strncmp(nge_fields[i].path, name, len) && nge_fields[i].path[len] == 0)
+            return &nge_fields[i];
+    return NULL;
+}
+
+/* The field of npugraph_ex's CompilerConfig at most 2 edits from name, or NULL. */
+static const char *config__nge_near(const char *name)
+{
+    for (size_t i = 0; i < sizeof nge_fields / sizeof *nge_fields; i++)
+        if (str_distance(name, nge_fields[i].path) <= 2)
+            return nge_fields[i].path;
+    return NULL;
+}
+
 /* ---- torch.compile's options and mode with a TorchAir backend ---- */
 
 /* The node of a keyword argument whose value is v (its value's node if
@@ -599,9 +667,48 @@ static const char *config__option_names(Arena *arena, unsigned mask)
  * package checks options against its own config, which tngc does not
  * record: only compiles whose backend is torchair's get_npu_backend.
  */
+/*
+ * torch.compile(backend="npugraph_ex", options={...}): npugraph_ex's
+ * _npu_backend (npu_fx_compiler.py:794-811) hands the options to its own
+ * _process_kwargs_options (configs/compiler_config.py:172-203), which sets
+ * each key on a fresh CompilerConfig: a key that is not one of its fields
+ * raises ValueError (:185-197, or __setattr__ for a method's name), a value
+ * the field's setter refuses raises there (:203).
+ */
+static void config__nge_options(Lint *l, const Annotation *a)
+{
+    Arena *arena = &l->sf->arena;
+    const Value *opts = ann_arg(a, "options");
+    if (!opts || opts->kind != V_DICT)
+        return;
+    for (size_t i = 0; i + 1 < opts->nitems; i += 2) {
+        const Value *k = opts->items[i], *v = opts->items[i + 1];
+        if (k->kind == V_EXPR)
+            continue;
+        const TorchairField *row = k->kind == V_STR && !memchr(k->s, 0, k->len) ? config__nge_row(k->s, k->len) : NULL;
+        if (!row) {
+            const char *near = k->kind == V_STR ? config__nge_near(k->s) : NULL;
+            REPORT(l, k->node, TNG167, "%s is not a field of npugraph_ex's CompilerConfig: its _process_kwargs_options raises ValueError%s%s%s",
+                   config__value_text(arena, k), near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+            continue;
+        }
+        if (v->kind == V_EXPR)
+            continue;
+        const char *shown = arena_printf(arena, "options[\"%.*s\"] of npugraph_ex", (int)k->len, k->s);
+        const char *refusal = config__refusal(arena, row, shown, v);
+        if (refusal)
+            REPORT(l, v->node, TNG166, "%s", refusal);
+    }
+}
+
 void lint_compile_options(Lint *l, const Compile *c)
 {
     ScanFile *sf = l->sf;
+    const Value *be = c->is_cache ? NULL : ann_arg(&sf->anns.v[c->ann], "backend");
+    if (be && be->kind == V_STR && be->len == 11 && !memcmp(be->s, "npugraph_ex", 11)) {
+        config__nge_options(l, &sf->anns.v[c->ann]);
+        return;
+    }
     if (c->is_cache || c->torchair != 1 ||
         (c->config != CONFIG_DEFAULT && (c->config < 0 || sf->configs.v[c->config].npugraph_ex)))
         return;
