@@ -143,6 +143,13 @@ static const struct ApiSig {
     {ANN_tagged_event, "npu_create_tagged_event", "tag", "", "", 1, 0, "ops/__init__.py:20"},
 };
 
+/* torch_npu's torch.npu.npugraph_ex.scope.limit_core_num, which calls the
+ * npugraph_ex package's (npugraph_ex/scope/__init__.py:15 at fced8842:
+ * both core numbers required). where: in torch_npu. */
+static const struct ApiSig torch_npu_limit_core_num = {
+    ANN_limit_core_num, "limit_core_num", "op_aicore_num op_vectorcore_num stream", "", "", 2, 0,
+    "torch_npu/npu/npugraph_ex/scope/__init__.py:4"};
+
 /* The index of word w in the space-separated words, or -1. */
 static int lint__word_index(const char *words, const char *w)
 {
@@ -228,11 +235,11 @@ static int32_t lint__keyword_node(Lint *l, const Value *v)
 /* A call of a TorchAir entry point that does not fit its def: too many
  * positional arguments, an unknown keyword, a parameter given twice or
  * missing raise TypeError (TNG172); a keyword **kwargs takes and nothing
- * reads is ignored (TNG173). Calls with *args or **kwargs are skipped. */
-static void lint__signature(Lint *l, const Annotation *a)
+ * reads is ignored (TNG173). Calls with *args or **kwargs are skipped.
+ * sig: the signature to check against, NULL for a->kind's in api_sigs. */
+static void lint__signature(Lint *l, const Annotation *a, const struct ApiSig *sig)
 {
-    const struct ApiSig *sig = NULL;
-    for (size_t i = 0; i < sizeof api_sigs / sizeof *api_sigs; i++)
+    for (size_t i = 0; i < sizeof api_sigs / sizeof *api_sigs && !sig; i++)
         if (api_sigs[i].kind == a->kind)
             sig = &api_sigs[i];
     if (!sig || l->ast->nodes[a->node].kind != NK_call)
@@ -545,8 +552,10 @@ void lint_api(Lint *l)
         char buf[512];
         if (a->api == API_OK && strncmp(alias_normalise(a->callee, buf, sizeof buf), "torch.npu.npugraph_ex.", 22)) {
             /* torch_npu's torch.npu.npugraph_ex is not TorchAir's source */
-            lint__signature(l, a);
+            lint__signature(l, a, NULL);
             lint__argument_values(l, a);
+        } else if (a->api == API_OK && a->kind == ANN_limit_core_num) {
+            lint__signature(l, a, &torch_npu_limit_core_num);
         }
         if (a->kind == ANN_op_never_timeout)
             lint__never_timeout(l, a);
