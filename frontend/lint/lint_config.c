@@ -441,6 +441,73 @@ static void config__assignment(ConfigCheck *k)
     }
 }
 
+/* ---- the npugraph_ex package's CompilerConfig ---- */
+
+/* The fields of npugraph_ex's CompilerConfig (npugraph_ex/configs/
+ * compiler_config.py:25-52 at fced8842), as rows of TorchAir's schema
+ * form: every one of them is in _fixed_attrs (NpuBaseConfig.__init__ and
+ * :54-57), so any other name raises ValueError in NpuBaseConfig.__setattr__
+ * (_option_base.py:221-224), and an option goes through its setter. */
+static const TorchairLit nge_bools[] = {{TL_BOOL, 1, NULL}, {TL_BOOL, 0, NULL}};
+static const TorchairLit nge_stages[] = {{TL_STR, 0, "original"}, {TL_STR, 0, "optimized"}};
+static const TorchairLit nge_errmodes[] = {{TL_STR, 0, "global"}, {TL_STR, 0, "thread_local"}, {TL_STR, 0, "relaxed"}};
+static const TorchairLit nge_modes[] = {{TL_STR, 0, "npugraph_ex"}};
+
+#define NGE_BOOL(n) {.path = n, .kind = TK_OPTION, .cls = "OptionValue", .has_allowed = 1, .allowed = nge_bools, .nallowed = 2}
+#define NGE_LIST(n, l) {.path = n, .kind = TK_OPTION, .cls = "OptionValue", .has_allowed = 1, .allowed = l, \
+                        .nallowed = sizeof l / sizeof *l}
+#define NGE_KIND(n, k, c) {.path = n, .kind = k, .cls = c}
+
+static const TorchairField nge_fields[] = {
+    NGE_BOOL("force_eager"),
+    NGE_KIND("use_graph_pool", TK_PLAIN, "plain attr"),
+    NGE_BOOL("reuse_graph_pool_in_same_fx"),
+    {.path = "capture_limit", .kind = TK_INT_RANGE, .cls = "IntRangeValue", .min = 1, .max = LLONG_MAX},
+    NGE_BOOL("clone_input"),
+    NGE_BOOL("clone_output"),
+    NGE_BOOL("disable_static_kernel_compile_cache"),
+    NGE_BOOL("static_kernel_compile"),
+    NGE_BOOL("frozen_parameter"),
+    NGE_BOOL("remove_noop_ops"),
+    NGE_BOOL("remove_cat_ops"),
+    NGE_BOOL("inplace_pass"),
+    NGE_BOOL("input_inplace_pass"),
+    NGE_BOOL("pattern_fusion_pass"),
+    NGE_KIND("post_grad_custom_pre_pass", TK_CALLABLE, "CallableValue"),
+    NGE_KIND("post_grad_custom_post_pass", TK_CALLABLE, "CallableValue"),
+    NGE_BOOL("dump_tensor_data"),
+    NGE_LIST("data_dump_stage", nge_stages),
+    NGE_KIND("data_dump_dir", TK_DIR, "MustExistedPathValue"),
+    {.path = "_vllm_aclnn_static_kernel_sym_index", .kind = TK_INT_RANGE, .cls = "IntRangeValue", .min = 0, .max = LLONG_MAX},
+    NGE_KIND("_vllm_aclnn_static_kernel_sym_range", TK_INT_LIST, "IntListValue"),
+    NGE_BOOL("super_kernel_optimize"),
+    NGE_KIND("super_kernel_optimize_options", TK_DICT, "DictOptionValue"),
+    NGE_KIND("super_kernel_debug_options", TK_DICT, "DictOptionValue"),
+    NGE_BOOL("deadlock_check"),
+    NGE_LIST("capture_error_mode", nge_errmodes),
+    NGE_LIST("mode", nge_modes),
+    NGE_BOOL("force_recapture"),
+};
+
+/* The field of npugraph_ex's CompilerConfig named by the first len bytes
+ * of name, or NULL. */
+static const TorchairField *config__nge_row(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof nge_fields / sizeof *nge_fields; i++)
+        if (!strncmp(nge_fields[i].path, name, len) && nge_fields[i].path[len] == 0)
+            return &nge_fields[i];
+    return NULL;
+}
+
+/* The field of npugraph_ex's CompilerConfig at most 2 edits from name, or NULL. */
+static const char *config__nge_near(const char *name)
+{
+    for (size_t i = 0; i < sizeof nge_fields / sizeof *nge_fields; i++)
+        if (str_distance(name, nge_fields[i].path) <= 2)
+            return nge_fields[i].path;
+    return NULL;
+}
+
 /* ---- options TorchAir warns about in a mode ---- */
 
 #define CW_T {TL_BOOL, 1, NULL}
@@ -552,6 +619,36 @@ static void config__custom_pool(Lint *l, int cfg, const char *mode)
                   (int)v->len, v->s, (int)v->len, v->s);
 }
 
+/* config.<path> = value on npugraph_ex's CompilerConfig: a name it does
+ * not have is TNG164 (NpuBaseConfig.__setattr__ raises ValueError,
+ * _option_base.py:221-224; reading one raises AttributeError), a literal an
+ * option's setter refuses TNG166 (`x = v` and `x.value = v` alike). */
+static void config__nge_assignment(Lint *l, const ConfigField *f)
+{
+    Arena *arena = &l->sf->arena;
+    const char *path = f->path;
+    size_t len = strcspn(path, ".");
+    const TorchairField *row = config__nge_row(path, len);
+    if (!row) {
+        char *name = arena_printf(arena, "%.*s", (int)len, path);
+        const char *near = config__nge_near(name);
+        REPORT(l, f->node, TNG164, "npugraph_ex's CompilerConfig has no field '%s': %s%s%s%s", name,
+               path[len] ? "reading it raises AttributeError" : "NpuBaseConfig.__setattr__ raises ValueError",
+               near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+        return;
+    }
+    if (path[len] && (!config__is_option(row) || strcmp(path + len + 1, "value")))
+        return;
+    const Value *v = f->value;
+    if (v && v->kind == V_EXPR)
+        v = config__path_literal(l, f);
+    if (!v || v->kind == V_EXPR)
+        return;
+    const char *refusal = config__refusal(arena, row, arena_printf(arena, "npugraph_ex's %s", row->path), v);
+    if (refusal)
+        REPORT(l, v->node, TNG166, "%s", refusal);
+}
+
 void lint_config(Lint *l, int cfg)
 {
     const Config *c = &l->sf->configs.v[cfg];
@@ -562,77 +659,15 @@ void lint_config(Lint *l, int cfg)
         k.f = &c->fields.v[i];
         if (k.f->module)
             continue;   /* set in an imported module: checked where it is, when that file is linted */
-        config__assignment(&k);
+        if (c->npugraph_ex)
+            config__nge_assignment(l, k.f);
+        else
+            config__assignment(&k);
     }
+    if (c->npugraph_ex)
+        return;
     config__mode_warnings(l, cfg, k.mode);
     config__custom_pool(l, cfg, k.mode);
-}
-
-/* ---- the npugraph_ex package's CompilerConfig ---- */
-
-/* The fields of npugraph_ex's CompilerConfig (npugraph_ex/configs/
- * compiler_config.py:25-52 at fced8842), as rows of TorchAir's schema
- * form: every one of them is in _fixed_attrs (NpuBaseConfig.__init__ and
- * :54-57), so any other name raises ValueError in NpuBaseConfig.__setattr__
- * (_option_base.py:221-224), and an option goes through its setter. */
-static const TorchairLit nge_bools[] = {{TL_BOOL, 1, NULL}, {TL_BOOL, 0, NULL}};
-static const TorchairLit nge_stages[] = {{TL_STR, 0, "original"}, {TL_STR, 0, "optimized"}};
-static const TorchairLit nge_errmodes[] = {{TL_STR, 0, "global"}, {TL_STR, 0, "thread_local"}, {TL_STR, 0, "relaxed"}};
-static const TorchairLit nge_modes[] = {{TL_STR, 0, "npugraph_ex"}};
-
-#define NGE_BOOL(n) {.path = n, .kind = TK_OPTION, .cls = "OptionValue", .has_allowed = 1, .allowed = nge_bools, .nallowed = 2}
-#define NGE_LIST(n, l) {.path = n, .kind = TK_OPTION, .cls = "OptionValue", .has_allowed = 1, .allowed = l, \
-                        .nallowed = sizeof l / sizeof *l}
-#define NGE_KIND(n, k, c) {.path = n, .kind = k, .cls = c}
-
-static const TorchairField nge_fields[] = {
-    NGE_BOOL("force_eager"),
-    NGE_KIND("use_graph_pool", TK_PLAIN, "plain attr"),
-    NGE_BOOL("reuse_graph_pool_in_same_fx"),
-    {.path = "capture_limit", .kind = TK_INT_RANGE, .cls = "IntRangeValue", .min = 1, .max = LLONG_MAX},
-    NGE_BOOL("clone_input"),
-    NGE_BOOL("clone_output"),
-    NGE_BOOL("disable_static_kernel_compile_cache"),
-    NGE_BOOL("static_kernel_compile"),
-    NGE_BOOL("frozen_parameter"),
-    NGE_BOOL("remove_noop_ops"),
-    NGE_BOOL("remove_cat_ops"),
-    NGE_BOOL("inplace_pass"),
-    NGE_BOOL("input_inplace_pass"),
-    NGE_BOOL("pattern_fusion_pass"),
-    NGE_KIND("post_grad_custom_pre_pass", TK_CALLABLE, "CallableValue"),
-    NGE_KIND("post_grad_custom_post_pass", TK_CALLABLE, "CallableValue"),
-    NGE_BOOL("dump_tensor_data"),
-    NGE_LIST("data_dump_stage", nge_stages),
-    NGE_KIND("data_dump_dir", TK_DIR, "MustExistedPathValue"),
-    {.path = "_vllm_aclnn_static_kernel_sym_index", .kind = TK_INT_RANGE, .cls = "IntRangeValue", .min = 0, .max = LLONG_MAX},
-    NGE_KIND("_vllm_aclnn_static_kernel_sym_range", TK_INT_LIST, "IntListValue"),
-    NGE_BOOL("super_kernel_optimize"),
-    NGE_KIND("super_kernel_optimize_options", TK_DICT, "DictOptionValue"),
-    NGE_KIND("super_kernel_debug_options", TK_DICT, "DictOptionValue"),
-    NGE_BOOL("deadlock_check"),
-    NGE_LIST("capture_error_mode", nge_errmodes),
-    NGE_LIST("mode", nge_modes),
-    NGE_BOOL("force_recapture"),
-};
-
-/* The field of npugraph_ex's CompilerConfig named by the first len bytes
- * of name, or NULL. */
-static const TorchairField *config__nge_row(const char *name, size_t len)
-{
-    for (size_t i = 0; i < sizeof nge_fields / sizeof *nge_fields; i++)
-        if (!strncmp(nge_fields[i].path, name, len) && nge_fields[i].path[len] == 0)
-            return &nge_fields[i];
-    return NULL;
-}
-
-/* The field of npugraph_ex's CompilerConfig at most 2 edits from name, or NULL. */
-static const char *config__nge_near(const char *name)
-{
-    for (size_t i = 0; i < sizeof nge_fields / sizeof *nge_fields; i++)
-        if (str_distance(name, nge_fields[i].path) <= 2)
-            return nge_fields[i].path;
-    return NULL;
 }
 
 /* ---- torch.compile's options and mode with a TorchAir backend ---- */

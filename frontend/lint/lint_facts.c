@@ -55,6 +55,8 @@ const char *const lint_modes[3] = {"max-autotune", "reduce-overhead", "npugraph_
 /* The mode of a config; NULL when unknown or not a valid mode (TNG165). */
 const char *lint_mode(const Lint *l, int cfg)
 {
+    if (cfg >= 0 && l->sf->configs.v[cfg].npugraph_ex)
+        return "npugraph_ex";   /* the only mode its option accepts */
     const char *m = lint_config_str(l, cfg, "mode", "max-autotune");
     for (size_t i = 0; m && i < 3; i++)
         if (!strcmp(m, lint_modes[i]))

@@ -1359,8 +1359,6 @@ static void scan__config_field(Scanner *s, int32_t assign, int32_t left, int32_t
         if (!key)
             return;
         Val v = scan__lookup(s, key);
-        if (v.kind == VAL_CONFIG && s->sf->configs.v[v.idx].npugraph_ex)
-            return;   /* the npugraph_ex package's own fields */
         if (v.kind == VAL_CONFIG) {
             char *full = scan__key(s, left);
             const char *path = full + strlen(key) + 1;

@@ -113,7 +113,8 @@ typedef struct Config {
     const ScanFile *module; /* the imported module that made it (its fields name theirs); NULL: this file */
     VEC(ConfigField) fields;
     /* The npugraph_ex package's own CompilerConfig (its fields are not
-     * TorchAir's and are not recorded; its mode is always npugraph_ex, held
+     * TorchAir's: lint checks them against its own table; its mode is
+     * always npugraph_ex, whatever it is set to, held
      * as a field "mode" set at node), also made up for the compiles of
      * torch.npu.npugraph_ex.inference.cache_compile, which force that mode. */
     int npugraph_ex;
