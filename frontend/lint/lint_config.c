@@ -593,6 +593,44 @@ static void config__mode_warnings(Lint *l, int cfg, const char *mode)
     }
 }
 
+/* The literal config field path is last set to (this file's), or NULL. */
+static const Value *config__last_literal(Lint *l, int cfg, const char *path)
+{
+    const ConfigField *f = lint_field(l, cfg, path);
+    return f && !f->module && f->value && f->value->kind != V_EXPR ? f->value : NULL;
+}
+
+/* The debug options whose use _get_compiled_gm warns about
+ * (npu_fx_compiler.py:614-634), for a config some compile uses (TNG169):
+ * debug.fx_summary enabled (its type set to "csv") writes no csv files in
+ * npugraph_ex mode (reduce-overhead's is in config_warns); in max-autotune
+ * with skip_compile (True by default) it summarises the graph and runs it
+ * eagerly; debug.data_dump enabled (type "npy") runs it eagerly too, in
+ * every mode, unless the summary returned first. */
+static void config__debug_warnings(Lint *l, int cfg, const char *mode)
+{
+    if (!mode || !config__compiled(l, cfg))
+        return;
+    const Value *fx = config__last_literal(l, cfg, "debug.fx_summary.type");
+    const Value *dump = config__last_literal(l, cfg, "debug.data_dump.type");
+    int summary = fx && fx->kind == V_STR && fx->len == 3 && !memcmp(fx->s, "csv", 3);
+    int eager = 0;
+    if (summary && !strcmp(mode, "npugraph_ex"))
+        REPORT(l, lint_field(l, cfg, "debug.fx_summary.type")->node, TNG169, "TorchAir warns that debug.fx_summary writes no csv files in npugraph_ex mode");
+    if (summary && !strcmp(mode, "max-autotune")) {
+        const ConfigField *sk = lint_field(l, cfg, "debug.fx_summary.skip_compile");
+        const Value *v = sk ? config__last_literal(l, cfg, "debug.fx_summary.skip_compile") : NULL;
+        if (!sk || (v && (((v->kind == V_BOOL || v->kind == V_INT) && v->i) || (v->kind == V_FLOAT && v->f != 0)))) {
+            REPORT(l, lint_field(l, cfg, "debug.fx_summary.type")->node, TNG169, "with debug.fx_summary and skip_compile (True by default) TorchAir warns that it "
+                   "summarises the FX graph and runs it eagerly, without compiling it; set skip_compile = False to compile too");
+            eager = 1;
+        }
+    }
+    if (!eager && dump && dump->kind == V_STR && dump->len == 3 && !memcmp(dump->s, "npy", 3))
+        REPORT(l, lint_field(l, cfg, "debug.data_dump.type")->node, TNG169, "with debug.data_dump TorchAir warns that it dumps the FX graph's data and runs it "
+               "eagerly, without compiling it");
+}
+
 /* aclgraph_config.use_custom_pool = torch.npu.graph_pool_handle (the
  * function, not the pool it returns): reduce-overhead hands it to the
  * graph capture as its pool (npu_fx_compiler.py:676), where torch_npu's
@@ -667,6 +705,7 @@ void lint_config(Lint *l, int cfg)
     if (c->npugraph_ex)
         return;
     config__mode_warnings(l, cfg, k.mode);
+    config__debug_warnings(l, cfg, k.mode);
     config__custom_pool(l, cfg, k.mode);
 }
 
