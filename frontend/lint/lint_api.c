@@ -601,6 +601,15 @@ void lint_cache_compile(Lint *l, const Compile *c)
     if (dir && dir->kind == V_STR && (dir->len == 0 || dir->s[0] != '/' || memchr(dir->s, 0, dir->len)) &&
         path_escapes(dir->s, dir->len))
         REPORT(l, dir->node, TNG153, "cache_dir must not contain a '..' component or NUL (an absolute path may)");
+    /* TorchAir's cache_compile with a config (config= or the backend's) in
+     * reduce-overhead or npugraph_ex mode warns that ge_cache does not take
+     * effect (_cache_compiler.py:621-623) */
+    const Value *gc = ann_arg(a, "ge_cache");
+    const char *mode = c->config >= 0 ? lint_mode(l, c->config) : NULL;
+    char buf[512];
+    if (gc && gc->kind != V_EXPR && lint__truthy(gc) && mode && strcmp(mode, "max-autotune") &&
+        !strncmp(alias_normalise(a->callee, buf, sizeof buf), "torchair.", 9))
+        REPORT(l, lint__keyword_node(l, gc), TNG169, "TorchAir warns that ge_cache does not take effect in %s mode (the config's mode)", mode);
     if (c->func < 0)
         return;
     const Function *f = &sf->funcs.v[c->func];

@@ -17,7 +17,7 @@ class Model(torch.nn.Module):
         super().__init__()
         self.a = torchair.inference.cache_compile(self.core, compiler_config=config)  # expect: TNG173
         self.b = torchair.inference.cache_compile(self.core, dynamc=False)  # expect: TNG173
-        self.c = torchair.inference.cache_compile(self.core, config=config, ge_cache=True)
+        self.c = torchair.inference.cache_compile(self.core, config=config, ge_cache=False)
         self.d = torchair.inference.cache_compile(self.core, backend=backend, custom_decompositions={})
 
     def core(self, x):
