@@ -507,11 +507,19 @@ const char *tngrt_desc_weight_key(const TngrtBundleDesc *desc, const TngrtSafete
     return own;
 }
 
-int tngrt_desc_is_weight_key(const TngrtBundleDesc *desc, const char *name)
+/* The index of desc's weight named name (its own key, not an alias), or -1. */
+static int desc__weight_named(const TngrtBundleDesc *desc, const char *name)
 {
     for (int i = 0; i < desc->nweights; i++)
         if (strcmp(desc->weights[i].name, name) == 0)
-            return 1;
+            return i;
+    return -1;
+}
+
+int tngrt_desc_is_weight_key(const TngrtBundleDesc *desc, const char *name)
+{
+    if (desc__weight_named(desc, name) >= 0)
+        return 1;
     for (int k = 0; k < desc->naliases; k++)
         if (strcmp(desc->aliases[k].name, name) == 0)
             return 1;
@@ -1038,15 +1046,6 @@ int tngrt_bundle_run(TngrtBundle *self, const TngrtTensor *inputs, int ninputs,
 
 /* ---- state shared between bundles ---- */
 
-/* The index of owner's weight named name, or -1. */
-static int bundle__weight_named(const TngrtBundleDesc *d, const char *name)
-{
-    for (int i = 0; i < d->nweights; i++)
-        if (strcmp(d->weights[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
 int tngrt_bundle_share_state(TngrtBundle *self, const TngrtBundle *owner)
 {
     const TngrtBundleDesc *d = self->desc, *od;
@@ -1063,7 +1062,7 @@ int tngrt_bundle_share_state(TngrtBundle *self, const TngrtBundle *owner)
         const TngrtStateShare *r = &d->shared[k];
         if (!od->entry || strcmp(r->entry, od->entry) != 0)
             continue;
-        int j = bundle__weight_named(od, r->name);
+        int j = desc__weight_named(od, r->name);
         if (j < 0 || od->weights[j].dtype != d->weights[r->weight].dtype ||
             owner->wbytes[j] != self->wbytes[r->weight] ||
             !(od->weights[j].flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED))) {
@@ -1084,7 +1083,7 @@ int tngrt_bundle_share_state(TngrtBundle *self, const TngrtBundle *owner)
     for (int k = 0; k < d->nshared; k++) {
         const TngrtStateShare *r = &d->shared[k];
         if (!strcmp(r->entry, od->entry)) {
-            self->w[r->weight] = owner->w[bundle__weight_named(od, r->name)];
+            self->w[r->weight] = owner->w[desc__weight_named(od, r->name)];
             self->wbind[r->weight] = BIND_SHARED;
         }
     }

@@ -387,34 +387,28 @@ def op_cfg_dump_type_ro(src):
                 yield cfg_mutant(src, node, '"txt"')
 
 
-def op_gear_static_compile(src):
-    gears = src.sites("set_dim_gears", r"^torchair\.")
+def _static_compile(src, sites):
+    """The one torch.compile(dynamic=True) of src made dynamic=False, the
+    finding expected at it or at any of sites (calls that need it dynamic)."""
     compiles = [call for a, call in src.sites("torch_compile")
                 if keyword(call, "dynamic") is not None
                 and isinstance(keyword(call, "dynamic").value, ast.Constant)
                 and keyword(call, "dynamic").value.value is True]
-    if not gears or len(compiles) != 1:
+    if not sites or len(compiles) != 1:
         return
     call = compiles[0]
     m = edit(src, call, keyword(call, "dynamic").value, "False")
-    for a, g in gears:
-        m.lines |= call_lines(g)
+    for a, site in sites:
+        m.lines |= call_lines(site)
     yield m
+
+
+def op_gear_static_compile(src):
+    yield from _static_compile(src, src.sites("set_dim_gears", r"^torchair\."))
 
 
 def op_mark_static_static_compile(src):
-    marks = src.sites("mark_static")
-    compiles = [call for a, call in src.sites("torch_compile")
-                if keyword(call, "dynamic") is not None
-                and isinstance(keyword(call, "dynamic").value, ast.Constant)
-                and keyword(call, "dynamic").value.value is True]
-    if not marks or len(compiles) != 1:
-        return
-    call = compiles[0]
-    m = edit(src, call, keyword(call, "dynamic").value, "False")
-    for a, mark in marks:
-        m.lines |= call_lines(mark)
-    yield m
+    yield from _static_compile(src, src.sites("mark_static"))
 
 
 def op_gear_mark_static(src):
