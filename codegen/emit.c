@@ -488,7 +488,7 @@ static int w_flags(const Graph *g, size_t i)
 {
     const GraphWeight *w = &g->weights.v[i];
     return (w->final >= 0 && w->final != w->value ? 1 : 0) | (w->is_buffer ? 2 : 0) |
-           w_pack_flag(g, w->value) | (w->share_entry ? 8 : 0);
+           w_pack_flag(g, w->value) | (w->share_entry ? 8 : 0) | (w->zeros ? 16 : 0);
 }
 static int32_t out_value(const Graph *g, size_t i) { return g->outputs.v[i].value; }
 static const char *out_name(const Graph *g, size_t i) { return g->outputs.v[i].name; }

@@ -260,6 +260,11 @@ typedef struct GraphWeight {
      * (tngrt_bundle_share_state). */
     const char *share_entry;
     const char *share_name;
+    /* GRAPH_STATE only: its first value is zeros (the attribute was
+     * torch.zeros(...), or torch.empty(...), whose contents PyTorch leaves
+     * unspecified): a weights file may leave it out, and the bundle starts
+     * it at zeros */
+    int zeros;
 } GraphWeight;
 
 #define GRAPH_STATE 2   /* GraphWeight.is_buffer of a tensor attribute kept as state */

@@ -738,6 +738,8 @@ static void text__inputs(const Graph *g, StrBuf *out)
         plan__type(g, w->value, NULL, out);
         if (w->is_buffer)
             sb_puts(out, w->is_buffer == GRAPH_STATE ? " state" : " buffer");
+        if (w->zeros)
+            sb_puts(out, " zeros");
         if (w->share_entry) {
             sb_printf(out, " shared %s ", w->share_entry);
             plan__name(out, w->share_name);
@@ -1257,6 +1259,8 @@ static void json__weights(const Plan *p, StrBuf *out)
         json__bool(out, w->final >= 0);
         sb_puts(out, ",\"final\":");
         json__index(out, w->final);
+        if (w->zeros)
+            sb_puts(out, ",\"zeros\":true");
         if (w->share_entry) {
             sb_puts(out, ",\"shared\":{\"entry\":");
             plan__json_str(out, w->share_entry);

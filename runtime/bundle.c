@@ -473,6 +473,10 @@ static int bundle__find_weight(TngrtBundle *self, const TngrtSafetensors *st,
     int same;
     TngrtError e;
     if (tngrt_safetensors_find(st, tngrt_desc_weight_key(self->desc, st, i), view, &e) != 0) {
+        if (w->flags & TNGRT_SIG_ZEROS) {   /* state that starts at zeros: view->data NULL */
+            memset(view, 0, sizeof *view);
+            return 0;
+        }
         bundle__fail(self, "%s: weight '%s' is missing", path, w->name);
         return -1;
     }
@@ -682,6 +686,13 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
         int mapped_src = 0;
         free(self->wpack[i]);
         self->wpack[i] = NULL;
+        if (!src && (d->weights[i].flags & TNGRT_SIG_ZEROS)) {   /* not in the file: zeros */
+            if (self->wbind[i] != BIND_SHARED)
+                self->w[i] = self->wown[i];
+            if (self->wbytes[i] > 0)
+                memset(self->w[i], 0, self->wbytes[i]);
+            continue;
+        }
         if (bundle__in_place(d, i, src, self->wbytes[i])) {
             self->w[i] = (void *)(uintptr_t)src;   /* read only: no run writes it */
             mapped_src = 1;

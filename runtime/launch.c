@@ -519,6 +519,8 @@ static int launch__check_weight(const TngrtBundleDesc *d, const TngrtSafetensors
     TngrtTensor v;
     int same;
     if (tngrt_safetensors_find(st, key, &v, NULL) != 0) {
+        if (w->flags & TNGRT_SIG_ZEROS)
+            return 0;   /* state the bundle starts at zeros */
         launch__add(t, "missing: %s ", w->name);
         launch__weight(t, w);
         for (int k = 0; k < d->naliases; k++)
@@ -859,8 +861,9 @@ void tngrt_launch_list_weights(const TngrtBundleDesc *desc, FILE *f)
         for (int k = 0; k < desc->naliases; k++)
             if (desc->aliases[k].weight == i)
                 fprintf(f, "  (tied: %s)", desc->aliases[k].name);
-        fprintf(f, "%s%s\n", w->flags & TNGRT_SIG_BUFFER ? "  (buffer)" : "",
-                w->flags & TNGRT_SIG_UPDATED ? "  (updated by runs)" : "");
+        fprintf(f, "%s%s%s\n", w->flags & TNGRT_SIG_BUFFER ? "  (buffer)" : "",
+                w->flags & TNGRT_SIG_UPDATED ? "  (updated by runs)" : "",
+                w->flags & TNGRT_SIG_ZEROS ? "  (optional: zeros when the file leaves it out)" : "");
     }
     if (desc->nunread > 0)
         fprintf(f, "optional (state_dict keys the model never reads, accepted, not loaded):\n");

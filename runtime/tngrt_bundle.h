@@ -66,6 +66,7 @@ enum {
     TNGRT_SIG_BUFFER  = 2,  /* weight registered with register_buffer */
     TNGRT_SIG_PACK_LINEAR = 4,  /* 2-D weight [n, k] read as a Linear's W: packed at load */
     TNGRT_SIG_SHARED = 8,   /* state shared with another entry's bundle (TngrtStateShare) */
+    TNGRT_SIG_ZEROS = 16,   /* state whose first value is zeros: a weights file may leave it out */
 };
 
 /* A dynamic dim: which input dim binds it, and whether padding it up to a

@@ -538,6 +538,39 @@ static void weight_names_collect(Interp *I, Obj *mod, const char *prefix, int de
         }
 }
 
+/* The attribute path from mod to owner ("", "a.", "layers.0."), or NULL:
+ * the prefixes weight_names_collect gives. */
+static const char *entry__path_to(Interp *I, Obj *mod, const Obj *owner, const char *prefix, int depth)
+{
+    if (mod == owner)
+        return prefix;
+    if (!mod || mod->kind != O_INST || depth > 32)
+        return NULL;
+    for (size_t i = 0; i < mod->attrs.n; i++) {
+        Obj *v = mod->attrs.vals[i];
+        const char *p = v->kind == O_INST
+            ? entry__path_to(I, v, owner, interp_printf(I, "%s%s.", prefix, mod->attrs.names[i]), depth + 1) : NULL;
+        if (p)
+            return p;
+    }
+    if (!mod->cls || mod->s)
+        for (size_t k = 0; k < mod->n; k++) {
+            const char *p = entry__path_to(I, mod->items[k], owner, interp_printf(I, "%s%zu.", prefix, k), depth + 1);
+            if (p)
+                return p;
+        }
+    return NULL;
+}
+
+void entry_attr_created(Interp *I, Obj *owner, const char *attr)
+{
+    Obj *v = obj_getattr(owner, attr);
+    const char *path = I->tracing && v && v->kind == O_TENSOR ? entry__path_to(I, I->trace_self, owner, "", 0) : NULL;
+    const char *key = path ? interp_ptr_key(I, v->t) : NULL;
+    if (key && !strmap_get(&I->weight_names, key))
+        strmap_put(&I->weight_names, key, (void *)interp_printf(I, "%s%s", path, attr));
+}
+
 /* The state_dict keys of the compiled module that no weight of g reads
  * (by its name or a tied key) become g's unread keys: a weights file made
  * by state_dict() holds them, and the bundle neither loads them nor calls
@@ -1140,6 +1173,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     I->state_keys.n = 0;
     interp_consts_begin(I);
     weight_names_collect(I, self, "", 0);
+    I->trace_self = self;
     bind_inputs(I, g, leaves, g->cfg.dynamic, a->node);
 
     I->ret_node = -1;

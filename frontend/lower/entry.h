@@ -44,6 +44,10 @@ Obj *entry_compiled_new(Interp *I, const CompiledObj *from, Obj *target, int32_t
  * (a new entry), else the entry (traced on its first call; later calls
  * are checked against the plan). */
 Obj *entry_call_compiled(Interp *I, Obj *o, CallArgs *a);
+/* While tracing: owner.attr, a tensor the trace's host code just made (a
+ * tensor attribute created on the first call), is named as
+ * weight_names_collect names attributes from the traced module. */
+void entry_attr_created(Interp *I, Obj *owner, const char *attr);
 /* A method decorated with @torch.compile (fa), read through instance inst
  * as name: one compiled entry per instance, bound to it. */
 Obj *entry_bind_compiled(Interp *I, Obj *inst, const char *name, Obj *fa);

@@ -1470,9 +1470,38 @@ static Flow exec_assert(Interp *I, Frame *f, int32_t n)
     return FLOW_RETURN;   /* AssertionError: the rest of the method does not run */
 }
 
+/* `if self.X is None: self.X = ...` in a compiled method, with X None:
+ * the body runs once as host code (modelpy.c, "a tensor attribute
+ * created on the first call"); 0 when the guard is not that. */
+static int exec_lazy_if(Interp *I, Frame *f, int32_t n, Flow *fl)
+{
+    int32_t attr = I->tracing ? modelpy_lazy_guard(I, n) : -1;
+    if (attr < 0)
+        return 0;
+    Obj *o = eval(I, f, ast_field(I->ast, attr, F_object));
+    const char *name = interp_node_str(I, ast_field(I->ast, attr, F_attribute));
+    if (!modelpy_lazy_ready(o, name))
+        return 0;
+    Graph *g = I->g;
+    I->g = &I->host;
+    I->tracing = 0;
+    I->lazy_body = 1;
+    I->lazy_stale = 0;
+    *fl = exec_block(I, f, ast_field(I->ast, n, F_consequence));
+    I->lazy_body = 0;
+    I->g = g;
+    I->tracing = 1;
+    if (!modelpy_lazy_done(I, o, name, n))
+        entry_attr_created(I, o, name);
+    return 1;
+}
+
 /* if c: ... elif c2: ... else: ... | if __name__ == "__main__": ... */
 static Flow exec_if(Interp *I, Frame *f, int32_t n)
 {
+    Flow lazy;
+    if (exec_lazy_if(I, f, n, &lazy))
+        return lazy;
     if (ast_is_main_guard(I->ast, n)) {
         if (imports_running_module(I))
             return FLOW_NEXT;   /* an imported module's __name__ is its name */

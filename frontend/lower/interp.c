@@ -72,6 +72,7 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     imports_finish(I, &out->modules, &out->nmodules);
     VEC_FREE(I->shadows);
     VEC_FREE(I->host_inexact);
+    VEC_FREE(I->host_unspec);
     VEC_FREE(I->weight_vals);
     VEC_FREE(I->weight_aliases);
     VEC_FREE(I->state_keys);

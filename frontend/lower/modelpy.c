@@ -425,3 +425,78 @@ int modelpy_setattr(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
     obj_attrs_set(I, &o->cls->attrs, name, val);
     return 1;
 }
+
+/* ---- a tensor attribute created on the first call ----
+ *
+ * `if self._cache is None: self._cache = torch.empty(...)` in a compiled
+ * method: PyTorch's first call creates the tensor and every later call
+ * finds it. The body runs once, as host code, when the trace reaches it
+ * with the attribute None: the tensor is then what one made in __init__
+ * is (a constant the bundle computes once, or state when the method
+ * writes into it), and the trace goes on with it, as PyTorch's later
+ * calls do. Host code cannot read the method's inputs, so what it makes
+ * depends on constants only: the value PyTorch's first call makes too
+ * (torch.empty's contents are unspecified in both). */
+
+int32_t modelpy_lazy_guard(Interp *I, int32_t ifnode)
+{
+    int32_t cond = ast_field(I->ast, ifnode, F_condition);
+    int32_t body = ast_field(I->ast, ifnode, F_consequence);
+    if (cond < 0 || body < 0 || N(I, cond)->kind != NK_comparison_operator)
+        return -1;
+    int32_t operands[2] = {-1, -1};
+    int no = 0, nops = 0;
+    for (int32_t c = N(I, cond)->first; c >= 0; c = N(I, c)->next) {
+        if (N(I, c)->field == F_operators) {
+            if (nops++ > 0 || !streq(interp_node_str(I, c), "is"))
+                return -1;   /* "is" "not", or a chain */
+        } else if ((N(I, c)->flags & NODE_NAMED) && N(I, c)->kind != NK_comment) {
+            if (no == 2)
+                return -1;
+            operands[no++] = c;
+        }
+    }
+    if (no != 2 || nops != 1 || N(I, operands[0])->kind != NK_attribute || N(I, operands[1])->kind != NK_none)
+        return -1;
+    FOR_CHILDREN(I, ifnode, c)   /* no elif, no else */
+        if (c != cond && c != body)
+            return -1;
+    FOR_CHILDREN(I, body, s) {
+        int32_t e = N(I, s)->kind == NK_expression_statement ? child(I, s, 0) : -1;
+        if (e < 0 || N(I, e)->kind != NK_assignment || child(I, s, 1) >= 0)
+            return -1;
+    }
+    return operands[0];
+}
+
+int modelpy_lazy_ready(Obj *o, const char *name)
+{
+    Obj *old = o && o->kind == O_INST ? obj_getattr(o, name) : NULL;
+    return old && old->kind == O_NONE;
+}
+
+int modelpy_lazy_done(Interp *I, Obj *o, const char *name, int32_t ifnode)
+{
+    Obj *now = obj_getattr(o, name);
+    if (I->lazy_stale) {   /* host code read the value the call started from */
+        interp_break(I, ifnode, RULE_TNG211, "the attribute '%s' this method creates on its first call is "
+                     "computed from a tensor the method has updated in place before (tngc computes it once, "
+                     "from the value before the update)", name);
+        return 1;
+    }
+    if (now && now->kind == O_TENSOR && now->t->g == &I->host)
+        return 0;
+    if (now && now->kind == O_TENSOR) {
+        interp_break(I, ifnode, RULE_TNG211, "the tensor attribute '%s' this method creates on its first call "
+                     "is made from the method's inputs (a tensor created this way must depend on constants only)",
+                     name);
+        return 1;
+    }
+    if (now && now->kind == O_UNKNOWN) {
+        interp_break(I, ifnode, RULE_TNG205, "the attribute '%s' this method creates on its first call is not "
+                     "known at compile time%s", name, interp_unknown_origin(I, now, ifnode));
+        obj_mark_reported(I, now);
+        return 1;
+    }
+    return 0;
+}

@@ -32,5 +32,16 @@ int modelpy_setattr(Interp *I, Obj *o, const char *name, Obj *val, int32_t node)
 /* After d changed through a method, a subscript store or del: when d is
  * an instance's __dict__, the instance's attributes become d's items. */
 void modelpy_dict_sync(Interp *I, Obj *d);
+/* A tensor attribute a compiled method creates on its first call:
+ * `if OBJ.NAME is None:` with no elif or else, whose body only assigns.
+ * modelpy_lazy_guard returns the node of OBJ.NAME, else -1.
+ * modelpy_lazy_ready says (1) whether the body may run as host code,
+ * now, once: o is an instance whose NAME is None. modelpy_lazy_done checks
+ * what the body did (Interp.lazy_stale) and left in NAME: 0 when that is
+ * no tensor of the method's inputs and the body read no tensor the trace
+ * had written (a diagnostic otherwise). */
+int32_t modelpy_lazy_guard(Interp *I, int32_t ifnode);
+int modelpy_lazy_ready(Obj *o, const char *name);
+int modelpy_lazy_done(Interp *I, Obj *o, const char *name, int32_t ifnode);
 
 #endif

@@ -310,6 +310,15 @@ int obj_truth(Interp *I, const Obj *o)
 /* Equality of two known Python values: 1, 0, or -1 unknown. */
 static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth);
 
+Obj *obj_tensor_device(Interp *I)
+{
+    if (I->world_size > 1)
+        return NULL;
+    if (!I->device)
+        I->device = obj_str(I, "npu:0");
+    return I->device;
+}
+
 int obj_eq(Interp *I, const Obj *a, const Obj *b)
 {
     return obj__eq_depth(I, a, b, 0);
@@ -337,6 +346,8 @@ static int obj__eq_depth(Interp *I, const Obj *a, const Obj *b, int depth)
         return -1;   /* nested too deep (or a container that holds itself) */
     if (a->kind == O_UNKNOWN || b->kind == O_UNKNOWN || a->kind == O_TENSOR || b->kind == O_TENSOR)
         return -1;
+    if (I->device && (a == I->device || b == I->device))   /* obj_tensor_device */
+        return a == b ? 1 : a->kind == O_NONE || b->kind == O_NONE ? 0 : -1;
     if (a->kind == O_DIM || b->kind == O_DIM) {
         DimId da = obj_as_dim(I, a), db = obj_as_dim(I, b);
         if (da < 0 || db < 0)
@@ -1222,6 +1233,14 @@ void interp_host_inexact(Interp *I, const Obj *t)
         VEC_PUSH(I->host_inexact, t->t->value);
 }
 
+void interp_host_unspecified(Interp *I, const Obj *t)
+{
+    if (!I->tracing && t && t->kind == O_TENSOR && t->t->g == &I->host) {
+        VEC_PUSH(I->host_inexact, t->t->value);
+        VEC_PUSH(I->host_unspec, t->t->value);
+    }
+}
+
 void interp_consts_begin(Interp *I)
 {
     free(I->const_map);
@@ -1575,6 +1594,16 @@ Obj *interp_trace_in(Interp *I, Obj *o, int32_t node)
     return s ? s : interp_break(I, node, RULE_TNG205, "tensor of unknown shape");
 }
 
+/* Host code of a trace reads host: stale when the trace wrote it. */
+static void obj__lazy_read(Interp *I, const TensorObj *host)
+{
+    for (size_t i = 0; i < I->shadows.n; i++) {
+        const Shadow *sh = &I->shadows.v[i];
+        if (sh->host == host && sh->obj && sh->obj->kind == O_TENSOR && sh->obj->t->value != sh->initial)
+            I->lazy_stale = 1;
+    }
+}
+
 int32_t interp_val(Interp *I, Obj *t, int32_t node)
 {
     if (!t || t->kind != O_TENSOR)
@@ -1588,6 +1617,8 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node)
                         ".real, .imag, + - *, views and indexing)");
         return -1;
     }
+    if (I->lazy_body && !I->tracing && t->t->g == &I->host)
+        obj__lazy_read(I, t->t->base ? t->t->base : t->t);
     if (t->t->g != I->g) {
         if (!I->tracing)
             return -1;

@@ -217,6 +217,13 @@ typedef struct CallArgs {
 Obj *args_get(const CallArgs *a, size_t pos, const char *name);
 /* The keyword argument called name, or NULL. */
 Obj *args_kw(const CallArgs *a, const char *name);
+/* t.device of any tensor: tngc runs a compiled method on one device, so
+ * every tensor's device is one object, "npu:0". It equals itself and is
+ * not None; compared with anything else (a torch.device(...) of the
+ * script, a string) the result is not known. NULL (unknown) in a rank of
+ * --world-size N > 1, whose device index tngc does not know. */
+Obj *obj_tensor_device(Interp *I);
+
 /* 1 when any argument of a call is (or holds) an unknown value. */
 int args_unknown(const CallArgs *a);
 
@@ -286,6 +293,11 @@ struct Interp {
     int world_size, rank;
     /* trace state */
     int tracing;
+    Obj *trace_self;       /* the module (or instance) the trace runs forward of */
+    /* host code a trace runs (a tensor attribute created on the first
+     * call, modelpy.c): lazy_stale is set when it read a host tensor the
+     * trace has written in place */
+    int lazy_body, lazy_stale;
     int stream, sk;
     VEC(Shadow) shadows;
     VEC(WaitEdge) waits;
@@ -329,6 +341,7 @@ struct Interp {
      * module, and per host value the entry value a trace replayed it to
      * (-1: not yet), with the bytes replayed so far */
     VEC(int32_t) host_inexact;
+    VEC(int32_t) host_unspec;  /* of those, torch.empty's: contents PyTorch leaves unspecified */
     VEC(int32_t) weight_vals;
     int32_t *const_map;
     size_t const_map_n;
@@ -347,6 +360,7 @@ struct Interp {
     const char **node_strs;    /* per AST node: its text, copied once */
     Obj **literals;            /* per AST node: its literal's object */
     Obj *none, *bools[2];
+    Obj *device;               /* a tensor's .device (obj_tensor_device) */
     Obj *unknown;              /* the unknown of host code, reason NULL (see obj_unknown) */
     Obj *no_kw[1];             /* the keyword arguments of calls without any */
     const char *no_kwnames[1];
@@ -624,6 +638,9 @@ Obj *interp_trace_in(Interp *I, Obj *o, int32_t node);
  * interp_consts_begin starts a trace; interp_consts_end ends it, reporting
  * a constant the trace updated in place (TNG211) at node. */
 void interp_host_inexact(Interp *I, const Obj *t);
+/* interp_host_inexact for torch.empty(...) and its relatives, whose
+ * contents PyTorch leaves unspecified (a FULL of zeros is one of them). */
+void interp_host_unspecified(Interp *I, const Obj *t);
 /* State (state.c): a plain tensor attribute of a module (neither parameter
  * nor buffer) that the compiled method writes in place keeps its values
  * between calls in PyTorch. interp_state_adopt makes t, the constant shadow

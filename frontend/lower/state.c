@@ -58,6 +58,25 @@ static int state__read(const Graph *g, int32_t v)
     return 0;
 }
 
+/* Whether host tensor host holds zeros as far as PyTorch specifies it: a
+ * FULL of 0 of host code (torch.zeros), or torch.empty's (its contents
+ * unspecified; host_unspec), written by nothing since. */
+static int state__zeros(const Interp *I, const TensorObj *host)
+{
+    if (!host || host->g != &I->host || host->base || host->value < 0)
+        return 0;
+    const Graph *hg = host->g;
+    int32_t op = hg->vals.v[host->value].op;
+    if (op < 0 || hg->ops.v[op].kind != OP_FULL || hg->ops.v[op].fattr[0] != 0.0)
+        return 0;
+    int inexact = 0, unspec = 0;
+    for (size_t i = 0; i < I->host_inexact.n; i++)
+        inexact |= I->host_inexact.v[i] == host->value;
+    for (size_t i = 0; i < I->host_unspec.n; i++)
+        unspec |= I->host_unspec.v[i] == host->value;
+    return !inexact || unspec;
+}
+
 /* A plain tensor attribute whose data tngc does not know (torch.empty,
  * torch.randn, ...: a weight from the first read on, obj.c) written in
  * place, its shadow s: its weight becomes state. Reads before the write
@@ -73,6 +92,7 @@ static int state__adopt_weight(Interp *I, Shadow *s)
         return 0;   /* a tensor with no attribute path (a module-level one) */
     if (w->is_buffer != GRAPH_STATE) {
         w->is_buffer = GRAPH_STATE;
+        w->zeros = state__zeros(I, host);
         StateAttr a = {host, I->g, name};
         VEC_PUSH(I->states, a);
     }
@@ -144,6 +164,7 @@ int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
     if (v < 0)
         return 0;
     g->vals.v[v].format = (uint8_t)fmt;
+    g->weights.v[g->weights.n - 1].zeros = state__zeros(I, host);
     s->weight = (int)g->weights.n - 1;
     s->initial = v;
     t->value = v;

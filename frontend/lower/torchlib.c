@@ -1019,6 +1019,8 @@ Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
             return obj;
         if (streq(name, "requires_grad"))
             return obj_bool(I, obj->t->requires_grad || obj->t->is_param);
+        if (streq(name, "device") && obj_tensor_device(I))
+            return obj_tensor_device(I);
         if (streq(name, "is_cuda") || streq(name, "is_npu") || streq(name, "device") || streq(name, "grad") ||
             streq(name, "is_leaf"))
             return unk(I);

@@ -459,6 +459,8 @@ Obj *tl_cx_getattr(Interp *I, Obj *z, const char *name, int32_t node)
         return z;
     if (streq(name, "requires_grad"))
         return obj_bool(I, 0);
+    if (streq(name, "device") && obj_tensor_device(I))
+        return obj_tensor_device(I);
     if (streq(name, "is_cuda") || streq(name, "is_npu") || streq(name, "device"))
         return unk(I);
     if (streq(name, "itemsize"))

@@ -190,7 +190,9 @@ Obj *lo_create(Interp *I, Call *c)
             dt = DT_I64;
     }
     Obj *r = tl_full_of(I, d, n, fill, dt, c->node);
-    if (c->arg == FILL_RANDINT || streq(c->name, "empty") || streq(c->name, "randn") || streq(c->name, "rand"))
+    if (streq(c->name, "empty"))
+        interp_host_unspecified(I, r);   /* contents unspecified: the FULL's zeros are one choice */
+    else if (c->arg == FILL_RANDINT || streq(c->name, "randn") || streq(c->name, "rand"))
         interp_host_inexact(I, r);   /* a spec only: its data is not the FULL's */
     return r;
 }
@@ -224,8 +226,9 @@ Obj *lo_create_like(Interp *I, Call *c)
             d[i] = dd[i];
     }
     Obj *r = tl_full_of(I, d, n, fill, dt, c->node);
-    if (streq(c->name, "empty_like") || streq(c->name, "randn_like") || streq(c->name, "rand_like") ||
-        streq(c->name, "new_empty"))
+    if (streq(c->name, "empty_like") || streq(c->name, "new_empty"))
+        interp_host_unspecified(I, r);   /* contents unspecified: the FULL's zeros are one choice */
+    else if (streq(c->name, "randn_like") || streq(c->name, "rand_like"))
         interp_host_inexact(I, r);   /* a spec only: its data is not the FULL's */
     return r;
 }

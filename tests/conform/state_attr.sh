@@ -8,8 +8,12 @@
 #     (tests/ref/harness.py --calls=3: the count 3, the caches the first
 #     call wrote and the others rewrote), and one run its first call
 #     (tests/conform/run.sh checks that one too, and every gear);
-#   - a weights file without a state tensor is refused naming it (exit
-#     status 2): PyTorch's state_dict() does not hold it, the file must.
+#   - a weights file without a state tensor whose first value is not
+#     zeros (layers.0.cache_v, torch.ones) is refused naming it (exit
+#     status 2): PyTorch's state_dict() does not hold it, the file must;
+#   - one without a state tensor that starts at zeros (calls,
+#     torch.zeros: `state zeros` in the plan) loads, and the run starts it
+#     at zeros (its count is then 1, as PyTorch's first call's).
 #
 # usage: tests/conform/state_attr.sh TNGC
 # PYTHON selects the interpreter (default /usr/bin/python3, with torch).
@@ -17,8 +21,8 @@ set -u
 check=state-attr model=state_attr.py
 . "$(dirname "$0")/lib.sh"
 
-s=$("$tngc" plan "$script" 2>"$tmp/plan.err" | sed -n 's/^weight %[0-9]* \([^ ]*\) .* state -> .*/\1/p' | tr '\n' ' ')
-if [ "$s" = 'calls seen "layers.0.cache_k" "layers.0.cache_v" "layers.1.cache_k" "layers.1.cache_v" ' ]; then
+s=$("$tngc" plan "$script" 2>"$tmp/plan.err" | sed -n 's/^weight %[0-9]* \([^ ]*\) .* \(state\( zeros\)\{0,1\}\) -> .*/\1 (\2)/p' | tr '\n' ' ')
+if [ "$s" = 'calls (state zeros) seen (state zeros) "layers.0.cache_k" (state zeros) "layers.0.cache_v" (state) "layers.1.cache_k" (state zeros) "layers.1.cache_v" (state) ' ]; then
     ok "state weights: $s"
 else
     bad "state weights: '$s'"; cat "$tmp/plan.err"
@@ -48,31 +52,41 @@ if "$py" -c 'import numpy, sys; sys.exit(0 if numpy.load(sys.argv[1]).tolist() =
 else
     bad "PyTorch's third call does not count 3"
 fi
-# a weights file without the state tensor 'calls'
-"$py" - "$tmp/ref1/state_attr/weights.safetensors" "$tmp/nocalls.safetensors" <<'PY'
+# weights files without one state tensor
+"$py" - "$tmp/ref1/state_attr/weights.safetensors" "$tmp" <<'PY'
 import json, struct, sys
 data = open(sys.argv[1], "rb").read()
 n = struct.unpack("<Q", data[:8])[0]
 head = json.loads(data[8:8 + n])
 body = data[8 + n:]
-out, blob = {}, b""
-for k, v in head.items():
-    if k in ("calls", "__metadata__"):
-        continue
-    a, b = v["data_offsets"]
-    out[k] = dict(v, data_offsets=[len(blob), len(blob) + b - a])
-    blob += body[a:b]
-h = json.dumps(out).encode()
-h += b" " * (-len(h) % 8)
-open(sys.argv[2], "wb").write(struct.pack("<Q", len(h)) + h + blob)
+for drop, name in (("calls", "nocalls"), ("layers.0.cache_v", "nocachev")):
+    out, blob = {}, b""
+    for k, v in head.items():
+        if k in (drop, "__metadata__"):
+            continue
+        a, b = v["data_offsets"]
+        out[k] = dict(v, data_offsets=[len(blob), len(blob) + b - a])
+        blob += body[a:b]
+    h = json.dumps(out).encode()
+    h += b" " * (-len(h) % 8)
+    open("%s/%s.safetensors" % (sys.argv[2], name), "wb").write(struct.pack("<Q", len(h)) + h + blob)
 PY
 x=$(sed -n 's/^x=//p' "$tmp/ref1/state_attr/inputs.txt")
-"$l" --weights "$tmp/nocalls.safetensors" --input "x=$x" --out-dir "$tmp/run0" --warmup 0 --iters 1 \
+"$l" --weights "$tmp/nocachev.safetensors" --input "x=$x" --out-dir "$tmp/run0" --warmup 0 --iters 1 \
     >"$tmp/run0.log" 2>"$tmp/run0.err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q "weight 'calls' is missing" "$tmp/run0.err"; then
-    ok "a weights file without the state tensor 'calls' is refused naming it"
+if [ $rc -eq 2 ] && grep -q "weight 'layers.0.cache_v' is missing" "$tmp/run0.err"; then
+    ok "a weights file without the state tensor 'layers.0.cache_v' (torch.ones) is refused naming it"
 else
-    bad "weights file without 'calls': exit $rc: $(cat "$tmp/run0.err")"
+    bad "weights file without 'layers.0.cache_v': exit $rc: $(cat "$tmp/run0.err")"
+fi
+"$l" --weights "$tmp/nocalls.safetensors" --input "x=$x" --out-dir "$tmp/runz" --warmup 0 --iters 1 \
+    >"$tmp/runz.log" 2>"$tmp/runz.err"
+rc=$?
+if [ $rc -eq 0 ] && "$py" -c 'import numpy, sys; sys.exit(0 if numpy.load(sys.argv[1]).tolist() == [1.0] else 1)' \
+        "$tmp/runz/out5.npy" 2>/dev/null; then
+    ok "a weights file without 'calls' (torch.zeros) loads, and the run starts it at zeros (count 1)"
+else
+    bad "weights file without 'calls': exit $rc: $(cat "$tmp/runz.err")"
 fi
 finish

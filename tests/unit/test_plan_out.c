@@ -140,7 +140,7 @@ static void build_graph(Graph *g)
     int32_t x2v = op_push(g, OP_INPUT, NULL, 0, DT_F32, 2, x2, 24, 1);
     VEC_PUSH(g->inputs, ((GraphInput){"x2", x2v, {1, 2}, 1, -1}));
     int32_t wv = op_push(g, OP_WEIGHT, NULL, 0, DT_F32, 2, w, 0, 0);
-    VEC_PUSH(g->weights, ((GraphWeight){"blocks.0.w", wv, 0, -1, NULL, NULL}));
+    VEC_PUSH(g->weights, ((GraphWeight){"blocks.0.w", wv, 0, -1, NULL, NULL, 0}));
 
     int32_t h = op_push(g, OP_ADD, (int32_t[]){x1v, x2v}, 2, DT_F32, 2, s0x2, 25, 13);
     last_op(g)->nattr = 1;
@@ -513,7 +513,7 @@ static void test_text_static_quoted(void **state)
     int32_t kv = op_push(&g, OP_INPUT, NULL, 0, DT_F16, 1, &four, 1, 1);
     VEC_PUSH(g.inputs, ((GraphInput){"kv['k']", kv, {4}, 0, 2}));
     int32_t buf = op_push(&g, OP_WEIGHT, NULL, 0, DT_F16, 1, &four, 0, 0);
-    VEC_PUSH(g.weights, ((GraphWeight){"cache", buf, 1, -1, NULL, NULL}));
+    VEC_PUSH(g.weights, ((GraphWeight){"cache", buf, 1, -1, NULL, NULL, 0}));
     int32_t c = op_push(&g, OP_COPY, (int32_t[]){kv, buf}, 2, DT_F16, 1, &four, 3, 5);
     VEC_PUSH(g.outputs, ((GraphOutput){"out0", c}));
     Plan p;

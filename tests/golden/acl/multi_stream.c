@@ -1206,6 +1206,10 @@ int model_load_weights(model_t *self, const char *path)
         const TngrtSigTensor *w = &d->weights[i];
         int same;
         if (tngrt_safetensors_find(st, tngrt_desc_weight_key(d, st, i), &views[i], &e) != 0) {
+            if (w->flags & TNGRT_SIG_ZEROS) {   /* state that starts at zeros: data NULL */
+                memset(&views[i], 0, sizeof views[i]);
+                continue;
+            }
             tngc__fail(self, "%s: weight '%s' is missing", path, w->name);
             goto out;
         }
@@ -1225,6 +1229,17 @@ int model_load_weights(model_t *self, const char *path)
     for (int i = 0; i < d->nweights; i++) {
         const void *data = views[i].data;
         size_t n = views[i].nbytes;
+        if (!data && (d->weights[i].flags & TNGRT_SIG_ZEROS)) {   /* not in the file: zeros */
+            n = (size_t)tngc__weight_bytes(d, i);
+            if (n > 0 && (rc = aclrtMemset(self->w[i], n, 0, n)) != 0) {
+                tngc__acl_fail(self, rc, "aclrtMemset", NULL);
+                rc = -1;
+                goto out;
+            }
+            if (self->w_host[i])
+                memset(self->w_host[i], 0, (size_t)tngc__sig_bytes(&d->weights[i], NULL));
+            continue;
+        }
         if (n == 0)
             continue;
         if (tngc__weight_nz[i]) {   /* its FRACTAL_NZ layout, built on the host */

@@ -17,7 +17,7 @@ class M(nn.Module):
 
     def forward(self, x):
         if self._cache_k is None:
-            self._cache_k = torch.zeros(2, 16, 8, dtype=x.dtype)
+            self._cache_k = torch.empty(2, 16, 8, dtype=x.dtype)
         pos = torch.arange(x.shape[1])[None, :, None].repeat(x.shape[0], 1, x.shape[2])
         self._cache_k[:x.shape[0]].scatter_(dim=1, index=pos, src=x)
         return self._cache_k[:x.shape[0], :x.shape[1]] * 2
