@@ -1002,6 +1002,24 @@ static const char *config__differing_leaf(Lint *l, int a, int b, int32_t at, con
     return NULL;
 }
 
+/* True unless the get_npu_backend call that made a compile's backend
+ * (-1: not seen) fails itself: a positional argument or a keyword other
+ * than its two (TypeError, TNG172), so no backend exists to compare. */
+static int config__backend_made(const Lint *l, int32_t call)
+{
+    for (size_t i = 0; call >= 0 && i < l->sf->anns.n; i++) {
+        const Annotation *a = &l->sf->anns.v[i];
+        if (a->node != call || a->kind != ANN_get_npu_backend)
+            continue;
+        if (a->npos)
+            return 0;
+        for (size_t k = 0; k < a->nargs; k++)
+            if (strcmp(a->args[k].name, "compiler_config") && strcmp(a->args[k].name, "custom_decompositions"))
+                return 0;
+    }
+    return 1;
+}
+
 /* TorchAir's cache_compile given config= and backend= raises ValueError
  * "config in current backend is different from the config during cache
  * generation." when the backend's config != config= (inference/
@@ -1014,7 +1032,8 @@ static void config__cache_backend(Lint *l, const Compile *c)
     const Annotation *a = &sf->anns.v[c->ann];
     char buf[512];
     if (!c->is_cache || c->backend_config == CONFIG_UNKNOWN || c->config == CONFIG_UNKNOWN ||
-        c->config == c->backend_config || strncmp(alias_normalise(a->callee, buf, sizeof buf), "torchair.", 9))
+        c->config == c->backend_config || strncmp(alias_normalise(a->callee, buf, sizeof buf), "torchair.", 9) ||
+        !config__backend_made(l, c->backend_call))
         return;
     const Value *va, *vb;
     Value da, db;
@@ -1108,7 +1127,7 @@ static int config__ge_compile(Lint *l, size_t ci)
     const char *mode = lint_compile_mode(l, c);
     if (c->is_cache || c->torchair != 1 || c->config == CONFIG_UNKNOWN || !mode || strcmp(mode, "max-autotune") ||
         (c->config >= 0 && l->sf->configs.v[c->config].npugraph_ex) ||
-        !config__unconditional(l->ast, l->sf->anns.v[c->ann].node))
+        !config__unconditional(l->ast, l->sf->anns.v[c->ann].node) || !config__backend_made(l, c->backend_call))
         return 0;
     for (size_t b = 0; b < l->sf->bindings.n; b++)
         if (l->sf->bindings.v[b].compile == (int)ci)

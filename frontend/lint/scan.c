@@ -849,6 +849,8 @@ static Val scan__compile(Scanner *s, int ann, int is_cache, const CallArgs *ca)
         int32_t bn = scan__arg(s, ca, -1, "backend", &be);
         c.torchair = be.kind == VAL_BACKEND;
         c.config = be.kind == VAL_BACKEND ? be.idx : CONFIG_UNKNOWN;
+        if (be.kind == VAL_BACKEND && be.call > 0)
+            c.backend_call = be.call;
         if (bn >= 0 && be.kind == VAL_UNKNOWN && s->ast->nodes[bn].kind != NK_string)
             c.torchair = -1;   /* some backend we cannot see */
     }

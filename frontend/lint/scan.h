@@ -139,7 +139,7 @@ typedef struct Compile {
     /* cache_compile given both config= and backend=: the config the
      * backend was made from (config holds config='s), else CONFIG_UNKNOWN;
      * backend_call: the get_npu_backend call of this file that made the
-     * backend, -1 when not seen */
+     * backend (of torch.compile too), -1 when not seen */
     int backend_config;
     int32_t backend_call;
 } Compile;

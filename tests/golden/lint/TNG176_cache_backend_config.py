@@ -53,3 +53,16 @@ class Other(torch.nn.Module):
 
     def forward(self, x):
         return x
+
+
+class Broken(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        # get_npu_backend itself raises TypeError: no backend to compare
+        cfg = torchair.CompilerConfig()
+        cfg.mode = "npugraph_ex"
+        backend = torchair.get_npu_backend(compile_config=cfg)  # expect: TNG172
+        self.h = cache_compile(self.forward, config=cfg, backend=backend)
+
+    def forward(self, x):
+        return x
