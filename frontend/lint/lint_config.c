@@ -882,10 +882,9 @@ static int config__py_equal(const Value *a, const Value *b)
         return a->kind == b->kind;
     if (a->kind == V_STR || b->kind == V_STR)
         return a->kind == b->kind && a->len == b->len && !memcmp(a->s, b->s, a->len);
-    double x = a->kind == V_FLOAT ? a->f : (double)a->i, y = b->kind == V_FLOAT ? b->f : (double)b->i;
     if (a->kind != V_FLOAT && b->kind != V_FLOAT)
-        return a->i == b->i;
-    return x == y;
+        return a->i == b->i;   /* True == 1 */
+    return (a->kind == V_FLOAT ? a->f : (double)a->i) == (b->kind == V_FLOAT ? b->f : (double)b->i);
 }
 
 /* A schema literal as a script literal (no node). */
@@ -968,6 +967,7 @@ static const char *config__leaf(Lint *l, const char *path, unsigned mask)
     return sec && sec->kind == TK_SECTION && sec->accepts_unknown ? path : NULL;
 }
 
+/* The bit of the --torchair commit in TorchairField.versions. */
 static unsigned config__mask(const Lint *l)
 {
     int version = l->opt ? l->opt->torchair : 0;
