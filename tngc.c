@@ -288,7 +288,7 @@ static int stage_load(Script *S, const Job *job, const char *file)
  * errors, the parser's included: the stages after it need a sound script. */
 static int stage_lint(Script *S)
 {
-    LintOptions opt = {S->job->soc, S->job->torchair};
+    LintOptions opt = {S->job->soc, S->job->torchair, S->job->cmd->last == STAGE_LINT};
     lint_file(&S->sf, &opt);
     return script_has_errors(S) ? EXIT_FOUND : EXIT_OK;
 }
@@ -1496,7 +1496,7 @@ static const Command commands[CMD__count] = {
         "usage: tngc lint [--format text|json|sarif] [--soc NAME] [--torchair VERSION] [--werror]\n"
         "                 [-I DIR]... FILE...\n"
         "\n"
-        "Reports misuse of TorchAir annotations (rules TNG001-TNG174, see docs/rules.md).\n"
+        "Reports misuse of TorchAir annotations (rules TNG001-TNG177, see docs/rules.md).\n"
         "A '# tngc: ignore[TNG123]' comment suppresses a rule on its line.\n"
         "A FILE that is a folder stands for the *.py files under it (hidden folders,\n"
         "__pycache__ and symbolic links skipped); '-' is standard input.\n"

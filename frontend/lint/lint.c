@@ -946,6 +946,7 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
             lint_cache_compile(&l, &sf->compiles.v[c]);
         lint_compile_options(&l, &sf->compiles.v[c]);
     }
+    lint_config_pairs(&l);
     lint_api(&l);
     size_t kept = 0;
     for (size_t i = 0; i < sf->diags.n; i++) {

@@ -9,6 +9,10 @@
 typedef struct LintOptions {
     const char *soc;       /* --soc NAME, or NULL */
     int torchair;          /* --torchair VERSION: its index (lint_torchair_version); 0, the newest, by default */
+    /* TNG175, TorchAir's notice that the reduce-overhead mode will be
+     * deprecated: `tngc lint` reports it; plan, gen and build, which print
+     * lint's findings on the way to their own output, leave it out */
+    int notices;
 } LintOptions;
 
 /* 1 when soc names a chip tngc knows; *has_super_kernel says whether it

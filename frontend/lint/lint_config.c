@@ -687,6 +687,8 @@ static void config__nge_assignment(Lint *l, const ConfigField *f)
         REPORT(l, v->node, TNG166, "%s", refusal);
 }
 
+static void config__deprecated_mode(Lint *l, int cfg, const char *mode);
+
 void lint_config(Lint *l, int cfg)
 {
     const Config *c = &l->sf->configs.v[cfg];
@@ -707,6 +709,7 @@ void lint_config(Lint *l, int cfg)
     config__mode_warnings(l, cfg, k.mode);
     config__debug_warnings(l, cfg, k.mode);
     config__custom_pool(l, cfg, k.mode);
+    config__deprecated_mode(l, cfg, k.mode);
 }
 
 /* ---- torch.compile's options and mode with a TorchAir backend ---- */
@@ -835,4 +838,365 @@ void lint_compile_options(Lint *l, const Compile *c)
         if (refusal)
             REPORT(l, v->node, TNG166, "%s", refusal);
     }
+}
+
+/* ---- the reduce-overhead deprecation notice ---- */
+
+/* _check_config_support (configs/compiler_config.py:110-114), run by
+ * get_npu_backend and cache_compile for every config they get, ends with
+ * warnings.filterwarnings("once", category=DeprecationWarning) and
+ * warnings.warn("The \"reduce-overhead\" mode configuration will be
+ * deprecated. ...", DeprecationWarning) when the mode is reduce-overhead.
+ * The filter goes in front of Python's default ones (which hide a
+ * DeprecationWarning raised outside __main__), so the user sees it once
+ * per process (TNG175), on the mode assignment of a config some compile
+ * uses through TorchAir; `tngc lint` only (LintOptions.notices). */
+static void config__deprecated_mode(Lint *l, int cfg, const char *mode)
+{
+    const ConfigField *f = lint_field(l, cfg, "mode");
+    if (!l->opt || !l->opt->notices || !mode || strcmp(mode, "reduce-overhead") || !f || f->module ||
+        !config__compiled(l, cfg))
+        return;
+    REPORT(l, f->node, TNG175, "TorchAir warns (DeprecationWarning, shown once per process) that the reduce-overhead mode "
+           "configuration will be deprecated: use the npugraph_ex backend, torch.compile(..., backend=\"npugraph_ex\")");
+}
+
+/* ---- two configs TorchAir compares ---- */
+
+/* The def that holds node n, or -1 at module level. */
+static int32_t config__owner_def(const Ast *ast, int32_t n)
+{
+    for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent)
+        if (ast->nodes[p].kind == NK_function_definition)
+            return p;
+    return -1;
+}
+
+/* Python's `a == b` for two literals: 1, 0, or -1 when not decided here
+ * (containers, expressions). */
+static int config__py_equal(const Value *a, const Value *b)
+{
+    if (a->kind == V_EXPR || b->kind == V_EXPR || a->kind >= V_TUPLE || b->kind >= V_TUPLE)
+        return -1;
+    if (a->kind == V_NONE || b->kind == V_NONE)
+        return a->kind == b->kind;
+    if (a->kind == V_STR || b->kind == V_STR)
+        return a->kind == b->kind && a->len == b->len && !memcmp(a->s, b->s, a->len);
+    if (a->kind != V_FLOAT && b->kind != V_FLOAT)
+        return a->i == b->i;   /* True == 1 */
+    return (a->kind == V_FLOAT ? a->f : (double)a->i) == (b->kind == V_FLOAT ? b->f : (double)b->i);
+}
+
+/* A schema literal as a script literal (no node). */
+static void config__lit_value(const TorchairLit *t, Value *out)
+{
+    memset(out, 0, sizeof *out);
+    out->node = -1;
+    switch (t->kind) {
+    case TL_NONE: out->kind = V_NONE; break;
+    case TL_BOOL: out->kind = V_BOOL; out->i = t->i; break;
+    case TL_INT: out->kind = V_INT; out->i = t->i; break;
+    case TL_STR: out->kind = V_STR; out->s = t->s; out->len = strlen(t->s); break;
+    }
+}
+
+/* The value the leaf path of config cfg (CONFIG_DEFAULT: a fresh
+ * CompilerConfig()) holds when node at runs: the literal of its last
+ * assignment when that runs before at (earlier in the same def, or in the
+ * module's code or an imported module's when at is in a def), else its
+ * schema default (None for a name a free section stores). *dflt receives
+ * the default. NULL when not known statically: set on some paths only, to
+ * an expression, after at or elsewhere, or its section assigned whole or
+ * through a property. */
+static const Value *config__value_at(Lint *l, int cfg, const char *path, int32_t at, unsigned mask, Value *dflt)
+{
+    if (cfg == CONFIG_UNKNOWN || (cfg >= 0 && l->sf->configs.v[cfg].npugraph_ex))
+        return NULL;
+    const TorchairField *row = config__row(path, strlen(path), mask);
+    if (cfg >= 0) {
+        const Config *c = &l->sf->configs.v[cfg];
+        for (size_t i = 0; i < c->fields.n; i++) {
+            const char *set = c->fields.v[i].path;
+            size_t n = strlen(set);
+            if (!strncmp(path, set, n) && path[n] == '.')
+                return NULL;   /* a section above it assigned whole */
+            const char *dot = strrchr(set, '.');
+            size_t sec = dot ? (size_t)(dot - set) : 0;
+            const TorchairField *sr = config__row(set, n, mask);
+            if (sr && sr->kind == TK_PROPERTY && (!sec || (!strncmp(path, set, sec) && path[sec] == '.')))
+                return NULL;   /* a property setter of its section (graph_dump.path sets _path) */
+        }
+        const ConfigField *f = lint_field(l, cfg, path);
+        if (f) {
+            if (!f->value || f->value->kind == V_EXPR)
+                return NULL;
+            if (!f->module) {
+                int32_t fd = config__owner_def(l->ast, f->node), ad = config__owner_def(l->ast, at);
+                if (fd != ad ? fd >= 0 || ad < 0 : l->ast->nodes[f->node].end > l->ast->nodes[at].start)
+                    return NULL;
+            }
+            return f->value;
+        }
+    }
+    if (row && (row->kind == TK_SECTION || row->kind == TK_PROPERTY))
+        return NULL;
+    if (row)
+        config__lit_value(&row->dflt, dflt);
+    else
+        config__lit_value(&(TorchairLit){TL_NONE, 0, NULL}, dflt);
+    return dflt;
+}
+
+/* The leaf a config path sets: "mode.value" and "x.value" name the
+ * option; NULL for a section, a property or a path under an option. */
+static const char *config__leaf(Lint *l, const char *path, unsigned mask)
+{
+    size_t n = strlen(path);
+    const TorchairField *row = config__row(path, n, mask);
+    if (!row && n > 6 && !strcmp(path + n - 6, ".value")) {
+        row = config__row(path, n - 6, mask);
+        if (!row || !config__is_option(row))
+            return NULL;
+        return arena_printf(&l->sf->arena, "%.*s", (int)(n - 6), path);
+    }
+    if (row)
+        return row->kind == TK_SECTION || row->kind == TK_PROPERTY || row->kind == TK_NPUGRAPHEX ? NULL : path;
+    /* a name the schema lacks: a leaf only under a section that stores any name */
+    const char *dot = strrchr(path, '.');
+    const TorchairField *sec = dot ? config__row(path, (size_t)(dot - path), mask) : NULL;
+    return sec && sec->kind == TK_SECTION && sec->accepts_unknown ? path : NULL;
+}
+
+/* The bit of the --torchair commit in TorchairField.versions. */
+static unsigned config__mask(const Lint *l)
+{
+    int version = l->opt ? l->opt->torchair : 0;
+    if (version < 0 || (size_t)version >= torchair_nversions)
+        version = 0;
+    return 1u << version;
+}
+
+/* A leaf both configs hold a known literal at, and those differ
+ * (CompilerConfig.__eq__ compares every leaf, configs/compiler_config.py:
+ * 47-52, 127-158): its path, and the two values in *va, *vb; NULL if none.
+ * The paths tried are those either config's assignments set. */
+static const char *config__differing_leaf(Lint *l, int a, int b, int32_t at, const Value **va, const Value **vb,
+                                          Value *da, Value *db)
+{
+    unsigned mask = config__mask(l);
+    for (int side = 0; side < 2; side++) {
+        int cfg = side ? b : a;
+        if (cfg < 0)
+            continue;
+        const Config *c = &l->sf->configs.v[cfg];
+        for (size_t i = 0; i < c->fields.n; i++) {
+            const char *leaf = config__leaf(l, c->fields.v[i].path, mask);
+            if (!leaf)
+                continue;
+            *va = config__value_at(l, a, leaf, at, mask, da);
+            *vb = config__value_at(l, b, leaf, at, mask, db);
+            if (*va && *vb && config__py_equal(*va, *vb) == 0)
+                return leaf;
+        }
+    }
+    return NULL;
+}
+
+/* True unless the get_npu_backend call that made a compile's backend
+ * (-1: not seen) fails itself: a positional argument or a keyword other
+ * than its two (TypeError, TNG172), so no backend exists to compare. */
+static int config__backend_made(const Lint *l, int32_t call)
+{
+    for (size_t i = 0; call >= 0 && i < l->sf->anns.n; i++) {
+        const Annotation *a = &l->sf->anns.v[i];
+        if (a->node != call || a->kind != ANN_get_npu_backend)
+            continue;
+        if (a->npos)
+            return 0;
+        for (size_t k = 0; k < a->nargs; k++)
+            if (strcmp(a->args[k].name, "compiler_config") && strcmp(a->args[k].name, "custom_decompositions"))
+                return 0;
+    }
+    return 1;
+}
+
+/* TorchAir's cache_compile given config= and backend= raises ValueError
+ * "config in current backend is different from the config during cache
+ * generation." when the backend's config != config= (inference/
+ * _cache_compiler.py:606-608), that is when a leaf differs (__eq__ is
+ * by value: two configs set alike are equal). TNG176, on the call, with
+ * a note on the get_npu_backend call that made the backend. */
+static void config__cache_backend(Lint *l, const Compile *c)
+{
+    ScanFile *sf = l->sf;
+    const Annotation *a = &sf->anns.v[c->ann];
+    char buf[512];
+    if (!c->is_cache || c->backend_config == CONFIG_UNKNOWN || c->config == CONFIG_UNKNOWN ||
+        c->config == c->backend_config || strncmp(alias_normalise(a->callee, buf, sizeof buf), "torchair.", 9) ||
+        !config__backend_made(l, c->backend_call))
+        return;
+    const Value *va, *vb;
+    Value da, db;
+    const char *leaf = config__differing_leaf(l, c->config, c->backend_config, a->node, &va, &vb, &da, &db);
+    if (!leaf)
+        return;
+    Arena *arena = &sf->arena;
+    const char *sa = config__value_text(arena, va), *sb = config__value_text(arena, vb);
+    if (c->backend_call >= 0) {
+        REPORT(l, a->node, TNG176, "config= and the config of its backend (made at line %u) differ: %s is %s in config= and %s in the backend's; "
+               "TorchAir raises ValueError (config in current backend is different from the config during cache generation)",
+               l->ast->nodes[c->backend_call].line, leaf, sa, sb);
+        REPORT_AS(SEV_NOTE, l, c->backend_call, TNG176, "this backend's config has %s = %s, but the cache_compile at line %u that is given it has config= with %s",
+                  leaf, sb, l->ast->nodes[a->node].line, sa);
+    } else {
+        REPORT(l, a->node, TNG176, "config= and the config of its backend differ: %s is %s in config= and %s in the backend's; "
+               "TorchAir raises ValueError (config in current backend is different from the config during cache generation)",
+               leaf, sa, sb);
+    }
+}
+
+/* ---- GE's session options: once per process ---- */
+
+/* _GEConfig.as_dict (configs/ge_config.py:23-43): the global (session)
+ * options of a max-autotune compile, from ge_config's fields. always: the
+ * option is there whatever the field holds; truth: it is "true" or "false"
+ * by the field's truth, else OptionValue.value (str of the value, "1" /
+ * "0" for True / False, _option_base.py:31-40). */
+static const struct GeGlobal {
+    const char *field;
+    const char *option;
+    int always, truth;
+} ge_globals[] = {
+    {"ge_config.aicore_num", "ge.aicoreNum", 0, 0},
+    {"ge_config.enable_single_stream", "ge.enableSingleStream", 1, 1},
+    {"ge_config.oo_level", "ge.oo.level", 1, 0},
+    {"ge_config.oo_constant_folding", "ge.oo.constantFolding", 0, 1},
+    {"ge_config.oo_dead_code_elimination", "ge.oo.deadCodeElimination", 0, 1},
+    {"ge_config.export_compile_stat", "ge.exportCompileStat", 1, 0},
+    {"ge_config.optimization_switch", "ge.optimizationSwitch", 0, 0},
+};
+
+/* The string GE option g has for a field value v: NULL when the option is
+ * absent (an optional one whose field is None), "?" when not known here. */
+static const char *config__ge_option(Arena *arena, const struct GeGlobal *g, const Value *v)
+{
+    if (v->kind == V_NONE && !g->always)
+        return NULL;
+    if (g->truth) {
+        switch (v->kind) {
+        case V_NONE: return "false";
+        case V_BOOL:
+        case V_INT: return v->i ? "true" : "false";
+        case V_STR: return v->len ? "true" : "false";
+        default: return "?";
+        }
+    }
+    switch (v->kind) {
+    case V_BOOL: return v->i ? "1" : "0";
+    case V_INT: return arena_printf(arena, "%lld", (long long)v->i);
+    case V_STR: return memchr(v->s, 0, v->len) ? "?" : arena_printf(arena, "%.*s", (int)v->len, v->s);
+    default: return "?";
+    }
+}
+
+/* True when node n runs whenever the code around it runs: under no if
+ * (but the main guard), loop, try, with or conditional expression of its
+ * def or the module's code. */
+static int config__unconditional(const Ast *ast, int32_t n)
+{
+    for (int32_t p = ast->nodes[n].parent; p >= 0; p = ast->nodes[p].parent) {
+        NodeKind k = ast->nodes[p].kind;
+        if (k == NK_function_definition || k == NK_class_definition || k == NK_module)
+            return 1;
+        if (k == NK_if_statement && ast_is_main_guard(ast, p))
+            continue;
+        if (k == NK_if_statement || k == NK_for_statement || k == NK_while_statement || k == NK_try_statement ||
+            k == NK_with_statement || k == NK_conditional_expression || k == NK_lambda)
+            return 0;
+    }
+    return 1;
+}
+
+/* A max-autotune torch.compile through TorchAir whose GE session options
+ * tngc may judge: a known config, no condition around it, and a call of
+ * the compiled object (the graph is converted, and GE initialised, when
+ * it first runs: _ge_concrete_graph/fx2ge_converter.py:989-990). */
+static int config__ge_compile(Lint *l, size_t ci)
+{
+    const Compile *c = &l->sf->compiles.v[ci];
+    const char *mode = lint_compile_mode(l, c);
+    if (c->is_cache || c->torchair != 1 || c->config == CONFIG_UNKNOWN || !mode || strcmp(mode, "max-autotune") ||
+        (c->config >= 0 && l->sf->configs.v[c->config].npugraph_ex) ||
+        !config__unconditional(l->ast, l->sf->anns.v[c->ann].node) || !config__backend_made(l, c->backend_call))
+        return 0;
+    for (size_t b = 0; b < l->sf->bindings.n; b++)
+        if (l->sf->bindings.v[b].compile == (int)ci)
+            return 1;
+    return 0;
+}
+
+/* The first GE option two compiles both set, to different values: GE is
+ * initialised once per process with the first compile's global options,
+ * and a later compile whose options are not a subset of them raises
+ * ValueError (core/_backend.py:66-82, called by initialize_graph_engine).
+ * Options only one of them has are left out: whether that raises depends
+ * on which compile runs first. */
+static const struct GeGlobal *config__ge_conflict(Lint *l, const Compile *x, const Compile *y, const char **sx,
+                                                  const char **sy)
+{
+    unsigned mask = config__mask(l);
+    int32_t ax = l->sf->anns.v[x->ann].node, ay = l->sf->anns.v[y->ann].node;
+    for (size_t i = 0; i < sizeof ge_globals / sizeof *ge_globals; i++) {
+        const struct GeGlobal *g = &ge_globals[i];
+        Value dx, dy;
+        const Value *vx = config__value_at(l, x->config, g->field, ax, mask, &dx);
+        const Value *vy = config__value_at(l, y->config, g->field, ay, mask, &dy);
+        if (!vx || !vy)
+            continue;
+        *sx = config__ge_option(&l->sf->arena, g, vx);
+        *sy = config__ge_option(&l->sf->arena, g, vy);
+        if (*sx && *sy && strcmp(*sx, "?") && strcmp(*sy, "?") && strcmp(*sx, *sy))
+            return g;
+    }
+    return NULL;
+}
+
+/* Two max-autotune compiles of one def (or of the module's code), both
+ * run, whose configs give GE different session options: TNG177 on the
+ * later compile, where TorchAir raises when it first runs, with a note on
+ * the earlier. */
+static void config__ge_sessions(Lint *l)
+{
+    ScanFile *sf = l->sf;
+    for (size_t j = 0; j < sf->compiles.n; j++) {
+        if (!config__ge_compile(l, j))
+            continue;
+        const Compile *y = &sf->compiles.v[j];
+        int32_t ny = sf->anns.v[y->ann].node;
+        for (size_t i = 0; i < sf->compiles.n; i++) {
+            const Compile *x = &sf->compiles.v[i];
+            int32_t nx = sf->anns.v[x->ann].node;
+            if (i == j || x->config == y->config || l->ast->nodes[nx].start >= l->ast->nodes[ny].start ||
+                config__owner_def(l->ast, nx) != config__owner_def(l->ast, ny) || !config__ge_compile(l, i))
+                continue;
+            const char *sx, *sy;
+            const struct GeGlobal *g = config__ge_conflict(l, x, y, &sx, &sy);
+            if (!g)
+                continue;
+            REPORT(l, ny, TNG177, "this max-autotune compile gives GE the session option %s = \"%s\" (%s), but the compile at line %u "
+                   "gives it \"%s\": GE is initialised once per process, with the options of the graph that runs first, and TorchAir "
+                   "raises ValueError (Unsupport twice initialtion with different options) when the other first runs; give both configs the same %s",
+                   g->option, sy, g->field, l->ast->nodes[nx].line, sx, g->field);
+            REPORT_AS(SEV_NOTE, l, nx, TNG177, "this compile gives GE %s = \"%s\", the compile at line %u \"%s\": whichever runs second raises",
+                      g->option, sx, l->ast->nodes[ny].line, sy);
+            break;
+        }
+    }
+}
+
+void lint_config_pairs(Lint *l)
+{
+    for (size_t c = 0; c < l->sf->compiles.n; c++)
+        config__cache_backend(l, &l->sf->compiles.v[c]);
+    config__ge_sessions(l);
 }

@@ -55,6 +55,10 @@ void lint_compiled_functions(Lint *l);
 void lint_config(Lint *l, int cfg);
 /* lint_config.c: torch.compile's options and mode with a TorchAir backend. */
 void lint_compile_options(Lint *l, const Compile *c);
+/* lint_config.c: what TorchAir compares across two configs: cache_compile's
+ * config= against its backend's, and the GE session options of two
+ * max-autotune compiles. */
+void lint_config_pairs(Lint *l);
 /* lint_api.c: the rules on one cache_compile call. */
 void lint_cache_compile(Lint *l, const Compile *c);
 void lint_api(Lint *l);

@@ -118,9 +118,11 @@ typedef struct Val {
     ValKind kind;
     int idx;
     int cond;       /* only on one branch of a conditional expression */
+    int32_t call;   /* VAL_BACKEND: the get_npu_backend call of this file that
+                     * made it; 0 when not seen (node 0 is the module) */
 } Val;
 
-static const Val UNKNOWN = {VAL_UNKNOWN, 0, 0};
+static const Val UNKNOWN = {VAL_UNKNOWN, 0, 0, 0};
 
 typedef struct Frame Frame;
 struct Frame {
@@ -690,7 +692,7 @@ static int scan__tensor_arg(Scanner *s, int32_t n, Val v)
     Tensor t = {n, -1, NULL};
     VEC_PUSH(s->sf->tensors, t);
     int idx = (int)s->sf->tensors.n - 1;
-    scan__bind(s, key, (Val){VAL_TENSOR, idx, 0});
+    scan__bind(s, key, (Val){VAL_TENSOR, idx, 0, 0});
     return idx;
 }
 
@@ -824,6 +826,8 @@ static Val scan__compile(Scanner *s, int ann, int is_cache, const CallArgs *ca)
         c.not_module_method = scan__not_module_method(s, c.target, target);
     c.dynamic = scan__tri(s, scan__arg(s, ca, -1, "dynamic", NULL));
     c.fullgraph = scan__tri(s, scan__arg(s, ca, -1, "fullgraph", NULL));
+    c.backend_config = CONFIG_UNKNOWN;
+    c.backend_call = -1;
     if (is_cache) {
         const Annotation *a = &s->sf->anns.v[ann];
         Val cfg, be;
@@ -835,16 +839,23 @@ static Val scan__compile(Scanner *s, int ann, int is_cache, const CallArgs *ca)
             c.config = be.kind == VAL_BACKEND ? be.idx : CONFIG_UNKNOWN;
         else
             c.config = scan__config_of(s, a->node, scan__package(a->callee), cn, cfg);
+        if (cn >= 0 && s->ast->nodes[cn].kind != NK_none && be.kind == VAL_BACKEND && !be.cond && !cfg.cond) {
+            /* both given: TorchAir compares them (_cache_compiler.py:606-608) */
+            c.backend_config = be.idx;
+            c.backend_call = be.call > 0 ? be.call : -1;
+        }
     } else {
         Val be;
         int32_t bn = scan__arg(s, ca, -1, "backend", &be);
         c.torchair = be.kind == VAL_BACKEND;
         c.config = be.kind == VAL_BACKEND ? be.idx : CONFIG_UNKNOWN;
+        if (be.kind == VAL_BACKEND && be.call > 0)
+            c.backend_call = be.call;
         if (bn >= 0 && be.kind == VAL_UNKNOWN && s->ast->nodes[bn].kind != NK_string)
             c.torchair = -1;   /* some backend we cannot see */
     }
     VEC_PUSH(s->sf->compiles, c);
-    return (Val){VAL_COMPILED, (int)s->sf->compiles.n - 1, 0};
+    return (Val){VAL_COMPILED, (int)s->sf->compiles.n - 1, 0, 0};
 }
 
 static int scan__rank_of_size(Scanner *s, int32_t n)
@@ -1047,15 +1058,15 @@ static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const c
     switch (kind) {
     case ANN_compiler_config: {
         if (!strcmp(scan__package(callee), "npugraph_ex"))
-            return (Val){VAL_CONFIG, scan__npugraph_ex_config(s, call), 0};
+            return (Val){VAL_CONFIG, scan__npugraph_ex_config(s, call), 0, 0};
         Config c = {0};
         c.node = call;
         VEC_PUSH(s->sf->configs, c);
-        return (Val){VAL_CONFIG, (int)s->sf->configs.n - 1, 0};
+        return (Val){VAL_CONFIG, (int)s->sf->configs.n - 1, 0, 0};
     }
     case ANN_get_npu_backend: {
         int32_t n = scan__arg(s, ca, 0, "compiler_config", &v);
-        return (Val){VAL_BACKEND, scan__config_of(s, call, scan__package(callee), n, v), 0};
+        return (Val){VAL_BACKEND, scan__config_of(s, call, scan__package(callee), n, v), 0, call};
     }
     case ANN_torch_compile: return scan__compile(s, ann, 0, ca);
     case ANN_cache_compile: return scan__compile(s, ann, 1, ca);
@@ -1072,7 +1083,7 @@ static Val scan__annotation_call(Scanner *s, AnnKind kind, int32_t call, const c
     case ANN_super_kernel:
     case ANN_npu_stream_switch:
     case ANN_limit_core_num:
-        return (Val){VAL_SCOPE, ann, 0};
+        return (Val){VAL_SCOPE, ann, 0, 0};
     case ANN_npu_wait_tensor:
         scan__arg(s, ca, 0, "self", &v);
         return v;
@@ -1222,23 +1233,23 @@ static Val scan__call(Scanner *s, int32_t n)
     } else if (path && !strncmp(path, "torch.", 6) && scan__is_one_of(path + 6, tensor_factories)) {
         Tensor t = {n, scan__factory_rank(s, path + 6, &ca), scan__factory_size(s, path + 6, &ca)};
         VEC_PUSH(s->sf->tensors, t);
-        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
+        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0, 0};
     } else if (path && !strcmp(path, "torch_npu.npu_format_cast") && ca.pos.n &&
                ca.pos_val.v[0].kind == VAL_TENSOR) {
         Tensor t = {n, s->sf->tensors.v[ca.pos_val.v[0].idx].rank, NULL};
         VEC_PUSH(s->sf->tensors, t);
-        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
+        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0, 0};
     } else if (recv.kind == VAL_TENSOR && fname && scan__is_one_of(fname, tensor_same_rank)) {
         const Tensor *from = &s->sf->tensors.v[recv.idx];
         Tensor t = {n, from->rank, scan__is_one_of(fname, tensor_same_size) ? from->size : NULL};
         VEC_PUSH(s->sf->tensors, t);
-        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0};
+        result = (Val){VAL_TENSOR, (int)s->sf->tensors.n - 1, 0, 0};
     } else if (recv.kind == VAL_INSTANCE && fname && scan__is_one_of(fname, module_same)) {
         result = recv;
     } else if (callee.kind == VAL_COMPILED) {
         scan__binding(s, callee.idx, -1, NULL, n, &ca);
     } else if (callee.kind == VAL_CLASS) {   /* Model(): the class the name is bound to here */
-        result = (Val){VAL_INSTANCE, callee.idx, 0};
+        result = (Val){VAL_INSTANCE, callee.idx, 0, 0};
     } else if (attr >= 0 && callee.kind == VAL_UNKNOWN) {
         int32_t obj = ast_field(ast, fn, F_object);
         int is_self = obj >= 0 && ast_text_is(ast, obj, "self") && s->cls >= 0;
@@ -1415,7 +1426,7 @@ static void scan__def(Scanner *s, int32_t n)
     int32_t params = ast_field(s->ast, n, F_parameters);
     if (params >= 0)
         scan__visit(s, params);
-    scan__bind(s, s->sf->funcs.v[f].name, (Val){VAL_FUNCTION, f, 0});
+    scan__bind(s, s->sf->funcs.v[f].name, (Val){VAL_FUNCTION, f, 0, 0});
 }
 
 /* decorated_definition: @decorator ... def/class */
@@ -1530,7 +1541,7 @@ static void scan__class(Scanner *s, int32_t n)
         scan__visit(s, body);
     s->frame = outer;
     s->cls = saved;
-    scan__bind(s, s->sf->classes.v[cls].name, (Val){VAL_CLASS, cls, 0});
+    scan__bind(s, s->sf->classes.v[cls].name, (Val){VAL_CLASS, cls, 0, 0});
 }
 
 static void scan__children(Scanner *s, int32_t n)
@@ -1596,7 +1607,7 @@ static void scan__import_all(Scanner *s, const ScanFile *m, const char *prefix)
         if (!*prefix && e->name[0] == '_')
             continue;
         int cfg = scan__import_config(s, m, e->config);
-        scan__bind(s, arena_printf(s->arena, "%s%s", prefix, e->name), (Val){e->backend ? VAL_BACKEND : VAL_CONFIG, cfg, 0});
+        scan__bind(s, arena_printf(s->arena, "%s%s", prefix, e->name), (Val){e->backend ? VAL_BACKEND : VAL_CONFIG, cfg, 0, 0});
     }
 }
 
@@ -1661,7 +1672,7 @@ static void scan__import(Scanner *s, int32_t n)
             if (!strcmp(m->exports.v[i].name, nm))
                 e = &m->exports.v[i];
         if (e) {
-            scan__bind(s, bound, (Val){e->backend ? VAL_BACKEND : VAL_CONFIG, scan__import_config(s, m, e->config), 0});
+            scan__bind(s, bound, (Val){e->backend ? VAL_BACKEND : VAL_CONFIG, scan__import_config(s, m, e->config), 0, 0});
             continue;
         }
         /* from pkg import mod, from . import mod: a submodule */
@@ -1705,7 +1716,7 @@ static Val scan__visit(Scanner *s, int32_t n)
             if (o.kind == VAL_INSTANCE && attr >= 0) {
                 int m = scan__method(s, o.idx, scan__text(s, attr));
                 if (m >= 0)
-                    v = (Val){VAL_METHOD, m, 0};
+                    v = (Val){VAL_METHOD, m, 0, 0};
             }
         }
         break;

@@ -136,6 +136,12 @@ typedef struct Compile {
      * else NULL */
     const char *not_module_method;
     int decorator;         /* cache_compile: a bare @cache_compile on a def */
+    /* cache_compile given both config= and backend=: the config the
+     * backend was made from (config holds config='s), else CONFIG_UNKNOWN;
+     * backend_call: the get_npu_backend call of this file that made the
+     * backend (of torch.compile too), -1 when not seen */
+    int backend_config;
+    int32_t backend_call;
 } Compile;
 
 typedef struct Tensor {

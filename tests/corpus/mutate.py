@@ -731,6 +731,110 @@ def op_cache_backend_str(src):
             yield add_arg(src, call, 'backend="npu"')
 
 
+SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                      "data", "torchair", "config-schema-fced8842.tsv")
+
+
+def schema_defaults():
+    """CompilerConfig's option paths and their defaults (data/torchair/)."""
+    out = {}
+    with open(SCHEMA, encoding="utf-8") as f:
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) >= 3 and "section" not in cols[1] and cols[1] != "property":
+                try:
+                    out[cols[0]] = ast.literal_eval(cols[2]) if cols[2] else None
+                except (ValueError, SyntaxError):
+                    pass
+    return out
+
+
+def set_apart(src, name, function, line, defaults):
+    """True when the config NAME of FUNCTION has, before LINE, a field set to a
+    literal other than its default: a fresh CompilerConfig() differs from it."""
+    for a in src.ann:
+        if a["kind"] != "config_option" or a.get("function") != function or a["line"] >= line:
+            continue
+        cfg, field, value = a["args"].get("config"), a["args"].get("field", ""), a["args"].get("value")
+        if not isinstance(cfg, dict) or cfg.get("expr") != name or isinstance(value, (dict, list)):
+            continue
+        field = field[:-6] if field.endswith(".value") else field
+        if field in defaults and value != defaults[field]:
+            return True
+    return False
+
+
+def torchair_prefix(src, call):
+    """The text before `inference.cache_compile` in the call's callee
+    ("torchair."), or None."""
+    text = src.text(call.func)
+    return text[:-len("inference.cache_compile")] if text.endswith(".inference.cache_compile") else None
+
+
+def op_cache_backend_default(src):
+    defaults = schema_defaults()
+    for a, call in cache_sites(src):
+        k, prefix = keyword(call, "config"), torchair_prefix(src, call)
+        if k is None or prefix is None or keyword(call, "backend") is not None or not isinstance(k.value, ast.Name):
+            continue
+        if set_apart(src, k.value.id, a.get("function"), a["line"], defaults):
+            yield add_arg(src, call, "backend=%sget_npu_backend()" % prefix)
+
+
+def _called_names(body_owner):
+    return {n.func.id for n in ast.walk(body_owner) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def op_ge_options_conflict(src):
+    """Two torch.compile statements of one def through TorchAir backends (a
+    name get_npu_backend(compiler_config=NAME) binds, its config's mode and
+    oo_level never set), both results called: the later one given a backend
+    of a new config whose ge_config.oo_level is "O1", made on a line
+    inserted after the earlier compile."""
+    made, twice = {}, set()
+    for a, call in src.sites("get_npu_backend", r"^torchair\."):
+        parent = src.parents.get(call)
+        c = keyword(call, "compiler_config")
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) \
+                and c is not None and isinstance(c.value, ast.Name):
+            name = (a.get("function"), parent.targets[0].id)
+            if name in made:
+                twice.add(name)
+            made[name] = (c.value.id, src.text(call.func)[:-len("get_npu_backend")])
+    kept = {x["args"].get("config", {}).get("expr") for x in src.ann if x["kind"] == "config_option"
+            and isinstance(x["args"].get("config"), dict) and x["args"].get("field") in ("mode", "mode.value",
+                                                                                         "ge_config.oo_level")}
+    by_owner = {}
+    for a, call in src.sites("torch_compile"):
+        be, stmt = keyword(call, "backend"), src.parents.get(call)
+        if be is None or not isinstance(be.value, ast.Name):
+            continue
+        key = (a.get("function"), be.value.id)
+        key = key if key in made else ("<module>", be.value.id)
+        if key not in made or key in twice:
+            continue
+        cfg, prefix = made[key]
+        if cfg in kept or not prefix.endswith("."):
+            continue
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            continue
+        owner = src.parents.get(stmt)
+        if isinstance(owner, (ast.FunctionDef, ast.Module)):
+            by_owner.setdefault(id(owner), []).append((call, stmt, be, prefix, owner))
+    for compiles in by_owner.values():
+        for (first, fstmt, _, _, owner), (second, _, be, prefix, _) in zip(compiles, compiles[1:]):
+            if not {fstmt.targets[0].id, src.parents[second].targets[0].id} <= _called_names(owner):
+                continue
+            m = insert_after_stmt(src, first, '_ge_cfg = %sCompilerConfig(); _ge_cfg.ge_config.oo_level = "O1"' % prefix)
+            if m is None:
+                continue
+            a, b = src.span(be.value)
+            m.edits.append((a, b, "%sget_npu_backend(compiler_config=_ge_cfg)" % prefix))
+            m.lines |= {n + (1 if n > m.inserted_after else 0) for n in call_lines(first) | call_lines(second)}
+            yield m
+            break
+
+
 def ops_calls(src, name):
     """Calls X.ops.NAME(...) in a file that imports torchair."""
     if b"torchair" not in src.data:

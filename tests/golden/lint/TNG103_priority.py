@@ -32,7 +32,7 @@ config = torchair.CompilerConfig()
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model(), backend=npu_backend, dynamic=False, fullgraph=True)
 ro_config = torchair.CompilerConfig()
-ro_config.mode = "reduce-overhead"
+ro_config.mode = "reduce-overhead"  # expect: TNG175
 ro_backend = torchair.get_npu_backend(compiler_config=ro_config)
 graphed = torch.compile(Graphed(), backend=ro_backend, dynamic=False, fullgraph=True)
 x = torch.randn(32, 64).npu()

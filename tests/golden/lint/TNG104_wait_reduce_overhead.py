@@ -14,7 +14,7 @@ class Model(torch.nn.Module):
 
 
 config = torchair.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model(), backend=npu_backend, dynamic=False, fullgraph=True)
 in1 = torch.randn(256, 256, dtype=torch.float16).npu()

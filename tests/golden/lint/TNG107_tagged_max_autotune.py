@@ -33,5 +33,5 @@ class Graphed(torch.nn.Module):
 config = torchair.CompilerConfig()
 model = torch.compile(Model(), backend=torchair.get_npu_backend(compiler_config=config))
 ro = torchair.CompilerConfig()
-ro.mode = "reduce-overhead"
+ro.mode = "reduce-overhead"  # expect: TNG175
 graphed = torch.compile(Graphed(), backend=torchair.get_npu_backend(compiler_config=ro))

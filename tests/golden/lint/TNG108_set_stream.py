@@ -32,7 +32,7 @@ class Restored(torch.nn.Module):
 
 
 config = torchair.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 backend = torchair.get_npu_backend(compiler_config=config)
 leaky = torch.compile(Leaky(), backend=backend)
 restored = torch.compile(Restored(), backend=backend)

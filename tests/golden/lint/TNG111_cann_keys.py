@@ -39,6 +39,6 @@ w = torch.randn(64, 64).npu()
 out = model(x, w)
 
 ro = torchair.CompilerConfig()
-ro.mode = "reduce-overhead"
+ro.mode = "reduce-overhead"  # expect: TNG175
 ignored = torch.compile(Ignored(), backend=torchair.get_npu_backend(compiler_config=ro))
 out = ignored(x)

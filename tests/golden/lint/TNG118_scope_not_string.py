@@ -10,7 +10,7 @@ from torchair.scope import super_kernel
 # the mode (the reduce-overhead compile below ignores the scope later).
 
 config = torchair.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 
 
 class Model(torch.nn.Module):

@@ -4,7 +4,7 @@ import torchair as tng
 from torchair.configs.compiler_config import CompilerConfig
 
 config = CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 npu_backend = tng.get_npu_backend(compiler_config=config)
 
 

@@ -12,7 +12,7 @@ class Model(torch.nn.Module):
 # `option.value = v` is the setter `config.option = v` calls
 # (configs/_option_base.py:42-48).
 config = torchair.CompilerConfig()
-config.mode.value = "reduce-overhead"
+config.mode.value = "reduce-overhead"  # expect: TNG175
 config.experimental_config.aclgraph._aclnn_static_shape_kernel = True
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 opt_model = torch.compile(Model(), backend=npu_backend)

@@ -12,7 +12,7 @@ class Model(torch.nn.Module):
     def __init__(self):
         super().__init__()
         config = CompilerConfig()
-        config.mode = "reduce-overhead"
+        config.mode = "reduce-overhead"  # expect: TNG175
         config.experimental_config.aclgraph._aclnn_static_shape_kernel = True
         config.experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir = ".."
         self.cached = torchair.inference.cache_compile(self.prompt, config=config)
@@ -25,7 +25,7 @@ class Model(torch.nn.Module):
 
 
 eager = CompilerConfig()
-eager.mode = "reduce-overhead"
+eager.mode = "reduce-overhead"  # expect: TNG175
 eager.experimental_config.aclgraph._aclnn_static_shape_kernel = True
 eager.experimental_config.aclgraph._aclnn_static_shape_kernel_build_dir = ".."  # expect: TNG161
 model = torch.compile(Model(), backend=torchair.get_npu_backend(compiler_config=eager))

@@ -10,7 +10,7 @@ class Model(torch.nn.Module):
 
 # reduce-overhead can only dump the graph as py.
 config = torchair.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 config.debug.graph_dump.type = "pbtxt"  # expect: TNG163
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model(), backend=npu_backend, dynamic=False, fullgraph=True)

@@ -11,7 +11,7 @@ class Model(torch.nn.Module):
 # reduce-overhead set through the option object still dumps only py, and
 # the dump type set through its own .value is the same setting.
 config = torchair.CompilerConfig()
-config.mode.value = "reduce-overhead"
+config.mode.value = "reduce-overhead"  # expect: TNG175
 config.debug.graph_dump.type.value = "txt"  # expect: TNG163
 npu_backend = torchair.get_npu_backend(compiler_config=config)
 model = torch.compile(Model(), backend=npu_backend, dynamic=False, fullgraph=True)

@@ -26,7 +26,7 @@ b3 = torchair.get_npu_backend(compiler_config=c3)
 m3 = torch.compile(torch.nn.Linear(2, 2), backend=b3)
 
 c4 = torchair.CompilerConfig()
-c4.mode = "reduce-overhead"
+c4.mode = "reduce-overhead"  # expect: TNG175
 c4.debug.fx_summary.type = "csv"  # expect: TNG169
 b4 = torchair.get_npu_backend(compiler_config=c4)
 m4 = torch.compile(torch.nn.Linear(2, 2), backend=b4)

@@ -7,7 +7,7 @@ from torchair.inference import cache_compile
 # npugraph_ex mode (inference/_cache_compiler.py:621-623).
 
 ro = torchair.CompilerConfig()
-ro.mode = "reduce-overhead"
+ro.mode = "reduce-overhead"  # expect: TNG175
 ex = torchair.CompilerConfig()
 ex.mode = "npugraph_ex"
 ma = torchair.CompilerConfig()

@@ -14,7 +14,7 @@ class Model(torch.nn.Module):
 
 
 ro = torchair.CompilerConfig()
-ro.mode = "reduce-overhead"
+ro.mode = "reduce-overhead"  # expect: TNG175
 ro.ge_config.enable_single_stream = True  # expect: TNG169
 ro.debug.fx_summary.type = "csv"  # expect: TNG169
 ro.ge_config.oo_level = "O3"

@@ -8,7 +8,7 @@ import torchair
 # keyword is taken and dropped: compiler_config= leaves the default config.
 
 config = torchair.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 backend = torchair.get_npu_backend(compiler_config=config)
 
 

@@ -15,7 +15,7 @@ b3 = torchair.get_npu_backend(custom_decompositions=[(torch.ops.aten.gelu, None)
 b4 = torchair.get_npu_backend(custom_decompositions=None)
 
 ro = torchair.CompilerConfig()
-ro.mode = "reduce-overhead"
+ro.mode = "reduce-overhead"  # expect: TNG175
 ro_backend = torchair.get_npu_backend(compiler_config=ro)
 
 

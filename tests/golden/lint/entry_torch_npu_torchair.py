@@ -24,7 +24,7 @@ class Model(torch.nn.Module):
 
 
 config = tng.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 backend = tng.get_npu_backend(compiler_config=config)
 model = torch.compile(Model(), backend=backend, dynamic=False)
 model(torch.ones(4, 8))

@@ -13,7 +13,7 @@ class Model(torch.nn.Module):
 
 
 config = torchair.CompilerConfig()
-config.mode.value = "reduce-overhead"
+config.mode.value = "reduce-overhead"  # expect: TNG175
 config.experimental_config.aclgraph._aclnn_static_shape_kernel = True
 config.debug.graph_dump.type = "pbtxt"  # expect: TNG163
 npu_backend = torchair.get_npu_backend(compiler_config=config)

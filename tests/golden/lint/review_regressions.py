@@ -5,7 +5,7 @@ import torchair as tng
 from torchair.inference import cache_compile
 
 config = tng.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 backend = tng.get_npu_backend(compiler_config=config)
 
 if torch.npu.is_available():

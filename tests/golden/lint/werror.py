@@ -4,7 +4,7 @@ import torch
 import torchair as tng
 
 config = tng.CompilerConfig()
-config.mode = "reduce-overhead"
+config.mode = "reduce-overhead"  # expect: TNG175
 backend = tng.get_npu_backend(compiler_config=config)
 
 
