@@ -201,7 +201,7 @@ bench-deps:
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_launch.h \
-             runtime/tngrt_kernels.h runtime/tngrt_mpi.h \
+             runtime/tngrt_kernels.h runtime/tngrt_mpi.h runtime/tngrt_rank.h \
              $(wildcard runtime/tngrt_kernel_impl.h runtime/tngrt_impl_*.h)
 VERSION    = $(shell sed -n 's/^#define TNGC_VERSION "\(.*\)"/\1/p' tngc.c)
 

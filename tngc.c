@@ -1326,8 +1326,9 @@ static const Option options[] = {
      "tensor parallel over N ranks (2..63; default 1): the script runs\n"
      "once per rank r with torch.distributed initialized (get_rank() r,\n"
      "get_world_size() N), its collectives are ops; gen and build make\n"
-     "one bundle of the N plans, run with mpirun -np N (CPU target;\n"
-     "docs/bundles.md, \"Tensor parallel over MPI\")"},
+     "one bundle of the N plans, run with mpirun -np N (CPU target: MPI)\n"
+     "or one process per rank with RANK_ID and RANK_TABLE_FILE (ACL\n"
+     "target: HCCL; docs/bundles.md, \"Tensor parallel over MPI\")"},
     {"--max-time", "SECONDS", FOR(PLAN), SET(opt_limit),
      "its time budget in CPU seconds (default 10); a script that needs more is\n"
      "stopped with one TNG212 error at the statement running then"},
@@ -1663,9 +1664,6 @@ static int check_bundle_args(Job *job)
         return usage_error(job->cmd, "--user-kernel supplies CPU kernels: not with --target %s", job->target->name);
     if (job->bo.kernels && job->user_ops.n == 0)
         return usage_error(job->cmd, "--kernels needs --user-kernel OP for each op it implements");
-    if (job->limits.world_size > 1 && strcmp(job->target->name, "cpu"))
-        return usage_error(job->cmd, "--world-size: the %s target has no collectives yet (the CPU target runs them "
-                           "over MPI)", job->target->name);
     if (job->limits.world_size > 1 && job->user_ops.n)
         return usage_error(job->cmd, "--world-size and --user-kernel exclude each other");
     VEC_PUSH(job->user_ops, NULL);

@@ -91,6 +91,8 @@ int ranks_emit(const RankSet *rs, const Plan *plan0, size_t i, const Target *t, 
         g.name = rn.s;
         g.fn_prefix = rn.s;
         g.world_size = 0;
+        g.dist_name = go->name;
+        g.dist_size = ws;
         size_t from = files->n;
         rc = t->emit(r ? &rs->v[r - 1].plans.v[i] : plan0, &g, files, diags);
         ranks__filter(files, from, ranks__not_launcher, NULL);
@@ -99,9 +101,13 @@ int ranks_emit(const RankSet *rs, const Plan *plan0, size_t i, const Target *t, 
     if (rc == 0) {
         size_t from = files->n;
         go->world_size = ws;
+        go->dist_name = go->name;   /* rank 0's plan again: <name>.h and the launcher */
+        go->dist_size = ws;
         rc = t->emit(plan0, go, files, diags);
         ranks__filter(files, from, ranks__header_or_launcher, go->name);
-        if (rc == 0)
+        if (rc == 0 && !strcmp(t->name, "acl"))
+            emit_dist_bundle_acl(go, ws, files);
+        else if (rc == 0)
             emit_dist_bundle(go, ws, files);
     }
     return rc;

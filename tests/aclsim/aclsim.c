@@ -88,7 +88,7 @@ static void sim_at_exit(void)
 }
 
 /* Reports one error (called with mu held or not, from any thread). */
-static int sim_fail(const char *fmt, ...)
+int sim_fail(const char *fmt, ...)
 {
     char what[480];
     va_list ap;
@@ -329,11 +329,14 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 
 /* ---- streams ---- */
 
-/* The reference loop of an operator: aclsim_ops.c's, or a fused one's. */
+/* The reference loop of an operator: aclsim_ops.c's, a fused one's, or a
+ * collective's (hccl.c). */
 static SimKernel kernel_of(const char *name)
 {
     SimKernel k = sim_kernel(name);
-    return k ? k : sim_npu_kernel(name);
+    if (!k)
+        k = sim_npu_kernel(name);
+    return k ? k : sim_hccl_kernel(name);
 }
 
 static void run_task(SimTask *t)
@@ -986,4 +989,15 @@ aclnnStatus sim_run(const char *name, void *workspace, uint64_t workspaceSize, a
         return sim_fail("%s on s%d: its workspace of %llu bytes at %p is not within a live device block", name,
                         s->id, (unsigned long long)e->op.ws, workspace);
     return issue((SimTask){T_OP, s, e, workspace, e->op.ws, NULL, 0});
+}
+
+int sim_issue(const char *name, int n, const SimArg *a, aclrtStream stream)
+{
+    uint64_t ws;
+    aclOpExecutor *ex;
+    int rc = sim_ws(name, n, a, &ws, &ex);
+    if (rc != 0)
+        return rc;
+    ((SimExec *)ex)->op.ws = 0;
+    return sim_run(name, NULL, 0, ex, stream);
 }

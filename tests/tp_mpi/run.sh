@@ -8,6 +8,8 @@
 #   kernels, on 2 ranks;
 # - examples/tp_llama built for 2 and 4 ranks, every gear, each rank's
 #   logits against the unsharded model in PyTorch (make ref run);
+# - the same on the ACL target over HCCL, run on aclsim (acl.sh: one process
+#   per rank with RANK_ID and RANK_TABLE_FILE);
 # - a rank that cannot load its weights: every rank exits, mpirun's status
 #   is not 0, the rank's error and the abort line are printed, in seconds;
 # - refusals at plan time (located diagnostics, exit 1) and the usage
@@ -81,6 +83,18 @@ else
     bad "examples/tp_llama: make run"; tail -20 "$tmp/out"
 fi
 
+# ---- the ACL target over HCCL on aclsim (tests/tp_mpi/acl.sh), on the same sample/ ----
+if [ -f "$tmp/tp/sample/ref8.npy" ]; then
+    sh "$here/acl.sh" "$tngc" "$tmp/tp" >"$tmp/acl.out" 2>&1
+    grep -v '^tp-acl: ' "$tmp/acl.out"
+    n=$(sed -n 's/^tp-acl: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$tmp/acl.out")
+    if [ -n "$n" ]; then
+        pass=$((pass + ${n% *})) fail=$((fail + ${n#* }))
+    else
+        bad "tests/tp_mpi/acl.sh gave no result"; tail -5 "$tmp/acl.out"
+    fi
+fi
+
 # ---- a rank that fails: every rank stops, at once ----
 if [ -x "$tmp/c2/collectives_launcher" ]; then
     cp "$tmp/w.pt" "$tmp/w0.pt"   # rank 1's w1.pt is missing
@@ -149,9 +163,6 @@ refused bad-rank "r.py:6:13: error: .*rank 5 is not in 0..1" "$head
         g = dist.new_group([0, 5])
         return x
 $tail" --world-size 2
-"$tngc" build --world-size 2 --target acl "$here/collectives.py" -o "$tmp/acl" >/dev/null 2>"$tmp/err"
-if [ $? -eq 2 ] && grep -q "world-size: the acl target has no collectives" "$tmp/err"; then ok
-else bad "--world-size with --target acl"; cat "$tmp/err"; fi
 "$tngc" plan --world-size 0 "$here/collectives.py" >/dev/null 2>"$tmp/err"
 if [ $? -eq 2 ] && grep -q "world-size takes a number of ranks" "$tmp/err"; then ok
 else bad "--world-size 0"; cat "$tmp/err"; fi

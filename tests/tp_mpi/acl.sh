@@ -1,0 +1,119 @@
+#!/bin/sh
+# Tensor parallel on the ACL target (tngc build --target acl --world-size N),
+# run on aclsim (tests/aclsim: its HCCL, hccl.c, exchanges the collectives
+# between the rank processes through the rank table's directory):
+# - examples/tp_llama built for 2 and 4 ranks; each rank a process of its
+#   own with RANK_ID and RANK_TABLE_FILE, as Ascend launch scripts start
+#   them; every gear; each rank's logits against PyTorch's unsharded model
+#   (SAMPLE: the sample/ folder `make ref` wrote, compare.py);
+# - a rank that cannot load its weights: the others fail their first
+#   collective after $ACLSIM_HCCL_TIMEOUT seconds, naming the missing rank,
+#   every process exits non-zero;
+# - RANK_ID unset: the launcher's one line, exit 2;
+# - what the ACL target refuses (TNG203 at the op): a group other than the
+#   world, ReduceOp.AVG, broadcast (tests/tp_mpi/collectives.py on 4 ranks).
+# Prints "tp-acl: N passed, M failed" (tests/tp_mpi/run.sh adds them up).
+#
+# usage: tests/tp_mpi/acl.sh TNGC TPDIR       (TPDIR: a copy of examples/tp_llama with sample/)
+set -u
+tngc=$1 tp=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL tp-acl: $*"; fail=$((fail + 1)); }
+
+# rank_table DIR N: a fresh DIR with a rank table of N devices on one server
+rank_table() {
+    rm -rf "$1" && mkdir -p "$1" && {
+        printf '{"version": "1.0", "server_count": "1", "status": "completed",\n'
+        printf ' "server_list": [{"server_id": "127.0.0.1", "device": ['
+        i=0
+        while [ "$i" -lt "$2" ]; do
+            [ "$i" -gt 0 ] && printf ', '
+            printf '{"device_id": "%d", "device_ip": "192.168.100.%d", "rank_id": "%d"}' "$i" $((i + 1)) "$i"
+            i=$((i + 1))
+        done
+        printf ']}]}\n'; } >"$1/rank_table.json"
+}
+
+# ranks N DIR LAUNCHER ARG...: N processes of LAUNCHER, RANK_ID 0..N-1, on
+# DIR's rank table; 0 when every one exits 0 (their output in DIR/log<r>)
+ranks() {
+    n=$1 dir=$2 launcher=$3
+    shift 3
+    rank_table "$dir" "$n"
+    r=0 pids=""
+    while [ "$r" -lt "$n" ]; do
+        RANK_ID=$r RANK_TABLE_FILE=$dir/rank_table.json timeout 60 "$launcher" "$@" >"$dir/log$r" 2>&1 &
+        pids="$pids $!"
+        r=$((r + 1))
+    done
+    st=0
+    for p in $pids; do
+        wait "$p" || st=1
+    done
+    return $st
+}
+
+if ! sh "$root/tests/aclsim/build.sh" "$tmp/sim" >"$tmp/out" 2>&1; then
+    bad "aclsim: tests/aclsim/build.sh"; cat "$tmp/out"
+    echo "tp-acl: $pass passed, $fail failed"
+    exit 1
+fi
+
+# ---- examples/tp_llama on 2 and 4 ranks, every gear, against PyTorch ----
+for n in 2 4; do
+    if ! (cd "$tp" && "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size $n run.py \
+              -o "$tmp/acl$n") >"$tmp/out" 2>&1; then
+        bad "examples/tp_llama: build --target acl --world-size $n"; cat "$tmp/out"; continue
+    fi
+    for s in 4 8; do
+        rm -rf "$tp/sample/out/np$n/s$s" && mkdir -p "$tp/sample/out/np$n/s$s"
+        if ! (cd "$tp" && ranks $n "$tmp/rt$n$s" "$tmp/acl$n/run_launcher" --weights "sample/np$n/rank{rank}.pt" \
+                  --input "input_ids=sample/ids$s.npy" --out-dir "sample/out/np$n/s$s/r{rank}" --warmup 1 --iters 2); then
+            bad "examples/tp_llama: $n ranks, $s tokens"; tail -5 "$tmp/rt$n$s"/log*; continue
+        fi
+        if (cd "$tp" && $py compare.py sample $n $s) >"$tmp/out" 2>&1; then
+            ok
+            sed 's/^/acl /' "$tmp/out"
+        else
+            bad "examples/tp_llama: $n ranks, $s tokens: differ from PyTorch"; cat "$tmp/out"
+        fi
+    done
+done
+
+# ---- a rank that fails: the others stop at their first collective ----
+if [ -x "$tmp/acl2/run_launcher" ]; then
+    cp "$tp/sample/np2/rank0.pt" "$tmp/w0.pt"   # rank 1's w1.pt is missing
+    start=$(date +%s)
+    (cd "$tp" && ACLSIM_HCCL_TIMEOUT=3 ranks 2 "$tmp/rtf" "$tmp/acl2/run_launcher" --weights "$tmp/w{rank}.pt" \
+         --input input_ids=sample/ids4.npy --out-dir "$tmp/fo{rank}")
+    rc=$? took=$(($(date +%s) - start))
+    if [ $rc -eq 0 ]; then
+        bad "failed rank: every rank exited 0"
+    elif ! grep -q "w1.pt: cannot open" "$tmp/rtf/log1" ||
+         ! grep -q "rank 1 did not reach collective 0 .* within 3 s (ACLSIM_HCCL_TIMEOUT)" "$tmp/rtf/log0"; then
+        bad "failed rank: the messages"; cat "$tmp/rtf/log0" "$tmp/rtf/log1"
+    elif [ $took -gt 20 ]; then
+        bad "failed rank: $took s to stop"
+    else
+        ok
+    fi
+    (cd "$tp" && env -u RANK_ID "$tmp/acl2/run_launcher" --input input_ids=sample/ids4.npy) >"$tmp/out" 2>&1
+    if [ $? -eq 2 ] && grep -q "built for 2 ranks (--world-size): set RANK_ID" "$tmp/out"; then ok
+    else bad "RANK_ID unset"; cat "$tmp/out"; fi
+fi
+
+# ---- what the ACL target refuses ----
+"$tngc" gen --target acl --world-size 4 "$here/collectives.py" -o "$tmp/refused" >/dev/null 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "collectives.py:24:9: error: no HCCL call for 'all_reduce' .*ReduceOp.AVG" "$tmp/err" &&
+   grep -q "collectives.py:32:9: error: no HCCL call for 'broadcast'" "$tmp/err" &&
+   grep -q "collectives.py:36:9: error: no HCCL call for 'all_reduce' .*a process group other than the world" "$tmp/err"
+then ok; else bad "refusals of collectives.py"; cat "$tmp/err"; fi
+
+echo "tp-acl: $pass passed, $fail failed"
+[ $fail -eq 0 ]
