@@ -134,7 +134,7 @@ static const char *acl__hccl_reduce(int64_t op)
 /* The group mask of collective op (ir/ops.def's attributes). */
 static int64_t acl__hccl_group(const Op *op)
 {
-    return op->kind == OP_ALL_GATHER ? op->attr[0] : op->attr[1];
+    return op->kind == OP_ALL_GATHER || op->kind == OP_ALL_TO_ALL ? op->attr[0] : op->attr[1];
 }
 
 /* 1 when collective op becomes an HCCL call on the world's communicator,
@@ -173,18 +173,64 @@ static void acl__numel(Emit *E, int32_t v)
     sb_putc(E->o, ')');
 }
 
+/* all_to_all's HcclAlltoAllV arguments after the send buffer: the host
+ * arrays of counts and displacements (elements: rows times the elements
+ * of a row), the types and the receive buffer. */
+static void acl__hccl_all_to_all(Emit *E, const Op *op)
+{
+    const Val *x = &E->g->vals.v[op->in[0]];
+    const char *dt = acl__hccl_dtype(x->dtype);
+    int n = (int)op->attr[1];
+    StrBuf row = {0};
+    StrBuf *save = E->o;
+    E->o = &row;
+    sb_puts(E->o, "(uint64_t)(1");
+    for (int d = 1; d < x->ndim; d++) {
+        sb_puts(E->o, " * ");
+        emit_dim(E, x->dims[d]);
+    }
+    sb_putc(E->o, ')');
+    E->o = save;
+    int64_t d0 = 0;
+    graph_dim_eval(E->g, x->dims[0], E->symval, &d0);
+    for (int side = 0; side < 2; side++) {   /* send, then receive */
+        for (int disp = 0; disp < 2; disp++) {
+            int64_t at = 0;
+            sb_puts(E->o, "(const uint64_t[]){");
+            for (int j = 0; j < n; j++) {
+                int64_t rows = op->nattr > 2 ? op->attr[2 + side * n + j] : d0 / n;
+                sb_printf(E->o, "%s%s * %s", j ? ", " : "", EMIT_I64(disp ? at : rows), row.s);
+                at += rows;
+            }
+            sb_puts(E->o, "}, ");
+        }
+        sb_printf(E->o, "%s, ", dt);
+        if (!side) {
+            emit_ptr(E, op->out, 1);
+            sb_puts(E->o, ", ");
+        }
+    }
+    sb_free(&row);
+}
+
 /* Collective op on stream s as its HCCL call (TNGC_HCCL), on the
  * communicator of the bundle's dispatcher (emit_dist.c). */
 static void acl__hccl(Emit *E, const Op *op, int s, const char *where)
 {
     static const char *const fn[] = {[OP_ALL_REDUCE] = "HcclAllReduce", [OP_ALL_GATHER] = "HcclAllGather",
-                                     [OP_REDUCE_SCATTER] = "HcclReduceScatter"};
+                                     [OP_REDUCE_SCATTER] = "HcclReduceScatter",
+                                     [OP_ALL_TO_ALL] = "HcclAlltoAllV"};
     sb_puts(E->o, "    {   /* the gear's device addresses */\n"
                   "        const TngrtRunCtx *c = &G->dev;\n        unsigned char *A = c->arena;\n"
                   "        const int64_t *S = c->sym;\n        (void)c;\n        (void)A;\n        (void)S;\n");
     sb_printf(E->o, "        TNGC_HCCL(%s, %d, %s, ", fn[op->kind], s, where);
     emit_ptr(E, op->in[0], 0);
     sb_puts(E->o, ", ");
+    if (op->kind == OP_ALL_TO_ALL) {
+        acl__hccl_all_to_all(E, op);
+        sb_printf(E->o, "%s_hccl_comm(), self->stream[%d]);\n    }\n", E->opt->dist_name, s);
+        return;
+    }
     emit_ptr(E, op->out, 1);
     sb_puts(E->o, ", ");
     acl__numel(E, op->kind == OP_REDUCE_SCATTER ? op->out : op->in[0]);

@@ -14,9 +14,12 @@
 #   world, ReduceOp.AVG, broadcast (tests/tp_mpi/collectives.py on 4 ranks).
 # Prints "tp-acl: N passed, M failed" (tests/tp_mpi/run.sh adds them up).
 #
-# usage: tests/tp_mpi/acl.sh TNGC TPDIR       (TPDIR: a copy of examples/tp_llama with sample/)
+# - all_to_all.py (HcclAlltoAllV: equal blocks and split sizes) on 2 ranks,
+#   against numpy's simulation of the exchange (check_all_to_all.py; X43:
+#   its input);
+# usage: tests/tp_mpi/acl.sh TNGC TPDIR X43   (TPDIR: a copy of examples/tp_llama with sample/)
 set -u
-tngc=$1 tp=$2
+tngc=$1 tp=$2 x43=$3
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 py=/usr/bin/python3
@@ -85,6 +88,15 @@ for n in 2 4; do
         fi
     done
 done
+
+# ---- all_to_all_single: HcclAlltoAllV, equal blocks and split sizes ----
+cp "$x43" "$tmp/x43.npy"
+if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$here/all_to_all.py" -o "$tmp/a2a" \
+       >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && ranks 2 "$tmp/rta" "$tmp/a2a/all_to_all_launcher" --input x=x43.npy --out-dir 'ao{rank}' \
+        --warmup 1 --iters 1) &&
+   /usr/bin/python3 "$here/check_all_to_all.py" "$tmp" ao >>"$tmp/out" 2>&1
+then ok; else bad "all_to_all_single on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rta/log*; fi
 
 # ---- a rank that fails: the others stop at their first collective ----
 if [ -x "$tmp/acl2/run_launcher" ]; then

@@ -6,6 +6,9 @@
 #   (check_collectives.py);
 # - static_kernel.py: an all_reduce in a reduce-overhead entry with static
 #   kernels, on 2 ranks;
+# - all_to_all.py: all_to_all_single with equal blocks and with split sizes
+#   (MPI_Ialltoall, MPI_Ialltoallv) on 2 ranks, against numpy's simulation
+#   of the exchange (check_all_to_all.py);
 # - examples/tp_llama built for 2 and 4 ranks, every gear, each rank's
 #   logits against the unsharded model in PyTorch (make ref run);
 # - the same on the ACL target over HCCL, run on aclsim (acl.sh: one process
@@ -63,6 +66,14 @@ for n in 2 4; do
     rm -rf "$tmp"/co[0-9]
 done
 
+# ---- all_to_all_single, equal blocks and split sizes, 2 ranks ----
+$py -c 'import sys, numpy as np; np.save(sys.argv[1] + "/x43.npy", np.random.default_rng(1).standard_normal((4, 3)).astype(np.float32))' "$tmp"
+if "$tngc" build --opt -O0 --world-size 2 "$here/all_to_all.py" -o "$tmp/a2a" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && timeout 60 $mpirun -np 2 a2a/all_to_all_launcher --input x=x43.npy --out-dir 'ao{rank}' \
+        --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
+   $py "$here/check_all_to_all.py" "$tmp" ao >>"$tmp/out" 2>&1
+then ok; else bad "all_to_all_single on 2 ranks"; tail -20 "$tmp/out"; fi
+
 # ---- a collective in a reduce-overhead entry with static kernels ----
 # (built from a copy in $tmp: the build writes the static-kernel manifest beside the script)
 cp "$here/static_kernel.py" "$tmp/"
@@ -85,7 +96,7 @@ fi
 
 # ---- the ACL target over HCCL on aclsim (tests/tp_mpi/acl.sh), on the same sample/ ----
 if [ -f "$tmp/tp/sample/ref8.npy" ]; then
-    sh "$here/acl.sh" "$tngc" "$tmp/tp" >"$tmp/acl.out" 2>&1
+    sh "$here/acl.sh" "$tngc" "$tmp/tp" "$tmp/x43.npy" >"$tmp/acl.out" 2>&1
     grep -v '^tp-acl: ' "$tmp/acl.out"
     n=$(sed -n 's/^tp-acl: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$tmp/acl.out")
     if [ -n "$n" ]; then
@@ -157,6 +168,14 @@ class M(nn.Module):
     def forward(self, x):
         with torchair.scope.npu_stream_switch('s1'):
             dist.all_reduce(x)
+        return x
+$tail" --world-size 2
+refused a2a-splits "r.py:6:9: error: .*give both output_split_sizes and input_split_sizes" "$head
+        dist.all_to_all_single(x, x.clone(), input_split_sizes=[2, 2])
+        return x
+$tail" --world-size 2
+refused a2a-sum "r.py:6:9: error: .*the input split sizes add up to 3, dim 0 is 4" "$head
+        dist.all_to_all_single(x, x.clone(), output_split_sizes=[2, 2], input_split_sizes=[1, 2])
         return x
 $tail" --world-size 2
 refused bad-rank "r.py:6:13: error: .*rank 5 is not in 0..1" "$head
