@@ -15,11 +15,15 @@
 # Prints "tp-acl: N passed, M failed" (tests/tp_mpi/run.sh adds them up).
 #
 # - all_to_all.py (HcclAlltoAllV: equal blocks and split sizes) on 2 ranks,
-#   against numpy's simulation of the exchange (check_all_to_all.py; X43:
-#   its input);
-# usage: tests/tp_mpi/acl.sh TNGC TPDIR X43   (TPDIR: a copy of examples/tp_llama with sample/)
+#   against numpy's simulation of the exchange (check_all_to_all.py);
+# - collectives_acl.py (all_reduce with MAX, MIN on a view, SUM, PRODUCT,
+#   in bfloat16; all_gather, its list form; reduce_scatter; the functional
+#   forms) on 2 ranks against numpy (check_collectives.py);
+# usage: tests/tp_mpi/acl.sh TNGC TPDIR DATA
+#   TPDIR: a copy of examples/tp_llama with sample/; DATA: run.sh's inputs
+#   x43.npy (all_to_all.py's), x.npy and w.pt (collectives')
 set -u
-tngc=$1 tp=$2 x43=$3
+tngc=$1 tp=$2 data=$3
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 py=/usr/bin/python3
@@ -90,13 +94,21 @@ for n in 2 4; do
 done
 
 # ---- all_to_all_single: HcclAlltoAllV, equal blocks and split sizes ----
-cp "$x43" "$tmp/x43.npy"
+cp "$data/x43.npy" "$data/x.npy" "$data/w.npy" "$data/w.pt" "$tmp/"
 if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$here/all_to_all.py" -o "$tmp/a2a" \
        >"$tmp/out" 2>&1 &&
    (cd "$tmp" && ranks 2 "$tmp/rta" "$tmp/a2a/all_to_all_launcher" --input x=x43.npy --out-dir 'ao{rank}' \
         --warmup 1 --iters 1) &&
    /usr/bin/python3 "$here/check_all_to_all.py" "$tmp" ao >>"$tmp/out" 2>&1
 then ok; else bad "all_to_all_single on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rta/log*; fi
+
+# ---- the collectives HCCL computes, 2 ranks ----
+if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$here/collectives_acl.py" \
+       -o "$tmp/col" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && ranks 2 "$tmp/rtc" "$tmp/col/collectives_acl_launcher" --weights w.pt --input x=x.npy \
+        --out-dir 'co{rank}' --warmup 0 --iters 1) &&
+   /usr/bin/python3 "$here/check_collectives.py" 2 "$tmp" acl >>"$tmp/out" 2>&1
+then ok; else bad "collectives_acl.py on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rtc/log*; fi
 
 # ---- a rank that fails: the others stop at their first collective ----
 if [ -x "$tmp/acl2/run_launcher" ]; then

@@ -96,7 +96,7 @@ fi
 
 # ---- the ACL target over HCCL on aclsim (tests/tp_mpi/acl.sh), on the same sample/ ----
 if [ -f "$tmp/tp/sample/ref8.npy" ]; then
-    sh "$here/acl.sh" "$tngc" "$tmp/tp" "$tmp/x43.npy" >"$tmp/acl.out" 2>&1
+    sh "$here/acl.sh" "$tngc" "$tmp/tp" "$tmp" >"$tmp/acl.out" 2>&1
     grep -v '^tp-acl: ' "$tmp/acl.out"
     n=$(sed -n 's/^tp-acl: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$tmp/acl.out")
     if [ -n "$n" ]; then
