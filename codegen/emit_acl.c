@@ -151,8 +151,6 @@ static int acl__hccl_check(Emit *E, const Op *op)
         why = "HCCL moves float32, float16, bfloat16, int32 and int64 here";
     else if ((op->kind == OP_ALL_REDUCE || op->kind == OP_REDUCE_SCATTER) && !acl__hccl_reduce(op->attr[0]))
         why = "ReduceOp.AVG: HcclReduceOp has sum, prod, max and min, no average";
-    else if (op->kind == OP_BROADCAST)
-        why = "HcclBroadcast writes its buffer in place and the plan gives broadcast another output buffer";
     if (!why)
         return 1;
     diag_at_file(E->diags, op->file, op->line, op->col, RULE_TNG203,
@@ -223,6 +221,30 @@ static void acl__hccl(Emit *E, const Op *op, int s, const char *where)
     sb_puts(E->o, "    {   /* the gear's device addresses */\n"
                   "        const TngrtRunCtx *c = &G->dev;\n        unsigned char *A = c->arena;\n"
                   "        const int64_t *S = c->sym;\n        (void)c;\n        (void)A;\n        (void)S;\n");
+    if (op->kind == OP_BROADCAST) {   /* HcclBroadcast works in place: the output holds x first */
+        int eb = dtype_size(E->g->vals.v[op->in[0]].dtype);
+        sb_puts(E->o, "        if ((void *)");
+        emit_ptr(E, op->in[0], 0);
+        sb_puts(E->o, " != (void *)");
+        emit_ptr(E, op->out, 1);
+        sb_puts(E->o, ")\n            TNGC_CHECK(aclrtMemcpyAsync(");
+        emit_ptr(E, op->out, 1);
+        sb_puts(E->o, ", ");
+        acl__numel(E, op->in[0]);
+        sb_printf(E->o, " * %d, ", eb);
+        emit_ptr(E, op->in[0], 0);
+        sb_puts(E->o, ", ");
+        acl__numel(E, op->in[0]);
+        sb_printf(E->o, " * %d, ACL_MEMCPY_DEVICE_TO_DEVICE, self->stream[%d]), \"aclrtMemcpyAsync\", %s);\n", eb,
+                  s, where);
+        sb_printf(E->o, "        TNGC_HCCL(HcclBroadcast, %d, %s, ", s, where);
+        emit_ptr(E, op->out, 1);
+        sb_puts(E->o, ", ");
+        acl__numel(E, op->in[0]);
+        sb_printf(E->o, ", %s, (uint32_t)%s, %s_hccl_comm(), self->stream[%d]);\n    }\n",
+                  acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype), EMIT_I64(op->attr[0]), E->opt->dist_name, s);
+        return;
+    }
     sb_printf(E->o, "        TNGC_HCCL(%s, %d, %s, ", fn[op->kind], s, where);
     emit_ptr(E, op->in[0], 0);
     sb_puts(E->o, ", ");

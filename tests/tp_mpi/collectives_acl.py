@@ -1,7 +1,7 @@
 # collectives.py as the ACL target compiles it (HCCL): ReduceOp.MIN where
-# collectives.py averages (HCCL has no average), an all_reduce where it
-# broadcasts (HcclBroadcast works in place); built with --world-size 2 (the
-# pair is the world) and run on aclsim; check_collectives.py 2 DIR acl
+# collectives.py averages (HCCL has no average), ReduceOp.PRODUCT as well,
+# and the broadcast after them; built with --world-size 2 (the pair is the
+# world) and run on aclsim; check_collectives.py 2 DIR acl
 # compares each rank's outputs with numpy. Rank r computes y = w(x) * (r + 1).
 import torch
 import torch.distributed as dist
@@ -38,7 +38,9 @@ class Collectives(nn.Module):
         dist.all_reduce(p, group=PAIR)   # ranks outside the pair keep y
         q = y.to(torch.bfloat16)
         dist.all_reduce(q)               # summed in float32, rounded once
-        return a, b, c, d, e, f, g, h, p, q.float()
+        r = y.clone()
+        dist.broadcast(r, src=1)
+        return a, b, c, d, e, f, g, h, p, q.float(), r
 
 
 model = Collectives()
