@@ -11,7 +11,11 @@
 #   every process exits non-zero;
 # - RANK_ID unset: the launcher's one line, exit 2;
 # - what the ACL target refuses (TNG203 at the op): a group other than the
-#   world, ReduceOp.AVG (tests/tp_mpi/collectives.py on 4 ranks).
+#   world, ReduceOp.AVG (tests/tp_mpi/collectives.py on 4 ranks);
+# - race.py (an all_reduce of what stream 1 computed) generated, and rank
+#   0's source linked as tngc build links it: unchanged, both ranks give
+#   4x + 2; with the planned wait before the collective removed, rank 0
+#   fails with aclsim's race report naming HcclAllReduce.
 # Prints "tp-acl: N passed, M failed" (tests/tp_mpi/run.sh adds them up).
 #
 # - all_to_all.py (HcclAlltoAllV: equal blocks and split sizes) on 2 ranks,
@@ -137,6 +141,29 @@ fi
 if [ $? -eq 1 ] && grep -q "collectives.py:24:9: error: no HCCL call for 'all_reduce' .*ReduceOp.AVG" "$tmp/err" &&
    grep -q "collectives.py:36:9: error: no HCCL call for 'all_reduce' .*a process group other than the world" "$tmp/err"
 then ok; else bad "refusals of collectives.py"; cat "$tmp/err"; fi
+
+# ---- a collective is an operator to aclsim's checker: a missing wait is a race ----
+# link DIR: DIR's sources (race.py's, generated) linked as tngc build links a launcher
+link() {
+    clang -std=c11 -O0 -D_POSIX_C_SOURCE=200809L -I"$root/runtime" -I"$1" -I"$tmp/sim/include" -o "$1/launcher" \
+        "$1"/*.c "$root/build/libtngcrt_core.a" -L"$tmp/sim/lib64" -Wl,-rpath,"$tmp/sim/lib64" \
+        -lascendcl -lhccl -lnnopbase -lopapi -lpthread -lm
+}
+if (cd "$tmp" && "$tngc" gen --target acl --world-size 2 "$here/race.py" -o race) >"$tmp/out" 2>&1 &&
+   cp -r "$tmp/race" "$tmp/nowait" && grep -q '^    TNGC_WAIT(0, 0, ".*race.py:[0-9]*:9: all_reduce' "$tmp/race/race_rank0.c" &&
+   sed '/^    TNGC_WAIT(0, 0, ".*race.py:[0-9]*:9: all_reduce/d' "$tmp/race/race_rank0.c" >"$tmp/nowait/race_rank0.c" &&
+   link "$tmp/race" >"$tmp/out" 2>&1 && link "$tmp/nowait" >"$tmp/out" 2>&1; then
+    if (cd "$tmp" && ranks 2 "$tmp/rtr" "$tmp/race/launcher" --input x=x.npy --out-dir 'ro{rank}' --warmup 0 --iters 1) &&
+       /usr/bin/python3 -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
+sys.exit(any(np.abs(np.load(sys.argv[1] + f"/ro{r}/out0.npy") - (4 * x + 2)).max() > 1e-5 for r in (0, 1)))' "$tmp"
+    then ok; else bad "race.py unchanged"; tail -5 "$tmp"/rtr/log*; fi
+    (cd "$tmp" && ACLSIM_HCCL_TIMEOUT=3 ranks 2 "$tmp/rtw" "$tmp/nowait/launcher" --input x=x.npy --out-dir 'wo{rank}' \
+         --warmup 0 --iters 1)
+    if [ $? -ne 0 ] && grep -q "aclsim: race: HcclAllReduce on s0 reads bytes .* that aclnnAdds on s1 writes" "$tmp/rtw/log0"
+    then ok; else bad "race.py without its wait: no race reported"; cat "$tmp"/rtw/log0; fi
+else
+    bad "race.py: generated and linked"; tail -8 "$tmp/out"
+fi
 
 echo "tp-acl: $pass passed, $fail failed"
 [ $fail -eq 0 ]
