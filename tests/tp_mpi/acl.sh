@@ -6,6 +6,8 @@
 #   own with RANK_ID and RANK_TABLE_FILE, as Ascend launch scripts start
 #   them; every gear; each rank's logits against PyTorch's unsharded model
 #   (SAMPLE: the sample/ folder `make ref` wrote, compare.py);
+# - static_kernel.py (reduce-overhead): the all_reduce captured with its
+#   gear and replayed (TNGC_ACLSIM_LOG), both ranks give 4x + 1;
 # - a rank that cannot load its weights: the others fail their first
 #   collective after $ACLSIM_HCCL_TIMEOUT seconds, naming the missing rank,
 #   every process exits non-zero;
@@ -113,6 +115,18 @@ if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$h
         --out-dir 'co{rank}' --warmup 0 --iters 1) &&
    /usr/bin/python3 "$here/check_collectives.py" 2 "$tmp" acl >>"$tmp/out" 2>&1
 then ok; else bad "collectives_acl.py on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rtc/log*; fi
+
+# ---- a collective in a captured (reduce-overhead) entry: replayed with the gear ----
+# (built from a copy: the build writes the static-kernel manifest beside the script)
+cp "$here/static_kernel.py" "$tmp/"
+if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$tmp/static_kernel.py" -o "$tmp/sk" \
+       >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && TNGC_ACLSIM_LOG="$tmp/replays" ranks 2 "$tmp/rts" "$tmp/sk/static_kernel_launcher" --input x=x.npy \
+        --out-dir 'so{rank}' --warmup 1 --iters 2) &&
+   [ "$(grep -c '^replay s0 ' "$tmp/replays")" -ge 4 ] &&
+   /usr/bin/python3 -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
+sys.exit(any(np.abs(np.load(sys.argv[1] + f"/so{r}/out0.npy") - (4 * x + 1)).max() > 1e-5 for r in (0, 1)))' "$tmp"
+then ok; else bad "static_kernel.py captured on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rts/log*; fi
 
 # ---- a rank that fails: the others stop at their first collective ----
 if [ -x "$tmp/acl2/run_launcher" ]; then
