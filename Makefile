@@ -108,7 +108,7 @@ deps: $(DEPSTAMP)
 $(TSPY)/src/parser.c $(TSPY)/src/scanner.c: | $(DEPSTAMP)
 	@test -f $@ || { echo "deps: $@ is missing: remove $(DEPSTAMP) and run make again" >&2; exit 1; }
 
-$(TNGC): $(BUILD)/obj/tngc.o $(OBJS) $(TPLOBJ) $(SCHEMAOBJ) $(TSOBJS)
+$(TNGC): $(BUILD)/obj/tngc.o $(BUILD)/obj/tngc_ranks.o $(OBJS) $(TPLOBJ) $(SCHEMAOBJ) $(TSOBJS)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/templates_data.c: $(TEMPLATES) scripts/embed.sh
@@ -126,7 +126,7 @@ $(BUILD)/gen/torchair_schema.c: scripts/config_schema.sh $(SCHEMA_DATA)
 $(SCHEMAOBJ): $(BUILD)/gen/torchair_schema.c $(SCHEMA_H)
 	$(CC) $(ALLFLAGS) -c -o $@ $<
 # the generated header exists before any source that may include it is compiled
-$(OBJS) $(BUILD)/obj/tngc.o: | $(SCHEMA_H)
+$(OBJS) $(BUILD)/obj/tngc.o $(BUILD)/obj/tngc_ranks.o: | $(SCHEMA_H)
 
 $(BUILD)/obj/%.o: %.c | $(DEPSTAMP)
 	@mkdir -p $(dir $@)
@@ -201,7 +201,7 @@ bench-deps:
 
 # The runtime headers bundles include (internal.h stays private).
 RT_HEADERS = runtime/tngrt.h runtime/tngrt_bundle.h runtime/tngrt_exec.h runtime/tngrt_launch.h \
-             runtime/tngrt_kernels.h runtime/tngrt_mpi.h \
+             runtime/tngrt_kernels.h runtime/tngrt_mpi.h runtime/tngrt_rank.h \
              $(wildcard runtime/tngrt_kernel_impl.h runtime/tngrt_impl_*.h)
 VERSION    = $(shell sed -n 's/^#define TNGC_VERSION "\(.*\)"/\1/p' tngc.c)
 
@@ -226,7 +226,7 @@ clean:
 help:
 	@sed -n '1,/^$$/p' Makefile
 
--include $(OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT:=.d) $(BUILD)/obj/tngc.d
+-include $(OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT:=.d) $(BUILD)/obj/tngc.d $(BUILD)/obj/tngc_ranks.d
 
 # ---- fuzzing (tests/fuzz/README.md) ------------------------------------------
 # `make fuzz` runs the three targets below, FUZZ_TIME seconds each. It

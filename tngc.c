@@ -37,6 +37,7 @@
 #include "planner/plan.h"
 #include "codegen/build.h"
 #include "codegen/cesc.h"
+#include "tngc_ranks.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -111,12 +112,7 @@ typedef struct Script {
     VEC(Plan) plans;       /* PLAN: one per entry */
     size_t printed;        /* diagnostics already printed */
     GenFiles files;        /* EMIT: the files of every bundle, entry after entry */
-    /* --world-size N > 1: ranks 1..N-1 (ir and plans above are rank 0's),
-     * each lowered and planned as rank 0 is */
-    struct ScriptRank {
-        InterpResult ir;
-        VEC(Plan) plans;
-    } *ranks;
+    RankSet ranks;         /* --world-size N > 1: ranks 1..N-1 (ir and plans above are rank 0's) */
     char *first;           /* EMIT: the first bundle's name (the depfile's) */
     OutSet out;            /* BUILD: the files of -o DIR, committed all at once */
 } Script;
@@ -246,13 +242,7 @@ static void script_free(Script *S)
     for (size_t i = 0; i < S->plans.n; i++)
         plan_free(&S->plans.v[i]);
     VEC_FREE(S->plans);
-    for (int r = 1; S->ranks && r < S->job->limits.world_size; r++) {
-        for (size_t i = 0; i < S->ranks[r - 1].plans.n; i++)
-            plan_free(&S->ranks[r - 1].plans.v[i]);
-        VEC_FREE(S->ranks[r - 1].plans);
-        interp_result_free(&S->ranks[r - 1].ir);
-    }
-    free(S->ranks);
+    ranks_free(&S->ranks);
     if (S->loaded) {
         interp_result_free(&S->ir);
         scanfile_free(&S->sf);
@@ -305,24 +295,7 @@ static int stage_lower(Script *S)
     l.rank = 0;
     if (interp_run_limited(&S->sf, S->job->entry, &l, &S->ir) != 0)
         return EXIT_FOUND;
-    S->ranks = xcalloc((size_t)ws - 1, sizeof *S->ranks);
-    for (int r = 1; r < ws; r++) {
-        l.rank = r;
-        InterpResult *ir = &S->ranks[r - 1].ir;
-        if (interp_run_limited(&S->sf, S->job->entry, &l, ir) != 0)
-            return EXIT_FOUND;
-        int same = ir->nentries == S->ir.nentries;
-        for (size_t i = 0; same && i < ir->nentries; i++)   /* the launcher is rank 0's */
-            same = !strcmp(ir->entries[i]->name, S->ir.entries[i]->name) &&
-                   ir->entries[i]->inputs.n == S->ir.entries[i]->inputs.n &&
-                   ir->entries[i]->outputs.n == S->ir.entries[i]->outputs.n;
-        if (!same) {
-            sink_error(S->job->sink, "rank %d compiles other entries than rank 0 (or with other inputs or outputs): "
-                       "every rank must call the same compiled entries in the same order", r);
-            return EXIT_FOUND;
-        }
-    }
-    return EXIT_OK;
+    return ranks_lower(&S->ranks, &S->sf, S->job->entry, &l, &S->ir, S->job->sink) != 0 ? EXIT_FOUND : EXIT_OK;
 }
 
 /* PLAN: plans each entry's graph as its --target wants it planned
@@ -338,16 +311,8 @@ static int stage_plan(Script *S)
         if (rc != 0)
             return EXIT_FOUND;
     }
-    for (int r = 1; S->ranks && r < S->job->limits.world_size; r++)   /* --world-size */
-        for (size_t i = 0; i < S->ranks[r - 1].ir.nentries; i++) {
-            Plan p;
-            PlanOptions popt;
-            int at_create = target_plan_options(S->job->target, &S->job->user_ops, S->job->streams_as_written, &popt);
-            int rc = plan_build_for(&p, S->ranks[r - 1].ir.entries[i], &popt, at_create, &S->sf.diags);
-            VEC_PUSH(S->ranks[r - 1].plans, p);
-            if (rc != 0)
-                return EXIT_FOUND;
-        }
+    if (ranks_plan(&S->ranks, S->job->target, &S->job->user_ops, S->job->streams_as_written, &S->sf.diags) != 0)
+        return EXIT_FOUND;   /* --world-size */
     return EXIT_OK;
 }
 
@@ -427,8 +392,6 @@ static int bundle_names_check(Script *S)
     return status;
 }
 
-static int stage_emit_ranks(Script *S, size_t i, GenOptions *go);
-
 /* EMIT: entry i's bundle appended to S->files by the --target's emitter;
  * go is filled (go->name is the caller's to free). */
 static int stage_emit(Script *S, size_t i, GenOptions *go)
@@ -440,71 +403,9 @@ static int stage_emit(Script *S, size_t i, GenOptions *go)
     go->line_directives = !job->no_line;
     go->no_fuse = job->no_fuse;
     go->user_ops = job->user_ops.v;
-    if (job->limits.world_size > 1)
-        return stage_emit_ranks(S, i, go);
-    int rc = job->target->emit(&S->plans.v[i], go, &S->files, &S->sf.diags);
-    print_diags(S);
-    return rc == 0 ? EXIT_OK : EXIT_FOUND;
-}
-
-/* Removes the files of S->files from `from` on that keep() refuses (arg:
- * the bundle name), keeping the order of the rest. */
-static void files_filter(GenFiles *f, size_t from, int (*keep)(const char *file, const char *arg), const char *arg)
-{
-    size_t w = from;
-    for (size_t i = from; i < f->n; i++) {
-        if (keep(f->v[i].name, arg)) {
-            f->v[w++] = f->v[i];
-            continue;
-        }
-        free(f->v[i].name);
-        sb_free(&f->v[i].text);
-    }
-    f->n = w;
-}
-
-static int file_not_launcher(const char *file, const char *arg)
-{
-    (void)arg;
-    size_t n = strlen(file);
-    return n < 11 || strcmp(file + n - 11, "_launcher.c") != 0;
-}
-
-/* <arg>.h or <arg>_launcher.c */
-static int file_header_or_launcher(const char *file, const char *arg)
-{
-    size_t n = strlen(arg);
-    return !strncmp(file, arg, n) && (!strcmp(file + n, ".h") || !strcmp(file + n, "_launcher.c"));
-}
-
-/* EMIT with --world-size N > 1: entry i's plan of each rank r as the bundle
- * <name>_rank<r> without its launcher, then <name>.h and the launcher from
- * rank 0's plan under <name> with the MPI start (go->world_size), and
- * <name>.c, which hands each call to the rank's bundle (emit_dist.c). */
-static int stage_emit_ranks(Script *S, size_t i, GenOptions *go)
-{
-    const Job *job = S->job;
-    int ws = job->limits.world_size, rc = 0;
-    for (int r = 0; rc == 0 && r < ws; r++) {
-        GenOptions g = *go;
-        StrBuf rn = {0};
-        sb_printf(&rn, "%s_rank%d", go->name, r);
-        g.name = rn.s;
-        g.fn_prefix = rn.s;
-        g.world_size = 0;
-        size_t from = S->files.n;
-        rc = job->target->emit(r ? &S->ranks[r - 1].plans.v[i] : &S->plans.v[i], &g, &S->files, &S->sf.diags);
-        files_filter(&S->files, from, file_not_launcher, NULL);
-        sb_free(&rn);
-    }
-    if (rc == 0) {
-        size_t from = S->files.n;
-        go->world_size = ws;
-        rc = job->target->emit(&S->plans.v[i], go, &S->files, &S->sf.diags);
-        files_filter(&S->files, from, file_header_or_launcher, go->name);
-        if (rc == 0)
-            emit_dist_bundle(go, ws, &S->files);
-    }
+    int rc = job->limits.world_size > 1   /* one bundle of the N ranks' plans */
+                 ? ranks_emit(&S->ranks, &S->plans.v[i], i, job->target, go, &S->files, &S->sf.diags)
+                 : job->target->emit(&S->plans.v[i], go, &S->files, &S->sf.diags);
     print_diags(S);
     return rc == 0 ? EXIT_OK : EXIT_FOUND;
 }
@@ -769,8 +670,8 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
             sb_printf(out, ",\"world_size\":%d", ws);
         sb_puts(out, ",\"entries\":[");
         for (int r = 0; r < ws; r++) {
-            const Plan *v = r ? S->ranks[r - 1].plans.v : S->plans.v;
-            size_t n = r ? S->ranks[r - 1].plans.n : S->plans.n;
+            size_t n;
+            const Plan *v = ranks_plans(&S->ranks, r, S->plans.v, S->plans.n, &n);
             for (size_t i = 0; i < n; i++) {
                 if (i || r)
                     sb_puts(out, ",\n");
@@ -785,8 +686,8 @@ static void plan_format(const Script *S, const char *format, StrBuf *out)
         return;
     }
     for (int r = 0; r < ws; r++) {
-        const Plan *v = r ? S->ranks[r - 1].plans.v : S->plans.v;
-        size_t n = r ? S->ranks[r - 1].plans.n : S->plans.n;
+        size_t n;
+        const Plan *v = ranks_plans(&S->ranks, r, S->plans.v, S->plans.n, &n);
         if (ws > 1)
             sb_printf(out, "%srank %d of %d (--world-size)\n", r ? "\n" : "", r, ws);
         for (size_t i = 0; i < n; i++) {
@@ -1425,8 +1326,9 @@ static const Option options[] = {
      "tensor parallel over N ranks (2..63; default 1): the script runs\n"
      "once per rank r with torch.distributed initialized (get_rank() r,\n"
      "get_world_size() N), its collectives are ops; gen and build make\n"
-     "one bundle of the N plans, run with mpirun -np N (CPU target;\n"
-     "docs/bundles.md, \"Tensor parallel over MPI\")"},
+     "one bundle of the N plans, run with mpirun -np N (CPU target: MPI)\n"
+     "or one process per rank with RANK_ID and RANK_TABLE_FILE (ACL\n"
+     "target: HCCL; docs/bundles.md, \"Tensor parallel over MPI\")"},
     {"--max-time", "SECONDS", FOR(PLAN), SET(opt_limit),
      "its time budget in CPU seconds (default 10); a script that needs more is\n"
      "stopped with one TNG212 error at the statement running then"},
@@ -1762,9 +1664,6 @@ static int check_bundle_args(Job *job)
         return usage_error(job->cmd, "--user-kernel supplies CPU kernels: not with --target %s", job->target->name);
     if (job->bo.kernels && job->user_ops.n == 0)
         return usage_error(job->cmd, "--kernels needs --user-kernel OP for each op it implements");
-    if (job->limits.world_size > 1 && strcmp(job->target->name, "cpu"))
-        return usage_error(job->cmd, "--world-size: the %s target has no collectives yet (the CPU target runs them "
-                           "over MPI)", job->target->name);
     if (job->limits.world_size > 1 && job->user_ops.n)
         return usage_error(job->cmd, "--world-size and --user-kernel exclude each other");
     VEC_PUSH(job->user_ops, NULL);

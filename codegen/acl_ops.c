@@ -257,11 +257,12 @@ static AclVariant acl_form__fused_attention(const Graph *g, const Op *op, const 
     return ACL_V_PLAIN;
 }
 
-/* the collectives (--world-size, CPU target): no HCCL call is emitted yet */
+/* the collectives (--world-size): no aclnn row; emit_acl.c issues them as
+ * HCCL calls (acl__hccl) and never asks this table for them */
 static AclVariant acl_form__collective(const Graph *g, const Op *op, const char **why)
 {
     (void)g, (void)op;
-    *why = "a collective: the ACL target emits no HCCL calls yet";
+    *why = "a collective: emit_acl.c issues it as an HCCL call";
     return ACL_V_OTHER;
 }
 

@@ -424,7 +424,8 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             if (strstr(objs[i], "_launcher.o"))
                 argv_push(&ld, objs[i]);
         argv_push(&ld, libname);
-        if (bo->world_size > 1) {   /* the collectives and MPI (tngrt_mpi.h) */
+        int mpi = bo->world_size > 1 && !build__toolkit(bo);   /* ACL: HCCL, not MPI */
+        if (mpi) {   /* the collectives and MPI (tngrt_mpi.h) */
             char *mpi = build__mpi_lib(lib);
             if (access(mpi, R_OK) != 0)
                 rc = build__fail(sink, who, "%s is missing: a bundle of several ranks links it (install "
@@ -445,8 +446,10 @@ static int build__compile(const GenFiles *files, const char *name, const BuildOp
             argv_push(&ld, f.s);
             sb_free(&f);
             argv_words(&ld, tk->libs);
+            if (bo->world_size > 1)   /* the collectives (HcclAllReduce ...) */
+                argv_push(&ld, "-lhccl");
         }
-        if (bo->world_size > 1)
+        if (mpi)
             argv_words(&ld, TNGC_MPI_LIBS);
         argv_words(&ld, bo->target ? bo->target->runtime_libs : "-lopenblas -lpthread -lm");
         if (rc == 0)

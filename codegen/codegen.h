@@ -36,6 +36,9 @@ typedef struct GenOptions {
     const char *fn_prefix;     /* CPU target: before the names of the stream and segment functions, or NULL
                                 * (the fused loops' ISA clones have global resolver symbols: the bundles
                                 * of the ranks of one build, linked together, need names of their own) */
+    const char *dist_name;     /* the bundle of one rank of a --world-size build: the dispatcher's name
+                                * (emit_dist.c; ACL target: <dist_name>_hccl_comm() is its communicator) */
+    int dist_size;             /* ... and the number of ranks; 0 otherwise */
 } GenOptions;
 
 /* Appends the files of p's bundle for the CPU target to out; returns 0, or
@@ -106,6 +109,15 @@ void genfiles_free(GenFiles *self);
  * hands each call of <name>.h to the bundle <name>_rank<r> of this
  * process's MPI rank r. */
 void emit_dist_bundle(const GenOptions *opt, int world_size, GenFiles *out);
+/* The same for the ACL target: <name>.c picks the rank's bundle by
+ * $RANK_ID and owns the HCCL communicator (HcclCommInitClusterInfo on
+ * $RANK_TABLE_FILE) that the ranks' bundles issue their collectives on. */
+void emit_dist_bundle_acl(const GenOptions *opt, int world_size, GenFiles *out);
+/* The C declarations of the HCCL types and calls a generated ACL source
+ * uses (CANN's hccl/hccl.h is C++), between the comment lines
+ * "---- HCCL: CANN 8.1.RC1's declarations" and "---- end of HCCL
+ * declarations" (tests/acl/real_cann.sh holds them against CANN's). */
+void emit_hccl_declarations(StrBuf *o);
 
 /* ---- the target's op names in plans and manifests ---- */
 

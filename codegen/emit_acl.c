@@ -46,6 +46,7 @@ typedef struct Acl {
     int32_t *order;            /* units in issue order */
     size_t norder;
     VEC(const AclFn *) fns;    /* the aclnn operators called, in first-use order */
+    int hccl;                  /* collectives: HCCL calls on the rank's communicator */
 } Acl;
 
 enum { D_TENSOR, D_SCALAR, D_ARRAY, D_LIST, D_CALLS };
@@ -107,12 +108,170 @@ static const AclOp *acl__row(Emit *E, const Op *op, int report)
     return row;
 }
 
+/* ---- collectives: HCCL ------------------------------------------------------------ */
+
+/* HcclDataType of t, or NULL. */
+static const char *acl__hccl_dtype(DType t)
+{
+    switch (t) {
+    case DT_F32: return "HCCL_DATA_TYPE_FP32";
+    case DT_F16: return "HCCL_DATA_TYPE_FP16";
+    case DT_BF16: return "HCCL_DATA_TYPE_BFP16";
+    case DT_I32: return "HCCL_DATA_TYPE_INT32";
+    case DT_I64: return "HCCL_DATA_TYPE_INT64";
+    default: return NULL;
+    }
+}
+
+/* HcclReduceOp of torch.distributed.ReduceOp's number, or NULL (AVG). */
+static const char *acl__hccl_reduce(int64_t op)
+{
+    static const char *const name[] = {"HCCL_REDUCE_SUM", NULL, "HCCL_REDUCE_PROD", "HCCL_REDUCE_MIN",
+                                       "HCCL_REDUCE_MAX"};
+    return op >= 0 && op < 5 ? name[op] : NULL;
+}
+
+/* The group mask of collective op (ir/ops.def's attributes). */
+static int64_t acl__hccl_group(const Op *op)
+{
+    return op->kind == OP_ALL_GATHER || op->kind == OP_ALL_TO_ALL ? op->attr[0] : op->attr[1];
+}
+
+/* 1 when collective op becomes an HCCL call on the world's communicator,
+ * else 0 after an error at the op naming why not. */
+static int acl__hccl_check(Emit *E, const Op *op)
+{
+    const char *name = op_info[op->kind].name, *why = NULL;
+    int ranks = E->opt->dist_size;
+    if (ranks < 2)
+        why = "the bundle is not one rank of a --world-size build";
+    else if (acl__hccl_group(op) != ((int64_t)1 << ranks) - 1)
+        why = "a process group other than the world: the ACL target makes one HCCL communicator, of every rank";
+    else if (!acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype))
+        why = "HCCL moves float32, float16, bfloat16, int32 and int64 here";
+    else if ((op->kind == OP_ALL_REDUCE || op->kind == OP_REDUCE_SCATTER) && !acl__hccl_reduce(op->attr[0]))
+        why = "ReduceOp.AVG: HcclReduceOp has sum, prod, max and min, no average";
+    if (!why)
+        return 1;
+    diag_at_file(E->diags, op->file, op->line, op->col, RULE_TNG203,
+                 "no HCCL call for '%s' on the ACL target (%s); --target cpu runs it over MPI", name, why);
+    E->errors++;
+    return 0;
+}
+
+/* The number of elements of v. */
+static void acl__numel(Emit *E, int32_t v)
+{
+    const Val *val = &E->g->vals.v[v];
+    sb_puts(E->o, "(uint64_t)(1");
+    for (int d = 0; d < val->ndim; d++) {
+        sb_puts(E->o, " * ");
+        emit_dim(E, val->dims[d]);
+    }
+    sb_putc(E->o, ')');
+}
+
+/* all_to_all's HcclAlltoAllV arguments after the send buffer: the host
+ * arrays of counts and displacements (elements: rows times the elements
+ * of a row), the types and the receive buffer. */
+static void acl__hccl_all_to_all(Emit *E, const Op *op)
+{
+    const Val *x = &E->g->vals.v[op->in[0]];
+    const char *dt = acl__hccl_dtype(x->dtype);
+    int n = (int)op->attr[1];
+    StrBuf row = {0};
+    StrBuf *save = E->o;
+    E->o = &row;
+    sb_puts(E->o, "(uint64_t)(1");
+    for (int d = 1; d < x->ndim; d++) {
+        sb_puts(E->o, " * ");
+        emit_dim(E, x->dims[d]);
+    }
+    sb_putc(E->o, ')');
+    E->o = save;
+    int64_t d0 = 0;
+    graph_dim_eval(E->g, x->dims[0], E->symval, &d0);
+    for (int side = 0; side < 2; side++) {   /* send, then receive */
+        for (int disp = 0; disp < 2; disp++) {
+            int64_t at = 0;
+            sb_puts(E->o, "(const uint64_t[]){");
+            for (int j = 0; j < n; j++) {
+                int64_t rows = op->nattr > 2 ? op->attr[2 + side * n + j] : d0 / n;
+                sb_printf(E->o, "%s%s * %s", j ? ", " : "", EMIT_I64(disp ? at : rows), row.s);
+                at += rows;
+            }
+            sb_puts(E->o, "}, ");
+        }
+        sb_printf(E->o, "%s, ", dt);
+        if (!side) {
+            emit_ptr(E, op->out, 1);
+            sb_puts(E->o, ", ");
+        }
+    }
+    sb_free(&row);
+}
+
+/* Collective op on stream s as its HCCL call (TNGC_HCCL), on the
+ * communicator of the bundle's dispatcher (emit_dist.c). */
+static void acl__hccl(Emit *E, const Op *op, int s, const char *where)
+{
+    static const char *const fn[] = {[OP_ALL_REDUCE] = "HcclAllReduce", [OP_ALL_GATHER] = "HcclAllGather",
+                                     [OP_REDUCE_SCATTER] = "HcclReduceScatter",
+                                     [OP_ALL_TO_ALL] = "HcclAlltoAllV"};
+    sb_puts(E->o, "    {   /* the gear's device addresses */\n"
+                  "        const TngrtRunCtx *c = &G->dev;\n        unsigned char *A = c->arena;\n"
+                  "        const int64_t *S = c->sym;\n        (void)c;\n        (void)A;\n        (void)S;\n");
+    if (op->kind == OP_BROADCAST) {   /* HcclBroadcast works in place: the output holds x first */
+        int eb = dtype_size(E->g->vals.v[op->in[0]].dtype);
+        sb_puts(E->o, "        if ((void *)");
+        emit_ptr(E, op->in[0], 0);
+        sb_puts(E->o, " != (void *)");
+        emit_ptr(E, op->out, 1);
+        sb_puts(E->o, ")\n            TNGC_CHECK(aclrtMemcpyAsync(");
+        emit_ptr(E, op->out, 1);
+        sb_puts(E->o, ", ");
+        acl__numel(E, op->in[0]);
+        sb_printf(E->o, " * %d, ", eb);
+        emit_ptr(E, op->in[0], 0);
+        sb_puts(E->o, ", ");
+        acl__numel(E, op->in[0]);
+        sb_printf(E->o, " * %d, ACL_MEMCPY_DEVICE_TO_DEVICE, self->stream[%d]), \"aclrtMemcpyAsync\", %s);\n", eb,
+                  s, where);
+        sb_printf(E->o, "        TNGC_HCCL(HcclBroadcast, %d, %s, ", s, where);
+        emit_ptr(E, op->out, 1);
+        sb_puts(E->o, ", ");
+        acl__numel(E, op->in[0]);
+        sb_printf(E->o, ", %s, (uint32_t)%s, %s_hccl_comm(), self->stream[%d]);\n    }\n",
+                  acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype), EMIT_I64(op->attr[0]), E->opt->dist_name, s);
+        return;
+    }
+    sb_printf(E->o, "        TNGC_HCCL(%s, %d, %s, ", fn[op->kind], s, where);
+    emit_ptr(E, op->in[0], 0);
+    sb_puts(E->o, ", ");
+    if (op->kind == OP_ALL_TO_ALL) {
+        acl__hccl_all_to_all(E, op);
+        sb_printf(E->o, "%s_hccl_comm(), self->stream[%d]);\n    }\n", E->opt->dist_name, s);
+        return;
+    }
+    emit_ptr(E, op->out, 1);
+    sb_puts(E->o, ", ");
+    acl__numel(E, op->kind == OP_REDUCE_SCATTER ? op->out : op->in[0]);
+    sb_printf(E->o, ", %s", acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype));
+    if (op->kind != OP_ALL_GATHER)
+        sb_printf(E->o, ", %s", acl__hccl_reduce(op->attr[0]));
+    sb_printf(E->o, ", %s_hccl_comm(), self->stream[%d]);\n    }\n", E->opt->dist_name, s);
+}
+
 /* Checks every op once and collects the aclnn operators of the rows used. */
 static void acl__rows(Emit *E, Acl *A)
 {
     for (size_t i = 0; i < E->g->ops.n; i++) {
         if (!emit_has_kernel(E, (int32_t)i))
             continue;
+        if (op_info[E->g->ops.v[i].kind].flags & OPF_COLLECTIVE) {
+            A->hccl |= acl__hccl_check(E, &E->g->ops.v[i]);
+            continue;
+        }
         for (const AclOp *row = acl__row(E, &E->g->ops.v[i], 1); row; row = row->then) {
             if (emit_token_count(row->args) != acl_fn_nparams(row->fn))
                 TNGC_BUG("acl_ops.c: %s has %d parameters, its row '%s' %d tokens", row->fn->name,
@@ -790,7 +949,7 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
 static void acl__op(Emit *E, int32_t op_id, int s)
 {
     const Op *op = &E->g->ops.v[op_id];
-    const AclOp *row = acl__row(E, op, 0);
+    const AclOp *row = op_info[op->kind].flags & OPF_COLLECTIVE ? NULL : acl__row(E, op, 0);
     StrBuf where = {0};
     acl__where(E, op, &where);
     sb_printf(E->o, "    /* stream %d: ", s);
@@ -802,6 +961,13 @@ static void acl__op(Emit *E, int32_t op_id, int s)
         cesc_comment(E->o, E->p->kernels.v[k].key);
     }
     sb_puts(E->o, " */\n");
+    if (op_info[op->kind].flags & OPF_COLLECTIVE) {
+        emit_line_op(E, op);
+        acl__hccl(E, op, s, where.s);
+        emit_line_back(E);
+        sb_free(&where);
+        return;
+    }
     if (!row) {   /* reported by acl__rows: no code */
         sb_free(&where);
         return;
@@ -974,6 +1140,22 @@ static void acl__preamble(Emit *E, Acl *A)
     const EntryConfig *c = &E->g->cfg;
     sb_puts(E->o, "#define TNGC_GENERATED 1\n");
     acl__declarations(E, A);
+    if (A->hccl) {
+        sb_puts(E->o, "\n");
+        emit_hccl_declarations(E->o);
+        sb_printf(E->o, "\n/* The communicator of the ranks (%s.c). */\nHcclComm %s_hccl_comm(void);\n\n"
+                        "/* One HCCL collective on stream s, in its order: a trace slice named by its\n"
+                        " * place in the script; a failure names the call and the op. */\n"
+                        "#define TNGC_HCCL(fn, s, where, ...)                            \\\n"
+                        "    do {                                                        \\\n"
+                        "        uint64_t tngc__t0 = tngc__now(self);                    \\\n"
+                        "        int tngc__rc = (int)fn(__VA_ARGS__);                    \\\n"
+                        "        if (tngc__rc != 0)                                      \\\n"
+                        "            return tngc__acl_fail(self, tngc__rc, #fn, (where)); \\\n"
+                        "        tngc__slice(self, (s), (where), tngc__t0);              \\\n"
+                        "    } while (0)\n",
+                  E->opt->dist_name, E->opt->dist_name);
+    }
     if (c->static_kernel && c->mode && !strcmp(c->mode, "reduce-overhead")) {
         int n = 0;
         for (size_t k = 0; k < p->kernels.n; k++)
@@ -1029,6 +1211,27 @@ static const char *acl__splice(void *ctx, const char *key)
         return emit_splice(ctx, key);
     sc->text.len = 0;
     acl__helpers(&sc->text);
+    return sc->text.s;
+}
+
+/* The launcher's splices: emit_splice's, but with --world-size N > 1 the
+ * prologue reads the rank from $RANK_ID (tngrt_rank.h), not from MPI. */
+static const char *acl__launcher_splice(void *ctx, const char *key)
+{
+    EmitSplice *sc = ctx;
+    Emit *E = sc->E;
+    int ws = E->opt->world_size;
+    if (ws < 2 || strcmp(key, "prologue") != 0)
+        return emit_splice(ctx, key);
+    GenOptions one = *E->opt;
+    const GenOptions *saved = E->opt;
+    one.world_size = 0;
+    E->opt = &one;
+    emit_splice(ctx, key);
+    E->opt = saved;
+    sb_printf(&sc->text, "\n#include \"tngrt_rank.h\"\n"
+                         "#define TNGC_DIST_BEGIN(argc, argv, prog) tngrt_rank_begin((argc), (argv), %d, (prog))",
+              ws);
     return sc->text.s;
 }
 
@@ -1095,7 +1298,7 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     acl__header(&E, &sc, out);
     emit_bundle_c(&E, "bundle_acl.c", acl__splice, acl__body, out);
     GenFile *l = emit_file(out, name, "_launcher.c", 0);
-    template_expand(template_text("launcher_acl.c"), name, emit_splice, &sc, &l->text);
+    template_expand(template_text("launcher_acl.c"), name, acl__launcher_splice, &sc, &l->text);
     sb_free(&sc.text);
     sb_free(&A.build);
     sb_free(&A.scratch);

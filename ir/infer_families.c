@@ -1033,6 +1033,38 @@ int infer_scatter_nd_update(Infer *I)
     return infer__out(I, &s);
 }
 
+/* all_to_all: x's dim 0, a constant, cut in n equal blocks (2
+ * attributes) or in the n split sizes given (attr[2..2+n)); the output's
+ * dim 0 is the sum of the n sizes received (attr[2+n..2+2n)), or x's. */
+static int infer__all_to_all(Infer *I, const Val *x, int64_t n)
+{
+    Shape s = infer__shape_of(x);
+    int64_t d0, in = 0, out = 0;
+    if (x->ndim < 1)
+        return infer__fail(I, "a 0-d tensor has no dim 0 to split among the ranks");
+    if (!graph_dim_const_value(I->g, x->dims[0], &d0))
+        return infer__fail(I, "a constant dim 0 is split among the ranks, not %s", infer__dim_text(I, 0, x->dims[0]));
+    if (I->d->nattr == 2) {
+        if (d0 % n)
+            return infer__fail(I, "dim 0 (%lld) is not a multiple of the group's %lld ranks", (long long)d0,
+                               (long long)n);
+        return infer__out(I, &s);
+    }
+    if (I->d->nattr != (uint32_t)(2 + 2 * n))
+        return infer__fail(I, "all_to_all over %lld ranks with %u split sizes (2 x %lld expected)", (long long)n,
+                           I->d->nattr - 2, (long long)n);
+    for (int64_t r = 0; r < n; r++) {
+        if (I->attr[2 + r] < 0 || I->attr[2 + n + r] < 0)
+            return infer__fail(I, "a negative split size");
+        in += I->attr[2 + r];
+        out += I->attr[2 + n + r];
+    }
+    if (in != d0)
+        return infer__fail(I, "the input split sizes add up to %lld, dim 0 is %lld", (long long)in, (long long)d0);
+    s.d[0] = graph_dim_const(I->g, out);
+    return infer__out(I, &s);
+}
+
 /* The collectives (all_reduce, broadcast: x's shape; all_gather: dim 0
  * times the group's size; reduce_scatter: dim 0 divided by it, which
  * must divide it). */
@@ -1040,10 +1072,12 @@ int infer_collective(Infer *I)
 {
     const Val *x = infer__in(I, 0);
     OpKind k = I->d->kind;
-    int64_t n = I->attr[k == OP_ALL_GATHER ? 1 : 2];
+    int64_t n = I->attr[k == OP_ALL_GATHER || k == OP_ALL_TO_ALL ? 1 : 2];
     Shape s = infer__shape_of(x);
     if (n < 1 || n > 64)
         return infer__fail(I, "a group of %lld ranks", (long long)n);
+    if (k == OP_ALL_TO_ALL)
+        return infer__all_to_all(I, x, n);
     if ((k == OP_ALL_GATHER || k == OP_REDUCE_SCATTER) && x->ndim < 1)
         return infer__fail(I, "a 0-d tensor has no dim 0 to gather or scatter along");
     if (k == OP_ALL_GATHER) {

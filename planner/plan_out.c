@@ -415,13 +415,16 @@ static void attrs__slice_dyn(PlanAttrs *l, const Op *op)
     attrs__add(l, "step", PA_INT, plan__attr(op, 3), 0);
 }
 
-/* the collectives (ops.def): reduce op, source rank, the group's mask */
+/* the collectives (ops.def): reduce op, source rank, the group's mask,
+ * all_to_all's split sizes */
 static void attrs__collective(PlanAttrs *l, const Op *op)
 {
     int k = 0;
-    if (op->kind != OP_ALL_GATHER)
+    if (op->kind != OP_ALL_GATHER && op->kind != OP_ALL_TO_ALL)
         attrs__add(l, op->kind == OP_BROADCAST ? "src" : "op", PA_INT, plan__attr(op, k++), 0);
     attrs__add(l, "group", PA_INT, plan__attr(op, k), 0);
+    if (op->kind == OP_ALL_TO_ALL && op->nattr > 2)   /* rows sent to each member, then received */
+        attrs__list(l, "splits", PA_INTS, op->attr + 2, op->nattr - 2);
 }
 
 /* roll: its (shift, dim) pairs as one flat list */

@@ -382,3 +382,40 @@ int tngrt_kernel_broadcast(const TngrtArg *out, const TngrtArg *x, int64_t src, 
         rc = mpi__wait(&req, what);
     return rc == MPI_SUCCESS ? 0 : mpi__fail(err, what, rc);
 }
+
+int tngrt_kernel_all_to_all(const TngrtArg *out, const TngrtArg *x, const int64_t *attr, int64_t nattr,
+                            TngrtError *err)
+{
+    const char *what = "all_to_all";
+    MPI_Comm comm;
+    if (mpi__comm(attr[0], &comm, err, what) != 0)
+        return -1;
+    int n = (int)attr[1], rc;
+    int64_t rows = x->ndim ? x->shape[0] : 1;
+    int64_t row = rows ? mpi__numel(x) / rows * (int64_t)tngrt_dtype_size(x->dtype) : 0;   /* bytes */
+    MPI_Request req;
+    if (nattr == 2) {   /* moved as bytes: nothing is computed */
+        int block = (int)(rows / (n ? n : 1) * row);
+        rc = MPI_Ialltoall(x->data, block, MPI_BYTE, out->data, block, MPI_BYTE, comm, &req);
+    } else {
+        int *v = malloc(4 * (size_t)n * sizeof *v);
+        if (!v)
+            return mpi__oom(err, what);
+        for (int j = 0, sd = 0, rd = 0; j < n; j++) {
+            v[j] = (int)(attr[2 + j] * row);
+            v[n + j] = sd;
+            v[2 * n + j] = (int)(attr[2 + n + j] * row);
+            v[3 * n + j] = rd;
+            sd += v[j];
+            rd += v[2 * n + j];
+        }
+        rc = MPI_Ialltoallv(x->data, v, v + n, MPI_BYTE, out->data, v + 2 * n, v + 3 * n, MPI_BYTE, comm, &req);
+        if (rc == MPI_SUCCESS)
+            rc = mpi__wait(&req, what);
+        free(v);
+        return rc == MPI_SUCCESS ? 0 : mpi__fail(err, what, rc);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = mpi__wait(&req, what);
+    return rc == MPI_SUCCESS ? 0 : mpi__fail(err, what, rc);
+}

@@ -695,4 +695,12 @@ int tngrt_kernel_reduce_scatter(const TngrtArg *out, const TngrtArg *x, int64_t 
 int tngrt_kernel_broadcast(const TngrtArg *out, const TngrtArg *x, int64_t src, int64_t group,
                            TngrtError *err);
 
+/* x's rows cut into one block per member of the group (attr[0] the mask,
+ * attr[1] the group's size n; nattr 2: n equal blocks, else attr[2..2+n)
+ * the rows sent to each member and attr[2+n..2+2n) those received from
+ * each), block j sent to member j; out = the blocks received, in group
+ * order. */
+int tngrt_kernel_all_to_all(const TngrtArg *out, const TngrtArg *x, const int64_t *attr, int64_t nattr,
+                            TngrtError *err);
+
 #endif

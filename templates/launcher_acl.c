@@ -54,6 +54,11 @@
 #ifndef TNGC_BUNDLE_DESC
 #include "tngc_template.h"
 #endif
+#ifndef TNGC_DIST_BEGIN
+/* A bundle of one process (the prologue of a --world-size N > 1 build
+ * reads the rank from $RANK_ID here and replaces {rank} in the arguments). */
+#define TNGC_DIST_BEGIN(argc, argv, prog) 0
+#endif
 #include "tngrt_launch.h"
 
 #include <errno.h>
@@ -385,6 +390,8 @@ int main(int argc, char **argv)
 #ifdef SIGXFSZ
     signal(SIGXFSZ, SIG_IGN);   /* past a file size limit, a write fails (EFBIG) and is reported */
 #endif
+    if ((rc = TNGC_DIST_BEGIN(&argc, &argv, L.prog)) != 0)
+        return rc;
     rc = acl_main(&L, argc, argv);
     if (rc == 0)
         rc = acl_flush(&L);

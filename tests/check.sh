@@ -81,7 +81,7 @@ suites() {
     suite  10 state-attr sh "$here/conform/state_attr.sh" "$tngc"
     suite   8 state-shared sh "$here/conform/state_shared.sh" "$tngc"
     suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
-    plain  25 tp-mpi sh "$here/tp_mpi/run.sh" "$tngc"
+    plain  35 tp-mpi sh "$here/tp_mpi/run.sh" "$tngc"
     suite  33 security sh "$here/security/run.sh" "$(dirname "$tngc")"
     suite   1 pre-commit sh "$here/precommit.sh" "$(dirname "$tngc")"
     suite  12 readme sh "$here/readme/run.sh" "$tngc"

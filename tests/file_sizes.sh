@@ -8,7 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 limit=2000
 over=0 n=0
-for f in tngc.c support/*.[ch] frontend/*/*.[ch] frontend/*/*.def ir/*.[ch] ir/*.def hostlog/*.[ch] \
+for f in tngc.c tngc_*.[ch] support/*.[ch] frontend/*/*.[ch] frontend/*/*.def ir/*.[ch] ir/*.def hostlog/*.[ch] \
          planner/*.[ch] codegen/*.[ch] codegen/*.def runtime/*.[ch] templates/*.[ch]; do
     [ -f "$f" ] || continue
     n=$((n + 1))
@@ -18,7 +18,7 @@ for f in tngc.c support/*.[ch] frontend/*/*.[ch] frontend/*/*.def ir/*.[ch] ir/*
         over=$((over + 1))
     fi
 done
-largest=$(wc -l tngc.c support/*.c frontend/*/*.c ir/*.c hostlog/*.c planner/*.c codegen/*.c runtime/*.c 2>/dev/null |
+largest=$(wc -l tngc.c tngc_*.c support/*.c frontend/*/*.c ir/*.c hostlog/*.c planner/*.c codegen/*.c runtime/*.c 2>/dev/null |
           grep -v ' total$' | sort -n | tail -1)
 echo "largest: $largest"
 echo "file-sizes: $n files, $over over $limit lines"

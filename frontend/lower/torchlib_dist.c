@@ -12,6 +12,10 @@
  *   t, group=None) (each item of list written with its rank's block),
  *   dist.reduce_scatter_tensor(out, t, op=..., group=None),
  *   dist.broadcast(t, src, group=None): likewise in place;
+ * - dist.all_to_all_single(out, t, output_split_sizes=None,
+ *   input_split_sizes=None, group=None): t's rows cut into one block per
+ *   member (equal, or the split sizes, lists known at compile time), out
+ *   written with the blocks received;
  * - torch.distributed._functional_collectives.all_reduce(t, "sum", group),
  *   all_gather_tensor(t, 0, group), reduce_scatter_tensor(t, "sum", 0,
  *   group): new tensors;
@@ -301,6 +305,60 @@ static Obj *dist__into(Interp *I, CallArgs *a, OpKind kind, const char *what)
     return r < 0 ? unk(I) : dist__write(I, out, r, a->node, what);
 }
 
+/* Split sizes o (None, or a list or tuple of n ints known at compile time)
+ * into out[0..n); 0 when None, 1 when read, -1 after a diagnostic. */
+static int dist__splits(Interp *I, const Obj *o, int n, int32_t node, const char *what, int64_t *out)
+{
+    if (!o || is_none(o))
+        return 0;
+    if ((o->kind != O_LIST && o->kind != O_TUPLE) || (int)o->n != n) {
+        interp_break(I, node, RULE_TNG203, "%s: the split sizes must be None or a list of %d ints known at "
+                     "compile time (one per rank of the group)", what, n);
+        return -1;
+    }
+    for (int k = 0; k < n; k++)
+        if (!tl_const_int(I, o->items[k], node, "a split size", &out[k]))
+            return -1;
+    return 1;
+}
+
+/* all_to_all_single(output, input, output_split_sizes, input_split_sizes,
+ * group): input's rows cut into one block per member of the group (equal
+ * blocks, or input_split_sizes rows each), block j sent to member j, and
+ * the blocks received written into output in group order. */
+static Obj *dist__all_to_all(Interp *I, CallArgs *a, const char *what)
+{
+    static const char *const names[] = {"output", "input", "output_split_sizes", "input_split_sizes", "group",
+                                        "async_op"};
+    int64_t attr[GRAPH_MAX_ATTRS], mask;
+    int32_t x, ov;
+    if (!dist__args_ok(I, a, names, 6, what) || !dist__sync(I, a, a->node, what) ||
+        !dist__group(I, args_get(a, 4, "group"), a->node, what, &mask))
+        return unk(I);
+    Obj *out = args_get(a, 0, "output"), *t = args_get(a, 1, "input");
+    if (!dist__tensor(I, t, a->node, what, &x) || !dist__tensor(I, out, a->node, what, &ov))
+        return unk(I);
+    int n = dist__count(mask);
+    int so = dist__splits(I, args_get(a, 2, "output_split_sizes"), n, a->node, what, attr + 2 + n);
+    int si = so < 0 ? -1 : dist__splits(I, args_get(a, 3, "input_split_sizes"), n, a->node, what, attr + 2);
+    if (so < 0 || si < 0)
+        return unk(I);
+    if (so != si)
+        return interp_break(I, a->node, RULE_TNG203, "%s: give both output_split_sizes and input_split_sizes, or "
+                            "neither", what);
+    if (so && 2 + 2 * n > GRAPH_MAX_ATTRS)
+        return interp_break(I, a->node, RULE_TNG203, "%s with split sizes over a group of %d ranks: tngc takes "
+                            "them for at most %d ranks", what, n, (GRAPH_MAX_ATTRS - 2) / 2);
+    if (!I->tracing)
+        return dist__host(I, out);
+    if (dist__place(mask, I->rank) < 0)
+        return obj_none(I);
+    attr[0] = mask;
+    attr[1] = n;
+    int32_t r = dist__emit(I, OP_ALL_TO_ALL, x, attr, so ? (uint32_t)(2 + 2 * n) : 2, a->node);
+    return r < 0 ? unk(I) : dist__write(I, out, r, a->node, what);
+}
+
 /* all_gather(tensor_list, tensor): one all_gather along dim 0, then item
  * k of the list written with rows k*d0 .. (k+1)*d0 of it (d0: tensor's
  * dim 0, a constant). */
@@ -465,7 +523,9 @@ Obj *tl_dist_call(Interp *I, const char *name, CallArgs *a)
         return dist__into(I, a, OP_REDUCE_SCATTER, what);
     if (streq(f, "all_gather"))
         return dist__all_gather_list(I, a, what);
+    if (streq(f, "all_to_all_single"))
+        return dist__all_to_all(I, a, what);
     return interp_break(I, a->node, RULE_TNG203, "%s is not among the collectives tngc compiles (all_reduce, "
-                        "all_gather_into_tensor, all_gather, reduce_scatter_tensor, broadcast, barrier and the "
-                        "functional all_reduce, all_gather_tensor, reduce_scatter_tensor)", what);
+                        "all_gather_into_tensor, all_gather, reduce_scatter_tensor, broadcast, all_to_all_single, "
+                        "barrier and the functional all_reduce, all_gather_tensor, reduce_scatter_tensor)", what);
 }

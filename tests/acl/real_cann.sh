@@ -27,7 +27,11 @@
 #      bundles' own declarations (templates/bundle_acl.c's and each
 #      bundle's) in extern "C": it compiles (clang++, g++) only if every
 #      declaration has CANN's types, const and order, and CANN declares it
-#      extern "C" too; the same unit with one const dropped must not.
+#      extern "C" too; the same unit with one const dropped must not;
+#   4. examples/tp_llama built for 2 ranks (HCCL) against the dump's
+#      include/hccl too, its sources compiled as in 2, and its HCCL
+#      declarations (and tests/acl/cann/include/hccl's) held against CANN's
+#      in one C++ unit, with the enumerator values.
 # With no snapshot (CI) it prints "real-cann: skipped (no dump)", exit 0.
 set -u
 tngc=${1:?usage: real_cann.sh TNGC}
@@ -162,6 +166,57 @@ table=$(grep -o '^ACLNN([A-Z0-9_]*, "aclnn[A-Za-z0-9]*"' "$root/codegen/aclnn.de
 echo "$table" >"$tmp/table"
 decls_names $srcs >"$tmp/called"
 t "the bundles call every operator of codegen/aclnn.def" 'diff "$tmp/table" "$tmp/called"'
+
+# ---- 4. tensor parallel: HCCL ----
+# CANN's include/hccl (C++: nullptr, const array bounds) beside the rest;
+# examples/tp_llama built for 2 ranks (--world-size 2) against it, its
+# sources compiled as in 2; one C++ unit holds the bundles' HCCL
+# declarations (emit_hccl_declarations) and tests/acl/cann/include/hccl's
+# against CANN's, and the enumerator values the bundles declare for C
+# against CANN's hccl_types.h.
+if grep -q "^$inc/hccl/hccl\.h$" "$tmp/files"; then
+    rm -rf "$tmp/x" && mkdir -p "$tmp/x" && extract "$inc/hccl" && mv "$tmp/x/$inc/hccl" "$cann/include/"
+    m=tp_llama
+    rm -rf "$tmp/$m" && cp -r "$root/examples/tp_llama" "$tmp/$m" && rm -rf "$tmp/$m/tngc-out" "$tmp/$m/sample"
+    (cd "$tmp/$m" && "$tngc" build --target acl --acl-home "$cann" --cc gcc --no-cache --world-size 2 -o out run.py) \
+        >"$tmp/o" 2>&1
+    t "$m: tngc build --world-size 2 --cc gcc" \
+      '[ $? -eq 0 ] && ls "$tmp/$m/out"/lib*.a >/dev/null 2>&1 || { grep -v "^ " "$tmp/o" | head -8; false; }'
+    (cd "$tmp/$m" && "$tngc" gen --target acl --world-size 2 -o src run.py) >"$tmp/o" 2>&1 || { cat "$tmp/o"; exit 1; }
+    for c in "$tmp/$m"/src/*.c; do
+        ccs=clang
+        case $c in *_launcher.c) ccs="clang gcc" ;; esac
+        for cc in $ccs; do
+            t "$(basename "$c") of $m: $cc -fsyntax-only" \
+              '$cc $flags -I"$tmp/$m/src" -fsyntax-only "$c" 2>"$tmp/cc" || { head -8 "$tmp/cc"; false; }'
+        done
+    done
+    hdecls() { sed -n '/^\/\* ---- HCCL: CANN/,/^\/\* ---- end of HCCL declarations/p' "$1"; }
+    { echo '#include "hccl/hccl.h"'
+      echo "#include \"$root/tests/acl/cann/include/hccl/hccl.h\""
+      echo 'extern "C" {'
+      hdecls "$tmp/$m/src/run_rank0.c"
+      hdecls "$tmp/$m/src/run.c"
+      echo '}'
+      echo '#undef HCCL_TYPES_H_'
+      echo 'namespace tngc_c {'
+      hdecls "$tmp/$m/src/run.c" | sed -n '/^#ifndef HCCL_TYPES_H_/,/^#endif/p'
+      echo '}'
+      hdecls "$tmp/$m/src/run.c" | grep -o 'HCCL_[A-Z0-9_]* = [0-9]*' | grep -v RESERVED |
+          sed 's/^\(HCCL_[A-Z0-9_]*\) = .*/static_assert((int)tngc_c::\1 == (int)::\1, "\1");/'
+    } >"$tmp/hccl.cpp"
+    for cxx in clang++ g++; do
+        t "$cxx: CANN's hccl/hccl.h and tngc's HCCL declarations in one C++ unit" \
+          '$cxx -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/hccl.cpp" 2>"$tmp/cc" || { head -12 "$tmp/cc"; false; }'
+    done
+    sed 's/^HcclResult HcclAllGather(void \*sendBuf,/HcclResult HcclAllGather(const void *sendBuf,/' "$tmp/hccl.cpp" \
+        >"$tmp/hccl_differ.cpp"
+    t "the HCCL unit with one const added fails" \
+      '! cmp -s "$tmp/hccl.cpp" "$tmp/hccl_differ.cpp" && ! clang++ -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/hccl_differ.cpp" 2>/dev/null'
+    rm -rf "$tmp/$m"
+else
+    t "the dump has include/hccl/hccl.h" 'false'
+fi
 
 echo "real-cann: $(echo "$models" | wc -l | tr -d ' ') models built with clang and gcc, $n sources compiled with each;" \
      "$(decls_names $srcs | wc -l | tr -d ' ') aclnn operators ($(decls_headers $srcs | wc -l | tr -d ' ') aclnnop headers)" \

@@ -16,7 +16,8 @@
  *            stream until the latest record issued before it has run);
  *            aclrtSynchronizeStream blocks the host until its stream's
  *            queue is empty and returns the first error an operator of it
- *            met;
+ *            met; aclrtMemcpyAsync (device to device) is a task of the
+ *            queue too, its two spans checked as an operator's operands;
  *   capture  between aclmdlRICaptureBegin and aclmdlRICaptureEnd the tasks
  *            issued on any stream are kept in the model run instance, not
  *            queued; aclmdlRIExecuteAsync issues them again, on their
@@ -88,7 +89,7 @@ static void sim_at_exit(void)
 }
 
 /* Reports one error (called with mu held or not, from any thread). */
-static int sim_fail(const char *fmt, ...)
+int sim_fail(const char *fmt, ...)
 {
     char what[480];
     va_list ap;
@@ -329,11 +330,24 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 
 /* ---- streams ---- */
 
-/* The reference loop of an operator: aclsim_ops.c's, or a fused one's. */
+/* aclrtMemcpyAsync's task: a[0]'s bytes into a[1] (1-D uint8 views). */
+static int copy_kernel(const SimOp *op, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    memmove(op->a[1].t.data + op->a[1].t.offset, op->a[0].t.data + op->a[0].t.offset, (size_t)op->a[0].t.dims[0]);
+    return 0;
+}
+
+/* The reference loop of an operator: aclsim_ops.c's, a fused one's, a
+ * copy's, or a collective's (hccl.c). */
 static SimKernel kernel_of(const char *name)
 {
     SimKernel k = sim_kernel(name);
-    return k ? k : sim_npu_kernel(name);
+    if (!k)
+        k = sim_npu_kernel(name);
+    if (!k && !strcmp(name, "aclrtMemcpyAsync"))
+        k = copy_kernel;
+    return k ? k : sim_hccl_kernel(name);
 }
 
 static void run_task(SimTask *t)
@@ -986,4 +1000,34 @@ aclnnStatus sim_run(const char *name, void *workspace, uint64_t workspaceSize, a
         return sim_fail("%s on s%d: its workspace of %llu bytes at %p is not within a live device block", name,
                         s->id, (unsigned long long)e->op.ws, workspace);
     return issue((SimTask){T_OP, s, e, workspace, e->op.ws, NULL, 0});
+}
+
+int sim_issue(const char *name, int n, const SimArg *a, aclrtStream stream)
+{
+    uint64_t ws;
+    aclOpExecutor *ex;
+    int rc = sim_ws(name, n, a, &ws, &ex);
+    if (rc != 0)
+        return rc;
+    ((SimExec *)ex)->op.ws = 0;
+    return sim_run(name, NULL, 0, ex, stream);
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream)
+{
+    if (count > destMax)
+        return sim_fail("aclrtMemcpyAsync past destMax");
+    if (kind != ACL_MEMCPY_DEVICE_TO_DEVICE)
+        return sim_fail("aclrtMemcpyAsync: aclsim copies device to device only");
+    if (count == 0)
+        return 0;
+    int64_t n = (int64_t)count, one = 1;
+    aclTensor *from = aclCreateTensor(&n, 1, ACL_UINT8, &one, 0, ACL_FORMAT_ND, &n, 1, (void *)src);
+    aclTensor *to = aclCreateTensor(&n, 1, ACL_UINT8, &one, 0, ACL_FORMAT_ND, &n, 1, dst);
+    SimArg a[2] = {{SA_T, 0, from, 0, 0}, {SA_T, 1, to, 0, 0}};
+    int rc = from && to ? sim_issue("aclrtMemcpyAsync", 2, a, stream) : SIM_ERR;
+    aclDestroyTensor(from);
+    aclDestroyTensor(to);
+    return rc;
 }

@@ -92,4 +92,16 @@ SimKernel sim_npu_kernel(const char *name);
 /* The workspace bytes an operator asks for in its first phase. */
 uint64_t sim_workspace_bytes(const SimOp *op);
 
+/* ---- HCCL (hccl.c) ---- */
+
+/* The loop of an HCCL collective issued by sim_issue, NULL if name is none. */
+SimKernel sim_hccl_kernel(const char *name);
+/* Issues operator name with arguments a[0..n) on stream, without a
+ * workspace (its first phase and its launch in one): a task of the stream
+ * that the checker sees as an aclnn operator. 0, or an error (sim_fail). */
+int sim_issue(const char *name, int n, const SimArg *a, aclrtStream stream);
+/* One line "aclsim: ..." on stderr and aclGetRecentErrMsg's; the process
+ * exits 70 at its end. Returns aclsim's error code. */
+int sim_fail(const char *fmt, ...);
+
 #endif

@@ -76,6 +76,7 @@ NOT_SWEPT = {
     "ALL_GATHER": "a collective: only with --world-size N > 1 (tests/tp_mpi), one process has none",
     "REDUCE_SCATTER": "a collective: only with --world-size N > 1 (tests/tp_mpi), one process has none",
     "BROADCAST": "a collective: only with --world-size N > 1 (tests/tp_mpi), one process has none",
+    "ALL_TO_ALL": "a collective: only with --world-size N > 1 (tests/tp_mpi), one process has none",
 }
 
 # Calls left out because tngc gets them wrong or refuses them, keyed by

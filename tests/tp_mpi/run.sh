@@ -6,8 +6,13 @@
 #   (check_collectives.py);
 # - static_kernel.py: an all_reduce in a reduce-overhead entry with static
 #   kernels, on 2 ranks;
+# - all_to_all.py: all_to_all_single with equal blocks and with split sizes
+#   (MPI_Ialltoall, MPI_Ialltoallv) on 2 ranks, against numpy's simulation
+#   of the exchange (check_all_to_all.py);
 # - examples/tp_llama built for 2 and 4 ranks, every gear, each rank's
 #   logits against the unsharded model in PyTorch (make ref run);
+# - the same on the ACL target over HCCL, run on aclsim (acl.sh: one process
+#   per rank with RANK_ID and RANK_TABLE_FILE);
 # - a rank that cannot load its weights: every rank exits, mpirun's status
 #   is not 0, the rank's error and the abort line are printed, in seconds;
 # - refusals at plan time (located diagnostics, exit 1) and the usage
@@ -61,6 +66,14 @@ for n in 2 4; do
     rm -rf "$tmp"/co[0-9]
 done
 
+# ---- all_to_all_single, equal blocks and split sizes, 2 ranks ----
+$py -c 'import sys, numpy as np; np.save(sys.argv[1] + "/x43.npy", np.random.default_rng(1).standard_normal((4, 3)).astype(np.float32))' "$tmp"
+if "$tngc" build --opt -O0 --world-size 2 "$here/all_to_all.py" -o "$tmp/a2a" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && timeout 60 $mpirun -np 2 a2a/all_to_all_launcher --input x=x43.npy --out-dir 'ao{rank}' \
+        --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
+   $py "$here/check_all_to_all.py" "$tmp" ao >>"$tmp/out" 2>&1
+then ok; else bad "all_to_all_single on 2 ranks"; tail -20 "$tmp/out"; fi
+
 # ---- a collective in a reduce-overhead entry with static kernels ----
 # (built from a copy in $tmp: the build writes the static-kernel manifest beside the script)
 cp "$here/static_kernel.py" "$tmp/"
@@ -79,6 +92,18 @@ if (cd "$tmp/tp" && timeout 300 make -s run TNGC="$tngc" PYTHON=$py MPIRUN="$mpi
     grep '^np ' "$tmp/out"
 else
     bad "examples/tp_llama: make run"; tail -20 "$tmp/out"
+fi
+
+# ---- the ACL target over HCCL on aclsim (tests/tp_mpi/acl.sh), on the same sample/ ----
+if [ -f "$tmp/tp/sample/ref8.npy" ]; then
+    sh "$here/acl.sh" "$tngc" "$tmp/tp" "$tmp" >"$tmp/acl.out" 2>&1
+    grep -v '^tp-acl: ' "$tmp/acl.out"
+    n=$(sed -n 's/^tp-acl: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$tmp/acl.out")
+    if [ -n "$n" ]; then
+        pass=$((pass + ${n% *})) fail=$((fail + ${n#* }))
+    else
+        bad "tests/tp_mpi/acl.sh gave no result"; tail -5 "$tmp/acl.out"
+    fi
 fi
 
 # ---- a rank that fails: every rank stops, at once ----
@@ -145,13 +170,18 @@ class M(nn.Module):
             dist.all_reduce(x)
         return x
 $tail" --world-size 2
+refused a2a-splits "r.py:6:9: error: .*give both output_split_sizes and input_split_sizes" "$head
+        dist.all_to_all_single(x, x.clone(), input_split_sizes=[2, 2])
+        return x
+$tail" --world-size 2
+refused a2a-sum "r.py:6:9: error: .*the input split sizes add up to 3, dim 0 is 4" "$head
+        dist.all_to_all_single(x, x.clone(), output_split_sizes=[2, 2], input_split_sizes=[1, 2])
+        return x
+$tail" --world-size 2
 refused bad-rank "r.py:6:13: error: .*rank 5 is not in 0..1" "$head
         g = dist.new_group([0, 5])
         return x
 $tail" --world-size 2
-"$tngc" build --world-size 2 --target acl "$here/collectives.py" -o "$tmp/acl" >/dev/null 2>"$tmp/err"
-if [ $? -eq 2 ] && grep -q "world-size: the acl target has no collectives" "$tmp/err"; then ok
-else bad "--world-size with --target acl"; cat "$tmp/err"; fi
 "$tngc" plan --world-size 0 "$here/collectives.py" >/dev/null 2>"$tmp/err"
 if [ $? -eq 2 ] && grep -q "world-size takes a number of ranks" "$tmp/err"; then ok
 else bad "--world-size 0"; cat "$tmp/err"; fi

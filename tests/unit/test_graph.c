@@ -628,7 +628,8 @@ static void test_promotion(void **state)
 
 /* The collectives (ir/ops.def): all_reduce and broadcast keep the shape,
  * all_gather multiplies dim 0 by the group's size, reduce_scatter divides
- * it (a constant multiple of the size only). */
+ * it (a constant multiple of the size only), all_to_all's dim 0 is the
+ * rows it receives. */
 static void test_collectives(void **state)
 {
     (void)state;
@@ -646,6 +647,16 @@ static void test_collectives(void **state)
     assert_string_equal(t->err, "all_gather: a 0-d tensor has no dim 0 to gather or scatter along");
     assert_int_equal(op(t, OP_ALL_REDUCE, ARR32(x), ARR64(0, 3, 0), 0), -1);
     assert_string_equal(t->err, "all_reduce: a group of 0 ranks");
+    /* all_to_all: equal blocks keep the shape; split sizes give dim 0 the
+     * rows received */
+    assert_type(t, out(t, op(t, OP_ALL_TO_ALL, ARR32(x), ARR64(3, 2), 0)), "f32[4,s0]");
+    assert_type(t, out(t, op(t, OP_ALL_TO_ALL, ARR32(x), ARR64(3, 2, 1, 3, 2, 5), 0)), "f32[7,s0]");
+    assert_int_equal(op(t, OP_ALL_TO_ALL, ARR32(x), ARR64(7, 3), 0), -1);
+    assert_string_equal(t->err, "all_to_all: dim 0 (4) is not a multiple of the group's 3 ranks");
+    assert_int_equal(op(t, OP_ALL_TO_ALL, ARR32(x), ARR64(3, 2, 1, 2, 2, 2), 0), -1);
+    assert_string_equal(t->err, "all_to_all: the input split sizes add up to 3, dim 0 is 4");
+    assert_int_equal(op(t, OP_ALL_TO_ALL, ARR32(b), ARR64(3, 2), 0), -1);
+    assert_string_equal(t->err, "all_to_all: a constant dim 0 is split among the ranks, not s0");
     t_free(t);
 }
 

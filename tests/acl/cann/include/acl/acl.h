@@ -118,6 +118,10 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void *devPtr);
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind);
+/* aclrtMemcpyAsync: the copy as a task of stream, after the work issued to
+ * it before (what a --world-size bundle copies before HcclBroadcast). */
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream);
 
 /* Model run instances captured from streams (aclgraph):
  * aclmdlRICaptureBegin (aclcppdevg_03_1782), aclmdlRICaptureEnd (_1784),
