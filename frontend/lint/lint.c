@@ -947,6 +947,7 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
         lint_compile_options(&l, &sf->compiles.v[c]);
     }
     lint_api(&l);
+    lint_dist(&l);
     size_t kept = 0;
     for (size_t i = 0; i < sf->diags.n; i++) {
         if (lint__suppressed(sf, &sf->diags.v[i]))
