@@ -39,17 +39,18 @@ typedef struct CommOrder {
     int32_t *clock;        /* units x nstreams, or NULL (too many) */
 } CommOrder;
 
-static int comm__is(const Plan *p, int32_t op)
+/* 1 when op is a collective in the schedules (a unit, or in a segment's). */
+static int comm__is(const Plan *p, size_t op)
 {
-    return op >= 0 && (op_info[p->g->ops.v[op].kind].flags & OPF_COLLECTIVE);
+    return (op_info[p->g->ops.v[op].kind].flags & OPF_COLLECTIVE) && p->unit_of_op && p->unit_of_op[op] >= 0;
 }
 
 /* The number of collectives in p's schedules. */
 static size_t comm__count(const Plan *p)
 {
     size_t n = 0;
-    for (size_t u = 0; u < p->units.n; u++)
-        n += comm__is(p, p->units.v[u].op);
+    for (size_t i = 0; i < p->g->ops.n; i++)
+        n += comm__is(p, i);
     return n;
 }
 
@@ -115,11 +116,12 @@ static int comm__reads(const Plan *p, int32_t u, int32_t c)
     return 0;
 }
 
-/* The first unit after collective unit cu that reads its result, or -1. */
-static int32_t comm__consumer(const Plan *p, int32_t cu)
+/* The first unit after the unit cu of collective op c that reads its
+ * result, or -1. */
+static int32_t comm__consumer(const Plan *p, int32_t cu, int32_t c)
 {
     for (size_t u = (size_t)cu + 1; u < p->units.n; u++)
-        if (comm__reads(p, (int32_t)u, p->units.v[cu].op))
+        if (comm__reads(p, (int32_t)u, c))
             return (int32_t)u;
     return -1;
 }
@@ -189,10 +191,10 @@ void plan_comm_text(const Plan *p, StrBuf *out)
     CommOrder o;
     comm__order(p, &o);
     sb_puts(out, "collectives (bytes per rank and run: its input in, its result out):\n");
-    for (size_t u = 0; u < p->units.n; u++) {
-        int32_t op = p->units.v[u].op;
-        if (!comm__is(p, op))
+    for (size_t i = 0; i < g->ops.n; i++) {
+        if (!comm__is(p, i))
             continue;
+        int32_t op = (int32_t)i, u = p->unit_of_op[i];
         const Op *c = &g->ops.v[op];
         int tag = c->stream;
         sb_puts(out, "  ");
@@ -200,7 +202,7 @@ void plan_comm_text(const Plan *p, StrBuf *out)
         sb_printf(out, " %s on stream %d", op_info[c->kind].name, p->units.v[u].stream);
         if (tag > 0 && (size_t)tag < g->streams.n && g->streams.v[tag].tag)
             sb_printf(out, " (\"%s\")", g->streams.v[tag].tag);
-        int32_t r = comm__consumer(p, (int32_t)u);
+        int32_t r = comm__consumer(p, u, op);
         if (r < 0) {
             sb_puts(out, ", needed by no later op\n");
         } else {
@@ -217,19 +219,20 @@ void plan_comm_text(const Plan *p, StrBuf *out)
             comm__text_bytes(out, bout, "out");
             sb_putc(out, '\n');
         }
-        comm__text_overlaps(p, &o, (int32_t)u, out);
+        comm__text_overlaps(p, &o, u, out);
     }
     for (size_t gi = 0; gi < p->gears.n; gi++) {
         int64_t tin = 0, tout = 0;
-        for (size_t u = 0; u < p->units.n; u++) {
+        for (size_t i = 0; i < g->ops.n; i++) {
             int64_t in, bout;
-            if (!comm__is(p, p->units.v[u].op))
+            if (!comm__is(p, i))
                 continue;
-            comm__bytes(p, gi, p->units.v[u].op, &in, &bout);
+            comm__bytes(p, gi, (int32_t)i, &in, &bout);
             tin = tin < 0 || in < 0 ? -1 : tin + in;
             tout = tout < 0 || bout < 0 ? -1 : tout + bout;
         }
-        sb_printf(out, "  gear %zu total: %zu collectives, ", gi, comm__count(p));
+        size_t n = comm__count(p);
+        sb_printf(out, "  gear %zu total: %zu collective%s, ", gi, n, n == 1 ? "" : "s");
         comm__text_bytes(out, tin, "in");
         sb_puts(out, ", ");
         comm__text_bytes(out, tout, "out");
@@ -247,11 +250,11 @@ void plan_comm_json(const Plan *p, StrBuf *out)
     comm__order(p, &o);
     sb_puts(out, ",\n \"collectives\":[");
     size_t n = 0;
-    for (size_t u = 0; u < p->units.n; u++) {
-        int32_t op = p->units.v[u].op;
-        if (!comm__is(p, op))
+    for (size_t i = 0; i < g->ops.n; i++) {
+        if (!comm__is(p, i))
             continue;
-        int32_t r = comm__consumer(p, (int32_t)u);
+        int32_t op = (int32_t)i, u = p->unit_of_op[i];
+        int32_t r = comm__consumer(p, u, op);
         sb_printf(out, "%s{\"op\":%d,\"kind\":\"%s\",\"unit\":%d,\"stream\":%d,\"first_reader_unit\":%d",
                   n++ ? ",\n  " : "\n  ", (int)op, op_info[g->ops.v[op].kind].name, (int)u,
                   p->units.v[u].stream, (int)r);
@@ -273,7 +276,7 @@ void plan_comm_json(const Plan *p, StrBuf *out)
         size_t k = 0;
         sb_putc(out, '[');
         for (size_t x = 0; x < p->units.n; x++)
-            if (comm__overlaps(p, &o, (int32_t)u, (int32_t)x))
+            if (comm__overlaps(p, &o, u, (int32_t)x))
                 sb_printf(out, k++ ? ",%zu" : "%zu", x);
         sb_puts(out, "]}");
     }
