@@ -22,8 +22,10 @@
  *    multiple of the other is wrong for every size.
  * Names are resolved through the file's imports (alias.c), so `import
  * torch.distributed as dist` and `from torch.distributed import ReduceOp`
- * are both seen; a name the file binds in other ways (a parameter, a loop
- * variable, a second assignment) is not judged.
+ * are both seen; a call or ReduceOp is first matched by its last name
+ * (all_reduce, ReduceOp), so one imported under another name is not. A
+ * name the file binds in other ways (a parameter, a loop variable, a
+ * second assignment) is not judged.
  */
 #include "lint.h"
 #include "lint_facts.h"
@@ -37,7 +39,13 @@ typedef struct Dist {
     ConstTable *consts;
     Arena *arena;
     int64_t world;         /* init_process_group(world_size=N), or -1 */
+    int64_t visits;        /* node visits left for the name lookups */
 } Dist;
+
+/* The node visits of every name lookup of a file together (each walks
+ * the file): past them names are not judged, so a file with many
+ * collectives costs O(nodes) more, never O(nodes x calls). */
+#define DIST_MAX_VISITS ((int64_t)1 << 26)
 
 /* The canonical name of expression n (torch.distributed.X for every
  * spelling of the module), or NULL. */
@@ -51,9 +59,21 @@ static const char *dist__path(const Dist *d, int32_t n)
     return p;
 }
 
+/* 1 when the last name of identifier or attribute chain n is name (a
+ * test on the text before the import lookup). */
+static int dist__last_is(const Ast *ast, int32_t n, const char *name)
+{
+    if (n >= 0 && ast->nodes[n].kind == NK_attribute)
+        n = ast_field(ast, n, F_attribute);
+    return n >= 0 && ast->nodes[n].kind == NK_identifier && ast_text_is(ast, n, name);
+}
+
 static int dist__callee_is(const Dist *d, int32_t call, const char *name)
 {
-    const char *p = dist__path(d, ast_field(d->ast, call, F_function));
+    int32_t fn = ast_field(d->ast, call, F_function);
+    if (!dist__last_is(d->ast, fn, name))
+        return 0;
+    const char *p = dist__path(d, fn);
     return p && !strncmp(p, "torch.distributed.", 18) && !strcmp(p + 18, name);
 }
 
@@ -126,10 +146,13 @@ static int dist__bound_once(const Ast *ast, int32_t id, int32_t at, int32_t def)
 /* The right-hand side of the one assignment `NAME = ...` to identifier
  * id within def (-1: module level) before use, when nothing else binds
  * it there; else -1. */
-static int32_t dist__binding(const Dist *d, int32_t id, int32_t def, int32_t use)
+static int32_t dist__binding(Dist *d, int32_t id, int32_t def, int32_t use)
 {
     const Ast *ast = d->ast;
     int32_t found = -1;
+    if (d->visits < 2 * (int64_t)ast->n)
+        return -1;
+    d->visits -= 2 * (int64_t)ast->n;
     for (uint32_t i = 0; i < ast->n; i++) {
         if (ast->nodes[i].kind != NK_assignment || !dist__inside(ast, (int32_t)i, def) ||
             dist__owner(ast, (int32_t)i) != def)
@@ -235,7 +258,7 @@ static const char *dist__kind_name(const Value *v)
 }
 
 /* The size of the group at expression g (absent: the world), or -1. */
-static int64_t dist__group_size(const Dist *d, int32_t g)
+static int64_t dist__group_size(Dist *d, int32_t g)
 {
     if (g < 0 || d->ast->nodes[g].kind == NK_none)
         return d->world;
@@ -260,8 +283,11 @@ static void dist__group(Dist *d, int32_t call, const char *name)
     if (d->ast->nodes[g].kind == NK_identifier) {
         int32_t def = dist__owner(d->ast, call);
         lit = dist__binding(d, g, def, call);
-        if (lit < 0 && def >= 0 && dist__bound_once(d->ast, g, -2, def))
-            lit = dist__binding(d, g, -1, call);   /* not bound in the function: the module's */
+        if (lit < 0 && def >= 0 && d->visits >= (int64_t)d->ast->n) {
+            d->visits -= (int64_t)d->ast->n;
+            if (dist__bound_once(d->ast, g, -2, def))
+                lit = dist__binding(d, g, -1, call);   /* not bound in the function: the module's */
+        }
         if (lit < 0)
             return;
     }
@@ -313,7 +339,7 @@ static int64_t dist__numel(const Dist *d, int32_t call)
 
 /* The element count of the tensor named at expression x (a name bound
  * once in the call's function to a maker with literal sizes), or -1. */
-static int64_t dist__tensor_numel(const Dist *d, int32_t call, int32_t x)
+static int64_t dist__tensor_numel(Dist *d, int32_t call, int32_t x)
 {
     if (x < 0 || d->ast->nodes[x].kind != NK_identifier)
         return -1;
@@ -348,7 +374,10 @@ static void dist__reduce_op(Dist *d, int32_t n)
 {
     static const char *const ops[] = {"SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR",
                                       "PREMUL_SUM", "UNUSED", "RedOpType"};
-    const char *p = dist__path(d, ast_field(d->ast, n, F_object));
+    int32_t obj = ast_field(d->ast, n, F_object);
+    if (!dist__last_is(d->ast, obj, "ReduceOp") && !dist__last_is(d->ast, obj, "reduce_op"))
+        return;
+    const char *p = dist__path(d, obj);
     if (!p || (strcmp(p, "torch.distributed.ReduceOp") && strcmp(p, "torch.distributed.reduce_op")))
         return;
     int32_t attr = ast_field(d->ast, n, F_attribute);
@@ -393,7 +422,7 @@ void lint_dist(Lint *l)
     const Ast *ast = l->ast;
     if (!dist__mentioned(ast))
         return;
-    Dist d = {.l = l, .ast = ast, .arena = &l->sf->arena, .world = 0};
+    Dist d = {.l = l, .ast = ast, .arena = &l->sf->arena, .world = 0, .visits = DIST_MAX_VISITS};
     d.aliases = alias_build(ast, d.arena);
     d.consts = const_build(ast, d.arena);
     dist__world(&d);
