@@ -45,6 +45,11 @@ void plan_json(const Plan *self, StrBuf *out);
  * (",\n \"key\":value..."; extra NULL: none): what the planner cannot
  * know, such as the CPU target's fused groups (tngc plan). */
 void plan_json_with(const Plan *self, StrBuf *out, void (*extra)(const Plan *, StrBuf *));
+/* The collectives of the plan (plan_comm.c): the text section after the
+ * events, and the JSON member ",\n \"collectives\":[...]"; nothing when the
+ * plan has none. */
+void plan_comm_text(const Plan *self, StrBuf *out);
+void plan_comm_json(const Plan *self, StrBuf *out);
 /* The attributes of op as a JSON object by name ({"dim":1,"keepdim":false});
  * shared by the JSON plan and the manifests. */
 void plan_op_attrs_json(const Graph *g, int32_t op, StrBuf *out);

@@ -1127,6 +1127,7 @@ void plan_text(const Plan *self, StrBuf *out)
     text__cost_model(self, out);
     text__consts(self, out);
     text__events(self, out);
+    plan_comm_text(self, out);
     text__segments(self, out);
     text__rowindep(self, out);
     text__kernels(self, out);
@@ -1616,6 +1617,7 @@ void plan_json_with(const Plan *self, StrBuf *out, void (*extra)(const Plan *, S
         sb_puts(out, ",\n ");
         json__consts(self, out);
     }
+    plan_comm_json(self, out);
     if (extra)
         extra(self, out);
     sb_puts(out, "}\n");

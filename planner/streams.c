@@ -34,7 +34,16 @@
  * not slower than its one-stream version because of branches too small to
  * pay. The estimate per op: STREAMS_OP_NS for the call, plus 2 M N K flops
  * at STREAMS_MM_FLOPS_PER_NS for a matrix product, or its output's elements
- * at STREAMS_ELEMS_PER_NS otherwise (small shapes on one core).
+ * at STREAMS_ELEMS_PER_NS otherwise (small shapes on one core); a
+ * collective (OPF_COLLECTIVE) STREAMS_COLLECTIVE_NS, the time it waits for
+ * the other ranks, which a stream of its own overlaps with compute.
+ *
+ * Collectives (--world-size N) are ordered: each depends on the collective
+ * before it in program order, as on an input, so every rank issues its
+ * collectives in the same order whatever streams they run on (MPI requires
+ * it of the collectives of a communicator), and no two run at once: the
+ * MPI calls of a rank are serialised across its threads (runtime/mpi.c
+ * asks for MPI_THREAD_SERIALIZED).
  */
 #include "order.h"
 #include "passes.h"
@@ -65,6 +74,9 @@ typedef struct StreamState {
 #define STREAMS_OP_NS 30
 #define STREAMS_MM_FLOPS_PER_NS 32
 #define STREAMS_ELEMS_PER_NS 4
+/* A collective between the processes of one host, through Open MPI's
+ * shared memory: tens of us when the ranks share cores (bench/tp). */
+#define STREAMS_COLLECTIVE_NS 20000
 
 /* ---- the cost model --------------------------------------------------- */
 
@@ -75,6 +87,8 @@ static int64_t streams__op_ns(const Plan *self, int gi, const Op *op)
     int64_t n = op->nout ? plan_val_numel(self, gi, op->out) : 0, k = 1;
     if (n < 0)
         return -1;
+    if (op_info[op->kind].flags & OPF_COLLECTIVE)
+        return STREAMS_COLLECTIVE_NS;
     if ((op_info[op->kind].flags & OPF_CONTRACT) && op->nin > 0) {
         int32_t a = op->in[op->kind == OP_ADDMM && op->nin > 1 ? 1 : 0];
         const Val *va = a >= 0 ? &g->vals.v[a] : NULL;
@@ -171,10 +185,25 @@ static void streams__dep_add(DepList *deps, int32_t unit, int explicit_wait)
     VEC_PUSH(*deps, d);
 }
 
+/* The collective before op (index i) in program order, or -1. */
+static int32_t streams__prev_collective(const Graph *g, size_t i)
+{
+    while (i-- > 0)
+        if (op_info[g->ops.v[i].kind].flags & OPF_COLLECTIVE)
+            return (int32_t)i;
+    return -1;
+}
+
 /* The dependencies of op (in unit u) on other units. */
 static void streams__op_deps(const Plan *self, int32_t u, const Op *op, DepList *deps)
 {
     const Graph *g = self->g;
+    if (op_info[op->kind].flags & OPF_COLLECTIVE) {   /* the collectives' order */
+        int32_t c = streams__prev_collective(g, (size_t)(op - g->ops.v));
+        int32_t p = c >= 0 ? self->unit_of_op[c] : -1;
+        if (p >= 0 && p != u)
+            streams__dep_add(deps, p, 0);
+    }
     for (uint32_t k = 0; k < op->nin; k++) {
         if (op->in[k] < 0)
             continue;

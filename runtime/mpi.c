@@ -8,6 +8,16 @@
  * print one line and abort every rank. A group other than the world is
  * an MPI communicator made once per group (MPI_Comm_create_group: only
  * the group's ranks take part), kept until MPI_Finalize.
+ *
+ * Threads. A collective runs on the thread of its stream (a collective
+ * inside npu_stream_switch on that stream's worker), so MPI is called from
+ * several threads, but never from two at once: the planner orders every
+ * collective after the one before it in program order (planner/streams.c),
+ * an event between threads where they are on different streams, and a
+ * collective's MPI calls (start, polls, a group's communicator) all happen
+ * inside its kernel. MPI_THREAD_SERIALIZED is therefore the level asked
+ * for; Open MPI 4.1 gives it (it gives MPI_THREAD_MULTIPLE too, whose
+ * locks the bundle does not need).
  */
 #include "tngrt_mpi.h"
 #include "tngrt_kernels.h"
@@ -119,15 +129,15 @@ int tngrt_mpi_begin(int *argc, char ***argv, int world_size, const char *prog)
 {
     int provided = 0, init = 0;
     MPI_Initialized(&init);
-    if (!init && MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+    if (!init && MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "%s: MPI cannot be initialised\n", prog);
         return 2;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &mpi__rank);
     MPI_Comm_size(MPI_COMM_WORLD, &mpi__size);
-    if (!init && provided < MPI_THREAD_MULTIPLE && mpi__rank == 0)
-        fprintf(stderr, "%s: warning: MPI gives thread level %d, not MPI_THREAD_MULTIPLE: keep collectives on "
-                "one stream\n", prog, provided);
+    if (!init && provided < MPI_THREAD_SERIALIZED && mpi__rank == 0)
+        fprintf(stderr, "%s: warning: MPI gives thread level %d, not MPI_THREAD_SERIALIZED: keep collectives on "
+                "the default stream\n", prog, provided);
     if (mpi__size != world_size) {
         if (mpi__rank == 0)
             fprintf(stderr, "%s: the bundle was built for %d ranks (--world-size) and the job has %d: run it "

@@ -18,8 +18,8 @@
 #ifndef TNGRT_MPI_H
 #define TNGRT_MPI_H
 
-/* Initialises MPI (MPI_THREAD_MULTIPLE: stream workers call collectives)
- * and checks that the job has world_size ranks; replaces every "{rank}"
+/* Initialises MPI (MPI_THREAD_SERIALIZED: stream workers call collectives,
+ * one at a time, mpi.c) and checks that the job has world_size ranks; replaces every "{rank}"
  * in argv[1..argc) by the rank (--weights w{rank}.safetensors). Returns
  * 0, or an exit status (2) after one line on stderr naming prog (the job
  * then aborts every rank). */

@@ -8,16 +8,27 @@
 #   o_proj, down    row-parallel: each rank multiplies its slice of the
 #                   input dim, an all_reduce sums the partial products
 #   lm_head         column-parallel over the vocab, the logits gathered with
-#                   all_gather_into_tensor
+#                   all_gather_into_tensor in two halves of the positions:
+#                   the first half's gather runs on the stream "comm"
+#                   (npu_stream_switch) while the second half's logits are
+#                   computed on the default stream, the way serving code
+#                   overlaps communication with compute
 #
 # Each rank builds its own shard (sizes divided by the world size, the
 # weights of its rank's slice), as a serving engine does; with one process
 # (no process group) the model is the unsharded one, which is what
 # reference.py runs in PyTorch.
+from contextlib import nullcontext
+
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
+
+try:
+    import torchair
+except ImportError:   # PyTorch alone (reference.py): one process, one stream
+    torchair = None
 
 
 def world():
@@ -25,6 +36,11 @@ def world():
     if dist.is_initialized():
         return dist.get_world_size(), dist.get_rank()
     return 1, 0
+
+
+def comm_stream():
+    """The stream collectives overlap compute on: torchair's "comm", or none."""
+    return torchair.scope.npu_stream_switch("comm") if torchair is not None else nullcontext()
 
 
 def all_reduce(x):
@@ -155,11 +171,18 @@ class TPLlama(nn.Module):
         x = self.embed_tokens(input_ids)
         for layer in self.layers:
             x = layer(x, cos, sin)
-        local = self.lm_head(self.norm(x))[0]          # [S, vocab / N]
+        h = self.norm(x)[0]                            # [S, hidden]
         ws, _ = world()
         if ws == 1:
-            return local.unsqueeze(0)
-        # the vocab shards in rank order: gather along dim 0 of [vocab / N, S]
-        full = torch.empty(self.vocab_size, q_len)
-        dist.all_gather_into_tensor(full, local.t().contiguous())
-        return full.t().unsqueeze(0)
+            return self.lm_head(h).unsqueeze(0)
+        # the vocab shards gathered per half of the positions: the first
+        # half's gather (stream "comm") overlaps the second half's lm_head
+        half = q_len // 2
+        first = self.lm_head(h[:half]).t().contiguous()     # [vocab / N, S/2]
+        gathered = torch.empty(self.vocab_size, first.shape[1])   # [vocab, S/2]: shards in rank order
+        with comm_stream():
+            dist.all_gather_into_tensor(gathered, first)
+        second = self.lm_head(h[half:]).t().contiguous()    # [vocab / N, S - S/2]
+        rest = torch.empty(self.vocab_size, second.shape[1])
+        dist.all_gather_into_tensor(rest, second)
+        return torch.cat((gathered, rest), dim=1).t().unsqueeze(0)

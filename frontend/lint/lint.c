@@ -948,6 +948,7 @@ void lint_file(ScanFile *sf, const LintOptions *opt)
     }
     lint_config_pairs(&l);
     lint_api(&l);
+    lint_dist(&l);
     size_t kept = 0;
     for (size_t i = 0; i < sf->diags.n; i++) {
         if (lint__suppressed(sf, &sf->diags.v[i]))

@@ -62,5 +62,7 @@ void lint_config_pairs(Lint *l);
 /* lint_api.c: the rules on one cache_compile call. */
 void lint_cache_compile(Lint *l, const Compile *c);
 void lint_api(Lint *l);
+/* lint_dist.c: the rules on torch.distributed's groups and collectives. */
+void lint_dist(Lint *l);
 
 #endif

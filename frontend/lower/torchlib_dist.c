@@ -175,17 +175,6 @@ static int dist__args_ok(Interp *I, const CallArgs *a, const char *const *names,
     return 1;
 }
 
-/* 1 on the default stream; else TNG203: every rank must run its
- * collectives in one order, which only one stream keeps. */
-static int dist__stream(Interp *I, int32_t node, const char *what)
-{
-    if (!I->tracing || I->stream == 0)
-        return 1;
-    interp_break(I, node, RULE_TNG203, "%s inside npu_stream_switch: tngc runs collectives on the default "
-                 "stream only (every rank must call them in the same order)", what);
-    return 0;
-}
-
 /* A collective outside a trace (module-level code, __init__): no op; the
  * tensor written (NULL: none) holds data tngc no longer knows, as after a
  * method it does not know. None, or for a functional form an unknown. */
@@ -204,8 +193,6 @@ static Obj *dist__host(Interp *I, Obj *written)
 /* Emits a collective of kind on value x: its output value, or -1. */
 static int32_t dist__emit(Interp *I, OpKind kind, int32_t x, const int64_t *attr, uint32_t nattr, int32_t node)
 {
-    if (!dist__stream(I, node, op_info[kind].name))
-        return -1;
     Obj *r = tl_emit1(I, kind, &x, 1, attr, nattr, 0, 0, DT_UNKNOWN, node);
     return tl_tv(I, r, node);
 }
@@ -437,8 +424,6 @@ static Obj *dist__functional(Interp *I, const char *f, CallArgs *a, const char *
         attr[n++] = op;
     attr[n++] = mask;
     attr[n++] = dist__count(mask);
-    if (!dist__stream(I, a->node, what))
-        return unk(I);
     return tl_emit1(I, gather ? OP_ALL_GATHER : scatter ? OP_REDUCE_SCATTER : OP_ALL_REDUCE, &x, 1, attr, n, 0, 0,
                     DT_UNKNOWN, a->node);
 }
