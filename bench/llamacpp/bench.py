@@ -31,6 +31,13 @@ after tngc's launcher for the same configuration and thread count, in
 every round; the table gives the ratio llama.cpp / tngc (above 1: tngc is
 faster). Without the package (or LLAMA_LIB_DIR), tngc's side alone.
 
+Prefill: the first BENCH_LLAMA_PREFILL context tokens (default 128; 0:
+none) into an empty cache, per dtype of the cases run, by the model's
+prefill entry built alone (its logits of every token checked) and by
+llama.cpp (the last token's logits checked), 1 and 2 threads, the p50 over
+BENCH_LLAMA_PREFILL_ITERS runs (default 5) after one untimed run, in the
+same rounds.
+
 BENCH_LLAMA_CASES (e.g. "f16:64,f32:64") limits the run to those dtypes and
 cache lengths; the table then shows them alone.
 
@@ -60,6 +67,8 @@ ITERS = int(os.environ.get("BENCH_LLAMA_ITERS", "20"))
 CONFIG = dict(vocab_size=32000, hidden_size=1024, intermediate_size=2816, num_hidden_layers=4,
               num_attention_heads=16, num_key_value_heads=4, num_slots=1,
               tie_word_embeddings=False)
+PREFILL = int(os.environ.get("BENCH_LLAMA_PREFILL", "128"))
+PREFILL_ITERS = int(os.environ.get("BENCH_LLAMA_PREFILL_ITERS", "5"))
 TOL = {"f32": 1e-4, "f16": 2e-2, "bf16": 2e-2}
 # llama.cpp computes its own cache (prefill) in the dtype, and its
 # matrix products with half weights round the activations to that type
@@ -88,6 +97,29 @@ decode = torch.compile(model.decode, backend=npu_backend, dynamic=False, fullgra
 with torch.no_grad():
     decode(torch.tensor([[7]]).npu(), torch.tensor([CTX - 1]).npu(), torch.tensor([0]).npu(),
            kv_caches)
+"""
+
+
+PREFILL_SCRIPT = """import torch
+import torch_npu
+import torchair
+
+from modeling import LlamaConfig, LlamaForCausalLM, init_kv_caches
+
+DTYPE = %(dtype)s
+N = %(n)d
+
+torch.manual_seed(0)
+config = LlamaConfig(max_position_embeddings=N, %(config)s)
+model = LlamaForCausalLM(config).to(DTYPE).npu().eval()
+kv_caches = init_kv_caches(config, dtype=DTYPE)
+for key_cache, value_cache in kv_caches:
+    torch._dynamo.mark_static(key_cache)
+    torch._dynamo.mark_static(value_cache)
+npu_backend = torchair.get_npu_backend(compiler_config=torchair.CompilerConfig())
+prefill = torch.compile(model.prefill, backend=npu_backend, dynamic=False, fullgraph=True)
+with torch.no_grad():
+    prefill(torch.zeros(1, N, dtype=torch.long).npu(), torch.tensor([0]).npu(), kv_caches)
 """
 
 
@@ -166,6 +198,57 @@ def prepare(tngc, tmp, mod, ctx, tag, dtname, driver):
     return exe, args, err, largs, lerr
 
 
+def prepare_prefill(tngc, tmp, mod, tag, dtname, driver):
+    """The prefill of PREFILL tokens: bundle and llama.cpp inputs, both
+    checked against PyTorch's float32 prefill over the rounded weights.
+    -> (launcher, args, err, llama args or None, llama err)."""
+    dtype = eval(dtname)
+    n = PREFILL
+    d = os.path.join(tmp, "prefill_%s" % tag)
+    os.makedirs(d)
+    shutil.copy(MODELING, d)
+    script = os.path.join(d, "prefill_%s.py" % tag)
+    with open(script, "w") as f:
+        f.write(PREFILL_SCRIPT % {"dtype": dtname, "n": n,
+                                  "config": ", ".join("%s=%r" % kv for kv in CONFIG.items())})
+    C.build(tngc, script, os.path.join(d, "out"))
+    exe = C.launcher(os.path.join(d, "out"))
+    cfg, model = model_for(mod, n, dtype)
+    wargs = C.save_weights(d, model)
+    if driver is not None:
+        gguf.write_llama(os.path.join(d, "model.gguf"), model, cfg, n, GGML[tag])
+    toks = context_tokens(n + 1)[:-1]
+    ids, slot = torch.tensor([toks]), torch.tensor([0])
+    caches = mod["init_kv_caches"](cfg, dtype=torch.float32)
+    named = [("input_ids", ids), ("slot_ids", slot)]
+    for i, (k, v) in enumerate(caches):
+        named += [("kv_caches[%d][0]" % i, k), ("kv_caches[%d][1]" % i, v)]
+    args = C.save_inputs(os.path.join(d, "in"), named) + wargs
+    with torch.no_grad():
+        ref = model.float().prefill(ids, slot, [(k.clone(), v.clone()) for k, v in caches]).numpy()
+    out = os.path.join(d, "check")
+    C.run_launcher(exe, args, out, 0, 1)
+    got = np.load(os.path.join(out, "out0.npy"))
+    err = float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))
+    if not err <= TOL[tag]:
+        C.die("prefill %s: logits differ from PyTorch's by %.3g of the largest" % (tag, err))
+    if driver is None:
+        return exe, args, err, None, None
+    tokens = os.path.join(d, "tokens.i32")
+    np.asarray(toks, dtype="<i4").tofile(tokens)
+    largs = ["--model", os.path.join(d, "model.gguf"), "--tokens", tokens, "--kv", tag,
+             "--prefill"]
+    logits = os.path.join(d, "llama_logits.f32")
+    run_llama(driver, largs + ["--logits", logits], 1, 0, 1)
+    got = np.fromfile(logits, dtype="<f4")
+    want = ref[0, -1]
+    lerr = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+    if not lerr <= TOL_LLAMA[tag]:
+        C.die("llama.cpp prefill %s: logits differ from PyTorch's by %.3g of the largest" %
+              (tag, lerr))
+    return exe, args, err, largs, lerr
+
+
 def llama_lib_dir():
     """The folder of libllama.so and libggml*.so: $LLAMA_LIB_DIR, or the npm
     package make bench-deps installs; None when neither exists."""
@@ -192,12 +275,12 @@ def llama_driver(tmp):
     return [exe, "--lib", lib]
 
 
-_LLAMA_LAT = re.compile(r"^decode: p50 ([0-9.]+) us")
+_LLAMA_LAT = re.compile(r"^(?:decode|prefill [0-9]+): p50 ([0-9.]+) us")
 LLAMA_INFO = []
 
 
 def run_llama(driver, largs, threads, warmup, iters):
-    """Runs llama_driver; returns its decode p50 in us."""
+    """Runs llama_driver; returns its p50 in us (decode step or prefill)."""
     r = subprocess.run(driver + largs + ["--threads", str(threads), "--warmup", str(warmup),
                                          "--iters", str(iters)],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -231,8 +314,13 @@ def main():
             errs[(ctx, tag)] = err
             if largs is not None:
                 lerrs[(ctx, tag)] = lerr
+    pcases = {}
+    if PREFILL > 0:
+        for tag, dtname in DTYPES:
+            if any(t == tag for _, t in cases):
+                pcases[tag] = prepare_prefill(tngc, tmp, mod, tag, dtname, driver)
     load0 = os.getloadavg()
-    acc, lacc = {}, {}
+    acc, lacc, pacc = {}, {}, {}
     for _ in range(C.ROUNDS):
         for (ctx, tag), (exe, args, largs) in cases.items():
             for th in THREADS:
@@ -242,9 +330,18 @@ def main():
                 if largs is not None:
                     us = run_llama(driver, largs, th, 3, ITERS)
                     lacc.setdefault((ctx, tag, th), []).append(us)
+        for tag, (exe, args, _, largs, _) in pcases.items():
+            for th in THREADS:
+                env = dict(os.environ, TNGRT_THREADS=str(th))
+                us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 1, PREFILL_ITERS, env=env)
+                pacc.setdefault(("tngc", tag, th), []).append(us)
+                if largs is not None:
+                    us = run_llama(driver, largs, th, 1, PREFILL_ITERS)
+                    pacc.setdefault(("llama", tag, th), []).append(us)
     load1 = os.getloadavg()
     med = {k: statistics.median(v) for k, v in acc.items()}
     lmed = {k: statistics.median(v) for k, v in lacc.items()}
+    pmed = {k: statistics.median(v) for k, v in pacc.items()}
     rows = []
 
     def ms(c, t, h):
@@ -268,6 +365,27 @@ def main():
             ["context", "threads", "f32", "f16", "bf16", "f32/f16", "f32/bf16",
              "f32 1t/this", "f16 1t/this", "bf16 1t/this"], rows,
             os.path.join(outd, "tables.md"), notes)
+    if pmed:
+        rows = []
+        for th in THREADS:
+            row = ["%d" % th]
+            for t, _ in DTYPES:
+                a, b = pmed.get(("tngc", t, th)), pmed.get(("llama", t, th))
+                row += ["%.1f ms" % (a / 1e3) if a else "-", "%.1f ms" % (b / 1e3) if b else "-",
+                        "%.2fx" % (b / a) if a and b else "-"]
+            rows.append(row)
+        C.table("LLaMA prefill of %d tokens into an empty cache: tngc vs llama.cpp" % PREFILL,
+                ["threads", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
+                 "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
+                 "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows,
+                os.path.join(outd, "tables.md"),
+                ["logits vs PyTorch's float32 prefill (max |diff| / max |logit|; tngc every "
+                 "token's, llama.cpp the last token's): " +
+                 ", ".join("%s tngc %.1e%s" % (t, p[2], "" if p[4] is None else
+                                               ", llama.cpp %.1e" % p[4])
+                           for t, p in pcases.items()),
+                 "%d rounds, each contender's p50 over %d prefills after one, medians"
+                 % (C.ROUNDS, PREFILL_ITERS)])
     if not lmed:
         return
     rows = []

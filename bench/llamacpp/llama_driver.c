@@ -5,19 +5,20 @@
  * C API (dlopen, no header: the package ships none), prefills the context
  * tokens, then times one decode step at the next position: the same token
  * at the same position over the same cache content each time (the decoded
- * position is removed from the cache before every step). Optionally it
- * also times a prefill of N tokens into an empty cache.
+ * position is removed from the cache before every step). With --prefill
+ * it times instead the prefill of all the tokens into an empty cache.
  *
  *   llama_driver --lib DIR --model F.gguf --tokens T.i32 [--kv f16|f32|bf16]
- *                [--threads N] [--warmup W] [--iters I] [--prefill N]
+ *                [--threads N] [--warmup W] [--iters I] [--prefill]
  *                [--logits OUT.f32]
  *
  * T.i32: the context's token ids then the decoded one, int32, native
  * order; the context is len-1 tokens long and the cache is created with
- * exactly len cells. OUT.f32: the decode step's logits, float32. Prints
- * "decode: p50 X us" (and "prefill N: p50 X us"), medians over the timed
- * calls; every llama_decode is followed by llama_synchronize inside the
- * timed interval.
+ * exactly len cells (with --prefill: the prompt, len tokens). OUT.f32: the
+ * logits of the decode step (with --prefill: of the prompt's last token),
+ * float32. Prints "decode: p50 X us" (with --prefill: "prefill N: p50 X
+ * us"), the median over the timed calls; every llama_decode is followed by
+ * llama_synchronize inside the timed interval.
  *
  * The structures passed by value are those of libllama's release that
  * the package's bins/linux-x64/_nlcBuildMetadata.json names (llama.cpp
@@ -246,7 +247,7 @@ static int32_t *drv_tokens(const char *path, int32_t *n)
 static void drv_usage(void)
 {
     fputs("usage: llama_driver --lib DIR --model F.gguf --tokens T.i32 [--kv f16|f32|bf16] "
-          "[--threads N] [--warmup W] [--iters I] [--prefill N] [--logits OUT.f32]\n", stderr);
+          "[--threads N] [--warmup W] [--iters I] [--prefill] [--logits OUT.f32]\n", stderr);
     exit(2);
 }
 
@@ -256,6 +257,10 @@ int main(int argc, char **argv)
     const char *kv = "f16";
     int threads = 1, warmup = 3, iters = 20, prefill = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--prefill") == 0) {
+            prefill = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             drv_usage();
         if (strcmp(argv[i], "--lib") == 0)
@@ -274,13 +279,11 @@ int main(int argc, char **argv)
             warmup = atoi(argv[++i]);
         else if (strcmp(argv[i], "--iters") == 0)
             iters = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--prefill") == 0)
-            prefill = atoi(argv[++i]);
         else
             drv_usage();
     }
     if (lib == NULL || model_path == NULL || tokens_path == NULL || threads < 1 || threads > 256 ||
-        warmup < 0 || iters < 1 || iters > 100000 || prefill < 0 ||
+        warmup < 0 || iters < 1 || iters > 100000 ||
         (strcmp(kv, "f16") != 0 && strcmp(kv, "f32") != 0 && strcmp(kv, "bf16") != 0))
         drv_usage();
     drv_verbose = getenv("LLAMA_DRIVER_VERBOSE") != NULL;
@@ -299,7 +302,7 @@ int main(int argc, char **argv)
         cp.type_v != 1)
         drv_die("llama_context_default_params returned unexpected defaults: "
                 "not the layout of libllama v0.5.0");
-    uint32_t width = (uint32_t)(ntok > prefill ? ntok : prefill);
+    uint32_t width = (uint32_t)ntok;
     cp.n_ctx = width;
     cp.n_batch = width;
     cp.n_ubatch = width;
@@ -323,20 +326,32 @@ int main(int argc, char **argv)
 
     void *mem = drv.get_memory(ctx);
     drv_batch b = drv.batch_init((int32_t)width, 0, 1);
-    drv_fill(&b, tokens, nctx, 0);
-    drv_decode(ctx, b, "context");
     double *t = malloc(sizeof(double) * (size_t)iters);
     if (t == NULL)
         drv_die("out of memory");
-    for (int i = 0; i < warmup + iters; i++) {
-        if (!drv.memory_seq_rm(mem, 0, nctx, -1))
-            drv_die("llama_memory_seq_rm failed");
-        drv_fill(&b, tokens + nctx, 1, nctx);
-        double t0 = drv_now_us();
-        drv_decode(ctx, b, "step");
-        double t1 = drv_now_us();
-        if (i >= warmup)
-            t[i - warmup] = t1 - t0;
+    if (prefill) {
+        for (int i = 0; i < warmup + iters; i++) {
+            drv.memory_clear(mem, true);
+            drv_fill(&b, tokens, ntok, 0);
+            double t0 = drv_now_us();
+            drv_decode(ctx, b, "prefill");
+            double t1 = drv_now_us();
+            if (i >= warmup)
+                t[i - warmup] = t1 - t0;
+        }
+    } else {
+        drv_fill(&b, tokens, nctx, 0);
+        drv_decode(ctx, b, "context");
+        for (int i = 0; i < warmup + iters; i++) {
+            if (!drv.memory_seq_rm(mem, 0, nctx, -1))
+                drv_die("llama_memory_seq_rm failed");
+            drv_fill(&b, tokens + nctx, 1, nctx);
+            double t0 = drv_now_us();
+            drv_decode(ctx, b, "step");
+            double t1 = drv_now_us();
+            if (i >= warmup)
+                t[i - warmup] = t1 - t0;
+        }
     }
     if (logits_path != NULL) {
         const float *lg = drv.get_logits_ith(ctx, -1);
@@ -345,27 +360,10 @@ int main(int argc, char **argv)
             fwrite(lg, sizeof(float), (size_t)vocab, f) != (size_t)vocab || fclose(f) != 0)
             drv_die("cannot write the logits to %s", logits_path);
     }
-    printf("decode: p50 %.1f us\n", drv_median(t, iters));
-
-    if (prefill > 0) {
-        int32_t *ids = malloc(sizeof(int32_t) * (size_t)prefill);
-        if (ids == NULL)
-            drv_die("out of memory");
-        for (int32_t i = 0; i < prefill; i++)
-            ids[i] = tokens[i % nctx];
-        int n = iters < 5 ? iters : 5;
-        for (int i = 0; i < 1 + n; i++) {
-            drv.memory_clear(mem, true);
-            drv_fill(&b, ids, prefill, 0);
-            double t0 = drv_now_us();
-            drv_decode(ctx, b, "prefill");
-            double t1 = drv_now_us();
-            if (i >= 1)
-                t[i - 1] = t1 - t0;
-        }
-        printf("prefill %d: p50 %.1f us\n", prefill, drv_median(t, n));
-        free(ids);
-    }
+    if (prefill)
+        printf("prefill %d: p50 %.1f us\n", (int)ntok, drv_median(t, iters));
+    else
+        printf("decode: p50 %.1f us\n", drv_median(t, iters));
     drv.batch_free(b);
     drv.free_ctx(ctx);
     drv.model_free(model);
