@@ -4,7 +4,7 @@
 #   make check         every test; SANITIZE=1 builds and tests with ASan+UBSan
 #   make demo          lint, scan and analyse the examples
 #   make bench         lint/scan throughput vs ast.parse; bundles vs ONNX Runtime, eager, TorchScript
-#   make bench-deps    ONNX Runtime for make bench (npm, pinned in bench/package-lock.json)
+#   make bench-deps    ONNX Runtime and llama.cpp for make bench (npm, pinned in bench/package-lock.json)
 #   make install PREFIX=/usr/local
 #   make fuzz          libFuzzer over parse..emit, the launcher's readers and the cache, FUZZ_TIME
 #                      seconds each (default 600); not in check

@@ -50,10 +50,73 @@ static inline float tngrt_gemm__half(int bf16, uint16_t h)
     return bf16 ? tngrt_impl__bf16_to_f32(h) : tngrt_impl__f16_to_f32(h);
 }
 
+#if TNGRT_GEMM_X86
+/* One whole 16 x 32 tile of a transposed B's panel with AVX-512: the 32
+ * weight rows s, s + cs, ... (16 elements each; float32, or float16 /
+ * bfloat16 widened exactly) as 16 rows of 32 floats at d, NR apart: two
+ * 16 x 16 transposes in registers (pairs of rows interleaved, then
+ * quadruples, then the 128-bit lanes exchanged), whole-vector stores. */
+__attribute__((target("avx512f"))) static void tngrt_gemm__pack_tile_avx512(float *d,
+                                                                           const void *s,
+                                                                           int64_t cs,
+                                                                           TngrtDType dt)
+{
+    for (int h = 0; h < 2; h++) {
+        __m512 r[16], u[16];
+        for (int j = 0; j < 16; j++) {
+            int64_t at = (int64_t)(h * 16 + j) * cs;
+            if (dt == TNGRT_F32) {
+                const float *x = (const float *)s + at;
+                _mm_prefetch((const char *)(x + 64), _MM_HINT_T0);
+                r[j] = _mm512_loadu_ps(x);
+                continue;
+            }
+            const uint16_t *x = (const uint16_t *)s + at;
+            _mm_prefetch((const char *)(x + 64), _MM_HINT_T0);
+            __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)x);
+            r[j] = dt == TNGRT_F16 ? _mm512_cvtph_ps(v)
+                                   : _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(v), 16));
+        }
+        for (int g = 0; g < 4; g++) {   /* u[4g + c]: lane L holds column 4L + c of rows 4g.. */
+            __m512 lo01 = _mm512_unpacklo_ps(r[4 * g], r[4 * g + 1]);
+            __m512 hi01 = _mm512_unpackhi_ps(r[4 * g], r[4 * g + 1]);
+            __m512 lo23 = _mm512_unpacklo_ps(r[4 * g + 2], r[4 * g + 3]);
+            __m512 hi23 = _mm512_unpackhi_ps(r[4 * g + 2], r[4 * g + 3]);
+            u[4 * g] = _mm512_shuffle_ps(lo01, lo23, _MM_SHUFFLE(1, 0, 1, 0));
+            u[4 * g + 1] = _mm512_shuffle_ps(lo01, lo23, _MM_SHUFFLE(3, 2, 3, 2));
+            u[4 * g + 2] = _mm512_shuffle_ps(hi01, hi23, _MM_SHUFFLE(1, 0, 1, 0));
+            u[4 * g + 3] = _mm512_shuffle_ps(hi01, hi23, _MM_SHUFFLE(3, 2, 3, 2));
+        }
+        for (int c = 0; c < 4; c++) {   /* column 4L + c: lane L of u[c], u[4 + c], ... */
+            __m512 v0 = _mm512_shuffle_f32x4(u[c], u[4 + c], _MM_SHUFFLE(1, 0, 1, 0));
+            __m512 v1 = _mm512_shuffle_f32x4(u[c], u[4 + c], _MM_SHUFFLE(3, 2, 3, 2));
+            __m512 v2 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], _MM_SHUFFLE(1, 0, 1, 0));
+            __m512 v3 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], _MM_SHUFFLE(3, 2, 3, 2));
+            float *o = d + h * 16;
+            _mm512_storeu_ps(o + c * NR, _mm512_shuffle_f32x4(v0, v2, _MM_SHUFFLE(2, 0, 2, 0)));
+            _mm512_storeu_ps(o + (4 + c) * NR, _mm512_shuffle_f32x4(v0, v2, _MM_SHUFFLE(3, 1, 3, 1)));
+            _mm512_storeu_ps(o + (8 + c) * NR, _mm512_shuffle_f32x4(v1, v3, _MM_SHUFFLE(2, 0, 2, 0)));
+            _mm512_storeu_ps(o + (12 + c) * NR, _mm512_shuffle_f32x4(v1, v3, _MM_SHUFFLE(3, 1, 3, 1)));
+        }
+    }
+}
+
+/* Whether tngrt_gemm__pack_tile_avx512 runs here. */
+static int tngrt_gemm__pack_avx512(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0;
+}
+#endif
+
 void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
                        int64_t k, int64_t n)
 {
-    int bf16 = b->dtype == TNGRT_BF16;
+    int bf16 = b->dtype == TNGRT_BF16, tiles = 0;
+#if TNGRT_GEMM_X86
+    tiles = rs == 1 && cs != 1 && tngrt_gemm__pack_avx512();
+#endif
+    (void)tiles;
     for (int64_t p = 0; p < n; p += NR) {
         int64_t w = n - p < NR ? n - p : NR;
         if (rs == 1 && cs != 1) {
@@ -61,7 +124,17 @@ void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, i
              * contiguous row of the weight, read in order (a half one
              * widened 16 elements at a time) */
             float *d = dst + p * k;
-            for (int64_t k0 = 0; k0 < k; k0 += 16) {   /* 16 x 32 tiles, in L1 */
+            int64_t whole = 0;   /* the k rows done by whole AVX-512 tiles */
+#if TNGRT_GEMM_X86
+            if (w == NR && tiles) {
+                size_t es = b->dtype == TNGRT_F32 ? sizeof(float) : sizeof(uint16_t);
+                for (whole = 0; whole + 16 <= k; whole += 16)
+                    tngrt_gemm__pack_tile_avx512(
+                        d + whole * NR, (const char *)b->data + (size_t)(off + p * cs + whole) * es,
+                        cs, b->dtype);
+            }
+#endif
+            for (int64_t k0 = whole; k0 < k; k0 += 16) {   /* 16 x 32 tiles, in L1 */
                 int64_t kn = k - k0 < 16 ? k - k0 : 16;
                 for (int64_t j = 0; j < w; j++) {
                     if (b->dtype == TNGRT_F32) {
@@ -132,16 +205,6 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
  * it is inlined into), then stored to c (ldc apart). The expressions are
  * the separate kernels' (tngrt_impl__unf, the binary kernel's x op y), so
  * the bits are theirs. */
-/* The mr x nc tile t rounded to half type rdt (float16 or bfloat16) and
- * widened back, as a separate kernel's store and the next one's load. */
-static void tngrt_gemm__epi_round(TngrtDType rdt, int mr, int nc, float *t)
-{
-    for (int i = 0; i < mr; i++)
-        for (int j = 0; j < nc; j++)
-            t[i * NR + j] = rdt == TNGRT_F16 ? tngrt_impl__f16_to_f32(tngrt_impl__f32_to_f16(t[i * NR + j]))
-                                             : tngrt_impl__bf16_to_f32(tngrt_impl__f32_to_bf16(t[i * NR + j]));
-}
-
 /* Step st's half tensor operand at row i0 + i, columns j0.. (nc) widened
  * into y. */
 static void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t j0, int i, int nc,
@@ -164,6 +227,21 @@ static void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t 
             for (int j = 0; j < nc; j++)      \
                 stmt;                         \
     } while (0)
+
+/* The mr x nc tile t rounded to half type rdt (float16 or bfloat16) and
+ * widened back, as a separate kernel's store and the next one's load;
+ * inlined, so that the branchless conversions vectorise with the ISA of
+ * the epilogue function it is part of. */
+TNGRT_GEMM_INLINE void tngrt_gemm__epi_round(TngrtDType rdt, int mr, int nc, float *t)
+{
+    for (int i = 0; i < mr; i++) {
+        float *restrict ti = t + i * NR;
+        if (rdt == TNGRT_F16)
+            TNGRT_GEMM__COLS(ti[j] = tngrt_impl__f16_to_f32(tngrt_impl__f32_to_f16(ti[j])));
+        else
+            TNGRT_GEMM__COLS(ti[j] = tngrt_impl__bf16_to_f32(tngrt_impl__f32_to_bf16(ti[j])));
+    }
+}
 
 TNGRT_GEMM_INLINE void tngrt_gemm__epi_store(const TngrtGemmEpi *epi, int64_t i0, int64_t j0,
                                              int mr, int nc, float *t, float *c, int64_t ldc)
@@ -562,6 +640,22 @@ static void tngrt_gemm__run_best(int64_t m, int64_t n, int64_t k, const float *a
                                  const float *bias, const TngrtGemmEpi *epi)
     __attribute__((ifunc("tngrt_gemm_f32__resolve")));
 
+/* The widest tile epilogue the CPU has, for tngrt__gemm_epi_apply. */
+__attribute__((used, no_sanitize("address", "undefined")))
+static __typeof__(tngrt_gemm__epi_c) *tngrt_gemm__epi_resolve(void)
+{
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return tngrt_gemm__epi_avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return tngrt_gemm__epi_avx2;
+    return tngrt_gemm__epi_c;
+}
+
+static void tngrt_gemm__epi_best(const TngrtGemmEpi *epi, int64_t i0, int64_t j0, int mr, int nc,
+                                 float *t, float *c, int64_t ldc)
+    __attribute__((ifunc("tngrt_gemm__epi_resolve")));
+
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
 {
     __builtin_cpu_init();
@@ -585,6 +679,7 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
 #else
 
 #define tngrt_gemm__run_best tngrt_gemm__run_c
+#define tngrt_gemm__epi_best tngrt_gemm__epi_c
 
 int tngrt_gemm_isa_available(TngrtGemmIsa isa)
 {
@@ -1427,6 +1522,6 @@ void tngrt__gemm_epi_apply(const TngrtGemmEpi *epi, int64_t m, int64_t n, const 
             float t[NR];
             int nc = n - j < NR ? (int)(n - j) : NR;
             memcpy(t, lin + i * n + j, (size_t)nc * sizeof(float));
-            tngrt_gemm__epi_store(epi, i, j, 1, nc, t, dst + i * n + j, n);
+            tngrt_gemm__epi_best(epi, i, j, 1, nc, t, dst + i * n + j, n);
         }
 }

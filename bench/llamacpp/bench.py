@@ -15,8 +15,28 @@ float32, 2e-2 for the half types). Timing: BENCH_ROUNDS rounds (default
 BENCH_LLAMA_ITERS runs, default 20), the median of the rounds reported,
 with the load average before and after (the machine is shared).
 
-The llama.cpp anchor (npm @node-llama-cpp/linux-x64, libllama.so through
-its C API, the same weights written as GGUF) is not part of this script.
+The context is CTX - 1 tokens prefilled by PyTorch (float32 over the
+rounded weights; the cache then rounded to the dtype): the same context
+llama.cpp prefills itself, so that both decode the same token at the same
+position over the same cache content.
+
+llama.cpp (npm @node-llama-cpp/linux-x64, pinned in bench/package.json,
+installed by make bench-deps): the same rounded weights written as GGUF
+(gguf.py), driven through libllama's C API by llama_driver.c: it prefills
+the CTX - 1 context tokens, then times the decode step of the same token
+at position CTX - 1 (its p50 over BENCH_LLAMA_ITERS steps), KV cache of
+the model's dtype. Its logits are checked against PyTorch's float32
+prefill and decode over the rounded weights (TOL_LLAMA). It runs right
+after tngc's launcher for the same configuration and thread count, in
+every round; the table gives the ratio llama.cpp / tngc (above 1: tngc is
+faster). Without the package (or LLAMA_LIB_DIR), tngc's side alone.
+
+Prefill: the first BENCH_LLAMA_PREFILL context tokens (default 128; 0:
+none) into an empty cache, per dtype of the cases run, by the model's
+prefill entry built alone (its logits of every token checked) and by
+llama.cpp (the last token's logits checked), 1 and 2 threads, the p50 over
+BENCH_LLAMA_PREFILL_ITERS runs (default 5) after one untimed run, in the
+same rounds.
 
 BENCH_LLAMA_CASES (e.g. "f16:64,f32:64") limits the run to those dtypes and
 cache lengths; the table then shows them alone.
@@ -24,13 +44,19 @@ cache lengths; the table then shows them alone.
 usage: /usr/bin/python3 bench/llamacpp/bench.py TNGC [OUT_DIR]
 """
 import os
+import platform
+import re
 import shutil
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import common as C    # noqa: E402
 from common import np, torch    # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gguf    # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELING = os.path.join(C.ROOT, "examples", "llama", "modeling.py")
@@ -41,7 +67,14 @@ ITERS = int(os.environ.get("BENCH_LLAMA_ITERS", "20"))
 CONFIG = dict(vocab_size=32000, hidden_size=1024, intermediate_size=2816, num_hidden_layers=4,
               num_attention_heads=16, num_key_value_heads=4, num_slots=1,
               tie_word_embeddings=False)
+PREFILL = int(os.environ.get("BENCH_LLAMA_PREFILL", "128"))
+PREFILL_ITERS = int(os.environ.get("BENCH_LLAMA_PREFILL_ITERS", "5"))
 TOL = {"f32": 1e-4, "f16": 2e-2, "bf16": 2e-2}
+# llama.cpp computes its own cache (prefill) in the dtype, and its
+# matrix products with half weights round the activations to that type
+TOL_LLAMA = {"f32": 1e-3, "f16": 2e-2, "bf16": 5e-2}
+GGML = {"f32": gguf.GGML_F32, "f16": gguf.GGML_F16, "bf16": gguf.GGML_BF16}
+NPM_LLAMA = "@node-llama-cpp/linux-x64"
 
 SCRIPT = """import torch
 import torch_npu
@@ -67,15 +100,56 @@ with torch.no_grad():
 """
 
 
+PREFILL_SCRIPT = """import torch
+import torch_npu
+import torchair
+
+from modeling import LlamaConfig, LlamaForCausalLM, init_kv_caches
+
+DTYPE = %(dtype)s
+N = %(n)d
+
+torch.manual_seed(0)
+config = LlamaConfig(max_position_embeddings=N, %(config)s)
+model = LlamaForCausalLM(config).to(DTYPE).npu().eval()
+kv_caches = init_kv_caches(config, dtype=DTYPE)
+for key_cache, value_cache in kv_caches:
+    torch._dynamo.mark_static(key_cache)
+    torch._dynamo.mark_static(value_cache)
+npu_backend = torchair.get_npu_backend(compiler_config=torchair.CompilerConfig())
+prefill = torch.compile(model.prefill, backend=npu_backend, dynamic=False, fullgraph=True)
+with torch.no_grad():
+    prefill(torch.zeros(1, N, dtype=torch.long).npu(), torch.tensor([0]).npu(), kv_caches)
+"""
+
+
 def model_for(mod, ctx, dtype):
     torch.manual_seed(0)
     cfg = mod["LlamaConfig"](max_position_embeddings=ctx, **CONFIG)
     return cfg, mod["LlamaForCausalLM"](cfg).to(dtype).eval()
 
 
-def prepare(tngc, tmp, mod, ctx, tag, dtname):
+def context_tokens(ctx):
+    """The CTX - 1 context token ids, then the decoded one."""
+    return [(i * 7919 + 13) % CONFIG["vocab_size"] for i in range(ctx - 1)] + [7]
+
+
+def prefilled(mod, cfg, model, ctx):
+    """PyTorch's float32 prefill of the context over model's rounded
+    weights: (float32 model, its caches after the prefill)."""
+    ref_model = model.float()
+    caches = [(k.float(), v.float()) for k, v in mod["init_kv_caches"](cfg, dtype=torch.float32)]
+    ids = torch.tensor([context_tokens(ctx)[:-1]])
+    with torch.no_grad():
+        ref_model.prefill(ids, torch.tensor([0]), caches)
+    return ref_model, caches
+
+
+def prepare(tngc, tmp, mod, ctx, tag, dtname, driver):
     """Builds the bundle and writes its weights and inputs; checks its
-    logits against PyTorch's float32 decode. -> (launcher, args)."""
+    logits against PyTorch's float32 decode; the same for llama.cpp where
+    driver (its harness) is not None. -> (launcher, args, err, llama
+    args or None, llama err)."""
     dtype = eval(dtname)
     d = os.path.join(tmp, "%s_%d" % (tag, ctx))
     os.makedirs(d)
@@ -88,19 +162,19 @@ def prepare(tngc, tmp, mod, ctx, tag, dtname):
     exe = C.launcher(os.path.join(d, "out"))
     cfg, model = model_for(mod, ctx, dtype)
     wargs = C.save_weights(d, model)
-    g = torch.Generator().manual_seed(1)
-    caches = [(torch.randn(c.shape, generator=g).to(dtype),
-               torch.randn(c.shape, generator=g).to(dtype))
-              for c, _ in mod["init_kv_caches"](cfg, dtype=dtype)]
+    if driver is not None:
+        gguf.write_llama(os.path.join(d, "model.gguf"), model, cfg, ctx, GGML[tag])
+    ref_model, full = prefilled(mod, cfg, model, ctx)
+    caches = [(k.to(dtype), v.to(dtype)) for k, v in full]
     ids, pos, slot = torch.tensor([[7]]), torch.tensor([ctx - 1]), torch.tensor([0])
     named = [("input_ids", ids), ("positions", pos), ("slot_ids", slot)]
     for i, (k, v) in enumerate(caches):
         named += [("kv_caches[%d][0]" % i, k.float()), ("kv_caches[%d][1]" % i, v.float())]
     args = C.save_inputs(os.path.join(d, "in"), named) + wargs
     # the reference: float32 over the rounded weights and cache
-    ref_model = model.float()
     with torch.no_grad():
         ref = ref_model.decode(ids, pos, slot, [(k.float(), v.float()) for k, v in caches])
+        ref_llama = ref_model.decode(ids, pos, slot, full)
     out = os.path.join(d, "check")
     C.run_launcher(exe, args, out, 0, 1)
     got = np.load(os.path.join(out, "out0.npy"))
@@ -108,7 +182,117 @@ def prepare(tngc, tmp, mod, ctx, tag, dtname):
     if not err <= TOL[tag]:
         C.die("decode %s ctx %d: logits differ from PyTorch's by %.3g of the largest" %
               (tag, ctx, err))
-    return exe, args, err
+    if driver is None:
+        return exe, args, err, None, None
+    tokens = os.path.join(d, "tokens.i32")
+    np.asarray(context_tokens(ctx), dtype="<i4").tofile(tokens)
+    largs = ["--model", os.path.join(d, "model.gguf"), "--tokens", tokens, "--kv", tag]
+    logits = os.path.join(d, "llama_logits.f32")
+    run_llama(driver, largs + ["--logits", logits], 1, 0, 1)
+    got = np.fromfile(logits, dtype="<f4")
+    want = ref_llama.numpy().reshape(-1)
+    lerr = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+    if not lerr <= TOL_LLAMA[tag]:
+        C.die("llama.cpp decode %s ctx %d: logits differ from PyTorch's by %.3g of the largest" %
+              (tag, ctx, lerr))
+    return exe, args, err, largs, lerr
+
+
+def prepare_prefill(tngc, tmp, mod, tag, dtname, driver):
+    """The prefill of PREFILL tokens: bundle and llama.cpp inputs, both
+    checked against PyTorch's float32 prefill over the rounded weights.
+    -> (launcher, args, err, llama args or None, llama err)."""
+    dtype = eval(dtname)
+    n = PREFILL
+    d = os.path.join(tmp, "prefill_%s" % tag)
+    os.makedirs(d)
+    shutil.copy(MODELING, d)
+    script = os.path.join(d, "prefill_%s.py" % tag)
+    with open(script, "w") as f:
+        f.write(PREFILL_SCRIPT % {"dtype": dtname, "n": n,
+                                  "config": ", ".join("%s=%r" % kv for kv in CONFIG.items())})
+    C.build(tngc, script, os.path.join(d, "out"))
+    exe = C.launcher(os.path.join(d, "out"))
+    cfg, model = model_for(mod, n, dtype)
+    wargs = C.save_weights(d, model)
+    if driver is not None:
+        gguf.write_llama(os.path.join(d, "model.gguf"), model, cfg, n, GGML[tag])
+    toks = context_tokens(n + 1)[:-1]
+    ids, slot = torch.tensor([toks]), torch.tensor([0])
+    caches = mod["init_kv_caches"](cfg, dtype=torch.float32)
+    named = [("input_ids", ids), ("slot_ids", slot)]
+    for i, (k, v) in enumerate(caches):
+        named += [("kv_caches[%d][0]" % i, k), ("kv_caches[%d][1]" % i, v)]
+    args = C.save_inputs(os.path.join(d, "in"), named) + wargs
+    with torch.no_grad():
+        ref = model.float().prefill(ids, slot, [(k.clone(), v.clone()) for k, v in caches]).numpy()
+    out = os.path.join(d, "check")
+    C.run_launcher(exe, args, out, 0, 1)
+    got = np.load(os.path.join(out, "out0.npy"))
+    err = float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))
+    if not err <= TOL[tag]:
+        C.die("prefill %s: logits differ from PyTorch's by %.3g of the largest" % (tag, err))
+    if driver is None:
+        return exe, args, err, None, None
+    tokens = os.path.join(d, "tokens.i32")
+    np.asarray(toks, dtype="<i4").tofile(tokens)
+    largs = ["--model", os.path.join(d, "model.gguf"), "--tokens", tokens, "--kv", tag,
+             "--prefill"]
+    logits = os.path.join(d, "llama_logits.f32")
+    run_llama(driver, largs + ["--logits", logits], 1, 0, 1)
+    got = np.fromfile(logits, dtype="<f4")
+    want = ref[0, -1]
+    lerr = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+    if not lerr <= TOL_LLAMA[tag]:
+        C.die("llama.cpp prefill %s: logits differ from PyTorch's by %.3g of the largest" %
+              (tag, lerr))
+    return exe, args, err, largs, lerr
+
+
+def llama_lib_dir():
+    """The folder of libllama.so and libggml*.so: $LLAMA_LIB_DIR, or the npm
+    package make bench-deps installs; None when neither exists."""
+    d = os.environ.get("LLAMA_LIB_DIR")
+    if not d:
+        arch = {"x86_64": "x64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+        d = os.path.join(C.ROOT, "bench", "node_modules", NPM_LLAMA, "bins", "linux-" + arch)
+    return d if os.path.exists(os.path.join(d, "libllama.v0.5.0.so")) else None
+
+
+def llama_driver(tmp):
+    """[llama_driver, --lib, DIR] compiled here, or None without the library."""
+    lib = llama_lib_dir()
+    if lib is None:
+        sys.stderr.write("bench: %s not installed (make bench-deps): no llama.cpp column\n"
+                         % NPM_LLAMA)
+        return None
+    exe = os.path.join(tmp, "llama_driver")
+    r = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-std=c11", "-o", exe,
+                        os.path.join(HERE, "llama_driver.c"), "-ldl"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        C.die("cannot compile bench/llamacpp/llama_driver.c:\n" + r.stdout)
+    return [exe, "--lib", lib]
+
+
+_LLAMA_LAT = re.compile(r"^(?:decode|prefill [0-9]+): p50 ([0-9.]+) us")
+LLAMA_INFO = []
+
+
+def run_llama(driver, largs, threads, warmup, iters):
+    """Runs llama_driver; returns its p50 in us (decode step or prefill)."""
+    r = subprocess.run(driver + largs + ["--threads", str(threads), "--warmup", str(warmup),
+                                         "--iters", str(iters)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        C.die("llama_driver failed (%d):\n%s" % (r.returncode, r.stdout))
+    for line in r.stdout.splitlines():
+        if line.startswith("llama.cpp system info") and not LLAMA_INFO:
+            LLAMA_INFO.append(line)
+        m = _LLAMA_LAT.match(line)
+        if m:
+            return float(m.group(1))
+    C.die("llama_driver printed no latency line:\n" + r.stdout)
 
 
 def main():
@@ -118,25 +302,46 @@ def main():
     mod = {}
     sys.path.insert(0, os.path.dirname(MODELING))
     exec(compile(open(MODELING).read(), MODELING, "exec"), mod)
-    cases, errs = {}, {}
+    cases, errs, lerrs = {}, {}, {}
+    driver = llama_driver(tmp)
     only = [c.split(":") for c in os.environ.get("BENCH_LLAMA_CASES", "").split(",") if c]
     for ctx in CTXS:
         for tag, dtname in DTYPES:
             if only and [tag, str(ctx)] not in only:
                 continue
-            exe, args, err = prepare(tngc, tmp, mod, ctx, tag, dtname)
-            cases[(ctx, tag)] = (exe, args)
+            exe, args, err, largs, lerr = prepare(tngc, tmp, mod, ctx, tag, dtname, driver)
+            cases[(ctx, tag)] = (exe, args, largs)
             errs[(ctx, tag)] = err
+            if largs is not None:
+                lerrs[(ctx, tag)] = lerr
+    pcases = {}
+    if PREFILL > 0:
+        for tag, dtname in DTYPES:
+            if any(t == tag for _, t in cases):
+                pcases[tag] = prepare_prefill(tngc, tmp, mod, tag, dtname, driver)
     load0 = os.getloadavg()
-    acc = {}
+    acc, lacc, pacc = {}, {}, {}
     for _ in range(C.ROUNDS):
-        for (ctx, tag), (exe, args) in cases.items():
+        for (ctx, tag), (exe, args, largs) in cases.items():
             for th in THREADS:
                 env = dict(os.environ, TNGRT_THREADS=str(th))
                 us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 3, ITERS, env=env)
                 acc.setdefault((ctx, tag, th), []).append(us)
+                if largs is not None:
+                    us = run_llama(driver, largs, th, 3, ITERS)
+                    lacc.setdefault((ctx, tag, th), []).append(us)
+        for tag, (exe, args, _, largs, _) in pcases.items():
+            for th in THREADS:
+                env = dict(os.environ, TNGRT_THREADS=str(th))
+                us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 1, PREFILL_ITERS, env=env)
+                pacc.setdefault(("tngc", tag, th), []).append(us)
+                if largs is not None:
+                    us = run_llama(driver, largs, th, 1, PREFILL_ITERS)
+                    pacc.setdefault(("llama", tag, th), []).append(us)
     load1 = os.getloadavg()
     med = {k: statistics.median(v) for k, v in acc.items()}
+    lmed = {k: statistics.median(v) for k, v in lacc.items()}
+    pmed = {k: statistics.median(v) for k, v in pacc.items()}
     rows = []
 
     def ms(c, t, h):
@@ -159,6 +364,53 @@ def main():
     C.table("LLaMA decode step (77 M parameters read per token), f32 vs f16 vs bf16",
             ["context", "threads", "f32", "f16", "bf16", "f32/f16", "f32/bf16",
              "f32 1t/this", "f16 1t/this", "bf16 1t/this"], rows,
+            os.path.join(outd, "tables.md"), notes)
+    if pmed:
+        rows = []
+        for th in THREADS:
+            row = ["%d" % th]
+            for t, _ in DTYPES:
+                a, b = pmed.get(("tngc", t, th)), pmed.get(("llama", t, th))
+                row += ["%.1f ms" % (a / 1e3) if a else "-", "%.1f ms" % (b / 1e3) if b else "-",
+                        "%.2fx" % (b / a) if a and b else "-"]
+            rows.append(row)
+        C.table("LLaMA prefill of %d tokens into an empty cache: tngc vs llama.cpp" % PREFILL,
+                ["threads", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
+                 "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
+                 "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows,
+                os.path.join(outd, "tables.md"),
+                ["logits vs PyTorch's float32 prefill (max |diff| / max |logit|; tngc every "
+                 "token's, llama.cpp the last token's): " +
+                 ", ".join("%s tngc %.1e%s" % (t, p[2], "" if p[4] is None else
+                                               ", llama.cpp %.1e" % p[4])
+                           for t, p in pcases.items()),
+                 "%d rounds, each contender's p50 over %d prefills after one, medians"
+                 % (C.ROUNDS, PREFILL_ITERS)])
+    if not lmed:
+        return
+    rows = []
+    for ctx in CTXS:
+        for th in THREADS:
+            if not any((ctx, t, th) in lmed for t, _ in DTYPES):
+                continue
+            row = ["%d" % ctx, "%d" % th]
+            for t, _ in DTYPES:
+                k = (ctx, t, th)
+                row += ([ms(ctx, t, th), "%.2f ms" % (lmed[k] / 1e3), "%.2fx" % (lmed[k] / med[k])]
+                        if k in lmed else ["-", "-", "-"])
+            rows.append(row)
+    notes = [notes[0],
+             "llama.cpp logits vs PyTorch's float32 prefill and decode (max |diff| / max |logit|): " +
+             ", ".join("%s ctx %d %.1e" % (t, c, e) for (c, t), e in sorted(lerrs.items())),
+             "llama.cpp: npm %s (libllama v0.5.0) through bench/llamacpp/llama_driver.c, "
+             "KV cache of the model's dtype, flash attention and the CPU variant as the library "
+             "chooses them; %s" % (NPM_LLAMA, LLAMA_INFO[0] if LLAMA_INFO else ""),
+             "%d rounds, each contender's p50 over %d decode steps, medians; "
+             "llama.cpp/tngc above 1: tngc is faster" % (C.ROUNDS, ITERS)]
+    C.table("LLaMA decode step: tngc vs llama.cpp, same weights, position and cache content",
+            ["context", "threads", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
+             "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
+             "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows,
             os.path.join(outd, "tables.md"), notes)
 
 

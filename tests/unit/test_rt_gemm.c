@@ -499,6 +499,58 @@ static void test_gemm_pack_half(void **state)
     assert_true(bp[32 + 1] == 0x1.54p-2f);
 }
 
+/* A Linear's weight [n, k] packed as B = w^T (rs 1, cs k: whole 16 x 32
+ * tiles through the AVX-512 transposes where the CPU has them, the edges
+ * element by element), float32 and both half types, against each
+ * element widened on its own: same bits, zero padding; sizes with and
+ * without partial tiles and panels. */
+static void test_gemm_pack_transposed(void **state)
+{
+    const int64_t ks[] = {5, 16, 37, 64}, ns[] = {7, 32, 45, 96};
+    const TngrtDType dts[] = {TNGRT_F32, TNGRT_F16, TNGRT_BF16};
+    uint32_t seed = 12345u;
+    (void)state;
+    for (int di = 0; di < 3; di++)
+        for (int a = 0; a < 4; a++)
+            for (int c = 0; c < 4; c++) {
+                int64_t k = ks[a], n = ns[c], size = tngrt_gemm_packed_size(n, k);
+                int64_t shape[1] = {n * k};
+                float *wf = malloc((size_t)(n * k) * sizeof(float));
+                uint16_t *wh = malloc((size_t)(n * k) * sizeof(uint16_t));
+                float *bp = malloc((size_t)size * sizeof(float));
+                assert_non_null(wf);
+                assert_non_null(wh);
+                assert_non_null(bp);
+                for (int64_t i = 0; i < n * k; i++) {
+                    seed = seed * 1103515245u + 12345u;
+                    uint16_t h = (uint16_t)(seed >> 8);
+                    /* every finite pattern (subnormals included), no NaN or inf */
+                    if (dts[di] == TNGRT_F16 && (h & 0x7c00u) == 0x7c00u)
+                        h &= 0xbfffu;
+                    if (dts[di] == TNGRT_BF16 && (h & 0x7f80u) == 0x7f80u)
+                        h &= 0xbfffu;
+                    wh[i] = h;
+                    wf[i] = (float)(int)(seed % 2001u) / 7.0f - 100.0f;
+                }
+                TngrtArg w = t_arg(dts[di] == TNGRT_F32 ? (void *)wf : (void *)wh, dts[di], 1,
+                                   shape);
+                memset(bp, 0xff, (size_t)size * sizeof(float));
+                tngrt_gemm_pack_b(bp, &w, 0, 1, k, k, n);
+                for (int64_t j = 0; j < (n + 31) / 32 * 32; j++)
+                    for (int64_t kk = 0; kk < k; kk++) {
+                        float want = 0.0f, got = bp[j / 32 * 32 * k + kk * 32 + j % 32];
+                        if (j < n && dts[di] == TNGRT_F32)
+                            want = wf[j * k + kk];
+                        else if (j < n)
+                            tngrt_half_to_f32(dts[di], wh + j * k + kk, &want, 1);
+                        assert_memory_equal(&got, &want, sizeof got);
+                    }
+                free(wf);
+                free(wh);
+                free(bp);
+            }
+}
+
 /* A Linear through a weight packed as a bundle packs it at load
  * (tngrt_gemm_pack_weight, tngrt_kernel_linear_packed) against a double
  * reference, float32 and bfloat16 weights, with and without bias, small
@@ -741,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_softmax_online),
         cmocka_unit_test(test_gemm_paths),
         cmocka_unit_test(test_gemm_pack_half),
+        cmocka_unit_test(test_gemm_pack_transposed),
         cmocka_unit_test(test_gemm_small),
         cmocka_unit_test(test_gemm_tiny),
         cmocka_unit_test(test_matmul_strided),
