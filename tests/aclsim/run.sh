@@ -62,9 +62,20 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 show() { tail -n "${2:-8}" "$1" | sed 's/^/    /'; }
-now() { date +%s.%N; }
-# spent VAR T0: adds the seconds since T0 to VAR
-spent() { eval "$1=\$(echo \"\$$1 \$2 \$(now)\" | awk '{ printf \"%.2f\", \$1 + \$3 - \$2 }')"; }
+# now: sets now to "WALL CPU", the wall clock and the CPU seconds (user
+# and system) of this shell and its finished children (times must run in
+# this shell: a subshell's counts start at 0)
+now() {
+    times >"$tmp/$key.times"
+    now="$(date +%s.%N) $(tr -s 'ms\n' '   ' <"$tmp/$key.times" | awk '{ print $1 * 60 + $2 + $3 * 60 + $4 + $5 * 60 + $6 + $7 * 60 + $8 }')"
+}
+# spent PHASE T0: adds the wall and CPU seconds since T0 (a value of now)
+# to t_PHASE and c_PHASE
+spent() {
+    now
+    eval "t_$1=\$(echo \"\$t_$1 \$2 \$now\" | awk '{ printf \"%.2f\", \$1 + \$4 - \$2 }')"
+    eval "c_$1=\$(echo \"\$c_$1 \$2 \$now\" | awk '{ printf \"%.2f\", \$1 + \$5 - \$3 }')"
+}
 
 # the known failures: README.md's block after "## Known failures", one
 # "MODEL MODE: TEXT" a line, TEXT a part of the failure's message
@@ -111,15 +122,15 @@ run_mode() {
     for f in "$(dirname "$r_script")"/*.py; do
         [ -e "$r_w/src/$(basename "$f")" ] || cp "$f" "$r_w/src/"
     done
-    t=$(now)
+    now && t=$now
     if ! (cd "$r_w/src" && "$tngc" build --target acl --acl-home "$sim" --cache-dir "$tmp/cache" --opt -O0 \
         -o ../out "$r_stem.py") >"$r_w/build.log" 2>&1; then
-        spent t_build "$t"
+        spent build "$t"
         status=failed detail="tngc build --target acl: $(grep -m1 'error' "$r_w/build.log" || tail -n 1 "$r_w/build.log")"
         return
     fi
-    spent t_build "$t"
-    t=$(now)
+    spent build "$t"
+    now && t=$now
     status=ok detail='' n=0
     for ref in "$w"/ref/*/; do
         ref=${ref%/}
@@ -170,7 +181,7 @@ run_mode() {
             printf '%s:%s:%s\t%s\t%s\n' "$r_mode" "$name" "$call" "$c/expected" "$o" >>"$w/compare.list"
         done
     done
-    spent t_run "$t"
+    spent run "$t"
     eval "n_$r_mode=\$n"
 }
 
@@ -185,14 +196,14 @@ run_one() {
     w=$tmp/$(printf '%s' "$label" | tr / _)
     mkdir -p "$w"
     : >"$w/compare.list"
-    t=$(now)
+    now && t=$now
     if ! "$py" "$harness" "$script" "$w/ref" --all-gears >"$w/harness.log" 2>&1; then
-        spent t_ref "$t"
+        spent ref "$t"
         bad "$label: PyTorch reference (tests/ref/harness.py --all-gears)"
         show "$w/harness.log"
         return
     fi
-    spent t_ref "$t"
+    spent ref "$t"
     # (st_MODE, dt_MODE read back by eval below)
     # shellcheck disable=SC2034
     run_mode "$script" eager
@@ -200,11 +211,11 @@ run_one() {
     run_mode "$script" captured
     st_captured=$status dt_captured=$detail
     # every run that got as far, both modes, compared in one process
-    t=$(now)
+    now && t=$now
     if [ -s "$w/compare.list" ]; then
         "$py" "$here/compare_calls.py" "$script" <"$w/compare.list" >"$w/compare.out" 2>&1
     fi
-    spent t_cmp "$t"
+    spent cmp "$t"
     for mode in eager captured; do
         eval "status=\$st_$mode detail=\$dt_$mode n=\$n_$mode"
         if [ "$status" = ok ]; then
@@ -229,20 +240,21 @@ run_one() {
 # worker. Lines are printed in the scripts' order, the mutations' last.
 if [ -n "${ACLSIM_ONE:-}" ]; then
     tmp=$ACLSIM_ONE sim=$ACLSIM_ONE/sim
-    t_ref=0 t_build=0 t_run=0 t_cmp=0
+    t_ref=0 t_build=0 t_run=0 t_cmp=0 c_ref=0 c_build=0 c_run=0 c_cmp=0
+    key=mutations
     if [ "$1" = --mutations ]; then
-        t=$(now)
+        now && t=$now
         sh "$here/mutate.sh" "$tngc" "$sim" "$tmp/mut" >"$tmp/mut.log" 2>&1
-        spent t_run "$t"
+        spent run "$t"
         sed -n 's/^\(ok  \|FAIL\) /&/p' "$tmp/mut.log" >"$tmp/mutations.lines"
         echo "$(grep -c '^ok ' "$tmp/mut.log") $(grep -c '^FAIL ' "$tmp/mut.log")" >"$tmp/mutations.count"
-        echo "$t_ref $t_build $t_run $t_cmp" >"$tmp/mutations.time"
+        echo "$t_ref $t_build $t_run $t_cmp $c_ref $c_build $c_run $c_cmp" >"$tmp/mutations.time"
         exit 0
     fi
     key=$(printf '%s' "$1" | tr / _)
     run_one "$1" >"$tmp/$key.lines" 2>&1
     echo "$pass $fail" >"$tmp/$key.count"
-    echo "$t_ref $t_build $t_run $t_cmp" >"$tmp/$key.time"
+    echo "$t_ref $t_build $t_run $t_cmp $c_ref $c_build $c_run $c_cmp" >"$tmp/$key.time"
     exit 0
 fi
 
@@ -276,7 +288,10 @@ harness_serve "$tmp"
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 mut=
 [ -n "${ACLSIM_NO_MUTATIONS:-}" ] || mut=--mutations
-{ [ -z "$mut" ] || echo "$mut"; printf '%s\n' "$@"; } |
+# the examples' and the suite's own scripts start first (the largest, so
+# that the workers end together), then the conformance models
+{ [ -z "$mut" ] || echo "$mut"; printf '%s\n' "$@" | grep -v '/tests/conform/models/'
+  printf '%s\n' "$@" | grep '/tests/conform/models/'; } |
     ACLSIM_ONE=$tmp xargs -d '\n' -P "$jobs" -n 1 sh "$here/run.sh" "$tngc"
 harness_stop
 for script in "$@" $mut; do
@@ -291,8 +306,9 @@ for script in "$@" $mut; do
     fi
 done
 t1=$(date +%s)
-times=$(cat "$tmp"/*.time 2>/dev/null | awk '{ r += $1; b += $2; u += $3; c += $4 }
-    END { printf "PyTorch references %.0f s, tngc build %.0f s, runs %.0f s, comparisons %.0f s", r, b, u, c }')
+times=$(cat "$tmp"/*.time 2>/dev/null | awk '{ for (i = 1; i <= 8; i++) s[i] += $i }
+    END { printf "PyTorch references %.0f s, tngc build %.0f s (CPU %.0f s), runs %.0f s (CPU %.0f s), comparisons %.0f s (CPU %.0f s)",
+          s[1], s[2], s[6], s[3], s[7], s[4], s[8] }')
 echo "aclsim: the workers' wall time ($jobs at a time): $times"
 echo "aclsim: $pass passed, $fail failed ($((t1 - t0)) s)"
 [ $fail -eq 0 ]
