@@ -27,7 +27,8 @@
 #   mutations (mutate.sh, on tests/conform/models/streams.py; left out
 #            with ACLSIM_NO_MUTATIONS=1): one planned event wait removed,
 #            one workspace shrunk, two arguments of one aclnn call swapped,
-#            each failing with a message naming it.
+#            each failing with a message naming it; and captured_test.sh,
+#            captured.py's rewrites and refusals.
 # A failing (model, mode) is expected only when README.md's "Known
 # failures" block lists it with a part of its message; a listed one that
 # passes, or fails otherwise, fails the suite too.
@@ -245,6 +246,7 @@ if [ -n "${ACLSIM_ONE:-}" ]; then
     if [ "$1" = --mutations ]; then
         now && t=$now
         sh "$here/mutate.sh" "$tngc" "$sim" "$tmp/mut" >"$tmp/mut.log" 2>&1
+        sh "$here/captured_test.sh" "$tmp/captured-test" >>"$tmp/mut.log" 2>&1
         spent run "$t"
         sed -n 's/^\(ok  \|FAIL\) /&/p' "$tmp/mut.log" >"$tmp/mutations.lines"
         echo "$(grep -c '^ok ' "$tmp/mut.log") $(grep -c '^FAIL ' "$tmp/mut.log")" >"$tmp/mutations.count"
