@@ -120,9 +120,8 @@ run_mode() {
     else
         cp "$r_script" "$r_w/src/$r_stem.py"
     fi
-    for f in "$(dirname "$r_script")"/*.py; do
-        [ -e "$r_w/src/$(basename "$f")" ] || cp "$f" "$r_w/src/"
-    done
+    # the modules beside it (an example's), the script's copy kept
+    cp -n "${r_script%/*}"/*.py "$r_w/src/"
     now && t=$now
     if ! (cd "$r_w/src" && "$tngc" build --target acl --acl-home "$sim" --cache-dir "$tmp/cache" --opt -O0 \
         -o ../out "$r_stem.py") >"$r_w/build.log" 2>&1; then
@@ -135,12 +134,12 @@ run_mode() {
     status=ok detail='' n=0
     for ref in "$w"/ref/*/; do
         ref=${ref%/}
-        name=$(basename "$ref")
+        name=${ref##*/}
         calls=$ref
         [ -f "$ref/gears.txt" ] && calls=$(ls -d "$ref"/gear*/)
         for c in $calls; do
             c=${c%/}
-            call=$(basename "$c")
+            call=${c##*/}
             o=$r_w/run-$name-$call
             iters="--warmup 0 --iters 1"
             [ "$r_mode" = captured ] && iters="--warmup 1 --iters 2"
@@ -171,11 +170,11 @@ run_mode() {
                 fi
                 same=1
                 for f in "$e-3"/*.npy; do
-                    if ! cmp -s "$f" "$o/$(basename "$f")"; then
-                        status=failed detail="$name $call: $(basename "$f") of the replay differs from the eager run's"
+                    if ! cmp -s "$f" "$o/${f##*/}"; then
+                        status=failed detail="$name $call: ${f##*/} of the replay differs from the eager run's"
                         break 3
                     fi
-                    cmp -s "$f" "$e/$(basename "$f")" || same=0
+                    [ $same = 0 ] || cmp -s "$f" "$e/${f##*/}" || same=0
                 done
                 [ $same = 1 ] || continue
             fi
