@@ -66,7 +66,7 @@ suites() {
     suite  15 acl-faults sh "$here/acl/mock_faults.sh" "$tngc"
     suite   5 acl-nz-reuse sh "$here/acl/nz_reuse.sh" "$tngc"
     suite   5 acl-launcher sh "$here/acl/launcher_trace_pad.sh" "$tngc"
-    plain  60 aclsim sh "$here/aclsim/run.sh" "$tngc"
+    plain 200 aclsim sh "$here/aclsim/run.sh" "$tngc"
     plain 200 real-cann sh "$here/acl/real_cann.sh" "$tngc"
     suite  50 e2e sh "$here/e2e/run.sh" "$tngc"
     plain  88 conform sh "$here/conform/run.sh" "$tngc"

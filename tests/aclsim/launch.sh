@@ -13,14 +13,15 @@ fi
 launcher=$1 ref=$2 out=$3
 shift 3
 mkdir -p "$out" || exit 2
-sig=$("$launcher" --help | sed -n '/inputs (/,/^outputs/p' | sed -n 's/^  \([^ ]*\) .*/\1/p')
+sig=$("$launcher" --help | sed -n '/inputs (/,/^outputs/s/^  \([^ ]*\) .*/\1/p')
 if [ -f "$ref/weights.safetensors" ]; then
     set -- --weights "$ref/weights.safetensors" "$@"
 fi
+# the recorded inputs whose names the signature lists, in inputs.txt's order
 while IFS= read -r line; do
-    [ -n "$line" ] || continue
-    if printf '%s\n' "$sig" | grep -qxF -- "${line%%=*}"; then
-        set -- "$@" --input "$line"
-    fi
-done <"$ref/inputs.txt"
+    [ -z "$line" ] || set -- "$@" --input "$line"
+done <<EOF
+$(printf '%s\n' "$sig" | awk 'NR == FNR { if ($0 != "") want[$0] = 1; next }
+    { n = $0; sub(/=.*/, "", n) } $0 != "" && (n in want)' - "$ref/inputs.txt")
+EOF
 exec "$launcher" --out-dir "$out" "$@"
