@@ -388,8 +388,11 @@ static Obj *dist__all_gather_list(Interp *I, CallArgs *a, const char *what)
 
 /* torch.distributed._functional_collectives: all_reduce(t, reduceOp,
  * group), all_gather_tensor(t, gather_dim, group),
- * reduce_scatter_tensor(t, reduceOp, scatter_dim, group): new tensors
- * (gather and scatter along dim 0 only). */
+ * reduce_scatter_tensor(t, reduceOp, scatter_dim, group): new tensors.
+ * Along a dim d other than 0, as PyTorch defines it (the concatenation of
+ * the ranks' tensors along d; rank r's block of the reduction along d):
+ * d moved to the front and made contiguous, gathered or scattered along
+ * dim 0, and moved back (a view), which gives the same elements. */
 static Obj *dist__functional(Interp *I, const char *f, CallArgs *a, const char *what)
 {
     int gather = streq(f, "all_gather_tensor"), scatter = streq(f, "reduce_scatter_tensor");
@@ -412,9 +415,6 @@ static Obj *dist__functional(Interp *I, const char *f, CallArgs *a, const char *
     Obj *d = gather ? args_get(a, 1, "gather_dim") : scatter ? args_get(a, 2, "scatter_dim") : NULL;
     if (d && !tl_dim_arg(I, d, rank_of(I, x), a->node, what, &dim))
         return unk(I);
-    if (dim != 0)
-        return interp_break(I, a->node, RULE_TNG203, "%s along dim %lld: tngc gathers and scatters along dim 0",
-                            what, (long long)dim);
     if (!I->tracing)
         return dist__host(I, NULL);
     if (dist__place(mask, I->rank) < 0)
@@ -424,8 +424,24 @@ static Obj *dist__functional(Interp *I, const char *f, CallArgs *a, const char *
         attr[n++] = op;
     attr[n++] = mask;
     attr[n++] = dist__count(mask);
-    return tl_emit1(I, gather ? OP_ALL_GATHER : scatter ? OP_REDUCE_SCATTER : OP_ALL_REDUCE, &x, 1, attr, n, 0, 0,
-                    DT_UNKNOWN, a->node);
+    int nd = rank_of(I, x);
+    int64_t to0[GRAPH_MAX_DIMS], back[GRAPH_MAX_DIMS];
+    if (dim != 0) {
+        to0[0] = dim;
+        for (int i = 0, k = 1; i < nd; i++)
+            if (i != dim)
+                to0[k++] = i;
+        for (int i = 0; i < nd; i++)
+            back[i] = i < dim ? i + 1 : i == dim ? 0 : i;
+        x = tl_tv(I, tl_permute_of(I, NULL, x, to0, nd, a->node), a->node);
+        x = x < 0 ? -1 : tl_tv(I, tl_emit_x(I, OP_CONTIGUOUS, x, NULL, 0, 0, DT_UNKNOWN, a->node), a->node);
+        if (x < 0)
+            return unk(I);
+    }
+    Obj *r = tl_emit1(I, gather ? OP_ALL_GATHER : scatter ? OP_REDUCE_SCATTER : OP_ALL_REDUCE, &x, 1, attr, n, 0, 0,
+                      DT_UNKNOWN, a->node);
+    int32_t rv = dim != 0 ? tl_tv(I, r, a->node) : -1;
+    return dim == 0 ? r : rv < 0 ? unk(I) : tl_permute_of(I, NULL, rv, back, nd, a->node);
 }
 
 /* dist.new_group(ranks=None, ...): the group of the listed ranks. */

@@ -36,7 +36,9 @@ class Collectives(nn.Module):
         dist.all_reduce(p, group=PAIR)   # ranks outside the pair keep y
         q = y.to(torch.bfloat16)
         dist.all_reduce(q)               # summed in float32, rounded once
-        return a, b, c, d, e, f, g, h, p, q.float()
+        s = funcol.all_gather_tensor(y, 1, dist.group.WORLD)            # along dim 1: [4, 4 * WS]
+        t = funcol.reduce_scatter_tensor(s, "sum", 1, dist.group.WORLD)  # along dim 1: [4, 4]
+        return a, b, c, d, e, f, g, h, p, q.float(), s, t
 
 
 model = Collectives()
