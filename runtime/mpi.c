@@ -21,6 +21,7 @@
  */
 #include "tngrt_mpi.h"
 #include "tngrt_kernels.h"
+#include "tngrt_rank.h"
 
 #include <mpi.h>
 #include <sched.h>
@@ -98,33 +99,6 @@ static int mpi__wait(MPI_Request *req, const char *what)
     }
 }
 
-/* Replaces "{rank}" in s by rank: a new string, or s itself. */
-static char *mpi__subst(char *s, int rank)
-{
-    const char *key = "{rank}";
-    size_t n = 0;
-    for (const char *p = strstr(s, key); p; p = strstr(p + 6, key))
-        n++;
-    if (!n)
-        return s;
-    char *r = malloc(strlen(s) + n * 16 + 1);
-    if (!r)
-        return s;
-    char *o = r;
-    for (const char *p = s;;) {
-        const char *q = strstr(p, key);
-        if (!q) {
-            strcpy(o, p);
-            break;
-        }
-        memcpy(o, p, (size_t)(q - p));
-        o += q - p;
-        o += sprintf(o, "%d", rank);
-        p = q + 6;
-    }
-    return r;
-}
-
 int tngrt_mpi_begin(int *argc, char ***argv, int world_size, const char *prog)
 {
     int provided = 0, init = 0;
@@ -147,7 +121,7 @@ int tngrt_mpi_begin(int *argc, char ***argv, int world_size, const char *prog)
         return 2;
     }
     for (int i = 1; i < *argc; i++)
-        (*argv)[i] = mpi__subst((*argv)[i], mpi__rank);
+        (*argv)[i] = tngrt_rank_subst((*argv)[i], mpi__rank);
     return 0;
 }
 

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s with every "{rank}" replaced by rank (s itself when it has none; a
- * new string, never freed: the launcher's arguments live until exit). */
-static char *rank__subst(char *s, int rank)
+char *tngrt_rank_subst(char *s, int rank)
 {
     static const char key[] = "{rank}";
     size_t n = 0;
@@ -47,6 +45,6 @@ int tngrt_rank_begin(int *argc, char ***argv, int world_size, const char *prog)
         return 2;
     }
     for (int i = 1; i < *argc; i++)
-        (*argv)[i] = rank__subst((*argv)[i], (int)v);
+        (*argv)[i] = tngrt_rank_subst((*argv)[i], (int)v);
     return 0;
 }

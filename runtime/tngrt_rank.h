@@ -13,5 +13,10 @@
  * every "{rank}" in argv[1..argc) by it (--weights w{rank}.pt). Returns
  * 0, or 2 after one line on stderr naming prog. */
 int tngrt_rank_begin(int *argc, char ***argv, int world_size, const char *prog);
+/* s with every "{rank}" replaced by rank: s itself when it has none (or
+ * when no memory is left), else a new string the caller never frees (a
+ * launcher's arguments live until exit). The MPI launcher's start
+ * (tngrt_mpi_begin) uses it too. */
+char *tngrt_rank_subst(char *s, int rank);
 
 #endif
