@@ -2,7 +2,9 @@
 # (mistral-src moe_one_file_ref: if self._cache_k is None: self._cache_k =
 # torch.empty(...)), then written by scatter_ and read. PyTorch (and
 # TorchDynamo: an attribute mutation it replays): the first call creates the
-# tensor, later calls reuse it. tngc: TNG211 "assigning a tensor to the
+# tensor, later calls reuse it. tngc runs the `if` body once as host code
+# and keeps the cache as state that starts at zeros (`state zeros`: the
+# weights file may leave it out); before, TNG211 "assigning a tensor to the
 # module attribute '_cache_k' inside the compiled method".
 import torch
 import torch.nn as nn
