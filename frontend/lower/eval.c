@@ -1342,9 +1342,12 @@ static Flow exec_augassign(Interp *I, Frame *f, int32_t n)
     if (cur->kind == O_TENSOR && res->kind == O_TENSOR && cur->t->g == res->t->g) {
         /* x += y on a tensor is in place: every alias of x sees it */
         res = torchlib_augassign(I, cur, res, n);
-        /* t[i] += y: Python then stores t[i] back into t[i], the same
-         * values into the same elements, which the write above made */
-        if (res == cur && N(I, left)->kind == NK_subscript)
+        /* t[i] += y: Python then stores t[i] back into t[i]. Where t[i]
+         * is a view of t (basic indexing) those are the same values in the
+         * same elements, which the write above made; where it is a copy
+         * (advanced indexing: a tensor or list index) the store below
+         * writes them into t */
+        if (res == cur && N(I, left)->kind == NK_subscript && cur->t->base)
             return FLOW_NEXT;
     }
     assign_target(I, f, left, res);
