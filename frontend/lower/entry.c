@@ -1166,6 +1166,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     I->shadows.n = 0;
     I->waits.n = 0;
     views_trace_begin(I);
+    rowsel_trace_begin(I);
     strmap_free(&I->weight_names);
     memset(&I->weight_names, 0, sizeof I->weight_names);
     I->weight_vals.n = 0;
@@ -1183,6 +1184,8 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     if (!I->aborted) {
         collect_top_outputs(I, g, ret, a->node,
                             fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
+        if (I->rowsels.n)
+            rowsel_check_outputs(I, g, fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
         for (size_t i = 0; i < I->shadows.n; i++) {
             Shadow *s = &I->shadows.v[i];
             if (s->obj->kind != O_TENSOR || s->obj->t->value == s->initial)

@@ -747,6 +747,10 @@ static void setattr_obj(Interp *I, Obj *o, const char *name, Obj *val, int32_t n
         entry_config_set(I, o, name, val, node);
     } else if (o->kind == O_COMPILED && o->comp->target) {
         setattr_obj(I, o->comp->target, name, val, node);
+    } else if (o->kind == O_BUILTIN && o->s && strcmp(o->s, "torch._dynamo.config") == 0) {
+        /* the one dynamo setting that changes what compiles: torch.where(condition) */
+        if (strcmp(name, "capture_dynamic_output_shape_ops") == 0)
+            I->capture_dyn = obj_truth(I, val) == 1;
     } else {
         imports_setattr(I, o, name, val);   /* mod.name = val: a global of a module of the script */
     }
@@ -1792,6 +1796,8 @@ static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
     Flow fl = exec_stmt_node(I, f, n);
     I->nest--;
     I->at = caller_at;
+    if (I->rowsel_reads.n)
+        rowsel_stmt_end(I, n);
     return fl;
 }
 

@@ -1626,7 +1626,10 @@ int32_t interp_val(Interp *I, Obj *t, int32_t node)
         if (t->kind != O_TENSOR)
             return -1;
     }
-    return t->t->base ? views_current(I, t->t, node) : t->t->value;
+    int32_t v = t->t->base ? views_current(I, t->t, node) : t->t->value;
+    if (I->rowtag.n)
+        rowsel_read(I, v);
+    return v;
 }
 
 /* ---- the ordering of in-place writes ----
@@ -1805,6 +1808,8 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
         views_mark_stale(I, d->in[0]);   /* its old version is gone */
     if (!I->tracing)
         return op;
+    if (I->rowtag.n && rowsel_check_op(I, op, node) < 0)
+        return -1;
     for (uint32_t k = 0; k < d->nin; k++)
         for (size_t w = 0; w < I->waits.n; w++)
             if (I->waits.v[w].value == d->in[k]) {

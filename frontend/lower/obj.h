@@ -260,6 +260,15 @@ typedef struct WarRead {
     int32_t write;         /* 1: op is an in-place write into root that has its edges */
 } WarRead;
 
+/* A selection of rows by data: torch.where(condition) with one argument
+ * (rowsel.c, torchlib_rowsel.c). */
+typedef struct RowSel {
+    int32_t mask;          /* bool [N]: the condition's rows PyTorch selects */
+    int32_t rows, cols;    /* the index tensors torch.where returned (cols -1: a 1-D condition) */
+    DimId n, k;            /* the condition's dims (k: 0 for a 1-D condition) */
+    int32_t node;          /* the torch.where call */
+} RowSel;
+
 /* One run. The fields are grouped by the file that owns them; every file
  * of the stage reads the trace state and the budget. */
 struct Interp {
@@ -320,6 +329,17 @@ struct Interp {
     /* complex tensors (torchlib_complex.c): > 0 while its lowerings read
      * the float pairs of one; interp_val refuses every other reader */
     int cplx_ok;
+    /* rows selected by data (rowsel.c): the selections of the trace; the
+     * tag of each value of the entry graph (1 + index into rowsels, 0:
+     * none); the tagged values read since an op last consumed them; > 0
+     * while torchlib_rowsel.c emits its own ops (not checked, not tagged);
+     * torch._dynamo.config.capture_dynamic_output_shape_ops as the script
+     * set it */
+    VEC(RowSel) rowsels;
+    VEC(int) rowtag;
+    VEC(int32_t) rowsel_reads;
+    int rowsel_emit;
+    int capture_dyn;
     VEC(TensorObj *) cows;
     size_t nwrites;
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
@@ -734,6 +754,24 @@ int views_write_end(Interp *I, Obj *x, int32_t nv, int32_t node);
 Obj *views_write(Interp *I, Obj *x, int32_t nv, int32_t node, const char *what);
 /* The line of node. */
 uint32_t interp_node_line(const Interp *I, int32_t node);
+
+/* Rows selected by data (rowsel.c). rowsel_of: the selection tag of value
+ * v of the trace (0: none); rowsel_set tags v. interp_val notes each read
+ * of a tagged value (rowsel_read), interp_op checks each op that reads one
+ * (rowsel_check_op: 0, or -1 after a diagnostic at node; the op's outputs
+ * get the tag) and drops its reads (rowsel_unread); a read no op consumed
+ * by the end of a statement is refused there (rowsel_stmt_end), and so is
+ * an output of the compiled method that holds selected rows
+ * (rowsel_check_outputs). */
+int rowsel_of(const Interp *I, int32_t v);
+void rowsel_set(Interp *I, int32_t v, int tag);
+void rowsel_read(Interp *I, int32_t v);
+void rowsel_unread(Interp *I, int32_t v);
+int rowsel_check_op(Interp *I, int32_t op, int32_t node);
+void rowsel_stmt_end(Interp *I, int32_t node);
+int rowsel_check_outputs(Interp *I, const Graph *g, int32_t node);
+void rowsel_trace_begin(Interp *I);
+void rowsel_free(Interp *I);
 /* The key under which weight names are kept: "%p" of p. */
 const char *interp_ptr_key(Interp *I, const void *p);
 

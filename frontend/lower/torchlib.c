@@ -787,6 +787,8 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     if (out >= 0 && c.p[out] && !is_none(c.p[out]))
         return lib_call_out(I, e, full, self, a);
     Obj *r = e->fn(I, &c);
+    if (is_tensor(r) && r->t->g == G(I))   /* an operand returned as it is: the same rows */
+        rowsel_unread(I, r->t->value);
     /* what PyTorch returns as a view of the first argument is one here too;
      * of torch.nn.functional only dropout returns its argument (F.unfold
      * is no view) */
@@ -987,6 +989,8 @@ Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
         if (v < 0)
             return unk(I);
         const Val *x = val_at(I, v);
+        if (streq(name, "dtype") || streq(name, "ndim") || streq(name, "device"))
+            rowsel_unread(I, v);   /* not the number of selected rows */
         if (streq(name, "shape")) {
             Obj *items[GRAPH_MAX_DIMS];
             for (int i = 0; i < x->ndim; i++)
@@ -1271,6 +1275,8 @@ Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
         return unk(I);
     if (t->t->cplx)
         return tl_cx_subscript(I, t, index, node);
+    if (tl_rowsel_index(I, index))   /* through what torch.where(condition) returned */
+        return tl_rowsel_subscript(I, t, index, node);
     if (tl_index_has_tensor(index)) {   /* advanced indexing: indexing and scatter */
         Obj *r = tl_index_subscript(I, t, index, node);
         if (index_has_0d_int(I, index, node))
@@ -1340,6 +1346,8 @@ int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
         return -1;
     if (t->t->cplx || (is_tensor(v) && v->t->cplx))
         return tl_cx_store_subscript(I, t, v, node);
+    if (tl_rowsel_index(I, index))   /* through what torch.where(condition) returned */
+        return tl_rowsel_store(I, t, index, v, node);
     if (tl_index_has_tensor(index))   /* advanced indexing: indexing and scatter */
         return tl_index_store_subscript(I, t, index, v, node);
     int32_t dst = tl_tv(I, t, node);

@@ -117,14 +117,13 @@ static DType where__scalar_dtype(DType t, int kind, int other_kind)
 /* torch.where(condition, input, other) | x.where(condition, y): input and
  * other tensors or Python numbers (a number becomes a 0-d full of the
  * dtype torch would give it); torch.where(condition) alone is nonzero,
- * whose shape depends on the data: not compiled */
+ * whose shape depends on the data (torchlib_rowsel.c) */
 Obj *lo_where(Interp *I, Call *c)
 {
     /* x.where(condition, y): x where condition else y */
     Obj *cond = P(c, "condition"), *br[2] = {c->method ? P(c, "self") : P_if(c, "input"), P_if(c, "other")};
     if (!br[0])
-        return interp_break(I, c->node, RULE_TNG203, "torch.where(condition) with one argument is "
-                            "nonzero: a dynamic output shape");
+        return tl_where_rows(I, cond, c->node);
     if (is_unknown(cond) || is_unknown(br[0]) || is_unknown(br[1]))
         return unk(I);
     if (!is_tensor(cond))

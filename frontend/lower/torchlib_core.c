@@ -582,10 +582,12 @@ Obj *tl_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
     Obj *r = tl_inplace_fit(I, x, res, node, "an augmented assignment");
     if (!is_tensor(r))
         return r;   /* reported */
-    int32_t v = tl_tv(I, r, node);
+    int32_t v = tl_tv(I, r, node), old = x->t->value;
     if (v < 0)
         return unk(I);
-    return views_write(I, x, v, node, "an in-place update");
+    Obj *w = views_write(I, x, v, node, "an in-place update");
+    rowsel_unread(I, old);   /* read for its shape, which the new value has */
+    return w;
 }
 
 /* The result r of an in-place op on x, as PyTorch writes it into x: of x's

@@ -31,6 +31,12 @@ Obj *lo_complex(Interp *I, Call *c);
 Obj *lo_view_as_complex(Interp *I, Call *c);
 Obj *lo_view_as_real(Interp *I, Call *c);
 
+/* torchlib_rowsel.c */
+Obj *tl_where_rows(Interp *I, Obj *cond, int32_t node);
+int tl_rowsel_index(Interp *I, const Obj *index);
+Obj *tl_rowsel_subscript(Interp *I, Obj *t, Obj *index, int32_t node);
+int tl_rowsel_store(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node);
+
 /* torchlib_arith.c */
 Obj *lo_arith(Interp *I, Call *c);
 Obj *tl_pow_of(Interp *I, Obj *x, Obj *e, int32_t node);

@@ -31,6 +31,7 @@ Obj *lo_to(Interp *I, Call *c)
             int32_t v = tl_tv(I, o, c->node);
             if (v < 0)
                 return unk(I);
+            rowsel_unread(I, v);   /* its dtype only */
             dt = val_at(I, v)->dtype;
         } else if (o->kind == O_BUILTIN && o->s && strncmp(o->s, "torch.", 6) == 0 &&
                    (strstr(o->s, "float64") || strstr(o->s, "double") || strstr(o->s, "int16") ||
@@ -73,6 +74,7 @@ Obj *lo_type_as(Interp *I, Call *c)
                 interp_break(I, c->node, RULE_TNG203, "type_as expects a tensor");
             return unk(I);
         }
+        rowsel_unread(I, v);   /* its dtype only */
         dt = val_at(I, v)->dtype;
     }
     return tl_cast_to(I, P0(c), dt, c->node);

@@ -3,7 +3,9 @@ import torch_npu
 import torchair
 
 
-# torch.where(condition) alone is nonzero: its output shape depends on the data.
+# torch.where(condition) alone is nonzero: its output shape depends on the
+# data, which torch.compile refuses unless
+# torch._dynamo.config.capture_dynamic_output_shape_ops is set (it is not here).
 class Model(torch.nn.Module):
     def forward(self, x, i):
         idx = torch.where(x > 0)  # expect: TNG203

@@ -13,10 +13,15 @@
 # positions[-1].item() (torch.compile(fullgraph=True) refuses it too), so a
 # TorchAir user compiles the prefill.
 import torch
+import torch._dynamo
 import torch_npu
 import torchair
 
 from moe_one_file_ref import ModelArgs, MoeArgs, Transformer
+
+# the MoE layer selects each expert's rows with torch.where(selected == i):
+# torch.compile(fullgraph=True) takes that only with this set
+torch._dynamo.config.capture_dynamic_output_shape_ops = True
 
 torch.manual_seed(0)
 args = ModelArgs(dim=64, n_layers=2, head_dim=16, hidden_dim=128, n_heads=4, n_kv_heads=2,
