@@ -1185,7 +1185,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
         collect_top_outputs(I, g, ret, a->node,
                             fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
         if (I->rowsels.n)
-            rowsel_check_outputs(I, g, fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
+            torchlib_rowsel_outputs(I, g, fn && fn->mod == I->mod && I->ret_node >= 0 ? I->ret_node : a->node);
         for (size_t i = 0; i < I->shadows.n; i++) {
             Shadow *s = &I->shadows.v[i];
             if (s->obj->kind != O_TENSOR || s->obj->t->value == s->initial)

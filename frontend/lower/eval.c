@@ -1797,7 +1797,7 @@ static Flow exec_stmt(Interp *I, Frame *f, int32_t n)
     I->nest--;
     I->at = caller_at;
     if (I->rowsel_reads.n)
-        rowsel_stmt_end(I, n);
+        torchlib_rowsel_leak(I, n);
     return fl;
 }
 

@@ -1808,8 +1808,15 @@ int32_t interp_op(Interp *I, OpDesc *d, int32_t node)
         views_mark_stale(I, d->in[0]);   /* its old version is gone */
     if (!I->tracing)
         return op;
-    if (I->rowtag.n && rowsel_check_op(I, op, node) < 0)
+    int tag;
+    const char *why = I->rowtag.n ? rowsel_check_op(I, op, &tag) : NULL;
+    if (why) {
+        interp_diag(I, node, RULE_TNG203, "the rows torch.where(condition) selected at line %u reach '%s', which "
+                    "%s: how many rows there are depends on the data, and tngc computes them as all the "
+                    "condition's rows with a mask, which is exact only while each row is computed on its own",
+                    interp_node_line(I, I->rowsels.v[tag - 1].node), op_info[d->kind].name, why);
         return -1;
+    }
     for (uint32_t k = 0; k < d->nin; k++)
         for (size_t w = 0; w < I->waits.n; w++)
             if (I->waits.v[w].value == d->in[k]) {

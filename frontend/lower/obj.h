@@ -757,19 +757,17 @@ uint32_t interp_node_line(const Interp *I, int32_t node);
 
 /* Rows selected by data (rowsel.c). rowsel_of: the selection tag of value
  * v of the trace (0: none); rowsel_set tags v. interp_val notes each read
- * of a tagged value (rowsel_read), interp_op checks each op that reads one
- * (rowsel_check_op: 0, or -1 after a diagnostic at node; the op's outputs
- * get the tag) and drops its reads (rowsel_unread); a read no op consumed
- * by the end of a statement is refused there (rowsel_stmt_end), and so is
- * an output of the compiled method that holds selected rows
- * (rowsel_check_outputs). */
+ * of a tagged value (rowsel_read); interp_op checks each op that reads one
+ * (rowsel_check_op: NULL, the op's outputs tagged, or why the op does not
+ * keep the selected rows apart, *tag the selection) and drops its reads
+ * (rowsel_unread). torchlib_rowsel.c refuses a read no op consumed by the
+ * end of a statement, and an output of the compiled method that holds
+ * selected rows. */
 int rowsel_of(const Interp *I, int32_t v);
 void rowsel_set(Interp *I, int32_t v, int tag);
 void rowsel_read(Interp *I, int32_t v);
 void rowsel_unread(Interp *I, int32_t v);
-int rowsel_check_op(Interp *I, int32_t op, int32_t node);
-void rowsel_stmt_end(Interp *I, int32_t node);
-int rowsel_check_outputs(Interp *I, const Graph *g, int32_t node);
+const char *rowsel_check_op(Interp *I, int32_t op, int *tag);
 void rowsel_trace_begin(Interp *I);
 void rowsel_free(Interp *I);
 /* The key under which weight names are kept: "%p" of p. */

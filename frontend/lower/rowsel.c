@@ -13,7 +13,8 @@
  * carries the tag of its selection (Interp.rowtag); every op that reads a
  * tagged value must follow one of the rules below, and its outputs get the
  * tag; any other read of a tagged value (a shape, a size, a Python value,
- * an output of the compiled method) is refused:
+ * an output of the compiled method) is refused (torchlib_rowsel.c reports
+ * those, obj.c's interp_op an op against the rules):
  *   - elementwise ops: a tagged operand has the result's rank (its rows
  *     stay at dim 0); an untagged one has fewer dims, or size 1 at dim 0;
  *   - linear, mm and matmul of a tagged operand (rank >= 2) by an untagged
@@ -65,26 +66,6 @@ void rowsel_unread(Interp *I, int32_t v)
         if (I->rowsel_reads.v[i] != v)
             I->rowsel_reads.v[k++] = I->rowsel_reads.v[i];
     I->rowsel_reads.n = k;
-}
-
-/* The line of selection tag's torch.where call. */
-static uint32_t rowsel__line(const Interp *I, int tag)
-{
-    return interp_node_line(I, I->rowsels.v[tag - 1].node);
-}
-
-void rowsel_stmt_end(Interp *I, int32_t node)
-{
-    if (!I->rowsel_reads.n)
-        return;
-    int tag = rowsel_of(I, I->rowsel_reads.v[0]);
-    I->rowsel_reads.n = 0;
-    if (!tag)
-        return;
-    interp_diag(I, node, RULE_TNG203, "this statement reads the rows torch.where(condition) selected at line %u "
-                "other than through an op that computes each row on its own (a shape, a size, a Python value): "
-                "how many rows there are depends on the data, and tngc computes them as all the condition's "
-                "rows with a mask", rowsel__line(I, tag));
 }
 
 /* d normalised for rank n (0 <= d < n), or -1. */
@@ -180,7 +161,7 @@ static const char *rowsel__rule(const Interp *I, const Op *o)
     }
 }
 
-int rowsel_check_op(Interp *I, int32_t op, int32_t node)
+const char *rowsel_check_op(Interp *I, int32_t op, int *tag_out)
 {
     const Op *o = &I->g->ops.v[op];
     int tag = 0, two = 0;
@@ -192,35 +173,14 @@ int rowsel_check_op(Interp *I, int32_t op, int32_t node)
             tag = t;
         rowsel_unread(I, o->in[k]);
     }
+    *tag_out = tag;
     if (!tag || I->rowsel_emit)
-        return 0;
+        return NULL;
     const char *why = two ? "combines the rows of two selections" : rowsel__rule(I, o);
-    if (why) {
-        interp_diag(I, node, RULE_TNG203, "the rows torch.where(condition) selected at line %u reach '%s', which "
-                    "%s: how many rows there are depends on the data, and tngc computes them as all the "
-                    "condition's rows with a mask, which is exact only while each row is computed on its own",
-                    rowsel__line(I, tag), op_info[o->kind].name, why);
-        return -1;
-    }
-    for (uint32_t k = 0; k < o->nout; k++)
-        rowsel_set(I, o->out + (int32_t)k, tag);
-    return 0;
-}
-
-int rowsel_check_outputs(Interp *I, const Graph *g, int32_t node)
-{
-    I->rowsel_reads.n = 0;   /* collecting the outputs read them */
-    for (size_t i = 0; i < g->outputs.n; i++) {
-        int tag = rowsel_of(I, g->outputs.v[i].value);
-        if (tag) {
-            interp_diag(I, node, RULE_TNG203, "output '%s' of the compiled method holds the rows "
-                        "torch.where(condition) selected at line %u: how many there are depends on the data "
-                        "(a bundle's outputs have shapes its gears decide)", g->outputs.v[i].name,
-                        rowsel__line(I, tag));
-            return -1;
-        }
-    }
-    return 0;
+    if (!why)
+        for (uint32_t k = 0; k < o->nout; k++)
+            rowsel_set(I, o->out + (int32_t)k, tag);
+    return why;
 }
 
 void rowsel_trace_begin(Interp *I)

@@ -80,6 +80,12 @@ Obj *torchlib_augassign(Interp *I, Obj *x, Obj *res, int32_t node);
 Obj *torchlib_unop(Interp *I, const char *op, Obj *o, int32_t node);
 /* t[index] where index is an int, slice, None, Ellipsis or a tuple of them. */
 Obj *torchlib_subscript(Interp *I, Obj *t, Obj *index, int32_t node);
+/* Rows selected by torch.where(condition) (torchlib_rowsel.c): a read of
+ * them that no op consumed by the end of the statement at node is refused
+ * there (the evaluator calls it after each statement that left one);
+ * outputs of graph g that hold them are refused (-1) after a trace. */
+void torchlib_rowsel_leak(Interp *I, int32_t node);
+int torchlib_rowsel_outputs(Interp *I, const Graph *g, int32_t node);
 /* t[index] = v (in-place slice assignment); returns 0, or -1 after a diagnostic. */
 int torchlib_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node);
 /* The rows of tensor t (t[0], t[1], ...: Python's iteration of a tensor)

@@ -278,3 +278,33 @@ int tl_rowsel_store(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node)
         return -1;
     return is_unknown(views_write(I, t, w, node, "assignment through torch.where's rows")) ? -1 : 0;
 }
+
+void torchlib_rowsel_leak(Interp *I, int32_t node)
+{
+    if (!I->rowsel_reads.n)
+        return;
+    int tag = rowsel_of(I, I->rowsel_reads.v[0]);
+    I->rowsel_reads.n = 0;
+    if (!tag)
+        return;
+    interp_diag(I, node, RULE_TNG203, "this statement reads the rows torch.where(condition) selected at line %u "
+                "other than through an op that computes each row on its own (a shape, a size, a Python value): "
+                "how many rows there are depends on the data, and tngc computes them as all the condition's "
+                "rows with a mask", interp_node_line(I, I->rowsels.v[tag - 1].node));
+}
+
+int torchlib_rowsel_outputs(Interp *I, const Graph *g, int32_t node)
+{
+    I->rowsel_reads.n = 0;   /* collecting the outputs read them */
+    for (size_t i = 0; i < g->outputs.n; i++) {
+        int tag = rowsel_of(I, g->outputs.v[i].value);
+        if (tag) {
+            interp_diag(I, node, RULE_TNG203, "output '%s' of the compiled method holds the rows "
+                        "torch.where(condition) selected at line %u: how many there are depends on the data "
+                        "(a bundle's outputs have shapes its gears decide)", g->outputs.v[i].name,
+                        interp_node_line(I, I->rowsels.v[tag - 1].node));
+            return -1;
+        }
+    }
+    return 0;
+}
