@@ -354,6 +354,10 @@ typedef struct Graph {
     VEC(GraphSk) sks;
     VEC(GearSpec) gears;
     VEC(DimCheck) checks;
+    /* torch.get_default_dtype() while the graph was built (DT_UNKNOWN:
+     * float32): the dtype of a float tensor made without one, and of an
+     * integer one promoted to float (graph_float) */
+    DType default_float;
     StrMap dim_index;          /* hash-consing of dims (internal) */
     StrMap stream_index;       /* stream tag -> index in streams (internal) */
     StrMap sk_index;           /* super-kernel name -> index + 1 in sks (internal) */
@@ -370,6 +374,8 @@ typedef struct Graph {
 
 /* Initialises an empty graph with the default stream. */
 void graph_init(Graph *self, const char *name, const char *file);
+/* The graph's default float dtype (Graph.default_float). */
+static inline DType graph_float(const Graph *self) { return self->default_float ? self->default_float : DT_F32; }
 void graph_free(Graph *self);
 
 DimId graph_dim_const(Graph *self, int64_t c);

@@ -59,7 +59,7 @@ int infer__expand(Infer *I, const Shape *src, const Shape *dst);
 /* infer_dtype.c's promotion helpers */
 DType dtype__promote(DType a, DType b);
 DType dtype__result(const Val *a, const Val *b);
-DType dtype__with_scalar(DType t, int int_scalar);
+DType dtype__with_scalar(const Graph *g, DType t, int int_scalar);
 int infer__same_dtype(Infer *I, const Val *a, const Val *b);
 int infer__float_input(Infer *I, const Val *x);
 int infer__rank(Infer *I, const Val *v, int lo, int hi, const char *what);

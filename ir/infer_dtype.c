@@ -45,14 +45,15 @@ DType dtype__result(const Val *a, const Val *b)
 }
 
 /* The result dtype of tensor op Python scalar: a float tensor keeps its
- * dtype; a float scalar makes an integer tensor float32; an int scalar
- * keeps an integer tensor's dtype (bool becomes int64). */
-DType dtype__with_scalar(DType t, int int_scalar)
+ * dtype; a float scalar makes an integer tensor the default float dtype
+ * (float32 unless the script set another); an int scalar keeps an
+ * integer tensor's dtype (bool becomes int64). */
+DType dtype__with_scalar(const Graph *g, DType t, int int_scalar)
 {
     if (dtype_is_float(t))
         return t;
     if (!int_scalar)
-        return DT_F32;
+        return graph_float(g);
     return t == DT_BOOL ? DT_I64 : t;
 }
 
@@ -81,10 +82,10 @@ static DType dtype__in0(const Infer *I)
 
 /* ---- dtype rules ---- */
 
-/* torch.full(..., dtype=): the op's dtype, float32 by default */
+/* torch.full(..., dtype=): the op's dtype, the default float dtype when none */
 int dtype_attr_f32(Infer *I)
 {
-    return dtype__all(I, I->d->dtype ? I->d->dtype : DT_F32);
+    return dtype__all(I, I->d->dtype ? I->d->dtype : graph_float(I->g));
 }
 
 /* torch.arange: the dtype the lowering chose, int64 by default */
@@ -115,7 +116,7 @@ static DType dtype__operands(const Infer *I)
     int64_t mode = I->d->nattr > 0 ? I->attr[0] : 0;
     int int_scalar = I->d->nattr > 1 && I->attr[1];
     if (mode != 0)
-        return dtype__with_scalar(dtype__in0(I), int_scalar);
+        return dtype__with_scalar(I->g, dtype__in0(I), int_scalar);
     if (I->d->nin >= 2)
         return dtype__result(infer__in(I, 0), infer__in(I, 1));
     return dtype__in0(I);
@@ -136,11 +137,11 @@ int dtype_promote_float_only(Infer *I)
     return dtype__all(I, dt);
 }
 
-/* a / b: promoted, then an integer or bool result is float32 */
+/* a / b: promoted, then an integer or bool result is the default float dtype */
 int dtype_promote_float(Infer *I)
 {
     DType dt = dtype__operands(I);
-    return dtype__all(I, dtype_is_float(dt) ? dt : DT_F32);
+    return dtype__all(I, dtype_is_float(dt) ? dt : graph_float(I->g));
 }
 
 /* torch.where(c, a, b): a and b promoted (c is the condition) */
@@ -162,7 +163,7 @@ int dtype_promote_all(Infer *I)
  * (attr[0] set: int bounds) */
 int dtype_with_scalar(Infer *I)
 {
-    return dtype__all(I, dtype__with_scalar(dtype__in0(I), I->d->nattr > 0 && I->attr[0]));
+    return dtype__all(I, dtype__with_scalar(I->g, dtype__in0(I), I->d->nattr > 0 && I->attr[0]));
 }
 
 /* x ** e (fattr[0]): an integer tensor stays integer for a non-negative
@@ -177,7 +178,7 @@ int dtype_pow(Infer *I)
             return infer__fail(I, "dtype %s: integers to negative integer powers are not allowed",
                                dtype_name(dt));
         if (!integral)
-            dt = DT_F32;
+            dt = graph_float(I->g);
         else if (dt == DT_BOOL)
             dt = DT_I64;
     }
@@ -199,11 +200,11 @@ int dtype_square(Infer *I)
 }
 
 /* exp, sqrt, sigmoid, gelu, ...: input 0's dtype, integers and bool become
- * float32 (PyTorch computes them in the default float dtype) */
+ * the default float dtype (PyTorch computes them in it) */
 int dtype_to_float(Infer *I)
 {
     DType dt = dtype__in0(I);
-    return dtype__all(I, dtype_is_float(dt) ? dt : DT_F32);
+    return dtype__all(I, dtype_is_float(dt) ? dt : graph_float(I->g));
 }
 
 /* sum, prod, cumsum: the op's dtype, else a float input's, else int64 */

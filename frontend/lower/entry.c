@@ -1147,6 +1147,7 @@ static void trace_entry(Interp *I, CompiledObj *c, CallArgs *a, LeafList *leaves
     ImpSaved at;
     int switched = imports_enter(I, c->mod, &at);   /* where the compile call is */
     graph_init(g, name, I->src ? I->src->path : I->sf->src.path);
+    g->default_float = I->default_float;
     g->line = N(I, c->node)->line;
     g->col = ast_col(I->ast, c->node);
     if (switched)

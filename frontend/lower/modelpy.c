@@ -82,19 +82,25 @@ Obj *modelpy_call(Interp *I, const char *name, CallArgs *a)
     static const char pre[] = "torch.distributed.";
     if (streq(name, "vars") && a->npos == 1 && !a->nkw && !a->has_star)   /* vars(obj): obj.__dict__ */
         return interp_getattr(I, a->pos[0], "__dict__", a->node);
-    /* tngc makes a tensor without a dtype float32 (PyTorch's default);
-     * another default would change them all, which tngc does not model */
+    /* the default float dtype (Graph.default_float of the graphs built
+     * from now on): float32, float16 or bfloat16; float64, which tngc does
+     * not compile, is refused */
     if (streq(name, "torch.get_default_dtype") && !a->npos && !a->nkw) {
         Obj *d = obj_new(I, O_DTYPE);
-        d->dtype = DT_F32;
+        d->dtype = graph_float(interp_graph(I));
         return d;
     }
     if (streq(name, "torch.set_default_dtype") && a->npos + a->nkw == 1 && !a->has_star) {
         Obj *d = args_get(a, 0, "d");
-        if (d && d->kind == O_DTYPE && d->dtype == DT_F32)
+        if (d && d->kind == O_DTYPE && dtype_is_float(d->dtype)) {
+            I->default_float = d->dtype;
+            I->host.default_float = d->dtype;
+            if (I->tracing)
+                I->g->default_float = d->dtype;
             return obj_none(I);
-        interp_diag(I, a->node, RULE_TNG202, "torch.set_default_dtype with a dtype other than torch.float32 is "
-                    "not among what tngc evaluates (it makes every tensor created without a dtype float32)");
+        }
+        interp_diag(I, a->node, RULE_TNG202, "torch.set_default_dtype with a dtype other than torch.float32, "
+                    "torch.float16 or torch.bfloat16 is not among what tngc evaluates");
         return obj_none(I);
     }
     if (strncmp(name, pre, sizeof pre - 1) != 0 || I->world_size > 1)   /* a rank's: torchlib_dist.c */

@@ -340,6 +340,9 @@ struct Interp {
     VEC(int32_t) rowsel_reads;
     int rowsel_emit;
     int capture_dyn;
+    /* torch.set_default_dtype (modelpy.c): the default float dtype of the
+     * graphs made from now on (DT_UNKNOWN: float32) */
+    DType default_float;
     VEC(TensorObj *) cows;
     size_t nwrites;
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */

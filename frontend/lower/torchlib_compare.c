@@ -105,9 +105,9 @@ Obj *lo_bool(Interp *I, Call *c)
  * dtype t (DT_UNKNOWN: the other branch is a scalar too, of kind ok):
  * torch.result_type's rule, a scalar only counting when its category
  * (bool < int < float) is higher. kind: 0 bool, 1 int, 2 float. */
-static DType where__scalar_dtype(DType t, int kind, int other_kind)
+static DType where__scalar_dtype(Interp *I, DType t, int kind, int other_kind)
 {
-    static const DType def[3] = {DT_BOOL, DT_I64, DT_F32};
+    const DType def[3] = {DT_BOOL, DT_I64, graph_float(G(I))};
     if (t == DT_UNKNOWN)
         return def[kind > other_kind ? kind : other_kind];
     int ct = t == DT_BOOL ? 0 : dtype_is_float(t) ? 2 : 1;
@@ -149,7 +149,7 @@ Obj *lo_where(Interp *I, Call *c)
             continue;
         int32_t o = in[2 - b];
         DType t = is_tensor(br[1 - b]) && o >= 0 ? val_at(I, o)->dtype : DT_UNKNOWN;
-        Obj *f = tl_full_of(I, NULL, 0, sv[b], where__scalar_dtype(t, kind[b], kind[1 - b]), c->node);
+        Obj *f = tl_full_of(I, NULL, 0, sv[b], where__scalar_dtype(I, t, kind[b], kind[1 - b]), c->node);
         if (!is_tensor(f))
             return unk(I);
         in[b + 1] = tl_tv(I, f, c->node);

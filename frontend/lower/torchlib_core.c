@@ -633,7 +633,7 @@ Obj *tl_inplace_fit(Interp *I, Obj *x, Obj *r, int32_t node, const char *what)
 /* A FULL op of shape d[0..n), fill and dtype. */
 Obj *tl_full_of(Interp *I, const int64_t *d, int n, double fill, DType dt, int32_t node)
 {
-    return tl_emit1(I, OP_FULL, NULL, 0, d, (uint32_t)n, fill, 0, dt ? dt : DT_F32, node);
+    return tl_emit1(I, OP_FULL, NULL, 0, d, (uint32_t)n, fill, 0, dt ? dt : graph_float(G(I)), node);
 }
 
 /* A fill value: a number (a constant symbolic int too). */

@@ -158,13 +158,13 @@ Obj *lo_copy(Interp *I, Call *c)
 /* ---- lowerings: tensor creation ---- */
 
 /* The dtype torch.full gives fill when no dtype= is given. */
-static DType fill_dtype(const Obj *fill)
+static DType fill_dtype(Interp *I, const Obj *fill)
 {
     if (fill && fill->kind == O_BOOL)
         return DT_BOOL;
     if (fill && (fill->kind == O_INT || fill->kind == O_DIM))
         return DT_I64;
-    return DT_F32;
+    return graph_float(G(I));
 }
 
 /* torch.ones(*size, dtype=None) | torch.zeros | torch.empty | torch.randn |
@@ -183,7 +183,7 @@ Obj *lo_create(Interp *I, Call *c)
         if (!tl_fill_value(I, fo, c->node, &fill))
             return unk(I);
         if (dt == DT_UNKNOWN)
-            dt = fill_dtype(fo);
+            dt = fill_dtype(I, fo);
     } else if (c->arg == FILL_RANDINT) {
         Obj *low = P_if(c, "low");   /* the overload (low, high, size) */
         if (low && !tl_fill_value(I, low, c->node, &fill))
@@ -297,7 +297,7 @@ Obj *lo_tensor(Interp *I, Call *c)
         return interp_break(I, c->node, RULE_TNG203, "torch.tensor of a numpy.float64 without dtype= (PyTorch "
                             "makes a float64 tensor, which tngc does not compile)");
     if (dt == DT_UNKNOWN)
-        dt = td.any_float ? DT_F32 : td.all_bool && td.count ? DT_BOOL : DT_I64;
+        dt = td.any_float ? graph_float(G(I)) : td.all_bool && td.count ? DT_BOOL : DT_I64;
     int64_t d[GRAPH_MAX_DIMS];
     for (int i = 0; i < td.ndim; i++)
         d[i] = graph_dim_const(G(I), td.dims[i]);
@@ -355,7 +355,7 @@ Obj *lo_arange(Interp *I, Call *c)
         return unk(I);
     int all_int = si && ei && pi;
     if (dt == DT_UNKNOWN)
-        dt = all_int ? DT_I64 : DT_F32;
+        dt = all_int ? DT_I64 : graph_float(G(I));
     if (dt == DT_BOOL)
         return interp_break(I, c->node, RULE_TNG203, "torch.arange: dtype torch.bool is not supported by torch");
     Graph *g = G(I);
@@ -412,7 +412,7 @@ static Obj *info_obj(Interp *I, const char *cls, DType dt)
 Obj *lo_finfo(Interp *I, Call *c)
 {
     Obj *d = P(c, "type");
-    DType dt = DT_F32;
+    DType dt = graph_float(G(I));
     if (d && !is_none(d)) {
         if (!tl_known(I, d, c->node, "the dtype"))
             return unk(I);

@@ -13,7 +13,7 @@ import torch.distributed as dist
 import torch_npu
 import torchair
 
-torch.set_default_dtype(torch.float16)  # expect: TNG202
+torch.set_default_dtype(torch.float64)  # expect: TNG202
 world_size = dist.get_world_size()
 
 
