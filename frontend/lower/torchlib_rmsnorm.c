@@ -40,18 +40,22 @@ static int rmsnorm__trailing(Interp *I, Call *c, int32_t v, const int64_t *ns, i
  * composite computes it for a float32 input:
  * input * rsqrt(mean(input^2 over the normalized dims, keepdim) + eps),
  * then times weight (promoting as mul does). eps None is float32's
- * machine epsilon. Half types are refused: PyTorch 2.4 computes them in
- * the half type, later releases in float32 and cast back. */
+ * machine epsilon (the opmath type's, for every input dtype). A float16 or
+ * bfloat16 input (with a weight of its dtype, or none) is one operation
+ * rounded once, as tngc computes every half-type op and as PyTorch
+ * releases after 2.4 define it: the input and weight widened to float32,
+ * the float32 composite, the result rounded to the input's dtype.
+ * (PyTorch 2.4's composite rounds each step in the half type instead: a
+ * few units in the last place apart.) */
 Obj *lo_rms_norm_f(Interp *I, Call *c)
 {
     int32_t x = tl_x0(I, c);
     if (x < 0)
         return unk(I);
     DType dt = val_at(I, x)->dtype;
-    if (dt != DT_F32)
-        return interp_break(I, c->node, RULE_TNG203, "%s of a %s tensor (float32 is supported: PyTorch 2.4 "
-                            "computes half types in the half type, later releases in float32)", c->full,
-                            dtype_name(dt));
+    if (dt != DT_F32 && dt != DT_F16 && dt != DT_BF16)
+        return interp_break(I, c->node, RULE_TNG203, "%s of a %s tensor (float32, float16 and bfloat16 are "
+                            "supported)", c->full, dtype_name(dt));
     Obj *nso = P(c, "normalized_shape");
     int64_t ns[GRAPH_MAX_DIMS];
     Obj *const *items = is_seq(nso) ? nso->items : &nso;
@@ -80,7 +84,16 @@ Obj *lo_rms_norm_f(Interp *I, Call *c)
     attr[0] = 1;   /* keepdim */
     for (size_t i = 0; i < k; i++)
         attr[1 + i] = rank_of(I, x) - (int64_t)k + (int64_t)i;
-    Obj *xo = P0(c);
+    Obj *xo = P0(c), *wo = P(c, "weight");
+    if (dt != DT_F32) {   /* widened, rounded once at the end */
+        if (w >= 0 && val_at(I, w)->dtype != dt)
+            return interp_break(I, c->node, RULE_TNG203, "%s of a %s input with a %s weight (a half-type input "
+                                "is supported with a weight of its dtype)", c->full, dtype_name(dt),
+                                dtype_name(val_at(I, w)->dtype));
+        xo = tl_cast_to(I, xo, DT_F32, c->node);
+        if (w >= 0)
+            wo = tl_cast_to(I, wo, DT_F32, c->node);
+    }
     int32_t sq = tl_tv(I, tl_arith(I, OP_MUL, xo, xo, 1.0, c->node, c->full), c->node);
     if (sq < 0)
         return unk(I);
@@ -90,5 +103,7 @@ Obj *lo_rms_norm_f(Interp *I, Call *c)
         return unk(I);
     Obj *r = tl_arith(I, OP_MUL, xo, tl_emit_x(I, OP_RSQRT, s, NULL, 0, 0, DT_UNKNOWN, c->node), 1.0, c->node,
                       c->full);
-    return w >= 0 ? tl_arith(I, OP_MUL, r, P(c, "weight"), 1.0, c->node, c->full) : r;
+    if (w >= 0)
+        r = tl_arith(I, OP_MUL, r, wo, 1.0, c->node, c->full);
+    return dt != DT_F32 && is_tensor(r) ? tl_cast_to(I, r, dt, c->node) : r;
 }

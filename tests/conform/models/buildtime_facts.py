@@ -5,7 +5,9 @@
 # filling a causal-mask buffer, np.log / np.exp / np.sqrt / np.pi and
 # np.newaxis building a sinusoid table buffer); torch.hstack, vstack,
 # row_stack and dstack of 2-d, 1-d and 0-d tensors; F.rms_norm over one and two trailing dims, with and
-# without weight, eps given and None. float32; the batch dim takes 2 or 4
+# without weight, eps given and None, and of bfloat16 and float16 inputs
+# (one operation rounded once: widened to float32, computed, rounded back).
+# float32 otherwise; the batch dim takes 2 or 4
 # (zip gears, every gear checked). (tests/conform/run.sh)
 # tolerance: matmul
 import numpy as np
@@ -68,6 +70,8 @@ class Model(nn.Module):
                 F.rms_norm(a, (16,), self.norm_w, 1e-5),
                 F.rms_norm(a, [8, 16], self.norm_w2),
                 F.rms_norm(a * 3, (16,)),
+                F.rms_norm(a.bfloat16(), (16,), self.norm_w.bfloat16(), 1e-6),
+                F.rms_norm(a.half() * 2, [8, 16]),
                 torch.vstack([v[0], torch.ones(3), v[1] * 2]),
                 torch.row_stack((v, v - 1)),
                 torch.vstack([torch.tensor(1.0), v[0, :1]]),

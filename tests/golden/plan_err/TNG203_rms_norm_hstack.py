@@ -1,5 +1,5 @@
-# F.rms_norm is composed for float32 inputs; a float16 input is TNG203
-# (PyTorch releases compute half types differently), a weight whose shape
+# F.rms_norm of a float16 input with a float32 weight is TNG203 (a half
+# input is computed with a weight of its dtype), a weight whose shape
 # is not normalized_shape or a normalized_shape that does not end the
 # input's shape is PyTorch's own error (TNG206). torch.hstack follows
 # cat's rules: a 2-d and a 1-d tensor is TNG206.
@@ -12,9 +12,10 @@ class Model(nn.Module):
     def __init__(self):
         super().__init__()
         self.w = nn.Parameter(torch.ones(4))
+        self.w8 = nn.Parameter(torch.ones(8))
 
     def forward(self, x):
-        a = F.rms_norm(x.half(), (8,))  # expect: TNG203
+        a = F.rms_norm(x.half(), (8,), self.w8)  # expect: TNG203
         b = F.rms_norm(x, (8,), self.w)  # expect: TNG206
         c = F.rms_norm(x, (4,))  # expect: TNG206
         d = torch.hstack([x, x[0]])  # expect: TNG206

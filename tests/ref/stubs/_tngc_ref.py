@@ -319,15 +319,21 @@ def _rms_norm(input, normalized_shape, weight=None, eps=None):
     """F.rms_norm for PyTorch before 2.4, as PyTorch's composite computes
     it for a float32 input: input * rsqrt(mean(input^2 over the normalized
     dims, keepdim) + eps), then times weight; eps None is float32's machine
-    epsilon."""
+    epsilon. A float16 or bfloat16 input (and its weight) is widened to
+    float32, computed so, and the result rounded to the input's dtype, as
+    releases after 2.4 define it."""
     import torch
-    if input.dtype != torch.float32:
-        raise NotImplementedError("the stand-in rms_norm computes float32 inputs only")
+    half = input.dtype in (torch.float16, torch.bfloat16)
+    if input.dtype != torch.float32 and not half:
+        raise NotImplementedError("the stand-in rms_norm computes float inputs only")
+    x = input.float() if half else input
     dims = tuple(range(-len(normalized_shape), 0))
     if eps is None:
         eps = torch.finfo(torch.float32).eps
-    r = input * torch.rsqrt(input.pow(2).mean(dims, keepdim=True) + eps)
-    return r if weight is None else r * weight
+    r = x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
+    if weight is not None:
+        r = r * (weight.float() if half else weight)
+    return r.to(input.dtype) if half else r
 
 
 def _install_half(torch):
