@@ -1256,7 +1256,7 @@ void interp_consts_end(Interp *I, int32_t node)
         if (s->input < 0 && s->weight < 0 && s->initial >= 0 && s->obj->kind == O_TENSOR &&
             s->obj->t->value != s->initial) {
             const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, s->host));
-            if (name && !s->host->is_buffer) {   /* a plain attribute state.c could not adopt */
+            if (name && (!s->host->is_buffer || s->host->nonpersistent)) {   /* one state.c could not adopt */
                 interp_diag(I, node, RULE_TNG211, "the tensor attribute '%s' is updated in place by this "
                             "entry after its value was read (or through a view taken before the write): tngc "
                             "keeps an attribute as state between calls only when the method writes into it "
@@ -1472,7 +1472,8 @@ static const StateAttr *obj__state_elsewhere(const Interp *I, const TensorObj *h
 static Obj *obj__shared_state(Interp *I, Obj *t, const StateAttr *sa)
 {
     const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, t->t));
-    if (!name || !sa->name || t->t->cplx || t->t->base || t->t->is_param || t->t->is_buffer)
+    if (!name || !sa->name || t->t->cplx || t->t->base || t->t->is_param ||
+        (t->t->is_buffer && !t->t->nonpersistent))
         return NULL;
     const Graph *hg = t->t->g;
     const Val *hv = &hg->vals.v[t->t->value];

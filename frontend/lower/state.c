@@ -2,7 +2,9 @@
  * state.c - tensor attributes a compiled method writes in place: state.
  *
  * A plain tensor attribute of a module (`self.cache_k = torch.zeros(...)`
- * in __init__: neither a parameter nor a buffer, so not in state_dict) is
+ * in __init__: neither a parameter nor a buffer, so not in state_dict), or
+ * a non-persistent buffer (`register_buffer(..., persistent=False)`, not
+ * in state_dict either), is
  * a constant of the trace while the method only reads it (obj.c replays
  * the ops that compute it). When the method writes into it in place
  * (`self.cache_k[:bsz, pos:pos + n] = xk`, a KV cache), PyTorch keeps the
@@ -84,7 +86,7 @@ static int state__zeros(const Interp *I, const TensorObj *host)
 static int state__adopt_weight(Interp *I, Shadow *s)
 {
     TensorObj *host = s->host;
-    if (!host || host->is_param || host->is_buffer)
+    if (!host || host->is_param || (host->is_buffer && !host->nonpersistent))
         return 0;
     const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, host));
     GraphWeight *w = &I->g->weights.v[s->weight];
@@ -142,7 +144,7 @@ int interp_state_adopt(Interp *I, TensorObj *t, int32_t node)
     if (!s || s->input >= 0 || s->weight >= 0 || s->initial < 0 || t->value != s->initial)
         return 0;
     TensorObj *host = s->host;
-    if (!host || host->is_param || host->is_buffer || host->base || host->nviews)
+    if (!host || host->is_param || (host->is_buffer && !host->nonpersistent) || host->base || host->nviews)
         return 0;
     const char *name = strmap_get(&I->weight_names, interp_ptr_key(I, host));
     if (!name)

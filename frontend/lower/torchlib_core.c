@@ -590,6 +590,33 @@ Obj *tl_augassign(Interp *I, Obj *x, Obj *res, int32_t node)
     return w;
 }
 
+/* 1 when every symbol d uses is geared. */
+int tl_dim_geared(Interp *I, DimId d)
+{
+    const Graph *g = G(I);
+    for (size_t s = 0; s < g->syms.n; s++) {
+        if (!graph_dim_uses_sym(g, d, (int)s))
+            continue;
+        int found = 0;
+        for (size_t k = 0; k < g->gears.n && !found; k++)
+            found = g->gears.v[k].sym == (int)s;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* A check the planner evaluates in every gear: a == b, reported at op
+ * (an op id; the next op to be added when it is g->ops.n). */
+void tl_dim_check(Interp *I, DimId a, DimId b, int32_t op, const char *what)
+{
+    Graph *g = G(I);
+    if (a == b)
+        return;
+    DimCheck c = {DIMCHECK_EQ, a, b, op, arena_strndup(&g->arena, what, strlen(what))};
+    VEC_PUSH(g->checks, c);
+}
+
 /* The result r of an in-place op on x, as PyTorch writes it into x: of x's
  * shape (an in-place op cannot resize x: TNG203 else), cast to x's dtype
  * where PyTorch allows it (TNG203 for a float result into an integer x, or
@@ -612,9 +639,16 @@ Obj *tl_inplace_fit(Interp *I, Obj *x, Obj *r, int32_t node, const char *what)
         if (definite)
             return interp_break(I, node, RULE_TNG203, "%s: the result would not have the shape of the tensor "
                                 "written (an in-place op cannot resize it; PyTorch raises)", what);
-        return interp_break(I, node, RULE_TNG203, "%s: tngc cannot show that the result has the shape of the "
-                            "tensor written at every size of its dynamic dims (PyTorch raises at the sizes "
-                            "where it does not): give the dims gears or make them static", what);
+        int geared = 1;
+        for (int i = 0; i < a->ndim; i++)
+            geared &= tl_dim_geared(I, a->dims[i]) && tl_dim_geared(I, b->dims[i]);
+        if (!geared)
+            return interp_break(I, node, RULE_TNG203, "%s: tngc cannot show that the result has the shape of "
+                                "the tensor written at every size of its dynamic dims (PyTorch raises at the "
+                                "sizes where it does not): give the dims gears or make them static", what);
+        for (int i = 0; i < a->ndim; i++)   /* equal in every gear: the planner checks (TNG209) */
+            tl_dim_check(I, a->dims[i], b->dims[i], G(I)->vals.v[rv].op,
+                         interp_printf(I, "%s: dim %d of the tensor written vs of the result", what, i));
     }
     if (a->dtype == b->dtype)
         return r;

@@ -100,6 +100,11 @@ DType tl_dtype_of_obj(const Obj *o);
 Obj *tl_obj_dtype(Interp *I, DType dt);
 int tl_dtype_arg(Interp *I, const Obj *o, int32_t node, DType *dt);
 Obj *tl_cast_to(Interp *I, Obj *x, DType dt, int32_t node);
+/* 1 when every symbol dim d uses has gears; tl_dim_check adds a == b to
+ * the checks the planner evaluates in every gear (TNG209 at op where one
+ * fails). */
+int tl_dim_geared(Interp *I, DimId d);
+void tl_dim_check(Interp *I, DimId a, DimId b, int32_t op, const char *what);
 int32_t tl_x0(Interp *I, const Call *c);
 int tl_dims_of(Interp *I, int32_t v, DimId *d);
 int tl_tensor_list(Interp *I, Obj *seq, int32_t node, const char *what, int32_t *vals, int max);

@@ -40,32 +40,6 @@ static int dynstore__bound(Interp *I, const Obj *o, DimId *d)
     return 0;
 }
 
-/* 1 when every symbol d uses is geared. */
-static int dynstore__geared(Interp *I, DimId d)
-{
-    const Graph *g = G(I);
-    for (size_t s = 0; s < g->syms.n; s++) {
-        if (!graph_dim_uses_sym(g, d, (int)s))
-            continue;
-        int found = 0;
-        for (size_t k = 0; k < g->gears.n && !found; k++)
-            found = g->gears.v[k].sym == (int)s;
-        if (!found)
-            return 0;
-    }
-    return 1;
-}
-
-/* A check the planner evaluates in every gear: a == b. */
-static void dynstore__check(Interp *I, DimId a, DimId b, const char *what)
-{
-    Graph *g = G(I);
-    if (a == b)
-        return;
-    DimCheck c = {DIMCHECK_EQ, a, b, (int32_t)g->ops.n, arena_strndup(&g->arena, what, strlen(what))};
-    VEC_PUSH(g->checks, c);
-}
-
 int tl_dyn_slice_store(Interp *I, Obj *t, Obj *index, int32_t src, int32_t node)
 {
     Obj *const *items = index->kind == O_TUPLE ? index->items : &index;
@@ -100,7 +74,7 @@ int tl_dyn_slice_store(Interp *I, Obj *t, Obj *index, int32_t src, int32_t node)
                      "dynamic dim");
         return -1;
     }
-    if ((start >= 0 && !dynstore__geared(I, start)) || (end >= 0 && !dynstore__geared(I, end))) {
+    if ((start >= 0 && !tl_dim_geared(I, start)) || (end >= 0 && !tl_dim_geared(I, end))) {
         interp_break(I, node, RULE_TNG211, "a slice assignment whose bound depends on a dynamic dim with no "
                      "gears: tngc checks such a bound in every gear (set_dim_gears)");
         return -1;
@@ -129,11 +103,12 @@ int tl_dyn_slice_store(Interp *I, Obj *t, Obj *index, int32_t src, int32_t node)
     if (end < 0)
         end = n;
     DimId len = graph_dim_sub(g, end, start);
-    dynstore__check(I, start, graph_dim_max(g, start, zero), "a slice assignment starts before 0 (start vs 0)");
-    dynstore__check(I, end, graph_dim_min(g, end, n),
-                    "a slice assignment ends past the dim's size (end vs size; PyTorch clamps the slice and "
-                    "refuses the copy)");
-    dynstore__check(I, len, graph_dim_max(g, len, zero), "a slice assignment ends before it starts (length vs 0)");
+    int32_t at = (int32_t)g->ops.n;   /* the store, added below */
+    tl_dim_check(I, start, graph_dim_max(g, start, zero), at, "a slice assignment starts before 0 (start vs 0)");
+    tl_dim_check(I, end, graph_dim_min(g, end, n), at,
+                 "a slice assignment ends past the dim's size (end vs size; PyTorch clamps the slice and "
+                 "refuses the copy)");
+    tl_dim_check(I, len, graph_dim_max(g, len, zero), at, "a slice assignment ends before it starts (length vs 0)");
     /* the value: broadcast to the slice's shape, of the view's dtype */
     dims[p] = len;
     Obj *s = obj_tensor(I, src);

@@ -142,6 +142,25 @@ def bf16_values(bits):
     return (np.asarray(bits, dtype=np.uint32).reshape(-1) << 16).view(np.float32).reshape(bits.shape)
 
 
+def half_valued(exp):
+    """'float16' or 'bfloat16' when every finite value of the float32
+    array exp is one of that type and some are not integers: the result of
+    a half-type op widened (x.float() of a float16 tensor), whose precision
+    is the half type's; such results are compared with its tolerance. (A
+    float32 result computed in float32 is practically never all half-type
+    values; integer-valued ones, counts and masks, keep float32's.) None
+    otherwise."""
+    f = exp[np.isfinite(exp)]
+    if f.size == 0 or np.all(f == np.round(f)):
+        return None
+    with np.errstate(over="ignore"):
+        if np.array_equal(f.astype(np.float16).astype(np.float32), f):
+            return "float16"
+    if not np.any(f.astype(np.float32).view(np.uint32) & 0xFFFF):
+        return "bfloat16"
+    return None
+
+
 def compare(exp_path, act_path, bitwise, tol, torch_dtype=None):
     """Returns (ok, message). tol: dtype name -> (rtol, atol)."""
     if not os.path.exists(act_path):
@@ -178,7 +197,10 @@ def compare(exp_path, act_path, bitwise, tol, torch_dtype=None):
             return True, "%s: %s equal" % (desc, what)
         return False, "%s: %d of %d elements differ (%s), max abs err %.3g" % (
             desc, nbad, exp.size, what, float(np.nanmax(diff)) if diff.size else 0.0)
-    rtol, atol = tol[name]
+    tname = half_valued(exp) if name == "float32" else None
+    if tname:
+        desc += " (%s values: a %s result widened)" % (tname, tname)
+    rtol, atol = tol[tname or name]
     if name == "bfloat16":
         exp, act = bf16_values(exp), bf16_values(act)
     e = exp.astype(np.float64)

