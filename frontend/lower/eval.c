@@ -844,22 +844,7 @@ static Obj *eval_comparison(Interp *I, Frame *f, int32_t n)
 {
     int32_t operands[16];
     const char *ops[16];
-    int no = 0, nops = 0;
-    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
-        if (N(I, c)->field == F_operators) {
-            if (nops < 16) {
-                const char *t = interp_node_str(I, c);
-                if (nops > 0 && no == nops && (strcmp(t, "in") == 0 || strcmp(t, "not") == 0)) {
-                    /* "not" "in" and "is" "not" arrive as two tokens */
-                    ops[nops - 1] = interp_printf(I, "%s %s", ops[nops - 1], t);
-                } else {
-                    ops[nops++] = t;
-                }
-            }
-        } else if ((N(I, c)->flags & NODE_NAMED) && N(I, c)->kind != NK_comment && no < 16) {
-            operands[no++] = c;
-        }
-    }
+    int nops, no = interp_comparison_parts(I, n, operands, ops, 16, &nops);
     if (no < 2 || nops != no - 1)
         return obj_unknown(I, NULL);
     Obj *l = eval(I, f, operands[0]);

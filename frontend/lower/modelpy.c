@@ -450,20 +450,12 @@ int32_t modelpy_lazy_guard(Interp *I, int32_t ifnode)
     int32_t body = ast_field(I->ast, ifnode, F_consequence);
     if (cond < 0 || body < 0 || N(I, cond)->kind != NK_comparison_operator)
         return -1;
-    int32_t operands[2] = {-1, -1};
-    int no = 0, nops = 0;
-    for (int32_t c = N(I, cond)->first; c >= 0; c = N(I, c)->next) {
-        if (N(I, c)->field == F_operators) {
-            if (nops++ > 0 || !streq(interp_node_str(I, c), "is"))
-                return -1;   /* "is" "not", or a chain */
-        } else if ((N(I, c)->flags & NODE_NAMED) && N(I, c)->kind != NK_comment) {
-            if (no == 2)
-                return -1;
-            operands[no++] = c;
-        }
-    }
-    if (no != 2 || nops != 1 || N(I, operands[0])->kind != NK_attribute || N(I, operands[1])->kind != NK_none)
-        return -1;
+    int32_t operands[3];
+    const char *ops[3];
+    int nops, no = interp_comparison_parts(I, cond, operands, ops, 3, &nops);
+    if (no != 2 || nops != 1 || !streq(ops[0], "is") || N(I, operands[0])->kind != NK_attribute ||
+        N(I, operands[1])->kind != NK_none)
+        return -1;   /* "is not", a chain, another operator */
     FOR_CHILDREN(I, ifnode, c)   /* no elif, no else */
         if (c != cond && c != body)
             return -1;

@@ -1124,6 +1124,28 @@ const char *interp_node_str(Interp *I, int32_t n)
     return I->node_strs[n] = interp_strndup(I, s, len);
 }
 
+int interp_comparison_parts(Interp *I, int32_t n, int32_t *operands, const char **ops, int max, int *nops)
+{
+    int no = 0;
+    *nops = 0;
+    for (int32_t c = N(I, n)->first; c >= 0; c = N(I, c)->next) {
+        const Node *k = N(I, c);
+        if (k->field == F_operators) {
+            if (*nops < max) {
+                const char *t = interp_node_str(I, c);
+                if (*nops > 0 && no == *nops && (strcmp(t, "in") == 0 || strcmp(t, "not") == 0))
+                    /* "not" "in" and "is" "not" arrive as two tokens */
+                    ops[*nops - 1] = interp_printf(I, "%s %s", ops[*nops - 1], t);
+                else
+                    ops[(*nops)++] = t;
+            }
+        } else if ((k->flags & NODE_NAMED) && k->kind != NK_comment && no < max) {
+            operands[no++] = c;
+        }
+    }
+    return no;
+}
+
 /* ===================================================================== */
 /* The trace: shadows, weights, values                                   */
 /* ===================================================================== */

@@ -614,6 +614,10 @@ static inline const Node *N(const Interp *I, int32_t n) { return &I->ast->nodes[
 static inline int32_t child(const Interp *I, int32_t n, int i) { return ast_named_child(I->ast, n, i); }
 /* The text of node n (an identifier, an operator), copied once per node. */
 const char *interp_node_str(Interp *I, int32_t n);
+/* The operands (AST nodes) and operators of comparison node n, max of each
+ * at most ("is not", "not in" as one operator): the operand count, the
+ * operator count in *nops. */
+int interp_comparison_parts(Interp *I, int32_t n, int32_t *operands, const char **ops, int max, int *nops);
 
 /* Named children that are not comments. */
 #define FOR_CHILDREN(I, n, c) \
