@@ -258,13 +258,13 @@ if grep -q "^$inc/hccl/hccl\.h$" "$tmp/files"; then
       echo '}'
       for ns in tngc_c tngc_t; do
           echo "static_assert(sizeof($ns::HcclCommConfig) == sizeof(::HcclCommConfig), \"$ns: sizeof\");"
-          fields "$tmp/$m/src/groups.c" | sed "s/.*/static_assert(offsetof($ns::HcclCommConfig, &) == offsetof(::HcclCommConfig, \&) \&\& sizeof($ns::HcclCommConfig::\&) == sizeof(::HcclCommConfig::\&), \"$ns: &\");/"
+          fields "$tmp/$m/src/groups.c" | sed "s/.*/static_assert(offsetof($ns::HcclCommConfig, &) == offsetof(::HcclCommConfig, &) \&\& sizeof($ns::HcclCommConfig::&) == sizeof(::HcclCommConfig::&), \"$ns: &\");/"
       done
       hdecls "$tmp/$m/src/groups.c" | sed -n 's/^#define TNGC_\(HCCL_[A-Z_]*\) .*/static_assert(TNGC_\1 == ::\1, "\1");/p'
       grep -o '^#define HCCL_COMM_[A-Z_]*' "$stub" | sed 's/^#define \(.*\)/static_assert(tngc_v::\1_ == ::\1, "stand-in \1");/'
     } >"$tmp/hccl_cfg.cpp"
     t "HcclCommConfig: tngc's fields and constants are CANN's ($(fields "$tmp/$m/src/groups.c" | wc -l | tr -d ' ') fields)" \
-      '[ "$(fields "$tmp/$m/src/groups.c" | wc -l)" -eq 7 ] && [ "$(fields "$stub" | wc -l)" -eq 7 ]'
+      '[ "$(fields "$tmp/$m/src/groups.c" | wc -l)" -eq 8 ] && [ "$(fields "$stub" | wc -l)" -eq 8 ]'
     for cxx in clang++ g++; do
         t "$cxx: CANN's HcclCommConfig, HcclCreateSubCommConfig and tngc's in one C++ unit" \
           '$cxx -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/hccl_cfg.cpp" 2>"$tmp/cc" || { head -12 "$tmp/cc"; false; }'

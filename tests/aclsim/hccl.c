@@ -69,6 +69,25 @@ static SimComm hccl__comms[HCCL__MAX_COMMS];
 static int hccl__ncomms, hccl__nworlds;
 static pthread_mutex_t hccl__mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* A new communicator (a copy of parent's when it is not NULL) where this
+ * process is rank of size, or NULL after a failure of call. */
+static SimComm *hccl__new(const char *call, const SimComm *parent, int rank, int size)
+{
+    if (hccl__ncomms == HCCL__MAX_COMMS) {
+        sim_fail("%s: more than %d communicators", call, HCCL__MAX_COMMS);
+        return NULL;
+    }
+    SimComm *c = &hccl__comms[hccl__ncomms];
+    if (parent)
+        *c = *parent;
+    c->id = hccl__ncomms++;
+    c->rank = rank;
+    c->size = size;
+    c->alive = 1;
+    c->seq = 0;
+    return c;
+}
+
 HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm)
 {
     char buf[1 << 16];
@@ -90,16 +109,9 @@ HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclC
                  "one of them", clusterInfo, size, rank);
         return HCCL_E_PARA;
     }
-    if (hccl__ncomms == HCCL__MAX_COMMS) {
-        sim_fail("HcclCommInitClusterInfo: more than %d communicators", HCCL__MAX_COMMS);
+    SimComm *c = hccl__new("HcclCommInitClusterInfo", NULL, (int)rank, size);
+    if (!c)
         return HCCL_E_MEMORY;
-    }
-    SimComm *c = &hccl__comms[hccl__ncomms];
-    c->id = hccl__ncomms++;
-    c->rank = (int)rank;
-    c->size = size;
-    c->alive = 1;
-    c->seq = 0;
     c->world = hccl__nworlds++;
     snprintf(c->key, sizeof c->key, "%d", c->world);
     const char *slash = strrchr(clusterInfo, '/');
@@ -169,16 +181,9 @@ HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum, uint32_t *r
         sim_fail("HcclCreateSubCommConfig: %s", why);
         return HCCL_E_PARA;
     }
-    if (hccl__ncomms == HCCL__MAX_COMMS) {
-        sim_fail("HcclCreateSubCommConfig: more than %d communicators", HCCL__MAX_COMMS);
+    SimComm *c = hccl__new("HcclCreateSubCommConfig", p, (int)subCommRankId, (int)rankNum);
+    if (!c)
         return HCCL_E_MEMORY;
-    }
-    SimComm *c = &hccl__comms[hccl__ncomms];
-    *c = *p;
-    c->id = hccl__ncomms++;
-    c->rank = (int)subCommRankId;
-    c->size = (int)rankNum;
-    c->seq = 0;
     snprintf(c->key, sizeof c->key, "%d-%llu", p->world, (unsigned long long)subCommId);
     *subComm = c;
     return HCCL_SUCCESS;
