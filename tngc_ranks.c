@@ -105,8 +105,13 @@ int ranks_emit(const RankSet *rs, const Plan *plan0, size_t i, const Target *t, 
         go->dist_size = ws;
         rc = t->emit(plan0, go, files, diags);
         ranks__filter(files, from, ranks__header_or_launcher, go->name);
-        if (rc == 0 && !strcmp(t->name, "acl"))
-            emit_dist_bundle_acl(go, ws, files);
+        if (rc == 0 && !strcmp(t->name, "acl")) {
+            HcclGroups groups = {0};
+            for (int r = 0; r < ws; r++)
+                emit_hccl_groups(r ? rs->v[r - 1].plans.v[i].g : plan0->g, ws, &groups);
+            emit_dist_bundle_acl(go, ws, &groups, files);
+            VEC_FREE(groups);
+        }
         else if (rc == 0)
             emit_dist_bundle(go, ws, files);
     }

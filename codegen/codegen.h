@@ -109,10 +109,20 @@ void genfiles_free(GenFiles *self);
  * hands each call of <name>.h to the bundle <name>_rank<r> of this
  * process's MPI rank r. */
 void emit_dist_bundle(const GenOptions *opt, int world_size, GenFiles *out);
+/* The masks of the process groups other than the world that collectives
+ * use (bit r: world rank r), each once, in first-use order. */
+typedef VEC(int64_t) HcclGroups;
+/* The group mask of collective op (ir/ops.def's attributes). */
+int64_t emit_collective_group(const Op *op);
+/* Adds the groups of g's collectives other than the world of world_size
+ * ranks to groups (those not in it yet). */
+void emit_hccl_groups(const Graph *g, int world_size, HcclGroups *groups);
 /* The same for the ACL target: <name>.c picks the rank's bundle by
- * $RANK_ID and owns the HCCL communicator (HcclCommInitClusterInfo on
- * $RANK_TABLE_FILE) that the ranks' bundles issue their collectives on. */
-void emit_dist_bundle_acl(const GenOptions *opt, int world_size, GenFiles *out);
+ * $RANK_ID and owns the HCCL communicators that the ranks' bundles issue
+ * their collectives on: the world's (HcclCommInitClusterInfo on
+ * $RANK_TABLE_FILE), then one per group of groups this rank belongs to
+ * (HcclCreateSubCommConfig), looked up by <name>_hccl_comm(mask). */
+void emit_dist_bundle_acl(const GenOptions *opt, int world_size, const HcclGroups *groups, GenFiles *out);
 /* The C declarations of the HCCL types and calls a generated ACL source
  * uses (CANN's hccl/hccl.h is C++), between the comment lines
  * "---- HCCL: CANN 8.1.RC1's declarations" and "---- end of HCCL

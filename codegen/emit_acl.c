@@ -110,6 +110,11 @@ static const AclOp *acl__row(Emit *E, const Op *op, int report)
 
 /* ---- collectives: HCCL ------------------------------------------------------------ */
 
+static void acl__desc(Emit *E, int kind, const char *expr, const char *where);
+static const char *acl__render(Emit *E, void (*fn)(Emit *E, const Op *op, int32_t v, int arg), const Op *op,
+                               int32_t v, int arg);
+static void acl__tensor_expr(Emit *E, const Op *op, int32_t v, int arg);
+
 /* HcclDataType of t, or NULL. */
 static const char *acl__hccl_dtype(DType t)
 {
@@ -123,34 +128,76 @@ static const char *acl__hccl_dtype(DType t)
     }
 }
 
-/* HcclReduceOp of torch.distributed.ReduceOp's number, or NULL (AVG). */
+/* HcclReduceOp of torch.distributed.ReduceOp's number (AVG: a sum, then
+ * the division acl__hccl_average issues), or NULL. */
 static const char *acl__hccl_reduce(int64_t op)
 {
-    static const char *const name[] = {"HCCL_REDUCE_SUM", NULL, "HCCL_REDUCE_PROD", "HCCL_REDUCE_MIN",
+    static const char *const name[] = {"HCCL_REDUCE_SUM", "HCCL_REDUCE_SUM", "HCCL_REDUCE_PROD", "HCCL_REDUCE_MIN",
                                        "HCCL_REDUCE_MAX"};
     return op >= 0 && op < 5 ? name[op] : NULL;
 }
 
-/* The group mask of collective op (ir/ops.def's attributes). */
-static int64_t acl__hccl_group(const Op *op)
+/* 1 when collective op is an all_reduce or reduce_scatter with ReduceOp.AVG. */
+static int acl__hccl_is_average(const Op *op)
 {
-    return op->kind == OP_ALL_GATHER || op->kind == OP_ALL_TO_ALL ? op->attr[0] : op->attr[1];
+    return (op->kind == OP_ALL_REDUCE || op->kind == OP_REDUCE_SCATTER) && op->attr[0] == 1;
 }
 
-/* 1 when collective op becomes an HCCL call on the world's communicator,
- * else 0 after an error at the op naming why not. */
+/* The number of bits set in mask (ranks of a group). */
+static int64_t acl__hccl_bits(int64_t mask)
+{
+    int64_t n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
+}
+
+/* The number of ranks in the group of collective op. */
+static int64_t acl__hccl_group_size(const Op *op)
+{
+    return acl__hccl_bits(emit_collective_group(op));
+}
+
+/* broadcast's source as a rank of its group's communicator: HCCL numbers a
+ * group's ranks 0.. in the order of their world ranks (the place of the
+ * source's bit among the mask's). */
+static int64_t acl__hccl_root(const Op *op)
+{
+    return acl__hccl_bits(emit_collective_group(op) & (((int64_t)1 << op->attr[0]) - 1));
+}
+
+/* Why ReduceOp.AVG of op's dtype is not computed here, or NULL: the sum is
+ * divided by the group size in the tensor's dtype (aclnnDivs), which
+ * rounds once as PyTorch's division of the sum does for float32; a float16
+ * or bfloat16 sum is rounded to its dtype before the division, the same
+ * value as one rounding of the quotient only when the division is exact
+ * (a group of 2^k ranks). */
+static const char *acl__hccl_average_why(Emit *E, const Op *op)
+{
+    DType t = E->g->vals.v[op->in[0]].dtype;
+    int64_t n = acl__hccl_group_size(op);
+    if (!dtype_is_float(t))
+        return "ReduceOp.AVG of an integer tensor: the ACL target averages float tensors only";
+    if (t != DT_F32 && (n & (n - 1)) != 0)
+        return "ReduceOp.AVG of a float16 or bfloat16 tensor over a group whose size is not a power of two: the "
+               "sum would be rounded to the dtype before the division";
+    return NULL;
+}
+
+/* 1 when collective op becomes an HCCL call on the communicator of its
+ * group, else 0 after an error at the op naming why not. */
 static int acl__hccl_check(Emit *E, const Op *op)
 {
     const char *name = op_info[op->kind].name, *why = NULL;
     int ranks = E->opt->dist_size;
     if (ranks < 2)
         why = "the bundle is not one rank of a --world-size build";
-    else if (acl__hccl_group(op) != ((int64_t)1 << ranks) - 1)
-        why = "a process group other than the world: the ACL target makes one HCCL communicator, of every rank";
     else if (!acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype))
         why = "HCCL moves float32, float16, bfloat16, int32 and int64 here";
     else if ((op->kind == OP_ALL_REDUCE || op->kind == OP_REDUCE_SCATTER) && !acl__hccl_reduce(op->attr[0]))
-        why = "ReduceOp.AVG: HcclReduceOp has sum, prod, max and min, no average";
+        why = "a reduce op HCCL does not have";
+    else if (acl__hccl_is_average(op))
+        why = acl__hccl_average_why(E, op);
     if (!why)
         return 1;
     diag_at_file(E->diags, op->file, op->line, op->col, RULE_TNG203,
@@ -211,8 +258,44 @@ static void acl__hccl_all_to_all(Emit *E, const Op *op)
     sb_free(&row);
 }
 
+/* The aclnn operator that divides a sum by the group size: the op table's
+ * tensor-by-scalar division (aclnnDivs: self, other, out). */
+static const AclFn *acl__hccl_divide(void)
+{
+    const AclOp *row = acl_op_find(OP_DIV, ACL_V_TENSOR_SCALAR);
+    if (!row || !row->fn || acl_fn_nparams(row->fn) != 3)
+        TNGC_BUG("acl_ops.c: no tensor-by-scalar division of three parameters");
+    return row->fn;
+}
+
+/* ReduceOp.AVG's second step, on stream s after the HCCL sum: the output
+ * divided in place by the group size. */
+static void acl__hccl_average(Emit *E, const Op *op, int s, const char *where)
+{
+    Acl *A = E->target;
+    StrBuf n = {0};
+    sb_printf(E->o, "        TNGC_ACLNN(%s, %d, %d, %s, ", acl__hccl_divide()->name, s, A->n[D_CALLS]++, where);
+    acl__desc(E, D_TENSOR, acl__render(E, acl__tensor_expr, op, op->out, -1), where);
+    sb_printf(&n, "tngc__scalar_f(%s.0)", EMIT_I64(acl__hccl_group_size(op)));
+    sb_puts(E->o, ", ");
+    acl__desc(E, D_SCALAR, n.s, where);
+    sb_puts(E->o, ", ");
+    acl__desc(E, D_TENSOR, acl__render(E, acl__tensor_expr, op, op->out, -1), where);
+    sb_puts(E->o, ");\n");
+    sb_free(&n);
+}
+
+/* The communicator of op's group as a call of the bundle's dispatcher
+ * (emit_dist.c: <name>_hccl_comm(mask)), then the stream argument. */
+static void acl__hccl_comm(Emit *E, const Op *op, int s)
+{
+    sb_printf(E->o, "%s_hccl_comm(%s), self->stream[%d]);\n", E->opt->dist_name, EMIT_I64(emit_collective_group(op)),
+              s);
+}
+
 /* Collective op on stream s as its HCCL call (TNGC_HCCL), on the
- * communicator of the bundle's dispatcher (emit_dist.c). */
+ * communicator of its group (the bundle's dispatcher makes them,
+ * emit_dist.c); ReduceOp.AVG a sum, then acl__hccl_average. */
 static void acl__hccl(Emit *E, const Op *op, int s, const char *where)
 {
     static const char *const fn[] = {[OP_ALL_REDUCE] = "HcclAllReduce", [OP_ALL_GATHER] = "HcclAllGather",
@@ -241,8 +324,10 @@ static void acl__hccl(Emit *E, const Op *op, int s, const char *where)
         emit_ptr(E, op->out, 1);
         sb_puts(E->o, ", ");
         acl__numel(E, op->in[0]);
-        sb_printf(E->o, ", %s, (uint32_t)%s, %s_hccl_comm(), self->stream[%d]);\n    }\n",
-                  acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype), EMIT_I64(op->attr[0]), E->opt->dist_name, s);
+        sb_printf(E->o, ", %s, (uint32_t)%s, ", acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype),
+                  EMIT_I64(acl__hccl_root(op)));
+        acl__hccl_comm(E, op, s);
+        sb_puts(E->o, "    }\n");
         return;
     }
     sb_printf(E->o, "        TNGC_HCCL(%s, %d, %s, ", fn[op->kind], s, where);
@@ -250,7 +335,8 @@ static void acl__hccl(Emit *E, const Op *op, int s, const char *where)
     sb_puts(E->o, ", ");
     if (op->kind == OP_ALL_TO_ALL) {
         acl__hccl_all_to_all(E, op);
-        sb_printf(E->o, "%s_hccl_comm(), self->stream[%d]);\n    }\n", E->opt->dist_name, s);
+        acl__hccl_comm(E, op, s);
+        sb_puts(E->o, "    }\n");
         return;
     }
     emit_ptr(E, op->out, 1);
@@ -259,7 +345,20 @@ static void acl__hccl(Emit *E, const Op *op, int s, const char *where)
     sb_printf(E->o, ", %s", acl__hccl_dtype(E->g->vals.v[op->in[0]].dtype));
     if (op->kind != OP_ALL_GATHER)
         sb_printf(E->o, ", %s", acl__hccl_reduce(op->attr[0]));
-    sb_printf(E->o, ", %s_hccl_comm(), self->stream[%d]);\n    }\n", E->opt->dist_name, s);
+    sb_puts(E->o, ", ");
+    acl__hccl_comm(E, op, s);
+    if (acl__hccl_is_average(op))
+        acl__hccl_average(E, op, s, where);
+    sb_puts(E->o, "    }\n");
+}
+
+/* fn among the aclnn operators the bundle declares (once each, in first-use order). */
+static void acl__add_fn(Acl *A, const AclFn *fn)
+{
+    for (size_t f = 0; f < A->fns.n; f++)
+        if (A->fns.v[f] == fn)
+            return;
+    VEC_PUSH(A->fns, fn);
 }
 
 /* Checks every op once and collects the aclnn operators of the rows used. */
@@ -269,18 +368,17 @@ static void acl__rows(Emit *E, Acl *A)
         if (!emit_has_kernel(E, (int32_t)i))
             continue;
         if (op_info[E->g->ops.v[i].kind].flags & OPF_COLLECTIVE) {
-            A->hccl |= acl__hccl_check(E, &E->g->ops.v[i]);
+            int ok = acl__hccl_check(E, &E->g->ops.v[i]);
+            A->hccl |= ok;
+            if (ok && acl__hccl_is_average(&E->g->ops.v[i]))
+                acl__add_fn(A, acl__hccl_divide());
             continue;
         }
         for (const AclOp *row = acl__row(E, &E->g->ops.v[i], 1); row; row = row->then) {
             if (emit_token_count(row->args) != acl_fn_nparams(row->fn))
                 TNGC_BUG("acl_ops.c: %s has %d parameters, its row '%s' %d tokens", row->fn->name,
                          acl_fn_nparams(row->fn), row->args, emit_token_count(row->args));
-            int seen = 0;
-            for (size_t f = 0; f < A->fns.n; f++)
-                seen |= A->fns.v[f] == row->fn;
-            if (!seen)
-                VEC_PUSH(A->fns, row->fn);
+            acl__add_fn(A, row->fn);
         }
     }
 }
@@ -1143,7 +1241,8 @@ static void acl__preamble(Emit *E, Acl *A)
     if (A->hccl) {
         sb_puts(E->o, "\n");
         emit_hccl_declarations(E->o);
-        sb_printf(E->o, "\n/* The communicator of the ranks (%s.c). */\nHcclComm %s_hccl_comm(void);\n\n"
+        sb_printf(E->o, "\n/* The communicator of a group of ranks, by its mask (bit r: world rank r;\n"
+                        " * %s.c). */\nHcclComm %s_hccl_comm(int64_t group);\n\n"
                         "/* One HCCL collective on stream s, in its order: a trace slice named by its\n"
                         " * place in the script; a failure names the call and the op. */\n"
                         "#define TNGC_HCCL(fn, s, where, ...)                            \\\n"

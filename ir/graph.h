@@ -17,7 +17,7 @@
 #include "../support/support.h"
 
 #define GRAPH_MAX_DIMS 8      /* rank limit of a tensor */
-#define GRAPH_MAX_ATTRS 12    /* int attributes of one op */
+#define GRAPH_MAX_ATTRS 18    /* int attributes of one op (all_to_all: 2 + 2 per rank of 8) */
 
 /*
  * The size limit every tensor of every graph obeys (the "size invariant",

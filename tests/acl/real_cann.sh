@@ -31,7 +31,11 @@
 #   4. examples/tp_llama built for 2 ranks (HCCL) against the dump's
 #      include/hccl too, its sources compiled as in 2, and its HCCL
 #      declarations (and tests/acl/cann/include/hccl's) held against CANN's
-#      in one C++ unit, with the enumerator values.
+#      in one C++ unit, with the enumerator values; tests/tp_mpi/groups.py's
+#      sources for 4 ranks (process groups: HcclCreateSubCommConfig)
+#      compiled as in 2, and the HcclCommConfig they and the stand-in
+#      declare held against CANN's (each field's offset and size, the
+#      constants of HcclCommConfigInit).
 # With no snapshot (CI) it prints "real-cann: skipped (no dump)", exit 0.
 set -u
 tngc=${1:?usage: real_cann.sh TNGC}
@@ -213,6 +217,61 @@ if grep -q "^$inc/hccl/hccl\.h$" "$tmp/files"; then
         >"$tmp/hccl_differ.cpp"
     t "the HCCL unit with one const added fails" \
       '! cmp -s "$tmp/hccl.cpp" "$tmp/hccl_differ.cpp" && ! clang++ -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/hccl_differ.cpp" 2>/dev/null'
+    rm -rf "$tmp/$m"
+    # the communicator configuration of process groups (HcclCreateSubCommConfig):
+    # groups.py's sources for 4 ranks compiled as in 2; the configuration
+    # structure the bundles declare for C, and tests/acl/cann/include/hccl's,
+    # field for field at CANN's offsets, and the constants of
+    # HcclCommConfigInit they fill it with, CANN's values
+    m=groups
+    rm -rf "$tmp/$m" && mkdir -p "$tmp/$m" && cp "$root/tests/tp_mpi/groups.py" "$tmp/$m/"
+    (cd "$tmp/$m" && "$tngc" gen --target acl --world-size 4 -o src groups.py) >"$tmp/o" 2>&1 || { cat "$tmp/o"; exit 1; }
+    t "$m.c makes its groups' communicators" 'grep -q "HcclCreateSubCommConfig(&groups__comm" "$tmp/$m/src/groups.c"'
+    for c in "$tmp/$m"/src/*.c; do
+        ccs=clang
+        case $c in *_launcher.c|*/groups.c) ccs="clang gcc" ;; esac
+        for cc in $ccs; do
+            t "$(basename "$c") of $m: $cc -fsyntax-only" \
+              '$cc $flags -I"$tmp/$m/src" -fsyntax-only "$c" 2>"$tmp/cc" || { head -8 "$tmp/cc"; false; }'
+        done
+    done
+    fields() { sed -n '/^typedef struct HcclCommConfigDef {/,/^} HcclCommConfig;/p' "$1" |
+               sed -n 's/^ *[a-z_0-9]* \([A-Za-z]*\)[[;].*/\1/p'; }
+    stub=$root/tests/acl/cann/include/hccl/hccl_types.h
+    { echo '#include <stdint.h>'
+      echo '#include <stddef.h>'
+      echo 'namespace tngc_t {'
+      echo "#include \"$stub\""
+      echo '}'
+      echo 'namespace tngc_v {'
+      grep -o '^#define HCCL_COMM_[A-Z_]*' "$stub" | sed 's/^#define \(.*\)/const unsigned long long \1_ = \1;/'
+      echo '}'
+      grep -o '^#define HCCL_COMM_[A-Z_]*' "$stub" | sed 's/^#define/#undef/'
+      echo '#undef HCCL_TYPES_H_'
+      echo '#include "hccl/hccl.h"'
+      echo 'extern "C" {'
+      hdecls "$tmp/$m/src/groups.c"
+      echo '}'
+      echo '#undef HCCL_TYPES_H_'
+      echo 'namespace tngc_c {'
+      hdecls "$tmp/$m/src/groups.c" | sed -n '/^#ifndef HCCL_TYPES_H_/,/^#endif/p'
+      echo '}'
+      for ns in tngc_c tngc_t; do
+          echo "static_assert(sizeof($ns::HcclCommConfig) == sizeof(::HcclCommConfig), \"$ns: sizeof\");"
+          fields "$tmp/$m/src/groups.c" | sed "s/.*/static_assert(offsetof($ns::HcclCommConfig, &) == offsetof(::HcclCommConfig, &) \&\& sizeof($ns::HcclCommConfig::&) == sizeof(::HcclCommConfig::&), \"$ns: &\");/"
+      done
+      hdecls "$tmp/$m/src/groups.c" | sed -n 's/^#define TNGC_\(HCCL_[A-Z_]*\) .*/static_assert(TNGC_\1 == ::\1, "\1");/p'
+      grep -o '^#define HCCL_COMM_[A-Z_]*' "$stub" | sed 's/^#define \(.*\)/static_assert(tngc_v::\1_ == ::\1, "stand-in \1");/'
+    } >"$tmp/hccl_cfg.cpp"
+    t "HcclCommConfig: tngc's fields and constants are CANN's ($(fields "$tmp/$m/src/groups.c" | wc -l | tr -d ' ') fields)" \
+      '[ "$(fields "$tmp/$m/src/groups.c" | wc -l)" -eq 8 ] && [ "$(fields "$stub" | wc -l)" -eq 8 ]'
+    for cxx in clang++ g++; do
+        t "$cxx: CANN's HcclCommConfig, HcclCreateSubCommConfig and tngc's in one C++ unit" \
+          '$cxx -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/hccl_cfg.cpp" 2>"$tmp/cc" || { head -12 "$tmp/cc"; false; }'
+    done
+    sed 's/char hcclUdi\[128\];/char hcclUdi[120];/' "$tmp/hccl_cfg.cpp" >"$tmp/hccl_cfg_differ.cpp"
+    t "the configuration unit with one field shortened fails" \
+      '! cmp -s "$tmp/hccl_cfg.cpp" "$tmp/hccl_cfg_differ.cpp" && ! clang++ -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/hccl_cfg_differ.cpp" 2>/dev/null'
     rm -rf "$tmp/$m"
 else
     t "the dump has include/hccl/hccl.h" 'false'

@@ -7,9 +7,19 @@
  *   communicator  HcclCommInitClusterInfo reads the rank table file (JSON:
  *                 one "rank_id" per device of the cluster; their number is
  *                 the number of ranks) and takes the file's directory as
- *                 the job's rendezvous directory; a process's communicators
- *                 are numbered in the order it creates them (every rank
- *                 creates them in one order);
+ *                 the job's rendezvous directory; a process's world
+ *                 communicators are numbered in the order it creates them
+ *                 (every rank creates them in one order);
+ *   groups        HcclCreateSubCommConfig makes the communicator of
+ *                 rankNum ranks of a world communicator, called by those
+ *                 ranks only: rankIds are their world ranks (distinct),
+ *                 subCommRankId the caller's place in rankIds (HCCL's
+ *                 numbering: rankIds[subCommRankId] is the caller's world
+ *                 rank), subCommId names it, the same on every member; the
+ *                 configuration must carry HcclCommConfigInit's header
+ *                 (size, magic word, version). Its files are named by the
+ *                 world communicator's number and subCommId, its ranks by
+ *                 their place in rankIds;
  *   collectives   HcclAllReduce, HcclAllGather, HcclReduceScatter,
  *                 HcclBroadcast and HcclAlltoAllV are operators of aclsim
  *                 (sim_issue): a task on the stream they are issued to,
@@ -45,17 +55,38 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { HCCL__MAX_COMMS = 16, HCCL__MAX_RANKS = 64 };
+enum { HCCL__MAX_COMMS = 64, HCCL__MAX_RANKS = 64 };
 
 typedef struct SimComm {
     int id, rank, size, alive;
+    int world;                 /* the number of its world communicator (a group's parent, or its own) */
     long seq;                  /* collectives run so far (in stream order) */
+    char key[48];              /* the files' name: "<world>" or "<world>-<subCommId>" */
     char dir[PATH_MAX - 64];
 } SimComm;
 
 static SimComm hccl__comms[HCCL__MAX_COMMS];
-static int hccl__ncomms;
+static int hccl__ncomms, hccl__nworlds;
 static pthread_mutex_t hccl__mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* A new communicator (a copy of parent's when it is not NULL) where this
+ * process is rank of size, or NULL after a failure of call. */
+static SimComm *hccl__new(const char *call, const SimComm *parent, int rank, int size)
+{
+    if (hccl__ncomms == HCCL__MAX_COMMS) {
+        sim_fail("%s: more than %d communicators", call, HCCL__MAX_COMMS);
+        return NULL;
+    }
+    SimComm *c = &hccl__comms[hccl__ncomms];
+    if (parent)
+        *c = *parent;
+    c->id = hccl__ncomms++;
+    c->rank = rank;
+    c->size = size;
+    c->alive = 1;
+    c->seq = 0;
+    return c;
+}
 
 HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm)
 {
@@ -78,16 +109,11 @@ HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclC
                  "one of them", clusterInfo, size, rank);
         return HCCL_E_PARA;
     }
-    if (hccl__ncomms == HCCL__MAX_COMMS) {
-        sim_fail("HcclCommInitClusterInfo: more than %d communicators", HCCL__MAX_COMMS);
+    SimComm *c = hccl__new("HcclCommInitClusterInfo", NULL, (int)rank, size);
+    if (!c)
         return HCCL_E_MEMORY;
-    }
-    SimComm *c = &hccl__comms[hccl__ncomms];
-    c->id = hccl__ncomms++;
-    c->rank = (int)rank;
-    c->size = size;
-    c->alive = 1;
-    c->seq = 0;
+    c->world = hccl__nworlds++;
+    snprintf(c->key, sizeof c->key, "%d", c->world);
     const char *slash = strrchr(clusterInfo, '/');
     if (!slash)
         snprintf(c->dir, sizeof c->dir, ".");
@@ -115,6 +141,51 @@ HcclResult HcclCommDestroy(HcclComm comm)
     if (!c)
         return HCCL_E_PARA;
     c->alive = 0;
+    return HCCL_SUCCESS;
+}
+
+/* The checks of HcclCreateSubCommConfig's arguments against parent p: NULL,
+ * or what is wrong. */
+static const char *hccl__sub_why(const SimComm *p, uint32_t rankNum, const uint32_t *rankIds,
+                                 uint32_t subCommRankId, const HcclCommConfig *config)
+{
+    size_t size;
+    uint32_t magic, version;
+    if (!rankIds || !config || rankNum < 1 || rankNum > (uint32_t)p->size)
+        return "rankNum must be 1.. the world's size, with rankIds and a configuration";
+    memcpy(&size, config->reserved, sizeof size);
+    memcpy(&magic, config->reserved + sizeof size, sizeof magic);
+    memcpy(&version, config->reserved + sizeof size + sizeof magic, sizeof version);
+    if (size != sizeof *config || magic != HCCL_COMM_CONFIG_MAGIC_WORD || version != HCCL_COMM_CONFIG_VERSION)
+        return "the configuration lacks HcclCommConfigInit's header (size, magic word, version)";
+    if (subCommRankId >= rankNum || rankIds[subCommRankId] != (uint32_t)p->rank)
+        return "rankIds[subCommRankId] is not the caller's world rank";
+    for (uint32_t i = 0; i < rankNum; i++) {
+        if (rankIds[i] >= (uint32_t)p->size)
+            return "a rank id is not a rank of the world";
+        for (uint32_t j = 0; j < i; j++)
+            if (rankIds[j] == rankIds[i])
+                return "a rank id is listed twice";
+    }
+    return NULL;
+}
+
+HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum, uint32_t *rankIds, uint64_t subCommId,
+                                   uint32_t subCommRankId, HcclCommConfig *config, HcclComm *subComm)
+{
+    SimComm *p = comm ? hccl__comm(*comm, "HcclCreateSubCommConfig") : NULL;
+    if (!p || !subComm)
+        return HCCL_E_PARA;
+    const char *why = hccl__sub_why(p, rankNum, rankIds, subCommRankId, config);
+    if (why) {
+        sim_fail("HcclCreateSubCommConfig: %s", why);
+        return HCCL_E_PARA;
+    }
+    SimComm *c = hccl__new("HcclCreateSubCommConfig", p, (int)subCommRankId, (int)rankNum);
+    if (!c)
+        return HCCL_E_MEMORY;
+    snprintf(c->key, sizeof c->key, "%d-%llu", p->world, (unsigned long long)subCommId);
+    *subComm = c;
     return HCCL_SUCCESS;
 }
 
@@ -249,7 +320,7 @@ static double hccl__timeout(void)
 
 static void hccl__path(char *out, size_t n, const SimComm *c, long seq, int rank)
 {
-    snprintf(out, n, "%s/aclsim_hccl.%d.%ld.%d", c->dir, c->id, seq, rank);
+    snprintf(out, n, "%s/aclsim_hccl.%s.%ld.%d", c->dir, c->key, seq, rank);
 }
 
 /* Publishes n bytes of p as this rank's file of collective seq. */
@@ -285,8 +356,8 @@ static int hccl__gather(const SimComm *c, long seq, char *err, size_t errlen)
         if (missing < 0)
             return 0;
         if (waited > limit) {
-            snprintf(err, errlen, "rank %d: rank %d did not reach collective %ld of communicator %d within %g s "
-                     "(ACLSIM_HCCL_TIMEOUT): another rank failed or stopped", c->rank, missing, seq, c->id, limit);
+            snprintf(err, errlen, "rank %d: rank %d did not reach collective %ld of communicator %s within %g s "
+                     "(ACLSIM_HCCL_TIMEOUT): another rank failed or stopped", c->rank, missing, seq, c->key, limit);
             return -1;
         }
         nanosleep(&nap, NULL);

@@ -12,8 +12,15 @@
 #   collective after $ACLSIM_HCCL_TIMEOUT seconds, naming the missing rank,
 #   every process exits non-zero;
 # - RANK_ID unset: the launcher's one line, exit 2;
-# - what the ACL target refuses (TNG203 at the op): a group other than the
-#   world, ReduceOp.AVG (tests/tp_mpi/collectives.py on 4 ranks);
+# - collectives.py (every collective tngc compiles: ReduceOp.AVG on a view,
+#   a group of ranks [0, 1]) on 2 and 4 ranks, and groups.py (groups [0, 1],
+#   [2, 3], [0, 2] through HcclCreateSubCommConfig, broadcast from a group's
+#   second rank, ReduceOp.AVG of all_reduce and reduce_scatter, float16) on
+#   4, against numpy as run.sh checks the MPI runs (check_collectives.py,
+#   check_groups.py);
+# - all_to_all_wide.py (split sizes on 8 ranks) against numpy;
+# - what the ACL target refuses (TNG203 at the op): ReduceOp.AVG of an
+#   integer tensor, and of a float16 one over a group of 3 ranks;
 # - race.py (an all_reduce of what stream 1 computed) generated, and rank
 #   0's source linked as tngc build links it: unchanged, both ranks give
 #   4x + 2; with the planned wait before the collective removed, rank 0
@@ -27,7 +34,8 @@
 #   functional forms) on 2 ranks against numpy (check_collectives.py);
 # usage: tests/tp_mpi/acl.sh TNGC TPDIR DATA
 #   TPDIR: a copy of examples/tp_llama with sample/; DATA: run.sh's inputs
-#   x43.npy (all_to_all.py's), x.npy and w.pt (collectives')
+#   x43.npy and x83.npy (all_to_all.py's, all_to_all_wide.py's), x.npy and
+#   w.pt (collectives')
 set -u
 tngc=$1 tp=$2 data=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -100,7 +108,7 @@ for n in 2 4; do
 done
 
 # ---- all_to_all_single: HcclAlltoAllV, equal blocks and split sizes ----
-cp "$data/x43.npy" "$data/x.npy" "$data/w.npy" "$data/w.pt" "$tmp/"
+cp "$data/x43.npy" "$data/x83.npy" "$data/x.npy" "$data/w.npy" "$data/w.pt" "$tmp/"
 if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$here/all_to_all.py" -o "$tmp/a2a" \
        >"$tmp/out" 2>&1 &&
    (cd "$tmp" && ranks 2 "$tmp/rta" "$tmp/a2a/all_to_all_launcher" --input x=x43.npy --out-dir 'ao{rank}' \
@@ -150,11 +158,57 @@ if [ -x "$tmp/acl2/run_launcher" ]; then
     else bad "RANK_ID unset"; cat "$tmp/out"; fi
 fi
 
+# ---- every collective, ReduceOp.AVG and groups: 2 and 4 ranks, as over MPI ----
+for n in 2 4; do
+    if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size $n "$here/collectives.py" \
+           -o "$tmp/all$n" >"$tmp/out" 2>&1 &&
+       (cd "$tmp" && ranks $n "$tmp/rtl$n" "$tmp/all$n/collectives_launcher" --weights w.pt --input x=x.npy \
+            --out-dir 'co{rank}' --warmup 0 --iters 1) &&
+       /usr/bin/python3 "$here/check_collectives.py" $n "$tmp" >>"$tmp/out" 2>&1
+    then ok; else bad "collectives.py on $n ranks"; tail -5 "$tmp/out" "$tmp"/rtl$n/log*; fi
+    rm -rf "$tmp"/co[0-9]
+done
+# (ranks 1 and 3 are not in [0, 2]: they make 1 group communicator, 0 and 2 make 2)
+if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 4 "$here/groups.py" -o "$tmp/grp" \
+       >"$tmp/out" 2>&1 &&
+   grep -q 'groups__group_mask\[3\] = {3, 5, 12};' "$tmp/grp/groups.c" &&
+   (cd "$tmp" && ranks 4 "$tmp/rtg" "$tmp/grp/groups_launcher" --weights w.pt --input x=x.npy --out-dir 'go{rank}' \
+        --warmup 1 --iters 1) &&
+   /usr/bin/python3 "$here/check_groups.py" "$tmp" >>"$tmp/out" 2>&1
+then ok; else bad "groups.py on 4 ranks"; tail -5 "$tmp/out" "$tmp"/rtg/log*; fi
+
+# ---- all_to_all_single with split sizes on 8 ranks ----
+if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 8 "$here/all_to_all_wide.py" \
+       -o "$tmp/a2w" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && ranks 8 "$tmp/rtw8" "$tmp/a2w/all_to_all_wide_launcher" --input x=x83.npy --out-dir 'wo{rank}' \
+        --warmup 0 --iters 1) &&
+   /usr/bin/python3 "$here/check_all_to_all.py" "$tmp" wo 8 >>"$tmp/out" 2>&1
+then ok; else bad "all_to_all_wide.py on 8 ranks"; tail -5 "$tmp/out" "$tmp"/rtw8/log*; fi
+
 # ---- what the ACL target refuses ----
-"$tngc" gen --target acl --world-size 4 "$here/collectives.py" -o "$tmp/refused" >/dev/null 2>"$tmp/err"
-if [ $? -eq 1 ] && grep -q "collectives.py:24:9: error: no HCCL call for 'all_reduce' .*ReduceOp.AVG" "$tmp/err" &&
-   grep -q "collectives.py:36:9: error: no HCCL call for 'all_reduce' .*a process group other than the world" "$tmp/err"
-then ok; else bad "refusals of collectives.py"; cat "$tmp/err"; fi
+cat >"$tmp/refused.py" <<'EOF'
+import torch
+import torch.distributed as dist
+from torch import nn
+
+TRIO = dist.new_group([0, 1, 2])
+
+
+class M(nn.Module):
+    def forward(self, x):
+        i = x.to(torch.int32)
+        dist.all_reduce(i, op=dist.ReduceOp.AVG)
+        h = x.to(torch.float16)
+        dist.all_reduce(h, op=dist.ReduceOp.AVG, group=TRIO)
+        return i, h
+
+
+torch.compile(M())(torch.randn(4, 4))
+EOF
+"$tngc" gen --target acl --world-size 4 "$tmp/refused.py" -o "$tmp/refused" >/dev/null 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "refused.py:11:9: error: no HCCL call for 'all_reduce' .*ReduceOp.AVG of an integer tensor" "$tmp/err" &&
+   grep -q "refused.py:13:9: error: no HCCL call for 'all_reduce' .*ReduceOp.AVG of a float16 or bfloat16 tensor over a group whose size is not a power of two" "$tmp/err"
+then ok; else bad "refusals of refused.py"; cat "$tmp/err"; fi
 
 # ---- a collective is an operator to aclsim's checker: a missing wait is a race ----
 # link DIR: DIR's sources (race.py's, generated) linked as tngc build links a launcher

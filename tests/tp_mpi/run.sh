@@ -10,8 +10,12 @@
 # - static_kernel.py: an all_reduce in a reduce-overhead entry with static
 #   kernels, on 2 ranks;
 # - all_to_all.py: all_to_all_single with equal blocks and with split sizes
-#   (MPI_Ialltoall, MPI_Ialltoallv) on 2 ranks, against numpy's simulation
-#   of the exchange (check_all_to_all.py);
+#   (MPI_Ialltoall, MPI_Ialltoallv) on 2 ranks, and all_to_all_wide.py's
+#   split sizes on 8 (the most tngc takes them for; 9 is refused), against
+#   numpy's simulation of the exchange (check_all_to_all.py);
+# - groups.py: process groups other than the world ([0, 1], [2, 3], [0, 2])
+#   and ReduceOp.AVG (all_reduce, reduce_scatter, float16) on 4 ranks,
+#   against numpy (check_groups.py);
 # - examples/tp_llama built for 2 and 4 ranks, every gear, each rank's
 #   logits against the unsharded model in PyTorch (make ref run);
 # - the same on the ACL target over HCCL, run on aclsim (acl.sh: one process
@@ -76,6 +80,26 @@ if "$tngc" build --opt -O0 --world-size 2 "$here/all_to_all.py" -o "$tmp/a2a" >"
         --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
    $py "$here/check_all_to_all.py" "$tmp" ao >>"$tmp/out" 2>&1
 then ok; else bad "all_to_all_single on 2 ranks"; tail -20 "$tmp/out"; fi
+
+# ---- all_to_all_single with split sizes on 8 ranks; 9 refused ----
+$py -c 'import sys, numpy as np; np.save(sys.argv[1] + "/x83.npy", np.random.default_rng(2).standard_normal((8, 3)).astype(np.float32))' "$tmp"
+if "$tngc" build --opt -O0 --world-size 8 "$here/all_to_all_wide.py" -o "$tmp/a2w" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && timeout 60 $mpirun -np 8 a2w/all_to_all_wide_launcher --input x=x83.npy --out-dir 'wo{rank}' \
+        --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
+   $py "$here/check_all_to_all.py" "$tmp" wo 8 >>"$tmp/out" 2>&1
+then ok; else bad "all_to_all_single with split sizes on 8 ranks"; tail -20 "$tmp/out"; fi
+rm -rf "$tmp"/wo[0-9]
+"$tngc" plan --world-size 9 "$here/all_to_all_wide.py" >/dev/null 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "all_to_all_wide.py:21:9: error: .*split sizes over a group of 9 ranks: tngc takes them for at most 8 ranks \[TNG203\]" "$tmp/err"
+then ok; else bad "all_to_all_single with split sizes on 9 ranks: not refused"; cat "$tmp/err"; fi
+
+# ---- process groups and ReduceOp.AVG, 4 ranks ----
+if "$tngc" build --opt -O0 --world-size 4 "$here/groups.py" -o "$tmp/g4" >"$tmp/out" 2>&1 &&
+   (cd "$tmp" && timeout 60 $mpirun -np 4 g4/groups_launcher --weights w.pt --input x=x.npy --out-dir 'go{rank}' \
+        --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
+   $py "$here/check_groups.py" "$tmp" >>"$tmp/out" 2>&1
+then ok; else bad "groups.py on 4 ranks"; tail -20 "$tmp/out"; fi
+rm -rf "$tmp"/go[0-9]
 
 # ---- collectives on a second stream, 2 and 4 ranks ----
 for n in 2 4; do

@@ -655,6 +655,9 @@ static void test_collectives(void **state)
     assert_string_equal(t->err, "all_to_all: dim 0 (4) is not a multiple of the group's 3 ranks");
     assert_int_equal(op(t, OP_ALL_TO_ALL, ARR32(x), ARR64(3, 2, 1, 2, 2, 2), 0), -1);
     assert_string_equal(t->err, "all_to_all: the input split sizes add up to 3, dim 0 is 4");
+    /* split sizes of 8 ranks: 18 attributes, GRAPH_MAX_ATTRS */
+    assert_type(t, out(t, op(t, OP_ALL_TO_ALL, ARR32(x), ARR64(255, 8, 1, 0, 0, 1, 0, 1, 0, 1, 2, 2, 2, 2, 0, 0, 0, 1),
+                             0)), "f32[9,s0]");
     assert_int_equal(op(t, OP_ALL_TO_ALL, ARR32(b), ARR64(3, 2), 0), -1);
     assert_string_equal(t->err, "all_to_all: a constant dim 0 is split among the ranks, not s0");
     t_free(t);

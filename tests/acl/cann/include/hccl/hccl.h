@@ -19,6 +19,11 @@ extern "C" {
  * clusterInfo (JSON: server_list, each server's device list with rank_id)
  * describes; every rank calls it. */
 HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm);
+/* The communicator of rankNum ranks of comm (rankIds: their ranks in comm),
+ * identified by subCommId, whose rank subCommRankId (its place in rankIds)
+ * this process is; only those ranks call it. */
+HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum, uint32_t *rankIds, uint64_t subCommId,
+                                   uint32_t subCommRankId, HcclCommConfig *config, HcclComm *subComm);
 HcclResult HcclCommDestroy(HcclComm comm);
 
 /* count elements of sendBuf reduced with op over the ranks into recvBuf. */

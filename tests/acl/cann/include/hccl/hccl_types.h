@@ -4,8 +4,8 @@
  *
  * Written for tngc's tests from CANN's public documentation ("HCCL API
  * reference (C)", CANN Community Edition 8.x, https://www.hiascend.com/document):
- * HcclResult, HcclComm, HcclReduceOp and HcclDataType with the values the
- * documentation gives. Not CANN's header and not copied from it; CANN's is
+ * HcclResult, HcclComm, HcclReduceOp, HcclDataType and HcclCommConfig with
+ * the values the documentation gives. Not CANN's header and not copied from it; CANN's is
  * C++ (const array bounds), so generated C declares these itself
  * (codegen/emit_dist.c) and tests/acl/real_cann.sh holds both against it.
  * The include guard is CANN's: a unit that includes CANN's header first
@@ -64,6 +64,28 @@ typedef enum {
     HCCL_DATA_TYPE_BFP16 = 11,
     HCCL_DATA_TYPE_RESERVED = 255
 } HcclDataType;
+
+/* The configuration of a communicator (HcclCreateSubCommConfig): a
+ * 24-byte header (the structure's size, a magic word, a version), then the
+ * options; an option left at its "not set" value takes HCCL's default. */
+#define HCCL_COMM_CONFIG_INFO_BYTES 24
+#define HCCL_COMM_CONFIG_MAGIC_WORD 0xf0f0f0f0u
+#define HCCL_COMM_CONFIG_VERSION 5u
+#define HCCL_COMM_BUFFSIZE_CONFIG_NOT_SET 0xffffffffu
+#define HCCL_COMM_DETERMINISTIC_CONFIG_NOT_SET 0xffffffffu
+#define HCCL_COMM_DEFAULT_OP_EXPANSION_MODE 0u
+#define HCCL_COMM_TRAFFIC_CLASS_CONFIG_NOT_SET 0xffffffffu
+#define HCCL_COMM_SERVICE_LEVEL_CONFIG_NOT_SET 0xffffffffu
+typedef struct HcclCommConfigDef {
+    char reserved[HCCL_COMM_CONFIG_INFO_BYTES];
+    uint32_t hcclBufferSize;
+    uint32_t hcclDeterministic;
+    char hcclCommName[128];
+    char hcclUdi[128];
+    uint32_t hcclOpExpansionMode;
+    uint32_t hcclRdmaTrafficClass;
+    uint32_t hcclRdmaServiceLevel;
+} HcclCommConfig;
 
 #ifdef __cplusplus
 }
