@@ -217,10 +217,7 @@ static int tngrt_attn__run(const TngrtArg *out, const TngrtArg *q, const TngrtAr
     j.scratch_floats = tngrt_attn__scratch_floats(j.E, j.Ev);
     if (!(j.scratch = (float *)tngrt_impl__alloc(ntasks * j.scratch_floats, sizeof(float))))
         return -1;
-    if (ntasks > 1)
-        tngrt__par_for(p, (int)ntasks, tngrt_attn__task, &j);
-    else
-        tngrt_attn__task(&j, 0);
+    tngrt__par_for(p, (int)ntasks, tngrt_attn__task, &j);   /* one task: on the caller */
     free(j.scratch);
     return 0;
 }

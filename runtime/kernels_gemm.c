@@ -818,10 +818,7 @@ int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int6
     if (!(j.scratch = (float *)tngrt_impl__alloc(ntasks * tngrt_gemm_packed_size(j.group, k),
                                                  sizeof(float))))
         return -1;
-    if (ntasks > 1)
-        tngrt__par_for(p, (int)ntasks, tngrt_gemm__pack_task, &j);
-    else
-        tngrt_gemm__pack_task(&j, 0);
+    tngrt__par_for(p, (int)ntasks, tngrt_gemm__pack_task, &j);   /* one task: on the caller */
     free(j.scratch);
     return 0;
 }
