@@ -66,14 +66,15 @@ TNGRT_KINLINE void tngrt_attn__load(float *t, const TngrtArg *a, int64_t off, in
 TNGRT_KINLINE float tngrt_attn__scores(const TngrtAttnJob *j, const float *qr, const float *kt,
                                        int64_t nk, int64_t l, int64_t k0, int64_t mrow, float *s)
 {
-    float mx = -INFINITY;
+    float mx = -INFINITY, t[TNGRT_ATTN_BK];   /* t: the sums, in registers */
     for (int64_t c = 0; c < TNGRT_ATTN_BK; c++)
-        s[c] = 0.0f;
+        t[c] = 0.0f;
     for (int64_t e = 0; e < j->E; e++) {
         const float x = qr[e], *kr = kt + e * TNGRT_ATTN_BK;
         for (int64_t c = 0; c < TNGRT_ATTN_BK; c++)
-            s[c] += x * kr[c];
+            t[c] += x * kr[c];
     }
+    memcpy(s, t, sizeof t);
     for (int64_t c = 0; c < nk; c++) {
         int64_t key = k0 + c, mi = mrow + key * (j->mask ? j->mst[j->nd - 1] : 0);
         float y = s[c] * j->scale;
