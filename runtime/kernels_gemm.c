@@ -723,6 +723,19 @@ typedef struct TngrtGemmJob {
     const TngrtGemmEpi *epi;
 } TngrtGemmJob;
 
+/* epi with its tensor operands moved to column p0, in *e (epi NULL: NULL). */
+static const TngrtGemmEpi *tngrt_gemm__epi_at(const TngrtGemmEpi *epi, int64_t p0, TngrtGemmEpi *e)
+{
+    if (!epi)
+        return NULL;
+    *e = *epi;
+    for (int s = 0; s < e->n; s++)
+        if (e->s[s].x)
+            e->s[s].x = (const char *)e->s[s].x +
+                        p0 * e->s[s].xcs * (int64_t)tngrt_dtype_size(e->s[s].xdt);
+    return e;
+}
+
 /* Task t of job ctx: columns [t * cols, ..) through the driver, the
  * epilogue's tensor operands moved to the task's first column. */
 static void tngrt_gemm__task(void *ctx, int t)
@@ -730,15 +743,8 @@ static void tngrt_gemm__task(void *ctx, int t)
     const TngrtGemmJob *j = ctx;
     int64_t p0 = (int64_t)t * j->cols, nc = j->n - p0 < j->cols ? j->n - p0 : j->cols;
     TngrtGemmEpi e;
-    if (j->epi) {
-        e = *j->epi;
-        for (int s = 0; s < e.n; s++)
-            if (e.s[s].x)
-                e.s[s].x = (const char *)e.s[s].x +
-                           p0 * e.s[s].xcs * (int64_t)tngrt_dtype_size(e.s[s].xdt);
-    }
     j->run(j->m, nc, j->k, j->a, j->ars, j->acs, j->bp + p0 * j->k, j->c + p0, j->ldc,
-           j->bias ? j->bias + p0 : NULL, j->epi ? &e : NULL);
+           j->bias ? j->bias + p0 : NULL, tngrt_gemm__epi_at(j->epi, p0, &e));
 }
 
 /* run(m, n, k, ...) split over the current pool's threads when it pays. */
@@ -760,6 +766,61 @@ static void tngrt_gemm__split(__typeof__(tngrt_gemm__run_c) *run, int64_t m, int
     j.cols = (panels + ntasks - 1) / ntasks * NR;
     ntasks = (n + j.cols - 1) / j.cols;
     tngrt__par_for(p, (int)ntasks, tngrt_gemm__task, &j);
+}
+
+/*
+ * The product with B unpacked (tngrt_gemm_f32_packing): each task packs
+ * its columns a group of panels at a time into its own scratch, about
+ * TNGRT_GEMM__GROUP_BYTES (a group stays in L2 while every row of A runs
+ * over it), and runs the driver on the group before packing the next. A
+ * column's sums are the driver's over the same rows and k whichever group
+ * or task holds it, so the bits are those of B packed whole.
+ */
+#define TNGRT_GEMM__GROUP_BYTES ((int64_t)256 << 10)
+
+typedef struct TngrtGemmPackJob {
+    TngrtGemmJob g;          /* g.bp unused; g.cols: C columns per task */
+    const TngrtArg *b;
+    int64_t off, rs, cs;     /* B's element (kk, j) at b->data[off + kk * rs + j * cs] */
+    int64_t group;           /* columns per group (whole panels) */
+    float *scratch;          /* per task: tngrt_gemm_packed_size(group, k) floats */
+} TngrtGemmPackJob;
+
+static void tngrt_gemm__pack_task(void *ctx, int t)
+{
+    const TngrtGemmPackJob *j = ctx;
+    int64_t p0 = (int64_t)t * j->g.cols, end = p0 + j->g.cols < j->g.n ? p0 + j->g.cols : j->g.n;
+    float *bp = j->scratch + (int64_t)t * tngrt_gemm_packed_size(j->group, j->g.k);
+    TngrtGemmEpi e;
+    for (int64_t q = p0; q < end; q += j->group) {
+        int64_t nc = end - q < j->group ? end - q : j->group;
+        tngrt_gemm_pack_b(bp, j->b, j->off + q * j->cs, j->rs, j->cs, j->g.k, nc);
+        j->g.run(j->g.m, nc, j->g.k, j->g.a, j->g.ars, j->g.acs, bp, j->g.c + q, j->g.ldc,
+                 j->g.bias ? j->g.bias + q : NULL, tngrt_gemm__epi_at(j->g.epi, q, &e));
+    }
+}
+
+int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                           int64_t acs, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
+                           float *c, int64_t ldc, const float *bias, const TngrtGemmEpi *epi)
+{
+    TngrtPar *p = tngrt__par_current();
+    int64_t panels = (n + NR - 1) / NR, th = tngrt__par_threads(p), ntasks = 1;
+    TngrtGemmPackJob j = {{tngrt_gemm__run_best, m, n, k, ars, acs, ldc, 0, a, NULL, bias, c, epi},
+                          b, off, rs, cs, 0, NULL};
+    j.group = TNGRT_GEMM__GROUP_BYTES / ((int64_t)sizeof(float) * NR * k) * NR;
+    j.group = j.group < NR ? NR : j.group;
+    if (th >= 2 && panels >= 2 && 2.0 * (double)m * (double)n * (double)k >= TNGRT_GEMM__PAR_FLOP)
+        ntasks = panels < th * TNGRT_GEMM__PAR_TASKS ? panels : th * TNGRT_GEMM__PAR_TASKS;
+    j.g.cols = (panels + ntasks - 1) / ntasks * NR;
+    ntasks = (n + j.g.cols - 1) / j.g.cols;
+    j.group = j.group < j.g.cols ? j.group : j.g.cols;
+    if (!(j.scratch = (float *)tngrt_impl__alloc(ntasks * tngrt_gemm_packed_size(j.group, k),
+                                                 sizeof(float))))
+        return -1;
+    tngrt__par_for(p, (int)ntasks, tngrt_gemm__pack_task, &j);   /* one task: on the caller */
+    free(j.scratch);
+    return 0;
 }
 
 void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,

@@ -23,8 +23,11 @@ TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_packed,
                  const TngrtArg *bias, const float *wp),
                  tngrt_impl_linear_packed(out, x, w, bias, wp);)
 
-void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
-                             const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi)
+/* tngrt_kernel_linear_epi's body: one clone per instruction set (the
+ * widening of a half x and the rounding of a half out vectorise with it). */
+TNGRT_KINLINE void tngrt_impl__linear_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                          const TngrtArg *bias, const float *wp,
+                                          const TngrtGemmEpi *epi)
 {
     int64_t n, m, k, nout;
     float *sc = NULL, *xa = NULL, *ba = NULL, *lin, *dst;
@@ -40,7 +43,8 @@ void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const Tngrt
     if (nout <= 0 || (half && !(sc = (float *)tngrt_impl__alloc(nout, sizeof(float)))))
         return;
     dst = half ? sc : (float *)out->data;   /* a half out: narrowed once at the end */
-    if (wp && tngrt_impl__is_float(x->dtype) && k > 0 && w->shape[0] == n &&
+    if ((wp || tngrt_impl__packs_per_call(m, n, k, w->dtype)) && tngrt_impl__is_float(x->dtype) &&
+        k > 0 && w->shape[0] == n &&
         (!bias || (tngrt_impl__is_float(bias->dtype) && n > 1 &&
                    tngrt_impl__numel(bias->ndim, bias->shape) == n))) {
         const float *fa = x->dtype == TNGRT_F32
@@ -49,10 +53,13 @@ void tngrt_kernel_linear_epi(const TngrtArg *out, const TngrtArg *x, const Tngrt
         const float *fb = !bias ? NULL
                           : bias->dtype == TNGRT_F32 ? (const float *)bias->data
                                                      : (ba = tngrt_impl__to_f32(bias, n));
-        if (fa && (!bias || fb)) {
+        if (fa && (!bias || fb) && wp) {
             tngrt_gemm_f32_epi(m, n, k, fa, k, 1, wp, dst, n, fb, epi);
             goto done;
         }
+        if (fa && (!bias || fb) &&
+            tngrt_gemm_f32_packing(m, n, k, fa, k, 1, w, 0, 1, k, dst, n, fb, epi) == 0)
+            goto done;
     }
     /* the separate kernels: the Linear into float32 scratch, then the
      * steps (a step may read out itself), row by row through the GEMM's
@@ -72,3 +79,8 @@ done:
     free(xa);
     free(ba);
 }
+
+TNGRT_ISA_KERNEL(void, tngrt_kernel_linear_epi,
+                 (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                 const TngrtArg *bias, const float *wp, const TngrtGemmEpi *epi),
+                 tngrt_impl__linear_epi(out, x, w, bias, wp, epi);)

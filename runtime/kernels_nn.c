@@ -7,7 +7,7 @@
 
 #include "kernels_isa.h"
 
-TNGRT_ISA_KERNEL(void, tngrt_kernel_sdpa,
+TNGRT_ISA_KERNEL(void, tngrt__sdpa_direct,
                  (const TngrtArg *out, const TngrtArg *q, const TngrtArg *k, const TngrtArg *v,
                  const TngrtArg *mask, int is_causal, int has_scale, double scale),
                  tngrt_impl_sdpa(out, q, k, v, mask, is_causal, has_scale, scale);)

@@ -349,13 +349,22 @@ TNGRT_KINLINE void tngrt_impl_unary2(const TngrtArg *out, const TngrtArg *x, Tng
     } else if (out->dtype == TNGRT_F32 && x->dtype == TNGRT_F32) {
         tngrt_impl__unary_f32((float *)out->data, (const float *)x->data, n, op, (float)p,
                               (float)q);
-    } else if (tngrt_impl__is_half(out->dtype) && x->dtype == out->dtype) {
-        float t[TNGRT_IMPL__HBLOCK];   /* by blocks, as tngrt_impl__binary_half */
+    } else if (tngrt_impl__is_float(out->dtype) && tngrt_impl__is_float(x->dtype) &&
+               (tngrt_impl__is_half(out->dtype) || tngrt_impl__is_half(x->dtype))) {
+        /* a half operand or out (a cast between float32 and a half type
+         * among them): by blocks, as tngrt_impl__binary_half, widened and
+         * narrowed a vector at a time */
+        float t[TNGRT_IMPL__HBLOCK];
         for (int64_t i = 0; i < n; i += TNGRT_IMPL__HBLOCK) {
             int64_t m = n - i < TNGRT_IMPL__HBLOCK ? n - i : TNGRT_IMPL__HBLOCK;
-            tngrt_impl__widen(t, x, i, m);
-            tngrt_impl__unary_f32(t, t, m, op, (float)p, (float)q);
-            tngrt_impl__narrow(out, i, t, m);
+            float *o = out->dtype == TNGRT_F32 ? (float *)out->data + i : t;
+            const float *px = x->dtype == TNGRT_F32 ? (const float *)x->data + i : t;
+            if (x->dtype != TNGRT_F32)
+                tngrt_impl__widen(t, x, i, m);
+            if (op != TNGRT_UN_IDENTITY || o != px)
+                tngrt_impl__unary_f32(o, px, m, op, (float)p, (float)q);
+            if (out->dtype != TNGRT_F32)
+                tngrt_impl__narrow(out, i, t, m);
         }
     } else if (tngrt_impl__is_float(out->dtype) ||
                (out->dtype == TNGRT_BOOL && op == TNGRT_UN_IDENTITY)) {
@@ -681,61 +690,55 @@ static inline float tngrt_impl__mm_prefill(float *c, const TngrtImplMM *q)
  * up to 2^18 multiply-adds (where sgemm's per-call cost shows); with fewer
  * rows (attention's q @ k^T at decode, one row per head) packing costs
  * more than the product and sgemm stays. */
-TNGRT_KINLINE int tngrt_impl__own_gemm_pays(const TngrtImplMM *p)
+TNGRT_KINLINE int tngrt_impl__own_gemm_pays(int64_t m, int64_t n, int64_t k)
 {
-    double macs = (double)p->m * (double)p->n * (double)p->k;
-    return p->m >= 64 || (p->m >= 8 && macs <= 262144.0);
+    double macs = (double)m * (double)n * (double)k;
+    return m >= 64 || (m >= 8 && macs <= 262144.0);
 }
 
-/* The packing scratch of a float16/bfloat16 B packed by the call, in
- * floats (4 MiB): B is packed a block of columns at a time into it and
- * each block's product run before the next, so a half weight is never
- * widened whole (a 131 MB float16 output layer needed 262 MB per call). */
-#define TNGRT_IMPL__HPACK_FLOATS ((int64_t)1 << 20)
+/* Whether an [m, k] x [k, n] product with a B of dtype bdt not packed at
+ * load runs libtngcrt's GEMM packing B per call (tngrt_gemm_f32_packing):
+ * not a few-row product (tngrt_gemm_small_pays; a half B under
+ * TNGRT_GEMM_HALF_INPLACE_ROWS rows, read in place), and for float32 where
+ * the own GEMM pays; a half B always (never widened whole). */
+TNGRT_KINLINE int tngrt_impl__packs_per_call(int64_t m, int64_t n, int64_t k, TngrtDType bdt)
+{
+    int half = tngrt_impl__is_half(bdt);
+    if (!tngrt_impl__is_float(bdt) || tngrt_gemm_small_pays(m, n, k) ||
+        (half && m < TNGRT_GEMM_HALF_INPLACE_ROWS))
+        return 0;
+    return half || tngrt_impl__own_gemm_pays(m, n, k);
+}
 
 /* The batched GEMMs of p with libtngcrt's microkernels on float32 a and
- * c, B float32 or half (widened by the packing) (c dense [batch..., m,
- * n]): B packed once per distinct batch matrix (a broadcast B once), a
- * half B a block of whole panels at a time (TNGRT_IMPL__HPACK_FLOATS), A
- * read in place; a float32 row bias with beta 1 and alpha 1 added in the
- * kernel, any other bias, beta or alpha applied after. prepacked: B
- * already packed (a weight packed at load: p has no batch), or NULL.
- * Returns -1 (nothing written) when the packing scratch cannot be had. */
+ * c, B float32 or half (c dense [batch..., m, n]): B prepacked (a weight
+ * packed at load: p has no batch), or else packed by
+ * tngrt_gemm_f32_packing a few panels at a time per batch matrix (never
+ * widened or copied whole), A read in place; a float32 row bias with beta
+ * 1 and alpha 1 added in the kernel, any other bias, beta or alpha
+ * applied after. Returns -1 when the packing scratch cannot be had (the
+ * caller then computes the whole product another way). */
 static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, const TngrtArg *b,
                                        float *c, const float *prepacked)
 {
     TngrtImplMM q = *p;
-    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, packed = -1, nbatch, cols;
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, nbatch;
     const float *rowbias = NULL;
-    float *bp;
     int post;
     tngrt_impl__mm_fold(&q);
     nbatch = tngrt_impl__numel(q.nb, q.bshape);
-    cols = q.n;
-    if (!prepacked && tngrt_impl__is_half(b->dtype)) {
-        cols = TNGRT_IMPL__HPACK_FLOATS / q.k / TNGRT_GEMM_NR * TNGRT_GEMM_NR;
-        cols = cols < TNGRT_GEMM_NR ? TNGRT_GEMM_NR : cols < q.n ? cols : q.n;
-    }
-    bp = prepacked ? NULL : (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(cols, q.k),
-                                                       sizeof(float));
-    if (!bp && !prepacked)
-        return -1;
     if (q.bias && q.beta == 1.0 && q.alpha == 1.0 && q.bias->dtype == TNGRT_F32 &&
         q.bias_sm == 0 && q.bias_sn == 1)
         rowbias = (const float *)q.bias->data;
     post = !rowbias && ((q.bias && q.beta != 0.0) || q.alpha != 1.0);
     for (int64_t t = 0; t < nbatch; t++) {
         float *ct = c + t * q.m * q.n;
-        for (int64_t j0 = 0; j0 < q.n; j0 += cols) {
-            int64_t nc = q.n - j0 < cols ? q.n - j0 : cols;
-            if (!prepacked && (bo != packed || cols < q.n)) {
-                tngrt_gemm_pack_b(bp, b, bo * q.k * q.n + j0 * (q.btrans ? q.k : 1),
-                                  q.btrans ? 1 : q.n, q.btrans ? q.k : 1, q.k, nc);
-                packed = bo;
-            }
-            tngrt_gemm_f32(q.m, nc, q.k, a + ao * q.m * q.k, q.k, 1, prepacked ? prepacked : bp,
-                           ct + j0, q.n, rowbias ? rowbias + j0 : NULL);
-        }
+        if (prepacked)
+            tngrt_gemm_f32(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, prepacked, ct, q.n, rowbias);
+        else if (tngrt_gemm_f32_packing(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, b,
+                                        bo * q.k * q.n, q.btrans ? 1 : q.n, q.btrans ? q.k : 1,
+                                        ct, q.n, rowbias, NULL) != 0)
+            return -1;
         for (int64_t i = 0; post && i < q.m; i++)
             for (int64_t j = 0; j < q.n; j++) {
                 float v = (float)q.alpha * ct[i * q.n + j];
@@ -745,7 +748,6 @@ static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, con
             }
         tngrt_impl__mm_next(&q, idx, &ao, &bo);
     }
-    free(bp);
     return 0;
 }
 
@@ -834,7 +836,7 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
     small = !prepacked && (tngrt_gemm_small_pays(p->m, p->n, p->k) ||
                            (half && p->m < TNGRT_GEMM_HALF_INPLACE_ROWS));
     own = !small && fa && fc && tngrt_impl__is_float(b->dtype) &&
-          (prepacked || half || tngrt_impl__own_gemm_pays(p)) &&
+          (prepacked || tngrt_impl__packs_per_call(p->m, p->n, p->k, b->dtype)) &&
           tngrt_impl__gemm_own(p, fa, b, fc, prepacked) == 0;
     fb = own || b->dtype == TNGRT_F32 || (small && half)
              ? (const float *)b->data

@@ -535,6 +535,17 @@ void tngrt_gemm_f32_epi(int64_t m, int64_t n, int64_t k, const float *a, int64_t
                         int64_t acs, const float *bp, float *c, int64_t ldc, const float *bias,
                         const TngrtGemmEpi *epi);
 
+/* tngrt_gemm_f32_epi with B unpacked (element (kk, j) at b->data[off +
+ * kk * rs + j * cs]; float32, float16 or bfloat16, widened exactly), m, n,
+ * k >= 1: B packed by each of the run's threads for its own columns, a few
+ * panels at a time into scratch that stays in cache, each group's product
+ * run before the next is packed: no copy of the whole B, the bits of
+ * tngrt_gemm_pack_b and tngrt_gemm_f32_epi. Returns 0, or -1 with nothing
+ * written when the scratch cannot be had. */
+int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                           int64_t acs, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
+                           float *c, int64_t ldc, const float *bias, const TngrtGemmEpi *epi);
+
 /* The same on the named path isa (a TngrtGemmIsa, below; the portable one
  * where the CPU lacks it). */
 void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,

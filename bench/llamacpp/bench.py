@@ -34,7 +34,10 @@ faster). Without the package (or LLAMA_LIB_DIR), tngc's side alone.
 Prefill: the first BENCH_LLAMA_PREFILL context tokens (default 128; 0:
 none) into an empty cache, per dtype of the cases run, by the model's
 prefill entry built alone (its logits of every token checked) and by
-llama.cpp (the last token's logits checked), 1 and 2 threads, the p50 over
+llama.cpp twice: computing the logits of every token as tngc's bundle does
+(llama_driver --all-logits: the same work, every token's logits checked)
+and of the last token only (its usual prefill: the output layer over one
+row instead of 128), 1 and 2 threads, the p50 over
 BENCH_LLAMA_PREFILL_ITERS runs (default 5) after one untimed run, in the
 same rounds.
 
@@ -238,15 +241,22 @@ def prepare_prefill(tngc, tmp, mod, tag, dtname, driver):
     np.asarray(toks, dtype="<i4").tofile(tokens)
     largs = ["--model", os.path.join(d, "model.gguf"), "--tokens", tokens, "--kv", tag,
              "--prefill"]
+    lerr = max(llama_prefill_err(driver, largs, ref[0, -1:], d, tag),
+               llama_prefill_err(driver, largs + ["--all-logits"], ref[0], d, tag))
+    return exe, args, err, largs, lerr
+
+
+def llama_prefill_err(driver, largs, want, d, tag):
+    """llama.cpp's prefill logits (rows of want: the last token's or every
+    token's) against PyTorch's: max |diff| / max |logit|, checked."""
     logits = os.path.join(d, "llama_logits.f32")
     run_llama(driver, largs + ["--logits", logits], 1, 0, 1)
-    got = np.fromfile(logits, dtype="<f4")
-    want = ref[0, -1]
+    got = np.fromfile(logits, dtype="<f4").reshape(want.shape)
     lerr = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
     if not lerr <= TOL_LLAMA[tag]:
         C.die("llama.cpp prefill %s: logits differ from PyTorch's by %.3g of the largest" %
               (tag, lerr))
-    return exe, args, err, largs, lerr
+    return lerr
 
 
 def llama_lib_dir():
@@ -336,8 +346,10 @@ def main():
                 us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 1, PREFILL_ITERS, env=env)
                 pacc.setdefault(("tngc", tag, th), []).append(us)
                 if largs is not None:
-                    us = run_llama(driver, largs, th, 1, PREFILL_ITERS)
+                    us = run_llama(driver, largs + ["--all-logits"], th, 1, PREFILL_ITERS)
                     pacc.setdefault(("llama", tag, th), []).append(us)
+                    us = run_llama(driver, largs, th, 1, PREFILL_ITERS)
+                    pacc.setdefault(("llama last", tag, th), []).append(us)
     load1 = os.getloadavg()
     med = {k: statistics.median(v) for k, v in acc.items()}
     lmed = {k: statistics.median(v) for k, v in lacc.items()}
@@ -368,19 +380,21 @@ def main():
     if pmed:
         rows = []
         for th in THREADS:
-            row = ["%d" % th]
-            for t, _ in DTYPES:
-                a, b = pmed.get(("tngc", t, th)), pmed.get(("llama", t, th))
-                row += ["%.1f ms" % (a / 1e3) if a else "-", "%.1f ms" % (b / 1e3) if b else "-",
-                        "%.2fx" % (b / a) if a and b else "-"]
-            rows.append(row)
+            for who, what in (("llama", "every token"), ("llama last", "last token")):
+                row = ["%d" % th, what]
+                for t, _ in DTYPES:
+                    a, b = pmed.get(("tngc", t, th)), pmed.get((who, t, th))
+                    row += ["%.1f ms" % (a / 1e3) if a else "-",
+                            "%.1f ms" % (b / 1e3) if b else "-",
+                            "%.2fx" % (b / a) if a and b else "-"]
+                rows.append(row)
         C.table("LLaMA prefill of %d tokens into an empty cache: tngc vs llama.cpp" % PREFILL,
-                ["threads", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
+                ["threads", "llama.cpp's logits", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
                  "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
                  "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows,
                 os.path.join(outd, "tables.md"),
                 ["logits vs PyTorch's float32 prefill (max |diff| / max |logit|; tngc every "
-                 "token's, llama.cpp the last token's): " +
+                 "token's, llama.cpp the larger of its two prefills'): " +
                  ", ".join("%s tngc %.1e%s" % (t, p[2], "" if p[4] is None else
                                                ", llama.cpp %.1e" % p[4])
                            for t, p in pcases.items()),

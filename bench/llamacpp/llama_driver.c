@@ -6,17 +6,19 @@
  * tokens, then times one decode step at the next position: the same token
  * at the same position over the same cache content each time (the decoded
  * position is removed from the cache before every step). With --prefill
- * it times instead the prefill of all the tokens into an empty cache.
+ * it times instead the prefill of all the tokens into an empty cache; with
+ * --all-logits as well, the prefill computes the logits of every token (as
+ * a model whose forward returns them all does), not only the last one's.
  *
  *   llama_driver --lib DIR --model F.gguf --tokens T.i32 [--kv f16|f32|bf16]
- *                [--threads N] [--warmup W] [--iters I] [--prefill]
+ *                [--threads N] [--warmup W] [--iters I] [--prefill [--all-logits]]
  *                [--logits OUT.f32]
  *
  * T.i32: the context's token ids then the decoded one, int32, native
  * order; the context is len-1 tokens long and the cache is created with
  * exactly len cells (with --prefill: the prompt, len tokens). OUT.f32: the
- * logits of the decode step (with --prefill: of the prompt's last token),
- * float32. Prints "decode: p50 X us" (with --prefill: "prefill N: p50 X
+ * logits of the decode step (with --prefill: of the prompt's last token;
+ * with --all-logits: of every token, token by token), float32. Prints "decode: p50 X us" (with --prefill: "prefill N: p50 X
  * us"), the median over the timed calls; every llama_decode is followed by
  * llama_synchronize inside the timed interval.
  *
@@ -205,8 +207,8 @@ static double drv_median(double *v, int n)
 }
 
 /* Fills batch with tokens[0..n) at positions p0.., sequence 0, logits of
-   the last one only. */
-static void drv_fill(drv_batch *b, const int32_t *tokens, int32_t n, int32_t p0)
+   every token (all) or of the last one only. */
+static void drv_fill(drv_batch *b, const int32_t *tokens, int32_t n, int32_t p0, int all)
 {
     b->n_tokens = n;
     for (int32_t i = 0; i < n; i++) {
@@ -214,7 +216,7 @@ static void drv_fill(drv_batch *b, const int32_t *tokens, int32_t n, int32_t p0)
         b->pos[i] = p0 + i;
         b->n_seq_id[i] = 1;
         b->seq_id[i][0] = 0;
-        b->logits[i] = i == n - 1;
+        b->logits[i] = all || i == n - 1;
     }
 }
 
@@ -224,6 +226,22 @@ static void drv_decode(void *ctx, drv_batch b, const char *what)
     if (rc != 0)
         drv_die("llama_decode (%s) returned %d", what, (int)rc);
     drv.synchronize(ctx);
+}
+
+/* Writes the logits of tokens i0 .. i0 + n (i0 -1: the last one) to path,
+ * vocab floats each. */
+static void drv_write_logits(void *ctx, const char *path, int32_t i0, int32_t n, int32_t vocab)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f != NULL;
+    for (int32_t i = 0; ok && i < n; i++) {
+        const float *lg = drv.get_logits_ith(ctx, i0 < 0 ? -1 : i0 + i);
+        ok = lg != NULL && fwrite(lg, sizeof(float), (size_t)vocab, f) == (size_t)vocab;
+    }
+    if (f != NULL && fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        drv_die("cannot write the logits to %s", path);
 }
 
 static int32_t *drv_tokens(const char *path, int32_t *n)
@@ -247,7 +265,8 @@ static int32_t *drv_tokens(const char *path, int32_t *n)
 static void drv_usage(void)
 {
     fputs("usage: llama_driver --lib DIR --model F.gguf --tokens T.i32 [--kv f16|f32|bf16] "
-          "[--threads N] [--warmup W] [--iters I] [--prefill] [--logits OUT.f32]\n", stderr);
+          "[--threads N] [--warmup W] [--iters I] [--prefill [--all-logits]] "
+          "[--logits OUT.f32]\n", stderr);
     exit(2);
 }
 
@@ -255,10 +274,10 @@ int main(int argc, char **argv)
 {
     const char *lib = NULL, *model_path = NULL, *tokens_path = NULL, *logits_path = NULL;
     const char *kv = "f16";
-    int threads = 1, warmup = 3, iters = 20, prefill = 0;
+    int threads = 1, warmup = 3, iters = 20, prefill = 0, all = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--prefill") == 0) {
-            prefill = 1;
+        if (strcmp(argv[i], "--prefill") == 0 || strcmp(argv[i], "--all-logits") == 0) {
+            *(argv[i][2] == 'p' ? &prefill : &all) = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -283,7 +302,7 @@ int main(int argc, char **argv)
             drv_usage();
     }
     if (lib == NULL || model_path == NULL || tokens_path == NULL || threads < 1 || threads > 256 ||
-        warmup < 0 || iters < 1 || iters > 100000 ||
+        warmup < 0 || iters < 1 || iters > 100000 || (all && !prefill) ||
         (strcmp(kv, "f16") != 0 && strcmp(kv, "f32") != 0 && strcmp(kv, "bf16") != 0))
         drv_usage();
     drv_verbose = getenv("LLAMA_DRIVER_VERBOSE") != NULL;
@@ -332,7 +351,7 @@ int main(int argc, char **argv)
     if (prefill) {
         for (int i = 0; i < warmup + iters; i++) {
             drv.memory_clear(mem, true);
-            drv_fill(&b, tokens, ntok, 0);
+            drv_fill(&b, tokens, ntok, 0, all);
             double t0 = drv_now_us();
             drv_decode(ctx, b, "prefill");
             double t1 = drv_now_us();
@@ -340,12 +359,12 @@ int main(int argc, char **argv)
                 t[i - warmup] = t1 - t0;
         }
     } else {
-        drv_fill(&b, tokens, nctx, 0);
+        drv_fill(&b, tokens, nctx, 0, 0);
         drv_decode(ctx, b, "context");
         for (int i = 0; i < warmup + iters; i++) {
             if (!drv.memory_seq_rm(mem, 0, nctx, -1))
                 drv_die("llama_memory_seq_rm failed");
-            drv_fill(&b, tokens + nctx, 1, nctx);
+            drv_fill(&b, tokens + nctx, 1, nctx, 0);
             double t0 = drv_now_us();
             drv_decode(ctx, b, "step");
             double t1 = drv_now_us();
@@ -353,13 +372,8 @@ int main(int argc, char **argv)
                 t[i - warmup] = t1 - t0;
         }
     }
-    if (logits_path != NULL) {
-        const float *lg = drv.get_logits_ith(ctx, -1);
-        FILE *f = fopen(logits_path, "wb");
-        if (lg == NULL || f == NULL ||
-            fwrite(lg, sizeof(float), (size_t)vocab, f) != (size_t)vocab || fclose(f) != 0)
-            drv_die("cannot write the logits to %s", logits_path);
-    }
+    if (logits_path != NULL)
+        drv_write_logits(ctx, logits_path, all ? 0 : -1, all ? ntok : 1, vocab);
     if (prefill)
         printf("prefill %d: p50 %.1f us\n", (int)ntok, drv_median(t, iters));
     else

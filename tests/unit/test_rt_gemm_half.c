@@ -5,7 +5,8 @@
  * strided matmul over a half KV cache (few rows read in place, many rows
  * packed from the half cache) and a Linear with a half weight (few rows
  * read in place; many rows packed a block of columns at a time), and the
- * few-row products split over a pool's threads. Checked
+ * few-row products split over a pool's threads; B packed a few panels at
+ * a time per thread (tngrt_gemm_f32_packing) against B packed whole. Checked
  * against a scalar reference here: each element widened by its own
  * decoder, products summed in double, within 1e-6 of the sum of the
  * terms' magnitudes (float32 accumulation).
@@ -200,9 +201,8 @@ static void test_matmul_half_cache(void **state)
 
 /* tngrt_kernel_linear_packed with a half weight and no packing (as a
  * bundle leaves half weights): 1, 3, 20 and 70 rows read in place (fewer
- * than TNGRT_GEMM_HALF_INPLACE_ROWS), 130 packed per call with more
- * columns than one block of the packing scratch (the blocks' columns and
- * bias meet); with and without bias. */
+ * than TNGRT_GEMM_HALF_INPLACE_ROWS), 130 packed per call a few panels at
+ * a time (the groups' columns and bias meet); with and without bias. */
 static void test_linear_half(void **state)
 {
     static const int shp[][3] = {{1, 67, 40}, {3, 129, 33}, {20, 96, 64}, {70, 200, 64},
@@ -292,6 +292,74 @@ static void test_small_half_threads(void **state)
     }
 }
 
+/* tngrt_gemm_f32_packing (B packed a few panels at a time per thread)
+ * gives the bits of B packed whole by tngrt_gemm_pack_b and
+ * tngrt_gemm_f32_epi, for a float32, float16 and bfloat16 B read as a
+ * Linear's weight (transposed) and as a row-major [k, n] one, on the
+ * caller and on pools of 2 and 3 threads: k deep enough that a group is
+ * one panel (K 2100) and shallow (K 40: many panels a group), column
+ * counts with a tail, a row bias and an epilogue step (multiply by a row
+ * operand) whose operand moves with each group's columns. */
+static void test_packing_groups(void **state)
+{
+    static const int64_t shp[][3] = {{7, 1037, 2100}, {100, 2053, 40}, {9, 64, 40}};
+    uint32_t s = 31u;
+    (void)state;
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int dt = 0; dt < 3; dt++)
+    for (int trans = 0; trans < 2; trans++)
+    for (int th = 1; th <= 3; th++) {
+        int64_t m = shp[si][0], n = shp[si][1], k = shp[si][2];
+        TngrtDType bdt = dt == 0 ? TNGRT_F32 : dt == 1 ? TNGRT_F16 : TNGRT_BF16;
+        float *a = malloc((size_t)(m * k) * sizeof *a), *bias = malloc((size_t)n * sizeof *bias);
+        float *row = malloc((size_t)n * sizeof *row), *c1 = malloc((size_t)(m * n) * sizeof *c1);
+        float *c2 = malloc((size_t)(m * n) * sizeof *c2);
+        float *bp = malloc((size_t)tngrt_gemm_packed_size(n, k) * sizeof *bp);
+        void *b = malloc((size_t)(n * k) * sizeof(float));
+        int64_t bshape[1] = {n * k}, rs = trans ? 1 : n, cs = trans ? k : 1;
+        TngrtArg ab = {b, bdt, 1, bshape};
+        TngrtGemmEpi epi;
+        TngrtPar *p = th > 1 ? tngrt__par_new(th) : NULL;
+        assert_true(a && bias && row && c1 && c2 && bp && b && (th == 1 || p));
+        for (int64_t i = 0; i < m * k; i++)
+            a[i] = t_rand(&s, -1.0f, 1.0f);
+        for (int64_t i = 0; i < n * k; i++) {
+            if (bdt == TNGRT_F32)
+                ((float *)b)[i] = t_rand(&s, -1.0f, 1.0f);
+            else
+                ((uint16_t *)b)[i] = t_rand_half(&s, bdt == TNGRT_BF16);
+        }
+        for (int64_t j = 0; j < n; j++) {
+            bias[j] = t_rand(&s, -1.0f, 1.0f);
+            row[j] = t_rand(&s, -2.0f, 2.0f);
+        }
+        memset(&epi, 0, sizeof epi);
+        epi.n = 1;
+        epi.rdt = TNGRT_F32;
+        epi.s[0].kind = TNGRT_EPI_MUL;
+        epi.s[0].x = row;
+        epi.s[0].xdt = TNGRT_F32;
+        epi.s[0].xrs = 0;
+        epi.s[0].xcs = 1;
+        tngrt_gemm_pack_b(bp, &ab, 0, rs, cs, k, n);
+        tngrt_gemm_f32_epi(m, n, k, a, k, 1, bp, c1, n, bias, &epi);
+        tngrt__par_enter(p);
+        assert_int_equal(tngrt_gemm_f32_packing(m, n, k, a, k, 1, &ab, 0, rs, cs, c2, n, bias,
+                                                &epi), 0);
+        tngrt__par_enter(NULL);
+        assert_memory_equal(c1, c2, (size_t)(m * n) * sizeof *c1);
+        if (p)
+            tngrt__par_delete(p);
+        free(a);
+        free(bias);
+        free(row);
+        free(c1);
+        free(c2);
+        free(bp);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_matmul_half_cache),
         cmocka_unit_test(test_linear_half),
         cmocka_unit_test(test_small_half_threads),
+        cmocka_unit_test(test_packing_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

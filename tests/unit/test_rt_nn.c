@@ -2,7 +2,9 @@
  * test_rt_nn.c - unit tests of libtngcrt's neural net kernels
  * (tngrt_kernels.h, "kernels: neural net") against reference loops in
  * double written here: attention (default and given scale, causal, bool and
- * float masks broadcast, a key/value head broadcast, a fully masked row),
+ * float masks broadcast, a key/value head broadcast, a fully masked row;
+ * lengths across several of kernels_attn.c's query blocks and key tiles,
+ * and the bits of one thread on pools of 2 and 3),
  * convolution (stride, padding, dilation, groups, bias, 1-d), inference
  * batch norm, group norm, max/avg pooling (padding, count_include_pad),
  * adaptive pooling, nearest and bilinear interpolation, and a float16
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../runtime/internal.h"
 #include "../../runtime/tngrt_kernels.h"
 
 /* A float32 TngrtArg over data with shape sh[0..n). */
@@ -60,7 +63,7 @@ static void ref_attn(const float *q, const float *k, const float *v, int L, int 
                      double scale, int causal, const uint8_t *keep, const float *add, double *out)
 {
     for (int i = 0; i < L; i++) {
-        double s[64], mx = -INFINITY, sum = 0;
+        double s[256], mx = -INFINITY, sum = 0;   /* S <= 256 */
         int any = 0;
         for (int j = 0; j < S; j++) {
             double d = 0;
@@ -149,6 +152,86 @@ static void test_sdpa_half(void **state)
     tngrt_kernel_sdpa(&O, &Q, &K, &V, NULL, 1, 0, 0.0);
     for (int i = 0; i < L * E; i++)   /* uniform weights over equal rows */
         assert_int_equal(out[i], i % 2 ? 0x3c00 : 0x3800);
+}
+
+/* H heads [H, L, E] x [H, S, E] -> [H, L, Ev] (float32) against ref_attn
+ * within 2e-5: no mask, or (masks) a bool mask with a row that keeps no
+ * key and one that keeps only the last, then a float mask rising along the
+ * keys (the running maximum grows tile by tile). */
+static void t_tiled(int H, int L, int S, int E, int Ev, int causal, int masks, unsigned seed)
+{
+    float *q = malloc((size_t)(H * L * E) * sizeof *q), *k = malloc((size_t)(H * S * E) * sizeof *k);
+    float *v = malloc((size_t)(H * S * Ev) * sizeof *v), *o = malloc((size_t)(H * L * Ev) * sizeof *o);
+    float *add = malloc((size_t)(L * S) * sizeof *add);
+    uint8_t *keep = malloc((size_t)(L * S));
+    double *want = malloc((size_t)(H * L * Ev) * sizeof *want);
+    int64_t qs[3] = {H, L, E}, ks[3] = {H, S, E}, vs[3] = {H, S, Ev}, os[3] = {H, L, Ev}, ms[2] = {L, S};
+    assert_true(q && k && v && o && add && keep && want && S <= 256);
+    t_fill(q, (size_t)(H * L * E), seed);
+    t_fill(k, (size_t)(H * S * E), seed + 1);
+    t_fill(v, (size_t)(H * S * Ev), seed + 2);
+    t_fill(add, (size_t)(L * S), seed + 3);
+    for (int i = 0; i < L * S; i++) {
+        keep[i] = (uint8_t)((i * 7) % 3 != 0);
+        add[i] += (float)(i % S) * 0.05f;
+    }
+    memset(keep + S, 0, (size_t)S);            /* row 1: no key kept -> NaN */
+    memset(keep + 2 * S, 0, (size_t)(S - 1));  /* row 2: the last key only */
+    TngrtArg Q = t_f32(q, 3, qs), K = t_f32(k, 3, ks), V = t_f32(v, 3, vs), O = t_f32(o, 3, os);
+    TngrtArg M = {keep, TNGRT_BOOL, 2, ms}, A = t_f32(add, 2, ms);
+    for (int m = 0; m <= masks; m++) {
+        tngrt_kernel_sdpa(&O, &Q, &K, &V, masks ? (m ? &A : &M) : NULL, causal, 0, 0.0);
+        for (int h = 0; h < H; h++)
+            ref_attn(q + h * L * E, k + h * S * E, v + h * S * Ev, L, S, E, Ev, 1.0 / sqrt((double)E),
+                     causal, masks && !m ? keep : NULL, m ? add : NULL, want + h * L * Ev);
+        t_close(o, want, (size_t)(H * L * Ev), 2e-5);
+    }
+    free(q);
+    free(k);
+    free(v);
+    free(o);
+    free(add);
+    free(keep);
+    free(want);
+}
+
+/* Lengths past kernels_attn.c's 16-query blocks and 64-key tiles, with
+ * tails; causal with L == S and L < S; bool and float masks. */
+static void test_sdpa_tiles(void **state)
+{
+    (void)state;
+    t_tiled(2, 150, 150, 32, 32, 1, 0, 11);
+    t_tiled(2, 37, 200, 16, 24, 1, 0, 12);
+    t_tiled(3, 40, 130, 8, 8, 0, 1, 13);
+    t_tiled(1, 3, 65, 4, 4, 0, 1, 14);
+}
+
+/* 8 heads of 200 x 200 on pools of 2 and 3 threads: the bits of one. */
+static void test_sdpa_threads(void **state)
+{
+    enum { H = 8, L = 200, E = 32, N = H * L * E };
+    float *q = malloc(N * sizeof *q), *o1 = malloc(N * sizeof *o1), *o2 = malloc(N * sizeof *o2);
+    int64_t sh[3] = {H, L, E};
+    (void)state;
+    assert_true(q && o1 && o2 && 2.0 * H * L * L * 2 * E >= TNGRT_GEMM_PAR_FLOP);
+    t_fill(q, N, 15);
+    TngrtArg Q = t_f32(q, 3, sh), O1 = t_f32(o1, 3, sh), O2 = t_f32(o2, 3, sh);
+    for (int causal = 0; causal < 2; causal++) {
+        tngrt_kernel_sdpa(&O1, &Q, &Q, &Q, NULL, causal, 0, 0.0);
+        for (int th = 2; th <= 3; th++) {
+            TngrtPar *p = tngrt__par_new(th);
+            assert_non_null(p);
+            memset(o2, 0, N * sizeof *o2);
+            tngrt__par_enter(p);
+            tngrt_kernel_sdpa(&O2, &Q, &Q, &Q, NULL, causal, 0, 0.0);
+            tngrt__par_enter(NULL);
+            assert_memory_equal(o1, o2, N * sizeof *o1);
+            tngrt__par_delete(p);
+        }
+    }
+    free(q);
+    free(o1);
+    free(o2);
 }
 
 /* ---------------- convolution ---------------- */
@@ -408,6 +491,8 @@ int main(void)
         cmocka_unit_test(test_sdpa_plain_and_causal),
         cmocka_unit_test(test_sdpa_masks_and_broadcast),
         cmocka_unit_test(test_sdpa_half),
+        cmocka_unit_test(test_sdpa_tiles),
+        cmocka_unit_test(test_sdpa_threads),
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv1d),
         cmocka_unit_test(test_bf16_direct),
