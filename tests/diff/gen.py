@@ -24,7 +24,8 @@ far from wrapping), is dropped and another drawn. Shapes, dtypes, aliasing
 dims follow the batch dim are read off those tensors (a dim is geared when
 its size differs between the gears' executions). What is generated, most
 weight first: in-place writes through aliases (X_ methods, augmented
-assignment, slice / index assignment, index_put_, copy_, masked_fill_, a
+assignment, slice / index assignment (also augmented, through an index
+tensor: a copy, stored back), index_put_, copy_, masked_fill_, a
 scan loop) into inputs, buffers and op results and into views of them,
 with reads of the base and of other views afterwards; chains of views;
 elementwise ops with broadcasting and type promotion, reductions, cat /
@@ -652,8 +653,10 @@ class Gen:
                 s = "%s.index_put_((%s,), %s)" % (tgt, ix, src)
             elif how == 1:
                 s = "%s.index_put_((%s,), %s, accumulate=True)" % (tgt, ix, src)
-            else:
+            elif r.random() < 0.5:
                 s = "%s[%s] = %s" % (tgt, ix, src)
+            else:   # through a copy: Python stores the result back
+                s = "%s[%s] %s %s" % (tgt, ix, r.choice(["+=", "-=", "*="]), src)
         elif k == 13 and t.dim() >= 2:
             # the parallel scan: column i from column i - 1
             dyn = self.st.dyn(tgt)
