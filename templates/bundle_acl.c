@@ -118,6 +118,8 @@ typedef struct TngcAclGearCode {
     int nexec;                 /* its aclnn calls (TNGC_ACLNN's k: 0, 1, ...) */
     int reuse;                 /* static, not captured: executors made repeatable at the
                                 * first run, launched again on later runs */
+    int64_t scratch;           /* static: bytes of its ops' scratch (attention scores),
+                                * after the planner's part of the arena (64-aligned) */
     /* Creates the gear's descriptors over its device addresses (G->dev). */
     int (*build)(tngc_template_t *self, TngcAclGear *G);
     /* Issues the gear's ops, events and waits on the streams. */
@@ -726,7 +728,10 @@ static int tngc__gears_new(tngc_template_t *self)
             continue;   /* dynamic: placed at its first run */
         for (int s = 0; s < d->nsyms; s++)
             G->sym[s] = gear->symval[s];
-        if (tngc__gear_arena(self, G, gear->arena_bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
+        int64_t bytes = gear->arena_bytes;
+        if (tngc__gears[g].scratch > 0)
+            bytes = ((bytes + 63) & ~(int64_t)63) + tngc__gears[g].scratch;
+        if (tngc__gear_arena(self, G, bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
             return -1;
         G->built = 1;
     }
