@@ -486,7 +486,7 @@ static int tngc__no_launch(tngc_template_t *self, TngcAclGear *G)
 static const TngrtStreamFn g0_streams[] = {tngc__on_device};
 static const TngrtGear gears[] = {{NULL, 0, NULL, 0, g0_streams, tngc__no_outputs}};
 static const TngcAclStream tngc__streams[] = {{"default", 0}};
-static const TngcAclGearCode tngc__gears[] = {{0, 0, 0, 0, 0, 0, 0, tngc__no_launch, tngc__no_launch}};
+static const TngcAclGearCode tngc__gears[] = {{0, 0, 0, 0, 0, 0, 0, 0, tngc__no_launch, tngc__no_launch}};
 static const signed char tngc__weight_returned[] = {0};
 static const unsigned char tngc__weight_nz[] = {0};
 static const TngrtBundleDesc tngc_template__desc = {

@@ -12,8 +12,7 @@
 #   1. every example script (each Makefile's TNGC_BUNDLES), every
 #      conformance model (but npu_rotary.py, whose aclnnRotaryPositionEmbedding
 #      is CANN 8.2's, npu_moe_gating.py, whose aclnnMoeGatingTopK is CANN
-#      8.3's, and nn_sdpa.py and gears_branch.py, whose sdpa has no aclnn
-#      operator) and
+#      8.3's) and
 #      tests/acl/rsub.py builds with `tngc build
 #      --target acl --acl-home --cc gcc` against them (tngc's own flags:
 #      -std=c11 -O2 -Wall -Werror ...: gcc's flow warnings, such as
@@ -91,7 +90,6 @@ models=$(for mk in "$root"/examples/*/Makefile; do
           done
           ls "$root"/tests/conform/models/*.py "$here/rsub.py" |
           grep -v -e '/conform/models/npu_rotary\.py$' -e '/conform/models/npu_moe_gating\.py$' \
-              -e '/conform/models/nn_sdpa\.py$' -e '/conform/models/gears_branch\.py$' \
               -e '/conform/models/state_shared\.py$' -e '/conform/models/state_shared_read\.py$')
 n=0
 for py in $models; do
