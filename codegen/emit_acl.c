@@ -1424,7 +1424,22 @@ static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
     StrBuf old = {0}, new = {0};
     template_expand(template_text("tngc_template.h"), name, emit_splice, sc, &h->text);
     sb_printf(&old, "typedef struct TngrtBundle %s_t;", name);
-    sb_printf(&new, "typedef struct %s_acl %s_t;   /* the Ascend NPU bundle */", name, name);
+    sb_printf(&new, "typedef struct %s_acl %s_t;   /* the Ascend NPU bundle */\n\n"
+                    "/* State shared between the ACL bundles of two compiled entries (as\n"
+                    " * tngrt_bundle_share_state binds CPU bundles): the weights of self that the\n"
+                    " * plan marks state shared with owner's entry are bound to owner's device\n"
+                    " * blocks (owner: that entry's handle, <entry>_t *, on the same device), so\n"
+                    " * that each bundle's runs see the other's writes; loading weights into\n"
+                    " * either afterwards sets the shared values. Owner must outlive self's runs.\n"
+                    " * Returns the number of weights bound, or -1 (nothing bound; _last_error\n"
+                    " * says why): owner is self, shares nothing with self, or holds such a\n"
+                    " * weight with another dtype or size, or not as state. */\n"
+                    "int %s_share_state(%s_t *self, const void *owner);\n\n"
+                    "/* Every shared weight of self on its own device block (a launcher running\n"
+                    " * one bundle does this). Until one of the two calls, _run refuses a bundle\n"
+                    " * with shared state. Returns 0, or -1. */\n"
+                    "int %s_own_state(%s_t *self);",
+              name, name, name, name, name, name);
     char *at = strstr(h->text.s, old.s);
     if (!at) {
         TNGC_BUG("tngc_template.h has no handle typedef");
@@ -1439,21 +1454,6 @@ static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
     sb_free(&new);
 }
 
-/* An error for each weight that is state shared with another entry's
- * bundle: the ACL bundle has no tngrt_bundle_share_state. */
-static void acl__shared_state(Emit *E)
-{
-    const Graph *g = E->g;
-    for (size_t i = 0; i < g->weights.n; i++)
-        if (g->weights.v[i].share_entry) {
-            diag_at(E->diags, g->line, g->col, RULE_TNG211,
-                    "the tensor attribute '%s' is state shared with the compiled entry %s: the ACL target "
-                    "does not share state between bundles (build for the CPU target, or compile one entry)",
-                    g->weights.v[i].name, g->weights.v[i].share_entry);
-            E->errors++;
-        }
-}
-
 int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *diags)
 {
     Emit E;
@@ -1463,7 +1463,6 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     const GenOptions *opt = &o;
     emit_init(&E, p, opt, diags);
     E.target = &A;
-    acl__shared_state(&E);
     if (emit_check_writeback(&E, "ACL") == 0 && !E.errors)
         acl__rows(&E, &A);
     if (E.errors) {
