@@ -22,7 +22,9 @@
 #      for one aclrtStream per stream tag, event records and waits at the
 #      planned edges, and one arena per gear (also on the dim_gears example);
 #   4. without CANN, --target acl fails with one line and exit status 2;
-#      an op with no aclnn operator (unmapped.py) fails naming it;
+#      an op with no aclnn operator (unmapped.py) fails naming it, and so
+#      does scaled_dot_product_attention in a gear with run-time dims
+#      (sdpa_dyn.py);
 #   5. against the mock runtime: launchers link and run (streams with their
 #      priorities, events recorded before they are waited for, copies only at
 #      the boundary, reduce-overhead captured once and replayed, weights
@@ -269,6 +271,11 @@ t "unmapped op: status 1, the op named at its place, nothing written" \
   '[ $? -eq 1 ] && grep -q "^unmapped.py:15:16: error: no aclnn operator for .div. (a scalar divided by a tensor" "$tmp/o" && [ ! -e "$tmp/unm" ]'
 (cd "$tmp" && "$tngc" gen --target cpu -o unm unmapped.py) >/dev/null 2>&1
 t "unmapped op: the CPU target builds it" '[ $? -eq 0 ]'
+# sdpa_dyn.py: scaled_dot_product_attention with a dim known at run time only
+cp "$here/sdpa_dyn.py" "$tmp/sdpa_dyn.py"
+(cd "$tmp" && "$tngc" gen --target acl -o sdpa_dyn sdpa_dyn.py) >"$tmp/o" 2>&1
+t "sdpa in a gear with run-time dims: status 1, named at its place, nothing written" \
+  '[ $? -eq 1 ] && grep -q "^sdpa_dyn.py:12:16: error: no aclnn operator for .sdpa. (scaled_dot_product_attention in a gear with dims known at run time only" "$tmp/o" && [ ! -e "$tmp/sdpa_dyn" ]'
 (cd "$tmp" && "$tngc" gen --target acl --user-kernel add -o uk ms.py) >"$tmp/o" 2>&1
 t "--user-kernel with --target acl: status 2" '[ $? -eq 2 ] && grep -q "CPU kernels" "$tmp/o"'
 (cd "$tmp" && "$tngc" gen --target npu -o x ms.py) >"$tmp/o" 2>&1
