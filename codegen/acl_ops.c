@@ -47,6 +47,14 @@
  *   ly    an attention's input layout string from attr[0] ("BSH", "BSND", "BNSD")
  *   aq ak an attention's listed query / key-value lengths as an aclIntArray
  *         (attr[8] / attr[10] repeated attr[9] / attr[11] times), NULL if none
+ *   a:q a:k a:v a:o  an attention's query, key, value and output in
+ *         float32: the op's own (float32 operands), else scratch copies
+ *   a:kt  a:k with its last two dims swapped (a view)
+ *   a:s1 a:s2  an attention's two scratch score tensors [q's leading dims, L, S]
+ *   a:b0 a:b1  its two scratch bias tensors: [L, S] (is_causal), or the
+ *         bool mask's shape; all scratch is float32
+ *   a:scale  the attention's scale (attr[1]: fattr[0], else 1/sqrt(E));
+ *         a:ninf, a:zero  -inf and 0 as aclScalars
  * A matmul's cubeMathType is =0, KEEP_DTYPE: matmuls compute in their
  * operands' dtype, as PyTorch does (no float32 down-conversion).
  *
@@ -98,6 +106,60 @@ static const AclFn acl_fns[F_COUNT] = {
 
 /* The second call of a scalar divided by a tensor (ops.def's DIV row). */
 static const AclOp acl_div_scale = {OP_DIV, ACL_V_SCALAR_TENSOR, &acl_fns[F_INPLACE_MULS], "o0 f0", NULL};
+
+/* scaled_dot_product_attention as the aclnn operators of PyTorch's
+ * definition of it (its documentation's reference code): scores = q @ k^T
+ * (aclnnMatmul, k viewed with its last two dims swapped, leading dims
+ * broadcast), times the scale (aclnnInplaceMuls), plus the mask's bias
+ * (aclnnAdd), softmax over the last dim (aclnnSoftmax), @ v (aclnnMatmul).
+ * A bool mask and is_causal become PyTorch's bias of zeros and -inf:
+ * filled with -inf, then zero where the mask is True
+ * (aclnnInplaceMaskedFillScalar), or kept above the diagonal only
+ * (aclnnTriu, diagonal 1: the keys j > i that query i must not see, top-left
+ * aligned). Every step is float32, as the CPU kernel computes it: float16
+ * and bfloat16 operands are cast to float32 first and the result cast back
+ * once (aclnnCast). The scores, the bias and those copies are the op's
+ * scratch ("a:" tokens, emit_acl.c). aclnnFusedInferAttentionScoreV2 is
+ * not used: CANN's reference of it lists float16, bfloat16 and int8 query
+ * dtypes (no float32), reads a bool attenMask as True = masked out (the
+ * opposite of PyTorch's attn_mask) and takes a causal mask only as such a
+ * mask tensor with its sparseMode. */
+#define SDPA(f, args, next) {OP_SDPA, ACL_V_PLAIN, &acl_fns[F_##f], args, next}
+/* the chain from the scores on, in float32; c: the chain (0-3, the form), h:
+ * 1 when the operands are cast to float32 first and the result back */
+#define SDPA_CHAIN(c, h, ...)                                                  \
+    static const AclOp acl_sdpa_##c##h[] = {                                \
+        SDPA(CAST, "i0 =ACL_FLOAT a:q", &acl_sdpa_##c##h[1]),               \
+        SDPA(CAST, "i1 =ACL_FLOAT a:k", &acl_sdpa_##c##h[2]),               \
+        SDPA(CAST, "i2 =ACL_FLOAT a:v", &acl_sdpa_##c##h[3]),               \
+        SDPA(MATMUL, "a:q a:kt a:s1 =0", &acl_sdpa_##c##h[4]),              \
+        SDPA(INPLACE_MULS, "a:s1 a:scale", &acl_sdpa_##c##h[5]),            \
+        __VA_ARGS__,                                                        \
+        SDPA(CAST, "a:o dt o0", NULL)}
+/* the scores softmaxed from a:s1 (n1 = 1) or a:s2 into the other, @ v */
+#define SDPA_OUT(c, h, k, n1, last)                                                              \
+    SDPA(SOFTMAX, n1 ? "a:s1 =-1 a:s2" : "a:s2 =-1 a:s1", &acl_sdpa_##c##h[k + 1]),             \
+        SDPA(MATMUL, n1 ? "a:s2 a:v a:o =0" : "a:s1 a:v a:o =0", last ? NULL : &acl_sdpa_##c##h[k + 2])
+SDPA_CHAIN(0, 0, SDPA_OUT(0, 0, 5, 1, 1));
+SDPA_CHAIN(0, 1, SDPA_OUT(0, 1, 5, 1, 0));
+SDPA_CHAIN(1, 0, SDPA(ADD, "a:s1 i3 one a:s2", &acl_sdpa_10[6]), SDPA_OUT(1, 0, 6, 0, 1));
+SDPA_CHAIN(1, 1, SDPA(ADD, "a:s1 i3 one a:s2", &acl_sdpa_11[6]), SDPA_OUT(1, 1, 6, 0, 0));
+#define SDPA_KEEP(h)                                                                 \
+    SDPA(INPLACE_FILL_SCALAR, "a:b1 a:ninf", &acl_sdpa_2##h[6]),                     \
+        SDPA(INPLACE_MASKED_FILL_SCALAR, "a:b1 i3 a:zero", &acl_sdpa_2##h[7]),       \
+        SDPA(ADD, "a:s1 a:b1 one a:s2", &acl_sdpa_2##h[8]), SDPA_OUT(2, h, 8, 0, !h)
+#define SDPA_CAUSAL(h)                                                               \
+    SDPA(INPLACE_FILL_SCALAR, "a:b0 a:ninf", &acl_sdpa_3##h[6]),                     \
+        SDPA(TRIU, "a:b0 =1 a:b1", &acl_sdpa_3##h[7]),                               \
+        SDPA(ADD, "a:s1 a:b1 one a:s2", &acl_sdpa_3##h[8]), SDPA_OUT(3, h, 8, 0, !h)
+SDPA_CHAIN(2, 0, SDPA_KEEP(0));
+SDPA_CHAIN(2, 1, SDPA_KEEP(1));
+SDPA_CHAIN(3, 0, SDPA_CAUSAL(0));
+SDPA_CHAIN(3, 1, SDPA_CAUSAL(1));
+/* per form and cast: the first call (float32 operands: from the scores) */
+static const AclOp *const acl_sdpa_first[4][2] = {
+    {&acl_sdpa_00[3], &acl_sdpa_01[0]}, {&acl_sdpa_10[3], &acl_sdpa_11[0]},
+    {&acl_sdpa_20[3], &acl_sdpa_21[0]}, {&acl_sdpa_30[3], &acl_sdpa_31[0]}};
 
 static const AclOp acl_ops[OP__count][ACL_V_OTHER] = {
 #define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
@@ -223,20 +285,14 @@ static AclVariant acl_form__index_put(const Graph *g, const Op *op, const char *
     return ACL_V_PLAIN;
 }
 
-/* The neural net family's forms no aclnn operator computes: attention
- * (CANN's fused attention operators take layouts and sequence-length lists
- * of their own, not PyTorch's SDPA), and convolution padded unequally
- * before and after (padding="same" with an even kernel). */
+/* The neural net family's forms: attention is its chain of calls
+ * (acl_op_sdpa); convolution padded unequally before and after
+ * (padding="same" with an even kernel) has none. */
 static AclVariant acl_form__nn(const Graph *g, const Op *op, const char **why)
 {
     (void)g;
-    if (op->kind == OP_SDPA) {
-        *why = "scaled_dot_product_attention: no aclnn operator computes it as PyTorch defines it "
-               "(aclnnFusedInferAttentionScore takes float16/bfloat16 only, a bool mask of the opposite "
-               "sense and is_causal only as a mask tensor; use torch_npu.npu_fused_infer_attention_score, "
-               "or matmul and softmax)";
-        return ACL_V_OTHER;
-    }
+    if (op->kind == OP_SDPA)
+        return ACL_V_PLAIN;
     if (op->attr[3] != op->attr[5] || op->attr[4] != op->attr[6]) {
         *why = "a convolution padded unequally before and after (padding=\"same\" with an even "
                "kernel): aclnnConvolution pads both sides alike";
@@ -289,6 +345,13 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why)
 {
     *why = NULL;
     return acl_forms[op->kind](g, op, why);
+}
+
+const AclOp *acl_op_sdpa(const Graph *g, const Op *op)
+{
+    int32_t mask = op->nin > 3 ? op->in[3] : -1;
+    int form = mask >= 0 ? (g->vals.v[mask].dtype == DT_BOOL ? 2 : 1) : op->attr[0] ? 3 : 0;
+    return acl_sdpa_first[form][g->vals.v[op->in[0]].dtype != DT_F32];
 }
 
 const AclOp *acl_op_find(OpKind kind, AclVariant variant)

@@ -53,6 +53,11 @@ AclVariant acl_op_variant(const Graph *g, const Op *op, const char **why);
 /* The row of (kind, variant), or NULL: the op has no aclnn mapping. */
 const AclOp *acl_op_find(OpKind kind, AclVariant variant);
 
+/* The chain of calls of scaled_dot_product_attention op (its form: no
+ * mask, a float mask, a bool mask, is_causal); its "a:" tokens name the
+ * op's scratch tensors (emit_acl.c). */
+const AclOp *acl_op_sdpa(const Graph *g, const Op *op);
+
 /* 1 when kind has its plain row in the table, or the explicit ACL_NONE
  * (tests/unit/test_ops.c checks every kind). */
 int acl_op_has_row(OpKind kind);

@@ -34,6 +34,7 @@
 #include "emit.h"
 #include "acl_ops.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct Acl {
@@ -47,6 +48,8 @@ typedef struct Acl {
     size_t norder;
     VEC(const AclFn *) fns;    /* the aclnn operators called, in first-use order */
     int hccl;                  /* collectives: HCCL calls on the rank's communicator */
+    int64_t sbytes;            /* the gear's op scratch so far (bytes, after its arena) */
+    int64_t sbase;             /* the current op's scratch: its arena offset */
 } Acl;
 
 enum { D_TENSOR, D_SCALAR, D_ARRAY, D_LIST, D_CALLS };
@@ -92,12 +95,27 @@ static void acl__issue_order(Emit *E, Acl *A)
 
 /* ---- the op table ------------------------------------------------------------- */
 
+/* 1 when a gear of the plan has dims known at run time only (its arena
+ * is placed at run time: no constant offsets for an op's scratch). */
+static int acl__runtime_gear(const Plan *p)
+{
+    for (size_t gi = 0; gi < p->gears.n; gi++)
+        if (p->mem.v[gi].dynamic || emit_runtime_dims(p, (int)gi))
+            return 1;
+    return 0;
+}
+
 /* The row of op, or NULL after an error naming it. */
 static const AclOp *acl__row(Emit *E, const Op *op, int report)
 {
     const char *why;
     AclVariant v = acl_op_variant(E->g, op, &why);
     const AclOp *row = v == ACL_V_OTHER ? NULL : acl_op_find(op->kind, v);
+    if (op->kind == OP_SDPA && v != ACL_V_OTHER) {
+        row = acl__runtime_gear(E->p) ? NULL : acl_op_sdpa(E->g, op);
+        why = row ? NULL : "scaled_dot_product_attention in a gear with dims known at run time only: its "
+                           "scores are scratch at constant offsets after the gear's arena";
+    }
     if (!row && report) {
         diag_at_file(E->diags, op->file, op->line, op->col, RULE_TNG203,
                 "no aclnn operator for '%s'%s%s%s on the ACL target (the op table is "
@@ -922,6 +940,156 @@ static void acl__array_expr(Emit *E, const Op *op, int32_t v, int arg)
     sb_printf(E->o, "%s}, %d)", n ? "" : "0", n);
 }
 
+/* ---- attention: scratch ------------------------------------------------------------ */
+
+/* An attention op's scratch tensors, in the order they lie in its scratch:
+ * the scores twice, the bias twice, then the float32 copies of q, k, v and
+ * the output (float16 and bfloat16 operands). */
+static const char acl__sdpa_parts[] = "ssbbqkvo";
+
+/* 1 when attention op has scratch tensor `which` (acl__sdpa_parts). */
+static int acl__sdpa_has(const Graph *g, const Op *op, int which)
+{
+    int32_t mask = op->nin > 3 ? op->in[3] : -1;
+    if (which == 'b')
+        return op->attr[0] || (mask >= 0 && g->vals.v[mask].dtype == DT_BOOL);
+    return which == 's' || g->vals.v[op->in[0]].dtype != DT_F32;
+}
+
+/* The dims of an attention op's scratch tensor (gear constants): the
+ * scores 's' (q's leading dims, L, S), the bias 'b' ([L, S] for is_causal,
+ * else the mask's dims), the copies 'q', 'k', 'v', 'o'; returns their count. */
+static int acl__sdpa_dims(Emit *E, const Op *op, int which, int64_t *dims)
+{
+    const Graph *g = E->g;
+    const Val *q = &g->vals.v[op->in[0]], *k = &g->vals.v[op->in[1]];
+    int32_t mask = op->nin > 3 ? op->in[3] : -1, v = -1;
+    switch (which) {
+    case 'b': v = mask; break;
+    case 'q': v = op->in[0]; break;
+    case 'k': v = op->in[1]; break;
+    case 'v': v = op->in[2]; break;
+    case 'o': v = op->out; break;
+    default: break;
+    }
+    const Val *m = v >= 0 ? &g->vals.v[v] : NULL;
+    int n = m ? m->ndim : which == 'b' ? 2 : q->ndim;
+    for (int d = 0; d < n; d++) {
+        DimId id = m ? m->dims[d] : d == n - 1 ? k->dims[k->ndim - 2] : q->dims[q->ndim - n + d];
+        if (!acl__const(E, id, &dims[d]))
+            TNGC_BUG("gear %d: an attention dim not constant", E->gear);
+    }
+    return n;
+}
+
+/* Bytes of an attention op's scratch tensor `which` (float32, 64-byte
+ * aligned). */
+static int64_t acl__sdpa_bytes(Emit *E, const Op *op, int which)
+{
+    int64_t dims[GRAPH_MAX_DIMS], n = 4;
+    int nd = acl__sdpa_dims(E, op, which, dims);
+    for (int d = 0; d < nd; d++)
+        if (graph_ckd_mul(&n, n, dims[d]))
+            TNGC_BUG("gear %d: attention scratch that the planner accepted overflows", E->gear);
+    return (n + 63) & ~(int64_t)63;
+}
+
+/* The offset in attention op's scratch of its part `at` (acl__sdpa_parts),
+ * or with at = 8 the bytes of the whole scratch. */
+static int64_t acl__sdpa_offset(Emit *E, const Op *op, int at)
+{
+    int64_t off = 0;
+    for (int i = 0; i < at; i++)
+        if (acl__sdpa_has(E->g, op, acl__sdpa_parts[i]))
+            off += acl__sdpa_bytes(E, op, acl__sdpa_parts[i]);
+    return off;
+}
+
+/* Scratch tensor `arg` (an index of acl__sdpa_parts) of attention op,
+ * after the gear's arena at the op's offset (A->sbase). */
+static void acl__sdpa_scratch_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)v;
+    Acl *A = E->target;
+    int64_t dims[GRAPH_MAX_DIMS];
+    int nd = acl__sdpa_dims(E, op, acl__sdpa_parts[arg], dims);
+    sb_printf(E->o, "tngc__tensor(%d, (const int64_t[]){", nd);
+    for (int d = 0; d < nd; d++)
+        sb_printf(E->o, "%s%s", d ? ", " : "", EMIT_I64(dims[d]));
+    sb_printf(E->o, "%s}, NULL, 0, ACL_FLOAT, 0, NULL, (A + %s))", nd ? "" : "0",
+              EMIT_I64(A->sbase + acl__sdpa_offset(E, op, arg)));
+}
+
+/* The key of an attention op with its last two dims swapped: a view of
+ * its C-order storage, the op's own (v, arg < 0) or its float32 copy at
+ * scratch offset arg. */
+static void acl__key_t_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    const Val *val = &E->g->vals.v[v];
+    int n = val->ndim;
+    sb_printf(E->o, "tngc__tensor(%d, (const int64_t[]){", n);
+    for (int d = 0; d < n; d++) {
+        sb_puts(E->o, d ? ", " : "");
+        emit_dim(E, val->dims[d < n - 2 ? d : 2 * n - 3 - d]);
+    }
+    sb_puts(E->o, "}, (const int64_t[]){");
+    for (int d = 0; d < n; d++) {
+        int src = d < n - 2 ? d : 2 * n - 3 - d;
+        sb_puts(E->o, d ? ", " : "");
+        acl__prod(E, val, src + 1, n, -1, 1);
+    }
+    sb_printf(E->o, "}, 0, %s, %d, ", arg < 0 ? acl_dtype(val->dtype) : "ACL_FLOAT", n);
+    emit_shape(E, v, -1);
+    sb_puts(E->o, ", ");
+    if (arg < 0)
+        emit_ptr(E, v, 0);
+    else
+        sb_printf(E->o, "(A + %s)", EMIT_I64(((Acl *)E->target)->sbase + acl__sdpa_offset(E, op, arg)));
+    sb_putc(E->o, ')');
+}
+
+/* The attention's scale: fattr[0] when given (attr[1]), else 1/sqrt(E),
+ * E the query's last dim. */
+static void acl__sdpa_scale_expr(Emit *E, const Op *op, int32_t v, int arg)
+{
+    (void)v;
+    (void)arg;
+    const Val *q = &E->g->vals.v[op->in[0]];
+    int64_t e = 0;
+    if (!op->attr[1] && !acl__const(E, q->dims[q->ndim - 1], &e))
+        TNGC_BUG("gear %d: an attention's feature dim not constant", E->gear);
+    sb_puts(E->o, "tngc__scalar_f(");
+    emit_double(E, op->attr[1] ? op->fattr[0] : 1.0 / sqrt((double)e));
+    sb_putc(E->o, ')');
+}
+
+/* The attention's "a:" tokens (acl_ops.c documents them); 0 when t is not one. */
+static int acl__sdpa_token(Emit *E, const Op *op, const EmitToken *t, const char *where)
+{
+    static const char *const scratch[] = {"a:s1", "a:s2", "a:b0", "a:b1", "a:q", "a:k", "a:v", "a:o"};
+    int cast = acl__sdpa_has(E->g, op, 'q');
+    for (int i = 0; i < 8; i++)
+        if (emit_token_is(t, scratch[i])) {
+            if (i >= 4 && !cast)   /* float32: the op's own operand */
+                acl__desc(E, D_TENSOR, acl__render(E, acl__tensor_expr, op, i == 7 ? op->out : op->in[i - 4], -1),
+                          where);
+            else
+                acl__desc(E, D_TENSOR, acl__render(E, acl__sdpa_scratch_expr, op, -1, i), where);
+            return 1;
+        }
+    if (emit_token_is(t, "a:kt"))
+        acl__desc(E, D_TENSOR, acl__render(E, acl__key_t_expr, op, op->in[1], cast ? 5 : -1), where);
+    else if (emit_token_is(t, "a:scale"))
+        acl__desc(E, D_SCALAR, acl__render(E, acl__sdpa_scale_expr, op, -1, 0), where);
+    else if (emit_token_is(t, "a:ninf"))
+        acl__desc(E, D_SCALAR, "tngc__scalar_f(-__builtin_inf())", where);
+    else if (emit_token_is(t, "a:zero"))
+        acl__desc(E, D_SCALAR, "tngc__scalar_f(0.0)", where);
+    else
+        return 0;
+    return 1;
+}
+
 /* ---- launch ----------------------------------------------------------------------- */
 
 /* "model.py:24:22: add %4" as a C string. */
@@ -1031,6 +1199,8 @@ static int acl__token(Emit *E, const Op *op, const EmitToken *t, void *where)
         acl__list(E, op, (uint32_t)k, where);
     } else if (t->n > 2 && t->s[0] == 'n' && t->s[1] == ':') {
         return acl__nn_token(E, op, t, where);
+    } else if (t->n > 2 && t->s[0] == 'a' && t->s[1] == ':') {
+        return acl__sdpa_token(E, op, t, where);
     } else if (emit_token_is(t, "kl") || emit_token_is(t, "vl")) {
         acl__list1(E, op, t->s[0] == 'k' ? 1 : 2, where);
     } else if (emit_token_is(t, "ly")) {
@@ -1072,7 +1242,11 @@ static void acl__op(Emit *E, int32_t op_id, int s)
     }
     emit_line_op(E, op);
     Acl *A = E->target;
-    for (; row; row = row->then) {   /* a row's second call follows it */
+    if (op->kind == OP_SDPA) {   /* its scratch: after the gear's arena and the scratch before */
+        A->sbase = ((E->p->mem.v[E->gear].arena_bytes + 63) & ~(int64_t)63) + A->sbytes;
+        A->sbytes += acl__sdpa_offset(E, op, 8);
+    }
+    for (; row; row = row->then) {   /* a row's next call follows it */
         sb_printf(E->o, "    TNGC_ACLNN(%s, %d, %d, %s", row->fn->name, s, A->n[D_CALLS]++, where.s);
         emit_args(E, op, row->args, 1, acl__token, where.s);
         sb_puts(E->o, ");\n");
@@ -1135,6 +1309,7 @@ static void acl__gear(Emit *E, Acl *A, int gi)
     strmap_free(&A->index);
     arena_free(&A->keys);
     memset(A->n, 0, sizeof A->n);
+    A->sbytes = 0;
     sb_printf(E->o, "\n/* ==== gear %d ==== */\n", gi);
     if (E->dyn || E->rtdims)
         emit_layout(E);
@@ -1154,8 +1329,10 @@ static void acl__gear(Emit *E, Acl *A, int gi)
     emit_gear_tables(E, "tngc__on_device");
 }
 
-/* The tables after the gears: streams, gears, returned weights. */
-static void acl__tables(Emit *E, const int (*counts)[5])
+/* The tables after the gears: streams, gears (counts: descriptors and
+ * calls; scratch: the ops' scratch bytes after the arena), returned
+ * weights. */
+static void acl__tables(Emit *E, const int (*counts)[5], const int64_t *scratch)
 {
     const Plan *p = E->p;
     const Graph *g = E->g;
@@ -1172,8 +1349,9 @@ static void acl__tables(Emit *E, const int (*counts)[5])
                   "static const TngcAclGearCode tngc__gears[] = {\n");
     for (size_t gi = 0; gi < p->gears.n; gi++) {
         int fixed = !emit_runtime_dims(p, (int)gi);
-        sb_printf(E->o, "    {%d, %d, %d, %d, %d, %d, %d, g%zu_build, g%zu_launch},\n", counts[gi][0], counts[gi][1],
-                  counts[gi][2], counts[gi][3], capture && fixed, counts[gi][4], !capture && fixed, gi, gi);
+        sb_printf(E->o, "    {%d, %d, %d, %d, %d, %d, %d, %s, g%zu_build, g%zu_launch},\n", counts[gi][0],
+                  counts[gi][1], counts[gi][2], counts[gi][3], capture && fixed, counts[gi][4], !capture && fixed,
+                  EMIT_I64(scratch[gi]), gi, gi);
     }
     sb_puts(E->o, "};\n\n/* weights an output returns: a host copy is kept */\n"
                   "static const signed char tngc__weight_returned[] = {");
@@ -1278,13 +1456,16 @@ static void acl__body(Emit *E, StrBuf *body)
     E->o = body;
     acl__preamble(E, A);
     int(*counts)[5] = xcalloc(E->p->gears.n + 1, sizeof *counts);
+    int64_t *scratch = xcalloc(E->p->gears.n + 1, sizeof *scratch);
     for (size_t gi = 0; gi < E->p->gears.n; gi++) {
         acl__gear(E, A, (int)gi);
         memcpy(counts[gi], A->n, sizeof A->n);
+        scratch[gi] = A->sbytes;
     }
-    acl__tables(E, (const int(*)[5])counts);
+    acl__tables(E, (const int(*)[5])counts, scratch);
     emit_desc(E);
     free(counts);
+    free(scratch);
 }
 
 /* The dim helpers of templates/bundle.c, for the "helpers" splice. */
@@ -1342,7 +1523,22 @@ static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
     StrBuf old = {0}, new = {0};
     template_expand(template_text("tngc_template.h"), name, emit_splice, sc, &h->text);
     sb_printf(&old, "typedef struct TngrtBundle %s_t;", name);
-    sb_printf(&new, "typedef struct %s_acl %s_t;   /* the Ascend NPU bundle */", name, name);
+    sb_printf(&new, "typedef struct %s_acl %s_t;   /* the Ascend NPU bundle */\n\n"
+                    "/* State shared between the ACL bundles of two compiled entries (as\n"
+                    " * tngrt_bundle_share_state binds CPU bundles): the weights of self that the\n"
+                    " * plan marks state shared with owner's entry are bound to owner's device\n"
+                    " * blocks (owner: that entry's handle, <entry>_t *, on the same device), so\n"
+                    " * that each bundle's runs see the other's writes; loading weights into\n"
+                    " * either afterwards sets the shared values. Owner must outlive self's runs.\n"
+                    " * Returns the number of weights bound, or -1 (nothing bound; _last_error\n"
+                    " * says why): owner is self, shares nothing with self, or holds such a\n"
+                    " * weight with another dtype or size, or not as state. */\n"
+                    "int %s_share_state(%s_t *self, const void *owner);\n\n"
+                    "/* Every shared weight of self on its own device block (a launcher running\n"
+                    " * one bundle does this). Until one of the two calls, _run refuses a bundle\n"
+                    " * with shared state. Returns 0, or -1. */\n"
+                    "int %s_own_state(%s_t *self);",
+              name, name, name, name, name, name);
     char *at = strstr(h->text.s, old.s);
     if (!at) {
         TNGC_BUG("tngc_template.h has no handle typedef");
@@ -1357,21 +1553,6 @@ static void acl__header(Emit *E, EmitSplice *sc, GenFiles *out)
     sb_free(&new);
 }
 
-/* An error for each weight that is state shared with another entry's
- * bundle: the ACL bundle has no tngrt_bundle_share_state. */
-static void acl__shared_state(Emit *E)
-{
-    const Graph *g = E->g;
-    for (size_t i = 0; i < g->weights.n; i++)
-        if (g->weights.v[i].share_entry) {
-            diag_at(E->diags, g->line, g->col, RULE_TNG211,
-                    "the tensor attribute '%s' is state shared with the compiled entry %s: the ACL target "
-                    "does not share state between bundles (build for the CPU target, or compile one entry)",
-                    g->weights.v[i].name, g->weights.v[i].share_entry);
-            E->errors++;
-        }
-}
-
 int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *diags)
 {
     Emit E;
@@ -1381,7 +1562,6 @@ int emit_acl(const Plan *p, const GenOptions *given, GenFiles *out, DiagList *di
     const GenOptions *opt = &o;
     emit_init(&E, p, opt, diags);
     E.target = &A;
-    acl__shared_state(&E);
     if (emit_check_writeback(&E, "ACL") == 0 && !E.errors)
         acl__rows(&E, &A);
     if (E.errors) {

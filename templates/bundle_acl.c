@@ -118,6 +118,8 @@ typedef struct TngcAclGearCode {
     int nexec;                 /* its aclnn calls (TNGC_ACLNN's k: 0, 1, ...) */
     int reuse;                 /* static, not captured: executors made repeatable at the
                                 * first run, launched again on later runs */
+    int64_t scratch;           /* static: bytes of its ops' scratch (attention scores),
+                                * after the planner's part of the arena (64-aligned) */
     /* Creates the gear's descriptors over its device addresses (G->dev). */
     int (*build)(tngc_template_t *self, TngcAclGear *G);
     /* Issues the gear's ops, events and waits on the streams. */
@@ -152,7 +154,22 @@ struct TngcAclGear {
     int capturing, captured;
 };
 
+/* What another entry's ACL bundle reads of this one to share its state
+ * (_share_state): every ACL bundle's handle begins with it, so a handle
+ * of any of them points at one. */
+struct TngcAclState {
+    const TngrtBundleDesc *desc;
+    int32_t device;
+    void *const *w;                /* weights on the device */
+    const unsigned char *nz;       /* per weight: its FRACTAL_NZ block width, 0: ND */
+};
+
+/* A weight shared with another entry's bundle: bound to nothing yet (runs
+ * refuse), to its own block, or to the owner's. */
+enum { TNGC_BIND_NONE, TNGC_BIND_OWN, TNGC_BIND_SHARED };
+
 struct tngc_template_acl {
+    struct TngcAclState st;        /* first: what _share_state reads of an owner */
     const TngrtBundleDesc *desc;
     int32_t device;
     int device_set;
@@ -165,7 +182,9 @@ struct tngc_template_acl {
     int sync_events;               /* events may be recorded in a capture: ACL_EVENT_SYNC */
     int unsettled;                 /* a stream failed to synchronise after a failed run */
     char warning[256];             /* create's warning ("" when none) */
-    void **w;                      /* weights on the device */
+    void **w;                      /* weights on the device: w_own's, or an owner's (shared state) */
+    void **w_own;                  /* the device blocks this bundle allocated */
+    unsigned char *wbind;          /* per weight shared with another entry: TNGC_BIND_* */
     void **w_host;                 /* host copies of weights an output returns */
     TngcAclGear *gear;
     unsigned char *host;           /* host arena: outputs come back here */
@@ -484,7 +503,7 @@ static int tngc__no_launch(tngc_template_t *self, TngcAclGear *G)
 static const TngrtStreamFn g0_streams[] = {tngc__on_device};
 static const TngrtGear gears[] = {{NULL, 0, NULL, 0, g0_streams, tngc__no_outputs}};
 static const TngcAclStream tngc__streams[] = {{"default", 0}};
-static const TngcAclGearCode tngc__gears[] = {{0, 0, 0, 0, 0, 0, 0, tngc__no_launch, tngc__no_launch}};
+static const TngcAclGearCode tngc__gears[] = {{0, 0, 0, 0, 0, 0, 0, 0, tngc__no_launch, tngc__no_launch}};
 static const signed char tngc__weight_returned[] = {0};
 static const unsigned char tngc__weight_nz[] = {0};
 static const TngrtBundleDesc tngc_template__desc = {
@@ -586,9 +605,9 @@ static void tngc__teardown(tngc_template_t *self)
         free(G->sym);
         free(G->off);
     }
-    for (int i = d->nweights - 1; self->w && i >= 0; i--)
-        if (self->w[i])
-            (void)aclrtFree(self->w[i]);
+    for (int i = d->nweights - 1; self->w_own && i >= 0; i--)
+        if (self->w_own[i])
+            (void)aclrtFree(self->w_own[i]);
     for (int s = d->nstreams - 1; self->join && s >= 1; s--)
         if (self->join[s])
             (void)aclrtDestroyEvent(self->join[s]);
@@ -608,6 +627,8 @@ static void tngc__teardown(tngc_template_t *self)
         free(self->w_host[i]);
     free(self->w_host);
     free(self->w);
+    free(self->w_own);
+    free(self->wbind);
     free(self->event);
     free(self->join);
     free(self->stream);
@@ -639,6 +660,8 @@ static int tngc__alloc(tngc_template_t *self)
     self->event = calloc((size_t)d->nevents + 1, sizeof *self->event);
     self->join = calloc(ns, sizeof *self->join);
     self->w = calloc(nw, sizeof *self->w);
+    self->w_own = calloc(nw, sizeof *self->w_own);
+    self->wbind = calloc(nw, 1);
     self->w_host = calloc(nw, sizeof *self->w_host);
     self->gear = calloc((size_t)d->ngears, sizeof *self->gear);
     self->in = calloc(ni, sizeof *self->in);
@@ -646,7 +669,7 @@ static int tngc__alloc(tngc_template_t *self)
     self->rec_t = calloc((size_t)d->nevents + 1, sizeof *self->rec_t);
     self->rec_s = calloc((size_t)d->nevents + 1, sizeof *self->rec_s);
     self->wait_name = calloc((size_t)d->nevents + 1, sizeof *self->wait_name);
-    ok = self->stream && self->event && self->join && self->w && self->w_host && self->gear && self->in &&
+    ok = self->stream && self->event && self->join && self->w && self->w_own && self->wbind && self->w_host && self->gear && self->in &&
          self->dev_out && self->rec_t && self->rec_s && self->wait_name;
     for (int e = 0; ok && e < d->nevents; e++)
         snprintf(self->wait_name[e], sizeof *self->wait_name, "wait e%d", e);
@@ -726,7 +749,10 @@ static int tngc__gears_new(tngc_template_t *self)
             continue;   /* dynamic: placed at its first run */
         for (int s = 0; s < d->nsyms; s++)
             G->sym[s] = gear->symval[s];
-        if (tngc__gear_arena(self, G, gear->arena_bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
+        int64_t bytes = gear->arena_bytes;
+        if (tngc__gears[g].scratch > 0)
+            bytes = ((bytes + 63) & ~(int64_t)63) + tngc__gears[g].scratch;
+        if (tngc__gear_arena(self, G, bytes, G->sym) != 0 || tngc__gears[g].build(self, G) != 0)
             return -1;
         G->built = 1;
     }
@@ -786,8 +812,9 @@ static int tngc__weights_new(tngc_template_t *self)
     const TngrtBundleDesc *d = self->desc;
     for (int i = 0; i < d->nweights; i++) {
         int64_t n = tngc__weight_bytes(d, i);
-        TNGC_CHECK(aclrtMalloc(&self->w[i], (size_t)(n > 0 ? n : 64), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc",
-                   NULL);
+        TNGC_CHECK(aclrtMalloc(&self->w_own[i], (size_t)(n > 0 ? n : 64), ACL_MEM_MALLOC_HUGE_FIRST),
+                   "aclrtMalloc", NULL);
+        self->w[i] = self->w_own[i];
         TNGC_CHECK(aclrtMemset(self->w[i], (size_t)(n > 0 ? n : 64), 0, (size_t)(n > 0 ? n : 64)), "aclrtMemset",
                    NULL);
         if (tngc__weight_returned[i] && !(self->w_host[i] = calloc(1, (size_t)n + 1)))
@@ -877,6 +904,8 @@ int tngc_template_create(tngc_template_t **out, TngrtError *err)
         return -1;
     }
     self->desc = &tngc_template__desc;
+    self->st.desc = self->desc;
+    self->st.nz = tngc__weight_nz;
     if (tngc__alloc(self) != 0 || tngc__check_desc(self, err) != 0 || tngc__device_new(self) != 0 ||
         tngc__weights_new(self) != 0 || tngc__gears_new(self) != 0) {
         snprintf(err->msg, sizeof err->msg, "%.*s", (int)sizeof err->msg - 1, self->err);
@@ -884,6 +913,8 @@ int tngc_template_create(tngc_template_t **out, TngrtError *err)
         free(self);
         return -1;
     }
+    self->st.device = self->device;
+    self->st.w = self->w;
     snprintf(err->msg, sizeof err->msg, "%s", self->warning);   /* "" or one warning line */
     *out = self;
     return 0;
@@ -1248,6 +1279,12 @@ int tngc_template_run(tngc_template_t *self, const TngrtTensor *inputs, int ninp
                           outputs ? noutputs : 0);
     if (d->nsyms > 64)
         return tngc__fail(self, "%s: more than 64 symbols", d->name);
+    for (int k = 0; k < d->nshared; k++)
+        if (self->wbind[d->shared[k].weight] == TNGC_BIND_NONE)
+            return tngc__fail(self, "the state '%s' is shared with the bundle of %s (its '%s'): bind the two "
+                              "with %s_share_state, or give this one a copy of its own with %s_own_state",
+                              d->weights[d->shared[k].weight].name, d->shared[k].entry, d->shared[k].name, d->name,
+                              d->name);
     g = tngrt_desc_select(d, inputs, ninputs, sym, self->err, sizeof self->err);
     if (g < 0)   /* a dtype, rank or shape in no gear: the inputs are at fault */
         return TNGRT_BAD_INPUT;
@@ -1264,6 +1301,104 @@ int tngc_template_run(tngc_template_t *self, const TngrtTensor *inputs, int ninp
                  bad, src);
     }
     return rc;
+}
+
+/* ---- state shared between bundles ------------------------------------------- */
+
+/* The weight of desc d named name, or -1. */
+static int tngc__weight_named(const TngrtBundleDesc *d, const char *name)
+{
+    for (int j = 0; j < d->nweights; j++)
+        if (!strcmp(d->weights[j].name, name))
+            return j;
+    return -1;
+}
+
+/* Why weight j of owner o cannot hold the shared weight i of self, or NULL. */
+static const char *tngc__share_mismatch(const tngc_template_t *self, int i, const struct TngcAclState *o, int j)
+{
+    const TngrtSigTensor *w = &self->desc->weights[i], *ow;
+    if (j < 0)
+        return "does not have";
+    ow = &o->desc->weights[j];
+    if (ow->dtype != w->dtype || o->nz[j] != tngc__weight_nz[i] ||
+        tngc__sig_bytes(ow, NULL) != tngc__sig_bytes(w, NULL))
+        return "holds with another dtype or size";
+    if (!(ow->flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)))
+        return "does not keep as state";
+    return NULL;
+}
+
+/* The descriptors of every gear dropped (and its capture) and the static
+ * ones built again over the weights' device addresses now; a dynamic gear
+ * is built at its next run. */
+static int tngc__gears_rebuild(tngc_template_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int bad;
+    TNGC_CHECK(aclrtSetCurrentContext(self->ctx), "aclrtSetCurrentContext", NULL);
+    if (tngc__settle(self, &bad) != 0)
+        return tngc__fail(self, "%s: stream %d did not synchronise", d->name, bad);
+    for (int g = 0; g < d->ngears; g++) {
+        TngcAclGear *G = &self->gear[g];
+        if (G->ri)
+            TNGC_CHECK(aclmdlRIDestroy(G->ri), "aclmdlRIDestroy", NULL);
+        G->ri = NULL;
+        G->captured = 0;
+        tngc__gear_unbuild(G, &tngc__gears[g]);
+    }
+    return tngc__gears_new(self);
+}
+
+int tngc_template_share_state(tngc_template_t *self, const void *owner)
+{
+    const TngrtBundleDesc *d = self->desc, *od;
+    const struct TngcAclState *o = owner;
+    int bound = 0;
+    self->err[0] = '\0';
+    if (!owner || owner == (const void *)self)
+        return tngc__fail(self, "%s_share_state: %s", d->name,
+                          owner ? "a bundle shares no state with itself" : "no owner bundle");
+    od = o->desc;
+    if (o->device != self->device)
+        return tngc__fail(self, "%s_share_state: the bundle '%s' is on device %d, this one on %d", d->name, od->name,
+                          (int)o->device, (int)self->device);
+    /* check every row first: a failed call binds nothing */
+    for (int k = 0; k < d->nshared; k++) {
+        const TngrtStateShare *r = &d->shared[k];
+        const char *why;
+        if (!od->entry || strcmp(r->entry, od->entry) != 0)
+            continue;
+        if ((why = tngc__share_mismatch(self, r->weight, o, tngc__weight_named(od, r->name))) != NULL)
+            return tngc__fail(self, "the state '%s' is shared with %s's '%s', which the bundle '%s' %s",
+                              d->weights[r->weight].name, r->entry, r->name, od->name, why);
+        bound++;
+    }
+    if (bound == 0)
+        return tngc__fail(self, "the bundle '%s' (%s) shares no state with the bundle '%s' (%s)", d->name, d->entry,
+                          od->name, od->entry ? od->entry : "?");
+    for (int k = 0; k < d->nshared; k++) {
+        const TngrtStateShare *r = &d->shared[k];
+        if (!strcmp(r->entry, od->entry)) {
+            self->w[r->weight] = o->w[tngc__weight_named(od, r->name)];
+            self->wbind[r->weight] = TNGC_BIND_SHARED;
+        }
+    }
+    return tngc__gears_rebuild(self) != 0 ? -1 : bound;
+}
+
+int tngc_template_own_state(tngc_template_t *self)
+{
+    const TngrtBundleDesc *d = self->desc;
+    int moved = 0;
+    self->err[0] = '\0';
+    for (int k = 0; k < d->nshared; k++) {
+        int i = d->shared[k].weight;
+        moved |= self->w[i] != self->w_own[i];
+        self->w[i] = self->w_own[i];
+        self->wbind[i] = TNGC_BIND_OWN;
+    }
+    return moved ? tngc__gears_rebuild(self) : 0;
 }
 
 /* ---- the signature ------------------------------------------------------------ */

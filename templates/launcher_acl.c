@@ -72,6 +72,7 @@
 /* Defined by every ACL bundle (templates/bundle_acl.c); the header, shared
  * with the CPU target whose handle is a TngrtBundle, does not declare it. */
 void tngc_template_set_trace(tngc_template_t *self, TngrtTrace *trace);
+int tngc_template_own_state(tngc_template_t *self);
 
 enum { ACL_EXIT_DEVICE = 1, ACL_EXIT_USAGE = 2 };
 
@@ -376,6 +377,10 @@ static int acl_main(AclLauncher *L, int argc, char **argv)
         return acl_fail(L, ACL_EXIT_DEVICE, "%s", err.msg);
     if (err.msg[0])   /* the bundle's warning: a chip that cannot capture runs reduce-overhead eagerly */
         fprintf(stderr, "%s: warning: %s\n", L->prog, err.msg);
+    /* one bundle in this process: state shared with another entry's
+     * bundle (TNGRT_SIG_SHARED) runs on its own copy, from --weights */
+    if (tngc_template_own_state(L->b) != 0)
+        return acl_fail(L, ACL_EXIT_DEVICE, "%s", tngc_template_last_error(L->b));
     if (L->weights && tngc_template_load_weights(L->b, L->weights) != 0)
         return acl_fail(L, ACL_EXIT_USAGE, "%s", tngc_template_last_error(L->b));
     if ((L->weights && (rc = acl_unused(L)) != 0) || (rc = acl_select(L)) != 0 || (rc = acl_runs(L)) != 0)

@@ -79,7 +79,7 @@ suites() {
     suite  17 weights-formats sh "$here/conform/weights_formats.sh" "$tngc"
     suite   2 entry-names sh "$here/conform/entry_names.sh" "$tngc"
     suite  10 state-attr sh "$here/conform/state_attr.sh" "$tngc"
-    suite   8 state-shared sh "$here/conform/state_shared.sh" "$tngc"
+    suite  15 state-shared sh "$here/conform/state_shared.sh" "$tngc"
     suite   7 launcher sh "$here/launcher/run.sh" "$(dirname "$tngc")"
     plain  35 tp-mpi sh "$here/tp_mpi/run.sh" "$tngc"
     suite  33 security sh "$here/security/run.sh" "$(dirname "$tngc")"

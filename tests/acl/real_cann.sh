@@ -12,8 +12,7 @@
 #   1. every example script (each Makefile's TNGC_BUNDLES), every
 #      conformance model (but npu_rotary.py, whose aclnnRotaryPositionEmbedding
 #      is CANN 8.2's, npu_moe_gating.py, whose aclnnMoeGatingTopK is CANN
-#      8.3's, and nn_sdpa.py and gears_branch.py, whose sdpa has no aclnn
-#      operator) and
+#      8.3's) and
 #      tests/acl/rsub.py builds with `tngc build
 #      --target acl --acl-home --cc gcc` against them (tngc's own flags:
 #      -std=c11 -O2 -Wall -Werror ...: gcc's flow warnings, such as
@@ -87,16 +86,11 @@ t() { if eval "$2"; then pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail +
 flags="-std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I$root/runtime -I$cann/include -Wall -Werror"
 
 # ---- 1. every model builds against CANN's headers, with gcc -O2 ----
-# (state_shared and state_shared_read share state between two compiled
-# entries, which the ACL target refuses with TNG211: tests/acl/run.sh checks
-# that refusal)
 models=$(for mk in "$root"/examples/*/Makefile; do
             for s in $(sed -n 's/^TNGC_BUNDLES *:= *//p' "$mk"); do echo "$(dirname "$mk")/$s"; done
           done
           ls "$root"/tests/conform/models/*.py "$here/rsub.py" |
-          grep -v -e '/conform/models/npu_rotary\.py$' -e '/conform/models/npu_moe_gating\.py$' \
-              -e '/conform/models/nn_sdpa\.py$' -e '/conform/models/gears_branch\.py$' \
-              -e '/conform/models/state_shared\.py$' -e '/conform/models/state_shared_read\.py$')
+          grep -v -e '/conform/models/npu_rotary\.py$' -e '/conform/models/npu_moe_gating\.py$')
 n=0
 for py in $models; do
     d=$(dirname "$py")

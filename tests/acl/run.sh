@@ -22,7 +22,9 @@
 #      for one aclrtStream per stream tag, event records and waits at the
 #      planned edges, and one arena per gear (also on the dim_gears example);
 #   4. without CANN, --target acl fails with one line and exit status 2;
-#      an op with no aclnn operator (unmapped.py) fails naming it;
+#      an op with no aclnn operator (unmapped.py) fails naming it, and so
+#      does scaled_dot_product_attention in a gear with run-time dims
+#      (sdpa_dyn.py);
 #   5. against the mock runtime: launchers link and run (streams with their
 #      priorities, events recorded before they are waited for, copies only at
 #      the boundary, reduce-overhead captured once and replayed, weights
@@ -109,20 +111,24 @@ for py in "$root"/tests/conform/models/*.py; do
         t "$m: a scalar divided by a tensor is a reciprocal, then an in-place scaling" \
           'grep -A1 "TNGC_ACLNN(aclnnReciprocal, .*binary.py:22:25: div" "$tmp/$m/out/binary.c" |
            grep -q "TNGC_ACLNN(aclnnInplaceMuls, .*binary.py:22:25: div"' ;;
-    conform_nn_sdpa)   # scaled_dot_product_attention: no aclnn operator
-        t "$m: the unmapped sdpa is named at its line" \
-          '[ $rc -eq 1 ] && grep -q "nn_sdpa.py:27:25: error: no aclnn operator for .sdpa." "$tmp/o" &&
-           [ -z "$(ls "$tmp/$m/out" 2>/dev/null)" ]' ;;
+    conform_nn_sdpa)   # scaled_dot_product_attention: a chain of aclnn calls
+        t "$m: builds as tngc build does (-Wall -Werror; -O0)" \
+          '[ $rc -eq 0 ] && ls "$tmp/$m/out"/lib*.a >/dev/null 2>&1 || { head -5 "$tmp/o"; false; }'
+        t "$m: -Wextra -Wpedantic" 'compiles "$tmp/$m/out"'
+        t "$m: sdpa is q @ k^T, scaled, softmax, @ v; is_causal a -inf bias above the diagonal; half cast in and out (gear 0)" \
+          '[ "$(grep -o "TNGC_ACLNN(aclnn[A-Za-z]*, [0-9]*, [0-9]*, \"nn_sdpa.py:27:25: sdpa %5\"" "$tmp/$m/out/nn_sdpa.c" |
+                sed "s/,.*//" | head -n 4 | tr "\n" " ")" = "TNGC_ACLNN(aclnnMatmul TNGC_ACLNN(aclnnInplaceMuls TNGC_ACLNN(aclnnSoftmax TNGC_ACLNN(aclnnMatmul " ] &&
+           grep "nn_sdpa.py:28:25: sdpa %6" "$tmp/$m/out/nn_sdpa.c" | grep -q "TNGC_ACLNN(aclnnTriu, .*, 1, " &&
+           grep "nn_sdpa.py:30:25: sdpa %8" "$tmp/$m/out/nn_sdpa.c" | grep -q "TNGC_ACLNN(aclnnInplaceMaskedFillScalar" &&
+           grep "nn_sdpa.py:27:25: sdpa %39" "$tmp/$m/out/nn_sdpa.c" | grep -q "TNGC_ACLNN(aclnnCast, .*ACL_FLOAT16"' ;;
     conform_state_shared)   # the decode step's caches are state shared with the prefill's bundle
-        t "$m: state shared between bundles is refused at the entry, naming the attribute" \
-          '[ $rc -eq 1 ] && grep -q "state_shared.py:68:10: error: the tensor attribute .model.layers.0.cache_k. is state shared with the compiled entry Model.forward: the ACL target does not share state" "$tmp/o"' ;;
-    conform_state_shared_read)   # the reader's cache is state shared with the writer's bundle
-        t "$m: state shared between bundles is refused at the entry, naming the attribute" \
-          '[ $rc -eq 1 ] && grep -q "state_shared_read.py:28:10: error: the tensor attribute .cache. is state shared with the compiled entry M.prefill" "$tmp/o"' ;;
-    conform_gears_branch)   # its is_causal expression feeds scaled_dot_product_attention
-        t "$m: the unmapped sdpa is named at its line" \
-          '[ $rc -eq 1 ] && grep -q "gears_branch.py:32:13: error: no aclnn operator for .sdpa." "$tmp/o" &&
-           [ -z "$(ls "$tmp/$m/out" 2>/dev/null)" ]' ;;
+        t "$m: builds as tngc build does (-Wall -Werror; -O0)" \
+          '[ $rc -eq 0 ] && ls "$tmp/$m/out"/lib*.a >/dev/null 2>&1 || { head -5 "$tmp/o"; false; }'
+        t "$m: -Wextra -Wpedantic" 'compiles "$tmp/$m/out"'
+        t "$m: the decode bundle declares _share_state and _own_state; its four caches are shared rows" \
+          'grep -q "^int state_shared_Step_forward_share_state(state_shared_Step_forward_t \*self, const void \*owner);" "$tmp/$m/out/state_shared_Step_forward.h" &&
+           grep -q "^int state_shared_Step_forward_own_state(state_shared_Step_forward_t \*self);" "$tmp/$m/out/state_shared_Step_forward.h" &&
+           [ "$(grep -c "\"Model.forward\", \"layers\.[01]\.cache_[kv]\"" "$tmp/$m/out/state_shared_Step_forward.c")" = 4 ]' ;;
     *)
         t "$m: builds as tngc build does (-Wall -Werror; -O0)" \
           '[ $rc -eq 0 ] && ls "$tmp/$m/out"/lib*.a >/dev/null 2>&1 || { head -5 "$tmp/o"; false; }'
@@ -265,6 +271,11 @@ t "unmapped op: status 1, the op named at its place, nothing written" \
   '[ $? -eq 1 ] && grep -q "^unmapped.py:15:16: error: no aclnn operator for .div. (a scalar divided by a tensor" "$tmp/o" && [ ! -e "$tmp/unm" ]'
 (cd "$tmp" && "$tngc" gen --target cpu -o unm unmapped.py) >/dev/null 2>&1
 t "unmapped op: the CPU target builds it" '[ $? -eq 0 ]'
+# sdpa_dyn.py: scaled_dot_product_attention with a dim known at run time only
+cp "$here/sdpa_dyn.py" "$tmp/sdpa_dyn.py"
+(cd "$tmp" && "$tngc" gen --target acl -o sdpa_dyn sdpa_dyn.py) >"$tmp/o" 2>&1
+t "sdpa in a gear with run-time dims: status 1, named at its place, nothing written" \
+  '[ $? -eq 1 ] && grep -q "^sdpa_dyn.py:12:16: error: no aclnn operator for .sdpa. (scaled_dot_product_attention in a gear with dims known at run time only" "$tmp/o" && [ ! -e "$tmp/sdpa_dyn" ]'
 (cd "$tmp" && "$tngc" gen --target acl --user-kernel add -o uk ms.py) >"$tmp/o" 2>&1
 t "--user-kernel with --target acl: status 2" '[ $? -eq 2 ] && grep -q "CPU kernels" "$tmp/o"'
 (cd "$tmp" && "$tngc" gen --target npu -o x ms.py) >"$tmp/o" 2>&1
