@@ -276,6 +276,15 @@ static AclVariant acl_form__softmax(const Graph *g, const Op *op, const char **w
     return ACL_V_PLAIN;
 }
 
+/* kinds the op table has no aclnn call for (npu_weight_quant_batchmatmul:
+ * aclnnWeightQuantBatchMatmulV2 is not in codegen/aclnn.def) */
+static AclVariant acl_form__unmapped(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)op;
+    *why = "its aclnn operator is not in the op table";
+    return ACL_V_OTHER;
+}
+
 static AclVariant (*const acl_forms[OP__count])(const Graph *g, const Op *op, const char **why) = {
 #define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = acl_form,

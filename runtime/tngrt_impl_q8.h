@@ -1,0 +1,186 @@
+/*
+ * tngrt_impl_q8.h - the inline body of the weight-only int8 product,
+ * torch_npu.npu_weight_quant_batchmatmul (tngrt_kernels.h has its
+ * contract), as tests/ref/stubs/torch_npu computes it from torch_npu's
+ * documentation. Included by tngrt_kernel_impl.h after its own sections;
+ * kernels_q8.c instantiates it per instruction set and splits the columns
+ * over threads.
+ *
+ * The weight is read once per block of up to TNGRT_Q8_ROWS rows of x, row
+ * by row of the weight (its int8 values widened to float32 as they are
+ * read, never stored dequantised): a decode step's GEMV streams it once.
+ * Per column block, each group of k (all of k when there is one scale per
+ * column) is summed in float32 as acc[c] += x[k] * w[k][c], in k order,
+ * with x[k] * w[k][c] exact in float32 (a float16 or bfloat16 value times
+ * an int8 has at most 19 significant bits); at the group's end the column
+ * gets scale * (acc + offset * sum of the group's x), so that (w + offset)
+ * * scale is applied once per column and group, not once per weight. Every
+ * step is a separate float32 operation in a fixed order (the runtime is
+ * built without FP contraction): every instruction set gives the same bits.
+ */
+#ifndef TNGRT_IMPL_Q8_H
+#define TNGRT_IMPL_Q8_H
+
+/* Rows of x per pass over the weight, and columns per block (the two
+ * float32 accumulators of a block: 2 * 4 * 2048 * 4 bytes on the stack). */
+#define TNGRT_Q8_ROWS 4
+#define TNGRT_Q8_COLS 2048
+
+/* The operands of one product, checked (tngrt_impl__q8_init). */
+typedef struct TngrtImplQ8 {
+    const uint16_t *x;    /* [m, k], float16 or bfloat16 */
+    const int8_t *w;      /* [k, n] */
+    const TngrtArg *scale, *offset, *bias;
+    uint16_t *out;        /* [m, n], x's dtype */
+    int bf16;             /* x and out are bfloat16 */
+    int64_t m, k, n;
+    int64_t group;        /* rows of w per group (k: one group) */
+    int s_cols, o_cols;   /* scale / offset: one per column (1) or one in all (0) */
+} TngrtImplQ8;
+
+/* x[r][kk] as float32. */
+TNGRT_KINLINE float tngrt_impl__q8_x(const TngrtImplQ8 *q, int64_t r, int64_t kk)
+{
+    uint16_t h = q->x[r * q->k + kk];
+    return q->bf16 ? tngrt_impl__bf16_to_f32(h) : tngrt_impl__f16_to_f32(h);
+}
+
+/* Element (group g, column c) of a scale or offset p with one value per
+ * column (cols) or one in all. */
+TNGRT_KINLINE float tngrt_impl__q8_param(const TngrtImplQ8 *q, const TngrtArg *p, int cols, int64_t g,
+                                         int64_t c)
+{
+    return cols ? tngrt_impl__ldf(p, g * q->n + c) : tngrt_impl__ldf(p, 0);
+}
+
+/* The sums of group [k0, k1) of rows [r0, r0 + nr) over columns [c0, c0 +
+ * nc) into acc[r * TNGRT_Q8_COLS + c], and of x into sx[r]; four rows of
+ * the weight per pass over acc, added in k order. */
+TNGRT_KINLINE void tngrt_impl__q8_group(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc,
+                                        int64_t k0, int64_t k1, float *acc, float *sx)
+{
+    for (int r = 0; r < nr; r++) {
+        float *a = acc + (size_t)r * TNGRT_Q8_COLS;
+        float s = 0.0f;
+        for (int c = 0; c < nc; c++)
+            a[c] = 0.0f;
+        int64_t kk = k0;
+        for (; kk + 4 <= k1; kk += 4) {
+            const int8_t *w0 = q->w + kk * q->n + c0, *w1 = w0 + q->n, *w2 = w1 + q->n, *w3 = w2 + q->n;
+            float x0 = tngrt_impl__q8_x(q, r0 + r, kk), x1 = tngrt_impl__q8_x(q, r0 + r, kk + 1);
+            float x2 = tngrt_impl__q8_x(q, r0 + r, kk + 2), x3 = tngrt_impl__q8_x(q, r0 + r, kk + 3);
+            s = s + x0;
+            s = s + x1;
+            s = s + x2;
+            s = s + x3;
+            for (int c = 0; c < nc; c++)
+                a[c] = a[c] + x0 * (float)w0[c] + x1 * (float)w1[c] + x2 * (float)w2[c] + x3 * (float)w3[c];
+        }
+        for (; kk < k1; kk++) {
+            const int8_t *w0 = q->w + kk * q->n + c0;
+            float x0 = tngrt_impl__q8_x(q, r0 + r, kk);
+            s = s + x0;
+            for (int c = 0; c < nc; c++)
+                a[c] = a[c] + x0 * (float)w0[c];
+        }
+        sx[r] = s;
+    }
+}
+
+/* Rows [r0, r0 + nr), columns [c0, c0 + nc) of the product. */
+TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc)
+{
+    float acc[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], tot[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], sx[TNGRT_Q8_ROWS];
+    for (int i = 0; i < nr * TNGRT_Q8_COLS; i++)
+        tot[i] = 0.0f;
+    for (int64_t k0 = 0, g = 0; k0 < q->k; k0 += q->group, g++) {
+        int64_t k1 = q->k - k0 < q->group ? q->k : k0 + q->group;
+        tngrt_impl__q8_group(q, r0, nr, c0, nc, k0, k1, acc, sx);
+        for (int c = 0; c < nc; c++) {
+            float s = tngrt_impl__q8_param(q, q->scale, q->s_cols, g, c0 + c);
+            float o = q->offset ? tngrt_impl__q8_param(q, q->offset, q->o_cols, g, c0 + c) : 0.0f;
+            for (int r = 0; r < nr; r++) {
+                size_t i = (size_t)r * TNGRT_Q8_COLS + (size_t)c;
+                tot[i] = tot[i] + s * (acc[i] + o * sx[r]);
+            }
+        }
+    }
+    for (int r = 0; r < nr; r++)
+        for (int c = 0; c < nc; c++) {
+            float v = tot[(size_t)r * TNGRT_Q8_COLS + (size_t)c];
+            if (q->bias)
+                v = v + tngrt_impl__ldf(q->bias, c0 + c);
+            uint16_t *o = q->out + (r0 + r) * q->n + c0 + c;
+            *o = q->bf16 ? tngrt_impl__f32_to_bf16(v) : tngrt_impl__f32_to_f16(v);
+        }
+}
+
+/* Columns [c0, c1) of every row of the product. */
+TNGRT_KINLINE void tngrt_impl__q8_cols(const TngrtImplQ8 *q, int64_t c0, int64_t c1)
+{
+    for (int64_t r0 = 0; r0 < q->m; r0 += TNGRT_Q8_ROWS)
+        for (int64_t c = c0; c < c1; c += TNGRT_Q8_COLS) {
+            int nr = (int)(q->m - r0 < TNGRT_Q8_ROWS ? q->m - r0 : TNGRT_Q8_ROWS);
+            int nc = (int)(c1 - c < TNGRT_Q8_COLS ? c1 - c : TNGRT_Q8_COLS);
+            tngrt_impl__q8_block(q, r0, nr, c, nc);
+        }
+}
+
+/* 1 when scale or offset p (name) has one value (sets *cols 0), one per
+ * column (n) or one per column and group (ng * n; *cols 1); else 0 after
+ * an error. */
+static inline int tngrt_impl__q8_param_ok(const TngrtArg *p, const char *name, int64_t n, int64_t ng,
+                                          int grouped, int *cols, TngrtError *err)
+{
+    int64_t len = tngrt_impl__rank_ok(p) ? tngrt_impl__numel(p->ndim, p->shape) : -1;
+    *cols = len != 1;
+    if (!tngrt_impl__rank_ok(p) || !tngrt_impl__is_float(p->dtype) ||
+        (grouped ? len != ng * n : (len != 1 && len != n))) {
+        tngrt_impl__err(err, "weight_quant_matmul: %s must be float with %s%lld values", name,
+                        grouped ? "" : "1 or ", (long long)(grouped ? ng * n : n));
+        return 0;
+    }
+    return 1;
+}
+
+/* Checks the operands of npu_weight_quant_batchmatmul and fills q; 0 or -1. */
+static inline int tngrt_impl__q8_init(TngrtImplQ8 *q, const TngrtArg *out, const TngrtArg *x,
+                                      const TngrtArg *w, const TngrtArg *scale, const TngrtArg *offset,
+                                      const TngrtArg *bias, int64_t group, TngrtError *err)
+{
+    if (!out || !x || !w || !scale || x->ndim != 2 || w->ndim != 2 || out->ndim != 2 ||
+        (x->dtype != TNGRT_F16 && x->dtype != TNGRT_BF16) || w->dtype != TNGRT_I8 || out->dtype != x->dtype)
+        return tngrt_impl__err(err, "weight_quant_matmul: expected x [m, k] float16 or bfloat16, weight "
+                               "int8 [k, n], scale, and out [m, n] of x's dtype");
+    int64_t m = x->shape[0], k = x->shape[1], n = w->shape[1];
+    if (w->shape[0] != k || out->shape[0] != m || out->shape[1] != n || group < 0)
+        return tngrt_impl__err(err, "weight_quant_matmul: x [%lld, %lld], weight [%lld, %lld] and out "
+                               "[%lld, %lld] do not match (group size %lld)", (long long)m, (long long)k,
+                               (long long)w->shape[0], (long long)n, (long long)out->shape[0],
+                               (long long)out->shape[1], (long long)group);
+    int grouped = group > 0 && group < k;
+    int64_t ng = grouped ? (k + group - 1) / group : 1;
+    *q = (TngrtImplQ8){x->data, w->data, scale, offset, bias, out->data, x->dtype == TNGRT_BF16,
+                       m, k, n, grouped ? group : (k > 0 ? k : 1), 0, 0};
+    if (!tngrt_impl__q8_param_ok(scale, "antiquant_scale", n, ng, grouped, &q->s_cols, err) ||
+        (offset && !tngrt_impl__q8_param_ok(offset, "antiquant_offset", n, ng, grouped, &q->o_cols, err)))
+        return -1;
+    if (bias && (!tngrt_impl__rank_ok(bias) || !tngrt_impl__is_float(bias->dtype) ||
+                 tngrt_impl__numel(bias->ndim, bias->shape) != n))
+        return tngrt_impl__err(err, "weight_quant_matmul: bias must be float with %lld values",
+                               (long long)n);
+    return 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_weight_quant_matmul(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                                 const TngrtArg *scale, const TngrtArg *offset,
+                                                 const TngrtArg *bias, int64_t group, TngrtError *err)
+{
+    TngrtImplQ8 q;
+    if (tngrt_impl__q8_init(&q, out, x, w, scale, offset, bias, group, err) < 0)
+        return -1;
+    tngrt_impl__q8_cols(&q, 0, q.n);
+    return 0;
+}
+
+#endif
