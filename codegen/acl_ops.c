@@ -276,12 +276,13 @@ static AclVariant acl_form__softmax(const Graph *g, const Op *op, const char **w
     return ACL_V_PLAIN;
 }
 
-/* kinds the op table has no aclnn call for (npu_weight_quant_batchmatmul:
- * aclnnWeightQuantBatchMatmulV2 is not in codegen/aclnn.def) */
-static AclVariant acl_form__unmapped(const Graph *g, const Op *op, const char **why)
+/* npu_weight_quant_batchmatmul: its operator, aclnnWeightQuantBatchMatmulV2,
+ * is not one of codegen/aclnn.def's functions */
+static AclVariant acl_form__weight_quant(const Graph *g, const Op *op, const char **why)
 {
     (void)g, (void)op;
-    *why = "its aclnn operator is not in the op table";
+    *why = "npu_weight_quant_batchmatmul: aclnnWeightQuantBatchMatmulV2 is not among the aclnn functions "
+           "tngc calls";
     return ACL_V_OTHER;
 }
 

@@ -6,8 +6,9 @@
 # rows of the weight (3 groups of k = 96, and of k = 80 whose last group
 # has 16 rows); with and without antiquant_offset and bias (float16,
 # bfloat16 and float32); the weight an int8 input [k, n] and an int8
-# buffer [n, k] transposed. The rows of x take 1 or 4 (gears): every gear
-# is checked against PyTorch. (tests/conform/run.sh)
+# buffer [n, k] transposed. The rows of x take 2 or 5 (gears; 5: a block
+# of 4 rows and one of 1): every gear is checked against PyTorch. The ACL
+# target refuses the op (TNG203, tests/acl/run.sh). (tests/conform/run.sh)
 import torch
 import torch_npu
 import torchair
@@ -43,8 +44,8 @@ class Model(torch.nn.Module):
 
 config = torchair.CompilerConfig()
 npu_backend = torchair.get_npu_backend(compiler_config=config)
-model = torch.compile(Model().npu(), backend=npu_backend, dynamic=True)
-x = torch.randn(4, K).half().npu()
+model = torch.compile(Model().npu(), backend=npu_backend, dynamic=True, fullgraph=True)
+x = torch.randn(5, K).half().npu()
 w = torch.randint(-128, 128, (K, N), dtype=torch.int8).npu()
 scale = (torch.rand(N) * 0.02 + 0.001).half().npu()
 offset = (torch.randn(N) * 4).half().npu()
@@ -52,7 +53,7 @@ bias_h = torch.randn(N).half().npu()
 bias_f = torch.randn(N).npu()
 tscale = torch.tensor([0.0125]).half().npu()
 toffset = torch.tensor([-3.0]).half().npu()
-torchair.inference.set_dim_gears(x, dim_gears={0: [1, 4]})
+torchair.inference.set_dim_gears(x, dim_gears={0: [2, 5]})
 with torch.no_grad():
     outs = model(x, w, scale, offset, bias_h, bias_f, tscale, toffset)
 print(len(outs))
