@@ -53,6 +53,24 @@ TNGRT_KINLINE float tngrt_impl__q8_param(const TngrtImplQ8 *q, const TngrtArg *p
     return cols ? tngrt_impl__ldf(p, g * q->n + c) : tngrt_impl__ldf(p, 0);
 }
 
+/* a[c] += x0 * w0[c] + x1 * w1[c] + x2 * w2[c] + x3 * w3[c], added left
+ * to right (k order), for c < nc. */
+TNGRT_KINLINE void tngrt_impl__q8_axpy4(float *restrict a, const int8_t *restrict w0,
+                                        const int8_t *restrict w1, const int8_t *restrict w2,
+                                        const int8_t *restrict w3, float x0, float x1, float x2, float x3,
+                                        int nc)
+{
+    for (int c = 0; c < nc; c++)
+        a[c] = a[c] + x0 * (float)w0[c] + x1 * (float)w1[c] + x2 * (float)w2[c] + x3 * (float)w3[c];
+}
+
+/* a[c] += x0 * w0[c] for c < nc. */
+TNGRT_KINLINE void tngrt_impl__q8_axpy1(float *restrict a, const int8_t *restrict w0, float x0, int nc)
+{
+    for (int c = 0; c < nc; c++)
+        a[c] = a[c] + x0 * (float)w0[c];
+}
+
 /* The sums of group [k0, k1) of rows [r0, r0 + nr) over columns [c0, c0 +
  * nc) into acc[r * TNGRT_Q8_COLS + c], and of x into sx[r]; four rows of
  * the weight per pass over acc, added in k order. */
@@ -66,22 +84,19 @@ TNGRT_KINLINE void tngrt_impl__q8_group(const TngrtImplQ8 *q, int64_t r0, int nr
             a[c] = 0.0f;
         int64_t kk = k0;
         for (; kk + 4 <= k1; kk += 4) {
-            const int8_t *w0 = q->w + kk * q->n + c0, *w1 = w0 + q->n, *w2 = w1 + q->n, *w3 = w2 + q->n;
+            const int8_t *w0 = q->w + kk * q->n + c0;
             float x0 = tngrt_impl__q8_x(q, r0 + r, kk), x1 = tngrt_impl__q8_x(q, r0 + r, kk + 1);
             float x2 = tngrt_impl__q8_x(q, r0 + r, kk + 2), x3 = tngrt_impl__q8_x(q, r0 + r, kk + 3);
             s = s + x0;
             s = s + x1;
             s = s + x2;
             s = s + x3;
-            for (int c = 0; c < nc; c++)
-                a[c] = a[c] + x0 * (float)w0[c] + x1 * (float)w1[c] + x2 * (float)w2[c] + x3 * (float)w3[c];
+            tngrt_impl__q8_axpy4(a, w0, w0 + q->n, w0 + 2 * q->n, w0 + 3 * q->n, x0, x1, x2, x3, nc);
         }
         for (; kk < k1; kk++) {
-            const int8_t *w0 = q->w + kk * q->n + c0;
             float x0 = tngrt_impl__q8_x(q, r0 + r, kk);
             s = s + x0;
-            for (int c = 0; c < nc; c++)
-                a[c] = a[c] + x0 * (float)w0[c];
+            tngrt_impl__q8_axpy1(a, q->w + kk * q->n + c0, x0, nc);
         }
         sx[r] = s;
     }
