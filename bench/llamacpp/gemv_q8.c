@@ -19,27 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "internal.h"
+#include "gemv_main.h"
 #include "tngrt.h"
 #include "tngrt_kernels.h"
 
-#define MAX_ROUNDS 64
 #define VARIANTS 3   /* int8 per column, int8 per group of 128, float16 */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* The weights of one size: nc int8 copies [k, n], nh float16 copies [n, k]
  * (the same bytes in all), the scales and offsets. */
@@ -160,17 +145,5 @@ static int gemv_size(TngrtPar *pool, int64_t n, int64_t k, double total, int rou
 int main(int argc, char **argv)
 {
     static const int64_t sz[][2] = {{512, 512}, {1024, 1024}, {2048, 2048}, {4096, 4096}};
-    double total = argc > 1 ? atof(argv[1]) : 512e6;
-    int rounds = argc > 2 ? atoi(argv[2]) : 7, rc = 0;
-    TngrtPar *pool = tngrt__par_new(2);
-    if (rounds < 1 || rounds > MAX_ROUNDS || !pool) {
-        fprintf(stderr, "usage: gemv_q8 [TOTAL_BYTES [ROUNDS (1..%d)]]\n", MAX_ROUNDS);
-        return 2;
-    }
-    for (size_t i = 0; i < sizeof sz / sizeof sz[0] && rc == 0; i++)
-        rc = gemv_size(pool, sz[i][0], sz[i][1], total, rounds, getenv("MIN") != NULL);
-    tngrt__par_delete(pool);
-    if (rc)
-        fprintf(stderr, "gemv_q8: out of memory\n");
-    return rc ? 1 : 0;
+    return gemv_main(argc, argv, "gemv_q8", sz, sizeof sz / sizeof sz[0], gemv_size);
 }
