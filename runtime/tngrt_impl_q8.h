@@ -10,13 +10,15 @@
  * by row of the weight (its int8 values widened to float32 as they are
  * read, never stored dequantised): a decode step's GEMV streams it once.
  * Per column block, each group of k (all of k when there is one scale per
- * column) is summed in float32 as acc[c] += x[k] * w[k][c], in k order,
+ * column) is summed in float32 as acc[c] += x[k] * w[k][c], in k order
+ * (eight rows of the weight per pass over the block's sums),
  * with x[k] * w[k][c] exact in float32 (a float16 or bfloat16 value times
  * an int8 has at most 19 significant bits); at the group's end the column
  * gets scale * (acc + offset * sum of the group's x), so that (w + offset)
  * * scale is applied once per column and group, not once per weight. Every
- * step is a separate float32 operation in a fixed order (the runtime is
- * built without FP contraction): every instruction set gives the same bits.
+ * step is a float32 operation in a fixed order (the multiply-adds FMAs
+ * where the clone has them, which round as the add after the exact product
+ * does): every instruction set gives the same bits.
  */
 #ifndef TNGRT_IMPL_Q8_H
 #define TNGRT_IMPL_Q8_H
@@ -53,45 +55,57 @@ TNGRT_KINLINE float tngrt_impl__q8_param(const TngrtImplQ8 *q, const TngrtArg *p
     return cols ? tngrt_impl__ldf(p, g * q->n + c) : tngrt_impl__ldf(p, 0);
 }
 
-/* a[c] += x0 * w0[c] + x1 * w1[c] + x2 * w2[c] + x3 * w3[c], added left
- * to right (k order), for c < nc. */
-TNGRT_KINLINE void tngrt_impl__q8_axpy4(float *restrict a, const int8_t *restrict w0,
-                                        const int8_t *restrict w1, const int8_t *restrict w2,
-                                        const int8_t *restrict w3, float x0, float x1, float x2, float x3,
-                                        int nc)
+/* Multiply-adds as FMAs where the target has them: x * w is exact in
+ * float32 (see the top), so an FMA rounds acc + x * w exactly as the add
+ * after the multiply does, and the clones with and without FMA agree bit
+ * for bit. */
+#if defined(__clang__)
+#define TNGRT_Q8__CONTRACT _Pragma("clang fp contract(fast)")
+#else
+#define TNGRT_Q8__CONTRACT
+#endif
+
+/* a[c] += x[0] * w[0][c] + ... + x[7] * w[7][c], added left to right (k
+ * order), for c < nc; row j of the weight at w0 + j * ld. */
+TNGRT_KINLINE void tngrt_impl__q8_axpy8(float *restrict a, const int8_t *restrict w0, int64_t ld,
+                                        const float *x, int nc)
 {
+    TNGRT_Q8__CONTRACT
+    const int8_t *restrict w1 = w0 + ld, *restrict w2 = w1 + ld, *restrict w3 = w2 + ld;
+    const int8_t *restrict w4 = w3 + ld, *restrict w5 = w4 + ld, *restrict w6 = w5 + ld;
+    const int8_t *restrict w7 = w6 + ld;
+    float x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
     for (int c = 0; c < nc; c++)
-        a[c] = a[c] + x0 * (float)w0[c] + x1 * (float)w1[c] + x2 * (float)w2[c] + x3 * (float)w3[c];
+        a[c] = a[c] + x0 * (float)w0[c] + x1 * (float)w1[c] + x2 * (float)w2[c] + x3 * (float)w3[c] +
+               x4 * (float)w4[c] + x5 * (float)w5[c] + x6 * (float)w6[c] + x7 * (float)w7[c];
 }
 
 /* a[c] += x0 * w0[c] for c < nc. */
 TNGRT_KINLINE void tngrt_impl__q8_axpy1(float *restrict a, const int8_t *restrict w0, float x0, int nc)
 {
+    TNGRT_Q8__CONTRACT
     for (int c = 0; c < nc; c++)
         a[c] = a[c] + x0 * (float)w0[c];
 }
 
 /* The sums of group [k0, k1) of rows [r0, r0 + nr) over columns [c0, c0 +
- * nc) into acc[r * TNGRT_Q8_COLS + c], and of x into sx[r]; four rows of
+ * nc) into acc[r * TNGRT_Q8_COLS + c], and of x into sx[r]; eight rows of
  * the weight per pass over acc, added in k order. */
 TNGRT_KINLINE void tngrt_impl__q8_group(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc,
                                         int64_t k0, int64_t k1, float *acc, float *sx)
 {
     for (int r = 0; r < nr; r++) {
-        float *a = acc + (size_t)r * TNGRT_Q8_COLS;
+        float *a = acc + (size_t)r * TNGRT_Q8_COLS, xs[8];
         float s = 0.0f;
         for (int c = 0; c < nc; c++)
             a[c] = 0.0f;
         int64_t kk = k0;
-        for (; kk + 4 <= k1; kk += 4) {
-            const int8_t *w0 = q->w + kk * q->n + c0;
-            float x0 = tngrt_impl__q8_x(q, r0 + r, kk), x1 = tngrt_impl__q8_x(q, r0 + r, kk + 1);
-            float x2 = tngrt_impl__q8_x(q, r0 + r, kk + 2), x3 = tngrt_impl__q8_x(q, r0 + r, kk + 3);
-            s = s + x0;
-            s = s + x1;
-            s = s + x2;
-            s = s + x3;
-            tngrt_impl__q8_axpy4(a, w0, w0 + q->n, w0 + 2 * q->n, w0 + 3 * q->n, x0, x1, x2, x3, nc);
+        for (; kk + 8 <= k1; kk += 8) {
+            for (int j = 0; j < 8; j++) {
+                xs[j] = tngrt_impl__q8_x(q, r0 + r, kk + j);
+                s = s + xs[j];
+            }
+            tngrt_impl__q8_axpy8(a, q->w + kk * q->n + c0, q->n, xs, nc);
         }
         for (; kk < k1; kk++) {
             float x0 = tngrt_impl__q8_x(q, r0 + r, kk);
