@@ -47,12 +47,21 @@ TNGRT_KINLINE float tngrt_impl__q8_x(const TngrtImplQ8 *q, int64_t r, int64_t kk
     return q->bf16 ? tngrt_impl__bf16_to_f32(h) : tngrt_impl__f16_to_f32(h);
 }
 
-/* Element (group g, column c) of a scale or offset p with one value per
- * column (cols) or one in all. */
-TNGRT_KINLINE float tngrt_impl__q8_param(const TngrtImplQ8 *q, const TngrtArg *p, int cols, int64_t g,
-                                         int64_t c)
+/* Columns [c0, c0 + nc) of group g of a scale or offset p with one value
+ * per column (cols) or one in all, as float32 into d. */
+TNGRT_KINLINE void tngrt_impl__q8_param_row(const TngrtImplQ8 *q, const TngrtArg *p, int cols, int64_t g,
+                                            int64_t c0, int nc, float *d)
 {
-    return cols ? tngrt_impl__ldf(p, g * q->n + c) : tngrt_impl__ldf(p, 0);
+    if (!cols) {
+        float v = tngrt_impl__ldf(p, 0);
+        for (int c = 0; c < nc; c++)
+            d[c] = v;
+    } else if (tngrt_impl__is_half(p->dtype)) {
+        tngrt_impl__widen(d, p, g * q->n + c0, nc);
+    } else {
+        for (int c = 0; c < nc; c++)
+            d[c] = tngrt_impl__ldf(p, g * q->n + c0 + c);
+    }
 }
 
 /* Multiply-adds as FMAs where the target has them: x * w is exact in
@@ -120,18 +129,21 @@ TNGRT_KINLINE void tngrt_impl__q8_group(const TngrtImplQ8 *q, int64_t r0, int nr
 TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc)
 {
     float acc[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], tot[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], sx[TNGRT_Q8_ROWS];
+    float sc[TNGRT_Q8_COLS], oc[TNGRT_Q8_COLS];
     for (int i = 0; i < nr * TNGRT_Q8_COLS; i++)
         tot[i] = 0.0f;
+    for (int c = 0; c < nc; c++)
+        oc[c] = 0.0f;
     for (int64_t k0 = 0, g = 0; k0 < q->k; k0 += q->group, g++) {
         int64_t k1 = q->k - k0 < q->group ? q->k : k0 + q->group;
         tngrt_impl__q8_group(q, r0, nr, c0, nc, k0, k1, acc, sx);
-        for (int c = 0; c < nc; c++) {
-            float s = tngrt_impl__q8_param(q, q->scale, q->s_cols, g, c0 + c);
-            float o = q->offset ? tngrt_impl__q8_param(q, q->offset, q->o_cols, g, c0 + c) : 0.0f;
-            for (int r = 0; r < nr; r++) {
-                size_t i = (size_t)r * TNGRT_Q8_COLS + (size_t)c;
-                tot[i] = tot[i] + s * (acc[i] + o * sx[r]);
-            }
+        tngrt_impl__q8_param_row(q, q->scale, q->s_cols, g, c0, nc, sc);
+        if (q->offset)
+            tngrt_impl__q8_param_row(q, q->offset, q->o_cols, g, c0, nc, oc);
+        for (int r = 0; r < nr; r++) {
+            float *t = tot + (size_t)r * TNGRT_Q8_COLS, *a = acc + (size_t)r * TNGRT_Q8_COLS, x = sx[r];
+            for (int c = 0; c < nc; c++)
+                t[c] = t[c] + sc[c] * (a[c] + oc[c] * x);
         }
     }
     for (int r = 0; r < nr; r++)
