@@ -580,9 +580,9 @@ int infer_weight_quant_matmul(Infer *I)
     if (infer__rank(I, x, 2, 2, "x") < 0 || infer__rank(I, w, 2, 2, "weight") < 0)
         return -1;
     if (x->dtype != DT_F16 && x->dtype != DT_BF16)
-        return infer__fail(I, "x must be float16 or bfloat16, got %s", dtype_name(x->dtype));
+        return infer__fail(I, "x must have dtype float16 or bfloat16, got %s", dtype_name(x->dtype));
     if (w->dtype != DT_I8)
-        return infer__fail(I, "weight must be int8, got %s", dtype_name(w->dtype));
+        return infer__fail(I, "weight must have dtype int8, got %s", dtype_name(w->dtype));
     if (I->attr[0] < 0)
         return infer__fail(I, "antiquant_group_size must be >= 0, got %lld", (long long)I->attr[0]);
     Shape sx = infer__shape_of(x), sw = infer__shape_of(w);
@@ -592,11 +592,11 @@ int infer_weight_quant_matmul(Infer *I)
         return -1;
     if (infer__antiquant_param(I, infer__in(I, 3), x, k, n, "antiquant_offset") < 0)
         return -1;
-    if (b && ((b->dtype != DT_F32 && b->dtype != x->dtype) ||
-              !((b->ndim == 1 && dim__same(I->g, b->dims[0], n) >= 0) ||
-                (b->ndim == 2 && dim__is(I->g, b->dims[0], 1) && dim__same(I->g, b->dims[1], n) >= 0))))
-        return infer__fail(I, "bias must be [%s] or [1, %s], float32 or x's dtype",
-                           infer__dim_text(I, 0, n), infer__dim_text(I, 1, n));
+    if (b && b->dtype != DT_F32 && b->dtype != x->dtype)
+        return infer__fail(I, "bias must have dtype float32 or x's, got %s", dtype_name(b->dtype));
+    if (b && !((b->ndim == 1 && dim__same(I->g, b->dims[0], n) >= 0) ||
+               (b->ndim == 2 && dim__is(I->g, b->dims[0], 1) && dim__same(I->g, b->dims[1], n) >= 0)))
+        return infer__fail(I, "bias must be [%s] or [1, %s]", infer__dim_text(I, 0, n), infer__dim_text(I, 1, n));
     Shape out = {2, {sx.d[0], n}};
     return infer__out(I, &out);
 }

@@ -15,7 +15,7 @@ class Model(torch.nn.Module):
         c = torch_npu.npu_weight_quant_batchmatmul(x, w4, s)  # expect: TNG203
         d = torch_npu.npu_weight_quant_batchmatmul(x, w, s64)  # expect: TNG203
         e = torch_npu.npu_weight_quant_batchmatmul(x, w, s, inner_precise=1)  # expect: TNG203
-        f = torch_npu.npu_weight_quant_batchmatmul(xf, w, s.float())  # expect: TNG206
+        f = torch_npu.npu_weight_quant_batchmatmul(xf, w, s.float())  # expect: TNG207
         g = torch_npu.npu_weight_quant_batchmatmul(x, w, s.float())  # expect: TNG207
         h = torch_npu.npu_weight_quant_batchmatmul(x, w, sg, antiquant_group_size=32)  # expect: TNG206
         i = torch_npu.npu_weight_quant_batchmatmul(x3, w, s)  # expect: TNG206
