@@ -332,6 +332,16 @@ static AclVariant acl_form__softmax(const Graph *g, const Op *op, const char **w
     return ACL_V_PLAIN;
 }
 
+/* npu_weight_quant_batchmatmul: its operator, aclnnWeightQuantBatchMatmulV2,
+ * is not one of codegen/aclnn.def's functions */
+static AclVariant acl_form__weight_quant(const Graph *g, const Op *op, const char **why)
+{
+    (void)g, (void)op;
+    *why = "npu_weight_quant_batchmatmul: aclnnWeightQuantBatchMatmulV2 is not among the aclnn functions "
+           "tngc calls";
+    return ACL_V_OTHER;
+}
+
 static AclVariant (*const acl_forms[OP__count])(const Graph *g, const Op *op, const char **why) = {
 #define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
     [OP_##e] = acl_form,

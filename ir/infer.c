@@ -544,6 +544,63 @@ int infer_quant_matmul(Infer *I)
     return infer__out(I, &s);
 }
 
+/* The antiquant scale (or offset) p of npu_weight_quant_batchmatmul: one
+ * value, one per column ([n] or [1, n]), or with group size g one per
+ * column and group ([ceil(k / g), n], k constant); x's dtype. */
+static int infer__antiquant_param(Infer *I, const Val *p, const Val *x, DimId k, DimId n,
+                                  const char *name)
+{
+    if (!p)
+        return 0;
+    if (p->dtype != x->dtype)
+        return infer__fail(I, "%s must have x's dtype %s, got %s", name, dtype_name(x->dtype),
+                           dtype_name(p->dtype));
+    int64_t g = I->attr[0], kc;
+    if (g > 0) {
+        if (!graph_dim_const_value(I->g, k, &kc))
+            return infer__fail(I, "a group size needs a constant k");
+        if (p->ndim != 2 || !dim__is(I->g, p->dims[0], (kc + g - 1) / g) ||
+            dim__same(I->g, p->dims[1], n) < 0)
+            return infer__fail(I, "%s must be [%lld, %s] (one row per group of %lld along k)", name,
+                               (long long)((kc + g - 1) / g), infer__dim_text(I, 0, n), (long long)g);
+        return 0;
+    }
+    int ok = (p->ndim == 1 && (dim__is(I->g, p->dims[0], 1) || dim__same(I->g, p->dims[0], n) >= 0)) ||
+             (p->ndim == 2 && dim__is(I->g, p->dims[0], 1) && dim__same(I->g, p->dims[1], n) >= 0);
+    return ok ? 0 : infer__fail(I, "%s must be [1], [%s] or [1, %s]", name, infer__dim_text(I, 0, n),
+                                infer__dim_text(I, 1, n));
+}
+
+/* torch_npu.npu_weight_quant_batchmatmul(x[m, k], weight int8 [k, n],
+ * antiquant_scale, antiquant_offset=, bias=, antiquant_group_size=g)
+ * -> [m, n] of x's dtype (float16 or bfloat16). */
+int infer_weight_quant_matmul(Infer *I)
+{
+    const Val *x = infer__in(I, 0), *w = infer__in(I, 1), *b = infer__in(I, 4);
+    if (infer__rank(I, x, 2, 2, "x") < 0 || infer__rank(I, w, 2, 2, "weight") < 0)
+        return -1;
+    if (x->dtype != DT_F16 && x->dtype != DT_BF16)
+        return infer__fail(I, "x must have dtype float16 or bfloat16, got %s", dtype_name(x->dtype));
+    if (w->dtype != DT_I8)
+        return infer__fail(I, "weight must have dtype int8, got %s", dtype_name(w->dtype));
+    if (I->attr[0] < 0)
+        return infer__fail(I, "antiquant_group_size must be >= 0, got %lld", (long long)I->attr[0]);
+    Shape sx = infer__shape_of(x), sw = infer__shape_of(w);
+    DimId k = sx.d[1], n = sw.d[1];
+    if (infer__contract(I, k, sw.d[0], &sx, &sw) < 0 ||
+        infer__antiquant_param(I, infer__in(I, 2), x, k, n, "antiquant_scale") < 0)
+        return -1;
+    if (infer__antiquant_param(I, infer__in(I, 3), x, k, n, "antiquant_offset") < 0)
+        return -1;
+    if (b && b->dtype != DT_F32 && b->dtype != x->dtype)
+        return infer__fail(I, "bias must have dtype float32 or x's, got %s", dtype_name(b->dtype));
+    if (b && !((b->ndim == 1 && dim__same(I->g, b->dims[0], n) >= 0) ||
+               (b->ndim == 2 && dim__is(I->g, b->dims[0], 1) && dim__same(I->g, b->dims[1], n) >= 0)))
+        return infer__fail(I, "bias must be [%s] or [1, %s]", infer__dim_text(I, 0, n), infer__dim_text(I, 1, n));
+    Shape out = {2, {sx.d[0], n}};
+    return infer__out(I, &out);
+}
+
 /* y, scale = torch_npu.npu_dequant_swiglu_quant(x[..., 2h], ...):
  * y int8 [..., h], scale float32 [...] */
 int infer_dequant_swiglu_quant(Infer *I)

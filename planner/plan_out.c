@@ -436,6 +436,12 @@ static void attrs__dequant_swiglu_quant(PlanAttrs *l, const Op *op)
     attrs__str(l, "quant_mode", plan__attr(op, 1) ? "dynamic" : "static", 1);
 }
 
+/* npu_weight_quant_batchmatmul: its antiquant_group_size (0: per channel or per tensor) */
+static void attrs__group_size(PlanAttrs *l, const Op *op)
+{
+    attrs__add(l, "group_size", PA_INT, plan__attr(op, 0), 0);
+}
+
 /* ---- attributes: comparison, selection, bool ---- */
 
 /* eq ... ge: the Python scalar operand when there is one (b absent). */

@@ -1470,5 +1470,7 @@ TNGRT_KINLINE int tngrt_impl_embedding(const TngrtArg *out, const TngrtArg *weig
 #include "tngrt_impl_nn.h"
 /* ---- torch_npu fused ops ---- */
 #include "tngrt_impl_npu.h"
+/* ---- weight-only int8 product ---- */
+#include "tngrt_impl_q8.h"
 
 #endif

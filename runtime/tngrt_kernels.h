@@ -197,6 +197,22 @@ int tngrt_kernel_quant_matmul(const TngrtArg *out, const TngrtArg *x1, const Tng
                               const TngrtArg *bias, const TngrtArg *pertoken_scale,
                               TngrtError *err);
 
+/* npu_weight_quant_batchmatmul(x [m, k] float16/bfloat16, weight int8
+ * [k, n], antiquant_scale, antiquant_offset, bias, antiquant_group_size)
+ * into out [m, n] of x's dtype: with g = group (0, or g >= k: one group of
+ * all of k), out[r][c] = sum over groups G of scale[G][c] * (sum over k in
+ * G of x[r][k] * w[k][c] + offset[G][c] * sum over k in G of x[r][k])
+ * [+ bias[c]], in float32 (tngrt_impl_q8.h gives the order), rounded once
+ * to out's dtype. scale and offset (float, offset may be NULL) hold one
+ * value, one per column, or with groups [ceil(k / g), n]; bias (float or
+ * NULL) n values. Runs on the current pool's threads by columns from
+ * TNGRT_GEMM_PAR_GEMV_BYTES of weight (the bits do not change). Returns
+ * 0, or -1 with a message in err when an operand's dtype or size does not
+ * fit. */
+int tngrt_kernel_weight_quant_matmul(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                     const TngrtArg *scale, const TngrtArg *offset,
+                                     const TngrtArg *bias, int64_t group, TngrtError *err);
+
 /* npu_dequant_swiglu_quant(x [.., 2H]) as tests/ref/stubs/torch_npu
  * computes it, row by row: int32 x is dequantised in double as
  * (x + int32 bias) * weight_scale (per column) * activation_scale (per row)

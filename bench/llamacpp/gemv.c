@@ -17,26 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "internal.h"
+#include "gemv_main.h"
 #include "tngrt.h"
 #include "tngrt_kernels.h"
-
-#define MAX_ROUNDS 64
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* One size: rounds passes of each of f32 1 thread, f32 2, f16 1, f16 2;
  * prints the median (or best) time per call. */
@@ -109,17 +93,5 @@ int main(int argc, char **argv)
 {
     static const int64_t sz[][2] = {{128, 512},   {256, 512},   {512, 512},   {512, 1024},
                                     {1024, 1024}, {2048, 1024}, {2048, 2048}, {4096, 4096}};
-    double total = argc > 1 ? atof(argv[1]) : 512e6;
-    int rounds = argc > 2 ? atoi(argv[2]) : 7, rc = 0;
-    TngrtPar *pool = tngrt__par_new(2);
-    if (rounds < 1 || rounds > MAX_ROUNDS || !pool) {
-        fprintf(stderr, "usage: gemv [TOTAL_BYTES [ROUNDS (1..%d)]]\n", MAX_ROUNDS);
-        return 2;
-    }
-    for (size_t i = 0; i < sizeof sz / sizeof sz[0] && rc == 0; i++)
-        rc = gemv_size(pool, sz[i][0], sz[i][1], total, rounds, getenv("MIN") != NULL);
-    tngrt__par_delete(pool);
-    if (rc)
-        fprintf(stderr, "gemv: out of memory\n");
-    return rc ? 1 : 0;
+    return gemv_main(argc, argv, "gemv", sz, sizeof sz / sizeof sz[0], gemv_size);
 }

@@ -35,9 +35,13 @@ ALIGN = 32
 # GGUF value types
 T_UINT32, T_INT32, T_FLOAT32, T_BOOL, T_STRING, T_ARRAY = 4, 5, 6, 7, 8, 9
 # ggml tensor types
-GGML_F32, GGML_F16, GGML_BF16 = 0, 1, 30
-# general.file_type (llama_ftype): all float32, mostly float16, mostly bfloat16
-FTYPE = {GGML_F32: 0, GGML_F16: 1, GGML_BF16: 32}
+GGML_F32, GGML_F16, GGML_Q8_0, GGML_BF16 = 0, 1, 8, 30
+# general.file_type (llama_ftype): all float32, mostly float16, mostly Q8_0,
+# mostly bfloat16
+FTYPE = {GGML_F32: 0, GGML_F16: 1, GGML_Q8_0: 7, GGML_BF16: 32}
+# Q8_0: blocks of 32 values along a row, each a float16 scale d then 32
+# int8 q, the value d * q (ggml's block_q8_0)
+Q8_0_BLOCK = 32
 
 
 def _str(s):
@@ -92,7 +96,31 @@ def _bytes(t, gtype):
         return t.half().numpy().astype("<f2").tobytes()
     if gtype == GGML_BF16:
         return t.bfloat16().view(torch.int16).numpy().astype("<i2").tobytes()
+    if gtype == GGML_Q8_0:
+        d, q = q8_0(t)
+        rec = np.empty(d.shape, dtype=[("d", "<f2"), ("q", "i1", (Q8_0_BLOCK,))])
+        rec["d"], rec["q"] = d, q
+        return rec.tobytes()
     raise ValueError("gguf: no ggml type %d" % gtype)
+
+
+def q8_0(t):
+    """A float tensor [rows, cols] (cols a multiple of 32) as ggml's Q8_0,
+    as llama.cpp's quantize_row_q8_0 computes it: per block of 32 along a
+    row, d = max |x| / 127 (float16), q = round(x / d) (round half away
+    from zero). -> (d float16 [rows, cols / 32], q int8 [rows, cols / 32, 32])."""
+    x = t.detach().float().numpy().reshape(t.shape[0], -1, Q8_0_BLOCK)
+    d = np.abs(x).max(axis=2) / 127.0
+    inv = np.divide(1.0, d, out=np.zeros_like(d), where=d != 0)
+    v = x * inv[:, :, None]
+    q = (np.sign(v) * np.floor(np.abs(v) + 0.5)).astype(np.int8)
+    return d.astype(np.float16), q
+
+
+def q8_0_values(t):
+    """The values a Q8_0 tensor written from t holds, as float32 [rows, cols]."""
+    d, q = q8_0(t)
+    return (d.astype(np.float32)[:, :, None] * q.astype(np.float32)).reshape(t.shape[0], -1)
 
 
 def llama_tensors(model, cfg):
@@ -159,7 +187,8 @@ def llama_metadata(cfg, ctx, gtype, name):
 
 def write_llama(path, model, cfg, ctx, gtype, name="tngc-bench-llama"):
     """Writes model (LlamaForCausalLM, its config cfg) as a GGUF file for a
-    context of ctx tokens; matrices as gtype (GGML_F32/F16/BF16), norm
+    context of ctx tokens; matrices as gtype (GGML_F32/F16/BF16/Q8_0; with
+    Q8_0 the token embedding float16, as llama.cpp's Q8_0 files hold it), norm
     weights as float32 (llama.cpp's converter keeps 1-D tensors float32;
     the values are those of the model's own dtype)."""
     tensors = llama_tensors(model, cfg)
@@ -167,6 +196,8 @@ def write_llama(path, model, cfg, ctx, gtype, name="tngc-bench-llama"):
     infos, blobs, off = [], [], 0
     for tname, t in tensors:
         tt = GGML_F32 if t.dim() == 1 else gtype
+        if tt == GGML_Q8_0 and tname == "token_embd.weight":
+            tt = GGML_F16
         data = _bytes(t, tt)
         pad = (-off) % ALIGN
         blobs.append(b"\0" * pad)

@@ -256,6 +256,10 @@ static const struct LibEntry {
     {"npu_quant_matmul", NS_NPU, lo_quant_matmul, 0,
      "npu_quant_matmul(Tensor x1, Tensor x2, Tensor scale, *, Tensor? offset=None, Tensor? pertoken_scale=None, "
      "Tensor? bias=None, ScalarType? output_dtype=None) -> Tensor"},
+    {"npu_weight_quant_batchmatmul", NS_NPU, lo_weight_quant_batchmatmul, 0,
+     "npu_weight_quant_batchmatmul(Tensor x, Tensor weight, Tensor antiquant_scale, Tensor? antiquant_offset=None, "
+     "Tensor? quant_scale=None, Tensor? quant_offset=None, Tensor? bias=None, int antiquant_group_size=0, "
+     "int inner_precise=0) -> Tensor"},
     {"npu_dequant_swiglu_quant", NS_NPU, lo_dequant_swiglu_quant, 0,
      "npu_dequant_swiglu_quant(Tensor x, Tensor? weight_scale=None, Tensor? activation_scale=None, "
      "Tensor? bias=None, Tensor? quant_scale=None, Tensor? quant_offset=None, Tensor? group_index=None, "

@@ -156,6 +156,7 @@ Obj *lo_scatter_update(Interp *I, Call *c);
 Obj *lo_grouped_matmul(Interp *I, Call *c);
 Obj *lo_format_cast(Interp *I, Call *c);
 Obj *lo_quant_matmul(Interp *I, Call *c);
+Obj *lo_weight_quant_batchmatmul(Interp *I, Call *c);
 Obj *lo_dequant_swiglu_quant(Interp *I, Call *c);
 Obj *lo_swiglu(Interp *I, Call *c);
 

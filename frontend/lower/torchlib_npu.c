@@ -716,6 +716,54 @@ Obj *lo_quant_matmul(Interp *I, Call *c)
     return tl_emit1(I, OP_QUANT_MATMUL, in, 6, NULL, 0, 0, 0, dt, c->node);
 }
 
+/* torch_npu.npu_weight_quant_batchmatmul(x, weight, antiquant_scale,
+ * antiquant_offset=None, quant_scale=None, quant_offset=None, bias=None,
+ * antiquant_group_size=0, inner_precise=0): x float16/bfloat16 [m, k] @
+ * int8 weight [k, n] dequantised as (weight + antiquant_offset) *
+ * antiquant_scale. The int8 output (quant_scale, quant_offset), int4
+ * weights held in int32, int64 scales (npu_trans_quant_param) and
+ * inner_precise other than 0 are refused. */
+Obj *lo_weight_quant_batchmatmul(Interp *I, Call *c)
+{
+    int32_t x = tl_x0(I, c);
+    if (x < 0)
+        return unk(I);
+    Obj *w = P(c, "weight"), *scale = P(c, "antiquant_scale");
+    int32_t in[5] = {x, tl_tv(I, w, c->node), tl_tv(I, scale, c->node), -1, -1};
+    if (in[1] < 0 || in[2] < 0) {
+        if (!obj_has_unknown(w) && !obj_has_unknown(scale))
+            interp_break(I, c->node, RULE_TNG203, "%s expects tensors x, weight and antiquant_scale", c->full);
+        return unk(I);
+    }
+    static const char *const unsupported[2] = {"quant_scale", "quant_offset"};
+    for (int k = 0; k < 2; k++) {
+        int32_t q = tl_opt_tensor(I, P(c, unsupported[k]), c->node, unsupported[k]);
+        if (q < -1)
+            return unk(I);
+        if (q >= 0)
+            return interp_break(I, c->node, RULE_TNG203, "%s: %s (an int8 output) is not supported",
+                                c->full, unsupported[k]);
+    }
+    if ((in[3] = tl_opt_tensor(I, P(c, "antiquant_offset"), c->node, "antiquant_offset")) < -1 ||
+        (in[4] = tl_opt_tensor(I, P(c, "bias"), c->node, "bias")) < -1)
+        return unk(I);
+    DType wdt = G(I)->vals.v[in[1]].dtype, sdt = G(I)->vals.v[in[2]].dtype;
+    if (wdt == DT_I32)
+        return interp_break(I, c->node, RULE_TNG203, "%s: int4 weights packed in int32 are not supported",
+                            c->full);
+    if (sdt == DT_I64)
+        return interp_break(I, c->node, RULE_TNG203, "%s: an int64 antiquant_scale "
+                            "(npu_trans_quant_param) is not supported", c->full);
+    int64_t group, precise;
+    if (!tl_const_int(I, P(c, "antiquant_group_size"), c->node, "antiquant_group_size", &group) ||
+        !tl_const_int(I, P(c, "inner_precise"), c->node, "inner_precise", &precise))
+        return unk(I);
+    if (precise != 0)
+        return interp_break(I, c->node, RULE_TNG203, "%s: inner_precise=%lld is not supported (0 only)",
+                            c->full, (long long)precise);
+    return tl_emit1(I, OP_WEIGHT_QUANT_MATMUL, in, 5, &group, 1, 0, 0, DT_UNKNOWN, c->node);
+}
+
 /* torch_npu.npu_dequant_swiglu_quant(x, weight_scale=None, activation_scale=None,
  * bias=None, quant_scale=None, quant_offset=None, group_index=None,
  * activate_left=False, quant_mode=0) -> (y, scale) */

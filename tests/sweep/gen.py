@@ -327,6 +327,11 @@ family("quant_matmul", Family("nn", FLOATS, [
     "{f}({q1}, {q2}, {s6})", "{f}({q1}, {q2}, {s6}, pertoken_scale={sb}, output_dtype={dt})",
     "{f}({q1}, {q2}.t().contiguous().t(), {s6}, output_dtype=torch.int32)",
 ]))
+family("weight_quant_matmul", Family("nn", FLOATS, [
+    "{f}({x}, {q2}, {s6}.to({dt}))",
+    "{f}({x}, {q2}.t().contiguous().t(), {s6}.to({dt}), ({s6} * 300).to({dt}), bias={s6})",
+    "{f}({x}, {q2}, torch.stack([{s6}, {s6} * 2]).to({dt}), antiquant_group_size=4)",
+], {"weight_quant_matmul": ("torch_npu.npu_weight_quant_batchmatmul", [])}))
 family("dequant_swiglu_quant", Family("nn", FLOATS + ["int32"], [
     "{f}({x}, quant_mode=1)",
     "{f}({x}, weight_scale={s8}, activation_scale={sb}, quant_mode=1)",

@@ -113,6 +113,41 @@ def npu_quant_matmul(x1, x2, scale, *, offset=None, pertoken_scale=None, bias=No
     return y.to(out_dtype)
 
 
+def npu_weight_quant_batchmatmul(x, weight, antiquant_scale, antiquant_offset=None,
+                                 quant_scale=None, quant_offset=None, bias=None,
+                                 antiquant_group_size=0, inner_precise=0):
+    """Weight-only int8 matmul: x float16/bfloat16 [m, k] @ weight int8 [k, n]
+    dequantised as (weight + antiquant_offset) * antiquant_scale.
+
+    antiquant_scale / antiquant_offset: one value ([1]), one per column ([n],
+    [1, n]) or, with antiquant_group_size g > 0, one per column and group of
+    g rows of weight ([ceil(k / g), n]); x's dtype. The product and the bias
+    (float32 or x's dtype, [n]) in float32, the result rounded once to x's
+    dtype. quant_scale / quant_offset (an int8 output) are not modelled.
+    """
+    if x.dtype not in (torch.float16, torch.bfloat16) or weight.dtype != torch.int8:
+        raise RuntimeError("npu_weight_quant_batchmatmul: x must be float16/bfloat16 and weight int8")
+    if quant_scale is not None or quant_offset is not None or inner_precise != 0:
+        raise RuntimeError("npu_weight_quant_batchmatmul: quant_scale, quant_offset and inner_precise "
+                           "are not modelled")
+    k, n = weight.shape
+
+    def per_row(p):
+        p = p.float()
+        if antiquant_group_size > 0 and antiquant_group_size < k:
+            return p.reshape(-1, n).repeat_interleave(antiquant_group_size, dim=0)[:k]
+        return p.reshape(1, -1)
+
+    w = weight.float()
+    if antiquant_offset is not None:
+        w = w + per_row(antiquant_offset)
+    w = w * per_row(antiquant_scale)
+    y = torch.matmul(x.float(), w)
+    if bias is not None:
+        y = y + bias.float().reshape(-1)
+    return y.to(x.dtype)
+
+
 def _dequant_swiglu_quant_rows(x, weight_scale, activation_scale, bias, quant_scale,
                                quant_offset, activate_left, quant_mode):
     if x.dtype == torch.int32:

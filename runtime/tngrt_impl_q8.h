@@ -1,0 +1,227 @@
+/*
+ * tngrt_impl_q8.h - the inline body of the weight-only int8 product,
+ * torch_npu.npu_weight_quant_batchmatmul (tngrt_kernels.h has its
+ * contract), as tests/ref/stubs/torch_npu computes it from torch_npu's
+ * documentation. Included by tngrt_kernel_impl.h after its own sections;
+ * kernels_q8.c instantiates it per instruction set and splits the columns
+ * over threads.
+ *
+ * The weight is read once per block of up to TNGRT_Q8_ROWS rows of x, row
+ * by row of the weight (its int8 values widened to float32 as they are
+ * read, never stored dequantised): a decode step's GEMV streams it once.
+ * Per column block, each group of k (all of k when there is one scale per
+ * column) is summed in float32 as acc[c] += x[k] * w[k][c], in k order
+ * (eight rows of the weight per pass over the block's sums),
+ * with x[k] * w[k][c] exact in float32 (a float16 or bfloat16 value times
+ * an int8 has at most 19 significant bits); at the group's end the column
+ * gets scale * (acc + offset * sum of the group's x), so that (w + offset)
+ * * scale is applied once per column and group, not once per weight. Every
+ * step is a float32 operation in a fixed order (the multiply-adds FMAs
+ * where the clone has them, which round as the add after the exact product
+ * does): every instruction set gives the same bits.
+ */
+#ifndef TNGRT_IMPL_Q8_H
+#define TNGRT_IMPL_Q8_H
+
+/* Rows of x per pass over the weight, and columns per block (the two
+ * float32 accumulators of a block: 2 * 4 * 2048 * 4 bytes on the stack). */
+#define TNGRT_Q8_ROWS 4
+#define TNGRT_Q8_COLS 2048
+
+/* The operands of one product, checked (tngrt_impl__q8_init). */
+typedef struct TngrtImplQ8 {
+    const uint16_t *x;    /* [m, k], float16 or bfloat16 */
+    const int8_t *w;      /* [k, n] */
+    const TngrtArg *scale, *offset, *bias;
+    uint16_t *out;        /* [m, n], x's dtype */
+    int bf16;             /* x and out are bfloat16 */
+    int64_t m, k, n;
+    int64_t group;        /* rows of w per group (k: one group) */
+    int s_cols, o_cols;   /* scale / offset: one per column (1) or one in all (0) */
+} TngrtImplQ8;
+
+/* x[r][kk] as float32. */
+TNGRT_KINLINE float tngrt_impl__q8_x(const TngrtImplQ8 *q, int64_t r, int64_t kk)
+{
+    uint16_t h = q->x[r * q->k + kk];
+    return q->bf16 ? tngrt_impl__bf16_to_f32(h) : tngrt_impl__f16_to_f32(h);
+}
+
+/* Columns [c0, c0 + nc) of group g of a scale or offset p with one value
+ * per column (cols) or one in all, as float32 into d. */
+TNGRT_KINLINE void tngrt_impl__q8_param_row(const TngrtImplQ8 *q, const TngrtArg *p, int cols, int64_t g,
+                                            int64_t c0, int nc, float *d)
+{
+    if (!cols) {
+        float v = tngrt_impl__ldf(p, 0);
+        for (int c = 0; c < nc; c++)
+            d[c] = v;
+    } else if (tngrt_impl__is_half(p->dtype)) {
+        tngrt_impl__widen(d, p, g * q->n + c0, nc);
+    } else {
+        for (int c = 0; c < nc; c++)
+            d[c] = tngrt_impl__ldf(p, g * q->n + c0 + c);
+    }
+}
+
+/* Multiply-adds as FMAs where the target has them: x * w is exact in
+ * float32 (see the top), so an FMA rounds acc + x * w exactly as the add
+ * after the multiply does, and the clones with and without FMA agree bit
+ * for bit. */
+#if defined(__clang__)
+#define TNGRT_Q8__CONTRACT _Pragma("clang fp contract(fast)")
+#else
+#define TNGRT_Q8__CONTRACT
+#endif
+
+/* a[c] += x[0] * w[0][c] + ... + x[7] * w[7][c], added left to right (k
+ * order), for c < nc; row j of the weight at w0 + j * ld. */
+TNGRT_KINLINE void tngrt_impl__q8_axpy8(float *restrict a, const int8_t *restrict w0, int64_t ld,
+                                        const float *x, int nc)
+{
+    TNGRT_Q8__CONTRACT
+    const int8_t *restrict w1 = w0 + ld, *restrict w2 = w1 + ld, *restrict w3 = w2 + ld;
+    const int8_t *restrict w4 = w3 + ld, *restrict w5 = w4 + ld, *restrict w6 = w5 + ld;
+    const int8_t *restrict w7 = w6 + ld;
+    float x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
+    for (int c = 0; c < nc; c++)
+        a[c] = a[c] + x0 * (float)w0[c] + x1 * (float)w1[c] + x2 * (float)w2[c] + x3 * (float)w3[c] +
+               x4 * (float)w4[c] + x5 * (float)w5[c] + x6 * (float)w6[c] + x7 * (float)w7[c];
+}
+
+/* a[c] += x0 * w0[c] for c < nc. */
+TNGRT_KINLINE void tngrt_impl__q8_axpy1(float *restrict a, const int8_t *restrict w0, float x0, int nc)
+{
+    TNGRT_Q8__CONTRACT
+    for (int c = 0; c < nc; c++)
+        a[c] = a[c] + x0 * (float)w0[c];
+}
+
+/* The sums of group [k0, k1) of rows [r0, r0 + nr) over columns [c0, c0 +
+ * nc) into acc[r * TNGRT_Q8_COLS + c], and of x into sx[r]; eight rows of
+ * the weight per pass over acc, added in k order. */
+TNGRT_KINLINE void tngrt_impl__q8_group(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc,
+                                        int64_t k0, int64_t k1, float *acc, float *sx)
+{
+    for (int r = 0; r < nr; r++) {
+        float *a = acc + (size_t)r * TNGRT_Q8_COLS, xs[8];
+        float s = 0.0f;
+        for (int c = 0; c < nc; c++)
+            a[c] = 0.0f;
+        int64_t kk = k0;
+        for (; kk + 8 <= k1; kk += 8) {
+            for (int j = 0; j < 8; j++) {
+                xs[j] = tngrt_impl__q8_x(q, r0 + r, kk + j);
+                s = s + xs[j];
+            }
+            tngrt_impl__q8_axpy8(a, q->w + kk * q->n + c0, q->n, xs, nc);
+        }
+        for (; kk < k1; kk++) {
+            float x0 = tngrt_impl__q8_x(q, r0 + r, kk);
+            s = s + x0;
+            tngrt_impl__q8_axpy1(a, q->w + kk * q->n + c0, x0, nc);
+        }
+        sx[r] = s;
+    }
+}
+
+/* Rows [r0, r0 + nr), columns [c0, c0 + nc) of the product. */
+TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc)
+{
+    float acc[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], tot[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], sx[TNGRT_Q8_ROWS];
+    float sc[TNGRT_Q8_COLS], oc[TNGRT_Q8_COLS];
+    for (int i = 0; i < nr * TNGRT_Q8_COLS; i++)
+        tot[i] = 0.0f;
+    for (int c = 0; c < nc; c++)
+        oc[c] = 0.0f;
+    for (int64_t k0 = 0, g = 0; k0 < q->k; k0 += q->group, g++) {
+        int64_t k1 = q->k - k0 < q->group ? q->k : k0 + q->group;
+        tngrt_impl__q8_group(q, r0, nr, c0, nc, k0, k1, acc, sx);
+        tngrt_impl__q8_param_row(q, q->scale, q->s_cols, g, c0, nc, sc);
+        if (q->offset)
+            tngrt_impl__q8_param_row(q, q->offset, q->o_cols, g, c0, nc, oc);
+        for (int r = 0; r < nr; r++) {
+            float *t = tot + (size_t)r * TNGRT_Q8_COLS, *a = acc + (size_t)r * TNGRT_Q8_COLS, x = sx[r];
+            for (int c = 0; c < nc; c++)
+                t[c] = t[c] + sc[c] * (a[c] + oc[c] * x);
+        }
+    }
+    for (int r = 0; r < nr; r++)
+        for (int c = 0; c < nc; c++) {
+            float v = tot[(size_t)r * TNGRT_Q8_COLS + (size_t)c];
+            if (q->bias)
+                v = v + tngrt_impl__ldf(q->bias, c0 + c);
+            uint16_t *o = q->out + (r0 + r) * q->n + c0 + c;
+            *o = q->bf16 ? tngrt_impl__f32_to_bf16(v) : tngrt_impl__f32_to_f16(v);
+        }
+}
+
+/* Columns [c0, c1) of every row of the product. */
+TNGRT_KINLINE void tngrt_impl__q8_cols(const TngrtImplQ8 *q, int64_t c0, int64_t c1)
+{
+    for (int64_t r0 = 0; r0 < q->m; r0 += TNGRT_Q8_ROWS)
+        for (int64_t c = c0; c < c1; c += TNGRT_Q8_COLS) {
+            int nr = (int)(q->m - r0 < TNGRT_Q8_ROWS ? q->m - r0 : TNGRT_Q8_ROWS);
+            int nc = (int)(c1 - c < TNGRT_Q8_COLS ? c1 - c : TNGRT_Q8_COLS);
+            tngrt_impl__q8_block(q, r0, nr, c, nc);
+        }
+}
+
+/* 1 when scale or offset p (name) has one value (sets *cols 0), one per
+ * column (n) or one per column and group (ng * n; *cols 1); else 0 after
+ * an error. */
+static inline int tngrt_impl__q8_param_ok(const TngrtArg *p, const char *name, int64_t n, int64_t ng,
+                                          int grouped, int *cols, TngrtError *err)
+{
+    int64_t len = tngrt_impl__rank_ok(p) ? tngrt_impl__numel(p->ndim, p->shape) : -1;
+    *cols = len != 1;
+    if (!tngrt_impl__rank_ok(p) || !tngrt_impl__is_float(p->dtype) ||
+        (grouped ? len != ng * n : (len != 1 && len != n))) {
+        tngrt_impl__err(err, "weight_quant_matmul: %s must be float with %s%lld values", name,
+                        grouped ? "" : "1 or ", (long long)(grouped ? ng * n : n));
+        return 0;
+    }
+    return 1;
+}
+
+/* Checks the operands of npu_weight_quant_batchmatmul and fills q; 0 or -1. */
+static inline int tngrt_impl__q8_init(TngrtImplQ8 *q, const TngrtArg *out, const TngrtArg *x,
+                                      const TngrtArg *w, const TngrtArg *scale, const TngrtArg *offset,
+                                      const TngrtArg *bias, int64_t group, TngrtError *err)
+{
+    if (!out || !x || !w || !scale || x->ndim != 2 || w->ndim != 2 || out->ndim != 2 ||
+        (x->dtype != TNGRT_F16 && x->dtype != TNGRT_BF16) || w->dtype != TNGRT_I8 || out->dtype != x->dtype)
+        return tngrt_impl__err(err, "weight_quant_matmul: expected x [m, k] float16 or bfloat16, weight "
+                               "int8 [k, n], scale, and out [m, n] of x's dtype");
+    int64_t m = x->shape[0], k = x->shape[1], n = w->shape[1];
+    if (w->shape[0] != k || out->shape[0] != m || out->shape[1] != n || group < 0)
+        return tngrt_impl__err(err, "weight_quant_matmul: x [%lld, %lld], weight [%lld, %lld] and out "
+                               "[%lld, %lld] do not match (group size %lld)", (long long)m, (long long)k,
+                               (long long)w->shape[0], (long long)n, (long long)out->shape[0],
+                               (long long)out->shape[1], (long long)group);
+    int grouped = group > 0 && group < k;
+    int64_t ng = grouped ? (k + group - 1) / group : 1;
+    *q = (TngrtImplQ8){x->data, w->data, scale, offset, bias, out->data, x->dtype == TNGRT_BF16,
+                       m, k, n, grouped ? group : (k > 0 ? k : 1), 0, 0};
+    if (!tngrt_impl__q8_param_ok(scale, "antiquant_scale", n, ng, grouped, &q->s_cols, err) ||
+        (offset && !tngrt_impl__q8_param_ok(offset, "antiquant_offset", n, ng, grouped, &q->o_cols, err)))
+        return -1;
+    if (bias && (!tngrt_impl__rank_ok(bias) || !tngrt_impl__is_float(bias->dtype) ||
+                 tngrt_impl__numel(bias->ndim, bias->shape) != n))
+        return tngrt_impl__err(err, "weight_quant_matmul: bias must be float with %lld values",
+                               (long long)n);
+    return 0;
+}
+
+TNGRT_KINLINE int tngrt_impl_weight_quant_matmul(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                                 const TngrtArg *scale, const TngrtArg *offset,
+                                                 const TngrtArg *bias, int64_t group, TngrtError *err)
+{
+    TngrtImplQ8 q;
+    if (tngrt_impl__q8_init(&q, out, x, w, scale, offset, bias, group, err) < 0)
+        return -1;
+    tngrt_impl__q8_cols(&q, 0, q.n);
+    return 0;
+}
+
+#endif

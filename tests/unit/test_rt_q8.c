@@ -1,0 +1,221 @@
+/*
+ * test_rt_q8.c - unit tests of the weight-only int8 product
+ * (tngrt_kernel_weight_quant_matmul, npu_weight_quant_batchmatmul):
+ * per group of k (a last group shorter than the others), per column and
+ * per tensor scales, with and without offset and bias, float16 and
+ * bfloat16, k and n not multiples of the kernel's unrolling; checked bit
+ * for bit against the order tngrt_impl_q8.h documents, computed here one
+ * float32 operation at a time, and within the dtype's rounding of the
+ * exact value of (w + offset) * scale summed in double; the same bits
+ * with the columns split over a pool of 2 threads; the operands it
+ * refuses.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "../../runtime/tngrt.h"
+#include "../../runtime/tngrt_kernels.h"
+
+/* One case's operands: x [m, k], w int8 [k, n], scale and offset with ns
+ * values each (1, n or groups * n), bias float32 [n]. */
+typedef struct Q8Case {
+    TngrtDType dt;
+    int64_t m, k, n, group, ns;
+    int offset, bias;
+    uint16_t *x, *s, *o, *out;
+    int8_t *w;
+    float *b;
+} Q8Case;
+
+static uint16_t q8_half(TngrtDType dt, float v)
+{
+    uint16_t h;
+    tngrt_half_from_f32(dt, &v, &h, 1);
+    return h;
+}
+
+static float q8_float(TngrtDType dt, uint16_t h)
+{
+    float v;
+    tngrt_half_to_f32(dt, &h, &v, 1);
+    return v;
+}
+
+static void q8_make(Q8Case *c)
+{
+    c->x = calloc((size_t)(c->m * c->k), 2), c->w = calloc((size_t)(c->k * c->n), 1);
+    c->s = calloc((size_t)c->ns, 2), c->o = calloc((size_t)c->ns, 2);
+    c->out = calloc((size_t)(c->m * c->n), 2), c->b = calloc((size_t)c->n, 4);
+    assert_true(c->x && c->w && c->s && c->o && c->out && c->b);
+    for (int64_t i = 0; i < c->m * c->k; i++)
+        c->x[i] = q8_half(c->dt, (float)((i * 37 + 5) % 61 - 30) / 16.0f);
+    for (int64_t i = 0; i < c->k * c->n; i++)
+        c->w[i] = (int8_t)((i * 97 + 11) % 256 - 128);
+    for (int64_t i = 0; i < c->ns; i++) {
+        c->s[i] = q8_half(c->dt, 0.001f + (float)(i % 13) * 0.0007f);
+        c->o[i] = q8_half(c->dt, (float)(i % 9) - 4.5f);
+    }
+    for (int64_t i = 0; i < c->n; i++)
+        c->b[i] = (float)(i % 7) * 0.25f - 0.75f;
+}
+
+static void q8_free(Q8Case *c)
+{
+    free(c->x), free(c->w), free(c->s), free(c->o), free(c->out), free(c->b);
+}
+
+/* Runs the kernel on c (into c->out); its return value. */
+static int q8_run(Q8Case *c, TngrtError *err)
+{
+    int64_t xs[2] = {c->m, c->k}, ws[2] = {c->k, c->n}, os[2] = {c->m, c->n}, bs[1] = {c->n};
+    int64_t ps[1] = {c->ns};
+    TngrtArg out = {c->out, c->dt, 2, os}, x = {c->x, c->dt, 2, xs}, w = {c->w, TNGRT_I8, 2, ws};
+    TngrtArg s = {c->s, c->dt, 1, ps}, o = {c->o, c->dt, 1, ps}, b = {c->b, TNGRT_F32, 1, bs};
+    return tngrt_kernel_weight_quant_matmul(&out, &x, &w, &s, c->offset ? &o : NULL, c->bias ? &b : NULL,
+                                            c->group, err);
+}
+
+/* The scale or offset p of group g, column j. */
+static float q8_param(const Q8Case *c, const uint16_t *p, int64_t g, int64_t j)
+{
+    return q8_float(c->dt, p[c->ns == 1 ? 0 : c->ns == c->n ? j : g * c->n + j]);
+}
+
+/* Element (r, j) in the documented order, one float32 operation at a time. */
+static float q8_ordered(const Q8Case *c, int64_t r, int64_t j)
+{
+    int64_t g = c->group > 0 && c->group < c->k ? c->group : c->k;
+    volatile float tot = 0.0f;
+    for (int64_t k0 = 0, gi = 0; k0 < c->k; k0 += g, gi++) {
+        volatile float acc = 0.0f, sx = 0.0f, p;
+        for (int64_t kk = k0; kk < c->k && kk < k0 + g; kk++) {
+            float xv = q8_float(c->dt, c->x[r * c->k + kk]);
+            p = xv * (float)c->w[kk * c->n + j];
+            acc = acc + p;
+            sx = sx + xv;
+        }
+        float o = c->offset ? q8_param(c, c->o, gi, j) : 0.0f;
+        volatile float t = o * sx;
+        t = acc + t;
+        t = q8_param(c, c->s, gi, j) * t;
+        tot = tot + t;
+    }
+    return c->bias ? tot + c->b[j] : tot;
+}
+
+/* Element (r, j) as the stand-in defines it, in double. */
+static double q8_exact(const Q8Case *c, int64_t r, int64_t j)
+{
+    int64_t g = c->group > 0 && c->group < c->k ? c->group : c->k;
+    double y = 0.0;
+    for (int64_t kk = 0; kk < c->k; kk++) {
+        double o = c->offset ? q8_param(c, c->o, kk / g, j) : 0.0;
+        y += (double)q8_float(c->dt, c->x[r * c->k + kk]) * ((c->w[kk * c->n + j] + o) *
+                                                              q8_param(c, c->s, kk / g, j));
+    }
+    return c->bias ? y + c->b[j] : y;
+}
+
+static void q8_check(Q8Case *c, TngrtPar *pool)
+{
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    double tol = c->dt == TNGRT_F16 ? 1e-3 : 8e-3;
+    q8_make(c);
+    assert_int_equal(q8_run(c, &err), 0);
+    for (int64_t r = 0; r < c->m; r++)
+        for (int64_t j = 0; j < c->n; j++) {
+            uint16_t got = c->out[r * c->n + j], want = q8_half(c->dt, q8_ordered(c, r, j));
+            double e = q8_exact(c, r, j), gv = q8_float(c->dt, got);
+            if (got != want)
+                fail_msg("dtype %d group %lld: (%lld, %lld) is 0x%04x, the documented order gives 0x%04x",
+                         (int)c->dt, (long long)c->group, (long long)r, (long long)j, got, want);
+            if (fabs(gv - e) > tol * fabs(e) + 1e-3)
+                fail_msg("(%lld, %lld) is %g, exactly %g", (long long)r, (long long)j, gv, e);
+        }
+    if (pool) {   /* the same bits with the columns split over 2 threads */
+        uint16_t *one = malloc((size_t)(c->m * c->n) * 2);
+        assert_non_null(one);
+        memcpy(one, c->out, (size_t)(c->m * c->n) * 2);
+        memset(c->out, 0, (size_t)(c->m * c->n) * 2);
+        TngrtPar *prev = tngrt__par_enter(pool);
+        assert_int_equal(q8_run(c, &err), 0);
+        tngrt__par_enter(prev);
+        assert_memory_equal(one, c->out, (size_t)(c->m * c->n) * 2);
+        free(one);
+    }
+    q8_free(c);
+}
+
+static void test_q8_groups(void **state)
+{
+    (void)state;
+    /* 3 groups of 32 rows and one of 6; k not a multiple of 4, n odd */
+    Q8Case a = {TNGRT_F16, 5, 102, 37, 32, 4 * 37, 1, 1, 0, 0, 0, 0, 0, 0};
+    Q8Case b = {TNGRT_BF16, 3, 64, 19, 32, 2 * 19, 0, 1, 0, 0, 0, 0, 0, 0};
+    q8_check(&a, NULL);
+    q8_check(&b, NULL);
+}
+
+static void test_q8_channels(void **state)
+{
+    (void)state;
+    Q8Case a = {TNGRT_F16, 1, 67, 45, 0, 45, 1, 0, 0, 0, 0, 0, 0, 0};
+    Q8Case b = {TNGRT_BF16, 6, 33, 8, 0, 8, 0, 1, 0, 0, 0, 0, 0, 0};
+    Q8Case t = {TNGRT_F16, 2, 40, 9, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0};      /* one scale in all */
+    Q8Case g = {TNGRT_F16, 2, 40, 9, 64, 9, 1, 0, 0, 0, 0, 0, 0, 0};     /* group >= k: one group */
+    q8_check(&a, NULL);
+    q8_check(&b, NULL);
+    q8_check(&t, NULL);
+    q8_check(&g, NULL);
+}
+
+/* Wide enough to be split (TNGRT_GEMM_PAR_GEMV_BYTES of weight): 2 rows
+ * of 1024 x 1000, per group of 128 with offsets. */
+static void test_q8_threads(void **state)
+{
+    TngrtPar *pool = tngrt__par_new(2);
+    (void)state;
+    assert_non_null(pool);
+    Q8Case a = {TNGRT_F16, 2, 1024, 1000, 128, 8 * 1000, 1, 1, 0, 0, 0, 0, 0, 0};
+    q8_check(&a, pool);
+    tngrt__par_delete(pool);
+}
+
+static void test_q8_errors(void **state)
+{
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    (void)state;
+    Q8Case c = {TNGRT_F16, 2, 64, 8, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0};   /* groups need 2 * 8 scales */
+    q8_make(&c);
+    assert_int_equal(q8_run(&c, &err), -1);
+    assert_non_null(strstr(err.msg, "antiquant_scale"));
+    c.group = 0, c.ns = 3;   /* 3 values: neither 1 nor n */
+    assert_int_equal(q8_run(&c, &err), -1);
+    c.ns = 8, c.dt = TNGRT_F32;   /* float32 x */
+    assert_int_equal(q8_run(&c, &err), -1);
+    assert_non_null(strstr(err.msg, "float16 or bfloat16"));
+    c.dt = TNGRT_F16, c.group = -1;
+    assert_int_equal(q8_run(&c, &err), -1);
+    assert_non_null(strstr(err.msg, "group size -1"));
+    q8_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_q8_groups),
+        cmocka_unit_test(test_q8_channels),
+        cmocka_unit_test(test_q8_threads),
+        cmocka_unit_test(test_q8_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
