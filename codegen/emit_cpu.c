@@ -71,6 +71,15 @@ static void e__fail_return(Emit *E)
     }
 }
 
+void emit_cpu_fail_return(Emit *E, const Op *op)
+{
+    E->line = op->line;
+    E->line_file = op->file;
+    e__fail_return(E);
+    E->line = 0;
+    E->line_file = NULL;
+}
+
 /* A user kernel's call: outputs, inputs, int and float attributes. */
 static void e__user_call(Emit *E, const Op *op)
 {
@@ -386,7 +395,7 @@ static void e__fused_fns(Emit *E, const char *fn, const FuseSeq *q, size_t n)
             continue;
         const int32_t *ops = q->grp + q->at[i] + 1;
         size_t nops = (size_t)q->grp[q->at[i]];
-        if (fuse_gemm_is(E, ops, nops))
+        if (fuse_gemm_is(E, ops, nops) || fuse_conv_is(E, ops, nops))
             continue;
         StrBuf t = {0};
         fuse_name(E, ops, nops, &t);
@@ -407,7 +416,7 @@ static void e__fused_call(Emit *E, const char *fn, const FuseSeq *q, size_t i, c
 {
     const int32_t *ops = q->grp + q->at[i] + 1;
     size_t nops = (size_t)q->grp[q->at[i]];
-    if (fuse_gemm_is(E, ops, nops))
+    if (fuse_gemm_is(E, ops, nops) || fuse_conv_is(E, ops, nops))
         fuse_emit(E, ops, nops, in);
     else
         sb_printf(E->o, "%s%s_f%d(c, A, S);\n", in, fn, (int)q->at[i]);

@@ -610,6 +610,8 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
             continue;
         int32_t rc[FUSE_MAX_OPS], rp[FUSE_MAX_OPS];
         size_t ng = fuse_gemm_group(E, ops, stop, n, i, q->at, rc, rp);   /* hook: fuse_gemm.c */
+        if (!ng)
+            ng = fuse_conv_group(E, ops, stop, n, i, q->at, rc, rp);   /* hook: fuse_conv.c */
         if (ng) {
             fuse__take(q, rc, rp, ng);
             continue;
@@ -845,7 +847,7 @@ const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n)
 {
     const Graph *g = E->g;
     int nmean = 0, nsum = 0, namax = 0, nexp = 0, nsq = 0, nsub = 0;
-    if (fuse_gemm_is(E, ops, n))
+    if (fuse_gemm_is(E, ops, n) || fuse_conv_is(E, ops, n))
         return "epilogue";
     if (fuse__is_rms(E, ops, n))
         return "rmsnorm";
@@ -1083,6 +1085,10 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     const Graph *g = E->g;
     if (fuse_gemm_is(E, ops, n)) {   /* hook: a matmul epilogue (fuse_gemm.c) */
         fuse_gemm_emit(E, ops, n, in);
+        return;
+    }
+    if (fuse_conv_is(E, ops, n)) {   /* hook: a convolution epilogue (fuse_conv.c) */
+        fuse_conv_emit(E, ops, n, in);
         return;
     }
     if (fuse__is_rms(E, ops, n)) {

@@ -361,11 +361,49 @@ TNGRT_KINLINE void tngrt_impl_group_norm(const TngrtArg *out, const TngrtArg *x,
 
 /* ---- pooling ---- */
 
+/* Float32 max pooling without padding, a row of outputs at a time: each
+ * window element in the order the general loop takes them (rows, then
+ * columns), kept where it is larger or NaN, so that the result is that
+ * loop's (NaN wins; of equal values the first); the loop over a row's
+ * outputs vectorises. 0 when it does not apply. */
+TNGRT_KINLINE int tngrt_impl__max_pool_f32(const TngrtArg *out, const TngrtArg *x, int64_t kh,
+                                           int64_t kw, int64_t sh, int64_t sw, int64_t ph,
+                                           int64_t pw)
+{
+    int nd = x->ndim;
+    if (x->dtype != TNGRT_F32 || out->dtype != TNGRT_F32 || ph != 0 || pw != 0 || kh < 1 ||
+        kw < 1 || sh < 1 || sw < 1)
+        return 0;
+    int64_t planes = tngrt_impl__numel(nd - 2, x->shape), H = x->shape[nd - 2], W = x->shape[nd - 1];
+    int64_t OH = out->shape[nd - 2], OW = out->shape[nd - 1];
+    if ((OH - 1) * sh + kh > H || (OW - 1) * sw + kw > W)
+        return 0;
+    const float *xf = (const float *)x->data;
+    float *of = (float *)out->data;
+    for (int64_t p = 0; p < planes; p++)
+        for (int64_t oh = 0; oh < OH; oh++) {
+            float *o = of + (p * OH + oh) * OW;
+            for (int64_t ow = 0; ow < OW; ow++)
+                o[ow] = -INFINITY;
+            for (int64_t i = 0; i < kh; i++)
+                for (int64_t j = 0; j < kw; j++) {
+                    const float *r = xf + (p * H + oh * sh + i) * W + j;
+                    for (int64_t ow = 0; ow < OW; ow++) {
+                        float v = r[ow * sw];
+                        o[ow] = v > o[ow] || v != v ? v : o[ow];
+                    }
+                }
+        }
+    return 1;
+}
+
 TNGRT_KINLINE void tngrt_impl_pool2d(const TngrtArg *out, const TngrtArg *x, int is_max, int64_t kh,
                                      int64_t kw, int64_t sh, int64_t sw, int64_t ph, int64_t pw,
                                      int count_include_pad)
 {
     if (!tngrt_impl__rank_ok(x) || x->ndim < 3 || out->ndim != x->ndim)
+        return;
+    if (is_max && tngrt_impl__max_pool_f32(out, x, kh, kw, sh, sw, ph, pw))
         return;
     int nd = x->ndim;
     int64_t planes = tngrt_impl__numel(nd - 2, x->shape), H = x->shape[nd - 2], W = x->shape[nd - 1];
