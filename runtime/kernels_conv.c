@@ -41,6 +41,7 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 typedef float conv_v8 __attribute__((vector_size(CONV_VW * sizeof(float))));
+typedef float conv_v16 __attribute__((vector_size(2 * CONV_VW * sizeof(float))));
 #define CONV_INLINE static inline __attribute__((always_inline))
 #else
 #error "kernels_conv.c needs GNU C vector extensions"
@@ -55,6 +56,18 @@ typedef struct {
     int ntaps;
     int64_t toff[CONV_MAX_TAPS];   /* tap (kh, kw)'s offset in a channel's block */
 } ConvLayout;
+
+/* 1 where the CPU has 32 vector registers (AVX-512): a register tile of
+ * two vectors for 8 channels (16 sums) fits only there. */
+static int conv__regs32(void)
+{
+#if defined(__x86_64__) && !defined(TNGRT_NO_ISA)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return 0;
+#endif
+}
 
 /* The epilogue's per-channel constants: v = (acc + b) * a + sh where
  * has_bn, else acc + b. */
@@ -71,19 +84,19 @@ static int conv__layout(ConvLayout *L, int64_t H, int64_t W, int64_t KH, int64_t
                         int64_t OW, int64_t s, int64_t ph, int64_t pw, int64_t ph1, int64_t pw1)
 {
     int64_t hp = H + ph + ph1, wp = W + pw + pw1;
-    int64_t owr = (OW + CONV_VW - 1) / CONV_VW * CONV_VW;
+    int64_t tw = 2 * CONV_VW, owr = (OW + tw - 1) / tw * tw;
     L->s = s;
     L->hh = (hp + s - 1) / s;
     L->wh = (wp + s - 1) / s;
-    L->ps = L->hh * L->wh + owr + CONV_VW;
+    L->ps = L->hh * L->wh + owr + tw;
     L->cs = s * s * L->ps;
     L->ntaps = (int)(KH * KW);
     for (int64_t kh = 0; kh < KH; kh++)
         for (int64_t kw = 0; kw < KW; kw++)
             L->toff[kh * KW + kw] = ((kh % s) * s + kw % s) * L->ps + (kh / s) * L->wh + kw / s;
-    /* the furthest read of a plane: the last row's last vector at the
-     * largest tap shift */
-    int64_t far = (OH - 1 + (KH - 1) / s) * L->wh + (KW - 1) / s + owr;
+    /* the furthest read of a plane: the last row's last tile (16 floats at
+     * most) at the largest tap shift */
+    int64_t far = (OH - 1) * L->wh + owr + (KH - 1) / s * L->wh + (KW - 1) / s;
     return OW <= L->wh && far <= L->ps;
 }
 
@@ -169,37 +182,64 @@ static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv
 
 /* Output channels [o0, o0 + CONV_OB) of one sample: xs its scratch, wb
  * the channel block's packed weights, out and res (in e) the sample's
- * [O, OH, OW] at channel 0. */
-CONV_INLINE void conv__block(const ConvLayout *L, const float *xs, const float *wb, int64_t C,
-                             int64_t o0, int64_t O, int64_t OH, int64_t OW, float *out,
-                             const ConvEpiRow *e)
+ * [O, OH, OW] at channel 0. A register tile holds CONV_OB vectors of type
+ * VT (nv * CONV_VW positions: nv 2 where 32 vector registers hold the
+ * sums as 16-float vectors, AVX-512); nt (the taps) and nv are constants
+ * at each use, so that the tap loop unrolls. Tiles run along each output
+ * row. */
+#define CONV__BLOCK(VT, nv)                                                                     \
+    {                                                                                         \
+        int64_t toff[CONV_MAX_TAPS], tw = (nv) * CONV_VW, tpr = (OW + tw - 1) / tw;          \
+        int64_t ntile = OH * tpr;                                                             \
+        for (int t = 0; t < nt; t++)                                                          \
+            toff[t] = L->toff[t];                                                             \
+        for (int64_t k = 0; k < ntile; k++) {                                                 \
+            int64_t oh = k / tpr, ow = k % tpr * tw, q0 = oh * L->wh + ow;                    \
+            VT acc[CONV_OB];                                                                  \
+            for (int o = 0; o < CONV_OB; o++)                                                 \
+                acc[o] = (VT){0};                                                             \
+            for (int64_t c = 0; c < C; c++) {                                                 \
+                const float *xc = xs + q0 + c * L->cs, *wc = wb + c * nt * CONV_OB;           \
+                for (int t = 0; t < nt; t++) {                                                \
+                    VT xv;                                                                    \
+                    memcpy(&xv, xc + toff[t], sizeof xv);                                     \
+                    for (int o = 0; o < CONV_OB; o++)                                         \
+                        acc[o] += xv * wc[t * CONV_OB + o];                                   \
+                }                                                                             \
+            }                                                                                 \
+            conv_v8 part[(nv)][CONV_OB]; /* part[v][o]: acc[o]'s positions v * CONV_VW... */ \
+            for (int o = 0; o < CONV_OB; o++)                                                 \
+                for (int v = 0; v < (nv); v++)                                                \
+                    memcpy(&part[v][o], (const float *)&acc[o] + v * CONV_VW, sizeof(conv_v8)); \
+            for (int v = 0; v < (nv); v++)                                                    \
+                conv__store(e, o0, O, OH, OW, oh, ow + v * CONV_VW, part[v], out);            \
+        }                                                                                     \
+    }
+
+/* The CONV_OB vectors acc of position w0 of row oh through the epilogue
+ * into out (positions past OW and channels past O not stored). */
+CONV_INLINE void conv__store(const ConvEpiRow *e, int64_t o0, int64_t O, int64_t OH, int64_t OW,
+                             int64_t oh, int64_t w0, const conv_v8 *acc, float *out)
 {
-    int nt = L->ntaps;
-    for (int64_t oh = 0; oh < OH; oh++)
-        for (int64_t ow = 0; ow < OW; ow += CONV_VW) {
-            conv_v8 acc[CONV_OB];
-            for (int o = 0; o < CONV_OB; o++)
-                acc[o] = (conv_v8){0};
-            const float *xq = xs + oh * L->wh + ow;
-            for (int64_t c = 0; c < C; c++) {
-                const float *xc = xq + c * L->cs, *wc = wb + c * nt * CONV_OB;
-                for (int t = 0; t < nt; t++) {
-                    conv_v8 xv;
-                    memcpy(&xv, xc + L->toff[t], sizeof xv);
-                    for (int o = 0; o < CONV_OB; o++)
-                        acc[o] += xv * wc[t * CONV_OB + o];
-                }
-            }
-            int64_t nw = OW - ow < CONV_VW ? OW - ow : CONV_VW;
-            for (int o = 0; o < CONV_OB && o0 + o < O; o++) {
-                float *dst = out + ((o0 + o) * OH + oh) * OW + ow;
-                if (nw == CONV_VW)
-                    conv__epi_store(e, o0 + o, dst - out, &acc[o], dst);
-                else
-                    conv__epi_tail(e, o0 + o, dst - out, &acc[o], dst, nw);
-            }
-        }
+    int64_t nw = OW - w0 < CONV_VW ? OW - w0 : CONV_VW;
+    for (int o = 0; o < CONV_OB && o0 + o < O && nw > 0; o++) {
+        float *dst = out + ((o0 + o) * OH + oh) * OW + w0;
+        if (nw == CONV_VW)
+            conv__epi_store(e, o0 + o, dst - out, &acc[o], dst);
+        else
+            conv__epi_tail(e, o0 + o, dst - out, &acc[o], dst, nw);
+    }
 }
+
+CONV_INLINE void conv__block8(const ConvLayout *L, const float *xs, const float *wb, int64_t C,
+                              int64_t o0, int64_t O, int64_t OH, int64_t OW, float *out,
+                              const ConvEpiRow *e, const int nt)
+CONV__BLOCK(conv_v8, 1)
+
+CONV_INLINE void conv__block16(const ConvLayout *L, const float *xs, const float *wb, int64_t C,
+                               int64_t o0, int64_t O, int64_t OH, int64_t OW, float *out,
+                               const ConvEpiRow *e, const int nt)
+CONV__BLOCK(conv_v16, 2)
 
 typedef struct {
     const ConvLayout *L;
@@ -208,6 +248,7 @@ typedef struct {
     const float *res;
     const ConvEpiRow *e;
     int64_t C, O, OH, OW, nb;
+    int wide;   /* two vectors per register tile (CONV__BLOCK's nv) */
 } ConvJob;
 
 CONV_INLINE void conv__task_body(const ConvJob *j, int task)
@@ -215,8 +256,16 @@ CONV_INLINE void conv__task_body(const ConvJob *j, int task)
     int64_t n = task / j->nb, b = task % j->nb, plane = j->O * j->OH * j->OW;
     ConvEpiRow e = *j->e;
     e.res = j->res ? j->res + n * plane : NULL;
-    conv__block(j->L, j->xs + n * j->C * j->L->cs, j->wp + b * j->C * j->L->ntaps * CONV_OB, j->C,
-                b * CONV_OB, j->O, j->OH, j->OW, j->out + n * plane, &e);
+    const float *xs = j->xs + n * j->C * j->L->cs, *wb = j->wp + b * j->C * j->L->ntaps * CONV_OB;
+    float *out = j->out + n * plane;
+    if (j->L->ntaps == 9 && j->wide)
+        conv__block16(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 9);
+    else if (j->L->ntaps == 9)
+        conv__block8(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 9);
+    else if (j->wide)
+        conv__block16(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 1);
+    else
+        conv__block8(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 1);
 }
 
 /* One task of a ConvJob, per instruction set (libtngcrt-internal). */
@@ -272,7 +321,10 @@ static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
     for (int64_t n = 0; n < N; n++)
         conv__fill(&L, xs + n * C * L.cs, (const float *)x->data + n * C * H * W, C, H, W, ph, pw);
     conv__pack_w(wp, (const float *)w->data, O, C, L.ntaps);
-    ConvJob j = {&L, xs, wp, (float *)out->data, e->res, e, C, O, OH, OW, nb};
+    /* rows of 8 or fewer: 8-float tiles (a 16-float one would be half
+     * padding) */
+    ConvJob j = {&L, xs, wp, (float *)out->data, e->res, e, C, O, OH, OW, nb,
+                 OW > CONV_VW && conv__regs32()};
     double macs = (double)N * (double)O * (double)C * (double)L.ntaps * (double)(OH * OW);
     int ntasks = (int)(N * nb);
     if (macs >= TNGRT_GEMM_PAR_FLOP && ntasks > 1)
