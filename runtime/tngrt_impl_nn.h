@@ -361,6 +361,16 @@ TNGRT_KINLINE void tngrt_impl_group_norm(const TngrtArg *out, const TngrtArg *x,
 
 /* ---- pooling ---- */
 
+/* o[i] = r[i * sw] where that is larger or NaN, for i < n. */
+TNGRT_KINLINE void tngrt_impl__max_row_f32(float *restrict o, const float *restrict r, int64_t n,
+                                         int64_t sw)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float v = r[i * sw];
+        o[i] = v > o[i] || v != v ? v : o[i];
+    }
+}
+
 /* Float32 max pooling without padding, a row of outputs at a time: each
  * window element in the order the general loop takes them (rows, then
  * columns), kept where it is larger or NaN, so that the result is that
@@ -388,10 +398,10 @@ TNGRT_KINLINE int tngrt_impl__max_pool_f32(const TngrtArg *out, const TngrtArg *
             for (int64_t i = 0; i < kh; i++)
                 for (int64_t j = 0; j < kw; j++) {
                     const float *r = xf + (p * H + oh * sh + i) * W + j;
-                    for (int64_t ow = 0; ow < OW; ow++) {
-                        float v = r[ow * sw];
-                        o[ow] = v > o[ow] || v != v ? v : o[ow];
-                    }
+                    if (sw == 2)   /* a constant stride: the loads vectorise */
+                        tngrt_impl__max_row_f32(o, r, OW, 2);
+                    else
+                        tngrt_impl__max_row_f32(o, r, OW, sw);
                 }
         }
     return 1;
