@@ -64,6 +64,10 @@ void emit_line_script(Emit *E, uint32_t line);
 void emit_line_op(Emit *E, const Op *op);
 /* #line back to the generated file's own next line. */
 void emit_line_back(Emit *E);
+/* The statement after a fallible call's "if (...)" (CPU target): "return
+ * -1;" inside a static kernel, else the failure's return at E->line
+ * (E->line_file's, or the script's). */
+void emit_fail_return(Emit *E);
 
 /* Dim d as a C expression: a constant in the gear, or of S[k]. */
 void emit_dim(Emit *E, DimId d);
@@ -217,9 +221,7 @@ void emit_cpu_views_fini(Emit *E);
 int emit_cpu_mm_strided(const Emit *E, int32_t op_id);
 void emit_cpu_mm_operand(Emit *E, int32_t v);
 int emit_cpu_elided(const Emit *E, int32_t op_id);
-/* The statement after a fallible call's "if (...)": the failure's return,
- * located at op's line. */
-void emit_cpu_fail_return(Emit *E, const Op *op);
+
 
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);

@@ -55,30 +55,6 @@ static void e__arg(Emit *E, int32_t v, int pos)
 #define OUT(k) (int32_t)(op->out + (k)), (int)(k)
 #define IN(k) op->in[k], (int)(op->nout + (k))
 
-/* The end of a fallible call: "return -1;" inside a static kernel (shared
- * by ops on several lines), else "return tngc__fail(err, LINE);", which puts
- * the op's script line in front of the kernel's message. */
-static void e__fail_return(Emit *E)
-{
-    if (E->kptr || E->line == 0) {
-        sb_puts(E->o, "        return -1;\n");
-    } else if (E->line_file) {   /* an op of a module the script imports: its file */
-        sb_puts(E->o, "        return tngrt_error_at(err, ");
-        cesc_string(E->o, E->line_file);
-        sb_printf(E->o, ", %u);\n", E->line);
-    } else {
-        sb_printf(E->o, "        return tngc__fail(err, %u);\n", E->line);
-    }
-}
-
-void emit_cpu_fail_return(Emit *E, const Op *op)
-{
-    E->line = op->line;
-    E->line_file = op->file;
-    e__fail_return(E);
-    E->line = 0;
-    E->line_file = NULL;
-}
 
 /* A user kernel's call: outputs, inputs, int and float attributes. */
 static void e__user_call(Emit *E, const Op *op)
@@ -112,7 +88,7 @@ static void e__user_call(Emit *E, const Op *op)
     sb_puts(E->o, ", ");
     emit_double(E, op->fattr[1]);
     sb_puts(E->o, "}, err))\n");
-    e__fail_return(E);
+    emit_fail_return(E);
 }
 
 /* ---- the op table ---------------------------------------------------------- */
@@ -302,7 +278,7 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
     emit_args(E, op, row->args, 0, e__token, NULL);
     sb_puts(E->o, row->fallible ? ", err))\n" : ");\n");
     if (row->fallible)
-        e__fail_return(E);
+        emit_fail_return(E);
 }
 
 /* ---- matmuls reading views in place (planner/strided.h, emit_cpu_views.c) ---- */
@@ -348,7 +324,7 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
                 emit_ptr(E, op->in[j], 0);
         }
         sb_puts(E->o, "}, err))\n");
-        e__fail_return(E);
+        emit_fail_return(E);
     } else if (emit_cpu_mm_strided(E, op_id)) {
         e__mm_strided_call(E, op);
     } else {

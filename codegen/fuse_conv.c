@@ -207,7 +207,11 @@ void fuse_conv_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     sb_puts(E->o, ", ");
     fc__arg_or_null(E, res);
     sb_printf(E->o, ", %d}, err))\n", relu);
-    emit_cpu_fail_return(E, sink);
+    E->line = sink->line;
+    E->line_file = sink->file;
+    emit_fail_return(E);
+    E->line = 0;
+    E->line_file = NULL;
     sb_printf(E->o, "%s}\n", in);
     emit_line_back(E);
 }

@@ -4,6 +4,7 @@
  * convolution with groups 1, dilation 1, stride 1 or 2 (the same along
  * both dims) and a 1 x 1 or 3 x 3 window runs the direct kernel here; any
  * other runs tngrt_impl_conv, then the epilogue over its output.
+ * tngrt_kernel_conv (kernels_nn.c) tries the direct kernel first too.
  *
  * The direct kernel: per sample, the input is copied once into a zeroed
  * scratch holding the padding, split by stride phase (stride 2: the four
@@ -398,6 +399,18 @@ static void conv__epi_pass(const TngrtArg *out, const TngrtConvEpi *epi)
     }
 }
 
+/* The general convolution (tngrt_impl_conv: unrolled windows through the
+ * GEMM), per instruction set (libtngcrt-internal). */
+void tngrt__conv_general(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                         const TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
+                         int64_t pw, int64_t ph1, int64_t pw1, int64_t dh, int64_t dw,
+                         int64_t groups);
+TNGRT_ISA_KERNEL(void, tngrt__conv_general,
+                 (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w, const TngrtArg *bias,
+                 int ns, int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t ph1, int64_t pw1,
+                 int64_t dh, int64_t dw, int64_t groups),
+                 tngrt_impl_conv(out, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw, groups);)
+
 /* Bytes of a's data. */
 static size_t conv__bytes(const TngrtArg *a)
 {
@@ -424,7 +437,7 @@ int tngrt_kernel_conv_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg
                                      groups, epi))
         return 0;
     if (!conv__overlap(out, x) && !(res && conv__overlap(res, out))) {
-        tngrt_kernel_conv(out, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw, groups);
+        tngrt__conv_general(out, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw, groups);
         if (epi && out->ndim >= 2)
             conv__epi_pass(out, epi);
         return 0;
@@ -436,7 +449,7 @@ int tngrt_kernel_conv_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg
         return tngrt_impl__err(err, "conv: out of memory for a %zu-byte result", nb);
     TngrtArg t = *out;
     t.data = tmp;
-    tngrt_kernel_conv(&t, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw, groups);
+    tngrt__conv_general(&t, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw, groups);
     if (epi && out->ndim >= 2)
         conv__epi_pass(&t, epi);
     memcpy(out->data, tmp, nb);
