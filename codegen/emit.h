@@ -187,6 +187,9 @@ void fuse_step(Emit *E, const Op *op, int gemm, const char *x, const char *y);
 /* "&(TngrtArg){ptr, dtype, nd, shape}" of value v with shape_of's shape
  * (the epilogue calls' operands). */
 void fuse_arg(Emit *E, int32_t v, int32_t shape_of);
+/* A group's opening line (a brace and a comment: what, then the group's
+ * fuse_name), indented by in, and its sink's #line. */
+void fuse_open(Emit *E, const int32_t *ops, size_t n, const char *in, const char *what);
 /* "(float)X": x as a float literal of fused code. */
 void fuse_float_lit(Emit *E, double x);
 /* -- matmul epilogues (fuse_gemm.c; hooked into fuse_seq and

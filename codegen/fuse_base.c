@@ -207,3 +207,17 @@ void fuse_arg(Emit *E, int32_t v, int32_t shape_of)
     emit_shape(E, shape_of, -1);
     sb_putc(E->o, '}');
 }
+
+/* The opening of a group's block, indented by in: a brace and a comment
+ * with what (a prefix) and the group's fuse_name, then the #line of its
+ * sink, ops[n - 1]. */
+void fuse_open(Emit *E, const int32_t *ops, size_t n, const char *in, const char *what)
+{
+    StrBuf nm = {0};
+    fuse_name(E, ops, n, &nm);
+    sb_printf(E->o, "%s{   /* %s", in, what);
+    cesc_comment(E->o, nm.s);
+    sb_puts(E->o, " */\n");
+    sb_free(&nm);
+    emit_line_op(E, &E->g->ops.v[ops[n - 1]]);
+}

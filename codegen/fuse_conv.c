@@ -182,13 +182,7 @@ void fuse_conv_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
         relu |= s == 2;
         cur = op->out;
     }
-    StrBuf nm = {0};
-    fuse_name(E, ops, n, &nm);
-    sb_printf(E->o, "%s{   /* ", in);
-    cesc_comment(E->o, nm.s);
-    sb_puts(E->o, " */\n");
-    sb_free(&nm);
-    emit_line_op(E, sink);
+    fuse_open(E, ops, n, in, "");
     sb_printf(E->o, "%s    if (tngrt_kernel_conv_epi(", in);
     fuse_arg(E, sink->out, conv->out);
     for (uint32_t k = 0; k < 3; k++) {

@@ -73,14 +73,8 @@ def bench_shape(tngc, tmp, m, model, batch, size):
     outs = {k: os.path.join(d, "out_" + k) for k in ("tngc", "ort")}
     warmup, iters = 50, 1000 if size <= 32 else 500
 
-    def measure():
-        r = {"tngc": C.run_launcher(exe, largs, outs["tngc"], warmup, iters)}
-        if ort:
-            r["ort"] = C.run_ort(onnx, largs[:2], outs["ort"], warmup, iters)
-        r["eager"] = C.time_torch(lambda: model(x), warmup, iters)
-        r["torchscript"] = C.time_torch(lambda: ts(x), warmup, iters)
-        return r
-    r = C.rounds(measure)
+    r = C.rounds(lambda: C.contenders(exe, largs, outs, onnx, lambda: model(x), lambda: ts(x),
+                                      warmup, iters))
     label = "batch %d, 3 x %d x %d" % (batch, size, size)
     errs = {k: C.check_close(label, k, ref, os.path.join(outs[k], "out0.npy"))
             for k in outs if k in r}
