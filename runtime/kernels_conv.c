@@ -294,6 +294,19 @@ static void conv__epi_rows(ConvEpiRow *r, float *buf, int64_t O, const TngrtArg 
     }
 }
 
+/* Bytes of a's data. */
+static size_t conv__bytes(const TngrtArg *a)
+{
+    return (size_t)tngrt_impl__numel(a->ndim, a->shape) * tngrt_dtype_size(a->dtype);
+}
+
+/* 1 when the data of a and b share a byte. */
+static int conv__overlap(const TngrtArg *a, const TngrtArg *b)
+{
+    uintptr_t a0 = (uintptr_t)a->data, b0 = (uintptr_t)b->data;
+    return a0 < b0 + conv__bytes(b) && b0 < a0 + conv__bytes(a);
+}
+
 /* The direct kernel; 0 when it does not apply or its scratch cannot be
  * allocated (nothing written then). */
 static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
@@ -308,24 +321,32 @@ static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
         !conv__layout(&L, H, W, KH, KW, OH, OW, s, ph, pw, ph1, pw1))
         return 0;
     int64_t nb = (O + CONV_OB - 1) / CONV_OB;
-    uint64_t xn = (uint64_t)N * (uint64_t)C * (uint64_t)L.cs;
+    /* rows of 8 or fewer: 8-float tiles (a 16-float one would be half
+     * padding) */
+    int wide = OW > CONV_VW && conv__regs32();
+    /* a 1 x 1 window at stride 1 with no padding whose rows are whole
+     * tiles reads x in place (no read past a row's last tile), unless out
+     * shares its storage */
+    int direct = KH == 1 && KW == 1 && s == 1 && !ph && !pw && !ph1 && !pw1 &&
+                 OW % (wide ? 2 * CONV_VW : CONV_VW) == 0 && !conv__overlap(out, x);
+    if (direct)
+        L.wh = W, L.ps = L.cs = H * W;
+    uint64_t xn = direct ? 0 : (uint64_t)N * (uint64_t)C * (uint64_t)L.cs;
     uint64_t wn = (uint64_t)nb * (uint64_t)C * (uint64_t)L.ntaps * CONV_OB;
     if (xn > ((uint64_t)1 << 34) || wn > ((uint64_t)1 << 34) || N * nb > INT_MAX)
         return 0;
-    float *xs = (float *)calloc((size_t)xn, sizeof(float));
+    float *xs = direct ? NULL : (float *)calloc((size_t)xn, sizeof(float));
     float *wp = (float *)malloc((size_t)wn * sizeof(float));
-    if (!xs || !wp) {
+    if ((!direct && !xs) || !wp) {
         free(xs);
         free(wp);
         return 0;
     }
-    for (int64_t n = 0; n < N; n++)
+    for (int64_t n = 0; n < N && !direct; n++)
         conv__fill(&L, xs + n * C * L.cs, (const float *)x->data + n * C * H * W, C, H, W, ph, pw);
     conv__pack_w(wp, (const float *)w->data, O, C, L.ntaps);
-    /* rows of 8 or fewer: 8-float tiles (a 16-float one would be half
-     * padding) */
-    ConvJob j = {&L, xs, wp, (float *)out->data, e->res, e, C, O, OH, OW, nb,
-                 OW > CONV_VW && conv__regs32()};
+    ConvJob j = {&L, direct ? (const float *)x->data : xs, wp, (float *)out->data, e->res, e, C, O,
+                 OH, OW, nb, wide};
     double macs = (double)N * (double)O * (double)C * (double)L.ntaps * (double)(OH * OW);
     int ntasks = (int)(N * nb);
     if (macs >= TNGRT_GEMM_PAR_FLOP && ntasks > 1)
@@ -410,19 +431,6 @@ TNGRT_ISA_KERNEL(void, tngrt__conv_general,
                  int ns, int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t ph1, int64_t pw1,
                  int64_t dh, int64_t dw, int64_t groups),
                  tngrt_impl_conv(out, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw, groups);)
-
-/* Bytes of a's data. */
-static size_t conv__bytes(const TngrtArg *a)
-{
-    return (size_t)tngrt_impl__numel(a->ndim, a->shape) * tngrt_dtype_size(a->dtype);
-}
-
-/* 1 when the data of a and b share a byte. */
-static int conv__overlap(const TngrtArg *a, const TngrtArg *b)
-{
-    uintptr_t a0 = (uintptr_t)a->data, b0 = (uintptr_t)b->data;
-    return a0 < b0 + conv__bytes(b) && b0 < a0 + conv__bytes(a);
-}
 
 int tngrt_kernel_conv_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                           const TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
