@@ -187,15 +187,17 @@ static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv
  * VT (nv * CONV_VW positions: nv 2 where 32 vector registers hold the
  * sums as 16-float vectors, AVX-512); nt (the taps) and nv are constants
  * at each use, so that the tap loop unrolls. Tiles run along each output
- * row. */
+ * row, or, where pair (rows of 8 or fewer, an even count of them), span
+ * two rows: a 16-float vector's halves are rows oh and oh + 1. */
 #define CONV__BLOCK(VT, nv)                                                                     \
     {                                                                                         \
-        int64_t toff[CONV_MAX_TAPS], tw = (nv) * CONV_VW, tpr = (OW + tw - 1) / tw;          \
-        int64_t ntile = OH * tpr;                                                             \
+        int64_t toff[CONV_MAX_TAPS], rp = pair ? 2 : 1, tw = pair ? CONV_VW : (nv) * CONV_VW; \
+        int64_t tpr = (OW + tw - 1) / tw, ntile = OH / rp * tpr;                              \
+        int64_t hoff = pair ? L->wh : CONV_VW; /* the second half's offset */                  \
         for (int t = 0; t < nt; t++)                                                          \
             toff[t] = L->toff[t];                                                             \
         for (int64_t k = 0; k < ntile; k++) {                                                 \
-            int64_t oh = k / tpr, ow = k % tpr * tw, q0 = oh * L->wh + ow;                    \
+            int64_t oh = k / tpr * rp, ow = k % tpr * tw, q0 = oh * L->wh + ow;               \
             VT acc[CONV_OB];                                                                  \
             for (int o = 0; o < CONV_OB; o++)                                                 \
                 acc[o] = (VT){0};                                                             \
@@ -203,17 +205,20 @@ static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv
                 const float *xc = xs + q0 + c * L->cs, *wc = wb + c * nt * CONV_OB;           \
                 for (int t = 0; t < nt; t++) {                                                \
                     VT xv;                                                                    \
-                    memcpy(&xv, xc + toff[t], sizeof xv);                                     \
+                    for (int v = 0; v < (nv); v++)                                            \
+                        memcpy((char *)&xv + v * sizeof(conv_v8), xc + toff[t] + v * hoff,    \
+                               sizeof(conv_v8));                                              \
                     for (int o = 0; o < CONV_OB; o++)                                         \
                         acc[o] += xv * wc[t * CONV_OB + o];                                   \
                 }                                                                             \
             }                                                                                 \
-            conv_v8 part[(nv)][CONV_OB]; /* part[v][o]: acc[o]'s positions v * CONV_VW... */ \
+            conv_v8 part[(nv)][CONV_OB]; /* part[v][o]: acc[o]'s half v */                    \
             for (int o = 0; o < CONV_OB; o++)                                                 \
                 for (int v = 0; v < (nv); v++)                                                \
                     memcpy(&part[v][o], (const float *)&acc[o] + v * CONV_VW, sizeof(conv_v8)); \
             for (int v = 0; v < (nv); v++)                                                    \
-                conv__store(e, o0, O, OH, OW, oh, ow + v * CONV_VW, part[v], out);            \
+                conv__store(e, o0, O, OH, OW, oh + (pair ? v : 0), ow + (pair ? 0 : v * CONV_VW), \
+                            part[v], out);                                                    \
         }                                                                                     \
     }
 
@@ -235,11 +240,14 @@ CONV_INLINE void conv__store(const ConvEpiRow *e, int64_t o0, int64_t O, int64_t
 CONV_INLINE void conv__block8(const ConvLayout *L, const float *xs, const float *wb, int64_t C,
                               int64_t o0, int64_t O, int64_t OH, int64_t OW, float *out,
                               const ConvEpiRow *e, const int nt)
-CONV__BLOCK(conv_v8, 1)
+{
+    const int pair = 0;
+    CONV__BLOCK(conv_v8, 1)
+}
 
 CONV_INLINE void conv__block16(const ConvLayout *L, const float *xs, const float *wb, int64_t C,
                                int64_t o0, int64_t O, int64_t OH, int64_t OW, float *out,
-                               const ConvEpiRow *e, const int nt)
+                               const ConvEpiRow *e, const int nt, const int pair)
 CONV__BLOCK(conv_v16, 2)
 
 typedef struct {
@@ -250,6 +258,7 @@ typedef struct {
     const ConvEpiRow *e;
     int64_t C, O, OH, OW, nb;
     int wide;   /* two vectors per register tile (CONV__BLOCK's nv) */
+    int pair;   /* and they span two rows */
 } ConvJob;
 
 CONV_INLINE void conv__task_body(const ConvJob *j, int task)
@@ -259,14 +268,19 @@ CONV_INLINE void conv__task_body(const ConvJob *j, int task)
     e.res = j->res ? j->res + n * plane : NULL;
     const float *xs = j->xs + n * j->C * j->L->cs, *wb = j->wp + b * j->C * j->L->ntaps * CONV_OB;
     float *out = j->out + n * plane;
-    if (j->L->ntaps == 9 && j->wide)
-        conv__block16(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 9);
+    int64_t o0 = b * CONV_OB;
+    if (j->L->ntaps == 9 && j->pair)
+        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 9, 1);
+    else if (j->L->ntaps == 9 && j->wide)
+        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 9, 0);
     else if (j->L->ntaps == 9)
-        conv__block8(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 9);
+        conv__block8(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 9);
+    else if (j->pair)
+        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 1, 1);
     else if (j->wide)
-        conv__block16(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 1);
+        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 1, 0);
     else
-        conv__block8(j->L, xs, wb, j->C, b * CONV_OB, j->O, j->OH, j->OW, out, &e, 1);
+        conv__block8(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 1);
 }
 
 /* One task of a ConvJob, per instruction set (libtngcrt-internal). */
@@ -321,9 +335,10 @@ static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
         !conv__layout(&L, H, W, KH, KW, OH, OW, s, ph, pw, ph1, pw1))
         return 0;
     int64_t nb = (O + CONV_OB - 1) / CONV_OB;
-    /* rows of 8 or fewer: 8-float tiles (a 16-float one would be half
-     * padding) */
-    int wide = OW > CONV_VW && conv__regs32();
+    /* 16-float tiles where 32 registers hold them: along rows wider than
+     * 8, else over pairs of rows (an even count); else 8-float tiles */
+    int regs = conv__regs32(), wide = OW > CONV_VW && regs;
+    int pair = !wide && regs && OH % 2 == 0;
     /* a 1 x 1 window at stride 1 with no padding whose rows are whole
      * tiles reads x in place (no read past a row's last tile), unless out
      * shares its storage */
@@ -346,7 +361,7 @@ static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
         conv__fill(&L, xs + n * C * L.cs, (const float *)x->data + n * C * H * W, C, H, W, ph, pw);
     conv__pack_w(wp, (const float *)w->data, O, C, L.ntaps);
     ConvJob j = {&L, direct ? (const float *)x->data : xs, wp, (float *)out->data, e->res, e, C, O,
-                 OH, OW, nb, wide};
+                 OH, OW, nb, wide || pair, pair};
     double macs = (double)N * (double)O * (double)C * (double)L.ntaps * (double)(OH * OW);
     int ntasks = (int)(N * nb);
     if (macs >= TNGRT_GEMM_PAR_FLOP && ntasks > 1)

@@ -281,12 +281,13 @@ static void test_conv_epi(void **state)
     (void)state;
     t_conv_case(2, 3, 9, 13, 5, 3, 1, 1, 1, 1, 1, 1, 0, 1);      /* 3 x 3, O < block */
     t_conv_case(1, 16, 8, 8, 17, 3, 1, 1, 1, 1, 1, 1, 1, 1);     /* residual, O past a block */
-    t_conv_case(2, 8, 11, 10, 8, 3, 2, 1, 1, 1, 1, 0, 0, 0);     /* stride 2, odd height */
+    t_conv_case(2, 8, 11, 10, 8, 3, 2, 1, 1, 1, 1, 0, 0, 0);     /* stride 2, row pairs */
     t_conv_case(1, 4, 16, 17, 9, 3, 2, 1, 0, 1, 1, 1, 0, 1);     /* padding after 0 */
     t_conv_case(2, 12, 5, 7, 24, 1, 1, 0, 0, 1, 1, 0, 1, 1);     /* 1 x 1 */
     t_conv_case(1, 6, 9, 9, 7, 1, 2, 0, 0, 1, 1, 1, 0, 0);       /* 1 x 1 stride 2 */
     t_conv_case(2, 5, 3, 8, 9, 1, 1, 0, 0, 1, 1, 1, 1, 1);       /* 1 x 1, x read in place */
     t_conv_case(2, 7, 2, 16, 8, 1, 1, 0, 0, 1, 1, 0, 1, 0);      /* the same, 16-wide rows */
+    t_conv_case(2, 6, 4, 8, 10, 1, 1, 0, 0, 1, 1, 1, 1, 1);      /* the same, row pairs */
     t_conv_case(1, 3, 6, 20, 4, 3, 1, 0, 0, 1, 1, 0, 0, 0);      /* no padding */
     t_conv_case(2, 4, 8, 8, 6, 3, 1, 1, 1, 1, 2, 1, 1, 1);       /* groups: generic + epilogue */
     t_conv_case(1, 4, 9, 9, 5, 3, 1, 2, 2, 2, 1, 1, 0, 1);       /* dilation: generic */
