@@ -446,6 +446,27 @@ static void test_pool2d(void **state)
     tngrt_kernel_pool2d(&O, &X, 1, 3, 3, 1, 1, 0, 0, 0);
     double k3b[4] = {9, 9, 13, 13};
     t_close(out, k3b, 4, 0);
+    /* 2 x 2 stride 2 over rows of 9 outputs (8 a vector at a time, one
+     * after): NaN in either row and either column of a window wins */
+    float y[2 * 4 * 18], oy[2 * 2 * 9];
+    double wy[2 * 2 * 9];
+    t_fill(y, sizeof y / sizeof *y, 31);
+    y[3] = NAN, y[18 + 6] = NAN, y[36 + 17] = NAN, y[72 + 18 + 1] = NAN;
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 9; j++) {
+                const float *r = y + p * 72 + 2 * i * 18 + 2 * j;
+                double m = -INFINITY;
+                for (int k = 0; k < 4; k++) {
+                    double v = r[(k / 2) * 18 + k % 2];
+                    m = isnan(m) ? m : (v > m || isnan(v)) ? v : m;
+                }
+                wy[(p * 2 + i) * 9 + j] = m;
+            }
+    int64_t ys[3] = {2, 4, 18}, oys[3] = {2, 2, 9};
+    TngrtArg Y = t_f32(y, 3, ys), OY = t_f32(oy, 3, oys);
+    tngrt_kernel_pool2d(&OY, &Y, 1, 2, 2, 2, 2, 0, 0, 0);
+    t_close(oy, wy, 2 * 2 * 9, 0);
 }
 
 static void test_adaptive_pool2d(void **state)
