@@ -360,9 +360,12 @@ void tngrt_kernel_sdpa(const TngrtArg *out, const TngrtArg *q, const TngrtArg *k
  * x[N, C, H, W], w[O, C/groups, KH, KW]), bias[O] or NULL; out's spatial
  * size is the one the planner inferred from stride s*, padding before p*
  * (after p*1: implied by out's size, positions outside x count 0) and
- * dilation d*; accumulation in float (float32: unrolled windows times the
- * weights through CBLAS, with a heap scratch of Cg*K*OH*OW floats; the
- * direct loop when it cannot be allocated). ns 1 ignores the h parameters. */
+ * dilation d*; accumulation in float (float32 2-d with groups 1, dilation
+ * 1, a 1 x 1 or 3 x 3 window and stride 1 or 2 both ways: the direct kernel
+ * of tngrt_kernel_conv_epi, a heap scratch of the padded input; other
+ * float32: unrolled windows times the weights through the GEMM, with a
+ * heap scratch of Cg*K*OH*OW floats; the direct loop when a scratch cannot
+ * be allocated). ns 1 ignores the h parameters. */
 void tngrt_kernel_conv(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                        const TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
                        int64_t pw, int64_t ph1, int64_t pw1, int64_t dh, int64_t dw,
