@@ -229,6 +229,20 @@ def torchscript(module, example):
         return torch.jit.freeze(traced)
 
 
+def contenders(exe, largs, outs, onnx, fn, ts_fn, warmup, iters):
+    """One round of the four contenders on one input: the launcher (its
+    --input and --weights args largs), ORT on onnx (None: left out; its
+    input the first --input), eager fn() and TorchScript ts_fn(); outputs
+    of the first two written under outs["tngc"] and outs["ort"]. Returns
+    name -> us, for rounds()."""
+    r = {"tngc": run_launcher(exe, largs, outs["tngc"], warmup, iters)}
+    if onnx:
+        r["ort"] = run_ort(onnx, largs[:2], outs["ort"], warmup, iters)
+    r["eager"] = time_torch(fn, warmup, iters)
+    r["torchscript"] = time_torch(ts_fn, warmup, iters)
+    return r
+
+
 def rounds(measure):
     """measure() -> dict of name -> us; returns the per-name median over
     ROUNDS calls."""

@@ -749,3 +749,19 @@ const FuseRow *emit_fuse_row(OpKind kind)
 {
     return &emit_fuse_rows[kind];
 }
+
+/* The end of a fallible call: "return -1;" inside a static kernel (shared
+ * by ops on several lines), else "return tngc__fail(err, LINE);", which puts
+ * the op's script line in front of the kernel's message. */
+void emit_fail_return(Emit *E)
+{
+    if (E->kptr || E->line == 0) {
+        sb_puts(E->o, "        return -1;\n");
+    } else if (E->line_file) {   /* an op of a module the script imports: its file */
+        sb_puts(E->o, "        return tngrt_error_at(err, ");
+        cesc_string(E->o, E->line_file);
+        sb_printf(E->o, ", %u);\n", E->line);
+    } else {
+        sb_printf(E->o, "        return tngc__fail(err, %u);\n", E->line);
+    }
+}

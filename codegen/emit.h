@@ -64,6 +64,10 @@ void emit_line_script(Emit *E, uint32_t line);
 void emit_line_op(Emit *E, const Op *op);
 /* #line back to the generated file's own next line. */
 void emit_line_back(Emit *E);
+/* The statement after a fallible call's "if (...)" (CPU target): "return
+ * -1;" inside a static kernel, else the failure's return at E->line
+ * (E->line_file's, or the script's). */
+void emit_fail_return(Emit *E);
 
 /* Dim d as a C expression: a constant in the gear, or of S[k]. */
 void emit_dim(Emit *E, DimId d);
@@ -180,6 +184,12 @@ const char *fuse_unop(const Op *op, int gemm);
 const char *fuse_binop(const Op *op, int gemm);
 int fuse_scalar(const Op *op);
 void fuse_step(Emit *E, const Op *op, int gemm, const char *x, const char *y);
+/* "&(TngrtArg){ptr, dtype, nd, shape}" of value v with shape_of's shape
+ * (the epilogue calls' operands). */
+void fuse_arg(Emit *E, int32_t v, int32_t shape_of);
+/* A group's opening line (a brace and a comment: what, then the group's
+ * fuse_name), indented by in, and its sink's #line. */
+void fuse_open(Emit *E, const int32_t *ops, size_t n, const char *in, const char *what);
 /* "(float)X": x as a float literal of fused code. */
 void fuse_float_lit(Emit *E, double x);
 /* -- matmul epilogues (fuse_gemm.c; hooked into fuse_seq and
@@ -193,6 +203,16 @@ size_t fuse_gemm_group(const Emit *E, const int32_t *ops, const uint8_t *stop, s
 int fuse_gemm_is(const Emit *E, const int32_t *ops, size_t n);
 void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
 
+/* -- convolution epilogues (fuse_conv.c; hooked into fuse_seq and
+ * fuse_emit) -- */
+/* A float32 convolution at position i and the batch norm, residual add
+ * and relu after it: fills cand[] and pos[] and returns their count, or 0. */
+size_t fuse_conv_group(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, size_t i,
+                       const int32_t *at, int32_t *cand, int32_t *pos);
+/* 1 when group ops[0..n) is fuse_conv_group's; its call, indented by in. */
+int fuse_conv_is(const Emit *E, const int32_t *ops, size_t n);
+void fuse_conv_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
+
 /* ---- views read in place, CPU target (emit_cpu_views.c) ---- */
 /* Sets up the CPU emitter's state (E->target): the permutes and expands
  * with no copy of their own (planner/strided.h); _fini frees it. */
@@ -204,6 +224,7 @@ void emit_cpu_views_fini(Emit *E);
 int emit_cpu_mm_strided(const Emit *E, int32_t op_id);
 void emit_cpu_mm_operand(Emit *E, int32_t v);
 int emit_cpu_elided(const Emit *E, int32_t op_id);
+
 
 /* 1 when op runs code (sources and views do not). */
 int emit_has_kernel(const Emit *E, int32_t op_id);

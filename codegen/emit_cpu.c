@@ -55,21 +55,6 @@ static void e__arg(Emit *E, int32_t v, int pos)
 #define OUT(k) (int32_t)(op->out + (k)), (int)(k)
 #define IN(k) op->in[k], (int)(op->nout + (k))
 
-/* The end of a fallible call: "return -1;" inside a static kernel (shared
- * by ops on several lines), else "return tngc__fail(err, LINE);", which puts
- * the op's script line in front of the kernel's message. */
-static void e__fail_return(Emit *E)
-{
-    if (E->kptr || E->line == 0) {
-        sb_puts(E->o, "        return -1;\n");
-    } else if (E->line_file) {   /* an op of a module the script imports: its file */
-        sb_puts(E->o, "        return tngrt_error_at(err, ");
-        cesc_string(E->o, E->line_file);
-        sb_printf(E->o, ", %u);\n", E->line);
-    } else {
-        sb_printf(E->o, "        return tngc__fail(err, %u);\n", E->line);
-    }
-}
 
 /* A user kernel's call: outputs, inputs, int and float attributes. */
 static void e__user_call(Emit *E, const Op *op)
@@ -103,7 +88,7 @@ static void e__user_call(Emit *E, const Op *op)
     sb_puts(E->o, ", ");
     emit_double(E, op->fattr[1]);
     sb_puts(E->o, "}, err))\n");
-    e__fail_return(E);
+    emit_fail_return(E);
 }
 
 /* ---- the op table ---------------------------------------------------------- */
@@ -293,7 +278,7 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
     emit_args(E, op, row->args, 0, e__token, NULL);
     sb_puts(E->o, row->fallible ? ", err))\n" : ");\n");
     if (row->fallible)
-        e__fail_return(E);
+        emit_fail_return(E);
 }
 
 /* ---- matmuls reading views in place (planner/strided.h, emit_cpu_views.c) ---- */
@@ -339,7 +324,7 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
                 emit_ptr(E, op->in[j], 0);
         }
         sb_puts(E->o, "}, err))\n");
-        e__fail_return(E);
+        emit_fail_return(E);
     } else if (emit_cpu_mm_strided(E, op_id)) {
         e__mm_strided_call(E, op);
     } else {
@@ -386,7 +371,7 @@ static void e__fused_fns(Emit *E, const char *fn, const FuseSeq *q, size_t n)
             continue;
         const int32_t *ops = q->grp + q->at[i] + 1;
         size_t nops = (size_t)q->grp[q->at[i]];
-        if (fuse_gemm_is(E, ops, nops))
+        if (fuse_gemm_is(E, ops, nops) || fuse_conv_is(E, ops, nops))
             continue;
         StrBuf t = {0};
         fuse_name(E, ops, nops, &t);
@@ -407,7 +392,7 @@ static void e__fused_call(Emit *E, const char *fn, const FuseSeq *q, size_t i, c
 {
     const int32_t *ops = q->grp + q->at[i] + 1;
     size_t nops = (size_t)q->grp[q->at[i]];
-    if (fuse_gemm_is(E, ops, nops))
+    if (fuse_gemm_is(E, ops, nops) || fuse_conv_is(E, ops, nops))
         fuse_emit(E, ops, nops, in);
     else
         sb_printf(E->o, "%s%s_f%d(c, A, S);\n", in, fn, (int)q->at[i]);

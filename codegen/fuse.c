@@ -610,6 +610,8 @@ void fuse_seq(const Emit *E, const int32_t *ops, const uint8_t *stop, size_t n, 
             continue;
         int32_t rc[FUSE_MAX_OPS], rp[FUSE_MAX_OPS];
         size_t ng = fuse_gemm_group(E, ops, stop, n, i, q->at, rc, rp);   /* hook: fuse_gemm.c */
+        if (!ng)
+            ng = fuse_conv_group(E, ops, stop, n, i, q->at, rc, rp);   /* hook: fuse_conv.c */
         if (ng) {
             fuse__take(q, rc, rp, ng);
             continue;
@@ -783,13 +785,7 @@ static void fuse__emit_rms(Emit *E, const int32_t *ops, size_t n, const char *in
     int64_t xd[GRAPH_MAX_DIMS];
     int xnd = fuse_dims(E, p->in[0], xd);
     int64_t len = xd[xnd - 1], rows = fuse_numel(xd, xnd) / len;
-    StrBuf nm = {0};
-    fuse_name(E, ops, n, &nm);
-    sb_printf(E->o, "%s{   /* rms_norm row kernel: ", in);
-    cesc_comment(E->o, nm.s);
-    sb_puts(E->o, " */\n");
-    sb_free(&nm);
-    emit_line_op(E, sink);
+    fuse_open(E, ops, n, in, "rms_norm row kernel: ");
     sb_printf(E->o, "%s    const float *x = (const float *)", in);
     emit_ptr(E, p->in[0], 0);
     sb_puts(E->o, ";\n");
@@ -845,7 +841,7 @@ const char *fuse_kind(const Emit *E, const int32_t *ops, size_t n)
 {
     const Graph *g = E->g;
     int nmean = 0, nsum = 0, namax = 0, nexp = 0, nsq = 0, nsub = 0;
-    if (fuse_gemm_is(E, ops, n))
+    if (fuse_gemm_is(E, ops, n) || fuse_conv_is(E, ops, n))
         return "epilogue";
     if (fuse__is_rms(E, ops, n))
         return "rmsnorm";
@@ -887,15 +883,10 @@ static void fuse__emit_open(Emit *E, const int32_t *ops, size_t n, const int32_t
 {
     const Graph *g = E->g;
     const Op *sink = &g->ops.v[ops[n - 1]];
-    StrBuf nm = {0};
-    fuse_name(E, ops, n, &nm);
-    sb_printf(E->o, "%s{   /* ", in);
+    char what[64] = "";
     if (row)
-        sb_printf(E->o, "row kernel (%s): ", fuse_kind(E, ops, n));
-    cesc_comment(E->o, nm.s);
-    sb_puts(E->o, " */\n");
-    sb_free(&nm);
-    emit_line_op(E, sink);
+        snprintf(what, sizeof what, "row kernel (%s): ", fuse_kind(E, ops, n));
+    fuse_open(E, ops, n, in, what);
     for (int k = 0; k < next; k++) {
         DType t = g->vals.v[ext[k]].dtype;
         sb_printf(E->o, "%s    const %s *x%d = (const %s *)", in, fuse__ctype(t), k, fuse__ctype(t));
@@ -1083,6 +1074,10 @@ void fuse_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     const Graph *g = E->g;
     if (fuse_gemm_is(E, ops, n)) {   /* hook: a matmul epilogue (fuse_gemm.c) */
         fuse_gemm_emit(E, ops, n, in);
+        return;
+    }
+    if (fuse_conv_is(E, ops, n)) {   /* hook: a convolution epilogue (fuse_conv.c) */
+        fuse_conv_emit(E, ops, n, in);
         return;
     }
     if (fuse__is_rms(E, ops, n)) {

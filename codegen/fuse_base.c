@@ -196,3 +196,28 @@ void fuse_step(Emit *E, const Op *op, int gemm, const char *x, const char *y)
     sb_printf(E->o, "tngrt_impl__binf(%s, %s, %s, 1.0f)", bin, x, y);
     sb_free(&s);
 }
+
+/* "&(TngrtArg){ptr, dtype, nd, shape}" of value v, with shape_of's shape. */
+void fuse_arg(Emit *E, int32_t v, int32_t shape_of)
+{
+    const Val *val = &E->g->vals.v[v];
+    sb_puts(E->o, "&(TngrtArg){");
+    emit_ptr(E, v, 0);
+    sb_printf(E->o, ", %s, %d, ", emit_dtype_enum(val->dtype), E->g->vals.v[shape_of].ndim);
+    emit_shape(E, shape_of, -1);
+    sb_putc(E->o, '}');
+}
+
+/* The opening of a group's block, indented by in: a brace and a comment
+ * with what (a prefix) and the group's fuse_name, then the #line of its
+ * sink, ops[n - 1]. */
+void fuse_open(Emit *E, const int32_t *ops, size_t n, const char *in, const char *what)
+{
+    StrBuf nm = {0};
+    fuse_name(E, ops, n, &nm);
+    sb_printf(E->o, "%s{   /* %s", in, what);
+    cesc_comment(E->o, nm.s);
+    sb_puts(E->o, " */\n");
+    sb_free(&nm);
+    emit_line_op(E, &E->g->ops.v[ops[n - 1]]);
+}

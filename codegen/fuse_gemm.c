@@ -262,17 +262,6 @@ int fuse_gemm_is(const Emit *E, const int32_t *ops, size_t n)
     return n >= 2 && (E->g->ops.v[ops[0]].kind == OP_LINEAR || fg__is_mm(&E->g->ops.v[ops[0]]));
 }
 
-/* "&(TngrtArg){ptr, dtype, nd, shape}" of value v, with shape's value. */
-static void fg__arg(Emit *E, int32_t v, int32_t shape_of)
-{
-    const Val *val = &E->g->vals.v[v];
-    sb_puts(E->o, "&(TngrtArg){");
-    emit_ptr(E, v, 0);
-    sb_printf(E->o, ", %s, %d, ", emit_dtype_enum(val->dtype), E->g->vals.v[shape_of].ndim);
-    emit_shape(E, shape_of, -1);
-    sb_putc(E->o, '}');
-}
-
 static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, int ond,
                     const char *in);
 static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in);
@@ -287,22 +276,16 @@ void fuse_gemm_emit(Emit *E, const int32_t *ops, size_t n, const char *in)
     const Op *lin = &g->ops.v[ops[0]], *sink = &g->ops.v[ops[n - 1]];
     int64_t od[GRAPH_MAX_DIMS];
     int ond = fuse_dims(E, lin->out, od);
-    StrBuf nm = {0};
-    fuse_name(E, ops, n, &nm);
-    sb_printf(E->o, "%s{   /* ", in);
-    cesc_comment(E->o, nm.s);
-    sb_puts(E->o, " */\n");
-    sb_free(&nm);
-    emit_line_op(E, sink);
+    fuse_open(E, ops, n, in, "");
     sb_printf(E->o, "%s    tngrt_kernel_linear_epi(", in);
-    fg__arg(E, sink->out, lin->out);
+    fuse_arg(E, sink->out, lin->out);
     sb_puts(E->o, ", ");
-    fg__arg(E, lin->in[0], lin->in[0]);
+    fuse_arg(E, lin->in[0], lin->in[0]);
     sb_puts(E->o, ", ");
-    fg__arg(E, lin->in[1], lin->in[1]);
+    fuse_arg(E, lin->in[1], lin->in[1]);
     sb_puts(E->o, ", ");
     if (lin->nin > 2 && lin->in[2] >= 0)
-        fg__arg(E, lin->in[2], lin->in[2]);
+        fuse_arg(E, lin->in[2], lin->in[2]);
     else
         sb_puts(E->o, "NULL");
     sb_printf(E->o, ", c->wpack[%d],\n%s        ", fg__packed(E, lin), in);
@@ -354,7 +337,7 @@ static void fg__mm_operand(Emit *E, int32_t op_id, int32_t v)
     }
     int64_t d[GRAPH_MAX_DIMS], st = 1;
     int nd = fuse_dims(E, v, d);
-    fg__arg(E, v, v);
+    fuse_arg(E, v, v);
     sb_puts(E->o, ", (const int64_t[]){");
     for (int q = 0; q < nd; q++) {
         st = 1;
@@ -373,15 +356,9 @@ static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
     const Op *mm = &g->ops.v[ops[0]], *sink = &g->ops.v[ops[n - 1]];
     int64_t od[GRAPH_MAX_DIMS], yd[GRAPH_MAX_DIMS], os[GRAPH_MAX_DIMS];
     int ond = fuse_dims(E, mm->out, od), perm = sink->kind == OP_PERMUTE;
-    StrBuf nm = {0};
-    fuse_name(E, ops, n, &nm);
-    sb_printf(E->o, "%s{   /* ", in);
-    cesc_comment(E->o, nm.s);
-    sb_puts(E->o, " */\n");
-    sb_free(&nm);
-    emit_line_op(E, sink);
+    fuse_open(E, ops, n, in, "");
     sb_printf(E->o, "%s    tngrt_kernel_matmul_strided_epi(", in);
-    fg__arg(E, sink->out, mm->out);
+    fuse_arg(E, sink->out, mm->out);
     sb_puts(E->o, ", ");
     if (perm) {   /* out dim perm[d] is the sink's dim d */
         int ynd = fuse_dims(E, sink->out, yd);

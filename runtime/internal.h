@@ -112,6 +112,16 @@ TngrtPar *tngrt__par_current(void);
  * already running a job. Tasks must not depend on one another. */
 void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx);
 
+/* kernels_conv.c: tngrt_kernel_conv_epi's direct kernel (tngrt_kernel_conv
+ * tries it first, epi NULL); 0 when it does not take the convolution or
+ * its scratch cannot be allocated (out untouched). */
+struct TngrtArg;
+struct TngrtConvEpi;
+int tngrt__conv_direct(const struct TngrtArg *out, const struct TngrtArg *x,
+                       const struct TngrtArg *w, const struct TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
+                       int64_t pw, int64_t ph1, int64_t pw1, int64_t dh, int64_t dw,
+                       int64_t groups, const struct TngrtConvEpi *epi);
+
 /* kernels_gemm.c, kernels_gemm_half.c: a product of fewer than 8 rows
  * (decode's GEMV, bound by reading B) whose B has at least this many
  * bytes is split over the current pool's threads by columns of C (rows of

@@ -5,6 +5,7 @@
  */
 #include "tngrt_kernel_impl.h"
 
+#include "internal.h"
 #include "kernels_isa.h"
 
 TNGRT_ISA_KERNEL(void, tngrt__sdpa_direct,
@@ -12,11 +13,16 @@ TNGRT_ISA_KERNEL(void, tngrt__sdpa_direct,
                  const TngrtArg *mask, int is_causal, int has_scale, double scale),
                  tngrt_impl_sdpa(out, q, k, v, mask, is_causal, has_scale, scale);)
 
+/* The direct kernel of kernels_conv.c where it applies, else the
+ * unrolled windows through the GEMM. */
 TNGRT_ISA_KERNEL(void, tngrt_kernel_conv,
                  (const TngrtArg *out, const TngrtArg *x, const TngrtArg *w, const TngrtArg *bias,
                  int ns, int64_t sh, int64_t sw, int64_t ph, int64_t pw, int64_t ph1, int64_t pw1,
                  int64_t dh, int64_t dw, int64_t groups),
-                 tngrt_impl_conv(out, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw, groups);)
+                 if (!tngrt__conv_direct(out, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw,
+                                         groups, NULL))
+                     tngrt_impl_conv(out, x, w, bias, ns, sh, sw, ph, pw, ph1, pw1, dh, dw,
+                                     groups);)
 
 TNGRT_ISA_KERNEL(void, tngrt_kernel_batch_norm,
                  (const TngrtArg *out, const TngrtArg *x, const TngrtArg *mean, const TngrtArg *var,

@@ -361,11 +361,106 @@ TNGRT_KINLINE void tngrt_impl_group_norm(const TngrtArg *out, const TngrtArg *x,
 
 /* ---- pooling ---- */
 
+/* o[i] = r[i * sw] where that is larger or NaN, for i < n. */
+TNGRT_KINLINE void tngrt_impl__max_row_f32(float *restrict o, const float *restrict r, int64_t n,
+                                         int64_t sw)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float v = r[i * sw];
+        o[i] = v > o[i] || v != v ? v : o[i];
+    }
+}
+
+#if defined(__clang__)
+typedef float tngrt_impl__v16f __attribute__((vector_size(64)));
+typedef float tngrt_impl__v8f __attribute__((vector_size(32)));
+typedef int32_t tngrt_impl__v8i __attribute__((vector_size(32)));
+
+/* *acc where v's lane is not larger and not NaN, else v's (the general
+ * loop's rule), lane by lane. */
+TNGRT_KINLINE void tngrt_impl__max_sel8(tngrt_impl__v8f *acc, const tngrt_impl__v8f *v)
+{
+    tngrt_impl__v8i take = (*v > *acc) | (*v != *v), a, b;
+    memcpy(&a, acc, sizeof a);
+    memcpy(&b, v, sizeof b);
+    a = (a & ~take) | (b & take);
+    memcpy(acc, &a, sizeof a);
+}
+
+/* Outputs [0, n - n % 8) of one row of a 2 x 2 stride-2 max pool: r0 and r1
+ * the window's two input rows; the window's elements in the general
+ * loop's order. Returns how many it wrote. */
+TNGRT_KINLINE int64_t tngrt_impl__max_row2x2(float *o, const float *r0, const float *r1, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        tngrt_impl__v16f a, b;
+        memcpy(&a, r0 + 2 * i, sizeof a);
+        memcpy(&b, r1 + 2 * i, sizeof b);
+        tngrt_impl__v8f acc = (tngrt_impl__v8f){0} - INFINITY, w[4] = {
+            __builtin_shufflevector(a, a, 0, 2, 4, 6, 8, 10, 12, 14),
+            __builtin_shufflevector(a, a, 1, 3, 5, 7, 9, 11, 13, 15),
+            __builtin_shufflevector(b, b, 0, 2, 4, 6, 8, 10, 12, 14),
+            __builtin_shufflevector(b, b, 1, 3, 5, 7, 9, 11, 13, 15)};
+        for (int k = 0; k < 4; k++)
+            tngrt_impl__max_sel8(&acc, &w[k]);
+        memcpy(o + i, &acc, sizeof acc);
+    }
+    return i;
+}
+#endif
+
+/* Float32 max pooling without padding, a row of outputs at a time: each
+ * window element in the order the general loop takes them (rows, then
+ * columns), kept where it is larger or NaN, so that the result is that
+ * loop's (NaN wins; of equal values the first); the loop over a row's
+ * outputs vectorises. 0 when it does not apply. */
+TNGRT_KINLINE int tngrt_impl__max_pool_f32(const TngrtArg *out, const TngrtArg *x, int64_t kh,
+                                           int64_t kw, int64_t sh, int64_t sw, int64_t ph,
+                                           int64_t pw)
+{
+    int nd = x->ndim;
+    if (x->dtype != TNGRT_F32 || out->dtype != TNGRT_F32 || ph != 0 || pw != 0 || kh < 1 ||
+        kw < 1 || sh < 1 || sw < 1)
+        return 0;
+    int64_t planes = tngrt_impl__numel(nd - 2, x->shape), H = x->shape[nd - 2], W = x->shape[nd - 1];
+    int64_t OH = out->shape[nd - 2], OW = out->shape[nd - 1];
+    if ((OH - 1) * sh + kh > H || (OW - 1) * sw + kw > W)
+        return 0;
+    const float *xf = (const float *)x->data;
+    float *of = (float *)out->data;
+    for (int64_t p = 0; p < planes; p++)
+        for (int64_t oh = 0; oh < OH; oh++) {
+            float *o = of + (p * OH + oh) * OW;
+            int64_t done = 0;
+#if defined(__clang__)
+            if (kh == 2 && kw == 2 && sh == 2 && sw == 2) {
+                const float *r0 = xf + (p * H + 2 * oh) * W;
+                done = tngrt_impl__max_row2x2(o, r0, r0 + W, OW);
+            }
+#endif
+            /* outputs [done, OW): the window's elements in order */
+            for (int64_t ow = done; ow < OW; ow++)
+                o[ow] = -INFINITY;
+            for (int64_t i = 0; i < kh && done < OW; i++)
+                for (int64_t j = 0; j < kw; j++) {
+                    const float *r = xf + (p * H + oh * sh + i) * W + j + done * sw;
+                    if (sw == 2)   /* a constant stride: the loads vectorise */
+                        tngrt_impl__max_row_f32(o + done, r, OW - done, 2);
+                    else
+                        tngrt_impl__max_row_f32(o + done, r, OW - done, sw);
+                }
+        }
+    return 1;
+}
+
 TNGRT_KINLINE void tngrt_impl_pool2d(const TngrtArg *out, const TngrtArg *x, int is_max, int64_t kh,
                                      int64_t kw, int64_t sh, int64_t sw, int64_t ph, int64_t pw,
                                      int count_include_pad)
 {
     if (!tngrt_impl__rank_ok(x) || x->ndim < 3 || out->ndim != x->ndim)
+        return;
+    if (is_max && tngrt_impl__max_pool_f32(out, x, kh, kw, sh, sw, ph, pw))
         return;
     int nd = x->ndim;
     int64_t planes = tngrt_impl__numel(nd - 2, x->shape), H = x->shape[nd - 2], W = x->shape[nd - 1];

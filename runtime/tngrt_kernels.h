@@ -376,13 +376,43 @@ void tngrt_kernel_sdpa(const TngrtArg *out, const TngrtArg *q, const TngrtArg *k
  * x[N, C, H, W], w[O, C/groups, KH, KW]), bias[O] or NULL; out's spatial
  * size is the one the planner inferred from stride s*, padding before p*
  * (after p*1: implied by out's size, positions outside x count 0) and
- * dilation d*; accumulation in float (float32: unrolled windows times the
- * weights through CBLAS, with a heap scratch of Cg*K*OH*OW floats; the
- * direct loop when it cannot be allocated). ns 1 ignores the h parameters. */
+ * dilation d*; accumulation in float (float32 2-d with groups 1, dilation
+ * 1, a 1 x 1 or 3 x 3 window and stride 1 or 2 both ways: the direct kernel
+ * of tngrt_kernel_conv_epi, a heap scratch of the padded input; other
+ * float32: unrolled windows times the weights through the GEMM, with a
+ * heap scratch of Cg*K*OH*OW floats; the direct loop when a scratch cannot
+ * be allocated). ns 1 ignores the h parameters. */
 void tngrt_kernel_conv(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
                        const TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
                        int64_t pw, int64_t ph1, int64_t pw1, int64_t dh, int64_t dw,
                        int64_t groups);
+
+/* What tngrt_kernel_conv_epi applies to each output element after the
+ * convolution and its bias, in this order: the inference batch norm of
+ * tngrt_kernel_batch_norm (mean NULL: none; weight, bias NULL: 1, 0), the
+ * residual res (out's shape, float32; NULL: none; its storage is out's or
+ * apart from it, never x's), and relu where relu is 1. */
+typedef struct TngrtConvEpi {
+    const TngrtArg *mean, *var, *weight, *bias;
+    double eps;
+    const TngrtArg *res;
+    int relu;
+} TngrtConvEpi;
+
+/* tngrt_kernel_conv followed by epi's steps (NULL: none), each rounded to
+ * float as the separate kernels round it. A float32 2-d convolution with
+ * groups 1, dilation 1, a 1 x 1 or 3 x 3 window and stride 1 or 2 (the same
+ * both ways) runs a direct kernel that applies the steps before storing
+ * (kernels_conv.c; a heap scratch of the padded input); any other runs
+ * tngrt_kernel_conv, then the steps over out. out may share storage with x
+ * and with the residual (the result is then computed in a heap buffer
+ * and copied where the direct kernel does not take it: -1 with err set
+ * when that buffer cannot be allocated; else 0); it must not overlap w,
+ * bias or epi's statistics. */
+int tngrt_kernel_conv_epi(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                          const TngrtArg *bias, int ns, int64_t sh, int64_t sw, int64_t ph,
+                          int64_t pw, int64_t ph1, int64_t pw1, int64_t dh, int64_t dw,
+                          int64_t groups, const TngrtConvEpi *epi, TngrtError *err);
 
 /* Inference batch norm of x[N, C, ...]: per channel c,
  * a = weight[c] / sqrt(var[c] + eps), out = x * a + (bias[c] - mean[c] * a)

@@ -47,14 +47,8 @@ def main():
     outs = {k: os.path.join(tmp, "out_" + k) for k in ("tngc", "ort")}
     warmup, iters = 50, 2000
 
-    def measure():
-        r = {"tngc": C.run_launcher(exe, largs, outs["tngc"], warmup, iters)}
-        if ort:
-            r["ort"] = C.run_ort(onnx, largs[:2], outs["ort"], warmup, iters)
-        r["eager"] = C.time_torch(lambda: model(x), warmup, iters)
-        r["torchscript"] = C.time_torch(lambda: ts(x), warmup, iters)
-        return r
-    r = C.rounds(measure)
+    r = C.rounds(lambda: C.contenders(exe, largs, outs, onnx, lambda: model(x), lambda: ts(x),
+                                      warmup, iters))
     label = "3-layer encoder, 2 x 10 tokens, d 64"
     errs = {k: C.check_close(label, k, ref, os.path.join(outs[k], "out0.npy"))
             for k in outs if k in r}

@@ -5,7 +5,8 @@
  * float masks broadcast, a key/value head broadcast, a fully masked row;
  * lengths across several of kernels_attn.c's query blocks and key tiles,
  * and the bits of one thread on pools of 2 and 3),
- * convolution (stride, padding, dilation, groups, bias, 1-d), inference
+ * convolution (stride, padding, dilation, groups, bias, 1-d; the direct
+ * kernel's shapes with the fused batch norm, residual and relu), inference
  * batch norm, group norm, max/avg pooling (padding, count_include_pad),
  * adaptive pooling, nearest and bilinear interpolation, and a float16
  * operand for each family's dtype path.
@@ -300,6 +301,82 @@ static void test_conv1d(void **state)
     t_close(out, want, N * O * 5, 1e-5);
 }
 
+/* The epilogue of tngrt_kernel_conv_epi over want [N, O, P] in double:
+ * batch norm (mean, var, g, b), then + res, then relu. */
+static void ref_conv_epi(double *want, int N, int O, int P, const float *mean, const float *var,
+                         const float *g, const float *b, double eps, const float *res, int relu)
+{
+    for (int n = 0; n < N; n++)
+        for (int o = 0; o < O; o++)
+            for (int p = 0; p < P; p++) {
+                double *v = &want[(n * O + o) * P + p];
+                if (mean)
+                    *v = (*v - mean[o]) / sqrt((double)var[o] + eps) * g[o] + b[o];
+                if (res)
+                    *v += res[(n * O + o) * P + p];
+                if (relu && *v < 0)
+                    *v = 0;
+            }
+}
+
+/* One convolution through tngrt_kernel_conv_epi (and, with no epilogue,
+ * tngrt_kernel_conv) against ref_conv: the direct kernel's shapes (1 x 1,
+ * 3 x 3, stride 1 and 2, widths that are and are not multiples of its
+ * vector, output channels that are not multiples of its block) and, with
+ * groups or dilation, the generic path followed by the epilogue. */
+static void t_conv_case(int N, int C, int H, int W, int O, int K, int s, int p, int p1, int d,
+                        int g, int bn, int res, int relu)
+{
+    int OH = (H + p + p1 - d * (K - 1) - 1) / s + 1, OW = (W + p + p1 - d * (K - 1) - 1) / s + 1;
+    size_t nx = (size_t)N * C * H * W, nw = (size_t)O * (C / g) * K * K, no = (size_t)N * O * OH * OW;
+    float *x = malloc(nx * sizeof *x), *w = malloc(nw * sizeof *w), *out = malloc(no * sizeof *out);
+    float *r = malloc(no * sizeof *r), st[4][64], bias[64];
+    double *want = malloc(no * sizeof *want);
+    assert_non_null(x), assert_non_null(w), assert_non_null(out), assert_non_null(r),
+        assert_non_null(want);
+    t_fill(x, nx, (unsigned)(C * 7 + K));
+    t_fill(w, nw, (unsigned)(O * 3 + s));
+    t_fill(r, no, 5);
+    t_fill(bias, 64, 6);
+    for (int k = 0; k < 4; k++)
+        t_fill(st[k], 64, (unsigned)(20 + k));
+    for (int o = 0; o < 64; o++)
+        st[1][o] = st[1][o] * 0.5f + 1.0f, st[2][o] += 1.5f;   /* var > 0, weight away from 0 */
+    int64_t xs[4] = {N, C, H, W}, ws[4] = {O, C / g, K, K}, os[4] = {N, O, OH, OW}, cs[1] = {O};
+    TngrtArg X = t_f32(x, 4, xs), Wt = t_f32(w, 4, ws), Out = t_f32(out, 4, os), R = t_f32(r, 4, os);
+    TngrtArg B = t_f32(bias, 1, cs), M = t_f32(st[0], 1, cs), V = t_f32(st[1], 1, cs);
+    TngrtArg G = t_f32(st[2], 1, cs), Bb = t_f32(st[3], 1, cs);
+    TngrtConvEpi e = {bn ? &M : NULL, &V, &G, &Bb, 1e-5, res ? &R : NULL, relu};
+    ref_conv(x, w, bias, N, C, H, W, O, K, K, s, s, p, p, d, d, g, OH, OW, want);
+    if (!bn && !res && !relu) {
+        tngrt_kernel_conv(&Out, &X, &Wt, &B, 2, s, s, p, p, p1, p1, d, d, g);
+        t_close(out, want, no, 1e-5);
+    }
+    ref_conv_epi(want, N, O, OH * OW, bn ? st[0] : NULL, st[1], st[2], st[3], 1e-5,
+                 res ? r : NULL, relu);
+    assert_int_equal(tngrt_kernel_conv_epi(&Out, &X, &Wt, &B, 2, s, s, p, p, p1, p1, d, d, g, &e, NULL), 0);
+    t_close(out, want, no, 1e-5);
+    free(x), free(w), free(out), free(r), free(want);
+}
+
+static void test_conv_epi(void **state)
+{
+    (void)state;
+    t_conv_case(2, 3, 9, 13, 5, 3, 1, 1, 1, 1, 1, 1, 0, 1);      /* 3 x 3, O < block */
+    t_conv_case(1, 16, 8, 8, 17, 3, 1, 1, 1, 1, 1, 1, 1, 1);     /* residual, O past a block */
+    t_conv_case(2, 8, 11, 10, 8, 3, 2, 1, 1, 1, 1, 0, 0, 0);     /* stride 2, row pairs */
+    t_conv_case(1, 4, 16, 17, 9, 3, 2, 1, 0, 1, 1, 1, 0, 1);     /* padding after 0 */
+    t_conv_case(2, 12, 5, 7, 24, 1, 1, 0, 0, 1, 1, 0, 1, 1);     /* 1 x 1 */
+    t_conv_case(1, 6, 9, 9, 7, 1, 2, 0, 0, 1, 1, 1, 0, 0);       /* 1 x 1 stride 2 */
+    t_conv_case(2, 5, 3, 8, 9, 1, 1, 0, 0, 1, 1, 1, 1, 1);       /* 1 x 1, x read in place */
+    t_conv_case(2, 7, 2, 16, 8, 1, 1, 0, 0, 1, 1, 0, 1, 0);      /* the same, 16-wide rows */
+    t_conv_case(2, 6, 4, 8, 10, 1, 1, 0, 0, 1, 1, 1, 1, 1);      /* the same, row pairs */
+    t_conv_case(1, 3, 6, 20, 4, 3, 1, 0, 0, 1, 1, 0, 0, 0);      /* no padding */
+    t_conv_case(2, 4, 8, 8, 6, 3, 1, 1, 1, 1, 2, 1, 1, 1);       /* groups: generic + epilogue */
+    t_conv_case(1, 4, 9, 9, 5, 3, 1, 2, 2, 2, 1, 1, 0, 1);       /* dilation: generic */
+    t_conv_case(1, 2, 7, 7, 3, 5, 1, 2, 2, 1, 1, 0, 0, 1);       /* 5 x 5: generic */
+}
+
 /* bfloat16 of a float: its high half, rounded to nearest even (the values
  * used here are exact or need no care about NaN). */
 static uint16_t t_bf16(float f)
@@ -439,6 +516,40 @@ static void test_pool2d(void **state)
     tngrt_kernel_pool2d(&O, &X, 1, 3, 3, 2, 2, 1, 1, 0);
     double nanw[4] = {NAN, NAN, NAN, 15};
     t_close(out, nanw, 4, 0);
+    /* no padding (the row-at-a-time float32 loop): kernel 2 stride 2 and
+     * kernel 3 stride 1, NaN still winning */
+    tngrt_kernel_pool2d(&O, &X, 1, 2, 2, 2, 2, 0, 0, 0);
+    double k2[4] = {NAN, 7, 13, 15};
+    t_close(out, k2, 4, 0);
+    x[5] = -3.0f;
+    tngrt_kernel_pool2d(&O, &X, 1, 3, 3, 1, 1, 0, 0, 0);
+    double k3[4] = {10, 11, 14, 15};
+    t_close(out, k3, 4, 0);
+    x[10] = x[11] = x[14] = x[15] = -100.0f;   /* window (1, 1): 6 7 / 9 -100 / 13 -100 */
+    tngrt_kernel_pool2d(&O, &X, 1, 3, 3, 1, 1, 0, 0, 0);
+    double k3b[4] = {9, 9, 13, 13};
+    t_close(out, k3b, 4, 0);
+    /* 2 x 2 stride 2 over rows of 9 outputs (8 a vector at a time, one
+     * after): NaN in either row and either column of a window wins */
+    float y[2 * 4 * 18], oy[2 * 2 * 9];
+    double wy[2 * 2 * 9];
+    t_fill(y, sizeof y / sizeof *y, 31);
+    y[3] = NAN, y[18 + 6] = NAN, y[36 + 17] = NAN, y[72 + 18 + 1] = NAN;
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 9; j++) {
+                const float *r = y + p * 72 + 2 * i * 18 + 2 * j;
+                double m = -INFINITY;
+                for (int k = 0; k < 4; k++) {
+                    double v = r[(k / 2) * 18 + k % 2];
+                    m = isnan(m) ? m : (v > m || isnan(v)) ? v : m;
+                }
+                wy[(p * 2 + i) * 9 + j] = m;
+            }
+    int64_t ys[3] = {2, 4, 18}, oys[3] = {2, 2, 9};
+    TngrtArg Y = t_f32(y, 3, ys), OY = t_f32(oy, 3, oys);
+    tngrt_kernel_pool2d(&OY, &Y, 1, 2, 2, 2, 2, 0, 0, 0);
+    t_close(oy, wy, 2 * 2 * 9, 0);
 }
 
 static void test_adaptive_pool2d(void **state)
@@ -495,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_threads),
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv1d),
+        cmocka_unit_test(test_conv_epi),
         cmocka_unit_test(test_bf16_direct),
         cmocka_unit_test(test_batch_norm),
         cmocka_unit_test(test_group_norm),
