@@ -330,6 +330,7 @@ void emit_dist_bundle_acl(const GenOptions *opt, int world_size, const HcclGroup
         {"const char *%1$s_last_error(const %1$s_t *self)", "return %s_last_error(h);", "return \"\";"},
         {"void %1$s_set_trace(%1$s_t *self, TngrtTrace *trace)", "%s_set_trace(h, trace);\n        return;",
          "return;"},
+        {"int %1$s_own_state(%1$s_t *self)", "return %s_own_state(h);", "return -1;"},
     };
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
         sb_printf(o, fns[i].sig, n);

@@ -14,7 +14,8 @@
  * tagged value must follow one of the rules below, and its outputs get the
  * tag; any other read of a tagged value (a shape, a size, a Python value,
  * an output of the compiled method) is refused (torchlib_rowsel.c reports
- * those, obj.c's interp_op an op against the rules):
+ * those, obj.c's interp_op an op against the rules, one per row rule of
+ * ir/ops.def, the column planner/rowindep.c reads for padded rows):
  *   - elementwise ops: a tagged operand has the result's rank (its rows
  *     stay at dim 0); an untagged one has fewer dims, or size 1 at dim 0;
  *   - linear, mm and matmul of a tagged operand (rank >= 2) by an untagged
@@ -108,58 +109,142 @@ static const char *rowsel__reduces(const Interp *I, const Op *o, uint32_t from)
     return NULL;
 }
 
-/* Why op o (reading a tagged value) does not keep the rows apart, or NULL. */
-static const char *rowsel__rule(const Interp *I, const Op *o)
+/* ---- the rules: one per row rule of ir/ops.def (the column that
+ * planner/rowindep.c reads for padded rows), here for rows at dim 0 ---- */
+
+#define ROWSEL_OTHER "is not one that tngc knows to compute each selected row on its own"
+
+/* Elementwise ops; views that keep dim 0 in place (permute, expand,
+ * contiguous); any other kind of this family (clone and stack, triu, a
+ * source) is not checked row by row here. */
+static const char *rowsel__independent(const Interp *I, const Op *o)
 {
     const Val *out = &I->g->vals.v[o->out], *x = rowsel__val(I, o->in[0]);
-    int r = out->ndim, tagged0 = rowsel_of(I, o->in[0]) != 0;
     const char *why = NULL;
     if (op_info[o->kind].flags & OPF_ELEMWISE) {
         for (uint32_t k = 0; k < o->nin && !why; k++)
-            why = rowsel__bcast(I, o->in[k], r);
+            why = rowsel__bcast(I, o->in[k], out->ndim);
         return why;
     }
-    switch (o->kind) {
-    case OP_LINEAR: case OP_MM: case OP_MATMUL: {
-        const Val *w = rowsel__val(I, o->in[1]);
-        for (uint32_t k = 1; k < o->nin; k++)
-            if (rowsel_of(I, o->in[k]))
-                return "contracts over the selected rows";
-        if (!tagged0 || !x || x->ndim < 2 || !w || (o->kind != OP_LINEAR && w->ndim > 2))
-            return "mixes the selected rows with its batch dims";
-        return NULL;
-    }
-    case OP_RESHAPE: case OP_EXPAND:
-        return x && x->ndim > 0 && r > 0 && out->dims[0] == x->dims[0] ? NULL : "moves the selected rows";
-    case OP_CONTIGUOUS: case OP_CLONE:
-        return NULL;
-    case OP_PERMUTE:
+    switch (op_info[o->kind].view) {
+    case VIEW_PERMUTE:
         return o->nattr > 0 && o->attr[0] == 0 ? NULL : "moves the selected rows to another dim";
-    case OP_SLICE: case OP_SELECT: case OP_SLICE_DYN:
-        return x && o->nattr > 0 && rowsel__dim(o->attr[0], x->ndim) > 0 ? NULL : "indexes the selected rows";
-    case OP_SOFTMAX: case OP_LOG_SOFTMAX:
-        return x && o->nattr > 0 && rowsel__dim(o->attr[0], x->ndim) > 0 ? NULL : "reduces over the selected rows";
-    case OP_SUM: case OP_MEAN: case OP_AMAX: case OP_AMIN: case OP_PROD: case OP_REDUCE_ANY: case OP_REDUCE_ALL:
-        return rowsel__reduces(I, o, 1);
-    case OP_LAYER_NORM:
-        for (uint32_t k = 1; k < o->nin; k++)
-            if (rowsel_of(I, o->in[k]))
-                return "normalises with the selected rows";
-        return x && o->nattr > 0 && o->attr[0] < x->ndim ? NULL : "reduces over the selected rows";
-    case OP_RMS_NORM: {
-        const Val *gamma = rowsel__val(I, o->in[1]);
-        if (rowsel_of(I, o->in[1]))
-            return "normalises with the selected rows";
-        return x && gamma && gamma->ndim < x->ndim ? NULL : "reduces over the selected rows";
-    }
-    case OP_COPY:
-        if (!tagged0)
-            return "writes the selected rows into a tensor that does not hold them";
-        return rowsel__bcast(I, o->in[1], x ? x->ndim : 0);
+    case VIEW_EXPAND:
+        return x && x->ndim > 0 && out->ndim > 0 && out->dims[0] == x->dims[0] ? NULL : "moves the selected rows";
+    case VIEW_CONTIGUOUS:
+        return NULL;
     default:
-        return "is not one that tngc knows to compute each selected row on its own";
+        return ROWSEL_OTHER;
     }
 }
+
+/* Matrix products: the selected rows the first operand's (addmm's second:
+ * after its bias), every other operand untagged and at most a matrix. */
+static const char *rowsel__contract(const Interp *I, const Op *o)
+{
+    uint32_t a = o->kind == OP_ADDMM ? 1 : 0;
+    const Val *x = rowsel__val(I, o->in[a]), *w = rowsel__val(I, a + 1 < o->nin ? o->in[a + 1] : -1);
+    for (uint32_t k = 0; k < o->nin; k++)
+        if (k != a && rowsel_of(I, o->in[k]))
+            return "contracts over the selected rows";
+    if (!rowsel_of(I, o->in[a]) || !x || x->ndim < 2 || !w || w->ndim > 2)
+        return "mixes the selected rows with its batch dims";
+    return NULL;
+}
+
+static const char *rowsel__reshape(const Interp *I, const Op *o)
+{
+    const Val *out = &I->g->vals.v[o->out], *x = rowsel__val(I, o->in[0]);
+    return x && x->ndim > 0 && out->ndim > 0 && out->dims[0] == x->dims[0] ? NULL : "moves the selected rows";
+}
+
+/* slice, select, slice_dyn: along attr[0]. */
+static const char *rowsel__slice(const Interp *I, const Op *o)
+{
+    const Val *x = rowsel__val(I, o->in[0]);
+    return x && o->nattr > 0 && rowsel__dim(o->attr[0], x->ndim) > 0 ? NULL : "indexes the selected rows";
+}
+#define rowsel__select rowsel__slice
+#define rowsel__slice_dyn rowsel__slice
+
+/* sum, mean, amax, any, ...: the dims in attr[1..) (none: all). */
+static const char *rowsel__reduce_dims(const Interp *I, const Op *o)
+{
+    return rowsel__reduces(I, o, 1);
+}
+
+/* softmax, log_softmax, topk, sort, argmax, cumsum, ...: the dim attr[0]. */
+static const char *rowsel__reduce_dim(const Interp *I, const Op *o)
+{
+    const Val *x = rowsel__val(I, o->in[0]);
+    return x && o->nattr > 0 && rowsel__dim(o->attr[0], x->ndim) > 0 ? NULL : "reduces over the selected rows";
+}
+
+/* layer_norm: the last attr[0] dims; weight and bias untagged. */
+static const char *rowsel__layer_norm(const Interp *I, const Op *o)
+{
+    const Val *x = rowsel__val(I, o->in[0]);
+    for (uint32_t k = 1; k < o->nin; k++)
+        if (rowsel_of(I, o->in[k]))
+            return "normalises with the selected rows";
+    return x && o->nattr > 0 && o->attr[0] < x->ndim ? NULL : "reduces over the selected rows";
+}
+
+/* rms_norm: the last dims, as many as gamma (untagged) has. */
+static const char *rowsel__rms_norm(const Interp *I, const Op *o)
+{
+    const Val *x = rowsel__val(I, o->in[0]), *gamma = rowsel__val(I, o->in[1]);
+    if (rowsel_of(I, o->in[1]))
+        return "normalises with the selected rows";
+    return x && gamma && gamma->ndim < x->ndim ? NULL : "reduces over the selected rows";
+}
+
+/* copy_, slice assignment, masked_fill_: into a tensor holding the rows,
+ * not along dim 0; the other operands broadcast as elementwise ones. */
+static const char *rowsel__store(const Interp *I, const Op *o)
+{
+    const Val *dst = rowsel__val(I, o->in[0]);
+    const char *why = NULL;
+    if (!rowsel_of(I, o->in[0]) || !dst)
+        return "writes the selected rows into a tensor that does not hold them";
+    if (o->kind == OP_SLICE_STORE && (o->nattr < 1 || rowsel__dim(o->attr[0], dst->ndim) == 0))
+        return "writes along the selected rows";
+    for (uint32_t k = 1; k < o->nin && !why; k++)
+        why = rowsel__bcast(I, o->in[k], dst->ndim);
+    return why;
+}
+
+/* Every other row rule: not checked row by row here. */
+static const char *rowsel__other(const Interp *I, const Op *o)
+{
+    (void)I, (void)o;
+    return ROWSEL_OTHER;
+}
+#define rowsel__cat rowsel__other
+#define rowsel__embedding rowsel__other
+#define rowsel__dequant_swiglu_quant rowsel__other
+#define rowsel__swiglu rowsel__other
+#define rowsel__arange rowsel__other
+#define rowsel__flip_roll rowsel__other
+#define rowsel__index_read rowsel__other
+#define rowsel__gather rowsel__other
+#define rowsel__scatter rowsel__other
+#define rowsel__sdpa rowsel__other
+#define rowsel__per_sample rowsel__other
+#define rowsel__pool rowsel__other
+#define rowsel__npu_last_dim rowsel__other
+#define rowsel__add_rms_norm rowsel__other
+#define rowsel__moe_gating rowsel__other
+#define rowsel__attention rowsel__other
+#define rowsel__scatter_update rowsel__other
+#define rowsel__collective rowsel__other
+
+static const char *(*const rowsel_rules[OP__count])(const Interp *I, const Op *o) = {
+#define OP(e, name, flags, in_min, in_max, in_opt, attr_min, attr_max, rule, dtype_rule, rowrule, printer, fusion, op_type, view, layout, swap, acl_form, cpu, cpu_scalar, acl, acl_ts, acl_st, attrs) \
+    [OP_##e] = rowsel__##rowrule,
+#include "../../ir/ops.def"
+#undef OP
+};
 
 const char *rowsel_check_op(Interp *I, int32_t op, int *tag_out)
 {
@@ -176,7 +261,7 @@ const char *rowsel_check_op(Interp *I, int32_t op, int *tag_out)
     *tag_out = tag;
     if (!tag || I->rowsel_emit)
         return NULL;
-    const char *why = two ? "combines the rows of two selections" : rowsel__rule(I, o);
+    const char *why = two ? "combines the rows of two selections" : rowsel_rules[o->kind](I, o);
     if (!why)
         for (uint32_t k = 0; k < o->nout; k++)
             rowsel_set(I, o->out + (int32_t)k, tag);

@@ -96,7 +96,7 @@ for n in 2 4; do
         rm -rf "$tp/sample/out/np$n/s$s" && mkdir -p "$tp/sample/out/np$n/s$s"
         if ! (cd "$tp" && ranks $n "$tmp/rt$n$s" "$tmp/acl$n/run_launcher" --weights "sample/np$n/rank{rank}.pt" \
                   --input "input_ids=sample/ids$s.npy" --out-dir "sample/out/np$n/s$s/r{rank}" --warmup 1 --iters 2); then
-            bad "examples/tp_llama: $n ranks, $s tokens"; tail -5 "$tmp/rt$n$s"/log*; continue
+            bad "examples/tp_llama: $n ranks, $s tokens"; tail -n 5 "$tmp/rt$n$s"/log*; continue
         fi
         if (cd "$tp" && $py compare.py sample $n $s) >"$tmp/out" 2>&1; then
             ok
@@ -114,7 +114,7 @@ if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$h
    (cd "$tmp" && ranks 2 "$tmp/rta" "$tmp/a2a/all_to_all_launcher" --input x=x43.npy --out-dir 'ao{rank}' \
         --warmup 1 --iters 1) &&
    /usr/bin/python3 "$here/check_all_to_all.py" "$tmp" ao >>"$tmp/out" 2>&1
-then ok; else bad "all_to_all_single on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rta/log*; fi
+then ok; else bad "all_to_all_single on 2 ranks"; tail -n 5 "$tmp/out" "$tmp"/rta/log*; fi
 
 # ---- the collectives HCCL computes, 2 ranks ----
 if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$here/collectives_acl.py" \
@@ -122,7 +122,7 @@ if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$h
    (cd "$tmp" && ranks 2 "$tmp/rtc" "$tmp/col/collectives_acl_launcher" --weights w.pt --input x=x.npy \
         --out-dir 'co{rank}' --warmup 0 --iters 1) &&
    /usr/bin/python3 "$here/check_collectives.py" 2 "$tmp" acl >>"$tmp/out" 2>&1
-then ok; else bad "collectives_acl.py on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rtc/log*; fi
+then ok; else bad "collectives_acl.py on 2 ranks"; tail -n 5 "$tmp/out" "$tmp"/rtc/log*; fi
 
 # ---- a collective in a captured (reduce-overhead) entry: replayed with the gear ----
 # (built from a copy: the build writes the static-kernel manifest beside the script)
@@ -134,7 +134,7 @@ if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 2 "$t
    [ "$(grep -c '^replay s0 ' "$tmp/replays")" -ge 4 ] &&
    /usr/bin/python3 -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
 sys.exit(any(np.abs(np.load(sys.argv[1] + f"/so{r}/out0.npy") - (4 * x + 1)).max() > 1e-5 for r in (0, 1)))' "$tmp"
-then ok; else bad "static_kernel.py captured on 2 ranks"; tail -5 "$tmp/out" "$tmp"/rts/log*; fi
+then ok; else bad "static_kernel.py captured on 2 ranks"; tail -n 5 "$tmp/out" "$tmp"/rts/log*; fi
 
 # ---- a rank that fails: the others stop at their first collective ----
 if [ -x "$tmp/acl2/run_launcher" ]; then
@@ -165,7 +165,7 @@ for n in 2 4; do
        (cd "$tmp" && ranks $n "$tmp/rtl$n" "$tmp/all$n/collectives_launcher" --weights w.pt --input x=x.npy \
             --out-dir 'co{rank}' --warmup 0 --iters 1) &&
        /usr/bin/python3 "$here/check_collectives.py" $n "$tmp" >>"$tmp/out" 2>&1
-    then ok; else bad "collectives.py on $n ranks"; tail -5 "$tmp/out" "$tmp"/rtl$n/log*; fi
+    then ok; else bad "collectives.py on $n ranks"; tail -n 5 "$tmp/out" "$tmp"/rtl$n/log*; fi
     rm -rf "$tmp"/co[0-9]
 done
 # (ranks 1 and 3 are not in [0, 2]: they make 1 group communicator, 0 and 2 make 2)
@@ -175,7 +175,7 @@ if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 4 "$h
    (cd "$tmp" && ranks 4 "$tmp/rtg" "$tmp/grp/groups_launcher" --weights w.pt --input x=x.npy --out-dir 'go{rank}' \
         --warmup 1 --iters 1) &&
    /usr/bin/python3 "$here/check_groups.py" "$tmp" >>"$tmp/out" 2>&1
-then ok; else bad "groups.py on 4 ranks"; tail -5 "$tmp/out" "$tmp"/rtg/log*; fi
+then ok; else bad "groups.py on 4 ranks"; tail -n 5 "$tmp/out" "$tmp"/rtg/log*; fi
 
 # ---- all_to_all_single with split sizes on 8 ranks ----
 if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 8 "$here/all_to_all_wide.py" \
@@ -183,7 +183,7 @@ if "$tngc" build --opt -O0 --target acl --acl-home "$tmp/sim" --world-size 8 "$h
    (cd "$tmp" && ranks 8 "$tmp/rtw8" "$tmp/a2w/all_to_all_wide_launcher" --input x=x83.npy --out-dir 'wo{rank}' \
         --warmup 0 --iters 1) &&
    /usr/bin/python3 "$here/check_all_to_all.py" "$tmp" wo 8 >>"$tmp/out" 2>&1
-then ok; else bad "all_to_all_wide.py on 8 ranks"; tail -5 "$tmp/out" "$tmp"/rtw8/log*; fi
+then ok; else bad "all_to_all_wide.py on 8 ranks"; tail -n 5 "$tmp/out" "$tmp"/rtw8/log*; fi
 
 # ---- what the ACL target refuses ----
 cat >"$tmp/refused.py" <<'EOF'
@@ -224,13 +224,13 @@ if (cd "$tmp" && "$tngc" gen --target acl --world-size 2 "$here/race.py" -o race
     if (cd "$tmp" && ranks 2 "$tmp/rtr" "$tmp/race/launcher" --input x=x.npy --out-dir 'ro{rank}' --warmup 0 --iters 1) &&
        /usr/bin/python3 -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
 sys.exit(any(np.abs(np.load(sys.argv[1] + f"/ro{r}/out0.npy") - (4 * x + 2)).max() > 1e-5 for r in (0, 1)))' "$tmp"
-    then ok; else bad "race.py unchanged"; tail -5 "$tmp"/rtr/log*; fi
+    then ok; else bad "race.py unchanged"; tail -n 5 "$tmp"/rtr/log*; fi
     (cd "$tmp" && ACLSIM_HCCL_TIMEOUT=3 ranks 2 "$tmp/rtw" "$tmp/nowait/launcher" --input x=x.npy --out-dir 'wo{rank}' \
          --warmup 0 --iters 1)
     if [ $? -ne 0 ] && grep -q "aclsim: race: HcclAllReduce on s0 reads bytes .* that aclnnAdds on s1 writes" "$tmp/rtw/log0"
     then ok; else bad "race.py without its wait: no race reported"; cat "$tmp"/rtw/log0; fi
 else
-    bad "race.py: generated and linked"; tail -8 "$tmp/out"
+    bad "race.py: generated and linked"; tail -n 8 "$tmp/out"
 fi
 
 echo "tp-acl: $pass passed, $fail failed"

@@ -64,7 +64,7 @@ for n in 2 4; do
     (cd "$tmp" && timeout 60 $mpirun -np $n "c$n/collectives_launcher" --weights w.pt --input x=x.npy \
         --out-dir 'co{rank}' --warmup 0 --iters 1) >"$tmp/out" 2>&1
     if [ $? -ne 0 ]; then
-        bad "collectives: mpirun -np $n"; tail -20 "$tmp/out"
+        bad "collectives: mpirun -np $n"; tail -n 20 "$tmp/out"
     elif $py "$here/check_collectives.py" $n "$tmp"; then
         ok
     else
@@ -79,7 +79,7 @@ if "$tngc" build --opt -O0 --world-size 2 "$here/all_to_all.py" -o "$tmp/a2a" >"
    (cd "$tmp" && timeout 60 $mpirun -np 2 a2a/all_to_all_launcher --input x=x43.npy --out-dir 'ao{rank}' \
         --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
    $py "$here/check_all_to_all.py" "$tmp" ao >>"$tmp/out" 2>&1
-then ok; else bad "all_to_all_single on 2 ranks"; tail -20 "$tmp/out"; fi
+then ok; else bad "all_to_all_single on 2 ranks"; tail -n 20 "$tmp/out"; fi
 
 # ---- all_to_all_single with split sizes on 8 ranks; 9 refused ----
 $py -c 'import sys, numpy as np; np.save(sys.argv[1] + "/x83.npy", np.random.default_rng(2).standard_normal((8, 3)).astype(np.float32))' "$tmp"
@@ -87,7 +87,7 @@ if "$tngc" build --opt -O0 --world-size 8 "$here/all_to_all_wide.py" -o "$tmp/a2
    (cd "$tmp" && timeout 60 $mpirun -np 8 a2w/all_to_all_wide_launcher --input x=x83.npy --out-dir 'wo{rank}' \
         --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
    $py "$here/check_all_to_all.py" "$tmp" wo 8 >>"$tmp/out" 2>&1
-then ok; else bad "all_to_all_single with split sizes on 8 ranks"; tail -20 "$tmp/out"; fi
+then ok; else bad "all_to_all_single with split sizes on 8 ranks"; tail -n 20 "$tmp/out"; fi
 rm -rf "$tmp"/wo[0-9]
 "$tngc" plan --world-size 9 "$here/all_to_all_wide.py" >/dev/null 2>"$tmp/err"
 if [ $? -eq 1 ] && grep -q "all_to_all_wide.py:21:9: error: .*split sizes over a group of 9 ranks: tngc takes them for at most 8 ranks \[TNG203\]" "$tmp/err"
@@ -98,7 +98,7 @@ if "$tngc" build --opt -O0 --world-size 4 "$here/groups.py" -o "$tmp/g4" >"$tmp/
    (cd "$tmp" && timeout 60 $mpirun -np 4 g4/groups_launcher --weights w.pt --input x=x.npy --out-dir 'go{rank}' \
         --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
    $py "$here/check_groups.py" "$tmp" >>"$tmp/out" 2>&1
-then ok; else bad "groups.py on 4 ranks"; tail -20 "$tmp/out"; fi
+then ok; else bad "groups.py on 4 ranks"; tail -n 20 "$tmp/out"; fi
 rm -rf "$tmp"/go[0-9]
 
 # ---- collectives on a second stream, 2 and 4 ranks ----
@@ -114,7 +114,7 @@ for n in 2 4; do
     (cd "$tmp" && timeout 60 $mpirun -np $n "s$n/streams_launcher" --input x=x.npy --out-dir 'st{rank}' \
         --warmup 2 --iters 20) >"$tmp/out" 2>&1
     if [ $? -ne 0 ]; then
-        bad "streams: mpirun -np $n"; tail -20 "$tmp/out"
+        bad "streams: mpirun -np $n"; tail -n 20 "$tmp/out"
     elif $py - $n "$tmp" <<'EOF'
 import sys
 import numpy as np
@@ -142,7 +142,7 @@ if "$tngc" build --opt -O0 --world-size 2 "$tmp/static_kernel.py" -o "$tmp/sk" >
         --warmup 0 --iters 1) >"$tmp/out" 2>&1 &&
    $py -c 'import sys, numpy as np; x = np.load(sys.argv[1] + "/x.npy")
 sys.exit(any(np.abs(np.load(sys.argv[1] + f"/so{r}/out0.npy") - (4 * x + 1)).max() > 1e-5 for r in (0, 1)))' "$tmp"
-then ok; else bad "static kernels: an all_reduce on 2 ranks"; tail -20 "$tmp/out"; fi
+then ok; else bad "static kernels: an all_reduce on 2 ranks"; tail -n 20 "$tmp/out"; fi
 
 # ---- examples/tp_llama: 2 and 4 ranks, every gear, against PyTorch ----
 rm -rf "$tmp/tp" && cp -r "$root/examples/tp_llama" "$tmp/tp" && rm -rf "$tmp/tp/tngc-out" "$tmp/tp/sample"
@@ -151,7 +151,7 @@ if (cd "$tmp/tp" && timeout 300 make -s run TNGC="$tngc" PYTHON=$py MPIRUN="$mpi
     ok
     grep '^np ' "$tmp/out"
 else
-    bad "examples/tp_llama: make run"; tail -20 "$tmp/out"
+    bad "examples/tp_llama: make run"; tail -n 20 "$tmp/out"
 fi
 
 # ---- the ACL target over HCCL on aclsim (tests/tp_mpi/acl.sh), on the same sample/ ----
@@ -162,7 +162,7 @@ if [ -f "$tmp/tp/sample/ref8.npy" ]; then
     if [ -n "$n" ]; then
         pass=$((pass + ${n% *})) fail=$((fail + ${n#* }))
     else
-        bad "tests/tp_mpi/acl.sh gave no result"; tail -5 "$tmp/acl.out"
+        bad "tests/tp_mpi/acl.sh gave no result"; tail -n 5 "$tmp/acl.out"
     fi
 fi
 
@@ -174,7 +174,7 @@ if [ -x "$tmp/c2/collectives_launcher" ]; then
         --weights 'w{rank}.pt' --input x=x.npy --out-dir 'fo{rank}') >"$tmp/out" 2>&1
     rc=$? took=$(($(date +%s) - start))
     if [ $rc -eq 0 ] || [ $rc -eq 124 ]; then
-        bad "failed rank: mpirun exit status $rc"; tail -20 "$tmp/out"
+        bad "failed rank: mpirun exit status $rc"; tail -n 20 "$tmp/out"
     elif ! grep -q "w1.pt: cannot open" "$tmp/out" ||
          ! grep -q "rank 1 failed (exit status 2): aborting every rank" "$tmp/out"; then
         bad "failed rank: the messages"; cat "$tmp/out"
