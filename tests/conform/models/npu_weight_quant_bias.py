@@ -21,14 +21,13 @@ class Model(torch.nn.Module):
         ]
 
 
-config = torchair.CompilerConfig()
-npu_backend = torchair.get_npu_backend(compiler_config=config)
-model = torch.compile(Model().npu(), backend=npu_backend, dynamic=False, fullgraph=True)
 x = torch.randn(3, K).half().npu()
 w = torch.randint(-128, 128, (K, N), dtype=torch.int8).npu()
-scale = (torch.rand(N) * 0.02 + 0.001).half().npu()
-gscale = (torch.rand(2, N) * 0.02 + 0.001).half().npu()
+scales = (torch.rand(3, N) * 0.02 + 0.001).half().npu()
 bias_f = torch.randn(N).npu()
+config = torchair.CompilerConfig()
+model = torch.compile(Model().npu(), backend=torchair.get_npu_backend(compiler_config=config),
+                      dynamic=False, fullgraph=True)
 with torch.no_grad():
-    outs = model(x, w, scale, gscale, bias_f)
+    outs = model(x, w, scales[0], scales[1:], bias_f)
 print(len(outs))
