@@ -332,14 +332,50 @@ static AclVariant acl_form__softmax(const Graph *g, const Op *op, const char **w
     return ACL_V_PLAIN;
 }
 
-/* npu_weight_quant_batchmatmul: its operator, aclnnWeightQuantBatchMatmulV2,
- * is not one of codegen/aclnn.def's functions */
+/* Whether values a and b have the same dims (the same DimIds). */
+static int acl__same_dims(const Val *a, const Val *b)
+{
+    if (a->ndim != b->ndim)
+        return 0;
+    for (uint32_t i = 0; i < a->ndim; i++)
+        if (a->dims[i] != b->dims[i])
+            return 0;
+    return 1;
+}
+
+/* npu_weight_quant_batchmatmul: aclnnWeightQuantBatchMatmulV2 with no
+ * output quantisation (quantScaleOptional, quantOffsetOptional NULL), as
+ * CANN's aclnn reference of the operator documents it (8.1.RC1):
+ * y = x @ ((weight + antiquantOffset) * antiquantScale) + bias, y of x's
+ * dtype; antiquantScale and antiquantOffsetOptional of x's dtype, the
+ * offset of the scale's shape; biasOptional float16 with a float16 x and
+ * float32 with a bfloat16 x; antiquantGroupSize 0 (per tensor or per
+ * column) or a multiple of 32 in [32, k - 1]. The scale's and offset's
+ * dtype is x's already (ir/infer.c); the CPU kernel also takes an offset
+ * of another shape than the scale's, a bias of any float dtype and a group
+ * size of k or more (one group): those cases are refused here. */
 static AclVariant acl_form__weight_quant(const Graph *g, const Op *op, const char **why)
 {
-    (void)g, (void)op;
-    *why = "npu_weight_quant_batchmatmul: aclnnWeightQuantBatchMatmulV2 is not among the aclnn functions "
-           "tngc calls";
-    return ACL_V_OTHER;
+    const Val *x = &g->vals.v[op->in[0]], *scale = &g->vals.v[op->in[2]];
+    const Val *off = op->in[3] >= 0 ? &g->vals.v[op->in[3]] : NULL;
+    const Val *bias = op->in[4] >= 0 ? &g->vals.v[op->in[4]] : NULL;
+    int64_t k = 0, group = op->attr[0];
+    if (off && !acl__same_dims(off, scale)) {
+        *why = "npu_weight_quant_batchmatmul with an antiquant_offset of another shape than antiquant_scale: "
+               "aclnnWeightQuantBatchMatmulV2 takes them of one shape";
+        return ACL_V_OTHER;
+    }
+    if (bias && bias->dtype != (x->dtype == DT_F16 ? DT_F16 : DT_F32)) {
+        *why = "npu_weight_quant_batchmatmul with a bias of another dtype than float16 (x float16) or "
+               "float32 (x bfloat16): aclnnWeightQuantBatchMatmulV2 takes no other";
+        return ACL_V_OTHER;
+    }
+    if (group != 0 && (group % 32 != 0 || !graph_dim_const_value(g, x->dims[1], &k) || group >= k)) {
+        *why = "npu_weight_quant_batchmatmul with an antiquant_group_size that is not a multiple of 32 "
+               "below k: aclnnWeightQuantBatchMatmulV2 takes no other group size";
+        return ACL_V_OTHER;
+    }
+    return ACL_V_PLAIN;
 }
 
 static AclVariant (*const acl_forms[OP__count])(const Graph *g, const Op *op, const char **why) = {

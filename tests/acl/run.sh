@@ -24,7 +24,9 @@
 #   4. without CANN, --target acl fails with one line and exit status 2;
 #      an op with no aclnn operator (unmapped.py) fails naming it, and so
 #      does scaled_dot_product_attention in a gear with run-time dims
-#      (sdpa_dyn.py);
+#      (sdpa_dyn.py); npu_weight_quant_batchmatmul in the forms
+#      aclnnWeightQuantBatchMatmulV2 does not take fails naming each
+#      (weight_quant.py);
 #   5. against the mock runtime: launchers link and run (streams with their
 #      priorities, events recorded before they are waited for, copies only at
 #      the boundary, reduce-overhead captured once and replayed, weights
@@ -121,9 +123,20 @@ for py in "$root"/tests/conform/models/*.py; do
            grep "nn_sdpa.py:28:25: sdpa %6" "$tmp/$m/out/nn_sdpa.c" | grep -q "TNGC_ACLNN(aclnnTriu, .*, 1, " &&
            grep "nn_sdpa.py:30:25: sdpa %8" "$tmp/$m/out/nn_sdpa.c" | grep -q "TNGC_ACLNN(aclnnInplaceMaskedFillScalar" &&
            grep "nn_sdpa.py:27:25: sdpa %39" "$tmp/$m/out/nn_sdpa.c" | grep -q "TNGC_ACLNN(aclnnCast, .*ACL_FLOAT16"' ;;
-    conform_npu_weight_quant)   # npu_weight_quant_batchmatmul: no aclnn operator in the table
-        t "$m: the unmapped weight_quant_matmul is named at its line" \
-          '[ $rc -eq 1 ] && grep -q "npu_weight_quant.py:29:13: error: no aclnn operator for .weight_quant_matmul." "$tmp/o" &&
+    conform_npu_weight_quant)   # npu_weight_quant_batchmatmul: aclnnWeightQuantBatchMatmulV2
+        t "$m: builds as tngc build does (-Wall -Werror; -O0)" \
+          '[ $rc -eq 0 ] && ls "$tmp/$m/out"/lib*.a >/dev/null 2>&1 || { head -5 "$tmp/o"; false; }'
+        t "$m: -Wextra -Wpedantic" 'compiles "$tmp/$m/out"'
+        t "$m: each call is aclnnWeightQuantBatchMatmulV2, no output quantisation, the group size as given (gear 0)" \
+          '[ "$(grep -c "TNGC_ACLNN(aclnnWeightQuantBatchMatmulV2, " "$tmp/$m/out/npu_weight_quant.c")" = 14 ] &&
+           grep "npu_weight_quant.py:32:13: weight_quant_matmul" "$tmp/$m/out/npu_weight_quant.c" |
+             grep -q "NULL, NULL, NULL, NULL, 0, G->t\[[0-9]*\]);" &&
+           grep "npu_weight_quant.py:36:13: weight_quant_matmul" "$tmp/$m/out/npu_weight_quant.c" |
+             grep -q "NULL, NULL, G->t\[[0-9]*\], 32, G->t\[[0-9]*\]);"' ;;
+    conform_npu_weight_quant_bias)   # bias dtypes aclnnWeightQuantBatchMatmulV2 does not take
+        t "$m: each call with an untaken bias dtype is refused at its line (TNG203)" \
+          '[ $rc -eq 1 ] && grep -q "npu_weight_quant_bias.py:19:13: error: no aclnn operator for .weight_quant_matmul. (npu_weight_quant_batchmatmul with a bias of another dtype" "$tmp/o" &&
+           grep -q "npu_weight_quant_bias.py:20:13: error: no aclnn operator for .weight_quant_matmul." "$tmp/o" &&
            [ -z "$(ls "$tmp/$m/out" 2>/dev/null)" ]' ;;
     conform_state_shared)   # the decode step's caches are state shared with the prefill's bundle
         t "$m: builds as tngc build does (-Wall -Werror; -O0)" \
@@ -275,6 +288,13 @@ t "unmapped op: status 1, the op named at its place, nothing written" \
   '[ $? -eq 1 ] && grep -q "^unmapped.py:15:16: error: no aclnn operator for .div. (a scalar divided by a tensor" "$tmp/o" && [ ! -e "$tmp/unm" ]'
 (cd "$tmp" && "$tngc" gen --target cpu -o unm unmapped.py) >/dev/null 2>&1
 t "unmapped op: the CPU target builds it" '[ $? -eq 0 ]'
+cp "$here/weight_quant.py" "$tmp/weight_quant.py"
+(cd "$tmp" && "$tngc" gen --target acl -o wq weight_quant.py) >"$tmp/o" 2>&1
+t "weight-only int8 forms aclnnWeightQuantBatchMatmulV2 does not take: status 1, each named, nothing written" \
+  '[ $? -eq 1 ] && grep -q "^weight_quant.py:15:13: error: .*an antiquant_offset of another shape than antiquant_scale" "$tmp/o" &&
+   [ "$(grep -c "^weight_quant.py:1[67]:13: error: .*not a multiple of 32 below k.*\[TNG203\]" "$tmp/o")" = 2 ] && [ ! -e "$tmp/wq" ]'
+(cd "$tmp" && "$tngc" gen --target cpu -o wq weight_quant.py) >/dev/null 2>&1
+t "weight-only int8 forms the ACL target refuses: the CPU target builds them" '[ $? -eq 0 ]'
 # sdpa_dyn.py: scaled_dot_product_attention with a dim known at run time only
 cp "$here/sdpa_dyn.py" "$tmp/sdpa_dyn.py"
 (cd "$tmp" && "$tngc" gen --target acl -o sdpa_dyn sdpa_dyn.py) >"$tmp/o" 2>&1

@@ -1,11 +1,12 @@
 /*
  * aclsim_npu.c - aclsim's reference loops for torch_npu's fused operators
  * that aclsim_ops.c does not hold: the fused inference attention, MoE
- * gating with groups, the quantised matmul and dequantisation + SwiGLU +
- * quantisation. Each is written from CANN's aclnn API reference (its
- * parameters in the order of tests/acl/cann/include/aclnnop), over the
- * operands' views through aclsim_ops.c's element access (sim_rd, sim_wr),
- * not with libtngcrt's kernels. Arithmetic is in long double or double; a
+ * gating with groups, the quantised matmul, the weight-only quantised
+ * matmul and dequantisation + SwiGLU + quantisation. Each is written from
+ * CANN's aclnn API reference (its parameters in the order of
+ * tests/acl/cann/include/aclnnop), over the operands' views through
+ * aclsim_ops.c's element access (sim_rd, sim_wr), not with libtngcrt's
+ * kernels. Arithmetic is in long double or double; a
  * step the operator documents in float32 (the MoE gating's and the SwiGLU
  * quantisation's) is rounded to float where it is taken.
  */
@@ -647,11 +648,52 @@ static int k_dequant_swiglu_quant(const SimOp *op, char *err, size_t n)
     return 0;
 }
 
+/* aclnnWeightQuantBatchMatmulV2(x, weight, antiquantScale,
+ * antiquantOffsetOptional, quantScaleOptional, quantOffsetOptional,
+ * biasOptional, antiquantGroupSize, y), without output quantisation:
+ * y [m, n] = x [m, k] @ ((weight [k, n] + antiquantOffset) *
+ * antiquantScale) + bias, in x's dtype. The scale and offset hold one
+ * value ([1]), one per column ([n], [1, n]), or with a group size g > 0
+ * one per column and group of g rows of the weight ([ceil(k / g), n]). */
+static int k_weight_quant_matmul(const SimOp *op, char *err, size_t n)
+{
+    const SimTensor *x = T(0), *w = T(1), *sc = T(2), *o = T(8);
+    const SimTensor *off = HAS(3) ? T(3) : NULL, *bias = HAS(6) ? T(6) : NULL;
+    int64_t g = INT(7), K, M, N, groups;
+    if (HAS(4) || HAS(5))
+        return npu__fail(err, n, "quantScaleOptional or quantOffsetOptional given: output quantisation is "
+                                 "not modelled");
+    if (x->nd != 2 || w->nd != 2 || o->nd != 2 || w->dt != ACL_INT8 || o->dt != x->dt)
+        return npu__fail(err, n, "x [m, k], an int8 weight [k, n] and y [m, n] of x's dtype expected");
+    M = x->dims[0], K = x->dims[1], N = w->dims[1];
+    groups = g > 0 ? (K + g - 1) / g : 1;
+    if (g < 0 || w->dims[0] != K || o->dims[0] != M || o->dims[1] != N || !npu__table_fits(sc, groups, N) ||
+        (off && !npu__table_fits(off, groups, N)) || (bias && sim_numel(bias) != N))
+        return npu__fail(err, n, "x, weight, antiquant scale or offset, bias or y of unexpected shapes");
+    for (int64_t r = 0; r < M; r++)
+        for (int64_t c = 0; c < N; c++) {
+            R acc = 0;
+            for (int64_t kk = 0; kk < K; kk++) {
+                int64_t xi[2] = {r, kk}, wi[2] = {kk, c}, gi = g > 0 ? kk / g : 0;
+                R wv = sim_rd(w, wi, 2);
+                if (off)
+                    wv += npu__gc(off, gi, c);
+                acc += sim_rd(x, xi, 2) * wv * npu__gc(sc, gi, c);
+            }
+            if (bias)
+                acc += npu__flat(bias, c);
+            int64_t oi[2] = {r, c};
+            sim_wr(o, oi, acc);
+        }
+    return 0;
+}
+
 /* ---- the table ---- */
 
 static const struct { const char *name; SimKernel k; } npu_kernels[] = {
     {"aclnnFusedInferAttentionScore", k_fused_attention}, {"aclnnMoeGatingTopK", k_moe_gating_topk},
     {"aclnnQuantMatmulV4", k_quant_matmul}, {"aclnnDequantSwigluQuant", k_dequant_swiglu_quant},
+    {"aclnnWeightQuantBatchMatmulV2", k_weight_quant_matmul},
 };
 
 SimKernel sim_npu_kernel(const char *name)

@@ -4,11 +4,14 @@
 # documentation): float16 and bfloat16 activations; one scale per column
 # ([n] and [1, n]), one in all ([1]), and one per column and group of 32
 # rows of the weight (3 groups of k = 96, and of k = 80 whose last group
-# has 16 rows); with and without antiquant_offset and bias (float16,
-# bfloat16 and float32); the weight an int8 input [k, n] and an int8
-# buffer [n, k] transposed. The rows of x take 2 or 5 (gears; 5: a block
-# of 4 rows and one of 1): every gear is checked against PyTorch. The ACL
-# target refuses the op (TNG203, tests/acl/run.sh). (tests/conform/run.sh)
+# has 16 rows); with and without antiquant_offset and bias (float16 with
+# a float16 x, float32 with a bfloat16 x: the pairs CANN's
+# aclnnWeightQuantBatchMatmulV2 takes; npu_weight_quant_bias.py has the
+# others); the weight an int8 input [k, n] and an int8 buffer [n, k]
+# transposed. The rows of x take 2 or 5 (gears; 5: a block of 4 rows and
+# one of 1): every gear is checked against PyTorch. On the ACL target each
+# call is aclnnWeightQuantBatchMatmulV2 (tests/acl/run.sh, tests/aclsim).
+# (tests/conform/run.sh)
 import torch
 import torch_npu
 import torchair
@@ -35,9 +38,9 @@ class Model(torch.nn.Module):
             torch_npu.npu_weight_quant_batchmatmul(xb[:, :80], w[:80], self.gscale.bfloat16(),
                                                    antiquant_group_size=G),
             torch_npu.npu_weight_quant_batchmatmul(x, self.w_nk.t(), self.gscale, self.goffset,
-                                                   bias=bias_f, antiquant_group_size=G),
+                                                   bias=bias_h, antiquant_group_size=G),
             torch_npu.npu_weight_quant_batchmatmul(xb, w, scale.bfloat16(), offset.bfloat16(),
-                                                   bias=bias_h.bfloat16()),
+                                                   bias=bias_f),
         ]
         return outs
 
