@@ -159,10 +159,16 @@ static const char *rowsel__reshape(const Interp *I, const Op *o)
 }
 
 /* slice, select, slice_dyn: along attr[0]. */
-static const char *rowsel__slice(const Interp *I, const Op *o)
+/* 1 when op o works along its attr[0] dim of input 0, and that is not dim 0. */
+static int rowsel__off_rows(const Interp *I, const Op *o)
 {
     const Val *x = rowsel__val(I, o->in[0]);
-    return x && o->nattr > 0 && rowsel__dim(o->attr[0], x->ndim) > 0 ? NULL : "indexes the selected rows";
+    return x && o->nattr > 0 && rowsel__dim(o->attr[0], x->ndim) > 0;
+}
+
+static const char *rowsel__slice(const Interp *I, const Op *o)
+{
+    return rowsel__off_rows(I, o) ? NULL : "indexes the selected rows";
 }
 #define rowsel__select rowsel__slice
 #define rowsel__slice_dyn rowsel__slice
@@ -176,8 +182,7 @@ static const char *rowsel__reduce_dims(const Interp *I, const Op *o)
 /* softmax, log_softmax, topk, sort, argmax, cumsum, ...: the dim attr[0]. */
 static const char *rowsel__reduce_dim(const Interp *I, const Op *o)
 {
-    const Val *x = rowsel__val(I, o->in[0]);
-    return x && o->nattr > 0 && rowsel__dim(o->attr[0], x->ndim) > 0 ? NULL : "reduces over the selected rows";
+    return rowsel__off_rows(I, o) ? NULL : "reduces over the selected rows";
 }
 
 /* layer_norm: the last attr[0] dims; weight and bias untagged. */

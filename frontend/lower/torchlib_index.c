@@ -219,7 +219,7 @@ Obj *tl_index_subscript(Interp *I, Obj *t, Obj *index, int32_t node)
 /* The value written by dst[...] = v: a tensor of dst's dtype (as PyTorch
  * requires), or a Python number as a 0-d tensor of it. -1 after a
  * diagnostic. */
-static int32_t index_values(Interp *I, int32_t dst, Obj *v, int32_t node)
+int32_t tl_index_values(Interp *I, int32_t dst, Obj *v, int32_t node)
 {
     DType dt = val_at(I, dst)->dtype;
     double f;
@@ -351,7 +351,7 @@ int tl_index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node
     int k = index_walk(I, &x, index, node, 1, pos, ixv);
     if (k <= 0)
         return -1;
-    int32_t vals = index_values(I, dst, v, node);
+    int32_t vals = tl_index_values(I, dst, v, node);
     if (vals < 0)
         return -1;
     if (!index_adjacent(pos, k)) {
@@ -493,7 +493,7 @@ Obj *lo_index_put(Interp *I, Call *c)
             interp_break(I, c->node, RULE_TNG203, "%s: accumulate must be True or False", c->full);
         return unk(I);
     }
-    int32_t vals = index_values(I, x, P(c, "values"), c->node);
+    int32_t vals = tl_index_values(I, x, P(c, "values"), c->node);
     if (vals < 0)
         return unk(I);
     Obj *t = self;

@@ -117,6 +117,7 @@ Obj *lo_rms_norm(Interp *I, Call *c);
 int tl_index_has_tensor(const Obj *index);
 Obj *tl_index_subscript(Interp *I, Obj *t, Obj *index, int32_t node);
 int tl_index_store_subscript(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node);
+int32_t tl_index_values(Interp *I, int32_t dst, Obj *v, int32_t node);
 Obj *lo_index_select(Interp *I, Call *c);
 Obj *lo_scatter(Interp *I, Call *c);
 Obj *lo_index_add(Interp *I, Call *c);

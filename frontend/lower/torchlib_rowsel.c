@@ -242,21 +242,7 @@ int tl_rowsel_store(Interp *I, Obj *t, Obj *index, Obj *v, int32_t node)
     int32_t dst = rowsel__base(I, t, s, 0, node, "assigning through torch.where's rows into");
     if (dst < 0 || is_unknown(v))
         return -1;
-    DType dt = val_at(I, dst)->dtype;
-    int32_t src;
-    double num;
-    int num_int;
-    if (tl_py_number(v, &num, &num_int)) {
-        src = tl_tv(I, tl_full_of(I, NULL, 0, num, dt, node), node);
-    } else if (!is_tensor(v)) {
-        interp_break(I, node, RULE_TNG211, "assigning something that is not a tensor or a number");
-        return -1;
-    } else if ((src = tl_tv(I, v, node)) >= 0 && val_at(I, src)->dtype != dt) {
-        interp_break(I, node, RULE_TNG207, "index_put requires the source and destination dtypes to match, "
-                     "got %s for the destination and %s for the source", dtype_name(dt),
-                     dtype_name(val_at(I, src)->dtype));
-        return -1;
-    }
+    int32_t src = tl_index_values(I, dst, v, node);   /* index_put's rule: a tensor of dst's dtype */
     if (src < 0)
         return -1;
     const char *why = rowsel__source(I, s, src, dst);
