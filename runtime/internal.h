@@ -140,11 +140,37 @@ int tngrt__conv_direct(const struct TngrtArg *out, const struct TngrtArg *x,
 /* The float32 GEMM's floor for splitting a product (kernels_gemm.c). */
 #define TNGRT_GEMM_PAR_FLOP 8388608.0
 
+/* kernels_gemm.c: the columns of B the per-call packings (float32 and
+ * bfloat16 pairs) pack at a time per thread take about this many bytes (a
+ * group stays in L2 while every row of A runs over it). */
+#define TNGRT_GEMM_GROUP_BYTES ((int64_t)256 << 10)
+
+/* kernels_gemm.c: the tasks a per-call packing's product of m x n x k is
+ * cut into on pool p (whole 32-column panels; 1: on the caller). */
+int64_t tngrt__gemm_tasks(TngrtPar *p, int64_t m, int64_t n, int64_t k);
+
+/* kernels_gemm.c: a 16 x 32 tile of dwords transposed with AVX-512: rows
+ * s, s + cs, ... (cs in dwords; 32 rows of 16 dwords) as 16 rows of 32
+ * at d, 32 apart. Returns 0, with nothing written, where AVX-512 does not
+ * run. */
+int tngrt__gemm_pack_tile32(uint32_t *d, const void *s, int64_t cs);
+
+/* kernels_gemm.c: epi with its tensor operands moved to column p0, in *e
+ * (epi NULL: NULL). */
+struct TngrtGemmEpi;
+const struct TngrtGemmEpi *tngrt__gemm_epi_at(const struct TngrtGemmEpi *epi, int64_t p0,
+                                             struct TngrtGemmEpi *e);
+
+/* kernels_gemm.c: the tile epilogue of tngrt_gemm_f32_epi (the widest
+ * ISA's): the mr x nc tile t (rows 32 floats apart) of output rows i0..,
+ * columns j0.. through epi's steps, stored to c (ldc apart). */
+void tngrt__gemm_epi_tile(const struct TngrtGemmEpi *epi, int64_t i0, int64_t j0, int mr, int nc,
+                          float *t, float *c, int64_t ldc);
+
 /* kernels_gemm.c: epi's steps (tngrt_kernels.h) over the finished float32
  * product lin [m, n] (dense) into dst [m, n], a row of one panel at a
  * time through the tile store of tngrt_gemm_f32_epi: the bits of the fused
  * GEMM's epilogue (kernels_linear.c's fallback). */
-struct TngrtGemmEpi;
 void tngrt__gemm_epi_apply(const struct TngrtGemmEpi *epi, int64_t m, int64_t n, const float *lin,
                            float *dst);
 

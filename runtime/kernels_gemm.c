@@ -109,6 +109,21 @@ static int tngrt_gemm__pack_avx512(void)
 }
 #endif
 
+int tngrt__gemm_pack_tile32(uint32_t *d, const void *s, int64_t cs)
+{
+#if TNGRT_GEMM_X86
+    if (tngrt_gemm__pack_avx512()) {   /* float32 loads and stores move the bits as they are */
+        tngrt_gemm__pack_tile_avx512((float *)(void *)d, s, cs, TNGRT_F32);
+        return 1;
+    }
+#else
+    (void)d;
+    (void)s;
+    (void)cs;
+#endif
+    return 0;
+}
+
 void tngrt_gemm_pack_b(float *dst, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
                        int64_t k, int64_t n)
 {
@@ -661,6 +676,8 @@ int tngrt_gemm_isa_available(TngrtGemmIsa isa)
     __builtin_cpu_init();
     switch (isa) {
     case TNGRT_GEMM_AVX512: return __builtin_cpu_supports("avx512f") != 0;
+    case TNGRT_GEMM_AVX512_BF16:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
     case TNGRT_GEMM_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     default: return 1;
     }
@@ -723,8 +740,7 @@ typedef struct TngrtGemmJob {
     const TngrtGemmEpi *epi;
 } TngrtGemmJob;
 
-/* epi with its tensor operands moved to column p0, in *e (epi NULL: NULL). */
-static const TngrtGemmEpi *tngrt_gemm__epi_at(const TngrtGemmEpi *epi, int64_t p0, TngrtGemmEpi *e)
+const TngrtGemmEpi *tngrt__gemm_epi_at(const TngrtGemmEpi *epi, int64_t p0, TngrtGemmEpi *e)
 {
     if (!epi)
         return NULL;
@@ -744,7 +760,7 @@ static void tngrt_gemm__task(void *ctx, int t)
     int64_t p0 = (int64_t)t * j->cols, nc = j->n - p0 < j->cols ? j->n - p0 : j->cols;
     TngrtGemmEpi e;
     j->run(j->m, nc, j->k, j->a, j->ars, j->acs, j->bp + p0 * j->k, j->c + p0, j->ldc,
-           j->bias ? j->bias + p0 : NULL, tngrt_gemm__epi_at(j->epi, p0, &e));
+           j->bias ? j->bias + p0 : NULL, tngrt__gemm_epi_at(j->epi, p0, &e));
 }
 
 /* run(m, n, k, ...) split over the current pool's threads when it pays. */
@@ -776,7 +792,7 @@ static void tngrt_gemm__split(__typeof__(tngrt_gemm__run_c) *run, int64_t m, int
  * column's sums are the driver's over the same rows and k whichever group
  * or task holds it, so the bits are those of B packed whole.
  */
-#define TNGRT_GEMM__GROUP_BYTES ((int64_t)256 << 10)
+#define TNGRT_GEMM__GROUP_BYTES TNGRT_GEMM_GROUP_BYTES   /* internal.h */
 
 typedef struct TngrtGemmPackJob {
     TngrtGemmJob g;          /* g.bp unused; g.cols: C columns per task */
@@ -796,8 +812,16 @@ static void tngrt_gemm__pack_task(void *ctx, int t)
         int64_t nc = end - q < j->group ? end - q : j->group;
         tngrt_gemm_pack_b(bp, j->b, j->off + q * j->cs, j->rs, j->cs, j->g.k, nc);
         j->g.run(j->g.m, nc, j->g.k, j->g.a, j->g.ars, j->g.acs, bp, j->g.c + q, j->g.ldc,
-                 j->g.bias ? j->g.bias + q : NULL, tngrt_gemm__epi_at(j->g.epi, q, &e));
+                 j->g.bias ? j->g.bias + q : NULL, tngrt__gemm_epi_at(j->g.epi, q, &e));
     }
+}
+
+int64_t tngrt__gemm_tasks(TngrtPar *p, int64_t m, int64_t n, int64_t k)
+{
+    int64_t panels = (n + NR - 1) / NR, th = tngrt__par_threads(p);
+    if (th >= 2 && panels >= 2 && 2.0 * (double)m * (double)n * (double)k >= TNGRT_GEMM__PAR_FLOP)
+        return panels < th * TNGRT_GEMM__PAR_TASKS ? panels : th * TNGRT_GEMM__PAR_TASKS;
+    return 1;
 }
 
 int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
@@ -805,13 +829,11 @@ int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int6
                            float *c, int64_t ldc, const float *bias, const TngrtGemmEpi *epi)
 {
     TngrtPar *p = tngrt__par_current();
-    int64_t panels = (n + NR - 1) / NR, th = tngrt__par_threads(p), ntasks = 1;
+    int64_t panels = (n + NR - 1) / NR, ntasks = tngrt__gemm_tasks(p, m, n, k);
     TngrtGemmPackJob j = {{tngrt_gemm__run_best, m, n, k, ars, acs, ldc, 0, a, NULL, bias, c, epi},
                           b, off, rs, cs, 0, NULL};
     j.group = TNGRT_GEMM__GROUP_BYTES / ((int64_t)sizeof(float) * NR * k) * NR;
     j.group = j.group < NR ? NR : j.group;
-    if (th >= 2 && panels >= 2 && 2.0 * (double)m * (double)n * (double)k >= TNGRT_GEMM__PAR_FLOP)
-        ntasks = panels < th * TNGRT_GEMM__PAR_TASKS ? panels : th * TNGRT_GEMM__PAR_TASKS;
     j.g.cols = (panels + ntasks - 1) / ntasks * NR;
     ntasks = (n + j.g.cols - 1) / j.g.cols;
     j.group = j.group < j.g.cols ? j.group : j.g.cols;
@@ -1574,6 +1596,12 @@ int tngrt_gemm_f32_dense(int64_t m, int64_t n, int64_t k, const float *a, int64_
 }
 
 /* ---- epilogues over a product already computed ---- */
+
+void tngrt__gemm_epi_tile(const TngrtGemmEpi *epi, int64_t i0, int64_t j0, int mr, int nc,
+                          float *t, float *c, int64_t ldc)
+{
+    tngrt_gemm__epi_best(epi, i0, j0, mr, nc, t, c, ldc);
+}
 
 void tngrt__gemm_epi_apply(const TngrtGemmEpi *epi, int64_t m, int64_t n, const float *lin,
                            float *dst)

@@ -47,12 +47,17 @@ TNGRT_KINLINE void tngrt_impl__linear_epi(const TngrtArg *out, const TngrtArg *x
         k > 0 && w->shape[0] == n &&
         (!bias || (tngrt_impl__is_float(bias->dtype) && n > 1 &&
                    tngrt_impl__numel(bias->ndim, bias->shape) == n))) {
-        const float *fa = x->dtype == TNGRT_F32
-                              ? (const float *)x->data
-                              : (xa = tngrt_impl__to_f32(x, tngrt_impl__numel(x->ndim, x->shape)));
         const float *fb = !bias ? NULL
                           : bias->dtype == TNGRT_F32 ? (const float *)bias->data
                                                      : (ba = tngrt_impl__to_f32(bias, n));
+        const float *fa = NULL;
+        /* bfloat16 x and w: vdpbf16ps's product, x read in place */
+        if ((!bias || fb) && !wp && x->dtype == TNGRT_BF16 && w->dtype == TNGRT_BF16 &&
+            tngrt_gemm_bf16_packing(m, n, k, (const uint16_t *)x->data, k, w, 0, 1, k, dst, n, fb,
+                                    epi) == 0)
+            goto done;
+        fa = x->dtype == TNGRT_F32 ? (const float *)x->data
+                                   : (xa = tngrt_impl__to_f32(x, tngrt_impl__numel(x->ndim, x->shape)));
         if (fa && (!bias || fb) && wp) {
             tngrt_gemm_f32_epi(m, n, k, fa, k, 1, wp, dst, n, fb, epi);
             goto done;

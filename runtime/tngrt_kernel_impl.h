@@ -710,7 +710,8 @@ TNGRT_KINLINE int tngrt_impl__packs_per_call(int64_t m, int64_t n, int64_t k, Tn
     return half || tngrt_impl__own_gemm_pays(m, n, k);
 }
 
-/* The batched GEMMs of p with libtngcrt's microkernels on float32 a and
+/* The batched GEMMs of p with libtngcrt's microkernels on float32 a (or,
+ * a NULL, the bfloat16 ha with a bfloat16 B: tngrt_gemm_bf16_packing) and
  * c, B float32 or half (c dense [batch..., m, n]): B prepacked (a weight
  * packed at load: p has no batch), or else packed by
  * tngrt_gemm_f32_packing a few panels at a time per batch matrix (never
@@ -718,8 +719,8 @@ TNGRT_KINLINE int tngrt_impl__packs_per_call(int64_t m, int64_t n, int64_t k, Tn
  * 1 and alpha 1 added in the kernel, any other bias, beta or alpha
  * applied after. Returns -1 when the packing scratch cannot be had (the
  * caller then computes the whole product another way). */
-static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, const TngrtArg *b,
-                                       float *c, const float *prepacked)
+static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, const uint16_t *ha,
+                                       const TngrtArg *b, float *c, const float *prepacked)
 {
     TngrtImplMM q = *p;
     int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, nbatch;
@@ -735,7 +736,12 @@ static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, con
         float *ct = c + t * q.m * q.n;
         if (prepacked)
             tngrt_gemm_f32(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, prepacked, ct, q.n, rowbias);
-        else if (tngrt_gemm_f32_packing(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, b,
+        else if (ha) {
+            if (tngrt_gemm_bf16_packing(q.m, q.n, q.k, ha + ao * q.m * q.k, q.k, b, bo * q.k * q.n,
+                                        q.btrans ? 1 : q.n, q.btrans ? q.k : 1, ct, q.n, rowbias,
+                                        NULL) != 0)
+                return -1;
+        } else if (tngrt_gemm_f32_packing(q.m, q.n, q.k, a + ao * q.m * q.k, q.k, 1, b,
                                         bo * q.k * q.n, q.btrans ? 1 : q.n, q.btrans ? q.k : 1,
                                         ct, q.n, rowbias, NULL) != 0)
             return -1;
@@ -825,19 +831,24 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
         tngrt_impl__mm_naive(out, a, b, p);
         return;
     }
-    fa = a->dtype == TNGRT_F32 ? (const float *)a->data
-                               : (sa = tngrt_impl__to_f32(a, tngrt_impl__numel(a->ndim, a->shape)));
     fc = out->dtype == TNGRT_F32 ? (float *)out->data
                                   : (sc = (float *)tngrt_impl__alloc(nout, sizeof(float)));
     /* own GEMM: B packed (and widened) straight from its dtype, a half B
      * always (never widened whole); fewer than
-     * TNGRT_GEMM_HALF_INPLACE_ROWS rows: a half B read in place */
+     * TNGRT_GEMM_HALF_INPLACE_ROWS rows: a half B read in place; a
+     * bfloat16 A with a bfloat16 B: vdpbf16ps's product, A read in place */
     half = tngrt_impl__is_half(b->dtype);
     small = !prepacked && (tngrt_gemm_small_pays(p->m, p->n, p->k) ||
                            (half && p->m < TNGRT_GEMM_HALF_INPLACE_ROWS));
-    own = !small && fa && fc && tngrt_impl__is_float(b->dtype) &&
-          (prepacked || tngrt_impl__packs_per_call(p->m, p->n, p->k, b->dtype)) &&
-          tngrt_impl__gemm_own(p, fa, b, fc, prepacked) == 0;
+    own = !small && !prepacked && fc && a->dtype == TNGRT_BF16 && b->dtype == TNGRT_BF16 &&
+          tngrt_impl__packs_per_call(p->m, p->n, p->k, b->dtype) &&
+          tngrt_impl__gemm_own(p, NULL, (const uint16_t *)a->data, b, fc, NULL) == 0;
+    fa = a->dtype == TNGRT_F32 || own
+             ? (const float *)a->data   /* own: not read */
+             : (sa = tngrt_impl__to_f32(a, tngrt_impl__numel(a->ndim, a->shape)));
+    own = own || (!small && fa && fc && tngrt_impl__is_float(b->dtype) &&
+                  (prepacked || tngrt_impl__packs_per_call(p->m, p->n, p->k, b->dtype)) &&
+                  tngrt_impl__gemm_own(p, fa, NULL, b, fc, prepacked) == 0);
     fb = own || b->dtype == TNGRT_F32 || (small && half)
              ? (const float *)b->data
              : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));

@@ -592,6 +592,18 @@ int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int6
                            int64_t acs, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
                            float *c, int64_t ldc, const float *bias, const TngrtGemmEpi *epi);
 
+/* tngrt_gemm_f32_packing for a bfloat16 A (rows contiguous, ars apart)
+ * and a bfloat16 B (element (kk, j) at b->data[off + kk * rs + j * cs]),
+ * m, n, k >= 1 (kernels_gemm_bf16.c): B packed as bfloat16 pairs a few
+ * panels at a time per thread, the sums vdpbf16ps's (each pair's odd
+ * element's product added first, then the even one's, float32 rounding
+ * to nearest even each time, denormal inputs read and results flushed as
+ * zeros) on every path, then bias and epi as tngrt_gemm_f32_epi. Returns
+ * 0, or -1 with nothing written (scratch not had, B not bfloat16). */
+int tngrt_gemm_bf16_packing(int64_t m, int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                            const TngrtArg *b, int64_t off, int64_t rs, int64_t cs, float *c,
+                            int64_t ldc, const float *bias, const TngrtGemmEpi *epi);
+
 /* The same on the named path isa (a TngrtGemmIsa, below; the portable one
  * where the CPU lacks it). */
 void tngrt_gemm_f32_epi_isa(int isa, int64_t m, int64_t n, int64_t k, const float *a,
@@ -622,7 +634,8 @@ void tngrt_kernel_matmul_strided_epi(const TngrtArg *out, const int64_t *os, con
 typedef enum TngrtGemmIsa {
     TNGRT_GEMM_PORTABLE,
     TNGRT_GEMM_AVX2,      /* AVX2 + FMA */
-    TNGRT_GEMM_AVX512
+    TNGRT_GEMM_AVX512,
+    TNGRT_GEMM_AVX512_BF16   /* AVX-512F + AVX512_BF16 (tngrt_gemm_bf16_packing's vdpbf16ps) */
 } TngrtGemmIsa;
 
 /* Floats of B [k, n] packed by tngrt_gemm_pack_b: n rounded up to 32, times k. */
@@ -647,6 +660,14 @@ void tngrt_gemm_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const
 
 /* Whether this CPU (and build) can run path isa. */
 int tngrt_gemm_isa_available(TngrtGemmIsa isa);
+
+/* tngrt_gemm_bf16_packing (above) on the named path isa
+ * (TNGRT_GEMM_AVX512_BF16: vdpbf16ps; AVX512, AVX2: FMAs; the portable
+ * one where the CPU lacks it); every path gives the same bits. */
+int tngrt_gemm_bf16_packing_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
+                                const uint16_t *a, int64_t ars, const TngrtArg *b, int64_t off,
+                                int64_t rs, int64_t cs, float *c, int64_t ldc, const float *bias,
+                                const TngrtGemmEpi *epi);
 
 /* A malloc'd packing (*dst, for tngrt_gemm_f32) of the Linear weight w
  * [n, k] (float32/16, bfloat16) read as B = w^T; returns its size in
