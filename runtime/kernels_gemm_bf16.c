@@ -107,17 +107,18 @@ TNGRT_GBF_INLINE uint32_t tngrt_gbf__pair(const uint16_t *a, int last)
 typedef void tngrt_gbf__ukr_fn(int mr, int64_t k, const uint16_t *a, int64_t ars,
                                const uint32_t *bp, float *t);
 
-/* for mr a constant 1..6: BODY(mr) (the microkernels' loops unrolled). */
-#define TNGRT_GBF__BY_MR(BODY)                   \
-    do {                                         \
-        switch (mr) {                            \
-        case 6: BODY(6); break;                  \
-        case 5: BODY(5); break;                  \
-        case 4: BODY(4); break;                  \
-        case 3: BODY(3); break;                  \
-        case 2: BODY(2); break;                  \
-        default: BODY(1); break;                 \
-        }                                        \
+/* fn(mr, k, a, ars, bp, t) for mr a constant 1..6 (the microkernels'
+ * loops unrolled). */
+#define TNGRT_GBF__BY_MR(fn)                                \
+    do {                                                    \
+        switch (mr) {                                       \
+        case 6: fn(6, k, a, ars, bp, t); break;             \
+        case 5: fn(5, k, a, ars, bp, t); break;             \
+        case 4: fn(4, k, a, ars, bp, t); break;             \
+        case 3: fn(3, k, a, ars, bp, t); break;             \
+        case 2: fn(2, k, a, ars, bp, t); break;             \
+        default: fn(1, k, a, ars, bp, t); break;            \
+        }                                                   \
     } while (0)
 
 /* ---- portable C ---- */
@@ -176,9 +177,7 @@ TNGRT_GBF_INLINE void tngrt_gbf__ukr_c_body(const int mr, int64_t k, const uint1
 static void tngrt_gbf__ukr_c(int mr, int64_t k, const uint16_t *a, int64_t ars,
                              const uint32_t *bp, float *t)
 {
-#define TNGRT_GBF__C(r) tngrt_gbf__ukr_c_body(r, k, a, ars, bp, t)
-    TNGRT_GBF__BY_MR(TNGRT_GBF__C);
-#undef TNGRT_GBF__C
+    TNGRT_GBF__BY_MR(tngrt_gbf__ukr_c_body);
 }
 
 #if TNGRT_GBF_X86
@@ -222,9 +221,7 @@ TNGRT_GBF_INLINE TNGRT_GBF__TBF16 void tngrt_gbf__ukr_bf16_body(const int mr, in
 TNGRT_GBF__TBF16 static void tngrt_gbf__ukr_bf16(int mr, int64_t k, const uint16_t *a,
                                                  int64_t ars, const uint32_t *bp, float *t)
 {
-#define TNGRT_GBF__B(r) tngrt_gbf__ukr_bf16_body(r, k, a, ars, bp, t)
-    TNGRT_GBF__BY_MR(TNGRT_GBF__B);
-#undef TNGRT_GBF__B
+    TNGRT_GBF__BY_MR(tngrt_gbf__ukr_bf16_body);
 }
 
 /* ---- AVX-512F and AVX2: FMAs on the halves under DAZ and FTZ ---- */
@@ -234,6 +231,20 @@ TNGRT_GBF__TBF16 static void tngrt_gbf__ukr_bf16(int mr, int64_t k, const uint16
  * register. */
 #define TNGRT_GBF__DAZ_FTZ 0x8040u
 #define TNGRT_GBF__BARRIER() __asm__ __volatile__("" ::: "memory")
+
+/* name (target attr): the microkernel whose loop is body, run with DAZ
+ * and FTZ set and MXCSR restored after. */
+#define TNGRT_GBF__FLUSHED(name, attr, body)                                                  \
+    attr static void name(int mr, int64_t k, const uint16_t *a, int64_t ars,                 \
+                          const uint32_t *bp, float *t)                                      \
+    {                                                                                        \
+        unsigned int csr = _mm_getcsr();                                                     \
+        _mm_setcsr(csr | TNGRT_GBF__DAZ_FTZ);                                                \
+        TNGRT_GBF__BARRIER();                                                                \
+        TNGRT_GBF__BY_MR(body);                                                              \
+        TNGRT_GBF__BARRIER();                                                                \
+        _mm_setcsr(csr);                                                                     \
+    }
 
 #define TNGRT_GBF__T512 __attribute__((target("avx512f")))
 
@@ -266,18 +277,7 @@ TNGRT_GBF_INLINE TNGRT_GBF__T512 void tngrt_gbf__ukr512_body(const int mr, int64
     }
 }
 
-TNGRT_GBF__T512 static void tngrt_gbf__ukr512(int mr, int64_t k, const uint16_t *a, int64_t ars,
-                                              const uint32_t *bp, float *t)
-{
-    unsigned int csr = _mm_getcsr();
-    _mm_setcsr(csr | TNGRT_GBF__DAZ_FTZ);
-    TNGRT_GBF__BARRIER();
-#define TNGRT_GBF__F(r) tngrt_gbf__ukr512_body(r, k, a, ars, bp, t)
-    TNGRT_GBF__BY_MR(TNGRT_GBF__F);
-#undef TNGRT_GBF__F
-    TNGRT_GBF__BARRIER();
-    _mm_setcsr(csr);
-}
+TNGRT_GBF__FLUSHED(tngrt_gbf__ukr512, TNGRT_GBF__T512, tngrt_gbf__ukr512_body)
 
 #define TNGRT_GBF__T256 __attribute__((target("avx2,fma")))
 
@@ -316,18 +316,7 @@ TNGRT_GBF_INLINE TNGRT_GBF__T256 void tngrt_gbf__ukr256_body(const int mr, int64
     }
 }
 
-TNGRT_GBF__T256 static void tngrt_gbf__ukr256(int mr, int64_t k, const uint16_t *a, int64_t ars,
-                                              const uint32_t *bp, float *t)
-{
-    unsigned int csr = _mm_getcsr();
-    _mm_setcsr(csr | TNGRT_GBF__DAZ_FTZ);
-    TNGRT_GBF__BARRIER();
-#define TNGRT_GBF__F(r) tngrt_gbf__ukr256_body(r, k, a, ars, bp, t)
-    TNGRT_GBF__BY_MR(TNGRT_GBF__F);
-#undef TNGRT_GBF__F
-    TNGRT_GBF__BARRIER();
-    _mm_setcsr(csr);
-}
+TNGRT_GBF__FLUSHED(tngrt_gbf__ukr256, TNGRT_GBF__T256, tngrt_gbf__ukr256_body)
 #endif
 
 /* The microkernel of path isa (the portable one where the CPU lacks it);

@@ -14,7 +14,8 @@
 # TNGRT_THREADS=3 and =1, and those outputs must be the same bits too
 # (runtime/par.c: a large product's columns split over threads;
 # gemm_threads.py has such products), and nn_conv_fuse.py (convolution
-# epilogues: codegen/fuse_conv.c). Prints "fuse_bits: N passed, M failed".
+# epilogues: codegen/fuse_conv.c), and gemm_bf16.py (the bfloat16 GEMM's
+# epilogue: runtime/kernels_gemm_bf16.c). Prints "fuse_bits: N passed, M failed".
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 TNGC [MODEL.py...]" >&2
@@ -26,7 +27,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 py=${PYTHON:-/usr/bin/python3}
 [ $# -gt 0 ] || set -- "$root"/tests/conform/models/fuse_*.py "$root"/tests/conform/models/super_kernel.py \
     "$root"/tests/conform/models/kernels_fast.py "$root"/tests/conform/models/views_qkv.py \
-    "$root"/tests/conform/models/gemm_threads.py "$root"/tests/conform/models/nn_conv_fuse.py
+    "$root"/tests/conform/models/gemm_threads.py "$root"/tests/conform/models/nn_conv_fuse.py \
+    "$root"/tests/conform/models/gemm_bf16.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-fusebits.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
