@@ -232,91 +232,71 @@ TNGRT_GBF__TBF16 static void tngrt_gbf__ukr_bf16(int mr, int64_t k, const uint16
 #define TNGRT_GBF__DAZ_FTZ 0x8040u
 #define TNGRT_GBF__BARRIER() __asm__ __volatile__("" ::: "memory")
 
-/* name (target attr): the microkernel whose loop is body, run with DAZ
- * and FTZ set and MXCSR restored after. */
-#define TNGRT_GBF__FLUSHED(name, attr, body)                                                  \
+/* The loop of both paths, in vectors of W floats (type VF; their bits
+ * VI): each part of 2W columns of the panel in turn, two accumulators
+ * per row, the pair's odd halves (HI: a mask) multiplied in first, then
+ * the even ones (LO: a shift). */
+#define TNGRT_GBF__FMA_LOOP(W, VF, VI, LOAD, ZERO, SET1, HI, LO, FMA, STORE)                  \
+    for (int q = 0; q < NR; q += 2 * (W)) {                                                   \
+        VF c0[TNGRT_GBF__MR], c1[TNGRT_GBF__MR];                                              \
+        int64_t kp = (k + 1) / 2;                                                             \
+        for (int i = 0; i < mr; i++)                                                          \
+            c0[i] = c1[i] = ZERO();                                                           \
+        for (int64_t p = 0; p < kp; p++) {                                                    \
+            VI v0 = LOAD(bp + p * NR + q), v1 = LOAD(bp + p * NR + q + (W));                  \
+            VF o0 = HI(v0), o1 = HI(v1), e0 = LO(v0), e1 = LO(v1);                            \
+            for (int i = 0; i < mr; i++) {                                                    \
+                VI ad = SET1((int)tngrt_gbf__pair(a + i * ars + 2 * p, 2 * p + 1 == k));      \
+                VF ao = HI(ad), ae = LO(ad);                                                  \
+                c0[i] = FMA(ae, e0, FMA(ao, o0, c0[i]));                                      \
+                c1[i] = FMA(ae, e1, FMA(ao, o1, c1[i]));                                      \
+            }                                                                                 \
+        }                                                                                     \
+        for (int i = 0; i < mr; i++) {                                                        \
+            STORE(t + i * NR + q, c0[i]);                                                     \
+            STORE(t + i * NR + q + (W), c1[i]);                                               \
+        }                                                                                     \
+    }
+
+/* name (target attr): the microkernel of TNGRT_GBF__FMA_LOOP over the
+ * operations given (its unrolled body name##_body), run with DAZ and FTZ
+ * set and MXCSR restored after. */
+#define TNGRT_GBF__FLUSHED(name, attr, ...)                                                   \
+    TNGRT_GBF_INLINE attr void name##_body(const int mr, int64_t k, const uint16_t *a,       \
+                                           int64_t ars, const uint32_t *bp, float *t)        \
+    {                                                                                        \
+        TNGRT_GBF__FMA_LOOP(__VA_ARGS__)                                                     \
+    }                                                                                        \
     attr static void name(int mr, int64_t k, const uint16_t *a, int64_t ars,                 \
                           const uint32_t *bp, float *t)                                      \
     {                                                                                        \
         unsigned int csr = _mm_getcsr();                                                     \
         _mm_setcsr(csr | TNGRT_GBF__DAZ_FTZ);                                                \
         TNGRT_GBF__BARRIER();                                                                \
-        TNGRT_GBF__BY_MR(body);                                                              \
+        TNGRT_GBF__BY_MR(name##_body);                                                       \
         TNGRT_GBF__BARRIER();                                                                \
         _mm_setcsr(csr);                                                                     \
     }
 
 #define TNGRT_GBF__T512 __attribute__((target("avx512f")))
 
-/* The odd (high) halves of the 16 dwords v as floats, and the even. */
+#define TNGRT_GBF__LD512(p) _mm512_loadu_si512(p)
 #define TNGRT_GBF__HI512(v) _mm512_castsi512_ps(_mm512_and_si512((v), _mm512_set1_epi32(-65536)))
 #define TNGRT_GBF__LO512(v) _mm512_castsi512_ps(_mm512_slli_epi32((v), 16))
 
-TNGRT_GBF_INLINE TNGRT_GBF__T512 void tngrt_gbf__ukr512_body(const int mr, int64_t k,
-                                                             const uint16_t *a, int64_t ars,
-                                                             const uint32_t *bp, float *t)
-{
-    __m512 c0[TNGRT_GBF__MR], c1[TNGRT_GBF__MR];
-    int64_t kp = (k + 1) / 2;
-    for (int i = 0; i < mr; i++)
-        c0[i] = c1[i] = _mm512_setzero_ps();
-    for (int64_t p = 0; p < kp; p++) {
-        __m512i v0 = _mm512_loadu_si512(bp + p * NR), v1 = _mm512_loadu_si512(bp + p * NR + 16);
-        __m512 o0 = TNGRT_GBF__HI512(v0), o1 = TNGRT_GBF__HI512(v1);
-        __m512 e0 = TNGRT_GBF__LO512(v0), e1 = TNGRT_GBF__LO512(v1);
-        for (int i = 0; i < mr; i++) {
-            __m512i ad = _mm512_set1_epi32((int)tngrt_gbf__pair(a + i * ars + 2 * p, 2 * p + 1 == k));
-            __m512 ao = TNGRT_GBF__HI512(ad), ae = TNGRT_GBF__LO512(ad);
-            c0[i] = _mm512_fmadd_ps(ae, e0, _mm512_fmadd_ps(ao, o0, c0[i]));
-            c1[i] = _mm512_fmadd_ps(ae, e1, _mm512_fmadd_ps(ao, o1, c1[i]));
-        }
-    }
-    for (int i = 0; i < mr; i++) {
-        _mm512_storeu_ps(t + i * NR, c0[i]);
-        _mm512_storeu_ps(t + i * NR + 16, c1[i]);
-    }
-}
-
-TNGRT_GBF__FLUSHED(tngrt_gbf__ukr512, TNGRT_GBF__T512, tngrt_gbf__ukr512_body)
+TNGRT_GBF__FLUSHED(tngrt_gbf__ukr512, TNGRT_GBF__T512, 16, __m512, __m512i, TNGRT_GBF__LD512,
+                   _mm512_setzero_ps, _mm512_set1_epi32, TNGRT_GBF__HI512, TNGRT_GBF__LO512,
+                   _mm512_fmadd_ps, _mm512_storeu_ps)
 
 #define TNGRT_GBF__T256 __attribute__((target("avx2,fma")))
 
+#define TNGRT_GBF__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define TNGRT_GBF__HI256(v) _mm256_castsi256_ps(_mm256_and_si256((v), _mm256_set1_epi32(-65536)))
 #define TNGRT_GBF__LO256(v) _mm256_castsi256_ps(_mm256_slli_epi32((v), 16))
 
-/* Each half of the panel (16 columns at q: two vectors of 8 per row) in
- * turn. */
-TNGRT_GBF_INLINE TNGRT_GBF__T256 void tngrt_gbf__ukr256_body(const int mr, int64_t k,
-                                                             const uint16_t *a, int64_t ars,
-                                                             const uint32_t *bp, float *t)
-{
-    for (int q = 0; q < NR; q += 16) {
-        __m256 c0[TNGRT_GBF__MR], c1[TNGRT_GBF__MR];
-        int64_t kp = (k + 1) / 2;
-        for (int i = 0; i < mr; i++)
-            c0[i] = c1[i] = _mm256_setzero_ps();
-        for (int64_t p = 0; p < kp; p++) {
-            const uint32_t *br = bp + p * NR + q;
-            __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)br);
-            __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(br + 8));
-            __m256 o0 = TNGRT_GBF__HI256(v0), o1 = TNGRT_GBF__HI256(v1);
-            __m256 e0 = TNGRT_GBF__LO256(v0), e1 = TNGRT_GBF__LO256(v1);
-            for (int i = 0; i < mr; i++) {
-                __m256i ad =
-                    _mm256_set1_epi32((int)tngrt_gbf__pair(a + i * ars + 2 * p, 2 * p + 1 == k));
-                __m256 ao = TNGRT_GBF__HI256(ad), ae = TNGRT_GBF__LO256(ad);
-                c0[i] = _mm256_fmadd_ps(ae, e0, _mm256_fmadd_ps(ao, o0, c0[i]));
-                c1[i] = _mm256_fmadd_ps(ae, e1, _mm256_fmadd_ps(ao, o1, c1[i]));
-            }
-        }
-        for (int i = 0; i < mr; i++) {
-            _mm256_storeu_ps(t + i * NR + q, c0[i]);
-            _mm256_storeu_ps(t + i * NR + q + 8, c1[i]);
-        }
-    }
-}
-
-TNGRT_GBF__FLUSHED(tngrt_gbf__ukr256, TNGRT_GBF__T256, tngrt_gbf__ukr256_body)
+TNGRT_GBF__FLUSHED(tngrt_gbf__ukr256, TNGRT_GBF__T256, 8, __m256, __m256i, TNGRT_GBF__LD256,
+                   _mm256_setzero_ps, _mm256_set1_epi32, TNGRT_GBF__HI256, TNGRT_GBF__LO256,
+                   _mm256_fmadd_ps, _mm256_storeu_ps)
 #endif
 
 /* The microkernel of path isa (the portable one where the CPU lacks it);
