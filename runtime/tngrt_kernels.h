@@ -635,7 +635,8 @@ typedef enum TngrtGemmIsa {
     TNGRT_GEMM_PORTABLE,
     TNGRT_GEMM_AVX2,      /* AVX2 + FMA */
     TNGRT_GEMM_AVX512,
-    TNGRT_GEMM_AVX512_BF16   /* AVX-512F + AVX512_BF16 (tngrt_gemm_bf16_packing's vdpbf16ps) */
+    TNGRT_GEMM_AVX512_BF16   /* AVX-512F + AVX512_BF16: tngrt_gemm_bf16_packing_isa's vdpbf16ps
+                              * (the float32 and half _isa functions run their portable path) */
 } TngrtGemmIsa;
 
 /* Floats of B [k, n] packed by tngrt_gemm_pack_b: n rounded up to 32, times k. */
