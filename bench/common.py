@@ -467,3 +467,57 @@ def ort_version():
             return json.load(f)["version"]
     except (OSError, ValueError, KeyError):
         return "(%s)" % lib
+
+
+def sized_source(src, **consts):
+    """src with each module-level `NAME = ...` line of consts set to its value."""
+    for k, v in consts.items():
+        src, n = re.subn(r"(?m)^%s = .*$" % k, "%s = %r" % (k, v), src)
+        if n != 1:
+            die("no single `%s = ...` line to set" % k)
+    return src
+
+
+def module_case(tngc, tmp, tag, script, make_model, inputs, warmup, iters, label, tol=1e-4,
+                extra=()):
+    """The four contenders on one script and one input: builds SCRIPT (a
+    path) into tmp/tag, the module make_model() returns (weights written as
+    its state_dict), inputs [(launcher input name, tensor)] saved once;
+    ORT on the module's export. Checks every contender's first output
+    against PyTorch's (max rel err <= tol). Returns (medians, errs, flops)."""
+    bdir = os.path.join(tmp, tag)
+    build(tngc, script, bdir, extra)
+    exe = launcher(bdir)
+    model = make_model()
+    xs = tuple(t for _, t in inputs)
+    inargs = save_inputs(os.path.join(tmp, "in_" + tag), inputs)
+    wd = os.path.join(tmp, "w_" + tag)
+    os.makedirs(wd, exist_ok=True)
+    largs = inargs + save_weights(wd, model)
+    ts = torchscript(model, xs)
+    outs = {k: os.path.join(tmp, "out_%s_%s" % (k, tag)) for k in ("tngc", "ort")}
+    onnx = None
+    if ort_harness():
+        onnx = export_onnx(model, xs, os.path.join(tmp, tag + ".onnx"), [n for n, _ in inputs])
+
+    def measure():
+        r = {"tngc": run_launcher(exe, largs, outs["tngc"], warmup, iters)}
+        if onnx:
+            r["ort"] = run_ort(onnx, inargs, outs["ort"], warmup, iters)
+        r["eager"] = time_torch(lambda: model(*xs), warmup, iters)
+        r["torchscript"] = time_torch(lambda: ts(*xs), warmup, iters)
+        return r
+    res = rounds(measure)
+    with torch.no_grad():
+        ref = model(*xs)
+        errs = {"torchscript": check_close(label, "TorchScript", ref, None, tol, ts(*xs))}
+    for k in outs:
+        if k in res:
+            errs[k] = check_close(label, k, ref, os.path.join(outs[k], "out0.npy"), tol)
+    return res, errs, matmul_flops(lambda: model(*xs))
+
+
+def load_note(before, after):
+    """The load average before and after a benchmark, as a table note."""
+    return ("Load average (1, 5, 15 min) before %.2f %.2f %.2f, after %.2f %.2f %.2f; %d cores."
+            % (tuple(before) + tuple(after) + (os.cpu_count() or 0,)))
