@@ -484,7 +484,9 @@ def module_case(tngc, tmp, tag, script, make_model, inputs, warmup, iters, label
     path) into tmp/tag, the module make_model() returns (weights written as
     its state_dict), inputs [(launcher input name, tensor)] saved once;
     ORT on the module's export. Checks every contender's first output
-    against PyTorch's (max rel err <= tol). Returns (medians, errs, flops)."""
+    against PyTorch's (max rel err <= tol). Returns (medians, errs, flops);
+    medians also has tngc_cpu and ort_cpu, the CPU time (user + sys, all
+    threads) per run of the launcher and of ORT's harness (cpu_per_run)."""
     bdir = os.path.join(tmp, tag)
     build(tngc, script, bdir, extra)
     exe = launcher(bdir)
@@ -500,10 +502,23 @@ def module_case(tngc, tmp, tag, script, make_model, inputs, warmup, iters, label
     if ort_harness():
         onnx = export_onnx(model, xs, os.path.join(tmp, tag + ".onnx"), [n for n, _ in inputs])
 
+    def cpu_per_run(run):
+        """CPU us per run of run(iters) beyond a run of 1: start-up and
+        loading cancel out, and load on the machine that only delays the
+        process leaves it as it is."""
+        run(iters)
+        long_us = LAST_CPU_US[0] * (warmup + iters)
+        run(1)
+        return (long_us - LAST_CPU_US[0] * (warmup + 1)) / (iters - 1)
+
     def measure():
         r = {"tngc": run_launcher(exe, largs, outs["tngc"], warmup, iters)}
+        r["tngc_cpu"] = cpu_per_run(lambda n: run_launcher(exe, largs, outs["tngc"] + "_c",
+                                                           warmup, n))
         if onnx:
             r["ort"] = run_ort(onnx, inargs, outs["ort"], warmup, iters)
+            r["ort_cpu"] = cpu_per_run(lambda n: run_ort(onnx, inargs, outs["ort"] + "_c",
+                                                         warmup, n))
         r["eager"] = time_torch(lambda: model(*xs), warmup, iters)
         r["torchscript"] = time_torch(lambda: ts(*xs), warmup, iters)
         return r
@@ -521,3 +536,22 @@ def load_note(before, after):
     """The load average before and after a benchmark, as a table note."""
     return ("Load average (1, 5, 15 min) before %.2f %.2f %.2f, after %.2f %.2f %.2f; %d cores."
             % (tuple(before) + tuple(after) + (os.cpu_count() or 0,)))
+
+
+CPU_HEADER = ["CPU/run tngc / ORT", "ORT / tngc by CPU"]
+
+
+def cpu_cells(r):
+    """CPU_HEADER's cells from module_case's medians."""
+    if "ort_cpu" not in r:
+        return [fmt_us(r["tngc_cpu"]) + " / -", "-"]
+    return ["%s / %s" % (fmt_us(r["tngc_cpu"]), fmt_us(r["ort_cpu"])),
+            "%.2fx" % (r["ort_cpu"] / r["tngc_cpu"])]
+
+
+def cpu_note():
+    return ("CPU/run: the process's user + sys time over a run of the timed count less "
+            "that of a run of 1 (start-up, loading and ORT's graph optimisation cancel "
+            "out), per run, medians over the rounds: what a run costs in cores, which load "
+            "on a shared machine delays but does not change (a stream's second thread "
+            "counts). ORT / tngc by CPU is the ratio of those.")

@@ -48,12 +48,12 @@ def main():
         label = "MoE, %d tokens" % tokens
         res, errs, flops = C.module_case(tngc, tmp, "m%d" % tokens, script, make,
                                          [("hidden_states", x)], 20, 300, label)
-        rows.append(C.contender_row(label, res, errs, flops))
+        rows.append(C.contender_row(label, res, errs, flops) + C.cpu_cells(res))
     load1 = os.getloadavg()
     C.table("MoE block (bench/moe): hidden 512, top-2 of 8 experts of FFN 256, a shared "
-            "expert on a second stream", C.CONTENDER_HEADER, rows,
+            "expert on a second stream", C.CONTENDER_HEADER + C.CPU_HEADER, rows,
             os.path.join(outd, "tables.md"),
-            C.contender_notes() + ["300 calls per round. " + C.load_note(load0, load1),
+            C.contender_notes() + [C.cpu_note(), "300 calls per round. " + C.load_note(load0, load1),
                                    "Target: at least 1.5x ONNX Runtime."])
 
 

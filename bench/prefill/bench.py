@@ -44,11 +44,11 @@ def main():
         label = "prefill, %d tokens" % prompt
         res, errs, flops = C.module_case(tngc, tmp, "p%d" % prompt, script, make,
                                          [("tokens", tokens)], 10, 100, label)
-        rows.append(C.contender_row(label, res, errs, flops))
+        rows.append(C.contender_row(label, res, errs, flops) + C.cpu_cells(res))
     load1 = os.getloadavg()
     C.table("LLaMA-style prefill (bench/prefill): hidden 512, 8 heads (2 KV), FFN 1408, "
-            "2 layers", C.CONTENDER_HEADER, rows, os.path.join(outd, "tables.md"),
-            C.contender_notes() + ["100 calls per round. " + C.load_note(load0, load1),
+            "2 layers", C.CONTENDER_HEADER + C.CPU_HEADER, rows, os.path.join(outd, "tables.md"),
+            C.contender_notes() + [C.cpu_note(), "100 calls per round. " + C.load_note(load0, load1),
                                    "Target: at least 1.5x ONNX Runtime."])
 
 
