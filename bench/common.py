@@ -555,3 +555,33 @@ def cpu_note():
             "out), per run, medians over the rounds: what a run costs in cores, which load "
             "on a shared machine delays but does not change (a stream's second thread "
             "counts). ORT / tngc by CPU is the ratio of those.")
+
+
+def sized_script(tmp, src, name, **consts):
+    """src with consts set (sized_source) written as tmp/name.py and run as a
+    module (not as __main__); returns (its path, its globals)."""
+    s = sized_source(src, **consts)
+    path = os.path.join(tmp, name + ".py")
+    with open(path, "w") as f:
+        f.write(s)
+    ns = {"__name__": "tngc_bench"}
+    exec(compile(s, path, "exec"), ns)
+    return path, ns
+
+
+def model_table(title, cases, warmup, iters, target):
+    """Times each case (label, tag, script, make_model, inputs: as
+    module_case takes them) with module_case, tngc as sys.argv[1], and
+    prints one table of them with the CPU columns and the load average
+    before and after."""
+    tngc, outd, tmp = tngc_path(), out_dir(), workdir()
+    rows = []
+    load0 = os.getloadavg()
+    for label, tag, script, make, inputs in cases:
+        res, errs, flops = module_case(tngc, tmp, tag, script, make, inputs, warmup, iters,
+                                       label)
+        rows.append(contender_row(label, res, errs, flops) + cpu_cells(res))
+    load1 = os.getloadavg()
+    table(title, CONTENDER_HEADER + CPU_HEADER, rows, os.path.join(outd, "tables.md"),
+          contender_notes() + [cpu_note(), "%d calls per round. %s" % (iters, load_note(load0, load1)),
+                               target])

@@ -1198,9 +1198,10 @@ TNGRT_KINLINE void tngrt_impl_reduce(const TngrtArg *out, const TngrtArg *x, Tng
  * polynomial with 2^n as one factor, which gives its bits wherever e^d is
  * a normal float (the product by a power of two is exact there); below
  * -87.33654 (ln(FLT_MIN) rounded up to a float: masked entries, -inf
- * included) 0 instead of a subnormal,
- * whose arithmetic costs a microcode assist per vector on x86 (a causal
- * mask's half of the row made the exp loop 1.6x slower). NaN stays NaN. */
+ * included) 0 instead of a subnormal, whose arithmetic costs a microcode
+ * assist per vector on x86 (a causal mask's half of the row made the exp
+ * loop 1.6x slower). A sum of them is at least 1 (the max's term), which
+ * no subnormal changes: log-softmax keeps its bits. NaN stays NaN. */
 TNGRT_KINLINE float tngrt_impl__exp_le0(float d)
 {
     const float round = 12582912.0f, lo = -87.33654f;

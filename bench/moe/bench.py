@@ -4,7 +4,8 @@ examples/moe/modeling.py: router, top-2 of 8 experts, one shared expert on
 a second stream; hidden 512, expert FFN 256) on 16 and 64 tokens, one
 bundle per token count: tngc vs ONNX Runtime (1 intra-op thread) vs
 PyTorch eager vs TorchScript, every contender's output checked against
-PyTorch's, the load average before and after.
+PyTorch's, the CPU time per run of tngc and ORT, the load average before
+and after.
 
 usage: /usr/bin/python3 bench/moe/bench.py TNGC [OUT_DIR]
 """
@@ -22,39 +23,26 @@ TOKENS = (16, 64)
 
 
 def main():
-    tngc = C.tngc_path()
-    outd = C.out_dir()
+    C.tngc_path()
     tmp = C.workdir()
     shutil.copy(MODELING, os.path.join(tmp, "modeling.py"))
-    sys.path.insert(0, tmp)
-    import modeling    # noqa: E402  (the copy: the script's own import)
+    sys.path.insert(0, tmp)   # the scripts' own `from modeling import ...`
     with open(os.path.join(HERE, "model.py")) as f:
         src = f.read()
     g = torch.Generator().manual_seed(1)
-    rows = []
-    load0 = os.getloadavg()
+    cases = []
     for tokens in TOKENS:
-        script = os.path.join(tmp, "moe%d.py" % tokens)
-        with open(script, "w") as f:
-            f.write(C.sized_source(src, TOKENS=tokens))
-        ns = {"__name__": "tngc_bench"}
-        with open(script) as f:
-            exec(compile(f.read(), script, "exec"), ns)
+        script, ns = C.sized_script(tmp, src, "moe%d" % tokens, TOKENS=tokens)
 
-        def make():
+        def make(ns=ns):
             torch.manual_seed(0)
-            return modeling.DeepseekMoE(ns["config"]).eval()
+            return ns["DeepseekMoE"](ns["config"]).eval()
         x = torch.randn(tokens, ns["HIDDEN"], generator=g)
-        label = "MoE, %d tokens" % tokens
-        res, errs, flops = C.module_case(tngc, tmp, "m%d" % tokens, script, make,
-                                         [("hidden_states", x)], 20, 300, label)
-        rows.append(C.contender_row(label, res, errs, flops) + C.cpu_cells(res))
-    load1 = os.getloadavg()
-    C.table("MoE block (bench/moe): hidden 512, top-2 of 8 experts of FFN 256, a shared "
-            "expert on a second stream", C.CONTENDER_HEADER + C.CPU_HEADER, rows,
-            os.path.join(outd, "tables.md"),
-            C.contender_notes() + [C.cpu_note(), "300 calls per round. " + C.load_note(load0, load1),
-                                   "Target: at least 1.5x ONNX Runtime."])
+        cases.append(("MoE, %d tokens" % tokens, "m%d" % tokens, script, make,
+                      [("hidden_states", x)]))
+    C.model_table("MoE block (bench/moe): hidden 512, top-2 of 8 experts of FFN 256, a shared "
+                  "expert on a second stream", cases, 20, 300,
+                  "Target: at least 1.5x ONNX Runtime.")
 
 
 if __name__ == "__main__":
