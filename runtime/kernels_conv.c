@@ -34,6 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && !defined(TNGRT_NO_ISA)
+#include <immintrin.h>
+#endif
+
 /* Output channels per register block and positions per vector. */
 #define CONV_OB 8
 #define CONV_VW 8
@@ -189,7 +193,7 @@ static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv
  * at each use, so that the tap loop unrolls. Tiles run along each output
  * row, or, where pair (rows of 8 or fewer, an even count of them), span
  * two rows: a 16-float vector's halves are rows oh and oh + 1. */
-#define CONV__BLOCK(VT, nv)                                                                     \
+#define CONV__BLOCK(VT, nv, MAC)                                                                \
     {                                                                                         \
         int64_t toff[CONV_MAX_TAPS], rp = pair ? 2 : 1, tw = pair ? CONV_VW : (nv) * CONV_VW; \
         int64_t tpr = (OW + tw - 1) / tw, ntile = OH / rp * tpr;                              \
@@ -209,7 +213,7 @@ static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv
                         memcpy((char *)&xv + v * sizeof(conv_v8), xc + toff[t] + v * hoff,    \
                                sizeof(conv_v8));                                              \
                     for (int o = 0; o < CONV_OB; o++)                                         \
-                        acc[o] += xv * wc[t * CONV_OB + o];                                   \
+                        MAC(acc[o], xv, wc[t * CONV_OB + o]);                                 \
                 }                                                                             \
             }                                                                                 \
             conv_v8 part[(nv)][CONV_OB]; /* part[v][o]: acc[o]'s half v */                    \
@@ -237,19 +241,6 @@ CONV_INLINE void conv__store(const ConvEpiRow *e, int64_t o0, int64_t O, int64_t
     }
 }
 
-CONV_INLINE void conv__block8(const ConvLayout *L, const float *xs, const float *wb, int64_t C,
-                              int64_t o0, int64_t O, int64_t OH, int64_t OW, float *out,
-                              const ConvEpiRow *e, const int nt)
-{
-    const int pair = 0;
-    CONV__BLOCK(conv_v8, 1)
-}
-
-CONV_INLINE void conv__block16(const ConvLayout *L, const float *xs, const float *wb, int64_t C,
-                               int64_t o0, int64_t O, int64_t OH, int64_t OW, float *out,
-                               const ConvEpiRow *e, const int nt, const int pair)
-CONV__BLOCK(conv_v16, 2)
-
 typedef struct {
     const ConvLayout *L;
     const float *xs, *wp;
@@ -261,32 +252,84 @@ typedef struct {
     int pair;   /* and they span two rows */
 } ConvJob;
 
-CONV_INLINE void conv__task_body(const ConvJob *j, int task)
-{
-    int64_t n = task / j->nb, b = task % j->nb, plane = j->O * j->OH * j->OW;
-    ConvEpiRow e = *j->e;
-    e.res = j->res ? j->res + n * plane : NULL;
-    const float *xs = j->xs + n * j->C * j->L->cs, *wb = j->wp + b * j->C * j->L->ntaps * CONV_OB;
-    float *out = j->out + n * plane;
-    int64_t o0 = b * CONV_OB;
-    if (j->L->ntaps == 9 && j->pair)
-        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 9, 1);
-    else if (j->L->ntaps == 9 && j->wide)
-        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 9, 0);
-    else if (j->L->ntaps == 9)
-        conv__block8(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 9);
-    else if (j->pair)
-        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 1, 1);
-    else if (j->wide)
-        conv__block16(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 1, 0);
-    else
-        conv__block8(j->L, xs, wb, j->C, o0, j->O, j->OH, j->OW, out, &e, 1);
-}
+/* acc += x * w, one rounding per lane (a fused multiply-add), in each
+ * instruction set's form: fmaf in C, vfmadd with AVX2+FMA or AVX-512. All
+ * round alike, so the sums have the same bits on every machine. */
+#define CONV_FMA_C(acc, x, w)                                                   \
+    for (int l_ = 0; l_ < (int)(sizeof(acc) / sizeof(float)); l_++)               \
+        (acc)[l_] = fmaf((x)[l_], (w), (acc)[l_]);
 
-/* One task of a ConvJob, per instruction set (libtngcrt-internal). */
-void tngrt__conv_task(void *ctx, int task);
-TNGRT_ISA_KERNEL(void, tngrt__conv_task, (void *ctx, int task),
-                 conv__task_body((const ConvJob *)ctx, task);)
+/* The per-instruction-set body: block functions of 8- and 16-float tiles
+ * whose sums use MAC8 and MAC16, and the task over them (NAME). */
+#define CONV__TASK_DEF(NAME, ATTR, MAC8, MAC16)                                                 \
+    ATTR CONV_INLINE void NAME##_b8(const ConvLayout *L, const float *xs, const float *wb,      \
+                                    int64_t C, int64_t o0, int64_t O, int64_t OH, int64_t OW,  \
+                                    float *out, const ConvEpiRow *e, const int nt)             \
+    {                                                                                          \
+        const int pair = 0;                                                                    \
+        CONV__BLOCK(conv_v8, 1, MAC8)                                                          \
+    }                                                                                          \
+    ATTR CONV_INLINE void NAME##_b16(const ConvLayout *L, const float *xs, const float *wb,    \
+                                     int64_t C, int64_t o0, int64_t O, int64_t OH, int64_t OW, \
+                                     float *out, const ConvEpiRow *e, const int nt,            \
+                                     const int pair)                                           \
+    CONV__BLOCK(conv_v16, 2, MAC16)                                                            \
+    ATTR static void NAME(void *ctx, int task)                                                 \
+    {                                                                                          \
+        const ConvJob *j = (const ConvJob *)ctx;                                               \
+        int64_t n = task / j->nb, b = task % j->nb, plane = j->O * j->OH * j->OW;              \
+        ConvEpiRow e = *j->e;                                                                  \
+        e.res = j->res ? j->res + n * plane : NULL;                                            \
+        const float *xs = j->xs + n * j->C * j->L->cs;                                         \
+        const float *wb = j->wp + b * j->C * j->L->ntaps * CONV_OB;                            \
+        float *out = j->out + n * plane;                                                       \
+        int64_t o0 = b * CONV_OB, C = j->C, O = j->O, OH = j->OH, OW = j->OW;                  \
+        const ConvLayout *L = j->L;                                                            \
+        if (L->ntaps == 9 && (j->pair || j->wide))                                             \
+            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 9, j->pair);                      \
+        else if (L->ntaps == 9)                                                                \
+            NAME##_b8(L, xs, wb, C, o0, O, OH, OW, out, &e, 9);                                \
+        else if (j->pair || j->wide)                                                           \
+            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 1, j->pair);                      \
+        else                                                                                   \
+            NAME##_b8(L, xs, wb, C, o0, O, OH, OW, out, &e, 1);                                \
+    }
+
+CONV__TASK_DEF(conv__task_c, , CONV_FMA_C, CONV_FMA_C)
+
+#if defined(__x86_64__) && !defined(TNGRT_NO_ISA)
+#define CONV_FMA_256(acc, x, w)                                                         \
+    for (int h_ = 0; h_ < (int)(sizeof(acc) / sizeof(__m256)); h_++) {                  \
+        __m256 a_, x_;                                                                  \
+        memcpy(&a_, (char *)&(acc) + h_ * sizeof a_, sizeof a_);                        \
+        memcpy(&x_, (const char *)&(x) + h_ * sizeof x_, sizeof x_);                    \
+        a_ = _mm256_fmadd_ps(x_, _mm256_set1_ps(w), a_);                                \
+        memcpy((char *)&(acc) + h_ * sizeof a_, &a_, sizeof a_);                        \
+    }
+#define CONV_FMA_512(acc, x, w)                                                         \
+    {                                                                                   \
+        __m512 a_, x_;                                                                  \
+        memcpy(&a_, &(acc), sizeof a_);                                                 \
+        memcpy(&x_, &(x), sizeof x_);                                                   \
+        a_ = _mm512_fmadd_ps(x_, _mm512_set1_ps(w), a_);                                \
+        memcpy(&(acc), &a_, sizeof a_);                                                 \
+    }
+CONV__TASK_DEF(conv__task_avx2, __attribute__((target("avx2,fma"))), CONV_FMA_256, CONV_FMA_256)
+CONV__TASK_DEF(conv__task_avx512, __attribute__((target("avx512f"))), CONV_FMA_256, CONV_FMA_512)
+#endif
+
+/* The task function for this CPU: AVX-512, else AVX2 with FMA, else C. */
+static void (*conv__task_fn(void))(void *, int)
+{
+#if defined(__x86_64__) && !defined(TNGRT_NO_ISA)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return conv__task_avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return conv__task_avx2;
+#endif
+    return conv__task_c;
+}
 
 /* The per-channel constants of e (arrays of O floats at buf). */
 static void conv__epi_rows(ConvEpiRow *r, float *buf, int64_t O, const TngrtArg *bias,
@@ -364,11 +407,12 @@ static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
                  OH, OW, nb, wide || pair, pair};
     double macs = (double)N * (double)O * (double)C * (double)L.ntaps * (double)(OH * OW);
     int ntasks = (int)(N * nb);
+    void (*task)(void *, int) = conv__task_fn();
     if (macs >= TNGRT_GEMM_PAR_FLOP && ntasks > 1)
-        tngrt__par_for(tngrt__par_current(), ntasks, tngrt__conv_task, &j);
+        tngrt__par_for(tngrt__par_current(), ntasks, task, &j);
     else
         for (int t = 0; t < ntasks; t++)
-            tngrt__conv_task(&j, t);
+            task(&j, t);
     free(xs);
     free(wp);
     return 1;
