@@ -5,7 +5,7 @@
  * and GFLOP/s per layer at one batch and input size.
  *
  * build: clang -O2 -Iruntime -o layers bench/vision/layers.c build/libtngcrt.a -lm -lpthread
- * usage: layers [BATCH [SIZE [REPS]]]   (default 2 32 300)
+ * usage: layers [BATCH [SIZE [REPS [LAYER]]]]   (default 2 32 300, every layer)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tngrt_kernels.h"
@@ -80,13 +80,15 @@ static double run_layer(const Layer *l, int n, int size, int reps)
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 2, size = argc > 2 ? atoi(argv[2]) : 32;
-    int reps = argc > 3 ? atoi(argv[3]) : 300;
+    int reps = argc > 3 ? atoi(argv[3]) : 300, only = argc > 4 ? atoi(argv[4]) : -1;
     if (n <= 0 || size < 8 || size % 4 || reps <= 0) {
-        fprintf(stderr, "usage: layers [BATCH [SIZE (a multiple of 4)] [REPS]]\n");
+        fprintf(stderr, "usage: layers [BATCH [SIZE (a multiple of 4) [REPS [LAYER]]]]\n");
         return 2;
     }
     double total = 0;
     for (size_t i = 0; i < sizeof LAYERS / sizeof LAYERS[0]; i++) {
+        if (only >= 0 && (size_t)only != i)
+            continue;
         double t = run_layer(&LAYERS[i], n, size, reps);
         if (t < 0)
             return 1;
