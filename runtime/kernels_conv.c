@@ -108,9 +108,32 @@ static int conv__layout(ConvLayout *L, int64_t H, int64_t W, int64_t KH, int64_t
     return OW <= L->wh && far <= L->ps;
 }
 
+/* Splits src [n] by parity into row (q = i + pw: element i at row[(q %
+ * 2) * ps + q / 2]), 2 * CONV_VW elements at a time. */
+CONV_INLINE void conv__split_row(float *row, const float *src, int64_t n, int64_t pw, int64_t ps)
+{
+    /* even i = 2k: plane pw % 2, index k + pw / 2; odd: the other plane,
+     * index k + (pw + 1) / 2 */
+    float *ev = row + (pw % 2) * ps + pw / 2, *od = row + ((pw + 1) % 2) * ps + (pw + 1) / 2;
+    int64_t i = 0;
+    for (; i + 2 * CONV_VW <= n; i += 2 * CONV_VW) {
+        conv_v8 a0, a1;
+        memcpy(&a0, src + i, sizeof a0);
+        memcpy(&a1, src + i + CONV_VW, sizeof a1);
+        conv_v8 e = __builtin_shufflevector(a0, a1, 0, 2, 4, 6, 8, 10, 12, 14);
+        conv_v8 o = __builtin_shufflevector(a0, a1, 1, 3, 5, 7, 9, 11, 13, 15);
+        memcpy(ev + i / 2, &e, sizeof e);
+        memcpy(od + i / 2, &o, sizeof o);
+    }
+    for (; i < n; i++) {
+        int64_t q = i + pw;
+        row[(q % 2) * ps + q / 2] = src[i];
+    }
+}
+
 /* Copies sample xs [C, H, W] into its scratch d (zeroed by the caller). */
-static void conv__fill(const ConvLayout *L, float *d, const float *xs, int64_t C, int64_t H,
-                       int64_t W, int64_t ph, int64_t pw)
+CONV_INLINE void conv__fill_body(const ConvLayout *L, float *d, const float *xs, int64_t C,
+                                 int64_t H, int64_t W, int64_t ph, int64_t pw)
 {
     int64_t s = L->s;
     for (int64_t c = 0; c < C; c++)
@@ -118,16 +141,20 @@ static void conv__fill(const ConvLayout *L, float *d, const float *xs, int64_t C
             int64_t r = ih + ph;   /* the padded row */
             const float *src = xs + (c * H + ih) * W;
             float *row = d + c * L->cs + (r % s) * s * L->ps + (r / s) * L->wh;
-            if (s == 1) {
+            if (s == 1)
                 memcpy(row + pw, src, (size_t)W * sizeof(float));
-                continue;
-            }
-            for (int64_t iw = 0; iw < W; iw++) {
-                int64_t q = iw + pw;
-                row[(q % 2) * L->ps + q / 2] = src[iw];
-            }
+            else
+                conv__split_row(row, src, W, pw, L->ps);
         }
 }
+
+/* conv__fill_body per instruction set (libtngcrt-internal). */
+void tngrt__conv_fill(const ConvLayout *L, float *d, const float *xs, int64_t C, int64_t H,
+                      int64_t W, int64_t ph, int64_t pw);
+TNGRT_ISA_KERNEL(void, tngrt__conv_fill,
+                 (const ConvLayout *L, float *d, const float *xs, int64_t C, int64_t H, int64_t W,
+                  int64_t ph, int64_t pw),
+                 conv__fill_body(L, d, xs, C, H, W, ph, pw);)
 
 /* Weights w [O, C, KH, KW] as blocks [O / CONV_OB][C][taps][CONV_OB]. */
 static void conv__pack_w(float *d, const float *w, int64_t O, int64_t C, int ntaps)
@@ -557,31 +584,40 @@ TNGRT_ISA_KERNEL(void, tngrt__wino_in_task, (void *ctx, int task),
                  wino__in_task_body((const WinoInJob *)ctx, task);)
 
 /* U = G g G^T of weights w [O, C, 3, 3] as blocks [O / CONV_OB][16][C][CONV_OB]
- * (channels past O zero). */
-static void wino__pack_u(float *u, const float *w, int64_t O, int64_t C)
+ * (channels past O zero), the CONV_OB channels of a block as the lanes of
+ * a vector. */
+CONV_INLINE void wino__pack_u_body(float *u, const float *w, int64_t O, int64_t C)
 {
     int64_t nb = (O + CONV_OB - 1) / CONV_OB;
-    memset(u, 0, (size_t)(nb * 16 * C * CONV_OB) * sizeof(float));
-    for (int64_t o = 0; o < O; o++)
+    for (int64_t b = 0; b < nb; b++)
         for (int64_t c = 0; c < C; c++) {
-            const float *g = w + (o * C + c) * 9;
-            float t[4][3], r[4][4];
+            conv_v8 g[9], t[4][3], r[16];
+            for (int k = 0; k < 9; k++)
+                for (int l = 0; l < CONV_OB; l++) {
+                    int64_t o = b * CONV_OB + l;
+                    g[k][l] = o < O ? w[(o * C + c) * 9 + k] : 0.0f;
+                }
             for (int j = 0; j < 3; j++) {   /* G g */
                 t[0][j] = g[j];
                 t[1][j] = ((g[j] + g[3 + j]) + g[6 + j]) * 0.5f;
                 t[2][j] = ((g[j] - g[3 + j]) + g[6 + j]) * 0.5f;
                 t[3][j] = g[6 + j];
             }
-            for (int a = 0; a < 4; a++) {   /* (G g) G^T */
-                r[a][0] = t[a][0];
-                r[a][1] = ((t[a][0] + t[a][1]) + t[a][2]) * 0.5f;
-                r[a][2] = ((t[a][0] - t[a][1]) + t[a][2]) * 0.5f;
-                r[a][3] = t[a][2];
+            for (int i = 0; i < 4; i++) {   /* (G g) G^T */
+                r[4 * i] = t[i][0];
+                r[4 * i + 1] = ((t[i][0] + t[i][1]) + t[i][2]) * 0.5f;
+                r[4 * i + 2] = ((t[i][0] - t[i][1]) + t[i][2]) * 0.5f;
+                r[4 * i + 3] = t[i][2];
             }
             for (int xi = 0; xi < 16; xi++)
-                u[((o / CONV_OB * 16 + xi) * C + c) * CONV_OB + o % CONV_OB] = r[xi / 4][xi % 4];
+                memcpy(u + ((b * 16 + xi) * C + c) * CONV_OB, &r[xi], sizeof r[xi]);
         }
 }
+
+/* wino__pack_u_body per instruction set (libtngcrt-internal). */
+void tngrt__wino_pack_u(float *u, const float *w, int64_t O, int64_t C);
+TNGRT_ISA_KERNEL(void, tngrt__wino_pack_u, (float *u, const float *w, int64_t O, int64_t C),
+                 wino__pack_u_body(u, w, O, C);)
 
 /* Bytes of a's data. */
 static size_t conv__bytes(const TngrtArg *a)
@@ -680,7 +716,7 @@ static int wino__run(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
     else
         for (int t = 0; t < (int)(N * C); t++)
             tngrt__wino_in_task(&ij, t);
-    wino__pack_u(u, (const float *)w->data, O, C);
+    tngrt__wino_pack_u(u, (const float *)w->data, O, C);
     ConvJob j = {NULL, v, u, (float *)out->data, e->res, e, C, O, OH, OW, nb,
                  conv__regs32(), 0, &wl};
     conv__launch(&j, (double)N * (double)O * (double)C * 9.0 * (double)(OH * OW), (int)(N * nb));
@@ -727,7 +763,7 @@ static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
     if (xs)
         memset(xs, 0, (size_t)xn * sizeof(float));
     for (int64_t n = 0; n < N && !direct; n++)
-        conv__fill(&L, xs + n * C * L.cs, (const float *)x->data + n * C * H * W, C, H, W, ph, pw);
+        tngrt__conv_fill(&L, xs + n * C * L.cs, (const float *)x->data + n * C * H * W, C, H, W, ph, pw);
     conv__pack_w(wp, (const float *)w->data, O, C, L.ntaps);
     ConvJob j = {&L, direct ? (const float *)x->data : xs, wp, (float *)out->data, e->res, e, C, O,
                  OH, OW, nb, wide || pair, pair, NULL};
