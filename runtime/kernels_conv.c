@@ -305,6 +305,38 @@ typedef struct {
     const WinoLayout *wl;   /* the Winograd form (xs its V, wp its U), or NULL */
 } ConvJob;
 
+/* conv__epi's steps but the residual on every lane of vector v (any
+ * width) of channel o, in place: without a residual the steps apply to
+ * the sums lane by lane wherever the lanes go after. */
+#define CONV_EPI_LANES(e, o, v)                                                                \
+    {                                                                                        \
+        (v) = (v) + (e)->b[o];                                                               \
+        if ((e)->has_bn)                                                                     \
+            (v) = (v) * (e)->a[o] + (e)->sh[o];                                              \
+        if ((e)->relu) { /* v < 0 ? 0 : v: the sign test keeps NaN */                        \
+            __typeof__((v) < (v)) bits_, neg_ = (v) < 0.0f;                                  \
+            memcpy(&bits_, &(v), sizeof bits_);                                              \
+            bits_ &= ~neg_;                                                                  \
+            memcpy(&(v), &bits_, sizeof(v));                                                 \
+        }                                                                                    \
+    }
+
+/* The CONV_OB vectors v of position w0 of row oh stored into out as they
+ * are (positions past OW and channels past O not stored). */
+CONV_INLINE void conv__store_raw(int64_t o0, int64_t O, int64_t OH, int64_t OW, int64_t oh,
+                                 int64_t w0, const conv_v8 *v, float *out)
+{
+    int64_t nw = OW - w0 < CONV_VW ? OW - w0 : CONV_VW;
+    for (int o = 0; o < CONV_OB && o0 + o < O && nw > 0; o++) {
+        float *dst = out + ((o0 + o) * OH + oh) * OW + w0;
+        if (nw == CONV_VW)
+            memcpy(dst, &v[o], sizeof v[o]);
+        else
+            for (int64_t l = 0; l < nw; l++)
+                dst[l] = v[o][l];
+    }
+}
+
 /* The output transform of nv consecutive 8-tile chunks from chunk q (cpr
  * chunks per tile row) for CONV_OB channels: m[xi][o] the sums, of type
  * VT (nv * CONV_VW lanes); the 2 x 2 outputs through the epilogue into
@@ -321,6 +353,9 @@ typedef struct {
             }                                                                                 \
             VT y[4] = {(s0[0] + s0[1]) + s0[2], (s0[1] - s0[2]) - s0[3], (s1[0] + s1[1]) + s1[2], \
                        (s1[1] - s1[2]) - s1[3]};                                              \
+            if (!e->res && o0 + o < O)                                                        \
+                for (int k = 0; k < 4; k++)                                                   \
+                    CONV_EPI_LANES(e, o0 + o, y[k])                                           \
             for (int h = 0; h < (nv); h++) {                                                  \
                 conv_v8 z[4];                                                                 \
                 for (int k = 0; k < 4; k++)                                                   \
@@ -334,9 +369,12 @@ typedef struct {
         for (int h = 0; h < (nv) && q + h < W->nq; h++) {                                     \
             int64_t th = (q + h) / cpr, tw0 = (q + h) % cpr * CONV_VW;                        \
             for (int k = 0; k < 4; k++)                                                       \
-                if (2 * th + k / 2 < OH)                                                      \
+                if (2 * th + k / 2 < OH && e->res)                                            \
                     conv__store(e, o0, O, OH, OW, 2 * th + k / 2, 2 * tw0 + (k % 2) * CONV_VW,  \
                                 r[h][k], out);                                                \
+                else if (2 * th + k / 2 < OH)                                                 \
+                    conv__store_raw(o0, O, OH, OW, 2 * th + k / 2, 2 * tw0 + (k % 2) * CONV_VW, \
+                                    r[h][k], out);                                            \
         }                                                                                     \
     }
 
@@ -680,10 +718,12 @@ static void conv__launch(ConvJob *j, double macs, int ntasks)
 }
 
 /* 1 when a 3 x 3 stride-1 convolution of C to O channels runs the
- * Winograd form. */
+ * Winograd form: from 8 input channels (with 3, bench/vision's stem, the
+ * transforms cost what the saved products give: 27 us either way, so the
+ * direct sums, without the transforms' roundings, are kept). */
 static int wino__use(int64_t C, int64_t O)
 {
-    return C >= 1 && O >= 1;
+    return C >= 8 && O >= 1;
 }
 
 /* The Winograd form of conv__direct (its checks done); 0 when its scratch
