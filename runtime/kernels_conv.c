@@ -490,14 +490,20 @@ CONV__TASK_DEF(conv__task_avx2, __attribute__((target("avx2,fma"))), CONV_FMA_25
 CONV__TASK_DEF(conv__task_avx512, __attribute__((target("avx512f"))), CONV_FMA_256, CONV_FMA_512)
 #endif
 
+/* The clone conv__task_fn takes: -1 the widest this CPU has; 0 the C
+ * one, 1 AVX2 with FMA, 2 AVX-512 where the CPU has them (libtngcrt-
+ * internal: tests/unit/test_rt_nn.c compares their bits). */
+int tngrt__conv_isa = -1;
+
 /* The task function for this CPU: AVX-512, else AVX2 with FMA, else C. */
 static void (*conv__task_fn(void))(void *, int)
 {
 #if defined(__x86_64__) && !defined(TNGRT_NO_ISA)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
+    int want = tngrt__conv_isa < 0 ? 2 : tngrt__conv_isa;
+    if (want >= 2 && __builtin_cpu_supports("avx512f"))
         return conv__task_avx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    if (want >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return conv__task_avx2;
 #endif
     return conv__task_c;
