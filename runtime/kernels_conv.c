@@ -22,6 +22,13 @@
  * operation: the bits of the separate kernels on the same convolution
  * result (the runtime is compiled without FP contraction).
  *
+ * A 3 x 3 stride-1 convolution from 8 input channels on takes the
+ * Winograd form F(2 x 2, 3 x 3) instead (WINO__BLOCK: 16 products per 2 x
+ * 2 outputs and input channel instead of 36), with the same epilogue.
+ * The sums of both forms are fused multiply-adds written out in each
+ * instruction set's clone (vfmadd with AVX-512 or AVX2+FMA, fmaf in C),
+ * so a result has the same bits on every machine, fused or not.
+ *
  * Work splits over the current pool's threads by (sample, channel block)
  * from TNGRT_GEMM_PAR_FLOP multiply-adds on.
  */
@@ -681,7 +688,8 @@ static int conv__overlap(const TngrtArg *a, const TngrtArg *b)
  * faults cost as much as the convolution): conv__get takes it when it is
  * large enough (else frees it and allocates), conv__put gives it back
  * (freeing the one another thread gave back meanwhile). At most one
- * buffer stays cached: the largest recent call's. */
+ * buffer of at most CONV_CACHE_MAX bytes stays cached. */
+#define CONV_CACHE_MAX ((size_t)64 << 20)
 typedef struct ConvBuf {
     size_t bytes;
     alignas(64) unsigned char data[];
@@ -708,7 +716,10 @@ static void conv__put(void *p)
     if (!p)
         return;
     ConvBuf *b = (ConvBuf *)((unsigned char *)p - offsetof(ConvBuf, data));
-    free(atomic_exchange(&conv__cache, b));
+    if (b->bytes > CONV_CACHE_MAX)
+        free(b);
+    else
+        free(atomic_exchange(&conv__cache, b));
 }
 
 /* Runs j's tasks, over the current pool's threads from
