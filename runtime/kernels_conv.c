@@ -163,17 +163,28 @@ TNGRT_ISA_KERNEL(void, tngrt__conv_fill,
                   int64_t ph, int64_t pw),
                  conv__fill_body(L, d, xs, C, H, W, ph, pw);)
 
-/* Weights w [O, C, KH, KW] as blocks [O / CONV_OB][C][taps][CONV_OB]. */
-static void conv__pack_w(float *d, const float *w, int64_t O, int64_t C, int ntaps)
+/* Weights w [O, C, KH, KW] as blocks [O / CONV_OB][C][taps][CONV_OB]
+ * (channels past O zero), a block's CONV_OB channels gathered into one
+ * vector per (channel, tap). */
+CONV_INLINE void conv__pack_w_body(float *d, const float *w, int64_t O, int64_t C, int ntaps)
 {
     int64_t nb = (O + CONV_OB - 1) / CONV_OB;
-    memset(d, 0, (size_t)(nb * C * ntaps * CONV_OB) * sizeof(float));
-    for (int64_t o = 0; o < O; o++)
+    for (int64_t b = 0; b < nb; b++)
         for (int64_t c = 0; c < C; c++)
-            for (int t = 0; t < ntaps; t++)
-                d[((o / CONV_OB * C + c) * ntaps + t) * CONV_OB + o % CONV_OB] =
-                    w[(o * C + c) * ntaps + t];
+            for (int t = 0; t < ntaps; t++) {
+                conv_v8 g;
+                for (int l = 0; l < CONV_OB; l++) {
+                    int64_t o = b * CONV_OB + l;
+                    g[l] = o < O ? w[(o * C + c) * ntaps + t] : 0.0f;
+                }
+                memcpy(d + ((b * C + c) * ntaps + t) * CONV_OB, &g, sizeof g);
+            }
 }
+
+/* conv__pack_w_body per instruction set (libtngcrt-internal). */
+void tngrt__conv_pack_w(float *d, const float *w, int64_t O, int64_t C, int ntaps);
+TNGRT_ISA_KERNEL(void, tngrt__conv_pack_w, (float *d, const float *w, int64_t O, int64_t C, int ntaps),
+                 conv__pack_w_body(d, w, O, C, ntaps);)
 
 /* The epilogue of channel o at position i of its plane: v the sum. */
 CONV_INLINE float conv__epi(const ConvEpiRow *e, int64_t o, int64_t i, float v)
@@ -821,7 +832,7 @@ static int conv__direct(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
         memset(xs, 0, (size_t)xn * sizeof(float));
     for (int64_t n = 0; n < N && !direct; n++)
         tngrt__conv_fill(&L, xs + n * C * L.cs, (const float *)x->data + n * C * H * W, C, H, W, ph, pw);
-    conv__pack_w(wp, (const float *)w->data, O, C, L.ntaps);
+    tngrt__conv_pack_w(wp, (const float *)w->data, O, C, L.ntaps);
     ConvJob j = {&L, direct ? (const float *)x->data : xs, wp, (float *)out->data, e->res, e, C, O,
                  OH, OW, nb, wide || pair, pair, NULL};
     conv__launch(&j, (double)N * (double)O * (double)C * (double)L.ntaps * (double)(OH * OW),
