@@ -505,7 +505,8 @@ CONV__TASK_DEF(conv__task_c, , CONV_FMA_C, CONV_FMA_C)
         memcpy(&(acc), &a_, sizeof a_);                                                 \
     }
 CONV__TASK_DEF(conv__task_avx2, __attribute__((target("avx2,fma"))), CONV_FMA_256, CONV_FMA_256)
-CONV__TASK_DEF(conv__task_avx512, __attribute__((target("avx512f"))), CONV_FMA_256, CONV_FMA_512)
+CONV__TASK_DEF(conv__task_avx512, __attribute__((target("avx512f,fma"))), CONV_FMA_256,
+               CONV_FMA_512)
 #endif
 
 /* The clone conv__task_fn takes: -1 the widest this CPU has; 0 the C
@@ -519,7 +520,7 @@ static void (*conv__task_fn(void))(void *, int)
 #if defined(__x86_64__) && !defined(TNGRT_NO_ISA)
     __builtin_cpu_init();
     int want = tngrt__conv_isa < 0 ? 2 : tngrt__conv_isa;
-    if (want >= 2 && __builtin_cpu_supports("avx512f"))
+    if (want >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"))
         return conv__task_avx512;
     if (want >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return conv__task_avx2;
