@@ -467,3 +467,121 @@ def ort_version():
             return json.load(f)["version"]
     except (OSError, ValueError, KeyError):
         return "(%s)" % lib
+
+
+def sized_source(src, **consts):
+    """src with each module-level `NAME = ...` line of consts set to its value."""
+    for k, v in consts.items():
+        src, n = re.subn(r"(?m)^%s = .*$" % k, "%s = %r" % (k, v), src)
+        if n != 1:
+            die("no single `%s = ...` line to set" % k)
+    return src
+
+
+def module_case(tngc, tmp, tag, script, make_model, inputs, warmup, iters, label, tol=1e-4,
+                extra=()):
+    """The four contenders on one script and one input: builds SCRIPT (a
+    path) into tmp/tag, the module make_model() returns (weights written as
+    its state_dict), inputs [(launcher input name, tensor)] saved once;
+    ORT on the module's export. Checks every contender's first output
+    against PyTorch's (max rel err <= tol). Returns (medians, errs, flops);
+    medians also has tngc_cpu and ort_cpu, the CPU time (user + sys, all
+    threads) per run of the launcher and of ORT's harness (cpu_per_run)."""
+    bdir = os.path.join(tmp, tag)
+    build(tngc, script, bdir, extra)
+    exe = launcher(bdir)
+    model = make_model()
+    xs = tuple(t for _, t in inputs)
+    inargs = save_inputs(os.path.join(tmp, "in_" + tag), inputs)
+    wd = os.path.join(tmp, "w_" + tag)
+    os.makedirs(wd, exist_ok=True)
+    largs = inargs + save_weights(wd, model)
+    ts = torchscript(model, xs)
+    outs = {k: os.path.join(tmp, "out_%s_%s" % (k, tag)) for k in ("tngc", "ort")}
+    onnx = None
+    if ort_harness():
+        onnx = export_onnx(model, xs, os.path.join(tmp, tag + ".onnx"), [n for n, _ in inputs])
+
+    def cpu_per_run(run):
+        """CPU us per run of run(iters) beyond a run of 1: start-up and
+        loading cancel out, and load on the machine that only delays the
+        process leaves it as it is."""
+        run(iters)
+        long_us = LAST_CPU_US[0] * (warmup + iters)
+        run(1)
+        return (long_us - LAST_CPU_US[0] * (warmup + 1)) / (iters - 1)
+
+    def measure():
+        r = {"tngc": run_launcher(exe, largs, outs["tngc"], warmup, iters)}
+        r["tngc_cpu"] = cpu_per_run(lambda n: run_launcher(exe, largs, outs["tngc"] + "_c",
+                                                           warmup, n))
+        if onnx:
+            r["ort"] = run_ort(onnx, inargs, outs["ort"], warmup, iters)
+            r["ort_cpu"] = cpu_per_run(lambda n: run_ort(onnx, inargs, outs["ort"] + "_c",
+                                                         warmup, n))
+        r["eager"] = time_torch(lambda: model(*xs), warmup, iters)
+        r["torchscript"] = time_torch(lambda: ts(*xs), warmup, iters)
+        return r
+    res = rounds(measure)
+    with torch.no_grad():
+        ref = model(*xs)
+        errs = {"torchscript": check_close(label, "TorchScript", ref, None, tol, ts(*xs))}
+    for k in outs:
+        if k in res:
+            errs[k] = check_close(label, k, ref, os.path.join(outs[k], "out0.npy"), tol)
+    return res, errs, matmul_flops(lambda: model(*xs))
+
+
+def load_note(before, after):
+    """The load average before and after a benchmark, as a table note."""
+    return ("Load average (1, 5, 15 min) before %.2f %.2f %.2f, after %.2f %.2f %.2f; %d cores."
+            % (tuple(before) + tuple(after) + (os.cpu_count() or 0,)))
+
+
+CPU_HEADER = ["CPU/run tngc / ORT", "ORT / tngc by CPU"]
+
+
+def cpu_cells(r):
+    """CPU_HEADER's cells from module_case's medians."""
+    if "ort_cpu" not in r:
+        return [fmt_us(r["tngc_cpu"]) + " / -", "-"]
+    return ["%s / %s" % (fmt_us(r["tngc_cpu"]), fmt_us(r["ort_cpu"])),
+            "%.2fx" % (r["ort_cpu"] / r["tngc_cpu"])]
+
+
+def cpu_note():
+    return ("CPU/run: the process's user + sys time over a run of the timed count less "
+            "that of a run of 1 (start-up, loading and ORT's graph optimisation cancel "
+            "out), per run, medians over the rounds: what a run costs in cores, which load "
+            "on a shared machine delays but does not change (a stream's second thread "
+            "counts). ORT / tngc by CPU is the ratio of those.")
+
+
+def sized_script(tmp, src, name, **consts):
+    """src with consts set (sized_source) written as tmp/name.py and run as a
+    module (not as __main__); returns (its path, its globals)."""
+    s = sized_source(src, **consts)
+    path = os.path.join(tmp, name + ".py")
+    with open(path, "w") as f:
+        f.write(s)
+    ns = {"__name__": "tngc_bench"}
+    exec(compile(s, path, "exec"), ns)
+    return path, ns
+
+
+def model_table(title, cases, warmup, iters, target):
+    """Times each case (label, tag, script, make_model, inputs: as
+    module_case takes them) with module_case, tngc as sys.argv[1], and
+    prints one table of them with the CPU columns and the load average
+    before and after."""
+    tngc, outd, tmp = tngc_path(), out_dir(), workdir()
+    rows = []
+    load0 = os.getloadavg()
+    for label, tag, script, make, inputs in cases:
+        res, errs, flops = module_case(tngc, tmp, tag, script, make, inputs, warmup, iters,
+                                       label)
+        rows.append(contender_row(label, res, errs, flops) + cpu_cells(res))
+    load1 = os.getloadavg()
+    table(title, CONTENDER_HEADER + CPU_HEADER, rows, os.path.join(outd, "tables.md"),
+          contender_notes() + [cpu_note(), "%d calls per round. %s" % (iters, load_note(load0, load1)),
+                               target])

@@ -22,7 +22,7 @@ export BENCH_PEAK1_GFLOPS
 $py -c 'import sys; sys.path.insert(0, "'"$here"'"); import common; print("machine: " + common.machine())' \
     | tee "$out/machine.txt"
 echo "load: $(uptime)" | tee -a "$out/machine.txt"
-for b in dispatch encoder vision decoder matmul streams super_kernel gears build scale; do
+for b in dispatch encoder vision decoder prefill moe matmul streams super_kernel gears build scale; do
     echo "== $b"
     $py "$here/$b/bench.py" "$tngc" "$out"
 done

@@ -851,6 +851,14 @@ void tngrt_launch_print_shape(FILE *f, const TngrtBundleDesc *desc, const TngrtS
     fputc(']', f);
 }
 
+int tngrt_launch_weights_required(const TngrtBundleDesc *desc)
+{
+    int n = 0;
+    for (int i = 0; i < desc->nweights; i++)
+        n += !(desc->weights[i].flags & TNGRT_SIG_ZEROS);
+    return n;
+}
+
 void tngrt_launch_list_weights(const TngrtBundleDesc *desc, FILE *f)
 {
     fprintf(f, "weights of %s (%d):\n", desc->entry, desc->nweights);

@@ -1205,6 +1205,31 @@ TNGRT_KINLINE void tngrt_impl_reduce(const TngrtArg *out, const TngrtArg *x, Tng
     } while (tngrt_impl__walk_next(&keep, idx, off));
 }
 
+/* e^d for a softmax's d = x - max (d <= 0, or NaN): tngrt_impl__exp's
+ * polynomial with 2^n as one factor, which gives its bits wherever e^d is
+ * a normal float (the product by a power of two is exact there); below
+ * -87.33654 (ln(FLT_MIN) rounded up to a float: masked entries, -inf
+ * included) 0 instead of a subnormal, whose arithmetic costs a microcode
+ * assist per vector on x86 (a causal mask's half of the row made the exp
+ * loop 1.6x slower). A sum of them is at least 1 (the max's term), which
+ * no subnormal changes: log-softmax keeps its bits. NaN stays NaN. */
+TNGRT_KINLINE float tngrt_impl__exp_le0(float d)
+{
+    const float round = 12582912.0f, lo = -87.33654f;
+    union {
+        float f;
+        int32_t i;
+    } s;
+    float c = d < lo ? 0.0f : d, n, r, p;
+    n = (c * 1.44269504f + round) - round;
+    r = (c - n * 0.693359375f) + n * 2.12194440e-4f;
+    p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 +
+        r * (1.0f / 720 + r * (1.0f / 5040)))))));
+    s.i = ((int32_t)n + 127) * (1 << 23);
+    p = d < lo ? 0.0f : p * s.f;
+    return d != d ? d : p;
+}
+
 /* Online softmax of one contiguous float32 row (log: log-softmax): one
  * pass over chunks (at most 64 of them, each a multiple of 16 elements but
  * the last): the chunk's max, the running max M raised to it (the 16 lane
@@ -1247,16 +1272,16 @@ TNGRT_KINLINE void tngrt_impl__softmax_row_f32(float *o, const float *xr, int64_
         if (log) {
             for (; i + 16 <= n; i += 16)
                 for (int t = 0; t < 16; t++)
-                    l[t] += tngrt_impl__exp(xc[i + t] - mx);
+                    l[t] += tngrt_impl__exp_le0(xc[i + t] - mx);
             for (; i < n; i++)
-                l[0] += tngrt_impl__exp(xc[i] - mx);
+                l[0] += tngrt_impl__exp_le0(xc[i] - mx);
         } else {
             float *oc = o + c * csize;
             for (; i + 16 <= n; i += 16)
                 for (int t = 0; t < 16; t++)
-                    l[t] += oc[i + t] = tngrt_impl__exp(xc[i + t] - mx);
+                    l[t] += oc[i + t] = tngrt_impl__exp_le0(xc[i + t] - mx);
             for (; i < n; i++)
-                l[0] += oc[i] = tngrt_impl__exp(xc[i] - mx);
+                l[0] += oc[i] = tngrt_impl__exp_le0(xc[i] - mx);
         }
     }
     for (int t = 0; t < 8; t++)
@@ -1314,6 +1339,34 @@ TNGRT_KINLINE void tngrt_impl__softmax_line(const TngrtArg *out, const TngrtArg 
     }
 }
 
+/* o = xr - max(xr) over one contiguous row of len (o may be xr). The max
+ * runs in 16 lanes (4 below 16 elements) merged by halving: one compare
+ * chain would be the row's latency. Any NaN wins, so the max, a value of
+ * the row, is the same whatever the order (a +-0 tie does not matter, as
+ * x - max and e^ of it are the same for either zero). */
+TNGRT_KINLINE void tngrt_impl__sub_max_f32(float *o, const float *xr, int64_t len)
+{
+    float mx = -INFINITY, m[16];
+    int64_t i = 0;
+    int w = len >= 16 ? 8 : 2;
+    for (int t = 0; t < 16; t++)
+        m[t] = -INFINITY;
+    for (; i + 16 <= len; i += 16)
+        for (int t = 0; t < 16; t++)
+            m[t] = (xr[i + t] > m[t] || xr[i + t] != xr[i + t]) ? xr[i + t] : m[t];
+    for (; i + 4 <= len; i += 4)
+        for (int t = 0; t < 4; t++)
+            m[t] = (xr[i + t] > m[t] || xr[i + t] != xr[i + t]) ? xr[i + t] : m[t];
+    for (; i < len; i++)
+        mx = (xr[i] > mx || xr[i] != xr[i]) ? xr[i] : mx;
+    for (; w >= 1; w /= 2)
+        for (int t = 0; t < w; t++)
+            m[t] = (m[t + w] > m[t] || m[t + w] != m[t + w]) ? m[t + w] : m[t];
+    mx = (m[0] > mx || m[0] != m[0]) ? m[0] : mx;
+    for (i = 0; i < len; i++)
+        o[i] = xr[i] - mx;
+}
+
 /* Softmax of short contiguous float32 rows (attention's, len < 128; the
  * online form of tngrt_impl__softmax_row_f32 measured slower there): per
  * row x - max, e^ of it, 8 partial sums in a fixed order, scaled; e^ as
@@ -1328,25 +1381,10 @@ TNGRT_KINLINE void tngrt_impl__softmax_rows_f32(float *o, const float *x, int64_
         int64_t nr = rows - r0 < block ? rows - r0 : block;
         float *ob = o + r0 * len;
         const float *xb = x + r0 * len;
-        for (int64_t r = 0; r < nr; r++) {
-            const float *xr = xb + r * len;
-            float *orow = ob + r * len, mx = -INFINITY, m4[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-            int64_t i = 0;
-            /* four running maxima: one compare chain would be the row's
-             * latency (any NaN still wins; a +-0 tie does not matter, as
-             * x - max and e^ of it are the same for either zero) */
-            for (; i + 4 <= len; i += 4)
-                for (int t = 0; t < 4; t++)
-                    m4[t] = (xr[i + t] > m4[t] || xr[i + t] != xr[i + t]) ? xr[i + t] : m4[t];
-            for (; i < len; i++)
-                mx = (xr[i] > mx || xr[i] != xr[i]) ? xr[i] : mx;
-            for (int t = 0; t < 4; t++)
-                mx = (m4[t] > mx || m4[t] != m4[t]) ? m4[t] : mx;
-            for (i = 0; i < len; i++)
-                orow[i] = xr[i] - mx;
-        }
+        for (int64_t r = 0; r < nr; r++)
+            tngrt_impl__sub_max_f32(ob + r * len, xb + r * len, len);
         for (int64_t i = 0; i < nr * len; i++)
-            ob[i] = tngrt_impl__exp(ob[i]);
+            ob[i] = tngrt_impl__exp_le0(ob[i]);
         for (int64_t r = 0; r < nr; r++) {
             float *orow = ob + r * len, rc = 1.0f / tngrt_impl__sum_f32(orow, len, 0, 0.0f);
             for (int64_t i = 0; i < len; i++)

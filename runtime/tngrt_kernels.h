@@ -403,7 +403,8 @@ typedef struct TngrtConvEpi {
  * float as the separate kernels round it. A float32 2-d convolution with
  * groups 1, dilation 1, a 1 x 1 or 3 x 3 window and stride 1 or 2 (the same
  * both ways) runs a direct kernel that applies the steps before storing
- * (kernels_conv.c; a heap scratch of the padded input); any other runs
+ * (kernels_conv.c; a heap scratch of the padded input; a 3 x 3 stride-1
+ * one from 8 input channels on in the Winograd form F(2 x 2, 3 x 3)); any other runs
  * tngrt_kernel_conv, then the steps over out. out may share storage with x
  * and with the residual (the result is then computed in a heap buffer
  * and copied where the direct kernel does not take it: -1 with err set

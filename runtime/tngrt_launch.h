@@ -130,6 +130,11 @@ void tngrt_launch_print_shape(FILE *f, const TngrtBundleDesc *desc, const TngrtS
  * the state_dict keys a weights file may hold that the entry never reads. */
 void tngrt_launch_list_weights(const TngrtBundleDesc *desc, FILE *f);
 
+/* The weights a run needs from a weights file: every weight but state that
+ * starts at zeros when the file leaves it out. A launcher without
+ * --weights refuses a model where this is above 0. */
+int tngrt_launch_weights_required(const TngrtBundleDesc *desc);
+
 /* ---- results ---- */
 
 /* The name result k is written under (k < noutputs: output k; then input

@@ -416,10 +416,8 @@ static int is_dir(const char *path)
  * results' files in it. */
 static int check_options(Launcher *L)
 {
-    int nw = 0, rc;
+    int nw = tngrt_launch_weights_required(L->desc), rc;
     TngrtError err;
-    for (int i = 0; i < L->desc->nweights; i++)   /* state that starts at zeros is optional */
-        nw += !(L->desc->weights[i].flags & TNGRT_SIG_ZEROS);
     if (nw > 0 && !L->a.weights)
         return fail(L, EXIT_USAGE, "the model has %d weight%s: pass --weights FILE (see --list-weights)",
                     nw, nw == 1 ? "" : "s");

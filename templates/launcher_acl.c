@@ -233,10 +233,7 @@ static int acl_args(AclLauncher *L, int argc, char **argv)
     for (int k = 0; k < L->d->ninputs; k++)
         if (!tngrt_launch_input(L->launch, k))
             return acl_fail(L, ACL_EXIT_USAGE, "no --input %s=FILE.npy", L->d->inputs[k].name);
-    int required = 0;
-    for (int i = 0; i < L->d->nweights; i++)   /* state that starts at zeros is optional */
-        required += !(L->d->weights[i].flags & TNGRT_SIG_ZEROS);
-    if (required > 0 && !L->weights)
+    if (tngrt_launch_weights_required(L->d) > 0 && !L->weights)
         return acl_fail(L, ACL_EXIT_USAGE, "%s has weights: --weights FILE.safetensors", L->d->entry);
     return 0;
 }

@@ -239,6 +239,10 @@ Obj *lo_create_like(Interp *I, Call *c)
  * [[0] * 100000] * 100000 is 10^10 elements in a few objects: the count is
  * bounded so that reading it stays fast. */
 #define TENSOR_DATA_MAX (1L << 24)
+/* Data of distinct values up to this many elements is built from one FULL
+ * per element, stacked (tensor_literal); beyond it a host tensor's values
+ * are not known to tngc. */
+#define TENSOR_LITERAL_MAX 1024
 typedef struct TensorData {
     int64_t dims[GRAPH_MAX_DIMS];
     int ndim;
@@ -246,6 +250,8 @@ typedef struct TensorData {
     int64_t count;         /* elements visited (a shared inner list counts each time) */
     double first;
     int all_same;
+    int inexact;           /* an int whose magnitude passes 2^53 (a double does not hold it) */
+    double vals[TENSOR_LITERAL_MAX];   /* the first elements, in order */
 } TensorData;
 
 static int tensor_data(const Obj *o, int depth, TensorData *td)
@@ -268,6 +274,9 @@ static int tensor_data(const Obj *o, int depth, TensorData *td)
         return 0;
     td->any_float |= !is_int;
     td->all_bool &= o->kind == O_BOOL;
+    td->inexact |= is_int && fabs(v) > 9007199254740992.0;
+    if (td->count < TENSOR_LITERAL_MAX)
+        td->vals[td->count] = v;
     if (td->count++ == 0)
         td->first = v;
     else
@@ -275,21 +284,47 @@ static int tensor_data(const Obj *o, int depth, TensorData *td)
     return 1;
 }
 
-/* torch.tensor(data, dtype=None): a FULL of data's shape; exact only when
- * every element is the same (else only in host mode, where values do not
- * matter) */
+/* Data of distinct values td (td->count <= TENSOR_LITERAL_MAX) as dtype dt:
+ * one 0-d FULL per element, each rounded from its Python value as a FULL of
+ * that value is, stacked and shaped. Exact, so a constant tngc can replay
+ * (a non-persistent buffer, a module-level tensor) or trace. */
+static Obj *tensor_literal(Interp *I, const TensorData *td, DType dt, int32_t node)
+{
+    int32_t *in = interp_alloc(I, (size_t)td->count * sizeof *in);
+    for (int64_t i = 0; i < td->count; i++)
+        if ((in[i] = tl_tv(I, tl_full_of(I, NULL, 0, td->vals[i], dt, node), node)) < 0)
+            return unk(I);
+    int64_t dim0 = 0;
+    Obj *flat = tl_emit1(I, OP_STACK, in, (uint32_t)td->count, &dim0, 1, 0, 0, DT_UNKNOWN, node);
+    int32_t fv = tl_tv(I, flat, node);
+    if (fv < 0 || td->ndim == 1)
+        return flat;
+    DimId d[GRAPH_MAX_DIMS];
+    for (int i = 0; i < td->ndim; i++)
+        d[i] = graph_dim_const(G(I), td->dims[i]);
+    return tl_reshape_to(I, fv, d, td->ndim, node);
+}
+
+/* torch.tensor(data, dtype=None): a FULL of data's shape when every element
+ * is the same; data of distinct values up to TENSOR_LITERAL_MAX elements
+ * element by element (tensor_literal); larger data only in host mode,
+ * where its values are not known (an example input's shape) */
 Obj *lo_tensor(Interp *I, Call *c)
 {
     Obj *data = P(c, "data");
-    TensorData td;
-    memset(&td, 0, sizeof td);
-    td.all_bool = td.all_same = 1;
+    TensorData *td = interp_alloc(I, sizeof *td);
+    memset(td, 0, sizeof *td);
+    td->all_bool = td->all_same = 1;
     if (!tl_known(I, data, c->node, "the data of torch.tensor"))
         return unk(I);
-    if (!data || !tensor_data(data, 0, &td))
+    if (!data || !tensor_data(data, 0, td))
         return interp_break(I, c->node, RULE_TNG203, "torch.tensor of data tngc cannot read");
-    if (!td.all_same && interp_tracing(I))
-        return interp_break(I, c->node, RULE_TNG203, "torch.tensor of distinct values inside a compiled method");
+    int literal = !td->all_same && td->count <= TENSOR_LITERAL_MAX && !td->inexact;
+    if (td->inexact && interp_tracing(I))
+        return interp_break(I, c->node, RULE_TNG203, "torch.tensor of an int past 2^53 inside a compiled method");
+    if (!td->all_same && !literal && interp_tracing(I))
+        return interp_break(I, c->node, RULE_TNG203, "torch.tensor of more than %d distinct values inside a "
+                            "compiled method", TENSOR_LITERAL_MAX);
     DType dt;
     if (!tl_dtype_arg(I, P(c, "dtype"), c->node, &dt))
         return unk(I);
@@ -297,12 +332,14 @@ Obj *lo_tensor(Interp *I, Call *c)
         return interp_break(I, c->node, RULE_TNG203, "torch.tensor of a numpy.float64 without dtype= (PyTorch "
                             "makes a float64 tensor, which tngc does not compile)");
     if (dt == DT_UNKNOWN)
-        dt = td.any_float ? graph_float(G(I)) : td.all_bool && td.count ? DT_BOOL : DT_I64;
+        dt = td->any_float ? graph_float(G(I)) : td->all_bool && td->count ? DT_BOOL : DT_I64;
+    if (literal)
+        return tensor_literal(I, td, dt, c->node);
     int64_t d[GRAPH_MAX_DIMS];
-    for (int i = 0; i < td.ndim; i++)
-        d[i] = graph_dim_const(G(I), td.dims[i]);
-    Obj *r = tl_full_of(I, d, td.ndim, td.count ? td.first : 0, dt, c->node);
-    if (!td.all_same)
+    for (int i = 0; i < td->ndim; i++)
+        d[i] = graph_dim_const(G(I), td->dims[i]);
+    Obj *r = tl_full_of(I, d, td->ndim, td->count ? td->first : 0, dt, c->node);
+    if (!td->all_same || td->inexact)
         interp_host_inexact(I, r);   /* host mode: the shape only */
     return r;
 }

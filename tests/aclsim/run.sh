@@ -268,15 +268,8 @@ if [ $# -eq 0 ]; then
     # shellcheck disable=SC2046
     set -- $(default_scripts)
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-aclsim.XXXXXX") || exit 2
 . "$root/tests/ref/serve.sh"
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "aclsim: keeping $tmp"
-    trap 'harness_stop' EXIT
-else
-    trap 'harness_stop; rm -rf "$tmp"' EXIT
-    trap 'harness_stop; rm -rf "$tmp"; exit 1' INT TERM
-fi
+harness_tmp aclsim
 t0=$(date +%s)
 sim=$tmp/sim
 if ! sh "$here/build.sh" "$sim" >"$tmp/sim.log" 2>&1; then
@@ -298,13 +291,7 @@ harness_stop
 for script in "$@" $mut; do
     key=$(printf '%s' "$script" | tr / _)
     [ "$script" = --mutations ] && key=mutations
-    if [ -f "$tmp/$key.count" ]; then
-        cat "$tmp/$key.lines"
-        read -r p f <"$tmp/$key.count"
-        pass=$((pass + p)) fail=$((fail + f))
-    else
-        bad "$script: its worker did not finish"
-    fi
+    worker_collect "$key" "$script"
 done
 t1=$(date +%s)
 times=$(cat "$tmp"/*.time 2>/dev/null | awk '{ for (i = 1; i <= 8; i++) s[i] += $i }

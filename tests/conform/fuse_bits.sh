@@ -13,9 +13,12 @@
 # byte for byte the same; the fused launcher runs twice, with
 # TNGRT_THREADS=3 and =1, and those outputs must be the same bits too
 # (runtime/par.c: a large product's columns split over threads;
-# gemm_threads.py has such products), and nn_conv_fuse.py (convolution
-# epilogues: codegen/fuse_conv.c), and gemm_bf16.py (the bfloat16 GEMM's
-# epilogue: runtime/kernels_gemm_bf16.c). Prints "fuse_bits: N passed, M failed".
+# gemm_threads.py has such products), and nn_conv_fuse.py and
+# nn_conv_wino.py (convolution epilogues: codegen/fuse_conv.c; the direct
+# and Winograd sums of runtime/kernels_conv.c are those of the unfused
+# convolution too, fused multiply-adds in every instruction set's clone),
+# and gemm_bf16.py (the bfloat16 GEMM's epilogue:
+# runtime/kernels_gemm_bf16.c). Prints "fuse_bits: N passed, M failed".
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 TNGC [MODEL.py...]" >&2
@@ -28,7 +31,7 @@ py=${PYTHON:-/usr/bin/python3}
 [ $# -gt 0 ] || set -- "$root"/tests/conform/models/fuse_*.py "$root"/tests/conform/models/super_kernel.py \
     "$root"/tests/conform/models/kernels_fast.py "$root"/tests/conform/models/views_qkv.py \
     "$root"/tests/conform/models/gemm_threads.py "$root"/tests/conform/models/nn_conv_fuse.py \
-    "$root"/tests/conform/models/gemm_bf16.py
+    "$root"/tests/conform/models/nn_conv_wino.py "$root"/tests/conform/models/gemm_bf16.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-fusebits.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0

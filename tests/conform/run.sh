@@ -137,29 +137,15 @@ if [ -n "${CONFORM_ONE:-}" ]; then
     echo "$pass $fail" >"$tmp/$stem.count"
     exit 0
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-conform.XXXXXX") || exit 2
 . "$root/tests/ref/serve.sh"
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "conform: keeping $tmp"
-    trap 'harness_stop' EXIT
-else
-    trap 'harness_stop; rm -rf "$tmp"' EXIT
-    trap 'harness_stop; rm -rf "$tmp"; exit 1' INT TERM
-fi
+harness_tmp conform
 # the workers' harness calls go to one fork server (torch imported once)
 harness_serve "$tmp"
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 printf '%s\n' "$@" | CONFORM_ONE=$tmp xargs -d '\n' -P "$jobs" -n 1 sh "$here/run.sh" "$tngc"
 harness_stop
 for script in "$@"; do
-    stem=$(basename "$script" .py)
-    if [ -f "$tmp/$stem.count" ]; then
-        cat "$tmp/$stem.lines"
-        read -r p f <"$tmp/$stem.count"
-        pass=$((pass + p)) fail=$((fail + f))
-    else
-        bad "$script: its worker did not finish"
-    fi
+    worker_collect "$(basename "$script" .py)" "$script"
 done
 
 echo "conform: $pass passed, $fail failed"

@@ -437,10 +437,28 @@ class Gen:
         t = self.st.t(like)
         if r.random() < 0.25:
             return self.scalar(t)
+        if r.random() < 0.06:
+            lit = self.literal(like)
+            if lit:
+                return lit
         o = self.pick(prefer=prefer)
         if r.random() < 0.2 and self.st.t(o).dim() >= 1:
             o = o + self.index_expr(o)
         return o
+
+    def literal(self, like):
+        """A torch.tensor literal of distinct values along like's last dim
+        (static), in like's dtype, or None."""
+        r = self.rng
+        t = self.st.t(like)
+        if t.dim() == 0 or t.dim() - 1 not in self.static_dims(like) or t.dtype == torch.bool:
+            return None
+        n = t.shape[-1]
+        if t.dtype.is_floating_point:
+            vals = ", ".join(repr(round(r.uniform(-3, 3), r.choice([1, 3, 7]))) for _ in range(n))
+        else:
+            vals = ", ".join(str(r.randrange(-6, 7)) for _ in range(n))
+        return "torch.tensor([%s], dtype=%s)" % (vals, str(t.dtype))
 
     def compute_stmt(self):
         r = self.rng

@@ -58,15 +58,8 @@ if ! "$py" -c 'import torch, numpy' 2>/dev/null; then
     exit 1
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-e2e.XXXXXX") || exit 2
 . "$root/tests/ref/serve.sh"
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "e2e: keeping $tmp"
-    trap 'harness_stop' EXIT
-else
-    trap 'harness_stop; rm -rf "$tmp"' EXIT
-    trap 'harness_stop; rm -rf "$tmp"; exit 1' INT TERM
-fi
+harness_tmp e2e
 # the harness calls go to one fork server (torch imported once)
 harness_serve "$tmp"
 pass=0 fail=0

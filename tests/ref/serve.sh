@@ -1,5 +1,6 @@
 # tests/ref/serve.sh - sourced by the test suites that record many scripts
-# with tests/ref/harness.py (tests/conform/run.sh, tests/e2e/run.sh).
+# with tests/ref/harness.py (tests/conform/run.sh, tests/e2e/run.sh,
+# tests/aclsim/run.sh).
 #
 #   harness_serve DIR   starts the harness's fork server on DIR/harness.sock
 #                       ($py tests/ref/harness.py --serve: torch is imported
@@ -8,6 +9,13 @@
 #                       use; where the server does not come up, nothing is
 #                       exported and each call imports torch itself
 #   harness_stop        stops it (and waits for it)
+#   harness_tmp SUITE   makes the suite's temporary folder, $tmp, removed at
+#                       exit (with the server stopped) unless KEEP=1
+#   worker_collect KEY SCRIPT
+#                       prints the lines a worker wrote for SCRIPT
+#                       ($tmp/KEY.lines) and adds its counts ($tmp/KEY.count)
+#                       to $pass and $fail, or counts a failure (the suite's
+#                       `bad`) when the worker did not finish
 #
 # $py is the interpreter (the suites' PYTHON), $root the repository.
 harness_pid=
@@ -30,4 +38,23 @@ harness_stop() {
     wait "$harness_pid" 2>/dev/null
     harness_pid=
     unset TNGC_HARNESS_SOCKET
+}
+harness_tmp() {
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/tngc-$1.XXXXXX") || exit 2
+    if [ "${KEEP:-0}" = 1 ]; then
+        echo "$1: keeping $tmp"
+        trap 'harness_stop' EXIT
+    else
+        trap 'harness_stop; rm -rf "$tmp"' EXIT
+        trap 'harness_stop; rm -rf "$tmp"; exit 1' INT TERM
+    fi
+}
+worker_collect() {
+    if [ -f "$tmp/$1.count" ]; then
+        cat "$tmp/$1.lines"
+        read -r w_p w_f <"$tmp/$1.count"
+        pass=$((pass + w_p)) fail=$((fail + w_f))
+    else
+        bad "$2: its worker did not finish"
+    fi
 }

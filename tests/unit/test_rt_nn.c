@@ -375,6 +375,50 @@ static void test_conv_epi(void **state)
     t_conv_case(2, 4, 8, 8, 6, 3, 1, 1, 1, 1, 2, 1, 1, 1);       /* groups: generic + epilogue */
     t_conv_case(1, 4, 9, 9, 5, 3, 1, 2, 2, 2, 1, 1, 0, 1);       /* dilation: generic */
     t_conv_case(1, 2, 7, 7, 3, 5, 1, 2, 2, 1, 1, 0, 0, 1);       /* 5 x 5: generic */
+    t_conv_case(2, 12, 9, 21, 13, 3, 1, 1, 1, 1, 1, 1, 1, 1);    /* Winograd, odd sizes, residual */
+    t_conv_case(1, 9, 7, 40, 5, 3, 1, 0, 0, 1, 1, 0, 0, 1);      /* Winograd, no padding, 3 groups */
+    t_conv_case(2, 16, 6, 6, 8, 3, 1, 2, 2, 1, 1, 1, 0, 0);      /* Winograd, padding 2 */
+    t_conv_case(1, 8, 5, 9, 3, 3, 1, 1, 0, 1, 1, 0, 1, 1);       /* Winograd, padding after 0 */
+    t_conv_case(1, 64, 8, 8, 4, 3, 1, 1, 1, 1, 1, 0, 0, 0);      /* Winograd, a deep sum */
+}
+
+/* The direct and Winograd sums have the same bits in every clone of the
+ * kernel (fused multiply-adds in each: fmaf in C, vfmadd with AVX2+FMA and
+ * AVX-512); the clones this CPU lacks fall back to the next. */
+extern int tngrt__conv_isa;
+
+static void t_conv_isa_case(int N, int C, int H, int W, int O, int K, int s, int p)
+{
+    int OH = (H + 2 * p - K) / s + 1, OW = (W + 2 * p - K) / s + 1;
+    size_t nx = (size_t)N * C * H * W, nw = (size_t)O * C * K * K, no = (size_t)N * O * OH * OW;
+    float *x = malloc(nx * sizeof *x), *w = malloc(nw * sizeof *w), bias[32];
+    float *got[3] = {malloc(no * sizeof(float)), malloc(no * sizeof(float)), malloc(no * sizeof(float))};
+    assert_non_null(x), assert_non_null(w);
+    t_fill(x, nx, (unsigned)(C + H));
+    t_fill(w, nw, (unsigned)(O + K));
+    t_fill(bias, 32, 9);
+    int64_t xs[4] = {N, C, H, W}, ws[4] = {O, C, K, K}, os[4] = {N, O, OH, OW}, cs[1] = {O};
+    TngrtArg X = t_f32(x, 4, xs), Wt = t_f32(w, 4, ws), B = t_f32(bias, 1, cs);
+    for (int isa = 0; isa < 3; isa++) {
+        assert_non_null(got[isa]);
+        TngrtArg Out = t_f32(got[isa], 4, os);
+        tngrt__conv_isa = isa;
+        tngrt_kernel_conv(&Out, &X, &Wt, &B, 2, s, s, p, p, p, p, 1, 1, 1);
+    }
+    tngrt__conv_isa = -1;
+    assert_memory_equal(got[0], got[1], no * sizeof(float));
+    assert_memory_equal(got[0], got[2], no * sizeof(float));
+    free(x), free(w), free(got[0]), free(got[1]), free(got[2]);
+}
+
+static void test_conv_isa_bits(void **state)
+{
+    (void)state;
+    t_conv_isa_case(2, 12, 9, 21, 13, 3, 1, 1);   /* Winograd, 16-tile groups part-filled */
+    t_conv_isa_case(1, 8, 6, 7, 8, 3, 1, 0);      /* Winograd, no padding */
+    t_conv_isa_case(2, 3, 11, 13, 9, 3, 1, 1);    /* direct 3 x 3 (3 channels) */
+    t_conv_isa_case(2, 10, 11, 18, 17, 3, 2, 1);  /* direct stride 2 */
+    t_conv_isa_case(1, 20, 5, 16, 11, 1, 1, 0);   /* direct 1 x 1 */
 }
 
 /* bfloat16 of a float: its high half, rounded to nearest even (the values
@@ -607,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv1d),
         cmocka_unit_test(test_conv_epi),
+        cmocka_unit_test(test_conv_isa_bits),
         cmocka_unit_test(test_bf16_direct),
         cmocka_unit_test(test_batch_norm),
         cmocka_unit_test(test_group_norm),
