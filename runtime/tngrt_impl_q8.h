@@ -18,7 +18,10 @@
  * * scale is applied once per column and group, not once per weight. Every
  * step is a float32 operation in a fixed order (the multiply-adds FMAs
  * where the clone has them, which round as the add after the exact product
- * does): every instruction set gives the same bits.
+ * does): every instruction set gives the same bits. A group whose sum of
+ * x is not finite (an infinity or NaN in x) takes the definition itself
+ * per column (tngrt_impl__q8_direct), as folding the offset would turn
+ * +-inf into NaN there.
  */
 #ifndef TNGRT_IMPL_Q8_H
 #define TNGRT_IMPL_Q8_H
@@ -125,6 +128,23 @@ TNGRT_KINLINE void tngrt_impl__q8_group(const TngrtImplQ8 *q, int64_t r0, int nr
     }
 }
 
+/* Row r's group [k0, k1) over columns [c0, c0 + nc) by the definition,
+ * x[k] * ((w[k][c] + offset) * scale) added in k order, into t: the path of
+ * a group whose sum of x is not finite (an infinity or NaN in x, or a
+ * bfloat16 sum past float32's range). There the folded offset term
+ * (offset * sum of x) is not the definition's value: 0 * inf is NaN where
+ * a column's dequantised weights give +-inf. */
+TNGRT_KINLINE void tngrt_impl__q8_direct(const TngrtImplQ8 *q, int64_t r, int64_t c0, int nc, int64_t k0,
+                                         int64_t k1, const float *sc, const float *oc, float *t)
+{
+    for (int c = 0; c < nc; c++) {
+        float s = 0.0f;
+        for (int64_t kk = k0; kk < k1; kk++)
+            s = s + tngrt_impl__q8_x(q, r, kk) * (((float)q->w[kk * q->n + c0 + c] + oc[c]) * sc[c]);
+        t[c] = t[c] + s;
+    }
+}
+
 /* Rows [r0, r0 + nr), columns [c0, c0 + nc) of the product. */
 TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc)
 {
@@ -142,6 +162,10 @@ TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr
             tngrt_impl__q8_param_row(q, q->offset, q->o_cols, g, c0, nc, oc);
         for (int r = 0; r < nr; r++) {
             float *t = tot + (size_t)r * TNGRT_Q8_COLS, *a = acc + (size_t)r * TNGRT_Q8_COLS, x = sx[r];
+            if (!(x - x == 0.0f)) {   /* not finite */
+                tngrt_impl__q8_direct(q, r0 + r, c0, nc, k0, k1, sc, oc, t);
+                continue;
+            }
             for (int c = 0; c < nc; c++)
                 t[c] = t[c] + sc[c] * (a[c] + oc[c] * x);
         }

@@ -7,8 +7,8 @@
  * for bit against the order tngrt_impl_q8.h documents, computed here one
  * float32 operation at a time, and within the dtype's rounding of the
  * exact value of (w + offset) * scale summed in double; the same bits
- * with the columns split over a pool of 2 threads; the operands it
- * refuses.
+ * with the columns split over a pool of 2 threads; infinities and NaN
+ * in x as the definition gives them; the operands it refuses.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -190,6 +190,44 @@ static void test_q8_threads(void **state)
     tngrt__par_delete(pool);
 }
 
+/* An infinity or NaN in x: each element is what the definition gives
+ * (x * ((w + offset) * scale) summed; +-inf, or NaN where an infinity
+ * meets a zero weight or infinities of both signs meet), with and without
+ * offset, one scale per column and per group; rows without one keep the
+ * documented order's bits. */
+static void test_q8_nonfinite(void **state)
+{
+    (void)state;
+    Q8Case cs[3] = {{TNGRT_F16, 3, 70, 40, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0},
+                    {TNGRT_F16, 3, 70, 40, 32, 3 * 40, 1, 1, 0, 0, 0, 0, 0, 0},
+                    {TNGRT_BF16, 3, 70, 40, 0, 40, 1, 0, 0, 0, 0, 0, 0, 0}};
+    for (int i = 0; i < 3; i++) {
+        Q8Case *c = &cs[i];
+        TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+        q8_make(c);
+        c->x[0 * c->k + 5] = q8_half(c->dt, INFINITY);
+        c->x[1 * c->k + 9] = q8_half(c->dt, -INFINITY);
+        c->x[1 * c->k + 40] = q8_half(c->dt, INFINITY);
+        c->x[2 * c->k + 2] = q8_half(c->dt, NAN);
+        assert_int_equal(q8_run(c, &err), 0);
+        int nans = 0, infs = 0;
+        for (int64_t j = 0; j < c->n; j++) {
+            for (int64_t r = 0; r < 2; r++) {
+                double want = q8_exact(c, r, j);
+                float got = q8_float(c->dt, c->out[r * c->n + j]);
+                assert_true(isinf(want) || isnan(want));
+                assert_int_equal(!!isnan(got), !!isnan(want));
+                if (isinf(want))
+                    assert_true(isinf(got) && (got > 0) == (want > 0));
+                nans += !!isnan(want), infs += !!isinf(want);
+            }
+            assert_true(isnan(q8_float(c->dt, c->out[2 * c->n + j])));
+        }
+        assert_true(nans > 0 && infs > 0);
+        q8_free(c);
+    }
+}
+
 static void test_q8_errors(void **state)
 {
     TngrtError err = {{0}, TNGRT_ERR_FAILURE};
@@ -215,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_q8_groups),
         cmocka_unit_test(test_q8_channels),
         cmocka_unit_test(test_q8_threads),
+        cmocka_unit_test(test_q8_nonfinite),
         cmocka_unit_test(test_q8_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
