@@ -112,6 +112,42 @@ TngrtPar *tngrt__par_current(void);
  * already running a job. Tasks must not depend on one another. */
 void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx);
 
+/* Split or not, chosen per call site by timing (tngrt__par_for_timed): a
+ * site probes TNGRT_PAR_PROBES calls split and as many on the caller
+ * alone (alternating, split first), keeps the split when its median time
+ * is below the caller's by more than 1/TNGRT_PAR_MARGIN of it, else runs
+ * on the caller, for TNGRT_PAR_KEEP calls, then probes again. Either way
+ * the same tasks run the same code, so the bits do not depend on the
+ * choice. */
+#define TNGRT_PAR_PROBES 5
+#define TNGRT_PAR_MARGIN 32
+#define TNGRT_PAR_KEEP 1000
+typedef struct TngrtParPick {
+    uint64_t key;                        /* the call site's (0: a free entry) */
+    uint32_t left;                       /* calls the choice is kept for; 0: probing */
+    uint8_t split;                       /* the choice while kept */
+    uint8_t n[2];                        /* samples on the caller [0], split [1] */
+    uint64_t ns[2][TNGRT_PAR_PROBES];    /* their times, ns */
+} TngrtParPick;
+/* The arm of e's next call: 1 split, 0 on the caller. */
+int tngrt__pick_arm(const TngrtParPick *e);
+/* Records a call of e on arm that took ns; ends a probe when both arms
+ * have their samples. */
+void tngrt__pick_record(TngrtParPick *e, int arm, uint64_t ns);
+/* tngrt__par_for, or fn's tasks in order on the caller, as the timed
+ * choice of call site key (e.g. a product's kind and sizes) says; the
+ * environment's TNGRT_SPLIT=0 or 1 forces one (read when p is made). */
+void tngrt__par_for_timed(TngrtPar *p, uint64_t key, int ntasks,
+                          void (*fn)(void *ctx, int task), void *ctx);
+/* A call site's key for tngrt__par_for_timed: site (a kernel's own
+ * number: TNGRT_PAR_SITE_*) and the product's sizes mixed into 64 bits
+ * (two sites or sizes may share a key: that shares a choice, never
+ * changes a result). */
+#define TNGRT_PAR_SITE_F16 1
+#define TNGRT_PAR_SITE_BF16 2
+#define TNGRT_PAR_SITE_F32 3
+uint64_t tngrt__par_key(int site, int64_t m, int64_t n, int64_t k);
+
 /* kernels_conv.c: tngrt_kernel_conv_epi's direct kernel (tngrt_kernel_conv
  * tries it first, epi NULL); 0 when it does not take the convolution or
  * its scratch cannot be allocated (out untouched). */

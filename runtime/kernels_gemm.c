@@ -765,7 +765,11 @@ static void tngrt_gemm__split(__typeof__(tngrt_gemm__run_c) *run, int64_t m, int
     ntasks = panels < th * TNGRT_GEMM__PAR_TASKS ? panels : th * TNGRT_GEMM__PAR_TASKS;
     j.cols = (panels + ntasks - 1) / ntasks * NR;
     ntasks = (n + j.cols - 1) / j.cols;
-    tngrt__par_for(p, (int)ntasks, tngrt_gemm__task, &j);
+    if (gemv)   /* split where it is timed faster */
+        tngrt__par_for_timed(p, tngrt__par_key(TNGRT_PAR_SITE_F32, m, n, k), (int)ntasks,
+                             tngrt_gemm__task, &j);
+    else
+        tngrt__par_for(p, (int)ntasks, tngrt_gemm__task, &j);
 }
 
 /*

@@ -360,6 +360,121 @@ static void test_packing_groups(void **state)
     }
 }
 
+/* The timed choice of a split (par.c): alternating probes, split first;
+ * the median of each arm's samples decides (an outlier does not), a split
+ * must be faster by more than 1/TNGRT_PAR_MARGIN, the choice is kept for
+ * TNGRT_PAR_KEEP calls, then probed again and may change. */
+static int t_pick_run(TngrtParPick *e, uint64_t serial_ns, uint64_t split_ns, uint64_t outlier)
+{
+    int arms[2] = {0, 0};
+    for (int i = 0; i < 2 * TNGRT_PAR_PROBES; i++) {
+        int arm = tngrt__pick_arm(e);
+        assert_int_equal(arm, i % 2 == 0);   /* split first, then alternating */
+        arms[arm]++;
+        tngrt__pick_record(e, arm, i == 1 ? outlier : arm ? split_ns : serial_ns);
+    }
+    assert_int_equal(arms[0], TNGRT_PAR_PROBES);
+    assert_int_equal(arms[1], TNGRT_PAR_PROBES);
+    return tngrt__pick_arm(e);
+}
+
+static void test_pick_converges(void **state)
+{
+    TngrtParPick e;
+    (void)state;
+    memset(&e, 0, sizeof e);
+    /* split faster; one serial sample far faster (an outlier): split */
+    assert_int_equal(t_pick_run(&e, 1000, 600, 1), 1);
+    for (int i = 0; i < TNGRT_PAR_KEEP; i++) {
+        assert_int_equal(tngrt__pick_arm(&e), 1);
+        tngrt__pick_record(&e, 1, 5000000);   /* kept: the times do not count */
+    }
+    /* probed again: now the split is slower (a worker without a core) */
+    assert_int_equal(t_pick_run(&e, 1000, 1800, 1000), 0);
+    for (int i = 0; i < TNGRT_PAR_KEEP; i++) {
+        assert_int_equal(tngrt__pick_arm(&e), 0);
+        tngrt__pick_record(&e, 0, 1);
+    }
+    /* faster by less than the margin: on the caller */
+    assert_int_equal(t_pick_run(&e, 1000, 1000 - 1000 / (2 * TNGRT_PAR_MARGIN), 1000), 0);
+    for (int i = 0; i < TNGRT_PAR_KEEP; i++)
+        tngrt__pick_record(&e, tngrt__pick_arm(&e), 1);
+    /* faster by more, one serial sample far slower: split */
+    assert_int_equal(t_pick_run(&e, 1000, 900, 1000000), 1);
+    /* keys: the same sizes the same key, other sizes or sites another */
+    assert_true(tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024) ==
+                tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024));
+    assert_true(tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024) !=
+                tngrt__par_key(TNGRT_PAR_SITE_BF16, 1, 1024, 1024));
+    assert_true(tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 2048) !=
+                tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 2048, 1024));
+}
+
+/* Decode's GEMVs (float16, bfloat16 in place; float32 packed at load) on
+ * pools that never split (TNGRT_SPLIT=0), always split (1) and time the
+ * choice (unset: 40 calls, through the probes of both arms and the kept
+ * choice) give the bits of one call on the caller, every call. */
+static void test_split_forced(void **state)
+{
+    enum { N = 1037, K = 520, CALLS = 40 };
+    static const char *modes[] = {"0", "1", NULL};
+    uint32_t s = 41u;
+    float *a = malloc(K * sizeof *a), *wf = malloc((size_t)N * K * sizeof *wf);
+    float *ref[3], *c = malloc(N * sizeof *c), *bp = NULL;
+    uint16_t *w[2];
+    (void)state;
+    assert_true(a && wf && c);
+    for (int i = 0; i < K; i++)
+        a[i] = t_rand(&s, -1.0f, 1.0f);
+    for (int i = 0; i < N * K; i++)
+        wf[i] = t_rand(&s, -1.0f, 1.0f);
+    assert_true(tngrt_gemm_pack_weight(&bp, wf, TNGRT_F32, N, K) > 0);
+    assert_true(4.0 * N * K >= TNGRT_GEMM_PAR_GEMV_F32_BYTES);
+    for (int h = 0; h < 2; h++) {
+        assert_non_null(w[h] = malloc((size_t)N * K * sizeof *w[h]));
+        for (int i = 0; i < N * K; i++)
+            w[h][i] = t_rand_half(&s, h);
+    }
+    for (int v = 0; v < 3; v++) {
+        assert_non_null(ref[v] = malloc(N * sizeof *ref[v]));
+        if (v < 2)
+            tngrt_gemm_small_half(v ? TNGRT_BF16 : TNGRT_F16, 1, N, K, a, K, 1, w[v], 1, K,
+                                  ref[v], N);
+        else
+            tngrt_gemm_f32(1, N, K, a, K, 1, bp, ref[v], N, NULL);
+    }
+    for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
+        TngrtPar *p;
+        if (modes[mi])
+            setenv("TNGRT_SPLIT", modes[mi], 1);
+        else
+            unsetenv("TNGRT_SPLIT");
+        assert_non_null(p = tngrt__par_new(2));
+        tngrt__par_enter(p);
+        for (int i = 0; i < CALLS; i++)
+            for (int v = 0; v < 3; v++) {
+                memset(c, 0, N * sizeof *c);
+                if (v < 2)
+                    tngrt_gemm_small_half(v ? TNGRT_BF16 : TNGRT_F16, 1, N, K, a, K, 1, w[v], 1,
+                                          K, c, N);
+                else
+                    tngrt_gemm_f32(1, N, K, a, K, 1, bp, c, N, NULL);
+                assert_memory_equal(c, ref[v], N * sizeof *c);
+            }
+        tngrt__par_enter(NULL);
+        tngrt__par_delete(p);
+    }
+    unsetenv("TNGRT_SPLIT");
+    for (int v = 0; v < 3; v++)
+        free(ref[v]);
+    free(w[0]);
+    free(w[1]);
+    free(a);
+    free(wf);
+    free(c);
+    free(bp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +483,8 @@ int main(void)
         cmocka_unit_test(test_linear_half),
         cmocka_unit_test(test_small_half_threads),
         cmocka_unit_test(test_packing_groups),
+        cmocka_unit_test(test_pick_converges),
+        cmocka_unit_test(test_split_forced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
