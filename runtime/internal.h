@@ -164,9 +164,10 @@ int tngrt__conv_direct(const struct TngrtArg *out, const struct TngrtArg *x,
  * a weight): a half B read in place from TNGRT_GEMM_PAR_GEMV_BYTES, a
  * float32 B packed at load (its split has more tasks, by 32-column
  * panels) from TNGRT_GEMM_PAR_GEMV_F32_BYTES; at most
- * TNGRT_GEMM_PAR_GEMV_TASKS tasks per thread for the half one. Smaller
- * ones run on the caller, where the hand-off costs more than the second
- * core's reads give. Measured on the 2-core machine of BENCHMARKS.md
+ * TNGRT_GEMM_PAR_GEMV_TASKS tasks per thread for the half one, where
+ * timing says a split pays (tngrt__par_for_timed below). Smaller ones run
+ * on the caller, where the hand-off costs more than the second core's
+ * reads give. Measured on the 2-core machine of BENCHMARKS.md
  * ("Decode on two threads", best of 15 passes over 256 MB of weights, at
  * load average 6-7): float16 0.52 MB 1.02x, 1.05 MB 1.70x; float32
  * packed 1.05 MB 0.94x, 2.1 MB 1.78x. */

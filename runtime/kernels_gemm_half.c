@@ -15,10 +15,13 @@
  * C (float16 widened element by element: what CPUs without F16C and
  * non-x86 builds get). The shapes are tngrt_gemm_small_f32's: B's columns
  * contiguous (brs 1, acs 1: a Linear's weight [n, k] or k^T read in place;
- * eight of B's columns at a time, prefetched ahead, then four, each dotted
- * with every row of A while they are in cache), B's rows contiguous (bcs 1: att @ v over a cache's
- * rows; a C row accumulates 64 or 16 columns in registers), any strides
- * (scalar). Calls nothing in kernels_gemm.c (which calls this file).
+ * under 8 rows of A one of B's columns at a time, one sequential stream;
+ * from 8 rows eight columns at a time, prefetched ahead, then four; each
+ * dotted with every row of A while it is in cache), B's rows contiguous
+ * (bcs 1: att @ v over a cache's rows; a C row accumulates 64 or 16
+ * columns in registers), any strides (scalar). Every path inlines the same
+ * loops, so each sums in the same order (the portable one without FMAs).
+ * Calls nothing in kernels_gemm.c (which calls this file).
  */
 #include "tngrt_impl_base.h"
 
@@ -500,7 +503,9 @@ static __typeof__(tngrt_gemmh__c) *tngrt_gemmh__isa(TngrtGemmIsa isa)
  * call (the groups of 8 fall where they do in one call), so the bits do
  * not depend on the threads. The floor is TNGRT_GEMM_PAR_GEMV_BYTES
  * (internal.h: measured there; the float32 GEMM's few-row split,
- * kernels_gemm.c, has its own).
+ * kernels_gemm.c, has its own). Above it, a product of fewer than 8 rows
+ * splits where timing says it pays (tngrt__par_for_timed, one call site
+ * per dtype and sizes); one of 8 rows or more always does.
  */
 typedef struct TngrtGemmhJob {
     int bf16;

@@ -9,14 +9,23 @@
  * computed by the same code in the same order whichever thread claims its
  * task, so the result has the same bits with any number of threads.
  *
- * Who owns it: a bundle (tngrt_bundle_new) creates one when its plan runs
- * everything on stream 0 and more than one thread is allowed
- * (TNGRT_THREADS, else the CPUs of the process's affinity set); a bundle
- * with streams of its own has none, as it keeps OpenBLAS on one thread:
- * streams are then the unit of parallelism. tngrt_bundle_run makes it the
- * calling thread's current pool for the run (tngrt__par_enter, a
- * thread-local pointer: the kernels take no context argument), and the
- * GEMM asks tngrt__par_current. Nothing else in the process sees it.
+ * Who owns it: a bundle (tngrt_bundle_new) creates one when more than one
+ * thread is allowed (TNGRT_THREADS, else the CPUs of the process's
+ * affinity set). tngrt_bundle_run makes it the calling thread's current
+ * pool for the run (tngrt__par_enter, a thread-local pointer: the kernels
+ * take no context argument): the thread that runs stream 0 (and any
+ * stream it helps with); the workers of a bundle's other streams have no
+ * current pool. The GEMM asks tngrt__par_current. Nothing else in the
+ * process sees it.
+ *
+ * Decode's GEMVs (a few rows over a weight: bound by reading it) split
+ * only where it is timed to pay (tngrt__par_for_timed): the second
+ * thread's reads help on an idle machine, but a worker that has no core
+ * (a loaded machine, or another stream's worker on it) makes the caller
+ * wait at the join. Each call site (a kernel and its sizes) runs a few
+ * calls split and a few on the caller alone, keeps the faster by the
+ * median, and probes again every TNGRT_PAR_KEEP calls (internal.h). Both
+ * arms run the same tasks, so the choice never changes a bit.
  *
  * Workers start on the first call that has work for them (a bundle whose
  * products are all small never starts a thread), run a job's tasks until
