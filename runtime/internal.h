@@ -113,26 +113,29 @@ TngrtPar *tngrt__par_current(void);
 void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx);
 
 /* Split or not, chosen per call site by timing (tngrt__par_for_timed): a
- * site probes TNGRT_PAR_PROBES calls split and as many on the caller
- * alone (alternating, split first), keeps the split when its median time
- * is below the caller's by more than 1/TNGRT_PAR_MARGIN of it, else runs
- * on the caller, for TNGRT_PAR_KEEP calls, then probes again. Either way
- * the same tasks run the same code, so the bits do not depend on the
- * choice. */
-#define TNGRT_PAR_PROBES 5
+ * site keeps a running average of its calls' times on each arm (split,
+ * and on the caller alone), each new time weighing 1/TNGRT_PAR_WEIGHT
+ * and clipped to TNGRT_PAR_CLAMP times the average (a call preempted for
+ * milliseconds moves it little); it runs TNGRT_PAR_FIRST calls on each
+ * arm (alternating, split first), then the arm whose average is lower
+ * (the split only when lower by more than 1/TNGRT_PAR_MARGIN), except
+ * every TNGRT_PAR_EXPLORE-th call, which runs the other arm so that its
+ * average follows the machine's load. Either way the same tasks run the
+ * same code, so the bits do not depend on the choice. */
+#define TNGRT_PAR_FIRST 2
+#define TNGRT_PAR_WEIGHT 8
+#define TNGRT_PAR_CLAMP 4
 #define TNGRT_PAR_MARGIN 32
-#define TNGRT_PAR_KEEP 1000
+#define TNGRT_PAR_EXPLORE 16
 typedef struct TngrtParPick {
-    uint64_t key;                        /* the call site's (0: a free entry) */
-    uint32_t left;                       /* calls the choice is kept for; 0: probing */
-    uint8_t split;                       /* the choice while kept */
-    uint8_t n[2];                        /* samples on the caller [0], split [1] */
-    uint64_t ns[2][TNGRT_PAR_PROBES];    /* their times, ns */
+    uint64_t key;        /* the call site's (0: a free entry) */
+    uint32_t calls;      /* calls recorded */
+    uint8_t n[2];        /* calls recorded on the caller [0], split [1] (to 255) */
+    uint64_t avg[2];     /* their running averages, ns */
 } TngrtParPick;
 /* The arm of e's next call: 1 split, 0 on the caller. */
 int tngrt__pick_arm(const TngrtParPick *e);
-/* Records a call of e on arm that took ns; ends a probe when both arms
- * have their samples. */
+/* Records a call of e on arm that took ns. */
 void tngrt__pick_record(TngrtParPick *e, int arm, uint64_t ns);
 /* tngrt__par_for, or fn's tasks in order on the caller, as the timed
  * choice of call site key (e.g. a product's kind and sizes) says; the

@@ -5,7 +5,7 @@
  * core's worth at the FMA peak. A product large enough to pay for a
  * hand-off (tngrt_gemm_f32_epi decides) is split into tasks of whole
  * column panels that the calling thread and the pool's workers claim, so a
- * one-stream bundle uses the cores as OpenBLAS did. Each output element is
+ * bundle's stream 0 uses the cores as OpenBLAS did. Each output element is
  * computed by the same code in the same order whichever thread claims its
  * task, so the result has the same bits with any number of threads.
  *
@@ -22,10 +22,11 @@
  * only where it is timed to pay (tngrt__par_for_timed): the second
  * thread's reads help on an idle machine, but a worker that has no core
  * (a loaded machine, or another stream's worker on it) makes the caller
- * wait at the join. Each call site (a kernel and its sizes) runs a few
- * calls split and a few on the caller alone, keeps the faster by the
- * median, and probes again every TNGRT_PAR_KEEP calls (internal.h). Both
- * arms run the same tasks, so the choice never changes a bit.
+ * wait at the join. Each call site (a kernel and its sizes) keeps a
+ * running average of its times split and on the caller alone, runs the
+ * faster, and every TNGRT_PAR_EXPLORE-th call the other, so that the
+ * choice follows the load (internal.h). Both arms run the same tasks, so
+ * the choice never changes a bit.
  *
  * Workers start on the first call that has work for them (a bundle whose
  * products are all small never starts a thread), run a job's tasks until
@@ -305,39 +306,26 @@ void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), vo
 
 int tngrt__pick_arm(const TngrtParPick *e)
 {
-    if (e->left > 0)
-        return e->split;
-    return e->n[1] <= e->n[0];   /* probing: the arm with fewer samples, split first */
-}
-
-/* The median of the n (odd) samples at v (sorted in place). */
-static uint64_t par__median(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            uint64_t t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return v[n / 2];
+    int best;
+    if (e->n[0] < TNGRT_PAR_FIRST || e->n[1] < TNGRT_PAR_FIRST)
+        return e->n[1] <= e->n[0];   /* the arm with fewer calls, split first */
+    best = e->avg[1] + e->avg[1] / TNGRT_PAR_MARGIN < e->avg[0];
+    return e->calls % TNGRT_PAR_EXPLORE == TNGRT_PAR_EXPLORE - 1 ? !best : best;
 }
 
 void tngrt__pick_record(TngrtParPick *e, int arm, uint64_t ns)
 {
-    uint64_t ms, mu;
-    if (e->left > 0) {
-        e->left--;
-        return;
+    uint64_t a = e->avg[arm];
+    e->calls++;
+    if (e->n[arm] == 0) {
+        e->avg[arm] = ns;
+    } else {
+        uint64_t cap = (a ? a : 1) * TNGRT_PAR_CLAMP;
+        ns = ns > cap ? cap : ns;
+        e->avg[arm] = ns >= a ? a + (ns - a) / TNGRT_PAR_WEIGHT : a - (a - ns) / TNGRT_PAR_WEIGHT;
     }
-    if (e->n[arm] < TNGRT_PAR_PROBES)
-        e->ns[arm][e->n[arm]++] = ns;
-    if (e->n[0] < TNGRT_PAR_PROBES || e->n[1] < TNGRT_PAR_PROBES)
-        return;
-    mu = par__median(e->ns[0], TNGRT_PAR_PROBES);
-    ms = par__median(e->ns[1], TNGRT_PAR_PROBES);
-    e->split = ms + ms / TNGRT_PAR_MARGIN < mu;
-    e->left = TNGRT_PAR_KEEP;
-    e->n[0] = e->n[1] = 0;
+    if (e->n[arm] < 255)
+        e->n[arm]++;
 }
 
 /* One step of a 64-bit mix (splitmix64's finaliser constants). */

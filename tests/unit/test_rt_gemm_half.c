@@ -360,47 +360,55 @@ static void test_packing_groups(void **state)
     }
 }
 
-/* The timed choice of a split (par.c): alternating probes, split first;
- * the median of each arm's samples decides (an outlier does not), a split
- * must be faster by more than 1/TNGRT_PAR_MARGIN, the choice is kept for
- * TNGRT_PAR_KEEP calls, then probed again and may change. */
-static int t_pick_run(TngrtParPick *e, uint64_t serial_ns, uint64_t split_ns, uint64_t outlier)
+/* The timed choice of a split (par.c): TNGRT_PAR_FIRST calls on each arm,
+ * alternating, split first; then the arm with the lower running average
+ * (the split only when lower by more than 1/TNGRT_PAR_MARGIN), the other
+ * every TNGRT_PAR_EXPLORE-th call. *e runs calls calls whose times arm
+ * gives (split_ns or serial_ns); returns how many ran split. */
+static int t_pick_calls(TngrtParPick *e, int calls, uint64_t serial_ns, uint64_t split_ns)
 {
-    int arms[2] = {0, 0};
-    for (int i = 0; i < 2 * TNGRT_PAR_PROBES; i++) {
+    int split = 0;
+    for (int i = 0; i < calls; i++) {
         int arm = tngrt__pick_arm(e);
-        assert_int_equal(arm, i % 2 == 0);   /* split first, then alternating */
-        arms[arm]++;
-        tngrt__pick_record(e, arm, i == 1 ? outlier : arm ? split_ns : serial_ns);
+        split += arm;
+        tngrt__pick_record(e, arm, arm ? split_ns : serial_ns);
     }
-    assert_int_equal(arms[0], TNGRT_PAR_PROBES);
-    assert_int_equal(arms[1], TNGRT_PAR_PROBES);
-    return tngrt__pick_arm(e);
+    return split;
 }
 
 static void test_pick_converges(void **state)
 {
     TngrtParPick e;
+    int split;
     (void)state;
     memset(&e, 0, sizeof e);
-    /* split faster; one serial sample far faster (an outlier): split */
-    assert_int_equal(t_pick_run(&e, 1000, 600, 1), 1);
-    for (int i = 0; i < TNGRT_PAR_KEEP; i++) {
-        assert_int_equal(tngrt__pick_arm(&e), 1);
-        tngrt__pick_record(&e, 1, 5000000);   /* kept: the times do not count */
+    /* the first calls: split, caller, split, caller */
+    for (int i = 0; i < 2 * TNGRT_PAR_FIRST; i++) {
+        int arm = tngrt__pick_arm(&e);
+        assert_int_equal(arm, i % 2 == 0);
+        tngrt__pick_record(&e, arm, arm ? 600 : 1000);
     }
-    /* probed again: now the split is slower (a worker without a core) */
-    assert_int_equal(t_pick_run(&e, 1000, 1800, 1000), 0);
-    for (int i = 0; i < TNGRT_PAR_KEEP; i++) {
-        assert_int_equal(tngrt__pick_arm(&e), 0);
-        tngrt__pick_record(&e, 0, 1);
-    }
-    /* faster by less than the margin: on the caller */
-    assert_int_equal(t_pick_run(&e, 1000, 1000 - 1000 / (2 * TNGRT_PAR_MARGIN), 1000), 0);
-    for (int i = 0; i < TNGRT_PAR_KEEP; i++)
-        tngrt__pick_record(&e, tngrt__pick_arm(&e), 1);
-    /* faster by more, one serial sample far slower: split */
-    assert_int_equal(t_pick_run(&e, 1000, 900, 1000000), 1);
+    /* split faster: split but for the exploring calls */
+    split = t_pick_calls(&e, 160, 1000, 600);
+    assert_int_equal(split, 160 - 160 / TNGRT_PAR_EXPLORE);
+    /* one split call preempted for a long time: still split */
+    tngrt__pick_record(&e, 1, 50000000);
+    assert_int_equal(tngrt__pick_arm(&e) || e.calls % TNGRT_PAR_EXPLORE == TNGRT_PAR_EXPLORE - 1,
+                     1);
+    assert_true(t_pick_calls(&e, 32, 1000, 600) >= 32 - 2 * (32 / TNGRT_PAR_EXPLORE));
+    /* the split turns slower (its worker without a core): within a few
+     * of its exploring calls the caller alone, then split only to explore */
+    t_pick_calls(&e, 16 * TNGRT_PAR_EXPLORE, 1000, 1800);
+    split = t_pick_calls(&e, 160, 1000, 1800);
+    assert_int_equal(split, 160 / TNGRT_PAR_EXPLORE);
+    /* faster by less than the margin: still the caller */
+    t_pick_calls(&e, 32 * TNGRT_PAR_EXPLORE, 1000, 1000 - 1000 / (2 * TNGRT_PAR_MARGIN));
+    split = t_pick_calls(&e, 160, 1000, 1000 - 1000 / (2 * TNGRT_PAR_MARGIN));
+    assert_int_equal(split, 160 / TNGRT_PAR_EXPLORE);
+    /* faster by more: split again */
+    t_pick_calls(&e, 32 * TNGRT_PAR_EXPLORE, 1000, 900);
+    split = t_pick_calls(&e, 160, 1000, 900);
+    assert_int_equal(split, 160 - 160 / TNGRT_PAR_EXPLORE);
     /* keys: the same sizes the same key, other sizes or sites another */
     assert_true(tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024) ==
                 tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024));
@@ -412,8 +420,8 @@ static void test_pick_converges(void **state)
 
 /* Decode's GEMVs (float16, bfloat16 in place; float32 packed at load) on
  * pools that never split (TNGRT_SPLIT=0), always split (1) and time the
- * choice (unset: 40 calls, through the probes of both arms and the kept
- * choice) give the bits of one call on the caller, every call. */
+ * choice (unset: 40 calls, through both arms) give the bits of one call
+ * on the caller, every call. */
 static void test_split_forced(void **state)
 {
     enum { N = 1037, K = 520, CALLS = 40 };
