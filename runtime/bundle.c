@@ -230,17 +230,6 @@ static int desc__syms(const TngrtBundleDesc *d, TngrtError *err)
     return 0;
 }
 
-/* Whether a gear of d runs work on a stream other than 0 (a stream the
- * plan left empty has NULL functions: it never runs beside stream 0). */
-static int bundle__parallel(const TngrtBundleDesc *d)
-{
-    for (int g = 0; g < d->ngears; g++)
-        for (int s = 1; s < d->nstreams; s++)
-            if (d->gears[g].streams[s])
-                return 1;
-    return 0;
-}
-
 /* Checks one gear. */
 static int desc__gear(const TngrtBundleDesc *d, const TngrtGear *g, int i, TngrtError *err)
 {
@@ -414,20 +403,23 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
         return -1;
     }
     /* The bundle's threads are its parallelism: its streams' (where some
-     * gear gives a stream other than 0 work), else the pool of its large
-     * products (libtngcrt's GEMM on TNGRT_THREADS threads, by default one
-     * per CPU of the affinity set; par.c: no thread starts before a
-     * product that pays for it). OpenBLAS, left for the rarer products
-     * (double, 8-63 rows of an operand that is not a weight, attention's
-     * fallback), runs on the caller's thread either way: its idle threads
-     * poll with sched_yield for about 0.1 s after each call they take part
-     * in, on the cores the bundle's threads need (measured: the bmm of
+     * gear gives a stream other than 0 work) and the pool of the large
+     * products that stream 0's thread runs (libtngcrt's GEMM on
+     * TNGRT_THREADS threads, by default one per CPU of the affinity set;
+     * par.c: no thread starts before a product that pays for it, and
+     * decode's GEMVs split only where timing says it pays, as where
+     * another stream's worker holds a core it does not). Other streams'
+     * workers have no current pool: their products run on their thread.
+     * OpenBLAS, left for the rarer products (double, 8-63 rows of an
+     * operand that is not a weight, attention's fallback), runs on the
+     * caller's thread: its idle threads poll with sched_yield for about
+     * 0.1 s after each call they take part in, on the cores the bundle's
+     * threads need (measured: the bmm of
      * bench/matmul on 2 threads took 7.4 ms while OpenBLAS's threads
      * polled, 3.6-4.0 ms with OPENBLAS_NUM_THREADS=1). The polling of its
      * threads' first 0.1 s after the process starts is not affected by
      * this call. */
-    if (!bundle__parallel(desc))
-        self->par = tngrt__par_new(tngrt__threads_env());
+    self->par = tngrt__par_new(tngrt__threads_env());
     if (openblas_set_num_threads)
         openblas_set_num_threads(1);
     *out = self;

@@ -112,6 +112,45 @@ TngrtPar *tngrt__par_current(void);
  * already running a job. Tasks must not depend on one another. */
 void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx);
 
+/* Split or not, chosen per call site by timing (tngrt__par_for_timed): a
+ * site keeps a running average of its calls' times on each arm (split,
+ * and on the caller alone), each new time weighing 1/TNGRT_PAR_WEIGHT
+ * and clipped to TNGRT_PAR_CLAMP times the average (a call preempted for
+ * milliseconds moves it little); it runs TNGRT_PAR_FIRST calls on each
+ * arm (alternating, split first), then the arm whose average is lower
+ * (the split only when lower by more than 1/TNGRT_PAR_MARGIN), except
+ * every TNGRT_PAR_EXPLORE-th call, which runs the other arm so that its
+ * average follows the machine's load. Either way the same tasks run the
+ * same code, so the bits do not depend on the choice. */
+#define TNGRT_PAR_FIRST 2
+#define TNGRT_PAR_WEIGHT 8
+#define TNGRT_PAR_CLAMP 4
+#define TNGRT_PAR_MARGIN 32
+#define TNGRT_PAR_EXPLORE 16
+typedef struct TngrtParPick {
+    uint64_t key;        /* the call site's (0: a free entry) */
+    uint32_t calls;      /* calls recorded */
+    uint8_t n[2];        /* calls recorded on the caller [0], split [1] (to 255) */
+    uint64_t avg[2];     /* their running averages, ns */
+} TngrtParPick;
+/* The arm of e's next call: 1 split, 0 on the caller. */
+int tngrt__pick_arm(const TngrtParPick *e);
+/* Records a call of e on arm that took ns. */
+void tngrt__pick_record(TngrtParPick *e, int arm, uint64_t ns);
+/* tngrt__par_for, or fn's tasks in order on the caller, as the timed
+ * choice of call site key (e.g. a product's kind and sizes) says; the
+ * environment's TNGRT_SPLIT=0 or 1 forces one (read when p is made). */
+void tngrt__par_for_timed(TngrtPar *p, uint64_t key, int ntasks,
+                          void (*fn)(void *ctx, int task), void *ctx);
+/* A call site's key for tngrt__par_for_timed: site (a kernel's own
+ * number: TNGRT_PAR_SITE_*) and the product's sizes mixed into 64 bits
+ * (two sites or sizes may share a key: that shares a choice, never
+ * changes a result). */
+#define TNGRT_PAR_SITE_F16 1
+#define TNGRT_PAR_SITE_BF16 2
+#define TNGRT_PAR_SITE_F32 3
+uint64_t tngrt__par_key(int site, int64_t m, int64_t n, int64_t k);
+
 /* kernels_conv.c: tngrt_kernel_conv_epi's direct kernel (tngrt_kernel_conv
  * tries it first, epi NULL); 0 when it does not take the convolution or
  * its scratch cannot be allocated (out untouched). */
@@ -128,9 +167,10 @@ int tngrt__conv_direct(const struct TngrtArg *out, const struct TngrtArg *x,
  * a weight): a half B read in place from TNGRT_GEMM_PAR_GEMV_BYTES, a
  * float32 B packed at load (its split has more tasks, by 32-column
  * panels) from TNGRT_GEMM_PAR_GEMV_F32_BYTES; at most
- * TNGRT_GEMM_PAR_GEMV_TASKS tasks per thread for the half one. Smaller
- * ones run on the caller, where the hand-off costs more than the second
- * core's reads give. Measured on the 2-core machine of BENCHMARKS.md
+ * TNGRT_GEMM_PAR_GEMV_TASKS tasks per thread for the half one, where
+ * timing says a split pays (tngrt__par_for_timed below). Smaller ones run
+ * on the caller, where the hand-off costs more than the second core's
+ * reads give. Measured on the 2-core machine of BENCHMARKS.md
  * ("Decode on two threads", best of 15 passes over 256 MB of weights, at
  * load average 6-7): float16 0.52 MB 1.02x, 1.05 MB 1.70x; float32
  * packed 1.05 MB 0.94x, 2.1 MB 1.78x. */

@@ -715,8 +715,8 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
 
 /*
  * A product of at least TNGRT_GEMM__PAR_FLOP floating-point operations
- * and two panels, called while a pool is current (a one-stream bundle's
- * run, tngrt__par_current), is cut into tasks of whole panels (columns of
+ * and two panels, called while a pool is current (a bundle's run on
+ * stream 0's thread, tngrt__par_current), is cut into tasks of whole panels (columns of
  * C and of packed B) that the pool's threads and the caller claim. A
  * task's C columns are computed by the same driver code, over the same
  * rows and k, as in one call, so the bits do not depend on the threads.
@@ -727,7 +727,7 @@ static __typeof__(tngrt_gemm__run_c) *tngrt_gemm__isa_run(int isa)
  * for a while leaves its share to the others. A product of fewer than 8
  * rows (decode's GEMV over a weight packed at load: bound by reading the
  * packing) splits from TNGRT_GEMM_PAR_GEMV_F32_BYTES of packed B instead
- * (internal.h).
+ * (internal.h), where timing says it pays (tngrt__par_for_timed).
  */
 #define TNGRT_GEMM__PAR_FLOP TNGRT_GEMM_PAR_FLOP   /* internal.h */
 #define TNGRT_GEMM__PAR_TASKS 4
@@ -781,7 +781,11 @@ static void tngrt_gemm__split(__typeof__(tngrt_gemm__run_c) *run, int64_t m, int
     ntasks = panels < th * TNGRT_GEMM__PAR_TASKS ? panels : th * TNGRT_GEMM__PAR_TASKS;
     j.cols = (panels + ntasks - 1) / ntasks * NR;
     ntasks = (n + j.cols - 1) / j.cols;
-    tngrt__par_for(p, (int)ntasks, tngrt_gemm__task, &j);
+    if (gemv)   /* split where it is timed faster */
+        tngrt__par_for_timed(p, tngrt__par_key(TNGRT_PAR_SITE_F32, m, n, k), (int)ntasks,
+                             tngrt_gemm__task, &j);
+    else
+        tngrt__par_for(p, (int)ntasks, tngrt_gemm__task, &j);
 }
 
 /*

@@ -15,10 +15,13 @@
  * C (float16 widened element by element: what CPUs without F16C and
  * non-x86 builds get). The shapes are tngrt_gemm_small_f32's: B's columns
  * contiguous (brs 1, acs 1: a Linear's weight [n, k] or k^T read in place;
- * eight of B's columns at a time, prefetched ahead, then four, each dotted
- * with every row of A while they are in cache), B's rows contiguous (bcs 1: att @ v over a cache's
- * rows; a C row accumulates 64 or 16 columns in registers), any strides
- * (scalar). Calls nothing in kernels_gemm.c (which calls this file).
+ * under 8 rows of A one of B's columns at a time, one sequential stream;
+ * from 8 rows eight columns at a time, prefetched ahead, then four; each
+ * dotted with every row of A while it is in cache), B's rows contiguous
+ * (bcs 1: att @ v over a cache's rows; a C row accumulates 64 or 16
+ * columns in registers), any strides (scalar). Every path inlines the same
+ * loops, so each sums in the same order (the portable one without FMAs).
+ * Calls nothing in kernels_gemm.c (which calls this file).
  */
 #include "tngrt_impl_base.h"
 
@@ -51,6 +54,12 @@ typedef float tngrt_gemmh__v16 __attribute__((vector_size(64)));
         cvt(w, b2 + (off)); TNGRT_GEMMH__LD(v, w); (x2) += av * v;    \
         cvt(w, b3 + (off)); TNGRT_GEMMH__LD(v, w); (x3) += av * v;    \
     } while (0)
+/* x += a[off..off+16) times the 16 weights at bj + off, widened by cvt
+ * into w (the one-column loop: av, v, w, ai, bj) */
+#define TNGRT_GEMMH__DOT1(off, x) do {                                \
+        TNGRT_GEMMH__LD(av, ai + (off));                              \
+        cvt(w, bj + (off)); TNGRT_GEMMH__LD(v, w); (x) += av * v;     \
+    } while (0)
 #else
 #define TNGRT_GEMMH_VEC 0
 #define TNGRT_GEMMH_INLINE static inline
@@ -62,6 +71,14 @@ typedef float tngrt_gemmh__v16 __attribute__((vector_size(64)));
 #define TNGRT_GEMMH__CONTRACT _Pragma("clang fp contract(fast)")
 #else
 #define TNGRT_GEMMH__CONTRACT
+#endif
+
+/* The one-column loop unrolled (the same sums in the same order: more of
+ * B's loads in flight per iteration). */
+#if defined(__clang__)
+#define TNGRT_GEMMH__UNROLL _Pragma("clang loop unroll_count(8)")
+#else
+#define TNGRT_GEMMH__UNROLL
 #endif
 
 /* 16 consecutive half elements at s widened into d; d stays in registers
@@ -139,6 +156,12 @@ TNGRT_GEMMH_INLINE float tngrt_gemmh__dot_s(int bf16, int64_t k, const float *a,
  * packed GEMV: 15.2-15.6), 15.3-15.9 at 512 or 1024 elements. */
 #define TNGRT_GEMMH__AHEAD 256
 
+/* Rows of A from which the dot form reads eight columns of B together
+ * (A's row re-read once per eight columns rather than per column: the
+ * prefill's in-place products, kernels_gemm.c); fewer read one column at
+ * a time (tngrt_gemmh__dots1). */
+#define TNGRT_GEMMH__ROWS 8
+
 /* The sum of *v's lanes in order (by pointer: a vector argument would
  * change the ABI per target). */
 TNGRT_GEMMH_INLINE float tngrt_gemmh__lanes(const tngrt_gemmh__v16 *v)
@@ -147,6 +170,62 @@ TNGRT_GEMMH_INLINE float tngrt_gemmh__lanes(const tngrt_gemmh__v16 *v)
     for (int u = 0; u < 16; u++)
         r += (*v)[u];
     return r;
+}
+
+/* The sum of *v's lanes as a tree: lanes u and u + 8 added, then u and
+ * u + 4 of those, u and u + 2, the last two (the same scalar adds on
+ * every path). */
+TNGRT_GEMMH_INLINE float tngrt_gemmh__tree(const tngrt_gemmh__v16 *v)
+{
+    float x[16];
+    TNGRT_GEMMH__ST(x, *v);
+    for (int h = 8; h >= 1; h /= 2)
+        for (int u = 0; u < h; u++)
+            x[u] += x[u + h];
+    return x[0];
+}
+
+/* brs 1, acs 1 and fewer than TNGRT_GEMMH__ROWS rows of A (decode's
+ * GEMV): one column of B (a contiguous run of k: a weight's row) at a
+ * time, dotted with every row of A while it is in cache, so B is read as
+ * one sequential stream, which the hardware prefetcher follows at the
+ * memory's bandwidth (eight columns read together, as the loop below
+ * does, ran at 13-20 GB/s where one ran at 29-32 on the 2-core machine of
+ * BENCHMARKS.md, [1024..2048, 1024..2048] float16 and bfloat16). Four
+ * partial sums per column, lanes kk % 64 in [0, 16), [16, 32), [32, 48),
+ * [48, 64) of each step of 64; then steps of 16 into the first; then
+ * (s0 + s1) + (s2 + s3), its lanes as a tree (tngrt_gemmh__tree), and the
+ * scalar tail in order. */
+TNGRT_GEMMH_INLINE void tngrt_gemmh__dots1(tngrt_gemmh__cvt_fn *cvt, int bf16, int64_t m,
+                                           int64_t n, int64_t k, const float *a, int64_t ars,
+                                           const uint16_t *b, int64_t bcs, float *c, int64_t ldc)
+{
+    TNGRT_GEMMH__CONTRACT
+    int64_t k64 = k / 64 * 64, k16 = k / 16 * 16;
+    float w[16];
+    for (int64_t j = 0; j < n; j++) {
+        const uint16_t *bj = b + j * bcs;
+        for (int64_t i = 0; i < m; i++) {
+            const float *ai = a + i * ars;
+            tngrt_gemmh__v16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, av, v;
+            float r;
+            int64_t kk = 0;
+            TNGRT_GEMMH__UNROLL
+            for (; kk < k64; kk += 64) {
+                TNGRT_GEMMH__DOT1(kk, s0);
+                TNGRT_GEMMH__DOT1(kk + 16, s1);
+                TNGRT_GEMMH__DOT1(kk + 32, s2);
+                TNGRT_GEMMH__DOT1(kk + 48, s3);
+            }
+            for (; kk < k16; kk += 16)
+                TNGRT_GEMMH__DOT1(kk, s0);
+            s0 = (s0 + s1) + (s2 + s3);
+            r = tngrt_gemmh__tree(&s0);
+            for (; kk < k; kk++)
+                r += ai[kk] * tngrt_gemmh__one(bf16, bj[kk]);
+            c[i * ldc + j] = r;
+        }
+    }
 }
 
 /* brs 1, acs 1: eight columns of B (contiguous runs of k) at a time, then
@@ -313,6 +392,13 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__body(tngrt_gemmh__cvt_fn *cvt, tngrt_gemmh_
                                           int64_t bcs, float *c, int64_t ldc)
 {
 #if TNGRT_GEMMH_VEC
+    if (brs == 1 && acs == 1 && k >= 16 && m < TNGRT_GEMMH__ROWS) {
+        if (bf16)
+            tngrt_gemmh__dots1(cvtb, 1, m, n, k, a, ars, b, bcs, c, ldc);
+        else
+            tngrt_gemmh__dots1(cvt, 0, m, n, k, a, ars, b, bcs, c, ldc);
+        return;
+    }
     if (brs == 1 && acs == 1 && k >= 16) {
         if (bf16)
             tngrt_gemmh__dots(cvtb, 1, m, n, k, a, ars, b, bcs, c, ldc);
@@ -426,7 +512,9 @@ static __typeof__(tngrt_gemmh__c) *tngrt_gemmh__isa(TngrtGemmIsa isa)
  * call (the groups of 8 fall where they do in one call), so the bits do
  * not depend on the threads. The floor is TNGRT_GEMM_PAR_GEMV_BYTES
  * (internal.h: measured there; the float32 GEMM's few-row split,
- * kernels_gemm.c, has its own).
+ * kernels_gemm.c, has its own). Above it, a product of fewer than 8 rows
+ * splits where timing says it pays (tngrt__par_for_timed, one call site
+ * per dtype and sizes); one of 8 rows or more always does.
  */
 typedef struct TngrtGemmhJob {
     int bf16;
@@ -470,7 +558,12 @@ void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, cons
         tngrt_gemmh__best(j.bf16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;
     }
-    tngrt__par_for(p, (int)ntasks, tngrt_gemmh__task, &j);
+    if (m < 8)   /* decode's GEMV: split where it is timed faster */
+        tngrt__par_for_timed(p, tngrt__par_key(j.bf16 ? TNGRT_PAR_SITE_BF16 : TNGRT_PAR_SITE_F16,
+                                               m, n, k),
+                             (int)ntasks, tngrt_gemmh__task, &j);
+    else
+        tngrt__par_for(p, (int)ntasks, tngrt_gemmh__task, &j);
 }
 
 void tngrt_gemm_small_half_isa(TngrtGemmIsa isa, TngrtDType bdt, int64_t m, int64_t n, int64_t k,

@@ -5,18 +5,28 @@
  * core's worth at the FMA peak. A product large enough to pay for a
  * hand-off (tngrt_gemm_f32_epi decides) is split into tasks of whole
  * column panels that the calling thread and the pool's workers claim, so a
- * one-stream bundle uses the cores as OpenBLAS did. Each output element is
+ * bundle's stream 0 uses the cores as OpenBLAS did. Each output element is
  * computed by the same code in the same order whichever thread claims its
  * task, so the result has the same bits with any number of threads.
  *
- * Who owns it: a bundle (tngrt_bundle_new) creates one when its plan runs
- * everything on stream 0 and more than one thread is allowed
- * (TNGRT_THREADS, else the CPUs of the process's affinity set); a bundle
- * with streams of its own has none, as it keeps OpenBLAS on one thread:
- * streams are then the unit of parallelism. tngrt_bundle_run makes it the
- * calling thread's current pool for the run (tngrt__par_enter, a
- * thread-local pointer: the kernels take no context argument), and the
- * GEMM asks tngrt__par_current. Nothing else in the process sees it.
+ * Who owns it: a bundle (tngrt_bundle_new) creates one when more than one
+ * thread is allowed (TNGRT_THREADS, else the CPUs of the process's
+ * affinity set). tngrt_bundle_run makes it the calling thread's current
+ * pool for the run (tngrt__par_enter, a thread-local pointer: the kernels
+ * take no context argument): the thread that runs stream 0 (and any
+ * stream it helps with); the workers of a bundle's other streams have no
+ * current pool. The GEMM asks tngrt__par_current. Nothing else in the
+ * process sees it.
+ *
+ * Decode's GEMVs (a few rows over a weight: bound by reading it) split
+ * only where it is timed to pay (tngrt__par_for_timed): the second
+ * thread's reads help on an idle machine, but a worker that has no core
+ * (a loaded machine, or another stream's worker on it) makes the caller
+ * wait at the join. Each call site (a kernel and its sizes) keeps a
+ * running average of its times split and on the caller alone, runs the
+ * faster, and every TNGRT_PAR_EXPLORE-th call the other, so that the
+ * choice follows the load (internal.h). Both arms run the same tasks, so
+ * the choice never changes a bit.
  *
  * Workers start on the first call that has work for them (a bundle whose
  * products are all small never starts a thread), run a job's tasks until
@@ -44,6 +54,9 @@
 #define PAR_MAX_THREADS 256
 /* Polls between two reads of the clock. */
 #define PAR_CLOCK_EVERY 64
+/* Call sites (keys) whose split tngrt__par_for_timed times; a key past
+ * them runs split, untimed. */
+#define PAR_PICKS 64
 
 struct TngrtPar {
     int nthreads;               /* the caller and nthreads - 1 workers */
@@ -59,6 +72,9 @@ struct TngrtPar {
     atomic_int stop;
     atomic_flag busy;           /* a caller is inside tngrt__par_for */
     int parked;                 /* workers asleep on start_cv */
+
+    int force;                  /* TNGRT_SPLIT: -1 timed, 0 never split, 1 always */
+    TngrtParPick picks[PAR_PICKS];   /* tngrt__par_for_timed's choices, by key */
 
     /* The current job (written under mu before gen is bumped). */
     void (*fn)(void *ctx, int task);
@@ -101,6 +117,14 @@ int tngrt__threads_env(void)
     return n < 1 ? 1 : n > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)n;
 }
 
+/* TNGRT_SPLIT: "0" never splits a timed call site, "1" always does; else
+ * (unset) each site's choice is timed. */
+static int par__force_env(void)
+{
+    const char *v = getenv("TNGRT_SPLIT");
+    return v && !strcmp(v, "0") ? 0 : v && !strcmp(v, "1") ? 1 : -1;
+}
+
 TngrtPar *tngrt__par_new(int nthreads)
 {
     TngrtPar *p;
@@ -117,6 +141,7 @@ TngrtPar *tngrt__par_new(int nthreads)
     atomic_init(&p->stop, 0);
     atomic_init(&p->done, 0);
     atomic_flag_clear(&p->busy);
+    p->force = par__force_env();
     return p;
 }
 
@@ -226,20 +251,19 @@ static int par__start(TngrtPar *p)
     return p->nworkers;
 }
 
-void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx)
+/* fn's tasks in order on the calling thread. */
+static void par__serial(int ntasks, void (*fn)(void *ctx, int task), void *ctx)
+{
+    for (int t = 0; t < ntasks; t++)
+        fn(ctx, t);
+}
+
+/* The job on p's threads and the caller's; the caller holds p->busy. */
+static void par__run(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx)
 {
     uint64_t g, end = 0;
-    if (ntasks <= 0)
-        return;
-    if (!p || ntasks == 1 || atomic_flag_test_and_set_explicit(&p->busy, memory_order_acquire)) {
-        for (int t = 0; t < ntasks; t++)
-            fn(ctx, t);
-        return;
-    }
     if (par__start(p) == 0) {
-        atomic_flag_clear_explicit(&p->busy, memory_order_release);
-        for (int t = 0; t < ntasks; t++)
-            fn(ctx, t);
+        par__serial(ntasks, fn, ctx);
         return;
     }
     pthread_mutex_lock(&p->mu);
@@ -264,6 +288,99 @@ void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), vo
             break;
         }
     }
+}
+
+void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), void *ctx)
+{
+    if (ntasks <= 0)
+        return;
+    if (!p || ntasks == 1 || atomic_flag_test_and_set_explicit(&p->busy, memory_order_acquire)) {
+        par__serial(ntasks, fn, ctx);
+        return;
+    }
+    par__run(p, ntasks, fn, ctx);
+    atomic_flag_clear_explicit(&p->busy, memory_order_release);
+}
+
+/* ---- split or not, by timing each call site ---- */
+
+int tngrt__pick_arm(const TngrtParPick *e)
+{
+    int best;
+    if (e->n[0] < TNGRT_PAR_FIRST || e->n[1] < TNGRT_PAR_FIRST)
+        return e->n[1] <= e->n[0];   /* the arm with fewer calls, split first */
+    best = e->avg[1] + e->avg[1] / TNGRT_PAR_MARGIN < e->avg[0];
+    return e->calls % TNGRT_PAR_EXPLORE == TNGRT_PAR_EXPLORE - 1 ? !best : best;
+}
+
+void tngrt__pick_record(TngrtParPick *e, int arm, uint64_t ns)
+{
+    uint64_t a = e->avg[arm];
+    e->calls++;
+    if (e->n[arm] == 0) {
+        e->avg[arm] = ns;
+    } else {
+        uint64_t cap = (a ? a : 1) * TNGRT_PAR_CLAMP;
+        ns = ns > cap ? cap : ns;
+        e->avg[arm] = ns >= a ? a + (ns - a) / TNGRT_PAR_WEIGHT : a - (a - ns) / TNGRT_PAR_WEIGHT;
+    }
+    if (e->n[arm] < 255)
+        e->n[arm]++;
+}
+
+/* One step of a 64-bit mix (splitmix64's finaliser constants). */
+static uint64_t par__mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+uint64_t tngrt__par_key(int site, int64_t m, int64_t n, int64_t k)
+{
+    return par__mix(par__mix(par__mix((uint64_t)site, (uint64_t)m), (uint64_t)n), (uint64_t)k);
+}
+
+/* key's entry in p's table (claimed when free), or NULL when it is full. */
+static TngrtParPick *par__pick(TngrtPar *p, uint64_t key)
+{
+    key = key ? key : 1;
+    for (int i = 0; i < PAR_PICKS; i++) {
+        TngrtParPick *e = &p->picks[(key + (uint64_t)i) % PAR_PICKS];
+        if (e->key == key)
+            return e;
+        if (e->key == 0) {
+            e->key = key;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+void tngrt__par_for_timed(TngrtPar *p, uint64_t key, int ntasks,
+                          void (*fn)(void *ctx, int task), void *ctx)
+{
+    TngrtParPick *e;
+    uint64_t t0;
+    int arm;
+    if (ntasks <= 0)
+        return;
+    if (!p || ntasks == 1 || atomic_flag_test_and_set_explicit(&p->busy, memory_order_acquire)) {
+        par__serial(ntasks, fn, ctx);
+        return;
+    }
+    e = p->force < 0 ? par__pick(p, key) : NULL;
+    arm = e ? tngrt__pick_arm(e) : p->force != 0;
+    t0 = e ? tngrt_trace_now() : 0;
+    if (arm)
+        par__run(p, ntasks, fn, ctx);
+    else
+        par__serial(ntasks, fn, ctx);
+    if (e)
+        tngrt__pick_record(e, arm, tngrt_trace_now() - t0);
     atomic_flag_clear_explicit(&p->busy, memory_order_release);
 }
 

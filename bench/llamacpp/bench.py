@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Half-precision decode: one decode step of the LLaMA example's model
-(examples/llama/modeling.py, its decode entry) at a size where decode is
-bound by reading the weights (hidden 1024, FFN 2816, 4 layers, 16 heads,
-4 key/value heads, vocab 32000, untied lm_head: 77 M parameters read per
-token), with float32, float16 and bfloat16 weights, activations and KV
-cache, at cache lengths 64 and 512, on 1 and 2 threads (TNGRT_THREADS).
+(examples/llama/modeling.py, its decode entry) at sizes where decode is
+bound by reading the weights, LLaMA's proportions (head_dim 64, a quarter
+as many key/value heads as query heads, FFN 2.75 x hidden, vocab 32000,
+untied lm_head): hidden 512 x 8 layers (8 heads, FFN 1408: 39 M
+parameters read per token) and hidden 2048 x 4 layers (32 heads, FFN
+5632: 246 M), and hidden 1024 x 4 layers (16 heads, FFN 2816: 77 M) when
+BENCH_LLAMA_SIZES names it (e.g. "512x8,2048x4,1024x4"; default
+"512x8,2048x4"), with float32, float16 and bfloat16 weights, activations
+and KV cache, at cache lengths 64 and 512, on 1 and 2 threads
+(TNGRT_THREADS), and on the thread count a bundle picks by default
+(TNGRT_THREADS unset: "dflt" rows).
 
 Every configuration's bundle is built once (tngc build --no-cache), its
 weights written once (the model at torch.manual_seed(0), rounded to the
@@ -32,7 +38,8 @@ every round; the table gives the ratio llama.cpp / tngc (above 1: tngc is
 faster). Without the package (or LLAMA_LIB_DIR), tngc's side alone.
 
 Prefill: the first BENCH_LLAMA_PREFILL context tokens (default 128; 0:
-none) into an empty cache, per dtype of the cases run, by the model's
+none) into an empty cache, per dtype of the cases run, at the size
+BENCH_LLAMA_PREFILL_SIZE (default 1024x4), by the model's
 prefill entry built alone (its logits of every token checked) and by
 llama.cpp twice: computing the logits of every token as tngc's bundle does
 (llama_driver --all-logits: the same work, every token's logits checked)
@@ -42,7 +49,8 @@ BENCH_LLAMA_PREFILL_ITERS runs (default 5) after one untimed run, in the
 same rounds.
 
 BENCH_LLAMA_CASES (e.g. "f16:64,f32:64") limits the run to those dtypes and
-cache lengths; the table then shows them alone.
+cache lengths; the table then shows them alone. Every table gives the
+load average before and after its runs (the machine is shared).
 
 usage: /usr/bin/python3 bench/llamacpp/bench.py TNGC [OUT_DIR]
 """
@@ -66,10 +74,33 @@ MODELING = os.path.join(C.ROOT, "examples", "llama", "modeling.py")
 DTYPES = (("f32", "torch.float32"), ("f16", "torch.float16"), ("bf16", "torch.bfloat16"))
 CTXS = (64, 512)
 THREADS = (1, 2)
+# the thread count the bundle picks itself (TNGRT_THREADS unset) is timed
+# too, as "dflt"; llama.cpp's column then repeats its 2-thread figure
+DEFAULT = "dflt"
 ITERS = int(os.environ.get("BENCH_LLAMA_ITERS", "20"))
-CONFIG = dict(vocab_size=32000, hidden_size=1024, intermediate_size=2816, num_hidden_layers=4,
-              num_attention_heads=16, num_key_value_heads=4, num_slots=1,
-              tie_word_embeddings=False)
+# hidden x layers: (hidden, layers)
+SIZE_DIMS = {"512x8": (512, 8), "1024x4": (1024, 4), "2048x4": (2048, 4)}
+SIZES = [z for z in os.environ.get("BENCH_LLAMA_SIZES", "512x8,2048x4").split(",") if z]
+PREFILL_SIZE = os.environ.get("BENCH_LLAMA_PREFILL_SIZE", "1024x4")
+
+
+def config_of(size):
+    """The model's config at size "HIDDENxLAYERS": head_dim 64, a quarter
+    as many key/value heads, FFN 2.75 x hidden, vocab 32000."""
+    if size not in SIZE_DIMS:
+        C.die("BENCH_LLAMA_SIZES: %r is none of %s" % (size, ", ".join(SIZE_DIMS)))
+    hidden, layers = SIZE_DIMS[size]
+    return dict(vocab_size=32000, hidden_size=hidden, intermediate_size=hidden * 11 // 4,
+                num_hidden_layers=layers, num_attention_heads=hidden // 64,
+                num_key_value_heads=hidden // 256, num_slots=1, tie_word_embeddings=False)
+
+
+def params_of(size):
+    """Parameters read per decoded token (every weight but the embedding)."""
+    c = config_of(size)
+    h, f, kv = c["hidden_size"], c["intermediate_size"], c["num_key_value_heads"] * 64
+    per_layer = 2 * h * h + 2 * h * kv + 3 * h * f + 2 * h
+    return c["num_hidden_layers"] * per_layer + h + h * c["vocab_size"]
 PREFILL = int(os.environ.get("BENCH_LLAMA_PREFILL", "128"))
 PREFILL_ITERS = int(os.environ.get("BENCH_LLAMA_PREFILL_ITERS", "5"))
 TOL = {"f32": 1e-4, "f16": 2e-2, "bf16": 2e-2}
@@ -126,15 +157,15 @@ with torch.no_grad():
 """
 
 
-def model_for(mod, ctx, dtype):
+def model_for(mod, size, ctx, dtype):
     torch.manual_seed(0)
-    cfg = mod["LlamaConfig"](max_position_embeddings=ctx, **CONFIG)
+    cfg = mod["LlamaConfig"](max_position_embeddings=ctx, **config_of(size))
     return cfg, mod["LlamaForCausalLM"](cfg).to(dtype).eval()
 
 
 def context_tokens(ctx):
     """The CTX - 1 context token ids, then the decoded one."""
-    return [(i * 7919 + 13) % CONFIG["vocab_size"] for i in range(ctx - 1)] + [7]
+    return [(i * 7919 + 13) % 32000 for i in range(ctx - 1)] + [7]
 
 
 def prefilled(mod, cfg, model, ctx):
@@ -148,22 +179,22 @@ def prefilled(mod, cfg, model, ctx):
     return ref_model, caches
 
 
-def prepare(tngc, tmp, mod, ctx, tag, dtname, driver):
+def prepare(tngc, tmp, mod, size, ctx, tag, dtname, driver):
     """Builds the bundle and writes its weights and inputs; checks its
     logits against PyTorch's float32 decode; the same for llama.cpp where
     driver (its harness) is not None. -> (launcher, args, err, llama
     args or None, llama err)."""
     dtype = eval(dtname)
-    d = os.path.join(tmp, "%s_%d" % (tag, ctx))
+    d = os.path.join(tmp, "%s_%s_%d" % (size, tag, ctx))
     os.makedirs(d)
     shutil.copy(MODELING, d)
     script = os.path.join(d, "decode_%s.py" % tag)
     with open(script, "w") as f:
         f.write(SCRIPT % {"dtype": dtname, "ctx": ctx,
-                          "config": ", ".join("%s=%r" % kv for kv in CONFIG.items())})
+                          "config": ", ".join("%s=%r" % kv for kv in config_of(size).items())})
     C.build(tngc, script, os.path.join(d, "out"))
     exe = C.launcher(os.path.join(d, "out"))
-    cfg, model = model_for(mod, ctx, dtype)
+    cfg, model = model_for(mod, size, ctx, dtype)
     wargs = C.save_weights(d, model)
     if driver is not None:
         gguf.write_llama(os.path.join(d, "model.gguf"), model, cfg, ctx, GGML[tag])
@@ -183,8 +214,8 @@ def prepare(tngc, tmp, mod, ctx, tag, dtname, driver):
     got = np.load(os.path.join(out, "out0.npy"))
     err = float(np.max(np.abs(got - ref.numpy())) / np.max(np.abs(ref.numpy())))
     if not err <= TOL[tag]:
-        C.die("decode %s ctx %d: logits differ from PyTorch's by %.3g of the largest" %
-              (tag, ctx, err))
+        C.die("decode %s %s ctx %d: logits differ from PyTorch's by %.3g of the largest" %
+              (size, tag, ctx, err))
     if driver is None:
         return exe, args, err, None, None
     tokens = os.path.join(d, "tokens.i32")
@@ -196,8 +227,8 @@ def prepare(tngc, tmp, mod, ctx, tag, dtname, driver):
     want = ref_llama.numpy().reshape(-1)
     lerr = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
     if not lerr <= TOL_LLAMA[tag]:
-        C.die("llama.cpp decode %s ctx %d: logits differ from PyTorch's by %.3g of the largest" %
-              (tag, ctx, lerr))
+        C.die("llama.cpp decode %s %s ctx %d: logits differ from PyTorch's by %.3g of the "
+              "largest" % (size, tag, ctx, lerr))
     return exe, args, err, largs, lerr
 
 
@@ -213,10 +244,11 @@ def prepare_prefill(tngc, tmp, mod, tag, dtname, driver):
     script = os.path.join(d, "prefill_%s.py" % tag)
     with open(script, "w") as f:
         f.write(PREFILL_SCRIPT % {"dtype": dtname, "n": n,
-                                  "config": ", ".join("%s=%r" % kv for kv in CONFIG.items())})
+                                  "config": ", ".join("%s=%r" % kv for kv in
+                                                      config_of(PREFILL_SIZE).items())})
     C.build(tngc, script, os.path.join(d, "out"))
     exe = C.launcher(os.path.join(d, "out"))
-    cfg, model = model_for(mod, n, dtype)
+    cfg, model = model_for(mod, PREFILL_SIZE, n, dtype)
     wargs = C.save_weights(d, model)
     if driver is not None:
         gguf.write_llama(os.path.join(d, "model.gguf"), model, cfg, n, GGML[tag])
@@ -305,6 +337,133 @@ def run_llama(driver, largs, threads, warmup, iters):
     C.die("llama_driver printed no latency line:\n" + r.stdout)
 
 
+def thread_env(th):
+    """The launcher's environment for thread count th (DEFAULT: the
+    bundle's own choice, TNGRT_THREADS empty)."""
+    return dict(os.environ, TNGRT_THREADS="" if th == DEFAULT else str(th))
+
+
+def measure(cases, pcases, driver, tmp):
+    """Every round: each decode case on 1, 2 and the default threads, then
+    llama.cpp on 1 and 2, then the prefills. -> medians (tngc decode,
+    llama.cpp decode, prefill) and the load averages before and after."""
+    load0 = os.getloadavg()
+    acc, lacc, pacc = {}, {}, {}
+    for _ in range(C.ROUNDS):
+        for key, (exe, args, largs) in cases.items():
+            for th in THREADS + (DEFAULT,):
+                us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 3, ITERS,
+                                    env=thread_env(th))
+                acc.setdefault(key + (th,), []).append(us)
+                if largs is not None and th != DEFAULT:
+                    us = run_llama(driver, largs, th, 3, ITERS)
+                    lacc.setdefault(key + (th,), []).append(us)
+        for tag, (exe, args, _, largs, _) in pcases.items():
+            for th in THREADS:
+                us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 1, PREFILL_ITERS,
+                                    env=thread_env(th))
+                pacc.setdefault(("tngc", tag, th), []).append(us)
+                if largs is not None:
+                    us = run_llama(driver, largs + ["--all-logits"], th, 1, PREFILL_ITERS)
+                    pacc.setdefault(("llama", tag, th), []).append(us)
+                    us = run_llama(driver, largs, th, 1, PREFILL_ITERS)
+                    pacc.setdefault(("llama last", tag, th), []).append(us)
+    load1 = os.getloadavg()
+    meds = [{k: statistics.median(v) for k, v in a.items()} for a in (acc, lacc, pacc)]
+    return meds + ["load average (1, 5, 15 min) before %.2f %.2f %.2f, after %.2f %.2f %.2f; "
+                   "%d cores" % (load0 + load1 + (os.cpu_count() or 0,))]
+
+
+def decode_table(med, errs, load, path):
+    """tngc's decode step: the three dtypes side by side, per size, context
+    and thread count."""
+    rows = []
+
+    def ms(k):
+        return "%.2f ms" % (med[k] / 1e3) if k in med else "-"
+
+    def ratio(x, y):
+        return "%.2fx" % (med[x] / med[y]) if x in med and y in med else "-"
+    for size in SIZES:
+        for ctx in CTXS:
+            for th in THREADS + (DEFAULT,):
+                if not any((size, ctx, t, th) in med for t, _ in DTYPES):
+                    continue
+                rows.append([size, "%d" % ctx, str(th)] +
+                            [ms((size, ctx, t, th)) for t, _ in DTYPES] +
+                            [ratio((size, ctx, "f32", th), (size, ctx, t, th))
+                             for t in ("f16", "bf16")] +
+                            [ratio((size, ctx, t, 1), (size, ctx, t, th)) for t, _ in DTYPES])
+    C.table("LLaMA decode step, f32 vs f16 vs bf16 (parameters read per token: %s)"
+            % ", ".join("%s %.0f M" % (z, params_of(z) / 1e6) for z in SIZES),
+            ["size", "context", "threads", "f32", "f16", "bf16", "f32/f16", "f32/bf16",
+             "f32 1t/this", "f16 1t/this", "bf16 1t/this"], rows, path,
+            [load,
+             "threads dflt: TNGRT_THREADS unset (the bundle's default, runtime/par.c); "
+             "%d CPUs in the affinity set" % len(os.sched_getaffinity(0)),
+             "logits vs PyTorch float32 over the rounded weights (max |diff| / max |logit|): " +
+             ", ".join("%s %s ctx %d %.1e" % (z, t, c, e)
+                       for (z, c, t), e in sorted(errs.items())),
+             "%d rounds, the launcher's p50 over %d runs each, medians" % (C.ROUNDS, ITERS)])
+
+
+def prefill_table(pmed, pcases, load, path):
+    """The prefill of PREFILL tokens by tngc and llama.cpp."""
+    rows = []
+    for th in THREADS:
+        for who, what in (("llama", "every token"), ("llama last", "last token")):
+            row = ["%d" % th, what]
+            for t, _ in DTYPES:
+                a, b = pmed.get(("tngc", t, th)), pmed.get((who, t, th))
+                row += ["%.1f ms" % (a / 1e3) if a else "-",
+                        "%.1f ms" % (b / 1e3) if b else "-",
+                        "%.2fx" % (b / a) if a and b else "-"]
+            rows.append(row)
+    C.table("LLaMA prefill of %d tokens into an empty cache at %s: tngc vs llama.cpp"
+            % (PREFILL, PREFILL_SIZE),
+            ["threads", "llama.cpp's logits", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
+             "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
+             "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows, path,
+            [load,
+             "logits vs PyTorch's float32 prefill (max |diff| / max |logit|; tngc every "
+             "token's, llama.cpp the larger of its two prefills'): " +
+             ", ".join("%s tngc %.1e%s" % (t, p[2], "" if p[4] is None else
+                                           ", llama.cpp %.1e" % p[4])
+                       for t, p in pcases.items()),
+             "%d rounds, each contender's p50 over %d prefills after one, medians"
+             % (C.ROUNDS, PREFILL_ITERS)])
+
+
+def llama_table(med, lmed, lerrs, load, path):
+    """tngc's decode step against llama.cpp's, per size, context and
+    thread count."""
+    rows = []
+    for size in SIZES:
+        for ctx in CTXS:
+            for th in THREADS:
+                if not any((size, ctx, t, th) in lmed for t, _ in DTYPES):
+                    continue
+                row = [size, "%d" % ctx, "%d" % th]
+                for t, _ in DTYPES:
+                    k = (size, ctx, t, th)
+                    row += (["%.2f ms" % (med[k] / 1e3), "%.2f ms" % (lmed[k] / 1e3),
+                             "%.2fx" % (lmed[k] / med[k])] if k in lmed else ["-", "-", "-"])
+                rows.append(row)
+    C.table("LLaMA decode step: tngc vs llama.cpp, same weights, position and cache content",
+            ["size", "context", "threads", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
+             "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
+             "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows, path,
+            [load,
+             "llama.cpp logits vs PyTorch's float32 prefill and decode (max |diff| / max "
+             "|logit|): " + ", ".join("%s %s ctx %d %.1e" % (z, t, c, e)
+                                      for (z, c, t), e in sorted(lerrs.items())),
+             "llama.cpp: npm %s (libllama v0.5.0) through bench/llamacpp/llama_driver.c, "
+             "KV cache of the model's dtype, flash attention and the CPU variant as the "
+             "library chooses them; %s" % (NPM_LLAMA, LLAMA_INFO[0] if LLAMA_INFO else ""),
+             "%d rounds, each contender's p50 over %d decode steps, medians; "
+             "llama.cpp/tngc above 1: tngc is faster" % (C.ROUNDS, ITERS)])
+
+
 def main():
     tngc = C.tngc_path()
     outd = C.out_dir()
@@ -315,117 +474,31 @@ def main():
     cases, errs, lerrs = {}, {}, {}
     driver = llama_driver(tmp)
     only = [c.split(":") for c in os.environ.get("BENCH_LLAMA_CASES", "").split(",") if c]
-    for ctx in CTXS:
-        for tag, dtname in DTYPES:
-            if only and [tag, str(ctx)] not in only:
-                continue
-            exe, args, err, largs, lerr = prepare(tngc, tmp, mod, ctx, tag, dtname, driver)
-            cases[(ctx, tag)] = (exe, args, largs)
-            errs[(ctx, tag)] = err
-            if largs is not None:
-                lerrs[(ctx, tag)] = lerr
+    for size in SIZES:
+        config_of(size)
+        for ctx in CTXS:
+            for tag, dtname in DTYPES:
+                if only and [tag, str(ctx)] not in only:
+                    continue
+                exe, args, err, largs, lerr = prepare(tngc, tmp, mod, size, ctx, tag, dtname,
+                                                      driver)
+                cases[(size, ctx, tag)] = (exe, args, largs)
+                errs[(size, ctx, tag)] = err
+                if largs is not None:
+                    lerrs[(size, ctx, tag)] = lerr
     pcases = {}
     if PREFILL > 0:
+        config_of(PREFILL_SIZE)
         for tag, dtname in DTYPES:
-            if any(t == tag for _, t in cases):
+            if any(t == tag for _, _, t in cases):
                 pcases[tag] = prepare_prefill(tngc, tmp, mod, tag, dtname, driver)
-    load0 = os.getloadavg()
-    acc, lacc, pacc = {}, {}, {}
-    for _ in range(C.ROUNDS):
-        for (ctx, tag), (exe, args, largs) in cases.items():
-            for th in THREADS:
-                env = dict(os.environ, TNGRT_THREADS=str(th))
-                us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 3, ITERS, env=env)
-                acc.setdefault((ctx, tag, th), []).append(us)
-                if largs is not None:
-                    us = run_llama(driver, largs, th, 3, ITERS)
-                    lacc.setdefault((ctx, tag, th), []).append(us)
-        for tag, (exe, args, _, largs, _) in pcases.items():
-            for th in THREADS:
-                env = dict(os.environ, TNGRT_THREADS=str(th))
-                us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 1, PREFILL_ITERS, env=env)
-                pacc.setdefault(("tngc", tag, th), []).append(us)
-                if largs is not None:
-                    us = run_llama(driver, largs + ["--all-logits"], th, 1, PREFILL_ITERS)
-                    pacc.setdefault(("llama", tag, th), []).append(us)
-                    us = run_llama(driver, largs, th, 1, PREFILL_ITERS)
-                    pacc.setdefault(("llama last", tag, th), []).append(us)
-    load1 = os.getloadavg()
-    med = {k: statistics.median(v) for k, v in acc.items()}
-    lmed = {k: statistics.median(v) for k, v in lacc.items()}
-    pmed = {k: statistics.median(v) for k, v in pacc.items()}
-    rows = []
-
-    def ms(c, t, h):
-        return "%.2f ms" % (med[(c, t, h)] / 1e3) if (c, t, h) in med else "-"
-
-    def ratio(x, y):
-        return "%.2fx" % (med[x] / med[y]) if x in med and y in med else "-"
-    for ctx in CTXS:
-        for th in THREADS:
-            if not any((ctx, t, th) in med for t, _ in DTYPES):
-                continue
-            rows.append(["%d" % ctx, "%d" % th] + [ms(ctx, t, th) for t, _ in DTYPES] +
-                        [ratio((ctx, "f32", th), (ctx, t, th)) for t in ("f16", "bf16")] +
-                        [ratio((ctx, t, 1), (ctx, t, th)) for t, _ in DTYPES])
-    notes = ["load average (1, 5, 15 min) before %.2f %.2f %.2f, after %.2f %.2f %.2f; %d cores"
-             % (load0 + load1 + (os.cpu_count() or 0,)),
-             "logits vs PyTorch float32 over the rounded weights (max |diff| / max |logit|): " +
-             ", ".join("%s ctx %d %.1e" % (t, c, e) for (c, t), e in sorted(errs.items())),
-             "%d rounds, the launcher's p50 over %d runs each, medians" % (C.ROUNDS, ITERS)]
-    C.table("LLaMA decode step (77 M parameters read per token), f32 vs f16 vs bf16",
-            ["context", "threads", "f32", "f16", "bf16", "f32/f16", "f32/bf16",
-             "f32 1t/this", "f16 1t/this", "bf16 1t/this"], rows,
-            os.path.join(outd, "tables.md"), notes)
+    med, lmed, pmed, load = measure(cases, pcases, driver, tmp)
+    path = os.path.join(outd, "tables.md")
+    decode_table(med, errs, load, path)
     if pmed:
-        rows = []
-        for th in THREADS:
-            for who, what in (("llama", "every token"), ("llama last", "last token")):
-                row = ["%d" % th, what]
-                for t, _ in DTYPES:
-                    a, b = pmed.get(("tngc", t, th)), pmed.get((who, t, th))
-                    row += ["%.1f ms" % (a / 1e3) if a else "-",
-                            "%.1f ms" % (b / 1e3) if b else "-",
-                            "%.2fx" % (b / a) if a and b else "-"]
-                rows.append(row)
-        C.table("LLaMA prefill of %d tokens into an empty cache: tngc vs llama.cpp" % PREFILL,
-                ["threads", "llama.cpp's logits", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
-                 "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
-                 "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows,
-                os.path.join(outd, "tables.md"),
-                ["logits vs PyTorch's float32 prefill (max |diff| / max |logit|; tngc every "
-                 "token's, llama.cpp the larger of its two prefills'): " +
-                 ", ".join("%s tngc %.1e%s" % (t, p[2], "" if p[4] is None else
-                                               ", llama.cpp %.1e" % p[4])
-                           for t, p in pcases.items()),
-                 "%d rounds, each contender's p50 over %d prefills after one, medians"
-                 % (C.ROUNDS, PREFILL_ITERS)])
-    if not lmed:
-        return
-    rows = []
-    for ctx in CTXS:
-        for th in THREADS:
-            if not any((ctx, t, th) in lmed for t, _ in DTYPES):
-                continue
-            row = ["%d" % ctx, "%d" % th]
-            for t, _ in DTYPES:
-                k = (ctx, t, th)
-                row += ([ms(ctx, t, th), "%.2f ms" % (lmed[k] / 1e3), "%.2fx" % (lmed[k] / med[k])]
-                        if k in lmed else ["-", "-", "-"])
-            rows.append(row)
-    notes = [notes[0],
-             "llama.cpp logits vs PyTorch's float32 prefill and decode (max |diff| / max |logit|): " +
-             ", ".join("%s ctx %d %.1e" % (t, c, e) for (c, t), e in sorted(lerrs.items())),
-             "llama.cpp: npm %s (libllama v0.5.0) through bench/llamacpp/llama_driver.c, "
-             "KV cache of the model's dtype, flash attention and the CPU variant as the library "
-             "chooses them; %s" % (NPM_LLAMA, LLAMA_INFO[0] if LLAMA_INFO else ""),
-             "%d rounds, each contender's p50 over %d decode steps, medians; "
-             "llama.cpp/tngc above 1: tngc is faster" % (C.ROUNDS, ITERS)]
-    C.table("LLaMA decode step: tngc vs llama.cpp, same weights, position and cache content",
-            ["context", "threads", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
-             "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
-             "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows,
-            os.path.join(outd, "tables.md"), notes)
+        prefill_table(pmed, pcases, load, path)
+    if lmed:
+        llama_table(med, lmed, lerrs, load, path)
 
 
 if __name__ == "__main__":

@@ -360,6 +360,129 @@ static void test_packing_groups(void **state)
     }
 }
 
+/* The timed choice of a split (par.c): TNGRT_PAR_FIRST calls on each arm,
+ * alternating, split first; then the arm with the lower running average
+ * (the split only when lower by more than 1/TNGRT_PAR_MARGIN), the other
+ * every TNGRT_PAR_EXPLORE-th call. *e runs calls calls whose times arm
+ * gives (split_ns or serial_ns); returns how many ran split. */
+static int t_pick_calls(TngrtParPick *e, int calls, uint64_t serial_ns, uint64_t split_ns)
+{
+    int split = 0;
+    for (int i = 0; i < calls; i++) {
+        int arm = tngrt__pick_arm(e);
+        split += arm;
+        tngrt__pick_record(e, arm, arm ? split_ns : serial_ns);
+    }
+    return split;
+}
+
+static void test_pick_converges(void **state)
+{
+    TngrtParPick e;
+    int split;
+    (void)state;
+    memset(&e, 0, sizeof e);
+    /* the first calls: split, caller, split, caller */
+    for (int i = 0; i < 2 * TNGRT_PAR_FIRST; i++) {
+        int arm = tngrt__pick_arm(&e);
+        assert_int_equal(arm, i % 2 == 0);
+        tngrt__pick_record(&e, arm, arm ? 600 : 1000);
+    }
+    /* split faster: split but for the exploring calls */
+    split = t_pick_calls(&e, 160, 1000, 600);
+    assert_int_equal(split, 160 - 160 / TNGRT_PAR_EXPLORE);
+    /* one split call preempted for a long time: still split */
+    tngrt__pick_record(&e, 1, 50000000);
+    assert_int_equal(tngrt__pick_arm(&e) || e.calls % TNGRT_PAR_EXPLORE == TNGRT_PAR_EXPLORE - 1,
+                     1);
+    assert_true(t_pick_calls(&e, 32, 1000, 600) >= 32 - 2 * (32 / TNGRT_PAR_EXPLORE));
+    /* the split turns slower (its worker without a core): within a few
+     * of its exploring calls the caller alone, then split only to explore */
+    t_pick_calls(&e, 16 * TNGRT_PAR_EXPLORE, 1000, 1800);
+    split = t_pick_calls(&e, 160, 1000, 1800);
+    assert_int_equal(split, 160 / TNGRT_PAR_EXPLORE);
+    /* faster by less than the margin: still the caller */
+    t_pick_calls(&e, 32 * TNGRT_PAR_EXPLORE, 1000, 1000 - 1000 / (2 * TNGRT_PAR_MARGIN));
+    split = t_pick_calls(&e, 160, 1000, 1000 - 1000 / (2 * TNGRT_PAR_MARGIN));
+    assert_int_equal(split, 160 / TNGRT_PAR_EXPLORE);
+    /* faster by more: split again */
+    t_pick_calls(&e, 32 * TNGRT_PAR_EXPLORE, 1000, 900);
+    split = t_pick_calls(&e, 160, 1000, 900);
+    assert_int_equal(split, 160 - 160 / TNGRT_PAR_EXPLORE);
+    /* keys: the same sizes the same key, other sizes or sites another */
+    assert_true(tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024) ==
+                tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024));
+    assert_true(tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 1024) !=
+                tngrt__par_key(TNGRT_PAR_SITE_BF16, 1, 1024, 1024));
+    assert_true(tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 1024, 2048) !=
+                tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 2048, 1024));
+}
+
+/* Decode's GEMVs (float16, bfloat16 in place; float32 packed at load) on
+ * pools that never split (TNGRT_SPLIT=0), always split (1) and time the
+ * choice (unset: 40 calls, through both arms) give the bits of one call
+ * on the caller, every call. */
+static void test_split_forced(void **state)
+{
+    enum { N = 1037, K = 520, CALLS = 40 };
+    static const char *modes[] = {"0", "1", NULL};
+    uint32_t s = 41u;
+    float *a = malloc(K * sizeof *a), *wf = malloc((size_t)N * K * sizeof *wf);
+    float *ref[3], *c = malloc(N * sizeof *c), *bp = NULL;
+    uint16_t *w[2];
+    (void)state;
+    assert_true(a && wf && c);
+    for (int i = 0; i < K; i++)
+        a[i] = t_rand(&s, -1.0f, 1.0f);
+    for (int i = 0; i < N * K; i++)
+        wf[i] = t_rand(&s, -1.0f, 1.0f);
+    assert_true(tngrt_gemm_pack_weight(&bp, wf, TNGRT_F32, N, K) > 0);
+    assert_true(4.0 * N * K >= TNGRT_GEMM_PAR_GEMV_F32_BYTES);
+    for (int h = 0; h < 2; h++) {
+        assert_non_null(w[h] = malloc((size_t)N * K * sizeof *w[h]));
+        for (int i = 0; i < N * K; i++)
+            w[h][i] = t_rand_half(&s, h);
+    }
+    for (int v = 0; v < 3; v++) {
+        assert_non_null(ref[v] = malloc(N * sizeof *ref[v]));
+        if (v < 2)
+            tngrt_gemm_small_half(v ? TNGRT_BF16 : TNGRT_F16, 1, N, K, a, K, 1, w[v], 1, K,
+                                  ref[v], N);
+        else
+            tngrt_gemm_f32(1, N, K, a, K, 1, bp, ref[v], N, NULL);
+    }
+    for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++) {
+        TngrtPar *p;
+        if (modes[mi])
+            setenv("TNGRT_SPLIT", modes[mi], 1);
+        else
+            unsetenv("TNGRT_SPLIT");
+        assert_non_null(p = tngrt__par_new(2));
+        tngrt__par_enter(p);
+        for (int i = 0; i < CALLS; i++)
+            for (int v = 0; v < 3; v++) {
+                memset(c, 0, N * sizeof *c);
+                if (v < 2)
+                    tngrt_gemm_small_half(v ? TNGRT_BF16 : TNGRT_F16, 1, N, K, a, K, 1, w[v], 1,
+                                          K, c, N);
+                else
+                    tngrt_gemm_f32(1, N, K, a, K, 1, bp, c, N, NULL);
+                assert_memory_equal(c, ref[v], N * sizeof *c);
+            }
+        tngrt__par_enter(NULL);
+        tngrt__par_delete(p);
+    }
+    unsetenv("TNGRT_SPLIT");
+    for (int v = 0; v < 3; v++)
+        free(ref[v]);
+    free(w[0]);
+    free(w[1]);
+    free(a);
+    free(wf);
+    free(c);
+    free(bp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +491,8 @@ int main(void)
         cmocka_unit_test(test_linear_half),
         cmocka_unit_test(test_small_half_threads),
         cmocka_unit_test(test_packing_groups),
+        cmocka_unit_test(test_pick_converges),
+        cmocka_unit_test(test_split_forced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
