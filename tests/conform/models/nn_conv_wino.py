@@ -59,7 +59,9 @@ def randomise(net):
 
 
 net = randomise(Net()).eval().npu()
-compiled = torch.compile(net, backend=torchair.get_npu_backend(), dynamic=True, fullgraph=True)
+config = torchair.CompilerConfig()
+compiled = torch.compile(net, backend=torchair.get_npu_backend(compiler_config=config), dynamic=True,
+                         fullgraph=True)
 inp = torch.randn(2, 3, 19, 37).npu()
 torchair.inference.set_dim_gears(inp, dim_gears={0: GEARS})
 with torch.no_grad():
