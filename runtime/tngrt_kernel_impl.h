@@ -1220,7 +1220,7 @@ TNGRT_KINLINE float tngrt_impl__exp_le0(float d)
         float f;
         int32_t i;
     } s;
-    float c = d < lo ? 0.0f : d, n, r, p;
+    float c = d >= lo ? d : 0.0f, n, r, p;   /* NaN too: its conversion to int below is undefined */
     n = (c * 1.44269504f + round) - round;
     r = (c - n * 0.693359375f) + n * 2.12194440e-4f;
     p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 +
