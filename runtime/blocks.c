@@ -14,13 +14,13 @@
  * TNGRT_BLOCK_HUGE bytes is a private anonymous mapping of its own,
  * 2 MiB-aligned, advised MADV_HUGEPAGE before anything touches it (its
  * pages are zero until written); smaller blocks come from malloc.
- * Page-cache pages (a weights file's mapping) cannot be huge, which is why
- * bundle.c copies a large weight into such a block rather than reading it
- * in place, when huge pages are available (tngrt__huge_pages).
+ * The same holds for a weights file read in place: safetensors.c maps a
+ * large one at a 2 MiB-aligned address advised MADV_HUGEPAGE, which lets
+ * a kernel whose page cache holds 2 MiB folios (ext4 and XFS on recent
+ * Linux) map them whole.
  *
  * TNGRT_HUGEPAGES=0 in the environment turns this off: large blocks are
- * then malloc'd and large weights read in place from the file's mapping,
- * whose pages several processes loading the same file share.
+ * then malloc'd and files mapped where mmap puts them, unadvised.
  */
 #define _DEFAULT_SOURCE   /* madvise, MADV_HUGEPAGE, MAP_ANONYMOUS */
 #include "internal.h"

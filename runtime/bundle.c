@@ -8,14 +8,16 @@
  * Weights at scale: the weights file is mapped, not read, and
  * a weight whose bytes in it are aligned for its dtype is used in place:
  * the generated code reads weights through c->w[i], which points into the
- * mapping, kept until delete or the next load. A weight a run updates, a
- * misaligned one or an empty one gets a private copy, and so does one of
- * at least 2 MiB where transparent huge pages back large blocks (its copy
- * streams faster: blocks.c), the source pages dropped once copied. Float32
- * Linear weights the descriptor marks for packing (up to BUNDLE_PACK_MAX
- * each) are packed straight from the mapping into huge-page-backed
- * blocks, and the source pages are dropped as packing goes, so resident
- * memory stays near the weights' size.
+ * mapping, kept until delete or the next load (safetensors.c maps a file
+ * of 2 MiB or more at a 2 MiB-aligned address, advised MADV_HUGEPAGE, so
+ * that the kernel may map its page cache in 2 MiB pages). A weight a run
+ * updates, a misaligned one or an empty one gets a private copy, the
+ * source pages dropped as copying goes. Float32 Linear weights the
+ * descriptor marks for packing (up to BUNDLE_PACK_MAX each) are packed
+ * straight from the mapping, and the source pages are dropped as packing
+ * goes, so resident memory stays near the weights' size. Private copies,
+ * packings and the arena are huge-page-backed blocks from 2 MiB
+ * (blocks.c).
  *
  * Nothing here prints or exits; every failure leaves a one-line message
  * in the bundle (tngrt_bundle_last_error), or in a TngrtError for
@@ -48,6 +50,8 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
 /* Rows of a Linear weight packed between two drops of their source pages
  * (a multiple of TNGRT_GEMM_NR, 32). */
 #define BUNDLE_PACK_ROWS 2048
+/* The bytes of a weight copied between two drops of their source pages. */
+#define BUNDLE_COPY_BYTES ((size_t)32 << 20)
 /* The largest weight packed at load, in bytes of its packing. A larger one
  * is read in place: products of fewer than 8 rows (decode) stream it once
  * at memory speed (kernels_gemm.c), 8 rows or more pack it per call, which
@@ -634,22 +638,28 @@ static float *bundle__pack(const TngrtBundle *self, int i, const void *src,
     return dst;
 }
 
-/* Whether weight i's bytes at data are read in place: a weight no run
+/* Whether weight i's bytes at data can be read in place: a weight no run
  * updates, not empty, aligned for its dtype (what C requires of a typed
- * access; kernels assume no more: vector loads are unaligned ones), and
- * either packed at load (packing reads it once) or, where large blocks
- * are huge-page-backed, smaller than TNGRT_BLOCK_HUGE: a larger one is
- * copied into its own block, since a decode step streams it from 2 MiB
- * pages faster than from the file's 4 KiB ones (blocks.c). A safetensors
- * writer pads the header to 8 bytes, so every tensor of an ordinary file
- * is aligned; BUNDLE_ALIGN (64) would only spare a few cache line
- * splits. */
-static int bundle__in_place(const TngrtBundle *self, int i, const void *data, size_t nbytes)
+ * access; kernels assume no more: vector loads are unaligned ones). A
+ * safetensors writer pads the header to 8 bytes, so every tensor of an
+ * ordinary file qualifies; BUNDLE_ALIGN (64) would only spare a few cache
+ * line splits. */
+static int bundle__in_place(const TngrtBundleDesc *d, int i, const void *data, size_t nbytes)
 {
-    const TngrtBundleDesc *d = self->desc;
     return !(d->weights[i].flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)) && nbytes > 0 &&
-           (uintptr_t)data % tngrt_dtype_size(d->weights[i].dtype) == 0 &&
-           (bundle__packs(d, i) || !self->huge || (uint64_t)nbytes < TNGRT_BLOCK_HUGE);
+           (uintptr_t)data % tngrt_dtype_size(d->weights[i].dtype) == 0;
+}
+
+/* Copies n bytes of a weight from src (in st) to dst BUNDLE_COPY_BYTES at
+ * a time, dropping each piece's source pages once copied, so that copying
+ * holds the copy and one piece of the source (peak RSS near the weights). */
+static void bundle__copy(const TngrtSafetensors *st, void *dst, const void *src, size_t n)
+{
+    for (size_t at = 0; at < n; at += BUNDLE_COPY_BYTES) {
+        size_t len = n - at < BUNDLE_COPY_BYTES ? n - at : BUNDLE_COPY_BYTES;
+        memcpy((unsigned char *)dst + at, (const unsigned char *)src + at, len);
+        tngrt_safetensors_drop(st, (const unsigned char *)src + at, len);
+    }
 }
 
 /* Loads every weight from st (opened from what, the name for messages),
@@ -686,7 +696,7 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
                 memset(self->w[i], 0, self->wbytes[i]);
             continue;
         }
-        if (bundle__in_place(self, i, src, self->wbytes[i])) {
+        if (bundle__in_place(d, i, src, self->wbytes[i])) {
             self->w[i] = (void *)(uintptr_t)src;   /* read only: no run writes it */
             mapped_src = 1;
             if (!bundle__packs(d, i))   /* packing reads (and drops) it */
@@ -694,9 +704,7 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
         } else {
             if (self->wbind[i] != BIND_SHARED)   /* a bound one writes the shared copy */
                 self->w[i] = self->wown[i];
-            if (self->wbytes[i] > 0)
-                memcpy(self->w[i], src, self->wbytes[i]);
-            tngrt_safetensors_drop(st, src, self->wbytes[i]);
+            bundle__copy(st, self->w[i], src, self->wbytes[i]);
         }
         if (bundle__packs(d, i))
             self->wpack[i] =
