@@ -434,25 +434,15 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__body(tngrt_gemmh__cvt_fn *cvt, tngrt_gemmh_
             tngrt_gemmh__dots1(cvt, 0, cvtb, 2, m, n, k, av, ars, b, bcs, c, ldc);
         return;
     }
-    if (adt != 0) {   /* a 16-bit A outside the GEMV's shape: the scalar loop */
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                float r = 0.0f;
-                for (int64_t kk = 0; kk < k; kk++)
-                    r += tngrt_gemmh__a1(adt, av, i * ars + kk * acs) *
-                         tngrt_gemmh__one(bf16, b[kk * brs + j * bcs]);
-                c[i * ldc + j] = r;
-            }
-        return;
-    }
-    if (brs == 1 && acs == 1 && k >= 16) {
+    /* a 16-bit A outside the GEMV's shape: the scalar loop below */
+    if (adt == 0 && brs == 1 && acs == 1 && k >= 16) {
         if (bf16)
             tngrt_gemmh__dots(cvtb, 1, m, n, k, a, ars, b, bcs, c, ldc);
         else
             tngrt_gemmh__dots(cvt, 0, m, n, k, a, ars, b, bcs, c, ldc);
         return;
     }
-    if (bcs == 1 && n >= 16) {
+    if (adt == 0 && bcs == 1 && n >= 16) {
         if (bf16)
             tngrt_gemmh__rows(cvtb, 1, m, n, k, a, ars, acs, b, brs, c, ldc);
         else
