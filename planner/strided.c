@@ -171,8 +171,8 @@ static void strided__self(const Graph *g, int32_t v, PlanView *pv)
 
 /* The view op opi (a step strided__step_kind takes) applied to in, the
  * view of its input: *pv. Returns 0 where the step cannot be expressed
- * over in (a dim repeated by a merge sliced or split again, a second
- * index, a merge of a dim that is not broadcast). */
+ * over in (a dim repeated by a merge sliced or split again, an index of
+ * a view, a merge of a dim that is not broadcast). */
 static int strided__step(const Plan *self, int32_t opi, const PlanView *in, PlanView *pv)
 {
     const Graph *g = self->g;
@@ -186,8 +186,9 @@ static int strided__step(const Plan *self, int32_t opi, const PlanView *in, Plan
         pv->rep[d] = 1;
     }
     if (op->kind == OP_INDEX) {
+        /* of a value read as it is (its dim's size wraps a negative index) */
         int dim = strided__index(g, op);
-        if (in->ix >= 0 || in->map[dim] < 0 || in->rep[dim] != 1)
+        if (in->base != x || in->ix >= 0)
             return 0;
         pv->ix = op->in[1];
         pv->ixdim = in->map[dim];

@@ -26,8 +26,9 @@
  * slices of a constant range (x[..., a:b:s], the q, k, v of a fused
  * projection), reshapes that split dims of constant size (q.view(B, T, H,
  * D)) or merge a dim with a broadcast one after it, and an index by one
- * integer tensor of one element (a KV cache's cache[slot_ids], ix the index
- * tensor; its value is checked where the index op runs). */
+ * integer tensor of one element of a value that is no such view (a KV
+ * cache's cache[slot_ids], ix the index tensor; its value is checked where
+ * the index op runs). */
 typedef struct PlanView {
     int32_t base;
     int32_t ix;

@@ -5,7 +5,8 @@
 # transpose and repeat_kv's expand + reshape (4 query heads per key/value
 # head: the merged broadcast dim), for q @ k^T and att @ v; float32,
 # float16 and bfloat16 caches; a negative slot id (counted from the end);
-# two query rows against the repeated keys (a prefill's shape); a gather of
+# two query rows against the repeated keys (a prefill's shape); a slot of a
+# slice of the cache (counted from the slice's end: a copy); a gather of
 # two slots (a copy, as before); and a cache written again after its view
 # was taken, whose readers see the values before that write (PyTorch's
 # cache[slot_ids] is a copy). (tests/conform/run.sh)
@@ -40,6 +41,7 @@ class Model(torch.nn.Module):
             w.index_put_((slot, pos), v.to(dt))
             outs.append(attend(q.to(dt), c, w, slot))
         outs.append(attend(q2, kc, vc, neg))
+        outs.append(attend(q, kc[1:], vc[1:], neg))        # an index of a slice: copied
         kt = kc[two].transpose(1, 2)                       # [2, KVH, T, D]: gathered
         outs.append(torch.matmul(q[:, :KVH].expand(2, KVH, 1, D), kt.transpose(2, 3)))
         ks = repeat_kv(vc[slot].transpose(1, 2), REP)      # taken before the write below
