@@ -219,11 +219,18 @@ void fuse_conv_emit(Emit *E, const int32_t *ops, size_t n, const char *in);
 void emit_cpu_views_init(Emit *E);
 void emit_cpu_views_fini(Emit *E);
 /* For emit_cpu.c and fuse_gemm.c: whether matmul op_id reads its operands
- * through strides; operand v of such a matmul as "arg, strides"; whether
- * op_id's copy is elided. */
+ * through strides; operand v of such a matmul as "arg, strides" and its
+ * output as an arg over ptr_of's storage (with the repeated dim split:
+ * emit_cpu_mm_split returns that dim, -1 for none, and *rep); whether
+ * op_id's copy is elided; whether op_id is an index op read in place
+ * whose statement is emit_cpu_index_check (its index checked). */
 int emit_cpu_mm_strided(const Emit *E, int32_t op_id);
-void emit_cpu_mm_operand(Emit *E, int32_t v);
+void emit_cpu_mm_operand(Emit *E, int32_t op_id, int32_t v);
+void emit_cpu_mm_out(Emit *E, int32_t op_id, int32_t ptr_of);
+int emit_cpu_mm_split(const Emit *E, int32_t op_id, int64_t *rep);
 int emit_cpu_elided(const Emit *E, int32_t op_id);
+int emit_cpu_index_checked(const Emit *E, int32_t op_id);
+void emit_cpu_index_check(Emit *E, int32_t op_id);
 
 
 /* 1 when op runs code (sources and views do not). */

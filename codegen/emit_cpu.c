@@ -284,14 +284,15 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
 /* ---- matmuls reading views in place (planner/strided.h, emit_cpu_views.c) ---- */
 
 /* A strided matmul's call (no copy of a permuted or expanded operand). */
-static void e__mm_strided_call(Emit *E, const Op *op)
+static void e__mm_strided_call(Emit *E, int32_t op_id)
 {
+    const Op *op = &E->g->ops.v[op_id];
     sb_puts(E->o, "tngrt_kernel_matmul_strided(");
-    e__arg(E, OUT(0));
+    emit_cpu_mm_out(E, op_id, op->out);
     sb_puts(E->o, ", ");
-    emit_cpu_mm_operand(E, op->in[0]);
+    emit_cpu_mm_operand(E, op_id, op->in[0]);
     sb_puts(E->o, ", ");
-    emit_cpu_mm_operand(E, op->in[1]);
+    emit_cpu_mm_operand(E, op_id, op->in[1]);
     sb_puts(E->o, ");\n");
 }
 
@@ -325,8 +326,10 @@ static void e__op(Emit *E, int32_t op_id, const char *indent)
         }
         sb_puts(E->o, "}, err))\n");
         emit_fail_return(E);
+    } else if (emit_cpu_index_checked(E, op_id)) {
+        emit_cpu_index_check(E, op_id);
     } else if (emit_cpu_mm_strided(E, op_id)) {
-        e__mm_strided_call(E, op);
+        e__mm_strided_call(E, op_id);
     } else {
         e__call(E, op_id, "tngrt_kernel_");
     }

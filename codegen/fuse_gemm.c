@@ -332,7 +332,7 @@ static void fg__epi(Emit *E, const int32_t *ops, size_t n, const int64_t *od, in
 static void fg__mm_operand(Emit *E, int32_t op_id, int32_t v)
 {
     if (emit_cpu_mm_strided(E, op_id)) {
-        emit_cpu_mm_operand(E, v);
+        emit_cpu_mm_operand(E, op_id, v);
         return;
     }
     int64_t d[GRAPH_MAX_DIMS], st = 1;
@@ -354,11 +354,15 @@ static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
 {
     const Graph *g = E->g;
     const Op *mm = &g->ops.v[ops[0]], *sink = &g->ops.v[ops[n - 1]];
-    int64_t od[GRAPH_MAX_DIMS], yd[GRAPH_MAX_DIMS], os[GRAPH_MAX_DIMS];
+    int64_t od[GRAPH_MAX_DIMS], yd[GRAPH_MAX_DIMS], os[GRAPH_MAX_DIMS], rep = 1;
     int ond = fuse_dims(E, mm->out, od), perm = sink->kind == OP_PERMUTE;
+    int rd = emit_cpu_mm_split(E, ops[0], &rep);
     fuse_open(E, ops, n, in, "");
     sb_printf(E->o, "%s    tngrt_kernel_matmul_strided_epi(", in);
-    fuse_arg(E, sink->out, mm->out);
+    if (emit_cpu_mm_strided(E, ops[0]))
+        emit_cpu_mm_out(E, ops[0], sink->out);
+    else
+        fuse_arg(E, sink->out, mm->out);
     sb_puts(E->o, ", ");
     if (perm) {   /* out dim perm[d] is the sink's dim d */
         int ynd = fuse_dims(E, sink->out, yd);
@@ -371,8 +375,11 @@ static void fg__emit_mm(Emit *E, const int32_t *ops, size_t n, const char *in)
             os[pd] = st;
         }
         sb_puts(E->o, "(const int64_t[]){");
-        for (int d = 0; d < ond; d++)
-            sb_printf(E->o, "%s%s", d ? ", " : "", EMIT_I64(os[d]));
+        for (int d = 0; d < ond; d++) {
+            sb_printf(E->o, "%s%s", d ? ", " : "", EMIT_I64(d == rd ? os[d] * rep : os[d]));
+            if (d == rd)   /* the repeated dim split (emit_cpu_mm_split) */
+                sb_printf(E->o, ", %s", EMIT_I64(os[d]));
+        }
         sb_puts(E->o, "}");
     } else {
         sb_puts(E->o, "NULL");

@@ -211,7 +211,8 @@ static void memory__info(const Plan *self, const PlanOrder *order, MemInfo *mi)
             if (g->ops.v[o].in[k] >= 0)
                 memory__use(&mi->users[mi->root[g->ops.v[o].in[k]]], (int32_t)o);
     /* a matmul reading a chain of views in place (strided.h) uses the
-     * storage of every value of the chain; so do, after a float32 one,
+     * storage of every value of the chain (and an index's index tensor);
+     * so do, after a float32 one,
      * the ops that each read the one before as its only reader and may be
      * an epilogue step, and a permute ending them (memory__epi_kind), which
      * codegen/fuse_gemm.c may fold into the matmul's call: their output
@@ -236,7 +237,11 @@ static void memory__info(const Plan *self, const PlanOrder *order, MemInfo *mi)
                 for (int32_t v = g->ops.v[o].in[k]; v >= 0;) {
                     int32_t vo = g->vals.v[v].op;
                     memory__use(&mi->users[mi->root[v]], u);
-                    v = plan_mm_view_op(self, vo) ? g->ops.v[vo].in[0] : -1;
+                    if (!plan_mm_view_op(self, vo))
+                        break;
+                    if (g->ops.v[vo].kind == OP_INDEX)   /* its index tensor too */
+                        memory__use(&mi->users[mi->root[g->ops.v[vo].in[1]]], u);
+                    v = g->ops.v[vo].in[0];
                 }
             }
             int32_t out = g->ops.v[u].out;

@@ -23,6 +23,21 @@ int tngrt_kernel_index(const TngrtArg *out, const TngrtArg *x, const TngrtArg *c
     return tngrt_impl_index(out, x, idx, nidx, dim, err);
 }
 
+int tngrt_kernel_index_check(const TngrtArg *idx, int64_t n, int dim, TngrtError *err)
+{
+    int64_t v;
+    if (tngrt_impl__numel(idx->ndim, idx->shape) != 1)
+        return tngrt_impl__err(err, "index: invalid operands");
+    return tngrt_impl__index_at(idx, 0, n, 1, dim, "index", &v, err);
+}
+
+int64_t tngrt_kernel_index_row(const TngrtArg *idx, int64_t n)
+{
+    int64_t x = tngrt_impl__ldi(idx, 0);
+    x = x < 0 ? x + n : x;
+    return x < 0 ? 0 : x >= n ? (n > 0 ? n - 1 : 0) : x;
+}
+
 int tngrt_kernel_index_put(const TngrtArg *dst, const TngrtArg *values, const TngrtArg *const *idx, int nidx,
                            int dim, int accumulate, TngrtError *err)
 {

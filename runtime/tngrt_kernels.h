@@ -342,6 +342,16 @@ int tngrt_kernel_gather(const TngrtArg *out, const TngrtArg *x, const TngrtArg *
 int tngrt_kernel_index(const TngrtArg *out, const TngrtArg *x, const TngrtArg *const *idx, int nidx, int dim,
                        TngrtError *err);
 
+/* The check of an index op a matmul reads through in place
+ * (x[idx] along dim, idx one integer element, x's dim of size n): 0 when
+ * idx[0] is in [-n, n), else -1 with tngrt_kernel_index's message. */
+int tngrt_kernel_index_check(const TngrtArg *idx, int64_t n, int dim, TngrtError *err);
+
+/* idx[0] counted from the end when negative, for an index checked by
+ * tngrt_kernel_index_check (clamped to [0, n) all the same: no read out
+ * of bounds whatever idx holds). */
+int64_t tngrt_kernel_index_row(const TngrtArg *idx, int64_t n);
+
 /* dst[:, .., idx[0], .., idx[nidx-1], ...] = values (+= when accumulate),
  * in place; indices as tngrt_kernel_index, values broadcast to the indexed
  * shape and converted to dst's dtype; duplicates accumulate in order. */

@@ -1069,6 +1069,88 @@ static void test_strided_slices(void **state)
     t_free(&t);
 }
 
+/* x with dims given as constants. */
+static int32_t b_shaped(B *b, OpKind kind, int32_t x, int nd, const int64_t *dims)
+{
+    DimId d[GRAPH_MAX_DIMS];
+    for (int i = 0; i < nd; i++)
+        d[i] = dc(b, dims[i]);
+    return b_op(b, kind, &x, 1, nd, d);
+}
+
+/* A decode step's q @ k^T over a KV cache [3, 10, 2, 8] (slots, T, KVH,
+ * D) read through cache[idx] (one int64 element), its transpose and
+ * repeat_kv (expand [1, 2, 4, 10, 8], reshape [1, 8, 10, 8]): the matmul
+ * reads the cache itself, at idx's row, heads repeated 4 times (dim 1),
+ * and none of the views is copied; an index by two elements, and a merge
+ * of a dim that is not broadcast, are no steps of the walk. */
+static void test_strided_kv_cache(void **state)
+{
+    (void)state;
+    T t = {0};
+    b_init(&t.b);
+    int64_t cd[4] = {3, 10, 2, 8}, id[1] = {1}, i2d[1] = {2}, qd[4] = {1, 8, 1, 8};
+    int32_t cache = b_input(&t.b, "cache", 4, cd), q = b_input(&t.b, "q", 4, qd);
+    int32_t ix = b_input(&t.b, "idx", 1, id), ix2 = b_input(&t.b, "idx2", 1, i2d);
+    t.b.g.vals.v[ix].dtype = DT_I64;
+    t.b.g.vals.v[ix2].dtype = DT_I64;
+    int32_t in[2] = {cache, ix};
+    int64_t pd[4] = {1, 2, 10, 8}, ud[5] = {1, 2, 1, 10, 8};
+    int64_t ed[5] = {1, 2, 4, 10, 8}, rd[4] = {1, 8, 10, 8};
+    DimId gdd[4] = {dc(&t.b, 1), dc(&t.b, 10), dc(&t.b, 2), dc(&t.b, 8)};
+    int32_t gat = b_op(&t.b, OP_INDEX, in, 2, 4, gdd);
+    op_at(&t.b, gat)->attr[0] = 0;
+    op_at(&t.b, gat)->nattr = 1;
+    int32_t per = b_shaped(&t.b, OP_PERMUTE, gat, 4, pd);
+    Op *op = op_at(&t.b, per);
+    op->attr[0] = 0, op->attr[1] = 2, op->attr[2] = 1, op->attr[3] = 3;
+    op->nattr = 4;
+    int32_t un = b_shaped(&t.b, OP_RESHAPE, per, 5, ud);
+    int32_t ex = b_shaped(&t.b, OP_EXPAND, un, 5, ed);
+    int32_t rk = b_shaped(&t.b, OP_RESHAPE, ex, 4, rd);
+    int32_t kt = b_transpose(&t.b, rk);
+    DimId sd[4] = {dc(&t.b, 1), dc(&t.b, 8), dc(&t.b, 1), dc(&t.b, 10)};
+    in[0] = q, in[1] = kt;
+    int32_t s = b_op(&t.b, OP_MATMUL, in, 2, 4, sd);
+    b_output(&t.b, s);
+    in[0] = cache, in[1] = ix2;
+    DimId g2[4] = {dc(&t.b, 2), dc(&t.b, 10), dc(&t.b, 2), dc(&t.b, 8)};
+    int32_t gat2 = b_op(&t.b, OP_INDEX, in, 2, 4, g2);
+    op_at(&t.b, gat2)->attr[0] = 0;
+    op_at(&t.b, gat2)->nattr = 1;
+    int64_t md[3] = {20, 2, 8};
+    int32_t merged = b_shaped(&t.b, OP_RESHAPE, gat2, 3, md);   /* [2, 10] merged: no broadcast */
+    b_output(&t.b, merged);
+    t_plan(&t);
+    assert_int_equal(t.rc, 0);
+    t.p.strided_views = 1;   /* the CPU target's (plan_build_for with consts at create) */
+    assert_true(plan_mm_strided(&t.p, op_of(&t.b, s)));
+    int dim = -1;
+    int64_t rep = 0;
+    assert_true(plan_mm_rep(&t.p, op_of(&t.b, s), &dim, &rep));
+    assert_int_equal(dim, 1);
+    assert_int_equal(rep, 4);
+    PlanView pv;
+    assert_int_equal(plan_mm_view(&t.p, kt, &pv), 1);
+    assert_int_equal(pv.base, cache);
+    assert_int_equal(pv.ix, ix);
+    assert_int_equal(pv.ixdim, 0);
+    assert_int_equal(pv.map[1], 2);   /* heads: the cache's KVH dim, each read 4 times */
+    assert_int_equal(pv.rep[1], 4);
+    assert_int_equal(pv.map[2], 3);   /* k^T's rows: D */
+    assert_int_equal(pv.map[3], 1);   /* its columns: T */
+    assert_int_equal(pv.rep[2], 1);
+    unsigned char *el = plan_views_elided(&t.p);
+    const int32_t views[] = {gat, per, un, ex, rk, kt};   /* no copy of any */
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+        assert_true(el[op_of(&t.b, views[i])]);
+    assert_false(el[op_of(&t.b, gat2)]);
+    free(el);
+    assert_false(plan_mm_view_op(&t.p, op_of(&t.b, gat2)));   /* two rows: a gather */
+    assert_false(plan_mm_view_op(&t.p, op_of(&t.b, merged)));
+    t_free(&t);
+}
+
 /* ------------------------------------------------------------------------ */
 /* memory against a reference: random graphs on three streams               */
 /* ------------------------------------------------------------------------ */
@@ -1246,6 +1328,7 @@ int main(void)
         cmocka_unit_test(test_kernels_dedup),
         cmocka_unit_test(test_kernels_target_free),
         cmocka_unit_test(test_strided_slices),
+        cmocka_unit_test(test_strided_kv_cache),
         cmocka_unit_test(test_memory_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

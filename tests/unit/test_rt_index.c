@@ -108,6 +108,35 @@ static void test_index(void **state)
     assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);
 }
 
+/* The index check and row of a matmul reading x[idx] in place: idx's one
+ * element in [-n, n) passes (negative from the end), else the message of
+ * tngrt_kernel_index; the row stays in [0, n) whatever idx holds. */
+static void test_index_row(void **state)
+{
+    (void)state;
+    int64_t i[1] = {2}, is[1] = {1}, two[2] = {0, 1}, ts[1] = {2};
+    int32_t j[1] = {-3};
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    TngrtArg I = t_i64(i, 1, is), T2 = t_i64(two, 1, ts);
+    TngrtArg J = {j, TNGRT_I32, 1, is};
+    assert_int_equal(tngrt_kernel_index_check(&I, 3, 0, &err), 0);
+    assert_int_equal(tngrt_kernel_index_row(&I, 3), 2);
+    assert_int_equal(tngrt_kernel_index_check(&J, 3, 0, &err), 0);
+    assert_int_equal(tngrt_kernel_index_row(&J, 3), 0);
+    i[0] = -1;
+    assert_int_equal(tngrt_kernel_index_row(&I, 3), 2);
+    i[0] = 3;
+    assert_int_equal(tngrt_kernel_index_check(&I, 3, 0, &err), -1);
+    assert_string_equal(err.msg, "index: index 3 is out of bounds for dim 0 with size 3");
+    assert_int_equal(err.kind, TNGRT_ERR_BAD_INPUT);
+    assert_int_equal(tngrt_kernel_index_row(&I, 3), 2);
+    i[0] = -7;
+    assert_int_equal(tngrt_kernel_index_check(&I, 3, 1, &err), -1);
+    assert_string_equal(err.msg, "index: index -7 is out of bounds for dim 1 with size 3");
+    assert_int_equal(tngrt_kernel_index_row(&I, 3), 0);
+    assert_int_equal(tngrt_kernel_index_check(&T2, 3, 0, &err), -1);   /* one element only */
+}
+
 static void test_index_put(void **state)
 {
     (void)state;
@@ -205,6 +234,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_index_select), cmocka_unit_test(test_gather),
         cmocka_unit_test(test_index),        cmocka_unit_test(test_index_put),
+        cmocka_unit_test(test_index_row),
         cmocka_unit_test(test_scatter),      cmocka_unit_test(test_index_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
