@@ -226,48 +226,43 @@ TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr
 
 /* ---- the packed weight ---- */
 
-/* Sixteen lanes of float32 and of int8: GNU vector types, which every
- * clone lowers to its own width (one zmm, two ymm, four xmm). */
-typedef float tngrt_q8__f16v __attribute__((vector_size(64)));
-typedef int8_t tngrt_q8__i16v __attribute__((vector_size(16)));
-
-/* Sixteen int8 at p as float32. */
-#define TNGRT_Q8__LOAD(v, p)                                         \
-    do {                                                             \
-        tngrt_q8__i16v b_;                                           \
-        __builtin_memcpy(&b_, (p), sizeof b_);                       \
-        (v) = __builtin_convertvector(b_, tngrt_q8__f16v);           \
-    } while (0)
+/* Lanes of the packed loop's vectors: GNU vector types of TNGRT_Q8_VL
+ * float32 and int8, which every clone lowers to its own registers (16
+ * lanes: one zmm, two ymm or four xmm), TNGRT_Q8_PANEL / TNGRT_Q8_VL of
+ * them per panel row. */
+#ifndef TNGRT_Q8_VL
+#define TNGRT_Q8_VL 16
+#endif
+#define TNGRT_Q8__NV (TNGRT_Q8_PANEL / TNGRT_Q8_VL)
+typedef float tngrt_q8__fv __attribute__((vector_size(TNGRT_Q8_VL * 4)));
+typedef int8_t tngrt_q8__bv __attribute__((vector_size(TNGRT_Q8_VL)));
 
 /* acc[r * TNGRT_Q8_COLS + c] = a + x_r[0] * w[0][c] + ... + x_r[len-1] *
  * w[len-1][c], added left to right, with a = 0, or with cont acc's value
  * (a group's sums going on), for the TNGRT_Q8_PANEL columns c of one
  * panel's rows w (TNGRT_Q8_PANEL bytes each) and NR rows x_r at x + r *
- * TNGRT_Q8_KC: four 16-lane sums per row kept in registers, each panel
- * row widened once for the NR rows. */
+ * TNGRT_Q8_KC: the row's sums kept in registers, each panel row widened
+ * once for the NR rows. */
 TNGRT_KINLINE void tngrt_impl__q8_panel_nr(float *acc, const int8_t *w, const float *x, int64_t len,
                                            int cont, const int NR)
 {
     TNGRT_Q8__CONTRACT
-    tngrt_q8__f16v a[TNGRT_Q8_ROWS][4];
+    tngrt_q8__fv a[TNGRT_Q8_ROWS][TNGRT_Q8__NV], wv[TNGRT_Q8__NV];
     for (int r = 0; r < NR; r++)
-        for (int j = 0; j < 4; j++)
-            a[r][j] = (tngrt_q8__f16v){0};
+        for (int j = 0; j < TNGRT_Q8__NV; j++)
+            a[r][j] = (tngrt_q8__fv){0};
     for (int r = 0; cont && r < NR; r++)
         __builtin_memcpy(a[r], acc + (size_t)r * TNGRT_Q8_COLS, sizeof a[r]);
     for (int64_t kk = 0; kk < len; kk++) {
-        const int8_t *p = w + kk * TNGRT_Q8_PANEL;
-        tngrt_q8__f16v w0, w1, w2, w3;
-        TNGRT_Q8__LOAD(w0, p);
-        TNGRT_Q8__LOAD(w1, p + 16);
-        TNGRT_Q8__LOAD(w2, p + 32);
-        TNGRT_Q8__LOAD(w3, p + 48);
+        for (int j = 0; j < TNGRT_Q8__NV; j++) {
+            tngrt_q8__bv b;
+            __builtin_memcpy(&b, w + kk * TNGRT_Q8_PANEL + j * TNGRT_Q8_VL, sizeof b);
+            wv[j] = __builtin_convertvector(b, tngrt_q8__fv);
+        }
         for (int r = 0; r < NR; r++) {
             float xv = x[r * TNGRT_Q8_KC + kk];
-            a[r][0] = a[r][0] + xv * w0;
-            a[r][1] = a[r][1] + xv * w1;
-            a[r][2] = a[r][2] + xv * w2;
-            a[r][3] = a[r][3] + xv * w3;
+            for (int j = 0; j < TNGRT_Q8__NV; j++)
+                a[r][j] = a[r][j] + xv * wv[j];
         }
     }
     for (int r = 0; r < NR; r++)
