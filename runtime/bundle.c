@@ -660,18 +660,20 @@ static int bundle__packs_q8(const TngrtBundleDesc *d, int i)
 }
 
 /* Packs int8 weight i [k, n] from src (in st's mapping, or in its private
- * copy when st is NULL) BUNDLE_PACK_ROWS rows at a time, dropping each
+ * copy when st is NULL) about 4 MiB of rows at a time, dropping each
  * block's source pages once packed: the packing takes the place of the
- * file's bytes in memory (they fault back in only if read again). Returns
- * the packing (int8 bytes, kept in wpack), or NULL when it cannot be
- * allocated (the kernel then reads src in place). */
+ * file's bytes in memory (they fault back in only if read again), with
+ * one block of them resident while it is made. Returns the packing (int8
+ * bytes, kept in wpack), or NULL when it cannot be allocated (the kernel
+ * then reads src in place). */
 static float *bundle__pack_q8(const TngrtBundleDesc *d, int i, const void *src,
                               const TngrtSafetensors *st)
 {
     int64_t k = d->weights[i].dims[0].value, n = d->weights[i].dims[1].value;
+    int64_t step = n >= ((int64_t)1 << 22) ? 1 : ((int64_t)1 << 22) / n;
     int8_t *dst = tngrt_q8_pack_new(k, n);
-    for (int64_t r = 0; dst && r < k; r += BUNDLE_PACK_ROWS) {
-        int64_t rows = k - r < BUNDLE_PACK_ROWS ? k - r : BUNDLE_PACK_ROWS;
+    for (int64_t r = 0; dst && r < k; r += step) {
+        int64_t rows = k - r < step ? k - r : step;
         tngrt_q8_pack_rows(dst, src, k, n, r, rows);
         if (st)
             tngrt_safetensors_drop(st, (const int8_t *)src + r * n, (size_t)(rows * n));

@@ -108,13 +108,21 @@ int8_t *tngrt_q8_pack_new(int64_t k, int64_t n)
     return aligned_alloc(64, ((size_t)size + 63) / 64 * 64);
 }
 
+/* Panel after panel, each panel's rows written in order; the block of
+ * rows read across (the bundle's few MiB) stays in cache meanwhile. */
 void tngrt_q8_pack_rows(int8_t *dst, const int8_t *w, int64_t k, int64_t n, int64_t r0, int64_t rows)
 {
-    for (int64_t kk = r0; kk < r0 + rows; kk++)
-        for (int64_t c = 0; c < n; c += TNGRT_Q8_PANEL) {
-            int64_t len = n - c < TNGRT_Q8_PANEL ? n - c : TNGRT_Q8_PANEL;
-            int8_t *d = dst + c / TNGRT_Q8_PANEL * k * TNGRT_Q8_PANEL + kk * TNGRT_Q8_PANEL;
-            memcpy(d, w + kk * n + c, (size_t)len);
+    for (int64_t c = 0; c < n; c += TNGRT_Q8_PANEL) {
+        int64_t len = n - c < TNGRT_Q8_PANEL ? n - c : TNGRT_Q8_PANEL;
+        int8_t *d = dst + c / TNGRT_Q8_PANEL * k * TNGRT_Q8_PANEL + r0 * TNGRT_Q8_PANEL;
+        const int8_t *s = w + r0 * n + c;
+        for (int64_t kk = 0; kk < rows; kk++, d += TNGRT_Q8_PANEL, s += n) {
+            if (len == TNGRT_Q8_PANEL) {
+                memcpy(d, s, TNGRT_Q8_PANEL);
+                continue;
+            }
+            memcpy(d, s, (size_t)len);
             memset(d + len, 0, (size_t)(TNGRT_Q8_PANEL - len));
         }
+    }
 }
