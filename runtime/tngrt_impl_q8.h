@@ -239,45 +239,53 @@ typedef int8_t tngrt_q8__bv __attribute__((vector_size(TNGRT_Q8_VL)));
 
 /* acc[r * TNGRT_Q8_COLS + c] = a + x_r[0] * w[0][c] + ... + x_r[len-1] *
  * w[len-1][c], added left to right, with a = 0, or with cont acc's value
- * (a group's sums going on), for the TNGRT_Q8_PANEL columns c of one
- * panel's rows w (TNGRT_Q8_PANEL bytes each) and NR rows x_r at x + r *
- * TNGRT_Q8_KC: the row's sums kept in registers, each panel row widened
- * once for the NR rows. */
-TNGRT_KINLINE void tngrt_impl__q8_panel_nr(float *acc, const int8_t *w, const float *x, int64_t len,
-                                           int cont, const int NR)
+ * (a group's sums going on), for the NP * TNGRT_Q8_PANEL columns c of NP
+ * panels (rows of TNGRT_Q8_PANEL bytes from w, the next panel ld bytes
+ * on) and NR rows x_r at x + r * TNGRT_Q8_KC: the sums kept in registers,
+ * each panel row widened once for the NR rows. */
+TNGRT_KINLINE void tngrt_impl__q8_panel_nr(float *acc, const int8_t *w, int64_t ld, const float *x,
+                                           int64_t len, int cont, const int NR, const int NP)
 {
     TNGRT_Q8__CONTRACT
-    tngrt_q8__fv a[TNGRT_Q8_ROWS][TNGRT_Q8__NV], wv[TNGRT_Q8__NV];
+    tngrt_q8__fv a[TNGRT_Q8_ROWS][2 * TNGRT_Q8__NV], wv[2 * TNGRT_Q8__NV];
     for (int r = 0; r < NR; r++)
-        for (int j = 0; j < TNGRT_Q8__NV; j++)
+        for (int j = 0; j < NP * TNGRT_Q8__NV; j++)
             a[r][j] = (tngrt_q8__fv){0};
     for (int r = 0; cont && r < NR; r++)
-        __builtin_memcpy(a[r], acc + (size_t)r * TNGRT_Q8_COLS, sizeof a[r]);
+        __builtin_memcpy(a[r], acc + (size_t)r * TNGRT_Q8_COLS, NP * TNGRT_Q8_PANEL * sizeof(float));
     for (int64_t kk = 0; kk < len; kk++) {
-        for (int j = 0; j < TNGRT_Q8__NV; j++) {
+        for (int j = 0; j < NP * TNGRT_Q8__NV; j++) {
             tngrt_q8__bv b;
-            __builtin_memcpy(&b, w + kk * TNGRT_Q8_PANEL + j * TNGRT_Q8_VL, sizeof b);
+            __builtin_memcpy(&b, w + j / TNGRT_Q8__NV * ld + kk * TNGRT_Q8_PANEL + j % TNGRT_Q8__NV * TNGRT_Q8_VL,
+                             sizeof b);
             wv[j] = __builtin_convertvector(b, tngrt_q8__fv);
         }
         for (int r = 0; r < NR; r++) {
             float xv = x[r * TNGRT_Q8_KC + kk];
-            for (int j = 0; j < TNGRT_Q8__NV; j++)
+            for (int j = 0; j < NP * TNGRT_Q8__NV; j++)
                 a[r][j] = a[r][j] + xv * wv[j];
         }
     }
     for (int r = 0; r < NR; r++)
-        __builtin_memcpy(acc + (size_t)r * TNGRT_Q8_COLS, a[r], sizeof a[r]);
+        __builtin_memcpy(acc + (size_t)r * TNGRT_Q8_COLS, a[r], NP * TNGRT_Q8_PANEL * sizeof(float));
 }
 
-/* tngrt_impl__q8_panel_nr for nr (1 to TNGRT_Q8_ROWS) rows. */
-TNGRT_KINLINE void tngrt_impl__q8_panel(float *acc, const int8_t *w, const float *x, int64_t len,
-                                        int cont, int nr)
+/* tngrt_impl__q8_panel_nr for nr (1 to TNGRT_Q8_ROWS) rows: one row reads
+ * two panels side by side (twice the independent sums of one panel, whose
+ * four are as many as the FMA's latency covers), more rows one panel. */
+TNGRT_KINLINE void tngrt_impl__q8_panel(float *acc, const int8_t *w, int64_t ld, const float *x, int64_t len,
+                                        int cont, int nr, int np)
 {
     switch (nr) {
-    case 1: tngrt_impl__q8_panel_nr(acc, w, x, len, cont, 1); break;
-    case 2: tngrt_impl__q8_panel_nr(acc, w, x, len, cont, 2); break;
-    case 3: tngrt_impl__q8_panel_nr(acc, w, x, len, cont, 3); break;
-    default: tngrt_impl__q8_panel_nr(acc, w, x, len, cont, 4); break;
+    case 1:
+        if (np == 2)
+            tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 1, 2);
+        else
+            tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 1, 1);
+        break;
+    case 2: tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 2, 1); break;
+    case 3: tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 3, 1); break;
+    default: tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 4, 1); break;
     }
 }
 
@@ -299,8 +307,8 @@ TNGRT_KINLINE int64_t tngrt_impl__q8_run_end(const TngrtImplQ8 *q, int64_t k0)
  * or a piece of one): x widened into xf, each group's (or piece's) sum
  * of x into sxg (continuing the previous piece's), then panel after
  * panel, group after group, the column sums and, at a group's end, the
- * fold. Each column sees the operations of tngrt_impl__q8_block in the
- * same order. */
+ * fold (one row of x: two panels at a time). Each column sees the
+ * operations of tngrt_impl__q8_block in the same order. */
 TNGRT_KINLINE void tngrt_impl__q8_block_packed(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0,
                                                int nc)
 {
@@ -323,8 +331,10 @@ TNGRT_KINLINE void tngrt_impl__q8_block_packed(const TngrtImplQ8 *q, int64_t r0,
             }
             sx[r] = sxg[r * TNGRT_Q8_KC + (k1 - 1 - k0)];
         }
-        for (int p = 0; p * TNGRT_Q8_PANEL < nc; p++) {
-            int pw = nc - p * TNGRT_Q8_PANEL < TNGRT_Q8_PANEL ? nc - p * TNGRT_Q8_PANEL : TNGRT_Q8_PANEL;
+        for (int p = 0, np; p * TNGRT_Q8_PANEL < nc; p += np) {
+            np = nr == 1 && (p + 1) * TNGRT_Q8_PANEL < nc ? 2 : 1;
+            int pw = nc - p * TNGRT_Q8_PANEL < np * TNGRT_Q8_PANEL ? nc - p * TNGRT_Q8_PANEL
+                                                                   : np * TNGRT_Q8_PANEL;
             float *a = acc + p * TNGRT_Q8_PANEL, *t = tot + p * TNGRT_Q8_PANEL;
             const int8_t *panel = wp + (int64_t)p * q->k * TNGRT_Q8_PANEL;
             for (int64_t s = k0, e; s < k1; s = e) {
@@ -332,7 +342,8 @@ TNGRT_KINLINE void tngrt_impl__q8_block_packed(const TngrtImplQ8 *q, int64_t r0,
                 e = gend < k1 ? gend : k1;
                 float sxr[TNGRT_Q8_ROWS];
                 /* a group's later piece (s inside it): its sums go on from acc */
-                tngrt_impl__q8_panel(a, panel + s * TNGRT_Q8_PANEL, xf + (s - k0), e - s, s % G != 0, nr);
+                tngrt_impl__q8_panel(a, panel + s * TNGRT_Q8_PANEL, q->k * TNGRT_Q8_PANEL, xf + (s - k0), e - s,
+                                     s % G != 0, nr, np);
                 if (e < gend)
                     continue;
                 for (int r = 0; r < nr; r++)
