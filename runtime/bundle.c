@@ -8,11 +8,16 @@
  * Weights at scale: the weights file is mapped, not read, and
  * a weight whose bytes in it are aligned for its dtype is used in place:
  * the generated code reads weights through c->w[i], which points into the
- * mapping, kept until delete or the next load. A weight a run updates, a
- * misaligned one or an empty one gets a private copy. Float32 Linear
- * weights the descriptor marks for packing (up to BUNDLE_PACK_MAX each) are packed
+ * mapping, kept until delete or the next load (safetensors.c maps a file
+ * of 2 MiB or more at a 2 MiB-aligned address, advised MADV_HUGEPAGE, so
+ * that the kernel may map its page cache in 2 MiB pages). A weight a run
+ * updates, a misaligned one or an empty one gets a private copy, the
+ * source pages dropped as copying goes. Float32 Linear weights the
+ * descriptor marks for packing (up to BUNDLE_PACK_MAX each) are packed
  * straight from the mapping, and the source pages are dropped as packing
- * goes, so resident memory stays near the weights' size.
+ * goes, so resident memory stays near the weights' size. Private copies,
+ * packings and the arena are huge-page-backed blocks from 2 MiB
+ * (blocks.c).
  *
  * Nothing here prints or exits; every failure leaves a one-line message
  * in the bundle (tngrt_bundle_last_error), or in a TngrtError for
@@ -39,12 +44,14 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
                                  int64_t r0, int64_t rows) __attribute__((weak));
 
 /* Alignment of the arena and of every weight block, in bytes. */
-#define BUNDLE_ALIGN 64
+#define BUNDLE_ALIGN TNGRT_BLOCK_ALIGN
 /* Room for a message; long gear lists are cut short with "...". */
 #define BUNDLE_MSG TNGRT_BUNDLE_MSG
 /* Rows of a Linear weight packed between two drops of their source pages
  * (a multiple of TNGRT_GEMM_NR, 32). */
 #define BUNDLE_PACK_ROWS 2048
+/* The bytes of a weight copied between two drops of their source pages. */
+#define BUNDLE_COPY_BYTES ((size_t)32 << 20)
 /* The largest weight packed at load, in bytes of its packing. A larger one
  * is read in place: products of fewer than 8 rows (decode) stream it once
  * at memory speed (kernels_gemm.c), 8 rows or more pack it per call, which
@@ -53,18 +60,21 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
  * within 1.5x of one read, resident memory within 1.1x of the weights). */
 #define BUNDLE_PACK_MAX ((uint64_t)64 << 20)
 /* The largest block allocated (keeps size arithmetic far from overflow). */
-#define BUNDLE_MAX_BYTES ((uint64_t)PTRDIFF_MAX / 2)
+#define BUNDLE_MAX_BYTES TNGRT_BLOCK_MAX
 
 struct TngrtBundle {
     const TngrtBundleDesc *desc;
     unsigned char *arena;     /* BUNDLE_ALIGN-aligned, arena_cap bytes */
     size_t arena_cap;
+    TngrtBlock arena_blk;     /* the arena's block */
+    int huge;                 /* large blocks huge-page-backed (tngrt__huge_pages) */
     void **w;                 /* per weight: its bytes (wown[i], or in st aligned for its dtype) */
     void **wown;              /* per weight: a private block, zeroed until a load copies into it */
-    void **wraw;              /* what free takes for wown[i] */
+    TngrtBlock *wblk;         /* per weight: wown[i]'s block */
     unsigned char *wbind;     /* per weight: BIND_* (TNGRT_SIG_SHARED weights) */
     size_t *wbytes;           /* their sizes */
     float **wpack;            /* per weight: packed for the GEMM at load, or NULL */
+    TngrtBlock *wpackblk;     /* per weight: wpack[i]'s block */
     TngrtSafetensors *st;     /* the loaded weights file or memory, NULL before a load */
     void **in;                /* input data of the current run */
     int64_t *sym;             /* symbol values of the selected gear */
@@ -300,38 +310,22 @@ static int desc__check(const TngrtBundleDesc *d, TngrtError *err)
 
 /* ---- memory ---- */
 
-/* A BUNDLE_ALIGN-aligned block of at least bytes (and at least
- * BUNDLE_ALIGN) bytes, rounded up to a multiple of BUNDLE_ALIGN, zeroed
- * when zero is set; NULL when out of memory or too large. */
-static void *bundle__alloc(uint64_t bytes, size_t *cap_out, int zero)
+/* The arena's block for bytes (at least BUNDLE_ALIGN), rounded up to a
+ * multiple of BUNDLE_ALIGN (*cap_out); NULL when out of memory or too
+ * large. Huge-page-backed from TNGRT_BLOCK_HUGE bytes (blocks.c): large
+ * activations are streamed like weights. */
+static unsigned char *bundle__arena_block(TngrtBundle *self, uint64_t bytes, TngrtBlock *b,
+                                          size_t *cap_out)
 {
-    void *p = NULL;
-    size_t cap;
+    uint64_t cap = bytes < BUNDLE_ALIGN ? BUNDLE_ALIGN
+                                        : (bytes + BUNDLE_ALIGN - 1) / BUNDLE_ALIGN * BUNDLE_ALIGN;
+    unsigned char *p;
     if (bytes > BUNDLE_MAX_BYTES)
         return NULL;
-    cap = bytes < BUNDLE_ALIGN ? BUNDLE_ALIGN
-                               : (size_t)((bytes + BUNDLE_ALIGN - 1) / BUNDLE_ALIGN * BUNDLE_ALIGN);
-    if (posix_memalign(&p, BUNDLE_ALIGN, cap) != 0)
-        return NULL;
-    if (zero)
-        memset(p, 0, cap);
-    if (cap_out)
-        *cap_out = cap;
+    p = tngrt__block_alloc(b, cap, 0, self->huge);
+    if (p)
+        *cap_out = (size_t)cap;
     return p;
-}
-
-/* A zeroed BUNDLE_ALIGN-aligned block of bytes (at least 1); *raw is what
- * free takes. calloc, so that a large block is fresh zero pages nothing
- * touches (no resident memory) until a load copies into it. */
-static void *bundle__zalloc(uint64_t bytes, void **raw)
-{
-    unsigned char *p;
-    if (bytes > BUNDLE_MAX_BYTES || !(p = calloc(1, (size_t)bytes + BUNDLE_ALIGN))) {
-        *raw = NULL;
-        return NULL;
-    }
-    *raw = p;
-    return p + (BUNDLE_ALIGN - (uintptr_t)p % BUNDLE_ALIGN) % BUNDLE_ALIGN;
 }
 
 /* The byte size of a weight (its dims are constants, checked by desc__check). */
@@ -355,17 +349,20 @@ static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
         if (d->gears[g].noff > noff)
             noff = d->gears[g].noff;
     }
-    self->arena = bundle__alloc((uint64_t)arena, &self->arena_cap, 0);
+    self->huge = tngrt__huge_pages();
+    self->arena = bundle__arena_block(self, (uint64_t)arena, &self->arena_blk, &self->arena_cap);
     self->w = calloc((size_t)d->nweights + 1, sizeof *self->w);
     self->wown = calloc((size_t)d->nweights + 1, sizeof *self->wown);
-    self->wraw = calloc((size_t)d->nweights + 1, sizeof *self->wraw);
+    self->wblk = calloc((size_t)d->nweights + 1, sizeof *self->wblk);
     self->wbytes = calloc((size_t)d->nweights + 1, sizeof *self->wbytes);
     self->wpack = calloc((size_t)d->nweights + 1, sizeof *self->wpack);
+    self->wpackblk = calloc((size_t)d->nweights + 1, sizeof *self->wpackblk);
     self->wbind = calloc((size_t)d->nweights + 1, sizeof *self->wbind);
     self->in = calloc((size_t)d->ninputs + 1, sizeof *self->in);
     self->sym = calloc((size_t)d->nsyms + 1, sizeof *self->sym);
     self->off = calloc((size_t)noff, sizeof *self->off);
-    if (!self->arena || !self->w || !self->wown || !self->wraw || !self->wbytes || !self->wpack ||
+    if (!self->arena || !self->w || !self->wown || !self->wblk || !self->wbytes || !self->wpack ||
+        !self->wpackblk ||
         !self->wbind || !self->in || !self->sym || !self->off) {
         tngrt__fail(err, NULL, "bundle '%s': out of memory (arena of %lld bytes)", d->name,
                     (long long)arena);
@@ -374,7 +371,8 @@ static int bundle__alloc_all(TngrtBundle *self, TngrtError *err)
     for (int i = 0; i < d->nweights; i++) {
         if (bundle__weight_bytes(&d->weights[i], &self->wbytes[i], err) != 0)
             return -1;
-        self->w[i] = self->wown[i] = bundle__zalloc(self->wbytes[i], &self->wraw[i]);
+        self->w[i] = self->wown[i] =
+            tngrt__block_alloc(&self->wblk[i], self->wbytes[i], 1, self->huge);
         if (!self->w[i]) {
             tngrt__fail(err, NULL, "bundle '%s': out of memory for weight '%s' (%zu bytes)",
                         d->name, d->weights[i].name, self->wbytes[i]);
@@ -432,23 +430,24 @@ void tngrt_bundle_delete(TngrtBundle *self)
         return;
     tngrt_exec_delete(self->exec);
     tngrt__par_delete(self->par);
-    if (self->wraw)
+    if (self->wblk)
         for (int i = 0; i < self->desc->nweights; i++)
-            free(self->wraw[i]);
-    if (self->wpack)
+            tngrt__block_free(&self->wblk[i]);
+    if (self->wpackblk)
         for (int i = 0; i < self->desc->nweights; i++)
-            free(self->wpack[i]);
+            tngrt__block_free(&self->wpackblk[i]);
     tngrt_safetensors_close(self->st);
     free(self->wpack);
     free(self->w);
     free(self->wown);
-    free(self->wraw);
+    free(self->wblk);
+    free(self->wpackblk);
     free(self->wbind);
     free(self->wbytes);
     free(self->in);
     free(self->sym);
     free(self->off);
-    free(self->arena);
+    tngrt__block_free(&self->arena_blk);
     free(self->unused);
     free(self);
 }
@@ -616,18 +615,18 @@ static int bundle__packs(const TngrtBundleDesc *d, int i)
  * packed BUNDLE_PACK_ROWS at a time, and where src is in st's mapping each
  * block's source pages are dropped once packed (they fault back in if read
  * again), so packing holds the packed copy and one block of the source.
- * Returns the packing, or NULL when it cannot be allocated (the kernel then
- * packs per call). */
-static float *bundle__pack(const TngrtBundleDesc *d, int i, const void *src,
-                           const TngrtSafetensors *st)
+ * Returns the packing (its block in *blk), or NULL when it cannot be
+ * allocated (the kernel then packs per call). */
+static float *bundle__pack(const TngrtBundle *self, int i, const void *src,
+                           const TngrtSafetensors *st, TngrtBlock *blk)
 {
-    const TngrtSigTensor *w = &d->weights[i];
+    const TngrtSigTensor *w = &self->desc->weights[i];
     int64_t n = w->dims[0].value, k = w->dims[1].value, size = tngrt_gemm_packed_size(n, k);
     size_t es = tngrt_dtype_size(w->dtype);
     float *dst;
     if ((w->dtype != TNGRT_F32 && w->dtype != TNGRT_F16 && w->dtype != TNGRT_BF16) ||
         (uint64_t)size > SIZE_MAX / sizeof(float) ||
-        !(dst = malloc((size_t)size * sizeof(float))))
+        !(dst = tngrt__block_alloc(blk, (uint64_t)size * sizeof(float), 0, self->huge)))
         return NULL;
     for (int64_t r = 0; r < n; r += BUNDLE_PACK_ROWS) {
         int64_t rows = n - r < BUNDLE_PACK_ROWS ? n - r : BUNDLE_PACK_ROWS;
@@ -644,7 +643,7 @@ static float *bundle__pack(const TngrtBundleDesc *d, int i, const void *src,
 /* The packing of kernels_q8.c, weak as the GEMM's above (a bundle with
  * TNGRT_SIG_PACK_Q8 weights calls tngrt_kernel_weight_quant_matmul_packed,
  * whose object defines them). */
-int8_t *tngrt_q8_pack_new(int64_t k, int64_t n) __attribute__((weak));
+int64_t tngrt_q8_packed_size(int64_t k, int64_t n) __attribute__((weak));
 void tngrt_q8_pack_rows(int8_t *dst, const int8_t *w, int64_t k, int64_t n, int64_t r0,
                         int64_t rows) __attribute__((weak));
 
@@ -656,23 +655,27 @@ static int bundle__packs_q8(const TngrtBundleDesc *d, int i)
     const TngrtSigTensor *w = &d->weights[i];
     return (w->flags & TNGRT_SIG_PACK_Q8) && !(w->flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)) &&
            w->dtype == TNGRT_I8 && w->ndim == 2 && w->dims[0].sym == -1 && w->dims[1].sym == -1 &&
-           w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_q8_pack_new && tngrt_q8_pack_rows;
+           w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_q8_packed_size && tngrt_q8_pack_rows;
 }
 
 /* Packs int8 weight i [k, n] from src (in st's mapping, or in its private
- * copy when st is NULL) about 4 MiB of rows at a time, dropping each
- * block's source pages once packed: the packing takes the place of the
- * file's bytes in memory (they fault back in only if read again), with
+ * copy when st is NULL) into a block of blk (huge-page-backed as the
+ * bundle's other large blocks), about 4 MiB of rows at a time, dropping
+ * each block's source pages once packed: the packing takes the place of
+ * the file's bytes in memory (they fault back in only if read again), with
  * one block of them resident while it is made. Returns the packing (int8
  * bytes, kept in wpack), or NULL when it cannot be allocated (the kernel
  * then reads src in place). */
-static float *bundle__pack_q8(const TngrtBundleDesc *d, int i, const void *src,
-                              const TngrtSafetensors *st)
+static float *bundle__pack_q8(const TngrtBundle *self, int i, const void *src,
+                              const TngrtSafetensors *st, TngrtBlock *blk)
 {
-    int64_t k = d->weights[i].dims[0].value, n = d->weights[i].dims[1].value;
+    const TngrtSigTensor *w = &self->desc->weights[i];
+    int64_t k = w->dims[0].value, n = w->dims[1].value, size = tngrt_q8_packed_size(k, n);
     int64_t step = n >= ((int64_t)1 << 22) ? 1 : ((int64_t)1 << 22) / n;
-    int8_t *dst = tngrt_q8_pack_new(k, n);
-    for (int64_t r = 0; dst && r < k; r += step) {
+    int8_t *dst;
+    if (size <= 0 || !(dst = tngrt__block_alloc(blk, (uint64_t)size, 0, self->huge)))
+        return NULL;
+    for (int64_t r = 0; r < k; r += step) {
         int64_t rows = k - r < step ? k - r : step;
         tngrt_q8_pack_rows(dst, src, k, n, r, rows);
         if (st)
@@ -691,6 +694,18 @@ static int bundle__in_place(const TngrtBundleDesc *d, int i, const void *data, s
 {
     return !(d->weights[i].flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)) && nbytes > 0 &&
            (uintptr_t)data % tngrt_dtype_size(d->weights[i].dtype) == 0;
+}
+
+/* Copies n bytes of a weight from src (in st) to dst BUNDLE_COPY_BYTES at
+ * a time, dropping each piece's source pages once copied, so that copying
+ * holds the copy and one piece of the source (peak RSS near the weights). */
+static void bundle__copy(const TngrtSafetensors *st, void *dst, const void *src, size_t n)
+{
+    for (size_t at = 0; at < n; at += BUNDLE_COPY_BYTES) {
+        size_t len = n - at < BUNDLE_COPY_BYTES ? n - at : BUNDLE_COPY_BYTES;
+        memcpy((unsigned char *)dst + at, (const unsigned char *)src + at, len);
+        tngrt_safetensors_drop(st, (const unsigned char *)src + at, len);
+    }
 }
 
 /* Loads every weight from st (opened from what, the name for messages),
@@ -718,7 +733,7 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
     for (int i = 0; i < d->nweights; i++) {
         const void *src = views[i].data;
         int mapped_src = 0;
-        free(self->wpack[i]);
+        tngrt__block_free(&self->wpackblk[i]);
         self->wpack[i] = NULL;
         if (!src && (d->weights[i].flags & TNGRT_SIG_ZEROS)) {   /* not in the file: zeros */
             if (self->wbind[i] != BIND_SHARED)
@@ -735,14 +750,14 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
         } else {
             if (self->wbind[i] != BIND_SHARED)   /* a bound one writes the shared copy */
                 self->w[i] = self->wown[i];
-            if (self->wbytes[i] > 0)
-                memcpy(self->w[i], src, self->wbytes[i]);
-            tngrt_safetensors_drop(st, src, self->wbytes[i]);
+            bundle__copy(st, self->w[i], src, self->wbytes[i]);
         }
         if (bundle__packs(d, i))
-            self->wpack[i] = bundle__pack(d, i, self->w[i], mapped_src ? st : NULL);
+            self->wpack[i] =
+                bundle__pack(self, i, self->w[i], mapped_src ? st : NULL, &self->wpackblk[i]);
         else if (bundle__packs_q8(d, i))
-            self->wpack[i] = bundle__pack_q8(d, i, self->w[i], mapped_src ? st : NULL);
+            self->wpack[i] =
+                bundle__pack_q8(self, i, self->w[i], mapped_src ? st : NULL, &self->wpackblk[i]);
     }
     tngrt_safetensors_close(self->st);
     self->st = st;
@@ -1014,7 +1029,8 @@ static int bundle__arena_for(TngrtBundle *self, int g)
     const TngrtGear *gear = &self->desc->gears[g];
     int64_t bytes = 0;
     unsigned char *grown;
-    size_t cap;
+    size_t cap = 0;
+    TngrtBlock blk;
     char gs[256];
     Msg m = {gs, sizeof gs, 0};
     if (gear->arena_bytes >= 0)
@@ -1031,13 +1047,14 @@ static int bundle__arena_for(TngrtBundle *self, int g)
     }
     if ((uint64_t)bytes <= self->arena_cap)
         return 0;
-    grown = bundle__alloc((uint64_t)bytes, &cap, 0);
+    grown = bundle__arena_block(self, (uint64_t)bytes, &blk, &cap);
     if (!grown) {
         bundle__fail(self, "gear %d (%s): out of memory growing the arena to %lld bytes", g,
                      gs, (long long)bytes);
         return TNGRT_FAILED;
     }
-    free(self->arena);   /* contents live for one run only: nothing to copy */
+    tngrt__block_free(&self->arena_blk);   /* contents live for one run only: nothing to copy */
+    self->arena_blk = blk;
     self->arena = grown;
     self->arena_cap = cap;
     return 0;

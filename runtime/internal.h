@@ -7,6 +7,7 @@
 
 #include "tngrt.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -82,6 +83,29 @@ int tngrt__st_add_view(TngrtSafetensors *self, const char *name, size_t name_len
                        TngrtDType dtype, int ndim, const int64_t *shape, const void *data,
                        void *own, TngrtError *err);
 int tngrt__st_finish(TngrtSafetensors *self, TngrtError *err);
+
+/* blocks.c: a bundle's long-lived blocks (weights, packings, arena). */
+typedef struct {
+    void *raw;        /* what free (maplen 0) or munmap (maplen bytes) takes */
+    size_t maplen;
+} TngrtBlock;
+/* The alignment of every block, and the size from which a block may be a
+ * huge-page-backed mapping of its own; the largest block (keeps size
+ * arithmetic far from overflow). */
+#define TNGRT_BLOCK_ALIGN 64
+#define TNGRT_BLOCK_HUGE ((uint64_t)2 << 20)
+#define TNGRT_BLOCK_MAX ((uint64_t)PTRDIFF_MAX / 2)
+/* Whether transparent huge pages can back an advised anonymous mapping
+ * here (the kernel's setting is "always" or "madvise") and the
+ * environment's TNGRT_HUGEPAGES is not "0". Reads the setting each call. */
+int tngrt__huge_pages(void);
+/* A block of at least bytes, TNGRT_BLOCK_ALIGN-aligned, described in *b;
+ * zeroed when zero is set, and from TNGRT_BLOCK_HUGE bytes with huge set a
+ * 2 MiB-aligned anonymous mapping advised MADV_HUGEPAGE (always zero).
+ * NULL (and *b empty) when memory runs out or bytes > TNGRT_BLOCK_MAX. */
+void *tngrt__block_alloc(TngrtBlock *b, uint64_t bytes, int zero, int huge);
+/* Frees the block *b describes (empty: nothing) and empties *b. */
+void tngrt__block_free(TngrtBlock *b);
 
 /* exec.c: one poll's back-off (the CPU's spin-wait hint, or a yield of
  * the core where there is none); how long pollers spin before they sleep,

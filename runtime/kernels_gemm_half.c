@@ -55,9 +55,15 @@ typedef float tngrt_gemmh__v16 __attribute__((vector_size(64)));
         cvt(w, b3 + (off)); TNGRT_GEMMH__LD(v, w); (x3) += av * v;    \
     } while (0)
 /* x += a[off..off+16) times the 16 weights at bj + off, widened by cvt
- * into w (the one-column loop: av, v, w, ai, bj) */
+ * into w; A float32 at ai, or with adt (1 float16, 2 bfloat16) 16-bit at
+ * ah, widened by cvta (the one-column loop: av, v, w, ai, ah, adt, cvta,
+ * bj). adt is a constant where the loop is inlined. */
 #define TNGRT_GEMMH__DOT1(off, x) do {                                \
-        TNGRT_GEMMH__LD(av, ai + (off));                              \
+        if (adt) {                                                    \
+            cvta(w, ah + (off)); TNGRT_GEMMH__LD(av, w);              \
+        } else {                                                      \
+            TNGRT_GEMMH__LD(av, ai + (off));                          \
+        }                                                             \
         cvt(w, bj + (off)); TNGRT_GEMMH__LD(v, w); (x) += av * v;     \
     } while (0)
 #else
@@ -138,6 +144,15 @@ TNGRT_GEMMH_INLINE float tngrt_gemmh__one(int bf16, uint16_t h)
     return bf16 ? tngrt_impl__bf16_to_f32(h) : tngrt_impl__f16_to_f32(h);
 }
 
+/* Element idx of A: float32 (adt 0), float16 (1) or bfloat16 (2), the
+ * 16-bit ones widened exactly. */
+TNGRT_GEMMH_INLINE float tngrt_gemmh__a1(int adt, const void *a, int64_t idx)
+{
+    if (adt == 0)
+        return ((const float *)a)[idx];
+    return tngrt_gemmh__one(adt == 2, ((const uint16_t *)a)[idx]);
+}
+
 /* One C element by the scalar loop (any strides). */
 TNGRT_GEMMH_INLINE float tngrt_gemmh__dot_s(int bf16, int64_t k, const float *a, int64_t acs,
                                             const uint16_t *b, int64_t brs)
@@ -195,9 +210,18 @@ TNGRT_GEMMH_INLINE float tngrt_gemmh__tree(const tngrt_gemmh__v16 *v)
  * partial sums per column, lanes kk % 64 in [0, 16), [16, 32), [32, 48),
  * [48, 64) of each step of 64; then steps of 16 into the first; then
  * (s0 + s1) + (s2 + s3), its lanes as a tree (tngrt_gemmh__tree), and the
- * scalar tail in order. */
-TNGRT_GEMMH_INLINE void tngrt_gemmh__dots1(tngrt_gemmh__cvt_fn *cvt, int bf16, int64_t m,
-                                           int64_t n, int64_t k, const float *a, int64_t ars,
+ * scalar tail in order.
+ *
+ * A is float32, or (adt 1 or 2) the float16 or bfloat16 activation
+ * itself, widened in registers by cvta like B: the same values, so the
+ * same sums and bits. Every column re-reads A's row, twice B's bytes
+ * per column in float32, and from k of about 4096 a float32 row no longer
+ * stays in L1 beside B's stream: a [2048, 5632] float16 GEMV read B at
+ * 15 GB/s with a float32 A and at 28 GB/s with a float16 one, where
+ * [2048, 2048] read at 24-27 either way (load average 5). */
+TNGRT_GEMMH_INLINE void tngrt_gemmh__dots1(tngrt_gemmh__cvt_fn *cvt, int bf16,
+                                           tngrt_gemmh__cvt_fn *cvta, int adt, int64_t m,
+                                           int64_t n, int64_t k, const void *a, int64_t ars,
                                            const uint16_t *b, int64_t bcs, float *c, int64_t ldc)
 {
     TNGRT_GEMMH__CONTRACT
@@ -206,7 +230,9 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__dots1(tngrt_gemmh__cvt_fn *cvt, int bf16, i
     for (int64_t j = 0; j < n; j++) {
         const uint16_t *bj = b + j * bcs;
         for (int64_t i = 0; i < m; i++) {
-            const float *ai = a + i * ars;
+            const float *ai = adt ? NULL : (const float *)a + i * ars;
+            const uint16_t *ah = adt ? (const uint16_t *)a + i * ars : NULL;
+            const void *arow = adt ? (const void *)ah : (const void *)ai;
             tngrt_gemmh__v16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, av, v;
             float r;
             int64_t kk = 0;
@@ -222,7 +248,7 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__dots1(tngrt_gemmh__cvt_fn *cvt, int bf16, i
             s0 = (s0 + s1) + (s2 + s3);
             r = tngrt_gemmh__tree(&s0);
             for (; kk < k; kk++)
-                r += ai[kk] * tngrt_gemmh__one(bf16, bj[kk]);
+                r += tngrt_gemmh__a1(adt, arow, kk) * tngrt_gemmh__one(bf16, bj[kk]);
             c[i * ldc + j] = r;
         }
     }
@@ -386,27 +412,37 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__rows(tngrt_gemmh__cvt_fn *cvt, int bf16, in
 
 /* The product on one path: cvt widens float16, cvtb bfloat16. */
 TNGRT_GEMMH_INLINE void tngrt_gemmh__body(tngrt_gemmh__cvt_fn *cvt, tngrt_gemmh__cvt_fn *cvtb,
-                                          int bf16, int64_t m,
-                                          int64_t n, int64_t k, const float *a, int64_t ars,
-                                          int64_t acs, const uint16_t *b, int64_t brs,
-                                          int64_t bcs, float *c, int64_t ldc)
+                                          int bf16, int adt, int64_t m, int64_t n, int64_t k,
+                                          const void *av, int64_t ars, int64_t acs,
+                                          const uint16_t *b, int64_t brs, int64_t bcs, float *c,
+                                          int64_t ldc)
 {
+    const float *a = av;   /* adt 0 */
 #if TNGRT_GEMMH_VEC
     if (brs == 1 && acs == 1 && k >= 16 && m < TNGRT_GEMMH__ROWS) {
-        if (bf16)
-            tngrt_gemmh__dots1(cvtb, 1, m, n, k, a, ars, b, bcs, c, ldc);
+        if (bf16 && adt == 0)
+            tngrt_gemmh__dots1(cvtb, 1, cvt, 0, m, n, k, av, ars, b, bcs, c, ldc);
+        else if (bf16 && adt == 1)
+            tngrt_gemmh__dots1(cvtb, 1, cvt, 1, m, n, k, av, ars, b, bcs, c, ldc);
+        else if (bf16)
+            tngrt_gemmh__dots1(cvtb, 1, cvtb, 2, m, n, k, av, ars, b, bcs, c, ldc);
+        else if (adt == 0)
+            tngrt_gemmh__dots1(cvt, 0, cvt, 0, m, n, k, av, ars, b, bcs, c, ldc);
+        else if (adt == 1)
+            tngrt_gemmh__dots1(cvt, 0, cvt, 1, m, n, k, av, ars, b, bcs, c, ldc);
         else
-            tngrt_gemmh__dots1(cvt, 0, m, n, k, a, ars, b, bcs, c, ldc);
+            tngrt_gemmh__dots1(cvt, 0, cvtb, 2, m, n, k, av, ars, b, bcs, c, ldc);
         return;
     }
-    if (brs == 1 && acs == 1 && k >= 16) {
+    /* a 16-bit A outside the GEMV's shape: the scalar loop below */
+    if (adt == 0 && brs == 1 && acs == 1 && k >= 16) {
         if (bf16)
             tngrt_gemmh__dots(cvtb, 1, m, n, k, a, ars, b, bcs, c, ldc);
         else
             tngrt_gemmh__dots(cvt, 0, m, n, k, a, ars, b, bcs, c, ldc);
         return;
     }
-    if (bcs == 1 && n >= 16) {
+    if (adt == 0 && bcs == 1 && n >= 16) {
         if (bf16)
             tngrt_gemmh__rows(cvtb, 1, m, n, k, a, ars, acs, b, brs, c, ldc);
         else
@@ -418,35 +454,41 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__body(tngrt_gemmh__cvt_fn *cvt, tngrt_gemmh_
     (void)cvtb;
 #endif
     for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++)
-            c[i * ldc + j] = tngrt_gemmh__dot_s(bf16, k, a + i * ars, acs, b + j * bcs, brs);
+        for (int64_t j = 0; j < n; j++) {
+            float r = 0.0f;
+            for (int64_t kk = 0; kk < k; kk++)
+                r += tngrt_gemmh__a1(adt, av, i * ars + kk * acs) *
+                     tngrt_gemmh__one(bf16, b[kk * brs + j * bcs]);
+            c[i * ldc + j] = r;
+        }
+    (void)a;
 }
 
-static void tngrt_gemmh__c(int bf16, int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                           int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs, float *c,
-                           int64_t ldc)
+static void tngrt_gemmh__c(int bf16, int adt, int64_t m, int64_t n, int64_t k, const void *a,
+                           int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
+                           float *c, int64_t ldc)
 {
-    tngrt_gemmh__body(tngrt_gemmh__cvt_f16_c, tngrt_gemmh__cvt_bf16, bf16, m, n, k, a, ars, acs, b,
-                      brs, bcs, c, ldc);
+    tngrt_gemmh__body(tngrt_gemmh__cvt_f16_c, tngrt_gemmh__cvt_bf16, bf16, adt, m, n, k, a, ars,
+                      acs, b, brs, bcs, c, ldc);
 }
 
 #if TNGRT_GEMMH_X86
-TNGRT_GEMMH__T512 static void tngrt_gemmh__avx512(int bf16, int64_t m, int64_t n, int64_t k,
-                                                  const float *a, int64_t ars, int64_t acs,
-                                                  const uint16_t *b, int64_t brs, int64_t bcs,
-                                                  float *c, int64_t ldc)
+TNGRT_GEMMH__T512 static void tngrt_gemmh__avx512(int bf16, int adt, int64_t m, int64_t n,
+                                                  int64_t k, const void *a, int64_t ars,
+                                                  int64_t acs, const uint16_t *b, int64_t brs,
+                                                  int64_t bcs, float *c, int64_t ldc)
 {
-    tngrt_gemmh__body(tngrt_gemmh__cvt_f16_avx512, tngrt_gemmh__cvt_bf16_avx512, bf16, m, n, k, a,
-                      ars, acs, b, brs, bcs, c, ldc);
+    tngrt_gemmh__body(tngrt_gemmh__cvt_f16_avx512, tngrt_gemmh__cvt_bf16_avx512, bf16, adt, m, n,
+                      k, a, ars, acs, b, brs, bcs, c, ldc);
 }
 
-TNGRT_GEMMH__T256 static void tngrt_gemmh__avx2(int bf16, int64_t m, int64_t n, int64_t k,
-                                                const float *a, int64_t ars, int64_t acs,
+TNGRT_GEMMH__T256 static void tngrt_gemmh__avx2(int bf16, int adt, int64_t m, int64_t n, int64_t k,
+                                                const void *a, int64_t ars, int64_t acs,
                                                 const uint16_t *b, int64_t brs, int64_t bcs,
                                                 float *c, int64_t ldc)
 {
-    tngrt_gemmh__body(tngrt_gemmh__cvt_f16_avx2, tngrt_gemmh__cvt_bf16_avx2, bf16, m, n, k, a, ars,
-                      acs, b, brs, bcs, c, ldc);
+    tngrt_gemmh__body(tngrt_gemmh__cvt_f16_avx2, tngrt_gemmh__cvt_bf16_avx2, bf16, adt, m, n, k, a,
+                      ars, acs, b, brs, bcs, c, ldc);
 }
 
 /* Whether the CPU runs path isa: AVX2's needs FMA and F16C too (CPUID
@@ -474,7 +516,7 @@ static __typeof__(tngrt_gemmh__c) *tngrt_gemmh__resolve(void)
     return tngrt_gemmh__c;
 }
 
-static void tngrt_gemmh__best(int bf16, int64_t m, int64_t n, int64_t k, const float *a,
+static void tngrt_gemmh__best(int bf16, int adt, int64_t m, int64_t n, int64_t k, const void *a,
                               int64_t ars, int64_t acs, const uint16_t *b, int64_t brs,
                               int64_t bcs, float *c, int64_t ldc)
     __attribute__((ifunc("tngrt_gemmh__resolve")));
@@ -517,9 +559,9 @@ static __typeof__(tngrt_gemmh__c) *tngrt_gemmh__isa(TngrtGemmIsa isa)
  * per dtype and sizes); one of 8 rows or more always does.
  */
 typedef struct TngrtGemmhJob {
-    int bf16;
+    int bf16, adt;
     int64_t m, n, k, ars, acs, brs, bcs, ldc, cols, ntasks;   /* cols: C columns per task */
-    const float *a;
+    const void *a;
     const uint16_t *b;
     float *c;
 } TngrtGemmhJob;
@@ -528,26 +570,24 @@ static void tngrt_gemmh__task(void *ctx, int t)
 {
     const TngrtGemmhJob *j = ctx;
     int64_t j0 = (int64_t)t * j->cols, nc = t == j->ntasks - 1 ? j->n - j0 : j->cols;
-    tngrt_gemmh__best(j->bf16, j->m, nc, j->k, j->a, j->ars, j->acs, j->b + j0 * j->bcs, j->brs,
-                      j->bcs, j->c + j0, j->ldc);
+    tngrt_gemmh__best(j->bf16, j->adt, j->m, nc, j->k, j->a, j->ars, j->acs, j->b + j0 * j->bcs,
+                      j->brs, j->bcs, j->c + j0, j->ldc);
 }
 
-void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, const float *a,
-                           int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
-                           float *c, int64_t ldc)
+/* The product with A of kind adt (0 float32, 1 float16, 2 bfloat16; a
+ * 16-bit one only in the GEMV's shape or on the scalar loop) on the run's
+ * threads where that pays (above). */
+static void tngrt_gemmh__run(int bf16, int adt, int64_t m, int64_t n, int64_t k, const void *a,
+                             int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
+                             float *c, int64_t ldc)
 {
-    TngrtPar *p;
-    int64_t th, groups, ntasks;
-    TngrtGemmhJob j = {bdt == TNGRT_BF16, m, n, k, ars, acs, brs, bcs, ldc, 0, 0, a, b, c};
-    if (m <= 0 || n <= 0 || (bdt != TNGRT_F16 && bdt != TNGRT_BF16))
-        return;
-    p = tngrt__par_current();
-    th = tngrt__par_threads(p);
-    groups = n / 8;
+    TngrtPar *p = tngrt__par_current();
+    int64_t th = tngrt__par_threads(p), groups = n / 8, ntasks;
+    TngrtGemmhJob j = {bf16, adt, m, n, k, ars, acs, brs, bcs, ldc, 0, 0, a, b, c};
     if (th < 2 || groups < 2 || brs != 1 || acs != 1 || k < 16 ||
         (m < 8 ? 2.0 * (double)n * (double)k < TNGRT_GEMM_PAR_GEMV_BYTES
                : 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM_PAR_FLOP)) {
-        tngrt_gemmh__best(j.bf16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        tngrt_gemmh__best(bf16, adt, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;
     }
     ntasks = groups < th * TNGRT_GEMM_PAR_GEMV_TASKS ? groups : th * TNGRT_GEMM_PAR_GEMV_TASKS;
@@ -555,15 +595,24 @@ void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, cons
     ntasks = n / j.cols;   /* the last task takes the columns past the last whole group */
     j.ntasks = ntasks;
     if (ntasks < 2) {
-        tngrt_gemmh__best(j.bf16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        tngrt_gemmh__best(bf16, adt, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;
     }
     if (m < 8)   /* decode's GEMV: split where it is timed faster */
-        tngrt__par_for_timed(p, tngrt__par_key(j.bf16 ? TNGRT_PAR_SITE_BF16 : TNGRT_PAR_SITE_F16,
+        tngrt__par_for_timed(p, tngrt__par_key(bf16 ? TNGRT_PAR_SITE_BF16 : TNGRT_PAR_SITE_F16,
                                                m, n, k),
                              (int)ntasks, tngrt_gemmh__task, &j);
     else
         tngrt__par_for(p, (int)ntasks, tngrt_gemmh__task, &j);
+}
+
+void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, const float *a,
+                           int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
+                           float *c, int64_t ldc)
+{
+    if (m <= 0 || n <= 0 || (bdt != TNGRT_F16 && bdt != TNGRT_BF16))
+        return;
+    tngrt_gemmh__run(bdt == TNGRT_BF16, 0, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
 }
 
 void tngrt_gemm_small_half_isa(TngrtGemmIsa isa, TngrtDType bdt, int64_t m, int64_t n, int64_t k,
@@ -572,5 +621,47 @@ void tngrt_gemm_small_half_isa(TngrtGemmIsa isa, TngrtDType bdt, int64_t m, int6
 {
     if (m <= 0 || n <= 0 || (bdt != TNGRT_F16 && bdt != TNGRT_BF16))
         return;
-    tngrt_gemmh__isa(isa)(bdt == TNGRT_BF16, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    tngrt_gemmh__isa(isa)(bdt == TNGRT_BF16, 0, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+}
+
+/* Whether A's 16-bit elements are read in place: the GEMV's shape (the
+ * one-column loop, tngrt_gemmh__dots1); elsewhere A is widened first. */
+static int tngrt_gemmh__a16_in_place(int64_t m, int64_t k, int64_t acs, int64_t brs)
+{
+    return TNGRT_GEMMH_VEC && brs == 1 && acs == 1 && k >= 16 && m < TNGRT_GEMMH__ROWS;
+}
+
+void tngrt_gemm_small_half_a16(TngrtDType adt, TngrtDType bdt, int64_t m, int64_t n, int64_t k,
+                               const uint16_t *a, int64_t ars, int64_t acs, const uint16_t *b,
+                               int64_t brs, int64_t bcs, float *c, int64_t ldc)
+{
+    float *fa;
+    int akind = adt == TNGRT_F16 ? 1 : 2;
+    if (m <= 0 || n <= 0 || (bdt != TNGRT_F16 && bdt != TNGRT_BF16) ||
+        (adt != TNGRT_F16 && adt != TNGRT_BF16))
+        return;
+    if (tngrt_gemmh__a16_in_place(m, k, acs, brs) || k <= 0 ||
+        (uint64_t)m > SIZE_MAX / sizeof(float) / (uint64_t)k ||
+        !(fa = malloc((size_t)(m * k) * sizeof(float)))) {
+        /* in place; or, out of memory, the scalar loop reads it so */
+        tngrt_gemmh__run(bdt == TNGRT_BF16, akind, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        return;
+    }
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t kk = 0; kk < k; kk++)
+            fa[i * k + kk] = tngrt_gemmh__one(akind == 2, a[i * ars + kk * acs]);
+    tngrt_gemmh__run(bdt == TNGRT_BF16, 0, m, n, k, fa, k, 1, b, brs, bcs, c, ldc);
+    free(fa);
+}
+
+void tngrt_gemm_small_half_a16_isa(TngrtGemmIsa isa, TngrtDType adt, TngrtDType bdt, int64_t m,
+                                   int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                                   int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
+                                   float *c, int64_t ldc)
+{
+    if (m <= 0 || n <= 0 || (bdt != TNGRT_F16 && bdt != TNGRT_BF16) ||
+        (adt != TNGRT_F16 && adt != TNGRT_BF16) || !tngrt_gemmh__a16_in_place(m, k, acs, brs))
+        return;
+    tngrt_gemmh__isa(isa)(bdt == TNGRT_BF16, adt == TNGRT_F16 ? 1 : 2, m, n, k, a, ars, acs, b,
+                          brs, bcs, c, ldc);
 }

@@ -98,8 +98,9 @@ int64_t tngrt_q8_packed_size(int64_t k, int64_t n)
     return cols > 0 && k > INT64_MAX / cols ? -1 : cols * k;
 }
 
-/* The one allocation of every packing: 64-byte aligned (panel rows are
- * whole cache lines), released with free(). */
+/* A packing's block outside a bundle (a bundle allocates its own among
+ * its huge-page-backed blocks): 64-byte aligned (panel rows are whole
+ * cache lines), released with free(). */
 int8_t *tngrt_q8_pack_new(int64_t k, int64_t n)
 {
     int64_t size = tngrt_q8_packed_size(k, n);

@@ -3,8 +3,11 @@
  * length N, N bytes of JSON describing each tensor, then the data buffer.
  *
  * A regular file is mapped read-only (mmap, MADV_SEQUENTIAL and
- * MADV_WILLNEED: the kernel reads ahead while the header is checked) and
- * read whole only where it cannot be mapped; bytes a caller holds are read
+ * MADV_WILLNEED: the kernel reads ahead while the header is checked;
+ * from 2 MiB, where transparent huge pages are on, at a 2 MiB-aligned
+ * address and advised MADV_HUGEPAGE, so that the kernel may map the page
+ * cache's 2 MiB folios whole: st__map) and read whole only where it
+ * cannot be mapped; bytes a caller holds are read
  * in place (tngrt_safetensors_open_memory). tngrt_safetensors_find hands
  * out non-owning views into those bytes. The JSON is parsed by a small strict
  * parser of the fixed grammar below (depth is at most 3 by construction):
@@ -668,6 +671,44 @@ static TngrtSafetensors *st__new(const char *path, TngrtError *err)
     return self;
 }
 
+/* Maps the len bytes (len >= 1) of the file open at fd read-only; NULL
+ * when mmap refuses. From TNGRT_BLOCK_HUGE bytes with huge pages on
+ * (tngrt__huge_pages) the mapping starts at a 2 MiB boundary, so file
+ * offset and address agree modulo 2 MiB, which a 2 MiB page needs: an
+ * inaccessible reservation 2 MiB longer is mapped, the file mapped over
+ * its first aligned byte, and the reservation's ends unmapped. A
+ * mapping's alignment and advice change nothing but speed: where either
+ * fails the plain mapping is used. */
+static void *st__map(int fd, size_t len)
+{
+    void *p;
+#ifdef MADV_HUGEPAGE
+    const size_t huge = (size_t)TNGRT_BLOCK_HUGE;
+    long ps = sysconf(_SC_PAGESIZE);
+    if (len >= huge && len <= SIZE_MAX - 2 * huge && ps > 0 && huge % (size_t)ps == 0 &&
+        tngrt__huge_pages()) {
+        size_t over = len + huge, mapped = (len + (size_t)ps - 1) / (size_t)ps * (size_t)ps;
+        unsigned char *r = mmap(NULL, over, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (r != MAP_FAILED) {
+            unsigned char *q = r + (huge - (uintptr_t)r % huge) % huge;
+            p = mmap(q, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+            if (p == MAP_FAILED) {
+                (void)munmap(r, over);
+            } else {
+                if (q > r)
+                    (void)munmap(r, (size_t)(q - r));
+                if (r + over > q + mapped)
+                    (void)munmap(q + mapped, (size_t)(r + over - (q + mapped)));
+                (void)madvise(p, len, MADV_HUGEPAGE);
+                return p;
+            }
+        }
+    }
+#endif
+    p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
 /* Maps the regular file open at fd read-only into self, or, where it
  * cannot be mapped (empty, or mmap refused), reads it whole; returns 0, or
  * -1 with a message. */
@@ -680,8 +721,8 @@ static int st__load(TngrtSafetensors *self, int fd, const char *path, TngrtError
         return -1;
     }
     if (sb.st_size > 0 && (uint64_t)sb.st_size <= SIZE_MAX / 2) {
-        p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
+        p = st__map(fd, (size_t)sb.st_size);
+        if (p) {
             /* advice only: failures change nothing but speed */
             (void)madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
             (void)madvise(p, (size_t)sb.st_size, MADV_WILLNEED);

@@ -758,11 +758,13 @@ static inline int tngrt_impl__gemm_own(const TngrtImplMM *p, const float *a, con
 }
 
 /* The batched products of p with few rows (tngrt_gemm_small_pays) on
- * float32 a and c, B float32 (b) or, b NULL, half (hb's bits, widened in
- * registers by tngrt_gemm_small_half): B read in place, unpacked, no
- * library call; bias, beta and alpha applied after. */
+ * float32 a (or, a NULL, half ha's bits, with a half B: widened in
+ * registers by tngrt_gemm_small_half_a16) and c, B float32 (b) or, b NULL,
+ * half (hb's bits, widened in registers by tngrt_gemm_small_half): B read
+ * in place, unpacked, no library call; bias, beta and alpha applied
+ * after. */
 static inline void tngrt_impl__gemm_small(const TngrtImplMM *p, const float *a, const float *b,
-                                          const TngrtArg *hb, float *c)
+                                          const TngrtArg *ha, const TngrtArg *hb, float *c)
 {
     int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, nbatch = tngrt_impl__numel(p->nb, p->bshape);
     int post = (p->bias && p->beta != 0.0) || p->alpha != 1.0;
@@ -772,6 +774,11 @@ static inline void tngrt_impl__gemm_small(const TngrtImplMM *p, const float *a, 
             tngrt_gemm_small_f32(p->m, p->n, p->k, a + ao * p->m * p->k, p->k, 1,
                                  b + bo * p->k * p->n, p->btrans ? 1 : p->n, p->btrans ? p->k : 1,
                                  ct, p->n);
+        else if (!a)
+            tngrt_gemm_small_half_a16(ha->dtype, hb->dtype, p->m, p->n, p->k,
+                                      (const uint16_t *)ha->data + ao * p->m * p->k, p->k, 1,
+                                      (const uint16_t *)hb->data + bo * p->k * p->n,
+                                      p->btrans ? 1 : p->n, p->btrans ? p->k : 1, ct, p->n);
         else
             tngrt_gemm_small_half(hb->dtype, p->m, p->n, p->k, a + ao * p->m * p->k, p->k, 1,
                                   (const uint16_t *)hb->data + bo * p->k * p->n,
@@ -822,7 +829,7 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
     float *sa = NULL, *sb = NULL, *sc = NULL;
     const float *fa, *fb;
     float *fc;
-    int own, small, half;
+    int own, small, half, a16;
     int64_t nout = tngrt_impl__numel(p->nb, p->bshape) * p->m * p->n;
     if (nout <= 0)
         return;
@@ -843,8 +850,10 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
     own = !small && !prepacked && fc && a->dtype == TNGRT_BF16 && b->dtype == TNGRT_BF16 &&
           tngrt_impl__packs_per_call(p->m, p->n, p->k, b->dtype) &&
           tngrt_impl__gemm_own(p, NULL, (const uint16_t *)a->data, b, fc, NULL) == 0;
-    fa = a->dtype == TNGRT_F32 || own
-             ? (const float *)a->data   /* own: not read */
+    /* a few-row product of half A and half B reads A in place too */
+    a16 = small && half && tngrt_impl__is_half(a->dtype);
+    fa = a->dtype == TNGRT_F32 || own || a16
+             ? (const float *)a->data   /* own, a16: not read as float32 */
              : (sa = tngrt_impl__to_f32(a, tngrt_impl__numel(a->ndim, a->shape)));
     own = own || (!small && fa && fc && tngrt_impl__is_float(b->dtype) &&
                   (prepacked || tngrt_impl__packs_per_call(p->m, p->n, p->k, b->dtype)) &&
@@ -854,7 +863,7 @@ TNGRT_KINLINE void tngrt_impl__mm_run_p(const TngrtArg *out, const TngrtArg *a, 
              : (sb = tngrt_impl__to_f32(b, tngrt_impl__numel(b->ndim, b->shape)));
     if (fa && fb && fc) {
         if (small)
-            tngrt_impl__gemm_small(p, fa, half ? NULL : fb, b, fc);
+            tngrt_impl__gemm_small(p, a16 ? NULL : fa, half ? NULL : fb, a, b, fc);
         else if (!own)
             tngrt_impl__gemm_batched(p, 0, fa, fb, fc);
         if (sc && tngrt_impl__is_half(out->dtype))

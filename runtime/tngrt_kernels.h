@@ -725,6 +725,25 @@ void tngrt_gemm_small_half(TngrtDType bdt, int64_t m, int64_t n, int64_t k, cons
                            int64_t ars, int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
                            float *c, int64_t ldc);
 
+/* tngrt_gemm_small_half with A float16 or bfloat16 too (adt; its bit
+ * patterns at a[i * ars + kk * acs]): in a GEMV's shape (fewer than 8
+ * rows, acs 1, brs 1, k >= 16) A is read in place and widened in
+ * registers, half the bytes per column of a float32 row, which then stays
+ * in L1 beside B's stream for k up to twice as large; any other shape
+ * widens A first. The same bits as tngrt_gemm_small_half over A widened
+ * into a dense float32 [m, k] (ars k, acs 1). Another adt or bdt: nothing
+ * written. */
+void tngrt_gemm_small_half_a16(TngrtDType adt, TngrtDType bdt, int64_t m, int64_t n, int64_t k,
+                               const uint16_t *a, int64_t ars, int64_t acs, const uint16_t *b,
+                               int64_t brs, int64_t bcs, float *c, int64_t ldc);
+
+/* The same on the named path, in a GEMV's shape only (nothing written
+ * otherwise): the unit tests' way to compare the clones. */
+void tngrt_gemm_small_half_a16_isa(TngrtGemmIsa isa, TngrtDType adt, TngrtDType bdt, int64_t m,
+                                   int64_t n, int64_t k, const uint16_t *a, int64_t ars,
+                                   int64_t acs, const uint16_t *b, int64_t brs, int64_t bcs,
+                                   float *c, int64_t ldc);
+
 /* Products of fewer rows than this with a float16/bfloat16 B read it in
  * place with tngrt_gemm_small_half rather than pack it per call (packing's
  * transposed stores are slow). A [4096, 4096] float16 Linear, best of 5 at

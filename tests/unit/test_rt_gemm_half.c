@@ -235,6 +235,69 @@ static void test_linear_half(void **state)
     }
 }
 
+/* A float16 or bfloat16 A read in place (tngrt_gemm_small_half_a16): the
+ * bits of tngrt_gemm_small_half over A widened into a dense float32 [m, k]
+ * (in the GEMV's shape read in place on every path, compared path by
+ * path; outside it, 9 rows or a transposed A, widened first), float16 and
+ * bfloat16 A and B in all four pairs, k with and without tails and past
+ * L1 (5645); and a Linear of half x and half w through the kernel (the
+ * read-in-place route) equal to the same Linear over x widened. */
+static void test_half_a_in_place(void **state)
+{
+    static const int shp[][3] = {{1, 37, 16}, {3, 21, 77}, {7, 9, 130}, {1, 70, 5645},
+                                 {9, 17, 64}};
+    uint32_t s = 41u;
+    (void)state;
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int abf = 0; abf < 2; abf++)
+    for (int bbf = 0; bbf < 2; bbf++)
+    for (int tr = 0; tr < 2; tr++) {
+        int64_t m = shp[si][0], n = shp[si][1], k = shp[si][2];
+        int64_t ars = tr ? 1 : k, acs = tr ? m : 1;
+        TngrtDType adt = abf ? TNGRT_BF16 : TNGRT_F16, bdt = bbf ? TNGRT_BF16 : TNGRT_F16;
+        uint16_t *ah = malloc((size_t)(m * k) * sizeof *ah), *w = malloc((size_t)(n * k) * sizeof *w);
+        float *af = malloc((size_t)(m * k) * sizeof *af);
+        float *c = malloc((size_t)(m * n) * sizeof *c), *want = malloc((size_t)(m * n) * sizeof *want);
+        assert_true(ah && w && af && c && want);
+        for (int64_t i = 0; i < m * k; i++)
+            ah[i] = t_rand_half(&s, abf);
+        for (int64_t i = 0; i < m; i++)   /* af: dense [m, k] */
+            for (int64_t kk = 0; kk < k; kk++)
+                af[i * k + kk] = (float)t_half(abf, ah[i * ars + kk * acs]);
+        for (int64_t i = 0; i < n * k; i++)
+            w[i] = t_rand_half(&s, bbf);
+        tngrt_gemm_small_half(bdt, m, n, k, af, k, 1, w, 1, k, want, n);
+        tngrt_gemm_small_half_a16(adt, bdt, m, n, k, ah, ars, acs, w, 1, k, c, n);
+        assert_memory_equal(c, want, (size_t)(m * n) * sizeof *c);
+        t_check("a16", -1, bbf, tr, m, n, k, af, k, 1, w, 1, k, NULL, c, n);
+        for (int isa = TNGRT_GEMM_PORTABLE; !tr && m < 8 && isa <= TNGRT_GEMM_AVX512; isa++) {
+            if (!tngrt_gemm_isa_available((TngrtGemmIsa)isa))
+                continue;
+            tngrt_gemm_small_half_isa((TngrtGemmIsa)isa, bdt, m, n, k, af, k, 1, w, 1, k, want,
+                                      n);
+            memset(c, 0xff, (size_t)(m * n) * sizeof *c);
+            tngrt_gemm_small_half_a16_isa((TngrtGemmIsa)isa, adt, bdt, m, n, k, ah, ars, acs, w,
+                                          1, k, c, n);
+            if (memcmp(c, want, (size_t)(m * n) * sizeof *c) != 0)
+                fail_msg("path %d adt %d bdt %d m %lld k %lld: a16 bits differ", isa, abf, bbf,
+                         (long long)m, (long long)k);
+        }
+        if (!tr) {   /* the Linear: half x read in place, and x widened */
+            int64_t xs[2] = {m, k}, ws[2] = {n, k}, os[2] = {m, n};
+            TngrtArg xh = {ah, adt, 2, xs}, xf = {af, TNGRT_F32, 2, xs}, aw = {w, bdt, 2, ws};
+            TngrtArg oc = {c, TNGRT_F32, 2, os}, ow = {want, TNGRT_F32, 2, os};
+            tngrt_kernel_linear_packed(&oc, &xh, &aw, NULL, NULL);
+            tngrt_kernel_linear_packed(&ow, &xf, &aw, NULL, NULL);
+            assert_memory_equal(c, want, (size_t)(m * n) * sizeof *c);
+        }
+        free(ah);
+        free(w);
+        free(af);
+        free(c);
+        free(want);
+    }
+}
+
 /* Few-row products past TNGRT_GEMM_PAR_GEMV_BYTES split over a pool of
  * 2 and 3 threads (by groups of 8 columns of C for a half B, by panels
  * for a float32 B packed at load) give the bits of one call on the
@@ -489,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_small_half_paths),
         cmocka_unit_test(test_matmul_half_cache),
         cmocka_unit_test(test_linear_half),
+        cmocka_unit_test(test_half_a_in_place),
         cmocka_unit_test(test_small_half_threads),
         cmocka_unit_test(test_packing_groups),
         cmocka_unit_test(test_pick_converges),

@@ -6,9 +6,11 @@
  * copy (the file's or caller's bytes never change), Linear weights are
  * packed from the mapping exactly as tngrt_gemm_pack_weight packs them,
  * truncated or hostile bytes are refused with a message, and a failed load
- * leaves the previous weights in use; and the GEMM's streaming loop for a
- * weight past the caches read in place (decode) is exact to float rounding
- * on every ISA path.
+ * leaves the previous weights in use; where transparent huge pages are
+ * on, a file of 2 MiB or more is mapped at a 2 MiB boundary and a private
+ * copy of 2 MiB or more is a 2 MiB-aligned block (blocks.c), the same
+ * results with TNGRT_HUGEPAGES=0; and the GEMM's streaming loop for a weight past the caches
+ * read in place (decode) is exact to float rounding on every ISA path.
  *
  * The model, written here as tngc would generate it: input x f32[16];
  * weights w f32[16], u f32[16] (a buffer the run updates: u += 1 after
@@ -30,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../runtime/internal.h"
 #include "../../runtime/tngrt_bundle.h"
 #include "../../runtime/tngrt_kernels.h"
 
@@ -314,6 +317,160 @@ static void test_hostile_refused_old_kept(void **state)
     free(block);
 }
 
+/* ---- a model with one large weight: big f32[BIGN] (2 MiB + 64 bytes);
+ * out = x * big[0..N) + big[BIGN - N..BIGN) ---- */
+#define BIGN ((int64_t)(((size_t)2 << 20) + 64) / 4)
+
+static const void *seen_big;
+
+static int big_s0(void *arg, TngrtExec *x, int s, TngrtError *err)
+{
+    const TngrtRunCtx *c = arg;
+    const float *in = c->in[0], *w = c->w[0];
+    float *out = (float *)c->arena;
+    (void)x, (void)s, (void)err;
+    seen_big = c->w[0];
+    for (int i = 0; i < N; i++)
+        out[i] = in[i] * w[i] + w[BIGN - N + i];
+    return 0;
+}
+
+static const TngrtDim big_dn[] = {{-1, BIGN}};
+static const TngrtSigTensor big_weights[] = {{"big", TNGRT_F32, 1, big_dn, 0}};
+static const TngrtSigTensor big_upd_weights[] = {
+    {"big", TNGRT_F32, 1, big_dn, TNGRT_SIG_UPDATED | TNGRT_SIG_BUFFER}};
+static const TngrtStreamFn big_streams[] = {big_s0};
+static const TngrtGear big_gears[] = {{NULL, N * sizeof(float), NULL, 0, big_streams, m_outputs}};
+static const TngrtBundleDesc big_model = {"big", "Big.forward", "big.py", 1, m_inputs, 1,
+                                          big_weights, 1, m_outs, 0, NULL, 1, big_gears, 1,
+                                          m_names, 0, 0, NULL, 0, NULL, 0, NULL};
+/* the same with big a buffer the model updates: a private copy */
+static const TngrtBundleDesc big_upd_model = {"big", "Big.forward", "big.py", 1, m_inputs, 1,
+                                              big_upd_weights, 1, m_outs, 0, NULL, 1, big_gears,
+                                              1, m_names, 0, 0, NULL, 0, NULL, 0, NULL};
+
+/* A safetensors image of big (element i = i % 1000 - 500), its data at
+ * *data bytes of a 64-byte-aligned block (*block: what free takes). */
+static unsigned char *big_image(size_t *len, size_t *data, void **block)
+{
+    char header[128];
+    size_t nb = (size_t)BIGN * 4, hlen;
+    unsigned char *p;
+    int n = snprintf(header, sizeof header,
+                     "{\"big\":{\"dtype\":\"F32\",\"shape\":[%lld],\"data_offsets\":[0,%zu]}}",
+                     (long long)BIGN, nb);
+    hlen = ((size_t)n + 8 + 63) / 64 * 64 - 8;
+    *data = 8 + hlen;
+    *len = *data + nb;
+    assert_int_equal(posix_memalign(block, 64, *len), 0);
+    p = *block;
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)((uint64_t)hlen >> (8 * i));
+    memset(p + 8, ' ', hlen);
+    memcpy(p + 8, header, (size_t)n);
+    for (int64_t i = 0; i < BIGN; i++) {
+        float v = (float)(i % 1000 - 500);
+        memcpy(p + *data + 4 * i, &v, 4);
+    }
+    return p;
+}
+
+/* Loads the big image's file into a fresh bundle of desc with
+ * TNGRT_HUGEPAGES set to env (NULL: unset), runs it once into res, checks
+ * the weight's bytes; returns where the run saw the weight minus the
+ * tensor's offset in the file (the mapping's start when read in place). */
+static uintptr_t big_load_run(const TngrtBundleDesc *desc, const char *env, float *res)
+{
+    size_t len, data;
+    void *block;
+    unsigned char *img = big_image(&len, &data, &block);
+    char *path = to_file(img, len);
+    TngrtBundle *b;
+    TngrtError err;
+    uintptr_t base;
+    if (env)
+        setenv("TNGRT_HUGEPAGES", env, 1);
+    else
+        unsetenv("TNGRT_HUGEPAGES");
+    if (tngrt_bundle_new(&b, desc, &err) != 0)
+        fail_msg("new: %s", err.msg);
+    assert_int_equal(tngrt_bundle_load_weights(b, path), 0);
+    run(b, res);
+    assert_memory_equal(seen_big, img + data, (size_t)BIGN * 4);
+    base = (uintptr_t)seen_big - data;
+    tngrt_bundle_delete(b);
+    unlink(path);
+    free(path);
+    free(block);
+    unsetenv("TNGRT_HUGEPAGES");
+    return base;
+}
+
+/* Where transparent huge pages are on, a weights file of 2 MiB or more is
+ * mapped at a 2 MiB boundary (its page cache's 2 MiB folios can be mapped
+ * whole), and a private copy of 2 MiB or more is a 2 MiB-aligned block;
+ * the same results with TNGRT_HUGEPAGES=0. */
+static void test_big_weight_huge_pages(void **state)
+{
+    const uintptr_t two_mib = (uintptr_t)2 << 20;
+    float a[N], off[N], copy[N], want[N];
+    size_t data, len;
+    void *block;
+    int huge;
+    (void)state;
+    free(big_image(&len, &data, &block));
+    unsetenv("TNGRT_HUGEPAGES");
+    huge = tngrt__huge_pages();
+    if (huge)
+        assert_int_equal(big_load_run(&big_model, NULL, a) % two_mib, 0);
+    else
+        (void)big_load_run(&big_model, NULL, a);
+    (void)big_load_run(&big_model, "0", off);
+    if (huge)   /* the copy's block: 2 MiB-aligned (the tensor starts it) */
+        assert_int_equal((big_load_run(&big_upd_model, NULL, copy) + data) % two_mib, 0);
+    else
+        (void)big_load_run(&big_upd_model, NULL, copy);
+    for (int i = 0; i < N; i++)
+        want[i] = (float)(i + 1) * (float)(i % 1000 - 500) +
+                  (float)((BIGN - N + i) % 1000 - 500);
+    assert_memory_equal(a, want, sizeof want);
+    assert_memory_equal(off, want, sizeof want);
+    assert_memory_equal(copy, want, sizeof want);
+}
+
+/* tngrt__block_alloc: small blocks aligned to TNGRT_BLOCK_ALIGN (zeroed
+ * when asked), large ones with huge set 2 MiB-aligned mappings, zero,
+ * writable to their last byte; a size past TNGRT_BLOCK_MAX refused. */
+static void test_blocks(void **state)
+{
+    TngrtBlock b;
+    unsigned char *p;
+    (void)state;
+    p = tngrt__block_alloc(&b, 100, 1, 1);
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % TNGRT_BLOCK_ALIGN, 0);
+    assert_int_equal(b.maplen, 0);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(p[i], 0);
+    tngrt__block_free(&b);
+    assert_null(b.raw);
+    p = tngrt__block_alloc(&b, TNGRT_BLOCK_HUGE + 1, 0, 1);
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % ((uintptr_t)2 << 20), 0);
+    assert_int_equal(b.maplen, (size_t)4 << 20);
+    assert_int_equal(p[0], 0);
+    assert_int_equal(p[TNGRT_BLOCK_HUGE], 0);
+    p[TNGRT_BLOCK_HUGE] = 7;
+    tngrt__block_free(&b);
+    p = tngrt__block_alloc(&b, TNGRT_BLOCK_HUGE + 1, 1, 0);   /* huge not asked: malloc'd */
+    assert_non_null(p);
+    assert_int_equal(b.maplen, 0);
+    assert_int_equal(p[TNGRT_BLOCK_HUGE], 0);
+    tngrt__block_free(&b);
+    assert_null(tngrt__block_alloc(&b, TNGRT_BLOCK_MAX + 1, 0, 1));
+    assert_null(b.raw);
+}
+
 /* A Linear's weight too large for the caches, read in place at a few
  * rows (decode: the GEMM's streaming loop): every element within float
  * rounding of a double-precision dot product, on every ISA path. */
@@ -359,6 +516,8 @@ int main(void)
         cmocka_unit_test(test_packed_from_mapping),
         cmocka_unit_test(test_hostile_refused_old_kept),
         cmocka_unit_test(test_gemv_stream_matches),
+        cmocka_unit_test(test_big_weight_huge_pages),
+        cmocka_unit_test(test_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
