@@ -476,13 +476,18 @@ static int in_flags(const Graph *g, size_t i)
 static int32_t w_value(const Graph *g, size_t i) { return g->weights.v[i].value; }
 static const char *w_name(const Graph *g, size_t i) { return g->weights.v[i].name; }
 /* TNGRT_SIG_PACK_LINEAR (4) when some Linear reads the weight itself as
- * its W (emit_cpu.c calls tngrt_kernel_linear_packed there). */
+ * its W, TNGRT_SIG_PACK_Q8 (32) when some npu_weight_quant_batchmatmul
+ * reads it as its int8 weight (emit_cpu.c calls the kernel's _packed form
+ * there). */
 static int w_pack_flag(const Graph *g, int32_t v)
 {
-    for (size_t o = 0; o < g->ops.n; o++)
-        if (g->ops.v[o].kind == OP_LINEAR && g->ops.v[o].nin >= 2 && g->ops.v[o].in[1] == v)
-            return 4;
-    return 0;
+    int f = 0;
+    for (size_t o = 0; o < g->ops.n; o++) {
+        const Op *op = &g->ops.v[o];
+        if (op->nin >= 2 && op->in[1] == v)
+            f |= op->kind == OP_LINEAR ? 4 : op->kind == OP_WEIGHT_QUANT_MATMUL ? 32 : 0;
+    }
+    return f;
 }
 static int w_flags(const Graph *g, size_t i)
 {

@@ -242,12 +242,14 @@ static int e__token(Emit *E, const Op *op, const EmitToken *t, void *ctx)
     return 1;
 }
 
-/* The weight index of a Linear's W when W is a weight itself (not a view
- * of one: the descriptor marks it TNGRT_SIG_PACK_LINEAR and the bundle
- * packs it at load, emit.c), else -1. */
+/* The weight index of a Linear's W, or of npu_weight_quant_batchmatmul's
+ * int8 weight, when it is a weight itself (not a view of one: the
+ * descriptor marks it TNGRT_SIG_PACK_LINEAR or TNGRT_SIG_PACK_Q8 and the
+ * bundle packs it at load, emit.c), else -1. */
 static int e__packed_weight(const Emit *E, const Op *op)
 {
-    if (op->kind != OP_LINEAR || E->kptr || op->nin < 2 || op->in[1] < 0 ||
+    if ((op->kind != OP_LINEAR && op->kind != OP_WEIGHT_QUANT_MATMUL) || E->kptr || op->nin < 2 ||
+        op->in[1] < 0 ||
         graph_storage_root(E->g, op->in[1]) != op->in[1])
         return -1;
     return E->weight_of[op->in[1]];
@@ -256,7 +258,9 @@ static int e__packed_weight(const Emit *E, const Op *op)
 /* The kernel call of op from its row: "<pre><fn>(args);", or for a
  * fallible kernel "if (<pre><fn>(args, err))" and the failure's return.
  * A Linear whose W is a weight reads the packing the bundle made at load
- * tngrt_kernel_linear_packed(args, c->wpack[w]). */
+ * tngrt_kernel_linear_packed(args, c->wpack[w]); so does
+ * npu_weight_quant_batchmatmul's int8 weight,
+ * tngrt_kernel_weight_quant_matmul_packed(args, c->wpack[w], err). */
 static void e__call(Emit *E, int32_t op_id, const char *pre)
 {
     const Op *op = &E->g->ops.v[op_id];
@@ -268,14 +272,10 @@ static void e__call(Emit *E, int32_t op_id, const char *pre)
     if (!row->fn)
         return;
     int pw = strcmp(pre, "tngrt_kernel_") ? -1 : e__packed_weight(E, op);
-    if (pw >= 0) {
-        sb_printf(E->o, "%s%s_packed(", pre, row->fn);
-        emit_args(E, op, row->args, 0, e__token, NULL);
-        sb_printf(E->o, ", c->wpack[%d]);\n", pw);
-        return;
-    }
-    sb_printf(E->o, "%s%s%s(", row->fallible ? "if (" : "", pre, row->fn);
+    sb_printf(E->o, "%s%s%s%s(", row->fallible ? "if (" : "", pre, row->fn, pw >= 0 ? "_packed" : "");
     emit_args(E, op, row->args, 0, e__token, NULL);
+    if (pw >= 0)
+        sb_printf(E->o, ", c->wpack[%d]", pw);
     sb_puts(E->o, row->fallible ? ", err))\n" : ");\n");
     if (row->fallible)
         emit_fail_return(E);

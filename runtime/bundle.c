@@ -638,6 +638,52 @@ static float *bundle__pack(const TngrtBundle *self, int i, const void *src,
     return dst;
 }
 
+/* ---- npu_weight_quant_batchmatmul's int8 weights packed at load ---- */
+
+/* The packing of kernels_q8.c, weak as the GEMM's above (a bundle with
+ * TNGRT_SIG_PACK_Q8 weights calls tngrt_kernel_weight_quant_matmul_packed,
+ * whose object defines them). */
+int64_t tngrt_q8_packed_size(int64_t k, int64_t n) __attribute__((weak));
+void tngrt_q8_pack_rows(int8_t *dst, const int8_t *w, int64_t k, int64_t n, int64_t r0,
+                        int64_t rows) __attribute__((weak));
+
+/* Whether weight i of d is packed at load in column panels
+ * (tngrt_q8_pack_rows): marked TNGRT_SIG_PACK_Q8 (2-D int8 [k, n] of
+ * static dims), never updated by a run, and kernels_q8.c linked. */
+static int bundle__packs_q8(const TngrtBundleDesc *d, int i)
+{
+    const TngrtSigTensor *w = &d->weights[i];
+    return (w->flags & TNGRT_SIG_PACK_Q8) && !(w->flags & (TNGRT_SIG_UPDATED | TNGRT_SIG_SHARED)) &&
+           w->dtype == TNGRT_I8 && w->ndim == 2 && w->dims[0].sym == -1 && w->dims[1].sym == -1 &&
+           w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_q8_packed_size && tngrt_q8_pack_rows;
+}
+
+/* Packs int8 weight i [k, n] from src (in st's mapping, or in its private
+ * copy when st is NULL) into a block of blk (huge-page-backed as the
+ * bundle's other large blocks), about 4 MiB of rows at a time, dropping
+ * each block's source pages once packed: the packing takes the place of
+ * the file's bytes in memory (they fault back in only if read again), with
+ * one block of them resident while it is made. Returns the packing (int8
+ * bytes, kept in wpack), or NULL when it cannot be allocated (the kernel
+ * then reads src in place). */
+static float *bundle__pack_q8(const TngrtBundle *self, int i, const void *src,
+                              const TngrtSafetensors *st, TngrtBlock *blk)
+{
+    const TngrtSigTensor *w = &self->desc->weights[i];
+    int64_t k = w->dims[0].value, n = w->dims[1].value, size = tngrt_q8_packed_size(k, n);
+    int64_t step = n >= ((int64_t)1 << 22) ? 1 : ((int64_t)1 << 22) / n;
+    int8_t *dst;
+    if (size <= 0 || !(dst = tngrt__block_alloc(blk, (uint64_t)size, 0, self->huge)))
+        return NULL;
+    for (int64_t r = 0; r < k; r += step) {
+        int64_t rows = k - r < step ? k - r : step;
+        tngrt_q8_pack_rows(dst, src, k, n, r, rows);
+        if (st)
+            tngrt_safetensors_drop(st, (const int8_t *)src + r * n, (size_t)(rows * n));
+    }
+    return (float *)(void *)dst;
+}
+
 /* Whether weight i's bytes at data can be read in place: a weight no run
  * updates, not empty, aligned for its dtype (what C requires of a typed
  * access; kernels assume no more: vector loads are unaligned ones). A
@@ -699,7 +745,7 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
         if (bundle__in_place(d, i, src, self->wbytes[i])) {
             self->w[i] = (void *)(uintptr_t)src;   /* read only: no run writes it */
             mapped_src = 1;
-            if (!bundle__packs(d, i))   /* packing reads (and drops) it */
+            if (!bundle__packs(d, i) && !bundle__packs_q8(d, i))   /* packing reads (and drops) it */
                 tngrt_safetensors_populate(st, src, self->wbytes[i]);
         } else {
             if (self->wbind[i] != BIND_SHARED)   /* a bound one writes the shared copy */
@@ -709,6 +755,9 @@ static int bundle__load(TngrtBundle *self, TngrtSafetensors *st, const char *wha
         if (bundle__packs(d, i))
             self->wpack[i] =
                 bundle__pack(self, i, self->w[i], mapped_src ? st : NULL, &self->wpackblk[i]);
+        else if (bundle__packs_q8(d, i))
+            self->wpack[i] =
+                bundle__pack_q8(self, i, self->w[i], mapped_src ? st : NULL, &self->wpackblk[i]);
     }
     tngrt_safetensors_close(self->st);
     self->st = st;

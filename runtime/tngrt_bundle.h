@@ -67,6 +67,7 @@ enum {
     TNGRT_SIG_PACK_LINEAR = 4,  /* 2-D weight [n, k] read as a Linear's W: packed at load */
     TNGRT_SIG_SHARED = 8,   /* state shared with another entry's bundle (TngrtStateShare) */
     TNGRT_SIG_ZEROS = 16,   /* state whose first value is zeros: a weights file may leave it out */
+    TNGRT_SIG_PACK_Q8 = 32, /* 2-D int8 weight [k, n] of npu_weight_quant_batchmatmul: packed at load */
 };
 
 /* A dynamic dim: which input dim binds it, and whether padding it up to a
@@ -85,7 +86,8 @@ typedef struct TngrtRunCtx {
     void *const *w;       /* weight data, per TngrtBundleDesc.weights */
     const int64_t *sym;   /* symbol values of this run */
     const int64_t *off;   /* dynamic gears: arena offsets from gear.layout */
-    const float *const *wpack;  /* per weight: its TNGRT_SIG_PACK_LINEAR packing, or NULL */
+    const float *const *wpack;  /* per weight: its TNGRT_SIG_PACK_LINEAR packing (or, int8 bytes,
+                                 * its TNGRT_SIG_PACK_Q8 one), or NULL */
 } TngrtRunCtx;
 
 /* One gear. */

@@ -22,6 +22,14 @@
  * x is not finite (an infinity or NaN in x) takes the definition itself
  * per column (tngrt_impl__q8_direct), as folding the offset would turn
  * +-inf into NaN there.
+ *
+ * A weight packed at load (tngrt_q8_pack_rows: column panels of
+ * TNGRT_Q8_PANEL, each [k][TNGRT_Q8_PANEL] contiguous, the last padded with
+ * zeros) is read panel after panel, each once per block of rows and run of
+ * k: one sequential stream, where [k, n] strides across k's rows. Its loop
+ * makes the same float32 operations on each column in the same order (the
+ * sums start at 0 and add x[k] * w[k][c] in k order, the same fold per
+ * group), so packed and unpacked give the same bits.
  */
 #ifndef TNGRT_IMPL_Q8_H
 #define TNGRT_IMPL_Q8_H
@@ -30,11 +38,16 @@
  * float32 accumulators of a block: 2 * 4 * 2048 * 4 bytes on the stack). */
 #define TNGRT_Q8_ROWS 4
 #define TNGRT_Q8_COLS 2048
+/* Columns per panel of a packed weight (one cache line of int8), and the
+ * values of k whose x a packed block widens to float32 at a time. */
+#define TNGRT_Q8_PANEL 64
+#define TNGRT_Q8_KC 2048
 
 /* The operands of one product, checked (tngrt_impl__q8_init). */
 typedef struct TngrtImplQ8 {
     const uint16_t *x;    /* [m, k], float16 or bfloat16 */
     const int8_t *w;      /* [k, n] */
+    const int8_t *wp;     /* w packed in panels (tngrt_q8_pack_rows), or NULL */
     const TngrtArg *scale, *offset, *bias;
     uint16_t *out;        /* [m, n], x's dtype */
     int bf16;             /* x and out are bfloat16 */
@@ -128,6 +141,15 @@ TNGRT_KINLINE void tngrt_impl__q8_group(const TngrtImplQ8 *q, int64_t r0, int nr
     }
 }
 
+/* w[kk][c], from the packing when there is one. */
+TNGRT_KINLINE float tngrt_impl__q8_w(const TngrtImplQ8 *q, int64_t kk, int64_t c)
+{
+    if (!q->wp)
+        return (float)q->w[kk * q->n + c];
+    return (float)q->wp[(c / TNGRT_Q8_PANEL) * q->k * TNGRT_Q8_PANEL + kk * TNGRT_Q8_PANEL +
+                        c % TNGRT_Q8_PANEL];
+}
+
 /* Row r's group [k0, k1) over columns [c0, c0 + nc) by the definition,
  * x[k] * ((w[k][c] + offset) * scale) added in k order, into t: the path of
  * a group whose sum of x is not finite (an infinity or NaN in x, or a
@@ -140,36 +162,43 @@ TNGRT_KINLINE void tngrt_impl__q8_direct(const TngrtImplQ8 *q, int64_t r, int64_
     for (int c = 0; c < nc; c++) {
         float s = 0.0f;
         for (int64_t kk = k0; kk < k1; kk++)
-            s = s + tngrt_impl__q8_x(q, r, kk) * (((float)q->w[kk * q->n + c0 + c] + oc[c]) * sc[c]);
+            s = s + tngrt_impl__q8_x(q, r, kk) * ((tngrt_impl__q8_w(q, kk, c0 + c) + oc[c]) * sc[c]);
         t[c] = t[c] + s;
     }
 }
 
-/* Rows [r0, r0 + nr), columns [c0, c0 + nc) of the product. */
-TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc)
+/* Folds group g ([k0, k1)) of rows [r0, r0 + nr), columns [c0, c0 + nc)
+ * into tot: tot[c] += scale * (acc[c] + offset * sx[r]) for row r (its
+ * acc and tot TNGRT_Q8_COLS apart), or the definition's sum
+ * (tngrt_impl__q8_direct) where sx[r] is not finite. */
+TNGRT_KINLINE void tngrt_impl__q8_fold(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc,
+                                       int64_t g, int64_t k0, int64_t k1, const float *acc,
+                                       const float *sx, float *tot)
 {
-    float acc[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], tot[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], sx[TNGRT_Q8_ROWS];
     float sc[TNGRT_Q8_COLS], oc[TNGRT_Q8_COLS];
-    for (int i = 0; i < nr * TNGRT_Q8_COLS; i++)
-        tot[i] = 0.0f;
-    for (int c = 0; c < nc; c++)
-        oc[c] = 0.0f;
-    for (int64_t k0 = 0, g = 0; k0 < q->k; k0 += q->group, g++) {
-        int64_t k1 = q->k - k0 < q->group ? q->k : k0 + q->group;
-        tngrt_impl__q8_group(q, r0, nr, c0, nc, k0, k1, acc, sx);
-        tngrt_impl__q8_param_row(q, q->scale, q->s_cols, g, c0, nc, sc);
-        if (q->offset)
-            tngrt_impl__q8_param_row(q, q->offset, q->o_cols, g, c0, nc, oc);
-        for (int r = 0; r < nr; r++) {
-            float *t = tot + (size_t)r * TNGRT_Q8_COLS, *a = acc + (size_t)r * TNGRT_Q8_COLS, x = sx[r];
-            if (!(x - x == 0.0f)) {   /* not finite */
-                tngrt_impl__q8_direct(q, r0 + r, c0, nc, k0, k1, sc, oc, t);
-                continue;
-            }
-            for (int c = 0; c < nc; c++)
-                t[c] = t[c] + sc[c] * (a[c] + oc[c] * x);
+    tngrt_impl__q8_param_row(q, q->scale, q->s_cols, g, c0, nc, sc);
+    if (q->offset)
+        tngrt_impl__q8_param_row(q, q->offset, q->o_cols, g, c0, nc, oc);
+    else
+        for (int c = 0; c < nc; c++)
+            oc[c] = 0.0f;
+    for (int r = 0; r < nr; r++) {
+        float *t = tot + (size_t)r * TNGRT_Q8_COLS, x = sx[r];
+        const float *a = acc + (size_t)r * TNGRT_Q8_COLS;
+        if (!(x - x == 0.0f)) {   /* not finite */
+            tngrt_impl__q8_direct(q, r0 + r, c0, nc, k0, k1, sc, oc, t);
+            continue;
         }
+        for (int c = 0; c < nc; c++)
+            t[c] = t[c] + sc[c] * (a[c] + oc[c] * x);
     }
+}
+
+/* out[r0 + r][c0 + c] = tot[r * TNGRT_Q8_COLS + c] (+ bias), rounded to
+ * out's dtype. */
+TNGRT_KINLINE void tngrt_impl__q8_store(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc,
+                                        const float *tot)
+{
     for (int r = 0; r < nr; r++)
         for (int c = 0; c < nc; c++) {
             float v = tot[(size_t)r * TNGRT_Q8_COLS + (size_t)c];
@@ -180,14 +209,164 @@ TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr
         }
 }
 
-/* Columns [c0, c1) of every row of the product. */
+/* Rows [r0, r0 + nr), columns [c0, c0 + nc) of the product, the weight
+ * [k, n] read in place. */
+TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc)
+{
+    float acc[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], tot[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], sx[TNGRT_Q8_ROWS];
+    for (int i = 0; i < nr * TNGRT_Q8_COLS; i++)
+        tot[i] = 0.0f;
+    for (int64_t k0 = 0, g = 0; k0 < q->k; k0 += q->group, g++) {
+        int64_t k1 = q->k - k0 < q->group ? q->k : k0 + q->group;
+        tngrt_impl__q8_group(q, r0, nr, c0, nc, k0, k1, acc, sx);
+        tngrt_impl__q8_fold(q, r0, nr, c0, nc, g, k0, k1, acc, sx, tot);
+    }
+    tngrt_impl__q8_store(q, r0, nr, c0, nc, tot);
+}
+
+/* ---- the packed weight ---- */
+
+/* Lanes of the packed loop's vectors: GNU vector types of TNGRT_Q8_VL
+ * float32 and int8, which every clone lowers to its own registers (16
+ * lanes: one zmm, two ymm or four xmm), TNGRT_Q8_PANEL / TNGRT_Q8_VL of
+ * them per panel row. */
+#ifndef TNGRT_Q8_VL
+#define TNGRT_Q8_VL 16
+#endif
+#define TNGRT_Q8__NV (TNGRT_Q8_PANEL / TNGRT_Q8_VL)
+typedef float tngrt_q8__fv __attribute__((vector_size(TNGRT_Q8_VL * 4)));
+typedef int8_t tngrt_q8__bv __attribute__((vector_size(TNGRT_Q8_VL)));
+
+/* acc[r * TNGRT_Q8_COLS + c] = a + x_r[0] * w[0][c] + ... + x_r[len-1] *
+ * w[len-1][c], added left to right, with a = 0, or with cont acc's value
+ * (a group's sums going on), for the NP * TNGRT_Q8_PANEL columns c of NP
+ * panels (rows of TNGRT_Q8_PANEL bytes from w, the next panel ld bytes
+ * on) and NR rows x_r at x + r * TNGRT_Q8_KC: the sums kept in registers,
+ * each panel row widened once for the NR rows. */
+TNGRT_KINLINE void tngrt_impl__q8_panel_nr(float *acc, const int8_t *w, int64_t ld, const float *x,
+                                           int64_t len, int cont, const int NR, const int NP)
+{
+    TNGRT_Q8__CONTRACT
+    tngrt_q8__fv a[TNGRT_Q8_ROWS][2 * TNGRT_Q8__NV], wv[2 * TNGRT_Q8__NV];
+    for (int r = 0; r < NR; r++)
+        for (int j = 0; j < NP * TNGRT_Q8__NV; j++)
+            a[r][j] = (tngrt_q8__fv){0};
+    for (int r = 0; cont && r < NR; r++)
+        __builtin_memcpy(a[r], acc + (size_t)r * TNGRT_Q8_COLS, NP * TNGRT_Q8_PANEL * sizeof(float));
+    for (int64_t kk = 0; kk < len; kk++) {
+        for (int j = 0; j < NP * TNGRT_Q8__NV; j++) {
+            tngrt_q8__bv b;
+            __builtin_memcpy(&b, w + j / TNGRT_Q8__NV * ld + kk * TNGRT_Q8_PANEL + j % TNGRT_Q8__NV * TNGRT_Q8_VL,
+                             sizeof b);
+            wv[j] = __builtin_convertvector(b, tngrt_q8__fv);
+        }
+        for (int r = 0; r < NR; r++) {
+            float xv = x[r * TNGRT_Q8_KC + kk];
+            for (int j = 0; j < NP * TNGRT_Q8__NV; j++)
+                a[r][j] = a[r][j] + xv * wv[j];
+        }
+    }
+    for (int r = 0; r < NR; r++)
+        __builtin_memcpy(acc + (size_t)r * TNGRT_Q8_COLS, a[r], NP * TNGRT_Q8_PANEL * sizeof(float));
+}
+
+/* tngrt_impl__q8_panel_nr for nr (1 to TNGRT_Q8_ROWS) rows: one row reads
+ * two panels side by side (twice the independent sums of one panel, whose
+ * four are as many as the FMA's latency covers), more rows one panel. */
+TNGRT_KINLINE void tngrt_impl__q8_panel(float *acc, const int8_t *w, int64_t ld, const float *x, int64_t len,
+                                        int cont, int nr, int np)
+{
+    switch (nr) {
+    case 1:
+        if (np == 2)
+            tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 1, 2);
+        else
+            tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 1, 1);
+        break;
+    case 2: tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 2, 1); break;
+    case 3: tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 3, 1); break;
+    default: tngrt_impl__q8_panel_nr(acc, w, ld, x, len, cont, 4, 1); break;
+    }
+}
+
+/* The end of the run of k that starts at k0 (a group's first row, or
+ * where the last run stopped inside a group longer than TNGRT_Q8_KC):
+ * whole groups up to TNGRT_Q8_KC rows, or TNGRT_Q8_KC rows of one group. */
+TNGRT_KINLINE int64_t tngrt_impl__q8_run_end(const TngrtImplQ8 *q, int64_t k0)
+{
+    int64_t g = q->group, end;
+    if (g <= TNGRT_Q8_KC)
+        end = k0 + TNGRT_Q8_KC / g * g;
+    else
+        end = k0 + TNGRT_Q8_KC < (k0 / g + 1) * g ? k0 + TNGRT_Q8_KC : (k0 / g + 1) * g;
+    return end < q->k ? end : q->k;
+}
+
+/* Rows [r0, r0 + nr), columns [c0, c0 + nc) of the product from the
+ * packing (c0 a multiple of TNGRT_Q8_PANEL). Per run of k (whole groups,
+ * or a piece of one): x widened into xf, each group's (or piece's) sum
+ * of x into sxg (continuing the previous piece's), then panel after
+ * panel, group after group, the column sums and, at a group's end, the
+ * fold (one row of x: two panels at a time). Each column sees the
+ * operations of tngrt_impl__q8_block in the same order. */
+TNGRT_KINLINE void tngrt_impl__q8_block_packed(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0,
+                                               int nc)
+{
+    float acc[TNGRT_Q8_ROWS * TNGRT_Q8_COLS], tot[TNGRT_Q8_ROWS * TNGRT_Q8_COLS];
+    float xf[TNGRT_Q8_ROWS * TNGRT_Q8_KC], sxg[TNGRT_Q8_ROWS * TNGRT_Q8_KC], sx[TNGRT_Q8_ROWS] = {0};
+    const int8_t *wp = q->wp + c0 / TNGRT_Q8_PANEL * q->k * TNGRT_Q8_PANEL;
+    int64_t G = q->group;
+    for (int i = 0; i < nr * TNGRT_Q8_COLS; i++)
+        tot[i] = 0.0f;
+    for (int64_t k0 = 0, k1; k0 < q->k; k0 = k1) {
+        k1 = tngrt_impl__q8_run_end(q, k0);
+        for (int r = 0; r < nr; r++) {
+            float s = k0 % G ? sx[r] : 0.0f;
+            for (int64_t kk = k0; kk < k1; kk++) {
+                float v = tngrt_impl__q8_x(q, r0 + r, kk);
+                xf[r * TNGRT_Q8_KC + (kk - k0)] = v;
+                s = s + v;
+                if ((kk + 1) % G == 0 || kk + 1 == k1)
+                    sxg[r * TNGRT_Q8_KC + (kk - k0)] = s, s = 0.0f;
+            }
+            sx[r] = sxg[r * TNGRT_Q8_KC + (k1 - 1 - k0)];
+        }
+        for (int p = 0, np; p * TNGRT_Q8_PANEL < nc; p += np) {
+            np = nr == 1 && (p + 1) * TNGRT_Q8_PANEL < nc ? 2 : 1;
+            int pw = nc - p * TNGRT_Q8_PANEL < np * TNGRT_Q8_PANEL ? nc - p * TNGRT_Q8_PANEL
+                                                                   : np * TNGRT_Q8_PANEL;
+            float *a = acc + p * TNGRT_Q8_PANEL, *t = tot + p * TNGRT_Q8_PANEL;
+            const int8_t *panel = wp + (int64_t)p * q->k * TNGRT_Q8_PANEL;
+            for (int64_t s = k0, e; s < k1; s = e) {
+                int64_t g = s / G, gend = (g + 1) * G < q->k ? (g + 1) * G : q->k;
+                e = gend < k1 ? gend : k1;
+                float sxr[TNGRT_Q8_ROWS];
+                /* a group's later piece (s inside it): its sums go on from acc */
+                tngrt_impl__q8_panel(a, panel + s * TNGRT_Q8_PANEL, q->k * TNGRT_Q8_PANEL, xf + (s - k0), e - s,
+                                     s % G != 0, nr, np);
+                if (e < gend)
+                    continue;
+                for (int r = 0; r < nr; r++)
+                    sxr[r] = sxg[r * TNGRT_Q8_KC + (e - 1 - k0)];
+                tngrt_impl__q8_fold(q, r0, nr, c0 + p * TNGRT_Q8_PANEL, pw, g, g * G, gend, a, sxr, t);
+            }
+        }
+    }
+    tngrt_impl__q8_store(q, r0, nr, c0, nc, tot);
+}
+
+/* Columns [c0, c1) of every row of the product (c0 a multiple of
+ * TNGRT_Q8_PANEL where the weight is packed). */
 TNGRT_KINLINE void tngrt_impl__q8_cols(const TngrtImplQ8 *q, int64_t c0, int64_t c1)
 {
     for (int64_t r0 = 0; r0 < q->m; r0 += TNGRT_Q8_ROWS)
         for (int64_t c = c0; c < c1; c += TNGRT_Q8_COLS) {
             int nr = (int)(q->m - r0 < TNGRT_Q8_ROWS ? q->m - r0 : TNGRT_Q8_ROWS);
             int nc = (int)(c1 - c < TNGRT_Q8_COLS ? c1 - c : TNGRT_Q8_COLS);
-            tngrt_impl__q8_block(q, r0, nr, c, nc);
+            if (q->wp)
+                tngrt_impl__q8_block_packed(q, r0, nr, c, nc);
+            else
+                tngrt_impl__q8_block(q, r0, nr, c, nc);
         }
 }
 
@@ -225,7 +404,7 @@ static inline int tngrt_impl__q8_init(TngrtImplQ8 *q, const TngrtArg *out, const
                                (long long)out->shape[1], (long long)group);
     int grouped = group > 0 && group < k;
     int64_t ng = grouped ? (k + group - 1) / group : 1;
-    *q = (TngrtImplQ8){x->data, w->data, scale, offset, bias, out->data, x->dtype == TNGRT_BF16,
+    *q = (TngrtImplQ8){x->data, w->data, NULL, scale, offset, bias, out->data, x->dtype == TNGRT_BF16,
                        m, k, n, grouped ? group : (k > 0 ? k : 1), 0, 0};
     if (!tngrt_impl__q8_param_ok(scale, "antiquant_scale", n, ng, grouped, &q->s_cols, err) ||
         (offset && !tngrt_impl__q8_param_ok(offset, "antiquant_offset", n, ng, grouped, &q->o_cols, err)))

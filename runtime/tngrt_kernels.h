@@ -213,6 +213,24 @@ int tngrt_kernel_weight_quant_matmul(const TngrtArg *out, const TngrtArg *x, con
                                      const TngrtArg *scale, const TngrtArg *offset,
                                      const TngrtArg *bias, int64_t group, TngrtError *err);
 
+/* tngrt_kernel_weight_quant_matmul with w also packed in wp
+ * (tngrt_q8_pack_rows; NULL: none), which it reads instead of w: one
+ * sequential stream per call, the same bits. */
+int tngrt_kernel_weight_quant_matmul_packed(const TngrtArg *out, const TngrtArg *x, const TngrtArg *w,
+                                            const TngrtArg *scale, const TngrtArg *offset,
+                                            const TngrtArg *bias, int64_t group, const void *wp,
+                                            TngrtError *err);
+
+/* The packing of an int8 weight [k, n] for the products above: column
+ * panels of 64, panel p (columns [64p, 64p + 64)) holding its k rows of
+ * 64 bytes one after the other, columns past n zero.
+ * tngrt_q8_packed_size: its bytes, or -1 when they overflow.
+ * tngrt_q8_pack_new: a block for it (released with free()), or NULL.
+ * tngrt_q8_pack_rows: rows [r0, r0 + rows) of w into dst. */
+int64_t tngrt_q8_packed_size(int64_t k, int64_t n);
+int8_t *tngrt_q8_pack_new(int64_t k, int64_t n);
+void tngrt_q8_pack_rows(int8_t *dst, const int8_t *w, int64_t k, int64_t n, int64_t r0, int64_t rows);
+
 /* npu_dequant_swiglu_quant(x [.., 2H]) as tests/ref/stubs/torch_npu
  * computes it, row by row: int32 x is dequantised in double as
  * (x + int32 bias) * weight_scale (per column) * activation_scale (per row)

@@ -22,6 +22,9 @@ p50 over BENCH_LLAMA_ITERS runs, default 20) and then llama.cpp's decode
 step (its p50 over as many) for every configuration; the median of the
 rounds, with the load average before and after. BENCH_Q8_CASES (e.g.
 "512:64,2048:512") limits the run to those hidden sizes and contexts.
+BENCH_Q8_BASE names a second tngc (an earlier build) whose bundles are
+checked and timed in the same rounds, right after TNGC's (a "before"
+column, and new/before).
 
 usage: /usr/bin/python3 bench/llamacpp/bench_q8.py TNGC [OUT_DIR]
 """
@@ -122,12 +125,12 @@ def decode_ref(mod, cfg, ref_model, ctx):
     return logits.numpy().reshape(-1), full
 
 
-def prepare(tngc, tmp, mod, modq, hidden, ctx, driver):
-    """Builds the w8a16 bundle, writes its weights and inputs and the Q8_0
-    GGUF; checks both against their references. -> (launcher, args, err,
-    llama args or None, llama err)."""
+def prepare(tngc, tmp, mod, modq, hidden, ctx, driver, tag=""):
+    """Builds the w8a16 bundle (in folder w8<tag>_<hidden>_<ctx>), writes its
+    weights and inputs and the Q8_0 GGUF; checks both against their
+    references. -> (launcher, args, err, llama args or None, llama err)."""
     conf = config_for(hidden)
-    d = os.path.join(tmp, "w8_%d_%d" % (hidden, ctx))
+    d = os.path.join(tmp, "w8%s_%d_%d" % (tag, hidden, ctx))
     os.makedirs(d)
     with open(os.path.join(d, "modeling.py"), "w") as f:
         f.write(w8_modeling(B.MODELING))
@@ -189,19 +192,27 @@ def main():
     exec(compile(w8_modeling(B.MODELING), "modeling_w8a16", "exec"), modq)
     driver = B.llama_driver(tmp)
     only = [c.split(":") for c in os.environ.get("BENCH_Q8_CASES", "").split(",") if c]
-    cases = {}
+    base = os.environ.get("BENCH_Q8_BASE")
+    cases, bases = {}, {}
     for hidden in HIDDEN:
         for ctx in CTXS:
             if only and [str(hidden), str(ctx)] not in only:
                 continue
             cases[(hidden, ctx)] = prepare(tngc, tmp, mod, modq, hidden, ctx, driver)
+            if base:
+                bases[(hidden, ctx)] = prepare(os.path.abspath(base), tmp, mod, modq, hidden, ctx, None,
+                                               "_base")
     load0 = os.getloadavg()
-    acc, lacc = {}, {}
+    acc, bacc, lacc = {}, {}, {}
     env = dict(os.environ, TNGRT_THREADS="1")
     for _ in range(C.ROUNDS):
         for key, (exe, args, _, largs, _) in cases.items():
             acc.setdefault(key, []).append(C.run_launcher(exe, args, os.path.join(tmp, "o"), 3, ITERS,
                                                           env=env))
+            if key in bases:
+                bexe, bargs = bases[key][0], bases[key][1]
+                bacc.setdefault(key, []).append(C.run_launcher(bexe, bargs, os.path.join(tmp, "o"), 3,
+                                                               ITERS, env=env))
             if largs is not None:
                 lacc.setdefault(key, []).append(B.run_llama(driver, largs, 1, 3, ITERS))
     load1 = os.getloadavg()
@@ -209,8 +220,12 @@ def main():
     for key in cases:
         t = statistics.median(acc[key])
         lt = statistics.median(lacc[key]) if key in lacc else None
-        rows.append(["%d" % key[0], "%d" % key[1], "%.2f ms" % (t / 1e3),
-                     "%.2f ms" % (lt / 1e3) if lt else "-", "%.2fx" % (lt / t) if lt else "-"])
+        row = ["%d" % key[0], "%d" % key[1]]
+        if bases:
+            bt = statistics.median(bacc[key])
+            row += ["%.2f ms" % (bt / 1e3), "%.2fx" % (bt / t)]
+        rows.append(row + ["%.2f ms" % (t / 1e3), "%.2f ms" % (lt / 1e3) if lt else "-",
+                           "%.2fx" % (lt / t) if lt else "-"])
     notes = ["load average (1, 5, 15 min) before %.2f %.2f %.2f, after %.2f %.2f %.2f; %d cores"
              % (load0 + load1 + (os.cpu_count() or 0,)),
              "logits vs PyTorch float32 over each contender's dequantised weights (max |diff| / "
@@ -220,7 +235,8 @@ def main():
              "%d rounds, each contender's p50 over %d decode steps on 1 thread, medians; "
              "llama.cpp/tngc above 1: tngc is faster" % (C.ROUNDS, ITERS)]
     C.table("LLaMA decode step, weight-only int8: tngc w8a16 (per channel) vs llama.cpp Q8_0",
-            ["hidden", "context", "tngc w8a16", "llama.cpp Q8_0", "llama.cpp/tngc"], rows,
+            ["hidden", "context"] + (["before (BENCH_Q8_BASE)", "before/tngc"] if bases else []) +
+            ["tngc w8a16", "llama.cpp Q8_0", "llama.cpp/tngc"], rows,
             os.path.join(outd, "tables.md"), notes)
 
 

@@ -2,7 +2,9 @@
  * gemv_q8.c - decode's weight-only int8 GEMV (one row of float16 x times
  * an int8 [k, n] weight, npu_weight_quant_batchmatmul's kernel
  * tngrt_kernel_weight_quant_matmul) with one scale per column, and with
- * one per column and group of 128 rows (scale and offset); beside it the
+ * one per column and group of 128 rows (scale and offset), each read in
+ * place ([k, n]) and packed as a bundle packs it at load
+ * (tngrt_q8_pack_rows, tngrt_kernel_weight_quant_matmul_packed); beside it the
  * float16 weight of the same shape read in place (tngrt_kernel_linear_packed,
  * as gemv.c times it). On the caller alone and on a pool of 2 threads; the
  * weights cycled through copies totalling TOTAL bytes (default 512e6) so
@@ -24,14 +26,16 @@
 #include "tngrt.h"
 #include "tngrt_kernels.h"
 
-#define VARIANTS 3   /* int8 per column, int8 per group of 128, float16 */
+/* int8 per column, per group of 128, the same packed, float16 */
+#define VARIANTS 5
 
-/* The weights of one size: nc int8 copies [k, n], nh float16 copies [n, k]
- * (the same bytes in all), the scales and offsets. */
+/* The weights of one size: nc int8 copies [k, n], nh packings of them and
+ * nh float16 copies [n, k] (the same bytes in each set), the scales and
+ * offsets. */
 typedef struct Weights {
     int64_t n, k;
     int nc, nh;
-    int8_t **w8;
+    int8_t **w8, **wp;
     uint16_t **wh, *x, *y, *sc, *sg, *og;
 } Weights;
 
@@ -41,7 +45,9 @@ static void weights_free(Weights *W)
         free(W->w8[c]);
     for (int c = 0; W->wh && c < W->nh; c++)
         free(W->wh[c]);
-    free(W->w8), free(W->wh), free(W->x), free(W->y), free(W->sc), free(W->sg), free(W->og);
+    for (int c = 0; W->wp && c < W->nh; c++)
+        free(W->wp[c]);
+    free(W->w8), free(W->wp), free(W->wh), free(W->x), free(W->y), free(W->sc), free(W->sg), free(W->og);
 }
 
 static int weights_make(Weights *W, int64_t n, int64_t k, double total)
@@ -55,9 +61,10 @@ static int weights_make(Weights *W, int64_t n, int64_t k, double total)
     W->nh = W->nc / 2 > 0 ? W->nc / 2 : 1;
     W->w8 = calloc((size_t)W->nc, sizeof *W->w8);
     W->wh = calloc((size_t)W->nh, sizeof *W->wh);
+    W->wp = calloc((size_t)W->nh, sizeof *W->wp);
     W->x = malloc((size_t)k * 2), W->y = malloc((size_t)n * 4);
     W->sc = malloc((size_t)n * 2), W->sg = malloc((size_t)(ng * n) * 2), W->og = malloc((size_t)(ng * n) * 2);
-    if (!f || !W->w8 || !W->wh || !W->x || !W->y || !W->sc || !W->sg || !W->og)
+    if (!f || !W->w8 || !W->wh || !W->wp || !W->x || !W->y || !W->sc || !W->sg || !W->og)
         return free(f), -1;
     for (int64_t i = 0; i < n * k; i++)
         f[i] = (float)((uint32_t)(i * 2654435761u) % 1000u) / 1000.0f - 0.5f;
@@ -71,6 +78,11 @@ static int weights_make(Weights *W, int64_t n, int64_t k, double total)
             return free(f), -1;
         for (int64_t i = 0; i < n * k; i++)
             W->w8[c][i] = (int8_t)(f[i] * 254.0f);
+    }
+    for (int c = 0; c < W->nh; c++) {
+        if (!(W->wp[c] = tngrt_q8_pack_new(k, n)))
+            return free(f), -1;
+        tngrt_q8_pack_rows(W->wp[c], W->w8[c], k, n, 0, k);
     }
     for (int64_t i = 0; i < k; i++)
         f[i] = (float)(i % 17) / 17.0f;
@@ -93,13 +105,14 @@ static double run_variant(const Weights *W, int v)
     int64_t xs[2] = {1, k}, ws[2] = {k, n}, whs[2] = {n, k}, ys[2] = {1, n}, gs[2] = {ng, n}, cs[1] = {n};
     TngrtArg ax = {W->x, TNGRT_F16, 2, xs}, ay = {W->y, TNGRT_F16, 2, ys};
     TngrtArg asc = {W->sc, TNGRT_F16, 1, cs}, asg = {W->sg, TNGRT_F16, 2, gs}, aog = {W->og, TNGRT_F16, 2, gs};
-    int copies = v < 2 ? W->nc : W->nh;
+    int copies = v < 2 ? W->nc : W->nh, grp = v == 1 || v == 3;
     double t0 = now();
     for (int c = 0; c < copies; c++) {
-        if (v < 2) {
+        if (v < 4) {
             TngrtArg aw = {W->w8[c], TNGRT_I8, 2, ws};
-            if (tngrt_kernel_weight_quant_matmul(&ay, &ax, &aw, v ? &asg : &asc, v ? &aog : NULL, NULL,
-                                                 v ? 128 : 0, NULL) < 0)
+            if (tngrt_kernel_weight_quant_matmul_packed(&ay, &ax, &aw, grp ? &asg : &asc, grp ? &aog : NULL,
+                                                        NULL, grp ? 128 : 0, v < 2 ? NULL : W->wp[c],
+                                                        NULL) < 0)
                 return -1.0;
         } else {
             TngrtArg aw = {W->wh[c], TNGRT_F16, 2, whs};
@@ -113,7 +126,8 @@ static double run_variant(const Weights *W, int v)
  * median (or best) time per call and its read rate. */
 static int gemv_size(TngrtPar *pool, int64_t n, int64_t k, double total, int rounds, int best)
 {
-    static const char *const name[VARIANTS] = {"int8 per column", "int8 per group 128", "float16"};
+    static const char *const name[VARIANTS] = {"int8 per column", "int8 per group 128", "packed per column",
+                                               "packed per group", "float16"};
     Weights W;
     double t[VARIANTS][2][MAX_ROUNDS];
     if (weights_make(&W, n, k, total) < 0)
@@ -129,8 +143,8 @@ static int gemv_size(TngrtPar *pool, int64_t n, int64_t k, double total, int rou
             }
     int q = best ? 0 : rounds / 2;
     for (int v = 0; v < VARIANTS; v++) {
-        double bytes = v == 0 ? (double)(n * k) + 2.0 * (double)n
-                     : v == 1 ? (double)(n * k) + 4.0 * (double)(k / 128 * n) : 2.0 * (double)(n * k);
+        double bytes = v == 0 || v == 2 ? (double)(n * k) + 2.0 * (double)n
+                     : v < 4 ? (double)(n * k) + 4.0 * (double)(k / 128 * n) : 2.0 * (double)(n * k);
         qsort(t[v][0], (size_t)rounds, sizeof(double), cmp_double);
         qsort(t[v][1], (size_t)rounds, sizeof(double), cmp_double);
         printf("n %5lld k %5lld %-19s %7.2f MB: 1t %8.1f us %5.1f GB/s | 2t %8.1f us %5.1f GB/s\n",

@@ -128,10 +128,10 @@ for py in "$root"/tests/conform/models/*.py; do
           '[ $rc -eq 0 ] && ls "$tmp/$m/out"/lib*.a >/dev/null 2>&1 || { head -5 "$tmp/o"; false; }'
         t "$m: -Wextra -Wpedantic" 'compiles "$tmp/$m/out"'
         t "$m: each call is aclnnWeightQuantBatchMatmulV2, no output quantisation, the group size as given (gear 0)" \
-          '[ "$(grep -c "TNGC_ACLNN(aclnnWeightQuantBatchMatmulV2, " "$tmp/$m/out/npu_weight_quant.c")" = 14 ] &&
-           grep "npu_weight_quant.py:32:13: weight_quant_matmul" "$tmp/$m/out/npu_weight_quant.c" |
+          '[ "$(grep -c "TNGC_ACLNN(aclnnWeightQuantBatchMatmulV2, " "$tmp/$m/out/npu_weight_quant.c")" = 18 ] &&
+           grep "npu_weight_quant.py:38:13: weight_quant_matmul" "$tmp/$m/out/npu_weight_quant.c" |
              grep -q "NULL, NULL, NULL, NULL, 0, G->t\[[0-9]*\]);" &&
-           grep "npu_weight_quant.py:36:13: weight_quant_matmul" "$tmp/$m/out/npu_weight_quant.c" |
+           grep "npu_weight_quant.py:42:13: weight_quant_matmul" "$tmp/$m/out/npu_weight_quant.c" |
              grep -q "NULL, NULL, G->t\[[0-9]*\], 32, G->t\[[0-9]*\]);"' ;;
     conform_npu_weight_quant_bias)   # bias dtypes aclnnWeightQuantBatchMatmulV2 does not take
         t "$m: each call with an untaken bias dtype is refused at its line (TNG203)" \

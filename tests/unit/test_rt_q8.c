@@ -8,7 +8,10 @@
  * float32 operation at a time, and within the dtype's rounding of the
  * exact value of (w + offset) * scale summed in double; the same bits
  * with the columns split over a pool of 2 threads; infinities and NaN
- * in x as the definition gives them; the operands it refuses.
+ * in x as the definition gives them; the operands it refuses. The weight
+ * packed in column panels (tngrt_q8_pack_rows,
+ * tngrt_kernel_weight_quant_matmul_packed) gives the same bits as read in
+ * place, in every clone this CPU runs, on one thread and two.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -73,15 +76,26 @@ static void q8_free(Q8Case *c)
     free(c->x), free(c->w), free(c->s), free(c->o), free(c->out), free(c->b);
 }
 
-/* Runs the kernel on c (into c->out); its return value. */
-static int q8_run(Q8Case *c, TngrtError *err)
+/* The clone the kernel runs (kernels_q8.c): -1 the CPU's widest; 0
+ * baseline, 1 AVX2, 2 AVX-512. */
+extern int tngrt__q8_isa;
+
+/* Runs the kernel on c (into c->out) reading the packing wp (NULL: w in
+ * place); its return value. */
+static int q8_run_packed(Q8Case *c, const int8_t *wp, TngrtError *err)
 {
     int64_t xs[2] = {c->m, c->k}, ws[2] = {c->k, c->n}, os[2] = {c->m, c->n}, bs[1] = {c->n};
     int64_t ps[1] = {c->ns};
     TngrtArg out = {c->out, c->dt, 2, os}, x = {c->x, c->dt, 2, xs}, w = {c->w, TNGRT_I8, 2, ws};
     TngrtArg s = {c->s, c->dt, 1, ps}, o = {c->o, c->dt, 1, ps}, b = {c->b, TNGRT_F32, 1, bs};
-    return tngrt_kernel_weight_quant_matmul(&out, &x, &w, &s, c->offset ? &o : NULL, c->bias ? &b : NULL,
-                                            c->group, err);
+    return tngrt_kernel_weight_quant_matmul_packed(&out, &x, &w, &s, c->offset ? &o : NULL,
+                                                   c->bias ? &b : NULL, c->group, wp, err);
+}
+
+/* Runs the kernel on c (into c->out); its return value. */
+static int q8_run(Q8Case *c, TngrtError *err)
+{
+    return q8_run_packed(c, NULL, err);
 }
 
 /* The scale or offset p of group g, column j. */
@@ -228,6 +242,100 @@ static void test_q8_nonfinite(void **state)
     }
 }
 
+/* c's weight packed as a bundle packs it: rows in two calls. */
+static int8_t *q8_pack(const Q8Case *c)
+{
+    int8_t *wp = tngrt_q8_pack_new(c->k, c->n);
+    int64_t half = c->k / 2;
+    assert_non_null(wp);
+    assert_int_equal(tngrt_q8_packed_size(c->k, c->n), (c->n + 63) / 64 * 64 * c->k);
+    tngrt_q8_pack_rows(wp, c->w, c->k, c->n, 0, half);
+    tngrt_q8_pack_rows(wp, c->w, c->k, c->n, half, c->k - half);
+    return wp;
+}
+
+/* c's product read in place by the CPU's widest clone (checked against the
+ * documented order by q8_check), then packed and in place in each clone,
+ * packed on a pool of 2 threads: the same bits each time. */
+static void q8_packed_case(Q8Case *c, TngrtPar *pool)
+{
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    size_t bytes = (size_t)(c->m * c->n) * 2;
+    q8_make(c);
+    uint16_t *want = malloc(bytes);
+    int8_t *wp = q8_pack(c);
+    assert_non_null(want);
+    assert_int_equal(q8_run(c, &err), 0);
+    memcpy(want, c->out, bytes);
+    for (int isa = 0; isa < 3; isa++)
+        for (int packed = 0; packed < 2; packed++) {
+            memset(c->out, 0xff, bytes);
+            tngrt__q8_isa = isa;
+            assert_int_equal(q8_run_packed(c, packed ? wp : NULL, &err), 0);
+            tngrt__q8_isa = -1;
+            for (size_t i = 0; i < bytes / 2; i++)
+                if (c->out[i] != want[i])
+                    fail_msg("m %lld k %lld n %lld group %lld clone %d packed %d: [%zu] is 0x%04x, in place "
+                             "0x%04x", (long long)c->m, (long long)c->k, (long long)c->n,
+                             (long long)c->group, isa, packed, i, c->out[i], want[i]);
+        }
+    memset(c->out, 0, bytes);
+    TngrtPar *prev = tngrt__par_enter(pool);
+    assert_int_equal(q8_run_packed(c, wp, &err), 0);
+    tngrt__par_enter(prev);
+    assert_memory_equal(want, c->out, bytes);
+    free(want);
+    free(wp);
+    q8_free(c);
+}
+
+/* Packed against in place: per column and per group, with and without
+ * offset, n not a multiple of the panel (64), k past the packed loop's run
+ * of x (2048) with groups that fit it (7: runs of 2044), that do not (3000:
+ * a group in pieces) and one group of all of k, 1 to 6 rows of x, the
+ * checks of q8_check on a packed run; a wide one split over 2 threads. */
+static void test_q8_packed(void **state)
+{
+    TngrtPar *pool = tngrt__par_new(2);
+    (void)state;
+    assert_non_null(pool);
+    Q8Case cs[] = {
+        {TNGRT_F16, 1, 67, 45, 0, 45, 1, 0, 0, 0, 0, 0, 0, 0},
+        {TNGRT_BF16, 6, 102, 130, 32, 4 * 130, 1, 1, 0, 0, 0, 0, 0, 0},
+        {TNGRT_F16, 3, 2100, 70, 7, 300 * 70, 1, 0, 0, 0, 0, 0, 0, 0},
+        {TNGRT_F16, 2, 5000, 65, 3000, 2 * 65, 1, 1, 0, 0, 0, 0, 0, 0},
+        {TNGRT_BF16, 5, 4200, 33, 0, 33, 0, 1, 0, 0, 0, 0, 0, 0},
+        {TNGRT_F16, 4, 40, 9, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+        {TNGRT_F16, 1, 1024, 1000, 128, 8 * 1000, 1, 1, 0, 0, 0, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+        q8_packed_case(&cs[i], pool);
+    tngrt__par_delete(pool);
+}
+
+/* Infinities and NaN in x with the weight packed: the same bits as in
+ * place (the definition's sums read the packing). */
+static void test_q8_packed_nonfinite(void **state)
+{
+    TngrtError err = {{0}, TNGRT_ERR_FAILURE};
+    (void)state;
+    Q8Case c = {TNGRT_F16, 3, 70, 100, 32, 3 * 100, 1, 1, 0, 0, 0, 0, 0, 0};
+    size_t bytes = 3 * 100 * 2;
+    uint16_t want[3 * 100];
+    q8_make(&c);
+    c.x[0 * c.k + 5] = q8_half(c.dt, INFINITY);
+    c.x[1 * c.k + 40] = q8_half(c.dt, -INFINITY);
+    c.x[2 * c.k + 2] = q8_half(c.dt, NAN);
+    int8_t *wp = q8_pack(&c);
+    assert_int_equal(q8_run(&c, &err), 0);
+    memcpy(want, c.out, bytes);
+    memset(c.out, 0, bytes);
+    assert_int_equal(q8_run_packed(&c, wp, &err), 0);
+    assert_memory_equal(want, c.out, bytes);
+    free(wp);
+    q8_free(&c);
+}
+
 static void test_q8_errors(void **state)
 {
     TngrtError err = {{0}, TNGRT_ERR_FAILURE};
@@ -254,6 +362,8 @@ int main(void)
         cmocka_unit_test(test_q8_channels),
         cmocka_unit_test(test_q8_threads),
         cmocka_unit_test(test_q8_nonfinite),
+        cmocka_unit_test(test_q8_packed),
+        cmocka_unit_test(test_q8_packed_nonfinite),
         cmocka_unit_test(test_q8_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

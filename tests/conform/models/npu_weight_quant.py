@@ -7,8 +7,10 @@
 # has 16 rows); with and without antiquant_offset and bias (float16 with
 # a float16 x, float32 with a bfloat16 x: the pairs CANN's
 # aclnnWeightQuantBatchMatmulV2 takes; npu_weight_quant_bias.py has the
-# others); the weight an int8 input [k, n] and an int8 buffer [n, k]
-# transposed. The rows of x take 2 or 5 (gears; 5: a block of 4 rows and
+# others); the weight an int8 input [k, n], an int8 buffer [n, k]
+# transposed, and an int8 buffer [k, n] of 130 columns (the bundle packs
+# it at load in panels of 64 columns, the last part-filled), per column
+# and per group with offsets. The rows of x take 2 or 5 (gears; 5: a block of 4 rows and
 # one of 1): every gear is checked against PyTorch. On the ACL target each
 # call is aclnnWeightQuantBatchMatmulV2 (tests/acl/run.sh, tests/aclsim).
 # (tests/conform/run.sh)
@@ -17,6 +19,7 @@ import torch_npu
 import torchair
 
 K, N, G = 96, 48, 32
+NP = 130
 
 
 class Model(torch.nn.Module):
@@ -25,6 +28,9 @@ class Model(torch.nn.Module):
         self.register_buffer("w_nk", torch.randint(-128, 128, (N, K), dtype=torch.int8))
         self.register_buffer("gscale", (torch.rand(3, N) * 0.02 + 0.001).half())
         self.register_buffer("goffset", (torch.randn(3, N) * 4).half())
+        self.register_buffer("w_kn", torch.randint(-128, 128, (K, NP), dtype=torch.int8))
+        self.register_buffer("pscale", (torch.rand(3, NP) * 0.02 + 0.001).half())
+        self.register_buffer("poffset", (torch.randn(3, NP) * 4).half())
 
     def forward(self, x, w, scale, offset, bias_h, bias_f, tscale, toffset):
         xb = x.to(torch.bfloat16)
@@ -41,6 +47,9 @@ class Model(torch.nn.Module):
                                                    bias=bias_h, antiquant_group_size=G),
             torch_npu.npu_weight_quant_batchmatmul(xb, w, scale.bfloat16(), offset.bfloat16(),
                                                    bias=bias_f),
+            torch_npu.npu_weight_quant_batchmatmul(x, self.w_kn, self.pscale[0]),
+            torch_npu.npu_weight_quant_batchmatmul(x, self.w_kn, self.pscale, self.poffset,
+                                                   antiquant_group_size=G),
         ]
         return outs
 
