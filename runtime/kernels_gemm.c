@@ -828,23 +828,31 @@ int64_t tngrt__gemm_tasks(TngrtPar *p, int64_t m, int64_t n, int64_t k)
     return 1;
 }
 
+TngrtGemmPackSplit tngrt__gemm_pack_split(TngrtPar *p, int64_t m, int64_t n, int64_t k,
+                                          int64_t col_bytes)
+{
+    int64_t panels = (n + NR - 1) / NR, ntasks = tngrt__gemm_tasks(p, m, n, k);
+    TngrtGemmPackSplit s;
+    s.cols = (panels + ntasks - 1) / ntasks * NR;
+    s.ntasks = (n + s.cols - 1) / s.cols;
+    s.group = TNGRT_GEMM__GROUP_BYTES / (col_bytes * NR) * NR;
+    s.group = s.group < NR ? NR : s.group < s.cols ? s.group : s.cols;
+    return s;
+}
+
 int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
                            int64_t acs, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
                            float *c, int64_t ldc, const float *bias, const TngrtGemmEpi *epi)
 {
     TngrtPar *p = tngrt__par_current();
-    int64_t panels = (n + NR - 1) / NR, ntasks = tngrt__gemm_tasks(p, m, n, k);
-    TngrtGemmPackJob j = {{tngrt_gemm__run_best, m, n, k, ars, acs, ldc, 0, a, NULL, bias, c, epi},
-                          b, off, rs, cs, 0, NULL};
-    j.group = TNGRT_GEMM__GROUP_BYTES / ((int64_t)sizeof(float) * NR * k) * NR;
-    j.group = j.group < NR ? NR : j.group;
-    j.g.cols = (panels + ntasks - 1) / ntasks * NR;
-    ntasks = (n + j.g.cols - 1) / j.g.cols;
-    j.group = j.group < j.g.cols ? j.group : j.g.cols;
-    if (!(j.scratch = (float *)tngrt_impl__alloc(ntasks * tngrt_gemm_packed_size(j.group, k),
+    TngrtGemmPackSplit s = tngrt__gemm_pack_split(p, m, n, k, (int64_t)sizeof(float) * k);
+    TngrtGemmPackJob j = {{tngrt_gemm__run_best, m, n, k, ars, acs, ldc, s.cols, a, NULL, bias,
+                           c, epi},
+                          b, off, rs, cs, s.group, NULL};
+    if (!(j.scratch = (float *)tngrt_impl__alloc(s.ntasks * tngrt_gemm_packed_size(j.group, k),
                                                  sizeof(float))))
         return -1;
-    tngrt__par_for(p, (int)ntasks, tngrt_gemm__pack_task, &j);   /* one task: on the caller */
+    tngrt__par_for(p, (int)s.ntasks, tngrt_gemm__pack_task, &j);   /* one task: on the caller */
     free(j.scratch);
     return 0;
 }

@@ -292,6 +292,38 @@ static void test_small_half_threads(void **state)
     }
 }
 
+/* tngrt__gemm_pack_split, the cut both per-call packings use: tasks of
+ * whole 32-column panels covering n with no empty task, groups of whole
+ * panels within a task and within TNGRT_GEMM_GROUP_BYTES (one panel at
+ * least); float32 columns of k 1024 (4 KiB) two panels a group, bfloat16
+ * pairs (2 KiB) four; on the caller one task, on 2 threads several. */
+static void test_pack_split(void **state)
+{
+    static const int64_t shp[][3] = {{128, 32000, 1024}, {128, 1037, 2100}, {7, 64, 40},
+                                     {1, 33, 8}, {128, 2816, 1024}};
+    TngrtPar *p2 = tngrt__par_new(2);
+    (void)state;
+    assert_non_null(p2);
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int th = 1; th <= 2; th++)
+    for (int bytes = 0; bytes < 2; bytes++) {
+        int64_t m = shp[si][0], n = shp[si][1], k = shp[si][2];
+        int64_t col = bytes ? 4 * ((k + 1) / 2) : 4 * k;
+        TngrtGemmPackSplit s = tngrt__gemm_pack_split(th > 1 ? p2 : NULL, m, n, k, col);
+        assert_true(s.cols > 0 && s.cols % 32 == 0);
+        assert_true(s.ntasks >= 1 && s.ntasks * s.cols >= n && (s.ntasks - 1) * s.cols < n);
+        assert_true(s.group % 32 == 0 && s.group >= 32 && s.group <= s.cols);
+        assert_true(s.group == 32 || s.group * col <= TNGRT_GEMM_GROUP_BYTES);
+        assert_true(s.group == s.cols || (s.group + 32) * col > TNGRT_GEMM_GROUP_BYTES);
+        if (th == 1)
+            assert_int_equal(s.ntasks, 1);
+    }
+    assert_int_equal(tngrt__gemm_pack_split(NULL, 128, 32000, 1024, 4096).group, 64);
+    assert_int_equal(tngrt__gemm_pack_split(NULL, 128, 32000, 1024, 2048).group, 128);
+    assert_true(tngrt__gemm_pack_split(p2, 128, 32000, 1024, 4096).ntasks > 1);
+    tngrt__par_delete(p2);
+}
+
 /* tngrt_gemm_f32_packing (B packed a few panels at a time per thread)
  * gives the bits of B packed whole by tngrt_gemm_pack_b and
  * tngrt_gemm_f32_epi, for a float32, float16 and bfloat16 B read as a
@@ -490,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_matmul_half_cache),
         cmocka_unit_test(test_linear_half),
         cmocka_unit_test(test_small_half_threads),
+        cmocka_unit_test(test_pack_split),
         cmocka_unit_test(test_packing_groups),
         cmocka_unit_test(test_pick_converges),
         cmocka_unit_test(test_split_forced),
