@@ -422,6 +422,31 @@ TNGRT_KINLINE void tngrt_impl__binary_f32(float *o, const float *pa, int64_t sa,
 #undef TNGRT_IMPL__ZIP
 #undef TNGRT_IMPL__LOOP
 
+/* One row of a binary op of one half type (out, a and b): blocks of a and
+ * b widened (a stride of 0: the one element, broadcast), the float32 loop
+ * over them, narrowed into out; the conversions and expressions are the
+ * element loop's, so the bits are too. */
+static inline void tngrt_impl__binary_row_half(const TngrtArg *out, int64_t oo,
+                                               const TngrtArg *a, int64_t ao, int64_t sa,
+                                               const TngrtArg *b, int64_t bo, int64_t sb,
+                                               int64_t n, TngrtBinaryOp op, float alpha)
+{
+    float ta[TNGRT_IMPL__HBLOCK], tb[TNGRT_IMPL__HBLOCK], to[TNGRT_IMPL__HBLOCK];
+    const uint16_t *ha = (const uint16_t *)a->data, *hb = (const uint16_t *)b->data;
+    int f16 = out->dtype == TNGRT_F16;
+    for (int64_t i = 0; i < n; i += TNGRT_IMPL__HBLOCK) {
+        int64_t m = n - i < TNGRT_IMPL__HBLOCK ? n - i : TNGRT_IMPL__HBLOCK;
+        int64_t ma = sa ? m : 1, mb = sb ? m : 1;
+        const uint16_t *pa = ha + ao + i * sa, *pb = hb + bo + i * sb;
+        for (int64_t j = 0; j < ma; j++)
+            ta[j] = f16 ? tngrt_impl__f16_to_f32(pa[j * sa]) : tngrt_impl__bf16_to_f32(pa[j * sa]);
+        for (int64_t j = 0; j < mb; j++)
+            tb[j] = f16 ? tngrt_impl__f16_to_f32(pb[j * sb]) : tngrt_impl__bf16_to_f32(pb[j * sb]);
+        tngrt_impl__binary_f32(to, ta, sa ? 1 : 0, tb, sb ? 1 : 0, m, op, alpha);
+        tngrt_impl__narrow(out, oo + i, to, m);
+    }
+}
+
 /* One row of a binary op: n elements, out contiguous, a and b strided. */
 static inline void tngrt_impl__binary_row(const TngrtArg *out, int64_t oo, const TngrtArg *a,
                                           int64_t ao, int64_t sa, const TngrtArg *b, int64_t bo,
@@ -430,6 +455,9 @@ static inline void tngrt_impl__binary_row(const TngrtArg *out, int64_t oo, const
     if (out->dtype == TNGRT_F32 && a->dtype == TNGRT_F32 && b->dtype == TNGRT_F32) {
         tngrt_impl__binary_f32((float *)out->data + oo, (const float *)a->data + ao, sa,
                                (const float *)b->data + bo, sb, n, op, (float)alpha);
+    } else if (tngrt_impl__is_half(out->dtype) && a->dtype == out->dtype &&
+               b->dtype == out->dtype) {
+        tngrt_impl__binary_row_half(out, oo, a, ao, sa, b, bo, sb, n, op, (float)alpha);
     } else if (tngrt_impl__is_float(out->dtype)) {
         for (int64_t i = 0; i < n; i++)
             tngrt_impl__stf(out, oo + i,
