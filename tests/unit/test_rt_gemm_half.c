@@ -292,6 +292,57 @@ static void test_small_half_threads(void **state)
     }
 }
 
+/* tngrt_kernel_matmul_strided over attention's batches at prefill size
+ * (each head's product under the column split's floor, all of them over
+ * it: split by heads over a pool) gives the caller's bits on pools of 2
+ * and 3 threads: q [1, 4, 4, 128, 64] @ k^T, k a [1, 128, 4, 64] cache
+ * read through strides, shared by the 4 heads of its group (stride 0);
+ * float32, float16 and bfloat16 operands and outputs. */
+static void test_matmul_batches_threads(void **state)
+{
+    static const int64_t qsh[5] = {1, 4, 4, 128, 64}, ksh[5] = {1, 4, 4, 64, 128};
+    static const int64_t kst[5] = {32768, 64, 0, 1, 256}, osh[5] = {1, 4, 4, 128, 128};
+    uint32_t s = 5u;
+    (void)state;
+    for (int dt = 0; dt < 3; dt++) {
+        TngrtDType t = dt == 0 ? TNGRT_F32 : dt == 1 ? TNGRT_F16 : TNGRT_BF16;
+        size_t es = dt == 0 ? 4 : 2, on = 16 * 128 * 128;
+        int64_t qs[5] = {131072, 32768, 8192, 64, 1};
+        void *q = malloc(131072 * es), *k = malloc(32768 * es);
+        void *o1 = malloc(on * es), *o2 = malloc(on * es);
+        assert_true(q && k && o1 && o2);
+        for (int64_t i = 0; i < 131072; i++) {
+            if (dt == 0)
+                ((float *)q)[i] = t_rand(&s, -1.0f, 1.0f);
+            else
+                ((uint16_t *)q)[i] = t_rand_half(&s, dt == 2);
+        }
+        for (int64_t i = 0; i < 32768; i++) {
+            if (dt == 0)
+                ((float *)k)[i] = t_rand(&s, -1.0f, 1.0f);
+            else
+                ((uint16_t *)k)[i] = t_rand_half(&s, dt == 2);
+        }
+        TngrtArg aq = {q, t, 5, qsh}, ak = {k, t, 5, ksh};
+        TngrtArg ao1 = {o1, t, 5, osh}, ao2 = {o2, t, 5, osh};
+        tngrt_kernel_matmul_strided(&ao1, &aq, qs, &ak, kst);
+        for (int th = 2; th <= 3; th++) {
+            TngrtPar *p = tngrt__par_new(th);
+            assert_non_null(p);
+            memset(o2, 0xff, on * es);
+            tngrt__par_enter(p);
+            tngrt_kernel_matmul_strided(&ao2, &aq, qs, &ak, kst);
+            tngrt__par_enter(NULL);
+            assert_memory_equal(o1, o2, on * es);
+            tngrt__par_delete(p);
+        }
+        free(q);
+        free(k);
+        free(o1);
+        free(o2);
+    }
+}
+
 /* tngrt__gemm_pack_split, the cut both per-call packings use: tasks of
  * whole 32-column panels covering n with no empty task, groups of whole
  * panels within a task and within TNGRT_GEMM_GROUP_BYTES (one panel at
@@ -522,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_matmul_half_cache),
         cmocka_unit_test(test_linear_half),
         cmocka_unit_test(test_small_half_threads),
+        cmocka_unit_test(test_matmul_batches_threads),
         cmocka_unit_test(test_pack_split),
         cmocka_unit_test(test_packing_groups),
         cmocka_unit_test(test_pick_converges),
