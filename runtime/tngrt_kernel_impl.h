@@ -426,7 +426,27 @@ TNGRT_KINLINE void tngrt_impl__binary_f32(float *o, const float *pa, int64_t sa,
  * b widened (a stride of 0: the one element, broadcast), the float32 loop
  * over them, narrowed into out; the conversions and expressions are the
  * element loop's, so the bits are too. */
-static inline void tngrt_impl__binary_row_half(const TngrtArg *out, int64_t oo,
+/* m half values (float16 if f16, else bfloat16) at h, s apart, widened
+ * into t; one loop per type and the contiguous case apart, so that each
+ * vectorises. */
+TNGRT_KINLINE void tngrt_impl__widen_strided(float *restrict t, const uint16_t *h, int64_t s,
+                                             int64_t m, int f16)
+{
+    if (f16 && s == 1)
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__f16_to_f32(h[j]);
+    else if (f16)
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__f16_to_f32(h[j * s]);
+    else if (s == 1)
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__bf16_to_f32(h[j]);
+    else
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__bf16_to_f32(h[j * s]);
+}
+
+TNGRT_KINLINE void tngrt_impl__binary_row_half(const TngrtArg *out, int64_t oo,
                                                const TngrtArg *a, int64_t ao, int64_t sa,
                                                const TngrtArg *b, int64_t bo, int64_t sb,
                                                int64_t n, TngrtBinaryOp op, float alpha)
@@ -436,12 +456,8 @@ static inline void tngrt_impl__binary_row_half(const TngrtArg *out, int64_t oo,
     int f16 = out->dtype == TNGRT_F16;
     for (int64_t i = 0; i < n; i += TNGRT_IMPL__HBLOCK) {
         int64_t m = n - i < TNGRT_IMPL__HBLOCK ? n - i : TNGRT_IMPL__HBLOCK;
-        int64_t ma = sa ? m : 1, mb = sb ? m : 1;
-        const uint16_t *pa = ha + ao + i * sa, *pb = hb + bo + i * sb;
-        for (int64_t j = 0; j < ma; j++)
-            ta[j] = f16 ? tngrt_impl__f16_to_f32(pa[j * sa]) : tngrt_impl__bf16_to_f32(pa[j * sa]);
-        for (int64_t j = 0; j < mb; j++)
-            tb[j] = f16 ? tngrt_impl__f16_to_f32(pb[j * sb]) : tngrt_impl__bf16_to_f32(pb[j * sb]);
+        tngrt_impl__widen_strided(ta, ha + ao + i * sa, sa, sa ? m : 1, f16);
+        tngrt_impl__widen_strided(tb, hb + bo + i * sb, sb, sb ? m : 1, f16);
         tngrt_impl__binary_f32(to, ta, sa ? 1 : 0, tb, sb ? 1 : 0, m, op, alpha);
         tngrt_impl__narrow(out, oo + i, to, m);
     }
@@ -455,9 +471,6 @@ static inline void tngrt_impl__binary_row(const TngrtArg *out, int64_t oo, const
     if (out->dtype == TNGRT_F32 && a->dtype == TNGRT_F32 && b->dtype == TNGRT_F32) {
         tngrt_impl__binary_f32((float *)out->data + oo, (const float *)a->data + ao, sa,
                                (const float *)b->data + bo, sb, n, op, (float)alpha);
-    } else if (tngrt_impl__is_half(out->dtype) && a->dtype == out->dtype &&
-               b->dtype == out->dtype) {
-        tngrt_impl__binary_row_half(out, oo, a, ao, sa, b, bo, sb, n, op, (float)alpha);
     } else if (tngrt_impl__is_float(out->dtype)) {
         for (int64_t i = 0; i < n; i++)
             tngrt_impl__stf(out, oo + i,
@@ -494,6 +507,7 @@ TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, con
     TngrtImplWalk w;
     const TngrtArg *xs[2] = {a, b};
     int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    int half;
     /* Fast path: float32 (or one half type) operands of out's very shape
      * need no broadcast walk (the common elementwise op; its set-up
      * dominated small ones). */
@@ -518,10 +532,17 @@ TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, con
     }
     if (tngrt_impl__walk_bcast(&w, out, xs, 2) == 0)
         return;
+    /* one half type throughout: rows widened by blocks, inlined here so
+     * that the conversions vectorise with the kernel's ISA */
+    half = tngrt_impl__is_half(out->dtype) && a->dtype == out->dtype && b->dtype == out->dtype;
     do {
         int in = w.nd - 1;
-        tngrt_impl__binary_row(out, off[0], a, off[1], w.st[1][in], b, off[2], w.st[2][in],
-                               w.shape[in], op, alpha);
+        if (half)
+            tngrt_impl__binary_row_half(out, off[0], a, off[1], w.st[1][in], b, off[2],
+                                        w.st[2][in], w.shape[in], op, (float)alpha);
+        else
+            tngrt_impl__binary_row(out, off[0], a, off[1], w.st[1][in], b, off[2],
+                                   w.st[2][in], w.shape[in], op, alpha);
     } while (tngrt_impl__walk_next(&w, idx, off));
 }
 
