@@ -200,6 +200,13 @@ typedef struct TngrtGemmPackSplit {
 TngrtGemmPackSplit tngrt__gemm_pack_split(TngrtPar *p, int64_t m, int64_t n, int64_t k,
                                           int64_t col_bytes);
 
+/* kernels_gemm.c, one clone per ISA (kernels_isa.h): x's elements read
+ * through element strides st, widened to float32 into the dense f; and n
+ * float32 values f rounded into the half out (tngrt_impl__narrow's bits). */
+struct TngrtArg;
+void tngrt__gemm_widen_rows(float *f, const struct TngrtArg *x, const int64_t *st);
+void tngrt__gemm_narrow(const struct TngrtArg *out, const float *f, int64_t n);
+
 /* kernels_gemm.c: a 16 x 32 tile of dwords transposed with AVX-512: rows
  * s, s + cs, ... (cs in dwords; 32 rows of 16 dwords) as 16 rows of 32
  * at d, 32 apart. Returns 0, with nothing written, where AVX-512 does not

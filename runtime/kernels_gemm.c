@@ -1305,15 +1305,26 @@ int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
 
 /* ---- matmul through strides: views read in place ---- */
 
-/* A dense float32 copy of the strided operand x (nd dims, shape sh,
- * element strides st), or NULL. */
-static float *tngrt_gemm__gather(const TngrtArg *x, const int64_t *st)
+/* Row by row (x's last dim, stride st[last]) of x's elements, widened
+ * into f; one loop per type and the contiguous row apart, inlined into
+ * each ISA's clone below so that the half conversions vectorise. */
+TNGRT_GEMM_INLINE void tngrt_gemm__widen_rows(float *restrict f, const TngrtArg *x,
+                                              const int64_t *st)
 {
-    int64_t n = tngrt_impl__numel(x->ndim, x->shape), idx[TNGRT_MAX_DIMS] = {0}, off = 0;
-    float *f = (float *)tngrt_impl__alloc(n, sizeof(float));
-    for (int64_t t = 0; f && t < n; t++) {
-        f[t] = tngrt_impl__ldf(x, off);
-        for (int d = x->ndim - 1; d >= 0; d--) {
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, off = 0, nd = x->ndim, w = x->shape[nd - 1];
+    int64_t s = st[nd - 1], rows = w > 0 ? tngrt_impl__numel(x->ndim, x->shape) / w : 0;
+    const uint16_t *h = (const uint16_t *)x->data;
+    for (int64_t r = 0; r < rows; r++, f += w) {
+        if (x->dtype == TNGRT_F16 && s == 1)
+            for (int64_t j = 0; j < w; j++)
+                f[j] = tngrt_impl__f16_to_f32(h[off + j]);
+        else if (x->dtype == TNGRT_BF16 && s == 1)
+            for (int64_t j = 0; j < w; j++)
+                f[j] = tngrt_impl__bf16_to_f32(h[off + j]);
+        else
+            for (int64_t j = 0; j < w; j++)
+                f[j] = tngrt_impl__ldf(x, off + j * s);
+        for (int64_t d = nd - 2; d >= 0; d--) {
             off += st[d];
             if (++idx[d] < x->shape[d])
                 break;
@@ -1321,6 +1332,22 @@ static float *tngrt_gemm__gather(const TngrtArg *x, const int64_t *st)
             idx[d] = 0;
         }
     }
+}
+
+TNGRT_ISA_KERNEL(void, tngrt__gemm_widen_rows, (float *f, const TngrtArg *x, const int64_t *st),
+                 tngrt_gemm__widen_rows(f, x, st);)
+
+TNGRT_ISA_KERNEL(void, tngrt__gemm_narrow, (const TngrtArg *out, const float *f, int64_t n),
+                 tngrt_impl__narrow(out, 0, f, n);)
+
+/* A dense float32 copy of the strided operand x (nd dims, shape sh,
+ * element strides st), or NULL. */
+static float *tngrt_gemm__gather(const TngrtArg *x, const int64_t *st)
+{
+    int64_t n = tngrt_impl__numel(x->ndim, x->shape);
+    float *f = (float *)tngrt_impl__alloc(n, sizeof(float));
+    if (f)
+        tngrt__gemm_widen_rows(f, x, st);
     return f;
 }
 
@@ -1654,7 +1681,7 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     if (epi && !os && m * n < 256)   /* small products: one pass, not a call per product */
         tngrt_gemm__epi_span(epi, fc, nout);
     if (sc)
-        tngrt_impl__narrow(out, 0, sc, nout);
+        tngrt__gemm_narrow(out, sc, nout);
     goto done;
 fail:
     tngrt_gemm__naive_strided(out, os, a, as0, b, bs0, epi);

@@ -297,7 +297,8 @@ static void test_small_half_threads(void **state)
  * it: split by heads over a pool) gives the caller's bits on pools of 2
  * and 3 threads: q [1, 4, 4, 128, 64] @ k^T, k a [1, 128, 4, 64] cache
  * read through strides, shared by the 4 heads of its group (stride 0);
- * float32, float16 and bfloat16 operands and outputs. */
+ * float32, float16 and bfloat16 operands and outputs; a half product has
+ * the bits of the float32 one over the widened operands, cast. */
 static void test_matmul_batches_threads(void **state)
 {
     static const int64_t qsh[5] = {1, 4, 4, 128, 64}, ksh[5] = {1, 4, 4, 64, 128};
@@ -326,6 +327,25 @@ static void test_matmul_batches_threads(void **state)
         TngrtArg aq = {q, t, 5, qsh}, ak = {k, t, 5, ksh};
         TngrtArg ao1 = {o1, t, 5, osh}, ao2 = {o2, t, 5, osh};
         tngrt_kernel_matmul_strided(&ao1, &aq, qs, &ak, kst);
+        if (dt > 0) {   /* half operands widened, the out rounded: the float32 product's bits cast */
+            float *qf = malloc(131072 * sizeof *qf), *kf = malloc(32768 * sizeof *kf);
+            float *of = malloc(on * sizeof *of);
+            void *oc = malloc(on * es);
+            assert_true(qf && kf && of && oc);
+            for (int64_t i = 0; i < 131072; i++)
+                qf[i] = (float)t_half(dt == 2, ((uint16_t *)q)[i]);
+            for (int64_t i = 0; i < 32768; i++)
+                kf[i] = (float)t_half(dt == 2, ((uint16_t *)k)[i]);
+            TngrtArg fq = {qf, TNGRT_F32, 5, qsh}, fk = {kf, TNGRT_F32, 5, ksh};
+            TngrtArg fo = {of, TNGRT_F32, 5, osh}, co = {oc, t, 5, osh};
+            tngrt_kernel_matmul_strided(&fo, &fq, qs, &fk, kst);
+            tngrt_kernel_unary(&co, &fo, TNGRT_UN_IDENTITY, 0.0);
+            assert_memory_equal(o1, oc, on * es);
+            free(qf);
+            free(kf);
+            free(of);
+            free(oc);
+        }
         for (int th = 2; th <= 3; th++) {
             TngrtPar *p = tngrt__par_new(th);
             assert_non_null(p);
