@@ -221,26 +221,13 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
  * the separate kernels' (tngrt_impl__unf, the binary kernel's x op y), so
  * the bits are theirs. */
 /* Step st's half tensor operand at row i0 + i, columns j0.. (nc) widened
- * into y; inlined, one loop per type and the contiguous row (a residual)
- * apart, so that the branchless conversions vectorise with the ISA of the
+ * into y; inlined, so that the conversions vectorise with the ISA of the
  * epilogue function it is part of. */
 TNGRT_GEMM_INLINE void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t j0,
                                            int i, int nc, float *restrict y)
 {
     const uint16_t *x = (const uint16_t *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
-    int64_t xcs = st->xcs;
-    if (st->xdt == TNGRT_F16 && xcs == 1)
-        for (int j = 0; j < nc; j++)
-            y[j] = tngrt_impl__f16_to_f32(x[j]);
-    else if (st->xdt == TNGRT_F16)
-        for (int j = 0; j < nc; j++)
-            y[j] = tngrt_impl__f16_to_f32(x[j * xcs]);
-    else if (xcs == 1)
-        for (int j = 0; j < nc; j++)
-            y[j] = tngrt_impl__bf16_to_f32(x[j]);
-    else
-        for (int j = 0; j < nc; j++)
-            y[j] = tngrt_impl__bf16_to_f32(x[j * xcs]);
+    tngrt_impl__widen_strided(y, x, st->xcs, nc, st->xdt == TNGRT_F16);
 }
 
 /* for j < nc: stmt, with a constant trip count for whole panels (so that
@@ -1306,8 +1293,8 @@ int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
 /* ---- matmul through strides: views read in place ---- */
 
 /* Row by row (x's last dim, stride st[last]) of x's elements, widened
- * into f; one loop per type and the contiguous row apart, inlined into
- * each ISA's clone below so that the half conversions vectorise. */
+ * into f; inlined into each ISA's clone below so that the half
+ * conversions vectorise. */
 TNGRT_GEMM_INLINE void tngrt_gemm__widen_rows(float *restrict f, const TngrtArg *x,
                                               const int64_t *st)
 {
@@ -1315,12 +1302,8 @@ TNGRT_GEMM_INLINE void tngrt_gemm__widen_rows(float *restrict f, const TngrtArg 
     int64_t s = st[nd - 1], rows = w > 0 ? tngrt_impl__numel(x->ndim, x->shape) / w : 0;
     const uint16_t *h = (const uint16_t *)x->data;
     for (int64_t r = 0; r < rows; r++, f += w) {
-        if (x->dtype == TNGRT_F16 && s == 1)
-            for (int64_t j = 0; j < w; j++)
-                f[j] = tngrt_impl__f16_to_f32(h[off + j]);
-        else if (x->dtype == TNGRT_BF16 && s == 1)
-            for (int64_t j = 0; j < w; j++)
-                f[j] = tngrt_impl__bf16_to_f32(h[off + j]);
+        if (tngrt_impl__is_half(x->dtype))
+            tngrt_impl__widen_strided(f, h + off, s, w, x->dtype == TNGRT_F16);
         else
             for (int64_t j = 0; j < w; j++)
                 f[j] = tngrt_impl__ldf(x, off + j * s);

@@ -426,26 +426,6 @@ TNGRT_KINLINE void tngrt_impl__binary_f32(float *o, const float *pa, int64_t sa,
  * b widened (a stride of 0: the one element, broadcast), the float32 loop
  * over them, narrowed into out; the conversions and expressions are the
  * element loop's, so the bits are too. */
-/* m half values (float16 if f16, else bfloat16) at h, s apart, widened
- * into t; one loop per type and the contiguous case apart, so that each
- * vectorises. */
-TNGRT_KINLINE void tngrt_impl__widen_strided(float *restrict t, const uint16_t *h, int64_t s,
-                                             int64_t m, int f16)
-{
-    if (f16 && s == 1)
-        for (int64_t j = 0; j < m; j++)
-            t[j] = tngrt_impl__f16_to_f32(h[j]);
-    else if (f16)
-        for (int64_t j = 0; j < m; j++)
-            t[j] = tngrt_impl__f16_to_f32(h[j * s]);
-    else if (s == 1)
-        for (int64_t j = 0; j < m; j++)
-            t[j] = tngrt_impl__bf16_to_f32(h[j]);
-    else
-        for (int64_t j = 0; j < m; j++)
-            t[j] = tngrt_impl__bf16_to_f32(h[j * s]);
-}
-
 TNGRT_KINLINE void tngrt_impl__binary_row_half(const TngrtArg *out, int64_t oo,
                                                const TngrtArg *a, int64_t ao, int64_t sa,
                                                const TngrtArg *b, int64_t bo, int64_t sb,
