@@ -213,6 +213,24 @@ int tngrt__conv_direct(const struct TngrtArg *out, const struct TngrtArg *x,
  * cut into on pool p (whole 32-column panels; 1: on the caller). */
 int64_t tngrt__gemm_tasks(TngrtPar *p, int64_t m, int64_t n, int64_t k);
 
+/* kernels_gemm.c: a per-call packing's cut of an m x n x k product on pool
+ * p, B's columns taking col_bytes each once packed: ntasks tasks of cols
+ * columns (whole panels; the last may hold fewer), each packing group
+ * columns at a time (whole panels, about TNGRT_GEMM_GROUP_BYTES, at most
+ * cols). */
+typedef struct TngrtGemmPackSplit {
+    int64_t cols, ntasks, group;
+} TngrtGemmPackSplit;
+TngrtGemmPackSplit tngrt__gemm_pack_split(TngrtPar *p, int64_t m, int64_t n, int64_t k,
+                                          int64_t col_bytes);
+
+/* kernels_gemm.c, one clone per ISA (kernels_isa.h): x's elements read
+ * through element strides st, widened to float32 into the dense f; and n
+ * float32 values f rounded into the half out (tngrt_impl__narrow's bits). */
+struct TngrtArg;
+void tngrt__gemm_widen_rows(float *f, const struct TngrtArg *x, const int64_t *st);
+void tngrt__gemm_narrow(const struct TngrtArg *out, const float *f, int64_t n);
+
 /* kernels_gemm.c: a 16 x 32 tile of dwords transposed with AVX-512: rows
  * s, s + cs, ... (cs in dwords; 32 rows of 16 dwords) as 16 rows of 32
  * at d, 32 apart. Returns 0, with nothing written, where AVX-512 does not

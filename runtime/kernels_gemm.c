@@ -221,14 +221,13 @@ void tngrt_gemm_pack_weight_rows(float *dst, const void *w, TngrtDType dt, int64
  * the separate kernels' (tngrt_impl__unf, the binary kernel's x op y), so
  * the bits are theirs. */
 /* Step st's half tensor operand at row i0 + i, columns j0.. (nc) widened
- * into y. */
-static void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t j0, int i, int nc,
-                                float *y)
+ * into y; inlined, so that the conversions vectorise with the ISA of the
+ * epilogue function it is part of. */
+TNGRT_GEMM_INLINE void tngrt_gemm__epi_ldh(const TngrtGemmEpiStep *st, int64_t i0, int64_t j0,
+                                           int i, int nc, float *restrict y)
 {
     const uint16_t *x = (const uint16_t *)st->x + (i0 + i) * st->xrs + j0 * st->xcs;
-    for (int j = 0; j < nc; j++)
-        y[j] = st->xdt == TNGRT_F16 ? tngrt_impl__f16_to_f32(x[j * st->xcs])
-                                    : tngrt_impl__bf16_to_f32(x[j * st->xcs]);
+    tngrt_impl__widen_strided(y, x, st->xcs, nc, st->xdt == TNGRT_F16);
 }
 
 /* for j < nc: stmt, with a constant trip count for whole panels (so that
@@ -828,23 +827,31 @@ int64_t tngrt__gemm_tasks(TngrtPar *p, int64_t m, int64_t n, int64_t k)
     return 1;
 }
 
+TngrtGemmPackSplit tngrt__gemm_pack_split(TngrtPar *p, int64_t m, int64_t n, int64_t k,
+                                          int64_t col_bytes)
+{
+    int64_t panels = (n + NR - 1) / NR, ntasks = tngrt__gemm_tasks(p, m, n, k);
+    TngrtGemmPackSplit s;
+    s.cols = (panels + ntasks - 1) / ntasks * NR;
+    s.ntasks = (n + s.cols - 1) / s.cols;
+    s.group = TNGRT_GEMM__GROUP_BYTES / (col_bytes * NR) * NR;
+    s.group = s.group < NR ? NR : s.group < s.cols ? s.group : s.cols;
+    return s;
+}
+
 int tngrt_gemm_f32_packing(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
                            int64_t acs, const TngrtArg *b, int64_t off, int64_t rs, int64_t cs,
                            float *c, int64_t ldc, const float *bias, const TngrtGemmEpi *epi)
 {
     TngrtPar *p = tngrt__par_current();
-    int64_t panels = (n + NR - 1) / NR, ntasks = tngrt__gemm_tasks(p, m, n, k);
-    TngrtGemmPackJob j = {{tngrt_gemm__run_best, m, n, k, ars, acs, ldc, 0, a, NULL, bias, c, epi},
-                          b, off, rs, cs, 0, NULL};
-    j.group = TNGRT_GEMM__GROUP_BYTES / ((int64_t)sizeof(float) * NR * k) * NR;
-    j.group = j.group < NR ? NR : j.group;
-    j.g.cols = (panels + ntasks - 1) / ntasks * NR;
-    ntasks = (n + j.g.cols - 1) / j.g.cols;
-    j.group = j.group < j.g.cols ? j.group : j.g.cols;
-    if (!(j.scratch = (float *)tngrt_impl__alloc(ntasks * tngrt_gemm_packed_size(j.group, k),
+    TngrtGemmPackSplit s = tngrt__gemm_pack_split(p, m, n, k, (int64_t)sizeof(float) * k);
+    TngrtGemmPackJob j = {{tngrt_gemm__run_best, m, n, k, ars, acs, ldc, s.cols, a, NULL, bias,
+                           c, epi},
+                          b, off, rs, cs, s.group, NULL};
+    if (!(j.scratch = (float *)tngrt_impl__alloc(s.ntasks * tngrt_gemm_packed_size(j.group, k),
                                                  sizeof(float))))
         return -1;
-    tngrt__par_for(p, (int)ntasks, tngrt_gemm__pack_task, &j);   /* one task: on the caller */
+    tngrt__par_for(p, (int)s.ntasks, tngrt_gemm__pack_task, &j);   /* one task: on the caller */
     free(j.scratch);
     return 0;
 }
@@ -1285,15 +1292,22 @@ int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
 
 /* ---- matmul through strides: views read in place ---- */
 
-/* A dense float32 copy of the strided operand x (nd dims, shape sh,
- * element strides st), or NULL. */
-static float *tngrt_gemm__gather(const TngrtArg *x, const int64_t *st)
+/* Row by row (x's last dim, stride st[last]) of x's elements, widened
+ * into f; inlined into each ISA's clone below so that the half
+ * conversions vectorise. */
+TNGRT_GEMM_INLINE void tngrt_gemm__widen_rows(float *restrict f, const TngrtArg *x,
+                                              const int64_t *st)
 {
-    int64_t n = tngrt_impl__numel(x->ndim, x->shape), idx[TNGRT_MAX_DIMS] = {0}, off = 0;
-    float *f = (float *)tngrt_impl__alloc(n, sizeof(float));
-    for (int64_t t = 0; f && t < n; t++) {
-        f[t] = tngrt_impl__ldf(x, off);
-        for (int d = x->ndim - 1; d >= 0; d--) {
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, off = 0, nd = x->ndim, w = x->shape[nd - 1];
+    int64_t s = st[nd - 1], rows = w > 0 ? tngrt_impl__numel(x->ndim, x->shape) / w : 0;
+    const uint16_t *h = (const uint16_t *)x->data;
+    for (int64_t r = 0; r < rows; r++, f += w) {
+        if (tngrt_impl__is_half(x->dtype))
+            tngrt_impl__widen_strided(f, h + off, s, w, x->dtype == TNGRT_F16);
+        else
+            for (int64_t j = 0; j < w; j++)
+                f[j] = tngrt_impl__ldf(x, off + j * s);
+        for (int64_t d = nd - 2; d >= 0; d--) {
             off += st[d];
             if (++idx[d] < x->shape[d])
                 break;
@@ -1301,6 +1315,22 @@ static float *tngrt_gemm__gather(const TngrtArg *x, const int64_t *st)
             idx[d] = 0;
         }
     }
+}
+
+TNGRT_ISA_KERNEL(void, tngrt__gemm_widen_rows, (float *f, const TngrtArg *x, const int64_t *st),
+                 tngrt_gemm__widen_rows(f, x, st);)
+
+TNGRT_ISA_KERNEL(void, tngrt__gemm_narrow, (const TngrtArg *out, const float *f, int64_t n),
+                 tngrt_impl__narrow(out, 0, f, n);)
+
+/* A dense float32 copy of the strided operand x (nd dims, shape sh,
+ * element strides st), or NULL. */
+static float *tngrt_gemm__gather(const TngrtArg *x, const int64_t *st)
+{
+    int64_t n = tngrt_impl__numel(x->ndim, x->shape);
+    float *f = (float *)tngrt_impl__alloc(n, sizeof(float));
+    if (f)
+        tngrt__gemm_widen_rows(f, x, st);
     return f;
 }
 
@@ -1362,6 +1392,109 @@ static void tngrt_gemm__epi_rows(const TngrtGemmEpi *epi, int64_t m, int64_t n, 
 /* tngrt_kernel_matmul_strided writing out through element strides os
  * (NULL: dense; else float32 out, os[last] 1) and applying epi (NULL:
  * none) to each batch's product while it is in cache. */
+/* The products of a strided matmul's batches (tngrt_gemm__mm_strided
+ * below): batch t's operands at its index's offsets (out's batch dims,
+ * the last fastest), C dense or through os. */
+typedef struct TngrtGemmMmJob {
+    int64_t m, n, k;
+    int nb;
+    int64_t nbatch, ldc, per;   /* per: batches per task */
+    int hb;                     /* B of a half type, read in place or widened by the packing */
+    int64_t ars, acs, brs, bcs;
+    const int64_t *oshape, *abs_, *bbs, *os;
+    const float *fa, *fb;
+    const TngrtArg *b;
+    float *fc;
+    const TngrtGemmEpi *epi;
+    float *scratch;   /* per task: tngrt_gemm_packed_size(n, k) floats; NULL: no packing */
+} TngrtGemmMmJob;
+
+/* Batches [t0, t1) of j, B packed into bp (NULL: the small products). B is
+ * packed again only where its offset changes (a key shared by a group of
+ * heads is packed once for them). */
+static void tngrt_gemm__mm_range(const TngrtGemmMmJob *j, int64_t t0, int64_t t1, float *bp)
+{
+    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, co = 0, packed = -1, r = t0;
+    int64_t m = j->m, n = j->n, k = j->k;
+    for (int d = j->nb - 1; d >= 0; d--) {   /* batch t0's index and offsets */
+        idx[d] = r % j->oshape[d];
+        r /= j->oshape[d];
+        ao += idx[d] * j->abs_[d];
+        bo += idx[d] * j->bbs[d];
+        co += j->os ? idx[d] * j->os[d] : 0;
+    }
+    for (int64_t t = t0; t < t1; t++) {
+        float *ct = j->os ? j->fc + co : j->fc + t * m * n;
+        if (k == 0) {
+            for (int64_t i = 0; i < m; i++)
+                memset(ct + i * j->ldc, 0, (size_t)n * sizeof(float));
+        } else if (bp) {
+            if (bo != packed) {
+                TngrtArg bf = {(void *)j->fb, j->hb ? j->b->dtype : TNGRT_F32, j->b->ndim,
+                               j->b->shape};
+                tngrt_gemm_pack_b(bp, &bf, bo, j->brs, j->bcs, k, n);
+                packed = bo;
+            }
+            tngrt_gemm_f32(m, n, k, j->fa + ao, j->ars, j->acs, bp, ct, j->ldc, NULL);
+        } else if (j->hb) {
+            tngrt_gemm_small_half(j->b->dtype, m, n, k, j->fa + ao, j->ars, j->acs,
+                                  (const uint16_t *)j->b->data + bo, j->brs, j->bcs, ct, j->ldc);
+        } else {
+            tngrt_gemm_small_f32(m, n, k, j->fa + ao, j->ars, j->acs, j->fb + bo, j->brs, j->bcs,
+                                 ct, j->ldc);
+        }
+        if (j->epi && (j->os || m * n >= 256))   /* while the product is in cache */
+            tngrt_gemm__epi_rows(j->epi, m, n, ct, j->ldc);
+        for (int d = j->nb - 1; d >= 0; d--) {
+            ao += j->abs_[d];
+            bo += j->bbs[d];
+            co += j->os ? j->os[d] : 0;
+            if (++idx[d] < j->oshape[d])
+                break;
+            ao -= j->abs_[d] * j->oshape[d];
+            bo -= j->bbs[d] * j->oshape[d];
+            co -= j->os ? j->os[d] * j->oshape[d] : 0;
+            idx[d] = 0;
+        }
+    }
+}
+
+static void tngrt_gemm__mm_task(void *ctx, int t)
+{
+    const TngrtGemmMmJob *j = ctx;
+    int64_t t0 = (int64_t)t * j->per, t1 = t0 + j->per < j->nbatch ? t0 + j->per : j->nbatch;
+    tngrt_gemm__mm_range(j, t0, t1, j->scratch + (int64_t)t * tngrt_gemm_packed_size(j->n, j->k));
+}
+
+/* Every batch of j. Packed products of 8 rows or more, each under
+ * TNGRT_GEMM__PAR_FLOP (so not split by columns: attention's q @ k^T and
+ * att @ v per head at prefill) and together over it, are split by whole
+ * batches over the current pool, each task packing into its own scratch;
+ * a batch's product is the same code's either way, so the bits do not
+ * depend on the threads. Returns -1 where scratch could not be had. */
+static int tngrt_gemm__mm_batches(TngrtGemmMmJob *j)
+{
+    TngrtPar *p = tngrt__par_current();
+    int64_t th = tngrt__par_threads(p), ntasks = 1;
+    double flop = 2.0 * (double)j->m * (double)j->n * (double)j->k;
+    int pack = j->k > 0 && !tngrt_gemm_small_pays(j->m, j->n, j->k) &&
+               !(j->hb && j->m < TNGRT_GEMM_HALF_INPLACE_ROWS);
+    if (pack && th >= 2 && j->m >= 8 && j->nbatch >= 2 && flop < TNGRT_GEMM__PAR_FLOP &&
+        flop * (double)j->nbatch >= TNGRT_GEMM__PAR_FLOP)
+        ntasks = j->nbatch < th * TNGRT_GEMM__PAR_TASKS ? j->nbatch : th * TNGRT_GEMM__PAR_TASKS;
+    j->per = (j->nbatch + ntasks - 1) / ntasks;
+    ntasks = (j->nbatch + j->per - 1) / j->per;
+    if (pack && !(j->scratch = (float *)tngrt_impl__alloc(
+                      ntasks * tngrt_gemm_packed_size(j->n, j->k), sizeof(float))))
+        return -1;
+    if (ntasks > 1)
+        tngrt__par_for(p, (int)ntasks, tngrt_gemm__mm_task, j);
+    else
+        tngrt_gemm__mm_range(j, 0, j->nbatch, j->scratch);
+    free(j->scratch);
+    return 0;
+}
+
 static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const TngrtArg *a,
                                    const int64_t *as, const TngrtArg *b, const int64_t *bs,
                                    const TngrtGemmEpi *epi);
@@ -1481,9 +1614,8 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
 {
     const int64_t *as0 = as, *bs0 = bs;
     int64_t abs_[TNGRT_MAX_DIMS], bbs[TNGRT_MAX_DIMS], dense_a[TNGRT_MAX_DIMS], dense_b[TNGRT_MAX_DIMS];
-    int64_t idx[TNGRT_MAX_DIMS] = {0}, ao = 0, bo = 0, co = 0, packed = -1, m, n, k, nb, nbatch, nout;
-    int64_t ldc;
-    float *sa = NULL, *sb = NULL, *sc = NULL, *bp = NULL, *fc;
+    int64_t m, n, k, nb, nbatch, nout;
+    float *sa = NULL, *sb = NULL, *sc = NULL, *fc;
     const float *fa, *fb;
     int an = a->ndim, bn = b->ndim, hb;
     if (out->ndim < 2 || an < 2 || bn < 2 || out->ndim > TNGRT_MAX_DIMS || an > out->ndim ||
@@ -1522,51 +1654,21 @@ static void tngrt_gemm__mm_strided(const TngrtArg *out, const int64_t *os, const
     tngrt_gemm__batch_strides(a, as, nb, abs_);
     tngrt_gemm__batch_strides(b, bs, nb, bbs);
     nbatch = tngrt_impl__numel((int)nb, out->shape);
-    if (k > 0 && !tngrt_gemm_small_pays(m, n, k) && !(hb && m < TNGRT_GEMM_HALF_INPLACE_ROWS))
-        bp = (float *)tngrt_impl__alloc(tngrt_gemm_packed_size(n, k), sizeof(float));
-    ldc = os ? os[out->ndim - 2] : n;
-    for (int64_t t = 0; t < nbatch; t++) {
-        float *ct = os ? fc + co : fc + t * m * n;
-        if (k == 0) {
-            for (int64_t i = 0; i < m; i++)
-                memset(ct + i * ldc, 0, (size_t)n * sizeof(float));
-        } else if (bp) {
-            if (bo != packed) {
-                TngrtArg bf = {(void *)fb, hb ? b->dtype : TNGRT_F32, b->ndim, b->shape};
-                tngrt_gemm_pack_b(bp, &bf, bo, bs[bn - 2], bs[bn - 1], k, n);
-                packed = bo;
-            }
-            tngrt_gemm_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], bp, ct, ldc, NULL);
-        } else if (hb) {
-            tngrt_gemm_small_half(b->dtype, m, n, k, fa + ao, as[an - 2], as[an - 1],
-                                  (const uint16_t *)b->data + bo, bs[bn - 2], bs[bn - 1], ct, ldc);
-        } else {
-            tngrt_gemm_small_f32(m, n, k, fa + ao, as[an - 2], as[an - 1], fb + bo, bs[bn - 2],
-                                 bs[bn - 1], ct, ldc);
-        }
-        if (epi && (os || m * n >= 256))   /* while the product is in cache */
-            tngrt_gemm__epi_rows(epi, m, n, ct, ldc);
-        for (int d = (int)nb - 1; d >= 0; d--) {
-            ao += abs_[d];
-            bo += bbs[d];
-            co += os ? os[d] : 0;
-            if (++idx[d] < out->shape[d])
-                break;
-            ao -= abs_[d] * out->shape[d];
-            bo -= bbs[d] * out->shape[d];
-            co -= os ? os[d] * out->shape[d] : 0;
-            idx[d] = 0;
-        }
+    {
+        TngrtGemmMmJob j = {m, n, k, (int)nb, nbatch, os ? os[out->ndim - 2] : n, 0, hb,
+                            as[an - 2], as[an - 1], bs[bn - 2], bs[bn - 1], out->shape,
+                            abs_, bbs, os, fa, fb, b, fc, epi, NULL};
+        if (tngrt_gemm__mm_batches(&j) != 0)
+            goto fail;
     }
     if (epi && !os && m * n < 256)   /* small products: one pass, not a call per product */
         tngrt_gemm__epi_span(epi, fc, nout);
     if (sc)
-        tngrt_impl__narrow(out, 0, sc, nout);
+        tngrt__gemm_narrow(out, sc, nout);
     goto done;
 fail:
     tngrt_gemm__naive_strided(out, os, a, as0, b, bs0, epi);
 done:
-    free(bp);
     free(sa);
     free(sb);
     free(sc);

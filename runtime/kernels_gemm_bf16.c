@@ -381,20 +381,19 @@ static int tngrt_gbf__product(tngrt_gbf__ukr_fn *ukr, int64_t m, int64_t n, int6
                               const TngrtGemmEpi *epi)
 {
     TngrtPar *p = tngrt__par_current();
-    int64_t ntasks = tngrt__gemm_tasks(p, m, n, k), panels = (n + NR - 1) / NR;
+    TngrtGemmPackSplit s;
     TngrtGbfJob j = {ukr, m, n, k, ars, rs, cs, ldc, 0, 0, a, NULL, c, bias, epi, NULL};
     if (m < 1 || n < 1 || k < 1 || b->dtype != TNGRT_BF16)
         return -1;
     j.b = (const uint16_t *)b->data + off;
-    j.cols = (panels + ntasks - 1) / ntasks * NR;
-    ntasks = (n + j.cols - 1) / j.cols;
-    /* a group of panels is about as many bytes as tngrt_gemm_f32_packing's */
-    j.group = TNGRT_GEMM_GROUP_BYTES / ((int64_t)sizeof(uint32_t) * NR * ((k + 1) / 2)) * NR;
-    j.group = j.group < NR ? NR : j.group < j.cols ? j.group : j.cols;
-    if (!(j.scratch = (uint32_t *)tngrt_impl__alloc(ntasks * tngrt_gbf__packed_size(j.group, k),
+    /* a column packs to (k + 1) / 2 pairs of bfloat16 */
+    s = tngrt__gemm_pack_split(p, m, n, k, (int64_t)sizeof(uint32_t) * ((k + 1) / 2));
+    j.cols = s.cols;
+    j.group = s.group;
+    if (!(j.scratch = (uint32_t *)tngrt_impl__alloc(s.ntasks * tngrt_gbf__packed_size(j.group, k),
                                                     sizeof(uint32_t))))
         return -1;
-    tngrt__par_for(p, (int)ntasks, tngrt_gbf__task, &j);   /* one task: on the caller */
+    tngrt__par_for(p, (int)s.ntasks, tngrt_gbf__task, &j);   /* one task: on the caller */
     free(j.scratch);
     return 0;
 }

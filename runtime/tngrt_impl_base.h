@@ -560,6 +560,26 @@ TNGRT_KINLINE void tngrt_impl__widen(float *t, const TngrtArg *a, int64_t off, i
             t[i] = tngrt_impl__bf16_to_f32(h[i]);
 }
 
+/* m half values (float16 if f16, else bfloat16) at h, s apart, widened
+ * into t; one loop per type and the contiguous case apart, so that each
+ * vectorises. */
+TNGRT_KINLINE void tngrt_impl__widen_strided(float *restrict t, const uint16_t *h, int64_t s,
+                                             int64_t m, int f16)
+{
+    if (f16 && s == 1)
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__f16_to_f32(h[j]);
+    else if (f16)
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__f16_to_f32(h[j * s]);
+    else if (s == 1)
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__bf16_to_f32(h[j]);
+    else
+        for (int64_t j = 0; j < m; j++)
+            t[j] = tngrt_impl__bf16_to_f32(h[j * s]);
+}
+
 TNGRT_KINLINE void tngrt_impl__narrow(const TngrtArg *o, int64_t off, const float *t, int64_t n)
 {
     uint16_t *h = (uint16_t *)o->data + off;

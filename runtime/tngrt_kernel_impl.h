@@ -422,6 +422,27 @@ TNGRT_KINLINE void tngrt_impl__binary_f32(float *o, const float *pa, int64_t sa,
 #undef TNGRT_IMPL__ZIP
 #undef TNGRT_IMPL__LOOP
 
+/* One row of a binary op of one half type (out, a and b): blocks of a and
+ * b widened (a stride of 0: the one element, broadcast), the float32 loop
+ * over them, narrowed into out; the conversions and expressions are the
+ * element loop's, so the bits are too. */
+TNGRT_KINLINE void tngrt_impl__binary_row_half(const TngrtArg *out, int64_t oo,
+                                               const TngrtArg *a, int64_t ao, int64_t sa,
+                                               const TngrtArg *b, int64_t bo, int64_t sb,
+                                               int64_t n, TngrtBinaryOp op, float alpha)
+{
+    float ta[TNGRT_IMPL__HBLOCK], tb[TNGRT_IMPL__HBLOCK], to[TNGRT_IMPL__HBLOCK];
+    const uint16_t *ha = (const uint16_t *)a->data, *hb = (const uint16_t *)b->data;
+    int f16 = out->dtype == TNGRT_F16;
+    for (int64_t i = 0; i < n; i += TNGRT_IMPL__HBLOCK) {
+        int64_t m = n - i < TNGRT_IMPL__HBLOCK ? n - i : TNGRT_IMPL__HBLOCK;
+        tngrt_impl__widen_strided(ta, ha + ao + i * sa, sa, sa ? m : 1, f16);
+        tngrt_impl__widen_strided(tb, hb + bo + i * sb, sb, sb ? m : 1, f16);
+        tngrt_impl__binary_f32(to, ta, sa ? 1 : 0, tb, sb ? 1 : 0, m, op, alpha);
+        tngrt_impl__narrow(out, oo + i, to, m);
+    }
+}
+
 /* One row of a binary op: n elements, out contiguous, a and b strided. */
 static inline void tngrt_impl__binary_row(const TngrtArg *out, int64_t oo, const TngrtArg *a,
                                           int64_t ao, int64_t sa, const TngrtArg *b, int64_t bo,
@@ -466,6 +487,7 @@ TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, con
     TngrtImplWalk w;
     const TngrtArg *xs[2] = {a, b};
     int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    int half;
     /* Fast path: float32 (or one half type) operands of out's very shape
      * need no broadcast walk (the common elementwise op; its set-up
      * dominated small ones). */
@@ -490,10 +512,17 @@ TNGRT_KINLINE void tngrt_impl_binary(const TngrtArg *out, const TngrtArg *a, con
     }
     if (tngrt_impl__walk_bcast(&w, out, xs, 2) == 0)
         return;
+    /* one half type throughout: rows widened by blocks, inlined here so
+     * that the conversions vectorise with the kernel's ISA */
+    half = tngrt_impl__is_half(out->dtype) && a->dtype == out->dtype && b->dtype == out->dtype;
     do {
         int in = w.nd - 1;
-        tngrt_impl__binary_row(out, off[0], a, off[1], w.st[1][in], b, off[2], w.st[2][in],
-                               w.shape[in], op, alpha);
+        if (half)
+            tngrt_impl__binary_row_half(out, off[0], a, off[1], w.st[1][in], b, off[2],
+                                        w.st[2][in], w.shape[in], op, (float)alpha);
+        else
+            tngrt_impl__binary_row(out, off[0], a, off[1], w.st[1][in], b, off[2],
+                                   w.st[2][in], w.shape[in], op, alpha);
     } while (tngrt_impl__walk_next(&w, idx, off));
 }
 

@@ -39,14 +39,18 @@ faster). Without the package (or LLAMA_LIB_DIR), tngc's side alone.
 
 Prefill: the first BENCH_LLAMA_PREFILL context tokens (default 128; 0:
 none) into an empty cache, per dtype of the cases run, at the size
-BENCH_LLAMA_PREFILL_SIZE (default 1024x4), by the model's
-prefill entry built alone (its logits of every token checked) and by
-llama.cpp twice: computing the logits of every token as tngc's bundle does
-(llama_driver --all-logits: the same work, every token's logits checked)
-and of the last token only (its usual prefill: the output layer over one
-row instead of 128), 1 and 2 threads, the p50 over
-BENCH_LLAMA_PREFILL_ITERS runs (default 5) after one untimed run, in the
-same rounds.
+BENCH_LLAMA_PREFILL_SIZE (default 1024x4), by two bundles of tngc, each
+built alone: the model's prefill entry (every token's logits) and
+LAST_TOKEN_CLASS's prefill_last (the last token's logits: the last layer's
+MLP, the final norm and lm_head on its row alone, as llama.cpp's graph
+with one output row computes them), each one's logits checked against
+PyTorch's float32 run of the same entry; and by llama.cpp twice: computing
+the logits of every token (llama_driver --all-logits, every token's logits
+checked) and of the last token only (its usual prefill). The table
+compares equal work (every token with every token, last token with last
+token) and, as a third row, tngc's every-token prefill with llama.cpp's
+last-token one. 1 and 2 threads, the p50 over BENCH_LLAMA_PREFILL_ITERS
+runs (default 5) after one untimed run, in the same rounds.
 
 BENCH_LLAMA_CASES (e.g. "f16:64,f32:64") limits the run to those dtypes and
 cache lengths; the table then shows them alone. Every table gives the
@@ -134,6 +138,35 @@ with torch.no_grad():
 """
 
 
+# The prefill entry with the last token's logits alone, as serving engines
+# and llama.cpp's usual prefill compute them: every layer's keys and values
+# of the S tokens go to the cache, the last layer's MLP, the final norm and
+# lm_head run on the last token's row (llama.cpp's graph with one output
+# row selects it after the last layer's attention, as here). The bundle's
+# script and the PyTorch reference both run this source.
+LAST_TOKEN_CLASS = '''class LastTokenLlama(LlamaForCausalLM):
+    def prefill_last(self, input_ids, slot_ids, kv_caches):
+        """input_ids [1, S] int64, slot_ids [1] int64 -> logits [1, 1, vocab]"""
+        seq_len = input_ids.shape[1]
+        dtype = self.lm_head.weight.dtype
+        position_ids = torch.arange(seq_len, device=input_ids.device)[None, :]
+        min_dtype = torch.finfo(dtype).min
+        causal_mask = torch.full((seq_len, seq_len), fill_value=min_dtype, dtype=dtype,
+                                 device=input_ids.device)
+        causal_mask = torch.triu(causal_mask, diagonal=1)[None, None, :, :]
+        hidden_states = self.model.embed_tokens(input_ids)
+        position_embeddings = self.model.rotary_emb(hidden_states, position_ids)
+        for layer_idx, decoder_layer in enumerate(self.model.layers[:-1]):
+            hidden_states = decoder_layer(hidden_states, position_embeddings, causal_mask,
+                                          kv_caches[layer_idx], slot_ids)
+        last = self.model.layers[-1]
+        attn_output = last.self_attn(last.input_layernorm(hidden_states), position_embeddings,
+                                     causal_mask, kv_caches[-1], slot_ids, None)
+        hidden_states = hidden_states[:, -1:, :] + attn_output[:, -1:, :]
+        hidden_states = hidden_states + last.mlp(last.post_attention_layernorm(hidden_states))
+        return self.lm_head(self.model.norm(hidden_states)).float()
+'''
+
 PREFILL_SCRIPT = """import torch
 import torch_npu
 import torchair
@@ -143,15 +176,18 @@ from modeling import LlamaConfig, LlamaForCausalLM, init_kv_caches
 DTYPE = %(dtype)s
 N = %(n)d
 
+
+%(cls)s
+
 torch.manual_seed(0)
 config = LlamaConfig(max_position_embeddings=N, %(config)s)
-model = LlamaForCausalLM(config).to(DTYPE).npu().eval()
+model = LastTokenLlama(config).to(DTYPE).npu().eval()
 kv_caches = init_kv_caches(config, dtype=DTYPE)
 for key_cache, value_cache in kv_caches:
     torch._dynamo.mark_static(key_cache)
     torch._dynamo.mark_static(value_cache)
 npu_backend = torchair.get_npu_backend(compiler_config=torchair.CompilerConfig())
-prefill = torch.compile(model.prefill, backend=npu_backend, dynamic=False, fullgraph=True)
+prefill = torch.compile(model.%(entry)s, backend=npu_backend, dynamic=False, fullgraph=True)
 with torch.no_grad():
     prefill(torch.zeros(1, N, dtype=torch.long).npu(), torch.tensor([0]).npu(), kv_caches)
 """
@@ -232,22 +268,48 @@ def prepare(tngc, tmp, mod, size, ctx, tag, dtname, driver):
     return exe, args, err, largs, lerr
 
 
+def build_prefill(tngc, d, dtname, entry):
+    """Builds the prefill script's entry (prefill: every token's logits,
+    prefill_last: the last token's) in d -> its launcher."""
+    script = os.path.join(d, "%s.py" % entry)
+    with open(script, "w") as f:
+        f.write(PREFILL_SCRIPT % {"dtype": dtname, "n": PREFILL, "cls": LAST_TOKEN_CLASS,
+                                  "entry": entry,
+                                  "config": ", ".join("%s=%r" % kv for kv in
+                                                      config_of(PREFILL_SIZE).items())})
+    C.build(tngc, script, os.path.join(d, "out_" + entry))
+    return C.launcher(os.path.join(d, "out_" + entry))
+
+
+def check_prefill(exe, args, ref, d, what, tag):
+    """Runs the prefill launcher once; its logits against ref (PyTorch's):
+    max |diff| / max |logit|, checked."""
+    out = os.path.join(d, "check")
+    C.run_launcher(exe, args, out, 0, 1)
+    got = np.load(os.path.join(out, "out0.npy"))
+    if got.shape != ref.shape:
+        C.die("prefill %s %s: logits of shape %s, PyTorch's %s" % (what, tag, got.shape,
+                                                                   ref.shape))
+    err = float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))
+    if not err <= TOL[tag]:
+        C.die("prefill %s %s: logits differ from PyTorch's by %.3g of the largest" %
+              (what, tag, err))
+    return err
+
+
 def prepare_prefill(tngc, tmp, mod, tag, dtname, driver):
-    """The prefill of PREFILL tokens: bundle and llama.cpp inputs, both
-    checked against PyTorch's float32 prefill over the rounded weights.
-    -> (launcher, args, err, llama args or None, llama err)."""
+    """The prefill of PREFILL tokens: two bundles (every token's logits,
+    the last token's) and llama.cpp's inputs, all checked against
+    PyTorch's float32 prefill over the rounded weights. -> dict: exe,
+    exe_last, args, err, err_last, largs (None without llama.cpp),
+    lerr."""
     dtype = eval(dtname)
     n = PREFILL
     d = os.path.join(tmp, "prefill_%s" % tag)
     os.makedirs(d)
     shutil.copy(MODELING, d)
-    script = os.path.join(d, "prefill_%s.py" % tag)
-    with open(script, "w") as f:
-        f.write(PREFILL_SCRIPT % {"dtype": dtname, "n": n,
-                                  "config": ", ".join("%s=%r" % kv for kv in
-                                                      config_of(PREFILL_SIZE).items())})
-    C.build(tngc, script, os.path.join(d, "out"))
-    exe = C.launcher(os.path.join(d, "out"))
+    p = {"exe": build_prefill(tngc, d, dtname, "prefill"),
+         "exe_last": build_prefill(tngc, d, dtname, "prefill_last")}
     cfg, model = model_for(mod, PREFILL_SIZE, n, dtype)
     wargs = C.save_weights(d, model)
     if driver is not None:
@@ -258,24 +320,27 @@ def prepare_prefill(tngc, tmp, mod, tag, dtname, driver):
     named = [("input_ids", ids), ("slot_ids", slot)]
     for i, (k, v) in enumerate(caches):
         named += [("kv_caches[%d][0]" % i, k), ("kv_caches[%d][1]" % i, v)]
-    args = C.save_inputs(os.path.join(d, "in"), named) + wargs
+    p["args"] = C.save_inputs(os.path.join(d, "in"), named) + wargs
+    ref_model = model.float()
     with torch.no_grad():
-        ref = model.float().prefill(ids, slot, [(k.clone(), v.clone()) for k, v in caches]).numpy()
-    out = os.path.join(d, "check")
-    C.run_launcher(exe, args, out, 0, 1)
-    got = np.load(os.path.join(out, "out0.npy"))
-    err = float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))
-    if not err <= TOL[tag]:
-        C.die("prefill %s: logits differ from PyTorch's by %.3g of the largest" % (tag, err))
+        ref = ref_model.prefill(ids, slot, [(k.clone(), v.clone()) for k, v in caches]).numpy()
+        ref_last = mod["LastTokenLlama"].prefill_last(
+            ref_model, ids, slot, [(k.clone(), v.clone()) for k, v in caches]).numpy()
+    # the two entries' last rows are the same function of the weights
+    if not np.allclose(ref_last[0, -1], ref[0, -1], rtol=1e-4, atol=1e-4 * np.max(np.abs(ref))):
+        C.die("prefill_last: PyTorch's last-token logits differ from its prefill's last row")
+    p["err"] = check_prefill(p["exe"], p["args"], ref, d, "every token", tag)
+    p["err_last"] = check_prefill(p["exe_last"], p["args"], ref_last, d, "last token", tag)
+    p["largs"], p["lerr"] = None, None
     if driver is None:
-        return exe, args, err, None, None
+        return p
     tokens = os.path.join(d, "tokens.i32")
     np.asarray(toks, dtype="<i4").tofile(tokens)
-    largs = ["--model", os.path.join(d, "model.gguf"), "--tokens", tokens, "--kv", tag,
-             "--prefill"]
-    lerr = max(llama_prefill_err(driver, largs, ref[0, -1:], d, tag),
-               llama_prefill_err(driver, largs + ["--all-logits"], ref[0], d, tag))
-    return exe, args, err, largs, lerr
+    p["largs"] = ["--model", os.path.join(d, "model.gguf"), "--tokens", tokens, "--kv", tag,
+                  "--prefill"]
+    p["lerr"] = max(llama_prefill_err(driver, p["largs"], ref[0, -1:], d, tag),
+                    llama_prefill_err(driver, p["largs"] + ["--all-logits"], ref[0], d, tag))
+    return p
 
 
 def llama_prefill_err(driver, largs, want, d, tag):
@@ -358,11 +423,13 @@ def measure(cases, pcases, driver, tmp):
                 if largs is not None and th != DEFAULT:
                     us = run_llama(driver, largs, th, 3, ITERS)
                     lacc.setdefault(key + (th,), []).append(us)
-        for tag, (exe, args, _, largs, _) in pcases.items():
+        for tag, p in pcases.items():
+            args, largs = p["args"], p["largs"]
             for th in THREADS:
-                us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 1, PREFILL_ITERS,
-                                    env=thread_env(th))
-                pacc.setdefault(("tngc", tag, th), []).append(us)
+                for who, exe in (("tngc", p["exe"]), ("tngc last", p["exe_last"])):
+                    us = C.run_launcher(exe, args, os.path.join(tmp, "o"), 1, PREFILL_ITERS,
+                                        env=thread_env(th))
+                    pacc.setdefault((who, tag, th), []).append(us)
                 if largs is not None:
                     us = run_llama(driver, largs + ["--all-logits"], th, 1, PREFILL_ITERS)
                     pacc.setdefault(("llama", tag, th), []).append(us)
@@ -408,27 +475,36 @@ def decode_table(med, errs, load, path):
 
 
 def prefill_table(pmed, pcases, load, path):
-    """The prefill of PREFILL tokens by tngc and llama.cpp."""
+    """The prefill of PREFILL tokens by tngc and llama.cpp: every token's
+    logits on both sides, the last token's on both sides (the same work
+    each), and tngc's every-token prefill against llama.cpp's last-token
+    one (tngc doing the output layer over PREFILL rows, llama.cpp over one)."""
     rows = []
     for th in THREADS:
-        for who, what in (("llama", "every token"), ("llama last", "last token")):
+        for ours, theirs, what in (("tngc", "llama", "every token / every token"),
+                                   ("tngc last", "llama last", "last token / last token"),
+                                   ("tngc", "llama last", "every token / last token")):
             row = ["%d" % th, what]
             for t, _ in DTYPES:
-                a, b = pmed.get(("tngc", t, th)), pmed.get((who, t, th))
+                a, b = pmed.get((ours, t, th)), pmed.get((theirs, t, th))
                 row += ["%.1f ms" % (a / 1e3) if a else "-",
                         "%.1f ms" % (b / 1e3) if b else "-",
                         "%.2fx" % (b / a) if a and b else "-"]
             rows.append(row)
     C.table("LLaMA prefill of %d tokens into an empty cache at %s: tngc vs llama.cpp"
             % (PREFILL, PREFILL_SIZE),
-            ["threads", "llama.cpp's logits", "tngc f32", "llama.cpp f32", "llama.cpp/tngc",
-             "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
+            ["threads", "logits: tngc / llama.cpp", "tngc f32", "llama.cpp f32",
+             "llama.cpp/tngc", "tngc f16", "llama.cpp f16", "llama.cpp/tngc",
              "tngc bf16", "llama.cpp bf16", "llama.cpp/tngc"], rows, path,
             [load,
+             "last token: tngc's prefill_last entry (the last layer's MLP, the final norm "
+             "and lm_head on the last row, as llama.cpp's graph with one output row); every "
+             "token: the example's prefill entry and llama.cpp with every token's logits",
              "logits vs PyTorch's float32 prefill (max |diff| / max |logit|; tngc every "
-             "token's, llama.cpp the larger of its two prefills'): " +
-             ", ".join("%s tngc %.1e%s" % (t, p[2], "" if p[4] is None else
-                                           ", llama.cpp %.1e" % p[4])
+             "token's, then the last token's; llama.cpp the larger of its two prefills'): " +
+             ", ".join("%s tngc %.1e, %.1e%s" % (t, p["err"], p["err_last"],
+                                                 "" if p["lerr"] is None else
+                                                 ", llama.cpp %.1e" % p["lerr"])
                        for t, p in pcases.items()),
              "%d rounds, each contender's p50 over %d prefills after one, medians"
              % (C.ROUNDS, PREFILL_ITERS)])
@@ -471,6 +547,7 @@ def main():
     mod = {}
     sys.path.insert(0, os.path.dirname(MODELING))
     exec(compile(open(MODELING).read(), MODELING, "exec"), mod)
+    exec(LAST_TOKEN_CLASS, mod)
     cases, errs, lerrs = {}, {}, {}
     driver = llama_driver(tmp)
     only = [c.split(":") for c in os.environ.get("BENCH_LLAMA_CASES", "").split(",") if c]

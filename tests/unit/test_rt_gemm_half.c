@@ -355,6 +355,109 @@ static void test_small_half_threads(void **state)
     }
 }
 
+/* tngrt_kernel_matmul_strided over attention's batches at prefill size
+ * (each head's product under the column split's floor, all of them over
+ * it: split by heads over a pool) gives the caller's bits on pools of 2
+ * and 3 threads: q [1, 4, 4, 128, 64] @ k^T, k a [1, 128, 4, 64] cache
+ * read through strides, shared by the 4 heads of its group (stride 0);
+ * float32, float16 and bfloat16 operands and outputs; a half product has
+ * the bits of the float32 one over the widened operands, cast. */
+static void test_matmul_batches_threads(void **state)
+{
+    static const int64_t qsh[5] = {1, 4, 4, 128, 64}, ksh[5] = {1, 4, 4, 64, 128};
+    static const int64_t kst[5] = {32768, 64, 0, 1, 256}, osh[5] = {1, 4, 4, 128, 128};
+    uint32_t s = 5u;
+    (void)state;
+    for (int dt = 0; dt < 3; dt++) {
+        TngrtDType t = dt == 0 ? TNGRT_F32 : dt == 1 ? TNGRT_F16 : TNGRT_BF16;
+        size_t es = dt == 0 ? 4 : 2, on = 16 * 128 * 128;
+        int64_t qs[5] = {131072, 32768, 8192, 64, 1};
+        void *q = malloc(131072 * es), *k = malloc(32768 * es);
+        void *o1 = malloc(on * es), *o2 = malloc(on * es);
+        assert_true(q && k && o1 && o2);
+        for (int64_t i = 0; i < 131072; i++) {
+            if (dt == 0)
+                ((float *)q)[i] = t_rand(&s, -1.0f, 1.0f);
+            else
+                ((uint16_t *)q)[i] = t_rand_half(&s, dt == 2);
+        }
+        for (int64_t i = 0; i < 32768; i++) {
+            if (dt == 0)
+                ((float *)k)[i] = t_rand(&s, -1.0f, 1.0f);
+            else
+                ((uint16_t *)k)[i] = t_rand_half(&s, dt == 2);
+        }
+        TngrtArg aq = {q, t, 5, qsh}, ak = {k, t, 5, ksh};
+        TngrtArg ao1 = {o1, t, 5, osh}, ao2 = {o2, t, 5, osh};
+        tngrt_kernel_matmul_strided(&ao1, &aq, qs, &ak, kst);
+        if (dt > 0) {   /* half operands widened, the out rounded: the float32 product's bits cast */
+            float *qf = malloc(131072 * sizeof *qf), *kf = malloc(32768 * sizeof *kf);
+            float *of = malloc(on * sizeof *of);
+            void *oc = malloc(on * es);
+            assert_true(qf && kf && of && oc);
+            for (int64_t i = 0; i < 131072; i++)
+                qf[i] = (float)t_half(dt == 2, ((uint16_t *)q)[i]);
+            for (int64_t i = 0; i < 32768; i++)
+                kf[i] = (float)t_half(dt == 2, ((uint16_t *)k)[i]);
+            TngrtArg fq = {qf, TNGRT_F32, 5, qsh}, fk = {kf, TNGRT_F32, 5, ksh};
+            TngrtArg fo = {of, TNGRT_F32, 5, osh}, co = {oc, t, 5, osh};
+            tngrt_kernel_matmul_strided(&fo, &fq, qs, &fk, kst);
+            tngrt_kernel_unary(&co, &fo, TNGRT_UN_IDENTITY, 0.0);
+            assert_memory_equal(o1, oc, on * es);
+            free(qf);
+            free(kf);
+            free(of);
+            free(oc);
+        }
+        for (int th = 2; th <= 3; th++) {
+            TngrtPar *p = tngrt__par_new(th);
+            assert_non_null(p);
+            memset(o2, 0xff, on * es);
+            tngrt__par_enter(p);
+            tngrt_kernel_matmul_strided(&ao2, &aq, qs, &ak, kst);
+            tngrt__par_enter(NULL);
+            assert_memory_equal(o1, o2, on * es);
+            tngrt__par_delete(p);
+        }
+        free(q);
+        free(k);
+        free(o1);
+        free(o2);
+    }
+}
+
+/* tngrt__gemm_pack_split, the cut both per-call packings use: tasks of
+ * whole 32-column panels covering n with no empty task, groups of whole
+ * panels within a task and within TNGRT_GEMM_GROUP_BYTES (one panel at
+ * least); float32 columns of k 1024 (4 KiB) two panels a group, bfloat16
+ * pairs (2 KiB) four; on the caller one task, on 2 threads several. */
+static void test_pack_split(void **state)
+{
+    static const int64_t shp[][3] = {{128, 32000, 1024}, {128, 1037, 2100}, {7, 64, 40},
+                                     {1, 33, 8}, {128, 2816, 1024}};
+    TngrtPar *p2 = tngrt__par_new(2);
+    (void)state;
+    assert_non_null(p2);
+    for (size_t si = 0; si < sizeof shp / sizeof shp[0]; si++)
+    for (int th = 1; th <= 2; th++)
+    for (int bytes = 0; bytes < 2; bytes++) {
+        int64_t m = shp[si][0], n = shp[si][1], k = shp[si][2];
+        int64_t col = bytes ? 4 * ((k + 1) / 2) : 4 * k;
+        TngrtGemmPackSplit s = tngrt__gemm_pack_split(th > 1 ? p2 : NULL, m, n, k, col);
+        assert_true(s.cols > 0 && s.cols % 32 == 0);
+        assert_true(s.ntasks >= 1 && s.ntasks * s.cols >= n && (s.ntasks - 1) * s.cols < n);
+        assert_true(s.group % 32 == 0 && s.group >= 32 && s.group <= s.cols);
+        assert_true(s.group == 32 || s.group * col <= TNGRT_GEMM_GROUP_BYTES);
+        assert_true(s.group == s.cols || (s.group + 32) * col > TNGRT_GEMM_GROUP_BYTES);
+        if (th == 1)
+            assert_int_equal(s.ntasks, 1);
+    }
+    assert_int_equal(tngrt__gemm_pack_split(NULL, 128, 32000, 1024, 4096).group, 64);
+    assert_int_equal(tngrt__gemm_pack_split(NULL, 128, 32000, 1024, 2048).group, 128);
+    assert_true(tngrt__gemm_pack_split(p2, 128, 32000, 1024, 4096).ntasks > 1);
+    tngrt__par_delete(p2);
+}
+
 /* tngrt_gemm_f32_packing (B packed a few panels at a time per thread)
  * gives the bits of B packed whole by tngrt_gemm_pack_b and
  * tngrt_gemm_f32_epi, for a float32, float16 and bfloat16 B read as a
@@ -554,6 +657,8 @@ int main(void)
         cmocka_unit_test(test_linear_half),
         cmocka_unit_test(test_half_a_in_place),
         cmocka_unit_test(test_small_half_threads),
+        cmocka_unit_test(test_matmul_batches_threads),
+        cmocka_unit_test(test_pack_split),
         cmocka_unit_test(test_packing_groups),
         cmocka_unit_test(test_pick_converges),
         cmocka_unit_test(test_split_forced),

@@ -744,6 +744,45 @@ static void test_binary_broadcast(void **state)
                             cs[c].bn, cs[c].b, (TngrtBinaryOp)op, t_isfloat(dts[d]) ? 0.5 : 2.0);
 }
 
+/* Half rows under a broadcast walk (a row of a [3, 600] against one of
+ * [1, 600], a column [3, 1] and a scalar [1]: blocks of 256 and a tail,
+ * a stride of 0) give, element by element, the bits of the float32 result
+ * rounded once to the type (alpha 1: no fused multiply to tell apart). */
+static void test_binary_half_rows(void **state)
+{
+    static const struct { int bn; int64_t b[2]; } cs[] = {{2, {1, 600}}, {2, {3, 1}}, {1, {1}}};
+    static const TngrtDType dts[] = {TNGRT_F16, TNGRT_BF16};
+    int64_t os[2] = {3, 600};
+    (void)state;
+    for (int d = 0; d < 2; d++)
+    for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++)
+    for (int op = TNGRT_BIN_ADD; op <= TNGRT_BIN_DIV; op++)
+    for (int swap = 0; swap < 2; swap++) {
+        TT *a = tt_seq(tt_shape(dts[d], 2, os), 1), *b = tt_seq(tt_shape(dts[d], cs[c].bn, cs[c].b), 2);
+        TT *o = tt_shape(dts[d], 2, os);
+        const uint16_t *got = o->a.data;
+        tngrt_kernel_binary(&o->a, swap ? &b->a : &a->a, swap ? &a->a : &b->a, (TngrtBinaryOp)op,
+                            1.0);
+        for (int64_t i = 0; i < 1800; i++) {
+            float x = (float)tt_get(a, i), y = (float)tt_get(b, bidx(b, o, i)), r;
+            if (swap) {
+                float t = x;
+                x = y;
+                y = t;
+            }
+            r = op == TNGRT_BIN_ADD ? x + y : op == TNGRT_BIN_SUB ? x - y
+              : op == TNGRT_BIN_MUL ? x * y : x / y;
+            if (r != r)   /* 0 / 0: a NaN of either sign */
+                assert_true(dts[d] == TNGRT_F16 ? (got[i] & 0x7c00u) == 0x7c00u && (got[i] & 0x3ffu)
+                                                : (got[i] & 0x7f80u) == 0x7f80u && (got[i] & 0x7fu));
+            else
+                assert_int_equal(got[i], dts[d] == TNGRT_F16 ? t_f16((double)r)
+                                                             : t_bf16((double)r));
+        }
+        tt_free(a), tt_free(b), tt_free(o);
+    }
+}
+
 static void test_binary_mixed(void **state)
 {
     int64_t o[2] = {2, 3}, b[1] = {3};
@@ -1818,6 +1857,7 @@ int main(void)
         cmocka_unit_test(test_unary_int),
         cmocka_unit_test(test_binary_dtypes),
         cmocka_unit_test(test_binary_broadcast),
+        cmocka_unit_test(test_binary_half_rows),
         cmocka_unit_test(test_binary_mixed),
         cmocka_unit_test(test_binary_inplace),
         cmocka_unit_test(test_binary_scalar),
