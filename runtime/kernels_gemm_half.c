@@ -153,13 +153,15 @@ TNGRT_GEMMH_INLINE float tngrt_gemmh__a1(int adt, const void *a, int64_t idx)
     return tngrt_gemmh__one(adt == 2, ((const uint16_t *)a)[idx]);
 }
 
-/* One C element by the scalar loop (any strides). */
-TNGRT_GEMMH_INLINE float tngrt_gemmh__dot_s(int bf16, int64_t k, const float *a, int64_t acs,
-                                            const uint16_t *b, int64_t brs)
+/* One C element by the scalar loop (any strides): A of kind adt
+ * (tngrt_gemmh__a1) from element a0 of a, acs apart. */
+TNGRT_GEMMH_INLINE float tngrt_gemmh__dot_s(int bf16, int adt, int64_t k, const void *a,
+                                            int64_t a0, int64_t acs, const uint16_t *b,
+                                            int64_t brs)
 {
     float s = 0.0f;
     for (int64_t kk = 0; kk < k; kk++)
-        s += a[kk * acs] * tngrt_gemmh__one(bf16, b[kk * brs]);
+        s += tngrt_gemmh__a1(adt, a, a0 + kk * acs) * tngrt_gemmh__one(bf16, b[kk * brs]);
     return s;
 }
 
@@ -405,7 +407,7 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__rows(tngrt_gemmh__cvt_fn *cvt, int bf16, in
             TNGRT_GEMMH__ST(ci + j, s0);
         }
         for (; j < n; j++)
-            ci[j] = tngrt_gemmh__dot_s(bf16, k, ai, acs, b + j, brs);
+            ci[j] = tngrt_gemmh__dot_s(bf16, 0, k, ai, 0, acs, b + j, brs);
     }
 }
 #endif
@@ -454,13 +456,8 @@ TNGRT_GEMMH_INLINE void tngrt_gemmh__body(tngrt_gemmh__cvt_fn *cvt, tngrt_gemmh_
     (void)cvtb;
 #endif
     for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            float r = 0.0f;
-            for (int64_t kk = 0; kk < k; kk++)
-                r += tngrt_gemmh__a1(adt, av, i * ars + kk * acs) *
-                     tngrt_gemmh__one(bf16, b[kk * brs + j * bcs]);
-            c[i * ldc + j] = r;
-        }
+        for (int64_t j = 0; j < n; j++)
+            c[i * ldc + j] = tngrt_gemmh__dot_s(bf16, adt, k, av, i * ars, acs, b + j * bcs, brs);
     (void)a;
 }
 
