@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* The size and alignment of a transparent huge page on x86-64 and
  * aarch64 with 4 KiB base pages. */
@@ -58,31 +59,39 @@ int tngrt__huge_pages(void)
 #endif
 }
 
-/* A private anonymous mapping of at least bytes (bytes >= 1), its start
- * and length BLOCK_HUGE_PAGE-aligned, advised MADV_HUGEPAGE; NULL when the
- * mapping fails. Over-maps by one huge page and unmaps the ends. */
-static void *block__map(size_t bytes, size_t *maplen)
+void *tngrt__map_huge(int fd, size_t len, size_t *maplen)
 {
 #ifdef MADV_HUGEPAGE
-    size_t len = (bytes + BLOCK_HUGE_PAGE - 1) / BLOCK_HUGE_PAGE * BLOCK_HUGE_PAGE;
-    size_t over = len + BLOCK_HUGE_PAGE, head;
-    unsigned char *p, *q;
-    if (len < bytes || over < len)
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t unit = fd < 0 ? BLOCK_HUGE_PAGE : (size_t)ps, mapped, over;
+    unsigned char *r, *q;
+    void *p;
+    if (len < 1 || ps <= 0 || BLOCK_HUGE_PAGE % (size_t)ps != 0 ||
+        len > SIZE_MAX - 2 * BLOCK_HUGE_PAGE)
         return NULL;
-    p = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    mapped = (len + unit - 1) / unit * unit;
+    over = mapped + BLOCK_HUGE_PAGE;
+    r = mmap(NULL, over, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (r == MAP_FAILED)
         return NULL;
-    q = p + (BLOCK_HUGE_PAGE - (uintptr_t)p % BLOCK_HUGE_PAGE) % BLOCK_HUGE_PAGE;
-    head = (size_t)(q - p);
-    if (head > 0)
-        (void)munmap(p, head);
-    if (over - head > len)
-        (void)munmap(q + len, over - head - len);
-    (void)madvise(q, len, MADV_HUGEPAGE);   /* advice: refused, the block still works */
-    *maplen = len;
+    q = r + (BLOCK_HUGE_PAGE - (uintptr_t)r % BLOCK_HUGE_PAGE) % BLOCK_HUGE_PAGE;
+    p = fd < 0 ? mmap(q, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+                      -1, 0)
+               : mmap(q, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    if (p == MAP_FAILED) {
+        (void)munmap(r, over);
+        return NULL;
+    }
+    if (q > r)
+        (void)munmap(r, (size_t)(q - r));
+    if (r + over > q + mapped)
+        (void)munmap(q + mapped, (size_t)(r + over - (q + mapped)));
+    (void)madvise(q, mapped, MADV_HUGEPAGE);   /* advice: refused, the mapping still works */
+    *maplen = mapped;
     return q;
 #else
-    (void)bytes;
+    (void)fd;
+    (void)len;
     (void)maplen;
     return NULL;
 #endif
@@ -99,7 +108,7 @@ void *tngrt__block_alloc(TngrtBlock *b, uint64_t bytes, int zero, int huge)
     if (bytes == 0)
         bytes = 1;
     if (huge && bytes >= TNGRT_BLOCK_HUGE) {
-        void *m = block__map((size_t)bytes, &b->maplen);
+        void *m = tngrt__map_huge(-1, (size_t)bytes, &b->maplen);
         if (m) {
             b->raw = m;
             return m;   /* fresh anonymous pages: zero already */

@@ -106,6 +106,15 @@ int tngrt__huge_pages(void);
 void *tngrt__block_alloc(TngrtBlock *b, uint64_t bytes, int zero, int huge);
 /* Frees the block *b describes (empty: nothing) and empties *b. */
 void tngrt__block_free(TngrtBlock *b);
+/* A mapping whose start is 2 MiB-aligned, advised MADV_HUGEPAGE: the
+ * len bytes (len >= 1) of the file open at fd read-only (file offset and
+ * address then agree modulo 2 MiB, which a 2 MiB page of its page cache
+ * needs), or, fd -1, a zeroed private read-write one of len rounded up to
+ * 2 MiB. An inaccessible reservation 2 MiB longer is mapped, the mapping
+ * placed over its first aligned byte, the reservation's ends unmapped.
+ * *maplen is what munmap takes; NULL where any mmap fails or the system
+ * has no MADV_HUGEPAGE. */
+void *tngrt__map_huge(int fd, size_t len, size_t *maplen);
 
 /* exec.c: one poll's back-off (the CPU's spin-wait hint, or a yield of
  * the core where there is none); how long pollers spin before they sleep,

@@ -673,38 +673,16 @@ static TngrtSafetensors *st__new(const char *path, TngrtError *err)
 
 /* Maps the len bytes (len >= 1) of the file open at fd read-only; NULL
  * when mmap refuses. From TNGRT_BLOCK_HUGE bytes with huge pages on
- * (tngrt__huge_pages) the mapping starts at a 2 MiB boundary, so file
- * offset and address agree modulo 2 MiB, which a 2 MiB page needs: an
- * inaccessible reservation 2 MiB longer is mapped, the file mapped over
- * its first aligned byte, and the reservation's ends unmapped. A
- * mapping's alignment and advice change nothing but speed: where either
- * fails the plain mapping is used. */
+ * (tngrt__huge_pages) at a 2 MiB boundary, advised MADV_HUGEPAGE
+ * (tngrt__map_huge); the alignment and advice change nothing but speed:
+ * where they fail the plain mapping is used. */
 static void *st__map(int fd, size_t len)
 {
+    size_t maplen;
     void *p;
-#ifdef MADV_HUGEPAGE
-    const size_t huge = (size_t)TNGRT_BLOCK_HUGE;
-    long ps = sysconf(_SC_PAGESIZE);
-    if (len >= huge && len <= SIZE_MAX - 2 * huge && ps > 0 && huge % (size_t)ps == 0 &&
-        tngrt__huge_pages()) {
-        size_t over = len + huge, mapped = (len + (size_t)ps - 1) / (size_t)ps * (size_t)ps;
-        unsigned char *r = mmap(NULL, over, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (r != MAP_FAILED) {
-            unsigned char *q = r + (huge - (uintptr_t)r % huge) % huge;
-            p = mmap(q, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
-            if (p == MAP_FAILED) {
-                (void)munmap(r, over);
-            } else {
-                if (q > r)
-                    (void)munmap(r, (size_t)(q - r));
-                if (r + over > q + mapped)
-                    (void)munmap(q + mapped, (size_t)(r + over - (q + mapped)));
-                (void)madvise(p, len, MADV_HUGEPAGE);
-                return p;
-            }
-        }
-    }
-#endif
+    if (len >= (size_t)TNGRT_BLOCK_HUGE && tngrt__huge_pages() &&
+        (p = tngrt__map_huge(fd, len, &maplen)))
+        return p;
     p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     return p == MAP_FAILED ? NULL : p;
 }
