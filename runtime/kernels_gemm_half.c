@@ -645,8 +645,7 @@ void tngrt_gemm_small_half_a16(TngrtDType adt, TngrtDType bdt, int64_t m, int64_
         return;
     }
     for (int64_t i = 0; i < m; i++)
-        for (int64_t kk = 0; kk < k; kk++)
-            fa[i * k + kk] = tngrt_gemmh__one(akind == 2, a[i * ars + kk * acs]);
+        tngrt_impl__widen_strided(fa + i * k, a + i * ars, acs, k, akind == 1);
     tngrt_gemmh__run(bdt == TNGRT_BF16, 0, m, n, k, fa, k, 1, b, brs, bcs, c, ldc);
     free(fa);
 }
