@@ -35,6 +35,9 @@
  * the CPU kernels) links with no BLAS, and there the symbol is NULL. Where
  * the kernels are linked, so is OpenBLAS, and the call is made. */
 void openblas_set_num_threads(int num_threads) __attribute__((weak));
+/* OpenBLAS's (pthread build) stop of its server threads, weak as above
+ * and absent from its serial and OpenMP builds. */
+void blas_thread_shutdown_(void) __attribute__((weak));
 /* The GEMM's weight packing (kernels_gemm.c), weak for the same reason: a
  * bundle with TNGRT_SIG_PACK_LINEAR weights calls tngrt_kernel_linear_packed
  * (kernels_linear.c), whose object calls the GEMM, so that kernels_gemm.c's
@@ -405,21 +408,25 @@ int tngrt_bundle_new(TngrtBundle **out, const TngrtBundleDesc *desc, TngrtError 
      * products that stream 0's thread runs (libtngcrt's GEMM on
      * TNGRT_THREADS threads, by default one per CPU of the affinity set;
      * par.c: no thread starts before a product that pays for it, and
-     * decode's GEMVs split only where timing says it pays, as where
-     * another stream's worker holds a core it does not). Other streams'
-     * workers have no current pool: their products run on their thread.
+     * decode's GEMVs split only where timing says it pays). The streams'
+     * workers run the pool's tasks while they wait, in place of as many
+     * pool threads (par.c, Guests); their own products run on their
+     * thread (they have no current pool).
      * OpenBLAS, left for the rarer products (double, 8-63 rows of an
      * operand that is not a weight, attention's fallback), runs on the
      * caller's thread: its idle threads poll with sched_yield for about
-     * 0.1 s after each call they take part in, on the cores the bundle's
-     * threads need (measured: the bmm of
+     * 0.1 s after each call they take part in, and after they start, on
+     * the cores the bundle's threads need (measured: the bmm of
      * bench/matmul on 2 threads took 7.4 ms while OpenBLAS's threads
-     * polled, 3.6-4.0 ms with OPENBLAS_NUM_THREADS=1). The polling of its
-     * threads' first 0.1 s after the process starts is not affected by
-     * this call. */
+     * polled, 3.6-4.0 ms with OPENBLAS_NUM_THREADS=1), so its thread count
+     * is set to 1 and the threads its pthread build started when it was
+     * loaded are stopped (tngrt_bundle.h). */
     self->par = tngrt__par_new(tngrt__threads_env());
+    tngrt__exec_set_pool(self->exec, self->par);
     if (openblas_set_num_threads)
         openblas_set_num_threads(1);
+    if (openblas_set_num_threads && blas_thread_shutdown_)
+        blas_thread_shutdown_();
     *out = self;
     return 0;
 }

@@ -59,6 +59,19 @@
  * off with TNGRT_HELP=0 and with pinned workers (the user asked for every
  * stream on its own CPU).
  *
+ * The pool's guests. A bundle attaches its pool of large products
+ * (par.c) with tngrt__exec_set_pool: the workers then run the pool's
+ * tasks while they wait, for an event (exec__block) or for the next run
+ * (exec__park), and the pool starts that many fewer threads of its own
+ * (par.c, Guests). A worker checks for a job at each poll and before it
+ * sleeps; a published job pokes the executor (exec__poke), which wakes the
+ * workers asleep on either condition variable. After running tasks a
+ * worker polls for the pool's spin budget (its next job usually follows
+ * within microseconds) before it goes back to its own wait; the adaptive
+ * budget is for waits on other streams and is left as it is. Only
+ * workers are guests: the caller's thread is the one that publishes the
+ * jobs.
+ *
  * Pinning. Workers are not pinned unless TNGRT_PIN_THREADS=1 is in the
  * environment when the executor is created: then the worker of stream s
  * runs on the s-th CPU (modulo their count) of the process's affinity set,
@@ -171,7 +184,12 @@ struct TngrtExec {
     int nworkers;           /* how many were started */
     uint64_t spin_ns;       /* the most a poller spins before it sleeps (0: never spins) */
     atomic_uint_fast64_t spin_cur;  /* the current, adaptive budget (see Polling) */
+    _Atomic(TngrtPar *) pool;   /* the pool whose tasks the workers run while they wait, or NULL
+                                 * (set once, while the workers poll) */
 };
+
+/* Set on the executor's workers: they are guests of its pool. */
+static _Thread_local int exec__is_guest;
 
 /* ---- events ---- */
 
@@ -271,27 +289,82 @@ static void exec__wake(TngrtExec *self)
 
 static void exec__unlazy(TngrtExec *self, uint64_t g);
 
-/* Polls, then sleeps until exec__ready. */
+/* Whether the calling thread, a guest of the pool, has its tasks to run. */
+static int exec__pool_work(const TngrtExec *self)
+{
+    return exec__is_guest && tngrt__par_has_work(atomic_load_explicit(&self->pool, memory_order_acquire));
+}
+
+/* A guest runs the pool's tasks while `done(self, a, b)` is false: the
+ * current job's, then each next one's that is published within the
+ * pool's spin budget of the last. Returns 1 if it ran any. */
+static int exec__guest_run(TngrtExec *self, int (*done)(TngrtExec *, uint64_t, uint64_t),
+                           uint64_t a, uint64_t b)
+{
+    uint64_t end = 0;
+    int ran = 0;
+    TngrtPar *pool = exec__is_guest ? atomic_load_explicit(&self->pool, memory_order_acquire) : NULL;
+    if (!pool)
+        return 0;
+    for (unsigned i = 0; !done(self, a, b); i++) {
+        if (tngrt__par_help(pool)) {
+            ran = 1;
+            i = 0;
+            end = 0;
+            continue;
+        }
+        if (!ran || self->spin_ns == 0)
+            break;
+        if (i % EXEC_CLOCK_EVERY == 0) {
+            uint64_t t = tngrt_trace_now();
+            if (end == 0)
+                end = t + self->spin_ns;
+            else if (t >= end)
+                break;
+        }
+        tngrt__pause();
+    }
+    return ran;
+}
+
+/* exec__guest_run's condition for a wait for event a in run b. */
+static int exec__ready_cb(TngrtExec *self, uint64_t e, uint64_t g)
+{
+    return exec__ready(self, (int)e, g);
+}
+
+/* Polls, then sleeps until exec__ready; a guest runs the pool's tasks
+ * meanwhile. */
 static void exec__block(TngrtExec *self, int e, uint64_t g)
 {
     uint64_t end = 0;
     int spin = !exec__same_cpu(self, atomic_load_explicit(&self->rec_stream[e], memory_order_relaxed));
-    for (unsigned i = 0;; i++) {
-        if (atomic_load_explicit(&self->events[e], memory_order_acquire) == g
-            || atomic_load_explicit(&self->abort_gen, memory_order_acquire) == g) {
-            exec__spun(self, i);
-            return;
+    for (;;) {
+        for (unsigned i = 0;; i++) {
+            if (atomic_load_explicit(&self->events[e], memory_order_acquire) == g
+                || atomic_load_explicit(&self->abort_gen, memory_order_acquire) == g) {
+                exec__spun(self, i);
+                return;
+            }
+            if (exec__guest_run(self, exec__ready_cb, (uint64_t)e, g)) {
+                i = 0;
+                end = 0;
+                continue;
+            }
+            if (!spin || !exec__spin(self, i, &end, 1))
+                break;
         }
-        if (!spin || !exec__spin(self, i, &end, 1))
-            break;
+        exec__unlazy(self, g);
+        atomic_fetch_add(&self->sleepers, 1);
+        pthread_mutex_lock(&self->ev_mu);
+        while (!exec__ready(self, e, g) && !exec__pool_work(self))
+            pthread_cond_wait(&self->ev_cv, &self->ev_mu);
+        pthread_mutex_unlock(&self->ev_mu);
+        atomic_fetch_sub(&self->sleepers, 1);
+        if (exec__ready(self, e, g))
+            return;
+        spin = 0;   /* woken for the pool's job: run it, then sleep again at once */
     }
-    exec__unlazy(self, g);
-    atomic_fetch_add(&self->sleepers, 1);
-    pthread_mutex_lock(&self->ev_mu);
-    while (!exec__ready(self, e, g))
-        pthread_cond_wait(&self->ev_cv, &self->ev_mu);
-    pthread_mutex_unlock(&self->ev_mu);
-    atomic_fetch_sub(&self->sleepers, 1);
 }
 
 /* The trace's side of a wait that returned at t1 after starting at t0. */
@@ -447,23 +520,65 @@ static int exec__called(TngrtExec *self, ExecWorker *w, uint64_t seen)
            || atomic_load_explicit(&self->stop, memory_order_acquire);
 }
 
-/* Polls, then sleeps until a run calls w (or stop) after generation seen. */
+/* exec__guest_run's condition for worker a (an ExecWorker *) that last
+ * ran generation b. */
+static int exec__called_cb(TngrtExec *self, uint64_t w, uint64_t seen)
+{
+    return exec__called(self, (ExecWorker *)(uintptr_t)w, seen);
+}
+
+/* Polls, then sleeps until a run calls w (or stop) after generation seen;
+ * runs the pool's tasks meanwhile. */
 static void exec__park(TngrtExec *self, ExecWorker *w, uint64_t seen)
 {
     uint64_t end = 0;
     int spin = !exec__same_cpu(self, 0);
-    for (unsigned i = 0;; i++) {
+    for (;;) {
+        for (unsigned i = 0;; i++) {
+            if (exec__called(self, w, seen))
+                return;
+            if (exec__guest_run(self, exec__called_cb, (uint64_t)(uintptr_t)w, seen)) {
+                i = 0;
+                end = 0;
+                continue;
+            }
+            if (!spin || !exec__spin(self, i, &end, 0))
+                break;
+        }
+        pthread_mutex_lock(&self->mu);
+        self->parked++;
+        while (!exec__called(self, w, seen) && !exec__pool_work(self))
+            pthread_cond_wait(&self->start_cv, &self->mu);
+        self->parked--;
+        pthread_mutex_unlock(&self->mu);
         if (exec__called(self, w, seen))
             return;
-        if (!spin || !exec__spin(self, i, &end, 0))
-            break;
+        spin = 0;
+    }
+}
+
+/* The pool's poke (tngrt__par_set_guests): a job was published; wakes the
+ * workers asleep in a wait or between runs, which then run its tasks. */
+static void exec__poke(void *ctx)
+{
+    TngrtExec *self = ctx;
+    if (atomic_load(&self->sleepers) > 0) {
+        pthread_mutex_lock(&self->ev_mu);
+        pthread_cond_broadcast(&self->ev_cv);
+        pthread_mutex_unlock(&self->ev_mu);
     }
     pthread_mutex_lock(&self->mu);
-    self->parked++;
-    while (!exec__called(self, w, seen))
-        pthread_cond_wait(&self->start_cv, &self->mu);
-    self->parked--;
+    if (self->parked > 0)
+        pthread_cond_broadcast(&self->start_cv);
     pthread_mutex_unlock(&self->mu);
+}
+
+void tngrt__exec_set_pool(TngrtExec *self, TngrtPar *p)
+{
+    if (!self || !p || self->nworkers == 0)
+        return;
+    tngrt__par_set_guests(p, self->nworkers, exec__poke, self);
+    atomic_store_explicit(&self->pool, p, memory_order_release);
 }
 
 static void *exec__worker(void *p)
@@ -471,6 +586,7 @@ static void *exec__worker(void *p)
     ExecWorker *w = p;
     TngrtExec *self = w->exec;
     uint64_t seen = 0;
+    exec__is_guest = 1;
     for (;;) {
         exec__park(self, w, seen);
         if (atomic_load_explicit(&self->stop, memory_order_acquire))
@@ -707,6 +823,7 @@ static TngrtExec *exec__alloc(int nstreams, int nevents)
     atomic_init(&self->abort_gen, 0);
     atomic_init(&self->sleepers, 0);
     atomic_init(&self->lazy, 0);
+    atomic_init(&self->pool, NULL);
     self->spin_ns = tngrt__spin_ns();
     atomic_init(&self->spin_cur, self->spin_ns);
     self->events = malloc(ne * sizeof *self->events);

@@ -140,6 +140,21 @@ int tngrt__threads_env(void);
 TngrtPar *tngrt__par_enter(TngrtPar *p);
 /* The calling thread's current pool, or NULL. */
 TngrtPar *tngrt__par_current(void);
+/* Guests: n threads besides p's workers that run p's tasks while they
+ * wait (a bundle's stream workers, exec.c); p then starts n fewer workers
+ * of its own (none below 0), and calls poke(ctx) after publishing each
+ * job, to wake guests asleep. Called before p's first job (later: no
+ * effect). */
+void tngrt__par_set_guests(TngrtPar *p, int n, void (*poke)(void *ctx), void *ctx);
+/* Whether p (NULL: none) has a job with tasks no thread has claimed. */
+int tngrt__par_has_work(const TngrtPar *p);
+/* A guest's call: runs tasks of p's current job until none is left to
+ * claim; 1 if p had one. */
+int tngrt__par_help(TngrtPar *p);
+/* exec.c: the executor's workers become guests of p (the bundle's pool),
+ * when it has any; x must be deleted before p. */
+struct TngrtExec;
+void tngrt__exec_set_pool(struct TngrtExec *x, TngrtPar *p);
 /* Runs fn(ctx, t) for t < ntasks, on p's threads and the caller's, and
  * returns when all are done; serially on the caller when p is NULL or
  * already running a job. Tasks must not depend on one another. */

@@ -18,21 +18,29 @@
  * -2, TNGRT_FAILED or TNGRT_BAD_INPUT) and keeps a one-line message
  * readable with tngrt_bundle_last_error until the next call.
  *
- * Threads of a one-stream bundle (no gear gives a stream other than 0
- * work): its large float32 products (at least 2^23 flops: Linear, matmul,
- * bmm, convolution) run on a pool of TNGRT_THREADS threads (environment,
- * read by tngrt_bundle_new; by default one per CPU of the process's
- * affinity set; 1: none), started at the first such product and stopped
- * by tngrt_bundle_delete (runtime/par.c). Results do not depend on the
- * number of threads. A bundle with streams has no pool: its streams are
- * its parallelism.
+ * Threads: stream 0's large products (Linear, matmul, bmm, convolution
+ * past the GEMM's floor, and decode's GEMVs where timing says a split
+ * pays) run on a pool of TNGRT_THREADS threads (environment, read by
+ * tngrt_bundle_new; by default one per CPU of the process's affinity set;
+ * 1: none), the caller's included, started at the first such product and
+ * stopped by tngrt_bundle_delete (runtime/par.c). The workers of a
+ * bundle's other streams count among them: they run the pool's tasks
+ * while they wait, and the pool starts that many fewer threads, so that
+ * a bundle runs TNGRT_THREADS threads in all unless it has more streams.
+ * Results do not depend on the number of threads.
  *
- * Process-wide side effect: tngrt_bundle_new calls
+ * Process-wide side effects: tngrt_bundle_new calls
  * openblas_set_num_threads(1), so that OpenBLAS (left for a few products)
  * runs on the caller's thread and the bundle's own threads are the only
- * compute threads. It applies to every BLAS call of the process from then
- * on. A program linked with libtngcrt_core (no CPU kernels, no OpenBLAS:
- * ACL programs) has no such call.
+ * compute threads, and, where OpenBLAS is its pthread build, stops the
+ * threads that build starts when it is loaded (blas_thread_shutdown_):
+ * they poll for work for about 0.1 s after they start, on the cores the
+ * bundle's threads need (measured: the LLaMA example's decode at hidden
+ * 512 in float16 on two threads took 4.3-4.6 ms a token in most launcher
+ * runs while OpenBLAS's thread polled, 2.5-3.0 ms with it stopped). Both
+ * apply to every BLAS call of the process from then on; OpenBLAS computes
+ * on the calling thread after them. A program linked with libtngcrt_core
+ * (no CPU kernels, no OpenBLAS: ACL programs) has no such call.
  */
 #ifndef TNGRT_BUNDLE_H
 #define TNGRT_BUNDLE_H

@@ -6,7 +6,10 @@
  * dynamic gear, input checks and their messages, weight loading and its
  * errors (missing file, missing tensor, wrong dtype or shape: the weights
  * keep their values), output views, a failing stream, malformed
- * descriptors, and many runs of one bundle.
+ * descriptors, many runs of one bundle, and no thread left but the
+ * caller's once a one-stream bundle on one thread is made (OpenBLAS's
+ * pthread build starts threads when it is loaded; tngrt_bundle_new stops
+ * them).
  *
  * Stream functions run on worker threads, where cmocka's asserts must not
  * be used: they report through their return value and error message.
@@ -23,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+
+#include <cblas.h>
 
 #include "../../runtime/tngrt_bundle.h"
 
@@ -634,6 +640,63 @@ static void test_many_runs(void **state)
     tngrt_bundle_delete(b);
 }
 
+int openblas_get_num_threads(void);
+
+/* The threads of this process (the entries of /proc/self/task), or -1
+ * where that is not readable. */
+static int thread_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void test_no_blas_threads(void **state)
+{
+    TngrtBundle *b;
+    int n;
+    (void)state;
+    assert_int_equal(setenv("TNGRT_THREADS", "1", 1), 0);
+    /* a strong reference: OpenBLAS is loaded (as in a launcher, which
+     * calls cblas_sgemm) and has started its threads, where it has any */
+    assert_true(openblas_get_num_threads() >= 1);
+    b = bundle_ok(&model_c);
+    n = thread_count();
+    if (n >= 0)
+        assert_int_equal(n, 1);
+    /* OpenBLAS still computes, on the caller, without starting threads:
+     * a product large enough that it would split it over its threads */
+    {
+        enum { M = 256 };
+        float *x = malloc(sizeof(float) * M * M), *y = malloc(sizeof(float) * M * M);
+        assert_non_null(x);
+        assert_non_null(y);
+        for (int i = 0; i < M * M; i++)
+            x[i] = (float)(i % 7) - 3.0f;
+        /* y = x * I */
+        float *id = calloc((size_t)M * M, sizeof(float));
+        assert_non_null(id);
+        for (int i = 0; i < M; i++)
+            id[i * M + i] = 1.0f;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, M, M, 1.0f, x, M, id, M, 0.0f,
+                    y, M);
+        assert_memory_equal(x, y, sizeof(float) * M * M);
+        if (n >= 0)
+            assert_int_equal(thread_count(), 1);
+        free(x);
+        free(y);
+        free(id);
+    }
+    tngrt_bundle_delete(b);
+    unsetenv("TNGRT_THREADS");
+}
+
 static void test_malformed_desc(void **state)
 {
     static const TngrtSym on_const[] = {{"s0", 0, 1, 0}};   /* a's dim 1 is the constant 3 */
@@ -734,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_unused_weights),
         cmocka_unit_test(test_static_entry_in_place),
         cmocka_unit_test(test_many_runs),
+        cmocka_unit_test(test_no_blas_threads),
         cmocka_unit_test(test_malformed_desc),
         cmocka_unit_test(test_layout_overflow),
         cmocka_unit_test(test_input_past_max_bytes),
