@@ -164,7 +164,11 @@ void tngrt__par_for(TngrtPar *p, int ntasks, void (*fn)(void *ctx, int task), vo
  * site keeps a running average of its calls' times on each arm (split,
  * and on the caller alone), each new time weighing 1/TNGRT_PAR_WEIGHT
  * and clipped to TNGRT_PAR_CLAMP times the average (a call preempted for
- * milliseconds moves it little); it runs TNGRT_PAR_FIRST calls on each
+ * milliseconds moves it little), starting from the least of the arm's
+ * first TNGRT_PAR_FIRST times (a site's first call pays for cold caches,
+ * a weight's first page faults and a worker's wake-up: measured 175-187
+ * us for a split GEMV whose later calls took 49-80, which as the average's
+ * start kept the split off for hundreds of calls); it runs TNGRT_PAR_FIRST calls on each
  * arm (alternating, split first), then the arm whose average is lower
  * (the split only when lower by more than 1/TNGRT_PAR_MARGIN), except
  * every TNGRT_PAR_EXPLORE-th call, which runs the other arm so that its

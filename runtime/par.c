@@ -371,6 +371,10 @@ void tngrt__pick_record(TngrtParPick *e, int arm, uint64_t ns)
     e->calls++;
     if (e->n[arm] == 0) {
         e->avg[arm] = ns;
+    } else if (e->n[arm] < TNGRT_PAR_FIRST) {
+        /* the first calls' least: the very first pays for cold caches,
+         * first touches of a weight's pages, a worker's wake-up */
+        e->avg[arm] = ns < a ? ns : a;
     } else {
         uint64_t cap = (a ? a : 1) * TNGRT_PAR_CLAMP;
         ns = ns > cap ? cap : ns;

@@ -584,6 +584,26 @@ static void test_pick_converges(void **state)
                 tngrt__par_key(TNGRT_PAR_SITE_F16, 1, 2048, 1024));
 }
 
+/* A site's first split call is slow (cold caches, first page faults, a
+ * worker waking): its average starts from the least of the first calls,
+ * so the split, faster from then on, is chosen at once rather than after
+ * hundreds of calls. */
+static void test_pick_cold_first(void **state)
+{
+    TngrtParPick e;
+    int split;
+    (void)state;
+    memset(&e, 0, sizeof e);
+    tngrt__pick_record(&e, tngrt__pick_arm(&e), 3000);   /* split, cold */
+    for (int i = 1; i < 2 * TNGRT_PAR_FIRST; i++) {
+        int arm = tngrt__pick_arm(&e);
+        tngrt__pick_record(&e, arm, arm ? 600 : 1000);
+    }
+    assert_int_equal(e.avg[1], 600);
+    split = t_pick_calls(&e, 32, 1000, 600);
+    assert_true(split >= 32 - 32 / TNGRT_PAR_EXPLORE - 1);
+}
+
 /* Decode's GEMVs (float16, bfloat16 in place; float32 packed at load) on
  * pools that never split (TNGRT_SPLIT=0), always split (1) and time the
  * choice (unset: 40 calls, through both arms) give the bits of one call
@@ -661,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_pack_split),
         cmocka_unit_test(test_packing_groups),
         cmocka_unit_test(test_pick_converges),
+        cmocka_unit_test(test_pick_cold_first),
         cmocka_unit_test(test_split_forced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
