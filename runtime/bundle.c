@@ -597,6 +597,25 @@ static int bundle__note_unused(TngrtBundle *self, const TngrtSafetensors *st, co
     return 0;
 }
 
+/* Runs fn(ctx, r, rows) over [0, total) rows step at a time (the last
+ * piece shorter), and where src lies in st's mapping (st not NULL) drops
+ * each piece's source pages once fn is done with them: row r starts
+ * r * row_bytes into src. The copies and packings made at load hold their
+ * result and one piece of the source this way (peak RSS near the weights'
+ * size; the dropped pages fault back in if read again). */
+static void bundle__pieces(const TngrtSafetensors *st, const void *src, int64_t total,
+                           size_t row_bytes, int64_t step,
+                           void (*fn)(void *ctx, int64_t r, int64_t rows), void *ctx)
+{
+    for (int64_t r = 0; r < total; r += step) {
+        int64_t rows = total - r < step ? total - r : step;
+        fn(ctx, r, rows);
+        if (st)
+            tngrt_safetensors_drop(st, (const unsigned char *)src + (size_t)r * row_bytes,
+                                   (size_t)rows * row_bytes);
+    }
+}
+
 /* Whether weight i of d is packed for the GEMM at load: marked
  * TNGRT_SIG_PACK_LINEAR (2-D, float32), never updated by a run, its
  * packing within BUNDLE_PACK_MAX, and the GEMM linked (libtngcrt_core has
@@ -616,6 +635,19 @@ static int bundle__packs(const TngrtBundleDesc *d, int i)
                BUNDLE_PACK_MAX / sizeof(float);
 }
 
+typedef struct BundlePackJob {
+    float *dst;
+    const void *src;
+    TngrtDType dt;
+    int64_t n, k;
+} BundlePackJob;
+
+static void bundle__pack_piece(void *ctx, int64_t r, int64_t rows)
+{
+    const BundlePackJob *j = ctx;
+    tngrt_gemm_pack_weight_rows(j->dst, j->src, j->dt, j->n, j->k, r, rows);
+}
+
 /* Packs Linear weight i [n, k] from src (its bytes in the weights file st,
  * or in its private copy) for the GEMM's microkernel, once per load: a
  * Linear then reads its weight with no per-call packing. Rows are
@@ -629,20 +661,14 @@ static float *bundle__pack(const TngrtBundle *self, int i, const void *src,
 {
     const TngrtSigTensor *w = &self->desc->weights[i];
     int64_t n = w->dims[0].value, k = w->dims[1].value, size = tngrt_gemm_packed_size(n, k);
-    size_t es = tngrt_dtype_size(w->dtype);
-    float *dst;
+    BundlePackJob j = {NULL, src, w->dtype, n, k};
     if ((w->dtype != TNGRT_F32 && w->dtype != TNGRT_F16 && w->dtype != TNGRT_BF16) ||
         (uint64_t)size > SIZE_MAX / sizeof(float) ||
-        !(dst = tngrt__block_alloc(blk, (uint64_t)size * sizeof(float), 0, self->huge)))
+        !(j.dst = tngrt__block_alloc(blk, (uint64_t)size * sizeof(float), 0, self->huge)))
         return NULL;
-    for (int64_t r = 0; r < n; r += BUNDLE_PACK_ROWS) {
-        int64_t rows = n - r < BUNDLE_PACK_ROWS ? n - r : BUNDLE_PACK_ROWS;
-        tngrt_gemm_pack_weight_rows(dst, src, w->dtype, n, k, r, rows);
-        if (st)
-            tngrt_safetensors_drop(st, (const unsigned char *)src + (size_t)(r * k) * es,
-                                   (size_t)(rows * k) * es);
-    }
-    return dst;
+    bundle__pieces(st, src, n, (size_t)k * tngrt_dtype_size(w->dtype), BUNDLE_PACK_ROWS,
+                   bundle__pack_piece, &j);
+    return j.dst;
 }
 
 /* ---- npu_weight_quant_batchmatmul's int8 weights packed at load ---- */
@@ -665,6 +691,18 @@ static int bundle__packs_q8(const TngrtBundleDesc *d, int i)
            w->dims[0].value > 0 && w->dims[1].value > 0 && tngrt_q8_packed_size && tngrt_q8_pack_rows;
 }
 
+typedef struct BundleQ8Job {
+    int8_t *dst;
+    const int8_t *src;
+    int64_t k, n;
+} BundleQ8Job;
+
+static void bundle__pack_q8_piece(void *ctx, int64_t r, int64_t rows)
+{
+    const BundleQ8Job *j = ctx;
+    tngrt_q8_pack_rows(j->dst, j->src, j->k, j->n, r, rows);
+}
+
 /* Packs int8 weight i [k, n] from src (in st's mapping, or in its private
  * copy when st is NULL) into a block of blk (huge-page-backed as the
  * bundle's other large blocks), about 4 MiB of rows at a time, dropping
@@ -678,17 +716,12 @@ static float *bundle__pack_q8(const TngrtBundle *self, int i, const void *src,
 {
     const TngrtSigTensor *w = &self->desc->weights[i];
     int64_t k = w->dims[0].value, n = w->dims[1].value, size = tngrt_q8_packed_size(k, n);
-    int64_t step = n >= ((int64_t)1 << 22) ? 1 : ((int64_t)1 << 22) / n;
-    int8_t *dst;
-    if (size <= 0 || !(dst = tngrt__block_alloc(blk, (uint64_t)size, 0, self->huge)))
+    BundleQ8Job j = {NULL, src, k, n};
+    if (size <= 0 || !(j.dst = tngrt__block_alloc(blk, (uint64_t)size, 0, self->huge)))
         return NULL;
-    for (int64_t r = 0; r < k; r += step) {
-        int64_t rows = k - r < step ? k - r : step;
-        tngrt_q8_pack_rows(dst, src, k, n, r, rows);
-        if (st)
-            tngrt_safetensors_drop(st, (const int8_t *)src + r * n, (size_t)(rows * n));
-    }
-    return (float *)(void *)dst;
+    bundle__pieces(st, src, k, (size_t)n, n >= ((int64_t)1 << 22) ? 1 : ((int64_t)1 << 22) / n,
+                   bundle__pack_q8_piece, &j);
+    return (float *)(void *)j.dst;
 }
 
 /* Whether weight i's bytes at data can be read in place: a weight no run
@@ -703,16 +736,23 @@ static int bundle__in_place(const TngrtBundleDesc *d, int i, const void *data, s
            (uintptr_t)data % tngrt_dtype_size(d->weights[i].dtype) == 0;
 }
 
+typedef struct BundleCopyJob {
+    unsigned char *dst;
+    const unsigned char *src;
+} BundleCopyJob;
+
+static void bundle__copy_piece(void *ctx, int64_t at, int64_t len)
+{
+    const BundleCopyJob *j = ctx;
+    memcpy(j->dst + at, j->src + at, (size_t)len);
+}
+
 /* Copies n bytes of a weight from src (in st) to dst BUNDLE_COPY_BYTES at
- * a time, dropping each piece's source pages once copied, so that copying
- * holds the copy and one piece of the source (peak RSS near the weights). */
+ * a time, dropping each piece's source pages once copied. */
 static void bundle__copy(const TngrtSafetensors *st, void *dst, const void *src, size_t n)
 {
-    for (size_t at = 0; at < n; at += BUNDLE_COPY_BYTES) {
-        size_t len = n - at < BUNDLE_COPY_BYTES ? n - at : BUNDLE_COPY_BYTES;
-        memcpy((unsigned char *)dst + at, (const unsigned char *)src + at, len);
-        tngrt_safetensors_drop(st, (const unsigned char *)src + at, len);
-    }
+    BundleCopyJob j = {dst, src};
+    bundle__pieces(st, src, (int64_t)n, 1, BUNDLE_COPY_BYTES, bundle__copy_piece, &j);
 }
 
 /* Loads every weight from st (opened from what, the name for messages),
