@@ -20,8 +20,8 @@
  * It never calls sched_yield while spinning: a poller either holds its core
  * briefly or sleeps, so with more streams than cores the thread it waits
  * for gets the core once it sleeps. The budget adapts between
- * EXEC_SPIN_MIN_NS and `spin_ns` (EXEC_SPIN_NS, or TNGRT_SPIN_US from the
- * environment): a spin for an event or for the join that ran out halves
+ * EXEC_SPIN_MIN_NS and `spin_ns` (tngrt__spin_ns, poll.c: 50 us, or
+ * TNGRT_SPIN_US from the environment): a spin for an event or for the join that ran out halves
  * it, one that saw its condition come true grows it by a quarter (a worker
  * waiting for the next run spins for the budget but does not change it). On an idle machine hand-offs
  * complete within the spin and it stays at spin_ns; on an overloaded one
@@ -113,11 +113,7 @@
 /* The most streams and events an executor accepts. */
 #define EXEC_MAX_STREAMS 64
 #define EXEC_MAX_EVENTS (1 << 20)
-/* How long a poller spins (ns) before it sleeps, by default, and the
- * most TNGRT_SPIN_US may ask for (us); how many polls go between two reads
- * of the clock. */
-#define EXEC_SPIN_NS 50000
-#define EXEC_SPIN_US_MAX 100000
+/* How many polls go between two reads of the clock. */
 #define EXEC_CLOCK_EVERY 64
 /* The least budget the adaptation goes down to (ns): enough for a spin to
  * see a quick hand-off now and then, and so grow again. */
@@ -192,19 +188,6 @@ struct TngrtExec {
 static _Thread_local int exec__is_guest;
 
 /* ---- events ---- */
-
-/* One poll's back-off: the CPU's spin-wait hint (x86 pause, Arm yield),
- * or a yield of the core where there is none. */
-void tngrt__pause(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-    __asm__ __volatile__("yield");
-#else
-    sched_yield();
-#endif
-}
 
 /* Called after poll `poll` (0, 1, ...) of a loop found nothing: pauses
  * and returns 1 while the loop may keep spinning, 0 once it has spun for
@@ -732,21 +715,6 @@ static void exec__free(TngrtExec *self)
     free(self);
 }
 
-/* How long pollers spin: TNGRT_SPIN_US (0 .. EXEC_SPIN_US_MAX microseconds;
- * 0 sleeps at once) when set to such a number, else EXEC_SPIN_NS. */
-uint64_t tngrt__spin_ns(void)
-{
-    const char *v = getenv("TNGRT_SPIN_US");
-    char *end;
-    long us;
-    if (!v || !*v)
-        return EXEC_SPIN_NS;
-    us = strtol(v, &end, 10);
-    if (*end || us < 0 || us > EXEC_SPIN_US_MAX)
-        return EXEC_SPIN_NS;
-    return (uint64_t)us * 1000u;
-}
-
 /* With TNGRT_PIN_THREADS=1: pins w to the (w->stream)-th CPU of the
  * process's affinity set (modulo its size); otherwise, or off Linux, does
  * nothing. Pinning is a hint: a failure leaves the thread unpinned. */
@@ -782,16 +750,6 @@ static int exec__help_on(void)
     if (h && strcmp(h, "0") == 0)
         return 0;
     return !(p && strcmp(p, "1") == 0);
-}
-
-int tngrt__cpu_count(void)
-{
-#if defined(__linux__)
-    cpu_set_t all;
-    return sched_getaffinity(0, sizeof all, &all) == 0 ? CPU_COUNT(&all) : 0;
-#else
-    return 0;
-#endif
 }
 
 /* Whether the process may run on one CPU only (its affinity set, as under

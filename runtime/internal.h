@@ -116,7 +116,7 @@ void tngrt__block_free(TngrtBlock *b);
  * has no MADV_HUGEPAGE. */
 void *tngrt__map_huge(int fd, size_t len, size_t *maplen);
 
-/* exec.c: one poll's back-off (the CPU's spin-wait hint, or a yield of
+/* poll.c: one poll's back-off (the CPU's spin-wait hint, or a yield of
  * the core where there is none); how long pollers spin before they sleep,
  * in ns (TNGRT_SPIN_US when it is 0 .. 100000 microseconds, else 50 us);
  * the CPUs of the process's affinity set (0 where that is unknown). */
