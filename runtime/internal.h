@@ -201,6 +201,7 @@ void tngrt__par_for_timed(TngrtPar *p, uint64_t key, int ntasks,
 #define TNGRT_PAR_SITE_F16 1
 #define TNGRT_PAR_SITE_BF16 2
 #define TNGRT_PAR_SITE_F32 3
+#define TNGRT_PAR_SITE_F32_STREAM 4
 uint64_t tngrt__par_key(int site, int64_t m, int64_t n, int64_t k);
 
 /* kernels_conv.c: tngrt_kernel_conv_epi's direct kernel (tngrt_kernel_conv

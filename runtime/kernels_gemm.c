@@ -1107,19 +1107,25 @@ TNGRT_GEMM_INLINE void tngrt_gemm__tiny_body(int64_t m, int64_t n, int64_t k, co
 }
 #endif
 
+/* stream: the dot form (brs 1, acs 1, k >= 16) streams B whatever its
+ * size (a task of a split product whose whole B is past the caches,
+ * tngrt_gemm_small_f32). */
 TNGRT_GEMM_INLINE void tngrt_gemm__small_body(int64_t m, int64_t n, int64_t k, const float *a,
                                               int64_t ars, int64_t acs, const float *b,
-                                              int64_t brs, int64_t bcs, float *c, int64_t ldc)
+                                              int64_t brs, int64_t bcs, float *c, int64_t ldc,
+                                              int stream)
 {
 #if TNGRT_GEMM_VEC
     if (tngrt_gemm__tiny(m, n, k)) {
         tngrt_gemm__tiny_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;
     }
-    if (brs == 1 && acs == 1 && k >= 16 && n * k >= TNGRT_GEMM__STREAM_MIN) {
+    if (brs == 1 && acs == 1 && k >= 16 && (stream || n * k >= TNGRT_GEMM__STREAM_MIN)) {
         tngrt_gemm__stream_body(m, n, k, a, ars, b, bcs, c, ldc);
         return;
     }
+#else
+    (void)stream;
 #endif
     for (int64_t i = 0; i < m; i++) {
         const float *ai = a + i * ars;
@@ -1209,9 +1215,9 @@ TNGRT_GEMM_INLINE void tngrt_gemm__small_body(int64_t m, int64_t n, int64_t k, c
 
 static void tngrt_gemm__small_c(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
                                 int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
-                                int64_t ldc)
+                                int64_t ldc, int stream)
 {
-    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, stream);
 }
 
 #if TNGRT_GEMM_X86
@@ -1219,17 +1225,17 @@ static void tngrt_gemm__small_c(int64_t m, int64_t n, int64_t k, const float *a,
 TNGRT_GEMM__T512 static void tngrt_gemm__small_avx512(int64_t m, int64_t n, int64_t k,
                                                       const float *a, int64_t ars, int64_t acs,
                                                       const float *b, int64_t brs, int64_t bcs,
-                                                      float *c, int64_t ldc)
+                                                      float *c, int64_t ldc, int stream)
 {
-    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, stream);
 }
 
 TNGRT_GEMM__T256 static void tngrt_gemm__small_avx2(int64_t m, int64_t n, int64_t k,
                                                     const float *a, int64_t ars, int64_t acs,
                                                     const float *b, int64_t brs, int64_t bcs,
-                                                    float *c, int64_t ldc)
+                                                    float *c, int64_t ldc, int stream)
 {
-    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    tngrt_gemm__small_body(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, stream);
 }
 
 __attribute__((used, no_sanitize("address", "undefined")))
@@ -1243,29 +1249,29 @@ static __typeof__(tngrt_gemm__small_c) *tngrt_gemm_small_f32__resolve(void)
     return tngrt_gemm__small_c;
 }
 
-void tngrt_gemm_small_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                          int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
-                          int64_t ldc) __attribute__((ifunc("tngrt_gemm_small_f32__resolve")));
+static void tngrt_gemm__small_best(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                                   int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
+                                   int64_t ldc, int stream) __attribute__((ifunc("tngrt_gemm_small_f32__resolve")));
 
 void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
                               int64_t ars, int64_t acs, const float *b, int64_t brs, int64_t bcs,
                               float *c, int64_t ldc)
 {
     if (isa == TNGRT_GEMM_AVX512 && tngrt_gemm_isa_available(isa))
-        tngrt_gemm__small_avx512(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        tngrt_gemm__small_avx512(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
     else if (isa == TNGRT_GEMM_AVX2 && tngrt_gemm_isa_available(isa))
-        tngrt_gemm__small_avx2(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        tngrt_gemm__small_avx2(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
     else
-        tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+        tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
 }
 
 #else
 
-void tngrt_gemm_small_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
-                          int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
-                          int64_t ldc)
+static void tngrt_gemm__small_best(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                                   int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
+                                   int64_t ldc, int stream)
 {
-    tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, stream);
 }
 
 void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k, const float *a,
@@ -1273,10 +1279,61 @@ void tngrt_gemm_small_f32_isa(TngrtGemmIsa isa, int64_t m, int64_t n, int64_t k,
                               float *c, int64_t ldc)
 {
     (void)isa;
-    tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
+    tngrt_gemm__small_c(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
 }
 
 #endif
+
+/*
+ * A float32 weight read in place (past the load-time packing's limit: an
+ * output layer of a large vocabulary) by a product of fewer than 8 rows
+ * is streamed once for all rows (tngrt_gemm__stream_body), bound by
+ * reading it. Called while a pool is current, such a product (brs 1,
+ * acs 1, k >= 16, B of TNGRT_GEMM__STREAM_MIN floats or more) is cut into
+ * tasks of whole groups of 4 columns (the weight's rows) that the pool's
+ * threads and the caller claim, where timing says the split pays
+ * (tngrt__par_for_timed): a column's sum is the same code's over the same
+ * k whichever task holds it, so the bits do not depend on the threads.
+ * Measured: the 2048 x 4 LLaMA decode's [32000, 2048] output layer took
+ * 15-17 ms on one thread and on two before (its 262 MB at 15-17 GB/s).
+ */
+typedef struct TngrtGemmSmallJob {
+    int64_t m, n, k, ars, bcs, ldc, cols, ntasks;
+    const float *a, *b;
+    float *c;
+} TngrtGemmSmallJob;
+
+static void tngrt_gemm__small_task(void *ctx, int t)
+{
+    const TngrtGemmSmallJob *j = ctx;
+    int64_t j0 = (int64_t)t * j->cols, nc = t == j->ntasks - 1 ? j->n - j0 : j->cols;
+    tngrt_gemm__small_best(j->m, nc, j->k, j->a, j->ars, 1, j->b + j0 * j->bcs, 1, j->bcs,
+                           j->c + j0, j->ldc, 1);
+}
+
+void tngrt_gemm_small_f32(int64_t m, int64_t n, int64_t k, const float *a, int64_t ars,
+                          int64_t acs, const float *b, int64_t brs, int64_t bcs, float *c,
+                          int64_t ldc)
+{
+    TngrtPar *p = tngrt__par_current();
+    int64_t th = tngrt__par_threads(p), groups = n / 4, ntasks;
+    TngrtGemmSmallJob j = {m, n, k, ars, bcs, ldc, 0, 0, a, b, c};
+    if (th < 2 || m < 1 || m >= 8 || brs != 1 || acs != 1 || k < 16 || groups < 2 ||
+        n * k < TNGRT_GEMM__STREAM_MIN) {
+        tngrt_gemm__small_best(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
+        return;
+    }
+    ntasks = groups < th * TNGRT_GEMM__PAR_TASKS ? groups : th * TNGRT_GEMM__PAR_TASKS;
+    j.cols = (groups + ntasks - 1) / ntasks * 4;
+    ntasks = n / j.cols;   /* the last task takes the columns past the last whole group */
+    j.ntasks = ntasks;
+    if (ntasks < 2) {
+        tngrt_gemm__small_best(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
+        return;
+    }
+    tngrt__par_for_timed(p, tngrt__par_key(TNGRT_PAR_SITE_F32_STREAM, m, n, k), (int)ntasks,
+                         tngrt_gemm__small_task, &j);
+}
 
 int tngrt_gemm_small_pays(int64_t m, int64_t n, int64_t k)
 {

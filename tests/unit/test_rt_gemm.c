@@ -785,6 +785,55 @@ static void test_gemm_dense(void **state)
     tngrt__par_delete(p);
 }
 
+/* A float32 weight read in place past the caches (B of 2^22 floats or
+ * more: the streaming loop) by 1-7 rows splits over a pool by groups of 4
+ * columns: the same bits as one call on the caller, on pools of 2 and 3
+ * threads that always split (TNGRT_SPLIT=1) and that time the choice
+ * (unset: both arms run within the first calls), with a column count no
+ * group divides. */
+static void test_gemm_stream_split(void **state)
+{
+    enum { N = 4103, K = 1040, CALLS = 6 };
+    static const char *modes[] = {"1", NULL};
+    static const int rows[] = {1, 3, 7};
+    uint32_t s = 77u;
+    float *a = malloc(7 * K * sizeof *a), *b = malloc((size_t)N * K * sizeof *b);
+    float *ref = malloc(7 * (size_t)N * sizeof *ref), *c = malloc(7 * (size_t)N * sizeof *c);
+    (void)state;
+    assert_true(a && b && ref && c);
+    for (int i = 0; i < 7 * K; i++)
+        a[i] = t_rand(&s, -1.0f, 1.0f);
+    for (size_t i = 0; i < (size_t)N * K; i++)
+        b[i] = t_rand(&s, -1.0f, 1.0f);
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        int m = rows[r];
+        tngrt_gemm_small_f32(m, N, K, a, K, 1, b, 1, K, ref, N);
+        for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++)
+            for (int th = 2; th <= 3; th++) {
+                TngrtPar *p, *prev;
+                if (modes[mi])
+                    assert_int_equal(setenv("TNGRT_SPLIT", modes[mi], 1), 0);
+                else
+                    unsetenv("TNGRT_SPLIT");
+                p = tngrt__par_new(th);
+                assert_non_null(p);
+                prev = tngrt__par_enter(p);
+                for (int call = 0; call < CALLS; call++) {
+                    memset(c, 0, (size_t)m * N * sizeof *c);
+                    tngrt_gemm_small_f32(m, N, K, a, K, 1, b, 1, K, c, N);
+                    assert_memory_equal(c, ref, (size_t)m * N * sizeof *c);
+                }
+                tngrt__par_enter(prev);
+                tngrt__par_delete(p);
+            }
+    }
+    unsetenv("TNGRT_SPLIT");
+    free(a);
+    free(b);
+    free(ref);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -801,6 +850,7 @@ int main(void)
         cmocka_unit_test(test_par_for),
         cmocka_unit_test(test_gemm_threads),
         cmocka_unit_test(test_gemm_dense),
+        cmocka_unit_test(test_gemm_stream_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
