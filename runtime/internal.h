@@ -194,6 +194,12 @@ void tngrt__pick_record(TngrtParPick *e, int arm, uint64_t ns);
  * environment's TNGRT_SPLIT=0 or 1 forces one (read when p is made). */
 void tngrt__par_for_timed(TngrtPar *p, uint64_t key, int ntasks,
                           void (*fn)(void *ctx, int task), void *ctx);
+/* How a few-row product's n columns are cut into tasks of whole groups
+ * of `group` columns: at most per_thread tasks per thread, *cols columns
+ * each, the last task also taking the columns past the last whole group.
+ * Returns the number of tasks (1 when n holds fewer than two groups). */
+int64_t tngrt__par_cut(int64_t n, int64_t group, int64_t threads, int64_t per_thread,
+                       int64_t *cols);
 /* A call site's key for tngrt__par_for_timed: site (a kernel's own
  * number: TNGRT_PAR_SITE_*) and the product's sizes mixed into 64 bits
  * (two sites or sizes may share a key: that shares a choice, never

@@ -587,10 +587,7 @@ static void tngrt_gemmh__run(int bf16, int adt, int64_t m, int64_t n, int64_t k,
         tngrt_gemmh__best(bf16, adt, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;
     }
-    ntasks = groups < th * TNGRT_GEMM_PAR_GEMV_TASKS ? groups : th * TNGRT_GEMM_PAR_GEMV_TASKS;
-    j.cols = (groups + ntasks - 1) / ntasks * 8;
-    ntasks = n / j.cols;   /* the last task takes the columns past the last whole group */
-    j.ntasks = ntasks;
+    j.ntasks = ntasks = tngrt__par_cut(n, 8, th, TNGRT_GEMM_PAR_GEMV_TASKS, &j.cols);
     if (ntasks < 2) {
         tngrt_gemmh__best(bf16, adt, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;

@@ -440,6 +440,19 @@ void tngrt__par_for_timed(TngrtPar *p, uint64_t key, int ntasks,
     atomic_flag_clear_explicit(&p->busy, memory_order_release);
 }
 
+int64_t tngrt__par_cut(int64_t n, int64_t group, int64_t threads, int64_t per_thread,
+                       int64_t *cols)
+{
+    int64_t groups = n / group, ntasks;
+    if (groups < 2) {
+        *cols = n;
+        return 1;
+    }
+    ntasks = groups < threads * per_thread ? groups : threads * per_thread;
+    *cols = (groups + ntasks - 1) / ntasks * group;
+    return n / *cols;   /* the last task takes the columns past the last whole group */
+}
+
 void tngrt__par_delete(TngrtPar *p)
 {
     if (!p)
