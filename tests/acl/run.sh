@@ -208,6 +208,18 @@ sed 's/^aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor \*self, const aclTe
 t "a declaration that differs (one const dropped) fails that unit" \
   '! cmp -s "$tmp/agree.cpp" "$tmp/differ.cpp" && ! $cxx -std=c++11 -fsyntax-only -I"$cann/include" "$tmp/differ.cpp" 2>/dev/null'
 
+# a gear's launch and descriptor code comes in functions of a bounded size
+# (64 units, 128 descriptor statements: gcc's time on one function grows
+# faster than its length; alias_views.py's gears have 1469 calls each)
+longest=$(awk 'FNR == 1 { inf = 0 } /^\{$/ { inf = 1; n = 0; next }
+               /^\}/ && inf { if (n > max) { max = n; w = FILENAME ":" FNR }; inf = 0 } inf { n++ }
+               END { print max + 0, w }' "$tmp"/*/out/*.c)
+t "the longest function of any generated source is under 600 lines ($longest)" '[ "${longest%% *}" -lt 600 ]'
+t "alias_views.py's gears launch and build by pieces" \
+  'grep -q "^static int g0_launch_22(" "$tmp"/conform_alias_views/out/alias_views_OpResults_forward.c &&
+   grep -q "^static int g0_build_11(" "$tmp"/conform_alias_views/out/alias_views_OpResults_forward.c &&
+   grep -q "^    if (g0_launch_22(self, G) != 0)" "$tmp"/conform_alias_views/out/alias_views_OpResults_forward.c'
+
 # ---- 3. golden sources, and the plan's streams, events and arenas in them ----
 for ex in multi_stream super_kernel; do
     rm -rf "$tmp/gen"

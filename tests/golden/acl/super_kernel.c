@@ -401,38 +401,65 @@ TNGC_MAYBE_UNUSED static void tngc__traced_wait(model_ModelOrigin_forward_t *sel
     }
 }
 
+/* An aclnn operator's second phase: aclnnXxx(workspace, size, executor, stream). */
+typedef aclnnStatus (*tngc__aclnn_fn)(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                      aclrtStream stream);
+
+/* Call k's executor kept by a reuse gear (its workspace size into *ws),
+ * or NULL: the first phase must make one. */
+TNGC_MAYBE_UNUSED static aclOpExecutor *tngc__kept(const TngcAclGear *G, int k, uint64_t *ws)
+{
+    aclOpExecutor *ex = G->ex ? G->ex[k] : NULL;
+    if (ex)
+        *ws = G->ex_ws[k];
+    return ex;
+}
+
+/* The rest of TNGC_ACLNN after the first phase (fresh: it just made ex):
+ * in a reuse gear a fresh executor is kept; then the workspace, the
+ * second phase fn (called name) on stream s, the trace's slice from t0. */
+TNGC_MAYBE_UNUSED static int tngc__aclnn_run(model_ModelOrigin_forward_t *self, TngcAclGear *G, int s, int k,
+                                             aclOpExecutor *ex, uint64_t ws, int fresh, tngc__aclnn_fn fn,
+                                             const char *name, const char *where, uint64_t t0)
+{
+    void *wp = NULL;
+    int rc;
+    if (fresh && G->ex && tngc__keep(self, G, k, ex, ws, where) != 0)
+        return -1;
+    if (tngc__workspace(self, G, s, ws, &wp, where) != 0) {
+        tngc__drop(G, k, ex);
+        return -1;
+    }
+    if ((rc = fn(wp, ws, ex, self->stream[s])) != 0) {
+        if (G->ex)
+            tngc__drop(G, k, ex);
+        return tngc__acl_fail(self, rc, name, where);
+    }
+    tngc__slice(self, s, where, t0);
+    return 0;
+}
+
 /* One aclnn operator on stream s: the two-phase call (a trace slice named
  * by its place in the script). In a reuse gear (static, not captured) the
  * executor of call k is made repeatable (aclSetAclOpExecutorRepeatable) the
  * first time and launched again on later runs without a first phase: the
  * gear's descriptors and device addresses never change. It is destroyed
  * with the gear (tngc__gear_unbuild), or at once when its launch fails
- * (the next run asks again). */
-#define TNGC_ACLNN(fn, s, k, where, ...)                                            \
-    do {                                                                            \
-        uint64_t tngc__t0 = tngc__now(self);                                        \
-        uint64_t tngc__ws = 0;                                                      \
-        aclOpExecutor *tngc__ex = G->ex ? G->ex[k] : NULL;                          \
-        void *tngc__wp = NULL;                                                      \
-        int tngc__rc;                                                               \
-        if (tngc__ex) {                                                             \
-            tngc__ws = G->ex_ws[k];                                                 \
-        } else {                                                                    \
-            TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),     \
-                       #fn "GetWorkspaceSize", (where));                            \
-            if (G->ex && tngc__keep(self, G, (k), tngc__ex, tngc__ws, (where)) != 0) \
-                return -1;                                                          \
-        }                                                                           \
-        if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0) {     \
-            tngc__drop(G, (k), tngc__ex);                                           \
-            return -1;                                                              \
-        }                                                                           \
-        if ((tngc__rc = fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s])) != 0) {  \
-            if (G->ex)                                                              \
-                tngc__drop(G, (k), tngc__ex);                                       \
-            return tngc__acl_fail(self, tngc__rc, #fn, (where));                    \
-        }                                                                           \
-        tngc__slice(self, (s), (where), tngc__t0);                                  \
+ * (the next run asks again). Only the first phase, whose parameters are
+ * the operator's own, is expanded in place: a gear of a thousand calls
+ * is a function of a few lines each (gcc's time on one function grows
+ * faster than its length). */
+#define TNGC_ACLNN(fn, s, k, where, ...)                                                   \
+    do {                                                                                   \
+        uint64_t tngc__t0 = tngc__now(self), tngc__ws = 0;                                 \
+        aclOpExecutor *tngc__ex = tngc__kept(G, (k), &tngc__ws);                           \
+        int tngc__fresh = !tngc__ex;                                                       \
+        if (tngc__fresh)                                                                   \
+            TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),            \
+                       #fn "GetWorkspaceSize", (where));                                   \
+        if (tngc__aclnn_run(self, G, (s), (k), tngc__ex, tngc__ws, tngc__fresh, fn, #fn,   \
+                            (where), tngc__t0) != 0)                                       \
+            return -1;                                                                     \
     } while (0)
 
 /* Plan event e: recorded on stream s after a unit, waited on stream s before one. */
@@ -2037,38 +2064,65 @@ TNGC_MAYBE_UNUSED static void tngc__traced_wait(model_ModelSuperKernel_forward_t
     }
 }
 
+/* An aclnn operator's second phase: aclnnXxx(workspace, size, executor, stream). */
+typedef aclnnStatus (*tngc__aclnn_fn)(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                      aclrtStream stream);
+
+/* Call k's executor kept by a reuse gear (its workspace size into *ws),
+ * or NULL: the first phase must make one. */
+TNGC_MAYBE_UNUSED static aclOpExecutor *tngc__kept(const TngcAclGear *G, int k, uint64_t *ws)
+{
+    aclOpExecutor *ex = G->ex ? G->ex[k] : NULL;
+    if (ex)
+        *ws = G->ex_ws[k];
+    return ex;
+}
+
+/* The rest of TNGC_ACLNN after the first phase (fresh: it just made ex):
+ * in a reuse gear a fresh executor is kept; then the workspace, the
+ * second phase fn (called name) on stream s, the trace's slice from t0. */
+TNGC_MAYBE_UNUSED static int tngc__aclnn_run(model_ModelSuperKernel_forward_t *self, TngcAclGear *G, int s, int k,
+                                             aclOpExecutor *ex, uint64_t ws, int fresh, tngc__aclnn_fn fn,
+                                             const char *name, const char *where, uint64_t t0)
+{
+    void *wp = NULL;
+    int rc;
+    if (fresh && G->ex && tngc__keep(self, G, k, ex, ws, where) != 0)
+        return -1;
+    if (tngc__workspace(self, G, s, ws, &wp, where) != 0) {
+        tngc__drop(G, k, ex);
+        return -1;
+    }
+    if ((rc = fn(wp, ws, ex, self->stream[s])) != 0) {
+        if (G->ex)
+            tngc__drop(G, k, ex);
+        return tngc__acl_fail(self, rc, name, where);
+    }
+    tngc__slice(self, s, where, t0);
+    return 0;
+}
+
 /* One aclnn operator on stream s: the two-phase call (a trace slice named
  * by its place in the script). In a reuse gear (static, not captured) the
  * executor of call k is made repeatable (aclSetAclOpExecutorRepeatable) the
  * first time and launched again on later runs without a first phase: the
  * gear's descriptors and device addresses never change. It is destroyed
  * with the gear (tngc__gear_unbuild), or at once when its launch fails
- * (the next run asks again). */
-#define TNGC_ACLNN(fn, s, k, where, ...)                                            \
-    do {                                                                            \
-        uint64_t tngc__t0 = tngc__now(self);                                        \
-        uint64_t tngc__ws = 0;                                                      \
-        aclOpExecutor *tngc__ex = G->ex ? G->ex[k] : NULL;                          \
-        void *tngc__wp = NULL;                                                      \
-        int tngc__rc;                                                               \
-        if (tngc__ex) {                                                             \
-            tngc__ws = G->ex_ws[k];                                                 \
-        } else {                                                                    \
-            TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),     \
-                       #fn "GetWorkspaceSize", (where));                            \
-            if (G->ex && tngc__keep(self, G, (k), tngc__ex, tngc__ws, (where)) != 0) \
-                return -1;                                                          \
-        }                                                                           \
-        if (tngc__workspace(self, G, (s), tngc__ws, &tngc__wp, (where)) != 0) {     \
-            tngc__drop(G, (k), tngc__ex);                                           \
-            return -1;                                                              \
-        }                                                                           \
-        if ((tngc__rc = fn(tngc__wp, tngc__ws, tngc__ex, self->stream[s])) != 0) {  \
-            if (G->ex)                                                              \
-                tngc__drop(G, (k), tngc__ex);                                       \
-            return tngc__acl_fail(self, tngc__rc, #fn, (where));                    \
-        }                                                                           \
-        tngc__slice(self, (s), (where), tngc__t0);                                  \
+ * (the next run asks again). Only the first phase, whose parameters are
+ * the operator's own, is expanded in place: a gear of a thousand calls
+ * is a function of a few lines each (gcc's time on one function grows
+ * faster than its length). */
+#define TNGC_ACLNN(fn, s, k, where, ...)                                                   \
+    do {                                                                                   \
+        uint64_t tngc__t0 = tngc__now(self), tngc__ws = 0;                                 \
+        aclOpExecutor *tngc__ex = tngc__kept(G, (k), &tngc__ws);                           \
+        int tngc__fresh = !tngc__ex;                                                       \
+        if (tngc__fresh)                                                                   \
+            TNGC_CHECK(fn##GetWorkspaceSize(__VA_ARGS__, &tngc__ws, &tngc__ex),            \
+                       #fn "GetWorkspaceSize", (where));                                   \
+        if (tngc__aclnn_run(self, G, (s), (k), tngc__ex, tngc__ws, tngc__fresh, fn, #fn,   \
+                            (where), tngc__t0) != 0)                                       \
+            return -1;                                                                     \
     } while (0)
 
 /* Plan event e: recorded on stream s after a unit, waited on stream s before one. */
