@@ -279,33 +279,26 @@ static int exec__pool_work(const TngrtExec *self)
 }
 
 /* A guest runs the pool's tasks while `done(self, a, b)` is false: the
- * current job's, then each next one's that is published within the
- * pool's spin budget of the last. Returns 1 if it ran any. */
+ * current job's, then each next one's that is published within the spin
+ * budget (exec__spin's, not adapted) of the last. Returns 1 if it ran
+ * any; the caller's wait has then spent its spin and goes to sleep. */
 static int exec__guest_run(TngrtExec *self, int (*done)(TngrtExec *, uint64_t, uint64_t),
                            uint64_t a, uint64_t b)
 {
     uint64_t end = 0;
+    unsigned poll = 0;
     int ran = 0;
     TngrtPar *pool = exec__is_guest ? atomic_load_explicit(&self->pool, memory_order_acquire) : NULL;
     if (!pool)
         return 0;
-    for (unsigned i = 0; !done(self, a, b); i++) {
+    while (!done(self, a, b)) {
         if (tngrt__par_help(pool)) {
             ran = 1;
-            i = 0;
-            end = 0;
+            poll = 0;
             continue;
         }
-        if (!ran || self->spin_ns == 0)
+        if (!ran || !exec__spin(self, poll++, &end, 0))
             break;
-        if (i % EXEC_CLOCK_EVERY == 0) {
-            uint64_t t = tngrt_trace_now();
-            if (end == 0)
-                end = t + self->spin_ns;
-            else if (t >= end)
-                break;
-        }
-        tngrt__pause();
     }
     return ran;
 }
@@ -330,8 +323,7 @@ static void exec__block(TngrtExec *self, int e, uint64_t g)
                 return;
             }
             if (exec__guest_run(self, exec__ready_cb, (uint64_t)e, g)) {
-                i = 0;
-                end = 0;
+                spin = 0;   /* its spin after the tasks was the budget */
                 continue;
             }
             if (!spin || !exec__spin(self, i, &end, 1))
@@ -521,8 +513,7 @@ static void exec__park(TngrtExec *self, ExecWorker *w, uint64_t seen)
             if (exec__called(self, w, seen))
                 return;
             if (exec__guest_run(self, exec__called_cb, (uint64_t)(uintptr_t)w, seen)) {
-                i = 0;
-                end = 0;
+                spin = 0;   /* its spin after the tasks was the budget */
                 continue;
             }
             if (!spin || !exec__spin(self, i, &end, 0))

@@ -1318,12 +1318,9 @@ void tngrt_gemm_small_f32(int64_t m, int64_t n, int64_t k, const float *a, int64
     TngrtPar *p = tngrt__par_current();
     int64_t th = tngrt__par_threads(p), ntasks;
     TngrtGemmSmallJob j = {m, n, k, ars, bcs, ldc, 0, 0, a, b, c};
-    if (th < 2 || m < 1 || m >= 8 || brs != 1 || acs != 1 || k < 16 ||
-        n * k < TNGRT_GEMM__STREAM_MIN) {
-        tngrt_gemm__small_best(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
-        return;
-    }
-    j.ntasks = ntasks = tngrt__par_cut(n, 4, th, TNGRT_GEMM__PAR_TASKS, &j.cols);
+    int split = th >= 2 && m >= 1 && m < 8 && brs == 1 && acs == 1 && k >= 16 &&
+                n * k >= TNGRT_GEMM__STREAM_MIN;
+    j.ntasks = ntasks = split ? tngrt__par_cut(n, 4, th, TNGRT_GEMM__PAR_TASKS, &j.cols) : 1;
     if (ntasks < 2) {
         tngrt_gemm__small_best(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, 0);
         return;

@@ -581,13 +581,10 @@ static void tngrt_gemmh__run(int bf16, int adt, int64_t m, int64_t n, int64_t k,
     TngrtPar *p = tngrt__par_current();
     int64_t th = tngrt__par_threads(p), groups = n / 8, ntasks;
     TngrtGemmhJob j = {bf16, adt, m, n, k, ars, acs, brs, bcs, ldc, 0, 0, a, b, c};
-    if (th < 2 || groups < 2 || brs != 1 || acs != 1 || k < 16 ||
-        (m < 8 ? 2.0 * (double)n * (double)k < TNGRT_GEMM_PAR_GEMV_BYTES
-               : 2.0 * (double)m * (double)n * (double)k < TNGRT_GEMM_PAR_FLOP)) {
-        tngrt_gemmh__best(bf16, adt, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
-        return;
-    }
-    j.ntasks = ntasks = tngrt__par_cut(n, 8, th, TNGRT_GEMM_PAR_GEMV_TASKS, &j.cols);
+    int split = th >= 2 && groups >= 2 && brs == 1 && acs == 1 && k >= 16 &&
+                (m < 8 ? 2.0 * (double)n * (double)k >= TNGRT_GEMM_PAR_GEMV_BYTES
+                       : 2.0 * (double)m * (double)n * (double)k >= TNGRT_GEMM_PAR_FLOP);
+    j.ntasks = ntasks = split ? tngrt__par_cut(n, 8, th, TNGRT_GEMM_PAR_GEMV_TASKS, &j.cols) : 1;
     if (ntasks < 2) {
         tngrt_gemmh__best(bf16, adt, m, n, k, a, ars, acs, b, brs, bcs, c, ldc);
         return;
