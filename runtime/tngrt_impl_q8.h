@@ -195,20 +195,32 @@ TNGRT_KINLINE void tngrt_impl__q8_fold(const TngrtImplQ8 *q, int64_t r0, int nr,
 }
 
 /* out[r0 + r][c0 + c] = tot[r * TNGRT_Q8_COLS + c] (+ bias), rounded to
- * out's dtype. */
+ * out's dtype: the bias read once per block, each row's sums then
+ * rounded by a loop of one dtype (which vectorises: the conversions have
+ * no branch). */
 TNGRT_KINLINE void tngrt_impl__q8_store(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc,
                                         const float *tot)
 {
-    for (int r = 0; r < nr; r++)
-        for (int c = 0; c < nc; c++) {
-            float v = tot[(size_t)r * TNGRT_Q8_COLS + (size_t)c];
-            if (q->bias)
-                v = v + tngrt_impl__ldf(q->bias, c0 + c);
-            uint16_t *o = q->out + (r0 + r) * q->n + c0 + c;
-            *o = q->bf16 ? tngrt_impl__f32_to_bf16(v) : tngrt_impl__f32_to_f16(v);
+    float bc[TNGRT_Q8_COLS], v[TNGRT_Q8_COLS];
+    if (q->bias)
+        for (int c = 0; c < nc; c++)
+            bc[c] = tngrt_impl__ldf(q->bias, c0 + c);
+    for (int r = 0; r < nr; r++) {
+        const float *t = tot + (size_t)r * TNGRT_Q8_COLS;
+        uint16_t *o = q->out + (r0 + r) * q->n + c0;
+        if (q->bias) {
+            for (int c = 0; c < nc; c++)
+                v[c] = t[c] + bc[c];
+            t = v;
         }
+        if (q->bf16)
+            for (int c = 0; c < nc; c++)
+                o[c] = tngrt_impl__f32_to_bf16(t[c]);
+        else
+            for (int c = 0; c < nc; c++)
+                o[c] = tngrt_impl__f32_to_f16(t[c]);
+    }
 }
-
 /* Rows [r0, r0 + nr), columns [c0, c0 + nc) of the product, the weight
  * [k, n] read in place. */
 TNGRT_KINLINE void tngrt_impl__q8_block(const TngrtImplQ8 *q, int64_t r0, int nr, int64_t c0, int nc)
@@ -322,9 +334,9 @@ TNGRT_KINLINE void tngrt_impl__q8_block_packed(const TngrtImplQ8 *q, int64_t r0,
         k1 = tngrt_impl__q8_run_end(q, k0);
         for (int r = 0; r < nr; r++) {
             float s = k0 % G ? sx[r] : 0.0f;
+            tngrt_impl__widen_strided(xf + r * TNGRT_Q8_KC, q->x + (r0 + r) * q->k + k0, 1, k1 - k0, !q->bf16);
             for (int64_t kk = k0; kk < k1; kk++) {
-                float v = tngrt_impl__q8_x(q, r0 + r, kk);
-                xf[r * TNGRT_Q8_KC + (kk - k0)] = v;
+                float v = xf[r * TNGRT_Q8_KC + (kk - k0)];
                 s = s + v;
                 if ((kk + 1) % G == 0 || kk + 1 == k1)
                     sxg[r * TNGRT_Q8_KC + (kk - k0)] = s, s = 0.0f;
