@@ -1014,8 +1014,8 @@ static void text__gears(const Plan *p, StrBuf *out)
 }
 
 /* The cost model's verdict per non-default stream (none with one stream
- * or with the model off): "stream 1 "b": about 4.1 us of work at most: runs
- * on stream 0 (a hand-off costs about 10 us)". */
+ * or with the model off): "stream 1 "b": about 4.1 us of work at most in
+ * 1 run: runs on stream 0 (too small to pay for its hand-offs)". */
 static void text__cost_model(const Plan *p, StrBuf *out)
 {
     const Graph *g = p->g;
@@ -1030,7 +1030,8 @@ static void text__cost_model(const Plan *p, StrBuf *out)
             sb_puts(out, ": work unknown (dynamic shapes)");
         else
             sb_printf(out, ": about %.1f us of work at most", (double)p->work_ns[s] / 1000.0);
-        sb_puts(out, p->runs_on[s] == 0 ? ": runs on stream 0 (too small to pay for a hand-off)\n"
+        sb_printf(out, " in %d run%s", p->handoffs[s], p->handoffs[s] == 1 ? "" : "s");
+        sb_puts(out, p->runs_on[s] == 0 ? ": runs on stream 0 (too small to pay for its hand-offs)\n"
                                         : ": own thread\n");
     }
 }
@@ -1441,8 +1442,8 @@ static void json__streams(const Plan *p, StrBuf *out)
         }
         sb_puts(out, "]");
         if (p->runs_on && s < p->g->streams.n)   /* the cost model (streams.c) */
-            sb_printf(out, ",\"runs_on\":%d,\"work_ns\":%lld", p->runs_on[s],
-                      (long long)p->work_ns[s]);
+            sb_printf(out, ",\"runs_on\":%d,\"work_ns\":%lld,\"runs\":%d", p->runs_on[s],
+                      (long long)p->work_ns[s], p->handoffs[s]);
         sb_puts(out, "}");
     }
     sb_puts(out, "]");

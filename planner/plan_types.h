@@ -129,6 +129,8 @@ typedef struct Plan {
                             * or 0 when the cost model keeps it on one thread) */
     int64_t *work_ns;      /* per Graph.streams: estimated work of its ops in its
                             * busiest gear (ns), -1 when a gear's shapes are unknown */
+    int *handoffs;         /* per Graph.streams: its runs (maximal sequences of its ops
+                            * in program order), a hand-off each */
     int32_t *unit_of_op;   /* per op: its unit */
     int32_t *root;         /* per value: graph_storage_root (values.c) */
     int32_t *last_write;   /* per value: for a storage root, the output of the last op

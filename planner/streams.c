@@ -28,13 +28,22 @@
  *
  * The cost model (on when Plan.handoff_ns > 0, as tngc sets it for the CPU
  * target): handing a branch to another thread and back costs about
- * handoff_ns, so a non-default stream whose estimated work is below that in
- * every gear runs on stream 0 instead, in program order (which keeps every
- * dependency), and its thread gets no work: a multi-stream bundle is then
- * not slower than its one-stream version because of branches too small to
- * pay. The estimate per op: STREAMS_OP_NS for the call, plus 2 M N K flops
- * at STREAMS_MM_FLOPS_PER_NS for a matrix product, or its output's elements
- * at STREAMS_ELEMS_PER_NS otherwise (small shapes on one core); a
+ * handoff_ns, so a non-default stream whose estimated work per run (its
+ * work over its runs: the maximal sequences of its ops in program order,
+ * each handed to its thread and back) is below that in every gear runs
+ * on stream 0 instead, in program order (which keeps every dependency),
+ * and its thread gets no work: a multi-stream bundle is then not slower
+ * than its one-stream version because of branches too small to pay.
+ * Measured on 2 cores, the LLaMA decode of bench/llamacpp at hidden 512,
+ * each layer's K/V projections on a second stream: with int8 weights
+ * (about 9 us a run) each hand-off to a worker that had gone to sleep
+ * between layers took 40-110 us, and the step was faster on one stream;
+ * with float16 weights (about 13 us a run: the weights' reading) it was
+ * about 10% slower on one stream. The estimate per op: STREAMS_OP_NS for the call, plus,
+ * for a matrix product, 2 M N K flops at STREAMS_MM_FLOPS_PER_NS or its
+ * operands' bytes at STREAMS_BYTES_PER_NS (one core's reads), whichever
+ * is longer, or its output's elements at STREAMS_ELEMS_PER_NS otherwise
+ * (small shapes on one core); a
  * collective (OPF_COLLECTIVE) STREAMS_COLLECTIVE_NS, the time it waits for
  * the other ranks, which a stream of its own overlaps with compute.
  *
@@ -74,6 +83,7 @@ typedef struct StreamState {
 #define STREAMS_OP_NS 30
 #define STREAMS_MM_FLOPS_PER_NS 32
 #define STREAMS_ELEMS_PER_NS 4
+#define STREAMS_BYTES_PER_NS 20
 /* A collective between the processes of one host, through Open MPI's
  * shared memory: tens of us when the ranks share cores (bench/tp). */
 #define STREAMS_COLLECTIVE_NS 20000
@@ -95,10 +105,22 @@ static int64_t streams__op_ns(const Plan *self, int gi, const Op *op)
         if (va && va->ndim > 0
             && (graph_dim_eval(g, va->dims[va->ndim - 1], self->gears.v[gi].symval, &k) < 0 || k < 0))
             return -1;
-        int64_t nk;
+        int64_t nk, bytes = 0;
         if (graph_ckd_mul(&nk, n, k) || nk > INT64_MAX / 4)
             return INT64_MAX / 4;    /* far past any hand-off */
-        return STREAMS_OP_NS + 2 * nk / STREAMS_MM_FLOPS_PER_NS;
+        /* a product with few rows (decode's GEMV) reads its operands
+         * (the weight, mostly) for longer than it multiplies */
+        for (uint32_t i = 0; i < op->nin; i++) {
+            int32_t v = op->in[i];
+            int64_t e = v >= 0 ? plan_val_numel(self, gi, v) : 0;
+            if (e < 0)
+                return -1;
+            if (e > INT64_MAX / 64 || bytes > INT64_MAX / 4)
+                return INT64_MAX / 4;
+            bytes += e * dtype_size(g->vals.v[v].dtype);
+        }
+        int64_t flops_ns = 2 * nk / STREAMS_MM_FLOPS_PER_NS, read_ns = bytes / STREAMS_BYTES_PER_NS;
+        return STREAMS_OP_NS + (flops_ns > read_ns ? flops_ns : read_ns);
     }
     return STREAMS_OP_NS + n / STREAMS_ELEMS_PER_NS;
 }
@@ -131,10 +153,25 @@ static void streams__cost_model(Plan *self)
                 self->work_ns[s] = sum[s];
     }
     free(sum);
+    /* the runs of each stream: maximal sequences of its ops in program
+     * order (sources and constants left out), each a hand-off to its
+     * thread and back */
+    self->handoffs = arena_alloc(&self->arena, (ns + 1) * sizeof *self->handoffs);
+    memset(self->handoffs, 0, (ns + 1) * sizeof *self->handoffs);
+    for (size_t i = 0, prev = SIZE_MAX; i < g->ops.n; i++) {
+        const Op *op = &g->ops.v[i];
+        if ((op_info[op->kind].flags & OPF_SOURCE) || plan_is_const(self, (int32_t)i) || op->stream < 0
+            || (size_t)op->stream >= ns)
+            continue;
+        if ((size_t)op->stream != prev)
+            self->handoffs[op->stream]++;
+        prev = (size_t)op->stream;
+    }
     if (self->handoff_ns <= 0)
         return;
     for (size_t s = 1; s < ns; s++)
-        if (self->work_ns[s] >= 0 && self->work_ns[s] < self->handoff_ns)
+        if (self->work_ns[s] >= 0 && self->work_ns[s] / (self->handoffs[s] > 0 ? self->handoffs[s] : 1)
+                                         < self->handoff_ns)
             self->runs_on[s] = 0;
 }
 
