@@ -129,7 +129,8 @@ run tags40k
 refused tags40k 12 'uses 40001 streams.*more than the 256 tngc plans'
 
 # 255 tags round robin, every op waiting for the one before: 102k waits on
-# 256 streams plan, 204k pass the clock entries the planner keeps
+# 256 streams plan, 204k pass the clock entries the planner keeps (built
+# as written: the cost model would run every one-op run on stream 0)
 model rr400 400 "        for i in range(N):
             for tag in TAGS:
                 with torchair.scope.npu_stream_switch(tag):
@@ -140,7 +141,7 @@ model rr800 800 "        for i in range(N):
             for tag in TAGS:
                 with torchair.scope.npu_stream_switch(tag):
                     x = x * 2"
-run rr800
+run rr800 --streams-as-written
 refused rr800 14 'waits for another stream at more than 131072 units'
 
 # 50k buffers all in use until a sum reads them: the placement is bounded
