@@ -112,7 +112,9 @@ static int64_t streams__op_ns(const Plan *self, int gi, const Op *op)
          * (the weight, mostly) for longer than it multiplies */
         for (uint32_t i = 0; i < op->nin; i++) {
             int32_t v = op->in[i];
-            int64_t e = v >= 0 ? plan_val_numel(self, gi, v) : 0;
+            if (v < 0)
+                continue;   /* an absent optional input */
+            int64_t e = plan_val_numel(self, gi, v);
             if (e < 0)
                 return -1;
             if (e > INT64_MAX / 64 || bytes > INT64_MAX / 4)
