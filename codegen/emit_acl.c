@@ -1315,6 +1315,21 @@ static void acl__build_open(Emit *E, const char *name)
               E->opt->name);
 }
 
+/* Whether the line at l starts a statement of A->build (indented four
+ * spaces; its continuation lines are deeper). */
+static int acl__stmt_starts(const char *l)
+{
+    return !strncmp(l, "    ", 4) && l[4] != ' ';
+}
+
+/* The body of g<gi>_<what> when it is in npieces pieces: each called in
+ * order, the first failure returned. */
+static void acl__call_pieces(Emit *E, int gi, const char *what, size_t npieces)
+{
+    for (size_t f = 0; f < npieces; f++)
+        sb_printf(E->o, "    if (g%d_%s_%zu(self, G) != 0)\n        return -1;\n", gi, what, f);
+}
+
 /* The line after the one at l (end after the last). */
 static const char *acl__next_line(const char *l, const char *end)
 {
@@ -1332,7 +1347,7 @@ static void acl__build(Emit *E, Acl *A, int gi)
     size_t nstmt = 0, npieces = 0;
     char name[64];
     for (const char *l = s; l < end; l = acl__next_line(l, end))
-        nstmt += !strncmp(l, "    ", 4) && l[4] != ' ';
+        nstmt += acl__stmt_starts(l);
     if (nstmt > ACL_STMTS_PER_FN) {
         const char *l = s;
         for (size_t f = 0; l < end; f++, npieces++) {
@@ -1342,8 +1357,7 @@ static void acl__build(Emit *E, Acl *A, int gi)
             acl__build_open(E, name);
             const char *l0 = l;
             for (; l < end; l = acl__next_line(l, end)) {
-                int starts = !strncmp(l, "    ", 4) && l[4] != ' ';
-                if (starts && n++ == ACL_STMTS_PER_FN)
+                if (acl__stmt_starts(l) && n++ == ACL_STMTS_PER_FN)
                     break;
             }
             sb_putn(E->o, l0, (size_t)(l - l0));
@@ -1354,8 +1368,7 @@ static void acl__build(Emit *E, Acl *A, int gi)
     sb_printf(E->o, "\n/* The descriptors of g%d_launch, over the gear's device addresses. */\n", gi);
     acl__build_open(E, name);
     if (npieces)
-        for (size_t f = 0; f < npieces; f++)
-            sb_printf(E->o, "    if (g%d_build_%zu(self, G) != 0)\n        return -1;\n", gi, f);
+        acl__call_pieces(E, gi, "build", npieces);
     else
         sb_putn(E->o, s, A->build.len);
     sb_puts(E->o, "    return 0;\n}\n");
@@ -1385,8 +1398,7 @@ static void acl__launch(Emit *E, Acl *A, int gi)
                     "static int g%d_launch(%s_t *self, TngcAclGear *G)\n{\n"
                     "    (void)self;\n    (void)G;\n", gi, E->opt->name);
     if (npieces)
-        for (size_t f = 0; f < npieces; f++)
-            sb_printf(E->o, "    if (g%d_launch_%zu(self, G) != 0)\n        return -1;\n", gi, f);
+        acl__call_pieces(E, gi, "launch", npieces);
     else
         for (size_t i = 0; i < A->norder; i++)
             acl__unit(E, A->order[i]);

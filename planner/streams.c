@@ -39,11 +39,11 @@
  * (about 9 us a run) each hand-off to a worker that had gone to sleep
  * between layers took 40-110 us, and the step was faster on one stream;
  * with float16 weights (about 13 us a run: the weights' reading) it was
- * about 10% slower on one stream. The estimate per op: STREAMS_OP_NS for the call, plus,
- * for a matrix product, 2 M N K flops at STREAMS_MM_FLOPS_PER_NS or its
- * operands' bytes at STREAMS_BYTES_PER_NS (one core's reads), whichever
- * is longer, or its output's elements at STREAMS_ELEMS_PER_NS otherwise
- * (small shapes on one core); a
+ * about 10% slower on one stream. The estimate per op: STREAMS_OP_NS for
+ * the call, plus, for a matrix product, 2 M N K flops at
+ * STREAMS_MM_FLOPS_PER_NS or its operands' bytes at STREAMS_BYTES_PER_NS
+ * (one core's reads), whichever is longer, or its output's elements at
+ * STREAMS_ELEMS_PER_NS otherwise (small shapes on one core); a
  * collective (OPF_COLLECTIVE) STREAMS_COLLECTIVE_NS, the time it waits for
  * the other ranks, which a stream of its own overlaps with compute.
  *
