@@ -362,8 +362,10 @@ def run_ort(onnx, args, out, warmup, iters):
 
 def matmul_flops(fn):
     """FLOPs of the matrix products fn() runs (2 M N K per mm, addmm, bmm,
-    baddbmm, as PyTorch dispatches them), counted with a dispatch mode.
-    Elementwise work is left out: the floor it gives is a lower bound."""
+    baddbmm, as PyTorch dispatches them; 2 x outputs x C_in/groups x window
+    per convolution, as direct sums count them), counted with a dispatch
+    mode. Elementwise work is left out: the floor it gives is a lower
+    bound (a Winograd form does fewer products than it counts)."""
     from torch.utils._python_dispatch import TorchDispatchMode
     aten = torch.ops.aten
     total = [0]
@@ -376,6 +378,9 @@ def matmul_flops(fn):
                 a = args[-2] if pkt in (aten.addmm, aten.baddbmm) else args[0]
                 k = a.shape[-1]
                 total[0] += 2 * out.numel() * k
+            elif pkt == aten.convolution:
+                w = args[1]
+                total[0] += 2 * out.numel() * w.numel() // w.shape[0]
             return out
     with torch.no_grad(), Count():
         fn()

@@ -97,7 +97,8 @@ def main():
     load1 = loadavg()
     notes = C.contender_notes() + [
         "Load average (1, 5, 15 min) before: %s, after: %s. The floor counts the "
-        "Linear only (PyTorch's CPU convolution is not an mm)." % (load0, load1)]
+        "convolutions as direct sums and the Linear (the Winograd form of tngc's "
+        "3 x 3 stride-1 convolutions does fewer products)." % (load0, load1)]
     C.table("Vision (bench/vision): one forward, 1 thread",
             C.CONTENDER_HEADER, rows, os.path.join(outd, "tables.md"), notes)
 

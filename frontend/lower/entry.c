@@ -868,6 +868,7 @@ static void bind_inputs(Interp *I, Graph *g, LeafList *leaves, int dynamic, int3
             VEC_PUSH(I->shadows, sh);
             continue;
         }
+        views_input_layout(I, ht, v);
         Obj *o = obj_tensor(I, v);
         o->t->origin = ht;
         Shadow sh = {ht, o, v, (int)g->inputs.n - 1, -1};

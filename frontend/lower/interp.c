@@ -86,6 +86,7 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     VEC_FREE(I->stale_host);
     VEC_FREE(I->stale_entry);
     VEC_FREE(I->cows);
+    VEC_FREE(I->layout_unknown);
     rowsel_free(I);
     eval_free(I);
     strmap_free(&I->builtins);

@@ -345,6 +345,13 @@ struct Interp {
     DType default_float;
     VEC(TensorObj *) cows;
     size_t nwrites;
+    /* memory layouts (views.c): nonstd_layout is set once the script asked
+     * for a memory format other than the contiguous one (channels_last):
+     * from then on only products count as contiguous; layout_unknown holds
+     * the entry graph's inputs whose host tensor was not known contiguous
+     * (a view, a value of unknown layout) */
+    int nonstd_layout, nonstd_at_trace;   /* the latter: as the trace began */
+    VEC(int32_t) layout_unknown;
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
     /* the other state_dict keys of a parameter or persistent buffer reachable
      * under two names (tied weights): key is its "%p" as in weight_names */
@@ -748,6 +755,16 @@ void views_undecided(Interp *I, Obj *src, Obj *res, int32_t node);
  * dst unless it is dst's very view (same elements, same order); else
  * TNG211 (PyTorch's result would depend on its memory order) and 0. */
 int views_operand_ok(Interp *I, Obj *dst, Obj *src, int32_t node, const char *what);
+/* views_memory_format: 0 when mf, the memory_format argument of a call on
+ * x, asks for PyTorch's contiguous layout (or preserves x's), else 1, and
+ * I->nonstd_layout is set; 2 when PyTorch's result is then a copy of x for
+ * sure (a contiguous x not in the channels-last layout asked for). views_is_contiguous: PyTorch's x.is_contiguous(), 1 or 0, or -1
+ * when tngc cannot tell. views_input_layout: notes the entry input v made
+ * from host tensor ht (bind_inputs), of unknown layout unless ht is a
+ * contiguous host value. */
+int views_memory_format(Interp *I, Obj *mf, Obj *x);
+int views_is_contiguous(Interp *I, Obj *x);
+void views_input_layout(Interp *I, TensorObj *ht, int32_t v);
 /* An in-place write into tensor x (what names it in diagnostics):
  * views_write_begin checks it (TNG211 into a parameter, TNG203 into an
  * expanded view, ...) and returns the value an in-place op may store into

@@ -790,14 +790,27 @@ static Obj *lib_call(Interp *I, const struct LibEntry *e, const char *full, Obj 
     int out = sig_index(c.sig, "out");
     if (out >= 0 && c.p[out] && !is_none(c.p[out]))
         return lib_call_out(I, e, full, self, a);
+    /* memory_format=torch.channels_last: from here on tngc no longer knows
+     * which tensors are contiguous. PyTorch's result is a copy of x in the
+     * other layout where x is contiguous (where x may already be in that
+     * layout it is x itself, and tngc's result stays ambiguous) */
+    int mf = sig_index(c.sig, "memory_format");
+    int nonstd = mf >= 0 ? views_memory_format(I, c.p[mf], sh.npos ? sh.pos[0] : NULL) : 0;
     Obj *r = e->fn(I, &c);
+    if (nonstd == 2 && is_tensor(r) && is_tensor(sh.pos[0]) &&
+        (r->t == sh.pos[0]->t || (r->t->g == G(I) && r->t->value >= 0 &&
+                                  G(I)->ops.v[val_at(I, r->t->value)->op].kind == OP_CONTIGUOUS))) {
+        int32_t x = tl_tv(I, sh.pos[0], a->node);
+        r = x < 0 ? unk(I) : tl_emit_x(I, OP_CLONE, x, NULL, 0, 0, DT_UNKNOWN, a->node);
+    }
     if (is_tensor(r) && r->t->g == G(I))   /* an operand returned as it is: the same rows */
         rowsel_unread(I, r->t->value);
     /* what PyTorch returns as a view of the first argument is one here too;
      * of torch.nn.functional only dropout returns its argument (F.unfold
      * is no view) */
-    const char *vname = strncmp(full, "torch.nn.functional.", 20) != 0 || strstr(e->name, "dropout") ? e->name
-                                                                                                     : "";
+    const char *vname = nonstd ? ""
+                      : strncmp(full, "torch.nn.functional.", 20) != 0 || strstr(e->name, "dropout") ? e->name
+                                                                                                       : "";
     views_after_call(I, vname, sh.pos, sh.npos, r, a->node);
     return r;
 }

@@ -304,6 +304,7 @@ static Obj *module_retype(Interp *I, const char *m, Obj *self, CallArgs *a)
                      (size_t)a->pos[i]->t->value < G(I)->vals.n)
                 dt = val_at(I, a->pos[i]->t->value)->dtype;
         }
+        views_memory_format(I, args_kw(a, "memory_format"), NULL);   /* the parameters become channels-last */
         DType k = tl_dtype_of_obj(args_kw(a, "dtype"));
         if (k != DT_UNKNOWN)
             dt = k;

@@ -129,7 +129,17 @@ Obj *lo_query(Interp *I, Call *c)
         return obj_int(I, dtype_size(val_at(I, x)->dtype));
     if (streq(m, "is_floating_point"))
         return obj_bool(I, dtype_is_float(val_at(I, x)->dtype));
-    return obj_bool(I, 1);   /* is_contiguous: the graph has no strides */
+    /* is_contiguous: PyTorch's answer from the strides tngc follows */
+    Obj *mf = P(c, "memory_format");
+    if (!is_none(mf) && !(mf->kind == O_BUILTIN && mf->s && streq(mf->s, "torch.contiguous_format")))
+        return interp_break(I, c->node, RULE_TNG203, "is_contiguous(memory_format=...) is not supported: tngc "
+                            "follows PyTorch's contiguous layout only");
+    int k = views_is_contiguous(I, P0(c));
+    if (k < 0)
+        return interp_break(I, c->node, RULE_TNG203, "tngc cannot tell whether PyTorch's tensor is contiguous "
+                            "here (its strides follow from a memory format, an op or a view tngc does not "
+                            "model): the branch on is_contiguous() cannot be compiled");
+    return obj_bool(I, k);
 }
 
 /* dst.copy_(src, non_blocking=False): COPY; dst's object now holds the new

@@ -57,6 +57,8 @@
 void views_trace_begin(Interp *I)
 {
     I->stale_entry.n = 0;   /* a new entry graph (copy-on-write tensors are kept per graph) */
+    I->layout_unknown.n = 0;
+    I->nonstd_at_trace = I->nonstd_layout;
 }
 
 /* ---- chains ----------------------------------------------------------- */
@@ -132,17 +134,35 @@ static void views__ambiguous(TensorObj *p, TensorObj *r, int32_t node)
 /* 1 when value v (a tensor PyTorch computes, not a view) is contiguous in
  * PyTorch's memory layout; -1 when tngc cannot tell. PyTorch's ops give
  * contiguous results from contiguous operands; sources, creation ops and
- * products always do. */
-static int views__value_contig(const Graph *g, int32_t v, int depth)
+ * products always do. Once the script asked for another memory format
+ * (I->nonstd_layout), any tensor made since may be channels-last, and
+ * PyTorch's ops keep that layout (convolution, batch norm, pooling,
+ * elementwise ops, cat): only products still count as contiguous, their
+ * results always are. The entry's inputs and weights count as contiguous
+ * unless the script asked before the trace began (I->nonstd_at_trace); an
+ * input made from a host tensor not known contiguous (a transposed view
+ * passed to the compiled call) is not known either. */
+static int views__value_contig(Interp *I, int32_t v, int depth)
 {
+    const Graph *g = I->g;
     if (v < 0 || (size_t)v >= g->vals.n || depth > 8)
         return -1;
     const Op *op = &g->ops.v[g->vals.v[v].op];
     switch (op_info[op->kind].layout) {
     case LAYOUT_CONTIGUOUS:
+        if (I->tracing && (op->kind == OP_INPUT || op->kind == OP_WEIGHT)) {
+            if (I->nonstd_at_trace)
+                return -1;   /* the host tensors were made before the trace */
+            for (size_t i = 0; i < I->layout_unknown.n; i++)
+                if (I->layout_unknown.v[i] == v)
+                    return -1;
+            return 1;
+        }
+        if (I->nonstd_layout && !(op_info[op->kind].flags & OPF_CONTRACT))
+            return -1;
         return 1;
     case LAYOUT_OF_IN0:
-        return views__value_contig(g, op->in[0], depth + 1);
+        return views__value_contig(I, op->in[0], depth + 1);
     case LAYOUT_UNKNOWN:
         return -1;   /* the value of a view, or of a copy tngc made: not known here */
     case LAYOUT_OF_OPERANDS:
@@ -152,9 +172,9 @@ static int views__value_contig(const Graph *g, int32_t v, int depth)
         if (op->in[k] < 0)
             continue;
         const Op *p = &g->ops.v[g->vals.v[op->in[k]].op];
-        if (p->kind == OP_EXPAND && views__value_contig(g, p->in[0], depth + 1) == 1)
+        if (p->kind == OP_EXPAND && views__value_contig(I, p->in[0], depth + 1) == 1)
             continue;   /* a broadcast operand */
-        if (views__value_contig(g, op->in[k], depth + 1) != 1)
+        if (views__value_contig(I, op->in[k], depth + 1) != 1)
             return -1;
     }
     return 1;
@@ -378,7 +398,7 @@ static int views__strides(Interp *I, TensorObj *t, DimId *size, DimId *stride)
 /* Is t contiguous? 1, 0, or -1 when tngc cannot tell. */
 static int views__contig(Interp *I, TensorObj *t)
 {
-    if (views__value_contig(I->g, views__root(t)->value, 0) != 1)
+    if (views__value_contig(I, views__root(t)->value, 0) != 1)
         return -1;
     DimId size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS];
     int n = views__strides(I, t, size, stride);
@@ -390,7 +410,7 @@ static int views__contig(Interp *I, TensorObj *t)
 static int views__reshape_viewable(Interp *I, TensorObj *p, TensorObj *r)
 {
     Graph *g = I->g;
-    if (views__value_contig(g, views__root(p)->value, 0) != 1)
+    if (views__value_contig(I, views__root(p)->value, 0) != 1)
         return -1;
     DimId size[GRAPH_MAX_DIMS], stride[GRAPH_MAX_DIMS], nst[GRAPH_MAX_DIMS];
     int n = views__strides(I, p, size, stride);
@@ -542,6 +562,55 @@ static TensorObj *views__here(Interp *I, Obj *o)
             return s->obj->t;
     }
     return NULL;
+}
+
+int views_is_contiguous(Interp *I, Obj *x)
+{
+    TensorObj *t = views__here(I, x);
+    if (!t || t->value < 0 || t->ambig)
+        return -1;   /* ambiguous: tngc does not know what PyTorch's tensor is */
+    return views__contig(I, t);
+}
+
+void views_input_layout(Interp *I, TensorObj *ht, int32_t v)
+{
+    int c = -1;
+    if (ht->g == &I->host && ht->value >= 0 && !ht->ambig) {
+        Graph *sg = I->g;
+        int tr = I->tracing;
+        I->g = ht->g;
+        I->tracing = 0;
+        c = views__contig(I, ht);
+        I->g = sg;
+        I->tracing = tr;
+    }
+    if (c != 1)
+        VEC_PUSH(I->layout_unknown, v);
+}
+
+int views_memory_format(Interp *I, Obj *mf, Obj *x)
+{
+    if (is_none(mf))
+        return 0;
+    if (mf->kind == O_BUILTIN && mf->s &&
+        (streq(mf->s, "torch.contiguous_format") || streq(mf->s, "torch.preserve_format")))
+        return 0;
+    /* PyTorch returns x itself when x already has the layout asked for; a
+     * contiguous x has the channels-last one only when C or H*W (D*H*W)
+     * is 1 */
+    int rank = !mf->s ? 0 : streq(mf->s, "torch.channels_last") ? 4 : streq(mf->s, "torch.channels_last_3d") ? 5 : 0;
+    int copy = 0;
+    TensorObj *t = views__here(I, x);
+    if (rank && t && t->value >= 0 && I->tracing && views_is_contiguous(I, x) == 1) {
+        const Val *v = &I->g->vals.v[t->value];
+        int64_t c = 0, sp = 1, e;
+        copy = v->ndim == rank && graph_dim_const_value(I->g, v->dims[1], &c) && c > 1;
+        for (int d = 2; copy && d < rank; d++)
+            copy = graph_dim_const_value(I->g, v->dims[d], &e) && (sp *= e) >= 1;
+        copy = copy && sp > 1;
+    }
+    I->nonstd_layout = 1;   /* channels_last, channels_last_3d, or a value tngc does not know */
+    return 1 + copy;
 }
 
 static int is_here_tensor(Interp *I, const Obj *o)

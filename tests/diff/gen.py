@@ -468,6 +468,8 @@ class Gen:
         ta = self.st.t(a)
         if k <= 1:
             e = "%s.clone()" % a
+            if r.random() < 0.3:   # PyTorch's answer from the strides of a's views
+                e = "(%s * 2 if %s.is_contiguous() else %s * 3)" % (a, a, a)
         elif k <= 4:
             b = self.operand(a, prefer=self.aliases_of_written())
             op = r.choice(["+", "-", "*", "+", "*", "/"])
