@@ -482,7 +482,7 @@ void pyops_store_subscript(Interp *I, Obj *o, Obj *key, Obj *val, int32_t node)
         if (obj_is_module_dict(o) && key->kind == O_STR && !I->tracing) {   /* self.blocks["k"] = m */
             obj_setattr(I, o, key->s, val);
             if (val->kind == O_TENSOR && !strcmp(o->s, "torch.nn.ParameterDict"))
-                val->t->is_param = 1;   /* a ParameterDict makes it a Parameter */
+                val->t->is_param = val->t->requires_grad = 1;   /* a ParameterDict makes it a Parameter */
             break;
         }
         if (obj_is_module_seq(o) && !I->tracing && obj_seq_index(o, key, &i)) {

@@ -971,6 +971,61 @@ Obj *torchlib_call(Interp *I, const char *name, Obj *self_obj, CallArgs *a)
     return lib_call(I, e, name, NULL, a);
 }
 
+/* x.requires_grad. A host tensor answers its flag, and so does an entry
+ * input, weight or constant standing for one (its value as the trace
+ * began). A tensor the trace computes requires grad when torch's grad mode
+ * is on and a tensor it is computed from does; tngc does not model grad
+ * mode (torch.no_grad is an empty scope here), so the answer is known,
+ * False, only when no such tensor feeds it. */
+static Obj *tl_requires_grad(Interp *I, Obj *obj, int32_t node)
+{
+    TensorObj *t = obj->t;
+    if (!I->tracing || t->g != G(I))
+        return obj_bool(I, t->requires_grad);
+    int32_t v = interp_val(I, obj, node);
+    const Graph *g = G(I);
+    if (v < 0)
+        return unk(I);
+    for (size_t i = 0; i < I->shadows.n; i++) {
+        const Shadow *sh = &I->shadows.v[i];
+        if (sh->initial == v && sh->host)
+            return obj_bool(I, sh->host->requires_grad);
+    }
+    /* bit 0: a leaf that requires grad; bit 1: pushed (each value once) */
+    uint8_t *mark = calloc(g->vals.n, 1);
+    int32_t *stack = malloc(g->vals.n * sizeof *stack);
+    if (!mark || !stack) {
+        free(mark);
+        free(stack);
+        return interp_break(I, node, RULE_TNG212, "out of memory");
+    }
+    for (size_t i = 0; i < I->shadows.n; i++) {
+        const Shadow *sh = &I->shadows.v[i];
+        if (sh->initial >= 0 && (size_t)sh->initial < g->vals.n && sh->host && sh->host->requires_grad)
+            mark[sh->initial] = 1;
+    }
+    size_t n = 0;
+    int found = 0;
+    stack[n++] = v;
+    mark[v] |= 2;
+    while (n && !found) {
+        int32_t u = stack[--n];
+        found = mark[u] & 1;
+        const Op *op = &g->ops.v[g->vals.v[u].op];
+        for (uint32_t k = 0; !found && k < op->nin; k++)
+            if (op->in[k] >= 0 && !(mark[op->in[k]] & 2)) {
+                mark[op->in[k]] |= 2;
+                stack[n++] = op->in[k];
+            }
+    }
+    free(mark);
+    free(stack);
+    if (found)
+        return interp_break(I, node, RULE_TNG203, "requires_grad of a tensor computed from one that requires "
+                            "grad (a parameter) depends on torch's grad mode, which tngc does not model");
+    return obj_bool(I, 0);
+}
+
 Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
 {
     lib__install();
@@ -1039,7 +1094,7 @@ Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
         if (streq(name, "data"))
             return obj;
         if (streq(name, "requires_grad"))
-            return obj_bool(I, obj->t->requires_grad || obj->t->is_param);
+            return tl_requires_grad(I, obj, node);
         if (streq(name, "device") && obj_tensor_device(I))
             return obj_tensor_device(I);
         if (streq(name, "is_cuda") || streq(name, "is_npu") || streq(name, "device") || streq(name, "grad") ||

@@ -389,7 +389,7 @@ Obj *tl_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
         if (streq(self->s, "torch.nn.ParameterDict"))   /* its tensors become parameters */
             for (size_t i = 0; i < self->attrs.n; i++)
                 if (is_tensor(self->attrs.vals[i]))
-                    self->attrs.vals[i]->t->is_param = 1;
+                    self->attrs.vals[i]->t->is_param = self->attrs.vals[i]->t->requires_grad = 1;
         return obj_none(I);
     }
     return NULL;
@@ -1316,7 +1316,7 @@ static int nn_parameter_list_init(Interp *I, Obj *m, const Call *c, DType dt)
     for (size_t i = 0; i < l->n; i++) {
         if (!is_tensor(l->items[i]))
             return 0;
-        l->items[i]->t->is_param = 1;
+        l->items[i]->t->is_param = l->items[i]->t->requires_grad = 1;
     }
     return module_items(I, m, l->items, l->n);
 }
@@ -1330,7 +1330,7 @@ static int nn_parameter_dict_mark(Obj *m)
     for (size_t i = 0; i < m->attrs.n; i++) {
         if (!is_tensor(m->attrs.vals[i]))
             return 0;
-        m->attrs.vals[i]->t->is_param = 1;
+        m->attrs.vals[i]->t->is_param = m->attrs.vals[i]->t->requires_grad = 1;
     }
     return 1;
 }
