@@ -68,6 +68,7 @@ int interp_run_limited(ScanFile *sf, const char *entry, const InterpLimits *limi
     memset(&I->entries, 0, sizeof I->entries);
     graph_free(&I->host);
     strmap_free(&I->weight_names);
+    strmap_free(&I->lib_training);
     entry_free(I);
     imports_finish(I, &out->modules, &out->nmodules);
     VEC_FREE(I->shadows);

@@ -353,6 +353,7 @@ struct Interp {
     int nonstd_layout, nonstd_at_trace;   /* the latter: as the trace began */
     VEC(int32_t) layout_unknown;
     StrMap weight_names;   /* "%p" of a host TensorObj -> state_dict key */
+    StrMap lib_training;   /* "%p" of a library module -> 1 + its training flag, once set */
     /* the other state_dict keys of a parameter or persistent buffer reachable
      * under two names (tied weights): key is its "%p" as in weight_names */
     VEC(WeightAlias) weight_aliases;

@@ -234,6 +234,8 @@ Obj *pyops_compare(Interp *I, const char *op, Obj *l, Obj *r, int32_t node)
             res = l->kind == r->kind;
         else if (l->kind == O_BOOL && r->kind == O_BOOL)
             res = l->i == r->i;
+        else if (l->kind == O_DTYPE && r->kind == O_DTYPE)
+            res = l->dtype == r->dtype;   /* torch's dtypes are one object each (torch.float is torch.float32) */
         else
             res = l == r || (l->kind == O_TENSOR && r->kind == O_TENSOR && l->t == r->t);
         return obj_bool(I, neg ? !res : res);

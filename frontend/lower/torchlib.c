@@ -1116,8 +1116,11 @@ Obj *torchlib_getattr(Interp *I, Obj *obj, const char *name, int32_t node)
                     return unk(I);
                 return obj_dim(I, val_at(I, v)->dims[fromw[i].dim]);
             }
-        if (streq(name, "training"))
-            return obj_bool(I, 0);
+        if (streq(name, "training") && strncmp(obj->s, "torch.nn.", 9) == 0) {
+            Obj *tr = obj_getattr(obj, "training");   /* .eval() / .train(mode) set it */
+            intptr_t k = (intptr_t)strmap_get(&I->lib_training, interp_ptr_key(I, obj));
+            return tr ? tr : obj_bool(I, k ? k - 1 : 1);   /* as nn.Module.__init__ leaves it */
+        }
         return NULL;
     }
     return NULL;

@@ -399,12 +399,16 @@ Obj *tl_module_method(Interp *I, const char *m, Obj *self, CallArgs *a)
  * training attribute, as PyTorch's do: the library modules whose forward
  * depends on it (BatchNorm, the dropouts: those whose constructor set it)
  * and the script's nn.Module subclasses (whose forward may test
- * self.training). */
+ * self.training). Every other library module (a container's attributes
+ * are its entries) keeps it in Interp.lib_training, which
+ * torchlib_getattr reads. */
 static void nn_set_training(Interp *I, Obj *o, int training, int depth)
 {
     if (!o || depth > 32)
         return;
     if (o->kind == O_INST) {
+        if (!o->cls && o->s && strncmp(o->s, "torch.nn.", 9) == 0)
+            strmap_put(&I->lib_training, interp_ptr_key(I, o), (void *)(intptr_t)(training + 1));
         if ((o->s && (streq(o->s, "torch.nn.BatchNorm1d") || streq(o->s, "torch.nn.BatchNorm2d"))) ||
             obj_is_script_module(o) || (o->s && obj_getattr(o, "training")))
             obj_setattr(I, o, "training", obj_bool(I, training));
