@@ -223,6 +223,39 @@ CONV_INLINE void conv__epi_store(const ConvEpiRow *e, int64_t o, int64_t i, cons
     memcpy(dst, &v, sizeof v);
 }
 
+/* conv__epi_store on a vector v of type VT (any width) of channel o at
+ * positions [i, i + lanes) of out, or, where rs > 0, its 8-lane parts at
+ * i, i + rs, ... (rows of a pair tile): the same float operations lane by
+ * lane. */
+#define CONV_EPI_FULL(VT, e, o, i, rs, v, out)                                                 \
+    {                                                                                        \
+        VT w_ = (v) + (e)->b[o];                                                             \
+        if ((e)->has_bn)                                                                     \
+            w_ = w_ * (e)->a[o] + (e)->sh[o];                                                \
+        if ((e)->res) {                                                                      \
+            VT r_;                                                                           \
+            if (rs)                                                                          \
+                for (int p_ = 0; p_ < (int)(sizeof r_ / sizeof(conv_v8)); p_++)              \
+                    memcpy((char *)&r_ + p_ * sizeof(conv_v8), (e)->res + (i) + p_ * (rs),   \
+                           sizeof(conv_v8));                                                 \
+            else                                                                             \
+                memcpy(&r_, (e)->res + (i), sizeof r_);                                      \
+            w_ = w_ + r_;                                                                    \
+        }                                                                                    \
+        if ((e)->relu) { /* v < 0 ? 0 : v: the sign test keeps NaN */                        \
+            __typeof__(w_ < w_) bits_, neg_ = w_ < (VT){0};                                  \
+            memcpy(&bits_, &w_, sizeof bits_);                                               \
+            bits_ &= ~neg_;                                                                  \
+            memcpy(&w_, &bits_, sizeof w_);                                                  \
+        }                                                                                    \
+        if (rs)                                                                              \
+            for (int p_ = 0; p_ < (int)(sizeof w_ / sizeof(conv_v8)); p_++)                  \
+                memcpy((out) + (i) + p_ * (rs), (const char *)&w_ + p_ * sizeof(conv_v8),    \
+                       sizeof(conv_v8));                                                     \
+        else                                                                                 \
+            memcpy((out) + (i), &w_, sizeof w_);                                             \
+    }
+
 /* conv__epi on the first nw lanes of v, stored at dst. */
 static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv_v8 *v,
                            float *dst, int64_t nw)
@@ -263,6 +296,18 @@ static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv
                     for (int o = 0; o < CONV_OB; o++)                                         \
                         MAC(acc[o], xv, wc[t * CONV_OB + o]);                                 \
                 }                                                                             \
+            }                                                                                 \
+            if (!pair && ow + (nv) * CONV_VW <= OW && o0 + CONV_OB <= O) {                   \
+                /* a whole tile of one row: the epilogue on the whole vectors */              \
+                for (int o = 0; o < CONV_OB; o++)                                             \
+                    CONV_EPI_FULL(VT, e, o0 + o, ((o0 + o) * OH + oh) * OW + ow, 0, acc[o], out); \
+                continue;                                                                     \
+            }                                                                                 \
+            if (pair && OW == CONV_VW && oh + 1 < OH && o0 + CONV_OB <= O) {                 \
+                /* two whole rows (halves of each vector): the same */                        \
+                for (int o = 0; o < CONV_OB; o++)                                             \
+                    CONV_EPI_FULL(VT, e, o0 + o, ((o0 + o) * OH + oh) * OW, OW, acc[o], out);  \
+                continue;                                                                     \
             }                                                                                 \
             conv_v8 part[(nv)][CONV_OB]; /* part[v][o]: acc[o]'s half v */                    \
             for (int o = 0; o < CONV_OB; o++)                                                 \
@@ -475,12 +520,17 @@ CONV_INLINE void conv__store_raw(int64_t o0, int64_t O, int64_t OH, int64_t OW, 
         }                                                                                      \
         const ConvLayout *L = j->L;                                                            \
         const float *xs = j->xs + n * C * L->cs, *wb = j->wp + b * C * L->ntaps * CONV_OB;     \
-        if (L->ntaps == 9 && (j->pair || j->wide))                                             \
-            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 9, j->pair);                      \
+        /* pair a constant at each call: each form is compiled on its own */                   \
+        if (L->ntaps == 9 && j->pair)                                                          \
+            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 9, 1);                            \
+        else if (L->ntaps == 9 && j->wide)                                                     \
+            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 9, 0);                            \
         else if (L->ntaps == 9)                                                                \
             NAME##_b8(L, xs, wb, C, o0, O, OH, OW, out, &e, 9);                                \
-        else if (j->pair || j->wide)                                                           \
-            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 1, j->pair);                      \
+        else if (j->pair)                                                                      \
+            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 1, 1);                            \
+        else if (j->wide)                                                                      \
+            NAME##_b16(L, xs, wb, C, o0, O, OH, OW, out, &e, 1, 0);                            \
         else                                                                                   \
             NAME##_b8(L, xs, wb, C, o0, O, OH, OW, out, &e, 1);                                \
     }

@@ -380,6 +380,10 @@ static void test_conv_epi(void **state)
     t_conv_case(2, 16, 6, 6, 8, 3, 1, 2, 2, 1, 1, 1, 0, 0);      /* Winograd, padding 2 */
     t_conv_case(1, 8, 5, 9, 3, 3, 1, 1, 0, 1, 1, 0, 1, 1);       /* Winograd, padding after 0 */
     t_conv_case(1, 64, 8, 8, 4, 3, 1, 1, 1, 1, 1, 0, 0, 0);      /* Winograd, a deep sum */
+    /* whole register tiles, whose epilogue runs on the whole vectors: */
+    t_conv_case(2, 3, 6, 32, 16, 3, 1, 1, 1, 1, 1, 1, 1, 1);     /* 16-wide rows, bn, residual */
+    t_conv_case(2, 16, 16, 16, 16, 3, 2, 1, 1, 1, 1, 1, 1, 1);   /* stride 2, rows of 8 in pairs */
+    t_conv_case(1, 8, 7, 8, 16, 1, 1, 0, 0, 1, 1, 1, 1, 1);      /* 1 x 1 pairs, an odd row left */
 }
 
 /* The direct and Winograd sums have the same bits in every clone of the
