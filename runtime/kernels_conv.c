@@ -256,6 +256,21 @@ CONV_INLINE void conv__epi_store(const ConvEpiRow *e, int64_t o, int64_t i, cons
             memcpy((out) + (i), &w_, sizeof w_);                                             \
     }
 
+/* CONV_EPI_FULL on the CONV_OB (8) vectors acc of channels o0.. at
+ * position i of each channel's plane (plane floats apart). */
+#define CONV_EPI_TILE(VT, e, o0, i, plane, rs, acc, out)                                       \
+    {                                                                                        \
+        CONV_EPI_FULL(VT, e, (o0) + 0, (i) + ((o0) + 0) * (plane), rs, (acc)[0], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 1, (i) + ((o0) + 1) * (plane), rs, (acc)[1], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 2, (i) + ((o0) + 2) * (plane), rs, (acc)[2], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 3, (i) + ((o0) + 3) * (plane), rs, (acc)[3], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 4, (i) + ((o0) + 4) * (plane), rs, (acc)[4], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 5, (i) + ((o0) + 5) * (plane), rs, (acc)[5], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 6, (i) + ((o0) + 6) * (plane), rs, (acc)[6], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 7, (i) + ((o0) + 7) * (plane), rs, (acc)[7], out)        \
+    }
+_Static_assert(CONV_OB == 8, "CONV_EPI_TILE names 8 channels");
+
 /* conv__epi on the first nw lanes of v, stored at dst. */
 static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv_v8 *v,
                            float *dst, int64_t nw)
@@ -298,15 +313,14 @@ static void conv__epi_tail(const ConvEpiRow *e, int64_t o, int64_t i, const conv
                 }                                                                             \
             }                                                                                 \
             if (!pair && ow + (nv) * CONV_VW <= OW && o0 + CONV_OB <= O) {                   \
-                /* a whole tile of one row: the epilogue on the whole vectors */              \
-                for (int o = 0; o < CONV_OB; o++)                                             \
-                    CONV_EPI_FULL(VT, e, o0 + o, ((o0 + o) * OH + oh) * OW + ow, 0, acc[o], out); \
+                /* a whole tile of one row: the epilogue on the whole vectors (each acc[o] \
+                 * named by a constant, so that the sums stay in registers) */                \
+                CONV_EPI_TILE(VT, e, o0, oh * OW + ow, OH * OW, 0, acc, out)                  \
                 continue;                                                                     \
             }                                                                                 \
             if (pair && OW == CONV_VW && oh + 1 < OH && o0 + CONV_OB <= O) {                 \
                 /* two whole rows (halves of each vector): the same */                        \
-                for (int o = 0; o < CONV_OB; o++)                                             \
-                    CONV_EPI_FULL(VT, e, o0 + o, ((o0 + o) * OH + oh) * OW, OW, acc[o], out);  \
+                CONV_EPI_TILE(VT, e, o0, oh * OW, OH * OW, OW, acc, out)                      \
                 continue;                                                                     \
             }                                                                                 \
             conv_v8 part[(nv)][CONV_OB]; /* part[v][o]: acc[o]'s half v */                    \
