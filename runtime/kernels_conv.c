@@ -772,12 +772,18 @@ typedef struct ConvBuf {
 } ConvBuf;
 static _Atomic(ConvBuf *) conv__cache;
 
-/* bytes of scratch (64-byte aligned, uninitialised), or NULL. */
+/* bytes of scratch (64-byte aligned, uninitialised), or NULL. A new
+ * buffer is as large as the one it replaces at least, so that a model's
+ * convolutions of different sizes, one after another, end up sharing the
+ * largest instead of freeing and allocating (and faulting in) theirs on
+ * every call. */
 static void *conv__get(size_t bytes)
 {
     ConvBuf *b = atomic_exchange(&conv__cache, NULL);
     if (b && b->bytes >= bytes)
         return b->data;
+    if (b && b->bytes <= CONV_CACHE_MAX)
+        bytes = b->bytes > bytes ? b->bytes : bytes;
     free(b);
     b = (ConvBuf *)aligned_alloc(64, (sizeof(ConvBuf) + bytes + 63) / 64 * 64);
     if (!b)
