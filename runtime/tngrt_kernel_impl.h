@@ -1137,8 +1137,8 @@ TNGRT_KINLINE float tngrt_impl__sum_f32(const float *x, int64_t n, int mode, flo
 }
 
 /* The same sum over a strided row of any dtype. */
-static inline float tngrt_impl__sum_row(const TngrtArg *x, int64_t off, int64_t s, int64_t n,
-                                        int mode, float c)
+TNGRT_KINLINE float tngrt_impl__sum_row(const TngrtArg *x, int64_t off, int64_t s, int64_t n,
+                                   int mode, float c)
 {
     float acc = 0.0f;
     if (x->dtype == TNGRT_F32 && s == 1)
@@ -1152,7 +1152,7 @@ static inline float tngrt_impl__sum_row(const TngrtArg *x, int64_t off, int64_t 
 }
 
 /* Float reduction of x over the walk r from base (count > 0 elements). */
-static inline float tngrt_impl__reduce_f(const TngrtArg *x, int64_t base,
+TNGRT_KINLINE float tngrt_impl__reduce_f(const TngrtArg *x, int64_t base,
                                          const TngrtImplWalk *r, TngrtReduceOp op)
 {
     int64_t idx[TNGRT_MAX_DIMS] = {0}, off[3] = {base, 0, 0};
