@@ -1514,9 +1514,13 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
                          c->s ? ": " : "", c->s ? c->s : "", interp_unknown_origin(I, c, cond));
             obj_mark_reported(I, c);
         }
+        int echo = I->sf->diags.n > ndiag || obj_is_reported(c);
         FOR_CHILDREN(I, n, c2)
-            if (c2 != cond)
+            if (c2 != cond) {
                 frame_skip_code(I, f, c2);
+                if (echo)
+                    frame_skip_reported(I, f, c2);
+            }
         return FLOW_NEXT;
     }
     if (t)

@@ -203,20 +203,20 @@ void frame_bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, Call
  * statements because the loop that appends the sampled tokens was skipped).
  * Calls are not counted: print() in a skipped branch is common and harmless. */
 
-static int skip_target(Interp *I, Frame *f, int32_t t)
+static int skip_target(Interp *I, Frame *f, int32_t t, int reported)
 {
     if (t < 0)
         return 0;
     switch ((NodeKind)N(I, t)->kind) {
     case NK_identifier:
-        frame_assign(I, f, interp_node_str(I, t), obj_unknown(I, NULL));
+        frame_assign(I, f, interp_node_str(I, t), reported ? obj_unknown_reported(I) : obj_unknown(I, NULL));
         return 0;
     case NK_attribute: case NK_subscript:
         return 1;
     case NK_pattern_list: case NK_tuple_pattern: case NK_list_pattern: case NK_tuple: case NK_list:
     case NK_expression_list: case NK_parenthesized_expression: case NK_list_splat_pattern: {
         int found = 0;
-        FOR_CHILDREN(I, t, c) found |= skip_target(I, f, c);
+        FOR_CHILDREN(I, t, c) found |= skip_target(I, f, c, reported);
         return found;
     }
     default:
@@ -224,8 +224,9 @@ static int skip_target(Interp *I, Frame *f, int32_t t)
     }
 }
 
-/* Makes the names code n binds unknown; 1 when it may change an object. */
-static int skip_scan(Interp *I, Frame *f, int32_t n, int depth)
+/* Makes the names code n binds unknown (reported: the echo of a
+ * diagnostic, silent where read); 1 when it may change an object. */
+static int skip_scan(Interp *I, Frame *f, int32_t n, int depth, int reported)
 {
     if (n < 0 || depth > INTERP_MAX_NEST)
         return 0;
@@ -236,10 +237,10 @@ static int skip_scan(Interp *I, Frame *f, int32_t n, int depth)
     case NK_set_comprehension:
         return 0;   /* not run there, or names of their own */
     case NK_assignment: case NK_augmented_assignment: case NK_for_statement:
-        found = skip_target(I, f, ast_field(I->ast, n, F_left));
+        found = skip_target(I, f, ast_field(I->ast, n, F_left), reported);
         break;
     case NK_named_expression:
-        found = skip_target(I, f, ast_field(I->ast, n, F_name));
+        found = skip_target(I, f, ast_field(I->ast, n, F_name), reported);
         break;
     case NK_delete_statement:
         found = 1;
@@ -253,13 +254,19 @@ static int skip_scan(Interp *I, Frame *f, int32_t n, int depth)
     default:
         break;
     }
-    FOR_CHILDREN(I, n, c) found |= skip_scan(I, f, c, depth + 1);
+    FOR_CHILDREN(I, n, c) found |= skip_scan(I, f, c, depth + 1, reported);
     return found;
 }
 
 /* Host code skips n (a block, or a clause of an 'if'). */
 void frame_skip_code(Interp *I, Frame *f, int32_t n)
 {
-    if (!I->tracing && !I->aborted && skip_scan(I, f, n, 0))
+    if (!I->tracing && !I->aborted && skip_scan(I, f, n, 0, 0))
         I->skipped++;
+}
+
+void frame_skip_reported(Interp *I, Frame *f, int32_t n)
+{
+    if (I->tracing && !I->aborted)
+        (void)skip_scan(I, f, n, 0, 1);
 }
