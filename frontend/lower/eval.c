@@ -1514,7 +1514,11 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
                          c->s ? ": " : "", c->s ? c->s : "", interp_unknown_origin(I, c, cond));
             obj_mark_reported(I, c);
         }
-        int echo = I->sf->diags.n > ndiag || obj_is_reported(c);
+        /* an error since the condition (a warning alone would leave the
+         * build without one): the names below are its echo */
+        int echo = obj_is_reported(c);
+        for (size_t k = ndiag; k < I->sf->diags.n; k++)
+            echo |= I->sf->diags.v[k].severity == SEV_ERROR;
         FOR_CHILDREN(I, n, c2)
             if (c2 != cond) {
                 frame_skip_code(I, f, c2);
