@@ -1532,13 +1532,28 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
     for (int32_t c2 = N(I, n)->first; c2 >= 0; c2 = N(I, c2)->next) {
         if (N(I, c2)->kind == NK_elif_clause) {
             int32_t ec = ast_field(I->ast, c2, F_condition);
+            size_t ediag = I->sf->diags.n;
             Obj *v = eval(I, f, ec);
             int et = obj_truth(I, v);
             if (et < 0) {
-                if (v->kind == O_TENSOR || v->kind == O_DIM)
+                if (I->sf->diags.n > ediag)
+                    ;   /* the condition's own diagnostic says why */
+                else if (v->kind == O_TENSOR || v->kind == O_DIM)
                     interp_break(I, ec, RULE_TNG204, "'elif' on a value only known at run time");
-                for (int32_t c3 = c2; c3 >= 0; c3 = N(I, c3)->next)
+                else if (I->tracing && v->kind == O_UNKNOWN && !obj_is_reported(v)) {
+                    interp_break(I, ec, RULE_TNG205, "the condition of this 'elif' is not known at compile "
+                                 "time%s%s%s", v->s ? ": " : "", v->s ? v->s : "",
+                                 interp_unknown_origin(I, v, ec));
+                    obj_mark_reported(I, v);
+                }
+                int echo = obj_is_reported(v);
+                for (size_t k = ediag; k < I->sf->diags.n; k++)
+                    echo |= I->sf->diags.v[k].severity == SEV_ERROR;
+                for (int32_t c3 = c2; c3 >= 0; c3 = N(I, c3)->next) {
                     frame_skip_code(I, f, c3);
+                    if (echo)
+                        frame_skip_reported(I, f, c3);
+                }
                 return FLOW_NEXT;
             }
             if (et)

@@ -3,8 +3,9 @@ import torch_npu
 import torchair
 from torch import nn
 
-# An 'if' that tngc cannot decide is one error at its condition; the
-# names its branches bind are not reported again where they are read.
+# An 'if' (or 'elif') that tngc cannot decide is one error at its
+# condition; the names its branches bind are not reported again where
+# they are read.
 class Model(nn.Module):
     def forward(self, x):
         b = x.shape[0]
@@ -13,7 +14,13 @@ class Model(nn.Module):
         else:
             y = x + 1
         z = y[:1]
-        return y.sum(0), z.mean(0)
+        if b > 8:
+            w = x
+        elif b < 3:  # expect: TNG204
+            w = x * 3
+        else:
+            w = x - 1
+        return y.sum(0), z.mean(0), w[0]
 
 
 config = torchair.CompilerConfig()
