@@ -1488,6 +1488,28 @@ static int exec_lazy_if(Interp *I, Frame *f, int32_t n, Flow *fl)
     return 1;
 }
 
+/* The condition c (node cond) of an 'if' or 'elif' (kw) that is not
+ * decided: one error says why, unless evaluating it (diagnostics from
+ * ndiag on) already did. 1 when an error stands for it, so that the names
+ * the skipped clauses bind are its echo (a warning alone would leave the
+ * build without an error). */
+static int if__undecided(Interp *I, int32_t cond, Obj *c, size_t ndiag, const char *kw)
+{
+    if (I->sf->diags.n > ndiag)
+        ;   /* the condition's own diagnostic says why */
+    else if (c->kind == O_TENSOR || c->kind == O_DIM)
+        interp_break(I, cond, RULE_TNG204, "'%s' on a value only known at run time", kw);
+    else if (I->tracing && c->kind == O_UNKNOWN && !obj_is_reported(c)) {
+        interp_break(I, cond, RULE_TNG205, "the condition of this '%s' is not known at compile time%s%s%s", kw,
+                     c->s ? ": " : "", c->s ? c->s : "", interp_unknown_origin(I, c, cond));
+        obj_mark_reported(I, c);
+    }
+    int echo = obj_is_reported(c);
+    for (size_t k = ndiag; k < I->sf->diags.n; k++)
+        echo |= I->sf->diags.v[k].severity == SEV_ERROR;
+    return echo;
+}
+
 /* if c: ... elif c2: ... else: ... | if __name__ == "__main__": ... */
 static Flow exec_if(Interp *I, Frame *f, int32_t n)
 {
@@ -1505,26 +1527,10 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
     Obj *c = eval(I, f, cond);
     int t = obj_truth(I, c);
     if (t < 0) {
-        if (I->sf->diags.n > ndiag)
-            ;   /* the condition's own diagnostic says why */
-        else if (c->kind == O_TENSOR || c->kind == O_DIM)
-            interp_break(I, cond, RULE_TNG204, "'if' on a value only known at run time");
-        else if (I->tracing && c->kind == O_UNKNOWN && !obj_is_reported(c)) {
-            interp_break(I, cond, RULE_TNG205, "the condition of this 'if' is not known at compile time%s%s%s",
-                         c->s ? ": " : "", c->s ? c->s : "", interp_unknown_origin(I, c, cond));
-            obj_mark_reported(I, c);
-        }
-        /* an error since the condition (a warning alone would leave the
-         * build without one): the names below are its echo */
-        int echo = obj_is_reported(c);
-        for (size_t k = ndiag; k < I->sf->diags.n; k++)
-            echo |= I->sf->diags.v[k].severity == SEV_ERROR;
+        int echo = if__undecided(I, cond, c, ndiag, "if");
         FOR_CHILDREN(I, n, c2)
-            if (c2 != cond) {
-                frame_skip_code(I, f, c2);
-                if (echo)
-                    frame_skip_reported(I, f, c2);
-            }
+            if (c2 != cond)
+                frame_skip_branch(I, f, c2, echo);
         return FLOW_NEXT;
     }
     if (t)
@@ -1536,24 +1542,9 @@ static Flow exec_if(Interp *I, Frame *f, int32_t n)
             Obj *v = eval(I, f, ec);
             int et = obj_truth(I, v);
             if (et < 0) {
-                if (I->sf->diags.n > ediag)
-                    ;   /* the condition's own diagnostic says why */
-                else if (v->kind == O_TENSOR || v->kind == O_DIM)
-                    interp_break(I, ec, RULE_TNG204, "'elif' on a value only known at run time");
-                else if (I->tracing && v->kind == O_UNKNOWN && !obj_is_reported(v)) {
-                    interp_break(I, ec, RULE_TNG205, "the condition of this 'elif' is not known at compile "
-                                 "time%s%s%s", v->s ? ": " : "", v->s ? v->s : "",
-                                 interp_unknown_origin(I, v, ec));
-                    obj_mark_reported(I, v);
-                }
-                int echo = obj_is_reported(v);
-                for (size_t k = ediag; k < I->sf->diags.n; k++)
-                    echo |= I->sf->diags.v[k].severity == SEV_ERROR;
-                for (int32_t c3 = c2; c3 >= 0; c3 = N(I, c3)->next) {
-                    frame_skip_code(I, f, c3);
-                    if (echo)
-                        frame_skip_reported(I, f, c3);
-                }
+                int echo = if__undecided(I, ec, v, ediag, "elif");
+                for (int32_t c3 = c2; c3 >= 0; c3 = N(I, c3)->next)
+                    frame_skip_branch(I, f, c3, echo);
                 return FLOW_NEXT;
             }
             if (et)

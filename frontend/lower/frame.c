@@ -265,8 +265,10 @@ void frame_skip_code(Interp *I, Frame *f, int32_t n)
         I->skipped++;
 }
 
-void frame_skip_reported(Interp *I, Frame *f, int32_t n)
+void frame_skip_branch(Interp *I, Frame *f, int32_t n, int echo)
 {
-    if (I->tracing && !I->aborted)
+    if (I->tracing && echo && !I->aborted)
         (void)skip_scan(I, f, n, 0, 1);
+    else
+        frame_skip_code(I, f, n);
 }

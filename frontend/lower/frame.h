@@ -36,9 +36,10 @@ void frame_bind_params(Interp *I, InterpFunc *fn, Frame *fr, Obj *self_obj, Call
 /* Host code skips n (a block, or a clause of an 'if'): the names it binds
  * become unknown in f. */
 void frame_skip_code(Interp *I, Frame *f, int32_t n);
-/* A trace skips n after a diagnostic on its condition: the names n binds
- * become its echo (obj_unknown_reported), so that their later reads add
+/* A branch n of an undecided 'if' is skipped: as frame_skip_code, but in
+ * a trace after an error on its condition (echo) the names n binds become
+ * that error's echo (obj_unknown_reported), so that their later reads add
  * no diagnostics of their own. */
-void frame_skip_reported(Interp *I, Frame *f, int32_t n);
+void frame_skip_branch(Interp *I, Frame *f, int32_t n, int echo);
 
 #endif

@@ -605,8 +605,10 @@ int views_memory_format(Interp *I, Obj *mf, Obj *x)
         const Val *v = &I->g->vals.v[t->value];
         int64_t c = 0, sp = 1, e;
         copy = v->ndim == rank && graph_dim_const_value(I->g, v->dims[1], &c) && c > 1;
-        for (int d = 2; copy && d < rank; d++)
-            copy = graph_dim_const_value(I->g, v->dims[d], &e) && (sp *= e) >= 1;
+        for (int d = 2; copy && d < rank; d++) {
+            copy = graph_dim_const_value(I->g, v->dims[d], &e);
+            sp *= e;
+        }
         copy = copy && sp > 1;
     }
     I->nonstd_layout = 1;   /* channels_last, channels_last_3d, or a value tngc does not know */
