@@ -199,35 +199,11 @@ CONV_INLINE float conv__epi(const ConvEpiRow *e, int64_t o, int64_t i, float v)
     return v;
 }
 
-typedef int32_t conv_i8 __attribute__((vector_size(CONV_VW * sizeof(int32_t))));
-
-/* conv__epi on a whole vector v of channel o at positions [i, i +
- * CONV_VW), stored at dst: the same float operations, lane by lane. */
-CONV_INLINE void conv__epi_store(const ConvEpiRow *e, int64_t o, int64_t i, const conv_v8 *acc,
-                                 float *dst)
-{
-    conv_v8 v = *acc + e->b[o];
-    if (e->has_bn)
-        v = v * e->a[o] + e->sh[o];
-    if (e->res) {
-        conv_v8 r;
-        memcpy(&r, e->res + i, sizeof r);
-        v = v + r;
-    }
-    if (e->relu) {   /* v < 0 ? 0 : v: the sign test keeps NaN */
-        conv_i8 bits, neg = v < (conv_v8){0};
-        memcpy(&bits, &v, sizeof bits);
-        bits &= ~neg;
-        memcpy(&v, &bits, sizeof v);
-    }
-    memcpy(dst, &v, sizeof v);
-}
-
-/* conv__epi_store on a vector v of type VT (any width) of channel o at
- * positions [i, i + lanes) of out, or, where rs > 0, its 8-lane parts at
- * i, i + rs, ... (rows of a pair tile): the same float operations lane by
- * lane. */
-#define CONV_EPI_FULL(VT, e, o, i, rs, v, out)                                                 \
+/* conv__epi on a vector v of type VT (any width) of channel o at
+ * positions [i, i + lanes) of its plane, stored at dst; where rs > 0, its
+ * 8-lane parts are positions i, i + rs, ... (the rows of a pair tile), at
+ * dst, dst + rs, ...: the same float operations, lane by lane. */
+#define CONV_EPI_FULL(VT, e, o, i, rs, v, dst)                                                 \
     {                                                                                        \
         VT w_ = (v) + (e)->b[o];                                                             \
         if ((e)->has_bn)                                                                     \
@@ -250,24 +226,39 @@ CONV_INLINE void conv__epi_store(const ConvEpiRow *e, int64_t o, int64_t i, cons
         }                                                                                    \
         if (rs)                                                                              \
             for (int p_ = 0; p_ < (int)(sizeof w_ / sizeof(conv_v8)); p_++)                  \
-                memcpy((out) + (i) + p_ * (rs), (const char *)&w_ + p_ * sizeof(conv_v8),    \
+                memcpy((dst) + p_ * (rs), (const char *)&w_ + p_ * sizeof(conv_v8),          \
                        sizeof(conv_v8));                                                     \
         else                                                                                 \
-            memcpy((out) + (i), &w_, sizeof w_);                                             \
+            memcpy((dst), &w_, sizeof w_);                                                   \
     }
+
+/* CONV_EPI_FULL on one 8-float vector *acc, stored at dst. */
+CONV_INLINE void conv__epi_store(const ConvEpiRow *e, int64_t o, int64_t i, const conv_v8 *acc,
+                                 float *dst)
+{
+    CONV_EPI_FULL(conv_v8, e, o, i, 0, *acc, dst)
+}
 
 /* CONV_EPI_FULL on the CONV_OB (8) vectors acc of channels o0.. at
  * position i of each channel's plane (plane floats apart). */
 #define CONV_EPI_TILE(VT, e, o0, i, plane, rs, acc, out)                                       \
     {                                                                                        \
-        CONV_EPI_FULL(VT, e, (o0) + 0, (i) + ((o0) + 0) * (plane), rs, (acc)[0], out)        \
-        CONV_EPI_FULL(VT, e, (o0) + 1, (i) + ((o0) + 1) * (plane), rs, (acc)[1], out)        \
-        CONV_EPI_FULL(VT, e, (o0) + 2, (i) + ((o0) + 2) * (plane), rs, (acc)[2], out)        \
-        CONV_EPI_FULL(VT, e, (o0) + 3, (i) + ((o0) + 3) * (plane), rs, (acc)[3], out)        \
-        CONV_EPI_FULL(VT, e, (o0) + 4, (i) + ((o0) + 4) * (plane), rs, (acc)[4], out)        \
-        CONV_EPI_FULL(VT, e, (o0) + 5, (i) + ((o0) + 5) * (plane), rs, (acc)[5], out)        \
-        CONV_EPI_FULL(VT, e, (o0) + 6, (i) + ((o0) + 6) * (plane), rs, (acc)[6], out)        \
-        CONV_EPI_FULL(VT, e, (o0) + 7, (i) + ((o0) + 7) * (plane), rs, (acc)[7], out)        \
+        CONV_EPI_FULL(VT, e, (o0) + 0, (i) + ((o0) + 0) * (plane), rs, (acc)[0],             \
+                      (out) + (i) + ((o0) + 0) * (plane))                                    \
+        CONV_EPI_FULL(VT, e, (o0) + 1, (i) + ((o0) + 1) * (plane), rs, (acc)[1],             \
+                      (out) + (i) + ((o0) + 1) * (plane))                                    \
+        CONV_EPI_FULL(VT, e, (o0) + 2, (i) + ((o0) + 2) * (plane), rs, (acc)[2],             \
+                      (out) + (i) + ((o0) + 2) * (plane))                                    \
+        CONV_EPI_FULL(VT, e, (o0) + 3, (i) + ((o0) + 3) * (plane), rs, (acc)[3],             \
+                      (out) + (i) + ((o0) + 3) * (plane))                                    \
+        CONV_EPI_FULL(VT, e, (o0) + 4, (i) + ((o0) + 4) * (plane), rs, (acc)[4],             \
+                      (out) + (i) + ((o0) + 4) * (plane))                                    \
+        CONV_EPI_FULL(VT, e, (o0) + 5, (i) + ((o0) + 5) * (plane), rs, (acc)[5],             \
+                      (out) + (i) + ((o0) + 5) * (plane))                                    \
+        CONV_EPI_FULL(VT, e, (o0) + 6, (i) + ((o0) + 6) * (plane), rs, (acc)[6],             \
+                      (out) + (i) + ((o0) + 6) * (plane))                                    \
+        CONV_EPI_FULL(VT, e, (o0) + 7, (i) + ((o0) + 7) * (plane), rs, (acc)[7],             \
+                      (out) + (i) + ((o0) + 7) * (plane))                                    \
     }
 _Static_assert(CONV_OB == 8, "CONV_EPI_TILE names 8 channels");
 
